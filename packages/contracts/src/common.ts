@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { errorCodes } from './errors';
+
+export const ErrorBody = z
+  .object({
+    error: z.object({
+      code: z.enum(errorCodes as [string, ...string[]]),
+      message: z.string(),
+      details: z.unknown().optional(),
+    }),
+  })
+  .meta({ id: 'Error' });
+export type ErrorBody = z.infer<typeof ErrorBody>;
+
+/** ISO 8601 date-time with offset, as every API query and body uses. */
+export const IsoDateTime = z.iso.datetime({ offset: true });
+
+export const Pagination = z.object({
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+
+export const IdParam = z.object({ id: z.coerce.number().int().positive() });
+export const Attributes = z.record(z.string(), z.unknown());
+
+/** Query values that may repeat (deviceId=1&deviceId=2) arrive as a string or an array. */
+export const repeated = <T extends z.ZodTypeAny>(item: T) =>
+  z.preprocess((v) => (v === undefined ? undefined : Array.isArray(v) ? v : [v]), z.array(item));
+
+export function page<T extends z.ZodTypeAny>(item: T, id: string) {
+  return z
+    .object({ items: z.array(item), total: z.number().int(), limit: z.number().int(), offset: z.number().int() })
+    .meta({ id });
+}

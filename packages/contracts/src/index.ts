@@ -1,0 +1,12 @@
+export * from './errors';
+export * from './common';
+export * from './roles';
+export * from './endpoint';
+export * from './topics';
+export * from './positions';
+export * from './events';
+export * from './positions-api';
+export * from './devices';
+export * from './openapi';
+export * from './system';
+export { allEndpoints, endpointsOf } from './registry';

@@ -1,0 +1,16 @@
+/** Kafka topics (see shared DESIGN.md). Keys are device ids unless noted. */
+export const Topics = {
+  positions: 'positions.v1',
+  events: 'events.v1',
+  devices: 'devices.v1',
+  geofences: 'geofences.v1',
+  journeys: 'journeys.v1',
+} as const;
+export type TopicName = (typeof Topics)[keyof typeof Topics];
+export const dlqTopic = (topic: string): string => `${topic}.dlq`;
+/** Compacted topics carry the latest definition per key. */
+export const compactedTopics: readonly string[] = [Topics.devices, Topics.geofences, Topics.journeys];
+export const allTopics: readonly string[] = [
+  ...Object.values(Topics),
+  ...Object.values(Topics).map(dlqTopic),
+];

@@ -1,0 +1,154 @@
+import { Kafka, logLevel, type Admin, type Consumer, type Producer, CompressionTypes } from 'kafkajs';
+import type { Logger } from '../logger';
+import type { Bus, BusMessage, ConsumedMessage, SubscribeOptions, Subscription, TopicSpec } from './bus';
+
+export interface KafkaBusOptions {
+  brokers: string[];
+  clientId: string;
+  logger: Logger;
+  /** How long a publish may wait for the broker before it fails (the caller then answers 503). */
+  publishTimeoutMs?: number;
+  defaultPartitions?: number;
+}
+
+const toPino = (level: logLevel): 'error' | 'warn' | 'info' | 'debug' =>
+  level === logLevel.ERROR || level === logLevel.NOTHING ? 'error' : level === logLevel.WARN ? 'warn' : level === logLevel.INFO ? 'info' : 'debug';
+
+/** Apache Kafka through kafkajs. Publishes with acks=all and an idempotent producer. */
+export class KafkaBus implements Bus {
+  readonly kind = 'kafka' as const;
+  private readonly kafka: Kafka;
+  private producer: Producer | undefined;
+  private producerReady: Promise<Producer> | undefined;
+  private admin: Admin | undefined;
+  private readonly consumers = new Set<Consumer>();
+
+  constructor(private readonly opts: KafkaBusOptions) {
+    const log = opts.logger.child({ component: 'kafkajs' });
+    this.kafka = new Kafka({
+      clientId: opts.clientId,
+      brokers: opts.brokers,
+      connectionTimeout: 3000,
+      requestTimeout: 10000,
+      retry: { initialRetryTime: 200, retries: 5, maxRetryTime: 3000 },
+      logLevel: logLevel.WARN,
+      logCreator: () => ({ namespace, level, log: entry }) => {
+        const { message, ...extra } = entry;
+        log[toPino(level)]({ ...extra, namespace }, message);
+      },
+    });
+  }
+
+  private async getAdmin(): Promise<Admin> {
+    if (!this.admin) {
+      const admin = this.kafka.admin();
+      await admin.connect();
+      this.admin = admin;
+    }
+    return this.admin;
+  }
+
+  async ensureTopics(specs: TopicSpec[]): Promise<void> {
+    const admin = await this.getAdmin();
+    const existing = new Set(await admin.listTopics());
+    const missing = specs.filter((s) => !existing.has(s.name));
+    if (!missing.length) return;
+    await admin.createTopics({
+      waitForLeaders: true,
+      topics: missing.map((s) => ({
+        topic: s.name,
+        numPartitions: s.partitions ?? this.opts.defaultPartitions ?? 4,
+        replicationFactor: -1,
+        configEntries: s.compacted ? [{ name: 'cleanup.policy', value: 'compact' }] : [],
+      })),
+    });
+  }
+
+  private getProducer(): Promise<Producer> {
+    if (!this.producerReady) {
+      const producer = this.kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: true });
+      this.producerReady = producer.connect().then(
+        () => {
+          this.producer = producer;
+          return producer;
+        },
+        (err: unknown) => {
+          this.producerReady = undefined;
+          throw err;
+        },
+      );
+    }
+    return this.producerReady;
+  }
+
+  async publish(topic: string, messages: BusMessage[]): Promise<void> {
+    if (!messages.length) return;
+    const timeout = this.opts.publishTimeoutMs ?? 15000;
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`publish to ${topic} timed out after ${timeout} ms`)), timeout);
+    });
+    try {
+      const producer = await Promise.race([this.getProducer(), deadline]);
+      await Promise.race([
+        producer.send({
+          topic,
+          acks: -1,
+          compression: CompressionTypes.None,
+          messages: messages.map((m) => ({ key: m.key, value: JSON.stringify(m.value), headers: m.headers })),
+        }),
+        deadline,
+      ]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async subscribe(opts: SubscribeOptions): Promise<Subscription> {
+    const consumer = this.kafka.consumer({
+      groupId: opts.groupId,
+      sessionTimeout: 15000,
+      heartbeatInterval: 1000,
+      rebalanceTimeout: 20000,
+      retry: { retries: Number.MAX_SAFE_INTEGER, initialRetryTime: 300, maxRetryTime: 5000 },
+    });
+    await consumer.connect();
+    for (const topic of opts.topics) await consumer.subscribe({ topic, fromBeginning: opts.fromBeginning ?? false });
+    this.consumers.add(consumer);
+    await consumer.run({
+      autoCommit: true,
+      eachBatchAutoResolve: true,
+      eachBatch: async ({ batch, heartbeat }) => {
+        const msgs: ConsumedMessage[] = batch.messages.map((m) => ({
+          topic: batch.topic,
+          partition: batch.partition,
+          offset: m.offset,
+          key: m.key?.toString() ?? '',
+          value: m.value?.toString() ?? 'null',
+          headers: Object.fromEntries(Object.entries(m.headers ?? {}).map(([k, v]) => [k, String(v)])),
+          timestamp: Number(m.timestamp),
+        }));
+        await opts.handler(msgs);
+        await heartbeat();
+      },
+    });
+    return {
+      stop: async () => {
+        this.consumers.delete(consumer);
+        await consumer.disconnect();
+      },
+    };
+  }
+
+  async ping(): Promise<void> {
+    const admin = await this.getAdmin();
+    await admin.describeCluster();
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.consumers].map((c) => c.disconnect()));
+    this.consumers.clear();
+    if (this.producer) await this.producer.disconnect().catch(() => undefined);
+    if (this.admin) await this.admin.disconnect().catch(() => undefined);
+  }
+}

@@ -1,0 +1,189 @@
+import { EventEmitter } from 'node:events';
+import type { Bus, BusMessage, ConsumedMessage, SubscribeOptions, Subscription, TopicSpec } from './bus';
+import { partitionFor } from './bus';
+
+interface Topic {
+  partitions: ConsumedMessage[][];
+  compacted: boolean;
+}
+
+interface Member {
+  id: number;
+  opts: SubscribeOptions;
+  assigned: Set<string>; // `${topic}/${partition}`
+  running: boolean;
+  wake: () => void;
+  loop: Promise<void>;
+}
+
+interface Group {
+  committed: Map<string, number>; // tp → next offset to read
+  members: Member[];
+}
+
+/**
+ * In-process bus with Kafka's semantics that matter to us: topics with partitions chosen by key,
+ * consumer groups that split partitions among members and rebalance when members come and go,
+ * committed offsets (a member that stops mid-batch leaves the batch to be redelivered), and
+ * at-least-once delivery (a handler that throws gets the same messages again after a backoff).
+ * Messages live in memory for the life of the process; compacted topics keep every message too
+ * (consumers read the latest per key, as they must with Kafka between compactions).
+ */
+export class MemoryBus implements Bus {
+  readonly kind = 'memory' as const;
+  private readonly topics = new Map<string, Topic>();
+  private readonly groups = new Map<string, Group>();
+  private readonly events = new EventEmitter();
+  private nextMember = 1;
+  private closed = false;
+  /** Tests flip this to simulate a broker outage. */
+  available = true;
+
+  constructor(private readonly defaultPartitions = 4, private readonly retryDelayMs = 200) {
+    this.events.setMaxListeners(0);
+  }
+
+  async ensureTopics(specs: TopicSpec[]): Promise<void> {
+    for (const s of specs) this.topic(s.name, s.partitions, s.compacted);
+  }
+
+  private topic(name: string, partitions = this.defaultPartitions, compacted = false): Topic {
+    let t = this.topics.get(name);
+    if (!t) {
+      t = { partitions: Array.from({ length: partitions }, () => []), compacted };
+      this.topics.set(name, t);
+      for (const g of this.groups.values()) this.rebalance(g);
+    }
+    return t;
+  }
+
+  async publish(topicName: string, messages: BusMessage[]): Promise<void> {
+    if (this.closed) throw new Error('bus closed');
+    if (!this.available) throw new Error('bus unavailable');
+    const t = this.topic(topicName);
+    const now = Date.now();
+    for (const m of messages) {
+      const p = partitionFor(m.key, t.partitions.length);
+      const part = t.partitions[p]!;
+      part.push({
+        topic: topicName,
+        partition: p,
+        offset: String(part.length),
+        key: m.key,
+        value: JSON.stringify(m.value),
+        headers: m.headers ?? {},
+        timestamp: now,
+      });
+    }
+    this.events.emit('message');
+  }
+
+  async subscribe(opts: SubscribeOptions): Promise<Subscription> {
+    for (const name of opts.topics) this.topic(name);
+    let group = this.groups.get(opts.groupId);
+    if (!group) {
+      group = { committed: new Map(), members: [] };
+      this.groups.set(opts.groupId, group);
+    }
+    const g = group;
+    let wake: () => void = () => undefined;
+    const member: Member = { id: this.nextMember++, opts, assigned: new Set(), running: true, wake: () => wake(), loop: Promise.resolve() };
+    g.members.push(member);
+    this.rebalance(g);
+    const onMessage = (): void => member.wake();
+    this.events.on('message', onMessage);
+    member.loop = (async () => {
+      while (member.running && !this.closed) {
+        const delivered = await this.deliverOnce(g, member);
+        if (!delivered && member.running) {
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, 1000);
+            wake = () => {
+              clearTimeout(timer);
+              resolve();
+            };
+          });
+        }
+      }
+    })();
+    return {
+      stop: async () => {
+        member.running = false;
+        member.wake();
+        this.events.off('message', onMessage);
+        await member.loop;
+        g.members = g.members.filter((m) => m !== member);
+        this.rebalance(g);
+      },
+    };
+  }
+
+  /** Delivers one batch per assigned partition that has unread messages; true if any was handled. */
+  private async deliverOnce(g: Group, member: Member): Promise<boolean> {
+    let any = false;
+    for (const tp of [...member.assigned]) {
+      if (!member.running) break;
+      const [topicName, p] = splitTp(tp);
+      const part = this.topics.get(topicName)?.partitions[p];
+      if (!part) continue;
+      const from = g.committed.get(tp) ?? (member.opts.fromBeginning ? 0 : part.length);
+      if (!g.committed.has(tp)) g.committed.set(tp, from);
+      if (from >= part.length) continue;
+      const batch = part.slice(from, Math.min(part.length, from + 500));
+      try {
+        await member.opts.handler(batch);
+        // commit only if this member still owns the partition (a rebalance may have moved it)
+        if (member.assigned.has(tp)) g.committed.set(tp, from + batch.length);
+        any = true;
+      } catch {
+        await new Promise((r) => setTimeout(r, this.retryDelayMs));
+        any = true; // retry soon rather than waiting for new messages
+      }
+    }
+    return any;
+  }
+
+  private rebalance(g: Group): void {
+    const tps: string[] = [];
+    const topicNames = new Set(g.members.flatMap((m) => m.opts.topics));
+    for (const name of topicNames) {
+      const t = this.topics.get(name);
+      if (t) t.partitions.forEach((_, i) => tps.push(`${name}/${i}`));
+    }
+    for (const m of g.members) m.assigned.clear();
+    tps.forEach((tp, i) => {
+      const subscribed = g.members.filter((m) => m.opts.topics.includes(splitTp(tp)[0]));
+      if (subscribed.length) subscribed[i % subscribed.length]!.assigned.add(tp);
+    });
+    for (const m of g.members) m.wake();
+  }
+
+  /** Number of messages in a topic (tests and benchmarks). */
+  size(topicName: string): number {
+    return this.topics.get(topicName)?.partitions.reduce((n, p) => n + p.length, 0) ?? 0;
+  }
+
+  /** Committed lag of a group over a topic (tests wait on it reaching 0). */
+  lag(groupId: string, topicName: string): number {
+    const t = this.topics.get(topicName);
+    const g = this.groups.get(groupId);
+    if (!t) return 0;
+    return t.partitions.reduce((n, part, i) => n + part.length - (g?.committed.get(`${topicName}/${i}`) ?? 0), 0);
+  }
+
+  async ping(): Promise<void> {
+    if (this.closed || !this.available) throw new Error('bus unavailable');
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const g of this.groups.values()) for (const m of g.members) m.running = false;
+    this.events.emit('message');
+    await Promise.all([...this.groups.values()].flatMap((g) => g.members.map((m) => { m.wake(); return m.loop; })));
+  }
+}
+
+function splitTp(tp: string): [string, number] {
+  const i = tp.lastIndexOf('/');
+  return [tp.slice(0, i), Number(tp.slice(i + 1))];
+}

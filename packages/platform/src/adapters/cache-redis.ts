@@ -1,0 +1,39 @@
+import { Redis } from 'ioredis';
+import type { Cache } from './cache';
+
+/** Redis through ioredis. Commands fail fast when Redis is down (no unbounded offline queue). */
+export class RedisCache implements Cache {
+  readonly kind = 'redis' as const;
+  readonly redis: Redis;
+
+  constructor(url: string) {
+    this.redis = new Redis(url, { maxRetriesPerRequest: 2, enableOfflineQueue: true, connectTimeout: 3000, lazyConnect: false });
+    // connection errors surface on commands; an 'error' event must not crash the process
+    this.redis.on('error', () => undefined);
+  }
+
+  async get(key: string) { return this.redis.get(key); }
+  async mget(keys: string[]) { return keys.length ? this.redis.mget(...keys) : []; }
+  async set(key: string, value: string, ttlSeconds?: number) {
+    if (ttlSeconds) await this.redis.set(key, value, 'EX', ttlSeconds);
+    else await this.redis.set(key, value);
+  }
+  async setIfAbsent(key: string, value: string, ttlSeconds?: number) {
+    const r = ttlSeconds ? await this.redis.set(key, value, 'EX', ttlSeconds, 'NX') : await this.redis.set(key, value, 'NX');
+    return r === 'OK';
+  }
+  async del(...keys: string[]) { return keys.length ? this.redis.del(...keys) : 0; }
+  async incr(key: string, ttlSeconds?: number) {
+    const n = await this.redis.incr(key);
+    if (n === 1 && ttlSeconds) await this.redis.expire(key, ttlSeconds);
+    return n;
+  }
+  async hset(key: string, values: Record<string, string>) {
+    if (Object.keys(values).length) await this.redis.hset(key, values);
+  }
+  async hget(key: string, field: string) { return this.redis.hget(key, field); }
+  async hgetall(key: string) { return this.redis.hgetall(key); }
+  async hdel(key: string, ...fields: string[]) { return fields.length ? this.redis.hdel(key, ...fields) : 0; }
+  async ping() { await this.redis.ping(); }
+  async close() { await this.redis.quit().catch(() => this.redis.disconnect()); }
+}

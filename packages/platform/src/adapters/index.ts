@@ -1,0 +1,65 @@
+import { join } from 'node:path';
+import { allTopics, compactedTopics } from '@corridor/contracts';
+import type { BaseEnv } from '../config';
+import type { Logger } from '../logger';
+import type { Analytics } from './analytics';
+import type { Bus } from './bus';
+import type { Cache } from './cache';
+import type { Db } from './db';
+import { KafkaBus } from './bus-kafka';
+import { MemoryBus } from './bus-memory';
+import { createPgDb } from './db-pg';
+import { createPgliteDb } from './db-pglite';
+import { createClickHouseAnalytics } from './clickhouse';
+import { createChdbAnalytics } from './clickhouse-chdb';
+import { RedisCache } from './cache-redis';
+import { MemoryCache } from './cache-memory';
+
+export type { Analytics, Bus, Cache, Db };
+export * from './bus';
+export * from './cache';
+export * from './db';
+export { MemoryBus, MemoryCache };
+
+export interface Clock {
+  now(): Date;
+}
+export const systemClock: Clock = { now: () => new Date() };
+
+/** What every service's build(deps) receives. */
+export interface Adapters {
+  bus: Bus;
+  db: Db;
+  analytics: Analytics;
+  cache: Cache;
+  clock: Clock;
+  close(): Promise<void>;
+}
+
+export interface AdapterChoice {
+  /** chDB and PGlite data under this folder; undefined = in memory (tests). */
+  dataDir?: string;
+}
+
+/** Chooses each adapter from config: a URL set = the real part, none = the embedded default. */
+export async function createAdapters(env: BaseEnv, logger: Logger, choice: AdapterChoice = { dataDir: env.DATA_DIR }): Promise<Adapters> {
+  const bus: Bus = env.KAFKA_BROKERS
+    ? new KafkaBus({ brokers: env.KAFKA_BROKERS.split(','), clientId: env.KAFKA_CLIENT_ID, logger })
+    : new MemoryBus();
+  const db: Db = env.DATABASE_URL
+    ? createPgDb(env.DATABASE_URL)
+    : await createPgliteDb(choice.dataDir ? join(choice.dataDir, 'pglite') : undefined);
+  const analytics: Analytics = env.CLICKHOUSE_URL
+    ? await createClickHouseAnalytics({ url: env.CLICKHOUSE_URL, username: env.CLICKHOUSE_USER, password: env.CLICKHOUSE_PASSWORD, database: env.CLICKHOUSE_DATABASE })
+    : await createChdbAnalytics({ path: choice.dataDir ? join(choice.dataDir, 'chdb') : ':memory:', database: env.CLICKHOUSE_DATABASE });
+  const cache: Cache = env.REDIS_URL ? new RedisCache(env.REDIS_URL) : new MemoryCache();
+  logger.info({ bus: bus.kind, db: db.kind, analytics: analytics.kind, cache: cache.kind }, 'adapters chosen');
+  await bus.ensureTopics(allTopics.map((name) => ({ name, compacted: compactedTopics.includes(name) })));
+  return {
+    bus, db, analytics, cache, clock: systemClock,
+    async close() {
+      await Promise.allSettled([bus.close(), cache.close()]);
+      await Promise.allSettled([db.close(), analytics.close()]);
+    },
+  };
+}

@@ -1,0 +1,131 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyBaseLogger, type RawServerDefault } from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import {
+  hasZodFastifySchemaValidationErrors,
+  isResponseSerializationError,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { ErrorCode } from '@corridor/contracts';
+import { AppError } from './errors';
+import type { Logger } from './logger';
+import { histogram, registry } from './metrics';
+
+export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
+
+export interface CreateAppOptions {
+  name: string;
+  logger: Logger;
+  /** Checked by /readyz: each must resolve for the service to be ready. */
+  readiness?: Record<string, () => Promise<void>>;
+  bodyLimit?: number;
+  /** Expose /healthz, /readyz and /metrics (false for a secondary listener such as a device port). */
+  ops?: boolean;
+}
+
+const requestDuration = histogram('http_request_duration_seconds', 'HTTP request duration', ['service', 'method', 'route', 'status']);
+
+export function errorBody(code: ErrorCode, message: string, details?: unknown) {
+  return { error: details === undefined ? { code, message } : { code, message, details } };
+}
+
+/** A fastify app with the one error shape, zod validation, request ids, health, readiness and metrics. */
+export function createApp(opts: CreateAppOptions): App {
+  const app = Fastify({
+    loggerInstance: opts.logger as FastifyBaseLogger,
+    bodyLimit: opts.bodyLimit ?? 1024 * 1024,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w.-]{1,100}$/.test(given) ? given : randomUUID();
+    },
+    requestIdLogLabel: 'reqId',
+    disableRequestLogging: true,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+  app.addHook('onResponse', async (req, reply) => {
+    const route = req.routeOptions.url ?? 'unmatched';
+    requestDuration.observe({ service: opts.name, method: req.method, route, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+    if (reply.statusCode >= 500) req.log.warn({ method: req.method, url: req.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request failed');
+    else req.log.debug({ method: req.method, url: req.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    void reply.code(404).send(errorBody('NOT_FOUND', `No route ${req.method} ${req.url.split('?')[0]}`));
+  });
+
+  app.setErrorHandler((err, req, reply) => {
+    if (err instanceof AppError) {
+      if (err.status >= 500) req.log.error({ err }, err.message);
+      return reply.code(err.status).send(errorBody(err.code, err.message, err.details));
+    }
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const details = err.validation.map((v) => ({
+        in: err.validationContext,
+        path: v.instancePath.replace(/^\//, '').replace(/\//g, '.'),
+        message: v.message,
+      }));
+      const first = details[0];
+      return reply
+        .code(400)
+        .send(errorBody('VALIDATION_FAILED', first ? `${first.in}${first.path ? '.' + first.path : ''}: ${first.message}` : 'Invalid request', details));
+    }
+    if (isResponseSerializationError(err)) {
+      req.log.error({ err, issues: err.cause.issues }, 'response does not match its contract');
+      return reply.code(500).send(errorBody('INTERNAL', 'Response does not match the contract', { requestId: req.id }));
+    }
+    const e = err as { statusCode?: number; code?: string; message: string };
+    const status = e.statusCode ?? 500;
+    if (status === 413) return reply.code(413).send(errorBody('PAYLOAD_TOO_LARGE', e.message));
+    if (status === 415) return reply.code(415).send(errorBody('UNSUPPORTED_MEDIA_TYPE', e.message));
+    if (status === 429) return reply.code(429).send(errorBody('RATE_LIMITED', e.message));
+    if (status >= 400 && status < 500) {
+      return reply.code(status === 404 ? 404 : 400).send(errorBody(status === 404 ? 'NOT_FOUND' : 'VALIDATION_FAILED', e.message));
+    }
+    req.log.error({ err }, 'unhandled error');
+    return reply.code(500).send(errorBody('INTERNAL', 'Internal error', { requestId: req.id }));
+  });
+
+  if (opts.ops !== false) {
+    app.get('/healthz', async () => ({ status: 'ok', service: opts.name }));
+    app.get('/readyz', async (_req, reply) => {
+      const checks: Record<string, string> = {};
+      let ok = true;
+      await Promise.all(
+        Object.entries(opts.readiness ?? {}).map(async ([name, check]) => {
+          try {
+            await withTimeout(check(), 3000, name);
+            checks[name] = 'ok';
+          } catch (err) {
+            ok = false;
+            checks[name] = err instanceof Error ? err.message : String(err);
+          }
+        }),
+      );
+      return reply.code(ok ? 200 : 503).send({ status: ok ? 'ready' : 'not_ready', service: opts.name, checks });
+    });
+    app.get('/metrics', async (_req, reply) => {
+      reply.header('content-type', registry.contentType);
+      return registry.metrics();
+    });
+  }
+  return app;
+}
+
+export function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    p.finally(() => clearTimeout(timer)),
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms);
+    }),
+  ]);
+}

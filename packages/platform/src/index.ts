@@ -1,0 +1,18 @@
+export * from './config';
+export * from './logger';
+export * from './errors';
+export * from './metrics';
+export * from './app';
+export * from './endpoint-routes';
+export * from './consumer';
+export * from './service-main';
+export * from './adapters/index';
+export type { Analytics } from './adapters/analytics';
+export { createPgliteDb } from './adapters/db-pglite';
+export { createPgDb } from './adapters/db-pg';
+export { createChdbAnalytics } from './adapters/clickhouse-chdb';
+export { createClickHouseAnalytics } from './adapters/clickhouse';
+export { KafkaBus } from './adapters/bus-kafka';
+export { RedisCache } from './adapters/cache-redis';
+export * from './clickhouse/positions';
+export * from './clickhouse/events';

@@ -1,0 +1,107 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Bus, ConsumedMessage } from '../src/adapters/bus';
+import { busVariants, uniqueName } from './adapter-variants';
+
+const variants = await busVariants();
+
+async function waitFor(cond: () => boolean, ms = 20000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+describe.each(variants)('Bus contract: $name', ({ create }) => {
+  const buses: Bus[] = [];
+  const bus = async (): Promise<Bus> => {
+    const b = await create();
+    buses.push(b);
+    return b;
+  };
+  afterAll(async () => {
+    await Promise.all(buses.map((b) => b.close()));
+  });
+
+  it('keeps each key in order and delivers every message once to a group', async () => {
+    const b = await bus();
+    const topic = uniqueName('t_order');
+    await b.ensureTopics([{ name: topic, partitions: 3 }]);
+    const got: ConsumedMessage[] = [];
+    const sub = await b.subscribe({ groupId: uniqueName('g'), topics: [topic], fromBeginning: true, handler: async (m) => { got.push(...m); } });
+    const msgs = Array.from({ length: 60 }, (_, i) => ({ key: `dev${i % 5}`, value: { i } }));
+    await b.publish(topic, msgs.slice(0, 30));
+    await b.publish(topic, msgs.slice(30));
+    await waitFor(() => got.length >= 60);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(got).toHaveLength(60);
+    for (let k = 0; k < 5; k++) {
+      const seq = got.filter((m) => m.key === `dev${k}`).map((m) => (JSON.parse(m.value) as { i: number }).i);
+      expect(seq).toEqual([...seq].sort((a, b2) => a - b2));
+      expect(seq).toHaveLength(12);
+    }
+    await sub.stop();
+  }, 60000);
+
+  it('redelivers a batch whose handler threw (at least once)', async () => {
+    const b = await bus();
+    const topic = uniqueName('t_retry');
+    await b.ensureTopics([{ name: topic, partitions: 1 }]);
+    let failures = 1;
+    const seen: number[] = [];
+    const sub = await b.subscribe({
+      groupId: uniqueName('g'), topics: [topic], fromBeginning: true,
+      handler: async (m) => {
+        if (failures-- > 0) throw new Error('transient');
+        seen.push(...m.map((x) => (JSON.parse(x.value) as { i: number }).i));
+      },
+    });
+    await b.publish(topic, [{ key: 'a', value: { i: 1 } }, { key: 'a', value: { i: 2 } }]);
+    await waitFor(() => seen.length >= 2, 30000);
+    expect(seen).toEqual([1, 2]);
+    await sub.stop();
+  }, 60000);
+
+  it('a group resumes from its committed offset after a restart (nothing lost, nothing repeated)', async () => {
+    const b = await bus();
+    const topic = uniqueName('t_resume');
+    const group = uniqueName('g');
+    await b.ensureTopics([{ name: topic, partitions: 2 }]);
+    const first: number[] = [];
+    const sub1 = await b.subscribe({ groupId: group, topics: [topic], fromBeginning: true, handler: async (m) => { first.push(...m.map((x) => (JSON.parse(x.value) as { i: number }).i)); } });
+    await b.publish(topic, Array.from({ length: 10 }, (_, i) => ({ key: `k${i}`, value: { i } })));
+    await waitFor(() => first.length >= 10);
+    await sub1.stop();
+    await b.publish(topic, Array.from({ length: 10 }, (_, i) => ({ key: `k${i}`, value: { i: i + 10 } })));
+    const second: number[] = [];
+    const sub2 = await b.subscribe({ groupId: group, topics: [topic], fromBeginning: true, handler: async (m) => { second.push(...m.map((x) => (JSON.parse(x.value) as { i: number }).i)); } });
+    await waitFor(() => second.length >= 10, 30000);
+    await new Promise((r) => setTimeout(r, 300));
+    expect([...second].sort((x, y) => x - y)).toEqual(Array.from({ length: 10 }, (_, i) => i + 10));
+    await sub2.stop();
+  }, 90000);
+
+  it('splits partitions between two members of a group; together they see everything once', async () => {
+    const b = await bus();
+    const topic = uniqueName('t_split');
+    const group = uniqueName('g');
+    await b.ensureTopics([{ name: topic, partitions: 4 }]);
+    const a: ConsumedMessage[] = [];
+    const c: ConsumedMessage[] = [];
+    const s1 = await b.subscribe({ groupId: group, topics: [topic], fromBeginning: true, handler: async (m) => { a.push(...m); } });
+    const s2 = await b.subscribe({ groupId: group, topics: [topic], fromBeginning: true, handler: async (m) => { c.push(...m); } });
+    await new Promise((r) => setTimeout(r, b.kind === 'kafka' ? 4000 : 50)); // rebalance
+    await b.publish(topic, Array.from({ length: 40 }, (_, i) => ({ key: `dev${i}`, value: { i } })));
+    await waitFor(() => a.length + c.length >= 40, 30000);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(a.length + c.length).toBe(40);
+    const pa = new Set(a.map((m) => m.partition));
+    for (const m of c) expect(pa.has(m.partition)).toBe(false);
+    await Promise.all([s1.stop(), s2.stop()]);
+  }, 90000);
+
+  it('ping answers while the bus is up', async () => {
+    const b = await bus();
+    await expect(b.ping()).resolves.toBeUndefined();
+  }, 30000);
+});

@@ -1,0 +1,59 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Cache } from '../src/adapters/cache';
+import { getJson } from '../src/adapters/cache';
+import { cacheVariants, uniqueName } from './adapter-variants';
+
+const variants = await cacheVariants();
+
+describe.each(variants)('Cache contract: $name', ({ create }) => {
+  let cache: Cache;
+  const k = (s: string) => uniqueName(`test:${s}`);
+  afterAll(async () => { await cache?.close(); });
+
+  it('gets, sets, mgets and deletes strings', async () => {
+    cache = await create();
+    const a = k('a');
+    const b = k('b');
+    expect(await cache.get(a)).toBeNull();
+    await cache.set(a, '1');
+    await cache.set(b, JSON.stringify({ x: 2 }));
+    expect(await cache.get(a)).toBe('1');
+    expect(await cache.mget([a, k('missing'), b])).toEqual(['1', null, '{"x":2}']);
+    expect(await getJson<{ x: number }>(cache, b)).toEqual({ x: 2 });
+    expect(await cache.del(a, b, k('none'))).toBe(2);
+    expect(await cache.get(a)).toBeNull();
+  });
+
+  it('expires keys after their TTL', async () => {
+    const a = k('ttl');
+    await cache.set(a, 'v', 1);
+    expect(await cache.get(a)).toBe('v');
+    await new Promise((r) => setTimeout(r, 1100));
+    expect(await cache.get(a)).toBeNull();
+  });
+
+  it('setIfAbsent sets once; incr counts', async () => {
+    const a = k('nx');
+    expect(await cache.setIfAbsent(a, 'first', 10)).toBe(true);
+    expect(await cache.setIfAbsent(a, 'second', 10)).toBe(false);
+    expect(await cache.get(a)).toBe('first');
+    const c = k('ctr');
+    expect(await cache.incr(c, 10)).toBe(1);
+    expect(await cache.incr(c, 10)).toBe(2);
+  });
+
+  it('keeps hashes field by field', async () => {
+    const h = k('hash');
+    await cache.hset(h, { f1: 'a', f2: 'b' });
+    await cache.hset(h, { f2: 'c' });
+    expect(await cache.hget(h, 'f2')).toBe('c');
+    expect(await cache.hgetall(h)).toEqual({ f1: 'a', f2: 'c' });
+    expect(await cache.hdel(h, 'f1', 'nope')).toBe(1);
+    expect(await cache.hgetall(h)).toEqual({ f2: 'c' });
+    expect(await cache.hgetall(k('empty'))).toEqual({});
+  });
+
+  it('pings', async () => {
+    await expect(cache.ping()).resolves.toBeUndefined();
+  });
+});

@@ -6,13 +6,15 @@ export * from './app';
 export * from './endpoint-routes';
 export * from './consumer';
 export * from './service-main';
+export * from './cache-keys';
 export * from './adapters/index';
 export type { Analytics } from './adapters/analytics';
 export { createPgliteDb } from './adapters/db-pglite';
 export { createPgDb } from './adapters/db-pg';
-export { createChdbAnalytics } from './adapters/clickhouse-chdb';
 export { createClickHouseAnalytics } from './adapters/clickhouse';
 export { KafkaBus } from './adapters/bus-kafka';
 export { RedisCache } from './adapters/cache-redis';
 export * from './clickhouse/positions';
 export * from './clickhouse/events';
+/** chDB is loaded lazily (its native library is ~540 MB and absent from container images). */
+export const loadChdb = () => import('./adapters/clickhouse-chdb');

@@ -11,7 +11,6 @@ import { MemoryBus } from './bus-memory';
 import { createPgDb } from './db-pg';
 import { createPgliteDb } from './db-pglite';
 import { createClickHouseAnalytics } from './clickhouse';
-import { createChdbAnalytics } from './clickhouse-chdb';
 import { RedisCache } from './cache-redis';
 import { MemoryCache } from './cache-memory';
 
@@ -51,7 +50,7 @@ export async function createAdapters(env: BaseEnv, logger: Logger, choice: Adapt
     : await createPgliteDb(choice.dataDir ? join(choice.dataDir, 'pglite') : undefined);
   const analytics: Analytics = env.CLICKHOUSE_URL
     ? await createClickHouseAnalytics({ url: env.CLICKHOUSE_URL, username: env.CLICKHOUSE_USER, password: env.CLICKHOUSE_PASSWORD, database: env.CLICKHOUSE_DATABASE })
-    : await createChdbAnalytics({ path: choice.dataDir ? join(choice.dataDir, 'chdb') : ':memory:', database: env.CLICKHOUSE_DATABASE });
+    : await (await import('./clickhouse-chdb')).createChdbAnalytics({ path: choice.dataDir ? join(choice.dataDir, 'chdb') : ':memory:', database: env.CLICKHOUSE_DATABASE });
   const cache: Cache = env.REDIS_URL ? new RedisCache(env.REDIS_URL) : new MemoryCache();
   logger.info({ bus: bus.kind, db: db.kind, analytics: analytics.kind, cache: cache.kind }, 'adapters chosen');
   await bus.ensureTopics(allTopics.map((name) => ({ name, compacted: compactedTopics.includes(name) })));

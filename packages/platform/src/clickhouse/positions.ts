@@ -120,3 +120,17 @@ export function countPositions(ch: Analytics) {
     return Number(row?.n ?? 0);
   };
 }
+
+/** The latest stored position of each device (the fallback when the cache lacks one). */
+export function queryLatestPositions(ch: Analytics) {
+  return async (deviceIds: number[]): Promise<PositionMessage[]> => {
+    if (!deviceIds.length) return [];
+    const rs = await ch.client.query({
+      query: `SELECT * FROM positions FINAL WHERE device_id IN {ids:Array(UInt64)}
+              ORDER BY device_id, fix_time DESC LIMIT 1 BY device_id`,
+      query_params: { ids: deviceIds },
+      format: 'JSONEachRow',
+    });
+    return (await rs.json<PositionRow>()).map(fromRow);
+  };
+}

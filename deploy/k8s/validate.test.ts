@@ -1,0 +1,223 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { parse, parseAllDocuments } from 'yaml';
+import { checkManifests, isDeployment, isService, type Deployment, type K8sObject, type Service } from './manifest-invariants';
+
+const K8S = dirname(fileURLToPath(import.meta.url));
+const REPO = join(K8S, '..', '..');
+const SERVICES = ['gateway', 'ingest', 'journey', 'geofence', 'ops-api'] as const;
+const HTTP_PORT: Record<(typeof SERVICES)[number], number> = { gateway: 8082, ingest: 8083, journey: 8084, geofence: 8085, 'ops-api': 8086 };
+const DEVICE_PORTS = ['5001/TCP', '5002/TCP', '5013/TCP', '5020/TCP', '5023/TCP', '5027/TCP', '5027/UDP', '5055/TCP'];
+const KUSTOMIZATIONS = ['base', 'secret-example', 'overlays/dev', 'overlays/prod'];
+
+interface Kustomization {
+  resources?: string[];
+  configMapGenerator?: { envs?: string[]; files?: string[] }[];
+  patches?: { path?: string }[];
+}
+
+function parseDocs(text: string, source: string): K8sObject[] {
+  return parseAllDocuments(text).map((doc) => {
+    if (doc.errors.length > 0) throw new Error(`${source}: ${doc.errors.map((e) => e.message).join('; ')}`);
+    return doc.toJS() as K8sObject;
+  }).filter((o) => o !== null);
+}
+const readDocs = (file: string): K8sObject[] => parseDocs(readFileSync(file, 'utf8'), relative(REPO, file));
+const readKustomization = (dir: string): Kustomization => parse(readFileSync(join(K8S, dir, 'kustomization.yaml'), 'utf8')) as Kustomization;
+
+function yamlFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return yamlFiles(path);
+    return /\.ya?ml$/.test(name) ? [path] : [];
+  });
+}
+
+/** "KEY=value" lines of an env file. */
+const envKeys = (file: string): string[] =>
+  readFileSync(file, 'utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#')).map((l) => l.split('=')[0] ?? '');
+
+/** The ports a Dockerfile EXPOSEs, as "port/PROTO". */
+function exposedPorts(dockerfile: string): string[] {
+  return readFileSync(dockerfile, 'utf8').split('\n').filter((l) => l.startsWith('EXPOSE ')).flatMap((l) => l.slice(7).trim().split(/\s+/))
+    .map((p) => {
+      const [port, proto = 'tcp'] = p.split('/');
+      return `${port}/${proto.toUpperCase()}`;
+    });
+}
+
+const containerPorts = (d: Deployment): string[] =>
+  d.spec.template.spec.containers.flatMap((c) => c.ports ?? []).map((p) => `${p.containerPort}/${p.protocol ?? 'TCP'}`);
+
+const baseObjects = (): K8sObject[] => (readKustomization('base').resources ?? []).flatMap((r) => readDocs(join(K8S, 'base', r)));
+
+function hasKubectl(): boolean {
+  try {
+    execFileSync('kubectl', ['version', '--client'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+const render = (overlay: string): K8sObject[] =>
+  parseDocs(execFileSync('kubectl', ['kustomize', join(K8S, overlay)], { encoding: 'utf8' }), `kubectl kustomize ${overlay}`);
+
+describe('deploy/k8s files', () => {
+  it('every YAML file parses', () => {
+    const files = yamlFiles(K8S);
+    expect(files.length).toBeGreaterThan(20);
+    for (const f of files) expect(() => readDocs(f), relative(REPO, f)).not.toThrow();
+  });
+
+  it.each(KUSTOMIZATIONS)('%s/kustomization.yaml lists only files that exist', (dir) => {
+    const k = readKustomization(dir);
+    const missing: string[] = [];
+    for (const r of k.resources ?? []) {
+      const path = join(K8S, dir, r);
+      const ok = existsSync(path) && (statSync(path).isFile() || existsSync(join(path, 'kustomization.yaml')));
+      if (!ok) missing.push(r);
+    }
+    for (const g of k.configMapGenerator ?? []) for (const f of [...(g.envs ?? []), ...(g.files ?? [])]) if (!existsSync(join(K8S, dir, f))) missing.push(f);
+    for (const p of k.patches ?? []) if (p.path && !existsSync(join(K8S, dir, p.path))) missing.push(p.path);
+    expect(missing).toEqual([]);
+  });
+});
+
+describe('base manifests', () => {
+  const objects = baseObjects();
+  const deployments = objects.filter(isDeployment);
+  const services = objects.filter(isService);
+  const byName = (kind: string) => objects.filter((o) => o.kind === kind).map((o) => o.metadata.name).sort();
+
+  it('hold a Deployment, Service and PodDisruptionBudget per service, and HPAs for the consumers', () => {
+    expect(byName('Deployment')).toEqual([...SERVICES].sort());
+    expect(byName('PodDisruptionBudget')).toEqual([...SERVICES].sort());
+    expect(byName('Service')).toEqual([...SERVICES, 'ingest-devices'].sort());
+    expect(byName('HorizontalPodAutoscaler')).toEqual(['geofence', 'ingest', 'journey']);
+  });
+
+  it('keep every rule (probes, resources, non-root, read-only root, ports)', () => {
+    expect(checkManifests(objects)).toEqual([]);
+  });
+
+  it('serve each service on its port through a ClusterIP Service', () => {
+    for (const name of SERVICES) {
+      const s = services.find((x) => x.metadata.name === name);
+      expect(s?.spec.type, name).toBe('ClusterIP');
+      expect(s?.spec.ports.map((p) => p.port), name).toEqual([HTTP_PORT[name]]);
+    }
+  });
+
+  it('expose every device port, TCP and UDP 5027, through the ingest LoadBalancer', () => {
+    const lb = services.find((s) => s.metadata.name === 'ingest-devices') as Service;
+    expect(lb.spec.type).toBe('LoadBalancer');
+    expect(lb.spec.ports.map((p) => `${p.port}/${p.protocol ?? 'TCP'}`).sort()).toEqual([...DEVICE_PORTS].sort());
+  });
+
+  it('match the ports each Dockerfile EXPOSEs', () => {
+    for (const name of SERVICES) {
+      const d = deployments.find((x) => x.metadata.name === name) as Deployment;
+      expect(containerPorts(d).sort(), name).toEqual(exposedPorts(join(REPO, 'services', name, 'Dockerfile')).sort());
+    }
+  });
+
+  it('give every service the environment it reads, secrets only through the Secret', () => {
+    const config = envKeys(join(K8S, 'base', 'config.env'));
+    const secret = readDocs(join(K8S, 'secret-example', 'secret.yaml'))[0] as K8sObject & { stringData: Record<string, string> };
+    const secretKeys = Object.keys(secret.stringData);
+    for (const key of ['HOST', 'LOG_LEVEL', 'DATA_DIR', 'KAFKA_BROKERS', 'CLICKHOUSE_URL', 'CLICKHOUSE_USER', 'CLICKHOUSE_DATABASE']) expect(config, key).toContain(key);
+    for (const key of ['DATABASE_URL', 'REDIS_URL', 'CLICKHOUSE_PASSWORD', 'INTERNAL_TOKEN_SECRET']) {
+      expect(secretKeys, key).toContain(key);
+      expect(config, key).not.toContain(key);
+    }
+    for (const d of deployments) {
+      const from = d.spec.template.spec.containers[0]?.envFrom ?? [];
+      expect(from.map((f) => f.configMapRef?.name ?? f.secretRef?.name), d.metadata.name).toEqual(['corridor-config', 'corridor-secrets']);
+    }
+  });
+
+  it("point the gateway's upstream URLs at the services' ports", () => {
+    const gateway = deployments.find((d) => d.metadata.name === 'gateway') as Deployment;
+    const env = Object.fromEntries((gateway.spec.template.spec.containers[0]?.env ?? []).map((e) => [e.name, e.value]));
+    for (const [variable, name] of [['INGEST_URL', 'ingest'], ['JOURNEY_URL', 'journey'], ['GEOFENCE_URL', 'geofence'], ['OPS_API_URL', 'ops-api']] as const) {
+      expect(env[variable], variable).toBe(`http://${name}:${HTTP_PORT[name]}`);
+    }
+  });
+});
+
+describe('manifest rules', () => {
+  it('report a Deployment without probes, root user or writable root, and a Service on a missing port', () => {
+    const objects = structuredClone(baseObjects());
+    const journey = objects.filter(isDeployment).find((d) => d.metadata.name === 'journey') as Deployment;
+    const container = journey.spec.template.spec.containers[0];
+    if (!container) throw new Error('journey has no container');
+    delete container.readinessProbe;
+    delete container.resources?.limits;
+    container.securityContext = { allowPrivilegeEscalation: false, readOnlyRootFilesystem: false };
+    journey.spec.template.spec.securityContext = { runAsNonRoot: false };
+    const service = objects.filter(isService).find((s) => s.metadata.name === 'journey') as Service;
+    service.spec.ports = [{ name: 'http', port: 8084, targetPort: 9999 }];
+    const problems = checkManifests(objects);
+    expect(problems).toEqual(expect.arrayContaining([
+      'Deployment journey container journey: readinessProbe must be an httpGet of /readyz',
+      'Deployment journey container journey: resources.limits.cpu is missing',
+      'Deployment journey container journey: readOnlyRootFilesystem is not true',
+      'Deployment journey: pod securityContext.runAsNonRoot is not true',
+      'Service journey: port 8084/TCP -> 9999 has no matching container port in Deployment journey',
+    ]));
+    expect(problems.every((p) => p.includes('journey'))).toBe(true);
+  });
+});
+
+describe.skipIf(!hasKubectl())('overlays rendered by kubectl kustomize', () => {
+  it.each([['overlays/dev', 1], ['overlays/prod', 3]] as const)('%s keeps every rule and runs %i replica(s)', (overlay, replicas) => {
+    const objects = render(overlay);
+    expect(checkManifests(objects)).toEqual([]);
+    const deployments = objects.filter(isDeployment);
+    expect(deployments).toHaveLength(SERVICES.length);
+    for (const d of deployments) expect(d.spec.replicas, d.metadata.name).toBe(replicas);
+    const configMaps = objects.filter((o) => o.kind === 'ConfigMap').map((o) => o.metadata.name);
+    for (const d of deployments) {
+      const ref = d.spec.template.spec.containers[0]?.envFrom?.[0]?.configMapRef?.name;
+      expect(configMaps, d.metadata.name).toContain(ref);
+      expect(ref).toMatch(/^corridor-config-[a-z0-9]+$/);
+    }
+    const hpas = objects.filter((o) => o.kind === 'HorizontalPodAutoscaler') as (K8sObject & { spec: { minReplicas: number } })[];
+    for (const h of hpas) expect(h.spec.minReplicas, h.metadata.name).toBe(replicas);
+  });
+
+  it('dev carries the example Secret; prod expects its own and pins image tags', () => {
+    expect(render('overlays/dev').some((o) => o.kind === 'Secret' && o.metadata.name === 'corridor-secrets')).toBe(true);
+    const prod = render('overlays/prod');
+    expect(prod.some((o) => o.kind === 'Secret')).toBe(false);
+    for (const d of prod.filter(isDeployment)) {
+      const image = d.spec.template.spec.containers[0]?.image ?? '';
+      expect(image, d.metadata.name).toMatch(/^[^:]+\/corridor\/[a-z-]+:[0-9][\w.-]*$/);
+    }
+  });
+});
+
+describe('docker-compose.yml', () => {
+  const compose = parse(readFileSync(join(REPO, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
+    services: Record<string, { environment?: Record<string, string | number>; ports?: string[]; build?: { dockerfile: string } }>;
+  };
+
+  it('builds each service from its Dockerfile and runs it on the same port as Kubernetes', () => {
+    for (const name of SERVICES) {
+      const s = compose.services[name];
+      expect(s?.build?.dockerfile, name).toBe(`services/${name}/Dockerfile`);
+      expect(String(s?.environment?.PORT), name).toBe(String(HTTP_PORT[name]));
+    }
+  });
+
+  it('publishes the device ports of ingest as the LoadBalancer does', () => {
+    const published = (compose.services.ingest?.ports ?? []).map((p) => {
+      const [, target = '', proto = 'tcp'] = /^(?:\d+:)?(\d+)(?:\/(\w+))?$/.exec(p.split(':').slice(-1)[0] ?? '') ?? [];
+      return `${target}/${proto.toUpperCase()}`;
+    });
+    expect(published.sort()).toEqual([...DEVICE_PORTS].sort());
+  });
+});

@@ -1,0 +1,10 @@
+/**
+ * Cache keys shared between services (one writer, other readers). Keeping them in one place is
+ * what lets ops-api and ingest agree on them.
+ */
+export const cacheKeys = {
+  /** Device registry entry by unique id (ops-api writes, ingest reads). */
+  deviceByUniqueId: (uniqueId: string): string => `device:uid:${uniqueId}`,
+  /** Latest position of a device, positions.v1 JSON (the position writer writes, ops-api and the gateway read). */
+  latestPosition: (deviceId: number): string => `position:latest:${deviceId}`,
+};

@@ -1,0 +1,48 @@
+import formbody from '@fastify/formbody';
+import { AppError, counter, createApp, type App, type Logger } from '@corridor/platform';
+import { DecodeError } from '../protocols/protocol';
+import { PROTOCOL, decodeJson, decodeParams, type OsmAndFix } from '../protocols/osmand';
+import type { PositionIntake } from '../positions/intake';
+
+const decodeErrors = counter('ingest_decode_errors_total', 'Frames or requests that failed to decode', ['protocol', 'reason']);
+const frames = counter('ingest_frames_total', 'Frames or requests received', ['protocol']);
+
+/**
+ * The OsmAnd device port (5055): GET or POST with query or form parameters, or a JSON body.
+ * 200 only after the position is on the bus; 400 names the wrong field; 503 when the bus is down
+ * (the app keeps the fix and retries).
+ */
+export async function buildOsmAndServer(opts: { logger: Logger; intake: PositionIntake; now: () => Date }): Promise<App> {
+  const app = createApp({ name: 'ingest-osmand', logger: opts.logger, ops: false, bodyLimit: 64 * 1024 });
+  await app.register(formbody);
+  const handle = async (fix: () => OsmAndFix): Promise<void> => {
+    frames.inc({ protocol: PROTOCOL });
+    let decoded: OsmAndFix;
+    try {
+      decoded = fix();
+    } catch (err) {
+      if (err instanceof DecodeError) {
+        decodeErrors.inc({ protocol: PROTOCOL, reason: err.reason });
+        throw new AppError('VALIDATION_FAILED', err.message, { reason: err.reason });
+      }
+      throw err;
+    }
+    await opts.intake.accept([decoded], { protocol: PROTOCOL });
+  };
+  const params = (query: unknown, body: unknown): Record<string, string | string[] | undefined> => ({
+    ...(query as Record<string, string>),
+    ...(body && typeof body === 'object' ? (body as Record<string, string>) : {}),
+  });
+  app.get('/*', async (req, reply) => {
+    await handle(() => decodeParams(params(req.query, undefined), opts.now()));
+    return reply.code(200).send('');
+  });
+  app.post('/*', async (req, reply) => {
+    const ct = req.headers['content-type'] ?? '';
+    await handle(() =>
+      ct.includes('application/json') ? decodeJson(req.body, opts.now()) : decodeParams(params(req.query, req.body), opts.now()),
+    );
+    return reply.code(200).send('');
+  });
+  return app;
+}

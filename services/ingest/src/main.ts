@@ -1,0 +1,21 @@
+import { createAdapters, createLogger, parseConfig, runService } from '@corridor/platform';
+import { IngestConfig } from './config';
+import { build } from './app';
+
+const config = parseConfig(IngestConfig);
+const logger = createLogger('ingest', config.LOG_LEVEL);
+
+await runService('ingest', logger, async () => {
+  const adapters = await createAdapters(config, logger);
+  const svc = await build({ ...adapters, logger });
+  await svc.start();
+  await svc.app.listen({ host: config.HOST, port: config.PORT });
+  await svc.osmand.listen({ host: config.HOST, port: config.OSMAND_PORT });
+  logger.info({ api: config.PORT, osmand: config.OSMAND_PORT }, 'ingest listening');
+  return {
+    async close() {
+      await svc.close();
+      await adapters.close();
+    },
+  };
+});

@@ -1,0 +1,54 @@
+import { PositionMessage, Topics } from '@corridor/contracts';
+import {
+  cacheKeys, consumeValidated, ensurePositionsTable, gauge, insertPositions, unavailable,
+  type Analytics, type Bus, type Cache, type Logger, type Subscription,
+} from '@corridor/platform';
+
+export const POSITION_WRITER_GROUP = 'position-writer';
+const lastFix = gauge('position_writer_last_fix_lag_seconds', 'Server time minus fix time of the last stored position');
+
+/**
+ * Consumer of positions.v1 that stores every position in ClickHouse and keeps the latest position
+ * per device in the cache. Idempotent: ClickHouse collapses redelivered rows (same device and fix
+ * time) and the cache only moves forward in fix time.
+ */
+export async function startPositionStore(deps: { bus: Bus; analytics: Analytics; cache: Cache; logger: Logger }): Promise<Subscription> {
+  await ensurePositionsTable(deps.analytics);
+  const insert = insertPositions(deps.analytics);
+  return consumeValidated({
+    bus: deps.bus,
+    logger: deps.logger,
+    groupId: POSITION_WRITER_GROUP,
+    topic: Topics.positions,
+    schema: PositionMessage,
+    fromBeginning: true,
+    handle: async (positions) => {
+      try {
+        await insert(positions);
+      } catch (err) {
+        throw unavailable('ClickHouse', err);
+      }
+      await updateLatest(deps.cache, positions);
+      const newest = positions[positions.length - 1];
+      if (newest) lastFix.set((Date.now() - Date.parse(newest.fixTime)) / 1000);
+    },
+  });
+}
+
+async function updateLatest(cache: Cache, positions: PositionMessage[]): Promise<void> {
+  const newestByDevice = new Map<number, PositionMessage>();
+  for (const p of positions) {
+    const cur = newestByDevice.get(p.deviceId);
+    if (!cur || p.fixTime > cur.fixTime) newestByDevice.set(p.deviceId, p);
+  }
+  const ids = [...newestByDevice.keys()];
+  const stored = await cache.mget(ids.map(cacheKeys.latestPosition));
+  await Promise.all(
+    ids.map(async (id, i) => {
+      const candidate = newestByDevice.get(id)!;
+      const prev = stored[i];
+      if (prev && (JSON.parse(prev) as PositionMessage).fixTime >= candidate.fixTime) return;
+      await cache.set(cacheKeys.latestPosition(id), JSON.stringify(candidate));
+    }),
+  );
+}

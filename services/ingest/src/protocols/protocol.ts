@@ -1,0 +1,71 @@
+/**
+ * The shape every device protocol module implements. Decoders are pure: they take bytes and a
+ * per-connection session and return normalized positions plus the acknowledgement bytes to send.
+ * They never touch sockets, so tests replay captured frames directly.
+ */
+
+/** Normalized fix; the caller fills id/serverTime/rawFrameId and validates into positions.v1. */
+export interface DecodedPosition {
+  deviceId?: string;
+  fixTime: Date;
+  valid: boolean;
+  latitude: number;
+  longitude: number;
+  /** knots */
+  speed: number;
+  course: number;
+  altitude?: number | null;
+  satellites?: number | null;
+  hdop?: number | null;
+  ignition?: boolean | null;
+  /** metres */
+  odometer?: number | null;
+  power?: number | null;
+  battery?: number | null;
+  /** Traccar alarm names: sos, powerCut, vibration, tampering, removing, lowBattery, overspeed, ... */
+  alarm?: string | null;
+  attributes: Record<string, string | number | boolean | null>;
+}
+
+export interface DecodeResult {
+  positions: DecodedPosition[];
+  ack?: Buffer;
+  /** learned at login */
+  deviceId?: string;
+  kind: 'login' | 'heartbeat' | 'position' | 'alarm' | 'ignored';
+  crcValid: boolean;
+  events?: { alarm: string }[];
+  /** Device state reported without a fix (heartbeat/status/LBS/command replies); the caller may merge it into the latest position. */
+  attributes?: Record<string, string | number | boolean | null>;
+}
+
+/** Per-connection state (e.g. IMEI learned at login, codec). */
+export interface ProtocolSession {
+  deviceId?: string;
+  [k: string]: unknown;
+}
+
+/** splitFrames never parses fields beyond what it needs to find frame boundaries. */
+export interface FrameSplit {
+  frames: Buffer[];
+  rest: Buffer;
+}
+
+export class DecodeError extends Error {
+  constructor(
+    readonly reason: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'DecodeError';
+  }
+}
+
+export interface Protocol {
+  name: string;
+  defaultPort: number;
+  transport: ('tcp' | 'udp')[];
+  splitFrames(buf: Buffer, maxFrame: number): FrameSplit;
+  decode(frame: Buffer, session: ProtocolSession, opts?: {}): DecodeResult;
+  encodeCommand?(cmd: { type: string; attributes?: Record<string, unknown> }, session: ProtocolSession): Buffer;
+}

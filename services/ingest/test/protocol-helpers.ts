@@ -1,0 +1,91 @@
+import { expect } from 'vitest';
+import type { DecodedPosition } from '../src/protocols/protocol';
+
+/** Turns a hex capture (spaces allowed) into bytes. */
+export function hex(text: string): Buffer {
+  return Buffer.from(text.replace(/\s+/g, ''), 'hex');
+}
+
+const HOURS_25_MS = 25 * 3600 * 1000;
+const YEAR_2000_MS = Date.UTC(2000, 0, 1);
+
+/** Asserts the invariants every decoded position must hold before it may enter positions.v1. */
+export function expectSanePosition(p: DecodedPosition): void {
+  expect(p.fixTime).toBeInstanceOf(Date);
+  const t = p.fixTime.getTime();
+  expect(Number.isFinite(t)).toBe(true);
+  expect(t).toBeGreaterThan(YEAR_2000_MS);
+  expect(t).toBeLessThan(Date.now() + HOURS_25_MS);
+  expect(typeof p.valid).toBe('boolean');
+  expect(Number.isFinite(p.latitude)).toBe(true);
+  expect(Number.isFinite(p.longitude)).toBe(true);
+  expect(p.latitude).toBeGreaterThanOrEqual(-90);
+  expect(p.latitude).toBeLessThanOrEqual(90);
+  expect(p.longitude).toBeGreaterThanOrEqual(-180);
+  expect(p.longitude).toBeLessThanOrEqual(180);
+  expect(p.speed).toBeGreaterThanOrEqual(0);
+  expect(p.speed).toBeLessThanOrEqual(869);
+  expect(p.course).toBeGreaterThanOrEqual(0);
+  expect(p.course).toBeLessThanOrEqual(360);
+  if (p.satellites != null) {
+    expect(Number.isInteger(p.satellites)).toBe(true);
+    expect(p.satellites).toBeGreaterThanOrEqual(0);
+  }
+  if (p.hdop != null) expect(p.hdop).toBeGreaterThanOrEqual(0);
+  if (p.odometer != null) expect(p.odometer).toBeGreaterThanOrEqual(0);
+  for (const key of ['altitude', 'power', 'battery'] as const) {
+    const v = p[key];
+    if (v != null) expect(Number.isFinite(v)).toBe(true);
+  }
+  if (p.ignition != null) expect(typeof p.ignition).toBe('boolean');
+  if (p.alarm != null) expect(typeof p.alarm).toBe('string');
+  for (const [key, value] of Object.entries(p.attributes)) {
+    const ok =
+      value === null ||
+      typeof value === 'string' ||
+      typeof value === 'boolean' ||
+      (typeof value === 'number' && Number.isFinite(value));
+    expect(ok, `attribute ${key} has untyped value ${String(value)}`).toBe(true);
+  }
+}
+
+type Splitter = (buf: Buffer, maxFrame: number) => { frames: Buffer[]; rest: Buffer };
+
+/** Feeds `chunks` to a splitter one after another, as a socket would, and returns every frame. */
+export function splitStream(split: Splitter, chunks: Buffer[], maxFrame: number): { frames: string[]; rest: Buffer } {
+  const frames: string[] = [];
+  let pending: Buffer = Buffer.alloc(0);
+  for (const chunk of chunks) {
+    const out = split(Buffer.concat([pending, chunk]), maxFrame);
+    for (const f of out.frames) frames.push(f.toString('hex'));
+    pending = out.rest;
+  }
+  return { frames, rest: pending };
+}
+
+/**
+ * Splits `capture + capture` at every byte offset into two chunks and checks that each split yields
+ * the same frames as feeding the whole stream at once (which must equal `expected` twice).
+ */
+export function expectSplitInvariant(split: Splitter, capture: Buffer, expected: string[], maxFrame: number): void {
+  const stream = Buffer.concat([capture, capture]);
+  const whole = splitStream(split, [stream], maxFrame);
+  expect(whole.frames).toEqual([...expected, ...expected]);
+  expect(whole.rest.length).toBe(0);
+  for (let cut = 0; cut <= stream.length; cut++) {
+    const parts = splitStream(split, [stream.subarray(0, cut), stream.subarray(cut)], maxFrame);
+    expect(parts.frames, `cut at ${cut}`).toEqual(whole.frames);
+    expect(parts.rest.length).toBe(0);
+  }
+  const bytewise = splitStream(split, [...stream].map((b) => Buffer.from([b])), maxFrame);
+  expect(bytewise.frames).toEqual(whole.frames);
+}
+
+/** Runs `fn` and fails unless it returns or throws an error with the given class. */
+export function callAllowing(errorClass: new (...args: never[]) => Error, fn: () => unknown): void {
+  try {
+    fn();
+  } catch (err) {
+    if (!(err instanceof errorClass)) throw new Error(`expected only ${errorClass.name}, got ${String(err)}`);
+  }
+}

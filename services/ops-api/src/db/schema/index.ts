@@ -1,0 +1,2 @@
+export * from './ops-schema';
+export * from './devices';

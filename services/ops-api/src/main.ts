@@ -1,0 +1,19 @@
+import { createAdapters, createLogger, parseConfig, runService } from '@corridor/platform';
+import { OpsApiConfig } from './config';
+import { build } from './app';
+
+const config = parseConfig(OpsApiConfig);
+const logger = createLogger('ops-api', config.LOG_LEVEL);
+
+await runService('ops-api', logger, async () => {
+  const adapters = await createAdapters(config, logger);
+  const svc = await build({ ...adapters, logger });
+  await svc.start();
+  await svc.app.listen({ host: config.HOST, port: config.PORT });
+  return {
+    async close() {
+      await svc.close();
+      await adapters.close();
+    },
+  };
+});

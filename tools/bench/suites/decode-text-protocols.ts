@@ -1,0 +1,88 @@
+import { gps103Protocol } from '@corridor/ingest/protocols/gps103';
+import { h02Protocol } from '@corridor/ingest/protocols/h02/index';
+import { meitrackProtocol } from '@corridor/ingest/protocols/meitrack';
+import type { Protocol, ProtocolSession } from '@corridor/ingest/protocols/protocol';
+import { tk103Protocol } from '@corridor/ingest/protocols/tk103';
+
+/**
+ * Frames per second on one core for the text-family decoders (H02, GPS103, TK103, Meitrack):
+ * `decode` alone, and a whole capture cut by `splitFrames` then decoded. Frames are real device
+ * messages from Traccar's public decoder tests (traccar/traccar src/test/java/org/traccar/protocol).
+ */
+const SAMPLES: Record<string, { protocol: Protocol; frames: Buffer[] }> = {
+  h02: {
+    protocol: h02Protocol,
+    frames: [
+      Buffer.from('*HQ,4210051415,V1,164549,A,0956.3869,N,08406.7068,W,000.00,000,221215,FFFFFBFF,712,01,0,0,6#'),
+      Buffer.from('*HQ,353588020068342,V1,084436,A,3257.01525,N,00655.03865,W,57.78,40,011216,FFFBFFFF,25c,a, 154,b04c#'),
+      Buffer.from('*HQ,1600068860,LINK,112137,20,8,67,0,0,081116,FFFFFBFF#'),
+      Buffer.from('2441060116601245431311165035313006004318210e000000fffffbffff0024', 'hex'),
+    ],
+  },
+  gps103: {
+    protocol: gps103Protocol,
+    frames: [
+      'imei:359710049092324,tracker,151027025958,,F,235957.000,A,2429.5156,N,04424.5828,E,0.01,27.91,,0,0,,,;',
+      'imei:865328023776874,acc off,150619152221,,F,072218.000,A,5439.8489,N,02518.5945,E,0.00,,,1,1,0.0,0.0,23.0,;',
+      '359586015829802;',
+      'imei:359586015829802,help me,0809231429,13554900601,F,062947.294,A,2234.4026,N,11354.3277,E,0.00,;',
+    ].map((t) => Buffer.from(t)),
+  },
+  tk103: {
+    protocol: tk103Protocol,
+    frames: [
+      '(088047365460BR00151024A2555.3531S02855.3329E004.7055148276.1701000000L00009AA3)',
+      '(352606090042050,BP05,240414,A,4527.3513N,00909.9758E,4.80,112825,155.49)',
+      '(027044702512BP00027044702512HSO01A4)',
+      '(013666666666BO012110925A1234.5678N01234.5678W000.0025948118.7200000000L000024DE)',
+    ].map((t) => Buffer.from(t)),
+  },
+  meitrack: {
+    protocol: meitrackProtocol,
+    frames: [
+      '$$D149,867047043162018,AAA,35,-1.264865,36.800705,211001105240,A,9,20,41.0,323,1,1697,1,0,000|00||,0000,4.33|12.96|1.92|2.72|2.69,0.000000|0|0.000000,*E1\r\n',
+      '$$T143,869013024733944,AAA,1,18.459575,-69.947161,170220142912,A,5,15,10,300,1.6,115,3989,187884,370|2|5337|2B2C,0100,0000|0000|0000|0964|0B04,,*C2\r\n',
+      '$$m139,012896005334567,AAA,35,-33.866423,151.190060,121208020649,A,7,27,0,32,4,13,6150,49517,505|2|0B67|5A6C,0000,0000|0000|0000|0977|0000,,*F1\r\n',
+    ].map((t) => Buffer.from(t)),
+  },
+};
+
+const RUN_MS = 400;
+const MAX_FRAME = 4096;
+
+/** Repeats `round` (which handles `perRound` frames) for RUN_MS after a warm-up; returns frames/s. */
+function measure(perRound: number, round: () => void): number {
+  for (let i = 0; i < 2000; i++) round();
+  let rounds = 0;
+  const start = process.hrtime.bigint();
+  const deadline = start + BigInt(RUN_MS) * 1_000_000n;
+  let now = start;
+  while (now < deadline) {
+    for (let i = 0; i < 100; i++) round();
+    rounds += 100;
+    now = process.hrtime.bigint();
+  }
+  const seconds = Number(now - start) / 1e9;
+  return Math.round((rounds * perRound) / seconds);
+}
+
+export default async function run(): Promise<Record<string, number | string>> {
+  const figures: Record<string, number | string> = { frames_per_sample_set: 'h02 4, gps103 4, tk103 4, meitrack 3' };
+  let sink = 0;
+  for (const [name, { protocol, frames }] of Object.entries(SAMPLES)) {
+    const capture = Buffer.concat(frames);
+    const decodeOnly = measure(frames.length, () => {
+      const session: ProtocolSession = {};
+      for (const frame of frames) sink += protocol.decode(frame, session).positions.length;
+    });
+    const splitAndDecode = measure(frames.length, () => {
+      const session: ProtocolSession = {};
+      for (const frame of protocol.splitFrames(capture, MAX_FRAME).frames) sink += protocol.decode(frame, session).positions.length;
+    });
+    figures[`${name}_decode_frames_per_s`] = decodeOnly;
+    figures[`${name}_split_decode_frames_per_s`] = splitAndDecode;
+    figures[`${name}_split_overhead_ratio`] = Number((decodeOnly / splitAndDecode).toFixed(3));
+  }
+  if (sink < 0) throw new Error('unreachable');
+  return figures;
+}

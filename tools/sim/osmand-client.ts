@@ -1,0 +1,120 @@
+import { kphToKnots, type Fix, type Sender } from './truck';
+
+/**
+ * OsmAnd protocol over HTTP, as Traccar's OsmAndProtocolDecoder reads it: query parameters
+ * id, lat, lon, timestamp (epoch seconds), speed (knots), bearing, altitude, accuracy, batt
+ * (parameter list from the Traccar client documentation, traccar.org/osmand).
+ */
+export const PROTOCOL = 'osmand';
+
+export interface OsmAndSenderOptions {
+  /** Base URL of the OsmAnd HTTP endpoint, e.g. http://127.0.0.1:5055 */
+  readonly url: string;
+  /** Retries after the first attempt on 5xx, 408, 429 and connection errors. */
+  readonly maxRetries?: number;
+  readonly initialBackoffMs?: number;
+  readonly maxBackoffMs?: number;
+  readonly timeoutMs?: number;
+  readonly fetch?: typeof fetch;
+  readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Called once per fix given up on, with the reason. */
+  readonly onFailure?: (fix: Fix, reason: string) => void;
+}
+
+export interface SenderStats {
+  sent: number;
+  failed: number;
+  retries: number;
+}
+
+/** The request URL for one fix. */
+export function osmandUrl(base: string, fix: Fix): string {
+  const url = new URL(base);
+  if (!url.pathname) url.pathname = '/';
+  const q = url.searchParams;
+  q.set('id', fix.deviceId);
+  q.set('lat', fix.lat.toFixed(6));
+  q.set('lon', fix.lon.toFixed(6));
+  q.set('timestamp', String(Math.floor(fix.time.getTime() / 1000)));
+  q.set('speed', kphToKnots(fix.speedKph).toFixed(2));
+  q.set('bearing', fix.courseDeg.toFixed(1));
+  q.set('altitude', fix.altitudeM.toFixed(1));
+  q.set('accuracy', fix.accuracyM.toFixed(1));
+  q.set('batt', String(Math.round(fix.batteryPct)));
+  return url.toString();
+}
+
+const retryableStatus = (status: number): boolean => status >= 500 || status === 408 || status === 429;
+
+function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+export class OsmAndSender implements Sender {
+  readonly protocol = PROTOCOL;
+  readonly stats: SenderStats = { sent: 0, failed: 0, retries: 0 };
+  private readonly opts: Required<Omit<OsmAndSenderOptions, 'onFailure'>> & Pick<OsmAndSenderOptions, 'onFailure'>;
+
+  constructor(options: OsmAndSenderOptions) {
+    this.opts = {
+      maxRetries: 3,
+      initialBackoffMs: 250,
+      maxBackoffMs: 4000,
+      timeoutMs: 5000,
+      fetch: globalThis.fetch,
+      sleep: abortableSleep,
+      ...options,
+    };
+  }
+
+  /** Posts the fix, retrying with exponential backoff; resolves false after giving up, never rejects. */
+  async send(fix: Fix, signal?: AbortSignal): Promise<boolean> {
+    const url = osmandUrl(this.opts.url, fix);
+    let reason = 'aborted';
+    for (let attempt = 0; attempt <= this.opts.maxRetries && !signal?.aborted; attempt++) {
+      if (attempt > 0) {
+        this.stats.retries++;
+        const backoff = Math.min(this.opts.maxBackoffMs, this.opts.initialBackoffMs * 2 ** (attempt - 1));
+        await this.opts.sleep(backoff / 2 + (Math.random() * backoff) / 2, signal);
+        if (signal?.aborted) break;
+      }
+      try {
+        const timeout = AbortSignal.timeout(this.opts.timeoutMs);
+        const res = await this.opts.fetch(url, {
+          method: 'POST',
+          signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+        });
+        await res.arrayBuffer().catch(() => undefined); // drain so the connection is reused
+        if (res.ok) {
+          this.stats.sent++;
+          return true;
+        }
+        reason = `HTTP ${res.status}`;
+        if (!retryableStatus(res.status)) break;
+      } catch (err) {
+        reason = describeError(err);
+      }
+    }
+    this.stats.failed++;
+    this.opts.onFailure?.(fix, reason);
+    return false;
+  }
+}
+
+function describeError(err: unknown): string {
+  if (err instanceof Error) {
+    const cause = (err as Error & { cause?: unknown }).cause;
+    const code = cause && typeof cause === 'object' && 'code' in cause ? String(cause.code) : undefined;
+    return code ? `${err.message} (${code})` : err.message;
+  }
+  return String(err);
+}

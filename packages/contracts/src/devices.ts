@@ -100,3 +100,91 @@ export const devicesEndpoints = [
     responses: { 204: { description: 'Deleted', schema: null } },
   }),
 ] as const;
+
+/** POST /devices/bulk: register many devices at once (all or none). */
+export const DeviceBulkCreate = z.object({ devices: z.array(DeviceInput).min(1).max(500) }).meta({ id: 'DeviceBulkCreate' });
+/** PUT /devices/bulk: replace many devices at once (all or none), each naming its id. */
+export const DeviceBulkUpdate = z
+  .object({ devices: z.array(DeviceInput.extend({ id: z.number().int().positive() })).min(1).max(500) })
+  .meta({ id: 'DeviceBulkUpdate' });
+export const DeviceBulkDeleteQuery = z.object({ id: repeated(z.coerce.number().int().positive()).pipe(z.array(z.number()).min(1).max(500)) });
+
+/**
+ * Per-device configuration: the template it follows (a /configurations entry) and its own
+ * overrides; `effective` is the template's values with the overrides on top.
+ */
+export const DeviceConfiguration = z
+  .object({
+    deviceId: z.number().int(),
+    configurationId: z.number().int().nullable(),
+    values: Attributes.describe('This device\'s overrides'),
+    effective: Attributes.describe('Template values with the overrides applied'),
+    updatedAt: IsoDateTime.nullable(),
+  })
+  .meta({ id: 'DeviceConfiguration' });
+export type DeviceConfiguration = z.infer<typeof DeviceConfiguration>;
+export const DeviceConfigurationInput = z
+  .object({
+    configurationId: z.number().int().positive().nullable().default(null),
+    values: Attributes.default({}),
+  })
+  .meta({ id: 'DeviceConfigurationInput' });
+export type DeviceConfigurationInput = z.infer<typeof DeviceConfigurationInput>;
+
+/**
+ * Traccar DeviceAccumulators: set the device's odometer (totalDistance, metres) and engine hours
+ * (ms) as of now. Later readings count on from these values (the offset to the device's own
+ * odometer/hours is kept), which the maintenance schedule uses.
+ */
+export const DeviceAccumulators = z
+  .object({
+    deviceId: z.number().int().positive(),
+    totalDistance: z.number().min(0).optional().describe('metres'),
+    hours: z.number().min(0).optional().describe('milliseconds'),
+  })
+  .refine((a) => a.totalDistance !== undefined || a.hours !== undefined, { message: 'give totalDistance or hours', path: ['totalDistance'] })
+  .meta({ id: 'DeviceAccumulators' });
+export type DeviceAccumulators = z.infer<typeof DeviceAccumulators>;
+
+const deviceWriters = ['admin', 'dispatcher'] as const;
+export const devicesExtraEndpoints = [
+  defineEndpoint({
+    id: 'devices.bulkCreate', method: 'post', path: '/devices/bulk', service: 'ops-api', tags, companyScoped: true,
+    summary: 'Register many devices (all or none)', access: [...deviceWriters],
+    description: 'A uniqueId already taken (or repeated in the batch) answers 409 naming it, and nothing is created.',
+    request: { body: DeviceBulkCreate },
+    responses: { 200: { description: 'The created devices, in order', schema: z.array(Device) } },
+  }),
+  defineEndpoint({
+    id: 'devices.bulkUpdate', method: 'put', path: '/devices/bulk', service: 'ops-api', tags, companyScoped: true,
+    summary: 'Replace many devices (all or none)', access: [...deviceWriters],
+    request: { body: DeviceBulkUpdate },
+    responses: { 200: { description: 'The updated devices, in order', schema: z.array(Device) } },
+  }),
+  defineEndpoint({
+    id: 'devices.bulkDelete', method: 'delete', path: '/devices/bulk', service: 'ops-api', tags,
+    summary: 'Delete many devices (all or none)', access: ['admin'],
+    description: 'id repeats (id=1&id=2); an unknown id answers 404 and nothing is deleted.',
+    request: { query: DeviceBulkDeleteQuery },
+    responses: { 204: { description: 'Deleted', schema: null } },
+  }),
+  defineEndpoint({
+    id: 'devices.configuration.get', method: 'get', path: '/devices/{id}/configuration', service: 'ops-api', tags, companyScoped: true,
+    summary: 'A device\'s configuration', access: 'authenticated',
+    request: { params: IdParam },
+    responses: { 200: { description: 'The configuration', schema: DeviceConfiguration } },
+  }),
+  defineEndpoint({
+    id: 'devices.configuration.put', method: 'put', path: '/devices/{id}/configuration', service: 'ops-api', tags, companyScoped: true,
+    summary: 'Set a device\'s configuration template and overrides', access: [...deviceWriters],
+    request: { params: IdParam, body: DeviceConfigurationInput },
+    responses: { 200: { description: 'The configuration', schema: DeviceConfiguration } },
+  }),
+  defineEndpoint({
+    id: 'devices.accumulators', method: 'put', path: '/devices/{id}/accumulators', service: 'ops-api', tags, companyScoped: true,
+    summary: 'Set odometer and engine hours', access: [...deviceWriters],
+    description: 'deviceId in the body must equal the path id (400 otherwise).',
+    request: { params: IdParam, body: DeviceAccumulators },
+    responses: { 204: { description: 'Set', schema: null } },
+  }),
+] as const;

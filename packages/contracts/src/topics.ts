@@ -5,11 +5,15 @@ export const Topics = {
   devices: 'devices.v1',
   geofences: 'geofences.v1',
   journeys: 'journeys.v1',
+  /** Ingest → ops-api: registration requests from unknown devices (UNKNOWN_DEVICES=pending), keyed by unique id. */
+  devicesPending: 'devices.pending.v1',
+  /** Ops → ingest: downlink commands for a device (src/commands.ts), keyed by device id. */
+  commands: 'commands.v1',
 } as const;
 export type TopicName = (typeof Topics)[keyof typeof Topics];
 export const dlqTopic = (topic: string): string => `${topic}.dlq`;
 /** Compacted topics carry the latest definition per key. */
-export const compactedTopics: readonly string[] = [Topics.devices, Topics.geofences, Topics.journeys];
+export const compactedTopics: readonly string[] = [Topics.devices, Topics.geofences, Topics.journeys, Topics.devicesPending];
 export const allTopics: readonly string[] = [
   ...Object.values(Topics),
   ...Object.values(Topics).map(dlqTopic),

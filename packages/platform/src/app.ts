@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyBaseLogger, type RawServerDefault } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyBaseLogger, type RawServerDefault } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   hasZodFastifySchemaValidationErrors,
@@ -10,6 +10,7 @@ import {
 } from 'fastify-type-provider-zod';
 import type { ErrorCode } from '@corridor/contracts';
 import { AppError } from './errors';
+import { IDENTITY_HEADER, verifyIdentity } from './identity';
 import type { Logger } from './logger';
 import { histogram, registry } from './metrics';
 
@@ -23,6 +24,11 @@ export interface CreateAppOptions {
   bodyLimit?: number;
   /** Expose /healthz, /readyz and /metrics (false for a secondary listener such as a device port). */
   ops?: boolean;
+  /**
+   * Verify the gateway's x-corridor-identity token with this secret and set req.identity.
+   * Endpoints registered with registerEndpoint then enforce their contract's access rule.
+   */
+  identitySecret?: string;
 }
 
 const requestDuration = histogram('http_request_duration_seconds', 'HTTP request duration', ['service', 'method', 'route', 'status']);
@@ -40,10 +46,16 @@ export function createApp(opts: CreateAppOptions): App {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.-]{1,100}$/.test(given) ? given : randomUUID();
     },
-    requestIdLogLabel: 'reqId',
-    disableRequestLogging: true,
+    logController: new LogController({ requestIdLogLabel: 'reqId', disableRequestLogging: true }),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   }).withTypeProvider<ZodTypeProvider>();
+
+  // every route the app serves, for the contract test (a route the contract lacks fails it)
+  const routeTable: { method: string; url: string }[] = [];
+  app.decorate('routeTable', routeTable);
+  app.addHook('onRoute', (r) => {
+    for (const m of Array.isArray(r.method) ? r.method : [r.method]) if (m !== 'HEAD') routeTable.push({ method: m.toLowerCase(), url: r.url });
+  });
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -51,6 +63,14 @@ export function createApp(opts: CreateAppOptions): App {
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
   });
+  if (opts.identitySecret) {
+    const secret = opts.identitySecret;
+    app.decorateRequest('identity', undefined);
+    app.addHook('onRequest', async (req) => {
+      const token = req.headers[IDENTITY_HEADER];
+      if (typeof token === 'string' && token) req.identity = await verifyIdentity(token, secret);
+    });
+  }
   app.addHook('onResponse', async (req, reply) => {
     const route = req.routeOptions.url ?? 'unmatched';
     requestDuration.observe({ service: opts.name, method: req.method, route, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
@@ -118,6 +138,12 @@ export function createApp(opts: CreateAppOptions): App {
     });
   }
   return app;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    routeTable: { method: string; url: string }[];
+  }
 }
 
 export function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { fastifyPath, type EndpointDef } from '@corridor/contracts';
 import type { App } from './app';
+import { checkAccess } from './identity';
 
 type Out<T> = T extends z.ZodTypeAny ? z.output<T> : undefined;
 type In<T> = T extends z.ZodTypeAny ? z.input<T> : never;
@@ -27,6 +28,8 @@ export function registerEndpoint<D extends EndpointDef>(app: App, def: D, handle
     method: def.method.toUpperCase() as 'GET',
     url: fastifyPath(def),
     config: { endpointId: def.id },
+    // the contract's access rule, checked before validation so a stranger learns nothing from 400s
+    onRequest: async (req) => checkAccess(def.access, req.identity),
     schema: {
       ...(def.request?.params ? { params: def.request.params } : {}),
       ...(def.request?.query ? { querystring: def.request.query } : {}),
@@ -35,14 +38,4 @@ export function registerEndpoint<D extends EndpointDef>(app: App, def: D, handle
     },
     handler: handler as never,
   });
-}
-
-/** Every (method, path) a fastify app serves, for the contract test. */
-export function collectRoutes(app: App): { method: string; url: string }[] {
-  const routes: { method: string; url: string }[] = [];
-  app.addHook('onRoute', (r) => {
-    const methods = Array.isArray(r.method) ? r.method : [r.method];
-    for (const m of methods) if (m !== 'HEAD') routes.push({ method: m.toLowerCase(), url: r.url });
-  });
-  return routes;
 }

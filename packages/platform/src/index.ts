@@ -6,6 +6,7 @@ export * from './app';
 export * from './endpoint-routes';
 export * from './consumer';
 export * from './service-main';
+export * from './identity';
 export * from './cache-keys';
 export * from './adapters/index';
 export type { Analytics } from './adapters/analytics';

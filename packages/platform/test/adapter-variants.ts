@@ -12,7 +12,7 @@ import { createPgliteDb } from '../src/adapters/db-pglite';
 import { createPgDb } from '../src/adapters/db-pg';
 import { createChdbAnalytics } from '../src/adapters/clickhouse-chdb';
 import { createClickHouseAnalytics } from '../src/adapters/clickhouse';
-import { realPart } from './real-parts';
+import { realPart } from '../src/testing/real-parts';
 
 export interface Variant<T> {
   name: string;

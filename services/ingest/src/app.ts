@@ -8,6 +8,8 @@ import { buildOsmAndServer } from './http/osmand-server';
 
 export interface IngestDeps extends Omit<Adapters, 'close'> {
   logger: Logger;
+  /** INTERNAL_TOKEN_SECRET: verifies the gateway's identity header. */
+  identitySecret: string;
 }
 
 export interface IngestService {
@@ -30,6 +32,7 @@ export async function build(deps: IngestDeps): Promise<IngestService> {
   const app = createApp({
     name: 'ingest',
     logger,
+    identitySecret: deps.identitySecret,
     readiness: { bus: () => deps.bus.ping(), analytics: () => deps.analytics.ping(), cache: () => deps.cache.ping() },
   });
   positionRoutes(app, intake);

@@ -1,10 +1,59 @@
 import { z } from 'zod';
 import { BaseEnv, portVar } from '@corridor/platform';
 import { OSMAND_PORT } from './protocols/osmand';
+import { GT06_PORT } from './protocols/gt06/index';
+import { TELTONIKA_PORT } from './protocols/teltonika/index';
+import { H02_PORT } from './protocols/h02/index';
+import { GPS103_PORT } from './protocols/gps103';
+import { TK103_PORT } from './protocols/tk103';
+import { MEITRACK_PORT } from './protocols/meitrack';
+
+const positiveInt = (fallback: number, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(1).max(max).default(fallback);
+
+/** Per protocol: `accept` keeps frames with a wrong checksum (crcValid=false, counted), `drop` refuses them (counted, not acknowledged). */
+const CrcAction = z.enum(['accept', 'drop']);
+/** CRC_POLICY: one action for every protocol (`accept`) or per protocol (`gt06:drop,teltonika:accept`); unnamed protocols accept. */
+export const CrcPolicyVar = z
+  .string()
+  .default('accept')
+  .transform((raw, ctx): Record<string, 'accept' | 'drop'> & { default: 'accept' | 'drop' } => {
+    const policy: Record<string, 'accept' | 'drop'> & { default: 'accept' | 'drop' } = { default: 'accept' };
+    for (const part of raw.split(',').map((p) => p.trim()).filter(Boolean)) {
+      const [left, right] = part.includes(':') ? part.split(':', 2) : ['default', part];
+      const action = CrcAction.safeParse(right?.trim());
+      if (!left || !/^[a-z0-9-]+$/.test(left.trim()) || !action.success) {
+        ctx.addIssue({ code: 'custom', message: `"${part}": expected accept|drop or <protocol>:accept|drop` });
+        return z.NEVER;
+      }
+      policy[left.trim()] = action.data;
+    }
+    return policy;
+  });
+export type CrcPolicy = z.output<typeof CrcPolicyVar>;
 
 export const IngestConfig = BaseEnv.extend({
   PORT: portVar(8083),
   OSMAND_PORT: portVar(OSMAND_PORT),
+  /** Device ports, Traccar's defaults; 0 disables that protocol's server. Teltonika listens on TCP and UDP. */
+  GT06_PORT: portVar(GT06_PORT),
+  TELTONIKA_PORT: portVar(TELTONIKA_PORT),
+  H02_PORT: portVar(H02_PORT),
+  GPS103_PORT: portVar(GPS103_PORT),
+  TK103_PORT: portVar(TK103_PORT),
+  MEITRACK_PORT: portVar(MEITRACK_PORT),
+  /** A device connection silent for this long is closed (devices reconnect; most send a heartbeat every few minutes). */
+  IDLE_TIMEOUT_S: positiveInt(600, 86_400),
+  /** Open connections per protocol server; further connections are refused and counted. */
+  MAX_CONNECTIONS: positiveInt(20_000),
+  /** Largest frame accepted; a longer one closes the connection. */
+  MAX_FRAME_BYTES: positiveInt(16 * 1024, 16 * 1024 * 1024),
+  /** Bytes of frames per connection waiting for the bus; reading pauses when reached (backpressure). */
+  MAX_BUFFERED_BYTES: positiveInt(64 * 1024, 64 * 1024 * 1024),
+  /** Bytes of frames per server waiting for the bus; every connection pauses when reached. */
+  MAX_SERVER_BUFFERED_BYTES: positiveInt(64 * 1024 * 1024, 4 * 1024 * 1024 * 1024),
+  /** Days raw frames stay in ClickHouse's raw_frames table. */
+  RAW_FRAME_TTL_DAYS: positiveInt(30, 3650),
+  CRC_POLICY: CrcPolicyVar,
   /** What to do with positions from unregistered devices: reject (counted) or register them as pending. */
   UNKNOWN_DEVICES: z.enum(['reject', 'pending']).default('reject'),
 });

@@ -7,7 +7,7 @@ const logger = createLogger('ingest', config.LOG_LEVEL);
 
 await runService('ingest', logger, async () => {
   const adapters = await createAdapters(config, logger);
-  const svc = await build({ ...adapters, logger });
+  const svc = await build({ ...adapters, logger, identitySecret: config.INTERNAL_TOKEN_SECRET });
   await svc.start();
   await svc.app.listen({ host: config.HOST, port: config.PORT });
   await svc.osmand.listen({ host: config.HOST, port: config.OSMAND_PORT });

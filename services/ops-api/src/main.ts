@@ -7,7 +7,7 @@ const logger = createLogger('ops-api', config.LOG_LEVEL);
 
 await runService('ops-api', logger, async () => {
   const adapters = await createAdapters(config, logger);
-  const svc = await build({ ...adapters, logger });
+  const svc = await build({ ...adapters, logger, identitySecret: config.INTERNAL_TOKEN_SECRET });
   await svc.start();
   await svc.app.listen({ host: config.HOST, port: config.PORT });
   return {

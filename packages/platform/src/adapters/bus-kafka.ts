@@ -9,6 +9,8 @@ export interface KafkaBusOptions {
   /** How long a publish may wait for the broker before it fails (the caller then answers 503). */
   publishTimeoutMs?: number;
   defaultPartitions?: number;
+  /** Prefix for every topic and consumer group (test isolation on a shared broker). */
+  namespace?: string;
 }
 
 const toPino = (level: logLevel): 'error' | 'warn' | 'info' | 'debug' =>
@@ -22,8 +24,10 @@ export class KafkaBus implements Bus {
   private producerReady: Promise<Producer> | undefined;
   private admin: Admin | undefined;
   private readonly consumers = new Set<Consumer>();
+  private readonly ns: string;
 
   constructor(private readonly opts: KafkaBusOptions) {
+    this.ns = opts.namespace ? `${opts.namespace}.` : '';
     const log = opts.logger.child({ component: 'kafkajs' });
     this.kafka = new Kafka({
       clientId: opts.clientId,
@@ -51,7 +55,7 @@ export class KafkaBus implements Bus {
   async ensureTopics(specs: TopicSpec[]): Promise<void> {
     const admin = await this.getAdmin();
     const existing = new Set(await admin.listTopics());
-    const missing = specs.filter((s) => !existing.has(s.name));
+    const missing = specs.map((s) => ({ ...s, name: this.ns + s.name })).filter((s) => !existing.has(s.name));
     if (!missing.length) return;
     await admin.createTopics({
       waitForLeaders: true,
@@ -92,7 +96,7 @@ export class KafkaBus implements Bus {
       const producer = await Promise.race([this.getProducer(), deadline]);
       await Promise.race([
         producer.send({
-          topic,
+          topic: this.ns + topic,
           acks: -1,
           compression: CompressionTypes.None,
           messages: messages.map((m) => ({ key: m.key, value: JSON.stringify(m.value), headers: m.headers })),
@@ -106,21 +110,21 @@ export class KafkaBus implements Bus {
 
   async subscribe(opts: SubscribeOptions): Promise<Subscription> {
     const consumer = this.kafka.consumer({
-      groupId: opts.groupId,
+      groupId: this.ns + opts.groupId,
       sessionTimeout: 15000,
       heartbeatInterval: 1000,
       rebalanceTimeout: 20000,
       retry: { retries: Number.MAX_SAFE_INTEGER, initialRetryTime: 300, maxRetryTime: 5000 },
     });
     await consumer.connect();
-    for (const topic of opts.topics) await consumer.subscribe({ topic, fromBeginning: opts.fromBeginning ?? false });
+    for (const topic of opts.topics) await consumer.subscribe({ topic: this.ns + topic, fromBeginning: opts.fromBeginning ?? false });
     this.consumers.add(consumer);
     await consumer.run({
       autoCommit: true,
       eachBatchAutoResolve: true,
       eachBatch: async ({ batch, heartbeat }) => {
         const msgs: ConsumedMessage[] = batch.messages.map((m) => ({
-          topic: batch.topic,
+          topic: batch.topic.slice(this.ns.length),
           partition: batch.partition,
           offset: m.offset,
           key: m.key?.toString() ?? '',

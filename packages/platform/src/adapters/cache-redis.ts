@@ -6,8 +6,9 @@ export class RedisCache implements Cache {
   readonly kind = 'redis' as const;
   readonly redis: Redis;
 
-  constructor(url: string) {
-    this.redis = new Redis(url, { maxRetriesPerRequest: 2, enableOfflineQueue: true, connectTimeout: 3000, lazyConnect: false });
+  /** keyPrefix isolates tests sharing one Redis. */
+  constructor(url: string, opts: { keyPrefix?: string } = {}) {
+    this.redis = new Redis(url, { maxRetriesPerRequest: 2, enableOfflineQueue: true, connectTimeout: 3000, lazyConnect: false, keyPrefix: opts.keyPrefix });
     // connection errors surface on commands; an 'error' event must not crash the process
     this.redis.on('error', () => undefined);
   }

@@ -2,8 +2,8 @@ import { EventMessage } from '@corridor/contracts';
 import type { Analytics } from '../adapters/analytics';
 
 /** ClickHouse events (alarms, geofence enter/exit, journey flags). Deduped by id through ReplacingMergeTree. */
-export const eventsDdl = `
-CREATE TABLE IF NOT EXISTS events (
+export const eventsDdl = (database: string): string => `
+CREATE TABLE IF NOT EXISTS ${database}.events (
   id String,
   type LowCardinality(String),
   event_time DateTime64(3, 'UTC'),
@@ -28,14 +28,14 @@ const chTime = (iso: string): string => new Date(iso).toISOString().replace('T',
 const isoTime = (ch: string): string => (ch.includes('T') ? ch : ch.replace(' ', 'T') + 'Z');
 
 export async function ensureEventsTable(ch: Analytics): Promise<void> {
-  await ch.client.command({ query: eventsDdl });
+  await ch.client.command({ query: eventsDdl(ch.database) });
 }
 
 export function insertEvents(ch: Analytics) {
   return async (events: EventMessage[]): Promise<void> => {
     if (!events.length) return;
     await ch.client.insert({
-      table: 'events',
+      table: `${ch.database}.events`,
       format: 'JSONEachRow',
       values: events.map((e): EventRow => ({
         id: e.id, type: e.type, event_time: chTime(e.eventTime), device_id: e.deviceId, position_id: e.positionId,
@@ -58,7 +58,7 @@ export function queryEvents(ch: Analytics) {
   return async (q: EventQuery): Promise<EventMessage[]> => {
     const rs = await ch.client.query({
       query: `SELECT id, type, event_time, device_id, position_id, journey_id, geofence_id, latitude, longitude, attributes
-              FROM events FINAL
+              FROM ${ch.database}.events FINAL
               WHERE device_id IN {ids:Array(UInt64)}
                 AND event_time >= {from:DateTime64(3, 'UTC')} AND event_time <= {to:DateTime64(3, 'UTC')}
                 ${q.types?.length ? 'AND type IN {types:Array(String)}' : ''}

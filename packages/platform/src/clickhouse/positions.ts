@@ -5,8 +5,8 @@ import type { Analytics } from '../adapters/analytics';
  * ClickHouse positions. ReplacingMergeTree keyed by (device_id, fix_time): a redelivered position
  * (at-least-once bus) collapses into one row; reads use FINAL so duplicates never show before a merge.
  */
-export const positionsDdl = `
-CREATE TABLE IF NOT EXISTS positions (
+export const positionsDdl = (database: string): string => `
+CREATE TABLE IF NOT EXISTS ${database}.positions (
   id String,
   device_id UInt64,
   unique_id String,
@@ -74,13 +74,13 @@ function fromRow(r: PositionRow): PositionMessage {
 }
 
 export async function ensurePositionsTable(ch: Analytics): Promise<void> {
-  await ch.client.command({ query: positionsDdl });
+  await ch.client.command({ query: positionsDdl(ch.database) });
 }
 
 export function insertPositions(ch: Analytics) {
   return async (positions: PositionMessage[]): Promise<void> => {
     if (!positions.length) return;
-    await ch.client.insert({ table: 'positions', values: positions.map(toRow), format: 'JSONEachRow' });
+    await ch.client.insert({ table: `${ch.database}.positions`, values: positions.map(toRow), format: 'JSONEachRow' });
   };
 }
 
@@ -94,7 +94,7 @@ export interface PositionHistoryQuery {
 export function queryPositionHistory(ch: Analytics) {
   return async (q: PositionHistoryQuery): Promise<PositionMessage[]> => {
     const rs = await ch.client.query({
-      query: `SELECT * FROM positions FINAL
+      query: `SELECT * FROM ${ch.database}.positions FINAL
               WHERE device_id IN {ids:Array(UInt64)}
                 AND fix_time >= {from:DateTime64(3, 'UTC')} AND fix_time <= {to:DateTime64(3, 'UTC')}
               ORDER BY device_id, fix_time
@@ -111,8 +111,8 @@ export function countPositions(ch: Analytics) {
   return async (deviceIds?: number[]): Promise<number> => {
     const rs = await ch.client.query({
       query: deviceIds
-        ? 'SELECT count() AS n FROM positions FINAL WHERE device_id IN {ids:Array(UInt64)}'
-        : 'SELECT count() AS n FROM positions FINAL',
+        ? `SELECT count() AS n FROM ${ch.database}.positions FINAL WHERE device_id IN {ids:Array(UInt64)}`
+        : `SELECT count() AS n FROM ${ch.database}.positions FINAL`,
       query_params: deviceIds ? { ids: deviceIds } : {},
       format: 'JSONEachRow',
     });
@@ -126,7 +126,7 @@ export function queryLatestPositions(ch: Analytics) {
   return async (deviceIds: number[]): Promise<PositionMessage[]> => {
     if (!deviceIds.length) return [];
     const rs = await ch.client.query({
-      query: `SELECT * FROM positions FINAL WHERE device_id IN {ids:Array(UInt64)}
+      query: `SELECT * FROM ${ch.database}.positions FINAL WHERE device_id IN {ids:Array(UInt64)}
               ORDER BY device_id, fix_time DESC LIMIT 1 BY device_id`,
       query_params: { ids: deviceIds },
       format: 'JSONEachRow',

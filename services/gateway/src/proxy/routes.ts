@@ -1,6 +1,6 @@
 import replyFrom from '@fastify/reply-from';
 import { allEndpoints, fastifyPath, type EndpointDef } from '@corridor/contracts';
-import { counter, errorBody, type App } from '@corridor/platform';
+import { IDENTITY_HEADER, counter, errorBody, signIdentity, type App } from '@corridor/platform';
 import type { Upstreams } from './upstreams';
 
 const upstreamErrors = counter('gateway_upstream_errors_total', 'Proxied requests that failed upstream', ['service', 'kind']);
@@ -10,7 +10,7 @@ const upstreamErrors = counter('gateway_upstream_errors_total', 'Proxied request
  * through unparsed. Only idempotent methods are retried (connection failures); a service that is
  * down answers 503, one that is too slow 504, both in the one error shape.
  */
-export async function proxyRoutes(app: App, opts: { upstreams: Upstreams; timeoutMs: number; endpoints?: readonly EndpointDef[] }): Promise<void> {
+export async function proxyRoutes(app: App, opts: { upstreams: Upstreams; timeoutMs: number; identitySecret: string; endpoints?: readonly EndpointDef[] }): Promise<void> {
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
@@ -26,11 +26,14 @@ export async function proxyRoutes(app: App, opts: { upstreams: Upstreams; timeou
         method: def.method.toUpperCase() as 'GET',
         url: fastifyPath(def),
         config: { endpointId: def.id },
-        handler: (req, reply) =>
-          reply.from(upstream + req.url, {
+        handler: async (req, reply) => {
+          // the caller's identity travels as a short-lived signed token; credentials stay here
+          const { authorization: _a, cookie: _c, [IDENTITY_HEADER]: _i, ...forwarded } = req.headers;
+          const identity = req.identity ? await signIdentity(req.identity, opts.identitySecret) : undefined;
+          return reply.from(upstream + req.url, {
             timeout: opts.timeoutMs,
             retriesCount: def.method === 'get' ? 1 : 0,
-            rewriteRequestHeaders: (_r, headers) => ({ ...headers, 'x-request-id': req.id }),
+            rewriteRequestHeaders: () => ({ ...forwarded, 'x-request-id': req.id, ...(identity ? { [IDENTITY_HEADER]: identity } : {}) }),
             onError: (rep, { error }) => {
               const code = (error as { code?: string }).code ?? '';
               const timedOut = /TIMEOUT|ETIMEDOUT/i.test(code) || /timeout/i.test(error.message);
@@ -40,7 +43,8 @@ export async function proxyRoutes(app: App, opts: { upstreams: Upstreams; timeou
                 .code(timedOut ? 504 : 503)
                 .send(errorBody(timedOut ? 'GATEWAY_TIMEOUT' : 'UNAVAILABLE', timedOut ? `${def.service} did not answer in time` : `${def.service} is unavailable`));
             },
-          }),
+          });
+        },
       });
     }
   });

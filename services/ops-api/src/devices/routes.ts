@@ -1,15 +1,18 @@
 import { devicesEndpoints } from '@corridor/contracts';
-import { registerEndpoint, type App } from '@corridor/platform';
+import { companyScope, registerEndpoint, type App } from '@corridor/platform';
 import type { DevicesService } from './service';
 
 const [list, create, get, update, remove] = devicesEndpoints;
 
 export function deviceRoutes(app: App, svc: DevicesService): void {
   registerEndpoint(app, list, async (req) =>
-    svc.list({ ids: req.query.id, uniqueIds: req.query.uniqueId, keyword: req.query.keyword, status: req.query.status, limit: req.query.limit, offset: req.query.offset }),
+    svc.list({
+      ids: req.query.id, uniqueIds: req.query.uniqueId, keyword: req.query.keyword, status: req.query.status,
+      companyId: companyScope(req.identity!), limit: req.query.limit, offset: req.query.offset,
+    }),
   );
   registerEndpoint(app, create, async (req) => svc.create(req.body));
-  registerEndpoint(app, get, async (req) => svc.get(req.params.id));
+  registerEndpoint(app, get, async (req) => svc.get(req.params.id, companyScope(req.identity!)));
   registerEndpoint(app, update, async (req) => svc.update(req.params.id, req.body));
   registerEndpoint(app, remove, async (req, reply) => {
     await svc.remove(req.params.id);

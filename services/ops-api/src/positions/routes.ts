@@ -1,6 +1,6 @@
 import { positionsEndpoints, type PositionMessage } from '@corridor/contracts';
 import {
-  AppError, cacheKeys, queryLatestPositions, queryPositionHistory, registerEndpoint, type Analytics, type App, type Cache,
+  AppError, cacheKeys, companyScope, queryLatestPositions, queryPositionHistory, registerEndpoint, type Analytics, type App, type Cache,
 } from '@corridor/platform';
 import type { DevicesRepository } from '../devices/repository';
 
@@ -25,15 +25,24 @@ export function positionQueryRoutes(app: App, deps: { analytics: Analytics; cach
     return found.sort((a, b) => a.deviceId - b.deviceId);
   }
 
+  /** The requested device ids the caller may see (company users: their company's devices only). */
+  async function visible(requested: number[] | undefined, companyId: number | undefined): Promise<number[]> {
+    if (companyId === undefined && requested?.length) return requested;
+    const rows = await deps.devices.list({ ids: requested, companyId, limit: 10000, offset: 0 });
+    return rows.map((d) => d.id);
+  }
+
   registerEndpoint(app, listEndpoint, async (req) => {
     const q = req.query;
+    const scope = companyScope(req.identity!);
     if (q.id?.length) {
       const parsed = q.id.map((id) => /^(\d+)-(\d+)$/.exec(id));
       if (parsed.some((m) => !m)) throw new AppError('VALIDATION_FAILED', 'id: expected "<deviceId>-<fixTime ms>" position ids');
       const all = await Promise.all(
         parsed.map((m) => history({ deviceIds: [Number(m![1])], from: new Date(Number(m![2])), to: new Date(Number(m![2])), limit: 1 })),
       );
-      return all.flat();
+      const allowed = new Set(await visible(all.flat().map((p) => p.deviceId), scope));
+      return all.flat().filter((p) => allowed.has(p.deviceId));
     }
     if (q.from || q.to) {
       if (!q.from || !q.to) throw new AppError('VALIDATION_FAILED', 'from and to must be given together', { fields: ['from', 'to'] });
@@ -41,9 +50,9 @@ export function positionQueryRoutes(app: App, deps: { analytics: Analytics; cach
       const from = new Date(q.from);
       const to = new Date(q.to);
       if (from > to) throw new AppError('VALIDATION_FAILED', 'from must not be after to', { fields: ['from', 'to'] });
-      return history({ deviceIds: q.deviceId, from, to, limit: q.limit });
+      const ids = await visible(q.deviceId, scope);
+      return ids.length ? history({ deviceIds: ids, from, to, limit: q.limit }) : [];
     }
-    const ids = q.deviceId?.length ? q.deviceId : (await deps.devices.list({ limit: 10000, offset: 0 })).map((d) => d.id);
-    return latest(ids);
+    return latest(await visible(q.deviceId, scope));
   });
 }

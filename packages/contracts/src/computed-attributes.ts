@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { defineEndpoint } from './endpoint';
+import { ListQuery, OwnerCompanyInput, resourceEndpoints, trackingWriters } from './resource-endpoints';
+
+export const ComputedAttributeType = z.enum(['String', 'Number', 'Boolean']);
+
+/**
+ * Computed attribute, in Traccar's shape: `expression` (JEXL syntax: arithmetic, comparisons,
+ * && || !, the ternary a ? b : c, string literals, position fields and attributes by name) is
+ * evaluated on each position and stored under `attribute`, typed by `type`. Evaluated by a
+ * sandboxed expression library, never by eval.
+ */
+export const ComputedAttribute = z
+  .object({
+    id: z.number().int().positive(),
+    description: z.string(),
+    attribute: z.string(),
+    expression: z.string(),
+    type: ComputedAttributeType,
+    priority: z.number().int(),
+    companyId: z.number().int().nullable(),
+  })
+  .meta({ id: 'ComputedAttribute' });
+export type ComputedAttribute = z.infer<typeof ComputedAttribute>;
+
+export const ComputedAttributeInput = z
+  .object({
+    description: z.string().min(1).max(256),
+    attribute: z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,63}$/, 'an attribute name (letters, digits, _)'),
+    expression: z.string().min(1).max(1000).describe('Must parse; names such as constructor or __proto__ are refused (400 naming expression)'),
+    type: ComputedAttributeType,
+    priority: z.number().int().min(-1000).max(1000).default(0),
+    companyId: OwnerCompanyInput,
+  })
+  .meta({ id: 'ComputedAttributeInput' });
+export type ComputedAttributeInput = z.infer<typeof ComputedAttributeInput>;
+
+export const ComputedTestQuery = z.object({ deviceId: z.coerce.number().int().positive() });
+export const ComputedTestResult = z
+  .object({
+    attribute: z.string(),
+    type: ComputedAttributeType,
+    value: z.union([z.string(), z.number(), z.boolean(), z.null()]).describe('The typed result; null when the expression yields nothing'),
+    positionId: z.string(),
+  })
+  .meta({ id: 'ComputedTestResult' });
+export type ComputedTestResult = z.infer<typeof ComputedTestResult>;
+
+export const computedAttributesEndpoints = [
+  ...resourceEndpoints({
+    id: 'attributes.computed', path: '/attributes/computed', noun: 'computed attribute', tags: ['attributes'],
+    entity: ComputedAttribute, input: ComputedAttributeInput, query: ListQuery, write: trackingWriters, companyScoped: true,
+    description: 'Traccar computed attributes. Keyword searches description, attribute and expression.',
+  }),
+  defineEndpoint({
+    id: 'attributes.computed.test', method: 'post', path: '/attributes/computed/test', service: 'ops-api', tags: ['attributes'],
+    companyScoped: true, summary: 'Evaluate a computed attribute on a device\'s latest position', access: trackingWriters,
+    description: 'Evaluates the given attribute (not saved) against the latest position of deviceId; 404 when the device has no position, ' +
+      '400 naming expression when it fails to parse or evaluate.',
+    request: { query: ComputedTestQuery, body: ComputedAttributeInput },
+    responses: { 200: { description: 'The typed value', schema: ComputedTestResult } },
+  }),
+] as const;

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { Attributes, repeated } from './common';
+import { ListQuery, OwnerCompanyInput, resourceEndpoints, trackingWriters } from './resource-endpoints';
+
+/** Driver, in Traccar's shape: positions carrying attribute driverUniqueId link to it. */
+export const Driver = z
+  .object({
+    id: z.number().int().positive(),
+    name: z.string(),
+    uniqueId: z.string().describe('Card / iButton / RFID id the tracker reports as driverUniqueId'),
+    companyId: z.number().int().nullable(),
+    attributes: Attributes,
+  })
+  .meta({ id: 'Driver' });
+export type Driver = z.infer<typeof Driver>;
+
+export const DriverInput = z
+  .object({
+    name: z.string().min(1).max(128),
+    uniqueId: z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'letters, digits and _.:- only, at most 64'),
+    companyId: OwnerCompanyInput,
+    attributes: Attributes.default({}),
+  })
+  .meta({ id: 'DriverInput' });
+export type DriverInput = z.infer<typeof DriverInput>;
+
+export const DriversQuery = ListQuery.extend({ uniqueId: repeated(z.string()).optional() });
+
+export const driversEndpoints = resourceEndpoints({
+  id: 'drivers', path: '/drivers', noun: 'driver', tags: ['drivers'], entity: Driver, input: DriverInput, query: DriversQuery,
+  write: trackingWriters, companyScoped: true,
+  description: 'Traccar Driver. uniqueId is unique across the platform (409 when taken). Keyword searches name and uniqueId.',
+});

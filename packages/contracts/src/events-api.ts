@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { defineEndpoint } from './endpoint';
+import { IsoDateTime, repeated } from './common';
+import { EventMessage, EventType } from './events';
+
+export const EventIdParam = z.object({ id: z.string().min(1).max(200) });
+
+export const EventsQuery = z.object({
+  deviceId: repeated(z.coerce.number().int().positive()).optional(),
+  groupId: z.coerce.number().int().positive().optional().describe('Every device of that group'),
+  from: IsoDateTime,
+  to: IsoDateTime,
+  type: repeated(EventType).optional(),
+  limit: z.coerce.number().int().min(1).max(10000).default(1000),
+});
+
+const tags = ['events'];
+export const eventsEndpoints = [
+  defineEndpoint({
+    id: 'events.list', method: 'get', path: '/events', service: 'ops-api', tags, companyScoped: true,
+    summary: 'Events of devices over a period', access: 'authenticated',
+    description: 'deviceId (repeatable) or groupId is required, with from and to; oldest first; optionally only some types.',
+    request: { query: EventsQuery },
+    responses: { 200: { description: 'Events', schema: z.array(EventMessage) } },
+  }),
+  defineEndpoint({
+    id: 'events.get', method: 'get', path: '/events/{id}', service: 'ops-api', tags, companyScoped: true,
+    summary: 'One event', access: 'authenticated',
+    request: { params: EventIdParam },
+    responses: { 200: { description: 'The event', schema: EventMessage } },
+  }),
+] as const;

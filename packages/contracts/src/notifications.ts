@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import { defineEndpoint } from './endpoint';
+import { Attributes, IdParam, IsoDateTime, Pagination, repeated } from './common';
+
+/**
+ * The signed-in user's notification inbox (GET /notifications) and channel preferences
+ * (/settings/notification). Traccar-style notification rules are a different resource
+ * (/notifications/rules).
+ */
+export const NotificationType = z.enum([
+  'certificateApplied', 'certificateSubmitted', 'certificateApproved', 'certificateRejected',
+  'complaintFiled', 'complaintStatusChanged', 'sanctionRecorded',
+]);
+export type NotificationType = z.infer<typeof NotificationType>;
+export const notificationTypes = NotificationType.options;
+
+export const Notification = z
+  .object({
+    id: z.number().int().positive(),
+    type: NotificationType,
+    title: z.string(),
+    message: z.string(),
+    entityType: z.string().describe('what it is about, e.g. single_use_certificate'),
+    entityId: z.string(),
+    companyId: z.number().int().nullable(),
+    attributes: Attributes,
+    createdAt: IsoDateTime,
+    readAt: IsoDateTime.nullable(),
+  })
+  .meta({ id: 'Notification' });
+export type Notification = z.infer<typeof Notification>;
+
+const bool = z.enum(['true', 'false']).transform((v) => v === 'true');
+
+export const NotificationsQuery = Pagination.extend({
+  unread: bool.optional().describe('true: unread only; false: read only'),
+  type: repeated(NotificationType).optional(),
+  from: IsoDateTime.optional().describe('created at or after'),
+  to: IsoDateTime.optional().describe('created at or before'),
+});
+
+export const NotificationPage = z
+  .object({
+    items: z.array(Notification),
+    total: z.number().int(),
+    unreadCount: z.number().int().describe('unread in the whole inbox, whatever the filters'),
+    limit: z.number().int(),
+    offset: z.number().int(),
+  })
+  .meta({ id: 'NotificationPage' });
+export type NotificationPage = z.infer<typeof NotificationPage>;
+
+export const ChannelPreference = z
+  .object({ web: z.boolean(), email: z.boolean(), webhook: z.boolean() })
+  .meta({ id: 'ChannelPreference' });
+export type ChannelPreference = z.infer<typeof ChannelPreference>;
+
+export const NotificationSettings = z
+  .object({
+    channels: z.record(NotificationType, ChannelPreference).describe('every notification type, with its channels'),
+    email: z.email().nullable().describe('where email notifications go; null = the account email'),
+    webhookUrl: z.url({ protocol: /^https?$/ }).nullable(),
+    updatedAt: IsoDateTime.nullable().describe('null until the user saves settings (defaults shown)'),
+  })
+  .meta({ id: 'NotificationSettings' });
+export type NotificationSettings = z.infer<typeof NotificationSettings>;
+
+export const NotificationSettingsInput = z
+  .object({
+    channels: z.partialRecord(NotificationType, ChannelPreference).default({}).describe('types left out keep their current channels'),
+    email: z.email().max(254).nullable().optional(),
+    webhookUrl: z.url({ protocol: /^https?$/ }).max(2000).nullable().optional(),
+  })
+  .meta({ id: 'NotificationSettingsInput' });
+export type NotificationSettingsInput = z.infer<typeof NotificationSettingsInput>;
+
+const tags = ['notifications'];
+export const notificationsEndpoints = [
+  defineEndpoint({
+    id: 'notifications.inbox', method: 'get', path: '/notifications', service: 'ops-api', tags,
+    summary: "The signed-in user's notifications, newest first",
+    description: 'Notifications addressed to the user, to their company, or to one of their roles; types whose web channel the user turned off are left out.',
+    access: 'authenticated',
+    request: { query: NotificationsQuery },
+    responses: { 200: { description: 'A page of notifications', schema: NotificationPage } },
+  }),
+  defineEndpoint({
+    id: 'notifications.markRead', method: 'put', path: '/notifications/{id}/read', service: 'ops-api', tags,
+    summary: 'Mark one notification read (idempotent)', access: 'authenticated',
+    request: { params: IdParam },
+    responses: { 200: { description: 'The notification', schema: Notification } },
+  }),
+  defineEndpoint({
+    id: 'notificationSettings.get', method: 'get', path: '/settings/notification', service: 'ops-api', tags,
+    summary: "The signed-in user's notification channels per type", access: 'authenticated',
+    responses: { 200: { description: 'Settings', schema: NotificationSettings } },
+  }),
+  defineEndpoint({
+    id: 'notificationSettings.update', method: 'put', path: '/settings/notification', service: 'ops-api', tags,
+    summary: "Change the signed-in user's notification channels",
+    description: 'The webhook channel needs a webhookUrl (400 otherwise).',
+    access: 'authenticated',
+    request: { body: NotificationSettingsInput },
+    responses: { 200: { description: 'Settings after the change', schema: NotificationSettings } },
+  }),
+] as const;

@@ -1,0 +1,149 @@
+import { z } from 'zod';
+import { defineEndpoint } from './endpoint';
+import { Attributes, IdParam, IsoDateTime } from './common';
+import { Role } from './roles';
+
+/**
+ * User, in Traccar's shape (id, name, login, email, phone, readonly, administrator, map, latitude,
+ * longitude, zoom, coordinateFormat, disabled, expirationTime, deviceLimit, userLimit,
+ * deviceReadonly, limitCommands, disableReports, fixedEmail, poiLayer, attributes; password is
+ * write-only and always null on read) plus Corridor's roles and company. `administrator` is
+ * derived: true when the roles include admin.
+ */
+export const User = z
+  .object({
+    id: z.number().int().positive(),
+    name: z.string(),
+    login: z.string().nullable(),
+    email: z.string(),
+    phone: z.string().nullable(),
+    readonly: z.boolean(),
+    administrator: z.boolean(),
+    map: z.string().nullable(),
+    latitude: z.number(),
+    longitude: z.number(),
+    zoom: z.number().int(),
+    coordinateFormat: z.string().nullable(),
+    disabled: z.boolean(),
+    expirationTime: IsoDateTime.nullable(),
+    deviceLimit: z.number().int().describe('-1 unlimited, 0 may not add devices, n a cap'),
+    userLimit: z.number().int(),
+    deviceReadonly: z.boolean(),
+    limitCommands: z.boolean(),
+    disableReports: z.boolean(),
+    fixedEmail: z.boolean(),
+    poiLayer: z.string().nullable(),
+    roles: z.array(Role),
+    companyId: z.number().int().nullable().describe('The company the user belongs to; null for platform and association staff'),
+    password: z.null().describe('Write-only; always null on read'),
+    attributes: Attributes,
+  })
+  .meta({ id: 'User' });
+export type User = z.infer<typeof User>;
+
+/** A password: 8 to 256 characters (hashed with scrypt, never stored or logged in clear). */
+export const Password = z.string().min(8, 'at least 8 characters').max(256);
+
+const userFields = {
+  name: z.string().trim().min(1).max(128),
+  login: z.string().trim().min(1).max(128).nullable().default(null),
+  email: z.email().max(254),
+  phone: z.string().max(32).nullable().default(null),
+  readonly: z.boolean().default(false),
+  map: z.string().max(64).nullable().default(null),
+  latitude: z.number().min(-90).max(90).default(0),
+  longitude: z.number().min(-180).max(180).default(0),
+  zoom: z.number().int().min(0).max(22).default(0),
+  coordinateFormat: z.string().max(32).nullable().default(null),
+  disabled: z.boolean().default(false),
+  expirationTime: IsoDateTime.nullable().default(null),
+  deviceLimit: z.number().int().min(-1).default(-1),
+  userLimit: z.number().int().min(-1).default(0),
+  deviceReadonly: z.boolean().default(false),
+  limitCommands: z.boolean().default(false),
+  disableReports: z.boolean().default(false),
+  fixedEmail: z.boolean().default(false),
+  poiLayer: z.string().max(512).nullable().default(null),
+  roles: z
+    .array(Role)
+    .min(1, 'at least one role')
+    .max(Role.options.length)
+    .refine((r) => new Set(r).size === r.length, 'roles must not repeat'),
+  companyId: z.number().int().positive().nullable().default(null),
+  attributes: Attributes.default({}),
+};
+
+/** POST /users: a new user (the password is required). */
+export const UserCreate = z.object({ ...userFields, password: Password }).meta({ id: 'UserCreate' });
+export type UserCreate = z.infer<typeof UserCreate>;
+
+/** PUT /users/{id}: the whole user; a password given here replaces the old one. */
+export const UserUpdate = z.object({ ...userFields, password: Password.nullable().optional() }).meta({ id: 'UserUpdate' });
+export type UserUpdate = z.infer<typeof UserUpdate>;
+
+export const UsersQuery = z.object({
+  keyword: z.string().max(100).optional().describe('Searches name, email and login'),
+  companyId: z.coerce.number().int().positive().optional(),
+  role: Role.optional(),
+  disabled: z.stringbool().optional(),
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+
+export const PasswordResetRequest = z.object({ email: z.string().trim().min(1).max(254) }).meta({ id: 'PasswordResetRequest' });
+export const PasswordUpdate = z.object({ token: z.string().min(16).max(256), password: Password }).meta({ id: 'PasswordUpdate' });
+
+const tags = ['users'];
+export const usersEndpoints = [
+  defineEndpoint({
+    id: 'users.list', method: 'get', path: '/users', service: 'gateway', tags,
+    summary: 'List users (paginated; filter by keyword, company, role, disabled)', access: ['admin'],
+    request: { query: UsersQuery },
+    responses: { 200: { description: 'Users', schema: z.array(User) } },
+  }),
+  defineEndpoint({
+    id: 'users.create', method: 'post', path: '/users', service: 'gateway', tags,
+    summary: 'Create a user', access: ['admin'],
+    request: { body: UserCreate },
+    responses: { 200: { description: 'The created user', schema: User } },
+  }),
+  defineEndpoint({
+    id: 'users.get', method: 'get', path: '/users/{id}', service: 'gateway', tags,
+    summary: 'One user (administrators: any; others: themselves, else 404)', access: 'authenticated',
+    request: { params: IdParam },
+    responses: { 200: { description: 'The user', schema: User } },
+  }),
+  defineEndpoint({
+    id: 'users.update', method: 'put', path: '/users/{id}', service: 'gateway', tags,
+    summary: 'Replace a user',
+    description:
+      'Administrators may change any user. Other users may change only themselves and only their own settings ' +
+      '(name, phone, map, position, zoom, formats, attributes, password); a change to roles, company, limits, ' +
+      'flags or a fixed email answers 403.',
+    access: 'authenticated',
+    request: { params: IdParam, body: UserUpdate },
+    responses: { 200: { description: 'The updated user', schema: User } },
+  }),
+  defineEndpoint({
+    id: 'users.delete', method: 'delete', path: '/users/{id}', service: 'gateway', tags,
+    summary: 'Delete a user (the last administrator cannot be deleted: 409)', access: ['admin'],
+    request: { params: IdParam },
+    responses: { 204: { description: 'Deleted', schema: null } },
+  }),
+  defineEndpoint({
+    id: 'password.reset', method: 'post', path: '/password/reset', service: 'gateway', tags: ['session'],
+    summary: 'Request a password reset (form or JSON: email)',
+    description: 'Always answers 204, whether or not the address is known. A single-use token is sent to the user.',
+    access: 'public',
+    request: { body: PasswordResetRequest },
+    responses: { 204: { description: 'Accepted', schema: null } },
+  }),
+  defineEndpoint({
+    id: 'password.update', method: 'post', path: '/password/update', service: 'gateway', tags: ['session'],
+    summary: 'Set a new password with a reset token (form or JSON: token, password)',
+    description: 'The token is single-use and expires. Every session of the user ends.',
+    access: 'public',
+    request: { body: PasswordUpdate },
+    responses: { 204: { description: 'Password changed', schema: null } },
+  }),
+] as const;

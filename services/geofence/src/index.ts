@@ -1,0 +1,2 @@
+export { build, geofenceEndpoints, type GeofenceDeps, type GeofenceService } from './app';
+export { GeofenceConfig } from './config';

@@ -1,0 +1,19 @@
+import { createAdapters, createLogger, parseConfig, runService } from '@corridor/platform';
+import { GeofenceConfig } from './config';
+import { build } from './app';
+
+const config = parseConfig(GeofenceConfig);
+const logger = createLogger('geofence', config.LOG_LEVEL);
+
+await runService('geofence', logger, async () => {
+  const adapters = await createAdapters(config, logger);
+  const svc = await build({ ...adapters, logger, identitySecret: config.INTERNAL_TOKEN_SECRET });
+  await svc.start();
+  await svc.app.listen({ host: config.HOST, port: config.PORT });
+  return {
+    async close() {
+      await svc.close();
+      await adapters.close();
+    },
+  };
+});

@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { BaseEnv, portVar } from '@corridor/platform';
+
+/** The one-process stack: every service on its usual port, embedded parts unless URLs are set. */
+export const StackConfig = BaseEnv.extend({
+  HOST: z.string().default('127.0.0.1'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
+  GATEWAY_PORT: portVar(8082),
+  INGEST_PORT: portVar(8083),
+  JOURNEY_PORT: portVar(8084),
+  GEOFENCE_PORT: portVar(8085),
+  OPS_API_PORT: portVar(8086),
+  OSMAND_PORT: portVar(5055),
+  SIM_TRUCKS: z.coerce.number().int().min(0).max(5000).default(24),
+  SIM_INTERVAL_MS: z.coerce.number().int().min(100).default(5000),
+  SIM_TIME_SCALE: z.coerce.number().positive().default(1),
+  ADMIN_EMAIL: z.string().default('admin@corridor.local'),
+  ADMIN_PASSWORD: z.string().min(8).default('corridor-admin'),
+});
+export type StackConfig = z.infer<typeof StackConfig>;

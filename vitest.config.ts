@@ -7,6 +7,6 @@ export default defineConfig({
     pool: 'forks',
     testTimeout: 30000,
     hookTimeout: 60000,
-    reporters: ['default'],
+    reporters: ['default', './tools/test-summary-reporter.ts'],
   },
 });

@@ -74,7 +74,7 @@ export const disciplinaryEndpoints = [
   defineEndpoint({
     id: 'disciplinary.create', method: 'post', path: '/disciplinary/admin', service: 'ops-api', tags,
     summary: 'Record a sanction against a company, driver or truck',
-    description: 'Audited; the company is notified. A linked complaint must exist and concern the same company (404 / 422).',
+    description: 'Audited; the company is notified. A linked complaint must exist and concern the same company (400 naming complaintId otherwise).',
     access: ['association_officer'],
     request: { body: DisciplinaryInput },
     responses: { 201: { description: 'The record', schema: DisciplinaryRecord } },

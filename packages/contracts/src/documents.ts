@@ -109,3 +109,16 @@ export const documentsEndpoints = [
     responses: { 200: { description: 'The file', schema: z.string().describe('binary'), contentType: 'application/octet-stream' } },
   }),
 ] as const;
+
+/** One field read from a document: its value, how sure the reader is (0..1) and whether it passed its checks. */
+export const extractedField = <T extends z.ZodTypeAny>(value: T) =>
+  z.object({
+    value: value.nullable(),
+    confidence: z.number().min(0).max(1),
+    valid: z.boolean().nullable().describe('null when there is no check for this field or no value'),
+    issues: z.array(z.string()),
+  });
+export type ExtractedField<T> = { value: T | null; confidence: number; valid: boolean | null; issues: string[] };
+
+export const DocumentRef = z.object({ documentId: z.uuid() }).meta({ id: 'DocumentRef' });
+export type DocumentRef = z.infer<typeof DocumentRef>;

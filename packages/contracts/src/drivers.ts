@@ -3,7 +3,7 @@ import { Attributes, repeated } from './common';
 import { ListQuery, OwnerCompanyInput, resourceEndpoints, trackingWriters } from './resource-endpoints';
 
 /** Driver, in Traccar's shape: positions carrying attribute driverUniqueId link to it. */
-export const Driver = z
+export const DriverEntity = z
   .object({
     id: z.number().int().positive(),
     name: z.string(),
@@ -12,7 +12,7 @@ export const Driver = z
     attributes: Attributes,
   })
   .meta({ id: 'Driver' });
-export type Driver = z.infer<typeof Driver>;
+export type DriverEntity = z.infer<typeof DriverEntity>;
 
 export const DriverInput = z
   .object({
@@ -27,7 +27,7 @@ export type DriverInput = z.infer<typeof DriverInput>;
 export const DriversQuery = ListQuery.extend({ uniqueId: repeated(z.string()).optional() });
 
 export const driversEndpoints = resourceEndpoints({
-  id: 'drivers', path: '/drivers', noun: 'driver', tags: ['drivers'], entity: Driver, input: DriverInput, query: DriversQuery,
+  id: 'drivers', path: '/drivers', noun: 'driver', tags: ['drivers'], entity: DriverEntity, input: DriverInput, query: DriversQuery,
   write: trackingWriters, companyScoped: true,
   description: 'Traccar Driver. uniqueId is unique across the platform (409 when taken). Keyword searches name and uniqueId.',
 });

@@ -25,6 +25,8 @@ export class KafkaBus implements Bus {
   private admin: Admin | undefined;
   private readonly consumers = new Set<Consumer>();
   private readonly ns: string;
+  private pending: { topic: string; messages: BusMessage[]; resolve: () => void; reject: (err: Error) => void }[] = [];
+  private flushing = false;
 
   constructor(private readonly opts: KafkaBusOptions) {
     this.ns = opts.namespace ? `${opts.namespace}.` : '';
@@ -85,26 +87,54 @@ export class KafkaBus implements Bus {
     return this.producerReady;
   }
 
-  async publish(topic: string, messages: BusMessage[]): Promise<void> {
-    if (!messages.length) return;
+  /**
+   * Publishes are gathered while a send is in flight and go out together in one sendBatch (the
+   * idempotent producer allows one request in flight, so sending each call alone would serialize
+   * every device's ack behind the previous one). Each caller resolves when its own messages are
+   * acknowledged by all in-sync replicas, and rejects if the batch failed or its deadline passed.
+   */
+  publish(topic: string, messages: BusMessage[]): Promise<void> {
+    if (!messages.length) return Promise.resolve();
     const timeout = this.opts.publishTimeoutMs ?? 15000;
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`publish to ${topic} timed out after ${timeout} ms`)), timeout);
+    return new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`publish to ${topic} timed out after ${timeout} ms`)), timeout);
+      this.pending.push({
+        topic,
+        messages,
+        resolve: () => { clearTimeout(timer); resolve(); },
+        reject: (err) => { clearTimeout(timer); reject(err); },
+      });
+      if (!this.flushing) {
+        this.flushing = true;
+        setImmediate(() => void this.flush());
+      }
     });
+  }
+
+  private async flush(): Promise<void> {
     try {
-      const producer = await Promise.race([this.getProducer(), deadline]);
-      await Promise.race([
-        producer.send({
-          topic: this.ns + topic,
-          acks: -1,
-          compression: CompressionTypes.None,
-          messages: messages.map((m) => ({ key: m.key, value: JSON.stringify(m.value), headers: m.headers })),
-        }),
-        deadline,
-      ]);
+      while (this.pending.length) {
+        const batch = this.pending.splice(0, this.pending.length);
+        try {
+          const producer = await this.getProducer();
+          const byTopic = new Map<string, { key: string; value: string; headers?: Record<string, string> }[]>();
+          for (const p of batch) {
+            const list = byTopic.get(p.topic) ?? [];
+            for (const m of p.messages) list.push({ key: m.key, value: JSON.stringify(m.value), headers: m.headers });
+            byTopic.set(p.topic, list);
+          }
+          await producer.sendBatch({
+            acks: -1,
+            compression: CompressionTypes.None,
+            topicMessages: [...byTopic].map(([t, msgs]) => ({ topic: this.ns + t, messages: msgs })),
+          });
+          for (const p of batch) p.resolve();
+        } catch (err) {
+          for (const p of batch) p.reject(err instanceof Error ? err : new Error(String(err)));
+        }
+      }
     } finally {
-      clearTimeout(timer);
+      this.flushing = false;
     }
   }
 

@@ -38,7 +38,7 @@ await runService('stack', logger, async () => {
     ADMIN_PASSWORD: config.ADMIN_PASSWORD,
     INTERNAL_TOKEN_SECRET: config.INTERNAL_TOKEN_SECRET,
   });
-  const gateway = await buildGateway({ logger: logger.child({ service: 'gateway' }), config: gatewayConfig });
+  const gateway = await buildGateway({ ...adapters, logger: logger.child({ service: 'gateway' }), config: gatewayConfig });
 
   for (const svc of [ops, ingest, journey, geofence, gateway]) await svc.start();
   await ops.app.listen({ host: config.HOST, port: config.OPS_API_PORT });

@@ -46,7 +46,7 @@ describe.each(kinds)('position slice on %s adapters', (kind) => {
     await ingest.app.listen({ host: '127.0.0.1', port: 0 });
     const url = (a: typeof ops.app) => `http://127.0.0.1:${(a.server.address() as { port: number }).port}`;
     const config = parseConfig(GatewayConfig, { OPS_API_URL: url(ops.app), INGEST_URL: url(ingest.app), INTERNAL_TOKEN_SECRET: TEST_IDENTITY_SECRET, LOG_LEVEL: 'warn' });
-    gateway = await buildGateway({ logger: adapters.logger, config });
+    gateway = await buildGateway({ ...adapters, logger: adapters.logger, config });
     for (const uniqueId of ['860000000000001', '860000000000002', '860000000000003']) {
       const res = await gateway.app.inject({ method: 'POST', url: '/api/devices', headers: { authorization: ADMIN }, payload: { name: `Truck ${uniqueId.slice(-1)}`, uniqueId, companyId: 101 } });
       expect(res.statusCode, res.body).toBe(200);

@@ -54,20 +54,37 @@ export class KafkaBus implements Bus {
     return this.admin;
   }
 
+  /**
+   * Creates missing topics and waits until the broker serves them. Retried: right after a
+   * creation the broker may briefly answer "does not host this topic-partition" to metadata
+   * requests, and several processes may create the same topics at once.
+   */
   async ensureTopics(specs: TopicSpec[]): Promise<void> {
-    const admin = await this.getAdmin();
-    const existing = new Set(await admin.listTopics());
-    const missing = specs.map((s) => ({ ...s, name: this.ns + s.name })).filter((s) => !existing.has(s.name));
-    if (!missing.length) return;
-    await admin.createTopics({
-      waitForLeaders: true,
-      topics: missing.map((s) => ({
-        topic: s.name,
-        numPartitions: s.partitions ?? this.opts.defaultPartitions ?? 4,
-        replicationFactor: -1,
-        configEntries: s.compacted ? [{ name: 'cleanup.policy', value: 'compact' }] : [],
-      })),
-    });
+    const wanted = specs.map((s) => ({ ...s, name: this.ns + s.name }));
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const admin = await this.getAdmin();
+        const existing = new Set(await admin.listTopics());
+        const missing = wanted.filter((s) => !existing.has(s.name));
+        if (missing.length) {
+          await admin.createTopics({
+            waitForLeaders: true,
+            topics: missing.map((s) => ({
+              topic: s.name,
+              numPartitions: s.partitions ?? this.opts.defaultPartitions ?? 4,
+              replicationFactor: -1,
+              configEntries: s.compacted ? [{ name: 'cleanup.policy', value: 'compact' }] : [],
+            })),
+          });
+        }
+        await admin.fetchTopicMetadata({ topics: wanted.map((s) => s.name) });
+        return;
+      } catch (err) {
+        if (attempt >= 8) throw err;
+        this.opts.logger.debug({ err, attempt }, 'topics not ready yet; retrying');
+        await new Promise((r) => setTimeout(r, 250 * attempt));
+      }
+    }
   }
 
   private getProducer(): Promise<Producer> {

@@ -134,3 +134,6 @@ export function queryLatestPositions(ch: Analytics) {
     return (await rs.json<PositionRow>()).map(fromRow);
   };
 }
+
+/** Row mapping for other readers of this table (report streams). */
+export { fromRow as positionFromRow, type PositionRow as PositionStoreRow };

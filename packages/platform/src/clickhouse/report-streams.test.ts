@@ -1,0 +1,81 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import type { EventMessageInput, PositionMessageInput } from '@corridor/contracts';
+import { PositionMessage } from '@corridor/contracts';
+import type { Analytics } from '../adapters/analytics';
+import { ensurePositionsTable, insertPositions } from './positions';
+import { ensureEventsTable, insertEvents } from './events';
+import { streamPositions, streamReportFixes } from './report-positions';
+import { streamEvents } from './report-events';
+import { analyticsVariants, uniqueName } from '../../test/adapter-variants';
+
+const variants = await analyticsVariants(uniqueName('reports'));
+const T0 = Date.parse('2026-03-01T10:00:00Z');
+
+const pos = (deviceId: number, s: number, patch: Partial<PositionMessageInput> = {}): PositionMessage =>
+  PositionMessage.parse({
+    id: `${deviceId}-${T0 + s * 1000}`, deviceId, uniqueId: `dev${deviceId}`, protocol: 'osmand', fixTime: new Date(T0 + s * 1000).toISOString(),
+    serverTime: new Date(T0 + s * 1000 + 1000).toISOString(), valid: true, latitude: -1.29, longitude: 36.82 + s / 1e4, speed: 20, course: 90,
+    ...patch,
+  });
+const all = async <T>(batches: AsyncIterable<T[]>): Promise<T[]> => {
+  const out: T[] = [];
+  for await (const b of batches) out.push(...b);
+  return out;
+};
+const period = { from: new Date(T0), to: new Date(T0 + 3600_000) };
+
+describe.each(variants)('report streams: $name', ({ create }) => {
+  let ch: Analytics;
+  afterAll(async () => {
+    await ch?.close();
+  });
+
+  it('streams fixes in device and time order across pages, keeping the newest of a redelivered fix', async () => {
+    ch = await create();
+    await ensurePositionsTable(ch);
+    const put = insertPositions(ch);
+    await put([3, 1, 2].flatMap((d) => [0, 10, 20, 30, 40].map((s) => pos(d, s))));
+    // redelivered fix: same (device, fix time), a later server time wins (ReplacingMergeTree's choice)
+    await put([pos(1, 20, { speed: 55, serverTime: new Date(T0 + 60_000).toISOString() })]);
+    await put([pos(1, -10), pos(1, 3601)]); // outside the period
+    await put([pos(2, 50, { odometer: 12_345, ignition: false, attributes: { hours: 7_200_000, fuelUsed: 12.5, fuel: 40, fuelLevel: 55, driverUniqueId: 'D1', motion: true } })]);
+
+    for (const pageRows of [2, 3, 1000, undefined]) {
+      const rows = await all(streamReportFixes(ch)({ deviceIds: [1, 2], ...period, pageRows }));
+      expect(rows.map((r) => `${r.deviceId}@${(r.time - T0) / 1000}`), `pageRows ${pageRows}`).toEqual([
+        '1@0', '1@10', '1@20', '1@30', '1@40', '2@0', '2@10', '2@20', '2@30', '2@40', '2@50',
+      ]);
+      expect(rows[2]!.speed).toBe(55);
+    }
+    const rows = await all(streamReportFixes(ch)({ deviceIds: [2], ...period }));
+    expect(rows[0]).toMatchObject({ id: `2-${T0}`, ignition: null, odometer: null, hours: null, motion: null, driverUniqueId: null, valid: true });
+    expect(rows[5]).toMatchObject({ odometer: 12_345, ignition: false, hours: 7_200_000, fuelUsed: 12.5, fuel: 40, fuelLevel: 55, driverUniqueId: 'D1', motion: true });
+    expect(await all(streamReportFixes(ch)({ deviceIds: [], ...period }))).toEqual([]);
+  });
+
+  it('streams whole positions for the route report', async () => {
+    const ps = await all(streamPositions(ch)({ deviceIds: [1, 3], ...period, pageRows: 4 }));
+    expect(ps.map((p) => `${p.deviceId}@${(Date.parse(p.fixTime) - T0) / 1000}`)).toEqual(['1@0', '1@10', '1@20', '1@30', '1@40', '3@0', '3@10', '3@20', '3@30', '3@40']);
+    expect(ps[2]).toMatchObject({ speed: 55, uniqueId: 'dev1', protocol: 'osmand', fixTime: new Date(T0 + 20_000).toISOString() });
+  });
+
+  it('streams events by device and time, filtered by type and alarm, across pages', async () => {
+    await ensureEventsTable(ch);
+    const ev = (id: string, deviceId: number, s: number, type: EventMessageInput['type'], attributes: Record<string, unknown> = {}) => ({
+      id, type, eventTime: new Date(T0 + s * 1000).toISOString(), deviceId, positionId: null, journeyId: null, geofenceId: null,
+      latitude: null, longitude: null, attributes,
+    });
+    await insertEvents(ch)([
+      ev('a', 2, 5, 'alarm', { alarm: 'sos' }), ev('b', 1, 9, 'alarm', { alarm: 'overspeed,powerCut' }), ev('c', 1, 3, 'geofenceEnter'),
+      ev('d', 1, 9, 'deviceStopped'), ev('e', 1, 7200, 'alarm', { alarm: 'sos' }),
+    ]);
+    await insertEvents(ch)([ev('b', 1, 9, 'alarm', { alarm: 'overspeed,powerCut' })]); // redelivered
+    const read = (q: { types?: string[]; alarms?: string[]; pageRows?: number }) =>
+      all(streamEvents(ch)({ deviceIds: [1, 2], ...period, ...q })).then((es) => es.map((e) => e.id));
+    expect(await read({ pageRows: 1 })).toEqual(['c', 'b', 'd', 'a']);
+    expect(await read({})).toEqual(['c', 'b', 'd', 'a']);
+    expect(await read({ types: ['alarm'] })).toEqual(['b', 'a']);
+    expect(await read({ alarms: ['powerCut'] })).toEqual(['b']);
+    expect(await read({ types: ['deviceStopped', 'geofenceEnter'], pageRows: 1 })).toEqual(['c', 'd']);
+  });
+});

@@ -1,6 +1,10 @@
-/** Truck simulator CLI: `pnpm sim --trucks 20 --url http://127.0.0.1:5055 --interval 5000` runs until Ctrl-C. */
+/**
+ * Truck simulator CLI: `pnpm sim --trucks 20 --url http://127.0.0.1:5055 --interval 5000` runs until
+ * Ctrl-C. `--protocols osmand,gt06,teltonika` has the trucks speak those protocols round-robin
+ * (GT06 and Teltonika over TCP to --tcp-host on ports 5023 and 5027 unless --gt06-port/--teltonika-port).
+ */
 import { parseArgs } from 'node:util';
-import { DEFAULT_TRUCKS, startSimulator } from './simulator';
+import { DEFAULT_TRUCKS, SIM_PROTOCOLS, startSimulator, type SimProtocol } from './simulator';
 
 const { values } = parseArgs({
   options: {
@@ -9,12 +13,19 @@ const { values } = parseArgs({
     interval: { type: 'string', default: '5000' },
     'time-scale': { type: 'string', default: '1' },
     seed: { type: 'string' },
+    protocols: { type: 'string', default: 'osmand' },
+    'tcp-host': { type: 'string', default: '127.0.0.1' },
+    'gt06-port': { type: 'string', default: '5023' },
+    'teltonika-port': { type: 'string', default: '5027' },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
 
 if (values.help) {
-  console.log('usage: pnpm sim [--trucks N] [--url http://host:port] [--interval ms] [--time-scale x] [--seed n]');
+  console.log(
+    'usage: pnpm sim [--trucks N] [--url http://host:port] [--interval ms] [--time-scale x] [--seed n]\n' +
+      '                [--protocols osmand,gt06,teltonika] [--tcp-host host] [--gt06-port p] [--teltonika-port p]',
+  );
   process.exit(0);
 }
 
@@ -27,7 +38,17 @@ function positive(name: string, raw: string, integer: boolean): number {
   return n;
 }
 
+const protocols = values.protocols.split(',').map((p) => p.trim()).filter(Boolean);
+const unknown = protocols.filter((p) => !(SIM_PROTOCOLS as readonly string[]).includes(p));
+if (!protocols.length || unknown.length) {
+  console.error(`--protocols takes a comma-separated list of ${SIM_PROTOCOLS.join(', ')}; got ${values.protocols}`);
+  process.exit(2);
+}
+
 const sim = startSimulator({
+  protocols: protocols as SimProtocol[],
+  tcpHost: values['tcp-host'],
+  tcpPorts: { gt06: positive('gt06-port', values['gt06-port'], true), teltonika: positive('teltonika-port', values['teltonika-port'], true) },
   trucks: positive('trucks', values.trucks, true),
   ingestUrl: values.url,
   intervalMs: positive('interval', values.interval, true),

@@ -1,9 +1,17 @@
 import { planFleet, simDeviceIds, DEFAULT_TRUCKS } from './fleet';
 import { OsmAndSender } from './osmand-client';
 import { seededRandom } from './random';
-import { Truck } from './truck';
+import { Truck, type Fix, type Sender } from './truck';
+import { gt06Codec, teltonikaCodec } from './senders/device-codecs';
+import { TcpDeviceSender } from './senders/tcp-device-sender';
 
 export { simDeviceIds, DEFAULT_TRUCKS };
+
+/** Protocols a simulated truck can speak: OsmAnd over HTTP, GT06 and Teltonika over TCP. */
+export const SIM_PROTOCOLS = ['osmand', 'gt06', 'teltonika'] as const;
+export type SimProtocol = (typeof SIM_PROTOCOLS)[number];
+/** Ingest's device ports (Traccar's defaults). */
+export const DEFAULT_TCP_PORTS: Record<Exclude<SimProtocol, 'osmand'>, number> = { gt06: 5023, teltonika: 5027 };
 
 export interface SimulatorOptions {
   trucks: number;
@@ -17,11 +25,17 @@ export interface SimulatorOptions {
   log?: (msg: string) => void;
   /** Seed of the fleet layout and GPS noise; the same seed replays the same fleet. */
   seed?: number;
+  /** Protocols the trucks speak, assigned round-robin (truck i speaks protocols[i % n]); default OsmAnd only. */
+  protocols?: readonly SimProtocol[];
+  /** Host of ingest's TCP device ports (default 127.0.0.1). */
+  tcpHost?: string;
+  /** TCP device ports per protocol (default GT06 5023, Teltonika 5027). */
+  tcpPorts?: Partial<Record<Exclude<SimProtocol, 'osmand'>, number>>;
 }
 
 export interface SimulatorHandle {
   stop(): Promise<void>;
-  stats(): { sent: number; failed: number };
+  stats(): { sent: number; failed: number; byProtocol: Record<string, { sent: number; failed: number }> };
 }
 
 const MAX_LOGGED_FAILURES = 5;
@@ -36,15 +50,36 @@ export function startSimulator(opts: SimulatorOptions): SimulatorHandle {
 
   const random = seededRandom(opts.seed ?? 20240501);
   const plans = planFleet({ trucks: count, random, deviceIds: opts.deviceIds ?? simDeviceIds(count) });
+  const protocols = opts.protocols?.length ? opts.protocols : (['osmand'] as const);
+  for (const p of protocols) if (!SIM_PROTOCOLS.includes(p)) throw new RangeError(`unknown protocol ${p}`);
   let failuresLogged = 0;
-  const sender = new OsmAndSender({
-    url: ingestUrl,
-    onFailure: (fix, reason) => {
-      if (failuresLogged++ < MAX_LOGGED_FAILURES) log(`sim: fix from ${fix.deviceId} not delivered: ${reason}`);
-      else if (failuresLogged % 100 === 0) log(`sim: ${sender.stats.failed} fixes not delivered so far (last: ${reason})`);
-    },
-  });
-  const trucks = plans.map((plan) => new Truck(plan, { sender, random }));
+  let failedSoFar = 0;
+  const onFailure = (fix: Fix, reason: string): void => {
+    failedSoFar++;
+    if (failuresLogged++ < MAX_LOGGED_FAILURES) log(`sim: fix from ${fix.deviceId} not delivered: ${reason}`);
+    else if (failuresLogged % 100 === 0) log(`sim: ${failedSoFar} fixes not delivered so far (last: ${reason})`);
+  };
+  const osmand = new OsmAndSender({ url: ingestUrl, onFailure });
+  const tcpHost = opts.tcpHost ?? '127.0.0.1';
+  const senders: (OsmAndSender | TcpDeviceSender)[] = [osmand];
+  const senderFor = (protocol: SimProtocol, deviceId: string): Sender => {
+    if (protocol === 'osmand') return osmand;
+    const codec = protocol === 'gt06' ? gt06Codec(deviceId) : teltonikaCodec(deviceId);
+    const sender = new TcpDeviceSender({ host: tcpHost, port: opts.tcpPorts?.[protocol] ?? DEFAULT_TCP_PORTS[protocol], codec, onFailure });
+    senders.push(sender);
+    return sender;
+  };
+  const trucks = plans.map((plan, i) => new Truck(plan, { sender: senderFor(protocols[i % protocols.length]!, plan.deviceId), random }));
+  const stats = (): { sent: number; failed: number; byProtocol: Record<string, { sent: number; failed: number }> } => {
+    const byProtocol: Record<string, { sent: number; failed: number }> = {};
+    for (const s of senders) {
+      const entry = (byProtocol[s.protocol] ??= { sent: 0, failed: 0 });
+      entry.sent += s.stats.sent;
+      entry.failed += s.stats.failed;
+    }
+    const all = Object.values(byProtocol);
+    return { sent: all.reduce((n, e) => n + e.sent, 0), failed: all.reduce((n, e) => n + e.failed, 0), byProtocol };
+  };
   const abort = new AbortController();
   const inFlight = new Set<Promise<void>>();
   const timers: NodeJS.Timeout[] = [];
@@ -75,7 +110,8 @@ export function startSimulator(opts: SimulatorOptions): SimulatorHandle {
     );
   });
 
-  log(`sim: ${trucks.length} trucks reporting to ${ingestUrl} every ${intervalMs} ms (time x${timeScale})`);
+  const where = protocols.map((p) => (p === 'osmand' ? `osmand ${ingestUrl}` : `${p} ${tcpHost}:${opts.tcpPorts?.[p] ?? DEFAULT_TCP_PORTS[p]}`)).join(', ');
+  log(`sim: ${trucks.length} trucks reporting every ${intervalMs} ms (time x${timeScale}) over ${where}`);
 
   return {
     async stop() {
@@ -84,8 +120,10 @@ export function startSimulator(opts: SimulatorOptions): SimulatorHandle {
       for (const t of timers) clearTimeout(t);
       abort.abort();
       await Promise.all([...inFlight]);
-      log(`sim: stopped; sent ${sender.stats.sent}, failed ${sender.stats.failed}`);
+      for (const s of senders) if (s instanceof TcpDeviceSender) s.close();
+      const { sent, failed } = stats();
+      log(`sim: stopped; sent ${sent}, failed ${failed}`);
     },
-    stats: () => ({ sent: sender.stats.sent, failed: sender.stats.failed }),
+    stats,
   };
 }

@@ -27,13 +27,15 @@ export interface Fix {
 }
 
 /**
- * Delivers fixes to the platform in one device protocol (OsmAnd over HTTP today; a TCP protocol
- * such as Teltonika or GT06 can implement the same interface per truck).
+ * Delivers fixes to the platform in one device protocol: OsmAnd over HTTP (one sender for the
+ * fleet) or a TCP protocol such as GT06 or Teltonika (one sender, i.e. one connection, per truck).
  * `send` resolves true when the fix was accepted, false when it was given up on; it never rejects.
  */
 export interface Sender {
   readonly protocol: string;
   send(fix: Fix, signal?: AbortSignal): Promise<boolean>;
+  /** Releases what the sender holds (a TCP sender's connection). */
+  close?(): void;
 }
 
 /** A stop on the corridor, at `along` metres from the line's first vertex (forward direction). */

@@ -22,7 +22,10 @@ export const DraftInput = z
   .object({
     kind: z.string().regex(/^[a-z][a-z0-9_-]{0,63}$/, 'lower-case form name'),
     title: z.string().max(200).nullable().default(null),
-    payload: z.unknown().refine((v) => v !== undefined, 'required').refine((v) => JSON.stringify(v).length <= 256 * 1024, 'at most 256 KiB of JSON'),
+    payload: z.unknown()
+      .refine((v) => v !== undefined, 'required')
+      .refine((v) => v === undefined || (JSON.stringify(v) ?? '').length <= 256 * 1024, 'at most 256 KiB of JSON')
+      .describe('The form as JSON (at most 256 KiB)'),
   })
   .meta({ id: 'DraftInput' });
 export type DraftInput = z.infer<typeof DraftInput>;

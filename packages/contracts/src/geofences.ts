@@ -52,7 +52,10 @@ export const GeofenceInput = z
       .optional()
       .describe('GeoJSON alternative to `area` ([lon, lat]): Polygon, Point (+ radius) or LineString (+ attributes.polylineDistance), bare or as a Feature'),
     radius: z.number().optional().describe('metres, for a GeoJSON Point geometry'),
-    calendarId: z.number().int().positive().nullable().default(null),
+    calendarId: z
+      .preprocess((v) => (v === 0 ? null : v), z.number().int().positive().nullable())
+      .default(null)
+      .describe('Traccar clients write 0 for "no calendar"; it is read as null'),
     attributes: GeofenceAttributes.default({}),
     kind: GeofenceKind.default('other'),
     country: countryCode.nullable().default(null),

@@ -139,8 +139,10 @@ export const JourneysQuery = z.object({
 });
 export type JourneysQuery = z.infer<typeof JourneysQuery>;
 
-export const JourneyCancelInput = z.object({ reason: z.string().min(1).max(2000).optional() }).default({}).meta({ id: 'JourneyCancelInput' });
-export const FlagAcknowledgeInput = z.object({ note: z.string().min(1).max(2000).optional() }).default({}).meta({ id: 'FlagAcknowledgeInput' });
+/** A body that may be left out (no body or JSON null reads as {}). */
+const optionalBody = <T extends z.ZodTypeAny>(schema: T) => z.preprocess((v) => v ?? {}, schema);
+export const JourneyCancelInput = optionalBody(z.object({ reason: z.string().min(1).max(2000).optional() })).meta({ id: 'JourneyCancelInput' });
+export const FlagAcknowledgeInput = optionalBody(z.object({ note: z.string().min(1).max(2000).optional() })).meta({ id: 'FlagAcknowledgeInput' });
 export const FlagResolveInput = z.object({ note: z.string().min(1).max(2000) }).meta({ id: 'FlagResolveInput' });
 export const FlagIdParam = z.object({ flagId: z.coerce.number().int().positive() });
 

@@ -1,6 +1,6 @@
 import type { EndpointDef, ServiceName } from './endpoint';
 import { positionsEndpoints } from './positions-api';
-import { devicesEndpoints } from './devices';
+import { devicesEndpoints, devicesExtraEndpoints } from './devices';
 import { systemEndpoints } from './system';
 import { sessionEndpoints } from './session';
 import { usersEndpoints } from './users';
@@ -14,12 +14,30 @@ import { disciplinaryEndpoints } from './disciplinary';
 import { ratingsEndpoints } from './ratings';
 import { notificationsEndpoints } from './notifications';
 import { dashboardsEndpoints } from './dashboards';
+import { certificatesEndpoints } from './certificates';
 import { companiesEndpoints } from './companies';
 import { documentsEndpoints } from './documents';
 import { shipmentsEndpoints } from './shipments';
 import { cargoEndpoints } from './cargo';
+import { reportsEndpoints } from './reports';
+import { groupsEndpoints } from './groups';
+import { driversEndpoints } from './drivers';
+import { calendarsEndpoints } from './calendars';
+import { ordersEndpoints } from './orders';
+import { maintenanceEndpoints } from './maintenance';
+import { computedAttributesEndpoints } from './computed-attributes';
+import { deviceModelsEndpoints } from './device-models';
+import { configurationsEndpoints } from './configurations';
+import { draftsEndpoints } from './drafts';
+import { truckOwnersEndpoints } from './truck-owners';
+import { trackingUnitsEndpoints } from './tracking-units';
+import { inventoriesEndpoints } from './inventories';
+import { statisticsEndpoints } from './statistics';
+import { eventsEndpoints } from './events-api';
+import { notificationRulesEndpoints } from './notification-rules';
+import { commandsEndpoints } from './commands-api';
 
 /** Every endpoint of the public API (under /api). Each owning service registers exactly these. */
-export const allEndpoints: readonly EndpointDef[] = [...systemEndpoints, ...positionsEndpoints, ...devicesEndpoints, ...geofencesEndpoints, ...complaintsEndpoints, ...disciplinaryEndpoints, ...ratingsEndpoints, ...notificationsEndpoints, ...dashboardsEndpoints, ...routesEndpoints, ...journeysEndpoints, ...companiesEndpoints, ...documentsEndpoints, ...shipmentsEndpoints, ...cargoEndpoints, ...sessionEndpoints, ...usersEndpoints, ...permissionsEndpoints, ...socketEndpoints];
+export const allEndpoints: readonly EndpointDef[] = [...systemEndpoints, ...positionsEndpoints, ...devicesEndpoints, ...geofencesEndpoints, ...complaintsEndpoints, ...disciplinaryEndpoints, ...ratingsEndpoints, ...notificationsEndpoints, ...dashboardsEndpoints, ...certificatesEndpoints, ...routesEndpoints, ...journeysEndpoints, ...companiesEndpoints, ...documentsEndpoints, ...shipmentsEndpoints, ...cargoEndpoints, ...sessionEndpoints, ...usersEndpoints, ...permissionsEndpoints, ...socketEndpoints, ...reportsEndpoints, ...devicesExtraEndpoints, ...groupsEndpoints, ...driversEndpoints, ...calendarsEndpoints, ...ordersEndpoints, ...maintenanceEndpoints, ...computedAttributesEndpoints, ...deviceModelsEndpoints, ...configurationsEndpoints, ...draftsEndpoints, ...truckOwnersEndpoints, ...trackingUnitsEndpoints, ...inventoriesEndpoints, ...statisticsEndpoints, ...eventsEndpoints, ...notificationRulesEndpoints, ...commandsEndpoints];
 
 export const endpointsOf = (service: ServiceName): EndpointDef[] => allEndpoints.filter((e) => e.service === service);

@@ -7,7 +7,7 @@ export const Statistics = z
   .object({
     captureTime: IsoDateTime.describe('Start of the UTC day'),
     activeDevices: z.number().int().describe('Devices that sent at least one position that day'),
-    messagesReceived: z.number().int().describe('Positions received that day (by server time, duplicates included)'),
+    messagesReceived: z.number().int().describe('Position rows written that day (by server time; a redelivered position counts until ClickHouse merges it away)'),
     messagesStored: z.number().int().describe('Distinct positions stored for that day (after dedupe)'),
     events: z.number().int().describe('Events generated that day'),
     protocols: z.record(z.string(), z.number().int()).describe('Positions received per protocol'),

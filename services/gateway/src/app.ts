@@ -1,43 +1,161 @@
-import { endpointsOf } from '@corridor/contracts';
-import { createApp, type App, type Logger } from '@corridor/platform';
-import type { GatewayConfig } from './config';
+import { fileURLToPath } from 'node:url';
+import cookie from '@fastify/cookie';
+import cors from '@fastify/cors';
+import formbody from '@fastify/formbody';
+import helmet from '@fastify/helmet';
+import { allEndpoints, endpointsOf } from '@corridor/contracts';
+import { AppError, createApp, type Adapters, type App, type Logger } from '@corridor/platform';
+import { openIdSettings, type GatewayConfig } from './config';
+import { authenticator } from './auth/authenticator';
+import { ensureBootstrapAdmin } from './auth/bootstrap-admin';
+import { identityHook } from './auth/identity-hook';
+import { loginThrottle } from './auth/login-throttle';
+import { passwordHasher } from './auth/password-hash';
+import { sessionStore } from './auth/sessions';
+import { tokenService, type TokenService } from './auth/tokens';
+import { LiveFeed } from './live/live-feed';
+import { installWebSocket, liveRoutes, socketEndpointId } from './live/routes';
+import { openIdClient } from './openid/client';
+import { openIdRoutes } from './openid/routes';
+import { openIdService } from './openid/service';
+import { systemRoutes } from './openapi/routes';
+import { logNotifier, type Notifier } from './password/notifier';
+import { passwordRoutes } from './password/routes';
+import { passwordService } from './password/service';
+import { permissionsRepository } from './permissions/repository';
+import { permissionRoutes } from './permissions/routes';
+import { permissionsService } from './permissions/service';
+import { clientIpResolver } from './protection/client-ip';
+import { rateLimits } from './protection/rate-limit';
 import { proxyRoutes } from './proxy/routes';
 import { upstreamsFrom } from './proxy/upstreams';
-import { systemRoutes } from './openapi/routes';
-import { bootstrapAdmin } from './auth/bootstrap-admin';
+import { sessionRoutes } from './session/routes';
+import { usersRepository } from './users/repository';
+import { userRoutes } from './users/routes';
+import { usersService, type UsersService } from './users/service';
 
 export const VERSION = '0.1.0';
 export const gatewayEndpoints = endpointsOf('gateway');
+export const migrationsFolder = fileURLToPath(new URL('../drizzle', import.meta.url));
 
-export interface GatewayDeps {
+export type GatewayDeps = Omit<Adapters, 'close'> & {
   logger: Logger;
   config: GatewayConfig;
-}
+  /** Delivers password-reset notices; default: the log (no mail transport yet). */
+  notifier?: Notifier;
+};
 
 export interface GatewayService {
   app: App;
+  users: UsersService;
+  tokens: TokenService;
+  liveFeed: LiveFeed;
+  /** Starts the live feed's consumers. */
   start(): Promise<void>;
   close(): Promise<void>;
 }
 
-/** The gateway: one API at /api in front of every service. */
+/**
+ * The gateway: one API at /api in front of every service. It owns identity (users, sessions,
+ * tokens, OpenID sign-in, passwords, permissions), checks every endpoint's access rule, protects
+ * the API (rate limits, body limits, CORS, security headers, CSRF) and serves the live feed.
+ */
 export async function build(deps: GatewayDeps): Promise<GatewayService> {
-  const app = createApp({ name: 'gateway', logger: deps.logger, readiness: {} });
-  const admin = bootstrapAdmin(deps.config.ADMIN_EMAIL, deps.config.ADMIN_PASSWORD);
-  app.decorateRequest('identity', undefined);
-  app.addHook('onRequest', async (req) => {
-    req.identity = admin(req.headers.authorization);
+  const { config, logger, db, cache, bus } = deps;
+  const now = () => deps.clock.now();
+  await db.migrate(migrationsFolder, 'gateway');
+  const app = createApp({
+    name: 'gateway',
+    logger,
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    readiness: { db: () => db.ping(), cache: () => cache.ping(), bus: () => bus.ping() },
   });
-  systemRoutes(app, { version: VERSION });
+
+  const hasher = passwordHasher(config.PASSWORD_HASH_COST);
+  const users = usersRepository(db.orm);
+  const permissions = permissionsRepository(db.orm);
+  const sessions = sessionStore(cache, config.SESSION_TTL_SECONDS, now);
+  const tokens = tokenService({ db: db.orm, now, defaultDays: config.TOKEN_TTL_DAYS, maxDays: config.TOKEN_MAX_DAYS });
+  const throttle = loginThrottle(cache, { maxPerAccount: config.LOGIN_MAX_FAILURES, maxPerIp: config.LOGIN_MAX_FAILURES_PER_IP, lockoutSeconds: config.LOGIN_LOCKOUT_SECONDS });
+  const cookieSettings = { secure: config.COOKIE_SECURE, ttlSeconds: config.SESSION_TTL_SECONDS };
+  const clientIp = clientIpResolver(config.TRUST_PROXY_HOPS);
+  const authn = authenticator({ users, tokens, sessions, throttle, hasher, cookie: cookieSettings, now });
+  await ensureBootstrapAdmin({ db: db.orm, users, hasher, logger }, { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD });
+
+  // the live feed's WebSocket support first: its hooks must see every request, refused ones too
+  const liveFeed = new LiveFeed({ bus, cache, permissions, logger: logger.child({ module: 'live' }), keepaliveMs: config.SOCKET_KEEPALIVE_MS });
+  await installWebSocket(app, liveFeed, { maxPayload: 64 * 1024 });
+
+  // protection: security headers, CORS for the console, cookies, forms, rate limits, identity
+  await app.register(helmet, { global: true, crossOriginResourcePolicy: { policy: 'same-site' } });
+  await app.register(cors, {
+    origin: config.CONSOLE_ORIGIN?.length ? config.CONSOLE_ORIGIN : false,
+    credentials: true,
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    allowedHeaders: ['content-type', 'authorization', 'x-requested-with', 'x-request-id'],
+    exposedHeaders: ['x-request-id', 'retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'],
+    maxAge: 600,
+  });
+  await app.register(cookie, { secret: config.COOKIE_SECRET });
+  await app.register(formbody, { bodyLimit: config.BODY_LIMIT_BYTES });
+  const limits = await rateLimits(app, {
+    cache, clientIp, settings: { windowMs: config.RATE_LIMIT_WINDOW_MS, ipMax: config.RATE_LIMIT_IP_MAX, userMax: config.RATE_LIMIT_USER_MAX },
+  });
+  app.addHook('onRequest', limits.perIp);
+  identityHook(app, { authn, endpoints: allEndpoints, allowedOrigins: config.CONSOLE_ORIGIN ?? [], clientIp, socketEndpointId });
+  app.addHook('onRequest', limits.perUser);
+  app.addHook('onError', async (_req, reply, err) => {
+    const retry = err instanceof AppError && err.code === 'RATE_LIMITED' ? (err.details as { retryAfterSeconds?: number } | undefined)?.retryAfterSeconds : undefined;
+    if (retry) void reply.header('retry-after', String(retry));
+  });
+
+  // the gateway's own endpoints
+  liveRoutes(app);
+  const oidc = openIdSettings(config);
+  systemRoutes(app, { version: VERSION, openIdEnabled: Boolean(oidc), openIdForce: config.OIDC_FORCE });
+  sessionRoutes(app, { db: db.orm, authn, sessions, tokens, users, cookie: cookieSettings, clientIp, now });
+  openIdRoutes(app, {
+    openid: oidc
+      ? openIdService({
+          db: db.orm, cache, users, now,
+          client: openIdClient({ ...oidc, scope: config.OIDC_SCOPE }, logger.child({ module: 'openid' })),
+          claims: { roleClaim: config.OIDC_ROLE_CLAIM, roleMap: config.OIDC_ROLE_MAP, companyClaim: config.OIDC_COMPANY_CLAIM },
+        })
+      : undefined,
+    sessions, cookie: cookieSettings, successRedirect: config.OIDC_SUCCESS_REDIRECT,
+  });
+  const usersSvc = usersService({ db: db.orm, repo: users, permissions, hasher, sessions });
+  userRoutes(app, usersSvc);
+  passwordRoutes(
+    app,
+    passwordService({
+      db: db.orm, cache, users, hasher, sessions, tokens, throttle, logger, now,
+      notifier: deps.notifier ?? logNotifier(logger.child({ module: 'password' }), config.NODE_ENV === 'production'),
+      ttlSeconds: config.PASSWORD_RESET_TTL_SECONDS, resetUrl: config.PASSWORD_RESET_URL,
+    }),
+  );
+  permissionRoutes(app, permissionsService({ db: db.orm, repo: permissions, users }));
+
+  // everything else goes to its service
   await proxyRoutes(app, {
-    upstreams: upstreamsFrom(deps.config),
-    timeoutMs: deps.config.UPSTREAM_TIMEOUT_MS,
-    identitySecret: deps.config.INTERNAL_TOKEN_SECRET,
+    upstreams: upstreamsFrom(config),
+    timeoutMs: config.UPSTREAM_TIMEOUT_MS,
+    identitySecret: config.INTERNAL_TOKEN_SECRET,
+    bodyLimit: config.PROXY_BODY_LIMIT_BYTES,
   });
+
   return {
     app,
-    async start() {},
+    users: usersSvc,
+    tokens,
+    liveFeed,
+    async start() {
+      await liveFeed.start();
+      const pruned = await tokens.prune();
+      if (pruned) logger.info({ pruned }, 'expired tokens removed');
+    },
     async close() {
+      await liveFeed.stop();
       await app.close();
     },
   };

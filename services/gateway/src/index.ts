@@ -1,2 +1,3 @@
-export { build, gatewayEndpoints, VERSION, type GatewayDeps, type GatewayService } from './app';
+export { build, gatewayEndpoints, migrationsFolder, VERSION, type GatewayDeps, type GatewayService } from './app';
 export { GatewayConfig } from './config';
+export type { Notifier, PasswordResetNotice } from './password/notifier';

@@ -1,4 +1,4 @@
-import { createLogger, parseConfig, runService } from '@corridor/platform';
+import { createAdapters, createLogger, parseConfig, runService } from '@corridor/platform';
 import { GatewayConfig } from './config';
 import { build } from './app';
 
@@ -6,8 +6,14 @@ const config = parseConfig(GatewayConfig);
 const logger = createLogger('gateway', config.LOG_LEVEL);
 
 await runService('gateway', logger, async () => {
-  const svc = await build({ logger, config });
+  const { close: closeAdapters, ...adapters } = await createAdapters(config, logger);
+  const svc = await build({ ...adapters, logger, config });
   await svc.start();
   await svc.app.listen({ host: config.HOST, port: config.PORT });
-  return { close: () => svc.close() };
+  return {
+    async close() {
+      await svc.close();
+      await closeAdapters();
+    },
+  };
 });

@@ -1,5 +1,18 @@
+import { fileURLToPath } from 'node:url';
 import { endpointsOf } from '@corridor/contracts';
-import { createApp, type Adapters, type App, type Logger } from '@corridor/platform';
+import { createApp, ensureEventsTable, type Adapters, type App, type Logger, type Subscription } from '@corridor/platform';
+import { DeviceDirectory } from './evaluator/device-directory';
+import { eventWriter } from './evaluator/event-writer';
+import { FenceCatalog } from './evaluator/fence-catalog';
+import { FenceSync } from './evaluator/fence-sync';
+import { startPositionConsumer } from './evaluator/position-consumer';
+import { PositionEvaluator } from './evaluator/position-evaluator';
+import { geofencesRepository } from './geofences/repository';
+import { geofenceRoutes } from './geofences/routes';
+import { geofencesService, type GeofencesService } from './geofences/service';
+import { insideRoutes } from './inside/routes';
+import { seedFences } from './seed/seed';
+import { statsRoutes } from './stats/routes';
 
 export interface GeofenceDeps extends Omit<Adapters, 'close'> {
   logger: Logger;
@@ -9,25 +22,79 @@ export interface GeofenceDeps extends Omit<Adapters, 'close'> {
 
 export interface GeofenceService {
   app: App;
+  geofences: GeofencesService;
+  catalog: FenceCatalog;
+  evaluator: PositionEvaluator;
+  /** Inserts the seed fences that are missing (by seed key) and publishes them; returns how many. */
+  seed(): Promise<number>;
+  /** Seeds an empty table, loads the fences, republishes their definitions, starts the consumers. */
   start(): Promise<void>;
   close(): Promise<void>;
 }
 
 export const geofenceEndpoints = endpointsOf('geofence');
+export const migrationsFolder = fileURLToPath(new URL('../drizzle', import.meta.url));
 
-/** Builds the geofence service from its adapters. */
+/** Builds the geofence service from its adapters: migrations, the API and the evaluator. */
 export async function build(deps: GeofenceDeps): Promise<GeofenceService> {
+  const { logger } = deps;
+  await deps.db.migrate(migrationsFolder, 'geofence');
+  await ensureEventsTable(deps.analytics);
   const app = createApp({
     name: 'geofence',
-    logger: deps.logger,
+    logger,
     identitySecret: deps.identitySecret,
     readiness: { db: () => deps.db.ping(), bus: () => deps.bus.ping(), cache: () => deps.cache.ping(), analytics: () => deps.analytics.ping() },
   });
+  const orm = deps.db.orm;
+  const repo = geofencesRepository(orm);
+  const catalog = new FenceCatalog(logger.child({ component: 'fence-catalog' }));
+  const sync = new FenceSync(repo, catalog, deps.bus, logger.child({ component: 'fence-sync' }));
+  const directory = new DeviceDirectory(deps.bus, deps.cache, logger.child({ component: 'device-directory' }));
+  const geofences = geofencesService({
+    orm, repo, bus: deps.bus, cache: deps.cache, directory, logger: logger.child({ module: 'geofences' }),
+    onChange: (ids) => sync.refresh(ids),
+  });
+  const evaluator = new PositionEvaluator({
+    catalog, directory, cache: deps.cache, clock: deps.clock, logger: logger.child({ component: 'evaluator' }),
+    write: eventWriter({ analytics: deps.analytics, db: orm, bus: deps.bus }),
+  });
+  geofenceRoutes(app, geofences);
+  insideRoutes(app, { cache: deps.cache, clock: deps.clock, repo });
+  statsRoutes(app, { analytics: deps.analytics, repo });
+
+  const subs: Subscription[] = [];
   return {
     app,
-    async start() {},
+    geofences,
+    catalog,
+    evaluator,
+    async seed() {
+      const rows = await seedFences({ orm, repo, logger }, { onlyIfEmpty: false });
+      if (rows.length) await geofences.announce(rows.map((r) => r.id));
+      return rows.length;
+    },
+    async start() {
+      await seedFences({ orm, repo, logger }, { onlyIfEmpty: true });
+      const loaded = await sync.loadAll();
+      try {
+        await geofences.syncDefinitions();
+      } catch (err) {
+        logger.error({ err }, 'geofence definitions not republished');
+      }
+      // the catalog is loaded and device groups fall back to the cache, so positions need not wait for the other two
+      const [positions] = await Promise.all([
+        startPositionConsumer({ bus: deps.bus, logger: logger.child({ component: 'evaluator' }), evaluator }),
+        directory.start(),
+        sync.start(),
+      ]);
+      subs.push(positions);
+      logger.info({ fences: loaded }, 'geofence evaluator started');
+    },
     async close() {
       await app.close();
+      await Promise.allSettled([...subs.map((s) => s.stop()), directory.stop(), sync.stop()]);
+      subs.length = 0;
     },
   };
 }

@@ -5,11 +5,18 @@ import { PositionIntake } from './positions/intake';
 import { startPositionStore } from './positions/position-store';
 import { positionRoutes } from './positions/routes';
 import { buildOsmAndServer } from './http/osmand-server';
+import { IngestConfig } from './config';
+import { DevicePorts, type DevicePortSettings } from './device-ports';
+import { CommandDispatcher } from './commands/command-dispatcher';
 
 export interface IngestDeps extends Omit<Adapters, 'close'> {
   logger: Logger;
   /** INTERNAL_TOKEN_SECRET: verifies the gateway's identity header. */
   identitySecret: string;
+  /** Device-port settings (IngestConfig names); unset ones take their config defaults. */
+  settings?: Partial<DevicePortSettings>;
+  /** Test knobs: backoff while the bus is down, raw-frame archive flush interval. */
+  tuning?: { retry?: { initialMs: number; maxMs: number }; archiveFlushMs?: number };
 }
 
 export interface IngestService {
@@ -17,7 +24,11 @@ export interface IngestService {
   osmand: App;
   registry: DeviceRegistry;
   intake: PositionIntake;
-  /** Starts the consumers (device registry, position store). */
+  /** The TCP/UDP device ports (listen with ports.listen or per server), the raw-frame archive, open connections. */
+  ports: DevicePorts;
+  /** commands.v1 → device connections. */
+  commands: CommandDispatcher;
+  /** Starts the consumers (device registry, position store, commands) and the raw-frame archive. */
   start(): Promise<void>;
   close(): Promise<void>;
 }
@@ -37,19 +48,40 @@ export async function build(deps: IngestDeps): Promise<IngestService> {
   });
   positionRoutes(app, intake);
   const osmand = await buildOsmAndServer({ logger: logger.child({ protocol: 'osmand' }), intake, now: () => deps.clock.now() });
+  const ports = new DevicePorts({
+    intake,
+    registry,
+    bus: deps.bus,
+    cache: deps.cache,
+    analytics: deps.analytics,
+    clock: deps.clock,
+    logger,
+    settings: { ...IngestConfig.parse({}), ...deps.settings },
+    ...(deps.tuning?.retry ? { retry: deps.tuning.retry } : {}),
+    ...(deps.tuning?.archiveFlushMs ? { archiveFlushMs: deps.tuning.archiveFlushMs } : {}),
+  });
+  const commands = new CommandDispatcher({ bus: deps.bus, cache: deps.cache, connections: ports.connections, clock: deps.clock, logger: logger.child({ component: 'commands' }) });
   const subs: Subscription[] = [];
   return {
     app,
     osmand,
     registry,
     intake,
+    ports,
+    commands,
     async start() {
-      await registry.start();
-      subs.push(await startPositionStore({ bus: deps.bus, analytics: deps.analytics, cache: deps.cache, logger: logger.child({ component: 'position-store' }) }));
+      // consumer-group joins run side by side (each costs seconds on Kafka)
+      await Promise.all([
+        registry.start(),
+        startPositionStore({ bus: deps.bus, analytics: deps.analytics, cache: deps.cache, logger: logger.child({ component: 'position-store' }) }).then((s) => subs.push(s)),
+        ports.start(),
+        commands.start(),
+      ]);
     },
     async close() {
+      await ports.close();
       await Promise.allSettled([app.close(), osmand.close()]);
-      await Promise.allSettled([...subs.map((s) => s.stop()), registry.stop()]);
+      await Promise.allSettled([...subs.map((s) => s.stop()), registry.stop(), commands.stop()]);
     },
   };
 }

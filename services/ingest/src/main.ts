@@ -7,11 +7,12 @@ const logger = createLogger('ingest', config.LOG_LEVEL);
 
 await runService('ingest', logger, async () => {
   const adapters = await createAdapters(config, logger);
-  const svc = await build({ ...adapters, logger, identitySecret: config.INTERNAL_TOKEN_SECRET });
+  const svc = await build({ ...adapters, logger, identitySecret: config.INTERNAL_TOKEN_SECRET, settings: config });
   await svc.start();
   await svc.app.listen({ host: config.HOST, port: config.PORT });
   await svc.osmand.listen({ host: config.HOST, port: config.OSMAND_PORT });
-  logger.info({ api: config.PORT, osmand: config.OSMAND_PORT }, 'ingest listening');
+  const devicePorts = await svc.ports.listen(config, config.HOST);
+  logger.info({ api: config.PORT, osmand: config.OSMAND_PORT, devicePorts }, 'ingest listening');
   return {
     async close() {
       await svc.close();

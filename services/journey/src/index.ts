@@ -1,2 +1,2 @@
-export { build, journeyEndpoints, type JourneyDeps, type JourneyService } from './app';
+export { build, journeyEndpoints, type JourneyDeps, type JourneyOptions, type JourneyService } from './app';
 export { JourneyConfig } from './config';

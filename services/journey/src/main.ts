@@ -7,7 +7,14 @@ const logger = createLogger('journey', config.LOG_LEVEL);
 
 await runService('journey', logger, async () => {
   const adapters = await createAdapters(config, logger);
-  const svc = await build({ ...adapters, logger, identitySecret: config.INTERNAL_TOKEN_SECRET });
+  const svc = await build(
+    { ...adapters, logger, identitySecret: config.INTERNAL_TOKEN_SECRET },
+    {
+      sweepIntervalMs: config.JOURNEY_SWEEP_INTERVAL_S * 1000,
+      earlyStartMs: config.JOURNEY_EARLY_START_MINUTES * 60_000,
+      seedRoutes: config.JOURNEY_SEED_ROUTES,
+    },
+  );
   await svc.start();
   await svc.app.listen({ host: config.HOST, port: config.PORT });
   return {

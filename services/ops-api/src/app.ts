@@ -12,6 +12,40 @@ import { documentsRepository } from './documents/repository';
 import { documentsService, type DocumentsService } from './documents/service';
 import { documentRoutes } from './documents/routes';
 import { defaultDocumentsSettings, type DocumentsSettings } from './documents/settings';
+import { pdfTextReader, type PdfTextReader } from './documents/pdf-text';
+import { shipmentsRepository } from './shipments/repository';
+import { shipmentsService } from './shipments/service';
+import { shipmentRoutes } from './shipments/routes';
+import { cargoRepository } from './cargo/repository';
+import { cargoService } from './cargo/service';
+import { cargoRoutes } from './cargo/routes';
+import { notificationsRepository } from './notifications/repository';
+import { notificationsService } from './notifications/service';
+import { notificationRoutes } from './notifications/routes';
+import { complaintsRepository } from './complaints/repository';
+import { complaintsService } from './complaints/service';
+import { complaintRoutes } from './complaints/routes';
+import { disciplinaryRepository } from './disciplinary/repository';
+import { disciplinaryService } from './disciplinary/service';
+import { disciplinaryRoutes } from './disciplinary/routes';
+import { ratingsRepository } from './ratings/repository';
+import { ratingsService } from './ratings/service';
+import { ratingRoutes } from './ratings/routes';
+import { startFlagConsumer } from './ratings/flag-consumer';
+import type { Subscription } from '@corridor/platform';
+import { certificatesRepository } from './certificates/repository';
+import { certificatesService } from './certificates/service';
+import { certificateRoutes } from './certificates/routes';
+import { defaultCertificateSettings, type CertificateSettings } from './certificates/settings';
+import { dashboardRepository } from './dashboards/repository';
+import { dashboardService } from './dashboards/service';
+import { dashboardRoutes } from './dashboards/routes';
+import { eventFigures } from './dashboards/event-figures';
+import { reportRoutes } from './reports/routes';
+import { reportsService } from './reports/service';
+import { defaultReportSettings, type ReportSettings } from './reports/settings';
+import { trackingModules, type TrackingModules } from './resources/tracking-modules';
+import type { NotificationSettings } from './notification-rules/settings';
 
 export interface OpsApiDeps extends Omit<Adapters, 'close'> {
   logger: Logger;
@@ -19,6 +53,16 @@ export interface OpsApiDeps extends Omit<Adapters, 'close'> {
   identitySecret: string;
   /** Document storage, size limit and virus scanner (documentsSettingsFrom(config)); default: .data/documents, 10 MiB, no scanner. */
   documents?: DocumentsSettings;
+  /** Reads PDF text (IDFs, bills of lading); default: pdf.js through unpdf, loaded on first use. */
+  pdfText?: PdfTextReader;
+  /** COMPLAINT_REOPEN_DAYS: how long after a decision a complaint may be reopened (default 14). */
+  complaintReopenDays?: number;
+  /** Certificate fees per country, validity days and CERTIFICATE_VERIFY_URL (defaults: certificates/settings.ts). */
+  certificates?: Partial<CertificateSettings>;
+  /** Report period limit and trip thresholds (reportSettingsFrom(config)); default: Traccar's defaults, 31 days. */
+  reports?: ReportSettings;
+  /** Notification-rule channels: SMTP_URL, SMTP_FROM, webhook retries (notificationSettingsFrom(config)); default: no mail. */
+  notificationRules?: NotificationSettings;
 }
 
 export interface OpsApiService {
@@ -26,6 +70,8 @@ export interface OpsApiService {
   devices: DevicesService;
   /** The shared document store (uploads, generated PDFs). */
   documents: DocumentsService;
+  /** Tracking resources (issue 8); exposes the notification-rule dispatcher. */
+  tracking: TrackingModules;
   start(): Promise<void>;
   close(): Promise<void>;
 }
@@ -48,6 +94,7 @@ export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
   const devices = devicesService({ repo, bus: deps.bus, cache: deps.cache, logger: deps.logger.child({ module: 'devices' }) });
   deviceRoutes(app, devices);
   positionQueryRoutes(app, { analytics: deps.analytics, cache: deps.cache, devices: repo });
+  reportRoutes(app, reportsService({ analytics: deps.analytics, db: deps.db.orm, devices: repo, settings: deps.reports ?? defaultReportSettings() }));
   const docSettings = deps.documents ?? defaultDocumentsSettings();
   await app.register(multipart, { limits: { fileSize: docSettings.maxBytes, files: 1 } });
   const companiesRepo = companiesRepository(deps.db.orm);
@@ -58,15 +105,49 @@ export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
     companyExists: (id) => companiesRepo.exists(id), logger: deps.logger.child({ module: 'documents' }),
   });
   documentRoutes(app, documents);
+  const pdf = deps.pdfText ?? pdfTextReader();
+  const cargo = cargoService({ db: deps.db.orm, repo: cargoRepository(deps.db.orm), documents, pdf, logger: deps.logger.child({ module: 'cargo' }) });
+  cargoRoutes(app, cargo, { documents });
+  const shipments = shipmentsService({
+    db: deps.db.orm, repo: shipmentsRepository(deps.db.orm), documents, cargoOf: cargo.idsOf, logger: deps.logger.child({ module: 'shipments' }),
+  });
+  shipmentRoutes(app, shipments, { documents, pdf });
+  const notifications = notificationsService({ repo: notificationsRepository(deps.db.orm), clock: deps.clock });
+  notificationRoutes(app, notifications);
+  const complaintsRepo = complaintsRepository(deps.db.orm);
+  complaintRoutes(app, complaintsService({
+    db: deps.db.orm, repo: complaintsRepo, notifications, clock: deps.clock, reopenDays: deps.complaintReopenDays ?? 14,
+    companyExists: (id) => companiesRepo.exists(id), deviceCompany: async (id) => (await repo.get(id))?.companyId,
+  }));
+  disciplinaryRoutes(app, disciplinaryService({
+    db: deps.db.orm, repo: disciplinaryRepository(deps.db.orm), complaints: complaintsRepo, notifications, clock: deps.clock,
+    companyExists: (id) => companiesRepo.exists(id),
+  }));
+  ratingRoutes(app, ratingsService({ repo: ratingsRepository(deps.db.orm), clock: deps.clock }));
+  certificateRoutes(app, certificatesService({
+    db: deps.db.orm, repo: certificatesRepository(deps.db.orm), companies: companiesRepo, documents, notifications, clock: deps.clock,
+    settings: { ...defaultCertificateSettings, ...deps.certificates }, logger: deps.logger.child({ module: 'certificates' }),
+  }));
+  dashboardRoutes(app, dashboardService({ repo: dashboardRepository(deps.db.orm), events: eventFigures(deps.analytics), clock: deps.clock }));
+  const tracking = trackingModules(app, {
+    db: deps.db.orm, bus: deps.bus, cache: deps.cache, analytics: deps.analytics, logger: deps.logger,
+    devicesRepo: repo, devices, notifications: deps.notificationRules,
+  });
+  let flagConsumer: Subscription | undefined;
   return {
     app,
     devices,
     documents,
+    tracking,
     async start() {
       const n = await devices.syncRegistry();
       deps.logger.info({ devices: n }, 'device registry published');
+      flagConsumer = await startFlagConsumer({ bus: deps.bus, db: deps.db.orm, logger: deps.logger });
+      await tracking.start();
     },
     async close() {
+      await flagConsumer?.stop();
+      await tracking.close();
       await app.close();
     },
   };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BaseEnv, portVar } from '@corridor/platform';
+import { ReportEnv } from './reports/settings';
 
 export const OpsApiConfig = BaseEnv.extend({
   PORT: portVar(8086),
@@ -13,5 +14,12 @@ export const OpsApiConfig = BaseEnv.extend({
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
   S3_PREFIX: z.string().default(''),
+  // notification rules: mail through SMTP (nodemailer URL, e.g. smtp://user:pass@mail.example:587; unset = no mail channel), webhook retries
+  SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+  SMTP_FROM: z.string().default('Corridor <notifications@corridor.local>'),
+  WEBHOOK_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60000).default(5000),
+  // reports: REPORT_MAX_PERIOD_DAYS (31) and the trip thresholds with Traccar's defaults (REPORT_TRIP_*, seconds and metres)
+  ...ReportEnv.shape,
 });
 export type OpsApiConfig = z.infer<typeof OpsApiConfig>;

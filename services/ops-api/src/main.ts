@@ -1,13 +1,15 @@
 import { createAdapters, createLogger, parseConfig, runService } from '@corridor/platform';
 import { OpsApiConfig } from './config';
 import { build } from './app';
+import { notificationSettingsFrom } from './notification-rules/settings';
+import { reportSettingsFrom } from './reports/settings';
 
 const config = parseConfig(OpsApiConfig);
 const logger = createLogger('ops-api', config.LOG_LEVEL);
 
 await runService('ops-api', logger, async () => {
   const adapters = await createAdapters(config, logger);
-  const svc = await build({ ...adapters, logger, identitySecret: config.INTERNAL_TOKEN_SECRET });
+  const svc = await build({ ...adapters, logger, identitySecret: config.INTERNAL_TOKEN_SECRET, notificationRules: notificationSettingsFrom(config), reports: reportSettingsFrom(config) });
   await svc.start();
   await svc.app.listen({ host: config.HOST, port: config.PORT });
   return {

@@ -1,19 +1,54 @@
+import { Transform } from 'node:stream';
 import replyFrom from '@fastify/reply-from';
-import { allEndpoints, fastifyPath, type EndpointDef } from '@corridor/contracts';
-import { IDENTITY_HEADER, counter, errorBody, signIdentity, type App } from '@corridor/platform';
+import { allEndpoints, fastifyPath, type EndpointDef, type ErrorCode } from '@corridor/contracts';
+import { AppError, IDENTITY_HEADER, checkAccess, counter, errorBody, signIdentity, type App } from '@corridor/platform';
 import type { Upstreams } from './upstreams';
 
 const upstreamErrors = counter('gateway_upstream_errors_total', 'Proxied requests that failed upstream', ['service', 'kind']);
 
+/** How an upstream failure answers: down (refused, unresolvable) 503, too slow 504, anything else 502. */
+export function classifyUpstreamError(error: { code?: string; message: string }): { status: 502 | 503 | 504; code: ErrorCode; kind: string } {
+  const code = error.code ?? '';
+  if (/TIMEOUT|ETIMEDOUT/i.test(code) || /timeout/i.test(error.message)) return { status: 504, code: 'GATEWAY_TIMEOUT', kind: 'timeout' };
+  if (/ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|UND_ERR_CLOSED|UND_ERR_DESTROYED/.test(code) || /ECONNREFUSED/.test(error.message)) {
+    return { status: 503, code: 'UNAVAILABLE', kind: 'unreachable' };
+  }
+  return { status: 502, code: 'BAD_GATEWAY', kind: 'bad_response' };
+}
+
+/** Requests whose streamed body went over the limit (their upstream call fails; they answer 413). */
+const tooLarge = new WeakSet<object>();
+
+/** Passes a streamed body through, cutting it off once it exceeds the limit (chunked bodies declare no length). */
+function limited(max: number, onExceeded: () => void): Transform {
+  let seen = 0;
+  const t = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      seen += chunk.length;
+      if (seen <= max) return done(null, chunk);
+      onExceeded();
+      done(new Error(`body larger than ${max} bytes`));
+    },
+  });
+  // the error reaches the upstream call through the body stream; nobody else needs to hear it
+  t.on('error', () => undefined);
+  return t;
+}
+
 /**
- * Forwards every contract endpoint owned by another service to that service. Bodies are streamed
- * through unparsed. Only idempotent methods are retried (connection failures); a service that is
- * down answers 503, one that is too slow 504, both in the one error shape.
+ * Forwards every contract endpoint owned by another service to that service. The contract's access
+ * rule is checked here first (401/403 never reach a service); credentials (authorization, cookie)
+ * stay here and the caller's identity travels as a short-lived signed token. Bodies are streamed
+ * through unparsed, up to bodyLimit. Only idempotent methods are retried (connection failures).
  */
-export async function proxyRoutes(app: App, opts: { upstreams: Upstreams; timeoutMs: number; identitySecret: string; endpoints?: readonly EndpointDef[] }): Promise<void> {
+export async function proxyRoutes(app: App, opts: { upstreams: Upstreams; timeoutMs: number; identitySecret: string; bodyLimit: number; endpoints?: readonly EndpointDef[] }): Promise<void> {
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
+    scope.addContentTypeParser('*', { bodyLimit: opts.bodyLimit }, (req, payload, done) => {
+      const declared = Number(req.headers['content-length'] ?? 0);
+      if (declared > opts.bodyLimit) return done(new AppError('PAYLOAD_TOO_LARGE', `Body larger than ${opts.bodyLimit} bytes`), undefined);
+      done(null, payload.pipe(limited(opts.bodyLimit, () => tooLarge.add(req.raw))));
+    });
     await scope.register(replyFrom, {
       retryMethods: ['GET', 'HEAD', 'OPTIONS'],
       maxRetriesOn503: 0,
@@ -26,6 +61,7 @@ export async function proxyRoutes(app: App, opts: { upstreams: Upstreams; timeou
         method: def.method.toUpperCase() as 'GET',
         url: fastifyPath(def),
         config: { endpointId: def.id },
+        onRequest: async (req) => checkAccess(def.access, req.identity),
         handler: async (req, reply) => {
           // the caller's identity travels as a short-lived signed token; credentials stay here
           const { authorization: _a, cookie: _c, [IDENTITY_HEADER]: _i, ...forwarded } = req.headers;
@@ -35,13 +71,16 @@ export async function proxyRoutes(app: App, opts: { upstreams: Upstreams; timeou
             retriesCount: def.method === 'get' ? 1 : 0,
             rewriteRequestHeaders: () => ({ ...forwarded, 'x-request-id': req.id, ...(identity ? { [IDENTITY_HEADER]: identity } : {}) }),
             onError: (rep, { error }) => {
-              const code = (error as { code?: string }).code ?? '';
-              const timedOut = /TIMEOUT|ETIMEDOUT/i.test(code) || /timeout/i.test(error.message);
-              upstreamErrors.inc({ service: def.service, kind: timedOut ? 'timeout' : 'unreachable' });
-              req.log.warn({ service: def.service, code, err: error.message }, 'upstream failed');
-              void rep
-                .code(timedOut ? 504 : 503)
-                .send(errorBody(timedOut ? 'GATEWAY_TIMEOUT' : 'UNAVAILABLE', timedOut ? `${def.service} did not answer in time` : `${def.service} is unavailable`));
+              if (tooLarge.has(req.raw)) {
+                void rep.code(413).send(errorBody('PAYLOAD_TOO_LARGE', `Body larger than ${opts.bodyLimit} bytes`));
+                return;
+              }
+              const e = error as { code?: string; message: string };
+              const c = classifyUpstreamError(e);
+              upstreamErrors.inc({ service: def.service, kind: c.kind });
+              req.log.warn({ service: def.service, code: e.code, err: e.message }, 'upstream failed');
+              const message = c.status === 504 ? `${def.service} did not answer in time` : c.status === 503 ? `${def.service} is unavailable` : `${def.service} answered badly`;
+              void rep.code(c.status).send(errorBody(c.code, message));
             },
           });
         },

@@ -55,12 +55,6 @@ function segmentFoot(lon: number, lat: number, kx: number, a: LonLat, b: LonLat)
   return { d2: px * px + py * py, t };
 }
 
-/** Haversine distance from the fix to the nearest point of segment ab. */
-export function distanceToSegmentMeters(lon: number, lat: number, a: LonLat, b: LonLat): number {
-  const { t } = segmentFoot(lon, lat, Math.cos(lat * RAD) * METRES_PER_DEGREE, a, b);
-  return haversineMeters(lon, lat, a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1]));
-}
-
 /** Distance from the fix to the nearest point of a chain of segments (a line or closed rings). */
 export function distanceToChainsMeters(chains: readonly (readonly LonLat[])[], lon: number, lat: number): number {
   const kx = Math.cos(lat * RAD) * METRES_PER_DEGREE;

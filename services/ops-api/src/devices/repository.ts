@@ -1,11 +1,12 @@
 import { and, count, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
 import type { DeviceInput } from '@corridor/contracts';
-import type { Orm } from '@corridor/platform';
+import { notFound, type Orm } from '@corridor/platform';
 import { devices, type DeviceRow } from '../db/schema';
 
 export interface DeviceFilter {
   ids?: number[];
   uniqueIds?: string[];
+  groupIds?: number[];
   keyword?: string;
   status?: DeviceRow['status'];
   companyId?: number;
@@ -23,6 +24,7 @@ export function devicesRepository(db: Orm) {
     const parts: (SQL | undefined)[] = [];
     if (f.ids?.length) parts.push(inArray(devices.id, f.ids));
     if (f.uniqueIds?.length) parts.push(inArray(devices.uniqueId, f.uniqueIds));
+    if (f.groupIds?.length) parts.push(inArray(devices.groupId, f.groupIds));
     if (f.status) parts.push(eq(devices.status, f.status));
     if (f.companyId !== undefined) parts.push(eq(devices.companyId, f.companyId));
     if (f.keyword) {
@@ -53,6 +55,35 @@ export function devicesRepository(db: Orm) {
     },
     async update(id: number, input: DeviceInput): Promise<DeviceRow | undefined> {
       const [r] = await db.update(devices).set({ ...toValues(input), updatedAt: new Date() }).where(eq(devices.id, id)).returning();
+      return r;
+    },
+    /** Bulk writes: all in one transaction (a failure rolls every row back). */
+    async insertMany(inputs: DeviceInput[]): Promise<DeviceRow[]> {
+      return db.insert(devices).values(inputs.map(toValues)).returning();
+    },
+    async updateMany(items: (DeviceInput & { id: number })[]): Promise<DeviceRow[]> {
+      return db.transaction(async (tx) => {
+        const out: DeviceRow[] = [];
+        for (const { id, ...input } of items) {
+          const [r] = await tx.update(devices).set({ ...toValues(input), updatedAt: new Date() }).where(eq(devices.id, id)).returning();
+          if (!r) throw notFound('Device', id);
+          out.push(r);
+        }
+        return out;
+      });
+    },
+    async deleteMany(ids: number[]): Promise<DeviceRow[]> {
+      return db.transaction(async (tx) => {
+        const rows = await tx.delete(devices).where(inArray(devices.id, ids)).returning();
+        const gone = new Set(rows.map((r) => r.id));
+        const missing = ids.find((id) => !gone.has(id));
+        if (missing !== undefined) throw notFound('Device', missing);
+        return rows;
+      });
+    },
+    /** Moves a device to a company (inventory decisions); `orm` lets the caller pass its transaction. */
+    async setCompany(id: number, companyId: number | null, orm: Orm = db): Promise<DeviceRow | undefined> {
+      const [r] = await orm.update(devices).set({ companyId, updatedAt: new Date() }).where(eq(devices.id, id)).returning();
       return r;
     },
     async delete(id: number): Promise<DeviceRow | undefined> {

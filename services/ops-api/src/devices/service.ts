@@ -75,10 +75,52 @@ export function devicesService(deps: { repo: DevicesRepository; bus: Bus; cache:
       await announce(row, false, before.uniqueId);
       return toDevice(row);
     },
+    /** Registers many devices in one transaction; a taken or repeated uniqueId answers 409 naming it. */
+    async createMany(inputs: DeviceInput[]): Promise<Device[]> {
+      const seen = new Set<string>();
+      for (const [i, d] of inputs.entries()) {
+        if (seen.has(d.uniqueId)) throw new AppError('CONFLICT', `uniqueId ${d.uniqueId} appears twice in the batch`, { field: `devices.${i}.uniqueId` });
+        seen.add(d.uniqueId);
+      }
+      const taken = await repo.list({ uniqueIds: [...seen], limit: 1, offset: 0 });
+      if (taken[0]) throw new AppError('CONFLICT', `A device with uniqueId ${taken[0].uniqueId} already exists`, { field: 'uniqueId', uniqueId: taken[0].uniqueId });
+      let rows: DeviceRow[];
+      try {
+        rows = await repo.insertMany(inputs);
+      } catch (err) {
+        if (isUniqueViolation(err)) throw new AppError('CONFLICT', 'A uniqueId of the batch was taken meanwhile', { field: 'uniqueId' });
+        throw err;
+      }
+      for (const r of rows) await announce(r);
+      return rows.map(toDevice);
+    },
+    /** Replaces many devices in one transaction (an unknown id answers 404 and nothing changes). */
+    async updateMany(items: (DeviceInput & { id: number })[]): Promise<Device[]> {
+      const before = new Map((await repo.list({ ids: items.map((d) => d.id), limit: items.length, offset: 0 })).map((r) => [r.id, r]));
+      let rows: DeviceRow[];
+      try {
+        rows = await repo.updateMany(items);
+      } catch (err) {
+        if (isUniqueViolation(err)) throw new AppError('CONFLICT', 'A uniqueId of the batch belongs to another device', { field: 'uniqueId' });
+        throw err;
+      }
+      for (const r of rows) await announce(r, false, before.get(r.id)?.uniqueId);
+      return rows.map(toDevice);
+    },
+    /** Deletes many devices in one transaction (an unknown id answers 404 and nothing is deleted). */
+    async removeMany(ids: number[]): Promise<void> {
+      const rows = await repo.deleteMany([...new Set(ids)]);
+      for (const r of rows) await announce(r, true);
+    },
     async remove(id: number): Promise<void> {
       const row = await repo.delete(id);
       if (!row) throw notFound('Device', id);
       await announce(row, true);
+    },
+    /** Announces a device's current row (after a change written by another module's transaction). */
+    async announceCurrent(id: number): Promise<void> {
+      const row = await repo.get(id);
+      if (row) await announce(row);
     },
     /** Publishes every device to the cache and devices.v1 (at start), so registries fill from the store. */
     async syncRegistry(): Promise<number> {

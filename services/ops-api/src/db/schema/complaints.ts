@@ -19,6 +19,8 @@ export const complaints = ops.table(
     occurredAt: timestamp('occurred_at', { withTimezone: true, mode: 'date' }),
     status: text('status', { enum: ['open', 'under_review', 'resolved', 'dismissed', 'closed'] }).notNull().default('open'),
     resolution: text('resolution'),
+    /** How the latest decision went (kept when closed, cleared on reopen): ratings count upheld complaints. */
+    outcome: text('outcome', { enum: ['resolved', 'dismissed'] }),
     filedByUserId: integer('filed_by_user_id').notNull(),
     filedByEmail: text('filed_by_email').notNull(),
     filedByCompanyId: integer('filed_by_company_id'),

@@ -1,0 +1,190 @@
+import { z } from 'zod';
+import { defineEndpoint } from './endpoint';
+import { IsoDateTime, repeated } from './common';
+import { allRoles } from './roles';
+import { AlarmType, EventMessage, EventType } from './events';
+import { PositionMessage } from './positions';
+import { queryFlag } from './resource-endpoints';
+
+/**
+ * Reports in Traccar's shapes (ReportTrips, ReportStops, ReportSummary, Position[], Event[]).
+ * Units as Traccar's clients expect: durations and engine hours in milliseconds, speeds in knots,
+ * distances and odometers in metres, fuel in litres.
+ */
+
+/** Output format; without it the Accept header decides (text/csv, the xlsx media type, else JSON). */
+export const ReportFormat = z.enum(['json', 'csv', 'xlsx']);
+export type ReportFormat = z.infer<typeof ReportFormat>;
+export const XLSX_MEDIA_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+const ReportQueryBase = z.object({
+  deviceId: repeated(z.coerce.number().int().positive()).optional().describe('Repeatable: deviceId=1&deviceId=2'),
+  groupId: repeated(z.coerce.number().int().positive()).optional()
+    .describe('Repeatable: every device of the group and of its subgroups. deviceId or groupId is required.'),
+  from: IsoDateTime.describe('Period start (ISO 8601)'),
+  to: IsoDateTime.describe('Period end (ISO 8601); the period may not exceed the server maximum (REPORT_MAX_PERIOD_DAYS)'),
+  format: ReportFormat.optional().describe('json, csv or xlsx; overrides the Accept header'),
+});
+
+const seconds = (what: string) => z.coerce.number().int().min(1).max(7 * 86400).optional().describe(`${what}, seconds`);
+const metres = (what: string) => z.coerce.number().min(0).max(1_000_000).optional().describe(`${what}, metres`);
+
+/** Per-request overrides of the trip thresholds (else the device attribute of Traccar's key name, else the server setting). */
+export const TripThresholdsQuery = z.object({
+  newLogic: queryFlag.optional().describe('report.trip.newLogic: distance-based detection (default true)'),
+  minDistance: metres('report.trip.minDistance (new logic)'),
+  minDuration: seconds('report.trip.minDuration (new logic)'),
+  stopGap: seconds('report.trip.stopGap (new logic)'),
+  minimalTripDistance: metres('report.trip.minimalTripDistance (old logic)'),
+  minimalTripDuration: seconds('report.trip.minimalTripDuration (old logic)'),
+  minimalParkingDuration: seconds('report.trip.minimalParkingDuration (old logic)'),
+  minimalNoDataDuration: seconds('report.trip.minimalNoDataDuration (old logic)'),
+  useIgnition: queryFlag.optional().describe('report.trip.useIgnition (old logic): ignition off ends a trip'),
+  ignoreOdometer: queryFlag.optional().describe('report.ignoreOdometer: distances from positions even when the device reports an odometer'),
+  speedThreshold: z.coerce.number().min(0).max(100).optional().describe('event.motion.speedThreshold, knots (motion when faster)'),
+});
+export type TripThresholdsQuery = z.output<typeof TripThresholdsQuery>;
+
+export const ReportRouteQuery = ReportQueryBase;
+export const ReportTripsQuery = ReportQueryBase.extend(TripThresholdsQuery.shape);
+export const ReportStopsQuery = ReportTripsQuery;
+export const ReportSummaryQuery = ReportQueryBase.extend({
+  daily: queryFlag.optional().describe('One row per calendar day (in timezone) instead of one per device'),
+  timezone: z.string().max(64).refine((tz) => {
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: tz });
+      return true;
+    } catch {
+      return false;
+    }
+  }, 'an IANA time zone such as Africa/Nairobi').default('UTC').describe('IANA time zone of the daily split'),
+  ignoreOdometer: TripThresholdsQuery.shape.ignoreOdometer,
+  speedThreshold: TripThresholdsQuery.shape.speedThreshold,
+});
+export const ReportEventsQuery = ReportQueryBase.extend({
+  type: repeated(z.union([EventType, z.literal('%')])).optional().describe('Repeatable event types; % or none = all'),
+  alarm: repeated(AlarmType).optional().describe('Repeatable: only alarm events with one of these alarms'),
+});
+
+const time = IsoDateTime;
+const ms = z.number().int().describe('milliseconds');
+const knots = z.number().min(0).describe('knots');
+const m = z.number().describe('metres');
+
+export const ReportTrip = z
+  .object({
+    deviceId: z.number().int(),
+    deviceName: z.string(),
+    distance: m,
+    averageSpeed: knots,
+    maxSpeed: knots,
+    spentFuel: z.number().nullable().describe('litres; null when the device reports no fuel data'),
+    startOdometer: m.nullable().describe('device odometer at the start, metres; null without one'),
+    endOdometer: m.nullable(),
+    startTime: time,
+    endTime: time,
+    startPositionId: z.string(),
+    endPositionId: z.string(),
+    startLat: z.number(),
+    startLon: z.number(),
+    endLat: z.number(),
+    endLon: z.number(),
+    startAddress: z.string().nullable(),
+    endAddress: z.string().nullable(),
+    duration: ms,
+    driverUniqueId: z.string().nullable(),
+    driverName: z.string().nullable(),
+  })
+  .meta({ id: 'ReportTrips' });
+export type ReportTrip = z.infer<typeof ReportTrip>;
+
+export const ReportStop = z
+  .object({
+    deviceId: z.number().int(),
+    deviceName: z.string(),
+    positionId: z.string(),
+    latitude: z.number(),
+    longitude: z.number(),
+    address: z.string().nullable(),
+    startTime: time,
+    endTime: time,
+    duration: ms,
+    engineHours: ms.nullable().describe('engine time during the stop (hours attribute delta, else ignition-on time), ms'),
+    spentFuel: z.number().nullable(),
+    startOdometer: m.nullable(),
+    endOdometer: m.nullable(),
+    distance: m,
+    averageSpeed: knots,
+    maxSpeed: knots,
+  })
+  .meta({ id: 'ReportStops' });
+export type ReportStop = z.infer<typeof ReportStop>;
+
+export const ReportSummary = z
+  .object({
+    deviceId: z.number().int(),
+    deviceName: z.string(),
+    distance: m,
+    averageSpeed: knots.describe('knots: distance over engine hours; without engine data, the mean speed of the fixes in motion'),
+    maxSpeed: knots,
+    spentFuel: z.number().nullable(),
+    startOdometer: m.nullable(),
+    endOdometer: m.nullable(),
+    startTime: time,
+    endTime: time,
+    startHours: ms.nullable().describe('hours attribute at the first fix, ms'),
+    endHours: ms.nullable(),
+    engineHours: ms.nullable().describe('hours attribute delta, else ignition-on time; null without either'),
+  })
+  .meta({ id: 'ReportSummary' });
+export type ReportSummary = z.infer<typeof ReportSummary>;
+
+/** Everyone signed in except trackers. Company users get their own company's devices only. */
+const readers = allRoles.filter((r) => r !== 'device');
+const tags = ['reports'];
+const formats =
+  'JSON by default; CSV (text/csv) or Excel (xlsx) through the Accept header or format=csv|xlsx, sent as an attachment. ' +
+  'Large periods are streamed. A period longer than the server maximum answers 400; a device or group the caller may not see answers 404.';
+
+export const reportsEndpoints = [
+  defineEndpoint({
+    id: 'reports.route', method: 'get', path: '/reports/route', service: 'ops-api', tags, access: readers, companyScoped: true,
+    summary: 'Route report: the positions of devices over a period',
+    description: `Positions oldest first, device after device. ${formats}`,
+    request: { query: ReportRouteQuery },
+    responses: { 200: { description: 'Positions', schema: z.array(PositionMessage) } },
+  }),
+  defineEndpoint({
+    id: 'reports.events', method: 'get', path: '/reports/events', service: 'ops-api', tags, access: readers, companyScoped: true,
+    summary: 'Events report: the events of devices over a period',
+    description: `Events oldest first, device after device, optionally only some types or alarms. ${formats}`,
+    request: { query: ReportEventsQuery },
+    responses: { 200: { description: 'Events', schema: z.array(EventMessage) } },
+  }),
+  defineEndpoint({
+    id: 'reports.summary', method: 'get', path: '/reports/summary', service: 'ops-api', tags, access: readers, companyScoped: true,
+    summary: 'Summary report: distance, speeds, engine hours and fuel per device (or per device and day)',
+    description: `Devices without positions in the period are left out. ${formats}`,
+    request: { query: ReportSummaryQuery },
+    responses: { 200: { description: 'Summaries', schema: z.array(ReportSummary) } },
+  }),
+  defineEndpoint({
+    id: 'reports.trips', method: 'get', path: '/reports/trips', service: 'ops-api', tags, access: readers, companyScoped: true,
+    summary: 'Trips report: intervals from deviceMoving to deviceStopped',
+    description:
+      'Traccar semantics. New logic (default): moving once a fix is minDistance (200 m) from the last stop point, the start ' +
+      'back-dated over the fixes that led there; stopped once every fix of the last minDuration (180 s) lies within minDistance; ' +
+      'a data gap over stopGap (3600 s) that covered minDistance fast enough is a trip of its own. Old logic (newLogic=false): ' +
+      'motion streaks of minimalTripDuration / minimalTripDistance, parking of minimalParkingDuration, gaps of minimalNoDataDuration. ' +
+      `An interval still open at the end of the period closes at its last fix. ${formats}`,
+    request: { query: ReportTripsQuery },
+    responses: { 200: { description: 'Trips', schema: z.array(ReportTrip) } },
+  }),
+  defineEndpoint({
+    id: 'reports.stops', method: 'get', path: '/reports/stops', service: 'ops-api', tags, access: readers, companyScoped: true,
+    summary: 'Stops report: intervals from deviceStopped to deviceMoving',
+    description: `The same detection as the trips report (and the same threshold parameters). ${formats}`,
+    request: { query: ReportStopsQuery },
+    responses: { 200: { description: 'Stops', schema: z.array(ReportStop) } },
+  }),
+] as const;

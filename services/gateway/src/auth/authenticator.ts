@@ -1,0 +1,126 @@
+import { createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { TokenScope } from '@corridor/contracts';
+import { AppError, counter, type Identity } from '@corridor/platform';
+import type { UserRow } from '../db/schema';
+import type { UsersRepository } from '../users/repository';
+import { identityOf, inactiveReason } from '../users/user-model';
+import type { LoginThrottle } from './login-throttle';
+import type { PasswordHasher } from './password-hash';
+import { SESSION_COOKIE, clearSessionCookie, sessionIdOf, type CookieSettings } from './session-cookie';
+import type { SessionStore } from './sessions';
+import type { TokenService } from './tokens';
+
+const signIns = counter('gateway_sign_ins_total', 'Password checks (session, basic)', ['outcome']);
+
+export type AuthVia = 'cookie' | 'bearer' | 'basic';
+
+export interface Authenticated {
+  identity: Identity;
+  user: UserRow;
+  via: AuthVia;
+  scope: TokenScope;
+  sessionId?: string;
+}
+
+const BASIC_CACHE_MS = 60000;
+const BASIC_CACHE_MAX = 10000;
+
+/**
+ * Who is calling: a cookie session, a bearer token (header, or ?token= where a client cannot send
+ * headers) or HTTP Basic (stateless, as Traccar allows). Wrong credentials that were presented
+ * (bearer, basic) answer 401; a stale or tampered cookie is dropped and the caller is anonymous.
+ */
+export function authenticator(deps: {
+  users: UsersRepository;
+  tokens: TokenService;
+  sessions: SessionStore;
+  throttle: LoginThrottle;
+  hasher: PasswordHasher;
+  cookie: CookieSettings;
+  now: () => Date;
+}) {
+  const { users, tokens, sessions, throttle, hasher, now } = deps;
+  // verified basic credentials → user id, so stateless clients do not pay scrypt on every request;
+  // an entry holds only while the stored hash is unchanged (a password change invalidates it)
+  const basicVerified = new Map<string, { userId: number; hash: string; until: number }>();
+
+  function active(user: UserRow | undefined): UserRow {
+    if (!user) throw new AppError('UNAUTHENTICATED', 'Invalid credentials');
+    const reason = inactiveReason(user, now());
+    if (reason) throw new AppError('UNAUTHENTICATED', reason);
+    return user;
+  }
+
+  /** Email (or login) and password → the user; 401 when wrong, 429 while locked. */
+  async function password(login: string, pass: string, ip: string): Promise<UserRow> {
+    await throttle.check(login, ip);
+    const user = await users.byEmailOrLogin(login);
+    const ok = await hasher.verify(pass, user?.passwordHash ?? null);
+    if (!user || !ok) {
+      signIns.inc({ outcome: 'wrong' });
+      await throttle.failed(login, ip);
+      throw new AppError('UNAUTHENTICATED', 'Wrong email or password');
+    }
+    active(user);
+    signIns.inc({ outcome: 'ok' });
+    await throttle.succeeded(login);
+    if (hasher.needsRehash(user.passwordHash!)) {
+      const rehashed = await hasher.hash(pass);
+      return (await users.update(user.id, { passwordHash: rehashed })) ?? user;
+    }
+    return user;
+  }
+
+  async function bearer(token: string): Promise<Authenticated> {
+    const row = await tokens.lookup(token);
+    if (!row) throw new AppError('UNAUTHENTICATED', 'Invalid, expired or revoked token');
+    const user = active(await users.get(row.userId));
+    return { identity: identityOf(user), user, via: 'bearer', scope: row.scope };
+  }
+
+  async function basic(header: string, ip: string): Promise<Authenticated> {
+    const key = createHash('sha256').update(header).digest('base64url');
+    const hit = basicVerified.get(key);
+    if (hit && hit.until > Date.now()) {
+      const user = await users.get(hit.userId);
+      if (user && user.passwordHash === hit.hash) return { identity: identityOf(active(user)), user, via: 'basic', scope: 'full' };
+    }
+    const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon < 1) throw new AppError('UNAUTHENTICATED', 'Malformed basic credentials');
+    const user = await password(decoded.slice(0, colon), decoded.slice(colon + 1), ip);
+    if (basicVerified.size >= BASIC_CACHE_MAX) basicVerified.clear();
+    basicVerified.set(key, { userId: user.id, hash: user.passwordHash!, until: Date.now() + BASIC_CACHE_MS });
+    return { identity: identityOf(user), user, via: 'basic', scope: 'full' };
+  }
+
+  async function cookie(req: FastifyRequest, reply: FastifyReply): Promise<Authenticated | undefined> {
+    if (!req.cookies[SESSION_COOKIE]) return undefined;
+    const sid = sessionIdOf(req);
+    const session = sid ? await sessions.get(sid) : undefined;
+    const user = session ? await users.get(session.userId) : undefined;
+    if (!sid || !session || !user || inactiveReason(user, now())) {
+      if (sid && session) await sessions.destroy(sid, session.userId);
+      clearSessionCookie(reply, deps.cookie);
+      return undefined;
+    }
+    return { identity: identityOf(user), user, via: 'cookie', scope: 'full', sessionId: sid };
+  }
+
+  return {
+    password,
+    bearer,
+    async fromRequest(req: FastifyRequest, reply: FastifyReply, opts: { queryToken?: string; ip: string }): Promise<Authenticated | undefined> {
+      const h = req.headers.authorization;
+      if (h) {
+        if (/^bearer /i.test(h)) return bearer(h.slice(7).trim());
+        if (/^basic /i.test(h)) return basic(h, opts.ip);
+        throw new AppError('UNAUTHENTICATED', 'Unsupported authorization scheme (use Bearer or Basic)');
+      }
+      if (opts.queryToken) return bearer(opts.queryToken);
+      return cookie(req, reply);
+    },
+  };
+}
+export type Authenticator = ReturnType<typeof authenticator>;

@@ -1,0 +1,5 @@
+export * from './identity-schema';
+export * from './users';
+export * from './api-tokens';
+export * from './permissions';
+export * from './audit-log';

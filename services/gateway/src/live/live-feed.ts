@@ -1,0 +1,146 @@
+import { randomUUID } from 'node:crypto';
+import type { WebSocket } from 'ws';
+import { EventMessage, PositionMessage, Topics, type DeviceRegistryMessage, type SocketMessage } from '@corridor/contracts';
+import { cacheKeys, consumeValidated, counter, gauge, type Bus, type Cache, type Identity, type Logger, type Subscription } from '@corridor/platform';
+import type { PermissionsRepository } from '../permissions/repository';
+import { DeviceDirectory } from './device-directory';
+import { canSee, viewerFor, type Viewer } from './visibility';
+
+const connections = gauge('gateway_live_connections', 'Open live-feed WebSockets');
+const frames = counter('gateway_live_frames_total', 'Frames sent on live-feed WebSockets', ['kind']);
+
+/** A client this far behind (bytes queued in the socket) is disconnected rather than buffered without end. */
+const MAX_BUFFERED = 8 * 1024 * 1024;
+const SNAPSHOT_CHUNK = 500;
+
+interface Client {
+  socket: WebSocket;
+  viewer: Viewer;
+  /** Frames produced before the initial snapshot went out; null once it has. */
+  queued: string[] | null;
+}
+
+export interface LiveFeedDeps {
+  bus: Bus;
+  cache: Cache;
+  permissions: PermissionsRepository;
+  logger: Logger;
+  keepaliveMs: number;
+}
+
+/**
+ * The live feed behind /api/socket, in Traccar's message shape. Each gateway instance reads
+ * positions.v1 and events.v1 from now on (its own consumer groups, so every instance sees every
+ * message) and devices.v1 from the beginning, and fans each batch out to the connected clients,
+ * filtered to the devices each may see. A new client first gets the latest position of each of
+ * its devices (from the cache), then the live frames, and `{}` as keepalive.
+ */
+export class LiveFeed {
+  readonly directory: DeviceDirectory;
+  private readonly clients = new Set<Client>();
+  private subs: Subscription[] = [];
+  private keepalive: NodeJS.Timeout | undefined;
+
+  constructor(private readonly deps: LiveFeedDeps) {
+    this.directory = new DeviceDirectory(deps.bus, deps.logger.child({ component: 'device-directory' }), (devices) =>
+      this.broadcast('devices', devices, (d) => ({ id: d.id, device: d })),
+    );
+  }
+
+  async start(): Promise<void> {
+    const { bus, logger } = this.deps;
+    const instance = randomUUID();
+    const [, positions, events] = await Promise.all([
+      this.directory.start(),
+      consumeValidated({
+        bus, logger, groupId: `gateway-live-positions-${instance}`, topic: Topics.positions, schema: PositionMessage, fromBeginning: false,
+        handle: async (msgs) => this.broadcast('positions', msgs, (p) => ({ id: p.deviceId, device: this.directory.get(p.deviceId) })),
+      }),
+      consumeValidated({
+        bus, logger, groupId: `gateway-live-events-${instance}`, topic: Topics.events, schema: EventMessage, fromBeginning: false,
+        handle: async (msgs) => this.broadcast('events', msgs, (e) => ({ id: e.deviceId, device: this.directory.get(e.deviceId) })),
+      }),
+    ]);
+    this.subs = [positions, events];
+    this.keepalive = setInterval(() => {
+      for (const c of this.clients) this.send(c, '{}', 'keepalive');
+    }, this.deps.keepaliveMs);
+    this.keepalive.unref();
+  }
+
+  /** A new WebSocket of an authenticated user. */
+  async open(socket: WebSocket, identity: Identity): Promise<void> {
+    const client: Client = { socket, viewer: await viewerFor(identity, this.deps.permissions), queued: [] };
+    // registered before the snapshot is read, so nothing published meanwhile is lost (it is queued)
+    this.clients.add(client);
+    connections.set(this.clients.size);
+    socket.on('close', () => {
+      this.clients.delete(client);
+      connections.set(this.clients.size);
+    });
+    socket.on('error', (err) => this.deps.logger.debug({ err, userId: identity.userId }, 'live socket error'));
+    socket.on('message', () => undefined); // clients have nothing to say (Traccar's `logs` switch is not supported)
+    const positions = await this.latestPositions(client.viewer);
+    const queued = client.queued ?? [];
+    client.queued = null;
+    this.send(client, JSON.stringify({ positions } satisfies SocketMessage), 'snapshot');
+    for (const frame of queued) this.send(client, frame, 'queued');
+  }
+
+  get size(): number {
+    return this.clients.size;
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.keepalive);
+    for (const c of this.clients) c.socket.close(1001, 'server shutting down');
+    this.clients.clear();
+    connections.set(0);
+    await Promise.allSettled([...this.subs.map((s) => s.stop()), this.directory.stop()]);
+  }
+
+  private async latestPositions(v: Viewer): Promise<PositionMessage[]> {
+    const ids = new Set(this.directory.ids().filter((id) => canSee(v, id, this.directory.get(id))));
+    for (const id of v.deviceIds) ids.add(id);
+    const all = [...ids].sort((a, b) => a - b);
+    const out: PositionMessage[] = [];
+    for (let i = 0; i < all.length; i += SNAPSHOT_CHUNK) {
+      const raw = await this.deps.cache.mget(all.slice(i, i + SNAPSHOT_CHUNK).map(cacheKeys.latestPosition));
+      for (const r of raw) {
+        if (!r) continue;
+        try {
+          const p = PositionMessage.safeParse(JSON.parse(r));
+          if (p.success) out.push(p.data);
+        } catch {
+          // an unreadable cache entry is skipped; the next position replaces it
+        }
+      }
+    }
+    return out;
+  }
+
+  private broadcast<T>(kind: 'positions' | 'events' | 'devices', items: T[], deviceOf: (item: T) => { id: number; device: DeviceRegistryMessage | undefined }): void {
+    for (const c of this.clients) {
+      const visible = items.filter((item) => {
+        const d = deviceOf(item);
+        return canSee(c.viewer, d.id, d.device);
+      });
+      if (visible.length) this.send(c, JSON.stringify({ [kind]: visible }), kind);
+    }
+  }
+
+  private send(c: Client, frame: string, kind: string): void {
+    if (c.queued) {
+      if (kind !== 'keepalive') c.queued.push(frame);
+      return;
+    }
+    if (c.socket.readyState !== c.socket.OPEN) return;
+    if (c.socket.bufferedAmount > MAX_BUFFERED) {
+      this.deps.logger.warn({ userId: c.viewer.userId }, 'live client too slow; disconnecting');
+      c.socket.close(1013, 'too slow');
+      return;
+    }
+    c.socket.send(frame);
+    frames.inc({ kind });
+  }
+}

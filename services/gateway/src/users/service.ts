@@ -1,0 +1,108 @@
+import type { User, UserCreate, UserUpdate } from '@corridor/contracts';
+import { AppError, notFound, type Identity, type Orm } from '@corridor/platform';
+import { audit, type AuditActor } from '../audit/audit';
+import type { PasswordHasher } from '../auth/password-hash';
+import type { SessionStore } from '../auth/sessions';
+import type { UserRow } from '../db/schema';
+import type { PermissionsRepository } from '../permissions/repository';
+import type { UserFilter, UsersRepository } from './repository';
+import { privilegedChanges, toUser, userValues } from './user-model';
+
+const uniqueViolation = (err: unknown): string | undefined => {
+  const e = err as { code?: string; constraint?: string; cause?: { code?: string; constraint?: string } };
+  const code = e?.code ?? e?.cause?.code;
+  if (code !== '23505') return undefined;
+  const constraint = e?.constraint ?? e?.cause?.constraint ?? '';
+  return constraint.includes('login') ? 'login' : 'email';
+};
+
+const auditView = (r: UserRow) => ({ ...toUser(r), password: undefined });
+
+/** Users: administrators manage everyone; a user may read and edit their own settings. */
+export function usersService(deps: { db: Orm; repo: UsersRepository; permissions: PermissionsRepository; hasher: PasswordHasher; sessions: SessionStore }) {
+  const { db, repo, hasher, sessions } = deps;
+
+  async function write<T>(fn: () => Promise<T>, input: { email: string; login?: string | null }): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      const field = uniqueViolation(err);
+      if (field) throw new AppError('CONFLICT', `A user with this ${field} already exists`, { field, value: field === 'login' ? input.login : input.email });
+      throw err;
+    }
+  }
+
+  /** Refuses a change that would leave no enabled administrator. */
+  async function keepAnAdmin(before: UserRow, stillAdmin: boolean, tx: Orm): Promise<void> {
+    if (!before.roles.includes('admin') || before.disabled || stillAdmin) return;
+    if ((await repo.countActiveAdmins(before.id, tx)) === 0) {
+      throw new AppError('CONFLICT', 'This is the last enabled administrator; add another first', { userId: before.id });
+    }
+  }
+
+  return {
+    async list(f: UserFilter): Promise<User[]> {
+      return (await repo.list(f)).map(toUser);
+    },
+    /** Administrators see anyone; others only themselves (anyone else is 404, as if absent). */
+    async get(id: number, caller: Identity): Promise<User> {
+      const row = caller.roles.includes('admin') || caller.userId === id ? await repo.get(id) : undefined;
+      if (!row) throw notFound('User', id);
+      return toUser(row);
+    },
+    async create(input: UserCreate, actor: AuditActor): Promise<User> {
+      const passwordHash = await hasher.hash(input.password);
+      const row = await write(
+        () =>
+          db.transaction(async (tx) => {
+            const r = await repo.insert({ ...userValues(input), passwordHash }, tx);
+            await audit.record(tx, actor, { action: 'user.create', entityType: 'user', entityId: r.id, after: auditView(r) });
+            return r;
+          }),
+        input,
+      );
+      return toUser(row);
+    },
+    async update(id: number, input: UserUpdate, caller: Identity, actor: AuditActor): Promise<User> {
+      const isAdmin = caller.roles.includes('admin');
+      if (!isAdmin && caller.userId !== id) throw notFound('User', id);
+      const before = await repo.get(id);
+      if (!before) throw notFound('User', id);
+      const values = userValues(input);
+      if (!isAdmin) {
+        const changed = privilegedChanges(before, values);
+        if (changed.length) throw new AppError('FORBIDDEN', `Only an administrator may change ${changed.join(', ')}`, { fields: changed });
+      }
+      const passwordHash = input.password ? await hasher.hash(input.password) : undefined;
+      const row = await write(
+        () =>
+          db.transaction(async (tx) => {
+            await keepAnAdmin(before, values.roles!.includes('admin') && !values.disabled, tx);
+            const r = await repo.update(id, passwordHash ? { ...values, passwordHash } : values, tx);
+            if (!r) throw notFound('User', id);
+            await audit.record(tx, actor, {
+              action: passwordHash ? 'user.update+password' : 'user.update', entityType: 'user', entityId: id,
+              before: auditView(before), after: auditView(r),
+            });
+            return r;
+          }),
+        input,
+      );
+      // a new password or a disabled account ends every session (tokens stop at the next request)
+      if (passwordHash || (row.disabled && !before.disabled)) await sessions.destroyAll(id);
+      return toUser(row);
+    },
+    async remove(id: number, actor: AuditActor): Promise<void> {
+      await db.transaction(async (tx) => {
+        const before = await repo.get(id);
+        if (!before) throw notFound('User', id);
+        await keepAnAdmin(before, false, tx);
+        await repo.delete(id, tx);
+        await deps.permissions.removeOwner('userId', id, tx);
+        await audit.record(tx, actor, { action: 'user.delete', entityType: 'user', entityId: id, before: auditView(before) });
+      });
+      await sessions.destroyAll(id);
+    },
+  };
+}
+export type UsersService = ReturnType<typeof usersService>;

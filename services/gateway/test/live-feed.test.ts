@@ -1,0 +1,147 @@
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { Topics, type DeviceRegistryMessage, type EventMessageInput, type PositionMessageInput, type SocketMessage } from '@corridor/contracts';
+import { cacheKeys } from '@corridor/platform';
+import { ADMIN, createUser, login, startGateway, tokenFor, type Harness } from './harness';
+
+/**
+ * The live feed (/api/socket) fed from the bus: the first frame is the latest position of each
+ * device the user may see; then positions, device changes and events, each only to the users who
+ * may see the device; `{}` as keepalive. A journey flag on events.v1 reaches the dispatcher of
+ * the device's company and not another company's user.
+ */
+let h: Harness;
+let base: string;
+const t0 = Date.now() - 60000;
+
+const device = (id: number, companyId: number, name = `Truck ${id}`): DeviceRegistryMessage => ({
+  id, uniqueId: `86000000000${id}`, name, disabled: false, companyId, groupId: null, status: 'online', deleted: false,
+});
+const position = (deviceId: number, offsetS: number): PositionMessageInput => ({
+  id: `${deviceId}-${t0 + offsetS * 1000}`, deviceId, uniqueId: `86000000000${deviceId}`, protocol: 'osmand',
+  fixTime: new Date(t0 + offsetS * 1000).toISOString(), serverTime: new Date().toISOString(), valid: true,
+  latitude: -1.3 - deviceId / 100, longitude: 36.8, speed: 20, course: 90,
+});
+const flag = (deviceId: number, n: number): EventMessageInput => ({
+  id: `${deviceId}-journeyFlagOpened-${t0 + n}`, type: 'journeyFlagOpened', eventTime: new Date(t0 + n).toISOString(), deviceId,
+  journeyId: `J-${deviceId}`, attributes: { kind: 'route_deviation', distanceM: 1800 },
+});
+
+class Client {
+  readonly frames: SocketMessage[] = [];
+  private constructor(readonly ws: WebSocket) {
+    ws.on('message', (data) => this.frames.push(JSON.parse(String(data)) as SocketMessage));
+  }
+  static open(url: string, headers: Record<string, string> = {}): Promise<Client> {
+    return new Promise((resolve, reject) => {
+      const ws = new WebSocket(url, { headers });
+      const c = new Client(ws);
+      ws.once('open', () => resolve(c));
+      ws.once('unexpected-response', (_req, res) => reject(Object.assign(new Error(`HTTP ${res.statusCode}`), { status: res.statusCode })));
+      ws.once('error', reject);
+    });
+  }
+  async waitFor(pred: (f: SocketMessage) => boolean, ms = 20000, poke?: () => Promise<void>): Promise<SocketMessage> {
+    const end = Date.now() + ms;
+    let lastPoke = 0;
+    for (;;) {
+      const hit = this.frames.find(pred);
+      if (hit) return hit;
+      if (Date.now() > end) throw new Error(`no matching frame in ${ms} ms; got ${JSON.stringify(this.frames).slice(0, 500)}`);
+      // a consumer that has just joined reads from "now": re-publish until it arrives
+      if (poke && Date.now() - lastPoke > 1500) {
+        lastPoke = Date.now();
+        await poke();
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  close() {
+    this.ws.close();
+  }
+}
+
+const hasEvent = (deviceId: number) => (f: SocketMessage) => Boolean(f.events?.some((e) => e.deviceId === deviceId));
+
+let dispatcher: Client;
+let otherCompany: Client;
+let admin: Client;
+let linked: Client;
+
+beforeAll(async () => {
+  h = await startGateway({ env: { SOCKET_KEEPALIVE_MS: '1000' } });
+  const { bus, cache } = h.adapters;
+  await bus.publish(Topics.devices, [1, 2].map((id) => ({ key: String(id), value: device(id, id === 1 ? 101 : 202) })));
+  for (const id of [1, 2]) await cache.set(cacheKeys.latestPosition(id), JSON.stringify({ ...position(id, 0), altitude: null, accuracy: null, satellites: null, hdop: null, ignition: null, odometer: null, power: null, battery: null, alarm: null, crcValid: true, rawFrameId: null, attributes: {} }));
+  await h.gateway.start();
+  const end = Date.now() + 30000;
+  while (h.gateway.liveFeed.directory.size < 2) {
+    if (Date.now() > end) throw new Error('device directory never filled');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  await h.gateway.app.listen({ host: '127.0.0.1', port: 0 });
+  base = `ws://127.0.0.1:${(h.gateway.app.server.address() as AddressInfo).port}/api/socket`;
+
+  const d = await createUser(h, ['dispatcher'], 101);
+  const o = await createUser(h, ['company_user'], 202);
+  const l = await createUser(h, ['company_user'], 303);
+  const adminToken = await tokenFor(h, 1);
+  await h.gateway.app.inject({ method: 'POST', url: '/api/permissions', headers: { authorization: `Bearer ${adminToken}` }, payload: { userId: l.id, deviceId: 2 } });
+  const origin = base.replace('ws:', 'http:').replace('/api/socket', '');
+  dispatcher = await Client.open(base, { cookie: await login(h, d.email, d.plainPassword), origin });
+  otherCompany = await Client.open(`${base}?token=${await tokenFor(h, o.id)}`);
+  admin = await Client.open(base, { authorization: `Bearer ${adminToken}` });
+  linked = await Client.open(`${base}?token=${await tokenFor(h, l.id)}`);
+}, 90000);
+
+afterAll(async () => {
+  for (const c of [dispatcher, otherCompany, admin, linked]) c?.close();
+  await h?.close();
+});
+
+describe('live feed', () => {
+  it('opens with the latest position of each device the user may see, and nothing else', async () => {
+    const first = (c: Client) => c.waitFor(() => true).then(() => c.frames[0]!);
+    expect((await first(dispatcher)).positions?.map((p) => p.deviceId)).toEqual([1]);
+    expect((await first(otherCompany)).positions?.map((p) => p.deviceId)).toEqual([2]);
+    expect((await first(admin)).positions?.map((p) => p.deviceId)).toEqual([1, 2]);
+    expect((await first(linked)).positions?.map((p) => p.deviceId)).toEqual([2]); // through /permissions
+  });
+
+  it('delivers a journey flag on events.v1 to the dispatcher of the device\'s company and not to another company\'s user', async () => {
+    const { bus } = h.adapters;
+    const got = await dispatcher.waitFor(hasEvent(1), 30000, () => bus.publish(Topics.events, [{ key: '1', value: flag(1, 1) }]));
+    expect(got.events![0]).toMatchObject({ type: 'journeyFlagOpened', deviceId: 1, journeyId: 'J-1', attributes: { kind: 'route_deviation' } });
+    expect(Object.keys(got)).toEqual(['events']);
+    await admin.waitFor(hasEvent(1));
+    // a later event of the other company's device reaches that user: frames arrive in order, so
+    // had the first flag been sent to them it would be here already
+    await otherCompany.waitFor(hasEvent(2), 30000, () => bus.publish(Topics.events, [{ key: '2', value: flag(2, 2) }]));
+    expect(otherCompany.frames.some(hasEvent(1))).toBe(false);
+    expect(dispatcher.frames.some(hasEvent(2))).toBe(false);
+  });
+
+  it('streams positions and device changes filtered the same way', async () => {
+    const { bus } = h.adapters;
+    await dispatcher.waitFor((f) => Boolean(f.positions?.some((p) => p.id === position(1, 30).id)), 30000, () => bus.publish(Topics.positions, [{ key: '1', value: position(1, 30) }]));
+    await bus.publish(Topics.devices, [{ key: '1', value: device(1, 101, 'Renamed truck') }]);
+    const change = await dispatcher.waitFor((f) => Boolean(f.devices?.some((d) => d.name === 'Renamed truck')));
+    expect(change.devices![0]).toMatchObject({ id: 1, companyId: 101 });
+    await otherCompany.waitFor((f) => Boolean(f.positions?.some((p) => p.id === position(2, 30).id)), 30000, () => bus.publish(Topics.positions, [{ key: '2', value: position(2, 30) }]));
+    expect(otherCompany.frames.some((f) => f.positions?.some((p) => p.deviceId === 1) || f.devices?.some((d) => d.id === 1))).toBe(false);
+  });
+
+  it('sends {} as keepalive', async () => {
+    await dispatcher.waitFor((f) => Object.keys(f).length === 0, 5000);
+  });
+
+  it('refuses an upgrade without credentials (401), with a bad token (401), and a cookie from a foreign origin (403)', async () => {
+    await expect(Client.open(base)).rejects.toMatchObject({ status: 401 });
+    await expect(Client.open(`${base}?token=crt_bogus`)).rejects.toMatchObject({ status: 401 });
+    const cookie = await login(h, ADMIN.email, ADMIN.password);
+    await expect(Client.open(base, { cookie, origin: 'https://evil.example' })).rejects.toMatchObject({ status: 403 });
+    const plain = await h.gateway.app.inject({ method: 'GET', url: '/api/socket', headers: { cookie } });
+    expect(plain.statusCode).toBe(400);
+  });
+});

@@ -1,0 +1,223 @@
+import type { InjectOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { User } from '@corridor/contracts';
+import { ADMIN, basic, createUser, login, sessionCookie, startGateway, tokenFor, type Harness } from './harness';
+
+/**
+ * Sign-in end to end: cookie sessions (JSON and form), tampered cookies, CSRF, lockout, bearer
+ * tokens (expiry, scope, revocation, ?token=), basic auth, disabled accounts.
+ */
+let h: Harness;
+const CONSOLE = 'https://console.corridor.test';
+const inject = (opts: InjectOptions) => h.gateway.app.inject(opts);
+
+beforeAll(async () => {
+  h = await startGateway({ env: { LOGIN_MAX_FAILURES: '3', LOGIN_LOCKOUT_SECONDS: '60', CONSOLE_ORIGIN: CONSOLE } });
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+describe('cookie sessions', () => {
+  it('signs in with JSON, sets an HttpOnly Secure SameSite=Lax signed cookie, and GET /session returns the user', async () => {
+    const res = await inject({ method: 'POST', url: '/api/session', payload: { email: ADMIN.email.toUpperCase(), password: ADMIN.password } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<User>()).toMatchObject({ email: ADMIN.email, administrator: true, roles: ['admin'], password: null });
+    const set = String(res.headers['set-cookie']);
+    expect(set).toMatch(/^corridor_session=[\w-]{43}\.[\w/+=-]+;/);
+    expect(set).toMatch(/HttpOnly/);
+    expect(set).toMatch(/Secure/);
+    expect(set).toMatch(/SameSite=Lax/);
+    const me = await inject({ method: 'GET', url: '/api/session', headers: { cookie: sessionCookie(res) } });
+    expect(me.statusCode).toBe(200);
+    expect(me.json<User>().email).toBe(ADMIN.email);
+  });
+
+  it('signs in with a form, as Traccar clients post it', async () => {
+    const u = await createUser(h, ['dispatcher'], 101);
+    const res = await inject({
+      method: 'POST', url: '/api/session', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `email=${encodeURIComponent(u.email)}&password=${encodeURIComponent(u.plainPassword)}`,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<User>()).toMatchObject({ id: u.id, roles: ['dispatcher'], companyId: 101 });
+  });
+
+  it('answers 401 to a wrong password or an unknown address, and 400 naming a missing field', async () => {
+    const u = await createUser(h, ['company_user'], 101);
+    const wrong = await inject({ method: 'POST', url: '/api/session', payload: { email: u.email, password: 'not-the-password' } });
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.json()).toMatchObject({ error: { code: 'UNAUTHENTICATED' } });
+    expect(wrong.headers['set-cookie']).toBeUndefined();
+    const unknown = await inject({ method: 'POST', url: '/api/session', payload: { email: 'nobody@corridor.test', password: 'whatever-1' } });
+    expect(unknown.statusCode).toBe(401);
+    const missing = await inject({ method: 'POST', url: '/api/session', payload: { email: u.email } });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json<{ error: { message: string } }>().error.message).toMatch(/password/);
+  });
+
+  it('answers 404 to GET /session without a session, and ignores a tampered cookie', async () => {
+    expect((await inject({ method: 'GET', url: '/api/session' })).statusCode).toBe(404);
+    const cookie = await login(h, ADMIN.email, ADMIN.password);
+    const [name, value] = cookie.split('=') as [string, string];
+    const [sid, sig] = value.split('.') as [string, string];
+    const flipped = sid.slice(0, -1) + (sid.endsWith('A') ? 'B' : 'A');
+    for (const tampered of [`${name}=${flipped}.${sig}`, `${name}=${sid}`, `${name}=${sid}.${sig.slice(0, -2)}xx`]) {
+      const res = await inject({ method: 'GET', url: '/api/session', headers: { cookie: tampered } });
+      expect(res.statusCode, tampered).toBe(404);
+      expect(String(res.headers['set-cookie'])).toMatch(/corridor_session=;/); // cleared
+      const users = await inject({ method: 'GET', url: '/api/users', headers: { cookie: tampered } });
+      expect(users.statusCode).toBe(401);
+    }
+    expect((await inject({ method: 'GET', url: '/api/users', headers: { cookie } })).statusCode).toBe(200);
+  });
+
+  it('requires X-Requested-With on cookie-authenticated changes (CSRF), refuses a foreign origin, and signs out', async () => {
+    const cookie = await login(h, ADMIN.email, ADMIN.password);
+    const noMarker = await inject({ method: 'DELETE', url: '/api/session', headers: { cookie } });
+    expect(noMarker.statusCode).toBe(403);
+    expect(noMarker.json<{ error: { message: string } }>().error.message).toMatch(/X-Requested-With/);
+    const proxied = await inject({ method: 'POST', url: '/api/devices', headers: { cookie }, payload: { name: 'x', uniqueId: 'x1' } });
+    expect(proxied.statusCode).toBe(403);
+    const foreign = await inject({ method: 'DELETE', url: '/api/session', headers: { cookie, 'x-requested-with': 'XMLHttpRequest', origin: 'https://evil.example' } });
+    expect(foreign.statusCode).toBe(403);
+    // reads need no marker; bearer callers never do
+    expect((await inject({ method: 'GET', url: '/api/users', headers: { cookie } })).statusCode).toBe(200);
+    const token = await tokenFor(h, 1);
+    expect((await inject({ method: 'POST', url: '/api/devices', headers: { authorization: `Bearer ${token}` }, payload: { name: 'x', uniqueId: 'x1' } })).statusCode).toBe(503);
+
+    const out = await inject({ method: 'DELETE', url: '/api/session', headers: { cookie, 'x-requested-with': 'XMLHttpRequest', origin: 'http://localhost:80' } });
+    expect(out.statusCode).toBe(204);
+    // the session is gone on the server, not only in the browser
+    expect((await inject({ method: 'GET', url: '/api/session', headers: { cookie } })).statusCode).toBe(404);
+  });
+
+  it('locks an address after repeated failures (429 even with the right password) without touching others', async () => {
+    const u = await createUser(h, ['company_user'], 202);
+    for (let i = 0; i < 3; i++) {
+      expect((await inject({ method: 'POST', url: '/api/session', payload: { email: u.email, password: `wrong-${i}` } })).statusCode).toBe(401);
+    }
+    const locked = await inject({ method: 'POST', url: '/api/session', payload: { email: u.email, password: u.plainPassword } });
+    expect(locked.statusCode).toBe(429);
+    expect(locked.json()).toMatchObject({ error: { code: 'RATE_LIMITED' } });
+    expect(locked.headers['retry-after']).toBe('60');
+    // basic auth is checked by the same throttle
+    expect((await inject({ method: 'GET', url: '/api/session', headers: { authorization: basic(u.email, u.plainPassword) } })).statusCode).toBe(429);
+    expect((await inject({ method: 'POST', url: '/api/session', payload: { email: ADMIN.email, password: ADMIN.password } })).statusCode).toBe(200);
+  });
+
+  it('refuses a disabled user: sign-in 401 and the live session ends', async () => {
+    const u = await createUser(h, ['dispatcher'], 101);
+    const cookie = await login(h, u.email, u.plainPassword);
+    const admin = await login(h, ADMIN.email, ADMIN.password);
+    const current = (await inject({ method: 'GET', url: `/api/users/${u.id}`, headers: { cookie: admin } })).json<User>();
+    const disable = await inject({ method: 'PUT', url: `/api/users/${u.id}`, headers: { cookie: admin, 'x-requested-with': 'test' }, payload: { ...current, disabled: true, password: null } });
+    expect(disable.statusCode, disable.body).toBe(200);
+    expect((await inject({ method: 'GET', url: '/api/session', headers: { cookie } })).statusCode).toBe(404);
+    const again = await inject({ method: 'POST', url: '/api/session', payload: { email: u.email, password: u.plainPassword } });
+    expect(again.statusCode).toBe(401);
+    expect(again.json<{ error: { message: string } }>().error.message).toMatch(/disabled/);
+  });
+});
+
+describe('bearer tokens', () => {
+  it('issues a token from a session and accepts it as Bearer and as ?token= (which sets the cookie)', async () => {
+    const u = await createUser(h, ['association_analyst']);
+    const cookie = await login(h, u.email, u.plainPassword);
+    const res = await inject({ method: 'POST', url: '/api/session/token', headers: { cookie, 'x-requested-with': 'x', 'content-type': 'application/x-www-form-urlencoded' }, payload: '' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/plain/);
+    const token = res.body;
+    expect(token).toMatch(/^crt_[\w-]{43}$/);
+    const me = await inject({ method: 'GET', url: '/api/session', headers: { authorization: `Bearer ${token}` } });
+    expect(me.json<User>().id).toBe(u.id);
+    const viaQuery = await inject({ method: 'GET', url: `/api/session?token=${token}` });
+    expect(viaQuery.statusCode).toBe(200);
+    const fromQuery = sessionCookie(viaQuery);
+    expect((await inject({ method: 'GET', url: '/api/session', headers: { cookie: fromQuery } })).json<User>().id).toBe(u.id);
+  });
+
+  it('refuses an expired token, and an expiration in the past (400 naming the field)', async () => {
+    const u = await createUser(h, ['dispatcher'], 101);
+    const token = await tokenFor(h, u.id, 'full', new Date(Date.now() + 3600000).toISOString());
+    expect((await inject({ method: 'GET', url: '/api/session', headers: { authorization: `Bearer ${token}` } })).statusCode).toBe(200);
+    h.clock.offsetMs = 2 * 3600000;
+    try {
+      const expired = await inject({ method: 'GET', url: '/api/session', headers: { authorization: `Bearer ${token}` } });
+      expect(expired.statusCode).toBe(401);
+      expect(expired.json<{ error: { message: string } }>().error.message).toMatch(/expired/);
+    } finally {
+      h.clock.offsetMs = 0;
+    }
+    const past = await inject({ method: 'POST', url: '/api/session/token', headers: { authorization: `Bearer ${token}` }, payload: { expiration: '2020-01-01T00:00:00Z' } });
+    expect(past.statusCode).toBe(400);
+    expect(past.json()).toMatchObject({ error: { code: 'VALIDATION_FAILED', details: [{ path: 'expiration' }] } });
+    const garbage = await inject({ method: 'GET', url: '/api/session', headers: { authorization: 'Bearer crt_nonsense' } });
+    expect(garbage.statusCode).toBe(401);
+  });
+
+  it('honours the read scope and revocation; someone else\'s token is 404 unless you are an administrator', async () => {
+    const u = await createUser(h, ['admin']);
+    const other = await createUser(h, ['company_user'], 202);
+    const read = await tokenFor(h, u.id, 'read');
+    expect((await inject({ method: 'GET', url: '/api/users', headers: { authorization: `Bearer ${read}` } })).statusCode).toBe(200);
+    const write = await inject({ method: 'POST', url: '/api/session/token', headers: { authorization: `Bearer ${read}` }, payload: {} });
+    expect(write.statusCode).toBe(403);
+
+    const full = await tokenFor(h, u.id);
+    const othersToken = await tokenFor(h, other.id);
+    const otherAuth = { authorization: `Bearer ${othersToken}` };
+    const notYours = await inject({ method: 'POST', url: '/api/session/token/revoke', headers: otherAuth, payload: { token: full } });
+    expect(notYours.statusCode).toBe(404);
+    const revoked = await inject({ method: 'POST', url: '/api/session/token/revoke', headers: { authorization: `Bearer ${full}` }, payload: { token: full } });
+    expect(revoked.statusCode).toBe(204);
+    expect((await inject({ method: 'GET', url: '/api/session', headers: { authorization: `Bearer ${full}` } })).statusCode).toBe(401);
+    const byAdmin = await inject({ method: 'POST', url: '/api/session/token/revoke', headers: { authorization: basic(ADMIN.email, ADMIN.password) }, payload: { token: othersToken } });
+    expect(byAdmin.statusCode).toBe(204);
+    expect((await inject({ method: 'GET', url: '/api/session', headers: otherAuth })).statusCode).toBe(401);
+  });
+});
+
+describe('basic auth', () => {
+  it('accepts the right credentials statelessly and refuses wrong ones and other schemes', async () => {
+    const ok = await inject({ method: 'GET', url: '/api/session', headers: { authorization: basic(ADMIN.email, ADMIN.password) } });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.headers['set-cookie']).toBeUndefined();
+    expect((await inject({ method: 'GET', url: '/api/users', headers: { authorization: basic(ADMIN.email, 'nope-nope') } })).statusCode).toBe(401);
+    expect((await inject({ method: 'GET', url: '/api/users', headers: { authorization: 'Digest abc' } })).statusCode).toBe(401);
+    expect((await inject({ method: 'GET', url: '/api/users', headers: { authorization: 'Basic !!!' } })).statusCode).toBe(401);
+  });
+
+  it('never trusts an identity header sent by a client', async () => {
+    const res = await inject({ method: 'GET', url: '/api/users', headers: { 'x-corridor-identity': 'eyJhbGciOiJIUzI1NiJ9.e30.x' } });
+    expect(res.statusCode).toBe(401);
+  });
+});
+
+describe('protection', () => {
+  it('answers CORS preflights from the console\'s origin only, with credentials and the CSRF header allowed', async () => {
+    const pre = await inject({ method: 'OPTIONS', url: '/api/users', headers: { origin: CONSOLE, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-requested-with' } });
+    expect(pre.statusCode).toBe(204);
+    expect(pre.headers['access-control-allow-origin']).toBe(CONSOLE);
+    expect(pre.headers['access-control-allow-credentials']).toBe('true');
+    expect(String(pre.headers['access-control-allow-headers'])).toMatch(/x-requested-with/);
+    const foreign = await inject({ method: 'GET', url: '/api/server', headers: { origin: 'https://evil.example' } });
+    expect(foreign.headers['access-control-allow-origin']).toBeUndefined();
+    // the console's own cookie requests pass the CSRF check
+    const cookie = await login(h, ADMIN.email, ADMIN.password);
+    const fromConsole = await inject({ method: 'DELETE', url: '/api/session', headers: { cookie, origin: CONSOLE, 'x-requested-with': 'XMLHttpRequest' } });
+    expect(fromConsole.statusCode).toBe(204);
+  });
+
+  it('sends security headers on every answer', async () => {
+    const res = await inject({ method: 'GET', url: '/api/server' });
+    expect(res.headers).toMatchObject({ 'x-content-type-options': 'nosniff', 'x-frame-options': 'SAMEORIGIN', 'referrer-policy': 'no-referrer' });
+    expect(res.headers['strict-transport-security']).toMatch(/max-age=\d+/);
+    expect(res.headers['content-security-policy']).toMatch(/default-src 'self'/);
+  });
+
+  it('answers 400 to the OpenID endpoints when no provider is configured', async () => {
+    expect((await inject({ method: 'GET', url: '/api/session/openid/auth' })).statusCode).toBe(400);
+    expect((await inject({ method: 'GET', url: '/api/server' })).json()).toMatchObject({ openIdEnabled: false });
+  });
+});

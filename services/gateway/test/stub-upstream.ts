@@ -1,0 +1,45 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { IDENTITY_HEADER, verifyIdentity, type Identity } from '@corridor/platform';
+import { TEST_IDENTITY_SECRET } from '@corridor/platform/testing/identity';
+
+export interface Received {
+  method: string;
+  url: string;
+  identity: Identity | undefined;
+  /** Credentials that must never leave the gateway. */
+  authorization: string | undefined;
+  cookie: string | undefined;
+  body: string;
+}
+
+/**
+ * A stand-in for every upstream service: answers 200 {} to anything and records what arrived,
+ * with the forwarded identity verified as a service would verify it.
+ */
+export async function startStubUpstream(opts: { delayMs?: number } = {}): Promise<{ url: string; received: Received[]; close(): Promise<void> }> {
+  const received: Received[] = [];
+  const server: Server = createServer((req: IncomingMessage, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      void (async () => {
+        const token = req.headers[IDENTITY_HEADER];
+        const identity = typeof token === 'string' ? await verifyIdentity(token, TEST_IDENTITY_SECRET).catch(() => undefined) : undefined;
+        received.push({ method: req.method ?? '', url: req.url ?? '', identity, authorization: req.headers.authorization, cookie: req.headers.cookie, body: Buffer.concat(chunks).toString('utf8') });
+        if (opts.delayMs) await new Promise((r) => setTimeout(r, opts.delayMs));
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      })();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    received,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

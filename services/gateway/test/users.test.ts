@@ -1,0 +1,133 @@
+import type { InjectOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { User, UserCreate } from '@corridor/contracts';
+import { audit } from '../src/audit/audit';
+import { ensureBootstrapAdmin } from '../src/auth/bootstrap-admin';
+import { passwordHasher } from '../src/auth/password-hash';
+import { usersRepository } from '../src/users/repository';
+import { ADMIN, basic, createUser, login, startGateway, tokenFor, type Harness } from './harness';
+
+/** /api/users: administrators manage everyone; users read and edit their own settings only. */
+let h: Harness;
+let adminAuth: { authorization: string };
+const inject = (opts: InjectOptions) => h.gateway.app.inject(opts);
+
+beforeAll(async () => {
+  h = await startGateway();
+  adminAuth = { authorization: `Bearer ${await tokenFor(h, 1)}` };
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+const newUser = (over: Partial<Record<keyof UserCreate, unknown>> = {}) => ({
+  name: 'Wanjiru Kamau', email: `wk${Math.random().toString(36).slice(2, 8)}@transit.test`, password: 'a-long-password', roles: ['company_user'], companyId: 101, ...over,
+});
+
+describe('users', () => {
+  it('creates, reads, lists (filtered, paginated), updates and deletes, auditing each change', async () => {
+    const body = newUser({ phone: '+254700000001', attributes: { lang: 'sw' } });
+    const created = await inject({ method: 'POST', url: '/api/users', headers: adminAuth, payload: body });
+    expect(created.statusCode, created.body).toBe(200);
+    const u = created.json<User>();
+    expect(u).toMatchObject({ name: 'Wanjiru Kamau', email: body.email, roles: ['company_user'], companyId: 101, administrator: false, password: null, disabled: false, deviceLimit: -1, attributes: { lang: 'sw' } });
+    expect(JSON.stringify(created.json())).not.toMatch(/scrypt/);
+    expect((await inject({ method: 'GET', url: `/api/users/${u.id}`, headers: adminAuth })).json<User>()).toEqual(u);
+    await login(h, body.email as string, body.password as string);
+
+    const byCompany = await inject({ method: 'GET', url: '/api/users?companyId=101&role=company_user&keyword=wanjiru&limit=1', headers: adminAuth });
+    expect(byCompany.statusCode).toBe(200);
+    expect(byCompany.json<User[]>().map((x) => x.id)).toEqual([u.id]);
+    expect((await inject({ method: 'GET', url: '/api/users?companyId=999', headers: adminAuth })).json()).toEqual([]);
+    const page2 = await inject({ method: 'GET', url: '/api/users?limit=1&offset=1', headers: adminAuth });
+    expect(page2.json<User[]>()).toHaveLength(1);
+
+    const updated = await inject({ method: 'PUT', url: `/api/users/${u.id}`, headers: adminAuth, payload: { ...u, password: undefined, roles: ['clearing_agent'], disabled: true } });
+    expect(updated.statusCode, updated.body).toBe(200);
+    expect(updated.json<User>()).toMatchObject({ roles: ['clearing_agent'], disabled: true });
+
+    expect((await inject({ method: 'DELETE', url: `/api/users/${u.id}`, headers: adminAuth })).statusCode).toBe(204);
+    expect((await inject({ method: 'GET', url: `/api/users/${u.id}`, headers: adminAuth })).statusCode).toBe(404);
+    const trail = await audit.forEntity(h.adapters.db.orm, 'user', u.id);
+    expect(trail.map((r) => r.action)).toEqual(['user.delete', 'user.update', 'user.create']);
+    expect(trail[1]).toMatchObject({ actorUserId: 1, before: { disabled: false }, after: { disabled: true } });
+  });
+
+  it('answers 400 naming the field, 409 on a duplicate email, 404 on an unknown id', async () => {
+    const bad = await inject({ method: 'POST', url: '/api/users', headers: adminAuth, payload: newUser({ email: 'not-an-email' }) });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ error: { code: 'VALIDATION_FAILED', details: [{ path: 'email' }] } });
+    const short = await inject({ method: 'POST', url: '/api/users', headers: adminAuth, payload: newUser({ password: 'short' }) });
+    expect(short.json()).toMatchObject({ error: { details: [{ path: 'password' }] } });
+    const noRole = await inject({ method: 'POST', url: '/api/users', headers: adminAuth, payload: newUser({ roles: [] }) });
+    expect(noRole.json()).toMatchObject({ error: { details: [{ path: 'roles' }] } });
+    const badRole = await inject({ method: 'POST', url: '/api/users', headers: adminAuth, payload: newUser({ roles: ['superuser'] }) });
+    expect(badRole.statusCode).toBe(400);
+
+    const body = newUser();
+    expect((await inject({ method: 'POST', url: '/api/users', headers: adminAuth, payload: body })).statusCode).toBe(200);
+    const dup = await inject({ method: 'POST', url: '/api/users', headers: adminAuth, payload: { ...body, email: (body.email as string).toUpperCase() } });
+    expect(dup.statusCode).toBe(409);
+    expect(dup.json()).toMatchObject({ error: { code: 'CONFLICT', details: { field: 'email' } } });
+
+    expect((await inject({ method: 'GET', url: '/api/users/999999', headers: adminAuth })).statusCode).toBe(404);
+    expect((await inject({ method: 'PUT', url: '/api/users/999999', headers: adminAuth, payload: newUser({ password: undefined }) })).statusCode).toBe(404);
+    expect((await inject({ method: 'DELETE', url: '/api/users/999999', headers: adminAuth })).statusCode).toBe(404);
+  });
+
+  it('lets a user read and edit their own settings only (others are 404; privileged fields 403)', async () => {
+    const u = await createUser(h, ['dispatcher'], 101);
+    const other = await createUser(h, ['dispatcher'], 101);
+    const auth = { authorization: basic(u.email, u.plainPassword) };
+    const me = await inject({ method: 'GET', url: `/api/users/${u.id}`, headers: auth });
+    expect(me.statusCode).toBe(200);
+    expect((await inject({ method: 'GET', url: `/api/users/${other.id}`, headers: auth })).statusCode).toBe(404);
+    expect((await inject({ method: 'GET', url: '/api/users', headers: auth })).statusCode).toBe(403);
+
+    const mine = me.json<User>();
+    const renamed = await inject({ method: 'PUT', url: `/api/users/${u.id}`, headers: auth, payload: { ...mine, name: 'Renamed', map: 'osm', zoom: 9, password: 'a-new-password-9' } });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    expect(renamed.json<User>()).toMatchObject({ name: 'Renamed', zoom: 9 });
+    await login(h, u.email, 'a-new-password-9');
+
+    const newAuth = { authorization: basic(u.email, 'a-new-password-9') };
+    const escalate = await inject({ method: 'PUT', url: `/api/users/${u.id}`, headers: newAuth, payload: { ...mine, roles: ['admin'], companyId: null } });
+    expect(escalate.statusCode).toBe(403);
+    expect(escalate.json()).toMatchObject({ error: { code: 'FORBIDDEN', details: { fields: ['roles', 'companyId'] } } });
+    expect((await inject({ method: 'PUT', url: `/api/users/${other.id}`, headers: newAuth, payload: { ...mine, id: other.id } })).statusCode).toBe(404);
+    expect((await inject({ method: 'DELETE', url: `/api/users/${u.id}`, headers: newAuth })).statusCode).toBe(403);
+  });
+
+  it('keeps an enabled administrator: the last one cannot be deleted, disabled or demoted (409)', async () => {
+    const admins = (await inject({ method: 'GET', url: '/api/users?role=admin&limit=1000', headers: adminAuth })).json<User[]>();
+    // leave exactly the bootstrap administrator
+    for (const a of admins.filter((x) => x.email !== ADMIN.email)) await inject({ method: 'DELETE', url: `/api/users/${a.id}`, headers: adminAuth });
+    const boot = (await inject({ method: 'GET', url: '/api/users/1', headers: adminAuth })).json<User>();
+    const del = await inject({ method: 'DELETE', url: '/api/users/1', headers: adminAuth });
+    expect(del.statusCode).toBe(409);
+    expect((await inject({ method: 'PUT', url: '/api/users/1', headers: adminAuth, payload: { ...boot, disabled: true } })).statusCode).toBe(409);
+    expect((await inject({ method: 'PUT', url: '/api/users/1', headers: adminAuth, payload: { ...boot, roles: ['dispatcher'] } })).statusCode).toBe(409);
+    // with a second administrator, the first may go
+    const second = await createUser(h, ['admin']);
+    const secondAuth = { authorization: `Bearer ${await tokenFor(h, second.id)}` };
+    expect((await inject({ method: 'PUT', url: '/api/users/1', headers: secondAuth, payload: { ...boot, roles: ['association_officer'] } })).statusCode).toBe(200);
+  });
+
+  it('creates the bootstrap administrator only while no enabled administrator exists, promoting a user with that email', async () => {
+    const first = (await inject({ method: 'GET', url: '/api/users/1', headers: adminAuth })).json<User>();
+    expect(first.email).toBe(ADMIN.email); // created at the first start, on an empty database
+    const repo = usersRepository(h.adapters.db.orm);
+    const deps = { db: h.adapters.db.orm, users: repo, hasher: passwordHasher(10), logger: h.adapters.logger };
+    const candidate = await createUser(h, ['company_user'], 101);
+    expect(await ensureBootstrapAdmin(deps, { email: candidate.email, password: 'ignored-here' })).toBe('present');
+    const admins = await repo.list({ role: 'admin', disabled: false, limit: 1000, offset: 0 });
+    for (const a of admins) await repo.update(a.id, { disabled: true });
+    try {
+      expect(await ensureBootstrapAdmin(deps, { email: candidate.email.toUpperCase(), password: 'ignored-here' })).toBe('promoted');
+      expect((await repo.get(candidate.id))?.roles).toEqual(['company_user', 'admin']);
+      expect(await ensureBootstrapAdmin(deps, { email: 'someone-else@corridor.test', password: 'ignored-here' })).toBe('present');
+    } finally {
+      for (const a of admins) await repo.update(a.id, { disabled: false });
+    }
+  });
+});

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { createLogger } from '@corridor/platform';
+import type { GeofenceRow } from '../db/schema';
+import { FenceCatalog, appliesTo } from './fence-catalog';
+
+const row = (id: number, area: string, attributes: GeofenceRow['attributes'] = {}): GeofenceRow => ({
+  id, name: `f${id}`, description: null, area, calendarId: null, attributes, kind: 'other', country: null, seedKey: null,
+  createdAt: new Date(0), updatedAt: new Date(0),
+});
+
+describe('FenceCatalog', () => {
+  it('answers from the index and follows upserts and removals', () => {
+    const catalog = new FenceCatalog(createLogger('test', 'silent'));
+    catalog.upsert([row(1, 'CIRCLE (0 36, 1000)'), row(2, 'POLYGON ((0 36, 0 36.1, 0.1 36.1, 0.1 36))')], []);
+    expect(catalog.containing(36, 0).sort()).toEqual(['1', '2']);
+    catalog.upsert([row(1, 'CIRCLE (5 36, 1000)')], []); // moved away
+    expect(catalog.containing(36, 0)).toEqual(['2']);
+    catalog.remove(['2']);
+    expect(catalog.containing(36, 0)).toEqual([]);
+    expect(catalog.size).toBe(1);
+  });
+
+  it('skips a stored area that no longer parses, and reads the hysteresis attributes', () => {
+    const catalog = new FenceCatalog(createLogger('test', 'silent'));
+    catalog.upsert([row(1, 'CIRCLE (0 36, 1000)'), row(2, 'CIRCLE (0 36')], []);
+    expect(catalog.get('2')).toBeUndefined();
+    catalog.upsert([row(3, 'CIRCLE (0 36, 10)', { minDwellSeconds: 90, exitMarginMeters: 'far' as unknown as number })], []);
+    expect(catalog.get('3')?.rule).toEqual({ minDwellSeconds: 90, exitMarginMeters: 0 });
+  });
+
+  it('applies an unlinked fence to every device, a linked one to its devices and groups', () => {
+    const catalog = new FenceCatalog(createLogger('test', 'silent'));
+    const t = new Date(0);
+    catalog.upsert([row(1, 'CIRCLE (0 36, 10)'), row(2, 'CIRCLE (0 36, 10)')], [
+      { id: 1, geofenceId: 2, deviceId: 7, groupId: null, createdAt: t },
+      { id: 2, geofenceId: 2, deviceId: null, groupId: 3, createdAt: t },
+    ]);
+    const [open, linked] = [catalog.get('1')!, catalog.get('2')!];
+    expect(appliesTo(open, 99, null)).toBe(true);
+    expect([appliesTo(linked, 7, null), appliesTo(linked, 8, 3), appliesTo(linked, 8, 4), appliesTo(linked, 8, undefined)]).toEqual([true, true, false, false]);
+  });
+});

@@ -1,0 +1,100 @@
+import type { GeofenceKind } from '@corridor/contracts';
+import { gauge, type Logger } from '@corridor/platform';
+import type { GeofenceLinkRow, GeofenceRow } from '../db/schema';
+import { parseAreaWkt } from '../fences/area-wkt';
+import { BBoxFenceIndex } from '../fences/bbox-fence-index';
+import type { FenceShape } from '../fences/fence';
+import type { FenceRule } from './fence-state';
+
+const fencesLoaded = gauge('geofence_fences_loaded', 'Fences in the evaluator index');
+const indexRebuild = gauge('geofence_index_rebuild_seconds', 'Duration of the last index rebuild');
+
+/** A fence as the evaluator needs it: shape, hysteresis rule, links. */
+export interface CatalogFence {
+  /** the numeric id as a string (the FenceIndex and fence-state key) */
+  id: string;
+  name: string;
+  kind: GeofenceKind;
+  shape: FenceShape;
+  rule: FenceRule;
+  deviceIds: ReadonlySet<number>;
+  groupIds: ReadonlySet<number>;
+}
+
+const nonNegative = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : 0);
+
+/**
+ * The fences every evaluator instance holds in memory, with the bounding-box index over them
+ * (BBoxFenceIndex: fastest of the three candidates in tools/bench/suites/geofence-index.ts).
+ * Changes mark the index stale; it is rebuilt once, at the next query.
+ */
+export class FenceCatalog {
+  private readonly fences = new Map<string, CatalogFence>();
+  private readonly index = new BBoxFenceIndex();
+  private stale = true;
+
+  constructor(private readonly logger: Logger) {}
+
+  /** Puts (or replaces) the given fences with their links; rows whose stored area no longer parses are skipped. */
+  upsert(rows: readonly GeofenceRow[], links: readonly GeofenceLinkRow[]): void {
+    const byFence = new Map<number, GeofenceLinkRow[]>();
+    for (const l of links) byFence.set(l.geofenceId, [...(byFence.get(l.geofenceId) ?? []), l]);
+    for (const r of rows) {
+      const parsed = parseAreaWkt(r.area, r.attributes);
+      if (!parsed.ok) {
+        this.logger.error({ geofenceId: r.id, errors: parsed.errors }, 'stored geofence area does not parse; fence ignored');
+        this.fences.delete(String(r.id));
+        continue;
+      }
+      const own = byFence.get(r.id) ?? [];
+      this.fences.set(String(r.id), {
+        id: String(r.id),
+        name: r.name,
+        kind: r.kind,
+        shape: parsed.shape,
+        rule: { minDwellSeconds: nonNegative(r.attributes.minDwellSeconds), exitMarginMeters: nonNegative(r.attributes.exitMarginMeters) },
+        deviceIds: new Set(own.flatMap((l) => (l.deviceId === null ? [] : [l.deviceId]))),
+        groupIds: new Set(own.flatMap((l) => (l.groupId === null ? [] : [l.groupId]))),
+      });
+    }
+    this.stale = true;
+  }
+
+  remove(ids: readonly string[]): void {
+    for (const id of ids) this.fences.delete(id);
+    this.stale = true;
+  }
+
+  clear(): void {
+    this.fences.clear();
+    this.stale = true;
+  }
+
+  get(id: string): CatalogFence | undefined {
+    return this.fences.get(id);
+  }
+
+  get size(): number {
+    return this.fences.size;
+  }
+
+  /** Ids of the fences whose exact test holds for the fix (links not applied). */
+  containing(lon: number, lat: number): string[] {
+    if (this.stale) this.rebuild();
+    return this.index.containing(lon, lat);
+  }
+
+  private rebuild(): void {
+    const t = performance.now();
+    this.index.load([...this.fences.values()].map((f) => ({ id: f.id, shape: f.shape })));
+    this.stale = false;
+    fencesLoaded.set(this.fences.size);
+    indexRebuild.set((performance.now() - t) / 1000);
+  }
+}
+
+/** A fence applies to a device when it has no links, or is linked to the device or to its group. */
+export function appliesTo(fence: CatalogFence, deviceId: number, groupId: number | null | undefined): boolean {
+  if (fence.deviceIds.size === 0 && fence.groupIds.size === 0) return true;
+  return fence.deviceIds.has(deviceId) || (groupId != null && fence.groupIds.has(groupId));
+}

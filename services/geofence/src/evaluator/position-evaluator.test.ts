@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { PositionMessage, type EventMessage } from '@corridor/contracts';
+import { MemoryBus, MemoryCache, createLogger, systemClock } from '@corridor/platform';
+import type { GeofenceLinkRow, GeofenceRow } from '../db/schema';
+import { geofenceKeys, readInside } from '../inside/inside-sets';
+import { DeviceDirectory } from './device-directory';
+import { FenceCatalog } from './fence-catalog';
+import { PositionEvaluator } from './position-evaluator';
+
+const logger = createLogger('test', 'silent');
+const T0 = Date.parse('2026-03-01T06:00:00Z');
+
+function fenceRow(id: number, area: string, attributes: GeofenceRow['attributes'] = {}): GeofenceRow {
+  const now = new Date(T0);
+  return { id, name: `fence ${id}`, description: null, area, calendarId: null, attributes, kind: 'other', country: null, seedKey: null, createdAt: now, updatedAt: now };
+}
+
+function fix(deviceId: number, seconds: number, lat: number, lon: number, extra: Partial<PositionMessage> = {}): PositionMessage {
+  const time = new Date(T0 + seconds * 1000).toISOString();
+  return PositionMessage.parse({
+    id: `${deviceId}-${T0 + seconds * 1000}`, deviceId, uniqueId: `imei-${deviceId}`, protocol: 'test', fixTime: time,
+    serverTime: time, valid: true, latitude: lat, longitude: lon, speed: 0, course: 0, ...extra,
+  });
+}
+
+function setup(rows: GeofenceRow[], links: GeofenceLinkRow[] = []) {
+  const cache = new MemoryCache();
+  const catalog = new FenceCatalog(logger);
+  catalog.upsert(rows, links);
+  const written: EventMessage[][] = [];
+  let failWrites = 0;
+  const evaluator = new PositionEvaluator({
+    catalog, cache, clock: systemClock, logger,
+    directory: new DeviceDirectory(new MemoryBus(), cache, logger),
+    write: async (events) => {
+      if (failWrites-- > 0) throw new Error('ClickHouse down');
+      written.push(events);
+    },
+  });
+  return { cache, catalog, evaluator, written, failNextWrite: () => { failWrites = 1; } };
+}
+
+// a 1 km circle at (lat 0, lon 36)
+const circle = fenceRow(1, 'CIRCLE (0 36, 1000)');
+
+describe('PositionEvaluator', () => {
+  it('enters, exits with the dwell, and keeps the inside-set in step', async () => {
+    const { evaluator, cache } = setup([circle]);
+    const entered = await evaluator.handle([fix(7, 0, 0.05, 36), fix(7, 30, 0.001, 36)]);
+    expect(entered.map((e) => [e.type, e.geofenceId, e.eventTime, e.positionId])).toEqual([['geofenceEnter', '1', new Date(T0 + 30_000).toISOString(), `7-${T0 + 30_000}`]]);
+    expect(await readInside(cache, 1)).toEqual([{ deviceId: 7, entry: { enteredAt: T0 + 30_000, companyId: null } }]);
+    const exited = await evaluator.handle([fix(7, 90, 0.05, 36)]);
+    expect(exited).toMatchObject([{ type: 'geofenceExit', attributes: { dwellSeconds: 60, enteredAt: new Date(T0 + 30_000).toISOString() } }]);
+    expect(await readInside(cache, 1)).toEqual([]);
+  });
+
+  it('ignores invalid fixes, fixes from the far future, and redelivered fixes', async () => {
+    const { evaluator, cache } = setup([circle]);
+    expect(await evaluator.handle([fix(8, 0, 0, 36, { valid: false })])).toEqual([]);
+    const future = fix(8, 0, 0, 36, { serverTime: new Date(T0 - 2 * 86_400_000).toISOString() });
+    expect(await evaluator.handle([future])).toEqual([]);
+    expect(await cache.get(geofenceKeys.deviceState(8))).toBeNull();
+    expect(await evaluator.handle([fix(8, 10, 0, 36)])).toHaveLength(1);
+    expect(await evaluator.handle([fix(8, 10, 0, 36), fix(8, 5, 0.05, 36)])).toEqual([]);
+  });
+
+  it('saves no state when storing the events fails, so the redelivered batch gives the same events', async () => {
+    const { evaluator, cache, written, failNextWrite } = setup([circle]);
+    failNextWrite();
+    await expect(evaluator.handle([fix(9, 0, 0, 36)])).rejects.toThrow('ClickHouse down');
+    expect(await cache.get(geofenceKeys.deviceState(9))).toBeNull();
+    const again = await evaluator.handle([fix(9, 0, 0, 36)]);
+    expect(again.map((e) => e.id)).toEqual([`9-geofenceEnter-1-${T0}`]);
+    expect(written).toHaveLength(1);
+  });
+
+  it('starts afresh from an unreadable state', async () => {
+    const { evaluator, cache } = setup([circle]);
+    await cache.set(geofenceKeys.deviceState(10), '{not json');
+    expect(await evaluator.handle([fix(10, 0, 0, 36)])).toHaveLength(1);
+  });
+
+  it('applies linked fences to their device or group only, with the group from the registry cache', async () => {
+    const links: GeofenceLinkRow[] = [
+      { id: 1, geofenceId: 2, deviceId: 11, groupId: null, createdAt: new Date(T0) },
+      { id: 2, geofenceId: 3, deviceId: null, groupId: 5, createdAt: new Date(T0) },
+    ];
+    const { evaluator, cache } = setup([fenceRow(2, 'CIRCLE (0 36, 1000)'), fenceRow(3, 'CIRCLE (0 36, 1000)')], links);
+    await cache.set('device:uid:imei-12', JSON.stringify({ id: 12, uniqueId: 'imei-12', name: 'x', disabled: false, companyId: 4, groupId: 5, status: 'online', deleted: false }));
+    const events = await evaluator.handle([fix(11, 0, 0, 36), fix(12, 0, 0, 36), fix(13, 0, 0, 36)]);
+    expect(events.map((e) => [e.deviceId, e.geofenceId, e.attributes.companyId])).toEqual([[11, '2', undefined], [12, '3', 4]]);
+  });
+
+  it('uses each fence\'s minimal dwell and exit margin', async () => {
+    const { evaluator } = setup([fenceRow(4, 'CIRCLE (0 36, 1000)', { minDwellSeconds: 60, exitMarginMeters: 200 })]);
+    const lat = (m: number) => (m / 6_378_137) * (180 / Math.PI);
+    expect(await evaluator.handle([fix(14, 0, 0, 36), fix(14, 30, 0, 36)])).toEqual([]);
+    expect(await evaluator.handle([fix(14, 60, 0, 36)])).toMatchObject([{ type: 'geofenceEnter', eventTime: new Date(T0).toISOString() }]);
+    expect(await evaluator.handle([fix(14, 90, lat(1150), 36)])).toEqual([]); // 150 m outside: within the margin
+    expect(await evaluator.handle([fix(14, 120, lat(1250), 36)])).toMatchObject([{ type: 'geofenceExit', attributes: { dwellSeconds: 120 } }]);
+  });
+});

@@ -1,0 +1,155 @@
+import type { EventMessage, PositionMessage } from '@corridor/contracts';
+import { counter, histogram, unavailable, type Cache, type Clock, type Logger } from '@corridor/platform';
+import { distanceOutsideMeters } from '../fences/geometry';
+import { applyInsideChanges, geofenceKeys, type InsideChange } from '../inside/inside-sets';
+import type { DeviceDirectory, DeviceInfo } from './device-directory';
+import type { EventWriter } from './event-writer';
+import { appliesTo, type CatalogFence, type FenceCatalog } from './fence-catalog';
+import { step, type DeviceFenceState, type FenceEvent, type FenceRule } from './fence-state';
+
+const fixesEvaluated = counter('geofence_fixes_total', 'Positions seen by the geofence evaluator', ['outcome']);
+const eventsEmitted = counter('geofence_events_total', 'Geofence events emitted', ['type']);
+const evaluationLag = histogram(
+  'geofence_evaluation_lag_seconds', 'Server time of a position to its evaluation done (events stored and published, state saved)', [],
+  [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+);
+
+/** A fix more than this far ahead of its server time would freeze the device's state (later fixes look old). */
+const MAX_FUTURE_MS = 24 * 3600_000;
+
+function parseState(raw: string | null | undefined, logger: Logger, deviceId: number): DeviceFenceState | undefined {
+  if (!raw) return undefined;
+  try {
+    const s = JSON.parse(raw) as DeviceFenceState;
+    if (s.v === 1 && typeof s.lastFixTime === 'number' && s.fences && typeof s.fences === 'object') return s;
+  } catch {
+    // fall through
+  }
+  logger.warn({ deviceId }, 'unreadable geofence state in the cache; starting afresh');
+  return undefined;
+}
+
+/** fence id → enter time, of the fences the device is confirmed inside. */
+function insideSince(state: DeviceFenceState | undefined): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const [id, m] of Object.entries(state?.fences ?? {})) if (m.phase === 'inside') out.set(id, m.enteredAt);
+  return out;
+}
+
+function toEvent(e: FenceEvent, p: PositionMessage, fence: CatalogFence | undefined, info: DeviceInfo | undefined): EventMessage {
+  const attributes: Record<string, unknown> = {};
+  if (fence) Object.assign(attributes, { geofenceName: fence.name, geofenceKind: fence.kind });
+  if (info?.companyId != null) attributes.companyId = info.companyId;
+  if (e.dwellSeconds !== undefined) {
+    attributes.dwellSeconds = e.dwellSeconds;
+    attributes.enteredAt = new Date(e.time.getTime() - e.dwellSeconds * 1000).toISOString();
+  }
+  return {
+    id: `${p.deviceId}-${e.type}-${e.fenceId}-${e.time.getTime()}`,
+    type: e.type,
+    eventTime: e.time.toISOString(),
+    deviceId: p.deviceId,
+    positionId: p.id,
+    journeyId: null,
+    geofenceId: e.fenceId,
+    latitude: p.latitude,
+    longitude: p.longitude,
+    attributes,
+  };
+}
+
+export interface PositionEvaluatorDeps {
+  catalog: FenceCatalog;
+  directory: DeviceDirectory;
+  cache: Cache;
+  write: EventWriter;
+  clock: Clock;
+  logger: Logger;
+}
+
+/**
+ * One batch of positions (one partition, in order) through the fences: candidates from the index,
+ * filtered by the device's links, then the hysteresis step per device with its state from the
+ * cache. Events are stored and published before the new states are saved, so a crash in between
+ * redelivers the batch and recomputes the same events (same ids) rather than losing them; a
+ * restart finds the states and does not enter again.
+ */
+export class PositionEvaluator {
+  constructor(private readonly deps: PositionEvaluatorDeps) {}
+
+  async handle(positions: readonly PositionMessage[]): Promise<EventMessage[]> {
+    const { catalog, cache, logger } = this.deps;
+    const byDevice = new Map<number, PositionMessage[]>();
+    for (const p of positions) {
+      if (!p.valid || Date.parse(p.fixTime) > Date.parse(p.serverTime) + MAX_FUTURE_MS) {
+        fixesEvaluated.inc({ outcome: 'skipped' });
+        continue;
+      }
+      const list = byDevice.get(p.deviceId);
+      if (list) list.push(p);
+      else byDevice.set(p.deviceId, [p]);
+    }
+    if (!byDevice.size) return [];
+    const deviceIds = [...byDevice.keys()];
+    let rawStates: (string | null)[];
+    try {
+      rawStates = await cache.mget(deviceIds.map(geofenceKeys.deviceState));
+    } catch (err) {
+      throw unavailable('cache', err);
+    }
+    const infos = await this.deps.directory.lookup(deviceIds.map((id) => ({ deviceId: id, uniqueId: byDevice.get(id)![0]!.uniqueId })));
+
+    const events: EventMessage[] = [];
+    const saved: [number, DeviceFenceState][] = [];
+    const inside: InsideChange[] = [];
+    deviceIds.forEach((deviceId, i) => {
+      const info = infos.get(deviceId);
+      const applicable = (id: string): CatalogFence | undefined => {
+        const f = catalog.get(id);
+        return f && appliesTo(f, deviceId, info?.groupId) ? f : undefined;
+      };
+      const initial = parseState(rawStates[i], logger, deviceId);
+      let state = initial;
+      for (const p of byDevice.get(deviceId)!) {
+        const lon = p.longitude;
+        const lat = p.latitude;
+        const hits = new Set(catalog.containing(lon, lat).filter((id) => applicable(id)));
+        const rules = new Map<string, FenceRule>();
+        for (const id of [...Object.keys(state?.fences ?? {}), ...hits]) {
+          const f = applicable(id);
+          if (f) rules.set(id, f.rule);
+        }
+        const r = step(state, { time: new Date(p.fixTime), lon, lat }, hits, rules, (id) => {
+          const f = catalog.get(id);
+          return f ? distanceOutsideMeters(f.shape, lon, lat) : Infinity;
+        });
+        fixesEvaluated.inc({ outcome: r.state === state ? 'stale' : 'evaluated' });
+        state = r.state;
+        for (const e of r.events) events.push(toEvent(e, p, catalog.get(e.fenceId), info));
+      }
+      if (!state || state === initial) return;
+      saved.push([deviceId, state]);
+      const before = insideSince(initial);
+      const after = insideSince(state);
+      for (const [fenceId, enteredAt] of after) {
+        if (before.get(fenceId) !== enteredAt) inside.push({ fenceId, deviceId, entry: { enteredAt, companyId: info?.companyId ?? null } });
+      }
+      for (const fenceId of before.keys()) if (!after.has(fenceId)) inside.push({ fenceId, deviceId, entry: null });
+    });
+
+    await this.deps.write(events);
+    try {
+      await Promise.all([
+        ...saved.map(([deviceId, s]) => cache.set(geofenceKeys.deviceState(deviceId), JSON.stringify(s))),
+        applyInsideChanges(cache, inside),
+      ]);
+    } catch (err) {
+      throw unavailable('cache', err);
+    }
+    const now = this.deps.clock.now().getTime();
+    for (const e of events) eventsEmitted.inc({ type: e.type });
+    for (const p of positions) if (byDevice.has(p.deviceId)) evaluationLag.observe(Math.max(0, now - Date.parse(p.serverTime)) / 1000);
+    if (events.length) logger.debug({ events: events.map((e) => `${e.deviceId}:${e.type}:${e.geofenceId}`) }, 'geofence events');
+    return events;
+  }
+}

@@ -1,0 +1,26 @@
+import { geofencesEndpoints } from '@corridor/contracts';
+import { registerEndpoint, type App } from '@corridor/platform';
+import type { FastifyRequest } from 'fastify';
+import type { Actor, GeofencesService } from './service';
+
+const [list, create, , get, update, remove, linksList, linksCreate, linksDelete] = geofencesEndpoints;
+
+const actor = (req: FastifyRequest): Actor => ({ identity: req.identity!, requestId: req.id });
+
+/** /geofences CRUD in Traccar's shape and the device/group links. */
+export function geofenceRoutes(app: App, svc: GeofencesService): void {
+  registerEndpoint(app, list, async (req) => svc.list(req.query));
+  registerEndpoint(app, create, async (req) => svc.create(req.body, actor(req)));
+  registerEndpoint(app, get, async (req) => svc.get(req.params.id));
+  registerEndpoint(app, update, async (req) => svc.update(req.params.id, req.body, actor(req)));
+  registerEndpoint(app, remove, async (req, reply) => {
+    await svc.remove(req.params.id, actor(req));
+    return reply.code(204).send();
+  });
+  registerEndpoint(app, linksList, async (req) => svc.links(req.params.id));
+  registerEndpoint(app, linksCreate, async (req) => svc.link(req.params.id, req.body, actor(req)));
+  registerEndpoint(app, linksDelete, async (req, reply) => {
+    await svc.unlink(req.params.id, req.body, actor(req));
+    return reply.code(204).send();
+  });
+}

@@ -1,0 +1,115 @@
+import type { Analytics, Bus, Cache, Clock, Logger } from '@corridor/platform';
+import { RawFrameArchive } from './archive/raw-frame-archive';
+import { ConnectionRegistry } from './commands/connection-registry';
+import type { IngestConfig } from './config';
+import type { DeviceRegistry } from './devices/device-registry';
+import { FrameHandler } from './frames/frame-handler';
+import { UnknownDevicePolicy } from './frames/unknown-devices';
+import type { PositionIntake } from './positions/intake';
+import { DeviceTcpServer } from './tcp/tcp-server';
+import { tcpProtocols, type TcpProtocolName } from './tcp/tcp-protocols';
+import { TeltonikaUdpServer } from './udp/teltonika-udp-server';
+
+/** The settings of the device ports (IngestConfig's names). */
+export type DevicePortSettings = Pick<
+  IngestConfig,
+  | 'IDLE_TIMEOUT_S' | 'MAX_CONNECTIONS' | 'MAX_FRAME_BYTES' | 'MAX_BUFFERED_BYTES' | 'MAX_SERVER_BUFFERED_BYTES'
+  | 'RAW_FRAME_TTL_DAYS' | 'CRC_POLICY' | 'UNKNOWN_DEVICES'
+>;
+export type DevicePortNumbers = Pick<IngestConfig, 'GT06_PORT' | 'TELTONIKA_PORT' | 'H02_PORT' | 'GPS103_PORT' | 'TK103_PORT' | 'MEITRACK_PORT'>;
+
+export interface DevicePortDeps {
+  intake: PositionIntake;
+  registry: DeviceRegistry;
+  bus: Bus;
+  cache: Cache;
+  analytics: Analytics;
+  clock: Clock;
+  logger: Logger;
+  settings: DevicePortSettings;
+  /** Backoff while the bus is down (tests shorten it). */
+  retry?: { initialMs: number; maxMs: number };
+  /** Raw frame archive flush interval (tests shorten it). */
+  archiveFlushMs?: number;
+}
+
+/**
+ * Every device port of ingest: one TCP server per protocol, Teltonika's UDP port, the frame
+ * handler they share, the raw-frame archive and the unique id → connection map for commands.
+ */
+export class DevicePorts {
+  readonly tcp: Record<TcpProtocolName, DeviceTcpServer>;
+  readonly udp: TeltonikaUdpServer;
+  readonly archive: RawFrameArchive;
+  readonly connections = new ConnectionRegistry();
+  readonly handler: FrameHandler;
+  readonly unknown: UnknownDevicePolicy;
+
+  constructor(deps: DevicePortDeps) {
+    const s = deps.settings;
+    const logger = deps.logger;
+    this.archive = new RawFrameArchive(deps.analytics, {
+      ttlDays: s.RAW_FRAME_TTL_DAYS,
+      maxFrameBytes: s.MAX_FRAME_BYTES,
+      logger: logger.child({ component: 'raw-frame-archive' }),
+      ...(deps.archiveFlushMs ? { flushIntervalMs: deps.archiveFlushMs } : {}),
+    });
+    this.unknown = new UnknownDevicePolicy({ mode: s.UNKNOWN_DEVICES, bus: deps.bus, cache: deps.cache, clock: deps.clock, logger });
+    const loginRejects = Object.fromEntries(tcpProtocols.filter((e) => e.loginReject).map((e) => [e.protocol.name, e.loginReject]));
+    this.handler = new FrameHandler(
+      {
+        intake: deps.intake,
+        registry: deps.registry,
+        bus: deps.bus,
+        clock: deps.clock,
+        archive: this.archive,
+        unknown: this.unknown,
+        crcPolicy: s.CRC_POLICY,
+        logger,
+        ...(deps.retry ? { retry: deps.retry } : {}),
+      },
+      loginRejects,
+    );
+    const limits = {
+      idleTimeoutMs: s.IDLE_TIMEOUT_S * 1000,
+      maxConnections: s.MAX_CONNECTIONS,
+      maxFrameBytes: s.MAX_FRAME_BYTES,
+      maxBufferedBytes: s.MAX_BUFFERED_BYTES,
+      maxServerBufferedBytes: s.MAX_SERVER_BUFFERED_BYTES,
+    };
+    this.tcp = Object.fromEntries(
+      tcpProtocols.map((e) => [
+        e.protocol.name,
+        new DeviceTcpServer({ protocol: e.protocol, handler: this.handler, connections: this.connections, limits, clock: deps.clock, logger }),
+      ]),
+    ) as Record<TcpProtocolName, DeviceTcpServer>;
+    this.udp = new TeltonikaUdpServer({
+      handler: this.handler,
+      clock: deps.clock,
+      logger,
+      maxInflightBytes: s.MAX_SERVER_BUFFERED_BYTES,
+      maxDatagramBytes: s.MAX_FRAME_BYTES,
+    });
+  }
+
+  async start(): Promise<void> {
+    await this.archive.start();
+  }
+
+  /** Listens on every configured port (0 = that protocol is off); returns the ports bound. */
+  async listen(ports: DevicePortNumbers, host: string): Promise<Record<string, number>> {
+    const bound: Record<string, number> = {};
+    for (const e of tcpProtocols) {
+      const port = ports[e.portVar];
+      if (port > 0) bound[e.protocol.name] = await this.tcp[e.protocol.name as TcpProtocolName].listen(port, host);
+    }
+    if (ports.TELTONIKA_PORT > 0) bound['teltonika-udp'] = await this.udp.listen(ports.TELTONIKA_PORT, host);
+    return bound;
+  }
+
+  /** Stops accepting, closes connections (unacknowledged frames stay with the devices), flushes the archive. */
+  async close(): Promise<void> {
+    await Promise.allSettled([...Object.values(this.tcp).map((t) => t.close()), this.udp.close()]);
+    await this.archive.close();
+  }
+}

@@ -1,0 +1,184 @@
+import { Topics, type EventMessage, type PositionMessage } from '@corridor/contracts';
+import { createLogger, MemoryBus, MemoryCache, systemClock, type BusMessage } from '@corridor/platform';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { RawFrameRecord } from '../archive/raw-frame-archive';
+import { DeviceRegistry } from '../devices/device-registry';
+import { PositionIntake } from '../positions/intake';
+import { DecodeError, type DecodedPosition, type DecodeResult } from '../protocols/protocol';
+import { CrcPolicyVar } from '../config';
+import { FrameHandler } from './frame-handler';
+import type { ReceivedFrame } from './received-frame';
+import { UnknownDevicePolicy, type UnknownDevicesMode } from './unknown-devices';
+
+const logger = createLogger('test', 'silent');
+
+/** The embedded bus, remembering what was published (once the publish succeeded). */
+class RecordingBus extends MemoryBus {
+  readonly published = new Map<string, unknown[]>();
+  override async publish(topic: string, messages: BusMessage[]): Promise<void> {
+    await super.publish(topic, messages);
+    const list = this.published.get(topic) ?? [];
+    list.push(...messages.map((m) => JSON.parse(JSON.stringify(m.value)) as unknown));
+    this.published.set(topic, list);
+  }
+}
+const IMEI = '861230043123456';
+
+let bus: RecordingBus;
+let cache: MemoryCache;
+let archived: RawFrameRecord[];
+
+beforeEach(() => {
+  bus = new RecordingBus(1, 10);
+  cache = new MemoryCache();
+  archived = [];
+});
+afterEach(async () => {
+  await bus.close();
+});
+
+function handler(opts: { crc?: string; unknown?: UnknownDevicesMode } = {}): FrameHandler {
+  const registry = new DeviceRegistry(bus, cache, logger);
+  registry.apply({ id: 7, uniqueId: IMEI, name: 'truck', disabled: false, companyId: null, groupId: null, status: 'online', deleted: false });
+  const intake = new PositionIntake({ bus, registry, clock: systemClock, logger });
+  return new FrameHandler(
+    {
+      intake,
+      registry,
+      bus,
+      clock: systemClock,
+      archive: { record: (r) => archived.push(r) },
+      unknown: new UnknownDevicePolicy({ mode: opts.unknown ?? 'reject', bus, cache, clock: systemClock, logger }),
+      crcPolicy: CrcPolicyVar.parse(opts.crc ?? 'accept'),
+      logger,
+      retry: { initialMs: 5, maxMs: 20 },
+    },
+    { teltonika: () => Buffer.from([0]) },
+  );
+}
+
+const position = (overrides: Partial<DecodedPosition> = {}): DecodedPosition => ({
+  fixTime: new Date(Date.UTC(2025, 0, 2, 3, 4, 5)),
+  valid: true,
+  latitude: -1.28,
+  longitude: 36.82,
+  speed: 30,
+  course: 90,
+  attributes: {},
+  ...overrides,
+});
+
+function frame(result: Partial<DecodeResult> | DecodeError, uniqueId: string | null = IMEI, protocol = 'gt06'): ReceivedFrame {
+  const f: ReceivedFrame = { protocol, transport: 'tcp', remote: '10.0.0.9:40000', bytes: Buffer.from('abcd', 'hex'), receivedAt: new Date(), arrivedAt: 0, uniqueId: uniqueId ?? undefined };
+  if (result instanceof DecodeError) f.error = result;
+  else f.result = { kind: 'position', positions: [], crcValid: true, ...result };
+  return f;
+}
+
+const messages = (topic: string): unknown[] => bus.published.get(topic) ?? [];
+const open = (): boolean => true;
+const ACK = Buffer.from('ack');
+
+describe('FrameHandler', () => {
+  it('publishes the positions and then answers with the ack, archiving the frame with its id', async () => {
+    const v = await handler().handle(frame({ positions: [position()], ack: ACK }), open);
+    expect(v).toEqual({ action: 'ack', ack: ACK, device: { id: 7, uniqueId: IMEI } });
+    const [p] = messages(Topics.positions) as PositionMessage[];
+    expect(p).toMatchObject({ deviceId: 7, uniqueId: IMEI, protocol: 'gt06', crcValid: true });
+    expect(archived).toHaveLength(1);
+    expect(archived[0]).toMatchObject({ id: p!.rawFrameId, deviceId: 7, uniqueId: IMEI, outcome: 'position', positions: 1, remote: '10.0.0.9:40000' });
+  });
+
+  it('counts and skips a frame that did not decode, archiving the reason', async () => {
+    const v = await handler().handle(frame(new DecodeError('truncated', 'short')), open);
+    expect(v).toEqual({ action: 'skip', reason: 'decode_error:truncated' });
+    expect(archived[0]).toMatchObject({ outcome: 'error', errorReason: 'truncated' });
+  });
+
+  it('drops positions decoded before login without an ack', async () => {
+    const v = await handler().handle(frame({ positions: [position()], ack: ACK }, null), open);
+    expect(v).toEqual({ action: 'skip', reason: 'no_login' });
+    expect(messages(Topics.positions)).toHaveLength(0);
+  });
+
+  it('CRC policy accept (default): publishes with crcValid=false; drop: no publish, no ack', async () => {
+    const bad = { positions: [position()], ack: ACK, crcValid: false };
+    expect((await handler().handle(frame(bad), open)).action).toBe('ack');
+    expect((messages(Topics.positions) as PositionMessage[])[0]?.crcValid).toBe(false);
+    const dropping = handler({ crc: 'teltonika:accept,gt06:drop' });
+    expect(await dropping.handle(frame({ ...bad, positions: [position({ fixTime: new Date(Date.UTC(2025, 0, 2)) })] }), open)).toEqual({ action: 'skip', reason: 'crc' });
+    expect(messages(Topics.positions)).toHaveLength(1);
+    expect((await dropping.handle(frame(bad, IMEI, 'teltonika'), open)).action).toBe('ack');
+  });
+
+  it('drops the insane fixes of a frame (counted by the sanity check) and still acknowledges the frame', async () => {
+    const v = await handler().handle(frame({ positions: [position(), position({ latitude: 95, fixTime: new Date(Date.UTC(2025, 0, 2, 3, 5)) })], ack: ACK }), open);
+    expect(v.action).toBe('ack');
+    expect(messages(Topics.positions)).toHaveLength(1);
+  });
+
+  it('publishes an alarm reported without a fix as an events.v1 alarm before the ack', async () => {
+    const v = await handler().handle(frame({ kind: 'alarm', events: [{ alarm: 'sos' }], attributes: { batteryLevel: 50 }, ack: ACK }), open);
+    expect(v.action).toBe('ack');
+    const [e] = messages(Topics.events) as EventMessage[];
+    expect(e).toMatchObject({ type: 'alarm', deviceId: 7, latitude: null, attributes: { alarm: 'sos', batteryLevel: 50 } });
+  });
+
+  it('holds the ack and retries while the bus is down; gives up only when the connection is gone', async () => {
+    const h = handler();
+    bus.available = false;
+    setTimeout(() => (bus.available = true), 80);
+    const v = await h.handle(frame({ positions: [position()], ack: ACK }), open);
+    expect(v.action).toBe('ack');
+    expect(messages(Topics.positions)).toHaveLength(1);
+
+    bus.available = false;
+    let connected = true;
+    setTimeout(() => (connected = false), 50);
+    const gone = await h.handle(frame({ positions: [position({ fixTime: new Date(Date.UTC(2025, 0, 3)) })], ack: ACK }), () => connected);
+    expect(gone).toEqual({ action: 'abandoned' });
+    bus.available = true;
+    expect(messages(Topics.positions)).toHaveLength(1);
+  });
+
+  it('refuses an unknown device at login (with the protocol reply) and for positions', async () => {
+    const h = handler();
+    expect(await h.handle(frame({ kind: 'login', deviceId: '000000000000001', ack: ACK }, '000000000000001', 'teltonika'), open)).toEqual({
+      action: 'close',
+      reason: 'unknown_device',
+      reply: Buffer.from([0]),
+    });
+    expect(await h.handle(frame({ positions: [position()], ack: ACK }, '000000000000002'), open)).toEqual({ action: 'close', reason: 'unknown_device' });
+    expect(messages(Topics.devicesPending)).toHaveLength(0); // reject mode asks for nothing
+  });
+
+  it('UNKNOWN_DEVICES=pending publishes one registration request per device on devices.pending.v1', async () => {
+    const h = handler({ unknown: 'pending' });
+    await h.handle(frame({ kind: 'login', deviceId: '000000000000003', ack: ACK }, '000000000000003'), open);
+    await h.handle(frame({ kind: 'login', deviceId: '000000000000003', ack: ACK }, '000000000000003'), open);
+    await h.handle(frame({ positions: [position()] }, '000000000000004', 'h02'), open);
+    expect(messages(Topics.devicesPending)).toEqual([
+      { uniqueId: '000000000000003', protocol: 'gt06', remoteAddress: '10.0.0.9:40000', seenAt: expect.any(String) },
+      { uniqueId: '000000000000004', protocol: 'h02', remoteAddress: '10.0.0.9:40000', seenAt: expect.any(String) },
+    ]);
+  });
+
+  it('publishes the fix a login carries (TK103 BP05) before acknowledging the login', async () => {
+    const v = await handler().handle(frame({ kind: 'login', deviceId: IMEI, positions: [position()], ack: ACK }), open);
+    expect(v).toEqual({ action: 'ack', ack: ACK, device: { id: 7, uniqueId: IMEI } });
+    expect(messages(Topics.positions)).toHaveLength(1);
+  });
+
+  it('acknowledges heartbeats of a known device and frames without data', async () => {
+    expect(await handler().handle(frame({ kind: 'heartbeat', ack: ACK }), open)).toEqual({ action: 'ack', ack: ACK, device: { id: 7, uniqueId: IMEI } });
+  });
+});
+
+describe('CRC_POLICY', () => {
+  it('parses one action or per-protocol actions and names a bad entry', () => {
+    expect(CrcPolicyVar.parse(undefined)).toEqual({ default: 'accept' });
+    expect(CrcPolicyVar.parse('drop')).toEqual({ default: 'drop' });
+    expect(CrcPolicyVar.parse('gt06:drop, meitrack:accept')).toEqual({ default: 'accept', gt06: 'drop', meitrack: 'accept' });
+    expect(CrcPolicyVar.safeParse('gt06:maybe').error?.issues[0]?.message).toContain('gt06:maybe');
+  });
+});

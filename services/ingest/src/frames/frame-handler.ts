@@ -1,0 +1,147 @@
+import { Topics, type EventMessage } from '@corridor/contracts';
+import { AppError, isRetryable, type Bus, type Clock, type Logger } from '@corridor/platform';
+import type { DeviceRegistry } from '../devices/device-registry';
+import type { IncomingFix, PositionIntake } from '../positions/intake';
+import type { KnownDevice } from '../positions/normalize';
+import { rejectedPositions, sanityCheck } from '../positions/sanity';
+import type { DecodedPosition } from '../protocols/protocol';
+import type { RawFrameRecord } from '../archive/raw-frame-archive';
+import { rawFrameId as newRawFrameId } from '../archive/frame-id';
+import type { CrcPolicy } from '../config';
+import { alarmWithoutFix } from './alarm-events';
+import { frameMetrics as m } from './frame-metrics';
+import type { FrameSink, FrameVerdict, ReceivedFrame } from './received-frame';
+import { retryWithBackoff } from './retry';
+import type { UnknownDevicePolicy } from './unknown-devices';
+
+export interface FrameHandlerDeps {
+  intake: PositionIntake;
+  registry: DeviceRegistry;
+  bus: Bus;
+  clock: Clock;
+  archive: { record(r: RawFrameRecord): void };
+  unknown: UnknownDevicePolicy;
+  crcPolicy: CrcPolicy;
+  logger: Logger;
+  /** Backoff while the bus is unavailable (tests shorten it). */
+  retry?: { initialMs: number; maxMs: number };
+}
+
+/** Reply that refuses a device at login (Teltonika's 0x00), per protocol. */
+export type LoginRejects = Partial<Record<string, () => Buffer>>;
+
+/**
+ * The durable path of one device frame, shared by the TCP and UDP ports: archive it, identify the
+ * device, apply the CRC policy and the sanity check, publish through PositionIntake and resolve
+ * only once the bus confirmed; the caller writes the acknowledgement after that, in frame order.
+ * While the bus is unavailable it keeps the frame's positions and retries with backoff (the ack
+ * stays held) until it succeeds or the connection goes away.
+ */
+export class FrameHandler implements FrameSink {
+  constructor(private readonly deps: FrameHandlerDeps, private readonly loginRejects: LoginRejects = {}) {}
+
+  async handle(frame: ReceivedFrame, connectionOpen: () => boolean): Promise<FrameVerdict> {
+    const { result } = frame;
+    const rawFrameId = newRawFrameId(frame.receivedAt.getTime());
+    if (!result) {
+      const reason = frame.error?.reason ?? 'malformed';
+      m.decodeErrors.inc({ protocol: frame.protocol, reason });
+      this.archive(frame, rawFrameId, null, 'error', reason);
+      return { action: 'skip', reason: `decode_error:${reason}` };
+    }
+    const uniqueId = result.deviceId ?? frame.uniqueId;
+    const device = uniqueId ? await this.deps.registry.lookup(uniqueId) : undefined;
+    this.archive(frame, rawFrameId, device ?? null, result.kind);
+    if (result.positions.length) m.positions.inc({ protocol: frame.protocol }, result.positions.length);
+
+    const alarmsWithoutFix = result.positions.length ? [] : (result.events ?? []);
+    const carriesData = result.positions.length > 0 || alarmsWithoutFix.length > 0;
+    if (result.kind === 'login') {
+      if (!uniqueId) return { action: 'skip', reason: 'login_without_id' };
+      if (!device) return this.refuse(frame, uniqueId, false, this.loginRejects[frame.protocol]?.());
+      if (!carriesData) return { action: 'ack', ack: result.ack, device };
+      // some logins carry a fix (TK103 BP05): it goes the durable way like any position
+    }
+    if (carriesData && !uniqueId) {
+      m.dropped.inc({ protocol: frame.protocol, reason: 'no_login' }, Math.max(result.positions.length, 1));
+      return { action: 'skip', reason: 'no_login' };
+    }
+    if (!result.crcValid) {
+      const action = this.deps.crcPolicy[frame.protocol] ?? this.deps.crcPolicy.default;
+      m.crcInvalid.inc({ protocol: frame.protocol, action });
+      if (action === 'drop') {
+        if (result.positions.length) m.dropped.inc({ protocol: frame.protocol, reason: 'crc' }, result.positions.length);
+        return { action: 'skip', reason: 'crc' };
+      }
+    }
+    if (!carriesData) return { action: 'ack', ack: result.ack, ...(device ? { device } : {}) };
+    if (!device) return this.refuse(frame, uniqueId!, false);
+
+    const sane = this.saneFixes(frame.protocol, uniqueId!, result.positions);
+    const events = alarmsWithoutFix.map((e) => alarmWithoutFix(device.id, e.alarm, frame.receivedAt, result.attributes ?? {}));
+    try {
+      const done = await retryWithBackoff(() => this.publish(sane, events, frame, result.crcValid, rawFrameId), {
+        shouldRetry: isRetryable,
+        cancelled: () => !connectionOpen(),
+        onRetry: (err, n) => {
+          m.publishRetries.inc({ protocol: frame.protocol });
+          if (n === 1 || n % 20 === 0) this.deps.logger.warn({ err: (err as Error).message, protocol: frame.protocol, uniqueId, attempt: n }, 'bus unavailable: holding the ack and retrying');
+        },
+        ...this.deps.retry,
+      });
+      if (!done) return { action: 'abandoned' };
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'UNKNOWN_DEVICE') return this.refuse(frame, uniqueId!, true);
+      this.deps.logger.error({ err, protocol: frame.protocol, uniqueId }, 'frame refused by the intake; not acknowledged');
+      m.dropped.inc({ protocol: frame.protocol, reason: 'refused' }, sane.length);
+      return { action: 'skip', reason: 'refused' };
+    }
+    return { action: 'ack', ack: result.ack, device };
+  }
+
+  private async publish(fixes: IncomingFix[], events: EventMessage[], frame: ReceivedFrame, crcValid: boolean, rawFrameId: string): Promise<void> {
+    if (fixes.length) await this.deps.intake.accept(fixes, { protocol: frame.protocol, crcValid, rawFrameId });
+    if (events.length) {
+      try {
+        await this.deps.bus.publish(Topics.events, events.map((e) => ({ key: String(e.deviceId), value: e })));
+      } catch (err) {
+        throw new AppError('UNAVAILABLE', 'The event bus is unavailable; retry later', { cause: (err as Error).message }, true);
+      }
+    }
+  }
+
+  /** Fixes that pass the shared sanity check; the rest are counted with their reason and dropped. */
+  private saneFixes(protocol: string, uniqueId: string, positions: DecodedPosition[]): IncomingFix[] {
+    const now = this.deps.clock.now();
+    const out: IncomingFix[] = [];
+    for (const position of positions) {
+      const reason = sanityCheck(position, now);
+      if (reason) rejectedPositions.inc({ protocol, reason });
+      else out.push({ uniqueId: position.deviceId ?? uniqueId, position });
+    }
+    return out;
+  }
+
+  private async refuse(frame: ReceivedFrame, uniqueId: string, counted: boolean, reply?: Buffer): Promise<FrameVerdict> {
+    if (frame.result?.positions.length) m.dropped.inc({ protocol: frame.protocol, reason: 'unknown_device' }, frame.result.positions.length);
+    await this.deps.unknown.refuse(uniqueId, frame.protocol, frame.remote, counted);
+    return { action: 'close', reason: 'unknown_device', ...(reply ? { reply } : {}) };
+  }
+
+  private archive(frame: ReceivedFrame, id: string, device: KnownDevice | null, outcome: string, errorReason?: string): void {
+    this.deps.archive.record({
+      id,
+      receivedAt: frame.receivedAt,
+      protocol: frame.protocol,
+      transport: frame.transport,
+      deviceId: device?.id ?? null,
+      uniqueId: frame.result?.deviceId ?? frame.uniqueId ?? null,
+      remote: frame.remote,
+      frame: frame.bytes,
+      outcome,
+      ...(errorReason ? { errorReason } : {}),
+      positions: frame.result?.positions.length ?? 0,
+      crcValid: frame.result?.crcValid ?? false,
+    });
+  }
+}

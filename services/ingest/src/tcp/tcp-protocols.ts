@@ -1,0 +1,34 @@
+import type { Protocol } from '../protocols/protocol';
+import { gt06Protocol } from '../protocols/gt06/index';
+import { encodeImeiAck, teltonikaProtocol } from '../protocols/teltonika/index';
+import { h02Protocol } from '../protocols/h02/index';
+import { gps103Protocol } from '../protocols/gps103';
+import { tk103Protocol } from '../protocols/tk103';
+import { meitrackProtocol } from '../protocols/meitrack';
+import type { IngestConfig } from '../config';
+
+type PortVar = 'GT06_PORT' | 'TELTONIKA_PORT' | 'H02_PORT' | 'GPS103_PORT' | 'TK103_PORT' | 'MEITRACK_PORT';
+
+export interface TcpProtocolEntry {
+  protocol: Protocol;
+  /** The config variable holding its port (0 disables it). */
+  portVar: PortVar & keyof IngestConfig;
+  /** The reply that refuses an unknown device at login, where the protocol has one. */
+  loginReject?: () => Buffer;
+}
+
+/** Every protocol ingest serves on a TCP port of its own. */
+export const tcpProtocols: readonly TcpProtocolEntry[] = [
+  { protocol: gt06Protocol, portVar: 'GT06_PORT' },
+  { protocol: teltonikaProtocol, portVar: 'TELTONIKA_PORT', loginReject: () => encodeImeiAck(false) },
+  { protocol: h02Protocol, portVar: 'H02_PORT' },
+  { protocol: gps103Protocol, portVar: 'GPS103_PORT' },
+  { protocol: tk103Protocol, portVar: 'TK103_PORT' },
+  { protocol: meitrackProtocol, portVar: 'MEITRACK_PORT' },
+];
+
+export type TcpProtocolName = 'gt06' | 'teltonika' | 'h02' | 'gps103' | 'tk103' | 'meitrack';
+
+export function tcpProtocol(name: string): TcpProtocolEntry | undefined {
+  return tcpProtocols.find((e) => e.protocol.name === name);
+}

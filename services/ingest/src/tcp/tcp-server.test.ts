@@ -1,0 +1,125 @@
+import { createLogger, systemClock } from '@corridor/platform';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConnectionRegistry } from '../commands/connection-registry';
+import type { FrameSink, FrameVerdict, ReceivedFrame } from '../frames/received-frame';
+import { gt06Protocol } from '../protocols/gt06/index';
+import { metricValue } from '../../test/metrics';
+import { gt06, sleep, TestDevice, waitFor } from '../../test/test-device';
+import { DeviceTcpServer, type TcpServerLimits } from './tcp-server';
+
+/** Connection mechanics with a stand-in for the durable path: ordering, limits, idle, budget. */
+const logger = createLogger('test', 'silent');
+const IMEI = '359710049099999';
+const limits: TcpServerLimits = { idleTimeoutMs: 60_000, maxConnections: 100, maxFrameBytes: 1024, maxBufferedBytes: 4096, maxServerBufferedBytes: 1 << 20 };
+
+/** A sink whose verdicts the test releases frame by frame (or at once when `auto`). */
+class ControlledSink implements FrameSink {
+  readonly frames: ReceivedFrame[] = [];
+  private readonly pending: (() => void)[] = [];
+  constructor(private readonly auto = false) {}
+  handle(frame: ReceivedFrame): Promise<FrameVerdict> {
+    this.frames.push(frame);
+    const verdict: FrameVerdict = frame.result ? { action: 'ack', ...(frame.result.ack ? { ack: frame.result.ack } : {}) } : { action: 'skip', reason: 'error' };
+    if (this.auto) return Promise.resolve(verdict);
+    return new Promise((resolve) => this.pending.push(() => resolve(verdict)));
+  }
+  release(n = 1): void {
+    for (let i = 0; i < n; i++) this.pending.shift()?.();
+  }
+  get waiting(): number {
+    return this.pending.length;
+  }
+}
+
+let server: DeviceTcpServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function start(sink: FrameSink, overrides: Partial<TcpServerLimits> = {}): Promise<number> {
+  server = new DeviceTcpServer({ protocol: gt06Protocol, handler: sink, connections: new ConnectionRegistry(), limits: { ...limits, ...overrides }, clock: systemClock, logger });
+  return server.listen(0, '127.0.0.1');
+}
+
+const t = new Date(Date.UTC(2025, 4, 1, 12, 0, 0));
+
+describe('DeviceTcpServer', () => {
+  it('writes a frame’s ack only after its handling resolved, and never before an earlier frame’s ack', async () => {
+    const sink = new ControlledSink();
+    const port = await start(sink);
+    const device = await TestDevice.open(port);
+    await device.write(Buffer.concat([gt06.login(IMEI, 1), gt06.location(t, 1, 36, 2), gt06.location(t, 1, 36, 3)]));
+    await waitFor(() => sink.waiting === 1, 2000, 'first frame handed over');
+    await sleep(30);
+    expect(device.received.length).toBe(0);
+    expect(sink.frames).toHaveLength(1); // one frame at a time
+    sink.release();
+    await device.waitReceived(10);
+    expect(device.received.toString('hex')).toBe(gt06.ack(0x01, 1).toString('hex'));
+    await waitFor(() => sink.waiting === 1);
+    sink.release(2);
+    await waitFor(() => sink.waiting === 1);
+    sink.release();
+    await device.waitReceived(30);
+    expect(device.received.toString('hex')).toBe(Buffer.concat([gt06.ack(0x01, 1), gt06.ack(0x12, 2), gt06.ack(0x12, 3)]).toString('hex'));
+    expect(sink.frames.map((f) => f.uniqueId)).toEqual([IMEI, IMEI, IMEI]);
+    device.close();
+  });
+
+  it('refuses connections beyond MAX_CONNECTIONS and counts them', async () => {
+    const port = await start(new ControlledSink(true), { maxConnections: 2 });
+    const before = await metricValue('ingest_connections_refused_total', { protocol: 'gt06' });
+    const a = await TestDevice.open(port);
+    const b = await TestDevice.open(port);
+    await waitFor(() => server!.connectionCount === 2);
+    const c = await TestDevice.open(port);
+    await c.waitClosed();
+    expect(await metricValue('ingest_connections_refused_total', { protocol: 'gt06' })).toBe(before + 1);
+    expect(a.closed || b.closed).toBe(false);
+    a.close();
+    b.close();
+  });
+
+  it('closes a connection whose frame exceeds MAX_FRAME_BYTES', async () => {
+    const sink = new ControlledSink(true);
+    const port = await start(sink, { maxFrameBytes: 64 });
+    const device = await TestDevice.open(port);
+    const long = Buffer.concat([Buffer.from([0x79, 0x79, 0x01, 0x00]), Buffer.alloc(300)]);
+    await device.write(long);
+    await device.waitClosed();
+    expect(sink.frames[0]?.error?.reason).toBe('frame_too_large');
+  });
+
+  it('stops reading while the server budget is full and resumes as it drains', async () => {
+    const sink = new ControlledSink();
+    const frameBytes = gt06.location(t, 1, 36, 2).length;
+    const port = await start(sink, { maxBufferedBytes: 10 * frameBytes, maxServerBufferedBytes: 2 * frameBytes });
+    const device = await TestDevice.open(port);
+    for (let i = 0; i < 6; i++) await device.write(gt06.location(new Date(t.getTime() + i * 1000), 1, 36, 10 + i), 5);
+    await sleep(50);
+    const [connection] = server!.connections;
+    expect(connection!.isPaused).toBe(true);
+    expect(connection!.backlog).toBeLessThanOrEqual(3);
+    while (sink.frames.length < 6) {
+      sink.release();
+      await sleep(10);
+    }
+    sink.release(6);
+    await waitFor(() => connection!.backlog === 0);
+    expect(connection!.isPaused).toBe(false);
+    device.close();
+  });
+
+  it('does not close a connection as idle while its frames wait for the bus', async () => {
+    const sink = new ControlledSink();
+    const port = await start(sink, { idleTimeoutMs: 100 });
+    const device = await TestDevice.open(port);
+    await device.write(gt06.login(IMEI, 1));
+    await sleep(300);
+    expect(device.closed).toBe(false);
+    sink.release();
+    await device.waitReceived(10);
+    await device.waitClosed(2000); // idle once nothing waits
+  });
+});

@@ -1,0 +1,9 @@
+import { defineConfig } from 'drizzle-kit';
+
+// `pnpm --filter @corridor/journey db:generate` writes SQL migrations to ./drizzle from the schema files.
+export default defineConfig({
+  dialect: 'postgresql',
+  schema: './src/db/schema/index.ts',
+  out: './drizzle',
+  schemaFilter: ['journey'],
+});

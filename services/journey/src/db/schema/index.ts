@@ -1,0 +1,5 @@
+export * from './journey-schema';
+export * from './routes';
+export * from './journeys';
+export * from './flags';
+export * from './audit-log';

@@ -1,0 +1,15 @@
+import { testUsers, asUser } from '@corridor/platform/testing/identity';
+import { startHarness } from './journey-harness';
+import { seedRoutes } from '../src/seed/corridor-seeds';
+import { routesRepository } from '../src/routes/repository';
+const h = await startHarness('embedded');
+console.log('started');
+const t = setTimeout(() => { console.log('HUNG'); process.exit(1); }, 20000);
+const deps = { db: h.adapters.db.orm, repo: routesRepository(h.adapters.db.orm), cache: h.adapters.cache, logger: h.adapters.logger };
+console.log(await seedRoutes(deps, { onlyIfEmpty: false }));
+console.log('seeded again');
+const input = { code: 'voi-bypass', name: 'Voi bypass', line: [[38.55, -3.4], [38.56, -3.38], [38.57, -3.36], [38.58, -3.34]], widthM: 300, speedLimitsKmh: [50, 80, 80], stopAreas: [], expectedDurationMinutes: 10, countries: ['KE'] };
+const res = await h.svc.app.inject({ method: 'POST', url: '/api/routes', headers: await asUser(testUsers.dispatcher), payload: input });
+console.log(res.statusCode, res.body.slice(0, 100));
+clearTimeout(t);
+await h.svc.close(); await h.adapters.close();

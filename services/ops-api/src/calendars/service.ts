@@ -1,0 +1,33 @@
+import { and, count, eq } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { Calendar, CalendarInput, ListQuery } from '@corridor/contracts';
+import { AppError, type Orm } from '@corridor/platform';
+import { calendars, devices, notificationRules, type CalendarRow } from '../db/schema';
+import { invalidField } from '../resources/pg-errors';
+import { resourceService } from '../resources/resource-service';
+import { parseCalendar } from './ical';
+
+export const toCalendar = (r: CalendarRow): Calendar => ({ id: r.id, name: r.name, data: r.data, companyId: r.companyId, attributes: r.attributes });
+
+/** Calendars: data must be a base64 iCalendar that parses (ical.js); a calendar still in use cannot be deleted. */
+export function calendarsService(db: Orm) {
+  return resourceService<CalendarRow, Calendar, CalendarInput, z.output<typeof ListQuery>>(db, {
+    name: 'Calendar', entityType: 'calendar', table: calendars, company: calendars.companyId, shared: true, keywordColumns: [calendars.name],
+    toEntity: toCalendar,
+    toValues: (i, companyId) => ({ name: i.name, data: i.data, companyId, attributes: i.attributes }),
+    async validate(i) {
+      try {
+        parseCalendar(i.data);
+      } catch (err) {
+        throw invalidField('data', (err as Error).message);
+      }
+    },
+    async beforeDelete(row) {
+      const [d] = await db.select({ n: count() }).from(devices).where(eq(devices.calendarId, row.id));
+      const [r] = await db.select({ n: count() }).from(notificationRules).where(and(eq(notificationRules.calendarId, row.id)));
+      const used = (d?.n ?? 0) + (r?.n ?? 0);
+      if (used) throw new AppError('CONFLICT', `Calendar ${row.id} is used by ${d?.n ?? 0} device(s) and ${r?.n ?? 0} notification rule(s)`);
+    },
+  });
+}
+export type CalendarsService = ReturnType<typeof calendarsService>;

@@ -1,0 +1,94 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq, isNull, or } from 'drizzle-orm';
+import type { z } from 'zod';
+import {
+  Topics, type CommandMessage, type CommandSendInput, type SavedCommand, type SavedCommandInput, type SavedCommandsQuery,
+} from '@corridor/contracts';
+import { companyScope, notFound, unavailable, type Bus, type Identity, type Logger, type Orm } from '@corridor/platform';
+import { audit } from '../audit/audit';
+import { deviceModels, savedCommands, type SavedCommandRow } from '../db/schema';
+import type { LatestPositions } from '../devices/latest-positions';
+import type { DevicesService } from '../devices/service';
+import { invalidField } from '../resources/pg-errors';
+import { resourceService } from '../resources/resource-service';
+import type { Actor } from '../resources/scope';
+import { allCommandTypes, commandTypesFor } from './command-types';
+
+export const toSavedCommand = (r: SavedCommandRow): SavedCommand => ({
+  id: r.id, deviceId: r.deviceId, description: r.description, type: r.type, textChannel: r.textChannel, attributes: r.attributes, companyId: r.companyId,
+});
+
+/** Saved commands (CRUD), the types a device supports, and sending: a commands.v1 message keyed by device id. */
+export function commandsService(deps: { db: Orm; bus: Bus; devices: DevicesService; latest: LatestPositions; logger: Logger }) {
+  const { db } = deps;
+  const crud = resourceService<SavedCommandRow, SavedCommand, SavedCommandInput, z.output<typeof SavedCommandsQuery>>(db, {
+    name: 'Saved command', entityType: 'saved_command', table: savedCommands, company: savedCommands.companyId, shared: true,
+    keywordColumns: [savedCommands.description, savedCommands.type],
+    filters: (q) => [q.deviceId !== undefined ? or(eq(savedCommands.deviceId, q.deviceId), isNull(savedCommands.deviceId)) : undefined],
+    toEntity: toSavedCommand,
+    toValues: (i, companyId) => ({ deviceId: i.deviceId, description: i.description, type: i.type, textChannel: i.textChannel, attributes: i.attributes, companyId }),
+    async validate(i, companyId, actor) {
+      if (i.deviceId === null) return;
+      const d = await deps.devices.get(i.deviceId, companyScope(actor.identity)).catch(() => undefined);
+      if (!d || (companyId !== null && d.companyId !== companyId)) throw invalidField('deviceId', `device ${i.deviceId} does not exist in this company`);
+    },
+  });
+
+  /** The device's protocol: from its latest position, else from its model in the catalogue; undefined when unknown. */
+  async function protocolOf(deviceId: number, model: string | null): Promise<string | undefined> {
+    const p = (await deps.latest([deviceId])).get(deviceId);
+    if (p) return p.protocol;
+    if (!model) return undefined;
+    const [m] = await db.select({ protocol: deviceModels.protocol }).from(deviceModels).where(eq(deviceModels.model, model)).limit(1);
+    return m?.protocol;
+  }
+
+  async function types(deviceId: number | undefined, who: Identity): Promise<{ type: string }[]> {
+    if (deviceId === undefined) return allCommandTypes().map((type) => ({ type }));
+    const device = await deps.devices.get(deviceId, companyScope(who));
+    const protocol = await protocolOf(device.id, device.model);
+    return (protocol === undefined ? allCommandTypes() : commandTypesFor(protocol)).map((type) => ({ type }));
+  }
+
+  async function sendable(deviceId: number, who: Identity): Promise<SavedCommand[]> {
+    const device = await deps.devices.get(deviceId, companyScope(who));
+    const supported = new Set((await types(deviceId, who)).map((t) => t.type));
+    const scope = companyScope(who);
+    const rows = await db.select().from(savedCommands).where(and(
+      or(eq(savedCommands.deviceId, device.id), isNull(savedCommands.deviceId)),
+      scope === undefined ? undefined : or(eq(savedCommands.companyId, scope), isNull(savedCommands.companyId)),
+    )).orderBy(savedCommands.id);
+    return rows.filter((r) => supported.has(r.type) && !r.textChannel).map(toSavedCommand);
+  }
+
+  async function send(input: CommandSendInput, actor: Actor): Promise<CommandMessage> {
+    const device = await deps.devices.get(input.deviceId, companyScope(actor.identity));
+    let type = input.type;
+    let attributes = input.attributes;
+    if (input.id !== undefined) {
+      const saved = await crud.getRow(input.id, actor.identity).catch(() => undefined);
+      if (!saved) throw notFound('Saved command', input.id);
+      if (saved.deviceId !== null && saved.deviceId !== device.id) throw invalidField('id', `saved command ${saved.id} is for device ${saved.deviceId}`);
+      type = saved.type;
+      attributes = { ...saved.attributes, ...input.attributes };
+    }
+    const protocol = await protocolOf(device.id, device.model);
+    if (protocol !== undefined && !commandTypesFor(protocol).includes(type!)) {
+      throw invalidField('type', `${protocol} devices do not support ${type} (supported: ${commandTypesFor(protocol).join(', ') || 'none'})`);
+    }
+    const message: CommandMessage = { id: randomUUID(), deviceId: device.id, uniqueId: device.uniqueId, type: type!, attributes, requestedAt: new Date().toISOString() };
+    try {
+      await deps.bus.publish(Topics.commands, [{ key: String(device.id), value: message }]);
+    } catch (err) {
+      throw unavailable('The command bus', err);
+    }
+    await audit.record(db, actor.identity, {
+      action: 'command.send', entityType: 'device', entityId: device.id, companyId: device.companyId, after: message, requestId: actor.requestId,
+    });
+    deps.logger.info({ deviceId: device.id, commandId: message.id, type: message.type }, 'command queued');
+    return message;
+  }
+
+  return { ...crud, types, sendable, send };
+}
+export type CommandsService = ReturnType<typeof commandsService>;

@@ -1,0 +1,19 @@
+import { companiesEndpoints, type Company, type CountryCode } from '@corridor/contracts';
+import { companyScope, registerEndpoint, type App } from '@corridor/platform';
+import type { CompanyRow } from '../db/schema';
+import type { CompaniesRepository } from './repository';
+
+const [list] = companiesEndpoints;
+
+export const toCompany = (r: CompanyRow): Company => ({
+  id: r.id, name: r.name, country: r.country as CountryCode, kind: r.kind, registrationNumber: r.registrationNumber, taxPin: r.taxPin,
+  createdAt: r.createdAt.toISOString(),
+});
+
+export function companyRoutes(app: App, repo: CompaniesRepository): void {
+  registerEndpoint(app, list, async (req) => {
+    const q = req.query;
+    const { rows, total } = await repo.list({ id: companyScope(req.identity!), country: q.country, kind: q.kind, q: q.q, limit: q.limit, offset: q.offset });
+    return { items: rows.map(toCompany), total, limit: q.limit, offset: q.offset };
+  });
+}

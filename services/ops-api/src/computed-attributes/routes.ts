@@ -1,0 +1,11 @@
+import { computedAttributesEndpoints } from '@corridor/contracts';
+import { registerEndpoint, type App } from '@corridor/platform';
+import { resourceRoutes } from '../resources/routes';
+import type { ComputedAttributesService } from './service';
+
+const [list, create, get, update, remove, test] = computedAttributesEndpoints;
+
+export function computedAttributeRoutes(app: App, svc: ComputedAttributesService): void {
+  resourceRoutes(app, [list, create, get, update, remove], svc);
+  registerEndpoint(app, test, async (req) => svc.test(req.query.deviceId, req.body, req.identity!));
+}

@@ -1,0 +1,33 @@
+import type { FastifyRequest } from 'fastify';
+import { AppError } from '@corridor/platform';
+
+export interface UploadedFile {
+  filename: string;
+  mimetype: string;
+  bytes: Buffer;
+}
+
+/**
+ * Reads a multipart/form-data request: one file part (at most maxBytes: 413 beyond, through
+ * @fastify/multipart) and its text fields. 415 when the request is not multipart.
+ */
+export async function readMultipart(req: FastifyRequest, maxBytes: number): Promise<{ file?: UploadedFile; fields: Record<string, string> }> {
+  if (!req.isMultipart()) {
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the file as multipart/form-data', { expected: 'multipart/form-data', got: req.headers['content-type'] ?? null });
+  }
+  const fields: Record<string, string> = {};
+  let file: UploadedFile | undefined;
+  for await (const part of req.parts({ limits: { fileSize: maxBytes, files: 1, fields: 20, fieldSize: 4096 } })) {
+    if (part.type === 'file') {
+      const bytes = await part.toBuffer();
+      file = { filename: part.filename, mimetype: part.mimetype, bytes };
+    } else if (typeof part.value === 'string') {
+      fields[part.fieldname] = part.value;
+    }
+  }
+  return { file, fields };
+}
+
+/** A 400 in the shared shape, naming the multipart field. */
+export const formFieldError = (field: string, message: string): AppError =>
+  new AppError('VALIDATION_FAILED', `body.${field}: ${message}`, [{ in: 'body', path: field, message }]);

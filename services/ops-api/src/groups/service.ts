@@ -1,0 +1,39 @@
+import { count, eq } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { Group, GroupInput, GroupsQuery } from '@corridor/contracts';
+import { AppError, type Orm } from '@corridor/platform';
+import { groups, type GroupRow } from '../db/schema';
+import { invalidField } from '../resources/pg-errors';
+import { resourceService } from '../resources/resource-service';
+
+export const toGroup = (r: GroupRow): Group => ({ id: r.id, name: r.name, groupId: r.groupId, companyId: r.companyId, attributes: r.attributes });
+
+/** Groups: a parent must exist in the same company and must not be the group itself or one of its descendants. */
+export function groupsService(db: Orm) {
+  async function checkParent(parentId: number, companyId: number | null, self?: number): Promise<void> {
+    const seen = new Set<number>();
+    let cur: number | null = parentId;
+    while (cur !== null && !seen.has(cur)) {
+      if (cur === self) throw invalidField('groupId', 'a group cannot be nested under itself or its own descendant');
+      seen.add(cur);
+      const [p] = await db.select().from(groups).where(eq(groups.id, cur));
+      if (!p) throw invalidField('groupId', `group ${cur} does not exist`);
+      if (cur === parentId && p.companyId !== companyId) throw invalidField('groupId', 'the parent group belongs to another company');
+      cur = p.groupId;
+    }
+  }
+  return resourceService<GroupRow, Group, GroupInput, z.output<typeof GroupsQuery>>(db, {
+    name: 'Group', entityType: 'group', table: groups, company: groups.companyId, shared: false, keywordColumns: [groups.name],
+    filters: (q) => [q.groupId !== undefined ? eq(groups.groupId, q.groupId) : undefined],
+    toEntity: toGroup,
+    toValues: (i, companyId) => ({ name: i.name, groupId: i.groupId, companyId, attributes: i.attributes }),
+    async validate(i, companyId, _actor, existing) {
+      if (i.groupId !== null) await checkParent(i.groupId, companyId, existing?.id);
+    },
+    async beforeDelete(row) {
+      const [c] = await db.select({ n: count() }).from(groups).where(eq(groups.groupId, row.id));
+      if ((c?.n ?? 0) > 0) throw new AppError('CONFLICT', `Group ${row.id} has ${c!.n} child group(s); move or delete them first`, { children: c!.n });
+    },
+  });
+}
+export type GroupsService = ReturnType<typeof groupsService>;

@@ -1,0 +1,12 @@
+import { maintenanceEndpoints } from '@corridor/contracts';
+import { registerEndpoint, type App } from '@corridor/platform';
+import { resourceRoutes } from '../resources/routes';
+import type { MaintenanceService } from './service';
+
+const [list, create, get, update, remove, schedule] = maintenanceEndpoints;
+
+export function maintenanceRoutes(app: App, svc: MaintenanceService): void {
+  // the static /maintenance/schedule and the parametric /maintenance/{id} coexist (find-my-way prefers the static path)
+  registerEndpoint(app, schedule, async (req) => svc.schedule(req.query, req.identity!));
+  resourceRoutes(app, [list, create, get, update, remove], svc);
+}

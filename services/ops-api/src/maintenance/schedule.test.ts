@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { PositionMessage } from '@corridor/contracts';
+import { watchedValue } from '../devices/accumulators';
+import { nextDue } from './schedule';
+
+describe('next maintenance due', () => {
+  it('is start until start is reached, then the next start + k·period above the current value', () => {
+    expect(nextDue(10_000, 5_000, 0)).toBe(10_000);
+    expect(nextDue(10_000, 5_000, 9_999)).toBe(10_000);
+    expect(nextDue(10_000, 5_000, 10_000)).toBe(15_000);
+    expect(nextDue(10_000, 5_000, 27_500)).toBe(30_000);
+    expect(nextDue(0, 3_600_000, 7_200_001)).toBe(10_800_000);
+  });
+});
+
+describe('watched values', () => {
+  const p = PositionMessage.parse({
+    id: '1-0', deviceId: 1, uniqueId: 'u', protocol: 'gt06', fixTime: '2026-01-01T00:00:00Z', serverTime: '2026-01-01T00:00:00Z',
+    valid: true, latitude: 0, longitude: 0, speed: 0, course: 0, odometer: 52_000, attributes: { hours: 7_200_000, fuel: '33.5' },
+  });
+  const acc = { deviceId: 1, totalDistance: 1_000_000, totalDistanceBase: 50_000, hours: null, hoursBase: null, updatedAt: new Date() };
+
+  it('reads the device\'s own odometer, hours and numeric attributes', () => {
+    expect(watchedValue('totalDistance', p, undefined)).toBe(52_000);
+    expect(watchedValue('hours', p, undefined)).toBe(7_200_000);
+    expect(watchedValue('fuel', p, undefined)).toBe(33.5);
+    expect(watchedValue('speed', p, undefined)).toBe(0);
+    expect(watchedValue('nothing', p, undefined)).toBeNull();
+    expect(watchedValue('totalDistance', undefined, undefined)).toBeNull();
+  });
+
+  it('counts on from an accumulator set by hand', () => {
+    expect(watchedValue('odometer', p, acc)).toBe(1_002_000);
+    expect(watchedValue('totalDistance', undefined, acc)).toBe(1_000_000);
+    expect(watchedValue('hours', p, acc)).toBe(7_200_000);
+  });
+});

@@ -1,0 +1,59 @@
+import { eq, isNull, or } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { Maintenance, MaintenanceDue, MaintenanceInput, MaintenanceQuery, MaintenanceScheduleQuery } from '@corridor/contracts';
+import { companyScope, type Identity, type Orm } from '@corridor/platform';
+import { maintenances, type MaintenanceRow } from '../db/schema';
+import type { AccumulatorsService } from '../devices/accumulators';
+import { watchedValue } from '../devices/accumulators';
+import type { LatestPositions } from '../devices/latest-positions';
+import type { DevicesRepository } from '../devices/repository';
+import { resourceService } from '../resources/resource-service';
+import { nextDue } from './schedule';
+
+export const toMaintenance = (r: MaintenanceRow): Maintenance => ({
+  id: r.id, name: r.name, type: r.type, start: r.start, period: r.period, companyId: r.companyId, attributes: r.attributes,
+});
+
+/** Maintenance (Traccar) and the schedule computed from each device's latest position and accumulators. */
+export function maintenanceService(deps: { db: Orm; devices: DevicesRepository; latest: LatestPositions; accumulators: AccumulatorsService }) {
+  const { db } = deps;
+  const crud = resourceService<MaintenanceRow, Maintenance, MaintenanceInput, z.output<typeof MaintenanceQuery>>(db, {
+    name: 'Maintenance', entityType: 'maintenance', table: maintenances, company: maintenances.companyId, shared: true,
+    keywordColumns: [maintenances.name, maintenances.type],
+    filters: (q) => [q.type ? eq(maintenances.type, q.type) : undefined],
+    toEntity: toMaintenance,
+    toValues: (i, companyId) => ({ name: i.name, type: i.type, start: i.start, period: i.period, companyId, attributes: i.attributes }),
+  });
+
+  async function schedule(q: z.output<typeof MaintenanceScheduleQuery>, who: Identity): Promise<MaintenanceDue[]> {
+    const scope = companyScope(who);
+    const devices = await deps.devices.list({
+      ids: q.deviceId, groupIds: q.groupId !== undefined ? [q.groupId] : undefined, companyId: scope, limit: q.limit, offset: q.offset,
+    });
+    if (!devices.length) return [];
+    const rules = await db.select().from(maintenances)
+      .where(q.maintenanceId !== undefined ? eq(maintenances.id, q.maintenanceId) : scope !== undefined ? or(eq(maintenances.companyId, scope), isNull(maintenances.companyId)) : undefined);
+    const ids = devices.map((d) => d.id);
+    const [positions, accumulators] = await Promise.all([deps.latest(ids), deps.accumulators.forDevices(ids)]);
+    const out: MaintenanceDue[] = [];
+    for (const d of devices) {
+      const p = positions.get(d.id);
+      const items: MaintenanceDue[] = [];
+      for (const m of rules) {
+        if (m.companyId !== null && m.companyId !== d.companyId) continue;
+        if (scope !== undefined && m.companyId !== null && m.companyId !== scope) continue;
+        const current = watchedValue(m.type, p, accumulators.get(d.id));
+        const due = current === null ? null : nextDue(m.start, m.period, current);
+        items.push({
+          deviceId: d.id, deviceName: d.name, maintenanceId: m.id, name: m.name, type: m.type, start: m.start, period: m.period,
+          current, nextDue: due, remaining: due === null || current === null ? null : due - current, positionTime: p ? new Date(p.fixTime).toISOString() : null,
+        });
+      }
+      items.sort((a, b) => (a.remaining ?? Infinity) - (b.remaining ?? Infinity) || a.maintenanceId - b.maintenanceId);
+      out.push(...items);
+    }
+    return out;
+  }
+  return { ...crud, schedule };
+}
+export type MaintenanceService = ReturnType<typeof maintenanceService>;

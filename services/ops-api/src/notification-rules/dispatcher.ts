@@ -1,0 +1,113 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import type { EventMessage, NotificationDelivery } from '@corridor/contracts';
+import { counter, type Logger, type Orm } from '@corridor/platform';
+import { calendars, devices, notificationDeliveries, notificationRules, type NotificationRuleRow } from '../db/schema';
+import { calendarActiveAt, parseCalendar } from '../calendars/ical';
+import type { MailChannel } from './mail-channel';
+import { ruleMatches } from './matching';
+import { eventMessage, type NotificationMessage } from './message';
+import type { WebhookChannel } from './webhook-channel';
+
+const sent = counter('notifications_delivered_total', 'Notification deliveries by channel and outcome', ['channel', 'status']);
+
+export interface Channels {
+  /** Absent when SMTP_URL is not configured. */
+  mail?: MailChannel;
+  webhook: WebhookChannel;
+}
+
+/**
+ * Delivers notifications: for an event, every matching rule's channels to every recipient; each
+ * delivery is logged in notification_deliveries (the web channel's delivery is that row: the
+ * recipient's web notification). A delivery already logged for the same rule, event, channel and
+ * recipient is not repeated, so a redelivered event notifies once.
+ */
+export function notificationDispatcher(deps: { db: Orm; channels: Channels; logger: Logger }) {
+  const { db, channels, logger } = deps;
+
+  async function deliverOne(
+    rule: NotificationRuleRow, eventId: string, channel: NotificationDelivery['channel'], recipient: string, userId: number | null,
+    msg: NotificationMessage, payload: unknown, dedupe: boolean,
+  ): Promise<NotificationDelivery | undefined> {
+    if (dedupe) {
+      const [done] = await db.select({ id: notificationDeliveries.id }).from(notificationDeliveries).where(and(
+        eq(notificationDeliveries.ruleId, rule.id), eq(notificationDeliveries.eventId, eventId),
+        eq(notificationDeliveries.channel, channel), eq(notificationDeliveries.recipient, recipient),
+      ));
+      if (done) return undefined;
+    }
+    let result: { ok: boolean; attempts: number; error: string | null };
+    if (channel === 'web') result = { ok: true, attempts: 1, error: null };
+    else if (channel === 'mail') {
+      if (!channels.mail) result = { ok: false, attempts: 0, error: 'mail is not configured (SMTP_URL)' };
+      else {
+        try {
+          await channels.mail.send(recipient, msg.subject, msg.body);
+          result = { ok: true, attempts: 1, error: null };
+        } catch (err) {
+          result = { ok: false, attempts: 1, error: err instanceof Error ? err.message : String(err) };
+        }
+      }
+    } else result = await channels.webhook(recipient, payload);
+    const status = result.ok ? 'sent' : 'failed';
+    sent.inc({ channel, status });
+    if (!result.ok) logger.warn({ ruleId: rule.id, eventId, channel, recipient, error: result.error }, 'notification not delivered');
+    await db.insert(notificationDeliveries).values({
+      ruleId: rule.id, eventId, channel, recipient, userId, status, attempts: result.attempts, error: result.error, subject: msg.subject, body: msg.body,
+    }).onConflictDoNothing();
+    return { channel, recipient, status, attempts: result.attempts, error: result.error };
+  }
+
+  async function deliver(rule: NotificationRuleRow, eventId: string, msg: NotificationMessage, payload: unknown, dedupe: boolean): Promise<NotificationDelivery[]> {
+    const out: (NotificationDelivery | undefined)[] = [];
+    for (const channel of rule.notificators) {
+      if (channel === 'webhook') {
+        if (rule.webhookUrl) out.push(await deliverOne(rule, eventId, channel, rule.webhookUrl, null, msg, payload, dedupe));
+        continue;
+      }
+      for (const r of rule.recipients) {
+        out.push(await deliverOne(rule, eventId, channel, channel === 'mail' ? r.email : String(r.userId), r.userId, msg, payload, dedupe));
+      }
+    }
+    return out.filter((d): d is NotificationDelivery => d !== undefined);
+  }
+
+  async function calendarAllows(rule: NotificationRuleRow, at: Date): Promise<boolean> {
+    if (rule.calendarId === null) return true;
+    const [c] = await db.select().from(calendars).where(eq(calendars.id, rule.calendarId));
+    if (!c) return false;
+    try {
+      return calendarActiveAt(parseCalendar(c.data), at);
+    } catch {
+      return false;
+    }
+  }
+
+  return {
+    deliver,
+    /** Notifies every rule matching each event (the events.v1 consumer calls this). */
+    async onEvents(events: EventMessage[]): Promise<number> {
+      const types = [...new Set(events.map((e) => e.type))];
+      const rules = await db.select().from(notificationRules).where(inArray(notificationRules.type, types));
+      if (!rules.length) return 0;
+      const deviceIds = [...new Set(events.map((e) => e.deviceId))];
+      const known = new Map((await db.select().from(devices).where(inArray(devices.id, deviceIds))).map((d) => [d.id, d]));
+      let n = 0;
+      for (const event of events) {
+        const device = known.get(event.deviceId);
+        if (!device) continue;
+        for (const rule of rules) {
+          if (!ruleMatches(rule, event, device) || !(await calendarAllows(rule, new Date(event.eventTime)))) continue;
+          const msg = eventMessage(event, device);
+          const payload = {
+            event, device: { id: device.id, name: device.name, uniqueId: device.uniqueId, companyId: device.companyId },
+            rule: { id: rule.id, type: rule.type }, message: msg,
+          };
+          n += (await deliver(rule, event.id, msg, payload, true)).length;
+        }
+      }
+      return n;
+    },
+  };
+}
+export type NotificationDispatcher = ReturnType<typeof notificationDispatcher>;

@@ -1,0 +1,18 @@
+import type { EventMessage } from '@corridor/contracts';
+import type { NotificationRuleRow } from '../db/schema';
+
+/**
+ * Whether a rule covers an event of a device (the calendar is checked separately): same type; the
+ * rule's company owns the device (a shared rule covers every device); always or the device listed;
+ * for alarms, one of the rule's alarms (an event's alarm may be a comma-joined list).
+ */
+export function ruleMatches(rule: NotificationRuleRow, event: EventMessage, device: { id: number; companyId: number | null }): boolean {
+  if (rule.type !== event.type) return false;
+  if (rule.companyId !== null && rule.companyId !== device.companyId) return false;
+  if (!rule.always && !rule.deviceIds.includes(device.id)) return false;
+  if (event.type === 'alarm' && rule.alarms.length) {
+    const alarms = typeof event.attributes.alarm === 'string' ? event.attributes.alarm.split(',').map((a) => a.trim()) : [];
+    if (!alarms.some((a) => rule.alarms.includes(a))) return false;
+  }
+  return true;
+}

@@ -1,0 +1,80 @@
+import { randomUUID } from 'node:crypto';
+import { eq, inArray, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import {
+  EventType, type NotificationDelivery, type NotificationRule, type NotificationRuleInput, type NotificationRulesQuery,
+} from '@corridor/contracts';
+import type { Orm } from '@corridor/platform';
+import { audit } from '../audit/audit';
+import { calendars, devices, notificationRules, type NotificationRuleRow } from '../db/schema';
+import { invalidField } from '../resources/pg-errors';
+import { resourceService } from '../resources/resource-service';
+import { canSee, type Actor } from '../resources/scope';
+import type { NotificationDispatcher } from './dispatcher';
+
+export const toNotificationRule = (r: NotificationRuleRow): NotificationRule => ({
+  id: r.id, type: r.type as NotificationRule['type'], description: r.description, always: r.always, deviceIds: r.deviceIds,
+  alarms: r.alarms as NotificationRule['alarms'], notificators: r.notificators, recipients: r.recipients, webhookUrl: r.webhookUrl,
+  calendarId: r.calendarId, companyId: r.companyId, attributes: r.attributes,
+});
+
+/** Notification rules (CRUD with cross-field checks), the type and channel lists, and the test send. */
+export function notificationRulesService(deps: { db: Orm; dispatcher: NotificationDispatcher; mailEnabled: boolean }) {
+  const { db } = deps;
+  const crud = resourceService<NotificationRuleRow, NotificationRule, NotificationRuleInput, z.output<typeof NotificationRulesQuery>>(db, {
+    name: 'Notification rule', entityType: 'notification_rule', table: notificationRules, company: notificationRules.companyId, shared: false,
+    keywordColumns: [notificationRules.description],
+    filters: (q) => [
+      q.type ? eq(notificationRules.type, q.type) : undefined,
+      q.deviceId !== undefined ? sql`(${notificationRules.always} or ${notificationRules.deviceIds} @> ${JSON.stringify([q.deviceId])}::jsonb)` : undefined,
+    ],
+    toEntity: toNotificationRule,
+    toValues: (i, companyId) => ({
+      type: i.type, description: i.description, always: i.always, deviceIds: [...new Set(i.deviceIds)], alarms: i.type === 'alarm' ? i.alarms : [],
+      notificators: [...new Set(i.notificators)], recipients: i.recipients, webhookUrl: i.webhookUrl, calendarId: i.calendarId, companyId, attributes: i.attributes,
+    }),
+    async validate(i, companyId, actor) {
+      if (i.notificators.includes('mail') && !deps.mailEnabled) throw invalidField('notificators', 'mail is not available: the server has no SMTP_URL');
+      if ((i.notificators.includes('mail') || i.notificators.includes('web')) && !i.recipients.length) {
+        throw invalidField('recipients', 'the web and mail channels need at least one recipient');
+      }
+      if (i.notificators.includes('webhook') && !i.webhookUrl) throw invalidField('webhookUrl', 'the webhook channel needs a webhookUrl');
+      if (i.alarms.length && i.type !== 'alarm') throw invalidField('alarms', 'alarms only apply to rules of type alarm');
+      if (!i.always && !i.deviceIds.length) throw invalidField('deviceIds', 'list the devices, or set always');
+      if (i.deviceIds.length) {
+        const found = await db.select({ id: devices.id, companyId: devices.companyId }).from(devices).where(inArray(devices.id, i.deviceIds));
+        const ok = new Set(found.filter((d) => companyId === null || d.companyId === companyId).map((d) => d.id));
+        const bad = i.deviceIds.find((d) => !ok.has(d));
+        if (bad !== undefined) throw invalidField('deviceIds', `device ${bad} does not exist${companyId !== null ? ` in company ${companyId}` : ''}`);
+      }
+      if (i.calendarId !== null) {
+        const [c] = await db.select().from(calendars).where(eq(calendars.id, i.calendarId));
+        if (!c || !canSee(c.companyId, actor.identity, true) || (companyId !== null && c.companyId !== null && c.companyId !== companyId)) {
+          throw invalidField('calendarId', `calendar ${i.calendarId} does not exist`);
+        }
+      }
+    },
+  });
+
+  return {
+    ...crud,
+    types: (): { type: string }[] => EventType.options.map((type) => ({ type })),
+    notificators: (announcement?: boolean): { type: string }[] =>
+      (['web', ...(deps.mailEnabled ? ['mail'] : []), ...(announcement ? [] : ['webhook'])] as string[]).map((type) => ({ type })),
+    /** Sends a test message through every channel of the rule to every recipient now. */
+    async test(ruleId: number, actor: Actor): Promise<NotificationDelivery[]> {
+      const rule = await crud.getRow(ruleId, actor.identity);
+      const id = `test-${randomUUID()}`;
+      const msg = {
+        subject: `Test notification: ${rule.description ?? rule.type}`,
+        body: `This is a test of notification rule ${rule.id} (${rule.type}), sent by ${actor.identity.email}.`,
+      };
+      const deliveries = await deps.dispatcher.deliver(rule, id, msg, { test: true, rule: { id: rule.id, type: rule.type }, message: msg }, false);
+      await audit.record(db, actor.identity, {
+        action: 'notification_rule.test', entityType: 'notification_rule', entityId: rule.id, companyId: rule.companyId, after: deliveries, requestId: actor.requestId,
+      });
+      return deliveries;
+    },
+  };
+}
+export type NotificationRulesService = ReturnType<typeof notificationRulesService>;

@@ -1,0 +1,17 @@
+/** Notification channels' settings (from SMTP_URL, SMTP_FROM, WEBHOOK_ATTEMPTS, WEBHOOK_TIMEOUT_MS). */
+export interface NotificationSettings {
+  /** nodemailer SMTP URL; absent = no mail channel. */
+  smtpUrl?: string;
+  mailFrom: string;
+  webhookAttempts: number;
+  webhookTimeoutMs: number;
+  webhookBackoffMs: number;
+}
+
+export const defaultNotificationSettings = (): NotificationSettings => ({
+  mailFrom: 'Corridor <notifications@corridor.local>', webhookAttempts: 3, webhookTimeoutMs: 5000, webhookBackoffMs: 500,
+});
+
+export function notificationSettingsFrom(config: { SMTP_URL?: string; SMTP_FROM: string; WEBHOOK_ATTEMPTS: number; WEBHOOK_TIMEOUT_MS: number }): NotificationSettings {
+  return { ...defaultNotificationSettings(), smtpUrl: config.SMTP_URL, mailFrom: config.SMTP_FROM, webhookAttempts: config.WEBHOOK_ATTEMPTS, webhookTimeoutMs: config.WEBHOOK_TIMEOUT_MS };
+}

@@ -1,0 +1,102 @@
+import {
+  notificationTypes, type ChannelPreference, type Notification, type NotificationPage, type NotificationSettings,
+  type NotificationSettingsInput, type NotificationType, type Role,
+} from '@corridor/contracts';
+import { AppError, notFound, type Clock, type Identity, type Orm } from '@corridor/platform';
+import type { NotificationSettingsRow } from '../db/schema';
+import type { InboxRow, NotificationsRepository, Recipient } from './repository';
+
+/** Where a notice goes: one user, every holder of a role, or every user of a company. */
+export type Audience = { userId: number } | { role: Role } | { companyId: number };
+
+export interface Notice {
+  type: NotificationType;
+  title: string;
+  message: string;
+  entityType: string;
+  entityId: string | number;
+  /** The company the notice concerns (with a company audience, the addressee). */
+  companyId?: number | null;
+  attributes?: Record<string, unknown>;
+  to: Audience;
+}
+
+export const defaultChannels: ChannelPreference = { web: true, email: false, webhook: false };
+
+const toNotification = (r: InboxRow): Notification => ({
+  id: r.id, type: r.type, title: r.title, message: r.message, entityType: r.entityType, entityId: r.entityId,
+  companyId: r.companyId, attributes: r.attributes, createdAt: r.createdAt.toISOString(), readAt: r.readAt?.toISOString() ?? null,
+});
+
+const recipient = (id: Identity): Recipient => ({ userId: id.userId, companyId: id.companyId, roles: id.roles });
+
+function channelsOf(row: NotificationSettingsRow | undefined): Record<NotificationType, ChannelPreference> {
+  return Object.fromEntries(notificationTypes.map((t) => [t, { ...defaultChannels, ...row?.channels[t] }])) as Record<NotificationType, ChannelPreference>;
+}
+
+const toSettings = (row: NotificationSettingsRow | undefined): NotificationSettings => ({
+  channels: channelsOf(row), email: row?.email ?? null, webhookUrl: row?.webhookUrl ?? null, updatedAt: row?.updatedAt.toISOString() ?? null,
+});
+
+/**
+ * The notification inbox. Modules call `notify(tx, notice)` inside the transaction of the decision
+ * it reports, so the notice exists exactly when the decision does. The web channel is this inbox:
+ * a type whose web channel a user turned off is left out of their inbox.
+ */
+export function notificationsService(deps: { repo: NotificationsRepository; clock: Clock }) {
+  const { repo, clock } = deps;
+
+  async function hiddenTypes(userId: number): Promise<string[]> {
+    const channels = channelsOf(await repo.settings(userId));
+    return notificationTypes.filter((t) => !channels[t].web);
+  }
+
+  return {
+    async notify(tx: Orm, n: Notice): Promise<number> {
+      const row = await repo.insert(tx, {
+        type: n.type, title: n.title, message: n.message, entityType: n.entityType, entityId: String(n.entityId),
+        userId: 'userId' in n.to ? n.to.userId : null,
+        role: 'role' in n.to ? n.to.role : null,
+        companyId: 'companyId' in n.to ? n.to.companyId : (n.companyId ?? null),
+        attributes: n.attributes ?? {},
+      });
+      return row.id;
+    },
+    async inbox(
+      id: Identity,
+      q: { unread?: boolean; type?: NotificationType[]; from?: string; to?: string; limit: number; offset: number },
+    ): Promise<NotificationPage> {
+      const from = q.from ? new Date(q.from) : undefined;
+      const to = q.to ? new Date(q.to) : undefined;
+      if (from && to && from > to) throw new AppError('VALIDATION_FAILED', 'from must not be after to', [{ in: 'querystring', path: 'from', message: 'after to' }]);
+      const { rows, total, unread } = await repo.inbox(recipient(id), {
+        unread: q.unread, types: q.type, from, to, hiddenTypes: await hiddenTypes(id.userId), limit: q.limit, offset: q.offset,
+      });
+      return { items: rows.map(toNotification), total, unreadCount: unread, limit: q.limit, offset: q.offset };
+    },
+    async markRead(id: Identity, notificationId: number): Promise<Notification> {
+      const found = await repo.visible(recipient(id), notificationId);
+      if (!found) throw notFound('Notification', notificationId);
+      if (!found.readAt) await repo.markRead(id.userId, notificationId, clock.now());
+      const row = await repo.visible(recipient(id), notificationId);
+      return toNotification(row!);
+    },
+    async settings(id: Identity): Promise<NotificationSettings> {
+      return toSettings(await repo.settings(id.userId));
+    },
+    async updateSettings(id: Identity, input: NotificationSettingsInput): Promise<NotificationSettings> {
+      const current = await repo.settings(id.userId);
+      const channels = { ...channelsOf(current), ...input.channels };
+      const webhookUrl = input.webhookUrl === undefined ? (current?.webhookUrl ?? null) : input.webhookUrl;
+      const email = input.email === undefined ? (current?.email ?? null) : input.email;
+      const needsHook = Object.entries(channels).filter(([, c]) => c.webhook).map(([t]) => t);
+      if (needsHook.length && !webhookUrl) {
+        throw new AppError('VALIDATION_FAILED', `webhookUrl: required when the webhook channel is on (${needsHook.join(', ')})`, [
+          { in: 'body', path: 'webhookUrl', message: 'required when a webhook channel is on' },
+        ]);
+      }
+      return toSettings(await repo.saveSettings({ userId: id.userId, channels, email, webhookUrl, updatedAt: clock.now() }));
+    },
+  };
+}
+export type NotificationsService = ReturnType<typeof notificationsService>;

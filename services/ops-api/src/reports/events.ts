@@ -1,0 +1,29 @@
+import type { EventMessage } from '@corridor/contracts';
+import { field, type ReportTable } from './formats/table';
+
+/** Traccar's `type=%`: every type. Returns the types to filter on (none = all). */
+export function eventTypesFilter(types: readonly string[] | undefined): string[] | undefined {
+  if (!types?.length || types.includes('%')) return undefined;
+  return [...new Set(types)];
+}
+
+/** The events report's rows (Traccar: Event[]); the device's name comes from the report's devices. */
+export function eventsTable(deviceNames: ReadonlyMap<number, string>): ReportTable<EventMessage> {
+  return {
+    name: 'events',
+    columns: [
+      field('deviceId', 'Device id', 'integer'),
+      { key: 'deviceName', label: 'Device', kind: 'text', get: (e) => deviceNames.get(e.deviceId) ?? null },
+      field('eventTime', 'Time (UTC)', 'time'),
+      field('type', 'Type', 'text'),
+      { key: 'alarm', label: 'Alarm', kind: 'text', get: (e) => (typeof e.attributes['alarm'] === 'string' ? e.attributes['alarm'] : null) },
+      field('latitude', 'Latitude', 'number'),
+      field('longitude', 'Longitude', 'number'),
+      field('geofenceId', 'Geofence', 'text'),
+      field('journeyId', 'Journey', 'text'),
+      field('positionId', 'Position', 'text'),
+      field('id', 'Event', 'text'),
+      field('attributes', 'Attributes', 'json'),
+    ],
+  };
+}

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { text } from 'node:stream/consumers';
+import type { Readable } from 'node:stream';
+import { parse } from 'csv-parse/sync';
+import ExcelJS from 'exceljs';
+import { XLSX_MEDIA_TYPE, type ReportTrip } from '@corridor/contracts';
+import { tripsTable } from '../trips';
+import { csvStream } from './csv';
+import { jsonArrayStream } from './json';
+import { reportFormat } from './negotiate';
+import { xlsxStream } from './xlsx';
+
+const trip = (i: number, patch: Partial<ReportTrip> = {}): ReportTrip => ({
+  deviceId: 3, deviceName: 'KCA 001X, "Mombasa" unit', distance: 120_000 + i, averageSpeed: 30.5, maxSpeed: 32.4, spentFuel: null,
+  startOdometer: 1_000_000, endOdometer: 1_120_000, startTime: '2026-03-02T06:00:00.000Z', endTime: '2026-03-02T08:03:30.000Z',
+  startPositionId: `3-${i}`, endPositionId: `3-${i + 1}`, startLat: -1.29, startLon: 36.82, endLat: -1.29, endLon: 37.9,
+  startAddress: null, endAddress: null, duration: 7_410_000, driverUniqueId: 'D-9', driverName: null, ...patch,
+});
+async function* batches<T>(...b: T[][]): AsyncGenerator<T[]> {
+  for (const x of b) yield x;
+}
+const buffer = async (s: Readable): Promise<Buffer> => {
+  const chunks: Buffer[] = [];
+  for await (const c of s) chunks.push(Buffer.from(c as Uint8Array));
+  return Buffer.concat(chunks);
+};
+
+describe('report formats', () => {
+  it('JSON: one array across batches', async () => {
+    const out = JSON.parse(await text(jsonArrayStream(batches([trip(1)], [], [trip(2), trip(3)])))) as ReportTrip[];
+    expect(out.map((t) => t.distance)).toEqual([120_001, 120_002, 120_003]);
+    expect(JSON.parse(await text(jsonArrayStream(batches())))).toEqual([]);
+  });
+
+  it('CSV: header of field names, quoted text, JSON units, empty for null; parses back', async () => {
+    const csv = await text(csvStream(tripsTable, batches([trip(1)], [trip(2, { spentFuel: 4.5, driverName: 'Asha' })])));
+    const rows = parse(csv, { columns: true }) as Record<string, string>[];
+    expect(Object.keys(rows[0]!)).toEqual(tripsTable.columns.map((c) => c.key));
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toMatchObject({ deviceName: 'KCA 001X, "Mombasa" unit', startTime: '2026-03-02T06:00:00.000Z', duration: '7410000', distance: '120001', spentFuel: '', driverName: '' });
+    expect(rows[1]).toMatchObject({ spentFuel: '4.5', driverName: 'Asha' });
+  });
+
+  it('xlsx: a real workbook with dates, [h]:mm:ss durations and numbers; exceljs reads it back', async () => {
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(await buffer(xlsxStream(tripsTable, batches([trip(1), trip(2)]))) as never);
+    const sheet = wb.getWorksheet('trips')!;
+    expect(sheet.rowCount).toBe(3);
+    const header = (sheet.getRow(1).values as unknown[]).slice(1);
+    expect(header).toEqual(tripsTable.columns.map((c) => c.label));
+    const col = (key: string) => tripsTable.columns.findIndex((c) => c.key === key) + 1;
+    const row = sheet.getRow(2);
+    expect(row.getCell(col('deviceName')).value).toBe('KCA 001X, "Mombasa" unit');
+    expect((row.getCell(col('startTime')).value as Date).toISOString()).toBe('2026-03-02T06:00:00.000Z');
+    // a duration cell is a day fraction; exceljs reads a time-formatted cell back as a Date on Excel's epoch
+    expect((row.getCell(col('duration')).value as Date).getTime() - Date.UTC(1899, 11, 30)).toBe(7_410_000);
+    expect(row.getCell(col('duration')).numFmt).toBe('[h]:mm:ss');
+    expect(row.getCell(col('distance')).value).toBe(120_001);
+    expect(row.getCell(col('spentFuel')).value).toBeNull();
+  });
+
+  it('xlsx: continues on a second sheet past the row limit', async () => {
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(await buffer(xlsxStream(tripsTable, batches([trip(1), trip(2), trip(3)]), 3)) as never);
+    expect(wb.worksheets.map((w) => [w.name, w.rowCount])).toEqual([['trips', 3], ['trips 2', 2]]);
+  });
+
+  it('chooses the format: parameter first, then Accept (q-values), else JSON', () => {
+    expect(reportFormat('csv', XLSX_MEDIA_TYPE)).toBe('csv');
+    expect(reportFormat(undefined, XLSX_MEDIA_TYPE)).toBe('xlsx');
+    expect(reportFormat(undefined, 'text/csv')).toBe('csv');
+    expect(reportFormat(undefined, `text/csv;q=0.5, ${XLSX_MEDIA_TYPE};q=0.9`)).toBe('xlsx');
+    expect(reportFormat(undefined, 'application/json, text/csv')).toBe('json');
+    expect(reportFormat(undefined, 'text/html, */*;q=0.1')).toBe('json');
+    expect(reportFormat(undefined, undefined)).toBe('json');
+  });
+});

@@ -1,0 +1,26 @@
+/**
+ * How a report's items become rows of a CSV or a spreadsheet: one column per field. CSV headers are
+ * the JSON field names and values stay in the JSON units (ISO times, milliseconds); the spreadsheet
+ * shows labels with units, times as date cells and durations as [h]:mm:ss.
+ */
+export type CellKind = 'text' | 'number' | 'integer' | 'time' | 'duration' | 'boolean' | 'json';
+
+export interface Column<T> {
+  /** JSON field name (CSV header). */
+  key: string;
+  /** Spreadsheet header, with the unit. */
+  label: string;
+  kind: CellKind;
+  get(item: T): unknown;
+}
+
+export interface ReportTable<T> {
+  /** Sheet name and file name stem, e.g. 'trips'. */
+  name: string;
+  columns: Column<T>[];
+}
+
+/** A column reading the item's own field. */
+export function field<T>(key: keyof T & string, label: string, kind: CellKind): Column<T> {
+  return { key, label, kind, get: (item) => item[key] };
+}

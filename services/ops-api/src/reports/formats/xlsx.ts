@@ -1,0 +1,57 @@
+import { once } from 'node:events';
+import { PassThrough, type Readable } from 'node:stream';
+import ExcelJS from 'exceljs';
+import type { CellKind, Column, ReportTable } from './table';
+
+/** Excel's row limit per sheet; longer reports continue on further sheets. */
+export const XLSX_MAX_ROWS = 1_048_576;
+
+const formats: Partial<Record<CellKind, string>> = { time: 'yyyy-mm-dd hh:mm:ss', duration: '[h]:mm:ss' };
+const widths: Record<CellKind, number> = { text: 18, number: 14, integer: 10, time: 20, duration: 12, boolean: 8, json: 40 };
+
+/** A spreadsheet cell: times as dates (UTC), durations as day fractions shown [h]:mm:ss. */
+function xlsxValue<T>(c: Column<T>, item: T): ExcelJS.CellValue {
+  const v = c.get(item);
+  if (v === null || v === undefined) return null;
+  if (c.kind === 'time') return new Date(v as string);
+  if (c.kind === 'duration') return (v as number) / 86_400_000;
+  if (c.kind === 'json') return JSON.stringify(v);
+  return v as ExcelJS.CellValue;
+}
+
+/**
+ * An xlsx workbook written through exceljs's streaming writer as rows arrive (one sheet, more past
+ * Excel's row limit), with the header row frozen. Rows wait while the output is not being read.
+ */
+export function xlsxStream<T>(table: ReportTable<T>, batches: AsyncIterable<T[]>, maxRows = XLSX_MAX_ROWS): Readable {
+  const out = new PassThrough();
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+  let sheets = 0;
+  const addSheet = (): ExcelJS.Worksheet => {
+    sheets++;
+    const sheet = workbook.addWorksheet(sheets === 1 ? table.name : `${table.name} ${sheets}`, { views: [{ state: 'frozen', ySplit: 1 }] });
+    sheet.columns = table.columns.map((c) => ({
+      header: c.label, key: c.key, width: widths[c.kind], ...(formats[c.kind] ? { style: { numFmt: formats[c.kind] } } : {}),
+    }));
+    return sheet;
+  };
+  void (async () => {
+    let sheet = addSheet();
+    let rows = 1;
+    for await (const batch of batches) {
+      for (const item of batch) {
+        if (rows >= maxRows) {
+          sheet.commit();
+          sheet = addSheet();
+          rows = 1;
+        }
+        sheet.addRow(table.columns.map((c) => xlsxValue(c, item))).commit();
+        rows++;
+      }
+      if (out.writableNeedDrain) await once(out, 'drain');
+    }
+    sheet.commit();
+    await workbook.commit();
+  })().catch((err: unknown) => out.destroy(err instanceof Error ? err : new Error(String(err))));
+  return out;
+}

@@ -1,0 +1,85 @@
+import { fixDistance, type ReportFix } from './fixes';
+import type { MotionDetector, MotionEvent } from './motion';
+import type { TripThresholds } from './settings';
+
+/**
+ * Traccar's distance-based motion model (report.trip.newLogic, NewMotionProcessor), with the
+ * window of recent fixes the report keeps beside it:
+ * - stopped → moving once a fix lies minDistance or more from the last event's position; the start
+ *   is back-dated over the buffered fixes whose legs ran faster than minDistance / minDuration
+ *   (so a trip starts at the last fix before the vehicle pulled away, not where it was noticed),
+ *   never before the last event's fix;
+ * - moving → stopped once every fix of the last minDuration lies within minDistance of the current
+ *   one (and the window spans minDuration); the stop is dated to the current fix;
+ * - a data gap longer than stopGap that covered minDistance at more than that average speed is a
+ *   trip of its own: stopped (at the last fix, if moving) / moving (at the last fix) / stopped (at
+ *   the new fix).
+ * The window holds the fixes of the last minDuration plus the latest one before it.
+ */
+export function newMotionDetector(t: Pick<TripThresholds, 'minDistance' | 'minDuration' | 'stopGap'>, first: ReportFix): MotionDetector {
+  const minSpeed = t.minDistance / t.minDuration; // metres per millisecond
+  let moving = first.moving;
+  let anchor: ReportFix = first;
+  let window: ReportFix[] = [];
+  let head = 0; // window[head] is the oldest kept fix
+
+  const event = (type: MotionEvent['type'], fix: ReportFix, maxSpeed = 0): MotionEvent => {
+    anchor = fix;
+    return { type, fix, maxSpeed };
+  };
+
+  function backdatedStart(fix: ReportFix): MotionEvent {
+    let start = fix;
+    let maxSpeed = fix.speed;
+    for (let i = window.length - 1; i >= head; i--) {
+      const candidate = window[i]!;
+      if (candidate.time < anchor.time) break; // never back before the last event (e.g. across a gap just split off)
+      const legTime = start.time - candidate.time;
+      if (legTime <= 0 || fixDistance(candidate, start) / legTime <= minSpeed) break;
+      start = candidate;
+      maxSpeed = Math.max(maxSpeed, candidate.speed);
+    }
+    return event('moving', start, maxSpeed);
+  }
+
+  function settledWithin(fix: ReportFix): boolean {
+    for (let i = window.length - 1; i >= head; i--) if (fixDistance(window[i]!, fix) >= t.minDistance) return false;
+    return fix.time - window[head]!.time >= t.minDuration;
+  }
+
+  function remember(fix: ReportFix): void {
+    window.push(fix);
+    while (window.length - head > 1 && fix.time - window[head + 1]!.time >= t.minDuration) head++;
+    if (head > 256 && head * 2 > window.length) {
+      window = window.slice(head);
+      head = 0;
+    }
+  }
+
+  return {
+    update(fix) {
+      const events: MotionEvent[] = [];
+      const last = window[window.length - 1];
+      if (last) {
+        const gap = fix.time - last.time;
+        const gapDistance = fixDistance(last, fix);
+        if (gap > t.stopGap && gapDistance >= t.minDistance && gapDistance / gap > minSpeed) {
+          if (moving) events.push(event('stopped', last));
+          events.push(event('moving', last, Math.max(last.speed, fix.speed)));
+          events.push(event('stopped', fix));
+          moving = false;
+        } else if (moving) {
+          if (settledWithin(fix)) {
+            moving = false;
+            events.push(event('stopped', fix));
+          }
+        } else if (fixDistance(anchor, fix) >= t.minDistance) {
+          moving = true;
+          events.push(backdatedStart(fix));
+        }
+      }
+      remember(fix);
+      return events;
+    },
+  };
+}

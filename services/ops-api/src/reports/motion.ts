@@ -1,0 +1,15 @@
+import type { ReportFix } from './fixes';
+
+/** deviceMoving / deviceStopped as a detector finds them, at the fix the event is dated to. */
+export interface MotionEvent {
+  type: 'moving' | 'stopped';
+  fix: ReportFix;
+  /** For 'moving': the highest speed from the event fix through the fix being processed, knots. */
+  maxSpeed: number;
+}
+
+/** One device's motion state machine, fed its fixes oldest first. */
+export interface MotionDetector {
+  /** Events this fix settles, in order (possibly dated to earlier fixes). */
+  update(fix: ReportFix): MotionEvent[];
+}

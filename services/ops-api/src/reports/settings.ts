@@ -1,0 +1,69 @@
+import { z } from 'zod';
+
+/**
+ * Report settings from the environment, with Traccar's defaults (config/Keys.java). Durations in the
+ * environment are seconds as in Traccar's configuration; `TripThresholds` holds them in milliseconds.
+ */
+const flag = (fallback: boolean) => z.enum(['true', 'false']).default(fallback ? 'true' : 'false').transform((v) => v === 'true');
+const secs = (fallback: number) => z.coerce.number().int().min(1).max(7 * 86400).default(fallback);
+const metres = (fallback: number) => z.coerce.number().min(0).max(1_000_000).default(fallback);
+
+export const ReportEnv = z.object({
+  /** Longest period one report may cover, days. */
+  REPORT_MAX_PERIOD_DAYS: z.coerce.number().int().min(1).max(3660).default(31),
+  REPORT_TRIP_NEW_LOGIC: flag(true),
+  REPORT_TRIP_MIN_DISTANCE: metres(200),
+  REPORT_TRIP_MIN_DURATION: secs(180),
+  REPORT_TRIP_STOP_GAP: secs(3600),
+  REPORT_TRIP_MINIMAL_TRIP_DISTANCE: metres(500),
+  REPORT_TRIP_MINIMAL_TRIP_DURATION: secs(300),
+  REPORT_TRIP_MINIMAL_PARKING_DURATION: secs(300),
+  REPORT_TRIP_MINIMAL_NO_DATA_DURATION: secs(3600),
+  REPORT_TRIP_USE_IGNITION: flag(false),
+  REPORT_IGNORE_ODOMETER: flag(false),
+  /** knots: a fix without a `motion` attribute is in motion when faster than this. */
+  EVENT_MOTION_SPEED_THRESHOLD: z.coerce.number().min(0).max(100).default(0.01),
+});
+export type ReportEnv = z.output<typeof ReportEnv>;
+
+/** Trip and stop detection thresholds; durations in milliseconds, distances in metres, speed in knots. */
+export interface TripThresholds {
+  newLogic: boolean;
+  minDistance: number;
+  minDuration: number;
+  stopGap: number;
+  minimalTripDistance: number;
+  minimalTripDuration: number;
+  minimalParkingDuration: number;
+  minimalNoDataDuration: number;
+  useIgnition: boolean;
+  ignoreOdometer: boolean;
+  speedThreshold: number;
+}
+
+export interface ReportSettings {
+  maxPeriodDays: number;
+  trips: TripThresholds;
+}
+
+export function reportSettingsFrom(env: ReportEnv): ReportSettings {
+  return {
+    maxPeriodDays: env.REPORT_MAX_PERIOD_DAYS,
+    trips: {
+      newLogic: env.REPORT_TRIP_NEW_LOGIC,
+      minDistance: env.REPORT_TRIP_MIN_DISTANCE,
+      minDuration: env.REPORT_TRIP_MIN_DURATION * 1000,
+      stopGap: env.REPORT_TRIP_STOP_GAP * 1000,
+      minimalTripDistance: env.REPORT_TRIP_MINIMAL_TRIP_DISTANCE,
+      minimalTripDuration: env.REPORT_TRIP_MINIMAL_TRIP_DURATION * 1000,
+      minimalParkingDuration: env.REPORT_TRIP_MINIMAL_PARKING_DURATION * 1000,
+      minimalNoDataDuration: env.REPORT_TRIP_MINIMAL_NO_DATA_DURATION * 1000,
+      useIgnition: env.REPORT_TRIP_USE_IGNITION,
+      ignoreOdometer: env.REPORT_IGNORE_ODOMETER,
+      speedThreshold: env.EVENT_MOTION_SPEED_THRESHOLD,
+    },
+  };
+}
+
+/** Traccar's defaults (what an empty environment gives). */
+export const defaultReportSettings = (): ReportSettings => reportSettingsFrom(ReportEnv.parse({}));

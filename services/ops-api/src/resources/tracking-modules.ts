@@ -1,0 +1,111 @@
+import type { Analytics, App, Bus, Cache, Logger, Orm, Subscription } from '@corridor/platform';
+import { accumulatorsService } from '../devices/accumulators';
+import { deviceConfigurationService } from '../devices/configuration';
+import { deviceExtraRoutes } from '../devices/extra-routes';
+import { latestPositions } from '../devices/latest-positions';
+import type { DevicesRepository } from '../devices/repository';
+import type { DevicesService } from '../devices/service';
+import { groupsService } from '../groups/service';
+import { groupRoutes } from '../groups/routes';
+import { driversService } from '../drivers/service';
+import { driverRoutes } from '../drivers/routes';
+import { calendarsService } from '../calendars/service';
+import { calendarRoutes } from '../calendars/routes';
+import { ordersService } from '../orders/service';
+import { orderRoutes } from '../orders/routes';
+import { deviceModelsService } from '../device-models/service';
+import { deviceModelRoutes } from '../device-models/routes';
+import { configurationsService } from '../configurations/service';
+import { configurationRoutes } from '../configurations/routes';
+import { draftsService } from '../drafts/service';
+import { draftRoutes } from '../drafts/routes';
+import { trackingUnitsService } from '../tracking-units/service';
+import { trackingUnitRoutes } from '../tracking-units/routes';
+import { truckOwnersRepository } from '../truck-owners/repository';
+import { truckOwnersService } from '../truck-owners/service';
+import { truckOwnerRoutes } from '../truck-owners/routes';
+import { inventoriesService } from '../inventories/service';
+import { inventoryRoutes } from '../inventories/routes';
+import { maintenanceService } from '../maintenance/service';
+import { maintenanceRoutes } from '../maintenance/routes';
+import { computedAttributesService } from '../computed-attributes/service';
+import { computedAttributeRoutes } from '../computed-attributes/routes';
+import { commandsService } from '../commands/service';
+import { commandRoutes } from '../commands/routes';
+import { statisticsRoutes } from '../statistics/routes';
+import { eventRoutes } from '../events/routes';
+import { mailChannel } from '../notification-rules/mail-channel';
+import { webhookChannel } from '../notification-rules/webhook-channel';
+import { notificationDispatcher, type NotificationDispatcher } from '../notification-rules/dispatcher';
+import { notificationRulesService } from '../notification-rules/service';
+import { notificationRuleRoutes } from '../notification-rules/routes';
+import { startNotificationConsumer } from '../notification-rules/consumer';
+import { defaultNotificationSettings, type NotificationSettings } from '../notification-rules/settings';
+import { companyScope } from '@corridor/platform';
+
+export interface TrackingDeps {
+  db: Orm;
+  bus: Bus;
+  cache: Cache;
+  analytics: Analytics;
+  logger: Logger;
+  devicesRepo: DevicesRepository;
+  devices: DevicesService;
+  notifications?: NotificationSettings;
+}
+
+export interface TrackingModules {
+  dispatcher: NotificationDispatcher;
+  /** Starts the notification-rules consumer of events.v1. */
+  start(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * The Traccar-style tracking resources of ops-api (issue 8): device extras, inventories, groups,
+ * drivers, calendars, commands, maintenance, computed attributes, device models, configurations,
+ * drafts, orders, truck owners, tracking units, statistics, events and notification rules.
+ */
+export function trackingModules(app: App, deps: TrackingDeps): TrackingModules {
+  const { db } = deps;
+  const log = (module: string) => deps.logger.child({ module });
+  const latest = latestPositions({ cache: deps.cache, analytics: deps.analytics });
+  const accumulators = accumulatorsService({ db, latest });
+  const visibleDevice = (id: number, who: Parameters<typeof companyScope>[0]) => deps.devices.get(id, companyScope(who));
+
+  deviceExtraRoutes(app, { devices: deps.devices, configuration: deviceConfigurationService(db), accumulators });
+  groupRoutes(app, groupsService(db));
+  driverRoutes(app, driversService(db));
+  calendarRoutes(app, calendarsService(db));
+  orderRoutes(app, ordersService(db));
+  deviceModelRoutes(app, deviceModelsService(db));
+  configurationRoutes(app, configurationsService(db));
+  draftRoutes(app, draftsService(db));
+  trackingUnitRoutes(app, trackingUnitsService(db));
+  const truckOwners = truckOwnersService({ db, repo: truckOwnersRepository(db) });
+  truckOwnerRoutes(app, truckOwners);
+  inventoryRoutes(app, inventoriesService({ db, devicesRepo: deps.devicesRepo, devices: deps.devices, truckOwners }));
+  maintenanceRoutes(app, maintenanceService({ db, devices: deps.devicesRepo, latest, accumulators }));
+  computedAttributeRoutes(app, computedAttributesService({ db, latest, visibleDevice }));
+  commandRoutes(app, commandsService({ db, bus: deps.bus, devices: deps.devices, latest, logger: log('commands') }));
+  statisticsRoutes(app, deps.analytics);
+  eventRoutes(app, { analytics: deps.analytics, devices: deps.devicesRepo });
+
+  const settings = deps.notifications ?? defaultNotificationSettings();
+  const mail = settings.smtpUrl ? mailChannel(settings.smtpUrl, settings.mailFrom) : undefined;
+  const webhook = webhookChannel({ attempts: settings.webhookAttempts, timeoutMs: settings.webhookTimeoutMs, backoffMs: settings.webhookBackoffMs });
+  const dispatcher = notificationDispatcher({ db, channels: { mail, webhook }, logger: log('notification-rules') });
+  notificationRuleRoutes(app, notificationRulesService({ db, dispatcher, mailEnabled: !!mail }));
+
+  let consumer: Subscription | undefined;
+  return {
+    dispatcher,
+    async start() {
+      consumer = await startNotificationConsumer({ bus: deps.bus, logger: log('notification-rules'), dispatcher });
+    },
+    async close() {
+      await consumer?.stop();
+      mail?.close();
+    },
+  };
+}

@@ -1,0 +1,199 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EventMessage, Topics, type Device, type NotificationDelivery, type NotificationRule } from '@corridor/contracts';
+import { testUsers } from '@corridor/platform/testing/identity';
+import { dispatcherOf, startHarness, type Harness } from './tracking-harness';
+import { expect400, expectError } from './tracking-expect';
+
+/**
+ * Notification rules end to end: a matching event on events.v1 reaches the rule's recipients by
+ * email (a local SMTP server started here) and its webhook (a local HTTP listener), once.
+ */
+interface Mail { to: string; raw: string }
+const mails: Mail[] = [];
+const hooks: { body: Record<string, unknown> }[] = [];
+let failNextHooks = 0;
+let smtp: SMTPServer;
+let http: Server;
+let hookUrl = '';
+let h: Harness;
+let truckA: Device;
+let truckB: Device;
+
+beforeAll(async () => {
+  smtp = new SMTPServer({
+    authOptional: true, disabledCommands: ['STARTTLS', 'AUTH'], logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        for (const r of session.envelope.rcptTo) mails.push({ to: r.address, raw: Buffer.concat(chunks).toString('utf8') });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', () => resolve()));
+  const smtpPort = (smtp.server.address() as AddressInfo).port;
+  http = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      if (failNextHooks > 0) {
+        failNextHooks--;
+        res.writeHead(503).end();
+        return;
+      }
+      hooks.push({ body: JSON.parse(body) as Record<string, unknown> });
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', () => resolve()));
+  hookUrl = `http://127.0.0.1:${(http.address() as AddressInfo).port}/hooks/corridor`;
+  h = await startHarness({
+    notificationRules: { smtpUrl: `smtp://127.0.0.1:${smtpPort}`, mailFrom: 'Corridor <alerts@corridor.test>', webhookAttempts: 3, webhookTimeoutMs: 2000, webhookBackoffMs: 50 },
+  });
+  truckA = (await h.call(testUsers.admin, 'POST', '/api/devices', { name: 'KCA 555X', uniqueId: '866000000000001', companyId: 101 })).json<Device>();
+  truckB = (await h.call(testUsers.admin, 'POST', '/api/devices', { name: 'T 555 XYZ', uniqueId: '866000000000002', companyId: 202 })).json<Device>();
+});
+afterAll(async () => {
+  await h?.close();
+  await new Promise<void>((r) => smtp?.close(() => r()));
+  await new Promise<void>((r) => http?.close(() => r()));
+});
+
+let seq = 0;
+const event = (d: Device, type: string, at: string, attributes: Record<string, unknown> = {}) =>
+  EventMessage.parse({ id: `${d.id}-${type}-${Date.parse(at)}-${++seq}`, type, eventTime: at, deviceId: d.id, latitude: -3.9, longitude: 39.7, attributes });
+const mailsFor = (eventId: string) => mails.filter((m) => m.raw.includes(eventId));
+const hooksFor = (eventId: string) => hooks.filter((x) => (x.body.event as { id?: string } | undefined)?.id === eventId);
+async function until(check: () => boolean, ms = 20000, what = 'condition'): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+async function rule(body: Record<string, unknown>, by = dispatcherOf(101)): Promise<NotificationRule> {
+  const res = await h.call(by, 'POST', '/api/notifications/rules', body);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json<NotificationRule>();
+}
+const desk = { userId: 5, email: 'desk@company-a.test' };
+
+describe('notification rules', () => {
+  it('mails the recipients and posts the webhook for a matching alarm, once per event', async () => {
+    const r = await rule({ type: 'alarm', alarms: ['sos'], always: true, notificators: ['mail', 'webhook', 'web'], recipients: [desk], webhookUrl: hookUrl, description: 'SOS' });
+    const sos = event(truckA, 'alarm', '2026-05-04T10:00:00Z', { alarm: 'sos' });
+    await h.svc.tracking.dispatcher.onEvents([sos]);
+    expect(mailsFor(sos.id)).toHaveLength(1);
+    const mail = mailsFor(sos.id)[0]!;
+    expect(mail.to).toBe('desk@company-a.test');
+    expect(mail.raw).toMatch(/Subject: alarm \(sos\): KCA 555X/);
+    expect(mail.raw).toContain('From: Corridor <alerts@corridor.test>');
+    expect(hooksFor(sos.id)).toHaveLength(1);
+    expect(hooksFor(sos.id)[0]!.body).toMatchObject({ device: { id: truckA.id, name: 'KCA 555X' }, rule: { id: r.id, type: 'alarm' } });
+
+    await h.svc.tracking.dispatcher.onEvents([sos]); // redelivered by the bus: nothing new
+    expect(mailsFor(sos.id)).toHaveLength(1);
+    expect(hooksFor(sos.id)).toHaveLength(1);
+  });
+
+  it('leaves alone what the rule does not cover: other alarms, other types, other companies\' devices', async () => {
+    await rule({ type: 'alarm', alarms: ['powerCut'], always: false, deviceIds: [truckA.id], notificators: ['mail'], recipients: [desk] });
+    const events = [
+      event(truckA, 'alarm', '2026-05-04T11:00:00Z', { alarm: 'lowBattery' }),
+      event(truckA, 'ignitionOn', '2026-05-04T11:00:00Z'),
+      event(truckB, 'alarm', '2026-05-04T11:00:00Z', { alarm: 'sos,powerCut' }),
+    ];
+    await h.svc.tracking.dispatcher.onEvents(events);
+    for (const e of events) {
+      expect(mailsFor(e.id)).toEqual([]);
+      expect(hooksFor(e.id)).toEqual([]);
+    }
+    const both = event(truckA, 'alarm', '2026-05-04T11:30:00Z', { alarm: 'powerCut,sos' });
+    await h.svc.tracking.dispatcher.onEvents([both]);
+    expect(mailsFor(both.id)).toHaveLength(2); // the SOS rule and the powerCut rule
+  });
+
+  it('retries a failing webhook and records each delivery', async () => {
+    await rule({ type: 'geofenceExit', always: true, notificators: ['webhook'], webhookUrl: hookUrl });
+    failNextHooks = 2;
+    const exit = event(truckA, 'geofenceExit', '2026-05-04T12:00:00Z');
+    await h.svc.tracking.dispatcher.onEvents([exit]);
+    expect(hooksFor(exit.id)).toHaveLength(1);
+    const rows = await h.adapters.db.rows<{ channel: string; status: string; attempts: number }>(
+      (await import('drizzle-orm')).sql`select channel, status, attempts from ops.notification_deliveries where event_id = ${exit.id}`,
+    );
+    expect(rows).toEqual([{ channel: 'webhook', status: 'sent', attempts: 3 }]);
+  });
+
+  it('honours the rule\'s calendar (weekday day shift only)', async () => {
+    const ics = Buffer.from(
+      'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//corridor//test//EN\r\nBEGIN:VEVENT\r\nUID:shift\r\nDTSTART:20260105T050000Z\r\n' +
+      'DTEND:20260105T150000Z\r\nRRULE:FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n',
+    ).toString('base64');
+    const cal = (await h.call(dispatcherOf(101), 'POST', '/api/calendars', { name: 'Day shift', data: ics })).json<{ id: number }>();
+    await rule({ type: 'deviceOverspeed', always: true, notificators: ['mail'], recipients: [desk], calendarId: cal.id });
+    const saturday = event(truckA, 'deviceOverspeed', '2026-05-09T10:00:00Z');
+    const mondayNight = event(truckA, 'deviceOverspeed', '2026-05-11T20:00:00Z');
+    const mondayNoon = event(truckA, 'deviceOverspeed', '2026-05-11T12:00:00Z');
+    await h.svc.tracking.dispatcher.onEvents([saturday, mondayNight, mondayNoon]);
+    expect(mailsFor(saturday.id)).toEqual([]);
+    expect(mailsFor(mondayNight.id)).toEqual([]);
+    expect(mailsFor(mondayNoon.id)).toHaveLength(1);
+    expectError(await h.call(dispatcherOf(101), 'DELETE', `/api/calendars/${cal.id}`), 409, 'CONFLICT');
+  });
+
+  it('notifies from events.v1 through the consumer, once however often the event is redelivered', async () => {
+    await rule({ type: 'ignitionOff', always: true, notificators: ['mail', 'webhook'], recipients: [desk], webhookUrl: hookUrl });
+    await h.svc.start();
+    const off = event(truckA, 'ignitionOff', '2026-05-04T18:00:00Z');
+    // the consumer group starts at the latest offset once it has joined: publish until it has
+    const end = Date.now() + 30000;
+    while (!mailsFor(off.id).length && Date.now() < end) {
+      await h.adapters.bus.publish(Topics.events, [{ key: String(off.deviceId), value: off }]);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    await until(() => mailsFor(off.id).length > 0 && hooksFor(off.id).length > 0, 10000, 'the email and the webhook');
+    await h.adapters.bus.publish(Topics.events, [{ key: String(off.deviceId), value: off }]);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(mailsFor(off.id)).toHaveLength(1);
+    expect(hooksFor(off.id)).toHaveLength(1);
+  });
+
+  it('sends a test through every channel of a rule', async () => {
+    const r = await rule({ type: 'alarm', always: true, notificators: ['mail', 'webhook', 'web'], recipients: [desk, { userId: 9, email: 'night@company-a.test' }], webhookUrl: hookUrl });
+    const before = mails.length;
+    const res = await h.call(dispatcherOf(101), 'POST', '/api/notifications/test', { ruleId: r.id });
+    expect(res.statusCode, res.body).toBe(200);
+    const deliveries = res.json<NotificationDelivery[]>();
+    expect(deliveries.map((d) => [d.channel, d.recipient, d.status])).toEqual([
+      ['mail', 'desk@company-a.test', 'sent'], ['mail', 'night@company-a.test', 'sent'], ['webhook', hookUrl, 'sent'], ['web', '5', 'sent'], ['web', '9', 'sent'],
+    ]);
+    expect(mails.slice(before).map((m) => m.to).sort()).toEqual(['desk@company-a.test', 'night@company-a.test']);
+    expect(mails.slice(before)[0]!.raw).toContain('Test notification');
+    expectError(await h.call(dispatcherOf(202), 'POST', '/api/notifications/test', { ruleId: r.id }), 404, 'NOT_FOUND');
+    expect400(await h.call(dispatcherOf(101), 'POST', '/api/notifications/test', {}), 'ruleId');
+  });
+
+  it('lists event types and the channels this server has', async () => {
+    const types = (await h.call(testUsers.companyA, 'GET', '/api/notifications/types')).json<{ type: string }[]>().map((t) => t.type);
+    expect(types).toEqual(expect.arrayContaining(['alarm', 'geofenceEnter', 'geofenceExit', 'deviceOverspeed', 'ignitionOn']));
+    expect((await h.call(testUsers.companyA, 'GET', '/api/notifications/notificators')).json()).toEqual([{ type: 'web' }, { type: 'mail' }, { type: 'webhook' }]);
+    expect((await h.call(testUsers.companyA, 'GET', '/api/notifications/notificators?announcement=true')).json()).toEqual([{ type: 'web' }, { type: 'mail' }]);
+  });
+
+  it('validates rules against the company\'s devices and calendars', async () => {
+    expect400(await h.call(dispatcherOf(101), 'POST', '/api/notifications/rules', { type: 'alarm', deviceIds: [truckB.id], notificators: ['web'], recipients: [desk] }), 'deviceIds');
+    expect400(await h.call(dispatcherOf(101), 'POST', '/api/notifications/rules', { type: 'ignitionOn', alarms: ['sos'], always: true, notificators: ['web'], recipients: [desk] }), 'alarms');
+    expect400(await h.call(dispatcherOf(101), 'POST', '/api/notifications/rules', { type: 'alarm', always: true, notificators: ['webhook'], webhookUrl: 'ftp://x' }), 'webhookUrl');
+    expect400(await h.call(dispatcherOf(101), 'POST', '/api/notifications/rules', { type: 'alarm', always: true, notificators: ['mail'], recipients: [{ userId: 1, email: 'nope' }] }), 'recipients.0.email');
+    expect400(await h.call(dispatcherOf(101), 'POST', '/api/notifications/rules', { type: 'alarm', always: true, notificators: ['web'], recipients: [desk], calendarId: 999999 }), 'calendarId');
+    const listed = (await h.call(dispatcherOf(101), 'GET', `/api/notifications/rules?deviceId=${truckA.id}&type=alarm`)).json<NotificationRule[]>();
+    expect(listed.length).toBeGreaterThan(0);
+    expect(listed.every((r) => r.type === 'alarm' && (r.always || r.deviceIds.includes(truckA.id)))).toBe(true);
+    expect((await h.call(testUsers.companyB, 'GET', '/api/notifications/rules')).json()).toEqual([]);
+  });
+});

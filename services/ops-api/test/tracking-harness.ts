@@ -1,0 +1,34 @@
+import type { LightMyRequestResponse } from 'fastify';
+import { asUser, TEST_IDENTITY_SECRET } from '@corridor/platform/testing/identity';
+import { createTestAdapters, primaryKind, type TestAdapters } from '@corridor/platform/testing/test-adapters';
+import type { Identity } from '@corridor/platform';
+import { build, type OpsApiDeps, type OpsApiService } from '../src/app';
+
+/** One built ops-api per test file, on the primary adapters (real PostgreSQL, Kafka, Redis in CI). */
+export interface Harness {
+  adapters: TestAdapters;
+  svc: OpsApiService;
+  call(user: Identity, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}
+
+export async function startHarness(extra: Partial<OpsApiDeps> = {}): Promise<Harness> {
+  const adapters = await createTestAdapters(await primaryKind());
+  const svc = await build({ ...adapters, logger: adapters.logger, identitySecret: TEST_IDENTITY_SECRET, ...extra });
+  return {
+    adapters,
+    svc,
+    async call(user, method, url, payload) {
+      return svc.app.inject({ method, url, headers: await asUser(user), ...(payload === undefined ? {} : { payload: payload as never }) });
+    },
+    async close() {
+      await svc.close();
+      await adapters.close();
+    },
+  };
+}
+
+/** A company dispatcher (the test identities' dispatcher has no company). */
+export const dispatcherOf = (companyId: number, userId = 40 + companyId): Identity => ({
+  userId, email: `dispatcher${companyId}@test`, name: 'Dispatcher', roles: ['dispatcher'], companyId,
+});

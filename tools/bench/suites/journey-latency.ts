@@ -1,0 +1,143 @@
+/**
+ * Journey evaluator latency on the embedded stack (in-process bus, PGlite, in-memory cache, chDB):
+ * the time from a position published on positions.v1 to the flag change it causes stored. The
+ * evaluator publishes a flag's events.v1 message only after the PostgreSQL transaction committed
+ * and the ClickHouse insert resolved, so the moment the event arrives on events.v1 bounds "stored"
+ * from above.
+ *
+ * Load: DEVICES trucks, each on its own active journey along the seeded Northern Corridor (the
+ * route as start() seeds it: ~865 km, 2 km wide), published at RATE positions per second for
+ * SECONDS seconds in ticks of TICK_MS, in two phases of 24 fixes per truck (two whole ON/OFF cycles,
+ * so every flag a phase opens it also clears). Fixes are 30 s apart in fix time. A detouring
+ * truck alternates ON fixes on the line with OFF fixes 3 km beside it, so it opens an off-corridor
+ * flag on its 5th OFF fix (3 fixes and 2 minutes beyond width + 500 m) and clears it on its next ON
+ * fix. Phase "heavy": every truck detours (about one fix in ten changes a flag); phase "typical":
+ * one truck in ten does (about one fix in a hundred).
+ */
+import { randomUUID } from 'node:crypto';
+import { PositionMessage, Topics, positionId, type EventMessage } from '@corridor/contracts';
+import { BaseEnv, createAdapters, createLogger, parseConfig } from '@corridor/platform';
+import { build } from '@corridor/journey/app';
+import { buildRouteIndex } from '@corridor/journey/corridor/route-index';
+import { corridorRouteOf } from '@corridor/journey/routes/corridor-route';
+
+const DEVICES = 500;
+const RATE = 1000;
+const SECONDS = 12;
+const TICK_MS = 50;
+const ON = 6;
+const OFF = 6;
+const FIX_INTERVAL_MS = 30_000;
+
+const quantile = (sorted: number[], q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+const round = (v: number): number => Math.round(v * 100) / 100;
+
+export default async function run(): Promise<Record<string, number | string>> {
+  const logger = createLogger('bench', 'error');
+  const env = parseConfig(BaseEnv, { CLICKHOUSE_DATABASE: `bench_${randomUUID().slice(0, 8)}` });
+  const adapters = await createAdapters(env, logger, { dataDir: undefined });
+  const svc = await build({ ...adapters, logger, identitySecret: env.INTERNAL_TOKEN_SECRET }, { sweepIntervalMs: 0 });
+  try {
+    await svc.start();
+    const row = (await svc.routes.list({ keyword: 'northern-corridor', limit: 1, offset: 0 }))[0]!;
+    const index = buildRouteIndex(corridorRouteOf(row));
+    const t0 = Date.parse('2026-04-01T00:00:00Z');
+    const admin = { userId: 1, email: 'bench@corridor', name: 'bench', roles: ['admin' as const], companyId: null };
+    for (let d = 1; d <= DEVICES; d++) {
+      await svc.journeys.create(
+        { deviceId: d, truckPlate: null, companyId: null, routeId: row.id, shipmentRef: null, cargoRef: null, plannedDeparture: new Date(t0).toISOString(), plannedArrival: null, origin: null, destination: null, attributes: {} },
+        admin,
+      );
+    }
+    // each truck starts somewhere between 10 and 700 km along and advances 600 m per fix (72 km/h)
+    const startAlong = (d: number): number => 10_000 + ((d * 7919) % 690) * 1000;
+    const fixOf = (d: number, n: number, detouring: boolean): PositionMessage => {
+      const off = detouring && n % (ON + OFF) >= ON;
+      const [lon, lat] = index.pointAt(startAlong(d) + n * 600, off ? 3000 : 0);
+      const time = new Date(t0 + n * FIX_INTERVAL_MS + d);
+      return PositionMessage.parse({
+        id: positionId(d, time), deviceId: d, uniqueId: `bench-${d}`, protocol: 'bench', fixTime: time.toISOString(),
+        serverTime: new Date().toISOString(), valid: true, latitude: lat, longitude: lon, speed: 45 / 1.852, course: 0,
+      });
+    };
+
+    const published = new Map<string, number>();
+    let latencies: number[] = [];
+    let lastEventAt = 0;
+    let started = 0;
+    const observer = await adapters.bus.subscribe({
+      groupId: 'bench-observer', topics: [Topics.events], fromBeginning: true,
+      handler: async (msgs) => {
+        const now = performance.now();
+        for (const m of msgs) {
+          const e = JSON.parse(m.value) as EventMessage;
+          if (e.type === 'journeyStarted') started++;
+          const sent = e.positionId && e.type.startsWith('journeyFlag') ? published.get(e.positionId) : undefined;
+          if (sent !== undefined) latencies.push(now - sent);
+        }
+        lastEventAt = now;
+      },
+    });
+
+    // warm-up: every truck's first fix activates its journey (and loads the route index)
+    let detourEvery = 1;
+    if ((RATE * SECONDS) % (DEVICES * (ON + OFF)) !== 0) throw new Error('each phase must give every truck whole ON/OFF cycles');
+    const detours = (d: number) => d % detourEvery === 0;
+    await adapters.bus.publish(Topics.positions, Array.from({ length: DEVICES }, (_, i) => ({ key: String(i + 1), value: fixOf(i + 1, 0, false) })));
+    const warm = performance.now();
+    while (started < DEVICES && performance.now() - warm < 60_000) await new Promise((r) => setTimeout(r, 20));
+
+    const fixCount = new Array<number>(DEVICES + 1).fill(1);
+    const figures: Record<string, number | string> = {};
+    for (const [phase, every] of [['heavy', 1], ['typical', 10]] as const) {
+      detourEvery = every;
+      latencies = [];
+      const firstFix = fixCount.slice();
+      const perTick = Math.round((RATE * TICK_MS) / 1000);
+      const ticks = Math.round((SECONDS * 1000) / TICK_MS);
+      let next = 0;
+      const begin = performance.now();
+      for (let tick = 0; tick < ticks; tick++) {
+        const due = begin + tick * TICK_MS;
+        const wait = due - performance.now();
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+        const batch: PositionMessage[] = [];
+        for (let k = 0; k < perTick; k++) {
+          const d = (next++ % DEVICES) + 1;
+          batch.push(fixOf(d, fixCount[d]!++, detours(d)));
+        }
+        const sentAt = performance.now();
+        for (const p of batch) published.set(p.id, sentAt);
+        await adapters.bus.publish(Topics.positions, batch.map((p) => ({ key: String(p.deviceId), value: p })));
+      }
+      const publishedFor = (performance.now() - begin) / 1000;
+      // per detouring truck: an opening on the 5th fix of each OFF run, a clearing on the first ON fix after it
+      let expected = 0;
+      for (let d = 1; d <= DEVICES; d++) {
+        for (let n = firstFix[d]!; n < fixCount[d]!; n++) if (detours(d) && (n % (ON + OFF) === ON + 4 || n % (ON + OFF) === 0)) expected++;
+      }
+      const drainStart = performance.now();
+      while (latencies.length < expected && performance.now() - drainStart < 60_000) await new Promise((r) => setTimeout(r, 20));
+      const sorted = latencies.slice().sort((a, b) => a - b);
+      Object.assign(figures, {
+        [`${phase}.positions`]: next,
+        [`${phase}.positions_per_s`]: Math.round(next / publishedFor),
+        [`${phase}.flag_changes`]: latencies.length,
+        [`${phase}.flag_changes_expected`]: expected,
+        [`${phase}.latency_p50_ms`]: round(quantile(sorted, 0.5)),
+        [`${phase}.latency_p90_ms`]: round(quantile(sorted, 0.9)),
+        [`${phase}.latency_p99_ms`]: round(quantile(sorted, 0.99)),
+        [`${phase}.latency_max_ms`]: round(sorted[sorted.length - 1] ?? NaN),
+        [`${phase}.drain_after_last_publish_ms`]: Math.round(Math.max(0, lastEventAt - drainStart)),
+      });
+    }
+    await observer.stop();
+    return {
+      setup: `${DEVICES} active journeys on the seeded Northern Corridor (${index.coordinates.length} vertices, ${Math.round(index.lengthM / 1000)} km), embedded adapters, ${RATE} positions/s for ${SECONDS} s per phase`,
+      ...figures,
+    };
+  } finally {
+    await svc.close();
+    await adapters.close();
+  }
+}

@@ -1,0 +1,129 @@
+/**
+ * Report latency over ClickHouse (embedded: chDB), through ops-api's HTTP endpoints with the body
+ * read as it streams:
+ * - one device-month: 30 days of a fix every 30 s (86,400 fixes), a working day of 3 trips each;
+ * - 1,000 device-days: 1,000 devices (one group) with a day of fixes every 30 s each (2.88 M fixes).
+ * Each figure is the median of a few runs, wall clock from request to the last byte; the peak RSS
+ * growth during the 1,000 device-days trips report shows the fixes are not held in memory.
+ */
+import { request } from 'undici';
+import { DeviceInput, PositionMessage } from '@corridor/contracts';
+import { build as buildOpsApi } from '@corridor/ops-api';
+import { groups } from '@corridor/ops-api/db/schema/groups';
+import { buildTrack, trackPositions, type Segment } from '@corridor/ops-api/reports/synthetic-track';
+import { countPositions, insertPositions } from '@corridor/platform';
+import { createTestAdapters } from '@corridor/platform/testing/test-adapters';
+import { TEST_IDENTITY_SECRET, asUser, testUsers } from '@corridor/platform/testing/identity';
+
+const DAY_MS = 86_400_000;
+const START = Date.UTC(2026, 0, 1);
+const workingDay: Segment[] = [
+  { kind: 'stop', seconds: 6 * 3600 },
+  { kind: 'drive', seconds: 2 * 3600, kmh: 60 },
+  { kind: 'stop', seconds: 3600, idleSeconds: 600 },
+  { kind: 'drive', seconds: 3 * 3600, kmh: 55 },
+  { kind: 'stop', seconds: 5400, idleSeconds: 600 },
+  { kind: 'drive', seconds: 2 * 3600, kmh: 60, bearing: 270 },
+  { kind: 'stop', seconds: 7.5 * 3600 },
+];
+const DEVICE_DAYS = 1000;
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+export default async function run(): Promise<Record<string, number | string>> {
+  const adapters = await createTestAdapters('embedded');
+  const ops = await buildOpsApi({ ...adapters, identitySecret: TEST_IDENTITY_SECRET, logger: adapters.logger });
+  await ops.app.listen({ host: '127.0.0.1', port: 0 });
+  const base = `http://127.0.0.1:${(ops.app.server.address() as { port: number }).port}/api/reports`;
+  const put = insertPositions(adapters.analytics);
+  const out: Record<string, number | string> = {};
+  try {
+    // one device-month
+    const month = await ops.devices.create(DeviceInput.parse({ name: 'month truck', uniqueId: 'bench-month' }));
+    const monthFixes = buildTrack({ start: new Date(START), origin: [36.82, -1.29], everySeconds: 30, segments: Array.from({ length: 30 }, () => workingDay).flat() });
+    const t0 = performance.now();
+    for (let i = 0; i < monthFixes.length; i += 20_000) {
+      await put(trackPositions(month.id, 'bench-month', monthFixes.slice(i, i + 20_000)).map((p) => PositionMessage.parse(p)));
+    }
+    out['month.fixes'] = monthFixes.length;
+    out['month.insert_s'] = Math.round((performance.now() - t0) / 100) / 10;
+
+    // 1,000 device-days, one group
+    const [group] = await adapters.db.orm.insert(groups).values({ name: 'bench fleet' }).returning();
+    const dayFixes = buildTrack({ start: new Date(START), origin: [36.82, -1.29], everySeconds: 30, segments: workingDay });
+    const t1 = performance.now();
+    const fleet: number[] = [];
+    for (let i = 0; i < DEVICE_DAYS; i++) {
+      const d = await ops.devices.create(DeviceInput.parse({ name: `fleet ${i}`, uniqueId: `bench-fleet-${i}`, groupId: group!.id }));
+      fleet.push(d.id);
+    }
+    for (let i = 0; i < fleet.length; i += 10) {
+      const rows = fleet.slice(i, i + 10).flatMap((id) => trackPositions(id, `bench-fleet-${id}`, dayFixes).map((p) => PositionMessage.parse(p)));
+      await put(rows);
+    }
+    out['fleet.fixes'] = await countPositions(adapters.analytics)(fleet);
+    out['fleet.insert_s'] = Math.round((performance.now() - t1) / 100) / 10;
+    process.stdout.write(`  stored ${monthFixes.length} + ${out['fleet.fixes']} fixes\n`);
+
+    async function timed(path: string, query: string, runs: number, accept?: string): Promise<{ ms: number; bytes: number; body?: string; peakRssMiB: number }> {
+      const times: number[] = [];
+      let bytes = 0;
+      let body: string | undefined;
+      let peak = 0;
+      for (let r = 0; r < runs; r++) {
+        const rss0 = process.memoryUsage().rss;
+        const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss - rss0)), 20);
+        const start = performance.now();
+        const headers = await asUser(testUsers.officer, TEST_IDENTITY_SECRET); // identity tokens live 60 s
+        const res = await request(`${base}/${path}?${query}`, { headers: { ...headers, ...(accept ? { accept } : {}) } });
+        bytes = 0;
+        const keep = path !== 'route' && !accept;
+        const chunks: Buffer[] = [];
+        for await (const c of res.body) {
+          bytes += (c as Buffer).length;
+          if (keep) chunks.push(c as Buffer);
+        }
+        times.push(performance.now() - start);
+        clearInterval(sampler);
+        if (res.statusCode !== 200) throw new Error(`${path} answered ${res.statusCode}: ${Buffer.concat(chunks).toString()}`);
+        if (keep) body = Buffer.concat(chunks).toString();
+      }
+      return { ms: Math.round(median(times)), bytes, body, peakRssMiB: Math.round(peak / 2 ** 20) };
+    }
+
+    const monthQuery = `deviceId=${month.id}&from=${new Date(START).toISOString()}&to=${new Date(START + 30 * DAY_MS).toISOString()}`;
+    const trips = await timed('trips', monthQuery, 5);
+    const tripCount = (JSON.parse(trips.body!) as unknown[]).length;
+    if (tripCount !== 90) throw new Error(`device-month: expected 90 trips, got ${tripCount}`);
+    out['month.trips_json_ms'] = trips.ms;
+    out['month.trips'] = tripCount;
+    out['month.stops_json_ms'] = (await timed('stops', monthQuery, 5)).ms;
+    out['month.summary_json_ms'] = (await timed('summary', monthQuery, 5)).ms;
+    out['month.summary_daily_json_ms'] = (await timed('summary', `${monthQuery}&daily=true&timezone=Africa/Nairobi`, 5)).ms;
+    out['month.trips_xlsx_ms'] = (await timed('trips', `${monthQuery}&format=xlsx`, 5)).ms;
+    const route = await timed('route', monthQuery, 3);
+    out['month.route_json_ms'] = route.ms;
+    out['month.route_json_MiB'] = Math.round((route.bytes / 2 ** 20) * 10) / 10;
+    out['month.route_csv_ms'] = (await timed('route', `${monthQuery}&format=csv`, 3)).ms;
+    out['month.route_xlsx_ms'] = (await timed('route', `${monthQuery}&format=xlsx`, 1)).ms;
+
+    const fleetQuery = `groupId=${group!.id}&from=${new Date(START).toISOString()}&to=${new Date(START + DAY_MS).toISOString()}`;
+    const fleetTrips = await timed('trips', fleetQuery, 3);
+    const fleetTripCount = (JSON.parse(fleetTrips.body!) as unknown[]).length;
+    if (fleetTripCount !== 3 * DEVICE_DAYS) throw new Error(`device-days: expected ${3 * DEVICE_DAYS} trips, got ${fleetTripCount}`);
+    out['fleet.trips_json_ms'] = fleetTrips.ms;
+    out['fleet.trips_peak_rss_growth_MiB'] = fleetTrips.peakRssMiB;
+    out['fleet.fixes_per_s_trips'] = Math.round((out['fleet.fixes'] as number) / (fleetTrips.ms / 1000));
+    out['fleet.stops_json_ms'] = (await timed('stops', fleetQuery, 3)).ms;
+    out['fleet.summary_json_ms'] = (await timed('summary', fleetQuery, 3)).ms;
+    const fleetRoute = await timed('route', `${fleetQuery}&format=csv`, 1);
+    out['fleet.route_csv_ms'] = fleetRoute.ms;
+    out['fleet.route_csv_MiB'] = Math.round((fleetRoute.bytes / 2 ** 20) * 10) / 10;
+    out['fleet.route_csv_peak_rss_growth_MiB'] = fleetRoute.peakRssMiB;
+    out.note = 'embedded analytics (chDB, pages of 50,000 rows); HTTP on loopback, body streamed and discarded';
+    return out;
+  } finally {
+    await ops.close();
+    await adapters.close();
+  }
+}

@@ -1,0 +1,178 @@
+import { connect, type Socket } from 'node:net';
+import type { Fix, Sender } from '../truck';
+import type { DeviceCodec, DeviceRequest } from './device-codecs';
+
+export interface TcpDeviceSenderOptions {
+  host: string;
+  port: number;
+  codec: DeviceCodec;
+  /** How long to wait for an acknowledgement before the connection counts as broken. */
+  ackTimeoutMs?: number;
+  maxRetries?: number;
+  initialBackoffMs?: number;
+  maxBackoffMs?: number;
+  onFailure?: (fix: Fix, reason: string) => void;
+  /** Frames the server sent that were not acknowledgements (downlink commands). */
+  onServerFrame?: (frame: Buffer) => void;
+}
+
+class RequestFailed extends Error {}
+
+/**
+ * One tracker's TCP connection, behaving as a device does: connect, log in, send one position at
+ * a time and wait for its acknowledgement; when the ack does not come (timeout, connection lost)
+ * reconnect with backoff, log in again and send the same position again.
+ */
+export class TcpDeviceSender implements Sender {
+  readonly protocol: string;
+  readonly stats = { sent: 0, failed: 0, retries: 0, reconnects: 0 };
+  private socket: Socket | undefined;
+  private loggedIn = false;
+  private received: Buffer = Buffer.alloc(0);
+  private waiter: ((err?: Error) => void) | undefined;
+  private chain: Promise<unknown> = Promise.resolve();
+  private closed = false;
+  private readonly opts: Required<Omit<TcpDeviceSenderOptions, 'onFailure' | 'onServerFrame'>> & Pick<TcpDeviceSenderOptions, 'onFailure' | 'onServerFrame'>;
+
+  constructor(options: TcpDeviceSenderOptions) {
+    this.protocol = options.codec.protocol;
+    this.opts = { ackTimeoutMs: 10_000, maxRetries: 3, initialBackoffMs: 250, maxBackoffMs: 4000, ...options };
+  }
+
+  /** Sends the fix and waits for its ack, retrying over fresh connections; resolves false after giving up. */
+  send(fix: Fix, signal?: AbortSignal): Promise<boolean> {
+    const run = this.chain.then(() => this.sendNow(fix, signal));
+    this.chain = run.catch(() => undefined);
+    return run;
+  }
+
+  private async sendNow(fix: Fix, signal?: AbortSignal): Promise<boolean> {
+    const onAbort = (): void => {
+      this.fail('aborted');
+      this.drop();
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      return await this.attempts(fix, signal);
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  private async attempts(fix: Fix, signal?: AbortSignal): Promise<boolean> {
+    let reason = 'aborted';
+    for (let attempt = 0; attempt <= this.opts.maxRetries && !signal?.aborted && !this.closed; attempt++) {
+      if (attempt > 0) {
+        this.stats.retries++;
+        const backoff = Math.min(this.opts.maxBackoffMs, this.opts.initialBackoffMs * 2 ** (attempt - 1));
+        await sleep(backoff / 2 + (Math.random() * backoff) / 2, signal);
+        if (signal?.aborted || this.closed) break;
+      }
+      try {
+        if (!this.loggedIn) await this.login();
+        await this.request(this.opts.codec.position(fix));
+        this.stats.sent++;
+        return true;
+      } catch (err) {
+        reason = (err as Error).message;
+        this.drop();
+      }
+    }
+    this.stats.failed++;
+    this.opts.onFailure?.(fix, reason);
+    return false;
+  }
+
+  private async login(): Promise<void> {
+    await this.connect();
+    await this.request(this.opts.codec.login());
+    this.loggedIn = true;
+  }
+
+  private connect(): Promise<void> {
+    this.drop();
+    this.stats.reconnects++;
+    return new Promise((resolve, reject) => {
+      const socket = connect({ host: this.opts.host, port: this.opts.port, noDelay: true });
+      this.socket = socket;
+      const onError = (err: Error): void => reject(new RequestFailed(`connect: ${err.message}`));
+      const onClose = (): void => reject(new RequestFailed('connection closed before it was established'));
+      socket.once('error', onError);
+      socket.once('close', onClose);
+      socket.once('connect', () => {
+        socket.off('error', onError);
+        socket.off('close', onClose);
+        socket.on('error', () => this.fail('connection error'));
+        socket.on('close', () => {
+          if (this.socket === socket) this.fail('connection closed');
+        });
+        socket.on('data', (chunk: Buffer) => {
+          this.received = Buffer.concat([this.received, chunk]);
+          this.waiter?.();
+        });
+        resolve();
+      });
+    });
+  }
+
+  private request(req: DeviceRequest): Promise<void> {
+    const socket = this.socket;
+    if (!socket || socket.destroyed) return Promise.reject(new RequestFailed('not connected'));
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => done(new RequestFailed('no acknowledgement in time')), this.opts.ackTimeoutMs);
+      const done = (err?: Error): void => {
+        clearTimeout(timer);
+        this.waiter = undefined;
+        if (err) reject(err);
+        else resolve();
+      };
+      this.waiter = (err) => {
+        if (err) return done(err);
+        for (;;) {
+          const m = req.match(this.received);
+          if (m.kind === 'more') return;
+          this.received = this.received.subarray(m.consumed);
+          if (m.kind === 'other') {
+            this.opts.onServerFrame?.(m.frame);
+            continue;
+          }
+          return done(m.kind === 'ack' ? undefined : new RequestFailed('refused by the server'));
+        }
+      };
+      socket.write(req.frame);
+      this.waiter(); // replies may already be buffered
+    });
+  }
+
+  private fail(reason: string): void {
+    this.loggedIn = false;
+    this.waiter?.(new RequestFailed(reason));
+  }
+
+  private drop(): void {
+    this.loggedIn = false;
+    this.received = Buffer.alloc(0);
+    const s = this.socket;
+    this.socket = undefined;
+    s?.destroy();
+  }
+
+  close(): void {
+    this.closed = true;
+    this.fail('closed');
+    this.drop();
+  }
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const timer = setTimeout(finish, ms);
+    function finish(): void {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', finish);
+      resolve();
+    }
+    signal?.addEventListener('abort', finish, { once: true });
+  });
+}

@@ -1,0 +1,21 @@
+import { it } from 'vitest';
+import { build } from '@corridor/ingest';
+import { createTestAdapters } from '@corridor/platform/testing/test-adapters';
+import { startSimulator } from './simulator';
+it('osmand close after sim', async () => {
+  const a = await createTestAdapters('embedded');
+  const ingest = await build({ ...a, identitySecret: 'x'.repeat(32) });
+  await ingest.start();
+  await ingest.osmand.listen({ host: '127.0.0.1', port: 0 });
+  const port = (ingest.osmand.server.address() as { port: number }).port;
+  const sim = startSimulator({ trucks: 2, ingestUrl: `http://127.0.0.1:${port}`, intervalMs: 60, timeScale: 60 });
+  await new Promise((r) => setTimeout(r, 1000));
+  await sim.stop();
+  console.log('SIM', JSON.stringify(sim.stats()));
+  let t = Date.now();
+  const timer = setInterval(() => console.log('OSM waiting', Date.now() - t), 3000);
+  await ingest.osmand.close();
+  clearInterval(timer);
+  console.log('OSM closed after', Date.now() - t);
+  await ingest.close(); await a.close();
+}, 60000);

@@ -24,6 +24,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  // a report the simulator aborted at stop can leave a request half sent; fastify waits for it
+  ingest?.osmand.server.closeAllConnections();
   await ingest?.close();
   await adapters?.close();
 });

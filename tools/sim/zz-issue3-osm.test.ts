@@ -1,19 +1,22 @@
 import { it } from 'vitest';
 import { build } from '@corridor/ingest';
 import { createTestAdapters } from '@corridor/platform/testing/test-adapters';
-import { startSimulator } from './simulator';
+import { simDeviceIds, startSimulator } from './simulator';
 it('osmand close after sim', async () => {
   const a = await createTestAdapters('embedded');
   const ingest = await build({ ...a, identitySecret: 'x'.repeat(32) });
   await ingest.start();
+  simDeviceIds(6).forEach((uniqueId, i) => ingest.registry.apply({ id: 9001 + i, uniqueId, name: `sim ${i}`, disabled: false, companyId: null, groupId: null, status: 'online', deleted: false }));
   await ingest.osmand.listen({ host: '127.0.0.1', port: 0 });
   const port = (ingest.osmand.server.address() as { port: number }).port;
-  const sim = startSimulator({ trucks: 2, ingestUrl: `http://127.0.0.1:${port}`, intervalMs: 60, timeScale: 60 });
+  const sim = startSimulator({ trucks: 6, ingestUrl: `http://127.0.0.1:${port}`, intervalMs: 60, timeScale: 60, protocols: (process.env.P ?? 'osmand').split(',') as never, tcpPorts: { gt06: await ingest.ports.tcp.gt06.listen(0, '127.0.0.1'), teltonika: await ingest.ports.tcp.teltonika.listen(0, '127.0.0.1') } });
   await new Promise((r) => setTimeout(r, 1000));
   await sim.stop();
   console.log('SIM', JSON.stringify(sim.stats()));
   let t = Date.now();
   const timer = setInterval(() => console.log('OSM waiting', Date.now() - t), 3000);
+  await ingest.ports.close();
+  console.log('PORTS closed after', Date.now() - t);
   await ingest.osmand.close();
   clearInterval(timer);
   console.log('OSM closed after', Date.now() - t);

@@ -298,3 +298,31 @@ describe('flag review: acknowledge, resolve', () => {
     expect((await call('POST', `/api/journey/flags/${flagId}/acknowledge`, userWith(['dispatcher'], 101), {})).statusCode).toBe(200);
   });
 });
+
+describe('the sweep', () => {
+  it('activates a planned journey at its planned departure and raises signal loss for a device that never reports', async () => {
+    const j = await declare({ plannedDeparture: at(1000).toISOString(), plannedArrival: at(3400).toISOString() });
+    h.clock.set(at(999).getTime());
+    await h.svc.sweep.run();
+    expect((await journeysRepo().get(j.id))!.state).toBe('planned');
+
+    h.clock.set(at(1005).getTime());
+    await h.svc.sweep.run();
+    const activated = (await journeysRepo().get(j.id))!;
+    expect(activated.state).toBe('active');
+    expect(activated.actualDeparture!.toISOString()).toBe(at(1000).toISOString());
+
+    h.clock.set(at(1011).getTime());
+    await h.svc.sweep.run();
+    const detail = (await call('GET', `/api/journey/${j.id}?trackLimit=0`, testUsers.dispatcher)).json<JourneyDetail>();
+    expect(detail.flags).toMatchObject([{ type: 'signalLoss', openedAt: at(1010).toISOString(), clearedAt: null }]);
+    expect(detail.journey.openFlags).toEqual(['signalLoss']);
+
+    // the device speaks at last, from the port: the flag clears
+    await h.svc.evaluator.handle([positionOf(j.deviceId, { time: at(1020).getTime(), latitude: -4.05, longitude: 39.65, speedKnots: 0 })]);
+    const [flag] = (await call('GET', `/api/journey/${j.id}?trackLimit=0`, testUsers.dispatcher)).json<JourneyDetail>().flags;
+    expect(flag!.clearedAt).toBe(at(1020).toISOString());
+    const events = await queryEvents(h.adapters.analytics)({ deviceIds: [j.deviceId], from: at(999), to: at(1100), limit: 10 });
+    expect(events.map((e) => e.type)).toEqual(['journeyStarted', 'journeyFlagOpened', 'journeyFlagCleared']);
+  });
+});

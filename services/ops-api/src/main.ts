@@ -3,13 +3,14 @@ import { OpsApiConfig } from './config';
 import { build } from './app';
 import { notificationSettingsFrom } from './notification-rules/settings';
 import { reportSettingsFrom } from './reports/settings';
+import { documentsSettingsFrom } from './documents/settings';
 
 const config = parseConfig(OpsApiConfig);
 const logger = createLogger('ops-api', config.LOG_LEVEL);
 
 await runService('ops-api', logger, async () => {
   const adapters = await createAdapters(config, logger);
-  const svc = await build({ ...adapters, logger, identitySecret: config.INTERNAL_TOKEN_SECRET, notificationRules: notificationSettingsFrom(config), reports: reportSettingsFrom(config) });
+  const svc = await build({ ...adapters, logger, identitySecret: config.INTERNAL_TOKEN_SECRET, notificationRules: notificationSettingsFrom(config), reports: reportSettingsFrom(config), documents: documentsSettingsFrom(config) });
   await svc.start();
   await svc.app.listen({ host: config.HOST, port: config.PORT });
   return {

@@ -1,9 +1,9 @@
 /**
  * Journey evaluator latency on the embedded stack (in-process bus, PGlite, in-memory cache, chDB):
  * the time from a position published on positions.v1 to the flag change it causes stored. The
- * evaluator publishes a flag's events.v1 message only after the PostgreSQL transaction committed
- * and the ClickHouse insert resolved, so the moment the event arrives on events.v1 bounds "stored"
- * from above.
+ * evaluator publishes a flag's events.v1 message (while inserting it into ClickHouse) only after the
+ * PostgreSQL transaction that stores the flag committed, so the moment the event arrives on
+ * events.v1 bounds "stored" from above; it is also what the dispatchers' live feed sees.
  *
  * Load: DEVICES trucks, each on its own active journey along the seeded Northern Corridor (the
  * route as start() seeds it: ~865 km, 2 km wide), published at RATE positions per second for

@@ -24,6 +24,7 @@ describe('FenceCatalog', () => {
     const catalog = new FenceCatalog(createLogger('test', 'silent'));
     catalog.upsert([row(1, 'CIRCLE (0 36, 1000)'), row(2, 'CIRCLE (0 36')], []);
     expect(catalog.get('2')).toBeUndefined();
+    // jsonb written outside the API may hold anything: a non-number margin counts as none
     catalog.upsert([row(3, 'CIRCLE (0 36, 10)', { minDwellSeconds: 90, exitMarginMeters: 'far' as unknown as number })], []);
     expect(catalog.get('3')?.rule).toEqual({ minDwellSeconds: 90, exitMarginMeters: 0 });
   });

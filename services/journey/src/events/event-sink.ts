@@ -6,19 +6,18 @@ const emitted = counter('journey_events_emitted_total', 'Journey events stored i
 /** Stores journey events in ClickHouse and publishes them on events.v1, keyed by device id (the live feed reads it). */
 export function eventSink(deps: { analytics: Analytics; bus: Bus; logger: Logger }) {
   const insert = insertEvents(deps.analytics);
-  /** Both or a retryable error: the evaluator lets the bus redeliver, and event ids make the retry harmless. */
+  /**
+   * Stores and publishes in parallel (the live feed need not wait for ClickHouse). Either failing is
+   * a retryable error: the evaluator lets the bus redeliver, and event ids make the retry harmless.
+   */
   async function emit(events: EventMessage[]): Promise<void> {
     if (!events.length) return;
-    try {
-      await insert(events);
-    } catch (err) {
-      throw unavailable('ClickHouse', err);
-    }
-    try {
-      await deps.bus.publish(Topics.events, events.map((e) => ({ key: String(e.deviceId), value: e })));
-    } catch (err) {
-      throw unavailable('The event bus', err);
-    }
+    const [stored, published] = await Promise.allSettled([
+      insert(events),
+      deps.bus.publish(Topics.events, events.map((e) => ({ key: String(e.deviceId), value: e }))),
+    ]);
+    if (stored.status === 'rejected') throw unavailable('ClickHouse', stored.reason);
+    if (published.status === 'rejected') throw unavailable('The event bus', published.reason);
     for (const e of events) emitted.inc({ type: e.type });
   }
   return {

@@ -72,9 +72,9 @@ export function notificationsRepository(db: Orm) {
       return row;
     },
     async saveSettings(row: Omit<NotificationSettingsRow, 'createdAt'>): Promise<NotificationSettingsRow> {
-      const { userId, ...rest } = row;
+      const { channels, email, webhookUrl, updatedAt } = row;
       const [saved] = await db.insert(notificationSettings).values(row)
-        .onConflictDoUpdate({ target: notificationSettings.userId, set: rest }).returning();
+        .onConflictDoUpdate({ target: notificationSettings.userId, set: { channels, email, webhookUrl, updatedAt } }).returning();
       return saved!;
     },
   };

@@ -24,9 +24,11 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  // a report the simulator aborted at stop can leave a request half sent; fastify waits for it
-  ingest?.osmand.server.closeAllConnections();
+  // a report the simulator aborted at stop can leave a request half sent, which fastify's close
+  // would wait for: sweep the OsmAnd port's connections until ingest has closed
+  const sweep = setInterval(() => ingest?.osmand.server.closeAllConnections(), 100);
   await ingest?.close();
+  clearInterval(sweep);
   await adapters?.close();
 });
 

@@ -23,10 +23,10 @@ await runService('stack', logger, async () => {
   const started = Date.now();
   const adapters = await createAdapters(config, logger, { dataDir: config.DATA_DIR });
   const common = { ...adapters, identitySecret: config.INTERNAL_TOKEN_SECRET };
-  const ops = await buildOpsApi({ ...common, logger: logger.child({ service: 'ops-api' }) });
-  const ingest = await buildIngest({ ...common, logger: logger.child({ service: 'ingest' }) });
-  const journey = await buildJourney({ ...common, logger: logger.child({ service: 'journey' }) });
-  const geofence = await buildGeofence({ ...common, logger: logger.child({ service: 'geofence' }) });
+  const ops = await buildOpsApi({ ...common, logger: createLogger('ops-api', config.LOG_LEVEL) });
+  const ingest = await buildIngest({ ...common, logger: createLogger('ingest', config.LOG_LEVEL) });
+  const journey = await buildJourney({ ...common, logger: createLogger('journey', config.LOG_LEVEL) });
+  const geofence = await buildGeofence({ ...common, logger: createLogger('geofence', config.LOG_LEVEL) });
   const base = `http://${config.HOST}`;
   const gatewayConfig = parseConfig(GatewayConfig, {
     ...process.env,
@@ -38,7 +38,7 @@ await runService('stack', logger, async () => {
     ADMIN_PASSWORD: config.ADMIN_PASSWORD,
     INTERNAL_TOKEN_SECRET: config.INTERNAL_TOKEN_SECRET,
   });
-  const gateway = await buildGateway({ ...adapters, logger: logger.child({ service: 'gateway' }), config: gatewayConfig });
+  const gateway = await buildGateway({ ...adapters, logger: createLogger('gateway', config.LOG_LEVEL), config: gatewayConfig });
 
   for (const svc of [ops, ingest, journey, geofence, gateway]) await svc.start();
   await ops.app.listen({ host: config.HOST, port: config.OPS_API_PORT });

@@ -53,7 +53,11 @@ export const CertificateGenerateInput = z
   .meta({ id: 'CertificateGenerateInput' });
 export type CertificateGenerateInput = z.infer<typeof CertificateGenerateInput>;
 
-export const CertificateApproveInput = z.object({ note: z.string().trim().min(1).max(2000).optional() }).meta({ id: 'CertificateApproveInput' });
+export const CertificateApproveInput = z
+  .object({ note: z.string().trim().min(1).max(2000).optional() })
+  .nullish()
+  .transform((v) => v ?? {})
+  .meta({ id: 'CertificateApproveInput', description: 'Optional: the body may be left out' });
 export const CertificateRejectInput = z.object({ reason: z.string().trim().min(5).max(2000) }).meta({ id: 'CertificateRejectInput' });
 
 export const CertificateLink = z.object({

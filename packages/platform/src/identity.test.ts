@@ -38,5 +38,7 @@ describe('access rules', () => {
     expect(companyScope({ ...user, companyId: null })).toBe(-1);
     expect(companyScope({ ...user, roles: ['association_analyst'], companyId: null })).toBeUndefined();
     expect(companyScope({ ...user, roles: ['admin'] })).toBeUndefined();
+    expect(companyScope({ ...user, roles: ['dispatcher'], companyId: null })).toBeUndefined();
+    expect(companyScope({ ...user, roles: ['dispatcher'], companyId: 101 })).toBe(101);
   });
 });

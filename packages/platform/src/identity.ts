@@ -53,6 +53,8 @@ export const isAssociation = (id: Identity): boolean => id.roles.some((r) => ass
  */
 export function companyScope(id: Identity): number | undefined {
   if (isAdmin(id) || isAssociation(id)) return undefined;
+  // a dispatcher of the platform (no company) watches every company's trucks
+  if (id.roles.includes('dispatcher') && id.companyId === null) return undefined;
   return id.companyId ?? -1; // a company role without a company sees nothing
 }
 

@@ -161,6 +161,8 @@ export class KafkaBus implements Bus {
       sessionTimeout: 15000,
       heartbeatInterval: 1000,
       rebalanceTimeout: 20000,
+      // a short fetch wait keeps flag latency low and lets a consumer stop in well under a second
+      maxWaitTimeInMs: 500,
       retry: { retries: Number.MAX_SAFE_INTEGER, initialRetryTime: 300, maxRetryTime: 5000 },
     });
     await consumer.connect();

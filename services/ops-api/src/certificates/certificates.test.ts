@@ -65,7 +65,7 @@ async function applied(cargoId: number, by: Identity = agentA): Promise<Certific
 const payment = { paymentReference: 'QWE12RTY34', paymentMethod: 'mpesa' };
 const act = (id: number, action: CertificateAction, by?: Identity) =>
   action === 'generate' ? call(by ?? agentA, 'POST', `/api/single-use-certificates/${id}/generate-and-upload`, payment)
-    : action === 'approve' ? call(by ?? testUsers.officer, 'POST', `/api/single-use-certificates/${id}/approve`, {})
+    : action === 'approve' ? call(by ?? testUsers.officer, 'POST', `/api/single-use-certificates/${id}/approve`) // no body: a note is optional
       : call(by ?? testUsers.officer, 'POST', `/api/single-use-certificates/${id}/reject`, { reason: 'IDF values do not match the invoice' });
 
 async function pdfText(bytes: Uint8Array): Promise<string> {

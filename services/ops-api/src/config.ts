@@ -19,6 +19,11 @@ export const OpsApiConfig = BaseEnv.extend({
   SMTP_FROM: z.string().default('Corridor <notifications@corridor.local>'),
   WEBHOOK_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60000).default(5000),
+  // complaints may be reopened this many days after they were closed
+  COMPLAINT_REOPEN_DAYS: z.coerce.number().int().min(0).max(365).default(14),
+  // the public address a certificate's QR code opens (the code is appended as a path segment)
+  CERTIFICATE_VERIFY_URL: z.url().optional(),
+  CERTIFICATE_VALIDITY_DAYS: z.coerce.number().int().min(1).max(365).optional(),
   // reports: REPORT_MAX_PERIOD_DAYS (31) and the trip thresholds with Traccar's defaults (REPORT_TRIP_*, seconds and metres)
   ...ReportEnv.shape,
 });

@@ -10,7 +10,13 @@ const logger = createLogger('ops-api', config.LOG_LEVEL);
 
 await runService('ops-api', logger, async () => {
   const adapters = await createAdapters(config, logger);
-  const svc = await build({ ...adapters, logger, identitySecret: config.INTERNAL_TOKEN_SECRET, notificationRules: notificationSettingsFrom(config), reports: reportSettingsFrom(config), documents: documentsSettingsFrom(config) });
+  const svc = await build({ ...adapters, logger, identitySecret: config.INTERNAL_TOKEN_SECRET, notificationRules: notificationSettingsFrom(config), reports: reportSettingsFrom(config), documents: documentsSettingsFrom(config),
+    complaintReopenDays: config.COMPLAINT_REOPEN_DAYS,
+    certificates: {
+      ...(config.CERTIFICATE_VERIFY_URL ? { verifyUrl: config.CERTIFICATE_VERIFY_URL } : {}),
+      ...(config.CERTIFICATE_VALIDITY_DAYS ? { validityDays: config.CERTIFICATE_VALIDITY_DAYS } : {}),
+    },
+  });
   await svc.start();
   await svc.app.listen({ host: config.HOST, port: config.PORT });
   return {

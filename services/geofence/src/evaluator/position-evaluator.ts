@@ -38,7 +38,8 @@ function insideSince(state: DeviceFenceState | undefined): Map<string, number> {
 
 function toEvent(e: FenceEvent, p: PositionMessage, fence: CatalogFence | undefined, info: DeviceInfo | undefined): EventMessage {
   const attributes: Record<string, unknown> = {};
-  if (fence) Object.assign(attributes, { geofenceName: fence.name, geofenceKind: fence.kind });
+  // name, kind and country travel with the event: the compliance dashboards group dwell by them
+  if (fence) Object.assign(attributes, { geofenceName: fence.name, geofenceKind: fence.kind, country: fence.country });
   if (info?.companyId != null) attributes.companyId = info.companyId;
   if (e.dwellSeconds !== undefined) {
     attributes.dwellSeconds = e.dwellSeconds;

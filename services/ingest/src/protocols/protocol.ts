@@ -66,6 +66,6 @@ export interface Protocol {
   defaultPort: number;
   transport: ('tcp' | 'udp')[];
   splitFrames(buf: Buffer, maxFrame: number): FrameSplit;
-  decode(frame: Buffer, session: ProtocolSession, opts?: {}): DecodeResult;
+  decode(frame: Buffer, session: ProtocolSession): DecodeResult;
   encodeCommand?(cmd: { type: string; attributes?: Record<string, unknown> }, session: ProtocolSession): Buffer;
 }

@@ -41,7 +41,7 @@ const ev = (type: EventMessage['type'], deviceId: number, daysAgo: number, extra
 });
 const flag = (deviceId: number, daysAgo: number, flagType: string, journeyId: string) => ev('journeyFlagOpened', deviceId, daysAgo, { journeyId, attributes: { flagType } });
 const exit = (geofenceId: string, name: string, country: string, dwellSeconds: number, daysAgo: number, kind?: string) =>
-  ev('geofenceExit', 999, daysAgo, { geofenceId, attributes: { geofenceName: name, country, dwellSeconds, ...(kind ? { kind } : {}) } });
+  ev('geofenceExit', 999, daysAgo, { geofenceId, attributes: { geofenceName: name, country, dwellSeconds, ...(kind ? { geofenceKind: kind } : {}) } });
 
 beforeAll(async () => {
   adapters = await createTestAdapters(await primaryKind());

@@ -86,7 +86,7 @@ export function eventFigures(ch: Analytics) {
         FROM ${table} FINAL
         WHERE type = 'geofenceExit' AND geofence_id IS NOT NULL
           AND JSONExtractString(attributes, 'country') = {country:String}
-          AND JSONExtractString(attributes, 'kind') IN ('', 'border_post')
+          AND JSONExtractString(attributes, 'geofenceKind') IN ('', 'border_post')
           AND JSONHas(attributes, 'dwellSeconds')
           AND event_time >= {from:DateTime64(3, 'UTC')} AND event_time <= {to:DateTime64(3, 'UTC')}
         GROUP BY fence ORDER BY name`, { country, ...window(p) });

@@ -1,0 +1,112 @@
+import { Topics, type CommandMessage, type EventMessage } from '@corridor/contracts';
+import { createLogger, MemoryBus, MemoryCache, systemClock } from '@corridor/platform';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { gt06Protocol } from '../protocols/gt06/index';
+import { h02Protocol } from '../protocols/h02/index';
+import type { Protocol } from '../protocols/protocol';
+import { CommandDispatcher } from './command-dispatcher';
+import { CommandQueue } from './command-queue';
+import { ConnectionRegistry, type DeviceLink } from './connection-registry';
+
+const logger = createLogger('test', 'silent');
+const UID = '359710049095095';
+
+class FakeLink implements DeviceLink {
+  readonly session = { deviceId: UID };
+  readonly remote = '10.0.0.1:1';
+  open = true;
+  accepts = true;
+  readonly written: Buffer[] = [];
+  constructor(readonly protocol: Protocol) {}
+  write(bytes: Buffer): boolean {
+    if (!this.accepts) return false;
+    this.written.push(bytes);
+    return true;
+  }
+}
+
+const command = (id: string, type = 'engineStop', attributes: Record<string, unknown> = {}): CommandMessage => ({
+  id,
+  deviceId: 42,
+  uniqueId: UID,
+  type,
+  attributes,
+  requestedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, Number(id.replace(/\D/g, '')) || 0)).toISOString(),
+});
+
+let bus: MemoryBus;
+let cache: MemoryCache;
+let connections: ConnectionRegistry;
+let dispatcher: CommandDispatcher;
+let queue: CommandQueue;
+const events: EventMessage[] = [];
+
+beforeEach(async () => {
+  bus = new MemoryBus(1, 10);
+  cache = new MemoryCache();
+  connections = new ConnectionRegistry();
+  queue = new CommandQueue(cache);
+  dispatcher = new CommandDispatcher({ bus, cache, connections, clock: systemClock, logger });
+  events.length = 0;
+  await bus.subscribe({ groupId: 'events', topics: [Topics.events], fromBeginning: true, handler: async (ms) => void events.push(...ms.map((m) => JSON.parse(m.value) as EventMessage)) });
+});
+afterEach(async () => {
+  await dispatcher.stop();
+  await bus.close();
+});
+
+describe('CommandDispatcher', () => {
+  it('sends queued commands oldest first when the device binds, once each, with a queuedCommandSent event', async () => {
+    await queue.add(command('c2'));
+    await queue.add(command('c1', 'custom', { data: 'STATUS#' }));
+    const link = new FakeLink(gt06Protocol);
+    connections.bind(UID, link);
+    await dispatcher.deliver(UID);
+    expect(link.written.map((b) => b.toString('latin1'))).toEqual([expect.stringContaining('STATUS#'), expect.stringContaining('Relay,1#')]);
+    expect(await queue.pending(UID)).toEqual([]);
+    await queue.add(command('c2')); // redelivered after it was sent: not queued again
+    await dispatcher.deliver(UID);
+    expect(link.written).toHaveLength(2);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(events.map((e) => [e.type, e.attributes.commandId])).toEqual([['queuedCommandSent', 'c1'], ['queuedCommandSent', 'c2']]);
+  });
+
+  it('keeps a command queued (and unclaimed) when the write fails, and sends it on the next connection', async () => {
+    await queue.add(command('c3'));
+    const broken = new FakeLink(gt06Protocol);
+    broken.accepts = false;
+    connections.bind(UID, broken);
+    await dispatcher.deliver(UID);
+    expect((await queue.pending(UID)).map((c) => c.id)).toEqual(['c3']);
+    const fresh = new FakeLink(gt06Protocol);
+    connections.bind(UID, fresh);
+    await dispatcher.deliver(UID);
+    expect(fresh.written).toHaveLength(1);
+  });
+
+  it('drops commands a protocol cannot encode, counted, instead of keeping them forever', async () => {
+    await queue.add(command('c4'));
+    const h02 = new FakeLink(h02Protocol);
+    connections.bind(UID, h02);
+    await dispatcher.deliver(UID);
+    expect(h02.written).toHaveLength(0);
+    expect(await queue.pending(UID)).toEqual([]);
+    await queue.add(command('c5', 'rebootDevice'));
+    const gt06 = new FakeLink(gt06Protocol);
+    connections.bind(UID, gt06);
+    await dispatcher.deliver(UID);
+    expect(gt06.written).toHaveLength(0);
+    expect(await queue.pending(UID)).toEqual([]);
+  });
+
+  it('consumes commands.v1: queues them and sends to a connected device', async () => {
+    await dispatcher.start();
+    const link = new FakeLink(gt06Protocol);
+    connections.bind(UID, link);
+    await bus.publish(Topics.commands, [{ key: '42', value: command('c6') }, { key: '42', value: { id: 'bad' } }]);
+    const deadline = Date.now() + 3000;
+    while (!link.written.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    expect(link.written).toHaveLength(1);
+    expect(bus.size(`${Topics.commands}.dlq`)).toBeGreaterThanOrEqual(1); // the invalid message went to the DLQ
+  });
+});

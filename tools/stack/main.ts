@@ -4,7 +4,7 @@ import { build as buildJourney } from '@corridor/journey';
 import { build as buildGeofence } from '@corridor/geofence';
 import { build as buildOpsApi } from '@corridor/ops-api';
 import { createAdapters, createLogger, parseConfig, runService } from '@corridor/platform';
-import { simDeviceIds, startSimulator } from '../sim/simulator';
+import { simDeviceIds, startSimulator, type SimProtocol } from '../sim/simulator';
 import { StackConfig } from './config';
 import { registerSimDevices } from './sim-devices';
 
@@ -44,6 +44,7 @@ await runService('stack', logger, async () => {
   await ops.app.listen({ host: config.HOST, port: config.OPS_API_PORT });
   await ingest.app.listen({ host: config.HOST, port: config.INGEST_PORT });
   await ingest.osmand.listen({ host: config.HOST, port: config.OSMAND_PORT });
+  const devicePorts = await ingest.ports.listen(config, config.HOST);
   await journey.app.listen({ host: config.HOST, port: config.JOURNEY_PORT });
   await geofence.app.listen({ host: config.HOST, port: config.GEOFENCE_PORT });
   await gateway.app.listen({ host: config.HOST, port: config.GATEWAY_PORT });
@@ -57,6 +58,9 @@ await runService('stack', logger, async () => {
         intervalMs: config.SIM_INTERVAL_MS,
         timeScale: config.SIM_TIME_SCALE,
         deviceIds,
+        protocols: config.SIM_PROTOCOLS.split(',') as SimProtocol[],
+        tcpHost: config.HOST,
+        tcpPorts: { gt06: config.GT06_PORT, teltonika: config.TELTONIKA_PORT },
         log: (m) => logger.warn(m),
       })
     : undefined;
@@ -67,9 +71,10 @@ await runService('stack', logger, async () => {
   say(`  API (gateway)     ${base}:${config.GATEWAY_PORT}/api          OpenAPI: ${base}:${config.GATEWAY_PORT}/api/openapi.json`);
   say(`  ops-api           ${base}:${config.OPS_API_PORT}`);
   say(`  ingest API        ${base}:${config.INGEST_PORT}    OsmAnd devices: ${base}:${config.OSMAND_PORT}`);
+  say(`  device ports      ${Object.entries(devicePorts).map(([p, n]) => `${p} ${n}`).join(', ')}`);
   say(`  journey           ${base}:${config.JOURNEY_PORT}`);
   say(`  geofence          ${base}:${config.GEOFENCE_PORT}`);
-  say(`  simulator         ${config.SIM_TRUCKS} trucks (${created} registered now), one fix every ${config.SIM_INTERVAL_MS / 1000} s each`);
+  say(`  simulator         ${config.SIM_TRUCKS} trucks (${created} registered now), one fix every ${config.SIM_INTERVAL_MS / 1000} s each over ${config.SIM_PROTOCOLS}`);
   say('');
   say(`  Live trucks:      curl -s -u '${auth}' ${base}:${config.GATEWAY_PORT}/api/positions`);
   say('');

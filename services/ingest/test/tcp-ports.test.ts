@@ -154,6 +154,37 @@ describe('framing over TCP', () => {
   });
 });
 
+describe('text protocols on their ports', () => {
+  /** One real report per protocol (Traccar's public decoder tests; the Meitrack one from this repository's decoder test). */
+  const reports = [
+    { protocol: 'gps103', id: '359710045559474', bytes: '##,imei:359710045559474,A;imei:359710045559474,tracker,151030080103,,F,000101.000,A,5443.3834,N,02512.9071,E,0.00,0;', ack: 'LOAD', fixTime: '2015-10-30T00:01:01.000Z' },
+    { protocol: 'h02', id: '4210051415', bytes: '*HQ,4210051415,V1,164549,A,0956.3869,N,08406.7068,W,000.00,000,221215,FFFFFBFF,712,01,0,0,6#', ack: '', fixTime: '2015-12-22T16:45:49.000Z' },
+    { protocol: 'tk103', id: '088047365460', bytes: '(088047365460BR00151024A2555.3531S02855.3329E004.7055148276.1701000000L00009AA3)', ack: '', fixTime: '2015-10-24T05:51:48.000Z' },
+    {
+      protocol: 'meitrack',
+      id: '867047043162018',
+      bytes: '$$D149,867047043162018,AAA,35,-1.264865,36.800705,211001105240,A,9,20,41.0,323,1,1697,1,0,000|00||,0000,4.33|12.96|1.92|2.72|2.69,0.000000|0|0.000000,*E1\r\n',
+      ack: '',
+      fixTime: '2021-10-01T10:52:40.000Z',
+    },
+  ] as const;
+
+  it('GPS103, H02, TK103 and Meitrack: each report published under its protocol through its own port', async () => {
+    for (const [i, r] of reports.entries()) {
+      svc.registry.apply(registryEntry(3200 + i, r.id));
+      const port = await svc.ports.tcp[r.protocol].listen(0, '127.0.0.1');
+      const from = published.length;
+      const device = await TestDevice.open(port);
+      await device.write(Buffer.from(r.bytes, 'latin1'));
+      await waitFor(() => published.length > from, 10_000, `${r.protocol} position`);
+      expect(published[from]).toMatchObject({ protocol: r.protocol, uniqueId: r.id, deviceId: 3200 + i, fixTime: r.fixTime });
+      if (r.ack) await device.waitReceived(r.ack.length);
+      expect(device.received.toString('latin1')).toBe(r.ack);
+      device.close();
+    }
+  });
+});
+
 describe('connection rules', () => {
   it('closes and counts a connection sending garbage while another connection keeps working', async () => {
     const good = await TestDevice.open(gt06Port);
@@ -238,7 +269,10 @@ describe('raw-frame archive', () => {
     const device = await TestDevice.open(gt06Port);
     await device.write(Buffer.concat([gt06.login(GT06_IMEI, 10), frame, Buffer.from('garbage!')]));
     await device.waitClosed();
-    const position = published.slice(from).find((p) => p.fixTime === at(600).toISOString());
+    // the frames before the garbage are still handled (published, archived) after the close
+    const ofFrame = () => published.slice(from).find((p) => p.fixTime === at(600).toISOString());
+    await waitFor(() => ofFrame() !== undefined, 10_000, 'position of the frame before the garbage');
+    const position = ofFrame();
     expect(position?.rawFrameId).toMatch(/^[0-9a-f-]{36}$/);
     await svc.ports.archive.flush();
     const [row] = await queryRawFrames(adapters.analytics)({ ids: [position!.rawFrameId!] });

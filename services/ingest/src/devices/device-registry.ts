@@ -12,6 +12,7 @@ export const unknownDevices = counter('ingest_unknown_device_total', 'Messages f
  */
 export class DeviceRegistry {
   private readonly byUniqueId = new Map<string, DeviceRegistryMessage>();
+  private readonly uniqueIdById = new Map<number, string>();
   private sub: Subscription | undefined;
 
   constructor(private readonly bus: Bus, private readonly cache: Cache, private readonly logger: Logger) {}
@@ -31,9 +32,16 @@ export class DeviceRegistry {
   }
 
   apply(d: DeviceRegistryMessage): void {
-    for (const [uid, existing] of this.byUniqueId) if (existing.id === d.id && uid !== d.uniqueId) this.byUniqueId.delete(uid);
-    if (d.deleted) this.byUniqueId.delete(d.uniqueId);
-    else this.byUniqueId.set(d.uniqueId, d);
+    // a device whose unique id changed must not stay reachable under the old one
+    const previous = this.uniqueIdById.get(d.id);
+    if (previous !== undefined && previous !== d.uniqueId) this.byUniqueId.delete(previous);
+    if (d.deleted) {
+      this.byUniqueId.delete(d.uniqueId);
+      this.uniqueIdById.delete(d.id);
+    } else {
+      this.byUniqueId.set(d.uniqueId, d);
+      this.uniqueIdById.set(d.id, d.uniqueId);
+    }
   }
 
   /** The device if it is registered and may report; undefined otherwise. */

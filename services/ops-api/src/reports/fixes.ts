@@ -23,19 +23,24 @@ export const MPS_TO_KNOTS = 3600 / 1852;
 export const fixDistance = (a: { latitude: number; longitude: number }, b: { latitude: number; longitude: number }): number =>
   distanceMetres([a.longitude, a.latitude], [b.longitude, b.latitude]);
 
-/** Turns one device's rows (oldest first) into report fixes with running totals. */
+/**
+ * Turns one device's rows (oldest first) into report fixes with running totals. The row object is
+ * extended in place (a month of fixes is read once; copying each would double the garbage).
+ */
 export function fixTrack(speedThreshold: number): (row: ReportFixRow) => ReportFix {
   let prev: ReportFix | undefined;
   return (row) => {
-    const moving = row.motion ?? row.speed > speedThreshold;
-    const fix: ReportFix = prev
-      ? {
-          ...row, moving,
-          path: prev.path + fixDistance(prev, row),
-          ignitionMs: prev.ignitionMs + (prev.ignition === true && row.ignition === true ? row.time - prev.time : 0),
-          ignitionFixes: prev.ignitionFixes + (row.ignition === null ? 0 : 1),
-        }
-      : { ...row, moving, path: 0, ignitionMs: 0, ignitionFixes: row.ignition === null ? 0 : 1 };
+    const fix = row as ReportFix;
+    fix.moving = row.motion ?? row.speed > speedThreshold;
+    if (prev) {
+      fix.path = prev.path + fixDistance(prev, row);
+      fix.ignitionMs = prev.ignitionMs + (prev.ignition === true && row.ignition === true ? row.time - prev.time : 0);
+      fix.ignitionFixes = prev.ignitionFixes + (row.ignition === null ? 0 : 1);
+    } else {
+      fix.path = 0;
+      fix.ignitionMs = 0;
+      fix.ignitionFixes = row.ignition === null ? 0 : 1;
+    }
     prev = fix;
     return fix;
   };

@@ -1,6 +1,6 @@
 import { offsetMetres } from '@corridor/geodata/geo-math';
 import type { LonLat } from '@corridor/geodata';
-import { positionId, type PositionMessageInput } from '@corridor/contracts';
+import { positionId, type PositionMessage } from '@corridor/contracts';
 import type { ReportFixRow } from '@corridor/platform/clickhouse/report-positions';
 import { MPS_TO_KNOTS } from './fixes';
 
@@ -76,14 +76,15 @@ export function buildTrack(plan: TrackPlan): TrackFix[] {
   return out;
 }
 
-/** As positions.v1 messages (for insertPositions). */
-export function trackPositions(deviceId: number, uniqueId: string, fixes: TrackFix[], counters = true): PositionMessageInput[] {
+/** As positions.v1 messages, every field set (for insertPositions). */
+export function trackPositions(deviceId: number, uniqueId: string, fixes: TrackFix[], counters = true): PositionMessage[] {
   return fixes.map((f) => ({
     id: positionId(deviceId, new Date(f.time)), deviceId, uniqueId, protocol: 'osmand',
     fixTime: new Date(f.time).toISOString(), serverTime: new Date(f.time + 2000).toISOString(), valid: true,
-    latitude: f.lonLat[1], longitude: f.lonLat[0], speed: f.kmh / 3.6 * MPS_TO_KNOTS, course: 90, ignition: f.ignition,
-    odometer: counters ? f.odometer : null,
-    attributes: counters ? { hours: f.hours, fuelUsed: Math.round(f.fuelUsed * 1000) / 1000 } : ({} as Record<string, number>),
+    latitude: f.lonLat[1], longitude: f.lonLat[0], speed: (f.kmh / 3.6) * MPS_TO_KNOTS, course: 90, altitude: null, accuracy: null,
+    satellites: null, hdop: null, ignition: f.ignition, odometer: counters ? f.odometer : null, power: null, battery: null, alarm: null,
+    crcValid: true, rawFrameId: null,
+    attributes: counters ? { hours: f.hours, fuelUsed: Math.round(f.fuelUsed * 1000) / 1000 } : {},
   }));
 }
 
@@ -91,7 +92,7 @@ export function trackPositions(deviceId: number, uniqueId: string, fixes: TrackF
 export function trackRows(deviceId: number, fixes: TrackFix[], counters = true): ReportFixRow[] {
   return fixes.map((f) => ({
     deviceId, id: positionId(deviceId, new Date(f.time)), time: f.time, latitude: f.lonLat[1], longitude: f.lonLat[0],
-    speed: f.kmh / 3.6 * MPS_TO_KNOTS, valid: true, ignition: f.ignition, odometer: counters ? f.odometer : null,
+    speed: (f.kmh / 3.6) * MPS_TO_KNOTS, valid: true, ignition: f.ignition, odometer: counters ? f.odometer : null,
     hours: counters ? f.hours : null, fuelUsed: counters ? Math.round(f.fuelUsed * 1000) / 1000 : null, fuel: null, fuelLevel: null,
     driverUniqueId: null, motion: null,
   }));

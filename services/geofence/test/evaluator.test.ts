@@ -87,7 +87,7 @@ describe.each(kinds)('geofence evaluator on positions.v1 (%s adapters)', (kind) 
     const [, exit] = await until(d, 2, 'the exit');
     await settle();
     expect(eventsOf(d).map((e) => e.type)).toEqual(['geofenceEnter', 'geofenceExit']);
-    expect(exit).toMatchObject({ type: 'geofenceExit', geofenceId: malaba, eventTime: at(7560).toISOString(), attributes: { dwellSeconds: 7440, geofenceKind: 'border_post' } });
+    expect(exit).toMatchObject({ type: 'geofenceExit', geofenceId: malaba, eventTime: at(7560).toISOString(), attributes: { dwellSeconds: 7440, geofenceKind: 'border_post', country: 'KE' } });
     expect((await api<{ items: { deviceId: number }[] }>('GET', `/api/geofences/${malaba}/inside`)).items.map((i) => i.deviceId)).not.toContain(d);
 
     const pg = await adapters.db.rows<{ type: string; dwell_seconds: number | null }>(

@@ -15,6 +15,8 @@ export interface CatalogFence {
   id: string;
   name: string;
   kind: GeofenceKind;
+  /** ISO country of the fence (border posts: the side it stands on), carried on its events */
+  country: string | null;
   shape: FenceShape;
   rule: FenceRule;
   deviceIds: ReadonlySet<number>;
@@ -51,6 +53,7 @@ export class FenceCatalog {
         id: String(r.id),
         name: r.name,
         kind: r.kind,
+        country: r.country,
         shape: parsed.shape,
         rule: { minDwellSeconds: nonNegative(r.attributes.minDwellSeconds), exitMarginMeters: nonNegative(r.attributes.exitMarginMeters) },
         deviceIds: new Set(own.flatMap((l) => (l.deviceId === null ? [] : [l.deviceId]))),

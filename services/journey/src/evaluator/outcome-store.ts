@@ -1,5 +1,5 @@
 import type { EventMessage } from '@corridor/contracts';
-import { counter, type Orm } from '@corridor/platform';
+import { counter, type Logger, type Orm } from '@corridor/platform';
 import type { FlagChange } from '../detectors/flag-change';
 import type { JourneyTransition } from '../detectors/journey-evaluator';
 import { flagChangeEvent, transitionEvent } from '../events/journey-events';
@@ -82,3 +82,10 @@ export function outcomeStore(deps: { db: Orm; journeys: JourneysRepository; flag
   };
 }
 export type OutcomeStore = ReturnType<typeof outcomeStore>;
+
+/** One log line per stored change, with the journey and device ids. */
+export function logChanges(logger: Logger, events: EventMessage[]): void {
+  for (const e of events) {
+    logger.info({ journeyId: e.journeyId, deviceId: e.deviceId, event: e.type, flagType: e.attributes.flagType, at: e.eventTime }, 'journey change stored');
+  }
+}

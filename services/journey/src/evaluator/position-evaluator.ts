@@ -5,7 +5,7 @@ import { fixFromPosition } from '../detectors/position-fix';
 import type { EventSink } from '../events/event-sink';
 import type { DeviceJourneys } from './device-journeys';
 import type { HotState } from './hot-state';
-import type { FlagOutcome, OutcomeStore, TransitionOutcome } from './outcome-store';
+import { logChanges, type FlagOutcome, type OutcomeStore, type TransitionOutcome } from './outcome-store';
 import type { RouteIndexes } from './route-indexes';
 import { currentJourney, planOf } from './runtime-journey';
 
@@ -89,6 +89,7 @@ export function positionEvaluator(deps: PositionEvaluatorDeps) {
       if (flagOutcomes.length || transitions.length) {
         const stored = await store.persist(flagOutcomes, transitions);
         await events.emit(stored.events);
+        logChanges(deps.logger, stored.events);
         for (const id of stored.rejected) finished.add(id);
       }
       for (const id of finished) changed.delete(id);

@@ -3,7 +3,7 @@ import type { EventSink } from '../events/event-sink';
 import type { JourneysRepository } from '../journeys/repository';
 import type { DeviceJourneys } from './device-journeys';
 import type { HotState } from './hot-state';
-import type { OutcomeStore } from './outcome-store';
+import { logChanges, type OutcomeStore } from './outcome-store';
 import type { RouteIndexes } from './route-indexes';
 import { currentJourney, runtimeJourney, type RuntimeJourney } from './runtime-journey';
 import { sweepStep } from './sweep-step';
@@ -30,7 +30,10 @@ export interface SweeperDeps {
 export interface SweepReport {
   checked: number;
   changed: number;
+  /** left to the next sweep: the consumer held the device */
   skipped: number;
+  /** left to the next sweep after an error (logged) */
+  failed: number;
 }
 
 /**
@@ -57,10 +60,17 @@ export function journeySweeper(deps: SweeperDeps) {
     const current = [...byDevice.values()].map((list) => currentJourney(list, now, deps.earlyStartMs)).filter((j): j is RuntimeJourney => !!j);
     activeJourneys.set(current.filter((j) => j.state === 'active').length);
     const states = await hot.load(current.map((j) => j.id));
+    const report: SweepReport = { checked: current.length, changed: 0, skipped: 0, failed: 0 };
     const due: RuntimeJourney[] = [];
-    for (const j of current) if (sweepStep(j, states.get(j.id), now, await routeIndexes.get(j))) due.push(j);
+    for (const j of current) {
+      try {
+        if (sweepStep(j, states.get(j.id), now, await routeIndexes.get(j))) due.push(j);
+      } catch (err) {
+        report.failed++;
+        deps.logger.error({ err, journeyId: j.id, deviceId: j.deviceId }, 'journey not swept');
+      }
+    }
 
-    const report: SweepReport = { checked: current.length, changed: 0, skipped: 0 };
     for (const j of due) {
       if (!(await hot.tryLock(j.deviceId))) {
         report.skipped++;
@@ -76,10 +86,15 @@ export function journeySweeper(deps: SweeperDeps) {
           step.transitions.map((transition) => ({ journey: j, transition, positionId: null })),
         );
         await events.emit(outcome.events);
+        logChanges(deps.logger, outcome.events);
         if (outcome.rejected.has(j.id)) await hot.drop([j.id]);
         else await hot.save(new Map([[j.id, step.state]]));
         if (step.transitions.length || outcome.rejected.size) await deps.deviceJourneys.bump([j.deviceId]);
         report.changed++;
+      } catch (err) {
+        // one journey's failure (a database hiccup) must not starve the others; the next sweep retries it
+        report.failed++;
+        deps.logger.error({ err, journeyId: j.id, deviceId: j.deviceId }, 'journey not swept');
       } finally {
         await hot.unlock([j.deviceId]);
       }

@@ -7,4 +7,6 @@ export const cacheKeys = {
   deviceByUniqueId: (uniqueId: string): string => `device:uid:${uniqueId}`,
   /** Latest position of a device, positions.v1 JSON (the position writer writes, ops-api and the gateway read). */
   latestPosition: (deviceId: number): string => `position:latest:${deviceId}`,
+  /** Every computed attribute, a JSON list of ComputedAttributeDefinition (ops-api writes, ingest reads). */
+  computedAttributes: (): string => 'computed-attributes:v1',
 };

@@ -2,6 +2,7 @@ import { endpointsOf } from '@corridor/contracts';
 import { createApp, type Adapters, type App, type Logger, type Subscription } from '@corridor/platform';
 import { DeviceRegistry } from './devices/device-registry';
 import { PositionIntake } from './positions/intake';
+import { ComputedAttributes } from './positions/computed-attributes';
 import { startPositionStore } from './positions/position-store';
 import { positionRoutes } from './positions/routes';
 import { buildOsmAndServer } from './http/osmand-server';
@@ -15,8 +16,8 @@ export interface IngestDeps extends Omit<Adapters, 'close'> {
   identitySecret: string;
   /** Device-port settings (IngestConfig names); unset ones take their config defaults. */
   settings?: Partial<DevicePortSettings>;
-  /** Test knobs: backoff while the bus is down, raw-frame archive flush interval. */
-  tuning?: { retry?: { initialMs: number; maxMs: number }; archiveFlushMs?: number };
+  /** Test knobs: backoff while the bus is down, raw-frame archive flush interval, computed-attribute reload period (default 5 s). */
+  tuning?: { retry?: { initialMs: number; maxMs: number }; archiveFlushMs?: number; computedAttributesReloadMs?: number };
 }
 
 export interface IngestService {
@@ -39,7 +40,11 @@ export const ingestEndpoints = endpointsOf('ingest');
 export async function build(deps: IngestDeps): Promise<IngestService> {
   const logger = deps.logger;
   const registry = new DeviceRegistry(deps.bus, deps.cache, logger.child({ component: 'device-registry' }));
-  const intake = new PositionIntake({ bus: deps.bus, registry, clock: deps.clock, logger });
+  const computed = new ComputedAttributes({
+    cache: deps.cache, logger: logger.child({ component: 'computed-attributes' }), now: () => deps.clock.now().getTime(),
+    ...(deps.tuning?.computedAttributesReloadMs !== undefined ? { reloadMs: deps.tuning.computedAttributesReloadMs } : {}),
+  });
+  const intake = new PositionIntake({ bus: deps.bus, registry, clock: deps.clock, logger, computed });
   const app = createApp({
     name: 'ingest',
     logger,

@@ -61,6 +61,11 @@ export class DeviceRegistry {
     return { id: d.id, uniqueId: d.uniqueId };
   }
 
+  /** The owning company of a device lookup has found (company-scoped computed attributes); null when none. */
+  companyOf(uniqueId: string): number | null {
+    return this.byUniqueId.get(uniqueId)?.companyId ?? null;
+  }
+
   get size(): number {
     return this.byUniqueId.size;
   }

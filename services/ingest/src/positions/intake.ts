@@ -6,6 +6,7 @@ import { unknownDevices } from '../devices/device-registry';
 import { toPositionMessage } from './normalize';
 import { publishPositions } from './publisher';
 import { rejectedPositions, sanityCheck } from './sanity';
+import type { ComputedAttributes } from './computed-attributes';
 
 const received = counter('ingest_positions_received_total', 'Decoded positions received, before checks', ['protocol']);
 
@@ -22,14 +23,15 @@ export interface IntakeMeta {
 
 /**
  * The one path from decoded fixes to the bus, shared by every protocol and the JSON API:
- * identify the device, run the sanity check, normalize, publish, and only then return.
+ * identify the device, run the sanity check, normalize, apply computed attributes, publish, and only then return.
  * All-or-nothing: if any fix of the call is refused, nothing is published and the error lists each.
  */
 export class PositionIntake {
-  constructor(private readonly deps: { bus: Bus; registry: DeviceRegistry; clock: Clock; logger: Logger }) {}
+  constructor(private readonly deps: { bus: Bus; registry: DeviceRegistry; clock: Clock; logger: Logger; computed?: ComputedAttributes }) {}
 
   async accept(fixes: IncomingFix[], meta: IntakeMeta): Promise<PositionMessage[]> {
     const now = this.deps.clock.now();
+    await this.deps.computed?.refresh();
     received.inc({ protocol: meta.protocol }, fixes.length);
     const out: PositionMessage[] = [];
     const unknown: { index: number; uniqueId: string }[] = [];
@@ -45,7 +47,8 @@ export class PositionIntake {
         insane.push({ index, uniqueId: fix.uniqueId, reason });
         continue;
       }
-      out.push(toPositionMessage(fix.position, device, { protocol: meta.protocol, serverTime: now, crcValid: meta.crcValid ?? true, rawFrameId: meta.rawFrameId ?? null }));
+      const message = toPositionMessage(fix.position, device, { protocol: meta.protocol, serverTime: now, crcValid: meta.crcValid ?? true, rawFrameId: meta.rawFrameId ?? null });
+      out.push(this.deps.computed ? this.deps.computed.apply(message, this.deps.registry.companyOf(device.uniqueId)) : message);
     }
     if (unknown.length) {
       unknownDevices.inc({ protocol: meta.protocol }, unknown.length);

@@ -138,6 +138,7 @@ describe('GET /reports/summary, /reports/route, /reports/events', () => {
   it('lists events, filtered by type and alarm', async () => {
     const all = await json(EventMessage, testUsers.officer, `events?deviceId=${ids.a1}&${period}&type=%25`);
     expect(all.map((e) => e.id)).toEqual(['ev1', 'ev2']);
+    expect((await json(EventMessage, testUsers.officer, `events?deviceId=${ids.a1}&${period}&type=%`)).map((e) => e.id)).toEqual(['ev1', 'ev2']); // as Traccar's web app sends it
     expect((await json(EventMessage, testUsers.officer, `events?deviceId=${ids.a1}&${period}&type=geofenceEnter`)).map((e) => e.id)).toEqual(['ev2']);
     expect((await json(EventMessage, testUsers.officer, `events?groupId=${ids.groupB}&${period}&alarm=sos`)).map((e) => e.id)).toEqual(['ev3']);
     expect((await get(testUsers.officer, `events?deviceId=${ids.a1}&${period}&type=teleported`)).statusCode).toBe(400);

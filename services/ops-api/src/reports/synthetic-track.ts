@@ -84,7 +84,7 @@ export function trackPositions(deviceId: number, uniqueId: string, fixes: TrackF
     latitude: f.lonLat[1], longitude: f.lonLat[0], speed: (f.kmh / 3.6) * MPS_TO_KNOTS, course: 90, altitude: null, accuracy: null,
     satellites: null, hdop: null, ignition: f.ignition, odometer: counters ? f.odometer : null, power: null, battery: null, alarm: null,
     crcValid: true, rawFrameId: null,
-    attributes: counters ? { hours: f.hours, fuelUsed: Math.round(f.fuelUsed * 1000) / 1000 } : {},
+    attributes: counters ? { hours: f.hours, fuelUsed: Math.round(f.fuelUsed * 1000) / 1000 } : ({} as Record<string, number>),
   }));
 }
 

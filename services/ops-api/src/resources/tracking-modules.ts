@@ -86,7 +86,8 @@ export function trackingModules(app: App, deps: TrackingDeps): TrackingModules {
   truckOwnerRoutes(app, truckOwners);
   inventoryRoutes(app, inventoriesService({ db, devicesRepo: deps.devicesRepo, devices: deps.devices, truckOwners }));
   maintenanceRoutes(app, maintenanceService({ db, devices: deps.devicesRepo, latest, accumulators }));
-  computedAttributeRoutes(app, computedAttributesService({ db, latest, visibleDevice }));
+  const computed = computedAttributesService({ db, cache: deps.cache, logger: log('computed-attributes'), latest, visibleDevice });
+  computedAttributeRoutes(app, computed);
   commandRoutes(app, commandsService({ db, bus: deps.bus, devices: deps.devices, latest, logger: log('commands') }));
   statisticsRoutes(app, deps.analytics);
   eventRoutes(app, { analytics: deps.analytics, devices: deps.devicesRepo });
@@ -102,6 +103,7 @@ export function trackingModules(app: App, deps: TrackingDeps): TrackingModules {
     dispatcher,
     async start() {
       consumer = await startNotificationConsumer({ bus: deps.bus, logger: log('notification-rules'), dispatcher });
+      await computed.publish();
     },
     async close() {
       await consumer?.stop();

@@ -1,4 +1,5 @@
 import jexl from 'jexl';
+import { z } from 'zod';
 import type { PositionMessage } from '@corridor/contracts';
 
 /**
@@ -14,6 +15,20 @@ export type ComputedType = 'String' | 'Number' | 'Boolean';
 export type ComputedValue = string | number | boolean | null;
 
 export class ExpressionError extends Error {}
+
+/**
+ * A computed attribute as ops-api publishes it under cacheKeys.computedAttributes() (a JSON list)
+ * for ingest to apply: companyId null applies to every device, else to that company's devices.
+ */
+export const ComputedAttributeDefinition = z.object({
+  id: z.number().int(),
+  attribute: z.string().min(1),
+  expression: z.string().min(1),
+  type: z.enum(['String', 'Number', 'Boolean']),
+  priority: z.number().int(),
+  companyId: z.number().int().nullable(),
+});
+export type ComputedAttributeDefinition = z.infer<typeof ComputedAttributeDefinition>;
 
 interface AstNode {
   type: string;

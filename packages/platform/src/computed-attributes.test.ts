@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PositionMessage } from '@corridor/contracts';
-import { coerce, compileExpression, ExpressionError, positionContext } from './expression';
+import { coerce, compileExpression, ExpressionError, positionContext } from './computed-attributes';
 
 const position = PositionMessage.parse({
   id: '7-1767225600000', deviceId: 7, uniqueId: '356307042441013', protocol: 'teltonika', fixTime: '2026-01-01T00:00:00Z',

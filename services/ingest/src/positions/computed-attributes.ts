@@ -1,0 +1,115 @@
+import { z } from 'zod';
+import type { PositionMessage } from '@corridor/contracts';
+import { cacheKeys, counter, type Cache, type Logger } from '@corridor/platform';
+import {
+  coerce, compileExpression, ComputedAttributeDefinition, positionContext, type CompiledExpression,
+} from '@corridor/platform/computed-attributes';
+
+export const computedAttributeErrors = counter(
+  'ingest_computed_attribute_errors_total',
+  'Computed-attribute expressions that failed to compile or evaluate (the position is kept without that attribute)',
+  ['stage'],
+);
+
+const Definitions = z.array(ComputedAttributeDefinition);
+
+interface Compiled {
+  def: ComputedAttributeDefinition;
+  expr: CompiledExpression;
+}
+
+/**
+ * Traccar's computed attributes on incoming positions: the definitions ops-api publishes under
+ * cacheKeys.computedAttributes(), re-read at most every reloadMs and compiled once per change,
+ * applied highest priority first (then by id) into position.attributes. Each expression sees the
+ * results of those before it. A failing expression is counted and skipped, never fails the position.
+ */
+export class ComputedAttributes {
+  private compiled: Compiled[] = [];
+  private lastRaw: string | null = null;
+  private loadedAt = Number.NEGATIVE_INFINITY;
+  private loading: Promise<void> | undefined;
+  private readonly reloadMs: number;
+  private readonly now: () => number;
+
+  constructor(private readonly deps: { cache: Cache; logger: Logger; reloadMs?: number; now?: () => number }) {
+    this.reloadMs = deps.reloadMs ?? 5000;
+    this.now = deps.now ?? Date.now;
+  }
+
+  /** Re-reads the definitions when the last read is older than reloadMs; a cache failure keeps the current ones. */
+  async refresh(): Promise<void> {
+    if (this.loading) return this.loading;
+    if (this.now() - this.loadedAt < this.reloadMs) return;
+    this.loadedAt = this.now();
+    this.loading = this.load().finally(() => {
+      this.loading = undefined;
+    });
+    return this.loading;
+  }
+
+  /** How many definitions are in effect. */
+  get size(): number {
+    return this.compiled.length;
+  }
+
+  /** The position with every applicable computed attribute set; the input is not changed. */
+  apply(position: PositionMessage, companyId: number | null | undefined): PositionMessage {
+    let out = position;
+    for (const { def, expr } of this.compiled) {
+      if (def.companyId !== null && def.companyId !== companyId) continue;
+      let value;
+      try {
+        value = coerce(expr.evaluate(positionContext(out)), def.type);
+      } catch (err) {
+        computedAttributeErrors.inc({ stage: 'evaluate' });
+        this.deps.logger.debug({ computedAttributeId: def.id, attribute: def.attribute, deviceId: position.deviceId, reason: (err as Error).message }, 'computed attribute failed');
+        continue;
+      }
+      // as Traccar: an expression that yields nothing leaves the attribute as it was
+      if (value === null) continue;
+      out = { ...out, attributes: { ...out.attributes, [def.attribute]: value } };
+    }
+    return out;
+  }
+
+  private async load(): Promise<void> {
+    let raw: string | null;
+    try {
+      raw = await this.deps.cache.get(cacheKeys.computedAttributes());
+    } catch (err) {
+      this.deps.logger.warn({ err }, 'computed attributes not reloaded: cache unavailable');
+      return;
+    }
+    if (raw === this.lastRaw) return;
+    this.lastRaw = raw;
+    let defs: ComputedAttributeDefinition[] = [];
+    if (raw !== null) {
+      let json: unknown;
+      try {
+        json = JSON.parse(raw);
+      } catch {
+        json = undefined;
+      }
+      const parsed = Definitions.safeParse(json);
+      if (!parsed.success) {
+        computedAttributeErrors.inc({ stage: 'load' });
+        this.deps.logger.warn({ key: cacheKeys.computedAttributes() }, 'computed attributes in the cache are malformed; keeping the previous ones');
+        return;
+      }
+      defs = parsed.data;
+    }
+    const compiled: Compiled[] = [];
+    for (const def of defs) {
+      try {
+        compiled.push({ def, expr: compileExpression(def.expression) });
+      } catch (err) {
+        computedAttributeErrors.inc({ stage: 'compile' });
+        this.deps.logger.warn({ computedAttributeId: def.id, reason: (err as Error).message }, 'computed attribute does not compile; skipped');
+      }
+    }
+    compiled.sort((a, b) => b.def.priority - a.def.priority || a.def.id - b.def.id);
+    this.compiled = compiled;
+    this.deps.logger.debug({ definitions: compiled.length }, 'computed attributes loaded');
+  }
+}

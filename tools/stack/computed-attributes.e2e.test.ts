@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ComputedAttribute, Device, PositionMessage } from '@corridor/contracts';
+import { build as buildIngest, type IngestService } from '@corridor/ingest';
+import { build as buildOpsApi, type OpsApiService } from '@corridor/ops-api';
+import { cacheKeys, queryPositionHistory } from '@corridor/platform';
+import { createTestAdapters, primaryKind, type TestAdapters } from '@corridor/platform/testing/test-adapters';
+import { asUser, TEST_IDENTITY_SECRET, testUsers } from '@corridor/platform/testing/identity';
+
+/**
+ * Computed attributes end to end: defined through ops-api's API, published to the cache, applied
+ * by ingest to an OsmAnd position before positions.v1, and found in the stored position.
+ */
+const kind = await primaryKind();
+
+async function eventually<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 30000): Promise<T> {
+  const end = Date.now() + ms;
+  let last = await fn();
+  while (!ok(last)) {
+    if (Date.now() > end) throw new Error(`timed out; last value ${JSON.stringify(last).slice(0, 300)}`);
+    await new Promise((r) => setTimeout(r, 200));
+    last = await fn();
+  }
+  return last;
+}
+
+describe(`computed attributes on ingested positions (${kind} adapters)`, () => {
+  let adapters: TestAdapters;
+  let ops: OpsApiService;
+  let ingest: IngestService;
+  let device: Device;
+  let admin: Record<string, string>;
+  const t0 = Date.UTC(2026, 10, 21, 8, 0, 0);
+
+  beforeAll(async () => {
+    adapters = await createTestAdapters(kind);
+    const common = { ...adapters, logger: adapters.logger, identitySecret: TEST_IDENTITY_SECRET };
+    ops = await buildOpsApi(common);
+    // re-read the definitions on every intake call so each change shows on the next position
+    ingest = await buildIngest({ ...common, tuning: { computedAttributesReloadMs: 0 } });
+    await Promise.all([ops.start(), ingest.start()]);
+    admin = await asUser(testUsers.admin);
+    const res = await ops.app.inject({ method: 'POST', url: '/api/devices', headers: admin, payload: { name: 'Computed truck', uniqueId: '860000000000777', companyId: 101 } });
+    expect(res.statusCode, res.body).toBe(200);
+    device = res.json<Device>();
+  }, 120000);
+
+  afterAll(async () => {
+    await ingest?.close();
+    await ops?.close();
+    await adapters?.close();
+  });
+
+  const define = async (body: Record<string, unknown>): Promise<ComputedAttribute> => {
+    const res = await ops.app.inject({ method: 'POST', url: '/api/attributes/computed', headers: admin, payload: { description: String(body.attribute), ...body } });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json<ComputedAttribute>();
+  };
+  const sendAndRead = async (i: number): Promise<PositionMessage> => {
+    const ts = t0 + i * 60000;
+    const res = await ingest.osmand.inject({ method: 'GET', url: `/?id=${device.uniqueId}&lat=-1.29&lon=36.82&timestamp=${ts / 1000}&speed=50&bearing=90&fuel=40` });
+    expect(res.statusCode, res.body).toBe(200);
+    const at = new Date(ts);
+    const [p] = await eventually(() => queryPositionHistory(adapters.analytics)({ deviceIds: [device.id], from: at, to: at, limit: 1 }), (r) => r.length === 1);
+    return p!;
+  };
+
+  it('stores the computed values, follows changes and deletions, and scopes by company', async () => {
+    // ops-api publishes the (empty) definition list at start
+    expect(await adapters.cache.get(cacheKeys.computedAttributes())).toBe('[]');
+    const kmh = await define({ attribute: 'speedKmh', expression: 'speed * 1.852', type: 'Number', priority: 10 });
+    await define({ attribute: 'speeding', expression: 'speedKmh > 80 ? "yes" : "no"', type: 'String', priority: 5, companyId: 101 });
+    await define({ attribute: 'otherCompany', expression: '1', type: 'Number', companyId: 202 });
+    await define({ attribute: 'fuelHalf', expression: 'fuel / 2', type: 'Number' });
+
+    const first = await sendAndRead(0);
+    expect(first.attributes.speedKmh).toBeCloseTo(92.6, 3);
+    expect(first.attributes).toMatchObject({ speeding: 'yes', fuelHalf: 20 });
+    expect(first.attributes).not.toHaveProperty('otherCompany');
+
+    const upd = await ops.app.inject({
+      method: 'PUT', url: `/api/attributes/computed/${kmh.id}`, headers: admin,
+      payload: { description: 'speed in m/s', attribute: 'speedKmh', expression: 'speed * 0.514444', type: 'Number', priority: 10 },
+    });
+    expect(upd.statusCode, upd.body).toBe(200);
+    const second = await sendAndRead(1);
+    expect(second.attributes.speedKmh).toBeCloseTo(25.72, 2);
+    expect(second.attributes.speeding).toBe('no');
+
+    const del = await ops.app.inject({ method: 'DELETE', url: `/api/attributes/computed/${kmh.id}`, headers: admin });
+    expect(del.statusCode, del.body).toBeLessThan(300);
+    const third = await sendAndRead(2);
+    expect(third.attributes).not.toHaveProperty('speedKmh');
+    expect(third.attributes.fuelHalf).toBe(20);
+  }, 60000);
+});

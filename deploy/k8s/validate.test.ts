@@ -172,7 +172,8 @@ describe('manifest rules', () => {
   });
 });
 
-describe.skipIf(!hasKubectl())('overlays rendered by kubectl kustomize', () => {
+// kubectl ships with this machine image; in CI its absence fails the run rather than skipping
+describe.skipIf(!hasKubectl() && process.env.CI !== 'true')('overlays rendered by kubectl kustomize', () => {
   it.each([['overlays/dev', 1], ['overlays/prod', 3]] as const)('%s keeps every rule and runs %i replica(s)', (overlay, replicas) => {
     const objects = render(overlay);
     expect(checkManifests(objects)).toEqual([]);

@@ -3,6 +3,7 @@ import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import type { SQL } from 'drizzle-orm';
 import { mkdirSync } from 'node:fs';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Db, Orm } from './db';
 import { migrationsTableFor, selectOne } from './db';
 
@@ -14,6 +15,7 @@ export async function createPgliteDb(dataDir?: string): Promise<Db> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   const client = dataDir ? new PGlite(dataDir) : new PGlite();
   await client.waitReady;
+  guardAgainstSelfDeadlock(client);
   const orm = drizzle(client);
   // migrations of several services must not interleave on the one connection
   let chain: Promise<void> = Promise.resolve();
@@ -38,4 +40,35 @@ export async function createPgliteDb(dataDir?: string): Promise<Db> {
       await client.close();
     },
   };
+}
+
+/**
+ * PGlite is one connection: while a transaction is open every other query waits for it. A query
+ * made on the root handle (not `tx`) from inside the transaction's own callback therefore waits
+ * for itself forever; on a pg pool the same code works (on a second connection, outside the
+ * transaction). Such a query is refused at once, naming the mistake, instead of hanging.
+ * Concurrent requests are unaffected: only the transaction's own async context is refused.
+ */
+function guardAgainstSelfDeadlock(client: PGlite): void {
+  const insideTransaction = new AsyncLocalStorage<true>();
+  const refuse = (what: string) => {
+    if (insideTransaction.getStore()) {
+      throw new Error(`${what} on the root database handle inside a transaction would wait for that transaction forever (PGlite has one connection): pass the transaction handle (tx) instead`);
+    }
+  };
+  const query = client.query.bind(client);
+  const exec = client.exec.bind(client);
+  const transaction = client.transaction.bind(client);
+  client.query = ((...args: Parameters<PGlite['query']>) => {
+    refuse('a query');
+    return query(...args);
+  }) as PGlite['query'];
+  client.exec = ((...args: Parameters<PGlite['exec']>) => {
+    refuse('a statement');
+    return exec(...args);
+  }) as PGlite['exec'];
+  client.transaction = ((callback: Parameters<PGlite['transaction']>[0]) => {
+    refuse('a transaction');
+    return transaction((tx) => insideTransaction.run(true, () => callback(tx)));
+  }) as PGlite['transaction'];
 }

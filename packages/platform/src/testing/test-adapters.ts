@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
+import { Kafka, logLevel } from 'kafkajs';
 import type { Adapters } from '../adapters/index';
 import { systemClock } from '../adapters/index';
 import { MemoryBus } from '../adapters/bus-memory';
@@ -97,6 +98,22 @@ export async function createTestAdapters(kind: AdapterKind, opts: { logLevel?: s
       await a.connect();
       await a.query(`DROP DATABASE IF EXISTS ${namespace} WITH (FORCE)`).catch(() => undefined);
       await a.end();
+      await deleteNamespaceTopics(kafka.url.split(','), namespace).catch((err: unknown) => logger.warn({ err }, 'could not delete the test topics'));
     },
   };
+}
+
+/**
+ * Deletes the topics of one test namespace, so a shared broker does not collect thousands of
+ * partitions over many runs (its start-up time grows with them).
+ */
+async function deleteNamespaceTopics(brokers: string[], namespace: string): Promise<void> {
+  const admin = new Kafka({ clientId: `${namespace}-cleanup`, brokers, logLevel: logLevel.NOTHING, retry: { retries: 2 } }).admin();
+  await admin.connect();
+  try {
+    const topics = (await admin.listTopics()).filter((t) => t.startsWith(`${namespace}.`));
+    if (topics.length) await admin.deleteTopics({ topics, timeout: 10_000 });
+  } finally {
+    await admin.disconnect();
+  }
 }

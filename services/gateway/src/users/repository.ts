@@ -30,8 +30,8 @@ export function usersRepository(db: Orm) {
     async list(f: UserFilter): Promise<UserRow[]> {
       return db.select().from(users).where(where(f)).orderBy(users.id).limit(f.limit).offset(f.offset);
     },
-    async get(id: number): Promise<UserRow | undefined> {
-      const [r] = await db.select().from(users).where(eq(users.id, id));
+    async get(id: number, tx: Orm = db): Promise<UserRow | undefined> {
+      const [r] = await tx.select().from(users).where(eq(users.id, id));
       return r;
     },
     /** The user whose email or login is this, case-insensitively (how Traccar signs in). */

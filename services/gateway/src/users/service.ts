@@ -94,7 +94,7 @@ export function usersService(deps: { db: Orm; repo: UsersRepository; permissions
     },
     async remove(id: number, actor: AuditActor): Promise<void> {
       await db.transaction(async (tx) => {
-        const before = await repo.get(id);
+        const before = await repo.get(id, tx);
         if (!before) throw notFound('User', id);
         await keepAnAdmin(before, false, tx);
         await repo.delete(id, tx);

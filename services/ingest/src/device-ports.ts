@@ -3,6 +3,7 @@ import { RawFrameArchive } from './archive/raw-frame-archive';
 import { ConnectionRegistry } from './commands/connection-registry';
 import type { IngestConfig } from './config';
 import type { DeviceRegistry } from './devices/device-registry';
+import { AlarmIdentity } from './frames/alarm-identity';
 import { FrameHandler } from './frames/frame-handler';
 import { UnknownDevicePolicy } from './frames/unknown-devices';
 import type { PositionIntake } from './positions/intake';
@@ -65,6 +66,7 @@ export class DevicePorts {
         archive: this.archive,
         unknown: this.unknown,
         crcPolicy: s.CRC_POLICY,
+        alarmIds: new AlarmIdentity(deps.cache, logger),
         logger,
         ...(deps.retry ? { retry: deps.retry } : {}),
       },

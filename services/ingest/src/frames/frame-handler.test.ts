@@ -6,6 +6,7 @@ import { DeviceRegistry } from '../devices/device-registry';
 import { PositionIntake } from '../positions/intake';
 import { DecodeError, type DecodedPosition, type DecodeResult } from '../protocols/protocol';
 import { CrcPolicyVar } from '../config';
+import { AlarmIdentity } from './alarm-identity';
 import { FrameHandler } from './frame-handler';
 import type { ReceivedFrame } from './received-frame';
 import { UnknownDevicePolicy, type UnknownDevicesMode } from './unknown-devices';
@@ -50,6 +51,7 @@ function handler(opts: { crc?: string; unknown?: UnknownDevicesMode } = {}): Fra
       archive: { record: (r) => archived.push(r) },
       unknown: new UnknownDevicePolicy({ mode: opts.unknown ?? 'reject', bus, cache, clock: systemClock, logger }),
       crcPolicy: CrcPolicyVar.parse(opts.crc ?? 'accept'),
+      alarmIds: new AlarmIdentity(cache, logger),
       logger,
       retry: { initialMs: 5, maxMs: 20 },
     },
@@ -122,6 +124,24 @@ describe('FrameHandler', () => {
     expect(v.action).toBe('ack');
     const [e] = messages(Topics.events) as EventMessage[];
     expect(e).toMatchObject({ type: 'alarm', deviceId: 7, latitude: null, attributes: { alarm: 'sos', batteryLevel: 50 } });
+  });
+
+  it('gives a resent alarm frame (same bytes, later arrival) the id of its first arrival; other bytes are a new alarm', async () => {
+    const h = handler();
+    const alarm = (hex: string, at: number) => ({ ...frame({ kind: 'alarm', events: [{ alarm: 'sos' }], ack: ACK }), bytes: Buffer.from(hex, 'hex'), receivedAt: new Date(at) });
+    await h.handle(alarm('78781301', 1_000), open);
+    await h.handle(alarm('78781301', 9_000), open); // the device saw no ack and sent it again
+    await h.handle(alarm('78781302', 9_500), open); // next serial number: a new alarm
+    const ids = (messages(Topics.events) as EventMessage[]).map((e) => e.id);
+    expect(ids).toEqual(['7-alarm-1000-sos', '7-alarm-1000-sos', '7-alarm-9500-sos']);
+  });
+
+  it('still publishes an alarm without a fix when the cache is down (id from the arrival time)', async () => {
+    const h = handler();
+    cache.setIfAbsent = () => Promise.reject(new Error('redis down'));
+    const v = await h.handle({ ...frame({ kind: 'alarm', events: [{ alarm: 'powerCut' }], ack: ACK }), receivedAt: new Date(5_000) }, open);
+    expect(v.action).toBe('ack');
+    expect((messages(Topics.events) as EventMessage[]).map((e) => e.id)).toEqual(['7-alarm-5000-powerCut']);
   });
 
   it('holds the ack and retries while the bus is down; gives up only when the connection is gone', async () => {

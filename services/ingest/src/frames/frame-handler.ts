@@ -9,6 +9,7 @@ import type { RawFrameRecord } from '../archive/raw-frame-archive';
 import { rawFrameId as newRawFrameId } from '../archive/frame-id';
 import type { CrcPolicy } from '../config';
 import { alarmWithoutFix } from './alarm-events';
+import type { AlarmIdentity } from './alarm-identity';
 import { frameMetrics as m } from './frame-metrics';
 import type { FrameSink, FrameVerdict, ReceivedFrame } from './received-frame';
 import { retryWithBackoff } from './retry';
@@ -22,6 +23,8 @@ export interface FrameHandlerDeps {
   archive: { record(r: RawFrameRecord): void };
   unknown: UnknownDevicePolicy;
   crcPolicy: CrcPolicy;
+  /** Stable ids for alarms without a fix, so a resent frame is one event. */
+  alarmIds: AlarmIdentity;
   logger: Logger;
   /** Backoff while the bus is unavailable (tests shorten it). */
   retry?: { initialMs: number; maxMs: number };
@@ -78,7 +81,11 @@ export class FrameHandler implements FrameSink {
     if (!device) return this.refuse(frame, uniqueId!, false);
 
     const sane = this.saneFixes(frame.protocol, uniqueId!, result.positions);
-    const events = alarmsWithoutFix.map((e) => alarmWithoutFix(device.id, e.alarm, frame.receivedAt, result.attributes ?? {}));
+    const events = await Promise.all(
+      alarmsWithoutFix.map(async (e) =>
+        alarmWithoutFix(device.id, e.alarm, frame.receivedAt, result.attributes ?? {}, await this.deps.alarmIds.idFor(device.id, e.alarm, frame.bytes, frame.receivedAt)),
+      ),
+    );
     try {
       const done = await retryWithBackoff(() => this.publish(sane, events, frame, result.crcValid, rawFrameId), {
         shouldRetry: isRetryable,

@@ -12,6 +12,8 @@ const SERVICES = ['gateway', 'ingest', 'journey', 'geofence', 'ops-api'] as cons
 const HTTP_PORT: Record<(typeof SERVICES)[number], number> = { gateway: 8082, ingest: 8083, journey: 8084, geofence: 8085, 'ops-api': 8086 };
 const DEVICE_PORTS = ['5001/TCP', '5002/TCP', '5013/TCP', '5020/TCP', '5023/TCP', '5027/TCP', '5027/UDP', '5055/TCP'];
 const KUSTOMIZATIONS = ['base', 'secret-example', 'overlays/dev', 'overlays/prod'];
+/** The one image definition of the five services, relative to the repository root. */
+const DOCKERFILE = 'deploy/docker/Dockerfile';
 
 interface Kustomization {
   resources?: string[];
@@ -40,9 +42,29 @@ function yamlFiles(dir: string): string[] {
 const envKeys = (file: string): string[] =>
   readFileSync(file, 'utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#')).map((l) => l.split('=')[0] ?? '');
 
-/** The ports a Dockerfile EXPOSEs, as "port/PROTO". */
-function exposedPorts(dockerfile: string): string[] {
-  return readFileSync(dockerfile, 'utf8').split('\n').filter((l) => l.startsWith('EXPOSE ')).flatMap((l) => l.slice(7).trim().split(/\s+/))
+interface ComposeService {
+  environment?: Record<string, string | number>;
+  ports?: string[];
+  build?: { context?: string; dockerfile?: string; args?: Record<string, string | number> };
+}
+const readCompose = (): { services: Record<string, ComposeService> } =>
+  parse(readFileSync(join(REPO, 'docker-compose.yml'), 'utf8'), { merge: true }) as { services: Record<string, ComposeService> };
+
+const dockerfileLines = (): string[] => readFileSync(join(REPO, DOCKERFILE), 'utf8').split('\n');
+
+/** The build arguments the Dockerfile declares, with their defaults ('' when it gives none). */
+const declaredArgs = (): Map<string, string> =>
+  new Map(dockerfileLines().filter((l) => l.startsWith('ARG ')).map((l) => {
+    const [name = '', value = ''] = l.slice(4).trim().split(/=(.*)/);
+    return [name, value.replace(/^"(.*)"$/, '$1')];
+  }));
+
+/** The ports the image EXPOSEs when built with these build arguments, as "port/PROTO". */
+function exposedPorts(args: Record<string, string | number>): string[] {
+  const values = new Map([...declaredArgs(), ...Object.entries(args).map(([k, v]) => [k, String(v)] as const)]);
+  return dockerfileLines().filter((l) => l.startsWith('EXPOSE '))
+    .flatMap((l) => l.slice(7).replace(/\$\{(\w+)\}|\$(\w+)/g, (_, a?: string, b?: string) => values.get(a ?? b ?? '') ?? '').trim().split(/\s+/))
+    .filter((p) => p !== '')
     .map((p) => {
       const [port, proto = 'tcp'] = p.split('/');
       return `${port}/${proto.toUpperCase()}`;
@@ -117,10 +139,13 @@ describe('base manifests', () => {
     expect(lb.spec.ports.map((p) => `${p.port}/${p.protocol ?? 'TCP'}`).sort()).toEqual([...DEVICE_PORTS].sort());
   });
 
-  it('match the ports each Dockerfile EXPOSEs', () => {
+  it("match the ports the image EXPOSEs with each service's build arguments in docker-compose.yml", () => {
+    const compose = readCompose();
     for (const name of SERVICES) {
       const d = deployments.find((x) => x.metadata.name === name) as Deployment;
-      expect(containerPorts(d).sort(), name).toEqual(exposedPorts(join(REPO, 'services', name, 'Dockerfile')).sort());
+      const exposed = exposedPorts(compose.services[name]?.build?.args ?? {});
+      expect(exposed, name).toContain(`${HTTP_PORT[name]}/TCP`);
+      expect(containerPorts(d).sort(), name).toEqual(exposed.sort());
     }
   });
 
@@ -202,16 +227,24 @@ describe.skipIf(!hasKubectl() && process.env.CI !== 'true')('overlays rendered b
 });
 
 describe('docker-compose.yml', () => {
-  const compose = parse(readFileSync(join(REPO, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
-    services: Record<string, { environment?: Record<string, string | number>; ports?: string[]; build?: { dockerfile: string } }>;
-  };
+  const compose = readCompose();
 
-  it('builds each service from its Dockerfile and runs it on the same port as Kubernetes', () => {
+  it('builds each service from the one Dockerfile with its SERVICE and PORT, and runs it on the same port as Kubernetes', () => {
+    const declared = declaredArgs();
     for (const name of SERVICES) {
       const s = compose.services[name];
-      expect(s?.build?.dockerfile, name).toBe(`services/${name}/Dockerfile`);
+      expect(s?.build?.context, name).toBe('.');
+      expect(s?.build?.dockerfile, name).toBe(DOCKERFILE);
+      expect(s?.build?.args?.SERVICE, name).toBe(name);
+      expect(String(s?.build?.args?.PORT), name).toBe(String(HTTP_PORT[name]));
       expect(String(s?.environment?.PORT), name).toBe(String(HTTP_PORT[name]));
+      // every argument compose passes is one the Dockerfile reads (docker ignores the others)
+      for (const arg of Object.keys(s?.build?.args ?? {})) expect([...declared.keys()], `${name}: ${arg}`).toContain(arg);
+      // the Dockerfile deploys @corridor/$SERVICE from services/$SERVICE
+      const pkg = JSON.parse(readFileSync(join(REPO, 'services', name, 'package.json'), 'utf8')) as { name?: string };
+      expect(pkg.name, name).toBe(`@corridor/${name}`);
     }
+    expect(SERVICES.filter((name) => existsSync(join(REPO, 'services', name, 'Dockerfile'))), 'per-service Dockerfiles').toEqual([]);
   });
 
   it('publishes the device ports of ingest as the LoadBalancer does', () => {

@@ -104,4 +104,15 @@ describe('OsmAnd sender', () => {
     expect(await sender.send(fix, abort.signal)).toBe(false);
     expect(received).toHaveLength(1);
   });
+
+  it('does not count a request cut short by stop() as a delivery failure', async () => {
+    const abort = new AbortController();
+    const hanging: typeof fetch = (_url, init) =>
+      new Promise((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
+    const sender = new OsmAndSender({ url: 'http://127.0.0.1:9', fetch: hanging, sleep: noWait });
+    const sent = sender.send(fix, abort.signal);
+    setTimeout(() => abort.abort(), 20);
+    expect(await sent).toBe(false);
+    expect(sender.stats).toEqual({ sent: 0, failed: 0, retries: 0 });
+  });
 });

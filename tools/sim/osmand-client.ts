@@ -80,6 +80,7 @@ export class OsmAndSender implements Sender {
   async send(fix: Fix, signal?: AbortSignal): Promise<boolean> {
     const url = osmandUrl(this.opts.url, fix);
     let reason = 'aborted';
+    let realFailure = false; // a refusal or error of its own, not our stop() cutting a request short
     for (let attempt = 0; attempt <= this.opts.maxRetries && !signal?.aborted; attempt++) {
       if (attempt > 0) {
         this.stats.retries++;
@@ -99,11 +100,15 @@ export class OsmAndSender implements Sender {
           return true;
         }
         reason = `HTTP ${res.status}`;
+        realFailure = true;
         if (!retryableStatus(res.status)) break;
       } catch (err) {
         reason = describeError(err);
+        if (!signal?.aborted) realFailure = true;
       }
     }
+    // stopped while the only attempt was in flight: neither sent nor a delivery failure
+    if (!realFailure) return false;
     this.stats.failed++;
     this.opts.onFailure?.(fix, reason);
     return false;

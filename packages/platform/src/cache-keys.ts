@@ -9,4 +9,6 @@ export const cacheKeys = {
   latestPosition: (deviceId: number): string => `position:latest:${deviceId}`,
   /** Every computed attribute, a JSON list of ComputedAttributeDefinition (ops-api writes, ingest reads). */
   computedAttributes: (): string => 'computed-attributes:v1',
+  /** Every calendar, a JSON list of CalendarDefinition (ops-api writes, the geofence evaluator reads). */
+  calendars: (): string => 'calendars:v1',
 };

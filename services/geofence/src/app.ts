@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { endpointsOf } from '@corridor/contracts';
 import { createApp, ensureEventsTable, type Adapters, type App, type Logger, type Subscription } from '@corridor/platform';
+import { CalendarGate } from './calendars/calendar-gate';
 import { DeviceDirectory } from './evaluator/device-directory';
 import { eventWriter } from './evaluator/event-writer';
 import { FenceCatalog } from './evaluator/fence-catalog';
@@ -18,12 +19,15 @@ export interface GeofenceDeps extends Omit<Adapters, 'close'> {
   logger: Logger;
   /** INTERNAL_TOKEN_SECRET: verifies the gateway's identity header. */
   identitySecret: string;
+  /** How often the calendars ops-api publishes are re-read (ms; default 5000). */
+  calendarReloadMs?: number;
 }
 
 export interface GeofenceService {
   app: App;
   geofences: GeofencesService;
   catalog: FenceCatalog;
+  calendars: CalendarGate;
   evaluator: PositionEvaluator;
   /** Inserts the seed fences that are missing (by seed key) and publishes them; returns how many. */
   seed(): Promise<number>;
@@ -55,8 +59,11 @@ export async function build(deps: GeofenceDeps): Promise<GeofenceService> {
     orm, repo, bus: deps.bus, cache: deps.cache, directory, logger: logger.child({ module: 'geofences' }),
     onChange: (ids) => sync.refresh(ids),
   });
+  const calendars = new CalendarGate({
+    cache: deps.cache, logger: logger.child({ component: 'calendars' }), reloadMs: deps.calendarReloadMs, now: () => deps.clock.now().getTime(),
+  });
   const evaluator = new PositionEvaluator({
-    catalog, directory, cache: deps.cache, clock: deps.clock, logger: logger.child({ component: 'evaluator' }),
+    catalog, calendars, directory, cache: deps.cache, clock: deps.clock, logger: logger.child({ component: 'evaluator' }),
     write: eventWriter({ analytics: deps.analytics, db: orm, bus: deps.bus }),
   });
   geofenceRoutes(app, geofences);
@@ -68,6 +75,7 @@ export async function build(deps: GeofenceDeps): Promise<GeofenceService> {
     app,
     geofences,
     catalog,
+    calendars,
     evaluator,
     async seed() {
       const rows = await seedFences({ orm, repo, logger }, { onlyIfEmpty: false });

@@ -29,6 +29,22 @@ describe('FenceCatalog', () => {
     expect(catalog.get('3')?.rule).toEqual({ minDwellSeconds: 90, exitMarginMeters: 0 });
   });
 
+  it('keeps the fence\'s calendar (0 = none, as Traccar writes it) and counts the fences bound to one', () => {
+    const catalog = new FenceCatalog(createLogger('test', 'silent'));
+    catalog.upsert([{ ...row(1, 'CIRCLE (0 36, 10)'), calendarId: 4 }, { ...row(2, 'CIRCLE (0 36, 10)'), calendarId: 0 }, row(3, 'CIRCLE (0 36, 10)')], []);
+    expect([1, 2, 3].map((id) => catalog.get(String(id))?.calendarId)).toEqual([4, null, null]);
+    expect(catalog.calendarFences).toBe(1);
+    catalog.upsert([{ ...row(1, 'CIRCLE (0 36, 10)'), calendarId: 5 }, { ...row(3, 'CIRCLE (0 36, 10)'), calendarId: 5 }], []);
+    expect(catalog.calendarFences).toBe(2);
+    catalog.upsert([{ ...row(3, 'CIRCLE (0 36'), calendarId: 5 }], []); // no longer parses: gone
+    expect(catalog.calendarFences).toBe(1);
+    catalog.remove(['1']);
+    expect(catalog.calendarFences).toBe(0);
+    catalog.upsert([{ ...row(1, 'CIRCLE (0 36, 10)'), calendarId: 4 }], []);
+    catalog.clear();
+    expect(catalog.calendarFences).toBe(0);
+  });
+
   it('applies an unlinked fence to every device, a linked one to its devices and groups', () => {
     const catalog = new FenceCatalog(createLogger('test', 'silent'));
     const t = new Date(0);

@@ -19,6 +19,8 @@ export interface CatalogFence {
   country: string | null;
   shape: FenceShape;
   rule: FenceRule;
+  /** the calendar whose events bound when the fence is active; null = always (Traccar writes 0 for none) */
+  calendarId: number | null;
   deviceIds: ReadonlySet<number>;
   groupIds: ReadonlySet<number>;
 }
@@ -34,6 +36,7 @@ export class FenceCatalog {
   private readonly fences = new Map<string, CatalogFence>();
   private readonly index = new BBoxFenceIndex();
   private stale = true;
+  private withCalendar = 0;
 
   constructor(private readonly logger: Logger) {}
 
@@ -45,17 +48,18 @@ export class FenceCatalog {
       const parsed = parseAreaWkt(r.area, r.attributes);
       if (!parsed.ok) {
         this.logger.error({ geofenceId: r.id, errors: parsed.errors }, 'stored geofence area does not parse; fence ignored');
-        this.fences.delete(String(r.id));
+        this.delete(String(r.id));
         continue;
       }
       const own = byFence.get(r.id) ?? [];
-      this.fences.set(String(r.id), {
+      this.set({
         id: String(r.id),
         name: r.name,
         kind: r.kind,
         country: r.country,
         shape: parsed.shape,
         rule: { minDwellSeconds: nonNegative(r.attributes.minDwellSeconds), exitMarginMeters: nonNegative(r.attributes.exitMarginMeters) },
+        calendarId: r.calendarId !== null && r.calendarId > 0 ? r.calendarId : null,
         deviceIds: new Set(own.flatMap((l) => (l.deviceId === null ? [] : [l.deviceId]))),
         groupIds: new Set(own.flatMap((l) => (l.groupId === null ? [] : [l.groupId]))),
       });
@@ -64,13 +68,19 @@ export class FenceCatalog {
   }
 
   remove(ids: readonly string[]): void {
-    for (const id of ids) this.fences.delete(id);
+    for (const id of ids) this.delete(id);
     this.stale = true;
   }
 
   clear(): void {
     this.fences.clear();
+    this.withCalendar = 0;
     this.stale = true;
+  }
+
+  /** How many fences are bound to a calendar (none: the evaluator skips calendars altogether). */
+  get calendarFences(): number {
+    return this.withCalendar;
   }
 
   get(id: string): CatalogFence | undefined {
@@ -85,6 +95,17 @@ export class FenceCatalog {
   containing(lon: number, lat: number): string[] {
     if (this.stale) this.rebuild();
     return this.index.containing(lon, lat);
+  }
+
+  private set(fence: CatalogFence): void {
+    this.delete(fence.id);
+    this.fences.set(fence.id, fence);
+    if (fence.calendarId !== null) this.withCalendar++;
+  }
+
+  private delete(id: string): void {
+    if (this.fences.get(id)?.calendarId != null) this.withCalendar--;
+    this.fences.delete(id);
   }
 
   private rebuild(): void {

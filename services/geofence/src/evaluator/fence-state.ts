@@ -16,7 +16,7 @@
  *    not generate events, as in Traccar; it also makes at-least-once delivery idempotent).
  *  - exits are listed before enters (Traccar #4223), each group ordered by fence id.
  *  - a fence that is no longer in `fences` and not reported inside is forgotten silently:
- *    deleting or unlinking a fence is not a movement of the device.
+ *    deleting or unlinking a fence, or its calendar window closing, is not a movement of the device.
  */
 
 export interface FenceRule {

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { PositionMessage, type EventMessage } from '@corridor/contracts';
-import { MemoryBus, MemoryCache, createLogger, systemClock } from '@corridor/platform';
+import { MemoryBus, MemoryCache, cacheKeys, createLogger, systemClock } from '@corridor/platform';
+import type { CalendarDefinition } from '@corridor/platform/calendar/definition';
+import { officeHoursIcs } from '../../test/office-hours';
+import { CalendarGate } from '../calendars/calendar-gate';
 import type { GeofenceLinkRow, GeofenceRow } from '../db/schema';
 import { geofenceKeys, readInside } from '../inside/inside-sets';
 import { DeviceDirectory } from './device-directory';
@@ -10,27 +13,28 @@ import { PositionEvaluator } from './position-evaluator';
 const logger = createLogger('test', 'silent');
 const T0 = Date.parse('2026-03-01T06:00:00Z');
 
-function fenceRow(id: number, area: string, attributes: GeofenceRow['attributes'] = {}): GeofenceRow {
+function fenceRow(id: number, area: string, attributes: GeofenceRow['attributes'] = {}, calendarId: number | null = null): GeofenceRow {
   const now = new Date(T0);
-  return { id, name: `fence ${id}`, description: null, area, calendarId: null, attributes, kind: 'other', country: null, seedKey: null, createdAt: now, updatedAt: now };
+  return { id, name: `fence ${id}`, description: null, area, calendarId, attributes, kind: 'other', country: null, seedKey: null, createdAt: now, updatedAt: now };
 }
 
-function fix(deviceId: number, seconds: number, lat: number, lon: number, extra: Partial<PositionMessage> = {}): PositionMessage {
-  const time = new Date(T0 + seconds * 1000).toISOString();
+function fix(deviceId: number, seconds: number, lat: number, lon: number, extra: Partial<PositionMessage> = {}, t0 = T0): PositionMessage {
+  const time = new Date(t0 + seconds * 1000).toISOString();
   return PositionMessage.parse({
-    id: `${deviceId}-${T0 + seconds * 1000}`, deviceId, uniqueId: `imei-${deviceId}`, protocol: 'test', fixTime: time,
+    id: `${deviceId}-${t0 + seconds * 1000}`, deviceId, uniqueId: `imei-${deviceId}`, protocol: 'test', fixTime: time,
     serverTime: time, valid: true, latitude: lat, longitude: lon, speed: 0, course: 0, ...extra,
   });
 }
 
-function setup(rows: GeofenceRow[], links: GeofenceLinkRow[] = []) {
+function setup(rows: GeofenceRow[], links: GeofenceLinkRow[] = [], calendars: CalendarDefinition[] = []) {
   const cache = new MemoryCache();
+  void cache.set(cacheKeys.calendars(), JSON.stringify(calendars));
   const catalog = new FenceCatalog(logger);
   catalog.upsert(rows, links);
   const written: EventMessage[][] = [];
   let failWrites = 0;
   const evaluator = new PositionEvaluator({
-    catalog, cache, clock: systemClock, logger,
+    catalog, cache, clock: systemClock, logger, calendars: new CalendarGate({ cache, logger }),
     directory: new DeviceDirectory(new MemoryBus(), cache, logger),
     write: async (events) => {
       if (failWrites-- > 0) throw new Error('ClickHouse down');
@@ -98,5 +102,54 @@ describe('PositionEvaluator', () => {
     expect(await evaluator.handle([fix(14, 60, 0, 36)])).toMatchObject([{ type: 'geofenceEnter', eventTime: new Date(T0).toISOString() }]);
     expect(await evaluator.handle([fix(14, 90, lat(1150), 36)])).toEqual([]); // 150 m outside: within the margin
     expect(await evaluator.handle([fix(14, 120, lat(1250), 36)])).toMatchObject([{ type: 'geofenceExit', attributes: { dwellSeconds: 120 } }]);
+  });
+
+  describe('a fence bound to a calendar (Mon-Fri 08:00-17:00 in Nairobi)', () => {
+    // Saturday 16 and Monday 18 May 2026, as epoch ms of 00:00 in Nairobi (UTC+3)
+    const SAT = Date.parse('2026-05-15T21:00:00Z');
+    const MON = Date.parse('2026-05-17T21:00:00Z');
+    const H = 3600;
+    const office = { id: 5, data: officeHoursIcs() };
+    const yard = fenceRow(20, 'CIRCLE (0 36, 1000)', {}, office.id);
+    const kinds = (events: EventMessage[]) => events.map((e) => [e.type, e.eventTime]);
+
+    it('raises nothing on Saturday, and enters on Monday 09:00', async () => {
+      const { evaluator } = setup([yard], [], [office]);
+      expect(await evaluator.handle([fix(30, 9 * H, 0.05, 36, {}, SAT), fix(30, 9 * H + 60, 0, 36, {}, SAT), fix(30, 11 * H, 0.05, 36, {}, SAT)])).toEqual([]);
+      const monday = await evaluator.handle([fix(30, 9 * H - 60, 0.05, 36, {}, MON), fix(30, 9 * H, 0, 36, {}, MON)]);
+      expect(kinds(monday)).toEqual([['geofenceEnter', new Date(MON + 9 * H * 1000).toISOString()]]);
+      const out = await evaluator.handle([fix(30, 10 * H, 0.05, 36, {}, MON)]);
+      expect(out).toMatchObject([{ type: 'geofenceExit', attributes: { dwellSeconds: H } }]);
+    });
+
+    it('forgets a device inside when the window closes (no exit), and enters it again when the window opens', async () => {
+      const { evaluator, cache } = setup([yard], [], [office]);
+      expect(await evaluator.handle([fix(31, 16 * H, 0, 36, {}, MON)])).toHaveLength(1);
+      expect(await readInside(cache, 20)).toHaveLength(1);
+      // parked overnight, leaves at 06:00 Tuesday, before the window opens
+      expect(await evaluator.handle([fix(31, 17 * H, 0, 36, {}, MON), fix(31, 23 * H, 0, 36, {}, MON), fix(31, 30 * H, 0.05, 36, {}, MON)])).toEqual([]);
+      expect(await readInside(cache, 20)).toEqual([]);
+      // back at 07:30, still inside when the window opens at 08:00: one enter, at the first fix inside the window
+      const tuesday = await evaluator.handle([fix(31, 31.5 * H, 0, 36, {}, MON), fix(31, 32 * H + 30, 0, 36, {}, MON), fix(31, 33 * H, 0, 36, {}, MON)]);
+      expect(kinds(tuesday)).toEqual([['geofenceEnter', new Date(MON + (32 * H + 30) * 1000).toISOString()]]);
+    });
+
+    it('leaves fences without a calendar alone, and counts a fence whose calendar is unknown as active', async () => {
+      const { evaluator } = setup([yard, fenceRow(21, 'CIRCLE (0 36, 1000)'), fenceRow(22, 'CIRCLE (0 36, 1000)', {}, 404)], [], [office]);
+      const events = await evaluator.handle([fix(32, 9 * H, 0, 36, {}, SAT)]);
+      expect(events.map((e) => e.geofenceId)).toEqual(['21', '22']);
+    });
+
+    it('does not read calendars while no fence has one', async () => {
+      const { evaluator, cache } = setup([circle]);
+      let reads = 0;
+      const get = cache.get.bind(cache);
+      cache.get = async (key: string) => {
+        if (key === cacheKeys.calendars()) reads++;
+        return get(key);
+      };
+      await evaluator.handle([fix(33, 0, 0, 36)]);
+      expect(reads).toBe(0);
+    });
   });
 });

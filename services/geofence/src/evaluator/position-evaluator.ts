@@ -1,5 +1,6 @@
 import type { EventMessage, PositionMessage } from '@corridor/contracts';
 import { counter, histogram, unavailable, type Cache, type Clock, type Logger } from '@corridor/platform';
+import type { CalendarGate } from '../calendars/calendar-gate';
 import { distanceOutsideMeters } from '../fences/geometry';
 import { applyInsideChanges, geofenceKeys, type InsideChange } from '../inside/inside-sets';
 import type { DeviceDirectory, DeviceInfo } from './device-directory';
@@ -61,6 +62,8 @@ function toEvent(e: FenceEvent, p: PositionMessage, fence: CatalogFence | undefi
 
 export interface PositionEvaluatorDeps {
   catalog: FenceCatalog;
+  /** the calendars of fences that have a calendarId */
+  calendars: CalendarGate;
   directory: DeviceDirectory;
   cache: Cache;
   write: EventWriter;
@@ -74,12 +77,22 @@ export interface PositionEvaluatorDeps {
  * cache. Events are stored and published before the new states are saved, so a crash in between
  * redelivers the batch and recomputes the same events (same ids) rather than losing them; a
  * restart finds the states and does not enter again.
+ *
+ * A fence with a calendarId is active only while one of its calendar's events runs at the fix's
+ * time (Traccar's GeofenceEventHandler). An inactive fence is treated as absent for that fix: no
+ * enter and no exit, and a device that was inside or dwelling there is forgotten silently, as when
+ * a fence is unlinked. So a device still inside when the window closes gets no exit; if it is still
+ * inside when the window opens again, it enters at the first fix inside the window (the visit is
+ * counted from there, and its exit carries that dwell). Traccar instead keeps the membership while
+ * the fence is inactive, so a device parked across the opening never enters and its later exit has
+ * no enter. Fences without a calendar cost one null test; calendars are not read at all while no
+ * fence has one.
  */
 export class PositionEvaluator {
   constructor(private readonly deps: PositionEvaluatorDeps) {}
 
   async handle(positions: readonly PositionMessage[]): Promise<EventMessage[]> {
-    const { catalog, cache, logger } = this.deps;
+    const { catalog, calendars, cache, logger } = this.deps;
     const byDevice = new Map<number, PositionMessage[]>();
     for (const p of positions) {
       if (!p.valid || Date.parse(p.fixTime) > Date.parse(p.serverTime) + MAX_FUTURE_MS) {
@@ -91,6 +104,7 @@ export class PositionEvaluator {
       else byDevice.set(p.deviceId, [p]);
     }
     if (!byDevice.size) return [];
+    if (catalog.calendarFences > 0) await calendars.refresh();
     const deviceIds = [...byDevice.keys()];
     let rawStates: (string | null)[];
     try {
@@ -105,22 +119,33 @@ export class PositionEvaluator {
     const inside: InsideChange[] = [];
     deviceIds.forEach((deviceId, i) => {
       const info = infos.get(deviceId);
-      const applicable = (id: string): CatalogFence | undefined => {
+      /** The fence when it applies to the device and is active at `t` (epoch ms of the fix). */
+      const applicable = (id: string, t: number): CatalogFence | undefined => {
         const f = catalog.get(id);
-        return f && appliesTo(f, deviceId, info?.groupId) ? f : undefined;
+        if (!f || !appliesTo(f, deviceId, info?.groupId)) return undefined;
+        return f.calendarId === null || calendars.activeAt(f.calendarId, t) ? f : undefined;
       };
       const initial = parseState(rawStates[i], logger, deviceId);
       let state = initial;
       for (const p of byDevice.get(deviceId)!) {
         const lon = p.longitude;
         const lat = p.latitude;
-        const hits = new Set(catalog.containing(lon, lat).filter((id) => applicable(id)));
+        const time = new Date(p.fixTime);
+        const t = time.getTime();
+        const hits = new Set<string>();
         const rules = new Map<string, FenceRule>();
-        for (const id of [...Object.keys(state?.fences ?? {}), ...hits]) {
-          const f = applicable(id);
+        for (const id of catalog.containing(lon, lat)) {
+          const f = applicable(id, t);
+          if (!f) continue;
+          hits.add(id);
+          rules.set(id, f.rule);
+        }
+        for (const id of Object.keys(state?.fences ?? {})) {
+          if (rules.has(id)) continue;
+          const f = applicable(id, t);
           if (f) rules.set(id, f.rule);
         }
-        const r = step(state, { time: new Date(p.fixTime), lon, lat }, hits, rules, (id) => {
+        const r = step(state, { time, lon, lat }, hits, rules, (id) => {
           const f = catalog.get(id);
           return f ? distanceOutsideMeters(f.shape, lon, lat) : Infinity;
         });

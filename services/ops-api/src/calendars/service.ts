@@ -1,17 +1,24 @@
-import { and, count, eq } from 'drizzle-orm';
+import { and, asc, count, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Calendar, CalendarInput, ListQuery } from '@corridor/contracts';
-import { AppError, type Orm } from '@corridor/platform';
+import { AppError, cacheKeys, type Cache, type Logger, type Orm } from '@corridor/platform';
+import type { CalendarDefinition } from '@corridor/platform/calendar/definition';
+import { parseCalendar } from '@corridor/platform/calendar/ical';
 import { calendars, devices, notificationRules, type CalendarRow } from '../db/schema';
 import { invalidField } from '../resources/pg-errors';
 import { resourceService } from '../resources/resource-service';
-import { parseCalendar } from './ical';
+import type { Actor } from '../resources/scope';
 
 export const toCalendar = (r: CalendarRow): Calendar => ({ id: r.id, name: r.name, data: r.data, companyId: r.companyId, attributes: r.attributes });
 
-/** Calendars: data must be a base64 iCalendar that parses (ical.js); a calendar still in use cannot be deleted. */
-export function calendarsService(db: Orm) {
-  return resourceService<CalendarRow, Calendar, CalendarInput, z.output<typeof ListQuery>>(db, {
+/**
+ * Calendars: data must be a base64 iCalendar that parses (ical.js); a calendar still in use cannot be deleted.
+ * Every calendar is published to the cache (cacheKeys.calendars) at start and after each change, for
+ * the geofence evaluator, which honours a fence's calendarId with them.
+ */
+export function calendarsService(deps: { db: Orm; cache: Cache; logger: Logger }) {
+  const { db } = deps;
+  const crud = resourceService<CalendarRow, Calendar, CalendarInput, z.output<typeof ListQuery>>(db, {
     name: 'Calendar', entityType: 'calendar', table: calendars, company: calendars.companyId, shared: true, keywordColumns: [calendars.name],
     toEntity: toCalendar,
     toValues: (i, companyId) => ({ name: i.name, data: i.data, companyId, attributes: i.attributes }),
@@ -29,5 +36,42 @@ export function calendarsService(db: Orm) {
       if (used) throw new AppError('CONFLICT', `Calendar ${row.id} is used by ${d?.n ?? 0} device(s) and ${r?.n ?? 0} notification rule(s)`);
     },
   });
+
+  /** Writes the full list; publishes run one after another so the last one reads the latest committed state. */
+  let publishing: Promise<number> = Promise.resolve(0);
+  async function writeDefinitions(): Promise<number> {
+    const rows = await db.select({ id: calendars.id, data: calendars.data }).from(calendars).orderBy(asc(calendars.id));
+    const list: CalendarDefinition[] = rows;
+    await deps.cache.set(cacheKeys.calendars(), JSON.stringify(list));
+    return list.length;
+  }
+  function publish(): Promise<number> {
+    publishing = publishing.catch(() => 0).then(writeDefinitions);
+    return publishing;
+  }
+  /** After a committed change: a cache failure is logged, not reported to the caller whose write succeeded. */
+  async function republish(): Promise<void> {
+    await publish().catch((err: unknown) => deps.logger.warn({ err }, 'calendars not published to the cache; the next change or start publishes them'));
+  }
+
+  return {
+    ...crud,
+    /** Publishes every calendar to the cache; returns how many. */
+    publish,
+    async create(input: CalendarInput, actor: Actor): Promise<Calendar> {
+      const out = await crud.create(input, actor);
+      await republish();
+      return out;
+    },
+    async update(id: number, input: CalendarInput, actor: Actor): Promise<Calendar> {
+      const out = await crud.update(id, input, actor);
+      await republish();
+      return out;
+    },
+    async remove(id: number, actor: Actor): Promise<void> {
+      await crud.remove(id, actor);
+      await republish();
+    },
+  };
 }
 export type CalendarsService = ReturnType<typeof calendarsService>;

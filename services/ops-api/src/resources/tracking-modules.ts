@@ -76,7 +76,8 @@ export function trackingModules(app: App, deps: TrackingDeps): TrackingModules {
   deviceExtraRoutes(app, { devices: deps.devices, configuration: deviceConfigurationService(db), accumulators });
   groupRoutes(app, groupsService(db));
   driverRoutes(app, driversService(db));
-  calendarRoutes(app, calendarsService(db));
+  const calendars = calendarsService({ db, cache: deps.cache, logger: log('calendars') });
+  calendarRoutes(app, calendars);
   orderRoutes(app, ordersService(db));
   deviceModelRoutes(app, deviceModelsService(db));
   configurationRoutes(app, configurationsService(db));
@@ -104,6 +105,7 @@ export function trackingModules(app: App, deps: TrackingDeps): TrackingModules {
     async start() {
       consumer = await startNotificationConsumer({ bus: deps.bus, logger: log('notification-rules'), dispatcher });
       await computed.publish();
+      await calendars.publish();
     },
     async close() {
       await consumer?.stop();

@@ -2,7 +2,8 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { EventMessage, NotificationDelivery } from '@corridor/contracts';
 import { counter, type Logger, type Orm } from '@corridor/platform';
 import { calendars, devices, notificationDeliveries, notificationRules, type NotificationRuleRow } from '../db/schema';
-import { calendarActiveAt, parseCalendar } from '../calendars/ical';
+import { calendarActiveAt, parseCalendar } from '@corridor/platform/calendar/ical';
+import type { CalendarSchedule } from '@corridor/platform/calendar/schedule';
 import type { MailChannel } from './mail-channel';
 import { ruleMatches } from './matching';
 import { eventMessage, type NotificationMessage } from './message';
@@ -72,12 +73,19 @@ export function notificationDispatcher(deps: { db: Orm; channels: Channels; logg
     return out.filter((d): d is NotificationDelivery => d !== undefined);
   }
 
+  // parsed calendars by id, kept while their data is unchanged (a schedule keeps its expanded occurrences)
+  const parsed = new Map<number, { data: string; schedule: CalendarSchedule }>();
   async function calendarAllows(rule: NotificationRuleRow, at: Date): Promise<boolean> {
     if (rule.calendarId === null) return true;
     const [c] = await db.select().from(calendars).where(eq(calendars.id, rule.calendarId));
     if (!c) return false;
     try {
-      return calendarActiveAt(parseCalendar(c.data), at);
+      let entry = parsed.get(c.id);
+      if (entry?.data !== c.data) {
+        entry = { data: c.data, schedule: parseCalendar(c.data) };
+        parsed.set(c.id, entry);
+      }
+      return calendarActiveAt(entry.schedule, at);
     } catch {
       return false;
     }

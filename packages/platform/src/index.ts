@@ -19,3 +19,5 @@ export * from './clickhouse/positions';
 export * from './clickhouse/events';
 /** chDB is loaded lazily (its native library is ~540 MB and absent from container images). */
 export const loadChdb = () => import('./adapters/clickhouse-chdb');
+export * from './audit/audit-log-table';
+export * from './audit/audit-trail';

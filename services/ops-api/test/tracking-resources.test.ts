@@ -5,7 +5,7 @@ import {
   type Device, type EndpointDef,
 } from '@corridor/contracts';
 import { testUsers, userWith } from '@corridor/platform/testing/identity';
-import { audit } from '../src/audit/audit';
+import { audit, type OpsAuditEntity } from '../src/audit/audit';
 import { dispatcherOf, startHarness, type Harness } from './tracking-harness';
 import { expect400, expectError } from './tracking-expect';
 
@@ -231,9 +231,9 @@ for (const c of cases) {
   });
 }
 
-const trailType = (name: string): string =>
-  ({ groups: 'group', drivers: 'driver', calendars: 'calendar', orders: 'order', 'device models': 'device_model', configurations: 'configuration',
-    maintenance: 'maintenance', 'computed attributes': 'computed_attribute', 'saved commands': 'saved_command', 'notification rules': 'notification_rule' })[name]!;
+const trailTypes: Record<string, OpsAuditEntity> = { groups: 'group', drivers: 'driver', calendars: 'calendar', orders: 'order', 'device models': 'device_model', configurations: 'configuration',
+  maintenance: 'maintenance', 'computed attributes': 'computed_attribute', 'saved commands': 'saved_command', 'notification rules': 'notification_rule' };
+const trailType = (name: string): OpsAuditEntity => trailTypes[name]!;
 
 describe('group nesting', () => {
   it('refuses a cycle and a parent of another company, and a group with children cannot be deleted', async () => {

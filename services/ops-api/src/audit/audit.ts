@@ -1,39 +1,16 @@
-import { and, desc, eq } from 'drizzle-orm';
-import type { Identity, Orm } from '@corridor/platform';
-import { auditLog, type AuditRow } from '../db/schema';
-
-export interface AuditEntry {
-  action: string;
-  entityType: string;
-  entityId: string | number;
-  companyId?: number | null;
-  before?: unknown;
-  after?: unknown;
-  reason?: string | null;
-  requestId?: string;
-}
+import { createAuditTrail } from '@corridor/platform';
+import { auditLog } from '../db/schema';
 
 /**
- * The audit trail of decisions. `record` takes the drizzle handle it is given, so a caller inside a
- * transaction passes `tx` and the audit row commits or rolls back with the decision itself.
+ * The audit trail of decisions (platform `createAuditTrail` over `ops.audit_log`). Pass `tx` inside a
+ * transaction so the audit row commits or rolls back with the decision itself. A new audited entity
+ * type is added here.
  */
-export const audit = {
-  async record(db: Orm, actor: Identity, e: AuditEntry): Promise<void> {
-    await db.insert(auditLog).values({
-      actorUserId: actor.userId,
-      actorEmail: actor.email,
-      actorCompanyId: actor.companyId,
-      action: e.action,
-      entityType: e.entityType,
-      entityId: String(e.entityId),
-      companyId: e.companyId ?? null,
-      before: e.before ?? null,
-      after: e.after ?? null,
-      reason: e.reason ?? null,
-      requestId: e.requestId ?? null,
-    });
-  },
-  async forEntity(db: Orm, entityType: string, entityId: string | number): Promise<AuditRow[]> {
-    return db.select().from(auditLog).where(and(eq(auditLog.entityType, entityType), eq(auditLog.entityId, String(entityId)))).orderBy(desc(auditLog.at), desc(auditLog.id));
-  },
-};
+export const audit = createAuditTrail(auditLog, {
+  entityTypes: [
+    'calendar', 'cargo', 'complaint', 'computed_attribute', 'configuration', 'device', 'device_model', 'disciplinary_record',
+    'draft', 'driver', 'group', 'inventory', 'maintenance', 'notification_rule', 'order', 'saved_command', 'shipment',
+    'single_use_certificate', 'tracking_unit', 'truck_owner',
+  ],
+});
+export type OpsAuditEntity = (typeof audit.entityTypes)[number];

@@ -1,7 +1,7 @@
 import { and, eq, ilike, or, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { notFound, type Identity, type Orm } from '@corridor/platform';
-import { audit } from '../audit/audit';
+import { audit, type OpsAuditEntity } from '../audit/audit';
 import { conflictOnUnique } from './pg-errors';
 import { assertWritable, canSee, likePattern, ownerCompany, scopeCondition, type Actor } from './scope';
 
@@ -21,7 +21,7 @@ export interface ResourceDef<Row extends BaseRow, Entity, Input, Query extends B
   /** Human name for messages, e.g. 'Group'. */
   name: string;
   /** Audit entity type, e.g. 'group'. */
-  entityType: string;
+  entityType: OpsAuditEntity;
   table: Table;
   /** The owning-company column; null for platform-wide resources (no company scoping). */
   company: PgColumn | null;

@@ -1,21 +1,6 @@
-import { bigserial, index, integer, jsonb, text, timestamp } from 'drizzle-orm/pg-core';
+import { auditLogTable } from '@corridor/platform/audit/audit-log-table';
 import { geofenceSchema } from './geofence-schema';
 
 /** Every change to a fence or its links: who, when, before and after. */
-export const auditLog = geofenceSchema.table(
-  'audit_log',
-  {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
-    at: timestamp('at', { withTimezone: true, mode: 'date' }).defaultNow().notNull(),
-    actorUserId: integer('actor_user_id').notNull(),
-    actorEmail: text('actor_email').notNull(),
-    action: text('action').notNull(),
-    entityType: text('entity_type').notNull(),
-    entityId: text('entity_id').notNull(),
-    before: jsonb('before').$type<unknown>(),
-    after: jsonb('after').$type<unknown>(),
-    requestId: text('request_id'),
-  },
-  (t) => [index('audit_entity_idx').on(t.entityType, t.entityId), index('audit_at_idx').on(t.at)],
-);
+export const auditLog = auditLogTable(geofenceSchema, { indexPrefix: 'audit', actor: 'required', columns: {} });
 export type AuditRow = typeof auditLog.$inferSelect;

@@ -1,24 +1,11 @@
-import { bigserial, index, integer, jsonb, text, timestamp } from 'drizzle-orm/pg-core';
+import { integer, text } from 'drizzle-orm/pg-core';
+import { auditActorColumns, auditLogTable } from '@corridor/platform/audit/audit-log-table';
 import { ops } from './ops-schema';
 
-/** Every decision (status change, approval, rejection, sanction): who, when, before and after. */
-export const auditLog = ops.table(
-  'audit_log',
-  {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
-    at: timestamp('at', { withTimezone: true, mode: 'date' }).defaultNow().notNull(),
-    actorUserId: integer('actor_user_id').notNull(),
-    actorEmail: text('actor_email').notNull(),
-    actorCompanyId: integer('actor_company_id'),
-    action: text('action').notNull(),
-    entityType: text('entity_type').notNull(),
-    entityId: text('entity_id').notNull(),
-    companyId: integer('company_id'),
-    before: jsonb('before').$type<unknown>(),
-    after: jsonb('after').$type<unknown>(),
-    reason: text('reason'),
-    requestId: text('request_id'),
-  },
-  (t) => [index('audit_entity_idx').on(t.entityType, t.entityId), index('audit_at_idx').on(t.at)],
-);
+/** Every decision (status change, approval, rejection, sanction): who, when, before and after, the company and the reason. */
+export const auditLog = auditLogTable(ops, {
+  indexPrefix: 'audit',
+  actor: 'required',
+  columns: { actorCompanyId: auditActorColumns.actorCompanyId(), companyId: integer('company_id'), reason: text('reason') },
+});
 export type AuditRow = typeof auditLog.$inferSelect;

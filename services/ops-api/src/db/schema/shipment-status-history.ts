@@ -1,4 +1,5 @@
-import { bigserial, index, integer, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigserial, index, integer } from 'drizzle-orm/pg-core';
+import { statusChange } from './columns';
 import { ops } from './ops-schema';
 import { shipments } from './shipments';
 
@@ -8,12 +9,7 @@ export const shipmentStatusHistory = ops.table(
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     shipmentId: integer('shipment_id').notNull().references(() => shipments.id, { onDelete: 'cascade' }),
-    fromStatus: text('from_status'),
-    toStatus: text('to_status').notNull(),
-    at: timestamp('at', { withTimezone: true, mode: 'date' }).defaultNow().notNull(),
-    byUserId: integer('by_user_id').notNull(),
-    byEmail: text('by_email').notNull(),
-    reason: text('reason'),
+    ...statusChange,
   },
   (t) => [index('shipment_status_history_shipment_idx').on(t.shipmentId, t.at)],
 );

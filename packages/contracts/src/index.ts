@@ -46,4 +46,5 @@ export * from './events-api';
 export * from './notification-rules';
 export * from './commands-api';
 export * from './reports';
+export * from './audit';
 export { allEndpoints, endpointsOf } from './registry';

@@ -42,6 +42,10 @@ export const Permission = z
   .meta({ id: 'Permission' });
 export type Permission = z.infer<typeof Permission>;
 
+/** The body of /permissions/bulk: 1 to 1000 links. */
+export const PermissionList = z.array(Permission).min(1).max(1000).meta({ id: 'PermissionList' });
+export type PermissionList = z.infer<typeof PermissionList>;
+
 const queryId = z.coerce.number().int().min(0).optional().describe('0 = any');
 export const PermissionsQuery = z
   .object({
@@ -70,6 +74,24 @@ export const permissionsEndpoints = [
     id: 'permissions.delete', method: 'delete', path: '/permissions', service: 'gateway', tags,
     summary: 'Unlink two objects (exactly two ids); an absent link answers 404', access: ['admin'],
     request: { body: Permission },
+    responses: { 204: { description: 'Unlinked', schema: null } },
+  }),
+  defineEndpoint({
+    id: 'permissions.bulk.create', method: 'post', path: '/permissions/bulk', service: 'gateway', tags,
+    summary: 'Link many pairs at once (Permission[]): all or nothing',
+    description:
+      'One transaction: when any link is wrong nothing is stored. A malformed item or a repeated one answers 400 naming ' +
+      'its index; an unknown user 404 and a link that exists already 409, with the index and the link in details.',
+    access: ['admin'],
+    request: { body: PermissionList },
+    responses: { 204: { description: 'Linked', schema: null } },
+  }),
+  defineEndpoint({
+    id: 'permissions.bulk.delete', method: 'delete', path: '/permissions/bulk', service: 'gateway', tags,
+    summary: 'Unlink many pairs at once (Permission[]): all or nothing',
+    description: 'One transaction: an absent link answers 404 with its index and the link, and nothing is removed; a repeated item 400.',
+    access: ['admin'],
+    request: { body: PermissionList },
     responses: { 204: { description: 'Unlinked', schema: null } },
   }),
 ] as const;

@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint';
-import { IsoDateTime } from './common';
-import { User } from './users';
+import { IdParam, IsoDateTime } from './common';
+import { TotpCode, User } from './users';
 
-/** POST /session: email (or login) and password, as a form (Traccar clients) or JSON. */
+/** POST /session: email (or login) and password, as a form (Traccar clients) or JSON; `code` for a user with TOTP. */
 export const LoginInput = z
   .object({
     email: z.string().trim().min(1).max(254).describe('Email or login, matched case-insensitively'),
     password: z.string().min(1).max(256),
+    code: TotpCode.optional().describe('The TOTP code, required when the user has a second factor'),
   })
   .meta({ id: 'LoginInput' });
 export type LoginInput = z.infer<typeof LoginInput>;
@@ -54,6 +55,9 @@ export const sessionEndpoints = [
     summary: 'Sign in (form or JSON: email, password); sets the session cookie',
     description:
       'Sets an HttpOnly, Secure, SameSite=Lax signed cookie `corridor_session`. A wrong password answers 401; too many ' +
+      'failures (wrong passwords and wrong TOTP codes) lock the address: see below. For a user with a TOTP second factor, ' +
+      'a request without `code` answers 401 with the header `WWW-Authenticate: TOTP` (as Traccar); a wrong code, or a ' +
+      'code already used (replay), answers 401. Codes of the previous and next 30 s step are accepted. Too many ' +
       'failures for an address or from an address answer 429 until the lockout ends. State-changing requests made with ' +
       'the cookie must carry the header X-Requested-With (CSRF protection); bearer and basic requests need not.',
     access: 'public',
@@ -68,7 +72,9 @@ export const sessionEndpoints = [
   defineEndpoint({
     id: 'session.token.create', method: 'post', path: '/session/token', service: 'gateway', tags,
     summary: 'Issue a bearer token for the caller (form or JSON: expiration, scope); answers the token as text',
-    description: 'Use it as `Authorization: Bearer <token>` or `/api/socket?token=<token>`. It is stored hashed and can be revoked.',
+    description:
+      'Use it as `Authorization: Bearer <token>` or `/api/socket?token=<token>`. It is stored hashed and can be revoked. ' +
+      'An impersonation session (GET /session/{id}) cannot issue one (403).',
     access: 'authenticated',
     request: { body: TokenRequest.prefault({}) },
     responses: { 200: { description: 'The token', schema: z.string(), contentType: 'text/plain' } },
@@ -95,5 +101,17 @@ export const sessionEndpoints = [
     access: 'public',
     request: { query: OpenIdCallbackQuery },
     responses: { 303: { description: 'Redirect to the console', schema: null } },
+  }),
+  defineEndpoint({
+    id: 'session.impersonate', method: 'get', path: '/session/{id}', service: 'gateway', tags,
+    summary: 'Impersonate user {id} (administrators): the caller\'s session becomes a new session of that user',
+    description:
+      'Audited (session.impersonate: who impersonated whom). The new session records the administrator; DELETE /session ' +
+      'ends it and does not return to the administrator, who signs in again. The session ends too when the administrator ' +
+      'is disabled or loses the admin role. An unknown user answers 404, a disabled or expired one 403. With the session ' +
+      'cookie the request must carry X-Requested-With, although it is a GET (it changes the session).',
+    access: ['admin'],
+    request: { params: IdParam },
+    responses: { 200: { description: 'The impersonated user', schema: User } },
   }),
 ] as const;

@@ -36,6 +36,9 @@ export const User = z
     roles: z.array(Role),
     companyId: z.number().int().nullable().describe('The company the user belongs to; null for platform and association staff'),
     password: z.null().describe('Write-only; always null on read'),
+    totpEnabled: z
+      .boolean()
+      .describe('True when the user has a confirmed TOTP second factor (Traccar keeps `totpKey` on the user; Corridor never returns the key)'),
     attributes: Attributes,
   })
   .meta({ id: 'User' });
@@ -80,6 +83,18 @@ export type UserCreate = z.infer<typeof UserCreate>;
 /** PUT /users/{id}: the whole user; a password given here replaces the old one. */
 export const UserUpdate = z.object({ ...userFields, password: Password.nullable().optional() }).meta({ id: 'UserUpdate' });
 export type UserUpdate = z.infer<typeof UserUpdate>;
+
+/**
+ * A TOTP code (RFC 6238: six digits, 30 s steps). Traccar clients send it as a number, which loses
+ * leading zeros, so 0 to 999999 and one to six digits are accepted and read as six digits.
+ */
+export const TotpCode = z
+  .union([z.string().trim().regex(/^\d{1,6}$/, 'six digits'), z.number().int().min(0).max(999999)])
+  .transform((c) => String(c).padStart(6, '0'))
+  .describe('The six-digit code the authenticator app shows');
+
+export const TotpConfirm = z.object({ code: TotpCode }).meta({ id: 'TotpConfirm' });
+export type TotpConfirm = z.infer<typeof TotpConfirm>;
 
 export const UsersQuery = z.object({
   keyword: z.string().max(100).optional().describe('Searches name, email and login'),
@@ -145,5 +160,31 @@ export const usersEndpoints = [
     access: 'public',
     request: { body: PasswordUpdate },
     responses: { 204: { description: 'Password changed', schema: null } },
+  }),
+  defineEndpoint({
+    id: 'users.totp.generate', method: 'post', path: '/users/totp', service: 'gateway', tags,
+    summary: 'Start TOTP enrolment for the caller: answers a new secret (base32 text) to put in an authenticator app',
+    description:
+      'The secret stays pending (10 minutes) until POST /users/totp/confirm proves a first code; only then does sign-in ' +
+      'require a code. A new request replaces a pending secret. A user whose second factor is already active gets 409 ' +
+      '(an administrator removes it first with DELETE /users/{id}/totp).',
+    access: 'authenticated',
+    responses: { 200: { description: 'The secret, base32 (RFC 4648, no padding)', schema: z.string(), contentType: 'text/plain' } },
+  }),
+  defineEndpoint({
+    id: 'users.totp.confirm', method: 'post', path: '/users/totp/confirm', service: 'gateway', tags,
+    summary: 'Confirm TOTP enrolment with a first code from the pending secret (form or JSON: code); the second factor becomes active',
+    description: 'A wrong code answers 400 naming `code`; no pending secret (never started, or expired) answers 409.',
+    access: 'authenticated',
+    request: { body: TotpConfirm },
+    responses: { 200: { description: 'The user, with totpEnabled true', schema: User } },
+  }),
+  defineEndpoint({
+    id: 'users.totp.delete', method: 'delete', path: '/users/{id}/totp', service: 'gateway', tags,
+    summary: 'Remove a user\'s TOTP second factor (administrators); sign-in needs only the password again',
+    description: 'A user without a second factor answers 404. A password reset never removes it.',
+    access: ['admin'],
+    request: { params: IdParam },
+    responses: { 204: { description: 'Removed', schema: null } },
   }),
 ] as const;

@@ -6,6 +6,7 @@ import helmet from '@fastify/helmet';
 import { allEndpoints, endpointsOf } from '@corridor/contracts';
 import { AppError, createApp, type Adapters, type App, type Logger } from '@corridor/platform';
 import { openIdSettings, type GatewayConfig } from './config';
+import { auditRoutes } from './audit/routes';
 import { authenticator } from './auth/authenticator';
 import { ensureBootstrapAdmin } from './auth/bootstrap-admin';
 import { identityHook } from './auth/identity-hook';
@@ -29,7 +30,11 @@ import { clientIpResolver } from './protection/client-ip';
 import { rateLimits } from './protection/rate-limit';
 import { proxyRoutes } from './proxy/routes';
 import { upstreamsFrom } from './proxy/upstreams';
+import { impersonation } from './session/impersonation';
 import { sessionRoutes } from './session/routes';
+import { totpRepository } from './totp/repository';
+import { totpRoutes } from './totp/routes';
+import { totpService } from './totp/service';
 import { usersRepository } from './users/repository';
 import { userRoutes } from './users/routes';
 import { usersService, type UsersService } from './users/service';
@@ -79,7 +84,8 @@ export async function build(deps: GatewayDeps): Promise<GatewayService> {
   const throttle = loginThrottle(cache, { maxPerAccount: config.LOGIN_MAX_FAILURES, maxPerIp: config.LOGIN_MAX_FAILURES_PER_IP, lockoutSeconds: config.LOGIN_LOCKOUT_SECONDS });
   const cookieSettings = { secure: config.COOKIE_SECURE, ttlSeconds: config.SESSION_TTL_SECONDS };
   const clientIp = clientIpResolver(config.TRUST_PROXY_HOPS);
-  const authn = authenticator({ users, tokens, sessions, throttle, hasher, cookie: cookieSettings, now });
+  const totp = totpService({ db: db.orm, cache, users, repo: totpRepository(db.orm), now });
+  const authn = authenticator({ users, tokens, sessions, throttle, hasher, cookie: cookieSettings, now, secondFactor: totp.check });
   await ensureBootstrapAdmin({ db: db.orm, users, hasher, logger }, { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD });
 
   // the live feed's WebSocket support first: its hooks must see every request, refused ones too
@@ -113,7 +119,7 @@ export async function build(deps: GatewayDeps): Promise<GatewayService> {
   liveRoutes(app);
   const oidc = openIdSettings(config);
   systemRoutes(app, { version: VERSION, openIdEnabled: Boolean(oidc), openIdForce: config.OIDC_FORCE });
-  sessionRoutes(app, { db: db.orm, authn, sessions, tokens, users, cookie: cookieSettings, clientIp, now });
+  sessionRoutes(app, { db: db.orm, authn, sessions, tokens, users, cookie: cookieSettings, clientIp, now, impersonation: impersonation({ db: db.orm, users, sessions, now }) });
   openIdRoutes(app, {
     openid: oidc
       ? openIdService({
@@ -126,6 +132,7 @@ export async function build(deps: GatewayDeps): Promise<GatewayService> {
   });
   const usersSvc = usersService({ db: db.orm, repo: users, permissions, hasher, sessions });
   userRoutes(app, usersSvc);
+  totpRoutes(app, totp);
   passwordRoutes(
     app,
     passwordService({
@@ -135,6 +142,7 @@ export async function build(deps: GatewayDeps): Promise<GatewayService> {
     }),
   );
   permissionRoutes(app, permissionsService({ db: db.orm, repo: permissions, users }));
+  auditRoutes(app, db.orm);
 
   // everything else goes to its service
   await proxyRoutes(app, {

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { endpointsOf } from '@corridor/contracts';
 import { createApp, ensureEventsTable, type Adapters, type App, type Logger, type Subscription } from '@corridor/platform';
+import { auditRoutes } from './audit/routes';
 import { CalendarGate } from './calendars/calendar-gate';
 import { DeviceDirectory } from './evaluator/device-directory';
 import { eventWriter } from './evaluator/event-writer';
@@ -69,6 +70,7 @@ export async function build(deps: GeofenceDeps): Promise<GeofenceService> {
   geofenceRoutes(app, geofences);
   insideRoutes(app, { cache: deps.cache, clock: deps.clock, repo });
   statsRoutes(app, { analytics: deps.analytics, repo });
+  auditRoutes(app, orm);
 
   const subs: Subscription[] = [];
   return {

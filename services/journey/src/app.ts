@@ -1,5 +1,6 @@
 import { endpointsOf } from '@corridor/contracts';
 import { createApp, ensureEventsTable, ensurePositionsTable, type Adapters, type App, type Logger, type Subscription } from '@corridor/platform';
+import { auditRoutes } from './audit/routes';
 import { migrateJourneySchema } from './db/migrate';
 import { DeviceJourneys } from './evaluator/device-journeys';
 import { HotState } from './evaluator/hot-state';
@@ -74,6 +75,7 @@ export async function build(deps: JourneyDeps, options: JourneyOptions = {}): Pr
   const flags = flagsService({ db: orm, flags: flagsRepo, journeys: journeysRepo, events, clock: deps.clock });
   routeRoutes(app, routes);
   journeyRoutes(app, journeys, flags);
+  auditRoutes(app, orm);
 
   const earlyStartMs = options.earlyStartMs ?? 2 * 3600_000;
   const deviceJourneys = new DeviceJourneys(journeysRepo, deps.cache);

@@ -46,6 +46,7 @@ import { reportsService } from './reports/service';
 import { defaultReportSettings, type ReportSettings } from './reports/settings';
 import { trackingModules, type TrackingModules } from './resources/tracking-modules';
 import type { NotificationSettings } from './notification-rules/settings';
+import { auditRoutes } from './audit/routes';
 
 export interface OpsApiDeps extends Omit<Adapters, 'close'> {
   logger: Logger;
@@ -128,6 +129,7 @@ export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
     db: deps.db.orm, repo: certificatesRepository(deps.db.orm), companies: companiesRepo, documents, notifications, clock: deps.clock,
     settings: { ...defaultCertificateSettings, ...deps.certificates }, logger: deps.logger.child({ module: 'certificates' }),
   }));
+  auditRoutes(app, deps.db.orm);
   dashboardRoutes(app, dashboardService({ repo: dashboardRepository(deps.db.orm), events: eventFigures(deps.analytics), clock: deps.clock }));
   const tracking = trackingModules(app, {
     db: deps.db.orm, bus: deps.bus, cache: deps.cache, analytics: deps.analytics, logger: deps.logger,

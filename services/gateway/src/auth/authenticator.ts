@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TokenScope } from '@corridor/contracts';
 import { AppError, counter, type Identity } from '@corridor/platform';
 import type { UserRow } from '../db/schema';
+import { TotpRequired } from '../totp/service';
 import type { UsersRepository } from '../users/repository';
 import { identityOf, inactiveReason } from '../users/user-model';
 import type { LoginThrottle } from './login-throttle';
@@ -21,6 +22,8 @@ export interface Authenticated {
   via: AuthVia;
   scope: TokenScope;
   sessionId?: string;
+  /** The administrator acting as `user` in an impersonation session. */
+  impersonator?: { id: number; email: string };
 }
 
 const BASIC_CACHE_MS = 60000;
@@ -39,6 +42,8 @@ export function authenticator(deps: {
   hasher: PasswordHasher;
   cookie: CookieSettings;
   now: () => Date;
+  /** The second factor after a right password: resolves, or throws 401 (TotpRequired when no code was sent). */
+  secondFactor: (user: UserRow, code: string | undefined) => Promise<void>;
 }) {
   const { users, tokens, sessions, throttle, hasher, now } = deps;
   // verified basic credentials → user id, so stateless clients do not pay scrypt on every request;
@@ -52,8 +57,12 @@ export function authenticator(deps: {
     return user;
   }
 
-  /** Email (or login) and password → the user; 401 when wrong, 429 while locked. */
-  async function password(login: string, pass: string, ip: string): Promise<UserRow> {
+  /**
+   * Email (or login), password and, for a user with TOTP, the code → the user; 401 when wrong, 429
+   * while locked. A wrong code counts as a failed sign-in; a missing one does not (it is the first
+   * step of a two-step sign-in).
+   */
+  async function password(login: string, pass: string, ip: string, code?: string): Promise<UserRow> {
     await throttle.check(login, ip);
     const user = await users.byEmailOrLogin(login);
     const ok = await hasher.verify(pass, user?.passwordHash ?? null);
@@ -63,6 +72,15 @@ export function authenticator(deps: {
       throw new AppError('UNAUTHENTICATED', 'Wrong email or password');
     }
     active(user);
+    try {
+      await deps.secondFactor(user, code);
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'UNAUTHENTICATED' && !(err instanceof TotpRequired)) {
+        signIns.inc({ outcome: 'wrong-code' });
+        await throttle.failed(login, ip);
+      }
+      throw err;
+    }
     signIns.inc({ outcome: 'ok' });
     await throttle.succeeded(login);
     if (hasher.needsRehash(user.passwordHash!)) {
@@ -84,7 +102,7 @@ export function authenticator(deps: {
     const hit = basicVerified.get(key);
     if (hit && hit.until > Date.now()) {
       const user = await users.get(hit.userId);
-      if (user && user.passwordHash === hit.hash) return { identity: identityOf(active(user)), user, via: 'basic', scope: 'full' };
+      if (user && user.passwordHash === hit.hash && !user.totpKey) return { identity: identityOf(active(user)), user, via: 'basic', scope: 'full' };
     }
     const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
@@ -100,12 +118,18 @@ export function authenticator(deps: {
     const sid = sessionIdOf(req);
     const session = sid ? await sessions.get(sid) : undefined;
     const user = session ? await users.get(session.userId) : undefined;
-    if (!sid || !session || !user || inactiveReason(user, now())) {
+    // an impersonation session lasts only while its administrator is an enabled administrator
+    const admin = session?.impersonatorId ? await users.get(session.impersonatorId) : undefined;
+    const adminGone = Boolean(session?.impersonatorId) && (!admin || inactiveReason(admin, now()) || !admin.roles.includes('admin'));
+    if (!sid || !session || !user || inactiveReason(user, now()) || adminGone) {
       if (sid && session) await sessions.destroy(sid, session.userId);
       clearSessionCookie(reply, deps.cookie);
       return undefined;
     }
-    return { identity: identityOf(user), user, via: 'cookie', scope: 'full', sessionId: sid };
+    return {
+      identity: identityOf(user), user, via: 'cookie', scope: 'full', sessionId: sid,
+      ...(admin ? { impersonator: { id: admin.id, email: admin.email } } : {}),
+    };
   }
 
   return {

@@ -4,6 +4,9 @@ import { AppError } from '@corridor/platform';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export const isSafeMethod = (method: string): boolean => SAFE_METHODS.has(method);
+/** GETs that change state all the same (Traccar's impersonation switches the session): no cross-site link, no read-only token. */
+const STATE_CHANGING_GETS = new Set(['session.impersonate']);
+export const changesState = (method: string, def: EndpointDef | undefined): boolean => !isSafeMethod(method) || STATE_CHANGING_GETS.has(def?.id ?? '');
 
 /** True when the request's Origin (if any) is the gateway itself or one of the console's origins. */
 export function originAllowed(req: FastifyRequest, allowed: readonly string[]): boolean {
@@ -32,7 +35,7 @@ export function checkCookieRequest(req: FastifyRequest, def: EndpointDef | undef
     if (!originAllowed(req, allowedOrigins)) throw new AppError('FORBIDDEN', 'WebSocket from a foreign origin refused');
     return;
   }
-  if (isSafeMethod(req.method) || def?.access === 'public') return;
+  if (!changesState(req.method, def) || def?.access === 'public') return;
   if (req.headers.origin && !originAllowed(req, allowedOrigins)) throw new AppError('FORBIDDEN', 'Cross-site request refused (origin not allowed)');
   const marker = req.headers['x-requested-with'];
   if (typeof marker !== 'string' || !marker.trim()) {

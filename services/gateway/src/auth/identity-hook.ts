@@ -2,7 +2,7 @@ import type { EndpointDef } from '@corridor/contracts';
 import { AppError, type App } from '@corridor/platform';
 import type { ClientIp } from '../protection/client-ip';
 import type { Authenticated, Authenticator } from './authenticator';
-import { checkCookieRequest, isSafeMethod } from './csrf';
+import { changesState, checkCookieRequest } from './csrf';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -30,7 +30,9 @@ export function identityHook(app: App, deps: { authn: Authenticator; endpoints: 
     if (!auth) return;
     req.auth = auth;
     req.identity = auth.identity;
-    if (auth.scope === 'read' && !isSafeMethod(req.method)) throw new AppError('FORBIDDEN', 'This token is read-only (scope read)');
+    // what an administrator does as another user stays traceable to them in the logs
+    if (auth.impersonator) req.log = req.log.child({ impersonatorId: auth.impersonator.id });
+    if (auth.scope === 'read' && changesState(req.method, def)) throw new AppError('FORBIDDEN', 'This token is read-only (scope read)');
     if (auth.via === 'cookie') checkCookieRequest(req, def, deps.allowedOrigins);
   });
 }

@@ -1,12 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Cache } from '@corridor/platform';
 
-export type SignInMethod = 'password' | 'openid' | 'token';
+export type SignInMethod = 'password' | 'openid' | 'token' | 'impersonation';
 
 export interface SessionData {
   userId: number;
   method: SignInMethod;
   createdAt: string;
+  /** The administrator acting as `userId` (method 'impersonation'). */
+  impersonatorId?: number;
 }
 
 const digest = (sid: string): string => createHash('sha256').update(sid).digest('base64url');
@@ -21,14 +23,17 @@ const userSessionsKey = (userId: number): string => `gw:user-sessions:${userId}`
 export function sessionStore(cache: Cache, ttlSeconds: number, now: () => Date) {
   return {
     ttlSeconds,
-    async create(userId: number, method: SignInMethod): Promise<string> {
+    /** A new session; an impersonation session is indexed under the administrator too, so theirs end with it. */
+    async create(userId: number, method: SignInMethod, opts: { impersonatorId?: number } = {}): Promise<string> {
       const sid = randomBytes(32).toString('base64url');
-      const data: SessionData = { userId, method, createdAt: now().toISOString() };
+      const data: SessionData = { userId, method, createdAt: now().toISOString(), ...(opts.impersonatorId ? { impersonatorId: opts.impersonatorId } : {}) };
       await cache.set(sessionKey(sid), JSON.stringify(data), ttlSeconds);
-      const index = userSessionsKey(userId);
-      const expired = Object.entries(await cache.hgetall(index)).filter(([, until]) => Number(until) <= now().getTime());
-      if (expired.length) await cache.hdel(index, ...expired.map(([k]) => k));
-      await cache.hset(index, { [digest(sid)]: String(now().getTime() + ttlSeconds * 1000) });
+      for (const owner of opts.impersonatorId ? [userId, opts.impersonatorId] : [userId]) {
+        const index = userSessionsKey(owner);
+        const expired = Object.entries(await cache.hgetall(index)).filter(([, until]) => Number(until) <= now().getTime());
+        if (expired.length) await cache.hdel(index, ...expired.map(([k]) => k));
+        await cache.hset(index, { [digest(sid)]: String(now().getTime() + ttlSeconds * 1000) });
+      }
       return sid;
     },
     async get(sid: string): Promise<SessionData | undefined> {

@@ -1,4 +1,4 @@
-import { and, eq, inArray, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, or, type SQL } from 'drizzle-orm';
 import type { PermissionKey } from '@corridor/contracts';
 import type { Orm } from '@corridor/platform';
 import { permissions, type PermissionRow } from '../db/schema';
@@ -30,6 +30,14 @@ export function permissionsRepository(db: Orm) {
     async delete(l: Link, tx: Orm = db): Promise<PermissionRow | undefined> {
       const [r] = await tx.delete(permissions).where(exact(l)).returning();
       return r;
+    },
+    /** Inserts the links that do not exist yet in one statement; returns the rows it inserted. */
+    async insertNew(links: readonly Link[], tx: Orm = db): Promise<PermissionRow[]> {
+      return tx.insert(permissions).values([...links]).onConflictDoNothing().returning();
+    },
+    /** Deletes the links that exist in one statement; returns the rows it deleted. */
+    async deleteExisting(links: readonly Link[], tx: Orm = db): Promise<PermissionRow[]> {
+      return tx.delete(permissions).where(or(...links.map(exact))).returning();
     },
     async list(f: LinkFilter): Promise<PermissionRow[]> {
       return db

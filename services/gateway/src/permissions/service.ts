@@ -2,6 +2,7 @@ import { permissionKeys, permissionPairOf, type Permission } from '@corridor/con
 import { AppError, notFound, type Orm } from '@corridor/platform';
 import { audit, type AuditActor } from '../audit/audit';
 import type { PermissionRow } from '../db/schema';
+import { invalidField } from '../http/invalid-field';
 import type { UsersRepository } from '../users/repository';
 import type { Link, PermissionsRepository } from './repository';
 
@@ -16,6 +17,24 @@ export function linkOf(p: Ids): Link {
 }
 
 export const toPermission = (r: PermissionRow): Permission => ({ [r.ownerType]: r.ownerId, [r.propertyType]: r.propertyId });
+
+const linkKey = (l: Link): string => `${l.ownerType}:${l.ownerId}:${l.propertyType}:${l.propertyId}`;
+
+/** The links of a bulk body, in order; 400 naming the index of an item that repeats an earlier one. */
+function bulkLinks(ps: readonly Permission[]): Link[] {
+  const seen = new Map<string, number>();
+  return ps.map((p, i) => {
+    const l = linkOf(p);
+    const earlier = seen.get(linkKey(l));
+    if (earlier !== undefined) throw invalidField('body', String(i), `repeats the link at index ${earlier}`);
+    seen.set(linkKey(l), i);
+    return l;
+  });
+}
+
+/** An error about one item of a bulk body, naming its index and the link. */
+const itemError = (code: 'NOT_FOUND' | 'CONFLICT', index: number, p: Permission, what: string): AppError =>
+  new AppError(code, `Item ${index} ${JSON.stringify(p)}: ${what}; nothing was changed`, { index, permission: p });
 
 const isUniqueViolation = (err: unknown): boolean => {
   const e = err as { code?: string; cause?: { code?: string } };
@@ -57,6 +76,36 @@ export function permissionsService(deps: { db: Orm; repo: PermissionsRepository;
         const r = await repo.delete(l, tx);
         if (!r) throw new AppError('NOT_FOUND', 'No such link', { permission: p });
         await audit.record(tx, actor, { action: 'permission.unlink', entityType: 'permission', entityId: r.id, before: p });
+      });
+    },
+    /** POST /permissions/bulk: every link or none (one transaction); each link audited. */
+    async linkMany(ps: readonly Permission[], actor: AuditActor): Promise<void> {
+      const links = bulkLinks(ps);
+      await db.transaction(async (tx) => {
+        const owners = [...new Set(links.filter((l) => l.ownerType === 'userId').map((l) => l.ownerId))];
+        const present = await deps.users.existingIds(owners, tx);
+        const unknown = links.findIndex((l) => l.ownerType === 'userId' && !present.has(l.ownerId));
+        if (unknown >= 0) throw itemError('NOT_FOUND', unknown, ps[unknown]!, `user ${links[unknown]!.ownerId} not found`);
+        const inserted = await repo.insertNew(links, tx);
+        if (inserted.length !== links.length) {
+          const made = new Set(inserted.map(linkKey));
+          const existing = links.findIndex((l) => !made.has(linkKey(l)));
+          throw itemError('CONFLICT', existing, ps[existing]!, 'this link exists already');
+        }
+        for (const r of inserted) await audit.record(tx, actor, { action: 'permission.link', entityType: 'permission', entityId: r.id, after: toPermission(r) });
+      });
+    },
+    /** DELETE /permissions/bulk: every link or none; an absent one is 404 naming it. */
+    async unlinkMany(ps: readonly Permission[], actor: AuditActor): Promise<void> {
+      const links = bulkLinks(ps);
+      await db.transaction(async (tx) => {
+        const removed = await repo.deleteExisting(links, tx);
+        if (removed.length !== links.length) {
+          const gone = new Set(removed.map(linkKey));
+          const absent = links.findIndex((l) => !gone.has(linkKey(l)));
+          throw itemError('NOT_FOUND', absent, ps[absent]!, 'no such link');
+        }
+        for (const r of removed) await audit.record(tx, actor, { action: 'permission.unlink', entityType: 'permission', entityId: r.id, before: toPermission(r) });
       });
     },
   };

@@ -6,10 +6,12 @@ import { clearSessionCookie, setSessionCookie, type CookieSettings } from '../au
 import type { SessionStore } from '../auth/sessions';
 import type { TokenService } from '../auth/tokens';
 import type { ClientIp } from '../protection/client-ip';
+import { TotpRequired } from '../totp/service';
 import type { UsersRepository } from '../users/repository';
 import { toUser } from '../users/user-model';
+import type { Impersonation } from './impersonation';
 
-const [getSession, createSession, deleteSession, createToken, revokeToken] = sessionEndpoints;
+const [getSession, createSession, deleteSession, createToken, revokeToken, , , impersonate] = sessionEndpoints;
 
 export interface SessionRouteDeps {
   db: Orm;
@@ -20,9 +22,10 @@ export interface SessionRouteDeps {
   cookie: CookieSettings;
   clientIp: ClientIp;
   now: () => Date;
+  impersonation: Impersonation;
 }
 
-/** Traccar's session API: cookie sign-in and sign-out, the current user, bearer tokens. */
+/** Traccar's session API: cookie sign-in (with TOTP) and sign-out, the current user, bearer tokens, impersonation. */
 export function sessionRoutes(app: App, deps: SessionRouteDeps): void {
   const { sessions, cookie } = deps;
 
@@ -39,17 +42,23 @@ export function sessionRoutes(app: App, deps: SessionRouteDeps): void {
   });
 
   registerEndpoint(app, createSession, async (req, reply) => {
-    const user = await deps.authn.password(req.body.email, req.body.password, deps.clientIp(req));
+    const user = await deps.authn.password(req.body.email, req.body.password, deps.clientIp(req), req.body.code).catch((err: unknown) => {
+      // Traccar clients ask for the code when they see this header
+      if (err instanceof TotpRequired) void reply.header('www-authenticate', 'TOTP');
+      throw err;
+    });
     // a new session id at every sign-in (no fixation); the old session, if any, ends
     if (req.auth?.sessionId) await sessions.destroy(req.auth.sessionId, req.auth.user.id);
     setSessionCookie(reply, await sessions.create(user.id, 'password'), cookie);
     await deps.users.recordLogin(user.id, deps.now());
-    await audit.record(deps.db, { ...actorOf(req), userId: user.id, email: user.email }, { action: 'session.login', entityType: 'session', entityId: user.id });
+    await audit.record(deps.db, { ...actorOf(req), userId: user.id, email: user.email }, { action: 'session.login', entityType: 'session', entityId: user.id, after: user.totpKey ? { secondFactor: 'totp' } : undefined });
     return toUser(user);
   });
 
   registerEndpoint(app, deleteSession, async (req, reply) => {
-    if (req.auth?.sessionId) {
+    const impersonated = req.auth?.impersonator;
+    if (req.auth?.sessionId && impersonated) await deps.impersonation.end({ ...req.auth, impersonator: impersonated }, actorOf(req));
+    else if (req.auth?.sessionId) {
       await sessions.destroy(req.auth.sessionId, req.auth.user.id);
       await audit.record(deps.db, actorOf(req), { action: 'session.logout', entityType: 'session', entityId: req.auth.user.id });
     }
@@ -58,6 +67,8 @@ export function sessionRoutes(app: App, deps: SessionRouteDeps): void {
   });
 
   registerEndpoint(app, createToken, async (req, reply) => {
+    // a token would outlive the impersonation and carry no trace of the administrator
+    if (req.auth?.impersonator) throw new AppError('FORBIDDEN', 'An impersonation session cannot issue bearer tokens');
     const { token } = await deps.tokens.issue(req.identity!.userId, req.body, actorOf(req));
     return reply.code(200).type('text/plain; charset=utf-8').send(token);
   });
@@ -65,5 +76,11 @@ export function sessionRoutes(app: App, deps: SessionRouteDeps): void {
   registerEndpoint(app, revokeToken, async (req, reply) => {
     await deps.tokens.revoke(req.body.token, req.identity!, actorOf(req));
     return reply.code(204).send();
+  });
+
+  registerEndpoint(app, impersonate, async (req, reply) => {
+    const { sid, user } = await deps.impersonation.start(req.auth!, req.params.id, actorOf(req));
+    setSessionCookie(reply, sid, cookie);
+    return toUser(user);
   });
 }

@@ -1,4 +1,4 @@
-import { and, count, eq, ilike, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, ilike, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Role } from '@corridor/contracts';
 import type { Orm } from '@corridor/platform';
 import { users, type NewUserRow, type UserRow } from '../db/schema';
@@ -33,6 +33,12 @@ export function usersRepository(db: Orm) {
     async get(id: number, tx: Orm = db): Promise<UserRow | undefined> {
       const [r] = await tx.select().from(users).where(eq(users.id, id));
       return r;
+    },
+    /** Which of these ids are users. */
+    async existingIds(ids: readonly number[], tx: Orm = db): Promise<Set<number>> {
+      if (!ids.length) return new Set();
+      const rows = await tx.select({ id: users.id }).from(users).where(inArray(users.id, [...ids]));
+      return new Set(rows.map((r) => r.id));
     },
     /** The user whose email or login is this, case-insensitively (how Traccar signs in). */
     async byEmailOrLogin(value: string): Promise<UserRow | undefined> {

@@ -2,7 +2,7 @@ import type { User, UserCreate, UserUpdate } from '@corridor/contracts';
 import type { Identity } from '@corridor/platform';
 import type { NewUserRow, UserRow } from '../db/schema';
 
-/** The API shape of a stored user (the password is never returned). */
+/** The API shape of a stored user (the password and the TOTP key are never returned; totpEnabled says whether there is a key). */
 export function toUser(r: UserRow): User {
   return {
     id: r.id, name: r.name, login: r.login, email: r.email, phone: r.phone, readonly: r.readonly,
@@ -10,7 +10,7 @@ export function toUser(r: UserRow): User {
     coordinateFormat: r.coordinateFormat, disabled: r.disabled, expirationTime: r.expirationTime?.toISOString() ?? null,
     deviceLimit: r.deviceLimit, userLimit: r.userLimit, deviceReadonly: r.deviceReadonly, limitCommands: r.limitCommands,
     disableReports: r.disableReports, fixedEmail: r.fixedEmail, poiLayer: r.poiLayer, roles: r.roles, companyId: r.companyId,
-    password: null, attributes: r.attributes,
+    password: null, totpEnabled: r.totpKey !== null, attributes: r.attributes,
   };
 }
 

@@ -34,6 +34,10 @@ export const users = identity.table(
     poiLayer: text('poi_layer'),
     /** `${issuer}|${sub}` of the OpenID Connect account linked to this user. */
     oidcSubject: text('oidc_subject'),
+    /** The confirmed TOTP secret (base32) of a user with a second factor; never leaves the gateway. */
+    totpKey: text('totp_key'),
+    /** The last TOTP time step accepted for this user: a code of that step or an earlier one is refused (replay). */
+    totpLastStep: integer('totp_last_step'),
     attributes: jsonb('attributes').$type<Record<string, unknown>>().notNull().default({}),
     lastLoginAt: timestamp('last_login_at', { withTimezone: true, mode: 'date' }),
     ...timestamps,

@@ -137,6 +137,15 @@ describe('bearer tokens', () => {
     expect((await inject({ method: 'GET', url: '/api/session', headers: { cookie: fromQuery } })).json<User>().id).toBe(u.id);
   });
 
+  it('refuses to turn a read-only token into a (full) cookie session', async () => {
+    const u = await createUser(h, ['dispatcher'], 101);
+    const token = await tokenFor(h, u.id, 'read');
+    expect((await inject({ method: 'GET', url: '/api/session', headers: { authorization: `Bearer ${token}` } })).statusCode).toBe(200);
+    const viaQuery = await inject({ method: 'GET', url: `/api/session?token=${token}` });
+    expect(viaQuery.statusCode).toBe(403);
+    expect(viaQuery.headers['set-cookie']).toBeUndefined();
+  });
+
   it('refuses an expired token, and an expiration in the past (400 naming the field)', async () => {
     const u = await createUser(h, ['dispatcher'], 101);
     const token = await tokenFor(h, u.id, 'full', new Date(Date.now() + 3600000).toISOString());

@@ -33,6 +33,8 @@ export function sessionRoutes(app: App, deps: SessionRouteDeps): void {
     if (req.query.token) {
       // Traccar: GET /api/session?token=… signs in with the token and sets the cookie
       const auth = await deps.authn.bearer(req.query.token);
+      // a session has full rights: a read-only token must not become one
+      if (auth.scope !== 'full') throw new AppError('FORBIDDEN', 'A read-only token cannot open a session; use it as a Bearer token');
       if (req.auth?.sessionId) await sessions.destroy(req.auth.sessionId, req.auth.user.id);
       setSessionCookie(reply, await sessions.create(auth.user.id, 'token'), cookie);
       return toUser(auth.user);

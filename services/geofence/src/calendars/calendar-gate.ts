@@ -1,4 +1,4 @@
-import { cacheKeys, counter, gauge, type Cache, type Logger } from '@corridor/platform';
+import { cacheKeys, counter, gauge, PublishedList, type Cache, type Logger } from '@corridor/platform';
 import { CalendarDefinitions, type CalendarDefinition } from '@corridor/platform/calendar/definition';
 import { parseCalendar } from '@corridor/platform/calendar/ical';
 import type { CalendarSchedule } from '@corridor/platform/calendar/schedule';
@@ -31,27 +31,28 @@ interface Entry {
  */
 export class CalendarGate {
   private entries = new Map<number, Entry>();
-  private lastRaw: string | null = null;
-  private loadedAt = Number.NEGATIVE_INFINITY;
-  private loading: Promise<void> | undefined;
   private readonly warned = new Set<number>();
-  private readonly reloadMs: number;
-  private readonly now: () => number;
+  private readonly source: PublishedList<CalendarDefinition>;
 
   constructor(private readonly deps: { cache: Cache; logger: Logger; reloadMs?: number; now?: () => number }) {
-    this.reloadMs = deps.reloadMs ?? 5000;
-    this.now = deps.now ?? Date.now;
+    this.source = new PublishedList({
+      ...deps,
+      key: cacheKeys.calendars(),
+      what: 'calendars',
+      schema: CalendarDefinitions,
+      whenMissing: 'keep',
+      onProblem: () => calendarProblems.inc({ kind: 'load' }),
+      apply: (defs) => {
+        this.entries = this.rebuild(defs);
+        calendarsLoaded.set(this.entries.size);
+        deps.logger.debug({ calendars: this.entries.size }, 'calendars loaded');
+      },
+    });
   }
 
   /** Re-reads the calendars when the last read is older than reloadMs; a cache failure keeps the current ones. */
-  async refresh(): Promise<void> {
-    if (this.loading) return this.loading;
-    if (this.now() - this.loadedAt < this.reloadMs) return;
-    this.loadedAt = this.now();
-    this.loading = this.load().finally(() => {
-      this.loading = undefined;
-    });
-    return this.loading;
+  refresh(): Promise<void> {
+    return this.source.refresh();
   }
 
   /** How many calendars are held (parseable or not). */
@@ -69,39 +70,6 @@ export class CalendarGate {
       this.deps.logger.warn({ calendarId }, 'a geofence names a calendar that is not published or does not parse; the fence counts as active');
     }
     return true;
-  }
-
-  private async load(): Promise<void> {
-    const key = cacheKeys.calendars();
-    let raw: string | null;
-    try {
-      raw = await this.deps.cache.get(key);
-    } catch (err) {
-      this.deps.logger.warn({ err }, 'calendars not reloaded: cache unavailable');
-      return;
-    }
-    if (raw === this.lastRaw) return;
-    this.lastRaw = raw;
-    if (raw === null) {
-      calendarProblems.inc({ kind: 'load' });
-      this.deps.logger.warn({ key, calendars: this.entries.size }, 'no calendars in the cache (ops-api publishes them at start); keeping the ones last read');
-      return;
-    }
-    let json: unknown;
-    try {
-      json = JSON.parse(raw);
-    } catch {
-      json = undefined;
-    }
-    const parsed = CalendarDefinitions.safeParse(json);
-    if (!parsed.success) {
-      calendarProblems.inc({ kind: 'load' });
-      this.deps.logger.warn({ key }, 'calendars in the cache are malformed; keeping the ones last read');
-      return;
-    }
-    this.entries = this.rebuild(parsed.data);
-    calendarsLoaded.set(this.entries.size);
-    this.deps.logger.debug({ calendars: this.entries.size }, 'calendars loaded');
   }
 
   private rebuild(defs: readonly CalendarDefinition[]): Map<number, Entry> {

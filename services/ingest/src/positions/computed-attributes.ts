@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { PositionMessage } from '@corridor/contracts';
-import { cacheKeys, counter, type Cache, type Logger } from '@corridor/platform';
+import { cacheKeys, counter, PublishedList, type Cache, type Logger } from '@corridor/platform';
 import {
   coerce, compileExpression, ComputedAttributeDefinition, positionContext, type CompiledExpression,
 } from '@corridor/platform/computed-attributes';
@@ -26,26 +26,23 @@ interface Compiled {
  */
 export class ComputedAttributes {
   private compiled: Compiled[] = [];
-  private lastRaw: string | null = null;
-  private loadedAt = Number.NEGATIVE_INFINITY;
-  private loading: Promise<void> | undefined;
-  private readonly reloadMs: number;
-  private readonly now: () => number;
+  private readonly source: PublishedList<ComputedAttributeDefinition>;
 
   constructor(private readonly deps: { cache: Cache; logger: Logger; reloadMs?: number; now?: () => number }) {
-    this.reloadMs = deps.reloadMs ?? 5000;
-    this.now = deps.now ?? Date.now;
+    this.source = new PublishedList({
+      ...deps,
+      key: cacheKeys.computedAttributes(),
+      what: 'computed attributes',
+      schema: Definitions,
+      whenMissing: 'empty',
+      onProblem: () => computedAttributeErrors.inc({ stage: 'load' }),
+      apply: (defs) => this.compile(defs),
+    });
   }
 
   /** Re-reads the definitions when the last read is older than reloadMs; a cache failure keeps the current ones. */
-  async refresh(): Promise<void> {
-    if (this.loading) return this.loading;
-    if (this.now() - this.loadedAt < this.reloadMs) return;
-    this.loadedAt = this.now();
-    this.loading = this.load().finally(() => {
-      this.loading = undefined;
-    });
-    return this.loading;
+  refresh(): Promise<void> {
+    return this.source.refresh();
   }
 
   /** How many definitions are in effect. */
@@ -73,32 +70,7 @@ export class ComputedAttributes {
     return out;
   }
 
-  private async load(): Promise<void> {
-    let raw: string | null;
-    try {
-      raw = await this.deps.cache.get(cacheKeys.computedAttributes());
-    } catch (err) {
-      this.deps.logger.warn({ err }, 'computed attributes not reloaded: cache unavailable');
-      return;
-    }
-    if (raw === this.lastRaw) return;
-    this.lastRaw = raw;
-    let defs: ComputedAttributeDefinition[] = [];
-    if (raw !== null) {
-      let json: unknown;
-      try {
-        json = JSON.parse(raw);
-      } catch {
-        json = undefined;
-      }
-      const parsed = Definitions.safeParse(json);
-      if (!parsed.success) {
-        computedAttributeErrors.inc({ stage: 'load' });
-        this.deps.logger.warn({ key: cacheKeys.computedAttributes() }, 'computed attributes in the cache are malformed; keeping the previous ones');
-        return;
-      }
-      defs = parsed.data;
-    }
+  private compile(defs: ComputedAttributeDefinition[]): void {
     const compiled: Compiled[] = [];
     for (const def of defs) {
       try {

@@ -7,7 +7,7 @@ import { parseCalendar } from '@corridor/platform/calendar/ical';
 import { calendars, devices, notificationRules, type CalendarRow } from '../db/schema';
 import { invalidField } from '../resources/pg-errors';
 import { resourceService } from '../resources/resource-service';
-import type { Actor } from '../resources/scope';
+import { publishedToCache } from '../resources/cache-published';
 
 export const toCalendar = (r: CalendarRow): Calendar => ({ id: r.id, name: r.name, data: r.data, companyId: r.companyId, attributes: r.attributes });
 
@@ -37,41 +37,8 @@ export function calendarsService(deps: { db: Orm; cache: Cache; logger: Logger }
     },
   });
 
-  /** Writes the full list; publishes run one after another so the last one reads the latest committed state. */
-  let publishing: Promise<number> = Promise.resolve(0);
-  async function writeDefinitions(): Promise<number> {
-    const rows = await db.select({ id: calendars.id, data: calendars.data }).from(calendars).orderBy(asc(calendars.id));
-    const list: CalendarDefinition[] = rows;
-    await deps.cache.set(cacheKeys.calendars(), JSON.stringify(list));
-    return list.length;
-  }
-  function publish(): Promise<number> {
-    publishing = publishing.catch(() => 0).then(writeDefinitions);
-    return publishing;
-  }
-  /** After a committed change: a cache failure is logged, not reported to the caller whose write succeeded. */
-  async function republish(): Promise<void> {
-    await publish().catch((err: unknown) => deps.logger.warn({ err }, 'calendars not published to the cache; the next change or start publishes them'));
-  }
-
-  return {
-    ...crud,
-    /** Publishes every calendar to the cache; returns how many. */
-    publish,
-    async create(input: CalendarInput, actor: Actor): Promise<Calendar> {
-      const out = await crud.create(input, actor);
-      await republish();
-      return out;
-    },
-    async update(id: number, input: CalendarInput, actor: Actor): Promise<Calendar> {
-      const out = await crud.update(id, input, actor);
-      await republish();
-      return out;
-    },
-    async remove(id: number, actor: Actor): Promise<void> {
-      await crud.remove(id, actor);
-      await republish();
-    },
-  };
+  const load = async (): Promise<CalendarDefinition[]> =>
+    db.select({ id: calendars.id, data: calendars.data }).from(calendars).orderBy(asc(calendars.id));
+  return publishedToCache(crud, { cache: deps.cache, key: cacheKeys.calendars(), load, logger: deps.logger, what: 'calendars' });
 }
 export type CalendarsService = ReturnType<typeof calendarsService>;

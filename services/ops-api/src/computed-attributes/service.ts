@@ -5,11 +5,11 @@ import { cacheKeys, notFound, type Cache, type Identity, type Logger, type Orm }
 import { computedAttributes, type ComputedAttributeRow } from '../db/schema';
 import { invalidField } from '../resources/pg-errors';
 import { resourceService } from '../resources/resource-service';
+import { publishedToCache } from '../resources/cache-published';
 import type { LatestPositions } from '../devices/latest-positions';
 import {
   coerce, compileExpression, positionContext, type CompiledExpression, type ComputedAttributeDefinition,
 } from '@corridor/platform/computed-attributes';
-import type { Actor } from '../resources/scope';
 
 export const toComputedAttribute = (r: ComputedAttributeRow): ComputedAttribute => ({
   id: r.id, description: r.description, attribute: r.attribute, expression: r.expression, type: r.type, priority: r.priority, companyId: r.companyId,
@@ -39,42 +39,13 @@ export function computedAttributesService(deps: {
       compileOr400(i.expression);
     },
   });
-  /** Writes the full list; publishes run one after another so the last one reads the latest committed state. */
-  let publishing: Promise<number> = Promise.resolve(0);
-  async function writeDefinitions(): Promise<number> {
-    const rows = await deps.db.select().from(computedAttributes).orderBy(desc(computedAttributes.priority), asc(computedAttributes.id));
-    const list: ComputedAttributeDefinition[] = rows.map((r) => ({
+  const load = async (): Promise<ComputedAttributeDefinition[]> =>
+    (await deps.db.select().from(computedAttributes).orderBy(desc(computedAttributes.priority), asc(computedAttributes.id))).map((r) => ({
       id: r.id, attribute: r.attribute, expression: r.expression, type: r.type, priority: r.priority, companyId: r.companyId,
     }));
-    await deps.cache.set(cacheKeys.computedAttributes(), JSON.stringify(list));
-    return list.length;
-  }
-  function publish(): Promise<number> {
-    publishing = publishing.catch(() => 0).then(writeDefinitions);
-    return publishing;
-  }
-  /** After a committed change: a cache failure is logged, not reported to the caller whose write succeeded. */
-  async function republish(): Promise<void> {
-    await publish().catch((err: unknown) => deps.logger.warn({ err }, 'computed attributes not published to the cache'));
-  }
+  const published = publishedToCache(crud, { cache: deps.cache, key: cacheKeys.computedAttributes(), load, logger: deps.logger, what: 'computed attributes' });
   return {
-    ...crud,
-    /** Publishes every definition to the cache; returns how many. */
-    publish,
-    async create(input: ComputedAttributeInput, actor: Actor): Promise<ComputedAttribute> {
-      const out = await crud.create(input, actor);
-      await republish();
-      return out;
-    },
-    async update(id: number, input: ComputedAttributeInput, actor: Actor): Promise<ComputedAttribute> {
-      const out = await crud.update(id, input, actor);
-      await republish();
-      return out;
-    },
-    async remove(id: number, actor: Actor): Promise<void> {
-      await crud.remove(id, actor);
-      await republish();
-    },
+    ...published,
     async test(deviceId: number, input: ComputedAttributeInput, who: Identity): Promise<ComputedTestResult> {
       await deps.visibleDevice(deviceId, who);
       const compiled = compileOr400(input.expression);

@@ -1,22 +1,23 @@
-import type { PositionMessage } from '@corridor/contracts';
 import type { Analytics } from '../adapters/analytics';
-import { positionFromRow, type PositionStoreRow } from './positions';
+import { deviceRows, pageRowsFor, type DeviceRowsRead } from './report-pages';
 
 /**
- * Positions for reports, read in (device id, fix time) order without holding a period in memory:
- * each query is read through @clickhouse/client's stream API, and the period is walked in keyset
- * pages ((device_id, fix_time) after the last row read). Real ClickHouse streams a whole period in
- * one query; chDB buffers each answer in process, so there the pages bound the memory.
+ * Positions for reports, in (device id, fix time) order without holding a period in memory (see
+ * report-pages.ts: one streamed query on ClickHouse, pages of a few devices on chDB, small batches).
  *
- * No FINAL: a redelivered fix is a second row with the same (device_id, fix_time); ordering by
- * server_time DESC puts the row ReplacingMergeTree would keep first, and the reader drops the rest.
+ * No FINAL: a redelivered fix is a second row with the same (device_id, fix_time); the reader keeps
+ * the one with the latest server time, the row ReplacingMergeTree(server_time) keeps.
  */
 export interface ReportPositionsQuery {
   deviceIds: number[];
   from: Date;
   to: Date;
-  /** Rows per query; default: unbounded on ClickHouse (one streamed query), 50,000 on chDB. */
+  /** Rows per query; default: unbounded on ClickHouse (one streamed query), 20,000 on chDB. */
   pageRows?: number;
+  /** Rows per yielded batch (default 1,000). */
+  batchRows?: number;
+  /** Aborting stops the read: the query in flight is cancelled and no further page is asked for. */
+  signal?: AbortSignal;
 }
 
 /** The fields trip, stop and summary reports read, typed (attributes extracted in ClickHouse). */
@@ -46,98 +47,89 @@ export interface ReportFixRow {
   motion: boolean | null;
 }
 
-export const DEFAULT_CHDB_PAGE_ROWS = 50_000;
-
-const pageRowsFor = (ch: Analytics, asked?: number): number => asked ?? (ch.kind === 'chdb' ? DEFAULT_CHDB_PAGE_ROWS : Infinity);
-
 interface Cursor { deviceId: number; time: number }
 
-const PERIOD = `device_id IN {ids:Array(UInt64)}
-  AND fix_time >= fromUnixTimestamp64Milli({from:Int64}, 'UTC') AND fix_time <= fromUnixTimestamp64Milli({to:Int64}, 'UTC')`;
-const AFTER = `AND (device_id > {afterDevice:UInt64}
-  OR (device_id = {afterDevice:UInt64} AND fix_time > fromUnixTimestamp64Milli({afterTime:Int64}, 'UTC')))`;
-
-/**
- * Walks `select` page by page: each page is one streamed query; `keyOf` gives a row's (device, fix
- * time) so duplicates are dropped and the next page starts after the last row. Yields the rows of
- * each streamed chunk as one batch (per-row async steps would dominate a month of fixes).
- */
-async function* pagedRows<R>(
-  ch: Analytics,
-  q: ReportPositionsQuery,
-  opts: { select: string; format: 'JSONEachRow' | 'JSONCompactEachRow'; keyOf: (row: R) => Cursor },
-): AsyncGenerator<R[]> {
-  if (!q.deviceIds.length) return;
-  const pageRows = pageRowsFor(ch, q.pageRows);
-  let after: Cursor | undefined;
-  for (;;) {
-    const rs = await ch.client.query({
-      query: `SELECT ${opts.select} FROM ${ch.database}.positions WHERE ${PERIOD} ${after ? AFTER : ''}
-              ORDER BY device_id, fix_time, server_time DESC ${Number.isFinite(pageRows) ? 'LIMIT {pageRows:UInt32}' : ''}`,
-      query_params: {
-        ids: q.deviceIds, from: q.from.getTime(), to: q.to.getTime(),
-        ...(after ? { afterDevice: after.deviceId, afterTime: after.time } : {}),
-        ...(Number.isFinite(pageRows) ? { pageRows } : {}),
-      },
-      format: opts.format,
-    });
-    let read = 0;
-    let last: Cursor | undefined = after;
-    for await (const rows of rs.stream()) {
-      const batch: R[] = [];
-      for (const raw of rows) {
-        read++;
-        const row = raw.json<R>();
-        const key = opts.keyOf(row);
-        if (last && key.deviceId === last.deviceId && key.time === last.time) continue; // a redelivered duplicate
-        last = key;
-        batch.push(row);
-      }
-      if (batch.length) yield batch;
-    }
-    if (read < pageRows || !last) return;
-    after = last;
-  }
+/** A read of the positions of some devices over a period: `columns` start with device_id, fix time and server time (epoch ms). */
+function positionsRead(ch: Analytics, q: ReportPositionsQuery, columns: string): DeviceRowsRead<Cursor> {
+  return {
+    columns,
+    source: {
+      sql: `FROM ${ch.database}.positions WHERE device_id IN {ids:Array(UInt64)}
+        AND fix_time >= fromUnixTimestamp64Milli({from:Int64}, 'UTC') AND fix_time <= fromUnixTimestamp64Milli({to:Int64}, 'UTC')`,
+      params: { from: q.from.getTime(), to: q.to.getTime() },
+    },
+    after: (k) => ({ sql: `AND fix_time > fromUnixTimestamp64Milli({afterTime:Int64}, 'UTC')`, params: { afterTime: k.time } }),
+    orderBy: 'device_id, fix_time',
+    keyOf: (r) => ({ deviceId: Number(r[0]), time: Number(r[1]) }),
+    sameKey: (a, b) => a.deviceId === b.deviceId && a.time === b.time,
+    newer: (a, b) => Number(b[2]) > Number(a[2]),
+  };
 }
 
-type FixTuple = [
-  number | string, string, number | string, number, number, number, boolean | number, boolean | number | null, number | null,
-  number | null, number | null, number | null, number | null, string | null, boolean | number | null,
-];
+const KEY_COLUMNS = `device_id, toUnixTimestamp64Milli(fix_time), toUnixTimestamp64Milli(server_time)`;
 
-const FIX_COLUMNS = `device_id, id, toUnixTimestamp64Milli(fix_time), latitude, longitude, speed, valid, ignition, odometer,
-  JSONExtract(attributes, 'hours', 'Nullable(Float64)'), JSONExtract(attributes, 'fuelUsed', 'Nullable(Float64)'),
-  JSONExtract(attributes, 'fuel', 'Nullable(Float64)'), JSONExtract(attributes, 'fuelLevel', 'Nullable(Float64)'),
-  JSONExtract(attributes, 'driverUniqueId', 'Nullable(String)'), JSONExtract(attributes, 'motion', 'Nullable(Bool)')`;
+/**
+ * SQL for an attribute of a stored attributes JSON, as JSONExtract reads it; the JSON is parsed
+ * only when the key's text occurs in it (insertPositions writes it with JSON.stringify, which never
+ * escapes a key's letters, so no occurrence means no key: NULL either way).
+ */
+export const attributeSql = (column: string, key: string, type: string): string =>
+  `if(position(${column}, '"${key}"') > 0, JSONExtract(${column}, '${key}', '${type}'), NULL)`;
+const attribute = (key: string, type: string): string => attributeSql('attributes', key, type);
 
-const optBool = (v: boolean | number | null): boolean | null => (v === null ? null : Boolean(v));
+const FIX_COLUMNS = `${KEY_COLUMNS}, id, latitude, longitude, speed, valid, ignition, odometer,
+  ${attribute('hours', 'Nullable(Float64)')}, ${attribute('fuelUsed', 'Nullable(Float64)')}, ${attribute('fuel', 'Nullable(Float64)')},
+  ${attribute('fuelLevel', 'Nullable(Float64)')}, ${attribute('driverUniqueId', 'Nullable(String)')}, ${attribute('motion', 'Nullable(Bool)')}`;
 
-/** The lean fix stream trips, stops and summary run on, oldest first per device, devices in id order, in batches. */
+const optBool = (v: unknown): boolean | null => (v === null ? null : Boolean(v));
+
+/** The lean fix stream trips and stops run on, oldest first per device, devices in id order, in batches. */
 export function streamReportFixes(ch: Analytics) {
   return async function* (q: ReportPositionsQuery): AsyncGenerator<ReportFixRow[]> {
-    const rows = pagedRows<FixTuple>(ch, q, {
-      select: FIX_COLUMNS,
-      format: 'JSONCompactEachRow',
-      keyOf: (r) => ({ deviceId: Number(r[0]), time: Number(r[2]) }),
-    });
+    const rows = deviceRows(ch, positionsRead(ch, q, FIX_COLUMNS), q.deviceIds, { pageRows: pageRowsFor(ch, q.pageRows), batchRows: q.batchRows, signal: q.signal });
     for await (const batch of rows) {
       yield batch.map((r) => ({
-        deviceId: Number(r[0]), id: r[1], time: Number(r[2]), latitude: r[3], longitude: r[4], speed: r[5], valid: Boolean(r[6]),
-        ignition: optBool(r[7]), odometer: r[8], hours: r[9], fuelUsed: r[10], fuel: r[11], fuelLevel: r[12],
-        driverUniqueId: r[13], motion: optBool(r[14]),
+        deviceId: Number(r[0]), id: r[3] as string, time: Number(r[1]), latitude: r[4] as number, longitude: r[5] as number,
+        speed: r[6] as number, valid: Boolean(r[7]), ignition: optBool(r[8]), odometer: r[9] as number | null, hours: r[10] as number | null,
+        fuelUsed: r[11] as number | null, fuel: r[12] as number | null, fuelLevel: r[13] as number | null,
+        driverUniqueId: r[14] as string | null, motion: optBool(r[15]),
       }));
     }
   };
 }
 
-/** Whole positions (the route report), oldest first per device, devices in id order, in batches. */
-export function streamPositions(ch: Analytics) {
-  return async function* (q: ReportPositionsQuery): AsyncGenerator<PositionMessage[]> {
-    const rows = pagedRows<PositionStoreRow & { t: number | string }>(ch, q, {
-      select: '*, toUnixTimestamp64Milli(fix_time) AS t',
-      format: 'JSONEachRow',
-      keyOf: (r) => ({ deviceId: Number(r.device_id), time: Number(r.t) }),
-    });
-    for await (const batch of rows) yield batch.map(positionFromRow);
+const ROUTE_COLUMNS = `${KEY_COLUMNS}, id, unique_id, protocol, toUnixTimestamp64Milli(device_time), valid, latitude, longitude, speed,
+  course, altitude, accuracy, satellites, hdop, ignition, odometer, power, battery, alarm, crc_valid, raw_frame_id, attributes`;
+
+/**
+ * A stored position as the route report reads it: a tuple in ROUTE_COLUMNS order, times in epoch
+ * milliseconds, attributes as their stored JSON text (written by insertPositions with
+ * JSON.stringify, so it is the text a re-serialization would give). Rows were validated when they
+ * were written; a route report reads millions, so they are not turned into objects.
+ */
+export type RouteRow = [
+  deviceId: number, fixTime: number, serverTime: number, id: string, uniqueId: string, protocol: string, deviceTime: number,
+  valid: boolean, latitude: number, longitude: number, speed: number, course: number, altitude: number | null,
+  accuracy: number | null, satellites: number | null, hdop: number | null, ignition: boolean | null, odometer: number | null,
+  power: number | null, battery: number | null, alarm: string | null, crcValid: boolean, rawFrameId: string | null, attributes: string,
+];
+
+/** Normalizes a JSONCompactEachRow tuple in place (64-bit integers come quoted, Bool as true/false). */
+function routeRow(r: unknown[]): RouteRow {
+  r[0] = Number(r[0]);
+  r[1] = Number(r[1]);
+  r[2] = Number(r[2]);
+  r[6] = Number(r[6]);
+  r[7] = Boolean(r[7]);
+  r[16] = optBool(r[16]);
+  r[21] = Boolean(r[21]);
+  return r as RouteRow;
+}
+
+/** The route report's positions, oldest first per device, devices in id order, in batches. */
+export function streamRouteRows(ch: Analytics) {
+  return async function* (q: ReportPositionsQuery): AsyncGenerator<RouteRow[]> {
+    const rows = deviceRows(ch, positionsRead(ch, q, ROUTE_COLUMNS), q.deviceIds, { pageRows: pageRowsFor(ch, q.pageRows), batchRows: q.batchRows, signal: q.signal });
+    for await (const batch of rows) yield batch.map(routeRow);
   };
 }

@@ -4,7 +4,7 @@ import { PositionMessage } from '@corridor/contracts';
 import type { Analytics } from '../adapters/analytics';
 import { ensurePositionsTable, insertPositions } from './positions';
 import { ensureEventsTable, insertEvents } from './events';
-import { streamPositions, streamReportFixes } from './report-positions';
+import { streamReportFixes, streamRouteRows } from './report-positions';
 import { streamEvents } from './report-events';
 import { analyticsVariants, uniqueName } from '../../test/adapter-variants';
 
@@ -53,10 +53,67 @@ describe.each(variants)('report streams: $name', ({ create }) => {
     expect(await all(streamReportFixes(ch)({ deviceIds: [], ...period }))).toEqual([]);
   });
 
-  it('streams whole positions for the route report', async () => {
-    const ps = await all(streamPositions(ch)({ deviceIds: [1, 3], ...period, pageRows: 4 }));
-    expect(ps.map((p) => `${p.deviceId}@${(Date.parse(p.fixTime) - T0) / 1000}`)).toEqual(['1@0', '1@10', '1@20', '1@30', '1@40', '3@0', '3@10', '3@20', '3@30', '3@40']);
-    expect(ps[2]).toMatchObject({ speed: 55, uniqueId: 'dev1', protocol: 'osmand', fixTime: new Date(T0 + 20_000).toISOString() });
+  it('streams whole positions for the route report, as tuples in column order', async () => {
+    for (const pageRows of [4, 5, 7, undefined]) {
+      const rows = await all(streamRouteRows(ch)({ deviceIds: [3, 1], ...period, pageRows, batchRows: 3 }));
+      expect(rows.map((r) => `${r[0]}@${(r[1] - T0) / 1000}`), `pageRows ${pageRows}`).toEqual(['1@0', '1@10', '1@20', '1@30', '1@40', '3@0', '3@10', '3@20', '3@30', '3@40']);
+      expect(rows[2]).toEqual([
+        1, T0 + 20_000, T0 + 60_000, `1-${T0 + 20_000}`, 'dev1', 'osmand', T0 + 20_000, true, -1.29, 36.822, 55, 90,
+        null, null, null, null, null, null, null, null, null, true, null, '{}',
+      ]);
+    }
+    const [withCounters] = await all(streamRouteRows(ch)({ deviceIds: [2], from: new Date(T0 + 50_000), to: period.to }));
+    expect(withCounters).toEqual([2, T0 + 50_000, T0 + 51_000, `2-${T0 + 50_000}`, 'dev2', 'osmand', T0 + 50_000, true, -1.29, 36.825, 20, 90,
+      null, null, null, null, false, 12_345, null, null, null, true, null,
+      JSON.stringify({ hours: 7_200_000, fuelUsed: 12.5, fuel: 40, fuelLevel: 55, driverUniqueId: 'D1', motion: true })]);
+  });
+
+  it('reads a device with more rows than a page alone, in keyset pages, and several small devices in one page', async () => {
+    const queries: string[] = [];
+    const spy: Analytics = { ...ch, client: { ...ch.client, exec: (p: Parameters<Analytics['client']['exec']>[0]) => (queries.push(p.query), ch.client.exec(p)) } as Analytics['client'] };
+    await all(streamReportFixes(spy)({ deviceIds: [1, 2, 3], ...period, pageRows: 5 })); // 5, 6 and 5 rows (device 1 has a duplicate)
+    const pages = queries.filter((q) => !q.includes('count()'));
+    expect(queries.filter((q) => q.includes('count()'))).toHaveLength(1);
+    expect(pages.filter((q) => q.includes('LIMIT')).length).toBeGreaterThanOrEqual(2); // device 1 (6 stored rows) and device 2 alone
+    queries.length = 0;
+    await all(streamReportFixes(spy)({ deviceIds: [1, 2, 3], ...period, pageRows: 1000 }));
+    expect(queries.filter((q) => !q.includes('count()'))).toHaveLength(1);
+    expect(queries.some((q) => q.includes('LIMIT'))).toBe(false);
+  });
+
+  it('stops reading when the consumer stops or the signal aborts, and cancels the query under way', async () => {
+    const started: string[] = [];
+    const destroyed: string[] = [];
+    const spy: Analytics = {
+      ...ch,
+      client: {
+        ...ch.client,
+        exec: async (p: Parameters<Analytics['client']['exec']>[0]) => {
+          started.push(p.query);
+          const r = await ch.client.exec(p);
+          r.stream.once('close', () => destroyed.push(p.query));
+          return r;
+        },
+      } as Analytics['client'],
+    };
+    for await (const batch of streamRouteRows(spy)({ deviceIds: [1, 2, 3], ...period, pageRows: 5, batchRows: 2 })) {
+      expect(batch).toHaveLength(2);
+      break; // the consumer stops after the first batch
+    }
+    await new Promise((r) => setTimeout(r, 50));
+    const pages = started.filter((q) => !q.includes('count()'));
+    expect(pages.length).toBeLessThanOrEqual(2); // the page being read (and no more than one asked ahead)
+    expect(destroyed.length).toBe(started.length); // every answer's stream was closed
+
+    const stop = new AbortController();
+    started.length = 0;
+    const read = (async () => {
+      for await (const _ of streamReportFixes(spy)({ deviceIds: [1, 2, 3], ...period, pageRows: 5, batchRows: 1, signal: stop.signal })) {
+        stop.abort(new Error('client gone'));
+      }
+    })();
+    await expect(read).rejects.toThrow();
+    expect(started.filter((q) => !q.includes('count()')).length).toBeLessThanOrEqual(2);
   });
 
   it('streams events by device and time, filtered by type and alarm, across pages', async () => {

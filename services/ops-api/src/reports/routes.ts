@@ -31,20 +31,29 @@ function send<T>(req: Asked, reply: FastifyReply, report: Report<T>, table: Repo
   });
 }
 
+/** Aborts when the connection closes before the answer was sent in full (the client went away). */
+function clientGone(reply: FastifyReply): AbortSignal {
+  const gone = new AbortController();
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) gone.abort(new Error('the client closed the connection'));
+  });
+  return gone.signal;
+}
+
 /** GET /api/reports/{route,events,summary,trips,stops}: JSON, CSV or xlsx, streamed. */
 export function reportRoutes(app: App, reports: ReportsService): void {
   registerEndpoint(app, routeEndpoint, async (req, reply) => {
-    const r = await reports.route(req.query, companyScope(req.identity!));
+    const r = await reports.route(req.query, companyScope(req.identity!), clientGone(reply));
     return send(req, reply, r, routeTable(namesOf(r)));
   });
   registerEndpoint(app, eventsEndpoint, async (req, reply) => {
-    const r = await reports.events(req.query, companyScope(req.identity!));
+    const r = await reports.events(req.query, companyScope(req.identity!), clientGone(reply));
     return send(req, reply, r, eventsTable(namesOf(r)));
   });
   registerEndpoint(app, summaryEndpoint, async (req, reply) =>
-    send(req, reply, await reports.summary(req.query, companyScope(req.identity!)), summaryTable));
+    send(req, reply, await reports.summary(req.query, companyScope(req.identity!), clientGone(reply)), summaryTable));
   registerEndpoint(app, tripsEndpoint, async (req, reply) =>
-    send(req, reply, await reports.trips(req.query, companyScope(req.identity!)), tripsTable));
+    send(req, reply, await reports.trips(req.query, companyScope(req.identity!), clientGone(reply)), tripsTable));
   registerEndpoint(app, stopsEndpoint, async (req, reply) =>
-    send(req, reply, await reports.stops(req.query, companyScope(req.identity!)), stopsTable));
+    send(req, reply, await reports.stops(req.query, companyScope(req.identity!), clientGone(reply)), stopsTable));
 }

@@ -1,11 +1,13 @@
 import type { z } from 'zod';
 import type {
-  EventMessage, PositionMessage, ReportEventsQuery, ReportRouteQuery, ReportStop, ReportSummary, ReportSummaryQuery,
+  EventMessage, ReportEventsQuery, ReportRouteQuery, ReportStop, ReportSummary, ReportSummaryQuery,
   ReportTrip, ReportTripsQuery,
 } from '@corridor/contracts';
 import type { Analytics, Orm } from '@corridor/platform';
-import { streamPositions, streamReportFixes } from '@corridor/platform/clickhouse/report-positions';
+import { streamReportFixes, streamRouteRows, type RouteRow } from '@corridor/platform/clickhouse/report-positions';
 import { streamEvents } from '@corridor/platform/clickhouse/report-events';
+import { streamSummaryParts } from '@corridor/platform/clickhouse/report-summary';
+import { EARTH_RADIUS_M } from '@corridor/geodata/geo-math';
 import type { DevicesRepository } from '../devices/repository';
 import { dayBoundaries } from './calendar-days';
 import { perDevice } from './device-runs';
@@ -24,8 +26,6 @@ export interface ReportsDeps {
   db: Orm;
   devices: DevicesRepository;
   settings: ReportSettings;
-  /** Rows per analytics query (tests use small pages to cross page boundaries); default per store. */
-  pageRows?: number;
 }
 
 /** A report ready to send: what it covers and its items, batch by batch as they are computed. */
@@ -39,37 +39,39 @@ type Base = { deviceId?: number[]; groupId?: number[]; from: string; to: string 
 
 /**
  * The five reports over ClickHouse. Every one resolves and checks the devices and the period first
- * (so a refusal is a clean 4xx), then streams: positions are read in order and folded per device,
- * never held for the whole period.
+ * (so a refusal is a clean 4xx), then streams: positions are read in order (in pages on chDB) and
+ * folded per device, never held for the whole period. `signal` aborts the reads (the client went
+ * away): the query in flight is cancelled and no further page is asked for.
  */
 export function reportsService(deps: ReportsDeps) {
   const resolveDevices = reportDevices(deps.db, deps.devices);
   const fixes = streamReportFixes(deps.analytics);
-  const positions = streamPositions(deps.analytics);
+  const routeRows = streamRouteRows(deps.analytics);
   const events = streamEvents(deps.analytics);
+  const summaryParts = streamSummaryParts(deps.analytics);
   const nameDrivers = driverNamer(deps.db);
 
-  async function prepare(q: Base, scope: number | undefined) {
+  async function prepare(q: Base, scope: number | undefined, signal: AbortSignal | undefined) {
     const period = reportPeriod(q, deps.settings.maxPeriodDays);
     const devices = await resolveDevices(q, scope);
     const byId = new Map(devices.map((d) => [d.id, d]));
-    const source = { deviceIds: devices.map((d) => d.id), ...period, pageRows: deps.pageRows };
+    const source = { deviceIds: devices.map((d) => d.id), ...period, pageRows: deps.settings.pageRows, signal };
     return { period, devices, byId, source };
   }
 
   return {
-    async route(q: z.output<typeof ReportRouteQuery>, scope: number | undefined): Promise<Report<PositionMessage>> {
-      const { period, devices, source } = await prepare(q, scope);
-      return { devices, period, batches: positions(source) };
+    async route(q: z.output<typeof ReportRouteQuery>, scope: number | undefined, signal?: AbortSignal): Promise<Report<RouteRow>> {
+      const { period, devices, source } = await prepare(q, scope, signal);
+      return { devices, period, batches: routeRows(source) };
     },
 
-    async events(q: z.output<typeof ReportEventsQuery>, scope: number | undefined): Promise<Report<EventMessage>> {
-      const { period, devices, source } = await prepare(q, scope);
+    async events(q: z.output<typeof ReportEventsQuery>, scope: number | undefined, signal?: AbortSignal): Promise<Report<EventMessage>> {
+      const { period, devices, source } = await prepare(q, scope, signal);
       return { devices, period, batches: events({ ...source, types: eventTypesFilter(q.type), alarms: q.alarm }) };
     },
 
-    async trips(q: z.output<typeof ReportTripsQuery>, scope: number | undefined): Promise<Report<ReportTrip>> {
-      const { period, devices, byId, source } = await prepare(q, scope);
+    async trips(q: z.output<typeof ReportTripsQuery>, scope: number | undefined, signal?: AbortSignal): Promise<Report<ReportTrip>> {
+      const { period, devices, byId, source } = await prepare(q, scope, signal);
       const runs = perDevice(fixes(source), (id) => {
         const device = byId.get(id)!;
         return tripsRun(device, resolveThresholds(deps.settings.trips, device.attributes, q));
@@ -77,8 +79,8 @@ export function reportsService(deps: ReportsDeps) {
       return { devices, period, batches: nameDrivers(runs) };
     },
 
-    async stops(q: z.output<typeof ReportTripsQuery>, scope: number | undefined): Promise<Report<ReportStop>> {
-      const { period, devices, byId, source } = await prepare(q, scope);
+    async stops(q: z.output<typeof ReportTripsQuery>, scope: number | undefined, signal?: AbortSignal): Promise<Report<ReportStop>> {
+      const { period, devices, byId, source } = await prepare(q, scope, signal);
       const batches = perDevice(fixes(source), (id) => {
         const device = byId.get(id)!;
         return stopsRun(device, resolveThresholds(deps.settings.trips, device.attributes, q));
@@ -86,14 +88,17 @@ export function reportsService(deps: ReportsDeps) {
       return { devices, period, batches };
     },
 
-    async summary(q: z.output<typeof ReportSummaryQuery>, scope: number | undefined): Promise<Report<ReportSummary>> {
-      const { period, devices, byId, source } = await prepare(q, scope);
+    async summary(q: z.output<typeof ReportSummaryQuery>, scope: number | undefined, signal?: AbortSignal): Promise<Report<ReportSummary>> {
+      const { period, devices, byId, source } = await prepare(q, scope, signal);
       const boundaries = q.daily ? dayBoundaries(period.from.getTime(), period.to.getTime(), q.timezone) : [];
-      const batches = perDevice(fixes(source), (id) => {
-        const device = byId.get(id)!;
-        const t = resolveThresholds(deps.settings.trips, device.attributes, { ignoreOdometer: q.ignoreOdometer, speedThreshold: q.speedThreshold });
-        return summaryRun(device, { ignoreOdometer: t.ignoreOdometer, speedThreshold: t.speedThreshold, boundaries });
+      const overrides = { ignoreOdometer: q.ignoreOdometer, speedThreshold: q.speedThreshold };
+      const base = resolveThresholds(deps.settings.trips, {}, overrides).speedThreshold;
+      const thresholds = new Map(devices.map((d) => [d.id, resolveThresholds(deps.settings.trips, d.attributes, overrides)]));
+      const parts = summaryParts({
+        ...source, boundaries, speedThreshold: base, radiusMetres: EARTH_RADIUS_M,
+        deviceSpeedThresholds: new Map([...thresholds].filter(([, t]) => t.speedThreshold !== base).map(([id, t]) => [id, t.speedThreshold])),
       });
+      const batches = perDevice(parts, (id) => summaryRun(byId.get(id)!, { ignoreOdometer: thresholds.get(id)!.ignoreOdometer }));
       return { devices, period, batches };
     },
   };

@@ -23,6 +23,11 @@ export const ReportEnv = z.object({
   REPORT_IGNORE_ODOMETER: flag(false),
   /** knots: a fix without a `motion` attribute is in motion when faster than this. */
   EVENT_MOTION_SPEED_THRESHOLD: z.coerce.number().min(0).max(100).default(0.01),
+  /**
+   * Rows per analytics query when a report reads positions or events in pages (chDB holds a whole
+   * answer in memory; default 20,000). Unset on ClickHouse: one streamed query per report.
+   */
+  REPORT_PAGE_ROWS: z.coerce.number().int().min(100).max(1_000_000).optional(),
 });
 export type ReportEnv = z.output<typeof ReportEnv>;
 
@@ -44,11 +49,14 @@ export interface TripThresholds {
 export interface ReportSettings {
   maxPeriodDays: number;
   trips: TripThresholds;
+  /** Rows per analytics query page (REPORT_PAGE_ROWS); default: the analytics store's (see report-pages.ts). */
+  pageRows?: number;
 }
 
 export function reportSettingsFrom(env: ReportEnv): ReportSettings {
   return {
     maxPeriodDays: env.REPORT_MAX_PERIOD_DAYS,
+    pageRows: env.REPORT_PAGE_ROWS,
     trips: {
       newLogic: env.REPORT_TRIP_NEW_LOGIC,
       minDistance: env.REPORT_TRIP_MIN_DISTANCE,

@@ -1,21 +1,18 @@
 import type { ReportSummary } from '@corridor/contracts';
-import type { ReportFixRow } from '@corridor/platform/clickhouse/report-positions';
+import type { SummaryEnd, SummaryPart } from '@corridor/platform/clickhouse/report-summary';
 import type { DeviceRun } from './device-runs';
-import { fixTrack, type ReportFix } from './fixes';
-import { averageKnots, distanceBetween, engineHoursBetween, iso, odometers, spentFuel } from './measures';
+import { fixDistance } from './fixes';
+import { averageKnots, distanceBetween, engineHoursBetween, iso, odometers, spentFuel, type Measured } from './measures';
 import type { ReportDevice } from './report-devices';
 import { field, type ReportTable } from './formats/table';
 
 export interface SummaryOptions {
   ignoreOdometer: boolean;
-  speedThreshold: number;
-  /** Instants splitting the period into calendar days (daily=true), ascending; empty = one row per device. */
-  boundaries: number[];
 }
 
 interface Bucket {
-  first: ReportFix;
-  last: ReportFix;
+  first: Measured;
+  last: Measured;
   maxSpeed: number;
   movingSpeedSum: number;
   movingFixes: number;
@@ -41,29 +38,41 @@ export function summaryItem(device: ReportDevice, b: Bucket, o: SummaryOptions):
   };
 }
 
-export function summaryRun(device: ReportDevice, o: SummaryOptions): DeviceRun<ReportFixRow, ReportSummary> {
-  const track = fixTrack(o.speedThreshold);
+/**
+ * One device's summary from the sums ClickHouse computed (report-summary.ts), parts in time order.
+ * The running totals the measures read (path, ignition time, fixes with ignition, from the device's
+ * first fix of the report) are carried from part to part over the leg that joins them, as a pass
+ * over the fixes would add it; parts of the same day make one row.
+ */
+export function summaryRun(device: ReportDevice, o: SummaryOptions): DeviceRun<SummaryPart, ReportSummary> {
   let bucket: Bucket | undefined;
-  let day = 0; // index of the calendar day the current bucket covers
+  let day = -1;
+  let prev: { end: SummaryEnd; at: Measured } | undefined; // the last fix so far, with its running totals
 
   return {
-    push(row) {
-      const fix = track(row);
+    push(part) {
       const out: ReportSummary[] = [];
-      let d = day;
-      while (d < o.boundaries.length && fix.time >= o.boundaries[d]!) d++;
-      if (bucket && d !== day) {
-        out.push(summaryItem(device, bucket, o));
-        bucket = undefined;
+      const leg = prev ? fixDistance(prev.end, part.first) : 0;
+      const ignitionLeg = prev?.end.ignition === true && part.first.ignition === true ? part.first.time - prev.end.time : 0;
+      const before = prev?.at.ignitionFixes ?? 0;
+      const first: Measured = {
+        ...part.first, path: (prev?.at.path ?? 0) + leg, ignitionMs: (prev?.at.ignitionMs ?? 0) + ignitionLeg,
+        ignitionFixes: before + (part.first.ignition === null ? 0 : 1),
+      };
+      const last: Measured = {
+        ...part.last, path: first.path + part.path, ignitionMs: first.ignitionMs + part.ignitionMs, ignitionFixes: before + part.ignitionFixes,
+      };
+      prev = { end: part.last, at: last };
+      if (bucket && part.day === day) {
+        bucket.last = last;
+        bucket.maxSpeed = Math.max(bucket.maxSpeed, part.maxSpeed);
+        bucket.movingSpeedSum += part.movingSpeedSum;
+        bucket.movingFixes += part.movingFixes;
+        return out;
       }
-      day = d;
-      if (!bucket) bucket = { first: fix, last: fix, maxSpeed: 0, movingSpeedSum: 0, movingFixes: 0 };
-      bucket.last = fix;
-      bucket.maxSpeed = Math.max(bucket.maxSpeed, fix.speed);
-      if (fix.moving) {
-        bucket.movingSpeedSum += fix.speed;
-        bucket.movingFixes++;
-      }
+      if (bucket) out.push(summaryItem(device, bucket, o));
+      day = part.day;
+      bucket = { first, last, maxSpeed: part.maxSpeed, movingSpeedSum: part.movingSpeedSum, movingFixes: part.movingFixes };
       return out;
     },
     finish() {

@@ -20,6 +20,9 @@ describe('report settings and thresholds', () => {
     expect(ReportEnv.safeParse({ REPORT_MAX_PERIOD_DAYS: '0' }).success).toBe(false);
     expect(ReportEnv.safeParse({ REPORT_TRIP_NEW_LOGIC: 'yes' }).success).toBe(false);
     expect(ReportEnv.safeParse({ REPORT_TRIP_MIN_DISTANCE: '-1' }).success).toBe(false);
+    expect(reportSettingsFrom(ReportEnv.parse({ REPORT_PAGE_ROWS: '5000' })).pageRows).toBe(5000);
+    expect(reportSettingsFrom(ReportEnv.parse({})).pageRows).toBeUndefined(); // the analytics store's default
+    expect(ReportEnv.safeParse({ REPORT_PAGE_ROWS: '10' }).success).toBe(false);
   });
 
   it('take the request first, then the device attribute of the Traccar key, then the setting; bad attributes are ignored', () => {

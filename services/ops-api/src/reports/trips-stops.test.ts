@@ -1,13 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ReportStop, ReportSummary, ReportTrip } from '@corridor/contracts';
+import { ReportStop, ReportTrip } from '@corridor/contracts';
 import type { ReportFixRow } from '@corridor/platform/clickhouse/report-positions';
 import type { DeviceRun } from './device-runs';
 import { defaultReportSettings, type TripThresholds } from './settings';
 import { stopsRun } from './stops';
-import { summaryRun } from './summary';
 import { buildTrack, trackRows, type Segment } from './synthetic-track';
 import { tripsRun } from './trips';
-import { dayBoundaries } from './calendar-days';
 
 const device = { id: 7, name: 'KBX 123A', attributes: {} };
 const defaults = defaultReportSettings().trips;
@@ -152,40 +150,5 @@ describe('data gaps', () => {
   it('old logic: a gap of minimalNoDataDuration while moving stops the trip at the last fix before it', () => {
     const found = trips(rows, { newLogic: false });
     expect(found.map((t) => [t.startTime, t.endTime])).toEqual([[at(0), at(3570)], [at(10830), at(14370)]]);
-  });
-});
-
-describe('summary', () => {
-  it('sums the day per device: distance, speeds, engine hours and fuel', () => {
-    const [s, ...more] = run(summaryRun(device, { ignoreOdometer: false, speedThreshold: 0.01, boundaries: [] }), trackRows(device.id, dayTrack)).map((x) => ReportSummary.parse(x));
-    expect(more).toEqual([]);
-    expect(s).toMatchObject({ startTime: at(0), endTime: at(34170), distance: 419_500, startOdometer: 1_000_000, endOdometer: 1_419_500 });
-    expect(s!.maxSpeed).toBeCloseTo(32.397, 3);
-    // engine on while driving (7 h − 30 s of the last leg) and 2 × 10 min idling
-    expect(s!.engineHours).toBe((7 * 3600 - 30 + 1200) * 1000);
-    expect(s!.averageSpeed).toBeCloseTo((419_500 / (7 * 3600 - 30 + 1200)) * 3600 / 1852, 4);
-    expect(s!.spentFuel).toBeCloseTo(419.5 * 0.35, 2);
-  });
-
-  it('without engine data: engine hours null, average speed the mean of the fixes in motion', () => {
-    const rows = trackRows(device.id, dayTrack, false).map((r) => ({ ...r, ignition: null }));
-    const [s] = run(summaryRun(device, { ignoreOdometer: false, speedThreshold: 0.01, boundaries: [] }), rows);
-    expect(s).toMatchObject({ engineHours: null, startHours: null, spentFuel: null, startOdometer: null });
-    expect(s!.averageSpeed).toBeCloseTo(60 / 1.852, 3);
-    expect(Math.abs(s!.distance - 419_500) / 419_500).toBeLessThan(0.01);
-  });
-
-  it('splits per calendar day in the time zone asked for', () => {
-    // 18:00 UTC to 06:00 UTC next day is 21:00 → 09:00 in Nairobi: midnight local = 21:00 UTC
-    const night = buildTrack({ start: new Date('2026-03-02T18:00:00Z'), origin: [36.82, -1.29], everySeconds: 60, segments: [{ kind: 'drive', seconds: 12 * 3600, kmh: 60 }] });
-    const from = Date.parse('2026-03-02T18:00:00Z');
-    const to = Date.parse('2026-03-03T06:00:00Z');
-    const rows = trackRows(1, night);
-    const daily = (tz: string) => run(summaryRun(device, { ignoreOdometer: false, speedThreshold: 0.01, boundaries: dayBoundaries(from, to, tz) }), rows);
-    expect(daily('Africa/Nairobi').map((s) => [s.startTime, s.endTime, s.distance])).toEqual([
-      ['2026-03-02T18:00:00.000Z', '2026-03-02T20:59:00.000Z', 179 * 1000],
-      ['2026-03-02T21:00:00.000Z', '2026-03-03T05:59:00.000Z', 539 * 1000],
-    ]);
-    expect(daily('UTC').map((s) => s.startTime)).toEqual(['2026-03-02T18:00:00.000Z', '2026-03-03T00:00:00.000Z']);
   });
 });

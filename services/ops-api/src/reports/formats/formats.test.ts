@@ -2,9 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { text } from 'node:stream/consumers';
 import type { Readable } from 'node:stream';
 import { parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
 import ExcelJS from 'exceljs';
 import { XLSX_MEDIA_TYPE, type ReportTrip } from '@corridor/contracts';
 import { tripsTable } from '../trips';
+import type { ReportTable } from './table';
 import { csvStream } from './csv';
 import { jsonArrayStream } from './json';
 import { reportFormat } from './negotiate';
@@ -64,6 +66,64 @@ describe('report formats', () => {
     await wb.xlsx.load(await buffer(xlsxStream(tripsTable, batches([trip(1), trip(2), trip(3)]), 3)) as never);
     expect(wb.worksheets.map((w) => [w.name, w.rowCount])).toEqual([['trips', 3], ['trips 2', 2]]);
   });
+
+  it('CSV: the same text as csv-stringify (RFC 4180 quoting, booleans, numbers, JSON, empty for null)', async () => {
+    type Row = { text: string | null; n: number | null; b: boolean | null; j: unknown; raw: string };
+    const table: ReportTable<Row> = {
+      name: 't',
+      columns: [
+        { key: 'text', label: 'Text', kind: 'text', get: (r) => r.text },
+        { key: 'n,"odd" key', label: 'N', kind: 'number', get: (r) => r.n },
+        { key: 'b', label: 'B', kind: 'boolean', get: (r) => r.b },
+        { key: 'j', label: 'J', kind: 'json', get: (r) => r.j },
+        { key: 'raw', label: 'Raw', kind: 'jsonText', get: (r) => r.raw },
+      ],
+    };
+    const texts = ['', 'plain', 'a,b', 'say "hi"', 'line\nbreak', 'cr\rhere', 'crlf\r\n', ' padded ', 'tab\tin', "it's", 'Mombasa–Malaba ünï', '=1+2', '-5', '"', ',', null];
+    const numbers = [0, -0, 1.5, -273.15, 1e21, 1e-7, 123_456_789.125, Number.MAX_SAFE_INTEGER, null];
+    const rows: Row[] = texts.map((text, i) => ({
+      text, n: numbers[i % numbers.length]!, b: i % 3 === 0 ? null : i % 3 === 1, j: i % 2 ? { a: text, k: [1, 'x,y'] } : text,
+      raw: JSON.stringify({ note: text }),
+    }));
+    const expected = stringify(rows.map((r) => [r.text, r.n, r.b, r.j === null ? null : JSON.stringify(r.j), r.raw]), {
+      header: true, columns: table.columns.map((c) => c.key), cast: { boolean: (v) => (v ? 'true' : 'false') },
+    });
+    expect(await text(csvStream(table, batches(rows.slice(0, 5), [], rows.slice(5))))).toBe(expected);
+    expect(await text(csvStream(table, batches()))).toBe(stringify([], { header: true, columns: table.columns.map((c) => c.key) }));
+  });
+
+  for (const [format, stream] of [
+    ['json', (b: AsyncIterable<ReportTrip[]>) => jsonArrayStream(b)],
+    ['csv', (b: AsyncIterable<ReportTrip[]>) => csvStream(tripsTable, b)],
+    ['xlsx', (b: AsyncIterable<ReportTrip[]>) => xlsxStream(tripsTable, b)],
+  ] as const) {
+    it(`${format}: reads the source only as fast as the output is read, and ends it when the output is destroyed`, async () => {
+      let pulled = 0;
+      let ended = false;
+      async function* source(): AsyncGenerator<ReportTrip[]> {
+        try {
+          for (let i = 0; i < 10_000; i++) {
+            pulled++;
+            yield Array.from({ length: 100 }, (_, k) => trip(i * 100 + k));
+          }
+        } finally {
+          ended = true;
+        }
+      }
+      const out = stream(source());
+      const first = await new Promise((resolve) => out.once('data', resolve));
+      expect(first).toBeTruthy();
+      out.pause();
+      await new Promise((r) => setTimeout(r, 200));
+      const paused = pulled;
+      await new Promise((r) => setTimeout(r, 200));
+      expect(pulled).toBe(paused); // nothing more is read while the output is not
+      expect(pulled).toBeLessThan(100); // of 10,000 batches (a million trips)
+      out.destroy();
+      for (let i = 0; i < 50 && !ended; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(ended).toBe(true);
+    });
+  }
 
   it('chooses the format: parameter first, then Accept (q-values), else JSON', () => {
     expect(reportFormat('csv', XLSX_MEDIA_TYPE)).toBe('csv');

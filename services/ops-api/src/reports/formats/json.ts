@@ -1,23 +1,7 @@
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
+import { textStream } from './text-stream';
 
-const CHUNK = 64 * 1024;
-
-/** A JSON array written as the items arrive, in chunks of about 64 KiB. */
-export function jsonArrayStream(batches: AsyncIterable<unknown[]>): Readable {
-  async function* chunks(): AsyncGenerator<string> {
-    let buf = '[';
-    let first = true;
-    for await (const batch of batches) {
-      for (const item of batch) {
-        buf += (first ? '' : ',') + JSON.stringify(item);
-        first = false;
-        if (buf.length >= CHUNK) {
-          yield buf;
-          buf = '';
-        }
-      }
-    }
-    yield buf + ']';
-  }
-  return Readable.from(chunks(), { objectMode: false });
+/** A JSON array written as the items arrive; `toJson` gives an item's text (default JSON.stringify). */
+export function jsonArrayStream<T>(batches: AsyncIterable<T[]>, toJson: (item: T) => string = JSON.stringify): Readable {
+  return textStream(batches, { head: '[', item: toJson, separator: ',', tail: ']' });
 }

@@ -9,7 +9,7 @@ import { xlsxStream } from './xlsx';
 /**
  * Reads the first batch before answering, so a failure to start (the analytics store down) is a
  * proper error response rather than a cut-off body; the rest streams. Stopping early (the client
- * went away) ends the source too.
+ * went away: fastify destroys the body stream) ends the source too.
  */
 async function primed<T>(batches: AsyncIterable<T[]>): Promise<AsyncIterable<T[]>> {
   const it = batches[Symbol.asyncIterator]();
@@ -38,7 +38,7 @@ export interface ReportOutput<T> {
 export async function sendReport<T>(reply: FastifyReply, r: ReportOutput<T>): Promise<FastifyReply> {
   const batches = await primed(r.batches);
   reply.header('vary', 'accept');
-  if (r.format === 'json') return reply.type('application/json; charset=utf-8').send(jsonArrayStream(batches));
+  if (r.format === 'json') return reply.type('application/json; charset=utf-8').send(jsonArrayStream(batches, r.table.json));
   reply.header('content-disposition', `attachment; filename="${r.filename}.${r.format}"`);
   if (r.format === 'csv') return reply.type('text/csv; charset=utf-8').send(csvStream(r.table, batches));
   return reply.type(XLSX_MEDIA_TYPE).send(xlsxStream(r.table, batches));

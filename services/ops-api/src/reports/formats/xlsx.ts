@@ -1,5 +1,4 @@
-import { once } from 'node:events';
-import { PassThrough, type Readable } from 'node:stream';
+import { PassThrough, type Readable, type Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import type { CellKind, Column, ReportTable } from './table';
 
@@ -7,21 +6,38 @@ import type { CellKind, Column, ReportTable } from './table';
 export const XLSX_MAX_ROWS = 1_048_576;
 
 const formats: Partial<Record<CellKind, string>> = { time: 'yyyy-mm-dd hh:mm:ss', duration: '[h]:mm:ss' };
-const widths: Record<CellKind, number> = { text: 18, number: 14, integer: 10, time: 20, duration: 12, boolean: 8, json: 40 };
+const widths: Record<CellKind, number> = { text: 18, number: 14, integer: 10, time: 20, duration: 12, boolean: 8, json: 40, jsonText: 40 };
 
 /** A spreadsheet cell: times as dates (UTC), durations as day fractions shown [h]:mm:ss. */
 function xlsxValue<T>(c: Column<T>, item: T): ExcelJS.CellValue {
   const v = c.get(item);
   if (v === null || v === undefined) return null;
-  if (c.kind === 'time') return new Date(v as string);
+  if (c.kind === 'time') return new Date(v as string | number);
   if (c.kind === 'duration') return (v as number) / 86_400_000;
   if (c.kind === 'json') return JSON.stringify(v);
   return v as ExcelJS.CellValue;
 }
 
+/** Resolves once `s` may be written again (or is gone). */
+function drained(s: Writable): Promise<void> {
+  if (!s.writableNeedDrain || s.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = (): void => {
+      s.off('drain', done);
+      s.off('close', done);
+      resolve();
+    };
+    s.on('drain', done);
+    s.on('close', done);
+  });
+}
+
 /**
  * An xlsx workbook written through exceljs's streaming writer as rows arrive (one sheet, more past
- * Excel's row limit), with the header row frozen. Rows wait while the output is not being read.
+ * Excel's row limit), with the header row frozen. After each batch the writer lets the zip stream
+ * compress what it was given and waits while the output is not being read, so at most about a
+ * batch of rows is in flight; when the output is destroyed (the client went away) the source is
+ * left (its `return` runs).
  */
 export function xlsxStream<T>(table: ReportTable<T>, batches: AsyncIterable<T[]>, maxRows = XLSX_MAX_ROWS): Readable {
   const out = new PassThrough();
@@ -48,7 +64,9 @@ export function xlsxStream<T>(table: ReportTable<T>, batches: AsyncIterable<T[]>
         sheet.addRow(table.columns.map((c) => xlsxValue(c, item))).commit();
         rows++;
       }
-      if (out.writableNeedDrain) await once(out, 'drain');
+      await new Promise(setImmediate); // the zip stream compresses in the background
+      await drained(out);
+      if (out.destroyed) return; // leaving the loop ends the source
     }
     sheet.commit();
     await workbook.commit();

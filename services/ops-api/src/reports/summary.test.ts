@@ -1,0 +1,196 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PositionMessage, ReportSummary, type PositionMessageInput } from '@corridor/contracts';
+import { EARTH_RADIUS_M } from '@corridor/geodata/geo-math';
+import { ensurePositionsTable, insertPositions } from '@corridor/platform';
+import { streamReportFixes } from '@corridor/platform/clickhouse/report-positions';
+import { streamSummaryParts } from '@corridor/platform/clickhouse/report-summary';
+import { createTestAdapters, primaryKind, type TestAdapters } from '@corridor/platform/testing/test-adapters';
+import { dayBoundaries } from './calendar-days';
+import { perDevice } from './device-runs';
+import { fixTrack, type ReportFix } from './fixes';
+import type { ReportDevice } from './report-devices';
+import { summaryItem, summaryRun } from './summary';
+import { buildTrack, trackPositions, type Segment } from './synthetic-track';
+
+/**
+ * The summary is summed in ClickHouse (report-summary.ts) and joined per device and day here. It
+ * must say what a pass over every fix says (Traccar's summary, the per-fix fold below), whatever
+ * the pages the store is read in.
+ */
+let adapters: TestAdapters;
+const T0 = Date.parse('2026-03-02T06:00:00Z');
+const at = (s: number): string => new Date(T0 + s * 1000).toISOString();
+const DAY = 86_400_000;
+
+interface Ask {
+  devices: ReportDevice[];
+  from: number;
+  to: number;
+  boundaries?: number[];
+  speedThreshold?: number;
+  ignoreOdometer?: boolean;
+  pageRows?: number;
+}
+
+/** As the service resolves it: the request's, else the device attribute, else the default. */
+const threshold = (a: Ask, d: ReportDevice): number => a.speedThreshold ?? Number(d.attributes['event.motion.speedThreshold'] ?? 0.01);
+
+/** The summary as the service computes it. */
+async function summary(a: Ask): Promise<ReportSummary[]> {
+  const parts = streamSummaryParts(adapters.analytics)({
+    deviceIds: a.devices.map((d) => d.id), from: new Date(a.from), to: new Date(a.to), boundaries: a.boundaries ?? [],
+    speedThreshold: a.speedThreshold ?? 0.01, radiusMetres: EARTH_RADIUS_M, pageRows: a.pageRows,
+    deviceSpeedThresholds: new Map(a.devices.map((d) => [d.id, threshold(a, d)])),
+  });
+  const out: ReportSummary[] = [];
+  for await (const b of perDevice(parts, (id) => summaryRun(a.devices.find((d) => d.id === id)!, { ignoreOdometer: a.ignoreOdometer ?? false }))) {
+    out.push(...b.map((s) => ReportSummary.parse(s)));
+  }
+  return out;
+}
+
+/** The per-fix pass (what the summary computed before it was summed in the store), over the fixes as the trips report reads them. */
+async function perFix(a: Ask): Promise<ReportSummary[]> {
+  const out: ReportSummary[] = [];
+  const boundaries = a.boundaries ?? [];
+  for (const device of [...a.devices].sort((x, y) => x.id - y.id)) {
+    const track = fixTrack(threshold(a, device));
+    let bucket: { first: ReportFix; last: ReportFix; maxSpeed: number; movingSpeedSum: number; movingFixes: number } | undefined;
+    let day = 0;
+    for await (const batch of streamReportFixes(adapters.analytics)({ deviceIds: [device.id], from: new Date(a.from), to: new Date(a.to) })) {
+      for (const row of batch) {
+        const fix = track(row);
+        let d = day;
+        while (d < boundaries.length && fix.time >= boundaries[d]!) d++;
+        if (bucket && d !== day) {
+          out.push(summaryItem(device, bucket, { ignoreOdometer: a.ignoreOdometer ?? false }));
+          bucket = undefined;
+        }
+        day = d;
+        bucket ??= { first: fix, last: fix, maxSpeed: 0, movingSpeedSum: 0, movingFixes: 0 };
+        bucket.last = fix;
+        bucket.maxSpeed = Math.max(bucket.maxSpeed, fix.speed);
+        if (fix.moving) {
+          bucket.movingSpeedSum += fix.speed;
+          bucket.movingFixes++;
+        }
+      }
+    }
+    if (bucket) out.push(summaryItem(device, bucket, { ignoreOdometer: a.ignoreOdometer ?? false }));
+  }
+  return out.map((s) => ReportSummary.parse(s));
+}
+
+/** Equal field for field; sums of floating-point legs and speeds to 1e-9 (they are added in another order). */
+function expectSame(actual: ReportSummary[], expected: ReportSummary[]): void {
+  expect(actual.map((s) => [s.deviceId, s.startTime, s.endTime])).toEqual(expected.map((s) => [s.deviceId, s.startTime, s.endTime]));
+  actual.forEach((s, i) => {
+    const e = expected[i]!;
+    for (const key of Object.keys(e) as (keyof ReportSummary)[]) {
+      const [x, y] = [s[key], e[key]];
+      if (typeof x === 'number' && typeof y === 'number' && (key === 'distance' || key === 'averageSpeed')) {
+        expect(Math.abs(x - y), `${key} of row ${i}: ${x} vs ${y}`).toBeLessThanOrEqual(1e-9 * Math.max(1, Math.abs(y)));
+      } else {
+        expect(x, `${key} of row ${i}`).toEqual(y);
+      }
+    }
+  });
+}
+
+const put = (ps: PositionMessageInput[]) => insertPositions(adapters.analytics)(ps.map((p) => PositionMessage.parse(p)));
+const day: Segment[] = [
+  { kind: 'drive', seconds: 7200, kmh: 60 },
+  { kind: 'stop', seconds: 3600, idleSeconds: 600 },
+  { kind: 'drive', seconds: 10800, kmh: 60 },
+  { kind: 'stop', seconds: 5400, idleSeconds: 600 },
+  { kind: 'drive', seconds: 7200, kmh: 60 },
+];
+const dayTrack = buildTrack({ start: new Date(T0), origin: [36.82, -1.29], everySeconds: 30, segments: day });
+const dev = (id: number, attributes: Record<string, unknown> = {}): ReportDevice => ({ id, name: `KBX ${id}`, attributes });
+
+/** Irregular fixes: random speeds and ignition, `motion` sometimes, gaps, counters on some devices, redeliveries. */
+function irregular(deviceId: number, n: number, seed: number, counters: boolean): PositionMessageInput[] {
+  let x = seed;
+  const rnd = () => ((x = (x * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+  let t = T0 - 3 * 3_600_000;
+  let [lat, lon, odometer, hours] = [-1.29, 36.82, 500_000, 1e9];
+  const out: PositionMessageInput[] = [];
+  for (let i = 0; i < n; i++) {
+    t += rnd() < 0.02 ? 3 * 3_600_000 : Math.round(5_000 + rnd() * 55_000);
+    const speed = rnd() < 0.3 ? 0 : Math.round(rnd() * 4000) / 100;
+    lat += (rnd() - 0.5) * 0.002;
+    lon += (rnd() - 0.3) * 0.002;
+    odometer += speed * 10;
+    hours += 30_000;
+    const attributes: Record<string, number | boolean> = counters ? { hours, fuelUsed: Math.round(odometer / 10) / 100 } : {};
+    if (rnd() < 0.1) attributes['motion'] = rnd() < 0.5;
+    const p: PositionMessageInput = {
+      id: `${deviceId}-${t}`, deviceId, uniqueId: `sum-${deviceId}`, protocol: 'osmand', fixTime: new Date(t).toISOString(),
+      serverTime: new Date(t + 1000).toISOString(), valid: true, latitude: lat, longitude: lon, speed, course: 0,
+      ignition: rnd() < 0.1 ? null : rnd() < 0.7, odometer: counters ? odometer : null, attributes,
+    };
+    out.push(p);
+    if (rnd() < 0.03) out.push({ ...p, speed: Math.round(rnd() * 4000) / 100, ignition: !p.ignition, serverTime: new Date(t + 5000).toISOString() });
+  }
+  return out;
+}
+
+beforeAll(async () => {
+  adapters = await createTestAdapters(await primaryKind());
+  await ensurePositionsTable(adapters.analytics);
+  await put(trackPositions(7, 'sum-7', dayTrack));
+  await put(trackPositions(8, 'sum-8', dayTrack, false).map((p) => ({ ...p, ignition: null })));
+  const night = buildTrack({ start: new Date('2026-03-02T18:00:00Z'), origin: [36.82, -1.29], everySeconds: 60, segments: [{ kind: 'drive', seconds: 12 * 3600, kmh: 60 }] });
+  await put(trackPositions(9, 'sum-9', night));
+  await put([...irregular(11, 3000, 1, true), ...irregular(12, 1500, 2, false), ...irregular(13, 200, 3, true)]);
+}, 30_000);
+afterAll(async () => {
+  await adapters?.close();
+});
+
+describe('summary', () => {
+  it('sums the day per device: distance, speeds, engine hours and fuel', async () => {
+    const [s, ...more] = await summary({ devices: [dev(7)], from: T0, to: T0 + DAY });
+    expect(more).toEqual([]);
+    expect(s).toMatchObject({ startTime: at(0), endTime: at(34170), distance: 419_500, startOdometer: 1_000_000, endOdometer: 1_419_500 });
+    expect(s!.maxSpeed).toBeCloseTo(32.397, 3);
+    // engine on while driving (7 h − 30 s of the last leg) and 2 × 10 min idling
+    expect(s!.engineHours).toBe((7 * 3600 - 30 + 1200) * 1000);
+    expect(s!.averageSpeed).toBeCloseTo((419_500 / (7 * 3600 - 30 + 1200)) * 3600 / 1852, 4);
+    expect(s!.spentFuel).toBeCloseTo(419.5 * 0.35, 2);
+  });
+
+  it('without engine data: engine hours null, average speed the mean of the fixes in motion', async () => {
+    const [s] = await summary({ devices: [dev(8)], from: T0, to: T0 + DAY });
+    expect(s).toMatchObject({ engineHours: null, startHours: null, spentFuel: null, startOdometer: null });
+    expect(s!.averageSpeed).toBeCloseTo(60 / 1.852, 3);
+    expect(Math.abs(s!.distance - 419_500) / 419_500).toBeLessThan(0.01);
+  });
+
+  it('splits per calendar day in the time zone asked for', async () => {
+    // 18:00 UTC to 06:00 UTC next day is 21:00 → 09:00 in Nairobi: midnight local = 21:00 UTC
+    const from = Date.parse('2026-03-02T18:00:00Z');
+    const to = Date.parse('2026-03-03T06:00:00Z');
+    const daily = (tz: string, pageRows?: number) => summary({ devices: [dev(9)], from, to, boundaries: dayBoundaries(from, to, tz), pageRows });
+    expect((await daily('Africa/Nairobi')).map((s) => [s.startTime, s.endTime, s.distance])).toEqual([
+      ['2026-03-02T18:00:00.000Z', '2026-03-02T20:59:00.000Z', 179 * 1000],
+      ['2026-03-02T21:00:00.000Z', '2026-03-03T05:59:00.000Z', 539 * 1000],
+    ]);
+    expect((await daily('UTC')).map((s) => s.startTime)).toEqual(['2026-03-02T18:00:00.000Z', '2026-03-03T00:00:00.000Z']);
+    expectSame(await daily('Africa/Nairobi', 10), await daily('Africa/Nairobi')); // pages of 100 fixes, 8 to a day
+  });
+
+  it('says what a pass over every fix says, on irregular data, daily or not, in pages or in one query', async () => {
+    const devices = [dev(11), dev(12, { 'event.motion.speedThreshold': 5 }), dev(13), dev(7), dev(8)];
+    const from = T0 - 4 * 3_600_000;
+    const to = T0 + 20 * DAY;
+    for (const boundaries of [[], dayBoundaries(from, to, 'Africa/Nairobi')]) {
+      const expected = await perFix({ devices, from, to, boundaries });
+      expect(expected.length).toBeGreaterThan(devices.length * (boundaries.length ? 2 : 1) - 1);
+      for (const pageRows of [40, 1000, Infinity]) { // pages of 120 fixes (every device alone), of 3,000 (two devices to a page), one query
+        expectSame(await summary({ devices, from, to, boundaries, pageRows }), expected);
+      }
+      expectSame(await summary({ devices, from, to, boundaries, ignoreOdometer: true, speedThreshold: 3 }), await perFix({ devices, from, to, boundaries, ignoreOdometer: true, speedThreshold: 3 }));
+    }
+  });
+});

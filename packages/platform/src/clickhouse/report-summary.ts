@@ -1,6 +1,6 @@
 import type { Analytics } from '../adapters/analytics';
 import { deviceWindows, pageRowsFor, queryRows } from './report-pages';
-import { attributeSql } from './report-positions';
+import { attributeSql, type ReportFixRow } from './report-positions';
 
 /**
  * The summary report's sums, computed in ClickHouse: per device and calendar day, the first and the
@@ -31,19 +31,8 @@ export interface SummaryQuery {
   signal?: AbortSignal;
 }
 
-/** A fix at either end of a part. */
-export interface SummaryEnd {
-  /** Fix time, epoch ms. */
-  time: number;
-  latitude: number;
-  longitude: number;
-  ignition: boolean | null;
-  odometer: number | null;
-  hours: number | null;
-  fuelUsed: number | null;
-  fuel: number | null;
-  fuelLevel: number | null;
-}
+/** A fix at either end of a part (its time in epoch ms). */
+export type SummaryEnd = Pick<ReportFixRow, 'time' | 'latitude' | 'longitude' | 'ignition' | 'odometer' | 'hours' | 'fuelUsed' | 'fuel' | 'fuelLevel'>;
 
 export interface SummaryPart {
   deviceId: number;

@@ -37,4 +37,13 @@ describe('PGlite self-deadlock guard', () => {
     await tx;
     expect(await concurrent).toEqual([{ n: 1 }]);
   });
+
+  it('lets work a transaction started and left running query the root handle once it has ended', async () => {
+    let later!: Promise<unknown>;
+    await db.orm.transaction(async (tx) => {
+      await tx.execute(sql`select 1`);
+      later = new Promise((r) => setTimeout(r, 20)).then(() => db.rows(sql`select 2 as n`));
+    });
+    expect(await later).toEqual([{ n: 2 }]);
+  });
 });

@@ -50,9 +50,10 @@ export async function createPgliteDb(dataDir?: string): Promise<Db> {
  * Concurrent requests are unaffected: only the transaction's own async context is refused.
  */
 function guardAgainstSelfDeadlock(client: PGlite): void {
-  const insideTransaction = new AsyncLocalStorage<true>();
+  // the store outlives the transaction in work it started and left running: `open` tells them apart
+  const insideTransaction = new AsyncLocalStorage<{ open: boolean }>();
   const refuse = (what: string) => {
-    if (insideTransaction.getStore()) {
+    if (insideTransaction.getStore()?.open) {
       throw new Error(`${what} on the root database handle inside a transaction would wait for that transaction forever (PGlite has one connection): pass the transaction handle (tx) instead`);
     }
   };
@@ -69,6 +70,11 @@ function guardAgainstSelfDeadlock(client: PGlite): void {
   }) as PGlite['exec'];
   client.transaction = ((callback: Parameters<PGlite['transaction']>[0]) => {
     refuse('a transaction');
-    return transaction((tx) => insideTransaction.run(true, () => callback(tx)));
+    return transaction((tx) => {
+      const state = { open: true };
+      return insideTransaction.run(state, () => callback(tx)).finally(() => {
+        state.open = false;
+      });
+    });
   }) as PGlite['transaction'];
 }

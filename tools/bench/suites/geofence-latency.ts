@@ -16,6 +16,7 @@ import { build } from '@corridor/geofence/app';
 import { formatAreaWkt } from '@corridor/geofence/fences/area-wkt';
 import { geofencesRepository } from '@corridor/geofence/geofences/repository';
 import { EARTH_RADIUS_M } from '@corridor/geofence/fences/geometry';
+import { quantile, round } from '../stats';
 
 const FENCES = 1000;
 const DEVICES = 500;
@@ -24,8 +25,6 @@ const SECONDS = 10;
 const TICK_MS = 50;
 const RADIUS_M = 300;
 
-const quantile = (sorted: number[], q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
-const round = (v: number): number => Math.round(v * 100) / 100;
 
 export default async function run(): Promise<Record<string, number | string>> {
   const logger = createLogger('bench', 'error');

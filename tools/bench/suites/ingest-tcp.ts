@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { gt06Location, gt06Login } from '../../sim/senders/gt06-encoder';
+import { quantile } from '../stats';
 
 const LOAD_DEVICES = 1000;
 const FRAMES_PER_DEVICE = 20;
@@ -101,7 +102,7 @@ async function deviceProcess(): Promise<void> {
       );
       const ms = performance.now() - started;
       latencies.sort((a, b) => a - b);
-      const pct = (p: number): number => Math.round((latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0) * 10) / 10;
+      const pct = (p: number): number => Math.round((latencies.length ? quantile(latencies, p) : 0) * 10) / 10;
       say({ event: 'done', acked: latencies.length, ms, p50: pct(0.5), p99: pct(0.99) });
     }
     if (line === 'exit') break;

@@ -20,6 +20,7 @@ import { BaseEnv, createAdapters, createLogger, parseConfig } from '@corridor/pl
 import { build } from '@corridor/journey/app';
 import { buildRouteIndex } from '@corridor/journey/corridor/route-index';
 import { corridorRouteOf } from '@corridor/journey/routes/corridor-route';
+import { quantile, round } from '../stats';
 
 const DEVICES = 500;
 const RATE = 1000;
@@ -29,8 +30,6 @@ const ON = 6;
 const OFF = 6;
 const FIX_INTERVAL_MS = 30_000;
 
-const quantile = (sorted: number[], q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
-const round = (v: number): number => Math.round(v * 100) / 100;
 
 export default async function run(): Promise<Record<string, number | string>> {
   const logger = createLogger('bench', 'error');

@@ -4,6 +4,8 @@ import { counter } from '../metrics';
 import type { Bus, BusMessage, ProducerStatus, SubscribeOptions, Subscription, TopicSpec } from './bus';
 import { SupervisedKafkaConsumer, type RestartBackoff } from './kafka-consumer';
 
+/** Failed publishes in a row after which the producer is replaced. */
+const REPLACE_AFTER_FAILURES = 3;
 const producerRestarts = counter('bus_producer_restarts_total', 'Producers replaced after failed publishes', []);
 
 export interface KafkaBusOptions {
@@ -116,16 +118,23 @@ export class KafkaBus implements Bus {
   private getProducer(): Promise<Producer> {
     if (!this.producerReady) {
       const producer = this.kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: true });
-      this.producerReady = producer.connect().then(
+      const ready: Promise<Producer> = producer.connect().then(
         () => {
+          // replaced while connecting (replaceProducer): this one is not used
+          if (this.producerReady !== ready) {
+            void producer.disconnect().catch(() => undefined);
+            throw new Error('producer replaced while connecting');
+          }
           this.producer = producer;
           return producer;
         },
         (err: unknown) => {
-          this.producerReady = undefined;
+          if (this.producerReady === ready) this.producerReady = undefined;
+          void producer.disconnect().catch(() => undefined);
           throw err;
         },
       );
+      this.producerReady = ready;
     }
     return this.producerReady;
   }
@@ -229,7 +238,21 @@ export class KafkaBus implements Bus {
     const since = this.producerState.state === 'failing' ? this.producerState.failingSince : new Date().toISOString();
     this.producerState = { state: 'failing', failingSince: since, lastError: `${err.name}: ${err.message}`, restarts: this.producerState.restarts };
     if (this.failuresInRow === 1 || this.failuresInRow % 20 === 0) this.opts.logger.warn({ err, failuresInRow: this.failuresInRow }, 'publish failed');
+    // a producer that keeps failing (or failed for good, e.g. its idempotence state lost when the
+    // broker was killed) is replaced: the next batch gets a new one (no other send is in flight here)
+    if (this.failuresInRow % REPLACE_AFTER_FAILURES === 0 || (err as { retriable?: boolean }).retriable === false) this.replaceProducer();
     this.probeProducer();
+  }
+
+  private replaceProducer(): void {
+    const old = this.producer;
+    this.producer = undefined;
+    this.producerReady = undefined;
+    if (old) {
+      void old.disconnect().catch(() => undefined);
+      producerRestarts.inc();
+      this.producerState = { ...this.producerState, restarts: this.producerState.restarts + 1 };
+    }
   }
 
   /**
@@ -246,21 +269,16 @@ export class KafkaBus implements Bus {
       for (let attempt = 0; !this.closed && this.producerState.state === 'failing'; attempt++) {
         await new Promise((r) => setTimeout(r, Math.min(maxMs, initialMs * 2 ** attempt)).unref());
         if (this.closed || this.producerState.state !== 'failing' || this.flushing) continue;
-        const old = this.producer;
-        this.producer = undefined;
-        this.producerReady = undefined;
-        await old?.disconnect().catch(() => undefined);
+        this.replaceProducer();
         try {
           await this.getProducer();
         } catch (err) {
           this.opts.logger.debug({ err, attempt }, 'producer reconnect failed; trying again');
           continue;
         }
-        producerRestarts.inc();
-        const restarts = this.producerState.restarts + 1;
-        this.opts.logger.info({ failingSince: this.producerState.failingSince, restarts }, 'producer replaced and reconnected after failed publishes');
+        this.opts.logger.info({ failingSince: this.producerState.failingSince }, 'producer replaced and reconnected after failed publishes');
         this.failuresInRow = 0;
-        this.producerState = this.producerState.state === 'failing' ? { state: 'ok', restarts } : { ...this.producerState, restarts };
+        if (this.producerState.state === 'failing') this.producerState = { state: 'ok', restarts: this.producerState.restarts };
       }
     })().finally(() => {
       this.probing = false;

@@ -123,7 +123,7 @@ export class MemoryBus implements Bus {
           if (!delivered && member.running) await idle(1000);
         } catch (err) {
           status.restarts++;
-          consumerRestarts.inc({ group: opts.groupId });
+          consumerRestarts.inc({ group: opts.groupId, by: 'supervisor' });
           Object.assign(status, { state: 'restarting', since: new Date().toISOString(), lastError: err instanceof Error ? `${err.name}: ${err.message}` : String(err) });
           this.logger?.error({ err, consumer: opts.groupId, restarts: status.restarts }, 'consumer loop failed; restarting it');
           await idle(this.retryDelayMs);

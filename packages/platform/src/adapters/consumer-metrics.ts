@@ -9,7 +9,8 @@ import type { Subscription } from './bus';
  */
 export const liveConsumers = new Set<Subscription>();
 
-export const consumerRestarts = counter('consumer_restarts_total', 'Consumers restarted after a crash (by the bus client itself or by the supervisor)', ['group']);
+/** `by`: kafkajs (it restarts the consumer itself) or supervisor (kafkajs gave up on it; the bus starts a new one). */
+export const consumerRestarts = counter('consumer_restarts_total', 'Consumers restarted after a crash, by who restarts them: kafkajs itself, or the supervisor when kafkajs gave up', ['group', 'by']);
 
 /** How long a scrape waits for one group's lag before leaving it out. */
 const LAG_SCRAPE_TIMEOUT_MS = 2000;

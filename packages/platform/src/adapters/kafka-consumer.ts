@@ -160,7 +160,7 @@ export class SupervisedKafkaConsumer implements Subscription {
   private crashed(consumer: Consumer, error: Error, kafkajsRestarts: boolean): void {
     if (this.stopped) return;
     this.restarts++;
-    consumerRestarts.inc({ group: this.groupId });
+    consumerRestarts.inc({ group: this.groupId, by: kafkajsRestarts ? 'kafkajs' : 'supervisor' });
     this.setState('restarting', describe(error));
     if (kafkajsRestarts) {
       this.log.warn({ err: error, restarts: this.restarts }, 'consumer crashed; kafkajs restarts it');

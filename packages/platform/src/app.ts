@@ -12,13 +12,9 @@ import type { ErrorCode } from '@corridor/contracts';
 import { AppError } from './errors';
 import { IDENTITY_HEADER, verifyIdentity, type InternalKeys } from './identity';
 import type { Logger } from './logger';
-<<<<<<< HEAD
-import { histogram, registry } from './metrics';
-import type { ReadinessReport } from './bus-readiness';
-=======
 import { counter, histogram, registry } from './metrics';
 import { refuseNulText } from './nul-text';
->>>>>>> main
+import type { ReadinessReport } from './bus-readiness';
 
 export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
 

@@ -15,7 +15,7 @@ import { xlsxStream } from './xlsx';
 const trip = (i: number, patch: Partial<ReportTrip> = {}): ReportTrip => ({
   deviceId: 3, deviceName: 'KCA 001X, "Mombasa" unit', distance: 120_000 + i, averageSpeed: 30.5, maxSpeed: 32.4, spentFuel: null,
   startOdometer: 1_000_000, endOdometer: 1_120_000, startTime: '2026-03-02T06:00:00.000Z', endTime: '2026-03-02T08:03:30.000Z',
-  startPositionId: `3-${i}`, endPositionId: `3-${i + 1}`, startLat: -1.29, startLon: 36.82, endLat: -1.29, endLon: 37.9,
+  startPositionId: 3_000 + i, endPositionId: 3_001 + i, startLat: -1.29, startLon: 36.82, endLat: -1.29, endLon: 37.9,
   startAddress: null, endAddress: null, duration: 7_410_000, driverUniqueId: 'D-9', driverName: null, ...patch,
 });
 async function* batches<T>(...b: T[][]): AsyncGenerator<T[]> {

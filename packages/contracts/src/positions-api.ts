@@ -60,7 +60,8 @@ export const positionsEndpoints = [
     summary: 'Push a batch of positions (JSON)',
     description:
       'Each position is validated, identified by uniqueId against the device registry and published on positions.v1. ' +
-      'The answer comes only after the bus confirmed the publish; a bus outage answers 503 and nothing is acknowledged.',
+      'The answer comes only after the bus confirmed the publish; a bus outage, or more pending positions than ingest can ' +
+      'publish in time, answers 503 with Retry-After and nothing is acknowledged.',
     tags: ['positions'],
     access: ['admin', 'device', 'dispatcher'],
     request: { body: PositionBatch },

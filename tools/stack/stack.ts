@@ -4,7 +4,7 @@ import { build as buildIngest, type IngestService } from '@corridor/ingest';
 import { build as buildJourney, type JourneyService } from '@corridor/journey';
 import { build as buildGeofence } from '@corridor/geofence';
 import { build as buildOpsApi, type OpsApiService } from '@corridor/ops-api';
-import { createAdapters, createLogger, parseConfig, type Adapters, type Logger } from '@corridor/platform';
+import { createAdapters, createLogger, internalKeys, parseConfig, type Adapters, type Logger } from '@corridor/platform';
 import { simDeviceIds, startSimulator, type SimProtocol, type SimulatorHandle } from '../sim/simulator';
 import type { StackConfig } from './config';
 import { registerSimDevices } from './sim-devices';
@@ -36,7 +36,7 @@ export async function startStack(config: StackConfig, opts: { loggerFor?: (servi
   const log = opts.loggerFor ?? ((name: string) => createLogger(name, config.LOG_LEVEL));
   const logger = log('stack');
   const adapters = await createAdapters(config, logger, { dataDir: config.DATA_DIR });
-  const common = { ...adapters, identitySecret: config.INTERNAL_TOKEN_SECRET };
+  const common = { ...adapters, identitySecret: internalKeys(config) };
   const ops = await buildOpsApi({ ...common, logger: log('ops-api') });
   const ingest = await buildIngest({ ...common, logger: log('ingest') });
   const journey = await buildJourney({ ...common, logger: log('journey') });

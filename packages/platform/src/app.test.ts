@@ -18,7 +18,7 @@ const boom = defineEndpoint({
 });
 
 let readyOk = true;
-const app = createApp({ name: 'test', logger: createLogger('test', 'silent'), identitySecret: TEST_IDENTITY_SECRET, readiness: { dep: async () => { if (!readyOk) throw new Error('dep down'); } } });
+const app = createApp({ name: 'ops-api', logger: createLogger('test', 'silent'), identitySecret: TEST_IDENTITY_SECRET, readiness: { dep: async () => { if (!readyOk) throw new Error('dep down'); } } });
 registerEndpoint(app, echo, async (req) => ({ id: req.params.id, name: req.body.name }));
 registerEndpoint(app, boom, async () => {
   throw new AppError('INVALID_TRANSITION', 'not now', { current: 'a', allowed: ['b'] });

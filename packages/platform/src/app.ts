@@ -10,7 +10,7 @@ import {
 } from 'fastify-type-provider-zod';
 import type { ErrorCode } from '@corridor/contracts';
 import { AppError } from './errors';
-import { IDENTITY_HEADER, verifyIdentity } from './identity';
+import { IDENTITY_HEADER, verifyIdentity, type InternalKeys } from './identity';
 import type { Logger } from './logger';
 import { histogram, registry } from './metrics';
 
@@ -25,10 +25,10 @@ export interface CreateAppOptions {
   /** Expose /healthz, /readyz and /metrics (false for a secondary listener such as a device port). */
   ops?: boolean;
   /**
-   * Verify the gateway's x-corridor-identity token with this secret and set req.identity.
-   * Endpoints registered with registerEndpoint then enforce their contract's access rule.
+   * Verify the gateway's x-corridor-identity token with these keys (audience: `name`) and set
+   * req.identity. Endpoints registered with registerEndpoint then enforce their contract's access rule.
    */
-  identitySecret?: string;
+  identitySecret?: InternalKeys;
 }
 
 const requestDuration = histogram('http_request_duration_seconds', 'HTTP request duration', ['service', 'method', 'route', 'status']);
@@ -68,7 +68,7 @@ export function createApp(opts: CreateAppOptions): App {
     app.decorateRequest('identity', undefined);
     app.addHook('onRequest', async (req) => {
       const token = req.headers[IDENTITY_HEADER];
-      if (typeof token === 'string' && token) req.identity = await verifyIdentity(token, secret);
+      if (typeof token === 'string' && token) req.identity = await verifyIdentity(token, secret, opts.name);
     });
   }
   app.addHook('onResponse', async (req, reply) => {

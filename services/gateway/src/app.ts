@@ -4,7 +4,7 @@ import cors from '@fastify/cors';
 import formbody from '@fastify/formbody';
 import helmet from '@fastify/helmet';
 import { allEndpoints, endpointsOf } from '@corridor/contracts';
-import { AppError, createApp, type Adapters, type App, type Logger } from '@corridor/platform';
+import { AppError, createApp, internalKeys, type Adapters, type App, type Logger } from '@corridor/platform';
 import { openIdSettings, type GatewayConfig } from './config';
 import { auditRoutes } from './audit/routes';
 import { authenticator } from './auth/authenticator';
@@ -165,7 +165,7 @@ export async function build(deps: GatewayDeps): Promise<GatewayService> {
   await proxyRoutes(app, {
     upstreams: upstreamsFrom(config),
     timeoutMs: config.UPSTREAM_TIMEOUT_MS,
-    identitySecret: config.INTERNAL_TOKEN_SECRET,
+    identitySecret: internalKeys(config),
     bodyLimit: config.PROXY_BODY_LIMIT_BYTES,
   });
 

@@ -94,8 +94,10 @@ export const GatewayConfig = BaseEnv.extend({
     }
   }
   if (c.NODE_ENV === 'production') {
-    if (c.COOKIE_SECRET === DEV_COOKIE_SECRET) ctx.addIssue({ code: 'custom', path: ['COOKIE_SECRET'], message: 'set a secret of your own in production' });
-    if (c.ADMIN_PASSWORD === DEV_ADMIN_PASSWORD) ctx.addIssue({ code: 'custom', path: ['ADMIN_PASSWORD'], message: 'set a password of your own in production' });
+    // the development defaults and every published example ("change-me") open the door
+    const published = (v: string, dev: string) => v === dev || /change-?me/i.test(v);
+    if (published(c.COOKIE_SECRET, DEV_COOKIE_SECRET)) ctx.addIssue({ code: 'custom', path: ['COOKIE_SECRET'], message: 'set a secret of your own in production' });
+    if (published(c.ADMIN_PASSWORD, DEV_ADMIN_PASSWORD)) ctx.addIssue({ code: 'custom', path: ['ADMIN_PASSWORD'], message: 'set a password of your own in production' });
   }
   if (c.TOKEN_TTL_DAYS > c.TOKEN_MAX_DAYS) ctx.addIssue({ code: 'custom', path: ['TOKEN_TTL_DAYS'], message: 'must not exceed TOKEN_MAX_DAYS' });
 });

@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { expect } from 'vitest';
-import type { DecodedPosition } from '../src/protocols/protocol';
+import { DecodeError, type DecodedPosition } from '../src/protocols/protocol';
 
 /** Turns a hex capture (spaces allowed) into bytes. */
 export function hex(text: string): Buffer {
@@ -88,4 +89,37 @@ export function callAllowing(errorClass: new (...args: never[]) => Error, fn: ()
   } catch (err) {
     if (!(err instanceof errorClass)) throw new Error(`expected only ${errorClass.name}, got ${String(err)}`);
   }
+}
+
+/** The fuzz suite's splitter property: random bytes and frame limits throw nothing but DecodeError. */
+export function fuzzSplitter(split: Splitter, numRuns = 2000): void {
+  fc.assert(
+    fc.property(fc.uint8Array({ maxLength: 600 }), fc.integer({ min: 1, max: 2048 }), (bytes, maxFrame) => {
+      callAllowing(DecodeError, () => split(Buffer.from(bytes), maxFrame));
+    }),
+    { numRuns },
+  );
+}
+
+/**
+ * The fuzz suite's mutation property: real captures with up to six bytes changed and up to
+ * `maxCut - 1` bytes cut off the end, decoded whole and through the splitter, throw nothing but
+ * DecodeError, and every position they still yield has a real fix time.
+ */
+export function fuzzMutations(decode: (frame: Buffer) => { positions: DecodedPosition[] }, split: Splitter, captures: Buffer[], maxCut = 12, numRuns = 3000): void {
+  const decodeChecked = (frame: Buffer): void => {
+    for (const p of decode(frame).positions) expect(p.fixTime.getTime()).not.toBeNaN();
+  };
+  fc.assert(
+    fc.property(fc.constantFrom(...captures), fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { maxLength: 6 }), fc.nat(), (capture, edits, cut) => {
+      const frame = Buffer.from(capture);
+      for (const [at, value] of edits) frame[at % frame.length] = value;
+      const truncated = frame.subarray(0, Math.max(0, frame.length - (cut % maxCut)));
+      callAllowing(DecodeError, () => decodeChecked(truncated));
+      callAllowing(DecodeError, () => {
+        for (const f of split(truncated, 4096).frames) decodeChecked(f);
+      });
+    }),
+    { numRuns },
+  );
 }

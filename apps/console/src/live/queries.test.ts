@@ -6,7 +6,7 @@ import { applyLive, fleetDevicesKey, latestPositionsKey, mergeDevices, mergePosi
 import { FrameBatcher } from './frame-batcher';
 
 const pos = (deviceId: number, fixTime: string, lat = 0): PositionMessage => ({
-  id: `${deviceId}-${Date.parse(fixTime)}`, deviceId, uniqueId: String(deviceId), protocol: 'osmand', fixTime, serverTime: fixTime, valid: true,
+  id: deviceId * 1_000_000 + Date.parse(fixTime) / 1000, deviceId, uniqueId: String(deviceId), protocol: 'osmand', fixTime, serverTime: fixTime, valid: true,
   latitude: lat, longitude: 36, speed: 30, course: 0, altitude: null, accuracy: null, satellites: null, hdop: null, ignition: null,
   odometer: null, power: null, battery: null, alarm: null, crcValid: true, rawFrameId: null, attributes: {},
 });
@@ -36,7 +36,7 @@ describe('live frames in the query cache', () => {
     client.setQueryData(fleetDevicesKey, [device(1)]);
     applyLive(client, { positions: [pos(1, '2026-01-01T10:05:00Z', 5)] });
     expect(client.getQueryData<PositionMessage[]>(latestPositionsKey)?.[0]?.latitude).toBe(5);
-    expect(client.getQueryData<Device[]>(fleetDevicesKey)?.[0]?.positionId).toBe(`1-${Date.parse('2026-01-01T10:05:00Z')}`);
+    expect(client.getQueryData<Device[]>(fleetDevicesKey)?.[0]?.positionId).toBe(1_000_000 + Date.parse('2026-01-01T10:05:00Z') / 1000);
     applyLive(client, {
       events: [
         { id: 'e1', type: 'journeyFlagOpened', eventTime: '2026-01-01T10:06:00Z', deviceId: 1, positionId: null, journeyId: '3', geofenceId: null, latitude: null, longitude: null, attributes: { flagType: 'overspeed', escalated: false } },

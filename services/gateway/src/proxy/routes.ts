@@ -1,7 +1,7 @@
 import { Transform } from 'node:stream';
 import replyFrom from '@fastify/reply-from';
 import { allEndpoints, fastifyPath, type EndpointDef, type ErrorCode } from '@corridor/contracts';
-import { AppError, IDENTITY_HEADER, checkAccess, counter, errorBody, signIdentity, type App } from '@corridor/platform';
+import { AppError, IDENTITY_HEADER, checkAccess, counter, errorBody, signIdentity, type App, type InternalKeys } from '@corridor/platform';
 import type { Upstreams } from './upstreams';
 
 const upstreamErrors = counter('gateway_upstream_errors_total', 'Proxied requests that failed upstream', ['service', 'kind']);
@@ -41,7 +41,7 @@ function limited(max: number, onExceeded: () => void): Transform {
  * stay here and the caller's identity travels as a short-lived signed token. Bodies are streamed
  * through unparsed, up to bodyLimit. Only idempotent methods are retried (connection failures).
  */
-export async function proxyRoutes(app: App, opts: { upstreams: Upstreams; timeoutMs: number; identitySecret: string; bodyLimit: number; endpoints?: readonly EndpointDef[] }): Promise<void> {
+export async function proxyRoutes(app: App, opts: { upstreams: Upstreams; timeoutMs: number; identitySecret: InternalKeys; bodyLimit: number; endpoints?: readonly EndpointDef[] }): Promise<void> {
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { bodyLimit: opts.bodyLimit }, (req, payload, done) => {
@@ -63,9 +63,9 @@ export async function proxyRoutes(app: App, opts: { upstreams: Upstreams; timeou
         config: { endpointId: def.id },
         onRequest: async (req) => checkAccess(def.access, req.identity),
         handler: async (req, reply) => {
-          // the caller's identity travels as a short-lived signed token; credentials stay here
+          // the caller's identity travels as a short-lived signed token for that service only; credentials stay here
           const { authorization: _a, cookie: _c, [IDENTITY_HEADER]: _i, ...forwarded } = req.headers;
-          const identity = req.identity ? await signIdentity(req.identity, opts.identitySecret) : undefined;
+          const identity = req.identity ? await signIdentity(req.identity, opts.identitySecret, def.service) : undefined;
           return reply.from(upstream + req.url, {
             timeout: opts.timeoutMs,
             retriesCount: def.method === 'get' ? 1 : 0,

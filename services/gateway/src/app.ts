@@ -127,6 +127,8 @@ export async function build(deps: GatewayDeps): Promise<GatewayService> {
   app.addHook('onError', async (_req, reply, err) => {
     const retry = err instanceof AppError && err.code === 'RATE_LIMITED' ? (err.details as { retryAfterSeconds?: number } | undefined)?.retryAfterSeconds : undefined;
     if (retry) void reply.header('retry-after', String(retry));
+    // a body refused for its size is not read to its end: close the connection rather than drain it
+    if ((err instanceof AppError && err.code === 'PAYLOAD_TOO_LARGE') || (err as { statusCode?: number }).statusCode === 413) void reply.header('connection', 'close');
   });
 
   // the gateway's own endpoints
@@ -167,6 +169,7 @@ export async function build(deps: GatewayDeps): Promise<GatewayService> {
     timeoutMs: config.UPSTREAM_TIMEOUT_MS,
     identitySecret: internalKeys(config),
     bodyLimit: config.PROXY_BODY_LIMIT_BYTES,
+    otherBodyLimit: config.BODY_LIMIT_BYTES,
   });
 
   return {

@@ -1,3 +1,4 @@
+import { ByteReader } from '../byte-reader';
 import { DecodeError, type DecodedPosition } from '../protocol';
 import { ioSpecFor, type IoElementSpec, type IoValue } from './io-elements';
 
@@ -11,46 +12,6 @@ export const CODEC = { gh3000: 0x07, c8: 0x08, c8e: 0x8e, c12: 0x0c, c13: 0x0d, 
 
 const KPH_PER_KNOT = 1.852;
 const FIXED_GROUP_SIZES = [1, 2, 4, 8] as const;
-
-/** Bounds-checked reader; every read past the end throws DecodeError('truncated'). */
-class Reader {
-  private at = 0;
-  constructor(private readonly buf: Buffer) {}
-  get remaining(): number {
-    return this.buf.length - this.at;
-  }
-  private need(n: number): number {
-    if (n > this.buf.length - this.at) throw new DecodeError('truncated', `teltonika: needed ${n} bytes at offset ${this.at} of ${this.buf.length}`);
-    const start = this.at;
-    this.at += n;
-    return start;
-  }
-  u8(): number {
-    return this.buf.readUInt8(this.need(1));
-  }
-  u16(): number {
-    return this.buf.readUInt16BE(this.need(2));
-  }
-  i16(): number {
-    return this.buf.readInt16BE(this.need(2));
-  }
-  u32(): number {
-    return this.buf.readUInt32BE(this.need(4));
-  }
-  i32(): number {
-    return this.buf.readInt32BE(this.need(4));
-  }
-  u64(): number {
-    return Number(this.buf.readBigUInt64BE(this.need(8)));
-  }
-  rewind(n: number): void {
-    this.at = Math.max(0, this.at - n);
-  }
-  bytes(n: number): Buffer {
-    const start = this.need(n);
-    return this.buf.subarray(start, start + n);
-  }
-}
 
 export interface AvlData {
   codec: number;
@@ -82,7 +43,7 @@ function applyIo(position: DecodedPosition, alarms: string[], id: number, raw: B
   }
 }
 
-function readRecord(r: Reader, codec: number, deviceId: string | undefined): DecodedPosition | null {
+function readRecord(r: ByteReader, codec: number, deviceId: string | undefined): DecodedPosition | null {
   const timestamp = r.u64();
   const priority = r.u8();
   const longitude = r.i32() / 1e7;
@@ -141,7 +102,7 @@ const YEAR_2100_MS = 4_102_444_800_000;
  * timestamp + text (as the documentation describes). The bytes left before the trailing record
  * count tell them apart. Returns the text length.
  */
-function skipCodec13Timestamp(r: Reader, size: number): number {
+function skipCodec13Timestamp(r: ByteReader, size: number): number {
   const available = r.remaining - 1;
   if (available === size + 4) {
     r.u32();
@@ -160,7 +121,7 @@ function skipCodec13Timestamp(r: Reader, size: number): number {
 }
 
 /** Codec 12 (type 0x06 response) / 13 (with a 4-byte timestamp) text from the device. */
-function readCommandResponse(r: Reader, codec: number): Record<string, string> {
+function readCommandResponse(r: ByteReader, codec: number): Record<string, string> {
   const type = r.u8();
   let length = r.u32();
   if (codec === CODEC.c13) length = skipCodec13Timestamp(r, length);
@@ -170,7 +131,7 @@ function readCommandResponse(r: Reader, codec: number): Record<string, string> {
 }
 
 export function parseAvlData(data: Buffer, deviceId: string | undefined): AvlData {
-  const r = new Reader(data);
+  const r = new ByteReader(data, 'teltonika');
   const codec = r.u8();
   const count = r.u8();
   const positions: DecodedPosition[] = [];

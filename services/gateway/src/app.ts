@@ -5,6 +5,7 @@ import formbody from '@fastify/formbody';
 import helmet from '@fastify/helmet';
 import { allEndpoints, endpointsOf } from '@corridor/contracts';
 import { AppError, createApp, internalKeys, type Adapters, type App, type Logger } from '@corridor/platform';
+import { busReadiness, scopeBus } from '@corridor/platform';
 import { openIdSettings, type GatewayConfig } from './config';
 import { auditRoutes } from './audit/routes';
 import { authenticator } from './auth/authenticator';
@@ -67,14 +68,15 @@ export interface GatewayService {
  * the API (rate limits, body limits, CORS, security headers, CSRF) and serves the live feed.
  */
 export async function build(deps: GatewayDeps): Promise<GatewayService> {
-  const { config, logger, db, cache, bus } = deps;
+  const { config, logger, db, cache } = deps;
+  const bus = scopeBus(deps.bus); // its consumers are the ones /readyz watches
   const now = () => deps.clock.now();
   await db.migrate(migrationsFolder, 'gateway');
   const app = createApp({
     name: 'gateway',
     logger,
     bodyLimit: config.BODY_LIMIT_BYTES,
-    readiness: { db: () => db.ping(), cache: () => cache.ping(), bus: () => bus.ping() },
+    readiness: { db: () => db.ping(), cache: () => cache.ping(), bus: busReadiness(bus) },
   });
 
   const hasher = passwordHasher(config.PASSWORD_HASH_COST);

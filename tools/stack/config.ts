@@ -24,6 +24,8 @@ export const StackConfig = BaseEnv.extend({
   SIM_TRUCKS: z.coerce.number().int().min(0).max(5000).default(24),
   SIM_INTERVAL_MS: z.coerce.number().int().min(100).default(5000),
   SIM_TIME_SCALE: z.coerce.number().positive().default(1),
+  /** The demo scenario: demo accounts per role, journeys for the simulated trucks with scripted incidents, company paperwork. */
+  DEMO: z.stringbool().default(true),
   ADMIN_EMAIL: z.string().default('admin@corridor.local'),
   ADMIN_PASSWORD: z.string().min(8).default('corridor-admin'),
 });

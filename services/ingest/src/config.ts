@@ -6,7 +6,7 @@ import { TELTONIKA_PORT } from './protocols/teltonika/index';
 import { H02_PORT } from './protocols/h02/index';
 import { GPS103_PORT } from './protocols/gps103';
 import { TK103_PORT } from './protocols/tk103';
-import { MEITRACK_PORT } from './protocols/meitrack';
+import { MEITRACK_PORT } from './protocols/meitrack/index';
 import { JT808_PORT } from './protocols/jt808/index';
 import { RUPTELA_PORT } from './protocols/ruptela/index';
 import { JT701_PORT } from './protocols/jt701/index';

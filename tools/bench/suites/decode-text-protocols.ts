@@ -1,6 +1,6 @@
 import { gps103Protocol } from '@corridor/ingest/protocols/gps103';
 import { h02Protocol } from '@corridor/ingest/protocols/h02/index';
-import { meitrackProtocol } from '@corridor/ingest/protocols/meitrack';
+import { meitrackProtocol } from '@corridor/ingest/protocols/meitrack/index';
 import type { Protocol, ProtocolSession } from '@corridor/ingest/protocols/protocol';
 import { tk103Protocol } from '@corridor/ingest/protocols/tk103';
 import { jt808Protocol } from '@corridor/ingest/protocols/jt808/index';

@@ -4,7 +4,7 @@ import { encodeImeiAck, teltonikaProtocol } from '../protocols/teltonika/index';
 import { h02Protocol } from '../protocols/h02/index';
 import { gps103Protocol } from '../protocols/gps103';
 import { tk103Protocol } from '../protocols/tk103';
-import { meitrackProtocol } from '../protocols/meitrack';
+import { meitrackProtocol } from '../protocols/meitrack/index';
 import { jt808Protocol } from '../protocols/jt808/index';
 import { ruptelaProtocol } from '../protocols/ruptela/index';
 import { jt701Protocol } from '../protocols/jt701/index';

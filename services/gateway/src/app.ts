@@ -9,6 +9,7 @@ import { busReadiness, scopeBus } from '@corridor/platform';
 import { openIdSettings, type GatewayConfig } from './config';
 import { auditRoutes } from './audit/routes';
 import { authenticator } from './auth/authenticator';
+import { consoleRoutes, defaultConsoleDir } from './console/routes';
 import { ensureBootstrapAdmin } from './auth/bootstrap-admin';
 import { identityHook } from './auth/identity-hook';
 import { loginThrottle } from './auth/login-throttle';
@@ -95,7 +96,20 @@ export async function build(deps: GatewayDeps): Promise<GatewayService> {
   await installWebSocket(app, liveFeed, { maxPayload: 64 * 1024 });
 
   // protection: security headers, CORS for the console, cookies, forms, rate limits, identity
-  await app.register(helmet, { global: true, crossOriginResourcePolicy: { policy: 'same-site' } });
+  await app.register(helmet, {
+    global: true,
+    crossOriginResourcePolicy: { policy: 'same-site' },
+    contentSecurityPolicy: {
+      directives: {
+        // the console's map: MapLibre's workers start from blob: URLs; a tile or style URL from the server settings may be elsewhere
+        'worker-src': ["'self'", 'blob:'],
+        'img-src': ["'self'", 'data:', 'blob:', 'https:'],
+        'connect-src': ["'self'", 'https:'],
+        // served over plain http on a laptop (http://127.0.0.1:8082): upgrading its requests would break it
+        'upgrade-insecure-requests': null,
+      },
+    },
+  });
   await app.register(cors, {
     origin: config.CONSOLE_ORIGIN?.length ? config.CONSOLE_ORIGIN : false,
     credentials: true,
@@ -147,6 +161,9 @@ export async function build(deps: GatewayDeps): Promise<GatewayService> {
   );
   permissionRoutes(app, permissionsService({ db: db.orm, repo: permissions, users }));
   auditRoutes(app, db.orm);
+
+  // the web console at / (everything outside /api)
+  await consoleRoutes(app, { dir: config.CONSOLE_DIR ?? defaultConsoleDir() });
 
   // everything else goes to its service
   await proxyRoutes(app, {

@@ -108,7 +108,7 @@ export async function build(deps: GatewayDeps): Promise<GatewayService> {
     cache, clientIp, settings: { windowMs: config.RATE_LIMIT_WINDOW_MS, ipMax: config.RATE_LIMIT_IP_MAX, userMax: config.RATE_LIMIT_USER_MAX },
   });
   app.addHook('onRequest', limits.perIp);
-  identityHook(app, { authn, endpoints: allEndpoints, allowedOrigins: config.CONSOLE_ORIGIN ?? [], clientIp, socketEndpointId });
+  identityHook(app, { authn, endpoints: allEndpoints, origins: { allowed: config.CONSOLE_ORIGIN ?? [], trustForwardedHost: config.TRUST_PROXY_HOPS > 0 }, clientIp, socketEndpointId });
   app.addHook('onRequest', limits.perUser);
   app.addHook('onError', async (_req, reply, err) => {
     const retry = err instanceof AppError && err.code === 'RATE_LIMITED' ? (err.details as { retryAfterSeconds?: number } | undefined)?.retryAfterSeconds : undefined;

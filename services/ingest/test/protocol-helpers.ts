@@ -147,9 +147,10 @@ function expectFix(p: DecodedPosition, e: ExpectedFix, what: string): void {
   expect(p.longitude, `${what} longitude`).toBeCloseTo(e.lon, 5);
   if (e.kmh !== undefined) expect(p.speed, `${what} speed`).toBeCloseTo(e.kmh / 1.852, 4);
   if (e.knots !== undefined) expect(p.speed, `${what} speed`).toBeCloseTo(e.knots, 4);
+  // Optional fields a decoder left out count as null.
   const fields: Record<string, unknown> = {
-    course: p.course, valid: p.valid, sat: p.satellites, ign: p.ignition, power: p.power, battery: p.battery,
-    odometer: p.odometer, altitude: p.altitude, hdop: p.hdop, alarm: p.alarm,
+    course: p.course, valid: p.valid, sat: p.satellites ?? null, ign: p.ignition ?? null, power: p.power ?? null, battery: p.battery ?? null,
+    odometer: p.odometer ?? null, altitude: p.altitude ?? null, hdop: p.hdop ?? null, alarm: p.alarm ?? null,
   };
   const { time: _t, lat: _la, lon: _lo, kmh: _k, knots: _kn, attrs, ...named } = e;
   expectValues(fields, named, what);
@@ -209,6 +210,22 @@ export function fuzzMutations(decode: (frame: Buffer) => { positions: DecodedPos
       callAllowing(DecodeError, () => {
         for (const f of split(truncated, 4096).frames) decodeChecked(f);
       });
+    }),
+    { numRuns },
+  );
+}
+
+/**
+ * The fuzz suite's property for text protocols: real sentences with up to six characters replaced
+ * by ones from `alphabet` (the protocol's separators and digits) decode to sane positions or throw
+ * nothing but DecodeError.
+ */
+export function fuzzTextMutations(decode: (text: string) => { positions: DecodedPosition[] }, texts: string[], alphabet: string, numRuns = 3000): void {
+  fc.assert(
+    fc.property(fc.constantFrom(...texts), fc.array(fc.tuple(fc.nat(), fc.constantFrom(...alphabet.split(''))), { maxLength: 6 }), (text, edits) => {
+      const chars = text.split('');
+      for (const [at, ch] of edits) chars[at % chars.length] = ch;
+      callAllowing(DecodeError, () => decode(chars.join('')).positions.forEach(expectSanePosition));
     }),
     { numRuns },
   );

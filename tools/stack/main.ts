@@ -23,11 +23,11 @@ await runService('stack', logger, async () => {
   const started = Date.now();
   const adapters = await createAdapters(config, logger, { dataDir: config.DATA_DIR });
   const common = { ...adapters, identitySecret: config.INTERNAL_TOKEN_SECRET };
-  const ops = await buildOpsApi({ ...common, logger: createLogger('ops-api', config.LOG_LEVEL) });
+  const base = `http://${config.HOST}`;
+  const ops = await buildOpsApi({ ...common, logger: createLogger('ops-api', config.LOG_LEVEL), journeyUrl: `${base}:${config.JOURNEY_PORT}` });
   const ingest = await buildIngest({ ...common, logger: createLogger('ingest', config.LOG_LEVEL) });
   const journey = await buildJourney({ ...common, logger: createLogger('journey', config.LOG_LEVEL) });
   const geofence = await buildGeofence({ ...common, logger: createLogger('geofence', config.LOG_LEVEL) });
-  const base = `http://${config.HOST}`;
   const gatewayConfig = parseConfig(GatewayConfig, {
     ...process.env,
     INGEST_URL: `${base}:${config.INGEST_PORT}`,

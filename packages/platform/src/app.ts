@@ -13,6 +13,7 @@ import { AppError } from './errors';
 import { IDENTITY_HEADER, verifyIdentity } from './identity';
 import type { Logger } from './logger';
 import { histogram, registry } from './metrics';
+import { installReferences } from './references';
 
 export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
 
@@ -57,6 +58,7 @@ export function createApp(opts: CreateAppOptions): App {
     for (const m of Array.isArray(r.method) ? r.method : [r.method]) if (m !== 'HEAD') routeTable.push({ method: m.toLowerCase(), url: r.url });
   });
 
+  installReferences(app, opts.name);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 

@@ -1,4 +1,3 @@
-import type { LightMyRequestResponse } from 'fastify';
 import { UserCreate, type Role } from '@corridor/contracts';
 import { build as buildGateway, GatewayConfig, type GatewayService } from '@corridor/gateway';
 import { build as buildGeofence, type GeofenceService } from '@corridor/geofence';
@@ -12,6 +11,13 @@ import { createTestAdapters, type AdapterKind, type TestAdapters } from '@corrid
 export const ADMIN = { email: 'admin@corridor.test', password: 'admin-password-1' };
 const basic = (email: string, password: string): string => 'Basic ' + Buffer.from(`${email}:${password}`).toString('base64');
 export const ADMIN_AUTH = basic(ADMIN.email, ADMIN.password);
+
+/** An HTTP answer as inject gives it. */
+export interface Res {
+  statusCode: number;
+  body: string;
+  json<T = unknown>(): T;
+}
 
 export interface TestUser {
   id: number;
@@ -29,7 +35,7 @@ export interface TestStack {
   journey: JourneyService;
   geofence: GeofenceService;
   /** A request through the gateway (the one API), as `auth` (an Authorization header value). */
-  call(auth: string | undefined, method: string, url: string, payload?: unknown): Promise<LightMyRequestResponse>;
+  call(auth: string | undefined, method: string, url: string, payload?: unknown): Promise<Res>;
   /** A user created through the API by the administrator; `auth` signs in as them (a bearer token). */
   user(roles: Role[], companyId: number | null): Promise<TestUser>;
   close(): Promise<void>;

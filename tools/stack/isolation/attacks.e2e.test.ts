@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LightMyRequestResponse } from 'fastify';
 import { primaryKind } from '@corridor/platform/testing/test-adapters';
-import { ADMIN_AUTH, startTestStack, type TestStack, type TestUser } from '../test-stack';
+import { ADMIN_AUTH, startTestStack, type Res, type TestStack, type TestUser } from '../test-stack';
 import { calendarData, geofenceInput, routeInput } from './fixtures';
 
 /**
@@ -21,11 +20,11 @@ let trackerA: TestUser;
 const ids: Record<string, number> = {};
 const uid = (n: string) => `86${Date.now() % 1e9}${n}`;
 
-const ok = (res: LightMyRequestResponse, status = 200) => {
+const ok = (res: Res, status = 200) => {
   expect(res.statusCode, res.body).toBe(status);
-  return res.json<{ id: number }>();
+  return (res.body ? res.json() : {}) as { id: number };
 };
-const notFound = (res: LightMyRequestResponse) => {
+const notFound = (res: Res) => {
   expect(res.statusCode, res.body).toBe(404);
   expect(res.json()).toMatchObject({ error: { code: 'NOT_FOUND' } });
 };
@@ -98,6 +97,10 @@ describe('issue 11: references to another company\'s entries answer like unknown
     expect((await s.call(dispA.auth, 'DELETE', `/api/geofences/${post.id}`)).statusCode).toBe(403);
     expect((await s.call(dispA.auth, 'POST', `/api/geofences/${post.id}/links`, { deviceId: ids.devA })).statusCode).toBe(403);
     expect((await s.call(dispA.auth, 'GET', `/api/geofences/${post.id}`)).json()).toMatchObject({ name: post.name });
+    const officer = await s.user(['association_officer'], null);
+    const staff = await s.call(officer.auth, 'PUT', `/api/geofences/${post.id}`, { name: `${post.name} (checked)`, area: post.area, kind: 'border_post' });
+    expect(staff.statusCode, staff.body).toBe(200);
+    expect(staff.json()).toMatchObject({ companyId: null });
   });
 
   it('a device cannot be put in another company\'s group or calendar', async () => {
@@ -121,7 +124,7 @@ describe('issue 11: references to another company\'s entries answer like unknown
   });
 
   it('a foreign user cannot be named as a notification recipient', async () => {
-    const rule = (userId: number) => ({ type: 'geofenceEnter', notificators: ['web'], recipients: [{ userId, email: 'x@corridor.test' }] });
+    const rule = (userId: number) => ({ type: 'geofenceEnter', always: true, notificators: ['web'], recipients: [{ userId, email: 'x@corridor.test' }] });
     notFound(await s.call(dispA.auth, 'POST', '/api/notifications/rules', rule(dispB.id)));
     ok(await s.call(dispA.auth, 'POST', '/api/notifications/rules', rule(userA.id)));
   });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { idParam, notRef, ref } from './references';
 import { defineEndpoint } from './endpoint';
 import { Attributes, IsoDateTime, repeated } from './common';
+import { PositionIdSchema } from './positions';
 
 /** Device, in Traccar's shape (plus companyId). */
 export const Device = z
@@ -12,7 +13,7 @@ export const Device = z
     status: z.enum(['online', 'offline', 'unknown', 'pending']),
     disabled: z.boolean(),
     lastUpdate: IsoDateTime.nullable(),
-    positionId: z.string().nullable(),
+    positionId: PositionIdSchema.nullable(),
     groupId: z.number().int().nullable(),
     calendarId: z.number().int().nullable(),
     companyId: z.number().int().nullable(),

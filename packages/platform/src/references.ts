@@ -3,7 +3,7 @@ import type { Cache } from './adapters/cache';
 import { endpointReferences, valuesAt, type EndpointDef, type ReferenceKind, type ReferenceSite } from '@corridor/contracts';
 import type { App } from './app';
 import { AppError, notFound } from './errors';
-import { IDENTITY_HEADER, companyScope, signIdentity, type Identity } from './identity';
+import { IDENTITY_HEADER, companyScope, signIdentity, type Identity, type InternalKeys } from './identity';
 import { counter } from './metrics';
 
 export type RefId = number | string;
@@ -116,11 +116,11 @@ export const numericIds = (ids: RefId[]): number[] => ids.filter((i): i is numbe
  * with the caller's identity (signed as the gateway would), so the owner applies its own rules.
  * 2xx: visible; 401, 403, 404: not (answered as unknown); anything else: 503, never a silent pass.
  */
-export function remoteReferenceCheck(opts: { baseUrl: () => string | undefined; path: (id: RefId) => string; secret: string; owner: string }): ReferenceCheck {
+export function remoteReferenceCheck(opts: { baseUrl: () => string | undefined; path: (id: RefId) => string; keys: InternalKeys; audience: string; owner: string }): ReferenceCheck {
   return async (ids, who) => {
     const base = opts.baseUrl();
     if (!base) throw new AppError('UNAVAILABLE', `${opts.owner} references cannot be checked: its URL is not configured`, undefined, true);
-    const token = await signIdentity(who, opts.secret);
+    const token = await signIdentity(who, opts.keys, opts.audience);
     const out: RefId[] = [];
     for (const id of ids) {
       let status: number;

@@ -1,5 +1,6 @@
 import { endpointsOf } from '@corridor/contracts';
-import { createApp, type Adapters, type App, type Logger, type Subscription } from '@corridor/platform';
+import { createApp, type Adapters, type App, type InternalKeys, type Logger, type Subscription } from '@corridor/platform';
+import { busReadiness, scopeBus } from '@corridor/platform';
 import { DeviceRegistry } from './devices/device-registry';
 import { PositionIntake } from './positions/intake';
 import { ComputedAttributes } from './positions/computed-attributes';
@@ -13,8 +14,8 @@ import { CommandDispatcher } from './commands/command-dispatcher';
 
 export interface IngestDeps extends Omit<Adapters, 'close'> {
   logger: Logger;
-  /** INTERNAL_TOKEN_SECRET: verifies the gateway's identity header. */
-  identitySecret: string;
+  /** INTERNAL_TOKEN_SECRET (and _PREVIOUS during a rotation, see internalKeys): verifies the gateway's identity header. */
+  identitySecret: InternalKeys;
   /** Device-port settings (IngestConfig names); unset ones take their config defaults. */
   settings?: Partial<DevicePortSettings>;
   /** Test knobs: backoff while the bus is down, raw-frame archive flush interval, computed-attribute reload period (default 5 s). */
@@ -39,6 +40,8 @@ export const ingestEndpoints = endpointsOf('ingest');
 
 /** Builds the ingest service from its adapters: the API app, the device-port servers and the consumers. */
 export async function build(deps: IngestDeps): Promise<IngestService> {
+  const bus = scopeBus(deps.bus); // its consumers are the ones /readyz watches
+  deps = { ...deps, bus };
   const logger = deps.logger;
   const registry = new DeviceRegistry(deps.bus, deps.cache, logger.child({ component: 'device-registry' }));
   const computed = new ComputedAttributes({
@@ -50,7 +53,7 @@ export async function build(deps: IngestDeps): Promise<IngestService> {
     name: 'ingest',
     logger,
     identitySecret: deps.identitySecret,
-    readiness: { bus: () => deps.bus.ping(), analytics: () => deps.analytics.ping(), cache: () => deps.cache.ping() },
+    readiness: { bus: busReadiness(bus), analytics: () => deps.analytics.ping(), cache: () => deps.cache.ping() },
   });
   positionRoutes(app, intake);
   ingestReferenceChecks(app, registry);

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { endpointsOf } from '@corridor/contracts';
-import { createApp, ensureEventsTable, ensurePositionsTable, type Adapters, type App, type Logger } from '@corridor/platform';
+import { createApp, ensureEventsTable, ensurePositionsTable, type Adapters, type App, type InternalKeys, type Logger } from '@corridor/platform';
+import { busReadiness, scopeBus } from '@corridor/platform';
 import { devicesRepository } from './devices/repository';
 import { devicesService, type DevicesService } from './devices/service';
 import { deviceRoutes } from './devices/routes';
@@ -51,8 +52,8 @@ import { opsReferenceChecks } from './resources/references';
 
 export interface OpsApiDeps extends Omit<Adapters, 'close'> {
   logger: Logger;
-  /** INTERNAL_TOKEN_SECRET: verifies the gateway's identity header. */
-  identitySecret: string;
+  /** INTERNAL_TOKEN_SECRET (and _PREVIOUS during a rotation, see internalKeys): verifies the gateway's identity header. */
+  identitySecret: InternalKeys;
   /** Document storage, size limit and virus scanner (documentsSettingsFrom(config)); default: .data/documents, 10 MiB, no scanner. */
   documents?: DocumentsSettings;
   /** Reads PDF text (IDFs, bills of lading); default: pdf.js through unpdf, loaded on first use. */
@@ -85,6 +86,8 @@ export const migrationsFolder = fileURLToPath(new URL('../drizzle', import.meta.
 
 /** Builds ops-api: migrations, the domain modules and their routes. */
 export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
+  const bus = scopeBus(deps.bus); // its consumers are the ones /readyz watches
+  deps = { ...deps, bus };
   await deps.db.migrate(migrationsFolder, 'ops-api');
   await ensurePositionsTable(deps.analytics);
   await ensureEventsTable(deps.analytics);
@@ -92,7 +95,7 @@ export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
     name: 'ops-api',
     logger: deps.logger,
     identitySecret: deps.identitySecret,
-    readiness: { db: () => deps.db.ping(), analytics: () => deps.analytics.ping(), cache: () => deps.cache.ping(), bus: () => deps.bus.ping() },
+    readiness: { db: () => deps.db.ping(), analytics: () => deps.analytics.ping(), cache: () => deps.cache.ping(), bus: busReadiness(bus) },
   });
   const repo = devicesRepository(deps.db.orm);
   const devices = devicesService({ repo, bus: deps.bus, cache: deps.cache, logger: deps.logger.child({ module: 'devices' }) });

@@ -23,7 +23,7 @@ export interface ReportPositionsQuery {
 /** The fields trip, stop and summary reports read, typed (attributes extracted in ClickHouse). */
 export interface ReportFixRow {
   deviceId: number;
-  id: string;
+  id: number;
   /** Fix time, epoch milliseconds. */
   time: number;
   latitude: number;
@@ -47,9 +47,13 @@ export interface ReportFixRow {
   motion: boolean | null;
 }
 
-interface Cursor { deviceId: number; time: number }
+interface Cursor { deviceId: number; time: number; id: number }
 
-/** A read of the positions of some devices over a period: `columns` start with device_id, fix time and server time (epoch ms). */
+/**
+ * A read of the positions of some devices over a period: `columns` start with device_id, fix time and
+ * server time (epoch ms) and id. The sort key is (device_id, fix_time, id): a state record and a fix
+ * of the same second are two rows.
+ */
 function positionsRead(ch: Analytics, q: ReportPositionsQuery, columns: string): DeviceRowsRead<Cursor> {
   return {
     columns,
@@ -58,10 +62,12 @@ function positionsRead(ch: Analytics, q: ReportPositionsQuery, columns: string):
         AND fix_time >= fromUnixTimestamp64Milli({from:Int64}, 'UTC') AND fix_time <= fromUnixTimestamp64Milli({to:Int64}, 'UTC')`,
       params: { from: q.from.getTime(), to: q.to.getTime() },
     },
-    after: (k) => ({ sql: `AND fix_time > fromUnixTimestamp64Milli({afterTime:Int64}, 'UTC')`, params: { afterTime: k.time } }),
-    orderBy: 'device_id, fix_time',
-    keyOf: (r) => ({ deviceId: Number(r[0]), time: Number(r[1]) }),
-    sameKey: (a, b) => a.deviceId === b.deviceId && a.time === b.time,
+    after: (k) => ({
+      sql: `AND (fix_time, id) > (fromUnixTimestamp64Milli({afterTime:Int64}, 'UTC'), {afterId:UInt64})`, params: { afterTime: k.time, afterId: k.id },
+    }),
+    orderBy: 'device_id, fix_time, id',
+    keyOf: (r) => ({ deviceId: Number(r[0]), time: Number(r[1]), id: Number(r[3]) }),
+    sameKey: (a, b) => a.deviceId === b.deviceId && a.time === b.time && a.id === b.id,
     newer: (a, b) => Number(b[2]) > Number(a[2]),
   };
 }
@@ -89,7 +95,7 @@ export function streamReportFixes(ch: Analytics) {
     const rows = deviceRows(ch, positionsRead(ch, q, FIX_COLUMNS), q.deviceIds, { pageRows: pageRowsFor(ch, q.pageRows), batchRows: q.batchRows, signal: q.signal });
     for await (const batch of rows) {
       yield batch.map((r) => ({
-        deviceId: Number(r[0]), id: r[3] as string, time: Number(r[1]), latitude: r[4] as number, longitude: r[5] as number,
+        deviceId: Number(r[0]), id: Number(r[3]), time: Number(r[1]), latitude: r[4] as number, longitude: r[5] as number,
         speed: r[6] as number, valid: Boolean(r[7]), ignition: optBool(r[8]), odometer: r[9] as number | null, hours: r[10] as number | null,
         fuelUsed: r[11] as number | null, fuel: r[12] as number | null, fuelLevel: r[13] as number | null,
         driverUniqueId: r[14] as string | null, motion: optBool(r[15]),
@@ -108,7 +114,7 @@ const ROUTE_COLUMNS = `${KEY_COLUMNS}, id, unique_id, protocol, toUnixTimestamp6
  * were written; a route report reads millions, so they are not turned into objects.
  */
 export type RouteRow = [
-  deviceId: number, fixTime: number, serverTime: number, id: string, uniqueId: string, protocol: string, deviceTime: number,
+  deviceId: number, fixTime: number, serverTime: number, id: number, uniqueId: string, protocol: string, deviceTime: number,
   valid: boolean, latitude: number, longitude: number, speed: number, course: number, altitude: number | null,
   accuracy: number | null, satellites: number | null, hdop: number | null, ignition: boolean | null, odometer: number | null,
   power: number | null, battery: number | null, alarm: string | null, crcValid: boolean, rawFrameId: string | null, attributes: string,
@@ -119,6 +125,7 @@ function routeRow(r: unknown[]): RouteRow {
   r[0] = Number(r[0]);
   r[1] = Number(r[1]);
   r[2] = Number(r[2]);
+  r[3] = Number(r[3]);
   r[6] = Number(r[6]);
   r[7] = Boolean(r[7]);
   r[16] = optBool(r[16]);

@@ -2,7 +2,7 @@ import { eq, inArray } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import {
   companyOwned, isAdmin, numericIds, remoteReferenceCheck, setReferenceChecks, userReferenceCheck, type Analytics, type App, type Cache,
-  type Identity, type Orm, type ReferenceCheck, type RefId,
+  type Identity, type InternalKeys, type Orm, type ReferenceCheck, type RefId,
 } from '@corridor/platform';
 import {
   calendars, cargos, companies, complaints, computedAttributes, configurations, deviceModels, devices, documents, drafts, drivers, groups,
@@ -36,7 +36,7 @@ export interface OpsReferenceDeps {
   db: Orm;
   cache: Cache;
   analytics: Analytics;
-  identitySecret: string;
+  identitySecret: InternalKeys;
   /** The journey service's base URL: journeys and routes are checked by it, with the caller's identity. */
   journeyUrl?: () => string | undefined;
   /** Inbox notifications the caller may see (addressed to them, their company or their role). */
@@ -61,7 +61,7 @@ export function opsReferenceChecks(app: App, deps: OpsReferenceDeps): void {
     return [...byDevice].filter(([, d]) => visible.has(d)).map(([id]) => id);
   };
   const journeyChecks = (path: string): ReferenceCheck =>
-    remoteReferenceCheck({ baseUrl: deps.journeyUrl ?? (() => undefined), path: (id) => `${path}/${id}`, secret: deps.identitySecret, owner: 'The journey service' });
+    remoteReferenceCheck({ baseUrl: deps.journeyUrl ?? (() => undefined), path: (id) => `${path}/${id}`, keys: deps.identitySecret, audience: 'journey', owner: 'The journey service' });
   const events = eventById(deps.analytics);
 
   setReferenceChecks(app, {

@@ -20,6 +20,7 @@ export async function startHarness(extra: Partial<OpsApiDeps> = {}): Promise<Har
   await publishUsers(adapters.cache, [
     ...Object.values(testUsers).map((u) => ({ id: u.userId, companyId: u.companyId })),
     ...[101, 202].map((c) => ({ id: dispatcherOf(c).userId, companyId: c })),
+    { id: 9, companyId: 101 }, // a second company-A user the notification tests name as a recipient
   ]);
   return {
     adapters,

@@ -250,7 +250,7 @@ const trailTypes: Record<string, OpsAuditEntity> = { groups: 'group', drivers: '
 const trailType = (name: string): OpsAuditEntity => trailTypes[name]!;
 
 describe('group nesting', () => {
-  it('refuses a cycle and a parent of another company, and a group with children cannot be deleted', async () => {
+  it('refuses a cycle (400) and a parent of another company (404, as unknown), and a group with children cannot be deleted', async () => {
     const d = dispatcherOf(101);
     const root = (await h.call(d, 'POST', '/api/groups', { name: 'Root' })).json<{ id: number }>();
     const child = (await h.call(d, 'POST', '/api/groups', { name: 'Child', groupId: root.id })).json<{ id: number; groupId: number }>();
@@ -258,7 +258,8 @@ describe('group nesting', () => {
     expect400(await h.call(d, 'PUT', `/api/groups/${root.id}`, { name: 'Root', groupId: child.id }), 'groupId');
     expect400(await h.call(d, 'PUT', `/api/groups/${root.id}`, { name: 'Root', groupId: root.id }), 'groupId');
     const other = (await h.call(dispatcherOf(202), 'POST', '/api/groups', { name: 'TZ' })).json<{ id: number }>();
-    expect400(await h.call(d, 'POST', '/api/groups', { name: 'Stray', groupId: other.id }), 'groupId');
+    // another company's group answers like an unknown one
+    expectError(await h.call(d, 'POST', '/api/groups', { name: 'Stray', groupId: other.id }), 404, 'NOT_FOUND');
     expectError(await h.call(d, 'DELETE', `/api/groups/${root.id}`), 409, 'CONFLICT');
     const children = (await h.call(d, 'GET', `/api/groups?groupId=${root.id}`)).json<{ id: number }[]>();
     expect(children.map((g) => g.id)).toEqual([child.id]);
@@ -299,7 +300,8 @@ describe('tracking units', () => {
     const dup = await h.call(d, 'POST', '/api/tracking-unit', unit);
     expectError(dup, 409, 'CONFLICT');
     expect(dup.json<{ error: { details: { field: string } } }>().error.details.field).toBe('deviceId');
-    expect400(await h.call(d, 'POST', '/api/tracking-unit', { ...unit, deviceId: deviceB.id }), 'deviceId');
+    // another company's device answers like an unknown one
+    expectError(await h.call(d, 'POST', '/api/tracking-unit', { ...unit, deviceId: deviceB.id }), 404, 'NOT_FOUND');
     expect400(await h.call(d, 'POST', '/api/tracking-unit', { ...unit, simPhone: '0712345678' }), 'simPhone');
     expect400(await h.call(d, 'POST', '/api/tracking-unit', { ...unit, simIccid: '123' }), 'simIccid');
     const id = created.json<{ id: number }>().id;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import { allEndpoints, endpointReferences, valuesAt, type EndpointDef, type ReferenceSite, type Role } from '@corridor/contracts';
+import { allEndpoints, endpointReferences, positionId, valuesAt, type EndpointDef, type ReferenceSite, type Role } from '@corridor/contracts';
 import { primaryKind } from '@corridor/platform/testing/test-adapters';
 import { ADMIN_AUTH, startTestStack, type TestStack, type TestUser } from '../test-stack';
 import { buildPool, companyRoles, type CompanyPool, type RefId } from './fixtures-pool';
@@ -73,7 +73,9 @@ function idFor(pool: CompanyPool, site: ReferenceSite, actor: TestUser, pick: nu
 
 /** An id of the site's kind that exists nowhere. */
 function unknownFor(site: ReferenceSite, current: unknown): RefId {
-  if (typeof current === 'string') return /^[0-9a-f-]{36}$/.test(current) ? randomUUID() : site.references === 'position' ? '999999999-1' : `no-such-${randomUUID().slice(0, 8)}`;
+  if (typeof current === 'string') return /^[0-9a-f-]{36}$/.test(current) ? randomUUID() : `no-such-${randomUUID().slice(0, 8)}`;
+  // a position id holds its device: one of a device that does not exist
+  if (site.references === 'position') return positionId(1_000_000, new Date());
   return 2_000_000_000;
 }
 

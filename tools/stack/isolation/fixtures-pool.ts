@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { allRoles, type ReferenceKind, type Role } from '@corridor/contracts';
+import { allRoles, positionId, type ReferenceKind, type Role } from '@corridor/contracts';
 import { insertEvents } from '@corridor/platform';
 import { flagsRepository } from '@corridor/journey/flags/repository';
 import { cargos, notifications, singleUseCertificates } from '@corridor/ops-api/db/schema/index';
@@ -117,7 +117,7 @@ export async function buildPool(s: TestStack, side: Side, seq: string): Promise<
   const eventId = randomUUID();
   await insertEvents(s.adapters.analytics)([{ id: eventId, type: 'deviceOnline', eventTime: new Date().toISOString(), deviceId: dev0, positionId: null, journeyId: null, geofenceId: null, latitude: null, longitude: null, attributes: {} }]);
   add('event', eventId);
-  add('position', `${dev0}-${Date.now()}`);
+  add('position', positionId(dev0, new Date()));
   const drafts = new Map<number, number>();
   for (const u of Object.values(users)) {
     if (u.roles[0] === 'device') continue;

@@ -1,4 +1,5 @@
 import { eq, inArray } from 'drizzle-orm';
+import { parsePositionId } from '@corridor/contracts';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import {
   companyOwned, isAdmin, numericIds, remoteReferenceCheck, setReferenceChecks, userReferenceCheck, type Analytics, type App, type Cache,
@@ -51,10 +52,10 @@ export interface OpsReferenceDeps {
 export function opsReferenceChecks(app: App, deps: OpsReferenceDeps): void {
   const { db } = deps;
   const deviceCheck = ownedBy(db, devices, false);
-  const devicePart = async (ids: RefId[], who: Identity, site: Parameters<ReferenceCheck>[2], parse: (id: string) => number | undefined) => {
+  const devicePart = async (ids: RefId[], who: Identity, site: Parameters<ReferenceCheck>[2], parse: (id: RefId) => number | undefined) => {
     const byDevice = new Map<RefId, number>();
     for (const id of ids) {
-      const d = typeof id === 'string' ? parse(id) : undefined;
+      const d = parse(id);
       if (d !== undefined) byDevice.set(id, d);
     }
     const visible = new Set(await deviceCheck([...new Set(byDevice.values())], who, site));
@@ -94,8 +95,8 @@ export function opsReferenceChecks(app: App, deps: OpsReferenceDeps): void {
       const ok = await Promise.all(numericIds(ids).map(async (id) => ((await deps.notificationVisible(who, id)) ? id : undefined)));
       return ok.filter((id): id is number => id !== undefined);
     },
-    // a position id is "<deviceId>-<fix time ms>": visible with its device
-    position: (ids, who, site) => devicePart(ids, who, site, (id) => { const m = /^(\d+)-\d+$/.exec(id); return m ? Number(m[1]) : undefined; }),
+    // a position id holds its device's id: visible with its device
+    position: (ids, who, site) => devicePart(ids, who, site, (id) => (typeof id === 'number' ? parsePositionId(id)?.deviceId : undefined)),
     event: async (ids, who, site) => {
       const found = await Promise.all(ids.map(async (id) => [id, typeof id === 'string' ? await events(id) : undefined] as const));
       const byDevice = new Map(found.filter(([, e]) => e).map(([id, e]) => [id, e!.deviceId]));

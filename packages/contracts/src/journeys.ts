@@ -4,8 +4,12 @@ import { Attributes, ErrorBody, IdParam, IsoDateTime, repeated } from './common'
 import { Route, RoutePoint, routeReaders, routeWriters } from './routes';
 import { PositionIdSchema } from './positions';
 
-/** Deviation kinds the journey evaluator flags. */
-export const JourneyFlagType = z.enum(['offCorridor', 'unauthorizedStop', 'overspeed', 'signalLoss', 'backtracking', 'lateEta']);
+/**
+ * Deviation kinds the journey evaluator flags. `sealBreach` (DESIGN's `seal_breach`): an electronic
+ * seal opened or tampered with outside the journey's permitted places (origin, destination, the
+ * route's border and depot areas); its details name the place, or "no permitted place" and the nearest.
+ */
+export const JourneyFlagType = z.enum(['offCorridor', 'unauthorizedStop', 'overspeed', 'signalLoss', 'backtracking', 'lateEta', 'sealBreach']);
 export type JourneyFlagType = z.infer<typeof JourneyFlagType>;
 
 /** planned → active → completed; planned or active → cancelled. */

@@ -6,6 +6,7 @@ import { PositionIntake } from './positions/intake';
 import { ComputedAttributes } from './positions/computed-attributes';
 import { startPositionStore } from './positions/position-store';
 import { positionRoutes } from './positions/routes';
+import { ingestReferenceChecks } from './positions/references';
 import { buildOsmAndServer } from './http/osmand-server';
 import { IngestConfig } from './config';
 import { DevicePorts, type DevicePortSettings } from './device-ports';
@@ -67,6 +68,7 @@ export async function build(deps: IngestDeps): Promise<IngestService> {
     ...(deps.tuning?.archiveFlushMs ? { archiveFlushMs: deps.tuning.archiveFlushMs } : {}),
   });
   positionRoutes(app, intake, ports.gate);
+  ingestReferenceChecks(app, registry);
   const osmand = await buildOsmAndServer({ logger: logger.child({ protocol: 'osmand' }), intake, gate: ports.gate, now: () => deps.clock.now() });
   const commands = new CommandDispatcher({ bus: deps.bus, cache: deps.cache, connections: ports.connections, clock: deps.clock, logger: logger.child({ component: 'commands' }) });
   const subs: Subscription[] = [];

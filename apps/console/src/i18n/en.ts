@@ -123,7 +123,7 @@ export const en = {
     signalLoss: 'Signal loss',
     backtracking: 'Wrong direction',
     lateEta: 'Late ETA',
-    seal_breach: 'Seal breach',
+    sealBreach: 'Seal breach',
   },
   journeys: {
     title: 'Journeys',

@@ -125,7 +125,7 @@ export const sw: Catalogue = {
     signalLoss: 'Kupotea kwa ishara',
     backtracking: 'Mwelekeo usio sahihi',
     lateEta: 'Kuchelewa kufika',
-    seal_breach: 'Lakiri imevunjwa',
+    sealBreach: 'Lakiri imevunjwa',
   },
   journeys: {
     title: 'Safari',

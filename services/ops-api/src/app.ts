@@ -48,6 +48,7 @@ import { defaultReportSettings, type ReportSettings } from './reports/settings';
 import { trackingModules, type TrackingModules } from './resources/tracking-modules';
 import type { NotificationSettings } from './notification-rules/settings';
 import { auditRoutes } from './audit/routes';
+import { opsReferenceChecks } from './resources/references';
 
 export interface OpsApiDeps extends Omit<Adapters, 'close'> {
   logger: Logger;
@@ -65,6 +66,8 @@ export interface OpsApiDeps extends Omit<Adapters, 'close'> {
   reports?: ReportSettings;
   /** Notification-rule channels: SMTP_URL, SMTP_FROM, webhook retries (notificationSettingsFrom(config)); default: no mail. */
   notificationRules?: NotificationSettings;
+  /** JOURNEY_URL: the journey service, which checks the journey and route ids ops-api requests carry (unset: such ids answer 503). */
+  journeyUrl?: string | (() => string | undefined);
 }
 
 export interface OpsApiService {
@@ -137,6 +140,12 @@ export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
   const tracking = trackingModules(app, {
     db: deps.db.orm, bus: deps.bus, cache: deps.cache, analytics: deps.analytics, logger: deps.logger,
     devicesRepo: repo, devices, notifications: deps.notificationRules,
+  });
+  const journeyUrl = deps.journeyUrl;
+  opsReferenceChecks(app, {
+    db: deps.db.orm, cache: deps.cache, analytics: deps.analytics, identitySecret: deps.identitySecret,
+    journeyUrl: typeof journeyUrl === 'function' ? journeyUrl : () => journeyUrl,
+    notificationVisible: (who, id) => notifications.isVisible(who, id),
   });
   let flagConsumer: Subscription | undefined;
   return {

@@ -4,7 +4,7 @@ import type { GeofenceRow } from '../db/schema';
 import { FenceCatalog, appliesTo } from './fence-catalog';
 
 const row = (id: number, area: string, attributes: GeofenceRow['attributes'] = {}): GeofenceRow => ({
-  id, name: `f${id}`, description: null, area, calendarId: null, attributes, kind: 'other', country: null, seedKey: null,
+  id, name: `f${id}`, description: null, area, calendarId: null, attributes, kind: 'other', country: null, seedKey: null, companyId: null,
   createdAt: new Date(0), updatedAt: new Date(0),
 });
 

@@ -15,7 +15,7 @@ const T0 = Date.parse('2026-03-01T06:00:00Z');
 
 function fenceRow(id: number, area: string, attributes: GeofenceRow['attributes'] = {}, calendarId: number | null = null): GeofenceRow {
   const now = new Date(T0);
-  return { id, name: `fence ${id}`, description: null, area, calendarId, attributes, kind: 'other', country: null, seedKey: null, createdAt: now, updatedAt: now };
+  return { id, name: `fence ${id}`, description: null, area, calendarId, attributes, kind: 'other', country: null, seedKey: null, companyId: null, createdAt: now, updatedAt: now };
 }
 
 function fix(deviceId: number, seconds: number, lat: number, lon: number, extra: Partial<PositionMessage> = {}, t0 = T0): PositionMessage {

@@ -115,7 +115,7 @@ describe('permissions in bulk', () => {
     expect((await bulk('POST', body, {})).statusCode).toBe(401);
     const admin2 = await createUser(h, ['admin']);
     const cookie = await login(h, admin2.email, admin2.plainPassword);
-    expect((await bulk('POST', body, { cookie })).statusCode).toBe(403);
+    expect((await bulk('POST', body, { cookie, origin: 'https://evil.example' })).statusCode).toBe(403);
     expect((await bulk('POST', body, { cookie, 'x-requested-with': 'test' })).statusCode).toBe(204);
     expect(await linksOf(u.id)).toEqual(body);
   });

@@ -41,7 +41,7 @@ export async function setup(project: TestProject): Promise<void> {
     ...env,
     DATA_DIR: dataDir,
     LOG_LEVEL: 'error',
-    // every port of the stack (services and device protocols) ephemeral
+    // every port ephemeral: the services' and each device protocol's (0 = any free one; device ports 0 = not opened)
     ...Object.fromEntries(Object.keys(StackConfig.shape).filter((k) => k.endsWith('_PORT')).map((k) => [k, '0'])),
     SIM_PROTOCOLS: 'osmand',
     SIM_TRUCKS: '12',

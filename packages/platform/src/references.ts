@@ -66,13 +66,13 @@ export function trackReferences(app: App, def: EndpointDef): boolean {
 
 /**
  * Checks every id a request carries (path, query, body; nested and in arrays) against what the
- * caller may see: 404 for any it may not, the same answer as for an unknown id. Without an
- * identity (public endpoints) there is no company to check against; such endpoints authorise
- * otherwise (signed links).
+ * caller may see: 404 for any it may not, the same answer as for an unknown id. Public endpoints
+ * authorise otherwise (signed links), whether or not the caller is signed in.
  */
 export async function checkReferences(app: App, def: EndpointDef, req: { identity?: Identity; params?: unknown; query?: unknown; body?: unknown }): Promise<void> {
   const who = req.identity;
-  if (!who) return;
+  // a public endpoint authorises by what it carries (a signed link), whoever calls it
+  if (!who || def.access === 'public') return;
   const r = endpointReferences(def);
   const parts = [
     { sites: r.params, value: req.params },

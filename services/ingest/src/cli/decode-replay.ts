@@ -1,6 +1,6 @@
 import type { EventMessage, PositionMessage } from '@corridor/contracts';
-import { alarmWithoutFix } from '../frames/alarm-events';
 import { toPositionMessage } from '../positions/normalize';
+import { stateOf, stateRecordAt } from '../positions/state-record';
 import { alarmEvent } from '../positions/publisher';
 import { sanityCheck } from '../positions/sanity';
 import { decodeJson, decodeParams } from '../protocols/osmand';
@@ -109,10 +109,13 @@ export class DecodeReplay {
       if (reason) rejected.push({ index, reason });
       return toPositionMessage(p, { id: NO_DEVICE, uniqueId: p.deviceId ?? uniqueId ?? '' }, { protocol, serverTime: now, crcValid: result.crcValid });
     });
-    const events = [
-      ...positions.filter((p) => p.alarm).map(alarmEvent),
-      ...(positions.length ? [] : (result.events ?? []).map((e) => alarmWithoutFix(NO_DEVICE, e.alarm, now, result.attributes ?? {}))),
-    ];
+    // device state without a fix: the state record ingest would publish (here without a last location: at 0, 0)
+    const state = stateOf(result);
+    if (state) {
+      const record = stateRecordAt(null, { ...state, time: result.deviceTime ?? now });
+      positions.push(toPositionMessage(record, { id: NO_DEVICE, uniqueId: uniqueId ?? '' }, { protocol, serverTime: now, crcValid: result.crcValid, stateRecord: true }));
+    }
+    const events = positions.filter((p) => p.alarm).map(alarmEvent);
     const out: DecodedFrameOutput = {
       kind: result.kind,
       uniqueId,

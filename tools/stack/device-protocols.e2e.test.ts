@@ -131,4 +131,51 @@ describe(`device protocols from TCP to the API (${kind} adapters)`, () => {
     const alarms = await alarmsOf(d2019, (es) => es.some((e) => e.eventTime === '2025-01-29T14:33:44.000Z'));
     expect(alarms.find((e) => e.eventTime === '2025-01-29T14:33:44.000Z')).toMatchObject({ latitude: -31.234567, longitude: 121.987654, attributes: { alarm: expect.stringContaining('sos') } });
   }, 120000);
+
+  it('Ruptela: records and a five-record packet, each acknowledged; positions with their IO values', async () => {
+    const port = await ingest.ports.tcp.ruptela.listen(0, '127.0.0.1');
+    const ghana = await register('863071016796572');
+    const five = await register('013227001564487');
+    // RuptelaProtocolDecoderTest (Traccar)
+    const acks = await exchange(
+      port,
+      [
+        hex('0050000310f5615f419c0100015613d8ed0000fff5b37a035af37801e700000900000d07071b0c020003001c01202cad000500064302a81d33e61e100116317cd3ffff174ad60241000077fa960000f232003c2e'),
+        hex('009200000c07a6bacd4701000552db5cc20000187b8b251ace478e087c044c0a000009070000000052db5cfe0000187b8ab01ace47190879044c0900000b070000000052db5d3a0000187b8b251ace474b089d044c09000009070000000052db5d760000187b8b9a1ace475c08cd044c08000009070000000052db5db20000187b8b141ace46e708b3044c08000009070000000041cb'),
+      ],
+      12,
+    );
+    expect(acks).toBe('0002640113bc'.repeat(2));
+    const [p] = await eventually(() => positionsOf(ghana, '2015-10-06T00:00:00Z', '2015-10-07T00:00:00Z'), (ps) => ps.length === 1);
+    expect(p).toMatchObject({ protocol: 'ruptela', latitude: 5.6292216, longitude: -0.067495, power: 13.286, battery: 4.097, odometer: 30714, attributes: { operator: 62002 } });
+    const fiveStored = await eventually(() => positionsOf(five, '2014-01-19T00:00:00Z', '2014-01-20T00:00:00Z'), (ps) => ps.length === 5);
+    expect(fiveStored.map((x) => x.fixTime.slice(11, 19))).toEqual(['05:04:02', '05:05:02', '05:06:02', '05:07:02', '05:08:02']);
+  }, 120000);
+
+  it('JT701 seal: a locked report, an unlocking alarm and a P45 lock event; acks, positions with the lock state, the unlock alarm', async () => {
+    const port = await ingest.ports.tcp.jt701.listen(0, '127.0.0.1');
+    const seal = await register('8040500370');
+    const other = await register('7890629284');
+    // Jointech's published 0x19 report (locked), then the same report a second later with the
+    // unlocking alarm in its status word (bits 5, 6, 8, 13), then Jointech's P45 sample
+    const locked = hex('2480405003701911003426032115595533197294020020085d0586000010e10c0000000020e043600a526d1700020f0f0f0f0f0f0f0f0f0f0eaa028f018b');
+    const unlocking = Buffer.from(locked);
+    unlocking[15] = 0x56;
+    unlocking.writeUInt16BE(0x2160, 36);
+    const acks = await exchange(port, [locked, unlocking], 22);
+    expect(Buffer.from(acks, 'hex').toString()).toBe('(P69,0,139)(P69,0,139)');
+    const p45 = await exchange(port, [Buffer.from('(7890629284,P45,260321,185342,26.181296,N,50.329788,E,V,0.00,0,5,0,0000000000,0,0,0)')], 9);
+    expect(Buffer.from(p45, 'hex').toString()).toBe('(P69,0,0)');
+
+    const stored = await eventually(() => positionsOf(seal, '2021-03-26T15:00:00Z', '2021-03-26T17:00:00Z'), (ps) => ps.length === 2);
+    expect(stored.map((p) => [p.fixTime, p.attributes.lock, p.alarm])).toEqual([
+      ['2021-03-26T15:59:55.000Z', true, null],
+      ['2021-03-26T15:59:56.000Z', false, 'unlock'],
+    ]);
+    expect(stored[1]!.attributes).toMatchObject({ sealEvent: 'unlocked', ropeInserted: true, mcc: 655 });
+    const alarms = await alarmsOf(seal, (es) => es.length > 0);
+    expect(alarms[0]).toMatchObject({ eventTime: '2021-03-26T15:59:56.000Z', attributes: { alarm: 'unlock' } });
+    const [lockEvent] = await eventually(() => positionsOf(other, '2021-03-26T18:00:00Z', '2021-03-26T19:00:00Z'), (ps) => ps.length === 1);
+    expect(lockEvent).toMatchObject({ protocol: 'jt701', valid: false, latitude: 26.181296, attributes: { event: 5 } });
+  }, 120000);
 });

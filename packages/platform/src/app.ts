@@ -12,15 +12,20 @@ import type { ErrorCode } from '@corridor/contracts';
 import { AppError } from './errors';
 import { IDENTITY_HEADER, verifyIdentity, type InternalKeys } from './identity';
 import type { Logger } from './logger';
-import { histogram, registry } from './metrics';
+import { counter, histogram, registry } from './metrics';
+import { refuseNulText } from './nul-text';
+import type { ReadinessReport } from './bus-readiness';
 
 export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
 
 export interface CreateAppOptions {
   name: string;
   logger: Logger;
-  /** Checked by /readyz: each must resolve for the service to be ready. */
-  readiness?: Record<string, () => Promise<void>>;
+  /**
+   * Checked by /readyz: each must resolve (and, when it resolves to a report, to a ready one) for
+   * the service to be ready; /readyz?verbose adds each report's details.
+   */
+  readiness?: Record<string, () => Promise<void | ReadinessReport>>;
   bodyLimit?: number;
   /** Expose /healthz, /readyz and /metrics (false for a secondary listener such as a device port). */
   ops?: boolean;
@@ -32,6 +37,30 @@ export interface CreateAppOptions {
 }
 
 const requestDuration = histogram('http_request_duration_seconds', 'HTTP request duration', ['service', 'method', 'route', 'status']);
+const unfitValues = counter('http_unfit_values_total', 'Requests refused because a value did not fit its database column', ['service', 'sqlstate']);
+
+/**
+ * PostgreSQL data exceptions that only a request's own values cause (a number beyond the column's
+ * range, NUL in text or jsonb, a malformed literal, a string longer than its column): 400, never 500.
+ * The contracts refuse these before the database where they can; this catches what they miss.
+ */
+const UNFIT_VALUE_STATES: Record<string, string> = {
+  '22003': 'a number is out of range',
+  '22021': 'a text holds a character the database cannot store',
+  '22P05': 'a text holds a character the database cannot store',
+  '22P02': 'a value is not in the expected format',
+  '22001': 'a text is longer than allowed',
+  '22007': 'a date or time is not in the expected format',
+  '22008': 'a date or time is out of range',
+};
+
+/** The SQLSTATE of a database error (drizzle wraps pg's and PGlite's errors in `cause`). */
+function sqlState(err: unknown): string | undefined {
+  for (let e = err as { code?: unknown; cause?: unknown } | undefined, i = 0; e && i < 4; e = e.cause as typeof e, i++) {
+    if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) return e.code;
+  }
+  return undefined;
+}
 
 export function errorBody(code: ErrorCode, message: string, details?: unknown) {
   return { error: details === undefined ? { code, message } : { code, message, details } };
@@ -59,6 +88,7 @@ export function createApp(opts: CreateAppOptions): App {
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  app.addHook('preValidation', refuseNulText(opts.name));
 
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
@@ -102,6 +132,13 @@ export function createApp(opts: CreateAppOptions): App {
       req.log.error({ err, issues: err.cause.issues }, 'response does not match its contract');
       return reply.code(500).send(errorBody('INTERNAL', 'Response does not match the contract', { requestId: req.id }));
     }
+    const state = sqlState(err);
+    const unfit = state ? UNFIT_VALUE_STATES[state] : undefined;
+    if (unfit) {
+      unfitValues.inc({ service: opts.name, sqlstate: state! });
+      req.log.warn({ err, sqlstate: state }, 'request value does not fit its column');
+      return reply.code(400).send(errorBody('VALIDATION_FAILED', `Invalid request: ${unfit}`, { requestId: req.id }));
+    }
     const e = err as { statusCode?: number; code?: string; message: string };
     const status = e.statusCode ?? 500;
     if (status === 413) return reply.code(413).send(errorBody('PAYLOAD_TOO_LARGE', e.message));
@@ -116,21 +153,35 @@ export function createApp(opts: CreateAppOptions): App {
 
   if (opts.ops !== false) {
     app.get('/healthz', async () => ({ status: 'ok', service: opts.name }));
-    app.get('/readyz', async (_req, reply) => {
+    let wasReady = true; // logged on each change, not on every probe
+    app.get('/readyz', async (req, reply) => {
+      const verbose = Object.hasOwn((req.query ?? {}) as object, 'verbose');
       const checks: Record<string, string> = {};
+      const details: Record<string, unknown> = {};
       let ok = true;
       await Promise.all(
         Object.entries(opts.readiness ?? {}).map(async ([name, check]) => {
           try {
-            await withTimeout(check(), 3000, name);
-            checks[name] = 'ok';
+            const report = await withTimeout(check(), 3000, name);
+            if (report && report.detail !== undefined) details[name] = report.detail;
+            if (report && !report.ready) {
+              ok = false;
+              checks[name] = report.reason ?? 'not ready';
+            } else {
+              checks[name] = 'ok';
+            }
           } catch (err) {
             ok = false;
             checks[name] = err instanceof Error ? err.message : String(err);
           }
         }),
       );
-      return reply.code(ok ? 200 : 503).send({ status: ok ? 'ready' : 'not_ready', service: opts.name, checks });
+      if (ok !== wasReady) {
+        wasReady = ok;
+        if (ok) req.log.info('ready again');
+        else req.log.warn({ checks }, 'not ready');
+      }
+      return reply.code(ok ? 200 : 503).send({ status: ok ? 'ready' : 'not_ready', service: opts.name, checks, ...(verbose ? { details } : {}) });
     });
     app.get('/metrics', async (_req, reply) => {
       reply.header('content-type', registry.contentType);

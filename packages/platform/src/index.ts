@@ -22,3 +22,4 @@ export * from './clickhouse/events';
 export const loadChdb = () => import('./adapters/clickhouse-chdb');
 export * from './audit/audit-log-table';
 export * from './audit/audit-trail';
+export * from './bus-readiness';

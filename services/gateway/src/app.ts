@@ -5,9 +5,11 @@ import formbody from '@fastify/formbody';
 import helmet from '@fastify/helmet';
 import { allEndpoints, endpointsOf } from '@corridor/contracts';
 import { AppError, createApp, internalKeys, type Adapters, type App, type Logger } from '@corridor/platform';
+import { busReadiness, scopeBus } from '@corridor/platform';
 import { openIdSettings, type GatewayConfig } from './config';
 import { auditRoutes } from './audit/routes';
 import { authenticator } from './auth/authenticator';
+import { consoleRoutes, defaultConsoleDir } from './console/routes';
 import { ensureBootstrapAdmin } from './auth/bootstrap-admin';
 import { identityHook } from './auth/identity-hook';
 import { loginThrottle } from './auth/login-throttle';
@@ -66,14 +68,15 @@ export interface GatewayService {
  * the API (rate limits, body limits, CORS, security headers, CSRF) and serves the live feed.
  */
 export async function build(deps: GatewayDeps): Promise<GatewayService> {
-  const { config, logger, db, cache, bus } = deps;
+  const { config, logger, db, cache } = deps;
+  const bus = scopeBus(deps.bus); // its consumers are the ones /readyz watches
   const now = () => deps.clock.now();
   await db.migrate(migrationsFolder, 'gateway');
   const app = createApp({
     name: 'gateway',
     logger,
     bodyLimit: config.BODY_LIMIT_BYTES,
-    readiness: { db: () => db.ping(), cache: () => cache.ping(), bus: () => bus.ping() },
+    readiness: { db: () => db.ping(), cache: () => cache.ping(), bus: busReadiness(bus) },
   });
 
   const hasher = passwordHasher(config.PASSWORD_HASH_COST);
@@ -93,7 +96,20 @@ export async function build(deps: GatewayDeps): Promise<GatewayService> {
   await installWebSocket(app, liveFeed, { maxPayload: 64 * 1024 });
 
   // protection: security headers, CORS for the console, cookies, forms, rate limits, identity
-  await app.register(helmet, { global: true, crossOriginResourcePolicy: { policy: 'same-site' } });
+  await app.register(helmet, {
+    global: true,
+    crossOriginResourcePolicy: { policy: 'same-site' },
+    contentSecurityPolicy: {
+      directives: {
+        // the console's map: MapLibre's workers start from blob: URLs; a tile or style URL from the server settings may be elsewhere
+        'worker-src': ["'self'", 'blob:'],
+        'img-src': ["'self'", 'data:', 'blob:', 'https:'],
+        'connect-src': ["'self'", 'https:'],
+        // served over plain http on a laptop (http://127.0.0.1:8082): upgrading its requests would break it
+        'upgrade-insecure-requests': null,
+      },
+    },
+  });
   await app.register(cors, {
     origin: config.CONSOLE_ORIGIN?.length ? config.CONSOLE_ORIGIN : false,
     credentials: true,
@@ -113,6 +129,8 @@ export async function build(deps: GatewayDeps): Promise<GatewayService> {
   app.addHook('onError', async (_req, reply, err) => {
     const retry = err instanceof AppError && err.code === 'RATE_LIMITED' ? (err.details as { retryAfterSeconds?: number } | undefined)?.retryAfterSeconds : undefined;
     if (retry) void reply.header('retry-after', String(retry));
+    // a body refused for its size is not read to its end: close the connection rather than drain it
+    if ((err instanceof AppError && err.code === 'PAYLOAD_TOO_LARGE') || (err as { statusCode?: number }).statusCode === 413) void reply.header('connection', 'close');
   });
 
   // the gateway's own endpoints
@@ -144,12 +162,16 @@ export async function build(deps: GatewayDeps): Promise<GatewayService> {
   permissionRoutes(app, permissionsService({ db: db.orm, repo: permissions, users }));
   auditRoutes(app, db.orm);
 
+  // the web console at / (everything outside /api)
+  await consoleRoutes(app, { dir: config.CONSOLE_DIR ?? defaultConsoleDir() });
+
   // everything else goes to its service
   await proxyRoutes(app, {
     upstreams: upstreamsFrom(config),
     timeoutMs: config.UPSTREAM_TIMEOUT_MS,
     identitySecret: internalKeys(config),
     bodyLimit: config.PROXY_BODY_LIMIT_BYTES,
+    otherBodyLimit: config.BODY_LIMIT_BYTES,
   });
 
   return {

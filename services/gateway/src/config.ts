@@ -47,13 +47,15 @@ export const GatewayConfig = BaseEnv.extend({
   RATE_LIMIT_USER_MAX: int(1, 10000000, 1200),
   /** Proxies (ingress, load balancer) in front of the gateway whose X-Forwarded-For entry is trusted; 0 = none. */
   TRUST_PROXY_HOPS: int(0, 10, 0),
-  /** JSON and form bodies the gateway itself parses. */
+  /** JSON and form bodies: those the gateway parses and those it passes to a service (keep it at most the services' 1 MiB). */
   BODY_LIMIT_BYTES: int(1024, 100 * 1024 * 1024, 1024 * 1024),
-  /** Bodies streamed through to a service (document uploads). */
+  /** Multipart bodies streamed through to a service (document uploads). */
   PROXY_BODY_LIMIT_BYTES: int(1024, 1024 * 1024 * 1024, 25 * 1024 * 1024),
   /** The web console's origin(s), comma-separated: allowed by CORS with credentials and on the live feed. */
   CONSOLE_ORIGIN: origins.optional(),
   SOCKET_KEEPALIVE_MS: int(1000, 600000, 55000),
+  /** The web console's build (apps/console/dist) served at `/`; default: this repository's build. */
+  CONSOLE_DIR: z.string().min(1).optional(),
 
   /** OpenID Connect sign-in: set the issuer, client id and redirect URI to enable it. */
   OIDC_ISSUER: z.url().optional(),

@@ -1,5 +1,6 @@
 import { endpointsOf } from '@corridor/contracts';
 import { createApp, type Adapters, type App, type InternalKeys, type Logger, type Subscription } from '@corridor/platform';
+import { busReadiness, scopeBus } from '@corridor/platform';
 import { DeviceRegistry } from './devices/device-registry';
 import { PositionIntake } from './positions/intake';
 import { ComputedAttributes } from './positions/computed-attributes';
@@ -38,6 +39,8 @@ export const ingestEndpoints = endpointsOf('ingest');
 
 /** Builds the ingest service from its adapters: the API app, the device-port servers and the consumers. */
 export async function build(deps: IngestDeps): Promise<IngestService> {
+  const bus = scopeBus(deps.bus); // its consumers are the ones /readyz watches
+  deps = { ...deps, bus };
   const logger = deps.logger;
   const registry = new DeviceRegistry(deps.bus, deps.cache, logger.child({ component: 'device-registry' }));
   const computed = new ComputedAttributes({
@@ -49,7 +52,7 @@ export async function build(deps: IngestDeps): Promise<IngestService> {
     name: 'ingest',
     logger,
     identitySecret: deps.identitySecret,
-    readiness: { bus: () => deps.bus.ping(), analytics: () => deps.analytics.ping(), cache: () => deps.cache.ping() },
+    readiness: { bus: busReadiness(bus), analytics: () => deps.analytics.ping(), cache: () => deps.cache.ping() },
   });
   positionRoutes(app, intake);
   const osmand = await buildOsmAndServer({ logger: logger.child({ protocol: 'osmand' }), intake, now: () => deps.clock.now() });

@@ -4,7 +4,7 @@ import { inCI } from '@corridor/platform/testing/real-parts';
 import { createTestAdapters, type TestAdapters } from '@corridor/platform/testing/test-adapters';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build, type IngestService } from '../src/app';
-import { DedicatedKafka, kafkaJarsPresent, kafkaLibsDir } from './dedicated-kafka';
+import { DedicatedKafka, kafkaJarsPresent, kafkaLibsDir } from '@corridor/platform/testing/dedicated-kafka';
 import { gt06, registryEntry, sleep, TestDevice, waitFor } from './test-device';
 
 /**

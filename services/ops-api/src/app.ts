@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { endpointsOf } from '@corridor/contracts';
 import { createApp, ensureEventsTable, ensurePositionsTable, type Adapters, type App, type InternalKeys, type Logger } from '@corridor/platform';
+import { busReadiness, scopeBus } from '@corridor/platform';
 import { devicesRepository } from './devices/repository';
 import { devicesService, type DevicesService } from './devices/service';
 import { deviceRoutes } from './devices/routes';
@@ -82,6 +83,8 @@ export const migrationsFolder = fileURLToPath(new URL('../drizzle', import.meta.
 
 /** Builds ops-api: migrations, the domain modules and their routes. */
 export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
+  const bus = scopeBus(deps.bus); // its consumers are the ones /readyz watches
+  deps = { ...deps, bus };
   await deps.db.migrate(migrationsFolder, 'ops-api');
   await ensurePositionsTable(deps.analytics);
   await ensureEventsTable(deps.analytics);
@@ -89,7 +92,7 @@ export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
     name: 'ops-api',
     logger: deps.logger,
     identitySecret: deps.identitySecret,
-    readiness: { db: () => deps.db.ping(), analytics: () => deps.analytics.ping(), cache: () => deps.cache.ping(), bus: () => deps.bus.ping() },
+    readiness: { db: () => deps.db.ping(), analytics: () => deps.analytics.ping(), cache: () => deps.cache.ping(), bus: busReadiness(bus) },
   });
   const repo = devicesRepository(deps.db.orm);
   const devices = devicesService({ repo, bus: deps.bus, cache: deps.cache, logger: deps.logger.child({ module: 'devices' }) });

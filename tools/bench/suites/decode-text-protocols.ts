@@ -4,10 +4,12 @@ import { meitrackProtocol } from '@corridor/ingest/protocols/meitrack';
 import type { Protocol, ProtocolSession } from '@corridor/ingest/protocols/protocol';
 import { tk103Protocol } from '@corridor/ingest/protocols/tk103';
 import { jt808Protocol } from '@corridor/ingest/protocols/jt808/index';
+import { ruptelaProtocol } from '@corridor/ingest/protocols/ruptela/index';
+import { jt701Protocol } from '@corridor/ingest/protocols/jt701/index';
 
 /**
  * Frames per second on one core for the text-family decoders (H02, GPS103, TK103, Meitrack) and
- * the corridor hardware protocols (JT/T 808): `decode` alone, and a whole capture cut by
+ * the corridor hardware protocols (JT/T 808, Ruptela, the JT701 seal): `decode` alone, and a whole capture cut by
  * `splitFrames` then decoded. Frames are real device messages from Traccar's public decoder tests
  * (traccar/traccar src/test/java/org/traccar/protocol) and, for JT/T 808-2019, xtream-codec's
  * published samples (makeclan/xtream-codec).
@@ -57,6 +59,22 @@ const SAMPLES: Record<string, { protocol: Protocol; frames: Buffer[] }> = {
       '7e0002000004304832546500b7ca7e',
     ].map((h) => Buffer.from(h, 'hex')),
   },
+  ruptela: {
+    protocol: ruptelaProtocol,
+    frames: [
+      '0050000310f5615f419c0100015613d8ed0000fff5b37a035af37801e700000900000d07071b0c020003001c01202cad000500064302a81d33e61e100116317cd3ffff174ad60241000077fa960000f232003c2e',
+      '009200000c07a6bacd4701000552db5cc20000187b8b251ace478e087c044c0a000009070000000052db5cfe0000187b8ab01ace47190879044c0900000b070000000052db5d3a0000187b8b251ace474b089d044c09000009070000000052db5d760000187b8b9a1ace475c08cd044c08000009070000000052db5db20000187b8b141ace46e708b3044c08000009070000000041cb',
+      '002e000315bc70d3e2ff0f4f42443130302e30312e30382e30300000c2b30ea77e430000601b000001f40000003c00144aa0',
+    ].map((h) => Buffer.from(h, 'hex')),
+  },
+  jt701: {
+    protocol: jt701Protocol,
+    frames: [
+      Buffer.from('2480405003701911003426032115595533197294020020085d0586000010e10c0000000020e043600a526d1700020f0f0f0f0f0f0f0f0f0f0eaa028f018b', 'hex'),
+      Buffer.from('2478807035371711003419081920061851380856003256223b000000000000070000000020c0ff965d54de1800000f0f0f0f0f0f0f0f0f0f02d600ea0a21', 'hex'),
+      Buffer.from('(7890629284,P45,260321,185342,26.181296,N,50.329788,E,V,0.00,0,5,0,0000000000,0,0,0)'),
+    ],
+  },
 };
 
 const RUN_MS = 400;
@@ -79,7 +97,7 @@ function measure(perRound: number, round: () => void): number {
 }
 
 export default async function run(): Promise<Record<string, number | string>> {
-  const figures: Record<string, number | string> = { frames_per_sample_set: 'h02 4, gps103 4, tk103 4, meitrack 3, jt808 4 (0x0200 2013, 0x0200 2019, 0x0704 2019 x2, 0x0002)' };
+  const figures: Record<string, number | string> = { frames_per_sample_set: 'h02 4, gps103 4, tk103 4, meitrack 3, jt808 4 (0x0200 2013, 0x0200 2019, 0x0704 2019 x2, 0x0002), ruptela 3 (records x1, records x5, identification), jt701 3 (0x19, 0x17, P45)' };
   let sink = 0;
   for (const [name, { protocol, frames }] of Object.entries(SAMPLES)) {
     const capture = Buffer.concat(frames);

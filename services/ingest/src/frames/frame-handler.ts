@@ -29,6 +29,14 @@ export interface FrameHandlerDeps {
   retry?: { initialMs: number; maxMs: number };
 }
 
+const IGNORED_LOG_INTERVAL_MS = 60_000;
+const TYPE_LABEL = /^[A-Za-z0-9_.:-]{1,24}$/;
+
+/** Decoders name their message types from a small fixed set; anything else is one `other` label. */
+function metricType(type: string | undefined): string {
+  return type && TYPE_LABEL.test(type) ? type : 'other';
+}
+
 /** Reply that refuses a device at login (Teltonika's 0x00), per protocol. */
 export type LoginRejects = Partial<Record<string, () => Buffer>>;
 
@@ -41,6 +49,8 @@ export type LoginRejects = Partial<Record<string, () => Buffer>>;
  * stays held) until it succeeds or the connection goes away.
  */
 export class FrameHandler implements FrameSink {
+  private readonly ignoredLog = new Map<string, { at: number; suppressed: number }>();
+
   constructor(private readonly deps: FrameHandlerDeps, private readonly loginRejects: LoginRejects = {}) {}
 
   async handle(frame: ReceivedFrame, connectionOpen: () => boolean): Promise<FrameVerdict> {
@@ -56,6 +66,7 @@ export class FrameHandler implements FrameSink {
     const device = uniqueId ? await this.deps.registry.lookup(uniqueId) : undefined;
     this.archive(frame, rawFrameId, device ?? null, result.kind);
     if (result.positions.length) m.positions.inc({ protocol: frame.protocol }, result.positions.length);
+    if (result.kind === 'ignored') this.ignored(frame, uniqueId);
 
     const state = stateOf(result);
     const carriesData = result.positions.length > 0 || state !== undefined;
@@ -82,8 +93,9 @@ export class FrameHandler implements FrameSink {
 
     const records: IncomingRecord[] = this.saneFixes(frame.protocol, uniqueId!, result.positions);
     if (state) {
-      // the message's time: the device's own, else the arrival (of the first copy, for a resent alarm)
-      const time = result.deviceTime ?? (state.alarms.length ? await this.deps.alarmIds.arrivalOf(device.id, frame.bytes, frame.receivedAt) : frame.receivedAt);
+      // the message's time: the device's own, else the arrival (of the first copy, for a resent alarm or command reply)
+      const resendable = state.alarms.length > 0 || typeof state.attributes.result === 'string';
+      const time = result.deviceTime ?? (resendable ? await this.deps.alarmIds.arrivalOf(device.id, frame.bytes, frame.receivedAt) : frame.receivedAt);
       records.push({ uniqueId: uniqueId!, state: { ...state, time } });
     }
     try {
@@ -108,6 +120,27 @@ export class FrameHandler implements FrameSink {
 
   private async publish(records: IncomingRecord[], frame: ReceivedFrame, crcValid: boolean, rawFrameId: string): Promise<void> {
     if (records.length) await this.deps.intake.accept(records, { protocol: frame.protocol, crcValid, rawFrameId });
+  }
+
+  /**
+   * A frame that decoded to nothing stored (a refused or unknown message type): counted per
+   * protocol and type; logged at info at most once a minute per protocol and type (with how many
+   * were not logged since), every time at debug with the frame's hex.
+   */
+  private ignored(frame: ReceivedFrame, uniqueId: string | undefined): void {
+    const type = metricType(frame.result?.type);
+    const reason = frame.result?.ignoredReason ?? 'not decoded';
+    m.ignored.inc({ protocol: frame.protocol, type });
+    const key = `${frame.protocol}:${type}`;
+    const now = frame.receivedAt.getTime();
+    const last = this.ignoredLog.get(key);
+    if (!last || now - last.at >= IGNORED_LOG_INTERVAL_MS) {
+      this.ignoredLog.set(key, { at: now, suppressed: 0 });
+      this.deps.logger.info({ protocol: frame.protocol, type, reason, uniqueId, notLogged: last?.suppressed ?? 0 }, 'frame ignored: nothing stored');
+    } else {
+      last.suppressed++;
+    }
+    this.deps.logger.debug({ protocol: frame.protocol, type, reason, uniqueId, frame: frame.bytes.toString('hex') }, 'frame ignored');
   }
 
   /** Fixes that pass the shared sanity check; the rest are counted with their reason and dropped. */

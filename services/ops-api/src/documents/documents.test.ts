@@ -123,6 +123,20 @@ describe('POST /documents/upload', () => {
     expect(other.statusCode).toBe(403);
   });
 
+  it('answers 400, not 500, to a multipart body without a boundary or cut short (the fuzzer\'s finding)', async () => {
+    const headers = await asUser(testUsers.companyA);
+    for (const contentType of ['multipart/form-data', 'multipart/form-data; charset=utf-8']) {
+      const res = await svc.app.inject({ method: 'POST', url: '/api/documents/upload', headers: { ...headers, 'content-type': contentType }, payload: 'xx' });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json<ErrorBody>().error).toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringMatching(/multipart/) });
+    }
+    const body = await multipart({ kind: 'permit' }, pdfFile());
+    const cut = Buffer.from(body.payload).subarray(0, 120);
+    const res = await svc.app.inject({ method: 'POST', url: '/api/documents/upload', headers: { ...headers, ...body.headers }, payload: cut });
+    expect(res.statusCode, res.body).toBeGreaterThanOrEqual(400);
+    expect(res.statusCode, res.body).toBeLessThan(500);
+  });
+
   runCommonRouteTests({ app: () => svc.app, endpoint: upload });
 });
 

@@ -8,8 +8,8 @@ import { Kafka, logLevel } from 'kafkajs';
 
 /**
  * A single-node KRaft Kafka broker of one test file's own, from the jars tools/dev-services
- * installs, so a fault test can really stop and restart it without disturbing the shared broker
- * other test files use. stop() and start() keep the same ports and data directory.
+ * installs, so a fault test can really stop, kill and restart it without disturbing the shared
+ * broker other test files use. stop(), kill() and start() keep the same ports and data directory.
  */
 const run = promisify(execFile);
 
@@ -189,6 +189,15 @@ export class DedicatedKafka {
     const killer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
     await this.exited;
     clearTimeout(killer);
+    this.child = undefined;
+  }
+
+  /** SIGKILL: the broker dies at once, without a controlled shutdown; resolves once it exited. */
+  async kill(): Promise<void> {
+    const child = this.child;
+    if (!child) return;
+    child.kill('SIGKILL');
+    await this.exited;
     this.child = undefined;
   }
 

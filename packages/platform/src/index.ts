@@ -9,6 +9,7 @@ export * from './service-main';
 export * from './identity';
 export * from './cache-keys';
 export * from './published-list';
+export * from './cache-locks';
 export * from './adapters/index';
 export type { Analytics } from './adapters/analytics';
 export { createPgliteDb } from './adapters/db-pglite';

@@ -2,6 +2,7 @@ import { createServer, type AddressInfo, type Server } from 'node:net';
 import type { Clock, Logger } from '@corridor/platform';
 import type { Protocol } from '../protocols/protocol';
 import type { ConnectionRegistry } from '../commands/connection-registry';
+import type { DeviceSessions } from '../devices/device-sessions';
 import { frameMetrics as m } from '../frames/frame-metrics';
 import type { FrameSink } from '../frames/received-frame';
 import { DeviceConnection, type ConnectionLimits } from './connection';
@@ -17,6 +18,7 @@ export interface DeviceTcpServerOptions {
   protocol: Protocol;
   handler: FrameSink;
   connections: ConnectionRegistry;
+  sessions?: DeviceSessions;
   limits: TcpServerLimits;
   clock: Clock;
   logger: Logger;
@@ -40,6 +42,7 @@ export class DeviceTcpServer {
         handler: opts.handler,
         budget: this.budget,
         connections: opts.connections,
+        ...(opts.sessions ? { sessions: opts.sessions } : {}),
         limits: opts.limits,
         clock: opts.clock,
         logger: this.log,

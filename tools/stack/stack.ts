@@ -8,7 +8,8 @@ import { createAdapters, createLogger, internalKeys, parseConfig, type Adapters,
 import { simDeviceIds, startSimulator, type SimProtocol, type SimulatorHandle } from '../sim/simulator';
 import type { StackConfig } from './config';
 import { registerSimDevices } from './sim-devices';
-import { runDemo } from './demo/scenario';
+import { demoIncidents } from './demo/incidents';
+import { runDemo, type DemoResult } from './demo/scenario';
 
 export interface RunningStack {
   adapters: Adapters;
@@ -22,6 +23,8 @@ export interface RunningStack {
   /** The simulated trucks' unique ids, and how many were registered by this start. */
   simulated: { uniqueIds: string[]; registered: number };
   sim: SimulatorHandle | undefined;
+  /** What the demo scenario made (undefined with DEMO=false). */
+  demo: DemoResult | undefined;
   close(): Promise<void>;
 }
 
@@ -37,7 +40,9 @@ export async function startStack(config: StackConfig, opts: { loggerFor?: (servi
   const logger = log('stack');
   const adapters = await createAdapters(config, logger, { dataDir: config.DATA_DIR });
   const common = { ...adapters, identitySecret: internalKeys(config) };
-  const ops = await buildOpsApi({ ...common, logger: log('ops-api'), deviceState: deviceStateSettingsFrom(config) });
+  // ops-api checks the journey and route ids its requests carry with the journey service (its port is known once it listens)
+  const peers: { journey?: string } = {};
+  const ops = await buildOpsApi({ ...common, logger: log('ops-api'), journeyUrl: () => peers.journey, deviceState: deviceStateSettingsFrom(config) });
   const ingest = await buildIngest({ ...common, logger: log('ingest') });
   const journey = await buildJourney({ ...common, logger: log('journey') });
   const geofence = await buildGeofence({ ...common, logger: log('geofence') });
@@ -50,6 +55,7 @@ export async function startStack(config: StackConfig, opts: { loggerFor?: (servi
   await geofence.app.listen({ host: config.HOST, port: config.GEOFENCE_PORT });
   const h = config.HOST;
   const urls = { opsApi: urlOf(h, ops.app), ingest: urlOf(h, ingest.app), osmand: urlOf(h, ingest.osmand), journey: urlOf(h, journey.app), geofence: urlOf(h, geofence.app) };
+  peers.journey = urls.journey;
   const gatewayConfig = parseConfig(GatewayConfig, {
     ...process.env,
     INGEST_URL: urls.ingest,
@@ -67,7 +73,6 @@ export async function startStack(config: StackConfig, opts: { loggerFor?: (servi
 
   const uniqueIds = simDeviceIds(config.SIM_TRUCKS);
   const registered = await registerSimDevices(ops, uniqueIds);
-  if (config.DEMO) await runDemo({ gatewayUrl: urlOf(h, gateway.app), admin: { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD }, log: (m) => logger.warn(m) });
   const sim = config.SIM_TRUCKS
     ? startSimulator({
         trucks: config.SIM_TRUCKS,
@@ -79,11 +84,15 @@ export async function startStack(config: StackConfig, opts: { loggerFor?: (servi
         tcpHost: h,
         tcpPorts: { gt06: devicePorts.gt06 ?? config.GT06_PORT, teltonika: devicePorts.teltonika ?? config.TELTONIKA_PORT },
         log: (m) => logger.warn(m),
+        ...(config.DEMO ? { incidents: demoIncidents(uniqueIds) } : {}),
       })
+    : undefined;
+  const demo = config.DEMO
+    ? await runDemo({ gatewayUrl: urlOf(h, gateway.app), admin: { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD }, plans: sim?.plans ?? [], log: (m) => logger.warn(m) })
     : undefined;
 
   return {
-    adapters, ops, ingest, journey, gateway, devicePorts, sim,
+    adapters, ops, ingest, journey, gateway, devicePorts, sim, demo,
     urls: { ...urls, gateway: urlOf(h, gateway.app) },
     simulated: { uniqueIds, registered },
     async close() {

@@ -13,6 +13,7 @@ import { AppError } from './errors';
 import { IDENTITY_HEADER, verifyIdentity, type InternalKeys } from './identity';
 import type { Logger } from './logger';
 import { counter, histogram, registry } from './metrics';
+import { installReferences } from './references';
 import { refuseNulText } from './nul-text';
 import type { ReadinessReport } from './bus-readiness';
 
@@ -86,6 +87,7 @@ export function createApp(opts: CreateAppOptions): App {
     for (const m of Array.isArray(r.method) ? r.method : [r.method]) if (m !== 'HEAD') routeTable.push({ method: m.toLowerCase(), url: r.url });
   });
 
+  installReferences(app, opts.name);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('preValidation', refuseNulText(opts.name));

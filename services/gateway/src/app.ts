@@ -40,6 +40,8 @@ import { totpService } from './totp/service';
 import { usersRepository } from './users/repository';
 import { userRoutes } from './users/routes';
 import { usersService, type UsersService } from './users/service';
+import { userDirectoryPublisher } from './users/directory';
+import { gatewayReferenceChecks } from './users/references';
 
 export const VERSION = '0.1.0';
 export const gatewayEndpoints = endpointsOf('gateway');
@@ -124,7 +126,10 @@ export async function build(deps: GatewayDeps): Promise<GatewayService> {
     cache, clientIp, settings: { windowMs: config.RATE_LIMIT_WINDOW_MS, ipMax: config.RATE_LIMIT_IP_MAX, userMax: config.RATE_LIMIT_USER_MAX },
   });
   app.addHook('onRequest', limits.perIp);
-  identityHook(app, { authn, endpoints: allEndpoints, allowedOrigins: config.CONSOLE_ORIGIN ?? [], clientIp, socketEndpointId });
+  identityHook(app, {
+    authn, endpoints: allEndpoints, origins: { allowed: config.CONSOLE_ORIGIN ?? [], trustForwardedHost: config.TRUST_PROXY_HOPS > 0 }, clientIp, socketEndpointId,
+    devicesOf: async (userId) => (await permissions.propertiesOf('userId', userId, ['deviceId'])).map((l) => l.propertyId),
+  });
   app.addHook('onRequest', limits.perUser);
   app.addHook('onError', async (_req, reply, err) => {
     const retry = err instanceof AppError && err.code === 'RATE_LIMITED' ? (err.details as { retryAfterSeconds?: number } | undefined)?.retryAfterSeconds : undefined;
@@ -134,6 +139,7 @@ export async function build(deps: GatewayDeps): Promise<GatewayService> {
   });
 
   // the gateway's own endpoints
+  const publishUsers = userDirectoryPublisher({ repo: users, cache, logger: logger.child({ module: 'users' }) });
   liveRoutes(app);
   const oidc = openIdSettings(config);
   systemRoutes(app, { version: VERSION, openIdEnabled: Boolean(oidc), openIdForce: config.OIDC_FORCE });
@@ -144,11 +150,13 @@ export async function build(deps: GatewayDeps): Promise<GatewayService> {
           db: db.orm, cache, users, now,
           client: openIdClient({ ...oidc, scope: config.OIDC_SCOPE }, logger.child({ module: 'openid' })),
           claims: { roleClaim: config.OIDC_ROLE_CLAIM, roleMap: config.OIDC_ROLE_MAP, companyClaim: config.OIDC_COMPANY_CLAIM },
+          onUserChange: () => publishUsers(),
         })
       : undefined,
     sessions, cookie: cookieSettings, successRedirect: config.OIDC_SUCCESS_REDIRECT,
   });
-  const usersSvc = usersService({ db: db.orm, repo: users, permissions, hasher, sessions });
+  const usersSvc = usersService({ db: db.orm, repo: users, permissions, hasher, sessions, onChange: publishUsers });
+  gatewayReferenceChecks(app, { users });
   userRoutes(app, usersSvc);
   totpRoutes(app, totp);
   passwordRoutes(
@@ -180,6 +188,7 @@ export async function build(deps: GatewayDeps): Promise<GatewayService> {
     tokens,
     liveFeed,
     async start() {
+      await publishUsers();
       await liveFeed.start();
       const pruned = await tokens.prune();
       if (pruned) logger.info({ pruned }, 'expired tokens removed');

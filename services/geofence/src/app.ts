@@ -12,6 +12,7 @@ import { startPositionConsumer } from './evaluator/position-consumer';
 import { PositionEvaluator } from './evaluator/position-evaluator';
 import { geofencesRepository } from './geofences/repository';
 import { geofenceRoutes } from './geofences/routes';
+import { geofenceReferenceChecks } from './geofences/references';
 import { geofencesService, type GeofencesService } from './geofences/service';
 import { insideRoutes } from './inside/routes';
 import { seedFences } from './seed/seed';
@@ -71,6 +72,7 @@ export async function build(deps: GeofenceDeps): Promise<GeofenceService> {
     write: eventWriter({ analytics: deps.analytics, db: orm, bus: deps.bus }),
   });
   geofenceRoutes(app, geofences);
+  geofenceReferenceChecks(app, { orm, cache: deps.cache, directory });
   insideRoutes(app, { cache: deps.cache, clock: deps.clock, repo });
   statsRoutes(app, { analytics: deps.analytics, repo });
   auditRoutes(app, orm);

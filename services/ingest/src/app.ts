@@ -6,6 +6,7 @@ import { PositionIntake } from './positions/intake';
 import { ComputedAttributes } from './positions/computed-attributes';
 import { startPositionStore } from './positions/position-store';
 import { positionRoutes } from './positions/routes';
+import { ingestReferenceChecks } from './positions/references';
 import { buildOsmAndServer } from './http/osmand-server';
 import { IngestConfig } from './config';
 import { DevicePorts, type DevicePortSettings } from './device-ports';
@@ -55,6 +56,7 @@ export async function build(deps: IngestDeps): Promise<IngestService> {
     readiness: { bus: busReadiness(bus), analytics: () => deps.analytics.ping(), cache: () => deps.cache.ping() },
   });
   positionRoutes(app, intake);
+  ingestReferenceChecks(app, registry);
   const osmand = await buildOsmAndServer({ logger: logger.child({ protocol: 'osmand' }), intake, now: () => deps.clock.now() });
   const ports = new DevicePorts({
     intake,

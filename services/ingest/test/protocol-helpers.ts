@@ -214,3 +214,19 @@ export function fuzzMutations(decode: (frame: Buffer) => { positions: DecodedPos
     { numRuns },
   );
 }
+
+/**
+ * The fuzz suite's property for text protocols: real sentences with up to six characters replaced
+ * by ones from `alphabet` (the protocol's separators and digits) decode to sane positions or throw
+ * nothing but DecodeError.
+ */
+export function fuzzTextMutations(decode: (text: string) => { positions: DecodedPosition[] }, texts: string[], alphabet: string, numRuns = 3000): void {
+  fc.assert(
+    fc.property(fc.constantFrom(...texts), fc.array(fc.tuple(fc.nat(), fc.constantFrom(...alphabet.split(''))), { maxLength: 6 }), (text, edits) => {
+      const chars = text.split('');
+      for (const [at, ch] of edits) chars[at % chars.length] = ch;
+      callAllowing(DecodeError, () => decode(chars.join('')).positions.forEach(expectSanePosition));
+    }),
+    { numRuns },
+  );
+}

@@ -15,6 +15,7 @@ import { flagsRepository } from './flags/repository';
 import { flagsService } from './flags/service';
 import { journeysRepository } from './journeys/repository';
 import { journeyRoutes } from './journeys/routes';
+import { journeyReferenceChecks } from './journeys/references';
 import { journeysService, type JourneysService } from './journeys/service';
 import { routesRepository } from './routes/repository';
 import { routeRoutes } from './routes/routes';
@@ -78,6 +79,7 @@ export async function build(deps: JourneyDeps, options: JourneyOptions = {}): Pr
   const flags = flagsService({ db: orm, flags: flagsRepo, journeys: journeysRepo, events, clock: deps.clock });
   routeRoutes(app, routes);
   journeyRoutes(app, journeys, flags);
+  journeyReferenceChecks(app, { orm, cache: deps.cache });
   auditRoutes(app, orm);
 
   const earlyStartMs = options.earlyStartMs ?? 2 * 3600_000;

@@ -51,6 +51,7 @@ import { auditRoutes } from './audit/routes';
 import { deviceStateService, type DeviceStateService } from './device-state/service';
 import { defaultDeviceStateSettings, type DeviceStateSettings } from './device-state/settings';
 import { deviceEventWriter } from './events/event-writer';
+import { opsReferenceChecks } from './resources/references';
 
 export interface OpsApiDeps extends Omit<Adapters, 'close'> {
   logger: Logger;
@@ -70,6 +71,8 @@ export interface OpsApiDeps extends Omit<Adapters, 'close'> {
   notificationRules?: NotificationSettings;
   /** Device status timeout and write throttle (deviceStateSettingsFrom(config)); default: Traccar's 600 s, 60 s. */
   deviceState?: DeviceStateSettings;
+  /** JOURNEY_URL: the journey service, which checks the journey and route ids ops-api requests carry (unset: such ids answer 503). */
+  journeyUrl?: string | (() => string | undefined);
 }
 
 export interface OpsApiService {
@@ -149,6 +152,12 @@ export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
   const tracking = trackingModules(app, {
     db: deps.db.orm, bus: deps.bus, cache: deps.cache, analytics: deps.analytics, logger: deps.logger,
     devicesRepo: repo, devices, notifications: deps.notificationRules,
+  });
+  const journeyUrl = deps.journeyUrl;
+  opsReferenceChecks(app, {
+    db: deps.db.orm, cache: deps.cache, analytics: deps.analytics, identitySecret: deps.identitySecret,
+    journeyUrl: typeof journeyUrl === 'function' ? journeyUrl : () => journeyUrl,
+    notificationVisible: (who, id) => notifications.isVisible(who, id),
   });
   let flagConsumer: Subscription | undefined;
   return {

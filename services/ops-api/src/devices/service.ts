@@ -48,8 +48,9 @@ export function devicesService(deps: { repo: DevicesRepository; bus: Bus; cache:
     const entry = registryEntry(device!, deleted);
     try {
       if (previousUniqueId && previousUniqueId !== row.uniqueId) await cache.del(cacheKeys.deviceByUniqueId(previousUniqueId));
-      if (deleted) await cache.del(cacheKeys.deviceByUniqueId(row.uniqueId));
+      if (deleted) await cache.del(cacheKeys.deviceByUniqueId(row.uniqueId), cacheKeys.deviceById(row.id));
       else await cache.set(cacheKeys.deviceByUniqueId(row.uniqueId), JSON.stringify(entry));
+      if (!deleted) await cache.set(cacheKeys.deviceById(row.id), JSON.stringify(entry));
       await bus.publish(Topics.devices, [{ key: String(row.id), value: entry }]);
     } catch (err) {
       logger.error({ err, deviceId: row.id }, 'device change not announced; the next registry sync will');
@@ -142,7 +143,10 @@ export function devicesService(deps: { repo: DevicesRepository; bus: Bus; cache:
       let n = 0;
       for await (const rows of repo.all()) {
         const entries = (await live(rows.map(toDevice))).map((d) => registryEntry(d));
-        for (const e of entries) await cache.set(cacheKeys.deviceByUniqueId(e.uniqueId), JSON.stringify(e));
+        for (const e of entries) {
+          await cache.set(cacheKeys.deviceByUniqueId(e.uniqueId), JSON.stringify(e));
+          await cache.set(cacheKeys.deviceById(e.id), JSON.stringify(e));
+        }
         await bus.publish(Topics.devices, entries.map((e) => ({ key: String(e.id), value: e })));
         n += rows.length;
       }
@@ -154,7 +158,7 @@ export function devicesService(deps: { repo: DevicesRepository; bus: Bus; cache:
      */
     async registryEntries(states: Map<number, DeviceLiveState>): Promise<DeviceRegistryMessage[]> {
       const list = [...states];
-      const cached = await cache.mget(list.map(([, s]) => cacheKeys.deviceByUniqueId(s.uniqueId))).catch(() => list.map(() => null));
+      const cached = await cache.mget(list.map(([id]) => cacheKeys.deviceById(id))).catch(() => list.map(() => null));
       const out: DeviceRegistryMessage[] = [];
       const missing: number[] = [];
       list.forEach(([id, s], i) => {

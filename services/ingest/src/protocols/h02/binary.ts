@@ -75,9 +75,9 @@ export function decodeBinary(frame: Buffer): H02BinaryReport {
       speed,
       course,
       ignition: decoded.ignition,
-      battery: batteryLevel,
       alarm: decoded.alarm,
-      attributes: { status, batteryLevel },
+      // The battery byte is a level (%), not a voltage: Traccar's batteryLevel.
+      attributes: batteryLevel === null ? { status } : { status, batteryLevel },
     },
   };
 }

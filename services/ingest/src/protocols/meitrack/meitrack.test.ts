@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { expectSanePosition } from '../../test/protocol-helpers';
-import { meitrackProtocol } from './meitrack';
-import { DecodeError, type DecodeResult } from './protocol';
+import { callAllowing, expectSanePosition, expectSplitInvariant, fuzzTextMutations } from '../../../test/protocol-helpers';
+import { meitrackProtocol } from './index';
+import { DecodeError, type DecodeResult } from '../protocol';
 
 // Device messages from Traccar's public test data: src/test/java/org/traccar/protocol/
 // MeitrackProtocolDecoderTest.java (repo traccar/traccar). Traccar asserts time/lat/lon for one of
@@ -116,35 +116,40 @@ describe('meitrack AAA reports', () => {
   it('cell and io attributes', () => {
     const p = only(decode(cases[1]!.text));
     expect(p.attributes).toMatchObject({ event: 35, rssi: 25, mcc: 424, mnc: 2, lac: 0x101c, cid: 0xa3ae, input: 8, output: 0, runtime: 98374503 });
-    expect(p.attributes).toMatchObject({ adc1: 0, batteryAdc: 0x2d3, powerAdc: 0x103 });
+    // Hex analog values: adc1..3 raw, battery and power in 0.01 V (Traccar's reading without a configured model).
+    expect(p.attributes).toMatchObject({ adc1: 0, adc2: 0, adc3: 0 });
+    expect(p.battery).toBe(0x2d3 / 100);
+    expect(p.power).toBe(0x103 / 100);
   });
 
-  it('non-AAA commands are ignored', () => {
-    expect(decode('$$D28,353358017784062,D03,OK*F3')).toMatchObject({ kind: 'ignored', positions: [], deviceId: '353358017784062' });
+  it('hex analog power in 0.01 V (Traccar asserts power 13.95)', () => {
+    const p = only(decode('$$F160,861412043027965,AAA,22,45.499458,-82.493581,220718171428,V,0,0,0,0,0.0,0,227940,119812,302|220|D8D6|086E1B2B,0000,0000|0000|0000|0191|0573,,,3,,002134,0,0*FA'));
+    expect(p.power).toBe(13.95);
+    expect(p.battery).toBe(4.01);
+    expect(p.attributes).toMatchObject({ mcc: 302, mnc: 220, lac: 0xd8d6, cid: 0x086e1b2b });
+  });
+
+  it('fuel and temperatures after the protocol version (protocol 3: 0.01 °C signed)', () => {
+    const p = only(decode(cases[8]!.text));
+    expect(p.attributes).toMatchObject({ fuel: 0, temp6: -12.34, eventData: '00000001' });
+  });
+
+  it('a reply to a command (D03 take photo: OK) is a command result', () => {
+    const r = decode('$$D28,353358017784062,D03,OK*F3');
+    expect(r).toMatchObject({ kind: 'result', type: 'D03', positions: [], deviceId: '353358017784062', attributes: { result: 'D03,OK' } });
+  });
+
+  it('a D82 reply (Traccar asserts the result D82,0)', () => {
+    expect(decode('$$u28,864606044993987,D82,0*D6').attributes?.result).toBe('D82,0');
   });
 });
 
 describe('meitrack frame splitter', () => {
   const frames = [cases[0]!, cases[3]!, cases[9]!].map((c) => `${c.text}\r\n`).concat('$$D28,353358017784062,D03,OK*F3\r\n');
-  const capture = Buffer.from(frames.join(''), 'latin1');
-
-  function feed(chunks: Buffer[]): string[] {
-    const out: string[] = [];
-    let rest: Buffer = Buffer.alloc(0);
-    for (const chunk of chunks) {
-      const split = meitrackProtocol.splitFrames(Buffer.concat([rest, chunk]), 2048);
-      out.push(...split.frames.map((f) => f.toString('latin1')));
-      rest = split.rest;
-    }
-    expect(rest.length).toBe(0);
-    return out;
-  }
 
   it('a capture split at every byte offset and concatenated twice yields identical frames', () => {
-    const twice = Buffer.concat([capture, capture]);
-    for (let at = 0; at <= twice.length; at++) {
-      expect(feed([twice.subarray(0, at), twice.subarray(at)]), `split at ${at}`).toEqual([...frames, ...frames]);
-    }
+    const hexFrames = frames.map((f) => Buffer.from(f, 'latin1').toString('hex'));
+    expectSplitInvariant(meitrackProtocol.splitFrames, Buffer.from(frames.join(''), 'latin1'), hexFrames, 2048);
   });
 
   it('rejects garbage, bad lengths and oversized frames', () => {
@@ -157,13 +162,7 @@ describe('meitrack frame splitter', () => {
 });
 
 describe('meitrack robustness (fast-check)', () => {
-  function onlyDecodeErrors(run: () => void): void {
-    try {
-      run();
-    } catch (error) {
-      expect(error).toBeInstanceOf(DecodeError);
-    }
-  }
+  const onlyDecodeErrors = (run: () => void): void => callAllowing(DecodeError, run);
 
   it('random text never throws anything but DecodeError', () => {
     fc.assert(
@@ -177,17 +176,6 @@ describe('meitrack robustness (fast-check)', () => {
   });
 
   it('mutated real frames never throw anything but DecodeError and keep positions sane', () => {
-    fc.assert(
-      fc.property(
-        fc.constantFrom(...cases.map((c) => c.text)),
-        fc.array(fc.tuple(fc.nat(), fc.constantFrom(...'0123456789.,-|*AV$ '.split(''))), { maxLength: 6 }),
-        (text, edits) => {
-          const chars = text.split('');
-          for (const [at, ch] of edits) chars[at % chars.length] = ch;
-          onlyDecodeErrors(() => decode(chars.join('')));
-        },
-      ),
-      { numRuns: 3000 },
-    );
+    fuzzTextMutations(decode, cases.map((c) => c.text), '0123456789.,-|*AV$ ');
   });
 });

@@ -5,6 +5,7 @@ import type { ConnectionRegistry } from '../commands/connection-registry';
 import type { DeviceSessions } from '../devices/device-sessions';
 import { frameMetrics as m } from '../frames/frame-metrics';
 import type { FrameSink } from '../frames/received-frame';
+import type { IntakeGate } from '../positions/intake-gate';
 import { DeviceConnection, type ConnectionLimits } from './connection';
 import { InflightBudget } from './inflight-budget';
 
@@ -17,6 +18,7 @@ export interface TcpServerLimits extends ConnectionLimits {
 export interface DeviceTcpServerOptions {
   protocol: Protocol;
   handler: FrameSink;
+  gate: IntakeGate;
   connections: ConnectionRegistry;
   sessions?: DeviceSessions;
   limits: TcpServerLimits;
@@ -41,6 +43,7 @@ export class DeviceTcpServer {
         protocol: opts.protocol,
         handler: opts.handler,
         budget: this.budget,
+        gate: opts.gate,
         connections: opts.connections,
         ...(opts.sessions ? { sessions: opts.sessions } : {}),
         limits: opts.limits,

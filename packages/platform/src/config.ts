@@ -37,7 +37,14 @@ export const BaseEnv = z.object({
   CLICKHOUSE_USER: z.string().default('default'),
   CLICKHOUSE_PASSWORD: z.string().default(''),
   CLICKHOUSE_DATABASE: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).default('corridor'),
+  /**
+   * A ClickHouse cluster (remote_servers) to spread the tables over: replicated tables on every
+   * node, Distributed tables in front, sharded by device, DDL ON CLUSTER. Unset: one node.
+   */
+  CLICKHOUSE_CLUSTER: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).optional(),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+  /** Prefix of every Redis key (deployments or runs sharing one Redis). */
+  REDIS_KEY_PREFIX: z.string().regex(/^[A-Za-z0-9_.:-]+$/).optional(),
   /**
    * Signs the gateway's identity tokens to the services (same value everywhere). Required outside
    * development and tests (at least 32 characters, not a published one); unset there = processSecret().

@@ -101,7 +101,9 @@ export class KafkaBus implements Bus {
               topic: s.name,
               numPartitions: s.partitions ?? this.opts.defaultPartitions ?? 4,
               replicationFactor: -1,
-              configEntries: s.compacted ? [{ name: 'cleanup.policy', value: 'compact' }] : [],
+              configEntries: s.compacted
+                ? [{ name: 'cleanup.policy', value: 'compact' }]
+                : s.retentionMs ? [{ name: 'retention.ms', value: String(s.retentionMs) }] : [],
             })),
           });
         }

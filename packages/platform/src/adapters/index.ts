@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { allTopics, compactedTopics } from '@corridor/contracts';
+import { topicPlan } from '@corridor/contracts';
 import type { BaseEnv } from '../config';
 import type { Logger } from '../logger';
 import type { Analytics } from './analytics';
@@ -49,11 +49,12 @@ export async function createAdapters(env: BaseEnv, logger: Logger, choice: Adapt
     ? createPgDb(env.DATABASE_URL)
     : await createPgliteDb(choice.dataDir ? join(choice.dataDir, 'pglite') : undefined);
   const analytics: Analytics = env.CLICKHOUSE_URL
-    ? await createClickHouseAnalytics({ url: env.CLICKHOUSE_URL, username: env.CLICKHOUSE_USER, password: env.CLICKHOUSE_PASSWORD, database: env.CLICKHOUSE_DATABASE })
+    ? await createClickHouseAnalytics({ url: env.CLICKHOUSE_URL, username: env.CLICKHOUSE_USER, password: env.CLICKHOUSE_PASSWORD, database: env.CLICKHOUSE_DATABASE, cluster: env.CLICKHOUSE_CLUSTER })
     : await (await import('./clickhouse-chdb')).createChdbAnalytics({ path: choice.dataDir ? join(choice.dataDir, 'chdb') : ':memory:', database: env.CLICKHOUSE_DATABASE });
-  const cache: Cache = env.REDIS_URL ? new RedisCache(env.REDIS_URL) : new MemoryCache();
+  const cache: Cache = env.REDIS_URL ? new RedisCache(env.REDIS_URL, env.REDIS_KEY_PREFIX ? { keyPrefix: env.REDIS_KEY_PREFIX } : {}) : new MemoryCache();
   logger.info({ bus: bus.kind, db: db.kind, analytics: analytics.kind, cache: cache.kind }, 'adapters chosen');
-  await bus.ensureTopics(allTopics.map((name) => ({ name, compacted: compactedTopics.includes(name) })));
+  // missing topics are created as the plan lays them out (partitions, retention); existing ones are left as they are
+  await bus.ensureTopics(topicPlan.map((t) => ({ name: t.name, partitions: t.partitions, compacted: t.compacted, retentionMs: t.retentionMs })));
   return {
     bus, db, analytics, cache, clock: systemClock,
     async close() {

@@ -1,6 +1,7 @@
 import { PositionMessage, positionTime, parsePositionId, POSITION_ID_DEVICE_BITS, POSITION_ID_EPOCH_MS, MAX_POSITION_DEVICE_ID } from '@corridor/contracts';
 import type { Analytics } from '../adapters/analytics';
 import { columnType, migrateTable } from './table-migration';
+import { tableDdl, type TableLayout } from './table-layout';
 
 /**
  * ClickHouse positions. ReplacingMergeTree keyed by (device_id, fix_time, id): the id (position-id.ts)
@@ -9,9 +10,9 @@ import { columnType, migrateTable } from './table-migration';
  * fix of the same second stay two. Reads use FINAL (or keep the newest row of a key) so duplicates
  * never show before a merge.
  */
-export const positionsDdl = (database: string): string => `
-CREATE TABLE IF NOT EXISTS ${database}.positions (
-  id UInt64,
+export const positionsTable: TableLayout = {
+  name: 'positions',
+  columns: `  id UInt64,
   device_id UInt64,
   unique_id String,
   protocol LowCardinality(String),
@@ -34,10 +35,15 @@ CREATE TABLE IF NOT EXISTS ${database}.positions (
   alarm Nullable(String),
   crc_valid Bool,
   raw_frame_id Nullable(String),
-  attributes String
-) ENGINE = ReplacingMergeTree(server_time)
-PARTITION BY toYYYYMM(fix_time)
-ORDER BY (device_id, fix_time, id)`;
+  attributes String`,
+  engine: 'ReplacingMergeTree(server_time)',
+  clauses: `PARTITION BY toYYYYMM(fix_time)
+ORDER BY (device_id, fix_time, id)`,
+  shardingKey: 'cityHash64(device_id)',
+};
+
+/** The single-node DDL (chDB, compose); tableDdl(placement, positionsTable) gives the cluster's. */
+export const positionsDdl = (database: string): string => tableDdl({ database }, positionsTable)[0]!;
 
 const COLUMNS = `id, device_id, unique_id, protocol, fix_time, device_time, server_time, valid, latitude, longitude, speed, course,
   altitude, accuracy, satellites, hdop, ignition, odometer, power, battery, alarm, crc_valid, raw_frame_id, attributes`;
@@ -53,7 +59,7 @@ export const positionIdSql = (deviceId: string, time: string, stateRecord: strin
  */
 const positionsMigration = (ch: Analytics) => ({
   table: 'positions',
-  ddl: positionsDdl(ch.database),
+  ddl: tableDdl(ch, positionsTable),
   isLegacy: async (c: Analytics) => (await columnType(c, 'positions', 'id')) === 'String',
   copy: (from: string) => `INSERT INTO ${ch.database}.positions (${COLUMNS})
     SELECT ${positionIdSql('device_id', 'fix_time', "JSONExtractBool(attributes, 'outdated')")}, device_id, unique_id, protocol,

@@ -178,4 +178,23 @@ describe(`device protocols from TCP to the API (${kind} adapters)`, () => {
     const [lockEvent] = await eventually(() => positionsOf(other, '2021-03-26T18:00:00Z', '2021-03-26T19:00:00Z'), (ps) => ps.length === 1);
     expect(lockEvent).toMatchObject({ protocol: 'jt701', valid: false, latitude: 26.181296, attributes: { event: 5 } });
   }, 120000);
+
+  it('Queclink @Track: GV300 fixed report, GL300 four-position report and a heartbeat; +SACK acks, positions', async () => {
+    const port = await ingest.ports.tcp.queclink.listen(0, '127.0.0.1');
+    const gv300 = await register('862894020178276');
+    const gl300 = await register('860599000306845');
+    // Gl200TextProtocolDecoderTest (Traccar)
+    const fri = '+RESP:GTFRI,060228,862894020178276,,15153,10,1,1,0.0,0,431.7,-63.169571,-17.776235,20160210153458,0736,0003,6AD4,80EF,00,34.9,00117:31:26,13442,15163,0,210101,,,,20160210113503,38EE$';
+    const four =
+      '+RESP:GTFRI,1A0900,860599000306845,G3-313,0,0,4,1,2.1,0,426.7,8.611466,47.681639,20181214134603,0228,0001,077F,4812,25.2,1,5.7,34,437.3,8.611600,47.681846,20181214134619,0228,0001,077F,4812,25.2,1,4.4,62,438.2,8.611893,47.681983,20181214134633,0228,0001,077F,4812,25.2,1,4.8,78,436.6,8.612236,47.682040,20181214134648,0228,0001,077F,4812,25.2,83,20181214134702,0654$';
+    const heartbeat = '+ACK:GTHBD,1A0900,860599000306845,G3-313,20181214134702,0655$';
+    const expected = '+SACK:38EE$+SACK:0654$+SACK:GTHBD,1A0900,0655$';
+    const acks = await exchange(port, [fri, four, heartbeat].map((t) => Buffer.from(t)), expected.length);
+    expect(Buffer.from(acks, 'hex').toString()).toBe(expected);
+    const [p] = await eventually(() => positionsOf(gv300, '2016-02-10T15:00:00Z', '2016-02-10T16:00:00Z'), (ps) => ps.length === 1);
+    expect(p).toMatchObject({ protocol: 'queclink', latitude: -17.776235, longitude: -63.169571, power: 15.153, odometer: 34900, ignition: true });
+    const track = await eventually(() => positionsOf(gl300, '2018-12-14T13:00:00Z', '2018-12-14T14:00:00Z'), (ps) => ps.length === 4);
+    expect(track.map((x) => x.fixTime.slice(11, 19))).toEqual(['13:46:03', '13:46:19', '13:46:33', '13:46:48']);
+    expect(track[3]!.attributes.batteryLevel).toBe(83);
+  }, 120000);
 });

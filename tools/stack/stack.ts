@@ -8,7 +8,8 @@ import { createAdapters, createLogger, internalKeys, parseConfig, type Adapters,
 import { simDeviceIds, startSimulator, type SimProtocol, type SimulatorHandle } from '../sim/simulator';
 import type { StackConfig } from './config';
 import { registerSimDevices } from './sim-devices';
-import { runDemo } from './demo/scenario';
+import { demoIncidents } from './demo/incidents';
+import { runDemo, type DemoResult } from './demo/scenario';
 
 export interface RunningStack {
   adapters: Adapters;
@@ -22,6 +23,8 @@ export interface RunningStack {
   /** The simulated trucks' unique ids, and how many were registered by this start. */
   simulated: { uniqueIds: string[]; registered: number };
   sim: SimulatorHandle | undefined;
+  /** What the demo scenario made (undefined with DEMO=false). */
+  demo: DemoResult | undefined;
   close(): Promise<void>;
 }
 
@@ -70,7 +73,6 @@ export async function startStack(config: StackConfig, opts: { loggerFor?: (servi
 
   const uniqueIds = simDeviceIds(config.SIM_TRUCKS);
   const registered = await registerSimDevices(ops, uniqueIds);
-  if (config.DEMO) await runDemo({ gatewayUrl: urlOf(h, gateway.app), admin: { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD }, log: (m) => logger.warn(m) });
   const sim = config.SIM_TRUCKS
     ? startSimulator({
         trucks: config.SIM_TRUCKS,
@@ -82,11 +84,15 @@ export async function startStack(config: StackConfig, opts: { loggerFor?: (servi
         tcpHost: h,
         tcpPorts: { gt06: devicePorts.gt06 ?? config.GT06_PORT, teltonika: devicePorts.teltonika ?? config.TELTONIKA_PORT },
         log: (m) => logger.warn(m),
+        ...(config.DEMO ? { incidents: demoIncidents(uniqueIds) } : {}),
       })
+    : undefined;
+  const demo = config.DEMO
+    ? await runDemo({ gatewayUrl: urlOf(h, gateway.app), admin: { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD }, plans: sim?.plans ?? [], log: (m) => logger.warn(m) })
     : undefined;
 
   return {
-    adapters, ops, ingest, journey, gateway, devicePorts, sim,
+    adapters, ops, ingest, journey, gateway, devicePorts, sim, demo,
     urls: { ...urls, gateway: urlOf(h, gateway.app) },
     simulated: { uniqueIds, registered },
     async close() {

@@ -127,7 +127,7 @@ export async function build(deps: GatewayDeps): Promise<GatewayService> {
   });
   app.addHook('onRequest', limits.perIp);
   identityHook(app, {
-    authn, endpoints: allEndpoints, allowedOrigins: config.CONSOLE_ORIGIN ?? [], clientIp, socketEndpointId,
+    authn, endpoints: allEndpoints, origins: { allowed: config.CONSOLE_ORIGIN ?? [], trustForwardedHost: config.TRUST_PROXY_HOPS > 0 }, clientIp, socketEndpointId,
     devicesOf: async (userId) => (await permissions.propertiesOf('userId', userId, ['deviceId'])).map((l) => l.propertyId),
   });
   app.addHook('onRequest', limits.perUser);

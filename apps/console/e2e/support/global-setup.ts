@@ -41,7 +41,8 @@ export async function setup(project: TestProject): Promise<void> {
     ...env,
     DATA_DIR: dataDir,
     LOG_LEVEL: 'error',
-    ...Object.fromEntries(['GATEWAY_PORT', 'INGEST_PORT', 'JOURNEY_PORT', 'GEOFENCE_PORT', 'OPS_API_PORT', 'OSMAND_PORT', 'GT06_PORT', 'TELTONIKA_PORT', 'H02_PORT', 'GPS103_PORT', 'TK103_PORT', 'MEITRACK_PORT'].map((k) => [k, '0'])),
+    // every port ephemeral: the services' and each device protocol's (0 = any free one; device ports 0 = not opened)
+    ...Object.fromEntries(Object.keys(StackConfig.shape).filter((k) => k.endsWith('_PORT')).map((k) => [k, '0'])),
     SIM_PROTOCOLS: 'osmand',
     SIM_TRUCKS: '12',
     SIM_INTERVAL_MS: '1000',

@@ -92,6 +92,14 @@ export function CorridorMap({ data, fit, onTruckClick, onMapClick, label, classN
       void src.getClusterExpansionZoom(Number(f.properties?.cluster_id)).then((zoom) => map.easeTo({ center, zoom }));
     });
     map.on('click', (e: MapMouseEvent) => handlers.current.onMapClick?.([e.lngLat.lng, e.lngLat.lat]));
+    // drawn and settled (screenshots wait for it)
+    map.on('idle', () => container.current?.parentElement?.setAttribute('data-idle', 'true'));
+    map.on('dataloading', () => container.current?.parentElement?.setAttribute('data-idle', 'false'));
+    // where the map looks, for people debugging and for the browser tests
+    map.on('moveend', () => {
+      const c = map.getCenter();
+      container.current?.parentElement?.setAttribute('data-view', `${c.lng.toFixed(4)},${c.lat.toFixed(4)},${map.getZoom().toFixed(2)}`);
+    });
     for (const layer of ['trucks', 'truck-clusters']) {
       map.on('mouseenter', layer, () => (map.getCanvas().style.cursor = 'pointer'));
       map.on('mouseleave', layer, () => (map.getCanvas().style.cursor = ''));

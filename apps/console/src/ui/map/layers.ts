@@ -29,7 +29,14 @@ const LAYERS: LayerSpecification[] = [
   { id: 'fences-line', type: 'line', source: 'fences', paint: { 'line-color': C.fence, 'line-width': 1.5 } },
   { id: 'corridors', type: 'line', source: 'corridors', layout: { 'line-cap': 'round', 'line-join': 'round' }, paint: { 'line-color': C.corridor, 'line-width': 2.5, 'line-opacity': 0.55 } },
   { id: 'planned-area', type: 'fill', source: 'planned', filter: ['==', ['geometry-type'], 'Polygon'], paint: { 'fill-color': C.planned, 'fill-opacity': 0.12 } },
-  { id: 'planned-line', type: 'line', source: 'planned', filter: ['==', ['geometry-type'], 'LineString'], paint: { 'line-color': C.planned, 'line-width': 3, 'line-dasharray': [2, 1.5] } },
+  // the allowed width to scale: a line whose pixel width doubles per zoom level (w0 at zoom 0)
+  {
+    id: 'planned-width', type: 'line', source: 'planned', filter: ['==', ['get', 'kind'], 'corridor'],
+    layout: { 'line-cap': 'round', 'line-join': 'round' },
+    paint: { 'line-color': C.planned, 'line-opacity': 0.14, 'line-width': ['interpolate', ['exponential', 2], ['zoom'], 0, ['get', 'w0'], 22, ['get', 'w22']] },
+  },
+  { id: 'planned-line', type: 'line', source: 'planned', filter: ['==', ['geometry-type'], 'LineString'], paint: { 'line-color': C.planned, 'line-width': 2.5, 'line-dasharray': [2, 1.5] } },
+  { id: 'planned-stops', type: 'circle', source: 'planned', filter: ['==', ['geometry-type'], 'Point'], paint: { 'circle-radius': 5, 'circle-color': '#ffffff', 'circle-stroke-color': C.planned, 'circle-stroke-width': 2 } },
   { id: 'track', type: 'line', source: 'track', layout: { 'line-cap': 'round', 'line-join': 'round' }, paint: { 'line-color': C.track, 'line-width': 2.5 } },
   {
     id: 'places', type: 'circle', source: 'places', minzoom: 4,
@@ -45,7 +52,13 @@ const LAYERS: LayerSpecification[] = [
   { id: 'draft-points', type: 'circle', source: 'draft', filter: ['==', ['geometry-type'], 'Point'], paint: { 'circle-radius': 4, 'circle-color': C.fence } },
   {
     id: 'flags', type: 'circle', source: 'flags',
-    paint: { 'circle-radius': 8, 'circle-color': C.flag, 'circle-opacity': ['case', ['get', 'open'], 0.9, 0.35], 'circle-stroke-color': '#fff', 'circle-stroke-width': 2 },
+    paint: {
+      'circle-radius': ['case', ['boolean', ['get', 'selected'], false], 11, 8],
+      'circle-color': C.flag,
+      'circle-opacity': ['case', ['get', 'open'], 0.9, 0.4],
+      'circle-stroke-color': ['case', ['boolean', ['get', 'selected'], false], '#0f172a', '#ffffff'],
+      'circle-stroke-width': 2,
+    },
   },
   {
     id: 'truck-clusters', type: 'circle', source: 'trucks', filter: ['has', 'point_count'],

@@ -5,6 +5,7 @@ import { build as buildIngest, type IngestService } from '@corridor/ingest';
 import { build as buildOpsApi, type OpsApiService } from '@corridor/ops-api';
 import { createTestAdapters, primaryKind, type TestAdapters } from '@corridor/platform/testing/test-adapters';
 import { asUser, TEST_IDENTITY_SECRET, testUsers } from '@corridor/platform/testing/identity';
+import { parseJt808 } from '@corridor/ingest/protocols/jt808/index';
 import { TestDevice } from '../../services/ingest/test/test-device';
 
 /**
@@ -63,6 +64,13 @@ describe(`device protocols from TCP to the API (${kind} adapters)`, () => {
     await adapters?.close();
   });
 
+  const listening = new Map<string, Promise<number>>();
+  /** The ephemeral port of a protocol's server, opened once for the file. */
+  const portOf = (name: 'jt808' | 'ruptela' | 'jt701' | 'queclink'): Promise<number> => {
+    if (!listening.has(name)) listening.set(name, ingest.ports.tcp[name].listen(0, '127.0.0.1'));
+    return listening.get(name)!;
+  };
+
   async function register(uniqueId: string): Promise<Device> {
     const res = await ops.app.inject({ method: 'POST', url: '/api/devices', headers: admin, payload: { name: `e2e ${uniqueId}`, uniqueId, companyId: 101 } });
     expect(res.statusCode, res.body).toBe(200);
@@ -93,7 +101,7 @@ describe(`device protocols from TCP to the API (${kind} adapters)`, () => {
     eventually(async () => events.filter((e) => e.deviceId === d.id && e.type === 'alarm'), ok);
 
   it('JT/T 808: 2013 registration, authentication and location; 2019 location and batch; acks, positions and alarms', async () => {
-    const port = await ingest.ports.tcp.jt808.listen(0, '127.0.0.1');
+    const port = await portOf('jt808');
     const d2013 = await register('013511221122');
     const d2019 = await register('013912344329');
     // HuabaoProtocolDecoderTest (Traccar): registration, authentication, a location cut short (wrong check code, kept)
@@ -132,8 +140,29 @@ describe(`device protocols from TCP to the API (${kind} adapters)`, () => {
     expect(alarms.find((e) => e.eventTime === '2025-01-29T14:33:44.000Z')).toMatchObject({ latitude: -31.234567, longitude: 121.987654, attributes: { alarm: expect.stringContaining('sos') } });
   }, 120000);
 
+  it('JT/T 808 downlink: a command on commands.v1 reaches the connected terminal as 0x8105', async () => {
+    const port = await portOf('jt808');
+    const device = await TestDevice.open(port);
+    try {
+      // HuabaoProtocolDecoderTest's authentication of terminal 013511221122 (registered by the test above)
+      await device.write(hex('7E0102000E013511221122000661757468656E7469636174696F6E3F7E'));
+      await device.waitReceived(20);
+      const terminal = (await ingest.registry.lookup('013511221122'))!;
+      await eventually(async () => ingest.ports.connections.get('013511221122'), (c) => c !== undefined);
+      await adapters.bus.publish(Topics.commands, [
+        { key: String(terminal.id), value: { id: 'e2e-jt808-stop', deviceId: terminal.id, uniqueId: '013511221122', type: 'engineStop', attributes: {}, requestedAt: new Date().toISOString() } },
+      ]);
+      await device.waitReceived(20 + 16, 30_000);
+      const command = parseJt808(device.received.subarray(20));
+      expect(command).toMatchObject({ crcValid: true, header: { msgId: 0x8105, terminalId: '013511221122' } });
+      expect(command.body.toString('hex')).toBe('f0');
+    } finally {
+      device.close();
+    }
+  }, 120000);
+
   it('Ruptela: records and a five-record packet, each acknowledged; positions with their IO values', async () => {
-    const port = await ingest.ports.tcp.ruptela.listen(0, '127.0.0.1');
+    const port = await portOf('ruptela');
     const ghana = await register('863071016796572');
     const five = await register('013227001564487');
     // RuptelaProtocolDecoderTest (Traccar)
@@ -153,7 +182,7 @@ describe(`device protocols from TCP to the API (${kind} adapters)`, () => {
   }, 120000);
 
   it('JT701 seal: a locked report, an unlocking alarm and a P45 lock event; acks, positions with the lock state, the unlock alarm', async () => {
-    const port = await ingest.ports.tcp.jt701.listen(0, '127.0.0.1');
+    const port = await portOf('jt701');
     const seal = await register('8040500370');
     const other = await register('7890629284');
     // Jointech's published 0x19 report (locked), then the same report a second later with the
@@ -180,7 +209,7 @@ describe(`device protocols from TCP to the API (${kind} adapters)`, () => {
   }, 120000);
 
   it('Queclink @Track: GV300 fixed report, GL300 four-position report and a heartbeat; +SACK acks, positions', async () => {
-    const port = await ingest.ports.tcp.queclink.listen(0, '127.0.0.1');
+    const port = await portOf('queclink');
     const gv300 = await register('862894020178276');
     const gl300 = await register('860599000306845');
     // Gl200TextProtocolDecoderTest (Traccar)

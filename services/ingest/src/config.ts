@@ -59,6 +59,14 @@ export const IngestConfig = BaseEnv.extend({
   MAX_BUFFERED_BYTES: positiveInt(64 * 1024, 64 * 1024 * 1024),
   /** Bytes of frames per server waiting for the bus; every connection pauses when reached. */
   MAX_SERVER_BUFFERED_BYTES: positiveInt(64 * 1024 * 1024, 4 * 1024 * 1024 * 1024),
+  /**
+   * Fixes read from devices and not yet confirmed by the bus, across every port and the HTTP APIs:
+   * the limit follows the publish rate (rate × ACK_DELAY_TARGET_MS) up to this many. Past it, TCP
+   * connections stop reading, HTTP answers 503 with Retry-After, UDP datagrams are dropped.
+   */
+  MAX_PENDING_FIXES: positiveInt(20_000, 10_000_000),
+  /** The ack delay the pending limit aims at (ms). */
+  ACK_DELAY_TARGET_MS: positiveInt(500, 60_000),
   /** Days raw frames stay in ClickHouse's raw_frames table. */
   RAW_FRAME_TTL_DAYS: positiveInt(30, 3650),
   CRC_POLICY: CrcPolicyVar,

@@ -9,7 +9,11 @@ import { topicPlan } from '@corridor/contracts';
 import { createClickHouseAnalytics, createLogger, KafkaBus, type Analytics } from '@corridor/platform';
 import { startChdbHttp, type ChdbHttpServer } from '@corridor/platform/testing/chdb-http';
 import { DedicatedKafka, freePort, kafkaLibsDir } from '@corridor/platform/testing/dedicated-kafka';
+import { IngestConfig } from '@corridor/ingest/config';
 import { ServiceProcess, type ServiceName } from './service-process';
+
+/** Every device port variable of ingest but GT06's (the trackers' protocol here): 0 leaves the port closed. */
+const OTHER_DEVICE_PORTS = Object.keys(IngestConfig.shape).filter((k) => /^[A-Z0-9]+_PORT$/.test(k) && k !== 'GT06_PORT' && k !== 'OSMAND_PORT');
 
 /**
  * The platform as separate processes on this machine, the way a cluster runs it: each service
@@ -144,7 +148,7 @@ export async function startScaleCluster(opts: ClusterOptions): Promise<ScaleClus
       // only the GT06 server (the trackers' protocol here); every other device port disabled, OsmAnd on any free port
       await add('ingest', n, {
         GT06_PORT: String(gt06), OSMAND_PORT: '0',
-        ...Object.fromEntries(['TELTONIKA', 'H02', 'GPS103', 'TK103', 'MEITRACK', 'JT808', 'RUPTELA', 'JT701'].map((p) => [`${p}_PORT`, '0'])),
+        ...Object.fromEntries(OTHER_DEVICE_PORTS.map((v) => [v, '0'])),
       });
     }
     for (let n = 1; n <= opts.instances.geofence; n++) await add('geofence', n);

@@ -50,7 +50,7 @@ describe('cluster (CLICKHOUSE_CLUSTER)', () => {
   it('puts a replicated local table on every node and a Distributed table sharded by device in front', () => {
     const [local, distributed] = tableDdl(cluster, positionsTable);
     expect(local).toMatch(/^CREATE TABLE IF NOT EXISTS corridor\.positions_local ON CLUSTER corridor \(/);
-    expect(local).toContain("ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/{database}/{table}', '{replica}', server_time)");
+    expect(local).toContain("ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/{database}/{table}', '{replica}', arrival_rank)");
     expect(local).toContain('ORDER BY (device_id, fix_time, id)');
     expect(distributed).toBe('CREATE TABLE IF NOT EXISTS corridor.positions ON CLUSTER corridor AS corridor.positions_local\nENGINE = Distributed(corridor, corridor, positions_local, cityHash64(device_id))');
     expect(storageTable(cluster, 'positions')).toBe('corridor.positions_local');

@@ -1,5 +1,5 @@
 import type { Analytics } from '../adapters/analytics';
-import { deviceRows, pageRowsFor, type DeviceRowsRead } from './report-pages';
+import { deviceRows, pageRowsFor, queryRows, type DeviceRowsRead } from './report-pages';
 
 /**
  * Positions for reports, in (device id, fix time) order without holding a period in memory (see
@@ -49,15 +49,18 @@ export interface ReportFixRow {
 
 interface Cursor { deviceId: number; time: number }
 
+/** `FROM … WHERE …` for the positions of the devices bound as {ids:Array(UInt64)} over the period. */
+export const positionsSource = (ch: Analytics, q: { from: Date; to: Date }): { sql: string; params: Record<string, unknown> } => ({
+  sql: `FROM ${ch.database}.positions WHERE device_id IN {ids:Array(UInt64)}
+    AND fix_time >= fromUnixTimestamp64Milli({from:Int64}, 'UTC') AND fix_time <= fromUnixTimestamp64Milli({to:Int64}, 'UTC')`,
+  params: { from: q.from.getTime(), to: q.to.getTime() },
+});
+
 /** A read of the positions of some devices over a period: `columns` start with device_id, fix time and server time (epoch ms). */
 function positionsRead(ch: Analytics, q: ReportPositionsQuery, columns: string): DeviceRowsRead<Cursor> {
   return {
     columns,
-    source: {
-      sql: `FROM ${ch.database}.positions WHERE device_id IN {ids:Array(UInt64)}
-        AND fix_time >= fromUnixTimestamp64Milli({from:Int64}, 'UTC') AND fix_time <= fromUnixTimestamp64Milli({to:Int64}, 'UTC')`,
-      params: { from: q.from.getTime(), to: q.to.getTime() },
-    },
+    source: positionsSource(ch, q),
     after: (k) => ({ sql: `AND fix_time > fromUnixTimestamp64Milli({afterTime:Int64}, 'UTC')`, params: { afterTime: k.time } }),
     orderBy: 'device_id, fix_time',
     keyOf: (r) => ({ deviceId: Number(r[0]), time: Number(r[1]) }),
@@ -83,18 +86,54 @@ const FIX_COLUMNS = `${KEY_COLUMNS}, id, latitude, longitude, speed, valid, igni
 
 const optBool = (v: unknown): boolean | null => (v === null ? null : Boolean(v));
 
-/** The lean fix stream trips and stops run on, oldest first per device, devices in id order, in batches. */
+/**
+ * A FIX_COLUMNS tuple as a report row. The one place a stored position's id becomes a report's
+ * position id (trips' start/endPositionId, stops' positionId).
+ */
+function fixRowOf(r: unknown[]): ReportFixRow {
+  return {
+    deviceId: Number(r[0]), id: r[3] as string, time: Number(r[1]), latitude: r[4] as number, longitude: r[5] as number,
+    speed: r[6] as number, valid: Boolean(r[7]), ignition: optBool(r[8]), odometer: r[9] as number | null, hours: r[10] as number | null,
+    fuelUsed: r[11] as number | null, fuel: r[12] as number | null, fuelLevel: r[13] as number | null,
+    driverUniqueId: r[14] as string | null, motion: optBool(r[15]),
+  };
+}
+
+/** The fix stream trips and stops run on when read whole, oldest first per device, devices in id order, in batches. */
 export function streamReportFixes(ch: Analytics) {
   return async function* (q: ReportPositionsQuery): AsyncGenerator<ReportFixRow[]> {
     const rows = deviceRows(ch, positionsRead(ch, q, FIX_COLUMNS), q.deviceIds, { pageRows: pageRowsFor(ch, q.pageRows), batchRows: q.batchRows, signal: q.signal });
-    for await (const batch of rows) {
-      yield batch.map((r) => ({
-        deviceId: Number(r[0]), id: r[3] as string, time: Number(r[1]), latitude: r[4] as number, longitude: r[5] as number,
-        speed: r[6] as number, valid: Boolean(r[7]), ignition: optBool(r[8]), odometer: r[9] as number | null, hours: r[10] as number | null,
-        fuelUsed: r[11] as number | null, fuel: r[12] as number | null, fuelLevel: r[13] as number | null,
-        driverUniqueId: r[14] as string | null, motion: optBool(r[15]),
-      }));
+    for await (const batch of rows) yield batch.map(fixRowOf);
+  };
+}
+
+/** A stored fix by its key: the device and its fix time (epoch ms). */
+export interface FixKey { deviceId: number; time: number }
+
+/** `${deviceId}@${time}`: the map key of queryFixesAt's answer. */
+export const fixKey = (k: FixKey): string => `${k.deviceId}@${k.time}`;
+
+/**
+ * The report rows of the fixes at these keys (the fixes a report's items begin and end at), keyed
+ * by fixKey; a redelivered fix is the one with the latest server time, as in streamReportFixes.
+ * The keys' devices and fix times select the rows through the table's sort key.
+ */
+export function queryFixesAt(ch: Analytics) {
+  return async (keys: FixKey[], signal?: AbortSignal): Promise<Map<string, ReportFixRow>> => {
+    const out = new Map<string, ReportFixRow>();
+    if (!keys.length) return out;
+    const wanted = new Set(keys.map(fixKey));
+    const newest = new Map<string, number>();
+    const rows = queryRows(ch, `SELECT ${FIX_COLUMNS} FROM ${ch.database}.positions
+      WHERE device_id IN {ids:Array(UInt64)} AND fix_time IN (SELECT fromUnixTimestamp64Milli(arrayJoin({times:Array(Int64)}), 'UTC'))`,
+    { ids: [...new Set(keys.map((k) => k.deviceId))], times: [...new Set(keys.map((k) => k.time))] }, signal);
+    for await (const r of rows) {
+      const key = `${Number(r[0])}@${Number(r[1])}`;
+      if (!wanted.has(key) || (newest.has(key) && Number(r[2]) <= newest.get(key)!)) continue;
+      newest.set(key, Number(r[2]));
+      out.set(key, fixRowOf(r));
     }
+    return out;
   };
 }
 

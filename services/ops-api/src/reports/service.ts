@@ -4,7 +4,8 @@ import type {
   ReportTrip, ReportTripsQuery,
 } from '@corridor/contracts';
 import type { Analytics, Orm } from '@corridor/platform';
-import { streamReportFixes, streamRouteRows, type RouteRow } from '@corridor/platform/clickhouse/report-positions';
+import { queryFixesAt, streamReportFixes, streamRouteRows, type RouteRow } from '@corridor/platform/clickhouse/report-positions';
+import { streamTracks } from '@corridor/platform/clickhouse/report-track';
 import { streamEvents } from '@corridor/platform/clickhouse/report-events';
 import { streamSummaryParts } from '@corridor/platform/clickhouse/report-summary';
 import { EARTH_RADIUS_M } from '@corridor/geodata/geo-math';
@@ -16,10 +17,11 @@ import { eventTypesFilter } from './events';
 import { reportPeriod, type Period } from './period';
 import { reportDevices, type ReportDevice } from './report-devices';
 import type { ReportSettings } from './settings';
-import { stopsRun } from './stops';
+import { stopItem, stopsRun } from './stops';
 import { summaryRun } from './summary';
 import { resolveThresholds } from './thresholds';
-import { tripsRun } from './trips';
+import { trackRuns } from './track-runs';
+import { tripItem, tripsRun } from './trips';
 
 export interface ReportsDeps {
   analytics: Analytics;
@@ -46,6 +48,8 @@ type Base = { deviceId?: number[]; groupId?: number[]; from: string; to: string 
 export function reportsService(deps: ReportsDeps) {
   const resolveDevices = reportDevices(deps.db, deps.devices);
   const fixes = streamReportFixes(deps.analytics);
+  const tracks = streamTracks(deps.analytics);
+  const fixesAt = queryFixesAt(deps.analytics);
   const routeRows = streamRouteRows(deps.analytics);
   const events = streamEvents(deps.analytics);
   const summaryParts = streamSummaryParts(deps.analytics);
@@ -72,19 +76,25 @@ export function reportsService(deps: ReportsDeps) {
 
     async trips(q: z.output<typeof ReportTripsQuery>, scope: number | undefined, signal?: AbortSignal): Promise<Report<ReportTrip>> {
       const { period, devices, byId, source } = await prepare(q, scope, signal);
-      const runs = perDevice(fixes(source), (id) => {
-        const device = byId.get(id)!;
-        return tripsRun(device, resolveThresholds(deps.settings.trips, device.attributes, q));
-      });
+      const thresholds = (id: number) => resolveThresholds(deps.settings.trips, byId.get(id)!.attributes, q);
+      const runs = deps.settings.motionInput === 'rows'
+        ? perDevice(fixes(source), (id) => tripsRun(byId.get(id)!, thresholds(id)))
+        : trackRuns(tracks(source), {
+          kind: 'trips', thresholdsOf: thresholds, lookup: (keys) => fixesAt(keys, signal),
+          item: (id, iv) => tripItem(byId.get(id)!, iv, thresholds(id)),
+        });
       return { devices, period, batches: nameDrivers(runs) };
     },
 
     async stops(q: z.output<typeof ReportTripsQuery>, scope: number | undefined, signal?: AbortSignal): Promise<Report<ReportStop>> {
       const { period, devices, byId, source } = await prepare(q, scope, signal);
-      const batches = perDevice(fixes(source), (id) => {
-        const device = byId.get(id)!;
-        return stopsRun(device, resolveThresholds(deps.settings.trips, device.attributes, q));
-      });
+      const thresholds = (id: number) => resolveThresholds(deps.settings.trips, byId.get(id)!.attributes, q);
+      const batches = deps.settings.motionInput === 'rows'
+        ? perDevice(fixes(source), (id) => stopsRun(byId.get(id)!, thresholds(id)))
+        : trackRuns(tracks(source), {
+          kind: 'stops', thresholdsOf: thresholds, lookup: (keys) => fixesAt(keys, signal),
+          item: (id, iv) => stopItem(byId.get(id)!, iv, thresholds(id)),
+        });
       return { devices, period, batches };
     },
 

@@ -3,7 +3,7 @@ import { build as buildIngest } from '@corridor/ingest';
 import { build as buildJourney } from '@corridor/journey';
 import { build as buildGeofence } from '@corridor/geofence';
 import { build as buildOpsApi } from '@corridor/ops-api';
-import { createAdapters, createLogger, parseConfig, runService } from '@corridor/platform';
+import { createAdapters, createLogger, internalKeys, parseConfig, runService } from '@corridor/platform';
 import { simDeviceIds, startSimulator, type SimProtocol } from '../sim/simulator';
 import { StackConfig } from './config';
 import { registerSimDevices } from './sim-devices';
@@ -22,7 +22,7 @@ const logger = createLogger('stack', config.LOG_LEVEL);
 await runService('stack', logger, async () => {
   const started = Date.now();
   const adapters = await createAdapters(config, logger, { dataDir: config.DATA_DIR });
-  const common = { ...adapters, identitySecret: config.INTERNAL_TOKEN_SECRET };
+  const common = { ...adapters, identitySecret: internalKeys(config) };
   const ops = await buildOpsApi({ ...common, logger: createLogger('ops-api', config.LOG_LEVEL) });
   const ingest = await buildIngest({ ...common, logger: createLogger('ingest', config.LOG_LEVEL) });
   const journey = await buildJourney({ ...common, logger: createLogger('journey', config.LOG_LEVEL) });

@@ -155,10 +155,10 @@ export const certificatesEndpoints = [
   }),
   defineEndpoint({
     id: 'certificates.viewLinks', method: 'get', path: `${base}/{id}/view-links`, service: 'ops-api', tags, companyScoped: true,
-    summary: 'Expiring download links for the certificate, invoice and receipt',
+    summary: 'Expiring download links for the certificate, invoice and receipt, issued to the caller',
     description: '409 while the documents are not generated yet.',
     access: 'authenticated',
-    request: { params: IdParam, query: z.object({ ttlSeconds: z.coerce.number().int().min(30).max(86400).default(900) }) },
+    request: { params: IdParam, query: z.object({ ttlSeconds: z.coerce.number().int().min(30).max(14400).default(900).describe('Lifetime of the links (at most 4 hours)') }) },
     responses: { 200: { description: 'Links', schema: CertificateViewLinks } },
   }),
   defineEndpoint({

@@ -20,7 +20,13 @@ export const Pagination = z.object({
   offset: z.coerce.number().int().min(0).default(0),
 });
 
-export const IdParam = z.object({ id: z.coerce.number().int().positive() });
+/** The largest id the database holds (PostgreSQL integer / serial): a larger one names nothing. */
+export const MAX_ID = 2147483647;
+/** An id in a path or query (coerced from text), within the database's integer range. */
+export const QueryId = z.coerce.number().int().positive().max(MAX_ID);
+/** An id in a JSON body, within the database's integer range. */
+export const BodyId = z.number().int().positive().max(MAX_ID);
+export const IdParam = z.object({ id: QueryId });
 export const Attributes = z.record(z.string(), z.unknown());
 
 /** Query values that may repeat (deviceId=1&deviceId=2) arrive as a string or an array. */

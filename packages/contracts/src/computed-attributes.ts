@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint';
 import { ListQuery, OwnerCompanyInput, resourceEndpoints, trackingWriters } from './resource-endpoints';
+import { PositionIdSchema } from './positions';
 
 export const ComputedAttributeType = z.enum(['String', 'Number', 'Boolean']);
 
@@ -41,7 +42,7 @@ export const ComputedTestResult = z
     attribute: z.string(),
     type: ComputedAttributeType,
     value: z.union([z.string(), z.number(), z.boolean(), z.null()]).describe('The typed result; null when the expression yields nothing'),
-    positionId: z.string(),
+    positionId: PositionIdSchema,
   })
   .meta({ id: 'ComputedTestResult' });
 export type ComputedTestResult = z.infer<typeof ComputedTestResult>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint';
 import { Attributes, IdParam, IsoDateTime, repeated } from './common';
+import { PositionIdSchema } from './positions';
 
 /** Device, in Traccar's shape (plus companyId). */
 export const Device = z
@@ -11,7 +12,7 @@ export const Device = z
     status: z.enum(['online', 'offline', 'unknown', 'pending']),
     disabled: z.boolean(),
     lastUpdate: IsoDateTime.nullable(),
-    positionId: z.string().nullable(),
+    positionId: PositionIdSchema.nullable(),
     groupId: z.number().int().nullable(),
     calendarId: z.number().int().nullable(),
     companyId: z.number().int().nullable(),

@@ -41,7 +41,7 @@ export type DocumentRecord = z.infer<typeof DocumentRecord>;
 
 export const SignedLink = z
   .object({
-    url: z.string().describe('Relative URL: /api/documents/{documentId}/download?expires=…&signature=…'),
+    url: z.string().describe('Relative URL: /api/documents/{documentId}/download?user=…&expires=…&signature=…, for the user it was issued to'),
     expiresAt: IsoDateTime,
   })
   .meta({ id: 'SignedLink' });
@@ -73,8 +73,9 @@ export const DocumentsQuery = Pagination.extend({
 });
 
 export const DownloadQuery = z.object({
-  expires: z.coerce.number().int().positive().describe('Unix seconds after which the link is refused'),
-  signature: z.string().regex(/^[A-Za-z0-9_-]{43}$/).describe('base64url HMAC-SHA256 over "documentId.expires"'),
+  user: z.coerce.number().int().positive().max(2147483647).describe('The user the link was issued to: nobody else may use it'),
+  expires: z.coerce.number().int().positive().max(2147483647).describe('Unix seconds after which the link is refused'),
+  signature: z.string().regex(/^[A-Za-z0-9_-]{43}$/).describe('base64url HMAC-SHA256 over "documentId.user.expires"'),
 });
 
 const uploaders = ['company_user', 'dispatcher', 'clearing_agent', 'association_officer'] as const;
@@ -103,8 +104,8 @@ export const documentsEndpoints = [
   }),
   defineEndpoint({
     id: 'documents.download', method: 'get', path: '/documents/{documentId}/download', service: 'ops-api', tags,
-    summary: 'Download through an expiring signed link', access: 'public',
-    description: 'No identity needed: the signature vouches for the link. An expired or altered link answers 403.',
+    summary: 'Download through an expiring signed link', access: 'authenticated',
+    description: 'The link names the user it was issued to; it answers 403 to anyone else, and when expired or altered.',
     request: { params: DocumentIdParam, query: DownloadQuery },
     responses: { 200: { description: 'The file', schema: z.string().describe('binary'), contentType: 'application/octet-stream' } },
   }),

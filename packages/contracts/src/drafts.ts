@@ -23,7 +23,7 @@ export const DraftInput = z
     kind: z.string().regex(/^[a-z][a-z0-9_-]{0,63}$/, 'lower-case form name'),
     title: z.string().max(200).nullable().default(null),
     payload: z.unknown()
-      .refine((v) => v !== undefined, 'required')
+      .refine((v) => v !== undefined && v !== null, 'required (any JSON value but null)')
       .refine((v) => v === undefined || (JSON.stringify(v) ?? '').length <= 256 * 1024, 'at most 256 KiB of JSON')
       .describe('The form as JSON (at most 256 KiB)'),
   })

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PositionIdSchema } from './positions';
 
 /** Alarm values, as Traccar names them (position attribute `alarm`, event attribute `alarm`). */
 export const AlarmType = z.enum([
@@ -26,7 +27,7 @@ export const EventMessage = z
     type: EventType,
     eventTime: z.iso.datetime({ offset: true }),
     deviceId: z.number().int().positive(),
-    positionId: z.string().nullable().default(null),
+    positionId: PositionIdSchema.nullable().default(null),
     journeyId: z.string().nullable().default(null),
     geofenceId: z.string().nullable().default(null),
     latitude: z.number().nullable().default(null),

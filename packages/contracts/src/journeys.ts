@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineEndpoint } from './endpoint';
 import { Attributes, ErrorBody, IdParam, IsoDateTime, repeated } from './common';
 import { Route, RoutePoint, routeReaders, routeWriters } from './routes';
+import { PositionIdSchema } from './positions';
 
 /** Deviation kinds the journey evaluator flags. */
 export const JourneyFlagType = z.enum(['offCorridor', 'unauthorizedStop', 'overspeed', 'signalLoss', 'backtracking', 'lateEta']);
@@ -100,7 +101,7 @@ export type JourneyFlag = z.infer<typeof JourneyFlag>;
 /** One fix of the actual track (speed in knots, as positions.v1). */
 export const JourneyTrackPoint = z
   .object({
-    id: z.string(),
+    id: PositionIdSchema,
     fixTime: IsoDateTime,
     latitude: z.number(),
     longitude: z.number(),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint';
 import { IsoDateTime, repeated } from './common';
-import { PositionMessage } from './positions';
+import { PositionIdSchema, PositionMessage } from './positions';
 
 /** One position as an integration pushes it in a JSON batch (POST /api/positions). */
 export const PositionInput = z
@@ -25,12 +25,12 @@ export const PositionBatch = z
   .meta({ id: 'PositionBatch' });
 
 export const PositionBatchResult = z
-  .object({ accepted: z.number().int(), ids: z.array(z.string()) })
+  .object({ accepted: z.number().int(), ids: z.array(PositionIdSchema) })
   .meta({ id: 'PositionBatchResult' });
 
 export const PositionsQuery = z.object({
   deviceId: repeated(z.coerce.number().int().positive()).optional(),
-  id: repeated(z.string()).optional(),
+  id: repeated(z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER)).optional().describe('Position ids (Traccar id[])'),
   from: IsoDateTime.optional(),
   to: IsoDateTime.optional(),
   limit: z.coerce.number().int().min(1).max(50000).default(10000),

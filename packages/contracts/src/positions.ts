@@ -1,5 +1,11 @@
 import { z } from 'zod';
 
+export * from './position-id';
+
+/** A position id (position-id.ts): a JSON number below 2^53, derived from device, fix second and kind. */
+export const PositionIdSchema = z.number().int().positive().max(Number.MAX_SAFE_INTEGER)
+  .describe('Position id (Traccar int64, below 2^53): ((fix time s since 2000 · 2 + kind) · 2^20 + deviceId), kind 1 = state record');
+
 /**
  * positions.v1: one normalized fix, as every protocol decoder produces it and every consumer reads it.
  * Units: speed in knots (as Traccar clients expect), course in degrees 0..360, altitude and
@@ -9,8 +15,7 @@ export const PositionAttributes = z.record(z.string(), z.union([z.string(), z.nu
 
 export const PositionMessage = z
   .object({
-    /** Stable id: `${deviceId}-${fixTime epoch ms}`; consumers dedupe on it. (Traccar uses an int64.) */
-    id: z.string().min(1),
+    id: PositionIdSchema,
     deviceId: z.number().int().positive().describe('Registry id of the device (Traccar Device.id)'),
     uniqueId: z.string().min(1).describe('Device unique id (IMEI or the id the tracker reports)'),
     protocol: z.string().min(1),
@@ -38,8 +43,3 @@ export const PositionMessage = z
   .meta({ id: 'Position' });
 export type PositionMessage = z.infer<typeof PositionMessage>;
 export type PositionMessageInput = z.input<typeof PositionMessage>;
-
-export function positionId(deviceId: number, fixTime: string | Date): string {
-  const ms = typeof fixTime === 'string' ? Date.parse(fixTime) : fixTime.getTime();
-  return `${deviceId}-${ms}`;
-}

@@ -3,6 +3,7 @@ import { defineEndpoint } from './endpoint';
 import { IsoDateTime, repeated } from './common';
 import { allRoles } from './roles';
 import { AlarmType, EventMessage, EventType } from './events';
+import { PositionIdSchema } from './positions';
 import { PositionMessage } from './positions';
 import { queryFlag } from './resource-endpoints';
 
@@ -83,8 +84,8 @@ export const ReportTrip = z
     endOdometer: m.nullable(),
     startTime: time,
     endTime: time,
-    startPositionId: z.string(),
-    endPositionId: z.string(),
+    startPositionId: PositionIdSchema,
+    endPositionId: PositionIdSchema,
     startLat: z.number(),
     startLon: z.number(),
     endLat: z.number(),
@@ -102,7 +103,7 @@ export const ReportStop = z
   .object({
     deviceId: z.number().int(),
     deviceName: z.string(),
-    positionId: z.string(),
+    positionId: PositionIdSchema,
     latitude: z.number(),
     longitude: z.number(),
     address: z.string().nullable(),

@@ -18,13 +18,18 @@ const boom = defineEndpoint({
 });
 
 let readyOk = true;
-const app = createApp({ name: 'test', logger: createLogger('test', 'silent'), identitySecret: TEST_IDENTITY_SECRET, readiness: { dep: async () => { if (!readyOk) throw new Error('dep down'); } } });
+const app = createApp({ name: 'ops-api', logger: createLogger('test', 'silent'), identitySecret: TEST_IDENTITY_SECRET, readiness: { dep: async () => { if (!readyOk) throw new Error('dep down'); } } });
 registerEndpoint(app, echo, async (req) => ({ id: req.params.id, name: req.body.name }));
 registerEndpoint(app, boom, async () => {
   throw new AppError('INVALID_TRANSITION', 'not now', { current: 'a', allowed: ['b'] });
 });
 app.get('/crash', async () => {
   throw new Error('unexpected');
+});
+// what drizzle throws when PostgreSQL refuses a value (pg and PGlite put the SQLSTATE in `code`)
+const dbError = (code: string) => Object.assign(new Error('Failed query: select ...'), { cause: Object.assign(new Error('db says no'), { code }) });
+app.get('/db/:code', async (req) => {
+  throw dbError((req.params as { code: string }).code);
 });
 afterAll(() => app.close());
 
@@ -63,6 +68,36 @@ describe('createApp', () => {
     const crash = await app.inject({ method: 'GET', url: '/crash' });
     expect(crash.statusCode).toBe(500);
     expect(crash.json()).toMatchObject({ error: { code: 'INTERNAL', message: 'Internal error' } });
+  });
+
+  it('refuses NUL in path, query, body values and keys (400 naming the field) before validation', async () => {
+    const headers = await asUser(userWith(['dispatcher']));
+    const cases: [string, string, unknown, string][] = [
+      ['path', '/api/echo/7%00', { name: 'ok', n: 1 }, 'params.id'],
+      ['query', '/api/echo/7?q=a%00', { name: 'ok', n: 1 }, 'querystring.q'],
+      ['body value', '/api/echo/7', { name: 'o\u0000k', n: 1 }, 'body.name'],
+      ['nested key', '/api/echo/7', { name: 'ok', n: 1, attributes: { list: [{ 'k\u0000': 1 }] } }, 'body.attributes.list.0.k\u0000'],
+    ];
+    for (const [what, url, payload, where] of cases) {
+      const res = await app.inject({ method: 'POST', url, headers, payload: payload as object });
+      expect(res.statusCode, what).toBe(400);
+      expect(res.json<{ error: { code: string; message: string } }>().error, what).toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringContaining(where) });
+    }
+    // an escaped backslash followed by u0000 is six ordinary characters
+    const escaped = await app.inject({ method: 'POST', url: '/api/echo/7', headers: { ...headers, 'content-type': 'application/json' }, payload: '{"name":"a\\\\u0000","n":1}' });
+    expect(escaped.statusCode, escaped.body).toBe(200);
+    expect(escaped.json()).toEqual({ id: 7, name: 'a\\u0000' });
+  });
+
+  it('answers 400, not 500, when the database refuses a value of the request (out of range, NUL, malformed)', async () => {
+    for (const code of ['22003', '22021', '22P05', '22P02']) {
+      const res = await app.inject({ method: 'GET', url: `/db/${code}` });
+      expect(res.statusCode, code).toBe(400);
+      expect(res.json()).toMatchObject({ error: { code: 'VALIDATION_FAILED' } });
+    }
+    // any other database failure stays a server error
+    expect((await app.inject({ method: 'GET', url: '/db/40P01' })).statusCode).toBe(500);
+    expect((await app.inject({ method: 'GET', url: '/db/23505' })).statusCode).toBe(500);
   });
 
   it('reports health, readiness per dependency and metrics', async () => {

@@ -10,9 +10,10 @@ import {
 } from 'fastify-type-provider-zod';
 import type { ErrorCode } from '@corridor/contracts';
 import { AppError } from './errors';
-import { IDENTITY_HEADER, verifyIdentity } from './identity';
+import { IDENTITY_HEADER, verifyIdentity, type InternalKeys } from './identity';
 import type { Logger } from './logger';
-import { histogram, registry } from './metrics';
+import { counter, histogram, registry } from './metrics';
+import { refuseNulText } from './nul-text';
 
 export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
 
@@ -25,13 +26,37 @@ export interface CreateAppOptions {
   /** Expose /healthz, /readyz and /metrics (false for a secondary listener such as a device port). */
   ops?: boolean;
   /**
-   * Verify the gateway's x-corridor-identity token with this secret and set req.identity.
-   * Endpoints registered with registerEndpoint then enforce their contract's access rule.
+   * Verify the gateway's x-corridor-identity token with these keys (audience: `name`) and set
+   * req.identity. Endpoints registered with registerEndpoint then enforce their contract's access rule.
    */
-  identitySecret?: string;
+  identitySecret?: InternalKeys;
 }
 
 const requestDuration = histogram('http_request_duration_seconds', 'HTTP request duration', ['service', 'method', 'route', 'status']);
+const unfitValues = counter('http_unfit_values_total', 'Requests refused because a value did not fit its database column', ['service', 'sqlstate']);
+
+/**
+ * PostgreSQL data exceptions that only a request's own values cause (a number beyond the column's
+ * range, NUL in text or jsonb, a malformed literal, a string longer than its column): 400, never 500.
+ * The contracts refuse these before the database where they can; this catches what they miss.
+ */
+const UNFIT_VALUE_STATES: Record<string, string> = {
+  '22003': 'a number is out of range',
+  '22021': 'a text holds a character the database cannot store',
+  '22P05': 'a text holds a character the database cannot store',
+  '22P02': 'a value is not in the expected format',
+  '22001': 'a text is longer than allowed',
+  '22007': 'a date or time is not in the expected format',
+  '22008': 'a date or time is out of range',
+};
+
+/** The SQLSTATE of a database error (drizzle wraps pg's and PGlite's errors in `cause`). */
+function sqlState(err: unknown): string | undefined {
+  for (let e = err as { code?: unknown; cause?: unknown } | undefined, i = 0; e && i < 4; e = e.cause as typeof e, i++) {
+    if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) return e.code;
+  }
+  return undefined;
+}
 
 export function errorBody(code: ErrorCode, message: string, details?: unknown) {
   return { error: details === undefined ? { code, message } : { code, message, details } };
@@ -59,6 +84,7 @@ export function createApp(opts: CreateAppOptions): App {
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  app.addHook('preValidation', refuseNulText(opts.name));
 
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
@@ -68,7 +94,7 @@ export function createApp(opts: CreateAppOptions): App {
     app.decorateRequest('identity', undefined);
     app.addHook('onRequest', async (req) => {
       const token = req.headers[IDENTITY_HEADER];
-      if (typeof token === 'string' && token) req.identity = await verifyIdentity(token, secret);
+      if (typeof token === 'string' && token) req.identity = await verifyIdentity(token, secret, opts.name);
     });
   }
   app.addHook('onResponse', async (req, reply) => {
@@ -101,6 +127,13 @@ export function createApp(opts: CreateAppOptions): App {
     if (isResponseSerializationError(err)) {
       req.log.error({ err, issues: err.cause.issues }, 'response does not match its contract');
       return reply.code(500).send(errorBody('INTERNAL', 'Response does not match the contract', { requestId: req.id }));
+    }
+    const state = sqlState(err);
+    const unfit = state ? UNFIT_VALUE_STATES[state] : undefined;
+    if (unfit) {
+      unfitValues.inc({ service: opts.name, sqlstate: state! });
+      req.log.warn({ err, sqlstate: state }, 'request value does not fit its column');
+      return reply.code(400).send(errorBody('VALIDATION_FAILED', `Invalid request: ${unfit}`, { requestId: req.id }));
     }
     const e = err as { statusCode?: number; code?: string; message: string };
     const status = e.statusCode ?? 500;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { PositionMessage } from '@corridor/contracts';
+import { PositionMessage, positionId } from '@corridor/contracts';
 import { coerce, compileExpression, ExpressionError, positionContext } from './computed-attributes';
 
 const position = PositionMessage.parse({
-  id: '7-1767225600000', deviceId: 7, uniqueId: '356307042441013', protocol: 'teltonika', fixTime: '2026-01-01T00:00:00Z',
+  id: positionId(7, 1767225600000), deviceId: 7, uniqueId: '356307042441013', protocol: 'teltonika', fixTime: '2026-01-01T00:00:00Z',
   serverTime: '2026-01-01T00:00:01Z', valid: true, latitude: -1.2921, longitude: 36.8219, speed: 50, course: 180,
   ignition: true, odometer: 123456, power: 27.9, attributes: { fuel: 40, io239: 1, driverUniqueId: 'RFID-9', temp1: -18.5 },
 });

@@ -1,4 +1,23 @@
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
+
+let generatedSecret: string | undefined;
+/**
+ * The internal token secret of a development or test process that sets none: random, once per process,
+ * so the one-process stack (`pnpm start`) and tests need no set-up, and nothing predictable signs
+ * identities. Services in other processes do not share it: run them with INTERNAL_TOKEN_SECRET set.
+ */
+export const processSecret = (): string => (generatedSecret ??= randomBytes(32).toString('base64url'));
+
+/** Secrets published in this repository (examples, old defaults, tests): refused outside development and tests. */
+export const PUBLISHED_SECRETS: readonly string[] = [
+  'corridor-dev-internal-secret-change-me',
+  'corridor-compose-internal-secret-change-me',
+  'change-me-to-a-long-random-secret',
+  'test-internal-secret-0123456789',
+];
+const MIN_PRODUCTION_SECRET = 32;
+
 
 /** Environment shared by every service. No URL set = the embedded default for that part. */
 export const BaseEnv = z.object({
@@ -17,7 +36,13 @@ export const BaseEnv = z.object({
   CLICKHOUSE_PASSWORD: z.string().default(''),
   CLICKHOUSE_DATABASE: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).default('corridor'),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
-  INTERNAL_TOKEN_SECRET: z.string().min(16).default('corridor-dev-internal-secret-change-me'),
+  /**
+   * Signs the gateway's identity tokens to the services (same value everywhere). Required outside
+   * development and tests (at least 32 characters, not a published one); unset there = processSecret().
+   */
+  INTERNAL_TOKEN_SECRET: z.string().min(16).default(processSecret),
+  /** During a rotation: the previous secret, still accepted (tokens, download links) until removed. */
+  INTERNAL_TOKEN_SECRET_PREVIOUS: z.string().min(16).optional(),
 });
 export type BaseEnv = z.infer<typeof BaseEnv>;
 
@@ -32,12 +57,39 @@ export class ConfigError extends Error {
 export function parseConfig<S extends z.ZodType>(schema: S, env: Record<string, string | undefined> = process.env): Readonly<z.infer<S>> {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const result = schema.safeParse(cleaned);
-  if (!result.success) {
-    throw new ConfigError(
-      result.error.issues.map((i) => ({ variable: i.path.join('.') || '(env)', message: i.message })),
-    );
-  }
+  const problems = [
+    ...(result.success ? [] : result.error.issues.map((i) => ({ variable: i.path.join('.') || '(env)', message: i.message }))),
+    ...(hasInternalSecret(schema) ? secretProblems(cleaned) : []),
+  ];
+  if (!result.success || problems.length) throw new ConfigError(problems);
   return Object.freeze(result.data) as Readonly<z.infer<S>>;
+}
+
+const hasInternalSecret = (schema: z.ZodType): boolean => schema instanceof z.ZodObject && 'INTERNAL_TOKEN_SECRET' in schema.shape;
+
+/**
+ * Outside development and tests the internal secrets must be set, long and not published ones
+ * (an identity forged with a published secret would pass every service).
+ */
+function secretProblems(env: Record<string, string | undefined>): { variable: string; message: string }[] {
+  const mode = env.NODE_ENV ?? 'development';
+  if (mode === 'development' || mode === 'test') return [];
+  const out: { variable: string; message: string }[] = [];
+  if (!env.INTERNAL_TOKEN_SECRET) {
+    out.push({ variable: 'INTERNAL_TOKEN_SECRET', message: `required when NODE_ENV is ${mode} (the same random value, e.g. openssl rand -base64 48, in every service)` });
+  }
+  for (const variable of ['INTERNAL_TOKEN_SECRET', 'INTERNAL_TOKEN_SECRET_PREVIOUS']) {
+    const v = env[variable];
+    if (!v) continue;
+    if (PUBLISHED_SECRETS.includes(v) || /change-?me/i.test(v)) out.push({ variable, message: 'a published example or default: set a random secret of your own' });
+    else if (v.length < MIN_PRODUCTION_SECRET) out.push({ variable, message: `at least ${MIN_PRODUCTION_SECRET} characters when NODE_ENV is ${mode}` });
+  }
+  return out;
+}
+
+/** The internal token keys of a parsed configuration (current signs; both verify during a rotation). */
+export function internalKeys(c: { INTERNAL_TOKEN_SECRET: string; INTERNAL_TOKEN_SECRET_PREVIOUS?: string | undefined }): { current: string; previous?: string } {
+  return c.INTERNAL_TOKEN_SECRET_PREVIOUS ? { current: c.INTERNAL_TOKEN_SECRET, previous: c.INTERNAL_TOKEN_SECRET_PREVIOUS } : { current: c.INTERNAL_TOKEN_SECRET };
 }
 
 export const portVar = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);

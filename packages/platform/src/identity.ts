@@ -1,12 +1,14 @@
-import { SignJWT, jwtVerify } from 'jose';
+import { createHash } from 'node:crypto';
+import { SignJWT, decodeProtectedHeader, jwtVerify } from 'jose';
 import { z } from 'zod';
 import { Role, associationRoles, type Access } from '@corridor/contracts';
 import { AppError } from './errors';
 
 /**
  * The caller's identity as the gateway vouches for it. The gateway authenticates (session, token,
- * OpenID) and forwards this in a short-lived HS256 token in the `x-corridor-identity` header;
- * services verify it with the shared INTERNAL_TOKEN_SECRET and never see user credentials.
+ * OpenID) and forwards this in a short-lived HS256 token in the `x-corridor-identity` header, for
+ * one service (audience); services verify it with the shared INTERNAL_TOKEN_SECRET (or, during a
+ * rotation, INTERNAL_TOKEN_SECRET_PREVIOUS) and never see user credentials.
  */
 export const Identity = z.object({
   userId: z.number().int(),
@@ -20,24 +22,55 @@ export type Identity = z.infer<typeof Identity>;
 
 export const IDENTITY_HEADER = 'x-corridor-identity';
 const ISSUER = 'corridor-gateway';
-const AUDIENCE = 'corridor-services';
 
+/** How long a token the gateway signs lives, and the longest lifetime a service accepts (iat to exp). */
+export const IDENTITY_TTL_SECONDS = 60;
+export const IDENTITY_MAX_TTL_SECONDS = 300;
+/** Clock difference tolerated between the gateway and a service. */
+const CLOCK_TOLERANCE_SECONDS = 30;
+
+/**
+ * The keys of internal identity tokens (INTERNAL_TOKEN_SECRET, INTERNAL_TOKEN_SECRET_PREVIOUS):
+ * `current` signs, `current` and `previous` verify, so a rotation never refuses a token in flight.
+ * A plain string is a single current key.
+ */
+export type InternalKeys = string | { current: string; previous?: string | undefined };
+
+const keyList = (keys: InternalKeys): string[] => (typeof keys === 'string' ? [keys] : [keys.current, ...(keys.previous ? [keys.previous] : [])]);
 const key = (secret: string): Uint8Array => new TextEncoder().encode(secret);
+/** Names a key in the token header without revealing it (the first 16 characters of its SHA-256, base64url). */
+export const keyId = (secret: string): string => createHash('sha256').update(secret).digest('base64url').slice(0, 16);
 
-export async function signIdentity(identity: Identity, secret: string, ttlSeconds = 60): Promise<string> {
+/**
+ * A short-lived token for one service (`audience`: its name, e.g. 'ops-api'; tests may name several),
+ * signed with the current key and naming it in the `kid` header.
+ */
+export async function signIdentity(identity: Identity, keys: InternalKeys, audience: string | string[], ttlSeconds = IDENTITY_TTL_SECONDS): Promise<string> {
+  const [current] = keyList(keys);
   return new SignJWT({ ...identity })
-    .setProtectedHeader({ alg: 'HS256' })
+    .setProtectedHeader({ alg: 'HS256', kid: keyId(current!) })
     .setIssuer(ISSUER)
-    .setAudience(AUDIENCE)
+    .setAudience(audience)
     .setIssuedAt()
     .setExpirationTime(`${ttlSeconds}s`)
-    .sign(key(secret));
+    .sign(key(current!));
 }
 
-/** The verified identity, or an UNAUTHENTICATED error (bad signature, expired, malformed). */
-export async function verifyIdentity(token: string, secret: string): Promise<Identity> {
+/**
+ * The verified identity, or an UNAUTHENTICATED error: unknown key (kid), bad signature, another
+ * service's audience, expired, issued in the future, or living longer than IDENTITY_MAX_TTL_SECONDS.
+ */
+export async function verifyIdentity(token: string, keys: InternalKeys, audience: string): Promise<Identity> {
   try {
-    const { payload } = await jwtVerify(token, key(secret), { issuer: ISSUER, audience: AUDIENCE, algorithms: ['HS256'] });
+    const { kid } = decodeProtectedHeader(token);
+    const secret = keyList(keys).find((k) => keyId(k) === kid);
+    if (!secret) throw new Error('unknown key');
+    const { payload } = await jwtVerify(token, key(secret), {
+      issuer: ISSUER, audience, algorithms: ['HS256'], requiredClaims: ['iat', 'exp'],
+      maxTokenAge: IDENTITY_MAX_TTL_SECONDS, clockTolerance: CLOCK_TOLERANCE_SECONDS,
+    });
+    if (payload.exp! - payload.iat! > IDENTITY_MAX_TTL_SECONDS) throw new Error('lifetime too long');
+    if (payload.iat! > Date.now() / 1000 + CLOCK_TOLERANCE_SECONDS) throw new Error('issued in the future');
     return Identity.parse(payload);
   } catch {
     throw new AppError('UNAUTHENTICATED', 'Invalid or expired internal identity token');

@@ -4,7 +4,7 @@ import cors from '@fastify/cors';
 import formbody from '@fastify/formbody';
 import helmet from '@fastify/helmet';
 import { allEndpoints, endpointsOf } from '@corridor/contracts';
-import { AppError, createApp, type Adapters, type App, type Logger } from '@corridor/platform';
+import { AppError, createApp, internalKeys, type Adapters, type App, type Logger } from '@corridor/platform';
 import { openIdSettings, type GatewayConfig } from './config';
 import { auditRoutes } from './audit/routes';
 import { authenticator } from './auth/authenticator';
@@ -113,6 +113,8 @@ export async function build(deps: GatewayDeps): Promise<GatewayService> {
   app.addHook('onError', async (_req, reply, err) => {
     const retry = err instanceof AppError && err.code === 'RATE_LIMITED' ? (err.details as { retryAfterSeconds?: number } | undefined)?.retryAfterSeconds : undefined;
     if (retry) void reply.header('retry-after', String(retry));
+    // a body refused for its size is not read to its end: close the connection rather than drain it
+    if ((err instanceof AppError && err.code === 'PAYLOAD_TOO_LARGE') || (err as { statusCode?: number }).statusCode === 413) void reply.header('connection', 'close');
   });
 
   // the gateway's own endpoints
@@ -148,8 +150,9 @@ export async function build(deps: GatewayDeps): Promise<GatewayService> {
   await proxyRoutes(app, {
     upstreams: upstreamsFrom(config),
     timeoutMs: config.UPSTREAM_TIMEOUT_MS,
-    identitySecret: config.INTERNAL_TOKEN_SECRET,
+    identitySecret: internalKeys(config),
     bodyLimit: config.PROXY_BODY_LIMIT_BYTES,
+    otherBodyLimit: config.BODY_LIMIT_BYTES,
   });
 
   return {

@@ -37,8 +37,12 @@ describe('GatewayConfig', () => {
     expect(openIdSettings(c)).toMatchObject({ issuer: 'https://id.example.test', clientId: 'corridor' });
   });
 
-  it('refuses the development secrets in production', () => {
-    expect(problems({ NODE_ENV: 'production' }).sort()).toEqual(['ADMIN_PASSWORD', 'COOKIE_SECRET']);
-    expect(problems({ NODE_ENV: 'production', COOKIE_SECRET: 'x'.repeat(40), ADMIN_PASSWORD: 'a-real-password' })).toEqual([]);
+  it('refuses the development secrets and published examples in production', () => {
+    expect(problems({ NODE_ENV: 'production' }).sort()).toEqual(['ADMIN_PASSWORD', 'COOKIE_SECRET', 'INTERNAL_TOKEN_SECRET']);
+    const internal = { INTERNAL_TOKEN_SECRET: 'y'.repeat(40) };
+    expect(problems({ NODE_ENV: 'production', ...internal, COOKIE_SECRET: 'x'.repeat(40), ADMIN_PASSWORD: 'a-real-password' })).toEqual([]);
+    // the examples of docker-compose.yml and deploy/k8s/secret-example
+    expect(problems({ NODE_ENV: 'production', ...internal, COOKIE_SECRET: 'corridor-compose-cookie-secret-change-me-0123456789', ADMIN_PASSWORD: 'compose-admin-change-me' }).sort())
+      .toEqual(['ADMIN_PASSWORD', 'COOKIE_SECRET']);
   });
 });

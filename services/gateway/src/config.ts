@@ -47,9 +47,9 @@ export const GatewayConfig = BaseEnv.extend({
   RATE_LIMIT_USER_MAX: int(1, 10000000, 1200),
   /** Proxies (ingress, load balancer) in front of the gateway whose X-Forwarded-For entry is trusted; 0 = none. */
   TRUST_PROXY_HOPS: int(0, 10, 0),
-  /** JSON and form bodies the gateway itself parses. */
+  /** JSON and form bodies: those the gateway parses and those it passes to a service (keep it at most the services' 1 MiB). */
   BODY_LIMIT_BYTES: int(1024, 100 * 1024 * 1024, 1024 * 1024),
-  /** Bodies streamed through to a service (document uploads). */
+  /** Multipart bodies streamed through to a service (document uploads). */
   PROXY_BODY_LIMIT_BYTES: int(1024, 1024 * 1024 * 1024, 25 * 1024 * 1024),
   /** The web console's origin(s), comma-separated: allowed by CORS with credentials and on the live feed. */
   CONSOLE_ORIGIN: origins.optional(),
@@ -92,8 +92,10 @@ export const GatewayConfig = BaseEnv.extend({
     }
   }
   if (c.NODE_ENV === 'production') {
-    if (c.COOKIE_SECRET === DEV_COOKIE_SECRET) ctx.addIssue({ code: 'custom', path: ['COOKIE_SECRET'], message: 'set a secret of your own in production' });
-    if (c.ADMIN_PASSWORD === DEV_ADMIN_PASSWORD) ctx.addIssue({ code: 'custom', path: ['ADMIN_PASSWORD'], message: 'set a password of your own in production' });
+    // the development defaults and every published example ("change-me") open the door
+    const published = (v: string, dev: string) => v === dev || /change-?me/i.test(v);
+    if (published(c.COOKIE_SECRET, DEV_COOKIE_SECRET)) ctx.addIssue({ code: 'custom', path: ['COOKIE_SECRET'], message: 'set a secret of your own in production' });
+    if (published(c.ADMIN_PASSWORD, DEV_ADMIN_PASSWORD)) ctx.addIssue({ code: 'custom', path: ['ADMIN_PASSWORD'], message: 'set a password of your own in production' });
   }
   if (c.TOKEN_TTL_DAYS > c.TOKEN_MAX_DAYS) ctx.addIssue({ code: 'custom', path: ['TOKEN_TTL_DAYS'], message: 'must not exceed TOKEN_MAX_DAYS' });
 });

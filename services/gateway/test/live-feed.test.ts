@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { Topics, type DeviceRegistryMessage, type EventMessageInput, type PositionMessageInput, type SocketMessage } from '@corridor/contracts';
+import { Topics, type DeviceRegistryMessage, type EventMessageInput, type PositionMessageInput, type SocketMessage, positionId } from '@corridor/contracts';
 import { cacheKeys } from '@corridor/platform';
 import { ADMIN, createUser, login, startGateway, tokenFor, type Harness } from './harness';
 
@@ -19,7 +19,7 @@ const device = (id: number, companyId: number, name = `Truck ${id}`): DeviceRegi
   id, uniqueId: `86000000000${id}`, name, disabled: false, companyId, groupId: null, status: 'online', deleted: false,
 });
 const position = (deviceId: number, offsetS: number): PositionMessageInput => ({
-  id: `${deviceId}-${t0 + offsetS * 1000}`, deviceId, uniqueId: `86000000000${deviceId}`, protocol: 'osmand',
+  id: positionId(deviceId, t0 + offsetS * 1000), deviceId, uniqueId: `86000000000${deviceId}`, protocol: 'osmand',
   fixTime: new Date(t0 + offsetS * 1000).toISOString(), serverTime: new Date().toISOString(), valid: true,
   latitude: -1.3 - deviceId / 100, longitude: 36.8, speed: 20, course: 90,
 });

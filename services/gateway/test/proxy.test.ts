@@ -87,6 +87,8 @@ describe('proxy', () => {
     const got = live.received.at(-1)!;
     expect(got).toMatchObject({ method: 'POST', url: '/api/devices?x=1', authorization: undefined, cookie: undefined });
     expect(got.identity).toMatchObject({ userId: 1, roles: ['admin'] });
+    // signed for the one service that owns the endpoint: another service refuses it
+    expect(got.audience).toBe('ops-api');
     expect(JSON.parse(got.body)).toEqual({ name: 'Truck', uniqueId: '123' });
   });
 

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { decodeJwt } from 'jose';
 import { IDENTITY_HEADER, verifyIdentity, type Identity } from '@corridor/platform';
 import { TEST_IDENTITY_SECRET } from '@corridor/platform/testing/identity';
 
@@ -7,6 +8,8 @@ export interface Received {
   method: string;
   url: string;
   identity: Identity | undefined;
+  /** The service the identity token was signed for. */
+  audience: string | undefined;
   /** Credentials that must never leave the gateway. */
   authorization: string | undefined;
   cookie: string | undefined;
@@ -15,7 +18,7 @@ export interface Received {
 
 /**
  * A stand-in for every upstream service: answers 200 {} to anything and records what arrived,
- * with the forwarded identity verified as a service would verify it.
+ * with the forwarded identity verified as the service it was signed for (its audience) would verify it.
  */
 export async function startStubUpstream(opts: { delayMs?: number } = {}): Promise<{ url: string; received: Received[]; close(): Promise<void> }> {
   const received: Received[] = [];
@@ -25,8 +28,9 @@ export async function startStubUpstream(opts: { delayMs?: number } = {}): Promis
     req.on('end', () => {
       void (async () => {
         const token = req.headers[IDENTITY_HEADER];
-        const identity = typeof token === 'string' ? await verifyIdentity(token, TEST_IDENTITY_SECRET).catch(() => undefined) : undefined;
-        received.push({ method: req.method ?? '', url: req.url ?? '', identity, authorization: req.headers.authorization, cookie: req.headers.cookie, body: Buffer.concat(chunks).toString('utf8') });
+        const audience = typeof token === 'string' ? String(decodeJwt(token).aud) : undefined;
+        const identity = typeof token === 'string' ? await verifyIdentity(token, TEST_IDENTITY_SECRET, audience!).catch(() => undefined) : undefined;
+        received.push({ method: req.method ?? '', url: req.url ?? '', identity, audience, authorization: req.headers.authorization, cookie: req.headers.cookie, body: Buffer.concat(chunks).toString('utf8') });
         if (opts.delayMs) await new Promise((r) => setTimeout(r, opts.delayMs));
         res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
       })();

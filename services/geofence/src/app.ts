@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { endpointsOf } from '@corridor/contracts';
-import { createApp, ensureEventsTable, type Adapters, type App, type Logger, type Subscription } from '@corridor/platform';
+import { createApp, ensureEventsTable, type Adapters, type App, type InternalKeys, type Logger, type Subscription } from '@corridor/platform';
 import { auditRoutes } from './audit/routes';
 import { CalendarGate } from './calendars/calendar-gate';
 import { DeviceDirectory } from './evaluator/device-directory';
@@ -18,8 +18,8 @@ import { statsRoutes } from './stats/routes';
 
 export interface GeofenceDeps extends Omit<Adapters, 'close'> {
   logger: Logger;
-  /** INTERNAL_TOKEN_SECRET: verifies the gateway's identity header. */
-  identitySecret: string;
+  /** INTERNAL_TOKEN_SECRET (and _PREVIOUS during a rotation, see internalKeys): verifies the gateway's identity header. */
+  identitySecret: InternalKeys;
   /** How often the calendars ops-api publishes are re-read (ms; default 5000). */
   calendarReloadMs?: number;
 }

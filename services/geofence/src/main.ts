@@ -1,4 +1,4 @@
-import { createAdapters, createLogger, parseConfig, runService } from '@corridor/platform';
+import { createAdapters, createLogger, internalKeys, parseConfig, runService } from '@corridor/platform';
 import { GeofenceConfig } from './config';
 import { build } from './app';
 
@@ -7,7 +7,7 @@ const logger = createLogger('geofence', config.LOG_LEVEL);
 
 await runService('geofence', logger, async () => {
   const adapters = await createAdapters(config, logger);
-  const svc = await build({ ...adapters, logger, identitySecret: config.INTERNAL_TOKEN_SECRET });
+  const svc = await build({ ...adapters, logger, identitySecret: internalKeys(config) });
   await svc.start();
   await svc.app.listen({ host: config.HOST, port: config.PORT });
   return {

@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import {
-  EventMessage, Topics, type DeviceRegistryMessage, type Geofence, type GeofenceInputBody, type PositionMessage,
-} from '@corridor/contracts';
+import { EventMessage, Topics, type DeviceRegistryMessage, type Geofence, type GeofenceInputBody, type PositionMessage, positionId } from '@corridor/contracts';
 import { cacheKeys, type Subscription } from '@corridor/platform';
 import { adapterKinds, createTestAdapters, type TestAdapters } from '@corridor/platform/testing/test-adapters';
 import { asUser, testUsers } from '@corridor/platform/testing/identity';
@@ -74,7 +72,7 @@ describe.each(kinds)('geofence evaluator on positions.v1 (%s adapters)', (kind) 
       ...Array.from({ length: 12 }, (_, i) => positionAt(d, at(300 + i * 600), northOf(MALABA, (i % 3) * 40))), // queueing
     ]);
     const [enter] = await until(d, 1, 'the enter');
-    expect(enter).toMatchObject({ type: 'geofenceEnter', geofenceId: malaba, eventTime: at(120).toISOString(), positionId: `${d}-${at(300).getTime()}` });
+    expect(enter).toMatchObject({ type: 'geofenceEnter', geofenceId: malaba, eventTime: at(120).toISOString(), positionId: positionId(d, at(300)) });
     const inside = await api<{ items: { deviceId: number; enteredAt: string }[] }>('GET', `/api/geofences/${malaba}/inside`);
     expect(inside.items).toContainEqual(expect.objectContaining({ deviceId: d, enteredAt: at(120).toISOString() }));
 

@@ -1,5 +1,5 @@
 import { endpointsOf } from '@corridor/contracts';
-import { createApp, type Adapters, type App, type Logger, type Subscription } from '@corridor/platform';
+import { createApp, type Adapters, type App, type InternalKeys, type Logger, type Subscription } from '@corridor/platform';
 import { DeviceRegistry } from './devices/device-registry';
 import { PositionIntake } from './positions/intake';
 import { ComputedAttributes } from './positions/computed-attributes';
@@ -12,8 +12,8 @@ import { CommandDispatcher } from './commands/command-dispatcher';
 
 export interface IngestDeps extends Omit<Adapters, 'close'> {
   logger: Logger;
-  /** INTERNAL_TOKEN_SECRET: verifies the gateway's identity header. */
-  identitySecret: string;
+  /** INTERNAL_TOKEN_SECRET (and _PREVIOUS during a rotation, see internalKeys): verifies the gateway's identity header. */
+  identitySecret: InternalKeys;
   /** Device-port settings (IngestConfig names); unset ones take their config defaults. */
   settings?: Partial<DevicePortSettings>;
   /** Test knobs: backoff while the bus is down, raw-frame archive flush interval, computed-attribute reload period (default 5 s). */

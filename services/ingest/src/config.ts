@@ -7,6 +7,8 @@ import { H02_PORT } from './protocols/h02/index';
 import { GPS103_PORT } from './protocols/gps103';
 import { TK103_PORT } from './protocols/tk103';
 import { MEITRACK_PORT } from './protocols/meitrack';
+import { JT808_PORT } from './protocols/jt808/index';
+import { RUPTELA_PORT } from './protocols/ruptela/index';
 
 const positiveInt = (fallback: number, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(1).max(max).default(fallback);
 
@@ -41,6 +43,8 @@ export const IngestConfig = BaseEnv.extend({
   GPS103_PORT: portVar(GPS103_PORT),
   TK103_PORT: portVar(TK103_PORT),
   MEITRACK_PORT: portVar(MEITRACK_PORT),
+  JT808_PORT: portVar(JT808_PORT),
+  RUPTELA_PORT: portVar(RUPTELA_PORT),
   /** A device connection silent for this long is closed (devices reconnect; most send a heartbeat every few minutes). */
   IDLE_TIMEOUT_S: positiveInt(600, 86_400),
   /** Open connections per protocol server; further connections are refused and counted. */

@@ -8,7 +8,7 @@ import { FrameHandler } from './frames/frame-handler';
 import { UnknownDevicePolicy } from './frames/unknown-devices';
 import type { PositionIntake } from './positions/intake';
 import { DeviceTcpServer } from './tcp/tcp-server';
-import { tcpProtocols, type TcpProtocolName } from './tcp/tcp-protocols';
+import { tcpProtocols, type TcpProtocolEntry, type TcpProtocolName } from './tcp/tcp-protocols';
 import { TeltonikaUdpServer } from './udp/teltonika-udp-server';
 
 /** The settings of the device ports (IngestConfig's names). */
@@ -17,7 +17,7 @@ export type DevicePortSettings = Pick<
   | 'IDLE_TIMEOUT_S' | 'MAX_CONNECTIONS' | 'MAX_FRAME_BYTES' | 'MAX_BUFFERED_BYTES' | 'MAX_SERVER_BUFFERED_BYTES'
   | 'RAW_FRAME_TTL_DAYS' | 'CRC_POLICY' | 'UNKNOWN_DEVICES'
 >;
-export type DevicePortNumbers = Pick<IngestConfig, 'GT06_PORT' | 'TELTONIKA_PORT' | 'H02_PORT' | 'GPS103_PORT' | 'TK103_PORT' | 'MEITRACK_PORT'>;
+export type DevicePortNumbers = Pick<IngestConfig, TcpProtocolEntry['portVar']>;
 
 export interface DevicePortDeps {
   intake: PositionIntake;

@@ -1,4 +1,4 @@
-import { createAdapters, createLogger, parseConfig, runService } from '@corridor/platform';
+import { createAdapters, createLogger, internalKeys, parseConfig, runService } from '@corridor/platform';
 import { IngestConfig } from './config';
 import { build } from './app';
 
@@ -7,7 +7,7 @@ const logger = createLogger('ingest', config.LOG_LEVEL);
 
 await runService('ingest', logger, async () => {
   const adapters = await createAdapters(config, logger);
-  const svc = await build({ ...adapters, logger, identitySecret: config.INTERNAL_TOKEN_SECRET, settings: config });
+  const svc = await build({ ...adapters, logger, identitySecret: internalKeys(config), settings: config });
   await svc.start();
   await svc.app.listen({ host: config.HOST, port: config.PORT });
   await svc.osmand.listen({ host: config.HOST, port: config.OSMAND_PORT });

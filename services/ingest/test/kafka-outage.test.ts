@@ -1,4 +1,4 @@
-import { Topics, type PositionMessage } from '@corridor/contracts';
+import { Topics, type PositionMessage, positionId } from '@corridor/contracts';
 import { countPositions, type Bus, type BusMessage, type SubscribeOptions, type Subscription, type TopicSpec } from '@corridor/platform';
 import { createTestAdapters, type TestAdapters } from '@corridor/platform/testing/test-adapters';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,7 +25,7 @@ class OutageBus implements Bus {
   /** Publishes Kafka stored although the caller was told they failed. */
   storedButFailed = 0;
   /** positions.v1 ids whose publish Kafka confirmed and the caller was told so. */
-  readonly confirmed = new Set<string>();
+  readonly confirmed = new Set<number>();
 
   constructor(private readonly inner: Bus) {}
 
@@ -55,7 +55,7 @@ class OutageBus implements Bus {
 
 /** A GT06 tracker that keeps reporting whatever happens and notes when each ack arrived. */
 class StreamingTracker {
-  readonly sent = new Map<number, { positionId: string; sentAt: number }>();
+  readonly sent = new Map<number, { positionId: number; sentAt: number }>();
   readonly acked = new Map<number, { ackAt: number; confirmedFirst: boolean }>();
   private serial = 1;
   private parsed = 0;
@@ -76,7 +76,7 @@ class StreamingTracker {
 
   async report(fix: Date, lat: number, lon: number): Promise<void> {
     const serial = this.serial++;
-    this.sent.set(serial, { positionId: `${this.deviceId}-${fix.getTime()}`, sentAt: Date.now() });
+    this.sent.set(serial, { positionId: positionId(this.deviceId, fix), sentAt: Date.now() });
     await this.device.write(gt06.location(fix, lat, lon, serial));
   }
 
@@ -189,7 +189,7 @@ describe.runIf(kafka)('Kafka outage while devices stream over TCP', () => {
       query_params: { ids: trackers.map((t) => t.deviceId) },
       format: 'JSONEachRow',
     });
-    const stored = new Map((await rs.json<{ id: string; n: string | number }>()).map((r) => [r.id, Number(r.n)]));
+    const stored = new Map((await rs.json<{ id: string | number; n: string | number }>()).map((r) => [Number(r.id), Number(r.n)]));
     for (const t of trackers) {
       for (const serial of t.acked.keys()) expect(stored.get(t.sent.get(serial)!.positionId), `device ${t.deviceId} serial ${serial}`).toBe(1);
     }

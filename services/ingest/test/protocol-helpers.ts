@@ -1,5 +1,6 @@
-import { expect } from 'vitest';
-import type { DecodedPosition } from '../src/protocols/protocol';
+import fc from 'fast-check';
+import { expect, it } from 'vitest';
+import { DecodeError, type DecodedPosition, type DecodeResult } from '../src/protocols/protocol';
 
 /** Turns a hex capture (spaces allowed) into bytes. */
 export function hex(text: string): Buffer {
@@ -88,4 +89,128 @@ export function callAllowing(errorClass: new (...args: never[]) => Error, fn: ()
   } catch (err) {
     if (!(err instanceof errorClass)) throw new Error(`expected only ${errorClass.name}, got ${String(err)}`);
   }
+}
+
+/** What a test expects of one fix: time, place, and the fields it names (speed in km/h as devices send it). */
+export interface ExpectedFix {
+  time: string;
+  lat: number;
+  lon: number;
+  kmh?: number;
+  /** speed in knots, for protocols that send knots */
+  knots?: number;
+  course?: number;
+  valid?: boolean;
+  sat?: number;
+  ign?: boolean | null;
+  power?: number;
+  battery?: number;
+  odometer?: number;
+  altitude?: number;
+  hdop?: number;
+  alarm?: string | null;
+  attrs?: Record<string, unknown>;
+}
+
+/** What a test expects of one decoded frame. Keys left out are not checked. */
+export interface Expected {
+  kind: DecodeResult['kind'];
+  type?: string;
+  /** Acknowledgement bytes as hex; null = none. */
+  ack?: string | null;
+  crc?: boolean;
+  pos?: ExpectedFix;
+  positions?: ExpectedFix[];
+  /** Attributes of a state record or command result (position-less frames). */
+  attrs?: Record<string, unknown>;
+  events?: string[];
+  /** Device time of a state record, ISO. */
+  dt?: string;
+  /** Command reply text (attributes.result). */
+  result?: string;
+  /** Part of the ignoredReason. */
+  why?: string;
+}
+
+function expectValues(actual: Record<string, unknown>, expected: Record<string, unknown>, what: string): void {
+  for (const [key, want] of Object.entries(expected)) {
+    const got = actual[key];
+    if (typeof want === 'number' && !Number.isInteger(want)) expect(got, `${what}.${key}`).toBeCloseTo(want, 6);
+    else expect(got, `${what}.${key}`).toEqual(want);
+  }
+}
+
+function expectFix(p: DecodedPosition, e: ExpectedFix, what: string): void {
+  expectSanePosition(p);
+  expect(p.fixTime.toISOString(), `${what} time`).toBe(e.time);
+  expect(p.latitude, `${what} latitude`).toBeCloseTo(e.lat, 5);
+  expect(p.longitude, `${what} longitude`).toBeCloseTo(e.lon, 5);
+  if (e.kmh !== undefined) expect(p.speed, `${what} speed`).toBeCloseTo(e.kmh / 1.852, 4);
+  if (e.knots !== undefined) expect(p.speed, `${what} speed`).toBeCloseTo(e.knots, 4);
+  // Optional fields a decoder left out count as null.
+  const fields: Record<string, unknown> = {
+    course: p.course, valid: p.valid, sat: p.satellites ?? null, ign: p.ignition ?? null, power: p.power ?? null, battery: p.battery ?? null,
+    odometer: p.odometer ?? null, altitude: p.altitude ?? null, hdop: p.hdop ?? null, alarm: p.alarm ?? null,
+  };
+  const { time: _t, lat: _la, lon: _lo, kmh: _k, knots: _kn, attrs, ...named } = e;
+  expectValues(fields, named, what);
+  if (attrs) expectValues(p.attributes, attrs, `${what} attributes`);
+}
+
+/** Checks a decode result against `e` (every position also through expectSanePosition). */
+export function expectDecoded(r: DecodeResult, e: Expected): void {
+  expect(r.kind, 'kind').toBe(e.kind);
+  if (e.type !== undefined) expect(r.type, 'type').toBe(e.type);
+  if (e.ack !== undefined) expect(r.ack?.toString('hex') ?? null, 'ack').toBe(e.ack);
+  if (e.crc !== undefined) expect(r.crcValid, 'crcValid').toBe(e.crc);
+  const fixes = e.positions ?? (e.pos ? [e.pos] : []);
+  expect(r.positions, 'positions').toHaveLength(fixes.length);
+  fixes.forEach((f, i) => expectFix(r.positions[i]!, f, `position ${i}`));
+  for (const p of r.positions) expectSanePosition(p);
+  if (e.attrs) expectValues(r.attributes ?? {}, e.attrs, 'attributes');
+  if (e.events !== undefined) expect((r.events ?? []).map((x) => x.alarm), 'events').toEqual(e.events);
+  if (e.dt !== undefined) expect(r.deviceTime?.toISOString(), 'deviceTime').toBe(e.dt);
+  if (e.result !== undefined) expect(r.attributes?.result, 'result').toBe(e.result);
+  if (e.why !== undefined) expect(r.ignoredReason ?? '', 'ignoredReason').toContain(e.why);
+}
+
+/** A table-driven decoder case: title (naming its source), frame (hex or text), what to expect, and a per-case extra (e.g. the session's IMEI). */
+export type DecodeCase<X = string> = [name: string, frame: string, expected: Expected, extra?: X];
+
+/** One `it` per case: decodes the frame with `decode` and checks it with expectDecoded. */
+export function itDecodes<X>(cases: DecodeCase<X>[], decode: (frame: string, extra: X | undefined) => DecodeResult): void {
+  for (const [name, frame, expected, extra] of cases) it(name, () => expectDecoded(decode(frame, extra), expected));
+}
+
+/** The fuzz suite's splitter property: random bytes and frame limits throw nothing but DecodeError. */
+export function fuzzSplitter(split: Splitter, numRuns = 2000): void {
+  fc.assert(
+    fc.property(fc.uint8Array({ maxLength: 600 }), fc.integer({ min: 1, max: 2048 }), (bytes, maxFrame) => {
+      callAllowing(DecodeError, () => split(Buffer.from(bytes), maxFrame));
+    }),
+    { numRuns },
+  );
+}
+
+/**
+ * The fuzz suite's mutation property: real captures with up to six bytes changed and up to
+ * `maxCut - 1` bytes cut off the end, decoded whole and through the splitter, throw nothing but
+ * DecodeError, and every position they still yield has a real fix time.
+ */
+export function fuzzMutations(decode: (frame: Buffer) => { positions: DecodedPosition[] }, split: Splitter, captures: Buffer[], maxCut = 12, numRuns = 3000): void {
+  const decodeChecked = (frame: Buffer): void => {
+    for (const p of decode(frame).positions) expect(p.fixTime.getTime()).not.toBeNaN();
+  };
+  fc.assert(
+    fc.property(fc.constantFrom(...captures), fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { maxLength: 6 }), fc.nat(), (capture, edits, cut) => {
+      const frame = Buffer.from(capture);
+      for (const [at, value] of edits) frame[at % frame.length] = value;
+      const truncated = frame.subarray(0, Math.max(0, frame.length - (cut % maxCut)));
+      callAllowing(DecodeError, () => decodeChecked(truncated));
+      callAllowing(DecodeError, () => {
+        for (const f of split(truncated, 4096).frames) decodeChecked(f);
+      });
+    }),
+    { numRuns },
+  );
 }

@@ -1,5 +1,5 @@
 import { endpointsOf } from '@corridor/contracts';
-import { createApp, ensureEventsTable, ensurePositionsTable, type Adapters, type App, type Logger, type Subscription } from '@corridor/platform';
+import { createApp, ensureEventsTable, ensurePositionsTable, type Adapters, type App, type InternalKeys, type Logger, type Subscription } from '@corridor/platform';
 import { auditRoutes } from './audit/routes';
 import { migrateJourneySchema } from './db/migrate';
 import { DeviceJourneys } from './evaluator/device-journeys';
@@ -22,8 +22,8 @@ import { seedRoutes } from './seed/corridor-seeds';
 
 export interface JourneyDeps extends Omit<Adapters, 'close'> {
   logger: Logger;
-  /** INTERNAL_TOKEN_SECRET: verifies the gateway's identity header. */
-  identitySecret: string;
+  /** INTERNAL_TOKEN_SECRET (and _PREVIOUS during a rotation, see internalKeys): verifies the gateway's identity header. */
+  identitySecret: InternalKeys;
 }
 
 export interface JourneyOptions {

@@ -1,4 +1,4 @@
-import { createAdapters, createLogger, parseConfig, runService } from '@corridor/platform';
+import { createAdapters, createLogger, internalKeys, parseConfig, runService } from '@corridor/platform';
 import { JourneyConfig } from './config';
 import { build } from './app';
 
@@ -8,7 +8,7 @@ const logger = createLogger('journey', config.LOG_LEVEL);
 await runService('journey', logger, async () => {
   const adapters = await createAdapters(config, logger);
   const svc = await build(
-    { ...adapters, logger, identitySecret: config.INTERNAL_TOKEN_SECRET },
+    { ...adapters, logger, identitySecret: internalKeys(config) },
     {
       sweepIntervalMs: config.JOURNEY_SWEEP_INTERVAL_S * 1000,
       earlyStartMs: config.JOURNEY_EARLY_START_MINUTES * 60_000,

@@ -1,3 +1,4 @@
+import { positionId } from '@corridor/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { createTestAdapters, primaryKind, type TestAdapters } from '@corridor/platform/testing/test-adapters';
@@ -29,7 +30,7 @@ afterAll(async () => {
 });
 
 const change = (type: FlagChange['type'], action: FlagChange['action'], time: string, details: FlagChange['details'] = {}): FlagOutcome => ({
-  journey, change: { type, action, time, latitude: -1, longitude: 36.05, details }, distanceM: 900, positionId: `9-${Date.parse(time)}`,
+  journey, change: { type, action, time, latitude: -1, longitude: 36.05, details }, distanceM: 900, positionId: positionId(9, time),
 });
 
 async function rows() {

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { endpointsOf } from '@corridor/contracts';
-import { createApp, ensureEventsTable, ensurePositionsTable, type Adapters, type App, type Logger } from '@corridor/platform';
+import { createApp, ensureEventsTable, ensurePositionsTable, type Adapters, type App, type InternalKeys, type Logger } from '@corridor/platform';
 import { devicesRepository } from './devices/repository';
 import { devicesService, type DevicesService } from './devices/service';
 import { deviceRoutes } from './devices/routes';
@@ -50,8 +50,8 @@ import { auditRoutes } from './audit/routes';
 
 export interface OpsApiDeps extends Omit<Adapters, 'close'> {
   logger: Logger;
-  /** INTERNAL_TOKEN_SECRET: verifies the gateway's identity header. */
-  identitySecret: string;
+  /** INTERNAL_TOKEN_SECRET (and _PREVIOUS during a rotation, see internalKeys): verifies the gateway's identity header. */
+  identitySecret: InternalKeys;
   /** Document storage, size limit and virus scanner (documentsSettingsFrom(config)); default: .data/documents, 10 MiB, no scanner. */
   documents?: DocumentsSettings;
   /** Reads PDF text (IDFs, bills of lading); default: pdf.js through unpdf, loaded on first use. */

@@ -1,4 +1,4 @@
-import { createAdapters, createLogger, parseConfig, runService } from '@corridor/platform';
+import { createAdapters, createLogger, internalKeys, parseConfig, runService } from '@corridor/platform';
 import { OpsApiConfig } from './config';
 import { build } from './app';
 import { notificationSettingsFrom } from './notification-rules/settings';
@@ -10,7 +10,7 @@ const logger = createLogger('ops-api', config.LOG_LEVEL);
 
 await runService('ops-api', logger, async () => {
   const adapters = await createAdapters(config, logger);
-  const svc = await build({ ...adapters, logger, identitySecret: config.INTERNAL_TOKEN_SECRET, notificationRules: notificationSettingsFrom(config), reports: reportSettingsFrom(config), documents: documentsSettingsFrom(config),
+  const svc = await build({ ...adapters, logger, identitySecret: internalKeys(config), notificationRules: notificationSettingsFrom(config), reports: reportSettingsFrom(config), documents: documentsSettingsFrom(config),
     complaintReopenDays: config.COMPLAINT_REOPEN_DAYS,
     certificates: {
       ...(config.CERTIFICATE_VERIFY_URL ? { verifyUrl: config.CERTIFICATE_VERIFY_URL } : {}),

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CommandMessage, Topics, type Device, type PositionMessageInput, type SavedCommand } from '@corridor/contracts';
+import { CommandMessage, Topics, type Device, type PositionMessageInput, type SavedCommand, positionId } from '@corridor/contracts';
 import { cacheKeys, type ConsumedMessage, type Subscription } from '@corridor/platform';
 import { testUsers } from '@corridor/platform/testing/identity';
 import { audit } from '../src/audit/audit';
@@ -17,7 +17,7 @@ let foreign: Device;
 
 async function latest(d: Device, protocol: string): Promise<void> {
   const p: PositionMessageInput = {
-    id: `${d.id}-1767225600000`, deviceId: d.id, uniqueId: d.uniqueId, protocol, fixTime: '2026-01-01T00:00:00Z', serverTime: '2026-01-01T00:00:01Z',
+    id: positionId(d.id, 1767225600000), deviceId: d.id, uniqueId: d.uniqueId, protocol, fixTime: '2026-01-01T00:00:00Z', serverTime: '2026-01-01T00:00:01Z',
     valid: true, latitude: -1.29, longitude: 36.82, speed: 0, course: 0,
   };
   await h.adapters.cache.set(cacheKeys.latestPosition(d.id), JSON.stringify(p));

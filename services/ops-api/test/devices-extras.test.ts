@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DeviceRegistryMessage, Topics, type Device, type DeviceConfiguration, type PositionMessageInput } from '@corridor/contracts';
+import { DeviceRegistryMessage, Topics, type Device, type DeviceConfiguration, type PositionMessageInput, positionId } from '@corridor/contracts';
 import { cacheKeys, type ConsumedMessage, type Subscription } from '@corridor/platform';
 import { testUsers } from '@corridor/platform/testing/identity';
 import { audit } from '../src/audit/audit';
@@ -141,7 +141,7 @@ describe('accumulators', () => {
   it('sets odometer and hours from the latest reading on (204), auditing it', async () => {
     const dev = (await h.call(testUsers.admin, 'POST', '/api/devices', { name: 'acc', uniqueId: '861001000000041', companyId: 101 })).json<Device>();
     const position: PositionMessageInput = {
-      id: `${dev.id}-1767225600000`, deviceId: dev.id, uniqueId: dev.uniqueId, protocol: 'gt06', fixTime: '2026-01-01T00:00:00Z',
+      id: positionId(dev.id, 1767225600000), deviceId: dev.id, uniqueId: dev.uniqueId, protocol: 'gt06', fixTime: '2026-01-01T00:00:00Z',
       serverTime: '2026-01-01T00:00:01Z', valid: true, latitude: -4.05, longitude: 39.66, speed: 0, course: 0, odometer: 5000, attributes: { hours: 3600000 },
     };
     await h.adapters.cache.set(cacheKeys.latestPosition(dev.id), JSON.stringify(position));

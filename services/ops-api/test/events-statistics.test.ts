@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EventMessage, PositionMessage, type Device, type Statistics } from '@corridor/contracts';
+import { EventMessage, PositionMessage, type Device, type Statistics, positionId } from '@corridor/contracts';
 import { insertEvents, insertPositions } from '@corridor/platform';
 import { testUsers } from '@corridor/platform/testing/identity';
 import { startHarness, type Harness } from './tracking-harness';
@@ -19,7 +19,7 @@ const ev = (d: Device, type: string, at: string, extra: Record<string, unknown> 
   EventMessage.parse({ id: `${d.id}-${type}-${Date.parse(at)}`, type, eventTime: at, deviceId: d.id, latitude: -1.3, longitude: 36.8, ...extra });
 const pos = (d: Device, at: string, serverAt = at, protocol = 'gt06') =>
   PositionMessage.parse({
-    id: `${d.id}-${Date.parse(at)}`, deviceId: d.id, uniqueId: d.uniqueId, protocol, fixTime: at, serverTime: serverAt, valid: true,
+    id: positionId(d.id, at), deviceId: d.id, uniqueId: d.uniqueId, protocol, fixTime: at, serverTime: serverAt, valid: true,
     latitude: -1.3, longitude: 36.8, speed: 10, course: 0,
   });
 

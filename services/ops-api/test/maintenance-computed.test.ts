@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ComputedTestResult, Device, MaintenanceDue, PositionMessageInput } from '@corridor/contracts';
 import { cacheKeys, insertPositions } from '@corridor/platform';
-import { PositionMessage } from '@corridor/contracts';
+import { PositionMessage, positionId } from '@corridor/contracts';
 import { testUsers } from '@corridor/platform/testing/identity';
 import { dispatcherOf, startHarness, type Harness } from './tracking-harness';
 import { expect400, expectError } from './tracking-expect';
@@ -12,7 +12,7 @@ let truck: Device;
 let other: Device;
 let silent: Device;
 const position = (d: Device, over: Partial<PositionMessageInput>): PositionMessageInput => ({
-  id: `${d.id}-1767225600000`, deviceId: d.id, uniqueId: d.uniqueId, protocol: 'teltonika', fixTime: '2026-01-01T00:00:00Z',
+  id: positionId(d.id, 1767225600000), deviceId: d.id, uniqueId: d.uniqueId, protocol: 'teltonika', fixTime: '2026-01-01T00:00:00Z',
   serverTime: '2026-01-01T00:00:01Z', valid: true, latitude: -3.39, longitude: 38.56, speed: 48.6, course: 90, ...over,
 });
 
@@ -24,7 +24,7 @@ beforeAll(async () => {
   silent = await mk('864000000000003', 101);
   await h.adapters.cache.set(cacheKeys.latestPosition(truck.id), JSON.stringify(position(truck, { odometer: 25_300_000, ignition: true, attributes: { hours: 3_600_000 * 1500, fuel: 210.5, io239: 1 } })));
   // the other company's device has no cached position: its latest comes from ClickHouse
-  await insertPositions(h.adapters.analytics)([PositionMessage.parse(position(other, { odometer: 9_000_000, fixTime: '2026-01-02T00:00:00Z', id: `${other.id}-1767312000000` }))]);
+  await insertPositions(h.adapters.analytics)([PositionMessage.parse(position(other, { odometer: 9_000_000, fixTime: '2026-01-02T00:00:00Z', id: positionId(other.id, 1767312000000) }))]);
 });
 afterAll(async () => h?.close());
 
@@ -54,7 +54,7 @@ describe('maintenance schedule', () => {
   it('counts on from accumulators set by hand', async () => {
     // the odometer is replaced: 100 km on the clock now, then 25.3 km of the device's own reading later count on from there
     expect((await h.call(testUsers.admin, 'PUT', `/api/devices/${truck.id}/accumulators`, { deviceId: truck.id, totalDistance: 100_000_000 })).statusCode).toBe(204);
-    await h.adapters.cache.set(cacheKeys.latestPosition(truck.id), JSON.stringify(position(truck, { odometer: 25_300_000 + 2_000_000, id: `${truck.id}-1767229200000`, fixTime: '2026-01-01T01:00:00Z' })));
+    await h.adapters.cache.set(cacheKeys.latestPosition(truck.id), JSON.stringify(position(truck, { odometer: 25_300_000 + 2_000_000, id: positionId(truck.id, 1767229200000), fixTime: '2026-01-01T01:00:00Z' })));
     const due = (await h.call(testUsers.admin, 'GET', `/api/maintenance/schedule?deviceId=${truck.id}`)).json<MaintenanceDue[]>();
     const oil = due.find((d) => d.type === 'totalDistance')!;
     expect(oil.current).toBe(102_000_000);
@@ -94,6 +94,6 @@ describe('computed attribute test', () => {
     expectError(await test({ expression: 'speed', type: 'Number' }, other.id), 404, 'NOT_FOUND');
     expectError(await test({ expression: 'speed', type: 'Number' }, truck.id, testUsers.companyA), 403, 'FORBIDDEN');
     const tz = await test({ expression: 'speed > 10', type: 'Boolean' }, other.id, testUsers.admin);
-    expect(tz.json<ComputedTestResult>()).toMatchObject({ value: true, positionId: `${other.id}-1767312000000` });
+    expect(tz.json<ComputedTestResult>()).toMatchObject({ value: true, positionId: positionId(other.id, 1767312000000) });
   });
 });

@@ -266,6 +266,9 @@ describe('drafts', () => {
     expectError(await h.call(testUsers.admin, 'DELETE', `/api/drafts/${draft.id}`), 404, 'NOT_FOUND');
     expect400(await h.call(a, 'POST', '/api/drafts', { kind: 'Shipment!', payload: {} }), 'kind');
     expect400(await h.call(a, 'POST', '/api/drafts', { kind: 'shipment' }), 'payload');
+    // the fuzzer's finding: a null payload reached the not-null column (500)
+    expect400(await h.call(a, 'POST', '/api/drafts', { kind: 'shipment', payload: null }), 'payload');
+    expect400(await h.call(a, 'PUT', `/api/drafts/${draft.id}`, { kind: 'shipment', payload: null }), 'payload');
     expectError(await h.call(userWith(['device'], 101), 'GET', '/api/drafts'), 403, 'FORBIDDEN');
     expect((await h.call(a, 'DELETE', `/api/drafts/${draft.id}`)).statusCode).toBe(204);
   });

@@ -42,7 +42,7 @@ export default async function run(): Promise<Record<string, number | string>> {
     }
     await svc.start();
 
-    const published = new Map<string, number>();
+    const published = new Map<number, number>();
     const latencies: number[] = [];
     let lastEventAt = 0;
     const observer = await adapters.bus.subscribe({

@@ -60,7 +60,7 @@ export default async function run(): Promise<Record<string, number | string>> {
       });
     };
 
-    const published = new Map<string, number>();
+    const published = new Map<number, number>();
     let latencies: number[] = [];
     let lastEventAt = 0;
     let started = 0;

@@ -1,5 +1,7 @@
 import { EventMessage } from '@corridor/contracts';
 import type { Analytics } from '../adapters/analytics';
+import { columnType, migrateTable } from './table-migration';
+import { positionIdSql } from './positions';
 
 /** ClickHouse events (alarms, geofence enter/exit, journey flags). Deduped by id through ReplacingMergeTree. */
 export const eventsDdl = (database: string): string => `
@@ -8,7 +10,7 @@ CREATE TABLE IF NOT EXISTS ${database}.events (
   type LowCardinality(String),
   event_time DateTime64(3, 'UTC'),
   device_id UInt64,
-  position_id Nullable(String),
+  position_id Nullable(UInt64),
   journey_id Nullable(String),
   geofence_id Nullable(String),
   latitude Nullable(Float64),
@@ -20,15 +22,31 @@ PARTITION BY toYYYYMM(event_time)
 ORDER BY (device_id, event_time, id)`;
 
 interface EventRow {
-  id: string; type: string; event_time: string; device_id: number | string; position_id: string | null;
+  id: string; type: string; event_time: string; device_id: number | string; position_id: number | string | null;
   journey_id: string | null; geofence_id: string | null; latitude: number | null; longitude: number | null; attributes: string;
 }
 
 const chTime = (iso: string): string => new Date(iso).toISOString().replace('T', ' ').replace('Z', '');
 const isoTime = (ch: string): string => (ch.includes('T') ? ch : ch.replace(' ', 'T') + 'Z');
 
+const COLUMNS = 'id, type, event_time, device_id, position_id, journey_id, geofence_id, latitude, longitude, attributes, inserted_at';
+
+/** Events stored before numeric position ids (position_id '<deviceId>-<fix ms>') get the id of that position. */
+const eventsMigration = (ch: Analytics) => ({
+  table: 'events',
+  ddl: eventsDdl(ch.database),
+  isLegacy: async (c: Analytics) => (await columnType(c, 'events', 'position_id')) === 'Nullable(String)',
+  copy: (from: string) => `INSERT INTO ${ch.database}.events (${COLUMNS})
+    SELECT id, type, event_time, device_id,
+      if(match(ifNull(position_id, ''), '^[0-9]+-[0-9]{12,}$'),
+         ${positionIdSql("toUInt64(splitByChar('-', position_id)[1])", "fromUnixTimestamp64Milli(toInt64(splitByChar('-', position_id)[2]), 'UTC')", '0')}, NULL),
+      journey_id, geofence_id, latitude, longitude, attributes, inserted_at
+    FROM ${from}`,
+});
+
+/** Creates the events table, or migrates it from its layout before numeric position ids. */
 export async function ensureEventsTable(ch: Analytics): Promise<void> {
-  await ch.client.command({ query: eventsDdl(ch.database) });
+  await migrateTable(ch, eventsMigration(ch));
 }
 
 export function insertEvents(ch: Analytics) {
@@ -68,7 +86,7 @@ export function queryEvents(ch: Analytics) {
     });
     return (await rs.json<EventRow>()).map((r) =>
       EventMessage.parse({
-        id: r.id, type: r.type, eventTime: isoTime(r.event_time), deviceId: Number(r.device_id), positionId: r.position_id,
+        id: r.id, type: r.type, eventTime: isoTime(r.event_time), deviceId: Number(r.device_id), positionId: r.position_id === null ? null : Number(r.position_id),
         journeyId: r.journey_id, geofenceId: r.geofence_id, latitude: r.latitude, longitude: r.longitude,
         attributes: JSON.parse(r.attributes) as Record<string, unknown>,
       }),

@@ -1,13 +1,17 @@
-import { PositionMessage } from '@corridor/contracts';
+import { PositionMessage, positionTime, parsePositionId, POSITION_ID_DEVICE_BITS, POSITION_ID_EPOCH_MS, MAX_POSITION_DEVICE_ID } from '@corridor/contracts';
 import type { Analytics } from '../adapters/analytics';
+import { columnType, migrateTable } from './table-migration';
 
 /**
- * ClickHouse positions. ReplacingMergeTree keyed by (device_id, fix_time): a redelivered position
- * (at-least-once bus) collapses into one row; reads use FINAL so duplicates never show before a merge.
+ * ClickHouse positions. ReplacingMergeTree keyed by (device_id, fix_time, id): the id (position-id.ts)
+ * is derived from the device, the whole-second fix time and whether the row is a fix or a state
+ * record, so a redelivered or resent position collapses into one row, while a state record and a
+ * fix of the same second stay two. Reads use FINAL (or keep the newest row of a key) so duplicates
+ * never show before a merge.
  */
 export const positionsDdl = (database: string): string => `
 CREATE TABLE IF NOT EXISTS ${database}.positions (
-  id String,
+  id UInt64,
   device_id UInt64,
   unique_id String,
   protocol LowCardinality(String),
@@ -33,10 +37,33 @@ CREATE TABLE IF NOT EXISTS ${database}.positions (
   attributes String
 ) ENGINE = ReplacingMergeTree(server_time)
 PARTITION BY toYYYYMM(fix_time)
-ORDER BY (device_id, fix_time)`;
+ORDER BY (device_id, fix_time, id)`;
+
+const COLUMNS = `id, device_id, unique_id, protocol, fix_time, device_time, server_time, valid, latitude, longitude, speed, course,
+  altitude, accuracy, satellites, hdop, ignition, odometer, power, battery, alarm, crc_valid, raw_frame_id, attributes`;
+
+/** SQL: the position id of a row of `device_id` at `time` (DateTime64), kind 1 when `stateRecord` holds. */
+export const positionIdSql = (deviceId: string, time: string, stateRecord: string): string =>
+  `((toUInt64(intDiv(toUnixTimestamp64Milli(${time}), 1000) - ${POSITION_ID_EPOCH_MS / 1000}) * 2 + if(${stateRecord}, 1, 0)) * ${2 ** POSITION_ID_DEVICE_BITS} + ${deviceId})`;
+
+/**
+ * The positions table before numeric ids (id String '<deviceId>-<fix ms>', keyed by device and fix
+ * time) is rebuilt: ids derived from device and fix second, fix times truncated to the second
+ * (rows of one device within one second collapse into the newest, as they would now on arrival).
+ */
+const positionsMigration = (ch: Analytics) => ({
+  table: 'positions',
+  ddl: positionsDdl(ch.database),
+  isLegacy: async (c: Analytics) => (await columnType(c, 'positions', 'id')) === 'String',
+  copy: (from: string) => `INSERT INTO ${ch.database}.positions (${COLUMNS})
+    SELECT ${positionIdSql('device_id', 'fix_time', "JSONExtractBool(attributes, 'outdated')")}, device_id, unique_id, protocol,
+      toStartOfSecond(fix_time), device_time, server_time, valid, latitude, longitude, speed, course, altitude, accuracy, satellites, hdop,
+      ignition, odometer, power, battery, alarm, crc_valid, raw_frame_id, attributes
+    FROM ${from} WHERE device_id BETWEEN 1 AND ${MAX_POSITION_DEVICE_ID} AND fix_time >= fromUnixTimestamp64Milli(${POSITION_ID_EPOCH_MS}, 'UTC')`,
+});
 
 interface PositionRow {
-  id: string; device_id: number | string; unique_id: string; protocol: string;
+  id: number | string; device_id: number | string; unique_id: string; protocol: string;
   fix_time: string; device_time: string; server_time: string; valid: boolean | number;
   latitude: number; longitude: number; speed: number; course: number;
   altitude: number | null; accuracy: number | null; satellites: number | null; hdop: number | null;
@@ -52,7 +79,7 @@ const bool = (v: boolean | number | null): boolean | null => (v === null ? null 
 function toRow(p: PositionMessage): PositionRow {
   return {
     id: p.id, device_id: p.deviceId, unique_id: p.uniqueId, protocol: p.protocol,
-    fix_time: chTime(new Date(p.fixTime).toISOString()),
+    fix_time: chTime(positionTime(p.fixTime).toISOString()), // the store's resolution (position-id.ts), whoever produced the message
     device_time: chTime(new Date(p.deviceTime ?? p.fixTime).toISOString()),
     server_time: chTime(new Date(p.serverTime).toISOString()),
     valid: p.valid, latitude: p.latitude, longitude: p.longitude, speed: p.speed, course: p.course,
@@ -64,7 +91,7 @@ function toRow(p: PositionMessage): PositionRow {
 
 function fromRow(r: PositionRow): PositionMessage {
   return PositionMessage.parse({
-    id: r.id, deviceId: Number(r.device_id), uniqueId: r.unique_id, protocol: r.protocol,
+    id: Number(r.id), deviceId: Number(r.device_id), uniqueId: r.unique_id, protocol: r.protocol,
     fixTime: isoTime(r.fix_time), deviceTime: isoTime(r.device_time), serverTime: isoTime(r.server_time),
     valid: Boolean(r.valid), latitude: r.latitude, longitude: r.longitude, speed: r.speed, course: r.course,
     altitude: r.altitude, accuracy: r.accuracy, satellites: r.satellites, hdop: r.hdop, ignition: bool(r.ignition),
@@ -73,8 +100,9 @@ function fromRow(r: PositionRow): PositionMessage {
   });
 }
 
+/** Creates the positions table, or migrates it from its layout before numeric ids. */
 export async function ensurePositionsTable(ch: Analytics): Promise<void> {
-  await ch.client.command({ query: positionsDdl(ch.database) });
+  await migrateTable(ch, positionsMigration(ch));
 }
 
 export function insertPositions(ch: Analytics) {
@@ -97,9 +125,30 @@ export function queryPositionHistory(ch: Analytics) {
       query: `SELECT * FROM ${ch.database}.positions FINAL
               WHERE device_id IN {ids:Array(UInt64)}
                 AND fix_time >= {from:DateTime64(3, 'UTC')} AND fix_time <= {to:DateTime64(3, 'UTC')}
-              ORDER BY device_id, fix_time
+              ORDER BY device_id, fix_time, id
               LIMIT {limit:UInt32}`,
       query_params: { ids: q.deviceIds, from: chTime(q.from.toISOString()), to: chTime(q.to.toISOString()), limit: q.limit },
+      format: 'JSONEachRow',
+    });
+    return (await rs.json<PositionRow>()).map(fromRow);
+  };
+}
+
+/** Positions by id (Traccar GET /positions?id=...); ids that name no stored position are left out. */
+export function queryPositionsById(ch: Analytics) {
+  return async (ids: number[]): Promise<PositionMessage[]> => {
+    const known = ids.map((id) => ({ id, parsed: parsePositionId(id) })).filter((x) => x.parsed);
+    if (!known.length) return [];
+    const times = known.map((x) => x.parsed!.fixTime.getTime());
+    const rs = await ch.client.query({
+      query: `SELECT * FROM ${ch.database}.positions FINAL
+              WHERE device_id IN {devices:Array(UInt64)} AND id IN {ids:Array(UInt64)}
+                AND fix_time >= fromUnixTimestamp64Milli({from:Int64}, 'UTC') AND fix_time <= fromUnixTimestamp64Milli({to:Int64}, 'UTC')
+              ORDER BY device_id, fix_time, id`,
+      query_params: {
+        devices: [...new Set(known.map((x) => x.parsed!.deviceId))], ids: known.map((x) => x.id),
+        from: Math.min(...times), to: Math.max(...times),
+      },
       format: 'JSONEachRow',
     });
     return (await rs.json<PositionRow>()).map(fromRow);
@@ -127,7 +176,7 @@ export function queryLatestPositions(ch: Analytics) {
     if (!deviceIds.length) return [];
     const rs = await ch.client.query({
       query: `SELECT * FROM ${ch.database}.positions FINAL WHERE device_id IN {ids:Array(UInt64)}
-              ORDER BY device_id, fix_time DESC LIMIT 1 BY device_id`,
+              ORDER BY device_id, fix_time DESC, id DESC LIMIT 1 BY device_id`,
       query_params: { ids: deviceIds },
       format: 'JSONEachRow',
     });

@@ -28,7 +28,7 @@ const iso = (ms: unknown): string => new Date(Number(ms)).toISOString();
 /** A stored event as its events.v1 message (fields in the contract's order); validated when written. */
 function eventOf(r: unknown[]): EventMessage {
   return {
-    id: r[2] as string, type: r[4] as EventMessage['type'], eventTime: iso(r[1]), deviceId: Number(r[0]), positionId: r[5] as string | null,
+    id: r[2] as string, type: r[4] as EventMessage['type'], eventTime: iso(r[1]), deviceId: Number(r[0]), positionId: r[5] === null ? null : Number(r[5]),
     journeyId: r[6] as string | null, geofenceId: r[7] as string | null, latitude: r[8] as number | null, longitude: r[9] as number | null,
     attributes: JSON.parse(r[10] as string) as Record<string, unknown>,
   };

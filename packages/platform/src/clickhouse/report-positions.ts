@@ -23,7 +23,7 @@ export interface ReportPositionsQuery {
 /** The fields trip, stop and summary reports read, typed (attributes extracted in ClickHouse). */
 export interface ReportFixRow {
   deviceId: number;
-  id: string;
+  id: number;
   /** Fix time, epoch milliseconds. */
   time: number;
   latitude: number;
@@ -47,7 +47,7 @@ export interface ReportFixRow {
   motion: boolean | null;
 }
 
-interface Cursor { deviceId: number; time: number }
+interface Cursor { deviceId: number; time: number; id: number }
 
 /** `FROM … WHERE …` for the positions of the devices bound as {ids:Array(UInt64)} over the period. */
 export const positionsSource = (ch: Analytics, q: { from: Date; to: Date }): { sql: string; params: Record<string, unknown> } => ({
@@ -56,15 +56,22 @@ export const positionsSource = (ch: Analytics, q: { from: Date; to: Date }): { s
   params: { from: q.from.getTime(), to: q.to.getTime() },
 });
 
-/** A read of the positions of some devices over a period: `columns` start with device_id, fix time and server time (epoch ms). */
+/** The rows after a key in the sort key (device_id, fix_time, id), as SQL. */
+export const afterKeySql = `AND (fix_time, id) > (fromUnixTimestamp64Milli({afterTime:Int64}, 'UTC'), {afterId:UInt64})`;
+
+/**
+ * A read of the positions of some devices over a period: `columns` start with device_id, fix time and
+ * server time (epoch ms) and id. The sort key is (device_id, fix_time, id): a state record and a fix
+ * of the same second are two rows.
+ */
 function positionsRead(ch: Analytics, q: ReportPositionsQuery, columns: string): DeviceRowsRead<Cursor> {
   return {
     columns,
     source: positionsSource(ch, q),
-    after: (k) => ({ sql: `AND fix_time > fromUnixTimestamp64Milli({afterTime:Int64}, 'UTC')`, params: { afterTime: k.time } }),
-    orderBy: 'device_id, fix_time',
-    keyOf: (r) => ({ deviceId: Number(r[0]), time: Number(r[1]) }),
-    sameKey: (a, b) => a.deviceId === b.deviceId && a.time === b.time,
+    after: (k) => ({ sql: afterKeySql, params: { afterTime: k.time, afterId: k.id } }),
+    orderBy: 'device_id, fix_time, id',
+    keyOf: (r) => ({ deviceId: Number(r[0]), time: Number(r[1]), id: Number(r[3]) }),
+    sameKey: (a, b) => a.deviceId === b.deviceId && a.time === b.time && a.id === b.id,
     newer: (a, b) => Number(b[2]) > Number(a[2]),
   };
 }
@@ -92,7 +99,7 @@ const optBool = (v: unknown): boolean | null => (v === null ? null : Boolean(v))
  */
 function fixRowOf(r: unknown[]): ReportFixRow {
   return {
-    deviceId: Number(r[0]), id: r[3] as string, time: Number(r[1]), latitude: r[4] as number, longitude: r[5] as number,
+    deviceId: Number(r[0]), id: Number(r[3]), time: Number(r[1]), latitude: r[4] as number, longitude: r[5] as number,
     speed: r[6] as number, valid: Boolean(r[7]), ignition: optBool(r[8]), odometer: r[9] as number | null, hours: r[10] as number | null,
     fuelUsed: r[11] as number | null, fuel: r[12] as number | null, fuelLevel: r[13] as number | null,
     driverUniqueId: r[14] as string | null, motion: optBool(r[15]),
@@ -107,16 +114,16 @@ export function streamReportFixes(ch: Analytics) {
   };
 }
 
-/** A stored fix by its key: the device and its fix time (epoch ms). */
-export interface FixKey { deviceId: number; time: number }
+/** A stored position by its key: the device, its fix time (epoch ms) and its id. */
+export interface FixKey { deviceId: number; time: number; id: number }
 
-/** `${deviceId}@${time}`: the map key of queryFixesAt's answer. */
-export const fixKey = (k: FixKey): string => `${k.deviceId}@${k.time}`;
+/** The map key of queryFixesAt's answer. */
+export const fixKey = (k: FixKey): string => `${k.deviceId}@${k.time}#${k.id}`;
 
 /**
- * The report rows of the fixes at these keys (the fixes a report's items begin and end at), keyed
- * by fixKey; a redelivered fix is the one with the latest server time, as in streamReportFixes.
- * The keys' devices and fix times select the rows through the table's sort key.
+ * The report rows of the positions at these keys (the fixes a report's items begin and end at),
+ * keyed by fixKey; a redelivered one is the row with the latest server time, as in
+ * streamReportFixes. The keys' devices and fix times select the rows through the table's sort key.
  */
 export function queryFixesAt(ch: Analytics) {
   return async (keys: FixKey[], signal?: AbortSignal): Promise<Map<string, ReportFixRow>> => {
@@ -128,10 +135,11 @@ export function queryFixesAt(ch: Analytics) {
       WHERE device_id IN {ids:Array(UInt64)} AND fix_time IN (SELECT fromUnixTimestamp64Milli(arrayJoin({times:Array(Int64)}), 'UTC'))`,
     { ids: [...new Set(keys.map((k) => k.deviceId))], times: [...new Set(keys.map((k) => k.time))] }, signal);
     for await (const r of rows) {
-      const key = `${Number(r[0])}@${Number(r[1])}`;
+      const row = fixRowOf(r);
+      const key = fixKey(row);
       if (!wanted.has(key) || (newest.has(key) && Number(r[2]) <= newest.get(key)!)) continue;
       newest.set(key, Number(r[2]));
-      out.set(key, fixRowOf(r));
+      out.set(key, row);
     }
     return out;
   };
@@ -147,7 +155,7 @@ const ROUTE_COLUMNS = `${KEY_COLUMNS}, id, unique_id, protocol, toUnixTimestamp6
  * were written; a route report reads millions, so they are not turned into objects.
  */
 export type RouteRow = [
-  deviceId: number, fixTime: number, serverTime: number, id: string, uniqueId: string, protocol: string, deviceTime: number,
+  deviceId: number, fixTime: number, serverTime: number, id: number, uniqueId: string, protocol: string, deviceTime: number,
   valid: boolean, latitude: number, longitude: number, speed: number, course: number, altitude: number | null,
   accuracy: number | null, satellites: number | null, hdop: number | null, ignition: boolean | null, odometer: number | null,
   power: number | null, battery: number | null, alarm: string | null, crcValid: boolean, rawFrameId: string | null, attributes: string,
@@ -158,6 +166,7 @@ function routeRow(r: unknown[]): RouteRow {
   r[0] = Number(r[0]);
   r[1] = Number(r[1]);
   r[2] = Number(r[2]);
+  r[3] = Number(r[3]);
   r[6] = Number(r[6]);
   r[7] = Boolean(r[7]);
   r[16] = optBool(r[16]);

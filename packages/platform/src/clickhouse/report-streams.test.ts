@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { EventMessageInput, PositionMessageInput } from '@corridor/contracts';
-import { PositionMessage } from '@corridor/contracts';
+import { PositionMessage, positionId } from '@corridor/contracts';
 import type { Analytics } from '../adapters/analytics';
 import { ensurePositionsTable, insertPositions } from './positions';
 import { ensureEventsTable, insertEvents } from './events';
@@ -13,7 +13,7 @@ const T0 = Date.parse('2026-03-01T10:00:00Z');
 
 const pos = (deviceId: number, s: number, patch: Partial<PositionMessageInput> = {}): PositionMessage =>
   PositionMessage.parse({
-    id: `${deviceId}-${T0 + s * 1000}`, deviceId, uniqueId: `dev${deviceId}`, protocol: 'osmand', fixTime: new Date(T0 + s * 1000).toISOString(),
+    id: positionId(deviceId, T0 + s * 1000), deviceId, uniqueId: `dev${deviceId}`, protocol: 'osmand', fixTime: new Date(T0 + s * 1000).toISOString(),
     serverTime: new Date(T0 + s * 1000 + 1000).toISOString(), valid: true, latitude: -1.29, longitude: 36.82 + s / 1e4, speed: 20, course: 90,
     ...patch,
   });
@@ -48,7 +48,7 @@ describe.each(variants)('report streams: $name', ({ create }) => {
       expect(rows[2]!.speed).toBe(55);
     }
     const rows = await all(streamReportFixes(ch)({ deviceIds: [2], ...period }));
-    expect(rows[0]).toMatchObject({ id: `2-${T0}`, ignition: null, odometer: null, hours: null, motion: null, driverUniqueId: null, valid: true });
+    expect(rows[0]).toMatchObject({ id: positionId(2, T0), ignition: null, odometer: null, hours: null, motion: null, driverUniqueId: null, valid: true });
     expect(rows[5]).toMatchObject({ odometer: 12_345, ignition: false, hours: 7_200_000, fuelUsed: 12.5, fuel: 40, fuelLevel: 55, driverUniqueId: 'D1', motion: true });
     expect(await all(streamReportFixes(ch)({ deviceIds: [], ...period }))).toEqual([]);
   });
@@ -58,12 +58,12 @@ describe.each(variants)('report streams: $name', ({ create }) => {
       const rows = await all(streamRouteRows(ch)({ deviceIds: [3, 1], ...period, pageRows, batchRows: 3 }));
       expect(rows.map((r) => `${r[0]}@${(r[1] - T0) / 1000}`), `pageRows ${pageRows}`).toEqual(['1@0', '1@10', '1@20', '1@30', '1@40', '3@0', '3@10', '3@20', '3@30', '3@40']);
       expect(rows[2]).toEqual([
-        1, T0 + 20_000, T0 + 60_000, `1-${T0 + 20_000}`, 'dev1', 'osmand', T0 + 20_000, true, -1.29, 36.822, 55, 90,
+        1, T0 + 20_000, T0 + 60_000, positionId(1, T0 + 20_000), 'dev1', 'osmand', T0 + 20_000, true, -1.29, 36.822, 55, 90,
         null, null, null, null, null, null, null, null, null, true, null, '{}',
       ]);
     }
     const [withCounters] = await all(streamRouteRows(ch)({ deviceIds: [2], from: new Date(T0 + 50_000), to: period.to }));
-    expect(withCounters).toEqual([2, T0 + 50_000, T0 + 51_000, `2-${T0 + 50_000}`, 'dev2', 'osmand', T0 + 50_000, true, -1.29, 36.825, 20, 90,
+    expect(withCounters).toEqual([2, T0 + 50_000, T0 + 51_000, positionId(2, T0 + 50_000), 'dev2', 'osmand', T0 + 50_000, true, -1.29, 36.825, 20, 90,
       null, null, null, null, false, 12_345, null, null, null, true, null,
       JSON.stringify({ hours: 7_200_000, fuelUsed: 12.5, fuel: 40, fuelLevel: 55, driverUniqueId: 'D1', motion: true })]);
   });

@@ -1,6 +1,6 @@
 import type { Analytics } from '../adapters/analytics';
 import { deviceWindows, pageRowsFor, start, type Answer } from './report-pages';
-import { attributeSql, positionsSource, type ReportPositionsQuery } from './report-positions';
+import { afterKeySql, attributeSql, positionsSource, type ReportPositionsQuery } from './report-positions';
 
 /**
  * The track a motion detector runs on: per device, oldest first, only what the detection reads of
@@ -11,14 +11,17 @@ import { attributeSql, positionsSource, type ReportPositionsQuery } from './repo
  *
  * Read like the other report streams (report-pages.ts): one streamed query on ClickHouse, pages of
  * devices on chDB (a device with more fixes than a page alone, in keyset pages), the next page
- * asked for while the current one is folded. A redelivered fix (same device and fix time) is kept
- * once, with the values of the latest server time, as ReplacingMergeTree keeps it.
+ * asked for while the current one is folded. The sort key is (device_id, fix_time, id); a
+ * redelivered position (same key) is kept once, with the values of the latest server time, as
+ * ReplacingMergeTree keeps it.
  */
 export interface TrackChunk {
   deviceId: number;
   length: number;
   /** Fix time, epoch ms. */
   time: Float64Array;
+  /** Position ids (below 2^53). */
+  id: Float64Array;
   latitude: Float64Array;
   longitude: Float64Array;
   /** knots, as the store prints the Float32 it holds (what a reader of its text gets). */
@@ -31,24 +34,54 @@ export interface TrackChunk {
 
 /** chDB buffers a whole answer: a track page of 250,000 fixes is about 11 MiB. */
 export const DEFAULT_CHDB_TRACK_ROWS = 250_000;
-const CHUNK_ROWS = 16_384;
+const SLAB_ROWS = 65_536;
 
-const COLUMNS = `toUInt32(device_id), toFloat64(toUnixTimestamp64Milli(fix_time)), toFloat64(toUnixTimestamp64Milli(server_time)),
-  latitude, longitude, toFloat64(toString(speed)), toInt8(ifNull(toInt8(ignition), -1)),
-  toInt8(ifNull(toInt8(${attributeSql('attributes', 'motion', 'Nullable(Bool)')}), -1))`;
-const ROW_BYTES = 4 + 8 * 5 + 1 + 1;
+/** A row: device id (UInt32), ignition and motion (Int8), 2 bytes of padding, then six Float64, so it is 8-byte aligned. */
+const COLUMNS = `toUInt32(device_id), toInt8(ifNull(toInt8(ignition), -1)),
+  toInt8(ifNull(toInt8(${attributeSql('attributes', 'motion', 'Nullable(Bool)')}), -1)), toUInt16(0),
+  toFloat64(toUnixTimestamp64Milli(fix_time)), toFloat64(toUnixTimestamp64Milli(server_time)), toFloat64(id),
+  latitude, longitude, toFloat64(toString(speed))`;
+const ROW_BYTES = 56;
+const ROW_F64 = ROW_BYTES / 8;
+/** About 100,000 rows between two yields of a streamed answer (a chDB page is one answer). */
+const BATCH_BYTES = 100_000 * ROW_BYTES;
 
-/** Turns RowBinary bytes (in any split) into per-device chunks, keeping one row per fix. */
+/** Columns rows are written into; chunks are views of them (a device-day is a small part of one). */
+class Slab {
+  used = 0;
+  readonly time = new Float64Array(SLAB_ROWS);
+  readonly id = new Float64Array(SLAB_ROWS);
+  readonly latitude = new Float64Array(SLAB_ROWS);
+  readonly longitude = new Float64Array(SLAB_ROWS);
+  readonly speed = new Float64Array(SLAB_ROWS);
+  readonly ignition = new Int8Array(SLAB_ROWS);
+  readonly motion = new Int8Array(SLAB_ROWS);
+}
+
+/** Turns RowBinary bytes (in any split) into per-device chunks, keeping one row per key. */
 class TrackDecoder {
-  private rest: Buffer | undefined;
   private chunk: TrackChunk | undefined;
+  private slab = new Slab();
+  /** Slabs filled since the last take (their chunks go out with it), and those of the take before, free again by the next. */
+  private filled: Slab[] = [];
+  private lent: Slab[] = [];
+  private readonly free: Slab[] = [];
   private lastServer = 0;
   private readonly done: TrackChunk[] = [];
 
+  /** A chunk over the rest of the slab (another slab when little is left). */
   private open(deviceId: number): TrackChunk {
+    if (this.chunk) this.slab.used += this.chunk.length;
+    if (SLAB_ROWS - this.slab.used < SLAB_ROWS / 8) {
+      this.filled.push(this.slab);
+      this.slab = this.free.pop() ?? new Slab();
+      this.slab.used = 0;
+    }
+    const { slab } = this;
+    const view = <A extends Float64Array | Int8Array>(a: A): A => a.subarray(slab.used) as A;
     const c: TrackChunk = {
-      deviceId, length: 0, time: new Float64Array(CHUNK_ROWS), latitude: new Float64Array(CHUNK_ROWS), longitude: new Float64Array(CHUNK_ROWS),
-      speed: new Float64Array(CHUNK_ROWS), ignition: new Int8Array(CHUNK_ROWS), motion: new Int8Array(CHUNK_ROWS),
+      deviceId, length: 0, time: view(slab.time), id: view(slab.id), latitude: view(slab.latitude), longitude: view(slab.longitude),
+      speed: view(slab.speed), ignition: view(slab.ignition), motion: view(slab.motion),
     };
     this.chunk = c;
     return c;
@@ -59,6 +92,7 @@ class TrackDecoder {
     const last = c.length - 1;
     const next = this.open(c.deviceId);
     next.time[0] = c.time[last]!;
+    next.id[0] = c.id[last]!;
     next.latitude[0] = c.latitude[last]!;
     next.longitude[0] = c.longitude[last]!;
     next.speed[0] = c.speed[last]!;
@@ -70,73 +104,103 @@ class TrackDecoder {
     return next;
   }
 
+  /** Rows are decoded from here: an aligned copy of the bytes received, the part of a row left over first. */
+  private stage = new ArrayBuffer(1 << 20);
+  private staged = 0;
+
   push(bytes: Buffer): void {
-    const buf = this.rest ? Buffer.concat([this.rest, bytes]) : bytes;
-    const dv = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
-    let o = 0;
-    for (; o + ROW_BYTES <= buf.length; o += ROW_BYTES) {
-      const deviceId = dv.getUint32(o, true);
-      const time = dv.getFloat64(o + 4, true);
-      const server = dv.getFloat64(o + 12, true);
+    if (this.staged + bytes.length > this.stage.byteLength) {
+      const bigger = new ArrayBuffer(Math.max(this.stage.byteLength * 2, this.staged + bytes.length));
+      new Uint8Array(bigger).set(new Uint8Array(this.stage, 0, this.staged));
+      this.stage = bigger;
+    }
+    new Uint8Array(this.stage).set(bytes, this.staged);
+    this.staged += bytes.length;
+    const rows = Math.floor(this.staged / ROW_BYTES);
+    const u32 = new Uint32Array(this.stage, 0, rows * (ROW_BYTES / 4));
+    const i8 = new Int8Array(this.stage, 0, rows * ROW_BYTES);
+    const f64 = new Float64Array(this.stage, 0, rows * ROW_F64);
+    for (let r = 0; r < rows; r++) {
+      const f = r * ROW_F64;
+      const deviceId = u32[r * (ROW_BYTES / 4)]!;
+      const time = f64[f + 1]!;
+      const server = f64[f + 2]!;
+      const id = f64[f + 3]!;
       let c = this.chunk;
-      if (c && c.deviceId === deviceId && c.length && c.time[c.length - 1] === time) {
+      if (c && c.deviceId === deviceId && c.length && c.time[c.length - 1] === time && c.id[c.length - 1] === id) {
         if (server <= this.lastServer) continue; // a redelivery: keep the newest
         c.length--;
       } else if (!c || c.deviceId !== deviceId) {
         if (c?.length) this.done.push(c);
         c = this.open(deviceId);
-      } else if (c.length === CHUNK_ROWS) {
+      } else if (c.length === c.time.length) {
         c = this.rollOver(c);
       }
       const i = c.length++;
       c.time[i] = time;
-      c.latitude[i] = dv.getFloat64(o + 20, true);
-      c.longitude[i] = dv.getFloat64(o + 28, true);
-      c.speed[i] = dv.getFloat64(o + 36, true);
-      c.ignition[i] = dv.getInt8(o + 44);
-      c.motion[i] = dv.getInt8(o + 45);
+      c.id[i] = id;
+      c.latitude[i] = f64[f + 4]!;
+      c.longitude[i] = f64[f + 5]!;
+      c.speed[i] = f64[f + 6]!;
+      c.ignition[i] = i8[r * ROW_BYTES + 4]!;
+      c.motion[i] = i8[r * ROW_BYTES + 5]!;
       this.lastServer = server;
     }
-    this.rest = o < buf.length ? buf.subarray(o) : undefined;
+    const used = rows * ROW_BYTES;
+    new Uint8Array(this.stage).copyWithin(0, used, this.staged);
+    this.staged -= used;
   }
 
   /** The chunks complete so far (all of them once `end` is true). */
   take(end = false): TrackChunk[] {
     if (end) {
-      if (this.rest?.length) throw new Error(`Analytics store: incomplete track row (${this.rest.length} bytes)`);
+      if (this.staged) throw new Error(`Analytics store: incomplete track row (${this.staged} bytes)`);
       if (this.chunk?.length) this.done.push(this.chunk);
       this.chunk = undefined;
     }
+    // the caller is done with what the last take gave it (it asks again only then): those slabs are free
+    this.free.push(...this.lent);
+    this.lent = this.filled;
+    this.filled = [];
     return this.done.splice(0).map(trim);
   }
 
-  /** The last fix time read of the device read so far (the keyset of its next page). */
-  get lastTime(): number | undefined {
+  /** The key of the last row read of the device read so far (the keyset of its next page). */
+  get lastKey(): { time: number; id: number } | undefined {
     const c = this.chunk;
-    return c?.length ? c.time[c.length - 1] : undefined;
+    return c?.length ? { time: c.time[c.length - 1]!, id: c.id[c.length - 1]! } : undefined;
   }
 }
 
 const trim = (c: TrackChunk): TrackChunk => ({
-  deviceId: c.deviceId, length: c.length, time: c.time.subarray(0, c.length), latitude: c.latitude.subarray(0, c.length),
+  deviceId: c.deviceId, length: c.length, time: c.time.subarray(0, c.length), id: c.id.subarray(0, c.length), latitude: c.latitude.subarray(0, c.length),
   longitude: c.longitude.subarray(0, c.length), speed: c.speed.subarray(0, c.length), ignition: c.ignition.subarray(0, c.length),
   motion: c.motion.subarray(0, c.length),
 });
 
-/** Reads an answer into the decoder, yielding chunks as they complete; returns the bytes read. */
+/**
+ * Reads an answer into the decoder, yielding the chunks completed every BATCH_BYTES or so (a
+ * report completes each batch's items with one more query); returns the bytes read.
+ */
 async function* decode(answer: Answer, into: TrackDecoder): AsyncGenerator<TrackChunk[], number> {
   let bytes = 0;
+  let pending = 0;
   try {
     const { stream } = await answer.result;
     for await (const part of stream as AsyncIterable<Buffer>) {
       bytes += part.length;
+      pending += part.length;
       into.push(part);
+      if (pending < BATCH_BYTES) continue;
+      pending = 0;
       const ready = into.take();
       if (ready.length) yield ready;
     }
   } finally {
     answer.cancel();
   }
+  const ready = into.take();
+  if (ready.length) yield ready;
   return bytes;
 }
 
@@ -147,12 +211,11 @@ export function streamTracks(ch: Analytics) {
     const ids = [...new Set(q.deviceIds)].sort((a, b) => a - b);
     const source = positionsSource(ch, q);
     const pageRows = q.pageRows ?? (ch.kind === 'chdb' ? DEFAULT_CHDB_TRACK_ROWS : pageRowsFor(ch));
-    const ask = (pageIds: number[], after?: number, limit = false): Answer =>
+    const ask = (pageIds: number[], after?: { time: number; id: number }, limit = false): Answer =>
       start(
         ch,
-        `SELECT ${COLUMNS} ${source.sql} ${after === undefined ? '' : `AND fix_time > fromUnixTimestamp64Milli({after:Int64}, 'UTC')`}
-         ORDER BY device_id, fix_time ${limit ? 'LIMIT {pageRows:UInt32} WITH TIES' : ''}`,
-        { ...source.params, ids: pageIds, after, pageRows: limit ? pageRows : undefined },
+        `SELECT ${COLUMNS} ${source.sql} ${after ? afterKeySql : ''} ORDER BY device_id, fix_time, id ${limit ? 'LIMIT {pageRows:UInt32} WITH TIES' : ''}`,
+        { ...source.params, ids: pageIds, afterTime: after?.time, afterId: after?.id, pageRows: limit ? pageRows : undefined },
         q.signal,
         'RowBinary',
       );
@@ -170,11 +233,11 @@ export function streamTracks(ch: Analytics) {
           continue;
         }
         next = undefined;
-        // a device with more fixes than a page: pages after the last fix time read (WITH TIES keeps a redelivery in one page)
-        for (let after: number | undefined; ;) {
+        // a device with more fixes than a page: pages after the last key read (WITH TIES keeps a redelivery in one page)
+        for (let after: { time: number; id: number } | undefined; ;) {
           const bytes = yield* decode(ask(w.ids, after, true), decoder);
           if (bytes < pageRows * ROW_BYTES) break;
-          after = decoder.lastTime;
+          after = decoder.lastKey;
         }
       }
     } finally {

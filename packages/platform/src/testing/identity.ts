@@ -1,7 +1,7 @@
-import type { Role } from '@corridor/contracts';
+import type { Role, ServiceName } from '@corridor/contracts';
 import { IDENTITY_HEADER, signIdentity, type Identity } from '../identity';
 
-/** The secret services use in tests (the default INTERNAL_TOKEN_SECRET would do as well). */
+/** The secret services use in tests (published: refused outside development and tests). */
 export const TEST_IDENTITY_SECRET = 'test-internal-secret-0123456789';
 
 export const testUsers = {
@@ -18,7 +18,10 @@ export function userWith(roles: Role[], companyId: number | null = null, userId 
   return { userId, email: `user${userId}@test`, name: 'Test user', roles, companyId };
 }
 
-/** Headers carrying a signed identity, as the gateway would forward them. */
-export async function asUser(identity: Identity, secret = TEST_IDENTITY_SECRET): Promise<Record<string, string>> {
-  return { [IDENTITY_HEADER]: await signIdentity(identity, secret) };
+/** Every service as an audience: tests sign one token that whichever service they call accepts. */
+const everyService: ServiceName[] = ['gateway', 'ingest', 'journey', 'geofence', 'ops-api'];
+
+/** Headers carrying a signed identity, as the gateway would forward them (to any service). */
+export async function asUser(identity: Identity, secret = TEST_IDENTITY_SECRET, audience: ServiceName | ServiceName[] = everyService): Promise<Record<string, string>> {
+  return { [IDENTITY_HEADER]: await signIdentity(identity, secret, audience) };
 }

@@ -1,7 +1,7 @@
 import { Transform } from 'node:stream';
 import replyFrom from '@fastify/reply-from';
 import { allEndpoints, fastifyPath, type EndpointDef, type ErrorCode } from '@corridor/contracts';
-import { AppError, IDENTITY_HEADER, checkAccess, counter, errorBody, signIdentity, type App } from '@corridor/platform';
+import { AppError, IDENTITY_HEADER, checkAccess, counter, errorBody, signIdentity, type App, type InternalKeys } from '@corridor/platform';
 import type { Upstreams } from './upstreams';
 
 const upstreamErrors = counter('gateway_upstream_errors_total', 'Proxied requests that failed upstream', ['service', 'kind']);
@@ -16,8 +16,8 @@ export function classifyUpstreamError(error: { code?: string; message: string })
   return { status: 502, code: 'BAD_GATEWAY', kind: 'bad_response' };
 }
 
-/** Requests whose streamed body went over the limit (their upstream call fails; they answer 413). */
-const tooLarge = new WeakSet<object>();
+/** Requests whose streamed body went over their limit (their upstream call fails; they answer 413). */
+const tooLarge = new WeakMap<object, number>();
 
 /** Passes a streamed body through, cutting it off once it exceeds the limit (chunked bodies declare no length). */
 function limited(max: number, onExceeded: () => void): Transform {
@@ -39,15 +39,20 @@ function limited(max: number, onExceeded: () => void): Transform {
  * Forwards every contract endpoint owned by another service to that service. The contract's access
  * rule is checked here first (401/403 never reach a service); credentials (authorization, cookie)
  * stay here and the caller's identity travels as a short-lived signed token. Bodies are streamed
- * through unparsed, up to bodyLimit. Only idempotent methods are retried (connection failures).
+ * through unparsed: uploads (multipart) up to bodyLimit, anything else up to otherBodyLimit, the
+ * services' own limit, so an oversized body answers 413 here instead of the service cutting the
+ * stream (which reached the client as 502). Only idempotent methods are retried (connection failures).
  */
-export async function proxyRoutes(app: App, opts: { upstreams: Upstreams; timeoutMs: number; identitySecret: string; bodyLimit: number; endpoints?: readonly EndpointDef[] }): Promise<void> {
+export async function proxyRoutes(app: App, opts: { upstreams: Upstreams; timeoutMs: number; identitySecret: InternalKeys; bodyLimit: number; otherBodyLimit: number; endpoints?: readonly EndpointDef[] }): Promise<void> {
+  const limitOf = (contentType: string | undefined): number => (/^multipart\//i.test(contentType ?? '') ? opts.bodyLimit : Math.min(opts.otherBodyLimit, opts.bodyLimit));
+  const tooLargeError = (limit: number) => new AppError('PAYLOAD_TOO_LARGE', `Body larger than ${limit} bytes`, { limit });
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { bodyLimit: opts.bodyLimit }, (req, payload, done) => {
+      const limit = limitOf(req.headers['content-type']);
       const declared = Number(req.headers['content-length'] ?? 0);
-      if (declared > opts.bodyLimit) return done(new AppError('PAYLOAD_TOO_LARGE', `Body larger than ${opts.bodyLimit} bytes`), undefined);
-      done(null, payload.pipe(limited(opts.bodyLimit, () => tooLarge.add(req.raw))));
+      if (declared > limit) return done(tooLargeError(limit), undefined);
+      done(null, payload.pipe(limited(limit, () => tooLarge.set(req.raw, limit))));
     });
     await scope.register(replyFrom, {
       retryMethods: ['GET', 'HEAD', 'OPTIONS'],
@@ -63,16 +68,18 @@ export async function proxyRoutes(app: App, opts: { upstreams: Upstreams; timeou
         config: { endpointId: def.id },
         onRequest: async (req) => checkAccess(def.access, req.identity),
         handler: async (req, reply) => {
-          // the caller's identity travels as a short-lived signed token; credentials stay here
+          // the caller's identity travels as a short-lived signed token for that service only; credentials stay here
           const { authorization: _a, cookie: _c, [IDENTITY_HEADER]: _i, ...forwarded } = req.headers;
-          const identity = req.identity ? await signIdentity(req.identity, opts.identitySecret) : undefined;
+          const identity = req.identity ? await signIdentity(req.identity, opts.identitySecret, def.service) : undefined;
           return reply.from(upstream + req.url, {
             timeout: opts.timeoutMs,
             retriesCount: def.method === 'get' ? 1 : 0,
             rewriteRequestHeaders: () => ({ ...forwarded, 'x-request-id': req.id, ...(identity ? { [IDENTITY_HEADER]: identity } : {}) }),
             onError: (rep, { error }) => {
-              if (tooLarge.has(req.raw)) {
-                void rep.code(413).send(errorBody('PAYLOAD_TOO_LARGE', `Body larger than ${opts.bodyLimit} bytes`));
+              const limit = tooLarge.get(req.raw);
+              if (limit !== undefined) {
+                // the rest of the body is not read: this connection cannot carry another request
+                void rep.code(413).header('connection', 'close').send(errorBody('PAYLOAD_TOO_LARGE', `Body larger than ${limit} bytes`, { limit }));
                 return;
               }
               const e = error as { code?: string; message: string };

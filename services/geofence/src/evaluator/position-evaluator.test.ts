@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PositionMessage, type EventMessage } from '@corridor/contracts';
+import { PositionMessage, type EventMessage, positionId } from '@corridor/contracts';
 import { MemoryBus, MemoryCache, cacheKeys, createLogger, systemClock } from '@corridor/platform';
 import type { CalendarDefinition } from '@corridor/platform/calendar/definition';
 import { officeHoursIcs } from '../../test/office-hours';
@@ -21,7 +21,7 @@ function fenceRow(id: number, area: string, attributes: GeofenceRow['attributes'
 function fix(deviceId: number, seconds: number, lat: number, lon: number, extra: Partial<PositionMessage> = {}, t0 = T0): PositionMessage {
   const time = new Date(t0 + seconds * 1000).toISOString();
   return PositionMessage.parse({
-    id: `${deviceId}-${t0 + seconds * 1000}`, deviceId, uniqueId: `imei-${deviceId}`, protocol: 'test', fixTime: time,
+    id: positionId(deviceId, t0 + seconds * 1000), deviceId, uniqueId: `imei-${deviceId}`, protocol: 'test', fixTime: time,
     serverTime: time, valid: true, latitude: lat, longitude: lon, speed: 0, course: 0, ...extra,
   });
 }
@@ -51,7 +51,7 @@ describe('PositionEvaluator', () => {
   it('enters, exits with the dwell, and keeps the inside-set in step', async () => {
     const { evaluator, cache } = setup([circle]);
     const entered = await evaluator.handle([fix(7, 0, 0.05, 36), fix(7, 30, 0.001, 36)]);
-    expect(entered.map((e) => [e.type, e.geofenceId, e.eventTime, e.positionId])).toEqual([['geofenceEnter', '1', new Date(T0 + 30_000).toISOString(), `7-${T0 + 30_000}`]]);
+    expect(entered.map((e) => [e.type, e.geofenceId, e.eventTime, e.positionId])).toEqual([['geofenceEnter', '1', new Date(T0 + 30_000).toISOString(), positionId(7, T0 + 30_000)]]);
     expect(await readInside(cache, 1)).toEqual([{ deviceId: 7, entry: { enteredAt: T0 + 30_000, companyId: null } }]);
     const exited = await evaluator.handle([fix(7, 90, 0.05, 36)]);
     expect(exited).toMatchObject([{ type: 'geofenceExit', attributes: { dwellSeconds: 60, enteredAt: new Date(T0 + 30_000).toISOString() } }]);

@@ -1,4 +1,4 @@
-import { createAdapters, createLogger, parseConfig } from '@corridor/platform';
+import { createAdapters, createLogger, internalKeys, parseConfig } from '@corridor/platform';
 import { GeofenceConfig } from '../config';
 import { build } from '../app';
 
@@ -10,7 +10,7 @@ const config = parseConfig(GeofenceConfig);
 const logger = createLogger('geofence-seed', config.LOG_LEVEL);
 const adapters = await createAdapters(config, logger);
 try {
-  const svc = await build({ ...adapters, logger, identitySecret: config.INTERNAL_TOKEN_SECRET });
+  const svc = await build({ ...adapters, logger, identitySecret: internalKeys(config) });
   const inserted = await svc.seed();
   process.stdout.write(`${inserted} seed geofence(s) inserted\n`);
   await svc.close();

@@ -1,7 +1,7 @@
 import type { EventMessage, PositionMessage } from '@corridor/contracts';
-import { alarmWithoutFix } from '../frames/alarm-events';
+import { alarmWithoutFix, commandResultWithoutFix } from '../frames/alarm-events';
 import { toPositionMessage } from '../positions/normalize';
-import { alarmEvent } from '../positions/publisher';
+import { alarmEvent, commandResultEvent } from '../positions/publisher';
 import { sanityCheck } from '../positions/sanity';
 import { decodeJson, decodeParams } from '../protocols/osmand';
 import { DecodeError, type DecodeResult, type ProtocolSession } from '../protocols/protocol';
@@ -19,6 +19,8 @@ const MAX_FRAME = 64 * 1024;
 
 export interface DecodedFrameOutput {
   kind: DecodeResult['kind'];
+  /** Message type as the decoder names it (`0x22`, `codec8`, `V1`, ...); null when it names none. */
+  type: string | null;
   uniqueId: string | null;
   crcValid: boolean;
   /** Acknowledgement bytes ingest would send, hex; null when the frame gets none. */
@@ -26,6 +28,10 @@ export interface DecodedFrameOutput {
   positions: PositionMessage[];
   events: EventMessage[];
   attributes?: Record<string, unknown>;
+  /** Device time of a state record (a report without a fix). */
+  deviceTime?: string;
+  /** Why an `ignored` frame yields nothing. */
+  ignoredReason?: string;
   /** Positions the shared sanity check would refuse (index into positions, reason). */
   rejected?: { index: number; reason: string }[];
 }
@@ -34,6 +40,23 @@ export interface FrameError {
   error: { reason: string; message: string };
 }
 type LineBody = DecodedFrameOutput | FrameError | { frames: (DecodedFrameOutput | FrameError)[] };
+
+/** Frames of one message type by what became of them. */
+export interface TypeCounts {
+  frames: number;
+  positions: number;
+  states: number;
+  results: number;
+  alarms: number;
+  ignored: number;
+}
+
+/** What `pnpm decode` reports at the end (on stderr): counts per message type and decode errors per reason. */
+export interface ReplaySummary {
+  protocol: string;
+  types: Record<string, TypeCounts>;
+  errors: Record<string, number>;
+}
 export type LineOutput = { line: number } & LineBody;
 
 /**
@@ -44,6 +67,8 @@ export type LineOutput = { line: number } & LineBody;
 export class DecodeReplay {
   private readonly session: ProtocolSession = {};
   private line = 0;
+  private readonly types = new Map<string, TypeCounts>();
+  private readonly errors = new Map<string, number>();
 
   constructor(private readonly protocol: string, private readonly format: 'hex' | 'text', private readonly now: () => Date = () => new Date()) {
     if (!replayProtocols.includes(protocol)) throw new RangeError(`unknown protocol ${protocol}; one of ${replayProtocols.join(', ')}`);
@@ -60,8 +85,33 @@ export class DecodeReplay {
       if (this.protocol === 'teltonika-udp') return { line, ...this.output(decodeTeltonikaUdp(bytes), 'teltonika') };
       return { line, ...this.stream(bytes) };
     } catch (err) {
-      return { line, error: describe(err) };
+      return { line, error: this.failed(err) };
     }
+  }
+
+  /** Counts per message type and errors per reason so far. */
+  summary(): ReplaySummary {
+    return { protocol: this.protocol, types: Object.fromEntries([...this.types].sort(([a], [b]) => a.localeCompare(b))), errors: Object.fromEntries(this.errors) };
+  }
+
+  private failed(err: unknown): { reason: string; message: string } {
+    const error = describe(err);
+    this.errors.set(error.reason, (this.errors.get(error.reason) ?? 0) + 1);
+    return error;
+  }
+
+  private count(result: DecodeResult): void {
+    const type = result.type ?? '(unnamed)';
+    const c = this.types.get(type) ?? { frames: 0, positions: 0, states: 0, results: 0, alarms: 0, ignored: 0 };
+    c.frames++;
+    c.positions += result.positions.length;
+    if (!result.positions.length && result.attributes && Object.keys(result.attributes).length) {
+      if (result.kind === 'result') c.results++;
+      else c.states++;
+    }
+    c.alarms += result.events?.length ?? 0;
+    if (result.kind === 'ignored') c.ignored++;
+    this.types.set(type, c);
   }
 
   /** Hex (spaces allowed), text, or a raw_frames row as JSON (`frame_hex`) exported from the archive. */
@@ -84,11 +134,13 @@ export class DecodeReplay {
       try {
         return this.output(protocol.decode(f, this.session), protocol.name);
       } catch (err) {
-        return { error: describe(err) };
+        return { error: this.failed(err) };
       }
     });
-    if (split.error) outputs.push({ error: describe(split.error) });
-    else if (split.rest.length) outputs.push({ error: { reason: 'incomplete_frame', message: `${split.rest.length} bytes left that do not complete a frame` } });
+    if (split.error) outputs.push({ error: this.failed(split.error) });
+    else if (split.rest.length) {
+      outputs.push({ error: this.failed(new DecodeError('incomplete_frame', `${split.rest.length} bytes left that do not complete a frame`)) });
+    }
     if (!outputs.length) throw new DecodeError('incomplete_frame', 'no whole frame on this line');
     return outputs.length === 1 ? outputs[0]! : { frames: outputs };
   }
@@ -97,7 +149,7 @@ export class DecodeReplay {
     const now = this.now();
     const t = text.trim();
     const fix = t.startsWith('{') ? decodeJson(JSON.parse(t) as unknown, now) : decodeParams(Object.fromEntries(new URLSearchParams(t.replace(/^.*\?/, ''))), now);
-    return this.output({ kind: 'position', positions: [fix.position], deviceId: fix.uniqueId, crcValid: true }, 'osmand');
+    return this.output({ kind: 'position', type: t.startsWith('{') ? 'json' : 'query', positions: [fix.position], deviceId: fix.uniqueId, crcValid: true }, 'osmand');
   }
 
   private output(result: DecodeResult, protocol: string): DecodedFrameOutput {
@@ -109,12 +161,17 @@ export class DecodeReplay {
       if (reason) rejected.push({ index, reason });
       return toPositionMessage(p, { id: NO_DEVICE, uniqueId: p.deviceId ?? uniqueId ?? '' }, { protocol, serverTime: now, crcValid: result.crcValid });
     });
+    this.count(result);
+    const reply = positions.length ? null : result.attributes?.result;
     const events = [
       ...positions.filter((p) => p.alarm).map(alarmEvent),
+      ...positions.filter((p) => typeof p.attributes.result === 'string').map(commandResultEvent),
       ...(positions.length ? [] : (result.events ?? []).map((e) => alarmWithoutFix(NO_DEVICE, e.alarm, now, result.attributes ?? {}))),
+      ...(typeof reply === 'string' ? [commandResultWithoutFix(NO_DEVICE, reply, now, `${NO_DEVICE}-commandResult-${now.getTime()}-result`)] : []),
     ];
     const out: DecodedFrameOutput = {
       kind: result.kind,
+      type: result.type ?? null,
       uniqueId,
       crcValid: result.crcValid,
       ack: result.ack ? result.ack.toString('hex') : null,
@@ -122,6 +179,8 @@ export class DecodeReplay {
       events,
     };
     if (result.attributes && Object.keys(result.attributes).length) out.attributes = result.attributes;
+    if (result.deviceTime) out.deviceTime = result.deviceTime.toISOString();
+    if (result.ignoredReason) out.ignoredReason = result.ignoredReason;
     if (rejected.length) out.rejected = rejected;
     return out;
   }

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { main } from './decode';
+import type { ReplaySummary } from './decode-replay';
 
 /**
  * `pnpm decode` on real frames. Captures: GT06 login and 0x22 location, Teltonika codec 8 from
@@ -62,6 +63,26 @@ describe('pnpm decode', () => {
     expect(out[3]).toMatchObject({ line: 4, error: { reason: 'bad_frame' } });
     const events = out[4]!.events as Record<string, unknown>[];
     expect(events[0]).toMatchObject({ type: 'alarm', deviceId: 0 });
+  });
+
+  it('names each frame message type and ends with a summary per type on stderr (positions, states, results, ignored, errors)', async () => {
+    const status = '787808134606020002044dc5050d0a'; // 0x13 status (Traccar Gt06FrameDecoderTest)
+    const reply = '78782d152500000000437574206f666620746865206675656c20737570706c793a2053756363657373210002013b898a0d0a'; // 0x15 reply
+    const photo = '78781f3511061a0b24330503107d06084889cb01000100000cfa20e3acd301333fcb0d0a'; // 0x35 X1 photo
+    const { code, out, err } = await run(['--protocol', 'gt06'], [GT06_LOGIN, GT06_LOCATION, status, reply, photo, '787801']);
+    expect(code).toBe(1);
+    expect(out.slice(0, 5).map((o) => o.type)).toEqual(['0x01', '0x22', '0x13', '0x15', '0x35']);
+    expect(out[2]).toMatchObject({ kind: 'heartbeat', positions: [], attributes: { ignition: true, batteryLevel: 100 } });
+    expect(out[3]).toMatchObject({ kind: 'result', attributes: { result: 'Cut off the fuel supply: Success!' } });
+    expect((out[3]!.events as Record<string, unknown>[])[0]).toMatchObject({ type: 'commandResult', attributes: { result: 'Cut off the fuel supply: Success!' } });
+    expect(out[4]).toMatchObject({ kind: 'ignored', ignoredReason: expect.stringContaining('photo') });
+    const summary = (JSON.parse(err.at(-1)!) as { summary: ReplaySummary }).summary;
+    expect(summary.protocol).toBe('gt06');
+    expect(summary.types['0x22']).toEqual({ frames: 1, positions: 1, states: 0, results: 0, alarms: 0, ignored: 0 });
+    expect(summary.types['0x13']).toMatchObject({ frames: 1, states: 1 });
+    expect(summary.types['0x15']).toMatchObject({ frames: 1, results: 1 });
+    expect(summary.types['0x35']).toMatchObject({ frames: 1, ignored: 1 });
+    expect(summary.errors).toEqual({ incomplete_frame: 1 });
   });
 
   it('refuses unknown protocols and conflicting flags with the usage (exit 2)', async () => {

@@ -1,7 +1,9 @@
 /**
  * `pnpm decode --protocol <name> [--hex|--text]`: replays frames from stdin, one per line, through
  * one decoder session and prints one JSON line per input line (see DecodeReplay). Lines may be hex,
- * text, or raw_frames rows exported from ClickHouse as JSONEachRow. Exit code 1 when a line failed.
+ * text, or raw_frames rows exported from ClickHouse as JSONEachRow. At the end it writes a summary to
+ * stderr: frames per message type (positions, state records, command results, alarms, ignored) and
+ * decode errors per reason. Exit code 1 when a line failed.
  */
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
@@ -45,6 +47,7 @@ export async function main(argv: string[], io: DecodeIo): Promise<number> {
     if ('error' in out || ('frames' in out && out.frames.some((f) => 'error' in f))) failed = true;
     io.write(JSON.stringify(out));
   }
+  io.error(JSON.stringify({ summary: replay.summary() }));
   return failed ? 1 : 0;
 }
 

@@ -13,9 +13,22 @@ export function alarmWithoutFix(
   attributes: Record<string, unknown> = {},
   id = `${deviceId}-alarm-${receivedAt.getTime()}-${alarm}`,
 ): EventMessage {
+  return eventWithoutFix('alarm', id, deviceId, receivedAt, { ...attributes, alarm });
+}
+
+/**
+ * A command reply that came without a fix (GT06 0x15/0x21, Teltonika codec 12/13/14, Meitrack
+ * replies): events.v1 'commandResult' with the reply text in `attributes.result`, as Traccar's
+ * CommandResultEventHandler reports it. `id` comes from AlarmIdentity, so a resent reply is one event.
+ */
+export function commandResultWithoutFix(deviceId: number, result: string, receivedAt: Date, id: string): EventMessage {
+  return eventWithoutFix('commandResult', id, deviceId, receivedAt, { result });
+}
+
+function eventWithoutFix(type: EventMessage['type'], id: string, deviceId: number, receivedAt: Date, attributes: Record<string, unknown>): EventMessage {
   return {
     id,
-    type: 'alarm',
+    type,
     eventTime: receivedAt.toISOString(),
     deviceId,
     positionId: null,
@@ -23,6 +36,6 @@ export function alarmWithoutFix(
     geofenceId: null,
     latitude: null,
     longitude: null,
-    attributes: { ...attributes, alarm },
+    attributes,
   };
 }

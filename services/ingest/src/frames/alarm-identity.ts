@@ -15,8 +15,9 @@ import { frameMetrics as m } from './frame-metrics';
 export class AlarmIdentity {
   constructor(private readonly cache: Cache, private readonly logger: Logger, private readonly windowSeconds = 3600) {}
 
-  async idFor(deviceId: number, alarm: string, bytes: Buffer, receivedAt: Date): Promise<string> {
-    const fresh = `${deviceId}-alarm-${receivedAt.getTime()}-${alarm}`;
+  /** `kind` names the event type in the id (alarms, and command replies that came without a fix). */
+  async idFor(deviceId: number, alarm: string, bytes: Buffer, receivedAt: Date, kind = 'alarm'): Promise<string> {
+    const fresh = `${deviceId}-${kind}-${receivedAt.getTime()}-${alarm}`;
     const key = `ingest:alarm-frame:${deviceId}:${alarm}:${createHash('sha1').update(bytes).digest('base64url')}`;
     try {
       if (await this.cache.setIfAbsent(key, fresh, this.windowSeconds)) return fresh;

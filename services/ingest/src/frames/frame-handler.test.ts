@@ -10,6 +10,7 @@ import { AlarmIdentity } from './alarm-identity';
 import { FrameHandler } from './frame-handler';
 import type { ReceivedFrame } from './received-frame';
 import { UnknownDevicePolicy, type UnknownDevicesMode } from './unknown-devices';
+import { metricValue } from '../../test/metrics';
 
 const logger = createLogger('test', 'silent');
 
@@ -142,6 +143,37 @@ describe('FrameHandler', () => {
     const v = await h.handle({ ...frame({ kind: 'alarm', events: [{ alarm: 'powerCut' }], ack: ACK }), receivedAt: new Date(5_000) }, open);
     expect(v.action).toBe('ack');
     expect((messages(Topics.events) as EventMessage[]).map((e) => e.id)).toEqual(['7-alarm-5000-powerCut']);
+  });
+
+  it('publishes a command reply that came without a fix as a commandResult event (result under Traccar key), once per frame', async () => {
+    const h = handler();
+    const reply = (at: number) => ({ ...frame({ kind: 'result', attributes: { result: 'Relay,1:Success!' }, ack: ACK }), bytes: Buffer.from('78781521', 'hex'), receivedAt: new Date(at) });
+    expect(await h.handle(reply(2_000), open)).toEqual({ action: 'ack', ack: ACK, device: { id: 7, uniqueId: IMEI } });
+    await h.handle(reply(6_000), open); // resent: the same event
+    const events = messages(Topics.events) as EventMessage[];
+    expect(events).toHaveLength(2);
+    expect(events[0]).toMatchObject({ id: '7-commandResult-2000-result', type: 'commandResult', deviceId: 7, positionId: null, attributes: { result: 'Relay,1:Success!' } });
+    expect(events[1]?.id).toBe(events[0]?.id);
+  });
+
+  it('publishes a position carrying a command reply (H02 V4) with a commandResult event for it', async () => {
+    await handler().handle(frame({ positions: [position({ attributes: { result: 'S20,DONE' } })], ack: ACK }), open);
+    const [p] = messages(Topics.positions) as PositionMessage[];
+    const [e] = messages(Topics.events) as EventMessage[];
+    expect(e).toMatchObject({ type: 'commandResult', positionId: p!.id, latitude: -1.28, attributes: { result: 'S20,DONE' } });
+  });
+
+  it('counts ignored frames per protocol and message type (unbounded labels become other) and still acknowledges them', async () => {
+    const h = handler();
+    const before = await metricValue('ingest_frames_ignored_total', { protocol: 'gt06', type: '0x8a' });
+    const beforeOther = await metricValue('ingest_frames_ignored_total', { protocol: 'gt06', type: 'other' });
+    const ignored = (type: string) => frame({ kind: 'ignored', type, ignoredReason: 'time request: a reply needs the server clock', ack: ACK });
+    expect((await h.handle(ignored('0x8a'), open)).action).toBe('ack');
+    await h.handle(ignored('0x8a'), open);
+    await h.handle(ignored('a type label far too long for a metric'), open);
+    expect(await metricValue('ingest_frames_ignored_total', { protocol: 'gt06', type: '0x8a' })).toBe(before + 2);
+    expect(await metricValue('ingest_frames_ignored_total', { protocol: 'gt06', type: 'other' })).toBe(beforeOther + 1);
+    expect(archived.map((a) => a.outcome)).toEqual(['ignored', 'ignored', 'ignored']);
   });
 
   it('holds the ack and retries while the bus is down; gives up only when the connection is gone', async () => {

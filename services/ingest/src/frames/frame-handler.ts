@@ -8,7 +8,7 @@ import type { DecodedPosition } from '../protocols/protocol';
 import type { RawFrameRecord } from '../archive/raw-frame-archive';
 import { rawFrameId as newRawFrameId } from '../archive/frame-id';
 import type { CrcPolicy } from '../config';
-import { alarmWithoutFix } from './alarm-events';
+import { alarmWithoutFix, commandResultWithoutFix } from './alarm-events';
 import type { AlarmIdentity } from './alarm-identity';
 import { frameMetrics as m } from './frame-metrics';
 import type { FrameSink, FrameVerdict, ReceivedFrame } from './received-frame';
@@ -30,6 +30,14 @@ export interface FrameHandlerDeps {
   retry?: { initialMs: number; maxMs: number };
 }
 
+const IGNORED_LOG_INTERVAL_MS = 60_000;
+const TYPE_LABEL = /^[A-Za-z0-9_.:-]{1,24}$/;
+
+/** Decoders name their message types from a small fixed set; anything else is one `other` label. */
+function metricType(type: string | undefined): string {
+  return type && TYPE_LABEL.test(type) ? type : 'other';
+}
+
 /** Reply that refuses a device at login (Teltonika's 0x00), per protocol. */
 export type LoginRejects = Partial<Record<string, () => Buffer>>;
 
@@ -41,6 +49,8 @@ export type LoginRejects = Partial<Record<string, () => Buffer>>;
  * stays held) until it succeeds or the connection goes away.
  */
 export class FrameHandler implements FrameSink {
+  private readonly ignoredLog = new Map<string, { at: number; suppressed: number }>();
+
   constructor(private readonly deps: FrameHandlerDeps, private readonly loginRejects: LoginRejects = {}) {}
 
   async handle(frame: ReceivedFrame, connectionOpen: () => boolean): Promise<FrameVerdict> {
@@ -56,9 +66,12 @@ export class FrameHandler implements FrameSink {
     const device = uniqueId ? await this.deps.registry.lookup(uniqueId) : undefined;
     this.archive(frame, rawFrameId, device ?? null, result.kind);
     if (result.positions.length) m.positions.inc({ protocol: frame.protocol }, result.positions.length);
+    if (result.kind === 'ignored') this.ignored(frame, uniqueId);
 
     const alarmsWithoutFix = result.positions.length ? [] : (result.events ?? []);
-    const carriesData = result.positions.length > 0 || alarmsWithoutFix.length > 0;
+    const reply = result.positions.length ? null : result.attributes?.result;
+    const commandResult = typeof reply === 'string' ? reply : null;
+    const carriesData = result.positions.length > 0 || alarmsWithoutFix.length > 0 || commandResult !== null;
     if (result.kind === 'login') {
       if (!uniqueId) return { action: 'skip', reason: 'login_without_id' };
       if (!device) return this.refuse(frame, uniqueId, false, this.loginRejects[frame.protocol]?.());
@@ -86,6 +99,10 @@ export class FrameHandler implements FrameSink {
         alarmWithoutFix(device.id, e.alarm, frame.receivedAt, result.attributes ?? {}, await this.deps.alarmIds.idFor(device.id, e.alarm, frame.bytes, frame.receivedAt)),
       ),
     );
+    if (commandResult !== null) {
+      const id = await this.deps.alarmIds.idFor(device.id, 'result', frame.bytes, frame.receivedAt, 'commandResult');
+      events.push(commandResultWithoutFix(device.id, commandResult, frame.receivedAt, id));
+    }
     try {
       const done = await retryWithBackoff(() => this.publish(sane, events, frame, result.crcValid, rawFrameId), {
         shouldRetry: isRetryable,
@@ -115,6 +132,27 @@ export class FrameHandler implements FrameSink {
         throw new AppError('UNAVAILABLE', 'The event bus is unavailable; retry later', { cause: (err as Error).message }, true);
       }
     }
+  }
+
+  /**
+   * A frame that decoded to nothing stored (a refused or unknown message type): counted per
+   * protocol and type; logged at info at most once a minute per protocol and type (with how many
+   * were not logged since), every time at debug with the frame's hex.
+   */
+  private ignored(frame: ReceivedFrame, uniqueId: string | undefined): void {
+    const type = metricType(frame.result?.type);
+    const reason = frame.result?.ignoredReason ?? 'not decoded';
+    m.ignored.inc({ protocol: frame.protocol, type });
+    const key = `${frame.protocol}:${type}`;
+    const now = frame.receivedAt.getTime();
+    const last = this.ignoredLog.get(key);
+    if (!last || now - last.at >= IGNORED_LOG_INTERVAL_MS) {
+      this.ignoredLog.set(key, { at: now, suppressed: 0 });
+      this.deps.logger.info({ protocol: frame.protocol, type, reason, uniqueId, notLogged: last?.suppressed ?? 0 }, 'frame ignored: nothing stored');
+    } else {
+      last.suppressed++;
+    }
+    this.deps.logger.debug({ protocol: frame.protocol, type, reason, uniqueId, frame: frame.bytes.toString('hex') }, 'frame ignored');
   }
 
   /** Fixes that pass the shared sanity check; the rest are counted with their reason and dropped. */

@@ -7,6 +7,7 @@ import { counter, gauge, histogram } from '@corridor/platform';
 export const frameMetrics = {
   frames: counter('ingest_frames_total', 'Frames or requests received', ['protocol']),
   decodeErrors: counter('ingest_decode_errors_total', 'Frames or requests that failed to decode', ['protocol', 'reason']),
+  ignored: counter('ingest_frames_ignored_total', 'Frames that decoded to nothing stored (a message type refused or not understood), by message type', ['protocol', 'type']),
   positions: counter('ingest_positions_decoded_total', 'Positions decoded from device frames', ['protocol']),
   dropped: counter('ingest_positions_dropped_total', 'Decoded positions not published, by reason (no_login, crc, unknown_device, ...)', ['protocol', 'reason']),
   crcInvalid: counter('ingest_crc_invalid_total', 'Frames with a wrong checksum, by the action the CRC policy took', ['protocol', 'action']),

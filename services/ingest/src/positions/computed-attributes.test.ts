@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import pino from 'pino';
-import { PositionMessage } from '@corridor/contracts';
+import { PositionMessage, positionId } from '@corridor/contracts';
 import { cacheKeys, MemoryCache } from '@corridor/platform';
 import type { ComputedAttributeDefinition } from '@corridor/platform/computed-attributes';
 import { ComputedAttributes, computedAttributeErrors } from './computed-attributes';
 
 const logger = pino({ level: 'silent' });
 const position = PositionMessage.parse({
-  id: '7-1767225600000', deviceId: 7, uniqueId: '356307042441013', protocol: 'osmand', fixTime: '2026-01-01T00:00:00Z',
+  id: positionId(7, 1767225600000), deviceId: 7, uniqueId: '356307042441013', protocol: 'osmand', fixTime: '2026-01-01T00:00:00Z',
   serverTime: '2026-01-01T00:00:01Z', valid: true, latitude: -1.2921, longitude: 36.8219, speed: 50, course: 180,
   attributes: { fuel: 40 },
 });

@@ -1,4 +1,4 @@
-import type { PositionMessage } from '@corridor/contracts';
+import { MAX_POSITION_DEVICE_ID, type PositionMessage } from '@corridor/contracts';
 import { AppError, counter, type Bus, type Clock, type Logger } from '@corridor/platform';
 import type { DecodedPosition } from '../protocols/protocol';
 import type { DeviceRegistry } from '../devices/device-registry';
@@ -42,7 +42,8 @@ export class PositionIntake {
         unknown.push({ index, uniqueId: fix.uniqueId });
         continue;
       }
-      const reason = sanityCheck(fix.position, now);
+      // position ids hold device ids up to 2^20 - 1 (position-id.ts): a device beyond cannot store positions
+      const reason = device.id > MAX_POSITION_DEVICE_ID ? 'device_id_range' : sanityCheck(fix.position, now);
       if (reason) {
         insane.push({ index, uniqueId: fix.uniqueId, reason });
         continue;

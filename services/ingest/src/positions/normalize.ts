@@ -1,4 +1,4 @@
-import { PositionMessage, positionId } from '@corridor/contracts';
+import { PositionMessage, positionId, positionTime } from '@corridor/contracts';
 import type { DecodedPosition } from '../protocols/protocol';
 
 export interface KnownDevice {
@@ -6,13 +6,16 @@ export interface KnownDevice {
   uniqueId: string;
 }
 
-/** A sane decoded fix of a known device → the positions.v1 message. */
+/**
+ * A sane decoded fix of a known device → the positions.v1 message. The fix time is stored at
+ * one-second resolution and the id derived from device and fix second (position-id.ts).
+ */
 export function toPositionMessage(
   p: DecodedPosition,
   device: KnownDevice,
   meta: { protocol: string; serverTime: Date; crcValid: boolean; rawFrameId?: string | null },
 ): PositionMessage {
-  const fixTime = p.fixTime.toISOString();
+  const fixTime = positionTime(p.fixTime).toISOString();
   return {
     id: positionId(device.id, p.fixTime),
     deviceId: device.id,

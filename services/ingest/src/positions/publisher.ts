@@ -14,8 +14,8 @@ export async function publishPositions(bus: Bus, positions: PositionMessage[]): 
   const end = publishLatency.startTimer({ topic: Topics.positions });
   try {
     await bus.publish(Topics.positions, positions.map((p) => ({ key: String(p.deviceId), value: p })));
-    const alarms = positions.filter((p) => p.alarm).map(alarmEvent);
-    if (alarms.length) await bus.publish(Topics.events, alarms.map((e) => ({ key: String(e.deviceId), value: e })));
+    const events = [...positions.filter((p) => p.alarm).map(alarmEvent), ...positions.filter(hasCommandResult).map(commandResultEvent)];
+    if (events.length) await bus.publish(Topics.events, events.map((e) => ({ key: String(e.deviceId), value: e })));
   } catch (err) {
     publishFailures.inc({ topic: Topics.positions });
     throw new AppError('UNAVAILABLE', 'The event bus is unavailable; retry later', { cause: err instanceof Error ? err.message : String(err) }, true);
@@ -25,11 +25,24 @@ export async function publishPositions(bus: Bus, positions: PositionMessage[]): 
   for (const p of positions) published.inc({ protocol: p.protocol });
 }
 
+function hasCommandResult(p: PositionMessage): boolean {
+  return typeof p.attributes.result === 'string';
+}
+
+/** A position carrying a command reply (Traccar's `result` attribute, e.g. H02 V4) is also a commandResult event, as in Traccar. */
+export function commandResultEvent(p: PositionMessage): EventMessage {
+  return positionEvent(p, 'commandResult', `${p.deviceId}-commandResult-${Date.parse(p.fixTime)}`, { result: p.attributes.result });
+}
+
 /** Alarms reported by the device itself become events.v1 'alarm' events, as Traccar does. */
 export function alarmEvent(p: PositionMessage): EventMessage {
+  return positionEvent(p, 'alarm', `${p.deviceId}-alarm-${Date.parse(p.fixTime)}-${p.alarm}`, { alarm: p.alarm });
+}
+
+function positionEvent(p: PositionMessage, type: EventMessage['type'], id: string, attributes: Record<string, unknown>): EventMessage {
   return {
-    id: `${p.deviceId}-alarm-${Date.parse(p.fixTime)}-${p.alarm}`,
-    type: 'alarm',
+    id,
+    type,
     eventTime: p.fixTime,
     deviceId: p.deviceId,
     positionId: p.id,
@@ -37,6 +50,6 @@ export function alarmEvent(p: PositionMessage): EventMessage {
     geofenceId: null,
     latitude: p.latitude,
     longitude: p.longitude,
-    attributes: { alarm: p.alarm },
+    attributes,
   };
 }

@@ -32,11 +32,21 @@ export interface DecodeResult {
   ack?: Buffer;
   /** learned at login */
   deviceId?: string;
-  kind: 'login' | 'heartbeat' | 'position' | 'alarm' | 'ignored';
+  /**
+   * `state`: device state without a fix (status, LBS/Wi-Fi, information packets) in `attributes`;
+   * `result`: a command reply, its text in `attributes.result` (Traccar's key).
+   */
+  kind: 'login' | 'heartbeat' | 'position' | 'alarm' | 'state' | 'result' | 'ignored';
   crcValid: boolean;
   events?: { alarm: string }[];
-  /** Device state reported without a fix (heartbeat/status/LBS/command replies); the caller may merge it into the latest position. */
+  /** Device state reported without a fix (heartbeat/status/LBS/command replies), under Traccar's keys and units; the caller may merge it into the latest position. */
   attributes?: Record<string, string | number | boolean | null>;
+  /** Time the device stamped a report that has no fix (LBS, Wi-Fi, alarm without GPS), when it carries one. */
+  deviceTime?: Date;
+  /** Message type, one of a small fixed set per protocol (`0x22`, `codec8`, `V1`, `AAA`, ...): metrics label and `pnpm decode` summary. */
+  type?: string;
+  /** With kind `ignored`: why the frame yields nothing (counted per protocol and type, and logged). */
+  ignoredReason?: string;
 }
 
 /** Per-connection state (e.g. IMEI learned at login, codec). */

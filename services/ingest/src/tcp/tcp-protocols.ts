@@ -5,9 +5,11 @@ import { h02Protocol } from '../protocols/h02/index';
 import { gps103Protocol } from '../protocols/gps103';
 import { tk103Protocol } from '../protocols/tk103';
 import { meitrackProtocol } from '../protocols/meitrack';
+import { jt808Protocol } from '../protocols/jt808/index';
+import { ruptelaProtocol } from '../protocols/ruptela/index';
 import type { IngestConfig } from '../config';
 
-type PortVar = 'GT06_PORT' | 'TELTONIKA_PORT' | 'H02_PORT' | 'GPS103_PORT' | 'TK103_PORT' | 'MEITRACK_PORT';
+type PortVar = 'GT06_PORT' | 'TELTONIKA_PORT' | 'H02_PORT' | 'GPS103_PORT' | 'TK103_PORT' | 'MEITRACK_PORT' | 'JT808_PORT' | 'RUPTELA_PORT';
 
 export interface TcpProtocolEntry {
   protocol: Protocol;
@@ -25,9 +27,11 @@ export const tcpProtocols: readonly TcpProtocolEntry[] = [
   { protocol: gps103Protocol, portVar: 'GPS103_PORT' },
   { protocol: tk103Protocol, portVar: 'TK103_PORT' },
   { protocol: meitrackProtocol, portVar: 'MEITRACK_PORT' },
+  { protocol: jt808Protocol, portVar: 'JT808_PORT' },
+  { protocol: ruptelaProtocol, portVar: 'RUPTELA_PORT' },
 ];
 
-export type TcpProtocolName = 'gt06' | 'teltonika' | 'h02' | 'gps103' | 'tk103' | 'meitrack';
+export type TcpProtocolName = 'gt06' | 'teltonika' | 'h02' | 'gps103' | 'tk103' | 'meitrack' | 'jt808' | 'ruptela';
 
 export function tcpProtocol(name: string): TcpProtocolEntry | undefined {
   return tcpProtocols.find((e) => e.protocol.name === name);

@@ -14,13 +14,13 @@ export interface FlagOutcome {
   change: FlagChange;
   /** distance from the centre line at the change, metres */
   distanceM: number | null;
-  positionId: string | null;
+  positionId: number | null;
 }
 
 export interface TransitionOutcome {
   journey: RuntimeJourney;
   transition: JourneyTransition;
-  positionId: string | null;
+  positionId: number | null;
 }
 
 export interface StoredOutcome {

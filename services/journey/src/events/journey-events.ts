@@ -27,7 +27,7 @@ const base = (j: JourneyRef, type: EventType, time: string, id: string): EventMe
  * A flag opening, escalation or clearing. The id is derived from the change itself, so a change
  * produced again (a redelivered position) carries the same id and stores dedupe it.
  */
-export function flagChangeEvent(j: JourneyRef, change: FlagChange, flagId: number | null, positionId: string | null): EventMessage {
+export function flagChangeEvent(j: JourneyRef, change: FlagChange, flagId: number | null, positionId: number | null): EventMessage {
   const escalated = change.action === 'open' && change.details.escalated === true;
   const step = escalated ? 'escalated' : change.action === 'open' ? 'opened' : 'cleared';
   const e = base(j, change.action === 'open' ? 'journeyFlagOpened' : 'journeyFlagCleared', change.time, `journey-${j.id}-${change.type}-${step}-${Date.parse(change.time)}`);
@@ -40,7 +40,7 @@ export function flagChangeEvent(j: JourneyRef, change: FlagChange, flagId: numbe
   };
 }
 
-export function transitionEvent(j: JourneyRef, t: JourneyTransition, positionId: string | null): EventMessage {
+export function transitionEvent(j: JourneyRef, t: JourneyTransition, positionId: number | null): EventMessage {
   const type: EventType = t.to === 'active' ? 'journeyStarted' : 'journeyCompleted';
   const e = base(j, type, t.time, `journey-${j.id}-${t.to}`);
   return { ...e, positionId, latitude: t.latitude, longitude: t.longitude };

@@ -21,7 +21,7 @@ export function cargoRoutes(app: App, svc: CargoService, deps: { documents: Docu
     const scope = companyScope(by);
     const cargo = await svc.get(req.params.cargoId, scope);
     const documentId = await documentToAttach(req, deps.documents, by, { companyId: cargo.companyId, ownerType: 'cargo', ownerId: cargo.id });
-    return reply.code(201).send(deps.documents.withLink(await svc.attachDocument(cargo.id, documentId, by, scope, req.id)));
+    return reply.code(201).send(deps.documents.withLink(await svc.attachDocument(cargo.id, documentId, by, scope, req.id), by.userId));
   });
   registerEndpoint(app, changeStatus, async (req) => svc.changeStatus(req.params.cargoId, req.body, req.identity!, companyScope(req.identity!), req.id));
   registerEndpoint(app, listAdmin, async (req) => svc.list({ ...req.query, ...dates(req.query) }));

@@ -72,8 +72,8 @@ async function pdfText(bytes: Uint8Array): Promise<string> {
   const { text } = await extractText(await getDocumentProxy(new Uint8Array(bytes)), { mergePages: true });
   return text;
 }
-async function download(url: string): Promise<Buffer> {
-  const res = await svc.app.inject({ method: 'GET', url });
+async function download(url: string, by: Identity = agentA): Promise<Buffer> {
+  const res = await svc.app.inject({ method: 'GET', url, headers: await asUser(by) });
   expect(res.statusCode).toBe(200);
   expect(res.headers['content-type']).toBe('application/pdf');
   return res.rawPayload;
@@ -115,6 +115,13 @@ describe('certificate flow: apply → generate-and-upload → view-links → app
     expect(images.length).toBe(1); // the QR code
     expect(await pdfText(await download(links.invoice.url))).toMatch(new RegExp(`INV-${c.number}[\\s\\S]*KES 2,500\\.00`));
     expect(await pdfText(await download(links.receipt.url))).toContain('QWE12RTY34');
+    // the links name the agent they were issued to: anyone else (an officer too) and nobody at all are refused
+    for (const other of [testUsers.officer, userWith(['clearing_agent'], 101, 1234)]) {
+      const res = await svc.app.inject({ method: 'GET', url: links.certificate.url, headers: await asUser(other) });
+      expect(res.statusCode).toBe(403);
+      expect(res.json<{ error: { message: string } }>().error.message).toMatch(/another user/);
+    }
+    expect((await svc.app.inject({ method: 'GET', url: links.certificate.url })).statusCode).toBe(401);
 
     const ok = await act(c.id, 'approve', testUsers.officer);
     expect(ok.statusCode, ok.body).toBe(200);
@@ -218,12 +225,13 @@ describe('generate-and-upload, view-links, approve, reject: errors', () => {
     expect(details(bad).details).toEqual(expect.arrayContaining([expect.objectContaining({ path: 'paymentReference' })]));
   });
 
-  it('answers 409 for links before the documents exist and 400 to a too short ttl', async () => {
+  it('answers 409 for links before the documents exist and 400 to a too short or too long ttl (links live minutes to hours)', async () => {
     const c = await applied(await cargo(101));
     const res = await call(agentA, 'GET', `/api/single-use-certificates/${c.id}/view-links`);
     expect(res.statusCode).toBe(409);
     expect(details(res)).toMatchObject({ code: 'CONFLICT', details: { current: 'applied' } });
     expect((await call(agentA, 'GET', `/api/single-use-certificates/${c.id}/view-links?ttlSeconds=5`)).statusCode).toBe(400);
+    expect((await call(agentA, 'GET', `/api/single-use-certificates/${c.id}/view-links?ttlSeconds=86400`)).statusCode).toBe(400);
   });
 
   it('needs a reason to reject, answers 404 to an unknown certificate, and tells the company why', async () => {

@@ -23,7 +23,7 @@ export function certificateRoutes(app: App, svc: CertificatesService): void {
   registerEndpoint(app, generate, async (req) => svc.generate(req.identity!, companyScope(req.identity!), req.params.id, req.body));
   registerEndpoint(app, viewLinks, async (req, reply) => {
     reply.header('cache-control', 'no-store');
-    return svc.viewLinks(req.params.id, companyScope(req.identity!), req.query.ttlSeconds);
+    return svc.viewLinks(req.params.id, req.identity!, req.query.ttlSeconds);
   });
   registerEndpoint(app, approve, async (req) => svc.decide(req.identity!, req.params.id, 'approve', req.body.note ?? null));
   registerEndpoint(app, reject, async (req) => svc.decide(req.identity!, req.params.id, 'reject', req.body.reason));

@@ -3,7 +3,7 @@ import type {
   Certificate, CertificateAction, CertificateGenerateInput, CertificatePage, CertificateStats, CertificateStatus,
   CertificateVerification, CertificateViewLinks,
 } from '@corridor/contracts';
-import { AppError, notFound, type Clock, type Identity, type Logger, type Orm } from '@corridor/platform';
+import { AppError, companyScope, notFound, type Clock, type Identity, type Logger, type Orm } from '@corridor/platform';
 import { audit } from '../audit/audit';
 import type { CompaniesRepository } from '../companies/repository';
 import { periodJson, resolvePeriod } from '../dashboards/period';
@@ -212,7 +212,9 @@ export function certificatesService(deps: CertificatesDeps) {
       return { items: rows.map(toCertificate), total, limit: f.limit, offset: f.offset };
     },
 
-    async viewLinks(id: number, scope: number | undefined, ttlSeconds: number): Promise<CertificateViewLinks> {
+    /** Links issued to the caller (a link is refused to anyone else). */
+    async viewLinks(id: number, caller: Identity, ttlSeconds: number): Promise<CertificateViewLinks> {
+      const scope = companyScope(caller);
       const c = await visible(id, scope);
       const ids = { certificate: c.certificateDocumentId, invoice: c.invoiceDocumentId, receipt: c.receiptDocumentId };
       if (!ids.certificate || !ids.invoice || !ids.receipt) {
@@ -220,7 +222,7 @@ export function certificatesService(deps: CertificatesDeps) {
       }
       const link = async (documentId: string) => {
         const doc = await deps.documents.get(documentId, scope);
-        const signed = deps.documents.signedLink(documentId, ttlSeconds);
+        const signed = deps.documents.signedLink(documentId, caller.userId, ttlSeconds);
         return { documentId, filename: doc.filename, url: signed.url, expiresAt: signed.expiresAt };
       };
       return { certificateId: id, certificate: await link(ids.certificate), invoice: await link(ids.invoice), receipt: await link(ids.receipt) };

@@ -12,6 +12,7 @@ import { multipart } from '../../test/fixtures/multipart';
 import { png, textPdf } from '../../test/fixtures/sample-files';
 import { documentsRepository } from './repository';
 import { documentsService } from './service';
+import { MAX_LINK_TTL_SECONDS } from './signed-link';
 import { localStorage } from './storage';
 import { commandScanner, noScanner } from './virus-scan';
 
@@ -48,7 +49,7 @@ describe('POST /documents/upload', () => {
     const doc = res.json<DocumentWithLink>();
     expect(doc).toMatchObject({ companyId: 101, kind: 'bill_of_lading', contentType: 'application/pdf', sizeBytes: pdf.length, scanStatus: 'not_scanned', ownerType: 'shipment', ownerId: '7', filename: 'bl.pdf' });
     expect(doc.sha256).toBe(createHash('sha256').update(pdf).digest('hex'));
-    const dl = await svc.app.inject({ method: 'GET', url: doc.download.url });
+    const dl = await svc.app.inject({ method: 'GET', url: doc.download.url, headers: await asUser(testUsers.companyA) });
     expect(dl.statusCode).toBe(200);
     expect(dl.headers['content-type']).toBe('application/pdf');
     expect(Buffer.compare(dl.rawPayload, Buffer.from(pdf))).toBe(0);
@@ -122,6 +123,20 @@ describe('POST /documents/upload', () => {
     expect(other.statusCode).toBe(403);
   });
 
+  it('answers 400, not 500, to a multipart body without a boundary or cut short (the fuzzer\'s finding)', async () => {
+    const headers = await asUser(testUsers.companyA);
+    for (const contentType of ['multipart/form-data', 'multipart/form-data; charset=utf-8']) {
+      const res = await svc.app.inject({ method: 'POST', url: '/api/documents/upload', headers: { ...headers, 'content-type': contentType }, payload: 'xx' });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json<ErrorBody>().error).toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringMatching(/multipart/) });
+    }
+    const body = await multipart({ kind: 'permit' }, pdfFile());
+    const cut = Buffer.from(body.payload).subarray(0, 120);
+    const res = await svc.app.inject({ method: 'POST', url: '/api/documents/upload', headers: { ...headers, ...body.headers }, payload: cut });
+    expect(res.statusCode, res.body).toBeGreaterThanOrEqual(400);
+    expect(res.statusCode, res.body).toBeLessThan(500);
+  });
+
   runCommonRouteTests({ app: () => svc.app, endpoint: upload });
 });
 
@@ -135,7 +150,7 @@ describe('GET /documents/{documentId} and downloads', () => {
     for (const user of ['companyB', 'officer', 'analyst'] as const) {
       const res = await svc.app.inject({ method: 'GET', url: `/api/documents/${doc.id}`, headers: await asUser(testUsers[user]) });
       expect(res.statusCode, user).toBe(200);
-      expect(res.json<DocumentWithLink>().download.url).toMatch(new RegExp(`^/api/documents/${doc.id}/download\\?expires=\\d+&signature=`));
+      expect(res.json<DocumentWithLink>().download.url).toMatch(new RegExp(`^/api/documents/${doc.id}/download\\?user=${testUsers[user].userId}&expires=\\d+&signature=`));
     }
     const other = await svc.app.inject({ method: 'GET', url: `/api/documents/${doc.id}`, headers: await asUser(testUsers.companyA) });
     expect(other.statusCode).toBe(404);
@@ -149,34 +164,66 @@ describe('GET /documents/{documentId} and downloads', () => {
     expect(bad.json<ErrorBody>().error.message).toContain('documentId');
   });
 
-  it('refuses an altered, a foreign or an expired link with 403', async () => {
+  it('serves a link to the user it was issued to, within its lifetime', async () => {
+    const res = await svc.app.inject({ method: 'GET', url: doc.download.url, headers: await asUser(testUsers.companyB) });
+    expect(res.statusCode, res.body).toBe(200);
+    const expiresIn = new Date(doc.download.expiresAt).getTime() - Date.now();
+    expect(expiresIn).toBeGreaterThan(0);
+    expect(expiresIn).toBeLessThanOrEqual(MAX_LINK_TTL_SECONDS * 1000);
+  });
+
+  it('refuses an altered, a forged, an expired or another user\'s link with 403, and an anonymous caller with 401', async () => {
     const u = new URL(doc.download.url, 'http://x');
     const expires = u.searchParams.get('expires')!;
     const sig = u.searchParams.get('signature')!;
+    const owner = await asUser(testUsers.companyB);
+    const uid = testUsers.companyB.userId;
+    const link = (q: { user?: number; expires?: number | string; signature: string }) =>
+      `/api/documents/${doc.id}/download?user=${q.user ?? uid}&expires=${q.expires ?? expires}&signature=${q.signature}`;
+    const get = async (url: string, headers: Record<string, string> = owner) => svc.app.inject({ method: 'GET', url, headers });
     const flipped = (sig[0] === 'A' ? 'B' : 'A') + sig.slice(1);
-    const altered = await svc.app.inject({ method: 'GET', url: `/api/documents/${doc.id}/download?expires=${expires}&signature=${flipped}` });
-    expect(altered.statusCode).toBe(403);
-    const longer = await svc.app.inject({ method: 'GET', url: `/api/documents/${doc.id}/download?expires=${Number(expires) + 1000}&signature=${sig}` });
-    expect(longer.statusCode).toBe(403);
+    expect((await get(link({ signature: flipped }))).statusCode).toBe(403);
+    expect((await get(link({ expires: Number(expires) + 1000, signature: sig }))).statusCode).toBe(403);
+    // another company's user, and an officer who may read the document, cannot use the link of companyB's user
+    for (const other of [testUsers.companyA, testUsers.officer]) {
+      const res = await get(doc.download.url, await asUser(other));
+      expect(res.statusCode).toBe(403);
+      expect(res.json<ErrorBody>().error.message).toMatch(/another user/);
+    }
+    // naming oneself in the link breaks its signature
+    expect((await get(link({ user: testUsers.companyA.userId, signature: sig }), await asUser(testUsers.companyA))).statusCode).toBe(403);
+    expect((await get(doc.download.url, {})).statusCode).toBe(401);
+    const key = createHmac('sha256', TEST_IDENTITY_SECRET).update('corridor-document-links').digest();
     const past = Math.floor(Date.now() / 1000) - 5;
-    const pastSig = createHmac('sha256', TEST_IDENTITY_SECRET).update(`${doc.id}.${past}`).digest('base64url');
-    const expired = await svc.app.inject({ method: 'GET', url: `/api/documents/${doc.id}/download?expires=${past}&signature=${pastSig}` });
+    const pastSig = createHmac('sha256', key).update(`${doc.id}.${uid}.${past}`).digest('base64url');
+    const expired = await get(link({ expires: past, signature: pastSig }));
     expect(expired.statusCode).toBe(403);
     expect(expired.json<ErrorBody>().error.message).toMatch(/expired/);
-    const forged = createHmac('sha256', 'another-secret-0123456789').update(`${doc.id}.${expires}`).digest('base64url');
-    const wrongKey = await svc.app.inject({ method: 'GET', url: `/api/documents/${doc.id}/download?expires=${expires}&signature=${forged}` });
-    expect(wrongKey.statusCode).toBe(403);
+    // forged with the old scheme (the bare secret over "id.expires") or another key
+    expect((await get(`/api/documents/${doc.id}/download?user=${uid}&expires=${expires}&signature=${createHmac('sha256', TEST_IDENTITY_SECRET).update(`${doc.id}.${expires}`).digest('base64url')}`)).statusCode).toBe(403);
+    const forged = createHmac('sha256', 'another-secret-0123456789').update(`${doc.id}.${uid}.${expires}`).digest('base64url');
+    expect((await get(link({ signature: forged }))).statusCode).toBe(403);
+  });
+
+  it('keeps links signed with the previous secret working during a rotation', async () => {
+    const next = 'the-next-internal-secret-0123456789';
+    const rotated = documentsService({ repo: documentsRepository(adapters.db.orm), storage: localStorage(dir), scanner: noScanner, linkSecret: { current: next, previous: TEST_IDENTITY_SECRET }, maxBytes: MAX, companyExists: async () => true, logger: adapters.logger });
+    const u = new URL(doc.download.url, 'http://x');
+    const q = { user: Number(u.searchParams.get('user')), expires: Number(u.searchParams.get('expires')), signature: u.searchParams.get('signature')! };
+    expect((await rotated.download(doc.id, q, testUsers.companyB.userId)).record.id).toBe(doc.id);
+    const after = documentsService({ repo: documentsRepository(adapters.db.orm), storage: localStorage(dir), scanner: noScanner, linkSecret: next, maxBytes: MAX, companyExists: async () => true, logger: adapters.logger });
+    await expect(after.download(doc.id, q, testUsers.companyB.userId)).rejects.toMatchObject({ code: 'FORBIDDEN' });
   });
 
   it('answers 400 to a download without its signature', async () => {
-    const res = await svc.app.inject({ method: 'GET', url: `/api/documents/${doc.id}/download` });
+    const res = await svc.app.inject({ method: 'GET', url: `/api/documents/${doc.id}/download`, headers: await asUser(testUsers.companyB) });
     expect(res.statusCode).toBe(400);
   });
 
   it('refuses to serve bytes that no longer match their checksum', async () => {
     const d = (await uploadAs('companyB', { kind: 'other' }, pdfFile())).json<DocumentWithLink>();
     await writeFile(join(dir, '202', d.id), 'tampered');
-    const res = await svc.app.inject({ method: 'GET', url: d.download.url });
+    const res = await svc.app.inject({ method: 'GET', url: d.download.url, headers: await asUser(testUsers.companyB) });
     expect(res.statusCode).toBe(500);
   });
 

@@ -47,7 +47,7 @@ export async function storeUpload(
 export function documentRoutes(app: App, svc: DocumentsService): void {
   registerEndpoint(app, upload, async (req, reply) => {
     const record = await storeUpload(svc, req, req.identity!);
-    return reply.code(201).send(svc.withLink(record));
+    return reply.code(201).send(svc.withLink(record, req.identity!.userId));
   });
   registerEndpoint(app, list, async (req) => {
     const q = req.query;
@@ -56,9 +56,9 @@ export function documentRoutes(app: App, svc: DocumentsService): void {
       from: q.from ? new Date(q.from) : undefined, to: q.to ? new Date(q.to) : undefined, limit: q.limit, offset: q.offset,
     });
   });
-  registerEndpoint(app, get, async (req) => svc.withLink(await svc.get(req.params.documentId, companyScope(req.identity!))));
+  registerEndpoint(app, get, async (req) => svc.withLink(await svc.get(req.params.documentId, companyScope(req.identity!)), req.identity!.userId));
   registerEndpoint(app, download, async (req, reply) => {
-    const { record, bytes } = await svc.download(req.params.documentId, req.query.expires, req.query.signature);
+    const { record, bytes } = await svc.download(req.params.documentId, req.query, req.identity!.userId);
     const ascii = record.filename.replace(/[^\x20-\x7e]/g, '_');
     return reply
       .header('content-type', record.contentType)

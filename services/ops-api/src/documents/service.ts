@@ -7,7 +7,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { DocumentKind, DocumentOwnerType, DocumentRecord, DocumentWithLink, SignedLink } from '@corridor/contracts';
-import { AppError, notFound, unavailable, type Identity, type Logger, type Orm } from '@corridor/platform';
+import { AppError, notFound, unavailable, type Identity, type InternalKeys, type Logger, type Orm } from '@corridor/platform';
 import type { DocumentRow } from '../db/schema';
 import { sniffContentType } from './content-sniff';
 import type { DocumentFilter, DocumentsRepository } from './repository';
@@ -31,8 +31,8 @@ export interface DocumentsDeps {
   repo: DocumentsRepository;
   storage: ObjectStorage;
   scanner: VirusScanner;
-  /** INTERNAL_TOKEN_SECRET: signs download links. */
-  linkSecret: string;
+  /** INTERNAL_TOKEN_SECRET (and _PREVIOUS during a rotation): signs download links. */
+  linkSecret: InternalKeys;
   maxBytes: number;
   companyExists(id: number): Promise<boolean>;
   logger: Logger;
@@ -136,20 +136,21 @@ export function documentsService(deps: DocumentsDeps) {
       return { record: toDocumentRecord(row), bytes: await bytesOf(row) };
     },
 
-    /** An expiring download link (no database access: check visibility with `get` first). */
-    signedLink(id: string, ttlSeconds: number = DEFAULT_LINK_TTL_SECONDS): SignedLink {
-      return links.create(id, ttlSeconds);
+    /** An expiring download link for one user (no database access: check visibility with `get` first). */
+    signedLink(id: string, userId: number, ttlSeconds: number = DEFAULT_LINK_TTL_SECONDS): SignedLink {
+      return links.create(id, userId, ttlSeconds);
     },
 
-    withLink(record: DocumentRecord, ttlSeconds: number = DEFAULT_LINK_TTL_SECONDS): DocumentWithLink {
-      return { ...record, download: links.create(record.id, ttlSeconds) };
+    withLink(record: DocumentRecord, userId: number, ttlSeconds: number = DEFAULT_LINK_TTL_SECONDS): DocumentWithLink {
+      return { ...record, download: links.create(record.id, userId, ttlSeconds) };
     },
 
-    /** Serves a signed link: 403 when altered or expired, 404 when the document is gone. */
-    async download(id: string, expires: number, signature: string): Promise<{ record: DocumentRecord; bytes: Buffer }> {
-      const verdict = links.check(id, expires, signature);
+    /** Serves a signed link to the user it was issued to: 403 when altered, expired or someone else's, 404 when the document is gone. */
+    async download(id: string, link: { user: number; expires: number; signature: string }, callerId: number): Promise<{ record: DocumentRecord; bytes: Buffer }> {
+      const verdict = links.check(id, link, callerId);
       if (verdict === 'bad_signature') throw new AppError('FORBIDDEN', 'The download link is not valid');
-      if (verdict === 'expired') throw new AppError('FORBIDDEN', 'The download link has expired; ask for a new one', { expiredAt: new Date(expires * 1000).toISOString() });
+      if (verdict === 'other_user') throw new AppError('FORBIDDEN', 'The download link was issued to another user; ask for your own');
+      if (verdict === 'expired') throw new AppError('FORBIDDEN', 'The download link has expired; ask for a new one', { expiredAt: new Date(link.expires * 1000).toISOString() });
       const row = await repo.get(id);
       if (!row) throw notFound('Document', id);
       return { record: toDocumentRecord(row), bytes: await bytesOf(row) };

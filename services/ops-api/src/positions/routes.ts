@@ -1,6 +1,6 @@
-import { positionsEndpoints, type PositionMessage } from '@corridor/contracts';
+import { parsePositionId, positionsEndpoints, type PositionMessage } from '@corridor/contracts';
 import {
-  AppError, cacheKeys, companyScope, queryLatestPositions, queryPositionHistory, registerEndpoint, type Analytics, type App, type Cache,
+  AppError, cacheKeys, companyScope, queryLatestPositions, queryPositionHistory, queryPositionsById, registerEndpoint, type Analytics, type App, type Cache,
 } from '@corridor/platform';
 import type { DevicesRepository } from '../devices/repository';
 
@@ -10,6 +10,7 @@ const [listEndpoint] = positionsEndpoints;
 export function positionQueryRoutes(app: App, deps: { analytics: Analytics; cache: Cache; devices: DevicesRepository }): void {
   const history = queryPositionHistory(deps.analytics);
   const latestFromStore = queryLatestPositions(deps.analytics);
+  const byId = queryPositionsById(deps.analytics);
 
   async function latest(deviceIds: number[]): Promise<PositionMessage[]> {
     if (!deviceIds.length) return [];
@@ -36,13 +37,10 @@ export function positionQueryRoutes(app: App, deps: { analytics: Analytics; cach
     const q = req.query;
     const scope = companyScope(req.identity!);
     if (q.id?.length) {
-      const parsed = q.id.map((id) => /^(\d+)-(\d+)$/.exec(id));
-      if (parsed.some((m) => !m)) throw new AppError('VALIDATION_FAILED', 'id: expected "<deviceId>-<fixTime ms>" position ids');
-      const all = await Promise.all(
-        parsed.map((m) => history({ deviceIds: [Number(m![1])], from: new Date(Number(m![2])), to: new Date(Number(m![2])), limit: 1 })),
-      );
-      const allowed = new Set(await visible(all.flat().map((p) => p.deviceId), scope));
-      return all.flat().filter((p) => allowed.has(p.deviceId));
+      // an id names its device (position-id.ts): only ids of devices the caller may see are looked up
+      const devices = [...new Set(q.id.map((id) => parsePositionId(id)?.deviceId).filter((d): d is number => d !== undefined))];
+      const allowed = new Set(devices.length ? await visible(devices, scope) : []);
+      return byId(q.id.filter((id) => allowed.has(parsePositionId(id)?.deviceId ?? 0)));
     }
     if (q.from || q.to) {
       if (!q.from || !q.to) throw new AppError('VALIDATION_FAILED', 'from and to must be given together', { fields: ['from', 'to'] });

@@ -21,7 +21,7 @@ export function eventsTable(deviceNames: ReadonlyMap<number, string>): ReportTab
       field('longitude', 'Longitude', 'number'),
       field('geofenceId', 'Geofence', 'text'),
       field('journeyId', 'Journey', 'text'),
-      field('positionId', 'Position', 'text'),
+      field('positionId', 'Position', 'integer'),
       field('id', 'Event', 'text'),
       field('attributes', 'Attributes', 'json'),
     ],

@@ -1,3 +1,4 @@
+import { positionId } from '@corridor/contracts';
 import { describe, expect, it } from 'vitest';
 import { offsetMetres } from '@corridor/geodata/geo-math';
 import { fixTrack, type ReportFix } from './fixes';
@@ -11,7 +12,7 @@ function fixes(points: [number, number, number][]): ReportFix[] {
   return points.map(([s, east, speed]) => {
     const [lon, lat] = offsetMetres([0, 0], east, 90);
     return track({
-      deviceId: 1, id: `1-${s * 1000}`, time: s * 1000, latitude: lat, longitude: lon, speed, valid: true, ignition: null,
+      deviceId: 1, id: positionId(1, Date.UTC(2026, 0, 1) + s * 1000), time: s * 1000, latitude: lat, longitude: lon, speed, valid: true, ignition: null,
       odometer: null, hours: null, fuelUsed: null, fuel: null, fuelLevel: null, driverUniqueId: null, motion: null,
     });
   });

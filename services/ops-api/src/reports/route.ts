@@ -38,11 +38,11 @@ export function routeTable(deviceNames: ReadonlyMap<number, string>): ReportTabl
       col(20, 'alarm', 'Alarm', 'text'),
       col(5, 'protocol', 'Protocol', 'text'),
       { key: 'serverTime', label: 'Server time (UTC)', kind: 'time', get: (r) => serverTime(r[2]) },
-      col(3, 'id', 'Position', 'text'),
+      col(3, 'id', 'Position', 'integer'),
       col(23, 'attributes', 'Attributes', 'jsonText'),
     ],
     json: (r) =>
-      `{"id":${text(r[3])},"deviceId":${r[0]},"uniqueId":${text(r[4])},"protocol":${text(r[5])},"fixTime":"${fixTime(r[1])}",` +
+      `{"id":${r[3]},"deviceId":${r[0]},"uniqueId":${text(r[4])},"protocol":${text(r[5])},"fixTime":"${fixTime(r[1])}",` +
       `"deviceTime":"${deviceTime(r[6])}","serverTime":"${serverTime(r[2])}","valid":${r[7]},"latitude":${num(r[8])},` +
       `"longitude":${num(r[9])},"speed":${num(r[10])},"course":${num(r[11])},"altitude":${num(r[12])},"accuracy":${num(r[13])},` +
       `"satellites":${num(r[14])},"hdop":${num(r[15])},"ignition":${r[16]},"odometer":${num(r[17])},"power":${num(r[18])},` +

@@ -49,6 +49,6 @@ export const stopsTable: ReportTable<ReportStop> = {
     field('startOdometer', 'Start odometer (m)', 'number'),
     field('endOdometer', 'End odometer (m)', 'number'),
     field('distance', 'Distance (m)', 'number'),
-    field('positionId', 'Position', 'text'),
+    field('positionId', 'Position', 'integer'),
   ],
 };

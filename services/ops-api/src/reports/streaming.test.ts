@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { stringify } from 'csv-stringify/sync';
 import ExcelJS from 'exceljs';
-import { DeviceInput, EventMessage, PositionMessage, type PositionMessageInput } from '@corridor/contracts';
+import { DeviceInput, EventMessage, PositionMessage, type PositionMessageInput, positionId } from '@corridor/contracts';
 import { ensureEventsTable, insertEvents, insertPositions, queryEvents, queryPositionHistory, type Analytics } from '@corridor/platform';
 import { asUser, TEST_IDENTITY_SECRET, testUsers } from '@corridor/platform/testing/identity';
 import { createTestAdapters, primaryKind, type TestAdapters } from '@corridor/platform/testing/test-adapters';
@@ -54,7 +54,7 @@ function watched(ch: Analytics): Analytics {
 
 const fix = (deviceId: number, i: number, patch: Partial<PositionMessageInput> = {}): PositionMessage =>
   PositionMessage.parse({
-    id: `${deviceId}-${T0 + i * 10_000}`, deviceId, uniqueId: `strm-${deviceId}`, protocol: 'teltonika',
+    id: positionId(deviceId, T0 + i * 10_000), deviceId, uniqueId: `strm-${deviceId}`, protocol: 'teltonika',
     fixTime: new Date(T0 + i * 10_000).toISOString(), serverTime: new Date(T0 + i * 10_000 + 1500).toISOString(),
     valid: true, latitude: -1.2921 + i * 1e-5, longitude: 36.8219 + i * 1.3e-5, speed: (i % 70) * 0.731, course: (i * 7) % 360,
     ignition: i % 3 !== 0, attributes: { hours: i * 10_000, fuelUsed: i / 8 },

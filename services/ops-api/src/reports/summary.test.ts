@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PositionMessage, ReportSummary, type PositionMessageInput } from '@corridor/contracts';
+import { PositionMessage, ReportSummary, type PositionMessageInput, positionId } from '@corridor/contracts';
 import { EARTH_RADIUS_M } from '@corridor/geodata/geo-math';
 import { ensurePositionsTable, insertPositions } from '@corridor/platform';
 import { streamReportFixes } from '@corridor/platform/clickhouse/report-positions';
@@ -116,7 +116,7 @@ function irregular(deviceId: number, n: number, seed: number, counters: boolean)
   let [lat, lon, odometer, hours] = [-1.29, 36.82, 500_000, 1e9];
   const out: PositionMessageInput[] = [];
   for (let i = 0; i < n; i++) {
-    t += rnd() < 0.02 ? 3 * 3_600_000 : Math.round(5_000 + rnd() * 55_000);
+    t += rnd() < 0.02 ? 3 * 3_600_000 : Math.round(5 + rnd() * 55) * 1000; // whole seconds: the store's resolution
     const speed = rnd() < 0.3 ? 0 : Math.round(rnd() * 4000) / 100;
     lat += (rnd() - 0.5) * 0.002;
     lon += (rnd() - 0.3) * 0.002;
@@ -125,7 +125,7 @@ function irregular(deviceId: number, n: number, seed: number, counters: boolean)
     const attributes: Record<string, number | boolean> = counters ? { hours, fuelUsed: Math.round(odometer / 10) / 100 } : {};
     if (rnd() < 0.1) attributes['motion'] = rnd() < 0.5;
     const p: PositionMessageInput = {
-      id: `${deviceId}-${t}`, deviceId, uniqueId: `sum-${deviceId}`, protocol: 'osmand', fixTime: new Date(t).toISOString(),
+      id: positionId(deviceId, t), deviceId, uniqueId: `sum-${deviceId}`, protocol: 'osmand', fixTime: new Date(t).toISOString(),
       serverTime: new Date(t + 1000).toISOString(), valid: true, latitude: lat, longitude: lon, speed, course: 0,
       ignition: rnd() < 0.1 ? null : rnd() < 0.7, odometer: counters ? odometer : null, attributes,
     };

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PositionMessage, type PositionMessageInput, type ReportStop, type ReportTrip } from '@corridor/contracts';
+import { PositionMessage, positionId, type PositionMessageInput, type ReportStop, type ReportTrip } from '@corridor/contracts';
 import { ensurePositionsTable, insertPositions } from '@corridor/platform';
 import { queryFixesAt, streamReportFixes, type ReportFixRow } from '@corridor/platform/clickhouse/report-positions';
 import { streamTracks } from '@corridor/platform/clickhouse/report-track';
@@ -42,7 +42,7 @@ function irregular(deviceId: number, n: number, seed: number, counters: boolean)
       driving = !driving;
       left = Math.round(5 + rnd() * (driving ? 200 : 120));
     }
-    t += rnd() < 0.01 ? Math.round(rnd() * 3 * 3_600_000) : Math.round(5_000 + rnd() * 55_000);
+    t += (rnd() < 0.01 ? Math.round(rnd() * 3 * 3_600) : Math.round(5 + rnd() * 55)) * 1000; // positions are stored to the second
     const step = driving ? 0.002 + rnd() * 0.004 : rnd() < 0.2 ? 0.0015 : rnd() * 0.0002; // parked: jitter, now and then a jump
     lat += (rnd() - 0.5) * step;
     lon += (rnd() - 0.2) * step;
@@ -53,11 +53,13 @@ function irregular(deviceId: number, n: number, seed: number, counters: boolean)
     if (rnd() < 0.1) attributes['motion'] = rnd() < 0.5;
     if (rnd() < 0.05) attributes['driverUniqueId'] = `D${deviceId}`;
     const p: PositionMessageInput = {
-      id: `${deviceId}-${t}`, deviceId, uniqueId: `trk-${deviceId}`, protocol: 'teltonika', fixTime: new Date(t).toISOString(),
+      id: positionId(deviceId, t), deviceId, uniqueId: `trk-${deviceId}`, protocol: 'teltonika', fixTime: new Date(t).toISOString(),
       serverTime: new Date(t + 1000).toISOString(), valid: true, latitude: lat, longitude: lon, speed, course: 0,
       ignition: rnd() < 0.1 ? null : driving || rnd() < 0.3, odometer: counters ? odometer : null, attributes,
     };
     out.push(p);
+    // a state record of the same second (no fix: the last location, not valid): a row of its own
+    if (rnd() < 0.02) out.push({ ...p, id: positionId(deviceId, t, 'state'), valid: false, speed: 0, attributes: { outdated: true, batteryLevel: 80 } });
     if (rnd() < 0.03) again.push({ ...p, speed: Math.round(rnd() * 4000) / 100, latitude: lat + 0.01, serverTime: new Date(t + 5000).toISOString() });
   }
   return [out, again];

@@ -1,6 +1,6 @@
 import { fixKey, type FixKey, type ReportFixRow } from '@corridor/platform/clickhouse/report-positions';
 import type { TrackChunk } from '@corridor/platform/clickhouse/report-track';
-import { fixTrack, type ReportFix } from './fixes';
+import { fixTrack, type MotionFix, type ReportFix } from './fixes';
 import { intervalBuilder, type Interval, type IntervalKind } from './intervals';
 import type { TripThresholds } from './settings';
 
@@ -12,19 +12,22 @@ export interface TrackRunsOptions<T> {
   item(deviceId: number, interval: Interval): T;
 }
 
-/** A fix of a track as the detectors read it; what a report item shows of it is read later. */
-const trackFix = (c: TrackChunk, i: number): ReportFix => ({
-  deviceId: c.deviceId, id: '', time: c.time[i]!, latitude: c.latitude[i]!, longitude: c.longitude[i]!, speed: c.speed[i]!, valid: true,
-  ignition: c.ignition[i]! < 0 ? null : c.ignition[i] === 1, odometer: null, hours: null, fuelUsed: null, fuel: null, fuelLevel: null,
-  driverUniqueId: null, motion: c.motion[i]! < 0 ? null : c.motion[i] === 1, path: 0, ignitionMs: 0, ignitionFixes: 0, moving: false,
+/** A fix of a track as the detectors read it (the totals are set by fixTrack; a fixed shape from the start). */
+const trackFix = (c: TrackChunk, i: number): MotionFix => ({
+  deviceId: c.deviceId, id: c.id[i]!, time: c.time[i]!, latitude: c.latitude[i]!, longitude: c.longitude[i]!, speed: c.speed[i]!,
+  ignition: c.ignition[i]! < 0 ? null : c.ignition[i] === 1, motion: c.motion[i]! < 0 ? null : c.motion[i] === 1,
+  path: 0, leg: 0, ignitionMs: 0, ignitionFixes: 0, moving: false,
 });
 
 /** An interval's end as stored, with the running totals the fold computed for it. */
-function stored(fix: ReportFix, rows: Map<string, ReportFixRow>): ReportFix {
+function stored(fix: MotionFix, rows: Map<string, ReportFixRow>): ReportFix {
+  const totals = { path: fix.path, leg: fix.leg, ignitionMs: fix.ignitionMs, ignitionFixes: fix.ignitionFixes, moving: fix.moving };
   const row = rows.get(fixKey(fix));
-  // the fix was deleted between the two reads: what the track had of it
-  if (!row) return fix;
-  return { ...row, path: fix.path, ignitionMs: fix.ignitionMs, ignitionFixes: fix.ignitionFixes, moving: fix.moving };
+  if (row) return { ...row, ...totals };
+  // deleted between the two reads: what the track had of it
+  return {
+    ...fix, valid: true, odometer: null, hours: null, fuelUsed: null, fuel: null, fuelLevel: null, driverUniqueId: null, ...totals,
+  };
 }
 
 /**
@@ -35,9 +38,9 @@ function stored(fix: ReportFix, rows: Map<string, ReportFixRow>): ReportFix {
  */
 export async function* trackRuns<T>(batches: AsyncIterable<TrackChunk[]>, o: TrackRunsOptions<T>): AsyncGenerator<T[]> {
   let deviceId: number | undefined;
-  let track: ((row: ReportFixRow) => ReportFix) | undefined;
-  let intervals: ReturnType<typeof intervalBuilder> | undefined;
-  let found: [number, Interval][] = [];
+  let track: ((row: MotionFix) => MotionFix) | undefined;
+  let intervals: ReturnType<typeof intervalBuilder<MotionFix>> | undefined;
+  let found: [number, Interval<MotionFix>][] = [];
 
   async function complete(): Promise<T[]> {
     const done = found;
@@ -53,8 +56,8 @@ export async function* trackRuns<T>(batches: AsyncIterable<TrackChunk[]>, o: Tra
         if (intervals) for (const iv of intervals.finish()) found.push([deviceId!, iv]);
         deviceId = c.deviceId;
         const t = o.thresholdsOf(deviceId);
-        track = fixTrack(t.speedThreshold);
-        intervals = intervalBuilder(o.kind, t);
+        track = fixTrack<MotionFix>(t.speedThreshold);
+        intervals = intervalBuilder<MotionFix>(o.kind, t);
       }
       for (let i = 0; i < c.length; i++) {
         for (const iv of intervals!.push(track!(trackFix(c, i)))) found.push([deviceId, iv]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ReportStop, ReportTrip } from '@corridor/contracts';
+import { ReportStop, ReportTrip, positionId } from '@corridor/contracts';
 import type { ReportFixRow } from '@corridor/platform/clickhouse/report-positions';
 import type { DeviceRun } from './device-runs';
 import { defaultReportSettings, type TripThresholds } from './settings';
@@ -54,7 +54,7 @@ describe('trips and stops, new logic (Traccar default)', () => {
       if (counters) expect(found.map((t) => t.distance)).toEqual([120_000, 180_000, 119_500]); // odometer deltas, exact
       expect(found[0]!.maxSpeed).toBeCloseTo(60 / 1.852, 3);
       expect(found[1]!.averageSpeed).toBeCloseTo((180_000 / 11_010) * 3600 / 1852, 2);
-      expect(found[0]).toMatchObject({ deviceId: 7, deviceName: 'KBX 123A', startPositionId: `7-${T0}`, startAddress: null });
+      expect(found[0]).toMatchObject({ deviceId: 7, deviceName: 'KBX 123A', startPositionId: positionId(7, T0), startAddress: null });
       expect(found[0]!.startOdometer).toBe(counters ? 1_000_000 : null);
       expect(found[0]!.spentFuel).toBe(counters ? 42 : null); // 0.35 l/km × 120 km
       const s = stops(trackRows(device.id, dayTrack, counters));

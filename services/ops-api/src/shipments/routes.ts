@@ -28,7 +28,7 @@ export function shipmentRoutes(app: App, svc: ShipmentsService, deps: { document
     const shipment = await svc.get(req.params.shipmentId, scope);
     const documentId = await documentToAttach(req, deps.documents, by, { companyId: shipment.companyId, ownerType: 'shipment', ownerId: shipment.id });
     const doc = await svc.attachDocument(shipment.id, documentId, by, scope, req.id);
-    return reply.code(201).send(deps.documents.withLink(doc));
+    return reply.code(201).send(deps.documents.withLink(doc, by.userId));
   });
   registerEndpoint(app, processTransportDocument, async (req) => {
     const { record, bytes } = await deps.documents.read(req.body.documentId, companyScope(req.identity!));

@@ -1,4 +1,4 @@
-import { doublePrecision, index, integer, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, doublePrecision, index, integer, text, timestamp } from 'drizzle-orm/pg-core';
 import { geofenceSchema } from './geofence-schema';
 
 /**
@@ -14,7 +14,7 @@ export const geofenceEvents = geofenceSchema.table(
     deviceId: integer('device_id').notNull(),
     geofenceId: integer('geofence_id').notNull(),
     eventTime: timestamp('event_time', { withTimezone: true, mode: 'date' }).notNull(),
-    positionId: text('position_id'),
+    positionId: bigint('position_id', { mode: 'number' }),
     latitude: doublePrecision('latitude'),
     longitude: doublePrecision('longitude'),
     /** exit only: the enter time of the visit and its length */

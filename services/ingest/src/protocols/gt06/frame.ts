@@ -98,8 +98,10 @@ export interface Gt06Envelope {
   crcValid: boolean;
   /** Everything between the protocol number and the 0D0A tail (for packets sent without serial/CRC). */
   payload: Buffer;
-  /** True when the length field is zero (Wi-Fi packets): no serial or CRC to read. */
+  /** True when the length field is zero (Wi-Fi packets) or the frame has no room for them: no serial or CRC to read. */
   bare: boolean;
+  /** The length field as sent (protocol number through CRC; some firmwares miscount it). */
+  declared: number;
 }
 
 export function parseGt06Envelope(frame: Buffer): Gt06Envelope {
@@ -116,8 +118,8 @@ export function parseGt06Envelope(frame: Buffer): Gt06Envelope {
   const type = frame[typeIndex] ?? 0;
   const declared = extended ? frame.readUInt16BE(2) : (frame[2] ?? 0);
   const payload = frame.subarray(typeIndex + 1, frame.length - 2);
-  if (declared === 0) return { extended, type, body: payload, payload, serial: 0, crcValid: false, bare: true };
-  if (frame.length < typeIndex + 1 + 6) throw new DecodeError('bad_frame', 'gt06: frame too short for serial and CRC');
+  // No length, or a frame too short to hold a serial and CRC: the payload is all there is.
+  if (declared === 0 || frame.length < typeIndex + 1 + 6) return { extended, type, body: payload, payload, serial: 0, crcValid: false, bare: true, declared };
   const end = frame.length;
   const crc = frame.readUInt16BE(end - 4);
   return {
@@ -128,5 +130,6 @@ export function parseGt06Envelope(frame: Buffer): Gt06Envelope {
     crcValid: crcX25(frame.subarray(2, end - 4)) === crc,
     payload,
     bare: false,
+    declared,
   };
 }

@@ -15,7 +15,7 @@ export const gt06Protocol: Protocol = {
   encodeCommand: encodeGt06Command,
 };
 
-export { decodeGt06, GT06_MSG, type Gt06Session } from './decode';
+export { decodeGt06, type Gt06Session } from './decode';
 export { splitGt06Frames, crcX25, parseGt06Envelope } from './frame';
 export { encodeGt06Ack, encodeGt06Packet } from './ack';
 export { encodeGt06Command } from './commands';

@@ -1,11 +1,23 @@
 import { DecodeError, type DecodeResult, type ProtocolSession } from '../protocol';
+import { Alarms, commandResult, ignoredResult, positionsResult, stateResult, type Attributes } from '../result';
 import { encodeImeiAck, encodeTcpAck, encodeUdpAck } from './ack';
-import { CODEC, parseAvlData, type AvlData } from './avl';
+import { parseAvlData, type AvlData } from './avl';
+import { codecLabel, COMMAND_CODECS } from './codecs';
 import { crc16Ibm, KEEPALIVE_BYTE, MAX_IMEI_LENGTH } from './frame';
 
-/** Teltonika decoders for TCP frames (as cut by splitTeltonikaFrames) and UDP datagrams. */
-
+/**
+ * Teltonika decoders for TCP frames (as cut by splitTeltonikaFrames) and UDP datagrams:
+ * - codec 8, 8E, 16 and 7 (GH3000) records → positions (codec 7 records without a location → a
+ *   state record), acknowledged with the record count;
+ * - codec 12/13/14 messages → the reply text as a command result (axle loads and driver-card
+ *   lines as device state; camera transfers refused), never acknowledged.
+ */
 const IMEI_PATTERN = /^[0-9]{1,32}$/;
+
+export interface TeltonikaSession extends ProtocolSession {
+  /** The connection's packets carry the 16-byte IO group (learned from the first that parsed so). */
+  teltonikaGroup16?: boolean;
+}
 
 function readImei(buf: Buffer, at: number, length: number): string {
   if (length === 0 || length > MAX_IMEI_LENGTH || at + length > buf.length) {
@@ -16,38 +28,50 @@ function readImei(buf: Buffer, at: number, length: number): string {
   return imei;
 }
 
-function resultFrom(avl: AvlData, crcValid: boolean, ack: Buffer | undefined): DecodeResult {
-  const commandResponse = avl.codec === CODEC.c12 || avl.codec === CODEC.c13;
-  const alarms = avl.positions.flatMap((p) => (p.alarm ? p.alarm.split(',') : []));
-  const result: DecodeResult = {
-    kind: commandResponse ? 'ignored' : alarms.length > 0 ? 'alarm' : 'position',
-    positions: avl.positions,
-    crcValid,
-  };
-  if (ack) result.ack = ack;
-  if (alarms.length > 0) result.events = alarms.map((alarm) => ({ alarm }));
-  if (avl.attributes) result.attributes = avl.attributes;
-  return result;
+function repliesResult(avl: AvlData, o: { type: string; crcValid: boolean }): DecodeResult {
+  const texts = avl.replies.filter((r) => r.text !== null).map((r) => r.text!);
+  const state: Attributes = Object.assign({}, ...avl.replies.filter((r) => r.text === null && !r.camera).map((r) => r.attributes));
+  const time = avl.replies.find((r) => r.time)?.time ?? null;
+  if (texts.length) {
+    const first = avl.replies.find((r) => r.text !== null)!;
+    return commandResult(texts.join('\n'), o, { ...state, ...first.attributes, type: first.type });
+  }
+  if (Object.keys(state).length) return stateResult(state, new Alarms(), { ...o, deviceTime: time });
+  if (avl.replies.some((r) => r.camera)) return ignoredResult('codec 12 camera image transfer is not supported', o);
+  return ignoredResult('command message without content', o);
 }
 
-function decodeTcpFrame(frame: Buffer, session: ProtocolSession): DecodeResult {
-  if (frame.length === 1 && frame[0] === KEEPALIVE_BYTE) return { kind: 'heartbeat', positions: [], crcValid: true };
+function resultFrom(avl: AvlData, crcValid: boolean, ack: Buffer): DecodeResult {
+  const o = { type: codecLabel(avl.codec), crcValid };
+  if (COMMAND_CODECS.has(avl.codec)) return repliesResult(avl, o);
+  if (avl.positions.length) return positionsResult(avl.positions, { ...o, ack });
+  const last = avl.locationless.at(-1);
+  if (last) {
+    const alarms = new Alarms();
+    last.alarms.forEach((a) => alarms.add(a));
+    return stateResult(last.attributes, alarms, { ...o, ack, deviceTime: last.time });
+  }
+  return ignoredResult(avl.count ? 'records without a real time' : 'packet without records', { ...o, ack });
+}
+
+function decodeTcpFrame(frame: Buffer, session: TeltonikaSession): DecodeResult {
+  if (frame.length === 1 && frame[0] === KEEPALIVE_BYTE) return { kind: 'heartbeat', positions: [], crcValid: true, type: 'ping' };
   if (frame.length < 2) throw new DecodeError('bad_frame', 'teltonika: frame too short');
   const imeiLength = frame.readUInt16BE(0);
   if (imeiLength > 0) {
     if (frame.length !== imeiLength + 2) throw new DecodeError('bad_frame', 'teltonika: IMEI frame length mismatch');
     const imei = readImei(frame, 2, imeiLength);
     session.deviceId = imei;
-    return { kind: 'login', deviceId: imei, positions: [], ack: encodeImeiAck(true), crcValid: true };
+    return { kind: 'login', deviceId: imei, positions: [], ack: encodeImeiAck(true), crcValid: true, type: 'imei' };
   }
   if (frame.length < 12 || frame.readUInt32BE(0) !== 0) throw new DecodeError('bad_frame', 'teltonika: not an AVL packet');
   const dataLength = frame.readUInt32BE(4);
   if (frame.length !== 8 + dataLength + 4) throw new DecodeError('bad_frame', 'teltonika: AVL packet length mismatch');
   const data = frame.subarray(8, 8 + dataLength);
   const crcValid = crc16Ibm(data) === frame.readUInt32BE(8 + dataLength);
-  const avl = parseAvlData(data, session.deviceId);
-  const commandResponse = avl.codec === CODEC.c12 || avl.codec === CODEC.c13;
-  return resultFrom(avl, crcValid, commandResponse ? undefined : encodeTcpAck(avl.count));
+  const avl = parseAvlData(data, session.deviceId, session.teltonikaGroup16 === true);
+  session.teltonikaGroup16 = avl.group16;
+  return resultFrom(avl, crcValid, encodeTcpAck(avl.count));
 }
 
 function guard<T>(what: string, run: () => T): T {
@@ -60,7 +84,7 @@ function guard<T>(what: string, run: () => T): T {
 }
 
 /** Decodes one TCP frame: IMEI handshake, AVL packet or keep-alive. Throws only DecodeError. */
-export function decodeTeltonika(frame: Buffer, session: ProtocolSession): DecodeResult {
+export function decodeTeltonika(frame: Buffer, session: TeltonikaSession): DecodeResult {
   return guard('tcp', () => decodeTcpFrame(frame, session));
 }
 
@@ -79,9 +103,8 @@ export function decodeTeltonikaUdp(datagram: Buffer): DecodeResult & { deviceId:
     const imeiLength = packet.readUInt16BE(6);
     const imei = readImei(packet, 8, imeiLength);
     const avl = parseAvlData(packet.subarray(8 + imeiLength), imei);
-    const commandResponse = avl.codec === CODEC.c12 || avl.codec === CODEC.c13;
-    const ack = commandResponse ? undefined : encodeUdpAck(packetId, avlPacketId, avl.count);
-    const result = resultFrom(avl, true, ack);
+    const result = resultFrom(avl, true, encodeUdpAck(packetId, avlPacketId, avl.count));
+    if (COMMAND_CODECS.has(avl.codec)) delete result.ack;
     result.deviceId = imei;
     return result as DecodeResult & { deviceId: string };
   });

@@ -10,6 +10,7 @@ import { DecodeError, type FrameSplit } from '../protocol';
 export const KEEPALIVE_BYTE = 0xff;
 const PREAMBLE_AND_LENGTH = 8;
 const CRC_FIELD = 4;
+const MIN_DATA_LENGTH = 3;
 /** An IMEI is 15 digits; allow some slack for other identifiers but reject obvious garbage. */
 export const MAX_IMEI_LENGTH = 32;
 
@@ -42,7 +43,10 @@ function frameLength(buf: Buffer, maxFrame: number): number {
   }
   if (buf.length < PREAMBLE_AND_LENGTH) return 0;
   if (buf.readUInt16BE(2) !== 0) throw new DecodeError('bad_frame', 'teltonika: AVL packet preamble is not 00000000');
-  const total = PREAMBLE_AND_LENGTH + buf.readUInt32BE(4) + CRC_FIELD;
+  const dataLength = buf.readUInt32BE(4);
+  // Codec, two record counts at the least: a smaller length cannot frame the packet (seen as 0 from broken firmwares).
+  if (dataLength < MIN_DATA_LENGTH) throw new DecodeError('bad_frame', `teltonika: AVL packet declares ${dataLength} data bytes`);
+  const total = PREAMBLE_AND_LENGTH + dataLength + CRC_FIELD;
   if (total > maxFrame) throw new DecodeError('frame_too_large', `teltonika: packet of ${total} bytes exceeds ${maxFrame}`);
   return buf.length >= total ? total : 0;
 }

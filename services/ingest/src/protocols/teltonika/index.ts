@@ -13,7 +13,7 @@ export const teltonikaProtocol: Protocol = {
   decode: (frame, session) => decodeTeltonika(frame, session),
 };
 
-export { decodeTeltonika, decodeTeltonikaUdp } from './decode';
+export { decodeTeltonika, decodeTeltonikaUdp, type TeltonikaSession } from './decode';
 export { splitTeltonikaFrames, crc16Ibm } from './frame';
 export { encodeImeiAck, encodeTcpAck, encodeUdpAck } from './ack';
 export { TELTONIKA_IO, type IoElementSpec } from './io-elements';

@@ -64,7 +64,9 @@ const driverId = (raw: Buffer): IoValue => {
 };
 
 const whenTrue = (name: string) => (v: IoValue) => (v === true || (typeof v === 'number' && v > 0) ? name : null);
-const greenDriving = (v: IoValue) => (v === 1 ? 'acceleration' : v === 2 ? 'braking' : v === 3 ? 'cornering' : null);
+const greenDriving = (v: IoValue) => (v === 1 ? 'hardAcceleration' : v === 2 ? 'hardBraking' : v === 3 ? 'hardCornering' : null);
+/** DTC list: Traccar keeps the codes space-separated. */
+const dtcs = (raw: Buffer): IoValue => raw.toString('latin1').replace(/,/g, ' ');
 
 const entries: [number, IoElementSpec][] = [
   [1, { key: 'in1', read: flag }],
@@ -74,12 +76,20 @@ const entries: [number, IoElementSpec][] = [
   [9, { key: 'adc1', read: scaled(0.001) }], // analog input 1, mV → V
   [10, { key: 'adc2', read: scaled(0.001) }],
   [11, { key: 'iccid', read: decimalString }],
+  [12, { key: 'fuelUsed', read: scaled(0.001) }], // l
+  [13, { key: 'fuelConsumption', read: scaled(0.01) }], // l/100 km
   [16, { key: 'odometer', read: unsigned, field: 'odometer' }], // total odometer, m
   [17, { key: 'axisX', read: signed }], // mG
   [18, { key: 'axisY', read: signed }],
   [19, { key: 'axisZ', read: signed }],
   [21, { key: 'rssi', read: unsigned }], // GSM signal 0..5
   [24, { key: 'gnssSpeed', read: unsigned }], // km/h
+  [25, { key: 'bleTemp1', read: scaled(0.01, true) }], // °C
+  [26, { key: 'bleTemp2', read: scaled(0.01, true) }],
+  [27, { key: 'bleTemp3', read: scaled(0.01, true) }],
+  [28, { key: 'bleTemp4', read: scaled(0.01, true) }],
+  [30, { key: 'faultCount', read: unsigned }],
+  [32, { key: 'coolantTemp', read: signed }], // °C
   [66, { key: 'power', read: scaled(0.001), field: 'power' }], // external voltage, mV → V
   [67, { key: 'battery', read: scaled(0.001), field: 'battery' }], // battery voltage, mV → V
   [68, { key: 'batteryCurrent', read: scaled(0.001) }], // mA → A
@@ -90,7 +100,16 @@ const entries: [number, IoElementSpec][] = [
   [75, { key: 'temp4', read: scaled(0.1, true) }],
   [78, { key: 'driverUniqueId', read: driverId }],
   [80, { key: 'dataMode', read: unsigned }],
+  [81, { key: 'obdSpeed', read: unsigned }], // km/h
+  [82, { key: 'throttle', read: unsigned }], // %
+  [83, { key: 'fuelUsed', read: scaled(0.1) }], // l
+  [84, { key: 'fuel', read: scaled(0.1) }], // l
+  [85, { key: 'rpm', read: unsigned }],
+  [87, { key: 'obdOdometer', read: unsigned }], // m
+  [89, { key: 'fuelLevelPercentage', read: unsigned }], // %
+  [110, { key: 'fuelConsumption', read: scaled(0.1) }], // l/h
   [113, { key: 'batteryLevel', read: unsigned }], // %
+  [115, { key: 'engineTemp', read: scaled(0.1, true) }], // °C
   [179, { key: 'out1', read: flag }],
   [180, { key: 'out2', read: flag }],
   [181, { key: 'pdop', read: scaled(0.1) }],
@@ -99,6 +118,10 @@ const entries: [number, IoElementSpec][] = [
   [200, { key: 'sleepMode', read: unsigned }],
   [205, { key: 'cid2g', read: unsigned }],
   [206, { key: 'lac', read: unsigned }],
+  [232, { key: 'cngStatus', read: flag }],
+  [233, { key: 'cngUsed', read: scaled(0.1) }],
+  [234, { key: 'cngLevel', read: unsigned }],
+  [235, { key: 'oilLevel', read: unsigned }],
   [236, { key: 'alarmInput', read: flag, alarm: whenTrue('general') }],
   [239, { key: 'ignition', read: flag, field: 'ignition' }],
   [240, { key: 'motion', read: flag }],
@@ -111,7 +134,10 @@ const entries: [number, IoElementSpec][] = [
   [253, { key: 'greenDriving', read: unsigned, alarm: greenDriving }],
   [255, { key: 'overspeeding', read: unsigned, alarm: whenTrue('overspeed') }], // value: speed at the event, km/h
   [256, { key: 'vin', read: text, variableOnly: true }], // codec 8E variable-length element
+  [281, { key: 'dtcs', read: dtcs, variableOnly: true }],
   [318, { key: 'gnssJamming', read: unsigned, alarm: whenTrue('jamming') }], // 0 none, 1 warning, 2 critical
+  [636, { key: 'cid4g', read: unsigned }],
+  [662, { key: 'door', read: flag }],
 ];
 
 export const TELTONIKA_IO: ReadonlyMap<number, IoElementSpec> = new Map(entries);

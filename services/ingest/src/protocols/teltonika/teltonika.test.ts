@@ -22,8 +22,13 @@ const CODEC16_ONE = '000000000000009F100100000164D855401800D5E3B744EC11C762023B0
 const CODEC8E_ALARM = '00000000000000b98e0200000179555c7bf8010b3a1cfbebc142b00000000000000000ec000f000900f00000150000c80000450200710100740001070100fa0000ec01000500b500000018000000430d560044000000190000000100f1000000000000000000000179555c83c8010b3a1cfbebc142b0000000000000000185000f000900f00000150000c80000450200710100740001070100fa00018511000500b500000018000000430d560044000000190000000100f100000000000000000200003251';
 const CODEC8_THREE = '00000000000000da08030000017fcedf499600280431be0eded45d0038012d100000fa100901000200b300b4004501500415034702fa00054232a1180000cd3b2fce281d43001f02c700000006f10000a029000000017fcedea99600280432070eded3dd00380046130009000f0801010200b300b400450150051502470205423276180009cd3b2fce281d43001f02c700000027f10000a0290000000179d50853180027f65d3f0ed67212001500f1110061000f0801010200b300b4004501500515034702054234f4180061cd53d1ce28c043003e02c700000147f1000000290003000052cb';
 const CODEC8_NEGATIVE_ALT = '000000000000002b080100000140d4e3ec6e000cc661d01674a5e0fffc00000900000004020100f0000242322318000000000100007a04';
+// Codec 7 (GH3000), two records.
+const CODEC7_TWO = '000000000000003107024c61410b013f4231c2c141d0beb9003d000005006483ff4c6140eb013f4231c2c141d0beb9003d000005006483ff02000041df';
 const CODEC12_RESPONSE = '000000000000004f0c01060000004755555555777730362e343b30342e323b30302e303b30302e303b30302e303b30302e303b30302e303b30302e303b30312e333b30302e303b31302e373b30302e303b5353530d0a010000e371';
 const CODEC13_RESPONSE = '00000000000000170D01050000000F0000016C0A81C320676574696E666F0100006855';
+// Teltonika Data Sending Protocols wiki, Codec 14 example: the device's ACK to `getver`.
+const CODEC14_ACK =
+  '00000000000000AB0E0106000000A303520930814522515665723A30332E31382E31345F3034204750533A41584E5F352E31305F333333332048773A464D42313230204D6F643A313520494D45493A33353230393330383134353232353120496E69743A323031382D31312D323220373A313320557074696D653A3137323334204D41433A363042444430303136323631205350433A312830292041584C3A30204F42443A3020424C3A312E362042543A340100007AAE';
 const UDP_CODEC8 = '0049cafe0122000f33353734353430373237313339373508010000015d3766f6a800003eef961ec6215e0063006d09003100070401000200f001c8000242381c18003201c7000000e10001';
 
 function decode(frameHex: string, session: ProtocolSession = { deviceId: '123456789012345' }): DecodeResult {
@@ -170,12 +175,36 @@ describe('teltonika TCP decoder', () => {
     expect(p.longitude).toBe(21.432776);
   });
 
-  it('codec 12 command response: text, no positions, no ack', () => {
+  it('codec 12 axle-load report: device state (axle loads, truck and trailer totals), no ack', () => {
     const r = decode(CODEC12_RESPONSE);
-    expect(r.kind).toBe('ignored');
+    expect(r.kind).toBe('state');
+    expect(r.type).toBe('codec12');
     expect(r.positions).toEqual([]);
     expect(r.ack).toBeUndefined();
-    expect(r.attributes?.result).toBe('UUUUww06.4;04.2;00.0;00.0;00.0;00.0;00.0;00.0;01.3;00.0;10.7;00.0;SSS');
+    expect(r.attributes).toMatchObject({ axle1: 6.4, axle2: 4.2, axle3: 0, loadTruck: 1.3, loadTrailer: 0, totalTruck: 10.7, totalTrailer: 0 });
+  });
+
+  it('codec 14 ACK (Teltonika wiki example): the reply as a command result, the IMEI kept, no ack', () => {
+    const r = decode(CODEC14_ACK);
+    expect(r.kind).toBe('result');
+    expect(r.type).toBe('codec14');
+    expect(r.ack).toBeUndefined();
+    expect(r.crcValid).toBe(true);
+    expect(r.attributes?.result).toBe(
+      'Ver:03.18.14_04 GPS:AXN_5.10_3333 Hw:FMB120 Mod:15 IMEI:352093081452251 Init:2018-11-22 7:13 Uptime:17234 MAC:60BDD0016261 SPC:1(0) AXL:0 OBD:0 BL:1.6 BT:4',
+    );
+    expect(r.attributes).toMatchObject({ imei: '352093081452251', type: 6 });
+  });
+
+  it('codec 14 nACK (built per the wiki layout: type 0x11, the IMEI and no text): a failed command result', () => {
+    const data = Buffer.concat([hex('0e0111 00000008 0352093081452251 01')]);
+    const frame = Buffer.concat([hex('00000000'), Buffer.alloc(4), data, Buffer.alloc(4)]);
+    frame.writeUInt32BE(data.length, 4);
+    frame.writeUInt32BE(crc16Ibm(data), 8 + data.length);
+    const r = decodeTeltonika(frame, { deviceId: '352093081452251' });
+    expect(r.kind).toBe('result');
+    expect(r.attributes?.result).toContain('nACK');
+    expect(r.attributes?.imei).toBe('352093081452251');
   });
 
   it('codec 13 command response with a millisecond timestamp', () => {
@@ -186,8 +215,8 @@ describe('teltonika TCP decoder', () => {
     const r = decodeTeltonika(codec8WithIo([[252, 1], [246, 1], [253, 2], [239, 1]]), { deviceId: '1' });
     const p = first(r);
     expectSanePosition(p);
-    expect(p.alarm).toBe('powerCut,tow,braking');
-    expect(r.events).toEqual([{ alarm: 'powerCut' }, { alarm: 'tow' }, { alarm: 'braking' }]);
+    expect(p.alarm).toBe('powerCut,tow,hardBraking');
+    expect(r.events).toEqual([{ alarm: 'powerCut' }, { alarm: 'tow' }, { alarm: 'hardBraking' }]);
     expect(p.ignition).toBe(true);
     expect(p.latitude).toBe(-1.2864);
     expect(p.longitude).toBe(36.8219);
@@ -214,8 +243,8 @@ describe('teltonika TCP decoder', () => {
 
   it('rejects non-digit IMEIs and unsupported codecs with DecodeError', () => {
     expect(() => decodeTeltonika(hex('0003414243'), {})).toThrow(DecodeError);
-    const gh3000 = hex('0000000000000003070000' + '00000000');
-    expect(() => decodeTeltonika(gh3000, {})).toThrow(expect.objectContaining({ reason: 'unsupported_codec' }));
+    const codec9 = hex('0000000000000003090000' + '00000000');
+    expect(() => decodeTeltonika(codec9, {})).toThrow(expect.objectContaining({ reason: 'unsupported_codec' }));
   });
 });
 
@@ -240,7 +269,7 @@ describe('teltonika UDP decoder', () => {
 });
 
 describe('teltonika frame splitter', () => {
-  const frames = [IMEI_FRAME, CODEC8_ONE, 'ff', CODEC8E_ONE, CODEC16_ONE, CODEC12_RESPONSE].map((f) => f.toLowerCase());
+  const frames = [IMEI_FRAME, CODEC8_ONE, 'ff', CODEC8E_ONE, CODEC16_ONE, CODEC12_RESPONSE, CODEC14_ACK, CODEC8_THREE].map((f) => f.toLowerCase());
 
   it('splits a session capture identically at every byte offset, twice over', () => {
     expectSplitInvariant(splitTeltonikaFrames, hex(frames.join('')), frames, MAX_FRAME);
@@ -259,7 +288,7 @@ describe('teltonika frame splitter', () => {
 });
 
 describe('teltonika robustness (fast-check)', () => {
-  const captures = [CODEC8_ONE, CODEC8E_ONE, CODEC16_ONE, CODEC8E_ALARM, CODEC12_RESPONSE, CODEC13_RESPONSE, IMEI_FRAME].map(hex);
+  const captures = [CODEC8_ONE, CODEC8E_ONE, CODEC16_ONE, CODEC8E_ALARM, CODEC12_RESPONSE, CODEC13_RESPONSE, CODEC14_ACK, CODEC8_THREE, CODEC7_TWO, IMEI_FRAME].map(hex);
 
   it('splitFrames on random bytes throws nothing but DecodeError', () => {
     fc.assert(
@@ -272,7 +301,7 @@ describe('teltonika robustness (fast-check)', () => {
 
   it('decode on random AVL payloads throws nothing but DecodeError', () => {
     fc.assert(
-      fc.property(fc.constantFrom(0x08, 0x8e, 0x10, 0x0c, 0x0d), fc.uint8Array({ maxLength: 300 }), (codec, payload) => {
+      fc.property(fc.constantFrom(0x07, 0x08, 0x8e, 0x10, 0x0c, 0x0d, 0x0e), fc.uint8Array({ maxLength: 300 }), (codec, payload) => {
         const data = Buffer.concat([Buffer.from([codec]), Buffer.from(payload)]);
         const frame = Buffer.concat([Buffer.alloc(8), data, Buffer.alloc(4)]);
         frame.writeUInt32BE(data.length, 4);

@@ -1,4 +1,4 @@
-import { boolean, index, integer, jsonb, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, jsonb, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { timestamps } from './columns';
 import { ops } from './ops-schema';
 
@@ -11,7 +11,7 @@ export const devices = ops.table(
     status: text('status', { enum: ['online', 'offline', 'unknown', 'pending'] }).notNull().default('unknown'),
     disabled: boolean('disabled').notNull().default(false),
     lastUpdate: timestamp('last_update', { withTimezone: true, mode: 'date' }),
-    positionId: text('position_id'),
+    positionId: bigint('position_id', { mode: 'number' }),
     groupId: integer('group_id'),
     calendarId: integer('calendar_id'),
     companyId: integer('company_id'),

@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { text } from 'node:stream/consumers';
-import type { Readable } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import ExcelJS from 'exceljs';
@@ -15,7 +15,7 @@ import { xlsxStream } from './xlsx';
 const trip = (i: number, patch: Partial<ReportTrip> = {}): ReportTrip => ({
   deviceId: 3, deviceName: 'KCA 001X, "Mombasa" unit', distance: 120_000 + i, averageSpeed: 30.5, maxSpeed: 32.4, spentFuel: null,
   startOdometer: 1_000_000, endOdometer: 1_120_000, startTime: '2026-03-02T06:00:00.000Z', endTime: '2026-03-02T08:03:30.000Z',
-  startPositionId: `3-${i}`, endPositionId: `3-${i + 1}`, startLat: -1.29, startLon: 36.82, endLat: -1.29, endLon: 37.9,
+  startPositionId: 3_000 + i, endPositionId: 3_001 + i, startLat: -1.29, startLon: 36.82, endLat: -1.29, endLon: 37.9,
   startAddress: null, endAddress: null, duration: 7_410_000, driverUniqueId: 'D-9', driverName: null, ...patch,
 });
 async function* batches<T>(...b: T[][]): AsyncGenerator<T[]> {
@@ -114,14 +114,18 @@ describe('report formats', () => {
       const first = await new Promise((resolve) => out.once('data', resolve));
       expect(first).toBeTruthy();
       out.pause();
-      await new Promise((r) => setTimeout(r, 200));
-      const paused = pulled;
-      await new Promise((r) => setTimeout(r, 200));
-      expect(pulled).toBe(paused); // nothing more is read while the output is not
-      expect(pulled).toBeLessThan(100); // of 10,000 batches (a million trips)
+      // At rest: the output's buffer is full and nobody reads it, so nothing can pull the source
+      // any more. A text stream stops once its readable buffer reaches the high-water mark; the
+      // xlsx writer waits for 'drain' after each batch, so it may finish the batch it is on.
+      const full = (): boolean => out.readableLength >= out.readableHighWaterMark && (!(out instanceof PassThrough) || out.writableNeedDrain);
+      await vi.waitFor(() => expect(full() || pulled >= 100).toBe(true), { timeout: 20_000, interval: 5 });
+      const atRest = pulled;
+      expect(atRest).toBeLessThan(100); // of 10,000 batches (a million trips)
+      for (let i = 0; i < 20; i++) await new Promise(setImmediate);
+      await new Promise((r) => setTimeout(r, 50));
+      expect(pulled).toBeLessThanOrEqual(atRest + (format === 'xlsx' ? 1 : 0)); // nothing more is read while the output is not
       out.destroy();
-      for (let i = 0; i < 50 && !ended; i++) await new Promise((r) => setTimeout(r, 10));
-      expect(ended).toBe(true);
+      await vi.waitFor(() => expect(ended).toBe(true), { timeout: 20_000, interval: 5 });
     });
   }
 

@@ -1,0 +1,42 @@
+import { encodeJt808, type Jt808Address, type Jt808Header } from './frame';
+
+/**
+ * Platform replies (JT/T 808-2013/2019 sections 8.2 and 8.5): the general response 0x8001
+ * (reply serial WORD, reply message id WORD, result BYTE) and the registration response 0x8100
+ * (reply serial WORD, result BYTE, authentication code STRING when the result is 0).
+ */
+export const JT808_GENERAL_RESPONSE = 0x8001;
+export const JT808_REGISTER_RESPONSE = 0x8100;
+
+/** General response results. */
+export const JT808_RESULT = { ok: 0, failure: 1, messageError: 2, notSupported: 3 } as const;
+
+/** Per-connection serial of the platform's own messages. */
+export interface Jt808Serial {
+  jt808Serial?: number;
+}
+
+export function nextJt808Serial(session: Jt808Serial): number {
+  const serial = session.jt808Serial ?? 0;
+  session.jt808Serial = (serial + 1) & 0xffff;
+  return serial;
+}
+
+export function encodeJt808GeneralResponse(to: Jt808Header, platformSerial: number, result: number = JT808_RESULT.ok): Buffer {
+  const body = Buffer.alloc(5);
+  body.writeUInt16BE(to.serial, 0);
+  body.writeUInt16BE(to.msgId, 2);
+  body.writeUInt8(result, 4);
+  return encodeJt808(JT808_GENERAL_RESPONSE, to, platformSerial, body);
+}
+
+export function encodeJt808RegisterResponse(to: Jt808Header, platformSerial: number, authCode: string): Buffer {
+  const code = Buffer.from(authCode, 'latin1');
+  const body = Buffer.alloc(3 + code.length);
+  body.writeUInt16BE(to.serial, 0);
+  body.writeUInt8(JT808_RESULT.ok, 2);
+  code.copy(body, 3);
+  return encodeJt808(JT808_REGISTER_RESPONSE, to, platformSerial, body);
+}
+
+export type { Jt808Address };

@@ -1,0 +1,44 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Device } from '@corridor/contracts';
+import { testUsers } from '@corridor/platform/testing/identity';
+import { startHarness, type Harness } from './tracking-harness';
+import { expect400, expectError } from './tracking-expect';
+
+/**
+ * Issue 11's fuzz findings on ops-api (server errors from bad input), each now a 4xx in the shared
+ * shape: ids beyond the database's integer range (2^31 .. 2^53), NUL in text, \u0000 inside JSON
+ * attributes. On the primary adapters: the real PostgreSQL in CI, where these reached the database.
+ */
+let h: Harness;
+let device: Device;
+beforeAll(async () => {
+  h = await startHarness();
+  const res = await h.call(testUsers.admin, 'POST', '/api/devices', { name: 'Bad input truck', uniqueId: '356307042449999', companyId: 101 });
+  expect(res.statusCode, res.body).toBe(200);
+  device = res.json<Device>();
+});
+afterAll(async () => h?.close());
+
+describe('ids beyond the database integer range', () => {
+  it('GET /devices/3000000000 answers 400 naming the id, not 500', async () => {
+    for (const id of ['3000000000', '2147483648', String(2 ** 53 - 1)]) expect400(await h.call(testUsers.admin, 'GET', `/api/devices/${id}`), 'id');
+    expectError(await h.call(testUsers.admin, 'GET', '/api/devices/2147483647'), 404, 'NOT_FOUND');
+  });
+
+  it('an id in a query or a body beyond the range answers 400, not 500', async () => {
+    expectError(await h.call(testUsers.admin, 'GET', '/api/devices?id=3000000000'), 400, 'VALIDATION_FAILED');
+    expectError(await h.call(testUsers.admin, 'PUT', `/api/devices/${device.id}`, { name: 'x', uniqueId: device.uniqueId, groupId: 3000000000 }), 400, 'VALIDATION_FAILED');
+  });
+});
+
+describe('NUL in text', () => {
+  it('is refused in a body string, a JSON attribute key or value, and a query value (400 naming the field)', async () => {
+    expect400(await h.call(testUsers.admin, 'POST', '/api/devices', { name: 'a\u0000b', uniqueId: '356307042448888' }), 'name');
+    expect400(await h.call(testUsers.admin, 'PUT', `/api/devices/${device.id}`, { name: 'x', uniqueId: device.uniqueId, attributes: { 'key\u0000': 1 } }), 'attributes');
+    expect400(await h.call(testUsers.admin, 'PUT', `/api/devices/${device.id}`, { name: 'x', uniqueId: device.uniqueId, attributes: { note: 'v\u0000' } }), 'attributes.note');
+    expect400(await h.call(testUsers.admin, 'GET', '/api/devices?keyword=a%00b'), 'keyword');
+    expect400(await h.call(testUsers.admin, 'POST', '/api/drafts', { kind: 'shipment', payload: { nested: ['ok', 'no\u0000'] } }), 'payload.nested.1');
+    // and nothing was stored
+    expect((await h.call(testUsers.admin, 'GET', `/api/devices/${device.id}`)).json<Device>().attributes).toEqual({});
+  });
+});

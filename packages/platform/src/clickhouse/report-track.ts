@@ -15,6 +15,7 @@ import { afterKeySql, attributeSql, positionsSource, type ReportPositionsQuery }
  * redelivered position (same key) is kept once, with the values of the latest server time, as
  * ReplacingMergeTree keeps it.
  */
+/** A device's rows of a batch; its arrays are views the reader reuses once the next batch is asked for. */
 export interface TrackChunk {
   deviceId: number;
   length: number;

@@ -1,9 +1,9 @@
 import type { z } from 'zod';
 import type {
-  EventMessage, ReportEventsQuery, ReportRouteQuery, ReportStop, ReportSummary, ReportSummaryQuery,
-  ReportTrip, ReportTripsQuery,
+  CombinedReportItem, EventMessage, ReportCombinedQuery, ReportEventsQuery, ReportGeofence, ReportGeofencesQuery, ReportRouteQuery,
+  ReportStop, ReportSummary, ReportSummaryQuery, ReportTrip, ReportTripsQuery,
 } from '@corridor/contracts';
-import type { Analytics, Orm } from '@corridor/platform';
+import { queryPositionsById, type Analytics, type Orm } from '@corridor/platform';
 import { queryFixesAt, streamReportFixes, streamRouteRows, type RouteRow } from '@corridor/platform/clickhouse/report-positions';
 import { streamTracks } from '@corridor/platform/clickhouse/report-track';
 import { streamEvents } from '@corridor/platform/clickhouse/report-events';
@@ -11,9 +11,11 @@ import { streamSummaryParts } from '@corridor/platform/clickhouse/report-summary
 import { EARTH_RADIUS_M } from '@corridor/geodata/geo-math';
 import type { DevicesRepository } from '../devices/repository';
 import { dayBoundaries } from './calendar-days';
+import { combinedItems } from './combined';
 import { perDevice } from './device-runs';
 import { driverNamer } from './driver-names';
 import { eventTypesFilter } from './events';
+import { byStartTime, geofenceVisits } from './geofences';
 import { reportPeriod, type Period } from './period';
 import { reportDevices, type ReportDevice } from './report-devices';
 import type { ReportSettings } from './settings';
@@ -54,6 +56,7 @@ export function reportsService(deps: ReportsDeps) {
   const events = streamEvents(deps.analytics);
   const summaryParts = streamSummaryParts(deps.analytics);
   const nameDrivers = driverNamer(deps.db);
+  const positionsById = queryPositionsById(deps.analytics);
 
   async function prepare(q: Base, scope: number | undefined, signal: AbortSignal | undefined) {
     const period = reportPeriod(q, deps.settings.maxPeriodDays);
@@ -96,6 +99,18 @@ export function reportsService(deps: ReportsDeps) {
           item: (id, iv) => stopItem(byId.get(id)!, iv, thresholds(id)),
         });
       return { devices, period, batches };
+    },
+
+    async geofences(q: z.output<typeof ReportGeofencesQuery>, scope: number | undefined, signal?: AbortSignal): Promise<Report<ReportGeofence>> {
+      const { period, devices, byId, source } = await prepare(q, scope, signal);
+      const wanted = q.geofenceId?.length ? new Set(q.geofenceId) : undefined;
+      const visits = perDevice(events({ ...source, types: ['geofenceEnter', 'geofenceExit'] }), (id) => geofenceVisits(byId.get(id)!, wanted));
+      return { devices, period, batches: byStartTime(visits) };
+    },
+
+    async combined(q: z.output<typeof ReportCombinedQuery>, scope: number | undefined, signal?: AbortSignal): Promise<Report<CombinedReportItem>> {
+      const { period, devices, source } = await prepare(q, scope, signal);
+      return { devices, period, batches: combinedItems(devices, { tracks: tracks(source), events: events(source), positionsById }) };
     },
 
     async summary(q: z.output<typeof ReportSummaryQuery>, scope: number | undefined, signal?: AbortSignal): Promise<Report<ReportSummary>> {

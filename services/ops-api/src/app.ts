@@ -4,6 +4,7 @@ import { createApp, ensureEventsTable, ensurePositionsTable, type Adapters, type
 import { devicesRepository } from './devices/repository';
 import { devicesService, type DevicesService } from './devices/service';
 import { deviceRoutes } from './devices/routes';
+import { positionExporter, positionExportRoutes } from './positions/export-routes';
 import { positionQueryRoutes } from './positions/routes';
 import multipart from '@fastify/multipart';
 import { companiesRepository } from './companies/repository';
@@ -94,8 +95,12 @@ export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
   const repo = devicesRepository(deps.db.orm);
   const devices = devicesService({ repo, bus: deps.bus, cache: deps.cache, logger: deps.logger.child({ module: 'devices' }) });
   deviceRoutes(app, devices);
-  positionQueryRoutes(app, { analytics: deps.analytics, cache: deps.cache, devices: repo });
-  reportRoutes(app, reportsService({ analytics: deps.analytics, db: deps.db.orm, devices: repo, settings: deps.reports ?? defaultReportSettings() }));
+  const reportSettings = deps.reports ?? defaultReportSettings();
+  const positionDeps = { analytics: deps.analytics, cache: deps.cache, db: deps.db.orm, devices: repo, reports: reportSettings };
+  const exporter = positionExporter(positionDeps);
+  positionQueryRoutes(app, { ...positionDeps, exporter });
+  positionExportRoutes(app, positionDeps, exporter);
+  reportRoutes(app, reportsService({ analytics: deps.analytics, db: deps.db.orm, devices: repo, settings: reportSettings }));
   const docSettings = deps.documents ?? defaultDocumentsSettings();
   await app.register(multipart, { limits: { fileSize: docSettings.maxBytes, files: 1 } });
   const companiesRepo = companiesRepository(deps.db.orm);

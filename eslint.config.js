@@ -1,9 +1,11 @@
 // @ts-check
 import eslint from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '.data/**', '**/drizzle/**', 'bench/results/**', 'coverage/**'] },
+  { ignores: ['**/node_modules/**', '.data/**', '**/drizzle/**', 'bench/results/**', 'coverage/**', 'apps/*/dist/**', '.tools/**'] },
   eslint.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -15,5 +17,12 @@ export default tseslint.config(
       'no-new-func': 'error',
       'no-implied-eval': 'error',
     },
+  },
+  // the web console runs in the browser: its globals, and the rules of hooks
+  {
+    files: ['apps/console/src/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
   },
 );

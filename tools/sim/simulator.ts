@@ -1,9 +1,10 @@
 import { planFleet, simDeviceIds, DEFAULT_TRUCKS } from './fleet';
 import { OsmAndSender } from './osmand-client';
 import { seededRandom } from './random';
-import { Truck, type Fix, type Sender } from './truck';
+import { Truck, type Fix, type Sender, type TruckPlan } from './truck';
 import { gt06Codec, teltonikaCodec } from './senders/device-codecs';
 import { TcpDeviceSender } from './senders/tcp-device-sender';
+import { IncidentScript, type IncidentPlan } from './incidents';
 
 export { simDeviceIds, DEFAULT_TRUCKS };
 
@@ -31,9 +32,13 @@ export interface SimulatorOptions {
   tcpHost?: string;
   /** TCP device ports per protocol (default GT06 5023, Teltonika 5027). */
   tcpPorts?: Partial<Record<Exclude<SimProtocol, 'osmand'>, number>>;
+  /** Scripted incidents by device id (the demo's deviations). */
+  incidents?: ReadonlyMap<string, IncidentPlan>;
 }
 
 export interface SimulatorHandle {
+  /** Each truck's plan (device id, corridor, direction), in device order. */
+  readonly plans: readonly TruckPlan[];
   stop(): Promise<void>;
   stats(): { sent: number; failed: number; byProtocol: Record<string, { sent: number; failed: number }> };
 }
@@ -88,13 +93,18 @@ export function startSimulator(opts: SimulatorOptions): SimulatorHandle {
   trucks.forEach((truck, i) => {
     let last = performance.now();
     let busy = false;
+    const plan = opts.incidents?.get(truck.deviceId);
+    const script = plan ? new IncidentScript(plan, plans[i]!.corridor.id, Date.now()) : undefined;
     const tick = (): void => {
       const now = performance.now();
+      const mode = script?.step(truck, Date.now());
       truck.advance(((now - last) / 1000) * timeScale);
       last = now;
-      if (busy || stopped) return; // the previous report is still retrying; skip this one
+      if (busy || stopped || mode?.send === false) return; // the previous report is still retrying, or the truck is silent
       busy = true;
-      const p = truck.report(new Date(), abort.signal).then(() => {
+      const time = new Date();
+      const sending = mode ? truck.sender.send(mode.fix(truck.fix(time)), abort.signal) : truck.report(time, abort.signal);
+      const p = sending.then(() => {
         busy = false;
         inFlight.delete(p);
       });
@@ -114,6 +124,7 @@ export function startSimulator(opts: SimulatorOptions): SimulatorHandle {
   log(`sim: ${trucks.length} trucks reporting every ${intervalMs} ms (time x${timeScale}) over ${where}`);
 
   return {
+    plans,
     async stop() {
       if (stopped) return;
       stopped = true;

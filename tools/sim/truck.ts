@@ -104,6 +104,9 @@ export class Truck {
   private dwellLeft = 0;
   private dwellAt: string | undefined;
   private lastCourse: number;
+  /** Scripted behaviour (the demo's incidents): held in place, or driven at a set speed. */
+  private held = false;
+  private speedOverrideKph: number | null = null;
 
   constructor(plan: TruckPlan, options: TruckOptions) {
     this.plan = plan;
@@ -137,9 +140,24 @@ export class Truck {
     return this.plan.corridor.speedLimitsKph[segment] ?? 80;
   }
 
-  /** Current driving speed before noise: the cruise speed capped by the segment's limit. */
+  /** Current driving speed before noise: the cruise speed capped by the segment's limit (or the scripted speed). */
   private targetKph(): number {
-    return Math.min(this.plan.cruiseKph, this.speedLimitKph(this.segment()));
+    return this.speedOverrideKph ?? Math.min(this.plan.cruiseKph, this.speedLimitKph(this.segment()));
+  }
+
+  /** Holds the truck where it is (speed 0, no progress) until released. */
+  setHeld(held: boolean): void {
+    this.held = held;
+  }
+
+  /** Drives at this speed whatever the limit (null: back to the plan). */
+  setSpeedOverride(kph: number | null): void {
+    this.speedOverrideKph = kph;
+  }
+
+  /** The speed limit where the truck is, km/h. */
+  currentLimitKph(): number {
+    return this.speedLimitKph(this.segment());
   }
 
   /** The nearest event ahead: a planned stop, the end of the segment (limits change) or the terminal. */
@@ -161,6 +179,7 @@ export class Truck {
 
   /** Moves the truck on by `seconds` of simulated time. */
   advance(seconds: number): TruckState {
+    if (this.held) return this.state();
     let left = seconds;
     while (left > EPS) {
       if (this.dwellLeft > 0) {
@@ -212,7 +231,7 @@ export class Truck {
       coord: p.coord,
       along: this.along,
       direction: this.dir === 1 ? 'forward' : 'reverse',
-      speedKph: dwelling ? 0 : this.targetKph(),
+      speedKph: dwelling || this.held ? 0 : this.targetKph(),
       courseDeg: this.lastCourse,
       stoppedAt: dwelling ? this.dwellAt : undefined,
     };

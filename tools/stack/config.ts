@@ -19,11 +19,15 @@ export const StackConfig = BaseEnv.extend({
   MEITRACK_PORT: portVar(5020),
   JT808_PORT: portVar(5015),
   RUPTELA_PORT: portVar(5046),
+  JT701_PORT: portVar(5014),
+  QUECLINK_PORT: portVar(5004),
   /** Protocols the simulated trucks speak, round-robin (osmand over HTTP, gt06 and teltonika over TCP). */
   SIM_PROTOCOLS: z.string().regex(/^(osmand|gt06|teltonika)(,(osmand|gt06|teltonika))*$/).default('osmand,gt06,teltonika'),
   SIM_TRUCKS: z.coerce.number().int().min(0).max(5000).default(24),
   SIM_INTERVAL_MS: z.coerce.number().int().min(100).default(5000),
   SIM_TIME_SCALE: z.coerce.number().positive().default(1),
+  /** The demo scenario: demo accounts per role, journeys for the simulated trucks with scripted incidents, company paperwork. */
+  DEMO: z.stringbool().default(true),
   ADMIN_EMAIL: z.string().default('admin@corridor.local'),
   ADMIN_PASSWORD: z.string().min(8).default('corridor-admin'),
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { notRef } from './references';
 import { defineEndpoint, type ServiceName } from './endpoint';
 import { IsoDateTime, Pagination, page } from './common';
 import type { Role } from './roles';
@@ -32,8 +33,8 @@ const ActionList = z.preprocess((v) => {
 export function auditListQuery<E extends z.ZodEnum>(entityType: E) {
   return Pagination.extend({
     entityType: entityType.optional(),
-    entityId: z.string().trim().min(1).max(64).optional().describe('the id of the entity, as written (numbers as text)'),
-    actorUserId: z.coerce.number().int().min(0).optional().describe('who decided (0: the platform itself, e.g. seeding)'),
+    entityId: notRef(z.string().trim().min(1).max(64), 'any audited entry, deleted ones too (the trail outlives them); staff only').optional().describe('the id of the entity, as written (numbers as text)'),
+    actorUserId: notRef(z.coerce.number().int().min(0), 'who decided, deleted users too (the trail outlives them); 0 the platform; staff only').optional().describe('who decided (0: the platform itself, e.g. seeding)'),
     action: ActionList.optional().describe('one or more actions: repeat the parameter or separate with commas'),
     from: IsoDateTime.optional().describe('decided at or after'),
     to: IsoDateTime.optional().describe('decided at or before'),

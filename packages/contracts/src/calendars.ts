@@ -25,7 +25,7 @@ export const CalendarInput = z
 export type CalendarInput = z.infer<typeof CalendarInput>;
 
 export const calendarsEndpoints = resourceEndpoints({
-  id: 'calendars', path: '/calendars', noun: 'calendar', tags: ['calendars'], entity: Calendar, input: CalendarInput, query: ListQuery,
+  id: 'calendars', path: '/calendars', noun: 'calendar', kind: 'calendar', tags: ['calendars'], entity: Calendar, input: CalendarInput, query: ListQuery,
   write: trackingWriters, companyScoped: true,
   description: 'Traccar Calendar: limits when notification rules fire. Keyword searches the name.',
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ref } from './references';
 import { defineEndpoint } from './endpoint';
 import { IsoDateTime, Pagination, page, repeated } from './common';
 import { DocumentRecord, DocumentRef, DocumentWithLink, extractedField } from './documents';
@@ -95,7 +96,7 @@ export const CargoStatusInput = z
   })
   .meta({ id: 'CargoStatusInput' });
 
-export const CargoIdParam = z.object({ cargoId: z.coerce.number().int().positive() });
+export const CargoIdParam = z.object({ cargoId: ref('cargo', z.coerce.number().int().positive()) });
 
 const CargoFilters = Pagination.extend({
   status: repeated(CargoStatus).optional(),
@@ -105,7 +106,7 @@ const CargoFilters = Pagination.extend({
   to: IsoDateTime.optional().describe('Created before'),
 });
 export const CompanyCargoQuery = CargoFilters;
-export const AdminCargoQuery = CargoFilters.extend({ companyId: z.coerce.number().int().positive().optional() });
+export const AdminCargoQuery = CargoFilters.extend({ companyId: ref('company', z.coerce.number().int().positive()).optional() });
 
 const Page = page(Cargo, 'CargoPage');
 const companyRoles = ['company_user', 'dispatcher', 'clearing_agent'] as const;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { idParam, notRef, ref } from './references';
 import { defineEndpoint } from './endpoint';
-import { IdParam, IsoDateTime, Pagination, repeated } from './common';
+import { IsoDateTime, Pagination, repeated } from './common';
 import { CoveredPeriod, PeriodQuery } from './dashboards';
 
 /**
@@ -43,7 +44,7 @@ export const Certificate = z
   .meta({ id: 'Certificate' });
 export type Certificate = z.infer<typeof Certificate>;
 
-export const CertificateApplyInput = z.object({ cargoId: z.number().int().positive() }).meta({ id: 'CertificateApplyInput' });
+export const CertificateApplyInput = z.object({ cargoId: ref('cargo', z.number().int().positive()) }).meta({ id: 'CertificateApplyInput' });
 
 export const CertificateGenerateInput = z
   .object({
@@ -73,8 +74,8 @@ export type CertificateViewLinks = z.infer<typeof CertificateViewLinks>;
 
 export const CertificatesQuery = Pagination.extend({
   status: repeated(CertificateStatus).optional(),
-  companyId: z.coerce.number().int().positive().optional().describe('association staff only; company users see their own'),
-  cargoId: z.coerce.number().int().positive().optional(),
+  companyId: ref('company', z.coerce.number().int().positive()).optional().describe('association staff only; company users see their own'),
+  cargoId: ref('cargo', z.coerce.number().int().positive()).optional(),
   from: IsoDateTime.optional().describe('applied at or after'),
   to: IsoDateTime.optional().describe('applied at or before'),
   q: z.string().max(64).optional().describe('certificate number or verification code'),
@@ -100,7 +101,7 @@ export const CertificateStats = z
 export type CertificateStats = z.infer<typeof CertificateStats>;
 
 export const CertificateStatsQuery = PeriodQuery.extend({
-  companyId: z.coerce.number().int().positive().optional(),
+  companyId: ref('company', z.coerce.number().int().positive()).optional(),
   granularity: z.enum(['day', 'week', 'month']).default('week'),
 });
 
@@ -135,7 +136,7 @@ export const certificatesEndpoints = [
   defineEndpoint({
     id: 'certificates.get', method: 'get', path: `${base}/{id}`, service: 'ops-api', tags, companyScoped: true,
     summary: 'One certificate, read from the database (never cached: the portal re-reads the status here)', access: 'authenticated',
-    request: { params: IdParam },
+    request: { params: idParam('certificate') },
     responses: { 200: { description: 'The certificate', schema: Certificate } },
   }),
   defineEndpoint({
@@ -150,7 +151,7 @@ export const certificatesEndpoints = [
     id: 'certificates.generate', method: 'post', path: `${base}/{id}/generate-and-upload`, service: 'ops-api', tags,
     summary: 'Render the certificate, invoice and receipt (PDF) and store them; the certificate goes to the association',
     access: ['clearing_agent'],
-    request: { params: IdParam, body: CertificateGenerateInput },
+    request: { params: idParam('certificate'), body: CertificateGenerateInput },
     responses: { 200: { description: 'The submitted certificate', schema: Certificate } },
   }),
   defineEndpoint({
@@ -158,25 +159,25 @@ export const certificatesEndpoints = [
     summary: 'Expiring download links for the certificate, invoice and receipt, issued to the caller',
     description: '409 while the documents are not generated yet.',
     access: 'authenticated',
-    request: { params: IdParam, query: z.object({ ttlSeconds: z.coerce.number().int().min(30).max(14400).default(900).describe('Lifetime of the links (at most 4 hours)') }) },
+    request: { params: idParam('certificate'), query: z.object({ ttlSeconds: z.coerce.number().int().min(30).max(14400).default(900).describe('Lifetime of the links (at most 4 hours)') }) },
     responses: { 200: { description: 'Links', schema: CertificateViewLinks } },
   }),
   defineEndpoint({
     id: 'certificates.approve', method: 'post', path: `${base}/{id}/approve`, service: 'ops-api', tags,
     summary: 'Approve a submitted certificate (audited; the company is notified)', access: ['association_officer'],
-    request: { params: IdParam, body: CertificateApproveInput },
+    request: { params: idParam('certificate'), body: CertificateApproveInput },
     responses: { 200: { description: 'The approved certificate', schema: Certificate } },
   }),
   defineEndpoint({
     id: 'certificates.reject', method: 'post', path: `${base}/{id}/reject`, service: 'ops-api', tags,
     summary: 'Reject an application or a submitted certificate with a reason (audited; the company is notified)', access: ['association_officer'],
-    request: { params: IdParam, body: CertificateRejectInput },
+    request: { params: idParam('certificate'), body: CertificateRejectInput },
     responses: { 200: { description: 'The rejected certificate', schema: Certificate } },
   }),
   defineEndpoint({
     id: 'certificates.verify', method: 'get', path: `${base}/verify/{code}`, service: 'ops-api', tags,
     summary: 'Check a certificate from its verification code (what the QR code on the PDF opens)', access: 'public',
-    request: { params: z.object({ code: z.string().regex(/^[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}$/, 'XXXX-XXXX-XXXX') }) },
+    request: { params: z.object({ code: notRef(z.string().regex(/^[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}$/, 'XXXX-XXXX-XXXX'), 'the verification code printed on a certificate; public') }) },
     responses: { 200: { description: 'The certificate as it stands now', schema: CertificateVerification } },
   }),
 ] as const;

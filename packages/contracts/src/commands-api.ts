@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ref } from './references';
 import { defineEndpoint } from './endpoint';
 import { Attributes } from './common';
 import { CommandMessage } from './commands';
@@ -22,7 +23,7 @@ const commandType = z.string().regex(/^[a-zA-Z][a-zA-Z0-9]{0,63}$/, 'a command t
 
 export const SavedCommandInput = z
   .object({
-    deviceId: z.number().int().positive().nullable().default(null),
+    deviceId: ref('device', z.number().int().positive()).nullable().default(null),
     description: z.string().min(1).max(256),
     type: commandType,
     textChannel: z.boolean().default(false),
@@ -32,13 +33,13 @@ export const SavedCommandInput = z
   .meta({ id: 'SavedCommandInput' });
 export type SavedCommandInput = z.infer<typeof SavedCommandInput>;
 
-export const SavedCommandsQuery = ListQuery.extend({ deviceId: z.coerce.number().int().positive().optional() });
+export const SavedCommandsQuery = ListQuery.extend({ deviceId: ref('device', z.coerce.number().int().positive()).optional() });
 
 /** POST /commands/send: a saved command (id) or an ad-hoc one (type + attributes) for deviceId. */
 export const CommandSendInput = z
   .object({
-    id: z.number().int().positive().optional().describe('A saved command to send'),
-    deviceId: z.number().int().positive(),
+    id: ref('command', z.number().int().positive()).optional().describe('A saved command to send'),
+    deviceId: ref('device', z.number().int().positive()),
     type: commandType.optional(),
     textChannel: z.literal(false).default(false),
     attributes: Attributes.default({}),
@@ -50,20 +51,20 @@ export type CommandSendInput = z.infer<typeof CommandSendInput>;
 const tags = ['commands'];
 export const commandsEndpoints = [
   ...resourceEndpoints({
-    id: 'commands', path: '/commands', noun: 'saved command', tags, entity: SavedCommand, input: SavedCommandInput, query: SavedCommandsQuery,
+    id: 'commands', path: '/commands', noun: 'saved command', kind: 'command', tags, entity: SavedCommand, input: SavedCommandInput, query: SavedCommandsQuery,
     write: trackingWriters, companyScoped: true, description: 'Saved commands. Keyword searches description and type.',
   }),
   defineEndpoint({
     id: 'commands.types', method: 'get', path: '/commands/types', service: 'ops-api', tags, companyScoped: true, access: 'authenticated',
     summary: 'Command types a device supports',
     description: 'With deviceId: the types its protocol (from its latest position, else its device model) can encode; without: every type any protocol supports.',
-    request: { query: z.object({ deviceId: z.coerce.number().int().positive().optional() }) },
+    request: { query: z.object({ deviceId: ref('device', z.coerce.number().int().positive()).optional() }) },
     responses: { 200: { description: 'Types', schema: z.array(TypeItem) } },
   }),
   defineEndpoint({
     id: 'commands.sendable', method: 'get', path: '/commands/send', service: 'ops-api', tags, companyScoped: true, access: trackingWriters,
     summary: 'Saved commands that can be sent to a device now',
-    request: { query: z.object({ deviceId: z.coerce.number().int().positive() }) },
+    request: { query: z.object({ deviceId: ref('device', z.coerce.number().int().positive()) }) },
     responses: { 200: { description: 'Saved commands', schema: z.array(SavedCommand) } },
   }),
   defineEndpoint({

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { idParam, notRef, ref } from './references';
 import { defineEndpoint } from './endpoint';
-import { IdParam, IsoDateTime, Pagination, page, repeated } from './common';
+import { IsoDateTime, Pagination, page, repeated } from './common';
 import { associationRoles } from './roles';
 
 /**
@@ -62,11 +63,11 @@ export const ComplaintInput = z
   .object({
     subjectType: ComplaintSubjectType,
     subjectRef: z.string().trim().min(1).max(64),
-    companyId: z.number().int().positive(),
+    companyId: ref('company', z.number().int().positive(), { scope: 'any' }).describe('the company complained against: any company'),
     category: ComplaintCategory,
     title: z.string().trim().min(3).max(200),
     description: z.string().trim().min(10).max(5000),
-    journeyId: z.string().min(1).max(64).nullable().default(null),
+    journeyId: notRef(z.string().min(1).max(64), 'the journey as the complainant names it (often another company\'s); kept as text, not resolved').nullable().default(null),
     occurredAt: IsoDateTime.nullable().default(null),
   })
   .meta({ id: 'ComplaintInput' });
@@ -84,7 +85,7 @@ export const ComplaintsQuery = Pagination.extend({
   status: repeated(ComplaintStatus).optional(),
   subjectType: ComplaintSubjectType.optional(),
   category: repeated(ComplaintCategory).optional(),
-  companyId: z.coerce.number().int().positive().optional(),
+  companyId: ref('company', z.coerce.number().int().positive()).optional(),
   from: IsoDateTime.optional().describe('filed at or after'),
   to: IsoDateTime.optional().describe('filed at or before'),
   keyword: z.string().max(100).optional().describe('in title, description or subject'),
@@ -111,7 +112,7 @@ export const complaintsEndpoints = [
   defineEndpoint({
     id: 'complaints.get', method: 'get', path: '/complaints/{id}', service: 'ops-api', tags,
     summary: 'One complaint with its status history', access: associationRoles,
-    request: { params: IdParam },
+    request: { params: idParam('complaint') },
     responses: { 200: { description: 'The complaint', schema: ComplaintDetail } },
   }),
   defineEndpoint({
@@ -119,7 +120,7 @@ export const complaintsEndpoints = [
     summary: 'Move a complaint along its workflow',
     description: 'A change the workflow does not allow answers 409 INVALID_TRANSITION with details { current, allowed }.',
     access: ['association_officer'],
-    request: { params: IdParam, body: ComplaintStatusInput },
+    request: { params: idParam('complaint'), body: ComplaintStatusInput },
     responses: { 200: { description: 'The complaint after the change', schema: ComplaintDetail } },
   }),
 ] as const;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ref } from './references';
 import { defineEndpoint } from './endpoint';
 import { ListQuery, OwnerCompanyInput, resourceEndpoints, trackingWriters } from './resource-endpoints';
 import { PositionIdSchema } from './positions';
@@ -36,7 +37,7 @@ export const ComputedAttributeInput = z
   .meta({ id: 'ComputedAttributeInput' });
 export type ComputedAttributeInput = z.infer<typeof ComputedAttributeInput>;
 
-export const ComputedTestQuery = z.object({ deviceId: z.coerce.number().int().positive() });
+export const ComputedTestQuery = z.object({ deviceId: ref('device', z.coerce.number().int().positive()) });
 export const ComputedTestResult = z
   .object({
     attribute: z.string(),
@@ -49,7 +50,7 @@ export type ComputedTestResult = z.infer<typeof ComputedTestResult>;
 
 export const computedAttributesEndpoints = [
   ...resourceEndpoints({
-    id: 'attributes.computed', path: '/attributes/computed', noun: 'computed attribute', tags: ['attributes'],
+    id: 'attributes.computed', path: '/attributes/computed', noun: 'computed attribute', kind: 'computedAttribute', tags: ['attributes'],
     entity: ComputedAttribute, input: ComputedAttributeInput, query: ListQuery, write: trackingWriters, companyScoped: true,
     description: 'Traccar computed attributes. Keyword searches description, attribute and expression.',
   }),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { idParam, notRef, ref } from './references';
 import { defineEndpoint } from './endpoint';
-import { Attributes, IdParam, IsoDateTime, repeated } from './common';
+import { Attributes, IsoDateTime, repeated } from './common';
 import { PositionIdSchema } from './positions';
 
 /** Device, in Traccar's shape (plus companyId). */
@@ -29,11 +30,11 @@ export type Device = z.infer<typeof Device>;
 export const DeviceInput = z
   .object({
     name: z.string().min(1).max(128),
-    uniqueId: z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'letters, digits and _.:- only, at most 64'),
+    uniqueId: notRef(z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'letters, digits and _.:- only, at most 64'), "the device's own identifier"),
     disabled: z.boolean().default(false),
-    groupId: z.number().int().positive().nullable().default(null),
-    calendarId: z.number().int().positive().nullable().default(null),
-    companyId: z.number().int().positive().nullable().default(null),
+    groupId: ref('group', z.number().int().positive()).nullable().default(null),
+    calendarId: ref('calendar', z.number().int().positive()).nullable().default(null),
+    companyId: ref('company', z.number().int().positive()).nullable().default(null),
     phone: z.string().max(32).nullable().default(null),
     model: z.string().max(64).nullable().default(null),
     contact: z.string().max(128).nullable().default(null),
@@ -45,8 +46,8 @@ export const DeviceInput = z
 export type DeviceInput = z.infer<typeof DeviceInput>;
 
 export const DevicesQuery = z.object({
-  id: repeated(z.coerce.number().int().positive()).optional(),
-  uniqueId: repeated(z.string()).optional(),
+  id: repeated(ref('device', z.coerce.number().int().positive())).optional(),
+  uniqueId: notRef(repeated(z.string()), 'a search key: the list holds only devices the caller may see').optional(),
   keyword: z.string().max(100).optional(),
   status: z.enum(['online', 'offline', 'unknown', 'pending']).optional(),
   limit: z.coerce.number().int().min(1).max(1000).default(100),
@@ -85,19 +86,19 @@ export const devicesEndpoints = [
   defineEndpoint({
     id: 'devices.get', method: 'get', path: '/devices/{id}', service: 'ops-api', tags, companyScoped: true,
     summary: 'One device', access: 'authenticated',
-    request: { params: IdParam },
+    request: { params: idParam('device') },
     responses: { 200: { description: 'The device', schema: Device } },
   }),
   defineEndpoint({
     id: 'devices.update', method: 'put', path: '/devices/{id}', service: 'ops-api', tags,
     summary: 'Replace a device', access: ['admin', 'dispatcher'],
-    request: { params: IdParam, body: DeviceInput },
+    request: { params: idParam('device'), body: DeviceInput },
     responses: { 200: { description: 'The updated device', schema: Device } },
   }),
   defineEndpoint({
     id: 'devices.delete', method: 'delete', path: '/devices/{id}', service: 'ops-api', tags,
     summary: 'Delete a device', access: ['admin'],
-    request: { params: IdParam },
+    request: { params: idParam('device') },
     responses: { 204: { description: 'Deleted', schema: null } },
   }),
 ] as const;
@@ -106,9 +107,9 @@ export const devicesEndpoints = [
 export const DeviceBulkCreate = z.object({ devices: z.array(DeviceInput).min(1).max(500) }).meta({ id: 'DeviceBulkCreate' });
 /** PUT /devices/bulk: replace many devices at once (all or none), each naming its id. */
 export const DeviceBulkUpdate = z
-  .object({ devices: z.array(DeviceInput.extend({ id: z.number().int().positive() })).min(1).max(500) })
+  .object({ devices: z.array(DeviceInput.extend({ id: ref('device', z.number().int().positive()) })).min(1).max(500) })
   .meta({ id: 'DeviceBulkUpdate' });
-export const DeviceBulkDeleteQuery = z.object({ id: repeated(z.coerce.number().int().positive()).pipe(z.array(z.number()).min(1).max(500)) });
+export const DeviceBulkDeleteQuery = z.object({ id: repeated(ref('device', z.coerce.number().int().positive())).pipe(z.array(z.number()).min(1).max(500)) });
 
 /**
  * Per-device configuration: the template it follows (a /configurations entry) and its own
@@ -126,7 +127,7 @@ export const DeviceConfiguration = z
 export type DeviceConfiguration = z.infer<typeof DeviceConfiguration>;
 export const DeviceConfigurationInput = z
   .object({
-    configurationId: z.number().int().positive().nullable().default(null),
+    configurationId: ref('configuration', z.number().int().positive()).nullable().default(null),
     values: Attributes.default({}),
   })
   .meta({ id: 'DeviceConfigurationInput' });
@@ -139,7 +140,7 @@ export type DeviceConfigurationInput = z.infer<typeof DeviceConfigurationInput>;
  */
 export const DeviceAccumulators = z
   .object({
-    deviceId: z.number().int().positive(),
+    deviceId: ref('device', z.number().int().positive()),
     totalDistance: z.number().min(0).optional().describe('metres'),
     hours: z.number().min(0).optional().describe('milliseconds'),
   })
@@ -172,20 +173,20 @@ export const devicesExtraEndpoints = [
   defineEndpoint({
     id: 'devices.configuration.get', method: 'get', path: '/devices/{id}/configuration', service: 'ops-api', tags, companyScoped: true,
     summary: 'A device\'s configuration', access: 'authenticated',
-    request: { params: IdParam },
+    request: { params: idParam('device') },
     responses: { 200: { description: 'The configuration', schema: DeviceConfiguration } },
   }),
   defineEndpoint({
     id: 'devices.configuration.put', method: 'put', path: '/devices/{id}/configuration', service: 'ops-api', tags, companyScoped: true,
     summary: 'Set a device\'s configuration template and overrides', access: [...deviceWriters],
-    request: { params: IdParam, body: DeviceConfigurationInput },
+    request: { params: idParam('device'), body: DeviceConfigurationInput },
     responses: { 200: { description: 'The configuration', schema: DeviceConfiguration } },
   }),
   defineEndpoint({
     id: 'devices.accumulators', method: 'put', path: '/devices/{id}/accumulators', service: 'ops-api', tags, companyScoped: true,
     summary: 'Set odometer and engine hours', access: [...deviceWriters],
     description: 'deviceId in the body must equal the path id (400 otherwise).',
-    request: { params: IdParam, body: DeviceAccumulators },
+    request: { params: idParam('device'), body: DeviceAccumulators },
     responses: { 204: { description: 'Set', schema: null } },
   }),
 ] as const;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { notRef, ref } from './references';
 import { defineEndpoint } from './endpoint';
 import { IsoDateTime, Pagination, page, repeated } from './common';
 import { associationRoles } from './roles';
@@ -36,25 +37,25 @@ export const DisciplinaryInput = z
   .object({
     subjectType: DisciplinarySubjectType,
     subjectRef: z.string().trim().min(1).max(64),
-    companyId: z.number().int().positive(),
+    companyId: ref('company', z.number().int().positive()),
     sanctionType: SanctionType,
     reason: z.string().trim().min(5).max(2000),
     startsAt: IsoDateTime,
     endsAt: IsoDateTime.nullable().default(null),
     fineAmount: z.number().positive().max(1e12).nullable().default(null).describe('required for a fine'),
     fineCurrency: Currency.nullable().default(null).describe('required with fineAmount'),
-    complaintId: z.number().int().positive().nullable().default(null),
-    journeyFlagId: z.string().min(1).max(64).nullable().default(null),
+    complaintId: ref('complaint', z.number().int().positive()).nullable().default(null),
+    journeyFlagId: notRef(z.string().min(1).max(64), 'free text as the officer names the flag; kept as written, not resolved').nullable().default(null),
   })
   .meta({ id: 'DisciplinaryInput' });
 export type DisciplinaryInput = z.infer<typeof DisciplinaryInput>;
 
 export const DisciplinaryQuery = Pagination.extend({
-  companyId: z.coerce.number().int().positive().optional(),
+  companyId: ref('company', z.coerce.number().int().positive()).optional(),
   subjectType: DisciplinarySubjectType.optional(),
   subjectRef: z.string().max(64).optional(),
   sanctionType: repeated(SanctionType).optional(),
-  complaintId: z.coerce.number().int().positive().optional(),
+  complaintId: ref('complaint', z.coerce.number().int().positive()).optional(),
   activeAt: IsoDateTime.optional().describe('only records in force at this time'),
   from: IsoDateTime.optional().describe('recorded at or after'),
   to: IsoDateTime.optional().describe('recorded at or before'),

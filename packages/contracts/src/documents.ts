@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { notRef, ref } from './references';
 import { defineEndpoint } from './endpoint';
 import { IsoDateTime, Pagination, page } from './common';
 
@@ -55,19 +56,19 @@ export const DocumentUploadForm = z
   .object({
     file: z.string().describe('The file (binary part, with its filename and content type)'),
     kind: DocumentKind,
-    companyId: z.coerce.number().int().positive().optional().describe('Required for association staff; company users upload for their own company'),
+    companyId: ref('company', z.coerce.number().int().positive()).optional().describe('Required for association staff; company users upload for their own company'),
     ownerType: DocumentOwnerType.optional(),
-    ownerId: z.string().max(64).optional(),
+    ownerId: notRef(z.string().max(64), 'the id of the ownerType entry, as text; the upload form is checked by the documents module').optional(),
   })
   .meta({ id: 'DocumentUploadForm' });
 
-export const DocumentIdParam = z.object({ documentId: z.uuid() });
+export const DocumentIdParam = z.object({ documentId: ref('document', z.uuid()) });
 
 export const DocumentsQuery = Pagination.extend({
-  companyId: z.coerce.number().int().positive().optional(),
+  companyId: ref('company', z.coerce.number().int().positive()).optional(),
   kind: DocumentKind.optional(),
   ownerType: DocumentOwnerType.optional(),
-  ownerId: z.string().max(64).optional(),
+  ownerId: notRef(z.string().max(64), 'a filter on the owner id as stored (text); staff only').optional(),
   from: IsoDateTime.optional().describe('Uploaded at or after'),
   to: IsoDateTime.optional().describe('Uploaded before'),
 });
@@ -121,5 +122,5 @@ export const extractedField = <T extends z.ZodTypeAny>(value: T) =>
   });
 export type ExtractedField<T> = { value: T | null; confidence: number; valid: boolean | null; issues: string[] };
 
-export const DocumentRef = z.object({ documentId: z.uuid() }).meta({ id: 'DocumentRef' });
+export const DocumentRef = z.object({ documentId: ref('document', z.uuid()) }).meta({ id: 'DocumentRef' });
 export type DocumentRef = z.infer<typeof DocumentRef>;

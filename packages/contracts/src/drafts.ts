@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ref } from './references';
 import { IsoDateTime } from './common';
 import { queryFlag, ListQuery, resourceEndpoints } from './resource-endpoints';
 import type { Role } from './roles';
@@ -33,13 +34,13 @@ export type DraftInput = z.infer<typeof DraftInput>;
 export const DraftsQuery = ListQuery.omit({ companyId: true }).extend({
   kind: z.string().max(64).optional(),
   all: queryFlag.optional().describe('Admin only: every user\'s drafts'),
-  userId: z.coerce.number().int().positive().optional().describe('Admin only: that user\'s drafts'),
+  userId: ref('user', z.coerce.number().int().positive()).optional().describe('Admin only: that user\'s drafts'),
 });
 
 const people: Role[] = ['admin', 'association_officer', 'association_analyst', 'dispatcher', 'company_user', 'clearing_agent'];
 
 export const draftsEndpoints = resourceEndpoints({
-  id: 'drafts', path: '/drafts', noun: 'draft', tags: ['drafts'], entity: Draft, input: DraftInput, query: DraftsQuery,
+  id: 'drafts', path: '/drafts', noun: 'draft', kind: 'draft', tags: ['drafts'], entity: Draft, input: DraftInput, query: DraftsQuery,
   read: people, write: people, companyScoped: false,
   description: 'Drafts belong to the user who saved them; another user gets 404. Keyword searches the title.',
 });

@@ -1,13 +1,14 @@
 import { z } from 'zod';
+import { ref } from './references';
 import { defineEndpoint } from './endpoint';
 import { IsoDateTime, repeated } from './common';
 import { EventMessage, EventType } from './events';
 
-export const EventIdParam = z.object({ id: z.string().min(1).max(200) });
+export const EventIdParam = z.object({ id: ref('event', z.string().min(1).max(200)) });
 
 export const EventsQuery = z.object({
-  deviceId: repeated(z.coerce.number().int().positive()).optional(),
-  groupId: z.coerce.number().int().positive().optional().describe('Every device of that group'),
+  deviceId: repeated(ref('device', z.coerce.number().int().positive())).optional(),
+  groupId: ref('group', z.coerce.number().int().positive()).optional().describe('Every device of that group'),
   from: IsoDateTime,
   to: IsoDateTime,
   type: repeated(EventType).optional(),

@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import { idParam, ref } from './references';
+import { OwnerCompanyInput } from './resource-endpoints';
 import { defineEndpoint } from './endpoint';
-import { IdParam, IsoDateTime, Pagination, page, repeated } from './common';
+import { IsoDateTime, Pagination, page, repeated } from './common';
 
 /**
  * Geofences in Traccar's shape (id, name, description, area, calendarId, attributes) plus the
@@ -38,6 +40,7 @@ export const Geofence = z
     attributes: GeofenceAttributes,
     kind: GeofenceKind,
     country: z.string().nullable(),
+    companyId: z.number().int().nullable().describe("the owning company; null: shared (seeded border posts, ports, the association's fences), changed by staff only"),
   })
   .meta({ id: 'Geofence' });
 export type Geofence = z.infer<typeof Geofence>;
@@ -53,12 +56,13 @@ export const GeofenceInput = z
       .describe('GeoJSON alternative to `area` ([lon, lat]): Polygon, Point (+ radius) or LineString (+ attributes.polylineDistance), bare or as a Feature'),
     radius: z.number().optional().describe('metres, for a GeoJSON Point geometry'),
     calendarId: z
-      .preprocess((v) => (v === 0 ? null : v), z.number().int().positive().nullable())
+      .preprocess((v) => (v === 0 ? null : v), ref('calendar', z.number().int().positive()).nullable())
       .default(null)
       .describe('Traccar clients write 0 for "no calendar"; it is read as null'),
     attributes: GeofenceAttributes.default({}),
     kind: GeofenceKind.default('other'),
     country: countryCode.nullable().default(null),
+    companyId: OwnerCompanyInput,
   })
   .superRefine((v, ctx) => {
     if ((v.area === undefined) === (v.geometry === undefined)) {
@@ -77,9 +81,9 @@ const positiveId = z.coerce.number().int().positive();
 
 export const GeofencesQuery = z.object({
   all: flag.describe('Traccar list param; every signed-in user sees every geofence, so it changes nothing'),
-  userId: positiveId.optional().describe('Traccar list param; geofences are not owned per user here, so it changes nothing'),
-  deviceId: positiveId.optional().describe('geofences evaluated for this device: linked to it, to its group, or unlinked'),
-  groupId: positiveId.optional().describe('geofences linked to this group, or unlinked'),
+  userId: ref('user', positiveId).optional().describe('Traccar list param; geofences are not owned per user here, so it changes nothing'),
+  deviceId: ref('device', positiveId).optional().describe('geofences evaluated for this device: linked to it, to its group, or unlinked'),
+  groupId: ref('group', positiveId).optional().describe('geofences linked to this group, or unlinked'),
   kind: repeated(GeofenceKind).optional(),
   country: countryCode.optional(),
   keyword: z.string().max(100).optional().describe('searches name and description'),
@@ -91,8 +95,8 @@ export type GeofencesQuery = z.infer<typeof GeofencesQuery>;
 /** A fence ↔ device or fence ↔ group link; a fence without links applies to every device. */
 export const GeofenceLinkInput = z
   .object({
-    deviceId: z.number().int().positive().optional(),
-    groupId: z.number().int().positive().optional(),
+    deviceId: ref('device', z.number().int().positive()).optional(),
+    groupId: ref('group', z.number().int().positive()).optional(),
   })
   .refine((v) => (v.deviceId === undefined) !== (v.groupId === undefined), {
     path: ['deviceId'], message: 'give exactly one of deviceId or groupId',
@@ -134,7 +138,7 @@ const timezone = z
 export const DwellStatsQuery = Pagination.extend({
   from: IsoDateTime,
   to: IsoDateTime,
-  geofenceId: repeated(positiveId).optional(),
+  geofenceId: repeated(ref('geofence', positiveId)).optional(),
   kind: repeated(GeofenceKind).optional(),
   timezone: timezone.default('UTC').describe('days are counted in this zone'),
 }).refine((q) => Date.parse(q.from) < Date.parse(q.to), { path: ['to'], message: 'to must be after from' })
@@ -164,6 +168,7 @@ export const DwellStatsPage = page(DwellStatsRow, 'GeofenceDwellStatsPage');
 export const GeofenceDefinitionMessage = z
   .union([
     Geofence.extend({
+      companyId: z.number().int().nullable().default(null).describe('absent in definitions written before fences had owners'),
       links: z.object({ deviceIds: z.array(z.number().int()), groupIds: z.array(z.number().int()) }),
       deleted: z.literal(false).default(false),
     }),
@@ -204,44 +209,44 @@ export const geofencesEndpoints = [
   defineEndpoint({
     id: 'geofences.get', method: 'get', path: '/geofences/{id}', service: 'geofence', tags,
     summary: 'One geofence', access: 'authenticated',
-    request: { params: IdParam },
+    request: { params: idParam('geofence') },
     responses: { 200: { description: 'The geofence', schema: Geofence } },
   }),
   defineEndpoint({
     id: 'geofences.update', method: 'put', path: '/geofences/{id}', service: 'geofence', tags,
     summary: 'Replace a geofence', description: areaErrors, access: writers,
-    request: { params: IdParam, body: GeofenceInput },
+    request: { params: idParam('geofence'), body: GeofenceInput },
     responses: { 200: { description: 'The updated geofence', schema: Geofence } },
   }),
   defineEndpoint({
     id: 'geofences.delete', method: 'delete', path: '/geofences/{id}', service: 'geofence', tags,
     summary: 'Delete a geofence (and its links)', access: writers,
-    request: { params: IdParam },
+    request: { params: idParam('geofence') },
     responses: { 204: { description: 'Deleted', schema: null } },
   }),
   defineEndpoint({
     id: 'geofences.links.list', method: 'get', path: '/geofences/{id}/links', service: 'geofence', tags,
     summary: 'Devices and groups a geofence is linked to (none = every device)', access: 'authenticated',
-    request: { params: IdParam },
+    request: { params: idParam('geofence') },
     responses: { 200: { description: 'Links', schema: z.array(GeofenceLink) } },
   }),
   defineEndpoint({
     id: 'geofences.links.create', method: 'post', path: '/geofences/{id}/links', service: 'geofence', tags,
     summary: 'Link a geofence to a device or a group', access: writers,
-    request: { params: IdParam, body: GeofenceLinkInput },
+    request: { params: idParam('geofence'), body: GeofenceLinkInput },
     responses: { 200: { description: 'The link (409 if it exists)', schema: GeofenceLink } },
   }),
   defineEndpoint({
     id: 'geofences.links.delete', method: 'delete', path: '/geofences/{id}/links', service: 'geofence', tags,
     summary: 'Remove a device or group link', access: writers,
-    request: { params: IdParam, body: GeofenceLinkInput },
+    request: { params: idParam('geofence'), body: GeofenceLinkInput },
     responses: { 204: { description: 'Removed', schema: null } },
   }),
   defineEndpoint({
     id: 'geofences.inside', method: 'get', path: '/geofences/{id}/inside', service: 'geofence', tags, companyScoped: true,
     summary: 'Devices inside a geofence now', description: 'Devices whose enter has counted and whose exit has not. Company users see their own devices only.',
     access: 'authenticated',
-    request: { params: IdParam, query: Pagination },
+    request: { params: idParam('geofence'), query: Pagination },
     responses: { 200: { description: 'Devices inside, longest first', schema: GeofenceInsidePage } },
   }),
 ] as const;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ref } from './references';
 import { Attributes } from './common';
 import { ListQuery, OwnerCompanyInput, resourceEndpoints, trackingWriters } from './resource-endpoints';
 
@@ -17,7 +18,7 @@ export type Group = z.infer<typeof Group>;
 export const GroupInput = z
   .object({
     name: z.string().min(1).max(128),
-    groupId: z.number().int().positive().nullable().default(null).describe('Parent group (same company; no cycles)'),
+    groupId: ref('group', z.number().int().positive()).nullable().default(null).describe('Parent group (same company; no cycles)'),
     companyId: OwnerCompanyInput,
     attributes: Attributes.default({}),
   })
@@ -25,11 +26,11 @@ export const GroupInput = z
 export type GroupInput = z.infer<typeof GroupInput>;
 
 export const GroupsQuery = ListQuery.extend({
-  groupId: z.coerce.number().int().positive().optional().describe('Only the direct children of this group'),
+  groupId: ref('group', z.coerce.number().int().positive()).optional().describe('Only the direct children of this group'),
 });
 
 export const groupsEndpoints = resourceEndpoints({
-  id: 'groups', path: '/groups', noun: 'group', tags: ['groups'], entity: Group, input: GroupInput, query: GroupsQuery,
+  id: 'groups', path: '/groups', noun: 'group', kind: 'group', tags: ['groups'], entity: Group, input: GroupInput, query: GroupsQuery,
   write: trackingWriters, companyScoped: true,
   description: 'Traccar Group. A group with child groups cannot be deleted (409). Keyword searches the name.',
 });

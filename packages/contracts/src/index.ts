@@ -1,5 +1,6 @@
 export * from './errors';
 export * from './common';
+export * from './references';
 export * from './roles';
 export * from './endpoint';
 export * from './topics';

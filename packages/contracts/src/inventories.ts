@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { idParam, ref } from './references';
 import { defineEndpoint } from './endpoint';
-import { Attributes, IdParam, IsoDateTime } from './common';
+import { Attributes, IsoDateTime } from './common';
 import { ListQuery, resourceEndpoints } from './resource-endpoints';
 import type { Role } from './roles';
 
@@ -34,7 +35,7 @@ export type InventoryItem = z.infer<typeof InventoryItem>;
 /** Create/replace: the stock record only; status, company and truck change through the decisions. */
 export const InventoryInput = z
   .object({
-    deviceId: z.number().int().positive(),
+    deviceId: ref('device', z.number().int().positive()),
     serialNumber: z.string().max(64).nullable().default(null),
     notes: z.string().max(2000).nullable().default(null),
     attributes: Attributes.default({}),
@@ -44,22 +45,22 @@ export type InventoryInput = z.infer<typeof InventoryInput>;
 
 export const InventoriesQuery = ListQuery.extend({
   status: InventoryStatus.optional(),
-  deviceId: z.coerce.number().int().positive().optional(),
-  truckId: z.coerce.number().int().positive().optional(),
+  deviceId: ref('device', z.coerce.number().int().positive()).optional(),
+  truckId: ref('truck', z.coerce.number().int().positive()).optional(),
 });
 
 export const InventoryAssign = z
   .object({
-    companyId: z.number().int().positive(),
-    truckId: z.number().int().positive().nullable().default(null).describe('A truck of that company'),
+    companyId: ref('company', z.number().int().positive()),
+    truckId: ref('truck', z.number().int().positive()).nullable().default(null).describe('A truck of that company'),
     reason: z.string().max(1000).nullable().default(null),
   })
   .meta({ id: 'InventoryAssign' });
 export const InventoryRevoke = z.object({ reason: z.string().min(1).max(1000) }).meta({ id: 'InventoryRevoke' });
 export const InventoryTransfer = z
   .object({
-    toCompanyId: z.number().int().positive(),
-    truckId: z.number().int().positive().nullable().default(null).describe('A truck of the receiving company'),
+    toCompanyId: ref('company', z.number().int().positive()),
+    truckId: ref('truck', z.number().int().positive()).nullable().default(null).describe('A truck of the receiving company'),
     reason: z.string().min(1).max(1000),
   })
   .meta({ id: 'InventoryTransfer' });
@@ -86,7 +87,7 @@ const tags = ['inventories'];
 
 export const inventoriesEndpoints = [
   ...resourceEndpoints({
-    id: 'inventories', path: '/inventories', noun: 'inventory item', tags, entity: InventoryItem, input: InventoryInput,
+    id: 'inventories', path: '/inventories', noun: 'inventory item', kind: 'inventory', tags, entity: InventoryItem, input: InventoryInput,
     query: InventoriesQuery, write: deciders, companyScoped: true,
     description: 'Stock of tracking units. Company users see the items their company holds. One item per device (409). ' +
       'Keyword searches the serial number and notes.',
@@ -95,27 +96,27 @@ export const inventoriesEndpoints = [
     id: 'inventories.assign', method: 'post', path: '/inventories/{id}/assign', service: 'ops-api', tags, access: deciders,
     summary: 'Assign a unit to a company (and a truck)',
     description: 'Allowed from in_stock or revoked (409 with the allowed actions otherwise). The device\'s companyId becomes the company.',
-    request: { params: IdParam, body: InventoryAssign },
+    request: { params: idParam('inventory'), body: InventoryAssign },
     responses: { 200: { description: 'The item', schema: InventoryItem } },
   }),
   defineEndpoint({
     id: 'inventories.revoke', method: 'post', path: '/inventories/{id}/revoke', service: 'ops-api', tags, access: deciders,
     summary: 'Revoke a unit from its company',
     description: 'Allowed from assigned. The device loses its company and truck.',
-    request: { params: IdParam, body: InventoryRevoke },
+    request: { params: idParam('inventory'), body: InventoryRevoke },
     responses: { 200: { description: 'The item', schema: InventoryItem } },
   }),
   defineEndpoint({
     id: 'inventories.transfer', method: 'post', path: '/inventories/{id}/transfer', service: 'ops-api', tags, access: deciders,
     summary: 'Transfer authority over a unit to another company',
     description: 'Allowed from assigned, to a different company. The device\'s companyId follows.',
-    request: { params: IdParam, body: InventoryTransfer },
+    request: { params: idParam('inventory'), body: InventoryTransfer },
     responses: { 200: { description: 'The item', schema: InventoryItem } },
   }),
   defineEndpoint({
     id: 'inventories.history', method: 'get', path: '/inventories/{id}/history', service: 'ops-api', tags, access: 'authenticated',
     companyScoped: true, summary: 'History of a unit (newest first)',
-    request: { params: IdParam },
+    request: { params: idParam('inventory') },
     responses: { 200: { description: 'History', schema: z.array(InventoryHistoryEntry) } },
   }),
 ] as const;

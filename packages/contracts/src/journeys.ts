@@ -1,11 +1,16 @@
 import { z } from 'zod';
+import { idParam, ref } from './references';
 import { defineEndpoint } from './endpoint';
-import { Attributes, ErrorBody, IdParam, IsoDateTime, repeated } from './common';
+import { Attributes, ErrorBody, IsoDateTime, repeated } from './common';
 import { Route, RoutePoint, routeReaders, routeWriters } from './routes';
 import { PositionIdSchema } from './positions';
 
-/** Deviation kinds the journey evaluator flags. */
-export const JourneyFlagType = z.enum(['offCorridor', 'unauthorizedStop', 'overspeed', 'signalLoss', 'backtracking', 'lateEta']);
+/**
+ * Deviation kinds the journey evaluator flags. `sealBreach` (DESIGN's `seal_breach`): an electronic
+ * seal opened or tampered with outside the journey's permitted places (origin, destination, the
+ * route's border and depot areas); its details name the place, or "no permitted place" and the nearest.
+ */
+export const JourneyFlagType = z.enum(['offCorridor', 'unauthorizedStop', 'overspeed', 'signalLoss', 'backtracking', 'lateEta', 'sealBreach']);
 export type JourneyFlagType = z.infer<typeof JourneyFlagType>;
 
 /** planned → active → completed; planned or active → cancelled. */
@@ -20,10 +25,10 @@ export type JourneyArea = z.infer<typeof JourneyArea>;
 
 export const JourneyInput = z
   .object({
-    deviceId: z.number().int().positive().describe('registry id of the tracker on the truck'),
+    deviceId: ref('device', z.number().int().positive()).describe('registry id of the tracker on the truck'),
     truckPlate: z.string().min(1).max(32).nullable().default(null),
-    companyId: z.number().int().positive().nullable().default(null).describe("the transporter; a company-bound caller's own company by default"),
-    routeId: z.number().int().positive(),
+    companyId: ref('company', z.number().int().positive()).nullable().default(null).describe("the transporter; a company-bound caller's own company by default"),
+    routeId: ref('route', z.number().int().positive()),
     shipmentRef: z.string().min(1).max(128).nullable().default(null),
     cargoRef: z.string().min(1).max(128).nullable().default(null),
     plannedDeparture: IsoDateTime.nullable().default(null),
@@ -128,9 +133,9 @@ export const JourneyDetailQuery = z.object({
 });
 
 export const JourneysQuery = z.object({
-  companyId: repeated(z.coerce.number().int().positive()).optional(),
-  routeId: repeated(z.coerce.number().int().positive()).optional(),
-  deviceId: repeated(z.coerce.number().int().positive()).optional(),
+  companyId: repeated(ref('company', z.coerce.number().int().positive())).optional(),
+  routeId: repeated(ref('route', z.coerce.number().int().positive())).optional(),
+  deviceId: repeated(ref('device', z.coerce.number().int().positive())).optional(),
   country: z.string().regex(/^[A-Z]{2}$/, 'ISO 3166-1 alpha-2 code').optional().describe('journeys whose route crosses this country'),
   flagType: repeated(JourneyFlagType).optional(),
   from: IsoDateTime.optional(),
@@ -145,7 +150,7 @@ const optionalBody = <T extends z.ZodTypeAny>(schema: T) => z.preprocess((v) => 
 export const JourneyCancelInput = optionalBody(z.object({ reason: z.string().min(1).max(2000).optional() })).meta({ id: 'JourneyCancelInput' });
 export const FlagAcknowledgeInput = optionalBody(z.object({ note: z.string().min(1).max(2000).optional() })).meta({ id: 'FlagAcknowledgeInput' });
 export const FlagResolveInput = z.object({ note: z.string().min(1).max(2000) }).meta({ id: 'FlagResolveInput' });
-export const FlagIdParam = z.object({ flagId: z.coerce.number().int().positive() });
+export const FlagIdParam = z.object({ flagId: ref('journeyFlag', z.coerce.number().int().positive()) });
 
 const tags = ['journeys'];
 const denied = { description: 'Not allowed in the current state (INVALID_TRANSITION, details: current and allowed)', schema: ErrorBody };
@@ -184,13 +189,13 @@ export const journeysEndpoints = [
   defineEndpoint({
     id: 'journeys.get', method: 'get', path: '/journey/{id}', service: 'journey', tags, companyScoped: true,
     summary: 'One journey with its planned route, actual track and flags', access: routeReaders,
-    request: { params: IdParam, query: JourneyDetailQuery },
+    request: { params: idParam('journey'), query: JourneyDetailQuery },
     responses: { 200: { description: 'The journey', schema: JourneyDetail } },
   }),
   defineEndpoint({
     id: 'journeys.cancel', method: 'post', path: '/journey/{id}/cancel', service: 'journey', tags, companyScoped: true,
     summary: 'Cancel a planned or active journey (clears its open flags)', access: routeWriters,
-    request: { params: IdParam, body: JourneyCancelInput },
+    request: { params: idParam('journey'), body: JourneyCancelInput },
     responses: { 200: { description: 'The cancelled journey', schema: Journey }, 409: denied },
   }),
   defineEndpoint({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ref } from './references';
 import { defineEndpoint } from './endpoint';
 import { Attributes, IsoDateTime, repeated } from './common';
 import { ListQuery, OwnerCompanyInput, resourceEndpoints, trackingWriters } from './resource-endpoints';
@@ -55,16 +56,16 @@ export const MaintenanceDue = z
 export type MaintenanceDue = z.infer<typeof MaintenanceDue>;
 
 export const MaintenanceScheduleQuery = z.object({
-  deviceId: repeated(z.coerce.number().int().positive()).optional(),
-  groupId: z.coerce.number().int().positive().optional(),
-  maintenanceId: z.coerce.number().int().positive().optional(),
+  deviceId: repeated(ref('device', z.coerce.number().int().positive())).optional(),
+  groupId: ref('group', z.coerce.number().int().positive()).optional(),
+  maintenanceId: ref('maintenance', z.coerce.number().int().positive()).optional(),
   limit: z.coerce.number().int().min(1).max(1000).default(100).describe('Devices per page'),
   offset: z.coerce.number().int().min(0).default(0),
 });
 
 export const maintenanceEndpoints = [
   ...resourceEndpoints({
-    id: 'maintenance', path: '/maintenance', noun: 'maintenance', tags: ['maintenance'], entity: Maintenance, input: MaintenanceInput,
+    id: 'maintenance', path: '/maintenance', noun: 'maintenance', kind: 'maintenance', tags: ['maintenance'], entity: Maintenance, input: MaintenanceInput,
     query: MaintenanceQuery, write: trackingWriters, companyScoped: true,
     description: 'Traccar Maintenance. Keyword searches name and type.',
   }),

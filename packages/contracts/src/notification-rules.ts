@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ref } from './references';
 import { defineEndpoint } from './endpoint';
 import { Attributes } from './common';
 import { AlarmType, EventType } from './events';
@@ -15,7 +16,7 @@ export const Notificator = z.enum(['web', 'mail', 'webhook']);
 export type Notificator = z.infer<typeof Notificator>;
 
 export const NotificationRecipient = z
-  .object({ userId: z.number().int().positive(), email: z.email().max(254) })
+  .object({ userId: ref('user', z.number().int().positive()), email: z.email().max(254) })
   .meta({ id: 'NotificationRecipient' });
 
 export const NotificationRule = z
@@ -41,12 +42,12 @@ export const NotificationRuleInput = z
     type: EventType,
     description: z.string().max(500).nullable().default(null),
     always: z.boolean().default(false),
-    deviceIds: z.array(z.number().int().positive()).max(1000).default([]),
+    deviceIds: z.array(ref('device', z.number().int().positive())).max(1000).default([]),
     alarms: z.array(AlarmType).default([]),
     notificators: z.array(Notificator).min(1),
     recipients: z.array(NotificationRecipient).max(100).default([]),
     webhookUrl: z.url({ protocol: /^https?$/ }).max(2000).nullable().default(null),
-    calendarId: z.number().int().positive().nullable().default(null),
+    calendarId: ref('calendar', z.number().int().positive()).nullable().default(null),
     companyId: OwnerCompanyInput,
     attributes: Attributes.default({}),
   })
@@ -55,11 +56,11 @@ export type NotificationRuleInput = z.infer<typeof NotificationRuleInput>;
 
 export const NotificationRulesQuery = ListQuery.extend({
   type: EventType.optional(),
-  deviceId: z.coerce.number().int().positive().optional().describe('Rules covering that device (always or listed)'),
+  deviceId: ref('device', z.coerce.number().int().positive()).optional().describe('Rules covering that device (always or listed)'),
 });
 
 export const NotificationTestInput = z
-  .object({ ruleId: z.number().int().positive() })
+  .object({ ruleId: ref('notificationRule', z.number().int().positive()) })
   .meta({ id: 'NotificationTestInput' });
 
 export const NotificationDelivery = z
@@ -76,7 +77,7 @@ export type NotificationDelivery = z.infer<typeof NotificationDelivery>;
 const tags = ['notifications'];
 export const notificationRulesEndpoints = [
   ...resourceEndpoints({
-    id: 'notifications.rules', path: '/notifications/rules', noun: 'notification rule', tags, entity: NotificationRule,
+    id: 'notifications.rules', path: '/notifications/rules', noun: 'notification rule', kind: 'notificationRule', tags, entity: NotificationRule,
     input: NotificationRuleInput, query: NotificationRulesQuery, write: trackingWriters, companyScoped: true,
     description: 'mail needs at least one recipient, webhook needs webhookUrl, a rule that is not always needs deviceIds (400 naming the field). ' +
       'Keyword searches the description.',

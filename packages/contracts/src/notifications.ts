@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { idParam } from './references';
 import { defineEndpoint } from './endpoint';
-import { Attributes, IdParam, IsoDateTime, Pagination, repeated } from './common';
+import { Attributes, IsoDateTime, Pagination, repeated } from './common';
 
 /**
  * The signed-in user's notification inbox (GET /notifications) and channel preferences
@@ -87,7 +88,7 @@ export const notificationsEndpoints = [
   defineEndpoint({
     id: 'notifications.markRead', method: 'put', path: '/notifications/{id}/read', service: 'ops-api', tags,
     summary: 'Mark one notification read (idempotent)', access: 'authenticated',
-    request: { params: IdParam },
+    request: { params: idParam('notification') },
     responses: { 200: { description: 'The notification', schema: Notification } },
   }),
   defineEndpoint({

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { ErrorBody } from './common';
 import { ErrorCatalogue, type ErrorCode } from './errors';
 import type { EndpointDef } from './endpoint';
+import { endpointReferences } from './references';
 
 type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;
 
@@ -10,7 +11,9 @@ type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;
 function errorResponsesFor(def: EndpointDef): ErrorCode[] {
   const codes: ErrorCode[] = ['VALIDATION_FAILED', 'INTERNAL', 'UNAVAILABLE'];
   if (def.access !== 'public') codes.push('UNAUTHENTICATED', 'FORBIDDEN', 'RATE_LIMITED');
-  if (def.path.includes('{')) codes.push('NOT_FOUND');
+  const refs = endpointReferences(def);
+  // an id the caller may not see answers like an unknown one, wherever the request carries it
+  if (def.path.includes('{') || refs.query.length || refs.body.length) codes.push('NOT_FOUND');
   return codes;
 }
 

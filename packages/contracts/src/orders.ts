@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { notRef } from './references';
 import { Attributes } from './common';
 import { ListQuery, OwnerCompanyInput, resourceEndpoints, trackingWriters } from './resource-endpoints';
 
@@ -18,7 +19,7 @@ export type Order = z.infer<typeof Order>;
 
 export const OrderInput = z
   .object({
-    uniqueId: z.string().min(1).max(64),
+    uniqueId: notRef(z.string().min(1).max(64), "the order's own reference"),
     description: z.string().max(1000).nullable().default(null),
     fromAddress: z.string().max(500).nullable().default(null),
     toAddress: z.string().max(500).nullable().default(null),
@@ -29,7 +30,7 @@ export const OrderInput = z
 export type OrderInput = z.infer<typeof OrderInput>;
 
 export const ordersEndpoints = resourceEndpoints({
-  id: 'orders', path: '/orders', noun: 'order', tags: ['orders'], entity: Order, input: OrderInput, query: ListQuery,
+  id: 'orders', path: '/orders', noun: 'order', kind: 'order', tags: ['orders'], entity: Order, input: OrderInput, query: ListQuery,
   write: trackingWriters, companyScoped: true,
   description: 'Traccar Order. uniqueId is unique within a company (409). Keyword searches uniqueId, description and addresses.',
 });

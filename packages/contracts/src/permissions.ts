@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ref } from './references';
 import { defineEndpoint } from './endpoint';
 
 /**
@@ -37,7 +38,10 @@ function exactlyTwo(p: Record<string, unknown>, ctx: z.RefinementCtx): void {
 
 const objectId = z.number().int().positive();
 export const Permission = z
-  .strictObject({ userId: objectId.optional(), deviceId: objectId.optional(), groupId: objectId.optional(), geofenceId: objectId.optional() })
+  .strictObject({
+    userId: ref('user', objectId).optional(), deviceId: ref('device', objectId).optional(),
+    groupId: ref('group', objectId).optional(), geofenceId: ref('geofence', objectId).optional(),
+  })
   .superRefine(exactlyTwo)
   .meta({ id: 'Permission' });
 export type Permission = z.infer<typeof Permission>;
@@ -49,7 +53,7 @@ export type PermissionList = z.infer<typeof PermissionList>;
 const queryId = z.coerce.number().int().min(0).optional().describe('0 = any');
 export const PermissionsQuery = z
   .object({
-    userId: queryId, deviceId: queryId, groupId: queryId, geofenceId: queryId,
+    userId: ref('user', queryId), deviceId: ref('device', queryId), groupId: ref('group', queryId), geofenceId: ref('geofence', queryId),
     limit: z.coerce.number().int().min(1).max(10000).default(1000),
     offset: z.coerce.number().int().min(0).default(0),
   })

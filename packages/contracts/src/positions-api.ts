@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ref } from './references';
 import { defineEndpoint } from './endpoint';
 import { IsoDateTime, repeated } from './common';
 import { PositionIdSchema, PositionMessage } from './positions';
@@ -6,7 +7,7 @@ import { PositionIdSchema, PositionMessage } from './positions';
 /** One position as an integration pushes it in a JSON batch (POST /api/positions). */
 export const PositionInput = z
   .object({
-    uniqueId: z.string().min(1).max(64),
+    uniqueId: ref('device', z.string().min(1).max(64), { by: 'uniqueId' }),
     fixTime: IsoDateTime,
     latitude: z.number().min(-90).max(90),
     longitude: z.number().min(-180).max(180),
@@ -29,8 +30,8 @@ export const PositionBatchResult = z
   .meta({ id: 'PositionBatchResult' });
 
 export const PositionsQuery = z.object({
-  deviceId: repeated(z.coerce.number().int().positive()).optional(),
-  id: repeated(z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER)).optional().describe('Position ids (Traccar id[])'),
+  deviceId: repeated(ref('device', z.coerce.number().int().positive())).optional(),
+  id: repeated(ref('position', z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER))).optional().describe('Position ids (Traccar id[])'),
   from: IsoDateTime.optional(),
   to: IsoDateTime.optional(),
   limit: z.coerce.number().int().min(1).max(50000).default(10000),
@@ -82,9 +83,12 @@ export const positionsEndpoints = [
     summary: 'Push a batch of positions (JSON)',
     description:
       'Each position is validated, identified by uniqueId against the device registry and published on positions.v1. ' +
-      'The answer comes only after the bus confirmed the publish; a bus outage answers 503 and nothing is acknowledged.',
+      'The answer comes only after the bus confirmed the publish; a bus outage, or more pending positions than ingest can ' +
+      'publish in time, answers 503 with Retry-After and nothing is acknowledged. ' +
+      "A device's positions come only from the device: a `device` account reports for the devices linked to it (/permissions), " +
+      'an administrator for any; any other uniqueId answers 404 like an unknown one, and nothing of the batch is published.',
     tags: ['positions'],
-    access: ['admin', 'device', 'dispatcher'],
+    access: ['admin', 'device'],
     request: { body: PositionBatch },
     responses: { 200: { description: 'All positions accepted', schema: PositionBatchResult } },
   }),

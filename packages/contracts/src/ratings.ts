@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ref } from './references';
 import { defineEndpoint } from './endpoint';
 import { Pagination } from './common';
 import { associationRoles } from './roles';
@@ -54,7 +55,7 @@ export const CompanyRating = z
 export type CompanyRating = z.infer<typeof CompanyRating>;
 
 export const RatingsQuery = Pagination.extend(PeriodQuery.shape).extend({
-  companyId: z.coerce.number().int().positive().optional(),
+  companyId: ref('company', z.coerce.number().int().positive()).optional(),
   grade: RatingGrade.optional(),
   minScore: z.coerce.number().min(0).max(100).optional(),
   sort: z.enum(['score_desc', 'score_asc', 'company']).default('score_desc'),

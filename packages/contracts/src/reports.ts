@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ref } from './references';
 import { defineEndpoint } from './endpoint';
 import { IsoDateTime, repeated } from './common';
 import { allRoles } from './roles';
@@ -19,8 +20,8 @@ export type ReportFormat = z.infer<typeof ReportFormat>;
 export const XLSX_MEDIA_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 const ReportQueryBase = z.object({
-  deviceId: repeated(z.coerce.number().int().positive()).optional().describe('Repeatable: deviceId=1&deviceId=2'),
-  groupId: repeated(z.coerce.number().int().positive()).optional()
+  deviceId: repeated(ref('device', z.coerce.number().int().positive())).optional().describe('Repeatable: deviceId=1&deviceId=2'),
+  groupId: repeated(ref('group', z.coerce.number().int().positive())).optional()
     .describe('Repeatable: every device of the group and of its subgroups. deviceId or groupId is required.'),
   from: IsoDateTime.describe('Period start (ISO 8601)'),
   to: IsoDateTime.describe('Period end (ISO 8601); the period may not exceed the server maximum (REPORT_MAX_PERIOD_DAYS)'),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoint, type Access } from './endpoint';
-import { IdParam } from './common';
+import { idParam, ref, type ReferenceKind } from './references';
 import type { Role } from './roles';
 
 /**
@@ -18,13 +18,13 @@ export const queryFlag = z.enum(['true', 'false']).transform((v) => v === 'true'
 /** Query parameters every list takes; resources add their own filters (deviceId, groupId, ...). */
 export const ListQuery = z.object({
   keyword: z.string().max(100).optional().describe('Text search over the resource\'s names and identifiers'),
-  companyId: z.coerce.number().int().positive().optional().describe('Staff only: narrow to one company (company users always see their own)'),
+  companyId: ref('company', z.coerce.number().int().positive()).optional().describe('Staff only: narrow to one company (company users always see their own)'),
   limit: z.coerce.number().int().min(1).max(1000).default(100),
   offset: z.coerce.number().int().min(0).default(0),
 });
 
 /** companyId on an input: the owning company (company callers may leave it out: theirs is used). */
-export const OwnerCompanyInput = z.number().int().positive().nullable().default(null)
+export const OwnerCompanyInput = ref('company', z.number().int().positive()).nullable().default(null)
   .describe('Owning company. Company callers may omit it (their company is used); staff may leave it null for a shared entry.');
 
 /** Traccar's `{ type }` items (command types, notification types, notificators). */
@@ -39,6 +39,8 @@ export interface ResourceSpec<E extends z.ZodTypeAny, I extends z.ZodTypeAny, Q 
   path: string;
   /** Singular noun for summaries, e.g. 'group'. */
   noun: string;
+  /** What the `{id}` of its paths refers to. */
+  kind: ReferenceKind;
   tags: string[];
   entity: E;
   input: I;
@@ -68,17 +70,17 @@ export function resourceEndpoints<E extends z.ZodTypeAny, I extends z.ZodTypeAny
     }),
     defineEndpoint({
       ...common, id: `${s.id}.get`, method: 'get', path: `${s.path}/{id}`, summary: `One ${s.noun}`, access: read,
-      request: { params: IdParam },
+      request: { params: idParam(s.kind) },
       responses: { 200: { description: `The ${s.noun}`, schema: s.entity } },
     }),
     defineEndpoint({
       ...common, id: `${s.id}.update`, method: 'put', path: `${s.path}/{id}`, summary: `Replace a ${s.noun}`, access: s.write,
-      request: { params: IdParam, body: s.input },
+      request: { params: idParam(s.kind), body: s.input },
       responses: { 200: { description: `The updated ${s.noun}`, schema: s.entity } },
     }),
     defineEndpoint({
       ...common, id: `${s.id}.delete`, method: 'delete', path: `${s.path}/{id}`, summary: `Delete a ${s.noun}`, access: s.remove ?? s.write,
-      request: { params: IdParam },
+      request: { params: idParam(s.kind) },
       responses: { 204: { description: 'Deleted', schema: null } },
     }),
   ] as const;

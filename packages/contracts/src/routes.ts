@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import { idParam, ref } from './references';
+import { OwnerCompanyInput } from './resource-endpoints';
 import { defineEndpoint } from './endpoint';
-import { Attributes, ErrorBody, IdParam, IsoDateTime, repeated } from './common';
+import { Attributes, ErrorBody, IsoDateTime, repeated } from './common';
 import type { Role } from './roles';
 
 /** [longitude, latitude] in WGS84 degrees (GeoJSON order). */
@@ -69,6 +71,7 @@ export const RouteInput = z
     thresholds: RouteThresholds.default({}),
     countries: z.array(z.string().regex(/^[A-Z]{2}$/, 'ISO 3166-1 alpha-2 code')).max(20).default([]),
     attributes: Attributes.default({}),
+    companyId: OwnerCompanyInput,
   })
   .meta({ id: 'RouteInput' });
 export type RouteInput = z.infer<typeof RouteInput>;
@@ -92,6 +95,7 @@ export const Route = z
     lengthM: z.number().describe('length of the joined line, metres'),
     segmentCount: z.number().int(),
     version: z.number().int().describe('incremented on every update'),
+    companyId: z.number().int().nullable().describe("the owning company; null: shared (the association's corridor routes), changed by staff only"),
     createdAt: IsoDateTime,
     updatedAt: IsoDateTime,
   })
@@ -99,7 +103,7 @@ export const Route = z
 export type Route = z.infer<typeof Route>;
 
 export const RoutesQuery = z.object({
-  id: repeated(z.coerce.number().int().positive()).optional(),
+  id: repeated(ref('route', z.coerce.number().int().positive())).optional(),
   keyword: z.string().max(100).optional().describe('matches name, code and description'),
   country: z.string().regex(/^[A-Z]{2}$/).optional(),
   limit: z.coerce.number().int().min(1).max(1000).default(100),
@@ -127,19 +131,19 @@ export const routesEndpoints = [
   defineEndpoint({
     id: 'routes.get', method: 'get', path: '/routes/{id}', service: 'journey', tags,
     summary: 'One corridor route', access: routeReaders,
-    request: { params: IdParam },
+    request: { params: idParam('route') },
     responses: { 200: { description: 'The route', schema: Route } },
   }),
   defineEndpoint({
     id: 'routes.update', method: 'put', path: '/routes/{id}', service: 'journey', tags,
     summary: 'Replace a corridor route', description: 'Refused (409) while an active journey follows the route.', access: routeWriters,
-    request: { params: IdParam, body: RouteInput },
+    request: { params: idParam('route'), body: RouteInput },
     responses: { 200: { description: 'The updated route', schema: Route }, 409: conflict },
   }),
   defineEndpoint({
     id: 'routes.delete', method: 'delete', path: '/routes/{id}', service: 'journey', tags,
     summary: 'Delete a corridor route', description: 'Refused (409) while any journey refers to the route.', access: routeWriters,
-    request: { params: IdParam },
+    request: { params: idParam('route') },
     responses: { 204: { description: 'Deleted', schema: null }, 409: conflict },
   }),
 ] as const;

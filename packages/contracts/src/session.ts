@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { idParam } from './references';
 import { defineEndpoint } from './endpoint';
-import { IdParam, IsoDateTime } from './common';
+import { IsoDateTime } from './common';
 import { TotpCode, User } from './users';
 
 /** POST /session: email (or login) and password, as a form (Traccar clients) or JSON; `code` for a user with TOTP. */
@@ -111,7 +112,7 @@ export const sessionEndpoints = [
       'is disabled or loses the admin role. An unknown user answers 404, a disabled or expired one 403. With the session ' +
       'cookie the request must carry X-Requested-With, although it is a GET (it changes the session).',
     access: ['admin'],
-    request: { params: IdParam },
+    request: { params: idParam('user') },
     responses: { 200: { description: 'The impersonated user', schema: User } },
   }),
 ] as const;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ref } from './references';
 import { defineEndpoint } from './endpoint';
 import { IsoDateTime, Pagination, page, repeated } from './common';
 import { CountryCode } from './companies';
@@ -48,7 +49,7 @@ const ShipmentFields = z.object({
   origin: Place,
   destination: Place,
   corridor: Corridor.nullable().default(null),
-  routeId: z.number().int().positive().nullable().default(null).describe('The planned route in the journey service'),
+  routeId: ref('route', z.number().int().positive()).nullable().default(null).describe('The planned route in the journey service'),
   borderCrossings: z.array(z.string().trim().min(1).max(60)).max(10).default([]).describe('Border posts on the way, e.g. Malaba, Rusumo'),
   transportMode: TransportMode.default('road'),
   truckPlate: Plate.nullable().default(null),
@@ -57,10 +58,10 @@ const ShipmentFields = z.object({
   containerNumbers: z.array(ContainerNumber).max(50).default([]),
   billOfLadingNumber: z.string().trim().min(3).max(40).nullable().default(null),
   cmrNumber: z.string().trim().min(3).max(40).nullable().default(null),
-  cargoIds: z.array(z.number().int().positive()).max(50).default([]).describe('Cargo (IDF) records of the same company carried'),
+  cargoIds: z.array(ref('cargo', z.number().int().positive())).max(50).default([]).describe('Cargo (IDF) records of the same company carried'),
   plannedDeparture: IsoDateTime.nullable().default(null),
   plannedArrival: IsoDateTime.nullable().default(null),
-  journeyId: z.number().int().positive().nullable().default(null).describe('The tracked journey in the journey service'),
+  journeyId: ref('journey', z.number().int().positive()).nullable().default(null).describe('The tracked journey in the journey service'),
   notes: z.string().max(2000).nullable().default(null),
 });
 
@@ -146,7 +147,7 @@ export const AllowedTransitions = z
   .object({ current: ShipmentStatus, statusBeforeHold: ShipmentStatus.nullable(), allowed: z.array(ShipmentStatus).describe("Next states the caller's roles may choose") })
   .meta({ id: 'ShipmentAllowedTransitions' });
 
-export const ShipmentIdParam = z.object({ shipmentId: z.coerce.number().int().positive() });
+export const ShipmentIdParam = z.object({ shipmentId: ref('shipment', z.coerce.number().int().positive()) });
 
 const ShipmentFilters = Pagination.extend({
   status: repeated(ShipmentStatus).optional(),
@@ -158,7 +159,7 @@ const ShipmentFilters = Pagination.extend({
   to: IsoDateTime.optional().describe('Created before'),
 });
 export const CompanyShipmentsQuery = ShipmentFilters;
-export const AdminShipmentsQuery = ShipmentFilters.extend({ companyId: z.coerce.number().int().positive().optional() });
+export const AdminShipmentsQuery = ShipmentFilters.extend({ companyId: ref('company', z.coerce.number().int().positive()).optional() });
 
 export const TransportDocumentExtraction = z
   .object({

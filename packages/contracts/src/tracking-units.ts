@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ref } from './references';
 import { Attributes, IsoDateTime } from './common';
 import { queryFlag, ListQuery, OwnerCompanyInput, resourceEndpoints, trackingWriters } from './resource-endpoints';
 
@@ -26,8 +27,8 @@ export type TrackingUnit = z.infer<typeof TrackingUnit>;
 
 export const TrackingUnitInput = z
   .object({
-    deviceId: z.number().int().positive(),
-    truckId: z.number().int().positive().nullable().default(null),
+    deviceId: ref('device', z.number().int().positive()),
+    truckId: ref('truck', z.number().int().positive()).nullable().default(null),
     simIccid: z.string().regex(/^\d{18,22}$/, '18 to 22 digits').nullable().default(null),
     simPhone: z.string().regex(/^\+\d{8,15}$/, 'E.164, e.g. +254712345678').nullable().default(null),
     simOperator: z.string().max(64).nullable().default(null),
@@ -42,13 +43,13 @@ export const TrackingUnitInput = z
 export type TrackingUnitInput = z.infer<typeof TrackingUnitInput>;
 
 export const TrackingUnitsQuery = ListQuery.extend({
-  deviceId: z.coerce.number().int().positive().optional(),
-  truckId: z.coerce.number().int().positive().optional(),
+  deviceId: ref('device', z.coerce.number().int().positive()).optional(),
+  truckId: ref('truck', z.coerce.number().int().positive()).optional(),
   active: queryFlag.optional().describe('true: installed units only (removedAt null); false: removed ones'),
 });
 
 export const trackingUnitsEndpoints = resourceEndpoints({
-  id: 'tracking-units', path: '/tracking-unit', noun: 'tracking unit', tags: ['tracking-units'], entity: TrackingUnit,
+  id: 'tracking-units', path: '/tracking-unit', noun: 'tracking unit', kind: 'trackingUnit', tags: ['tracking-units'], entity: TrackingUnit,
   input: TrackingUnitInput, query: TrackingUnitsQuery, write: trackingWriters, companyScoped: true,
   description: 'Device + SIM + installation. The device and the truck must belong to the unit\'s company; a second active unit for a device ' +
     'answers 409. Keyword searches ICCID, phone, operator and installer.',

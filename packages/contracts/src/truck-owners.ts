@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ref } from './references';
 import { defineEndpoint } from './endpoint';
 import { Attributes } from './common';
 import { ListQuery, OwnerCompanyInput, resourceEndpoints, trackingWriters } from './resource-endpoints';
@@ -29,13 +30,13 @@ const plate = z.string().transform((s) => s.replace(/[\s-]/g, '').toUpperCase())
 
 export const TruckInput = z
   .object({
-    id: z.number().int().positive().optional().describe('Present = keep and update that truck of this owner'),
+    id: ref('truck', z.number().int().positive()).optional().describe('Present = keep and update that truck of this owner'),
     plateNumber: plate,
     trailerPlate: plate.nullable().default(null),
     make: z.string().max(64).nullable().default(null),
     model: z.string().max(64).nullable().default(null),
     year: z.number().int().min(1950).max(2100).nullable().default(null),
-    deviceId: z.number().int().positive().nullable().default(null),
+    deviceId: ref('device', z.number().int().positive()).nullable().default(null),
     attributes: Attributes.default({}),
   })
   .meta({ id: 'TruckInput' });
@@ -76,13 +77,13 @@ export const TruckWithOwner = Truck.extend({ owner: TruckOwnerSummary }).meta({ 
 export type TruckWithOwner = z.infer<typeof TruckWithOwner>;
 
 export const TrucksOwnersQuery = ListQuery.extend({
-  ownerId: z.coerce.number().int().positive().optional(),
-  deviceId: z.coerce.number().int().positive().optional(),
+  ownerId: ref('truckOwner', z.coerce.number().int().positive()).optional(),
+  deviceId: ref('device', z.coerce.number().int().positive()).optional(),
 });
 
 export const truckOwnersEndpoints = [
   ...resourceEndpoints({
-    id: 'truck-owners', path: '/truck-owners', noun: 'truck owner', tags: ['trucks'], entity: TruckOwner, input: TruckOwnerInput,
+    id: 'truck-owners', path: '/truck-owners', noun: 'truck owner', kind: 'truckOwner', tags: ['trucks'], entity: TruckOwner, input: TruckOwnerInput,
     query: ListQuery, write: trackingWriters, companyScoped: true,
     description: 'Owners with their trucks. PUT replaces the truck list (id = keep). Plates are unique platform-wide (409 naming the plate). ' +
       'Keyword searches owner name, id number and phone.',

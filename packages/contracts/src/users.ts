@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { idParam, ref } from './references';
 import { defineEndpoint } from './endpoint';
-import { Attributes, IdParam, IsoDateTime } from './common';
+import { Attributes, IsoDateTime } from './common';
 import { Role } from './roles';
 
 /**
@@ -72,7 +73,7 @@ const userFields = {
     .min(1, 'at least one role')
     .max(Role.options.length)
     .refine((r) => new Set(r).size === r.length, 'roles must not repeat'),
-  companyId: z.number().int().positive().nullable().default(null),
+  companyId: ref('company', z.number().int().positive()).nullable().default(null),
   attributes: Attributes.default({}),
 };
 
@@ -98,7 +99,7 @@ export type TotpConfirm = z.infer<typeof TotpConfirm>;
 
 export const UsersQuery = z.object({
   keyword: z.string().max(100).optional().describe('Searches name, email and login'),
-  companyId: z.coerce.number().int().positive().optional(),
+  companyId: ref('company', z.coerce.number().int().positive()).optional(),
   role: Role.optional(),
   disabled: z.stringbool().optional(),
   limit: z.coerce.number().int().min(1).max(1000).default(100),
@@ -125,7 +126,7 @@ export const usersEndpoints = [
   defineEndpoint({
     id: 'users.get', method: 'get', path: '/users/{id}', service: 'gateway', tags,
     summary: 'One user (administrators: any; others: themselves, else 404)', access: 'authenticated',
-    request: { params: IdParam },
+    request: { params: idParam('user') },
     responses: { 200: { description: 'The user', schema: User } },
   }),
   defineEndpoint({
@@ -136,13 +137,13 @@ export const usersEndpoints = [
       '(name, phone, map, position, zoom, formats, attributes, password); a change to roles, company, limits, ' +
       'flags or a fixed email answers 403.',
     access: 'authenticated',
-    request: { params: IdParam, body: UserUpdate },
+    request: { params: idParam('user'), body: UserUpdate },
     responses: { 200: { description: 'The updated user', schema: User } },
   }),
   defineEndpoint({
     id: 'users.delete', method: 'delete', path: '/users/{id}', service: 'gateway', tags,
     summary: 'Delete a user (the last administrator cannot be deleted: 409)', access: ['admin'],
-    request: { params: IdParam },
+    request: { params: idParam('user') },
     responses: { 204: { description: 'Deleted', schema: null } },
   }),
   defineEndpoint({
@@ -184,7 +185,7 @@ export const usersEndpoints = [
     summary: 'Remove a user\'s TOTP second factor (administrators); sign-in needs only the password again',
     description: 'A user without a second factor answers 404. A password reset never removes it.',
     access: ['admin'],
-    request: { params: IdParam },
+    request: { params: idParam('user') },
     responses: { 204: { description: 'Removed', schema: null } },
   }),
 ] as const;

@@ -13,15 +13,20 @@ import { AppError } from './errors';
 import { IDENTITY_HEADER, verifyIdentity, type InternalKeys } from './identity';
 import type { Logger } from './logger';
 import { counter, histogram, registry } from './metrics';
+import { installReferences } from './references';
 import { refuseNulText } from './nul-text';
+import type { ReadinessReport } from './bus-readiness';
 
 export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
 
 export interface CreateAppOptions {
   name: string;
   logger: Logger;
-  /** Checked by /readyz: each must resolve for the service to be ready. */
-  readiness?: Record<string, () => Promise<void>>;
+  /**
+   * Checked by /readyz: each must resolve (and, when it resolves to a report, to a ready one) for
+   * the service to be ready; /readyz?verbose adds each report's details.
+   */
+  readiness?: Record<string, () => Promise<void | ReadinessReport>>;
   bodyLimit?: number;
   /** Expose /healthz, /readyz and /metrics (false for a secondary listener such as a device port). */
   ops?: boolean;
@@ -82,6 +87,7 @@ export function createApp(opts: CreateAppOptions): App {
     for (const m of Array.isArray(r.method) ? r.method : [r.method]) if (m !== 'HEAD') routeTable.push({ method: m.toLowerCase(), url: r.url });
   });
 
+  installReferences(app, opts.name);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('preValidation', refuseNulText(opts.name));
@@ -149,21 +155,35 @@ export function createApp(opts: CreateAppOptions): App {
 
   if (opts.ops !== false) {
     app.get('/healthz', async () => ({ status: 'ok', service: opts.name }));
-    app.get('/readyz', async (_req, reply) => {
+    let wasReady = true; // logged on each change, not on every probe
+    app.get('/readyz', async (req, reply) => {
+      const verbose = Object.hasOwn((req.query ?? {}) as object, 'verbose');
       const checks: Record<string, string> = {};
+      const details: Record<string, unknown> = {};
       let ok = true;
       await Promise.all(
         Object.entries(opts.readiness ?? {}).map(async ([name, check]) => {
           try {
-            await withTimeout(check(), 3000, name);
-            checks[name] = 'ok';
+            const report = await withTimeout(check(), 3000, name);
+            if (report && report.detail !== undefined) details[name] = report.detail;
+            if (report && !report.ready) {
+              ok = false;
+              checks[name] = report.reason ?? 'not ready';
+            } else {
+              checks[name] = 'ok';
+            }
           } catch (err) {
             ok = false;
             checks[name] = err instanceof Error ? err.message : String(err);
           }
         }),
       );
-      return reply.code(ok ? 200 : 503).send({ status: ok ? 'ready' : 'not_ready', service: opts.name, checks });
+      if (ok !== wasReady) {
+        wasReady = ok;
+        if (ok) req.log.info('ready again');
+        else req.log.warn({ checks }, 'not ready');
+      }
+      return reply.code(ok ? 200 : 503).send({ status: ok ? 'ready' : 'not_ready', service: opts.name, checks, ...(verbose ? { details } : {}) });
     });
     app.get('/metrics', async (_req, reply) => {
       reply.header('content-type', registry.contentType);

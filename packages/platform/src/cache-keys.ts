@@ -11,4 +11,10 @@ export const cacheKeys = {
   computedAttributes: (): string => 'computed-attributes:v1',
   /** Every calendar, a JSON list of CalendarDefinition (ops-api writes, the geofence evaluator reads). */
   calendars: (): string => 'calendars:v1',
+  /** Every group's id and company, a JSON list (ops-api writes, the geofence service checks group references with it). */
+  groups: (): string => 'groups:v1',
+  /** Every user's id and company, a JSON UserDirectory (the gateway writes, services checking user references read). */
+  userDirectory: (): string => 'users:v1',
+  /** Registry entry by device id, as deviceByUniqueId (ops-api writes; journey and geofence check device references with it). */
+  deviceById: (id: number): string => `device:id:${id}`,
 };

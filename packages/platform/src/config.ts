@@ -31,6 +31,8 @@ export const BaseEnv = z.object({
     .regex(/^[^,\s]+:\d+(,[^,\s]+:\d+)*$/, 'comma-separated host:port list')
     .optional(),
   KAFKA_CLIENT_ID: z.string().default('corridor'),
+  /** A consumer group this many messages behind on a topic makes its service not ready (/readyz). */
+  CONSUMER_MAX_READY_LAG: z.coerce.number().int().min(1).default(100_000),
   CLICKHOUSE_URL: z.url({ protocol: /^https?$/ }).optional(),
   CLICKHOUSE_USER: z.string().default('default'),
   CLICKHOUSE_PASSWORD: z.string().default(''),

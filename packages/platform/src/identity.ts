@@ -17,6 +17,8 @@ export const Identity = z.object({
   roles: z.array(Role).min(1),
   /** The user's company; null for platform and association staff. */
   companyId: z.number().int().nullable(),
+  /** A `device` account's devices (its /permissions links): the only ones it may report positions for. */
+  deviceIds: z.array(z.number().int()).optional(),
 });
 export type Identity = z.infer<typeof Identity>;
 

@@ -5,9 +5,11 @@ import formbody from '@fastify/formbody';
 import helmet from '@fastify/helmet';
 import { allEndpoints, endpointsOf } from '@corridor/contracts';
 import { AppError, createApp, internalKeys, type Adapters, type App, type Logger } from '@corridor/platform';
+import { busReadiness, scopeBus } from '@corridor/platform';
 import { openIdSettings, type GatewayConfig } from './config';
 import { auditRoutes } from './audit/routes';
 import { authenticator } from './auth/authenticator';
+import { consoleRoutes, defaultConsoleDir } from './console/routes';
 import { ensureBootstrapAdmin } from './auth/bootstrap-admin';
 import { identityHook } from './auth/identity-hook';
 import { loginThrottle } from './auth/login-throttle';
@@ -38,6 +40,8 @@ import { totpService } from './totp/service';
 import { usersRepository } from './users/repository';
 import { userRoutes } from './users/routes';
 import { usersService, type UsersService } from './users/service';
+import { userDirectoryPublisher } from './users/directory';
+import { gatewayReferenceChecks } from './users/references';
 
 export const VERSION = '0.1.0';
 export const gatewayEndpoints = endpointsOf('gateway');
@@ -66,14 +70,15 @@ export interface GatewayService {
  * the API (rate limits, body limits, CORS, security headers, CSRF) and serves the live feed.
  */
 export async function build(deps: GatewayDeps): Promise<GatewayService> {
-  const { config, logger, db, cache, bus } = deps;
+  const { config, logger, db, cache } = deps;
+  const bus = scopeBus(deps.bus); // its consumers are the ones /readyz watches
   const now = () => deps.clock.now();
   await db.migrate(migrationsFolder, 'gateway');
   const app = createApp({
     name: 'gateway',
     logger,
     bodyLimit: config.BODY_LIMIT_BYTES,
-    readiness: { db: () => db.ping(), cache: () => cache.ping(), bus: () => bus.ping() },
+    readiness: { db: () => db.ping(), cache: () => cache.ping(), bus: busReadiness(bus) },
   });
 
   const hasher = passwordHasher(config.PASSWORD_HASH_COST);
@@ -93,7 +98,20 @@ export async function build(deps: GatewayDeps): Promise<GatewayService> {
   await installWebSocket(app, liveFeed, { maxPayload: 64 * 1024 });
 
   // protection: security headers, CORS for the console, cookies, forms, rate limits, identity
-  await app.register(helmet, { global: true, crossOriginResourcePolicy: { policy: 'same-site' } });
+  await app.register(helmet, {
+    global: true,
+    crossOriginResourcePolicy: { policy: 'same-site' },
+    contentSecurityPolicy: {
+      directives: {
+        // the console's map: MapLibre's workers start from blob: URLs; a tile or style URL from the server settings may be elsewhere
+        'worker-src': ["'self'", 'blob:'],
+        'img-src': ["'self'", 'data:', 'blob:', 'https:'],
+        'connect-src': ["'self'", 'https:'],
+        // served over plain http on a laptop (http://127.0.0.1:8082): upgrading its requests would break it
+        'upgrade-insecure-requests': null,
+      },
+    },
+  });
   await app.register(cors, {
     origin: config.CONSOLE_ORIGIN?.length ? config.CONSOLE_ORIGIN : false,
     credentials: true,
@@ -108,7 +126,10 @@ export async function build(deps: GatewayDeps): Promise<GatewayService> {
     cache, clientIp, settings: { windowMs: config.RATE_LIMIT_WINDOW_MS, ipMax: config.RATE_LIMIT_IP_MAX, userMax: config.RATE_LIMIT_USER_MAX },
   });
   app.addHook('onRequest', limits.perIp);
-  identityHook(app, { authn, endpoints: allEndpoints, allowedOrigins: config.CONSOLE_ORIGIN ?? [], clientIp, socketEndpointId });
+  identityHook(app, {
+    authn, endpoints: allEndpoints, origins: { allowed: config.CONSOLE_ORIGIN ?? [], trustForwardedHost: config.TRUST_PROXY_HOPS > 0 }, clientIp, socketEndpointId,
+    devicesOf: async (userId) => (await permissions.propertiesOf('userId', userId, ['deviceId'])).map((l) => l.propertyId),
+  });
   app.addHook('onRequest', limits.perUser);
   app.addHook('onError', async (_req, reply, err) => {
     const retry = err instanceof AppError && err.code === 'RATE_LIMITED' ? (err.details as { retryAfterSeconds?: number } | undefined)?.retryAfterSeconds : undefined;
@@ -118,6 +139,7 @@ export async function build(deps: GatewayDeps): Promise<GatewayService> {
   });
 
   // the gateway's own endpoints
+  const publishUsers = userDirectoryPublisher({ repo: users, cache, logger: logger.child({ module: 'users' }) });
   liveRoutes(app);
   const oidc = openIdSettings(config);
   systemRoutes(app, { version: VERSION, openIdEnabled: Boolean(oidc), openIdForce: config.OIDC_FORCE });
@@ -128,11 +150,13 @@ export async function build(deps: GatewayDeps): Promise<GatewayService> {
           db: db.orm, cache, users, now,
           client: openIdClient({ ...oidc, scope: config.OIDC_SCOPE }, logger.child({ module: 'openid' })),
           claims: { roleClaim: config.OIDC_ROLE_CLAIM, roleMap: config.OIDC_ROLE_MAP, companyClaim: config.OIDC_COMPANY_CLAIM },
+          onUserChange: () => publishUsers(),
         })
       : undefined,
     sessions, cookie: cookieSettings, successRedirect: config.OIDC_SUCCESS_REDIRECT,
   });
-  const usersSvc = usersService({ db: db.orm, repo: users, permissions, hasher, sessions });
+  const usersSvc = usersService({ db: db.orm, repo: users, permissions, hasher, sessions, onChange: publishUsers });
+  gatewayReferenceChecks(app, { users });
   userRoutes(app, usersSvc);
   totpRoutes(app, totp);
   passwordRoutes(
@@ -145,6 +169,9 @@ export async function build(deps: GatewayDeps): Promise<GatewayService> {
   );
   permissionRoutes(app, permissionsService({ db: db.orm, repo: permissions, users }));
   auditRoutes(app, db.orm);
+
+  // the web console at / (everything outside /api)
+  await consoleRoutes(app, { dir: config.CONSOLE_DIR ?? defaultConsoleDir() });
 
   // everything else goes to its service
   await proxyRoutes(app, {
@@ -161,6 +188,7 @@ export async function build(deps: GatewayDeps): Promise<GatewayService> {
     tokens,
     liveFeed,
     async start() {
+      await publishUsers();
       await liveFeed.start();
       const pruned = await tokens.prune();
       if (pruned) logger.info({ pruned }, 'expired tokens removed');

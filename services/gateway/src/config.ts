@@ -54,6 +54,8 @@ export const GatewayConfig = BaseEnv.extend({
   /** The web console's origin(s), comma-separated: allowed by CORS with credentials and on the live feed. */
   CONSOLE_ORIGIN: origins.optional(),
   SOCKET_KEEPALIVE_MS: int(1000, 600000, 55000),
+  /** The web console's build (apps/console/dist) served at `/`; default: this repository's build. */
+  CONSOLE_DIR: z.string().min(1).optional(),
 
   /** OpenID Connect sign-in: set the issuer, client id and redirect URI to enable it. */
   OIDC_ISSUER: z.url().optional(),

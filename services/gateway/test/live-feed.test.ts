@@ -141,7 +141,15 @@ describe('live feed', () => {
     await expect(Client.open(`${base}?token=crt_bogus`)).rejects.toMatchObject({ status: 401 });
     const cookie = await login(h, ADMIN.email, ADMIN.password);
     await expect(Client.open(base, { cookie, origin: 'https://evil.example' })).rejects.toMatchObject({ status: 403 });
+    await expect(Client.open(base, { cookie, origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' })).rejects.toMatchObject({ status: 403 });
     const plain = await h.gateway.app.inject({ method: 'GET', url: '/api/socket', headers: { cookie } });
     expect(plain.statusCode).toBe(400);
+  });
+
+  it('takes an upgrade through a proxy that rewrote Host but kept Origin (the same rule as other requests)', async () => {
+    const cookie = await login(h, ADMIN.email, ADMIN.password);
+    const viaProxy = await Client.open(base, { cookie, host: 'gateway.internal:8082', origin: 'https://corridor.example', 'sec-fetch-site': 'same-origin' });
+    viaProxy.close();
+    await expect(Client.open(base, { cookie, host: 'gateway.internal:8082', origin: 'https://corridor.example' })).rejects.toMatchObject({ status: 403 });
   });
 });

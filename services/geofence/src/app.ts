@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { endpointsOf } from '@corridor/contracts';
 import { createApp, ensureEventsTable, type Adapters, type App, type InternalKeys, type Logger, type Subscription } from '@corridor/platform';
+import { busReadiness, scopeBus } from '@corridor/platform';
 import { auditRoutes } from './audit/routes';
 import { CalendarGate } from './calendars/calendar-gate';
 import { DeviceDirectory } from './evaluator/device-directory';
@@ -11,6 +12,7 @@ import { startPositionConsumer } from './evaluator/position-consumer';
 import { PositionEvaluator } from './evaluator/position-evaluator';
 import { geofencesRepository } from './geofences/repository';
 import { geofenceRoutes } from './geofences/routes';
+import { geofenceReferenceChecks } from './geofences/references';
 import { geofencesService, type GeofencesService } from './geofences/service';
 import { insideRoutes } from './inside/routes';
 import { seedFences } from './seed/seed';
@@ -42,6 +44,8 @@ export const migrationsFolder = fileURLToPath(new URL('../drizzle', import.meta.
 
 /** Builds the geofence service from its adapters: migrations, the API and the evaluator. */
 export async function build(deps: GeofenceDeps): Promise<GeofenceService> {
+  const bus = scopeBus(deps.bus); // its consumers are the ones /readyz watches
+  deps = { ...deps, bus };
   const { logger } = deps;
   await deps.db.migrate(migrationsFolder, 'geofence');
   await ensureEventsTable(deps.analytics);
@@ -49,7 +53,7 @@ export async function build(deps: GeofenceDeps): Promise<GeofenceService> {
     name: 'geofence',
     logger,
     identitySecret: deps.identitySecret,
-    readiness: { db: () => deps.db.ping(), bus: () => deps.bus.ping(), cache: () => deps.cache.ping(), analytics: () => deps.analytics.ping() },
+    readiness: { db: () => deps.db.ping(), bus: busReadiness(bus), cache: () => deps.cache.ping(), analytics: () => deps.analytics.ping() },
   });
   const orm = deps.db.orm;
   const repo = geofencesRepository(orm);
@@ -68,6 +72,7 @@ export async function build(deps: GeofenceDeps): Promise<GeofenceService> {
     write: eventWriter({ analytics: deps.analytics, db: orm, bus: deps.bus }),
   });
   geofenceRoutes(app, geofences);
+  geofenceReferenceChecks(app, { orm, cache: deps.cache, directory });
   insideRoutes(app, { cache: deps.cache, clock: deps.clock, repo });
   statsRoutes(app, { analytics: deps.analytics, repo });
   auditRoutes(app, orm);

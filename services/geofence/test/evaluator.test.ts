@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { publishGroups } from '@corridor/platform/testing/registry';
 import { sql } from 'drizzle-orm';
 import { EventMessage, Topics, type DeviceRegistryMessage, type Geofence, type GeofenceInputBody, type PositionMessage, positionId } from '@corridor/contracts';
 import { cacheKeys, type Subscription } from '@corridor/platform';
@@ -179,6 +180,7 @@ describe.each(kinds)('geofence evaluator on positions.v1 (%s adapters)', (kind) 
     const [member, stranger] = [device(6), device(7)];
     const centre: LonLat = [37.8, -2.5];
     const fence = await api<Geofence>('POST', '/api/geofences', { name: `Group yard ${kind}`, area: `CIRCLE (${centre[1]} ${centre[0]}, 300)` });
+    await publishGroups(adapters.cache, [{ id: 77, companyId: 101 }]);
     await api('POST', `/api/geofences/${fence.id}/links`, { groupId: 77 });
     const entry: DeviceRegistryMessage = { id: member, uniqueId: `imei-${member}`, name: 'member', disabled: false, companyId: 101, groupId: 77, status: 'online', deleted: false };
     await adapters.cache.set(cacheKeys.deviceByUniqueId(entry.uniqueId), JSON.stringify(entry));

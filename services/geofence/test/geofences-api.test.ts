@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { publishGroups, publishUsers, registerDevices } from '@corridor/platform/testing/registry';
 import {
   GeofenceDefinitionMessage, Topics, fastifyPath,
   type DeviceRegistryMessage, type Geofence, type GeofenceInputBody, type GeofenceLink,
@@ -36,6 +37,11 @@ beforeAll(async () => {
   ]);
   svc = started;
   topicSub = sub;
+  // the devices, groups, calendars and users the tests name, as ops-api and the gateway publish them
+  await registerDevices(adapters.cache, [7001, 7101, 7102].map((id) => ({ id, companyId: 101 })));
+  await publishGroups(adapters.cache, [55, 66].map((id) => ({ id, companyId: 101 })));
+  await adapters.cache.set(cacheKeys.calendars(), JSON.stringify([{ id: 3, data: '', companyId: null }]));
+  await publishUsers(adapters.cache, [{ id: 5, companyId: 101 }]);
 });
 
 afterAll(async () => {

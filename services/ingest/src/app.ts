@@ -1,10 +1,12 @@
 import { endpointsOf } from '@corridor/contracts';
 import { createApp, type Adapters, type App, type InternalKeys, type Logger, type Subscription } from '@corridor/platform';
+import { busReadiness, scopeBus } from '@corridor/platform';
 import { DeviceRegistry } from './devices/device-registry';
 import { PositionIntake } from './positions/intake';
 import { ComputedAttributes } from './positions/computed-attributes';
 import { startPositionStore } from './positions/position-store';
 import { positionRoutes } from './positions/routes';
+import { ingestReferenceChecks } from './positions/references';
 import { buildOsmAndServer } from './http/osmand-server';
 import { IngestConfig } from './config';
 import { DevicePorts, type DevicePortSettings } from './device-ports';
@@ -38,6 +40,8 @@ export const ingestEndpoints = endpointsOf('ingest');
 
 /** Builds the ingest service from its adapters: the API app, the device-port servers and the consumers. */
 export async function build(deps: IngestDeps): Promise<IngestService> {
+  const bus = scopeBus(deps.bus); // its consumers are the ones /readyz watches
+  deps = { ...deps, bus };
   const logger = deps.logger;
   const registry = new DeviceRegistry(deps.bus, deps.cache, logger.child({ component: 'device-registry' }));
   const computed = new ComputedAttributes({
@@ -49,10 +53,8 @@ export async function build(deps: IngestDeps): Promise<IngestService> {
     name: 'ingest',
     logger,
     identitySecret: deps.identitySecret,
-    readiness: { bus: () => deps.bus.ping(), analytics: () => deps.analytics.ping(), cache: () => deps.cache.ping() },
+    readiness: { bus: busReadiness(bus), analytics: () => deps.analytics.ping(), cache: () => deps.cache.ping() },
   });
-  positionRoutes(app, intake);
-  const osmand = await buildOsmAndServer({ logger: logger.child({ protocol: 'osmand' }), intake, now: () => deps.clock.now() });
   const ports = new DevicePorts({
     intake,
     registry,
@@ -65,6 +67,9 @@ export async function build(deps: IngestDeps): Promise<IngestService> {
     ...(deps.tuning?.retry ? { retry: deps.tuning.retry } : {}),
     ...(deps.tuning?.archiveFlushMs ? { archiveFlushMs: deps.tuning.archiveFlushMs } : {}),
   });
+  positionRoutes(app, intake, ports.gate);
+  ingestReferenceChecks(app, registry);
+  const osmand = await buildOsmAndServer({ logger: logger.child({ protocol: 'osmand' }), intake, gate: ports.gate, now: () => deps.clock.now() });
   const commands = new CommandDispatcher({ bus: deps.bus, cache: deps.cache, connections: ports.connections, clock: deps.clock, logger: logger.child({ component: 'commands' }) });
   const subs: Subscription[] = [];
   return {

@@ -1,5 +1,5 @@
 import { Topics, type PositionMessage, positionId } from '@corridor/contracts';
-import { countPositions, type Bus, type BusMessage, type SubscribeOptions, type Subscription, type TopicSpec } from '@corridor/platform';
+import { countPositions, type Bus, type BusMessage, type ProducerStatus, type SubscribeOptions, type Subscription, type TopicSpec } from '@corridor/platform';
 import { createTestAdapters, type TestAdapters } from '@corridor/platform/testing/test-adapters';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build, type IngestService } from '../src/app';
@@ -49,6 +49,9 @@ class OutageBus implements Bus {
   }
   ping(): Promise<void> {
     return this.down ? Promise.reject(new Error('simulated outage')) : this.inner.ping();
+  }
+  producerStatus(): ProducerStatus {
+    return this.down ? { state: 'failing', lastError: 'simulated outage', restarts: 0 } : this.inner.producerStatus();
   }
   async close(): Promise<void> {}
 }

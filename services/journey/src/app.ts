@@ -1,5 +1,6 @@
 import { endpointsOf } from '@corridor/contracts';
 import { createApp, ensureEventsTable, ensurePositionsTable, type Adapters, type App, type InternalKeys, type Logger, type Subscription } from '@corridor/platform';
+import { busReadiness, scopeBus } from '@corridor/platform';
 import { auditRoutes } from './audit/routes';
 import { migrateJourneySchema } from './db/migrate';
 import { DeviceJourneys } from './evaluator/device-journeys';
@@ -14,6 +15,7 @@ import { flagsRepository } from './flags/repository';
 import { flagsService } from './flags/service';
 import { journeysRepository } from './journeys/repository';
 import { journeyRoutes } from './journeys/routes';
+import { journeyReferenceChecks } from './journeys/references';
 import { journeysService, type JourneysService } from './journeys/service';
 import { routesRepository } from './routes/repository';
 import { routeRoutes } from './routes/routes';
@@ -52,6 +54,8 @@ export const journeyEndpoints = endpointsOf('journey');
 
 /** Builds the journey service: schema migrations, routes / journeys / flags APIs, the evaluator and its sweep. */
 export async function build(deps: JourneyDeps, options: JourneyOptions = {}): Promise<JourneyService> {
+  const bus = scopeBus(deps.bus); // its consumers are the ones /readyz watches
+  deps = { ...deps, bus };
   await migrateJourneySchema(deps.db);
   await ensureEventsTable(deps.analytics);
   await ensurePositionsTable(deps.analytics);
@@ -59,7 +63,7 @@ export async function build(deps: JourneyDeps, options: JourneyOptions = {}): Pr
     name: 'journey',
     logger: deps.logger,
     identitySecret: deps.identitySecret,
-    readiness: { db: () => deps.db.ping(), bus: () => deps.bus.ping(), cache: () => deps.cache.ping(), analytics: () => deps.analytics.ping() },
+    readiness: { db: () => deps.db.ping(), bus: busReadiness(bus), cache: () => deps.cache.ping(), analytics: () => deps.analytics.ping() },
   });
   const orm = deps.db.orm;
   const log = (component: string) => deps.logger.child({ component });
@@ -75,6 +79,7 @@ export async function build(deps: JourneyDeps, options: JourneyOptions = {}): Pr
   const flags = flagsService({ db: orm, flags: flagsRepo, journeys: journeysRepo, events, clock: deps.clock });
   routeRoutes(app, routes);
   journeyRoutes(app, journeys, flags);
+  journeyReferenceChecks(app, { orm, cache: deps.cache });
   auditRoutes(app, orm);
 
   const earlyStartMs = options.earlyStartMs ?? 2 * 3600_000;

@@ -4,6 +4,7 @@ import type { Identity } from '@corridor/platform';
 import { asUser, testUsers, userWith } from '@corridor/platform/testing/identity';
 import { runAuditQueryTests } from '@corridor/platform/testing/audit-route-tests';
 import { runCommonRouteTests } from '@corridor/platform/testing/common-route-tests';
+import { registerDevices } from '@corridor/platform/testing/registry';
 import { createTestAdapters, primaryKind, type TestAdapters } from '@corridor/platform/testing/test-adapters';
 import type { JourneyService } from '../src/app';
 import { audit } from '../src/audit/audit';
@@ -45,6 +46,7 @@ beforeAll(async () => {
   route = created.json<Route>();
   const updated = await call('PUT', `/api/routes/${route.id}`, testUsers.admin, routeInput({ name: 'Voi bypass (wider)', widthM: 500 }));
   expect(updated.statusCode, updated.body).toBe(200);
+  await registerDevices(adapters.cache, [{ id: 801, companyId: companyDispatcher.companyId }]);
   const declared = await call('POST', '/api/journey', companyDispatcher, { deviceId: 801, routeId: route.id, truckPlate: 'KBX 001A' });
   expect(declared.statusCode, declared.body).toBe(200);
   journey = declared.json<Journey>();

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { fastifyPath, journeysEndpoints, routesEndpoints, type Journey, type JourneyDetail, type JourneyFlag } from '@corridor/contracts';
 import { insertPositions, queryEvents } from '@corridor/platform';
 import { primaryKind } from '@corridor/platform/testing/test-adapters';
+import { registerDevices } from '@corridor/platform/testing/registry';
 import { asUser, testUsers, userWith } from '@corridor/platform/testing/identity';
 import { runCommonRouteTests } from '@corridor/platform/testing/common-route-tests';
 import type { Identity } from '@corridor/platform';
@@ -39,7 +40,10 @@ async function call(method: string, url: string, user: Identity, payload?: unkno
 
 let device = 500;
 async function declare(over: Record<string, unknown> = {}, user: Identity = testUsers.dispatcher): Promise<Journey> {
-  const res = await call('POST', '/api/journey', user, { deviceId: device++, routeId: northern, companyId: 101, truckPlate: 'KBX 001A', shipmentRef: 'SHP-9', ...over });
+  const payload = { deviceId: device++, routeId: northern, companyId: 101, truckPlate: 'KBX 001A', shipmentRef: 'SHP-9', ...over };
+  // the device as ops-api registers it: of the journey's company
+  await registerDevices(h.adapters.cache, [{ id: payload.deviceId as number, companyId: (payload.companyId as number | null) ?? user.companyId }]);
+  const res = await call('POST', '/api/journey', user, payload);
   expect(res.statusCode, res.body).toBe(200);
   return res.json<Journey>();
 }
@@ -78,22 +82,31 @@ describe('POST /journey', () => {
     expect(audit.map((a) => a.action)).toEqual(['journey.create']);
   });
 
-  it('a company dispatcher declares for its own company by default and may not declare for another (403)', async () => {
+  it('a company dispatcher declares for its own company by default; another company or its device is 404, like unknown ones', async () => {
     const companyDispatcher = userWith(['dispatcher'], 202, 42);
     const own = await declare({ companyId: null }, companyDispatcher);
     expect(own.companyId).toBe(202);
-    const res = await call('POST', '/api/journey', companyDispatcher, { deviceId: 9, routeId: northern, companyId: 101 });
-    expect(res.statusCode).toBe(403);
-    expect(res.json()).toMatchObject({ error: { code: 'FORBIDDEN', details: { field: 'companyId' } } });
+    await registerDevices(h.adapters.cache, [{ id: 9, companyId: 202 }, { id: 10, companyId: 101 }]);
+    const otherCompany = await call('POST', '/api/journey', companyDispatcher, { deviceId: 9, routeId: northern, companyId: 101 });
+    expect(otherCompany.statusCode).toBe(404);
+    expect(otherCompany.json()).toMatchObject({ error: { code: 'NOT_FOUND', message: 'Company 101 not found' } });
+    const otherDevice = await call('POST', '/api/journey', companyDispatcher, { deviceId: 10, routeId: northern });
+    expect(otherDevice.json()).toMatchObject({ error: { code: 'NOT_FOUND', message: 'Device 10 not found' } });
+    const unknownDevice = await call('POST', '/api/journey', companyDispatcher, { deviceId: 9999, routeId: northern });
+    expect(unknownDevice.json()).toMatchObject({ error: { code: 'NOT_FOUND', message: 'Device 9999 not found' } });
+    expect(unknownDevice.statusCode).toBe(otherDevice.statusCode);
   });
 
-  it('400 naming the field: unknown route, arrival before departure, bad device id, bad area', async () => {
+  it('404 for an unknown route; 400 naming the field: arrival before departure, bad device id, bad area', async () => {
+    await registerDevices(h.adapters.cache, [{ id: 1, companyId: 101 }]);
+    const unknownRoute = await call('POST', '/api/journey', testUsers.admin, { deviceId: 1, routeId: 99999 });
+    expect(unknownRoute.statusCode).toBe(404);
+    expect(unknownRoute.json()).toMatchObject({ error: { code: 'NOT_FOUND', message: 'Route 99999 not found' } });
     const bad = async (payload: Record<string, unknown>) => {
       const res = await call('POST', '/api/journey', testUsers.admin, { deviceId: 1, routeId: northern, ...payload });
       expect(res.statusCode, res.body).toBe(400);
       return res.json<{ error: { details: { path: string }[] } }>().error.details.map((d) => d.path);
     };
-    expect(await bad({ routeId: 99999 })).toEqual(['routeId']);
     expect(await bad({ plannedDeparture: at(10).toISOString(), plannedArrival: at(5).toISOString() })).toEqual(['plannedArrival']);
     expect(await bad({ deviceId: -4 })).toEqual(['deviceId']);
     expect(await bad({ plannedDeparture: 'tomorrow' })).toEqual(['plannedDeparture']);
@@ -137,7 +150,8 @@ describe('lists: active, flagged, completed', () => {
     const a = ids(await call('GET', '/api/journey/active', testUsers.companyA));
     expect(a).toContain(a1.id);
     expect(a).not.toContain(a2.id);
-    expect(ids(await call('GET', '/api/journey/active?companyId=202', testUsers.companyA))).toEqual([]);
+    // another company, named in a filter, answers like an unknown one
+    expect((await call('GET', '/api/journey/active?companyId=202', testUsers.companyA)).statusCode).toBe(404);
     expect(ids(await call('GET', '/api/journey/flagged', testUsers.companyB))).not.toContain(a1.id);
     expect(ids(await call('GET', '/api/journey/active', userWith(['company_user'], null)))).toEqual([]);
   });

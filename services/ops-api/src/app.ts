@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { endpointsOf } from '@corridor/contracts';
 import { createApp, ensureEventsTable, ensurePositionsTable, type Adapters, type App, type InternalKeys, type Logger } from '@corridor/platform';
+import { busReadiness, scopeBus } from '@corridor/platform';
 import { devicesRepository } from './devices/repository';
 import { devicesService, type DevicesService } from './devices/service';
 import { deviceRoutes } from './devices/routes';
@@ -48,6 +49,7 @@ import { defaultReportSettings, type ReportSettings } from './reports/settings';
 import { trackingModules, type TrackingModules } from './resources/tracking-modules';
 import type { NotificationSettings } from './notification-rules/settings';
 import { auditRoutes } from './audit/routes';
+import { opsReferenceChecks } from './resources/references';
 
 export interface OpsApiDeps extends Omit<Adapters, 'close'> {
   logger: Logger;
@@ -65,6 +67,8 @@ export interface OpsApiDeps extends Omit<Adapters, 'close'> {
   reports?: ReportSettings;
   /** Notification-rule channels: SMTP_URL, SMTP_FROM, webhook retries (notificationSettingsFrom(config)); default: no mail. */
   notificationRules?: NotificationSettings;
+  /** JOURNEY_URL: the journey service, which checks the journey and route ids ops-api requests carry (unset: such ids answer 503). */
+  journeyUrl?: string | (() => string | undefined);
 }
 
 export interface OpsApiService {
@@ -83,6 +87,8 @@ export const migrationsFolder = fileURLToPath(new URL('../drizzle', import.meta.
 
 /** Builds ops-api: migrations, the domain modules and their routes. */
 export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
+  const bus = scopeBus(deps.bus); // its consumers are the ones /readyz watches
+  deps = { ...deps, bus };
   await deps.db.migrate(migrationsFolder, 'ops-api');
   await ensurePositionsTable(deps.analytics);
   await ensureEventsTable(deps.analytics);
@@ -90,7 +96,7 @@ export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
     name: 'ops-api',
     logger: deps.logger,
     identitySecret: deps.identitySecret,
-    readiness: { db: () => deps.db.ping(), analytics: () => deps.analytics.ping(), cache: () => deps.cache.ping(), bus: () => deps.bus.ping() },
+    readiness: { db: () => deps.db.ping(), analytics: () => deps.analytics.ping(), cache: () => deps.cache.ping(), bus: busReadiness(bus) },
   });
   const repo = devicesRepository(deps.db.orm);
   const devices = devicesService({ repo, bus: deps.bus, cache: deps.cache, logger: deps.logger.child({ module: 'devices' }) });
@@ -139,6 +145,12 @@ export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
   const tracking = trackingModules(app, {
     db: deps.db.orm, bus: deps.bus, cache: deps.cache, analytics: deps.analytics, logger: deps.logger,
     devicesRepo: repo, devices, notifications: deps.notificationRules,
+  });
+  const journeyUrl = deps.journeyUrl;
+  opsReferenceChecks(app, {
+    db: deps.db.orm, cache: deps.cache, analytics: deps.analytics, identitySecret: deps.identitySecret,
+    journeyUrl: typeof journeyUrl === 'function' ? journeyUrl : () => journeyUrl,
+    notificationVisible: (who, id) => notifications.isVisible(who, id),
   });
   let flagConsumer: Subscription | undefined;
   return {

@@ -58,7 +58,7 @@ describe('inventory decisions', () => {
     const o2 = await owner(dispatcherOf(202), [`T ${100 + seq} ABC`]);
     expect400(await h.call(officer, 'POST', `/api/inventories/${item.id}/transfer`, { toCompanyId: 202, truckId: truckA, reason: 'sold' }), 'truckId');
     expect400(await h.call(officer, 'POST', `/api/inventories/${item.id}/transfer`, { toCompanyId: 101, reason: 'same' }), 'toCompanyId');
-    expect400(await h.call(officer, 'POST', `/api/inventories/${item.id}/transfer`, { toCompanyId: 999, reason: 'ghost' }), 'toCompanyId');
+    expectError(await h.call(officer, 'POST', `/api/inventories/${item.id}/transfer`, { toCompanyId: 999, reason: 'ghost' }), 404, 'NOT_FOUND');
     expect400(await h.call(officer, 'POST', `/api/inventories/${item.id}/transfer`, { toCompanyId: 202 }), 'reason');
     const transferred = await h.call(officer, 'POST', `/api/inventories/${item.id}/transfer`, { toCompanyId: 202, truckId: o2.trucks[0]!.id, reason: 'fleet sold to Msasani' });
     expect(transferred.statusCode, transferred.body).toBe(200);
@@ -118,8 +118,9 @@ describe('inventory decisions', () => {
     expectError(await h.call(testUsers.companyA, 'POST', '/api/inventories', { deviceId: d.id }), 403, 'FORBIDDEN');
     const dup = await h.call(officer, 'POST', '/api/inventories', { deviceId: d.id });
     expectError(dup, 409, 'CONFLICT');
-    expect400(await h.call(officer, 'POST', '/api/inventories', { deviceId: 999999 }), 'deviceId');
-    expect400(await h.call(officer, 'POST', `/api/inventories/${item.id}/assign`, { companyId: 101, truckId: 999999 }), 'truckId');
+    // unknown ids anywhere in a request answer 404
+    expectError(await h.call(officer, 'POST', '/api/inventories', { deviceId: 999999 }), 404, 'NOT_FOUND');
+    expectError(await h.call(officer, 'POST', `/api/inventories/${item.id}/assign`, { companyId: 101, truckId: 999999 }), 404, 'NOT_FOUND');
     expect400(await h.call(officer, 'POST', `/api/inventories/${item.id}/revoke`, {}), 'reason');
     expectError(await h.call(officer, 'POST', '/api/inventories/999999/assign', { companyId: 101 }), 404, 'NOT_FOUND');
     await h.call(officer, 'POST', `/api/inventories/${item.id}/assign`, { companyId: 101 });
@@ -168,9 +169,10 @@ describe('truck owners and trucks', () => {
     expectError(plate, 409, 'CONFLICT');
     expect400(await h.call(d, 'POST', '/api/truck-owners', { name: 'Twice', trucks: [{ plateNumber: 'KDA 1A' }, { plateNumber: 'kda1a' }] }), 'trucks.1.plateNumber');
     expect400(await h.call(d, 'POST', '/api/truck-owners', { name: 'Bad', trucks: [{ plateNumber: '!' }] }), 'trucks.0.plateNumber');
-    expect400(await h.call(d, 'PUT', `/api/truck-owners/${o.id}`, { name: 'x', trucks: [{ id: 999999, plateNumber: 'KDB 1B' }] }), 'trucks.0.id');
+    expectError(await h.call(d, 'PUT', `/api/truck-owners/${o.id}`, { name: 'x', trucks: [{ id: 999999, plateNumber: 'KDB 1B' }] }), 404, 'NOT_FOUND');
     const foreignDevice = (await h.call(testUsers.admin, 'POST', '/api/devices', { name: 'tz', uniqueId: '862000000009002', companyId: 202 })).json<Device>();
-    expect400(await h.call(d, 'POST', '/api/truck-owners', { name: 'Bad', trucks: [{ plateNumber: 'KDC 1C', deviceId: foreignDevice.id }] }), 'trucks.0.deviceId');
+    // another company's device answers like an unknown one
+    expectError(await h.call(d, 'POST', '/api/truck-owners', { name: 'Bad', trucks: [{ plateNumber: 'KDC 1C', deviceId: foreignDevice.id }] }), 404, 'NOT_FOUND');
     expect400(await h.call(d, 'POST', '/api/truck-owners', { name: 'Bad', email: 'not-an-email' }), 'email');
 
     // a truck carrying an assigned inventory item cannot be dropped, nor its owner deleted

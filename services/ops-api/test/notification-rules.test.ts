@@ -186,11 +186,13 @@ describe('notification rules', () => {
   });
 
   it('validates rules against the company\'s devices and calendars', async () => {
-    expect400(await h.call(dispatcherOf(101), 'POST', '/api/notifications/rules', { type: 'alarm', deviceIds: [truckB.id], notificators: ['web'], recipients: [desk] }), 'deviceIds');
+    // another company's device, calendar or user answers like an unknown one
+    expectError(await h.call(dispatcherOf(101), 'POST', '/api/notifications/rules', { type: 'alarm', deviceIds: [truckB.id], notificators: ['web'], recipients: [desk] }), 404, 'NOT_FOUND');
+    expectError(await h.call(dispatcherOf(101), 'POST', '/api/notifications/rules', { type: 'alarm', always: true, notificators: ['web'], recipients: [{ userId: testUsers.companyB.userId, email: 'b@company-b.test' }] }), 404, 'NOT_FOUND');
     expect400(await h.call(dispatcherOf(101), 'POST', '/api/notifications/rules', { type: 'ignitionOn', alarms: ['sos'], always: true, notificators: ['web'], recipients: [desk] }), 'alarms');
     expect400(await h.call(dispatcherOf(101), 'POST', '/api/notifications/rules', { type: 'alarm', always: true, notificators: ['webhook'], webhookUrl: 'ftp://x' }), 'webhookUrl');
     expect400(await h.call(dispatcherOf(101), 'POST', '/api/notifications/rules', { type: 'alarm', always: true, notificators: ['mail'], recipients: [{ userId: 1, email: 'nope' }] }), 'recipients.0.email');
-    expect400(await h.call(dispatcherOf(101), 'POST', '/api/notifications/rules', { type: 'alarm', always: true, notificators: ['web'], recipients: [desk], calendarId: 999999 }), 'calendarId');
+    expectError(await h.call(dispatcherOf(101), 'POST', '/api/notifications/rules', { type: 'alarm', always: true, notificators: ['web'], recipients: [desk], calendarId: 999999 }), 404, 'NOT_FOUND');
     const listed = (await h.call(dispatcherOf(101), 'GET', `/api/notifications/rules?deviceId=${truckA.id}&type=alarm`)).json<NotificationRule[]>();
     expect(listed.length).toBeGreaterThan(0);
     expect(listed.every((r) => r.type === 'alarm' && (r.always || r.deviceIds.includes(truckA.id)))).toBe(true);

@@ -1,5 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
-import { asUser, TEST_IDENTITY_SECRET } from '@corridor/platform/testing/identity';
+import { asUser, TEST_IDENTITY_SECRET, testUsers } from '@corridor/platform/testing/identity';
+import { publishUsers } from '@corridor/platform/testing/registry';
 import { createTestAdapters, primaryKind, type TestAdapters } from '@corridor/platform/testing/test-adapters';
 import type { Identity } from '@corridor/platform';
 import { build, type OpsApiDeps, type OpsApiService } from '../src/app';
@@ -8,13 +9,19 @@ import { build, type OpsApiDeps, type OpsApiService } from '../src/app';
 export interface Harness {
   adapters: TestAdapters;
   svc: OpsApiService;
-  call(user: Identity, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown): Promise<LightMyRequestResponse>;
+  call(user: Identity, method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, payload?: unknown): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
 }
 
 export async function startHarness(extra: Partial<OpsApiDeps> = {}): Promise<Harness> {
   const adapters = await createTestAdapters(await primaryKind());
   const svc = await build({ ...adapters, logger: adapters.logger, identitySecret: TEST_IDENTITY_SECRET, ...extra });
+  // the users the tests act as, as the gateway publishes them (notification recipients are checked against them)
+  await publishUsers(adapters.cache, [
+    ...Object.values(testUsers).map((u) => ({ id: u.userId, companyId: u.companyId })),
+    ...[101, 202].map((c) => ({ id: dispatcherOf(c).userId, companyId: c })),
+    { id: 9, companyId: 101 }, // a second company-A user the notification tests name as a recipient
+  ]);
   return {
     adapters,
     svc,

@@ -42,6 +42,8 @@ interface Case {
   change: Record<string, unknown>;
   keyword: (n: number) => string;
   invalid: { body: (n: number) => Record<string, unknown>; field: string }[];
+  /** A body naming an id that does not exist: 404 with this message, as another company's would. */
+  unknownRef?: { body: () => Record<string, unknown>; message: string };
   /** Company users write their own entries (false: platform-wide, admin only). */
   scoped: boolean;
   /** Entries with no company are visible to company users. */
@@ -53,7 +55,8 @@ const cases: Case[] = [
   {
     name: 'groups', endpoints: groupsEndpoints, scoped: true,
     valid: (n) => ({ name: `Mombasa fleet ${n}` }), change: { name: 'Nairobi fleet' }, keyword: (n) => `fleet ${n}`,
-    invalid: [{ body: () => ({ name: '' }), field: 'name' }, { body: () => ({ name: 'x', groupId: 999999 }), field: 'groupId' }],
+    invalid: [{ body: () => ({ name: '' }), field: 'name' }],
+    unknownRef: { body: () => ({ name: 'x', groupId: 999999 }), message: 'Group 999999 not found' },
   },
   {
     name: 'drivers', endpoints: driversEndpoints, scoped: true,
@@ -87,7 +90,8 @@ const cases: Case[] = [
     name: 'configurations', endpoints: configurationsEndpoints, scoped: true, shared: true,
     valid: (n) => ({ name: `Highway reporting ${n}`, values: { interval: 30, apn: 'safaricom' } }), change: { values: { interval: 60 } },
     keyword: (n) => `reporting ${n}`,
-    invalid: [{ body: () => ({ name: 'x', deviceModelId: 999999 }), field: 'deviceModelId' }],
+    invalid: [],
+    unknownRef: { body: () => ({ name: 'x', deviceModelId: 999999 }), message: 'Device model 999999 not found' },
   },
   {
     name: 'maintenance', endpoints: maintenanceEndpoints.slice(0, 5), scoped: true, shared: true,
@@ -109,7 +113,8 @@ const cases: Case[] = [
     name: 'saved commands', endpoints: commandsEndpoints.slice(0, 5), scoped: true, shared: true,
     valid: (n) => ({ description: `Immobilise ${n}`, type: 'engineStop' }), change: { description: 'Mobilise', type: 'engineResume' },
     keyword: (n) => `Immobilise ${n}`,
-    invalid: [{ body: () => ({ description: 'x', type: 'engine stop' }), field: 'type' }, { body: () => ({ description: 'x', type: 'custom', deviceId: 999999 }), field: 'deviceId' }],
+    invalid: [{ body: () => ({ description: 'x', type: 'engine stop' }), field: 'type' }],
+    unknownRef: { body: () => ({ description: 'x', type: 'custom', deviceId: 999999 }), message: 'Device 999999 not found' },
   },
   {
     name: 'notification rules', endpoints: notificationRulesEndpoints.slice(0, 5), scoped: true,
@@ -170,6 +175,14 @@ for (const c of cases) {
       for (const bad of c.invalid) expect400(await h.call(writer, 'POST', `/api${base}`, bad.body(next())), bad.field);
     });
 
+    if (c.unknownRef) {
+      it('answers 404 for an unknown id in the body, as for another company\'s', async () => {
+        const res = await h.call(writer, 'POST', `/api${base}`, c.unknownRef!.body());
+        expectError(res, 404, 'NOT_FOUND');
+        expect(res.json<{ error: { message: string } }>().error.message).toBe(c.unknownRef!.message);
+      });
+    }
+
     it('answers 404 for an unknown id on get, replace and delete', async () => {
       expectError(await h.call(writer, 'GET', `/api${base}/987654`), 404, 'NOT_FOUND');
       expectError(await h.call(writer, 'PUT', `/api${base}/987654`, c.valid(next())), 404, 'NOT_FOUND');
@@ -198,7 +211,8 @@ for (const c of cases) {
         expectError(await h.call(dispatcherOf(202), 'PUT', url, c.valid(n)), 404, 'NOT_FOUND');
         expectError(await h.call(dispatcherOf(202), 'DELETE', url), 404, 'NOT_FOUND');
         expectError(await h.call(testUsers.companyA, 'PUT', url, c.valid(n)), 403, 'FORBIDDEN');
-        expectError(await h.call(dispatcherOf(101), 'POST', `/api${base}`, { ...c.valid(next()), companyId: 202 }), 403, 'FORBIDDEN');
+        // another company, like an unknown one, is 404
+        expectError(await h.call(dispatcherOf(101), 'POST', `/api${base}`, { ...c.valid(next()), companyId: 202 }), 404, 'NOT_FOUND');
         // a platform dispatcher (no company) is staff: it may file an entry under any company
         const platform = await h.call(testUsers.dispatcher, 'POST', `/api${base}`, { ...c.valid(next()), companyId: 202 });
         expect(platform.statusCode, platform.body).toBe(200);
@@ -236,7 +250,7 @@ const trailTypes: Record<string, OpsAuditEntity> = { groups: 'group', drivers: '
 const trailType = (name: string): OpsAuditEntity => trailTypes[name]!;
 
 describe('group nesting', () => {
-  it('refuses a cycle and a parent of another company, and a group with children cannot be deleted', async () => {
+  it('refuses a cycle (400) and a parent of another company (404, as unknown), and a group with children cannot be deleted', async () => {
     const d = dispatcherOf(101);
     const root = (await h.call(d, 'POST', '/api/groups', { name: 'Root' })).json<{ id: number }>();
     const child = (await h.call(d, 'POST', '/api/groups', { name: 'Child', groupId: root.id })).json<{ id: number; groupId: number }>();
@@ -244,7 +258,8 @@ describe('group nesting', () => {
     expect400(await h.call(d, 'PUT', `/api/groups/${root.id}`, { name: 'Root', groupId: child.id }), 'groupId');
     expect400(await h.call(d, 'PUT', `/api/groups/${root.id}`, { name: 'Root', groupId: root.id }), 'groupId');
     const other = (await h.call(dispatcherOf(202), 'POST', '/api/groups', { name: 'TZ' })).json<{ id: number }>();
-    expect400(await h.call(d, 'POST', '/api/groups', { name: 'Stray', groupId: other.id }), 'groupId');
+    // another company's group answers like an unknown one
+    expectError(await h.call(d, 'POST', '/api/groups', { name: 'Stray', groupId: other.id }), 404, 'NOT_FOUND');
     expectError(await h.call(d, 'DELETE', `/api/groups/${root.id}`), 409, 'CONFLICT');
     const children = (await h.call(d, 'GET', `/api/groups?groupId=${root.id}`)).json<{ id: number }[]>();
     expect(children.map((g) => g.id)).toEqual([child.id]);
@@ -285,7 +300,8 @@ describe('tracking units', () => {
     const dup = await h.call(d, 'POST', '/api/tracking-unit', unit);
     expectError(dup, 409, 'CONFLICT');
     expect(dup.json<{ error: { details: { field: string } } }>().error.details.field).toBe('deviceId');
-    expect400(await h.call(d, 'POST', '/api/tracking-unit', { ...unit, deviceId: deviceB.id }), 'deviceId');
+    // another company's device answers like an unknown one
+    expectError(await h.call(d, 'POST', '/api/tracking-unit', { ...unit, deviceId: deviceB.id }), 404, 'NOT_FOUND');
     expect400(await h.call(d, 'POST', '/api/tracking-unit', { ...unit, simPhone: '0712345678' }), 'simPhone');
     expect400(await h.call(d, 'POST', '/api/tracking-unit', { ...unit, simIccid: '123' }), 'simIccid');
     const id = created.json<{ id: number }>().id;

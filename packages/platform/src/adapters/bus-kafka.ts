@@ -1,6 +1,12 @@
-import { Kafka, logLevel, type Admin, type Consumer, type Producer, CompressionTypes } from 'kafkajs';
+import { Kafka, logLevel, type Admin, type Producer, CompressionTypes } from 'kafkajs';
 import type { Logger } from '../logger';
-import type { Bus, BusMessage, ConsumedMessage, SubscribeOptions, Subscription, TopicSpec } from './bus';
+import { counter } from '../metrics';
+import type { Bus, BusMessage, ProducerStatus, SubscribeOptions, Subscription, TopicSpec } from './bus';
+import { SupervisedKafkaConsumer, type RestartBackoff } from './kafka-consumer';
+
+/** Failed publishes in a row after which the producer is replaced. */
+const REPLACE_AFTER_FAILURES = 3;
+const producerRestarts = counter('bus_producer_restarts_total', 'Producers replaced after failed publishes', []);
 
 export interface KafkaBusOptions {
   brokers: string[];
@@ -11,7 +17,14 @@ export interface KafkaBusOptions {
   defaultPartitions?: number;
   /** Prefix for every topic and consumer group (test isolation on a shared broker). */
   namespace?: string;
+  /** Lag past which a service's /readyz says not ready. */
+  maxReadyLag?: number;
+  /** Backoff of the supervisor restarting a consumer kafkajs gave up on (default 500 ms doubling to 30 s). */
+  consumerRestart?: RestartBackoff;
+  /** Backoff of the producer reconnecting after failed publishes (default 500 ms doubling to 10 s). */
+  producerRetry?: RestartBackoff;
 }
+
 
 const toPino = (level: logLevel): 'error' | 'warn' | 'info' | 'debug' =>
   level === logLevel.ERROR || level === logLevel.NOTHING ? 'error' : level === logLevel.WARN ? 'warn' : level === logLevel.INFO ? 'info' : 'debug';
@@ -19,17 +32,24 @@ const toPino = (level: logLevel): 'error' | 'warn' | 'info' | 'debug' =>
 /** Apache Kafka through kafkajs. Publishes with acks=all and an idempotent producer. */
 export class KafkaBus implements Bus {
   readonly kind = 'kafka' as const;
+  readonly maxReadyLag: number | undefined;
   private readonly kafka: Kafka;
   private producer: Producer | undefined;
   private producerReady: Promise<Producer> | undefined;
   private admin: Admin | undefined;
-  private readonly consumers = new Set<Consumer>();
+  private adminReady: Promise<Admin> | undefined;
+  private readonly consumers = new Set<SupervisedKafkaConsumer>();
+  private producerState: ProducerStatus = { state: 'idle', restarts: 0 };
+  private failuresInRow = 0;
+  private probing = false;
+  private closed = false;
   private readonly ns: string;
   private pending: { topic: string; messages: BusMessage[]; resolve: () => void; reject: (err: Error) => void }[] = [];
   private flushing = false;
 
   constructor(private readonly opts: KafkaBusOptions) {
     this.ns = opts.namespace ? `${opts.namespace}.` : '';
+    this.maxReadyLag = opts.maxReadyLag;
     const log = opts.logger.child({ component: 'kafkajs' });
     this.kafka = new Kafka({
       clientId: opts.clientId,
@@ -45,13 +65,21 @@ export class KafkaBus implements Bus {
     });
   }
 
-  private async getAdmin(): Promise<Admin> {
-    if (!this.admin) {
+  private getAdmin(): Promise<Admin> {
+    if (!this.adminReady) {
       const admin = this.kafka.admin();
-      await admin.connect();
-      this.admin = admin;
+      this.adminReady = admin.connect().then(
+        () => {
+          this.admin = admin;
+          return admin;
+        },
+        (err: unknown) => {
+          this.adminReady = undefined;
+          throw err;
+        },
+      );
     }
-    return this.admin;
+    return this.adminReady;
   }
 
   /**
@@ -90,16 +118,23 @@ export class KafkaBus implements Bus {
   private getProducer(): Promise<Producer> {
     if (!this.producerReady) {
       const producer = this.kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: true });
-      this.producerReady = producer.connect().then(
+      const ready: Promise<Producer> = producer.connect().then(
         () => {
+          // replaced while connecting (replaceProducer): this one is not used
+          if (this.producerReady !== ready) {
+            void producer.disconnect().catch(() => undefined);
+            throw new Error('producer replaced while connecting');
+          }
           this.producer = producer;
           return producer;
         },
         (err: unknown) => {
-          this.producerReady = undefined;
+          if (this.producerReady === ready) this.producerReady = undefined;
+          void producer.disconnect().catch(() => undefined);
           throw err;
         },
       );
+      this.producerReady = ready;
     }
     return this.producerReady;
   }
@@ -145,9 +180,12 @@ export class KafkaBus implements Bus {
             compression: CompressionTypes.None,
             topicMessages: [...byTopic].map(([t, msgs]) => ({ topic: this.ns + t, messages: msgs })),
           });
+          this.published();
           for (const p of batch) p.resolve();
         } catch (err) {
-          for (const p of batch) p.reject(err instanceof Error ? err : new Error(String(err)));
+          const error = err instanceof Error ? err : new Error(String(err));
+          this.publishFailed(error);
+          for (const p of batch) p.reject(error);
         }
       }
     } finally {
@@ -155,42 +193,96 @@ export class KafkaBus implements Bus {
     }
   }
 
+  /** A supervised consumer (kafka-consumer.ts): restarted after any crash until stop(). */
   async subscribe(opts: SubscribeOptions): Promise<Subscription> {
-    const consumer = this.kafka.consumer({
-      groupId: this.ns + opts.groupId,
-      sessionTimeout: 15000,
-      heartbeatInterval: 1000,
-      rebalanceTimeout: 20000,
-      // a short fetch wait keeps flag latency low and lets a consumer stop in well under a second
-      maxWaitTimeInMs: 500,
-      retry: { retries: Number.MAX_SAFE_INTEGER, initialRetryTime: 300, maxRetryTime: 5000 },
-    });
-    await consumer.connect();
-    for (const topic of opts.topics) await consumer.subscribe({ topic: this.ns + topic, fromBeginning: opts.fromBeginning ?? false });
-    this.consumers.add(consumer);
-    await consumer.run({
-      autoCommit: true,
-      eachBatchAutoResolve: true,
-      eachBatch: async ({ batch, heartbeat }) => {
-        const msgs: ConsumedMessage[] = batch.messages.map((m) => ({
-          topic: batch.topic.slice(this.ns.length),
-          partition: batch.partition,
-          offset: m.offset,
-          key: m.key?.toString() ?? '',
-          value: m.value?.toString() ?? 'null',
-          headers: Object.fromEntries(Object.entries(m.headers ?? {}).map(([k, v]) => [k, String(v)])),
-          timestamp: Number(m.timestamp),
-        }));
-        await opts.handler(msgs);
-        await heartbeat();
+    const consumer = new SupervisedKafkaConsumer({
+      kafka: this.kafka,
+      ns: this.ns,
+      opts,
+      config: {
+        sessionTimeout: 15000,
+        heartbeatInterval: 1000,
+        rebalanceTimeout: 20000,
+        // a short fetch wait keeps flag latency low and lets a consumer stop in well under a second
+        maxWaitTimeInMs: 500,
+        retry: { retries: Number.MAX_SAFE_INTEGER, initialRetryTime: 300, maxRetryTime: 5000 },
       },
+      admin: () => this.getAdmin(),
+      logger: this.opts.logger,
+      backoff: this.opts.consumerRestart ?? { initialMs: 500, maxMs: 30_000 },
     });
+    await consumer.start();
+    this.consumers.add(consumer);
     return {
+      groupId: consumer.groupId,
+      status: () => consumer.status(),
+      lag: () => consumer.lag(),
       stop: async () => {
         this.consumers.delete(consumer);
-        await consumer.disconnect();
+        await consumer.stop();
       },
     };
+  }
+
+  producerStatus(): ProducerStatus {
+    return { ...this.producerState };
+  }
+
+  private published(): void {
+    this.failuresInRow = 0;
+    if (this.producerState.state !== 'ok') this.producerState = { state: 'ok', restarts: this.producerState.restarts };
+  }
+
+  private publishFailed(err: Error): void {
+    this.failuresInRow++;
+    const since = this.producerState.state === 'failing' ? this.producerState.failingSince : new Date().toISOString();
+    this.producerState = { state: 'failing', failingSince: since, lastError: `${err.name}: ${err.message}`, restarts: this.producerState.restarts };
+    if (this.failuresInRow === 1 || this.failuresInRow % 20 === 0) this.opts.logger.warn({ err, failuresInRow: this.failuresInRow }, 'publish failed');
+    // a producer that keeps failing (or failed for good, e.g. its idempotence state lost when the
+    // broker was killed) is replaced: the next batch gets a new one (no other send is in flight here)
+    if (this.failuresInRow % REPLACE_AFTER_FAILURES === 0 || (err as { retriable?: boolean }).retriable === false) this.replaceProducer();
+    this.probeProducer();
+  }
+
+  private replaceProducer(): void {
+    const old = this.producer;
+    this.producer = undefined;
+    this.producerReady = undefined;
+    if (old) {
+      void old.disconnect().catch(() => undefined);
+      producerRestarts.inc();
+      this.producerState = { ...this.producerState, restarts: this.producerState.restarts + 1 };
+    }
+  }
+
+  /**
+   * While publishes fail, a probe replaces the producer with a new one and connects it, with
+   * backoff, whenever no publish is in flight. A connected new producer ends the failing state even
+   * when nothing is being published: a service that publishes rarely must not stay unready for
+   * want of a publish to prove the bus is back (the next publish that fails makes it failing again).
+   */
+  private probeProducer(): void {
+    if (this.probing || this.closed) return;
+    this.probing = true;
+    const { initialMs, maxMs } = this.opts.producerRetry ?? { initialMs: 500, maxMs: 10_000 };
+    void (async () => {
+      for (let attempt = 0; !this.closed && this.producerState.state === 'failing'; attempt++) {
+        await new Promise((r) => setTimeout(r, Math.min(maxMs, initialMs * 2 ** attempt)).unref());
+        if (this.closed || this.producerState.state !== 'failing' || this.flushing) continue;
+        this.replaceProducer();
+        try {
+          await this.getProducer();
+        } catch (err) {
+          this.opts.logger.debug({ err, attempt }, 'producer reconnect failed; trying again');
+          continue;
+        }
+        this.opts.logger.info({ failingSince: this.producerState.failingSince }, 'producer replaced and reconnected after failed publishes');
+        this.failuresInRow = 0;
+        if (this.producerState.state === 'failing') this.producerState = { state: 'ok', restarts: this.producerState.restarts };
+      }
+    })().finally(() => {
+      this.probing = false;
+    });
   }
 
   async ping(): Promise<void> {
@@ -199,7 +291,8 @@ export class KafkaBus implements Bus {
   }
 
   async close(): Promise<void> {
-    await Promise.allSettled([...this.consumers].map((c) => c.disconnect()));
+    this.closed = true;
+    await Promise.allSettled([...this.consumers].map((c) => c.stop()));
     this.consumers.clear();
     if (this.producer) await this.producer.disconnect().catch(() => undefined);
     if (this.admin) await this.admin.disconnect().catch(() => undefined);

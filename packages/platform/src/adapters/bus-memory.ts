@@ -1,6 +1,8 @@
 import { EventEmitter } from 'node:events';
-import type { Bus, BusMessage, ConsumedMessage, SubscribeOptions, Subscription, TopicSpec } from './bus';
+import type { Logger } from '../logger';
+import type { Bus, BusMessage, ConsumedMessage, ConsumerLag, ConsumerStatus, ProducerStatus, SubscribeOptions, Subscription, TopicSpec } from './bus';
 import { partitionFor } from './bus';
+import { consumerRestarts, liveConsumers } from './consumer-metrics';
 
 interface Topic {
   partitions: ConsumedMessage[][];
@@ -14,6 +16,7 @@ interface Member {
   running: boolean;
   wake: () => void;
   loop: Promise<void>;
+  status: ConsumerStatus;
 }
 
 interface Group {
@@ -38,8 +41,14 @@ export class MemoryBus implements Bus {
   private closed = false;
   /** Tests flip this to simulate a broker outage. */
   available = true;
+  private failingSince: string | undefined;
 
-  constructor(private readonly defaultPartitions = 4, private readonly retryDelayMs = 200) {
+  constructor(
+    private readonly defaultPartitions = 4,
+    private readonly retryDelayMs = 200,
+    private readonly logger?: Logger,
+    readonly maxReadyLag?: number,
+  ) {
     this.events.setMaxListeners(0);
   }
 
@@ -58,8 +67,11 @@ export class MemoryBus implements Bus {
   }
 
   async publish(topicName: string, messages: BusMessage[]): Promise<void> {
-    if (this.closed) throw new Error('bus closed');
-    if (!this.available) throw new Error('bus unavailable');
+    if (this.closed || !this.available) {
+      this.failingSince ??= new Date().toISOString();
+      throw new Error(this.closed ? 'bus closed' : 'bus unavailable');
+    }
+    this.failingSince = undefined;
     const t = this.topic(topicName);
     const now = Date.now();
     for (const m of messages) {
@@ -87,27 +99,44 @@ export class MemoryBus implements Bus {
     }
     const g = group;
     let wake: () => void = () => undefined;
-    const member: Member = { id: this.nextMember++, opts, assigned: new Set(), running: true, wake: () => wake(), loop: Promise.resolve() };
+    const status: ConsumerStatus = { groupId: opts.groupId, topics: opts.topics, state: 'running', restarts: 0, partitions: 0, since: new Date().toISOString() };
+    const member: Member = { id: this.nextMember++, opts, assigned: new Set(), running: true, wake: () => wake(), loop: Promise.resolve(), status };
     g.members.push(member);
     this.rebalance(g);
     const onMessage = (): void => member.wake();
     this.events.on('message', onMessage);
+    const idle = (ms: number): Promise<void> =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, ms);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    // supervised like a Kafka consumer: a failure of the delivery loop itself (handler errors are
+    // retried inside it) is counted and logged, and the loop starts again after a backoff
     member.loop = (async () => {
       while (member.running && !this.closed) {
-        const delivered = await this.deliverOnce(g, member);
-        if (!delivered && member.running) {
-          await new Promise<void>((resolve) => {
-            const timer = setTimeout(resolve, 1000);
-            wake = () => {
-              clearTimeout(timer);
-              resolve();
-            };
-          });
+        try {
+          const delivered = await this.deliverOnce(g, member);
+          if (status.state === 'restarting') Object.assign(status, { state: 'running', since: new Date().toISOString() });
+          if (!delivered && member.running) await idle(1000);
+        } catch (err) {
+          status.restarts++;
+          consumerRestarts.inc({ group: opts.groupId, by: 'supervisor' });
+          Object.assign(status, { state: 'restarting', since: new Date().toISOString(), lastError: err instanceof Error ? `${err.name}: ${err.message}` : String(err) });
+          this.logger?.error({ err, consumer: opts.groupId, restarts: status.restarts }, 'consumer loop failed; restarting it');
+          await idle(this.retryDelayMs);
         }
       }
     })();
-    return {
+    const subscription: Subscription = {
+      groupId: opts.groupId,
+      status: () => ({ ...status, partitions: member.assigned.size }),
+      lag: async () => this.groupLag(g, opts),
       stop: async () => {
+        liveConsumers.delete(subscription);
+        Object.assign(status, { state: 'stopped', since: new Date().toISOString() });
         member.running = false;
         member.wake();
         this.events.off('message', onMessage);
@@ -116,6 +145,24 @@ export class MemoryBus implements Bus {
         this.rebalance(g);
       },
     };
+    liveConsumers.add(subscription);
+    return subscription;
+  }
+
+  /** Per topic: messages beyond the group's committed offsets (from the start, or none, for a partition it has not read yet). */
+  private groupLag(g: Group, opts: SubscribeOptions): ConsumerLag {
+    const out: ConsumerLag = {};
+    for (const name of opts.topics) {
+      const t = this.topics.get(name);
+      out[name] = (t?.partitions ?? []).reduce((n, part, i) => n + part.length - (g.committed.get(`${name}/${i}`) ?? (opts.fromBeginning ? 0 : part.length)), 0);
+    }
+    return out;
+  }
+
+  /** Failing while the bus is closed or made unavailable (tests), from the first refused publish. */
+  producerStatus(): ProducerStatus {
+    if (!this.closed && this.available) return { state: 'ok', restarts: 0 };
+    return { state: 'failing', failingSince: this.failingSince ?? new Date().toISOString(), lastError: this.closed ? 'bus closed' : 'bus unavailable', restarts: 0 };
   }
 
   /** Delivers one batch per assigned partition that has unread messages; true if any was handled. */

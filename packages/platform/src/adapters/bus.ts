@@ -36,16 +36,61 @@ export interface SubscribeOptions {
   handler: (messages: ConsumedMessage[]) => Promise<void>;
 }
 
+/**
+ * A consumer's life: `starting` until it first joined its group, `running` while it consumes,
+ * `restarting` after a crash until it joined again (the bus restarts it with backoff), `stopped`
+ * once stop() was called.
+ */
+export type ConsumerState = 'starting' | 'running' | 'restarting' | 'stopped';
+
+export interface ConsumerStatus {
+  groupId: string;
+  topics: string[];
+  state: ConsumerState;
+  /** Restarts after a crash since subscribe(). */
+  restarts: number;
+  /** Partitions assigned to this member at its last join (0 when the group gave it none). */
+  partitions: number;
+  /** When the consumer entered its state (ISO 8601). */
+  since: string;
+  /** The error of the last crash, if any. */
+  lastError?: string;
+}
+
+/** Messages a group still has to consume, per topic: the newest offsets minus its committed ones. */
+export type ConsumerLag = Record<string, number>;
+
 export interface Subscription {
+  readonly groupId: string;
   stop(): Promise<void>;
+  status(): ConsumerStatus;
+  /** The group's lag per topic (rejects when the bus cannot tell, e.g. the broker is down). */
+  lag(): Promise<ConsumerLag>;
+}
+
+/**
+ * Whether publishing works: `ok` after a confirmed publish (or a reconnect after failures),
+ * `failing` from a failed publish until then, `idle` before the first publish.
+ */
+export interface ProducerStatus {
+  state: 'idle' | 'ok' | 'failing';
+  /** When publishing started failing (ISO 8601). */
+  failingSince?: string;
+  lastError?: string;
+  /** Times the producer was replaced after failures. */
+  restarts: number;
 }
 
 export interface Bus {
   readonly kind: 'kafka' | 'memory';
+  /** Lag (messages of a group on a topic) past which a service's /readyz says not ready (CONSUMER_MAX_READY_LAG). */
+  readonly maxReadyLag?: number;
   ensureTopics(topics: TopicSpec[]): Promise<void>;
   /** Resolves only once the messages are durable (Kafka: acks=all). Rejects when the bus is down. */
   publish(topic: string, messages: BusMessage[]): Promise<void>;
+  /** Starts a supervised consumer: restarted with backoff after any crash, until stop(). */
   subscribe(opts: SubscribeOptions): Promise<Subscription>;
+  producerStatus(): ProducerStatus;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -43,8 +43,8 @@ export interface AdapterChoice {
 /** Chooses each adapter from config: a URL set = the real part, none = the embedded default. */
 export async function createAdapters(env: BaseEnv, logger: Logger, choice: AdapterChoice = { dataDir: env.DATA_DIR }): Promise<Adapters> {
   const bus: Bus = env.KAFKA_BROKERS
-    ? new KafkaBus({ brokers: env.KAFKA_BROKERS.split(','), clientId: env.KAFKA_CLIENT_ID, logger })
-    : new MemoryBus();
+    ? new KafkaBus({ brokers: env.KAFKA_BROKERS.split(','), clientId: env.KAFKA_CLIENT_ID, logger, maxReadyLag: env.CONSUMER_MAX_READY_LAG })
+    : new MemoryBus(undefined, undefined, logger.child({ component: 'memory-bus' }), env.CONSUMER_MAX_READY_LAG);
   const db: Db = env.DATABASE_URL
     ? createPgDb(env.DATABASE_URL)
     : await createPgliteDb(choice.dataDir ? join(choice.dataDir, 'pglite') : undefined);

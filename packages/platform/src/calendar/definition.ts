@@ -8,6 +8,8 @@ import { z } from 'zod';
 export const CalendarDefinition = z.object({
   id: z.number().int(),
   data: z.string(),
+  /** The owning company; null: shared (and in lists written before calendars carried it). */
+  companyId: z.number().int().nullable().optional(),
 });
 export type CalendarDefinition = z.infer<typeof CalendarDefinition>;
 

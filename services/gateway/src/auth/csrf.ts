@@ -1,6 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { EndpointDef } from '@corridor/contracts';
-import { AppError } from '@corridor/platform';
+import { AppError, counter } from '@corridor/platform';
+
+const refusals = counter('gateway_cross_site_refused_total', 'Requests refused as cross-site (CSRF, WebSocket and sign-in origin checks)', ['kind']);
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export const isSafeMethod = (method: string): boolean => SAFE_METHODS.has(method);
@@ -8,37 +10,84 @@ export const isSafeMethod = (method: string): boolean => SAFE_METHODS.has(method
 const STATE_CHANGING_GETS = new Set(['session.impersonate']);
 export const changesState = (method: string, def: EndpointDef | undefined): boolean => !isSafeMethod(method) || STATE_CHANGING_GETS.has(def?.id ?? '');
 
-/** True when the request's Origin (if any) is the gateway itself or one of the console's origins. */
-export function originAllowed(req: FastifyRequest, allowed: readonly string[]): boolean {
-  const origin = req.headers.origin;
-  if (!origin) return true;
-  if (origin === 'null') return false;
-  if (allowed.includes(origin)) return true;
+export interface OriginPolicy {
+  /** Origins trusted besides the gateway's own (CONSOLE_ORIGIN). */
+  allowed: readonly string[];
+  /** Behind trusted proxies (TRUST_PROXY_HOPS > 0) the gateway's own host is also X-Forwarded-Host's. */
+  trustForwardedHost: boolean;
+}
+
+const first = (h: string | string[] | undefined): string | undefined => (Array.isArray(h) ? h[0] : h)?.split(',')[0]?.trim() || undefined;
+
+/** True when `origin` is the gateway's own (as the request reached it, or as a trusted proxy forwarded it) or a configured one. */
+function trustedOrigin(req: FastifyRequest, origin: string, policy: OriginPolicy): boolean {
+  if (policy.allowed.includes(origin)) return true;
+  let o: URL;
   try {
-    const o = new URL(origin);
-    return Boolean(req.headers.host) && o.host === new URL(`${o.protocol}//${req.headers.host}`).host;
+    o = new URL(origin);
   } catch {
     return false;
   }
+  const hosts = [req.headers.host, ...(policy.trustForwardedHost ? [first(req.headers['x-forwarded-host'])] : [])].filter((h): h is string => Boolean(h));
+  return hosts.some((host) => {
+    try {
+      return o.host === new URL(`${o.protocol}//${host}`).host;
+    } catch {
+      return false;
+    }
+  });
 }
 
 /**
- * CSRF protection for cookie sessions (bearer and basic callers are exempt: a browser never adds
- * those by itself). A state-changing request on a protected endpoint must carry X-Requested-With,
- * which a cross-site form cannot send and a cross-site script cannot send without a CORS
- * preflight that only the console's origin passes; a foreign Origin is refused outright. A
- * WebSocket upgrade (which CORS does not cover) must come from an allowed origin.
+ * Why a request is cross-site, or undefined when it is not (the rule of the fetch metadata and
+ * Origin headers every browser sends, as Go's CrossOriginProtection applies it):
+ * - `Sec-Fetch-Site: same-origin` (or `none`, the user's own navigation): the browser says so, whatever
+ *   Host a proxy rewrote;
+ * - an Origin header: it must be the gateway's own origin or a configured one (the console's);
+ * - neither: not a browser's cross-site request (browsers send Origin on every cross-origin
+ *   request that is not a GET), so Traccar apps, curl and other API clients pass without custom headers.
  */
-export function checkCookieRequest(req: FastifyRequest, def: EndpointDef | undefined, allowedOrigins: readonly string[]): void {
+export function crossSiteReason(req: FastifyRequest, policy: OriginPolicy): string | undefined {
+  const site = first(req.headers['sec-fetch-site']);
+  if (site === 'same-origin' || site === 'none') return undefined;
+  const origin = first(req.headers.origin);
+  if (origin) return origin !== 'null' && trustedOrigin(req, origin, policy) ? undefined : `origin ${origin} not allowed`;
+  if (site === 'cross-site' || site === 'same-site') return `Sec-Fetch-Site ${site}`;
+  return undefined;
+}
+
+/** Positive evidence of a same-origin caller: fetch metadata, a trusted Origin, or a header a cross-site page cannot add. */
+function sameOriginProof(req: FastifyRequest, policy: OriginPolicy): boolean {
+  if (first(req.headers['sec-fetch-site']) === 'same-origin') return true;
+  const origin = first(req.headers.origin);
+  if (origin && trustedOrigin(req, origin, policy)) return true;
+  return Boolean(first(req.headers['x-requested-with']));
+}
+
+/**
+ * Cross-site protection for what a browser sends by itself: a WebSocket upgrade (which CORS does not
+ * cover), a state-changing request with the session cookie (CSRF), and sign-in or any other public
+ * state-changing call (login CSRF). Bearer and basic callers are exempt: a browser never adds those
+ * by itself. X-Requested-With is accepted as before but no longer needed: the origin decides.
+ */
+export function checkCrossSite(req: FastifyRequest, def: EndpointDef | undefined, policy: OriginPolicy, via: 'cookie' | 'bearer' | 'basic' | undefined): void {
   const upgrade = req.headers.upgrade?.toLowerCase() === 'websocket';
   if (upgrade) {
-    if (!originAllowed(req, allowedOrigins)) throw new AppError('FORBIDDEN', 'WebSocket from a foreign origin refused');
+    const why = crossSiteReason(req, policy);
+    if (why) {
+      refusals.inc({ kind: 'websocket' });
+      throw new AppError('FORBIDDEN', `WebSocket from a foreign origin refused (${why})`);
+    }
     return;
   }
-  if (!changesState(req.method, def) || def?.access === 'public') return;
-  if (req.headers.origin && !originAllowed(req, allowedOrigins)) throw new AppError('FORBIDDEN', 'Cross-site request refused (origin not allowed)');
-  const marker = req.headers['x-requested-with'];
-  if (typeof marker !== 'string' || !marker.trim()) {
-    throw new AppError('FORBIDDEN', 'CSRF check failed: requests that change state with the session cookie must send the X-Requested-With header');
-  }
+  if (!changesState(req.method, def)) return;
+  const guarded = via === 'cookie' || (via === undefined && def?.access === 'public');
+  if (!guarded) return;
+  let why = crossSiteReason(req, policy);
+  // a GET that changes state (impersonation) is what a cross-site link or image sends from an old
+  // browser without fetch metadata: it needs positive proof of its origin
+  if (!why && isSafeMethod(req.method) && !sameOriginProof(req, policy)) why = 'send X-Requested-With, or come from the same origin';
+  if (!why) return;
+  refusals.inc({ kind: via === 'cookie' ? 'cookie' : 'public' });
+  throw new AppError('FORBIDDEN', `Cross-site request refused (${why})`, { origin: first(req.headers.origin) ?? null });
 }

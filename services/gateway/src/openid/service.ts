@@ -21,7 +21,7 @@ interface PendingSignIn {
  * The claims find the user by subject, then by email (linking the subject), or create one; the
  * provider's roles and company replace the stored ones when it sends any.
  */
-export function openIdService(deps: { db: Orm; cache: Cache; users: UsersRepository; client: OpenIdClient; claims: ClaimSettings; now: () => Date }) {
+export function openIdService(deps: { db: Orm; cache: Cache; users: UsersRepository; client: OpenIdClient; claims: ClaimSettings; now: () => Date; onUserChange?: () => Promise<void> }) {
   const { cache, users } = deps;
 
   async function upsert(claims: Record<string, unknown>, actor: AuditActor): Promise<UserRow> {
@@ -66,6 +66,7 @@ export function openIdService(deps: { db: Orm; cache: Cache; users: UsersReposit
       const pending = JSON.parse(raw) as PendingSignIn;
       const claims = await deps.client.finish(rawQuery, { state: query.state!, ...pending });
       const user = await upsert(claims, actor);
+      await deps.onUserChange?.();
       const reason = inactiveReason(user, deps.now());
       if (reason) throw new AppError('UNAUTHENTICATED', reason);
       await users.recordLogin(user.id, deps.now());

@@ -34,6 +34,10 @@ export function usersRepository(db: Orm) {
       const [r] = await tx.select().from(users).where(eq(users.id, id));
       return r;
     },
+    /** Every user's id and company (the directory other services check user references with). */
+    async directory(): Promise<{ id: number; companyId: number | null }[]> {
+      return db.select({ id: users.id, companyId: users.companyId }).from(users).orderBy(users.id);
+    },
     /** Which of these ids are users. */
     async existingIds(ids: readonly number[], tx: Orm = db): Promise<Set<number>> {
       if (!ids.length) return new Set();

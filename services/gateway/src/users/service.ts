@@ -19,7 +19,11 @@ const uniqueViolation = (err: unknown): string | undefined => {
 const auditView = (r: UserRow) => ({ ...toUser(r), password: undefined });
 
 /** Users: administrators manage everyone; a user may read and edit their own settings. */
-export function usersService(deps: { db: Orm; repo: UsersRepository; permissions: PermissionsRepository; hasher: PasswordHasher; sessions: SessionStore }) {
+export function usersService(deps: {
+  db: Orm; repo: UsersRepository; permissions: PermissionsRepository; hasher: PasswordHasher; sessions: SessionStore;
+  /** After a committed change (publishes the user directory). */
+  onChange?: () => Promise<void>;
+}) {
   const { db, repo, hasher, sessions } = deps;
 
   async function write<T>(fn: () => Promise<T>, input: { email: string; login?: string | null }): Promise<T> {
@@ -61,6 +65,7 @@ export function usersService(deps: { db: Orm; repo: UsersRepository; permissions
           }),
         input,
       );
+      await deps.onChange?.();
       return toUser(row);
     },
     async update(id: number, input: UserUpdate, caller: Identity, actor: AuditActor): Promise<User> {
@@ -90,6 +95,7 @@ export function usersService(deps: { db: Orm; repo: UsersRepository; permissions
       );
       // a new password or a disabled account ends every session (tokens stop at the next request)
       if (passwordHash || (row.disabled && !before.disabled)) await sessions.destroyAll(id);
+      await deps.onChange?.();
       return toUser(row);
     },
     async remove(id: number, actor: AuditActor): Promise<void> {
@@ -102,6 +108,7 @@ export function usersService(deps: { db: Orm; repo: UsersRepository; permissions
         await audit.record(tx, actor, { action: 'user.delete', entityType: 'user', entityId: id, before: auditView(before) });
       });
       await sessions.destroyAll(id);
+      await deps.onChange?.();
     },
   };
 }

@@ -15,7 +15,7 @@ const T0 = Date.parse('2026-03-01T06:00:00Z');
 
 function fenceRow(id: number, area: string, attributes: GeofenceRow['attributes'] = {}, calendarId: number | null = null): GeofenceRow {
   const now = new Date(T0);
-  return { id, name: `fence ${id}`, description: null, area, calendarId, attributes, kind: 'other', country: null, seedKey: null, createdAt: now, updatedAt: now };
+  return { id, name: `fence ${id}`, description: null, area, calendarId, attributes, kind: 'other', country: null, seedKey: null, companyId: null, createdAt: now, updatedAt: now };
 }
 
 function fix(deviceId: number, seconds: number, lat: number, lon: number, extra: Partial<PositionMessage> = {}, t0 = T0): PositionMessage {
@@ -93,6 +93,15 @@ describe('PositionEvaluator', () => {
     await cache.set('device:uid:imei-12', JSON.stringify({ id: 12, uniqueId: 'imei-12', name: 'x', disabled: false, companyId: 4, groupId: 5, status: 'online', deleted: false }));
     const events = await evaluator.handle([fix(11, 0, 0, 36), fix(12, 0, 0, 36), fix(13, 0, 0, 36)]);
     expect(events.map((e) => [e.deviceId, e.geofenceId, e.attributes.companyId])).toEqual([[11, '2', undefined], [12, '3', 4]]);
+  });
+
+  it("applies a company's unlinked fence to that company's trucks only, a shared one to every truck", async () => {
+    const { evaluator, cache } = setup([{ ...fenceRow(2, 'CIRCLE (0 36, 1000)'), companyId: 4 }, fenceRow(3, 'CIRCLE (0 36, 1000)')]);
+    for (const [id, companyId] of [[21, 4], [22, 9]] as const) {
+      await cache.set(`device:uid:imei-${id}`, JSON.stringify({ id, uniqueId: `imei-${id}`, name: 'x', disabled: false, companyId, groupId: null, status: 'online', deleted: false }));
+    }
+    const events = await evaluator.handle([fix(21, 0, 0, 36), fix(22, 0, 0, 36)]);
+    expect(events.map((e) => [e.deviceId, e.geofenceId]).sort()).toEqual([[21, '2'], [21, '3'], [22, '3']]);
   });
 
   it('uses each fence\'s minimal dwell and exit margin', async () => {

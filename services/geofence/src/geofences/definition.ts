@@ -4,7 +4,7 @@ import type { GeofenceLinkRow, GeofenceRow } from '../db/schema';
 export function toGeofence(r: GeofenceRow): Geofence {
   return {
     id: r.id, name: r.name, description: r.description, area: r.area, calendarId: r.calendarId,
-    attributes: r.attributes, kind: r.kind, country: r.country,
+    attributes: r.attributes, kind: r.kind, country: r.country, companyId: r.companyId,
   };
 }
 

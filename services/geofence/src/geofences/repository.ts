@@ -4,6 +4,8 @@ import type { Orm } from '@corridor/platform';
 import { geofenceLinks, geofences, type GeofenceLinkRow, type GeofenceRow, type NewGeofenceRow } from '../db/schema';
 
 export interface GeofenceFilter {
+  /** a company caller's company: its fences and the shared ones (undefined: every fence) */
+  company?: number;
   /** fences that apply to this device: linked to it, to `deviceGroupId`, or unlinked */
   deviceId?: number;
   deviceGroupId?: number | null;
@@ -32,6 +34,7 @@ export function geofencesRepository(db: Orm) {
   const where = (f: Partial<GeofenceFilter>): SQL | undefined => {
     const parts: (SQL | undefined)[] = [];
     if (f.ids) parts.push(f.ids.length ? inArray(geofences.id, f.ids) : sql`false`);
+    if (f.company !== undefined) parts.push(or(eq(geofences.companyId, f.company), isNull(geofences.companyId)));
     if (f.kinds?.length) parts.push(inArray(geofences.kind, f.kinds));
     if (f.country) parts.push(eq(geofences.country, f.country));
     if (f.keyword) parts.push(or(ilike(geofences.name, escapeLike(f.keyword)), ilike(geofences.description, escapeLike(f.keyword))));

@@ -9,7 +9,7 @@ const actor = (req: FastifyRequest): Actor => ({ identity: req.identity!, reques
 
 /** /geofences CRUD in Traccar's shape and the device/group links. */
 export function geofenceRoutes(app: App, svc: GeofencesService): void {
-  registerEndpoint(app, list, async (req) => svc.list(req.query));
+  registerEndpoint(app, list, async (req) => svc.list(req.query, req.identity!));
   registerEndpoint(app, create, async (req) => svc.create(req.body, actor(req)));
   registerEndpoint(app, get, async (req) => svc.get(req.params.id));
   registerEndpoint(app, update, async (req) => svc.update(req.params.id, req.body, actor(req)));

@@ -1,7 +1,7 @@
 import {
   Topics, type Geofence, type GeofenceInput, type GeofenceLink, type GeofenceLinkInput, type GeofencesQuery,
 } from '@corridor/contracts';
-import { AppError, notFound, type Bus, type Cache, type Identity, type Logger, type Orm } from '@corridor/platform';
+import { AppError, assertWritable, companyScope, notFound, ownerCompany, type Bus, type Cache, type Identity, type Logger, type Orm } from '@corridor/platform';
 import { audit } from '../audit/audit';
 import type { GeofenceRow } from '../db/schema';
 import type { DeviceDirectory } from '../evaluator/device-directory';
@@ -27,11 +27,11 @@ export interface GeofencesServiceDeps {
   onChange: (ids: number[]) => Promise<void>;
 }
 
-function rowValues(input: GeofenceInput) {
+function rowValues(input: GeofenceInput, companyId: number | null) {
   const { area, attributes } = resolveArea(input);
   return {
     name: input.name, description: input.description, area, calendarId: input.calendarId,
-    attributes, kind: input.kind, country: input.country,
+    attributes, kind: input.kind, country: input.country, companyId,
   };
 }
 
@@ -68,9 +68,17 @@ export function geofencesService(deps: GeofencesServiceDeps) {
     return row;
   }
 
+  /** The fence when the caller may change it: another company's answers 404, a shared one 403 unless staff. */
+  async function writable(id: number, who: Identity, tx: Orm): Promise<GeofenceRow> {
+    const row = await repo.get(id, tx);
+    assertWritable(row, who, 'Geofence', id);
+    return row;
+  }
+
   return {
-    async list(q: GeofencesQuery): Promise<Geofence[]> {
+    async list(q: GeofencesQuery, who: Identity): Promise<Geofence[]> {
       const rows = await repo.list({
+        company: companyScope(who),
         deviceId: q.deviceId,
         deviceGroupId: q.deviceId !== undefined ? deps.directory.known(q.deviceId)?.groupId : undefined,
         groupId: q.groupId, kinds: q.kind, country: q.country, keyword: q.keyword, limit: q.limit, offset: q.offset,
@@ -83,7 +91,7 @@ export function geofencesService(deps: GeofencesServiceDeps) {
     },
 
     async create(input: GeofenceInput, actor: Actor): Promise<Geofence> {
-      const values = rowValues(input);
+      const values = rowValues(input, ownerCompany(actor.identity, input.companyId));
       const row = await orm.transaction(async (tx) => {
         const r = await repo.insert(values, tx);
         await audit.record(tx, actor.identity, { action: 'geofence.create', entityType: 'geofence', entityId: r.id, after: toGeofence(r), requestId: actor.requestId });
@@ -94,10 +102,10 @@ export function geofencesService(deps: GeofencesServiceDeps) {
     },
 
     async update(id: number, input: GeofenceInput, actor: Actor): Promise<Geofence> {
-      const values = rowValues(input);
       const row = await orm.transaction(async (tx) => {
-        const before = await repo.get(id, tx);
-        if (!before) throw notFound('Geofence', id);
+        const before = await writable(id, actor.identity, tx);
+        // staff leaving companyId out keep the owner; a company caller's fence stays its own
+        const values = rowValues(input, ownerCompany(actor.identity, input.companyId ?? before.companyId));
         const r = (await repo.update(id, values, tx))!;
         await audit.record(tx, actor.identity, {
           action: 'geofence.update', entityType: 'geofence', entityId: id, before: toGeofence(before), after: toGeofence(r), requestId: actor.requestId,
@@ -110,6 +118,7 @@ export function geofencesService(deps: GeofencesServiceDeps) {
 
     async remove(id: number, actor: Actor): Promise<void> {
       await orm.transaction(async (tx) => {
+        await writable(id, actor.identity, tx);
         const links = await repo.links([id], tx);
         const r = await repo.delete(id, tx);
         if (!r) throw notFound('Geofence', id);
@@ -128,7 +137,7 @@ export function geofencesService(deps: GeofencesServiceDeps) {
 
     async link(id: number, target: GeofenceLinkInput, actor: Actor): Promise<GeofenceLink> {
       const link = await orm.transaction(async (tx) => {
-        if (!(await repo.get(id, tx))) throw notFound('Geofence', id);
+        await writable(id, actor.identity, tx);
         const l = await repo.link(id, target, tx);
         if (!l) throw new AppError('CONFLICT', `Geofence ${id} is already linked to this ${target.deviceId !== undefined ? 'device' : 'group'}`, { ...target });
         await audit.record(tx, actor.identity, { action: 'geofence.link', entityType: 'geofence_link', entityId: id, after: toLink(l), requestId: actor.requestId });
@@ -140,7 +149,7 @@ export function geofencesService(deps: GeofencesServiceDeps) {
 
     async unlink(id: number, target: GeofenceLinkInput, actor: Actor): Promise<void> {
       await orm.transaction(async (tx) => {
-        if (!(await repo.get(id, tx))) throw notFound('Geofence', id);
+        await writable(id, actor.identity, tx);
         const l = await repo.unlink(id, target, tx);
         if (!l) throw new AppError('NOT_FOUND', `Geofence ${id} has no such link`, { ...target });
         await audit.record(tx, actor.identity, { action: 'geofence.unlink', entityType: 'geofence_link', entityId: id, before: toLink(l), requestId: actor.requestId });

@@ -4,12 +4,14 @@ import { encodeImeiAck, teltonikaProtocol } from '../protocols/teltonika/index';
 import { h02Protocol } from '../protocols/h02/index';
 import { gps103Protocol } from '../protocols/gps103';
 import { tk103Protocol } from '../protocols/tk103';
-import { meitrackProtocol } from '../protocols/meitrack';
+import { meitrackProtocol } from '../protocols/meitrack/index';
 import { jt808Protocol } from '../protocols/jt808/index';
 import { ruptelaProtocol } from '../protocols/ruptela/index';
+import { jt701Protocol } from '../protocols/jt701/index';
+import { queclinkProtocol } from '../protocols/queclink/index';
 import type { IngestConfig } from '../config';
 
-type PortVar = 'GT06_PORT' | 'TELTONIKA_PORT' | 'H02_PORT' | 'GPS103_PORT' | 'TK103_PORT' | 'MEITRACK_PORT' | 'JT808_PORT' | 'RUPTELA_PORT';
+type PortVar = 'GT06_PORT' | 'TELTONIKA_PORT' | 'H02_PORT' | 'GPS103_PORT' | 'TK103_PORT' | 'MEITRACK_PORT' | 'JT808_PORT' | 'RUPTELA_PORT' | 'JT701_PORT' | 'QUECLINK_PORT';
 
 export interface TcpProtocolEntry {
   protocol: Protocol;
@@ -29,9 +31,11 @@ export const tcpProtocols: readonly TcpProtocolEntry[] = [
   { protocol: meitrackProtocol, portVar: 'MEITRACK_PORT' },
   { protocol: jt808Protocol, portVar: 'JT808_PORT' },
   { protocol: ruptelaProtocol, portVar: 'RUPTELA_PORT' },
+  { protocol: jt701Protocol, portVar: 'JT701_PORT' },
+  { protocol: queclinkProtocol, portVar: 'QUECLINK_PORT' },
 ];
 
-export type TcpProtocolName = 'gt06' | 'teltonika' | 'h02' | 'gps103' | 'tk103' | 'meitrack' | 'jt808' | 'ruptela';
+export type TcpProtocolName = 'gt06' | 'teltonika' | 'h02' | 'gps103' | 'tk103' | 'meitrack' | 'jt808' | 'ruptela' | 'jt701' | 'queclink';
 
 export function tcpProtocol(name: string): TcpProtocolEntry | undefined {
   return tcpProtocols.find((e) => e.protocol.name === name);

@@ -1,7 +1,7 @@
 import type { RouteIndex, RouteMatch } from '../corridor/route-index';
 import type { JourneyThresholds } from './thresholds';
 
-export type FlagType = 'offCorridor' | 'unauthorizedStop' | 'overspeed' | 'signalLoss' | 'backtracking' | 'lateEta';
+export type FlagType = 'offCorridor' | 'unauthorizedStop' | 'overspeed' | 'signalLoss' | 'backtracking' | 'lateEta' | 'sealBreach';
 
 export type FlagDetails = Record<string, string | number | boolean | null>;
 
@@ -18,6 +18,19 @@ export interface FlagChange {
   details: FlagDetails;
 }
 
+/**
+ * What a position says about an electronic seal (see seal-breach.ts): an opening (`unlock` alarm),
+ * a tampering (`tampering` alarm of a seal, one with `sealEvent`), and the lock state it reports.
+ */
+export interface SealSignal {
+  opened: boolean;
+  tampered: boolean;
+  /** true locked, false unlocked, null not reported */
+  locked: boolean | null;
+  /** the device's seal event reason (`unlocked`, `ropeCut`, `wrongPassword`, ...) */
+  sealEvent: string | null;
+}
+
 /** One position as the detectors read it. `time` is the fix time in epoch milliseconds; speed in knots as on positions.v1. */
 export interface JourneyFix {
   time: number;
@@ -25,6 +38,8 @@ export interface JourneyFix {
   longitude: number;
   speedKnots: number;
   valid?: boolean;
+  /** present when the position carries seal state or a seal event */
+  seal?: SealSignal;
 }
 
 /** When the journey should leave and arrive, epoch milliseconds, resolved when it becomes active. */

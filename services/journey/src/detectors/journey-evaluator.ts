@@ -4,6 +4,7 @@ import { flagChange, type DetectorContext, type FlagChange, type FlagType, type 
 import * as lateEta from './late-eta';
 import * as offCorridor from './off-corridor';
 import * as overspeed from './overspeed';
+import * as sealBreach from './seal-breach';
 import * as signalLoss from './signal-loss';
 import type { JourneyThresholds } from './thresholds';
 import * as unauthorizedStop from './unauthorized-stop';
@@ -38,6 +39,8 @@ export interface JourneyState {
     signalLoss: signalLoss.SignalLossState | null;
     backtracking: backtracking.BacktrackingState | null;
     lateEta: lateEta.LateEtaState | null;
+    /** absent in states stored before the seal detector existed */
+    sealBreach?: sealBreach.SealBreachState | null;
   };
 }
 
@@ -68,11 +71,12 @@ export function newJourneyState(): JourneyState {
     alongM: null,
     distanceM: null,
     leftDestination: false,
-    detectors: { offCorridor: null, unauthorizedStop: null, overspeed: null, signalLoss: null, backtracking: null, lateEta: null },
+    detectors: { offCorridor: null, unauthorizedStop: null, overspeed: null, signalLoss: null, backtracking: null, lateEta: null, sealBreach: null },
   };
 }
 
-type DetectorName = keyof JourneyState['detectors'];
+/** Detectors whose open flag the journey's completion clears (a seal breach stays open for review). */
+type DetectorName = Exclude<keyof JourneyState['detectors'], 'sealBreach'>;
 const FLAG_OF: Record<DetectorName, FlagType> = {
   offCorridor: 'offCorridor',
   unauthorizedStop: 'unauthorizedStop',
@@ -87,8 +91,10 @@ const FLAG_OF: Record<DetectorName, FlagType> = {
  * processed (redelivery, reordering) and fixes after completion change nothing.
  * planned → active on the first fix outside the origin area; active → completed on the first fix
  * inside the destination area after having been outside it; completion clears every open flag
- * (details.reason = 'journeyCompleted'). Detectors run only while active, so loading at the origin
- * raises nothing; the fix that activates the journey is the first one they see.
+ * (details.reason = 'journeyCompleted'), except seal breaches, which wait for a person. Detectors run
+ * only while active, so loading at the origin raises nothing; the fix that activates the journey is
+ * the first one they see. The seal detector runs before all that, on every fix of a planned or active
+ * journey, invalid and late ones included: a seal event reported without a fix still counts.
  */
 export function evaluate(
   state: JourneyState | undefined,
@@ -97,9 +103,13 @@ export function evaluate(
   thresholds: JourneyThresholds,
   plan: JourneyPlan = {},
 ): EvaluationResult {
-  const s = state ?? newJourneyState();
-  if (fix.valid === false || s.status === 'completed' || (s.lastFixTime !== null && fix.time <= s.lastFixTime)) {
-    return { state: s, flags: [], transitions: [] };
+  const before = state ?? newJourneyState();
+  if (before.status === 'completed') return { state: before, flags: [], transitions: [] };
+  const sealBefore = before.detectors.sealBreach ?? undefined;
+  const seal = sealBreach.step(sealBefore, fix, route);
+  const s: JourneyState = seal.state !== (sealBefore ?? sealBreach.SEAL_INITIAL) ? { ...before, detectors: { ...before.detectors, sealBreach: seal.state } } : before;
+  if (fix.valid === false || (s.lastFixTime !== null && fix.time <= s.lastFixTime)) {
+    return { state: s, flags: seal.flags, transitions: [] };
   }
   const match = route.match(fix.longitude, fix.latitude, s.segmentIndex ?? undefined);
   const base: JourneyState = { ...s, lastFixTime: fix.time, segmentIndex: match.segmentIndex, alongM: match.alongM, distanceM: match.distanceM };
@@ -112,7 +122,7 @@ export function evaluate(
 
   let schedule = s.schedule;
   if (s.status === 'planned') {
-    if (route.inArea(fix.longitude, fix.latitude, route.origin)) return { state: base, flags: [], transitions };
+    if (route.inArea(fix.longitude, fix.latitude, route.origin)) return { state: base, flags: seal.flags, transitions };
     const departureMs = plan.plannedDeparture ?? fix.time;
     schedule = { departureMs, arrivalMs: plan.plannedArrival ?? departureMs + route.expectedDurationMinutes * 60_000 };
     transitions.push({ from: 'planned', to: 'active', ...at() });
@@ -120,7 +130,7 @@ export function evaluate(
   const active: ScheduleWindow = schedule ?? { departureMs: fix.time, arrivalMs: fix.time + route.expectedDurationMinutes * 60_000 };
   const ctx: DetectorContext = { match, route, thresholds, schedule: active };
   const d = s.detectors;
-  const flags: FlagChange[] = [];
+  const flags: FlagChange[] = [...seal.flags];
   const sl = signalLoss.step(d.signalLoss ?? undefined, fix);
   const oc = offCorridor.step(d.offCorridor ?? undefined, fix, ctx);
   const us = unauthorizedStop.step(d.unauthorizedStop ?? undefined, fix, ctx);
@@ -143,6 +153,7 @@ export function evaluate(
       overspeed: os.state,
       backtracking: bt.state,
       lateEta: le.state,
+      sealBreach: s.detectors.sealBreach ?? null,
     },
   };
   if (!(next.leftDestination && inDestination)) return { state: next, flags, transitions };

@@ -46,6 +46,7 @@ export function toRoute(row: RouteRow): Route {
     lengthM: row.lengthM,
     segmentCount: row.segmentCount,
     version: row.version,
+    companyId: row.companyId,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

@@ -1,9 +1,11 @@
-import { and, arrayContains, count, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, arrayContains, count, eq, ilike, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Orm } from '@corridor/platform';
 import { journeys, routes, type NewRouteRow, type RouteRow } from '../db/schema';
 
 export interface RouteFilter {
   ids?: number[];
+  /** a company caller's company: its routes and the shared ones (undefined: every route) */
+  company?: number;
   keyword?: string;
   country?: string;
   limit: number;
@@ -16,6 +18,7 @@ export function routesRepository(db: Orm) {
   const where = (f: Partial<RouteFilter>): SQL | undefined => {
     const parts: (SQL | undefined)[] = [];
     if (f.ids?.length) parts.push(inArray(routes.id, f.ids));
+    if (f.company !== undefined) parts.push(or(eq(routes.companyId, f.company), isNull(routes.companyId)));
     if (f.country) parts.push(arrayContains(routes.countries, [f.country]));
     if (f.keyword) {
       const k = `%${f.keyword.replace(/[%_\\]/g, (c) => '\\' + c)}%`;

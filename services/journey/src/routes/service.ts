@@ -1,5 +1,5 @@
 import type { Route, RouteInput } from '@corridor/contracts';
-import { AppError, notFound, type Cache, type Identity, type Logger, type Orm } from '@corridor/platform';
+import { AppError, assertWritable, notFound, ownerCompany, type Cache, type Identity, type Logger, type Orm } from '@corridor/platform';
 import { recordAudit } from '../audit/audit';
 import { buildRouteIndex } from '../corridor/route-index';
 import { journeyKeys } from '../evaluator/journey-keys';
@@ -13,7 +13,7 @@ const isUniqueViolation = (err: unknown): boolean => {
 };
 
 /** Checks the input and derives the stored values (length and segment count from the route index itself). */
-export function routeValues(input: RouteInput): RouteValues {
+export function routeValues(input: RouteInput, companyId: number | null = null): RouteValues {
   const line = checkRouteInput(input);
   const values: Omit<RouteValues, 'lengthM' | 'segmentCount'> = {
     code: input.code,
@@ -28,6 +28,7 @@ export function routeValues(input: RouteInput): RouteValues {
     thresholds: input.thresholds,
     countries: input.countries,
     attributes: input.attributes,
+    companyId,
   };
   const index = buildRouteIndex(
     corridorRouteOf({
@@ -80,7 +81,7 @@ export function routesService(deps: RoutesServiceDeps) {
       return toRoute(row);
     },
     async create(input: RouteInput, actor: Identity, requestId?: string): Promise<Route> {
-      const values = routeValues(input);
+      const values = routeValues(input, ownerCompany(actor, input.companyId));
       const row = await guarded(
         () =>
           db.transaction(async (tx) => {
@@ -94,12 +95,15 @@ export function routesService(deps: RoutesServiceDeps) {
       return toRoute(row);
     },
     async update(id: number, input: RouteInput, actor: Identity, requestId?: string): Promise<Route> {
-      const values = routeValues(input);
+      checkRouteInput(input);
       const row = await guarded(
         () =>
           db.transaction(async (tx) => {
             const before = await repo.get(id, tx);
-            if (!before) throw notFound('Route', id);
+            // another company's route answers 404, a shared one 403 unless staff (who own the shared routes)
+            assertWritable(before, actor, 'Route', id);
+            // staff leaving companyId out keep the owner; a company caller's route stays its own
+            const values = routeValues(input, ownerCompany(actor, input.companyId ?? before.companyId));
             const states = await repo.journeyStates(id, tx);
             if (states.active) throw new AppError('CONFLICT', `Route ${id} is followed by ${states.active} active journey(s)`, { activeJourneys: states.active });
             const r = await repo.update(id, values, tx);
@@ -116,6 +120,7 @@ export function routesService(deps: RoutesServiceDeps) {
     },
     async remove(id: number, actor: Identity, requestId?: string): Promise<void> {
       await db.transaction(async (tx) => {
+        assertWritable(await repo.get(id, tx), actor, 'Route', id);
         const states = await repo.journeyStates(id, tx);
         const total = Object.values(states).reduce((a, b) => a + b, 0);
         if (total) throw new AppError('CONFLICT', `Route ${id} is referred to by ${total} journey(s)`, { journeys: states });

@@ -38,7 +38,7 @@ export function calendarsService(deps: { db: Orm; cache: Cache; logger: Logger }
   });
 
   const load = async (): Promise<CalendarDefinition[]> =>
-    db.select({ id: calendars.id, data: calendars.data }).from(calendars).orderBy(asc(calendars.id));
+    db.select({ id: calendars.id, data: calendars.data, companyId: calendars.companyId }).from(calendars).orderBy(asc(calendars.id));
   return publishedToCache(crud, { cache: deps.cache, key: cacheKeys.calendars(), load, logger: deps.logger, what: 'calendars' });
 }
 export type CalendarsService = ReturnType<typeof calendarsService>;

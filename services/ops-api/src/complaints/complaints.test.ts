@@ -89,7 +89,6 @@ describe('POST /complaints', () => {
   });
 
   it.each([
-    ['an unknown company', { companyId: 999_999 }, 'companyId'],
     ['a company subject that is not the company', { subjectType: 'company', subjectRef: '101' }, 'subjectRef'],
     ['a title too short', { title: 'x' }, 'title'],
     ['an unknown category', { category: 'rudeness' }, 'category'],
@@ -99,6 +98,12 @@ describe('POST /complaints', () => {
     const body = res.json<ErrorBody & { error: { details: { path: string }[] } }>();
     expect(body.error.code).toBe('VALIDATION_FAILED');
     expect(body.error.details.map((d) => d.path)).toContain(path);
+  });
+
+  it('answers 404 to an unknown company (a complaint may name any company that exists)', async () => {
+    const res = await call(testUsers.companyA, 'POST', '/api/complaints', { ...valid, companyId: 999_999 });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({ error: { code: 'NOT_FOUND', message: 'Company 999999 not found' } });
   });
 
   runCommonRouteTests({ app: () => svc.app, endpoint: create, invalidBody: { ...valid, description: 'short' } });

@@ -33,8 +33,9 @@ export function devicesService(deps: { repo: DevicesRepository; bus: Bus; cache:
     const entry = registryEntry(row, deleted);
     try {
       if (previousUniqueId && previousUniqueId !== row.uniqueId) await cache.del(cacheKeys.deviceByUniqueId(previousUniqueId));
-      if (deleted) await cache.del(cacheKeys.deviceByUniqueId(row.uniqueId));
+      if (deleted) await cache.del(cacheKeys.deviceByUniqueId(row.uniqueId), cacheKeys.deviceById(row.id));
       else await cache.set(cacheKeys.deviceByUniqueId(row.uniqueId), JSON.stringify(entry));
+      if (!deleted) await cache.set(cacheKeys.deviceById(row.id), JSON.stringify(entry));
       await bus.publish(Topics.devices, [{ key: String(row.id), value: entry }]);
     } catch (err) {
       logger.error({ err, deviceId: row.id }, 'device change not announced; the next registry sync will');
@@ -126,7 +127,10 @@ export function devicesService(deps: { repo: DevicesRepository; bus: Bus; cache:
     async syncRegistry(): Promise<number> {
       let n = 0;
       for await (const rows of repo.all()) {
-        for (const r of rows) await cache.set(cacheKeys.deviceByUniqueId(r.uniqueId), JSON.stringify(registryEntry(r)));
+        for (const r of rows) {
+          await cache.set(cacheKeys.deviceByUniqueId(r.uniqueId), JSON.stringify(registryEntry(r)));
+          await cache.set(cacheKeys.deviceById(r.id), JSON.stringify(registryEntry(r)));
+        }
         await bus.publish(Topics.devices, rows.map((r) => ({ key: String(r.id), value: registryEntry(r) })));
         n += rows.length;
       }

@@ -63,15 +63,22 @@ describe('POST /disciplinary/admin', () => {
     ['a fine without an amount', { sanctionType: 'fine' }, 'fineAmount'],
     ['an amount on a warning', { fineAmount: 100, fineCurrency: 'KES' }, 'fineAmount'],
     ['an amount without a currency', { sanctionType: 'fine', fineAmount: 100 }, 'fineCurrency'],
-    ['an unknown company', { companyId: 999_999 }, 'companyId'],
     ['a company subject that is another company', { subjectType: 'company', subjectRef: '202' }, 'subjectRef'],
-    ['an unknown complaint', { complaintId: 987_654 }, 'complaintId'],
     ['a bad currency code', { sanctionType: 'fine', fineAmount: 10, fineCurrency: 'shillings' }, 'fineCurrency'],
     ['an unknown sanction', { sanctionType: 'flogging' }, 'sanctionType'],
   ])('answers 400 to %s, naming the field', async (_, patch, path) => {
     const res = await call(testUsers.officer, 'POST', '/api/disciplinary/admin', { ...warning, ...patch });
     expect(res.statusCode, res.body).toBe(400);
     expect(res.json<{ error: { details: { path: string }[] } }>().error.details.map((d) => d.path)).toContain(path);
+  });
+
+  it.each([
+    ['an unknown company', { companyId: 999_999 }, 'Company 999999 not found'],
+    ['an unknown complaint', { complaintId: 987_654 }, 'Complaint 987654 not found'],
+  ])('answers 404 to %s, as to an unknown id anywhere', async (_, patch, message) => {
+    const res = await call(testUsers.officer, 'POST', '/api/disciplinary/admin', { ...warning, ...patch });
+    expect(res.statusCode, res.body).toBe(404);
+    expect(res.json()).toMatchObject({ error: { code: 'NOT_FOUND', message } });
   });
 
   it('refuses to link a complaint about another company (400 naming complaintId)', async () => {

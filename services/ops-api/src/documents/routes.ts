@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DocumentUploadForm, documentsEndpoints } from '@corridor/contracts';
-import { AppError, companyScope, registerEndpoint, type App, type Identity } from '@corridor/platform';
+import { AppError, checkReferences, companyScope, registerEndpoint, type App, type Identity } from '@corridor/platform';
 import { formFieldError, readMultipart } from './multipart-upload';
 import type { DocumentsService, StoreDocumentInput } from './service';
 
@@ -33,9 +33,12 @@ export function uploadCompany(identity: Identity, requested: number | undefined)
 export async function storeUpload(
   svc: DocumentsService, req: Parameters<typeof readMultipart>[0], identity: Identity,
   defaults: Partial<Pick<StoreDocumentInput, 'ownerType' | 'ownerId' | 'companyId'>> = {},
+  /** The ids the form names, checked as registerEndpoint checks a JSON body's (multipart bodies are parsed here). */
+  checkForm?: (form: Record<string, unknown>) => Promise<void>,
 ) {
   const { file, fields } = await readMultipart(req, svc.maxBytes);
   const form = parseUploadFields(UploadFields, fields);
+  await checkForm?.(form);
   if (!file) throw formFieldError('file', 'a file part is required');
   const companyId = defaults.companyId ?? uploadCompany(identity, form.companyId);
   return svc.store({
@@ -46,7 +49,7 @@ export async function storeUpload(
 
 export function documentRoutes(app: App, svc: DocumentsService): void {
   registerEndpoint(app, upload, async (req, reply) => {
-    const record = await storeUpload(svc, req, req.identity!);
+    const record = await storeUpload(svc, req, req.identity!, {}, (form) => checkReferences(app, upload, { identity: req.identity, body: form }));
     return reply.code(201).send(svc.withLink(record, req.identity!.userId));
   });
   registerEndpoint(app, list, async (req) => {

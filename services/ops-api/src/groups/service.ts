@@ -1,15 +1,17 @@
-import { count, eq } from 'drizzle-orm';
+import { asc, count, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Group, GroupInput, GroupsQuery } from '@corridor/contracts';
-import { AppError, type Orm } from '@corridor/platform';
+import { AppError, cacheKeys, type Cache, type Logger, type Orm } from '@corridor/platform';
 import { groups, type GroupRow } from '../db/schema';
 import { invalidField } from '../resources/pg-errors';
 import { resourceService } from '../resources/resource-service';
+import { publishedToCache } from '../resources/cache-published';
 
 export const toGroup = (r: GroupRow): Group => ({ id: r.id, name: r.name, groupId: r.groupId, companyId: r.companyId, attributes: r.attributes });
 
 /** Groups: a parent must exist in the same company and must not be the group itself or one of its descendants. */
-export function groupsService(db: Orm) {
+export function groupsService(deps: { db: Orm; cache: Cache; logger: Logger }) {
+  const { db } = deps;
   async function checkParent(parentId: number, companyId: number | null, self?: number): Promise<void> {
     const seen = new Set<number>();
     let cur: number | null = parentId;
@@ -22,7 +24,7 @@ export function groupsService(db: Orm) {
       cur = p.groupId;
     }
   }
-  return resourceService<GroupRow, Group, GroupInput, z.output<typeof GroupsQuery>>(db, {
+  const crud = resourceService<GroupRow, Group, GroupInput, z.output<typeof GroupsQuery>>(db, {
     name: 'Group', entityType: 'group', table: groups, company: groups.companyId, shared: false, keywordColumns: [groups.name],
     filters: (q) => [q.groupId !== undefined ? eq(groups.groupId, q.groupId) : undefined],
     toEntity: toGroup,
@@ -35,5 +37,8 @@ export function groupsService(db: Orm) {
       if ((c?.n ?? 0) > 0) throw new AppError('CONFLICT', `Group ${row.id} has ${c!.n} child group(s); move or delete them first`, { children: c!.n });
     },
   });
+  // every group's id and company, for the services that check group references (geofence links)
+  const load = async () => db.select({ id: groups.id, companyId: groups.companyId }).from(groups).orderBy(asc(groups.id));
+  return publishedToCache(crud, { cache: deps.cache, key: cacheKeys.groups(), load, logger: deps.logger, what: 'groups' });
 }
 export type GroupsService = ReturnType<typeof groupsService>;

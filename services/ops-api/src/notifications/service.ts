@@ -74,6 +74,10 @@ export function notificationsService(deps: { repo: NotificationsRepository; cloc
       });
       return { items: rows.map(toNotification), total, unreadCount: unread, limit: q.limit, offset: q.offset };
     },
+    /** Whether the notification is addressed to this caller (them, their company or their role). */
+    async isVisible(id: Identity, notificationId: number): Promise<boolean> {
+      return (await repo.visible(recipient(id), notificationId)) !== undefined;
+    },
     async markRead(id: Identity, notificationId: number): Promise<Notification> {
       const found = await repo.visible(recipient(id), notificationId);
       if (!found) throw notFound('Notification', notificationId);

@@ -74,7 +74,8 @@ export function trackingModules(app: App, deps: TrackingDeps): TrackingModules {
   const visibleDevice = (id: number, who: Parameters<typeof companyScope>[0]) => deps.devices.get(id, companyScope(who));
 
   deviceExtraRoutes(app, { devices: deps.devices, configuration: deviceConfigurationService(db), accumulators });
-  groupRoutes(app, groupsService(db));
+  const groups = groupsService({ db, cache: deps.cache, logger: log('groups') });
+  groupRoutes(app, groups);
   driverRoutes(app, driversService(db));
   const calendars = calendarsService({ db, cache: deps.cache, logger: log('calendars') });
   calendarRoutes(app, calendars);
@@ -106,6 +107,7 @@ export function trackingModules(app: App, deps: TrackingDeps): TrackingModules {
       consumer = await startNotificationConsumer({ bus: deps.bus, logger: log('notification-rules'), dispatcher });
       await computed.publish();
       await calendars.publish();
+      await groups.publish();
     },
     async close() {
       await consumer?.stop();

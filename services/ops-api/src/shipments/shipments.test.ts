@@ -96,10 +96,10 @@ describe('POST /shipments/company', () => {
     expect(r.body.error.message).toContain(field);
   });
 
-  it('answers 400 naming cargoIds for cargo the company does not have, 409 for a reference it already used', async () => {
+  it('answers 404 for cargo the company does not have (as for unknown cargo), 409 for a reference it already used', async () => {
     const r = await call<ErrorBody>('companyA', 'POST', '/api/shipments/company', input({ cargoIds: [999999] }));
-    expect(r.status).toBe(400);
-    expect(r.body.error.message).toContain('cargoIds');
+    expect(r.status).toBe(404);
+    expect(r.body.error.message).toBe('Cargo 999999 not found');
     await newShipment('companyA', { reference: 'DUP-1' });
     const dup = await call<ErrorBody>('companyA', 'POST', '/api/shipments/company', input({ reference: 'DUP-1' }));
     expect(dup.status).toBe(409);

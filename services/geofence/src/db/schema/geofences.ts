@@ -19,9 +19,11 @@ export const geofences = geofenceSchema.table(
     country: text('country'),
     /** The @corridor/geodata place id of a seeded fence (keeps seeding idempotent); null for user fences. */
     seedKey: text('seed_key'),
+    /** The owning company; null for shared fences (seeded places, the association's), which only staff change. */
+    companyId: integer('company_id'),
     ...timestamps,
   },
-  (t) => [uniqueIndex('geofences_seed_key_idx').on(t.seedKey), index('geofences_kind_idx').on(t.kind)],
+  (t) => [uniqueIndex('geofences_seed_key_idx').on(t.seedKey), index('geofences_kind_idx').on(t.kind), index('geofences_company_idx').on(t.companyId)],
 );
 export type GeofenceRow = typeof geofences.$inferSelect;
 export type NewGeofenceRow = typeof geofences.$inferInsert;

@@ -1,4 +1,5 @@
 import type { ByteReader } from '../byte-reader';
+import { macOf as mac, networkAttributes, type Cell } from '../network';
 import type { DecodeResult } from '../protocol';
 import type { Attributes } from '../result';
 import { readBcdDateTime, readDateTime, readGps, readLbs } from './blocks';
@@ -18,27 +19,6 @@ import { Alarms, Gt06Message } from './message';
  */
 export const MULTI_CELL_TYPES = new Set([0x18, 0x24, 0x28, 0x2c, 0x2e, 0xa1, 0xa2, 0x33, 0x34]);
 const WITH_WIFI = new Set([0x18, 0x2c, 0xa2, 0x33]);
-
-interface Cell {
-  mcc: number;
-  mnc: number;
-  lac: number;
-  cid: number;
-  rssi: number;
-}
-
-function mac(bytes: Buffer): string {
-  return [...bytes].map((b) => b.toString(16).padStart(2, '0')).join(':');
-}
-
-function networkAttributes(cells: Cell[], wifi: string[]): Attributes {
-  const a: Attributes = {};
-  const serving = cells[0];
-  if (serving) Object.assign(a, { mcc: serving.mcc, mnc: serving.mnc, lac: serving.lac, cid: serving.cid });
-  if (cells.length) a.cells = cells.map((c) => `${c.mcc}/${c.mnc}/${c.lac}/${c.cid}/${c.rssi}`).join(' ');
-  if (wifi.length) a.wifi = wifi.join(' ');
-  return a;
-}
 
 function readWifi(r: ByteReader, count: number): string[] {
   const out: string[] = [];

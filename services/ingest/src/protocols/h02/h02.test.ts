@@ -129,37 +129,31 @@ describe('h02 text reports', () => {
     expect(decode('*HQ,4109198974,#').positions).toEqual([]);
   });
 
-  it('NBR (cells, no GPS): no position until a fix is known, then an invalid one at the last fix', () => {
+  it('NBR (cells, no GPS): a state record with the cells, the device time and the status word', () => {
     const nbr =
       '*HQ,4208150188,NBR,210249,260,6,0,7,1014,50675,37,1014,50633,27,1014,17933,18,1014,17231,15,1014,50632,12,1014,13211,11,1014,17031,10,281216,FFFFFBFF,2#';
-    expect(decode(nbr).positions).toEqual([]);
-    const session: ProtocolSession = {};
-    decode('*HQ,4208150188,V1,164549,A,0956.3869,N,08406.7068,W,000.00,000,221215,FFFFFBFF#', session);
-    const p = only(decode(nbr, session));
-    expect(p.valid).toBe(false);
-    expect(p.fixTime.toISOString()).toBe('2016-12-28T21:02:49.000Z');
-    expect(p.latitude).toBeCloseTo(9.93978, 5);
-    expect(p.longitude).toBeCloseTo(-84.11178, 5);
-    expect(p.attributes).toMatchObject({ mcc: 260, mnc: 6 });
-    expect(String(p.attributes.cells).split(' ')).toHaveLength(7);
-    expect(String(p.attributes.cells).startsWith('1014/50675/37')).toBe(true);
+    const r = decode(nbr);
+    expect(r.kind).toBe('state');
+    expect(r.positions).toEqual([]);
+    expect(r.deviceTime?.toISOString()).toBe('2016-12-28T21:02:49.000Z');
+    expect(r.attributes).toMatchObject({ mcc: 260, mnc: 6, lac: 1014, cid: 50675, status: 0xfffffbff, ignition: false });
+    expect(String(r.attributes?.cells).split(' ')).toHaveLength(7);
+    expect(String(r.attributes?.cells).startsWith('260/6/1014/50675/37')).toBe(true);
   });
 
-  it('LINK heartbeat with signal, satellites and battery', () => {
-    const session: ProtocolSession = {};
-    decode('*HQ,1600068860,V1,030149,A,-23-29.0095,S,-46-51.5852,W,2.4,065,070315,FFFFFFFF#', session);
-    const result = decode('*HQ,1600068860,LINK,112137,20,8,67,0,0,081116,FFFFFBFF#', session);
-    expect(result.kind).toBe('heartbeat');
-    const p = only(result);
-    expect(p.fixTime.toISOString()).toBe('2016-11-08T11:21:37.000Z');
-    expect(p.attributes).toMatchObject({ rssi: 20, satellitesVisible: 8, batteryLevel: 67 });
-    expect(p.latitude).toBeCloseTo(-23.48349, 5);
+  it('LINK heartbeat: signal, satellites and battery level as device state', () => {
+    const r = decode('*HQ,1600068860,LINK,112137,20,8,67,0,0,081116,FFFFFBFF#');
+    expect(r.kind).toBe('heartbeat');
+    expect(r.positions).toEqual([]);
+    expect(r.deviceTime?.toISOString()).toBe('2016-11-08T11:21:37.000Z');
+    expect(r.attributes).toMatchObject({ rssi: 20, sat: 8, batteryLevel: 67, steps: 0, turnovers: 0 });
   });
 
   it('HTBT heartbeat is acknowledged by echoing it up to its type (format from Traccar PATTERN_HTBT)', () => {
     const result = decode('*HQ,355488020882405,HTBT,100#');
     expect(result.kind).toBe('heartbeat');
     expect(result.ack?.toString('latin1')).toBe('*HQ,355488020882405,HTBT#');
+    expect(result.attributes).toEqual({ batteryLevel: 100 });
   });
 });
 
@@ -172,7 +166,9 @@ describe('h02 binary reports', () => {
     expect(p.valid).toBe(true);
     expect(p.latitude).toBeCloseTo(4.69898, 5);
     expect(p.longitude).toBeCloseTo(-74.06971, 4);
-    expect(p.battery).toBe(100);
+    // The battery byte is a level: batteryLevel %, never the battery voltage.
+    expect(p.attributes.batteryLevel).toBe(100);
+    expect(p.battery ?? null).toBeNull();
     expect(p.alarm).toBe('sos'); // status FFFFFBFD: bit 1 cleared
   });
 
@@ -204,7 +200,8 @@ describe('h02 binary reports', () => {
     expect(p.valid).toBe(false);
     expect(p.latitude).toBeCloseTo(10 + 12.5482 / 60, 6);
     expect(p.longitude).toBeCloseTo(-(61 + 26.9504 / 60), 6);
-    expect(p.battery).toBe(96);
+    expect(p.attributes.batteryLevel).toBe(96);
+    expect(p.battery ?? null).toBeNull();
   });
 
   it('X frames are ignored', () => {
@@ -270,6 +267,11 @@ describe('h02 robustness (fast-check)', () => {
     '*HQ,4210051415,V1,164549,A,0956.3869,N,08406.7068,W,000.00,000,221215,FFFFFBFF,712,01,0,0,6#',
     '*HQ,1600068860,LINK,112137,20,8,67,0,0,081116,FFFFFBFF#',
     '*HQ,4208150188,NBR,210249,260,6,0,2,1014,50675,37,1014,50633,27,281216,FFFFFBFF,2#',
+    '*HQ,355488020882405,V3,095426,74001,04,010278,045142,128,-92,010278,026311,125,,010278,026582,125,,010278,028322,119,,02DD,0,X,090517,FFFFFBFF#',
+    '*hq,356327081001239,VP1,V,470,002,92,3565,0Y92,19433,30Y92,1340,29#',
+    '*hq,356327080425330,VP1,A,2702.7245,S,15251.9311,E,0.48,0.0000,080917#',
+    '*HQ,9001000002,V8,213945,A,3542.2043,N,38.6508,W,0.00,170,221025,FBFFF9FF,0,0,0,0,22,31,126,0#',
+    '*HQ,135790246811220,HTBT,100#',
   ].map((s) => Buffer.from(s, 'latin1'));
   samples.push(Buffer.from('24410600082621532131081504419390060740418306000000fffffbfdff0015060000002c02dc0c000000001f', 'hex'));
 

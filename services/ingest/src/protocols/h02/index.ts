@@ -1,92 +1,43 @@
 import { DecodeError, type DecodedPosition, type DecodeResult, type Protocol, type ProtocolSession } from '../protocol';
+import { commandResult, ignoredResult, positionsResult, stateResult } from '../result';
 import { decodeBinary } from './binary';
 import { splitH02Frames } from './frame';
-import { decodeStatus } from './status';
-import { decodeLink, decodeNbr, decodePositionText, splitText, type H02Report, type TextFields } from './text';
+import { decodeHtbt, decodeLink, decodeNbr, decodeV3, decodeVp1Cells, type H02State } from './reports';
+import { decodePositionText, splitText, type TextFields } from './text';
 
 /**
- * H02 / Sinotrack (Traccar default port 5013, TCP).
+ * H02 / Sinotrack (Traccar default port 5013, TCP). Facts from the H02 document and Traccar's
+ * H02ProtocolDecoder.
  *
- * Acknowledgements: only heartbeats (HTBT, V0) are answered, with the sentence echoed up to its type
- * (`*HQ,<id>,HTBT#`), as Traccar does. Position reports (V1 ...) need no answer; Traccar's optional
- * `V4,V1,<server time>` reply depends on the server clock, which a pure decoder has not, and the
- * devices keep reporting without it.
- *
- * Reports without a fix (NBR, LINK) carry cell or battery data and a time: when the connection has
- * seen a fix, they yield an invalid position at the last known coordinates (Traccar's "last
- * location" rule) with those attributes; otherwise no position.
+ * - V1, V2, V4 (command reply + fix), V5, V6, V8, V19, VI1, VP1 (with a fix): positions;
+ * - NBR, LINK, V3, VP1 without a fix, HTBT: state records with the device time and the status
+ *   word's alarms;
+ * - SMS: a command result (the text);
+ * - V0 / HTBT heartbeats are acknowledged with the sentence echoed up to its type
+ *   (`*HQ,<id>,HTBT#`), as Traccar does. Position reports need no answer; Traccar's optional
+ *   `V4,V1,<server time>` / `V4,NBR,...` replies carry the server clock and are not sent (the
+ *   devices keep reporting without them).
+ * - binary `$` reports: positions; binary `X` reports and text types without a known layout
+ *   (XT, BS, BASE, ...) are refused.
  */
 export const PROTOCOL = 'h02';
 export const H02_PORT = 5013;
 
-const HEARTBEAT_TYPES = new Set(['HTBT', 'V0']);
-
-interface LastFix {
-  latitude: number;
-  longitude: number;
-}
-
-function rememberFix(session: ProtocolSession, position: DecodedPosition): void {
-  if (position.valid) session.lastFix = { latitude: position.latitude, longitude: position.longitude } satisfies LastFix;
-}
-
-function lastFix(session: ProtocolSession): LastFix | null {
-  const fix = session.lastFix as LastFix | undefined;
-  return fix && typeof fix.latitude === 'number' && typeof fix.longitude === 'number' ? fix : null;
-}
+const KNOWN_TYPES = new Set(['V0', 'V1', 'V2', 'V3', 'V4', 'V5', 'V6', 'V8', 'V19', 'VI1', 'VP1', 'NBR', 'LINK', 'HTBT', 'SMS', 'XT', 'BS', 'BASE']);
 
 function withDevice(session: ProtocolSession, deviceId: string | undefined): string | undefined {
   if (deviceId) session.deviceId = deviceId;
   return deviceId || session.deviceId;
 }
 
-function positionResult(position: DecodedPosition, deviceId: string | undefined): DecodeResult {
+function positionResult(position: DecodedPosition, deviceId: string | undefined, type: string): DecodeResult {
   position.deviceId = deviceId;
-  const alarm = position.alarm ?? null;
-  return {
-    positions: [position],
-    deviceId,
-    kind: alarm ? 'alarm' : 'position',
-    crcValid: true,
-    ...(alarm ? { events: [{ alarm }] } : {}),
-  };
+  return positionsResult([position], { type, crcValid: true, deviceId });
 }
 
-/** NBR / LINK: status and attributes, placed at the last fix when there is one. */
-function reportResult(
-  report: H02Report | null,
-  session: ProtocolSession,
-  deviceId: string | undefined,
-  type: 'LINK' | 'NBR',
-): DecodeResult {
-  if (!report) return { positions: [], deviceId, kind: 'ignored', crcValid: true };
-  const status = report.status === null ? null : decodeStatus(report.status);
-  const alarm = status?.alarm ?? null;
-  const fix = lastFix(session);
-  const positions: DecodedPosition[] =
-    fix && report.time
-      ? [
-          {
-            deviceId,
-            fixTime: report.time,
-            valid: false,
-            latitude: fix.latitude,
-            longitude: fix.longitude,
-            speed: 0,
-            course: 0,
-            ignition: status?.ignition ?? null,
-            alarm,
-            attributes: { ...report.attributes, ...(status ? { status: status.status } : {}) },
-          },
-        ]
-      : [];
-  return {
-    positions,
-    deviceId,
-    kind: alarm ? 'alarm' : type === 'LINK' ? 'heartbeat' : positions.length > 0 ? 'position' : 'ignored',
-    crcValid: true,
-    ...(alarm ? { events: [{ alarm }] } : {}),
-  };
+function stateFrom(state: H02State | null, deviceId: string | undefined, type: string, ack?: Buffer, heartbeat = false): DecodeResult {
+  if (!state) return ignoredResult(`${type} report whose fields do not match its layout`, { type, crcValid: true, deviceId });
+  return stateResult(state.attributes, state.alarms, { type, crcValid: true, deviceId, ack, deviceTime: state.time, kind: heartbeat ? 'heartbeat' : 'state' });
 }
 
 function decodeText(frame: Buffer, session: ProtocolSession): DecodeResult {
@@ -94,25 +45,29 @@ function decodeText(frame: Buffer, session: ProtocolSession): DecodeResult {
   const text: TextFields | null = splitText(sentence);
   if (!text) throw new DecodeError('malformed', 'h02: text frame without maker, id and type');
   const deviceId = withDevice(session, text.id);
-  if (HEARTBEAT_TYPES.has(text.type)) {
-    const [maker] = text.fields;
-    return {
-      positions: [],
-      deviceId,
-      kind: 'heartbeat',
-      crcValid: true,
-      ack: Buffer.from(`*${maker},${text.id},${text.type}#`, 'latin1'),
-    };
+  const type = KNOWN_TYPES.has(text.type) ? text.type : /^V\w{0,4}$/.test(text.type) ? 'V' : 'other';
+  const o = { type, crcValid: true, deviceId };
+  switch (text.type) {
+    case 'V0':
+    case 'HTBT': {
+      const ack = Buffer.from(`*${text.fields[0]},${text.id},${text.type}#`, 'latin1');
+      return stateFrom(decodeHtbt(text), deviceId, type, ack, true);
+    }
+    case 'NBR':
+      return stateFrom(decodeNbr(text), deviceId, type);
+    case 'LINK':
+      return stateFrom(decodeLink(text), deviceId, type, undefined, true);
+    case 'V3':
+      return stateFrom(decodeV3(text), deviceId, type);
+    case 'SMS':
+      return commandResult(sentence.trim().replace(/^\*[^,]*,[^,]*,SMS,/, '').replace(/#$/, ''), o);
+    default:
   }
-  if (text.type === 'NBR') return reportResult(decodeNbr(text), session, deviceId, 'NBR');
-  if (text.type === 'LINK') return reportResult(decodeLink(text), session, deviceId, 'LINK');
-  if (!text.type.startsWith('V') || text.type === 'VP1' || text.type === 'V3') {
-    return { positions: [], deviceId, kind: 'ignored', crcValid: true };
-  }
+  if (text.type === 'VP1' && text.fields[3] === 'V') return stateFrom(decodeVp1Cells(text), deviceId, type);
+  if (!text.type.startsWith('V')) return ignoredResult(`${text.type} report: layout not public`, o);
   const position = decodePositionText(text);
-  if (!position) return { positions: [], deviceId, kind: 'ignored', crcValid: true };
-  rememberFix(session, position);
-  return positionResult(position, deviceId);
+  if (!position) return ignoredResult('report without a fix or a date', o);
+  return positionResult(position, deviceId, type);
 }
 
 export function decodeH02(frame: Buffer, session: ProtocolSession): DecodeResult {
@@ -121,11 +76,10 @@ export function decodeH02(frame: Buffer, session: ProtocolSession): DecodeResult
   if (marker === 0x24) {
     const report = decodeBinary(frame);
     const deviceId = withDevice(session, report.deviceId);
-    if (!report.position) return { positions: [], deviceId, kind: 'ignored', crcValid: true };
-    rememberFix(session, report.position);
-    return positionResult(report.position, deviceId);
+    if (!report.position) return ignoredResult('binary report without a valid time or fix', { type: 'binary', crcValid: true, deviceId });
+    return positionResult(report.position, deviceId, 'binary');
   }
-  if (marker === 0x58) return { positions: [], deviceId: session.deviceId, kind: 'ignored', crcValid: true };
+  if (marker === 0x58) return ignoredResult('binary X report: layout not public', { type: 'X', crcValid: true, deviceId: session.deviceId });
   throw new DecodeError('bad_frame', `h02: unknown frame marker 0x${(marker ?? 0).toString(16)}`);
 }
 

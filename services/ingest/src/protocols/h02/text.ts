@@ -1,6 +1,6 @@
 import type { DecodedPosition } from '../protocol';
 import { decodeStatus } from './status';
-import { MAX_SPEED_KNOTS, utcFromText } from './time';
+import { MAX_SPEED_KNOTS, utcFromText } from '../text-time';
 
 /**
  * Text H02 reports `*XX,<id>,<type>,...#` (XX = maker code: HQ, TH, ...). Field facts from the H02
@@ -8,8 +8,8 @@ import { MAX_SPEED_KNOTS, utcFromText } from './time';
  * - V1/V2/VI1/V19/...: hhmmss, validity (A/V, or a coding-scheme number meaning valid), lat, N/S,
  *   lon, E/W, speed (knots), course, [battery], ddmmyy, [V19: 3 SIM fields], status (8 hex), extras;
  * - V4: reply to a command: `V4,<command and its result...>,<command hhmmss>,<hhmmss>,A,...` as V1;
- * - NBR: hhmmss, mcc, mnc, gsm delay, count, (lac, cid, rssi) × count, ddmmyy, status — cells only;
- * - LINK: hhmmss, rssi, satellites, battery %, steps, turnovers, ddmmyy, status — a heartbeat.
+ * - V2/VI1: a coding-scheme number in place of A/V (valid); V5/V6/V8 as V1 with their own extras.
+ * Reports without a fix (NBR, LINK, V3, VP1 cells, HTBT) are in reports.ts.
  */
 export interface TextFields {
   id: string;
@@ -29,7 +29,7 @@ function parseCoordinate(value: string, hemisphere: string, negative: string): n
   let degrees: number;
   let minutes: number;
   const dashed = /^-(\d+)-(\d+\.\d+)$/.exec(value);
-  const dotted = /^(\d+)(\d\d\.\d+)$/.exec(value);
+  const dotted = /^(\d*)(\d\d\.\d+)$/.exec(value); // degrees may be absent: `38.6508,W` is 0°38.6508'
   const packed = /^(\d+)(\d\d)(\d{4})$/.exec(value);
   if (dashed) [degrees, minutes] = [Number(dashed[1]), Number(dashed[2])];
   else if (dotted) [degrees, minutes] = [Number(dotted[1]), Number(dotted[2])];
@@ -69,7 +69,8 @@ export function decodePositionText({ id, type, fields }: TextFields): DecodedPos
     attributes.batteryLevel = Number(f(dateAt));
     dateAt++;
   }
-  const fixTime = utcFromText(f(dateAt), f(k - 1));
+  // VP1 reports carry only the date: the fix time is its midnight (as Traccar reads it).
+  const fixTime = utcFromText(f(dateAt), type === 'VP1' ? '000000' : f(k - 1));
   if (fixTime === null) return null;
 
   const validity = f(k);
@@ -106,40 +107,4 @@ export function decodePositionText({ id, type, fields }: TextFields): DecodedPos
     }
   }
   return position;
-}
-
-export interface H02Report {
-  time: Date | null;
-  status: number | null;
-  attributes: DecodedPosition['attributes'];
-}
-
-/** NBR: cell towers instead of a fix. */
-export function decodeNbr({ fields }: TextFields): H02Report | null {
-  // fields: maker, id, NBR, hhmmss, mcc, mnc, gsm delay, count, cells..., ddmmyy, status
-  const count = Number(fields[7]);
-  if (!Number.isInteger(count) || count < 0 || fields.length < 8 + count * 3 + 2) return null;
-  const cells: string[] = [];
-  for (let i = 0; i < count; i++) cells.push(fields.slice(8 + i * 3, 11 + i * 3).join('/'));
-  const after = 8 + count * 3;
-  const status = fields[after + 1] ?? '';
-  return {
-    time: utcFromText(fields[after] ?? '', fields[3] ?? ''),
-    status: HEX8.test(status) ? parseInt(status, 16) : null,
-    attributes: { mcc: Number(fields[4]), mnc: Number(fields[5]), cells: cells.join(' ') },
-  };
-}
-
-/** LINK: heartbeat with signal, satellites in view and battery. */
-export function decodeLink({ fields }: TextFields): H02Report | null {
-  if (fields.length < 11) return null;
-  const numbers = fields.slice(4, 9).map(Number);
-  if (numbers.some((n) => !Number.isInteger(n))) return null;
-  const [rssi, satellites, batteryLevel, steps, turnovers] = numbers as [number, number, number, number, number];
-  const status = fields[10] ?? '';
-  return {
-    time: utcFromText(fields[9] ?? '', fields[3] ?? ''),
-    status: HEX8.test(status) ? parseInt(status, 16) : null,
-    attributes: { rssi, satellitesVisible: satellites, batteryLevel, steps, turnovers },
-  };
 }

@@ -3,7 +3,7 @@ import { instant, timestamps } from './columns';
 import { journeySchema } from './journey-schema';
 import { journeys } from './journeys';
 
-export const flagTypes = ['offCorridor', 'unauthorizedStop', 'overspeed', 'signalLoss', 'backtracking', 'lateEta'] as const;
+export const flagTypes = ['offCorridor', 'unauthorizedStop', 'overspeed', 'signalLoss', 'backtracking', 'lateEta', 'sealBreach'] as const;
 
 /**
  * Deviation flags. (journey, type, opened_at) is unique, so a redelivered position cannot open a

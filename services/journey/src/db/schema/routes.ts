@@ -25,6 +25,8 @@ export const routes = journeySchema.table(
     lengthM: doublePrecision('length_m').notNull(),
     segmentCount: integer('segment_count').notNull(),
     version: integer('version').notNull().default(1),
+    /** The owning company; null for the association's shared routes, which only staff change. */
+    companyId: integer('company_id'),
     ...timestamps,
   },
   (t) => [uniqueIndex('routes_code_idx').on(t.code)],

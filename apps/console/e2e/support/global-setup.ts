@@ -1,0 +1,57 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { createLogger, parseConfig } from '@corridor/platform';
+import { StackConfig } from '@corridor/tools/stack/config';
+import { ensureConsoleBuilt } from '@corridor/tools/stack/console-build';
+import { startStack, type RunningStack } from '@corridor/tools/stack/stack';
+import { chromiumAvailable, CHROMIUM } from './chromium';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    baseUrl: string;
+    chromium: boolean;
+  }
+}
+
+/** Real parts' URLs are left out: the browser tests run the stack on its embedded defaults. */
+const REAL_PARTS = ['DATABASE_URL', 'KAFKA_BROKERS', 'REDIS_URL', 'CLICKHOUSE_URL'];
+
+let stack: RunningStack | undefined;
+let dataDir: string | undefined;
+
+/**
+ * Once per run: build the console if it is stale, start the whole stack on ephemeral ports with a
+ * fresh data folder and the demo scenario, and hand its URL to the test files. Without Chromium
+ * the browser tests are skipped, except in CI (CI=true), where that is a failure.
+ */
+export async function setup(project: TestProject): Promise<void> {
+  const haveChromium = chromiumAvailable();
+  if (!haveChromium && process.env.CI === 'true') throw new Error(`Chromium not found at ${CHROMIUM}: .ci/run installs Debian's chromium package (apt-get install -y chromium)`);
+  project.provide('chromium', haveChromium);
+  if (!haveChromium) {
+    project.provide('baseUrl', '');
+    return;
+  }
+  await ensureConsoleBuilt((l) => process.stdout.write(`[console-browser] ${l}\n`));
+  dataDir = mkdtempSync(join(tmpdir(), 'corridor-console-e2e-'));
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !REAL_PARTS.includes(k)));
+  const config = parseConfig(StackConfig, {
+    ...env,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'error',
+    // every port ephemeral: the services' and each device protocol's (0 = any free one; device ports 0 = not opened)
+    ...Object.fromEntries(Object.keys(StackConfig.shape).filter((k) => k.endsWith('_PORT')).map((k) => [k, '0'])),
+    SIM_PROTOCOLS: 'osmand',
+    SIM_TRUCKS: '12',
+    SIM_INTERVAL_MS: '1000',
+  });
+  stack = await startStack(config, { loggerFor: (name) => createLogger(name, 'error') });
+  project.provide('baseUrl', stack.urls.gateway);
+}
+
+export async function teardown(): Promise<void> {
+  await stack?.close();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+}

@@ -1,0 +1,44 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { inject } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+
+export const SCREENSHOTS = join(import.meta.dirname, '..', '.screenshots');
+
+/** One person at the console: a browser context of their own, with what went wrong in the page collected. */
+export class Person {
+  readonly problems: string[] = [];
+  private constructor(
+    readonly context: BrowserContext,
+    readonly page: Page,
+    readonly baseUrl: string,
+  ) {
+    page.on('pageerror', (e) => this.problems.push(`page error: ${e.message}`));
+    page.on('console', (m) => {
+      if (m.type() === 'error') this.problems.push(`console error: ${m.text()} (${m.location().url})`);
+    });
+  }
+
+  static async open(browser: Browser, opts: { viewport?: { width: number; height: number }; locale?: string } = {}): Promise<Person> {
+    const baseUrl = inject('baseUrl');
+    const context = await browser.newContext({ viewport: opts.viewport ?? { width: 1366, height: 850 }, locale: opts.locale ?? 'en-GB', acceptDownloads: true });
+    // the console checks every API response against packages/contracts when this is set
+    await context.addInitScript(() => localStorage.setItem('corridor.checkResponses', '1'));
+    const page = await context.newPage();
+    return new Person(context, page, baseUrl);
+  }
+
+  async goto(path: string): Promise<void> {
+    await this.page.goto(this.baseUrl + path);
+  }
+
+  /** A full-page picture of what the person sees, for a human to look at (git-ignored folder). */
+  async screenshot(name: string): Promise<void> {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    await this.page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+  }
+
+  async close(): Promise<void> {
+    await this.context.close();
+  }
+}

@@ -1,0 +1,42 @@
+import { createBrowserRouter, Navigate } from 'react-router';
+import { RouteError } from '../ui/RouteError';
+import { Loading } from '../ui/states';
+import { SessionGate } from '../session/SessionGate';
+
+/**
+ * Every screen is its own lazily loaded chunk: the sign-in route loads only the session code,
+ * the map loads MapLibre, the dashboards load the charts.
+ */
+const screen = (load: () => Promise<{ default: React.ComponentType }>) => async () => ({ Component: (await load()).default });
+
+export const router = createBrowserRouter([
+  { path: '/sign-in', lazy: screen(() => import('../session/SignInScreen')), errorElement: <RouteError />, hydrateFallbackElement: <Loading page /> },
+  {
+    path: '/',
+    element: <SessionGate />,
+    errorElement: <RouteError />,
+    hydrateFallbackElement: <Loading page />,
+    children: [
+      {
+        lazy: screen(() => import('./Shell')),
+        children: [
+          { index: true, lazy: screen(() => import('./HomeRedirect')) },
+          { path: 'map', lazy: screen(() => import('../dispatch/LiveMapScreen')) },
+          { path: 'devices', lazy: screen(() => import('../dispatch/DevicesScreen')) },
+          { path: 'journeys', lazy: screen(() => import('../dispatch/JourneysBoardScreen')) },
+          { path: 'journeys/new', lazy: screen(() => import('../dispatch/CreateJourneyScreen')) },
+          { path: 'journeys/:id', lazy: screen(() => import('../dispatch/JourneyDetailScreen')) },
+          { path: 'shipments', lazy: screen(() => import('../company/ShipmentsScreen')) },
+          { path: 'shipments/new', lazy: screen(() => import('../company/CreateShipmentScreen')) },
+          { path: 'shipments/:id', lazy: screen(() => import('../company/ShipmentDetailScreen')) },
+          { path: 'cargo', lazy: screen(() => import('../company/CargoScreen')) },
+          { path: 'cargo/:id', lazy: screen(() => import('../company/CargoDetailScreen')) },
+          { path: 'certificates', lazy: screen(() => import('../company/CertificatesScreen')) },
+          { path: 'inbox', lazy: screen(() => import('../company/InboxScreen')) },
+          { path: '*', lazy: screen(() => import('../ui/NotFoundScreen')) },
+        ],
+      },
+    ],
+  },
+  { path: '*', element: <Navigate to="/" replace /> },
+]);

@@ -1,0 +1,114 @@
+import { useRef, useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { CargoStatus, type Cargo } from '@corridor/contracts/cargo';
+import { call } from '../api/client';
+import { useApiQuery } from '../api/hooks';
+import { useQueryClient } from '@tanstack/react-query';
+import { useFormat } from '../i18n/format';
+import { may } from '../session/access';
+import { useUser } from '../session/useUser';
+import { DataTable, Pager, type Column } from '../ui/DataTable';
+import { documentUpload } from '../ui/documents/documents';
+import { FormError } from '../ui/forms';
+import { StatusPill } from '../ui/StatusPill';
+import { cargoEndpoints } from './cargo';
+
+const LIMIT = 25;
+
+/** The company's cargo from import declaration forms: upload an IDF to read it, then review each. */
+export default function CargoScreen() {
+  const { t } = useTranslation();
+  const f = useFormat();
+  const user = useUser();
+  const [status, setStatus] = useState<CargoStatus | ''>('');
+  const [offset, setOffset] = useState(0);
+  const q = useApiQuery(cargoEndpoints.listCompany, { query: { limit: LIMIT, offset, status: status ? [status] : undefined } });
+  const columns: Column<Cargo>[] = [
+    { key: 'idf', header: t('cargo.idfNumber'), cell: (c) => <Link to={`/cargo/${c.id}`}>{c.idfNumber}</Link> },
+    { key: 'importer', header: t('cargo.importer'), cell: (c) => c.importer.name },
+    { key: 'consignor', header: t('cargo.consignor'), cell: (c) => c.consignor ?? '—' },
+    { key: 'value', header: t('cargo.invoiceValue'), numeric: true, cell: (c) => (c.invoice.value !== null && c.invoice.currency ? f.money(c.invoice.value, c.invoice.currency) : '—') },
+    { key: 'checks', header: t('cargo.checks'), cell: (c) => (c.extraction.valid ? <span className="pill pill-ok">{t('cargo.checksPassed')}</span> : <span className="pill pill-warn">{t('cargo.needsCorrection')}</span>) },
+    { key: 'status', header: t('shipments.status'), cell: (c) => <StatusPill value={c.status} /> },
+    { key: 'created', header: t('cargo.created'), cell: (c) => f.date(c.createdAt) },
+  ];
+  return (
+    <div className="screen">
+      <div className="screen-head">
+        <h1>{t('cargo.title')}</h1>
+      </div>
+      {may(user, cargoEndpoints.processIdf) && <IdfUpload />}
+      <div className="filters mt">
+        <label className="field">
+          <span>{t('shipments.status')}</span>
+          <select value={status} onChange={(e) => (setOffset(0), setStatus(e.target.value as CargoStatus | ''))}>
+            <option value="">{t('common.all')}</option>
+            {CargoStatus.options.map((s) => (
+              <option key={s} value={s}>
+                {t(`status.${s}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <DataTable
+        caption={t('cargo.title')}
+        columns={columns}
+        rows={q.data?.items}
+        rowKey={(c) => c.id}
+        loading={q.isPending}
+        error={q.error}
+        retry={() => void q.refetch()}
+        empty={status ? { title: t('cargo.noMatch'), hint: t('common.clearFilters') } : { title: t('cargo.empty'), hint: t('cargo.emptyHint') }}
+      />
+      <Pager offset={offset} limit={LIMIT} total={q.data?.total} count={q.data?.items.length ?? 0} onChange={setOffset} />
+    </div>
+  );
+}
+
+/** Upload an IDF (PDF with text, or the JSON/CSV export): it is read at once and opens for review. */
+function IdfUpload() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  const fileRef = useRef<HTMLInputElement>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    const file = fileRef.current?.files?.[0];
+    if (!file) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const form = new FormData();
+      form.append('kind', 'idf');
+      form.append('file', file, file.name);
+      const doc = await call(documentUpload, { body: form });
+      const cargo = await call(cargoEndpoints.processIdf, { body: { documentId: doc.id } });
+      await client.invalidateQueries({ queryKey: [cargoEndpoints.listCompany.id] });
+      void navigate(`/cargo/${cargo.id}`);
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <form className="card" onSubmit={submit} aria-label={t('cargo.upload')}>
+      <h2>{t('cargo.upload')}</h2>
+      <p className="muted small">{t('cargo.uploadHint')}</p>
+      <div className="row">
+        <label className="field grow">
+          <span>{t('cargo.idfFile')}</span>
+          <input ref={fileRef} type="file" required accept=".pdf,.json,.csv,application/pdf,application/json,text/csv" />
+        </label>
+        <button type="submit" className="btn btn-primary" disabled={busy}>
+          {busy ? t('cargo.reading') : t('cargo.read')}
+        </button>
+      </div>
+      <FormError error={error} />
+    </form>
+  );
+}

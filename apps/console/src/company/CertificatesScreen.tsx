@@ -1,0 +1,128 @@
+import { useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { CertificateStatus, type Certificate } from '@corridor/contracts/certificates';
+import { useApiMutation, useApiQuery } from '../api/hooks';
+import { useFormat } from '../i18n/format';
+import { may } from '../session/access';
+import { useUser } from '../session/useUser';
+import { DataTable, Pager, type Column } from '../ui/DataTable';
+import { FormError } from '../ui/forms';
+import { StatusPill } from '../ui/StatusPill';
+import { cargoEndpoints } from './cargo';
+import { CertificateCard } from './CertificateCard';
+import { certificateEndpoints } from './certificates';
+
+const LIMIT = 25;
+
+/** The company's single-use certificates: apply for a validated cargo, pay, follow the decision, download. */
+export default function CertificatesScreen() {
+  const { t } = useTranslation();
+  const f = useFormat();
+  const user = useUser();
+  const [params, setParams] = useSearchParams();
+  const [status, setStatus] = useState<CertificateStatus | ''>('');
+  const [offset, setOffset] = useState(0);
+  const q = useApiQuery(certificateEndpoints.list, { query: { limit: LIMIT, offset, status: status ? [status] : undefined } });
+  const openId = Number(params.get('open')) || null;
+  const open = useApiQuery(certificateEndpoints.get, { params: { id: openId ?? 0 } }, { enabled: openId !== null });
+  const select = (id: number | null) => setParams(id ? { open: String(id) } : {}, { replace: true });
+  const columns: Column<Certificate>[] = [
+    {
+      key: 'number',
+      header: t('certificates.number'),
+      cell: (c) => (
+        <button type="button" className="link-button" onClick={() => select(c.id)} aria-pressed={c.id === openId}>
+          {c.number}
+        </button>
+      ),
+    },
+    { key: 'idf', header: t('cargo.idfNumber'), cell: (c) => <Link to={`/cargo/${c.cargoId}`}>{c.cargo.idfNumber}</Link> },
+    { key: 'status', header: t('shipments.status'), cell: (c) => <StatusPill value={c.status} /> },
+    { key: 'fee', header: t('certificates.fee'), numeric: true, cell: (c) => f.money(c.fee.amount, c.fee.currency) },
+    { key: 'applied', header: t('certificates.applied'), cell: (c) => f.date(c.createdAt) },
+    { key: 'decided', header: t('certificates.decision'), cell: (c) => (c.decision ? f.date(c.decision.at) : '—') },
+  ];
+  return (
+    <div className="screen">
+      <div className="screen-head">
+        <h1>{t('certificates.title')}</h1>
+      </div>
+      {may(user, certificateEndpoints.apply) && <ApplyForCargo />}
+      <div className="two-col mt">
+        <div>
+          <div className="filters">
+            <label className="field">
+              <span>{t('shipments.status')}</span>
+              <select value={status} onChange={(e) => (setOffset(0), setStatus(e.target.value as CertificateStatus | ''))}>
+                <option value="">{t('common.all')}</option>
+                {CertificateStatus.options.map((s) => (
+                  <option key={s} value={s}>
+                    {t(`status.${s}`)}
+                  </option>
+                ))}
+              </select>
+            </label>
+          </div>
+          <DataTable
+            caption={t('certificates.title')}
+            columns={columns}
+            rows={q.data?.items}
+            rowKey={(c) => c.id}
+            loading={q.isPending}
+            error={q.error}
+            retry={() => void q.refetch()}
+            empty={status ? { title: t('certificates.noMatch'), hint: t('common.clearFilters') } : { title: t('certificates.empty'), hint: t('certificates.emptyHint') }}
+          />
+          <Pager offset={offset} limit={LIMIT} total={q.data?.total} count={q.data?.items.length ?? 0} onChange={setOffset} />
+        </div>
+        {open.data && <CertificateCard certificate={open.data} onClose={() => select(null)} />}
+      </div>
+    </div>
+  );
+}
+
+/** Validated cargo with no live certificate, offered for an application. */
+function ApplyForCargo() {
+  const { t } = useTranslation();
+  const cargo = useApiQuery(cargoEndpoints.listCompany, { query: { limit: 100, status: ['validated'] } });
+  const certs = useApiQuery(certificateEndpoints.list, { query: { limit: 1000 } });
+  const apply = useApiMutation(certificateEndpoints.apply, { invalidates: ['certificates.'] });
+  const [cargoId, setCargoId] = useState('');
+  const covered = new Set((certs.data?.items ?? []).filter((c) => c.status !== 'rejected').map((c) => c.cargoId));
+  const eligible = (cargo.data?.items ?? []).filter((c) => !covered.has(c.id));
+  if (cargo.isPending || certs.isPending) return null;
+  return (
+    <form
+      className="card"
+      aria-label={t('certificates.apply')}
+      onSubmit={(e) => {
+        e.preventDefault();
+        void apply.mutateAsync({ body: { cargoId: Number(cargoId) } }).then(() => setCargoId(''), () => undefined);
+      }}
+    >
+      <h2>{t('certificates.apply')}</h2>
+      {eligible.length === 0 ? (
+        <p className="muted">{t('certificates.noEligible')}</p>
+      ) : (
+        <div className="row">
+          <label className="field grow">
+            <span>{t('certificates.eligibleCargo')}</span>
+            <select required value={cargoId} onChange={(e) => setCargoId(e.target.value)}>
+              <option value="">{t('common.choose')}</option>
+              {eligible.map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.idfNumber} · {c.consignor ?? c.importer.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="submit" className="btn btn-primary" disabled={apply.isPending || !cargoId}>
+            {t('certificates.applySubmit')}
+          </button>
+        </div>
+      )}
+      <FormError error={apply.error} />
+    </form>
+  );
+}

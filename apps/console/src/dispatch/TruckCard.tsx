@@ -1,0 +1,36 @@
+import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { useFormat } from '../i18n/format';
+import type { FleetRow } from './truck-features';
+
+/** What the dispatcher sees about the selected truck. */
+export function TruckCard({ row, journeyId, onClose }: { row: FleetRow; journeyId?: number; onClose(): void }) {
+  const { t } = useTranslation();
+  const f = useFormat();
+  const p = row.position;
+  return (
+    <section className="map-card" aria-label={t('map.selectedTruck', { name: row.device.name })} data-testid="truck-card">
+      <header>
+        <h2>
+          <span className={`dot dot-${row.state}`} aria-hidden="true" /> {row.device.name}
+        </h2>
+        <button type="button" className="btn btn-icon" onClick={onClose} aria-label={t('common.close')}>
+          ×
+        </button>
+      </header>
+      <dl className="facts">
+        <dt>{t('map.state')}</dt>
+        <dd>{t(`truckState.${row.state}`)}</dd>
+        <dt>{t('map.speed')}</dt>
+        <dd>{f.speedKnots(p?.speed)}</dd>
+        <dt>{t('map.lastFix')}</dt>
+        <dd title={f.dateTime(p?.fixTime)}>{f.relative(p?.fixTime)}</dd>
+        <dt>{t('map.position')}</dt>
+        <dd data-testid="truck-position">{p ? `${p.latitude.toFixed(5)}, ${p.longitude.toFixed(5)}` : '—'}</dd>
+        <dt>{t('map.uniqueId')}</dt>
+        <dd>{row.device.uniqueId}</dd>
+      </dl>
+      {journeyId && <Link to={`/journeys/${journeyId}`}>{t('map.openJourney')}</Link>}
+    </section>
+  );
+}

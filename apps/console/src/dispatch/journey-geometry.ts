@@ -1,0 +1,54 @@
+import type { Feature, FeatureCollection } from 'geojson';
+import type { JourneyDetail } from '@corridor/contracts/journeys';
+import type { LngLatBoundsLike } from 'maplibre-gl';
+
+/** Metres per pixel at zoom 0 on the equator (Web Mercator, 512 px tiles as MapLibre draws them). */
+const MPP_Z0 = 78271.517;
+
+/**
+ * The planned corridor: its centre line with the allowed width drawn to scale (a line whose pixel
+ * width follows the zoom, from the route's width in metres at its latitude), and the approved stop areas.
+ */
+export function plannedFeatures(d: JourneyDetail): FeatureCollection {
+  const line = d.route.line ?? d.route.legs?.flat() ?? [];
+  const lat = line.length ? line.reduce((s, p) => s + p[1], 0) / line.length : 0;
+  const px0 = (2 * d.route.widthM) / (MPP_Z0 * Math.cos((lat * Math.PI) / 180));
+  const features: Feature[] = [
+    { type: 'Feature', properties: { kind: 'corridor', w0: px0, w22: px0 * 2 ** 22 }, geometry: { type: 'LineString', coordinates: line } },
+    ...d.route.stopAreas.map((a): Feature => ({ type: 'Feature', properties: { kind: a.kind, name: a.name ?? a.kind }, geometry: { type: 'Point', coordinates: a.center } })),
+  ];
+  return { type: 'FeatureCollection', features };
+}
+
+/** The actual track, oldest first. */
+export function trackFeatures(d: JourneyDetail): FeatureCollection {
+  const coords = d.track.map((p) => [p.longitude, p.latitude]);
+  return { type: 'FeatureCollection', features: coords.length > 1 ? [{ type: 'Feature', properties: {}, geometry: { type: 'LineString', coordinates: coords } }] : [] };
+}
+
+/** Each flag where it was raised; open ones stand out. */
+export function flagFeatures(d: JourneyDetail, selected?: number | null): FeatureCollection {
+  return {
+    type: 'FeatureCollection',
+    features: d.flags.map((fl) => ({
+      type: 'Feature',
+      id: fl.id,
+      properties: { flagId: fl.id, type: fl.type, open: fl.clearedAt === null && fl.review !== 'resolved', selected: fl.id === selected },
+      geometry: { type: 'Point', coordinates: [fl.longitude, fl.latitude] },
+    })),
+  };
+}
+
+/** Bounds around the track, or the route when there is no track yet. */
+export function journeyBounds(d: JourneyDetail): LngLatBoundsLike | null {
+  const pts: [number, number][] = d.track.length > 1 ? d.track.map((p) => [p.longitude, p.latitude]) : ((d.route.line ?? d.route.legs?.flat() ?? []) as [number, number][]);
+  if (!pts.length) return null;
+  let [w, s, e, n] = [180, 90, -180, -90];
+  for (const [x, y] of pts) {
+    w = Math.min(w, x);
+    e = Math.max(e, x);
+    s = Math.min(s, y);
+    n = Math.max(n, y);
+  }
+  return [[w, s], [e, n]];
+}

@@ -1,0 +1,67 @@
+import type { SocketMessage } from '@corridor/contracts/socket';
+
+export type SocketState = 'connecting' | 'open' | 'closed';
+
+export interface LiveSocketOptions {
+  url: string;
+  onMessage(msg: SocketMessage): void;
+  onState(state: SocketState): void;
+  /** Creates the WebSocket (tests and the benchmark pass a synthetic one). */
+  create?: (url: string) => WebSocket;
+}
+
+const MAX_BACKOFF_MS = 30_000;
+
+/**
+ * /api/socket with the session cookie: reconnects with a growing backoff after a drop (the server
+ * sends a fresh snapshot on every connect, so nothing needs replaying). Frames that are not JSON
+ * objects are ignored; `{}` is the keepalive.
+ */
+export function openLiveSocket(opts: LiveSocketOptions): { close(): void } {
+  const create = opts.create ?? ((u: string) => new WebSocket(u));
+  let socket: WebSocket | undefined;
+  let attempt = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let closed = false;
+
+  const connect = (): void => {
+    if (closed) return;
+    opts.onState('connecting');
+    const ws = create(opts.url);
+    socket = ws;
+    ws.onopen = () => {
+      attempt = 0;
+      opts.onState('open');
+    };
+    ws.onmessage = (ev: MessageEvent) => {
+      if (typeof ev.data !== 'string') return;
+      let msg: unknown;
+      try {
+        msg = JSON.parse(ev.data);
+      } catch {
+        return;
+      }
+      if (msg && typeof msg === 'object' && !Array.isArray(msg)) opts.onMessage(msg as SocketMessage);
+    };
+    ws.onclose = () => {
+      if (socket !== ws) return;
+      opts.onState('closed');
+      if (closed) return;
+      const delay = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** attempt++);
+      timer = setTimeout(connect, delay);
+    };
+  };
+  connect();
+  return {
+    close() {
+      closed = true;
+      if (timer) clearTimeout(timer);
+      socket?.close();
+    },
+  };
+}
+
+/** ws(s)://<this origin>/api/socket */
+export function liveSocketUrl(location: Pick<Location, 'protocol' | 'host'>): string {
+  return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/socket`;
+}

@@ -1,0 +1,18 @@
+import { Navigate, Outlet, useLocation } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { ErrorState, Loading } from '../ui/states';
+import { useSession } from './useSession';
+
+/** Screens behind it need a session: without one the browser goes to sign-in and comes back after. */
+export function SessionGate() {
+  const { user, loading, error } = useSession();
+  const location = useLocation();
+  const { t } = useTranslation();
+  if (loading) return <Loading label={t('session.checking')} page />;
+  if (error) return <ErrorState error={error} page />;
+  if (!user) {
+    const next = location.pathname + location.search;
+    return <Navigate to={next === '/' ? '/sign-in' : `/sign-in?next=${encodeURIComponent(next)}`} replace />;
+  }
+  return <Outlet />;
+}

@@ -1,0 +1,50 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { sessionEndpoints } from '@corridor/contracts/session';
+import { systemEndpoints } from '@corridor/contracts/system';
+import type { User } from '@corridor/contracts/users';
+import { call } from '../api/client';
+import { endpoint } from '../api/endpoint';
+import { ApiError } from '../api/errors';
+import { keyOf, useApiQuery } from '../api/hooks';
+import { hasSessionHint, setSessionHint } from './session-hint';
+
+export const sessionGet = endpoint(sessionEndpoints, 'session.get');
+export const sessionCreate = endpoint(sessionEndpoints, 'session.create');
+export const sessionDelete = endpoint(sessionEndpoints, 'session.delete');
+export const serverGet = endpoint(systemEndpoints, 'server.get');
+
+/** The signed-in user, or null (GET /api/session answers 404 without a session). */
+export function useSession() {
+  const server = useServer();
+  const ask = hasSessionHint() || server.data?.openIdEnabled === true;
+  const q = useApiQuery(sessionGet, {}, { staleTime: Infinity, retry: false, enabled: ask });
+  const signedOut = (!ask && !server.isPending) || (q.error instanceof ApiError && (q.error.status === 404 || q.error.status === 401));
+  if (signedOut && q.error) setSessionHint(false);
+  return { user: signedOut ? null : (q.data ?? null), loading: !signedOut && (ask ? q.isPending : server.isPending), error: signedOut ? null : (q.error ?? server.error) };
+}
+
+export function useServer() {
+  return useApiQuery(serverGet, {}, { staleTime: Infinity });
+}
+
+export function useSetSession() {
+  const client = useQueryClient();
+  return (user: User | null) => {
+    setSessionHint(Boolean(user));
+    if (user) client.setQueryData(keyOf(sessionGet, {}), user);
+    else {
+      client.clear();
+      client.setQueryData(keyOf(sessionGet, {}), undefined);
+      void client.invalidateQueries({ queryKey: keyOf(sessionGet, {}) });
+    }
+  };
+}
+
+/** Ends the session on the server, then forgets everything cached for the user. */
+export async function signOut(clear: () => void): Promise<void> {
+  try {
+    await call(sessionDelete);
+  } finally {
+    clear();
+  }
+}

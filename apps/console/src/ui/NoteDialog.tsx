@@ -1,0 +1,75 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { errorMessage } from './states';
+
+interface Props {
+  open: boolean;
+  title: string;
+  /** The label of the note field; required notes cannot be left empty. */
+  noteLabel: string;
+  noteRequired?: boolean;
+  confirm: string;
+  danger?: boolean;
+  onConfirm: (note: string) => Promise<unknown>;
+  onClose: () => void;
+}
+
+/** A modal that asks for a note (acknowledge, resolve, reject with a reason) and shows the API's refusal if any. */
+export function NoteDialog({ open, title, noteLabel, noteRequired, confirm, danger, onConfirm, onClose }: Props) {
+  const { t } = useTranslation();
+  const ref = useRef<HTMLDialogElement>(null);
+  const [note, setNote] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  useEffect(() => {
+    const d = ref.current;
+    if (!d) return;
+    if (open && !d.open) {
+      setNote('');
+      setFailure(null);
+      d.showModal();
+    } else if (!open && d.open) d.close();
+  }, [open]);
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    setBusy(true);
+    setFailure(null);
+    try {
+      await onConfirm(note.trim());
+      onClose();
+    } catch (err) {
+      setFailure(errorMessage(err, t('common.errorUnknown')));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <dialog ref={ref} onClose={onClose} aria-labelledby="note-dialog-title">
+      <form onSubmit={submit}>
+        <h2 id="note-dialog-title">{title}</h2>
+        <label className="field">
+          <span>
+            {noteLabel}
+            {!noteRequired && <span className="muted"> ({t('common.optional')})</span>}
+          </span>
+          <textarea value={note} required={noteRequired} maxLength={2000} onChange={(e) => setNote(e.target.value)} autoFocus />
+        </label>
+        {failure && (
+          <p role="alert" className="form-error">
+            {failure}
+          </p>
+        )}
+        <div className="form-actions">
+          <button type="button" className="btn" onClick={onClose}>
+            {t('common.cancel')}
+          </button>
+          <button type="submit" className={danger ? 'btn btn-danger' : 'btn btn-primary'} disabled={busy || (noteRequired && !note.trim())}>
+            {confirm}
+          </button>
+        </div>
+      </form>
+    </dialog>
+  );
+}

@@ -1,0 +1,216 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, openSync, closeSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { Kafka, logLevel } from 'kafkajs';
+
+/**
+ * A single-node KRaft Kafka broker of one test file's own, from the jars tools/dev-services
+ * installs, so a fault test can really stop, kill and restart it without disturbing the shared
+ * broker other test files use. stop(), kill() and start() keep the same ports and data directory.
+ */
+const run = promisify(execFile);
+
+/** Where tools/dev-services puts the broker's jars. */
+export const kafkaLibsDir = (): string => join(process.env.CORRIDOR_SERVICES_DIR ?? '/tmp/corridor-services', 'kafka', 'libs');
+
+/** The jars are all there: tools/dev-services writes `.complete` after a full copy. */
+export const kafkaJarsPresent = (libs = kafkaLibsDir()): boolean => existsSync(join(libs, '.complete'));
+
+const READY_TIMEOUT_MS = 60_000;
+const STOP_GRACE_MS = 15_000;
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', () => resolve()));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (!address || typeof address === 'string') throw new Error('no port from listen(0)');
+  return address.port;
+}
+
+export class DedicatedKafka {
+  private child: ChildProcess | undefined;
+  private exited: Promise<void> = Promise.resolve();
+
+  private constructor(
+    readonly dir: string,
+    readonly port: number,
+    readonly controllerPort: number,
+    private readonly libs: string,
+  ) {}
+
+  get brokers(): string[] {
+    return [`127.0.0.1:${this.port}`];
+  }
+
+  get running(): boolean {
+    return this.child !== undefined;
+  }
+
+  /** Path of the broker's log4j file, for failure messages. */
+  get logFile(): string {
+    return join(this.dir, 'server.log');
+  }
+
+  /** Writes the configuration, formats the storage and starts the broker (ready when it resolves). */
+  static async create(libs = kafkaLibsDir()): Promise<DedicatedKafka> {
+    if (!kafkaJarsPresent(libs)) throw new Error(`no Kafka jars in ${libs}: run tools/dev-services up (it installs them)`);
+    const port = await freePort();
+    let controllerPort = await freePort();
+    while (controllerPort === port) controllerPort = await freePort();
+    const dir = mkdtempSync(join(tmpdir(), 'corridor-dedicated-kafka-'));
+    const kafka = new DedicatedKafka(dir, port, controllerPort, libs);
+    try {
+      kafka.writeConfig();
+      const uuid = (await kafka.tool('kafka.tools.StorageTool', 'random-uuid')).trim();
+      await kafka.tool('kafka.tools.StorageTool', 'format', '-t', uuid, '-c', join(dir, 'server.properties'), '--ignore-formatted');
+      await kafka.start();
+      return kafka;
+    } catch (err) {
+      await kafka.cleanup();
+      throw err;
+    }
+  }
+
+  private writeConfig(): void {
+    const props = {
+      'node.id': '1',
+      'process.roles': 'broker,controller',
+      listeners: `PLAINTEXT://127.0.0.1:${this.port},CONTROLLER://127.0.0.1:${this.controllerPort}`,
+      'advertised.listeners': `PLAINTEXT://127.0.0.1:${this.port}`,
+      'listener.security.protocol.map': 'PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT',
+      'controller.quorum.voters': `1@127.0.0.1:${this.controllerPort}`,
+      'controller.listener.names': 'CONTROLLER',
+      'inter.broker.listener.name': 'PLAINTEXT',
+      'log.dirs': join(this.dir, 'data'),
+      'offsets.topic.replication.factor': '1',
+      'offsets.topic.num.partitions': '2',
+      'transaction.state.log.replication.factor': '1',
+      'transaction.state.log.min.isr': '1',
+      'group.initial.rebalance.delay.ms': '0',
+      'num.partitions': '2',
+      'auto.create.topics.enable': 'true',
+    };
+    writeFileSync(join(this.dir, 'server.properties'), Object.entries(props).map(([k, v]) => `${k}=${v}\n`).join(''));
+    writeFileSync(
+      join(this.dir, 'log4j.properties'),
+      [
+        'log4j.rootLogger=INFO, file',
+        'log4j.appender.file=org.apache.log4j.FileAppender',
+        `log4j.appender.file.File=${this.logFile}`,
+        'log4j.appender.file.layout=org.apache.log4j.PatternLayout',
+        'log4j.appender.file.layout.ConversionPattern=[%d] %p %m (%c)%n',
+        'log4j.logger.state.change.logger=WARN',
+        'log4j.logger.kafka.request.logger=WARN',
+        '',
+      ].join('\n'),
+    );
+  }
+
+  /** Runs one of Kafka's command-line tools with a small quick-start JVM; resolves to its stdout. */
+  private async tool(...args: string[]): Promise<string> {
+    const jvm = ['-Xmx256m', '-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1', `-Dlog4j.configuration=file:${join(this.dir, 'log4j.properties')}`];
+    const { stdout } = await run('java', [...jvm, '-cp', `${this.libs}/*`, ...args], { timeout: 60_000 });
+    return stdout;
+  }
+
+  /** Starts the broker on the same ports and data directory, and waits until a client lists topics. */
+  async start(): Promise<void> {
+    if (this.child) return;
+    const out = openSync(join(this.dir, 'kafka.out'), 'a');
+    const child = spawn(
+      'java',
+      [
+        '-Xmx384m',
+        '-XX:+UseSerialGC',
+        '-Djava.awt.headless=true',
+        `-Dlog4j.configuration=file:${join(this.dir, 'log4j.properties')}`,
+        '-cp',
+        `${this.libs}/*`,
+        'kafka.Kafka',
+        join(this.dir, 'server.properties'),
+      ],
+      { cwd: this.dir, stdio: ['ignore', out, out] },
+    );
+    closeSync(out);
+    this.child = child;
+    let failure: Error | undefined;
+    this.exited = new Promise((resolve) => {
+      child.once('error', (err) => {
+        failure = err;
+        resolve();
+      });
+      child.once('exit', (code, signal) => {
+        failure ??= new Error(`kafka.Kafka exited (code ${code}, signal ${signal})`);
+        resolve();
+      });
+    });
+    void this.exited.then(() => {
+      if (this.child === child) this.child = undefined;
+    });
+    try {
+      await this.waitReady(() => failure);
+    } catch (err) {
+      await this.stop();
+      throw err;
+    }
+  }
+
+  private async waitReady(failed: () => Error | undefined): Promise<void> {
+    const deadline = Date.now() + READY_TIMEOUT_MS;
+    const kafka = new Kafka({ clientId: 'dedicated-kafka-probe', brokers: this.brokers, connectionTimeout: 1000, requestTimeout: 3000, retry: { retries: 0 }, logLevel: logLevel.NOTHING });
+    let last: unknown;
+    while (Date.now() < deadline) {
+      const err = failed();
+      if (err) throw new Error(`${err.message} while starting; ${this.tail()}`);
+      const admin = kafka.admin();
+      try {
+        await admin.connect();
+        await admin.listTopics();
+        return;
+      } catch (e) {
+        last = e;
+      } finally {
+        await admin.disconnect().catch(() => undefined);
+      }
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    throw new Error(`Kafka on ${this.brokers[0]} did not list topics within ${READY_TIMEOUT_MS / 1000} s (${String(last)}); ${this.tail()}`);
+  }
+
+  /** SIGTERM (a controlled shutdown), SIGKILL if it is still running after 15 s; resolves once it exited. */
+  async stop(): Promise<void> {
+    const child = this.child;
+    if (!child) return;
+    child.kill('SIGTERM');
+    const killer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+    await this.exited;
+    clearTimeout(killer);
+    this.child = undefined;
+  }
+
+  /** SIGKILL: the broker dies at once, without a controlled shutdown; resolves once it exited. */
+  async kill(): Promise<void> {
+    const child = this.child;
+    if (!child) return;
+    child.kill('SIGKILL');
+    await this.exited;
+    this.child = undefined;
+  }
+
+  /** Stops the broker and removes its directory. */
+  async cleanup(): Promise<void> {
+    await this.stop();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  private tail(): string {
+    const file = this.logFile;
+    if (!existsSync(file)) return `no broker log at ${file}`;
+    const lines = readFileSync(file, 'utf8').trimEnd().split('\n').slice(-15).join('\n');
+    return `last lines of ${file}:\n${lines}`;
+  }
+}

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import type { Cache } from './adapters/cache';
+import { cacheKeys } from './cache-keys';
+import { AppError } from './errors';
+import { companyScope } from './identity';
+import type { ReferenceCheck } from './references';
+
+/** Who each user is for a reference check: id and company (the gateway owns users and publishes this). */
+export const UserDirectory = z.array(z.object({ id: z.number().int(), companyId: z.number().int().nullable() }));
+export type UserDirectory = z.infer<typeof UserDirectory>;
+
+/** The gateway writes the whole directory after every change to users and at start. */
+export async function publishUserDirectory(cache: Cache, users: UserDirectory): Promise<void> {
+  await cache.set(cacheKeys.userDirectory(), JSON.stringify(users));
+}
+
+/**
+ * A user id a request names (a notification recipient, a filter): the caller themself, a user of
+ * the caller's company, or any existing user for staff. Read fresh from the directory the gateway
+ * publishes; without it, no user can be checked (503, never a silent pass).
+ */
+export function userReferenceCheck(cache: Cache): ReferenceCheck {
+  return async (ids, who, site) => {
+    let raw: string | null;
+    try {
+      raw = await cache.get(cacheKeys.userDirectory());
+    } catch (err) {
+      throw new AppError('UNAVAILABLE', 'The user directory is unavailable', { cause: (err as Error).message }, true);
+    }
+    const parsed = raw === null ? undefined : UserDirectory.safeParse(JSON.parse(raw));
+    if (!parsed?.success) throw new AppError('UNAVAILABLE', 'The user directory is not published (the gateway publishes it at start)', undefined, true);
+    const byId = new Map(parsed.data.map((u) => [u.id, u.companyId]));
+    const scope = site.scope === 'any' ? undefined : companyScope(who);
+    return ids.filter((id) => typeof id === 'number' && byId.has(id) && (id === who.userId || scope === undefined || byId.get(id) === scope));
+  };
+}

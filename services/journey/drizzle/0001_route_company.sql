@@ -1,0 +1,1 @@
+ALTER TABLE "journey"."routes" ADD COLUMN "company_id" integer;

@@ -1,0 +1,104 @@
+import type { AddressInfo } from 'node:net';
+import { build as buildGateway, GatewayConfig, type GatewayService } from '@corridor/gateway';
+import { build as buildIngest, type IngestService } from '@corridor/ingest';
+import { build as buildJourney, type JourneyService } from '@corridor/journey';
+import { build as buildGeofence } from '@corridor/geofence';
+import { build as buildOpsApi, type OpsApiService } from '@corridor/ops-api';
+import { createAdapters, createLogger, internalKeys, parseConfig, type Adapters, type Logger } from '@corridor/platform';
+import { simDeviceIds, startSimulator, type SimProtocol, type SimulatorHandle } from '../sim/simulator';
+import type { StackConfig } from './config';
+import { registerSimDevices } from './sim-devices';
+import { demoIncidents } from './demo/incidents';
+import { runDemo, type DemoResult } from './demo/scenario';
+
+export interface RunningStack {
+  adapters: Adapters;
+  ops: OpsApiService;
+  ingest: IngestService;
+  journey: JourneyService;
+  gateway: GatewayService;
+  /** Where each part listens (actual ports: a port of 0 in the config means any free one). */
+  urls: { gateway: string; opsApi: string; ingest: string; osmand: string; journey: string; geofence: string };
+  devicePorts: Record<string, number>;
+  /** The simulated trucks' unique ids, and how many were registered by this start. */
+  simulated: { uniqueIds: string[]; registered: number };
+  sim: SimulatorHandle | undefined;
+  /** What the demo scenario made (undefined with DEMO=false). */
+  demo: DemoResult | undefined;
+  close(): Promise<void>;
+}
+
+const urlOf = (host: string, app: { server: { address(): AddressInfo | string | null } }): string => `http://${host}:${(app.server.address() as AddressInfo).port}`;
+
+/**
+ * The whole platform in this process: every service built on one set of adapters (embedded unless
+ * URLs are set), listening on the configured ports, the gateway in front, the simulated trucks
+ * registered and driving. `pnpm start` and the console's browser tests both start it this way.
+ */
+export async function startStack(config: StackConfig, opts: { loggerFor?: (service: string) => Logger; consoleDir?: string } = {}): Promise<RunningStack> {
+  const log = opts.loggerFor ?? ((name: string) => createLogger(name, config.LOG_LEVEL));
+  const logger = log('stack');
+  const adapters = await createAdapters(config, logger, { dataDir: config.DATA_DIR });
+  const common = { ...adapters, identitySecret: internalKeys(config) };
+  // ops-api checks the journey and route ids its requests carry with the journey service (its port is known once it listens)
+  const peers: { journey?: string } = {};
+  const ops = await buildOpsApi({ ...common, logger: log('ops-api'), journeyUrl: () => peers.journey });
+  const ingest = await buildIngest({ ...common, logger: log('ingest') });
+  const journey = await buildJourney({ ...common, logger: log('journey') });
+  const geofence = await buildGeofence({ ...common, logger: log('geofence') });
+  for (const svc of [ops, ingest, journey, geofence]) await svc.start();
+  await ops.app.listen({ host: config.HOST, port: config.OPS_API_PORT });
+  await ingest.app.listen({ host: config.HOST, port: config.INGEST_PORT });
+  await ingest.osmand.listen({ host: config.HOST, port: config.OSMAND_PORT });
+  const devicePorts = await ingest.ports.listen(config, config.HOST);
+  await journey.app.listen({ host: config.HOST, port: config.JOURNEY_PORT });
+  await geofence.app.listen({ host: config.HOST, port: config.GEOFENCE_PORT });
+  const h = config.HOST;
+  const urls = { opsApi: urlOf(h, ops.app), ingest: urlOf(h, ingest.app), osmand: urlOf(h, ingest.osmand), journey: urlOf(h, journey.app), geofence: urlOf(h, geofence.app) };
+  peers.journey = urls.journey;
+  const gatewayConfig = parseConfig(GatewayConfig, {
+    ...process.env,
+    INGEST_URL: urls.ingest,
+    JOURNEY_URL: urls.journey,
+    GEOFENCE_URL: urls.geofence,
+    OPS_API_URL: urls.opsApi,
+    ADMIN_EMAIL: config.ADMIN_EMAIL,
+    ADMIN_PASSWORD: config.ADMIN_PASSWORD,
+    INTERNAL_TOKEN_SECRET: config.INTERNAL_TOKEN_SECRET,
+    ...(opts.consoleDir ? { CONSOLE_DIR: opts.consoleDir } : {}),
+  });
+  const gateway = await buildGateway({ ...adapters, logger: log('gateway'), config: gatewayConfig });
+  await gateway.start();
+  await gateway.app.listen({ host: h, port: config.GATEWAY_PORT });
+
+  const uniqueIds = simDeviceIds(config.SIM_TRUCKS);
+  const registered = await registerSimDevices(ops, uniqueIds);
+  const sim = config.SIM_TRUCKS
+    ? startSimulator({
+        trucks: config.SIM_TRUCKS,
+        ingestUrl: urls.osmand,
+        intervalMs: config.SIM_INTERVAL_MS,
+        timeScale: config.SIM_TIME_SCALE,
+        deviceIds: uniqueIds,
+        protocols: config.SIM_PROTOCOLS.split(',') as SimProtocol[],
+        tcpHost: h,
+        tcpPorts: { gt06: devicePorts.gt06 ?? config.GT06_PORT, teltonika: devicePorts.teltonika ?? config.TELTONIKA_PORT },
+        log: (m) => logger.warn(m),
+        ...(config.DEMO ? { incidents: demoIncidents(uniqueIds) } : {}),
+      })
+    : undefined;
+  const demo = config.DEMO
+    ? await runDemo({ gatewayUrl: urlOf(h, gateway.app), admin: { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD }, plans: sim?.plans ?? [], log: (m) => logger.warn(m) })
+    : undefined;
+
+  return {
+    adapters, ops, ingest, journey, gateway, devicePorts, sim, demo,
+    urls: { ...urls, gateway: urlOf(h, gateway.app) },
+    simulated: { uniqueIds, registered },
+    async close() {
+      await sim?.stop();
+      for (const svc of [gateway, ingest, journey, geofence, ops]) await svc.close().catch(() => undefined);
+      await adapters.close();
+    },
+  };
+}

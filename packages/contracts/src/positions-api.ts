@@ -39,16 +39,16 @@ export const PositionsQuery = z.object({
 
 /** Traccar's export parameters: one device, a period, optionally only the positions inside a geofence. */
 export const PositionsExportQuery = z.object({
-  deviceId: z.coerce.number().int().positive(),
+  deviceId: ref('device', z.coerce.number().int().positive()),
   from: IsoDateTime,
   to: IsoDateTime,
-  geofenceId: z.coerce.number().int().positive().optional()
+  geofenceId: ref('geofence', z.coerce.number().int().positive()).optional()
     .describe('Only positions inside this geofence: those from its geofenceEnter event to the next geofenceExit'),
 });
 
 /** DELETE /positions: one device's positions over a period. */
-export const PositionsDeleteQuery = z.object({ deviceId: z.coerce.number().int().positive(), from: IsoDateTime, to: IsoDateTime });
-export const PositionIdParam = z.object({ id: z.coerce.number().pipe(PositionIdSchema) });
+export const PositionsDeleteQuery = z.object({ deviceId: ref('device', z.coerce.number().int().positive()), from: IsoDateTime, to: IsoDateTime });
+export const PositionIdParam = z.object({ id: ref('position', z.coerce.number().pipe(PositionIdSchema)) });
 
 export const GPX_MEDIA_TYPE = 'application/gpx+xml';
 export const KML_MEDIA_TYPE = 'application/vnd.google-earth.kml+xml';

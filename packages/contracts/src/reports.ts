@@ -71,7 +71,7 @@ export const ReportEventsQuery = ReportQueryBase.extend({
 });
 
 export const ReportGeofencesQuery = ReportQueryBase.extend({
-  geofenceId: repeated(z.coerce.number().int().positive()).optional()
+  geofenceId: repeated(ref('geofence', z.coerce.number().int().positive())).optional()
     .describe('Repeatable: only visits of these geofences (none = every geofence)'),
 });
 /** Traccar's combined report has no spreadsheet: JSON only. */

@@ -69,6 +69,8 @@ export interface OpsApiDeps extends Omit<Adapters, 'close'> {
   notificationRules?: NotificationSettings;
   /** JOURNEY_URL: the journey service, which checks the journey and route ids ops-api requests carry (unset: such ids answer 503). */
   journeyUrl?: string | (() => string | undefined);
+  /** GEOFENCE_URL: the geofence service, which checks the geofence ids ops-api requests carry (reports, exports; unset: such ids answer 503). */
+  geofenceUrl?: string | (() => string | undefined);
 }
 
 export interface OpsApiService {
@@ -146,10 +148,11 @@ export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
     db: deps.db.orm, bus: deps.bus, cache: deps.cache, analytics: deps.analytics, logger: deps.logger,
     devicesRepo: repo, devices, notifications: deps.notificationRules,
   });
-  const journeyUrl = deps.journeyUrl;
+  const { journeyUrl, geofenceUrl } = deps;
   opsReferenceChecks(app, {
     db: deps.db.orm, cache: deps.cache, analytics: deps.analytics, identitySecret: deps.identitySecret,
     journeyUrl: typeof journeyUrl === 'function' ? journeyUrl : () => journeyUrl,
+    geofenceUrl: typeof geofenceUrl === 'function' ? geofenceUrl : () => geofenceUrl,
     notificationVisible: (who, id) => notifications.isVisible(who, id),
   });
   let flagConsumer: Subscription | undefined;

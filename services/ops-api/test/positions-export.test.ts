@@ -12,9 +12,11 @@ import { audit } from '../src/audit/audit';
 import { devices } from '../src/db/schema';
 import { startHarness, type Harness } from './tracking-harness';
 import { expectError } from './tracking-expect';
+import { geofenceOwner } from './geofence-owner';
 
 /** Traccar's position exports (CSV, GPX, KML; GET /positions by Accept) and DELETE /positions, on the harness's stores. */
 let h: Harness;
+let fences: Awaited<ReturnType<typeof geofenceOwner>>;
 const ids = { a: 0, b: 0, del: 0 };
 const T0 = Date.parse('2026-07-01T06:00:00Z');
 const at = (s: number): string => new Date(T0 + s * 1000).toISOString();
@@ -28,7 +30,8 @@ const fix = (deviceId: number, s: number, patch: Partial<PositionMessageInput> =
   });
 
 beforeAll(async () => {
-  h = await startHarness();
+  fences = await geofenceOwner([4, 5]);
+  h = await startHarness({ geofenceUrl: fences.url });
   const device = (name: string, uniqueId: string, companyId: number | null) => h.svc.devices.create(DeviceInput.parse({ name, uniqueId, companyId }));
   ids.a = (await device('Tanker <7> & "co"', 'px-a', 101)).id;
   ids.b = (await device('KBB', 'px-b', 202)).id;
@@ -46,7 +49,10 @@ beforeAll(async () => {
     { id: 'px-4', type: 'geofenceExit', eventTime: at(600), deviceId: ids.a, geofenceId: '5' },
   ].map((e) => EventMessage.parse(e)));
 });
-afterAll(async () => h?.close());
+afterAll(async () => {
+  await h?.close();
+  await fences?.close();
+});
 
 const get = async (url: string, user: Identity = testUsers.officer, accept?: string) =>
   h.svc.app.inject({ method: 'GET', url, headers: { ...(await asUser(user)), ...(accept ? { accept } : {}) } });

@@ -10,6 +10,8 @@ import { runCommonRouteTests } from '@corridor/platform/testing/common-route-tes
 import { asUser, testUsers } from '@corridor/platform/testing/identity';
 import { audit } from '../src/audit/audit';
 import { devices } from '../src/db/schema';
+import { readLiveStates } from '../src/device-state/live-state';
+import { onPosition } from '../src/device-state/status';
 import { startHarness, type Harness } from './tracking-harness';
 import { expectError } from './tracking-expect';
 import { geofenceOwner } from './geofence-owner';
@@ -125,6 +127,7 @@ describe('DELETE /positions', () => {
     const latest = fix(ids.del, 240);
     await h.adapters.cache.set(cacheKeys.latestPosition(ids.del), JSON.stringify(latest));
     await h.adapters.db.orm.update(devices).set({ positionId: latest.id }).where(eq(devices.id, ids.del));
+    await h.svc.deviceState.apply([{ deviceId: ids.del, uniqueId: 'px-del', apply: (s) => onPosition(s, latest) }]);
     const res = await h.call(testUsers.admin, 'DELETE', `/api/positions?deviceId=${ids.del}&from=${encodeURIComponent(at(100))}&to=${encodeURIComponent(at(300))}`);
     expect(res.statusCode, res.body).toBe(204);
     expect(await countPositions(h.adapters.analytics)([ids.del])).toBe(2);
@@ -132,6 +135,7 @@ describe('DELETE /positions', () => {
     expect(cached.fixTime).toBe(at(60));
     const [d] = await h.adapters.db.orm.select({ positionId: devices.positionId }).from(devices).where(eq(devices.id, ids.del));
     expect(d!.positionId).toBe(positionId(ids.del, T0 + 60_000));
+    expect((await readLiveStates(h.adapters.cache, [ids.del])).get(ids.del)).toMatchObject({ positionId: positionId(ids.del, T0 + 60_000), fixTime: T0 + 60_000 });
     const [entry] = await audit.forEntity(h.adapters.db.orm, 'device', ids.del);
     expect(entry).toMatchObject({ action: 'positions.delete', actorUserId: testUsers.admin.userId, after: { from: at(100), to: at(300), deleted: 3 } });
   });

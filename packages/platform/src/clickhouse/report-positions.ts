@@ -5,8 +5,8 @@ import { deviceRows, pageRowsFor, queryRows, type DeviceRowsRead } from './repor
  * Positions for reports, in (device id, fix time) order without holding a period in memory (see
  * report-pages.ts: one streamed query on ClickHouse, pages of a few devices on chDB, small batches).
  *
- * No FINAL: a redelivered fix is a second row with the same (device_id, fix_time); the reader keeps
- * the one with the latest server time, the row ReplacingMergeTree(server_time) keeps.
+ * No FINAL: a redelivered fix is a second row with the same (device_id, fix_time, id); the reader keeps
+ * the one with the earliest server time, the row ReplacingMergeTree(arrival_rank) keeps.
  */
 export interface ReportPositionsQuery {
   deviceIds: number[];
@@ -72,7 +72,8 @@ function positionsRead(ch: Analytics, q: ReportPositionsQuery, columns: string):
     orderBy: 'device_id, fix_time, id',
     keyOf: (r) => ({ deviceId: Number(r[0]), time: Number(r[1]), id: Number(r[3]) }),
     sameKey: (a, b) => a.deviceId === b.deviceId && a.time === b.time && a.id === b.id,
-    newer: (a, b) => Number(b[2]) > Number(a[2]),
+    // the first arrival of a position is the row ReplacingMergeTree(arrival_rank) keeps (positions.ts)
+    newer: (a, b) => Number(b[2]) < Number(a[2]),
   };
 }
 
@@ -122,7 +123,7 @@ export const fixKey = (k: FixKey): string => `${k.deviceId}@${k.time}#${k.id}`;
 
 /**
  * The report rows of the positions at these keys (the fixes a report's items begin and end at),
- * keyed by fixKey; a redelivered one is the row with the latest server time, as in
+ * keyed by fixKey; a redelivered one is the row with the earliest server time (its first arrival), as in
  * streamReportFixes. The keys' devices and fix times select the rows through the table's sort key.
  */
 export function queryFixesAt(ch: Analytics) {
@@ -130,15 +131,15 @@ export function queryFixesAt(ch: Analytics) {
     const out = new Map<string, ReportFixRow>();
     if (!keys.length) return out;
     const wanted = new Set(keys.map(fixKey));
-    const newest = new Map<string, number>();
+    const first = new Map<string, number>();
     const rows = queryRows(ch, `SELECT ${FIX_COLUMNS} FROM ${ch.database}.positions
       WHERE device_id IN {ids:Array(UInt64)} AND fix_time IN (SELECT fromUnixTimestamp64Milli(arrayJoin({times:Array(Int64)}), 'UTC'))`,
     { ids: [...new Set(keys.map((k) => k.deviceId))], times: [...new Set(keys.map((k) => k.time))] }, signal);
     for await (const r of rows) {
       const row = fixRowOf(r);
       const key = fixKey(row);
-      if (!wanted.has(key) || (newest.has(key) && Number(r[2]) <= newest.get(key)!)) continue;
-      newest.set(key, Number(r[2]));
+      if (!wanted.has(key) || (first.has(key) && Number(r[2]) >= first.get(key)!)) continue;
+      first.set(key, Number(r[2]));
       out.set(key, row);
     }
     return out;

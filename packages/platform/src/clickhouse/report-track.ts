@@ -12,8 +12,8 @@ import { afterKeySql, attributeSql, positionsSource, type ReportPositionsQuery }
  * Read like the other report streams (report-pages.ts): one streamed query on ClickHouse, pages of
  * devices on chDB (a device with more fixes than a page alone, in keyset pages), the next page
  * asked for while the current one is folded. The sort key is (device_id, fix_time, id); a
- * redelivered position (same key) is kept once, with the values of the latest server time, as
- * ReplacingMergeTree keeps it.
+ * redelivered position (same key) is kept once, with the values of its first arrival (the earliest
+ * server time), as ReplacingMergeTree(arrival_rank) keeps it (positions.ts).
  */
 /** A device's rows of a batch; its arrays are views the reader reuses once the next batch is asked for. */
 export interface TrackChunk {
@@ -129,7 +129,7 @@ class TrackDecoder {
       const id = f64[f + 3]!;
       let c = this.chunk;
       if (c && c.deviceId === deviceId && c.length && c.time[c.length - 1] === time && c.id[c.length - 1] === id) {
-        if (server <= this.lastServer) continue; // a redelivery: keep the newest
+        if (server >= this.lastServer) continue; // a redelivery: keep the first arrival
         c.length--;
       } else if (!c || c.deviceId !== deviceId) {
         if (c?.length) this.done.push(c);

@@ -5,11 +5,17 @@ import { deletePositions, type PositionsToDelete } from '@corridor/platform/clic
 import type { Actor } from '../resources/scope';
 import { audit } from '../audit/audit';
 import { devices } from '../db/schema';
+import type { DeviceStateService } from '../device-state/service';
 
 export interface PositionDeleteDeps {
   analytics: Analytics;
   cache: Cache;
   db: Orm;
+  /**
+   * Moves the device's live state (device-state/service.ts: the positionId GET /devices and the
+   * `devices` frames show) off deleted positions: `gone` says which ids went, `newest` is what is left.
+   */
+  liveLatest?: (deviceId: number, uniqueId: string, gone: (positionId: number, fixTime: number) => boolean, newest: PositionMessage | undefined) => Promise<void>;
 }
 
 /**
@@ -28,12 +34,13 @@ export function positionDeletion(deps: PositionDeleteDeps) {
   async function relatest(q: PositionsToDelete): Promise<void> {
     const key = cacheKeys.latestPosition(q.deviceId);
     const cached = await deps.cache.get(key);
-    const [device] = await deps.db.select({ positionId: devices.positionId }).from(devices).where(eq(devices.id, q.deviceId));
+    const [device] = await deps.db.select({ positionId: devices.positionId, uniqueId: devices.uniqueId }).from(devices).where(eq(devices.id, q.deviceId));
     const cachedGone = cached !== null && gone(q, JSON.parse(cached) as PositionMessage);
     const pointed = device?.positionId ? parsePositionId(device.positionId) : undefined;
     const pointedGone = pointed !== undefined && gone(q, { id: device!.positionId!, fixTime: pointed.fixTime.toISOString() });
-    if (!cachedGone && !pointedGone) return;
     const [newest] = await latestStored([q.deviceId]);
+    if (device && deps.liveLatest) await deps.liveLatest(q.deviceId, device.uniqueId, (id, fixTime) => gone(q, { id, fixTime: new Date(fixTime).toISOString() }), newest);
+    if (!cachedGone && !pointedGone) return;
     if (cachedGone) {
       if (newest) await deps.cache.set(key, JSON.stringify(newest));
       else await deps.cache.del(key);
@@ -64,3 +71,14 @@ export function positionDeletion(deps: PositionDeleteDeps) {
   };
 }
 export type PositionDeletion = ReturnType<typeof positionDeletion>;
+
+/** PositionDeleteDeps.liveLatest through the device-state service: a live positionId that was deleted moves to the newest left. */
+export const liveLatestOf = (deviceState: Pick<DeviceStateService, 'apply'>): NonNullable<PositionDeleteDeps['liveLatest']> =>
+  (deviceId, uniqueId, gone, newest) =>
+    deviceState.apply([{
+      deviceId, uniqueId,
+      apply: (s) => ({
+        state: s.positionId !== null && s.fixTime !== null && gone(s.positionId, s.fixTime)
+          ? { ...s, positionId: newest?.id ?? null, fixTime: newest ? Date.parse(newest.fixTime) : null } : s,
+      }),
+    }]);

@@ -1,13 +1,14 @@
 /**
- * Journey evaluator latency on the embedded stack (in-process bus, PGlite, in-memory cache, chDB):
- * the time from a position published on positions.v1 to the flag change it causes stored. The
+ * Journey evaluator latency, on the embedded parts and, when the environment names them, on the
+ * real ones (Kafka, PostgreSQL, Redis; ClickHouse when CLICKHOUSE_URL, else chDB), each run
+ * namespaced like the tests' (tools/bench/parts.ts): the time from a position published on positions.v1 to the flag change it causes stored. The
  * evaluator publishes a flag's events.v1 message (while inserting it into ClickHouse) only after the
  * PostgreSQL transaction that stores the flag committed, so the moment the event arrives on
  * events.v1 bounds "stored" from above; it is also what the dispatchers' live feed sees.
  *
  * Load: DEVICES trucks, each on its own active journey along the seeded Northern Corridor (the
- * route as start() seeds it: ~865 km, 2 km wide), published at RATE positions per second for
- * SECONDS seconds in ticks of TICK_MS, in two phases of 24 fixes per truck (two whole ON/OFF cycles,
+ * route as start() seeds it: ~865 km, 2 km wide), published at each of RATES positions per second
+ * (for SECONDS[rate] seconds, in ticks of TICK_MS) in three phases of 24 fixes per truck (two whole ON/OFF cycles,
  * so every flag a phase opens it also clears). Fixes are 30 s apart in fix time. A detouring
  * truck alternates ON fixes on the line with OFF fixes 3 km beside it, so it opens an off-corridor
  * flag on its 5th OFF fix (3 fixes and 2 minutes beyond width + 500 m) and clears it on its next ON
@@ -18,19 +19,26 @@
  * locked again on the next, so each opening outside a permitted place of the route opens a
  * sealBreach flag (about one fix in 120); its latency is set against the off-corridor flags of
  * "typical" (`seal_to_typical_p50_ratio`), the issue's "within the flag latency of the other kinds".
+ * Figures are `<parts>.<rate>.<phase>.<figure>`, with the load average at the start and end of each phase.
  */
 import { randomUUID } from 'node:crypto';
 import { PositionMessage, Topics, positionId, type EventMessage } from '@corridor/contracts';
-import { BaseEnv, createAdapters, createLogger, parseConfig } from '@corridor/platform';
+import { createLogger } from '@corridor/platform';
+import { TEST_IDENTITY_SECRET } from '@corridor/platform/testing/identity';
+import type { AdapterKind } from '@corridor/platform/testing/test-adapters';
 import { build } from '@corridor/journey/app';
 import { buildRouteIndex } from '@corridor/journey/corridor/route-index';
 import { corridorRouteOf } from '@corridor/journey/routes/corridor-route';
 import { sealPlace } from '@corridor/journey/detectors/seal-breach';
+import { benchAdapters, benchKinds, load1m, partsOf } from '../parts';
 import { quantile, round } from '../stats';
 
 const DEVICES = 500;
-const RATE = 1000;
-const SECONDS = 12;
+const RATES = [1000, 5000];
+/** Seconds per phase at each rate: every truck gets whole ON/OFF cycles (24 and 60 fixes). */
+const SECONDS: Record<number, number> = { 1000: 12, 5000: 6 };
+/** Ceiling of the wait for the last flag changes after publishing (a slow run records what arrived). */
+const DRAIN_CEILING_MS = 120_000;
 const TICK_MS = 50;
 const ON = 6;
 const OFF = 6;
@@ -40,10 +48,22 @@ const SEAL_OPEN_AT = 8;
 
 
 export default async function run(): Promise<Record<string, number | string>> {
+  const figures: Record<string, number | string> = {};
+  const setups: string[] = [];
+  for (const kind of await benchKinds()) {
+    const { parts, setup, results } = await runOn(kind);
+    setups.push(`${kind}: ${parts}`);
+    figures.setup = setup;
+    for (const [k, v] of Object.entries(results)) figures[`${kind}.${k}`] = v;
+  }
+  figures.setup = `${String(figures.setup)}; ${RATES.map((r) => `${r} positions/s for ${SECONDS[r]} s per phase`).join(', ')}; ${setups.join('; ')}`;
+  return figures;
+}
+
+async function runOn(kind: AdapterKind): Promise<{ parts: string; setup: string; results: Record<string, number> }> {
   const logger = createLogger('bench', 'error');
-  const env = parseConfig(BaseEnv, { CLICKHOUSE_DATABASE: `bench_${randomUUID().slice(0, 8)}` });
-  const adapters = await createAdapters(env, logger, { dataDir: undefined });
-  const svc = await build({ ...adapters, logger, identitySecret: env.INTERNAL_TOKEN_SECRET }, { sweepIntervalMs: 0 });
+  const adapters = await benchAdapters(kind);
+  const svc = await build({ ...adapters, logger, identitySecret: TEST_IDENTITY_SECRET }, { sweepIntervalMs: 0 });
   try {
     await svc.start();
     const row = (await svc.routes.list({ keyword: 'northern-corridor', limit: 1, offset: 0 }))[0]!;
@@ -78,7 +98,7 @@ export default async function run(): Promise<Record<string, number | string>> {
     let lastEventAt = 0;
     let started = 0;
     const observer = await adapters.bus.subscribe({
-      groupId: 'bench-observer', topics: [Topics.events], fromBeginning: true,
+      groupId: `bench-observer-${randomUUID().slice(0, 8)}`, topics: [Topics.events], fromBeginning: true,
       handler: async (msgs) => {
         const now = performance.now();
         for (const m of msgs) {
@@ -97,23 +117,25 @@ export default async function run(): Promise<Record<string, number | string>> {
     // warm-up: every truck's first fix activates its journey (and loads the route index)
     let detourEvery = 1;
     let sealEvery = 0;
-    if ((RATE * SECONDS) % (DEVICES * (ON + OFF)) !== 0) throw new Error('each phase must give every truck whole ON/OFF cycles');
+    for (const rate of RATES) if ((rate * SECONDS[rate]!) % (DEVICES * (ON + OFF)) !== 0) throw new Error('each phase must give every truck whole ON/OFF cycles');
     const detours = (d: number) => detourEvery > 0 && d % detourEvery === 0;
     const sealed = (d: number) => sealEvery > 0 && d % sealEvery === 0;
     await adapters.bus.publish(Topics.positions, Array.from({ length: DEVICES }, (_, i) => ({ key: String(i + 1), value: fixOf(i + 1, 0, false) })));
     const warm = performance.now();
-    while (started < DEVICES && performance.now() - warm < 60_000) await new Promise((r) => setTimeout(r, 20));
+    while (started < DEVICES && performance.now() - warm < DRAIN_CEILING_MS) await new Promise((r) => setTimeout(r, 20));
 
     const fixCount = new Array<number>(DEVICES + 1).fill(1);
-    const figures: Record<string, number | string> = {};
-    for (const [phase, every, sealsEvery] of [['heavy', 1, 0], ['typical', 10, 0], ['seal', 0, 10]] as const) {
+    const figures: Record<string, number> = {};
+    for (const rate of RATES) for (const [name, every, sealsEvery] of [['heavy', 1, 0], ['typical', 10, 0], ['seal', 0, 10]] as const) {
+      const phase = `${rate}.${name}`;
+      figures[`${phase}.load_start`] = load1m();
       detourEvery = every;
       sealEvery = sealsEvery;
       latencies = [];
       flagTypes = [];
       const firstFix = fixCount.slice();
-      const perTick = Math.round((RATE * TICK_MS) / 1000);
-      const ticks = Math.round((SECONDS * 1000) / TICK_MS);
+      const perTick = Math.round((rate * TICK_MS) / 1000);
+      const ticks = Math.round((SECONDS[rate]! * 1000) / TICK_MS);
       let next = 0;
       const begin = performance.now();
       for (let tick = 0; tick < ticks; tick++) {
@@ -138,27 +160,31 @@ export default async function run(): Promise<Record<string, number | string>> {
         for (let n = firstFix[d]!; n < fixCount[d]!; n++) if (sealed(d) && n % (ON + OFF) === SEAL_OPEN_AT && !sealPlace(index, pointOf(d, n, false)).permitted) expected++;
       }
       const drainStart = performance.now();
-      while (latencies.length < expected && performance.now() - drainStart < 60_000) await new Promise((r) => setTimeout(r, 20));
+      while (latencies.length < expected && performance.now() - drainStart < DRAIN_CEILING_MS) await new Promise((r) => setTimeout(r, 20));
       const sorted = latencies.slice().sort((a, b) => a - b);
       Object.assign(figures, {
         [`${phase}.positions`]: next,
         [`${phase}.positions_per_s`]: Math.round(next / publishedFor),
         [`${phase}.flag_changes`]: latencies.length,
         [`${phase}.flag_changes_expected`]: expected,
-        ...(phase === 'seal' ? { 'seal.seal_breaches': flagTypes.filter((t) => t === 'sealBreach').length } : {}),
+        ...(name === 'seal' ? { [`${phase}.seal_breaches`]: flagTypes.filter((t) => t === 'sealBreach').length } : {}),
         [`${phase}.latency_p50_ms`]: round(quantile(sorted, 0.5)),
         [`${phase}.latency_p90_ms`]: round(quantile(sorted, 0.9)),
         [`${phase}.latency_p99_ms`]: round(quantile(sorted, 0.99)),
         [`${phase}.latency_max_ms`]: round(sorted[sorted.length - 1] ?? NaN),
         [`${phase}.drain_after_last_publish_ms`]: Math.round(Math.max(0, lastEventAt - drainStart)),
+        [`${phase}.load_end`]: load1m(),
       });
     }
     await observer.stop();
-    figures.seal_to_typical_p50_ratio = round(Number(figures['seal.latency_p50_ms']) / Number(figures['typical.latency_p50_ms']));
-    figures.seal_to_typical_p99_ratio = round(Number(figures['seal.latency_p99_ms']) / Number(figures['typical.latency_p99_ms']));
+    for (const rate of RATES) {
+      figures[`${rate}.seal_to_typical_p50_ratio`] = round(figures[`${rate}.seal.latency_p50_ms`]! / figures[`${rate}.typical.latency_p50_ms`]!);
+      figures[`${rate}.seal_to_typical_p99_ratio`] = round(figures[`${rate}.seal.latency_p99_ms`]! / figures[`${rate}.typical.latency_p99_ms`]!);
+    }
     return {
-      setup: `${DEVICES} active journeys on the seeded Northern Corridor (${index.coordinates.length} vertices, ${Math.round(index.lengthM / 1000)} km), embedded adapters, ${RATE} positions/s for ${SECONDS} s per phase`,
-      ...figures,
+      parts: partsOf(adapters),
+      setup: `${DEVICES} active journeys on the seeded Northern Corridor (${index.coordinates.length} vertices, ${Math.round(index.lengthM / 1000)} km)`,
+      results: figures,
     };
   } finally {
     await svc.close();

@@ -5,6 +5,7 @@ import { build as buildIngest, type IngestService } from '@corridor/ingest';
 import { build as buildOpsApi, type OpsApiService } from '@corridor/ops-api';
 import { createTestAdapters, primaryKind, type TestAdapters } from '@corridor/platform/testing/test-adapters';
 import { asUser, TEST_IDENTITY_SECRET, testUsers } from '@corridor/platform/testing/identity';
+import { parseJt808 } from '@corridor/ingest/protocols/jt808/index';
 import { TestDevice } from '../../services/ingest/test/test-device';
 
 /**
@@ -63,6 +64,13 @@ describe(`device protocols from TCP to the API (${kind} adapters)`, () => {
     await adapters?.close();
   });
 
+  const listening = new Map<string, Promise<number>>();
+  /** The ephemeral port of a protocol's server, opened once for the file. */
+  const portOf = (name: 'jt808' | 'ruptela' | 'jt701' | 'queclink'): Promise<number> => {
+    if (!listening.has(name)) listening.set(name, ingest.ports.tcp[name].listen(0, '127.0.0.1'));
+    return listening.get(name)!;
+  };
+
   async function register(uniqueId: string): Promise<Device> {
     const res = await ops.app.inject({ method: 'POST', url: '/api/devices', headers: admin, payload: { name: `e2e ${uniqueId}`, uniqueId, companyId: 101 } });
     expect(res.statusCode, res.body).toBe(200);
@@ -93,7 +101,7 @@ describe(`device protocols from TCP to the API (${kind} adapters)`, () => {
     eventually(async () => events.filter((e) => e.deviceId === d.id && e.type === 'alarm'), ok);
 
   it('JT/T 808: 2013 registration, authentication and location; 2019 location and batch; acks, positions and alarms', async () => {
-    const port = await ingest.ports.tcp.jt808.listen(0, '127.0.0.1');
+    const port = await portOf('jt808');
     const d2013 = await register('013511221122');
     const d2019 = await register('013912344329');
     // HuabaoProtocolDecoderTest (Traccar): registration, authentication, a location cut short (wrong check code, kept)
@@ -132,8 +140,29 @@ describe(`device protocols from TCP to the API (${kind} adapters)`, () => {
     expect(alarms.find((e) => e.eventTime === '2025-01-29T14:33:44.000Z')).toMatchObject({ latitude: -31.234567, longitude: 121.987654, attributes: { alarm: expect.stringContaining('sos') } });
   }, 120000);
 
+  it('JT/T 808 downlink: a command on commands.v1 reaches the connected terminal as 0x8105', async () => {
+    const port = await portOf('jt808');
+    const device = await TestDevice.open(port);
+    try {
+      // HuabaoProtocolDecoderTest's authentication of terminal 013511221122 (registered by the test above)
+      await device.write(hex('7E0102000E013511221122000661757468656E7469636174696F6E3F7E'));
+      await device.waitReceived(20);
+      const terminal = (await ingest.registry.lookup('013511221122'))!;
+      await eventually(async () => ingest.ports.connections.get('013511221122'), (c) => c !== undefined);
+      await adapters.bus.publish(Topics.commands, [
+        { key: String(terminal.id), value: { id: 'e2e-jt808-stop', deviceId: terminal.id, uniqueId: '013511221122', type: 'engineStop', attributes: {}, requestedAt: new Date().toISOString() } },
+      ]);
+      await device.waitReceived(20 + 16, 30_000);
+      const command = parseJt808(device.received.subarray(20));
+      expect(command).toMatchObject({ crcValid: true, header: { msgId: 0x8105, terminalId: '013511221122' } });
+      expect(command.body.toString('hex')).toBe('f0');
+    } finally {
+      device.close();
+    }
+  }, 120000);
+
   it('Ruptela: records and a five-record packet, each acknowledged; positions with their IO values', async () => {
-    const port = await ingest.ports.tcp.ruptela.listen(0, '127.0.0.1');
+    const port = await portOf('ruptela');
     const ghana = await register('863071016796572');
     const five = await register('013227001564487');
     // RuptelaProtocolDecoderTest (Traccar)
@@ -153,7 +182,7 @@ describe(`device protocols from TCP to the API (${kind} adapters)`, () => {
   }, 120000);
 
   it('JT701 seal: a locked report, an unlocking alarm and a P45 lock event; acks, positions with the lock state, the unlock alarm', async () => {
-    const port = await ingest.ports.tcp.jt701.listen(0, '127.0.0.1');
+    const port = await portOf('jt701');
     const seal = await register('8040500370');
     const other = await register('7890629284');
     // Jointech's published 0x19 report (locked), then the same report a second later with the
@@ -177,5 +206,24 @@ describe(`device protocols from TCP to the API (${kind} adapters)`, () => {
     expect(alarms[0]).toMatchObject({ eventTime: '2021-03-26T15:59:56.000Z', attributes: { alarm: 'unlock' } });
     const [lockEvent] = await eventually(() => positionsOf(other, '2021-03-26T18:00:00Z', '2021-03-26T19:00:00Z'), (ps) => ps.length === 1);
     expect(lockEvent).toMatchObject({ protocol: 'jt701', valid: false, latitude: 26.181296, attributes: { event: 5 } });
+  }, 120000);
+
+  it('Queclink @Track: GV300 fixed report, GL300 four-position report and a heartbeat; +SACK acks, positions', async () => {
+    const port = await portOf('queclink');
+    const gv300 = await register('862894020178276');
+    const gl300 = await register('860599000306845');
+    // Gl200TextProtocolDecoderTest (Traccar)
+    const fri = '+RESP:GTFRI,060228,862894020178276,,15153,10,1,1,0.0,0,431.7,-63.169571,-17.776235,20160210153458,0736,0003,6AD4,80EF,00,34.9,00117:31:26,13442,15163,0,210101,,,,20160210113503,38EE$';
+    const four =
+      '+RESP:GTFRI,1A0900,860599000306845,G3-313,0,0,4,1,2.1,0,426.7,8.611466,47.681639,20181214134603,0228,0001,077F,4812,25.2,1,5.7,34,437.3,8.611600,47.681846,20181214134619,0228,0001,077F,4812,25.2,1,4.4,62,438.2,8.611893,47.681983,20181214134633,0228,0001,077F,4812,25.2,1,4.8,78,436.6,8.612236,47.682040,20181214134648,0228,0001,077F,4812,25.2,83,20181214134702,0654$';
+    const heartbeat = '+ACK:GTHBD,1A0900,860599000306845,G3-313,20181214134702,0655$';
+    const expected = '+SACK:38EE$+SACK:0654$+SACK:GTHBD,1A0900,0655$';
+    const acks = await exchange(port, [fri, four, heartbeat].map((t) => Buffer.from(t)), expected.length);
+    expect(Buffer.from(acks, 'hex').toString()).toBe(expected);
+    const [p] = await eventually(() => positionsOf(gv300, '2016-02-10T15:00:00Z', '2016-02-10T16:00:00Z'), (ps) => ps.length === 1);
+    expect(p).toMatchObject({ protocol: 'queclink', latitude: -17.776235, longitude: -63.169571, power: 15.153, odometer: 34900, ignition: true });
+    const track = await eventually(() => positionsOf(gl300, '2018-12-14T13:00:00Z', '2018-12-14T14:00:00Z'), (ps) => ps.length === 4);
+    expect(track.map((x) => x.fixTime.slice(11, 19))).toEqual(['13:46:03', '13:46:19', '13:46:33', '13:46:48']);
+    expect(track[3]!.attributes.batteryLevel).toBe(83);
   }, 120000);
 });

@@ -61,7 +61,8 @@ export const positionsEndpoints = [
     summary: 'Push a batch of positions (JSON)',
     description:
       'Each position is validated, identified by uniqueId against the device registry and published on positions.v1. ' +
-      'The answer comes only after the bus confirmed the publish; a bus outage answers 503 and nothing is acknowledged. ' +
+      'The answer comes only after the bus confirmed the publish; a bus outage, or more pending positions than ingest can ' +
+      'publish in time, answers 503 with Retry-After and nothing is acknowledged. ' +
       "A device's positions come only from the device: a `device` account reports for the devices linked to it (/permissions), " +
       'an administrator for any; any other uniqueId answers 404 like an unknown one, and nothing of the batch is published.',
     tags: ['positions'],

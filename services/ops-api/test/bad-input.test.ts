@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Device } from '@corridor/contracts';
-import { testUsers } from '@corridor/platform/testing/identity';
+import { asUser, testUsers } from '@corridor/platform/testing/identity';
 import { startHarness, type Harness } from './tracking-harness';
 import { expect400, expectError } from './tracking-expect';
 
@@ -26,8 +26,9 @@ describe('ids beyond the database integer range', () => {
   });
 
   it('an id in a query or a body beyond the range answers 400, not 500', async () => {
-    expectError(await h.call(testUsers.admin, 'GET', '/api/devices?id=3000000000'), 400, 'VALIDATION_FAILED');
-    expectError(await h.call(testUsers.admin, 'PUT', `/api/devices/${device.id}`, { name: 'x', uniqueId: device.uniqueId, groupId: 3000000000 }), 400, 'VALIDATION_FAILED');
+    expect400(await h.call(testUsers.admin, 'GET', '/api/devices?id=3000000000'), 'id');
+    expect400(await h.call(testUsers.admin, 'PUT', `/api/devices/${device.id}`, { name: 'x', uniqueId: device.uniqueId, groupId: 3000000000 }), 'groupId');
+    expect400(await h.svc.app.inject({ method: 'PATCH', url: '/api/shipments/6293802183/status', headers: await asUser(testUsers.admin), payload: { status: 'draft' } }), 'shipmentId');
   });
 });
 

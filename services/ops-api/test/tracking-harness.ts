@@ -9,7 +9,7 @@ import { build, type OpsApiDeps, type OpsApiService } from '../src/app';
 export interface Harness {
   adapters: TestAdapters;
   svc: OpsApiService;
-  call(user: Identity, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown): Promise<LightMyRequestResponse>;
+  call(user: Identity, method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, payload?: unknown): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
 }
 

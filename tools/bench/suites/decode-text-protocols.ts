@@ -6,10 +6,11 @@ import { tk103Protocol } from '@corridor/ingest/protocols/tk103';
 import { jt808Protocol } from '@corridor/ingest/protocols/jt808/index';
 import { ruptelaProtocol } from '@corridor/ingest/protocols/ruptela/index';
 import { jt701Protocol } from '@corridor/ingest/protocols/jt701/index';
+import { queclinkProtocol } from '@corridor/ingest/protocols/queclink/index';
 
 /**
  * Frames per second on one core for the text-family decoders (H02, GPS103, TK103, Meitrack) and
- * the corridor hardware protocols (JT/T 808, Ruptela, the JT701 seal): `decode` alone, and a whole capture cut by
+ * the corridor hardware protocols (JT/T 808, Ruptela, the JT701 seal, Queclink @Track): `decode` alone, and a whole capture cut by
  * `splitFrames` then decoded. Frames are real device messages from Traccar's public decoder tests
  * (traccar/traccar src/test/java/org/traccar/protocol) and, for JT/T 808-2019, xtream-codec's
  * published samples (makeclan/xtream-codec).
@@ -75,6 +76,15 @@ const SAMPLES: Record<string, { protocol: Protocol; frames: Buffer[] }> = {
       Buffer.from('(7890629284,P45,260321,185342,26.181296,N,50.329788,E,V,0.00,0,5,0,0000000000,0,0,0)'),
     ],
   },
+  queclink: {
+    protocol: queclinkProtocol,
+    frames: [
+      '+RESP:GTFRI,060228,862894020178276,,15153,10,1,1,0.0,0,431.7,-63.169571,-17.776235,20160210153458,0736,0003,6AD4,80EF,00,34.9,00117:31:26,13442,15163,0,210101,,,,20160210113503,38EE$',
+      '+RESP:GTIGF,270302,867162025085234,,3519,0,0.0,92,111.2,-116.867638,32.450321,20180327070835,0334,0020,2B24,52CC3DE,00,,243.1,20180327070837,2A98$',
+      '+RESP:GTINF,1A0800,860599000773978,GL300,41,89701016426133851978,17,0,1,26.6,,3.90,1,1,0,0,0,20161003184043,69,1,44,,,20161004040811,022C$',
+      '+ACK:GTHBD,1A0401,135790246811220,,20100214093254,11F0$',
+    ].map((t) => Buffer.from(t)),
+  },
 };
 
 const RUN_MS = 400;
@@ -97,7 +107,7 @@ function measure(perRound: number, round: () => void): number {
 }
 
 export default async function run(): Promise<Record<string, number | string>> {
-  const figures: Record<string, number | string> = { frames_per_sample_set: 'h02 4, gps103 4, tk103 4, meitrack 3, jt808 4 (0x0200 2013, 0x0200 2019, 0x0704 2019 x2, 0x0002), ruptela 3 (records x1, records x5, identification), jt701 3 (0x19, 0x17, P45)' };
+  const figures: Record<string, number | string> = { frames_per_sample_set: 'h02 4, gps103 4, tk103 4, meitrack 3, jt808 4 (0x0200 2013, 0x0200 2019, 0x0704 2019 x2, 0x0002), ruptela 3 (records x1, records x5, identification), jt701 3 (0x19, 0x17, P45), queclink 4 (GTFRI, GTIGF, GTINF, +ACK:GTHBD)' };
   let sink = 0;
   for (const [name, { protocol, frames }] of Object.entries(SAMPLES)) {
     const capture = Buffer.concat(frames);

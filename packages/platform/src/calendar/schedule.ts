@@ -74,4 +74,11 @@ export class CalendarSchedule {
   get events(): number {
     return this.series.length;
   }
+
+  /** Occurrences expanded so far over all events (for tests and metrics). */
+  get expanded(): number {
+    let n = 0;
+    for (const s of this.series) n += s.expanded;
+    return n;
+  }
 }

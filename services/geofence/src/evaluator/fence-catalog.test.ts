@@ -56,4 +56,13 @@ describe('FenceCatalog', () => {
     expect(appliesTo(open, 99, null)).toBe(true);
     expect([appliesTo(linked, 7, null), appliesTo(linked, 8, 3), appliesTo(linked, 8, 4), appliesTo(linked, 8, undefined)]).toEqual([true, true, false, false]);
   });
+
+  it("applies a company's unlinked fence to that company's devices only, a shared one to all", () => {
+    const catalog = new FenceCatalog(createLogger('test', 'silent'));
+    catalog.upsert([{ ...row(1, 'CIRCLE (0 36, 10)'), companyId: 5 }, row(2, 'CIRCLE (0 36, 10)')], []);
+    const [own, shared] = [catalog.get('1')!, catalog.get('2')!];
+    // device 7 of company 5, device 8 of company 6, device 9 of no known company
+    expect([appliesTo(own, 7, null, 5), appliesTo(own, 8, null, 6), appliesTo(own, 9, null, null), appliesTo(own, 9, null, undefined)]).toEqual([true, false, false, false]);
+    expect([appliesTo(shared, 7, null, 5), appliesTo(shared, 8, null, 6), appliesTo(shared, 9, null, undefined)]).toEqual([true, true, true]);
+  });
 });

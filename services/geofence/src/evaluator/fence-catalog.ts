@@ -23,6 +23,8 @@ export interface CatalogFence {
   calendarId: number | null;
   deviceIds: ReadonlySet<number>;
   groupIds: ReadonlySet<number>;
+  /** The owning company; null for a shared fence (seeded border posts, association fences). */
+  companyId: number | null;
 }
 
 const nonNegative = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : 0);
@@ -62,6 +64,7 @@ export class FenceCatalog {
         calendarId: r.calendarId !== null && r.calendarId > 0 ? r.calendarId : null,
         deviceIds: new Set(own.flatMap((l) => (l.deviceId === null ? [] : [l.deviceId]))),
         groupIds: new Set(own.flatMap((l) => (l.groupId === null ? [] : [l.groupId]))),
+        companyId: r.companyId,
       });
     }
     this.stale = true;
@@ -117,8 +120,13 @@ export class FenceCatalog {
   }
 }
 
-/** A fence applies to a device when it has no links, or is linked to the device or to its group. */
-export function appliesTo(fence: CatalogFence, deviceId: number, groupId: number | null | undefined): boolean {
-  if (fence.deviceIds.size === 0 && fence.groupIds.size === 0) return true;
+/**
+ * A fence applies to a device when it is linked to the device or to its group (links are checked
+ * against the caller's company when they are made), or when it has no links: then a shared fence
+ * (companyId null: seeded border posts, association fences) applies to every device, and a
+ * company's fence only to that company's devices (a device whose company is unknown gets none).
+ */
+export function appliesTo(fence: CatalogFence, deviceId: number, groupId: number | null | undefined, companyId?: number | null): boolean {
+  if (fence.deviceIds.size === 0 && fence.groupIds.size === 0) return fence.companyId === null || (companyId != null && companyId === fence.companyId);
   return fence.deviceIds.has(deviceId) || (groupId != null && fence.groupIds.has(groupId));
 }

@@ -95,6 +95,15 @@ describe('PositionEvaluator', () => {
     expect(events.map((e) => [e.deviceId, e.geofenceId, e.attributes.companyId])).toEqual([[11, '2', undefined], [12, '3', 4]]);
   });
 
+  it("applies a company's unlinked fence to that company's trucks only, a shared one to every truck", async () => {
+    const { evaluator, cache } = setup([{ ...fenceRow(2, 'CIRCLE (0 36, 1000)'), companyId: 4 }, fenceRow(3, 'CIRCLE (0 36, 1000)')]);
+    for (const [id, companyId] of [[21, 4], [22, 9]] as const) {
+      await cache.set(`device:uid:imei-${id}`, JSON.stringify({ id, uniqueId: `imei-${id}`, name: 'x', disabled: false, companyId, groupId: null, status: 'online', deleted: false }));
+    }
+    const events = await evaluator.handle([fix(21, 0, 0, 36), fix(22, 0, 0, 36)]);
+    expect(events.map((e) => [e.deviceId, e.geofenceId]).sort()).toEqual([[21, '2'], [21, '3'], [22, '3']]);
+  });
+
   it('uses each fence\'s minimal dwell and exit margin', async () => {
     const { evaluator } = setup([fenceRow(4, 'CIRCLE (0 36, 1000)', { minDwellSeconds: 60, exitMarginMeters: 200 })]);
     const lat = (m: number) => (m / 6_378_137) * (180 / Math.PI);

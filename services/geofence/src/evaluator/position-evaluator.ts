@@ -122,7 +122,7 @@ export class PositionEvaluator {
       /** The fence when it applies to the device and is active at `t` (epoch ms of the fix). */
       const applicable = (id: string, t: number): CatalogFence | undefined => {
         const f = catalog.get(id);
-        if (!f || !appliesTo(f, deviceId, info?.groupId)) return undefined;
+        if (!f || !appliesTo(f, deviceId, info?.groupId, info?.companyId)) return undefined;
         return f.calendarId === null || calendars.activeAt(f.calendarId, t) ? f : undefined;
       };
       const initial = parseState(rawStates[i], logger, deviceId);

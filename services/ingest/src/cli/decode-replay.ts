@@ -12,7 +12,7 @@ import { tcpProtocol, tcpProtocols } from '../tcp/tcp-protocols';
 /** Protocol names `pnpm decode` accepts: every TCP protocol, Teltonika UDP datagrams, OsmAnd query strings or JSON bodies. */
 export const replayProtocols = [...tcpProtocols.map((e) => e.protocol.name), 'teltonika-udp', 'osmand'];
 /** Protocols whose frames are text; the others default to hex lines. */
-export const textProtocols = new Set(['h02', 'gps103', 'tk103', 'meitrack', 'osmand']);
+export const textProtocols = new Set(['h02', 'gps103', 'tk103', 'meitrack', 'queclink', 'osmand']);
 /** Placeholder registry id: the replay does not look devices up. */
 const NO_DEVICE = 0;
 const MAX_FRAME = 64 * 1024;

@@ -1,21 +1,25 @@
 import formbody from '@fastify/formbody';
+import type { FastifyReply } from 'fastify';
 import { AppError, counter, createApp, type App, type Logger } from '@corridor/platform';
 import { DecodeError } from '../protocols/protocol';
 import { PROTOCOL, decodeJson, decodeParams, type OsmAndFix } from '../protocols/osmand';
 import type { PositionIntake } from '../positions/intake';
+import type { IntakeGate } from '../positions/intake-gate';
+import { admitHttp } from './admission';
 
 const decodeErrors = counter('ingest_decode_errors_total', 'Frames or requests that failed to decode', ['protocol', 'reason']);
 const frames = counter('ingest_frames_total', 'Frames or requests received', ['protocol']);
 
 /**
  * The OsmAnd device port (5055): GET or POST with query or form parameters, or a JSON body.
- * 200 only after the position is on the bus; 400 names the wrong field; 503 when the bus is down
- * (the app keeps the fix and retries).
+ * 200 only after the position is on the bus; 400 names the wrong field; 503 with Retry-After when
+ * the bus is down or ingest has more pending than it can publish in time (the app keeps the fix
+ * and retries).
  */
-export async function buildOsmAndServer(opts: { logger: Logger; intake: PositionIntake; now: () => Date }): Promise<App> {
+export async function buildOsmAndServer(opts: { logger: Logger; intake: PositionIntake; gate: IntakeGate; now: () => Date }): Promise<App> {
   const app = createApp({ name: 'ingest-osmand', logger: opts.logger, ops: false, bodyLimit: 64 * 1024 });
   await app.register(formbody);
-  const handle = async (fix: () => OsmAndFix): Promise<void> => {
+  const handle = async (reply: FastifyReply, fix: () => OsmAndFix): Promise<void> => {
     frames.inc({ protocol: PROTOCOL });
     let decoded: OsmAndFix;
     try {
@@ -27,19 +31,19 @@ export async function buildOsmAndServer(opts: { logger: Logger; intake: Position
       }
       throw err;
     }
-    await opts.intake.accept([decoded], { protocol: PROTOCOL });
+    await admitHttp(opts.gate, 1, reply, () => opts.intake.accept([decoded], { protocol: PROTOCOL }));
   };
   const params = (query: unknown, body: unknown): Record<string, string | string[] | undefined> => ({
     ...(query as Record<string, string>),
     ...(body && typeof body === 'object' ? (body as Record<string, string>) : {}),
   });
   app.get('/*', async (req, reply) => {
-    await handle(() => decodeParams(params(req.query, undefined), opts.now()));
+    await handle(reply, () => decodeParams(params(req.query, undefined), opts.now()));
     return reply.code(200).send('');
   });
   app.post('/*', async (req, reply) => {
     const ct = req.headers['content-type'] ?? '';
-    await handle(() =>
+    await handle(reply, () =>
       ct.includes('application/json') ? decodeJson(req.body, opts.now()) : decodeParams(params(req.query, req.body), opts.now()),
     );
     return reply.code(200).send('');

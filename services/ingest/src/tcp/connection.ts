@@ -4,6 +4,7 @@ import { DecodeError, type Protocol, type ProtocolSession } from '../protocols/p
 import type { ConnectionRegistry, DeviceLink } from '../commands/connection-registry';
 import { frameMetrics as m } from '../frames/frame-metrics';
 import type { FrameSink, FrameVerdict, ReceivedFrame } from '../frames/received-frame';
+import type { IntakeGate } from '../positions/intake-gate';
 import type { InflightBudget } from './inflight-budget';
 import { splitStream } from './split-stream';
 
@@ -19,6 +20,8 @@ export interface ConnectionDeps {
   protocol: Protocol;
   handler: FrameSink;
   budget: InflightBudget;
+  /** The service-wide budget of fixes waiting for the bus (every port and the HTTP APIs). */
+  gate: IntakeGate;
   connections: ConnectionRegistry;
   limits: ConnectionLimits;
   clock: Clock;
@@ -26,26 +29,43 @@ export interface ConnectionDeps {
   onClosed: (c: DeviceConnection) => void;
 }
 
+/**
+ * Frames of one connection admitted at once. They are handled one after the other (acks in order),
+ * each after the bus confirmed the one before, so admitting more only makes the last one wait
+ * longer while it takes room other connections could use; the rest stay held until these are done.
+ */
+const MAX_ADMITTED_FRAMES = 8;
 /** Decode errors in a row after which a connection counts as garbage and is closed. */
 const MAX_CONSECUTIVE_DECODE_ERRORS = 3;
 /** How long a refused device gets to read the reply before the socket is destroyed. */
 const CLOSE_GRACE_MS = 2000;
 const EMPTY = Buffer.alloc(0);
 
+interface Queued {
+  frame: ReceivedFrame;
+  /** Fixes taken from the intake gate for it (at least 1). */
+  fixes: number;
+}
+
 /**
  * One device's TCP connection. Bytes go through the protocol's splitter (partial and coalesced
- * frames), each frame is decoded at once in arrival order (the session learns the device at login),
- * then handled one at a time by an ordered queue: a frame's acknowledgement is written only after
- * FrameHandler resolved for it, which for positions means after the bus confirmed them, and never
- * before the acks of earlier frames. While frames wait for the bus the queue's bytes are bounded:
- * past MAX_BUFFERED_BYTES (or a full server budget) the socket is paused until they drain.
+ * frames); each frame is admitted through the service's intake gate, decoded in arrival order (the
+ * session learns the device at login), then handled one at a time by an ordered queue: a frame's
+ * acknowledgement is written only after FrameHandler resolved for it, which for positions means
+ * after the bus confirmed them, and never before the acks of earlier frames. While frames wait for
+ * the bus, reading stops (socket.pause) when the gate has no room (frames already read are held
+ * unread, not decoded, until it has: oldest connection first), when the queue holds
+ * MAX_BUFFERED_BYTES, or when the server's budget is full.
  */
 export class DeviceConnection implements DeviceLink {
   readonly session: ProtocolSession = {};
   readonly remote: string;
   readonly protocol: Protocol;
   private pending: Buffer = EMPTY;
-  private readonly queue: ReceivedFrame[] = [];
+  private readonly queue: Queued[] = [];
+  /** Frames cut from the stream while the gate had no room: read, not yet admitted nor decoded. */
+  private held: Buffer[] = [];
+  private waitingForGate = false;
   private queuedBytes = 0;
   private working = false;
   private paused = false;
@@ -55,6 +75,12 @@ export class DeviceConnection implements DeviceLink {
   private alive = true;
   private logger: Logger | undefined;
   private readonly wake = (): void => this.tryResume();
+  private readonly gateWake = (): void => {
+    this.waitingForGate = false;
+    this.admitHeld();
+    void this.drain();
+    this.tryResume();
+  };
 
   constructor(private readonly socket: Socket, private readonly deps: ConnectionDeps) {
     this.protocol = deps.protocol;
@@ -87,9 +113,9 @@ export class DeviceConnection implements DeviceLink {
     return this.boundUniqueId;
   }
 
-  /** Frames received and not yet handled. */
+  /** Frames received and not yet handled (held ones included). */
   get backlog(): number {
-    return this.queue.length;
+    return this.queue.length + this.held.length;
   }
 
   get isPaused(): boolean {
@@ -119,17 +145,25 @@ export class DeviceConnection implements DeviceLink {
     if (!this.alive) return;
     const buf = this.pending.length ? Buffer.concat([this.pending, chunk]) : chunk;
     const split = splitStream(this.protocol, buf, this.deps.limits.maxFrameBytes);
-    for (const bytes of split.frames) {
-      this.receive(bytes);
-      if (!this.alive) return;
-    }
     if (split.error) {
+      // the frames before the garbage are still handled, room or not: the connection closes
+      for (const bytes of [...this.held.splice(0), ...split.frames]) {
+        this.receive(bytes);
+        if (!this.alive) return;
+      }
       this.garbage(split.garbage ?? buf, split.error);
       return;
     }
+    this.held.push(...split.frames);
     this.pending = split.rest.length ? Buffer.from(split.rest) : EMPTY;
+    this.admitHeld();
     this.checkPause();
     void this.drain();
+  }
+
+  /** Admits held frames, in order, while the gate has room and this connection is under its share. */
+  private admitHeld(): void {
+    while (this.held.length && this.alive && this.queue.length < MAX_ADMITTED_FRAMES && this.deps.gate.hasRoom) this.receive(this.held.shift()!);
   }
 
   private receive(bytes: Buffer): void {
@@ -153,7 +187,9 @@ export class DeviceConnection implements DeviceLink {
       this.log.debug({ reason: frame.error.reason, frame: bytes.toString('hex') }, 'frame did not decode');
     }
     frame.uniqueId = this.session.deviceId;
-    this.queue.push(frame);
+    const fixes = Math.max(1, frame.result?.positions.length ?? 0);
+    this.deps.gate.admit(fixes);
+    this.queue.push({ frame, fixes });
     this.queuedBytes += bytes.length;
     this.deps.budget.take(bytes.length);
     if (this.consecutiveErrors >= MAX_CONSECUTIVE_DECODE_ERRORS) {
@@ -166,15 +202,19 @@ export class DeviceConnection implements DeviceLink {
   private garbage(buf: Buffer, error: DecodeError): void {
     const bytes = Buffer.from(buf.subarray(0, Math.min(buf.length, this.deps.limits.maxFrameBytes)));
     m.frames.inc({ protocol: this.protocol.name });
+    this.deps.gate.admit(1);
     this.queue.push({
-      protocol: this.protocol.name,
-      transport: 'tcp',
-      remote: this.remote,
-      bytes,
-      receivedAt: this.deps.clock.now(),
-      arrivedAt: performance.now(),
-      uniqueId: this.session.deviceId,
-      error,
+      frame: {
+        protocol: this.protocol.name,
+        transport: 'tcp',
+        remote: this.remote,
+        bytes,
+        receivedAt: this.deps.clock.now(),
+        arrivedAt: performance.now(),
+        uniqueId: this.session.deviceId,
+        error,
+      },
+      fixes: 1,
     });
     this.queuedBytes += bytes.length;
     this.deps.budget.take(bytes.length);
@@ -190,7 +230,7 @@ export class DeviceConnection implements DeviceLink {
     this.working = true;
     try {
       while (this.queue.length) {
-        const frame = this.queue[0]!;
+        const { frame, fixes } = this.queue[0]!;
         let verdict: FrameVerdict;
         try {
           verdict = await this.deps.handler.handle(frame, () => this.alive);
@@ -199,8 +239,9 @@ export class DeviceConnection implements DeviceLink {
           verdict = { action: 'close', reason: 'internal_error' };
         }
         this.queue.shift();
-        this.release(frame.bytes.length);
+        this.release(frame.bytes.length, fixes);
         this.apply(frame, verdict);
+        this.admitHeld();
         this.tryResume();
       }
     } finally {
@@ -228,23 +269,37 @@ export class DeviceConnection implements DeviceLink {
     this.deps.connections.bind(uniqueId, this);
   }
 
-  private release(n: number): void {
-    this.queuedBytes -= n;
-    this.deps.budget.release(n);
+  private release(bytes: number, fixes: number): void {
+    this.queuedBytes -= bytes;
+    this.deps.budget.release(bytes);
+    this.deps.gate.release(fixes);
+  }
+
+  /** Waits for room in the gate, when that is what keeps the held frames back. */
+  private waitForGate(): void {
+    if (this.waitingForGate || !this.held.length || this.queue.length >= MAX_ADMITTED_FRAMES) return;
+    this.waitingForGate = true;
+    this.deps.gate.wait(this.gateWake);
   }
 
   private checkPause(): void {
-    if (this.paused || !this.alive) return;
-    if (this.queuedBytes < this.deps.limits.maxBufferedBytes && !this.deps.budget.full) return;
+    if (!this.alive) return;
+    this.waitForGate();
+    if (this.paused) return;
+    if (!this.held.length && this.queuedBytes < this.deps.limits.maxBufferedBytes && !this.deps.budget.full) return;
     this.paused = true;
     this.socket.pause();
     m.paused.inc({ protocol: this.protocol.name });
     if (this.deps.budget.full) this.deps.budget.wait(this.wake);
-    this.log.debug({ queuedBytes: this.queuedBytes, serverBytes: this.deps.budget.bytes }, 'frames waiting for the bus: reading paused');
+    this.log.debug({ held: this.held.length, queuedBytes: this.queuedBytes, serverBytes: this.deps.budget.bytes, pendingFixes: this.deps.gate.pendingFixes }, 'frames waiting for the bus: reading paused');
   }
 
   private tryResume(): void {
     if (!this.paused || !this.alive) return;
+    if (this.held.length) {
+      this.waitForGate();
+      return;
+    }
     if (this.deps.budget.full) {
       this.deps.budget.wait(this.wake);
       return;
@@ -256,7 +311,7 @@ export class DeviceConnection implements DeviceLink {
   }
 
   private onIdle(): void {
-    if (this.queue.length) return; // waiting for the bus, not idle
+    if (this.queue.length || this.held.length) return; // waiting for the bus, not idle
     this.close('idle');
   }
 
@@ -264,8 +319,10 @@ export class DeviceConnection implements DeviceLink {
     this.alive = false;
     if (this.boundUniqueId) this.deps.connections.unbind(this.boundUniqueId, this);
     this.deps.budget.stopWaiting(this.wake);
+    this.deps.gate.cancel(this.gateWake);
+    this.held = [];
     if (!this.working && this.queue.length) {
-      for (const f of this.queue.splice(0)) this.release(f.bytes.length);
+      for (const q of this.queue.splice(0)) this.release(q.frame.bytes.length, q.fixes);
     }
     m.connections.dec({ protocol: this.protocol.name });
     m.connectionsClosed.inc({ protocol: this.protocol.name, reason: this.closeReason ?? 'peer' });

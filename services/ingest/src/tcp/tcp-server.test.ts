@@ -5,6 +5,7 @@ import type { FrameSink, FrameVerdict, ReceivedFrame } from '../frames/received-
 import { gt06Protocol } from '../protocols/gt06/index';
 import { metricValue } from '../../test/metrics';
 import { gt06, sleep, TestDevice, waitFor } from '../../test/test-device';
+import { IntakeGate } from '../positions/intake-gate';
 import { DeviceTcpServer, type TcpServerLimits } from './tcp-server';
 
 /** Connection mechanics with a stand-in for the durable path: ordering, limits, idle, budget. */
@@ -37,8 +38,10 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function start(sink: FrameSink, overrides: Partial<TcpServerLimits> = {}): Promise<number> {
-  server = new DeviceTcpServer({ protocol: gt06Protocol, handler: sink, connections: new ConnectionRegistry(), limits: { ...limits, ...overrides }, clock: systemClock, logger });
+const roomy = (): IntakeGate => new IntakeGate({ maxPending: 10_000, minPending: 1000, targetDelayMs: 500 });
+
+async function start(sink: FrameSink, overrides: Partial<TcpServerLimits> = {}, gate = roomy()): Promise<number> {
+  server = new DeviceTcpServer({ protocol: gt06Protocol, handler: sink, gate, connections: new ConnectionRegistry(), limits: { ...limits, ...overrides }, clock: systemClock, logger });
   return server.listen(0, '127.0.0.1');
 }
 
@@ -93,22 +96,53 @@ describe('DeviceTcpServer', () => {
 
   it('stops reading while the server budget is full and resumes as it drains', async () => {
     const sink = new ControlledSink();
-    const frameBytes = gt06.location(t, 1, 36, 2).length;
+    const frame = (i: number): Buffer => gt06.location(new Date(t.getTime() + i * 1000), 1, 36, 10 + i);
+    const frameBytes = frame(0).length;
     const port = await start(sink, { maxBufferedBytes: 10 * frameBytes, maxServerBufferedBytes: 2 * frameBytes });
     const device = await TestDevice.open(port);
-    for (let i = 0; i < 6; i++) await device.write(gt06.location(new Date(t.getTime() + i * 1000), 1, 36, 10 + i), 5);
-    await sleep(50);
+    await device.write(Buffer.concat([frame(0), frame(1)]));
+    await waitFor(() => server!.connections[0]?.isPaused === true, 10_000, 'reading paused with the budget full');
     const [connection] = server!.connections;
-    expect(connection!.isPaused).toBe(true);
-    expect(connection!.backlog).toBeLessThanOrEqual(3);
+    // what the device sends now stays in the socket: nothing more is read while the budget is full
+    for (let i = 2; i < 6; i++) await device.write(frame(i));
+    await sleep(50);
+    expect(connection!.backlog).toBe(2);
     while (sink.frames.length < 6) {
+      const handed = sink.frames.length;
       sink.release();
-      await sleep(10);
+      await waitFor(() => sink.frames.length > handed || sink.frames.length === 6, 10_000, 'the next frame read and handed over');
     }
     sink.release(6);
-    await waitFor(() => connection!.backlog === 0);
-    expect(connection!.isPaused).toBe(false);
+    await waitFor(() => connection!.backlog === 0 && !connection!.isPaused, 10_000, 'drained and reading');
     device.close();
+  });
+
+  it('admits frames through the service-wide intake gate: past its limit they stay unread and connections pause, then resume oldest first as room frees up', async () => {
+    const sink = new ControlledSink();
+    const gate = new IntakeGate({ maxPending: 2, minPending: 2, targetDelayMs: 500 });
+    const port = await start(sink, {}, gate);
+    const a = await TestDevice.open(port);
+    await a.write(Buffer.concat([gt06.login(IMEI, 1), gt06.location(t, 1, 36, 2), gt06.location(t, 1, 36, 3), gt06.location(t, 1, 36, 4)]));
+    await waitFor(() => server!.connections[0]?.isPaused === true, 10_000, 'first connection paused');
+    expect(gate.pendingFixes).toBe(2); // login and one location admitted, two locations held unread
+    expect(server!.connections[0]!.backlog).toBe(4);
+    const b = await TestDevice.open(port);
+    await b.write(gt06.login('359710049099998', 1));
+    await waitFor(() => server!.connections[1]?.isPaused === true, 10_000, 'second connection paused');
+    expect(gate.pendingFixes).toBe(2);
+    const maxPending: number[] = [];
+    while (a.received.length < 40 || b.received.length < 10) {
+      const waiting = sink.frames.length;
+      sink.release();
+      maxPending.push(gate.pendingFixes);
+      await waitFor(() => sink.frames.length > waiting || (a.received.length >= 40 && b.received.length >= 10) || sink.waiting > 0, 10_000, 'progress');
+    }
+    expect(Math.max(...maxPending)).toBeLessThanOrEqual(2);
+    expect(a.received.toString('hex')).toBe(Buffer.concat([gt06.ack(0x01, 1), gt06.ack(0x12, 2), gt06.ack(0x12, 3), gt06.ack(0x12, 4)]).toString('hex'));
+    expect(b.received.toString('hex')).toBe(gt06.ack(0x01, 1).toString('hex'));
+    await waitFor(() => gate.pendingFixes === 0 && server!.connections.every((c) => !c.isPaused && c.backlog === 0), 10_000, 'both drained and reading');
+    a.close();
+    b.close();
   });
 
   it('does not close a connection as idle while its frames wait for the bus', async () => {

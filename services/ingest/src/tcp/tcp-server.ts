@@ -4,6 +4,7 @@ import type { Protocol } from '../protocols/protocol';
 import type { ConnectionRegistry } from '../commands/connection-registry';
 import { frameMetrics as m } from '../frames/frame-metrics';
 import type { FrameSink } from '../frames/received-frame';
+import type { IntakeGate } from '../positions/intake-gate';
 import { DeviceConnection, type ConnectionLimits } from './connection';
 import { InflightBudget } from './inflight-budget';
 
@@ -16,6 +17,7 @@ export interface TcpServerLimits extends ConnectionLimits {
 export interface DeviceTcpServerOptions {
   protocol: Protocol;
   handler: FrameSink;
+  gate: IntakeGate;
   connections: ConnectionRegistry;
   limits: TcpServerLimits;
   clock: Clock;
@@ -39,6 +41,7 @@ export class DeviceTcpServer {
         protocol: opts.protocol,
         handler: opts.handler,
         budget: this.budget,
+        gate: opts.gate,
         connections: opts.connections,
         limits: opts.limits,
         clock: opts.clock,

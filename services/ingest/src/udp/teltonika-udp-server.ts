@@ -4,11 +4,14 @@ import { DecodeError } from '../protocols/protocol';
 import { decodeTeltonikaUdp } from '../protocols/teltonika/index';
 import { frameMetrics as m } from '../frames/frame-metrics';
 import type { FrameSink, ReceivedFrame } from '../frames/received-frame';
+import type { IntakeGate } from '../positions/intake-gate';
 
 export const PROTOCOL = 'teltonika';
 
 export interface TeltonikaUdpOptions {
   handler: FrameSink;
+  /** The service-wide budget of fixes waiting for the bus: a datagram that finds no room is dropped. */
+  gate: IntakeGate;
   clock: Clock;
   logger: Logger;
   /** Bytes of datagrams waiting for the bus; datagrams beyond are dropped unacknowledged (the device resends). */
@@ -84,6 +87,11 @@ export class TeltonikaUdpServer {
     } catch (err) {
       frame.error = err instanceof DecodeError ? err : new DecodeError('malformed', (err as Error).message);
     }
+    const fixes = Math.max(1, frame.result?.positions.length ?? 0);
+    if (!this.opts.gate.tryAdmit(fixes, 'udp')) {
+      m.overload.inc({ protocol: PROTOCOL });
+      return;
+    }
     this.inflightBytes += bytes.length;
     try {
       const verdict = await this.opts.handler.handle(frame, () => !this.closed);
@@ -96,6 +104,7 @@ export class TeltonikaUdpServer {
       this.log.error({ err, remote: frame.remote }, 'datagram handling failed; not acknowledged');
     } finally {
       this.inflightBytes -= bytes.length;
+      this.opts.gate.release(fixes);
     }
   }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BaseEnv, portVar } from '@corridor/platform';
+import { DeviceStateEnv } from '@corridor/ops-api';
 
 /** The one-process stack: every service on its usual port, embedded parts unless URLs are set. */
 export const StackConfig = BaseEnv.extend({
@@ -30,5 +31,7 @@ export const StackConfig = BaseEnv.extend({
   DEMO: z.stringbool().default(true),
   ADMIN_EMAIL: z.string().default('admin@corridor.local'),
   ADMIN_PASSWORD: z.string().min(8).default('corridor-admin'),
+  /** Device status: DEVICE_STATUS_TIMEOUT_S (600: online → unknown without data), DEVICE_STATE_PERSIST_S (60). */
+  ...DeviceStateEnv.shape,
 });
 export type StackConfig = z.infer<typeof StackConfig>;

@@ -3,7 +3,7 @@ import { build as buildGateway, GatewayConfig, type GatewayService } from '@corr
 import { build as buildIngest, type IngestService } from '@corridor/ingest';
 import { build as buildJourney, type JourneyService } from '@corridor/journey';
 import { build as buildGeofence } from '@corridor/geofence';
-import { build as buildOpsApi, type OpsApiService } from '@corridor/ops-api';
+import { build as buildOpsApi, deviceStateSettingsFrom, type OpsApiService } from '@corridor/ops-api';
 import { createAdapters, createLogger, internalKeys, parseConfig, type Adapters, type Logger } from '@corridor/platform';
 import { simDeviceIds, startSimulator, type SimProtocol, type SimulatorHandle } from '../sim/simulator';
 import type { StackConfig } from './config';
@@ -42,7 +42,7 @@ export async function startStack(config: StackConfig, opts: { loggerFor?: (servi
   const common = { ...adapters, identitySecret: internalKeys(config) };
   // ops-api checks the journey and route ids its requests carry with the journey service (its port is known once it listens)
   const peers: { journey?: string } = {};
-  const ops = await buildOpsApi({ ...common, logger: log('ops-api'), journeyUrl: () => peers.journey });
+  const ops = await buildOpsApi({ ...common, logger: log('ops-api'), journeyUrl: () => peers.journey, deviceState: deviceStateSettingsFrom(config) });
   const ingest = await buildIngest({ ...common, logger: log('ingest') });
   const journey = await buildJourney({ ...common, logger: log('journey') });
   const geofence = await buildGeofence({ ...common, logger: log('geofence') });

@@ -54,7 +54,12 @@ export const DevicesQuery = z.object({
   offset: z.coerce.number().int().min(0).default(0),
 });
 
-/** devices.v1 (compacted, key = device id): the latest definition, or a tombstone (deleted=true). */
+/**
+ * devices.v1 (compacted, key = device id): the latest definition with the device's live state
+ * (status, lastUpdate, positionId), or a tombstone (deleted=true). It is the Device as GET
+ * /devices/{id} gives it (the live feed sends it as `devices` frames); the fields after `status`
+ * are optional for messages published before they existed.
+ */
 export const DeviceRegistryMessage = z
   .object({
     id: z.number().int().positive(),
@@ -64,6 +69,15 @@ export const DeviceRegistryMessage = z
     companyId: z.number().int().nullable(),
     groupId: z.number().int().nullable(),
     status: z.enum(['online', 'offline', 'unknown', 'pending']),
+    lastUpdate: IsoDateTime.nullable().optional(),
+    positionId: PositionIdSchema.nullable().optional(),
+    calendarId: z.number().int().nullable().optional(),
+    phone: z.string().nullable().optional(),
+    model: z.string().nullable().optional(),
+    contact: z.string().nullable().optional(),
+    category: z.string().nullable().optional(),
+    expirationTime: IsoDateTime.nullable().optional(),
+    attributes: Attributes.optional(),
     deleted: z.boolean().default(false),
   })
   .meta({ id: 'DeviceRegistryEntry' });

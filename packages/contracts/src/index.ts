@@ -8,6 +8,7 @@ export * from './positions';
 export * from './events';
 export * from './commands';
 export * from './devices-pending';
+export * from './device-sessions';
 export * from './positions-api';
 export * from './devices';
 export * from './geofences';

@@ -7,11 +7,21 @@ export const PositionIdSchema = z.number().int().positive().max(Number.MAX_SAFE_
   .describe('Position id (Traccar int64, below 2^53): ((fix time s since 2000 · 2 + kind) · 2^20 + deviceId), kind 1 = state record');
 
 /**
- * positions.v1: one normalized fix, as every protocol decoder produces it and every consumer reads it.
+ * positions.v1: one normalized fix (or state record), as ingest publishes it and every consumer reads it.
  * Units: speed in knots (as Traccar clients expect), course in degrees 0..360, altitude and
- * accuracy in metres, odometer in metres, power in volts. Times are ISO 8601 UTC strings.
+ * accuracy in metres, odometer in metres, power and battery in volts. Times are ISO 8601 UTC strings
+ * (fix times to the second).
+ *
+ * Attributes use Traccar's keys and units (Position.KEY_*): batteryLevel (%), battery and power (V),
+ * ignition, charge, motion, sat, hdop, rssi, odometer (m), alarm (comma-joined Traccar alarm names),
+ * event, result (a command reply), driverUniqueId, fuel (l), fuelLevel (%), and, set by ingest for
+ * every position: distance (m since the previous fix), totalDistance (m, server odometer), hours
+ * (engine hours, ms) and motion. sat, hdop, ignition, odometer, power, battery and alarm mirror the
+ * columns of the same meaning. A state record (a status, heartbeat or cell-only message kept at the
+ * last known location) has attributes.outdated = true and valid = false.
  */
-export const PositionAttributes = z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]));
+export const PositionAttributes = z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]))
+  .describe('Traccar keys and units: batteryLevel %, battery/power V, ignition, motion, sat, hdop, rssi, odometer/distance/totalDistance m, hours ms, alarm, event, outdated');
 
 export const PositionMessage = z
   .object({
@@ -34,7 +44,7 @@ export const PositionMessage = z
     ignition: z.boolean().nullable().default(null),
     odometer: z.number().min(0).nullable().default(null).describe('metres'),
     power: z.number().nullable().default(null).describe('external power, volts'),
-    battery: z.number().nullable().default(null).describe('battery, volts or percent as the device reports'),
+    battery: z.number().nullable().default(null).describe('battery, volts (a percentage is attributes.batteryLevel)'),
     alarm: z.string().nullable().default(null),
     crcValid: z.boolean().default(true),
     rawFrameId: z.string().nullable().default(null),

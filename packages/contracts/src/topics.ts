@@ -10,6 +10,8 @@ export const Topics = {
   devicesPending: 'devices.pending.v1',
   /** Ops → ingest: downlink commands for a device (src/commands.ts), keyed by device id. */
   commands: 'commands.v1',
+  /** Ingest → ops-api: device connections opened, seen and closed (device-sessions.ts), keyed by device id. */
+  deviceStatus: 'device-status.v1',
 } as const;
 export type TopicName = (typeof Topics)[keyof typeof Topics];
 export const dlqTopic = (topic: string): string => `${topic}.dlq`;

@@ -9,6 +9,11 @@ export const cacheKeys = {
   latestPosition: (deviceId: number): string => `position:latest:${deviceId}`,
   /** Every computed attribute, a JSON list of ComputedAttributeDefinition (ops-api writes, ingest reads). */
   computedAttributes: (): string => 'computed-attributes:v1',
+  /**
+   * Accumulators set through PUT /devices/{id}/accumulators, JSON { totalDistance?, hours? } (ops-api
+   * writes, ingest applies them to the device's next position as the new base and deletes the key).
+   */
+  accumulatorsSet: (deviceId: number): string => `device:accumulators-set:${deviceId}`,
   /** Every calendar, a JSON list of CalendarDefinition (ops-api writes, the geofence evaluator reads). */
   calendars: (): string => 'calendars:v1',
   /** Every group's id and company, a JSON list (ops-api writes, the geofence service checks group references with it). */

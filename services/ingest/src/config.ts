@@ -72,5 +72,9 @@ export const IngestConfig = BaseEnv.extend({
   CRC_POLICY: CrcPolicyVar,
   /** What to do with positions from unregistered devices: reject (counted) or register them as pending. */
   UNKNOWN_DEVICES: z.enum(['reject', 'pending']).default('reject'),
+  /** A connected device's frames that store nothing (heartbeats) tell the device status it is online at most this often. */
+  DEVICE_SEEN_INTERVAL_S: positiveInt(60, 3600),
+  /** knots: a fix without a `motion` attribute gets motion = speed above this (Traccar event.motion.speedThreshold). */
+  EVENT_MOTION_SPEED_THRESHOLD: z.coerce.number().min(0).max(100).default(0.01),
 });
 export type IngestConfig = z.infer<typeof IngestConfig>;

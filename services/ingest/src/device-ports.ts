@@ -3,6 +3,7 @@ import { RawFrameArchive } from './archive/raw-frame-archive';
 import { ConnectionRegistry } from './commands/connection-registry';
 import type { IngestConfig } from './config';
 import type { DeviceRegistry } from './devices/device-registry';
+import { DeviceSessions } from './devices/device-sessions';
 import { AlarmIdentity } from './frames/alarm-identity';
 import { FrameHandler } from './frames/frame-handler';
 import { UnknownDevicePolicy } from './frames/unknown-devices';
@@ -17,6 +18,7 @@ export type DevicePortSettings = Pick<
   IngestConfig,
   | 'IDLE_TIMEOUT_S' | 'MAX_CONNECTIONS' | 'MAX_FRAME_BYTES' | 'MAX_BUFFERED_BYTES' | 'MAX_SERVER_BUFFERED_BYTES'
   | 'RAW_FRAME_TTL_DAYS' | 'CRC_POLICY' | 'UNKNOWN_DEVICES' | 'MAX_PENDING_FIXES' | 'ACK_DELAY_TARGET_MS'
+  | 'DEVICE_SEEN_INTERVAL_S'
 >;
 export type DevicePortNumbers = Pick<IngestConfig, TcpProtocolEntry['portVar']>;
 
@@ -51,6 +53,8 @@ export class DevicePorts {
   readonly gate: IntakeGate;
   readonly handler: FrameHandler;
   readonly unknown: UnknownDevicePolicy;
+  /** Connections of identified devices, for the device status (device-status.v1). */
+  readonly sessions: DeviceSessions;
 
   constructor(deps: DevicePortDeps) {
     const s = deps.settings;
@@ -62,6 +66,7 @@ export class DevicePorts {
       logger: logger.child({ component: 'raw-frame-archive' }),
       ...(deps.archiveFlushMs ? { flushIntervalMs: deps.archiveFlushMs } : {}),
     });
+    this.sessions = new DeviceSessions({ bus: deps.bus, clock: deps.clock, logger: logger.child({ component: 'device-sessions' }), seenIntervalMs: s.DEVICE_SEEN_INTERVAL_S * 1000 });
     this.unknown = new UnknownDevicePolicy({ mode: s.UNKNOWN_DEVICES, bus: deps.bus, cache: deps.cache, clock: deps.clock, logger });
     const loginRejects = Object.fromEntries(tcpProtocols.filter((e) => e.loginReject).map((e) => [e.protocol.name, e.loginReject]));
     this.handler = new FrameHandler(
@@ -89,7 +94,10 @@ export class DevicePorts {
     this.tcp = Object.fromEntries(
       tcpProtocols.map((e) => [
         e.protocol.name,
-        new DeviceTcpServer({ protocol: e.protocol, handler: this.handler, gate: this.gate, connections: this.connections, limits, clock: deps.clock, logger }),
+        new DeviceTcpServer({
+          protocol: e.protocol, handler: this.handler, gate: this.gate, connections: this.connections,
+          sessions: this.sessions, limits, clock: deps.clock, logger,
+        }),
       ]),
     ) as Record<TcpProtocolName, DeviceTcpServer>;
     this.udp = new TeltonikaUdpServer({
@@ -120,6 +128,6 @@ export class DevicePorts {
   /** Stops accepting, closes connections (unacknowledged frames stay with the devices), flushes the archive. */
   async close(): Promise<void> {
     await Promise.allSettled([...Object.values(this.tcp).map((t) => t.close()), this.udp.close()]);
-    await this.archive.close();
+    await Promise.allSettled([this.archive.close(), this.sessions.drain()]);
   }
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { expect, it } from 'vitest';
-import { DecodeError, type DecodedPosition, type DecodeResult } from '../src/protocols/protocol';
+import { describe, expect, it } from 'vitest';
+import { DecodeError, type DecodedPosition, type DecodeResult, type Protocol } from '../src/protocols/protocol';
 
 /** Turns a hex capture (spaces allowed) into bytes. */
 export function hex(text: string): Buffer {
@@ -229,4 +229,21 @@ export function fuzzTextMutations(decode: (text: string) => { positions: Decoded
     }),
     { numRuns },
   );
+}
+
+/**
+ * A text protocol's capture suite: one describe per group of cases (each frame decoded with a fresh
+ * session and checked with expectDecoded), then the fuzz properties over every capture: text edits
+ * from `alphabet`, and byte edits with truncation decoded whole and through the splitter.
+ */
+export function describeTextCaptures(protocol: Protocol, groups: Record<string, DecodeCase[]>, alphabet: string): void {
+  const decode = (text: string): DecodeResult => protocol.decode(Buffer.from(text, 'latin1'), {});
+  for (const [title, cases] of Object.entries(groups)) describe(`${protocol.name} captures: ${title}`, () => itDecodes(cases, decode));
+  const texts = Object.values(groups).flatMap((cases) => cases.map(([, text]) => text));
+  describe(`${protocol.name} fuzz: every capture mutated`, () => {
+    it('text edits give sane positions or a DecodeError', () => fuzzTextMutations(decode, texts, alphabet));
+    it('byte edits and truncation, decoded whole and through the splitter, throw nothing but DecodeError', () => {
+      fuzzMutations((frame) => protocol.decode(frame, {}), protocol.splitFrames, texts.map((t) => Buffer.from(t, 'latin1')));
+    });
+  });
 }

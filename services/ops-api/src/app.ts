@@ -48,6 +48,9 @@ import { defaultReportSettings, type ReportSettings } from './reports/settings';
 import { trackingModules, type TrackingModules } from './resources/tracking-modules';
 import type { NotificationSettings } from './notification-rules/settings';
 import { auditRoutes } from './audit/routes';
+import { deviceStateService, type DeviceStateService } from './device-state/service';
+import { defaultDeviceStateSettings, type DeviceStateSettings } from './device-state/settings';
+import { deviceEventWriter } from './events/event-writer';
 import { opsReferenceChecks } from './resources/references';
 
 export interface OpsApiDeps extends Omit<Adapters, 'close'> {
@@ -66,6 +69,8 @@ export interface OpsApiDeps extends Omit<Adapters, 'close'> {
   reports?: ReportSettings;
   /** Notification-rule channels: SMTP_URL, SMTP_FROM, webhook retries (notificationSettingsFrom(config)); default: no mail. */
   notificationRules?: NotificationSettings;
+  /** Device status timeout and write throttle (deviceStateSettingsFrom(config)); default: Traccar's 600 s, 60 s. */
+  deviceState?: DeviceStateSettings;
   /** JOURNEY_URL: the journey service, which checks the journey and route ids ops-api requests carry (unset: such ids answer 503). */
   journeyUrl?: string | (() => string | undefined);
 }
@@ -73,6 +78,8 @@ export interface OpsApiDeps extends Omit<Adapters, 'close'> {
 export interface OpsApiService {
   app: App;
   devices: DevicesService;
+  /** Device status, lastUpdate and positionId (consumers of positions.v1 and device-status.v1, the timeout sweep). */
+  deviceState: DeviceStateService;
   /** The shared document store (uploads, generated PDFs). */
   documents: DocumentsService;
   /** Tracking resources (issue 8); exposes the notification-rule dispatcher. */
@@ -100,6 +107,11 @@ export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
   const repo = devicesRepository(deps.db.orm);
   const devices = devicesService({ repo, bus: deps.bus, cache: deps.cache, logger: deps.logger.child({ module: 'devices' }) });
   deviceRoutes(app, devices);
+  const writeEvents = deviceEventWriter({ analytics: deps.analytics, bus: deps.bus });
+  const deviceState = deviceStateService({
+    db: deps.db.orm, bus: deps.bus, cache: deps.cache, clock: deps.clock, logger: deps.logger.child({ module: 'device-state' }),
+    write: writeEvents, settings: deps.deviceState ?? defaultDeviceStateSettings(), registryEntries: (states) => devices.registryEntries(states),
+  });
   positionQueryRoutes(app, { analytics: deps.analytics, cache: deps.cache, devices: repo });
   reportRoutes(app, reportsService({ analytics: deps.analytics, db: deps.db.orm, devices: repo, settings: deps.reports ?? defaultReportSettings() }));
   const docSettings = deps.documents ?? defaultDocumentsSettings();
@@ -151,6 +163,7 @@ export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
   return {
     app,
     devices,
+    deviceState,
     documents,
     tracking,
     async start() {
@@ -158,8 +171,10 @@ export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
       deps.logger.info({ devices: n }, 'device registry published');
       flagConsumer = await startFlagConsumer({ bus: deps.bus, db: deps.db.orm, logger: deps.logger });
       await tracking.start();
+      await deviceState.start();
     },
     async close() {
+      await deviceState.stop();
       await flagConsumer?.stop();
       await tracking.close();
       await app.close();

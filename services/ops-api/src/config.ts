@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BaseEnv, portVar } from '@corridor/platform';
 import { ReportEnv } from './reports/settings';
+import { DeviceStateEnv } from './device-state/settings';
 
 export const OpsApiConfig = BaseEnv.extend({
   PORT: portVar(8086),
@@ -28,5 +29,7 @@ export const OpsApiConfig = BaseEnv.extend({
   CERTIFICATE_VALIDITY_DAYS: z.coerce.number().int().min(1).max(365).optional(),
   // reports: REPORT_MAX_PERIOD_DAYS (31) and the trip thresholds with Traccar's defaults (REPORT_TRIP_*, seconds and metres)
   ...ReportEnv.shape,
+  // device status: DEVICE_STATUS_TIMEOUT_S (600), DEVICE_STATE_PERSIST_S (60)
+  ...DeviceStateEnv.shape,
 });
 export type OpsApiConfig = z.infer<typeof OpsApiConfig>;

@@ -4,6 +4,7 @@ import { build } from './app';
 import { notificationSettingsFrom } from './notification-rules/settings';
 import { reportSettingsFrom } from './reports/settings';
 import { documentsSettingsFrom } from './documents/settings';
+import { deviceStateSettingsFrom } from './device-state/settings';
 
 const config = parseConfig(OpsApiConfig);
 const logger = createLogger('ops-api', config.LOG_LEVEL);
@@ -11,6 +12,7 @@ const logger = createLogger('ops-api', config.LOG_LEVEL);
 await runService('ops-api', logger, async () => {
   const adapters = await createAdapters(config, logger);
   const svc = await build({ ...adapters, logger, identitySecret: internalKeys(config), notificationRules: notificationSettingsFrom(config), reports: reportSettingsFrom(config), documents: documentsSettingsFrom(config),
+    deviceState: deviceStateSettingsFrom(config),
     complaintReopenDays: config.COMPLAINT_REOPEN_DAYS, journeyUrl: config.JOURNEY_URL,
     certificates: {
       ...(config.CERTIFICATE_VERIFY_URL ? { verifyUrl: config.CERTIFICATE_VERIFY_URL } : {}),

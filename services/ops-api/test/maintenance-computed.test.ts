@@ -22,9 +22,9 @@ beforeAll(async () => {
   truck = await mk('864000000000001', 101);
   other = await mk('864000000000002', 202);
   silent = await mk('864000000000003', 101);
-  await h.adapters.cache.set(cacheKeys.latestPosition(truck.id), JSON.stringify(position(truck, { odometer: 25_300_000, ignition: true, attributes: { hours: 3_600_000 * 1500, fuel: 210.5, io239: 1 } })));
+  await h.adapters.cache.set(cacheKeys.latestPosition(truck.id), JSON.stringify(position(truck, { odometer: 25_300_000, ignition: true, attributes: { totalDistance: 25_300_000, hours: 3_600_000 * 1500, fuel: 210.5, io239: 1 } })));
   // the other company's device has no cached position: its latest comes from ClickHouse
-  await insertPositions(h.adapters.analytics)([PositionMessage.parse(position(other, { odometer: 9_000_000, fixTime: '2026-01-02T00:00:00Z', id: positionId(other.id, 1767312000000) }))]);
+  await insertPositions(h.adapters.analytics)([PositionMessage.parse(position(other, { odometer: 9_000_000, fixTime: '2026-01-02T00:00:00Z', id: positionId(other.id, 1767312000000), attributes: { totalDistance: 8_000_000 } }))]);
 });
 afterAll(async () => h?.close());
 
@@ -52,14 +52,16 @@ describe('maintenance schedule', () => {
     expect((await h.call(testUsers.companyA, 'GET', `/api/maintenance/schedule?deviceId=${other.id}`)).statusCode).toBe(404);
   });
 
-  it('counts on from accumulators set by hand', async () => {
-    // the odometer is replaced: 100 km on the clock now, then 25.3 km of the device's own reading later count on from there
+  it('takes accumulators set by hand at once, and hands them to ingest as the base of the next position', async () => {
     expect((await h.call(testUsers.admin, 'PUT', `/api/devices/${truck.id}/accumulators`, { deviceId: truck.id, totalDistance: 100_000_000 })).statusCode).toBe(204);
-    await h.adapters.cache.set(cacheKeys.latestPosition(truck.id), JSON.stringify(position(truck, { odometer: 25_300_000 + 2_000_000, id: positionId(truck.id, 1767229200000), fixTime: '2026-01-01T01:00:00Z' })));
-    const due = (await h.call(testUsers.admin, 'GET', `/api/maintenance/schedule?deviceId=${truck.id}`)).json<MaintenanceDue[]>();
-    const oil = due.find((d) => d.type === 'totalDistance')!;
-    expect(oil.current).toBe(102_000_000);
-    expect(oil.nextDue).toBe(110_000_000);
+    const oilNow = (await h.call(testUsers.admin, 'GET', `/api/maintenance/schedule?deviceId=${truck.id}`)).json<MaintenanceDue[]>().find((d) => d.type === 'totalDistance')!;
+    expect([oilNow.current, oilNow.nextDue]).toEqual([100_000_000, 110_000_000]);
+    expect(JSON.parse((await h.adapters.cache.get(cacheKeys.accumulatorsSet(truck.id)))!)).toMatchObject({ totalDistance: 100_000_000, setAt: expect.any(Number) });
+    // the device's next positions, as ingest makes them: 2 km on from the value set
+    const later = new Date(Date.now() + 60_000).toISOString();
+    await h.adapters.cache.set(cacheKeys.latestPosition(truck.id), JSON.stringify(position(truck, { id: positionId(truck.id, later), fixTime: later, serverTime: later, attributes: { totalDistance: 102_000_000 } })));
+    const oil = (await h.call(testUsers.admin, 'GET', `/api/maintenance/schedule?deviceId=${truck.id}`)).json<MaintenanceDue[]>().find((d) => d.type === 'totalDistance')!;
+    expect([oil.current, oil.nextDue]).toEqual([102_000_000, 110_000_000]);
   });
 });
 

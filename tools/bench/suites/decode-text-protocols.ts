@@ -1,8 +1,8 @@
-import { gps103Protocol } from '@corridor/ingest/protocols/gps103';
+import { gps103Protocol } from '@corridor/ingest/protocols/gps103/index';
 import { h02Protocol } from '@corridor/ingest/protocols/h02/index';
 import { meitrackProtocol } from '@corridor/ingest/protocols/meitrack/index';
 import type { Protocol, ProtocolSession } from '@corridor/ingest/protocols/protocol';
-import { tk103Protocol } from '@corridor/ingest/protocols/tk103';
+import { tk103Protocol } from '@corridor/ingest/protocols/tk103/index';
 import { jt808Protocol } from '@corridor/ingest/protocols/jt808/index';
 import { ruptelaProtocol } from '@corridor/ingest/protocols/ruptela/index';
 import { jt701Protocol } from '@corridor/ingest/protocols/jt701/index';

@@ -6,8 +6,11 @@ import { columnType, migrateTable } from './table-migration';
  * ClickHouse positions. ReplacingMergeTree keyed by (device_id, fix_time, id): the id (position-id.ts)
  * is derived from the device, the whole-second fix time and whether the row is a fix or a state
  * record, so a redelivered or resent position collapses into one row, while a state record and a
- * fix of the same second stay two. Reads use FINAL (or keep the newest row of a key) so duplicates
- * never show before a merge.
+ * fix of the same second stay two. The FIRST arrival of a key is kept (version `arrival_rank`, larger
+ * for an earlier server time): it is the row whose server-side accumulators (distance, totalDistance,
+ * hours) were computed in order and the one events and the latest-position cache refer to; a fix a
+ * device sends again later gets different accumulators and must not replace it. Reads use FINAL (or
+ * keep the earliest row of a key) so duplicates never show before a merge.
  */
 export const positionsDdl = (database: string): string => `
 CREATE TABLE IF NOT EXISTS ${database}.positions (
@@ -34,10 +37,14 @@ CREATE TABLE IF NOT EXISTS ${database}.positions (
   alarm Nullable(String),
   crc_valid Bool,
   raw_frame_id Nullable(String),
-  attributes String
-) ENGINE = ReplacingMergeTree(server_time)
+  attributes String,
+  arrival_rank UInt64 MATERIALIZED toUInt64(${ARRIVAL_RANK_BASE_MS} - toUnixTimestamp64Milli(server_time))
+) ENGINE = ReplacingMergeTree(arrival_rank)
 PARTITION BY toYYYYMM(fix_time)
 ORDER BY (device_id, fix_time, id)`;
+
+/** 2100-01-01 in epoch ms: arrival_rank = this − server time, so the first arrival has the highest version. */
+const ARRIVAL_RANK_BASE_MS = 4_102_444_800_000;
 
 const COLUMNS = `id, device_id, unique_id, protocol, fix_time, device_time, server_time, valid, latitude, longitude, speed, course,
   altitude, accuracy, satellites, hdop, ignition, odometer, power, battery, alarm, crc_valid, raw_frame_id, attributes`;
@@ -54,7 +61,8 @@ export const positionIdSql = (deviceId: string, time: string, stateRecord: strin
 const positionsMigration = (ch: Analytics) => ({
   table: 'positions',
   ddl: positionsDdl(ch.database),
-  isLegacy: async (c: Analytics) => (await columnType(c, 'positions', 'id')) === 'String',
+  // string ids (before numeric ids), or numeric ids with the newest arrival kept (before arrival_rank)
+  isLegacy: async (c: Analytics) => (await columnType(c, 'positions', 'id')) === 'String' || (await columnType(c, 'positions', 'arrival_rank')) === undefined,
   copy: (from: string) => `INSERT INTO ${ch.database}.positions (${COLUMNS})
     SELECT ${positionIdSql('device_id', 'fix_time', "JSONExtractBool(attributes, 'outdated')")}, device_id, unique_id, protocol,
       toStartOfSecond(fix_time), device_time, server_time, valid, latitude, longitude, speed, course, altitude, accuracy, satellites, hdop,

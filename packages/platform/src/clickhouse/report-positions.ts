@@ -5,8 +5,8 @@ import { deviceRows, pageRowsFor, type DeviceRowsRead } from './report-pages';
  * Positions for reports, in (device id, fix time) order without holding a period in memory (see
  * report-pages.ts: one streamed query on ClickHouse, pages of a few devices on chDB, small batches).
  *
- * No FINAL: a redelivered fix is a second row with the same (device_id, fix_time); the reader keeps
- * the one with the latest server time, the row ReplacingMergeTree(server_time) keeps.
+ * No FINAL: a redelivered fix is a second row with the same (device_id, fix_time, id); the reader keeps
+ * the one with the earliest server time, the row ReplacingMergeTree(arrival_rank) keeps.
  */
 export interface ReportPositionsQuery {
   deviceIds: number[];
@@ -68,7 +68,8 @@ function positionsRead(ch: Analytics, q: ReportPositionsQuery, columns: string):
     orderBy: 'device_id, fix_time, id',
     keyOf: (r) => ({ deviceId: Number(r[0]), time: Number(r[1]), id: Number(r[3]) }),
     sameKey: (a, b) => a.deviceId === b.deviceId && a.time === b.time && a.id === b.id,
-    newer: (a, b) => Number(b[2]) > Number(a[2]),
+    // the first arrival of a position is the row ReplacingMergeTree(arrival_rank) keeps (positions.ts)
+    newer: (a, b) => Number(b[2]) < Number(a[2]),
   };
 }
 

@@ -30,12 +30,12 @@ describe.each(variants)('report streams: $name', ({ create }) => {
     await ch?.close();
   });
 
-  it('streams fixes in device and time order across pages, keeping the newest of a redelivered fix', async () => {
+  it('streams fixes in device and time order across pages, keeping the first arrival of a resent fix', async () => {
     ch = await create();
     await ensurePositionsTable(ch);
     const put = insertPositions(ch);
     await put([3, 1, 2].flatMap((d) => [0, 10, 20, 30, 40].map((s) => pos(d, s))));
-    // redelivered fix: same (device, fix time), a later server time wins (ReplacingMergeTree's choice)
+    // resent fix: same (device, fix time), arriving later with other values: the first arrival stays (ReplacingMergeTree(arrival_rank))
     await put([pos(1, 20, { speed: 55, serverTime: new Date(T0 + 60_000).toISOString() })]);
     await put([pos(1, -10), pos(1, 3601)]); // outside the period
     await put([pos(2, 50, { odometer: 12_345, ignition: false, attributes: { hours: 7_200_000, fuelUsed: 12.5, fuel: 40, fuelLevel: 55, driverUniqueId: 'D1', motion: true } })]);
@@ -45,7 +45,7 @@ describe.each(variants)('report streams: $name', ({ create }) => {
       expect(rows.map((r) => `${r.deviceId}@${(r.time - T0) / 1000}`), `pageRows ${pageRows}`).toEqual([
         '1@0', '1@10', '1@20', '1@30', '1@40', '2@0', '2@10', '2@20', '2@30', '2@40', '2@50',
       ]);
-      expect(rows[2]!.speed).toBe(55);
+      expect(rows[2]!.speed).toBe(20);
     }
     const rows = await all(streamReportFixes(ch)({ deviceIds: [2], ...period }));
     expect(rows[0]).toMatchObject({ id: positionId(2, T0), ignition: null, odometer: null, hours: null, motion: null, driverUniqueId: null, valid: true });
@@ -58,7 +58,7 @@ describe.each(variants)('report streams: $name', ({ create }) => {
       const rows = await all(streamRouteRows(ch)({ deviceIds: [3, 1], ...period, pageRows, batchRows: 3 }));
       expect(rows.map((r) => `${r[0]}@${(r[1] - T0) / 1000}`), `pageRows ${pageRows}`).toEqual(['1@0', '1@10', '1@20', '1@30', '1@40', '3@0', '3@10', '3@20', '3@30', '3@40']);
       expect(rows[2]).toEqual([
-        1, T0 + 20_000, T0 + 60_000, positionId(1, T0 + 20_000), 'dev1', 'osmand', T0 + 20_000, true, -1.29, 36.822, 55, 90,
+        1, T0 + 20_000, T0 + 21_000, positionId(1, T0 + 20_000), 'dev1', 'osmand', T0 + 20_000, true, -1.29, 36.822, 20, 90,
         null, null, null, null, null, null, null, null, null, true, null, '{}',
       ]);
     }

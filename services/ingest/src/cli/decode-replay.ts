@@ -1,6 +1,6 @@
 import type { EventMessage, PositionMessage } from '@corridor/contracts';
-import { alarmWithoutFix, commandResultWithoutFix } from '../frames/alarm-events';
 import { toPositionMessage } from '../positions/normalize';
+import { stateOf, stateRecordAt } from '../positions/state-record';
 import { alarmEvent, commandResultEvent } from '../positions/publisher';
 import { sanityCheck } from '../positions/sanity';
 import { decodeJson, decodeParams } from '../protocols/osmand';
@@ -162,12 +162,15 @@ export class DecodeReplay {
       return toPositionMessage(p, { id: NO_DEVICE, uniqueId: p.deviceId ?? uniqueId ?? '' }, { protocol, serverTime: now, crcValid: result.crcValid });
     });
     this.count(result);
-    const reply = positions.length ? null : result.attributes?.result;
+    // device state without a fix: the state record ingest would publish (here without a last location: at 0, 0)
+    const state = stateOf(result);
+    if (state) {
+      const record = stateRecordAt(null, { ...state, time: result.deviceTime ?? now });
+      positions.push(toPositionMessage(record, { id: NO_DEVICE, uniqueId: uniqueId ?? '' }, { protocol, serverTime: now, crcValid: result.crcValid, stateRecord: true }));
+    }
     const events = [
       ...positions.filter((p) => p.alarm).map(alarmEvent),
       ...positions.filter((p) => typeof p.attributes.result === 'string').map(commandResultEvent),
-      ...(positions.length ? [] : (result.events ?? []).map((e) => alarmWithoutFix(NO_DEVICE, e.alarm, now, result.attributes ?? {}))),
-      ...(typeof reply === 'string' ? [commandResultWithoutFix(NO_DEVICE, reply, now, `${NO_DEVICE}-commandResult-${now.getTime()}-result`)] : []),
     ];
     const out: DecodedFrameOutput = {
       kind: result.kind,

@@ -72,7 +72,8 @@ describe('pnpm decode', () => {
     const { code, out, err } = await run(['--protocol', 'gt06'], [GT06_LOGIN, GT06_LOCATION, status, reply, photo, '787801']);
     expect(code).toBe(1);
     expect(out.slice(0, 5).map((o) => o.type)).toEqual(['0x01', '0x22', '0x13', '0x15', '0x35']);
-    expect(out[2]).toMatchObject({ kind: 'heartbeat', positions: [], attributes: { ignition: true, batteryLevel: 100 } });
+    expect(out[2]).toMatchObject({ kind: 'heartbeat', attributes: { ignition: true, batteryLevel: 100 } });
+    expect((out[2]!.positions as Record<string, unknown>[])[0]).toMatchObject({ valid: false, ignition: true, attributes: { outdated: true, batteryLevel: 100 } });
     expect(out[3]).toMatchObject({ kind: 'result', attributes: { result: 'Cut off the fuel supply: Success!' } });
     expect((out[3]!.events as Record<string, unknown>[])[0]).toMatchObject({ type: 'commandResult', attributes: { result: 'Cut off the fuel supply: Success!' } });
     expect(out[4]).toMatchObject({ kind: 'ignored', ignoredReason: expect.stringContaining('photo') });

@@ -3,34 +3,33 @@ import type { Cache, Logger } from '@corridor/platform';
 import { frameMetrics as m } from './frame-metrics';
 
 /**
- * Event ids for alarms that arrive without a fix. Such a frame has no device time to build an id
- * from, and a device resends a frame it saw no acknowledgement for (the connection dropped between
- * our publish and our ack): the resent frame must become the SAME event, or the alarm is reported
- * twice. The first arrival of a frame's exact bytes claims an id in the cache (SET NX, for
+ * The time of an alarm that arrives without a fix and without a time of the device's own. Such a
+ * frame becomes a state record stamped with its arrival, and a device resends a frame it saw no
+ * acknowledgement for (the connection dropped between our publish and our ack): the resent frame
+ * must become the SAME record (same position id, same alarm event), or the alarm is reported twice.
+ * The first arrival of a frame's exact bytes claims its time in the cache (SET NX, for
  * `windowSeconds`); a resend within that window finds and reuses it. Different bytes are a new
  * alarm (GT06 frames carry a serial number; GPS103 `L` reports a minute-resolution time), so two
  * equal GPS103 alarms in one minute count once, as their frames are indistinguishable.
- * With the cache unavailable the arrival time is the id (a resend may then duplicate; counted).
+ * With the cache unavailable the arrival time is used (a resend may then duplicate; counted).
  */
 export class AlarmIdentity {
   constructor(private readonly cache: Cache, private readonly logger: Logger, private readonly windowSeconds = 3600) {}
 
-  /** `kind` names the event type in the id (alarms, and command replies that came without a fix). */
-  async idFor(deviceId: number, alarm: string, bytes: Buffer, receivedAt: Date, kind = 'alarm'): Promise<string> {
-    const fresh = `${deviceId}-${kind}-${receivedAt.getTime()}-${alarm}`;
-    const key = `ingest:alarm-frame:${deviceId}:${alarm}:${createHash('sha1').update(bytes).digest('base64url')}`;
+  async arrivalOf(deviceId: number, bytes: Buffer, receivedAt: Date): Promise<Date> {
+    const key = `ingest:alarm-frame:${deviceId}:${createHash('sha1').update(bytes).digest('base64url')}`;
     try {
-      if (await this.cache.setIfAbsent(key, fresh, this.windowSeconds)) return fresh;
-      const first = await this.cache.get(key);
-      if (first) {
+      if (await this.cache.setIfAbsent(key, String(receivedAt.getTime()), this.windowSeconds)) return receivedAt;
+      const first = Number(await this.cache.get(key));
+      if (Number.isFinite(first) && first > 0) {
         m.alarmResends.inc();
-        return first;
+        return new Date(first);
       }
-      return fresh;
+      return receivedAt;
     } catch (err) {
       m.alarmIdFallbacks.inc();
-      this.logger.warn({ err: (err as Error).message, deviceId }, 'cache unavailable: alarm id from its arrival time (a resend may duplicate it)');
-      return fresh;
+      this.logger.warn({ err: (err as Error).message, deviceId }, 'cache unavailable: alarm stamped with its arrival (a resend may duplicate it)');
+      return receivedAt;
     }
   }
 }

@@ -1,5 +1,5 @@
-import { Topics, type EventMessage, type PositionMessage } from '@corridor/contracts';
-import { createLogger, MemoryBus, MemoryCache, systemClock, type BusMessage } from '@corridor/platform';
+import { positionId, Topics, type EventMessage, type PositionMessage } from '@corridor/contracts';
+import { cacheKeys, createLogger, MemoryBus, MemoryCache, systemClock, type BusMessage } from '@corridor/platform';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RawFrameRecord } from '../archive/raw-frame-archive';
 import { DeviceRegistry } from '../devices/device-registry';
@@ -42,7 +42,7 @@ afterEach(async () => {
 function handler(opts: { crc?: string; unknown?: UnknownDevicesMode } = {}): FrameHandler {
   const registry = new DeviceRegistry(bus, cache, logger);
   registry.apply({ id: 7, uniqueId: IMEI, name: 'truck', disabled: false, companyId: null, groupId: null, status: 'online', deleted: false });
-  const intake = new PositionIntake({ bus, registry, clock: systemClock, logger });
+  const intake = new PositionIntake({ bus, registry, cache, clock: systemClock, logger });
   return new FrameHandler(
     {
       intake,
@@ -120,39 +120,98 @@ describe('FrameHandler', () => {
     expect(messages(Topics.positions)).toHaveLength(1);
   });
 
-  it('publishes an alarm reported without a fix as an events.v1 alarm before the ack', async () => {
-    const v = await handler().handle(frame({ kind: 'alarm', events: [{ alarm: 'sos' }], attributes: { batteryLevel: 50 }, ack: ACK }), open);
-    expect(v.action).toBe('ack');
-    const [e] = messages(Topics.events) as EventMessage[];
-    expect(e).toMatchObject({ type: 'alarm', deviceId: 7, latitude: null, attributes: { alarm: 'sos', batteryLevel: 50 } });
-  });
-
-  it('gives a resent alarm frame (same bytes, later arrival) the id of its first arrival; other bytes are a new alarm', async () => {
+  it('keeps an alarm reported without a fix as a state record at the last location, and its alarm event, before the ack', async () => {
     const h = handler();
-    const alarm = (hex: string, at: number) => ({ ...frame({ kind: 'alarm', events: [{ alarm: 'sos' }], ack: ACK }), bytes: Buffer.from(hex, 'hex'), receivedAt: new Date(at) });
-    await h.handle(alarm('78781301', 1_000), open);
-    await h.handle(alarm('78781301', 9_000), open); // the device saw no ack and sent it again
-    await h.handle(alarm('78781302', 9_500), open); // next serial number: a new alarm
-    const ids = (messages(Topics.events) as EventMessage[]).map((e) => e.id);
-    expect(ids).toEqual(['7-alarm-1000-sos', '7-alarm-1000-sos', '7-alarm-9500-sos']);
+    await h.handle(frame({ positions: [position()], ack: ACK }), open);
+    const at = new Date(Date.UTC(2025, 0, 2, 3, 9, 0, 400));
+    const v = await h.handle({ ...frame({ kind: 'alarm', events: [{ alarm: 'sos' }], attributes: { batteryLevel: 50 }, ack: ACK }), receivedAt: at }, open);
+    expect(v.action).toBe('ack');
+    const record = (messages(Topics.positions) as PositionMessage[])[1]!;
+    expect(record).toMatchObject({
+      id: positionId(7, at, 'state'), fixTime: '2025-01-02T03:09:00.000Z', valid: false, latitude: -1.28, longitude: 36.82, alarm: 'sos',
+      attributes: { outdated: true, batteryLevel: 50, alarm: 'sos', distance: 0 },
+    });
+    const [e] = messages(Topics.events) as EventMessage[];
+    expect(e).toMatchObject({ type: 'alarm', deviceId: 7, positionId: record.id, latitude: -1.28, attributes: { alarm: 'sos' } });
   });
 
-  it('still publishes an alarm without a fix when the cache is down (id from the arrival time)', async () => {
+  it('stamps a resent alarm frame (same bytes, later arrival) with its first arrival: one record, one event; other bytes are a new alarm', async () => {
+    const h = handler();
+    const t = Date.UTC(2025, 0, 2, 4, 0, 0);
+    const alarm = (hex: string, at: number) => ({ ...frame({ kind: 'alarm', events: [{ alarm: 'sos' }], ack: ACK }), bytes: Buffer.from(hex, 'hex'), receivedAt: new Date(at) });
+    await h.handle(alarm('78781301', t + 1_000), open);
+    await h.handle(alarm('78781301', t + 9_000), open); // the device saw no ack and sent it again
+    await h.handle(alarm('78781302', t + 9_500), open); // next serial number: a new alarm
+    const ids = (messages(Topics.positions) as PositionMessage[]).map((p) => p.id);
+    expect(ids).toEqual([positionId(7, t + 1_000, 'state'), positionId(7, t + 1_000, 'state'), positionId(7, t + 9_000, 'state')]);
+    expect((messages(Topics.events) as EventMessage[]).map((e) => e.id)).toEqual([`7-alarm-${t + 1_000}-sos`, `7-alarm-${t + 1_000}-sos`, `7-alarm-${t + 9_000}-sos`]);
+  });
+
+  it('still keeps an alarm without a fix when the cache is down (stamped with its arrival), at (0, 0) without a known location', async () => {
     const h = handler();
     cache.setIfAbsent = () => Promise.reject(new Error('redis down'));
-    const v = await h.handle({ ...frame({ kind: 'alarm', events: [{ alarm: 'powerCut' }], ack: ACK }), receivedAt: new Date(5_000) }, open);
+    cache.mget = () => Promise.reject(new Error('redis down'));
+    const at = Date.UTC(2025, 0, 2, 5, 0, 0);
+    const v = await h.handle({ ...frame({ kind: 'alarm', events: [{ alarm: 'powerCut' }], ack: ACK }), receivedAt: new Date(at) }, open);
     expect(v.action).toBe('ack');
-    expect((messages(Topics.events) as EventMessage[]).map((e) => e.id)).toEqual(['7-alarm-5000-powerCut']);
+    expect((messages(Topics.positions) as PositionMessage[])[0]).toMatchObject({ latitude: 0, longitude: 0, valid: false, attributes: { outdated: true } });
+    expect((messages(Topics.events) as EventMessage[]).map((e) => e.id)).toEqual([`7-alarm-${at}-powerCut`]);
   });
 
-  it('publishes a command reply that came without a fix as a commandResult event (result under Traccar key), once per frame', async () => {
+  it('keeps status and heartbeat messages with attributes as state records (the device\'s time when it gives one); a bare heartbeat only acks', async () => {
     const h = handler();
+    expect((await h.handle(frame({ kind: 'heartbeat', ack: ACK }), open)).action).toBe('ack');
+    expect(messages(Topics.positions)).toHaveLength(0);
+    const deviceTime = new Date(Date.UTC(2025, 0, 2, 3, 30, 0));
+    await h.handle(frame({ kind: 'heartbeat', attributes: { ignition: true, charge: true, battery: 4.1, rssi: 4 }, deviceTime, ack: ACK }), open);
+    await h.handle(frame({ kind: 'result', attributes: { result: 'RELAY:1' } }), open);
+    const [status, reply] = messages(Topics.positions) as PositionMessage[];
+    expect(status).toMatchObject({
+      id: positionId(7, deviceTime, 'state'), fixTime: deviceTime.toISOString(), valid: false, ignition: true, battery: 4.1,
+      attributes: { outdated: true, ignition: true, charge: true, battery: 4.1, rssi: 4, motion: false },
+    });
+    expect(reply).toMatchObject({ valid: false, attributes: { outdated: true, result: 'RELAY:1' } });
+  });
+
+  it('adds the server-side accumulators: distance between fixes, totalDistance, engine hours while ignition is on', async () => {
+    const h = handler();
+    const t = Date.UTC(2025, 0, 3, 8, 0, 0);
+    await h.handle(frame({ positions: [position({ fixTime: new Date(t), ignition: true, speed: 0 })] }), open);
+    await h.handle(frame({ positions: [position({ fixTime: new Date(t + 60_000), latitude: -1.27, ignition: true })] }), open);
+    await h.handle(frame({ kind: 'heartbeat', attributes: { ignition: false }, deviceTime: new Date(t + 90_000) }), open);
+    await h.handle(frame({ positions: [position({ fixTime: new Date(t + 30_000), latitude: -1.2 })] }), open); // out of order: counts nothing
+    const [a, b, c, late] = (messages(Topics.positions) as PositionMessage[]).map((p) => p.attributes);
+    expect(a).toMatchObject({ distance: 0, totalDistance: 0, hours: 0, motion: false, ignition: true });
+    expect(b!.distance).toBeCloseTo(1112, -1);
+    expect(b).toMatchObject({ totalDistance: b!.distance, hours: 60_000, motion: true });
+    // ignition off by the heartbeat: the 30 s before it do not count (Traccar counts a leg with ignition on at both ends)
+    expect(c).toMatchObject({ distance: 0, totalDistance: b!.distance, hours: 60_000, outdated: true });
+    expect(late).toMatchObject({ distance: 0, totalDistance: b!.distance, hours: 60_000 });
+  });
+
+  it('takes PUT /devices/{id}/accumulators values as the base of the next position, once', async () => {
+    const h = handler();
+    const t = Date.UTC(2025, 0, 4, 8, 0, 0);
+    await h.handle(frame({ positions: [position({ fixTime: new Date(t) })] }), open);
+    await cache.set(cacheKeys.accumulatorsSet(7), JSON.stringify({ totalDistance: 1_000_000, hours: 3_600_000, setAt: Date.now() }));
+    await h.handle(frame({ positions: [position({ fixTime: new Date(t + 10_000) })] }), open);
+    await h.handle(frame({ positions: [position({ fixTime: new Date(t + 20_000), latitude: -1.27 })] }), open);
+    const [, set, next] = (messages(Topics.positions) as PositionMessage[]).map((p) => p.attributes);
+    expect(set).toMatchObject({ totalDistance: 1_000_000, hours: 3_600_000 });
+    expect(next!.totalDistance).toBeCloseTo(1_000_000 + (next!.distance as number), 2);
+  });
+
+  it('keeps a command reply that came without a fix as a state record with its commandResult event (result under Traccar key), once per frame', async () => {
+    const h = handler();
+    const t = Date.UTC(2025, 0, 2, 6, 0, 0);
     const reply = (at: number) => ({ ...frame({ kind: 'result', attributes: { result: 'Relay,1:Success!' }, ack: ACK }), bytes: Buffer.from('78781521', 'hex'), receivedAt: new Date(at) });
-    expect(await h.handle(reply(2_000), open)).toEqual({ action: 'ack', ack: ACK, device: { id: 7, uniqueId: IMEI } });
-    await h.handle(reply(6_000), open); // resent: the same event
+    expect(await h.handle(reply(t + 2_000), open)).toEqual({ action: 'ack', ack: ACK, device: { id: 7, uniqueId: IMEI } });
+    await h.handle(reply(t + 6_000), open); // resent: the same record and event
+    const [record, resent] = messages(Topics.positions) as PositionMessage[];
+    expect(resent!.id).toBe(record!.id);
     const events = messages(Topics.events) as EventMessage[];
     expect(events).toHaveLength(2);
-    expect(events[0]).toMatchObject({ id: '7-commandResult-2000-result', type: 'commandResult', deviceId: 7, positionId: null, attributes: { result: 'Relay,1:Success!' } });
+    expect(events[0]).toMatchObject({ id: `7-commandResult-${t + 2_000}`, type: 'commandResult', deviceId: 7, positionId: record!.id, attributes: { result: 'Relay,1:Success!' } });
     expect(events[1]?.id).toBe(events[0]?.id);
   });
 

@@ -1,14 +1,13 @@
-import { Topics, type EventMessage } from '@corridor/contracts';
 import { AppError, isRetryable, type Bus, type Clock, type Logger } from '@corridor/platform';
 import type { DeviceRegistry } from '../devices/device-registry';
-import type { IncomingFix, PositionIntake } from '../positions/intake';
+import type { IncomingFix, IncomingRecord, PositionIntake } from '../positions/intake';
 import type { KnownDevice } from '../positions/normalize';
 import { rejectedPositions, sanityCheck } from '../positions/sanity';
+import { stateOf } from '../positions/state-record';
 import type { DecodedPosition } from '../protocols/protocol';
 import type { RawFrameRecord } from '../archive/raw-frame-archive';
 import { rawFrameId as newRawFrameId } from '../archive/frame-id';
 import type { CrcPolicy } from '../config';
-import { alarmWithoutFix, commandResultWithoutFix } from './alarm-events';
 import type { AlarmIdentity } from './alarm-identity';
 import { frameMetrics as m } from './frame-metrics';
 import type { FrameSink, FrameVerdict, ReceivedFrame } from './received-frame';
@@ -23,7 +22,7 @@ export interface FrameHandlerDeps {
   archive: { record(r: RawFrameRecord): void };
   unknown: UnknownDevicePolicy;
   crcPolicy: CrcPolicy;
-  /** Stable ids for alarms without a fix, so a resent frame is one event. */
+  /** First-arrival times of alarms without a fix or device time, so a resent frame is one record and one event. */
   alarmIds: AlarmIdentity;
   logger: Logger;
   /** Backoff while the bus is unavailable (tests shorten it). */
@@ -43,8 +42,9 @@ export type LoginRejects = Partial<Record<string, () => Buffer>>;
 
 /**
  * The durable path of one device frame, shared by the TCP and UDP ports: archive it, identify the
- * device, apply the CRC policy and the sanity check, publish through PositionIntake and resolve
- * only once the bus confirmed; the caller writes the acknowledgement after that, in frame order.
+ * device, apply the CRC policy and the sanity check, publish through PositionIntake (fixes, and the
+ * device state a frame without a fix reports as a state record) and resolve only once the bus
+ * confirmed; the caller writes the acknowledgement after that, in frame order.
  * While the bus is unavailable it keeps the frame's positions and retries with backoff (the ack
  * stays held) until it succeeds or the connection goes away.
  */
@@ -68,10 +68,8 @@ export class FrameHandler implements FrameSink {
     if (result.positions.length) m.positions.inc({ protocol: frame.protocol }, result.positions.length);
     if (result.kind === 'ignored') this.ignored(frame, uniqueId);
 
-    const alarmsWithoutFix = result.positions.length ? [] : (result.events ?? []);
-    const reply = result.positions.length ? null : result.attributes?.result;
-    const commandResult = typeof reply === 'string' ? reply : null;
-    const carriesData = result.positions.length > 0 || alarmsWithoutFix.length > 0 || commandResult !== null;
+    const state = stateOf(result);
+    const carriesData = result.positions.length > 0 || state !== undefined;
     if (result.kind === 'login') {
       if (!uniqueId) return { action: 'skip', reason: 'login_without_id' };
       if (!device) return this.refuse(frame, uniqueId, false, this.loginRejects[frame.protocol]?.());
@@ -93,18 +91,15 @@ export class FrameHandler implements FrameSink {
     if (!carriesData) return { action: 'ack', ack: result.ack, ...(device ? { device } : {}) };
     if (!device) return this.refuse(frame, uniqueId!, false);
 
-    const sane = this.saneFixes(frame.protocol, uniqueId!, result.positions);
-    const events = await Promise.all(
-      alarmsWithoutFix.map(async (e) =>
-        alarmWithoutFix(device.id, e.alarm, frame.receivedAt, result.attributes ?? {}, await this.deps.alarmIds.idFor(device.id, e.alarm, frame.bytes, frame.receivedAt)),
-      ),
-    );
-    if (commandResult !== null) {
-      const id = await this.deps.alarmIds.idFor(device.id, 'result', frame.bytes, frame.receivedAt, 'commandResult');
-      events.push(commandResultWithoutFix(device.id, commandResult, frame.receivedAt, id));
+    const records: IncomingRecord[] = this.saneFixes(frame.protocol, uniqueId!, result.positions);
+    if (state) {
+      // the message's time: the device's own, else the arrival (of the first copy, for a resent alarm or command reply)
+      const resendable = state.alarms.length > 0 || typeof state.attributes.result === 'string';
+      const time = result.deviceTime ?? (resendable ? await this.deps.alarmIds.arrivalOf(device.id, frame.bytes, frame.receivedAt) : frame.receivedAt);
+      records.push({ uniqueId: uniqueId!, state: { ...state, time } });
     }
     try {
-      const done = await retryWithBackoff(() => this.publish(sane, events, frame, result.crcValid, rawFrameId), {
+      const done = await retryWithBackoff(() => this.publish(records, frame, result.crcValid, rawFrameId), {
         shouldRetry: isRetryable,
         cancelled: () => !connectionOpen(),
         onRetry: (err, n) => {
@@ -117,21 +112,14 @@ export class FrameHandler implements FrameSink {
     } catch (err) {
       if (err instanceof AppError && err.code === 'UNKNOWN_DEVICE') return this.refuse(frame, uniqueId!, true);
       this.deps.logger.error({ err, protocol: frame.protocol, uniqueId }, 'frame refused by the intake; not acknowledged');
-      m.dropped.inc({ protocol: frame.protocol, reason: 'refused' }, sane.length);
+      m.dropped.inc({ protocol: frame.protocol, reason: 'refused' }, records.length);
       return { action: 'skip', reason: 'refused' };
     }
     return { action: 'ack', ack: result.ack, device };
   }
 
-  private async publish(fixes: IncomingFix[], events: EventMessage[], frame: ReceivedFrame, crcValid: boolean, rawFrameId: string): Promise<void> {
-    if (fixes.length) await this.deps.intake.accept(fixes, { protocol: frame.protocol, crcValid, rawFrameId });
-    if (events.length) {
-      try {
-        await this.deps.bus.publish(Topics.events, events.map((e) => ({ key: String(e.deviceId), value: e })));
-      } catch (err) {
-        throw new AppError('UNAVAILABLE', 'The event bus is unavailable; retry later', { cause: (err as Error).message }, true);
-      }
-    }
+  private async publish(records: IncomingRecord[], frame: ReceivedFrame, crcValid: boolean, rawFrameId: string): Promise<void> {
+    if (records.length) await this.deps.intake.accept(records, { protocol: frame.protocol, crcValid, rawFrameId });
   }
 
   /**

@@ -24,7 +24,7 @@ export const frameMetrics = {
   acks: counter('ingest_acks_total', 'Acknowledgements written to devices', ['protocol']),
   publishRetries: counter('ingest_publish_retries_total', 'Publishes retried while the bus was unavailable (the ack is held)', ['protocol']),
   paused: counter('ingest_backpressure_pauses_total', 'Times a connection stopped reading because its frames were waiting for the bus', ['protocol']),
-  alarmResends: counter('ingest_alarm_resends_total', 'Alarm frames without a fix received again (a resend) and given the id of their first arrival', []),
-  alarmIdFallbacks: counter('ingest_alarm_id_fallbacks_total', 'Alarm ids taken from the arrival time because the cache was unavailable', []),
+  alarmResends: counter('ingest_alarm_resends_total', 'Alarm frames without a fix received again (a resend) and stamped with their first arrival', []),
+  alarmIdFallbacks: counter('ingest_alarm_id_fallbacks_total', 'Alarms without a fix stamped with their own arrival because the cache was unavailable', []),
   overload: counter('ingest_datagrams_dropped_total', 'UDP datagrams dropped unacknowledged because too many were waiting for the bus', ['protocol']),
 };

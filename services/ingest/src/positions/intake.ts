@@ -1,19 +1,40 @@
 import { MAX_POSITION_DEVICE_ID, type PositionMessage } from '@corridor/contracts';
-import { AppError, counter, type Bus, type Clock, type Logger } from '@corridor/platform';
+import { AppError, counter, type Bus, type Cache, type Clock, type Logger } from '@corridor/platform';
 import type { DecodedPosition } from '../protocols/protocol';
 import type { DeviceRegistry } from '../devices/device-registry';
 import { unknownDevices } from '../devices/device-registry';
-import { toPositionMessage } from './normalize';
+import { toPositionMessage, type KnownDevice } from './normalize';
 import { publishPositions } from './publisher';
-import { rejectedPositions, sanityCheck } from './sanity';
+import { rejectedPositions, sanityCheck, type SanityReason } from './sanity';
 import type { ComputedAttributes } from './computed-attributes';
+import { DeviceLocks } from './device-locks';
+import { stateRecordAt } from './state-record';
+import { track, type TrackState } from './track';
+import { TrackStore } from './track-store';
 
 const received = counter('ingest_positions_received_total', 'Decoded positions received, before checks', ['protocol']);
+const stateRecords = counter('ingest_state_records_total', 'State records made from status, heartbeat and cell-only messages', ['protocol']);
 
 export interface IncomingFix {
   uniqueId: string;
   position: DecodedPosition;
 }
+
+/** Device state reported without a fix: kept as a state record at the device's last known location. */
+export interface IncomingState {
+  uniqueId: string;
+  state: {
+    /** under Traccar's keys and units */
+    attributes: DecodedPosition['attributes'];
+    /** alarms reported with it (Traccar alarm names); the record's `alarm` joins them */
+    alarms: string[];
+    /** the message's time: the device's when it stamps one, else the arrival */
+    time: Date;
+  };
+}
+
+export type IncomingRecord = IncomingFix | IncomingState;
+const isState = (r: IncomingRecord): r is IncomingState => 'state' in r;
 
 export interface IntakeMeta {
   protocol: string;
@@ -21,35 +42,49 @@ export interface IntakeMeta {
   rawFrameId?: string | null;
 }
 
+export interface IntakeOptions {
+  /** knots: a fix without a `motion` attribute is in motion above this (Traccar event.motion.speedThreshold). */
+  motionThreshold?: number;
+}
+
 /**
- * The one path from decoded fixes to the bus, shared by every protocol and the JSON API:
- * identify the device, run the sanity check, normalize, apply computed attributes, publish, and only then return.
- * All-or-nothing: if any fix of the call is refused, nothing is published and the error lists each.
+ * The one path from decoded fixes and device state to the bus, shared by every protocol and the
+ * JSON API: identify the device, run the sanity check, normalize, place state records at the last
+ * known location, add the server-side accumulators (track.ts), apply computed attributes, publish,
+ * and only then return. All-or-nothing: if any record of the call is refused, nothing is published
+ * and the error lists each. Records of one device are handled one call at a time in this instance
+ * (its track state is read, advanced and saved after the publish).
  */
 export class PositionIntake {
-  constructor(private readonly deps: { bus: Bus; registry: DeviceRegistry; clock: Clock; logger: Logger; computed?: ComputedAttributes }) {}
+  private readonly locks = new DeviceLocks();
+  private readonly tracks: TrackStore;
+  private readonly motionThreshold: number;
 
-  async accept(fixes: IncomingFix[], meta: IntakeMeta): Promise<PositionMessage[]> {
+  constructor(
+    private readonly deps: { bus: Bus; registry: DeviceRegistry; cache: Cache; clock: Clock; logger: Logger; computed?: ComputedAttributes },
+    opts: IntakeOptions = {},
+  ) {
+    this.tracks = new TrackStore(deps.cache, deps.logger.child({ component: 'track-store' }));
+    this.motionThreshold = opts.motionThreshold ?? 0.01;
+  }
+
+  async accept(records: IncomingRecord[], meta: IntakeMeta): Promise<PositionMessage[]> {
     const now = this.deps.clock.now();
     await this.deps.computed?.refresh();
-    received.inc({ protocol: meta.protocol }, fixes.length);
-    const out: PositionMessage[] = [];
+    received.inc({ protocol: meta.protocol }, records.length);
+    const devices: KnownDevice[] = [];
     const unknown: { index: number; uniqueId: string }[] = [];
-    const insane: { index: number; uniqueId: string; reason: string }[] = [];
-    for (const [index, fix] of fixes.entries()) {
-      const device = await this.deps.registry.lookup(fix.uniqueId);
+    const insane: { index: number; uniqueId: string; reason: SanityReason | 'device_id_range' }[] = [];
+    for (const [index, r] of records.entries()) {
+      const device = await this.deps.registry.lookup(r.uniqueId);
       if (!device) {
-        unknown.push({ index, uniqueId: fix.uniqueId });
+        unknown.push({ index, uniqueId: r.uniqueId });
         continue;
       }
       // position ids hold device ids up to 2^20 - 1 (position-id.ts): a device beyond cannot store positions
-      const reason = device.id > MAX_POSITION_DEVICE_ID ? 'device_id_range' : sanityCheck(fix.position, now);
-      if (reason) {
-        insane.push({ index, uniqueId: fix.uniqueId, reason });
-        continue;
-      }
-      const message = toPositionMessage(fix.position, device, { protocol: meta.protocol, serverTime: now, crcValid: meta.crcValid ?? true, rawFrameId: meta.rawFrameId ?? null });
-      out.push(this.deps.computed ? this.deps.computed.apply(message, this.deps.registry.companyOf(device.uniqueId)) : message);
+      const reason = device.id > MAX_POSITION_DEVICE_ID ? 'device_id_range' : sanityCheck(isState(r) ? stateRecordAt(null, r.state) : r.position, now);
+      if (reason) insane.push({ index, uniqueId: r.uniqueId, reason });
+      devices[index] = device;
     }
     if (unknown.length) {
       unknownDevices.inc({ protocol: meta.protocol }, unknown.length);
@@ -60,7 +95,26 @@ export class PositionIntake {
       for (const i of insane) rejectedPositions.inc({ protocol: meta.protocol, reason: i.reason });
       throw new AppError('VALIDATION_FAILED', `Position failed the sanity check (${insane[0]!.reason})`, { rejected: insane });
     }
-    await publishPositions(this.deps.bus, out);
-    return out;
+    const ids = [...new Set(devices.map((d) => d.id))];
+    return this.locks.with(ids, async () => {
+      const { states, overrides } = await this.tracks.load(ids);
+      const next = new Map<number, TrackState>();
+      const out: PositionMessage[] = [];
+      for (const [index, r] of records.entries()) {
+        const device = devices[index]!;
+        const state = next.get(device.id) ?? states.get(device.id);
+        const decoded = isState(r) ? stateRecordAt(state?.fix ?? null, r.state) : r.position;
+        if (isState(r)) stateRecords.inc({ protocol: meta.protocol });
+        const message = toPositionMessage(decoded, device, {
+          protocol: meta.protocol, serverTime: now, crcValid: meta.crcValid ?? true, rawFrameId: meta.rawFrameId ?? null, stateRecord: isState(r),
+        });
+        const tracked = track(state, message, { motionThreshold: this.motionThreshold, override: overrides.get(device.id) });
+        next.set(device.id, tracked.state);
+        out.push(this.deps.computed ? this.deps.computed.apply(tracked.position, this.deps.registry.companyOf(device.uniqueId)) : tracked.position);
+      }
+      await publishPositions(this.deps.bus, out);
+      await this.tracks.save(next);
+      return out;
+    });
   }
 }

@@ -9,8 +9,9 @@ const lastFix = gauge('position_writer_last_fix_lag_seconds', 'Server time minus
 
 /**
  * Consumer of positions.v1 that stores every position in ClickHouse and keeps the latest position
- * per device in the cache. Idempotent: ClickHouse collapses redelivered rows (same device and fix
- * time) and the cache only moves forward in fix time.
+ * per device in the cache. Idempotent: ClickHouse collapses redelivered rows (same position id, the
+ * first arrival kept) and the cache only moves forward in (fix time, id): a state record is later
+ * than the fix of the same second, a resent position is not later than itself.
  */
 export async function startPositionStore(deps: { bus: Bus; analytics: Analytics; cache: Cache; logger: Logger }): Promise<Subscription> {
   await ensurePositionsTable(deps.analytics);
@@ -35,11 +36,18 @@ export async function startPositionStore(deps: { bus: Bus; analytics: Analytics;
   });
 }
 
+/** Whether `a` is a later position of its device than `b` (fix time, then id: position-id.ts). */
+const later = (a: PositionMessage, b: PositionMessage): boolean => {
+  const ta = Date.parse(a.fixTime);
+  const tb = Date.parse(b.fixTime);
+  return ta > tb || (ta === tb && a.id > b.id);
+};
+
 async function updateLatest(cache: Cache, positions: PositionMessage[]): Promise<void> {
   const newestByDevice = new Map<number, PositionMessage>();
   for (const p of positions) {
     const cur = newestByDevice.get(p.deviceId);
-    if (!cur || p.fixTime > cur.fixTime) newestByDevice.set(p.deviceId, p);
+    if (!cur || later(p, cur)) newestByDevice.set(p.deviceId, p);
   }
   const ids = [...newestByDevice.keys()];
   const stored = await cache.mget(ids.map(cacheKeys.latestPosition));
@@ -47,7 +55,7 @@ async function updateLatest(cache: Cache, positions: PositionMessage[]): Promise
     ids.map(async (id, i) => {
       const candidate = newestByDevice.get(id)!;
       const prev = stored[i];
-      if (prev && (JSON.parse(prev) as PositionMessage).fixTime >= candidate.fixTime) return;
+      if (prev && !later(candidate, JSON.parse(prev) as PositionMessage)) return;
       await cache.set(cacheKeys.latestPosition(id), JSON.stringify(candidate));
     }),
   );

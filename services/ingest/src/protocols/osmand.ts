@@ -91,7 +91,7 @@ export function decodeParams(params: Params, now: Date): OsmAndFix {
       course: num(params, 'bearing', { min: 0, max: 360 }) ?? num(params, 'heading', { min: 0, max: 360 }) ?? 0,
       altitude: num(params, 'altitude') ?? null,
       hdop: num(params, 'hdop', { min: 0 }) ?? null,
-      battery: batt ?? null,
+      // batt is a percentage: Traccar's batteryLevel (battery is volts)
       attributes,
     },
   };

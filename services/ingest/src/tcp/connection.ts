@@ -2,6 +2,7 @@ import type { Socket } from 'node:net';
 import type { Clock, Logger } from '@corridor/platform';
 import { DecodeError, type Protocol, type ProtocolSession } from '../protocols/protocol';
 import type { ConnectionRegistry, DeviceLink } from '../commands/connection-registry';
+import type { DeviceSession, DeviceSessions } from '../devices/device-sessions';
 import { frameMetrics as m } from '../frames/frame-metrics';
 import type { FrameSink, FrameVerdict, ReceivedFrame } from '../frames/received-frame';
 import type { IntakeGate } from '../positions/intake-gate';
@@ -23,6 +24,8 @@ export interface ConnectionDeps {
   /** The service-wide budget of fixes waiting for the bus (every port and the HTTP APIs). */
   gate: IntakeGate;
   connections: ConnectionRegistry;
+  /** Tells the device state (device-status.v1) when a device is identified here, seen, and gone. */
+  sessions?: DeviceSessions;
   limits: ConnectionLimits;
   clock: Clock;
   logger: Logger;
@@ -72,6 +75,7 @@ export class DeviceConnection implements DeviceLink {
   private consecutiveErrors = 0;
   private closeReason: string | undefined;
   private boundUniqueId: string | undefined;
+  private deviceSession: DeviceSession | undefined;
   private alive = true;
   private logger: Logger | undefined;
   private readonly wake = (): void => this.tryResume();
@@ -255,18 +259,23 @@ export class DeviceConnection implements DeviceLink {
         m.acks.inc({ protocol: frame.protocol });
         m.ackLatency.observe({ protocol: frame.protocol }, (performance.now() - frame.arrivedAt) / 1000);
       }
-      if (verdict.device && this.alive) this.bind(verdict.device.uniqueId);
+      if (verdict.device && this.alive) this.bind(verdict.device);
     } else if (verdict.action === 'close') {
       this.log.info({ reason: verdict.reason, uniqueId: frame.uniqueId }, 'closing the device connection');
       this.close(verdict.reason, verdict.reply);
     }
   }
 
-  private bind(uniqueId: string): void {
-    if (this.boundUniqueId === uniqueId) return;
+  private bind(device: { id: number; uniqueId: string }): void {
+    if (this.boundUniqueId === device.uniqueId) {
+      this.deviceSession?.seen();
+      return;
+    }
     if (this.boundUniqueId) this.deps.connections.unbind(this.boundUniqueId, this);
-    this.boundUniqueId = uniqueId;
-    this.deps.connections.bind(uniqueId, this);
+    this.deviceSession?.end();
+    this.boundUniqueId = device.uniqueId;
+    this.deps.connections.bind(device.uniqueId, this);
+    this.deviceSession = this.deps.sessions?.start(device, this.protocol.name);
   }
 
   private release(bytes: number, fixes: number): void {
@@ -318,6 +327,7 @@ export class DeviceConnection implements DeviceLink {
   private onClose(): void {
     this.alive = false;
     if (this.boundUniqueId) this.deps.connections.unbind(this.boundUniqueId, this);
+    this.deviceSession?.end();
     this.deps.budget.stopWaiting(this.wake);
     this.deps.gate.cancel(this.gateWake);
     this.held = [];

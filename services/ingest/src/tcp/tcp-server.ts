@@ -2,6 +2,7 @@ import { createServer, type AddressInfo, type Server } from 'node:net';
 import type { Clock, Logger } from '@corridor/platform';
 import type { Protocol } from '../protocols/protocol';
 import type { ConnectionRegistry } from '../commands/connection-registry';
+import type { DeviceSessions } from '../devices/device-sessions';
 import { frameMetrics as m } from '../frames/frame-metrics';
 import type { FrameSink } from '../frames/received-frame';
 import type { IntakeGate } from '../positions/intake-gate';
@@ -19,6 +20,7 @@ export interface DeviceTcpServerOptions {
   handler: FrameSink;
   gate: IntakeGate;
   connections: ConnectionRegistry;
+  sessions?: DeviceSessions;
   limits: TcpServerLimits;
   clock: Clock;
   logger: Logger;
@@ -43,6 +45,7 @@ export class DeviceTcpServer {
         budget: this.budget,
         gate: opts.gate,
         connections: opts.connections,
+        ...(opts.sessions ? { sessions: opts.sessions } : {}),
         limits: opts.limits,
         clock: opts.clock,
         logger: this.log,

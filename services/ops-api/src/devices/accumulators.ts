@@ -1,38 +1,40 @@
 import { eq, inArray } from 'drizzle-orm';
 import type { Device, DeviceAccumulators, PositionMessage } from '@corridor/contracts';
-import type { Orm } from '@corridor/platform';
+import { cacheKeys, unavailable, type Cache, type Orm } from '@corridor/platform';
 import { audit } from '../audit/audit';
 import { deviceAccumulators, type DeviceAccumulatorRow } from '../db/schema';
 import type { Actor } from '../resources/scope';
-import type { LatestPositions } from './latest-positions';
 
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : null);
-
-/** The device's own distance reading in metres: the odometer it reports, else a totalDistance attribute. */
-export const distanceReading = (p: PositionMessage | undefined): number | null =>
-  p ? (p.odometer ?? num(p.attributes.totalDistance) ?? num(p.attributes.odometer)) : null;
-/** The device's own engine-hours reading in milliseconds (attribute hours). */
-export const hoursReading = (p: PositionMessage | undefined): number | null => (p ? num(p.attributes.hours) : null);
+/** The override key outlives any silence a device may keep before its next position. */
+const OVERRIDE_TTL_SECONDS = 365 * 86_400;
 
 /**
- * The value of a watched quantity now: totalDistance/odometer (m) and hours (ms) count on from the
- * accumulator set by hand (set + (reading − reading when set)); any other type is the position's
- * numeric attribute of that name.
+ * A server accumulator now: the value set by hand when it was set after the latest position was
+ * made (ingest applies it from the device's next position on), else the latest position's attribute
+ * (ingest's running totalDistance in m, hours in ms).
+ */
+function accumulated(key: 'totalDistance' | 'hours', p: PositionMessage | undefined, acc: DeviceAccumulatorRow | undefined): number | null {
+  const set = acc?.[key];
+  if (set !== null && set !== undefined && (!p || acc!.updatedAt.getTime() > Date.parse(p.serverTime))) return set;
+  return p ? num(p.attributes[key]) : null;
+}
+
+/**
+ * The value of a watched quantity now (Traccar's maintenance types): totalDistance (m) and hours
+ * (ms) are the server accumulators; odometer is the device's own reading, or totalDistance when the
+ * device sends none; any other type is the latest position's numeric field or attribute of that name.
  */
 export function watchedValue(type: string, p: PositionMessage | undefined, acc: DeviceAccumulatorRow | undefined): number | null {
-  const accumulated = (set: number | null | undefined, base: number | null | undefined, reading: number | null): number | null => {
-    if (set === null || set === undefined) return reading;
-    if (reading === null || base === null || base === undefined) return set;
-    return set + Math.max(0, reading - base);
-  };
-  if (type === 'totalDistance' || type === 'odometer') return accumulated(acc?.totalDistance, acc?.totalDistanceBase, distanceReading(p));
-  if (type === 'hours') return accumulated(acc?.hours, acc?.hoursBase, hoursReading(p));
+  if (type === 'totalDistance' || type === 'hours') return accumulated(type, p, acc);
+  if (type === 'odometer') return p?.odometer ?? num(p?.attributes.odometer) ?? accumulated('totalDistance', p, acc);
   return p ? num((p as unknown as Record<string, unknown>)[type] ?? p.attributes[type]) : null;
 }
 
-/** Traccar PUT /devices/{id}/accumulators: set odometer and hours as of the latest position. */
-export function accumulatorsService(deps: { db: Orm; latest: LatestPositions }) {
+/** Traccar PUT /devices/{id}/accumulators: totalDistance and hours from now on (audited). */
+export function accumulatorsService(deps: { db: Orm; cache: Cache; now?: () => Date }) {
   const { db } = deps;
+  const now = deps.now ?? (() => new Date());
   return {
     async forDevices(ids: number[]): Promise<Map<number, DeviceAccumulatorRow>> {
       if (!ids.length) return new Map();
@@ -40,15 +42,9 @@ export function accumulatorsService(deps: { db: Orm; latest: LatestPositions }) 
       return new Map(rows.map((r) => [r.deviceId, r]));
     },
     async set(device: Device, input: DeviceAccumulators, actor: Actor): Promise<void> {
-      const p = (await deps.latest([device.id])).get(device.id);
+      const at = now();
       const [before] = await db.select().from(deviceAccumulators).where(eq(deviceAccumulators.deviceId, device.id));
-      const values = {
-        totalDistance: input.totalDistance ?? before?.totalDistance ?? null,
-        totalDistanceBase: input.totalDistance !== undefined ? distanceReading(p) : (before?.totalDistanceBase ?? null),
-        hours: input.hours ?? before?.hours ?? null,
-        hoursBase: input.hours !== undefined ? hoursReading(p) : (before?.hoursBase ?? null),
-        updatedAt: new Date(),
-      };
+      const values = { totalDistance: input.totalDistance ?? before?.totalDistance ?? null, hours: input.hours ?? before?.hours ?? null, updatedAt: at };
       await db.transaction(async (tx) => {
         await tx.insert(deviceAccumulators).values({ deviceId: device.id, ...values }).onConflictDoUpdate({ target: deviceAccumulators.deviceId, set: values });
         await audit.record(tx, actor.identity, {
@@ -56,6 +52,11 @@ export function accumulatorsService(deps: { db: Orm; latest: LatestPositions }) 
           before: before ? { totalDistance: before.totalDistance, hours: before.hours } : null,
           after: { totalDistance: values.totalDistance, hours: values.hours }, requestId: actor.requestId,
         });
+      });
+      // ingest takes the values given now as the base of the device's next position
+      const override = { ...(input.totalDistance !== undefined ? { totalDistance: input.totalDistance } : {}), ...(input.hours !== undefined ? { hours: input.hours } : {}), setAt: at.getTime() };
+      await deps.cache.set(cacheKeys.accumulatorsSet(device.id), JSON.stringify(override), OVERRIDE_TTL_SECONDS).catch((err: unknown) => {
+        throw unavailable('cache', err);
       });
     },
   };

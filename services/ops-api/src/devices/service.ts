@@ -1,6 +1,8 @@
-import { Topics, type Device, type DeviceInput, type DeviceRegistryMessage } from '@corridor/contracts';
+import { DeviceRegistryMessage, Topics, type Device, type DeviceInput } from '@corridor/contracts';
 import { AppError, cacheKeys, notFound, type Bus, type Cache, type Logger } from '@corridor/platform';
 import type { DeviceRow } from '../db/schema';
+import { readLiveStates, withLiveState } from '../device-state/live-state';
+import type { DeviceLiveState } from '../device-state/status';
 import type { DeviceFilter, DevicesRepository } from './repository';
 
 export function toDevice(r: DeviceRow): Device {
@@ -12,9 +14,8 @@ export function toDevice(r: DeviceRow): Device {
   };
 }
 
-const registryEntry = (r: DeviceRow, deleted = false): DeviceRegistryMessage => ({
-  id: r.id, uniqueId: r.uniqueId, name: r.name, disabled: r.disabled, companyId: r.companyId, groupId: r.groupId, status: r.status, deleted,
-});
+/** devices.v1 carries the Device as the API gives it (live state included), or a tombstone. */
+const registryEntry = (d: Device, deleted = false): DeviceRegistryMessage => ({ ...d, deleted });
 
 const isUniqueViolation = (err: unknown): boolean => {
   const e = err as { code?: string; cause?: { code?: string } };
@@ -29,8 +30,22 @@ const isUniqueViolation = (err: unknown): boolean => {
 export function devicesService(deps: { repo: DevicesRepository; bus: Bus; cache: Cache; logger: Logger }) {
   const { repo, bus, cache, logger } = deps;
 
+  /** Devices with their live status, lastUpdate and positionId (device-state); PostgreSQL's copy when the cache is down. */
+  async function live(devices: Device[]): Promise<Device[]> {
+    if (!devices.length) return devices;
+    let states: Map<number, DeviceLiveState>;
+    try {
+      states = await readLiveStates(cache, devices.map((d) => d.id));
+    } catch (err) {
+      logger.warn({ err: (err as Error).message }, 'cache unavailable: device status as PostgreSQL last stored it');
+      return devices;
+    }
+    return devices.map((d) => withLiveState(d, states.get(d.id)));
+  }
+
   async function announce(row: DeviceRow, deleted = false, previousUniqueId?: string): Promise<void> {
-    const entry = registryEntry(row, deleted);
+    const [device] = deleted ? [toDevice(row)] : await live([toDevice(row)]);
+    const entry = registryEntry(device!, deleted);
     try {
       if (previousUniqueId && previousUniqueId !== row.uniqueId) await cache.del(cacheKeys.deviceByUniqueId(previousUniqueId));
       if (deleted) await cache.del(cacheKeys.deviceByUniqueId(row.uniqueId), cacheKeys.deviceById(row.id));
@@ -44,12 +59,12 @@ export function devicesService(deps: { repo: DevicesRepository; bus: Bus; cache:
 
   return {
     async list(f: DeviceFilter): Promise<Device[]> {
-      return (await repo.list(f)).map(toDevice);
+      return live((await repo.list(f)).map(toDevice));
     },
     async get(id: number, companyId?: number): Promise<Device> {
       const row = await repo.get(id);
       if (!row || (companyId !== undefined && row.companyId !== companyId)) throw notFound('Device', id);
-      return toDevice(row);
+      return (await live([toDevice(row)]))[0]!;
     },
     async create(input: DeviceInput): Promise<Device> {
       let row: DeviceRow;
@@ -127,14 +142,36 @@ export function devicesService(deps: { repo: DevicesRepository; bus: Bus; cache:
     async syncRegistry(): Promise<number> {
       let n = 0;
       for await (const rows of repo.all()) {
-        for (const r of rows) {
-          await cache.set(cacheKeys.deviceByUniqueId(r.uniqueId), JSON.stringify(registryEntry(r)));
-          await cache.set(cacheKeys.deviceById(r.id), JSON.stringify(registryEntry(r)));
+        const entries = (await live(rows.map(toDevice))).map((d) => registryEntry(d));
+        for (const e of entries) {
+          await cache.set(cacheKeys.deviceByUniqueId(e.uniqueId), JSON.stringify(e));
+          await cache.set(cacheKeys.deviceById(e.id), JSON.stringify(e));
         }
-        await bus.publish(Topics.devices, rows.map((r) => ({ key: String(r.id), value: registryEntry(r) })));
+        await bus.publish(Topics.devices, entries.map((e) => ({ key: String(e.id), value: e })));
         n += rows.length;
       }
       return n;
+    },
+    /**
+     * The devices.v1 entries of devices whose live state changed (device-state): the registry entry
+     * the cache holds (else the row) with that state; devices that no longer exist are left out.
+     */
+    async registryEntries(states: Map<number, DeviceLiveState>): Promise<DeviceRegistryMessage[]> {
+      const list = [...states];
+      const cached = await cache.mget(list.map(([id]) => cacheKeys.deviceById(id))).catch(() => list.map(() => null));
+      const out: DeviceRegistryMessage[] = [];
+      const missing: number[] = [];
+      list.forEach(([id, s], i) => {
+        const raw = cached[i];
+        const parsed = raw ? DeviceRegistryMessage.safeParse(JSON.parse(raw)) : undefined;
+        // an entry from before devices.v1 carried the whole Device (no attributes) is read again
+        if (parsed?.success && parsed.data.id === id && parsed.data.attributes !== undefined) out.push({ ...withLiveState(parsed.data, s), deleted: false });
+        else missing.push(id);
+      });
+      if (missing.length) {
+        for (const r of await repo.list({ ids: missing, limit: missing.length, offset: 0 })) out.push(registryEntry(withLiveState(toDevice(r), states.get(r.id))));
+      }
+      return out;
     },
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PositionMessage } from '@corridor/contracts';
+import { PositionMessage, positionId } from '@corridor/contracts';
 import { watchedValue } from '../devices/accumulators';
 import { nextDue } from './schedule';
 
@@ -15,13 +15,14 @@ describe('next maintenance due', () => {
 
 describe('watched values', () => {
   const p = PositionMessage.parse({
-    id: '1-0', deviceId: 1, uniqueId: 'u', protocol: 'gt06', fixTime: '2026-01-01T00:00:00Z', serverTime: '2026-01-01T00:00:00Z',
-    valid: true, latitude: 0, longitude: 0, speed: 0, course: 0, odometer: 52_000, attributes: { hours: 7_200_000, fuel: '33.5' },
+    id: positionId(1, '2026-01-01T00:00:00Z'), deviceId: 1, uniqueId: 'u', protocol: 'gt06', fixTime: '2026-01-01T00:00:00Z', serverTime: '2026-01-01T00:00:00Z',
+    valid: true, latitude: 0, longitude: 0, speed: 0, course: 0, odometer: 52_000, attributes: { totalDistance: 48_000, hours: 7_200_000, fuel: '33.5' },
   });
-  const acc = { deviceId: 1, totalDistance: 1_000_000, totalDistanceBase: 50_000, hours: null, hoursBase: null, updatedAt: new Date() };
 
-  it('reads the device\'s own odometer, hours and numeric attributes', () => {
-    expect(watchedValue('totalDistance', p, undefined)).toBe(52_000);
+  it('reads the server accumulators, the device\'s own odometer (else totalDistance) and numeric attributes', () => {
+    expect(watchedValue('totalDistance', p, undefined)).toBe(48_000);
+    expect(watchedValue('odometer', p, undefined)).toBe(52_000);
+    expect(watchedValue('odometer', { ...p, odometer: null, attributes: { totalDistance: 48_000 } }, undefined)).toBe(48_000);
     expect(watchedValue('hours', p, undefined)).toBe(7_200_000);
     expect(watchedValue('fuel', p, undefined)).toBe(33.5);
     expect(watchedValue('speed', p, undefined)).toBe(0);
@@ -29,9 +30,12 @@ describe('watched values', () => {
     expect(watchedValue('totalDistance', undefined, undefined)).toBeNull();
   });
 
-  it('counts on from an accumulator set by hand', () => {
-    expect(watchedValue('odometer', p, acc)).toBe(1_002_000);
-    expect(watchedValue('totalDistance', undefined, acc)).toBe(1_000_000);
-    expect(watchedValue('hours', p, acc)).toBe(7_200_000);
+  it('takes a value set by hand after the latest position, until a position made after it carries the new totals', () => {
+    const setLater = { deviceId: 1, totalDistance: 1_000_000, hours: null, updatedAt: new Date('2026-01-01T00:10:00Z') };
+    expect(watchedValue('totalDistance', p, setLater)).toBe(1_000_000);
+    expect(watchedValue('totalDistance', undefined, setLater)).toBe(1_000_000);
+    expect(watchedValue('hours', p, setLater)).toBe(7_200_000);
+    const setBefore = { ...setLater, updatedAt: new Date('2025-12-31T23:00:00Z') };
+    expect(watchedValue('totalDistance', p, setBefore)).toBe(48_000);
   });
 });

@@ -89,8 +89,8 @@ beforeAll(async () => {
     fix(odd, 1, { ignition: null, attributes: oddAttributes }),
     fix(odd, 2, { deviceTime: new Date(T0 + 5000).toISOString(), crcValid: false, alarm: 'overspeed,powerCut' }),
   ]);
-  // redelivered: the later server time wins
-  await put([fix(odd, 1, { ignition: null, attributes: oddAttributes, speed: 9.5, serverTime: new Date(T0 + 60_000).toISOString() })]);
+  // the same position written twice: the first arrival (earliest server time) is the one kept
+  await put([fix(odd, 1, { ignition: null, attributes: oddAttributes, speed: 9.5, serverTime: new Date(T0 + 10_500).toISOString() })]);
   await ensureEventsTable(adapters.analytics);
   await insertEvents(adapters.analytics)([
     EventMessage.parse({ id: 'e1', type: 'alarm', eventTime: new Date(T0 + 1000).toISOString(), deviceId: odd, attributes: { alarm: 'sos', note: 'a "b", c' } }),

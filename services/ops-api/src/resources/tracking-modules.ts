@@ -70,7 +70,7 @@ export function trackingModules(app: App, deps: TrackingDeps): TrackingModules {
   const { db } = deps;
   const log = (module: string) => deps.logger.child({ module });
   const latest = latestPositions({ cache: deps.cache, analytics: deps.analytics });
-  const accumulators = accumulatorsService({ db, latest });
+  const accumulators = accumulatorsService({ db, cache: deps.cache });
   const visibleDevice = (id: number, who: Parameters<typeof companyScope>[0]) => deps.devices.get(id, companyScope(who));
 
   deviceExtraRoutes(app, { devices: deps.devices, configuration: deviceConfigurationService(db), accumulators });

@@ -1,7 +1,7 @@
 import { DecodeError, type DecodedPosition } from '../protocol';
 import { H02_BINARY_SHORT } from './frame';
 import { decodeBatteryLevel, decodeStatus } from './status';
-import { MAX_SPEED_KNOTS, utcFromParts } from './time';
+import { MAX_SPEED_KNOTS, utcFromParts } from '../text-time';
 
 /**
  * Binary H02 report (facts from the H02 document and Traccar's H02ProtocolDecoder):

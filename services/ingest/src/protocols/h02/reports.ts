@@ -2,7 +2,7 @@ import type { Attributes } from '../result';
 import { Alarms } from '../result';
 import { decodeStatus } from './status';
 import type { TextFields } from './text';
-import { utcFromText } from './time';
+import { utcFromText } from '../text-time';
 
 /**
  * H02 reports without a fix (facts from the H02 document and Traccar's H02ProtocolDecoder). Each

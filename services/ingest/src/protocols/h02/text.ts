@@ -1,6 +1,6 @@
 import type { DecodedPosition } from '../protocol';
 import { decodeStatus } from './status';
-import { MAX_SPEED_KNOTS, utcFromText } from './time';
+import { MAX_SPEED_KNOTS, utcFromText } from '../text-time';
 
 /**
  * Text H02 reports `*XX,<id>,<type>,...#` (XX = maker code: HQ, TH, ...). Field facts from the H02

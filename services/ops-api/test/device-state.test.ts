@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  DeviceRegistryMessage, EventMessage, positionId, Topics, type Device, type DeviceSessionMessage, type PositionMessage,
+} from '@corridor/contracts';
+import { queryEvents, type ConsumedMessage, type Identity, type Subscription } from '@corridor/platform';
+import { testUsers } from '@corridor/platform/testing/identity';
+import { deviceStateSettingsFrom } from '../src/device-state/settings';
+import { onPosition } from '../src/device-state/status';
+import { dispatcherOf, startHarness, type Harness } from './tracking-harness';
+
+/**
+ * Device status end to end on the service's consumers: positions.v1 and device-status.v1 in,
+ * status / lastUpdate / positionId out on GET /devices, PostgreSQL (the status filter) and
+ * devices.v1, with deviceOnline / deviceOffline / deviceUnknown events in ClickHouse and on events.v1.
+ */
+let h: Harness;
+let subs: Subscription[] = [];
+const registry: DeviceRegistryMessage[] = [];
+const events: EventMessage[] = [];
+let truck: Device;
+let tracker: Device;
+const TIMEOUT_S = 2;
+
+async function until<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false, ms = 30_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const position = (d: Device, at: Date): PositionMessage => ({
+  id: positionId(d.id, at), deviceId: d.id, uniqueId: d.uniqueId, protocol: 'osmand', fixTime: at.toISOString(), serverTime: new Date().toISOString(),
+  valid: true, latitude: -1.29, longitude: 36.82, speed: 0, course: 0, altitude: null, accuracy: null, satellites: null, hdop: null, ignition: null,
+  odometer: null, power: null, battery: null, alarm: null, crcValid: true, rawFrameId: null, attributes: {},
+});
+const session = (d: Device, type: DeviceSessionMessage['type'], connectionId: string): DeviceSessionMessage => ({
+  deviceId: d.id, uniqueId: d.uniqueId, type, connectionId, protocol: 'gt06', time: new Date().toISOString(),
+});
+const device = async (d: Device, user: Identity = testUsers.admin) => (await h.call(user, 'GET', `/api/devices/${d.id}`)).json<Device>();
+
+beforeAll(async () => {
+  h = await startHarness({ deviceState: deviceStateSettingsFrom({ DEVICE_STATUS_TIMEOUT_S: TIMEOUT_S, DEVICE_STATE_PERSIST_S: 0 }) });
+  const mk = async (uniqueId: string, companyId: number) => (await h.call(testUsers.admin, 'POST', '/api/devices', { name: `S-${uniqueId.slice(-2)}`, uniqueId, companyId })).json<Device>();
+  truck = await mk('865000000000001', 101);
+  tracker = await mk('865000000000002', 202);
+  await h.svc.start();
+  subs = [
+    await h.adapters.bus.subscribe({
+      groupId: 'device-state-test-registry', topics: [Topics.devices], fromBeginning: true,
+      handler: async (msgs: ConsumedMessage[]) => void registry.push(...msgs.map((m) => DeviceRegistryMessage.parse(JSON.parse(m.value)))),
+    }),
+    await h.adapters.bus.subscribe({
+      groupId: 'device-state-test-events', topics: [Topics.events], fromBeginning: true,
+      handler: async (msgs: ConsumedMessage[]) => void events.push(...msgs.map((m) => EventMessage.parse(JSON.parse(m.value)))),
+    }),
+  ];
+}, 120_000);
+afterAll(async () => {
+  for (const s of subs) await s.stop();
+  await h?.close();
+});
+
+describe('device state', () => {
+  it('is online with lastUpdate and positionId after a position, in GET /devices, PostgreSQL, devices.v1 and as a deviceOnline event', async () => {
+    const p = position(truck, new Date(Date.now() - 5_000));
+    await h.adapters.bus.publish(Topics.positions, [{ key: String(truck.id), value: p }]);
+    const online = await until('the truck online', async () => {
+      const d = await device(truck, dispatcherOf(101));
+      return d.status === 'online' && d;
+    });
+    expect(online).toMatchObject({ lastUpdate: p.serverTime, positionId: p.id });
+    const listed = (await h.call(testUsers.admin, 'GET', '/api/devices?status=online')).json<Device[]>();
+    expect(listed.map((d) => d.id)).toContain(truck.id);
+    const entry = await until('devices.v1 to say so', () => registry.find((e) => e.id === truck.id && e.status === 'online'));
+    expect(entry).toMatchObject({ uniqueId: truck.uniqueId, name: truck.name, positionId: p.id, lastUpdate: p.serverTime, companyId: 101, deleted: false });
+    const online1 = await until('the deviceOnline event', () => events.find((e) => e.deviceId === truck.id && e.type === 'deviceOnline'));
+    const stored = await queryEvents(h.adapters.analytics)({ deviceIds: [truck.id], from: new Date(Date.now() - 3600_000), to: new Date(Date.now() + 60_000), limit: 10 });
+    expect(stored.map((e) => e.id)).toContain(online1.id);
+  });
+
+  it('becomes unknown when silent past DEVICE_STATUS_TIMEOUT_S, with a deviceUnknown event dated to the timeout', async () => {
+    const before = await device(truck);
+    const unknown = await until('the truck unknown', async () => {
+      const d = await device(truck);
+      return d.status === 'unknown' && d;
+    });
+    expect(unknown.lastUpdate).toBe(before.lastUpdate);
+    const e = await until('the deviceUnknown event', () => events.find((x) => x.deviceId === truck.id && x.type === 'deviceUnknown'));
+    expect(e.eventTime).toBe(new Date(Date.parse(before.lastUpdate!) + TIMEOUT_S * 1000).toISOString());
+  });
+
+  it('is online while a connection is open, offline when its last connection closes', async () => {
+    await h.adapters.bus.publish(Topics.deviceStatus, [{ key: String(tracker.id), value: session(tracker, 'connected', 'i1:1') }]);
+    await until('the tracker online', async () => (await device(tracker)).status === 'online');
+    await h.adapters.bus.publish(Topics.deviceStatus, [
+      { key: String(tracker.id), value: session(tracker, 'connected', 'i2:7') },
+      { key: String(tracker.id), value: session(tracker, 'disconnected', 'i1:1') },
+      { key: String(tracker.id), value: session(tracker, 'disconnected', 'i2:7') },
+    ]);
+    await until('the tracker offline', async () => (await device(tracker)).status === 'offline');
+    const types = events.filter((e) => e.deviceId === tracker.id).map((e) => e.type);
+    await until('the deviceOffline event', () => events.some((e) => e.deviceId === tracker.id && e.type === 'deviceOffline'));
+    expect(types.filter((t) => t === 'deviceOnline')).toHaveLength(1);
+    // another company does not see the tracker
+    expect((await h.call(dispatcherOf(101), 'GET', `/api/devices/${tracker.id}`)).statusCode).toBe(404);
+  });
+
+  it('gives one deviceOnline per transition when the bus redelivers a batch', async () => {
+    const p = position(truck, new Date(Date.now() - 1_000));
+    const batch = [{ deviceId: truck.id, uniqueId: truck.uniqueId, apply: (s: Parameters<typeof onPosition>[0]) => onPosition(s, p) }];
+    await h.svc.deviceState.apply(batch);
+    await h.svc.deviceState.apply(batch); // redelivered
+    const ids = await until('the second deviceOnline of the truck', () => {
+      const online = events.filter((e) => e.deviceId === truck.id && e.type === 'deviceOnline').map((e) => e.id);
+      return online.length >= 2 && online;
+    });
+    expect(new Set(ids).size).toBe(ids.length);
+    expect((await device(truck)).status).toBe('online');
+  });
+});

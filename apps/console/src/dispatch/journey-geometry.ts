@@ -36,9 +36,15 @@ export function flagFeatures(d: JourneyDetail, selected?: number | null): Featur
   };
 }
 
-/** Bounds around the track, or the route when there is no track yet. */
+/**
+ * Bounds around the track, or the route when there is no track yet; a journey that left its
+ * corridor also takes in the route, so the planned corridor and where the truck went are both seen.
+ */
 export function journeyBounds(d: JourneyDetail): LngLatBoundsLike | null {
-  const pts: [number, number][] = d.track.length > 1 ? d.track.map((p) => [p.longitude, p.latitude]) : ((d.route.line ?? d.route.legs?.flat() ?? []) as [number, number][]);
+  const route = (d.route.line ?? d.route.legs?.flat() ?? []) as [number, number][];
+  const track = d.track.map((p): [number, number] => [p.longitude, p.latitude]);
+  const offCorridor = d.flags.some((f) => f.type === 'offCorridor');
+  const pts = track.length > 1 ? (offCorridor ? [...track, ...route] : track) : route;
   if (!pts.length) return null;
   let [w, s, e, n] = [180, 90, -180, -90];
   for (const [x, y] of pts) {

@@ -17,40 +17,36 @@ export function usePeriod(days: number): [Period, (p: Period) => void] {
 
 const PRESETS = [1, 7, 30, 90] as const;
 
-/** From / to with quick choices (today, 7, 30, 90 days). */
+/**
+ * From / to with quick choices (today, 7, 30, 90 days): a group of fields, not a form of its own,
+ * so it sits inside a screen's form (a report's); a complete date applies at once.
+ */
 export function PeriodPicker({ value, onChange }: { value: Period; onChange: (p: Period) => void }) {
   const { t } = useTranslation();
   const [from, setFrom] = useState(localInput(value.from));
   const [to, setTo] = useState(localInput(value.to));
+  const apply = (nextFrom: string, nextTo: string) => {
+    setFrom(nextFrom);
+    setTo(nextTo);
+    const f = fromLocalInput(nextFrom);
+    const tt = fromLocalInput(nextTo);
+    if (f && tt) onChange({ from: f, to: tt });
+  };
   const preset = (days: number) => {
     const end = new Date();
-    const p = { from: new Date(end.getTime() - days * 86_400_000).toISOString(), to: end.toISOString() };
-    setFrom(localInput(p.from));
-    setTo(localInput(p.to));
-    onChange(p);
+    apply(localInput(new Date(end.getTime() - days * 86_400_000).toISOString()), localInput(end.toISOString()));
   };
   return (
-    <form
-      className="filters"
-      aria-label={t('period.label')}
-      onSubmit={(e) => {
-        e.preventDefault();
-        const f = fromLocalInput(from);
-        const tt = fromLocalInput(to);
-        if (f && tt) onChange({ from: f, to: tt });
-      }}
-    >
+    <fieldset className="filters period">
+      <legend className="sr-only">{t('period.label')}</legend>
       <label className="field">
         <span>{t('common.from')}</span>
-        <input type="datetime-local" value={from} onChange={(e) => setFrom(e.target.value)} required />
+        <input type="datetime-local" value={from} onChange={(e) => apply(e.target.value, to)} required />
       </label>
       <label className="field">
         <span>{t('common.to')}</span>
-        <input type="datetime-local" value={to} onChange={(e) => setTo(e.target.value)} required />
+        <input type="datetime-local" value={to} onChange={(e) => apply(from, e.target.value)} required />
       </label>
-      <button type="submit" className="btn">
-        {t('common.apply')}
-      </button>
       <span className="toolbar">
         {PRESETS.map((d) => (
           <button key={d} type="button" className="btn btn-small" onClick={() => preset(d)}>
@@ -58,6 +54,6 @@ export function PeriodPicker({ value, onChange }: { value: Period; onChange: (p:
           </button>
         ))}
       </span>
-    </form>
+    </fieldset>
   );
 }

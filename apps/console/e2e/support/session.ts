@@ -24,6 +24,8 @@ export class Person {
     const context = await browser.newContext({ viewport: opts.viewport ?? { width: 1366, height: 850 }, locale: opts.locale ?? 'en-GB', acceptDownloads: true });
     // the console checks every API response against packages/contracts when this is set
     await context.addInitScript(() => localStorage.setItem('corridor.checkResponses', '1'));
+    // a ceiling for each wait on a busy 2-core CI machine, not a timing: every wait is for a condition
+    context.setDefaultTimeout(60_000);
     const page = await context.newPage();
     return new Person(context, page, baseUrl);
   }

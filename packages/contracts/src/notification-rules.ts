@@ -80,7 +80,8 @@ export const notificationRulesEndpoints = [
     id: 'notifications.rules', path: '/notifications/rules', noun: 'notification rule', kind: 'notificationRule', tags, entity: NotificationRule,
     input: NotificationRuleInput, query: NotificationRulesQuery, write: trackingWriters, companyScoped: true,
     description: 'mail needs at least one recipient, webhook needs webhookUrl, a rule that is not always needs deviceIds (400 naming the field). ' +
-      'Keyword searches the description.',
+      'webhookUrl reaches public addresses only (loopback, private, link-local and metadata addresses are refused on save when literal, and at ' +
+      'every delivery after resolving a name), unless on the server\'s WEBHOOK_ALLOW list. Keyword searches the description.',
   }),
   defineEndpoint({
     id: 'notifications.types', method: 'get', path: '/notifications/types', service: 'ops-api', tags, access: 'authenticated',
@@ -95,7 +96,8 @@ export const notificationRulesEndpoints = [
   defineEndpoint({
     id: 'notifications.test', method: 'post', path: '/notifications/test', service: 'ops-api', tags, access: trackingWriters, companyScoped: true,
     summary: 'Send a test notification through a rule\'s channels',
-    description: 'Delivers a test message to each recipient and channel of the rule now, and answers what happened to each delivery.',
+    description: 'Delivers a test message to each recipient and channel of the rule now, and answers what happened to each delivery; ' +
+      'a webhook is tried once and answers only sent or failed (error "not delivered"), never the receiver\'s answer.',
     request: { body: NotificationTestInput },
     responses: { 200: { description: 'Deliveries', schema: z.array(NotificationDelivery) } },
   }),

@@ -21,3 +21,31 @@ export const allTopics: readonly string[] = [
   ...Object.values(Topics),
   ...Object.values(Topics).map(dlqTopic),
 ];
+
+/**
+ * How each topic is laid out in production: partitions (the ceiling on consumer instances of one
+ * group: positions.v1's is the most journey or geofence instances that do work) and retention
+ * (compacted topics keep the latest message per key instead). Services create missing topics with
+ * these; deploy/k8s/stores declares a KafkaTopic per entry and a test keeps the two equal.
+ * deploy/SCALING.md says when to raise the partitions.
+ */
+export interface TopicPlan {
+  readonly name: string;
+  readonly partitions: number;
+  /** Milliseconds a message is kept; null for a compacted topic. */
+  readonly retentionMs: number | null;
+  readonly compacted: boolean;
+}
+const DAY_MS = 86_400_000;
+/** retentionDays null for the compacted topics (compactedTopics). */
+const planOf = (name: string, partitions: number, retentionDays: number | null): TopicPlan =>
+  ({ name, partitions, retentionMs: retentionDays === null ? null : retentionDays * DAY_MS, compacted: compactedTopics.includes(name) });
+export const topicPlan: readonly TopicPlan[] = [
+  planOf(Topics.positions, 12, 7),
+  planOf(Topics.events, 12, 7),
+  planOf(Topics.devices, 6, null),
+  planOf(Topics.geofences, 3, null),
+  planOf(Topics.devicesPending, 3, null),
+  planOf(Topics.commands, 6, 1),
+  ...Object.values(Topics).map((t) => planOf(dlqTopic(t), 3, 14)),
+];

@@ -31,13 +31,34 @@ export const BaseEnv = z.object({
     .regex(/^[^,\s]+:\d+(,[^,\s]+:\d+)*$/, 'comma-separated host:port list')
     .optional(),
   KAFKA_CLIENT_ID: z.string().default('corridor'),
+  /** SASL/SCRAM credentials for the brokers (a Strimzi KafkaUser per service); unset: no authentication. */
+  KAFKA_SASL_MECHANISM: z.enum(['scram-sha-512', 'scram-sha-256', 'plain']).optional(),
+  KAFKA_SASL_USERNAME: z.string().min(1).optional(),
+  KAFKA_SASL_PASSWORD: z.string().min(1).optional(),
+  /** TLS to the brokers (the system's CAs). */
+  KAFKA_TLS: z.stringbool().default(false),
   /** A consumer group this many messages behind on a topic makes its service not ready (/readyz). */
   CONSUMER_MAX_READY_LAG: z.coerce.number().int().min(1).default(100_000),
   CLICKHOUSE_URL: z.url({ protocol: /^https?$/ }).optional(),
   CLICKHOUSE_USER: z.string().default('default'),
   CLICKHOUSE_PASSWORD: z.string().default(''),
   CLICKHOUSE_DATABASE: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).default('corridor'),
+  /**
+   * A ClickHouse cluster (remote_servers) to spread the tables over: replicated tables on every
+   * node, Distributed tables in front, sharded by device, DDL ON CLUSTER. Unset: one node.
+   */
+  CLICKHOUSE_CLUSTER: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).optional(),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+  /** Prefix of every Redis key (deployments or runs sharing one Redis). */
+  REDIS_KEY_PREFIX: z.string().regex(/^[A-Za-z0-9_.:-]+$/).optional(),
+  /**
+   * Redis behind Sentinel (failover): comma-separated host:port of the sentinels, and the name of the
+   * master they watch; the client asks them for the current master and follows a failover. Takes the
+   * place of REDIS_URL; REDIS_PASSWORD authenticates to Redis itself.
+   */
+  REDIS_SENTINELS: z.string().regex(/^[^,\s]+:\d+(,[^,\s]+:\d+)*$/, 'comma-separated host:port list').optional(),
+  REDIS_SENTINEL_NAME: z.string().min(1).default('mymaster'),
+  REDIS_PASSWORD: z.string().min(1).optional(),
   /**
    * Signs the gateway's identity tokens to the services (same value everywhere). Required outside
    * development and tests (at least 32 characters, not a published one); unset there = processSecret().

@@ -23,6 +23,7 @@ export { KafkaBus } from './adapters/bus-kafka';
 export { RedisCache } from './adapters/cache-redis';
 export * from './clickhouse/positions';
 export * from './clickhouse/events';
+export * from './clickhouse/table-layout';
 /** chDB is loaded lazily (its native library is ~540 MB and absent from container images). */
 export const loadChdb = () => import('./adapters/clickhouse-chdb');
 export * from './audit/audit-log-table';

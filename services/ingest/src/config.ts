@@ -67,6 +67,13 @@ export const IngestConfig = BaseEnv.extend({
   MAX_PENDING_FIXES: positiveInt(20_000, 10_000_000),
   /** The ack delay the pending limit aims at (ms). */
   ACK_DELAY_TARGET_MS: positiveInt(500, 60_000),
+  /**
+   * Open files kept for everything but device connections (the API and metrics listeners and
+   * their clients, the stores, the logs); the rest of RLIMIT_NOFILE is the budget of device
+   * connections across every port, OsmAnd included. Default: the files open at the first device
+   * connection plus 10 % of the limit (at least 64).
+   */
+  FD_RESERVE: z.coerce.number().int().min(0).optional(),
   /** Days raw frames stay in ClickHouse's raw_frames table. */
   RAW_FRAME_TTL_DAYS: positiveInt(30, 3650),
   CRC_POLICY: CrcPolicyVar,

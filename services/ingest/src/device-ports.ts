@@ -9,6 +9,7 @@ import { FrameHandler } from './frames/frame-handler';
 import { UnknownDevicePolicy } from './frames/unknown-devices';
 import type { PositionIntake } from './positions/intake';
 import { IntakeGate } from './positions/intake-gate';
+import { ConnectionBudget } from './tcp/connection-budget';
 import { DeviceTcpServer } from './tcp/tcp-server';
 import { tcpProtocols, type TcpProtocolEntry, type TcpProtocolName } from './tcp/tcp-protocols';
 import { TeltonikaUdpServer } from './udp/teltonika-udp-server';
@@ -18,7 +19,7 @@ export type DevicePortSettings = Pick<
   IngestConfig,
   | 'IDLE_TIMEOUT_S' | 'MAX_CONNECTIONS' | 'MAX_FRAME_BYTES' | 'MAX_BUFFERED_BYTES' | 'MAX_SERVER_BUFFERED_BYTES'
   | 'RAW_FRAME_TTL_DAYS' | 'CRC_POLICY' | 'UNKNOWN_DEVICES' | 'MAX_PENDING_FIXES' | 'ACK_DELAY_TARGET_MS'
-  | 'DEVICE_SEEN_INTERVAL_S'
+  | 'DEVICE_SEEN_INTERVAL_S' | 'FD_RESERVE'
 >;
 export type DevicePortNumbers = Pick<IngestConfig, TcpProtocolEntry['portVar']>;
 
@@ -51,6 +52,8 @@ export class DevicePorts {
   readonly connections = new ConnectionRegistry();
   /** Fixes read and not yet published, across every port and the HTTP APIs (intake-gate.ts). */
   readonly gate: IntakeGate;
+  /** Device connections the open-file limit leaves room for, across every device port (connection-budget.ts). */
+  readonly fdBudget: ConnectionBudget;
   readonly handler: FrameHandler;
   readonly unknown: UnknownDevicePolicy;
   /** Connections of identified devices, for the device status (device-status.v1). */
@@ -59,6 +62,7 @@ export class DevicePorts {
   constructor(deps: DevicePortDeps) {
     const s = deps.settings;
     const logger = deps.logger;
+    this.fdBudget = new ConnectionBudget({ logger: logger.child({ component: 'connection-budget' }), ...(s.FD_RESERVE !== undefined ? { reserve: s.FD_RESERVE } : {}) });
     this.gate = new IntakeGate({ maxPending: s.MAX_PENDING_FIXES, minPending: Math.min(MIN_PENDING_FIXES, s.MAX_PENDING_FIXES), targetDelayMs: s.ACK_DELAY_TARGET_MS });
     this.archive = new RawFrameArchive(deps.analytics, {
       ttlDays: s.RAW_FRAME_TTL_DAYS,
@@ -95,7 +99,7 @@ export class DevicePorts {
       tcpProtocols.map((e) => [
         e.protocol.name,
         new DeviceTcpServer({
-          protocol: e.protocol, handler: this.handler, gate: this.gate, connections: this.connections,
+          protocol: e.protocol, handler: this.handler, gate: this.gate, fdBudget: this.fdBudget, connections: this.connections,
           sessions: this.sessions, limits, clock: deps.clock, logger,
         }),
       ]),
@@ -122,6 +126,7 @@ export class DevicePorts {
       if (port > 0) bound[e.protocol.name] = await this.tcp[e.protocol.name as TcpProtocolName].listen(port, host);
     }
     if (ports.TELTONIKA_PORT > 0) bound['teltonika-udp'] = await this.udp.listen(ports.TELTONIKA_PORT, host);
+    void this.fdBudget.size; // sized and logged now: the stores and every listener hold their files
     return bound;
   }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BaseEnv, portVar } from '@corridor/platform';
+import { parseOutboundAllowList } from './notification-rules/outbound-address';
 import { ReportEnv } from './reports/settings';
 import { DeviceStateEnv } from './device-state/settings';
 
@@ -22,6 +23,15 @@ export const OpsApiConfig = BaseEnv.extend({
   SMTP_FROM: z.string().default('Corridor <notifications@corridor.local>'),
   WEBHOOK_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60000).default(5000),
+  // webhooks reach public addresses only; internal receivers by hostname or CIDR, comma-separated (e.g. hooks.internal,10.20.0.0/16)
+  WEBHOOK_ALLOW: z.string().default('').transform((spec, ctx) => {
+    try {
+      return parseOutboundAllowList(spec);
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', message: `hostnames and CIDR ranges, comma-separated: ${(err as Error).message}` });
+      return z.NEVER;
+    }
+  }),
   // complaints may be reopened this many days after they were closed
   COMPLAINT_REOPEN_DAYS: z.coerce.number().int().min(0).max(365).default(14),
   // the public address a certificate's QR code opens (the code is appended as a path segment)

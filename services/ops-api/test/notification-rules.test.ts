@@ -4,6 +4,7 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventMessage, Topics, type Device, type NotificationDelivery, type NotificationRule } from '@corridor/contracts';
 import { testUsers } from '@corridor/platform/testing/identity';
+import { parseOutboundAllowList } from '../src/notification-rules/outbound-address';
 import { dispatcherOf, startHarness, type Harness } from './tracking-harness';
 import { expect400, expectError } from './tracking-expect';
 
@@ -52,7 +53,10 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', () => resolve()));
   hookUrl = `http://127.0.0.1:${(http.address() as AddressInfo).port}/hooks/corridor`;
   h = await startHarness({
-    notificationRules: { smtpUrl: `smtp://127.0.0.1:${smtpPort}`, mailFrom: 'Corridor <alerts@corridor.test>', webhookAttempts: 3, webhookTimeoutMs: 2000, webhookBackoffMs: 50 },
+    notificationRules: {
+      smtpUrl: `smtp://127.0.0.1:${smtpPort}`, mailFrom: 'Corridor <alerts@corridor.test>', webhookAttempts: 3, webhookTimeoutMs: 2000, webhookBackoffMs: 50,
+      webhookPolicy: parseOutboundAllowList('127.0.0.1'), // the local listener: an internal receiver on the allow-list
+    },
   });
   truckA = (await h.call(testUsers.admin, 'POST', '/api/devices', { name: 'KCA 555X', uniqueId: '866000000000001', companyId: 101 })).json<Device>();
   truckB = (await h.call(testUsers.admin, 'POST', '/api/devices', { name: 'T 555 XYZ', uniqueId: '866000000000002', companyId: 202 })).json<Device>();
@@ -176,6 +180,29 @@ describe('notification rules', () => {
     expect(mails.slice(before)[0]!.raw).toContain('Test notification');
     expectError(await h.call(dispatcherOf(202), 'POST', '/api/notifications/test', { ruleId: r.id }), 404, 'NOT_FOUND');
     expect400(await h.call(dispatcherOf(101), 'POST', '/api/notifications/test', {}), 'ruleId');
+  });
+
+  it('refuses internal webhook addresses on save, and the test send tells only delivered or not (no port scanning)', async () => {
+    for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://10.0.0.7:6379/', 'http://[::1]:5432/', 'http://0x7f000002/']) {
+      expect400(await h.call(dispatcherOf(101), 'POST', '/api/notifications/rules', { type: 'alarm', always: true, notificators: ['webhook'], webhookUrl: url }), 'webhookUrl');
+    }
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', () => r()));
+    const closedPort = (closed.address() as AddressInfo).port;
+    await new Promise<void>((r) => closed.close(() => r()));
+    // a closed port and a receiver answering 503 look alike (a name resolving to a refused address: outbound-address.test.ts)
+    const targets = [`http://127.0.0.1:${closedPort}/`, hookUrl];
+    const answers: unknown[] = [];
+    for (const [i, webhookUrl] of targets.entries()) {
+      const r = await rule({ type: 'alarm', always: true, notificators: ['webhook'], webhookUrl });
+      if (i === 1) failNextHooks = 1;
+      const res = await h.call(dispatcherOf(101), 'POST', '/api/notifications/test', { ruleId: r.id });
+      expect(res.statusCode, res.body).toBe(200);
+      const [d] = res.json<NotificationDelivery[]>();
+      answers.push({ status: d!.status, attempts: d!.attempts, error: d!.error });
+    }
+    expect(failNextHooks).toBe(0);
+    expect(answers).toEqual(targets.map(() => ({ status: 'failed', attempts: 1, error: 'not delivered' })));
   });
 
   it('lists event types and the channels this server has', async () => {

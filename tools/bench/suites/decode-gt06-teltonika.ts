@@ -6,14 +6,14 @@ import { decodeTeltonika, decodeTeltonikaUdp, splitTeltonikaFrames } from '@corr
  * split + decode over a stream, using real captures from Traccar's public test data
  * (Gt06ProtocolDecoderTest, TeltonikaProtocolDecoderTest).
  */
-const GT06_FRAMES = [
+export const GT06_FRAMES = [
   '787822220F0C1D023305C9027AC8180C46586000140001CC00287D001F71000001000820860D0A', // 0x22 location
   '787821121303120b2524c70138e363085b549003d43301940057d200cd52c000006aa1ca0d0a', // 0x12 location
   '7878251613020C12141AC5027951430C2A16F60014000900000000001A00007C550300020002F1E70D0A', // 0x16 alarm
   '787808134606020002044dc5050d0a', // 0x13 status
 ].map((h) => Buffer.from(h, 'hex'));
 
-const TELTONIKA_FRAMES = [
+export const TELTONIKA_FRAMES = [
   // codec 8, one record
   '000000000000004c08010000016818d500580009c28d9f1cb3757a00be00c60f0053000f06f0011503c80001011d00fc0007423799180053cdf80dce426f430f88190bb8560bb802f100005aa110002887e000010000ee8d',
   // codec 8 Extended, one record

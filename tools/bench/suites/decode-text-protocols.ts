@@ -15,7 +15,7 @@ import { queclinkProtocol } from '@corridor/ingest/protocols/queclink/index';
  * (traccar/traccar src/test/java/org/traccar/protocol) and, for JT/T 808-2019, xtream-codec's
  * published samples (makeclan/xtream-codec).
  */
-const SAMPLES: Record<string, { protocol: Protocol; frames: Buffer[] }> = {
+export const SAMPLES: Record<string, { protocol: Protocol; frames: Buffer[] }> = {
   h02: {
     protocol: h02Protocol,
     frames: [

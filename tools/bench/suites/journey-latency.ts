@@ -12,7 +12,12 @@
  * truck alternates ON fixes on the line with OFF fixes 3 km beside it, so it opens an off-corridor
  * flag on its 5th OFF fix (3 fixes and 2 minutes beyond width + 500 m) and clears it on its next ON
  * fix. Phase "heavy": every truck detours (about one fix in ten changes a flag); phase "typical":
- * one truck in ten does (about one fix in a hundred).
+ * one truck in ten does (about one fix in a hundred). Phase "seal": no truck detours; one truck in
+ * ten carries an electronic seal (its positions as the JT701 decoder writes them: `lock`, and on an
+ * opening the `unlock` alarm with sealEvent `unlocked`) that is opened on the 9th fix of every 12 and
+ * locked again on the next, so each opening outside a permitted place of the route opens a
+ * sealBreach flag (about one fix in 120); its latency is set against the off-corridor flags of
+ * "typical" (`seal_to_typical_p50_ratio`), the issue's "within the flag latency of the other kinds".
  */
 import { randomUUID } from 'node:crypto';
 import { PositionMessage, Topics, positionId, type EventMessage } from '@corridor/contracts';
@@ -20,6 +25,7 @@ import { BaseEnv, createAdapters, createLogger, parseConfig } from '@corridor/pl
 import { build } from '@corridor/journey/app';
 import { buildRouteIndex } from '@corridor/journey/corridor/route-index';
 import { corridorRouteOf } from '@corridor/journey/routes/corridor-route';
+import { sealPlace } from '@corridor/journey/detectors/seal-breach';
 import { quantile, round } from '../stats';
 
 const DEVICES = 500;
@@ -29,6 +35,8 @@ const TICK_MS = 50;
 const ON = 6;
 const OFF = 6;
 const FIX_INTERVAL_MS = 30_000;
+/** In phase "seal": the fix of each ON/OFF-length cycle on which a sealed truck's seal is opened (locked again on the next). */
+const SEAL_OPEN_AT = 8;
 
 
 export default async function run(): Promise<Record<string, number | string>> {
@@ -50,18 +58,23 @@ export default async function run(): Promise<Record<string, number | string>> {
     }
     // each truck starts somewhere between 10 and 700 km along and advances 600 m per fix (72 km/h)
     const startAlong = (d: number): number => 10_000 + ((d * 7919) % 690) * 1000;
-    const fixOf = (d: number, n: number, detouring: boolean): PositionMessage => {
+    const pointOf = (d: number, n: number, off: boolean) => index.pointAt(startAlong(d) + n * 600, off ? 3000 : 0);
+    const fixOf = (d: number, n: number, detouring: boolean, sealed = false): PositionMessage => {
       const off = detouring && n % (ON + OFF) >= ON;
-      const [lon, lat] = index.pointAt(startAlong(d) + n * 600, off ? 3000 : 0);
+      const [lon, lat] = pointOf(d, n, off);
       const time = new Date(t0 + n * FIX_INTERVAL_MS + d);
+      const opened = sealed && n % (ON + OFF) === SEAL_OPEN_AT;
+      const seal = sealed ? { protocol: 'jt701', alarm: opened ? 'unlock' : null, attributes: { lock: !opened, ropeInserted: true, ...(opened ? { sealEvent: 'unlocked' } : {}) } } : { protocol: 'bench' };
       return PositionMessage.parse({
-        id: positionId(d, time), deviceId: d, uniqueId: `bench-${d}`, protocol: 'bench', fixTime: time.toISOString(),
-        serverTime: new Date().toISOString(), valid: true, latitude: lat, longitude: lon, speed: 45 / 1.852, course: 0,
+        id: positionId(d, time), deviceId: d, uniqueId: `bench-${d}`, fixTime: time.toISOString(),
+        serverTime: new Date().toISOString(), valid: true, latitude: lat, longitude: lon, speed: 45 / 1.852, course: 0, ...seal,
       });
     };
 
     const published = new Map<number, number>();
     let latencies: number[] = [];
+    /** flag type of each latency, in the same order */
+    let flagTypes: string[] = [];
     let lastEventAt = 0;
     let started = 0;
     const observer = await adapters.bus.subscribe({
@@ -72,7 +85,10 @@ export default async function run(): Promise<Record<string, number | string>> {
           const e = JSON.parse(m.value) as EventMessage;
           if (e.type === 'journeyStarted') started++;
           const sent = e.positionId && e.type.startsWith('journeyFlag') ? published.get(e.positionId) : undefined;
-          if (sent !== undefined) latencies.push(now - sent);
+          if (sent !== undefined) {
+            latencies.push(now - sent);
+            flagTypes.push(String(e.attributes.flagType));
+          }
         }
         lastEventAt = now;
       },
@@ -80,17 +96,21 @@ export default async function run(): Promise<Record<string, number | string>> {
 
     // warm-up: every truck's first fix activates its journey (and loads the route index)
     let detourEvery = 1;
+    let sealEvery = 0;
     if ((RATE * SECONDS) % (DEVICES * (ON + OFF)) !== 0) throw new Error('each phase must give every truck whole ON/OFF cycles');
-    const detours = (d: number) => d % detourEvery === 0;
+    const detours = (d: number) => detourEvery > 0 && d % detourEvery === 0;
+    const sealed = (d: number) => sealEvery > 0 && d % sealEvery === 0;
     await adapters.bus.publish(Topics.positions, Array.from({ length: DEVICES }, (_, i) => ({ key: String(i + 1), value: fixOf(i + 1, 0, false) })));
     const warm = performance.now();
     while (started < DEVICES && performance.now() - warm < 60_000) await new Promise((r) => setTimeout(r, 20));
 
     const fixCount = new Array<number>(DEVICES + 1).fill(1);
     const figures: Record<string, number | string> = {};
-    for (const [phase, every] of [['heavy', 1], ['typical', 10]] as const) {
+    for (const [phase, every, sealsEvery] of [['heavy', 1, 0], ['typical', 10, 0], ['seal', 0, 10]] as const) {
       detourEvery = every;
+      sealEvery = sealsEvery;
       latencies = [];
+      flagTypes = [];
       const firstFix = fixCount.slice();
       const perTick = Math.round((RATE * TICK_MS) / 1000);
       const ticks = Math.round((SECONDS * 1000) / TICK_MS);
@@ -103,7 +123,7 @@ export default async function run(): Promise<Record<string, number | string>> {
         const batch: PositionMessage[] = [];
         for (let k = 0; k < perTick; k++) {
           const d = (next++ % DEVICES) + 1;
-          batch.push(fixOf(d, fixCount[d]!++, detours(d)));
+          batch.push(fixOf(d, fixCount[d]!++, detours(d), sealed(d)));
         }
         const sentAt = performance.now();
         for (const p of batch) published.set(p.id, sentAt);
@@ -114,6 +134,8 @@ export default async function run(): Promise<Record<string, number | string>> {
       let expected = 0;
       for (let d = 1; d <= DEVICES; d++) {
         for (let n = firstFix[d]!; n < fixCount[d]!; n++) if (detours(d) && (n % (ON + OFF) === ON + 4 || n % (ON + OFF) === 0)) expected++;
+        // an opening raises a breach unless it happens in a permitted place (origin, destination, border post, depot)
+        for (let n = firstFix[d]!; n < fixCount[d]!; n++) if (sealed(d) && n % (ON + OFF) === SEAL_OPEN_AT && !sealPlace(index, pointOf(d, n, false)).permitted) expected++;
       }
       const drainStart = performance.now();
       while (latencies.length < expected && performance.now() - drainStart < 60_000) await new Promise((r) => setTimeout(r, 20));
@@ -123,6 +145,7 @@ export default async function run(): Promise<Record<string, number | string>> {
         [`${phase}.positions_per_s`]: Math.round(next / publishedFor),
         [`${phase}.flag_changes`]: latencies.length,
         [`${phase}.flag_changes_expected`]: expected,
+        ...(phase === 'seal' ? { 'seal.seal_breaches': flagTypes.filter((t) => t === 'sealBreach').length } : {}),
         [`${phase}.latency_p50_ms`]: round(quantile(sorted, 0.5)),
         [`${phase}.latency_p90_ms`]: round(quantile(sorted, 0.9)),
         [`${phase}.latency_p99_ms`]: round(quantile(sorted, 0.99)),
@@ -131,6 +154,8 @@ export default async function run(): Promise<Record<string, number | string>> {
       });
     }
     await observer.stop();
+    figures.seal_to_typical_p50_ratio = round(Number(figures['seal.latency_p50_ms']) / Number(figures['typical.latency_p50_ms']));
+    figures.seal_to_typical_p99_ratio = round(Number(figures['seal.latency_p99_ms']) / Number(figures['typical.latency_p99_ms']));
     return {
       setup: `${DEVICES} active journeys on the seeded Northern Corridor (${index.coordinates.length} vertices, ${Math.round(index.lengthM / 1000)} km), embedded adapters, ${RATE} positions/s for ${SECONDS} s per phase`,
       ...figures,

@@ -6,9 +6,11 @@ import { gt06Codec } from './device-codecs';
 import { TcpDeviceSender } from './tcp-device-sender';
 
 /** A GT06 server stand-in: decodes what it gets and decides per frame whether to answer. */
-function gt06Server(answer: (kind: string, connection: number) => boolean): Promise<{ server: Server; port: number; kinds: string[][] }> {
+function gt06Server(answer: (kind: string, connection: number) => boolean): Promise<{ server: Server; port: number; kinds: string[][]; sockets: Socket[] }> {
   const kinds: string[][] = [];
+  const sockets: Socket[] = [];
   const server = createServer((socket: Socket) => {
+    sockets.push(socket);
     const index = kinds.push([]) - 1;
     const session = {};
     let pending = Buffer.alloc(0);
@@ -24,7 +26,7 @@ function gt06Server(answer: (kind: string, connection: number) => boolean): Prom
     });
     socket.on('error', () => undefined);
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, port: (server.address() as AddressInfo).port, kinds })));
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, port: (server.address() as AddressInfo).port, kinds, sockets })));
 }
 
 const fix: Fix = { deviceId: '356000000000007', time: new Date(Date.UTC(2026, 0, 5)), lat: -1.2, lon: 36.8, speedKph: 50, courseDeg: 10, altitudeM: 0, accuracyM: 5, batteryPct: 80 };
@@ -53,6 +55,22 @@ describe('TcpDeviceSender', () => {
     expect(await sender.send(fix)).toBe(true);
     expect(s.kinds).toEqual([['login', 'position'], ['login', 'position']]);
     expect(sender.stats).toMatchObject({ sent: 1, retries: 1, reconnects: 2 });
+    sender.close();
+  });
+
+  it('moves to its failover address when its server is gone, as a load balancer would send it to another pod', async () => {
+    const first = await gt06Server(() => true);
+    const second = await gt06Server(() => true);
+    server = second.server;
+    const sender = new TcpDeviceSender({ host: '127.0.0.1', port: first.port, failover: [{ host: '127.0.0.1', port: second.port }], codec: gt06Codec(fix.deviceId), initialBackoffMs: 5 });
+    expect(await sender.send(fix)).toBe(true);
+    expect(sender.endpoint.port).toBe(first.port);
+    // the first server dies with the tracker's connection: the next fix goes to the second
+    for (const socket of first.sockets) socket.destroy();
+    await new Promise<void>((r) => first.server.close(() => r()));
+    expect(await sender.send({ ...fix, time: new Date(fix.time.getTime() + 5000) })).toBe(true);
+    expect(sender.endpoint.port).toBe(second.port);
+    expect(second.kinds).toEqual([['login', 'position']]);
     sender.close();
   });
 

@@ -5,6 +5,11 @@ import type { DeviceCodec, DeviceRequest } from './device-codecs';
 export interface TcpDeviceSenderOptions {
   host: string;
   port: number;
+  /**
+   * Further addresses, tried in turn after a connection to the current one fails, as a load
+   * balancer sends a reconnecting tracker to another pod when its own is gone.
+   */
+  failover?: { host: string; port: number }[];
   codec: DeviceCodec;
   /** How long to wait for an acknowledgement before the connection counts as broken. */
   ackTimeoutMs?: number;
@@ -33,10 +38,18 @@ export class TcpDeviceSender implements Sender {
   private chain: Promise<unknown> = Promise.resolve();
   private closed = false;
   private readonly opts: Required<Omit<TcpDeviceSenderOptions, 'onFailure' | 'onServerFrame'>> & Pick<TcpDeviceSenderOptions, 'onFailure' | 'onServerFrame'>;
+  private readonly targets: { host: string; port: number }[];
+  private target = 0;
 
   constructor(options: TcpDeviceSenderOptions) {
     this.protocol = options.codec.protocol;
-    this.opts = { ackTimeoutMs: 10_000, maxRetries: 3, initialBackoffMs: 250, maxBackoffMs: 4000, ...options };
+    this.opts = { ackTimeoutMs: 10_000, maxRetries: 3, initialBackoffMs: 250, maxBackoffMs: 4000, failover: [], ...options };
+    this.targets = [{ host: options.host, port: options.port }, ...this.opts.failover];
+  }
+
+  /** The address the tracker is connected (or connecting) to. */
+  get endpoint(): { host: string; port: number } {
+    return this.targets[this.target]!;
   }
 
   /** Sends the fix and waits for its ack, retrying over fresh connections; resolves false after giving up. */
@@ -76,6 +89,7 @@ export class TcpDeviceSender implements Sender {
       } catch (err) {
         reason = (err as Error).message;
         this.drop();
+        this.target = (this.target + 1) % this.targets.length;
       }
     }
     this.stats.failed++;
@@ -93,7 +107,7 @@ export class TcpDeviceSender implements Sender {
     this.drop();
     this.stats.reconnects++;
     return new Promise((resolve, reject) => {
-      const socket = connect({ host: this.opts.host, port: this.opts.port, noDelay: true });
+      const socket = connect({ ...this.endpoint, noDelay: true });
       this.socket = socket;
       const onError = (err: Error): void => reject(new RequestFailed(`connect: ${err.message}`));
       const onClose = (): void => reject(new RequestFailed('connection closed before it was established'));

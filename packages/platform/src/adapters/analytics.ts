@@ -6,6 +6,8 @@ export interface Analytics {
   readonly client: ClickHouseClient;
   /** The database the tables live in. */
   readonly database: string;
+  /** The ClickHouse cluster the tables are spread over (CLICKHOUSE_CLUSTER); unset on a single node and in chDB. */
+  readonly cluster?: string;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -3,6 +3,7 @@ import type { Logger } from '../logger';
 import { counter } from '../metrics';
 import type { Bus, BusMessage, ProducerStatus, SubscribeOptions, Subscription, TopicSpec } from './bus';
 import { SupervisedKafkaConsumer, type RestartBackoff } from './kafka-consumer';
+import type { KafkaSecurity } from './store-connections';
 
 /** Failed publishes in a row after which the producer is replaced. */
 const REPLACE_AFTER_FAILURES = 3;
@@ -17,6 +18,8 @@ export interface KafkaBusOptions {
   defaultPartitions?: number;
   /** Prefix for every topic and consumer group (test isolation on a shared broker). */
   namespace?: string;
+  /** SASL credentials and TLS (kafkaSecurity()); none: plaintext without authentication. */
+  security?: KafkaSecurity;
   /** Lag past which a service's /readyz says not ready. */
   maxReadyLag?: number;
   /** Backoff of the supervisor restarting a consumer kafkajs gave up on (default 500 ms doubling to 30 s). */
@@ -54,6 +57,7 @@ export class KafkaBus implements Bus {
     this.kafka = new Kafka({
       clientId: opts.clientId,
       brokers: opts.brokers,
+      ...opts.security,
       connectionTimeout: 3000,
       requestTimeout: 10000,
       retry: { initialRetryTime: 200, retries: 5, maxRetryTime: 3000 },
@@ -101,7 +105,9 @@ export class KafkaBus implements Bus {
               topic: s.name,
               numPartitions: s.partitions ?? this.opts.defaultPartitions ?? 4,
               replicationFactor: -1,
-              configEntries: s.compacted ? [{ name: 'cleanup.policy', value: 'compact' }] : [],
+              configEntries: s.compacted
+                ? [{ name: 'cleanup.policy', value: 'compact' }]
+                : s.retentionMs ? [{ name: 'retention.ms', value: String(s.retentionMs) }] : [],
             })),
           });
         }

@@ -22,6 +22,8 @@ export interface TopicSpec {
   name: string;
   partitions?: number;
   compacted?: boolean;
+  /** retention.ms of a new (non-compacted) topic; the broker's default when unset. */
+  retentionMs?: number | null;
 }
 
 export interface SubscribeOptions {

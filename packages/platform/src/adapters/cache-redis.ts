@@ -1,14 +1,17 @@
 import { Redis } from 'ioredis';
 import type { Cache } from './cache';
+import type { RedisTarget } from './store-connections';
 
 /** Redis through ioredis. Commands fail fast when Redis is down (no unbounded offline queue). */
 export class RedisCache implements Cache {
   readonly kind = 'redis' as const;
   readonly redis: Redis;
 
-  /** keyPrefix isolates tests sharing one Redis. */
-  constructor(url: string, opts: { keyPrefix?: string } = {}) {
-    this.redis = new Redis(url, { maxRetriesPerRequest: 2, enableOfflineQueue: true, connectTimeout: 3000, lazyConnect: false, keyPrefix: opts.keyPrefix });
+  /** A URL, or a target from redisTarget() (a URL or sentinels); keyPrefix isolates tests sharing one Redis. */
+  constructor(target: string | RedisTarget, opts: { keyPrefix?: string } = {}) {
+    const t = typeof target === 'string' ? { url: target, options: {} } : target;
+    const options = { ...t.options, maxRetriesPerRequest: 2, enableOfflineQueue: true, connectTimeout: 3000, lazyConnect: false, keyPrefix: opts.keyPrefix };
+    this.redis = 'url' in t ? new Redis(t.url, options) : new Redis(options);
     // connection errors surface on commands; an 'error' event must not crash the process
     this.redis.on('error', () => undefined);
   }

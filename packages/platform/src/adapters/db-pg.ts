@@ -14,8 +14,20 @@ export function createPgDb(url: string, opts: { max?: number } = {}): Db {
   return {
     kind: 'pg',
     orm: orm as unknown as Orm,
+    /**
+     * Under a session advisory lock per service: instances starting together (replicas, a
+     * migration Job racing a rollout) apply the pending migrations once, one after the other; the
+     * ones that waited find nothing left to apply.
+     */
     async migrate(migrationsFolder, service) {
-      await migrate(orm, { migrationsFolder, migrationsSchema: 'drizzle', migrationsTable: migrationsTableFor(service) });
+      const lock = await pool.connect();
+      try {
+        await lock.query('SELECT pg_advisory_lock(hashtext($1))', [`corridor-migrate:${service}`]);
+        await migrate(orm, { migrationsFolder, migrationsSchema: 'drizzle', migrationsTable: migrationsTableFor(service) });
+      } finally {
+        await lock.query('SELECT pg_advisory_unlock(hashtext($1))', [`corridor-migrate:${service}`]).catch(() => undefined);
+        lock.release();
+      }
     },
     async rows<T>(query: SQL) {
       const res = await orm.execute(query);

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { allTopics, compactedTopics } from '@corridor/contracts';
+import { topicPlan } from '@corridor/contracts';
 import type { BaseEnv } from '../config';
 import type { Logger } from '../logger';
 import type { Analytics } from './analytics';
@@ -13,6 +13,7 @@ import { createPgliteDb } from './db-pglite';
 import { createClickHouseAnalytics } from './clickhouse';
 import { RedisCache } from './cache-redis';
 import { MemoryCache } from './cache-memory';
+import { kafkaSecurity, redisTarget } from './store-connections';
 
 export type { Analytics, Bus, Cache, Db };
 export * from './bus';
@@ -43,17 +44,19 @@ export interface AdapterChoice {
 /** Chooses each adapter from config: a URL set = the real part, none = the embedded default. */
 export async function createAdapters(env: BaseEnv, logger: Logger, choice: AdapterChoice = { dataDir: env.DATA_DIR }): Promise<Adapters> {
   const bus: Bus = env.KAFKA_BROKERS
-    ? new KafkaBus({ brokers: env.KAFKA_BROKERS.split(','), clientId: env.KAFKA_CLIENT_ID, logger, maxReadyLag: env.CONSUMER_MAX_READY_LAG })
+    ? new KafkaBus({ brokers: env.KAFKA_BROKERS.split(','), clientId: env.KAFKA_CLIENT_ID, logger, maxReadyLag: env.CONSUMER_MAX_READY_LAG, security: kafkaSecurity(env) })
     : new MemoryBus(undefined, undefined, logger.child({ component: 'memory-bus' }), env.CONSUMER_MAX_READY_LAG);
   const db: Db = env.DATABASE_URL
     ? createPgDb(env.DATABASE_URL)
     : await createPgliteDb(choice.dataDir ? join(choice.dataDir, 'pglite') : undefined);
   const analytics: Analytics = env.CLICKHOUSE_URL
-    ? await createClickHouseAnalytics({ url: env.CLICKHOUSE_URL, username: env.CLICKHOUSE_USER, password: env.CLICKHOUSE_PASSWORD, database: env.CLICKHOUSE_DATABASE })
+    ? await createClickHouseAnalytics({ url: env.CLICKHOUSE_URL, username: env.CLICKHOUSE_USER, password: env.CLICKHOUSE_PASSWORD, database: env.CLICKHOUSE_DATABASE, cluster: env.CLICKHOUSE_CLUSTER })
     : await (await import('./clickhouse-chdb')).createChdbAnalytics({ path: choice.dataDir ? join(choice.dataDir, 'chdb') : ':memory:', database: env.CLICKHOUSE_DATABASE });
-  const cache: Cache = env.REDIS_URL ? new RedisCache(env.REDIS_URL) : new MemoryCache();
+  const redis = redisTarget(env);
+  const cache: Cache = redis ? new RedisCache(redis, env.REDIS_KEY_PREFIX ? { keyPrefix: env.REDIS_KEY_PREFIX } : {}) : new MemoryCache();
   logger.info({ bus: bus.kind, db: db.kind, analytics: analytics.kind, cache: cache.kind }, 'adapters chosen');
-  await bus.ensureTopics(allTopics.map((name) => ({ name, compacted: compactedTopics.includes(name) })));
+  // missing topics are created as the plan lays them out (partitions, retention); existing ones are left as they are
+  await bus.ensureTopics(topicPlan.map((t) => ({ name: t.name, partitions: t.partitions, compacted: t.compacted, retentionMs: t.retentionMs })));
   return {
     bus, db, analytics, cache, clock: systemClock,
     async close() {

@@ -1,12 +1,13 @@
 import { EventMessage } from '@corridor/contracts';
 import type { Analytics } from '../adapters/analytics';
 import { columnType, migrateTable } from './table-migration';
+import { tableDdl, type TableLayout } from './table-layout';
 import { positionIdSql } from './positions';
 
 /** ClickHouse events (alarms, geofence enter/exit, journey flags). Deduped by id through ReplacingMergeTree. */
-export const eventsDdl = (database: string): string => `
-CREATE TABLE IF NOT EXISTS ${database}.events (
-  id String,
+export const eventsTable: TableLayout = {
+  name: 'events',
+  columns: `  id String,
   type LowCardinality(String),
   event_time DateTime64(3, 'UTC'),
   device_id UInt64,
@@ -16,10 +17,15 @@ CREATE TABLE IF NOT EXISTS ${database}.events (
   latitude Nullable(Float64),
   longitude Nullable(Float64),
   attributes String,
-  inserted_at DateTime64(3, 'UTC') DEFAULT now64(3)
-) ENGINE = ReplacingMergeTree(inserted_at)
-PARTITION BY toYYYYMM(event_time)
-ORDER BY (device_id, event_time, id)`;
+  inserted_at DateTime64(3, 'UTC') DEFAULT now64(3)`,
+  engine: 'ReplacingMergeTree(inserted_at)',
+  clauses: `PARTITION BY toYYYYMM(event_time)
+ORDER BY (device_id, event_time, id)`,
+  shardingKey: 'cityHash64(device_id)',
+};
+
+/** The single-node DDL (chDB, compose); tableDdl(placement, eventsTable) gives the cluster's. */
+export const eventsDdl = (database: string): string => tableDdl({ database }, eventsTable)[0]!;
 
 interface EventRow {
   id: string; type: string; event_time: string; device_id: number | string; position_id: number | string | null;
@@ -34,7 +40,7 @@ const COLUMNS = 'id, type, event_time, device_id, position_id, journey_id, geofe
 /** Events stored before numeric position ids (position_id '<deviceId>-<fix ms>') get the id of that position. */
 const eventsMigration = (ch: Analytics) => ({
   table: 'events',
-  ddl: eventsDdl(ch.database),
+  ddl: tableDdl(ch, eventsTable),
   isLegacy: async (c: Analytics) => (await columnType(c, 'events', 'position_id')) === 'Nullable(String)',
   copy: (from: string) => `INSERT INTO ${ch.database}.events (${COLUMNS})
     SELECT id, type, event_time, device_id,

@@ -1,6 +1,10 @@
 import { PositionMessage, positionTime, parsePositionId, POSITION_ID_DEVICE_BITS, POSITION_ID_EPOCH_MS, MAX_POSITION_DEVICE_ID } from '@corridor/contracts';
 import type { Analytics } from '../adapters/analytics';
 import { columnType, migrateTable } from './table-migration';
+import { tableDdl, type TableLayout } from './table-layout';
+
+/** 2100-01-01 in epoch ms: arrival_rank = this − server time, so the first arrival has the highest version. */
+const ARRIVAL_RANK_BASE_MS = 4_102_444_800_000;
 
 /**
  * ClickHouse positions. ReplacingMergeTree keyed by (device_id, fix_time, id): the id (position-id.ts)
@@ -12,9 +16,9 @@ import { columnType, migrateTable } from './table-migration';
  * device sends again later gets different accumulators and must not replace it. Reads use FINAL (or
  * keep the earliest row of a key) so duplicates never show before a merge.
  */
-export const positionsDdl = (database: string): string => `
-CREATE TABLE IF NOT EXISTS ${database}.positions (
-  id UInt64,
+export const positionsTable: TableLayout = {
+  name: 'positions',
+  columns: `  id UInt64,
   device_id UInt64,
   unique_id String,
   protocol LowCardinality(String),
@@ -38,13 +42,16 @@ CREATE TABLE IF NOT EXISTS ${database}.positions (
   crc_valid Bool,
   raw_frame_id Nullable(String),
   attributes String,
-  arrival_rank UInt64 MATERIALIZED toUInt64(${ARRIVAL_RANK_BASE_MS} - toUnixTimestamp64Milli(server_time))
-) ENGINE = ReplacingMergeTree(arrival_rank)
-PARTITION BY toYYYYMM(fix_time)
-ORDER BY (device_id, fix_time, id)`;
+  arrival_rank UInt64 MATERIALIZED toUInt64(${ARRIVAL_RANK_BASE_MS} - toUnixTimestamp64Milli(server_time))`,
+  engine: 'ReplacingMergeTree(arrival_rank)',
+  clauses: `PARTITION BY toYYYYMM(fix_time)
+ORDER BY (device_id, fix_time, id)`,
+  shardingKey: 'cityHash64(device_id)',
+};
 
-/** 2100-01-01 in epoch ms: arrival_rank = this − server time, so the first arrival has the highest version. */
-const ARRIVAL_RANK_BASE_MS = 4_102_444_800_000;
+/** The single-node DDL (chDB, compose); tableDdl(placement, positionsTable) gives the cluster's. */
+export const positionsDdl = (database: string): string => tableDdl({ database }, positionsTable)[0]!;
+
 
 const COLUMNS = `id, device_id, unique_id, protocol, fix_time, device_time, server_time, valid, latitude, longitude, speed, course,
   altitude, accuracy, satellites, hdop, ignition, odometer, power, battery, alarm, crc_valid, raw_frame_id, attributes`;
@@ -60,7 +67,7 @@ export const positionIdSql = (deviceId: string, time: string, stateRecord: strin
  */
 const positionsMigration = (ch: Analytics) => ({
   table: 'positions',
-  ddl: positionsDdl(ch.database),
+  ddl: tableDdl(ch, positionsTable),
   // string ids (before numeric ids), or numeric ids with the newest arrival kept (before arrival_rank)
   isLegacy: async (c: Analytics) => (await columnType(c, 'positions', 'id')) === 'String' || (await columnType(c, 'positions', 'arrival_rank')) === undefined,
   copy: (from: string) => `INSERT INTO ${ch.database}.positions (${COLUMNS})

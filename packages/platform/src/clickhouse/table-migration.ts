@@ -3,8 +3,8 @@ import type { Analytics } from '../adapters/analytics';
 export interface TableMigration {
   /** The table as it must be. */
   table: string;
-  /** CREATE TABLE IF NOT EXISTS of the new layout. */
-  ddl: string;
+  /** CREATE TABLE IF NOT EXISTS statements of the new layout (table-layout.ts). */
+  ddl: string[];
   /** True when the existing table (under `table`) has the old layout. */
   isLegacy(ch: Analytics): Promise<boolean>;
   /** INSERT INTO <table> (...) SELECT ... FROM <from>: the old rows in the new layout. */
@@ -51,7 +51,7 @@ async function renamed(ch: Analytics, from: string, to: string): Promise<boolean
 export async function migrateTable(ch: Analytics, m: TableMigration): Promise<void> {
   const aside = `${m.table}_legacy`;
   if (await m.isLegacy(ch)) await renamed(ch, m.table, `${aside}_${Date.now()}`);
-  await ch.client.command({ query: m.ddl });
+  for (const query of m.ddl) await ch.client.command({ query });
   for (const name of await tablesLike(ch, `${aside}_`)) {
     const claimedAt = /_claimed_(\d+)_/.exec(name);
     if (claimedAt && Number(claimedAt[1]) > Date.now() - STALE_CLAIM_MS) continue; // another process is copying it

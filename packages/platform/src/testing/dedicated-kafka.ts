@@ -22,7 +22,8 @@ export const kafkaJarsPresent = (libs = kafkaLibsDir()): boolean => existsSync(j
 const READY_TIMEOUT_MS = 60_000;
 const STOP_GRACE_MS = 15_000;
 
-async function freePort(): Promise<number> {
+/** A port nothing listens on right now (listen on 0, read it, close). */
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', () => resolve()));
   const address = server.address();

@@ -39,7 +39,7 @@ describe('RawFrameArchive', () => {
     expect(state.commands[0]).toContain('ORDER BY (device_id, unique_id, received_at)');
     expect(state.commands[0]).toContain('INTERVAL 7 DAY');
     expect(state.commands[1]).toBe('ALTER TABLE corridor.raw_frames MODIFY TTL toDateTime(received_at) + INTERVAL 7 DAY');
-    expect(rawFramesDdl('t', 30)).toContain('ENGINE = MergeTree');
+    expect(rawFramesDdl({ database: 't' }, 30)[0]).toContain('ENGINE = MergeTree');
   });
 
   it('writes rows with the frame as hex, keeps them while ClickHouse is down and writes them once it is back', async () => {

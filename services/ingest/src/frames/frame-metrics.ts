@@ -14,7 +14,11 @@ export const frameMetrics = {
   connections: gauge('ingest_connections', 'Open device connections', ['protocol']),
   connectionsOpened: counter('ingest_connections_opened_total', 'Device connections accepted', ['protocol']),
   connectionsClosed: counter('ingest_connections_closed_total', 'Device connections closed, by reason', ['protocol', 'reason']),
-  connectionsRefused: counter('ingest_connections_refused_total', 'Connections refused because the server had MAX_CONNECTIONS open', ['protocol']),
+  connectionsRefused: counter(
+    'ingest_connections_refused_total',
+    'Connections refused at accept, by reason: max_connections (MAX_CONNECTIONS of that server open) or fd_budget (the open-file budget of the process spent)',
+    ['protocol', 'reason'],
+  ),
   ackLatency: histogram(
     'ingest_ack_latency_seconds',
     'Time from a frame arriving to its acknowledgement being written (includes the bus confirmation)',

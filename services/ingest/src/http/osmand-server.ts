@@ -1,10 +1,12 @@
 import formbody from '@fastify/formbody';
+import type { Socket } from 'node:net';
 import type { FastifyReply } from 'fastify';
 import { AppError, counter, createApp, type App, type Logger } from '@corridor/platform';
 import { DecodeError } from '../protocols/protocol';
 import { PROTOCOL, decodeJson, decodeParams, type OsmAndFix } from '../protocols/osmand';
 import type { PositionIntake } from '../positions/intake';
 import type { IntakeGate } from '../positions/intake-gate';
+import type { ConnectionBudget } from '../tcp/connection-budget';
 import { admitHttp } from './admission';
 
 const decodeErrors = counter('ingest_decode_errors_total', 'Frames or requests that failed to decode', ['protocol', 'reason']);
@@ -16,8 +18,16 @@ const frames = counter('ingest_frames_total', 'Frames or requests received', ['p
  * the bus is down or ingest has more pending than it can publish in time (the app keeps the fix
  * and retries).
  */
-export async function buildOsmAndServer(opts: { logger: Logger; intake: PositionIntake; gate: IntakeGate; now: () => Date }): Promise<App> {
+export async function buildOsmAndServer(opts: { logger: Logger; intake: PositionIntake; gate: IntakeGate; fdBudget: ConnectionBudget; now: () => Date }): Promise<App> {
   const app = createApp({ name: 'ingest-osmand', logger: opts.logger, ops: false, bodyLimit: 64 * 1024 });
+  // device connections take from the process's open-file budget like the TCP ports
+  app.server.on('connection', (socket: Socket) => {
+    if (!opts.fdBudget.take(PROTOCOL)) {
+      socket.destroy();
+      return;
+    }
+    socket.once('close', () => opts.fdBudget.release());
+  });
   await app.register(formbody);
   const handle = async (reply: FastifyReply, fix: () => OsmAndFix): Promise<void> => {
     frames.inc({ protocol: PROTOCOL });

@@ -6,6 +6,7 @@ import { gt06Protocol } from '../protocols/gt06/index';
 import { metricValue } from '../../test/metrics';
 import { gt06, sleep, TestDevice, waitFor } from '../../test/test-device';
 import { IntakeGate } from '../positions/intake-gate';
+import { ConnectionBudget } from './connection-budget';
 import { DeviceTcpServer, type TcpServerLimits } from './tcp-server';
 
 /** Connection mechanics with a stand-in for the durable path: ordering, limits, idle, budget. */
@@ -40,8 +41,8 @@ afterEach(async () => {
 
 const roomy = (): IntakeGate => new IntakeGate({ maxPending: 10_000, minPending: 1000, targetDelayMs: 500 });
 
-async function start(sink: FrameSink, overrides: Partial<TcpServerLimits> = {}, gate = roomy()): Promise<number> {
-  server = new DeviceTcpServer({ protocol: gt06Protocol, handler: sink, gate, connections: new ConnectionRegistry(), limits: { ...limits, ...overrides }, clock: systemClock, logger });
+async function start(sink: FrameSink, overrides: Partial<TcpServerLimits> = {}, gate = roomy(), fdBudget = new ConnectionBudget({ limit: undefined, logger })): Promise<number> {
+  server = new DeviceTcpServer({ protocol: gt06Protocol, handler: sink, gate, fdBudget, connections: new ConnectionRegistry(), limits: { ...limits, ...overrides }, clock: systemClock, logger });
   return server.listen(0, '127.0.0.1');
 }
 
@@ -72,16 +73,38 @@ describe('DeviceTcpServer', () => {
 
   it('refuses connections beyond MAX_CONNECTIONS and counts them', async () => {
     const port = await start(new ControlledSink(true), { maxConnections: 2 });
-    const before = await metricValue('ingest_connections_refused_total', { protocol: 'gt06' });
+    const before = await metricValue('ingest_connections_refused_total', { protocol: 'gt06', reason: 'max_connections' });
     const a = await TestDevice.open(port);
     const b = await TestDevice.open(port);
     await waitFor(() => server!.connectionCount === 2);
     const c = await TestDevice.open(port);
     await c.waitClosed();
-    expect(await metricValue('ingest_connections_refused_total', { protocol: 'gt06' })).toBe(before + 1);
+    expect(await metricValue('ingest_connections_refused_total', { protocol: 'gt06', reason: 'max_connections' })).toBe(before + 1);
     expect(a.closed || b.closed).toBe(false);
     a.close();
     b.close();
+  });
+
+  it('closes at accept a connection past the open-file budget, counts it, and takes the next once one closed', async () => {
+    const fdBudget = new ConnectionBudget({ limit: 10, reserve: 8, logger }); // room for 2 device connections
+    const port = await start(new ControlledSink(true), {}, roomy(), fdBudget);
+    const before = await metricValue('ingest_connections_refused_total', { protocol: 'gt06', reason: 'fd_budget' });
+    const a = await TestDevice.open(port);
+    const b = await TestDevice.open(port);
+    await waitFor(() => server!.connectionCount === 2 && fdBudget.open === 2);
+    const c = await TestDevice.open(port);
+    await c.waitClosed();
+    expect(await metricValue('ingest_connections_refused_total', { protocol: 'gt06', reason: 'fd_budget' })).toBe(before + 1);
+    expect(await metricValue('ingest_connection_budget', {})).toBe(2);
+    expect(a.closed || b.closed).toBe(false);
+    a.close();
+    await waitFor(() => fdBudget.open === 1, 5000, 'the closed connection’s file given back');
+    const d = await TestDevice.open(port);
+    await d.write(gt06.login(IMEI, 1));
+    await d.waitReceived(10); // accepted and served
+    expect(fdBudget.open).toBe(2);
+    b.close();
+    d.close();
   });
 
   it('closes a connection whose frame exceeds MAX_FRAME_BYTES', async () => {

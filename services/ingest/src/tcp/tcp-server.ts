@@ -7,6 +7,7 @@ import { frameMetrics as m } from '../frames/frame-metrics';
 import type { FrameSink } from '../frames/received-frame';
 import type { IntakeGate } from '../positions/intake-gate';
 import { DeviceConnection, type ConnectionLimits } from './connection';
+import type { ConnectionBudget } from './connection-budget';
 import { InflightBudget } from './inflight-budget';
 
 export interface TcpServerLimits extends ConnectionLimits {
@@ -19,6 +20,8 @@ export interface DeviceTcpServerOptions {
   protocol: Protocol;
   handler: FrameSink;
   gate: IntakeGate;
+  /** The process's device-connection budget from its open-file limit (shared by every device port). */
+  fdBudget: ConnectionBudget;
   connections: ConnectionRegistry;
   sessions?: DeviceSessions;
   limits: TcpServerLimits;
@@ -39,6 +42,10 @@ export class DeviceTcpServer {
     this.budget = new InflightBudget(opts.limits.maxServerBufferedBytes);
     this.log = opts.logger.child({ protocol: opts.protocol.name, transport: 'tcp' });
     this.server = createServer({ pauseOnConnect: false, noDelay: true }, (socket) => {
+      if (!opts.fdBudget.take(opts.protocol.name)) {
+        socket.destroy(); // closed at accept: the process keeps files for its API and stores
+        return;
+      }
       const connection = new DeviceConnection(socket, {
         protocol: opts.protocol,
         handler: opts.handler,
@@ -49,12 +56,15 @@ export class DeviceTcpServer {
         limits: opts.limits,
         clock: opts.clock,
         logger: this.log,
-        onClosed: (c) => this.open.delete(c),
+        onClosed: (c) => {
+          this.open.delete(c);
+          opts.fdBudget.release();
+        },
       });
       this.open.add(connection);
     });
     this.server.maxConnections = opts.limits.maxConnections;
-    this.server.on('drop', () => m.connectionsRefused.inc({ protocol: opts.protocol.name }));
+    this.server.on('drop', () => m.connectionsRefused.inc({ protocol: opts.protocol.name, reason: 'max_connections' }));
     this.server.on('error', (err) => this.log.error({ err }, 'device port error'));
   }
 

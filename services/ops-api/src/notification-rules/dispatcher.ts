@@ -49,16 +49,23 @@ export function notificationDispatcher(deps: { db: Orm; channels: Channels; logg
           result = { ok: false, attempts: 1, error: err instanceof Error ? err.message : String(err) };
         }
       }
-    } else result = await channels.webhook(recipient, payload);
+    } else {
+      // a test send tries once: how many retries a failure took would tell refused from silent ports
+      result = await channels.webhook(recipient, payload, dedupe ? {} : { attempts: 1 });
+    }
     const status = result.ok ? 'sent' : 'failed';
     sent.inc({ channel, status });
     if (!result.ok) logger.warn({ ruleId: rule.id, eventId, channel, recipient, error: result.error }, 'notification not delivered');
     await db.insert(notificationDeliveries).values({
       ruleId: rule.id, eventId, channel, recipient, userId, status, attempts: result.attempts, error: result.error, subject: msg.subject, body: msg.body,
     }).onConflictDoNothing();
-    return { channel, recipient, status, attempts: result.attempts, error: result.error };
+    // a webhook's answer (status code, error text) stays in the log and the delivery record: told to
+    // the caller, it would make the test endpoint a scanner of whatever the server can reach
+    const error = channel === 'webhook' ? (result.ok ? null : 'not delivered') : result.error;
+    return { channel, recipient, status, attempts: result.attempts, error };
   }
 
+  /** Every channel of the rule to every recipient; `dedupe` false is a test send (not deduplicated, webhooks tried once). */
   async function deliver(rule: NotificationRuleRow, eventId: string, msg: NotificationMessage, payload: unknown, dedupe: boolean): Promise<NotificationDelivery[]> {
     const out: (NotificationDelivery | undefined)[] = [];
     for (const channel of rule.notificators) {

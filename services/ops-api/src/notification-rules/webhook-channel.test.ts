@@ -1,9 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseOutboundAllowList } from './outbound-address';
 import { webhookChannel } from './webhook-channel';
 
-/** Against a local listener answering a scripted sequence of statuses. */
+/** Against a local listener answering a scripted sequence of statuses (an internal receiver: allowed by the policy). */
 let server: Server;
 let url = '';
 let script: number[] = [];
@@ -22,7 +23,7 @@ beforeAll(async () => {
 });
 afterAll(async () => new Promise<void>((r) => server.close(() => r())));
 
-const send = webhookChannel({ attempts: 3, timeoutMs: 1000, backoffMs: 10 });
+const send = webhookChannel({ attempts: 3, timeoutMs: 1000, backoffMs: 10, policy: parseOutboundAllowList('127.0.0.1') });
 
 describe('webhook channel', () => {
   it('posts the JSON payload', async () => {
@@ -42,6 +43,25 @@ describe('webhook channel', () => {
     expect(await send(url, {})).toEqual({ ok: false, attempts: 3, error: 'HTTP 503' });
     script = [400];
     expect(await send(url, {})).toEqual({ ok: false, attempts: 1, error: 'HTTP 400' });
+  });
+
+  it('does not follow a redirect (it could point anywhere): not delivered, at once', async () => {
+    script = [302];
+    bodies.length = 0;
+    expect(await send(url, {})).toEqual({ ok: false, attempts: 1, error: 'HTTP 302' });
+    expect(bodies).toHaveLength(1);
+  });
+
+  it('refuses a loopback, private or metadata receiver unless allowed, without a request and without retries', async () => {
+    const publicOnly = webhookChannel({ attempts: 3, timeoutMs: 1000, backoffMs: 10 });
+    bodies.length = 0;
+    script = [200];
+    for (const target of [url, url.replace('127.0.0.1', 'localhost'), 'http://169.254.169.254/latest/meta-data/', 'http://[::ffff:127.0.0.1]:1/', 'http://10.0.0.1/', 'http://2130706433/']) {
+      const res = await publicOnly(target, {});
+      expect(res, target).toMatchObject({ ok: false, attempts: 1 });
+      expect(res.error, target).toMatch(/refused to connect/);
+    }
+    expect(bodies).toEqual([]);
   });
 
   it('fails when nothing listens', async () => {

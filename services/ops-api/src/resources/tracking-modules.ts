@@ -96,9 +96,9 @@ export function trackingModules(app: App, deps: TrackingDeps): TrackingModules {
 
   const settings = deps.notifications ?? defaultNotificationSettings();
   const mail = settings.smtpUrl ? mailChannel(settings.smtpUrl, settings.mailFrom) : undefined;
-  const webhook = webhookChannel({ attempts: settings.webhookAttempts, timeoutMs: settings.webhookTimeoutMs, backoffMs: settings.webhookBackoffMs });
+  const webhook = webhookChannel({ attempts: settings.webhookAttempts, timeoutMs: settings.webhookTimeoutMs, backoffMs: settings.webhookBackoffMs, policy: settings.webhookPolicy });
   const dispatcher = notificationDispatcher({ db, channels: { mail, webhook }, logger: log('notification-rules') });
-  notificationRuleRoutes(app, notificationRulesService({ db, dispatcher, mailEnabled: !!mail }));
+  notificationRuleRoutes(app, notificationRulesService({ db, dispatcher, mailEnabled: !!mail, webhookPolicy: settings.webhookPolicy }));
 
   let consumer: Subscription | undefined;
   return {

@@ -1,0 +1,189 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { Redis } from 'ioredis';
+import { Kafka, logLevel, type Admin } from 'kafkajs';
+import { topicPlan } from '@corridor/contracts';
+import { createClickHouseAnalytics, createLogger, KafkaBus, type Analytics } from '@corridor/platform';
+import { startChdbHttp, type ChdbHttpServer } from '@corridor/platform/testing/chdb-http';
+import { DedicatedKafka, freePort, kafkaLibsDir } from '@corridor/platform/testing/dedicated-kafka';
+import { IngestConfig } from '@corridor/ingest/config';
+import { ServiceProcess, type ServiceName } from './service-process';
+
+/** Every device port variable of ingest but GT06's (the trackers' protocol here): 0 leaves the port closed. */
+const OTHER_DEVICE_PORTS = Object.keys(IngestConfig.shape).filter((k) => /^[A-Z0-9]+_PORT$/.test(k) && k !== 'GT06_PORT' && k !== 'OSMAND_PORT');
+
+/**
+ * The platform as separate processes on this machine, the way a cluster runs it: each service
+ * instance its own process (services/<name>/src/main.ts) with its own ports, all sharing
+ *  - a Kafka broker of this run's own (never the shared one other test runs use), topics created
+ *    as packages/contracts lays them out (positions.v1 at 12 partitions);
+ *  - PostgreSQL and Redis from the environment (DATABASE_URL, REDIS_URL), in a database and under a
+ *    key prefix of this run's own;
+ *  - one analytics store: a ClickHouse HTTP endpoint served by chDB in the orchestrating process
+ *    (packages/platform/src/testing/chdb-http.ts), given to every service as CLICKHOUSE_URL, so the
+ *    services take the same path as against a ClickHouse server (no server binary can be had here).
+ */
+export interface ClusterOptions {
+  instances: { ingest: number; journey: number; geofence: number };
+  logLevel?: string;
+}
+
+export interface ScaleCluster {
+  dir: string;
+  broker: DedicatedKafka;
+  admin: Admin;
+  analytics: Analytics;
+  processes: ServiceProcess[];
+  gateway: ServiceProcess;
+  /** The GT06 port of each ingest instance, by process name. */
+  gt06Ports: Map<string, number>;
+  adminAuth: string;
+  byName(name: string): ServiceProcess;
+  /** A crashed process (one not killed on purpose), with its log tail. */
+  failure(): string | undefined;
+  /** Stops everything and deletes the run's directory (its logs too, unless keepLogs). */
+  close(opts?: { keepLogs?: boolean }): Promise<void>;
+}
+
+/** A database of the run's own on the environment's PostgreSQL server. */
+async function createDatabase(url: string, name: string): Promise<string> {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+async function dropDatabase(url: string, name: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
+  await admin.end();
+}
+
+async function deleteKeys(url: string, prefix: string): Promise<void> {
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2 });
+  await redis.connect();
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+      if (keys.length) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
+
+export async function startScaleCluster(opts: ClusterOptions): Promise<ScaleCluster> {
+  const { DATABASE_URL, REDIS_URL } = process.env;
+  if (!DATABASE_URL || !REDIS_URL) throw new Error('the multi-instance run needs DATABASE_URL and REDIS_URL (eval "$(tools/dev-services env)")');
+  const id = `scale_${randomUUID().replace(/-/g, '').slice(0, 10)}`;
+  const dir = mkdtempSync(join(tmpdir(), 'corridor-scale-'));
+  mkdirSync(join(dir, 'logs'));
+  const cleanups: (() => Promise<void>)[] = [];
+  const processes: ServiceProcess[] = [];
+  let admin: Admin | undefined;
+  let analytics: Analytics | undefined;
+
+  const closeAll = async (): Promise<void> => {
+    await Promise.allSettled(processes.map((p) => p.kill('SIGTERM')));
+    await analytics?.close().catch(() => undefined);
+    await admin?.disconnect().catch(() => undefined);
+    for (const c of cleanups.reverse()) await c().catch(() => undefined);
+  };
+
+  try {
+    const broker = await DedicatedKafka.create(kafkaLibsDir());
+    cleanups.push(() => broker.cleanup());
+    // the topics as the contracts lay them out, before any service starts (services create only missing ones)
+    const bus = new KafkaBus({ brokers: broker.brokers, clientId: `${id}-setup`, logger: createLogger('scale', 'error') });
+    await bus.ensureTopics(topicPlan.map((t) => ({ name: t.name, partitions: t.partitions, compacted: t.compacted, retentionMs: t.retentionMs })));
+    await bus.close();
+    admin = new Kafka({ clientId: `${id}-observer`, brokers: broker.brokers, logLevel: logLevel.NOTHING, retry: { retries: 3 } }).admin();
+    await admin.connect();
+
+    const chdb: ChdbHttpServer = await startChdbHttp({ path: join(dir, 'chdb') });
+    cleanups.push(() => chdb.close());
+    const databaseUrl = await createDatabase(DATABASE_URL, id);
+    cleanups.push(() => dropDatabase(DATABASE_URL, id));
+    cleanups.push(() => deleteKeys(REDIS_URL, `${id}:`));
+    analytics = await createClickHouseAnalytics({ url: chdb.url, username: 'default', password: '', database: id });
+
+    const adminPassword = randomBytes(18).toString('base64url');
+    const common: Record<string, string> = {
+      NODE_ENV: 'production',
+      LOG_LEVEL: opts.logLevel ?? 'warn',
+      HOST: '127.0.0.1',
+      DATA_DIR: join(dir, 'data'),
+      KAFKA_BROKERS: broker.brokers.join(','),
+      DATABASE_URL: databaseUrl,
+      REDIS_URL,
+      REDIS_KEY_PREFIX: `${id}:`,
+      CLICKHOUSE_URL: chdb.url,
+      CLICKHOUSE_DATABASE: id,
+      INTERNAL_TOKEN_SECRET: randomBytes(36).toString('base64url'),
+    };
+    const ports = new Map<string, number>();
+    const add = async (service: ServiceName, n: number, extra: Record<string, string> = {}): Promise<ServiceProcess> => {
+      const name = `${service}-${n}`;
+      const port = await freePort();
+      ports.set(name, port);
+      const p = new ServiceProcess(name, service, port, { ...common, KAFKA_CLIENT_ID: name, DATA_DIR: join(dir, 'data', name), ...extra }, join(dir, 'logs', `${name}.log`));
+      processes.push(p);
+      return p;
+    };
+    const gt06Ports = new Map<string, number>();
+    const journeys: ServiceProcess[] = [];
+    for (let n = 1; n <= opts.instances.journey; n++) journeys.push(await add('journey', n, { JOURNEY_SWEEP_INTERVAL_S: '0' }));
+    for (let n = 1; n <= opts.instances.ingest; n++) {
+      const gt06 = await freePort();
+      gt06Ports.set(`ingest-${n}`, gt06);
+      // only the GT06 server (the trackers' protocol here); every other device port disabled, OsmAnd on any free port
+      await add('ingest', n, {
+        GT06_PORT: String(gt06), OSMAND_PORT: '0',
+        ...Object.fromEntries(OTHER_DEVICE_PORTS.map((v) => [v, '0'])),
+      });
+    }
+    for (let n = 1; n <= opts.instances.geofence; n++) await add('geofence', n);
+    // the API reaches the first instance of each service (a Kubernetes Service would spread it)
+    const journeyUrl = journeys[0]!.url;
+    await add('ops-api', 1, { JOURNEY_URL: journeyUrl });
+    const gateway = await add('gateway', 1, {
+      INGEST_URL: `http://127.0.0.1:${ports.get('ingest-1')}`, JOURNEY_URL: journeyUrl,
+      GEOFENCE_URL: `http://127.0.0.1:${ports.get('geofence-1')}`, OPS_API_URL: `http://127.0.0.1:${ports.get('ops-api-1')}`,
+      ADMIN_EMAIL: 'admin@scale.corridor.test', ADMIN_PASSWORD: adminPassword, COOKIE_SECRET: randomBytes(36).toString('base64url'),
+      PASSWORD_HASH_COST: '10', RATE_LIMIT_IP_MAX: '10000000', RATE_LIMIT_USER_MAX: '10000000',
+    });
+    // all at once: their migrations take turns (advisory locks), the analytics tables are created idempotently
+    for (const p of processes) p.start();
+    await Promise.all(processes.map((p) => p.ready()));
+
+    const cluster: ScaleCluster = {
+      dir, broker, admin, analytics, processes, gateway, gt06Ports,
+      adminAuth: 'Basic ' + Buffer.from(`admin@scale.corridor.test:${adminPassword}`).toString('base64'),
+      byName(name) {
+        const p = processes.find((x) => x.name === name);
+        if (!p) throw new Error(`no process ${name}`);
+        return p;
+      },
+      failure: () => processes.map((p) => p.failure()).find(Boolean),
+      async close(o = {}) {
+        await closeAll();
+        if (o.keepLogs) rmSync(join(dir, 'chdb'), { recursive: true, force: true });
+        else rmSync(dir, { recursive: true, force: true });
+      },
+    };
+    return cluster;
+  } catch (err) {
+    const tails = processes.filter((p) => !p.running || p.failure()).map((p) => p.tail(8)).join('\n');
+    await closeAll();
+    throw new Error(`${err instanceof Error ? err.message : String(err)}${tails ? `\n${tails}` : ''}\n(logs kept in ${dir})`);
+  }
+}

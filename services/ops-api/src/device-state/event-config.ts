@@ -4,16 +4,17 @@ import { resolveThresholds } from '../reports/thresholds';
 import type { TripThresholds } from '../reports/settings';
 import type { EventConfig } from './position-events';
 
-/** A speed limit attribute in knots (Traccar's `speedLimit`), or undefined when unusable. */
-function speedLimitOf(v: unknown): number | undefined {
+/** A positive number attribute (a speed limit in knots, a fuel threshold), or undefined when unusable. */
+function positiveOf(v: unknown): number | undefined {
   const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
   return Number.isFinite(n) && n > 0 ? n : undefined;
 }
 
 /**
  * The event settings of one device: the trip thresholds (server settings, overridden by the
- * device's `report.trip.*` attributes, as Traccar's TripsConfig reads them) and the speed limit
- * (the device's `speedLimit` attribute, else its group's).
+ * device's `report.trip.*` attributes, as Traccar's TripsConfig reads them), the speed limit and
+ * the fuel thresholds (the device's `speedLimit`, `fuelDropThreshold`, `fuelIncreaseThreshold`
+ * attributes, else its group's).
  */
 export function eventConfigOf(
   trips: TripThresholds,
@@ -22,9 +23,14 @@ export function eventConfigOf(
   group: Record<string, unknown> | null,
 ): EventConfig {
   const t = resolveThresholds(trips, device);
-  const speedLimit = speedLimitOf(device['speedLimit']) ?? speedLimitOf(group?.['speedLimit']);
+  const fromDeviceOrGroup = (key: string): number | undefined => positiveOf(device[key]) ?? positiveOf(group?.[key]);
+  const speedLimit = fromDeviceOrGroup('speedLimit');
+  const fuelDropThreshold = fromDeviceOrGroup('fuelDropThreshold');
+  const fuelIncreaseThreshold = fromDeviceOrGroup('fuelIncreaseThreshold');
   return {
     ...(speedLimit === undefined ? {} : { speedLimit }),
+    ...(fuelDropThreshold === undefined ? {} : { fuelDropThreshold }),
+    ...(fuelIncreaseThreshold === undefined ? {} : { fuelIncreaseThreshold }),
     overspeedMinimalDuration,
     minimalTripDuration: t.minimalTripDuration,
     minimalTripDistance: t.minimalTripDistance,

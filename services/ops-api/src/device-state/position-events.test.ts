@@ -83,6 +83,23 @@ describe('device events from positions', () => {
     expect(eventConfigOf(trips, 0, { 'report.trip.minimalTripDuration': 60 }, null).minimalTripDuration).toBe(60_000);
   });
 
+  it('driverChanged when a new driverUniqueId is reported; fuel drop and increase past the device thresholds', () => {
+    const at = (s: number, attributes: Record<string, unknown>) => ({ ...pos({ s }), attributes: { motion: false, ...attributes } });
+    const c = eventConfigOf(defaultReportSettings().trips, 0, { fuelDropThreshold: 10 }, { fuelIncreaseThreshold: '20' });
+    let state: PositionEventState | undefined;
+    const events: EventMessage[] = [];
+    for (const p of [at(0, { driverUniqueId: 'D1', fuel: 80 }), at(10, { driverUniqueId: 'D1', fuel: 75 }), at(20, {}), at(30, { driverUniqueId: 'D2', fuel: 64 }),
+      at(40, { fuel: 70 }), at(50, { fuel: 95 })]) {
+      const r = positionEvents(state, p, c);
+      state = r.state;
+      events.push(...r.events);
+    }
+    expect(brief(events)).toEqual(['driverChanged@0', 'driverChanged@30', 'deviceFuelDrop@30', 'deviceFuelIncrease@50']);
+    expect(events.map((e) => e.attributes)).toEqual([{ driverUniqueId: 'D1' }, { driverUniqueId: 'D2' }, { fuelBefore: 75, fuel: 64 }, { fuelBefore: 70, fuel: 95 }]);
+    const unset = positionEvents(positionEvents(undefined, at(0, { fuel: 80 }), cfg()).state, at(10, { fuel: 10 }), cfg());
+    expect(unset.events).toEqual([]); // no fuel thresholds: no fuel events
+  });
+
   it('a redelivered or late position gives no event again', () => {
     const first = run([{ s: 0, ignition: false }, { s: 20, ignition: true }]);
     expect(brief(first.events)).toEqual(['ignitionOn@20']);

@@ -13,6 +13,11 @@ import type { EventMessage, PositionMessage } from '@corridor/contracts';
  * - deviceOverspeed: a fix faster than the speed limit (knots: the position's `speedLimit` attribute,
  *   else the device's, else its group's; geofence limits are not applied), once per episode, after it lasted minimalDuration (0: at the first fix); the
  *   event is dated to the fix that settles it, with `speed` and `speedLimit` attributes.
+ * - driverChanged: a reported `driverUniqueId` other than the last one reported (the first too), with
+ *   the `driverUniqueId` attribute;
+ * - deviceFuelDrop / deviceFuelIncrease: the `fuel` attribute fell (rose) by at least the device's
+ *   (else its group's) `fuelDropThreshold` (`fuelIncreaseThreshold`) since the last position that
+ *   reported it (0 or none: off), with `fuelBefore` / `fuel`.
  * Only positions later (fix time, then id) than the last one processed count: a redelivered or late
  * position gives nothing. State records (attributes.outdated) take part in ignition and motion (a
  * parked truck's heartbeats settle its stop), not in overspeed (their speed is the last fix's).
@@ -28,6 +33,9 @@ export interface EventConfig {
   minimalTripDistance: number;
   minimalParkingDuration: number;
   useIgnition: boolean;
+  /** fuel units (as the device reports `fuel`); undefined: no fuel events */
+  fuelDropThreshold?: number;
+  fuelIncreaseThreshold?: number;
 }
 
 interface Mark {
@@ -53,10 +61,13 @@ export interface PositionEventState {
   overspeedSince: Mark | null;
   /** The episode's event was sent. */
   overspeedSent: boolean;
+  /** The last reported driverUniqueId and fuel (absent in states from before they were kept). */
+  driver?: string | null;
+  fuel?: number | null;
 }
 
 export const freshEventState = (): PositionEventState => ({
-  last: null, ignition: null, motionStreak: null, motion: null, motionSince: null, overspeedSince: null, overspeedSent: false,
+  last: null, ignition: null, motionStreak: null, motion: null, motionSince: null, overspeedSince: null, overspeedSent: false, driver: null, fuel: null,
 });
 
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
@@ -100,6 +111,23 @@ function overspeedStep(s: PositionEventState, p: PositionMessage, here: Mark, cf
   return { s: { ...next, overspeedSent: true }, e: event(p.deviceId, 'deviceOverspeed', here, { speed: p.speed, speedLimit: limit }) };
 }
 
+function driverStep(s: PositionEventState, p: PositionMessage, here: Mark): { s: PositionEventState; e?: EventMessage } {
+  const driver = p.attributes.driverUniqueId;
+  if (typeof driver !== 'string' || driver === '' || driver === s.driver) return { s };
+  return { s: { ...s, driver }, e: event(p.deviceId, 'driverChanged', here, { driverUniqueId: driver }) };
+}
+
+function fuelStep(s: PositionEventState, p: PositionMessage, here: Mark, cfg: EventConfig): { s: PositionEventState; e?: EventMessage } {
+  const fuel = num(p.attributes.fuel);
+  if (fuel === undefined) return { s };
+  const before = s.fuel ?? null;
+  const next = { ...s, fuel };
+  if (before === null || fuel === before) return { s: next };
+  const threshold = fuel < before ? cfg.fuelDropThreshold : cfg.fuelIncreaseThreshold;
+  if (threshold === undefined || Math.abs(fuel - before) < threshold) return { s: next };
+  return { s: next, e: event(p.deviceId, fuel < before ? 'deviceFuelDrop' : 'deviceFuelIncrease', here, { fuelBefore: before, fuel }) };
+}
+
 /** The events one position of the device gives, and the device's next event state. */
 export function positionEvents(state: PositionEventState | undefined, p: PositionMessage, cfg: EventConfig): { state: PositionEventState; events: EventMessage[] } {
   let s = state ?? freshEventState();
@@ -111,7 +139,7 @@ export function positionEvents(state: PositionEventState | undefined, p: Positio
     if (s.ignition !== null && p.ignition !== s.ignition) events.push(event(p.deviceId, p.ignition ? 'ignitionOn' : 'ignitionOff', here));
     s = { ...s, ignition: p.ignition };
   }
-  for (const step of [motionStep, overspeedStep]) {
+  for (const step of [motionStep, overspeedStep, driverStep, fuelStep]) {
     const r = step(s, p, here, cfg);
     s = r.s;
     if (r.e) events.push(r.e);

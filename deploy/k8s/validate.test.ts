@@ -1,9 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { parse, parseAllDocuments } from 'yaml';
+import { parse } from 'yaml';
+import { hasKubectl, parseDocs, render } from './render';
 import { checkManifests, isDeployment, isService, type Deployment, type K8sObject, type Service } from './manifest-invariants';
 
 const K8S = dirname(fileURLToPath(import.meta.url));
@@ -11,7 +11,7 @@ const REPO = join(K8S, '..', '..');
 const SERVICES = ['gateway', 'ingest', 'journey', 'geofence', 'ops-api'] as const;
 const HTTP_PORT: Record<(typeof SERVICES)[number], number> = { gateway: 8082, ingest: 8083, journey: 8084, geofence: 8085, 'ops-api': 8086 };
 const DEVICE_PORTS = ['5001/TCP', '5002/TCP', '5004/TCP', '5013/TCP', '5014/TCP', '5015/TCP', '5020/TCP', '5023/TCP', '5027/TCP', '5027/UDP', '5046/TCP', '5055/TCP'];
-const KUSTOMIZATIONS = ['base', 'secret-example', 'overlays/dev', 'overlays/prod'];
+const KUSTOMIZATIONS = ['base', 'secret-example', 'stores', 'overlays/dev', 'overlays/prod', 'overlays/external'];
 /** The one image definition of the five services, relative to the repository root. */
 const DOCKERFILE = 'deploy/docker/Dockerfile';
 
@@ -21,12 +21,6 @@ interface Kustomization {
   patches?: { path?: string }[];
 }
 
-function parseDocs(text: string, source: string): K8sObject[] {
-  return parseAllDocuments(text).map((doc) => {
-    if (doc.errors.length > 0) throw new Error(`${source}: ${doc.errors.map((e) => e.message).join('; ')}`);
-    return doc.toJS() as K8sObject;
-  }).filter((o) => o !== null);
-}
 const readDocs = (file: string): K8sObject[] => parseDocs(readFileSync(file, 'utf8'), relative(REPO, file));
 const readKustomization = (dir: string): Kustomization => parse(readFileSync(join(K8S, dir, 'kustomization.yaml'), 'utf8')) as Kustomization;
 
@@ -76,16 +70,6 @@ const containerPorts = (d: Deployment): string[] =>
 
 const baseObjects = (): K8sObject[] => (readKustomization('base').resources ?? []).flatMap((r) => readDocs(join(K8S, 'base', r)));
 
-function hasKubectl(): boolean {
-  try {
-    execFileSync('kubectl', ['version', '--client'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-const render = (overlay: string): K8sObject[] =>
-  parseDocs(execFileSync('kubectl', ['kustomize', join(K8S, overlay)], { encoding: 'utf8' }), `kubectl kustomize ${overlay}`);
 
 describe('deploy/k8s files', () => {
   it('every YAML file parses', () => {
@@ -118,7 +102,40 @@ describe('base manifests', () => {
     expect(byName('Deployment')).toEqual([...SERVICES].sort());
     expect(byName('PodDisruptionBudget')).toEqual([...SERVICES].sort());
     expect(byName('Service')).toEqual([...SERVICES, 'ingest-devices'].sort());
-    expect(byName('HorizontalPodAutoscaler')).toEqual(['geofence', 'ingest', 'journey']);
+    expect(byName('HorizontalPodAutoscaler')).toEqual([...SERVICES].sort());
+    expect(byName('Ingress')).toEqual(['gateway']);
+    expect(byName('Job')).toEqual(['corridor-migrate']);
+  });
+
+  it('leave the replica counts to the HPAs and spread pods over zones, then nodes', () => {
+    for (const d of deployments) {
+      expect(d.spec.replicas, d.metadata.name).toBeUndefined();
+      const spread = (d.spec.template.spec as { topologySpreadConstraints?: { topologyKey: string }[] }).topologySpreadConstraints ?? [];
+      expect(spread.map((t) => t.topologyKey), d.metadata.name).toEqual(['topology.kubernetes.io/zone', 'kubernetes.io/hostname']);
+    }
+  });
+
+  it("route the Ingress to the gateway's http port, WebSocket timeouts included", () => {
+    const ingress = objects.find((o) => o.kind === 'Ingress') as K8sObject & { metadata: { annotations: Record<string, string> }; spec: { rules: { http: { paths: { path: string; backend: { service: { name: string; port: { name: string } } } }[] } }[] } };
+    const backend = ingress.spec.rules[0]?.http.paths[0]?.backend.service;
+    expect(backend?.name).toBe('gateway');
+    const gateway = services.find((s) => s.metadata.name === 'gateway') as Service;
+    expect(gateway.spec.ports.map((p) => p.name)).toContain(backend?.port.name);
+    expect(Number(ingress.metadata.annotations['nginx.ingress.kubernetes.io/proxy-read-timeout'])).toBeGreaterThanOrEqual(3600);
+  });
+
+  it("let through exactly the device ports of the LoadBalancer and the gateway's calls to the services", () => {
+    const policies = objects.filter((o) => o.kind === 'NetworkPolicy') as (K8sObject & { spec: { ingress?: { from?: unknown[]; ports?: { port: number; protocol: string }[] }[]; egress?: { to?: { podSelector?: { matchLabels: Record<string, string> } }[]; ports?: { port: number }[] }[] } })[];
+    const ingest = policies.find((p) => p.metadata.name === 'ingest');
+    const open = (ingest?.spec.ingress ?? []).filter((r) => !r.from).flatMap((r) => r.ports ?? []).map((p) => `${p.port}/${p.protocol}`);
+    expect(open.sort()).toEqual([...DEVICE_PORTS].sort());
+    const gateway = policies.find((p) => p.metadata.name === 'gateway');
+    const calls = (gateway?.spec.egress ?? []).map((r) => `${r.to?.[0]?.podSelector?.matchLabels['app.kubernetes.io/name']}:${r.ports?.[0]?.port}`);
+    expect(calls.sort()).toEqual(SERVICES.filter((s) => s !== 'gateway').map((s) => `${s}:${HTTP_PORT[s]}`).sort());
+    for (const name of SERVICES.filter((s) => s !== 'gateway')) {
+      const inbound = policies.find((p) => p.metadata.name === name)?.spec.ingress?.flatMap((r) => r.ports ?? []).map((p) => p.port) ?? [];
+      expect(inbound, name).toContain(HTTP_PORT[name]);
+    }
   });
 
   it('keep every rule (probes, resources, non-root, read-only root, ports)', () => {
@@ -199,30 +216,35 @@ describe('manifest rules', () => {
 
 // kubectl ships with this machine image; in CI its absence fails the run rather than skipping
 describe.skipIf(!hasKubectl() && process.env.CI !== 'true')('overlays rendered by kubectl kustomize', () => {
-  it.each([['overlays/dev', 1], ['overlays/prod', 3]] as const)('%s keeps every rule and runs %i replica(s)', (overlay, replicas) => {
+  it.each([['overlays/dev', 1, 1], ['overlays/prod', 3, 12], ['overlays/external', 3, 12]] as const)('%s keeps every rule; its HPAs run %i to %i replicas', (overlay, min, max) => {
     const objects = render(overlay);
     expect(checkManifests(objects)).toEqual([]);
     const deployments = objects.filter(isDeployment);
     expect(deployments).toHaveLength(SERVICES.length);
-    for (const d of deployments) expect(d.spec.replicas, d.metadata.name).toBe(replicas);
+    for (const d of deployments) expect(d.spec.replicas, d.metadata.name).toBeUndefined();
     const configMaps = objects.filter((o) => o.kind === 'ConfigMap').map((o) => o.metadata.name);
     for (const d of deployments) {
       const ref = d.spec.template.spec.containers[0]?.envFrom?.[0]?.configMapRef?.name;
       expect(configMaps, d.metadata.name).toContain(ref);
       expect(ref).toMatch(/^corridor-config-[a-z0-9]+$/);
     }
-    const hpas = objects.filter((o) => o.kind === 'HorizontalPodAutoscaler') as (K8sObject & { spec: { minReplicas: number } })[];
-    for (const h of hpas) expect(h.spec.minReplicas, h.metadata.name).toBe(replicas);
+    const hpas = objects.filter((o) => o.kind === 'HorizontalPodAutoscaler') as (K8sObject & { spec: { minReplicas: number; maxReplicas: number; scaleTargetRef: { name: string } } })[];
+    expect(hpas.map((h) => h.spec.scaleTargetRef.name).sort()).toEqual([...SERVICES].sort());
+    for (const h of hpas) expect([h.spec.minReplicas, h.spec.maxReplicas], h.metadata.name).toEqual([min, max]);
   });
 
-  it('dev carries the example Secret; prod expects its own and pins image tags', () => {
+  it('dev carries the example Secret; prod and external expect their own and pin image tags; only prod runs the stores', () => {
     expect(render('overlays/dev').some((o) => o.kind === 'Secret' && o.metadata.name === 'corridor-secrets')).toBe(true);
-    const prod = render('overlays/prod');
-    expect(prod.some((o) => o.kind === 'Secret')).toBe(false);
-    for (const d of prod.filter(isDeployment)) {
-      const image = d.spec.template.spec.containers[0]?.image ?? '';
-      expect(image, d.metadata.name).toMatch(/^[^:]+\/corridor\/[a-z-]+:[0-9][\w.-]*$/);
+    for (const overlay of ['overlays/prod', 'overlays/external']) {
+      const objects = render(overlay);
+      expect(objects.some((o) => o.kind === 'Secret'), overlay).toBe(false);
+      for (const d of objects.filter(isDeployment)) {
+        const image = d.spec.template.spec.containers[0]?.image ?? '';
+        expect(image, d.metadata.name).toMatch(/^[^:]+\/corridor\/[a-z-]+:[0-9][\w.-]*$/);
+      }
     }
+    expect(render('overlays/prod').some((o) => o.kind === 'Kafka')).toBe(true);
+    expect(render('overlays/external').some((o) => o.kind === 'Kafka')).toBe(false);
   });
 });
 

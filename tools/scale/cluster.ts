@@ -11,6 +11,7 @@ import { startChdbHttp, type ChdbHttpServer } from '@corridor/platform/testing/c
 import { DedicatedKafka, freePort, kafkaLibsDir } from '@corridor/platform/testing/dedicated-kafka';
 import { IngestConfig } from '@corridor/ingest/config';
 import { ServiceProcess, type ServiceName } from './service-process';
+import { until } from './until';
 
 /** Every device port variable of ingest but GT06's (the trackers' protocol here): 0 leaves the port closed. */
 const OTHER_DEVICE_PORTS = Object.keys(IngestConfig.shape).filter((k) => /^[A-Z0-9]+_PORT$/.test(k) && k !== 'GT06_PORT' && k !== 'OSMAND_PORT');
@@ -108,6 +109,16 @@ export async function startScaleCluster(opts: ClusterOptions): Promise<ScaleClus
     await bus.close();
     admin = new Kafka({ clientId: `${id}-observer`, brokers: broker.brokers, logLevel: logLevel.NOTHING, retry: { retries: 3 } }).admin();
     await admin.connect();
+    // a created topic is served once every partition has a leader: a service subscribing before
+    // that fails its start ("This server does not host this topic-partition")
+    const observer = admin;
+    await until('every planned topic served with a leader for each partition', async () => {
+      const meta = await observer.fetchTopicMetadata({ topics: topicPlan.map((t) => t.name) }).catch(() => undefined);
+      return !!meta && topicPlan.every((t) => {
+        const parts = meta.topics.find((m) => m.name === t.name)?.partitions ?? [];
+        return parts.length === t.partitions && parts.every((p) => p.leader >= 0);
+      });
+    }, 300_000, 250);
 
     const chdb: ChdbHttpServer = await startChdbHttp({ path: join(dir, 'chdb') });
     cleanups.push(() => chdb.close());
@@ -162,8 +173,7 @@ export async function startScaleCluster(opts: ClusterOptions): Promise<ScaleClus
       PASSWORD_HASH_COST: '10', RATE_LIMIT_IP_MAX: '10000000', RATE_LIMIT_USER_MAX: '10000000',
     });
     // all at once: their migrations take turns (advisory locks), the analytics tables are created idempotently
-    for (const p of processes) p.start();
-    await Promise.all(processes.map((p) => p.ready()));
+    await Promise.all(processes.map((p) => p.startUntilReady()));
 
     const cluster: ScaleCluster = {
       dir, broker, admin, analytics, processes, gateway, gt06Ports,

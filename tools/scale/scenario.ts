@@ -44,6 +44,8 @@ export interface ScaleReport {
   trackersReconnected: number;
   reconnectsTotal: number;
   groupMembers: Record<string, string[]>;
+  /** Processes that exited while starting and were started again (as Kubernetes restarts a pod), by name. */
+  failedStarts: Record<string, number>;
   /** Seconds of wall time: sending (first fix to last ack) and until every group caught up. */
   sendSeconds: number;
   settleSeconds: number;
@@ -146,8 +148,7 @@ export async function runScenario(cluster: ScaleCluster, opts: ScenarioOptions):
     await Promise.all(victims.map((v) => v.kill('SIGKILL')));
     log(`SIGKILL ${opts.kill.join(', ')} at ${acked()} acknowledged fixes; ${cutOff.size} trackers lose their connection`);
     await watch('the middle third acknowledged', () => trucks.every((t) => t.acked.length >= 2 * third));
-    for (const v of victims) v.start();
-    await Promise.all(victims.map((v) => v.ready()));
+    await Promise.all(victims.map((v) => v.startUntilReady()));
     log(`${opts.kill.join(', ')} started again and ready`);
   }
   release(opts.fixes);
@@ -250,6 +251,7 @@ export async function runScenario(cluster: ScaleCluster, opts: ScenarioOptions):
     trackersReconnected: reconnected.length,
     reconnectsTotal: trucks.reduce((s, t) => s + t.sender.stats.reconnects - 1, 0),
     groupMembers,
+    failedStarts: Object.fromEntries(cluster.processes.filter((p) => p.failedStarts > 0).map((p) => [p.name, p.failedStarts])),
     sendSeconds,
     settleSeconds,
     fixesPerSecond: fixesAcknowledged / sendSeconds,
@@ -269,6 +271,7 @@ export function formatReport(r: ScaleReport): string {
     `killed and restarted           ${r.killed.join(', ') || 'none'}`,
     `trackers cut off / reconnected ${r.trackersCutOff} / ${r.trackersReconnected}   (reconnects in all: ${r.reconnectsTotal})`,
     `group members                  ${Object.entries(r.groupMembers).map(([g, m]) => `${g}: ${m.join(' ')}`).join('; ')}`,
+    `failed starts, restarted      ${Object.entries(r.failedStarts).map(([n, k]) => `${n} x${k}`).join(', ') || 'none'}`,
     `sending / until caught up      ${r.sendSeconds.toFixed(1)} s / ${r.settleSeconds.toFixed(1)} s   (${r.fixesPerSecond.toFixed(1)} acknowledged fixes/s)`,
     r.problems.length ? `PROBLEMS (${r.problems.length}):\n  ${r.problems.join('\n  ')}` : 'no loss, no duplicate',
   ].join('\n');

@@ -64,6 +64,28 @@ export class ServiceProcess {
     });
   }
 
+  /** Times the process ended before it was ready and was started again (startUntilReady). */
+  failedStarts = 0;
+
+  /**
+   * Starts the process and waits until it is ready; a process that exits while starting is started
+   * again, at most `attempts` times in all, as Kubernetes restarts a pod whose container failed (a
+   * service exits when a part it needs refuses it at start, e.g. a topic's metadata not yet served).
+   * Each such restart is counted (failedStarts) and reported; a crash after readiness is never retried.
+   */
+  async startUntilReady(attempts = 3, ceilingMs = 240_000): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      this.start();
+      try {
+        await this.ready(ceilingMs);
+        return;
+      } catch (err) {
+        if (this.running || attempt >= attempts) throw err;
+        this.failedStarts++;
+      }
+    }
+  }
+
   /** Waits until /readyz answers 200 (fails at once if the process died). */
   async ready(ceilingMs = 240_000): Promise<void> {
     await until(`${this.name} ready`, async () => {

@@ -7,6 +7,7 @@ import { createTestAdapters, primaryKind, type TestAdapters } from '@corridor/pl
 import { asUser, TEST_IDENTITY_SECRET, testUsers } from '@corridor/platform/testing/identity';
 import { parseJt808 } from '@corridor/ingest/protocols/jt808/index';
 import { TestDevice } from '../../services/ingest/test/test-device';
+import { metricValue } from '../../services/ingest/test/metrics';
 
 /**
  * The device protocols added for the corridors' hardware, end to end on real sockets: a TCP client
@@ -225,5 +226,24 @@ describe(`device protocols from TCP to the API (${kind} adapters)`, () => {
     const track = await eventually(() => positionsOf(gl300, '2018-12-14T13:00:00Z', '2018-12-14T14:00:00Z'), (ps) => ps.length === 4);
     expect(track.map((x) => x.fixTime.slice(11, 19))).toEqual(['13:46:03', '13:46:19', '13:46:33', '13:46:48']);
     expect(track[3]!.attributes.batteryLevel).toBe(83);
+  }, 120000);
+
+  it('refused message types: not acknowledged, counted per protocol and type (ingest_frames_ignored_total)', async () => {
+    const ignored = (protocol: string, type: string) => metricValue('ingest_frames_ignored_total', { protocol, type });
+    const [canBefore, textBefore] = [await ignored('queclink', 'GTCAN'), await ignored('jt701', 'text')];
+    // Gl200TextProtocolDecoderTest's GV300W CAN report (refused: its layout is not read) with the IMEI of
+    // the GV300 registered by the Queclink test, then that GV300's fixed report: only the report is acknowledged, and
+    // its +SACK, written after the refused frame was handled, proves the refusal was counted.
+    const queclink = await portOf('queclink');
+    const can =
+      '+RESP:GTCAN,270703,862894020178276,gv300w,0,1,E07FFFFF,,2,H9307659,368713.50,1291,90,91,,P82.40,,61,10.10,6.76,3.34,524.08,,,0000,,00,,,007FFFFF,,,,,,,,,,,,,,,,,,,,,0000,2,0,,,0,88.6,104,117.6,-116.886007,32.543697,20181031202959,0334,0020,5234,7FCC3D0,00,20181031203002,9F50$';
+    const fri = '+RESP:GTFRI,060228,862894020178276,,15153,10,1,1,0.0,0,431.7,-63.169571,-17.776235,20160210153458,0736,0003,6AD4,80EF,00,34.9,00117:31:26,13442,15163,0,210101,,,,20160210113503,38EF$';
+    expect(Buffer.from(await exchange(queclink, [can, fri].map((t) => Buffer.from(t)), '+SACK:38EF$'.length), 'hex').toString()).toBe('+SACK:38EF$');
+    expect(await ignored('queclink', 'GTCAN')).toBe(canBefore + 1);
+    // a Jointech text message of no known type from the seal registered above, then its P45 (answered)
+    const jt701 = await portOf('jt701');
+    const seal = [Buffer.from('(7890629284,2,U09,129,2,A)'), Buffer.from('(7890629284,P45,260321,185343,26.181296,N,50.329788,E,V,0.00,0,5,0,0000000000,0,0,1)')];
+    expect(Buffer.from(await exchange(jt701, seal, '(P69,0,1)'.length), 'hex').toString()).toBe('(P69,0,1)');
+    expect(await ignored('jt701', 'text')).toBe(textBefore + 1);
   }, 120000);
 });

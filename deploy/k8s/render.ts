@@ -1,0 +1,36 @@
+import { execFileSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseAllDocuments } from 'yaml';
+import type { K8sObject } from './manifest-invariants';
+
+/** deploy/k8s, and what `kubectl kustomize` renders from a folder of it (parsed). */
+export const K8S = dirname(fileURLToPath(import.meta.url));
+export const OVERLAYS = ['overlays/dev', 'overlays/prod', 'overlays/external'] as const;
+
+export function parseDocs(text: string, source: string): K8sObject[] {
+  return parseAllDocuments(text).map((doc) => {
+    if (doc.errors.length > 0) throw new Error(`${source}: ${doc.errors.map((e) => e.message).join('; ')}`);
+    return doc.toJS() as K8sObject;
+  }).filter((o) => o !== null);
+}
+
+export function hasKubectl(): boolean {
+  try {
+    execFileSync('kubectl', ['version', '--client'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const rendered = new Map<string, K8sObject[]>();
+/** kubectl kustomize of a folder under deploy/k8s (each folder rendered once per test file). */
+export function render(folder: string): K8sObject[] {
+  let objects = rendered.get(folder);
+  if (!objects) {
+    objects = parseDocs(execFileSync('kubectl', ['kustomize', join(K8S, folder)], { encoding: 'utf8' }), `kubectl kustomize ${folder}`);
+    rendered.set(folder, objects);
+  }
+  return structuredClone(objects);
+}

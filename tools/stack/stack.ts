@@ -40,9 +40,11 @@ export async function startStack(config: StackConfig, opts: { loggerFor?: (servi
   const logger = log('stack');
   const adapters = await createAdapters(config, logger, { dataDir: config.DATA_DIR });
   const common = { ...adapters, identitySecret: internalKeys(config) };
-  // ops-api checks the journey and route ids its requests carry with the journey service (its port is known once it listens)
-  const peers: { journey?: string } = {};
-  const ops = await buildOpsApi({ ...common, logger: log('ops-api'), journeyUrl: () => peers.journey, deviceState: deviceStateSettingsFrom(config) });
+  // ops-api checks the journey, route and geofence ids its requests carry with their services (their ports are known once they listen)
+  const peers: { journey?: string; geofence?: string } = {};
+  const ops = await buildOpsApi({
+    ...common, logger: log('ops-api'), journeyUrl: () => peers.journey, geofenceUrl: () => peers.geofence, deviceState: deviceStateSettingsFrom(config),
+  });
   const ingest = await buildIngest({ ...common, logger: log('ingest') });
   const journey = await buildJourney({ ...common, logger: log('journey') });
   const geofence = await buildGeofence({ ...common, logger: log('geofence') });
@@ -56,6 +58,7 @@ export async function startStack(config: StackConfig, opts: { loggerFor?: (servi
   const h = config.HOST;
   const urls = { opsApi: urlOf(h, ops.app), ingest: urlOf(h, ingest.app), osmand: urlOf(h, ingest.osmand), journey: urlOf(h, journey.app), geofence: urlOf(h, geofence.app) };
   peers.journey = urls.journey;
+  peers.geofence = urls.geofence;
   const gatewayConfig = parseConfig(GatewayConfig, {
     ...process.env,
     INGEST_URL: urls.ingest,

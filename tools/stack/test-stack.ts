@@ -54,10 +54,11 @@ export async function startTestStack(kind: AdapterKind): Promise<TestStack> {
   const common = { ...adapters, identitySecret: TEST_IDENTITY_SECRET, logger: adapters.logger };
   const journey = await buildJourney(common, { sweepIntervalMs: 0 });
   await journey.app.listen({ host: '127.0.0.1', port: 0 });
-  const ops = await buildOpsApi({ ...common, journeyUrl: url(journey.app) });
-  const ingest = await buildIngest(common);
   const geofence = await buildGeofence(common);
-  for (const a of [ops.app, ingest.app, geofence.app]) await a.listen({ host: '127.0.0.1', port: 0 });
+  await geofence.app.listen({ host: '127.0.0.1', port: 0 });
+  const ops = await buildOpsApi({ ...common, journeyUrl: url(journey.app), geofenceUrl: url(geofence.app) });
+  const ingest = await buildIngest(common);
+  for (const a of [ops.app, ingest.app]) await a.listen({ host: '127.0.0.1', port: 0 });
   const config = parseConfig(GatewayConfig, {
     NODE_ENV: 'test', LOG_LEVEL: 'warn', INTERNAL_TOKEN_SECRET: TEST_IDENTITY_SECRET, ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password,
     PASSWORD_HASH_COST: '10', RATE_LIMIT_IP_MAX: '1000000', RATE_LIMIT_USER_MAX: '1000000',

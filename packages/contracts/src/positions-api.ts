@@ -37,6 +37,27 @@ export const PositionsQuery = z.object({
   limit: z.coerce.number().int().min(1).max(50000).default(10000),
 });
 
+/** Traccar's export parameters: one device, a period, optionally only the positions inside a geofence. */
+export const PositionsExportQuery = z.object({
+  deviceId: ref('device', z.coerce.number().int().positive()),
+  from: IsoDateTime,
+  to: IsoDateTime,
+  geofenceId: ref('geofence', z.coerce.number().int().positive()).optional()
+    .describe('Only positions inside this geofence: those from its geofenceEnter event to the next geofenceExit'),
+});
+
+/** DELETE /positions: one device's positions over a period. */
+export const PositionsDeleteQuery = z.object({ deviceId: ref('device', z.coerce.number().int().positive()), from: IsoDateTime, to: IsoDateTime });
+export const PositionIdParam = z.object({ id: ref('position', z.coerce.number().pipe(PositionIdSchema)) });
+
+export const GPX_MEDIA_TYPE = 'application/gpx+xml';
+export const KML_MEDIA_TYPE = 'application/vnd.google-earth.kml+xml';
+
+const exportAccess = 'authenticated' as const;
+const exportNote =
+  'Positions oldest first, streamed. The period may not exceed the report maximum (REPORT_MAX_PERIOD_DAYS); a device ' +
+  'the caller may not see answers 404.';
+
 export const positionsEndpoints = [
   defineEndpoint({
     id: 'positions.list',
@@ -46,7 +67,8 @@ export const positionsEndpoints = [
     summary: 'Latest position per device, or a device history',
     description:
       'Without parameters: the latest position of every device the caller may see. With deviceId, from and to: ' +
-      'that history, oldest first (capped by limit). from and to must be given together.',
+      'that history, oldest first (capped by limit). from and to must be given together. As in Traccar, a history ' +
+      `asked for with Accept: text/csv or ${GPX_MEDIA_TYPE} (one deviceId) answers the CSV or GPX export instead.`,
     tags: ['positions'],
     access: 'authenticated',
     companyScoped: true,
@@ -69,5 +91,42 @@ export const positionsEndpoints = [
     access: ['admin', 'device'],
     request: { body: PositionBatch },
     responses: { 200: { description: 'All positions accepted', schema: PositionBatchResult } },
+  }),
+  defineEndpoint({
+    id: 'positions.csv', method: 'get', path: '/positions/csv', service: 'ops-api', tags: ['positions'], access: exportAccess, companyScoped: true,
+    summary: 'Export positions as CSV',
+    description: `Traccar's columns (id, deviceId, protocol, serverTime, deviceTime, fixTime, valid, latitude, longitude, altitude, speed, course, address, accuracy), then the stored fields Traccar keeps as attributes and one column per attribute key. ${exportNote}`,
+    request: { query: PositionsExportQuery },
+    responses: { 200: { description: 'CSV (RFC 4180)', schema: z.string(), contentType: 'text/csv' } },
+  }),
+  defineEndpoint({
+    id: 'positions.gpx', method: 'get', path: '/positions/gpx', service: 'ops-api', tags: ['positions'], access: exportAccess, companyScoped: true,
+    summary: 'Export positions as GPX',
+    description: `One track named after the device: a trkpt (lat, lon, ele, time) per position. ${exportNote}`,
+    request: { query: PositionsExportQuery },
+    responses: { 200: { description: 'GPX 1.0', schema: z.string(), contentType: GPX_MEDIA_TYPE } },
+  }),
+  defineEndpoint({
+    id: 'positions.kml', method: 'get', path: '/positions/kml', service: 'ops-api', tags: ['positions'], access: exportAccess, companyScoped: true,
+    summary: 'Export positions as KML',
+    description: `A document named after the device with one LineString placemark (longitude,latitude,altitude per position). ${exportNote}`,
+    request: { query: PositionsExportQuery },
+    responses: { 200: { description: 'KML 2.2', schema: z.string(), contentType: KML_MEDIA_TYPE } },
+  }),
+  defineEndpoint({
+    id: 'positions.delete', method: 'delete', path: '/positions', service: 'ops-api', tags: ['positions'], access: ['admin'],
+    summary: "Delete a device's positions over a period",
+    description:
+      'Removes the stored positions (ClickHouse lightweight delete), then keeps the device\'s latest position consistent ' +
+      '(the cached latest and the device\'s positionId move to the newest position left). Audited (positions.delete).',
+    request: { query: PositionsDeleteQuery },
+    responses: { 204: { description: 'Deleted (also when there was nothing to delete)', schema: null } },
+  }),
+  defineEndpoint({
+    id: 'positions.deleteOne', method: 'delete', path: '/positions/{id}', service: 'ops-api', tags: ['positions'], access: ['admin'],
+    summary: 'Delete one position',
+    description: 'As DELETE /positions for one position; an id that names no stored position answers 404. Audited (position.delete).',
+    request: { params: PositionIdParam },
+    responses: { 204: { description: 'Deleted', schema: null } },
   }),
 ] as const;

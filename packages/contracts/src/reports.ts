@@ -63,10 +63,19 @@ export const ReportSummaryQuery = ReportQueryBase.extend({
   ignoreOdometer: TripThresholdsQuery.shape.ignoreOdometer,
   speedThreshold: TripThresholdsQuery.shape.speedThreshold,
 });
+/** Traccar's names for "every type": `%` (the API) and `allEvents` (its web app). */
+export const ALL_EVENT_TYPES = ['%', 'allEvents'] as const;
 export const ReportEventsQuery = ReportQueryBase.extend({
-  type: repeated(z.union([EventType, z.literal('%')])).optional().describe('Repeatable event types; % or none = all'),
+  type: repeated(z.union([EventType, z.enum(ALL_EVENT_TYPES)])).optional().describe('Repeatable event types; % or allEvents (or none) = all'),
   alarm: repeated(AlarmType).optional().describe('Repeatable: only alarm events with one of these alarms'),
 });
+
+export const ReportGeofencesQuery = ReportQueryBase.extend({
+  geofenceId: repeated(ref('geofence', z.coerce.number().int().positive())).optional()
+    .describe('Repeatable: only visits of these geofences (none = every geofence)'),
+});
+/** Traccar's combined report has no spreadsheet: JSON only. */
+export const ReportCombinedQuery = ReportQueryBase.omit({ format: true });
 
 const time = IsoDateTime;
 const ms = z.number().int().describe('milliseconds');
@@ -141,6 +150,28 @@ export const ReportSummary = z
   .meta({ id: 'ReportSummary' });
 export type ReportSummary = z.infer<typeof ReportSummary>;
 
+export const ReportGeofence = z
+  .object({
+    deviceId: z.number().int(),
+    deviceName: z.string(),
+    geofenceId: z.number().int(),
+    startTime: time.describe('the geofenceEnter event'),
+    endTime: time.describe('the geofenceExit event that closed the visit'),
+    duration: ms,
+  })
+  .meta({ id: 'ReportGeofences' });
+export type ReportGeofence = z.infer<typeof ReportGeofence>;
+
+export const CombinedReportItem = z
+  .object({
+    deviceId: z.number().int(),
+    route: z.array(z.tuple([z.number(), z.number()])).describe('[longitude, latitude] of every position of the period, oldest first'),
+    events: z.array(EventMessage).describe('the events of the period tied to a position, but deviceMoving'),
+    positions: z.array(PositionMessage).describe('the positions the events of the period are tied to'),
+  })
+  .meta({ id: 'CombinedReportItem' });
+export type CombinedReportItem = z.infer<typeof CombinedReportItem>;
+
 /** Everyone signed in except trackers. Company users get their own company's devices only. */
 const readers = allRoles.filter((r) => r !== 'device');
 const tags = ['reports'];
@@ -188,5 +219,25 @@ export const reportsEndpoints = [
     description: `The same detection as the trips report (and the same threshold parameters). ${formats}`,
     request: { query: ReportStopsQuery },
     responses: { 200: { description: 'Stops', schema: z.array(ReportStop) } },
+  }),
+  defineEndpoint({
+    id: 'reports.geofences', method: 'get', path: '/reports/geofences', service: 'ops-api', tags, access: readers, companyScoped: true,
+    summary: 'Geofence report: visits (enter to exit) per device and geofence',
+    description:
+      'From the geofenceEnter/geofenceExit events of the period, as Traccar pairs them: an enter opens a visit of its geofence ' +
+      '(a later enter replaces it), the next exit of that geofence closes it; visits still open at the end of the period are left ' +
+      `out. Sorted by start time. ${formats}`,
+    request: { query: ReportGeofencesQuery },
+    responses: { 200: { description: 'Visits', schema: z.array(ReportGeofence) } },
+  }),
+  defineEndpoint({
+    id: 'reports.combined', method: 'get', path: '/reports/combined', service: 'ops-api', tags, access: readers, companyScoped: true,
+    summary: 'Combined report: per device, the route, the events and their positions',
+    description:
+      "Traccar's CombinedReportItem per device (devices in id order): every position's [longitude, latitude], the events " +
+      'tied to a position (deviceMoving left out), and the positions the events are tied to. JSON only. ' +
+      'A period longer than the server maximum answers 400; a device or group the caller may not see answers 404.',
+    request: { query: ReportCombinedQuery },
+    responses: { 200: { description: 'One item per device', schema: z.array(CombinedReportItem) } },
   }),
 ] as const;

@@ -8,10 +8,15 @@ const toDeg = (rad: number): number => (rad * 180) / Math.PI;
 
 /** Great-circle distance in metres (haversine). */
 export function distanceMetres(a: LonLat, b: LonLat): number {
-  const dLat = toRad(b[1] - a[1]);
-  const dLon = toRad(b[0] - a[0]);
+  return distanceMetresLatLon(a[1], a[0], b[1], b[0]);
+}
+
+/** distanceMetres of two points given as numbers (no arrays to allocate in a loop over millions of fixes). */
+export function distanceMetresLatLon(lat1: number, lon1: number, lat2: number, lon2: number): number {
+  const dLat = toRad(lat2 - lat1);
+  const dLon = toRad(lon2 - lon1);
   const h =
-    Math.sin(dLat / 2) ** 2 + Math.cos(toRad(a[1])) * Math.cos(toRad(b[1])) * Math.sin(dLon / 2) ** 2;
+    Math.sin(dLat / 2) ** 2 + Math.cos(toRad(lat1)) * Math.cos(toRad(lat2)) * Math.sin(dLon / 2) ** 2;
   return 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.sqrt(h)));
 }
 

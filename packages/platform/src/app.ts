@@ -30,6 +30,8 @@ export interface CreateAppOptions {
   bodyLimit?: number;
   /** Expose /healthz, /readyz and /metrics (false for a secondary listener such as a device port). */
   ops?: boolean;
+  /** With ops: also /metrics (default). false for a public port: serve them with createMetricsApp on a port of their own. */
+  metrics?: boolean;
   /**
    * Verify the gateway's x-corridor-identity token with these keys (audience: `name`) and set
    * req.identity. Endpoints registered with registerEndpoint then enforce their contract's access rule.
@@ -185,11 +187,22 @@ export function createApp(opts: CreateAppOptions): App {
       }
       return reply.code(ok ? 200 : 503).send({ status: ok ? 'ready' : 'not_ready', service: opts.name, checks, ...(verbose ? { details } : {}) });
     });
-    app.get('/metrics', async (_req, reply) => {
-      reply.header('content-type', registry.contentType);
-      return registry.metrics();
-    });
+    if (opts.metrics !== false) serveMetrics(app);
   }
+  return app;
+}
+
+function serveMetrics(app: FastifyInstance): void {
+  app.get('/metrics', async (_req, reply) => {
+    reply.header('content-type', registry.contentType);
+    return registry.metrics();
+  });
+}
+
+/** A listener that serves only GET /metrics: for a service whose API port is public (the gateway's METRICS_PORT). */
+export function createMetricsApp(opts: { name: string; logger: Logger }): FastifyInstance {
+  const app = Fastify({ loggerInstance: opts.logger as FastifyBaseLogger, disableRequestLogging: true });
+  serveMetrics(app);
   return app;
 }
 

@@ -22,7 +22,7 @@ describe.each(variants)('Db contract: $name', ({ create }) => {
     expect(row?.name).toBe('first');
     const all = await db.orm.select().from(things);
     expect(all.map((t) => t.name)).toEqual(['first']);
-  });
+  }, 180_000); // a ceiling, not a measure: PGlite's WASM start and migrations passed 30 s at load 40
 
   it('rolls back a failed transaction', async () => {
     await expect(

@@ -1,10 +1,11 @@
 import { fileURLToPath } from 'node:url';
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
+import type { FastifyInstance } from 'fastify';
 import formbody from '@fastify/formbody';
 import helmet from '@fastify/helmet';
 import { allEndpoints, endpointsOf } from '@corridor/contracts';
-import { AppError, createApp, internalKeys, type Adapters, type App, type Logger } from '@corridor/platform';
+import { AppError, createApp, createMetricsApp, internalKeys, type Adapters, type App, type Logger } from '@corridor/platform';
 import { busReadiness, scopeBus } from '@corridor/platform';
 import { openIdSettings, type GatewayConfig } from './config';
 import { auditRoutes } from './audit/routes';
@@ -56,6 +57,8 @@ export type GatewayDeps = Omit<Adapters, 'close'> & {
 
 export interface GatewayService {
   app: App;
+  /** GET /metrics only, for the METRICS_PORT listener (not the public API port). */
+  metricsApp: FastifyInstance;
   users: UsersService;
   tokens: TokenService;
   liveFeed: LiveFeed;
@@ -79,7 +82,9 @@ export async function build(deps: GatewayDeps): Promise<GatewayService> {
     logger,
     bodyLimit: config.BODY_LIMIT_BYTES,
     readiness: { db: () => db.ping(), cache: () => cache.ping(), bus: busReadiness(bus) },
+    metrics: false, // the API port is public: /metrics has a listener of its own (metricsApp, METRICS_PORT)
   });
+  const metricsApp = createMetricsApp({ name: 'gateway', logger });
 
   const hasher = passwordHasher(config.PASSWORD_HASH_COST);
   const users = usersRepository(db.orm);
@@ -184,6 +189,7 @@ export async function build(deps: GatewayDeps): Promise<GatewayService> {
 
   return {
     app,
+    metricsApp,
     users: usersSvc,
     tokens,
     liveFeed,
@@ -196,6 +202,7 @@ export async function build(deps: GatewayDeps): Promise<GatewayService> {
     async close() {
       await liveFeed.stop();
       await app.close();
+      await metricsApp.close();
     },
   };
 }

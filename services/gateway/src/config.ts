@@ -14,6 +14,9 @@ const origins = z
 
 export const GatewayConfig = BaseEnv.extend({
   PORT: portVar(8082),
+  /** Prometheus metrics (GET /metrics) listen here, on METRICS_HOST, not on the public PORT: expose only PORT (Service, Ingress). */
+  METRICS_PORT: portVar(9082),
+  METRICS_HOST: z.string().default('0.0.0.0'),
   INGEST_URL: z.url().default('http://127.0.0.1:8083'),
   JOURNEY_URL: z.url().default('http://127.0.0.1:8084'),
   GEOFENCE_URL: z.url().default('http://127.0.0.1:8085'),

@@ -10,6 +10,7 @@ await runService('gateway', logger, async () => {
   const svc = await build({ ...adapters, logger, config });
   await svc.start();
   await svc.app.listen({ host: config.HOST, port: config.PORT });
+  await svc.metricsApp.listen({ host: config.METRICS_HOST, port: config.METRICS_PORT });
   return {
     async close() {
       await svc.close();

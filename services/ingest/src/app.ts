@@ -17,7 +17,7 @@ export interface IngestDeps extends Omit<Adapters, 'close'> {
   /** INTERNAL_TOKEN_SECRET (and _PREVIOUS during a rotation, see internalKeys): verifies the gateway's identity header. */
   identitySecret: InternalKeys;
   /** Device-port and intake settings (IngestConfig names); unset ones take their config defaults. */
-  settings?: Partial<DevicePortSettings & Pick<IngestConfig, 'EVENT_MOTION_SPEED_THRESHOLD'>>;
+  settings?: Partial<DevicePortSettings & Pick<IngestConfig, 'EVENT_MOTION_SPEED_THRESHOLD' | 'FIX_MAX_FUTURE_SECONDS'>>;
   /** Test knobs: backoff while the bus is down, raw-frame archive flush interval, computed-attribute reload period (default 5 s). */
   tuning?: { retry?: { initialMs: number; maxMs: number }; archiveFlushMs?: number; computedAttributesReloadMs?: number };
 }
@@ -48,7 +48,10 @@ export async function build(deps: IngestDeps): Promise<IngestService> {
     cache: deps.cache, logger: logger.child({ component: 'computed-attributes' }), now: () => deps.clock.now().getTime(),
     ...(deps.tuning?.computedAttributesReloadMs !== undefined ? { reloadMs: deps.tuning.computedAttributesReloadMs } : {}),
   });
-  const intake = new PositionIntake({ bus: deps.bus, registry, cache: deps.cache, clock: deps.clock, logger, computed }, { motionThreshold: deps.settings?.EVENT_MOTION_SPEED_THRESHOLD });
+  const intake = new PositionIntake({ bus: deps.bus, registry, cache: deps.cache, clock: deps.clock, logger, computed }, {
+    motionThreshold: deps.settings?.EVENT_MOTION_SPEED_THRESHOLD,
+    ...(deps.settings?.FIX_MAX_FUTURE_SECONDS !== undefined ? { maxFutureMs: deps.settings.FIX_MAX_FUTURE_SECONDS * 1000 } : {}),
+  });
   const app = createApp({
     name: 'ingest',
     logger,

@@ -83,5 +83,7 @@ export const IngestConfig = BaseEnv.extend({
   DEVICE_SEEN_INTERVAL_S: positiveInt(60, 3600),
   /** knots: a fix without a `motion` attribute gets motion = speed above this (Traccar event.motion.speedThreshold). */
   EVENT_MOTION_SPEED_THRESHOLD: z.coerce.number().min(0).max(100).default(0.01),
+  /** A fix dated more than this ahead of the server clock is refused (counted, reason future_time): it never becomes the latest position. */
+  FIX_MAX_FUTURE_SECONDS: positiveInt(600, 86_400),
 });
 export type IngestConfig = z.infer<typeof IngestConfig>;

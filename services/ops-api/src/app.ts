@@ -5,6 +5,8 @@ import { busReadiness, scopeBus } from '@corridor/platform';
 import { devicesRepository } from './devices/repository';
 import { devicesService, type DevicesService } from './devices/service';
 import { deviceRoutes } from './devices/routes';
+import { liveLatestOf } from './positions/delete';
+import { positionExporter, positionExportRoutes } from './positions/export-routes';
 import { positionQueryRoutes } from './positions/routes';
 import multipart from '@fastify/multipart';
 import { companiesRepository } from './companies/repository';
@@ -73,6 +75,8 @@ export interface OpsApiDeps extends Omit<Adapters, 'close'> {
   deviceState?: DeviceStateSettings;
   /** JOURNEY_URL: the journey service, which checks the journey and route ids ops-api requests carry (unset: such ids answer 503). */
   journeyUrl?: string | (() => string | undefined);
+  /** GEOFENCE_URL: the geofence service, which checks the geofence ids ops-api requests carry (reports, exports; unset: such ids answer 503). */
+  geofenceUrl?: string | (() => string | undefined);
 }
 
 export interface OpsApiService {
@@ -112,8 +116,14 @@ export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
     db: deps.db.orm, bus: deps.bus, cache: deps.cache, clock: deps.clock, logger: deps.logger.child({ module: 'device-state' }),
     write: writeEvents, settings: deps.deviceState ?? defaultDeviceStateSettings(), registryEntries: (states) => devices.registryEntries(states),
   });
-  positionQueryRoutes(app, { analytics: deps.analytics, cache: deps.cache, devices: repo });
-  reportRoutes(app, reportsService({ analytics: deps.analytics, db: deps.db.orm, devices: repo, settings: deps.reports ?? defaultReportSettings() }));
+  const reportSettings = deps.reports ?? defaultReportSettings();
+  const positionDeps = {
+    analytics: deps.analytics, cache: deps.cache, db: deps.db.orm, devices: repo, reports: reportSettings, liveLatest: liveLatestOf(deviceState),
+  };
+  const exporter = positionExporter(positionDeps);
+  positionQueryRoutes(app, { ...positionDeps, exporter });
+  positionExportRoutes(app, positionDeps, exporter);
+  reportRoutes(app, reportsService({ analytics: deps.analytics, db: deps.db.orm, devices: repo, settings: reportSettings }));
   const docSettings = deps.documents ?? defaultDocumentsSettings();
   await app.register(multipart, { limits: { fileSize: docSettings.maxBytes, files: 1 } });
   const companiesRepo = companiesRepository(deps.db.orm);
@@ -153,10 +163,11 @@ export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
     db: deps.db.orm, bus: deps.bus, cache: deps.cache, analytics: deps.analytics, logger: deps.logger,
     devicesRepo: repo, devices, notifications: deps.notificationRules,
   });
-  const journeyUrl = deps.journeyUrl;
+  const { journeyUrl, geofenceUrl } = deps;
   opsReferenceChecks(app, {
     db: deps.db.orm, cache: deps.cache, analytics: deps.analytics, identitySecret: deps.identitySecret,
     journeyUrl: typeof journeyUrl === 'function' ? journeyUrl : () => journeyUrl,
+    geofenceUrl: typeof geofenceUrl === 'function' ? geofenceUrl : () => geofenceUrl,
     notificationVisible: (who, id) => notifications.isVisible(who, id),
   });
   let flagConsumer: Subscription | undefined;

@@ -8,6 +8,8 @@ export const OpsApiConfig = BaseEnv.extend({
   PORT: portVar(8086),
   // the journey service, which checks the journey and route ids ops-api requests carry (shipments)
   JOURNEY_URL: z.url({ protocol: /^https?$/ }).optional(),
+  // the geofence service, which checks the geofence ids ops-api requests carry (geofence report, positions export)
+  GEOFENCE_URL: z.url({ protocol: /^https?$/ }).optional(),
   // documents: size limit, virus-scan command (file on stdin; exit 0 clean, 1 infected), S3-compatible storage when S3_BUCKET is set
   DOCUMENTS_MAX_BYTES: z.coerce.number().int().min(1024).max(512 * 1024 * 1024).default(10 * 1024 * 1024),
   DOCUMENTS_SCAN_COMMAND: z.string().optional(),

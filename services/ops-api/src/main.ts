@@ -13,7 +13,7 @@ await runService('ops-api', logger, async () => {
   const adapters = await createAdapters(config, logger);
   const svc = await build({ ...adapters, logger, identitySecret: internalKeys(config), notificationRules: notificationSettingsFrom(config), reports: reportSettingsFrom(config), documents: documentsSettingsFrom(config),
     deviceState: deviceStateSettingsFrom(config),
-    complaintReopenDays: config.COMPLAINT_REOPEN_DAYS, journeyUrl: config.JOURNEY_URL,
+    complaintReopenDays: config.COMPLAINT_REOPEN_DAYS, journeyUrl: config.JOURNEY_URL, geofenceUrl: config.GEOFENCE_URL,
     certificates: {
       ...(config.CERTIFICATE_VERIFY_URL ? { verifyUrl: config.CERTIFICATE_VERIFY_URL } : {}),
       ...(config.CERTIFICATE_VALIDITY_DAYS ? { validityDays: config.CERTIFICATE_VALIDITY_DAYS } : {}),

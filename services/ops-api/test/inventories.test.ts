@@ -105,6 +105,8 @@ describe('inventory decisions', () => {
         else {
           expectError(res, 409, 'INVALID_TRANSITION');
           expect(res.json<{ error: { details: unknown } }>().error.details).toEqual({ current: state, allowed: allowed[state] });
+          const done = { assign: 'assigned', revoke: 'revoked', transfer: 'transferred' }[decision]; // never "revokeed"
+          expect(res.json<{ error: { message: string } }>().error.message).toBe(`An item ${state.replace('_', ' ')} cannot be ${done}`);
         }
       });
     }

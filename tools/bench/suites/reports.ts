@@ -1,6 +1,9 @@
 /**
  * Report latency over ClickHouse (embedded: chDB), through ops-api's HTTP endpoints with the body
- * read as it streams:
+ * read as it streams. Trips and stops run twice, back to back on the same data: folded from the
+ * store's lean track (the default) and from every fix read whole (`motionInput: 'rows'`, the path
+ * before), each answer checked equal to the other; `*_speedup` is the ratio of their medians, with
+ * the load average sampled around them:
  * - one device-month: 30 days of a fix every 30 s (86,400 fixes), a working day of 3 trips each;
  * - 1,000 device-days: 1,000 devices (one group) with a day of fixes every 30 s each (2.88 M fixes).
  * Each figure is the median of a few runs, wall clock from request to the last byte (and to the
@@ -9,11 +12,13 @@
  * whole ops-api with chDB in it: RSS counts the engine's memory and the answers it hands over.
  * The route CSV is also read for half of the fleet, so the growth can be compared across sizes.
  */
+import { loadavg } from 'node:os';
 import { request } from 'undici';
 import { DeviceInput } from '@corridor/contracts';
 import { build as buildOpsApi } from '@corridor/ops-api';
 import { devices } from '@corridor/ops-api/db/schema/devices';
 import { groups } from '@corridor/ops-api/db/schema/groups';
+import { defaultReportSettings } from '@corridor/ops-api/reports/settings';
 import { buildTrack, trackPositions, type Segment } from '@corridor/ops-api/reports/synthetic-track';
 import { countPositions, insertPositions } from '@corridor/platform';
 import { createTestAdapters } from '@corridor/platform/testing/test-adapters';
@@ -39,6 +44,12 @@ export default async function run(): Promise<Record<string, number | string>> {
   const ops = await buildOpsApi({ ...adapters, identitySecret: TEST_IDENTITY_SECRET, logger: adapters.logger });
   await ops.app.listen({ host: '127.0.0.1', port: 0 });
   const base = `http://127.0.0.1:${(ops.app.server.address() as { port: number }).port}/api/reports`;
+  // the same service folding trips and stops from every fix read whole (the path before the lean track)
+  const before = await buildOpsApi({
+    ...adapters, identitySecret: TEST_IDENTITY_SECRET, logger: adapters.logger, reports: { ...defaultReportSettings(), motionInput: 'rows' },
+  });
+  await before.app.listen({ host: '127.0.0.1', port: 0 });
+  const baseBefore = `http://127.0.0.1:${(before.app.server.address() as { port: number }).port}/api/reports`;
   const put = insertPositions(adapters.analytics);
   const out: Record<string, number | string> = {};
   try {
@@ -66,7 +77,7 @@ export default async function run(): Promise<Record<string, number | string>> {
     out['fleet.insert_s'] = Math.round((performance.now() - t1) / 100) / 10;
     process.stdout.write(`  stored ${monthFixes.length} + ${out['fleet.fixes']} fixes\n`);
 
-    async function timed(path: string, query: string, runs: number, accept?: string): Promise<{ ms: number; firstByteMs: number; bytes: number; body?: string; peakRssMiB: number }> {
+    async function timed(path: string, query: string, runs: number, accept?: string, at = base): Promise<{ ms: number; firstByteMs: number; bytes: number; body?: string; peakRssMiB: number }> {
       const times: number[] = [];
       const firstBytes: number[] = [];
       let bytes = 0;
@@ -77,7 +88,7 @@ export default async function run(): Promise<Record<string, number | string>> {
         const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss - rss0)), 20);
         const start = performance.now();
         const headers = await asUser(testUsers.officer, TEST_IDENTITY_SECRET); // identity tokens live 60 s
-        const res = await request(`${base}/${path}?${query}`, { headers: { ...headers, ...(accept ? { accept } : {}) } });
+        const res = await request(`${at}/${path}?${query}`, { headers: { ...headers, ...(accept ? { accept } : {}) } });
         bytes = 0;
         const keep = path !== 'route' && !accept;
         const chunks: Buffer[] = [];
@@ -91,17 +102,11 @@ export default async function run(): Promise<Record<string, number | string>> {
         if (res.statusCode !== 200) throw new Error(`${path} answered ${res.statusCode}: ${Buffer.concat(chunks).toString()}`);
         if (keep) body = Buffer.concat(chunks).toString();
       }
-      process.stdout.write(`  ${path}?${query.slice(0, 60)}… ${accept ?? ''} ${times.map(Math.round).join(', ')} ms\n`);
+      process.stdout.write(`  ${at === base ? '' : '(rows) '}${path}?${query.slice(0, 60)}… ${accept ?? ''} ${times.map(Math.round).join(', ')} ms\n`);
       return { ms: Math.round(median(times)), firstByteMs: Math.round(median(firstBytes)), bytes, body, peakRssMiB: Math.round(peak / 2 ** 20) };
     }
 
     const monthQuery = `deviceId=${month.id}&from=${new Date(START).toISOString()}&to=${new Date(START + 30 * DAY_MS).toISOString()}`;
-    const trips = await timed('trips', monthQuery, 3);
-    const tripCount = (JSON.parse(trips.body!) as unknown[]).length;
-    if (tripCount !== 90) throw new Error(`device-month: expected 90 trips, got ${tripCount}`);
-    out['month.trips_json_ms'] = trips.ms;
-    out['month.trips'] = tripCount;
-    out['month.stops_json_ms'] = (await timed('stops', monthQuery, 3)).ms;
     out['month.summary_json_ms'] = (await timed('summary', monthQuery, 3)).ms;
     out['month.summary_daily_json_ms'] = (await timed('summary', `${monthQuery}&daily=true&timezone=Africa/Nairobi`, 3)).ms;
     out['month.trips_xlsx_ms'] = (await timed('trips', `${monthQuery}&format=xlsx`, 3)).ms;
@@ -114,14 +119,31 @@ export default async function run(): Promise<Record<string, number | string>> {
     out['month.route_xlsx_ms'] = (await timed('route', `${monthQuery}&format=xlsx`, 1)).ms;
 
     const fleetQuery = `groupId=${group!.id}&from=${new Date(START).toISOString()}&to=${new Date(START + DAY_MS).toISOString()}`;
-    const fleetTrips = await timed('trips', fleetQuery, 2);
+    const load = (): number => Math.round((loadavg()[0] ?? 0) * 100) / 100;
+
+    /** The report from the lean track and from every fix read whole, back to back: same answer, the ratio of their medians. */
+    async function beforeAfter(name: string, path: string, query: string, runs: number) {
+      const loadBefore = load();
+      const after = await timed(path, query, runs);
+      const old = await timed(path, query, runs, undefined, baseBefore);
+      if (after.body !== old.body) throw new Error(`${name}: the lean track and the whole fixes answer differently`);
+      out[`${name}_json_ms`] = after.ms;
+      out[`${name}_rows_json_ms`] = old.ms;
+      out[`${name}_speedup`] = Math.round((old.ms / after.ms) * 10) / 10;
+      out[`${name}_load_average_1m`] = `${loadBefore} -> ${load()}`;
+      return after;
+    }
+
+    const monthTrips = (JSON.parse((await timed('trips', monthQuery, 1)).body!) as unknown[]).length; // warm-up
+    if (monthTrips !== 90) throw new Error(`device-month: expected 90 trips, got ${monthTrips}`);
+    await beforeAfter('month.trips', 'trips', monthQuery, 3);
+    await beforeAfter('month.stops', 'stops', monthQuery, 3);
+    const fleetTrips = await beforeAfter('fleet.trips', 'trips', fleetQuery, 3);
     const fleetTripCount = (JSON.parse(fleetTrips.body!) as unknown[]).length;
     if (fleetTripCount !== 3 * DEVICE_DAYS) throw new Error(`device-days: expected ${3 * DEVICE_DAYS} trips, got ${fleetTripCount}`);
-    out['fleet.trips_json_ms'] = fleetTrips.ms;
     out['fleet.trips_peak_rss_growth_MiB'] = fleetTrips.peakRssMiB;
     out['fleet.fixes_per_s_trips'] = Math.round((out['fleet.fixes'] as number) / (fleetTrips.ms / 1000));
-    const fleetStops = await timed('stops', fleetQuery, 1);
-    out['fleet.stops_json_ms'] = fleetStops.ms;
+    const fleetStops = await beforeAfter('fleet.stops', 'stops', fleetQuery, 3);
     out['fleet.stops_peak_rss_growth_MiB'] = fleetStops.peakRssMiB;
     const fleetSummary = await timed('summary', fleetQuery, 1);
     out['fleet.summary_json_ms'] = fleetSummary.ms;
@@ -141,6 +163,7 @@ export default async function run(): Promise<Record<string, number | string>> {
     return out;
   } finally {
     await ops.close();
+    await before.close();
     await adapters.close();
   }
 }

@@ -52,16 +52,16 @@ export const pageRowsFor = (ch: Analytics, asked?: number): number => asked ?? (
 const NEWLINE = 0x0a;
 
 /** A query under way: its answer, and how to stop it. */
-interface Answer {
+export interface Answer {
   result: Promise<{ stream: Readable }>;
   cancel(): void;
 }
 
 /** Starts a query; `cancel` aborts it in flight (or destroys its answer), idempotently. */
-function start(ch: Analytics, query: string, params: Record<string, unknown>, signal?: AbortSignal): Answer {
+export function start(ch: Analytics, query: string, params: Record<string, unknown>, signal?: AbortSignal, format = 'JSONCompactEachRow'): Answer {
   const stop = new AbortController();
   const result = ch.client.exec({
-    query: `${query} FORMAT JSONCompactEachRow`,
+    query: `${query} FORMAT ${format}`,
     query_params: params,
     abort_signal: signal ? AbortSignal.any([signal, stop.signal]) : stop.signal,
   });

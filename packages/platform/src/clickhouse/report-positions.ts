@@ -1,5 +1,5 @@
 import type { Analytics } from '../adapters/analytics';
-import { deviceRows, pageRowsFor, type DeviceRowsRead } from './report-pages';
+import { deviceRows, pageRowsFor, queryRows, type DeviceRowsRead } from './report-pages';
 
 /**
  * Positions for reports, in (device id, fix time) order without holding a period in memory (see
@@ -49,6 +49,16 @@ export interface ReportFixRow {
 
 interface Cursor { deviceId: number; time: number; id: number }
 
+/** `FROM … WHERE …` for the positions of the devices bound as {ids:Array(UInt64)} over the period. */
+export const positionsSource = (ch: Analytics, q: { from: Date; to: Date }): { sql: string; params: Record<string, unknown> } => ({
+  sql: `FROM ${ch.database}.positions WHERE device_id IN {ids:Array(UInt64)}
+    AND fix_time >= fromUnixTimestamp64Milli({from:Int64}, 'UTC') AND fix_time <= fromUnixTimestamp64Milli({to:Int64}, 'UTC')`,
+  params: { from: q.from.getTime(), to: q.to.getTime() },
+});
+
+/** The rows after a key in the sort key (device_id, fix_time, id), as SQL. */
+export const afterKeySql = `AND (fix_time, id) > (fromUnixTimestamp64Milli({afterTime:Int64}, 'UTC'), {afterId:UInt64})`;
+
 /**
  * A read of the positions of some devices over a period: `columns` start with device_id, fix time and
  * server time (epoch ms) and id. The sort key is (device_id, fix_time, id): a state record and a fix
@@ -57,14 +67,8 @@ interface Cursor { deviceId: number; time: number; id: number }
 function positionsRead(ch: Analytics, q: ReportPositionsQuery, columns: string): DeviceRowsRead<Cursor> {
   return {
     columns,
-    source: {
-      sql: `FROM ${ch.database}.positions WHERE device_id IN {ids:Array(UInt64)}
-        AND fix_time >= fromUnixTimestamp64Milli({from:Int64}, 'UTC') AND fix_time <= fromUnixTimestamp64Milli({to:Int64}, 'UTC')`,
-      params: { from: q.from.getTime(), to: q.to.getTime() },
-    },
-    after: (k) => ({
-      sql: `AND (fix_time, id) > (fromUnixTimestamp64Milli({afterTime:Int64}, 'UTC'), {afterId:UInt64})`, params: { afterTime: k.time, afterId: k.id },
-    }),
+    source: positionsSource(ch, q),
+    after: (k) => ({ sql: afterKeySql, params: { afterTime: k.time, afterId: k.id } }),
     orderBy: 'device_id, fix_time, id',
     keyOf: (r) => ({ deviceId: Number(r[0]), time: Number(r[1]), id: Number(r[3]) }),
     sameKey: (a, b) => a.deviceId === b.deviceId && a.time === b.time && a.id === b.id,
@@ -90,18 +94,55 @@ const FIX_COLUMNS = `${KEY_COLUMNS}, id, latitude, longitude, speed, valid, igni
 
 const optBool = (v: unknown): boolean | null => (v === null ? null : Boolean(v));
 
-/** The lean fix stream trips and stops run on, oldest first per device, devices in id order, in batches. */
+/**
+ * A FIX_COLUMNS tuple as a report row. The one place a stored position's id becomes a report's
+ * position id (trips' start/endPositionId, stops' positionId).
+ */
+function fixRowOf(r: unknown[]): ReportFixRow {
+  return {
+    deviceId: Number(r[0]), id: Number(r[3]), time: Number(r[1]), latitude: r[4] as number, longitude: r[5] as number,
+    speed: r[6] as number, valid: Boolean(r[7]), ignition: optBool(r[8]), odometer: r[9] as number | null, hours: r[10] as number | null,
+    fuelUsed: r[11] as number | null, fuel: r[12] as number | null, fuelLevel: r[13] as number | null,
+    driverUniqueId: r[14] as string | null, motion: optBool(r[15]),
+  };
+}
+
+/** The fix stream trips and stops run on when read whole, oldest first per device, devices in id order, in batches. */
 export function streamReportFixes(ch: Analytics) {
   return async function* (q: ReportPositionsQuery): AsyncGenerator<ReportFixRow[]> {
     const rows = deviceRows(ch, positionsRead(ch, q, FIX_COLUMNS), q.deviceIds, { pageRows: pageRowsFor(ch, q.pageRows), batchRows: q.batchRows, signal: q.signal });
-    for await (const batch of rows) {
-      yield batch.map((r) => ({
-        deviceId: Number(r[0]), id: Number(r[3]), time: Number(r[1]), latitude: r[4] as number, longitude: r[5] as number,
-        speed: r[6] as number, valid: Boolean(r[7]), ignition: optBool(r[8]), odometer: r[9] as number | null, hours: r[10] as number | null,
-        fuelUsed: r[11] as number | null, fuel: r[12] as number | null, fuelLevel: r[13] as number | null,
-        driverUniqueId: r[14] as string | null, motion: optBool(r[15]),
-      }));
+    for await (const batch of rows) yield batch.map(fixRowOf);
+  };
+}
+
+/** A stored position by its key: the device, its fix time (epoch ms) and its id. */
+export interface FixKey { deviceId: number; time: number; id: number }
+
+/** The map key of queryFixesAt's answer. */
+export const fixKey = (k: FixKey): string => `${k.deviceId}@${k.time}#${k.id}`;
+
+/**
+ * The report rows of the positions at these keys (the fixes a report's items begin and end at),
+ * keyed by fixKey; a redelivered one is the row with the earliest server time (its first arrival), as in
+ * streamReportFixes. The keys' devices and fix times select the rows through the table's sort key.
+ */
+export function queryFixesAt(ch: Analytics) {
+  return async (keys: FixKey[], signal?: AbortSignal): Promise<Map<string, ReportFixRow>> => {
+    const out = new Map<string, ReportFixRow>();
+    if (!keys.length) return out;
+    const wanted = new Set(keys.map(fixKey));
+    const first = new Map<string, number>();
+    const rows = queryRows(ch, `SELECT ${FIX_COLUMNS} FROM ${ch.database}.positions
+      WHERE device_id IN {ids:Array(UInt64)} AND fix_time IN (SELECT fromUnixTimestamp64Milli(arrayJoin({times:Array(Int64)}), 'UTC'))`,
+    { ids: [...new Set(keys.map((k) => k.deviceId))], times: [...new Set(keys.map((k) => k.time))] }, signal);
+    for await (const r of rows) {
+      const row = fixRowOf(r);
+      const key = fixKey(row);
+      if (!wanted.has(key) || (first.has(key) && Number(r[2]) >= first.get(key)!)) continue;
+      first.set(key, Number(r[2]));
+      out.set(key, row);
     }
+    return out;
   };
 }
 

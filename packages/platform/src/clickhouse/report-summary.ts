@@ -12,7 +12,8 @@ import { attributeSql, type ReportFixRow } from './report-positions';
  * working set in process), pages of devices of about `pageRows` × 3 rows, and a device with more
  * rows than that in pages of its fixes up to every so many rows' fix time, one part each. Parts of one device and day are merged by the
  * caller (mergeable: the leg between two parts joins them). Redelivered fixes (same device and fix
- * time) count once, with the values of the latest server time, as ReplacingMergeTree keeps them.
+ * time) count once, with the values of their first arrival (the earliest server time), as
+ * ReplacingMergeTree(arrival_rank) keeps them (positions.ts).
  */
 export interface SummaryQuery {
   deviceIds: number[];
@@ -91,7 +92,7 @@ FROM (
     SELECT device_id, t, latitude AS lat, longitude AS lon, speed AS spd, toFloat64(toString(speed)) AS spd64,
            ignition AS ign, odometer AS odo, attributes AS attrs, toInt64(arrayCount(b -> b <= t, {boundaries:Array(Int64)})) AS day
     FROM (${fixes})
-    ORDER BY device_id, fix_time, server_time DESC
+    ORDER BY device_id, fix_time, server_time
     LIMIT 1 BY device_id, fix_time
   )
   WINDOW w AS (PARTITION BY device_id ORDER BY t ROWS BETWEEN 1 PRECEDING AND CURRENT ROW)

@@ -39,10 +39,10 @@ afterEach(async () => {
   await bus.close();
 });
 
-function handler(opts: { crc?: string; unknown?: UnknownDevicesMode } = {}): FrameHandler {
+function handler(opts: { crc?: string; unknown?: UnknownDevicesMode; maxFutureMs?: number } = {}): FrameHandler {
   const registry = new DeviceRegistry(bus, cache, logger);
   registry.apply({ id: 7, uniqueId: IMEI, name: 'truck', disabled: false, companyId: null, groupId: null, status: 'online', deleted: false });
-  const intake = new PositionIntake({ bus, registry, cache, clock: systemClock, logger });
+  const intake = new PositionIntake({ bus, registry, cache, clock: systemClock, logger }, opts.maxFutureMs !== undefined ? { maxFutureMs: opts.maxFutureMs } : {});
   return new FrameHandler(
     {
       intake,
@@ -118,6 +118,20 @@ describe('FrameHandler', () => {
     const v = await handler().handle(frame({ positions: [position(), position({ latitude: 95, fixTime: new Date(Date.UTC(2025, 0, 2, 3, 5)) })], ack: ACK }), open);
     expect(v.action).toBe('ack');
     expect(messages(Topics.positions)).toHaveLength(1);
+  });
+
+  it('refuses a fix dated beyond the allowed skew (default 10 min), so it never becomes the latest position; FIX_MAX_FUTURE_SECONDS widens it', async () => {
+    const ahead = (ms: number) => position({ fixTime: new Date(Date.now() + ms) });
+    const before = await metricValue('ingest_positions_rejected_total', { protocol: 'gt06', reason: 'future_time' });
+    // 23 h ahead (the finding: it was stored and stayed the latest position), then a current fix
+    expect((await handler().handle(frame({ positions: [ahead(23 * 3600_000)], ack: ACK }), open)).action).toBe('ack');
+    expect(messages(Topics.positions)).toHaveLength(0);
+    expect(await metricValue('ingest_positions_rejected_total', { protocol: 'gt06', reason: 'future_time' })).toBe(before + 1);
+    await handler().handle(frame({ positions: [ahead(60_000)], ack: ACK }), open);
+    expect(messages(Topics.positions)).toHaveLength(1);
+    // a device whose clock runs hours ahead is kept when the operator allows it
+    await handler({ maxFutureMs: 24 * 3600_000 }).handle(frame({ positions: [ahead(23 * 3600_000)], ack: ACK }), open);
+    expect(messages(Topics.positions)).toHaveLength(2);
   });
 
   it('keeps an alarm reported without a fix as a state record at the last location, and its alarm event, before the ack', async () => {

@@ -2,7 +2,7 @@ import { AppError, isRetryable, type Bus, type Clock, type Logger } from '@corri
 import type { DeviceRegistry } from '../devices/device-registry';
 import type { IncomingFix, IncomingRecord, PositionIntake } from '../positions/intake';
 import type { KnownDevice } from '../positions/normalize';
-import { rejectedPositions, sanityCheck } from '../positions/sanity';
+import { rejectedPositions } from '../positions/sanity';
 import { stateOf } from '../positions/state-record';
 import type { DecodedPosition } from '../protocols/protocol';
 import type { RawFrameRecord } from '../archive/raw-frame-archive';
@@ -148,7 +148,7 @@ export class FrameHandler implements FrameSink {
     const now = this.deps.clock.now();
     const out: IncomingFix[] = [];
     for (const position of positions) {
-      const reason = sanityCheck(position, now);
+      const reason = this.deps.intake.sanity(position, now);
       if (reason) rejectedPositions.inc({ protocol, reason });
       else out.push({ uniqueId: position.deviceId ?? uniqueId, position });
     }

@@ -5,7 +5,7 @@ import type { DeviceRegistry } from '../devices/device-registry';
 import { unknownDevices } from '../devices/device-registry';
 import { toPositionMessage, type KnownDevice } from './normalize';
 import { publishPositions } from './publisher';
-import { rejectedPositions, sanityCheck, type SanityReason } from './sanity';
+import { MAX_FUTURE_MS, rejectedPositions, sanityCheck, type SanityReason } from './sanity';
 import type { ComputedAttributes } from './computed-attributes';
 import { DeviceLocks } from './device-locks';
 import { stateRecordAt } from './state-record';
@@ -45,6 +45,8 @@ export interface IntakeMeta {
 export interface IntakeOptions {
   /** knots: a fix without a `motion` attribute is in motion above this (Traccar event.motion.speedThreshold). */
   motionThreshold?: number;
+  /** ms a fix may be dated ahead of the server clock (FIX_MAX_FUTURE_SECONDS); default sanity.ts's MAX_FUTURE_MS. */
+  maxFutureMs?: number;
 }
 
 /**
@@ -59,6 +61,7 @@ export class PositionIntake {
   private readonly locks = new DeviceLocks();
   private readonly tracks: TrackStore;
   private readonly motionThreshold: number;
+  private readonly maxFutureMs: number;
 
   constructor(
     private readonly deps: { bus: Bus; registry: DeviceRegistry; cache: Cache; clock: Clock; logger: Logger; computed?: ComputedAttributes },
@@ -66,6 +69,12 @@ export class PositionIntake {
   ) {
     this.tracks = new TrackStore(deps.cache, deps.logger.child({ component: 'track-store' }));
     this.motionThreshold = opts.motionThreshold ?? 0.01;
+    this.maxFutureMs = opts.maxFutureMs ?? MAX_FUTURE_MS;
+  }
+
+  /** The shared sanity check with this intake's settings (null = sane): the frame handler drops fixes by it before acceptance. */
+  sanity(p: DecodedPosition, now: Date): SanityReason | null {
+    return sanityCheck(p, now, this.maxFutureMs);
   }
 
   async accept(records: IncomingRecord[], meta: IntakeMeta): Promise<PositionMessage[]> {
@@ -82,7 +91,7 @@ export class PositionIntake {
         continue;
       }
       // position ids hold device ids up to 2^20 - 1 (position-id.ts): a device beyond cannot store positions
-      const reason = device.id > MAX_POSITION_DEVICE_ID ? 'device_id_range' : sanityCheck(isState(r) ? stateRecordAt(null, r.state) : r.position, now);
+      const reason = device.id > MAX_POSITION_DEVICE_ID ? 'device_id_range' : this.sanity(isState(r) ? stateRecordAt(null, r.state) : r.position, now);
       if (reason) insane.push({ index, uniqueId: r.uniqueId, reason });
       devices[index] = device;
     }

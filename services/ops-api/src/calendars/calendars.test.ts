@@ -35,15 +35,15 @@ describe('calendars in the cache', () => {
     const created = await call('POST', '/api/calendars', { name: 'Office hours', data: ics('20260105T080000') });
     expect(created.statusCode, created.body).toBe(200);
     const cal = created.json<Calendar>();
-    expect(await published()).toEqual([{ id: cal.id, data: ics('20260105T080000') }]);
+    expect(await published()).toEqual([{ id: cal.id, companyId: null, data: ics('20260105T080000') }]);
 
     const replaced = await call('PUT', `/api/calendars/${cal.id}`, { ...cal, data: ics('20260105T090000') });
     expect(replaced.statusCode, replaced.body).toBe(200);
-    expect(await published()).toEqual([{ id: cal.id, data: ics('20260105T090000') }]);
+    expect(await published()).toEqual([{ id: cal.id, companyId: null, data: ics('20260105T090000') }]);
 
     // a refused change publishes nothing new
     expect400(await call('PUT', `/api/calendars/${cal.id}`, { ...cal, data: Buffer.from('BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n').toString('base64') }), 'data');
-    expect(await published()).toEqual([{ id: cal.id, data: ics('20260105T090000') }]);
+    expect(await published()).toEqual([{ id: cal.id, companyId: null, data: ics('20260105T090000') }]);
 
     expect((await call('DELETE', `/api/calendars/${cal.id}`)).statusCode).toBe(204);
     expect(await published()).toEqual([]);

@@ -174,6 +174,8 @@ describe('certificate workflow', () => {
       const e = details(res);
       expect(e.code).toBe('INVALID_TRANSITION');
       expect(e.details).toMatchObject({ current: from, action });
+      const done = { generate: 'generated', approve: 'approved', reject: 'rejected' }[action]; // never "rejectd"
+      expect(res.json<{ error: { message: string } }>().error.message).toBe(`Certificate ${c.id} is ${from}: it cannot be ${done}`);
       expect((await call(testUsers.officer, 'GET', `/api/single-use-certificates/${c.id}`)).json<Certificate>().status).toBe(from);
     }
   });

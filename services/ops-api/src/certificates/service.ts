@@ -12,7 +12,7 @@ import type { NotificationsService } from '../notifications/service';
 import { renderCertificate, renderInvoice, renderReceipt, type CertificatePdfData } from './pdf-documents';
 import type { CertificateFilter, CertificatesRepository, CertificateView } from './repository';
 import { feeFor, type CertificateSettings } from './settings';
-import { allowedActions, transitionFor } from './workflow';
+import { actionDone, allowedActions, transitionFor } from './workflow';
 
 export interface CertificatesDeps {
   db: Orm;
@@ -74,7 +74,7 @@ export function certificatesService(deps: CertificatesDeps) {
   }
 
   const denied = (id: number, status: CertificateStatus, action: CertificateAction) =>
-    new AppError('INVALID_TRANSITION', `Certificate ${id} is ${status}: it cannot be ${action === 'generate' ? 'generated' : action + 'd'}`, {
+    new AppError('INVALID_TRANSITION', `Certificate ${id} is ${status}: it cannot be ${actionDone[action]}`, {
       current: status, action, allowed: allowedActions(status),
     });
 

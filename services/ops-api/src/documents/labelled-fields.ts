@@ -15,29 +15,36 @@ const stripLabel = (s: string): string => s.replace(/[\s:.\-–#]+$/, '').trim()
 /**
  * Finds "label → value" pairs in a document's lines of cells: a label cell followed by its value
  * cell (tables and forms), "Label: value" inside one cell, or a label alone on its line with the
- * value on the next line (boxed forms such as the CMR). The first match of each key wins.
+ * value on the next line (boxed forms such as the CMR). The first match of each key wins, among
+ * the values `accepts` takes for it (a key without a check takes any).
  */
-export function findLabelled<K extends string>(lines: string[][], labels: Record<K, RegExp>): Partial<Record<K, Found>> {
+export function findLabelled<K extends string>(
+  lines: string[][],
+  labels: Record<K, RegExp>,
+  accepts: Partial<Record<K, (value: string) => boolean>> = {},
+): Partial<Record<K, Found>> {
   const found: Partial<Record<K, Found>> = {};
   const keys = Object.keys(labels) as K[];
   const labelOf = (cell: string): K | undefined => keys.find((k) => labels[k].test(stripLabel(cell)));
+  const take = (key: K, value: string, confidence: number): void => {
+    if (!found[key] && (accepts[key]?.(value) ?? true)) found[key] = { value, confidence };
+  };
   lines.forEach((cells, li) => {
     cells.forEach((cell, ci) => {
       const own = labelOf(cell);
       if (own !== undefined) {
-        if (found[own]) return;
         const next = cells[ci + 1];
-        if (next !== undefined && labelOf(next) === undefined) found[own] = { value: next.trim(), confidence: CONFIDENCE_OWN_CELL };
+        if (next !== undefined && labelOf(next) === undefined) take(own, next.trim(), CONFIDENCE_OWN_CELL);
         else if (cells.length === 1 && lines[li + 1]?.length) {
           const below = lines[li + 1]!.join(' ').trim();
-          if (labelOf(lines[li + 1]![0]!) === undefined) found[own] = { value: below, confidence: CONFIDENCE_NEXT_LINE };
+          if (labelOf(lines[li + 1]![0]!) === undefined) take(own, below, CONFIDENCE_NEXT_LINE);
         }
         return;
       }
       const m = /^(.{2,60}?)\s*[:：]\s*(.+)$/.exec(cell);
       if (!m) return;
       const key = labelOf(m[1]!);
-      if (key !== undefined && !found[key]) found[key] = { value: m[2]!.trim(), confidence: CONFIDENCE_INLINE };
+      if (key !== undefined) take(key, m[2]!.trim(), CONFIDENCE_INLINE);
     });
   });
   return found;

@@ -10,7 +10,7 @@ import { invalidField } from '../resources/pg-errors';
 import { resourceService } from '../resources/resource-service';
 import type { Actor } from '../resources/scope';
 import type { TruckOwnersService } from '../truck-owners/service';
-import { allowedDecisions, statusAfter, type InventoryDecision } from './transitions';
+import { allowedDecisions, decisionDone, statusAfter, type InventoryDecision } from './transitions';
 
 export const toInventoryItem = (r: InventoryRow): InventoryItem => ({
   id: r.id, deviceId: r.deviceId, serialNumber: r.serialNumber, status: r.status, companyId: r.companyId, truckId: r.truckId,
@@ -80,7 +80,7 @@ export function inventoriesService(deps: { db: Orm; devicesRepo: DevicesReposito
     if (!item) throw notFound('Inventory item', id);
     const allowed = allowedDecisions[item.status];
     if (!allowed.includes(decision)) {
-      throw new AppError('INVALID_TRANSITION', `An item ${item.status.replace('_', ' ')} cannot be ${decision === 'transfer' ? 'transferred' : decision + 'ed'}`, { current: item.status, allowed });
+      throw new AppError('INVALID_TRANSITION', `An item ${item.status.replace('_', ' ')} cannot be ${decisionDone[decision]}`, { current: item.status, allowed });
     }
     const toCompany = decision === 'revoke' ? null : input.companyId!;
     const toTruck = decision === 'revoke' ? null : (input.truckId ?? null);

@@ -9,4 +9,7 @@ export const allowedDecisions: Record<InventoryStatus, InventoryDecision[]> = {
   revoked: ['assign'],
 };
 
+/** Each decision as a message says it was made ("cannot be revoked"), one entry per decision. */
+export const decisionDone: Record<InventoryDecision, string> = { assign: 'assigned', revoke: 'revoked', transfer: 'transferred' };
+
 export const statusAfter: Record<InventoryDecision, InventoryStatus> = { assign: 'assigned', revoke: 'revoked', transfer: 'assigned' };

@@ -1,13 +1,22 @@
-import { parsePositionId, positionsEndpoints, type PositionMessage } from '@corridor/contracts';
+import { GPX_MEDIA_TYPE, parsePositionId, positionsEndpoints, type PositionMessage } from '@corridor/contracts';
 import {
   AppError, cacheKeys, companyScope, queryLatestPositions, queryPositionHistory, queryPositionsById, registerEndpoint, type Analytics, type App, type Cache,
 } from '@corridor/platform';
 import type { DevicesRepository } from '../devices/repository';
+import type { ExportFormat, PositionExporter } from './export-routes';
 
 const [listEndpoint] = positionsEndpoints;
 
-/** GET /api/positions: latest per device (cache first, ClickHouse for the rest) or a history. */
-export function positionQueryRoutes(app: App, deps: { analytics: Analytics; cache: Cache; devices: DevicesRepository }): void {
+/** The export a history asked for with Accept text/csv or GPX answers instead of JSON (Traccar's PositionResource). */
+function exportAsked(accept: string | undefined): ExportFormat | undefined {
+  const types = (accept ?? '').split(',').map((t) => t.split(';')[0]!.trim().toLowerCase());
+  if (types[0] === 'text/csv') return 'csv';
+  if (types[0] === GPX_MEDIA_TYPE) return 'gpx';
+  return undefined;
+}
+
+/** GET /api/positions: latest per device (cache first, ClickHouse for the rest) or a history (JSON, or CSV/GPX by Accept). */
+export function positionQueryRoutes(app: App, deps: { analytics: Analytics; cache: Cache; devices: DevicesRepository; exporter: PositionExporter }): void {
   const history = queryPositionHistory(deps.analytics);
   const latestFromStore = queryLatestPositions(deps.analytics);
   const byId = queryPositionsById(deps.analytics);
@@ -33,9 +42,14 @@ export function positionQueryRoutes(app: App, deps: { analytics: Analytics; cach
     return rows.map((d) => d.id);
   }
 
-  registerEndpoint(app, listEndpoint, async (req) => {
+  registerEndpoint(app, listEndpoint, async (req, reply) => {
     const q = req.query;
     const scope = companyScope(req.identity!);
+    const asked = exportAsked(req.headers.accept);
+    if (asked && q.from && q.to) {
+      if (q.deviceId?.length !== 1) throw new AppError('VALIDATION_FAILED', 'a CSV or GPX export is of one deviceId', { fields: ['deviceId'] });
+      return deps.exporter(reply, asked, { deviceId: q.deviceId[0]!, from: q.from, to: q.to }, scope);
+    }
     if (q.id?.length) {
       // an id names its device (position-id.ts): only ids of devices the caller may see are looked up
       const devices = [...new Set(q.id.map((id) => parsePositionId(id)?.deviceId).filter((d): d is number => d !== undefined))];

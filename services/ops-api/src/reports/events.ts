@@ -1,9 +1,9 @@
-import type { EventMessage } from '@corridor/contracts';
+import { ALL_EVENT_TYPES, type EventMessage } from '@corridor/contracts';
 import { field, type ReportTable } from './formats/table';
 
-/** Traccar's `type=%`: every type. Returns the types to filter on (none = all). */
+/** Traccar's `type=%` (and its web app's `type=allEvents`): every type. Returns the types to filter on (none = all). */
 export function eventTypesFilter(types: readonly string[] | undefined): string[] | undefined {
-  if (!types?.length || types.includes('%')) return undefined;
+  if (!types?.length || types.some((t) => (ALL_EVENT_TYPES as readonly string[]).includes(t))) return undefined;
   return [...new Set(types)];
 }
 

@@ -1,14 +1,19 @@
-import { distanceMetres } from '@corridor/geodata/geo-math';
+import { distanceMetresLatLon } from '@corridor/geodata/geo-math';
 import type { ReportFixRow } from '@corridor/platform/clickhouse/report-positions';
 
+/** What detection reads of a stored fix. */
+export type TrackRow = Pick<ReportFixRow, 'deviceId' | 'id' | 'time' | 'latitude' | 'longitude' | 'speed' | 'ignition' | 'motion'>;
+
 /**
- * A fix as the detectors and report items read it: the stored fields plus running totals from the
- * device's first fix of the report, so any interval's path length or ignition time is the
- * difference of its two ends (like Traccar's server-side totalDistance and hours accumulators).
+ * Running totals from the device's first fix of the report, so any interval's path length or
+ * ignition time is the difference of its two ends (like Traccar's server-side totalDistance and
+ * hours accumulators), and what detection derives per fix.
  */
-export interface ReportFix extends ReportFixRow {
+export interface FixTotals {
   /** Path length since the first fix, metres (sum of great-circle legs). */
   path: number;
+  /** Great-circle distance from the previous fix, metres (0 for the first). */
+  leg: number;
   /** Ignition-on time since the first fix (legs with ignition on at both ends), ms. */
   ignitionMs: number;
   /** How many fixes so far carried an ignition value (0 = no ignition data at all). */
@@ -17,26 +22,35 @@ export interface ReportFix extends ReportFixRow {
   moving: boolean;
 }
 
+/** A fix as the detectors read it. */
+export type MotionFix = TrackRow & FixTotals;
+
+/** A fix as report items read it: the stored fields and the running totals. */
+export type ReportFix = ReportFixRow & FixTotals;
+
 export const MPS_TO_KNOTS = 3600 / 1852;
 
 /** Great-circle distance between two fixes, metres. */
 export const fixDistance = (a: { latitude: number; longitude: number }, b: { latitude: number; longitude: number }): number =>
-  distanceMetres([a.longitude, a.latitude], [b.longitude, b.latitude]);
+  distanceMetresLatLon(a.latitude, a.longitude, b.latitude, b.longitude);
 
 /**
- * Turns one device's rows (oldest first) into report fixes with running totals. The row object is
- * extended in place (a month of fixes is read once; copying each would double the garbage).
+ * Turns one device's rows (oldest first) into fixes with running totals. The row object is
+ * extended in place (a month of fixes is read once; copying each would double the garbage); a
+ * row that already has the total fields keeps its shape.
  */
-export function fixTrack(speedThreshold: number): (row: ReportFixRow) => ReportFix {
-  let prev: ReportFix | undefined;
+export function fixTrack<R extends TrackRow = ReportFixRow>(speedThreshold: number): (row: R) => R & FixTotals {
+  let prev: (R & FixTotals) | undefined;
   return (row) => {
-    const fix = row as ReportFix;
+    const fix = row as R & FixTotals;
     fix.moving = row.motion ?? row.speed > speedThreshold;
     if (prev) {
-      fix.path = prev.path + fixDistance(prev, row);
+      fix.leg = fixDistance(prev, row);
+      fix.path = prev.path + fix.leg;
       fix.ignitionMs = prev.ignitionMs + (prev.ignition === true && row.ignition === true ? row.time - prev.time : 0);
       fix.ignitionFixes = prev.ignitionFixes + (row.ignition === null ? 0 : 1);
     } else {
+      fix.leg = 0;
       fix.path = 0;
       fix.ignitionMs = 0;
       fix.ignitionFixes = row.ignition === null ? 0 : 1;

@@ -1,20 +1,20 @@
-import type { ReportFix } from './fixes';
+import type { MotionFix, ReportFix } from './fixes';
 import type { MotionDetector } from './motion';
 import { newMotionDetector } from './motion-new-logic';
 import { oldMotionDetector } from './motion-old-logic';
 import type { TripThresholds } from './settings';
 
 /** A trip (deviceMoving → deviceStopped) or a stop (deviceStopped → deviceMoving) of one device. */
-export interface Interval {
-  start: ReportFix;
-  end: ReportFix;
+export interface Interval<F extends MotionFix = ReportFix> {
+  start: F;
+  end: F;
   /** Highest speed over the interval's fixes, knots. */
   maxSpeed: number;
 }
 
 export type IntervalKind = 'trips' | 'stops';
 
-export const motionDetector = (t: TripThresholds, first: ReportFix): MotionDetector =>
+export const motionDetector = <F extends MotionFix>(t: TripThresholds, first: F): MotionDetector<F> =>
   t.newLogic ? newMotionDetector(t, first) : oldMotionDetector(t, first);
 
 /**
@@ -22,16 +22,16 @@ export const motionDetector = (t: TripThresholds, first: ReportFix): MotionDetec
  * trip (or stop) opens at the event that starts it and closes at the next opposite event; one still
  * open at the end of the period closes at the last fix. Feed fixes oldest first, then call finish().
  */
-export function intervalBuilder(kind: IntervalKind, thresholds: TripThresholds) {
+export function intervalBuilder<F extends MotionFix = ReportFix>(kind: IntervalKind, thresholds: TripThresholds) {
   const wantMoving = kind === 'trips';
-  let detector: MotionDetector | undefined;
-  let start: ReportFix | undefined;
+  let detector: MotionDetector<F> | undefined;
+  let start: F | undefined;
   let maxSpeed = 0; // over start … the previous fix
-  let last: ReportFix | undefined;
+  let last: F | undefined;
 
   return {
-    push(fix: ReportFix): Interval[] {
-      const out: Interval[] = [];
+    push(fix: F): Interval<F>[] {
+      const out: Interval<F>[] = [];
       if (!detector) {
         detector = motionDetector(thresholds, fix);
         if (fix.moving === wantMoving) {
@@ -53,7 +53,7 @@ export function intervalBuilder(kind: IntervalKind, thresholds: TripThresholds) 
       last = fix;
       return out;
     },
-    finish(): Interval[] {
+    finish(): Interval<F>[] {
       if (!start || !last) return [];
       const open = { start, end: last, maxSpeed };
       start = undefined;

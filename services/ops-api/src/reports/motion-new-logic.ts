@@ -1,4 +1,4 @@
-import { fixDistance, type ReportFix } from './fixes';
+import { fixDistance, type MotionFix } from './fixes';
 import type { MotionDetector, MotionEvent } from './motion';
 import type { TripThresholds } from './settings';
 
@@ -16,19 +16,19 @@ import type { TripThresholds } from './settings';
  *   the new fix).
  * The window holds the fixes of the last minDuration plus the latest one before it.
  */
-export function newMotionDetector(t: Pick<TripThresholds, 'minDistance' | 'minDuration' | 'stopGap'>, first: ReportFix): MotionDetector {
+export function newMotionDetector<F extends MotionFix>(t: Pick<TripThresholds, 'minDistance' | 'minDuration' | 'stopGap'>, first: F): MotionDetector<F> {
   const minSpeed = t.minDistance / t.minDuration; // metres per millisecond
   let moving = first.moving;
-  let anchor: ReportFix = first;
-  let window: ReportFix[] = [];
+  let anchor: F = first;
+  let window: F[] = [];
   let head = 0; // window[head] is the oldest kept fix
 
-  const event = (type: MotionEvent['type'], fix: ReportFix, maxSpeed = 0): MotionEvent => {
+  const event = (type: MotionEvent['type'], fix: F, maxSpeed = 0): MotionEvent<F> => {
     anchor = fix;
     return { type, fix, maxSpeed };
   };
 
-  function backdatedStart(fix: ReportFix): MotionEvent {
+  function backdatedStart(fix: F): MotionEvent<F> {
     let start = fix;
     let maxSpeed = fix.speed;
     for (let i = window.length - 1; i >= head; i--) {
@@ -42,15 +42,16 @@ export function newMotionDetector(t: Pick<TripThresholds, 'minDistance' | 'minDu
     return event('moving', start, maxSpeed);
   }
 
-  function settledWithin(fix: ReportFix): boolean {
-    for (let i = window.length - 1; i >= head; i--) if (fixDistance(window[i]!, fix) >= t.minDistance) return false;
+  function settledWithin(fix: F): boolean {
+    if (fix.leg >= t.minDistance) return false; // window's newest fix is the previous one
+    for (let i = window.length - 2; i >= head; i--) if (fixDistance(window[i]!, fix) >= t.minDistance) return false;
     return fix.time - window[head]!.time >= t.minDuration;
   }
 
-  function remember(fix: ReportFix): void {
+  function remember(fix: F): void {
     window.push(fix);
     while (window.length - head > 1 && fix.time - window[head + 1]!.time >= t.minDuration) head++;
-    if (head > 256 && head * 2 > window.length) {
+    if (head > 64 && head * 2 > window.length) { // early, so few fixes outlive the young generation
       window = window.slice(head);
       head = 0;
     }
@@ -58,11 +59,11 @@ export function newMotionDetector(t: Pick<TripThresholds, 'minDistance' | 'minDu
 
   return {
     update(fix) {
-      const events: MotionEvent[] = [];
+      const events: MotionEvent<F>[] = [];
       const last = window[window.length - 1];
       if (last) {
         const gap = fix.time - last.time;
-        const gapDistance = fixDistance(last, fix);
+        const gapDistance = fix.leg;
         if (gap > t.stopGap && gapDistance >= t.minDistance && gapDistance / gap > minSpeed) {
           if (moving) events.push(event('stopped', last));
           events.push(event('moving', last, Math.max(last.speed, fix.speed)));

@@ -1,4 +1,4 @@
-import type { ReportFix } from './fixes';
+import type { MotionFix } from './fixes';
 import type { MotionDetector, MotionEvent } from './motion';
 import type { TripThresholds } from './settings';
 
@@ -14,16 +14,16 @@ type OldLogicThresholds = Pick<
  * Events are dated to the streak's first fix. A gap of minimalNoDataDuration while moving stops the
  * trip at the last fix before the gap (and the fix after the gap starts afresh).
  */
-export function oldMotionDetector(t: OldLogicThresholds, first: ReportFix): MotionDetector {
+export function oldMotionDetector<F extends MotionFix>(t: OldLogicThresholds, first: F): MotionDetector<F> {
   let streak = first.moving; // the confirmed state (Traccar's motionStreak)
   let state = first.moving; // the last fix's flag (motionState)
-  let streakStart: ReportFix | undefined; // first fix of an unconfirmed flip
+  let streakStart: F | undefined; // first fix of an unconfirmed flip
   let streakMax = 0;
-  let last: ReportFix | undefined;
+  let last: F | undefined;
 
   return {
     update(fix) {
-      const events: MotionEvent[] = [];
+      const events: MotionEvent<F>[] = [];
       const previous = last;
       last = fix;
       if (previous && fix.time - previous.time >= t.minimalNoDataDuration && streak) {

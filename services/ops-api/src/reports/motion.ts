@@ -1,15 +1,15 @@
-import type { ReportFix } from './fixes';
+import type { MotionFix } from './fixes';
 
 /** deviceMoving / deviceStopped as a detector finds them, at the fix the event is dated to. */
-export interface MotionEvent {
+export interface MotionEvent<F extends MotionFix = MotionFix> {
   type: 'moving' | 'stopped';
-  fix: ReportFix;
+  fix: F;
   /** For 'moving': the highest speed from the event fix through the fix being processed, knots. */
   maxSpeed: number;
 }
 
 /** One device's motion state machine, fed its fixes oldest first. */
-export interface MotionDetector {
+export interface MotionDetector<F extends MotionFix = MotionFix> {
   /** Events this fix settles, in order (possibly dated to earlier fixes). */
-  update(fix: ReportFix): MotionEvent[];
+  update(fix: F): MotionEvent<F>[];
 }

@@ -2,6 +2,7 @@ import type { FastifyReply } from 'fastify';
 import { reportsEndpoints, type ReportFormat } from '@corridor/contracts';
 import { companyScope, registerEndpoint, type App } from '@corridor/platform';
 import { eventsTable } from './events';
+import { geofencesTable } from './geofences';
 import { reportFormat } from './formats/negotiate';
 import { sendReport } from './formats/send';
 import type { ReportTable } from './formats/table';
@@ -11,7 +12,7 @@ import { stopsTable } from './stops';
 import { summaryTable } from './summary';
 import { tripsTable } from './trips';
 
-const [routeEndpoint, eventsEndpoint, summaryEndpoint, tripsEndpoint, stopsEndpoint] = reportsEndpoints;
+const [routeEndpoint, eventsEndpoint, summaryEndpoint, tripsEndpoint, stopsEndpoint, geofencesEndpoint, combinedEndpoint] = reportsEndpoints;
 
 interface Asked {
   headers: { accept?: string };
@@ -40,7 +41,7 @@ function clientGone(reply: FastifyReply): AbortSignal {
   return gone.signal;
 }
 
-/** GET /api/reports/{route,events,summary,trips,stops}: JSON, CSV or xlsx, streamed. */
+/** GET /api/reports/{route,events,summary,trips,stops,geofences}: JSON, CSV or xlsx, streamed; /reports/combined: JSON. */
 export function reportRoutes(app: App, reports: ReportsService): void {
   registerEndpoint(app, routeEndpoint, async (req, reply) => {
     const r = await reports.route(req.query, companyScope(req.identity!), clientGone(reply));
@@ -56,4 +57,10 @@ export function reportRoutes(app: App, reports: ReportsService): void {
     send(req, reply, await reports.trips(req.query, companyScope(req.identity!), clientGone(reply)), tripsTable));
   registerEndpoint(app, stopsEndpoint, async (req, reply) =>
     send(req, reply, await reports.stops(req.query, companyScope(req.identity!), clientGone(reply)), stopsTable));
+  registerEndpoint(app, geofencesEndpoint, async (req, reply) =>
+    send(req, reply, await reports.geofences(req.query, companyScope(req.identity!), clientGone(reply)), geofencesTable));
+  registerEndpoint(app, combinedEndpoint, async (req, reply) => {
+    const r = await reports.combined(req.query, companyScope(req.identity!), clientGone(reply));
+    return sendReport(reply, { format: 'json', table: { name: 'combined', columns: [] }, batches: r.batches, filename: 'combined' });
+  });
 }

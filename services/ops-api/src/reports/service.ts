@@ -1,25 +1,29 @@
 import type { z } from 'zod';
 import type {
-  EventMessage, ReportEventsQuery, ReportRouteQuery, ReportStop, ReportSummary, ReportSummaryQuery,
-  ReportTrip, ReportTripsQuery,
+  CombinedReportItem, EventMessage, ReportCombinedQuery, ReportEventsQuery, ReportGeofence, ReportGeofencesQuery, ReportRouteQuery,
+  ReportStop, ReportSummary, ReportSummaryQuery, ReportTrip, ReportTripsQuery,
 } from '@corridor/contracts';
-import type { Analytics, Orm } from '@corridor/platform';
-import { streamReportFixes, streamRouteRows, type RouteRow } from '@corridor/platform/clickhouse/report-positions';
+import { queryPositionsById, type Analytics, type Orm } from '@corridor/platform';
+import { queryFixesAt, streamReportFixes, streamRouteRows, type RouteRow } from '@corridor/platform/clickhouse/report-positions';
+import { streamTracks } from '@corridor/platform/clickhouse/report-track';
 import { streamEvents } from '@corridor/platform/clickhouse/report-events';
 import { streamSummaryParts } from '@corridor/platform/clickhouse/report-summary';
 import { EARTH_RADIUS_M } from '@corridor/geodata/geo-math';
 import type { DevicesRepository } from '../devices/repository';
 import { dayBoundaries } from './calendar-days';
+import { combinedItems } from './combined';
 import { perDevice } from './device-runs';
 import { driverNamer } from './driver-names';
 import { eventTypesFilter } from './events';
+import { byStartTime, geofenceVisits } from './geofences';
 import { reportPeriod, type Period } from './period';
 import { reportDevices, type ReportDevice } from './report-devices';
 import type { ReportSettings } from './settings';
-import { stopsRun } from './stops';
+import { stopItem, stopsRun } from './stops';
 import { summaryRun } from './summary';
 import { resolveThresholds } from './thresholds';
-import { tripsRun } from './trips';
+import { trackRuns } from './track-runs';
+import { tripItem, tripsRun } from './trips';
 
 export interface ReportsDeps {
   analytics: Analytics;
@@ -46,10 +50,13 @@ type Base = { deviceId?: number[]; groupId?: number[]; from: string; to: string 
 export function reportsService(deps: ReportsDeps) {
   const resolveDevices = reportDevices(deps.db, deps.devices);
   const fixes = streamReportFixes(deps.analytics);
+  const tracks = streamTracks(deps.analytics);
+  const fixesAt = queryFixesAt(deps.analytics);
   const routeRows = streamRouteRows(deps.analytics);
   const events = streamEvents(deps.analytics);
   const summaryParts = streamSummaryParts(deps.analytics);
   const nameDrivers = driverNamer(deps.db);
+  const positionsById = queryPositionsById(deps.analytics);
 
   async function prepare(q: Base, scope: number | undefined, signal: AbortSignal | undefined) {
     const period = reportPeriod(q, deps.settings.maxPeriodDays);
@@ -72,20 +79,38 @@ export function reportsService(deps: ReportsDeps) {
 
     async trips(q: z.output<typeof ReportTripsQuery>, scope: number | undefined, signal?: AbortSignal): Promise<Report<ReportTrip>> {
       const { period, devices, byId, source } = await prepare(q, scope, signal);
-      const runs = perDevice(fixes(source), (id) => {
-        const device = byId.get(id)!;
-        return tripsRun(device, resolveThresholds(deps.settings.trips, device.attributes, q));
-      });
+      const thresholds = (id: number) => resolveThresholds(deps.settings.trips, byId.get(id)!.attributes, q);
+      const runs = deps.settings.motionInput === 'rows'
+        ? perDevice(fixes(source), (id) => tripsRun(byId.get(id)!, thresholds(id)))
+        : trackRuns(tracks(source), {
+          kind: 'trips', thresholdsOf: thresholds, lookup: (keys) => fixesAt(keys, signal),
+          item: (id, iv) => tripItem(byId.get(id)!, iv, thresholds(id)),
+        });
       return { devices, period, batches: nameDrivers(runs) };
     },
 
     async stops(q: z.output<typeof ReportTripsQuery>, scope: number | undefined, signal?: AbortSignal): Promise<Report<ReportStop>> {
       const { period, devices, byId, source } = await prepare(q, scope, signal);
-      const batches = perDevice(fixes(source), (id) => {
-        const device = byId.get(id)!;
-        return stopsRun(device, resolveThresholds(deps.settings.trips, device.attributes, q));
-      });
+      const thresholds = (id: number) => resolveThresholds(deps.settings.trips, byId.get(id)!.attributes, q);
+      const batches = deps.settings.motionInput === 'rows'
+        ? perDevice(fixes(source), (id) => stopsRun(byId.get(id)!, thresholds(id)))
+        : trackRuns(tracks(source), {
+          kind: 'stops', thresholdsOf: thresholds, lookup: (keys) => fixesAt(keys, signal),
+          item: (id, iv) => stopItem(byId.get(id)!, iv, thresholds(id)),
+        });
       return { devices, period, batches };
+    },
+
+    async geofences(q: z.output<typeof ReportGeofencesQuery>, scope: number | undefined, signal?: AbortSignal): Promise<Report<ReportGeofence>> {
+      const { period, devices, byId, source } = await prepare(q, scope, signal);
+      const wanted = q.geofenceId?.length ? new Set(q.geofenceId) : undefined;
+      const visits = perDevice(events({ ...source, types: ['geofenceEnter', 'geofenceExit'] }), (id) => geofenceVisits(byId.get(id)!, wanted));
+      return { devices, period, batches: byStartTime(visits) };
+    },
+
+    async combined(q: z.output<typeof ReportCombinedQuery>, scope: number | undefined, signal?: AbortSignal): Promise<Report<CombinedReportItem>> {
+      const { period, devices, source } = await prepare(q, scope, signal);
+      return { devices, period, batches: combinedItems(devices, { tracks: tracks(source), events: events(source), positionsById }) };
     },
 
     async summary(q: z.output<typeof ReportSummaryQuery>, scope: number | undefined, signal?: AbortSignal): Promise<Report<ReportSummary>> {

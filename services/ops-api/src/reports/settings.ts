@@ -49,6 +49,12 @@ export interface TripThresholds {
 export interface ReportSettings {
   maxPeriodDays: number;
   trips: TripThresholds;
+  /**
+   * What trips and stops are folded from: 'track' (default), the store's lean binary track with the
+   * item fields read for the fixes items begin and end at; 'rows', every fix read whole (the path
+   * the reports took before, kept as the reference the track path is tested and benchmarked against).
+   */
+  motionInput?: 'track' | 'rows';
   /** Rows per analytics query page (REPORT_PAGE_ROWS); default: the analytics store's (see report-pages.ts). */
   pageRows?: number;
 }

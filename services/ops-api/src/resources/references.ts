@@ -40,6 +40,8 @@ export interface OpsReferenceDeps {
   identitySecret: InternalKeys;
   /** The journey service's base URL: journeys and routes are checked by it, with the caller's identity. */
   journeyUrl?: () => string | undefined;
+  /** The geofence service's base URL: geofence ids are checked by it, with the caller's identity. */
+  geofenceUrl?: () => string | undefined;
   /** Inbox notifications the caller may see (addressed to them, their company or their role). */
   notificationVisible: (who: Identity, id: number) => Promise<boolean>;
 }
@@ -47,7 +49,7 @@ export interface OpsReferenceDeps {
 /**
  * Every id an ops-api request carries is checked here, against the caller's company, before any
  * handler runs (404 like an unknown id): ops-api's own entries from its tables; users from the
- * directory the gateway publishes; journeys and routes by the journey service itself.
+ * directory the gateway publishes; journeys and routes by the journey service itself, geofences by the geofence service.
  */
 export function opsReferenceChecks(app: App, deps: OpsReferenceDeps): void {
   const { db } = deps;
@@ -106,5 +108,8 @@ export function opsReferenceChecks(app: App, deps: OpsReferenceDeps): void {
     user: userReferenceCheck(deps.cache),
     journey: journeyChecks('/journey'),
     route: journeyChecks('/routes'),
+    geofence: remoteReferenceCheck({
+      baseUrl: deps.geofenceUrl ?? (() => undefined), path: (id) => `/geofences/${id}`, keys: deps.identitySecret, audience: 'geofence', owner: 'The geofence service',
+    }),
   });
 }

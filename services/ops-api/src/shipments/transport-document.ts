@@ -4,7 +4,8 @@ import { field, findLabelled, type Found } from '../documents/labelled-fields';
 
 /** Labels of an ocean bill of lading and of a CMR consignment note (its numbered boxes named in words). */
 const labels = {
-  billOfLadingNumber: /^(B\/?L\s*(No|Number)?|Bill of Lading\s*(No|Number)?|BL\s*(No|Number))$/i,
+  // "Bill of Lading" alone is the document's title, not the number's label
+  billOfLadingNumber: /^(B\/?L\s*(No|Number)?|Bill of Lading\s*(No|Number)|BL\s*(No|Number))$/i,
   cmrNumber: /^(CMR\s*(No|Number)?|Consignment Note\s*(No|Number)?)$/i,
   shipper: /^(Shipper|Shipper\/Exporter|(\d{1,2}\.?\s*)?Sender(\s*\(name, address, country\))?|Consignor)$/i,
   consignee: /^((\d{1,2}\.?\s*)?Consignee(\s*\(name, address, country\))?)$/i,
@@ -14,6 +15,10 @@ const labels = {
   vessel: /^((Ocean\s+)?Vessel(\s*Name)?|Vessel\s*\/\s*Voyage)$/i,
   voyage: /^(Voyage\s*(No|Number)?|Voy\.?\s*No)$/i,
 };
+
+/** A document number has a digit: a word beside a label ("ORIGINAL", "COPY") is not one. */
+const hasDigit = (v: string): boolean => /\d/.test(v);
+const numberChecks = { billOfLadingNumber: hasDigit, cmrNumber: hasDigit };
 
 const CONTAINER_IN_TEXT = /\b([A-Z]{3}[UJZ])[\s-]?(\d{6})[\s-]?(\d)\b/g;
 
@@ -28,7 +33,7 @@ export function extractTransportDocument(documentId: string, lines: string[][]):
       check: 'Check that the upload is the bill of lading or the CMR itself, complete and with its text layer (words "Bill of Lading" or "CMR" visible).',
     });
   }
-  const f = findLabelled(lines, labels);
+  const f = findLabelled(lines, labels, numberChecks);
   const warnings: string[] = [];
 
   // "MAERSK ELBA / 412W" in one vessel cell: split the voyage off when it has no field of its own

@@ -163,7 +163,7 @@ export async function build(deps: GatewayDeps): Promise<GatewayService> {
     sessions, cookie: cookieSettings, successRedirect: config.OIDC_SUCCESS_REDIRECT,
   });
   const usersSvc = usersService({ db: db.orm, repo: users, permissions, hasher, sessions, onChange: publishUsers });
-  gatewayReferenceChecks(app, { users });
+  gatewayReferenceChecks(app, { users, cache, devices: liveFeed.directory, geofenceUrl: config.GEOFENCE_URL, keys: internalKeys(config) });
   userRoutes(app, usersSvc);
   totpRoutes(app, totp);
   passwordRoutes(

@@ -15,21 +15,26 @@ export function parseDocs(text: string, source: string): K8sObject[] {
   }).filter((o) => o !== null);
 }
 
-export function hasKubectl(): boolean {
+const works = (cmd: string, args: string[]): boolean => {
   try {
-    execFileSync('kubectl', ['version', '--client'], { stdio: 'ignore' });
+    execFileSync(cmd, args, { stdio: 'ignore' });
     return true;
   } catch {
     return false;
   }
-}
+};
+/** kubectl's kustomize, else the standalone kustomize (.ci/run installs one when kubectl is missing). */
+const renderer: [string, string[]] | undefined = works('kubectl', ['version', '--client']) ? ['kubectl', ['kustomize']]
+  : works('kustomize', ['version']) ? ['kustomize', ['build']] : undefined;
+export const hasKubectl = (): boolean => renderer !== undefined;
 
 const rendered = new Map<string, K8sObject[]>();
 /** kubectl kustomize of a folder under deploy/k8s (each folder rendered once per test file). */
 export function render(folder: string): K8sObject[] {
   let objects = rendered.get(folder);
   if (!objects) {
-    objects = parseDocs(execFileSync('kubectl', ['kustomize', join(K8S, folder)], { encoding: 'utf8' }), `kubectl kustomize ${folder}`);
+    if (!renderer) throw new Error('neither kubectl nor kustomize is installed');
+    objects = parseDocs(execFileSync(renderer[0], [...renderer[1], join(K8S, folder)], { encoding: 'utf8' }), `${renderer.join(' ')} ${folder}`);
     rendered.set(folder, objects);
   }
   return structuredClone(objects);

@@ -1,5 +1,5 @@
 import type { Device, Journey, JourneyDetail, Route } from '@corridor/contracts';
-import { Topics } from '@corridor/contracts';
+import { Topics, parsePositionId } from '@corridor/contracts';
 import { POSITION_WRITER_GROUP } from '@corridor/ingest/positions/position-store';
 import { EVALUATOR_GROUP as JOURNEY_GROUP } from '@corridor/journey/evaluator/position-evaluator';
 import { EVALUATOR_GROUP as GEOFENCE_GROUP } from '@corridor/geofence/evaluator/position-consumer';
@@ -51,6 +51,11 @@ export interface ScaleReport {
   settleSeconds: number;
   /** Acknowledged fixes per second of sending. */
   fixesPerSecond: number;
+  /**
+   * Per opened flag: milliseconds from its fix leaving the tracker to its journeyFlagOpened event
+   * stored in the analytics store (inserted_at, the same machine's clock), ascending.
+   */
+  flagLatenciesMs: number[];
   problems: string[];
 }
 
@@ -125,7 +130,7 @@ export async function runScenario(cluster: ScaleCluster, opts: ScenarioOptions):
     for (let n = 0; n < opts.fixes; n++) {
       await waitGate(n);
       const fix = fixOf(geometry, truck, n, t0);
-      truck.sentAt.set(fix.time.getTime(), performance.now());
+      truck.sentAt.set(fix.time.getTime(), performance.timeOrigin + performance.now());
       if (!(await truck.sender.send(fix))) throw new Error(`${truck.uniqueId}: the sender gave up on fix ${n}`);
       truck.acked.push(fix.time.getTime());
     }
@@ -211,6 +216,17 @@ export async function runScenario(cluster: ScaleCluster, opts: ScenarioOptions):
     query_params: { ids: deviceIds }, format: 'JSONEachRow',
   });
   const evCounts = new Map((await ev.json<{ type: string; n: string }>()).map((r) => [r.type, Number(r.n)]));
+  // fix → flag: the opening event's position id names the fix (device, fix time) that opened it
+  const opened = await ch.client.query({
+    query: `SELECT position_id, toUnixTimestamp64Milli(inserted_at) AS at FROM ${ch.database}.events FINAL WHERE device_id IN {ids:Array(UInt64)} AND type = 'journeyFlagOpened' AND position_id IS NOT NULL`,
+    query_params: { ids: deviceIds }, format: 'JSONEachRow',
+  });
+  const byDevice = new Map(trucks.map((t) => [t.deviceId, t]));
+  const flagLatenciesMs = (await opened.json<{ position_id: string | number; at: string | number }>()).flatMap((r) => {
+    const p = parsePositionId(Number(r.position_id));
+    const sent = p && byDevice.get(p.deviceId)?.sentAt.get(p.fixTime.getTime());
+    return sent === undefined || sent === null ? [] : [Number(r.at) - sent];
+  }).sort((a, b) => a - b);
   const flagEventsStored = { opened: evCounts.get('journeyFlagOpened') ?? 0, cleared: evCounts.get('journeyFlagCleared') ?? 0 };
   if (flagEventsStored.opened !== flagEventsExpected.opened || flagEventsStored.cleared !== flagEventsExpected.cleared) {
     problems.push(`flag events in ClickHouse: ${JSON.stringify(flagEventsStored)}, want ${JSON.stringify(flagEventsExpected)}`);
@@ -255,6 +271,7 @@ export async function runScenario(cluster: ScaleCluster, opts: ScenarioOptions):
     sendSeconds,
     settleSeconds,
     fixesPerSecond: fixesAcknowledged / sendSeconds,
+    flagLatenciesMs,
     problems,
   };
 }
@@ -272,6 +289,7 @@ export function formatReport(r: ScaleReport): string {
     `trackers cut off / reconnected ${r.trackersCutOff} / ${r.trackersReconnected}   (reconnects in all: ${r.reconnectsTotal})`,
     `group members                  ${Object.entries(r.groupMembers).map(([g, m]) => `${g}: ${m.join(' ')}`).join('; ')}`,
     `failed starts, restarted      ${Object.entries(r.failedStarts).map(([n, k]) => `${n} x${k}`).join(', ') || 'none'}`,
+    `fix → flag opened (ms)        ${r.flagLatenciesMs.length ? `p50 ${Math.round(r.flagLatenciesMs[Math.floor(r.flagLatenciesMs.length / 2)]!)}, max ${Math.round(r.flagLatenciesMs.at(-1)!)} over ${r.flagLatenciesMs.length} flags` : 'none traced'}`,
     `sending / until caught up      ${r.sendSeconds.toFixed(1)} s / ${r.settleSeconds.toFixed(1)} s   (${r.fixesPerSecond.toFixed(1)} acknowledged fixes/s)`,
     r.problems.length ? `PROBLEMS (${r.problems.length}):\n  ${r.problems.join('\n  ')}` : 'no loss, no duplicate',
   ].join('\n');

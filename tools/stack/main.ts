@@ -2,6 +2,7 @@ import { createLogger, parseConfig, runService } from '@corridor/platform';
 import { StackConfig } from './config';
 import { ensureConsoleBuilt } from './console-build';
 import { startStack } from './stack';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './demo/accounts';
 
 /**
  * `pnpm start`: the whole platform in one Node process on its embedded defaults (in-process bus,
@@ -32,6 +33,10 @@ await runService('stack', logger, async () => {
   say(`  simulator         ${config.SIM_TRUCKS} trucks (${stack.simulated.registered} registered now), one fix every ${config.SIM_INTERVAL_MS / 1000} s each over ${config.SIM_PROTOCOLS}`);
   say('');
   say(`  Sign in at ${urls.gateway}/ as ${config.ADMIN_EMAIL} / ${config.ADMIN_PASSWORD}`);
+  if (stack.demo) {
+    say(`  Demo (DEMO=false turns it off): ${stack.demo.journeys} journeys with scripted incidents; every demo account's password is ${DEMO_PASSWORD}`);
+    for (const [role, a] of Object.entries(DEMO_ACCOUNTS)) say(`    ${role.padEnd(11)} ${a.email.padEnd(26)} ${a.name}`);
+  }
   say(`  Live trucks:      curl -s -u '${auth}' ${urls.gateway}/api/positions`);
   say('');
   return stack;

@@ -47,16 +47,17 @@ let seq = 0;
 /**
  * The five services built together on one set of test adapters, each on an ephemeral port, behind
  * the gateway, as `pnpm start` runs them (tools/stack/main.ts): every request goes through the
- * gateway's authentication and proxy to the real service. Consumers are started.
+ * gateway's authentication and proxy to the real service. Consumers are started. `opts.ops` adds
+ * to ops-api's dependencies (e.g. a short device status timeout).
  */
-export async function startTestStack(kind: AdapterKind): Promise<TestStack> {
+export async function startTestStack(kind: AdapterKind, opts: { ops?: Partial<Parameters<typeof buildOpsApi>[0]> } = {}): Promise<TestStack> {
   const adapters = await createTestAdapters(kind);
   const common = { ...adapters, identitySecret: TEST_IDENTITY_SECRET, logger: adapters.logger };
   const journey = await buildJourney(common, { sweepIntervalMs: 0 });
   await journey.app.listen({ host: '127.0.0.1', port: 0 });
   const geofence = await buildGeofence(common);
   await geofence.app.listen({ host: '127.0.0.1', port: 0 });
-  const ops = await buildOpsApi({ ...common, journeyUrl: url(journey.app), geofenceUrl: url(geofence.app) });
+  const ops = await buildOpsApi({ ...common, journeyUrl: url(journey.app), geofenceUrl: url(geofence.app), ...opts.ops });
   const ingest = await buildIngest(common);
   for (const a of [ops.app, ingest.app]) await a.listen({ host: '127.0.0.1', port: 0 });
   const config = parseConfig(GatewayConfig, {

@@ -11,7 +11,7 @@ import type { Role } from './roles';
  */
 
 /** The entity types each service audits (they match services/<svc>/src/audit/audit.ts). */
-export const IdentityAuditEntity = z.enum(['user', 'permission', 'token', 'session']);
+export const IdentityAuditEntity = z.enum(['user', 'permission', 'token', 'session', 'server']);
 export const JourneyAuditEntity = z.enum(['route', 'journey', 'flag']);
 export const GeofenceAuditEntity = z.enum(['geofence', 'geofence_link']);
 export const OperationsAuditEntity = z.enum([

@@ -70,7 +70,7 @@ export const maintenanceEndpoints = [
     description: 'Traccar Maintenance. Keyword searches name and type.',
   }),
   defineEndpoint({
-    id: 'maintenance.schedule', method: 'get', path: '/maintenance/schedule', service: 'ops-api', tags: ['maintenance'], companyScoped: true,
+    id: 'maintenance.schedule', method: 'get', path: '/maintenance-schedule', service: 'ops-api', tags: ['maintenance'], companyScoped: true,
     summary: 'Next maintenance due per device', access: 'authenticated',
     description: 'For each visible device (optionally by deviceId or groupId) and each maintenance that applies to it: the current value of ' +
       'the watched type from the latest position, the next due value and what remains, soonest first per device.',

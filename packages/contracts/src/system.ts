@@ -16,6 +16,21 @@ export const ServerInfo = z
     attributes: z.record(z.string(), z.unknown()),
   })
   .meta({ id: 'Server' });
+export type ServerInfo = z.infer<typeof ServerInfo>;
+
+/** What PUT /server changes (Traccar's Server; id, version and the OpenID flags are the server's own and ignored). */
+export const ServerUpdate = z
+  .object({
+    registration: z.boolean().default(false),
+    readonly: z.boolean().default(false),
+    map: z.string().max(2048).nullable().default(null).describe('map layer or style URL the console uses'),
+    latitude: z.number().min(-90).max(90),
+    longitude: z.number().min(-180).max(180),
+    zoom: z.number().int().min(0).max(24),
+    attributes: z.record(z.string(), z.unknown()).default({}),
+  })
+  .meta({ id: 'ServerUpdate' });
+export type ServerUpdate = z.infer<typeof ServerUpdate>;
 
 export const systemEndpoints = [
   defineEndpoint({
@@ -27,5 +42,16 @@ export const systemEndpoints = [
     id: 'server.get', method: 'get', path: '/server', service: 'gateway', tags: ['system'],
     summary: 'Server information (readable before login, as Traccar clients expect)', access: 'public',
     responses: { 200: { description: 'Server', schema: ServerInfo } },
+  }),
+  defineEndpoint({
+    id: 'server.update', method: 'put', path: '/server', service: 'gateway', tags: ['system'],
+    summary: 'Change the server settings (map, default position and zoom, registration, readonly, attributes)', access: ['admin'],
+    request: { body: ServerUpdate },
+    responses: { 200: { description: 'The server as stored', schema: ServerInfo } },
+  }),
+  defineEndpoint({
+    id: 'server.timezones', method: 'get', path: '/server/timezones', service: 'gateway', tags: ['system'],
+    summary: 'The IANA time zone names the server knows (for user and report time zones)', access: 'authenticated',
+    responses: { 200: { description: 'Time zone names', schema: z.array(z.string()) } },
   }),
 ] as const;

@@ -47,5 +47,7 @@ export const topicPlan: readonly TopicPlan[] = [
   planOf(Topics.geofences, 3, null),
   planOf(Topics.devicesPending, 3, null),
   planOf(Topics.commands, 6, 1),
+  // connection news is only worth its first minutes: a day covers any consumer outage worth replaying
+  planOf(Topics.deviceStatus, 6, 1),
   ...Object.values(Topics).map((t) => planOf(dlqTopic(t), 3, 14)),
 ];

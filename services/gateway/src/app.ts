@@ -23,6 +23,7 @@ import { openIdClient } from './openid/client';
 import { openIdRoutes } from './openid/routes';
 import { openIdService } from './openid/service';
 import { systemRoutes } from './openapi/routes';
+import { serverRoutes } from './server/routes';
 import { logNotifier, type Notifier } from './password/notifier';
 import { passwordRoutes } from './password/routes';
 import { passwordService } from './password/service';
@@ -147,7 +148,8 @@ export async function build(deps: GatewayDeps): Promise<GatewayService> {
   const publishUsers = userDirectoryPublisher({ repo: users, cache, logger: logger.child({ module: 'users' }) });
   liveRoutes(app);
   const oidc = openIdSettings(config);
-  systemRoutes(app, { version: VERSION, openIdEnabled: Boolean(oidc), openIdForce: config.OIDC_FORCE });
+  systemRoutes(app, { version: VERSION });
+  serverRoutes(app, { db: db.orm, version: VERSION, openIdEnabled: Boolean(oidc), openIdForce: config.OIDC_FORCE });
   sessionRoutes(app, { db: db.orm, authn, sessions, tokens, users, cookie: cookieSettings, clientIp, now, impersonation: impersonation({ db: db.orm, users, sessions, now }) });
   openIdRoutes(app, {
     openid: oidc
@@ -161,7 +163,7 @@ export async function build(deps: GatewayDeps): Promise<GatewayService> {
     sessions, cookie: cookieSettings, successRedirect: config.OIDC_SUCCESS_REDIRECT,
   });
   const usersSvc = usersService({ db: db.orm, repo: users, permissions, hasher, sessions, onChange: publishUsers });
-  gatewayReferenceChecks(app, { users });
+  gatewayReferenceChecks(app, { users, cache, devices: liveFeed.directory, geofenceUrl: config.GEOFENCE_URL, keys: internalKeys(config) });
   userRoutes(app, usersSvc);
   totpRoutes(app, totp);
   passwordRoutes(

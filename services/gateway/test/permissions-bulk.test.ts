@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Permission } from '@corridor/contracts';
 import { audit } from '../src/audit/audit';
 import { createUser, login, startGateway, tokenFor, type Harness } from './harness';
+import { knownObjects } from './known-objects';
 
 /** /api/permissions/bulk: Permission[] linked or unlinked all or nothing, each link audited. */
 let h: Harness;
@@ -15,12 +16,17 @@ const linksOf = async (userId: number): Promise<Permission[]> =>
 const auditCount = async (): Promise<number> =>
   (await audit.list(h.adapters.db.orm, { entityType: 'permission', limit: 1, offset: 0 })).total;
 
+let known: Awaited<ReturnType<typeof knownObjects>>;
 beforeAll(async () => {
-  h = await startGateway();
+  const devices = [1, 2, 11, 12, 21, 22, 23, 24, 25, 31, 32, 33, 41, ...Array.from({ length: 1000 }, (_, i) => 10000 + i)];
+  known = await knownObjects({ devices, groups: [3, 4], geofences: [30] });
+  h = await startGateway({ env: known.env });
+  await known.seed(h.adapters.cache);
   admin = { authorization: `Bearer ${await tokenFor(h, 1)}` };
 });
 afterAll(async () => {
   await h?.close();
+  await known?.close();
 });
 
 describe('permissions in bulk', () => {
@@ -62,6 +68,16 @@ describe('permissions in bulk', () => {
     const existing = await bulk('POST', [{ userId: u.id, deviceId: 24 }, { deviceId: 23, userId: u.id }, { userId: u.id, deviceId: 25 }]);
     expect(existing.statusCode).toBe(409);
     expect(existing.json()).toMatchObject({ error: { code: 'CONFLICT', details: { index: 1, permission: { userId: u.id, deviceId: 23 } } } });
+    expect(await linksOf(u.id)).toEqual([{ userId: u.id, deviceId: 23 }]);
+    expect(await auditCount()).toBe(afterSingle);
+    // a device, group or geofence that does not exist, anywhere in the list: 404 naming it, nothing stored or removed
+    for (const [bad, what] of [[{ userId: u.id, deviceId: 4242 }, 'Device 4242'], [{ userId: u.id, groupId: 4242 }, 'Group 4242'], [{ deviceId: 21, geofenceId: 4242 }, 'Geofence 4242']] as const) {
+      for (const method of ['POST', 'DELETE'] as const) {
+        const res = await bulk(method, [{ userId: u.id, deviceId: 24 }, bad, { userId: u.id, deviceId: 23 }]);
+        expect(res.statusCode, `${method} ${JSON.stringify(bad)}`).toBe(404);
+        expect(res.json()).toMatchObject({ error: { code: 'NOT_FOUND', message: `${what} not found` } });
+      }
+    }
     expect(await linksOf(u.id)).toEqual([{ userId: u.id, deviceId: 23 }]);
     expect(await auditCount()).toBe(afterSingle);
   });

@@ -3,18 +3,23 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Permission } from '@corridor/contracts';
 import { audit } from '../src/audit/audit';
 import { createUser, startGateway, tokenFor, type Harness } from './harness';
+import { knownObjects } from './known-objects';
 
 /** /api/permissions: Traccar-style links with exactly two ids. */
 let h: Harness;
 let admin: { authorization: string };
+let known: Awaited<ReturnType<typeof knownObjects>>;
 const inject = (opts: InjectOptions) => h.gateway.app.inject(opts);
 
 beforeAll(async () => {
-  h = await startGateway();
+  known = await knownObjects({ devices: [5, 8, 9, 77], groups: [3], geofences: [16] });
+  h = await startGateway({ env: known.env });
+  await known.seed(h.adapters.cache);
   admin = { authorization: `Bearer ${await tokenFor(h, 1)}` };
 });
 afterAll(async () => {
   await h?.close();
+  await known?.close();
 });
 
 describe('permissions', () => {
@@ -53,7 +58,24 @@ describe('permissions', () => {
       expect(JSON.stringify(res.json()), JSON.stringify(payload)).toMatch(message);
     }
     expect((await inject({ method: 'GET', url: '/api/permissions?userId=1', headers: admin })).statusCode).toBe(400);
-    expect((await inject({ method: 'POST', url: '/api/permissions', headers: admin, payload: { userId: 999999, deviceId: 1 } })).statusCode).toBe(404);
+    expect((await inject({ method: 'POST', url: '/api/permissions', headers: admin, payload: { userId: 999999, deviceId: 8 } })).statusCode).toBe(404);
+  });
+
+  it('answers 404 like an unknown user for a device, group or geofence that does not exist, linking or unlinking (issue 11)', async () => {
+    const u = await createUser(h, ['company_user'], 101);
+    const cases: [object, string][] = [
+      [{ userId: u.id, deviceId: 4242 }, 'Device 4242'], [{ userId: u.id, groupId: 4242 }, 'Group 4242'],
+      [{ userId: u.id, geofenceId: 4242 }, 'Geofence 4242'], [{ deviceId: 4242, geofenceId: 16 }, 'Device 4242'], [{ deviceId: 8, geofenceId: 4242 }, 'Geofence 4242'],
+    ];
+    for (const method of ['POST', 'DELETE'] as const) {
+      for (const [payload, what] of cases) {
+        const res = await inject({ method, url: '/api/permissions', headers: admin, payload });
+        expect(res.statusCode, `${method} ${JSON.stringify(payload)}`).toBe(404);
+        expect(res.json()).toMatchObject({ error: { code: 'NOT_FOUND', message: `${what} not found` } });
+      }
+    }
+    expect((await inject({ method: 'GET', url: '/api/permissions?userId=0&deviceId=4242', headers: admin })).statusCode).toBe(404);
+    expect((await inject({ method: 'GET', url: `/api/permissions?userId=${u.id}&deviceId=0`, headers: admin })).json()).toEqual([]);
   });
 
   it('drops a deleted user\'s links', async () => {

@@ -52,6 +52,7 @@ import type { NotificationSettings } from './notification-rules/settings';
 import { auditRoutes } from './audit/routes';
 import { deviceStateService, type DeviceStateService } from './device-state/service';
 import { defaultDeviceStateSettings, type DeviceStateSettings } from './device-state/settings';
+import { eventConfigReader } from './device-state/event-config';
 import { deviceEventWriter } from './events/event-writer';
 import { opsReferenceChecks } from './resources/references';
 
@@ -112,9 +113,11 @@ export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
   const devices = devicesService({ repo, bus: deps.bus, cache: deps.cache, logger: deps.logger.child({ module: 'devices' }) });
   deviceRoutes(app, devices);
   const writeEvents = deviceEventWriter({ analytics: deps.analytics, bus: deps.bus });
+  const deviceStateSettings = deps.deviceState ?? defaultDeviceStateSettings();
   const deviceState = deviceStateService({
     db: deps.db.orm, bus: deps.bus, cache: deps.cache, clock: deps.clock, logger: deps.logger.child({ module: 'device-state' }),
-    write: writeEvents, settings: deps.deviceState ?? defaultDeviceStateSettings(), registryEntries: (states) => devices.registryEntries(states),
+    write: writeEvents, settings: deviceStateSettings, registryEntries: (states) => devices.registryEntries(states),
+    eventConfigs: eventConfigReader(deps.db.orm, (deps.reports ?? defaultReportSettings()).trips, deviceStateSettings.overspeedMinimalDurationMs),
   });
   const reportSettings = deps.reports ?? defaultReportSettings();
   const positionDeps = {

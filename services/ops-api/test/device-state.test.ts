@@ -19,6 +19,7 @@ const registry: DeviceRegistryMessage[] = [];
 const events: EventMessage[] = [];
 let truck: Device;
 let tracker: Device;
+let van: Device;
 const TIMEOUT_S = 2;
 
 async function until<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false, ms = 30_000): Promise<T> {
@@ -31,10 +32,10 @@ async function until<T>(what: string, probe: () => Promise<T | undefined | false
   }
 }
 
-const position = (d: Device, at: Date): PositionMessage => ({
+const position = (d: Device, at: Date, o: Partial<PositionMessage> = {}): PositionMessage => ({
   id: positionId(d.id, at), deviceId: d.id, uniqueId: d.uniqueId, protocol: 'osmand', fixTime: at.toISOString(), serverTime: new Date().toISOString(),
   valid: true, latitude: -1.29, longitude: 36.82, speed: 0, course: 0, altitude: null, accuracy: null, satellites: null, hdop: null, ignition: null,
-  odometer: null, power: null, battery: null, alarm: null, crcValid: true, rawFrameId: null, attributes: {},
+  odometer: null, power: null, battery: null, alarm: null, crcValid: true, rawFrameId: null, attributes: {}, ...o,
 });
 const session = (d: Device, type: DeviceSessionMessage['type'], connectionId: string): DeviceSessionMessage => ({
   deviceId: d.id, uniqueId: d.uniqueId, type, connectionId, protocol: 'gt06', time: new Date().toISOString(),
@@ -46,6 +47,9 @@ beforeAll(async () => {
   const mk = async (uniqueId: string, companyId: number) => (await h.call(testUsers.admin, 'POST', '/api/devices', { name: `S-${uniqueId.slice(-2)}`, uniqueId, companyId })).json<Device>();
   truck = await mk('865000000000001', 101);
   tracker = await mk('865000000000002', 202);
+  van = (await h.call(testUsers.admin, 'POST', '/api/devices', {
+    name: 'S-van', uniqueId: '865000000000003', companyId: 101, attributes: { speedLimit: 50, 'report.trip.minimalTripDuration': 60 },
+  })).json<Device>();
   await h.svc.start();
   subs = [
     await h.adapters.bus.subscribe({
@@ -119,5 +123,26 @@ describe('device state', () => {
     });
     expect(new Set(ids).size).toBe(ids.length);
     expect((await device(truck)).status).toBe('online');
+  });
+
+  it('gives ignitionOn, deviceOverspeed (the device speedLimit) and deviceMoving (its minimal trip) from positions, in the events report too', async () => {
+    const base = Date.now() - 600_000;
+    const at = (s: number, speed: number, ignition: boolean, total: number) =>
+      position(van, new Date(base + s * 1000), { speed, ignition, attributes: { motion: speed > 0, totalDistance: total } });
+    await h.adapters.bus.publish(Topics.positions, [at(0, 0, false, 0), at(10, 0, true, 0), at(20, 60, true, 0), at(100, 60, true, 1500)]
+      .map((p) => ({ key: String(van.id), value: p })));
+    const want = [['ignitionOn', 10], ['deviceOverspeed', 20], ['deviceMoving', 20]] as const;
+    for (const [type, s] of want) {
+      const e = await until(`${type} of the van`, () => events.find((x) => x.deviceId === van.id && x.type === type));
+      expect(e).toMatchObject({ eventTime: new Date(base + s * 1000).toISOString(), positionId: positionId(van.id, base + s * 1000) });
+    }
+    expect(events.find((x) => x.deviceId === van.id && x.type === 'deviceOverspeed')!.attributes).toEqual({ speed: 60, speedLimit: 50 });
+    const q = `deviceId=${van.id}&from=${new Date(base - 1000).toISOString()}&to=${new Date().toISOString()}`;
+    const report = await until('the events report', async () => {
+      const r = (await h.call(dispatcherOf(101), 'GET', `/api/reports/events?${q}`)).json<EventMessage[]>();
+      return r.some((e) => e.type === 'deviceMoving') && r;
+    });
+    expect(report.map((e) => e.type)).toEqual(expect.arrayContaining(['deviceOnline', 'ignitionOn', 'deviceOverspeed', 'deviceMoving']));
+    expect(events.filter((x) => x.deviceId === van.id && x.type === 'ignitionOff')).toEqual([]);
   });
 });

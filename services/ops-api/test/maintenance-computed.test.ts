@@ -34,7 +34,7 @@ describe('maintenance schedule', () => {
     const service = (await h.call(dispatcherOf(101), 'POST', '/api/maintenance', { name: 'Engine service', type: 'hours', start: 0, period: 3_600_000 * 500 })).json<{ id: number }>();
     const tz = (await h.call(dispatcherOf(202), 'POST', '/api/maintenance', { name: 'TZ inspection', type: 'odometer', start: 20_000_000, period: 5_000_000 })).json<{ id: number }>();
 
-    const res = await h.call(testUsers.companyA, 'GET', `/api/maintenance/schedule?deviceId=${truck.id}`);
+    const res = await h.call(testUsers.companyA, 'GET', `/api/maintenance-schedule?deviceId=${truck.id}`);
     expect(res.statusCode, res.body).toBe(200);
     const due = res.json<MaintenanceDue[]>();
     expect(due.map((d) => [d.maintenanceId, d.current, d.nextDue, d.remaining])).toEqual([
@@ -43,24 +43,24 @@ describe('maintenance schedule', () => {
     ]);
     expect(due[0]).toMatchObject({ deviceName: truck.name, positionTime: '2026-01-01T00:00:00.000Z' });
 
-    const tzView = (await h.call(testUsers.companyB, 'GET', '/api/maintenance/schedule')).json<MaintenanceDue[]>();
+    const tzView = (await h.call(testUsers.companyB, 'GET', '/api/maintenance-schedule')).json<MaintenanceDue[]>();
     expect(tzView.map((d) => [d.deviceId, d.maintenanceId, d.nextDue])).toEqual([[other.id, oil.id, 10_000_000], [other.id, tz.id, 20_000_000]]);
 
-    const none = (await h.call(testUsers.companyA, 'GET', `/api/maintenance/schedule?deviceId=${silent.id}`)).json<MaintenanceDue[]>();
+    const none = (await h.call(testUsers.companyA, 'GET', `/api/maintenance-schedule?deviceId=${silent.id}`)).json<MaintenanceDue[]>();
     expect(none.every((d) => d.current === null && d.nextDue === null)).toBe(true);
     // another company's device, named in a filter, answers like an unknown one
-    expect((await h.call(testUsers.companyA, 'GET', `/api/maintenance/schedule?deviceId=${other.id}`)).statusCode).toBe(404);
+    expect((await h.call(testUsers.companyA, 'GET', `/api/maintenance-schedule?deviceId=${other.id}`)).statusCode).toBe(404);
   });
 
   it('takes accumulators set by hand at once, and hands them to ingest as the base of the next position', async () => {
     expect((await h.call(testUsers.admin, 'PUT', `/api/devices/${truck.id}/accumulators`, { deviceId: truck.id, totalDistance: 100_000_000 })).statusCode).toBe(204);
-    const oilNow = (await h.call(testUsers.admin, 'GET', `/api/maintenance/schedule?deviceId=${truck.id}`)).json<MaintenanceDue[]>().find((d) => d.type === 'totalDistance')!;
+    const oilNow = (await h.call(testUsers.admin, 'GET', `/api/maintenance-schedule?deviceId=${truck.id}`)).json<MaintenanceDue[]>().find((d) => d.type === 'totalDistance')!;
     expect([oilNow.current, oilNow.nextDue]).toEqual([100_000_000, 110_000_000]);
     expect(JSON.parse((await h.adapters.cache.get(cacheKeys.accumulatorsSet(truck.id)))!)).toMatchObject({ totalDistance: 100_000_000, setAt: expect.any(Number) });
     // the device's next positions, as ingest makes them: 2 km on from the value set
     const later = new Date(Date.now() + 60_000).toISOString();
     await h.adapters.cache.set(cacheKeys.latestPosition(truck.id), JSON.stringify(position(truck, { id: positionId(truck.id, later), fixTime: later, serverTime: later, attributes: { totalDistance: 102_000_000 } })));
-    const oil = (await h.call(testUsers.admin, 'GET', `/api/maintenance/schedule?deviceId=${truck.id}`)).json<MaintenanceDue[]>().find((d) => d.type === 'totalDistance')!;
+    const oil = (await h.call(testUsers.admin, 'GET', `/api/maintenance-schedule?deviceId=${truck.id}`)).json<MaintenanceDue[]>().find((d) => d.type === 'totalDistance')!;
     expect([oil.current, oil.nextDue]).toEqual([102_000_000, 110_000_000]);
   });
 });

@@ -21,7 +21,7 @@ export class SignInPage {
     await page.getByLabel('Email or login').fill(who.email);
     await page.getByLabel('Password').fill(who.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('navigation', { name: 'Main navigation' }).waitFor();
+    await page.getByRole('navigation', { name: 'Main navigation', includeHidden: true }).waitFor({ state: 'attached' });
   }
 
   async failsWith(who: Credentials, message: string): Promise<void> {

@@ -23,7 +23,8 @@ let dataDir: string | undefined;
 
 /**
  * Once per run: build the console if it is stale, start the whole stack on ephemeral ports with a
- * fresh data folder and the demo scenario, and hand its URL to the test files. Without Chromium
+ * fresh data folder and the demo scenario, and hand its URL to the test files (CONSOLE_E2E_URL: use
+ * a stack already running with the demo instead; the tests then change that stack's data). Without Chromium
  * the browser tests are skipped, except in CI (CI=true), where that is a failure.
  */
 export async function setup(project: TestProject): Promise<void> {
@@ -35,6 +36,11 @@ export async function setup(project: TestProject): Promise<void> {
     return;
   }
   await ensureConsoleBuilt((l) => process.stdout.write(`[console-browser] ${l}\n`));
+  // while writing tests: a stack already running with the demo (`pnpm start`) instead of a new one
+  if (process.env.CONSOLE_E2E_URL) {
+    project.provide('baseUrl', process.env.CONSOLE_E2E_URL.replace(/\/$/, ''));
+    return;
+  }
   dataDir = mkdtempSync(join(tmpdir(), 'corridor-console-e2e-'));
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !REAL_PARTS.includes(k)));
   const config = parseConfig(StackConfig, {

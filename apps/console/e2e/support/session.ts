@@ -24,6 +24,8 @@ export class Person {
     const context = await browser.newContext({ viewport: opts.viewport ?? { width: 1366, height: 850 }, locale: opts.locale ?? 'en-GB', acceptDownloads: true });
     // the console checks every API response against packages/contracts when this is set
     await context.addInitScript(() => localStorage.setItem('corridor.checkResponses', '1'));
+    // a ceiling for each wait on a busy 2-core CI machine, not a timing: every wait is for a condition
+    context.setDefaultTimeout(60_000);
     const page = await context.newPage();
     return new Person(context, page, baseUrl);
   }
@@ -32,10 +34,32 @@ export class Person {
     await this.page.goto(this.baseUrl + path);
   }
 
+  /**
+   * Opens a screen and waits until it has settled: its heading is shown and nothing on it is still
+   * loading (no spinner), so a screenshot shows the data, the empty state or the error state.
+   */
+  async visit(path: string): Promise<void> {
+    await this.goto(path);
+    await this.settled();
+  }
+
+  async settled(): Promise<void> {
+    await this.page.locator('main h1').first().waitFor();
+    await this.page.locator('.spinner').first().waitFor({ state: 'detached' });
+    // a map on the screen has drawn its style and data
+    await this.page.locator('.map[data-ready="false"]').first().waitFor({ state: 'detached' });
+  }
+
   /** A full-page picture of what the person sees, for a human to look at (git-ignored folder). */
   async screenshot(name: string): Promise<void> {
     mkdirSync(SCREENSHOTS, { recursive: true });
-    await this.page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+    // for the picture only (nothing is asserted): let a map finish drawing its tiles and layers
+    await this.page
+      .locator('.map:not([data-idle="true"])')
+      .first()
+      .waitFor({ state: 'detached', timeout: 10_000 })
+      .catch(() => undefined);
+    await this.page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
   }
 
   async close(): Promise<void> {

@@ -13,7 +13,6 @@ import { reportsEndpoints } from '@corridor/contracts/reports';
 import { usersEndpoints } from '@corridor/contracts/users';
 import { routesEndpoints } from '@corridor/contracts/routes';
 import { geofencesEndpoints } from '@corridor/contracts/geofences';
-import { documentsEndpoints } from '@corridor/contracts/documents';
 import { endpoint } from '../api/endpoint';
 import type { en } from '../i18n/en';
 
@@ -47,7 +46,7 @@ export const NAV: NavArea[] = [
       { to: '/shipments', label: 'shipments', gate: endpoint(shipmentsEndpoints, 'shipments.listCompany'), company: true },
       { to: '/cargo', label: 'cargo', gate: endpoint(cargoEndpoints, 'cargo.listCompany'), company: true },
       { to: '/certificates', label: 'certificates', gate: endpoint(certificatesEndpoints, 'certificates.list'), company: true },
-      { to: '/inbox', label: 'inbox', gate: { access: 'authenticated' } },
+      { to: '/inbox', label: 'inbox', gate: { access: 'authenticated' }, company: true },
     ],
   },
   {
@@ -59,7 +58,6 @@ export const NAV: NavArea[] = [
       { to: '/disciplinary', label: 'disciplinary', gate: endpoint(disciplinaryEndpoints, 'disciplinary.list') },
       { to: '/ratings', label: 'ratings', gate: endpoint(ratingsEndpoints, 'ratings.stats') },
       { to: '/dashboards', label: 'dashboards', gate: endpoint(dashboardsEndpoints, 'compliance.kenya') },
-      { to: '/documents', label: 'documents', gate: endpoint(documentsEndpoints, 'documents.list') },
     ],
   },
   {

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useApiQuery } from '../api/hooks';
@@ -34,7 +34,7 @@ export default function LiveMapScreen() {
   const selectedRow = fleet.rows.find((r) => r.device.id === selected);
   const journeyOf = active.data?.find((j) => j.deviceId === selected)?.id;
 
-  const select = (id: number | null) => setParams(id ? { device: String(id) } : {}, { replace: true });
+  const select = useCallback((id: number | null) => setParams(id ? { device: String(id) } : {}, { replace: true }), [setParams]);
   const toggle = (s: TruckState) =>
     setStates((cur) => {
       const next = new Set(cur);

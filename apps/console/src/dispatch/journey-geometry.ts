@@ -1,9 +1,7 @@
 import type { Feature, FeatureCollection } from 'geojson';
 import type { JourneyDetail } from '@corridor/contracts/journeys';
 import type { LngLatBoundsLike } from 'maplibre-gl';
-
-/** Metres per pixel at zoom 0 on the equator (Web Mercator, 512 px tiles as MapLibre draws them). */
-const MPP_Z0 = 78271.517;
+import { bandWidth } from '../ui/map/scale';
 
 /**
  * The planned corridor: its centre line with the allowed width drawn to scale (a line whose pixel
@@ -12,9 +10,8 @@ const MPP_Z0 = 78271.517;
 export function plannedFeatures(d: JourneyDetail): FeatureCollection {
   const line = d.route.line ?? d.route.legs?.flat() ?? [];
   const lat = line.length ? line.reduce((s, p) => s + p[1], 0) / line.length : 0;
-  const px0 = (2 * d.route.widthM) / (MPP_Z0 * Math.cos((lat * Math.PI) / 180));
   const features: Feature[] = [
-    { type: 'Feature', properties: { kind: 'corridor', w0: px0, w22: px0 * 2 ** 22 }, geometry: { type: 'LineString', coordinates: line } },
+    { type: 'Feature', properties: { kind: 'corridor', ...bandWidth(d.route.widthM, lat) }, geometry: { type: 'LineString', coordinates: line } },
     ...d.route.stopAreas.map((a): Feature => ({ type: 'Feature', properties: { kind: a.kind, name: a.name ?? a.kind }, geometry: { type: 'Point', coordinates: a.center } })),
   ];
   return { type: 'FeatureCollection', features };
@@ -39,9 +36,15 @@ export function flagFeatures(d: JourneyDetail, selected?: number | null): Featur
   };
 }
 
-/** Bounds around the track, or the route when there is no track yet. */
+/**
+ * Bounds around the track, or the route when there is no track yet; a journey that left its
+ * corridor also takes in the route, so the planned corridor and where the truck went are both seen.
+ */
 export function journeyBounds(d: JourneyDetail): LngLatBoundsLike | null {
-  const pts: [number, number][] = d.track.length > 1 ? d.track.map((p) => [p.longitude, p.latitude]) : ((d.route.line ?? d.route.legs?.flat() ?? []) as [number, number][]);
+  const route = (d.route.line ?? d.route.legs?.flat() ?? []) as [number, number][];
+  const track = d.track.map((p): [number, number] => [p.longitude, p.latitude]);
+  const offCorridor = d.flags.some((f) => f.type === 'offCorridor');
+  const pts = track.length > 1 ? (offCorridor ? [...track, ...route] : track) : route;
   if (!pts.length) return null;
   let [w, s, e, n] = [180, 90, -180, -90];
   for (const [x, y] of pts) {

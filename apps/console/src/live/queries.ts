@@ -4,14 +4,17 @@ import type { EventMessage } from '@corridor/contracts/events';
 import { positionsEndpoints } from '@corridor/contracts/positions-api';
 import type { PositionMessage } from '@corridor/contracts/positions';
 import { endpoint } from '../api/endpoint';
+import { call } from '../api/client';
+import type { ApiError } from '../api/errors';
 import { keyOf, useApiQuery } from '../api/hooks';
 import { useQuery } from '@tanstack/react-query';
 
 export const positionsList = endpoint(positionsEndpoints, 'positions.list');
 export const devicesList = endpoint(devicesEndpoints, 'devices.list');
 
-/** The fleet as the live screens see it: every device the user may see (up to 1,000 per page, the API's cap). */
+/** The fleet as the live screens see it: every device the user may see, read in pages of 1,000 (the API's cap). */
 export const fleetDevicesInput = { query: { limit: 1000 } } as const;
+const FLEET_PAGE = fleetDevicesInput.query.limit;
 export const latestPositionsKey = keyOf(positionsList, {});
 export const fleetDevicesKey = keyOf(devicesList, fleetDevicesInput);
 export const liveEventsKey = ['live.events'] as const;
@@ -20,7 +23,19 @@ const MAX_EVENTS = 200;
 
 /** Latest position of every device, kept current by the live feed. */
 export const useLatestPositions = () => useApiQuery(positionsList, {}, { staleTime: Infinity });
-export const useFleetDevices = () => useApiQuery(devicesList, fleetDevicesInput, { staleTime: Infinity });
+export const useFleetDevices = () =>
+  useQuery<Device[], ApiError>({
+    queryKey: fleetDevicesKey,
+    staleTime: Infinity,
+    queryFn: async ({ signal }) => {
+      const all: Device[] = [];
+      for (let offset = 0; ; offset += FLEET_PAGE) {
+        const page = await call(devicesList, { query: { limit: FLEET_PAGE, offset }, signal });
+        all.push(...page);
+        if (page.length < FLEET_PAGE) return all;
+      }
+    },
+  });
 export const useLiveEvents = () => useQuery<EventMessage[]>({ queryKey: liveEventsKey, queryFn: () => [], staleTime: Infinity, initialData: [] });
 /** Flags opened since the user last looked at the flagged tab. */
 export const useNewFlags = () => useQuery<EventMessage[]>({ queryKey: newFlagsKey, queryFn: () => [], staleTime: Infinity, initialData: [] });

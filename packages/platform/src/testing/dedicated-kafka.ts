@@ -1,4 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, openSync, closeSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -19,8 +20,24 @@ export const kafkaLibsDir = (): string => join(process.env.CORRIDOR_SERVICES_DIR
 /** The jars are all there: tools/dev-services writes `.complete` after a full copy. */
 export const kafkaJarsPresent = (libs = kafkaLibsDir()): boolean => existsSync(join(libs, '.complete'));
 
-const READY_TIMEOUT_MS = 60_000;
-const STOP_GRACE_MS = 15_000;
+/**
+ * Ceilings, not timings: a JVM starting or shutting down on a busy two-core machine (load average
+ * 30-40 while CI runs) can take minutes; a healthy broker passes long before them.
+ */
+const READY_TIMEOUT_MS = 240_000;
+const STOP_GRACE_MS = 60_000;
+const TOOL_TIMEOUT_MS = 180_000;
+
+/**
+ * A KRaft cluster id as Kafka's `StorageTool random-uuid` prints it (Uuid.randomUuid: 16 random
+ * bytes, base64url without padding, never starting with '-'), made here to save a JVM start.
+ */
+export function kafkaClusterId(): string {
+  for (;;) {
+    const id = randomBytes(16).toString('base64url');
+    if (!id.startsWith('-')) return id;
+  }
+}
 
 /** A port nothing listens on right now (listen on 0, read it, close). */
 export async function freePort(): Promise<number> {
@@ -66,7 +83,7 @@ export class DedicatedKafka {
     const kafka = new DedicatedKafka(dir, port, controllerPort, libs);
     try {
       kafka.writeConfig();
-      const uuid = (await kafka.tool('kafka.tools.StorageTool', 'random-uuid')).trim();
+      const uuid = kafkaClusterId();
       await kafka.tool('kafka.tools.StorageTool', 'format', '-t', uuid, '-c', join(dir, 'server.properties'), '--ignore-formatted');
       await kafka.start();
       return kafka;
@@ -114,7 +131,7 @@ export class DedicatedKafka {
   /** Runs one of Kafka's command-line tools with a small quick-start JVM; resolves to its stdout. */
   private async tool(...args: string[]): Promise<string> {
     const jvm = ['-Xmx256m', '-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1', `-Dlog4j.configuration=file:${join(this.dir, 'log4j.properties')}`];
-    const { stdout } = await run('java', [...jvm, '-cp', `${this.libs}/*`, ...args], { timeout: 60_000 });
+    const { stdout } = await run('java', [...jvm, '-cp', `${this.libs}/*`, ...args], { timeout: TOOL_TIMEOUT_MS });
     return stdout;
   }
 
@@ -182,7 +199,7 @@ export class DedicatedKafka {
     throw new Error(`Kafka on ${this.brokers[0]} did not list topics within ${READY_TIMEOUT_MS / 1000} s (${String(last)}); ${this.tail()}`);
   }
 
-  /** SIGTERM (a controlled shutdown), SIGKILL if it is still running after 15 s; resolves once it exited. */
+  /** SIGTERM (a controlled shutdown), SIGKILL if it is still running after 60 s; resolves once it exited. */
   async stop(): Promise<void> {
     const child = this.child;
     if (!child) return;

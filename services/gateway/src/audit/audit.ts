@@ -7,5 +7,5 @@ export { actorOf, type AuditActor } from '@corridor/platform';
  * The audit trail of identity decisions (platform `createAuditTrail` over `identity.audit_log`).
  * Pass `tx` inside a transaction so the row commits or rolls back with the change itself.
  */
-export const audit = createAuditTrail(auditLog, { entityTypes: ['user', 'permission', 'token', 'session'] });
+export const audit = createAuditTrail(auditLog, { entityTypes: ['user', 'permission', 'token', 'session', 'server'] });
 export type GatewayAuditEntity = (typeof audit.entityTypes)[number];

@@ -1,21 +1,26 @@
 import { PositionMessage, Topics } from '@corridor/contracts';
 import {
-  cacheKeys, consumeValidated, ensurePositionsTable, gauge, insertPositions, unavailable,
+  cacheKeys, consumeValidated, ensureEventsTable, ensurePositionsTable, gauge, insertEvents, insertPositions, unavailable,
   type Analytics, type Bus, type Cache, type Logger, type Subscription,
 } from '@corridor/platform';
+import { reportedEvents } from './publisher';
 
 export const POSITION_WRITER_GROUP = 'position-writer';
 const lastFix = gauge('position_writer_last_fix_lag_seconds', 'Server time minus fix time of the last stored position');
 
 /**
- * Consumer of positions.v1 that stores every position in ClickHouse and keeps the latest position
- * per device in the cache. Idempotent: ClickHouse collapses redelivered rows (same position id, the
- * first arrival kept) and the cache only moves forward in (fix time, id): a state record is later
- * than the fix of the same second, a resent position is not later than itself.
+ * Consumer of positions.v1 that stores every position in ClickHouse, with the alarm and
+ * commandResult events the device reported in it (so the events API and report find them), and
+ * keeps the latest position per device in the cache. Idempotent: ClickHouse collapses redelivered
+ * rows (same position id, the first arrival kept; events by their deterministic id) and the cache
+ * only moves forward in (fix time, id): a state record is later than the fix of the same second, a
+ * resent position is not later than itself.
  */
 export async function startPositionStore(deps: { bus: Bus; analytics: Analytics; cache: Cache; logger: Logger }): Promise<Subscription> {
   await ensurePositionsTable(deps.analytics);
+  await ensureEventsTable(deps.analytics);
   const insert = insertPositions(deps.analytics);
+  const insertReported = insertEvents(deps.analytics);
   return consumeValidated({
     bus: deps.bus,
     logger: deps.logger,
@@ -26,6 +31,8 @@ export async function startPositionStore(deps: { bus: Bus; analytics: Analytics;
     handle: async (positions) => {
       try {
         await insert(positions);
+        const events = reportedEvents(positions);
+        if (events.length) await insertReported(events);
       } catch (err) {
         throw unavailable('ClickHouse', err);
       }

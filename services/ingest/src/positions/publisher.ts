@@ -14,7 +14,7 @@ export async function publishPositions(bus: Bus, positions: PositionMessage[]): 
   const end = publishLatency.startTimer({ topic: Topics.positions });
   try {
     await bus.publish(Topics.positions, positions.map((p) => ({ key: String(p.deviceId), value: p })));
-    const events = [...positions.filter((p) => p.alarm).map(alarmEvent), ...positions.filter(hasCommandResult).map(commandResultEvent)];
+    const events = reportedEvents(positions);
     if (events.length) await bus.publish(Topics.events, events.map((e) => ({ key: String(e.deviceId), value: e })));
   } catch (err) {
     publishFailures.inc({ topic: Topics.positions });
@@ -23,6 +23,11 @@ export async function publishPositions(bus: Bus, positions: PositionMessage[]): 
     end();
   }
   for (const p of positions) published.inc({ protocol: p.protocol });
+}
+
+/** The events the devices reported with these positions (alarms, command replies); the position store keeps them too. */
+export function reportedEvents(positions: PositionMessage[]): EventMessage[] {
+  return [...positions.filter((p) => p.alarm).map(alarmEvent), ...positions.filter(hasCommandResult).map(commandResultEvent)];
 }
 
 function hasCommandResult(p: PositionMessage): boolean {

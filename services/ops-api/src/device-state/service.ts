@@ -7,8 +7,10 @@ import {
   CacheLocks, consumeValidated, counter, unavailable, type Bus, type Cache, type Clock, type Logger, type Orm, type Subscription,
 } from '@corridor/platform';
 import type { DeviceEventWriter } from '../events/event-writer';
+import type { EventConfigReader } from './event-config';
 import { liveKeys, readLiveStates, saveLiveStates } from './live-state';
 import type { DeviceStateSettings } from './settings';
+import { positionEvents, type EventConfig } from './position-events';
 import { freshState, onPosition, onSession, onTimeout, type DeviceLiveState, type StatusChange, type Step } from './status';
 
 export const DEVICE_STATE_GROUP = 'device-state';
@@ -27,6 +29,8 @@ export interface DeviceStateDeps {
   settings: DeviceStateSettings;
   /** The registry entries (devices.v1) of these devices with their live state, for the ones that exist. */
   registryEntries: (states: Map<number, DeviceLiveState>) => Promise<DeviceRegistryMessage[]>;
+  /** The event settings (speed limit, trip thresholds) of these devices, for the ones that exist. */
+  eventConfigs: EventConfigReader;
 }
 
 interface Input {
@@ -40,6 +44,14 @@ const statusEvent = (deviceId: number, c: StatusChange): EventMessage => ({
   positionId: null, journeyId: null, geofenceId: null, latitude: null, longitude: null, attributes: {},
 });
 
+/** A position: the status step, and the ignition / motion / overspeed events of a device that exists. */
+function withPositionEvents(s: DeviceLiveState, p: PositionMessage, cfg: EventConfig | undefined): Step {
+  const step = onPosition(s, p);
+  if (!cfg) return step;
+  const r = positionEvents(s.events, p, cfg);
+  return { ...step, state: { ...step.state, events: r.state }, events: r.events };
+}
+
 /**
  * The device state (Traccar's Device.status, lastUpdate, positionId): online while positions
  * (positions.v1) or connection messages (device-status.v1, from ingest) arrive, offline when the
@@ -50,8 +62,10 @@ const statusEvent = (deviceId: number, c: StatusChange): EventMessage => ({
  * deviceUnknown events (ClickHouse, then events.v1) and go to PostgreSQL and devices.v1 at once,
  * while lastUpdate and positionId follow at most every DEVICE_STATE_PERSIST_S per device (a
  * position every few seconds must not become a PostgreSQL write and a registry message each).
- * Idempotent under redelivery: old news never changes the status again, and event ids are the
- * device, the type and the transition time.
+ * Positions also give ignitionOn / ignitionOff, deviceMoving / deviceStopped and deviceOverspeed
+ * events (position-events.ts), from the state kept beside the status under the same lock.
+ * Idempotent under redelivery: old news never changes the status again, a position not later than
+ * the last one processed gives no event, and event ids are the device, the type and the event time.
  */
 export function deviceStateService(deps: DeviceStateDeps) {
   const { cache, clock, logger, settings } = deps;
@@ -93,6 +107,7 @@ export function deviceStateService(deps: DeviceStateDeps) {
         changed.add(input.deviceId);
         events.push(statusEvent(input.deviceId, r.change));
       }
+      if (r.events) events.push(...r.events);
     }
     const now = clock.now().getTime();
     const due: [number, DeviceLiveState][] = [];
@@ -169,7 +184,10 @@ export function deviceStateService(deps: DeviceStateDeps) {
       const [positions, sessions] = await Promise.all([
         consumeValidated({
           bus: deps.bus, logger, groupId: DEVICE_STATE_GROUP, topic: Topics.positions, schema: PositionMessage, fromBeginning: false,
-          handle: (ps) => apply(ps.map((p) => ({ deviceId: p.deviceId, uniqueId: p.uniqueId, apply: (s) => onPosition(s, p) }))),
+          handle: async (ps) => {
+            const configs = await deps.eventConfigs([...new Set(ps.map((p) => p.deviceId))]);
+            await apply(ps.map((p) => ({ deviceId: p.deviceId, uniqueId: p.uniqueId, apply: (s) => withPositionEvents(s, p, configs.get(p.deviceId)) })));
+          },
         }),
         consumeValidated({
           bus: deps.bus, logger, groupId: DEVICE_SESSIONS_GROUP, topic: Topics.deviceStatus, schema: DeviceSessionMessage, fromBeginning: false,

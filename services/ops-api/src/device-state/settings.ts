@@ -9,6 +9,8 @@ export const DeviceStateEnv = z.object({
    * most this often per device; a status change goes at once. Reads (GET /devices) see every update.
    */
   DEVICE_STATE_PERSIST_S: z.coerce.number().min(0).max(3600).default(60),
+  /** A deviceOverspeed event once the speed stayed above the limit this long (Traccar event.overspeed.minimalDuration, 0). */
+  EVENT_OVERSPEED_MINIMAL_DURATION_S: z.coerce.number().min(0).max(86_400).default(0),
 });
 export type DeviceStateEnv = z.output<typeof DeviceStateEnv>;
 
@@ -17,11 +19,16 @@ export interface DeviceStateSettings {
   persistMs: number;
   /** How often the sweep for timed-out devices runs: a quarter of the timeout, between 250 ms and 30 s. */
   sweepMs: number;
+  overspeedMinimalDurationMs: number;
 }
 
-export function deviceStateSettingsFrom(env: DeviceStateEnv): DeviceStateSettings {
+export function deviceStateSettingsFrom(input: z.input<typeof DeviceStateEnv>): DeviceStateSettings {
+  const env = DeviceStateEnv.parse(input);
   const timeoutMs = env.DEVICE_STATUS_TIMEOUT_S * 1000;
-  return { timeoutMs, persistMs: env.DEVICE_STATE_PERSIST_S * 1000, sweepMs: Math.min(30_000, Math.max(250, timeoutMs / 4)) };
+  return {
+    timeoutMs, persistMs: env.DEVICE_STATE_PERSIST_S * 1000, sweepMs: Math.min(30_000, Math.max(250, timeoutMs / 4)),
+    overspeedMinimalDurationMs: env.EVENT_OVERSPEED_MINIMAL_DURATION_S * 1000,
+  };
 }
 
 export const defaultDeviceStateSettings = (): DeviceStateSettings => deviceStateSettingsFrom(DeviceStateEnv.parse({}));

@@ -1,4 +1,5 @@
-import type { DeviceSessionMessage, PositionMessage } from '@corridor/contracts';
+import type { DeviceSessionMessage, EventMessage, PositionMessage } from '@corridor/contracts';
+import type { PositionEventState } from './position-events';
 
 export type LiveStatus = 'online' | 'offline' | 'unknown';
 
@@ -21,6 +22,8 @@ export interface DeviceLiveState {
   connections: string[];
   /** When status, lastUpdate and positionId last went to PostgreSQL and devices.v1. */
   persistedAt: number;
+  /** What the ignition, motion and overspeed events of its positions depend on (position-events.ts). */
+  events?: PositionEventState;
 }
 
 export type StatusEventType = 'deviceOnline' | 'deviceOffline' | 'deviceUnknown';
@@ -32,6 +35,8 @@ export interface StatusChange {
 export interface Step {
   state: DeviceLiveState;
   change?: StatusChange;
+  /** Events of the device's positions (ignition, motion, overspeed). */
+  events?: EventMessage[];
 }
 
 export const freshState = (uniqueId: string): DeviceLiveState => ({

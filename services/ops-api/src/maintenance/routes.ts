@@ -6,7 +6,7 @@ import type { MaintenanceService } from './service';
 const [list, create, get, update, remove, schedule] = maintenanceEndpoints;
 
 export function maintenanceRoutes(app: App, svc: MaintenanceService): void {
-  // the static /maintenance/schedule and the parametric /maintenance/{id} coexist (find-my-way prefers the static path)
+  // at the specification's path /maintenance-schedule (it was /maintenance/schedule)
   registerEndpoint(app, schedule, async (req) => svc.schedule(req.query, req.identity!));
   resourceRoutes(app, [list, create, get, update, remove], svc);
 }

@@ -26,7 +26,12 @@ const LAYERS: LayerSpecification[] = [
   { id: 'countries-fill', type: 'fill', source: 'countries', paint: { 'fill-color': C.land } },
   { id: 'countries-line', type: 'line', source: 'countries', paint: { 'line-color': C.border, 'line-width': 0.8 } },
   { id: 'fences-fill', type: 'fill', source: 'fences', filter: ['==', ['geometry-type'], 'Polygon'], paint: { 'fill-color': C.fence, 'fill-opacity': 0.15 } },
-  { id: 'fences-line', type: 'line', source: 'fences', paint: { 'line-color': C.fence, 'line-width': 1.5 } },
+  {
+    id: 'fences-band', type: 'line', source: 'fences', filter: ['==', ['get', 'corridor'], true],
+    layout: { 'line-cap': 'round', 'line-join': 'round' },
+    paint: { 'line-color': C.fence, 'line-opacity': 0.18, 'line-width': ['interpolate', ['exponential', 2], ['zoom'], 0, ['get', 'w0'], 22, ['get', 'w22']] },
+  },
+  { id: 'fences-line', type: 'line', source: 'fences', paint: { 'line-color': C.fence, 'line-width': ['case', ['boolean', ['get', 'selected'], false], 3, 1.5] } },
   { id: 'corridors', type: 'line', source: 'corridors', layout: { 'line-cap': 'round', 'line-join': 'round' }, paint: { 'line-color': C.corridor, 'line-width': 2.5, 'line-opacity': 0.55 } },
   { id: 'planned-area', type: 'fill', source: 'planned', filter: ['==', ['geometry-type'], 'Polygon'], paint: { 'fill-color': C.planned, 'fill-opacity': 0.12 } },
   // the allowed width to scale: a line whose pixel width doubles per zoom level (w0 at zoom 0)

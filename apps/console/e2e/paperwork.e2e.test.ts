@@ -1,0 +1,115 @@
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import ExcelJS from 'exceljs';
+import { DEMO_ACCOUNTS } from '@corridor/tools/stack/demo/accounts';
+// the IDF as a real PDF with a text layer, as ops-api's own tests make it (test fixture, not product code)
+import { idfPdf, sampleIdf } from '../../../services/ops-api/test/fixtures/idf-documents';
+import { launchChromium } from './support/chromium';
+import { Person } from './support/session';
+import { signInAs } from './pages/SignInPage';
+
+describe.skipIf(!inject('chromium'))('company staff and the association at the console', () => {
+  let browser: Browser;
+  const people: Person[] = [];
+  const open = async (who: keyof typeof DEMO_ACCOUNTS): Promise<Person> => {
+    const p = await Person.open(browser);
+    people.push(p);
+    await signInAs(p, DEMO_ACCOUNTS[who]);
+    return p;
+  };
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  afterEach(async () => {
+    const problems = people.flatMap((p) => p.problems);
+    await Promise.all(people.splice(0).map((p) => p.close()));
+    expect(problems, 'the browser console stayed clean').toEqual([]);
+  });
+
+  it('company: a shipment takes an allowed move, and a move the shipment no longer allows is refused', async () => {
+    const company = await open('company');
+    await company.visit('/shipments');
+    await company.screenshot('shipments');
+    // the demo's booked shipment, open twice: the second page still offers the moves from "booked"
+    await company.page.getByRole('row').filter({ hasText: 'Booked' }).getByRole('link').first().click();
+    await company.settled();
+    const url = company.page.url();
+    const stale = await company.context.newPage();
+    await stale.goto(url);
+    const staleMoves = stale.getByRole('group', { name: 'Status moves' });
+    await staleMoves.getByRole('button', { name: 'Depart (in transit)' }).waitFor();
+
+    const moves = company.page.getByRole('group', { name: 'Status moves' });
+    await moves.getByRole('button', { name: 'Depart (in transit)' }).click();
+    await company.page.locator('.screen-head').getByText('In transit').waitFor();
+    await moves.getByRole('button', { name: 'Arrived at border' }).waitFor();
+    await company.screenshot('shipment-detail');
+
+    await staleMoves.getByRole('button', { name: 'Depart (in transit)' }).click();
+    await expect.poll(() => stale.getByRole('alert').textContent()).toContain('Moving to “In transit” was refused');
+    company.problems.splice(0, company.problems.length, ...company.problems.filter((p) => !p.includes('409'))); // the refusal is the answer expected
+    await stale.close();
+  });
+
+  it('company: an uploaded IDF PDF shows its extracted fields and line items', async () => {
+    const company = await open('company');
+    await company.visit('/cargo');
+    await company.screenshot('cargo');
+    const idfNumber = `26NBOIM${String(Date.now()).slice(-9)}`;
+    const pdf = await idfPdf(sampleIdf({ idfNumber, importerName: 'Pwani Freight Movers Ltd', importerPin: 'P051234567X' }));
+    const form = company.page.getByRole('form', { name: 'Read an IDF' });
+    await form.getByLabel('IDF file').setInputFiles({ name: 'idf.pdf', mimeType: 'application/pdf', buffer: Buffer.from(pdf) });
+    await form.getByRole('button', { name: 'Upload and read' }).click();
+    await company.page.waitForURL(/\/cargo\/\d+$/);
+    await company.settled();
+    await expect.poll(() => company.page.getByTestId('field-idfNumber').textContent()).toContain(idfNumber);
+    await expect.poll(() => company.page.getByTestId('field-importerName').textContent()).toContain('Pwani Freight Movers Ltd');
+    const items = company.page.getByRole('table', { name: 'Line items' });
+    await items.getByText('8708.30.00').waitFor();
+    await items.getByText('Radial tyres for lorries').waitFor();
+    await company.screenshot('cargo-review');
+  });
+
+  it('officer approves a waiting certificate, and the company finds the decision in its inbox', async () => {
+    const officer = await open('officer');
+    await officer.visit('/approvals');
+    const row = officer.page.getByRole('table', { name: 'Approval queue' }).getByRole('row').nth(1);
+    const number = (await row.getByRole('button').first().textContent())!.trim();
+    await officer.screenshot('approvals');
+    await row.getByRole('button', { name: 'Approve' }).click();
+    await officer.page.getByRole('button', { name: number, exact: true }).waitFor({ state: 'detached' });
+
+    const company = await open('company');
+    await company.visit('/inbox');
+    await company.page.getByTestId('notification').filter({ hasText: `Certificate ${number} approved` }).waitFor();
+    await company.screenshot('inbox');
+    await company.visit('/certificates');
+    await company.page.getByText(number).first().waitFor();
+    await company.screenshot('certificates');
+  });
+
+  it('analyst runs a report and downloads it as xlsx that opens', async () => {
+    const analyst = await open('analyst');
+    await analyst.visit('/reports');
+    const form = analyst.page.getByRole('form', { name: 'Reports' });
+    await form.getByLabel('Report').selectOption({ label: 'Summary' });
+    const devices = form.getByLabel('Devices');
+    await devices.locator('option').nth(2).waitFor({ state: 'attached' });
+    const values = await devices.locator('option').evaluateAll((os) => os.slice(0, 3).map((o) => (o as HTMLOptionElement).value));
+    await devices.selectOption(values);
+    await form.getByRole('button', { name: 'Show report' }).click();
+    await analyst.page.getByText(/rows? in .* s\./).waitFor();
+    await analyst.screenshot('reports');
+
+    const [download] = await Promise.all([analyst.page.waitForEvent('download'), form.getByRole('link', { name: 'Download Excel' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/\.xlsx$/);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.readFile((await download.path())!);
+    const sheet = book.worksheets[0]!;
+    expect(sheet.rowCount).toBeGreaterThanOrEqual(2); // a header and a row per device
+    expect(sheet.getRow(1).values).toEqual(expect.arrayContaining([expect.stringMatching(/device/i)]));
+  });
+});

@@ -1,0 +1,56 @@
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { DEMO_ACCOUNTS } from '@corridor/tools/stack/demo/accounts';
+import { launchChromium } from './support/chromium';
+import { Person } from './support/session';
+import { signInAs } from './pages/SignInPage';
+
+/** The stack's administrator (tools/stack/config.ts defaults, as `pnpm start` prints them). */
+const ADMIN = { email: 'admin@corridor.local', password: 'corridor-admin' };
+
+/**
+ * Every main screen of the association and the administration opens for its role, settles
+ * without an error state or a browser error, and is photographed for a person to look at
+ * (apps/console/e2e/.screenshots, git-ignored). The dispatcher's and the company's screens are
+ * photographed by the tests of their work.
+ */
+const TOURS = {
+  officer: { who: DEMO_ACCOUNTS.officer, screens: ['/oversight', '/oversight/cargo', '/oversight/certificates', '/complaints', '/disciplinary', '/ratings', '/dashboards'] },
+  admin: { who: ADMIN, screens: ['/admin/users', '/admin/companies', '/admin/devices', '/admin/inventories', '/admin/routes', '/admin/geofences'] },
+};
+
+describe.skipIf(!inject('chromium'))('the main screens of each role', () => {
+  let browser: Browser;
+  let person: Person | undefined;
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  afterEach(async () => {
+    const problems = person?.problems ?? [];
+    await person?.close();
+    expect(problems, 'the browser console stayed clean').toEqual([]);
+  });
+
+  for (const [role, tour] of Object.entries(TOURS)) {
+    it(`${role}: every screen settles with its data, and no error state`, async () => {
+      person = await Person.open(browser);
+      await signInAs(person, tour.who);
+      for (const path of tour.screens) {
+        await person.visit(path);
+        expect(await person.page.locator('.state-error').count(), `${path} shows no error state`).toBe(0);
+        await person.screenshot(`${role}${path.replaceAll('/', '-')}`);
+      }
+    });
+  }
+
+  it('a tablet-width screen keeps its navigation reachable', async () => {
+    person = await Person.open(browser, { viewport: { width: 800, height: 1100 } });
+    await signInAs(person, DEMO_ACCOUNTS.company);
+    await person.visit('/shipments');
+    await person.page.getByRole('row').nth(1).waitFor();
+    await person.screenshot('tablet-shipments');
+  });
+});

@@ -1,0 +1,108 @@
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useApiQuery } from '../api/hooks';
+import { useFormat } from '../i18n/format';
+import { useFleetDevices } from '../live/queries';
+import { PeriodPicker, usePeriod } from '../ui/PeriodPicker';
+import { ErrorState } from '../ui/states';
+import { groupsList, REPORT_KINDS, type ReportKind } from './reports';
+import { ReportResults } from './ReportResults';
+import { reportUrl, useReport, type ReportRequest } from './useReport';
+
+/** Route, events, trips, stops and summary reports for devices or groups over a period: a chart, a table, CSV and Excel. */
+export default function ReportsScreen() {
+  const { t } = useTranslation();
+  const f = useFormat();
+  const devices = useFleetDevices();
+  const groups = useApiQuery(groupsList, { query: { limit: 1000 } });
+  const [kind, setKind] = useState<ReportKind>('summary');
+  const [deviceIds, setDeviceIds] = useState<number[]>([]);
+  const [groupIds, setGroupIds] = useState<number[]>([]);
+  const [period, setPeriod] = usePeriod(1);
+  const { state, run, stop } = useReport();
+  const request: ReportRequest = { kind, deviceId: deviceIds, groupId: groupIds, from: period.from, to: period.to };
+  const chosen = deviceIds.length + groupIds.length > 0;
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (chosen) void run(request);
+  };
+  const multi = (set: (ids: number[]) => void) => (e: { target: HTMLSelectElement }) => set([...e.target.selectedOptions].map((o) => Number(o.value)));
+  const groupItems = (groups.data ?? []) as { id: number; name: string }[];
+  return (
+    <div className="screen">
+      <div className="screen-head">
+        <h1>{t('reports.title')}</h1>
+      </div>
+      <form className="card" onSubmit={submit} aria-label={t('reports.title')}>
+        <div className="form-grid">
+          <label className="field">
+            <span>{t('reports.kindLabel')}</span>
+            <select value={kind} onChange={(e) => setKind(e.target.value as ReportKind)}>
+              {REPORT_KINDS.map((k) => (
+                <option key={k} value={k}>
+                  {t(`reports.kind.${k}`)}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="field">
+            <span>{t('reports.devices')}</span>
+            <select multiple size={5} value={deviceIds.map(String)} onChange={multi(setDeviceIds)}>
+              {(devices.data ?? []).map((d) => (
+                <option key={d.id} value={d.id}>
+                  {d.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="field">
+            <span>{t('reports.groups')}</span>
+            <select multiple size={5} value={groupIds.map(String)} onChange={multi(setGroupIds)} disabled={!groupItems.length}>
+              {groupItems.map((g) => (
+                <option key={g.id} value={g.id}>
+                  {g.name}
+                </option>
+              ))}
+            </select>
+            {!groupItems.length && <small className="muted">{t('reports.noGroups')}</small>}
+          </label>
+        </div>
+        <PeriodPicker value={period} onChange={setPeriod} />
+        {!chosen && <p className="muted small">{t('reports.chooseHint')}</p>}
+        <div className="form-actions">
+          <a className={chosen ? 'btn' : 'btn disabled'} aria-disabled={!chosen} href={chosen ? reportUrl(request, 'csv') : undefined} download>
+            {t('reports.csv')}
+          </a>
+          <a className={chosen ? 'btn' : 'btn disabled'} aria-disabled={!chosen} href={chosen ? reportUrl(request, 'xlsx') : undefined} download data-testid="download-xlsx">
+            {t('reports.xlsx')}
+          </a>
+          <button type="submit" className="btn btn-primary" disabled={!chosen || state.phase === 'loading'}>
+            {t('reports.show')}
+          </button>
+        </div>
+      </form>
+      <div className="mt" aria-live="polite">
+        {state.phase === 'loading' && (
+          <div className="card stack" role="status">
+            <div className="progress" aria-hidden="true">
+              <span className="indeterminate" />
+            </div>
+            <p>
+              {t('reports.progress', { size: f.number(state.bytes / 1024, 0), seconds: f.number((performance.now() - state.startedAt) / 1000, 0) })}{' '}
+              <button type="button" className="btn btn-small" onClick={stop}>
+                {t('reports.stop')}
+              </button>
+            </p>
+          </div>
+        )}
+        {state.phase === 'failed' && <ErrorState error={state.error} retry={() => void run(request)} />}
+        {state.phase === 'done' && (
+          <>
+            <p className="muted small">{t('reports.rows', { count: state.rows.length, seconds: f.number(state.ms / 1000, 1) })}</p>
+            <ReportResults kind={state.request.kind} rows={state.rows} />
+          </>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,61 @@
+import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { useFormat } from '../../i18n/format';
+
+export const SERIES_COLOURS = ['#1f6feb', '#d92d20', '#e0a100', '#12a150', '#7c3aed', '#0891b2', '#db2777', '#64748b'];
+
+export interface Series {
+  key: string;
+  label: string;
+  colour?: string;
+}
+
+/**
+ * A titled bar chart (recharts) with a table of the same numbers for screen readers: the figures
+ * are the content, the bars only show them.
+ */
+export function BarChartCard<T extends Record<string, unknown>>({ title, data, x, series, stacked, height = 260, xLabel }: { title: string; data: T[]; x: keyof T & string; series: Series[]; stacked?: boolean; height?: number; xLabel?: (v: unknown) => string }) {
+  const f = useFormat();
+  const label = xLabel ?? ((v: unknown) => String(v));
+  return (
+    <figure className="chart" aria-label={title}>
+      <h3>{title}</h3>
+      <div aria-hidden="true" style={{ width: '100%', height }}>
+        <ResponsiveContainer>
+          <BarChart data={data} margin={{ top: 8, right: 8, bottom: 8, left: 0 }}>
+            <CartesianGrid strokeDasharray="3 3" vertical={false} />
+            <XAxis dataKey={x as string} tickFormatter={label} tick={{ fontSize: 12 }} />
+            <YAxis allowDecimals={false} tick={{ fontSize: 12 }} tickFormatter={(v: number) => f.number(v)} width={48} />
+            <Tooltip labelFormatter={label} formatter={(v) => f.number(Number(v), 1)} />
+            {series.length > 1 && <Legend />}
+            {series.map((s, i) => (
+              <Bar key={s.key} dataKey={s.key} name={s.label} fill={s.colour ?? SERIES_COLOURS[i % SERIES_COLOURS.length]} stackId={stacked ? 'a' : undefined} isAnimationActive={false} />
+            ))}
+          </BarChart>
+        </ResponsiveContainer>
+      </div>
+      <table className="sr-only">
+        <caption>{title}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{x}</th>
+            {series.map((s) => (
+              <th key={s.key} scope="col">
+                {s.label}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {data.map((row, i) => (
+            <tr key={i}>
+              <th scope="row">{label(row[x])}</th>
+              {series.map((s) => (
+                <td key={s.key}>{f.number(Number(row[s.key] ?? 0), 1)}</td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </figure>
+  );
+}

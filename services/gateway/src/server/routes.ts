@@ -1,0 +1,46 @@
+import { eq, sql } from 'drizzle-orm';
+import { systemEndpoints, type ServerInfo, type ServerUpdate } from '@corridor/contracts';
+import { registerEndpoint, unavailable, type App, type Orm } from '@corridor/platform';
+import { actorOf, audit } from '../audit/audit';
+import { serverSettings } from '../db/schema';
+
+const [, getServer, updateServer, timezones] = systemEndpoints;
+
+/** What GET /server answers until an administrator changes it (Nairobi, the corridors in view). */
+const DEFAULTS: ServerUpdate = { registration: false, readonly: false, map: 'osm', latitude: -1.2921, longitude: 36.8219, zoom: 6, attributes: {} };
+const ROW = 1;
+
+/** Every IANA zone name this Node knows, UTC included (Intl lists only canonical zones). */
+const zoneNames = (): string[] => [...new Set(['UTC', ...Intl.supportedValuesOf('timeZone')])].sort();
+
+/**
+ * GET /server (public, as Traccar clients read it before signing in), PUT /server (administrators:
+ * the settings row in identity.server_settings, with an audit entry) and GET /server/timezones.
+ */
+export function serverRoutes(app: App, opts: { db: Orm; version: string; openIdEnabled: boolean; openIdForce: boolean }): void {
+  const { db } = opts;
+  const info = (s: ServerUpdate): ServerInfo => ({
+    id: 1, version: opts.version, ...s, openIdEnabled: opts.openIdEnabled, openIdForce: opts.openIdEnabled && opts.openIdForce,
+  });
+  const read = async (tx: Orm = db): Promise<ServerUpdate | undefined> => {
+    try {
+      return (await tx.select().from(serverSettings).where(eq(serverSettings.id, ROW)))[0]?.settings;
+    } catch (err) {
+      throw unavailable('PostgreSQL', err);
+    }
+  };
+  const zones = zoneNames();
+
+  registerEndpoint(app, getServer, async () => info({ ...DEFAULTS, ...(await read()) }));
+  registerEndpoint(app, updateServer, async (req) => {
+    const next: ServerUpdate = { ...req.body };
+    await db.transaction(async (tx) => {
+      const before = await read(tx);
+      await tx.insert(serverSettings).values({ id: ROW, settings: next })
+        .onConflictDoUpdate({ target: serverSettings.id, set: { settings: next, updatedAt: sql`now()` } });
+      await audit.record(tx, actorOf(req), { action: 'server.update', entityType: 'server', entityId: ROW, before: before ?? DEFAULTS, after: next });
+    });
+    return info(next);
+  });
+  registerEndpoint(app, timezones, async () => zones);
+}

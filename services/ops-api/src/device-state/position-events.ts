@@ -1,0 +1,148 @@
+import type { EventMessage, PositionMessage } from '@corridor/contracts';
+
+/**
+ * Server-side device events from a device's positions, in order (Traccar's IgnitionEventHandler,
+ * MotionEventHandler and OverspeedEventHandler, which also run on each device's latest positions):
+ * - ignitionOn / ignitionOff: the reported ignition differs from the last reported one (a record
+ *   without ignition changes nothing; the first known value gives no event);
+ * - deviceMoving / deviceStopped: the `motion` attribute (ingest sets it, Traccar's MotionHandler)
+ *   changed and stayed so for minimalTripDuration or minimalTripDistance (moving), minimalParkingDuration
+ *   or until ignition off when useIgnition (stopped); the event is dated to the position where the
+ *   change began (Traccar keeps motionTime / motionPositionId for the same); a change back before
+ *   that cancels it;
+ * - deviceOverspeed: a fix faster than the speed limit (knots: the position's `speedLimit` attribute,
+ *   else the device's, else its group's; geofence limits are not applied), once per episode, after it lasted minimalDuration (0: at the first fix); the
+ *   event is dated to the fix that settles it, with `speed` and `speedLimit` attributes.
+ * - driverChanged: a reported `driverUniqueId` other than the last one reported (the first too), with
+ *   the `driverUniqueId` attribute;
+ * - deviceFuelDrop / deviceFuelIncrease: the `fuel` attribute fell (rose) by at least the device's
+ *   (else its group's) `fuelDropThreshold` (`fuelIncreaseThreshold`) since the last position that
+ *   reported it (0 or none: off), with `fuelBefore` / `fuel`.
+ * Only positions later (fix time, then id) than the last one processed count: a redelivered or late
+ * position gives nothing. State records (attributes.outdated) take part in ignition and motion (a
+ * parked truck's heartbeats settle its stop), not in overspeed (their speed is the last fix's).
+ */
+
+export interface EventConfig {
+  /** knots; undefined: no overspeed events */
+  speedLimit?: number;
+  /** ms an overspeed must last before the event */
+  overspeedMinimalDuration: number;
+  minimalTripDuration: number;
+  /** metres */
+  minimalTripDistance: number;
+  minimalParkingDuration: number;
+  useIgnition: boolean;
+  /** fuel units (as the device reports `fuel`); undefined: no fuel events */
+  fuelDropThreshold?: number;
+  fuelIncreaseThreshold?: number;
+}
+
+interface Mark {
+  time: number;
+  positionId: number;
+  latitude: number;
+  longitude: number;
+  /** attributes.totalDistance at the mark, metres */
+  distance: number;
+}
+
+export interface PositionEventState {
+  /** The last position processed (fix time, id). */
+  last: { time: number; id: number } | null;
+  ignition: boolean | null;
+  /** The last motion event's state (Traccar motionStreak); null before any. */
+  motionStreak: boolean | null;
+  /** The motion the latest position reports (Traccar motionState). */
+  motion: boolean | null;
+  /** Where a change of motion not yet confirmed began (Traccar motionTime, motionDistance, motionPositionId). */
+  motionSince: Mark | null;
+  /** In an overspeed episode since (null: not over the limit). */
+  overspeedSince: Mark | null;
+  /** The episode's event was sent. */
+  overspeedSent: boolean;
+  /** The last reported driverUniqueId and fuel (absent in states from before they were kept). */
+  driver?: string | null;
+  fuel?: number | null;
+}
+
+export const freshEventState = (): PositionEventState => ({
+  last: null, ignition: null, motionStreak: null, motion: null, motionSince: null, overspeedSince: null, overspeedSent: false, driver: null, fuel: null,
+});
+
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+
+function markOf(p: PositionMessage, time: number): Mark {
+  return { time, positionId: p.id, latitude: p.latitude, longitude: p.longitude, distance: num(p.attributes.totalDistance) ?? 0 };
+}
+
+function event(deviceId: number, type: EventMessage['type'], at: Mark, attributes: Record<string, unknown> = {}): EventMessage {
+  return {
+    id: `${deviceId}-${type}-${at.time}`, type, eventTime: new Date(at.time).toISOString(), deviceId, positionId: at.positionId,
+    journeyId: null, geofenceId: null, latitude: at.latitude, longitude: at.longitude, attributes,
+  };
+}
+
+function motionStep(s: PositionEventState, p: PositionMessage, here: Mark, cfg: EventConfig): { s: PositionEventState; e?: EventMessage } {
+  const moving = p.attributes.motion === true;
+  if (s.motionStreak === null) return { s: { ...s, motionStreak: moving, motion: moving, motionSince: null } }; // the first position sets the state
+  if (moving !== s.motion) {
+    // a change begins (or a pending change is taken back)
+    return { s: { ...s, motion: moving, motionSince: moving === s.motionStreak ? null : here } };
+  }
+  const since = s.motionSince;
+  if (!since) return { s };
+  const elapsed = here.time - since.time;
+  const settled = moving
+    ? elapsed >= cfg.minimalTripDuration || here.distance - since.distance >= cfg.minimalTripDistance
+    : elapsed >= cfg.minimalParkingDuration || (cfg.useIgnition && p.ignition === false);
+  if (!settled) return { s };
+  return { s: { ...s, motionStreak: moving, motionSince: null }, e: event(p.deviceId, moving ? 'deviceMoving' : 'deviceStopped', since) };
+}
+
+function overspeedStep(s: PositionEventState, p: PositionMessage, here: Mark, cfg: EventConfig): { s: PositionEventState; e?: EventMessage } {
+  const fromPosition = num(p.attributes.speedLimit);
+  const limit = fromPosition !== undefined && fromPosition > 0 ? fromPosition : cfg.speedLimit;
+  if (limit === undefined || p.attributes.outdated === true || !p.valid) return { s };
+  if (p.speed <= limit) return { s: { ...s, overspeedSince: null, overspeedSent: false } };
+  const since = s.overspeedSince ?? here;
+  const next = { ...s, overspeedSince: since };
+  if (s.overspeedSent || here.time - since.time < cfg.overspeedMinimalDuration) return { s: next };
+  return { s: { ...next, overspeedSent: true }, e: event(p.deviceId, 'deviceOverspeed', here, { speed: p.speed, speedLimit: limit }) };
+}
+
+function driverStep(s: PositionEventState, p: PositionMessage, here: Mark): { s: PositionEventState; e?: EventMessage } {
+  const driver = p.attributes.driverUniqueId;
+  if (typeof driver !== 'string' || driver === '' || driver === s.driver) return { s };
+  return { s: { ...s, driver }, e: event(p.deviceId, 'driverChanged', here, { driverUniqueId: driver }) };
+}
+
+function fuelStep(s: PositionEventState, p: PositionMessage, here: Mark, cfg: EventConfig): { s: PositionEventState; e?: EventMessage } {
+  const fuel = num(p.attributes.fuel);
+  if (fuel === undefined) return { s };
+  const before = s.fuel ?? null;
+  const next = { ...s, fuel };
+  if (before === null || fuel === before) return { s: next };
+  const threshold = fuel < before ? cfg.fuelDropThreshold : cfg.fuelIncreaseThreshold;
+  if (threshold === undefined || Math.abs(fuel - before) < threshold) return { s: next };
+  return { s: next, e: event(p.deviceId, fuel < before ? 'deviceFuelDrop' : 'deviceFuelIncrease', here, { fuelBefore: before, fuel }) };
+}
+
+/** The events one position of the device gives, and the device's next event state. */
+export function positionEvents(state: PositionEventState | undefined, p: PositionMessage, cfg: EventConfig): { state: PositionEventState; events: EventMessage[] } {
+  let s = state ?? freshEventState();
+  const time = Date.parse(p.fixTime);
+  if (s.last && (time < s.last.time || (time === s.last.time && p.id <= s.last.id))) return { state: s, events: [] };
+  const here = markOf(p, time);
+  const events: EventMessage[] = [];
+  if (p.ignition !== null && p.ignition !== undefined) {
+    if (s.ignition !== null && p.ignition !== s.ignition) events.push(event(p.deviceId, p.ignition ? 'ignitionOn' : 'ignitionOff', here));
+    s = { ...s, ignition: p.ignition };
+  }
+  for (const step of [motionStep, overspeedStep, driverStep, fuelStep]) {
+    const r = step(s, p, here, cfg);
+    s = r.s;
+    if (r.e) events.push(r.e);
+  }
+  return { state: { ...s, last: { time, id: p.id } }, events };
+}

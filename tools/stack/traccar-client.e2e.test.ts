@@ -1,0 +1,159 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import type { Device, EventMessage, Geofence, PositionMessage, SocketMessage } from '@corridor/contracts';
+import { deviceStateSettingsFrom } from '@corridor/ops-api';
+import { primaryKind } from '@corridor/platform/testing/test-adapters';
+import { ADMIN, ADMIN_AUTH, startTestStack, type TestStack } from './test-stack';
+
+/**
+ * A session as a client written for Traccar's API runs it, against the whole stack on the primary
+ * adapters (the real parts in CI): sign-in with a form-urlencoded POST /api/session and the cookie it
+ * sets (no custom headers anywhere), the device list, a tracker reporting over OsmAnd, the socket's
+ * `positions`, `devices` and `events` frames, the device online with a fresh lastUpdate and
+ * positionId, ignitionOn, the tracker's alarm and a geofence entry as events (socket and events
+ * report), the device unknown once silent past the status timeout, then DELETE /api/session and the
+ * session really gone.
+ */
+/** A ceiling, not an assertion: checks of the online state resend the last report, so a slow machine cannot time the truck out first. */
+const TIMEOUT_S = 10;
+
+async function eventually<T>(what: string, fn: () => Promise<T | undefined | false> | T | undefined | false, ms = 45_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('a Traccar-style client session', { timeout: 120_000 }, () => {
+  let stack: TestStack;
+  let base: string;
+  let cookie: string;
+  let truck: Device;
+  let yard: Geofence;
+  let socket: WebSocket;
+  const frames: SocketMessage[] = [];
+
+  const api = async (method: string, path: string, body?: string, type?: string) =>
+    fetch(`${base}/api${path}`, { method, headers: { cookie, ...(type ? { 'content-type': type } : {}) }, ...(body === undefined ? {} : { body }) });
+  const osmand = async (query: string) => {
+    const res = await stack.ingest.osmand.inject({ method: 'GET', url: `/?id=${truck.uniqueId}&${query}` });
+    expect(res.statusCode, res.body).toBe(200);
+  };
+  const seen = () => frames.map((f) => Object.entries(f).map(([k, v]) => `${k}:${(v as { type?: string; status?: string }[]).map((x) => x.type ?? x.status ?? '').join(',')}`).join(' ')).join(' | ');
+  const frame = (what: string, pred: (f: SocketMessage) => boolean) =>
+    eventually(what, () => frames.find(pred)).catch((err: Error) => {
+      throw new Error(`${err.message}; frames: ${seen().slice(-1500)}`);
+    });
+  const eventFrame = (type: EventMessage['type']) => frame(`an events frame with ${type}`, (f) => Boolean(f.events?.some((e) => e.deviceId === truck.id && e.type === type)));
+
+  beforeAll(async () => {
+    stack = await startTestStack(await primaryKind(), { ops: { deviceState: deviceStateSettingsFrom({ DEVICE_STATUS_TIMEOUT_S: TIMEOUT_S, DEVICE_STATE_PERSIST_S: 0 }) } });
+    await stack.gateway.app.listen({ host: '127.0.0.1', port: 0 });
+    base = `http://127.0.0.1:${(stack.gateway.app.server.address() as { port: number }).port}`;
+    const fence = await stack.call(ADMIN_AUTH, 'POST', '/api/geofences', {
+      name: 'Nairobi ICD yard', area: 'CIRCLE (-1.3000 36.8500, 300)', companyId: 101, attributes: { minDwellSeconds: 0 },
+    });
+    expect(fence.statusCode, fence.body).toBe(200);
+    yard = fence.json<Geofence>();
+  }, 180_000);
+
+  afterAll(async () => {
+    socket?.close();
+    await stack?.close();
+  });
+
+  it('signs in with a form and the cookie, lists devices, and opens the socket', async () => {
+    const signIn = await fetch(`${base}/api/session`, {
+      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ email: ADMIN.email, password: ADMIN.password }).toString(),
+    });
+    expect(signIn.status).toBe(200);
+    cookie = signIn.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    expect(cookie).not.toBe('');
+    const made = await api('POST', '/devices', JSON.stringify({ name: 'Truck KDA 001', uniqueId: '867000000000101', companyId: 101 }), 'application/json');
+    expect(made.status, await made.clone().text()).toBe(200);
+    truck = (await made.json()) as Device;
+    const listed = (await (await api('GET', '/devices')).json()) as Device[];
+    expect(listed.find((d) => d.id === truck.id)).toMatchObject({ status: 'unknown', lastUpdate: null, positionId: null });
+    socket = await new Promise<WebSocket>((resolve, reject) => {
+      const ws = new WebSocket(`${base.replace('http', 'ws')}/api/socket`, { headers: { cookie } });
+      ws.on('message', (data) => frames.push(JSON.parse(String(data)) as SocketMessage));
+      ws.once('open', () => resolve(ws));
+      ws.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
+      ws.once('error', reject);
+    });
+    await frame('the snapshot', (f) => Array.isArray(f.positions));
+  });
+
+  it('sees the reporting truck online with lastUpdate and positionId, its ignition and alarm as events, on the socket and in the events report', async () => {
+    const t0 = Math.floor(Date.now() / 1000) - 60;
+    // the live feed's consumers read from "now": the truck reports until its first frames arrive
+    const first = `lat=-1.2921&lon=36.8219&timestamp=${t0}&speed=0&ignition=false`;
+    await osmand(first);
+    const online = await eventually('the truck online in GET /api/devices', async () => {
+      await osmand(first); // the same fix again (same position id): it keeps the truck online
+      const d = ((await (await api('GET', `/devices?id=${truck.id}`)).json()) as Device[])[0];
+      return d?.status === 'online' && d;
+    });
+    expect(Date.parse(online.lastUpdate!)).toBeGreaterThan(Date.now() - 60_000);
+    await osmand(`lat=-1.2925&lon=36.8230&timestamp=${t0 + 10}&speed=12&ignition=true`);
+    const alarm = `lat=-1.2930&lon=36.8240&timestamp=${t0 + 20}&speed=15&ignition=true&alarm=sos`;
+    await osmand(alarm);
+    await eventFrame('ignitionOn');
+    await eventFrame('alarm');
+    const positions = await frame('a positions frame of the truck', (f) => Boolean(f.positions?.some((p) => p.deviceId === truck.id && p.attributes.alarm === 'sos')));
+    const latest = positions.positions!.find((p) => p.deviceId === truck.id && p.attributes.alarm === 'sos')!;
+    const state = await eventually('the truck with its latest position', async () => {
+      await osmand(alarm); // resent: the same position and alarm ids
+      const d = ((await (await api('GET', `/devices?id=${truck.id}`)).json()) as Device[])[0];
+      return d?.positionId === latest.id && d;
+    });
+    expect(state).toMatchObject({ status: 'online' });
+    expect(typeof latest.id).toBe('number');
+    const devicesFrame = await frame('a devices frame with the truck online', (f) => Boolean(f.devices?.some((d) => d.id === truck.id && d.status === 'online')));
+    expect(devicesFrame.devices!.find((d) => d.id === truck.id)).toMatchObject({ uniqueId: truck.uniqueId, name: truck.name });
+    const q = new URLSearchParams({ deviceId: String(truck.id), from: new Date((t0 - 60) * 1000).toISOString(), to: new Date(Date.now() + 60_000).toISOString() });
+    const report = await eventually('the events report', async () => {
+      const r = (await (await api('GET', `/reports/events?${q}`)).json()) as EventMessage[];
+      return ['deviceOnline', 'ignitionOn', 'alarm'].every((t) => r.some((e) => e.type === t)) && r;
+    });
+    expect(report.find((e) => e.type === 'alarm')).toMatchObject({ attributes: { alarm: 'sos' }, positionId: latest.id });
+    const latestRead = (await (await api('GET', `/positions?deviceId=${truck.id}`)).json()) as PositionMessage[];
+    expect(latestRead.map((p) => p.id)).toContain(latest.id);
+  });
+
+  it('enters the yard geofence: a geofenceEnter event on the socket and in the events report', async () => {
+    const t1 = Math.floor(Date.now() / 1000) - 30;
+    await osmand(`lat=-1.3000&lon=36.8500&timestamp=${t1}&speed=3&ignition=true`);
+    await osmand(`lat=-1.3001&lon=36.8501&timestamp=${t1 + 10}&speed=0&ignition=true`);
+    await eventFrame('geofenceEnter');
+    const q = new URLSearchParams({ deviceId: String(truck.id), type: 'geofenceEnter', from: new Date((t1 - 60) * 1000).toISOString(), to: new Date(Date.now() + 60_000).toISOString() });
+    const report = await eventually('geofenceEnter in the events report', async () => {
+      const r = (await (await api('GET', `/reports/events?${q}`)).json()) as EventMessage[];
+      return r.length > 0 && r;
+    });
+    expect(report[0]).toMatchObject({ type: 'geofenceEnter', geofenceId: String(yard.id), deviceId: truck.id });
+  });
+
+  it('turns the silent truck unknown after the status timeout, on the socket and in GET /api/devices', async () => {
+    const d = await eventually('the truck unknown in GET /api/devices', async () => {
+      const r = ((await (await api('GET', `/devices?id=${truck.id}`)).json()) as Device[])[0];
+      return r?.status === 'unknown' && r;
+    });
+    expect(d.lastUpdate).not.toBeNull();
+    const lastOf = <T>(list: (f: SocketMessage) => T[] | undefined, pred: (x: T) => boolean) => frames.flatMap((f) => list(f) ?? []).filter(pred).at(-1);
+    const statusEvents = ['deviceOnline', 'deviceOffline', 'deviceUnknown'];
+    await frame('the last devices frame of the truck saying unknown', () => lastOf((f) => f.devices, (x) => x.id === truck.id)?.status === 'unknown');
+    await frame('deviceUnknown as the last status event', () => lastOf((f) => f.events, (e) => e.deviceId === truck.id && statusEvents.includes(e.type))?.type === 'deviceUnknown');
+  });
+
+  it('signs out with a bare DELETE /api/session, and the session is gone', async () => {
+    const out = await api('DELETE', '/session');
+    expect(out.status).toBe(204);
+    expect((await api('GET', '/session')).status).toBe(404);
+    expect((await api('GET', '/devices')).status).toBe(401);
+  });
+});

@@ -65,8 +65,9 @@ function exposedPorts(args: Record<string, string | number>): string[] {
     });
 }
 
+/** The ports a pod serves to the outside of the image, as "port/PROTO" (the Prometheus `metrics` port is scraped inside the cluster, not EXPOSEd). */
 const containerPorts = (d: Deployment): string[] =>
-  d.spec.template.spec.containers.flatMap((c) => c.ports ?? []).map((p) => `${p.containerPort}/${p.protocol ?? 'TCP'}`);
+  d.spec.template.spec.containers.flatMap((c) => c.ports ?? []).filter((p) => p.name !== 'metrics').map((p) => `${p.containerPort}/${p.protocol ?? 'TCP'}`);
 
 const baseObjects = (): K8sObject[] => (readKustomization('base').resources ?? []).flatMap((r) => readDocs(join(K8S, 'base', r)));
 
@@ -122,6 +123,15 @@ describe('base manifests', () => {
     const gateway = services.find((s) => s.metadata.name === 'gateway') as Service;
     expect(gateway.spec.ports.map((p) => p.name)).toContain(backend?.port.name);
     expect(Number(ingress.metadata.annotations['nginx.ingress.kubernetes.io/proxy-read-timeout'])).toBeGreaterThanOrEqual(3600);
+  });
+
+  it('let Prometheus reach every port a pod serves /metrics on (the scrape annotation)', () => {
+    const scrape = objects.find((o) => o.kind === 'NetworkPolicy' && o.metadata.name === 'metrics-scrape') as K8sObject & { spec: { ingress: { ports: { port: number; endPort?: number }[] }[] } };
+    const allowed = (port: number) => scrape.spec.ingress.some((r) => r.ports.some((p) => port >= p.port && port <= (p.endPort ?? p.port)));
+    for (const d of deployments) {
+      const port = Number((d.spec.template.metadata as { annotations?: Record<string, string> }).annotations?.['prometheus.io/port']);
+      expect(allowed(port), `${d.metadata.name}: ${port}`).toBe(true);
+    }
   });
 
   it("let through exactly the device ports of the LoadBalancer and the gateway's calls to the services", () => {

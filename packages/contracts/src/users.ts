@@ -81,8 +81,17 @@ const userFields = {
 export const UserCreate = z.object({ ...userFields, password: Password }).meta({ id: 'UserCreate' });
 export type UserCreate = z.infer<typeof UserCreate>;
 
-/** PUT /users/{id}: the whole user; a password given here replaces the old one. */
-export const UserUpdate = z.object({ ...userFields, password: Password.nullable().optional() }).meta({ id: 'UserUpdate' });
+/**
+ * PUT /users/{id}: the whole user; a password given here replaces the old one. Changing one's own
+ * password needs the current one (currentPassword, write-only); an administrator setting another
+ * user's needs none (audited as user.update+password).
+ */
+export const UserUpdate = z
+  .object({
+    ...userFields, password: Password.nullable().optional(),
+    currentPassword: z.string().min(1).max(256).optional().describe('Write-only: your current password, required to change your own password'),
+  })
+  .meta({ id: 'UserUpdate' });
 export type UserUpdate = z.infer<typeof UserUpdate>;
 
 /**
@@ -135,7 +144,8 @@ export const usersEndpoints = [
     description:
       'Administrators may change any user. Other users may change only themselves and only their own settings ' +
       '(name, phone, map, position, zoom, formats, attributes, password); a change to roles, company, limits, ' +
-      'flags or a fixed email answers 403.',
+      'flags or a fixed email answers 403. Changing one\'s own password needs currentPassword (missing: 400, wrong: 403); ' +
+      'a new password revokes the user\'s API tokens and ends their other sessions.',
     access: 'authenticated',
     request: { params: idParam('user'), body: UserUpdate },
     responses: { 200: { description: 'The updated user', schema: User } },

@@ -162,7 +162,7 @@ export async function build(deps: GatewayDeps): Promise<GatewayService> {
       : undefined,
     sessions, cookie: cookieSettings, successRedirect: config.OIDC_SUCCESS_REDIRECT,
   });
-  const usersSvc = usersService({ db: db.orm, repo: users, permissions, hasher, sessions, onChange: publishUsers });
+  const usersSvc = usersService({ db: db.orm, repo: users, permissions, hasher, sessions, tokens, onChange: publishUsers });
   gatewayReferenceChecks(app, { users, cache, devices: liveFeed.directory, geofenceUrl: config.GEOFENCE_URL, keys: internalKeys(config) });
   userRoutes(app, usersSvc);
   totpRoutes(app, totp);

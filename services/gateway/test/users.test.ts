@@ -85,7 +85,7 @@ describe('users', () => {
     expect((await inject({ method: 'GET', url: '/api/users', headers: auth })).statusCode).toBe(403);
 
     const mine = me.json<User>();
-    const renamed = await inject({ method: 'PUT', url: `/api/users/${u.id}`, headers: auth, payload: { ...mine, name: 'Renamed', map: 'osm', zoom: 9, password: 'a-new-password-9' } });
+    const renamed = await inject({ method: 'PUT', url: `/api/users/${u.id}`, headers: auth, payload: { ...mine, name: 'Renamed', map: 'osm', zoom: 9, password: 'a-new-password-9', currentPassword: u.plainPassword } });
     expect(renamed.statusCode, renamed.body).toBe(200);
     expect(renamed.json<User>()).toMatchObject({ name: 'Renamed', zoom: 9 });
     await login(h, u.email, 'a-new-password-9');
@@ -129,5 +129,40 @@ describe('users', () => {
     } finally {
       for (const a of admins) await repo.update(a.id, { disabled: false });
     }
+  });
+
+  it('changes one\'s own password only with the current one, keeps the caller\'s session and ends the others and the API tokens (issue 11)', async () => {
+    const u = await createUser(h, ['dispatcher'], 101);
+    const mine = (await inject({ method: 'GET', url: `/api/users/${u.id}`, headers: { authorization: basic(u.email, u.plainPassword) } })).json<User>();
+    const here = await login(h, u.email, u.plainPassword);
+    const elsewhere = await login(h, u.email, u.plainPassword);
+    const token = await tokenFor(h, u.id);
+    const put = (payload: object, cookie = here) =>
+      inject({ method: 'PUT', url: `/api/users/${u.id}`, headers: { cookie, 'x-requested-with': 'test' }, payload: { ...mine, ...payload } });
+    const missing = await put({ password: 'taken-over-pw-1' });
+    expect(missing.statusCode, missing.body).toBe(400);
+    expect(missing.body).toContain('currentPassword');
+    const wrong = await put({ password: 'taken-over-pw-1', currentPassword: 'not-my-password' });
+    expect(wrong.statusCode, wrong.body).toBe(403);
+    // nothing changed: the old password and every credential still work
+    await login(h, u.email, u.plainPassword);
+    expect((await inject({ method: 'GET', url: '/api/session', headers: { authorization: `Bearer ${token}` } })).statusCode).toBe(200);
+
+    const changed = await put({ password: 'my-new-password-2', currentPassword: u.plainPassword });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect((await inject({ method: 'GET', url: '/api/session', headers: { cookie: here } })).statusCode).toBe(200);
+    expect((await inject({ method: 'GET', url: '/api/session', headers: { cookie: elsewhere } })).statusCode).toBe(404);
+    expect((await inject({ method: 'GET', url: '/api/session', headers: { authorization: `Bearer ${token}` } })).statusCode).toBe(401);
+    await login(h, u.email, 'my-new-password-2');
+
+    // an administrator sets another user's password without it (audited), and the user's tokens stop too
+    const token2 = await tokenFor(h, u.id);
+    const admin = { authorization: `Bearer ${await tokenFor(h, (await createUser(h, ['admin'])).id)}` };
+    const reset = await inject({ method: 'PUT', url: `/api/users/${u.id}`, headers: admin, payload: { ...mine, password: 'set-by-admin-3' } });
+    expect(reset.statusCode, reset.body).toBe(200);
+    expect((await inject({ method: 'GET', url: '/api/session', headers: { authorization: `Bearer ${token2}` } })).statusCode).toBe(401);
+    expect((await inject({ method: 'GET', url: '/api/session', headers: { cookie: here } })).statusCode).toBe(404);
+    const trail = await audit.forEntity(h.adapters.db.orm, 'user', u.id);
+    expect(trail.map((r) => r.action)).toContain('user.update+password');
   });
 });

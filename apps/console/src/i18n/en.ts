@@ -482,7 +482,7 @@ export const en = {
   eventType: {
     alarm: 'Alarm', deviceOnline: 'Online', deviceOffline: 'Offline', deviceUnknown: 'Status unknown', deviceMoving: 'Moving', deviceStopped: 'Stopped',
     deviceOverspeed: 'Overspeed', ignitionOn: 'Ignition on', ignitionOff: 'Ignition off', geofenceEnter: 'Entered geofence', geofenceExit: 'Left geofence',
-    commandResult: 'Command result', queuedCommandSent: 'Queued command sent', journeyFlagOpened: 'Flag opened', journeyFlagCleared: 'Flag cleared',
+    commandResult: 'Command result', queuedCommandSent: 'Queued command sent', driverChanged: 'Driver changed', deviceFuelDrop: 'Fuel drop', deviceFuelIncrease: 'Fuel increase', journeyFlagOpened: 'Flag opened', journeyFlagCleared: 'Flag cleared',
     journeyFlagAcknowledged: 'Flag acknowledged', journeyFlagResolved: 'Flag resolved', journeyStarted: 'Journey started', journeyCompleted: 'Journey completed',
     journeyCancelled: 'Journey cancelled',
   },

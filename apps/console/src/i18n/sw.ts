@@ -484,7 +484,7 @@ export const sw: Catalogue = {
   eventType: {
     alarm: 'Kengele', deviceOnline: 'Mtandaoni', deviceOffline: 'Nje ya mtandao', deviceUnknown: 'Hali haijulikani', deviceMoving: 'Inatembea', deviceStopped: 'Imesimama',
     deviceOverspeed: 'Mwendo kasi', ignitionOn: 'Injini imewashwa', ignitionOff: 'Injini imezimwa', geofenceEnter: 'Imeingia eneo', geofenceExit: 'Imetoka eneo',
-    commandResult: 'Matokeo ya amri', queuedCommandSent: 'Amri iliyosubiri imetumwa', journeyFlagOpened: 'Tahadhari imefunguliwa', journeyFlagCleared: 'Tahadhari imeisha',
+    commandResult: 'Matokeo ya amri', queuedCommandSent: 'Amri iliyosubiri imetumwa', driverChanged: 'Dereva amebadilishwa', deviceFuelDrop: 'Mafuta yamepungua', deviceFuelIncrease: 'Mafuta yameongezeka', journeyFlagOpened: 'Tahadhari imefunguliwa', journeyFlagCleared: 'Tahadhari imeisha',
     journeyFlagAcknowledged: 'Tahadhari imetambuliwa', journeyFlagResolved: 'Tahadhari imetatuliwa', journeyStarted: 'Safari imeanza', journeyCompleted: 'Safari imekamilika',
     journeyCancelled: 'Safari imeghairiwa',
   },

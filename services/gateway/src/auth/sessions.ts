@@ -49,12 +49,14 @@ export function sessionStore(cache: Cache, ttlSeconds: number, now: () => Date) 
       await cache.del(sessionKey(sid));
       if (userId !== undefined) await cache.hdel(userSessionsKey(userId), digest(sid));
     },
-    /** Ends every session of the user; returns how many were live. */
-    async destroyAll(userId: number): Promise<number> {
+    /** Ends every session of the user but `keep` (the caller's own, when given); returns how many were live. */
+    async destroyAll(userId: number, keep?: string): Promise<number> {
       const index = userSessionsKey(userId);
-      const digests = Object.keys(await cache.hgetall(index));
+      const kept = keep === undefined ? undefined : digest(keep);
+      const digests = Object.keys(await cache.hgetall(index)).filter((d) => d !== kept);
       const n = digests.length ? await cache.del(...digests.map((d) => `gw:session:${d}`)) : 0;
-      await cache.del(index);
+      if (kept === undefined) await cache.del(index);
+      else if (digests.length) await cache.hdel(index, ...digests);
       return n;
     },
   };

@@ -3,6 +3,8 @@ import { AppError, notFound, type Identity, type Orm } from '@corridor/platform'
 import { audit, type AuditActor } from '../audit/audit';
 import type { PasswordHasher } from '../auth/password-hash';
 import type { SessionStore } from '../auth/sessions';
+import type { TokenService } from '../auth/tokens';
+import { invalidField } from '../http/invalid-field';
 import type { UserRow } from '../db/schema';
 import type { PermissionsRepository } from '../permissions/repository';
 import type { UserFilter, UsersRepository } from './repository';
@@ -21,6 +23,8 @@ const auditView = (r: UserRow) => ({ ...toUser(r), password: undefined });
 /** Users: administrators manage everyone; a user may read and edit their own settings. */
 export function usersService(deps: {
   db: Orm; repo: UsersRepository; permissions: PermissionsRepository; hasher: PasswordHasher; sessions: SessionStore;
+  /** API tokens: a new password revokes the user's. */
+  tokens?: Pick<TokenService, 'revokeAllOf'>;
   /** After a committed change (publishes the user directory). */
   onChange?: () => Promise<void>;
 }) {
@@ -68,7 +72,8 @@ export function usersService(deps: {
       await deps.onChange?.();
       return toUser(row);
     },
-    async update(id: number, input: UserUpdate, caller: Identity, actor: AuditActor): Promise<User> {
+    /** `sessionId`: the caller's own session, kept when they change their own password (their other sessions end). */
+    async update(id: number, input: UserUpdate, caller: Identity, actor: AuditActor, sessionId?: string): Promise<User> {
       const isAdmin = caller.roles.includes('admin');
       if (!isAdmin && caller.userId !== id) throw notFound('User', id);
       const before = await repo.get(id);
@@ -77,6 +82,14 @@ export function usersService(deps: {
       if (!isAdmin) {
         const changed = privilegedChanges(before, values);
         if (changed.length) throw new AppError('FORBIDDEN', `Only an administrator may change ${changed.join(', ')}`, { fields: changed });
+      }
+      // one's own password changes only with the current one (a borrowed session cannot take the account)
+      const own = caller.userId === id;
+      if (input.password && own && before.passwordHash) {
+        if (!input.currentPassword) throw invalidField('body', 'currentPassword', 'required to change your own password');
+        if (!(await hasher.verify(input.currentPassword, before.passwordHash))) {
+          throw new AppError('FORBIDDEN', 'The current password is wrong', { field: 'currentPassword' });
+        }
       }
       const passwordHash = input.password ? await hasher.hash(input.password) : undefined;
       const row = await write(
@@ -93,8 +106,12 @@ export function usersService(deps: {
           }),
         input,
       );
-      // a new password or a disabled account ends every session (tokens stop at the next request)
-      if (passwordHash || (row.disabled && !before.disabled)) await sessions.destroyAll(id);
+      // a new password ends the user's other sessions and revokes their API tokens; a disabled
+      // account ends every session (its tokens stop at the next request)
+      if (passwordHash) {
+        await sessions.destroyAll(id, own ? sessionId : undefined);
+        await deps.tokens?.revokeAllOf(id);
+      } else if (row.disabled && !before.disabled) await sessions.destroyAll(id);
       await deps.onChange?.();
       return toUser(row);
     },

@@ -28,7 +28,8 @@ export function inactiveReason(r: UserRow, now: Date): string | undefined {
 
 /** Column values from a create or update body (the password is hashed separately). */
 export function userValues(input: UserCreate | UserUpdate): Omit<NewUserRow, 'passwordHash'> {
-  const { password: _password, expirationTime, email, ...rest } = input;
+  const { password: _password, expirationTime, email, ...fields } = input;
+  const { currentPassword: _current, ...rest } = fields as typeof fields & { currentPassword?: string };
   return { ...rest, email: email.trim(), expirationTime: expirationTime ? new Date(expirationTime) : null };
 }
 

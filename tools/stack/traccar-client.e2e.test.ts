@@ -3,6 +3,8 @@ import WebSocket from 'ws';
 import type { Device, EventMessage, Geofence, PositionMessage, SocketMessage } from '@corridor/contracts';
 import { deviceStateSettingsFrom } from '@corridor/ops-api';
 import { primaryKind } from '@corridor/platform/testing/test-adapters';
+import { gt06Login } from '../sim/senders/gt06-encoder';
+import { TestDevice } from '../../services/ingest/test/test-device';
 import { ADMIN, ADMIN_AUTH, startTestStack, type TestStack } from './test-stack';
 
 /**
@@ -15,7 +17,7 @@ import { ADMIN, ADMIN_AUTH, startTestStack, type TestStack } from './test-stack'
  * session really gone.
  */
 /** A ceiling, not an assertion: checks of the online state resend the last report, so a slow machine cannot time the truck out first. */
-const TIMEOUT_S = 10;
+const TIMEOUT_S = 15;
 
 async function eventually<T>(what: string, fn: () => Promise<T | undefined | false> | T | undefined | false, ms = 45_000): Promise<T> {
   const end = Date.now() + ms;
@@ -148,6 +150,23 @@ describe('a Traccar-style client session', { timeout: 120_000 }, () => {
     const statusEvents = ['deviceOnline', 'deviceOffline', 'deviceUnknown'];
     await frame('the last devices frame of the truck saying unknown', () => lastOf((f) => f.devices, (x) => x.id === truck.id)?.status === 'unknown');
     await frame('deviceUnknown as the last status event', () => lastOf((f) => f.events, (e) => e.deviceId === truck.id && statusEvents.includes(e.type))?.type === 'deviceUnknown');
+  });
+
+  it('sees a GT06 tracker online while its TCP connection is open and offline (deviceOffline) once it closes', async () => {
+    const made = await api('POST', '/devices', JSON.stringify({ name: 'Truck KDA 002', uniqueId: '867000000000202', companyId: 101 }), 'application/json');
+    expect(made.status).toBe(200);
+    const tracker = (await made.json()) as Device;
+    await eventually('ingest to know the tracker', async () => (await stack.ingest.registry.lookup(tracker.uniqueId)) !== undefined);
+    const status = async () => ((await (await api('GET', `/devices?id=${tracker.id}`)).json()) as Device[])[0]?.status;
+    const port = await stack.ingest.ports.tcp.gt06.listen(0, '127.0.0.1');
+    const device = await TestDevice.open(port);
+    await device.write(gt06Login(tracker.uniqueId, 1));
+    await device.waitReceived(10, 30_000); // the login acknowledged
+    await eventually('the tracker online', async () => (await status()) === 'online');
+    await frame('a devices frame with the tracker online', (f) => Boolean(f.devices?.some((d) => d.id === tracker.id && d.status === 'online')));
+    device.close();
+    await eventually('the tracker offline', async () => (await status()) === 'offline');
+    await frame('a deviceOffline event of the tracker', (f) => Boolean(f.events?.some((e) => e.deviceId === tracker.id && e.type === 'deviceOffline')));
   });
 
   it('signs out with a bare DELETE /api/session, and the session is gone', async () => {

@@ -43,6 +43,10 @@ describe('device status', () => {
     expect(onPosition(r.state, pos(0, 100)).change).toBeUndefined(); // the same position redelivered
     expect(onPosition(r.state, pos(800, 800)).change).toEqual({ type: 'deviceOnline', time: T0 + 800_000 });
     expect(onTimeout(onSession(online, session('disconnected', 101)).state, T0 + 999_999, 600_000).change).toBeUndefined(); // offline stays offline
+    // a connected device that timed out to unknown goes offline when its connection closes (Traccar's deviceDisconnected)
+    const connected = onSession(freshState('u5'), session('connected', 100, 'k')).state;
+    const silent = onTimeout(connected, T0 + 900_000, 600_000).state;
+    expect(onSession(silent, session('disconnected', 800, 'k')).change).toEqual({ type: 'deviceOffline', time: T0 + 800_000 });
   });
 
   it('gives one transition per replayed sequence', () => {

@@ -72,7 +72,7 @@ export function onSession(s: DeviceLiveState, m: DeviceSessionMessage): Step {
   const time = Date.parse(m.time);
   if (m.type === 'disconnected') {
     const state = { ...s, connections: s.connections.filter((c) => c !== m.connectionId) };
-    if (state.connections.length || s.status !== 'online' || time < (s.lastUpdate ?? 0) || time < s.statusTime) return { state };
+    if (state.connections.length || s.status === 'offline' || time < (s.lastUpdate ?? 0) || time < s.statusTime) return { state };
     return become(state, 'offline', time);
   }
   const state = m.type === 'connected' && !s.connections.includes(m.connectionId) ? { ...s, connections: [...s.connections, m.connectionId] } : s;

@@ -65,9 +65,8 @@ function exposedPorts(args: Record<string, string | number>): string[] {
     });
 }
 
-/** The ports a pod serves to the outside of the image, as "port/PROTO" (the Prometheus `metrics` port is scraped inside the cluster, not EXPOSEd). */
 const containerPorts = (d: Deployment): string[] =>
-  d.spec.template.spec.containers.flatMap((c) => c.ports ?? []).filter((p) => p.name !== 'metrics').map((p) => `${p.containerPort}/${p.protocol ?? 'TCP'}`);
+  d.spec.template.spec.containers.flatMap((c) => c.ports ?? []).map((p) => `${p.containerPort}/${p.protocol ?? 'TCP'}`);
 
 const baseObjects = (): K8sObject[] => (readKustomization('base').resources ?? []).flatMap((r) => readDocs(join(K8S, 'base', r)));
 

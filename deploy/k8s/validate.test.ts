@@ -124,6 +124,15 @@ describe('base manifests', () => {
     expect(Number(ingress.metadata.annotations['nginx.ingress.kubernetes.io/proxy-read-timeout'])).toBeGreaterThanOrEqual(3600);
   });
 
+  it('let Prometheus reach every port a pod serves /metrics on (the scrape annotation)', () => {
+    const scrape = objects.find((o) => o.kind === 'NetworkPolicy' && o.metadata.name === 'metrics-scrape') as K8sObject & { spec: { ingress: { ports: { port: number; endPort?: number }[] }[] } };
+    const allowed = (port: number) => scrape.spec.ingress.some((r) => r.ports.some((p) => port >= p.port && port <= (p.endPort ?? p.port)));
+    for (const d of deployments) {
+      const port = Number((d.spec.template.metadata as { annotations?: Record<string, string> }).annotations?.['prometheus.io/port']);
+      expect(allowed(port), `${d.metadata.name}: ${port}`).toBe(true);
+    }
+  });
+
   it("let through exactly the device ports of the LoadBalancer and the gateway's calls to the services", () => {
     const policies = objects.filter((o) => o.kind === 'NetworkPolicy') as (K8sObject & { spec: { ingress?: { from?: unknown[]; ports?: { port: number; protocol: string }[] }[]; egress?: { to?: { podSelector?: { matchLabels: Record<string, string> } }[]; ports?: { port: number }[] }[] } })[];
     const ingest = policies.find((p) => p.metadata.name === 'ingest');

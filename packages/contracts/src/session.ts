@@ -59,8 +59,10 @@ export const sessionEndpoints = [
       'failures (wrong passwords and wrong TOTP codes) lock the address: see below. For a user with a TOTP second factor, ' +
       'a request without `code` answers 401 with the header `WWW-Authenticate: TOTP` (as Traccar); a wrong code, or a ' +
       'code already used (replay), answers 401. Codes of the previous and next 30 s step are accepted. Too many ' +
-      'failures for an address or from an address answer 429 until the lockout ends. State-changing requests made with ' +
-      'the cookie must carry the header X-Requested-With (CSRF protection); bearer and basic requests need not.',
+      'failures for an address or from an address answer 429 until the lockout ends. Cross-site protection by origin: ' +
+      'sign-in and state-changing requests made with the cookie are refused (403) when their Origin (or Sec-Fetch-Site) ' +
+      'names another site than the gateway or CONSOLE_ORIGIN; clients that send no such header (Traccar apps, curl) need ' +
+      'nothing extra, and bearer and basic requests are exempt.',
     access: 'public',
     request: { body: LoginInput },
     responses: { 200: { description: 'The user', schema: User } },
@@ -110,7 +112,8 @@ export const sessionEndpoints = [
       'Audited (session.impersonate: who impersonated whom). The new session records the administrator; DELETE /session ' +
       'ends it and does not return to the administrator, who signs in again. The session ends too when the administrator ' +
       'is disabled or loses the admin role. An unknown user answers 404, a disabled or expired one 403. With the session ' +
-      'cookie the request must carry X-Requested-With, although it is a GET (it changes the session).',
+      'cookie, this GET (it changes the session) needs proof of its origin: Sec-Fetch-Site same-origin, the gateway\'s ' +
+      'own Origin, or the header X-Requested-With.',
     access: ['admin'],
     request: { params: idParam('user') },
     responses: { 200: { description: 'The impersonated user', schema: User } },

@@ -39,10 +39,12 @@ export const GatewayConfig = BaseEnv.extend({
   PASSWORD_RESET_TTL_SECONDS: int(60, 86400, 3600),
   /** Where the reset link in the notification points; the token is appended as ?passwordReset=. */
   PASSWORD_RESET_URL: z.url().default('http://localhost:8082/reset-password'),
-  /** Failed sign-ins per address (email/login) before it is locked for LOGIN_LOCKOUT_SECONDS. */
+  /** Failed sign-ins of one account (email/login) from one IP address before that pair is locked for LOGIN_LOCKOUT_SECONDS. */
   LOGIN_MAX_FAILURES: int(1, 1000, 5),
-  /** Failed sign-ins from one IP address before it is locked. */
+  /** Failed sign-ins from one IP address before it is locked for accounts never signed in from it. */
   LOGIN_MAX_FAILURES_PER_IP: int(1, 100000, 50),
+  /** Failed sign-ins of one account from all addresses before it is locked for addresses it never signed in from. */
+  LOGIN_MAX_FAILURES_PER_ACCOUNT: int(1, 100000, 50),
   LOGIN_LOCKOUT_SECONDS: int(1, 86400, 900),
 
   RATE_LIMIT_WINDOW_MS: int(1000, 3600000, 60000),

@@ -86,6 +86,40 @@ describe('cookie sessions', () => {
     expect((await inject({ method: 'POST', url: '/api/session', payload: { email: ADMIN.email, password: ADMIN.password } })).statusCode).toBe(200);
   });
 
+  it('cannot be used to lock the real user out: the lock holds for the attacking address only, known addresses pass, and it survives a restart (issue 11)', async () => {
+    const u = await createUser(h, ['admin']);
+    const signIn = (password: string, remoteAddress: string, gw = h) =>
+      gw.gateway.app.inject({ method: 'POST', url: '/api/session', payload: { email: u.email, password }, remoteAddress });
+    // the real user signs in from their office once: that address is known to the account
+    expect((await signIn(u.plainPassword, '198.51.100.7')).statusCode).toBe(200);
+    for (let i = 0; i < 3; i++) expect((await signIn(`guess-${i}`, '203.0.113.66')).statusCode).toBe(401);
+    expect((await signIn(u.plainPassword, '203.0.113.66')).statusCode).toBe(429);
+    // the same account from elsewhere: the right password still signs in
+    expect((await signIn(u.plainPassword, '198.51.100.7')).statusCode).toBe(200);
+    expect((await signIn(u.plainPassword, '192.0.2.10')).statusCode).toBe(200);
+    // a gateway started afresh on the same cache keeps the attacker's lock (Redis when REDIS_URL is set)
+    const again = await startGateway({ adapters: h.adapters, env: { LOGIN_MAX_FAILURES: '3', LOGIN_LOCKOUT_SECONDS: '60' } });
+    try {
+      expect((await signIn(u.plainPassword, '203.0.113.66', again)).statusCode).toBe(429);
+      expect((await signIn(u.plainPassword, '198.51.100.7', again)).statusCode).toBe(200);
+    } finally {
+      await again.gateway.close();
+    }
+  });
+
+  it('locks an account guessed at from many addresses only for addresses it never signed in from', async () => {
+    const u = await createUser(h, ['dispatcher'], 101);
+    const signIn = (password: string, remoteAddress: string) =>
+      inject({ method: 'POST', url: '/api/session', payload: { email: u.email, password }, remoteAddress });
+    expect((await signIn(u.plainPassword, '198.51.100.8')).statusCode).toBe(200);
+    // LOGIN_MAX_FAILURES_PER_ACCOUNT (default 50): 2 guesses from each of 25 addresses, under the per-pair limit of 3
+    for (let i = 0; i < 50; i++) expect((await signIn(`guess-${i}`, `203.0.113.${100 + (i % 25)}`)).statusCode).toBe(401);
+    const fresh = await signIn(u.plainPassword, '192.0.2.77');
+    expect(fresh.statusCode).toBe(429);
+    expect(fresh.json()).toMatchObject({ error: { code: 'RATE_LIMITED', details: { lockedBy: 'account-wide' } } });
+    expect((await signIn(u.plainPassword, '198.51.100.8')).statusCode).toBe(200);
+  });
+
   it('refuses a disabled user: sign-in 401 and the live session ends', async () => {
     const u = await createUser(h, ['dispatcher'], 101);
     const cookie = await login(h, u.email, u.plainPassword);

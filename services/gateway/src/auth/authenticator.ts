@@ -82,7 +82,7 @@ export function authenticator(deps: {
       throw err;
     }
     signIns.inc({ outcome: 'ok' });
-    await throttle.succeeded(login);
+    await throttle.succeeded(login, ip);
     if (hasher.needsRehash(user.passwordHash!)) {
       const rehashed = await hasher.hash(pass);
       return (await users.update(user.id, { passwordHash: rehashed })) ?? user;

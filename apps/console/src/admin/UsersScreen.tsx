@@ -83,15 +83,18 @@ function UserForm({ user, onDone }: { user: User | null; onDone: () => void }) {
   const companies = useCompanies();
   const add = useApiMutation(create, { invalidates: ['users.'] });
   const save = useApiMutation(update, { invalidates: ['users.'] });
-  const [v, setV] = useState({ name: user?.name ?? '', email: user?.email ?? '', password: '', roles: user?.roles ?? (['dispatcher'] as Role[]), companyId: user?.companyId ? String(user.companyId) : '' });
+  const me = useUser();
+  const [v, setV] = useState({ name: user?.name ?? '', email: user?.email ?? '', password: '', currentPassword: '', roles: user?.roles ?? (['dispatcher'] as Role[]), companyId: user?.companyId ? String(user.companyId) : '' });
   const m = user ? save : add;
   const errors = fieldErrors(m.error);
+  // changing one's own password needs the current one (the API answers 400 without it)
+  const ownPassword = user !== null && user.id === me.id && v.password !== '';
   const toggleRole = (r: Role) => setV((s) => ({ ...s, roles: s.roles.includes(r) ? s.roles.filter((x) => x !== r) : [...s.roles, r] }));
   async function submit(e: FormEvent) {
     e.preventDefault();
     const companyId = v.companyId ? Number(v.companyId) : null;
     const ok = user
-      ? await save.mutateAsync({ params: { id: user.id }, body: { ...user, name: v.name.trim(), email: v.email.trim(), roles: v.roles, companyId, password: v.password || undefined } }).then(() => true, () => false)
+      ? await save.mutateAsync({ params: { id: user.id }, body: { ...user, name: v.name.trim(), email: v.email.trim(), roles: v.roles, companyId, password: v.password || undefined, currentPassword: ownPassword ? v.currentPassword : undefined } }).then(() => true, () => false)
       : await add.mutateAsync({ body: { name: v.name.trim(), email: v.email.trim(), password: v.password, roles: v.roles, companyId } }).then(() => true, () => false);
     if (ok) onDone();
   }
@@ -108,6 +111,11 @@ function UserForm({ user, onDone }: { user: User | null; onDone: () => void }) {
         <Field label={user ? t('users.newPassword') : t('signIn.password')} name="password" error={errors.password} hint={t('users.passwordHint')}>
           <input type="password" autoComplete="new-password" minLength={8} required={!user} value={v.password} onChange={(e) => setV({ ...v, password: e.target.value })} />
         </Field>
+        {ownPassword && (
+          <Field label={t('users.currentPassword')} name="currentPassword" error={errors.currentPassword}>
+            <input type="password" autoComplete="current-password" required value={v.currentPassword} onChange={(e) => setV({ ...v, currentPassword: e.target.value })} />
+          </Field>
+        )}
         <Field label={t('journeys.company')} name="companyId" error={errors.companyId}>
           <select value={v.companyId} onChange={(e) => setV({ ...v, companyId: e.target.value })}>
             <option value="">{t('users.noCompany')}</option>

@@ -528,6 +528,7 @@ export const en = {
     disable: 'Disable',
     delete: 'Delete',
     confirmDelete: 'Delete {{name}}? This cannot be undone.',
+    currentPassword: 'Your current password',
     newPassword: 'New password',
     passwordHint: 'At least 8 characters.',
     noCompany: 'None (platform or association staff)',

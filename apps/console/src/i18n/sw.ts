@@ -530,6 +530,7 @@ export const sw: Catalogue = {
     disable: 'Zima',
     delete: 'Futa',
     confirmDelete: 'Futa {{name}}? Hili haliwezi kutenduliwa.',
+    currentPassword: 'Nenosiri lako la sasa',
     newPassword: 'Nenosiri jipya',
     passwordHint: 'Angalau herufi 8.',
     noCompany: 'Hakuna (wafanyakazi wa jukwaa au chama)',

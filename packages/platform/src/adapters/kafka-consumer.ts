@@ -19,6 +19,9 @@ export interface SupervisedConsumerDeps {
   backoff: RestartBackoff;
 }
 
+/** How often a first start is tried when kafkajs calls its error retriable (with the backoff: ~30 s at the defaults). */
+const FIRST_START_ATTEMPTS = 6;
+
 /** How long a lag reading is reused (readiness probes and scrapes may come in bursts). */
 const LAG_CACHE_MS = 1000;
 
@@ -51,9 +54,26 @@ export class SupervisedKafkaConsumer implements Subscription {
     this.log = deps.logger.child({ consumer: this.groupId, topics: deps.opts.topics });
   }
 
-  /** Connects, subscribes and runs the first consumer; rejects if that fails (the caller decides). */
+  /**
+   * Connects, subscribes and runs the first consumer. An error kafkajs calls retriable (a topic whose
+   * partitions have no leader yet on a fresh broker: "This server does not host this topic-partition")
+   * is retried with the backoff, at most FIRST_START_ATTEMPTS times; any other error, or the last
+   * one, rejects (the caller decides, and a service does not start).
+   */
   async start(): Promise<void> {
-    await this.launch();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.launch();
+        break;
+      } catch (err) {
+        if (this.stopped || attempt >= FIRST_START_ATTEMPTS || !retriable(err)) throw err;
+        const { initialMs, maxMs } = this.deps.backoff;
+        const delay = Math.min(maxMs, initialMs * 2 ** (attempt - 1));
+        this.setState('starting', describe(err));
+        this.log.warn({ err, attempt, delayMs: delay }, 'consumer start failed on a retriable error; trying again');
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
+    }
     liveConsumers.add(this);
   }
 
@@ -191,6 +211,14 @@ export class SupervisedKafkaConsumer implements Subscription {
       this.scheduleRestart(this.consumer ?? old);
     }
   }
+}
+
+/** Whether kafkajs marks the error, or one it wraps, as retriable (KafkaJSError.retriable). */
+export function retriable(err: unknown): boolean {
+  for (let e = err; e instanceof Error; e = e.cause) {
+    if ((e as { retriable?: unknown }).retriable === true) return true;
+  }
+  return false;
 }
 
 /** The root cause of a kafkajs error (it wraps a handler's error in KafkaJSNonRetriableError), as `Name: message`. */

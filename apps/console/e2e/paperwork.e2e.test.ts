@@ -35,6 +35,9 @@ describe.skipIf(!inject('chromium'))('company staff and the association at the c
     await company.screenshot('shipments');
     // the demo's booked shipment, open twice: the second page still offers the moves from "booked"
     await company.page.getByRole('row').filter({ hasText: 'Booked' }).getByRole('link').first().click();
+    // the list page is settled too: wait for the detail's address before copying it (CI once opened
+    // the second page on the list, which has no moves)
+    await company.page.waitForURL(/\/shipments\/\d+$/);
     await company.settled();
     const url = company.page.url();
     const stale = await company.context.newPage();

@@ -13,5 +13,6 @@ describe('IsoDateTime', () => {
     for (const t of ['0023-01-01T18:31:03.192046+18:32', '1899-12-31T23:59:59Z', '2026-13-01T00:00:00Z', 'yesterday']) {
       expect(IsoDateTime.safeParse(t).success, t).toBe(false);
     }
+    expect(IsoDateTime.safeParse('tomorrow').error?.issues).toHaveLength(1); // one issue naming the field, not two
   });
 });

@@ -22,7 +22,8 @@ const LATEST_TIME = Date.UTC(10000, 0, 1);
  */
 export const IsoDateTime = z.iso.datetime({ offset: true }).refine((s) => {
   const t = Date.parse(s);
-  return t >= EARLIEST_TIME && t < LATEST_TIME;
+  // text that is no time at all is the format check's to report (one issue per field)
+  return Number.isNaN(t) || (t >= EARLIEST_TIME && t < LATEST_TIME);
 }, 'a time between 1900-01-01 and 9999-12-31 (UTC)');
 
 export const Pagination = z.object({

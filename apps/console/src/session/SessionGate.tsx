@@ -2,6 +2,7 @@ import { Navigate, Outlet, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { ErrorState, Loading } from '../ui/states';
 import { useSession } from './useSession';
+import { UserContext } from './user-context';
 
 /** Screens behind it need a session: without one the browser goes to sign-in and comes back after. */
 export function SessionGate() {
@@ -14,5 +15,9 @@ export function SessionGate() {
     const next = location.pathname + location.search;
     return <Navigate to={next === '/' ? '/sign-in' : `/sign-in?next=${encodeURIComponent(next)}`} replace />;
   }
-  return <Outlet />;
+  return (
+    <UserContext.Provider value={user}>
+      <Outlet />
+    </UserContext.Provider>
+  );
 }

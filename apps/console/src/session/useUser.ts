@@ -1,9 +1,10 @@
+import { useContext } from 'react';
 import type { User } from '@corridor/contracts/users';
-import { useSession } from './useSession';
+import { UserContext } from './user-context';
 
-/** The signed-in user, inside the session gate (where there always is one). */
+/** The signed-in user, inside the session gate (which provides the one it rendered for). */
 export function useUser(): User {
-  const { user } = useSession();
+  const user = useContext(UserContext);
   if (!user) throw new Error('useUser outside the session gate');
   return user;
 }

@@ -149,7 +149,7 @@ export async function build(deps: GatewayDeps): Promise<GatewayService> {
   liveRoutes(app);
   const oidc = openIdSettings(config);
   systemRoutes(app, { version: VERSION });
-  serverRoutes(app, { db: db.orm, version: VERSION, openIdEnabled: Boolean(oidc), openIdForce: config.OIDC_FORCE });
+  const server = serverRoutes(app, { db: db.orm, cache, logger: logger.child({ module: 'server' }), version: VERSION, openIdEnabled: Boolean(oidc), openIdForce: config.OIDC_FORCE });
   sessionRoutes(app, { db: db.orm, authn, sessions, tokens, users, cookie: cookieSettings, clientIp, now, impersonation: impersonation({ db: db.orm, users, sessions, now }) });
   openIdRoutes(app, {
     openid: oidc
@@ -197,6 +197,7 @@ export async function build(deps: GatewayDeps): Promise<GatewayService> {
     liveFeed,
     async start() {
       await publishUsers();
+      await server.publish().catch((err: unknown) => logger.warn({ err }, 'server attributes not published to the cache at start'));
       await liveFeed.start();
       const pruned = await tokens.prune();
       if (pruned) logger.info({ pruned }, 'expired tokens removed');

@@ -1,4 +1,4 @@
-import type { LonLat } from '@corridor/contracts';
+import type { LonLat } from '@corridor/journey/corridor/route-definition';
 import type { RouteIndex } from '@corridor/journey/corridor/route-index';
 import { DEFAULT_THRESHOLDS } from '@corridor/journey/detectors/thresholds';
 

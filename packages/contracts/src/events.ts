@@ -13,7 +13,7 @@ export type AlarmType = z.infer<typeof AlarmType>;
 export const EventType = z.enum([
   'alarm', 'deviceOnline', 'deviceOffline', 'deviceUnknown', 'deviceMoving', 'deviceStopped',
   'deviceOverspeed', 'ignitionOn', 'ignitionOff', 'geofenceEnter', 'geofenceExit',
-  'commandResult', 'queuedCommandSent', 'driverChanged', 'deviceFuelDrop', 'deviceFuelIncrease',
+  'commandResult', 'queuedCommandSent', 'driverChanged', 'deviceFuelDrop', 'deviceFuelIncrease', 'maintenance', 'geofenceCrossed',
   // journey flags (opened / cleared), one type per deviation kind
   'journeyFlagOpened', 'journeyFlagCleared', 'journeyFlagAcknowledged', 'journeyFlagResolved',
   'journeyStarted', 'journeyCompleted', 'journeyCancelled',

@@ -16,10 +16,14 @@ export const cacheKeys = {
   accumulatorsSet: (deviceId: number): string => `device:accumulators-set:${deviceId}`,
   /** Every calendar, a JSON list of CalendarDefinition (ops-api writes, the geofence evaluator reads). */
   calendars: (): string => 'calendars:v1',
-  /** Every group's id and company, a JSON list (ops-api writes, the geofence service checks group references with it). */
+  /** Every group's id, company, parent groupId and attributes, a JSON list (ops-api writes; the geofence service checks group references with it, ops-api's device events read the attributes). */
   groups: (): string => 'groups:v1',
   /** Every user's id and company, a JSON UserDirectory (the gateway writes, services checking user references read). */
   userDirectory: (): string => 'users:v1',
   /** Registry entry by device id, as deviceByUniqueId (ops-api writes; journey and geofence check device references with it). */
   deviceById: (id: number): string => `device:id:${id}`,
+  /** The server's attributes (PUT /server), a JSON list of one object (the gateway writes, ops-api's device events read). */
+  serverAttributes: (): string => 'server-attributes:v1',
+  /** Every maintenance, a JSON list of { id, name, type, start, period, companyId } (ops-api writes, its device events read). */
+  maintenances: (): string => 'maintenances:v1',
 };

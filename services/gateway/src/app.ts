@@ -92,7 +92,7 @@ export async function build(deps: GatewayDeps): Promise<GatewayService> {
   const permissions = permissionsRepository(db.orm);
   const sessions = sessionStore(cache, config.SESSION_TTL_SECONDS, now);
   const tokens = tokenService({ db: db.orm, now, defaultDays: config.TOKEN_TTL_DAYS, maxDays: config.TOKEN_MAX_DAYS });
-  const throttle = loginThrottle(cache, { maxPerAccount: config.LOGIN_MAX_FAILURES, maxPerIp: config.LOGIN_MAX_FAILURES_PER_IP, maxPerAccountAll: config.LOGIN_MAX_FAILURES_PER_ACCOUNT, lockoutSeconds: config.LOGIN_LOCKOUT_SECONDS });
+  const throttle = loginThrottle(cache, { maxPerAccount: config.LOGIN_MAX_FAILURES, maxPerIp: config.LOGIN_MAX_FAILURES_PER_IP, maxPerAccountAll: config.LOGIN_MAX_FAILURES_PER_ACCOUNT, lockoutSeconds: config.LOGIN_LOCKOUT_SECONDS, delaySeconds: config.LOGIN_DELAY_SECONDS }, now);
   const cookieSettings = { secure: config.COOKIE_SECURE, ttlSeconds: config.SESSION_TTL_SECONDS };
   const clientIp = clientIpResolver(config.TRUST_PROXY_HOPS);
   const totp = totpService({ db: db.orm, cache, users, repo: totpRepository(db.orm), now });
@@ -149,7 +149,7 @@ export async function build(deps: GatewayDeps): Promise<GatewayService> {
   liveRoutes(app);
   const oidc = openIdSettings(config);
   systemRoutes(app, { version: VERSION });
-  serverRoutes(app, { db: db.orm, version: VERSION, openIdEnabled: Boolean(oidc), openIdForce: config.OIDC_FORCE });
+  const server = serverRoutes(app, { db: db.orm, cache, logger: logger.child({ module: 'server' }), version: VERSION, openIdEnabled: Boolean(oidc), openIdForce: config.OIDC_FORCE });
   sessionRoutes(app, { db: db.orm, authn, sessions, tokens, users, cookie: cookieSettings, clientIp, now, impersonation: impersonation({ db: db.orm, users, sessions, now }) });
   openIdRoutes(app, {
     openid: oidc
@@ -162,9 +162,9 @@ export async function build(deps: GatewayDeps): Promise<GatewayService> {
       : undefined,
     sessions, cookie: cookieSettings, successRedirect: config.OIDC_SUCCESS_REDIRECT,
   });
-  const usersSvc = usersService({ db: db.orm, repo: users, permissions, hasher, sessions, tokens, onChange: publishUsers });
+  const usersSvc = usersService({ db: db.orm, repo: users, permissions, hasher, sessions, tokens, throttle, onChange: publishUsers });
   gatewayReferenceChecks(app, { users, cache, devices: liveFeed.directory, geofenceUrl: config.GEOFENCE_URL, keys: internalKeys(config) });
-  userRoutes(app, usersSvc);
+  userRoutes(app, usersSvc, clientIp);
   totpRoutes(app, totp);
   passwordRoutes(
     app,
@@ -197,6 +197,7 @@ export async function build(deps: GatewayDeps): Promise<GatewayService> {
     liveFeed,
     async start() {
       await publishUsers();
+      await server.publish().catch((err: unknown) => logger.warn({ err }, 'server attributes not published to the cache at start'));
       await liveFeed.start();
       const pruned = await tokens.prune();
       if (pruned) logger.info({ pruned }, 'expired tokens removed');

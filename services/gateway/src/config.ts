@@ -46,6 +46,8 @@ export const GatewayConfig = BaseEnv.extend({
   /** Failed sign-ins of one account from all addresses before it is locked for addresses it never signed in from. */
   LOGIN_MAX_FAILURES_PER_ACCOUNT: int(1, 100000, 50),
   LOGIN_LOCKOUT_SECONDS: int(1, 86400, 900),
+  /** The wait after an account's second failed sign-in from an address (the first costs none); it doubles with each further failure there until the lock (0: none). */
+  LOGIN_DELAY_SECONDS: int(0, 3600, 1),
 
   RATE_LIMIT_WINDOW_MS: int(1000, 3600000, 60000),
   RATE_LIMIT_IP_MAX: int(1, 10000000, 3000),

@@ -1,5 +1,5 @@
 import type { InjectOptions } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { audit } from '../src/audit/audit';
 import { basic, createUser, login, startGateway, tokenFor, type Harness } from './harness';
 
@@ -10,6 +10,10 @@ const inject = (opts: InjectOptions) => h.gateway.app.inject(opts);
 beforeAll(async () => {
   h = await startGateway({ env: { PASSWORD_RESET_URL: 'https://console.corridor.test/reset-password', LOGIN_MAX_FAILURES: '2' } });
 });
+// tests move the clock past sign-in waits; each starts from the real time
+afterEach(() => {
+  h.clock.offsetMs = 0;
+});
 afterAll(async () => {
   await h?.close();
 });
@@ -19,7 +23,10 @@ describe('password reset', () => {
     const u = await createUser(h, ['company_user'], 101);
     const cookie = await login(h, u.email, u.plainPassword);
     const token = await tokenFor(h, u.id);
-    for (const p of ['wrong-1', 'wrong-2']) await inject({ method: 'POST', url: '/api/session', payload: { email: u.email, password: p } });
+    for (const p of ['wrong-1', 'wrong-2']) {
+      expect((await inject({ method: 'POST', url: '/api/session', payload: { email: u.email, password: p } })).statusCode).toBe(401);
+      h.clock.offsetMs += 3600_000; // past the wait after a failure
+    }
     expect((await inject({ method: 'POST', url: '/api/session', payload: { email: u.email, password: u.plainPassword } })).statusCode).toBe(429);
 
     const req = await inject({ method: 'POST', url: '/api/password/reset', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: `email=${encodeURIComponent(u.email)}` });
@@ -33,6 +40,7 @@ describe('password reset', () => {
     expect((await inject({ method: 'GET', url: '/api/session', headers: { cookie } })).statusCode).toBe(404);
     expect((await inject({ method: 'GET', url: '/api/session', headers: { authorization: `Bearer ${token}` } })).statusCode).toBe(401);
     expect((await inject({ method: 'POST', url: '/api/session', payload: { email: u.email, password: u.plainPassword } })).statusCode).toBe(401);
+    h.clock.offsetMs += 3600_000; // past the wait after that failure
     expect((await inject({ method: 'GET', url: '/api/session', headers: { authorization: basic(u.email, 'brand-new-password') } })).statusCode).toBe(200);
 
     const replay = await inject({ method: 'POST', url: '/api/password/update', payload: { token: notice.token, password: 'another-password' } });

@@ -1,6 +1,7 @@
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerInfo } from '@corridor/contracts';
+import { cacheKeys } from '@corridor/platform';
 import { audit } from '../src/audit/audit';
 import { createUser, startGateway, tokenFor, type Harness } from './harness';
 
@@ -36,6 +37,8 @@ describe('server settings', () => {
     expect(after).toMatchObject({ id: 1, version: before.version, map: body.map, latitude: -6.8, longitude: 39.28, zoom: 8, attributes: body.attributes });
     const [entry] = await audit.forEntity(h.adapters.db.orm, 'server', 1);
     expect(entry).toMatchObject({ action: 'server.update', actorUserId: 1 });
+    // the attributes are published for ops-api's device events (server-level speedLimit and the like)
+    expect(JSON.parse((await h.adapters.cache.get(cacheKeys.serverAttributes()))!)).toEqual([body.attributes]);
   });
 
   it('refuses a bad position or zoom with 400 naming the field', async () => {

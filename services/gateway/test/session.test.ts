@@ -1,6 +1,7 @@
 import type { InjectOptions } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '@corridor/contracts';
+import { audit } from '../src/audit/audit';
 import { ADMIN, basic, createUser, login, sessionCookie, startGateway, tokenFor, type Harness } from './harness';
 
 /**
@@ -13,6 +14,10 @@ const inject = (opts: InjectOptions) => h.gateway.app.inject(opts);
 
 beforeAll(async () => {
   h = await startGateway({ env: { LOGIN_MAX_FAILURES: '3', LOGIN_LOCKOUT_SECONDS: '60', CONSOLE_ORIGIN: CONSOLE } });
+});
+// tests move the clock past sign-in waits; each starts from the real time
+afterEach(() => {
+  h.clock.offsetMs = 0;
 });
 afterAll(async () => {
   await h?.close();
@@ -76,6 +81,7 @@ describe('cookie sessions', () => {
     const u = await createUser(h, ['company_user'], 202);
     for (let i = 0; i < 3; i++) {
       expect((await inject({ method: 'POST', url: '/api/session', payload: { email: u.email, password: `wrong-${i}` } })).statusCode).toBe(401);
+      h.clock.offsetMs += 3600_000; // past the wait after each failure (the waits are the next test's)
     }
     const locked = await inject({ method: 'POST', url: '/api/session', payload: { email: u.email, password: u.plainPassword } });
     expect(locked.statusCode).toBe(429);
@@ -92,7 +98,10 @@ describe('cookie sessions', () => {
       gw.gateway.app.inject({ method: 'POST', url: '/api/session', payload: { email: u.email, password }, remoteAddress });
     // the real user signs in from their office once: that address is known to the account
     expect((await signIn(u.plainPassword, '198.51.100.7')).statusCode).toBe(200);
-    for (let i = 0; i < 3; i++) expect((await signIn(`guess-${i}`, '203.0.113.66')).statusCode).toBe(401);
+    for (let i = 0; i < 3; i++) {
+      expect((await signIn(`guess-${i}`, '203.0.113.66')).statusCode).toBe(401);
+      h.clock.offsetMs += 3600_000;
+    }
     expect((await signIn(u.plainPassword, '203.0.113.66')).statusCode).toBe(429);
     // the same account from elsewhere: the right password still signs in
     expect((await signIn(u.plainPassword, '198.51.100.7')).statusCode).toBe(200);
@@ -113,11 +122,85 @@ describe('cookie sessions', () => {
       inject({ method: 'POST', url: '/api/session', payload: { email: u.email, password }, remoteAddress });
     expect((await signIn(u.plainPassword, '198.51.100.8')).statusCode).toBe(200);
     // LOGIN_MAX_FAILURES_PER_ACCOUNT (default 50): 2 guesses from each of 25 addresses, under the per-pair limit of 3
-    for (let i = 0; i < 50; i++) expect((await signIn(`guess-${i}`, `203.0.113.${100 + (i % 25)}`)).statusCode).toBe(401);
+    for (let i = 0; i < 50; i++) {
+      expect((await signIn(`guess-${i}`, `203.0.113.${100 + (i % 25)}`)).statusCode).toBe(401);
+      if (i === 24) h.clock.offsetMs += 3600_000; // past each address's wait after its first guess
+    }
     const fresh = await signIn(u.plainPassword, '192.0.2.77');
     expect(fresh.statusCode).toBe(429);
     expect(fresh.json()).toMatchObject({ error: { code: 'RATE_LIMITED', details: { lockedBy: 'account-wide' } } });
     expect((await signIn(u.plainPassword, '198.51.100.8')).statusCode).toBe(200);
+  });
+
+  it('makes an address wait longer after each further failure of an account before it locks it, without checking the password meanwhile (issue 11)', async () => {
+    // waits of 600 s and 1200 s: no pause of a busy machine ends one; the test moves the clock past them
+    const gw = await startGateway({ adapters: h.adapters, env: { LOGIN_MAX_FAILURES: '4', LOGIN_LOCKOUT_SECONDS: '7200', LOGIN_DELAY_SECONDS: '600' } });
+    try {
+      const u = await createUser(gw, ['dispatcher'], 101);
+      const signIn = (password: string, remoteAddress = '203.0.113.20') =>
+        gw.gateway.app.inject({ method: 'POST', url: '/api/session', payload: { email: u.email, password }, remoteAddress });
+      const waitOf = (res: { statusCode: number; headers: Record<string, unknown>; body: string }): number => {
+        expect(res.statusCode, res.body).toBe(429);
+        expect(JSON.parse(res.body)).toMatchObject({ error: { code: 'RATE_LIMITED', details: { delayed: true } } });
+        return Number(res.headers['retry-after']);
+      };
+      // a first failure costs nothing (a typo)
+      expect((await signIn('guess-1')).statusCode).toBe(401);
+      expect((await signIn('guess-2')).statusCode).toBe(401);
+      // waiting: even the right password is refused, and a guess meanwhile is not checked (so not counted)
+      const first = waitOf(await signIn(u.plainPassword));
+      waitOf(await signIn('guess-while-waiting'));
+      expect((await signIn(u.plainPassword, '198.51.100.21')).statusCode).toBe(200); // another address does not wait
+      gw.clock.offsetMs += first * 1000;
+      expect((await signIn('guess-3')).statusCode).toBe(401);
+      const second = waitOf(await signIn(u.plainPassword));
+      expect(second).toBeGreaterThan(first + 500);
+      // half of the longer wait is not enough
+      gw.clock.offsetMs += (second / 2) * 1000;
+      waitOf(await signIn(u.plainPassword));
+      gw.clock.offsetMs += (second / 2) * 1000;
+      // the fourth failure locks the pair: no wait any more, a lock until the lockout ends
+      expect((await signIn('guess-4')).statusCode).toBe(401);
+      const locked = await signIn(u.plainPassword);
+      expect(locked.statusCode).toBe(429);
+      expect(locked.json()).toMatchObject({ error: { details: { lockedBy: 'account', retryAfterSeconds: 7200 } } });
+
+      // a right password after a wait clears the pair's failures: the next two failures wait the first wait again
+      const v = await createUser(gw, ['dispatcher'], 101);
+      const signInV = (password: string) => gw.gateway.app.inject({ method: 'POST', url: '/api/session', payload: { email: v.email, password }, remoteAddress: '203.0.113.20' });
+      for (const p of ['typo', 'typo-2', 'typo-3']) {
+        expect((await signInV(p)).statusCode).toBe(401);
+        gw.clock.offsetMs += 3600_000;
+      }
+      expect((await signInV(v.plainPassword)).statusCode).toBe(200);
+      expect((await signInV('typo-again')).statusCode).toBe(401);
+      expect((await signInV('typo-again-2')).statusCode).toBe(401);
+      expect(waitOf(await signInV(v.plainPassword))).toBeLessThanOrEqual(600);
+    } finally {
+      await gw.gateway.close();
+    }
+  });
+
+  it('lets an administrator lift an account\'s lock (audited; 404 for an unknown user, 403 for others), and counts the login name and the email as one account (issue 11)', async () => {
+    const u = await createUser(h, ['company_user'], 202);
+    await h.gateway.users.update(u.id, { ...u, login: `login-${u.id}`, password: null }, { userId: 1, roles: ['admin'], companyId: null, email: ADMIN.email, name: 'admin' }, { userId: null, email: 'test' });
+    const signIn = (email: string, password: string) => inject({ method: 'POST', url: '/api/session', payload: { email, password }, remoteAddress: '203.0.113.30' });
+    // failures by email and by login name count together: three lock the account at this address
+    for (const name of [u.email, `login-${u.id}`, u.email.toUpperCase()]) {
+      expect((await signIn(name, 'a-guess')).statusCode).toBe(401);
+      h.clock.offsetMs += 3600_000;
+    }
+    expect((await signIn(`login-${u.id}`, u.plainPassword)).statusCode).toBe(429);
+    const admin = await createUser(h, ['admin']);
+    const adminAuth = { authorization: `Bearer ${await tokenFor(h, admin.id)}` };
+    const other = { authorization: `Bearer ${await tokenFor(h, (await createUser(h, ['dispatcher'], 202)).id)}` };
+    expect((await inject({ method: 'DELETE', url: `/api/users/${u.id}/lock`, headers: other })).statusCode).toBe(403);
+    expect((await inject({ method: 'DELETE', url: '/api/users/999999999/lock', headers: adminAuth })).statusCode).toBe(404);
+    expect((await signIn(u.email, u.plainPassword)).statusCode).toBe(429);
+    expect((await inject({ method: 'DELETE', url: `/api/users/${u.id}/lock`, headers: adminAuth })).statusCode).toBe(204);
+    expect((await signIn(u.email, u.plainPassword)).statusCode).toBe(200);
+    const trail = await audit.forEntity(h.adapters.db.orm, 'user', u.id);
+    expect(trail.find((r) => r.action === 'user.unlock')).toMatchObject({ actorUserId: admin.id });
   });
 
   it('refuses a disabled user: sign-in 401 and the live session ends', async () => {
@@ -206,7 +289,8 @@ describe('basic auth', () => {
     const ok = await inject({ method: 'GET', url: '/api/session', headers: { authorization: basic(ADMIN.email, ADMIN.password) } });
     expect(ok.statusCode).toBe(200);
     expect(ok.headers['set-cookie']).toBeUndefined();
-    expect((await inject({ method: 'GET', url: '/api/users', headers: { authorization: basic(ADMIN.email, 'nope-nope') } })).statusCode).toBe(401);
+    // from an address of its own: the failure makes that address wait, not the one the other tests sign in from
+    expect((await inject({ method: 'GET', url: '/api/users', headers: { authorization: basic(ADMIN.email, 'nope-nope') }, remoteAddress: '203.0.113.250' })).statusCode).toBe(401);
     expect((await inject({ method: 'GET', url: '/api/users', headers: { authorization: 'Digest abc' } })).statusCode).toBe(401);
     expect((await inject({ method: 'GET', url: '/api/users', headers: { authorization: 'Basic !!!' } })).statusCode).toBe(401);
   });

@@ -17,7 +17,8 @@ const inject = (opts: InjectOptions) => h.gateway.app.inject(opts);
 const STEP_MS = 30000;
 
 beforeAll(async () => {
-  h = await startGateway({ env: { LOGIN_MAX_FAILURES: '3', LOGIN_LOCKOUT_SECONDS: '60' } });
+  // no wait between failed sign-ins here: these tests set the clock to TOTP steps (the waits are session.test.ts's)
+  h = await startGateway({ env: { LOGIN_MAX_FAILURES: '3', LOGIN_LOCKOUT_SECONDS: '60', LOGIN_DELAY_SECONDS: '0' } });
   adminAuth = { authorization: `Bearer ${await tokenFor(h, 1)}` };
 });
 afterAll(async () => {
@@ -178,15 +179,21 @@ describe('sign-in with a second factor', () => {
     h.clock.offsetMs = 0;
   });
 
-  it('counts wrong codes toward the lockout (a missing code does not), and refuses basic auth', async () => {
+  it('counts wrong codes toward the lockout (a missing code does not), lifts the lock for the right password with a valid code, and refuses basic auth', async () => {
     const { u, secret } = await enrolled();
     const step = atStep(1);
     for (let i = 0; i < 4; i++) expect((await signIn(u.email, u.plainPassword)).statusCode).toBe(401);
     expect((await signIn(u.email, u.plainPassword, codeAt(secret, step + 3))).statusCode).toBe(401);
     expect((await signIn(u.email, u.plainPassword, codeAt(secret, step + 4))).statusCode).toBe(401);
     expect((await signIn(u.email, u.plainPassword, codeAt(secret, step + 5))).statusCode).toBe(401);
-    const locked = await signIn(u.email, u.plainPassword, codeAt(secret, step));
-    expect(locked.statusCode).toBe(429);
+    // locked: the right password alone, or with a wrong code, answers 429 like any guess
+    expect((await signIn(u.email, u.plainPassword)).statusCode).toBe(429);
+    expect((await signIn(u.email, 'not-the-password', codeAt(secret, step))).statusCode).toBe(429);
+    expect((await signIn(u.email, u.plainPassword, codeAt(secret, step + 6))).statusCode).toBe(429);
+    // the right password with a valid code lifts the lock (issue 11)
+    const lifted = await signIn(u.email, u.plainPassword, codeAt(secret, step));
+    expect(lifted.statusCode, lifted.body).toBe(200);
+    expect((await signIn(u.email, 'wrong-again')).statusCode).toBe(401);
 
     const { u: b } = await enrolled();
     const viaBasic = await inject({ method: 'GET', url: '/api/users/' + b.id, headers: { authorization: basic(b.email, b.plainPassword) } });

@@ -1,5 +1,5 @@
 import type { InjectOptions } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { User, UserCreate } from '@corridor/contracts';
 import { audit } from '../src/audit/audit';
 import { ensureBootstrapAdmin } from '../src/auth/bootstrap-admin';
@@ -13,8 +13,13 @@ let adminAuth: { authorization: string };
 const inject = (opts: InjectOptions) => h.gateway.app.inject(opts);
 
 beforeAll(async () => {
-  h = await startGateway();
+  // waits after failed sign-ins long enough that no pause of a busy machine ends one; tests move the clock past them
+  h = await startGateway({ env: { LOGIN_DELAY_SECONDS: '300' } });
   adminAuth = { authorization: `Bearer ${await tokenFor(h, 1)}` };
+});
+// tests move the clock past sign-in waits; each starts from the real time
+afterEach(() => {
+  h.clock.offsetMs = 0;
 });
 afterAll(async () => {
   await h?.close();
@@ -162,6 +167,56 @@ describe('users', () => {
     expect(reset.statusCode, reset.body).toBe(200);
     expect((await inject({ method: 'GET', url: '/api/session', headers: { authorization: `Bearer ${token2}` } })).statusCode).toBe(401);
     expect((await inject({ method: 'GET', url: '/api/session', headers: { cookie: here } })).statusCode).toBe(404);
+    const trail = await audit.forEntity(h.adapters.db.orm, 'user', u.id);
+    expect(trail.map((r) => r.action)).toContain('user.update+password');
+  });
+
+  it('counts wrong current passwords in the sign-in throttle: they lock the address for sign-in and for further guesses (issue 11)', async () => {
+    const u = await createUser(h, ['dispatcher'], 101);
+    const mine = (await inject({ method: 'GET', url: `/api/users/${u.id}`, headers: { authorization: basic(u.email, u.plainPassword) } })).json<User>();
+    const cookie = await login(h, u.email, u.plainPassword);
+    const guess = (currentPassword: string) =>
+      inject({ method: 'PUT', url: `/api/users/${u.id}`, headers: { cookie, 'x-requested-with': 'test' }, payload: { ...mine, password: 'taken-over-pw-1', currentPassword } });
+    // a first wrong one costs no wait (a typo): a sign-in right after it passes, and clears the count
+    expect((await guess('guess-0')).statusCode).toBe(403);
+    await login(h, u.email, u.plainPassword);
+    // LOGIN_MAX_FAILURES (default 5) wrong ones lock the account at this address; from the second on,
+    // each makes the address wait, for sign-in and for another guess alike
+    for (let i = 1; i <= 5; i++) {
+      expect((await guess(`guess-${i}`)).statusCode).toBe(403);
+      if (i >= 2) expect((await guess(`guess-${i}-early`)).statusCode).toBe(429);
+      if (i === 2) {
+        const waiting = await inject({ method: 'POST', url: '/api/session', payload: { email: u.email, password: u.plainPassword } });
+        expect(waiting.json()).toMatchObject({ error: { code: 'RATE_LIMITED', details: { delayed: true } } });
+      }
+      h.clock.offsetMs += 3600_000;
+    }
+    const locked = await guess(u.plainPassword);
+    expect(locked.statusCode, locked.body).toBe(429);
+    expect(locked.json()).toMatchObject({ error: { code: 'RATE_LIMITED', details: { lockedBy: 'account' } } });
+    expect((await inject({ method: 'POST', url: '/api/session', payload: { email: u.email, password: u.plainPassword } })).statusCode).toBe(429);
+    // another address is not locked
+    expect((await inject({ method: 'POST', url: '/api/session', payload: { email: u.email, password: u.plainPassword }, remoteAddress: '198.51.100.40' })).statusCode).toBe(200);
+  });
+
+  it('lets a Traccar client change its own password with Basic credentials and no currentPassword, and nobody else (issue 11)', async () => {
+    const u = await createUser(h, ['company_user'], 101);
+    const mine = (await inject({ method: 'GET', url: `/api/users/${u.id}`, headers: { authorization: basic(u.email, u.plainPassword) } })).json<User>();
+    const cookie = await login(h, u.email, u.plainPassword);
+    const put = (headers: Record<string, string>, password: string, extra: object = {}) =>
+      inject({ method: 'PUT', url: `/api/users/${u.id}`, headers, payload: { ...mine, password, ...extra } });
+    // a session or a bearer token proves nothing about the password in this request: 400
+    expect((await put({ cookie, 'x-requested-with': 'test' }, 'by-session-pw-1')).statusCode).toBe(400);
+    expect((await put({ authorization: `Bearer ${await tokenFor(h, u.id)}` }, 'by-token-pw-1')).statusCode).toBe(400);
+    // Basic carries the current password and the gateway checked it for this very request
+    const traccar = await put({ authorization: basic(u.email, u.plainPassword) }, 'traccar-new-pw-2');
+    expect(traccar.statusCode, traccar.body).toBe(200);
+    await login(h, u.email, 'traccar-new-pw-2');
+    expect((await inject({ method: 'GET', url: '/api/session', headers: { authorization: basic(u.email, u.plainPassword) } })).statusCode).toBe(401);
+    h.clock.offsetMs += 3600_000; // past the wait after that failure
+    // a currentPassword sent along is still checked
+    const wrong = await put({ authorization: basic(u.email, 'traccar-new-pw-2') }, 'traccar-new-pw-3', { currentPassword: 'not-it' });
+    expect(wrong.statusCode, wrong.body).toBe(403);
     const trail = await audit.forEntity(h.adapters.db.orm, 'user', u.id);
     expect(trail.map((r) => r.action)).toContain('user.update+password');
   });

@@ -52,7 +52,7 @@ import type { NotificationSettings } from './notification-rules/settings';
 import { auditRoutes } from './audit/routes';
 import { deviceStateService, type DeviceStateService } from './device-state/service';
 import { defaultDeviceStateSettings, type DeviceStateSettings } from './device-state/settings';
-import { eventConfigReader } from './device-state/event-config';
+import { eventSettingsReader } from './device-state/event-settings';
 import { deviceEventWriter } from './events/event-writer';
 import { opsReferenceChecks } from './resources/references';
 
@@ -117,7 +117,11 @@ export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
   const deviceState = deviceStateService({
     db: deps.db.orm, bus: deps.bus, cache: deps.cache, clock: deps.clock, logger: deps.logger.child({ module: 'device-state' }),
     write: writeEvents, settings: deviceStateSettings, registryEntries: (states) => devices.registryEntries(states),
-    eventConfigs: eventConfigReader(deps.db.orm, (deps.reports ?? defaultReportSettings()).trips, deviceStateSettings.overspeedMinimalDurationMs),
+    eventConfigs: eventSettingsReader({
+      db: deps.db.orm, cache: deps.cache, logger: deps.logger.child({ module: 'event-settings' }),
+      trips: (deps.reports ?? defaultReportSettings()).trips, overspeedMinimalDuration: deviceStateSettings.overspeedMinimalDurationMs,
+      reloadMs: deviceStateSettings.settingsReloadMs,
+    }),
   });
   const reportSettings = deps.reports ?? defaultReportSettings();
   const positionDeps = {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DeviceRegistryMessage, EventMessage, positionId, Topics, type Device, type DeviceSessionMessage, type PositionMessage,
 } from '@corridor/contracts';
-import { queryEvents, type ConsumedMessage, type Identity, type Subscription } from '@corridor/platform';
+import { cacheKeys, queryEvents, type ConsumedMessage, type Identity, type Subscription } from '@corridor/platform';
 import { testUsers } from '@corridor/platform/testing/identity';
 import { deviceStateSettingsFrom } from '../src/device-state/settings';
 import { onPosition } from '../src/device-state/status';
@@ -43,7 +43,7 @@ const session = (d: Device, type: DeviceSessionMessage['type'], connectionId: st
 const device = async (d: Device, user: Identity = testUsers.admin) => (await h.call(user, 'GET', `/api/devices/${d.id}`)).json<Device>();
 
 beforeAll(async () => {
-  h = await startHarness({ deviceState: deviceStateSettingsFrom({ DEVICE_STATUS_TIMEOUT_S: TIMEOUT_S, DEVICE_STATE_PERSIST_S: 0 }) });
+  h = await startHarness({ deviceState: deviceStateSettingsFrom({ DEVICE_STATUS_TIMEOUT_S: TIMEOUT_S, DEVICE_STATE_PERSIST_S: 0, EVENT_SETTINGS_RELOAD_S: 0 }) });
   const mk = async (uniqueId: string, companyId: number) => (await h.call(testUsers.admin, 'POST', '/api/devices', { name: `S-${uniqueId.slice(-2)}`, uniqueId, companyId })).json<Device>();
   truck = await mk('865000000000001', 101);
   tracker = await mk('865000000000002', 202);
@@ -144,5 +144,31 @@ describe('device state', () => {
     });
     expect(report.map((e) => e.type)).toEqual(expect.arrayContaining(['deviceOnline', 'ignitionOn', 'deviceOverspeed', 'deviceMoving']));
     expect(events.filter((x) => x.deviceId === van.id && x.type === 'ignitionOff')).toEqual([]);
+  });
+
+  it('reads the event settings from the cache, a change applying from the next batch: a device limit, the server limit, a maintenance', async () => {
+    const changed = await h.call(testUsers.admin, 'PUT', `/api/devices/${van.id}`, {
+      name: van.name, uniqueId: van.uniqueId, companyId: 101, attributes: { speedLimit: 70, 'report.trip.minimalTripDuration': 60 },
+    });
+    expect(changed.statusCode).toBe(200);
+    await h.adapters.cache.set(cacheKeys.serverAttributes(), JSON.stringify([{ speedLimit: 30 }])); // as the gateway publishes PUT /server
+    const oil = await h.call(testUsers.admin, 'POST', '/api/maintenance', { name: 'Oil', type: 'totalDistance', start: 2000, period: 1000, companyId: 101 });
+    expect(oil.statusCode).toBe(200);
+    const base = Date.now();
+    const at = (d: Device, s: number, speed: number, total: number) =>
+      position(d, new Date(base + s * 1000), { speed, attributes: { motion: speed > 0, totalDistance: total } });
+    const send = (ps: PositionMessage[]) => h.adapters.bus.publish(Topics.positions, ps.map((p) => ({ key: String(p.deviceId), value: p })));
+    await send([at(van, 1, 60, 1500), at(van, 2, 75, 1500)]);
+    const vanOver = await until('the van over its new limit', () => events.find((x) => x.deviceId === van.id && x.type === 'deviceOverspeed' && x.attributes.speedLimit === 70));
+    expect(vanOver).toMatchObject({ attributes: { speed: 75, speedLimit: 70 }, positionId: positionId(van.id, base + 2000) }); // 60 was under 70
+    await send([at(truck, 1, 20, 1500), at(truck, 2, 40, 2500), at(truck, 3, 40, 2600)]);
+    const truckOver = await until('the truck over the server limit', () => events.find((x) => x.deviceId === truck.id && x.type === 'deviceOverspeed'));
+    expect(truckOver.attributes).toEqual({ speed: 40, speedLimit: 30 });
+    const due = await until('the truck maintenance', () => events.find((x) => x.deviceId === truck.id && x.type === 'maintenance'));
+    expect(due).toMatchObject({ positionId: positionId(truck.id, base + 2000), attributes: { maintenanceId: oil.json<{ id: number }>().id, maintenanceName: 'Oil', totalDistance: 2500 } });
+    await send([at(truck, 2, 40, 2500)]); // redelivered
+    await send([at(truck, 4, 0, 2700)]);
+    await until('the last truck fix processed', async () => (await device(truck)).positionId === positionId(truck.id, base + 4000));
+    expect(events.filter((x) => x.deviceId === truck.id && x.type === 'maintenance')).toHaveLength(1);
   });
 });

@@ -484,7 +484,7 @@ export const en = {
     deviceOverspeed: 'Overspeed', ignitionOn: 'Ignition on', ignitionOff: 'Ignition off', geofenceEnter: 'Entered geofence', geofenceExit: 'Left geofence',
     commandResult: 'Command result', queuedCommandSent: 'Queued command sent', driverChanged: 'Driver changed', deviceFuelDrop: 'Fuel drop', deviceFuelIncrease: 'Fuel increase', journeyFlagOpened: 'Flag opened', journeyFlagCleared: 'Flag cleared',
     journeyFlagAcknowledged: 'Flag acknowledged', journeyFlagResolved: 'Flag resolved', journeyStarted: 'Journey started', journeyCompleted: 'Journey completed',
-    journeyCancelled: 'Journey cancelled',
+    journeyCancelled: 'Journey cancelled', maintenance: 'Maintenance due', geofenceCrossed: 'Crossed geofence',
   },
   reports: {
     title: 'Reports',

@@ -486,7 +486,7 @@ export const sw: Catalogue = {
     deviceOverspeed: 'Mwendo kasi', ignitionOn: 'Injini imewashwa', ignitionOff: 'Injini imezimwa', geofenceEnter: 'Imeingia eneo', geofenceExit: 'Imetoka eneo',
     commandResult: 'Matokeo ya amri', queuedCommandSent: 'Amri iliyosubiri imetumwa', driverChanged: 'Dereva amebadilishwa', deviceFuelDrop: 'Mafuta yamepungua', deviceFuelIncrease: 'Mafuta yameongezeka', journeyFlagOpened: 'Tahadhari imefunguliwa', journeyFlagCleared: 'Tahadhari imeisha',
     journeyFlagAcknowledged: 'Tahadhari imetambuliwa', journeyFlagResolved: 'Tahadhari imetatuliwa', journeyStarted: 'Safari imeanza', journeyCompleted: 'Safari imekamilika',
-    journeyCancelled: 'Safari imeghairiwa',
+    journeyCancelled: 'Safari imeghairiwa', maintenance: 'Matengenezo yanahitajika', geofenceCrossed: 'Amepita eneo',
   },
   reports: {
     title: 'Ripoti',

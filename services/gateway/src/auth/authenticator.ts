@@ -6,7 +6,7 @@ import type { UserRow } from '../db/schema';
 import { TotpRequired } from '../totp/service';
 import type { UsersRepository } from '../users/repository';
 import { identityOf, inactiveReason } from '../users/user-model';
-import type { LoginThrottle } from './login-throttle';
+import { SignInRefused, type LoginThrottle } from './login-throttle';
 import type { PasswordHasher } from './password-hash';
 import { SESSION_COOKIE, clearSessionCookie, sessionIdOf, type CookieSettings } from './session-cookie';
 import type { SessionStore } from './sessions';
@@ -59,16 +59,29 @@ export function authenticator(deps: {
 
   /**
    * Email (or login), password and, for a user with TOTP, the code → the user; 401 when wrong, 429
-   * while locked. A wrong code counts as a failed sign-in; a missing one does not (it is the first
-   * step of a two-step sign-in).
+   * while the address waits after a failure or is locked. A wrong code counts as a failed sign-in;
+   * a missing one does not (it is the first step of a two-step sign-in). The throttle counts the
+   * account by its email, however it was named. A lock (not a wait) is lifted by the right password
+   * with a valid second factor; for an account without one it holds (else the lock would tell a
+   * guesser which password is right), and any other attempt answers the same 429.
    */
   async function password(login: string, pass: string, ip: string, code?: string): Promise<UserRow> {
-    await throttle.check(login, ip);
     const user = await users.byEmailOrLogin(login);
+    const account = user?.email ?? login;
+    try {
+      await throttle.check(account, ip);
+    } catch (err) {
+      if (!(err instanceof SignInRefused) || err.by === 'delay' || !user?.totpKey || code === undefined) throw err;
+      if (!(await hasher.verify(pass, user.passwordHash)) || inactiveReason(user, now())) throw err;
+      await deps.secondFactor(user, code).catch(() => Promise.reject(err));
+      signIns.inc({ outcome: 'unlocked' });
+      await throttle.succeeded(account, ip);
+      return user;
+    }
     const ok = await hasher.verify(pass, user?.passwordHash ?? null);
     if (!user || !ok) {
       signIns.inc({ outcome: 'wrong' });
-      await throttle.failed(login, ip);
+      await throttle.failed(account, ip);
       throw new AppError('UNAUTHENTICATED', 'Wrong email or password');
     }
     active(user);
@@ -77,12 +90,12 @@ export function authenticator(deps: {
     } catch (err) {
       if (err instanceof AppError && err.code === 'UNAUTHENTICATED' && !(err instanceof TotpRequired)) {
         signIns.inc({ outcome: 'wrong-code' });
-        await throttle.failed(login, ip);
+        await throttle.failed(account, ip);
       }
       throw err;
     }
     signIns.inc({ outcome: 'ok' });
-    await throttle.succeeded(login, ip);
+    await throttle.succeeded(account, ip);
     if (hasher.needsRehash(user.passwordHash!)) {
       const rehashed = await hasher.hash(pass);
       return (await users.update(user.id, { passwordHash: rehashed })) ?? user;

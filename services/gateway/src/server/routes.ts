@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { systemEndpoints, type ServerInfo, type ServerUpdate } from '@corridor/contracts';
-import { registerEndpoint, unavailable, type App, type Orm } from '@corridor/platform';
+import { cacheKeys, registerEndpoint, unavailable, type App, type Cache, type Logger, type Orm } from '@corridor/platform';
 import { actorOf, audit } from '../audit/audit';
 import { serverSettings } from '../db/schema';
 
@@ -16,8 +16,12 @@ const zoneNames = (): string[] => [...new Set(['UTC', ...Intl.supportedValuesOf(
 /**
  * GET /server (public, as Traccar clients read it before signing in), PUT /server (administrators:
  * the settings row in identity.server_settings, with an audit entry) and GET /server/timezones.
+ * The server's attributes (speedLimit and the other server-level event settings) are published to
+ * the shared cache (cacheKeys.serverAttributes) after each change and by `publish()` at start.
  */
-export function serverRoutes(app: App, opts: { db: Orm; version: string; openIdEnabled: boolean; openIdForce: boolean }): void {
+export function serverRoutes(
+  app: App, opts: { db: Orm; cache: Cache; logger: Logger; version: string; openIdEnabled: boolean; openIdForce: boolean },
+): { publish(): Promise<void> } {
   const { db } = opts;
   const info = (s: ServerUpdate): ServerInfo => ({
     id: 1, version: opts.version, ...s, openIdEnabled: opts.openIdEnabled, openIdForce: opts.openIdEnabled && opts.openIdForce,
@@ -30,6 +34,10 @@ export function serverRoutes(app: App, opts: { db: Orm; version: string; openIdE
     }
   };
   const zones = zoneNames();
+  /** A list of one object, the server's attributes, so readers use the PublishedList they use for every published list. */
+  const publishAttributes = async (s: ServerUpdate | undefined): Promise<void> => {
+    await opts.cache.set(cacheKeys.serverAttributes(), JSON.stringify([s?.attributes ?? {}]));
+  };
 
   registerEndpoint(app, getServer, async () => info({ ...DEFAULTS, ...(await read()) }));
   registerEndpoint(app, updateServer, async (req) => {
@@ -40,7 +48,9 @@ export function serverRoutes(app: App, opts: { db: Orm; version: string; openIdE
         .onConflictDoUpdate({ target: serverSettings.id, set: { settings: next, updatedAt: sql`now()` } });
       await audit.record(tx, actorOf(req), { action: 'server.update', entityType: 'server', entityId: ROW, before: before ?? DEFAULTS, after: next });
     });
+    await publishAttributes(next).catch((err: unknown) => opts.logger.warn({ err }, 'server attributes not published to the cache; the next change or start publishes them'));
     return info(next);
   });
   registerEndpoint(app, timezones, async () => zones);
+  return { publish: async () => publishAttributes(await read()) };
 }

@@ -2,6 +2,8 @@ import type { User, UserCreate, UserUpdate } from '@corridor/contracts';
 import { AppError, notFound, type Identity, type Orm } from '@corridor/platform';
 import { audit, type AuditActor } from '../audit/audit';
 import type { PasswordHasher } from '../auth/password-hash';
+import type { AuthVia } from '../auth/authenticator';
+import type { LoginThrottle } from '../auth/login-throttle';
 import type { SessionStore } from '../auth/sessions';
 import type { TokenService } from '../auth/tokens';
 import { invalidField } from '../http/invalid-field';
@@ -25,6 +27,8 @@ export function usersService(deps: {
   db: Orm; repo: UsersRepository; permissions: PermissionsRepository; hasher: PasswordHasher; sessions: SessionStore;
   /** API tokens: a new password revokes the user's. */
   tokens?: Pick<TokenService, 'revokeAllOf'>;
+  /** Sign-in throttling: wrong current passwords count in it, and an administrator lifts its locks. */
+  throttle?: Pick<LoginThrottle, 'check' | 'failed' | 'succeeded' | 'unlock'>;
   /** After a committed change (publishes the user directory). */
   onChange?: () => Promise<void>;
 }) {
@@ -46,6 +50,16 @@ export function usersService(deps: {
     if ((await repo.countActiveAdmins(before.id, tx)) === 0) {
       throw new AppError('CONFLICT', 'This is the last enabled administrator; add another first', { userId: before.id });
     }
+  }
+
+  /** Checks one's current password as a sign-in would: throttled per account and address, a wrong one counted (403). */
+  async function currentPassword(user: UserRow, given: string, ip: string | undefined): Promise<void> {
+    if (ip !== undefined) await deps.throttle?.check(user.email, ip);
+    if (!(await hasher.verify(given, user.passwordHash))) {
+      if (ip !== undefined) await deps.throttle?.failed(user.email, ip);
+      throw new AppError('FORBIDDEN', 'The current password is wrong', { field: 'currentPassword' });
+    }
+    if (ip !== undefined) await deps.throttle?.succeeded(user.email, ip);
   }
 
   return {
@@ -72,8 +86,12 @@ export function usersService(deps: {
       await deps.onChange?.();
       return toUser(row);
     },
-    /** `sessionId`: the caller's own session, kept when they change their own password (their other sessions end). */
-    async update(id: number, input: UserUpdate, caller: Identity, actor: AuditActor, sessionId?: string): Promise<User> {
+    /**
+     * `ctx.sessionId`: the caller's own session, kept when they change their own password (their
+     * other sessions end); `ctx.via`: how the request was authenticated; `ctx.ip`: the caller's
+     * address (wrong current passwords count in the sign-in throttle for it).
+     */
+    async update(id: number, input: UserUpdate, caller: Identity, actor: AuditActor, ctx: { sessionId?: string; via?: AuthVia; ip?: string } = {}): Promise<User> {
       const isAdmin = caller.roles.includes('admin');
       if (!isAdmin && caller.userId !== id) throw notFound('User', id);
       const before = await repo.get(id);
@@ -83,13 +101,13 @@ export function usersService(deps: {
         const changed = privilegedChanges(before, values);
         if (changed.length) throw new AppError('FORBIDDEN', `Only an administrator may change ${changed.join(', ')}`, { fields: changed });
       }
-      // one's own password changes only with the current one (a borrowed session cannot take the account)
+      // one's own password changes only with the current one (a borrowed session cannot take the
+      // account); a request signed with HTTP Basic carries the current password and proved it
+      // itself, so a Traccar client's PUT of its own user (which has no currentPassword) passes
       const own = caller.userId === id;
-      if (input.password && own && before.passwordHash) {
-        if (!input.currentPassword) throw invalidField('body', 'currentPassword', 'required to change your own password');
-        if (!(await hasher.verify(input.currentPassword, before.passwordHash))) {
-          throw new AppError('FORBIDDEN', 'The current password is wrong', { field: 'currentPassword' });
-        }
+      if (input.password && own && before.passwordHash && (input.currentPassword !== undefined || ctx.via !== 'basic')) {
+        if (!input.currentPassword) throw invalidField('body', 'currentPassword', 'required to change your own password (or sign the request with HTTP Basic)');
+        await currentPassword(before, input.currentPassword, ctx.ip);
       }
       const passwordHash = input.password ? await hasher.hash(input.password) : undefined;
       const row = await write(
@@ -109,11 +127,18 @@ export function usersService(deps: {
       // a new password ends the user's other sessions and revokes their API tokens; a disabled
       // account ends every session (its tokens stop at the next request)
       if (passwordHash) {
-        await sessions.destroyAll(id, own ? sessionId : undefined);
+        await sessions.destroyAll(id, own ? ctx.sessionId : undefined);
         await deps.tokens?.revokeAllOf(id);
       } else if (row.disabled && !before.disabled) await sessions.destroyAll(id);
       await deps.onChange?.();
       return toUser(row);
+    },
+    /** An administrator lifts the user's sign-in locks (audited). */
+    async unlock(id: number, actor: AuditActor): Promise<void> {
+      const user = await repo.get(id);
+      if (!user) throw notFound('User', id);
+      await deps.throttle?.unlock(user.email);
+      await audit.record(db, actor, { action: 'user.unlock', entityType: 'user', entityId: id });
     },
     async remove(id: number, actor: AuditActor): Promise<void> {
       await db.transaction(async (tx) => {

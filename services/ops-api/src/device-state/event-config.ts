@@ -1,60 +1,63 @@
-import { sql } from 'drizzle-orm';
-import { unavailable, type Orm } from '@corridor/platform';
 import { resolveThresholds } from '../reports/thresholds';
 import type { TripThresholds } from '../reports/settings';
-import type { EventConfig } from './position-events';
+import type { EventConfig, MaintenanceRule } from './position-events';
 
 /** A positive number attribute (a speed limit in knots, a fuel threshold), or undefined when unusable. */
-function positiveOf(v: unknown): number | undefined {
+export function positiveOf(v: unknown): number | undefined {
   const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
   return Number.isFinite(n) && n > 0 ? n : undefined;
 }
+const nonNegativeOf = (v: unknown): number | undefined => (v === 0 || v === '0' ? 0 : positiveOf(v));
+const flagOf = (v: unknown): boolean | undefined => (typeof v === 'boolean' ? v : v === 'true' ? true : v === 'false' ? false : undefined);
+
+/** Where a device's event settings come from, most specific first (Traccar's AttributeUtil.lookup order). */
+export interface EventSettingSources {
+  device: Record<string, unknown>;
+  /** The device's group, then that group's parent, and so on. */
+  groups: Record<string, unknown>[];
+  /** The server's attributes (PUT /server). */
+  server: Record<string, unknown>;
+  /** The maintenances that apply to the device (its company's and the shared ones). */
+  maintenances: MaintenanceRule[];
+}
+
+export const noSources = (): EventSettingSources => ({ device: {}, groups: [], server: {}, maintenances: [] });
 
 /**
- * The event settings of one device: the trip thresholds (server settings, overridden by the
- * device's `report.trip.*` attributes, as Traccar's TripsConfig reads them), the speed limit and
- * the fuel thresholds (the device's `speedLimit`, `fuelDropThreshold`, `fuelIncreaseThreshold`
- * attributes, else its group's).
+ * The event settings of one device. Trip thresholds: the service's, overridden by the device's
+ * `report.trip.*` attributes (Traccar's TripsConfig). Every other setting is looked up as Traccar's
+ * AttributeUtil.lookup does: the device's attribute, else its group's (up the parent chain), else
+ * the server's; the first usable value wins:
+ * - `speedLimit` (knots; 0 or none: off);
+ * - `event.overspeed.thresholdMultiplier` (Traccar's config key; 1), `event.overspeed.minimalDuration`
+ *   (seconds; else EVENT_OVERSPEED_MINIMAL_DURATION_S) and `event.overspeed.preferLowest` (false);
+ * - `fuelDropThreshold` and `fuelIncreaseThreshold`.
  */
-export function eventConfigOf(
-  trips: TripThresholds,
-  overspeedMinimalDuration: number,
-  device: Record<string, unknown>,
-  group: Record<string, unknown> | null,
-): EventConfig {
-  const t = resolveThresholds(trips, device);
-  const fromDeviceOrGroup = (key: string): number | undefined => positiveOf(device[key]) ?? positiveOf(group?.[key]);
-  const speedLimit = fromDeviceOrGroup('speedLimit');
-  const fuelDropThreshold = fromDeviceOrGroup('fuelDropThreshold');
-  const fuelIncreaseThreshold = fromDeviceOrGroup('fuelIncreaseThreshold');
+export function eventConfigOf(trips: TripThresholds, overspeedMinimalDuration: number, src: EventSettingSources = noSources()): EventConfig {
+  const t = resolveThresholds(trips, src.device);
+  const layers = [src.device, ...src.groups, src.server];
+  const lookup = <T>(key: string, read: (v: unknown) => T | undefined): T | undefined => {
+    for (const l of layers) {
+      const v = read(l[key]);
+      if (v !== undefined) return v;
+    }
+    return undefined;
+  };
+  const speedLimit = lookup('speedLimit', positiveOf);
+  const fuelDropThreshold = lookup('fuelDropThreshold', positiveOf);
+  const fuelIncreaseThreshold = lookup('fuelIncreaseThreshold', positiveOf);
+  const minimalSeconds = lookup('event.overspeed.minimalDuration', nonNegativeOf);
   return {
     ...(speedLimit === undefined ? {} : { speedLimit }),
     ...(fuelDropThreshold === undefined ? {} : { fuelDropThreshold }),
     ...(fuelIncreaseThreshold === undefined ? {} : { fuelIncreaseThreshold }),
-    overspeedMinimalDuration,
+    thresholdMultiplier: lookup('event.overspeed.thresholdMultiplier', positiveOf) ?? 1,
+    preferLowest: lookup('event.overspeed.preferLowest', flagOf) ?? false,
+    overspeedMinimalDuration: minimalSeconds === undefined ? overspeedMinimalDuration : minimalSeconds * 1000,
     minimalTripDuration: t.minimalTripDuration,
     minimalTripDistance: t.minimalTripDistance,
     minimalParkingDuration: t.minimalParkingDuration,
     useIgnition: t.useIgnition,
+    maintenances: src.maintenances,
   };
 }
-
-/** Reads the attributes of these devices and their groups (one query per batch of positions). */
-export function eventConfigReader(db: Orm, trips: TripThresholds, overspeedMinimalDuration: number) {
-  return async (deviceIds: number[]): Promise<Map<number, EventConfig>> => {
-    const out = new Map<number, EventConfig>();
-    if (!deviceIds.length) return out;
-    let result: unknown;
-    try {
-      result = await db.execute(sql`SELECT d.id, d.attributes, g.attributes AS group_attributes FROM ops.devices d
-        LEFT JOIN ops.groups g ON g.id = d.group_id WHERE d.id IN (${sql.join(deviceIds.map((id) => sql`${id}`), sql`, `)})`);
-    } catch (err) {
-      throw unavailable('PostgreSQL', err);
-    }
-    type Row = { id: number; attributes: Record<string, unknown> | null; group_attributes: Record<string, unknown> | null };
-    const rows = ((result as { rows?: Row[] }).rows ?? (result as Row[]));
-    for (const r of rows) out.set(Number(r.id), eventConfigOf(trips, overspeedMinimalDuration, r.attributes ?? {}, r.group_attributes));
-    return out;
-  };
-}
-export type EventConfigReader = ReturnType<typeof eventConfigReader>;

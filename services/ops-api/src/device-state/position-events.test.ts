@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { positionId, type EventMessage, type PositionMessage } from '@corridor/contracts';
 import { defaultReportSettings } from '../reports/settings';
-import { eventConfigOf } from './event-config';
+import { eventConfigOf, noSources, type EventSettingSources } from './event-config';
 import { positionEvents, type EventConfig, type PositionEventState } from './position-events';
 
 const T0 = Date.UTC(2026, 2, 1, 6, 0, 0);
@@ -23,7 +23,7 @@ const pos = ({ s, speed = 0, motion = speed > 0, ignition = null, total = 0, out
 });
 
 /** Traccar's defaults: minimal trip 300 s or 500 m, minimal parking 300 s. */
-const cfg = (o: Partial<EventConfig> = {}): EventConfig => ({ ...eventConfigOf(defaultReportSettings().trips, 0, {}, null), ...o });
+const cfg = (o: Partial<EventConfig> = {}): EventConfig => ({ ...eventConfigOf(defaultReportSettings().trips, 0), ...o });
 
 function run(fixes: Fix[], c = cfg(), from?: PositionEventState): { events: EventMessage[]; state: PositionEventState | undefined } {
   let state = from;
@@ -75,17 +75,78 @@ describe('device events from positions', () => {
     expect(fromPosition.map((e) => e.attributes)).toEqual([{ speed: 45, speedLimit: 40 }]); // the position's own limit wins
   });
 
-  it('the speed limit comes from the device, else its group; trip thresholds from report.trip.* attributes', () => {
+  it('the speed limit comes from the device, else its group, else the server; trip thresholds from report.trip.* attributes', () => {
     const trips = defaultReportSettings().trips;
-    expect(eventConfigOf(trips, 0, { speedLimit: 43.2 }, { speedLimit: 30 }).speedLimit).toBe(43.2);
-    expect(eventConfigOf(trips, 0, {}, { speedLimit: '30' }).speedLimit).toBe(30);
-    expect(eventConfigOf(trips, 0, { speedLimit: 'fast' }, null).speedLimit).toBeUndefined();
-    expect(eventConfigOf(trips, 0, { 'report.trip.minimalTripDuration': 60 }, null).minimalTripDuration).toBe(60_000);
+    const src = (o: Partial<EventSettingSources>): EventSettingSources => ({ ...noSources(), ...o });
+    expect(eventConfigOf(trips, 0, src({ device: { speedLimit: 43.2 }, groups: [{ speedLimit: 30 }], server: { speedLimit: 20 } })).speedLimit).toBe(43.2);
+    expect(eventConfigOf(trips, 0, src({ groups: [{}, { speedLimit: '30' }], server: { speedLimit: 20 } })).speedLimit).toBe(30); // the parent group's
+    expect(eventConfigOf(trips, 0, src({ device: { speedLimit: 0 }, server: { speedLimit: 20 } })).speedLimit).toBe(20);
+    expect(eventConfigOf(trips, 0, src({ device: { speedLimit: 'fast' } })).speedLimit).toBeUndefined();
+    expect(eventConfigOf(trips, 0, src({ device: { 'report.trip.minimalTripDuration': 60 } })).minimalTripDuration).toBe(60_000);
+  });
+
+  it('thresholdMultiplier, minimalDuration and preferLowest are looked up as the speed limit (Traccar keys), with their defaults', () => {
+    const trips = defaultReportSettings().trips;
+    const defaults = eventConfigOf(trips, 5_000);
+    expect(defaults).toMatchObject({ thresholdMultiplier: 1, overspeedMinimalDuration: 5_000, preferLowest: false });
+    const set = eventConfigOf(trips, 5_000, {
+      ...noSources(), device: { 'event.overspeed.minimalDuration': 0 }, groups: [{ 'event.overspeed.preferLowest': 'true' }],
+      server: { 'event.overspeed.thresholdMultiplier': 1.1, 'event.overspeed.minimalDuration': 30 },
+    });
+    expect(set).toMatchObject({ thresholdMultiplier: 1.1, overspeedMinimalDuration: 0, preferLowest: true });
+  });
+
+  it('overspeed: a containing geofence limit wins over the position and device limits, with its geofenceId; the highest of several unless preferLowest', () => {
+    const over = (speed: number, c: EventConfig, fences: { geofenceId: number; speedLimit: number }[], attributes: Record<string, unknown> = {}) =>
+      positionEvents(undefined, { ...pos({ s: 0, speed }), attributes: { motion: true, ...attributes } }, c, fences).events.filter((e) => e.type === 'deviceOverspeed');
+    const c = cfg({ speedLimit: 60 });
+    const fenced = over(45, c, [{ geofenceId: 3, speedLimit: 40 }], { speedLimit: 50 });
+    expect(fenced.map((e) => [e.attributes, e.geofenceId])).toEqual([[{ speed: 45, speedLimit: 40, geofenceId: 3 }, '3']]);
+    expect(over(45, c, [{ geofenceId: 3, speedLimit: 50 }])).toEqual([]); // the fence allows more than the device: its limit still applies
+    expect(over(45, c, [{ geofenceId: 3, speedLimit: 30 }, { geofenceId: 4, speedLimit: 50 }])).toEqual([]); // the highest, 50
+    const lowest = over(45, cfg({ speedLimit: 60, preferLowest: true }), [{ geofenceId: 3, speedLimit: 30 }, { geofenceId: 4, speedLimit: 50 }]);
+    expect(lowest.map((e) => e.attributes)).toEqual([{ speed: 45, speedLimit: 30, geofenceId: 3 }]);
+    expect(over(65, c, []).map((e) => [e.attributes, e.geofenceId])).toEqual([[{ speed: 65, speedLimit: 60 }, null]]); // no fence: the device's
+  });
+
+  it('overspeed above limit × thresholdMultiplier only; the event carries the limit itself', () => {
+    const c = cfg({ speedLimit: 50, thresholdMultiplier: 1.1 });
+    const { events } = run([{ s: 0, speed: 54 }, { s: 10, speed: 55 }, { s: 20, speed: 56 }], c);
+    expect(events.filter((e) => e.type === 'deviceOverspeed').map((e) => e.attributes)).toEqual([{ speed: 56, speedLimit: 50 }]);
+  });
+
+  it('maintenance once per crossing of start + k·period, for each maintenance, never again on redelivery', () => {
+    const maintenances = [
+      { id: 1, name: 'Oil', type: 'totalDistance', start: 10_000, period: 5_000 },
+      { id: 2, name: 'Service', type: 'hours', start: 0, period: 3_600_000 },
+    ];
+    const c = cfg({ maintenances });
+    const at = (s: number, totalDistance: number, hours: number) => ({ ...pos({ s }), attributes: { motion: false, totalDistance, hours } });
+    let state: PositionEventState | undefined;
+    const events: EventMessage[] = [];
+    const feed = (ps: PositionMessage[]) => {
+      for (const p of ps) {
+        const r = positionEvents(state, p, c);
+        state = r.state;
+        events.push(...r.events);
+      }
+    };
+    // 9 km → 10.5 km crosses start; 14.9 → 21 km crosses 15 and 20 km at once (one event); 21 → 22 km none
+    feed([at(0, 9_000, 1_000), at(10, 10_500, 2_000), at(20, 14_900, 3_000), at(30, 21_000, 3_700_000), at(40, 22_000, 3_800_000)]);
+    expect(events.map((e) => [e.type, (Date.parse(e.eventTime) - T0) / 1000, e.attributes.maintenanceId])).toEqual([
+      ['maintenance', 10, 1], ['maintenance', 30, 1], ['maintenance', 30, 2],
+    ]);
+    expect(events[1]).toMatchObject({ id: `7-maintenance-1-${T0 + 30_000}`, attributes: { maintenanceId: 1, maintenanceName: 'Oil', totalDistance: 21_000 } });
+    const before = events.length;
+    feed([at(30, 21_000, 3_700_000), at(20, 14_900, 3_000)]); // redelivered, late
+    expect(events.length).toBe(before);
+    const first = positionEvents(undefined, at(0, 50_000, 0), c);
+    expect(first.events).toEqual([]); // the first value seen gives none
   });
 
   it('driverChanged when a new driverUniqueId is reported; fuel drop and increase past the device thresholds', () => {
     const at = (s: number, attributes: Record<string, unknown>) => ({ ...pos({ s }), attributes: { motion: false, ...attributes } });
-    const c = eventConfigOf(defaultReportSettings().trips, 0, { fuelDropThreshold: 10 }, { fuelIncreaseThreshold: '20' });
+    const c = eventConfigOf(defaultReportSettings().trips, 0, { ...noSources(), device: { fuelDropThreshold: 10 }, groups: [{ fuelIncreaseThreshold: '20' }] });
     let state: PositionEventState | undefined;
     const events: EventMessage[] = [];
     for (const p of [at(0, { driverUniqueId: 'D1', fuel: 80 }), at(10, { driverUniqueId: 'D1', fuel: 75 }), at(20, {}), at(30, { driverUniqueId: 'D2', fuel: 64 }),

@@ -7,7 +7,7 @@ import {
   CacheLocks, consumeValidated, counter, unavailable, type Bus, type Cache, type Clock, type Logger, type Orm, type Subscription,
 } from '@corridor/platform';
 import type { DeviceEventWriter } from '../events/event-writer';
-import type { EventConfigReader } from './event-config';
+import type { EventConfigReader } from './event-settings';
 import { liveKeys, readLiveStates, saveLiveStates } from './live-state';
 import type { DeviceStateSettings } from './settings';
 import { positionEvents, type EventConfig } from './position-events';

@@ -11,6 +11,8 @@ export const DeviceStateEnv = z.object({
   DEVICE_STATE_PERSIST_S: z.coerce.number().min(0).max(3600).default(60),
   /** A deviceOverspeed event once the speed stayed above the limit this long (Traccar event.overspeed.minimalDuration, 0). */
   EVENT_OVERSPEED_MINIMAL_DURATION_S: z.coerce.number().min(0).max(86_400).default(0),
+  /** The published groups, maintenances and server attributes (event settings) are re-read at most this often. */
+  EVENT_SETTINGS_RELOAD_S: z.coerce.number().min(0).max(3600).default(2),
 });
 export type DeviceStateEnv = z.output<typeof DeviceStateEnv>;
 
@@ -20,6 +22,7 @@ export interface DeviceStateSettings {
   /** How often the sweep for timed-out devices runs: a quarter of the timeout, between 250 ms and 30 s. */
   sweepMs: number;
   overspeedMinimalDurationMs: number;
+  settingsReloadMs: number;
 }
 
 export function deviceStateSettingsFrom(input: z.input<typeof DeviceStateEnv>): DeviceStateSettings {
@@ -27,7 +30,7 @@ export function deviceStateSettingsFrom(input: z.input<typeof DeviceStateEnv>): 
   const timeoutMs = env.DEVICE_STATUS_TIMEOUT_S * 1000;
   return {
     timeoutMs, persistMs: env.DEVICE_STATE_PERSIST_S * 1000, sweepMs: Math.min(30_000, Math.max(250, timeoutMs / 4)),
-    overspeedMinimalDurationMs: env.EVENT_OVERSPEED_MINIMAL_DURATION_S * 1000,
+    overspeedMinimalDurationMs: env.EVENT_OVERSPEED_MINIMAL_DURATION_S * 1000, settingsReloadMs: env.EVENT_SETTINGS_RELOAD_S * 1000,
   };
 }
 

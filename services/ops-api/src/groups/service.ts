@@ -37,8 +37,10 @@ export function groupsService(deps: { db: Orm; cache: Cache; logger: Logger }) {
       if ((c?.n ?? 0) > 0) throw new AppError('CONFLICT', `Group ${row.id} has ${c!.n} child group(s); move or delete them first`, { children: c!.n });
     },
   });
-  // every group's id and company, for the services that check group references (geofence links)
-  const load = async () => db.select({ id: groups.id, companyId: groups.companyId }).from(groups).orderBy(asc(groups.id));
+  // every group's id and company, for the services that check group references (geofence links), with
+  // its parent and attributes for the device events (speedLimit and the other settings a group gives its devices)
+  const load = async () => db.select({ id: groups.id, companyId: groups.companyId, groupId: groups.groupId, attributes: groups.attributes })
+    .from(groups).orderBy(asc(groups.id));
   return publishedToCache(crud, { cache: deps.cache, key: cacheKeys.groups(), load, logger: deps.logger, what: 'groups' });
 }
 export type GroupsService = ReturnType<typeof groupsService>;

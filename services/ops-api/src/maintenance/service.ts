@@ -1,12 +1,13 @@
-import { eq, isNull, or } from 'drizzle-orm';
+import { asc, eq, isNull, or } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Maintenance, MaintenanceDue, MaintenanceInput, MaintenanceQuery, MaintenanceScheduleQuery } from '@corridor/contracts';
-import { companyScope, type Identity, type Orm } from '@corridor/platform';
+import { cacheKeys, companyScope, type Cache, type Identity, type Logger, type Orm } from '@corridor/platform';
 import { maintenances, type MaintenanceRow } from '../db/schema';
 import type { AccumulatorsService } from '../devices/accumulators';
 import { watchedValue } from '../devices/accumulators';
 import type { LatestPositions } from '../devices/latest-positions';
 import type { DevicesRepository } from '../devices/repository';
+import { publishedToCache } from '../resources/cache-published';
 import { resourceService } from '../resources/resource-service';
 import { nextDue } from './schedule';
 
@@ -14,8 +15,14 @@ export const toMaintenance = (r: MaintenanceRow): Maintenance => ({
   id: r.id, name: r.name, type: r.type, start: r.start, period: r.period, companyId: r.companyId, attributes: r.attributes,
 });
 
-/** Maintenance (Traccar) and the schedule computed from each device's latest position and accumulators. */
-export function maintenanceService(deps: { db: Orm; devices: DevicesRepository; latest: LatestPositions; accumulators: AccumulatorsService }) {
+/**
+ * Maintenance (Traccar) and the schedule computed from each device's latest position and accumulators.
+ * Every maintenance is published to the cache (cacheKeys.maintenances) after each change, for the
+ * `maintenance` device events.
+ */
+export function maintenanceService(deps: {
+  db: Orm; cache: Cache; logger: Logger; devices: DevicesRepository; latest: LatestPositions; accumulators: AccumulatorsService;
+}) {
   const { db } = deps;
   const crud = resourceService<MaintenanceRow, Maintenance, MaintenanceInput, z.output<typeof MaintenanceQuery>>(db, {
     name: 'Maintenance', entityType: 'maintenance', table: maintenances, company: maintenances.companyId, shared: true,
@@ -54,6 +61,9 @@ export function maintenanceService(deps: { db: Orm; devices: DevicesRepository; 
     }
     return out;
   }
-  return { ...crud, schedule };
+  const load = async () => db.select({
+    id: maintenances.id, name: maintenances.name, type: maintenances.type, start: maintenances.start, period: maintenances.period, companyId: maintenances.companyId,
+  }).from(maintenances).orderBy(asc(maintenances.id));
+  return { ...publishedToCache(crud, { cache: deps.cache, key: cacheKeys.maintenances(), load, logger: deps.logger, what: 'maintenances' }), schedule };
 }
 export type MaintenanceService = ReturnType<typeof maintenanceService>;

@@ -87,7 +87,8 @@ export function trackingModules(app: App, deps: TrackingDeps): TrackingModules {
   const truckOwners = truckOwnersService({ db, repo: truckOwnersRepository(db) });
   truckOwnerRoutes(app, truckOwners);
   inventoryRoutes(app, inventoriesService({ db, devicesRepo: deps.devicesRepo, devices: deps.devices, truckOwners }));
-  maintenanceRoutes(app, maintenanceService({ db, devices: deps.devicesRepo, latest, accumulators }));
+  const maintenance = maintenanceService({ db, cache: deps.cache, logger: log('maintenance'), devices: deps.devicesRepo, latest, accumulators });
+  maintenanceRoutes(app, maintenance);
   const computed = computedAttributesService({ db, cache: deps.cache, logger: log('computed-attributes'), latest, visibleDevice });
   computedAttributeRoutes(app, computed);
   commandRoutes(app, commandsService({ db, bus: deps.bus, devices: deps.devices, latest, logger: log('commands') }));
@@ -108,6 +109,7 @@ export function trackingModules(app: App, deps: TrackingDeps): TrackingModules {
       await computed.publish();
       await calendars.publish();
       await groups.publish();
+      await maintenance.publish();
     },
     async close() {
       await consumer?.stop();

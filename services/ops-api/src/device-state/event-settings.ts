@@ -1,0 +1,133 @@
+import { sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { DeviceRegistryMessage } from '@corridor/contracts';
+import { cacheKeys, counter, PublishedList, unavailable, type Cache, type Logger, type Orm } from '@corridor/platform';
+import type { TripThresholds } from '../reports/settings';
+import { eventConfigOf } from './event-config';
+import type { EventConfig, MaintenanceRule } from './position-events';
+
+const registryMisses = counter('ops_event_settings_registry_misses_total', 'Devices whose event settings were read from PostgreSQL (no registry entry in the cache)');
+
+const Attrs = z.record(z.string(), z.unknown());
+const GroupList = z.array(z.object({
+  id: z.number().int(), companyId: z.number().int().nullable().default(null), groupId: z.number().int().nullable().default(null), attributes: Attrs.default({}),
+}));
+const MaintenanceList = z.array(z.object({
+  id: z.number().int(), name: z.string(), type: z.string(), start: z.number(), period: z.number(), companyId: z.number().int().nullable().default(null),
+}));
+const ServerAttributes = z.array(Attrs).max(1);
+
+type Group = z.output<typeof GroupList>[number];
+type Maintenance = z.output<typeof MaintenanceList>[number];
+interface DeviceEntry {
+  attributes: Record<string, unknown>;
+  groupId: number | null;
+  companyId: number | null;
+}
+
+export interface EventSettingsDeps {
+  db: Orm;
+  cache: Cache;
+  logger: Logger;
+  trips: TripThresholds;
+  /** ms, EVENT_OVERSPEED_MINIMAL_DURATION_S */
+  overspeedMinimalDuration: number;
+  /** How often the published lists (groups, maintenances, server attributes) are re-read at most; 2 s. */
+  reloadMs?: number;
+  now?: () => number;
+}
+
+/**
+ * The event settings of the devices in a consumed batch, without a PostgreSQL query per batch: a
+ * device's attributes, group and company come from its registry entry in the shared cache
+ * (`device:id:<id>`, which ops-api rewrites before it answers a device change), the groups'
+ * attributes and the maintenances from the lists ops-api publishes after each change (groups:v1,
+ * maintenances:v1) and the server's attributes from the gateway's (server-attributes:v1). The
+ * lists are re-read at most every reloadMs and applied only when their text changed, so a change
+ * takes effect within reloadMs; a device change at the next batch. A device without a registry
+ * entry (the cache lost it) is read from PostgreSQL, counted.
+ */
+export function eventSettingsReader(deps: EventSettingsDeps) {
+  const { cache, logger } = deps;
+  let groups = new Map<number, Group>();
+  let maintenances: Maintenance[] = [];
+  let server: Record<string, unknown> = {};
+  const common = { cache, logger, reloadMs: deps.reloadMs ?? 2000, ...(deps.now ? { now: deps.now } : {}) };
+  const lists = [
+    new PublishedList({ ...common, key: cacheKeys.groups(), what: 'groups', schema: GroupList, whenMissing: 'keep', apply: (l) => void (groups = new Map(l.map((g) => [g.id, g]))) }),
+    new PublishedList({ ...common, key: cacheKeys.maintenances(), what: 'maintenances', schema: MaintenanceList, whenMissing: 'keep', apply: (l) => void (maintenances = l) }),
+    new PublishedList({ ...common, key: cacheKeys.serverAttributes(), what: 'server attributes', schema: ServerAttributes, whenMissing: 'empty', apply: (l) => void (server = l[0] ?? {}) }),
+  ];
+
+  /** The group and its parents, nearest first (a cycle stops the walk). */
+  function groupChain(id: number | null): Record<string, unknown>[] {
+    const out: Record<string, unknown>[] = [];
+    const seen = new Set<number>();
+    for (let cur = id; cur !== null && !seen.has(cur); ) {
+      seen.add(cur);
+      const g = groups.get(cur);
+      if (!g) break;
+      out.push(g.attributes);
+      cur = g.groupId;
+    }
+    return out;
+  }
+
+  async function fromPostgres(ids: number[]): Promise<Map<number, DeviceEntry>> {
+    const out = new Map<number, DeviceEntry>();
+    if (!ids.length) return out;
+    let result: unknown;
+    try {
+      result = await deps.db.execute(sql`SELECT id, attributes, group_id, company_id FROM ops.devices
+        WHERE id IN (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`);
+    } catch (err) {
+      throw unavailable('PostgreSQL', err);
+    }
+    type Row = { id: number; attributes: Record<string, unknown> | null; group_id: number | null; company_id: number | null };
+    for (const r of (result as { rows?: Row[] }).rows ?? (result as Row[])) {
+      out.set(Number(r.id), { attributes: r.attributes ?? {}, groupId: r.group_id === null ? null : Number(r.group_id), companyId: r.company_id === null ? null : Number(r.company_id) });
+    }
+    return out;
+  }
+
+  async function devices(ids: number[]): Promise<Map<number, DeviceEntry>> {
+    let raw: (string | null)[];
+    try {
+      raw = ids.length ? await cache.mget(ids.map((id) => cacheKeys.deviceById(id))) : [];
+    } catch (err) {
+      throw unavailable('cache', err);
+    }
+    const out = new Map<number, DeviceEntry>();
+    const missing: number[] = [];
+    ids.forEach((id, i) => {
+      let entry: DeviceRegistryMessage | undefined;
+      try {
+        const parsed = raw[i] ? DeviceRegistryMessage.safeParse(JSON.parse(raw[i]!)) : undefined;
+        entry = parsed?.success ? parsed.data : undefined;
+      } catch {
+        entry = undefined;
+      }
+      if (!entry) missing.push(id);
+      else if (!entry.deleted) out.set(id, { attributes: entry.attributes ?? {}, groupId: entry.groupId, companyId: entry.companyId });
+    });
+    if (missing.length) {
+      registryMisses.inc(missing.length);
+      for (const [id, e] of await fromPostgres(missing)) out.set(id, e);
+    }
+    return out;
+  }
+
+  return async (deviceIds: number[]): Promise<Map<number, EventConfig>> => {
+    const out = new Map<number, EventConfig>();
+    if (!deviceIds.length) return out;
+    await Promise.all(lists.map((l) => l.refresh()));
+    for (const [id, d] of await devices(deviceIds)) {
+      const applying: MaintenanceRule[] = maintenances
+        .filter((m) => m.companyId === null || m.companyId === d.companyId)
+        .map(({ id: mid, name, type, start, period }) => ({ id: mid, name, type, start, period }));
+      out.set(id, eventConfigOf(deps.trips, deps.overspeedMinimalDuration, { device: d.attributes, groups: groupChain(d.groupId), server, maintenances: applying }));
+    }
+    return out;
+  };
+}
+export type EventConfigReader = ReturnType<typeof eventSettingsReader>;

@@ -171,7 +171,7 @@ export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
   dashboardRoutes(app, dashboardService({ repo: dashboardRepository(deps.db.orm), events: eventFigures(deps.analytics), clock: deps.clock }));
   const tracking = trackingModules(app, {
     db: deps.db.orm, bus: deps.bus, cache: deps.cache, analytics: deps.analytics, logger: deps.logger,
-    devicesRepo: repo, devices, notifications: deps.notificationRules, reports, reportScheduleCheckMs: deps.reportScheduleCheckMs,
+    devicesRepo: repo, devices, notifications: deps.notificationRules, inbox: notifications, reports, reportScheduleCheckMs: deps.reportScheduleCheckMs,
   });
   const { journeyUrl, geofenceUrl } = deps;
   opsReferenceChecks(app, {

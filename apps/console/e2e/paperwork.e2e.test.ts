@@ -1,33 +1,14 @@
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import { describe, expect, inject, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import { DEMO_ACCOUNTS } from '@corridor/tools/stack/demo/accounts';
 // the IDF as a real PDF with a text layer, as ops-api's own tests make it (test fixture, not product code)
 import { idfPdf, sampleIdf } from '../../../services/ops-api/test/fixtures/idf-documents';
-import { launchChromium } from './support/chromium';
-import { Person } from './support/session';
-import { signInAs } from './pages/SignInPage';
+import { browserPeople } from './support/people';
+import type { Person } from './support/session';
 
 describe.skipIf(!inject('chromium'))('company staff and the association at the console', () => {
-  let browser: Browser;
-  const people: Person[] = [];
-  const open = async (who: keyof typeof DEMO_ACCOUNTS): Promise<Person> => {
-    const p = await Person.open(browser);
-    people.push(p);
-    await signInAs(p, DEMO_ACCOUNTS[who]);
-    return p;
-  };
-  beforeAll(async () => {
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-  afterEach(async () => {
-    const problems = people.flatMap((p) => p.problems);
-    await Promise.all(people.splice(0).map((p) => p.close()));
-    expect(problems, 'the browser console stayed clean').toEqual([]);
-  });
+  const people = browserPeople();
+  const open = (who: keyof typeof DEMO_ACCOUNTS): Promise<Person> => people.open(DEMO_ACCOUNTS[who]);
 
   it('company: a shipment takes an allowed move, and a move the shipment no longer allows is refused', async () => {
     const company = await open('company');

@@ -1,0 +1,34 @@
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from './chromium';
+import { Person } from './session';
+import { signInAs, type Credentials } from '../pages/SignInPage';
+
+/**
+ * For a describe block: one browser for its tests, and `open(who)` for each person a test needs
+ * (a context of their own, signed in when credentials are given). After each test every person's
+ * page is closed and the test fails on anything their browser console reported.
+ */
+export function browserPeople(): { open(who?: Credentials): Promise<Person> } {
+  let browser: Browser;
+  const people: Person[] = [];
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  afterEach(async () => {
+    const problems = people.flatMap((p) => p.problems);
+    await Promise.all(people.splice(0).map((p) => p.close()));
+    expect(problems, 'the browser console stayed clean').toEqual([]);
+  });
+  return {
+    async open(who) {
+      const p = await Person.open(browser);
+      people.push(p);
+      if (who) await signInAs(p, who);
+      return p;
+    },
+  };
+}

@@ -99,7 +99,7 @@ export const notificationsEndpoints = [
   defineEndpoint({
     id: 'notificationSettings.update', method: 'put', path: '/settings/notification', service: 'ops-api', tags,
     summary: "Change the signed-in user's notification channels",
-    description: 'The webhook channel needs a webhookUrl (400 otherwise).',
+    description: 'The webhook channel needs a webhookUrl (400 otherwise). A webhookUrl naming an internal address (loopback, private, link-local, metadata; outside WEBHOOK_ALLOW) or carrying credentials answers 400, as for notification rules.',
     access: 'authenticated',
     request: { body: NotificationSettingsInput },
     responses: { 200: { description: 'Settings after the change', schema: NotificationSettings } },

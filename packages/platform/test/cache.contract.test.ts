@@ -42,6 +42,21 @@ describe.each(variants)('Cache contract: $name', ({ create }) => {
     expect(await cache.incr(c, 10)).toBe(2);
   });
 
+  it('setJsonIfHigher sets a JSON object only over a lower rank (or none, or a value without one)', async () => {
+    const a = k('ranked');
+    const v = (id: number) => JSON.stringify({ id, at: `t${id}` });
+    expect(await cache.setJsonIfHigher(a, v(2 ** 52 + 5), 'id', 2 ** 52 + 5)).toBe(true);
+    expect(await cache.setJsonIfHigher(a, v(2 ** 52 + 4), 'id', 2 ** 52 + 4)).toBe(false);
+    expect(await cache.setJsonIfHigher(a, v(2 ** 52 + 5), 'id', 2 ** 52 + 5)).toBe(false);
+    expect(JSON.parse((await cache.get(a))!)).toEqual({ id: 2 ** 52 + 5, at: `t${2 ** 52 + 5}` });
+    expect(await cache.setJsonIfHigher(a, v(2 ** 52 + 6), 'id', 2 ** 52 + 6)).toBe(true);
+    expect(JSON.parse((await cache.get(a))!).id).toBe(2 ** 52 + 6);
+    const b = k('unranked');
+    await cache.set(b, 'not json');
+    expect(await cache.setJsonIfHigher(b, v(1), 'id', 1)).toBe(true);
+    expect(await cache.get(b)).toBe(v(1));
+  });
+
   it('keeps hashes field by field', async () => {
     const h = k('hash');
     await cache.hset(h, { f1: 'a', f2: 'b' });

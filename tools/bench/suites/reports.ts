@@ -11,8 +11,12 @@
  * every 20 ms from the request on) shows the fixes are not held in memory. The process is the
  * whole ops-api with chDB in it: RSS counts the engine's memory and the answers it hands over.
  * The route CSV is also read for half of the fleet, so the growth can be compared across sizes.
+ * With the older motion model (newLogic=false) trips and stops run three ways back to back: computed
+ * in the store with window functions (motion-runs.ts, what ops-api does by default for that model),
+ * folded from the lean track and folded from every fix (`*_old_logic_*`). The parts are those the
+ * environment names (tools/bench/parts.ts): PostgreSQL for the devices when DATABASE_URL is set,
+ * ClickHouse when CLICKHOUSE_URL is, else chDB.
  */
-import { loadavg } from 'node:os';
 import { request } from 'undici';
 import { DeviceInput } from '@corridor/contracts';
 import { build as buildOpsApi } from '@corridor/ops-api';
@@ -21,7 +25,7 @@ import { groups } from '@corridor/ops-api/db/schema/groups';
 import { defaultReportSettings } from '@corridor/ops-api/reports/settings';
 import { buildTrack, trackPositions, type Segment } from '@corridor/ops-api/reports/synthetic-track';
 import { countPositions, insertPositions } from '@corridor/platform';
-import { createTestAdapters } from '@corridor/platform/testing/test-adapters';
+import { benchAdapters, load1m, partsOf, primaryBenchKind } from '../parts';
 import { TEST_IDENTITY_SECRET, asUser, testUsers } from '@corridor/platform/testing/identity';
 
 const DAY_MS = 86_400_000;
@@ -40,7 +44,7 @@ const DEVICE_DAYS = 1000;
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 export default async function run(): Promise<Record<string, number | string>> {
-  const adapters = await createTestAdapters('embedded');
+  const adapters = await benchAdapters(await primaryBenchKind());
   const ops = await buildOpsApi({ ...adapters, identitySecret: TEST_IDENTITY_SECRET, logger: adapters.logger });
   await ops.app.listen({ host: '127.0.0.1', port: 0 });
   const base = `http://127.0.0.1:${(ops.app.server.address() as { port: number }).port}/api/reports`;
@@ -50,6 +54,12 @@ export default async function run(): Promise<Record<string, number | string>> {
   });
   await before.app.listen({ host: '127.0.0.1', port: 0 });
   const baseBefore = `http://127.0.0.1:${(before.app.server.address() as { port: number }).port}/api/reports`;
+  // and folding them from the lean track even where the store could compute them (older motion model)
+  const tracked = await buildOpsApi({
+    ...adapters, identitySecret: TEST_IDENTITY_SECRET, logger: adapters.logger, reports: { ...defaultReportSettings(), motionInput: 'track' },
+  });
+  await tracked.app.listen({ host: '127.0.0.1', port: 0 });
+  const baseTracked = `http://127.0.0.1:${(tracked.app.server.address() as { port: number }).port}/api/reports`;
   const put = insertPositions(adapters.analytics);
   const out: Record<string, number | string> = {};
   try {
@@ -102,7 +112,7 @@ export default async function run(): Promise<Record<string, number | string>> {
         if (res.statusCode !== 200) throw new Error(`${path} answered ${res.statusCode}: ${Buffer.concat(chunks).toString()}`);
         if (keep) body = Buffer.concat(chunks).toString();
       }
-      process.stdout.write(`  ${at === base ? '' : '(rows) '}${path}?${query.slice(0, 60)}… ${accept ?? ''} ${times.map(Math.round).join(', ')} ms\n`);
+      process.stdout.write(`  ${at === base ? '' : at === baseBefore ? '(rows) ' : '(track) '}${path}?${query.slice(0, 60)}… ${accept ?? ''} ${times.map(Math.round).join(', ')} ms\n`);
       return { ms: Math.round(median(times)), firstByteMs: Math.round(median(firstBytes)), bytes, body, peakRssMiB: Math.round(peak / 2 ** 20) };
     }
 
@@ -119,7 +129,7 @@ export default async function run(): Promise<Record<string, number | string>> {
     out['month.route_xlsx_ms'] = (await timed('route', `${monthQuery}&format=xlsx`, 1)).ms;
 
     const fleetQuery = `groupId=${group!.id}&from=${new Date(START).toISOString()}&to=${new Date(START + DAY_MS).toISOString()}`;
-    const load = (): number => Math.round((loadavg()[0] ?? 0) * 100) / 100;
+    const load = load1m;
 
     /** The report from the lean track and from every fix read whole, back to back: same answer, the ratio of their medians. */
     async function beforeAfter(name: string, path: string, query: string, runs: number) {
@@ -134,6 +144,31 @@ export default async function run(): Promise<Record<string, number | string>> {
       return after;
     }
 
+    /** Lengths (and speeds divided from them) to 9 digits: the store sums the same haversine legs with its own sin/cos. */
+    const comparable = (body: string): string => body.replace(/"(distance|averageSpeed)":(-?[0-9.e+-]+)/g, (_, k: string, v: string) => `"${k}":${Number(Number(v).toPrecision(9))}`);
+
+    /**
+     * Older motion model (newLogic=false): computed in the store (window functions, the default there)
+     * against the fold over the lean track and the fold over every fix, back to back, same answers.
+     */
+    async function storeAgainstFolds(name: string, path: string, query: string, runs: number) {
+      const loadBefore = load();
+      const store = await timed(path, `${query}&newLogic=false`, runs);
+      const track = await timed(path, `${query}&newLogic=false`, runs, undefined, baseTracked);
+      const rows = await timed(path, `${query}&newLogic=false`, runs, undefined, baseBefore);
+      if (comparable(store.body!) !== comparable(rows.body!) || comparable(track.body!) !== comparable(rows.body!)) {
+        throw new Error(`${name}: the store and the folds answer differently`);
+      }
+      out[`${name}_old_logic_store_json_ms`] = store.ms;
+      out[`${name}_old_logic_track_json_ms`] = track.ms;
+      out[`${name}_old_logic_rows_json_ms`] = rows.ms;
+      out[`${name}_old_logic_store_vs_rows`] = Math.round((rows.ms / store.ms) * 10) / 10;
+      out[`${name}_old_logic_store_vs_track`] = Math.round((track.ms / store.ms) * 10) / 10;
+      out[`${name}_old_logic_items`] = (JSON.parse(store.body!) as unknown[]).length;
+      out[`${name}_old_logic_load_average_1m`] = `${loadBefore} -> ${load()}`;
+      return store;
+    }
+
     const monthTrips = (JSON.parse((await timed('trips', monthQuery, 1)).body!) as unknown[]).length; // warm-up
     if (monthTrips !== 90) throw new Error(`device-month: expected 90 trips, got ${monthTrips}`);
     await beforeAfter('month.trips', 'trips', monthQuery, 3);
@@ -145,6 +180,12 @@ export default async function run(): Promise<Record<string, number | string>> {
     out['fleet.fixes_per_s_trips'] = Math.round((out['fleet.fixes'] as number) / (fleetTrips.ms / 1000));
     const fleetStops = await beforeAfter('fleet.stops', 'stops', fleetQuery, 3);
     out['fleet.stops_peak_rss_growth_MiB'] = fleetStops.peakRssMiB;
+    await timed('trips', `${monthQuery}&newLogic=false`, 1); // warm-up
+    await storeAgainstFolds('month.trips', 'trips', monthQuery, 3);
+    await storeAgainstFolds('month.stops', 'stops', monthQuery, 3);
+    const storeTrips = await storeAgainstFolds('fleet.trips', 'trips', fleetQuery, 3);
+    out['fleet.trips_old_logic_store_peak_rss_growth_MiB'] = storeTrips.peakRssMiB;
+    await storeAgainstFolds('fleet.stops', 'stops', fleetQuery, 3);
     const fleetSummary = await timed('summary', fleetQuery, 1);
     out['fleet.summary_json_ms'] = fleetSummary.ms;
     out['fleet.summary_peak_rss_growth_MiB'] = fleetSummary.peakRssMiB;
@@ -159,11 +200,13 @@ export default async function run(): Promise<Record<string, number | string>> {
     out['half_fleet.route_csv_ms'] = halfRoute.ms;
     out['half_fleet.route_csv_MiB'] = Math.round((halfRoute.bytes / 2 ** 20) * 10) / 10;
     out['half_fleet.route_csv_peak_rss_growth_MiB'] = halfRoute.peakRssMiB;
-    out.note = 'embedded analytics (chDB: positions read in pages of about 20,000 rows by device, summary summed in chDB in pages of about 60,000); HTTP on loopback, body streamed and discarded';
+    out.parts = partsOf(adapters);
+    out.note = `${adapters.analytics.kind === 'chdb' ? 'CLICKHOUSE_URL not set: embedded analytics (chDB: positions read in pages of about 20,000 rows by device, summary summed in pages of about 60,000, old-logic runs computed in pages of about 20,000 fixes by device)' : 'ClickHouse'}; devices in ${adapters.db.kind}; HTTP on loopback, body streamed and discarded`;
     return out;
   } finally {
     await ops.close();
     await before.close();
+    await tracked.close();
     await adapters.close();
   }
 }

@@ -5,6 +5,17 @@ interface Entry {
   expiresAt: number | undefined;
 }
 
+/** The number at `field` of a stored JSON object; -Infinity when there is none (no value, not JSON, not a number). */
+function storedRank(stored: string | null, field: string): number {
+  if (stored === null) return -Infinity;
+  try {
+    const v = (JSON.parse(stored) as Record<string, unknown> | null)?.[field];
+    return typeof v === 'number' ? v : -Infinity;
+  } catch {
+    return -Infinity;
+  }
+}
+
 /** In-process implementation of the Cache interface, with TTLs checked on read. */
 export class MemoryCache implements Cache {
   readonly kind = 'memory' as const;
@@ -50,6 +61,11 @@ export class MemoryCache implements Cache {
   async setIfAbsent(key: string, value: string, ttlSeconds?: number) {
     if (this.live(key)) return false;
     this.store.set(key, { value, expiresAt: this.expiry(ttlSeconds) });
+    return true;
+  }
+  async setJsonIfHigher(key: string, value: string, rankField: string, rank: number) {
+    if (storedRank(this.str(key), rankField) >= rank) return false;
+    this.store.set(key, { value, expiresAt: undefined });
     return true;
   }
   async del(...keys: string[]) {

@@ -2,6 +2,17 @@ import { Redis } from 'ioredis';
 import type { Cache } from './cache';
 import type { RedisTarget } from './store-connections';
 
+/** setJsonIfHigher in one step: compares the stored JSON object's rank field and sets only when the new rank is higher. */
+const SET_JSON_IF_HIGHER = `
+local cur = redis.call('GET', KEYS[1])
+if cur then
+  local ok, obj = pcall(cjson.decode, cur)
+  if ok and type(obj) == 'table' and type(obj[ARGV[2]]) == 'number' and obj[ARGV[2]] >= tonumber(ARGV[3]) then return 0 end
+end
+redis.call('SET', KEYS[1], ARGV[1])
+return 1
+`;
+
 /** Redis through ioredis. Commands fail fast when Redis is down (no unbounded offline queue). */
 export class RedisCache implements Cache {
   readonly kind = 'redis' as const;
@@ -25,6 +36,10 @@ export class RedisCache implements Cache {
   async setIfAbsent(key: string, value: string, ttlSeconds?: number) {
     const r = ttlSeconds ? await this.redis.set(key, value, 'EX', ttlSeconds, 'NX') : await this.redis.set(key, value, 'NX');
     return r === 'OK';
+  }
+  async setJsonIfHigher(key: string, value: string, rankField: string, rank: number) {
+    // ioredis prefixes KEYS of an EVAL like any other key (keyPrefix)
+    return (await this.redis.eval(SET_JSON_IF_HIGHER, 1, key, value, rankField, String(rank))) === 1;
   }
   async del(...keys: string[]) { return keys.length ? this.redis.del(...keys) : 0; }
   async incr(key: string, ttlSeconds?: number) {

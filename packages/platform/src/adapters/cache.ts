@@ -6,6 +6,12 @@ export interface Cache {
   set(key: string, value: string, ttlSeconds?: number): Promise<void>;
   /** Sets only if absent; true when it set (idempotency keys, locks). */
   setIfAbsent(key: string, value: string, ttlSeconds?: number): Promise<boolean>;
+  /**
+   * Sets `key` to the JSON object `value` unless the JSON object stored there has a number at
+   * `rankField` that is at least `rank` — one atomic step (a Lua script in Redis), so writers on
+   * several instances cannot put an older value over a newer one. True when it set.
+   */
+  setJsonIfHigher(key: string, value: string, rankField: string, rank: number): Promise<boolean>;
   del(...keys: string[]): Promise<number>;
   incr(key: string, ttlSeconds?: number): Promise<number>;
   hset(key: string, values: Record<string, string>): Promise<void>;

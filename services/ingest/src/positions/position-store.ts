@@ -43,27 +43,20 @@ export async function startPositionStore(deps: { bus: Bus; analytics: Analytics;
   });
 }
 
-/** Whether `a` is a later position of its device than `b` (fix time, then id: position-id.ts). */
-const later = (a: PositionMessage, b: PositionMessage): boolean => {
-  const ta = Date.parse(a.fixTime);
-  const tb = Date.parse(b.fixTime);
-  return ta > tb || (ta === tb && a.id > b.id);
-};
-
-async function updateLatest(cache: Cache, positions: PositionMessage[]): Promise<void> {
+/**
+ * Keeps each device's latest position in the cache. Ingest stores fix times to the second and a
+ * position id grows with (fix second, kind) for one device (position-id.ts), so the id alone
+ * orders a device's positions as (fix time, id) does; the cache compares it and sets in one atomic
+ * step, so two writers (instances of this consumer during a rebalance) never put an older fix over
+ * a newer one.
+ */
+export async function updateLatest(cache: Cache, positions: PositionMessage[]): Promise<void> {
   const newestByDevice = new Map<number, PositionMessage>();
   for (const p of positions) {
     const cur = newestByDevice.get(p.deviceId);
-    if (!cur || later(p, cur)) newestByDevice.set(p.deviceId, p);
+    if (!cur || p.id > cur.id) newestByDevice.set(p.deviceId, p);
   }
-  const ids = [...newestByDevice.keys()];
-  const stored = await cache.mget(ids.map(cacheKeys.latestPosition));
   await Promise.all(
-    ids.map(async (id, i) => {
-      const candidate = newestByDevice.get(id)!;
-      const prev = stored[i];
-      if (prev && !later(candidate, JSON.parse(prev) as PositionMessage)) return;
-      await cache.set(cacheKeys.latestPosition(id), JSON.stringify(candidate));
-    }),
+    [...newestByDevice].map(([id, p]) => cache.setJsonIfHigher(cacheKeys.latestPosition(id), JSON.stringify(p), 'id', p.id)),
   );
 }

@@ -73,6 +73,20 @@ export function checkOutboundUrl(raw: string, policy: OutboundPolicy): URL {
   return url;
 }
 
+/**
+ * Why a webhook URL may not be saved (a literal internal address, another scheme, credentials in
+ * it), or undefined when it may; a name is checked when it is resolved, at each delivery.
+ */
+export function savedUrlRefusal(raw: string, policy: OutboundPolicy): string | undefined {
+  try {
+    checkOutboundUrl(raw, policy);
+    return undefined;
+  } catch (err) {
+    if (err instanceof OutboundRefused) return `only public addresses (or the server's WEBHOOK_ALLOW list): ${err.reason}`;
+    throw err;
+  }
+}
+
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
 /**

@@ -11,7 +11,7 @@ import { invalidField } from '../resources/pg-errors';
 import { resourceService } from '../resources/resource-service';
 import { canSee, type Actor } from '../resources/scope';
 import type { NotificationDispatcher } from './dispatcher';
-import { checkOutboundUrl, noInternalReceivers, OutboundRefused, type OutboundPolicy } from './outbound-address';
+import { noInternalReceivers, savedUrlRefusal, type OutboundPolicy } from './outbound-address';
 
 export const toNotificationRule = (r: NotificationRuleRow): NotificationRule => ({
   id: r.id, type: r.type as NotificationRule['type'], description: r.description, always: r.always, deviceIds: r.deviceIds,
@@ -42,14 +42,8 @@ export function notificationRulesService(deps: { db: Orm; dispatcher: Notificati
       }
       if (i.notificators.includes('webhook') && !i.webhookUrl) throw invalidField('webhookUrl', 'the webhook channel needs a webhookUrl');
       // a literal internal address is refused on save; a name is checked when it is resolved, at each delivery
-      if (i.webhookUrl) {
-        try {
-          checkOutboundUrl(i.webhookUrl, webhookPolicy);
-        } catch (err) {
-          if (err instanceof OutboundRefused) throw invalidField('webhookUrl', `only public addresses (or the server's WEBHOOK_ALLOW list): ${err.reason}`);
-          throw err;
-        }
-      }
+      const refused = i.webhookUrl ? savedUrlRefusal(i.webhookUrl, webhookPolicy) : undefined;
+      if (refused) throw invalidField('webhookUrl', refused);
       if (i.alarms.length && i.type !== 'alarm') throw invalidField('alarms', 'alarms only apply to rules of type alarm');
       if (!i.always && !i.deviceIds.length) throw invalidField('deviceIds', 'list the devices, or set always');
       if (i.deviceIds.length) {

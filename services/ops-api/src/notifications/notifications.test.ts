@@ -141,6 +141,17 @@ describe('/settings/notification', () => {
     expect(res.json<{ error: { details: { path: string }[] } }>().error.details[0]?.path).toBe('webhookUrl');
   });
 
+  it('refuses a webhookUrl naming an internal address, as notification rules do (issue 11)', async () => {
+    const who = userWith(['company_user'], 103, 505);
+    for (const url of ['http://169.254.169.254/latest/meta-data', 'http://127.0.0.1:6379/', 'http://10.0.0.5/hook', 'http://[::ffff:192.168.1.1]/', 'https://user:pw@hooks.example.test/']) {
+      const res = await call(who, 'PUT', '/api/settings/notification', { webhookUrl: url });
+      expect(res.statusCode, url).toBe(400);
+      expect(res.json<{ error: { details: { path: string }[] } }>().error.details[0]?.path).toBe('webhookUrl');
+    }
+    expect((await call(who, 'GET', '/api/settings/notification')).json<NotificationSettings>().webhookUrl).toBeNull();
+    expect((await call(who, 'PUT', '/api/settings/notification', { webhookUrl: 'https://hooks.example.test/mine' })).statusCode).toBe(200);
+  });
+
   runCommonRouteTests({ app: () => svc.app, endpoint: getSettings });
   runCommonRouteTests({ app: () => svc.app, endpoint: updateSettings, invalidBody: { channels: { certificateApproved: { web: 'yes' } } } });
 });

@@ -4,6 +4,7 @@ import {
 } from '@corridor/contracts';
 import { AppError, notFound, type Clock, type Identity, type Orm } from '@corridor/platform';
 import type { NotificationSettingsRow } from '../db/schema';
+import { noInternalReceivers, savedUrlRefusal, type OutboundPolicy } from '../notification-rules/outbound-address';
 import type { InboxRow, NotificationsRepository, Recipient } from './repository';
 
 /** Where a notice goes: one user, every holder of a role, or every user of a company. */
@@ -43,7 +44,11 @@ const toSettings = (row: NotificationSettingsRow | undefined): NotificationSetti
  * it reports, so the notice exists exactly when the decision does. The web channel is this inbox:
  * a type whose web channel a user turned off is left out of their inbox.
  */
-export function notificationsService(deps: { repo: NotificationsRepository; clock: Clock }) {
+export function notificationsService(deps: {
+  repo: NotificationsRepository; clock: Clock;
+  /** Internal receivers a saved webhookUrl may name (WEBHOOK_ALLOW); default: public addresses only. */
+  webhookPolicy?: OutboundPolicy;
+}) {
   const { repo, clock } = deps;
 
   async function hiddenTypes(userId: number): Promise<string[]> {
@@ -93,6 +98,9 @@ export function notificationsService(deps: { repo: NotificationsRepository; cloc
       const channels = { ...channelsOf(current), ...input.channels };
       const webhookUrl = input.webhookUrl === undefined ? (current?.webhookUrl ?? null) : input.webhookUrl;
       const email = input.email === undefined ? (current?.email ?? null) : input.email;
+      // the same guard as notification rules' webhooks: a literal internal address is refused on save
+      const refused = input.webhookUrl ? savedUrlRefusal(input.webhookUrl, deps.webhookPolicy ?? noInternalReceivers) : undefined;
+      if (refused) throw new AppError('VALIDATION_FAILED', `webhookUrl: ${refused}`, [{ in: 'body', path: 'webhookUrl', message: refused }]);
       const needsHook = Object.entries(channels).filter(([, c]) => c.webhook).map(([t]) => t);
       if (needsHook.length && !webhookUrl) {
         throw new AppError('VALIDATION_FAILED', `webhookUrl: required when the webhook channel is on (${needsHook.join(', ')})`, [

@@ -4,24 +4,27 @@ import type {
   ReportStop, ReportSummary, ReportSummaryQuery, ReportTrip, ReportTripsQuery,
 } from '@corridor/contracts';
 import { queryPositionsById, type Analytics, type Orm } from '@corridor/platform';
-import { queryFixesAt, streamReportFixes, streamRouteRows, type RouteRow } from '@corridor/platform/clickhouse/report-positions';
+import { queryFixesAt, streamReportFixes, streamRouteRows, type FixKey, type ReportFixRow, type RouteRow } from '@corridor/platform/clickhouse/report-positions';
 import { streamTracks } from '@corridor/platform/clickhouse/report-track';
+import { streamMotionRuns } from '@corridor/platform/clickhouse/report-motion-runs';
 import { streamEvents } from '@corridor/platform/clickhouse/report-events';
 import { streamSummaryParts } from '@corridor/platform/clickhouse/report-summary';
 import { EARTH_RADIUS_M } from '@corridor/geodata/geo-math';
 import type { DevicesRepository } from '../devices/repository';
 import { dayBoundaries } from './calendar-days';
 import { combinedItems } from './combined';
-import { perDevice } from './device-runs';
+import { perDevice, type DeviceRun } from './device-runs';
 import { driverNamer } from './driver-names';
 import { eventTypesFilter } from './events';
 import { byStartTime, geofenceVisits } from './geofences';
 import { reportPeriod, type Period } from './period';
 import { reportDevices, type ReportDevice } from './report-devices';
-import type { ReportSettings } from './settings';
+import type { ReportSettings, TripThresholds } from './settings';
+import type { Interval } from './intervals';
 import { stopItem, stopsRun } from './stops';
 import { summaryRun } from './summary';
 import { resolveThresholds } from './thresholds';
+import { motionRunItems, runsAnswer, runThresholds } from './motion-runs';
 import { trackRuns } from './track-runs';
 import { tripItem, tripsRun } from './trips';
 
@@ -51,6 +54,7 @@ export function reportsService(deps: ReportsDeps) {
   const resolveDevices = reportDevices(deps.db, deps.devices);
   const fixes = streamReportFixes(deps.analytics);
   const tracks = streamTracks(deps.analytics);
+  const motionRuns = streamMotionRuns(deps.analytics);
   const fixesAt = queryFixesAt(deps.analytics);
   const routeRows = streamRouteRows(deps.analytics);
   const events = streamEvents(deps.analytics);
@@ -64,6 +68,26 @@ export function reportsService(deps: ReportsDeps) {
     const byId = new Map(devices.map((d) => [d.id, d]));
     const source = { deviceIds: devices.map((d) => d.id), ...period, pageRows: deps.settings.pageRows, signal };
     return { period, devices, byId, source };
+  }
+  type Source = Awaited<ReturnType<typeof prepare>>['source'];
+
+  /**
+   * Trips or stops of the devices, from where the settings say: by default computed in the store
+   * (motion-runs.ts) when every device uses the older motion model, else folded from the lean track;
+   * 'track' and 'rows' force those folds (the rows one is the reference the others are tested against).
+   */
+  function intervalItems<T>(
+    kind: 'trips' | 'stops', q: z.output<typeof ReportTripsQuery>, devices: ReportDevice[], source: Source,
+    run: (id: number, t: TripThresholds) => DeviceRun<ReportFixRow, T>, item: (id: number, iv: Interval, t: TripThresholds) => T,
+  ): AsyncIterable<T[]> {
+    const thresholds = new Map(devices.map((d) => [d.id, resolveThresholds(deps.settings.trips, d.attributes, q)]));
+    const thresholdsOf = (id: number) => thresholds.get(id)!;
+    const lookup = (keys: FixKey[]) => fixesAt(keys, source.signal);
+    const input = deps.settings.motionInput ?? ([...thresholds.values()].every(runsAnswer) ? 'store' : 'track');
+    if (input === 'rows') return perDevice(fixes(source), (id) => run(id, thresholdsOf(id)));
+    const o = { kind, thresholdsOf, lookup, item: (id: number, iv: Interval) => item(id, iv, thresholdsOf(id)) };
+    if (input === 'track') return trackRuns(tracks(source), o);
+    return motionRunItems(motionRuns({ ...source, thresholdsOf: (id) => runThresholds(thresholdsOf(id)), radiusMetres: EARTH_RADIUS_M }), o);
   }
 
   return {
@@ -79,25 +103,13 @@ export function reportsService(deps: ReportsDeps) {
 
     async trips(q: z.output<typeof ReportTripsQuery>, scope: number | undefined, signal?: AbortSignal): Promise<Report<ReportTrip>> {
       const { period, devices, byId, source } = await prepare(q, scope, signal);
-      const thresholds = (id: number) => resolveThresholds(deps.settings.trips, byId.get(id)!.attributes, q);
-      const runs = deps.settings.motionInput === 'rows'
-        ? perDevice(fixes(source), (id) => tripsRun(byId.get(id)!, thresholds(id)))
-        : trackRuns(tracks(source), {
-          kind: 'trips', thresholdsOf: thresholds, lookup: (keys) => fixesAt(keys, signal),
-          item: (id, iv) => tripItem(byId.get(id)!, iv, thresholds(id)),
-        });
+      const runs = intervalItems('trips', q, devices, source, (id, t) => tripsRun(byId.get(id)!, t), (id, iv, t) => tripItem(byId.get(id)!, iv, t));
       return { devices, period, batches: nameDrivers(runs) };
     },
 
     async stops(q: z.output<typeof ReportTripsQuery>, scope: number | undefined, signal?: AbortSignal): Promise<Report<ReportStop>> {
       const { period, devices, byId, source } = await prepare(q, scope, signal);
-      const thresholds = (id: number) => resolveThresholds(deps.settings.trips, byId.get(id)!.attributes, q);
-      const batches = deps.settings.motionInput === 'rows'
-        ? perDevice(fixes(source), (id) => stopsRun(byId.get(id)!, thresholds(id)))
-        : trackRuns(tracks(source), {
-          kind: 'stops', thresholdsOf: thresholds, lookup: (keys) => fixesAt(keys, signal),
-          item: (id, iv) => stopItem(byId.get(id)!, iv, thresholds(id)),
-        });
+      const batches = intervalItems('stops', q, devices, source, (id, t) => stopsRun(byId.get(id)!, t), (id, iv, t) => stopItem(byId.get(id)!, iv, t));
       return { devices, period, batches };
     },
 

@@ -1,6 +1,7 @@
-import { fixKey, type FixKey, type ReportFixRow } from '@corridor/platform/clickhouse/report-positions';
+import type { FixKey, ReportFixRow } from '@corridor/platform/clickhouse/report-positions';
 import type { TrackChunk } from '@corridor/platform/clickhouse/report-track';
-import { fixTrack, type MotionFix, type ReportFix } from './fixes';
+import { fixTrack, type MotionFix } from './fixes';
+import { completedItems } from './interval-items';
 import { intervalBuilder, type Interval, type IntervalKind } from './intervals';
 import type { TripThresholds } from './settings';
 
@@ -19,17 +20,6 @@ const trackFix = (c: TrackChunk, i: number): MotionFix => ({
   path: 0, leg: 0, ignitionMs: 0, ignitionFixes: 0, moving: false,
 });
 
-/** An interval's end as stored, with the running totals the fold computed for it. */
-function stored(fix: MotionFix, rows: Map<string, ReportFixRow>): ReportFix {
-  const totals = { path: fix.path, leg: fix.leg, ignitionMs: fix.ignitionMs, ignitionFixes: fix.ignitionFixes, moving: fix.moving };
-  const row = rows.get(fixKey(fix));
-  if (row) return { ...row, ...totals };
-  // deleted between the two reads: what the track had of it
-  return {
-    ...fix, valid: true, odometer: null, hours: null, fuelUsed: null, fuel: null, fuelLevel: null, driverUniqueId: null, ...totals,
-  };
-}
-
 /**
  * Trips or stops from the tracks the store sends (report-track.ts), folded by the same detectors
  * and interval builder as the fixes read whole (trips.ts, stops.ts): per device, oldest first, one
@@ -45,9 +35,7 @@ export async function* trackRuns<T>(batches: AsyncIterable<TrackChunk[]>, o: Tra
   async function complete(): Promise<T[]> {
     const done = found;
     found = [];
-    if (!done.length) return [];
-    const rows = await o.lookup(done.flatMap(([, iv]) => [iv.start, iv.end]));
-    return done.map(([id, iv]) => o.item(id, { start: stored(iv.start, rows), end: stored(iv.end, rows), maxSpeed: iv.maxSpeed }));
+    return completedItems(done, o);
   }
 
   for await (const batch of batches) {

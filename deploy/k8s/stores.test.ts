@@ -2,16 +2,20 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 // deploy/ is no workspace package: the workspace's modules by path
 import { topicPlan } from '../../packages/contracts/src/topics';
+import { topicsOf, topicsReadBy, topicsWrittenBy, topicUsage } from '../../packages/contracts/src/topic-usage';
+import type { ServiceName } from '../../packages/contracts/src/endpoint';
 import { BaseEnv, parseConfig } from '../../packages/platform/src/config';
 import { kafkaSecurity, redisTarget } from '../../packages/platform/src/adapters/store-connections';
 import { kafkaTopicsYaml, TOPICS_FILE } from '../../tools/k8s/kafka-topics';
+import { kafkaUsersYaml, USERS_FILE } from '../../tools/k8s/kafka-users';
 import { isDeployment, type Deployment, type K8sObject } from './manifest-invariants';
 import { hasKubectl, render } from './render';
 
 /**
- * The stores component (deploy/k8s/stores) as the prod overlay renders it. The operators' CRD
- * schemas cannot be had on this machine (no registry ships them), so these tests check the fields
- * Corridor relies on, and that the services are wired to what the operators create: the Services'
+ * The stores component (deploy/k8s/stores) as the prod overlay renders it. The Strimzi resources are
+ * also validated against Strimzi's CRD schemas (crd-schemas.test.ts); the other operators' CRDs cannot
+ * be had on this machine (no registry ships them), so these tests check the fields Corridor relies
+ * on, and that the services are wired to what the operators create: the Services'
  * names the operators derive from the resources' names, the Secrets they write, the ports.
  * Operator versions: Strimzi 0.45.0, CloudNativePG 1.25.1, Altinity clickhouse-operator 0.24.2,
  * Spotahome redis-operator 1.2.4 (deploy/README.md).
@@ -24,6 +28,12 @@ interface EnvVar { name: string; value?: string; valueFrom?: { secretKeyRef?: { 
 describe('the Kafka topics file', () => {
   it('is what tools/k8s/kafka-topics.ts generates from the topic plan (pnpm k8s:topics)', () => {
     expect(readFileSync(TOPICS_FILE, 'utf8')).toBe(kafkaTopicsYaml());
+  });
+});
+
+describe('the Kafka users file', () => {
+  it('is what tools/k8s/kafka-users.ts generates from the topic map (pnpm k8s:users)', () => {
+    expect(readFileSync(USERS_FILE, 'utf8')).toBe(kafkaUsersYaml());
   });
 });
 
@@ -99,6 +109,33 @@ describe.skipIf(!hasKubectl() && process.env.CI !== 'true')('the prod overlay wi
       expect(envVar(d, 'KAFKA_SASL_PASSWORD')?.valueFrom?.secretKeyRef, name).toEqual({ name: username, key: 'password' });
     }
     expect(new Set(deployments.map((d) => envVar(d, 'KAFKA_SASL_USERNAME')?.value)).size).toBe(SERVICES.length);
+  });
+
+  it('Kafka: each KafkaUser may touch only the topics and groups its service uses (packages/contracts topicUsage), never create or alter', () => {
+    type Acl = { resource: { type: string; name?: string; patternType?: string }; operations: string[] };
+    for (const service of SERVICES as ServiceName[]) {
+      const user = all('KafkaUser').find((u) => u.metadata.name === `corridor-${service}`)!;
+      const acls = user.spec.authorization.acls as Acl[];
+      const topicAcls = acls.filter((a) => a.resource.type === 'topic');
+      expect(topicAcls.map((a) => a.resource.name).sort(), service).toEqual(topicsOf(service));
+      for (const a of acls) {
+        expect(a.resource.name, `${service}: ${JSON.stringify(a)}`).not.toBe('*');
+        expect(['topic', 'group'], service).toContain(a.resource.type);
+        for (const op of a.operations) expect(['Describe', 'Read', 'Write'], `${service} ${a.resource.name}`).toContain(op);
+      }
+      for (const t of topicsReadBy(service)) expect(topicAcls.find((a) => a.resource.name === t)?.operations, `${service} reads ${t}`).toEqual(expect.arrayContaining(['Read', 'Describe']));
+      for (const t of topicsWrittenBy(service)) expect(topicAcls.find((a) => a.resource.name === t)?.operations, `${service} writes ${t}`).toContain('Write');
+      for (const t of topicAcls) {
+        if (!topicsReadBy(service).includes(t.resource.name!)) expect(t.operations, `${service} does not read ${t.resource.name}`).not.toContain('Read');
+        if (!topicsWrittenBy(service).includes(t.resource.name!)) expect(t.operations, `${service} does not write ${t.resource.name}`).not.toContain('Write');
+      }
+      const groups = acls.filter((a) => a.resource.type === 'group').map((a) => `${a.resource.name}${a.resource.patternType === 'prefix' ? '*' : ''}`).sort();
+      expect(groups, service).toEqual([...new Set(topicUsage[service].consumes.map((c) => `${c.group}${c.perInstance ? '*' : ''}`))].sort());
+    }
+    // e.g. the journey evaluator reads positions and writes events, and may not read commands or write positions
+    const journey = (all('KafkaUser').find((u) => u.metadata.name === 'corridor-journey')!.spec.authorization.acls as Acl[]);
+    expect(journey.find((a) => a.resource.name === 'commands.v1')).toBeUndefined();
+    expect(journey.find((a) => a.resource.name === 'positions.v1')?.operations).toEqual(['Describe', 'Read']);
   });
 
   it('PostgreSQL: three instances, a session Pooler in front that the services use, nightly backups to object storage', () => {

@@ -4,6 +4,7 @@ export * from './references';
 export * from './roles';
 export * from './endpoint';
 export * from './topics';
+export * from './topic-usage';
 export * from './positions';
 export * from './events';
 export * from './commands';

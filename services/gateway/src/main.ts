@@ -6,7 +6,7 @@ const config = parseConfig(GatewayConfig);
 const logger = createLogger('gateway', config.LOG_LEVEL);
 
 await runService('gateway', logger, async () => {
-  const { close: closeAdapters, ...adapters } = await createAdapters(config, logger);
+  const { close: closeAdapters, ...adapters } = await createAdapters(config, logger, { dataDir: config.DATA_DIR, service: 'gateway' });
   const svc = await build({ ...adapters, logger, config });
   await svc.start();
   await svc.app.listen({ host: config.HOST, port: config.PORT });

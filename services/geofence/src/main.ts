@@ -6,7 +6,7 @@ const config = parseConfig(GeofenceConfig);
 const logger = createLogger('geofence', config.LOG_LEVEL);
 
 await runService('geofence', logger, async () => {
-  const adapters = await createAdapters(config, logger);
+  const adapters = await createAdapters(config, logger, { dataDir: config.DATA_DIR, service: 'geofence' });
   const svc = await build({ ...adapters, logger, identitySecret: internalKeys(config) });
   await svc.start();
   await svc.app.listen({ host: config.HOST, port: config.PORT });

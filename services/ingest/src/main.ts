@@ -6,7 +6,7 @@ const config = parseConfig(IngestConfig);
 const logger = createLogger('ingest', config.LOG_LEVEL);
 
 await runService('ingest', logger, async () => {
-  const adapters = await createAdapters(config, logger);
+  const adapters = await createAdapters(config, logger, { dataDir: config.DATA_DIR, service: 'ingest' });
   const svc = await build({ ...adapters, logger, identitySecret: internalKeys(config), settings: config });
   await svc.start();
   await svc.app.listen({ host: config.HOST, port: config.PORT });

@@ -6,7 +6,7 @@ const config = parseConfig(JourneyConfig);
 const logger = createLogger('journey', config.LOG_LEVEL);
 
 await runService('journey', logger, async () => {
-  const adapters = await createAdapters(config, logger);
+  const adapters = await createAdapters(config, logger, { dataDir: config.DATA_DIR, service: 'journey' });
   const svc = await build(
     { ...adapters, logger, identitySecret: internalKeys(config) },
     {

@@ -10,7 +10,7 @@ const config = parseConfig(OpsApiConfig);
 const logger = createLogger('ops-api', config.LOG_LEVEL);
 
 await runService('ops-api', logger, async () => {
-  const adapters = await createAdapters(config, logger);
+  const adapters = await createAdapters(config, logger, { dataDir: config.DATA_DIR, service: 'ops-api' });
   const svc = await build({ ...adapters, logger, identitySecret: internalKeys(config), notificationRules: notificationSettingsFrom(config), reports: reportSettingsFrom(config), documents: documentsSettingsFrom(config),
     deviceState: deviceStateSettingsFrom(config),
     complaintReopenDays: config.COMPLAINT_REOPEN_DAYS, journeyUrl: config.JOURNEY_URL, geofenceUrl: config.GEOFENCE_URL,

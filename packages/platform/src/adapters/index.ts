@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { topicPlan } from '@corridor/contracts';
+import { topicPlan, topicsOf, type ServiceName } from '@corridor/contracts';
 import type { BaseEnv } from '../config';
 import type { Logger } from '../logger';
 import type { Analytics } from './analytics';
@@ -39,6 +39,8 @@ export interface Adapters {
 export interface AdapterChoice {
   /** chDB and PGlite data under this folder; undefined = in memory (tests). */
   dataDir?: string;
+  /** The service this process is: only the topics it uses (packages/contracts topicUsage) are ensured at start; default every planned topic. */
+  service?: ServiceName;
 }
 
 /** Chooses each adapter from config: a URL set = the real part, none = the embedded default. */
@@ -55,8 +57,10 @@ export async function createAdapters(env: BaseEnv, logger: Logger, choice: Adapt
   const redis = redisTarget(env);
   const cache: Cache = redis ? new RedisCache(redis, env.REDIS_KEY_PREFIX ? { keyPrefix: env.REDIS_KEY_PREFIX } : {}) : new MemoryCache();
   logger.info({ bus: bus.kind, db: db.kind, analytics: analytics.kind, cache: cache.kind }, 'adapters chosen');
-  // missing topics are created as the plan lays them out (partitions, retention); existing ones are left as they are
-  await bus.ensureTopics(topicPlan.map((t) => ({ name: t.name, partitions: t.partitions, compacted: t.compacted, retentionMs: t.retentionMs })));
+  // missing topics are created as the plan lays them out (partitions, retention); existing ones are left as they are.
+  // A service ensures only its own: with least-privilege ACLs it cannot even see the others (deploy/k8s/stores/kafka/users.yaml)
+  const mine = choice.service ? new Set(topicsOf(choice.service)) : undefined;
+  await bus.ensureTopics(topicPlan.filter((t) => !mine || mine.has(t.name)).map((t) => ({ name: t.name, partitions: t.partitions, compacted: t.compacted, retentionMs: t.retentionMs })));
   return {
     bus, db, analytics, cache, clock: systemClock,
     async close() {

@@ -169,6 +169,23 @@ describe('a Traccar-style client session', { timeout: 120_000 }, () => {
     await frame('a deviceOffline event of the tracker', (f) => Boolean(f.events?.some((e) => e.deviceId === tracker.id && e.type === 'deviceOffline')));
   });
 
+  it('manages notification rules at /api/notifications as Traccar does, and a bare test lands in the inbox at /api/inbox', async () => {
+    const json = 'application/json';
+    const made = await api('POST', '/notifications', JSON.stringify({ type: 'alarm', always: true, notificators: 'web', attributes: { alarms: 'sos' } }), json);
+    expect(made.status, await made.clone().text()).toBe(200);
+    const rule = (await made.json()) as { id: number; notificators: string; attributes: Record<string, unknown> };
+    expect(rule).toMatchObject({ notificators: 'web', attributes: { alarms: 'sos' } });
+    const rules = (await (await api('GET', '/notifications')).json()) as { id: number }[];
+    expect(rules.map((r) => r.id)).toContain(rule.id);
+    expect((await (await api('GET', '/notifications/types')).json()) as unknown[]).toContainEqual({ type: 'alarm' });
+    expect((await (await api('GET', '/notifications/notificators')).json()) as unknown[]).toContainEqual({ type: 'web' });
+    const test = await api('POST', '/notifications/test'); // no body, no custom header: as Traccar's web app sends it
+    expect(test.status, await test.clone().text()).toBe(200);
+    const inbox = (await (await api('GET', '/inbox?type=notificationTest')).json()) as { items: unknown[] };
+    expect(inbox.items.length).toBeGreaterThan(0);
+    expect((await api('DELETE', `/notifications/${rule.id}`)).status).toBe(204);
+  });
+
   it('signs out with a bare DELETE /api/session, and the session is gone', async () => {
     const out = await api('DELETE', '/session');
     expect(out.status).toBe(204);

@@ -15,7 +15,7 @@ export const IdentityAuditEntity = z.enum(['user', 'permission', 'token', 'sessi
 export const JourneyAuditEntity = z.enum(['route', 'journey', 'flag']);
 export const GeofenceAuditEntity = z.enum(['geofence', 'geofence_link']);
 export const OperationsAuditEntity = z.enum([
-  'calendar', 'cargo', 'complaint', 'computed_attribute', 'configuration', 'device', 'device_model', 'disciplinary_record',
+  'announcement', 'calendar', 'cargo', 'complaint', 'computed_attribute', 'configuration', 'device', 'device_model', 'disciplinary_record',
   'draft', 'driver', 'group', 'inventory', 'maintenance', 'notification_rule', 'order', 'position', 'saved_command', 'shipment',
   'single_use_certificate', 'tracking_unit', 'truck_owner',
 ]);

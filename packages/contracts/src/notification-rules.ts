@@ -1,19 +1,26 @@
 import { z } from 'zod';
-import { ref } from './references';
+import { notRef, ref } from './references';
 import { defineEndpoint } from './endpoint';
-import { Attributes } from './common';
+import { Attributes, repeated } from './common';
 import { AlarmType, EventType } from './events';
 import { queryFlag, ListQuery, OwnerCompanyInput, resourceEndpoints, trackingWriters, TypeItem } from './resource-endpoints';
 
 /**
- * Traccar-style notification rules (the user's inbox is GET /notifications, a different resource):
- * a rule says which event type (and, for type alarm, which alarms) of which devices notify which
- * users through which channels. Channels (Traccar "notificators"): web (the recipients' inbox),
- * mail (SMTP, to each recipient's email) and webhook (an HTTP POST of the event to webhookUrl,
- * retried with backoff). A company's rule covers that company's devices only.
+ * Traccar's NotificationResource at /notifications: the notification rules (the user's inbox is
+ * GET /inbox, a different resource). A rule says which event type (and, for type alarm, which
+ * alarms) of which devices notify which users through which channels. Channels (Traccar
+ * "notificators"): web (the recipients' inbox), mail (SMTP, to each recipient's email) and webhook
+ * (an HTTP POST of the event to webhookUrl, retried with backoff). A company's rule covers that
+ * company's devices only. Rules keep their links inline (deviceIds, recipients), not in /permissions.
  */
 export const Notificator = z.enum(['web', 'mail', 'webhook']);
 export type Notificator = z.infer<typeof Notificator>;
+
+/** Channels as Traccar writes them ("web,mail") or as a list (["web", "mail"]). */
+const NotificatorList = z
+  .union([z.array(Notificator), z.string().max(200).transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean)).pipe(z.array(Notificator))])
+  .pipe(z.array(Notificator).min(1))
+  .describe('Channels: "web,mail" as Traccar writes them, or ["web", "mail"]');
 
 export const NotificationRecipient = z
   .object({ userId: ref('user', z.number().int().positive()), email: z.email().max(254) })
@@ -25,14 +32,14 @@ export const NotificationRule = z
     type: EventType,
     description: z.string().nullable(),
     always: z.boolean().describe('Every device the rule\'s company owns (every device for a shared rule); else only deviceIds'),
+    notificators: z.string().describe('Comma-separated channels, as Traccar: "web,mail,webhook"'),
+    calendarId: z.number().int().nullable().describe('Only notify while this calendar has an event running'),
+    attributes: Attributes.describe('Free-form; for type alarm, attributes.alarms is the comma-separated alarms (as Traccar)'),
     deviceIds: z.array(z.number().int()),
     alarms: z.array(AlarmType).describe('For type alarm: the alarms that notify (empty = any)'),
-    notificators: z.array(Notificator),
     recipients: z.array(NotificationRecipient),
     webhookUrl: z.string().nullable(),
-    calendarId: z.number().int().nullable().describe('Only notify while this calendar has an event running'),
     companyId: z.number().int().nullable(),
-    attributes: Attributes,
   })
   .meta({ id: 'NotificationRule' });
 export type NotificationRule = z.infer<typeof NotificationRule>;
@@ -43,9 +50,9 @@ export const NotificationRuleInput = z
     description: z.string().max(500).nullable().default(null),
     always: z.boolean().default(false),
     deviceIds: z.array(ref('device', z.number().int().positive())).max(1000).default([]),
-    alarms: z.array(AlarmType).default([]),
-    notificators: z.array(Notificator).min(1),
-    recipients: z.array(NotificationRecipient).max(100).default([]),
+    alarms: z.array(AlarmType).default([]).describe('For type alarm (empty = any). attributes.alarms ("sos,powerCut", as Traccar writes them) wins when present'),
+    notificators: NotificatorList,
+    recipients: z.array(NotificationRecipient).max(100).default([]).describe('Empty with web or mail: the caller (Traccar links a new rule to its creator)'),
     webhookUrl: z.url({ protocol: /^https?$/ }).max(2000).nullable().default(null),
     calendarId: ref('calendar', z.number().int().positive()).nullable().default(null),
     companyId: OwnerCompanyInput,
@@ -57,11 +64,26 @@ export type NotificationRuleInput = z.infer<typeof NotificationRuleInput>;
 export const NotificationRulesQuery = ListQuery.extend({
   type: EventType.optional(),
   deviceId: ref('device', z.coerce.number().int().positive()).optional().describe('Rules covering that device (always or listed)'),
+  groupId: ref('group', z.coerce.number().int().positive()).optional().describe('Rules covering a device of that group (always or listed)'),
+  userId: ref('user', z.coerce.number().int().positive()).optional().describe('Rules that notify that user (a recipient)'),
+  all: queryFlag.optional().describe('Traccar list param; the caller sees every rule of their company (staff: every rule) already, so it changes nothing'),
+  refresh: queryFlag.optional().describe('Traccar list param (cache refresh); rules are read fresh, so it changes nothing'),
 });
 
 export const NotificationTestInput = z
   .object({ ruleId: ref('notificationRule', z.number().int().positive()) })
   .meta({ id: 'NotificationTestInput' });
+
+/** Traccar's NotificationMessage: what /notifications/send/{notificator} sends. */
+export const NotificationMessage = z
+  .object({
+    subject: z.string().max(200).optional(),
+    digest: z.string().max(500).optional().describe('A short form (Traccar: for short channels); the inbox shows it when there is no subject'),
+    body: z.string().min(1).max(10000),
+    priority: z.boolean().optional(),
+  })
+  .meta({ id: 'NotificationMessage' });
+export type NotificationMessage = z.infer<typeof NotificationMessage>;
 
 export const NotificationDelivery = z
   .object({
@@ -74,10 +96,16 @@ export const NotificationDelivery = z
   .meta({ id: 'NotificationDelivery' });
 export type NotificationDelivery = z.infer<typeof NotificationDelivery>;
 
+const notificatorParam = z.object({ notificator: notRef(Notificator, 'a channel name (web, mail, webhook), not an entry') });
+const testDescription = 'Without a body: a test message to the caller through every channel this server has and the caller can receive ' +
+  '(web: the caller\'s inbox; mail: their notification email, else their account email; webhook: the webhookUrl of their /settings/notification). ' +
+  'With { ruleId }: to each recipient and channel of that rule. Answers what happened to each delivery; a webhook is tried once and answers ' +
+  'only sent or failed (error "not delivered"), never the receiver\'s answer.';
+
 const tags = ['notifications'];
 export const notificationRulesEndpoints = [
   ...resourceEndpoints({
-    id: 'notifications.rules', path: '/notifications/rules', noun: 'notification rule', kind: 'notificationRule', tags, entity: NotificationRule,
+    id: 'notifications', path: '/notifications', noun: 'notification rule', kind: 'notificationRule', tags, entity: NotificationRule,
     input: NotificationRuleInput, query: NotificationRulesQuery, write: trackingWriters, companyScoped: true,
     description: 'mail needs at least one recipient, webhook needs webhookUrl, a rule that is not always needs deviceIds (400 naming the field). ' +
       'webhookUrl reaches public addresses only (loopback, private, link-local and metadata addresses are refused on save when literal, and at ' +
@@ -94,11 +122,24 @@ export const notificationRulesEndpoints = [
     responses: { 200: { description: 'Channels', schema: z.array(TypeItem) } },
   }),
   defineEndpoint({
-    id: 'notifications.test', method: 'post', path: '/notifications/test', service: 'ops-api', tags, access: trackingWriters, companyScoped: true,
-    summary: 'Send a test notification through a rule\'s channels',
-    description: 'Delivers a test message to each recipient and channel of the rule now, and answers what happened to each delivery; ' +
-      'a webhook is tried once and answers only sent or failed (error "not delivered"), never the receiver\'s answer.',
-    request: { body: NotificationTestInput },
+    id: 'notifications.test', method: 'post', path: '/notifications/test', service: 'ops-api', tags, access: 'authenticated', companyScoped: true,
+    summary: 'Send a test notification (to the caller, or through a rule\'s channels)', description: `${testDescription} A rule's test needs the admin or dispatcher role.`,
+    request: { body: NotificationTestInput.nullish() },
+    responses: { 200: { description: 'Deliveries', schema: z.array(NotificationDelivery) } },
+  }),
+  defineEndpoint({
+    id: 'notifications.testChannel', method: 'post', path: '/notifications/test/{notificator}', service: 'ops-api', tags, access: 'authenticated',
+    summary: 'Send a test notification to the caller through one channel',
+    description: 'As POST /notifications/test without a body, through that channel only: 400 when the server has no such channel or the caller no address on it.',
+    request: { params: notificatorParam },
+    responses: { 200: { description: 'Deliveries', schema: z.array(NotificationDelivery) } },
+  }),
+  defineEndpoint({
+    id: 'notifications.send', method: 'post', path: '/notifications/send/{notificator}', service: 'ops-api', tags, access: ['admin'],
+    summary: 'Send a message to users through one channel (administrators)',
+    description: 'web puts the message in each user\'s inbox (type announcement); mail sends it to their notification email, else their account email. ' +
+      'Without userId: every user. The channel must carry announcements (GET /notifications/notificators?announcement=true), else 400. Audited.',
+    request: { params: notificatorParam, query: z.object({ userId: repeated(ref('user', z.coerce.number().int().positive())).optional() }), body: NotificationMessage },
     responses: { 200: { description: 'Deliveries', schema: z.array(NotificationDelivery) } },
   }),
 ] as const;

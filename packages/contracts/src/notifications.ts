@@ -4,13 +4,14 @@ import { defineEndpoint } from './endpoint';
 import { Attributes, IsoDateTime, Pagination, repeated } from './common';
 
 /**
- * The signed-in user's notification inbox (GET /notifications) and channel preferences
- * (/settings/notification). Traccar-style notification rules are a different resource
- * (/notifications/rules).
+ * The signed-in user's notification inbox (GET /inbox) and channel preferences
+ * (/settings/notification). /notifications is Traccar's NotificationResource: the notification
+ * rules (notification-rules.ts). The inbox is also the web channel of those rules' test and
+ * announcement sends (types notificationTest and announcement).
  */
 export const NotificationType = z.enum([
   'certificateApplied', 'certificateSubmitted', 'certificateApproved', 'certificateRejected',
-  'complaintFiled', 'complaintStatusChanged', 'sanctionRecorded',
+  'complaintFiled', 'complaintStatusChanged', 'sanctionRecorded', 'notificationTest', 'announcement',
 ]);
 export type NotificationType = z.infer<typeof NotificationType>;
 export const notificationTypes = NotificationType.options;
@@ -78,7 +79,7 @@ export type NotificationSettingsInput = z.infer<typeof NotificationSettingsInput
 const tags = ['notifications'];
 export const notificationsEndpoints = [
   defineEndpoint({
-    id: 'notifications.inbox', method: 'get', path: '/notifications', service: 'ops-api', tags,
+    id: 'inbox.list', method: 'get', path: '/inbox', service: 'ops-api', tags,
     summary: "The signed-in user's notifications, newest first",
     description: 'Notifications addressed to the user, to their company, or to one of their roles; types whose web channel the user turned off are left out.',
     access: 'authenticated',
@@ -86,7 +87,7 @@ export const notificationsEndpoints = [
     responses: { 200: { description: 'A page of notifications', schema: NotificationPage } },
   }),
   defineEndpoint({
-    id: 'notifications.markRead', method: 'put', path: '/notifications/{id}/read', service: 'ops-api', tags,
+    id: 'inbox.markRead', method: 'put', path: '/inbox/{id}/read', service: 'ops-api', tags,
     summary: 'Mark one notification read (idempotent)', access: 'authenticated',
     request: { params: idParam('notification') },
     responses: { 200: { description: 'The notification', schema: Notification } },

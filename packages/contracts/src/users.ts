@@ -203,9 +203,10 @@ export const usersEndpoints = [
     summary: 'Lift a user\'s sign-in locks (administrators): every address\'s failures, waits and locks of the account are forgotten',
     description:
       'Repeated wrong passwords make an account wait longer after each failure (from the second) and then lock it from that address ' +
-      '(429 with Retry-After). This forgets those failures and the account-wide count; addresses the user signed in ' +
-      'from stay known. An address locked for all accounts (LOGIN_MAX_FAILURES_PER_IP) is not the account\'s and ' +
-      'stays locked until its time. The right password with a valid TOTP code also lifts a lock. Audited as user.unlock.',
+      '(429 with Retry-After). This forgets those failures and the account-wide count (addresses the user signed in ' +
+      'from stay known), and for LOGIN_LOCKOUT_SECONDS an address locked by other accounts\' failures ' +
+      '(LOGIN_MAX_FAILURES_PER_IP) does not refuse this user. The right password with a valid TOTP code also lifts a ' +
+      'lock. Audited as user.unlock.',
     access: ['admin'],
     request: { params: idParam('user') },
     responses: { 204: { description: 'Unlocked', schema: null } },

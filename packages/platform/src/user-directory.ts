@@ -5,8 +5,11 @@ import { AppError } from './errors';
 import { companyScope } from './identity';
 import type { ReferenceCheck } from './references';
 
-/** Who each user is for a reference check: id and company (the gateway owns users and publishes this). */
-export const UserDirectory = z.array(z.object({ id: z.number().int(), companyId: z.number().int().nullable() }));
+/**
+ * Who each user is: id and company for a reference check, and the account email (where an
+ * administrator's announcement is mailed). The gateway owns users and publishes this.
+ */
+export const UserDirectory = z.array(z.object({ id: z.number().int(), companyId: z.number().int().nullable(), email: z.string().optional() }));
 export type UserDirectory = z.infer<typeof UserDirectory>;
 
 /** The gateway writes the whole directory after every change to users and at start. */
@@ -21,16 +24,21 @@ export async function publishUserDirectory(cache: Cache, users: UserDirectory): 
  */
 export function userReferenceCheck(cache: Cache): ReferenceCheck {
   return async (ids, who, site) => {
-    let raw: string | null;
-    try {
-      raw = await cache.get(cacheKeys.userDirectory());
-    } catch (err) {
-      throw new AppError('UNAVAILABLE', 'The user directory is unavailable', { cause: (err as Error).message }, true);
-    }
-    const parsed = raw === null ? undefined : UserDirectory.safeParse(JSON.parse(raw));
-    if (!parsed?.success) throw new AppError('UNAVAILABLE', 'The user directory is not published (the gateway publishes it at start)', undefined, true);
-    const byId = new Map(parsed.data.map((u) => [u.id, u.companyId]));
+    const byId = new Map((await readUserDirectory(cache)).map((u) => [u.id, u.companyId]));
     const scope = site.scope === 'any' ? undefined : companyScope(who);
     return ids.filter((id) => typeof id === 'number' && byId.has(id) && (id === who.userId || scope === undefined || byId.get(id) === scope));
   };
+}
+
+/** The directory as the gateway published it; 503 when the cache cannot be read or nothing is published. */
+export async function readUserDirectory(cache: Cache): Promise<UserDirectory> {
+  let raw: string | null;
+  try {
+    raw = await cache.get(cacheKeys.userDirectory());
+  } catch (err) {
+    throw new AppError('UNAVAILABLE', 'The user directory is unavailable', { cause: (err as Error).message }, true);
+  }
+  const parsed = raw === null ? undefined : UserDirectory.safeParse(JSON.parse(raw));
+  if (!parsed?.success) throw new AppError('UNAVAILABLE', 'The user directory is not published (the gateway publishes it at start)', undefined, true);
+  return parsed.data;
 }

@@ -203,6 +203,26 @@ describe('cookie sessions', () => {
     expect(trail.find((r) => r.action === 'user.unlock')).toMatchObject({ actorUserId: admin.id });
   });
 
+  it('lifts, for the unlocked account, an address locked by other accounts\' failures (issue 11)', async () => {
+    const gw = await startGateway({ adapters: h.adapters, env: { LOGIN_MAX_FAILURES_PER_IP: '3', LOGIN_LOCKOUT_SECONDS: '600' } });
+    try {
+      const u = await createUser(gw, ['company_user'], 202);
+      const signIn = (email: string, password: string) => gw.gateway.app.inject({ method: 'POST', url: '/api/session', payload: { email, password }, remoteAddress: '203.0.113.40' });
+      // three other accounts fail once each from this address: it is locked for accounts never signed in there
+      for (let i = 0; i < 3; i++) expect((await signIn(`nobody-${i}-${u.id}@corridor.test`, 'a-guess')).statusCode).toBe(401);
+      const refused = await signIn(u.email, u.plainPassword);
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json()).toMatchObject({ error: { details: { lockedBy: 'ip' } } });
+      const admin = { authorization: `Bearer ${await tokenFor(gw, (await createUser(gw, ['admin'])).id)}` };
+      expect((await gw.gateway.app.inject({ method: 'DELETE', url: `/api/users/${u.id}/lock`, headers: admin })).statusCode).toBe(204);
+      expect((await signIn(u.email, u.plainPassword)).statusCode).toBe(200);
+      // the address stays locked for the other accounts
+      expect((await signIn(`nobody-0-${u.id}@corridor.test`, 'a-guess')).statusCode).toBe(429);
+    } finally {
+      await gw.gateway.close();
+    }
+  });
+
   it('refuses a disabled user: sign-in 401 and the live session ends', async () => {
     const u = await createUser(h, ['dispatcher'], 101);
     const cookie = await login(h, u.email, u.plainPassword);

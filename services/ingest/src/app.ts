@@ -94,7 +94,7 @@ export async function build(deps: IngestDeps): Promise<IngestService> {
     async close() {
       await ports.close();
       await Promise.allSettled([app.close(), osmand.close()]);
-      await Promise.allSettled([...subs.map((s) => s.stop()), registry.stop(), commands.stop()]);
+      await Promise.allSettled([...subs.map((s) => s.stop()), registry.stop(), commands.stop(), intake.settled()]);
     },
   };
 }

@@ -137,18 +137,22 @@ describe.runIf(kafka)('Kafka outage while devices stream over TCP', () => {
     let downAt = Infinity;
     let upAt = Infinity;
     let quit = false;
+    // the phases last at least these times, and each waits for what it must have produced (on a busy
+    // machine a tick can take longer than a phase): the outage ends only once it failed publishes
+    // that Kafka stored, the trackers keep reporting at least 800 ms after it
     const started = Date.now();
-    while (Date.now() - started < 3600) {
+    for (;;) {
       const elapsed = Date.now() - started;
+      if (upAt !== Infinity && Date.now() - upAt > 800) break;
       if (elapsed > 800 && downAt === Infinity) {
         bus.down = true;
         downAt = Date.now();
       }
-      if (elapsed > 1100 && !quit) {
+      if (elapsed > 1100 && !quit && [...quitter.sent.values()].some((f) => f.sentAt > downAt)) {
         quit = true;
         quitter.device.close();
       }
-      if (elapsed > 2800 && upAt === Infinity) {
+      if (elapsed > 2800 && quit && bus.storedButFailed > 0 && upAt === Infinity) {
         bus.down = false;
         upAt = Date.now();
       }
@@ -164,7 +168,7 @@ describe.runIf(kafka)('Kafka outage while devices stream over TCP', () => {
     const staying = trackers.slice(0, 4);
     await waitFor(
       () => staying.every((t) => t.acked.size === t.sent.size),
-      30_000,
+      180_000,
       'every frame of the connected devices acknowledged after the outage',
     );
 
@@ -184,7 +188,7 @@ describe.runIf(kafka)('Kafka outage while devices stream over TCP', () => {
     // ClickHouse, after dedupe: every acknowledged position exactly once
     const count = countPositions(adapters.analytics);
     for (const t of staying) {
-      await waitFor(async () => (await count([t.deviceId])) >= t.acked.size, 30_000, `positions of ${t.deviceId} stored`);
+      await waitFor(async () => (await count([t.deviceId])) >= t.acked.size, 180_000, `positions of ${t.deviceId} stored`);
       expect(await count([t.deviceId])).toBe(t.acked.size);
     }
     const rs = await adapters.analytics.client.query({
@@ -197,5 +201,5 @@ describe.runIf(kafka)('Kafka outage while devices stream over TCP', () => {
       for (const serial of t.acked.keys()) expect(stored.get(t.sent.get(serial)!.positionId), `device ${t.deviceId} serial ${serial}`).toBe(1);
     }
     for (const t of staying) t.device.close();
-  }, 90_000);
+  }, 600_000);
 });

@@ -172,7 +172,7 @@ export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
   dashboardRoutes(app, dashboardService({ repo: dashboardRepository(deps.db.orm), events: eventFigures(deps.analytics), clock: deps.clock }));
   const tracking = trackingModules(app, {
     db: deps.db.orm, bus: deps.bus, cache: deps.cache, analytics: deps.analytics, logger: deps.logger,
-    devicesRepo: repo, devices, notifications: deps.notificationRules,
+    devicesRepo: repo, devices, notifications: deps.notificationRules, inbox: notifications,
   });
   const { journeyUrl, geofenceUrl } = deps;
   opsReferenceChecks(app, {

@@ -80,7 +80,7 @@ async function until(check: () => boolean, ms = 20000, what = 'condition'): Prom
   }
 }
 async function rule(body: Record<string, unknown>, by = dispatcherOf(101)): Promise<NotificationRule> {
-  const res = await h.call(by, 'POST', '/api/notifications/rules', body);
+  const res = await h.call(by, 'POST', '/api/notifications', body);
   expect(res.statusCode, res.body).toBe(200);
   return res.json<NotificationRule>();
 }
@@ -184,7 +184,7 @@ describe('notification rules', () => {
 
   it('refuses internal webhook addresses on save, and the test send tells only delivered or not (no port scanning)', async () => {
     for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://10.0.0.7:6379/', 'http://[::1]:5432/', 'http://0x7f000002/']) {
-      expect400(await h.call(dispatcherOf(101), 'POST', '/api/notifications/rules', { type: 'alarm', always: true, notificators: ['webhook'], webhookUrl: url }), 'webhookUrl');
+      expect400(await h.call(dispatcherOf(101), 'POST', '/api/notifications', { type: 'alarm', always: true, notificators: ['webhook'], webhookUrl: url }), 'webhookUrl');
     }
     const closed = createServer();
     await new Promise<void>((r) => closed.listen(0, '127.0.0.1', () => r()));
@@ -214,15 +214,115 @@ describe('notification rules', () => {
 
   it('validates rules against the company\'s devices and calendars', async () => {
     // another company's device, calendar or user answers like an unknown one
-    expectError(await h.call(dispatcherOf(101), 'POST', '/api/notifications/rules', { type: 'alarm', deviceIds: [truckB.id], notificators: ['web'], recipients: [desk] }), 404, 'NOT_FOUND');
-    expectError(await h.call(dispatcherOf(101), 'POST', '/api/notifications/rules', { type: 'alarm', always: true, notificators: ['web'], recipients: [{ userId: testUsers.companyB.userId, email: 'b@company-b.test' }] }), 404, 'NOT_FOUND');
-    expect400(await h.call(dispatcherOf(101), 'POST', '/api/notifications/rules', { type: 'ignitionOn', alarms: ['sos'], always: true, notificators: ['web'], recipients: [desk] }), 'alarms');
-    expect400(await h.call(dispatcherOf(101), 'POST', '/api/notifications/rules', { type: 'alarm', always: true, notificators: ['webhook'], webhookUrl: 'ftp://x' }), 'webhookUrl');
-    expect400(await h.call(dispatcherOf(101), 'POST', '/api/notifications/rules', { type: 'alarm', always: true, notificators: ['mail'], recipients: [{ userId: 1, email: 'nope' }] }), 'recipients.0.email');
-    expectError(await h.call(dispatcherOf(101), 'POST', '/api/notifications/rules', { type: 'alarm', always: true, notificators: ['web'], recipients: [desk], calendarId: 999999 }), 404, 'NOT_FOUND');
-    const listed = (await h.call(dispatcherOf(101), 'GET', `/api/notifications/rules?deviceId=${truckA.id}&type=alarm`)).json<NotificationRule[]>();
+    expectError(await h.call(dispatcherOf(101), 'POST', '/api/notifications', { type: 'alarm', deviceIds: [truckB.id], notificators: ['web'], recipients: [desk] }), 404, 'NOT_FOUND');
+    expectError(await h.call(dispatcherOf(101), 'POST', '/api/notifications', { type: 'alarm', always: true, notificators: ['web'], recipients: [{ userId: testUsers.companyB.userId, email: 'b@company-b.test' }] }), 404, 'NOT_FOUND');
+    expect400(await h.call(dispatcherOf(101), 'POST', '/api/notifications', { type: 'ignitionOn', alarms: ['sos'], always: true, notificators: ['web'], recipients: [desk] }), 'alarms');
+    expect400(await h.call(dispatcherOf(101), 'POST', '/api/notifications', { type: 'alarm', always: true, notificators: ['webhook'], webhookUrl: 'ftp://x' }), 'webhookUrl');
+    expect400(await h.call(dispatcherOf(101), 'POST', '/api/notifications', { type: 'alarm', always: true, notificators: ['mail'], recipients: [{ userId: 1, email: 'nope' }] }), 'recipients.0.email');
+    expectError(await h.call(dispatcherOf(101), 'POST', '/api/notifications', { type: 'alarm', always: true, notificators: ['web'], recipients: [desk], calendarId: 999999 }), 404, 'NOT_FOUND');
+    const listed = (await h.call(dispatcherOf(101), 'GET', `/api/notifications?deviceId=${truckA.id}&type=alarm`)).json<NotificationRule[]>();
     expect(listed.length).toBeGreaterThan(0);
     expect(listed.every((r) => r.type === 'alarm' && (r.always || r.deviceIds.includes(truckA.id)))).toBe(true);
-    expect((await h.call(testUsers.companyB, 'GET', '/api/notifications/rules')).json()).toEqual([]);
+    expect((await h.call(testUsers.companyB, 'GET', '/api/notifications')).json()).toEqual([]);
+  });
+});
+
+describe('Traccar\'s NotificationResource', () => {
+  it('takes and answers rules in Traccar\'s shape, linked to their creator, and lists them as an array with Traccar\'s filters', async () => {
+    const by = dispatcherOf(101);
+    const res = await h.call(by, 'POST', '/api/notifications', { type: 'alarm', always: true, notificators: 'web,mail', attributes: { alarms: 'sos,powerCut' } });
+    expect(res.statusCode, res.body).toBe(200);
+    const created = res.json<NotificationRule>();
+    expect(created).toMatchObject({
+      type: 'alarm', always: true, notificators: 'web,mail', attributes: { alarms: 'sos,powerCut' }, alarms: ['sos', 'powerCut'], calendarId: null,
+      recipients: [{ userId: by.userId, email: by.email }],
+    });
+    // a Traccar client sends back what it read, with its change in attributes.alarms
+    const changed = (await h.call(by, 'PUT', `/api/notifications/${created.id}`, { ...created, attributes: { alarms: 'sos' } })).json<NotificationRule>();
+    expect(changed).toMatchObject({ alarms: ['sos'], attributes: { alarms: 'sos' }, notificators: 'web,mail' });
+    expect400(await h.call(by, 'POST', '/api/notifications', { type: 'alarm', always: true, notificators: 'web', attributes: { alarms: 'sos,nonsense' } }), 'attributes.alarms');
+    expect400(await h.call(by, 'POST', '/api/notifications', { type: 'alarm', always: true, notificators: 'web,sms' }), 'notificators');
+
+    const list = await h.call(by, 'GET', '/api/notifications?all=true&refresh=true');
+    expect(list.statusCode, list.body).toBe(200);
+    expect(Array.isArray(list.json())).toBe(true);
+    expect(list.json<NotificationRule[]>().map((r) => r.id)).toContain(created.id);
+    const mine = (await h.call(by, 'GET', `/api/notifications?userId=${by.userId}`)).json<NotificationRule[]>();
+    expect(mine.map((r) => r.id)).toContain(created.id);
+    expect(mine.every((r) => r.recipients.some((x) => x.userId === by.userId))).toBe(true);
+
+    // groupId: rules covering a device of that group
+    const group = (await h.call(by, 'POST', '/api/groups', { name: 'Coast fleet' })).json<{ id: number }>();
+    const inGroup = (await h.call(by, 'POST', '/api/devices', { name: 'KCB 101G', uniqueId: '866000000000101', groupId: group.id })).json<Device>();
+    const forGroup = await rule({ type: 'ignitionOn', deviceIds: [inGroup.id], notificators: ['web'], recipients: [desk] });
+    const forOther = await rule({ type: 'ignitionOn', deviceIds: [truckA.id], notificators: ['web'], recipients: [desk] });
+    const byGroup = (await h.call(by, 'GET', `/api/notifications?groupId=${group.id}&type=ignitionOn`)).json<NotificationRule[]>().map((r) => r.id);
+    expect(byGroup).toContain(forGroup.id);
+    expect(byGroup).not.toContain(forOther.id);
+    // another company's group, user or rule answers like an unknown one
+    expectError(await h.call(dispatcherOf(202), 'GET', `/api/notifications?groupId=${group.id}`), 404, 'NOT_FOUND');
+    expectError(await h.call(dispatcherOf(202), 'GET', `/api/notifications?userId=${by.userId}`), 404, 'NOT_FOUND');
+    expectError(await h.call(dispatcherOf(202), 'GET', `/api/notifications/${created.id}`), 404, 'NOT_FOUND');
+    expectError(await h.call(dispatcherOf(202), 'DELETE', `/api/notifications/${created.id}`), 404, 'NOT_FOUND');
+    expect((await h.call(by, 'DELETE', `/api/notifications/${created.id}`)).statusCode).toBe(204);
+    expectError(await h.call(by, 'GET', `/api/notifications/${created.id}`), 404, 'NOT_FOUND');
+  });
+
+  it('sends a test to the caller through every channel they can receive: inbox, mail, their webhook', async () => {
+    const user = testUsers.companyA;
+    const inboxOf = async (type: string) => (await h.call(user, 'GET', `/api/inbox?type=${type}`)).json<{ items: { title: string; message: string }[] }>().items;
+    const before = (await inboxOf('notificationTest')).length;
+    const mailsBefore = mails.length;
+    const res = await h.call(user, 'POST', '/api/notifications/test');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<NotificationDelivery[]>().map((d) => [d.channel, d.recipient, d.status])).toEqual([['web', String(user.userId), 'sent'], ['mail', user.email, 'sent']]);
+    expect(await inboxOf('notificationTest')).toHaveLength(before + 1);
+    expect(mails.slice(mailsBefore).map((m) => m.to)).toEqual([user.email]);
+    expectError(await h.call(user, 'POST', '/api/notifications/test/webhook'), 400, 'VALIDATION_FAILED'); // no webhookUrl of theirs yet
+
+    // their own settings: a notification email and a webhook
+    const saved = await h.call(user, 'PUT', '/api/settings/notification', { email: 'alerts@company-a.test', webhookUrl: hookUrl });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const hooksBefore = hooks.length;
+    const all = (await h.call(user, 'POST', '/api/notifications/test')).json<NotificationDelivery[]>();
+    expect(all.map((d) => [d.channel, d.recipient, d.status])).toEqual([['web', '5', 'sent'], ['mail', 'alerts@company-a.test', 'sent'], ['webhook', hookUrl, 'sent']]);
+    expect(hooks.slice(hooksBefore).map((x) => x.body.test)).toEqual([true]);
+    const onlyMail = (await h.call(user, 'POST', '/api/notifications/test/mail')).json<NotificationDelivery[]>();
+    expect(onlyMail.map((d) => d.channel)).toEqual(['mail']);
+
+    // a failing receiver of the caller's own: tried once, and the answer tells only "not delivered"
+    failNextHooks = 1;
+    expect((await h.call(user, 'POST', '/api/notifications/test/webhook')).json()).toEqual([
+      { channel: 'webhook', recipient: hookUrl, status: 'failed', attempts: 1, error: 'not delivered' },
+    ]);
+    expect(failNextHooks).toBe(0);
+    expect400(await h.call(user, 'POST', '/api/notifications/test/sms'), 'notificator');
+    // a rule's test stays for those who write rules
+    const r = await rule({ type: 'alarm', always: true, notificators: ['web'], recipients: [desk] });
+    expectError(await h.call(user, 'POST', '/api/notifications/test', { ruleId: r.id }), 403, 'FORBIDDEN');
+  });
+
+  it('lets an administrator send a message to users through the inbox or by mail, audited', async () => {
+    const inboxOf = async (who: typeof testUsers.companyA) =>
+      (await h.call(who, 'GET', '/api/inbox?type=announcement')).json<{ items: { title: string; message: string }[] }>().items;
+    const msg = { subject: 'Border closed', body: 'Namanga is closed until 18:00.' };
+    const res = await h.call(testUsers.admin, 'POST', `/api/notifications/send/web?userId=${testUsers.companyA.userId}&userId=9`, msg);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<NotificationDelivery[]>().map((d) => [d.channel, d.recipient])).toEqual([['web', '5'], ['web', '9']]);
+    expect((await inboxOf(testUsers.companyA))[0]).toMatchObject({ title: 'Border closed', message: 'Namanga is closed until 18:00.' });
+    expect(await inboxOf(testUsers.companyB)).toEqual([]);
+
+    const mailsBefore = mails.length;
+    const mailed = (await h.call(testUsers.admin, 'POST', '/api/notifications/send/mail?userId=9', { digest: 'Rain', body: 'Heavy rain on the A109.' })).json<NotificationDelivery[]>();
+    expect(mailed.map((d) => [d.channel, d.recipient, d.status])).toEqual([['mail', 'night@company-a.test', 'sent']]);
+    expect(mails.slice(mailsBefore)[0]!.raw).toMatch(/Subject: Rain/);
+
+    expectError(await h.call(dispatcherOf(101), 'POST', '/api/notifications/send/web', msg), 403, 'FORBIDDEN');
+    expect400(await h.call(testUsers.admin, 'POST', '/api/notifications/send/webhook', msg), 'notificator');
+    expect400(await h.call(testUsers.admin, 'POST', '/api/notifications/send/web', { subject: 'x' }), 'body');
+    const trail = await h.adapters.db.rows<{ action: string; entity_type: string }>(
+      (await import('drizzle-orm')).sql`select action, entity_type from ops.audit_log where action = 'announcement.send'`,
+    );
+    expect(trail).toHaveLength(2);
   });
 });

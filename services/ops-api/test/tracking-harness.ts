@@ -18,9 +18,9 @@ export async function startHarness(extra: Partial<OpsApiDeps> = {}): Promise<Har
   const svc = await build({ ...adapters, logger: adapters.logger, identitySecret: TEST_IDENTITY_SECRET, ...extra });
   // the users the tests act as, as the gateway publishes them (notification recipients are checked against them)
   await publishUsers(adapters.cache, [
-    ...Object.values(testUsers).map((u) => ({ id: u.userId, companyId: u.companyId })),
-    ...[101, 202].map((c) => ({ id: dispatcherOf(c).userId, companyId: c })),
-    { id: 9, companyId: 101 }, // a second company-A user the notification tests name as a recipient
+    ...Object.values(testUsers).map((u) => ({ id: u.userId, companyId: u.companyId, email: u.email })),
+    ...[101, 202].map((c) => ({ id: dispatcherOf(c).userId, companyId: c, email: dispatcherOf(c).email })),
+    { id: 9, companyId: 101, email: 'night@company-a.test' }, // a second company-A user the notification tests name as a recipient
   ]);
   return {
     adapters,
@@ -37,5 +37,5 @@ export async function startHarness(extra: Partial<OpsApiDeps> = {}): Promise<Har
 
 /** A company dispatcher (the test identities' dispatcher has no company). */
 export const dispatcherOf = (companyId: number, userId = 40 + companyId): Identity => ({
-  userId, email: `dispatcher${companyId}@test`, name: 'Dispatcher', roles: ['dispatcher'], companyId,
+  userId, email: `dispatcher${companyId}@company.test`, name: 'Dispatcher', roles: ['dispatcher'], companyId,
 });

@@ -118,10 +118,10 @@ const cases: Case[] = [
   },
   {
     name: 'notification rules', endpoints: notificationRulesEndpoints.slice(0, 5), scoped: true,
-    valid: (n) => ({ type: 'alarm', alarms: ['sos'], always: true, notificators: ['web'], recipients: [{ userId: 5, email: 'a@company-a.test' }], description: `SOS desk ${n}` }),
+    valid: (n) => ({ type: 'alarm', alarms: ['sos'], always: true, notificators: 'web', recipients: [{ userId: 5, email: 'a@company-a.test' }], description: `SOS desk ${n}` }),
     change: { alarms: ['sos', 'powerCut'] }, keyword: (n) => `desk ${n}`,
     invalid: [
-      { body: () => ({ type: 'alarm', always: true, notificators: ['web'] }), field: 'recipients' },
+      { body: () => ({ type: 'alarm', always: true, notificators: 'web,sms' }), field: 'notificators' },
       { body: () => ({ type: 'alarm', always: true, notificators: ['webhook'] }), field: 'webhookUrl' },
       { body: () => ({ type: 'alarm', always: false, notificators: ['web'], recipients: [{ userId: 5, email: 'a@company-a.test' }] }), field: 'deviceIds' },
       { body: () => ({ type: 'alarm', always: true, notificators: ['mail'], recipients: [{ userId: 5, email: 'a@company-a.test' }] }), field: 'notificators' },

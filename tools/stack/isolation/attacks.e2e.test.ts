@@ -125,7 +125,7 @@ describe('issue 11: references to another company\'s entries answer like unknown
 
   it('a foreign user cannot be named as a notification recipient', async () => {
     const rule = (userId: number) => ({ type: 'geofenceEnter', always: true, notificators: ['web'], recipients: [{ userId, email: 'x@corridor.test' }] });
-    notFound(await s.call(dispA.auth, 'POST', '/api/notifications/rules', rule(dispB.id)));
-    ok(await s.call(dispA.auth, 'POST', '/api/notifications/rules', rule(userA.id)));
+    notFound(await s.call(dispA.auth, 'POST', '/api/notifications', rule(dispB.id)));
+    ok(await s.call(dispA.auth, 'POST', '/api/notifications', rule(userA.id)));
   });
 });

@@ -72,7 +72,7 @@ export async function buildPool(s: TestStack, side: Side, seq: string): Promise<
   add('computedAttribute', (await post(d, '/api/attributes/computed', { description: `${side} kmh`, attribute: 'speedKmh', expression: 'speed * 1.852', type: 'Number' }, 'computed attribute')).id);
   add('configuration', (await post(d, '/api/configurations', { name: `${side} config` }, 'configuration')).id);
   add('command', (await post(d, '/api/commands', { description: `${side} custom`, type: 'custom', attributes: { data: 'STATUS#' } }, 'command')).id);
-  add('notificationRule', (await post(d, '/api/notifications/rules', { type: 'deviceOnline', always: true, notificators: ['web'], recipients: [{ userId: users.dispatcher.id, email: 'dispatcher@corridor.test' }] }, 'notification rule')).id);
+  add('notificationRule', (await post(d, '/api/notifications', { type: 'deviceOnline', always: true, notificators: ['web'], recipients: [{ userId: users.dispatcher.id, email: 'dispatcher@corridor.test' }] }, 'notification rule')).id);
   const owner = await post(d, '/api/truck-owners', { name: `${side} owner`, trucks: [{ plateNumber: `K${side}${seq}`.slice(0, 12) }] }, 'truck owner');
   add('truckOwner', owner.id);
   add('truck', (owner.trucks as { id: number }[])[0]!.id);

@@ -29,7 +29,7 @@ export default function InboxScreen() {
   const [unreadOnly, setUnreadOnly] = useState(false);
   const [offset, setOffset] = useState(0);
   const q = useApiQuery(inbox, { query: { limit: LIMIT, offset, unread: unreadOnly ? 'true' : undefined } }, { refetchInterval: 30_000 });
-  const read = useApiMutation(markRead, { invalidates: ['notifications.'] });
+  const read = useApiMutation(markRead, { invalidates: ['inbox.'] });
   return (
     <div className="screen">
       <div className="screen-head">

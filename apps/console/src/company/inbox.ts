@@ -1,5 +1,5 @@
 import { notificationsEndpoints } from '@corridor/contracts/notifications';
 import { endpoint } from '../api/endpoint';
 
-export const inbox = endpoint(notificationsEndpoints, 'notifications.inbox');
-export const markRead = endpoint(notificationsEndpoints, 'notifications.markRead');
+export const inbox = endpoint(notificationsEndpoints, 'inbox.list');
+export const markRead = endpoint(notificationsEndpoints, 'inbox.markRead');

@@ -13,7 +13,12 @@ redis.call('SET', KEYS[1], ARGV[1])
 return 1
 `;
 
-/** Redis through ioredis. Commands fail fast when Redis is down (no unbounded offline queue). */
+/**
+ * Redis through ioredis. Commands fail fast when Redis is down (no unbounded offline queue).
+ * Commands issued in the same tick go out in one write (ioredis auto-pipelining, in order): ingest
+ * reads and writes a track state per frame, and one socket write per command cost more CPU than the
+ * commands (bench/results/ingest-capacity.json).
+ */
 export class RedisCache implements Cache {
   readonly kind = 'redis' as const;
   readonly redis: Redis;
@@ -21,7 +26,7 @@ export class RedisCache implements Cache {
   /** A URL, or a target from redisTarget() (a URL or sentinels); keyPrefix isolates tests sharing one Redis. */
   constructor(target: string | RedisTarget, opts: { keyPrefix?: string } = {}) {
     const t = typeof target === 'string' ? { url: target, options: {} } : target;
-    const options = { ...t.options, maxRetriesPerRequest: 2, enableOfflineQueue: true, connectTimeout: 3000, lazyConnect: false, keyPrefix: opts.keyPrefix };
+    const options = { ...t.options, enableAutoPipelining: true, maxRetriesPerRequest: 2, enableOfflineQueue: true, connectTimeout: 3000, lazyConnect: false, keyPrefix: opts.keyPrefix };
     this.redis = 'url' in t ? new Redis(t.url, options) : new Redis(options);
     // connection errors surface on commands; an 'error' event must not crash the process
     this.redis.on('error', () => undefined);

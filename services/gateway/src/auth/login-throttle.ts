@@ -44,6 +44,8 @@ const pairKey = (acct: string, gen: string, ip: string): string => `gw:login-fai
 const waitKey = (acct: string, gen: string, ip: string): string => `gw:login-wait:${acct}:${gen}:${ip}`;
 const knownKey = (acct: string, gen: string, ip: string): string => `gw:login-known:${acct}:${gen}:${ip}`;
 const ipKey = (ip: string): string => `gw:login-fail:ip:${ip}`;
+/** Set by an administrator's unlock for lockoutSeconds: the account is not refused for its addresses' failures with other accounts. */
+const liftedKey = (acct: string): string => `gw:login-lifted:${acct}`;
 
 /**
  * Sign-in throttling with counters in the shared cache (Redis: they survive restarts and hold
@@ -86,11 +88,13 @@ export function loginThrottle(cache: Cache, s: ThrottleSettings, now: () => Date
     async check(login: string, ip: string): Promise<void> {
       const acct = digest(login);
       const g = await generations(acct);
-      const [pair, wait, all, addr, known] = await cache.mget([pairKey(acct, g.pair, ip), waitKey(acct, g.pair, ip), accountKey(acct), ipKey(ip), knownKey(acct, g.gen, ip)]);
+      const [pair, wait, all, addr, known, lifted] = await cache.mget([
+        pairKey(acct, g.pair, ip), waitKey(acct, g.pair, ip), accountKey(acct), ipKey(ip), knownKey(acct, g.gen, ip), liftedKey(acct),
+      ]);
       if (Number(pair ?? 0) >= s.maxPerAccount) throw refuse('account');
       const waitMs = Number(wait ?? 0) - now().getTime();
       if (waitMs > 0) throw refuse('delay', Math.ceil(waitMs / 1000));
-      if (known) return;
+      if (known || lifted) return;
       if (Number(all ?? 0) >= maxAll) throw refuse('account-wide');
       if (Number(addr ?? 0) >= s.maxPerIp) throw refuse('ip');
     },
@@ -116,11 +120,16 @@ export function loginThrottle(cache: Cache, s: ThrottleSettings, now: () => Date
       await cache.del(pairKey(acct, g.pair, ip), waitKey(acct, g.pair, ip));
       await cache.set(knownKey(acct, g.gen, ip), '1', KNOWN_SECONDS);
     },
-    /** An administrator lifts the account's locks and waits: every pair and the account-wide count are forgotten; known addresses stay. */
+    /**
+     * An administrator lifts the account's locks and waits: every pair and the account-wide count
+     * are forgotten (known addresses stay), and for lockoutSeconds an address locked by other
+     * accounts' failures (maxPerIp) does not refuse this account; its own pairs still count.
+     */
     async unlock(login: string): Promise<void> {
       const acct = digest(login);
       await cache.incr(pairGenerationKey(acct));
       await cache.del(accountKey(acct));
+      await cache.set(liftedKey(acct), '1', s.lockoutSeconds);
     },
   };
 }

@@ -35,8 +35,8 @@ export function usersRepository(db: Orm) {
       return r;
     },
     /** Every user's id and company (the directory other services check user references with). */
-    async directory(): Promise<{ id: number; companyId: number | null }[]> {
-      return db.select({ id: users.id, companyId: users.companyId }).from(users).orderBy(users.id);
+    async directory(): Promise<{ id: number; companyId: number | null; email: string }[]> {
+      return db.select({ id: users.id, companyId: users.companyId, email: users.email }).from(users).orderBy(users.id);
     },
     /** Which of these ids are users. */
     async existingIds(ids: readonly number[], tx: Orm = db): Promise<Set<number>> {

@@ -55,7 +55,8 @@ export interface IntakeOptions {
  * known location, add the server-side accumulators (track.ts), apply computed attributes, publish,
  * and only then return. All-or-nothing: if any record of the call is refused, nothing is published
  * and the error lists each. Records of one device are handled one call at a time in this instance
- * (its track state is read, advanced and saved after the publish).
+ * (its track state is read, advanced and saved after the publish; the save is not waited for, see
+ * TrackStore).
  */
 export class PositionIntake {
   private readonly locks = new DeviceLocks();
@@ -122,8 +123,13 @@ export class PositionIntake {
         out.push(this.deps.computed ? this.deps.computed.apply(tracked.position, this.deps.registry.companyOf(device.uniqueId)) : tracked.position);
       }
       await publishPositions(this.deps.bus, out);
-      await this.tracks.save(next);
+      this.tracks.save(next);
       return out;
     });
+  }
+
+  /** The track states saved so far are written (before the cache closes). */
+  settled(): Promise<void> {
+    return this.tracks.settled();
   }
 }

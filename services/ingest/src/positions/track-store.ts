@@ -23,9 +23,12 @@ const parse = <T>(raw: string | null | undefined): T | undefined => {
  * instance may get the device's next connection), with an in-process copy that stands in while the
  * cache is unavailable, so an outage of the cache never holds positions back. A device without a
  * state starts from its latest stored position's accumulators (the position writer's cache entry).
+ * A save is issued at once and not waited for: the cache runs one connection's commands in order,
+ * so the device's next load (issued later) reads it, and the device's ack does not wait for it.
  */
 export class TrackStore {
   private readonly local = new Map<number, TrackState>();
+  private readonly saving = new Set<Promise<void>>();
 
   constructor(private readonly cache: Cache, private readonly logger: Logger) {}
 
@@ -59,13 +62,22 @@ export class TrackStore {
     return { states, overrides };
   }
 
-  async save(states: Map<number, TrackState>): Promise<void> {
+  /** Issues the writes (in order with every later command) and returns without waiting for them; `settled()` waits. */
+  save(states: Map<number, TrackState>): void {
     for (const [id, s] of states) this.local.set(id, s);
-    try {
-      await Promise.all([...states].map(([id, s]) => this.cache.set(trackStateKey(id), JSON.stringify(s), TTL_SECONDS)));
-    } catch (err) {
-      cacheFailures.inc({ op: 'write' });
-      this.logger.warn({ err: (err as Error).message }, 'cache unavailable: track state kept in this instance only');
-    }
+    const writes = Promise.all([...states].map(([id, s]) => this.cache.set(trackStateKey(id), JSON.stringify(s), TTL_SECONDS))).then(
+      () => undefined,
+      (err: unknown) => {
+        cacheFailures.inc({ op: 'write' });
+        this.logger.warn({ err: (err as Error).message }, 'cache unavailable: track state kept in this instance only');
+      },
+    );
+    this.saving.add(writes);
+    void writes.finally(() => this.saving.delete(writes));
+  }
+
+  /** Every save issued so far has been answered (before the cache is closed). */
+  async settled(): Promise<void> {
+    await Promise.all([...this.saving]);
   }
 }

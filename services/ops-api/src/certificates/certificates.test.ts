@@ -86,7 +86,7 @@ describe('certificate flow: apply → generate-and-upload → view-links → app
     expect(c).toMatchObject({ status: 'applied', cargoId, companyId: 101, fee: { amount: 2500, currency: 'KES' }, allowedActions: ['generate', 'reject'], applicant: { userId: agentA.userId } });
     expect(c.number).toBe(`SUC-${String(c.id).padStart(6, '0')}`);
     expect(c.verificationCode).toMatch(/^[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}$/);
-    const officerInbox = (await call(testUsers.officer, 'GET', '/api/notifications?type=certificateApplied')).json<NotificationPage>();
+    const officerInbox = (await call(testUsers.officer, 'GET', '/api/inbox?type=certificateApplied')).json<NotificationPage>();
     expect(officerInbox.items.some((n) => n.entityId === String(c.id))).toBe(true);
 
     const gen = await act(c.id, 'generate');
@@ -138,12 +138,12 @@ describe('certificate flow: apply → generate-and-upload → view-links → app
     ]);
 
     // the company's user (not the applicant) reads the decision in their inbox
-    const inbox = (await call(testUsers.companyA, 'GET', '/api/notifications?type=certificateApproved&unread=true')).json<NotificationPage>();
+    const inbox = (await call(testUsers.companyA, 'GET', '/api/inbox?type=certificateApproved&unread=true')).json<NotificationPage>();
     const notice = inbox.items.find((n) => n.entityId === String(c.id));
     expect(notice).toMatchObject({ type: 'certificateApproved', companyId: 101, readAt: null, attributes: { status: 'approved', number: c.number } });
-    const read = await call(testUsers.companyA, 'PUT', `/api/notifications/${notice!.id}/read`);
+    const read = await call(testUsers.companyA, 'PUT', `/api/inbox/${notice!.id}/read`);
     expect(read.json<Notification>().readAt).not.toBeNull();
-    const other = (await call(testUsers.companyB, 'GET', '/api/notifications?type=certificateApproved')).json<NotificationPage>();
+    const other = (await call(testUsers.companyB, 'GET', '/api/inbox?type=certificateApproved')).json<NotificationPage>();
     expect(other.items.some((n) => n.entityId === String(c.id))).toBe(false);
 
     const check = await call(null, 'GET', `/api/single-use-certificates/verify/${c.verificationCode}`);
@@ -242,7 +242,7 @@ describe('generate-and-upload, view-links, approve, reject: errors', () => {
     expect((await act(987654, 'approve')).statusCode).toBe(404);
     expect((await act(987654, 'reject')).statusCode).toBe(404);
     expect((await act(c.id, 'reject')).json<Certificate>().decision).toMatchObject({ reason: 'IDF values do not match the invoice' });
-    const inbox = (await call(agentA, 'GET', '/api/notifications?type=certificateRejected')).json<NotificationPage>();
+    const inbox = (await call(agentA, 'GET', '/api/inbox?type=certificateRejected')).json<NotificationPage>();
     expect(inbox.items.find((n) => n.entityId === String(c.id))?.message).toContain('IDF values do not match the invoice');
     const [entry] = await audit.forEntity(adapters.db.orm, 'single_use_certificate', c.id);
     expect(entry).toMatchObject({ action: 'certificate.rejected', reason: 'IDF values do not match the invoice', actorUserId: testUsers.officer.userId });

@@ -82,9 +82,9 @@ describe('POST /complaints', () => {
     expect(c.allowedNextStatuses.sort()).toEqual(['dismissed', 'under_review']);
     const trail = await audit.forEntity(adapters.db.orm, 'complaint', c.id);
     expect(trail.map((e) => e.action)).toEqual(['complaint.filed']);
-    const inbox = (await call(testUsers.officer, 'GET', '/api/notifications?type=complaintFiled')).json<NotificationPage>();
+    const inbox = (await call(testUsers.officer, 'GET', '/api/inbox?type=complaintFiled')).json<NotificationPage>();
     expect(inbox.items.some((n) => n.entityId === String(c.id))).toBe(true);
-    const companyInbox = (await call(testUsers.companyB, 'GET', '/api/notifications?type=complaintFiled')).json<NotificationPage>();
+    const companyInbox = (await call(testUsers.companyB, 'GET', '/api/inbox?type=complaintFiled')).json<NotificationPage>();
     expect(companyInbox.items.some((n) => n.entityId === String(c.id))).toBe(false);
   });
 
@@ -170,7 +170,7 @@ describe('PUT /complaints/{id}/status', () => {
     expect(c.reopenUntil).not.toBeNull();
     const trail = await audit.forEntity(adapters.db.orm, 'complaint', id);
     expect(trail[0]).toMatchObject({ action: 'complaint.status', before: { status: 'under_review' }, after: { status: 'resolved' }, reason: 'driver retrained' });
-    const inbox = (await call(testUsers.companyA, 'GET', '/api/notifications?type=complaintStatusChanged&unread=true')).json<NotificationPage>();
+    const inbox = (await call(testUsers.companyA, 'GET', '/api/inbox?type=complaintStatusChanged&unread=true')).json<NotificationPage>();
     expect(inbox.items.filter((n) => n.entityId === String(id)).map((n) => n.attributes.to)).toEqual(['resolved', 'under_review']);
   });
 

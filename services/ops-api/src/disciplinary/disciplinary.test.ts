@@ -47,9 +47,9 @@ describe('POST /disciplinary/admin', () => {
     const [entry] = await audit.forEntity(adapters.db.orm, 'disciplinary_record', r.id);
     expect(entry).toMatchObject({ action: 'sanction.recorded', actorUserId: testUsers.officer.userId, companyId: 101, before: null, reason: 'Late deliveries after warnings' });
     expect(entry?.after).toMatchObject({ id: r.id, sanctionType: 'fine' });
-    const a = (await call(testUsers.companyA, 'GET', '/api/notifications?type=sanctionRecorded')).json<NotificationPage>();
+    const a = (await call(testUsers.companyA, 'GET', '/api/inbox?type=sanctionRecorded')).json<NotificationPage>();
     expect(a.items.some((n) => n.entityId === String(r.id))).toBe(true);
-    const b = (await call(testUsers.companyB, 'GET', '/api/notifications?type=sanctionRecorded')).json<NotificationPage>();
+    const b = (await call(testUsers.companyB, 'GET', '/api/inbox?type=sanctionRecorded')).json<NotificationPage>();
     expect(b.items.some((n) => n.entityId === String(r.id))).toBe(false);
   });
 

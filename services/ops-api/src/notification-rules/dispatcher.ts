@@ -11,6 +11,23 @@ import type { WebhookChannel } from './webhook-channel';
 
 const sent = counter('notifications_delivered_total', 'Notification deliveries by channel and outcome', ['channel', 'status']);
 
+export interface SendResult {
+  ok: boolean;
+  attempts: number;
+  /** Why not (for the log and the delivery record; a webhook's is never told to the caller: deliveryOf). */
+  error: string | null;
+}
+
+/**
+ * What the caller is told of one delivery. A webhook's answer (status code, error text) stays in
+ * the log and the delivery record: told to the caller, it would make a test send a scanner of
+ * whatever the server can reach.
+ */
+export function deliveryOf(channel: NotificationDelivery['channel'], recipient: string, r: SendResult): NotificationDelivery {
+  const error = channel === 'webhook' ? (r.ok ? null : 'not delivered') : r.error;
+  return { channel, recipient, status: r.ok ? 'sent' : 'failed', attempts: r.attempts, error };
+}
+
 export interface Channels {
   /** Absent when SMTP_URL is not configured. */
   mail?: MailChannel;
@@ -26,18 +43,13 @@ export interface Channels {
 export function notificationDispatcher(deps: { db: Orm; channels: Channels; logger: Logger }) {
   const { db, channels, logger } = deps;
 
-  async function deliverOne(
-    rule: NotificationRuleRow, eventId: string, channel: NotificationDelivery['channel'], recipient: string, userId: number | null,
-    msg: NotificationMessage, payload: unknown, dedupe: boolean,
-  ): Promise<NotificationDelivery | undefined> {
-    if (dedupe) {
-      const [done] = await db.select({ id: notificationDeliveries.id }).from(notificationDeliveries).where(and(
-        eq(notificationDeliveries.ruleId, rule.id), eq(notificationDeliveries.eventId, eventId),
-        eq(notificationDeliveries.channel, channel), eq(notificationDeliveries.recipient, recipient),
-      ));
-      if (done) return undefined;
-    }
-    let result: { ok: boolean; attempts: number; error: string | null };
+  /**
+   * One message through one channel (mail or webhook; the web channel is a record, always "sent").
+   * `retry` false tries a webhook once (a test send: how many retries a failure took would tell
+   * refused from silent ports).
+   */
+  async function send(channel: NotificationDelivery['channel'], recipient: string, msg: NotificationMessage, payload: unknown, retry: boolean): Promise<SendResult> {
+    let result: SendResult;
     if (channel === 'web') result = { ok: true, attempts: 1, error: null };
     else if (channel === 'mail') {
       if (!channels.mail) result = { ok: false, attempts: 0, error: 'mail is not configured (SMTP_URL)' };
@@ -49,20 +61,29 @@ export function notificationDispatcher(deps: { db: Orm; channels: Channels; logg
           result = { ok: false, attempts: 1, error: err instanceof Error ? err.message : String(err) };
         }
       }
-    } else {
-      // a test send tries once: how many retries a failure took would tell refused from silent ports
-      result = await channels.webhook(recipient, payload, dedupe ? {} : { attempts: 1 });
+    } else result = await channels.webhook(recipient, payload, retry ? {} : { attempts: 1 });
+    sent.inc({ channel, status: result.ok ? 'sent' : 'failed' });
+    return result;
+  }
+
+  async function deliverOne(
+    rule: NotificationRuleRow, eventId: string, channel: NotificationDelivery['channel'], recipient: string, userId: number | null,
+    msg: NotificationMessage, payload: unknown, dedupe: boolean,
+  ): Promise<NotificationDelivery | undefined> {
+    if (dedupe) {
+      const [done] = await db.select({ id: notificationDeliveries.id }).from(notificationDeliveries).where(and(
+        eq(notificationDeliveries.ruleId, rule.id), eq(notificationDeliveries.eventId, eventId),
+        eq(notificationDeliveries.channel, channel), eq(notificationDeliveries.recipient, recipient),
+      ));
+      if (done) return undefined;
     }
+    const result = await send(channel, recipient, msg, payload, dedupe);
     const status = result.ok ? 'sent' : 'failed';
-    sent.inc({ channel, status });
     if (!result.ok) logger.warn({ ruleId: rule.id, eventId, channel, recipient, error: result.error }, 'notification not delivered');
     await db.insert(notificationDeliveries).values({
       ruleId: rule.id, eventId, channel, recipient, userId, status, attempts: result.attempts, error: result.error, subject: msg.subject, body: msg.body,
     }).onConflictDoNothing();
-    // a webhook's answer (status code, error text) stays in the log and the delivery record: told to
-    // the caller, it would make the test endpoint a scanner of whatever the server can reach
-    const error = channel === 'webhook' ? (result.ok ? null : 'not delivered') : result.error;
-    return { channel, recipient, status, attempts: result.attempts, error };
+    return deliveryOf(channel, recipient, result);
   }
 
   /** Every channel of the rule to every recipient; `dedupe` false is a test send (not deduplicated, webhooks tried once). */
@@ -100,6 +121,7 @@ export function notificationDispatcher(deps: { db: Orm; channels: Channels; logg
 
   return {
     deliver,
+    send,
     /** Notifies every rule matching each event (the events.v1 consumer calls this). */
     async onEvents(events: EventMessage[]): Promise<number> {
       const types = [...new Set(events.map((e) => e.type))];

@@ -26,7 +26,7 @@ const [inbox, markRead, getSettings, updateSettings] = notificationsEndpoints;
 const call = async (user: Identity, method: 'GET' | 'PUT', url: string, payload?: unknown) =>
   svc.app.inject({ method, url, headers: await asUser(user), payload: payload as never });
 const inboxOf = async (user: Identity, query = '') => {
-  const res = await call(user, 'GET', `/api/notifications${query}`);
+  const res = await call(user, 'GET', `/api/inbox${query}`);
   expect(res.statusCode, res.body).toBe(200);
   return res.json<NotificationPage>();
 };
@@ -34,7 +34,7 @@ const notice = (to: Notice['to'], patch: Partial<Notice> = {}): Notice => ({
   type: 'certificateApproved', title: 'Certificate approved', message: 'SUC-1 approved', entityType: 'single_use_certificate', entityId: 1, to, ...patch,
 });
 
-describe('GET /notifications', () => {
+describe('GET /inbox', () => {
   it('shows what is addressed to the user, their company or their role, and nothing of another company', async () => {
     const forCompanyA = await notify(notice({ companyId: 101 }));
     const forAgent = await notify(notice({ userId: testUsers.agentA.userId }, { type: 'certificateRejected' }));
@@ -62,7 +62,7 @@ describe('GET /notifications', () => {
     expect((await inboxOf(user, '?type=sanctionRecorded')).items.map((n) => n.id)).toEqual([ids[1]]);
     expect((await inboxOf(user, '?limit=1&offset=1')).items.map((n) => n.id)).toEqual([ids[1]]);
     expect((await inboxOf(user, '?limit=1')).total).toBe(3);
-    expect((await call(user, 'PUT', `/api/notifications/${ids[0]}/read`)).statusCode).toBe(200);
+    expect((await call(user, 'PUT', `/api/inbox/${ids[0]}/read`)).statusCode).toBe(200);
     const unread = await inboxOf(user, '?unread=true');
     expect(unread.items.map((n) => n.id)).toEqual([ids[2], ids[1]]);
     expect(unread.unreadCount).toBe(2);
@@ -72,22 +72,22 @@ describe('GET /notifications', () => {
   });
 
   it('answers 400 to a bad filter', async () => {
-    expect((await call(testUsers.companyA, 'GET', '/api/notifications?unread=maybe')).statusCode).toBe(400);
-    expect((await call(testUsers.companyA, 'GET', '/api/notifications?type=parcelArrived')).statusCode).toBe(400);
-    expect((await call(testUsers.companyA, 'GET', '/api/notifications?from=2025-02-01T00:00:00Z&to=2025-01-01T00:00:00Z')).statusCode).toBe(400);
+    expect((await call(testUsers.companyA, 'GET', '/api/inbox?unread=maybe')).statusCode).toBe(400);
+    expect((await call(testUsers.companyA, 'GET', '/api/inbox?type=parcelArrived')).statusCode).toBe(400);
+    expect((await call(testUsers.companyA, 'GET', '/api/inbox?from=2025-02-01T00:00:00Z&to=2025-01-01T00:00:00Z')).statusCode).toBe(400);
   });
 
   runCommonRouteTests({ app: () => svc.app, endpoint: inbox });
 });
 
-describe('PUT /notifications/{id}/read', () => {
+describe('PUT /inbox/{id}/read', () => {
   it('marks a company notice read for that user only, idempotently', async () => {
     const id = await notify(notice({ companyId: 101 }, { type: 'complaintFiled' }));
-    const first = await call(testUsers.companyA, 'PUT', `/api/notifications/${id}/read`);
+    const first = await call(testUsers.companyA, 'PUT', `/api/inbox/${id}/read`);
     expect(first.statusCode).toBe(200);
     const n = first.json<Notification>();
     expect(n.readAt).not.toBeNull();
-    const again = await call(testUsers.companyA, 'PUT', `/api/notifications/${id}/read`);
+    const again = await call(testUsers.companyA, 'PUT', `/api/inbox/${id}/read`);
     expect(again.json<Notification>().readAt).toBe(n.readAt);
     const agent = await inboxOf(testUsers.agentA, '?type=complaintFiled');
     expect(agent.items.find((x) => x.id === id)?.readAt).toBeNull();
@@ -95,8 +95,8 @@ describe('PUT /notifications/{id}/read', () => {
 
   it('answers 404 to another company\'s notice and to an unknown one', async () => {
     const id = await notify(notice({ companyId: 202 }));
-    expect((await call(testUsers.companyA, 'PUT', `/api/notifications/${id}/read`)).statusCode).toBe(404);
-    expect((await call(testUsers.companyA, 'PUT', '/api/notifications/99999999/read')).statusCode).toBe(404);
+    expect((await call(testUsers.companyA, 'PUT', `/api/inbox/${id}/read`)).statusCode).toBe(404);
+    expect((await call(testUsers.companyA, 'PUT', '/api/inbox/99999999/read')).statusCode).toBe(404);
     expect((await inboxOf(testUsers.companyB)).items.find((x) => x.id === id)?.readAt).toBeNull();
   });
 
@@ -112,7 +112,7 @@ describe('/settings/notification', () => {
     const s = res.json<NotificationSettings>();
     expect(s.updatedAt).toBeNull();
     expect(s.channels.certificateApproved).toEqual({ web: true, email: false, webhook: false });
-    expect(Object.keys(s.channels)).toHaveLength(7);
+    expect(Object.keys(s.channels)).toHaveLength(9);
   });
 
   it('saves per-type channels; a type with web off leaves the inbox; other users keep theirs', async () => {

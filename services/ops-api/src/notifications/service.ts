@@ -90,6 +90,11 @@ export function notificationsService(deps: {
       const row = await repo.visible(recipient(id), notificationId);
       return toNotification(row!);
     },
+    /** The user's own addresses (null: none set; mail then goes to the account email). */
+    async addressOf(userId: number): Promise<{ email: string | null; webhookUrl: string | null }> {
+      const row = await repo.settings(userId);
+      return { email: row?.email ?? null, webhookUrl: row?.webhookUrl ?? null };
+    },
     async settings(id: Identity): Promise<NotificationSettings> {
       return toSettings(await repo.settings(id.userId));
     },

@@ -1,3 +1,4 @@
+import type { Notificator } from '@corridor/contracts';
 import type { Analytics, App, Bus, Cache, Logger, Orm, Subscription } from '@corridor/platform';
 import { accumulatorsService } from '../devices/accumulators';
 import { deviceConfigurationService } from '../devices/configuration';
@@ -39,6 +40,7 @@ import { webhookChannel } from '../notification-rules/webhook-channel';
 import { notificationDispatcher, type NotificationDispatcher } from '../notification-rules/dispatcher';
 import { notificationRulesService } from '../notification-rules/service';
 import { notificationRuleRoutes } from '../notification-rules/routes';
+import { directSend, type InboxPort } from '../notification-rules/direct-send';
 import { startNotificationConsumer } from '../notification-rules/consumer';
 import { defaultNotificationSettings, type NotificationSettings } from '../notification-rules/settings';
 import { companyScope } from '@corridor/platform';
@@ -52,6 +54,8 @@ export interface TrackingDeps {
   devicesRepo: DevicesRepository;
   devices: DevicesService;
   notifications?: NotificationSettings;
+  /** The inbox: the web channel of test and announcement sends. */
+  inbox: InboxPort;
 }
 
 export interface TrackingModules {
@@ -99,7 +103,9 @@ export function trackingModules(app: App, deps: TrackingDeps): TrackingModules {
   const mail = settings.smtpUrl ? mailChannel(settings.smtpUrl, settings.mailFrom) : undefined;
   const webhook = webhookChannel({ attempts: settings.webhookAttempts, timeoutMs: settings.webhookTimeoutMs, backoffMs: settings.webhookBackoffMs, policy: settings.webhookPolicy });
   const dispatcher = notificationDispatcher({ db, channels: { mail, webhook }, logger: log('notification-rules') });
-  notificationRuleRoutes(app, notificationRulesService({ db, dispatcher, mailEnabled: !!mail, webhookPolicy: settings.webhookPolicy }));
+  const rules = notificationRulesService({ db, dispatcher, mailEnabled: !!mail, webhookPolicy: settings.webhookPolicy });
+  const direct = directSend({ db, cache: deps.cache, dispatcher, inbox: deps.inbox, channels: rules.notificators().map((n) => n.type as Notificator), logger: log('notifications') });
+  notificationRuleRoutes(app, rules, direct);
 
   let consumer: Subscription | undefined;
   return {

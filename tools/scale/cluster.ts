@@ -28,7 +28,8 @@ const OTHER_DEVICE_PORTS = Object.keys(IngestConfig.shape).filter((k) => /^[A-Z0
  *    services take the same path as against a ClickHouse server (no server binary can be had here).
  */
 export interface ClusterOptions {
-  instances: { ingest: number; journey: number; geofence: number };
+  /** gateway: how many gateway processes (default 1); the first serves the API calls, the others share its sessions. */
+  instances: { ingest: number; journey: number; geofence: number; gateway?: number };
   logLevel?: string;
 }
 
@@ -38,10 +39,14 @@ export interface ScaleCluster {
   admin: Admin;
   analytics: Analytics;
   processes: ServiceProcess[];
+  /** The first gateway (the API calls go through it). */
   gateway: ServiceProcess;
+  /** Every gateway process, the first one first. */
+  gateways: ServiceProcess[];
   /** The GT06 port of each ingest instance, by process name. */
   gt06Ports: Map<string, number>;
   adminAuth: string;
+  adminLogin: { email: string; password: string };
   byName(name: string): ServiceProcess;
   /** A crashed process (one not killed on purpose), with its log tail. */
   failure(): string | undefined;
@@ -166,18 +171,27 @@ export async function startScaleCluster(opts: ClusterOptions): Promise<ScaleClus
     // the API reaches the first instance of each service (a Kubernetes Service would spread it)
     const journeyUrl = journeys[0]!.url;
     await add('ops-api', 1, { JOURNEY_URL: journeyUrl });
-    const gateway = await add('gateway', 1, {
-      INGEST_URL: `http://127.0.0.1:${ports.get('ingest-1')}`, JOURNEY_URL: journeyUrl,
-      GEOFENCE_URL: `http://127.0.0.1:${ports.get('geofence-1')}`, OPS_API_URL: `http://127.0.0.1:${ports.get('ops-api-1')}`,
-      ADMIN_EMAIL: 'admin@scale.corridor.test', ADMIN_PASSWORD: adminPassword, COOKIE_SECRET: randomBytes(36).toString('base64url'),
-      PASSWORD_HASH_COST: '10', RATE_LIMIT_IP_MAX: '10000000', RATE_LIMIT_USER_MAX: '10000000',
-    });
+    // every gateway shares the cookie secret and the Redis prefix (sessions live in Redis), each its own /metrics port;
+    // the keepalive is short so a test can use it as a barrier in the socket's frame order
+    const cookieSecret = randomBytes(36).toString('base64url');
+    const gateways: ServiceProcess[] = [];
+    for (let n = 1; n <= (opts.instances.gateway ?? 1); n++) {
+      gateways.push(await add('gateway', n, {
+        INGEST_URL: `http://127.0.0.1:${ports.get('ingest-1')}`, JOURNEY_URL: journeyUrl,
+        GEOFENCE_URL: `http://127.0.0.1:${ports.get('geofence-1')}`, OPS_API_URL: `http://127.0.0.1:${ports.get('ops-api-1')}`,
+        ADMIN_EMAIL: 'admin@scale.corridor.test', ADMIN_PASSWORD: adminPassword, COOKIE_SECRET: cookieSecret,
+        METRICS_PORT: String(await freePort()), SOCKET_KEEPALIVE_MS: '1000',
+        PASSWORD_HASH_COST: '10', RATE_LIMIT_IP_MAX: '10000000', RATE_LIMIT_USER_MAX: '10000000',
+      }));
+    }
+    const gateway = gateways[0]!;
     // all at once: their migrations take turns (advisory locks), the analytics tables are created idempotently
     await Promise.all(processes.map((p) => p.startUntilReady()));
 
     const cluster: ScaleCluster = {
-      dir, broker, admin, analytics, processes, gateway, gt06Ports,
+      dir, broker, admin, analytics, processes, gateway, gateways, gt06Ports,
       adminAuth: 'Basic ' + Buffer.from(`admin@scale.corridor.test:${adminPassword}`).toString('base64'),
+      adminLogin: { email: 'admin@scale.corridor.test', password: adminPassword },
       byName(name) {
         const p = processes.find((x) => x.name === name);
         if (!p) throw new Error(`no process ${name}`);

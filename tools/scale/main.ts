@@ -4,10 +4,10 @@ import { formatReport, runScenario } from './scenario';
 
 /**
  * `pnpm scale` — the multi-instance run on this machine (issue 16): two ingest, two journey, two
- * geofence, one ops-api and one gateway process on a Kafka broker of its own (positions.v1 at 12
+ * geofence, one ops-api and two gateway processes on a Kafka broker of its own (positions.v1 at 12
  * partitions), PostgreSQL and Redis from the environment (eval "$(tools/dev-services env)"), one
  * shared analytics store; GT06 trackers on both ingest instances; ingest-2 and journey-2 SIGKILLed
- * mid-run and started again. Prints the counts; exits 1 on any loss or duplicate.
+ * mid-run and started again; a socket on gateway-2 signed in through gateway-1. Prints the counts; exits 1 on any loss or duplicate.
  *
  *   pnpm scale [--trucks 24] [--fixes 48] [--detour-every 2] [--no-kill] [--keep-logs]
  */
@@ -22,8 +22,8 @@ const { values } = parseArgs({
 });
 const log = (m: string): void => void process.stdout.write(`[scale ${new Date().toISOString().slice(11, 19)}] ${m}\n`);
 const started = Date.now();
-log('starting the broker, the analytics store and 8 service processes');
-const cluster = await startScaleCluster({ instances: { ingest: 2, journey: 2, geofence: 2 } });
+log('starting the broker, the analytics store and 9 service processes');
+const cluster = await startScaleCluster({ instances: { ingest: 2, journey: 2, geofence: 2, gateway: 2 } });
 log(`cluster up in ${((Date.now() - started) / 1000).toFixed(0)} s (logs in ${cluster.dir}/logs)`);
 let failed = true;
 try {

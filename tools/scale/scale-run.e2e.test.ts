@@ -7,12 +7,15 @@ import { formatReport, runScenario, type ScaleReport } from './scenario';
 
 /**
  * Issue 16's multi-instance run, bounded for CI: two ingest, two journey, two geofence, one ops-api
- * and one gateway, each its own process, on a Kafka broker of this file's own with positions.v1 at
+ * and two gateways, each its own process, on a Kafka broker of this file's own with positions.v1 at
  * 12 partitions; 12 GT06 trackers over TCP on both ingest instances, on journeys created through
  * the gateway, half of them detouring. ingest-2 and journey-2 are SIGKILLed mid-stream and started
  * again. Every acknowledged fix must be stored exactly once, every expected flag raised exactly once
  * (and nothing else flagged), every cut-off tracker reconnected, and the restarted instances back
- * in their consumer groups. Every wait is for a condition under a generous ceiling; nothing is timed.
+ * in their consumer groups. Across the gateways: a session made through gateway-1 works through
+ * gateway-2 and a sign-out through one ends it on both; a socket on gateway-2, signed in through
+ * gateway-1, gets a frame for every acknowledged fix and flag event, exactly once per message on the
+ * bus (no second gateway's or second consumer's copies). Every wait is for a condition under a generous ceiling; nothing is timed.
  */
 const libs = kafkaLibsDir();
 const [postgres, redis] = await Promise.all([realPart('postgres').catch(() => undefined), realPart('redis').catch(() => undefined)]);
@@ -33,7 +36,7 @@ function scaleSuite(): void {
   let report: ScaleReport | undefined;
 
   beforeAll(async () => {
-    cluster = await startScaleCluster({ instances: { ingest: 2, journey: 2, geofence: 2 } });
+    cluster = await startScaleCluster({ instances: { ingest: 2, journey: 2, geofence: 2, gateway: 2 } });
   }, 900_000);
 
   afterAll(async () => {
@@ -54,5 +57,9 @@ function scaleSuite(): void {
     expect(report.flagsExpected).toBe(6 * 3);
     expect(report.trackersCutOff).toBe(6);
     expect(report.trackersReconnected).toBe(report.trackersCutOff);
+    expect(report.live?.gateway).toBe('gateway-2');
+    expect(report.live?.missingFixes).toBe(0);
+    expect(report.live?.duplicateFrames).toBe(0);
+    expect(report.live?.flagEventFrames).toEqual(report.flagEventsExpected);
   }, 1_200_000);
 }

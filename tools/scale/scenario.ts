@@ -1,8 +1,9 @@
 import type { Device, Journey, JourneyDetail, Route } from '@corridor/contracts';
-import { Topics, parsePositionId } from '@corridor/contracts';
+import { Topics, parsePositionId, positionId } from '@corridor/contracts';
 import { POSITION_WRITER_GROUP } from '@corridor/ingest/positions/position-store';
 import { EVALUATOR_GROUP as JOURNEY_GROUP } from '@corridor/journey/evaluator/position-evaluator';
 import { EVALUATOR_GROUP as GEOFENCE_GROUP } from '@corridor/geofence/evaluator/position-consumer';
+import { checkSessionsAcross, openLiveAcross, verifyLive, type LiveReport } from './across-gateways';
 import type { ScaleCluster } from './cluster';
 import { expectedFlagChanges, fixOf, imeiOf, routeGeometry, trackerSender, CYCLE, type Truck } from './trackers';
 import { until } from './until';
@@ -56,6 +57,8 @@ export interface ScaleReport {
    * stored in the analytics store (inserted_at, the same machine's clock), ascending.
    */
   flagLatenciesMs: number[];
+  /** With two gateways: sessions across them and the second one's socket frames (else undefined). */
+  live: LiveReport | undefined;
   problems: string[];
 }
 
@@ -112,6 +115,9 @@ export async function runScenario(cluster: ScaleCluster, opts: ScenarioOptions):
     trucks.push({ index: i, uniqueId, deviceId: device.id, journeyId: journey.id, detours: i % opts.detourEvery === 0, sender: trackerSender(uniqueId, ports, home), acked: [], sentAt: new Map(), home });
   }
   log(`${trucks.length} devices and active-to-be journeys created through the gateway; ${trucks.filter((t) => t.detours).length} trucks detour`);
+  // with a second gateway: sessions shared by both, and a socket on the second one from before the first fix
+  const sessionProblems = cluster.gateways.length > 1 ? await checkSessionsAcross(cluster) : [];
+  const liveAcross = cluster.gateways.length > 1 ? await openLiveAcross(cluster) : undefined;
 
   // the middle third starts when every truck finished the first; the last third once the killed instances are back
   const third = opts.fixes / 3;
@@ -248,6 +254,17 @@ export async function runScenario(cluster: ScaleCluster, opts: ScenarioOptions):
   }
   for (const t of trucks) t.sender.close();
 
+  let live: LiveReport | undefined;
+  if (liveAcross) {
+    try {
+      live = await verifyLive(cluster, liveAcross, { positionIds: trucks.flatMap((t) => t.acked.map((at) => positionId(t.deviceId, at))), flagEvents: flagEventsExpected }, watch, sessionProblems);
+    } finally {
+      liveAcross.client.close();
+    }
+    problems.push(...live.problems);
+    log(`${live.gateway}'s socket: ${live.positionFrames} position frames, ${live.flagEventFrames.opened}/${live.flagEventFrames.cleared} flag frames; closed ${live.closed}`);
+  }
+
   const fixesAcknowledged = acked();
   return {
     trucks: trucks.length,
@@ -272,6 +289,7 @@ export async function runScenario(cluster: ScaleCluster, opts: ScenarioOptions):
     settleSeconds,
     fixesPerSecond: fixesAcknowledged / sendSeconds,
     flagLatenciesMs,
+    live,
     problems,
   };
 }
@@ -291,6 +309,11 @@ export function formatReport(r: ScaleReport): string {
     `failed starts, restarted      ${Object.entries(r.failedStarts).map(([n, k]) => `${n} x${k}`).join(', ') || 'none'}`,
     `fix → flag opened (ms)        ${r.flagLatenciesMs.length ? `p50 ${Math.round(r.flagLatenciesMs[Math.floor(r.flagLatenciesMs.length / 2)]!)}, max ${Math.round(r.flagLatenciesMs.at(-1)!)} over ${r.flagLatenciesMs.length} flags` : 'none traced'}`,
     `sending / until caught up      ${r.sendSeconds.toFixed(1)} s / ${r.settleSeconds.toFixed(1)} s   (${r.fixesPerSecond.toFixed(1)} acknowledged fixes/s)`,
+    ...(r.live ? [
+      `sessions across gateways       ${r.live.problems.some((p) => p.startsWith('session') || p.startsWith('signed out')) ? 'PROBLEM' : 'made through one, used and ended through the other'}`,
+      `socket on ${r.live.gateway.padEnd(20)}${r.live.positionFrames} position frames (${r.live.missingFixes} fixes missing), flag frames opened/cleared ${r.live.flagEventFrames.opened}/${r.live.flagEventFrames.cleared}`,
+      `frames beyond the bus / stray  ${r.live.duplicateFrames} / ${r.live.strayFrames}   (ids on the bus more than once: ${r.live.busRedeliveries})`,
+    ] : []),
     r.problems.length ? `PROBLEMS (${r.problems.length}):\n  ${r.problems.join('\n  ')}` : 'no loss, no duplicate',
   ].join('\n');
 }

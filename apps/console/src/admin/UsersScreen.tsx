@@ -13,10 +13,11 @@ const list = endpoint(usersEndpoints, 'users.list');
 const create = endpoint(usersEndpoints, 'users.create');
 const update = endpoint(usersEndpoints, 'users.update');
 const remove = endpoint(usersEndpoints, 'users.delete');
+const unlock = endpoint(usersEndpoints, 'users.lock.delete');
 const ROLES = Role.options.filter((r) => r !== 'device');
 const LIMIT = 50;
 
-/** Users and their roles: create, change roles or company, disable, delete. */
+/** Users and their roles: create, change roles or company, disable, lift a sign-in lock, delete. */
 export default function UsersScreen() {
   const { t } = useTranslation();
   const me = useUser();
@@ -27,6 +28,9 @@ export default function UsersScreen() {
   const q = useApiQuery(list, { query: { limit: LIMIT, offset, keyword: keyword.trim() || undefined } });
   const save = useApiMutation(update, { invalidates: ['users.'] });
   const del = useApiMutation(remove, { invalidates: ['users.'] });
+  const [unlocked, setUnlocked] = useState<User | null>(null);
+  const lift = useApiMutation(unlock, { invalidates: [] });
+  const unlockUser = (u: User) => lift.mutate({ params: { id: u.id } }, { onSuccess: () => setUnlocked(u) });
   const toggle = (u: User) => save.mutate({ params: { id: u.id }, body: { ...u, disabled: !u.disabled, password: undefined } });
   const columns: Column<User>[] = [
     { key: 'name', header: t('devices.name'), cell: (u) => u.name },
@@ -46,6 +50,9 @@ export default function UsersScreen() {
             <>
               <button type="button" className="btn btn-small" onClick={() => toggle(u)}>
                 {u.disabled ? t('users.enable') : t('users.disable')}
+              </button>
+              <button type="button" className="btn btn-small" title={t('users.unlockHint')} onClick={() => unlockUser(u)}>
+                {t('users.unlock')}
               </button>
               <button type="button" className="btn btn-small btn-danger" onClick={() => window.confirm(t('users.confirmDelete', { name: u.name })) && del.mutate({ params: { id: u.id } })}>
                 {t('users.delete')}
@@ -71,7 +78,12 @@ export default function UsersScreen() {
           <input type="search" value={keyword} onChange={(e) => (setOffset(0), setKeyword(e.target.value))} />
         </label>
       </div>
-      <FormError error={save.error ?? del.error} />
+      {unlocked && (
+        <p className="form-ok" role="status">
+          {t('users.unlocked', { name: unlocked.name })}
+        </p>
+      )}
+      <FormError error={save.error ?? del.error ?? lift.error} />
       <DataTable caption={t('users.title')} columns={columns} rows={q.data} rowKey={(u) => u.id} loading={q.isPending} error={q.error} retry={() => void q.refetch()} empty={{ title: t('users.empty'), hint: t('users.emptyHint') }} />
       <Pager offset={offset} limit={LIMIT} count={q.data?.length ?? 0} onChange={setOffset} />
     </div>

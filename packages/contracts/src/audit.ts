@@ -16,7 +16,7 @@ export const JourneyAuditEntity = z.enum(['route', 'journey', 'flag']);
 export const GeofenceAuditEntity = z.enum(['geofence', 'geofence_link']);
 export const OperationsAuditEntity = z.enum([
   'announcement', 'calendar', 'cargo', 'complaint', 'computed_attribute', 'configuration', 'device', 'device_model', 'disciplinary_record',
-  'draft', 'driver', 'group', 'inventory', 'maintenance', 'notification_rule', 'order', 'position', 'saved_command', 'shipment',
+  'draft', 'driver', 'group', 'inventory', 'maintenance', 'notification_rule', 'order', 'position', 'saved_command', 'scheduled_report', 'shipment',
   'single_use_certificate', 'tracking_unit', 'truck_owner',
 ]);
 

@@ -36,6 +36,7 @@ export * from './groups';
 export * from './drivers';
 export * from './calendars';
 export * from './orders';
+export * from './scheduled-reports';
 export * from './maintenance';
 export * from './computed-attributes';
 export * from './device-models';

@@ -12,7 +12,7 @@ export const ReferenceKind = z.enum([
   'device', 'group', 'calendar', 'geofence', 'route', 'journey', 'journeyFlag', 'user', 'driver', 'order', 'maintenance',
   'computedAttribute', 'deviceModel', 'configuration', 'draft', 'truckOwner', 'truck', 'trackingUnit', 'inventory', 'event',
   'notification', 'notificationRule', 'command', 'company', 'cargo', 'shipment', 'document', 'certificate', 'complaint',
-  'position',
+  'position', 'report',
 ]);
 export type ReferenceKind = z.infer<typeof ReferenceKind>;
 

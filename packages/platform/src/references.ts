@@ -23,7 +23,7 @@ const names: Record<ReferenceKind, string> = {
   deviceModel: 'Device model', configuration: 'Configuration', draft: 'Draft', truckOwner: 'Truck owner', truck: 'Truck',
   trackingUnit: 'Tracking unit', inventory: 'Inventory item', event: 'Event', notification: 'Notification',
   notificationRule: 'Notification rule', command: 'Saved command', company: 'Company', cargo: 'Cargo', shipment: 'Shipment',
-  document: 'Document', certificate: 'Certificate', complaint: 'Complaint', position: 'Position',
+  document: 'Document', certificate: 'Certificate', complaint: 'Complaint', position: 'Position', report: 'Scheduled report',
 };
 
 interface AppReferences {

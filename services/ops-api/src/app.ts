@@ -71,6 +71,8 @@ export interface OpsApiDeps extends Omit<Adapters, 'close'> {
   certificates?: Partial<CertificateSettings>;
   /** Report period limit and trip thresholds (reportSettingsFrom(config)); default: Traccar's defaults, 31 days. */
   reports?: ReportSettings;
+  /** REPORT_SCHEDULE_CHECK_S × 1000: how often due scheduled reports are looked for; unset = not by themselves (tests call tracking.scheduledReports.check). */
+  reportScheduleCheckMs?: number;
   /** Notification-rule channels: SMTP_URL, SMTP_FROM, webhook retries (notificationSettingsFrom(config)); default: no mail. */
   notificationRules?: NotificationSettings;
   /** Device status timeout and write throttle (deviceStateSettingsFrom(config)); default: Traccar's 600 s, 60 s. */
@@ -134,7 +136,8 @@ export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
   const exporter = positionExporter(positionDeps);
   positionQueryRoutes(app, { ...positionDeps, exporter });
   positionExportRoutes(app, positionDeps, exporter);
-  reportRoutes(app, reportsService({ analytics: deps.analytics, db: deps.db.orm, devices: repo, settings: reportSettings }));
+  const reports = reportsService({ analytics: deps.analytics, db: deps.db.orm, devices: repo, settings: reportSettings });
+  reportRoutes(app, reports);
   const docSettings = deps.documents ?? defaultDocumentsSettings();
   await app.register(multipart, { limits: { fileSize: docSettings.maxBytes, files: 1 } });
   const companiesRepo = companiesRepository(deps.db.orm);
@@ -172,7 +175,7 @@ export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
   dashboardRoutes(app, dashboardService({ repo: dashboardRepository(deps.db.orm), events: eventFigures(deps.analytics), clock: deps.clock }));
   const tracking = trackingModules(app, {
     db: deps.db.orm, bus: deps.bus, cache: deps.cache, analytics: deps.analytics, logger: deps.logger,
-    devicesRepo: repo, devices, notifications: deps.notificationRules, inbox: notifications,
+    devicesRepo: repo, devices, notifications: deps.notificationRules, inbox: notifications, reports, reportScheduleCheckMs: deps.reportScheduleCheckMs,
   });
   const { journeyUrl, geofenceUrl } = deps;
   opsReferenceChecks(app, {

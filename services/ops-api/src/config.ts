@@ -41,6 +41,8 @@ export const OpsApiConfig = BaseEnv.extend({
   CERTIFICATE_VALIDITY_DAYS: z.coerce.number().int().min(1).max(365).optional(),
   // reports: REPORT_MAX_PERIOD_DAYS (31) and the trip thresholds with Traccar's defaults (REPORT_TRIP_*, seconds and metres)
   ...ReportEnv.shape,
+  // scheduled reports: how often due runs are looked for, seconds (0 = never)
+  REPORT_SCHEDULE_CHECK_S: z.coerce.number().int().min(0).max(86400).default(60),
   // device status: DEVICE_STATUS_TIMEOUT_S (600), DEVICE_STATE_PERSIST_S (60)
   ...DeviceStateEnv.shape,
 });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   calendarsEndpoints, commandsEndpoints, computedAttributesEndpoints, configurationsEndpoints, deviceModelsEndpoints, devicesExtraEndpoints,
   draftsEndpoints, driversEndpoints, eventsEndpoints, fastifyPath, groupsEndpoints, inventoriesEndpoints, maintenanceEndpoints,
-  notificationRulesEndpoints, ordersEndpoints, statisticsEndpoints, trackingUnitsEndpoints, truckOwnersEndpoints, type EndpointDef,
+  notificationRulesEndpoints, ordersEndpoints, scheduledReportsEndpoints, statisticsEndpoints, trackingUnitsEndpoints, truckOwnersEndpoints, type EndpointDef,
 } from '@corridor/contracts';
 import { runCommonRouteTests } from '@corridor/platform/testing/common-route-tests';
 import { startHarness, type Harness } from './tracking-harness';
@@ -12,6 +12,7 @@ const endpoints: readonly EndpointDef[] = [
   ...devicesExtraEndpoints, ...groupsEndpoints, ...driversEndpoints, ...calendarsEndpoints, ...ordersEndpoints, ...maintenanceEndpoints,
   ...computedAttributesEndpoints, ...deviceModelsEndpoints, ...configurationsEndpoints, ...draftsEndpoints, ...truckOwnersEndpoints,
   ...trackingUnitsEndpoints, ...inventoriesEndpoints, ...statisticsEndpoints, ...eventsEndpoints, ...notificationRulesEndpoints, ...commandsEndpoints,
+  ...scheduledReportsEndpoints,
 ];
 
 let h: Harness;

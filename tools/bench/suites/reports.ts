@@ -12,8 +12,8 @@
  * whole ops-api with chDB in it: RSS counts the engine's memory and the answers it hands over.
  * The route CSV is also read for half of the fleet, so the growth can be compared across sizes.
  * With the older motion model (newLogic=false) trips and stops run three ways back to back: computed
- * in the store with window functions (motion-runs.ts, what ops-api does by default for that model),
- * folded from the lean track and folded from every fix (`*_old_logic_*`). The parts are those the
+ * in the store with window functions (motion-runs.ts, motionInput 'store'), folded from the lean
+ * track (the default) and folded from every fix (`*_old_logic_*`). The parts are those the
  * environment names (tools/bench/parts.ts): PostgreSQL for the devices when DATABASE_URL is set,
  * ClickHouse when CLICKHOUSE_URL is, else chDB.
  */
@@ -54,12 +54,12 @@ export default async function run(): Promise<Record<string, number | string>> {
   });
   await before.app.listen({ host: '127.0.0.1', port: 0 });
   const baseBefore = `http://127.0.0.1:${(before.app.server.address() as { port: number }).port}/api/reports`;
-  // and folding them from the lean track even where the store could compute them (older motion model)
-  const tracked = await buildOpsApi({
-    ...adapters, identitySecret: TEST_IDENTITY_SECRET, logger: adapters.logger, reports: { ...defaultReportSettings(), motionInput: 'track' },
+  // and computing them in the store with window functions (older motion model)
+  const stored = await buildOpsApi({
+    ...adapters, identitySecret: TEST_IDENTITY_SECRET, logger: adapters.logger, reports: { ...defaultReportSettings(), motionInput: 'store' },
   });
-  await tracked.app.listen({ host: '127.0.0.1', port: 0 });
-  const baseTracked = `http://127.0.0.1:${(tracked.app.server.address() as { port: number }).port}/api/reports`;
+  await stored.app.listen({ host: '127.0.0.1', port: 0 });
+  const baseStored = `http://127.0.0.1:${(stored.app.server.address() as { port: number }).port}/api/reports`;
   const put = insertPositions(adapters.analytics);
   const out: Record<string, number | string> = {};
   try {
@@ -112,7 +112,7 @@ export default async function run(): Promise<Record<string, number | string>> {
         if (res.statusCode !== 200) throw new Error(`${path} answered ${res.statusCode}: ${Buffer.concat(chunks).toString()}`);
         if (keep) body = Buffer.concat(chunks).toString();
       }
-      process.stdout.write(`  ${at === base ? '' : at === baseBefore ? '(rows) ' : '(track) '}${path}?${query.slice(0, 60)}… ${accept ?? ''} ${times.map(Math.round).join(', ')} ms\n`);
+      process.stdout.write(`  ${at === base ? '' : at === baseBefore ? '(rows) ' : '(store) '}${path}?${query.slice(0, 60)}… ${accept ?? ''} ${times.map(Math.round).join(', ')} ms\n`);
       return { ms: Math.round(median(times)), firstByteMs: Math.round(median(firstBytes)), bytes, body, peakRssMiB: Math.round(peak / 2 ** 20) };
     }
 
@@ -153,8 +153,8 @@ export default async function run(): Promise<Record<string, number | string>> {
      */
     async function storeAgainstFolds(name: string, path: string, query: string, runs: number) {
       const loadBefore = load();
-      const store = await timed(path, `${query}&newLogic=false`, runs);
-      const track = await timed(path, `${query}&newLogic=false`, runs, undefined, baseTracked);
+      const store = await timed(path, `${query}&newLogic=false`, runs, undefined, baseStored);
+      const track = await timed(path, `${query}&newLogic=false`, runs);
       const rows = await timed(path, `${query}&newLogic=false`, runs, undefined, baseBefore);
       if (comparable(store.body!) !== comparable(rows.body!) || comparable(track.body!) !== comparable(rows.body!)) {
         throw new Error(`${name}: the store and the folds answer differently`);
@@ -180,7 +180,7 @@ export default async function run(): Promise<Record<string, number | string>> {
     out['fleet.fixes_per_s_trips'] = Math.round((out['fleet.fixes'] as number) / (fleetTrips.ms / 1000));
     const fleetStops = await beforeAfter('fleet.stops', 'stops', fleetQuery, 3);
     out['fleet.stops_peak_rss_growth_MiB'] = fleetStops.peakRssMiB;
-    await timed('trips', `${monthQuery}&newLogic=false`, 1); // warm-up
+    await timed('trips', `${monthQuery}&newLogic=false`, 1, undefined, baseStored); // warm-up
     await storeAgainstFolds('month.trips', 'trips', monthQuery, 3);
     await storeAgainstFolds('month.stops', 'stops', monthQuery, 3);
     const storeTrips = await storeAgainstFolds('fleet.trips', 'trips', fleetQuery, 3);
@@ -206,7 +206,7 @@ export default async function run(): Promise<Record<string, number | string>> {
   } finally {
     await ops.close();
     await before.close();
-    await tracked.close();
+    await stored.close();
     await adapters.close();
   }
 }

@@ -65,7 +65,8 @@ export async function buildPool(s: TestStack, side: Side, seq: string): Promise<
   }), 'positions');
   created(await s.call(ADMIN_AUTH, 'POST', '/api/permissions', { userId: users.device.id, deviceId: dev0 }), 'device binding');
   add('group', (await post(d, '/api/groups', { name: `${side} fleet` }, 'group')).id);
-  add('calendar', (await post(d, '/api/calendars', { name: `${side} hours`, data: calendarData }, 'calendar')).id);
+  const calendarId = (await post(d, '/api/calendars', { name: `${side} hours`, data: calendarData }, 'calendar')).id as number;
+  add('calendar', calendarId);
   add('driver', (await post(d, '/api/drivers', { name: `${side} driver`, uniqueId: `drv-${side}${seq}` }, 'driver')).id);
   add('order', (await post(d, '/api/orders', { uniqueId: `ord-${side}${seq}` }, 'order')).id);
   add('maintenance', (await post(d, '/api/maintenance', { name: `${side} service`, type: 'odometer', start: 0, period: 10000 }, 'maintenance')).id);
@@ -73,6 +74,7 @@ export async function buildPool(s: TestStack, side: Side, seq: string): Promise<
   add('configuration', (await post(d, '/api/configurations', { name: `${side} config` }, 'configuration')).id);
   add('command', (await post(d, '/api/commands', { description: `${side} custom`, type: 'custom', attributes: { data: 'STATUS#' } }, 'command')).id);
   add('notificationRule', (await post(d, '/api/notifications', { type: 'deviceOnline', always: true, notificators: ['web'], recipients: [{ userId: users.dispatcher.id, email: 'dispatcher@corridor.test' }] }, 'notification rule')).id);
+  add('report', (await post(d, '/api/reports', { type: 'trips', calendarId, deviceIds: [dev0], recipients: ['dispatcher@corridor.test'] }, 'scheduled report')).id);
   const owner = await post(d, '/api/truck-owners', { name: `${side} owner`, trucks: [{ plateNumber: `K${side}${seq}`.slice(0, 12) }] }, 'truck owner');
   add('truckOwner', owner.id);
   add('truck', (owner.trucks as { id: number }[])[0]!.id);

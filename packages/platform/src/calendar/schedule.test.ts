@@ -11,6 +11,15 @@ function counted(every: number, duration: number, count = Infinity) {
 }
 
 describe('OccurrenceSeries', () => {
+  it('lists the occurrences that ended in (after, upTo], for scheduled reports', () => {
+    const { series } = counted(24 * HOUR, 8 * HOUR);
+    expect(series.endingIn(0, 8 * HOUR)).toEqual([{ start: 0, end: 8 * HOUR }]);
+    expect(series.endingIn(8 * HOUR, 32 * HOUR - 1)).toEqual([]); // ended exactly at `after`; the next not yet
+    expect(series.endingIn(0, 56 * HOUR)).toEqual([0, 1, 2].map((d) => ({ start: d * 24 * HOUR, end: d * 24 * HOUR + 8 * HOUR })));
+    const two = new CalendarSchedule([counted(24 * HOUR, 8 * HOUR).series, counted(12 * HOUR, HOUR).series]);
+    expect(two.endedBetween(0, 14 * HOUR).map((o) => o.end)).toEqual([HOUR, 8 * HOUR, 13 * HOUR]);
+  });
+
   it('covers [start, start + duration) of each occurrence', () => {
     const { series } = counted(24 * HOUR, 8 * HOUR);
     expect(series.covers(0)).toBe(true);

@@ -33,6 +33,18 @@ export class OccurrenceSeries {
     return start !== undefined && t < start + this.durationMs;
   }
 
+  /** Occurrences that end after `after` and no later than `upTo` (epoch ms), oldest first. */
+  endingIn(after: number, upTo: number): { start: number; end: number }[] {
+    if (this.durationMs <= 0) return [];
+    this.expandPast(upTo);
+    const out: { start: number; end: number }[] = [];
+    for (const start of this.starts) {
+      const end = start + this.durationMs;
+      if (end > after && end <= upTo) out.push({ start, end });
+    }
+    return out;
+  }
+
   /** Occurrences expanded so far (for tests and metrics). */
   get expanded(): number {
     return this.starts.length;
@@ -68,6 +80,11 @@ export class CalendarSchedule {
     if (!Number.isFinite(t)) return false;
     for (const s of this.series) if (s.covers(t)) return true;
     return false;
+  }
+
+  /** The event occurrences that ended after `after` and by `upTo` (epoch ms), by end (Traccar runs scheduled reports on them). */
+  endedBetween(after: number, upTo: number): { start: number; end: number }[] {
+    return this.series.flatMap((s) => s.endingIn(after, upTo)).sort((a, b) => a.end - b.end || a.start - b.start);
   }
 
   /** Number of events (recurring series count once). */

@@ -1,7 +1,14 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 
+export interface MailAttachment {
+  filename: string;
+  content: Buffer;
+  contentType: string;
+}
+
 export interface MailChannel {
-  send(to: string, subject: string, text: string): Promise<void>;
+  /** Sends a mail, with files attached when given (scheduled reports). */
+  send(to: string, subject: string, text: string, attachments?: MailAttachment[]): Promise<void>;
   close(): void;
 }
 
@@ -9,8 +16,8 @@ export interface MailChannel {
 export function mailChannel(smtpUrl: string, from: string): MailChannel {
   const transport: Transporter = nodemailer.createTransport(smtpUrl);
   return {
-    async send(to, subject, text) {
-      await transport.sendMail({ from, to, subject, text });
+    async send(to, subject, text, attachments) {
+      await transport.sendMail({ from, to, subject, text, ...(attachments?.length ? { attachments } : {}) });
     },
     close() {
       transport.close();

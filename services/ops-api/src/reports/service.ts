@@ -72,9 +72,11 @@ export function reportsService(deps: ReportsDeps) {
   type Source = Awaited<ReturnType<typeof prepare>>['source'];
 
   /**
-   * Trips or stops of the devices, from where the settings say: by default computed in the store
-   * (motion-runs.ts) when every device uses the older motion model, else folded from the lean track;
-   * 'track' and 'rows' force those folds (the rows one is the reference the others are tested against).
+   * Trips or stops of the devices, from where the settings say: by default folded from the lean
+   * track; 'store' computes them in the analytics store with window functions (motion-runs.ts) when
+   * every device uses the older motion model (else the track fold); 'rows' folds every fix read
+   * whole (the reference the others are tested against). The store's window functions are slower
+   * than the track fold on chDB (bench/results/reports.json, `*_old_logic_*`), so they are not the default.
    */
   function intervalItems<T>(
     kind: 'trips' | 'stops', q: z.output<typeof ReportTripsQuery>, devices: ReportDevice[], source: Source,
@@ -83,7 +85,8 @@ export function reportsService(deps: ReportsDeps) {
     const thresholds = new Map(devices.map((d) => [d.id, resolveThresholds(deps.settings.trips, d.attributes, q)]));
     const thresholdsOf = (id: number) => thresholds.get(id)!;
     const lookup = (keys: FixKey[]) => fixesAt(keys, source.signal);
-    const input = deps.settings.motionInput ?? ([...thresholds.values()].every(runsAnswer) ? 'store' : 'track');
+    const asked = deps.settings.motionInput ?? 'track';
+    const input = asked === 'store' && ![...thresholds.values()].every(runsAnswer) ? 'track' : asked;
     if (input === 'rows') return perDevice(fixes(source), (id) => run(id, thresholdsOf(id)));
     const o = { kind, thresholdsOf, lookup, item: (id: number, iv: Interval) => item(id, iv, thresholdsOf(id)) };
     if (input === 'track') return trackRuns(tracks(source), o);

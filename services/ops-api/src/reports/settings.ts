@@ -50,11 +50,12 @@ export interface ReportSettings {
   maxPeriodDays: number;
   trips: TripThresholds;
   /**
-   * Where trips and stops are computed. By default: in the store ('store', window functions over the
-   * fixes, motion-runs.ts) when every device of the report uses the older motion model, else folded
-   * from the store's lean binary track ('track'), with the item fields read for the fixes items begin
-   * and end at. 'rows', every fix read whole and folded (the path the reports took first), is the
-   * reference the others are tested and benchmarked against.
+   * Where trips and stops are computed: 'track' (default), folded from the store's lean binary track
+   * with the item fields read for the fixes items begin and end at; 'store', computed in the store
+   * with window functions (motion-runs.ts) when every device of the report uses the older motion
+   * model, else as 'track' (measured slower than 'track' on chDB: reports bench); 'rows', every fix
+   * read whole and folded (the path the reports took first), the reference the others are tested
+   * and benchmarked against.
    */
   motionInput?: 'store' | 'track' | 'rows';
   /** Rows per analytics query page (REPORT_PAGE_ROWS); default: the analytics store's (see report-pages.ts). */

@@ -7,7 +7,7 @@ import {
 } from '@corridor/platform';
 import {
   calendars, cargos, companies, complaints, computedAttributes, configurations, deviceModels, devices, documents, drafts, drivers, groups,
-  inventories, maintenances, notificationRules, orders, savedCommands, shipments, singleUseCertificates, trackingUnits, truckOwners, trucks,
+  inventories, maintenances, notificationRules, orders, savedCommands, scheduledReports, shipments, singleUseCertificates, trackingUnits, truckOwners, trucks,
 } from '../db/schema';
 import { eventById } from '../events/repository';
 
@@ -73,6 +73,7 @@ export function opsReferenceChecks(app: App, deps: OpsReferenceDeps): void {
     calendar: ownedBy(db, calendars, true),
     driver: ownedBy(db, drivers, false),
     order: ownedBy(db, orders, false),
+    report: ownedBy(db, scheduledReports, false),
     maintenance: ownedBy(db, maintenances, true),
     computedAttribute: ownedBy(db, computedAttributes, true),
     configuration: ownedBy(db, configurations, true),

@@ -44,6 +44,10 @@ import { directSend, type InboxPort } from '../notification-rules/direct-send';
 import { startNotificationConsumer } from '../notification-rules/consumer';
 import { defaultNotificationSettings, type NotificationSettings } from '../notification-rules/settings';
 import { companyScope } from '@corridor/platform';
+import type { ReportsService } from '../reports/service';
+import { scheduledReportRoutes } from '../scheduled-reports/routes';
+import { scheduledReportRunner, type ScheduledReportRunner } from '../scheduled-reports/runner';
+import { scheduledReportsService } from '../scheduled-reports/service';
 
 export interface TrackingDeps {
   db: Orm;
@@ -56,10 +60,18 @@ export interface TrackingDeps {
   notifications?: NotificationSettings;
   /** The inbox: the web channel of test and announcement sends. */
   inbox: InboxPort;
+  /** The reports scheduled reports run. */
+  reports: ReportsService;
+  /** How often due scheduled reports are looked for, ms (REPORT_SCHEDULE_CHECK_S); 0 = never by itself (tests call check). */
+  reportScheduleCheckMs?: number;
+  /** This instance's name, kept with the scheduled report runs it claims. */
+  instance?: string;
 }
 
 export interface TrackingModules {
   dispatcher: NotificationDispatcher;
+  /** Runs scheduled reports on their calendars. */
+  scheduledReports: ScheduledReportRunner;
   /** Starts the notification-rules consumer of events.v1. */
   start(): Promise<void>;
   close(): Promise<void>;
@@ -107,17 +119,25 @@ export function trackingModules(app: App, deps: TrackingDeps): TrackingModules {
   const direct = directSend({ db, cache: deps.cache, dispatcher, inbox: deps.inbox, channels: rules.notificators().map((n) => n.type as Notificator), logger: log('notifications') });
   notificationRuleRoutes(app, rules, direct);
 
+  scheduledReportRoutes(app, scheduledReportsService(db));
+  const scheduledReports = scheduledReportRunner({
+    db, reports: deps.reports, mail, logger: log('scheduled-reports'), instance: deps.instance ?? `ops-api-${process.pid}`,
+  });
+
   let consumer: Subscription | undefined;
   return {
     dispatcher,
+    scheduledReports,
     async start() {
       consumer = await startNotificationConsumer({ bus: deps.bus, logger: log('notification-rules'), dispatcher });
       await computed.publish();
       await calendars.publish();
       await groups.publish();
       await maintenance.publish();
+      if (deps.reportScheduleCheckMs) scheduledReports.start(deps.reportScheduleCheckMs);
     },
     async close() {
+      await scheduledReports.stop();
       await consumer?.stop();
       mail?.close();
     },

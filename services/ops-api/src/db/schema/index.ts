@@ -35,3 +35,4 @@ export * from './shipment-progress-updates';
 export * from './cargos';
 export * from './cargo-status-history';
 export * from './single-use-certificates';
+export * from './scheduled-reports';

@@ -132,6 +132,23 @@ describe('live feed', () => {
     expect(otherCompany.frames.some((f) => f.positions?.some((p) => p.deviceId === 1) || f.devices?.some((d) => d.id === 1))).toBe(false);
   });
 
+  it('passes a position and an event the bus carries twice (a tracker resent an unacknowledged fix) on once', async () => {
+    const { bus } = h.adapters;
+    const twice = position(1, 40);
+    const flagTwice = flag(1, 40);
+    const sentinel = position(1, 41);
+    // the consumer joined during the earlier tests; partition order puts the copies before the sentinel
+    await bus.publish(Topics.positions, [{ key: '1', value: twice }, { key: '1', value: twice }]);
+    await bus.publish(Topics.events, [{ key: '1', value: flagTwice }]);
+    await bus.publish(Topics.events, [{ key: '1', value: flagTwice }]);
+    await bus.publish(Topics.positions, [{ key: '1', value: twice }]);
+    await dispatcher.waitFor((f) => Boolean(f.positions?.some((p) => p.id === sentinel.id)), 30000, () => bus.publish(Topics.positions, [{ key: '1', value: sentinel }]));
+    await dispatcher.waitFor((f) => Boolean(f.events?.some((e) => e.id === flagTwice.id)));
+    const count = (pred: (f: SocketMessage) => number) => dispatcher.frames.reduce((n, f) => n + pred(f), 0);
+    expect(count((f) => f.positions?.filter((p) => p.id === twice.id).length ?? 0)).toBe(1);
+    expect(count((f) => f.events?.filter((e) => e.id === flagTwice.id).length ?? 0)).toBe(1);
+  });
+
   it('sends {} as keepalive', async () => {
     await dispatcher.waitFor((f) => Object.keys(f).length === 0, 5000);
   });

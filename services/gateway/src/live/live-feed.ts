@@ -4,10 +4,12 @@ import { EventMessage, PositionMessage, Topics, type DeviceRegistryMessage, type
 import { cacheKeys, consumeValidated, counter, gauge, type Bus, type Cache, type Identity, type Logger, type Subscription } from '@corridor/platform';
 import type { PermissionsRepository } from '../permissions/repository';
 import { DeviceDirectory } from './device-directory';
+import { RecentIds } from './recent-ids';
 import { canSee, viewerFor, type Viewer } from './visibility';
 
 const connections = gauge('gateway_live_connections', 'Open live-feed WebSockets');
 const frames = counter('gateway_live_frames_total', 'Frames sent on live-feed WebSockets', ['kind']);
+const repeats = counter('gateway_live_repeated_messages_total', 'Bus messages dropped from the live feed because one with the same id was passed on already', ['kind']);
 
 /** A client this far behind (bytes queued in the socket) is disconnected rather than buffered without end. */
 const MAX_BUFFERED = 8 * 1024 * 1024;
@@ -40,6 +42,8 @@ export class LiveFeed {
   private readonly clients = new Set<Client>();
   private subs: Subscription[] = [];
   private keepalive: NodeJS.Timeout | undefined;
+  private readonly recentPositions = new RecentIds<number>();
+  private readonly recentEvents = new RecentIds<string>();
 
   constructor(private readonly deps: LiveFeedDeps) {
     this.directory = new DeviceDirectory(deps.bus, deps.logger.child({ component: 'device-directory' }), (devices) =>
@@ -54,11 +58,11 @@ export class LiveFeed {
       this.directory.start(),
       consumeValidated({
         bus, logger, groupId: `gateway-live-positions-${instance}`, topic: Topics.positions, schema: PositionMessage, fromBeginning: false,
-        handle: async (msgs) => this.broadcast('positions', msgs, (p) => ({ id: p.deviceId, device: this.directory.get(p.deviceId) })),
+        handle: async (msgs) => this.broadcast('positions', this.firstTimes('positions', msgs, this.recentPositions), (p) => ({ id: p.deviceId, device: this.directory.get(p.deviceId) })),
       }),
       consumeValidated({
         bus, logger, groupId: `gateway-live-events-${instance}`, topic: Topics.events, schema: EventMessage, fromBeginning: false,
-        handle: async (msgs) => this.broadcast('events', msgs, (e) => ({ id: e.deviceId, device: this.directory.get(e.deviceId) })),
+        handle: async (msgs) => this.broadcast('events', this.firstTimes('events', msgs, this.recentEvents), (e) => ({ id: e.deviceId, device: this.directory.get(e.deviceId) })),
       }),
     ]);
     this.subs = [positions, events];
@@ -117,6 +121,13 @@ export class LiveFeed {
       }
     }
     return out;
+  }
+
+  /** The messages whose id this feed has not passed on yet (the bus may carry a message twice). */
+  private firstTimes<T extends { id: K }, K extends string | number>(kind: string, msgs: T[], recent: RecentIds<K>): T[] {
+    const fresh = msgs.filter((m) => recent.firstTime(m.id));
+    if (fresh.length < msgs.length) repeats.inc({ kind }, msgs.length - fresh.length);
+    return fresh;
   }
 
   private broadcast<T>(kind: 'positions' | 'events' | 'devices', items: T[], deviceOf: (item: T) => { id: number; device: DeviceRegistryMessage | undefined }): void {

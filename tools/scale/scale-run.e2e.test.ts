@@ -14,8 +14,8 @@ import { formatReport, runScenario, type ScaleReport } from './scenario';
  * (and nothing else flagged), every cut-off tracker reconnected, and the restarted instances back
  * in their consumer groups. Across the gateways: a session made through gateway-1 works through
  * gateway-2 and a sign-out through one ends it on both; a socket on gateway-2, signed in through
- * gateway-1, gets a frame for every acknowledged fix and flag event, exactly once per message on the
- * bus (no second gateway's or second consumer's copies). Every wait is for a condition under a generous ceiling; nothing is timed.
+ * gateway-1, gets a frame for every acknowledged fix and flag event, exactly once per id on the
+ * bus (no second gateway's or second consumer's copies, and one frame for a fix the bus carries twice). Every wait is for a condition under a generous ceiling; nothing is timed.
  */
 const libs = kafkaLibsDir();
 const [postgres, redis] = await Promise.all([realPart('postgres').catch(() => undefined), realPart('redis').catch(() => undefined)]);

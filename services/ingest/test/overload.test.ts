@@ -4,7 +4,7 @@ import { createTestAdapters, type TestAdapters } from '@corridor/platform/testin
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build, type IngestService } from '../src/app';
 import { metricValue } from './metrics';
-import { gt06, registryEntry, TestDevice, waitFor } from './test-device';
+import { DEFAULT_CEILING_MS, gt06, registryEntry, TestDevice, waitFor } from './test-device';
 
 /**
  * The intake gate end to end (embedded bus, whose publishes a test can make fail): fixes read and
@@ -63,7 +63,7 @@ describe('intake gate', () => {
     bus.available = false;
     // a tracker with a backlog streams 10 fixes; only MAX_PENDING are read, the rest wait in the socket
     await device.write(Buffer.concat(Array.from({ length: 10 }, (_, i) => gt06.location(new Date(t0 + i * 1000), -1.3, 36.8, 2 + i))));
-    await waitFor(() => svc.ports.gate.pendingFixes >= MAX_PENDING && svc.ports.tcp.gt06.connections[0]?.isPaused === true, 10_000, 'the gate full and the connection paused');
+    await waitFor(() => svc.ports.gate.pendingFixes >= MAX_PENDING && svc.ports.tcp.gt06.connections[0]?.isPaused === true, DEFAULT_CEILING_MS, 'the gate full and the connection paused');
     expect(svc.ports.gate.pendingFixes).toBe(MAX_PENDING);
 
     const refusedBefore = await metricValue('ingest_overload_refusals_total', { transport: 'http' });
@@ -83,7 +83,7 @@ describe('intake gate', () => {
     bus.available = true;
     await device.waitReceived(10 + 10 * 10, 10_000);
     expect(device.received.subarray(10).toString('hex')).toBe(Buffer.concat(Array.from({ length: 10 }, (_, i) => gt06.ack(0x12, 2 + i))).toString('hex'));
-    await waitFor(() => svc.ports.gate.pendingFixes === 0, 10_000, 'nothing pending');
+    await waitFor(() => svc.ports.gate.pendingFixes === 0, DEFAULT_CEILING_MS, 'nothing pending');
     expect((await osmand(3)).statusCode).toBe(200);
     device.close();
   });

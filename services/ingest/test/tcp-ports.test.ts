@@ -7,7 +7,7 @@ import { queryRawFrames } from '../src/archive/raw-frames-table';
 import { encodeGt06Command } from '../src/protocols/gt06/index';
 import { metricValue } from './metrics';
 import { hex } from './protocol-helpers';
-import { gt06, registryEntry, sleep, TestDevice, waitFor } from './test-device';
+import { DEFAULT_CEILING_MS, gt06, registryEntry, sleep, TestDevice, waitFor } from './test-device';
 
 /**
  * The TCP device ports end to end on real sockets (ephemeral ports): splitting, ordered acks after
@@ -176,7 +176,7 @@ describe('text protocols on their ports', () => {
       const from = published.length;
       const device = await TestDevice.open(port);
       await device.write(Buffer.from(r.bytes, 'latin1'));
-      await waitFor(() => published.length > from, 10_000, `${r.protocol} position`);
+      await waitFor(() => published.length > from, DEFAULT_CEILING_MS, `${r.protocol} position`);
       expect(published[from]).toMatchObject({ protocol: r.protocol, uniqueId: r.id, deviceId: 3200 + i, fixTime: r.fixTime });
       if (r.ack) await device.waitReceived(r.ack.length);
       expect(device.received.toString('latin1')).toBe(r.ack);
@@ -271,7 +271,7 @@ describe('raw-frame archive', () => {
     await device.waitClosed();
     // the frames before the garbage are still handled (published, archived) after the close
     const ofFrame = () => published.slice(from).find((p) => p.fixTime === at(600).toISOString());
-    await waitFor(() => ofFrame() !== undefined, 10_000, 'position of the frame before the garbage');
+    await waitFor(() => ofFrame() !== undefined, DEFAULT_CEILING_MS, 'position of the frame before the garbage');
     const position = ofFrame();
     expect(position?.rawFrameId).toMatch(/^[0-9a-f-]{36}$/);
     await svc.ports.archive.flush();

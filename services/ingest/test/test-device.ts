@@ -48,12 +48,12 @@ export class TestDevice {
   }
 
   /** Resolves once the server closed the connection (or rejects after `timeoutMs`). */
-  waitClosed(timeoutMs = 5000): Promise<void> {
+  waitClosed(timeoutMs = DEFAULT_CEILING_MS): Promise<void> {
     return withTimeout(this.closedPromise, timeoutMs, 'connection still open');
   }
 
   /** Waits until at least `bytes` bytes were received. */
-  async waitReceived(bytes: number, timeoutMs = 5000): Promise<Buffer> {
+  async waitReceived(bytes: number, timeoutMs = DEFAULT_CEILING_MS): Promise<Buffer> {
     if (this.received.length >= bytes) return this.received;
     let waiter: () => void = () => undefined;
     const enough = new Promise<void>((resolve) => {
@@ -75,11 +75,18 @@ export class TestDevice {
   }
 }
 
+/**
+ * The default ceiling of every wait here: a ceiling, never an assertion on a duration. 5 s was
+ * short for real Kafka on a busy 2-core CI machine; this stays under vitest's 30 s test timeout so
+ * a wait that never ends still fails with what it waited for.
+ */
+export const DEFAULT_CEILING_MS = 20_000;
+
 export function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
 }
 
-export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 5000, what = 'condition'): Promise<void> {
+export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = DEFAULT_CEILING_MS, what = 'condition'): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting: ${what}`);

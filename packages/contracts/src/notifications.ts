@@ -6,12 +6,12 @@ import { Attributes, IsoDateTime, Pagination, repeated } from './common';
 /**
  * The signed-in user's notification inbox (GET /inbox) and channel preferences
  * (/settings/notification). /notifications is Traccar's NotificationResource: the notification
- * rules (notification-rules.ts). The inbox is also the web channel of those rules' test and
- * announcement sends (types notificationTest and announcement).
+ * rules (notification-rules.ts). The inbox is also their web channel: a rule's event (deviceEvent),
+ * a test (notificationTest) and an administrator's announcement (announcement).
  */
 export const NotificationType = z.enum([
   'certificateApplied', 'certificateSubmitted', 'certificateApproved', 'certificateRejected',
-  'complaintFiled', 'complaintStatusChanged', 'sanctionRecorded', 'notificationTest', 'announcement',
+  'complaintFiled', 'complaintStatusChanged', 'sanctionRecorded', 'deviceEvent', 'notificationTest', 'announcement',
 ]);
 export type NotificationType = z.infer<typeof NotificationType>;
 export const notificationTypes = NotificationType.options;

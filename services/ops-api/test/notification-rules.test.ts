@@ -99,9 +99,15 @@ describe('notification rules', () => {
     expect(hooksFor(sos.id)).toHaveLength(1);
     expect(hooksFor(sos.id)[0]!.body).toMatchObject({ device: { id: truckA.id, name: 'KCA 555X' }, rule: { id: r.id, type: 'alarm' } });
 
+    // the web channel: a notice in the recipient's inbox
+    const webFor = async (eventId: string) => (await h.call(testUsers.companyA, 'GET', '/api/inbox?type=deviceEvent&limit=1000'))
+      .json<{ items: { title: string; entityId: string }[] }>().items.filter((n) => n.entityId === eventId);
+    expect((await webFor(sos.id)).map((n) => n.title)).toEqual(['alarm (sos): KCA 555X']);
+
     await h.svc.tracking.dispatcher.onEvents([sos]); // redelivered by the bus: nothing new
     expect(mailsFor(sos.id)).toHaveLength(1);
     expect(hooksFor(sos.id)).toHaveLength(1);
+    expect(await webFor(sos.id)).toHaveLength(1);
   });
 
   it('leaves alone what the rule does not cover: other alarms, other types, other companies\' devices', async () => {

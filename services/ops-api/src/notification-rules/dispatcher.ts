@@ -4,6 +4,7 @@ import { counter, type Logger, type Orm } from '@corridor/platform';
 import { calendars, devices, notificationDeliveries, notificationRules, type NotificationRuleRow } from '../db/schema';
 import { calendarActiveAt, parseCalendar } from '@corridor/platform/calendar/ical';
 import type { CalendarSchedule } from '@corridor/platform/calendar/schedule';
+import type { Notice } from '../notifications/service';
 import type { MailChannel } from './mail-channel';
 import { ruleMatches } from './matching';
 import { eventMessage, type NotificationMessage } from './message';
@@ -36,11 +37,15 @@ export interface Channels {
 
 /**
  * Delivers notifications: for an event, every matching rule's channels to every recipient; each
- * delivery is logged in notification_deliveries (the web channel's delivery is that row: the
- * recipient's web notification). A delivery already logged for the same rule, event, channel and
+ * delivery is logged in notification_deliveries (the web channel's delivery is that row and a
+ * notice in the recipient's inbox, type deviceEvent). A delivery already logged for the same rule, event, channel and
  * recipient is not repeated, so a redelivered event notifies once.
  */
-export function notificationDispatcher(deps: { db: Orm; channels: Channels; logger: Logger }) {
+export function notificationDispatcher(deps: {
+  db: Orm; channels: Channels; logger: Logger;
+  /** The inbox, where the web channel delivers (a notice per recipient). */
+  inbox?: { notify(tx: Orm, n: Notice): Promise<number> };
+}) {
   const { db, channels, logger } = deps;
 
   /**
@@ -80,9 +85,18 @@ export function notificationDispatcher(deps: { db: Orm; channels: Channels; logg
     const result = await send(channel, recipient, msg, payload, dedupe);
     const status = result.ok ? 'sent' : 'failed';
     if (!result.ok) logger.warn({ ruleId: rule.id, eventId, channel, recipient, error: result.error }, 'notification not delivered');
-    await db.insert(notificationDeliveries).values({
-      ruleId: rule.id, eventId, channel, recipient, userId, status, attempts: result.attempts, error: result.error, subject: msg.subject, body: msg.body,
-    }).onConflictDoNothing();
+    await db.transaction(async (tx) => {
+      const [row] = await tx.insert(notificationDeliveries).values({
+        ruleId: rule.id, eventId, channel, recipient, userId, status, attempts: result.attempts, error: result.error, subject: msg.subject, body: msg.body,
+      }).onConflictDoNothing().returning({ id: notificationDeliveries.id });
+      // the web channel is the recipient's inbox: the notice commits with its delivery record, so once
+      if (row && channel === 'web' && userId !== null && deps.inbox) {
+        await deps.inbox.notify(tx, {
+          type: dedupe ? 'deviceEvent' : 'notificationTest', title: msg.subject, message: msg.body, entityType: 'event', entityId: eventId,
+          attributes: { ruleId: rule.id }, to: { userId },
+        });
+      }
+    });
     return deliveryOf(channel, recipient, result);
   }
 

@@ -112,7 +112,7 @@ describe('/settings/notification', () => {
     const s = res.json<NotificationSettings>();
     expect(s.updatedAt).toBeNull();
     expect(s.channels.certificateApproved).toEqual({ web: true, email: false, webhook: false });
-    expect(Object.keys(s.channels)).toHaveLength(9);
+    expect(Object.keys(s.channels)).toHaveLength(10);
   });
 
   it('saves per-type channels; a type with web off leaves the inbox; other users keep theirs', async () => {

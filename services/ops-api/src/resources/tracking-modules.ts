@@ -114,7 +114,7 @@ export function trackingModules(app: App, deps: TrackingDeps): TrackingModules {
   const settings = deps.notifications ?? defaultNotificationSettings();
   const mail = settings.smtpUrl ? mailChannel(settings.smtpUrl, settings.mailFrom) : undefined;
   const webhook = webhookChannel({ attempts: settings.webhookAttempts, timeoutMs: settings.webhookTimeoutMs, backoffMs: settings.webhookBackoffMs, policy: settings.webhookPolicy });
-  const dispatcher = notificationDispatcher({ db, channels: { mail, webhook }, logger: log('notification-rules') });
+  const dispatcher = notificationDispatcher({ db, channels: { mail, webhook }, logger: log('notification-rules'), inbox: deps.inbox });
   const rules = notificationRulesService({ db, dispatcher, mailEnabled: !!mail, webhookPolicy: settings.webhookPolicy });
   const direct = directSend({ db, cache: deps.cache, dispatcher, inbox: deps.inbox, channels: rules.notificators().map((n) => n.type as Notificator), logger: log('notifications') });
   notificationRuleRoutes(app, rules, direct);

@@ -12,7 +12,7 @@ export const notifications = ops.table(
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     type: text('type', {
       enum: ['certificateApplied', 'certificateSubmitted', 'certificateApproved', 'certificateRejected', 'complaintFiled', 'complaintStatusChanged', 'sanctionRecorded',
-        'notificationTest', 'announcement'],
+        'deviceEvent', 'notificationTest', 'announcement'],
     }).notNull(),
     title: text('title').notNull(),
     message: text('message').notNull(),

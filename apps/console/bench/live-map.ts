@@ -1,4 +1,6 @@
-import type { Page } from 'playwright-core';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { CDPSession, Page } from 'playwright-core';
 import { launchChromium } from '../e2e/support/chromium';
 import { serveDist } from './static-server';
 
@@ -41,7 +43,7 @@ interface Run {
  * Frame rate from requestAnimationFrame in the page; main-thread time from Chromium's
  * TaskDuration (CDP Performance metrics) over the window, per socket frame.
  */
-async function measure(page: Page, base: string, trucks: number, seconds: number): Promise<Run> {
+async function measure(page: Page, base: string, trucks: number, seconds: number, profileTo?: string): Promise<Run> {
   const { devices, start } = fleet(trucks);
   await page.unrouteAll();
   await page.route('**/api/**', (route) => {
@@ -86,6 +88,11 @@ async function measure(page: Page, base: string, trucks: number, seconds: number
     requestAnimationFrame(tick);
     new PerformanceObserver((l) => { b.longTasks += l.getEntries().length; }).observe({ type: 'longtask' });
   })()`);
+  if (profileTo) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+    await cdp.send('Profiler.start');
+  }
   feeding = true;
   const framesBefore = socketFrames;
   const t0 = performance.now();
@@ -97,6 +104,7 @@ async function measure(page: Page, base: string, trucks: number, seconds: number
   const sent = socketFrames - framesBefore;
   const bench = await page.evaluate<{ frames: number; longTasks: number }>('(window.__bench.stop = true, window.__bench)');
   if (timer) clearInterval(timer);
+  if (profileTo) await writeProfile(cdp, profileTo);
   await cdp.detach();
   return {
     trucks,
@@ -110,29 +118,73 @@ async function measure(page: Page, base: string, trucks: number, seconds: number
 }
 
 /**
+ * Where the main thread's time went: the CPU profile (Chromium's sampling profiler) written to
+ * `file` (open it in DevTools' Performance panel) and its heaviest functions by self time printed.
+ * Build the console unminified for readable names: `vite build --minify false --outDir <dir>`.
+ */
+async function writeProfile(cdp: CDPSession, file: string): Promise<void> {
+  const { profile } = await cdp.send('Profiler.stop');
+  writeFileSync(file, JSON.stringify(profile));
+  const self = new Map<string, number>();
+  const dt = profile.timeDeltas ?? [];
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  (profile.samples ?? []).forEach((id, i) => {
+    const f = byId.get(id)!.callFrame;
+    const key = `${f.functionName || '(anonymous)'} ${f.url.split('/').pop()}:${f.lineNumber + 1}`;
+    self.set(key, (self.get(key) ?? 0) + (dt[i] ?? 0) / 1000);
+  });
+  const total = [...self.values()].reduce((a, b) => a + b, 0);
+  process.stdout.write(`  profile ${file}: top self time of ${Math.round(total)} ms\n`);
+  for (const [k, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 30)) process.stdout.write(`    ${ms.toFixed(0).padStart(7)} ms ${((ms / total) * 100).toFixed(1).padStart(5)} %  ${k}\n`);
+}
+
+/**
  * The dispatcher's live map with 2,000 trucks fed by a synthetic socket, beside 200 trucks in the
  * same run (compare the ratio; absolute figures depend on the machine and its load, recorded).
  * Headless Chromium draws WebGL in software (SwiftShader) here, so frame rates are a floor.
+ *
+ * BENCH_BASELINE_DIST: another build of the console (e.g. the commit before a change, built with
+ * `vite build --outDir <dir>`), measured at 2,000 trucks in the same run, named by
+ * BENCH_BASELINE_LABEL: a before/after under the same load. BENCH_PROFILE: a folder where the CPU
+ * profile of each 2,000-truck window is written (and its top functions printed).
  */
 export default async function run(): Promise<Record<string, number | string>> {
   const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
-  const site = await serveDist();
+  const baseline = process.env.BENCH_BASELINE_DIST;
+  const profileDir = process.env.BENCH_PROFILE;
   const browser = await launchChromium();
+  const one = async (dist: string | undefined, trucks: number, profileTo?: string): Promise<Run> => {
+    const site = await serveDist(dist);
+    const context = await browser.newContext({ viewport: { width: 1366, height: 850 } });
+    await context.addInitScript("localStorage.setItem('corridor.session', '1')"); // the console's signed-in hint (session/session-hint.ts)
+    try {
+      return await measure(await context.newPage(), site.url, trucks, SECONDS, profileTo);
+    } finally {
+      await context.close();
+      await site.close();
+    }
+  };
+  const profile = (name: string) => (profileDir ? join(profileDir, `live-map-${name}.cpuprofile`) : undefined);
   try {
     const out: Record<string, number | string> = { seconds: SECONDS, renderer: 'headless Chromium, software WebGL' };
-    for (const trucks of [200, 2000]) {
-      const context = await browser.newContext({ viewport: { width: 1366, height: 850 } });
-      await context.addInitScript("localStorage.setItem('corridor.session', '1')"); // the console's signed-in hint (session/session-hint.ts)
-      const page = await context.newPage();
-      const r = await measure(page, site.url, trucks, SECONDS);
-      for (const [k, v] of Object.entries(r)) if (k !== 'trucks') out[`t${trucks}_${k}`] = v;
-      await context.close();
+    if (baseline) {
+      out.baseline = process.env.BENCH_BASELINE_LABEL ?? baseline;
+      const r = await one(baseline, 2000, profile('baseline'));
+      for (const [k, v] of Object.entries(r)) if (k !== 'trucks') out[`baseline_t2000_${k}`] = v;
     }
-    out.fpsRatio2000to200 = Math.round(((out.t2000_framesPerSecond as number) / (out.t200_framesPerSecond as number)) * 100) / 100;
-    out.msPerFrameRatio2000to200 = Math.round(((out.t2000_mainThreadMsPerUpdate as number) / (out.t200_mainThreadMsPerUpdate as number)) * 100) / 100;
+    for (const trucks of [200, 2000]) {
+      const r = await one(undefined, trucks, trucks === 2000 ? profile('current') : undefined);
+      for (const [k, v] of Object.entries(r)) if (k !== 'trucks') out[`t${trucks}_${k}`] = v;
+    }
+    const ratio = (a: string, b: string) => Math.round(((out[a] as number) / (out[b] as number)) * 100) / 100;
+    out.fpsRatio2000to200 = ratio('t2000_framesPerSecond', 't200_framesPerSecond');
+    out.msPerFrameRatio2000to200 = ratio('t2000_mainThreadMsPerUpdate', 't200_mainThreadMsPerUpdate');
+    if (baseline) {
+      out.fpsRatioCurrentToBaseline2000 = ratio('t2000_framesPerSecond', 'baseline_t2000_framesPerSecond');
+      out.msPerUpdateRatioCurrentToBaseline2000 = ratio('t2000_mainThreadMsPerUpdate', 'baseline_t2000_mainThreadMsPerUpdate');
+    }
     return out;
   } finally {
     await browser.close();
-    await site.close();
   }
 }

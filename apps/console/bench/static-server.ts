@@ -12,12 +12,12 @@ const TYPES: Record<string, string> = {
 
 /**
  * The built console served as the gateway serves it (files under dist/, index.html for every other
- * path), without the API: the benchmarks answer /api themselves in the browser. Port 0 (ephemeral).
+ * path; `dist` another build of it), without the API: the benchmarks answer /api themselves in the browser. Port 0 (ephemeral).
  */
-export async function serveDist(): Promise<{ url: string; close(): Promise<void> }> {
+export async function serveDist(dist = DIST): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = createServer((req, res) => {
     const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
-    const file = join(DIST, path);
+    const file = join(dist, path);
     readFile(file)
       .then((body) => {
         res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
@@ -25,7 +25,7 @@ export async function serveDist(): Promise<{ url: string; close(): Promise<void>
       })
       .catch(async () => {
         res.writeHead(200, { 'content-type': TYPES['.html']! });
-        res.end(await readFile(join(DIST, 'index.html')));
+        res.end(await readFile(join(dist, 'index.html')));
       });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

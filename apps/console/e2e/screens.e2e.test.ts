@@ -19,6 +19,13 @@ const TOURS = {
   admin: { who: ADMIN, screens: ['/admin/users', '/admin/companies', '/admin/devices', '/admin/inventories', '/admin/routes', '/admin/geofences'] },
 };
 
+/** The screen is no wider than the window (1,366 px unless the test sets another) and does not scroll sideways. */
+async function expectFitsWidth(person: Person, what: string): Promise<void> {
+  const o = await person.overflow();
+  expect(o.documentWidth, `${what}: the page is no wider than the window`).toBeLessThanOrEqual(o.windowWidth);
+  expect(o.contentScrollsSideways, `${what}: the screen does not scroll sideways`).toBe(false);
+}
+
 describe.skipIf(!inject('chromium'))('the main screens of each role', () => {
   let browser: Browser;
   let person: Person | undefined;
@@ -41,6 +48,7 @@ describe.skipIf(!inject('chromium'))('the main screens of each role', () => {
       for (const path of tour.screens) {
         await person.visit(path);
         expect(await person.page.locator('.state-error').count(), `${path} shows no error state`).toBe(0);
+        await expectFitsWidth(person, path);
         await person.screenshot(`${role}${path.replaceAll('/', '-')}`);
       }
     });
@@ -51,6 +59,7 @@ describe.skipIf(!inject('chromium'))('the main screens of each role', () => {
     await signInAs(person, DEMO_ACCOUNTS.company);
     await person.visit('/shipments');
     await person.page.getByRole('row').nth(1).waitFor();
+    await expectFitsWidth(person, 'tablet /shipments');
     await person.screenshot('tablet-shipments');
   });
 });

@@ -50,6 +50,22 @@ export class Person {
     await this.page.locator('.map[data-ready="false"]').first().waitFor({ state: 'detached' });
   }
 
+  /**
+   * How wide the page is against the window: the document's scroll width (at most the window's,
+   * or the whole page scrolls sideways) and whether the screen's own area scrolls sideways
+   * (a wide table scrolls inside its own box instead).
+   */
+  async overflow(): Promise<{ documentWidth: number; windowWidth: number; contentScrollsSideways: boolean }> {
+    return this.page.evaluate(() => {
+      const content = document.querySelector('.content');
+      return {
+        documentWidth: Math.max(document.documentElement.scrollWidth, document.body.scrollWidth),
+        windowWidth: window.innerWidth,
+        contentScrollsSideways: content ? content.scrollWidth > content.clientWidth : false,
+      };
+    });
+  }
+
   /** A full-page picture of what the person sees, for a human to look at (git-ignored folder). */
   async screenshot(name: string): Promise<void> {
     mkdirSync(SCREENSHOTS, { recursive: true });

@@ -77,50 +77,51 @@ export default function RoutesScreen() {
           </button>
         )}
       </div>
-      <div className="two-col">
-        <div className="map-box map-tall">
+      {/* the map and, while drawing, the form beside it; the list below at full width (its names on one line) */}
+      <div className={drawing ? 'two-col' : undefined}>
+        <div className={drawing ? 'map-box map-tall' : 'map-box'}>
           <CorridorMap data={{ planned }} label={t('routes.mapLabel')} onMapClick={drawing ? (p) => setLine((l) => [...l, p]) : undefined} />
         </div>
-        <div className="stack">
-          {drawing && (
-            <form className="card" onSubmit={submit} aria-label={t('routes.draw')}>
-              <h2>{t('routes.draw')}</h2>
-              <p className="small muted">{t('routes.howTo')}</p>
-              <p className="small">{t('geofences.points', { count: line.length })}</p>
-              <div className="form-grid">
-                <Field label={t('devices.name')} name="name" error={errors.name}>
-                  <input required value={v.name} onChange={(e) => setV({ ...v, name: e.target.value })} />
-                </Field>
-                <Field label={t('routes.code')} name="code" error={errors.code}>
-                  <input value={v.code} onChange={(e) => setV({ ...v, code: e.target.value })} placeholder="nairobi-namanga" />
-                </Field>
-                <Field label={t('geofences.halfWidth')} name="widthM" error={errors.widthM}>
-                  <input type="number" min={50} max={20000} value={v.widthM} onChange={(e) => setV({ ...v, widthM: Number(e.target.value) })} />
-                </Field>
-                <Field label={t('routes.limit')} name="limit" error={errors.speedLimitsKmh}>
-                  <input type="number" min={5} max={200} value={v.limit} onChange={(e) => setV({ ...v, limit: Number(e.target.value) })} />
-                </Field>
-                <Field label={t('routes.hours')} name="hours" error={errors.expectedDurationMinutes}>
-                  <input type="number" min={1} max={720} value={v.hours} onChange={(e) => setV({ ...v, hours: Number(e.target.value) })} />
-                </Field>
-              </div>
-              <FormError error={add.error} />
-              <div className="form-actions">
-                <button type="button" className="btn" onClick={() => setLine((l) => l.slice(0, -1))} disabled={!line.length}>
-                  {t('geofences.undo')}
-                </button>
-                <button type="button" className="btn" onClick={() => setDrawing(false)}>
-                  {t('common.cancel')}
-                </button>
-                <button type="submit" className="btn btn-primary" disabled={line.length < 2 || add.isPending}>
-                  {t('common.save')}
-                </button>
-              </div>
-            </form>
-          )}
-          <FormError error={del.error} />
-          <DataTable caption={t('routes.title')} columns={columns} rows={routes.data} rowKey={(r) => r.id} loading={routes.isPending} error={routes.error} retry={() => void routes.refetch()} empty={{ title: t('routes.empty'), hint: t('routes.emptyHint') }} />
-        </div>
+        {drawing && (
+          <form className="card" onSubmit={submit} aria-label={t('routes.draw')}>
+            <h2>{t('routes.draw')}</h2>
+            <p className="small muted">{t('routes.howTo')}</p>
+            <p className="small">{t('geofences.points', { count: line.length })}</p>
+            <div className="form-grid">
+              <Field label={t('devices.name')} name="name" error={errors.name}>
+                <input required value={v.name} onChange={(e) => setV({ ...v, name: e.target.value })} />
+              </Field>
+              <Field label={t('routes.code')} name="code" error={errors.code}>
+                <input value={v.code} onChange={(e) => setV({ ...v, code: e.target.value })} placeholder="nairobi-namanga" />
+              </Field>
+              <Field label={t('geofences.halfWidth')} name="widthM" error={errors.widthM}>
+                <input type="number" min={50} max={20000} value={v.widthM} onChange={(e) => setV({ ...v, widthM: Number(e.target.value) })} />
+              </Field>
+              <Field label={t('routes.limit')} name="limit" error={errors.speedLimitsKmh}>
+                <input type="number" min={5} max={200} value={v.limit} onChange={(e) => setV({ ...v, limit: Number(e.target.value) })} />
+              </Field>
+              <Field label={t('routes.hours')} name="hours" error={errors.expectedDurationMinutes}>
+                <input type="number" min={1} max={720} value={v.hours} onChange={(e) => setV({ ...v, hours: Number(e.target.value) })} />
+              </Field>
+            </div>
+            <FormError error={add.error} />
+            <div className="form-actions">
+              <button type="button" className="btn" onClick={() => setLine((l) => l.slice(0, -1))} disabled={!line.length}>
+                {t('geofences.undo')}
+              </button>
+              <button type="button" className="btn" onClick={() => setDrawing(false)}>
+                {t('common.cancel')}
+              </button>
+              <button type="submit" className="btn btn-primary" disabled={line.length < 2 || add.isPending}>
+                {t('common.save')}
+              </button>
+            </div>
+          </form>
+        )}
+      </div>
+      <div className="stack routes-list">
+        <FormError error={del.error} />
+        <DataTable caption={t('routes.title')} columns={columns} rows={routes.data} rowKey={(r) => r.id} loading={routes.isPending} error={routes.error} retry={() => void routes.refetch()} empty={{ title: t('routes.empty'), hint: t('routes.emptyHint') }} />
       </div>
     </div>
   );

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
+import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { may } from '../session/access';
 import { signOut, useSetSession } from '../session/useSession';
@@ -39,9 +39,9 @@ export default function Shell() {
           <FlagCue />
           <InboxBadge />
           <LanguageSwitch />
-          <span className="user-name" title={user.email}>
+          <Link to="/account" className="user-name" title={t('account.open', { email: user.email })}>
             {user.name}
-          </span>
+          </Link>
           <button
             type="button"
             className="btn"

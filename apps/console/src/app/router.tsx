@@ -48,6 +48,7 @@ export const router = createBrowserRouter([
           { path: 'admin/devices', lazy: screen(() => import('../admin/DevicesAdminScreen')) },
           { path: 'admin/inventories', lazy: screen(() => import('../admin/InventoriesScreen')) },
           { path: 'admin/routes', lazy: screen(() => import('../admin/RoutesScreen')) },
+          { path: 'account', lazy: screen(() => import('../session/AccountScreen')) },
           { path: 'admin/geofences', lazy: screen(() => import('../admin/GeofencesScreen')) },
           { path: '*', lazy: screen(() => import('../ui/NotFoundScreen')) },
         ],

@@ -45,6 +45,18 @@ export const en = {
 
   },
   session: { checking: 'Checking your session…', signOut: 'Sign out' },
+  account: {
+    title: 'Your account',
+    open: 'Your account ({{email}})',
+    totp: 'Two-step sign-in',
+    totpOn: 'Two-step sign-in is on: signing in asks for a code from your authenticator app. To turn it off, ask an administrator.',
+    totpOff: 'Signing in needs only your password. Add a second step: a six-digit code from an authenticator app on your phone.',
+    totpStart: 'Set up two-step sign-in',
+    totpAdd: 'Add Corridor to your authenticator app, then enter the code it shows. Set up within ten minutes.',
+    totpLink: 'Open in your authenticator app',
+    totpSecret: 'Or type this key:',
+    totpConfirm: 'Turn on two-step sign-in',
+  },
   signIn: {
     title: 'Sign in',
     tagline: 'Freight corridor tracking and operations for East Africa.',

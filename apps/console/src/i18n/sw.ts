@@ -47,6 +47,18 @@ export const sw: Catalogue = {
 
   },
   session: { checking: 'Tunakagua kipindi chako…', signOut: 'Ondoka' },
+  account: {
+    title: 'Akaunti yako',
+    open: 'Akaunti yako ({{email}})',
+    totp: 'Kuingia kwa hatua mbili',
+    totpOn: 'Kuingia kwa hatua mbili kumewashwa: kuingia kunaomba msimbo kutoka programu yako ya uthibitishaji. Ili kuzima, muulize msimamizi.',
+    totpOff: 'Kuingia kunahitaji nenosiri lako tu. Ongeza hatua ya pili: msimbo wa tarakimu sita kutoka programu ya uthibitishaji kwenye simu yako.',
+    totpStart: 'Weka kuingia kwa hatua mbili',
+    totpAdd: 'Ongeza Corridor kwenye programu yako ya uthibitishaji, kisha weka msimbo inaoonyesha. Kamilisha ndani ya dakika kumi.',
+    totpLink: 'Fungua katika programu ya uthibitishaji',
+    totpSecret: 'Au andika ufunguo huu:',
+    totpConfirm: 'Washa kuingia kwa hatua mbili',
+  },
   signIn: {
     title: 'Ingia',
     tagline: 'Ufuatiliaji na uendeshaji wa ushoroba wa mizigo Afrika Mashariki.',

@@ -1,0 +1,74 @@
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { usersEndpoints } from '@corridor/contracts/users';
+import { endpoint } from '../api/endpoint';
+import { useApiMutation } from '../api/hooks';
+import { Field, FormError, fieldErrors } from '../ui/forms';
+import { useSetSession } from './useSession';
+import { useUser } from './useUser';
+
+const generate = endpoint(usersEndpoints, 'users.totp.generate');
+const confirm = endpoint(usersEndpoints, 'users.totp.confirm');
+
+/** The secret in groups of four, as authenticator apps show it when typed in by hand. */
+const grouped = (secret: string) => secret.replace(/(.{4})/g, '$1 ').trim();
+
+/**
+ * The signed-in user's account: two-step sign-in (TOTP) set up by the user: a new secret to add to
+ * an authenticator app (by its otpauth link or typed in), confirmed with a first code; from then on
+ * sign-in asks for a code. Removing it is an administrator's step (DELETE /users/{id}/totp).
+ */
+export default function AccountScreen() {
+  const { t } = useTranslation();
+  const user = useUser();
+  const setSession = useSetSession();
+  const start = useApiMutation(generate);
+  const finish = useApiMutation(confirm, { onSuccess: (u) => setSession(u) });
+  const [code, setCode] = useState('');
+  const secret = start.data;
+  const link = secret ? `otpauth://totp/${encodeURIComponent(`Corridor:${user.email}`)}?secret=${secret}&issuer=Corridor&algorithm=SHA1&digits=6&period=30` : null;
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    await finish.mutateAsync({ body: { code: code.trim() } }).catch(() => undefined);
+  }
+
+  return (
+    <div className="screen">
+      <div className="screen-head">
+        <h1>{t('account.title')}</h1>
+      </div>
+      <section className="card narrow" aria-labelledby="totp-head">
+        <h2 id="totp-head">{t('account.totp')}</h2>
+        {user.totpEnabled ? (
+          <p role="status">{t('account.totpOn')}</p>
+        ) : !secret ? (
+          <>
+            <p className="muted">{t('account.totpOff')}</p>
+            <FormError error={start.error} />
+            <button type="button" className="btn btn-primary" disabled={start.isPending} onClick={() => start.mutate({})}>
+              {t('account.totpStart')}
+            </button>
+          </>
+        ) : (
+          <form onSubmit={submit} aria-label={t('account.totp')}>
+            <p>{t('account.totpAdd')}</p>
+            <p>
+              <a href={link!}>{t('account.totpLink')}</a>
+            </p>
+            <p>
+              {t('account.totpSecret')} <code className="mono" data-testid="totp-secret">{grouped(secret)}</code>
+            </p>
+            <Field label={t('signIn.code')} name="code" error={fieldErrors(finish.error).code}>
+              <input inputMode="numeric" autoComplete="one-time-code" pattern="[0-9]{6}" maxLength={6} required value={code} onChange={(e) => setCode(e.target.value)} />
+            </Field>
+            <FormError error={finish.error} />
+            <button type="submit" className="btn btn-primary" disabled={finish.isPending}>
+              {t('account.totpConfirm')}
+            </button>
+          </form>
+        )}
+      </section>
+    </div>
+  );
+}

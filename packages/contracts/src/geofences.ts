@@ -161,6 +161,17 @@ export const DwellStatsRow = z
 export type DwellStatsRow = z.infer<typeof DwellStatsRow>;
 export const DwellStatsPage = page(DwellStatsRow, 'GeofenceDwellStatsPage');
 
+const LonLat = z.tuple([z.number(), z.number()]);
+/** A fence's area parsed, [lon, lat] (GeoJSON order), for consumers that test containment themselves. */
+export const GeofenceShape = z
+  .discriminatedUnion('kind', [
+    z.object({ kind: z.literal('circle'), center: LonLat, radius: z.number().describe('metres') }),
+    z.object({ kind: z.literal('polygon'), rings: z.array(z.array(LonLat)).describe('outer ring first, then holes; closed') }),
+    z.object({ kind: z.literal('line'), points: z.array(LonLat), width: z.number().describe('corridor half-width, metres') }),
+  ])
+  .meta({ id: 'GeofenceShape' });
+export type GeofenceShape = z.infer<typeof GeofenceShape>;
+
 /**
  * geofences.v1 (compacted, key = geofence id): the latest definition with its links, or a
  * tombstone {id, deleted: true} when the fence is deleted.
@@ -170,6 +181,7 @@ export const GeofenceDefinitionMessage = z
     Geofence.extend({
       companyId: z.number().int().nullable().default(null).describe('absent in definitions written before fences had owners'),
       links: z.object({ deviceIds: z.array(z.number().int()), groupIds: z.array(z.number().int()) }),
+      shape: GeofenceShape.optional().describe('the area parsed (absent in definitions written before it was carried)'),
       deleted: z.literal(false).default(false),
     }),
     z.object({ id: z.number().int().positive(), deleted: z.literal(true) }),

@@ -61,6 +61,7 @@ export const topicUsage: Readonly<Record<ServiceName, TopicUse>> = {
       shared(Topics.events, 'ops-api-ratings'),
       shared(Topics.positions, 'device-state'),
       shared(Topics.deviceStatus, 'device-state-sessions'),
+      perInstance(Topics.geofences, 'ops-speed-limit-fences-'),
     ],
   },
 };

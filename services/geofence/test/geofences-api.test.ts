@@ -112,7 +112,9 @@ describe(`geofence API (${kind} adapters)`, () => {
       });
       expect((await call<Geofence>('GET', `/api/geofences/${g.id}`, undefined, testUsers.agentA)).body).toEqual(g);
       const message = await waitFor(() => published.get(String(g.id)), 'geofences.v1 definition');
-      expect(message).toEqual({ ...g, links: { deviceIds: [], groupIds: [] }, deleted: false });
+      // with the parsed shape ([lon, lat]) for consumers that test containment (ops-api's geofence speed limits)
+      const shape = { kind: 'polygon', rings: [[[34.7, -0.1], [34.72, -0.1], [34.72, -0.12], [34.7, -0.12], [34.7, -0.1]]] };
+      expect(message).toEqual({ ...g, links: { deviceIds: [], groupIds: [] }, shape, deleted: false });
       const trail = await audit.forEntity(adapters.db.orm, 'geofence', g.id);
       expect(trail.map((a) => [a.action, a.actorEmail])).toEqual([['geofence.create', testUsers.dispatcher.email]]);
     });

@@ -53,6 +53,7 @@ import { auditRoutes } from './audit/routes';
 import { deviceStateService, type DeviceStateService } from './device-state/service';
 import { defaultDeviceStateSettings, type DeviceStateSettings } from './device-state/settings';
 import { eventSettingsReader } from './device-state/event-settings';
+import { SpeedLimitFences } from './device-state/speed-limit-fences';
 import { deviceEventWriter } from './events/event-writer';
 import { opsReferenceChecks } from './resources/references';
 
@@ -87,6 +88,8 @@ export interface OpsApiService {
   devices: DevicesService;
   /** Device status, lastUpdate and positionId (consumers of positions.v1 and device-status.v1, the timeout sweep). */
   deviceState: DeviceStateService;
+  /** The geofences with a speedLimit (from geofences.v1), for the overspeed events. */
+  speedLimitFences: SpeedLimitFences;
   /** The shared document store (uploads, generated PDFs). */
   documents: DocumentsService;
   /** Tracking resources (issue 8); exposes the notification-rule dispatcher. */
@@ -116,13 +119,14 @@ export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
   deviceRoutes(app, devices);
   const writeEvents = deviceEventWriter({ analytics: deps.analytics, bus: deps.bus });
   const deviceStateSettings = deps.deviceState ?? defaultDeviceStateSettings();
+  const speedLimitFences = new SpeedLimitFences({ bus: deps.bus, logger: deps.logger.child({ module: 'speed-limit-fences' }) });
   const deviceState = deviceStateService({
     db: deps.db.orm, bus: deps.bus, cache: deps.cache, clock: deps.clock, logger: deps.logger.child({ module: 'device-state' }),
     write: writeEvents, settings: deviceStateSettings, registryEntries: (states) => devices.registryEntries(states),
     eventConfigs: eventSettingsReader({
       db: deps.db.orm, cache: deps.cache, logger: deps.logger.child({ module: 'event-settings' }),
       trips: (deps.reports ?? defaultReportSettings()).trips, overspeedMinimalDuration: deviceStateSettings.overspeedMinimalDurationMs,
-      reloadMs: deviceStateSettings.settingsReloadMs,
+      reloadMs: deviceStateSettings.settingsReloadMs, fences: speedLimitFences,
     }),
   });
   const reportSettings = deps.reports ?? defaultReportSettings();
@@ -185,6 +189,7 @@ export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
     app,
     devices,
     deviceState,
+    speedLimitFences,
     documents,
     tracking,
     async start() {
@@ -192,10 +197,12 @@ export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
       deps.logger.info({ devices: n }, 'device registry published');
       flagConsumer = await startFlagConsumer({ bus: deps.bus, db: deps.db.orm, logger: deps.logger });
       await tracking.start();
+      await speedLimitFences.start();
       await deviceState.start();
     },
     async close() {
       await deviceState.stop();
+      await speedLimitFences.stop();
       await flagConsumer?.stop();
       await tracking.close();
       await app.close();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  DeviceRegistryMessage, EventMessage, positionId, Topics, type Device, type DeviceSessionMessage, type PositionMessage,
+  DeviceRegistryMessage, EventMessage, GeofenceDefinitionMessage, positionId, Topics, type Device, type DeviceSessionMessage, type PositionMessage,
 } from '@corridor/contracts';
 import { cacheKeys, queryEvents, type ConsumedMessage, type Identity, type Subscription } from '@corridor/platform';
 import { testUsers } from '@corridor/platform/testing/identity';
@@ -170,5 +170,19 @@ describe('device state', () => {
     await send([at(truck, 4, 0, 2700)]);
     await until('the last truck fix processed', async () => (await device(truck)).positionId === positionId(truck.id, base + 4000));
     expect(events.filter((x) => x.deviceId === truck.id && x.type === 'maintenance')).toHaveLength(1);
+  });
+
+  it('takes the speed limit of a geofence containing the fix (geofences.v1), over the device limit, with the geofenceId', async () => {
+    const yard = GeofenceDefinitionMessage.parse({
+      id: 9001, name: 'Depot', description: null, area: 'CIRCLE (-1.29 36.82, 500)', calendarId: null, kind: 'other', country: null, companyId: 101,
+      attributes: { speedLimit: 40 }, links: { deviceIds: [], groupIds: [] }, shape: { kind: 'circle', center: [36.82, -1.29], radius: 500 },
+    });
+    await h.adapters.bus.publish(Topics.geofences, [{ key: '9001', value: yard }]); // as the geofence service publishes a fence
+    await until('the fence held', () => h.svc.speedLimitFences.has(9001));
+    const base = Date.now() + 10_000; // after the van's fixes of the test before
+    const at = (s: number, speed: number) => position(van, new Date(base + s * 1000), { speed, attributes: { motion: true, totalDistance: 1500 } });
+    await h.adapters.bus.publish(Topics.positions, [at(1, 30), at(2, 50)].map((p) => ({ key: String(van.id), value: p })));
+    const e = await until('overspeed in the depot', () => events.find((x) => x.deviceId === van.id && x.type === 'deviceOverspeed' && x.geofenceId === '9001'));
+    expect(e).toMatchObject({ attributes: { speed: 50, speedLimit: 40, geofenceId: 9001 }, positionId: positionId(van.id, base + 2000) }); // the van's own limit is 70
   });
 });

@@ -5,6 +5,7 @@ import { cacheKeys, counter, PublishedList, unavailable, type Cache, type Logger
 import type { TripThresholds } from '../reports/settings';
 import { eventConfigOf } from './event-config';
 import type { EventConfig, MaintenanceRule } from './position-events';
+import type { SpeedLimitFences } from './speed-limit-fences';
 
 const registryMisses = counter('ops_event_settings_registry_misses_total', 'Devices whose event settings were read from PostgreSQL (no registry entry in the cache)');
 
@@ -35,6 +36,8 @@ export interface EventSettingsDeps {
   /** How often the published lists (groups, maintenances, server attributes) are re-read at most; 2 s. */
   reloadMs?: number;
   now?: () => number;
+  /** The geofences with a speed limit (absent: geofence limits are not applied). */
+  fences?: SpeedLimitFences;
 }
 
 /**
@@ -125,7 +128,10 @@ export function eventSettingsReader(deps: EventSettingsDeps) {
       const applying: MaintenanceRule[] = maintenances
         .filter((m) => m.companyId === null || m.companyId === d.companyId)
         .map(({ id: mid, name, type, start, period }) => ({ id: mid, name, type, start, period }));
-      out.set(id, eventConfigOf(deps.trips, deps.overspeedMinimalDuration, { device: d.attributes, groups: groupChain(d.groupId), server, maintenances: applying }));
+      const cfg = eventConfigOf(deps.trips, deps.overspeedMinimalDuration, { device: d.attributes, groups: groupChain(d.groupId), server, maintenances: applying });
+      const fences = deps.fences;
+      const owner = { deviceId: id, groupId: d.groupId, companyId: d.companyId };
+      out.set(id, fences ? { ...cfg, fencesAt: (lon, lat) => fences.containing(owner, lon, lat) } : cfg);
     }
     return out;
   };

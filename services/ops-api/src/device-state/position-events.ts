@@ -66,6 +66,8 @@ export interface EventConfig {
   fuelDropThreshold?: number;
   fuelIncreaseThreshold?: number;
   maintenances: MaintenanceRule[];
+  /** The geofences with a speed limit that contain a point and apply to the device (speed-limit-fences.ts). */
+  fencesAt?: (lon: number, lat: number) => FenceLimit[];
 }
 
 interface Mark {
@@ -210,7 +212,7 @@ function fuelStep(s: PositionEventState, p: PositionMessage, here: Mark, cfg: Ev
  * geofences with a speed limit that contain the fix and apply to the device.
  */
 export function positionEvents(
-  state: PositionEventState | undefined, p: PositionMessage, cfg: EventConfig, fences: readonly FenceLimit[] = [],
+  state: PositionEventState | undefined, p: PositionMessage, cfg: EventConfig, given?: readonly FenceLimit[],
 ): { state: PositionEventState; events: EventMessage[] } {
   let s = state ?? freshEventState();
   const time = Date.parse(p.fixTime);
@@ -221,6 +223,7 @@ export function positionEvents(
     if (s.ignition !== null && p.ignition !== s.ignition) events.push(event(p.deviceId, p.ignition ? 'ignitionOn' : 'ignitionOff', here));
     s = { ...s, ignition: p.ignition };
   }
+  const fences = given ?? (p.valid && p.attributes.outdated !== true ? cfg.fencesAt?.(p.longitude, p.latitude) : undefined) ?? [];
   const steps: Step[] = [motionStep, overspeedStep, driverStep, fuelStep, maintenanceStep];
   for (const step of steps) {
     const r = step(s, p, here, cfg, fences);

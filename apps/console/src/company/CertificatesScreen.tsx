@@ -49,7 +49,8 @@ export default function CertificatesScreen() {
         <h1>{t('certificates.title')}</h1>
       </div>
       {may(user, certificateEndpoints.apply) && <ApplyForCargo />}
-      <div className="two-col mt">
+      {/* the list at full width; beside it the certificate that is open */}
+      <div className={openId ? 'two-col mt' : 'mt'}>
         <div>
           <div className="filters">
             <label className="field">

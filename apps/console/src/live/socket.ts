@@ -12,6 +12,18 @@ export interface LiveSocketOptions {
 
 const MAX_BACKOFF_MS = 30_000;
 
+/** Every live socket this page has open, so that sign-out can end them before it ends the session. */
+const openSockets = new Set<{ close(): void }>();
+
+/**
+ * Closes every live socket for good (no reconnect). Sign-out calls it before ending the session:
+ * otherwise the server's close of the socket is followed by a reconnect that the ended session
+ * refuses (a 401 in the browser console) while the screens are still mounted.
+ */
+export function closeLiveSockets(): void {
+  for (const s of [...openSockets]) s.close();
+}
+
 /**
  * /api/socket with the session cookie: reconnects with a growing backoff after a drop (the server
  * sends a fresh snapshot on every connect, so nothing needs replaying). Frames that are not JSON
@@ -52,13 +64,16 @@ export function openLiveSocket(opts: LiveSocketOptions): { close(): void } {
     };
   };
   connect();
-  return {
+  const handle = {
     close() {
       closed = true;
+      openSockets.delete(handle);
       if (timer) clearTimeout(timer);
       socket?.close();
     },
   };
+  openSockets.add(handle);
+  return handle;
 }
 
 /** ws(s)://<this origin>/api/socket */

@@ -6,6 +6,7 @@ import { call } from '../api/client';
 import { endpoint } from '../api/endpoint';
 import { ApiError } from '../api/errors';
 import { keyOf, useApiQuery } from '../api/hooks';
+import { closeLiveSockets } from '../live/socket';
 import { hasSessionHint, setSessionHint } from './session-hint';
 
 export const sessionGet = endpoint(sessionEndpoints, 'session.get');
@@ -40,8 +41,9 @@ export function useSetSession() {
   };
 }
 
-/** Ends the session on the server, then forgets everything cached for the user. */
+/** Ends the live feed and the session on the server, then forgets everything cached for the user. */
 export async function signOut(clear: () => void): Promise<void> {
+  closeLiveSockets();
   try {
     await call(sessionDelete);
   } finally {

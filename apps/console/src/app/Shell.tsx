@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
+import { Link, NavLink, Outlet, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { may } from '../session/access';
-import { signOut, useSetSession } from '../session/useSession';
+import { useSignOut } from '../session/useSession';
 import { useUser } from '../session/useUser';
 import { LanguageSwitch } from '../ui/LanguageSwitch';
 import { LiveFeedProvider } from '../live/LiveFeedProvider';
@@ -14,8 +14,7 @@ import { NAV } from './nav';
 export default function Shell() {
   const { t } = useTranslation();
   const user = useUser();
-  const setSession = useSetSession();
-  const navigate = useNavigate();
+  const signOut = useSignOut();
   const location = useLocation();
   const [open, setOpen] = useState(false);
   const areas = NAV.map((a) => ({
@@ -45,12 +44,7 @@ export default function Shell() {
           <button
             type="button"
             className="btn"
-            onClick={() =>
-              void signOut(() => {
-                setSession(null);
-                void navigate('/sign-in', { replace: true });
-              })
-            }
+            onClick={() => void signOut()}
           >
             {t('session.signOut')}
           </button>

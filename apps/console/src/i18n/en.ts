@@ -44,7 +44,7 @@ export const en = {
 
 
   },
-  session: { checking: 'Checking your session…', signOut: 'Sign out' },
+  session: { checking: 'Checking your session…', signOut: 'Sign out', signingOut: 'Signing out…' },
   account: {
     title: 'Your account',
     open: 'Your account ({{email}})',

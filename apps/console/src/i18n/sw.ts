@@ -46,7 +46,7 @@ export const sw: Catalogue = {
 
 
   },
-  session: { checking: 'Tunakagua kipindi chako…', signOut: 'Ondoka' },
+  session: { checking: 'Tunakagua kipindi chako…', signOut: 'Ondoka', signingOut: 'Inaondoka…' },
   account: {
     title: 'Akaunti yako',
     open: 'Akaunti yako ({{email}})',

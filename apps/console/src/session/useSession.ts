@@ -1,3 +1,5 @@
+import { flushSync } from 'react-dom';
+import { useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { sessionEndpoints } from '@corridor/contracts/session';
 import { systemEndpoints } from '@corridor/contracts/system';
@@ -8,6 +10,7 @@ import { ApiError } from '../api/errors';
 import { keyOf, useApiQuery } from '../api/hooks';
 import { closeLiveSockets } from '../live/socket';
 import { hasSessionHint, setSessionHint } from './session-hint';
+import { setSigningOut } from './signing-out';
 
 export const sessionGet = endpoint(sessionEndpoints, 'session.get');
 export const sessionCreate = endpoint(sessionEndpoints, 'session.create');
@@ -41,12 +44,25 @@ export function useSetSession() {
   };
 }
 
-/** Ends the live feed and the session on the server, then forgets everything cached for the user. */
-export async function signOut(clear: () => void): Promise<void> {
-  closeLiveSockets();
-  try {
-    await call(sessionDelete);
-  } finally {
-    clear();
-  }
+/**
+ * Sign-out: first every screen is taken down (the gate shows "Signing out…", rendered at once) and
+ * the requests still in flight are cancelled, then the live feed and the session on the server end,
+ * then everything cached for the user is forgotten and the browser goes to sign-in.
+ */
+export function useSignOut() {
+  const client = useQueryClient();
+  const setSession = useSetSession();
+  const navigate = useNavigate();
+  return async (): Promise<void> => {
+    flushSync(() => setSigningOut(true));
+    await client.cancelQueries();
+    closeLiveSockets();
+    try {
+      await call(sessionDelete);
+    } finally {
+      setSession(null);
+      void navigate('/sign-in', { replace: true });
+      setSigningOut(false);
+    }
+  };
 }

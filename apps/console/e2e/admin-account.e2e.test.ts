@@ -1,10 +1,9 @@
 import { describe, expect, inject, it } from 'vitest';
-import { browserPeople } from './support/people';
+import { DEMO_ACCOUNTS } from '@corridor/tools/stack/demo/accounts';
+import { browserPeople, STACK_ADMIN as ADMIN } from './support/people';
 import { SignInPage } from './pages/SignInPage';
 import { AccountPage } from './pages/AccountPage';
 
-/** The stack's administrator (tools/stack/config.ts defaults, as `pnpm start` prints them). */
-const ADMIN = { email: 'admin@corridor.local', password: 'corridor-admin' };
 const CONSOLE = { 'x-requested-with': 'corridor-console' };
 
 describe.skipIf(!inject('chromium'))('administration and the account at the console', () => {
@@ -33,6 +32,17 @@ describe.skipIf(!inject('chromium'))('administration and the account at the cons
     // four corners clicked, the ring closed: five points
     expect(saved?.area).toMatch(/^POLYGON\s*\(\(/);
     expect(saved!.area.split(',')).toHaveLength(5);
+  });
+
+  it("admin lifts a user's sign-in lock and is told the user can sign in again", async () => {
+    const admin = await people.open(ADMIN);
+    await admin.visit('/admin/users');
+    const { page } = admin;
+    await page.getByRole('searchbox').fill(DEMO_ACCOUNTS.dispatcher.email);
+    const row = page.getByRole('row').filter({ hasText: DEMO_ACCOUNTS.dispatcher.email });
+    await row.getByRole('button', { name: 'Lift sign-in lock' }).click();
+    await page.getByRole('status').filter({ hasText: 'can sign in again' }).waitFor();
+    await admin.screenshot('admin-users-unlocked');
   });
 
   it('a user sets up two-step sign-in, then signs in with a code from the authenticator', async () => {

@@ -4,9 +4,8 @@ import { DEMO_ACCOUNTS } from '@corridor/tools/stack/demo/accounts';
 import { launchChromium } from './support/chromium';
 import { Person } from './support/session';
 import { signInAs } from './pages/SignInPage';
+import { STACK_ADMIN as ADMIN } from './support/people';
 
-/** The stack's administrator (tools/stack/config.ts defaults, as `pnpm start` prints them). */
-const ADMIN = { email: 'admin@corridor.local', password: 'corridor-admin' };
 
 /**
  * Every main screen of the association and the administration opens for its role, settles

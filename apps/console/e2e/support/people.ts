@@ -4,6 +4,9 @@ import { launchChromium } from './chromium';
 import { Person } from './session';
 import { signInAs, type Credentials } from '../pages/SignInPage';
 
+/** The stack's administrator (tools/stack/config.ts defaults, as `pnpm start` prints them). */
+export const STACK_ADMIN: Credentials = { email: 'admin@corridor.local', password: 'corridor-admin' };
+
 /**
  * For a describe block: one browser for its tests, and `open(who)` for each person a test needs
  * (a context of their own, signed in when credentials are given). After each test every person's

@@ -184,6 +184,20 @@ describe('a Traccar-style client session', { timeout: 120_000 }, () => {
     const inbox = (await (await api('GET', '/inbox?type=notificationTest')).json()) as { items: unknown[] };
     expect(inbox.items.length).toBeGreaterThan(0);
     expect((await api('DELETE', `/notifications/${rule.id}`)).status).toBe(204);
+
+    // Traccar's web app saves a rule for no device, then links one through /permissions (kept in the rule, by ops-api)
+    const saved = (await (await api('POST', '/notifications', JSON.stringify({ type: 'ignitionOff', notificators: 'web' }), json)).json()) as { id: number };
+    const link = JSON.stringify({ deviceId: truck.id, notificationId: saved.id });
+    const linked = await api('POST', '/permissions', link, json);
+    expect(linked.status, await linked.clone().text()).toBe(204);
+    const ids = async (q: string) => ((await (await api('GET', `/notifications?${q}`)).json()) as { id: number }[]).map((r) => r.id);
+    expect(await ids(`deviceId=${truck.id}`)).toContain(saved.id);
+    expect(await (await api('GET', `/permissions?notificationId=${saved.id}&deviceId=0`)).json()).toEqual([{ notificationId: saved.id, deviceId: truck.id }]);
+    expect(((await (await api('GET', `/notifications/${saved.id}`)).json()) as { deviceIds: number[] }).deviceIds).toEqual([truck.id]);
+    expect((await api('POST', '/permissions', link, json)).status).toBe(409);
+    expect((await api('DELETE', '/permissions', link, json)).status).toBe(204);
+    expect(await ids(`deviceId=${truck.id}`)).not.toContain(saved.id);
+    expect((await api('DELETE', '/permissions', link, json)).status).toBe(404);
   });
 
   it('signs out with a bare DELETE /api/session, and the session is gone', async () => {

@@ -10,10 +10,13 @@ import { queryFlag, ListQuery, OwnerCompanyInput, resourceEndpoints, trackingWri
  * GET /inbox, a different resource). A rule says which event type (and, for type alarm, which
  * alarms) of which devices notify which users through which channels. Channels (Traccar
  * "notificators"): web (the recipients' inbox), mail (SMTP, to each recipient's email) and webhook
- * (an HTTP POST of the event to webhookUrl, retried with backoff). A company's rule covers that
- * company's devices only. Rules keep their links inline (deviceIds, recipients), not in /permissions.
+ * (an HTTP POST of the event to webhookUrl, retried with backoff) and command (the saved command
+ * commandId, sent to the event's device). A company's rule covers that company's devices only.
+ * A rule's links are its own fields (deviceIds, groupIds, recipients): Traccar's permissions with
+ * notificationId read and write those same fields (GET/POST/DELETE /notifications/links, which
+ * the gateway's /permissions forwards to), so there is one source of truth.
  */
-export const Notificator = z.enum(['web', 'mail', 'webhook']);
+export const Notificator = z.enum(['web', 'mail', 'webhook', 'command']);
 export type Notificator = z.infer<typeof Notificator>;
 
 /** Channels as Traccar writes them ("web,mail") or as a list (["web", "mail"]). */
@@ -36,6 +39,8 @@ export const NotificationRule = z
     calendarId: z.number().int().nullable().describe('Only notify while this calendar has an event running'),
     attributes: Attributes.describe('Free-form; for type alarm, attributes.alarms is the comma-separated alarms (as Traccar)'),
     deviceIds: z.array(z.number().int()),
+    groupIds: z.array(z.number().int()).describe('The devices of these groups (and of their subgroups) are covered too'),
+    commandId: z.number().int().nullable().describe('The saved command the command channel sends to the event\'s device'),
     alarms: z.array(AlarmType).describe('For type alarm: the alarms that notify (empty = any)'),
     recipients: z.array(NotificationRecipient),
     webhookUrl: z.string().nullable(),
@@ -50,6 +55,8 @@ export const NotificationRuleInput = z
     description: z.string().max(500).nullable().default(null),
     always: z.boolean().default(false),
     deviceIds: z.array(ref('device', z.number().int().positive())).max(1000).default([]),
+    groupIds: z.array(ref('group', z.number().int().positive())).max(1000).default([]).describe('Devices of these groups and their subgroups'),
+    commandId: ref('command', z.number().int().positive()).nullable().default(null).describe('For the command channel: the saved command to send'),
     alarms: z.array(AlarmType).default([]).describe('For type alarm (empty = any). attributes.alarms ("sos,powerCut", as Traccar writes them) wins when present'),
     notificators: NotificatorList,
     recipients: z.array(NotificationRecipient).max(100).default([]).describe('Empty with web or mail: the caller (Traccar links a new rule to its creator)'),
@@ -64,7 +71,7 @@ export type NotificationRuleInput = z.infer<typeof NotificationRuleInput>;
 export const NotificationRulesQuery = ListQuery.extend({
   type: EventType.optional(),
   deviceId: ref('device', z.coerce.number().int().positive()).optional().describe('Rules covering that device (always or listed)'),
-  groupId: ref('group', z.coerce.number().int().positive()).optional().describe('Rules covering a device of that group (always or listed)'),
+  groupId: ref('group', z.coerce.number().int().positive()).optional().describe('Rules linked to that group, or covering a device of it (always or listed)'),
   userId: ref('user', z.coerce.number().int().positive()).optional().describe('Rules that notify that user (a recipient)'),
   all: queryFlag.optional().describe('Traccar list param; the caller sees every rule of their company (staff: every rule) already, so it changes nothing'),
   refresh: queryFlag.optional().describe('Traccar list param (cache refresh); rules are read fresh, so it changes nothing'),
@@ -96,7 +103,34 @@ export const NotificationDelivery = z
   .meta({ id: 'NotificationDelivery' });
 export type NotificationDelivery = z.infer<typeof NotificationDelivery>;
 
-const notificatorParam = z.object({ notificator: notRef(Notificator, 'a channel name (web, mail, webhook), not an entry') });
+const linkId = z.number().int().positive();
+/** A notification rule's link to a user (a recipient), a device or a group: Traccar's Permission with notificationId. */
+export const NotificationLink = z
+  .strictObject({
+    notificationId: ref('notificationRule', linkId),
+    userId: ref('user', linkId).optional(), deviceId: ref('device', linkId).optional(), groupId: ref('group', linkId).optional(),
+  })
+  .superRefine((l, ctx) => {
+    const n = [l.userId, l.deviceId, l.groupId].filter((x) => x !== undefined).length;
+    if (n !== 1) ctx.addIssue({ code: 'custom', message: `exactly one of userId, deviceId, groupId is required with notificationId (got ${n})`, path: [] });
+  })
+  .meta({ id: 'NotificationLink' });
+export type NotificationLink = z.infer<typeof NotificationLink>;
+
+const linkQueryId = z.coerce.number().int().min(0).optional().describe('0 = any');
+export const NotificationLinksQuery = z
+  .object({
+    notificationId: ref('notificationRule', linkQueryId),
+    userId: ref('user', linkQueryId), deviceId: ref('device', linkQueryId), groupId: ref('group', linkQueryId),
+    limit: z.coerce.number().int().min(1).max(10000).default(1000),
+    offset: z.coerce.number().int().min(0).default(0),
+  })
+  .superRefine((q, ctx) => {
+    const n = [q.userId, q.deviceId, q.groupId].filter((x) => x !== undefined).length;
+    if (n !== 1) ctx.addIssue({ code: 'custom', message: 'exactly one of userId, deviceId, groupId is required (0 = any)', path: [] });
+  });
+
+const notificatorParam = z.object({ notificator: notRef(Notificator, 'a channel name (web, mail, webhook, command), not an entry') });
 const testDescription = 'Without a body: a test message to the caller through every channel this server has and the caller can receive ' +
   '(web: the caller\'s inbox; mail: their notification email, else their account email; webhook: the webhookUrl of their /settings/notification). ' +
   'With { ruleId }: to each recipient and channel of that rule. Answers what happened to each delivery; a webhook is tried once and answers ' +
@@ -107,7 +141,8 @@ export const notificationRulesEndpoints = [
   ...resourceEndpoints({
     id: 'notifications', path: '/notifications', noun: 'notification rule', kind: 'notificationRule', tags, entity: NotificationRule,
     input: NotificationRuleInput, query: NotificationRulesQuery, write: trackingWriters, companyScoped: true,
-    description: 'mail needs at least one recipient, webhook needs webhookUrl, a rule that is not always needs deviceIds (400 naming the field). ' +
+    description: 'mail needs at least one recipient, webhook needs webhookUrl, command needs commandId (400 naming the field). A rule that is not always covers its deviceIds and the devices of its groupIds: none until ' +
+      'linked (Traccar clients save a rule, then link it through /permissions). ' +
       'webhookUrl reaches public addresses only (loopback, private, link-local and metadata addresses are refused on save when literal, and at ' +
       'every delivery after resolving a name), unless on the server\'s WEBHOOK_ALLOW list. Keyword searches the description.',
   }),
@@ -141,5 +176,28 @@ export const notificationRulesEndpoints = [
       'Without userId: every user. The channel must carry announcements (GET /notifications/notificators?announcement=true), else 400. Audited.',
     request: { params: notificatorParam, query: z.object({ userId: repeated(ref('user', z.coerce.number().int().positive())).optional() }), body: NotificationMessage },
     responses: { 200: { description: 'Deliveries', schema: z.array(NotificationDelivery) } },
+  }),
+  defineEndpoint({
+    id: 'notifications.links.list', method: 'get', path: '/notifications/links', service: 'ops-api', tags, access: 'authenticated', companyScoped: true,
+    summary: 'Links of notification rules to users, devices or groups (Traccar permissions with notificationId)',
+    description: 'notificationId and exactly one of userId, deviceId, groupId; 0 or absent = any. From the rules the caller may see: their recipients, deviceIds and groupIds.',
+    request: { query: NotificationLinksQuery },
+    responses: { 200: { description: 'Links', schema: z.array(NotificationLink) } },
+  }),
+  defineEndpoint({
+    id: 'notifications.links.create', method: 'post', path: '/notifications/links', service: 'ops-api', tags, access: trackingWriters, companyScoped: true,
+    summary: 'Link notification rules to users, devices or groups (all or nothing)',
+    description: 'Adds to each rule\'s recipients (with the user\'s email), deviceIds or groupIds, in one transaction. A link that exists answers 409 ' +
+      'and a repeated item 400, with its index; a user who has no email 400. Audited as an update of the rule.',
+    request: { body: z.array(NotificationLink).min(1).max(1000) },
+    responses: { 204: { description: 'Linked', schema: null } },
+  }),
+  defineEndpoint({
+    id: 'notifications.links.delete', method: 'delete', path: '/notifications/links', service: 'ops-api', tags, access: trackingWriters, companyScoped: true,
+    summary: 'Unlink notification rules from users, devices or groups (all or nothing)',
+    description: 'An absent link answers 404 with its index, and nothing is removed. A rule left without devices (not always) or without recipients ' +
+      'for its web or mail channel stays as it is and notifies nobody or nothing until linked again.',
+    request: { body: z.array(NotificationLink).min(1).max(1000) },
+    responses: { 204: { description: 'Unlinked', schema: null } },
   }),
 ] as const;

@@ -1,14 +1,18 @@
 import { z } from 'zod';
 import { ref } from './references';
 import { defineEndpoint } from './endpoint';
+import { trackingWriters } from './resource-endpoints';
 
 /**
  * Permissions, as Traccar has them: a link between two objects, written as an object with exactly
  * two ids (`{ "userId": 5, "deviceId": 8 }`, `{ "deviceId": 8, "geofenceId": 16 }`). The first of
- * each pair below owns the link; a geofence is only ever the second. A user linked to a device or a
- * group sees that device in the live feed beyond their company's, so only administrators link.
+ * each pair below owns the link; a geofence or a notification rule is only ever the second. A user
+ * linked to a device or a group sees that device in the live feed beyond their company's, so only
+ * administrators link those. Links to a notification rule (notificationId) are the rule's own
+ * (its deviceIds, groupIds and recipients, kept by ops-api: /notifications/links); the gateway
+ * forwards them there, and the rule's writers (admin, dispatcher) may make them for their company.
  */
-export const permissionKeys = ['userId', 'deviceId', 'groupId', 'geofenceId'] as const;
+export const permissionKeys = ['userId', 'deviceId', 'groupId', 'geofenceId', 'notificationId'] as const;
 export type PermissionKey = (typeof permissionKeys)[number];
 
 export const permissionPairs: readonly (readonly [owner: PermissionKey, property: PermissionKey])[] = [
@@ -17,7 +21,13 @@ export const permissionPairs: readonly (readonly [owner: PermissionKey, property
   ['userId', 'geofenceId'],
   ['deviceId', 'geofenceId'],
   ['groupId', 'geofenceId'],
+  ['userId', 'notificationId'],
+  ['deviceId', 'notificationId'],
+  ['groupId', 'notificationId'],
 ];
+
+/** Whether a link is a notification rule's (kept by ops-api, not in the gateway's table). */
+export const isNotificationLink = (keys: readonly string[]): boolean => keys.includes('notificationId');
 
 /** The (owner, property) pair the given keys form, or undefined when they form none. */
 export function permissionPairOf(keys: readonly string[]): readonly [PermissionKey, PermissionKey] | undefined {
@@ -41,6 +51,7 @@ export const Permission = z
   .strictObject({
     userId: ref('user', objectId).optional(), deviceId: ref('device', objectId).optional(),
     groupId: ref('group', objectId).optional(), geofenceId: ref('geofence', objectId).optional(),
+    notificationId: ref('notificationRule', objectId).optional(),
   })
   .superRefine(exactlyTwo)
   .meta({ id: 'Permission' });
@@ -54,29 +65,35 @@ const queryId = z.coerce.number().int().min(0).optional().describe('0 = any');
 export const PermissionsQuery = z
   .object({
     userId: ref('user', queryId), deviceId: ref('device', queryId), groupId: ref('group', queryId), geofenceId: ref('geofence', queryId),
+    notificationId: ref('notificationRule', queryId),
     limit: z.coerce.number().int().min(1).max(10000).default(1000),
     offset: z.coerce.number().int().min(0).default(0),
   })
   .superRefine(exactlyTwo);
+
+const notificationLinks = 'Links with notificationId (to a user, device or group) are the notification rule\'s own, kept by ops-api ' +
+  '(the rule\'s recipients, deviceIds and groupIds; GET /notifications/links): the gateway forwards them there. A dispatcher may make, ' +
+  'remove and list those only (403 for other links), for rules, devices, groups of their company and themselves as the user.';
 
 const tags = ['permissions'];
 export const permissionsEndpoints = [
   defineEndpoint({
     id: 'permissions.list', method: 'get', path: '/permissions', service: 'gateway', tags,
     summary: 'Links of one kind (exactly two *Id query parameters; 0 = any), paginated',
-    access: ['admin', 'association_officer'],
+    description: notificationLinks,
+    access: ['association_officer', ...trackingWriters],
     request: { query: PermissionsQuery },
     responses: { 200: { description: 'Links', schema: z.array(Permission) } },
   }),
   defineEndpoint({
     id: 'permissions.create', method: 'post', path: '/permissions', service: 'gateway', tags,
-    summary: 'Link two objects (exactly two ids); a link that exists answers 409', access: ['admin'],
+    summary: 'Link two objects (exactly two ids); a link that exists answers 409', access: trackingWriters, description: notificationLinks,
     request: { body: Permission },
     responses: { 204: { description: 'Linked', schema: null } },
   }),
   defineEndpoint({
     id: 'permissions.delete', method: 'delete', path: '/permissions', service: 'gateway', tags,
-    summary: 'Unlink two objects (exactly two ids); an absent link answers 404', access: ['admin'],
+    summary: 'Unlink two objects (exactly two ids); an absent link answers 404', access: trackingWriters, description: notificationLinks,
     request: { body: Permission },
     responses: { 204: { description: 'Unlinked', schema: null } },
   }),
@@ -85,8 +102,9 @@ export const permissionsEndpoints = [
     summary: 'Link many pairs at once (Permission[]): all or nothing',
     description:
       'One transaction: when any link is wrong nothing is stored. A malformed item or a repeated one answers 400 naming ' +
-      'its index; an unknown user 404 and a link that exists already 409, with the index and the link in details.',
-    access: ['admin'],
+      'its index; an unknown user 404 and a link that exists already 409, with the index and the link in details. ' +
+      'Links to notification rules go to ops-api in one transaction of their own: a body mixing them with other links is 400.',
+    access: trackingWriters,
     request: { body: PermissionList },
     responses: { 204: { description: 'Linked', schema: null } },
   }),
@@ -94,7 +112,7 @@ export const permissionsEndpoints = [
     id: 'permissions.bulk.delete', method: 'delete', path: '/permissions/bulk', service: 'gateway', tags,
     summary: 'Unlink many pairs at once (Permission[]): all or nothing',
     description: 'One transaction: an absent link answers 404 with its index and the link, and nothing is removed; a repeated item 400.',
-    access: ['admin'],
+    access: trackingWriters,
     request: { body: PermissionList },
     responses: { 204: { description: 'Unlinked', schema: null } },
   }),

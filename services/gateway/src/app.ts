@@ -30,6 +30,7 @@ import { passwordService } from './password/service';
 import { permissionsRepository } from './permissions/repository';
 import { permissionRoutes } from './permissions/routes';
 import { permissionsService } from './permissions/service';
+import { notificationLinksClient } from './permissions/notification-links';
 import { clientIpResolver } from './protection/client-ip';
 import { rateLimits } from './protection/rate-limit';
 import { proxyRoutes } from './proxy/routes';
@@ -163,7 +164,7 @@ export async function build(deps: GatewayDeps): Promise<GatewayService> {
     sessions, cookie: cookieSettings, successRedirect: config.OIDC_SUCCESS_REDIRECT,
   });
   const usersSvc = usersService({ db: db.orm, repo: users, permissions, hasher, sessions, tokens, throttle, onChange: publishUsers });
-  gatewayReferenceChecks(app, { users, cache, devices: liveFeed.directory, geofenceUrl: config.GEOFENCE_URL, keys: internalKeys(config) });
+  gatewayReferenceChecks(app, { users, cache, devices: liveFeed.directory, geofenceUrl: config.GEOFENCE_URL, opsApiUrl: config.OPS_API_URL, keys: internalKeys(config) });
   userRoutes(app, usersSvc, clientIp);
   totpRoutes(app, totp);
   passwordRoutes(
@@ -174,7 +175,10 @@ export async function build(deps: GatewayDeps): Promise<GatewayService> {
       ttlSeconds: config.PASSWORD_RESET_TTL_SECONDS, resetUrl: config.PASSWORD_RESET_URL,
     }),
   );
-  permissionRoutes(app, permissionsService({ db: db.orm, repo: permissions, users }));
+  const upstreams = upstreamsFrom(config);
+  await permissionRoutes(app, permissionsService({
+    db: db.orm, repo: permissions, users, notificationLinks: notificationLinksClient({ baseUrl: () => upstreams['ops-api'], keys: internalKeys(config) }),
+  }));
   auditRoutes(app, db.orm);
 
   // the web console at / (everything outside /api)
@@ -182,7 +186,7 @@ export async function build(deps: GatewayDeps): Promise<GatewayService> {
 
   // everything else goes to its service
   await proxyRoutes(app, {
-    upstreams: upstreamsFrom(config),
+    upstreams,
     timeoutMs: config.UPSTREAM_TIMEOUT_MS,
     identitySecret: internalKeys(config),
     bodyLimit: config.PROXY_BODY_LIMIT_BYTES,

@@ -2,7 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EventMessage, Topics, type Device, type NotificationDelivery, type NotificationRule } from '@corridor/contracts';
+import { CommandMessage, EventMessage, Topics, type Device, type NotificationDelivery, type NotificationLink, type NotificationRule } from '@corridor/contracts';
+import type { ConsumedMessage, Subscription } from '@corridor/platform';
 import { testUsers } from '@corridor/platform/testing/identity';
 import { parseOutboundAllowList } from '../src/notification-rules/outbound-address';
 import { dispatcherOf, startHarness, type Harness } from './tracking-harness';
@@ -214,7 +215,7 @@ describe('notification rules', () => {
   it('lists event types and the channels this server has', async () => {
     const types = (await h.call(testUsers.companyA, 'GET', '/api/notifications/types')).json<{ type: string }[]>().map((t) => t.type);
     expect(types).toEqual(expect.arrayContaining(['alarm', 'geofenceEnter', 'geofenceExit', 'deviceOverspeed', 'ignitionOn']));
-    expect((await h.call(testUsers.companyA, 'GET', '/api/notifications/notificators')).json()).toEqual([{ type: 'web' }, { type: 'mail' }, { type: 'webhook' }]);
+    expect((await h.call(testUsers.companyA, 'GET', '/api/notifications/notificators')).json()).toEqual([{ type: 'web' }, { type: 'mail' }, { type: 'webhook' }, { type: 'command' }]);
     expect((await h.call(testUsers.companyA, 'GET', '/api/notifications/notificators?announcement=true')).json()).toEqual([{ type: 'web' }, { type: 'mail' }]);
   });
 
@@ -330,5 +331,88 @@ describe('Traccar\'s NotificationResource', () => {
       (await import('drizzle-orm')).sql`select action, entity_type from ops.audit_log where action = 'announcement.send'`,
     );
     expect(trail).toHaveLength(2);
+  });
+});
+
+describe('a rule\'s links (Traccar permissions with notificationId) and its command channel', () => {
+  const by = dispatcherOf(101);
+  const links = (q: string) => h.call(by, 'GET', `/api/notifications/links?${q}`);
+  const link = (body: NotificationLink[], who = by) => h.call(who, 'POST', '/api/notifications/links', body);
+  const unlink = (body: NotificationLink[], who = by) => h.call(who, 'DELETE', '/api/notifications/links', body);
+  const ids = async (q: string) => (await h.call(by, 'GET', `/api/notifications?${q}`)).json<NotificationRule[]>().map((r) => r.id);
+
+  it('links users, devices and groups into the rule itself, which then notifies for them; unlinking stops it', async () => {
+    const group = (await h.call(by, 'POST', '/api/groups', { name: 'Night fleet' })).json<{ id: number }>();
+    const sub = (await h.call(by, 'POST', '/api/groups', { name: 'Night fleet, reefers', groupId: group.id })).json<{ id: number }>();
+    const linked = (await h.call(testUsers.admin, 'POST', '/api/devices', { name: 'KCB 101L', uniqueId: '866000000000011', companyId: 101 })).json<Device>();
+    const inGroup = (await h.call(testUsers.admin, 'POST', '/api/devices', { name: 'KCB 102R', uniqueId: '866000000000012', companyId: 101, groupId: sub.id })).json<Device>();
+    const r = await rule({ type: 'deviceStopped', always: false, deviceIds: [truckA.id], notificators: ['mail'], recipients: [desk] });
+
+    let res = await link([{ notificationId: r.id, deviceId: linked.id }, { notificationId: r.id, userId: 9 }, { notificationId: r.id, groupId: group.id }]);
+    expect(res.statusCode, res.body).toBe(204);
+    const stored = (await h.call(by, 'GET', `/api/notifications/${r.id}`)).json<NotificationRule>();
+    expect(stored).toMatchObject({ deviceIds: [truckA.id, linked.id], groupIds: [group.id], recipients: [desk, { userId: 9, email: 'night@company-a.test' }] });
+    expect((await links(`notificationId=${r.id}&deviceId=0`)).json()).toEqual([{ notificationId: r.id, deviceId: truckA.id }, { notificationId: r.id, deviceId: linked.id }]);
+    expect((await links(`userId=9`)).json()).toContainEqual({ notificationId: r.id, userId: 9 });
+    expect(await ids(`deviceId=${linked.id}`)).toContain(r.id);
+    expect(await ids('userId=9')).toContain(r.id);
+    expect(await ids(`groupId=${group.id}`)).toContain(r.id);
+
+    // the linked device, and a device of a subgroup of the linked group, notify both recipients
+    for (const d of [linked, inGroup]) {
+      const e = event(d, 'deviceStopped', '2026-05-05T10:00:00Z');
+      await h.svc.tracking.dispatcher.onEvents([e]);
+      expect(mailsFor(e.id).map((m) => m.to).sort()).toEqual(['desk@company-a.test', 'night@company-a.test']);
+    }
+
+    // a link that exists, an absent one, a repeated item, a foreign device or rule: nothing changes
+    expectError(await link([{ notificationId: r.id, groupId: sub.id }, { notificationId: r.id, deviceId: linked.id }]), 409, 'CONFLICT');
+    expect((await h.call(by, 'GET', `/api/notifications/${r.id}`)).json<NotificationRule>().groupIds).toEqual([group.id]);
+    expectError(await unlink([{ notificationId: r.id, deviceId: truckB.id }]), 404, 'NOT_FOUND');
+    expectError(await link([{ notificationId: r.id, deviceId: truckB.id }]), 404, 'NOT_FOUND');
+    const foreign = await rule({ type: 'deviceStopped', always: true, notificators: ['web'], recipients: [{ userId: dispatcherOf(202).userId, email: dispatcherOf(202).email }] }, dispatcherOf(202));
+    expectError(await link([{ notificationId: foreign.id, deviceId: linked.id }]), 404, 'NOT_FOUND');
+    expectError(await link([{ notificationId: r.id, userId: 9 }, { notificationId: r.id, userId: 9 }]), 400, 'VALIDATION_FAILED');
+    expect((await link([{ notificationId: r.id, deviceId: linked.id, groupId: group.id } as NotificationLink])).statusCode).toBe(400);
+
+    res = await unlink([{ notificationId: r.id, deviceId: linked.id }, { notificationId: r.id, groupId: group.id }, { notificationId: r.id, userId: 9 }]);
+    expect(res.statusCode, res.body).toBe(204);
+    expect((await h.call(by, 'GET', `/api/notifications/${r.id}`)).json<NotificationRule>()).toMatchObject({ deviceIds: [truckA.id], groupIds: [], recipients: [desk] });
+    const after = event(linked, 'deviceStopped', '2026-05-05T11:00:00Z');
+    await h.svc.tracking.dispatcher.onEvents([after, event(inGroup, 'deviceStopped', '2026-05-05T11:00:00Z')]);
+    expect(mails.filter((m) => m.raw.includes(`${linked.id}-deviceStopped-${Date.parse('2026-05-05T11:00:00Z')}`) || m.raw.includes(`${inGroup.id}-deviceStopped-${Date.parse('2026-05-05T11:00:00Z')}`))).toEqual([]);
+    const trail = await h.adapters.db.rows<{ n: number }>(
+      (await import('drizzle-orm')).sql`select count(*)::int as n from ops.audit_log where action = 'notification_rule.update' and entity_id = ${String(r.id)}`,
+    );
+    expect(trail[0]!.n).toBe(2);
+  });
+
+  it('sends the rule\'s saved command to the event\'s device through the command channel, once per event', async () => {
+    const received: CommandMessage[] = [];
+    const sub: Subscription = await h.adapters.bus.subscribe({
+      groupId: 'notification-commands-test', topics: [Topics.commands], fromBeginning: true,
+      handler: async (msgs: ConsumedMessage[]) => {
+        for (const m of msgs) received.push(CommandMessage.parse(JSON.parse(m.value)));
+      },
+    });
+    try {
+      const cmd = (await h.call(by, 'POST', '/api/commands', { description: 'Cut engine', type: 'engineStop' })).json<{ id: number }>();
+      expect400(await h.call(by, 'POST', '/api/notifications', { type: 'alarm', always: true, notificators: ['command'] }), 'commandId');
+      const foreignCmd = (await h.call(dispatcherOf(202), 'POST', '/api/commands', { description: 'B', type: 'custom', attributes: { data: 'X' } })).json<{ id: number }>();
+      expectError(await h.call(by, 'POST', '/api/notifications', { type: 'alarm', always: true, notificators: ['command'], commandId: foreignCmd.id }), 404, 'NOT_FOUND');
+      const r = await rule({ type: 'alarm', alarms: ['tampering'], always: false, deviceIds: [truckA.id], notificators: ['command'], commandId: cmd.id });
+      expect(r).toMatchObject({ notificators: 'command', commandId: cmd.id });
+      const tamper = event(truckA, 'alarm', '2026-05-06T10:00:00Z', { alarm: 'tampering' });
+      await h.svc.tracking.dispatcher.onEvents([tamper]);
+      await h.svc.tracking.dispatcher.onEvents([tamper]); // redelivered: no second command
+      await until(() => received.some((c) => c.deviceId === truckA.id && c.type === 'engineStop'), 20000, 'the command on commands.v1');
+      const deliveries = await h.adapters.db.rows<{ channel: string; recipient: string; status: string }>(
+        (await import('drizzle-orm')).sql`select channel, recipient, status from ops.notification_deliveries where event_id = ${tamper.id} and rule_id = ${r.id}`,
+      );
+      expect(deliveries).toEqual([{ channel: 'command', recipient: `${cmd.id}@${truckA.id}`, status: 'sent' }]);
+      expect(received.filter((c) => c.deviceId === truckA.id && c.type === 'engineStop')).toHaveLength(1);
+    } finally {
+      await sub.stop();
+    }
   });
 });

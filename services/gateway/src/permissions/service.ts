@@ -1,9 +1,10 @@
-import { permissionKeys, permissionPairOf, type Permission } from '@corridor/contracts';
-import { AppError, notFound, type Orm } from '@corridor/platform';
+import { isNotificationLink, permissionKeys, permissionPairOf, type Permission } from '@corridor/contracts';
+import { AppError, isAdmin, notFound, type Identity, type Orm } from '@corridor/platform';
 import { audit, type AuditActor } from '../audit/audit';
 import type { PermissionRow } from '../db/schema';
 import { invalidField } from '../http/invalid-field';
 import type { UsersRepository } from '../users/repository';
+import type { NotificationLinksClient } from './notification-links';
 import type { Link, PermissionsRepository } from './repository';
 
 type Ids = Partial<Record<(typeof permissionKeys)[number], number>>;
@@ -41,14 +42,41 @@ const isUniqueViolation = (err: unknown): boolean => {
   return e?.code === '23505' || e?.cause?.code === '23505';
 };
 
+const keysOf = (p: Ids): string[] => permissionKeys.filter((k) => p[k] !== undefined);
+
+/** Only administrators link users, devices, groups and geofences; a rule's writers link notification rules. */
+function checkMayLink(keys: readonly string[], who: Identity): void {
+  if (!isNotificationLink(keys) && !isAdmin(who)) throw new AppError('FORBIDDEN', 'Only administrators make links other than a notification rule\'s (notificationId)');
+}
+
+/**
+ * Whether the caller may make (or, `read`, list) the links a request names: run before the ids it
+ * carries are checked, so a company caller is told 403 for links only administrators make (officers
+ * read every link), never whether their ids exist.
+ */
+export function authorizeLinks(who: Identity | undefined, request: Ids | readonly Ids[] | undefined, read: boolean): void {
+  if (!who || isAdmin(who) || (read && who.roles.includes('association_officer'))) return;
+  for (const p of Array.isArray(request) ? request : [request ?? {}]) checkMayLink(keysOf(p as Ids), who);
+}
+
+/** A bulk body is either all notification links (ops-api's) or none: one transaction cannot span both services. */
+function bulkKind(ps: readonly Permission[]): 'notification' | 'gateway' {
+  const n = ps.filter((p) => isNotificationLink(keysOf(p))).length;
+  if (n && n !== ps.length) throw new AppError('VALIDATION_FAILED', 'Links with notificationId are kept by ops-api: send them in a bulk request of their own');
+  return n ? 'notification' : 'gateway';
+}
+
 /**
  * Traccar-style links. Users are the gateway's own, so a link to an unknown user is 404; devices,
- * groups and geofences belong to other services and are taken as given.
+ * groups and geofences belong to other services and are taken as given. A notification rule's links
+ * are the rule's (ops-api): forwarded there.
  */
-export function permissionsService(deps: { db: Orm; repo: PermissionsRepository; users: UsersRepository }) {
+export function permissionsService(deps: { db: Orm; repo: PermissionsRepository; users: UsersRepository; notificationLinks: NotificationLinksClient }) {
   const { db, repo } = deps;
   return {
-    async list(q: Ids & { limit: number; offset: number }): Promise<Permission[]> {
+    async list(q: Ids & { limit: number; offset: number }, who: Identity): Promise<Permission[]> {
+      const keys = keysOf(q);
+      if (isNotificationLink(keys)) return deps.notificationLinks.list(q, who);
       const link = linkOf(Object.fromEntries(permissionKeys.filter((k) => q[k] !== undefined).map((k) => [k, q[k] || 1])));
       const rows = await repo.list({
         ownerType: link.ownerType, ownerId: q[link.ownerType] || undefined,
@@ -57,7 +85,8 @@ export function permissionsService(deps: { db: Orm; repo: PermissionsRepository;
       });
       return rows.map(toPermission);
     },
-    async link(p: Permission, actor: AuditActor): Promise<void> {
+    async link(p: Permission, actor: AuditActor, who: Identity): Promise<void> {
+      if (isNotificationLink(keysOf(p))) return deps.notificationLinks.link([p], who);
       const l = linkOf(p);
       if (l.ownerType === 'userId' && !(await deps.users.get(l.ownerId))) throw notFound('User', l.ownerId);
       try {
@@ -70,7 +99,8 @@ export function permissionsService(deps: { db: Orm; repo: PermissionsRepository;
         throw err;
       }
     },
-    async unlink(p: Permission, actor: AuditActor): Promise<void> {
+    async unlink(p: Permission, actor: AuditActor, who: Identity): Promise<void> {
+      if (isNotificationLink(keysOf(p))) return deps.notificationLinks.unlink([p], who);
       const l = linkOf(p);
       await db.transaction(async (tx) => {
         const r = await repo.delete(l, tx);
@@ -79,7 +109,8 @@ export function permissionsService(deps: { db: Orm; repo: PermissionsRepository;
       });
     },
     /** POST /permissions/bulk: every link or none (one transaction); each link audited. */
-    async linkMany(ps: readonly Permission[], actor: AuditActor): Promise<void> {
+    async linkMany(ps: readonly Permission[], actor: AuditActor, who: Identity): Promise<void> {
+      if (bulkKind(ps) === 'notification') return deps.notificationLinks.link(ps, who);
       const links = bulkLinks(ps);
       await db.transaction(async (tx) => {
         const owners = [...new Set(links.filter((l) => l.ownerType === 'userId').map((l) => l.ownerId))];
@@ -96,7 +127,8 @@ export function permissionsService(deps: { db: Orm; repo: PermissionsRepository;
       });
     },
     /** DELETE /permissions/bulk: every link or none; an absent one is 404 naming it. */
-    async unlinkMany(ps: readonly Permission[], actor: AuditActor): Promise<void> {
+    async unlinkMany(ps: readonly Permission[], actor: AuditActor, who: Identity): Promise<void> {
+      if (bulkKind(ps) === 'notification') return deps.notificationLinks.unlink(ps, who);
       const links = bulkLinks(ps);
       await db.transaction(async (tx) => {
         const removed = await repo.deleteExisting(links, tx);

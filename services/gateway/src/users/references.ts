@@ -8,22 +8,28 @@ import type { UsersRepository } from './repository';
 /**
  * Every id a gateway request carries is checked here before any handler runs (404 like an unknown
  * id): users from this service's table (administrators name anyone, others themselves: as GET
- * /users/{id}). Devices, groups and geofences are other services' and appear only in staff
- * endpoints here (users, permissions): staff may name existing ones (devices from the device
- * registry in the shared cache or the live feed's directory, groups from the list ops-api
- * publishes, geofences asked of the geofence service), a company caller none. Companies: a company
- * caller its own, staff any.
+ * /users/{id}). Devices, groups and geofences are other services' and appear only in /permissions:
+ * devices (from the device registry in the shared cache or the live feed's directory) and groups
+ * (from the list ops-api publishes) of the caller's company, any for staff (a company caller links
+ * them to its notification rules only); geofences only for staff (asked of the geofence service);
+ * notification rules asked of ops-api with the caller's identity. Companies: a company caller its
+ * own, staff any.
  */
-export function gatewayReferenceChecks(app: App, deps: { users: UsersRepository; cache: Cache; devices: DeviceDirectory; geofenceUrl: string; keys: InternalKeys }): void {
+export function gatewayReferenceChecks(
+  app: App, deps: { users: UsersRepository; cache: Cache; devices: DeviceDirectory; geofenceUrl: string; opsApiUrl: string; keys: InternalKeys },
+): void {
   const staffOnly = (exists: ReferenceCheck): ReferenceCheck => async (ids, who, site) => (companyScope(who) === undefined ? exists(ids, who, site) : []);
   setReferenceChecks(app, {
     user: async (ids, who) => {
       const existing = await deps.users.existingIds(numericIds(ids));
       return [...existing].filter((id) => isAdmin(who) || id === who.userId);
     },
-    device: staffOnly(deviceReferenceCheck(deps.cache, (id) => deps.devices.get(id))),
+    device: deviceReferenceCheck(deps.cache, (id) => deps.devices.get(id)),
     company: callerCompanyCheck,
-    group: staffOnly(publishedOwnersCheck(deps.cache, cacheKeys.groups(), { shared: false, what: 'groups' })),
+    group: publishedOwnersCheck(deps.cache, cacheKeys.groups(), { shared: false, what: 'groups' }),
+    notificationRule: remoteReferenceCheck({
+      baseUrl: () => deps.opsApiUrl, path: (id) => `/notifications/${id}`, keys: deps.keys, audience: 'ops-api', owner: 'ops-api',
+    }),
     geofence: staffOnly(remoteReferenceCheck({
       baseUrl: () => deps.geofenceUrl, path: (id) => `/geofences/${id}`, keys: deps.keys, audience: 'geofence', owner: 'The geofence service',
     })),

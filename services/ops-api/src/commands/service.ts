@@ -61,6 +61,22 @@ export function commandsService(deps: { db: Orm; bus: Bus; devices: DevicesServi
     return rows.filter((r) => supported.has(r.type) && !r.textChannel).map(toSavedCommand);
   }
 
+  /** Checks that the device's protocol can encode the type, then publishes the command on commands.v1. */
+  async function queue(device: { id: number; uniqueId: string; model: string | null }, type: string, attributes: Record<string, unknown>): Promise<CommandMessage> {
+    const protocol = await protocolOf(device.id, device.model);
+    if (protocol !== undefined && !commandTypesFor(protocol).includes(type)) {
+      throw invalidField('type', `${protocol} devices do not support ${type} (supported: ${commandTypesFor(protocol).join(', ') || 'none'})`);
+    }
+    const message: CommandMessage = { id: randomUUID(), deviceId: device.id, uniqueId: device.uniqueId, type, attributes, requestedAt: new Date().toISOString() };
+    try {
+      await deps.bus.publish(Topics.commands, [{ key: String(device.id), value: message }]);
+    } catch (err) {
+      throw unavailable('The command bus', err);
+    }
+    deps.logger.info({ deviceId: device.id, commandId: message.id, type: message.type }, 'command queued');
+    return message;
+  }
+
   async function send(input: CommandSendInput, actor: Actor): Promise<CommandMessage> {
     const device = await deps.devices.get(input.deviceId, companyScope(actor.identity));
     let type = input.type;
@@ -72,23 +88,28 @@ export function commandsService(deps: { db: Orm; bus: Bus; devices: DevicesServi
       type = saved.type;
       attributes = { ...saved.attributes, ...input.attributes };
     }
-    const protocol = await protocolOf(device.id, device.model);
-    if (protocol !== undefined && !commandTypesFor(protocol).includes(type!)) {
-      throw invalidField('type', `${protocol} devices do not support ${type} (supported: ${commandTypesFor(protocol).join(', ') || 'none'})`);
-    }
-    const message: CommandMessage = { id: randomUUID(), deviceId: device.id, uniqueId: device.uniqueId, type: type!, attributes, requestedAt: new Date().toISOString() };
-    try {
-      await deps.bus.publish(Topics.commands, [{ key: String(device.id), value: message }]);
-    } catch (err) {
-      throw unavailable('The command bus', err);
-    }
+    const message = await queue(device, type!, attributes);
     await audit.record(db, actor.identity, {
       action: 'command.send', entityType: 'device', entityId: device.id, companyId: device.companyId, after: message, requestId: actor.requestId,
     });
-    deps.logger.info({ deviceId: device.id, commandId: message.id, type: message.type }, 'command queued');
     return message;
   }
 
-  return { ...crud, types, sendable, send };
+  /**
+   * A saved command sent for a notification rule (its command channel) to the device of an event:
+   * no caller, the rule's company was checked when the rule was saved; the command must be shared
+   * or the device's company's, and for that device when it names one. The rule's delivery record
+   * is the trail.
+   */
+  async function sendSaved(commandId: number, deviceId: number): Promise<CommandMessage> {
+    const [saved] = await db.select().from(savedCommands).where(eq(savedCommands.id, commandId));
+    if (!saved) throw notFound('Saved command', commandId);
+    const device = await deps.devices.get(deviceId);
+    if (saved.companyId !== null && saved.companyId !== device.companyId) throw notFound('Saved command', commandId);
+    if (saved.deviceId !== null && saved.deviceId !== device.id) throw invalidField('commandId', `saved command ${saved.id} is for device ${saved.deviceId}`);
+    return queue(device, saved.type, saved.attributes);
+  }
+
+  return { ...crud, types, sendable, send, sendSaved };
 }
 export type CommandsService = ReturnType<typeof commandsService>;

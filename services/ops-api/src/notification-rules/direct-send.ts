@@ -51,6 +51,10 @@ export function directSend(deps: { db: Orm; cache: Cache; dispatcher: Notificati
       for (const channel of only ? [only] : deps.channels) {
         if (channel === 'web') out.push(await web(who.userId, 'notificationTest', msg, ref));
         else if (channel === 'mail') out.push(await external('mail', address.email ?? who.email, msg, null, false));
+        else if (channel === 'command') {
+          // a saved command goes to the device of an event: a test of the caller has none
+          if (only) throw badChannel('the command channel sends a rule\'s saved command to the device of an event: nothing to send to you');
+        }
         else if (address.webhookUrl) out.push(await external('webhook', address.webhookUrl, msg, { test: true, message: msg }, false));
         else if (only) throw badChannel('no webhookUrl in your notification settings (/settings/notification)');
       }

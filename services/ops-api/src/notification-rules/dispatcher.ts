@@ -1,7 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { EventMessage, NotificationDelivery } from '@corridor/contracts';
 import { counter, type Logger, type Orm } from '@corridor/platform';
-import { calendars, devices, notificationDeliveries, notificationRules, type NotificationRuleRow } from '../db/schema';
+import { calendars, devices, groups, notificationDeliveries, notificationRules, type NotificationRuleRow } from '../db/schema';
 import { calendarActiveAt, parseCalendar } from '@corridor/platform/calendar/ical';
 import type { CalendarSchedule } from '@corridor/platform/calendar/schedule';
 import type { Notice } from '../notifications/service';
@@ -33,6 +33,18 @@ export interface Channels {
   /** Absent when SMTP_URL is not configured. */
   mail?: MailChannel;
   webhook: WebhookChannel;
+  /** The command channel: sends saved command `commandId` to the device (commands.v1); throws when it cannot. */
+  command?: (commandId: number, deviceId: number) => Promise<unknown>;
+}
+
+/** The devices' groups with their parents, nearest first (a rule linked to a group covers its subgroups' devices, as Traccar). */
+function groupChains(rows: readonly { id: number; groupId: number | null }[]): (groupId: number | null) => number[] {
+  const parent = new Map(rows.map((g) => [g.id, g.groupId]));
+  return (groupId) => {
+    const chain: number[] = [];
+    for (let g = groupId; g !== null && g !== undefined && !chain.includes(g); g = parent.get(g) ?? null) chain.push(g);
+    return chain;
+  };
 }
 
 /**
@@ -61,6 +73,17 @@ export function notificationDispatcher(deps: {
       else {
         try {
           await channels.mail.send(recipient, msg.subject, msg.body);
+          result = { ok: true, attempts: 1, error: null };
+        } catch (err) {
+          result = { ok: false, attempts: 1, error: err instanceof Error ? err.message : String(err) };
+        }
+      }
+    } else if (channel === 'command') {
+      const [commandId, deviceId] = recipient.split('@').map(Number) as [number, number];
+      if (!channels.command) result = { ok: false, attempts: 0, error: 'the command channel is not configured' };
+      else {
+        try {
+          await channels.command(commandId, deviceId);
           result = { ok: true, attempts: 1, error: null };
         } catch (err) {
           result = { ok: false, attempts: 1, error: err instanceof Error ? err.message : String(err) };
@@ -100,10 +123,18 @@ export function notificationDispatcher(deps: {
     return deliveryOf(channel, recipient, result);
   }
 
-  /** Every channel of the rule to every recipient; `dedupe` false is a test send (not deduplicated, webhooks tried once). */
-  async function deliver(rule: NotificationRuleRow, eventId: string, msg: NotificationMessage, payload: unknown, dedupe: boolean): Promise<NotificationDelivery[]> {
+  /**
+   * Every channel of the rule to every recipient; `dedupe` false is a test send (not deduplicated,
+   * webhooks tried once). The command channel sends the rule's saved command to the event's device
+   * (recipient "commandId@deviceId"); a test has no device and sends none.
+   */
+  async function deliver(rule: NotificationRuleRow, eventId: string, msg: NotificationMessage, payload: unknown, dedupe: boolean, deviceId?: number): Promise<NotificationDelivery[]> {
     const out: (NotificationDelivery | undefined)[] = [];
     for (const channel of rule.notificators) {
+      if (channel === 'command') {
+        if (rule.commandId !== null && deviceId !== undefined) out.push(await deliverOne(rule, eventId, channel, `${rule.commandId}@${deviceId}`, null, msg, payload, dedupe));
+        continue;
+      }
       if (channel === 'webhook') {
         if (rule.webhookUrl) out.push(await deliverOne(rule, eventId, channel, rule.webhookUrl, null, msg, payload, dedupe));
         continue;
@@ -143,18 +174,19 @@ export function notificationDispatcher(deps: {
       if (!rules.length) return 0;
       const deviceIds = [...new Set(events.map((e) => e.deviceId))];
       const known = new Map((await db.select().from(devices).where(inArray(devices.id, deviceIds))).map((d) => [d.id, d]));
+      const chainOf = groupChains(rules.some((r) => r.groupIds.length) ? await db.select({ id: groups.id, groupId: groups.groupId }).from(groups) : []);
       let n = 0;
       for (const event of events) {
         const device = known.get(event.deviceId);
         if (!device) continue;
         for (const rule of rules) {
-          if (!ruleMatches(rule, event, device) || !(await calendarAllows(rule, new Date(event.eventTime)))) continue;
+          if (!ruleMatches(rule, event, device, chainOf(device.groupId)) || !(await calendarAllows(rule, new Date(event.eventTime)))) continue;
           const msg = eventMessage(event, device);
           const payload = {
             event, device: { id: device.id, name: device.name, uniqueId: device.uniqueId, companyId: device.companyId },
             rule: { id: rule.id, type: rule.type }, message: msg,
           };
-          n += (await deliver(rule, event.id, msg, payload, true)).length;
+          n += (await deliver(rule, event.id, msg, payload, true, device.id)).length;
         }
       }
       return n;

@@ -4,7 +4,7 @@ import type { NotificationRuleRow } from '../db/schema';
 import { ruleMatches } from './matching';
 
 const rule = (over: Partial<NotificationRuleRow>): NotificationRuleRow => ({
-  id: 1, type: 'alarm', description: null, always: true, deviceIds: [], alarms: [], notificators: ['web'], recipients: [], webhookUrl: null,
+  id: 1, type: 'alarm', description: null, always: true, deviceIds: [], groupIds: [], commandId: null, alarms: [], notificators: ['web'], recipients: [], webhookUrl: null,
   calendarId: null, companyId: 101, attributes: {}, createdAt: new Date(), updatedAt: new Date(), ...over,
 });
 const event = (type: string, attributes: Record<string, unknown> = {}) =>

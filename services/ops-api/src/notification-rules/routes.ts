@@ -2,12 +2,13 @@ import { notificationRulesEndpoints, trackingWriters } from '@corridor/contracts
 import { checkAccess, registerEndpoint, type App } from '@corridor/platform';
 import { actorOf, resourceRoutes } from '../resources/routes';
 import type { DirectSend } from './direct-send';
+import type { NotificationLinks } from './links';
 import type { NotificationRulesService } from './service';
 
-const [list, create, get, update, remove, types, notificators, test, testChannel, send] = notificationRulesEndpoints;
+const [list, create, get, update, remove, types, notificators, test, testChannel, send, linksList, linksCreate, linksDelete] = notificationRulesEndpoints;
 
-/** Traccar's NotificationResource: /notifications (rules), /types, /notificators, /test, /test/{notificator}, /send/{notificator}. */
-export function notificationRuleRoutes(app: App, svc: NotificationRulesService, direct: DirectSend): void {
+/** Traccar's NotificationResource: /notifications (rules), /types, /notificators, /test, /test/{notificator}, /send/{notificator}; and the rules' links. */
+export function notificationRuleRoutes(app: App, svc: NotificationRulesService, direct: DirectSend, links: NotificationLinks): void {
   resourceRoutes(app, [list, create, get, update, remove], svc);
   registerEndpoint(app, types, async () => svc.types());
   registerEndpoint(app, notificators, async (req) => svc.notificators(req.query.announcement));
@@ -19,4 +20,13 @@ export function notificationRuleRoutes(app: App, svc: NotificationRulesService, 
   });
   registerEndpoint(app, testChannel, async (req) => direct.testCaller(actorOf(req), req.params.notificator));
   registerEndpoint(app, send, async (req) => direct.announce(actorOf(req), req.params.notificator, req.query.userId ?? [], req.body));
+  registerEndpoint(app, linksList, async (req) => links.list(req.query, req.identity!));
+  registerEndpoint(app, linksCreate, async (req, reply) => {
+    await links.link(req.body, actorOf(req));
+    return reply.code(204).send();
+  });
+  registerEndpoint(app, linksDelete, async (req, reply) => {
+    await links.unlink(req.body, actorOf(req));
+    return reply.code(204).send();
+  });
 }

@@ -6,7 +6,7 @@ import {
 } from '@corridor/contracts';
 import type { Orm } from '@corridor/platform';
 import { audit } from '../audit/audit';
-import { calendars, devices, notificationRules, type NotificationRuleRow } from '../db/schema';
+import { calendars, devices, groups, notificationRules, savedCommands, type NotificationRuleRow } from '../db/schema';
 import { invalidField } from '../resources/pg-errors';
 import { resourceService } from '../resources/resource-service';
 import { canSee, type Actor } from '../resources/scope';
@@ -25,13 +25,14 @@ export function notificationRulesService(deps: { db: Orm; dispatcher: Notificati
       q.type ? eq(notificationRules.type, q.type) : undefined,
       q.deviceId !== undefined ? sql`(${notificationRules.always} or ${notificationRules.deviceIds} @> ${JSON.stringify([q.deviceId])}::jsonb)` : undefined,
       q.groupId !== undefined
-        ? sql`(${notificationRules.always} or exists (select 1 from ${devices} where ${devices.groupId} = ${q.groupId} and ${notificationRules.deviceIds} @> jsonb_build_array(${devices.id})))`
+        ? sql`(${notificationRules.always} or ${notificationRules.groupIds} @> ${JSON.stringify([q.groupId])}::jsonb or exists (select 1 from ${devices} where ${devices.groupId} = ${q.groupId} and ${notificationRules.deviceIds} @> jsonb_build_array(${devices.id})))`
         : undefined,
       q.userId !== undefined ? sql`${notificationRules.recipients} @> ${JSON.stringify([{ userId: q.userId }])}::jsonb` : undefined,
     ],
     toEntity: toNotificationRule,
     toValues: (i, companyId) => ({
-      type: i.type, description: i.description, always: i.always, deviceIds: [...new Set(i.deviceIds)], alarms: i.type === 'alarm' ? i.alarms : [],
+      type: i.type, description: i.description, always: i.always, deviceIds: [...new Set(i.deviceIds)], groupIds: [...new Set(i.groupIds)],
+      commandId: i.notificators.includes('command') ? i.commandId : null, alarms: i.type === 'alarm' ? i.alarms : [],
       notificators: [...new Set(i.notificators)], recipients: i.recipients, webhookUrl: i.webhookUrl, calendarId: i.calendarId, companyId, attributes: i.attributes,
     }),
     async validate(i, companyId, actor) {
@@ -44,7 +45,18 @@ export function notificationRulesService(deps: { db: Orm; dispatcher: Notificati
       const refused = i.webhookUrl ? savedUrlRefusal(i.webhookUrl, webhookPolicy) : undefined;
       if (refused) throw invalidField('webhookUrl', refused);
       if (i.alarms.length && i.type !== 'alarm') throw invalidField('alarms', 'alarms only apply to rules of type alarm');
-      if (!i.always && !i.deviceIds.length) throw invalidField('deviceIds', 'list the devices, or set always');
+      // a rule that is not always and links no device yet notifies nothing until linked (Traccar's clients save, then link through /permissions)
+      if (i.notificators.includes('command') && i.commandId === null) throw invalidField('commandId', 'the command channel needs a saved command (commandId)');
+      if (i.commandId !== null) {
+        const [c] = await db.select({ companyId: savedCommands.companyId }).from(savedCommands).where(eq(savedCommands.id, i.commandId));
+        if (!c || (c.companyId !== null && companyId !== null && c.companyId !== companyId)) throw invalidField('commandId', `saved command ${i.commandId} does not exist`);
+      }
+      if (i.groupIds.length) {
+        const found = await db.select({ id: groups.id, companyId: groups.companyId }).from(groups).where(inArray(groups.id, i.groupIds));
+        const ok = new Set(found.filter((g) => companyId === null || g.companyId === companyId).map((g) => g.id));
+        const bad = i.groupIds.find((g) => !ok.has(g));
+        if (bad !== undefined) throw invalidField('groupIds', `group ${bad} does not exist${companyId !== null ? ` in company ${companyId}` : ''}`);
+      }
       if (i.deviceIds.length) {
         const found = await db.select({ id: devices.id, companyId: devices.companyId }).from(devices).where(inArray(devices.id, i.deviceIds));
         const ok = new Set(found.filter((d) => companyId === null || d.companyId === companyId).map((d) => d.id));
@@ -66,7 +78,7 @@ export function notificationRulesService(deps: { db: Orm; dispatcher: Notificati
     update: (id: number, i: NotificationRuleInput, actor: Actor) => crud.update(id, withTraccarDefaults(i, actor.identity), actor),
     types: (): { type: string }[] => EventType.options.map((type) => ({ type })),
     notificators: (announcement?: boolean): { type: string }[] =>
-      (['web', ...(deps.mailEnabled ? ['mail'] : []), ...(announcement ? [] : ['webhook'])] as string[]).map((type) => ({ type })),
+      (['web', ...(deps.mailEnabled ? ['mail'] : []), ...(announcement ? [] : ['webhook', 'command'])] as string[]).map((type) => ({ type })),
     /** Sends a test message through every channel of the rule to every recipient now. */
     async test(ruleId: number, actor: Actor): Promise<NotificationDelivery[]> {
       const rule = await crud.getRow(ruleId, actor.identity);

@@ -32,7 +32,7 @@ describe('notification rules in Traccar\'s shape', () => {
 
   it('answers notificators as "web,mail" and the alarms also in attributes.alarms', () => {
     const row = {
-      id: 3, type: 'alarm', description: null, always: true, deviceIds: [], alarms: ['sos', 'powerCut'], notificators: ['web', 'mail'],
+      id: 3, type: 'alarm', description: null, always: true, deviceIds: [], groupIds: [], commandId: null, alarms: ['sos', 'powerCut'], notificators: ['web', 'mail'],
       recipients: [caller], webhookUrl: null, calendarId: null, companyId: 101, attributes: { color: 'red' }, createdAt: new Date(), updatedAt: new Date(),
     } as NotificationRuleRow;
     expect(toNotificationRule(row)).toMatchObject({ notificators: 'web,mail', alarms: ['sos', 'powerCut'], attributes: { color: 'red', alarms: 'sos,powerCut' } });

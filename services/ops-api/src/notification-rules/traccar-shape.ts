@@ -7,7 +7,7 @@ import { invalidField } from '../resources/pg-errors';
 export const toNotificationRule = (r: NotificationRuleRow): NotificationRule => ({
   id: r.id, type: r.type as NotificationRule['type'], description: r.description, always: r.always, notificators: r.notificators.join(','),
   calendarId: r.calendarId, attributes: r.alarms.length ? { ...r.attributes, alarms: r.alarms.join(',') } : r.attributes,
-  deviceIds: r.deviceIds, alarms: r.alarms as NotificationRule['alarms'], recipients: r.recipients, webhookUrl: r.webhookUrl, companyId: r.companyId,
+  deviceIds: r.deviceIds, groupIds: r.groupIds, commandId: r.commandId, alarms: r.alarms as NotificationRule['alarms'], recipients: r.recipients, webhookUrl: r.webhookUrl, companyId: r.companyId,
 });
 
 /**

@@ -38,6 +38,7 @@ import { eventRoutes } from '../events/routes';
 import { mailChannel } from '../notification-rules/mail-channel';
 import { webhookChannel } from '../notification-rules/webhook-channel';
 import { notificationDispatcher, type NotificationDispatcher } from '../notification-rules/dispatcher';
+import { notificationLinks } from '../notification-rules/links';
 import { notificationRulesService } from '../notification-rules/service';
 import { notificationRuleRoutes } from '../notification-rules/routes';
 import { directSend, type InboxPort } from '../notification-rules/direct-send';
@@ -107,17 +108,18 @@ export function trackingModules(app: App, deps: TrackingDeps): TrackingModules {
   maintenanceRoutes(app, maintenance);
   const computed = computedAttributesService({ db, cache: deps.cache, logger: log('computed-attributes'), latest, visibleDevice });
   computedAttributeRoutes(app, computed);
-  commandRoutes(app, commandsService({ db, bus: deps.bus, devices: deps.devices, latest, logger: log('commands') }));
+  const commands = commandsService({ db, bus: deps.bus, devices: deps.devices, latest, logger: log('commands') });
+  commandRoutes(app, commands);
   statisticsRoutes(app, deps.analytics);
   eventRoutes(app, { analytics: deps.analytics, devices: deps.devicesRepo });
 
   const settings = deps.notifications ?? defaultNotificationSettings();
   const mail = settings.smtpUrl ? mailChannel(settings.smtpUrl, settings.mailFrom) : undefined;
   const webhook = webhookChannel({ attempts: settings.webhookAttempts, timeoutMs: settings.webhookTimeoutMs, backoffMs: settings.webhookBackoffMs, policy: settings.webhookPolicy });
-  const dispatcher = notificationDispatcher({ db, channels: { mail, webhook }, logger: log('notification-rules'), inbox: deps.inbox });
+  const dispatcher = notificationDispatcher({ db, channels: { mail, webhook, command: commands.sendSaved }, logger: log('notification-rules'), inbox: deps.inbox });
   const rules = notificationRulesService({ db, dispatcher, mailEnabled: !!mail, webhookPolicy: settings.webhookPolicy });
   const direct = directSend({ db, cache: deps.cache, dispatcher, inbox: deps.inbox, channels: rules.notificators().map((n) => n.type as Notificator), logger: log('notifications') });
-  notificationRuleRoutes(app, rules, direct);
+  notificationRuleRoutes(app, rules, direct, notificationLinks({ db, cache: deps.cache }));
 
   scheduledReportRoutes(app, scheduledReportsService(db));
   const scheduledReports = scheduledReportRunner({

@@ -11,7 +11,7 @@ export const notificationDeliveries = ops.table(
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     ruleId: integer('rule_id').notNull(),
     eventId: text('event_id').notNull(),
-    channel: text('channel', { enum: ['web', 'mail', 'webhook'] }).notNull(),
+    channel: text('channel', { enum: ['web', 'mail', 'webhook', 'command'] }).notNull(),
     recipient: text('recipient').notNull(),
     userId: integer('user_id'),
     status: text('status', { enum: ['sent', 'failed'] }).notNull(),

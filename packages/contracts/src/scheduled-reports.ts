@@ -59,6 +59,7 @@ export const ScheduledReportRun = z
     status: ScheduledReportRunStatus,
     items: z.number().int().nullable().describe('Rows in the file sent'),
     error: z.string().nullable(),
+    attempts: z.number().int().describe('Times the run was started: a run whose instance stopped mid-way is started again after its lease, up to a limit'),
     startedAt: z.string(),
     finishedAt: z.string().nullable(),
   })

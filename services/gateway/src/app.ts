@@ -176,7 +176,7 @@ export async function build(deps: GatewayDeps): Promise<GatewayService> {
     }),
   );
   const upstreams = upstreamsFrom(config);
-  await permissionRoutes(app, permissionsService({
+  permissionRoutes(app, permissionsService({
     db: db.orm, repo: permissions, users, notificationLinks: notificationLinksClient({ baseUrl: () => upstreams['ops-api'], keys: internalKeys(config) }),
   }));
   auditRoutes(app, db.orm);

@@ -123,7 +123,8 @@ describe('permissions in bulk', () => {
       const other = await createUser(h, [role], role === 'association_officer' ? null : 101);
       const auth = { authorization: `Bearer ${await tokenFor(h, other.id)}` };
       for (const method of ['POST', 'DELETE'] as const) {
-        const res = await bulk(method, body, auth);
+        // a dispatcher may link notification rules only: naming themself (a user may name only themself), any other link is 403
+        const res = await bulk(method, role === 'dispatcher' ? [{ userId: other.id, deviceId: 41 }] : body, auth);
         expect(res.statusCode, `${role} ${method}`).toBe(403);
         expect(res.json()).toMatchObject({ error: { code: 'FORBIDDEN' } });
       }

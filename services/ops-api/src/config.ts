@@ -43,6 +43,8 @@ export const OpsApiConfig = BaseEnv.extend({
   ...ReportEnv.shape,
   // scheduled reports: how often due runs are looked for, seconds (0 = never)
   REPORT_SCHEDULE_CHECK_S: z.coerce.number().int().min(0).max(86400).default(60),
+  /** How long a scheduled report run may stay running before another check takes it again (its instance stopped mid-run). */
+  REPORT_RUN_LEASE_S: z.coerce.number().int().min(10).max(86400).default(900),
   // device status: DEVICE_STATUS_TIMEOUT_S (600), DEVICE_STATE_PERSIST_S (60)
   ...DeviceStateEnv.shape,
 });

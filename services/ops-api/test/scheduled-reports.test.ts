@@ -5,7 +5,7 @@ import type { Calendar, Device, ReportTrip, ScheduledReport, ScheduledReportRun 
 import { insertPositions } from '@corridor/platform';
 import { testUsers } from '@corridor/platform/testing/identity';
 import { eq } from 'drizzle-orm';
-import { scheduledReports } from '../src/db/schema';
+import { scheduledReportRuns, scheduledReports } from '../src/db/schema';
 import { devicesRepository } from '../src/devices/repository';
 import { mailChannel } from '../src/notification-rules/mail-channel';
 import { buildTrack, trackPositions } from '../src/reports/synthetic-track';
@@ -199,5 +199,36 @@ describe('scheduled reports: runs', () => {
     expect((await runsOf(r.id, A)).filter((x) => x.status === 'failed')).toHaveLength(1);
     expect((await h.call(A, 'GET', `/api/reports/${r.id}/runs?status=sent`)).json()).toEqual([]);
     expect(await h.svc.tracking.scheduledReports.check(at)).toBe(0);
+  });
+
+  it('take again a run whose instance was killed mid-run (left running past its lease): it finishes, or fails saying why; never stuck', async () => {
+    const r = await create({ type: 'trips', calendarId: calendar.id, deviceIds: [truck.id], recipients: ['crash@a.test'], format: 'csv' });
+    const period = (day: number) => ({ periodStart: new Date(DAY0 + day * DAY + 6 * 3_600_000), periodEnd: new Date(DAY0 + day * DAY + 18 * 3_600_000) });
+    const anHourAgo = new Date(Date.now() - 3_600_000);
+    // as a killed instance leaves them: DAY0's run claimed an hour ago, never finished; the day after's
+    // claimed just now by an instance still at work; and an older one that has killed its instance three times
+    await h.adapters.db.orm.insert(scheduledReportRuns).values([
+      { reportId: r.id, ...period(0), status: 'running', instance: 'killed-1', startedAt: anHourAgo },
+      { reportId: r.id, ...period(1), status: 'running', instance: 'busy-2' },
+      { reportId: r.id, ...period(-1), status: 'running', instance: 'killed-3', startedAt: anHourAgo, attempts: 3 },
+    ]);
+    mails.length = 0;
+    expect(await h.svc.tracking.scheduledReports.check(checkAt(1))).toBe(2);
+    const runs = await runsOf(r.id);
+    const at = (day: number) => runs.find((x) => x.from === period(day).periodStart.toISOString());
+    expect(at(0)).toMatchObject({ status: 'sent', items: 2, error: null, attempts: 2 });
+    expect(mails.filter((m) => m.to.includes('crash@a.test'))).toHaveLength(1);
+    expect(attachment(mails.find((m) => m.to.includes('crash@a.test'))!.raw).content.toString('utf8'))
+      .toBe((await h.call(A, 'GET', `/api/reports/trips?deviceId=${truck.id}&from=${period(0).periodStart.toISOString()}&to=${period(0).periodEnd.toISOString()}&format=csv`)).body);
+    expect(at(-1)).toMatchObject({ status: 'failed', items: null, attempts: 4 });
+    expect(at(-1)!.error).toMatch(/abandoned: started 3 times/);
+    expect(at(1)).toMatchObject({ status: 'running', attempts: 1 }); // within its lease: left to its instance
+    expect(runs).toHaveLength(3);
+
+    // the busy instance stops too, its run now past the lease: taken again and sent
+    await h.adapters.db.orm.update(scheduledReportRuns).set({ startedAt: anHourAgo }).where(eq(scheduledReportRuns.instance, 'busy-2'));
+    expect(await h.svc.tracking.scheduledReports.check(checkAt(1))).toBe(1);
+    expect((await runsOf(r.id)).find((x) => x.from === period(1).periodStart.toISOString())).toMatchObject({ status: 'sent', attempts: 2 });
+    expect(await h.svc.tracking.scheduledReports.check(checkAt(1))).toBe(0);
   });
 });

@@ -1,19 +1,11 @@
 import { permissionsEndpoints } from '@corridor/contracts';
 import { registerEndpoint, type App } from '@corridor/platform';
 import { actorOf } from '../audit/audit';
-import { authorizeLinks, type PermissionsService } from './service';
+import type { PermissionsService } from './service';
 
 const [list, create, remove, bulkCreate, bulkRemove] = permissionsEndpoints;
 
-export async function permissionRoutes(root: App, svc: PermissionsService): Promise<void> {
-  await root.register(async (app: App) => {
-    // before the ids a request carries are checked (the routes' own preHandler): who may make which links
-    app.addHook('preHandler', async (req) => authorizeLinks(req.identity, (req.method === 'GET' ? req.query : req.body) as never, req.method === 'GET'));
-    routes(app, svc);
-  });
-}
-
-function routes(app: App, svc: PermissionsService): void {
+export function permissionRoutes(app: App, svc: PermissionsService): void {
   registerEndpoint(app, list, async (req) => svc.list(req.query, req.identity!));
   registerEndpoint(app, create, async (req, reply) => {
     await svc.link(req.body, actorOf(req), req.identity!);

@@ -50,13 +50,13 @@ function checkMayLink(keys: readonly string[], who: Identity): void {
 }
 
 /**
- * Whether the caller may make (or, `read`, list) the links a request names: run before the ids it
- * carries are checked, so a company caller is told 403 for links only administrators make (officers
- * read every link), never whether their ids exist.
+ * Whether the caller may make (or, `read`, list) the links named: after the ids were checked (an id
+ * of another company is 404 as an unknown one), a dispatcher is told 403 for links only
+ * administrators make; officers read every link.
  */
-export function authorizeLinks(who: Identity | undefined, request: Ids | readonly Ids[] | undefined, read: boolean): void {
-  if (!who || isAdmin(who) || (read && who.roles.includes('association_officer'))) return;
-  for (const p of Array.isArray(request) ? request : [request ?? {}]) checkMayLink(keysOf(p as Ids), who);
+function authorizeLinks(who: Identity, links: readonly Ids[], read = false): void {
+  if (isAdmin(who) || (read && who.roles.includes('association_officer'))) return;
+  for (const p of links) checkMayLink(keysOf(p), who);
 }
 
 /** A bulk body is either all notification links (ops-api's) or none: one transaction cannot span both services. */
@@ -76,6 +76,7 @@ export function permissionsService(deps: { db: Orm; repo: PermissionsRepository;
   return {
     async list(q: Ids & { limit: number; offset: number }, who: Identity): Promise<Permission[]> {
       const keys = keysOf(q);
+      authorizeLinks(who, [q], true);
       if (isNotificationLink(keys)) return deps.notificationLinks.list(q, who);
       const link = linkOf(Object.fromEntries(permissionKeys.filter((k) => q[k] !== undefined).map((k) => [k, q[k] || 1])));
       const rows = await repo.list({
@@ -86,6 +87,7 @@ export function permissionsService(deps: { db: Orm; repo: PermissionsRepository;
       return rows.map(toPermission);
     },
     async link(p: Permission, actor: AuditActor, who: Identity): Promise<void> {
+      authorizeLinks(who, [p]);
       if (isNotificationLink(keysOf(p))) return deps.notificationLinks.link([p], who);
       const l = linkOf(p);
       if (l.ownerType === 'userId' && !(await deps.users.get(l.ownerId))) throw notFound('User', l.ownerId);
@@ -100,6 +102,7 @@ export function permissionsService(deps: { db: Orm; repo: PermissionsRepository;
       }
     },
     async unlink(p: Permission, actor: AuditActor, who: Identity): Promise<void> {
+      authorizeLinks(who, [p]);
       if (isNotificationLink(keysOf(p))) return deps.notificationLinks.unlink([p], who);
       const l = linkOf(p);
       await db.transaction(async (tx) => {
@@ -110,6 +113,7 @@ export function permissionsService(deps: { db: Orm; repo: PermissionsRepository;
     },
     /** POST /permissions/bulk: every link or none (one transaction); each link audited. */
     async linkMany(ps: readonly Permission[], actor: AuditActor, who: Identity): Promise<void> {
+      authorizeLinks(who, ps);
       if (bulkKind(ps) === 'notification') return deps.notificationLinks.link(ps, who);
       const links = bulkLinks(ps);
       await db.transaction(async (tx) => {
@@ -128,6 +132,7 @@ export function permissionsService(deps: { db: Orm; repo: PermissionsRepository;
     },
     /** DELETE /permissions/bulk: every link or none; an absent one is 404 naming it. */
     async unlinkMany(ps: readonly Permission[], actor: AuditActor, who: Identity): Promise<void> {
+      authorizeLinks(who, ps);
       if (bulkKind(ps) === 'notification') return deps.notificationLinks.unlink(ps, who);
       const links = bulkLinks(ps);
       await db.transaction(async (tx) => {

@@ -1,6 +1,6 @@
 import {
-  cacheKeys, callerCompanyCheck, companyScope, deviceReferenceCheck, isAdmin, numericIds, publishedOwnersCheck, remoteReferenceCheck, setReferenceChecks,
-  type App, type Cache, type InternalKeys, type ReferenceCheck,
+  cacheKeys, callerCompanyCheck, deviceReferenceCheck, isAdmin, numericIds, publishedOwnersCheck, remoteReferenceCheck, setReferenceChecks,
+  type App, type Cache, type InternalKeys,
 } from '@corridor/platform';
 import type { DeviceDirectory } from '../live/device-directory';
 import type { UsersRepository } from './repository';
@@ -10,15 +10,14 @@ import type { UsersRepository } from './repository';
  * id): users from this service's table (administrators name anyone, others themselves: as GET
  * /users/{id}). Devices, groups and geofences are other services' and appear only in /permissions:
  * devices (from the device registry in the shared cache or the live feed's directory) and groups
- * (from the list ops-api publishes) of the caller's company, any for staff (a company caller links
- * them to its notification rules only); geofences only for staff (asked of the geofence service);
- * notification rules asked of ops-api with the caller's identity. Companies: a company caller its
+ * (from the list ops-api publishes) of the caller's company, any for staff; geofences and
+ * notification rules asked of their owner (geofence service, ops-api) with the caller's identity. A
+ * dispatcher may then make only a notification rule's links (403 after these checks). Companies: a company caller its
  * own, staff any.
  */
 export function gatewayReferenceChecks(
   app: App, deps: { users: UsersRepository; cache: Cache; devices: DeviceDirectory; geofenceUrl: string; opsApiUrl: string; keys: InternalKeys },
 ): void {
-  const staffOnly = (exists: ReferenceCheck): ReferenceCheck => async (ids, who, site) => (companyScope(who) === undefined ? exists(ids, who, site) : []);
   setReferenceChecks(app, {
     user: async (ids, who) => {
       const existing = await deps.users.existingIds(numericIds(ids));
@@ -30,8 +29,8 @@ export function gatewayReferenceChecks(
     notificationRule: remoteReferenceCheck({
       baseUrl: () => deps.opsApiUrl, path: (id) => `/notifications/${id}`, keys: deps.keys, audience: 'ops-api', owner: 'ops-api',
     }),
-    geofence: staffOnly(remoteReferenceCheck({
+    geofence: remoteReferenceCheck({
       baseUrl: () => deps.geofenceUrl, path: (id) => `/geofences/${id}`, keys: deps.keys, audience: 'geofence', owner: 'The geofence service',
-    })),
+    }),
   });
 }

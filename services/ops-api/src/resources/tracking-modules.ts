@@ -65,6 +65,8 @@ export interface TrackingDeps {
   reports: ReportsService;
   /** How often due scheduled reports are looked for, ms (REPORT_SCHEDULE_CHECK_S); 0 = never by itself (tests call check). */
   reportScheduleCheckMs?: number;
+  /** How long a run may stay running before another check takes it again, ms (REPORT_RUN_LEASE_S). */
+  reportRunLeaseMs?: number;
   /** This instance's name, kept with the scheduled report runs it claims. */
   instance?: string;
 }
@@ -123,7 +125,7 @@ export function trackingModules(app: App, deps: TrackingDeps): TrackingModules {
 
   scheduledReportRoutes(app, scheduledReportsService(db));
   const scheduledReports = scheduledReportRunner({
-    db, reports: deps.reports, mail, logger: log('scheduled-reports'), instance: deps.instance ?? `ops-api-${process.pid}`,
+    db, reports: deps.reports, mail, logger: log('scheduled-reports'), instance: deps.instance ?? `ops-api-${process.pid}`, leaseMs: deps.reportRunLeaseMs,
   });
 
   let consumer: Subscription | undefined;

@@ -13,7 +13,7 @@ export const toScheduledReport = (r: ScheduledReportRow): ScheduledReport => ({
 
 export const toRun = (r: ScheduledReportRunRow): ScheduledReportRun => ({
   id: r.id, reportId: r.reportId, from: r.periodStart.toISOString(), to: r.periodEnd.toISOString(), status: r.status, items: r.items,
-  error: r.error, startedAt: r.startedAt.toISOString(), finishedAt: r.finishedAt?.toISOString() ?? null,
+  error: r.error, attempts: r.attempts, startedAt: r.startedAt.toISOString(), finishedAt: r.finishedAt?.toISOString() ?? null,
 });
 
 /**

@@ -37,6 +37,8 @@ export const scheduledReportRuns = ops.table(
     items: integer('items'),
     error: text('error'),
     instance: text('instance').notNull(),
+    /** How many times the run was claimed: a claim left `running` past the lease is taken again, up to a limit. */
+    attempts: integer('attempts').notNull().default(1),
     startedAt: timestamp('started_at', { withTimezone: true, mode: 'date' }).defaultNow().notNull(),
     finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
   },

@@ -1,2 +1,0 @@
-ALTER TABLE "ops"."notification_rules" ADD COLUMN "group_ids" jsonb DEFAULT '[]'::jsonb NOT NULL;--> statement-breakpoint
-ALTER TABLE "ops"."notification_rules" ADD COLUMN "command_id" integer;

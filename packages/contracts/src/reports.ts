@@ -26,6 +26,7 @@ const ReportQueryBase = z.object({
   from: IsoDateTime.describe('Period start (ISO 8601)'),
   to: IsoDateTime.describe('Period end (ISO 8601); the period may not exceed the server maximum (REPORT_MAX_PERIOD_DAYS)'),
   format: ReportFormat.optional().describe('json, csv or xlsx; overrides the Accept header'),
+  mail: queryFlag.optional().describe('true: answers 204 at once and mails the report (xlsx, or csv with format=csv) to the caller, as Traccar; 503 without a mail channel'),
 });
 
 const seconds = (what: string) => z.coerce.number().int().min(1).max(7 * 86400).optional().describe(`${what}, seconds`);
@@ -75,7 +76,7 @@ export const ReportGeofencesQuery = ReportQueryBase.extend({
     .describe('Repeatable: only visits of these geofences (none = every geofence)'),
 });
 /** Traccar's combined report has no spreadsheet: JSON only. */
-export const ReportCombinedQuery = ReportQueryBase.omit({ format: true });
+export const ReportCombinedQuery = ReportQueryBase.omit({ format: true, mail: true });
 
 const time = IsoDateTime;
 const ms = z.number().int().describe('milliseconds');
@@ -179,6 +180,19 @@ const formats =
   'JSON by default; CSV (text/csv) or Excel (xlsx) through the Accept header or format=csv|xlsx, sent as an attachment. ' +
   'Large periods are streamed. A period longer than the server maximum answers 400; a device or group the caller may not see answers 404.';
 
+/** Traccar's /reports/{type}/mail: the report's query, mailed to the caller. */
+function mailEndpoint<T extends string, Q extends z.ZodType<Record<string, unknown>>>(type: T, query: Q) {
+  return defineEndpoint({
+    id: `reports.${type}.mail` as `reports.${T}.mail`, method: 'get', path: `/reports/${type}/mail` as `/reports/${T}/mail`, service: 'ops-api', tags, access: readers,
+    companyScoped: true, summary: `Mail the ${type} report to the caller (Traccar's /reports/${type}/mail)`,
+    description: 'The same query as the report (mail is implied). The devices and the period are checked at once (400, 404); then 204, and the ' +
+      'report is built and mailed in the background to the caller\'s notification email, else their account email: xlsx, or csv with format=csv. ' +
+      '503 when the server has no mail channel (SMTP_URL).',
+    request: { query },
+    responses: { 204: { description: 'Queued: the report is mailed', schema: null } },
+  });
+}
+
 export const reportsEndpoints = [
   defineEndpoint({
     id: 'reports.route', method: 'get', path: '/reports/route', service: 'ops-api', tags, access: readers, companyScoped: true,
@@ -240,4 +254,9 @@ export const reportsEndpoints = [
     request: { query: ReportCombinedQuery },
     responses: { 200: { description: 'One item per device', schema: z.array(CombinedReportItem) } },
   }),
+  mailEndpoint('route', ReportRouteQuery),
+  mailEndpoint('events', ReportEventsQuery),
+  mailEndpoint('summary', ReportSummaryQuery),
+  mailEndpoint('trips', ReportTripsQuery),
+  mailEndpoint('stops', ReportStopsQuery),
 ] as const;

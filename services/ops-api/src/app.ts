@@ -139,7 +139,6 @@ export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
   positionQueryRoutes(app, { ...positionDeps, exporter });
   positionExportRoutes(app, positionDeps, exporter);
   const reports = reportsService({ analytics: deps.analytics, db: deps.db.orm, devices: repo, settings: reportSettings });
-  reportRoutes(app, reports);
   const docSettings = deps.documents ?? defaultDocumentsSettings();
   await app.register(multipart, { limits: { fileSize: docSettings.maxBytes, files: 1 } });
   const companiesRepo = companiesRepository(deps.db.orm);
@@ -179,6 +178,7 @@ export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
     db: deps.db.orm, bus: deps.bus, cache: deps.cache, analytics: deps.analytics, logger: deps.logger,
     devicesRepo: repo, devices, notifications: deps.notificationRules, inbox: notifications, reports, reportScheduleCheckMs: deps.reportScheduleCheckMs, reportRunLeaseMs: deps.reportRunLeaseMs,
   });
+  reportRoutes(app, reports, tracking.reportMailer);
   const { journeyUrl, geofenceUrl } = deps;
   opsReferenceChecks(app, {
     db: deps.db.orm, cache: deps.cache, analytics: deps.analytics, identitySecret: deps.identitySecret,

@@ -46,6 +46,7 @@ import { startNotificationConsumer } from '../notification-rules/consumer';
 import { defaultNotificationSettings, type NotificationSettings } from '../notification-rules/settings';
 import { companyScope } from '@corridor/platform';
 import type { ReportsService } from '../reports/service';
+import { reportMailer, type ReportMailer } from '../reports/mail';
 import { scheduledReportRoutes } from '../scheduled-reports/routes';
 import { scheduledReportRunner, type ScheduledReportRunner } from '../scheduled-reports/runner';
 import { scheduledReportsService } from '../scheduled-reports/service';
@@ -75,6 +76,8 @@ export interface TrackingModules {
   dispatcher: NotificationDispatcher;
   /** Runs scheduled reports on their calendars. */
   scheduledReports: ScheduledReportRunner;
+  /** Mails reports asked for by mail (/reports/{type}/mail, mail=true). */
+  reportMailer: ReportMailer;
   /** Starts the notification-rules consumer of events.v1. */
   start(): Promise<void>;
   close(): Promise<void>;
@@ -128,9 +131,12 @@ export function trackingModules(app: App, deps: TrackingDeps): TrackingModules {
     db, reports: deps.reports, mail, logger: log('scheduled-reports'), instance: deps.instance ?? `ops-api-${process.pid}`, leaseMs: deps.reportRunLeaseMs,
   });
 
+  const reportMails = reportMailer({ mail, logger: log('reports'), addressOf: (userId) => deps.inbox.addressOf(userId) });
+
   let consumer: Subscription | undefined;
   return {
     dispatcher,
+    reportMailer: reportMails,
     scheduledReports,
     async start() {
       consumer = await startNotificationConsumer({ bus: deps.bus, logger: log('notification-rules'), dispatcher });
@@ -142,6 +148,7 @@ export function trackingModules(app: App, deps: TrackingDeps): TrackingModules {
     },
     async close() {
       await scheduledReports.stop();
+      await reportMails.drain();
       await consumer?.stop();
       mail?.close();
     },

@@ -31,6 +31,18 @@ function counted<T>(batches: AsyncIterable<T[]>, into: { items: number }): Async
   })();
 }
 
+/** A report's rows as a file (csv or xlsx) in memory, named `<report>-<from day>-<to day>.<format>`, with its row count. */
+export async function fileOf<T>(report: Report<T>, table: ReportTable<T>, format: 'csv' | 'xlsx', period: { from: number; to: number }): Promise<ReportFile> {
+  const into = { items: 0 };
+  const batches = counted(report.batches, into);
+  const content = await buffer(format === 'csv' ? csvStream(table, batches) : xlsxStream(table, batches));
+  return {
+    filename: `${table.name}-${day(period.from)}-${day(period.to)}.${format}`,
+    contentType: format === 'csv' ? 'text/csv; charset=utf-8' : XLSX_MEDIA_TYPE,
+    content, items: into.items,
+  };
+}
+
 /**
  * A scheduled report's file for one period, as the report endpoints would answer it (the same
  * service and tables) for the report's company (`scope`, undefined for a staff report).
@@ -38,16 +50,7 @@ function counted<T>(batches: AsyncIterable<T[]>, into: { items: number }): Async
 export async function reportFile(reports: ReportsService, r: ScheduledReport, period: { from: number; to: number }, signal?: AbortSignal): Promise<ReportFile> {
   const scope = r.companyId ?? undefined;
   const base = { deviceId: r.deviceIds, groupId: r.groupIds, from: new Date(period.from).toISOString(), to: new Date(period.to).toISOString() };
-  async function file<T>(report: Report<T>, table: ReportTable<T>): Promise<ReportFile> {
-    const into = { items: 0 };
-    const batches = counted(report.batches, into);
-    const content = await buffer(r.format === 'csv' ? csvStream(table, batches) : xlsxStream(table, batches));
-    return {
-      filename: `${table.name}-${day(period.from)}-${day(period.to)}.${r.format}`,
-      contentType: r.format === 'csv' ? 'text/csv; charset=utf-8' : XLSX_MEDIA_TYPE,
-      content, items: into.items,
-    };
-  }
+  const file = <T>(report: Report<T>, table: ReportTable<T>): Promise<ReportFile> => fileOf(report, table, r.format, period);
   switch (r.type) {
     case 'route': {
       const report = await reports.route(ReportRouteQuery.parse(base), scope, signal);

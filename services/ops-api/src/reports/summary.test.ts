@@ -13,9 +13,9 @@ import { summaryItem, summaryRun } from './summary';
 import { buildTrack, trackPositions, type Segment } from './synthetic-track';
 
 /**
- * The summary is summed in ClickHouse (report-summary.ts) and joined per device and day here. It
- * must say what a pass over every fix says (Traccar's summary, the per-fix fold below), whatever
- * the pages the store is read in.
+ * The summary is summed in ClickHouse (report-summary.ts) and joined per device and day here. On
+ * fixes it must say what a pass over every fix says (Traccar's summary, the per-fix fold below),
+ * whatever the pages the store is read in; status-only records have their own tests at the end.
  */
 let adapters: TestAdapters;
 const T0 = Date.parse('2026-03-02T06:00:00Z');

@@ -4,7 +4,7 @@ import { deviceStateSettingsFrom } from '@corridor/ops-api';
 import { primaryKind } from '@corridor/platform/testing/test-adapters';
 import { simDeviceIds, startSimulator, type SimulatorHandle } from '../sim/simulator';
 import { registerSimDevices } from './sim-devices';
-import { ADMIN_AUTH, startTestStack, type TestStack } from './test-stack';
+import { ADMIN_AUTH, eventually, startTestStack, type TestStack } from './test-stack';
 
 /**
  * Issue 13's "done when", on the primary adapters (the real parts in CI): the simulator's trucks,
@@ -16,16 +16,6 @@ import { ADMIN_AUTH, startTestStack, type TestStack } from './test-stack';
 /** A ceiling, not an assertion: a truck reports every 60 ms, so it cannot time out while the simulator runs. */
 const TIMEOUT_S = 5;
 const PROTOCOLS = ['osmand', 'gt06', 'teltonika'] as const;
-
-async function eventually<T>(what: string, fn: () => Promise<T | undefined | false>, ms = 60_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe('the simulated fleet in GET /api/devices', { timeout: 120_000 }, () => {
   let stack: TestStack;
@@ -82,7 +72,8 @@ describe('the simulated fleet in GET /api/devices', { timeout: 120_000 }, () => 
       return list.every((d) => d.status === expected(d)) && list;
     });
     expect(after.map((d) => [protocolOf(d), d.status]).sort()).toEqual([['gt06', 'offline'], ['osmand', 'unknown'], ['teltonika', 'offline']]);
-    const q = new URLSearchParams([...trucks.map((d) => ['deviceId', String(d.id)]), ['from', new Date(Date.now() - 10 * 60_000).toISOString()], ['to', new Date(Date.now() + 60_000).toISOString()]]);
+    const q = new URLSearchParams({ from: new Date(Date.now() - 10 * 60_000).toISOString(), to: new Date(Date.now() + 60_000).toISOString() });
+    for (const d of trucks) q.append('deviceId', String(d.id));
     const statusEvents = await eventually('the status events in the events report', async () => {
       const res = await stack.call(ADMIN_AUTH, 'GET', `/api/reports/events?${q}`);
       const events = res.json<EventMessage[]>().filter((e) => ['deviceOnline', 'deviceOffline', 'deviceUnknown'].includes(e.type));

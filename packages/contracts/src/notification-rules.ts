@@ -104,18 +104,19 @@ export const NotificationDelivery = z
 export type NotificationDelivery = z.infer<typeof NotificationDelivery>;
 
 const linkId = z.number().int().positive();
-/** A notification rule's link to a user (a recipient), a device or a group: Traccar's Permission with notificationId. */
+/**
+ * A notification rule's link to a user (a recipient), a device or a group: Traccar's Permission with
+ * notificationId. One object per kind (a union: valid by construction for a request generator).
+ */
+const ruleId = ref('notificationRule', linkId);
 export const NotificationLink = z
-  .strictObject({
-    notificationId: ref('notificationRule', linkId),
-    userId: ref('user', linkId).optional(), deviceId: ref('device', linkId).optional(), groupId: ref('group', linkId).optional(),
-  })
-  .superRefine((l, ctx) => {
-    const n = [l.userId, l.deviceId, l.groupId].filter((x) => x !== undefined).length;
-    if (n !== 1) ctx.addIssue({ code: 'custom', message: `exactly one of userId, deviceId, groupId is required with notificationId (got ${n})`, path: [] });
-  })
+  .union([
+    z.strictObject({ notificationId: ruleId, userId: ref('user', linkId) }),
+    z.strictObject({ notificationId: ruleId, deviceId: ref('device', linkId) }),
+    z.strictObject({ notificationId: ruleId, groupId: ref('group', linkId) }),
+  ], { error: 'notificationId and exactly one of userId, deviceId, groupId' })
   .meta({ id: 'NotificationLink' });
-export type NotificationLink = z.infer<typeof NotificationLink>;
+export interface NotificationLink { notificationId: number; userId?: number; deviceId?: number; groupId?: number }
 
 const linkQueryId = z.coerce.number().int().min(0).optional().describe('0 = any');
 export const NotificationLinksQuery = z

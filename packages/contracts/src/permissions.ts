@@ -47,19 +47,24 @@ function exactlyTwo(p: Record<string, unknown>, ctx: z.RefinementCtx): void {
 }
 
 const objectId = z.number().int().positive();
+const idOf: Record<PermissionKey, z.ZodNumber> = {
+  userId: ref('user', objectId), deviceId: ref('device', objectId), groupId: ref('group', objectId), geofenceId: ref('geofence', objectId),
+  notificationId: ref('notificationRule', objectId),
+};
+/**
+ * One object per link kind, exactly its two ids (a union, so a request generator builds valid
+ * links by construction); anything else answers one message naming the links.
+ */
 export const Permission = z
-  .strictObject({
-    userId: ref('user', objectId).optional(), deviceId: ref('device', objectId).optional(),
-    groupId: ref('group', objectId).optional(), geofenceId: ref('geofence', objectId).optional(),
-    notificationId: ref('notificationRule', objectId).optional(),
+  .union(permissionPairs.map(([a, b]) => z.strictObject({ [a]: idOf[a], [b]: idOf[b] })) as unknown as [z.ZodObject, z.ZodObject, ...z.ZodObject[]], {
+    error: `exactly two ids that form a link (${pairsText}); other ids or combinations are not a link`,
   })
-  .superRefine(exactlyTwo)
   .meta({ id: 'Permission' });
-export type Permission = z.infer<typeof Permission>;
+export type Permission = Partial<Record<PermissionKey, number>>;
 
 /** The body of /permissions/bulk: 1 to 1000 links. */
 export const PermissionList = z.array(Permission).min(1).max(1000).meta({ id: 'PermissionList' });
-export type PermissionList = z.infer<typeof PermissionList>;
+export type PermissionList = Permission[];
 
 const queryId = z.coerce.number().int().min(0).optional().describe('0 = any');
 export const PermissionsQuery = z

@@ -97,7 +97,7 @@ describe('permissions in bulk', () => {
     const u = await createUser(h, ['company_user'], 101);
     const cases: [unknown, RegExp][] = [
       [[{ userId: u.id, deviceId: 1 }, { userId: u.id }], /body\.1.*exactly two/],
-      [[{ userId: u.id, deviceId: 1 }, { deviceId: 2, groupId: 3 }], /body\.1\.groupId.*not a link/],
+      [[{ userId: u.id, deviceId: 1 }, { deviceId: 2, groupId: 3 }], /body\.1: .*not a link/],
       [[{ userId: u.id, deviceId: 1 }, { userId: -4, deviceId: 1 }], /body\.1\.userId/],
       [[{ userId: u.id, deviceId: 1 }, { userId: u.id, deviceId: 2 }, { deviceId: 1, userId: u.id }], /body\.2: repeats the link at index 0/],
       [[], /body/],

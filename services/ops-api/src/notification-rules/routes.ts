@@ -20,7 +20,7 @@ export function notificationRuleRoutes(app: App, svc: NotificationRulesService, 
   });
   registerEndpoint(app, testChannel, async (req) => direct.testCaller(actorOf(req), req.params.notificator));
   registerEndpoint(app, send, async (req) => direct.announce(actorOf(req), req.params.notificator, req.query.userId ?? [], req.body));
-  registerEndpoint(app, linksList, async (req) => links.list(req.query, req.identity!));
+  registerEndpoint(app, linksList, async (req) => (await links.list(req.query, req.identity!)) as never);
   registerEndpoint(app, linksCreate, async (req, reply) => {
     await links.link(req.body, actorOf(req));
     return reply.code(204).send();

@@ -14,6 +14,7 @@ import { DataTable, Pager } from '../ui/DataTable';
 import { DocumentLink } from '../ui/documents/DocumentLink';
 import { documentsList } from '../ui/documents/documents';
 import { useCompanies } from '../ui/lookups';
+import { DocumentOwner } from '../ui/references/EntityRefs';
 import { StatusPill } from '../ui/StatusPill';
 import { Tabs } from '../ui/Tabs';
 
@@ -157,7 +158,7 @@ function OversightTable({ kind, companyId, status, offset, onPage, companyName }
           { key: 'file', header: t('documents.file'), cell: (d) => <DocumentLink documentId={d.id} label={d.filename} /> },
           company,
           { key: 'kind', header: t('documents.kind'), cell: (d) => t(`documentKind.${d.kind}`) },
-          { key: 'owner', header: t('oversight.owner'), cell: (d) => (d.ownerType ? `${t(`oversight.ownerType.${d.ownerType}`)} ${d.ownerId ?? ''}` : '—') },
+          { key: 'owner', header: t('oversight.owner'), cell: (d) => <DocumentOwner ownerType={d.ownerType} ownerId={d.ownerId} /> },
           { key: 'uploaded', header: t('oversight.uploaded'), cell: (d) => `${f.dateTime(d.createdAt)} · ${d.uploadedBy.email}` },
         ]}
       />

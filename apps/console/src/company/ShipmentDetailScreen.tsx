@@ -8,6 +8,7 @@ import { may } from '../session/access';
 import { useUser } from '../session/useUser';
 import { DocumentsPanel } from '../ui/documents/DocumentsPanel';
 import { useCompanies } from '../ui/lookups';
+import { CargoRef } from '../ui/references/EntityRefs';
 import { ErrorState, Loading } from '../ui/states';
 import { StatusPill } from '../ui/StatusPill';
 import { ProgressPanel } from './ProgressPanel';
@@ -78,14 +79,17 @@ export default function ShipmentDetailScreen() {
             </dd>
             <dt>{t('shipments.cargo')}</dt>
             <dd>
-              {s.cargoIds.length
-                ? s.cargoIds.map((id, i) => (
-                    <span key={id}>
-                      {i > 0 && ', '}
-                      <Link to={`/cargo/${id}`}>#{id}</Link>
-                    </span>
-                  ))
-                : '—'}
+              {s.cargoIds.length ? (
+                <ul className="ref-list">
+                  {s.cargoIds.map((id) => (
+                    <li key={id}>
+                      <CargoRef cargoId={id} />
+                    </li>
+                  ))}
+                </ul>
+              ) : (
+                '—'
+              )}
             </dd>
             {s.journeyId && (
               <>

@@ -2,6 +2,8 @@
 export const en = {
   languages: { en: 'English', sw: 'Kiswahili' },
   common: {
+    saving: 'Saving…',
+    loadingRef: 'loading…',
     loading: 'Loading…',
     errorTitle: 'Something went wrong',
     errorUnknown: 'An unexpected error occurred.',
@@ -247,6 +249,7 @@ export const en = {
   },
   corridor: { northern: 'Northern Corridor', central: 'Central Corridor', other: 'Other route' },
   shipments: {
+    unreadable: 'a shipment (not readable)',
     title: 'Shipments',
     shipment: 'Shipment',
     create: 'New shipment',
@@ -304,6 +307,13 @@ export const en = {
     permit: 'Permit', certificate: 'Certificate', invoice: 'Invoice', receipt: 'Receipt', delivery_note: 'Delivery note', photo: 'Photo', other: 'Other',
   },
   cargo: {
+    correct: 'Correct',
+    correctField: 'Correct {{field}}',
+    correctLineItems: 'Correct line items',
+    lineCell: 'Line {{line}} {{field}}',
+    unreadable: 'a cargo (not readable)',
+    moreLines_one: 'and {{count}} more line',
+    moreLines_other: 'and {{count}} more lines',
     title: 'Cargo',
     cargo: 'Cargo',
     idfNumber: 'IDF number',
@@ -323,7 +333,7 @@ export const en = {
     read: 'Upload and read',
     reading: 'Reading…',
     moveTo: { submitted: 'Resubmit', validated: 'Finalize (validate)', rejected: 'Reject', released: 'Release', delivered: 'Delivered', cancelled: 'Cancel cargo' },
-    correctFirst: 'Some checks failed: the server refuses to validate this IDF until they pass. Correct the IDF at its source and upload it again.',
+    correctFirst: 'Some checks failed: correct the highlighted fields below ("Correct" beside each value); the server refuses to validate this IDF until every check passes.',
     extracted: 'Read from the IDF',
     readFrom: 'Read from a {{format}} file.',
     allChecksPassed: 'Every check passed.',
@@ -346,6 +356,7 @@ export const en = {
     },
   },
   certificates: {
+    unreadable: 'a certificate (not readable)',
     title: 'Certificates',
     certificate: 'Certificate',
     number: 'Number',
@@ -408,6 +419,7 @@ export const en = {
     ownerType: { shipment: 'Shipment', cargo: 'Cargo', certificate: 'Certificate', complaint: 'Complaint', disciplinary: 'Disciplinary record', company: 'Company' },
   },
   complaints: {
+    unreadable: 'a complaint (not readable)',
     title: 'Complaints',
     complaint: 'Complaint',
     against: 'Against',

@@ -13,6 +13,7 @@ export * from './user-directory';
 export * from './device-references';
 export * from './cache-keys';
 export * from './published-list';
+export * from './setting-layers';
 export * from './cache-locks';
 export * from './adapters/index';
 export type { Analytics } from './adapters/analytics';

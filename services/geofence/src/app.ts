@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { endpointsOf } from '@corridor/contracts';
 import { createApp, ensureEventsTable, type Adapters, type App, type InternalKeys, type Logger, type Subscription } from '@corridor/platform';
-import { busReadiness, scopeBus } from '@corridor/platform';
+import { busReadiness, scopeBus, SettingLayers } from '@corridor/platform';
 import { auditRoutes } from './audit/routes';
 import { CalendarGate } from './calendars/calendar-gate';
 import { DeviceDirectory } from './evaluator/device-directory';
@@ -22,7 +22,7 @@ export interface GeofenceDeps extends Omit<Adapters, 'close'> {
   logger: Logger;
   /** INTERNAL_TOKEN_SECRET (and _PREVIOUS during a rotation, see internalKeys): verifies the gateway's identity header. */
   identitySecret: InternalKeys;
-  /** How often the calendars ops-api publishes are re-read (ms; default 5000). */
+  /** How often the lists other services publish (calendars, groups, server attributes) are re-read (ms; default 5000). */
   calendarReloadMs?: number;
 }
 
@@ -67,8 +67,9 @@ export async function build(deps: GeofenceDeps): Promise<GeofenceService> {
   const calendars = new CalendarGate({
     cache: deps.cache, logger: logger.child({ component: 'calendars' }), reloadMs: deps.calendarReloadMs, now: () => deps.clock.now().getTime(),
   });
+  const settings = new SettingLayers({ cache: deps.cache, logger: logger.child({ component: 'settings' }), reloadMs: deps.calendarReloadMs ?? 5000, now: () => deps.clock.now().getTime() });
   const evaluator = new PositionEvaluator({
-    catalog, calendars, directory, cache: deps.cache, clock: deps.clock, logger: logger.child({ component: 'evaluator' }),
+    catalog, calendars, directory, settings, cache: deps.cache, clock: deps.clock, logger: logger.child({ component: 'evaluator' }),
     write: eventWriter({ analytics: deps.analytics, db: orm, bus: deps.bus }),
   });
   geofenceRoutes(app, geofences);

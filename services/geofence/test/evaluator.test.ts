@@ -190,4 +190,27 @@ describe.each(kinds)('geofence evaluator on positions.v1 (%s adapters)', (kind) 
     expect(enter).toMatchObject({ geofenceId: String(fence.id), attributes: { companyId: 101 } });
     expect(eventsOf(stranger)).toEqual([]);
   });
+
+  it('a truck with event.geofence.segmentCrossing jumping across a fence between two fixes: one geofenceCrossed, stored and published', async () => {
+    const d = device(8);
+    const fence = await api<Geofence>('POST', '/api/geofences', { name: `Weighbridge ${kind}`, area: 'POLYGON ((-2.81 38.01, -2.79 38.01, -2.79 38.02, -2.81 38.02))' });
+    const entry: DeviceRegistryMessage = {
+      id: d, uniqueId: `imei-${d}`, name: 'jumper', disabled: false, companyId: null, groupId: null, status: 'online', deleted: false,
+      attributes: { 'event.geofence.segmentCrossing': true },
+    };
+    await adapters.cache.set(cacheKeys.deviceByUniqueId(entry.uniqueId), JSON.stringify(entry));
+    // a fix west of the fence, the next east of it, nothing between
+    await publish([positionAt(d, at(0), [38.0, -2.8]), positionAt(d, at(60), [38.03, -2.8])]);
+    const [crossed] = await until(d, 1, 'the crossing');
+    await settle();
+    expect(eventsOf(d)).toHaveLength(1);
+    expect(crossed).toMatchObject({ type: 'geofenceCrossed', geofenceId: String(fence.id), eventTime: at(60).toISOString(), positionId: positionId(d, at(60)), attributes: { geofenceName: `Weighbridge ${kind}` } });
+    const pg = await adapters.db.rows<{ type: string }>(sql`select type from geofence.geofence_events where device_id = ${d}`);
+    expect(pg).toEqual([{ type: 'geofenceCrossed' }]);
+    const ch = await adapters.analytics.client.query({
+      query: `SELECT type, geofence_id FROM ${adapters.analytics.database}.events FINAL WHERE device_id = {d:UInt64}`, query_params: { d }, format: 'JSONEachRow',
+    });
+    expect(await ch.json()).toEqual([{ type: 'geofenceCrossed', geofence_id: String(fence.id) }]);
+  });
 });
+

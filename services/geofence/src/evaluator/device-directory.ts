@@ -5,10 +5,14 @@ import { cacheKeys, consumeValidated, type Bus, type Cache, type Logger, type Su
 export interface DeviceInfo {
   groupId: number | null;
   companyId: number | null;
+  /** the device's own attributes (event settings such as event.geofence.segmentCrossing) */
+  attributes: Record<string, unknown>;
 }
 
+const infoOf = (d: DeviceRegistryMessage): DeviceInfo => ({ groupId: d.groupId, companyId: d.companyId, attributes: d.attributes ?? {} });
+
 /**
- * Group and company of each device, for fence links and company scoping: a map filled from the
+ * Group, company and attributes of each device, for fence links, company scoping and settings: a map filled from the
  * compacted devices.v1 topic, with ops-api's registry entry in the shared cache (keyed by unique
  * id, which every position carries) as the fallback. The fallback is what lets a restarted
  * evaluator apply group links from its first position, before devices.v1 has been read again.
@@ -35,7 +39,7 @@ export class DeviceDirectory {
 
   apply(d: DeviceRegistryMessage): void {
     if (d.deleted) this.byId.delete(d.id);
-    else this.byId.set(d.id, { groupId: d.groupId, companyId: d.companyId });
+    else this.byId.set(d.id, infoOf(d));
   }
 
   known(deviceId: number): DeviceInfo | undefined {
@@ -70,7 +74,7 @@ export class DeviceDirectory {
       const parsed = DeviceRegistryMessage.safeParse(json);
       if (parsed.success && parsed.data.id === d.deviceId && !parsed.data.deleted) {
         this.apply(parsed.data);
-        out.set(d.deviceId, { groupId: parsed.data.groupId, companyId: parsed.data.companyId });
+        out.set(d.deviceId, infoOf(parsed.data));
       }
     });
     return out;

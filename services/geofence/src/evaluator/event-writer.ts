@@ -8,7 +8,7 @@ function pgRow(e: EventMessage): typeof geofenceEvents.$inferInsert {
   const enteredAt = typeof e.attributes.enteredAt === 'string' ? new Date(e.attributes.enteredAt) : null;
   return {
     id: e.id,
-    type: e.type as 'geofenceEnter' | 'geofenceExit',
+    type: e.type as 'geofenceEnter' | 'geofenceExit' | 'geofenceCrossed',
     deviceId: e.deviceId,
     geofenceId: Number(e.geofenceId),
     eventTime: new Date(e.eventTime),

@@ -3,7 +3,8 @@ import { gauge, type Logger } from '@corridor/platform';
 import type { GeofenceLinkRow, GeofenceRow } from '../db/schema';
 import { parseAreaWkt } from '../fences/area-wkt';
 import { BBoxFenceIndex } from '../fences/bbox-fence-index';
-import type { FenceShape } from '../fences/fence';
+import type { FenceShape, LonLat } from '../fences/fence';
+import { pointsBBox } from '../fences/geometry';
 import type { FenceRule } from './fence-state';
 
 const fencesLoaded = gauge('geofence_fences_loaded', 'Fences in the evaluator index');
@@ -98,6 +99,12 @@ export class FenceCatalog {
   containing(lon: number, lat: number): string[] {
     if (this.stale) this.rebuild();
     return this.index.containing(lon, lat);
+  }
+
+  /** Ids of the fences whose box meets the box of the segment from `a` to `b` (candidates for a crossing). */
+  nearSegment(a: LonLat, b: LonLat): string[] {
+    if (this.stale) this.rebuild();
+    return this.index.overlapping(pointsBBox([a, b]));
   }
 
   private set(fence: CatalogFence): void {

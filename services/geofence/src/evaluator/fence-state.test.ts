@@ -102,7 +102,7 @@ describe('step: fence enter/exit hysteresis', () => {
     // explicit restart mid-stay: stored state, then the next inside fix and a redelivered one
     const mid = run([depot], rules, track.slice(0, 5));
     const stored = JSON.parse(JSON.stringify(mid.state)) as DeviceFenceState;
-    expect(stored).toEqual({ v: 1, lastFixTime: T0 + 80_000, fences: { depot: { phase: 'inside', enteredAt: T0 } } });
+    expect(stored).toEqual({ v: 1, lastFixTime: T0 + 80_000, lon: track[4]!.lon, lat: track[4]!.lat, fences: { depot: { phase: 'inside', enteredAt: T0 } } });
     const inside = new Set(['depot']);
     expect(step(stored, fixAt(100, north(200)), inside, rules).events).toEqual([]);
     expect(step(stored, fixAt(80, north(505)), inside, rules).events).toEqual([]);

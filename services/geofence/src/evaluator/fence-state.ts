@@ -35,6 +35,9 @@ export type FenceMembership =
 export interface DeviceFenceState {
   v: 1;
   lastFixTime: number;
+  /** where the last processed fix was (for segment crossings; absent in states saved before) */
+  lon?: number;
+  lat?: number;
   fences: Record<string, FenceMembership>;
 }
 
@@ -45,7 +48,7 @@ export interface FenceFix {
 }
 
 export interface FenceEvent {
-  type: 'geofenceEnter' | 'geofenceExit';
+  type: 'geofenceEnter' | 'geofenceExit' | 'geofenceCrossed';
   fenceId: string;
   time: Date;
   /** on exit: seconds between the enter time and the exit time */
@@ -104,7 +107,7 @@ export function step(
 
   const byId = (a: FenceEvent, b: FenceEvent): number => (a.fenceId < b.fenceId ? -1 : a.fenceId > b.fenceId ? 1 : 0);
   return {
-    state: { v: 1, lastFixTime: t, fences: next },
+    state: { v: 1, lastFixTime: t, lon: fix.lon, lat: fix.lat, fences: next },
     events: [...exits.sort(byId), ...enters.sort(byId)],
   };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PositionMessage, type EventMessage, positionId } from '@corridor/contracts';
-import { MemoryBus, MemoryCache, cacheKeys, createLogger, systemClock } from '@corridor/platform';
+import { MemoryBus, MemoryCache, SettingLayers, cacheKeys, createLogger, systemClock } from '@corridor/platform';
 import type { CalendarDefinition } from '@corridor/platform/calendar/definition';
 import { officeHoursIcs } from '../../test/office-hours';
 import { CalendarGate } from '../calendars/calendar-gate';
@@ -35,7 +35,7 @@ function setup(rows: GeofenceRow[], links: GeofenceLinkRow[] = [], calendars: Ca
   let failWrites = 0;
   const evaluator = new PositionEvaluator({
     catalog, cache, clock: systemClock, logger, calendars: new CalendarGate({ cache, logger }),
-    directory: new DeviceDirectory(new MemoryBus(), cache, logger),
+    directory: new DeviceDirectory(new MemoryBus(), cache, logger), settings: new SettingLayers({ cache, logger }),
     write: async (events) => {
       if (failWrites-- > 0) throw new Error('ClickHouse down');
       written.push(events);
@@ -161,4 +161,85 @@ describe('PositionEvaluator', () => {
       expect(reads).toBe(0);
     });
   });
+
+  describe('geofenceCrossed (event.geofence.segmentCrossing)', () => {
+    // the 1 km circle at (0, 36), a polygon east of it and a corridor north of it, none containing (0.02, 35.98) or (0.02, 36.04)
+    const square = fenceRow(40, 'POLYGON ((-0.01 36.02, 0.01 36.02, 0.01 36.03, -0.01 36.03))');
+    const corridor = fenceRow(41, 'LINESTRING (0.05 35.9, 0.05 36.1)', { polylineDistance: 100 });
+    const on = { 'event.geofence.segmentCrossing': true };
+    const device = (id: number, attributes: Record<string, unknown>, groupId: number | null = null) =>
+      JSON.stringify({ id, uniqueId: `imei-${id}`, name: 'x', disabled: false, companyId: null, groupId, status: 'online', deleted: false, attributes });
+    const crossings = (events: EventMessage[]) => events.map((e) => [e.type, e.geofenceId]);
+
+    it('is off by default: a jump straight across a fence gives nothing', async () => {
+      const { evaluator } = setup([circle]);
+      expect(await evaluator.handle([fix(50, 0, 0, 35.98), fix(50, 60, 0, 36.02)])).toEqual([]);
+    });
+
+    it('with the server setting: a crossing of a circle, a polygon and a corridor, at the new fix', async () => {
+      const { evaluator, cache } = setup([circle, square, corridor]);
+      await cache.set(cacheKeys.serverAttributes(), JSON.stringify([on]));
+      // west to east along the equator: through the circle and the polygon
+      const first = await evaluator.handle([fix(51, 0, 0, 35.98), fix(51, 60, 0, 36.04)]);
+      expect(first.map((e) => [e.type, e.geofenceId, e.eventTime, e.positionId, e.latitude, e.longitude])).toEqual([
+        ['geofenceCrossed', '1', new Date(T0 + 60_000).toISOString(), positionId(51, T0 + 60_000), 0, 36.04],
+        ['geofenceCrossed', '40', new Date(T0 + 60_000).toISOString(), positionId(51, T0 + 60_000), 0, 36.04],
+      ]);
+      expect(first[0]!.id).toBe(`51-geofenceCrossed-1-${T0 + 60_000}`);
+      expect(first[0]!.attributes).toMatchObject({ geofenceName: 'fence 1' });
+      // north across the corridor, clear of the circle
+      expect(crossings(await evaluator.handle([fix(51, 120, 0.1, 36.04)]))).toEqual([['geofenceCrossed', '41']]);
+      // redelivered: nothing again
+      expect(await evaluator.handle([fix(51, 60, 0, 36.04), fix(51, 120, 0.1, 36.04)])).toEqual([]);
+    });
+
+    it('a segment that only touches the circle counts; one that passes beside it does not', async () => {
+      const { evaluator, cache } = setup([circle]);
+      await cache.set(cacheKeys.serverAttributes(), JSON.stringify([on]));
+      const r = (m: number) => (m / 6_378_137) * (180 / Math.PI);
+      expect(crossings(await evaluator.handle([fix(52, 0, r(1000), 35.98), fix(52, 60, r(1000), 36.02)]))).toEqual([['geofenceCrossed', '1']]);
+      expect(await evaluator.handle([fix(52, 120, r(1001), 35.98), fix(52, 180, r(1001), 36.02)])).toEqual([]);
+    });
+
+    it('looked up on the device, then its group chain, then the server', async () => {
+      const { evaluator, cache } = setup([circle]);
+      await cache.set(cacheKeys.serverAttributes(), JSON.stringify([{ 'event.geofence.segmentCrossing': 'false' }]));
+      await cache.set(cacheKeys.groups(), JSON.stringify([{ id: 8, companyId: null, groupId: 9, attributes: {} }, { id: 9, companyId: null, groupId: null, attributes: on }]));
+      await cache.set('device:uid:imei-53', device(53, on)); // the device's own setting
+      await cache.set('device:uid:imei-54', device(54, {}, 8)); // its group's parent's
+      await cache.set('device:uid:imei-55', device(55, { 'event.geofence.segmentCrossing': false }, 8)); // the device's wins
+      await cache.set('device:uid:imei-56', device(56, {})); // the server's: off
+      const across = (id: number) => [fix(id, 0, 0, 35.98), fix(id, 60, 0, 36.02)];
+      const events = await evaluator.handle([53, 54, 55, 56].flatMap(across));
+      expect(events.map((e) => [e.deviceId, e.type])).toEqual([[53, 'geofenceCrossed'], [54, 'geofenceCrossed']]);
+    });
+
+    it('leaves enter and exit alone: a fix inside gives enter and exit, no crossing; exits come first, then crossings, then enters', async () => {
+      const east = fenceRow(42, 'CIRCLE (0 36.05, 1000)');
+      const { evaluator, cache } = setup([circle, east, square]);
+      await cache.set(cacheKeys.serverAttributes(), JSON.stringify([on]));
+      expect(crossings(await evaluator.handle([fix(57, 0, 0, 35.98), fix(57, 60, 0, 36), fix(57, 120, 0, 36.015)]))).toEqual([
+        ['geofenceEnter', '1'], ['geofenceExit', '1'],
+      ]);
+      // from the west circle's edge region: out of nothing, across the polygon, into the east circle
+      expect(crossings(await evaluator.handle([fix(57, 180, 0, 36.05)]))).toEqual([['geofenceCrossed', '40'], ['geofenceEnter', '42']]);
+      // from inside the east circle back across the polygon and the west circle
+      expect(crossings(await evaluator.handle([fix(57, 240, 0, 35.98)]))).toEqual([['geofenceExit', '42'], ['geofenceCrossed', '1'], ['geofenceCrossed', '40']]);
+    });
+
+    it('no crossing of a fence the device is still a member of (within its exit margin), nor of a fence not linked to it', async () => {
+      const margin = fenceRow(43, 'CIRCLE (0 36, 1000)', { exitMarginMeters: 500 });
+      const linked = fenceRow(44, 'CIRCLE (0 36, 1000)');
+      const links: GeofenceLinkRow[] = [{ id: 9, geofenceId: 44, deviceId: 999, groupId: null, createdAt: new Date(T0) }];
+      const { evaluator, cache } = setup([margin, linked], links);
+      await cache.set(cacheKeys.serverAttributes(), JSON.stringify([on]));
+      const r = (m: number) => (m / 6_378_137) * (180 / Math.PI);
+      expect(crossings(await evaluator.handle([fix(58, 0, 0, 36)]))).toEqual([['geofenceEnter', '43']]);
+      expect(await evaluator.handle([fix(58, 60, 0, 36 - r(1200))])).toEqual([]); // 200 m out: within the margin
+      // across the circle to 200 m out on the other side: still a member, no crossing and no exit
+      expect(await evaluator.handle([fix(58, 120, 0, 36 + r(1200))])).toEqual([]);
+      expect(crossings(await evaluator.handle([fix(58, 180, 0, 36.05)]))).toEqual([['geofenceExit', '43']]);
+    });
+  });
 });
+

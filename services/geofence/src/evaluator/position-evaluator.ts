@@ -1,5 +1,5 @@
 import type { EventMessage, PositionMessage } from '@corridor/contracts';
-import { counter, histogram, unavailable, type Cache, type Clock, type Logger } from '@corridor/platform';
+import { counter, histogram, unavailable, type Cache, type Clock, type Logger, type SettingLayers } from '@corridor/platform';
 import type { CalendarGate } from '../calendars/calendar-gate';
 import { distanceOutsideMeters } from '../fences/geometry';
 import { applyInsideChanges, geofenceKeys, type InsideChange } from '../inside/inside-sets';
@@ -7,6 +7,7 @@ import type { DeviceDirectory, DeviceInfo } from './device-directory';
 import type { EventWriter } from './event-writer';
 import { appliesTo, type CatalogFence, type FenceCatalog } from './fence-catalog';
 import { step, type DeviceFenceState, type FenceEvent, type FenceRule } from './fence-state';
+import { crossedFences, segmentCrossingOn } from './segment-crossings';
 
 const fixesEvaluated = counter('geofence_fixes_total', 'Positions seen by the geofence evaluator', ['outcome']);
 const eventsEmitted = counter('geofence_events_total', 'Geofence events emitted', ['type']);
@@ -65,6 +66,8 @@ export interface PositionEvaluatorDeps {
   /** the calendars of fences that have a calendarId */
   calendars: CalendarGate;
   directory: DeviceDirectory;
+  /** the groups' and the server's attributes (event.geofence.segmentCrossing) */
+  settings: SettingLayers;
   cache: Cache;
   write: EventWriter;
   clock: Clock;
@@ -87,6 +90,14 @@ export interface PositionEvaluatorDeps {
  * the fence is inactive, so a device parked across the opening never enters and its later exit has
  * no enter. Fences without a calendar cost one null test; calendars are not read at all while no
  * fence has one.
+ *
+ * With `event.geofence.segmentCrossing` true for the device (its attribute, else its group chain's,
+ * else the server's; default false), a fence that the straight segment from the previous processed
+ * fix to this one passes through, while neither fix is inside it, gives a geofenceCrossed event at
+ * this fix (between the exits and the enters). A fence the device is a member of on either side
+ * (dwelling, or outside within its exit margin) is left to the enter/exit rules. The previous fix's
+ * place is kept in the device's state; a state saved before that has none, so the first fix after
+ * an upgrade cannot cross.
  */
 export class PositionEvaluator {
   constructor(private readonly deps: PositionEvaluatorDeps) {}
@@ -104,7 +115,7 @@ export class PositionEvaluator {
       else byDevice.set(p.deviceId, [p]);
     }
     if (!byDevice.size) return [];
-    if (catalog.calendarFences > 0) await calendars.refresh();
+    await Promise.all([catalog.calendarFences > 0 ? calendars.refresh() : undefined, this.deps.settings.refresh()]);
     const deviceIds = [...byDevice.keys()];
     let rawStates: (string | null)[];
     try {
@@ -126,6 +137,7 @@ export class PositionEvaluator {
         return f.calendarId === null || calendars.activeAt(f.calendarId, t) ? f : undefined;
       };
       const initial = parseState(rawStates[i], logger, deviceId);
+      const crossing = segmentCrossingOn(this.deps.settings.of(info ?? { groupId: null }));
       let state = initial;
       for (const p of byDevice.get(deviceId)!) {
         const lon = p.longitude;
@@ -150,8 +162,17 @@ export class PositionEvaluator {
           return f ? distanceOutsideMeters(f.shape, lon, lat) : Infinity;
         });
         fixesEvaluated.inc({ outcome: r.state === state ? 'stale' : 'evaluated' });
+        const crossed: FenceEvent[] = [];
+        if (crossing && r.state !== state && state?.lon !== undefined && state.lat !== undefined) {
+          const before = state.fences;
+          const from = [state.lon, state.lat] as const;
+          const ids = crossedFences(from, [lon, lat], catalog.nearSegment(from, [lon, lat]), (id) => applicable(id, t)?.shape, (id) => hits.has(id) || id in before || id in r.state.fences);
+          for (const fenceId of ids) crossed.push({ type: 'geofenceCrossed', fenceId, time });
+        }
         state = r.state;
-        for (const e of r.events) events.push(toEvent(e, p, catalog.get(e.fenceId), info));
+        // exits, then crossings (passed on the way), then enters
+        const ordered = [...r.events.filter((e) => e.type === 'geofenceExit'), ...crossed, ...r.events.filter((e) => e.type !== 'geofenceExit')];
+        for (const e of ordered) events.push(toEvent(e, p, catalog.get(e.fenceId), info));
       }
       if (!state || state === initial) return;
       saved.push([deviceId, state]);

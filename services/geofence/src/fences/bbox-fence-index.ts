@@ -1,5 +1,5 @@
 import Flatbush from 'flatbush';
-import type { Fence } from './fence';
+import type { BBox, Fence } from './fence';
 import type { FenceIndex } from './fence-index';
 import { prepareFence, prepareSegments } from './prepared-fence';
 
@@ -65,5 +65,13 @@ export class BBoxFenceIndex implements FenceIndex {
       return false;
     });
     return out;
+  }
+
+  /** Ids of the fences with an entry whose box meets `box` (candidates only: no exact test). */
+  overlapping([minLon, minLat, maxLon, maxLat]: BBox): string[] {
+    if (!this.tree) return [];
+    const fences = new Set<number>();
+    for (const i of this.tree.search(minLon, minLat, maxLon, maxLat)) fences.add(this.entryFence[i] as number);
+    return [...fences].map((f) => this.ids[f] as string);
   }
 }

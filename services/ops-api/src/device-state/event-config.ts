@@ -1,3 +1,4 @@
+import { flagOf, lookupSetting } from '@corridor/platform';
 import { resolveThresholds } from '../reports/thresholds';
 import type { TripThresholds } from '../reports/settings';
 import type { EventConfig, MaintenanceRule } from './position-events';
@@ -8,7 +9,6 @@ export function positiveOf(v: unknown): number | undefined {
   return Number.isFinite(n) && n > 0 ? n : undefined;
 }
 const nonNegativeOf = (v: unknown): number | undefined => (v === 0 || v === '0' ? 0 : positiveOf(v));
-const flagOf = (v: unknown): boolean | undefined => (typeof v === 'boolean' ? v : v === 'true' ? true : v === 'false' ? false : undefined);
 
 /** Where a device's event settings come from, most specific first (Traccar's AttributeUtil.lookup order). */
 export interface EventSettingSources {
@@ -36,13 +36,7 @@ export const noSources = (): EventSettingSources => ({ device: {}, groups: [], s
 export function eventConfigOf(trips: TripThresholds, overspeedMinimalDuration: number, src: EventSettingSources = noSources()): EventConfig {
   const t = resolveThresholds(trips, src.device);
   const layers = [src.device, ...src.groups, src.server];
-  const lookup = <T>(key: string, read: (v: unknown) => T | undefined): T | undefined => {
-    for (const l of layers) {
-      const v = read(l[key]);
-      if (v !== undefined) return v;
-    }
-    return undefined;
-  };
+  const lookup = <T>(key: string, read: (v: unknown) => T | undefined): T | undefined => lookupSetting(layers, key, read);
   const speedLimit = lookup('speedLimit', positiveOf);
   const fuelDropThreshold = lookup('fuelDropThreshold', positiveOf);
   const fuelIncreaseThreshold = lookup('fuelIncreaseThreshold', positiveOf);

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { DeviceRegistryMessage } from '@corridor/contracts';
-import { cacheKeys, counter, PublishedList, unavailable, type Cache, type Logger, type Orm } from '@corridor/platform';
+import { cacheKeys, counter, PublishedList, SettingLayers, unavailable, type Cache, type Logger, type Orm } from '@corridor/platform';
 import type { TripThresholds } from '../reports/settings';
 import { eventConfigOf } from './event-config';
 import type { EventConfig, MaintenanceRule } from './position-events';
@@ -9,16 +9,10 @@ import type { SpeedLimitFences } from './speed-limit-fences';
 
 const registryMisses = counter('ops_event_settings_registry_misses_total', 'Devices whose event settings were read from PostgreSQL (no registry entry in the cache)');
 
-const Attrs = z.record(z.string(), z.unknown());
-const GroupList = z.array(z.object({
-  id: z.number().int(), companyId: z.number().int().nullable().default(null), groupId: z.number().int().nullable().default(null), attributes: Attrs.default({}),
-}));
 const MaintenanceList = z.array(z.object({
   id: z.number().int(), name: z.string(), type: z.string(), start: z.number(), period: z.number(), companyId: z.number().int().nullable().default(null),
 }));
-const ServerAttributes = z.array(Attrs).max(1);
 
-type Group = z.output<typeof GroupList>[number];
 type Maintenance = z.output<typeof MaintenanceList>[number];
 interface DeviceEntry {
   attributes: Record<string, unknown>;
@@ -52,29 +46,12 @@ export interface EventSettingsDeps {
  */
 export function eventSettingsReader(deps: EventSettingsDeps) {
   const { cache, logger } = deps;
-  let groups = new Map<number, Group>();
   let maintenances: Maintenance[] = [];
-  let server: Record<string, unknown> = {};
   const common = { cache, logger, reloadMs: deps.reloadMs ?? 2000, ...(deps.now ? { now: deps.now } : {}) };
-  const lists = [
-    new PublishedList({ ...common, key: cacheKeys.groups(), what: 'groups', schema: GroupList, whenMissing: 'keep', apply: (l) => void (groups = new Map(l.map((g) => [g.id, g]))) }),
-    new PublishedList({ ...common, key: cacheKeys.maintenances(), what: 'maintenances', schema: MaintenanceList, whenMissing: 'keep', apply: (l) => void (maintenances = l) }),
-    new PublishedList({ ...common, key: cacheKeys.serverAttributes(), what: 'server attributes', schema: ServerAttributes, whenMissing: 'empty', apply: (l) => void (server = l[0] ?? {}) }),
-  ];
-
-  /** The group and its parents, nearest first (a cycle stops the walk). */
-  function groupChain(id: number | null): Record<string, unknown>[] {
-    const out: Record<string, unknown>[] = [];
-    const seen = new Set<number>();
-    for (let cur = id; cur !== null && !seen.has(cur); ) {
-      seen.add(cur);
-      const g = groups.get(cur);
-      if (!g) break;
-      out.push(g.attributes);
-      cur = g.groupId;
-    }
-    return out;
-  }
+  const layers = new SettingLayers(common);
+  const maintenanceList = new PublishedList({
+    ...common, key: cacheKeys.maintenances(), what: 'maintenances', schema: MaintenanceList, whenMissing: 'keep', apply: (l) => void (maintenances = l),
+  });
 
   async function fromPostgres(ids: number[]): Promise<Map<number, DeviceEntry>> {
     const out = new Map<number, DeviceEntry>();
@@ -123,12 +100,12 @@ export function eventSettingsReader(deps: EventSettingsDeps) {
   return async (deviceIds: number[]): Promise<Map<number, EventConfig>> => {
     const out = new Map<number, EventConfig>();
     if (!deviceIds.length) return out;
-    await Promise.all(lists.map((l) => l.refresh()));
+    await Promise.all([layers.refresh(), maintenanceList.refresh()]);
     for (const [id, d] of await devices(deviceIds)) {
       const applying: MaintenanceRule[] = maintenances
         .filter((m) => m.companyId === null || m.companyId === d.companyId)
         .map(({ id: mid, name, type, start, period }) => ({ id: mid, name, type, start, period }));
-      const cfg = eventConfigOf(deps.trips, deps.overspeedMinimalDuration, { device: d.attributes, groups: groupChain(d.groupId), server, maintenances: applying });
+      const cfg = eventConfigOf(deps.trips, deps.overspeedMinimalDuration, { device: d.attributes, groups: layers.groupChain(d.groupId), server: layers.server, maintenances: applying });
       const fences = deps.fences;
       const owner = { deviceId: id, groupId: d.groupId, companyId: d.companyId };
       out.set(id, fences ? { ...cfg, fencesAt: (lon, lat) => fences.containing(owner, lon, lat) } : cfg);

@@ -2,7 +2,7 @@ import { bigint, doublePrecision, index, integer, text, timestamp } from 'drizzl
 import { geofenceSchema } from './geofence-schema';
 
 /**
- * Enter and exit events as the evaluator emits them (the same ids as in ClickHouse and on
+ * Enter, exit and crossed events as the evaluator emits them (the same ids as in ClickHouse and on
  * events.v1, so a redelivered position inserts nothing new). No foreign key to geofences: the
  * history outlives a deleted fence.
  */
@@ -10,7 +10,7 @@ export const geofenceEvents = geofenceSchema.table(
   'geofence_events',
   {
     id: text('id').primaryKey(),
-    type: text('type', { enum: ['geofenceEnter', 'geofenceExit'] }).notNull(),
+    type: text('type', { enum: ['geofenceEnter', 'geofenceExit', 'geofenceCrossed'] }).notNull(),
     deviceId: integer('device_id').notNull(),
     geofenceId: integer('geofence_id').notNull(),
     eventTime: timestamp('event_time', { withTimezone: true, mode: 'date' }).notNull(),

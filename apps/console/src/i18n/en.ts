@@ -621,6 +621,8 @@ export const en = {
     list: 'Geofences',
     mapLabel_one: 'Map with {{count}} geofence',
     mapLabel_other: 'Map with {{count}} geofences',
+    mapLabelSelected_one: 'Map with {{count}} geofence, showing {{name}}',
+    mapLabelSelected_other: 'Map with {{count}} geofences, showing {{name}}',
     delete: 'Delete {{name}}',
     empty: 'No geofences',
     emptyHint: 'Draw a polygon, a circle or a corridor on the map.',

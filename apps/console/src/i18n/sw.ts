@@ -623,6 +623,8 @@ export const sw: Catalogue = {
     list: 'Mipaka',
     mapLabel_one: 'Ramani yenye mpaka {{count}}',
     mapLabel_other: 'Ramani yenye mipaka {{count}}',
+    mapLabelSelected_one: 'Ramani yenye mpaka {{count}}, inaonyesha {{name}}',
+    mapLabelSelected_other: 'Ramani yenye mipaka {{count}}, inaonyesha {{name}}',
     delete: 'Futa {{name}}',
     empty: 'Hakuna mipaka',
     emptyHint: 'Chora poligoni, duara au ushoroba kwenye ramani.',

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import type { Device, EventMessage, Geofence, PositionMessage, SocketMessage } from '@corridor/contracts';
+import {
+  CombinedReportItem, ReportGeofence, ReportStop, ReportSummary, ReportTrip, type Device, type EventMessage, type Geofence, type PositionMessage, type SocketMessage,
+} from '@corridor/contracts';
 import { deviceStateSettingsFrom } from '@corridor/ops-api';
 import { primaryKind } from '@corridor/platform/testing/test-adapters';
 import { gt06Login } from '../sim/senders/gt06-encoder';
@@ -12,9 +14,10 @@ import { ADMIN, ADMIN_AUTH, startTestStack, type TestStack } from './test-stack'
  * adapters (the real parts in CI): sign-in with a form-urlencoded POST /api/session and the cookie it
  * sets (no custom headers anywhere), the device list, a tracker reporting over OsmAnd, the socket's
  * `positions`, `devices` and `events` frames, the device online with a fresh lastUpdate and
- * positionId, ignitionOn, the tracker's alarm and a geofence entry as events (socket and events
- * report), the device unknown once silent past the status timeout, then DELETE /api/session and the
- * session really gone.
+ * positionId, ignitionOn, the tracker's alarm, a geofence entry, exit and (with the device's
+ * event.geofence.segmentCrossing) crossing as events (socket and events report), a report of every
+ * type, the device unknown once silent past the status timeout, then DELETE /api/session and the
+ * session really gone. A cross-site POST with the cookie is refused, a same-origin one accepted.
  */
 /** A ceiling, not an assertion: checks of the online state resend the last report, so a slow machine cannot time the truck out first. */
 const TIMEOUT_S = 15;
@@ -35,6 +38,9 @@ describe('a Traccar-style client session', { timeout: 120_000 }, () => {
   let cookie: string;
   let truck: Device;
   let yard: Geofence;
+  let weighbridge: Geofence;
+  /** the fix time of the truck's last report */
+  let lastFix = '';
   let socket: WebSocket;
   const frames: SocketMessage[] = [];
 
@@ -60,6 +66,10 @@ describe('a Traccar-style client session', { timeout: 120_000 }, () => {
     });
     expect(fence.statusCode, fence.body).toBe(200);
     yard = fence.json<Geofence>();
+    // between the yard and the depot road: a truck reporting once a minute passes it between two fixes
+    const bridge = await stack.call(ADMIN_AUTH, 'POST', '/api/geofences', { name: 'Mombasa Road weighbridge', area: 'CIRCLE (-1.3000 36.8700, 200)', companyId: 101 });
+    expect(bridge.statusCode, bridge.body).toBe(200);
+    weighbridge = bridge.json<Geofence>();
   }, 180_000);
 
   afterAll(async () => {
@@ -75,7 +85,11 @@ describe('a Traccar-style client session', { timeout: 120_000 }, () => {
     expect(signIn.status).toBe(200);
     cookie = signIn.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
     expect(cookie).not.toBe('');
-    const made = await api('POST', '/devices', JSON.stringify({ name: 'Truck KDA 001', uniqueId: '867000000000101', companyId: 101 }), 'application/json');
+    const body = JSON.stringify({ name: 'Truck KDA 001', uniqueId: '867000000000101', companyId: 101, attributes: { 'event.geofence.segmentCrossing': true } });
+    const post = (origin: string) => fetch(`${base}/api/devices`, { method: 'POST', headers: { cookie, origin, 'content-type': 'application/json' }, body });
+    const foreign = await post('https://evil.example');
+    expect(foreign.status, await foreign.clone().text()).toBe(403);
+    const made = await post(base); // the gateway's own origin, as a browser on its pages sends it
     expect(made.status, await made.clone().text()).toBe(200);
     truck = (await made.json()) as Device;
     const listed = (await (await api('GET', '/devices')).json()) as Device[];
@@ -127,7 +141,7 @@ describe('a Traccar-style client session', { timeout: 120_000 }, () => {
     expect(latestRead.map((p) => p.id)).toContain(latest.id);
   });
 
-  it('enters the yard geofence: a geofenceEnter event on the socket and in the events report', async () => {
+  it('enters and leaves the yard geofence and jumps across the weighbridge: geofenceEnter, geofenceExit and geofenceCrossed on the socket and in the events report', async () => {
     const t1 = Math.floor(Date.now() / 1000) - 30;
     await osmand(`lat=-1.3000&lon=36.8500&timestamp=${t1}&speed=3&ignition=true`);
     await osmand(`lat=-1.3001&lon=36.8501&timestamp=${t1 + 10}&speed=0&ignition=true`);
@@ -138,6 +152,54 @@ describe('a Traccar-style client session', { timeout: 120_000 }, () => {
       return r.length > 0 && r;
     });
     expect(report[0]).toMatchObject({ type: 'geofenceEnter', geofenceId: String(yard.id), deviceId: truck.id });
+
+    // out of the yard, 1.1 km east of its centre, then 2.2 km further: the weighbridge lies between the two fixes
+    await osmand(`lat=-1.3000&lon=36.8600&timestamp=${t1 + 20}&speed=30&ignition=true`);
+    await osmand(`lat=-1.3000&lon=36.8800&timestamp=${t1 + 30}&speed=30&ignition=true`);
+    lastFix = new Date((t1 + 30) * 1000).toISOString();
+    await eventFrame('geofenceExit');
+    const crossed = (await eventFrame('geofenceCrossed')).events!.find((e) => e.type === 'geofenceCrossed' && e.deviceId === truck.id)!;
+    expect(crossed).toMatchObject({ geofenceId: String(weighbridge.id), eventTime: new Date((t1 + 30) * 1000).toISOString() });
+    q.set('type', 'geofenceCrossed');
+    const crossings = await eventually('geofenceCrossed in the events report', async () => {
+      const r = (await (await api('GET', `/reports/events?${q}`)).json()) as EventMessage[];
+      return r.length > 0 && r;
+    });
+    expect(crossings.map((e) => [e.type, e.geofenceId])).toEqual([['geofenceCrossed', String(weighbridge.id)]]);
+    expect((await (await api('GET', '/notifications/types')).json()) as unknown[]).toContainEqual({ type: 'geofenceCrossed' });
+  });
+
+  it('answers a report of every type for the session so far', async () => {
+    const period = new URLSearchParams({ deviceId: String(truck.id), from: new Date(Date.now() - 10 * 60_000).toISOString(), to: new Date(Date.now() + 60_000).toISOString() });
+    const get = async <T>(path: string, extra: Record<string, string> = {}): Promise<T> => {
+      const res = await api('GET', `/reports/${path}?${new URLSearchParams([...period, ...Object.entries(extra)])}`);
+      expect(res.status, `${path}: ${await res.clone().text()}`).toBe(200);
+      return (await res.json()) as T;
+    };
+    // positions are stored by their own consumer: the route holds the last fix once it is stored
+    const route = await eventually('the last fix in the route report', async () => {
+      const r = await get<PositionMessage[]>('route');
+      return r.some((p) => p.fixTime === lastFix) && r;
+    });
+    expect(route.length).toBeGreaterThanOrEqual(7);
+    expect(route.every((p) => p.deviceId === truck.id)).toBe(true);
+    const all = await get<EventMessage[]>('events', { type: 'allEvents' });
+    for (const type of ['deviceOnline', 'ignitionOn', 'alarm', 'geofenceEnter', 'geofenceExit', 'geofenceCrossed']) expect(all.map((e) => e.type)).toContain(type);
+    const [summary, ...more] = (await get<unknown[]>('summary')).map((s) => ReportSummary.parse(s));
+    expect(more).toEqual([]);
+    expect(summary).toMatchObject({ deviceId: truck.id, deviceName: truck.name });
+    expect(summary!.distance).toBeGreaterThan(5000); // about 3 km to the yard and 3 km beyond it, along the fixes
+    const trips = (await get<unknown[]>('trips')).map((t) => ReportTrip.parse(t));
+    expect(trips.length).toBeGreaterThan(0);
+    expect(trips.every((t) => t.deviceId === truck.id)).toBe(true);
+    (await get<unknown[]>('stops')).forEach((x) => ReportStop.parse(x));
+    const visits = (await get<unknown[]>('geofences')).map((v) => ReportGeofence.parse(v));
+    expect(visits.map((v) => v.geofenceId)).toEqual([yard.id]);
+    const [combined, ...others] = (await get<unknown[]>('combined')).map((c) => CombinedReportItem.parse(c));
+    expect(others).toEqual([]);
+    expect(combined!.deviceId).toBe(truck.id);
+    expect(combined!.route.length).toBe(route.length);
+    expect(combined!.events.map((e) => e.type)).toEqual(expect.arrayContaining(['alarm', 'geofenceEnter', 'geofenceCrossed']));
   });
 
   it('turns the silent truck unknown after the status timeout, on the socket and in GET /api/devices', async () => {

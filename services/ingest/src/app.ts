@@ -18,8 +18,11 @@ export interface IngestDeps extends Omit<Adapters, 'close'> {
   identitySecret: InternalKeys;
   /** Device-port and intake settings (IngestConfig names); unset ones take their config defaults. */
   settings?: Partial<DevicePortSettings & Pick<IngestConfig, 'EVENT_MOTION_SPEED_THRESHOLD' | 'FIX_MAX_FUTURE_SECONDS'>>;
-  /** Test knobs: backoff while the bus is down, raw-frame archive flush interval, computed-attribute reload period (default 5 s). */
-  tuning?: { retry?: { initialMs: number; maxMs: number }; archiveFlushMs?: number; computedAttributesReloadMs?: number };
+  /**
+   * Test knobs: backoff while the bus is down, raw-frame archive flush interval, computed-attribute
+   * reload period (default 5 s), frames of a connection handled as one batch (default 8; 1 = one at a time).
+   */
+  tuning?: { retry?: { initialMs: number; maxMs: number }; archiveFlushMs?: number; computedAttributesReloadMs?: number; batchFrames?: number };
 }
 
 export interface IngestService {
@@ -69,6 +72,7 @@ export async function build(deps: IngestDeps): Promise<IngestService> {
     settings: { ...IngestConfig.parse({}), ...deps.settings },
     ...(deps.tuning?.retry ? { retry: deps.tuning.retry } : {}),
     ...(deps.tuning?.archiveFlushMs ? { archiveFlushMs: deps.tuning.archiveFlushMs } : {}),
+    ...(deps.tuning?.batchFrames ? { batchFrames: deps.tuning.batchFrames } : {}),
   });
   positionRoutes(app, intake, ports.gate);
   ingestReferenceChecks(app, registry);

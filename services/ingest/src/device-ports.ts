@@ -36,6 +36,8 @@ export interface DevicePortDeps {
   retry?: { initialMs: number; maxMs: number };
   /** Raw frame archive flush interval (tests shorten it). */
   archiveFlushMs?: number;
+  /** Most frames of a connection handled as one batch (default 8, every admitted frame); 1 = one at a time (benchmarks compare). */
+  batchFrames?: number;
 }
 
 /** The pending limit never drops below this many fixes, whatever the measured publish rate. */
@@ -94,6 +96,7 @@ export class DevicePorts {
       maxFrameBytes: s.MAX_FRAME_BYTES,
       maxBufferedBytes: s.MAX_BUFFERED_BYTES,
       maxServerBufferedBytes: s.MAX_SERVER_BUFFERED_BYTES,
+      ...(deps.batchFrames ? { maxBatchFrames: deps.batchFrames } : {}),
     };
     this.tcp = Object.fromEntries(
       tcpProtocols.map((e) => [

@@ -3,9 +3,10 @@ import { countPositions, KafkaBus, queryPositionHistory } from '@corridor/platfo
 import { inCI } from '@corridor/platform/testing/real-parts';
 import { createTestAdapters, type TestAdapters } from '@corridor/platform/testing/test-adapters';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build, type IngestService } from '../src/app';
+import type { IngestService } from '../src/app';
+import { startGt06Ingest } from '../src/testing/gt06-ingest';
 import { DedicatedKafka, kafkaJarsPresent, kafkaLibsDir } from '@corridor/platform/testing/dedicated-kafka';
-import { gt06, registryEntry, sleep, TestDevice, waitFor } from './test-device';
+import { gt06, sleep, TestDevice, waitFor } from './test-device';
 
 /**
  * Issue 3's fault test on a real broker: GT06 devices stream over TCP into ingest, whose bus is a
@@ -144,10 +145,10 @@ function brokerRestartSuite(): void {
     adapters = await createTestAdapters('embedded');
     bus = new KafkaBus({ brokers: broker.brokers, clientId: `${adapters.namespace}-restart`, logger: adapters.logger, publishTimeoutMs: 3000 });
     await bus.ensureTopics(allTopics.map((name) => ({ name, compacted: compactedTopics.includes(name) })));
-    svc = await build({ ...adapters, bus, identitySecret: 'kafka-broker-restart-secret-0123456789', tuning: { retry: { initialMs: 50, maxMs: 250 } } });
-    await svc.start();
-    IMEIS.forEach((imei, i) => svc!.registry.apply(registryEntry(FIRST_DEVICE + i, imei)));
-    port = await svc.ports.tcp.gt06.listen(0, '127.0.0.1');
+    ({ svc, port } = await startGt06Ingest(
+      { ...adapters, bus, identitySecret: 'kafka-broker-restart-secret-0123456789', tuning: { retry: { initialMs: 50, maxMs: 250 } } },
+      IMEIS.map((uniqueId, i) => ({ id: FIRST_DEVICE + i, uniqueId })),
+    ));
   }, 420_000); // ceiling: the broker's JVMs (format, start) can take minutes on a busy machine
 
   afterAll(async () => {

@@ -132,6 +132,4 @@ export const gt06 = {
 };
 
 /** A devices.v1 registry entry for a test device. */
-export function registryEntry(id: number, uniqueId: string) {
-  return { id, uniqueId, name: `truck ${id}`, disabled: false, companyId: null, groupId: null, status: 'online' as const, deleted: false };
-}
+export { registryEntry } from '../src/testing/gt06-ingest';

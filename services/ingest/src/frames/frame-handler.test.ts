@@ -1,6 +1,6 @@
 import { positionId, Topics, type EventMessage, type PositionMessage } from '@corridor/contracts';
 import { cacheKeys, createLogger, MemoryBus, MemoryCache, systemClock, type BusMessage } from '@corridor/platform';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RawFrameRecord } from '../archive/raw-frame-archive';
 import { DeviceRegistry } from '../devices/device-registry';
 import { PositionIntake } from '../positions/intake';
@@ -17,7 +17,13 @@ const logger = createLogger('test', 'silent');
 /** The embedded bus, remembering what was published (once the publish succeeded). */
 class RecordingBus extends MemoryBus {
   readonly published = new Map<string, unknown[]>();
+  /** publish calls per topic */
+  readonly calls = new Map<string, number>();
+  /** while set, publishes wait for it before going to the bus */
+  hold: Promise<void> | undefined;
   override async publish(topic: string, messages: BusMessage[]): Promise<void> {
+    this.calls.set(topic, (this.calls.get(topic) ?? 0) + 1);
+    await this.hold;
     await super.publish(topic, messages);
     const list = this.published.get(topic) ?? [];
     list.push(...messages.map((m) => JSON.parse(JSON.stringify(m.value)) as unknown));
@@ -39,9 +45,11 @@ afterEach(async () => {
   await bus.close();
 });
 
-function handler(opts: { crc?: string; unknown?: UnknownDevicesMode; maxFutureMs?: number } = {}): FrameHandler {
+function handler(opts: { crc?: string; unknown?: UnknownDevicesMode; maxFutureMs?: number; others?: { id: number; uniqueId: string }[] } = {}): FrameHandler {
   const registry = new DeviceRegistry(bus, cache, logger);
-  registry.apply({ id: 7, uniqueId: IMEI, name: 'truck', disabled: false, companyId: null, groupId: null, status: 'online', deleted: false });
+  for (const d of [{ id: 7, uniqueId: IMEI }, ...(opts.others ?? [])]) {
+    registry.apply({ ...d, name: 'truck', disabled: false, companyId: null, groupId: null, status: 'online', deleted: false });
+  }
   const intake = new PositionIntake({ bus, registry, cache, clock: systemClock, logger }, opts.maxFutureMs !== undefined ? { maxFutureMs: opts.maxFutureMs } : {});
   return new FrameHandler(
     {
@@ -296,6 +304,76 @@ describe('FrameHandler', () => {
 
   it('acknowledges heartbeats of a known device and frames without data', async () => {
     expect(await handler().handle(frame({ kind: 'heartbeat', ack: ACK }), open)).toEqual({ action: 'ack', ack: ACK, device: { id: 7, uniqueId: IMEI } });
+  });
+});
+
+describe('FrameHandler batches (the frames a connection had queued)', () => {
+  const at = (minute: number): Date => new Date(Date.UTC(2025, 0, 2, 3, minute));
+  const fixFrame = (minute: number, serial: number, uniqueId = IMEI): ReceivedFrame => frame({ positions: [position({ fixTime: at(minute), latitude: -1.28 - minute / 1000 })], ack: Buffer.from([serial]) }, uniqueId);
+
+  it('publishes the batch in one call, in frame order, and gives no verdict before the bus confirmed it', async () => {
+    const h = handler();
+    let confirm!: () => void;
+    bus.hold = new Promise((r) => (confirm = r));
+    let verdicts: unknown[] | undefined;
+    const done = h.handleBatch([fixFrame(1, 1), fixFrame(2, 2), fixFrame(3, 3)], open).then((v) => (verdicts = v));
+    await vi.waitFor(() => expect(bus.calls.get(Topics.positions)).toBe(1));
+    await new Promise((r) => setImmediate(r));
+    expect(verdicts).toBeUndefined(); // held by the bus: no frame of the batch has its ack verdict
+    confirm();
+    await done;
+    expect(verdicts).toEqual([1, 2, 3].map((n) => ({ action: 'ack', ack: Buffer.from([n]), device: { id: 7, uniqueId: IMEI } })));
+    expect(bus.calls.get(Topics.positions)).toBe(1);
+    const published = messages(Topics.positions) as PositionMessage[];
+    expect(published.map((p) => p.fixTime)).toEqual([1, 2, 3].map((n) => at(n).toISOString()));
+    // each record keeps its own frame's raw-frame id
+    expect(published.map((p) => p.rawFrameId)).toEqual(archived.map((a) => a.id));
+    // the accumulators run through the batch in order
+    expect(published[0]!.attributes.distance).toBe(0);
+    expect(published[2]!.attributes.totalDistance).toBeCloseTo((published[1]!.attributes.distance as number) + (published[2]!.attributes.distance as number), 1); // rounded to cm
+  });
+
+  it('saves the track state once per device per batch', async () => {
+    const sets: string[] = [];
+    const set = cache.set.bind(cache);
+    cache.set = (key, value, ttl) => {
+      sets.push(key);
+      return set(key, value, ttl);
+    };
+    await handler().handleBatch([fixFrame(1, 1), fixFrame(2, 2), fixFrame(3, 3), fixFrame(4, 4)], open);
+    await vi.waitFor(() => expect(sets.filter((k) => k === 'ingest:track:7')).toHaveLength(1));
+  });
+
+  it('while the bus is down acknowledges none of the batch; gone connection: every frame abandoned, nothing published', async () => {
+    const h = handler();
+    bus.available = false;
+    let connected = true;
+    const batch = h.handleBatch([fixFrame(1, 1), fixFrame(2, 2)], () => connected);
+    await vi.waitFor(() => expect(bus.calls.get(Topics.positions) ?? 0).toBeGreaterThanOrEqual(2)); // retried
+    connected = false;
+    expect(await batch).toEqual([{ action: 'abandoned' }, { action: 'abandoned' }]);
+    expect(messages(Topics.positions)).toHaveLength(0);
+
+    bus.available = false;
+    setTimeout(() => (bus.available = true), 40);
+    const later = await h.handleBatch([fixFrame(1, 1), fixFrame(2, 2)], open);
+    expect(later.map((v) => v.action)).toEqual(['ack', 'ack']);
+    expect(messages(Topics.positions)).toHaveLength(2);
+  });
+
+  it('a frame the intake refuses costs only itself: the others of the batch are stored and acknowledged, in order', async () => {
+    const FAR = '861230043999999'; // its id is past what position ids hold: the intake refuses its fixes
+    const h = handler({ others: [{ id: 2 ** 21, uniqueId: FAR }] });
+    const verdicts = await h.handleBatch([fixFrame(1, 1), fixFrame(2, 2, FAR), fixFrame(3, 3)], open);
+    expect(verdicts.map((v) => v.action)).toEqual(['ack', 'skip', 'ack']);
+    expect((messages(Topics.positions) as PositionMessage[]).map((p) => p.fixTime)).toEqual([at(1), at(3)].map((d) => d.toISOString()));
+  });
+
+  it('frames after one that closes the connection are not handled', async () => {
+    const h = handler();
+    const verdicts = await h.handleBatch([fixFrame(1, 1), frame({ kind: 'login', deviceId: '000000000000001', ack: ACK }, '000000000000001'), fixFrame(2, 2)], open);
+    expect(verdicts.map((v) => v.action)).toEqual(['ack', 'close', 'abandoned']);
+    expect(messages(Topics.positions)).toHaveLength(1);
   });
 });
 

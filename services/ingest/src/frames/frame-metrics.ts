@@ -32,3 +32,19 @@ export const frameMetrics = {
   alarmIdFallbacks: counter('ingest_alarm_id_fallbacks_total', 'Alarms without a fix stamped with their own arrival because the cache was unavailable', []),
   overload: counter('ingest_datagrams_dropped_total', 'UDP datagrams dropped unacknowledged because too many were waiting for the bus', ['protocol']),
 };
+
+/** The per-frame metrics of one protocol, bound to its label once (not per frame). */
+export interface ProtocolFrameMetrics {
+  frames: { inc(value?: number): void };
+  acks: { inc(value?: number): void };
+  ackLatency: { observe(value: number): void };
+}
+const bound = new Map<string, ProtocolFrameMetrics>();
+export function protocolFrameMetrics(protocol: string): ProtocolFrameMetrics {
+  let b = bound.get(protocol);
+  if (!b) {
+    b = { frames: frameMetrics.frames.labels({ protocol }), acks: frameMetrics.acks.labels({ protocol }), ackLatency: frameMetrics.ackLatency.labels({ protocol }) };
+    bound.set(protocol, b);
+  }
+  return b;
+}

@@ -18,8 +18,11 @@ export interface ReceivedFrame {
 
 /** The durable path a device port hands its frames to (FrameHandler; tests use their own). */
 export interface FrameSink {
-  /** Resolves once the frame is durable or refused; `connectionOpen` false stops retries. */
-  handle(frame: ReceivedFrame, connectionOpen: () => boolean): Promise<FrameVerdict>;
+  /**
+   * Resolves, with one verdict per frame in order, once every frame is durable or refused: no
+   * frame's ack verdict comes before the whole batch is durable. `connectionOpen` false stops retries.
+   */
+  handleBatch(frames: readonly ReceivedFrame[], connectionOpen: () => boolean): Promise<FrameVerdict[]>;
 }
 
 /** What the connection does once a frame has been handled, in frame order. */

@@ -15,14 +15,24 @@ import { TrackStore } from './track-store';
 const received = counter('ingest_positions_received_total', 'Decoded positions received, before checks', ['protocol']);
 const stateRecords = counter('ingest_state_records_total', 'State records made from status, heartbeat and cell-only messages', ['protocol']);
 
+/** The device frame a record came from, when a call carries records of several frames (a connection's batch). */
+export interface RecordSource {
+  crcValid: boolean;
+  rawFrameId: string | null;
+}
+
 export interface IncomingFix {
   uniqueId: string;
   position: DecodedPosition;
+  /** overrides the call's meta.crcValid and meta.rawFrameId */
+  source?: RecordSource;
 }
 
 /** Device state reported without a fix: kept as a state record at the device's last known location. */
 export interface IncomingState {
   uniqueId: string;
+  /** overrides the call's meta.crcValid and meta.rawFrameId */
+  source?: RecordSource;
   state: {
     /** under Traccar's keys and units */
     attributes: DecodedPosition['attributes'];
@@ -116,7 +126,7 @@ export class PositionIntake {
         const decoded = isState(r) ? stateRecordAt(state?.fix ?? null, r.state) : r.position;
         if (isState(r)) stateRecords.inc({ protocol: meta.protocol });
         const message = toPositionMessage(decoded, device, {
-          protocol: meta.protocol, serverTime: now, crcValid: meta.crcValid ?? true, rawFrameId: meta.rawFrameId ?? null, stateRecord: isState(r),
+          protocol: meta.protocol, serverTime: now, crcValid: r.source?.crcValid ?? meta.crcValid ?? true, rawFrameId: r.source ? r.source.rawFrameId : meta.rawFrameId ?? null, stateRecord: isState(r),
         });
         const tracked = track(state, message, { motionThreshold: this.motionThreshold, override: overrides.get(device.id) });
         next.set(device.id, tracked.state);

@@ -22,7 +22,18 @@ export async function publishPositions(bus: Bus, positions: PositionMessage[]): 
   } finally {
     end();
   }
-  for (const p of positions) published.inc({ protocol: p.protocol });
+  // one increment per protocol of the call (a batch is usually one protocol), not one per position
+  let protocol = positions[0]!.protocol;
+  let count = 0;
+  for (const p of positions) {
+    if (p.protocol !== protocol) {
+      published.inc({ protocol }, count);
+      protocol = p.protocol;
+      count = 0;
+    }
+    count++;
+  }
+  published.inc({ protocol }, count);
 }
 
 /** The events the devices reported with these positions (alarms, command replies); the position store keeps them too. */

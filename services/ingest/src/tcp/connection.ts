@@ -3,7 +3,7 @@ import type { Clock, Logger } from '@corridor/platform';
 import { DecodeError, type Protocol, type ProtocolSession } from '../protocols/protocol';
 import type { ConnectionRegistry, DeviceLink } from '../commands/connection-registry';
 import type { DeviceSession, DeviceSessions } from '../devices/device-sessions';
-import { frameMetrics as m } from '../frames/frame-metrics';
+import { frameMetrics as m, protocolFrameMetrics, type ProtocolFrameMetrics } from '../frames/frame-metrics';
 import type { FrameSink, FrameVerdict, ReceivedFrame } from '../frames/received-frame';
 import type { IntakeGate } from '../positions/intake-gate';
 import type { InflightBudget } from './inflight-budget';
@@ -15,6 +15,8 @@ export interface ConnectionLimits {
   maxFrameBytes: number;
   /** Bytes of frames waiting for the bus before this connection stops reading. */
   maxBufferedBytes: number;
+  /** Most frames handed to the sink at once (default: every admitted frame, MAX_ADMITTED_FRAMES); 1 hands them one by one. */
+  maxBatchFrames?: number;
 }
 
 export interface ConnectionDeps {
@@ -33,9 +35,9 @@ export interface ConnectionDeps {
 }
 
 /**
- * Frames of one connection admitted at once. They are handled one after the other (acks in order),
- * each after the bus confirmed the one before, so admitting more only makes the last one wait
- * longer while it takes room other connections could use; the rest stay held until these are done.
+ * Frames of one connection admitted at once, and so the largest batch. A batch goes to the bus
+ * after the one before was confirmed, so admitting more only makes the last frames wait longer
+ * while they take room other connections could use; the rest stay held until these are done.
  */
 const MAX_ADMITTED_FRAMES = 8;
 /** Decode errors in a row after which a connection counts as garbage and is closed. */
@@ -53,9 +55,10 @@ interface Queued {
 /**
  * One device's TCP connection. Bytes go through the protocol's splitter (partial and coalesced
  * frames); each frame is admitted through the service's intake gate, decoded in arrival order (the
- * session learns the device at login), then handled one at a time by an ordered queue: a frame's
- * acknowledgement is written only after FrameHandler resolved for it, which for positions means
- * after the bus confirmed them, and never before the acks of earlier frames. While frames wait for
+ * session learns the device at login), then handed to FrameHandler by an ordered queue, every
+ * frame queued at that moment as one batch: a frame's acknowledgement is written only after
+ * FrameHandler resolved for its batch, which for positions means after the bus confirmed all of
+ * them, never before the acks of earlier frames, and a batch's acks go out in one socket write. While frames wait for
  * the bus, reading stops (socket.pause) when the gate has no room (frames already read are held
  * unread, not decoded, until it has: oldest connection first), when the queue holds
  * MAX_BUFFERED_BYTES, or when the server's budget is full.
@@ -64,6 +67,7 @@ export class DeviceConnection implements DeviceLink {
   readonly session: ProtocolSession = {};
   readonly remote: string;
   readonly protocol: Protocol;
+  private readonly metrics: ProtocolFrameMetrics;
   private pending: Buffer = EMPTY;
   private readonly queue: Queued[] = [];
   /** Frames cut from the stream while the gate had no room: read, not yet admitted nor decoded. */
@@ -88,6 +92,7 @@ export class DeviceConnection implements DeviceLink {
 
   constructor(private readonly socket: Socket, private readonly deps: ConnectionDeps) {
     this.protocol = deps.protocol;
+    this.metrics = protocolFrameMetrics(deps.protocol.name);
     this.remote = `${socket.remoteAddress ?? '?'}:${socket.remotePort ?? 0}`;
     socket.setNoDelay(true);
     socket.setTimeout(deps.limits.idleTimeoutMs);
@@ -171,10 +176,9 @@ export class DeviceConnection implements DeviceLink {
   }
 
   private receive(bytes: Buffer): void {
-    const protocol = this.protocol.name;
-    m.frames.inc({ protocol });
+    this.metrics.frames.inc();
     const frame: ReceivedFrame = {
-      protocol,
+      protocol: this.protocol.name,
       transport: 'tcp',
       remote: this.remote,
       bytes,
@@ -228,23 +232,44 @@ export class DeviceConnection implements DeviceLink {
     this.close('garbage');
   }
 
-  /** Handles queued frames one at a time, in order; only this loop writes acknowledgements. */
+  /**
+   * Hands the queued frames over as one batch (at most `maxBatchFrames`), applies their verdicts in
+   * order and writes the batch's acknowledgements in one socket write; then the next batch. Only
+   * this loop writes acknowledgements.
+   */
   private async drain(): Promise<void> {
     if (this.working) return;
     this.working = true;
     try {
       while (this.queue.length) {
-        const { frame, fixes } = this.queue[0]!;
-        let verdict: FrameVerdict;
+        const batch = this.queue.slice(0, this.deps.limits.maxBatchFrames ?? MAX_ADMITTED_FRAMES);
+        const frames = batch.map((q) => q.frame);
+        let verdicts: FrameVerdict[];
         try {
-          verdict = await this.deps.handler.handle(frame, () => this.alive);
+          verdicts = await this.deps.handler.handleBatch(frames, () => this.alive);
         } catch (err) {
           this.log.error({ err }, 'frame handling failed; closing the connection');
-          verdict = { action: 'close', reason: 'internal_error' };
+          verdicts = frames.map(() => ({ action: 'close', reason: 'internal_error' }));
         }
-        this.queue.shift();
-        this.release(frame.bytes.length, fixes);
-        this.apply(frame, verdict);
+        this.queue.splice(0, batch.length);
+        const acks: ReceivedFrame[] = [];
+        const ackBytes: Buffer[] = [];
+        for (const [i, { frame, fixes }] of batch.entries()) {
+          this.release(frame.bytes.length, fixes);
+          const verdict = verdicts[i] ?? { action: 'abandoned' };
+          if (verdict.action === 'ack') {
+            if (verdict.ack && this.alive) {
+              acks.push(frame);
+              ackBytes.push(verdict.ack);
+            }
+            if (verdict.device && this.alive) this.bind(verdict.device);
+          } else if (verdict.action === 'close' && this.alive) {
+            this.writeAcks(acks, ackBytes); // the earlier frames' acks go before the refusal
+            this.log.info({ reason: verdict.reason, uniqueId: frame.uniqueId }, 'closing the device connection');
+            this.close(verdict.reason, verdict.reply);
+          }
+        }
+        this.writeAcks(acks, ackBytes);
         this.admitHeld();
         this.tryResume();
       }
@@ -253,17 +278,16 @@ export class DeviceConnection implements DeviceLink {
     }
   }
 
-  private apply(frame: ReceivedFrame, verdict: FrameVerdict): void {
-    if (verdict.action === 'ack') {
-      if (verdict.ack && this.write(verdict.ack)) {
-        m.acks.inc({ protocol: frame.protocol });
-        m.ackLatency.observe({ protocol: frame.protocol }, (performance.now() - frame.arrivedAt) / 1000);
-      }
-      if (verdict.device && this.alive) this.bind(verdict.device);
-    } else if (verdict.action === 'close') {
-      this.log.info({ reason: verdict.reason, uniqueId: frame.uniqueId }, 'closing the device connection');
-      this.close(verdict.reason, verdict.reply);
+  /** The acknowledgements of handled frames, in order, in one socket write. */
+  private writeAcks(frames: ReceivedFrame[], bytes: Buffer[]): void {
+    if (!bytes.length) return;
+    if (this.write(bytes.length === 1 ? bytes[0]! : Buffer.concat(bytes))) {
+      const now = performance.now();
+      this.metrics.acks.inc(frames.length);
+      for (const f of frames) this.metrics.ackLatency.observe((now - f.arrivedAt) / 1000);
     }
+    frames.length = 0;
+    bytes.length = 0;
   }
 
   private bind(device: { id: number; uniqueId: string }): void {

@@ -14,16 +14,19 @@ const logger = createLogger('test', 'silent');
 const IMEI = '359710049099999';
 const limits: TcpServerLimits = { idleTimeoutMs: 60_000, maxConnections: 100, maxFrameBytes: 1024, maxBufferedBytes: 4096, maxServerBufferedBytes: 1 << 20 };
 
-/** A sink whose verdicts the test releases frame by frame (or at once when `auto`). */
+/** A sink whose verdicts the test releases batch by batch (or at once when `auto`). */
 class ControlledSink implements FrameSink {
   readonly frames: ReceivedFrame[] = [];
+  /** Frames per batch handed over, in order. */
+  readonly batches: number[] = [];
   private readonly pending: (() => void)[] = [];
   constructor(private readonly auto = false) {}
-  handle(frame: ReceivedFrame): Promise<FrameVerdict> {
-    this.frames.push(frame);
-    const verdict: FrameVerdict = frame.result ? { action: 'ack', ...(frame.result.ack ? { ack: frame.result.ack } : {}) } : { action: 'skip', reason: 'error' };
-    if (this.auto) return Promise.resolve(verdict);
-    return new Promise((resolve) => this.pending.push(() => resolve(verdict)));
+  handleBatch(frames: readonly ReceivedFrame[]): Promise<FrameVerdict[]> {
+    this.frames.push(...frames);
+    this.batches.push(frames.length);
+    const verdicts = frames.map((frame): FrameVerdict => (frame.result ? { action: 'ack', ...(frame.result.ack ? { ack: frame.result.ack } : {}) } : { action: 'skip', reason: 'error' }));
+    if (this.auto) return Promise.resolve(verdicts);
+    return new Promise((resolve) => this.pending.push(() => resolve(verdicts)));
   }
   release(n = 1): void {
     for (let i = 0; i < n; i++) this.pending.shift()?.();
@@ -49,25 +52,43 @@ async function start(sink: FrameSink, overrides: Partial<TcpServerLimits> = {}, 
 const t = new Date(Date.UTC(2025, 4, 1, 12, 0, 0));
 
 describe('DeviceTcpServer', () => {
-  it('writes a frame’s ack only after its handling resolved, and never before an earlier frame’s ack', async () => {
+  it('hands the frames queued meanwhile over as one batch and writes its acks only after the batch resolved, after every earlier ack', async () => {
     const sink = new ControlledSink();
     const port = await start(sink);
     const device = await TestDevice.open(port);
-    await device.write(Buffer.concat([gt06.login(IMEI, 1), gt06.location(t, 1, 36, 2), gt06.location(t, 1, 36, 3)]));
-    await waitFor(() => sink.waiting === 1, 2000, 'first frame handed over');
-    await sleep(30);
+    await device.write(gt06.login(IMEI, 1));
+    await waitFor(() => sink.waiting === 1, 2000, 'login handed over');
+    // two frames arrive while the login is being handled: they wait, then go as one batch
+    await device.write(Buffer.concat([gt06.location(t, 1, 36, 2), gt06.location(t, 1, 36, 3)]));
+    await waitFor(() => server!.connections[0]?.backlog === 3, 5000, 'both locations queued');
+    expect(sink.batches).toEqual([1]);
     expect(device.received.length).toBe(0);
-    expect(sink.frames).toHaveLength(1); // one frame at a time
     sink.release();
     await device.waitReceived(10);
     expect(device.received.toString('hex')).toBe(gt06.ack(0x01, 1).toString('hex'));
-    await waitFor(() => sink.waiting === 1);
-    sink.release(2);
-    await waitFor(() => sink.waiting === 1);
+    await waitFor(() => sink.waiting === 1, 5000, 'the second batch handed over');
+    expect(sink.batches).toEqual([1, 2]);
+    await sleep(30);
+    expect(device.received.length).toBe(10); // neither location acknowledged before its batch resolved
     sink.release();
     await device.waitReceived(30);
     expect(device.received.toString('hex')).toBe(Buffer.concat([gt06.ack(0x01, 1), gt06.ack(0x12, 2), gt06.ack(0x12, 3)]).toString('hex'));
     expect(sink.frames.map((f) => f.uniqueId)).toEqual([IMEI, IMEI, IMEI]);
+    device.close();
+  });
+
+  it('with maxBatchFrames 1 hands frames over one at a time', async () => {
+    const sink = new ControlledSink();
+    const port = await start(sink, { maxBatchFrames: 1 });
+    const device = await TestDevice.open(port);
+    await device.write(Buffer.concat([gt06.login(IMEI, 1), gt06.location(t, 1, 36, 2), gt06.location(t, 1, 36, 3)]));
+    await waitFor(() => server!.connections[0]?.backlog === 3 && sink.waiting === 1, 5000, 'all three read, the first handed over');
+    for (let i = 0; i < 3; i++) {
+      await waitFor(() => sink.waiting === 1, 5000, 'the next frame handed over');
+      sink.release();
+    }
+    await device.waitReceived(30);
+    expect(sink.batches).toEqual([1, 1, 1]);
     device.close();
   });
 

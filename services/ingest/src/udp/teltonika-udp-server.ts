@@ -94,7 +94,7 @@ export class TeltonikaUdpServer {
     }
     this.inflightBytes += bytes.length;
     try {
-      const verdict = await this.opts.handler.handle(frame, () => !this.closed);
+      const verdict = (await this.opts.handler.handleBatch([frame], () => !this.closed))[0]!;
       if (verdict.action === 'ack' && verdict.ack && !this.closed) {
         this.socket.send(verdict.ack, rinfo.port, rinfo.address);
         m.acks.inc({ protocol: PROTOCOL });

@@ -7,15 +7,15 @@ import { streamSummaryParts } from '@corridor/platform/clickhouse/report-summary
 import { createTestAdapters, primaryKind, type TestAdapters } from '@corridor/platform/testing/test-adapters';
 import { dayBoundaries } from './calendar-days';
 import { perDevice } from './device-runs';
-import { fixTrack, type ReportFix } from './fixes';
+import { fixDistance, fixTrack, type ReportFix } from './fixes';
 import type { ReportDevice } from './report-devices';
 import { summaryItem, summaryRun } from './summary';
 import { buildTrack, trackPositions, type Segment } from './synthetic-track';
 
 /**
- * The summary is summed in ClickHouse (report-summary.ts) and joined per device and day here. It
- * must say what a pass over every fix says (Traccar's summary, the per-fix fold below), whatever
- * the pages the store is read in.
+ * The summary is summed in ClickHouse (report-summary.ts) and joined per device and day here. On
+ * fixes it must say what a pass over every fix says (Traccar's summary, the per-fix fold below),
+ * whatever the pages the store is read in; status-only records have their own tests at the end.
  */
 let adapters: TestAdapters;
 const T0 = Date.parse('2026-03-02T06:00:00Z');
@@ -135,6 +135,31 @@ function irregular(deviceId: number, n: number, seed: number, counters: boolean)
   return out;
 }
 
+/** A fix every minute for ten minutes eastwards, odometer and engine hours counting, ignition on. */
+const STEP = 0.001; // degrees of longitude per minute
+const located = (deviceId: number, i: number): PositionMessageInput => ({
+  id: positionId(deviceId, T0 + i * 60_000), deviceId, uniqueId: `sum-${deviceId}`, protocol: 'osmand', fixTime: at(i * 60),
+  serverTime: at(i * 60 + 2), valid: true, latitude: -1.29, longitude: 36.82 + i * STEP, speed: 20 + i, course: 90, ignition: true,
+  odometer: 1_000_000 + i * 1000, attributes: { hours: 1e9 + i * 60_000, motion: true },
+});
+/**
+ * A status-only record as ingest makes it (state-record.ts): at the last located fix ingest knew when it
+ * came (the one a minute before, or (0, 0) before any), the message's own time, valid = false, outdated,
+ * no odometer, the engine hours ingest carried. `arrivedFirst`: before the fix of its second.
+ */
+const stateRecord = (deviceId: number, seconds: number, at_: [number, number], hours: number, arrivedFirst = true): PositionMessageInput => ({
+  id: positionId(deviceId, T0 + seconds * 1000, 'state'), deviceId, uniqueId: `sum-${deviceId}`, protocol: 'osmand', fixTime: at(seconds),
+  serverTime: at(seconds + (arrivedFirst ? 1 : 3)), valid: false, latitude: at_[1], longitude: at_[0], speed: 25, course: 90, ignition: true,
+  odometer: null, attributes: { outdated: true, hours, battery: 12.6, motion: true },
+});
+/** Device `id`: the fixes, with status-only records at 5 and at 10 minutes (the same seconds as fixes), and one at (0, 0) a minute before the first fix. */
+function withStateRecords(id: number, beforeAnyFix = false): PositionMessageInput[] {
+  const fixes = Array.from({ length: 11 }, (_, i) => located(id, i));
+  const out = [...fixes, stateRecord(id, 300, [36.82 + 4 * STEP, -1.29], 1e9 + 300_000), stateRecord(id, 600, [36.82 + 9 * STEP, -1.29], 1e9 + 600_000)];
+  if (beforeAnyFix) out.push({ ...stateRecord(id, -60, [0, 0], 1e9 - 60_000), ignition: false });
+  return out;
+}
+
 beforeAll(async () => {
   adapters = await createTestAdapters(await primaryKind());
   await ensurePositionsTable(adapters.analytics);
@@ -143,6 +168,7 @@ beforeAll(async () => {
   const night = buildTrack({ start: new Date('2026-03-02T18:00:00Z'), origin: [36.82, -1.29], everySeconds: 60, segments: [{ kind: 'drive', seconds: 12 * 3600, kmh: 60 }] });
   await put(trackPositions(9, 'sum-9', night));
   await put([...irregular(11, 3000, 1, true), ...irregular(12, 1500, 2, false), ...irregular(13, 200, 3, true)]);
+  await put([...withStateRecords(14), ...withStateRecords(15, true)]);
 }, 30_000);
 afterAll(async () => {
   await adapters?.close();
@@ -193,4 +219,42 @@ describe('summary', () => {
       expectSame(await summary({ devices, from, to, boundaries, ignoreOdometer: true, speedThreshold: 3 }), await perFix({ devices, from, to, boundaries, ignoreOdometer: true, speedThreshold: 3 }));
     }
   }, 180_000); // a ceiling, not a measure: 16 summaries over chDB took 30 s at load 46 in CI
+
+  describe('a status-only record and a fix of the same second', () => {
+    const pathOfFixes = Array.from({ length: 10 }, (_, i) => fixDistance(located(14, i) as never, located(14, i + 1) as never)).reduce((a, b) => a + b);
+
+    it('make one instant: the distance counted once, start and end odometer and engine hours from the fixes and the records', async () => {
+      const rows = await summary({ devices: [dev(14)], from: T0 - DAY, to: T0 + DAY });
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({
+        startTime: at(0), endTime: at(600), distance: 10_000, startOdometer: 1_000_000, endOdometer: 1_010_000,
+        startHours: 1e9, endHours: 1e9 + 600_000, engineHours: 600_000, maxSpeed: 30,
+      });
+      const [byPath] = await summary({ devices: [dev(14)], from: T0 - DAY, to: T0 + DAY, ignoreOdometer: true });
+      expect(byPath!.distance).toBeCloseTo(pathOfFixes, 6);
+      expect(byPath!.engineHours).toBe(600_000);
+    });
+
+    it('whichever arrived first, and in pages of any size', async () => {
+      await put([stateRecord(16, 300, [36.82 + 5 * STEP, -1.29], 1e9 + 300_000, false), ...Array.from({ length: 11 }, (_, i) => located(16, i))]);
+      const base = await summary({ devices: [dev(16)], from: T0 - DAY, to: T0 + DAY, ignoreOdometer: true });
+      expect(base.map((s) => [s.startTime, s.endTime, s.engineHours])).toEqual([[at(0), at(600), 600_000]]);
+      expect(base[0]!.distance).toBeCloseTo(pathOfFixes, 6);
+      for (const pageRows of [1, 2, 3]) expectSame(await summary({ devices: [dev(14)], from: T0 - DAY, to: T0 + DAY, pageRows, ignoreOdometer: true }), await summary({ devices: [dev(14)], from: T0 - DAY, to: T0 + DAY, ignoreOdometer: true }));
+    });
+
+    it('a status-only record before any fix (at 0, 0) adds no distance, and its second is the start', async () => {
+      const [s] = await summary({ devices: [dev(15)], from: T0 - DAY, to: T0 + DAY, ignoreOdometer: true });
+      expect(s).toMatchObject({ startTime: at(-60), endTime: at(600), startHours: 1e9 - 60_000, endHours: 1e9 + 600_000 });
+      expect(s!.distance).toBeCloseTo(pathOfFixes, 6);
+    });
+
+    it('split per day: the two days and the leg between them make the whole path', async () => {
+      const midnight = T0 + 450_000; // a "day" boundary between the fixes of 7 and 8 minutes
+      const rows = await summary({ devices: [dev(14)], from: T0 - DAY, to: T0 + DAY, boundaries: [midnight], ignoreOdometer: true });
+      expect(rows.map((s) => [s.startTime, s.endTime])).toEqual([[at(0), at(420)], [at(480), at(600)]]);
+      expect(rows[0]!.distance + rows[1]!.distance + fixDistance(located(14, 7) as never, located(14, 8) as never)).toBeCloseTo(pathOfFixes, 6);
+    });
+  });
 });
+

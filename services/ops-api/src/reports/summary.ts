@@ -1,5 +1,5 @@
 import type { ReportSummary } from '@corridor/contracts';
-import type { SummaryEnd, SummaryPart } from '@corridor/platform/clickhouse/report-summary';
+import type { SummaryEnd, SummaryPart, SummaryPlace } from '@corridor/platform/clickhouse/report-summary';
 import type { DeviceRun } from './device-runs';
 import { fixDistance } from './fixes';
 import { averageKnots, distanceBetween, engineHoursBetween, iso, odometers, spentFuel, type Measured } from './measures';
@@ -40,19 +40,22 @@ export function summaryItem(device: ReportDevice, b: Bucket, o: SummaryOptions):
 
 /**
  * One device's summary from the sums ClickHouse computed (report-summary.ts), parts in time order.
- * The running totals the measures read (path, ignition time, fixes with ignition, from the device's
- * first fix of the report) are carried from part to part over the leg that joins them, as a pass
- * over the fixes would add it; parts of the same day make one row.
+ * The running totals the measures read (path, ignition time, instants with ignition, from the
+ * device's first instant of the report) are carried from part to part over the leg that joins them
+ * (from the last located instant so far to the part's first), as a pass over the fixes would add it;
+ * parts of the same day make one row. Status-only records move nothing (report-summary.ts).
  */
 export function summaryRun(device: ReportDevice, o: SummaryOptions): DeviceRun<SummaryPart, ReportSummary> {
   let bucket: Bucket | undefined;
   let day = -1;
-  let prev: { end: SummaryEnd; at: Measured } | undefined; // the last fix so far, with its running totals
+  let prev: { end: SummaryEnd; at: Measured } | undefined; // the last instant so far, with its running totals
+  let place: SummaryPlace | null = null; // the last located instant so far
 
   return {
     push(part) {
       const out: ReportSummary[] = [];
-      const leg = prev ? fixDistance(prev.end, part.first) : 0;
+      const leg = place && part.firstPlace ? fixDistance(place, part.firstPlace) : 0;
+      place = part.lastPlace ?? place;
       const ignitionLeg = prev?.end.ignition === true && part.first.ignition === true ? part.first.time - prev.end.time : 0;
       const before = prev?.at.ignitionFixes ?? 0;
       const first: Measured = {

@@ -14,6 +14,7 @@ import { FormError } from '../ui/forms';
 import { useCompanies } from '../ui/lookups';
 import { NoteDialog } from '../ui/NoteDialog';
 import { ErrorState, Loading } from '../ui/states';
+import { StatusHistory } from '../ui/StatusHistory';
 import { StatusPill } from '../ui/StatusPill';
 import { cargoEndpoints } from './cargo';
 import { certificateEndpoints } from './certificates';
@@ -112,21 +113,7 @@ export default function CargoDetailScreen() {
             </dd>
           </dl>
           <DocumentsPanel documents={c.documents} onUpload={may(user, cargoEndpoints.attach) ? upload : undefined} kinds={['idf', 'commercial_invoice', 'packing_list', 'customs_entry', 'permit', 'other']} />
-          <section className="card" aria-labelledby="cargo-history">
-            <h2 id="cargo-history">{t('shipments.history')}</h2>
-            <ol className="timeline">
-              {c.statusHistory.map((h, i) => (
-                <li key={i}>
-                  {h.from ? `${t(`status.${h.from}`)} → ` : ''}
-                  <strong>{t(`status.${h.to}`)}</strong>
-                  <div className="small muted">
-                    {f.dateTime(h.at)} · {h.by.email}
-                  </div>
-                  {h.reason && <div className="small">{h.reason}</div>}
-                </li>
-              ))}
-            </ol>
-          </section>
+          <StatusHistory id="cargo-history" history={c.statusHistory} />
         </div>
       </div>
       <NoteDialog

@@ -10,6 +10,7 @@ import { DocumentsPanel } from '../ui/documents/DocumentsPanel';
 import { useCompanies } from '../ui/lookups';
 import { CargoRef } from '../ui/references/EntityRefs';
 import { ErrorState, Loading } from '../ui/states';
+import { StatusHistory } from '../ui/StatusHistory';
 import { StatusPill } from '../ui/StatusPill';
 import { ProgressPanel } from './ProgressPanel';
 import { ShipmentMoves } from './ShipmentMoves';
@@ -110,21 +111,7 @@ export default function ShipmentDetailScreen() {
         </div>
         <div className="stack">
           <DocumentsPanel documents={s.documents} onUpload={may(user, shipmentEndpoints.attach) ? upload : undefined} kinds={['bill_of_lading', 'cmr', 'commercial_invoice', 'packing_list', 'delivery_note', 'photo', 'other']} />
-          <section className="card" aria-labelledby="history-title">
-            <h2 id="history-title">{t('shipments.history')}</h2>
-            <ol className="timeline">
-              {s.statusHistory.map((h, i) => (
-                <li key={i}>
-                  {h.from ? `${t(`status.${h.from}`)} → ` : ''}
-                  <strong>{t(`status.${h.to}`)}</strong>
-                  <div className="small muted">
-                    {f.dateTime(h.at)} · {h.by.email}
-                  </div>
-                  {h.reason && <div className="small">{h.reason}</div>}
-                </li>
-              ))}
-            </ol>
-          </section>
+          <StatusHistory id="history-title" history={s.statusHistory} />
         </div>
       </div>
     </div>

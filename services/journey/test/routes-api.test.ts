@@ -210,3 +210,29 @@ describe('routes validation (400 naming the field)', () => {
     expect(RouteStopAreaKind.options).toEqual(StopAreaKind.options);
   });
 });
+
+describe('shared routes (issue 11)', () => {
+  it('are writable only by staff: a company dispatcher gets 403 on replacing or deleting one (a seeded corridor too), and it stays unchanged and shared', async () => {
+    const companyDispatcher = userWith(['dispatcher'], 101);
+    // a platform dispatcher (no company) makes an association route: shared, company null
+    const shared = await create({ name: 'Association link road', code: 'association-link' });
+    expect(shared.companyId).toBeNull();
+    const northern = (await call('GET', '/api/routes?keyword=corridor', companyDispatcher)).json<Route[]>().find((r) => r.code === 'northern-corridor')!;
+    expect(northern.companyId).toBeNull();
+    for (const id of [shared.id, northern.id]) {
+      const replaced = await call('PUT', `/api/routes/${id}`, companyDispatcher, valid({ name: 'Taken over' }));
+      expect(replaced.statusCode, replaced.body).toBe(403);
+      expect(replaced.json()).toMatchObject({ error: { code: 'FORBIDDEN' } });
+      const removed = await call('DELETE', `/api/routes/${id}`, companyDispatcher);
+      expect(removed.statusCode, removed.body).toBe(403);
+    }
+    // readable by the company, unchanged and still shared
+    expect((await call('GET', `/api/routes/${shared.id}`, companyDispatcher)).json()).toEqual(shared);
+    expect((await call('GET', `/api/routes/${northern.id}`, companyDispatcher)).json()).toEqual(northern);
+    // staff (the platform's dispatchers and admins), who own the shared routes, change and delete them; the route stays shared
+    const staff = await call('PUT', `/api/routes/${shared.id}`, 'dispatcher', valid({ name: 'Association link road (checked)', code: 'association-link' }));
+    expect(staff.statusCode, staff.body).toBe(200);
+    expect(staff.json<Route>()).toMatchObject({ name: 'Association link road (checked)', companyId: null });
+    expect((await call('DELETE', `/api/routes/${shared.id}`, 'admin')).statusCode).toBe(204);
+  });
+});

@@ -59,6 +59,14 @@ class Slab {
   readonly motion = new Int8Array(SLAB_ROWS);
 }
 
+/**
+ * Which fixes of a run the reader may leave out: for a device it names, a run of consecutive fixes
+ * identical in position, speed, ignition and `motion` is kept through its second fix at least that
+ * many ms after the run's first, and its last fix; the fixes between are dropped. The caller says
+ * when a detector cannot tell the difference (track-runs.ts, for Traccar's newer motion model).
+ */
+export type StillRunSpan = (deviceId: number) => number | undefined;
+
 /** Turns RowBinary bytes (in any split) into per-device chunks, keeping one row per key. */
 class TrackDecoder {
   private chunk: TrackChunk | undefined;
@@ -67,8 +75,25 @@ class TrackDecoder {
   private filled: Slab[] = [];
   private lent: Slab[] = [];
   private readonly free: Slab[] = [];
-  private lastServer = 0;
   private readonly done: TrackChunk[] = [];
+  /** The last row read, held until the next row shows it is not redelivered with an earlier server time. */
+  private held = false;
+  private hDevice = 0;
+  private hTime = 0;
+  private hServer = 0;
+  private hId = 0;
+  private hLatitude = 0;
+  private hLongitude = 0;
+  private hSpeed = 0;
+  private hIgnition = 0;
+  private hMotion = 0;
+  /** The open chunk's device: its still-run span (undefined: keep every fix), the current run's first time, how many of its kept fixes are past the span, whether its last slot is the run's moving tail. */
+  private span: number | undefined;
+  private runStart = 0;
+  private pastSpan = 0;
+  private tail = false;
+
+  constructor(private readonly stillRunSpan?: StillRunSpan) {}
 
   /** A chunk over the rest of the slab (another slab when little is left). */
   private open(deviceId: number): TrackChunk {
@@ -88,7 +113,7 @@ class TrackDecoder {
     return c;
   }
 
-  /** Closes the open chunk but its last row, which a redelivery in the next bytes may still replace. */
+  /** Closes the open chunk but its last row, which the still-run tail may still overwrite. */
   private rollOver(c: TrackChunk): TrackChunk {
     const last = c.length - 1;
     const next = this.open(c.deviceId);
@@ -103,6 +128,46 @@ class TrackDecoder {
     c.length = last;
     this.done.push(c);
     return next;
+  }
+
+  /** Writes the held row: into a new chunk at a new device, over the last slot for a still run's tail, else appended. */
+  private commit(): void {
+    this.held = false;
+    let c = this.chunk;
+    let at: number;
+    if (!c || c.deviceId !== this.hDevice) {
+      if (c?.length) this.done.push(c);
+      c = this.open(this.hDevice);
+      this.span = this.stillRunSpan?.(this.hDevice);
+      this.startRun();
+      at = c.length++;
+    } else {
+      const l = c.length - 1;
+      const still = this.span !== undefined && c.latitude[l] === this.hLatitude && c.longitude[l] === this.hLongitude && c.speed[l] === this.hSpeed
+        && c.ignition[l] === this.hIgnition && c.motion[l] === this.hMotion;
+      if (still && this.tail) {
+        at = l;
+      } else {
+        if (!still) this.startRun();
+        else if (this.pastSpan >= 2) this.tail = true;
+        if (c.length === c.time.length) c = this.rollOver(c);
+        at = c.length++;
+      }
+    }
+    if (this.span !== undefined && !this.tail && this.hTime - this.runStart >= this.span) this.pastSpan++;
+    c.time[at] = this.hTime;
+    c.id[at] = this.hId;
+    c.latitude[at] = this.hLatitude;
+    c.longitude[at] = this.hLongitude;
+    c.speed[at] = this.hSpeed;
+    c.ignition[at] = this.hIgnition;
+    c.motion[at] = this.hMotion;
+  }
+
+  private startRun(): void {
+    this.runStart = this.hTime;
+    this.pastSpan = 0;
+    this.tail = false;
   }
 
   /** Rows are decoded from here: an aligned copy of the bytes received, the part of a row left over first. */
@@ -127,25 +192,21 @@ class TrackDecoder {
       const time = f64[f + 1]!;
       const server = f64[f + 2]!;
       const id = f64[f + 3]!;
-      let c = this.chunk;
-      if (c && c.deviceId === deviceId && c.length && c.time[c.length - 1] === time && c.id[c.length - 1] === id) {
-        if (server >= this.lastServer) continue; // a redelivery: keep the first arrival
-        c.length--;
-      } else if (!c || c.deviceId !== deviceId) {
-        if (c?.length) this.done.push(c);
-        c = this.open(deviceId);
-      } else if (c.length === c.time.length) {
-        c = this.rollOver(c);
+      if (this.held && this.hDevice === deviceId && this.hTime === time && this.hId === id) {
+        if (server >= this.hServer) continue; // a redelivery: keep the first arrival
+      } else if (this.held) {
+        this.commit();
       }
-      const i = c.length++;
-      c.time[i] = time;
-      c.id[i] = id;
-      c.latitude[i] = f64[f + 4]!;
-      c.longitude[i] = f64[f + 5]!;
-      c.speed[i] = f64[f + 6]!;
-      c.ignition[i] = i8[r * ROW_BYTES + 4]!;
-      c.motion[i] = i8[r * ROW_BYTES + 5]!;
-      this.lastServer = server;
+      this.held = true;
+      this.hDevice = deviceId;
+      this.hTime = time;
+      this.hServer = server;
+      this.hId = id;
+      this.hLatitude = f64[f + 4]!;
+      this.hLongitude = f64[f + 5]!;
+      this.hSpeed = f64[f + 6]!;
+      this.hIgnition = i8[r * ROW_BYTES + 4]!;
+      this.hMotion = i8[r * ROW_BYTES + 5]!;
     }
     const used = rows * ROW_BYTES;
     new Uint8Array(this.stage).copyWithin(0, used, this.staged);
@@ -156,6 +217,7 @@ class TrackDecoder {
   take(end = false): TrackChunk[] {
     if (end) {
       if (this.staged) throw new Error(`Analytics store: incomplete track row (${this.staged} bytes)`);
+      if (this.held) this.commit();
       if (this.chunk?.length) this.done.push(this.chunk);
       this.chunk = undefined;
     }
@@ -168,6 +230,7 @@ class TrackDecoder {
 
   /** The key of the last row read of the device read so far (the keyset of its next page). */
   get lastKey(): { time: number; id: number } | undefined {
+    if (this.held) return { time: this.hTime, id: this.hId };
     const c = this.chunk;
     return c?.length ? { time: c.time[c.length - 1]!, id: c.id[c.length - 1]! } : undefined;
   }
@@ -207,7 +270,7 @@ async function* decode(answer: Answer, into: TrackDecoder): AsyncGenerator<Track
 
 /** The devices' tracks over the period, devices in id order, each oldest first, in chunks. */
 export function streamTracks(ch: Analytics) {
-  return async function* (q: ReportPositionsQuery): AsyncGenerator<TrackChunk[]> {
+  return async function* (q: ReportPositionsQuery & { stillRunSpan?: StillRunSpan }): AsyncGenerator<TrackChunk[]> {
     if (!q.deviceIds.length) return;
     const ids = [...new Set(q.deviceIds)].sort((a, b) => a - b);
     const source = positionsSource(ch, q);
@@ -221,7 +284,7 @@ export function streamTracks(ch: Analytics) {
         'RowBinary',
       );
     const plan = Number.isFinite(pageRows) ? await deviceWindows(ch, source, ids, pageRows, q.signal) : [{ ids, alone: false }];
-    const decoder = new TrackDecoder();
+    const decoder = new TrackDecoder(q.stillRunSpan);
     let next: Answer | undefined;
     try {
       for (let i = 0; i < plan.length; i++) {

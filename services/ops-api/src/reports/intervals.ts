@@ -17,6 +17,9 @@ export type IntervalKind = 'trips' | 'stops';
 export const motionDetector = <F extends MotionFix>(t: TripThresholds, first: F): MotionDetector<F> =>
   t.newLogic ? newMotionDetector(t, first) : oldMotionDetector(t, first);
 
+/** What a fix that settles nothing returns (never written to). */
+const none: never[] = [];
+
 /**
  * Traccar's report pass over one device's fixes: the initial state is the first fix's motion; a
  * trip (or stop) opens at the event that starts it and closes at the next opposite event; one still
@@ -31,7 +34,7 @@ export function intervalBuilder<F extends MotionFix = ReportFix>(kind: IntervalK
 
   return {
     push(fix: F): Interval<F>[] {
-      const out: Interval<F>[] = [];
+      let out: Interval<F>[] = none; // most fixes close nothing: no array for them
       if (!detector) {
         detector = motionDetector(thresholds, fix);
         if (fix.moving === wantMoving) {
@@ -45,6 +48,7 @@ export function intervalBuilder<F extends MotionFix = ReportFix>(kind: IntervalK
           maxSpeed = e.maxSpeed;
         } else if (start) {
           // an event dated to an earlier fix closes before this fix's speed counts
+          if (out === none) out = [];
           out.push({ start, end: e.fix, maxSpeed: e.fix === fix ? Math.max(maxSpeed, fix.speed) : maxSpeed });
           start = undefined;
         }

@@ -2,6 +2,9 @@ import { fixDistance, type MotionFix } from './fixes';
 import type { MotionDetector, MotionEvent } from './motion';
 import type { TripThresholds } from './settings';
 
+/** What a fix that settles nothing returns (never written to). */
+const none: never[] = [];
+
 /**
  * Traccar's distance-based motion model (report.trip.newLogic, NewMotionProcessor), with the
  * window of recent fixes the report keeps beside it:
@@ -59,24 +62,24 @@ export function newMotionDetector<F extends MotionFix>(t: Pick<TripThresholds, '
 
   return {
     update(fix) {
-      const events: MotionEvent<F>[] = [];
+      let events: MotionEvent<F>[] = none; // most fixes settle nothing: no array for them
       const last = window[window.length - 1];
       if (last) {
         const gap = fix.time - last.time;
         const gapDistance = fix.leg;
         if (gap > t.stopGap && gapDistance >= t.minDistance && gapDistance / gap > minSpeed) {
-          if (moving) events.push(event('stopped', last));
+          events = moving ? [event('stopped', last)] : [];
           events.push(event('moving', last, Math.max(last.speed, fix.speed)));
           events.push(event('stopped', fix));
           moving = false;
         } else if (moving) {
           if (settledWithin(fix)) {
             moving = false;
-            events.push(event('stopped', fix));
+            events = [event('stopped', fix)];
           }
         } else if (fixDistance(anchor, fix) >= t.minDistance) {
           moving = true;
-          events.push(backdatedStart(fix));
+          events = [backdatedStart(fix)];
         }
       }
       remember(fix);

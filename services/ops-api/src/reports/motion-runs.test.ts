@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PositionMessage, positionId, type PositionMessageInput, type ReportStop, type ReportTrip } from '@corridor/contracts';
+import { PositionMessage, type PositionMessageInput, type ReportStop, type ReportTrip } from '@corridor/contracts';
 import { ensurePositionsTable, insertPositions } from '@corridor/platform';
 import { queryFixesAt, streamReportFixes, type ReportFixRow } from '@corridor/platform/clickhouse/report-positions';
 import { streamMotionRuns } from '@corridor/platform/clickhouse/report-motion-runs';
@@ -7,6 +7,7 @@ import { createTestAdapters, primaryKind, type TestAdapters } from '@corridor/pl
 import { EARTH_RADIUS_M } from '@corridor/geodata/geo-math';
 import { perDevice, type DeviceRun } from './device-runs';
 import { motionRunItems, runThresholds, runsAnswer } from './motion-runs';
+import { lcg, randomTrack } from './random-track';
 import type { ReportDevice } from './report-devices';
 import { defaultReportSettings, type TripThresholds } from './settings';
 import { stopItem, stopsRun } from './stops';
@@ -25,46 +26,6 @@ const T0 = Date.parse('2026-06-01T00:00:00Z');
 const DEVICES = [31, 32, 33, 34, 35, 36];
 const defaults = defaultReportSettings().trips;
 
-function lcg(seed: number) {
-  let x = seed;
-  return () => ((x = (x * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
-}
-
-/** A random track: runs of a few to a hundred fixes, moving or parked; gaps up to 3 h. */
-function randomTrack(deviceId: number, n: number, seed: number): [PositionMessageInput[], PositionMessageInput[]] {
-  const rnd = lcg(seed);
-  let t = T0 + Math.round(rnd() * 3_600) * 1000;
-  let [lat, lon] = [-1.2 - rnd(), 36.8 + rnd()];
-  let driving = rnd() < 0.5;
-  let left = 0;
-  const out: PositionMessageInput[] = [];
-  const again: PositionMessageInput[] = [];
-  for (let i = 0; i < n; i++) {
-    if (--left <= 0) {
-      driving = !driving;
-      left = Math.round(1 + rnd() * (rnd() < 0.3 ? 4 : 100));
-    }
-    const r = rnd();
-    const gap = r < 0.02 ? Math.round(rnd() * 3 * 3_600) : r < 0.05 ? Math.round(300 + rnd() * 1_500) : Math.round(1 + rnd() * 60);
-    t += gap * 1000;
-    const step = driving ? 0.001 + rnd() * 0.005 : rnd() * 0.0003;
-    lat += (rnd() - 0.5) * step;
-    lon += (rnd() - 0.3) * step;
-    const speed = driving ? (gap > 300 && rnd() < 0.5 ? 90 : Math.round(rnd() * 6000) / 100) : rnd() < 0.85 ? 0 : Math.round(rnd() * 200) / 100; // fast after a gap now and then
-    const attributes: Record<string, number | boolean> = {};
-    if (rnd() < 0.08) attributes['motion'] = rnd() < 0.5;
-    const p: PositionMessageInput = {
-      id: positionId(deviceId, t), deviceId, uniqueId: `prop-${deviceId}`, protocol: 'teltonika', fixTime: new Date(t).toISOString(),
-      serverTime: new Date(t + 1000).toISOString(), valid: true, latitude: lat, longitude: lon, speed, course: 0,
-      ignition: rnd() < 0.15 ? null : driving ? rnd() < 0.95 : rnd() < 0.2, odometer: null, attributes,
-    };
-    out.push(p);
-    if (rnd() < 0.02) out.push({ ...p, id: positionId(deviceId, t, 'state'), valid: false, speed: 0, attributes: { outdated: true } });
-    if (rnd() < 0.03) again.push({ ...p, speed: Math.round(rnd() * 4000) / 100, latitude: lat + 0.01, serverTime: new Date(t + 5000).toISOString() });
-  }
-  return [out, again];
-}
-
 /** Random older-model thresholds the store answers for (minimalTripDuration ≤ minimalNoDataDuration). */
 function randomThresholds(seed: number): TripThresholds {
   const rnd = lcg(seed);
@@ -82,9 +43,9 @@ beforeAll(async () => {
   // redeliveries stay second rows of their keys (a merge would collapse them before the reads)
   await adapters.analytics.client.command({ query: `SYSTEM STOP MERGES ${adapters.analytics.database}.positions` });
   const put = (ps: PositionMessageInput[]) => insertPositions(adapters.analytics)(ps.map((p) => PositionMessage.parse(p)));
-  const tracks = DEVICES.map((id, i) => randomTrack(id, i === 0 ? 6_000 : 1_500, 1_000 + id));
-  for (const [first] of tracks) await put(first);
-  for (const [, again] of tracks) await put(again);
+  const tracks = DEVICES.map((id, i) => randomTrack({ deviceId: id, fixes: i === 0 ? 6_000 : 1_500, seed: 1_000 + id, start: T0, still: i % 2 ? 0.6 : 0 }));
+  for (const { fixes } of tracks) await put(fixes);
+  for (const { again } of tracks) await put(again);
 }, 180_000);
 afterAll(async () => {
   await adapters?.close();

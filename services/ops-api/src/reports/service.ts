@@ -25,7 +25,7 @@ import { stopItem, stopsRun } from './stops';
 import { summaryRun } from './summary';
 import { resolveThresholds } from './thresholds';
 import { motionRunItems, runsAnswer, runThresholds } from './motion-runs';
-import { trackRuns } from './track-runs';
+import { stillRunSpan, trackRuns } from './track-runs';
 import { tripItem, tripsRun } from './trips';
 
 export interface ReportsDeps {
@@ -89,7 +89,7 @@ export function reportsService(deps: ReportsDeps) {
     const input = asked === 'store' && ![...thresholds.values()].every(runsAnswer) ? 'track' : asked;
     if (input === 'rows') return perDevice(fixes(source), (id) => run(id, thresholdsOf(id)));
     const o = { kind, thresholdsOf, lookup, item: (id: number, iv: Interval) => item(id, iv, thresholdsOf(id)) };
-    if (input === 'track') return trackRuns(tracks(source), o);
+    if (input === 'track') return trackRuns(tracks({ ...source, stillRunSpan: (id) => stillRunSpan(thresholdsOf(id)) }), o);
     return motionRunItems(motionRuns({ ...source, thresholdsOf: (id) => runThresholds(thresholdsOf(id)), radiusMetres: EARTH_RADIUS_M }), o);
   }
 

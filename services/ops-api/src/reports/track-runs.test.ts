@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PositionMessage, positionId, type PositionMessageInput, type ReportStop, type ReportTrip } from '@corridor/contracts';
+import { PositionMessage, type PositionMessageInput, type ReportStop, type ReportTrip } from '@corridor/contracts';
 import { ensurePositionsTable, insertPositions } from '@corridor/platform';
 import { queryFixesAt, streamReportFixes, type ReportFixRow } from '@corridor/platform/clickhouse/report-positions';
 import { streamTracks } from '@corridor/platform/clickhouse/report-track';
@@ -9,7 +9,8 @@ import type { ReportDevice } from './report-devices';
 import { defaultReportSettings, type TripThresholds } from './settings';
 import { stopItem, stopsRun } from './stops';
 import { buildTrack, trackPositions, type Segment } from './synthetic-track';
-import { trackRuns } from './track-runs';
+import { stillRunSpan, trackRuns } from './track-runs';
+import { lcg, randomTrack } from './random-track';
 import { tripItem, tripsRun } from './trips';
 
 /**
@@ -22,48 +23,6 @@ const T0 = Date.parse('2026-05-04T00:00:00Z');
 const DAY = 86_400_000;
 const defaults = defaultReportSettings().trips;
 const dev = (id: number, attributes: Record<string, unknown> = {}): ReportDevice => ({ id, name: `KBZ ${id}`, attributes });
-
-/**
- * Irregular fixes: stops and drives of random length, jitter, random speeds and ignition, `motion`
- * sometimes, gaps; and redeliveries (a later server time, other values), inserted apart so they are
- * second rows of their keys until a merge.
- */
-function irregular(deviceId: number, n: number, seed: number, counters: boolean): [PositionMessageInput[], PositionMessageInput[]] {
-  let x = seed;
-  const rnd = () => ((x = (x * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
-  let t = T0 + 3_600_000;
-  let [lat, lon, odometer, hours] = [-3.4, 38.5, 100_000, 5e8];
-  let driving = false;
-  let left = 0;
-  const out: PositionMessageInput[] = [];
-  const again: PositionMessageInput[] = [];
-  for (let i = 0; i < n; i++) {
-    if (--left <= 0) {
-      driving = !driving;
-      left = Math.round(5 + rnd() * (driving ? 200 : 120));
-    }
-    t += (rnd() < 0.01 ? Math.round(rnd() * 3 * 3_600) : Math.round(5 + rnd() * 55)) * 1000; // positions are stored to the second
-    const step = driving ? 0.002 + rnd() * 0.004 : rnd() < 0.2 ? 0.0015 : rnd() * 0.0002; // parked: jitter, now and then a jump
-    lat += (rnd() - 0.5) * step;
-    lon += (rnd() - 0.2) * step;
-    const speed = driving ? Math.round(rnd() * 6000) / 100 : rnd() < 0.8 ? 0 : Math.round(rnd() * 300) / 100;
-    odometer += speed * 8;
-    hours += 30_000;
-    const attributes: Record<string, number | boolean | string> = counters ? { hours, fuelUsed: Math.round(odometer / 10) / 100 } : {};
-    if (rnd() < 0.1) attributes['motion'] = rnd() < 0.5;
-    if (rnd() < 0.05) attributes['driverUniqueId'] = `D${deviceId}`;
-    const p: PositionMessageInput = {
-      id: positionId(deviceId, t), deviceId, uniqueId: `trk-${deviceId}`, protocol: 'teltonika', fixTime: new Date(t).toISOString(),
-      serverTime: new Date(t + 1000).toISOString(), valid: true, latitude: lat, longitude: lon, speed, course: 0,
-      ignition: rnd() < 0.1 ? null : driving || rnd() < 0.3, odometer: counters ? odometer : null, attributes,
-    };
-    out.push(p);
-    // a state record of the same second (no fix: the last location, not valid): a row of its own
-    if (rnd() < 0.02) out.push({ ...p, id: positionId(deviceId, t, 'state'), valid: false, speed: 0, attributes: { outdated: true, batteryLevel: 80 } });
-    if (rnd() < 0.03) again.push({ ...p, speed: Math.round(rnd() * 4000) / 100, latitude: lat + 0.01, serverTime: new Date(t + 5000).toISOString() });
-  }
-  return [out, again];
-}
 
 const workday: Segment[] = [
   { kind: 'stop', seconds: 3 * 3600 },
@@ -83,9 +42,14 @@ beforeAll(async () => {
   // redeliveries stay second rows of their keys (a merge would collapse them before the reads)
   await adapters.analytics.client.command({ query: `SYSTEM STOP MERGES ${adapters.analytics.database}.positions` });
   const put = (ps: PositionMessageInput[]) => insertPositions(adapters.analytics)(ps.map((p) => PositionMessage.parse(p)));
-  const [a, b, c] = [irregular(21, 4000, 11, true), irregular(22, 3000, 12, false), irregular(23, 18_000, 13, true)]; // 23: more fixes than a decoder chunk
-  for (const [first] of [a, b, c]) await put(first);
-  for (const [, again] of [a, b, c]) await put(again);
+  // parked trackers repeat their fix (runs the reader may thin for the newer model); 23: more fixes than a decoder chunk
+  const tracks = [
+    randomTrack({ deviceId: 21, fixes: 4000, seed: 11, start: T0, counters: true, still: 0.5 }),
+    randomTrack({ deviceId: 22, fixes: 3000, seed: 12, start: T0 }),
+    randomTrack({ deviceId: 23, fixes: 18_000, seed: 13, start: T0, counters: true, still: 0.8 }),
+  ];
+  for (const { fixes } of tracks) await put(fixes);
+  for (const { again } of tracks) await put(again);
   await put(trackPositions(24, 'trk-24', buildTrack({ start: new Date(T0), origin: [39.66, -4.05], everySeconds: 20, segments: workday })));
   await put(trackPositions(25, 'trk-25', buildTrack({ start: new Date(T0), origin: [39.66, -4.05], everySeconds: 60, segments: [...workday, ...workday] }), false));
 }, 120_000);
@@ -118,8 +82,13 @@ const fromRows = (kind: Kind, over: Partial<TripThresholds>) =>
     return (kind === 'trips' ? tripsRun(d, thresholds(d, over)) : stopsRun(d, thresholds(d, over))) as DeviceRun<ReportFixRow, Item>;
   }));
 
+/** As the service reads it: runs of identical fixes thinned where the device's thresholds allow (stillRunSpan). */
+const track = (over: Partial<TripThresholds>, pageRows?: number, whole = false) => streamTracks(adapters.analytics)({
+  deviceIds: devices.map((d) => d.id), ...period, pageRows, stillRunSpan: whole ? undefined : (id) => stillRunSpan(thresholds(byId.get(id)!, over)),
+});
+
 const fromTrack = (kind: Kind, over: Partial<TripThresholds>, pageRows?: number) =>
-  all(trackRuns(streamTracks(adapters.analytics)({ deviceIds: devices.map((d) => d.id), ...period, pageRows }), {
+  all(trackRuns(track(over, pageRows), {
     kind, thresholdsOf: (id) => thresholds(byId.get(id)!, over), lookup: (keys) => queryFixesAt(adapters.analytics)(keys), item: item(kind, over),
   }));
 
@@ -143,4 +112,35 @@ describe('trips and stops from the lean track', () => {
     }, 120_000);
   }
 
+
+  /** Random newer-model thresholds, minDistance from 1 m (a parked jitter crosses it) to 1 km. */
+  function randomNewLogic(seed: number): Partial<TripThresholds> {
+    const rnd = lcg(seed);
+    return {
+      newLogic: true, minDistance: Math.round(1 + rnd() * (rnd() < 0.5 ? 50 : 1_000)), minDuration: Math.round(1 + rnd() * 1_800) * 1000,
+      stopGap: Math.round(30 + rnd() * 7_200) * 1000, speedThreshold: rnd() < 0.5 ? 0.01 : Math.round(rnd() * 500) / 100,
+    };
+  }
+
+  it('thin runs of identical fixes for the newer model without changing an answer (random thresholds)', async () => {
+    const fixes = async (over: Partial<TripThresholds>, whole: boolean) => {
+      let n = 0;
+      for await (const batch of track(over, undefined, whole)) for (const c of batch) n += c.length;
+      return n;
+    };
+    const whole = await fixes({}, true);
+    expect(await fixes({}, false), 'the runs are thinned').toBeLessThan(0.95 * whole);
+    expect(await fixes({ minDuration: 30_000 }, false), 'the more, the shorter minDuration').toBeLessThan(0.8 * whole);
+    expect(await fixes({ newLogic: false }, false), 'not for the older model').toBe(whole);
+    let intervals = 0;
+    for (let seed = 1; seed <= 6; seed++) {
+      const over = randomNewLogic(seed);
+      for (const kind of ['trips', 'stops'] as const) {
+        const expected = await fromRows(kind, over);
+        intervals += expected.length;
+        expect(await fromTrack(kind, over, seed % 3 === 0 ? 2_000 : undefined), `${kind}, seed ${seed}: ${JSON.stringify(over)}`).toEqual(expected);
+      }
+    }
+    expect(intervals, 'the tracks make trips and stops').toBeGreaterThan(200);
+  }, 180_000);
 });

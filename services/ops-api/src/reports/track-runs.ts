@@ -5,6 +5,28 @@ import { completedItems } from './interval-items';
 import { intervalBuilder, type Interval, type IntervalKind } from './intervals';
 import type { TripThresholds } from './settings';
 
+/**
+ * How long a run of identical fixes (same position, speed, ignition and `motion`) the track must
+ * keep for a device's detector (report-track.ts StillRunSpan): with Traccar's newer model and a
+ * positive minDistance, a run is kept through its second fix at least minDuration after its first,
+ * and its last fix; the fixes between change no answer. Within such a run every leg is 0 m, so:
+ * - the gap rule never fires (it needs a leg of minDistance);
+ * - stopped, the detector moves only at the run's first fix (the distance to the last event's fix
+ *   is the same at every fix of the run), and an event there dates the anchor to a fix at the
+ *   run's position;
+ * - moving, it settles by that second fix at the latest: the window then holds only fixes of the
+ *   run, spanning minDuration; so after it the detector is stopped and silent to the run's end;
+ * - afterwards the window holds a fix at the run's position wherever it held one before (the last
+ *   fix, or the kept one before a dropped fix), so settling and back-dating read the same
+ *   distances; back-dating stops at the run's last fix (a 0 m leg before it); the oldest window
+ *   fix lies minDuration before the previous fix with or without the dropped ones;
+ * - the running totals agree (0 m legs; ignition time summed over the same span) but the count of
+ *   fixes carrying ignition, of which only "any" is read; the top speed is the run's one speed.
+ * The older model times streaks fix by fix: its tracks are kept whole. Proven against the fold over
+ * every fix by track-runs.test.ts (runs of identical fixes, random newer-model thresholds).
+ */
+export const stillRunSpan = (t: TripThresholds): number | undefined => (t.newLogic && t.minDistance > 0 ? t.minDuration : undefined);
+
 export interface TrackRunsOptions<T> {
   kind: IntervalKind;
   thresholdsOf(deviceId: number): TripThresholds;

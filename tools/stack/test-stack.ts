@@ -92,3 +92,14 @@ export async function startTestStack(kind: AdapterKind, opts: { ops?: Partial<Pa
     },
   };
 }
+
+/** Polls `fn` until it answers something other than undefined or false (a ceiling, not a measure). */
+export async function eventually<T>(what: string, fn: () => Promise<T | undefined | false> | T | undefined | false, ms = 45_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

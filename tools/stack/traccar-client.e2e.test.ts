@@ -7,7 +7,7 @@ import { deviceStateSettingsFrom } from '@corridor/ops-api';
 import { primaryKind } from '@corridor/platform/testing/test-adapters';
 import { gt06Login } from '../sim/senders/gt06-encoder';
 import { TestDevice } from '../../services/ingest/test/test-device';
-import { ADMIN, ADMIN_AUTH, startTestStack, type TestStack } from './test-stack';
+import { ADMIN, ADMIN_AUTH, eventually, startTestStack, type TestStack } from './test-stack';
 
 /**
  * A session as a client written for Traccar's API runs it, against the whole stack on the primary
@@ -21,16 +21,6 @@ import { ADMIN, ADMIN_AUTH, startTestStack, type TestStack } from './test-stack'
  */
 /** A ceiling, not an assertion: checks of the online state resend the last report, so a slow machine cannot time the truck out first. */
 const TIMEOUT_S = 15;
-
-async function eventually<T>(what: string, fn: () => Promise<T | undefined | false> | T | undefined | false, ms = 45_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe('a Traccar-style client session', { timeout: 120_000 }, () => {
   let stack: TestStack;

@@ -1,11 +1,7 @@
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import { describe, expect, inject, it } from 'vitest';
 import { DEMO_ACCOUNTS } from '@corridor/tools/stack/demo/accounts';
-import { launchChromium } from './support/chromium';
-import { Person } from './support/session';
-import { signInAs } from './pages/SignInPage';
-import { STACK_ADMIN as ADMIN } from './support/people';
-
+import type { Person } from './support/session';
+import { browserPeople, STACK_ADMIN as ADMIN } from './support/people';
 
 /**
  * Every main screen of the association and the administration opens for its role, settles
@@ -26,24 +22,11 @@ async function expectFitsWidth(person: Person, what: string): Promise<void> {
 }
 
 describe.skipIf(!inject('chromium'))('the main screens of each role', () => {
-  let browser: Browser;
-  let person: Person | undefined;
-  beforeAll(async () => {
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-  afterEach(async () => {
-    const problems = person?.problems ?? [];
-    await person?.close();
-    expect(problems, 'the browser console stayed clean').toEqual([]);
-  });
+  const people = browserPeople();
 
   for (const [role, tour] of Object.entries(TOURS)) {
     it(`${role}: every screen settles with its data, and no error state`, async () => {
-      person = await Person.open(browser);
-      await signInAs(person, tour.who);
+      const person = await people.open(tour.who);
       for (const path of tour.screens) {
         await person.visit(path);
         expect(await person.page.locator('.state-error').count(), `${path} shows no error state`).toBe(0);
@@ -72,8 +55,7 @@ describe.skipIf(!inject('chromium'))('the main screens of each role', () => {
   });
 
   it('a tablet-width screen keeps its navigation reachable', async () => {
-    person = await Person.open(browser, { viewport: { width: 800, height: 1100 } });
-    await signInAs(person, DEMO_ACCOUNTS.company);
+    const person = await people.open(DEMO_ACCOUNTS.company, { viewport: { width: 800, height: 1100 } });
     await person.visit('/shipments');
     await person.page.getByRole('row').nth(1).waitFor();
     await expectFitsWidth(person, 'tablet /shipments');

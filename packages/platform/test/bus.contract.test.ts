@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Bus, ConsumedMessage } from '../src/adapters/bus';
+import { registry } from '../src/metrics';
 import { busVariants, uniqueName } from './adapter-variants';
 
 const variants = await busVariants();
@@ -115,8 +116,9 @@ describe.each(variants)('Bus contract: $name', ({ create }) => {
     await b.ensureTopics([{ name: topic, partitions: 1 }]);
     let crashes = 1;
     const seen: number[] = [];
+    const groupId = uniqueName('g');
     const sub = await b.subscribe({
-      groupId: uniqueName('g'), topics: [topic], fromBeginning: true,
+      groupId, topics: [topic], fromBeginning: true,
       handler: async (m) => {
         // kafkajs does not restart a consumer after an unrecoverable error (TypeError, RangeError,
         // a non-retriable KafkaJS error such as "Failed to find group coordinator")
@@ -131,7 +133,12 @@ describe.each(variants)('Bus contract: $name', ({ create }) => {
     await waitFor(() => sub.status().state === 'running');
     // the Kafka client gave up on its consumer and the bus started a new one; the in-process bus
     // retries a failed batch without a restart
-    if (b.kind === 'kafka') expect(sub.status()).toMatchObject({ restarts: 1, lastError: 'TypeError: a bug in the handler' });
+    if (b.kind === 'kafka') {
+      expect(sub.status()).toMatchObject({ restarts: 1, lastError: 'TypeError: a bug in the handler' });
+      // and counted for /metrics, by the group (its name may carry the bus's namespace)
+      const counted = ((await registry.getSingleMetric('consumer_restarts_total')?.get())?.values ?? []).filter((v) => String(v.labels.group).endsWith(groupId));
+      expect(counted.map((v) => [v.labels.by, v.value])).toEqual([['supervisor', 1]]);
+    }
     await sub.stop();
     expect(sub.status().state).toBe('stopped');
   }, 90000);

@@ -23,6 +23,7 @@ import { build as buildJourney } from '@corridor/journey';
 import { build as buildOpsApi } from '@corridor/ops-api';
 import { parseConfig, registry, type App } from '@corridor/platform';
 import { TEST_IDENTITY_SECRET } from '@corridor/platform/testing/identity';
+import { caughtUp } from '../caught-up';
 import { LoadDevices, loadImei, type LoadResult } from '../load-devices';
 import { benchAdapters, load1m, partsOf, primaryBenchKind } from '../parts';
 import { round } from '../stats';
@@ -64,17 +65,6 @@ function bucketQuantile(before: Map<number, number>, after: Map<number, number>,
     prevCount = c;
   }
   return NaN;
-}
-
-/** Every consumer of every service has no lag left. */
-async function caughtUp(apps: App[]): Promise<boolean> {
-  for (const app of apps) {
-    const body = (await app.inject({ method: 'GET', url: '/readyz?verbose' })).json<{ details?: { bus?: { consumers?: { lag: Record<string, number> | 'unknown' }[] } } }>();
-    for (const c of body.details?.bus?.consumers ?? []) {
-      if (c.lag === 'unknown' || Object.values(c.lag).some((n) => n > 0)) return false;
-    }
-  }
-  return true;
 }
 
 type Ingest = Awaited<ReturnType<typeof buildIngest>>;

@@ -1,5 +1,6 @@
 /**
- * Ingest's TCP device ports under load, on the embedded adapters:
+ * Ingest's TCP device ports under load, on the parts the environment names (real Kafka, PostgreSQL,
+ * Redis when set; chDB unless CLICKHOUSE_URL; else the embedded ones):
  * - positions/s end to end from 1,000 concurrent GT06 devices (each sends a location, waits for
  *   its ack, sends the next, as a tracker with a backlog does) into ClickHouse, counted after
  *   dedupe; and the rate the devices saw acknowledged, with ack latency percentiles;
@@ -165,13 +166,13 @@ function forceGc(): () => void {
 export default async function run(): Promise<Record<string, number | string>> {
   const { build } = await import('@corridor/ingest');
   const { countPositions } = await import('@corridor/platform');
-  const { createTestAdapters } = await import('@corridor/platform/testing/test-adapters');
-  const adapters = await createTestAdapters('embedded');
+  const { benchAdapters, load1m, partsOf, primaryBenchKind } = await import('../parts');
+  const adapters = await benchAdapters(await primaryBenchKind());
   const svc = await build({ ...adapters, logger: adapters.logger, identitySecret: 'ingest-tcp-bench-secret-0123456789' });
   await svc.start();
   const port = await svc.ports.tcp.gt06.listen(0, '127.0.0.1');
   const gc = forceGc();
-  const out: Record<string, number | string> = {};
+  const out: Record<string, number | string> = { parts: partsOf(adapters), load_start: load1m() };
   try {
     // idle connections: the fd limit is per process; keep a margin for ingest's own files
     const idleCount = Math.min(IDLE_TARGET, fdLimit() - 1000);
@@ -221,8 +222,9 @@ export default async function run(): Promise<Record<string, number | string>> {
     out.tcp_to_clickhouse_positions_per_s = Math.round(total / ((stored - started) / 1000));
     out.ack_latency_p50_ms = Number(done.p50);
     out.ack_latency_p99_ms = Number(done.p99);
+    out.load_end = load1m();
     out.note =
-      `embedded adapters (in-process bus, chDB); devices in a child process; idle count bounded by ulimit -n (${fdLimit()}) minus 1000; ` +
+      `devices in a child process; idle count bounded by ulimit -n (${fdLimit()}) minus 1000; ` +
       'RSS per connection is noisy (startup garbage returned to the OS can outweigh it): heap and external are the stable figures';
     await load.stop();
   } finally {

@@ -75,6 +75,7 @@ export class DeviceConnection implements DeviceLink {
   private waitingForGate = false;
   private queuedBytes = 0;
   private working = false;
+  private drainScheduled = false;
   private paused = false;
   private consecutiveErrors = 0;
   private closeReason: string | undefined;
@@ -167,7 +168,21 @@ export class DeviceConnection implements DeviceLink {
     this.pending = split.rest.length ? Buffer.from(split.rest) : EMPTY;
     this.admitHeld();
     this.checkPause();
-    void this.drain();
+    this.scheduleDrain();
+  }
+
+  /**
+   * Starts the queue's next batch after the reads of this turn of the event loop (setImmediate runs
+   * after the poll phase that delivered them), so frames a device wrote together go as one batch
+   * even when they arrived in several reads. A connection closing meanwhile starts it at once (onClose).
+   */
+  private scheduleDrain(): void {
+    if (this.working || this.drainScheduled) return;
+    this.drainScheduled = true;
+    setImmediate(() => {
+      this.drainScheduled = false;
+      void this.drain();
+    });
   }
 
   /** Admits held frames, in order, while the gate has room and this connection is under its share. */
@@ -355,7 +370,10 @@ export class DeviceConnection implements DeviceLink {
     this.deps.budget.stopWaiting(this.wake);
     this.deps.gate.cancel(this.gateWake);
     this.held = [];
-    if (!this.working && this.queue.length) {
+    // frames read before the close and waiting for their batch are handled as if it had started
+    // (archived, published; not acknowledged); the scheduled start finds the drain working or done
+    if (this.drainScheduled) void this.drain();
+    else if (!this.working && this.queue.length) {
       for (const q of this.queue.splice(0)) this.release(q.frame.bytes.length, q.fixes);
     }
     m.connections.dec({ protocol: this.protocol.name });

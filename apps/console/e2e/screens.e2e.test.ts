@@ -37,8 +37,7 @@ describe.skipIf(!inject('chromium'))('the main screens of each role', () => {
   }
 
   it('officer: each document names what it belongs to as people know it, not by a bare id', async () => {
-    person = await Person.open(browser);
-    await signInAs(person, DEMO_ACCOUNTS.officer);
+    const person = await people.open(DEMO_ACCOUNTS.officer);
     await person.visit('/oversight/documents');
     const table = person.page.getByRole('table', { name: 'Documents' });
     await table.getByRole('row').nth(1).waitFor();

@@ -35,7 +35,7 @@ const urlOf = (host: string, app: { server: { address(): AddressInfo | string | 
  * URLs are set), listening on the configured ports, the gateway in front, the simulated trucks
  * registered and driving. `pnpm start` and the console's browser tests both start it this way.
  */
-export async function startStack(config: StackConfig, opts: { loggerFor?: (service: string) => Logger; consoleDir?: string } = {}): Promise<RunningStack> {
+export async function startStack(config: StackConfig, opts: { loggerFor?: (service: string) => Logger; consoleDir?: string; gatewayEnv?: Record<string, string> } = {}): Promise<RunningStack> {
   const log = opts.loggerFor ?? ((name: string) => createLogger(name, config.LOG_LEVEL));
   const logger = log('stack');
   const adapters = await createAdapters(config, logger, { dataDir: config.DATA_DIR });
@@ -69,6 +69,7 @@ export async function startStack(config: StackConfig, opts: { loggerFor?: (servi
     ADMIN_PASSWORD: config.ADMIN_PASSWORD,
     INTERNAL_TOKEN_SECRET: config.INTERNAL_TOKEN_SECRET,
     ...(opts.consoleDir ? { CONSOLE_DIR: opts.consoleDir } : {}),
+    ...opts.gatewayEnv,
   });
   const gateway = await buildGateway({ ...adapters, logger: log('gateway'), config: gatewayConfig });
   await gateway.start();

@@ -45,7 +45,7 @@ describe.skipIf(!inject('chromium'))('administration and the account at the cons
     await admin.screenshot('admin-users-unlocked');
   });
 
-  it('a user sets up two-step sign-in, then signs in with a code from the authenticator', async () => {
+  it('a user sets up two-step sign-in, signs in with a code from the authenticator, then turns it off and signs in with the password alone', async () => {
     // a user of its own: the demo accounts stay on passwords for the other tests
     const admin = await people.open(ADMIN);
     const who = { email: `totp-${Date.now()}@corridor.test`, password: 'two-steps-are-better' };
@@ -71,5 +71,14 @@ describe.skipIf(!inject('chromium'))('administration and the account at the cons
     await user.page.getByRole('navigation', { name: 'Main navigation', includeHidden: true }).waitFor({ state: 'attached' });
     // the 401 that asked for the code is the answer expected (WWW-Authenticate: TOTP), not a fault
     user.problems.splice(0, user.problems.length, ...user.problems.filter((p) => !(p.includes('401') && p.includes('/api/session'))));
+
+    // the phone is lost: the user turns two-step sign-in off with the password, and the password alone signs in again
+    await new AccountPage(user).disableTotp('Tumaini Two-Step', { password: who.password });
+    await user.screenshot('account-totp-off');
+    const me = await user.context.request.get(`${user.baseUrl}/api/session`, { headers: CONSOLE });
+    expect((await me.json()) as { totpEnabled: boolean }).toMatchObject({ totpEnabled: false });
+    const signIn = new SignInPage(user);
+    await signIn.signOut();
+    await signIn.signIn(who);
   });
 });

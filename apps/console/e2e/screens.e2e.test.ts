@@ -1,11 +1,7 @@
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import { describe, expect, inject, it } from 'vitest';
 import { DEMO_ACCOUNTS } from '@corridor/tools/stack/demo/accounts';
-import { launchChromium } from './support/chromium';
-import { Person } from './support/session';
-import { signInAs } from './pages/SignInPage';
-import { STACK_ADMIN as ADMIN } from './support/people';
-
+import type { Person } from './support/session';
+import { browserPeople, STACK_ADMIN as ADMIN } from './support/people';
 
 /**
  * Every main screen of the association and the administration opens for its role, settles
@@ -14,7 +10,7 @@ import { STACK_ADMIN as ADMIN } from './support/people';
  * photographed by the tests of their work.
  */
 const TOURS = {
-  officer: { who: DEMO_ACCOUNTS.officer, screens: ['/oversight', '/oversight/cargo', '/oversight/certificates', '/complaints', '/disciplinary', '/ratings', '/dashboards'] },
+  officer: { who: DEMO_ACCOUNTS.officer, screens: ['/oversight', '/oversight/cargo', '/oversight/documents', '/oversight/certificates', '/complaints', '/disciplinary', '/ratings', '/dashboards'] },
   admin: { who: ADMIN, screens: ['/admin/users', '/admin/companies', '/admin/devices', '/admin/inventories', '/admin/routes', '/admin/geofences'] },
 };
 
@@ -26,24 +22,11 @@ async function expectFitsWidth(person: Person, what: string): Promise<void> {
 }
 
 describe.skipIf(!inject('chromium'))('the main screens of each role', () => {
-  let browser: Browser;
-  let person: Person | undefined;
-  beforeAll(async () => {
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-  afterEach(async () => {
-    const problems = person?.problems ?? [];
-    await person?.close();
-    expect(problems, 'the browser console stayed clean').toEqual([]);
-  });
+  const people = browserPeople();
 
   for (const [role, tour] of Object.entries(TOURS)) {
     it(`${role}: every screen settles with its data, and no error state`, async () => {
-      person = await Person.open(browser);
-      await signInAs(person, tour.who);
+      const person = await people.open(tour.who);
       for (const path of tour.screens) {
         await person.visit(path);
         expect(await person.page.locator('.state-error').count(), `${path} shows no error state`).toBe(0);
@@ -53,9 +36,25 @@ describe.skipIf(!inject('chromium'))('the main screens of each role', () => {
     });
   }
 
+  it('officer: each document names what it belongs to as people know it, not by a bare id', async () => {
+    const person = await people.open(DEMO_ACCOUNTS.officer);
+    await person.visit('/oversight/documents');
+    const table = person.page.getByRole('table', { name: 'Documents' });
+    await table.getByRole('row').nth(1).waitFor();
+    // every owner looked up (none still loading)
+    await table.getByText('loading…').first().waitFor({ state: 'detached' });
+    const owners = await table.locator('tbody tr td:nth-child(4)').allTextContents();
+    expect(owners.length).toBeGreaterThan(0);
+    for (const owner of owners) expect(owner, 'an owner named, not numbered').not.toMatch(/^(Shipment|Cargo|Certificate|Complaint|Company)\s*#?\d+$/);
+    // an owner links to its record, named by its number
+    const owner = table.locator('tbody tr td:nth-child(4) a').first();
+    expect(await owner.textContent()).toMatch(/^(Shipment|Cargo|Certificate|Complaint)\b.*[A-Z]{2,}/);
+    await owner.click();
+    await person.page.waitForURL(/\/(shipments|cargo|approvals|complaints)\b/);
+  });
+
   it('a tablet-width screen keeps its navigation reachable', async () => {
-    person = await Person.open(browser, { viewport: { width: 800, height: 1100 } });
-    await signInAs(person, DEMO_ACCOUNTS.company);
+    const person = await people.open(DEMO_ACCOUNTS.company, { viewport: { width: 800, height: 1100 } });
     await person.visit('/shipments');
     await person.page.getByRole('row').nth(1).waitFor();
     await expectFitsWidth(person, 'tablet /shipments');

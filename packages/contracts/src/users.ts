@@ -106,6 +106,16 @@ export const TotpCode = z
 export const TotpConfirm = z.object({ code: TotpCode }).meta({ id: 'TotpConfirm' });
 export type TotpConfirm = z.infer<typeof TotpConfirm>;
 
+/** Turning one's own second factor off: proven by a current code, or by the password when the authenticator is lost. */
+export const TotpDisable = z
+  .object({
+    code: TotpCode.optional(),
+    password: z.string().min(1).max(200).optional().describe('The current password, in place of a code'),
+  })
+  .refine((b) => (b.code === undefined) !== (b.password === undefined), { message: 'send either code or password', path: ['code'] })
+  .meta({ id: 'TotpDisable' });
+export type TotpDisable = z.infer<typeof TotpDisable>;
+
 export const UsersQuery = z.object({
   keyword: z.string().max(100).optional().describe('Searches name, email and login'),
   companyId: ref('company', z.coerce.number().int().positive()).optional(),
@@ -178,7 +188,7 @@ export const usersEndpoints = [
     description:
       'The secret stays pending (10 minutes) until POST /users/totp/confirm proves a first code; only then does sign-in ' +
       'require a code. A new request replaces a pending secret. A user whose second factor is already active gets 409 ' +
-      '(an administrator removes it first with DELETE /users/{id}/totp).',
+      '(the user turns it off first with POST /users/totp/disable, or an administrator removes it with DELETE /users/{id}/totp).',
     access: 'authenticated',
     responses: { 200: { description: 'The secret, base32 (RFC 4648, no padding)', schema: z.string(), contentType: 'text/plain' } },
   }),
@@ -210,5 +220,16 @@ export const usersEndpoints = [
     access: ['admin'],
     request: { params: idParam('user') },
     responses: { 204: { description: 'Unlocked', schema: null } },
+  }),
+  defineEndpoint({
+    id: 'users.totp.disable', method: 'post', path: '/users/totp/disable', service: 'gateway', tags,
+    summary: 'Turn the caller\'s own TOTP second factor off (form or JSON: a current code, or the password); sign-in needs only the password again',
+    description:
+      'A code counts once (a used one answers 400 naming `code`, as a wrong one does); a wrong password answers 403. Both are counted ' +
+      'as failed sign-ins of the account (429 while it waits or is locked). No active second factor answers 409. Audited as ' +
+      'user.totp-disable. Administrators remove another user\'s with DELETE /users/{id}/totp.',
+    access: 'authenticated',
+    request: { body: TotpDisable },
+    responses: { 200: { description: 'The user, with totpEnabled false', schema: User } },
   }),
 ] as const;

@@ -95,7 +95,7 @@ export async function build(deps: GatewayDeps): Promise<GatewayService> {
   const throttle = loginThrottle(cache, { maxPerAccount: config.LOGIN_MAX_FAILURES, maxPerIp: config.LOGIN_MAX_FAILURES_PER_IP, maxPerAccountAll: config.LOGIN_MAX_FAILURES_PER_ACCOUNT, lockoutSeconds: config.LOGIN_LOCKOUT_SECONDS, delaySeconds: config.LOGIN_DELAY_SECONDS }, now);
   const cookieSettings = { secure: config.COOKIE_SECURE, ttlSeconds: config.SESSION_TTL_SECONDS };
   const clientIp = clientIpResolver(config.TRUST_PROXY_HOPS);
-  const totp = totpService({ db: db.orm, cache, users, repo: totpRepository(db.orm), now });
+  const totp = totpService({ db: db.orm, cache, users, repo: totpRepository(db.orm), hasher, throttle, now });
   const authn = authenticator({ users, tokens, sessions, throttle, hasher, cookie: cookieSettings, now, secondFactor: totp.check });
   await ensureBootstrapAdmin({ db: db.orm, users, hasher, logger }, { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD });
 
@@ -165,7 +165,7 @@ export async function build(deps: GatewayDeps): Promise<GatewayService> {
   const usersSvc = usersService({ db: db.orm, repo: users, permissions, hasher, sessions, tokens, throttle, onChange: publishUsers });
   gatewayReferenceChecks(app, { users, cache, devices: liveFeed.directory, geofenceUrl: config.GEOFENCE_URL, keys: internalKeys(config) });
   userRoutes(app, usersSvc, clientIp);
-  totpRoutes(app, totp);
+  totpRoutes(app, totp, clientIp);
   passwordRoutes(
     app,
     passwordService({

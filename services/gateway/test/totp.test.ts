@@ -241,3 +241,51 @@ describe('removal by an administrator', () => {
     expect((await inject({ method: 'POST', url: '/api/users/totp', headers: auth })).statusCode).toBe(200);
   });
 });
+
+describe('turning it off oneself', () => {
+  const disable = (headers: Record<string, string>, payload: Record<string, unknown>) => inject({ method: 'POST', url: '/api/users/totp/disable', headers, payload });
+
+  it('with a current code: the code counts once, a wrong one is refused, then sign-in needs no code (audited)', async () => {
+    const { u, secret, auth, confirmedAt } = await enrolled();
+    // the confirming code was used already; a code two steps on is not current
+    const used = await disable(auth, { code: codeAt(secret, confirmedAt) });
+    expect(used.statusCode, used.body).toBe(400);
+    expect(used.json()).toMatchObject({ error: { code: 'VALIDATION_FAILED', details: [{ in: 'body', path: 'code' }] } });
+    expect((await disable(auth, { code: codeAt(secret, confirmedAt + 3) })).statusCode).toBe(400);
+    expect((await inject({ method: 'GET', url: `/api/users/${u.id}`, headers: auth })).json<User>().totpEnabled).toBe(true);
+
+    const step = setStep(confirmedAt + 1);
+    const off = await disable(auth, { code: codeAt(secret, step) });
+    expect(off.statusCode, off.body).toBe(200);
+    expect(off.json<User>()).toMatchObject({ id: u.id, totpEnabled: false });
+    expect((await signIn(u.email, u.plainPassword)).statusCode).toBe(200);
+    const entry = (await audit.forEntity(h.adapters.db.orm, 'user', u.id)).find((r) => r.action === 'user.totp-disable');
+    expect(entry).toMatchObject({ actorUserId: u.id, before: { totpEnabled: true }, after: { totpEnabled: false } });
+    // nothing left to turn off
+    expect((await disable(auth, { code: codeAt(secret, step) })).json()).toMatchObject({ error: { code: 'CONFLICT' } });
+    h.clock.offsetMs = 0;
+  });
+
+  it('with the password when the authenticator is lost (a wrong one 403); either a code or the password, not both or neither', async () => {
+    const { u, secret, auth, confirmedAt } = await enrolled();
+    expect((await disable(auth, {})).statusCode).toBe(400);
+    expect((await disable(auth, { code: codeAt(secret, confirmedAt + 1), password: u.plainPassword })).statusCode).toBe(400);
+    const wrong = await disable(auth, { password: 'not-the-password' });
+    expect(wrong.statusCode, wrong.body).toBe(403);
+    expect(wrong.json()).toMatchObject({ error: { code: 'FORBIDDEN', details: { field: 'password' } } });
+    const off = await disable(auth, { password: u.plainPassword });
+    expect(off.statusCode, off.body).toBe(200);
+    expect(off.json<User>().totpEnabled).toBe(false);
+    expect((await disable({}, { password: u.plainPassword })).statusCode).toBe(401);
+    h.clock.offsetMs = 0;
+  });
+
+  it('counts wrong codes and passwords as failed sign-ins: the account is locked after LOGIN_MAX_FAILURES (429)', async () => {
+    const { u, auth } = await enrolled();
+    for (let i = 0; i < 3; i++) expect((await disable(auth, { password: `wrong-${i}` })).statusCode).toBe(403);
+    const locked = await disable(auth, { password: u.plainPassword });
+    expect(locked.statusCode, locked.body).toBe(429);
+    expect((await inject({ method: 'GET', url: `/api/users/${u.id}`, headers: auth })).json<User>().totpEnabled).toBe(true);
+    h.clock.offsetMs = 0;
+  });
+});

@@ -21,4 +21,20 @@ export class AccountPage {
     await page.getByRole('status').filter({ hasText: 'Two-step sign-in is on' }).waitFor();
     return app;
   }
+
+  /** Turns two-step sign-in off on the account screen, proven by a current code (or the password, given instead). */
+  async disableTotp(userName: string, proof: { code: string } | { password: string }): Promise<void> {
+    const { page } = this.person;
+    await page.getByRole('banner').getByRole('link', { name: userName, exact: true }).click();
+    await this.person.settled();
+    const form = page.getByRole('form', { name: 'Turn off two-step sign-in' });
+    if ('password' in proof) {
+      await form.getByRole('button', { name: 'Use your password instead' }).click();
+      await form.getByLabel('Password').fill(proof.password);
+    } else {
+      await form.getByLabel('Six-digit code').fill(proof.code);
+    }
+    await form.getByRole('button', { name: 'Turn off two-step sign-in' }).click();
+    await page.getByRole('button', { name: 'Set up two-step sign-in' }).waitFor();
+  }
 }

@@ -19,7 +19,7 @@ export const CHROMIUM_ARGS = [
 
 export const chromiumAvailable = (): boolean => existsSync(CHROMIUM);
 
-/** A new browser with a fresh profile (Playwright gives each launch its own empty user-data-dir). */
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+/** A new browser with a fresh profile (Playwright gives each launch its own empty user-data-dir); `args` are added to CHROMIUM_ARGS. */
+export function launchChromium(args: readonly string[] = []): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, ...args], headless: true });
 }

@@ -2,16 +2,20 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { CLIENT, startProvider } from '@corridor/gateway/test/oidc-provider';
 import { createLogger, parseConfig } from '@corridor/platform';
 import { StackConfig } from '@corridor/tools/stack/config';
 import { ensureConsoleBuilt } from '@corridor/tools/stack/console-build';
 import { startStack, type RunningStack } from '@corridor/tools/stack/stack';
 import { chromiumAvailable, CHROMIUM } from './chromium';
+import { OPENID, type OpenIdStack } from './openid';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
     chromium: boolean;
+    /** The OpenID provider the stack signs in with (null against a stack of CONSOLE_E2E_URL, whose provider the tests do not know). */
+    openId: OpenIdStack | null;
   }
 }
 
@@ -20,6 +24,7 @@ const REAL_PARTS = ['DATABASE_URL', 'KAFKA_BROKERS', 'REDIS_URL', 'CLICKHOUSE_UR
 
 let stack: RunningStack | undefined;
 let dataDir: string | undefined;
+let provider: Awaited<ReturnType<typeof startProvider>> | undefined;
 
 /**
  * Once per run: build the console if it is stale, start the whole stack on ephemeral ports with a
@@ -31,6 +36,7 @@ export async function setup(project: TestProject): Promise<void> {
   const haveChromium = chromiumAvailable();
   if (!haveChromium && process.env.CI === 'true') throw new Error(`Chromium not found at ${CHROMIUM}: .ci/run installs Debian's chromium package (apt-get install -y chromium)`);
   project.provide('chromium', haveChromium);
+  project.provide('openId', null);
   if (!haveChromium) {
     project.provide('baseUrl', '');
     return;
@@ -53,11 +59,21 @@ export async function setup(project: TestProject): Promise<void> {
     SIM_TRUCKS: '12',
     SIM_INTERVAL_MS: '1000',
   });
-  stack = await startStack(config, { loggerFor: (name) => createLogger(name, 'error') });
+  // OpenID sign-in against a real provider (oidc-provider, as the gateway's own tests run it). Its
+  // redirect address names the gateway by a host name (the browser of the OpenID test maps it to the
+  // gateway's ephemeral port), as the address must be known before the gateway starts.
+  provider = await startProvider(OPENID.redirectUri, OPENID.accounts);
+  const gatewayEnv = {
+    OIDC_ISSUER: provider.issuer, OIDC_CLIENT_ID: CLIENT.id, OIDC_CLIENT_SECRET: CLIENT.secret, OIDC_REDIRECT_URI: OPENID.redirectUri,
+    OIDC_SCOPE: 'openid email profile groups', OIDC_ROLE_MAP: OPENID.roleMap,
+  };
+  stack = await startStack(config, { loggerFor: (name) => createLogger(name, 'error'), gatewayEnv });
   project.provide('baseUrl', stack.urls.gateway);
+  project.provide('openId', { host: OPENID.host, issuer: provider.issuer });
 }
 
 export async function teardown(): Promise<void> {
   await stack?.close();
+  await provider?.close();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 }

@@ -1,22 +1,29 @@
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from './chromium';
-import { Person } from './session';
+import { Person, type PersonOptions } from './session';
 import { signInAs, type Credentials } from '../pages/SignInPage';
 
 /** The stack's administrator (tools/stack/config.ts defaults, as `pnpm start` prints them). */
 export const STACK_ADMIN: Credentials = { email: 'admin@corridor.local', password: 'corridor-admin' };
 
+export interface BrowserOptions {
+  /** Chromium flags added for this block's browser (e.g. a host name mapped to the gateway). */
+  args?: readonly string[];
+}
+
 /**
- * For a describe block: one browser for its tests, and `open(who)` for each person a test needs
- * (a context of their own, signed in when credentials are given). After each test every person's
- * page is closed and the test fails on anything their browser console reported.
+ * For a describe block: one browser for its tests, and `open(who, opts)` for each person a test
+ * needs (a context of their own with its window size, language and address, signed in when
+ * credentials are given). After each test every person's page is closed and the test fails on
+ * anything their browser console reported (a test that expects a red line removes it from
+ * `person.problems` itself).
  */
-export function browserPeople(): { open(who?: Credentials): Promise<Person> } {
+export function browserPeople(browserOpts: BrowserOptions = {}): { open(who?: Credentials, opts?: PersonOptions): Promise<Person> } {
   let browser: Browser;
   const people: Person[] = [];
   beforeAll(async () => {
-    browser = await launchChromium();
+    browser = await launchChromium(browserOpts.args);
   });
   afterAll(async () => {
     await browser?.close();
@@ -27,8 +34,8 @@ export function browserPeople(): { open(who?: Credentials): Promise<Person> } {
     expect(problems, 'the browser console stayed clean').toEqual([]);
   });
   return {
-    async open(who) {
-      const p = await Person.open(browser);
+    async open(who, opts) {
+      const p = await Person.open(browser, opts);
       people.push(p);
       if (who) await signInAs(p, who);
       return p;

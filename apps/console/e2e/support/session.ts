@@ -5,6 +5,13 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 
 export const SCREENSHOTS = join(import.meta.dirname, '..', '.screenshots');
 
+export interface PersonOptions {
+  viewport?: { width: number; height: number };
+  locale?: string;
+  /** Where this person opens the console (the stack's gateway unless set: e.g. the gateway under a host name). */
+  baseUrl?: string;
+}
+
 /** One person at the console: a browser context of their own, with what went wrong in the page collected. */
 export class Person {
   readonly problems: string[] = [];
@@ -19,8 +26,8 @@ export class Person {
     });
   }
 
-  static async open(browser: Browser, opts: { viewport?: { width: number; height: number }; locale?: string } = {}): Promise<Person> {
-    const baseUrl = inject('baseUrl');
+  static async open(browser: Browser, opts: PersonOptions = {}): Promise<Person> {
+    const baseUrl = opts.baseUrl ?? inject('baseUrl');
     const context = await browser.newContext({ viewport: opts.viewport ?? { width: 1366, height: 850 }, locale: opts.locale ?? 'en-GB', acceptDownloads: true });
     // the console checks every API response against packages/contracts when this is set
     await context.addInitScript(() => localStorage.setItem('corridor.checkResponses', '1'));

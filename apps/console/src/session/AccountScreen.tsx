@@ -9,6 +9,7 @@ import { useUser } from './useUser';
 
 const generate = endpoint(usersEndpoints, 'users.totp.generate');
 const confirm = endpoint(usersEndpoints, 'users.totp.confirm');
+const disable = endpoint(usersEndpoints, 'users.totp.disable');
 
 /** The secret in groups of four, as authenticator apps show it when typed in by hand. */
 const grouped = (secret: string) => secret.replace(/(.{4})/g, '$1 ').trim();
@@ -16,7 +17,8 @@ const grouped = (secret: string) => secret.replace(/(.{4})/g, '$1 ').trim();
 /**
  * The signed-in user's account: two-step sign-in (TOTP) set up by the user: a new secret to add to
  * an authenticator app (by its otpauth link or typed in), confirmed with a first code; from then on
- * sign-in asks for a code. Removing it is an administrator's step (DELETE /users/{id}/totp).
+ * sign-in asks for a code. The user turns it off with a current code, or with the password when
+ * the authenticator is lost; an administrator can also remove it (DELETE /users/{id}/totp).
  */
 export default function AccountScreen() {
   const { t } = useTranslation();
@@ -41,7 +43,7 @@ export default function AccountScreen() {
       <section className="card narrow" aria-labelledby="totp-head">
         <h2 id="totp-head">{t('account.totp')}</h2>
         {user.totpEnabled ? (
-          <p role="status">{t('account.totpOn')}</p>
+          <TotpOff />
         ) : !secret ? (
           <>
             <p className="muted">{t('account.totpOff')}</p>
@@ -70,5 +72,52 @@ export default function AccountScreen() {
         )}
       </section>
     </div>
+  );
+}
+
+/** Two-step sign-in is on: it is turned off with a current code, or with the password when the phone is lost. */
+function TotpOff() {
+  const { t } = useTranslation();
+  const setSession = useSetSession();
+  const off = useApiMutation(disable, { onSuccess: (u) => setSession(u) });
+  const [withPassword, setWithPassword] = useState(false);
+  const [value, setValue] = useState('');
+  const errors = fieldErrors(off.error);
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    await off.mutateAsync({ body: withPassword ? { password: value } : { code: value.trim() } }).catch(() => undefined);
+  }
+
+  function switchProof() {
+    setWithPassword(!withPassword);
+    setValue('');
+    off.reset();
+  }
+
+  return (
+    <>
+      <p role="status">{t('account.totpOn')}</p>
+      <form onSubmit={submit} aria-label={t('account.totpOffTitle')}>
+        {withPassword ? (
+          <Field label={t('signIn.password')} name="password" error={errors.password}>
+            <input type="password" autoComplete="current-password" required value={value} onChange={(e) => setValue(e.target.value)} />
+          </Field>
+        ) : (
+          <Field label={t('signIn.code')} name="code" error={errors.code}>
+            <input inputMode="numeric" autoComplete="one-time-code" pattern="[0-9]{6}" maxLength={6} required value={value} onChange={(e) => setValue(e.target.value)} />
+          </Field>
+        )}
+        <FormError error={off.error} />
+        <div className="form-actions">
+          <button type="submit" className="btn btn-danger" disabled={off.isPending}>
+            {t('account.totpDisable')}
+          </button>
+          <button type="button" className="btn" onClick={switchProof}>
+            {withPassword ? t('account.totpUseCode') : t('account.totpUsePassword')}
+          </button>
+        </div>
+      </form>
+    </>
   );
 }

@@ -5,6 +5,7 @@ import { call } from '../api/client';
 import { isApiError } from '../api/errors';
 import { LanguageSwitch } from '../ui/LanguageSwitch';
 import { errorMessage } from '../ui/states';
+import { setSessionHint } from './session-hint';
 import { sessionCreate, useServer, useSession, useSetSession } from './useSession';
 
 /** Password sign-in, the TOTP second factor when the account has one, and OpenID when the server offers it. */
@@ -88,7 +89,8 @@ export default function SignInScreen() {
           </form>
         )}
         {server.data?.openIdEnabled && (
-          <a className="btn btn-block" href="/api/session/openid/auth">
+          // the provider sends the browser back with a session the console did not see being made
+          <a className="btn btn-block" href="/api/session/openid/auth" onClick={() => setSessionHint(true)}>
             {t('signIn.openId')}
           </a>
         )}

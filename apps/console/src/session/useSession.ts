@@ -17,14 +17,17 @@ export const sessionCreate = endpoint(sessionEndpoints, 'session.create');
 export const sessionDelete = endpoint(sessionEndpoints, 'session.delete');
 export const serverGet = endpoint(systemEndpoints, 'server.get');
 
-/** The signed-in user, or null (GET /api/session answers 404 without a session). */
+/**
+ * The signed-in user, or null. GET /api/session answers 404 without a session (a red line in the
+ * browser console), so it is asked only when this browser may have one: after a sign-in here, or
+ * on the way back from the OpenID provider (the button sets the hint before it leaves).
+ */
 export function useSession() {
-  const server = useServer();
-  const ask = hasSessionHint() || server.data?.openIdEnabled === true;
+  const ask = hasSessionHint();
   const q = useApiQuery(sessionGet, {}, { staleTime: Infinity, retry: false, enabled: ask });
-  const signedOut = (!ask && !server.isPending) || (q.error instanceof ApiError && (q.error.status === 404 || q.error.status === 401));
+  const signedOut = !ask || (q.error instanceof ApiError && (q.error.status === 404 || q.error.status === 401));
   if (signedOut && q.error) setSessionHint(false);
-  return { user: signedOut ? null : (q.data ?? null), loading: !signedOut && (ask ? q.isPending : server.isPending), error: signedOut ? null : (q.error ?? server.error) };
+  return { user: signedOut ? null : (q.data ?? null), loading: !signedOut && q.isPending, error: signedOut ? null : q.error };
 }
 
 export function useServer() {

@@ -1,6 +1,8 @@
 import type { User } from '@corridor/contracts';
 import { AppError, counter, notFound, type Cache, type Orm } from '@corridor/platform';
 import { audit, type AuditActor } from '../audit/audit';
+import type { LoginThrottle } from '../auth/login-throttle';
+import type { PasswordHasher } from '../auth/password-hash';
 import type { UserRow } from '../db/schema';
 import { invalidField } from '../http/invalid-field';
 import type { UsersRepository } from '../users/repository';
@@ -26,8 +28,25 @@ export class TotpRequired extends AppError {
  * sign-in needs no code, so a secret the user never saved cannot lock them out. Administrators
  * remove a key; a password reset leaves it in place. Each code is accepted once.
  */
-export function totpService(deps: { db: Orm; cache: Cache; users: UsersRepository; repo: TotpRepository; now: () => Date }) {
-  const { db, cache, users, repo, now } = deps;
+export function totpService(deps: { db: Orm; cache: Cache; users: UsersRepository; repo: TotpRepository; hasher: PasswordHasher; throttle: LoginThrottle; now: () => Date }) {
+  const { db, cache, users, repo, hasher, throttle, now } = deps;
+
+  /** The proof for turning one's own second factor off: a current, unused code or the password; a wrong one counts as a failed sign-in. */
+  async function prove(user: UserRow & { totpKey: string }, proof: { code?: string; password?: string }, ip: string): Promise<void> {
+    await throttle.check(user.email, ip);
+    if (proof.code !== undefined) {
+      const step = totpStepOf(user.totpKey, proof.code, now());
+      if (step === undefined || !(await repo.claimStep(user.id, user.totpKey, step))) {
+        await throttle.failed(user.email, ip);
+        throw invalidField('body', 'code', step === undefined ? 'is not a current code' : 'was used already; wait for the next one');
+      }
+    } else if (!(await hasher.verify(proof.password ?? '', user.passwordHash))) {
+      await throttle.failed(user.email, ip);
+      throw new AppError('FORBIDDEN', 'The password is wrong', { field: 'password' });
+    }
+    await throttle.succeeded(user.email, ip);
+  }
+
   return {
     /** A new pending secret for the caller (replacing a pending one); 409 when a key is active. */
     async start(userId: number): Promise<string> {
@@ -53,6 +72,21 @@ export function totpService(deps: { db: Orm; cache: Cache; users: UsersRepositor
       });
       await cache.del(pendingKey(userId));
       return toUser(row);
+    },
+
+    /** The user turns their own second factor off, proven by a current code or the password (409 when none is active). */
+    async disable(userId: number, proof: { code?: string; password?: string }, actor: AuditActor, ip: string): Promise<User> {
+      const user = await users.get(userId);
+      if (!user) throw notFound('User', userId);
+      const key = user.totpKey;
+      if (!key) throw new AppError('CONFLICT', 'No TOTP second factor is active', { totpEnabled: false });
+      await prove({ ...user, totpKey: key }, proof, ip);
+      return db.transaction(async (tx) => {
+        const r = await repo.remove(userId, tx);
+        if (!r) throw new AppError('CONFLICT', 'No TOTP second factor is active', { totpEnabled: false });
+        await audit.record(tx, actor, { action: 'user.totp-disable', entityType: 'user', entityId: userId, before: { totpEnabled: true }, after: { totpEnabled: false } });
+        return toUser(r);
+      });
     },
 
     /** An administrator removes a user's key (404 when the user is unknown or has none). */

@@ -227,6 +227,14 @@ describe('PositionEvaluator', () => {
       expect(crossings(await evaluator.handle([fix(57, 240, 0, 35.98)]))).toEqual([['geofenceExit', '42'], ['geofenceCrossed', '1'], ['geofenceCrossed', '40']]);
     });
 
+    it('a state saved before crossings (no place of the last fix) crosses nothing at the next fix, then from there on', async () => {
+      const { evaluator, cache } = setup([circle]);
+      await cache.set(cacheKeys.serverAttributes(), JSON.stringify([on]));
+      await cache.set(geofenceKeys.deviceState(59), JSON.stringify({ v: 1, lastFixTime: T0, fences: {} }));
+      expect(await evaluator.handle([fix(59, 60, 0, 36.02)])).toEqual([]);
+      expect(crossings(await evaluator.handle([fix(59, 120, 0, 35.98)]))).toEqual([['geofenceCrossed', '1']]);
+    });
+
     it('no crossing of a fence the device is still a member of (within its exit margin), nor of a fence not linked to it', async () => {
       const margin = fenceRow(43, 'CIRCLE (0 36, 1000)', { exitMarginMeters: 500 });
       const linked = fenceRow(44, 'CIRCLE (0 36, 1000)');

@@ -49,8 +49,12 @@ describe.skipIf(!inject('chromium'))('the main screens of each role', () => {
     // an owner links to its record, named by its number
     const owner = table.locator('tbody tr td:nth-child(4) a').first();
     expect(await owner.textContent()).toMatch(/^(Shipment|Cargo|Certificate|Complaint)\b.*[A-Z]{2,}/);
-    await owner.click();
-    await person.page.waitForURL(/\/(shipments|cargo|approvals|complaints)\b/);
+    // a certificate's documents open that certificate, waiting for a decision or not
+    const certificate = table.getByRole('link', { name: /^Certificate / }).first();
+    const number = (await certificate.textContent())!.replace(/^Certificate /, '');
+    await certificate.click();
+    await person.page.waitForURL(/\/approvals\?open=\d+$/);
+    await person.page.getByTestId('certificate-card').getByText(number).first().waitFor();
   });
 
   it('a tablet-width screen keeps its navigation reachable', async () => {

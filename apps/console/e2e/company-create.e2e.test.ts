@@ -36,7 +36,14 @@ describe.skipIf(!inject('chromium'))('company staff create shipments and certifi
     await page.waitForURL(/\/shipments\/\d+$/);
     await company.settled();
     await page.locator('.screen-head').getByText(reference).waitFor();
+    // its cargo named as the company knows it (IDF number, goods, status), linking to the cargo
+    const cargo = page.locator('.facts').getByRole('link', { name: idfNumber });
+    await cargo.waitFor();
+    await page.locator('.facts').getByText('Brake pads and linings and 2 more lines').waitFor();
     await company.screenshot('shipment-created');
+    await cargo.click();
+    await page.waitForURL(/\/cargo\/\d+$/);
+    await page.locator('.screen-head').getByText(idfNumber).waitFor();
 
     // a certificate applied for that cargo
     await company.visit('/certificates');

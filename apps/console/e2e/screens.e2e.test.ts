@@ -10,7 +10,7 @@ import { browserPeople, STACK_ADMIN as ADMIN } from './support/people';
  * photographed by the tests of their work.
  */
 const TOURS = {
-  officer: { who: DEMO_ACCOUNTS.officer, screens: ['/oversight', '/oversight/cargo', '/oversight/certificates', '/complaints', '/disciplinary', '/ratings', '/dashboards'] },
+  officer: { who: DEMO_ACCOUNTS.officer, screens: ['/oversight', '/oversight/cargo', '/oversight/documents', '/oversight/certificates', '/complaints', '/disciplinary', '/ratings', '/dashboards'] },
   admin: { who: ADMIN, screens: ['/admin/users', '/admin/companies', '/admin/devices', '/admin/inventories', '/admin/routes', '/admin/geofences'] },
 };
 
@@ -35,6 +35,27 @@ describe.skipIf(!inject('chromium'))('the main screens of each role', () => {
       }
     });
   }
+
+  it('officer: each document names what it belongs to as people know it, not by a bare id', async () => {
+    const person = await people.open(DEMO_ACCOUNTS.officer);
+    await person.visit('/oversight/documents');
+    const table = person.page.getByRole('table', { name: 'Documents' });
+    await table.getByRole('row').nth(1).waitFor();
+    // every owner looked up (none still loading)
+    await table.getByText('loading…').first().waitFor({ state: 'detached' });
+    const owners = await table.locator('tbody tr td:nth-child(4)').allTextContents();
+    expect(owners.length).toBeGreaterThan(0);
+    for (const owner of owners) expect(owner, 'an owner named, not numbered').not.toMatch(/^(Shipment|Cargo|Certificate|Complaint|Company)\s*#?\d+$/);
+    // an owner links to its record, named by its number
+    const owner = table.locator('tbody tr td:nth-child(4) a').first();
+    expect(await owner.textContent()).toMatch(/^(Shipment|Cargo|Certificate|Complaint)\b.*[A-Z]{2,}/);
+    // a certificate's documents open that certificate, waiting for a decision or not
+    const certificate = table.getByRole('link', { name: /^Certificate / }).first();
+    const number = (await certificate.textContent())!.replace(/^Certificate /, '');
+    await certificate.click();
+    await person.page.waitForURL(/\/approvals\?open=\d+$/);
+    await person.page.getByTestId('certificate-card').getByText(number).first().waitFor();
+  });
 
   it('a tablet-width screen keeps its navigation reachable', async () => {
     const person = await people.open(DEMO_ACCOUNTS.company, { viewport: { width: 800, height: 1100 } });

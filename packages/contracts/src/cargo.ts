@@ -96,6 +96,30 @@ export const CargoStatusInput = z
   })
   .meta({ id: 'CargoStatusInput' });
 
+/**
+ * A person's corrections of fields read from the IDF (only the fields given change). The server runs
+ * the same checks as on reading and answers the cargo with its updated extraction report.
+ */
+export const CargoCorrection = z
+  .object({
+    idfNumber: z.string().trim().min(1).max(40),
+    importerName: z.string().trim().min(1).max(200),
+    importerPin: z.string().trim().min(1).max(20),
+    consignor: z.string().trim().min(1).max(200),
+    countryOfOrigin: z.string().trim().min(1).max(100),
+    portOfDischarge: z.string().trim().min(1).max(100),
+    currency: z.string().trim().min(1).max(10),
+    invoiceValue: z.number().min(0).max(1e13),
+    lineItems: z
+      .array(z.object({ hsCode: z.string().trim().min(1).max(20), description: z.string().trim().max(300), quantity: z.number().min(0), unit: z.string().trim().min(1).max(10), value: z.number().min(0) }))
+      .min(1)
+      .max(500),
+  })
+  .partial()
+  .refine((v) => Object.values(v).some((x) => x !== undefined), 'give at least one field to correct')
+  .meta({ id: 'CargoCorrection' });
+export type CargoCorrection = z.infer<typeof CargoCorrection>;
+
 export const CargoIdParam = z.object({ cargoId: ref('cargo', z.coerce.number().int().positive()) });
 
 const CargoFilters = Pagination.extend({
@@ -156,5 +180,14 @@ export const cargoEndpoints = [
     summary: "All companies' cargo (association oversight)", access: ['association_officer', 'association_analyst'],
     request: { query: AdminCargoQuery },
     responses: { 200: { description: 'A page of cargo, newest first', schema: Page } },
+  }),
+  defineEndpoint({
+    id: 'cargo.correct', method: 'patch', path: '/cargos/{cargoId}/fields', service: 'ops-api', tags, companyScoped: true,
+    summary: 'Correct fields read from the IDF', access: ['company_user', 'clearing_agent'],
+    description:
+      'While the cargo is submitted, a person corrects what the reader got wrong; every check runs again (a corrected field has confidence 1) and ' +
+      'the audit trail keeps the old and new values. 409 CONFLICT once the cargo has left submitted, or for an IDF number the company already has.',
+    request: { params: CargoIdParam, body: CargoCorrection },
+    responses: { 200: { description: 'The cargo with its rechecked extraction report', schema: Cargo } },
   }),
 ] as const;

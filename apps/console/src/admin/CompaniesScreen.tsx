@@ -1,9 +1,11 @@
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CompanyKind, CountryCode, type Company } from '@corridor/contracts/companies';
 import { useApiQuery } from '../api/hooks';
 import { useFormat } from '../i18n/format';
-import { DataTable, Pager, type Column } from '../ui/DataTable';
+import type { Column } from '../ui/DataTable';
+import { ChoiceFilter, SearchFilter } from '../ui/list/Filters';
+import { PagedTable } from '../ui/list/PagedTable';
+import { searchText, usePagedFilters } from '../ui/list/usePagedFilters';
 import { companiesList } from '../ui/lookups';
 
 const LIMIT = 50;
@@ -12,11 +14,9 @@ const LIMIT = 50;
 export default function CompaniesScreen() {
   const { t } = useTranslation();
   const f = useFormat();
-  const [country, setCountry] = useState<CountryCode | ''>('');
-  const [kind, setKind] = useState<CompanyKind | ''>('');
-  const [name, setName] = useState('');
-  const [offset, setOffset] = useState(0);
-  const q = useApiQuery(companiesList, { query: { limit: LIMIT, offset, country: country || undefined, kind: kind || undefined, q: name.trim() || undefined } });
+  const list = usePagedFilters({ country: '' as CountryCode | '', kind: '' as CompanyKind | '', name: '' }, LIMIT);
+  const { country, kind, name } = list.filters;
+  const q = useApiQuery(companiesList, { query: { limit: list.limit, offset: list.offset, country: country || undefined, kind: kind || undefined, q: searchText(name) } });
   const columns: Column<Company>[] = [
     { key: 'name', header: t('devices.name'), cell: (c) => c.name },
     { key: 'kind', header: t('companies.kind'), cell: (c) => t(`companies.kinds.${c.kind}`) },
@@ -31,33 +31,11 @@ export default function CompaniesScreen() {
         <h1>{t('companies.title')}</h1>
       </div>
       <div className="filters">
-        <label className="field">
-          <span>{t('common.search')}</span>
-          <input type="search" value={name} onChange={(e) => (setOffset(0), setName(e.target.value))} />
-        </label>
-        <label className="field">
-          <span>{t('geofences.country')}</span>
-          <select value={country} onChange={(e) => (setOffset(0), setCountry(e.target.value as CountryCode | ''))}>
-            <option value="">{t('common.all')}</option>
-            {CountryCode.options.map((c) => (
-              <option key={c}>{c}</option>
-            ))}
-          </select>
-        </label>
-        <label className="field">
-          <span>{t('companies.kind')}</span>
-          <select value={kind} onChange={(e) => (setOffset(0), setKind(e.target.value as CompanyKind | ''))}>
-            <option value="">{t('common.all')}</option>
-            {CompanyKind.options.map((k) => (
-              <option key={k} value={k}>
-                {t(`companies.kinds.${k}`)}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SearchFilter value={name} onChange={(v) => list.set('name', v)} />
+        <ChoiceFilter label={t('geofences.country')} value={country} options={CountryCode.options} onChange={(v) => list.set('country', v)} />
+        <ChoiceFilter label={t('companies.kind')} value={kind} options={CompanyKind.options} optionLabel={(o) => t(`companies.kinds.${o}`)} onChange={(v) => list.set('kind', v)} />
       </div>
-      <DataTable caption={t('companies.title')} columns={columns} rows={q.data?.items} rowKey={(c) => c.id} loading={q.isPending} error={q.error} retry={() => void q.refetch()} empty={{ title: t('companies.empty'), hint: t('common.clearFilters') }} />
-      <Pager offset={offset} limit={LIMIT} total={q.data?.total} count={q.data?.items.length ?? 0} onChange={setOffset} />
+      <PagedTable caption={t('companies.title')} columns={columns} query={q} list={list} rowKey={(c) => c.id} empty={{ title: t('companies.empty'), hint: t('common.clearFilters') }} />
     </div>
   );
 }

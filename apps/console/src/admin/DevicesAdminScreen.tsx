@@ -4,7 +4,10 @@ import { devicesEndpoints, type Device } from '@corridor/contracts/devices';
 import { endpoint } from '../api/endpoint';
 import { useApiMutation, useApiQuery } from '../api/hooks';
 import { useFormat } from '../i18n/format';
-import { DataTable, Pager, type Column } from '../ui/DataTable';
+import type { Column } from '../ui/DataTable';
+import { SearchFilter } from '../ui/list/Filters';
+import { PagedTable } from '../ui/list/PagedTable';
+import { searchText, usePagedFilters } from '../ui/list/usePagedFilters';
 import { Field, FormError, fieldErrors } from '../ui/forms';
 import { useCompanies } from '../ui/lookups';
 
@@ -18,10 +21,9 @@ export default function DevicesAdminScreen() {
   const { t } = useTranslation();
   const f = useFormat();
   const companies = useCompanies();
-  const [keyword, setKeyword] = useState('');
-  const [offset, setOffset] = useState(0);
+  const devices = usePagedFilters({ keyword: '' }, LIMIT);
   const [adding, setAdding] = useState(false);
-  const q = useApiQuery(list, { query: { limit: LIMIT, offset, keyword: keyword.trim() || undefined } });
+  const q = useApiQuery(list, { query: { limit: devices.limit, offset: devices.offset, keyword: searchText(devices.filters.keyword) } });
   const del = useApiMutation(remove, { invalidates: ['devices.'] });
   const columns: Column<Device>[] = [
     { key: 'name', header: t('devices.name'), cell: (d) => d.name },
@@ -50,14 +52,10 @@ export default function DevicesAdminScreen() {
       </div>
       {adding && <DeviceForm onDone={() => setAdding(false)} />}
       <div className="filters mt">
-        <label className="field">
-          <span>{t('common.search')}</span>
-          <input type="search" value={keyword} onChange={(e) => (setOffset(0), setKeyword(e.target.value))} placeholder={t('devices.searchHint')} />
-        </label>
+        <SearchFilter value={devices.filters.keyword} placeholder={t('devices.searchHint')} onChange={(v) => devices.set('keyword', v)} />
       </div>
       <FormError error={del.error} />
-      <DataTable caption={t('devices.adminTitle')} columns={columns} rows={q.data} rowKey={(d) => d.id} loading={q.isPending} error={q.error} retry={() => void q.refetch()} empty={{ title: t('map.noTrucks'), hint: t('devices.registerHint') }} />
-      <Pager offset={offset} limit={LIMIT} count={q.data?.length ?? 0} onChange={setOffset} />
+      <PagedTable caption={t('devices.adminTitle')} columns={columns} query={q} list={devices} rowKey={(d) => d.id} empty={{ title: t('map.noTrucks'), hint: t('devices.registerHint') }} />
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { useMemo, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FeatureCollection } from 'geojson';
 import { GeofenceKind, geofencesEndpoints, type Geofence } from '@corridor/contracts/geofences';
@@ -6,7 +6,8 @@ import { endpoint } from '../api/endpoint';
 import { useApiMutation, useApiQuery } from '../api/hooks';
 import { Field, FormError, fieldErrors } from '../ui/forms';
 import { CorridorMap } from '../ui/map/CorridorMap';
-import { fenceFeature } from '../ui/map/wkt';
+import { geometryBounds } from '../ui/map/bounds';
+import { fenceFeature, wktToGeometry } from '../ui/map/wkt';
 import { Empty, ErrorState, Loading } from '../ui/states';
 import { draftComplete, draftFeatures, draftGeometry, type Draft, type Shape } from './geofence-draft';
 
@@ -22,10 +23,26 @@ export default function GeofencesScreen() {
   const save = useApiMutation(create, { invalidates: ['geofences.'] });
   const del = useApiMutation(remove, { invalidates: ['geofences.'] });
   const [selected, setSelected] = useState<number | null>(null);
+  // a fence just created: once the list shows it, it is scrolled into view and takes the focus
+  const reveal = useRef<number | null>(null);
+  const items = useRef(new Map<number, HTMLButtonElement>());
   const [draft, setDraft] = useState<Draft | null>(null);
   const [form, setForm] = useState({ name: '', kind: 'other' as GeofenceKind, country: '' });
   const fences = useMemo<FeatureCollection>(() => ({ type: 'FeatureCollection', features: (q.data ?? []).flatMap((f) => fenceFeature(f, f.id === selected) ?? []) }), [q.data, selected]);
   const draftFc = useMemo(() => (draft ? draftFeatures(draft) : null), [draft]);
+  const chosen = q.data?.find((f) => f.id === selected);
+  // the map shows the selected fence whole
+  const fit = useMemo(() => {
+    const g = chosen ? wktToGeometry(chosen.area) : null;
+    return g ? geometryBounds(g.geometry) : null;
+  }, [chosen?.id, chosen?.area]); // eslint-disable-line react-hooks/exhaustive-deps
+  useEffect(() => {
+    const button = reveal.current === null ? undefined : items.current.get(reveal.current);
+    if (!button) return;
+    reveal.current = null;
+    (button.closest('li') ?? button).scrollIntoView({ block: 'nearest' });
+    button.focus({ preventScroll: true });
+  }, [q.data, selected]);
   const errors = fieldErrors(save.error);
 
   async function submit(e: FormEvent) {
@@ -39,8 +56,10 @@ export default function GeofencesScreen() {
           ...(g.radius ? { radius: g.radius } : {}), attributes: g.polylineDistance ? { polylineDistance: g.polylineDistance } : {},
         },
       })
-      .then(() => true, () => false);
+      .then((created) => created, () => null);
     if (ok) {
+      reveal.current = ok.id;
+      setSelected(ok.id);
       setDraft(null);
       setForm({ name: '', kind: 'other', country: '' });
     }
@@ -62,7 +81,8 @@ export default function GeofencesScreen() {
       </div>
       <div className="two-col">
         <div className="map-box map-tall">
-          <CorridorMap data={{ fences, draft: draftFc }} label={t('geofences.mapLabel', { count: q.data?.length ?? 0 })} onMapClick={draft ? (p) => setDraft((d) => (d ? { ...d, points: d.shape === 'circle' ? [p] : [...d.points, p] } : d)) : undefined} />
+          <CorridorMap data={{ fences, draft: draftFc }} fit={fit}
+            label={chosen ? t('geofences.mapLabelSelected', { count: q.data?.length ?? 0, name: chosen.name }) : t('geofences.mapLabel', { count: q.data?.length ?? 0 })} onMapClick={draft ? (p) => setDraft((d) => (d ? { ...d, points: d.shape === 'circle' ? [p] : [...d.points, p] } : d)) : undefined} />
         </div>
         <div className="stack">
           {draft && (
@@ -118,7 +138,14 @@ export default function GeofencesScreen() {
               <ul className="plain-list fence-list">
                 {q.data.map((f: Geofence) => (
                   <li key={f.id} className="row">
-                    <button type="button" className="link-button grow" aria-pressed={f.id === selected} onClick={() => setSelected(f.id === selected ? null : f.id)}>
+                    <button
+                      type="button"
+                      className="link-button grow"
+                      aria-pressed={f.id === selected}
+                      ref={(el) => {
+                        if (el) items.current.set(f.id, el);
+                        else items.current.delete(f.id);
+                      }} onClick={() => setSelected(f.id === selected ? null : f.id)}>
                       {f.name}
                     </button>
                     <span className="pill">{t(`geofences.kinds.${f.kind}`)}</span>

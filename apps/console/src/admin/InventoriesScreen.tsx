@@ -4,7 +4,10 @@ import { InventoryStatus, inventoriesEndpoints, type InventoryItem } from '@corr
 import { endpoint, resourceEndpoint } from '../api/endpoint';
 import { useApiMutation, useApiQuery } from '../api/hooks';
 import { useFormat } from '../i18n/format';
-import { DataTable, Pager, type Column } from '../ui/DataTable';
+import type { Column } from '../ui/DataTable';
+import { ChoiceFilter } from '../ui/list/Filters';
+import { PagedTable } from '../ui/list/PagedTable';
+import { usePagedFilters } from '../ui/list/usePagedFilters';
 import { FormError } from '../ui/forms';
 import { useCompanies, useDeviceNames } from '../ui/lookups';
 import { NoteDialog } from '../ui/NoteDialog';
@@ -24,11 +27,10 @@ export default function InventoriesScreen() {
   const f = useFormat();
   const companies = useCompanies();
   const deviceName = useDeviceNames();
-  const [status, setStatus] = useState<InventoryStatus | ''>('');
-  const [offset, setOffset] = useState(0);
+  const inventory = usePagedFilters({ status: '' as InventoryStatus | '' }, LIMIT);
   const [action, setAction] = useState<Action>(null);
   const [companyId, setCompanyId] = useState('');
-  const q = useApiQuery(list, { query: { limit: LIMIT, offset, status: status || undefined } });
+  const q = useApiQuery(list, { query: { limit: inventory.limit, offset: inventory.offset, status: inventory.filters.status || undefined } });
   const opts = { invalidates: ['inventories.', 'devices.'] };
   const doAssign = useApiMutation(assign, opts);
   const doRevoke = useApiMutation(revoke, opts);
@@ -77,17 +79,7 @@ export default function InventoriesScreen() {
         <h1>{t('inventories.title')}</h1>
       </div>
       <div className="filters">
-        <label className="field">
-          <span>{t('shipments.status')}</span>
-          <select value={status} onChange={(e) => (setOffset(0), setStatus(e.target.value as InventoryStatus | ''))}>
-            <option value="">{t('common.all')}</option>
-            {InventoryStatus.options.map((s) => (
-              <option key={s} value={s}>
-                {t(`status.${s}`)}
-              </option>
-            ))}
-          </select>
-        </label>
+        <ChoiceFilter label={t('shipments.status')} value={inventory.filters.status} options={InventoryStatus.options} optionLabel={(o) => t(`status.${o}`)} onChange={(v) => inventory.set('status', v)} />
         {action && action.kind !== 'revoke' && (
           <label className="field">
             <span>{t('inventories.toCompany')}</span>
@@ -103,8 +95,14 @@ export default function InventoriesScreen() {
         )}
       </div>
       <FormError error={doAssign.error ?? doRevoke.error ?? doTransfer.error} />
-      <DataTable caption={t('inventories.title')} columns={columns} rows={q.data ? items : undefined} rowKey={(i) => i.id} loading={q.isPending} error={q.error} retry={() => void q.refetch()} empty={{ title: t('inventories.empty'), hint: t('inventories.emptyHint') }} />
-      <Pager offset={offset} limit={LIMIT} count={items.length} onChange={setOffset} />
+      <PagedTable
+        caption={t('inventories.title')}
+        columns={columns}
+        query={{ data: q.data ? items : undefined, isPending: q.isPending, error: q.error, refetch: q.refetch }}
+        list={inventory}
+        rowKey={(i) => i.id}
+        empty={{ title: t('inventories.empty'), hint: t('inventories.emptyHint') }}
+      />
       <NoteDialog
         open={action !== null && (action.kind === 'revoke' || companyId !== '')}
         title={action ? t(`inventories.${action.kind}Title`, { device: deviceName(action.item.deviceId) }) : ''}

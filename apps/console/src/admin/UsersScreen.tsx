@@ -5,7 +5,10 @@ import { usersEndpoints, type User } from '@corridor/contracts/users';
 import { endpoint } from '../api/endpoint';
 import { useApiMutation, useApiQuery } from '../api/hooks';
 import { useUser } from '../session/useUser';
-import { DataTable, Pager, type Column } from '../ui/DataTable';
+import type { Column } from '../ui/DataTable';
+import { SearchFilter } from '../ui/list/Filters';
+import { PagedTable } from '../ui/list/PagedTable';
+import { searchText, usePagedFilters } from '../ui/list/usePagedFilters';
 import { Field, FormError, fieldErrors } from '../ui/forms';
 import { useCompanies } from '../ui/lookups';
 
@@ -22,10 +25,9 @@ export default function UsersScreen() {
   const { t } = useTranslation();
   const me = useUser();
   const companies = useCompanies();
-  const [keyword, setKeyword] = useState('');
-  const [offset, setOffset] = useState(0);
+  const users = usePagedFilters({ keyword: '' }, LIMIT);
   const [editing, setEditing] = useState<User | 'new' | null>(null);
-  const q = useApiQuery(list, { query: { limit: LIMIT, offset, keyword: keyword.trim() || undefined } });
+  const q = useApiQuery(list, { query: { limit: users.limit, offset: users.offset, keyword: searchText(users.filters.keyword) } });
   const save = useApiMutation(update, { invalidates: ['users.'] });
   const del = useApiMutation(remove, { invalidates: ['users.'] });
   const [unlocked, setUnlocked] = useState<User | null>(null);
@@ -73,10 +75,7 @@ export default function UsersScreen() {
       </div>
       {editing && <UserForm user={editing === 'new' ? null : editing} onDone={() => setEditing(null)} />}
       <div className="filters mt">
-        <label className="field">
-          <span>{t('common.search')}</span>
-          <input type="search" value={keyword} onChange={(e) => (setOffset(0), setKeyword(e.target.value))} />
-        </label>
+        <SearchFilter value={users.filters.keyword} onChange={(v) => users.set('keyword', v)} />
       </div>
       {unlocked && (
         <p className="form-ok" role="status">
@@ -84,8 +83,7 @@ export default function UsersScreen() {
         </p>
       )}
       <FormError error={save.error ?? del.error ?? lift.error} />
-      <DataTable caption={t('users.title')} columns={columns} rows={q.data} rowKey={(u) => u.id} loading={q.isPending} error={q.error} retry={() => void q.refetch()} empty={{ title: t('users.empty'), hint: t('users.emptyHint') }} />
-      <Pager offset={offset} limit={LIMIT} count={q.data?.length ?? 0} onChange={setOffset} />
+      <PagedTable caption={t('users.title')} columns={columns} query={q} list={users} rowKey={(u) => u.id} empty={{ title: t('users.empty'), hint: t('users.emptyHint') }} />
     </div>
   );
 }

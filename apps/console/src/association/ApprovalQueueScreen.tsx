@@ -6,11 +6,11 @@ import { useApiMutation, useApiQuery } from '../api/hooks';
 import { certificateEndpoints } from '../company/certificates';
 import { CertificateCard } from '../company/CertificateCard';
 import { useFormat } from '../i18n/format';
-import { DataTable, Pager, type Column } from '../ui/DataTable';
+import type { Column } from '../ui/DataTable';
+import { PagedTable } from '../ui/list/PagedTable';
+import { usePagedFilters } from '../ui/list/usePagedFilters';
 import { useCompanies } from '../ui/lookups';
 import { NoteDialog } from '../ui/NoteDialog';
-
-const LIMIT = 25;
 
 /**
  * The officer's queue: certificates paid for and submitted, oldest first to be fair; each opens
@@ -21,13 +21,16 @@ export default function ApprovalQueueScreen() {
   const f = useFormat();
   const companies = useCompanies();
   const [params, setParams] = useSearchParams();
-  const [offset, setOffset] = useState(0);
+  const list = usePagedFilters({});
   const [rejecting, setRejecting] = useState<Certificate | null>(null);
-  const q = useApiQuery(certificateEndpoints.list, { query: { status: ['submitted'], limit: LIMIT, offset } }, { refetchInterval: 30_000 });
+  const q = useApiQuery(certificateEndpoints.list, { query: { status: ['submitted'], limit: list.limit, offset: list.offset } }, { refetchInterval: 30_000 });
   const approve = useApiMutation(certificateEndpoints.approve, { invalidates: ['certificates.'] });
   const reject = useApiMutation(certificateEndpoints.reject, { invalidates: ['certificates.'] });
   const openId = Number(params.get('open')) || null;
-  const open = q.data?.items.find((c) => c.id === openId);
+  const queued = q.data?.items.find((c) => c.id === openId);
+  // a certificate named elsewhere (oversight, a document's owner) that is no longer waiting opens too
+  const other = useApiQuery(certificateEndpoints.get, { params: { id: openId ?? 0 } }, { enabled: openId !== null && q.data !== undefined && !queued });
+  const open = queued ?? (openId !== null && other.data?.id === openId ? other.data : undefined);
   const select = (id: number | null) => setParams(id ? { open: String(id) } : {}, { replace: true });
   const columns: Column<Certificate>[] = [
     {
@@ -72,17 +75,14 @@ export default function ApprovalQueueScreen() {
       )}
       <div className="two-col">
         <div>
-          <DataTable
+          <PagedTable
             caption={t('approvals.title')}
             columns={columns}
-            rows={q.data ? sorted : undefined}
+            query={{ ...q, data: q.data ? { items: sorted, total: q.data.total } : undefined }}
+            list={list}
             rowKey={(c) => c.id}
-            loading={q.isPending}
-            error={q.error}
-            retry={() => void q.refetch()}
             empty={{ title: t('approvals.empty'), hint: t('approvals.emptyHint') }}
           />
-          <Pager offset={offset} limit={LIMIT} total={q.data?.total} count={q.data?.items.length ?? 0} onChange={setOffset} />
         </div>
         {open && <CertificateCard certificate={open} onClose={() => select(null)} />}
       </div>

@@ -9,6 +9,7 @@ import { useUser } from '../session/useUser';
 import { useCompanies } from '../ui/lookups';
 import { NoteDialog } from '../ui/NoteDialog';
 import { ErrorState, Loading } from '../ui/states';
+import { StatusHistory } from '../ui/StatusHistory';
 import { StatusPill } from '../ui/StatusPill';
 import { complaintEndpoints } from './association';
 
@@ -78,21 +79,7 @@ export default function ComplaintDetailScreen() {
           </dl>
           <p>{c.description}</p>
         </section>
-        <section className="card" aria-labelledby="complaint-history">
-          <h2 id="complaint-history">{t('shipments.history')}</h2>
-          <ol className="timeline">
-            {c.history.map((h, i) => (
-              <li key={i}>
-                {h.from ? `${t(`status.${h.from}`)} → ` : ''}
-                <strong>{t(`status.${h.to}`)}</strong>
-                <div className="small muted">
-                  {f.dateTime(h.at)} · {h.actorEmail}
-                </div>
-                {h.note && <div className="small">{h.note}</div>}
-              </li>
-            ))}
-          </ol>
-        </section>
+        <StatusHistory id="complaint-history" history={c.history.map((h) => ({ ...h, by: { email: h.actorEmail }, reason: h.note }))} />
       </div>
       <NoteDialog
         open={asking !== null}

@@ -5,6 +5,7 @@ import type { ComplianceDashboard } from '@corridor/contracts/dashboards';
 import { useApiQuery } from '../api/hooks';
 import { useFormat } from '../i18n/format';
 import { BarChartCard } from '../ui/charts/BarChartCard';
+import { useCompanies } from '../ui/lookups';
 import { PeriodPicker, usePeriod } from '../ui/PeriodPicker';
 import { Empty, ErrorState, Loading } from '../ui/states';
 import { Tabs } from '../ui/Tabs';
@@ -36,6 +37,7 @@ export default function DashboardsScreen() {
 function Dashboard({ d }: { d: ComplianceDashboard }) {
   const { t } = useTranslation();
   const f = useFormat();
+  const companies = useCompanies();
   const [flagTypes, weeks] = useMemo(() => {
     const types = [...new Set(d.flagsByTypeAndWeek.items.map((i) => i.flagType))];
     const byWeek = new Map<string, Record<string, number | string>>();
@@ -114,7 +116,7 @@ function Dashboard({ d }: { d: ComplianceDashboard }) {
               <tbody>
                 {d.companiesWithMostViolations.items.map((c) => (
                   <tr key={c.companyId}>
-                    <td>{c.name ?? `#${c.companyId}`}</td>
+                    <td>{c.name ?? companies.name(c.companyId)}</td>
                     <td className="num">{c.flags}</td>
                     <td className="num">{c.complaints}</td>
                     <td className="num">{c.sanctions}</td>

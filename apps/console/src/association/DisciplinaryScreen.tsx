@@ -5,12 +5,13 @@ import { useApiMutation, useApiQuery } from '../api/hooks';
 import { useFormat } from '../i18n/format';
 import { may } from '../session/access';
 import { useUser } from '../session/useUser';
-import { DataTable, Pager, type Column } from '../ui/DataTable';
+import type { Column } from '../ui/DataTable';
+import { CompanyFilter } from '../ui/list/Filters';
+import { PagedTable } from '../ui/list/PagedTable';
+import { chosenId, usePagedFilters } from '../ui/list/usePagedFilters';
 import { Field, FormError, fieldErrors, fromLocalInput, localInput } from '../ui/forms';
 import { useCompanies } from '../ui/lookups';
 import { disciplinaryCreate, disciplinaryList } from './association';
-
-const LIMIT = 25;
 
 /** Sanctions against companies, drivers and trucks: who, what, how long, in force or not; officers record new ones. */
 export default function DisciplinaryScreen() {
@@ -18,9 +19,8 @@ export default function DisciplinaryScreen() {
   const f = useFormat();
   const user = useUser();
   const companies = useCompanies();
-  const [companyId, setCompanyId] = useState<number | undefined>();
-  const [offset, setOffset] = useState(0);
-  const q = useApiQuery(disciplinaryList, { query: { limit: LIMIT, offset, companyId } });
+  const list = usePagedFilters({ companyId: '' });
+  const q = useApiQuery(disciplinaryList, { query: { limit: list.limit, offset: list.offset, companyId: chosenId(list.filters.companyId) } });
   const columns: Column<DisciplinaryRecord>[] = [
     { key: 'subject', header: t('disciplinary.subject'), cell: (r) => `${companies.name(r.companyId)}${r.subjectType === 'company' ? '' : ` · ${t(`complaints.subject.${r.subjectType}`)} ${r.subjectRef}`}` },
     { key: 'sanction', header: t('disciplinary.sanction'), cell: (r) => `${t(`disciplinary.sanctions.${r.sanctionType}`)}${r.fineAmount && r.fineCurrency ? ` · ${f.money(r.fineAmount, r.fineCurrency)}` : ''}` },
@@ -35,29 +35,9 @@ export default function DisciplinaryScreen() {
       </div>
       {may(user, disciplinaryCreate) && <RecordSanction />}
       <div className="filters mt">
-        <label className="field">
-          <span>{t('journeys.company')}</span>
-          <select value={companyId ?? ''} onChange={(e) => (setOffset(0), setCompanyId(Number(e.target.value) || undefined))}>
-            <option value="">{t('common.all')}</option>
-            {(companies.data?.items ?? []).map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <CompanyFilter value={list.filters.companyId} onChange={(v) => list.set('companyId', v)} />
       </div>
-      <DataTable
-        caption={t('disciplinary.title')}
-        columns={columns}
-        rows={q.data?.items}
-        rowKey={(r) => r.id}
-        loading={q.isPending}
-        error={q.error}
-        retry={() => void q.refetch()}
-        empty={{ title: t('disciplinary.empty'), hint: t('disciplinary.emptyHint') }}
-      />
-      <Pager offset={offset} limit={LIMIT} total={q.data?.total} count={q.data?.items.length ?? 0} onChange={setOffset} />
+      <PagedTable caption={t('disciplinary.title')} columns={columns} query={q} list={list} rowKey={(r) => r.id} empty={{ title: t('disciplinary.empty'), hint: t('disciplinary.emptyHint') }} />
     </div>
   );
 }

@@ -1,14 +1,16 @@
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RatingGrade, type CompanyRating } from '@corridor/contracts/ratings';
 import { useApiQuery } from '../api/hooks';
 import { useFormat } from '../i18n/format';
 import { BarChartCard } from '../ui/charts/BarChartCard';
-import { DataTable, Pager, type Column } from '../ui/DataTable';
+import type { Column } from '../ui/DataTable';
+import { ChoiceFilter } from '../ui/list/Filters';
+import { PagedTable } from '../ui/list/PagedTable';
+import { usePagedFilters } from '../ui/list/usePagedFilters';
+import { useCompanies } from '../ui/lookups';
 import { PeriodPicker, usePeriod } from '../ui/PeriodPicker';
 import { ratingsList, ratingsStats } from './association';
 
-const LIMIT = 25;
 const pct = (s: number | null | undefined) => (s === null || s === undefined ? null : Math.round(s * 100));
 
 /** Company ratings for a period: the grade spread, averages per component, and every company's score and why. */
@@ -16,12 +18,13 @@ export default function RatingsScreen() {
   const { t } = useTranslation();
   const f = useFormat();
   const [period, setPeriod] = usePeriod(90);
-  const [grade, setGrade] = useState<RatingGrade | ''>('');
-  const [offset, setOffset] = useState(0);
+  const companies = useCompanies();
+  const ratings = usePagedFilters({ grade: '' as RatingGrade | '' });
+  const { grade } = ratings.filters;
   const stats = useApiQuery(ratingsStats, { query: period });
-  const list = useApiQuery(ratingsList, { query: { ...period, limit: LIMIT, offset, grade: grade || undefined } });
+  const list = useApiQuery(ratingsList, { query: { ...period, limit: ratings.limit, offset: ratings.offset, grade: grade || undefined } });
   const columns: Column<CompanyRating>[] = [
-    { key: 'company', header: t('journeys.company'), cell: (r) => r.companyName ?? `#${r.companyId}` },
+    { key: 'company', header: t('journeys.company'), cell: (r) => r.companyName ?? companies.name(r.companyId) },
     { key: 'grade', header: t('ratings.grade'), cell: (r) => <span className={`pill ${r.grade <= 'B' ? 'pill-ok' : r.grade === 'C' ? 'pill-warn' : 'pill-bad'}`}>{r.grade}</span> },
     { key: 'score', header: t('ratings.score'), numeric: true, cell: (r) => f.number(r.score, 1) },
     { key: 'onTime', header: t('ratings.onTime'), numeric: true, cell: (r) => `${r.components.onTimeDelivery.onTime}/${r.components.onTimeDelivery.delivered}` },
@@ -35,7 +38,7 @@ export default function RatingsScreen() {
       <div className="screen-head">
         <h1>{t('ratings.title')}</h1>
       </div>
-      <PeriodPicker value={period} onChange={(p) => (setOffset(0), setPeriod(p))} />
+      <PeriodPicker value={period} onChange={(p) => (ratings.setOffset(0), setPeriod(p))} />
       {s && (
         <div className="stack">
           <div className="cards">
@@ -68,27 +71,9 @@ export default function RatingsScreen() {
         </div>
       )}
       <div className="filters mt">
-        <label className="field">
-          <span>{t('ratings.grade')}</span>
-          <select value={grade} onChange={(e) => (setOffset(0), setGrade(e.target.value as RatingGrade | ''))}>
-            <option value="">{t('common.all')}</option>
-            {RatingGrade.options.map((g) => (
-              <option key={g}>{g}</option>
-            ))}
-          </select>
-        </label>
+        <ChoiceFilter label={t('ratings.grade')} value={grade} options={RatingGrade.options} onChange={(v) => ratings.set('grade', v)} />
       </div>
-      <DataTable
-        caption={t('ratings.title')}
-        columns={columns}
-        rows={list.data?.items}
-        rowKey={(r) => r.companyId}
-        loading={list.isPending}
-        error={list.error}
-        retry={() => void list.refetch()}
-        empty={{ title: t('ratings.empty'), hint: t('ratings.emptyHint') }}
-      />
-      <Pager offset={offset} limit={LIMIT} total={list.data?.total} count={list.data?.items.length ?? 0} onChange={setOffset} />
+      <PagedTable caption={t('ratings.title')} columns={columns} query={list} list={ratings} rowKey={(r) => r.companyId} empty={{ title: t('ratings.empty'), hint: t('ratings.emptyHint') }} />
     </div>
   );
 }

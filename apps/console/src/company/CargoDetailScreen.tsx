@@ -14,6 +14,7 @@ import { FormError } from '../ui/forms';
 import { useCompanies } from '../ui/lookups';
 import { NoteDialog } from '../ui/NoteDialog';
 import { ErrorState, Loading } from '../ui/states';
+import { StatusHistory } from '../ui/StatusHistory';
 import { StatusPill } from '../ui/StatusPill';
 import { cargoEndpoints } from './cargo';
 import { certificateEndpoints } from './certificates';
@@ -35,6 +36,7 @@ export default function CargoDetailScreen() {
   const q = useApiQuery(cargoEndpoints.get, { params: { cargoId } });
   const companies = useCompanies();
   const move = useApiMutation(cargoEndpoints.changeStatus, { invalidates: ['cargo.'] });
+  const fix = useApiMutation(cargoEndpoints.correct, { invalidates: ['cargo.'] });
   const apply = useApiMutation(certificateEndpoints.apply, { invalidates: ['certificates.', 'cargo.'] });
   const certs = useApiQuery(certificateEndpoints.list, { query: { cargoId, limit: 10 } });
   const [asking, setAsking] = useState<CargoStatus | null>(null);
@@ -68,7 +70,9 @@ export default function CargoDetailScreen() {
               key={s}
               type="button"
               className={s === 'cancelled' || s === 'rejected' ? 'btn btn-danger' : s === 'validated' ? 'btn btn-primary' : 'btn'}
-              disabled={move.isPending}
+              // the server refuses to validate while a check fails: the hint below says what to do first
+              disabled={move.isPending || (s === 'validated' && !c.extraction.valid)}
+              aria-describedby={s === 'validated' && !c.extraction.valid ? 'correct-first' : undefined}
               onClick={() => (NEEDS_REASON.includes(s) ? setAsking(s) : void go(s, null).catch(() => undefined))}
             >
               {t(`cargo.moveTo.${s}`)}
@@ -86,11 +90,15 @@ export default function CargoDetailScreen() {
           )}
           {moves.length === 0 && !canApply && !certificate && <span className="muted">{t('shipments.noMoves')}</span>}
         </div>
-        {!c.extraction.valid && moves.includes('validated') && <p className="small muted">{t('cargo.correctFirst')}</p>}
+        {!c.extraction.valid && moves.includes('validated') && (
+          <p className="small muted" id="correct-first">
+            {t('cargo.correctFirst')}
+          </p>
+        )}
         <FormError error={move.error ?? apply.error} />
       </section>
       <div className="two-col mt">
-        <ExtractionReview extraction={c.extraction} />
+        <ExtractionReview extraction={c.extraction} correct={c.status === 'submitted' && may(user, cargoEndpoints.correct) ? (body) => fix.mutateAsync({ params: { cargoId }, body }) : undefined} />
         <div className="stack">
           <dl className="facts card">
             <dt>{t('journeys.company')}</dt>
@@ -105,21 +113,7 @@ export default function CargoDetailScreen() {
             </dd>
           </dl>
           <DocumentsPanel documents={c.documents} onUpload={may(user, cargoEndpoints.attach) ? upload : undefined} kinds={['idf', 'commercial_invoice', 'packing_list', 'customs_entry', 'permit', 'other']} />
-          <section className="card" aria-labelledby="cargo-history">
-            <h2 id="cargo-history">{t('shipments.history')}</h2>
-            <ol className="timeline">
-              {c.statusHistory.map((h, i) => (
-                <li key={i}>
-                  {h.from ? `${t(`status.${h.from}`)} → ` : ''}
-                  <strong>{t(`status.${h.to}`)}</strong>
-                  <div className="small muted">
-                    {f.dateTime(h.at)} · {h.by.email}
-                  </div>
-                  {h.reason && <div className="small">{h.reason}</div>}
-                </li>
-              ))}
-            </ol>
-          </section>
+          <StatusHistory id="cargo-history" history={c.statusHistory} />
         </div>
       </div>
       <NoteDialog

@@ -8,22 +8,23 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useFormat } from '../i18n/format';
 import { may } from '../session/access';
 import { useUser } from '../session/useUser';
-import { DataTable, Pager, type Column } from '../ui/DataTable';
+import type { Column } from '../ui/DataTable';
+import { ChoiceFilter } from '../ui/list/Filters';
+import { PagedTable } from '../ui/list/PagedTable';
+import { oneOf, usePagedFilters } from '../ui/list/usePagedFilters';
 import { documentUpload } from '../ui/documents/documents';
 import { FormError } from '../ui/forms';
 import { StatusPill } from '../ui/StatusPill';
 import { cargoEndpoints } from './cargo';
-
-const LIMIT = 25;
 
 /** The company's cargo from import declaration forms: upload an IDF to read it, then review each. */
 export default function CargoScreen() {
   const { t } = useTranslation();
   const f = useFormat();
   const user = useUser();
-  const [status, setStatus] = useState<CargoStatus | ''>('');
-  const [offset, setOffset] = useState(0);
-  const q = useApiQuery(cargoEndpoints.listCompany, { query: { limit: LIMIT, offset, status: status ? [status] : undefined } });
+  const list = usePagedFilters({ status: '' as CargoStatus | '' });
+  const { status } = list.filters;
+  const q = useApiQuery(cargoEndpoints.listCompany, { query: { limit: list.limit, offset: list.offset, status: oneOf(status) } });
   const columns: Column<Cargo>[] = [
     { key: 'idf', header: t('cargo.idfNumber'), cell: (c) => <Link to={`/cargo/${c.id}`}>{c.idfNumber}</Link> },
     { key: 'importer', header: t('cargo.importer'), cell: (c) => c.importer.name },
@@ -40,29 +41,17 @@ export default function CargoScreen() {
       </div>
       {may(user, cargoEndpoints.processIdf) && <IdfUpload />}
       <div className="filters mt">
-        <label className="field">
-          <span>{t('shipments.status')}</span>
-          <select value={status} onChange={(e) => (setOffset(0), setStatus(e.target.value as CargoStatus | ''))}>
-            <option value="">{t('common.all')}</option>
-            {CargoStatus.options.map((s) => (
-              <option key={s} value={s}>
-                {t(`status.${s}`)}
-              </option>
-            ))}
-          </select>
-        </label>
+        <ChoiceFilter label={t('shipments.status')} value={status} options={CargoStatus.options} optionLabel={(o) => t(`status.${o}`)} onChange={(v) => list.set('status', v)} />
       </div>
-      <DataTable
+      <PagedTable
         caption={t('cargo.title')}
         columns={columns}
-        rows={q.data?.items}
+        query={q}
+        list={list}
         rowKey={(c) => c.id}
-        loading={q.isPending}
-        error={q.error}
-        retry={() => void q.refetch()}
-        empty={status ? { title: t('cargo.noMatch'), hint: t('common.clearFilters') } : { title: t('cargo.empty'), hint: t('cargo.emptyHint') }}
+        noMatch={t('cargo.noMatch')}
+        empty={{ title: t('cargo.empty'), hint: t('cargo.emptyHint') }}
       />
-      <Pager offset={offset} limit={LIMIT} total={q.data?.total} count={q.data?.items.length ?? 0} onChange={setOffset} />
     </div>
   );
 }

@@ -6,14 +6,15 @@ import { useApiMutation, useApiQuery } from '../api/hooks';
 import { useFormat } from '../i18n/format';
 import { may } from '../session/access';
 import { useUser } from '../session/useUser';
-import { DataTable, Pager, type Column } from '../ui/DataTable';
+import type { Column } from '../ui/DataTable';
+import { ChoiceFilter } from '../ui/list/Filters';
+import { PagedTable } from '../ui/list/PagedTable';
+import { oneOf, usePagedFilters } from '../ui/list/usePagedFilters';
 import { FormError } from '../ui/forms';
 import { StatusPill } from '../ui/StatusPill';
 import { cargoEndpoints } from './cargo';
 import { CertificateCard } from './CertificateCard';
 import { certificateEndpoints } from './certificates';
-
-const LIMIT = 25;
 
 /** The company's single-use certificates: apply for a validated cargo, pay, follow the decision, download. */
 export default function CertificatesScreen() {
@@ -21,9 +22,9 @@ export default function CertificatesScreen() {
   const f = useFormat();
   const user = useUser();
   const [params, setParams] = useSearchParams();
-  const [status, setStatus] = useState<CertificateStatus | ''>('');
-  const [offset, setOffset] = useState(0);
-  const q = useApiQuery(certificateEndpoints.list, { query: { limit: LIMIT, offset, status: status ? [status] : undefined } });
+  const list = usePagedFilters({ status: '' as CertificateStatus | '' });
+  const { status } = list.filters;
+  const q = useApiQuery(certificateEndpoints.list, { query: { limit: list.limit, offset: list.offset, status: oneOf(status) } });
   const openId = Number(params.get('open')) || null;
   const open = useApiQuery(certificateEndpoints.get, { params: { id: openId ?? 0 } }, { enabled: openId !== null });
   const select = (id: number | null) => setParams(id ? { open: String(id) } : {}, { replace: true });
@@ -53,29 +54,17 @@ export default function CertificatesScreen() {
       <div className={openId ? 'two-col mt' : 'mt'}>
         <div>
           <div className="filters">
-            <label className="field">
-              <span>{t('shipments.status')}</span>
-              <select value={status} onChange={(e) => (setOffset(0), setStatus(e.target.value as CertificateStatus | ''))}>
-                <option value="">{t('common.all')}</option>
-                {CertificateStatus.options.map((s) => (
-                  <option key={s} value={s}>
-                    {t(`status.${s}`)}
-                  </option>
-                ))}
-              </select>
-            </label>
+            <ChoiceFilter label={t('shipments.status')} value={status} options={CertificateStatus.options} optionLabel={(o) => t(`status.${o}`)} onChange={(v) => list.set('status', v)} />
           </div>
-          <DataTable
+          <PagedTable
             caption={t('certificates.title')}
             columns={columns}
-            rows={q.data?.items}
+            query={q}
+            list={list}
             rowKey={(c) => c.id}
-            loading={q.isPending}
-            error={q.error}
-            retry={() => void q.refetch()}
-            empty={status ? { title: t('certificates.noMatch'), hint: t('common.clearFilters') } : { title: t('certificates.empty'), hint: t('certificates.emptyHint') }}
+            noMatch={t('certificates.noMatch')}
+            empty={{ title: t('certificates.empty'), hint: t('certificates.emptyHint') }}
           />
-          <Pager offset={offset} limit={LIMIT} total={q.data?.total} count={q.data?.items.length ?? 0} onChange={setOffset} />
         </div>
         {open.data && <CertificateCard certificate={open.data} onClose={() => select(null)} />}
       </div>

@@ -1,6 +1,8 @@
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { IdfExtraction } from '@corridor/contracts/cargo';
 import { useFormat } from '../i18n/format';
+import { CorrectableValue, LineItemsEditor, type Correct } from './FieldCorrection';
 
 type Field = IdfExtraction['fields'][keyof IdfExtraction['fields']];
 const FIELDS = ['idfNumber', 'importerName', 'importerPin', 'consignor', 'countryOfOrigin', 'portOfDischarge', 'currency', 'invoiceValue'] as const;
@@ -20,10 +22,15 @@ function Check({ field }: { field: Pick<Field, 'valid' | 'confidence'> }) {
   );
 }
 
-/** What was read from the IDF: each field beside its checks and issues, then the line items. */
-export function ExtractionReview({ extraction }: { extraction: IdfExtraction }) {
+/**
+ * What was read from the IDF: each field beside its checks and issues, then the line items. With
+ * `correct` (a submitted cargo, a user who may correct it) each value and the line items can be
+ * corrected in place; the server checks them again and the review shows the result.
+ */
+export function ExtractionReview({ extraction, correct }: { extraction: IdfExtraction; correct?: Correct }) {
   const { t } = useTranslation();
   const f = useFormat();
+  const [editingItems, setEditingItems] = useState(false);
   const items = extraction.fields.lineItems;
   const currency = extraction.fields.currency.value;
   return (
@@ -48,7 +55,15 @@ export function ExtractionReview({ extraction }: { extraction: IdfExtraction }) 
               return (
                 <tr key={k} className={fl.valid === false ? 'issue' : undefined} data-testid={`field-${k}`}>
                   <th scope="row">{t(`cargo.fields.${k}`)}</th>
-                  <td>{fl.value === null ? <span className="muted">{t('cargo.notFound')}</span> : k === 'invoiceValue' && currency ? f.money(Number(fl.value), currency) : String(fl.value)}</td>
+                  <td>
+                    <CorrectableValue
+                      field={k}
+                      label={t(`cargo.fields.${k}`)}
+                      value={fl.value}
+                      correct={correct}
+                      shown={fl.value === null ? <span className="muted">{t('cargo.notFound')}</span> : k === 'invoiceValue' && currency ? f.money(Number(fl.value), currency) : String(fl.value)}
+                    />
+                  </td>
                   <td>
                     <Check field={fl} />
                   </td>
@@ -60,10 +75,18 @@ export function ExtractionReview({ extraction }: { extraction: IdfExtraction }) 
         </table>
       </div>
       <h3 className="mt">{t('cargo.lineItems')}</h3>
-      <div className="row small">
+      <div className="row small" data-testid="field-lineItems">
         <Check field={items} />
         {items.issues.length > 0 && <span className="field-error">{items.issues.join('; ')}</span>}
+        {correct && !editingItems && (
+          <button type="button" className="btn btn-small" onClick={() => setEditingItems(true)}>
+            {t('cargo.correctLineItems')}
+          </button>
+        )}
       </div>
+      {correct && editingItems ? (
+        <LineItemsEditor items={items.value ?? []} correct={correct} onDone={() => setEditingItems(false)} />
+      ) : (
       <div className="table-wrap mt-s">
         <table className="data">
           <caption className="sr-only">{t('cargo.lineItems')}</caption>
@@ -96,6 +119,7 @@ export function ExtractionReview({ extraction }: { extraction: IdfExtraction }) 
           </tbody>
         </table>
       </div>
+      )}
       {extraction.warnings.length > 0 && (
         <ul className="small mt-s">
           {extraction.warnings.map((w) => (

@@ -8,7 +8,9 @@ import { may } from '../session/access';
 import { useUser } from '../session/useUser';
 import { DocumentsPanel } from '../ui/documents/DocumentsPanel';
 import { useCompanies } from '../ui/lookups';
+import { CargoRef } from '../ui/references/EntityRefs';
 import { ErrorState, Loading } from '../ui/states';
+import { StatusHistory } from '../ui/StatusHistory';
 import { StatusPill } from '../ui/StatusPill';
 import { ProgressPanel } from './ProgressPanel';
 import { ShipmentMoves } from './ShipmentMoves';
@@ -78,14 +80,17 @@ export default function ShipmentDetailScreen() {
             </dd>
             <dt>{t('shipments.cargo')}</dt>
             <dd>
-              {s.cargoIds.length
-                ? s.cargoIds.map((id, i) => (
-                    <span key={id}>
-                      {i > 0 && ', '}
-                      <Link to={`/cargo/${id}`}>#{id}</Link>
-                    </span>
-                  ))
-                : '—'}
+              {s.cargoIds.length ? (
+                <ul className="ref-list">
+                  {s.cargoIds.map((id) => (
+                    <li key={id}>
+                      <CargoRef cargoId={id} />
+                    </li>
+                  ))}
+                </ul>
+              ) : (
+                '—'
+              )}
             </dd>
             {s.journeyId && (
               <>
@@ -106,21 +111,7 @@ export default function ShipmentDetailScreen() {
         </div>
         <div className="stack">
           <DocumentsPanel documents={s.documents} onUpload={may(user, shipmentEndpoints.attach) ? upload : undefined} kinds={['bill_of_lading', 'cmr', 'commercial_invoice', 'packing_list', 'delivery_note', 'photo', 'other']} />
-          <section className="card" aria-labelledby="history-title">
-            <h2 id="history-title">{t('shipments.history')}</h2>
-            <ol className="timeline">
-              {s.statusHistory.map((h, i) => (
-                <li key={i}>
-                  {h.from ? `${t(`status.${h.from}`)} → ` : ''}
-                  <strong>{t(`status.${h.to}`)}</strong>
-                  <div className="small muted">
-                    {f.dateTime(h.at)} · {h.by.email}
-                  </div>
-                  {h.reason && <div className="small">{h.reason}</div>}
-                </li>
-              ))}
-            </ol>
-          </section>
+          <StatusHistory id="history-title" history={s.statusHistory} />
         </div>
       </div>
     </div>

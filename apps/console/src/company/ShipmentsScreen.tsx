@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { ShipmentStatus, type Shipment } from '@corridor/contracts/shipments';
@@ -6,21 +5,21 @@ import { useApiQuery } from '../api/hooks';
 import { useFormat } from '../i18n/format';
 import { may } from '../session/access';
 import { useUser } from '../session/useUser';
-import { DataTable, Pager, type Column } from '../ui/DataTable';
+import type { Column } from '../ui/DataTable';
+import { ChoiceFilter, SearchFilter } from '../ui/list/Filters';
+import { PagedTable } from '../ui/list/PagedTable';
+import { oneOf, searchText, usePagedFilters } from '../ui/list/usePagedFilters';
 import { StatusPill } from '../ui/StatusPill';
 import { shipmentEndpoints } from './shipments';
-
-const LIMIT = 25;
 
 /** The company's shipments: filter by state and reference, open one, create one. */
 export default function ShipmentsScreen() {
   const { t } = useTranslation();
   const f = useFormat();
   const user = useUser();
-  const [status, setStatus] = useState<ShipmentStatus | ''>('');
-  const [reference, setReference] = useState('');
-  const [offset, setOffset] = useState(0);
-  const q = useApiQuery(shipmentEndpoints.listCompany, { query: { limit: LIMIT, offset, status: status ? [status] : undefined, reference: reference.trim() || undefined } });
+  const list = usePagedFilters({ status: '' as ShipmentStatus | '', reference: '' });
+  const { status, reference } = list.filters;
+  const q = useApiQuery(shipmentEndpoints.listCompany, { query: { limit: list.limit, offset: list.offset, status: oneOf(status), reference: searchText(reference) } });
   const columns: Column<Shipment>[] = [
     { key: 'ref', header: t('shipments.reference'), cell: (s) => <Link to={`/shipments/${s.id}`}>{s.reference}</Link> },
     { key: 'route', header: t('shipments.route'), cell: (s) => `${s.origin.place} → ${s.destination.place}` },
@@ -40,33 +39,18 @@ export default function ShipmentsScreen() {
         )}
       </div>
       <div className="filters">
-        <label className="field">
-          <span>{t('shipments.status')}</span>
-          <select value={status} onChange={(e) => (setOffset(0), setStatus(e.target.value as ShipmentStatus | ''))}>
-            <option value="">{t('common.all')}</option>
-            {ShipmentStatus.options.map((s) => (
-              <option key={s} value={s}>
-                {t(`status.${s}`)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="field">
-          <span>{t('shipments.reference')}</span>
-          <input type="search" value={reference} onChange={(e) => (setOffset(0), setReference(e.target.value))} />
-        </label>
+        <ChoiceFilter label={t('shipments.status')} value={status} options={ShipmentStatus.options} optionLabel={(o) => t(`status.${o}`)} onChange={(v) => list.set('status', v)} />
+        <SearchFilter label={t('shipments.reference')} value={reference} onChange={(v) => list.set('reference', v)} />
       </div>
-      <DataTable
+      <PagedTable
         caption={t('shipments.title')}
         columns={columns}
-        rows={q.data?.items}
+        query={q}
+        list={list}
         rowKey={(s) => s.id}
-        loading={q.isPending}
-        error={q.error}
-        retry={() => void q.refetch()}
-        empty={status || reference ? { title: t('shipments.noMatch'), hint: t('common.clearFilters') } : { title: t('shipments.empty'), hint: t('shipments.emptyHint') }}
+        noMatch={t('shipments.noMatch')}
+        empty={{ title: t('shipments.empty'), hint: t('shipments.emptyHint') }}
       />
-      <Pager offset={offset} limit={LIMIT} total={q.data?.total} count={q.data?.items.length ?? 0} onChange={setOffset} />
     </div>
   );
 }

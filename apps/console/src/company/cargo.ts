@@ -8,4 +8,5 @@ export const cargoEndpoints = {
   get: endpoint(all, 'cargo.get'),
   attach: endpoint(all, 'cargo.attachDocument'),
   changeStatus: endpoint(all, 'cargo.changeStatus'),
+  correct: endpoint(all, 'cargo.correct'),
 };

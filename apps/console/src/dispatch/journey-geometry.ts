@@ -1,6 +1,7 @@
 import type { Feature, FeatureCollection } from 'geojson';
 import type { JourneyDetail } from '@corridor/contracts/journeys';
 import type { LngLatBoundsLike } from 'maplibre-gl';
+import { boundsOf } from '../ui/map/bounds';
 import { bandWidth } from '../ui/map/scale';
 
 /**
@@ -45,13 +46,5 @@ export function journeyBounds(d: JourneyDetail): LngLatBoundsLike | null {
   const track = d.track.map((p): [number, number] => [p.longitude, p.latitude]);
   const offCorridor = d.flags.some((f) => f.type === 'offCorridor');
   const pts = track.length > 1 ? (offCorridor ? [...track, ...route] : track) : route;
-  if (!pts.length) return null;
-  let [w, s, e, n] = [180, 90, -180, -90];
-  for (const [x, y] of pts) {
-    w = Math.min(w, x);
-    e = Math.max(e, x);
-    s = Math.min(s, y);
-    n = Math.max(n, y);
-  }
-  return [[w, s], [e, n]];
+  return boundsOf(pts);
 }

@@ -2,6 +2,8 @@
 export const en = {
   languages: { en: 'English', sw: 'Kiswahili' },
   common: {
+    saving: 'Saving…',
+    loadingRef: 'loading…',
     loading: 'Loading…',
     errorTitle: 'Something went wrong',
     errorUnknown: 'An unexpected error occurred.',
@@ -251,6 +253,7 @@ export const en = {
   },
   corridor: { northern: 'Northern Corridor', central: 'Central Corridor', other: 'Other route' },
   shipments: {
+    unreadable: 'a shipment (not readable)',
     title: 'Shipments',
     shipment: 'Shipment',
     create: 'New shipment',
@@ -308,6 +311,13 @@ export const en = {
     permit: 'Permit', certificate: 'Certificate', invoice: 'Invoice', receipt: 'Receipt', delivery_note: 'Delivery note', photo: 'Photo', other: 'Other',
   },
   cargo: {
+    correct: 'Correct',
+    correctField: 'Correct {{field}}',
+    correctLineItems: 'Correct line items',
+    lineCell: 'Line {{line}} {{field}}',
+    unreadable: 'a cargo (not readable)',
+    moreLines_one: 'and {{count}} more line',
+    moreLines_other: 'and {{count}} more lines',
     title: 'Cargo',
     cargo: 'Cargo',
     idfNumber: 'IDF number',
@@ -327,7 +337,7 @@ export const en = {
     read: 'Upload and read',
     reading: 'Reading…',
     moveTo: { submitted: 'Resubmit', validated: 'Finalize (validate)', rejected: 'Reject', released: 'Release', delivered: 'Delivered', cancelled: 'Cancel cargo' },
-    correctFirst: 'Some checks failed: the server refuses to validate this IDF until they pass. Correct the IDF at its source and upload it again.',
+    correctFirst: 'Some checks failed: correct the highlighted fields below ("Correct" beside each value); the server refuses to validate this IDF until every check passes.',
     extracted: 'Read from the IDF',
     readFrom: 'Read from a {{format}} file.',
     allChecksPassed: 'Every check passed.',
@@ -350,6 +360,7 @@ export const en = {
     },
   },
   certificates: {
+    unreadable: 'a certificate (not readable)',
     title: 'Certificates',
     certificate: 'Certificate',
     number: 'Number',
@@ -412,6 +423,7 @@ export const en = {
     ownerType: { shipment: 'Shipment', cargo: 'Cargo', certificate: 'Certificate', complaint: 'Complaint', disciplinary: 'Disciplinary record', company: 'Company' },
   },
   complaints: {
+    unreadable: 'a complaint (not readable)',
     title: 'Complaints',
     complaint: 'Complaint',
     against: 'Against',
@@ -613,6 +625,8 @@ export const en = {
     list: 'Geofences',
     mapLabel_one: 'Map with {{count}} geofence',
     mapLabel_other: 'Map with {{count}} geofences',
+    mapLabelSelected_one: 'Map with {{count}} geofence, showing {{name}}',
+    mapLabelSelected_other: 'Map with {{count}} geofences, showing {{name}}',
     delete: 'Delete {{name}}',
     empty: 'No geofences',
     emptyHint: 'Draw a polygon, a circle or a corridor on the map.',

@@ -4,6 +4,8 @@ import type { Catalogue } from './en';
 export const sw: Catalogue = {
   languages: { en: 'English', sw: 'Kiswahili' },
   common: {
+    saving: 'Inahifadhi…',
+    loadingRef: 'inapakia…',
     loading: 'Inapakia…',
     errorTitle: 'Kuna tatizo',
     errorUnknown: 'Hitilafu isiyotarajiwa imetokea.',
@@ -253,6 +255,7 @@ export const sw: Catalogue = {
   },
   corridor: { northern: 'Ushoroba wa Kaskazini', central: 'Ushoroba wa Kati', other: 'Njia nyingine' },
   shipments: {
+    unreadable: 'usafirishaji (hausomeki)',
     title: 'Shehena',
     shipment: 'Shehena',
     create: 'Shehena mpya',
@@ -310,6 +313,13 @@ export const sw: Catalogue = {
     permit: 'Kibali', certificate: 'Cheti', invoice: 'Ankara', receipt: 'Stakabadhi', delivery_note: 'Hati ya kupokea', photo: 'Picha', other: 'Nyingine',
   },
   cargo: {
+    correct: 'Sahihisha',
+    correctField: 'Sahihisha {{field}}',
+    correctLineItems: 'Sahihisha bidhaa',
+    lineCell: 'Mstari {{line}} {{field}}',
+    unreadable: 'shehena (haisomeki)',
+    moreLines_one: 'na mstari {{count}} zaidi',
+    moreLines_other: 'na mistari {{count}} zaidi',
     title: 'Mizigo',
     cargo: 'Mzigo',
     idfNumber: 'Namba ya IDF',
@@ -329,7 +339,7 @@ export const sw: Catalogue = {
     read: 'Pakia na usome',
     reading: 'Inasoma…',
     moveTo: { submitted: 'Wasilisha tena', validated: 'Kamilisha (thibitisha)', rejected: 'Kataa', released: 'Achilia', delivered: 'Imefikishwa', cancelled: 'Ghairi mzigo' },
-    correctFirst: 'Baadhi ya ukaguzi umeshindwa: seva haitathibitisha IDF hii hadi upite. Sahihisha IDF kwenye chanzo chake kisha uipakie tena.',
+    correctFirst: 'Baadhi ya ukaguzi umeshindwa: sahihisha sehemu zilizoangaziwa hapa chini ("Sahihisha" kando ya kila thamani); seva haitathibitisha IDF hii hadi ukaguzi wote upite.',
     extracted: 'Kilichosomwa kutoka IDF',
     readFrom: 'Imesomwa kutoka faili ya {{format}}.',
     allChecksPassed: 'Ukaguzi wote umepita.',
@@ -352,6 +362,7 @@ export const sw: Catalogue = {
     },
   },
   certificates: {
+    unreadable: 'cheti (hakisomeki)',
     title: 'Vyeti',
     certificate: 'Cheti',
     number: 'Namba',
@@ -414,6 +425,7 @@ export const sw: Catalogue = {
     ownerType: { shipment: 'Shehena', cargo: 'Mzigo', certificate: 'Cheti', complaint: 'Lalamiko', disciplinary: 'Kumbukumbu ya nidhamu', company: 'Kampuni' },
   },
   complaints: {
+    unreadable: 'lalamiko (halisomeki)',
     title: 'Malalamiko',
     complaint: 'Lalamiko',
     against: 'Dhidi ya',
@@ -615,6 +627,8 @@ export const sw: Catalogue = {
     list: 'Mipaka',
     mapLabel_one: 'Ramani yenye mpaka {{count}}',
     mapLabel_other: 'Ramani yenye mipaka {{count}}',
+    mapLabelSelected_one: 'Ramani yenye mpaka {{count}}, inaonyesha {{name}}',
+    mapLabelSelected_other: 'Ramani yenye mipaka {{count}}, inaonyesha {{name}}',
     delete: 'Futa {{name}}',
     empty: 'Hakuna mipaka',
     emptyHint: 'Chora poligoni, duara au ushoroba kwenye ramani.',

@@ -9,7 +9,7 @@ export interface Column<T> {
   numeric?: boolean;
 }
 
-interface Props<T> {
+export interface DataTableProps<T> {
   columns: Column<T>[];
   rows: T[] | undefined;
   rowKey: (row: T) => string | number;
@@ -23,7 +23,7 @@ interface Props<T> {
 }
 
 /** A table with its loading, error and empty states; the caption names it for screen readers. */
-export function DataTable<T>({ columns, rows, rowKey, loading, error, retry, empty, caption, rowClass }: Props<T>) {
+export function DataTable<T>({ columns, rows, rowKey, loading, error, retry, empty, caption, rowClass }: DataTableProps<T>) {
   if (loading) return <Loading />;
   if (error) return <ErrorState error={error} retry={retry} />;
   if (!rows?.length) return <Empty {...empty} />;

@@ -121,30 +121,53 @@ export interface FixKey { deviceId: number; time: number; id: number }
 /** The map key of queryFixesAt's answer. */
 export const fixKey = (k: FixKey): string => `${k.deviceId}@${k.time}#${k.id}`;
 
+/** What the store holds of a fix beyond what the lean track carries (report-track.ts): the fields report items show. */
+export type StoredFields = Pick<ReportFixRow, 'valid' | 'odometer' | 'hours' | 'fuelUsed' | 'fuel' | 'fuelLevel' | 'driverUniqueId'>;
+
+const STORED_COLUMNS = `${KEY_COLUMNS}, id, valid, odometer,
+  ${attribute('hours', 'Nullable(Float64)')}, ${attribute('fuelUsed', 'Nullable(Float64)')}, ${attribute('fuel', 'Nullable(Float64)')},
+  ${attribute('fuelLevel', 'Nullable(Float64)')}, ${attribute('driverUniqueId', 'Nullable(String)')}`;
+
+/** A STORED_COLUMNS tuple: the same values as fixRowOf reads of these columns. */
+const storedOf = (r: unknown[]): StoredFields => ({
+  valid: Boolean(r[4]), odometer: r[5] as number | null, hours: r[6] as number | null, fuelUsed: r[7] as number | null,
+  fuel: r[8] as number | null, fuelLevel: r[9] as number | null, driverUniqueId: r[10] as string | null,
+});
+
 /**
- * The report rows of the positions at these keys (the fixes a report's items begin and end at),
- * keyed by fixKey; a redelivered one is the row with the earliest server time (its first arrival), as in
- * streamReportFixes. The keys' devices and fix times select the rows through the table's sort key.
+ * The rows of the positions at these keys (the fixes a report's items begin and end at) in the
+ * given columns (starting with KEY_COLUMNS and id), keyed by fixKey; a redelivered one is the row
+ * with the earliest server time (its first arrival), as in streamReportFixes. The keys' devices and
+ * fix times select the rows through the table's sort key.
  */
-export function queryFixesAt(ch: Analytics) {
-  return async (keys: FixKey[], signal?: AbortSignal): Promise<Map<string, ReportFixRow>> => {
-    const out = new Map<string, ReportFixRow>();
+function rowsAt<R>(ch: Analytics, columns: string, rowOf: (r: unknown[]) => R) {
+  return async (keys: FixKey[], signal?: AbortSignal): Promise<Map<string, R>> => {
+    const out = new Map<string, R>();
     if (!keys.length) return out;
     const wanted = new Set(keys.map(fixKey));
     const first = new Map<string, number>();
-    const rows = queryRows(ch, `SELECT ${FIX_COLUMNS} FROM ${ch.database}.positions
+    const rows = queryRows(ch, `SELECT ${columns} FROM ${ch.database}.positions
       WHERE device_id IN {ids:Array(UInt64)} AND fix_time IN (SELECT fromUnixTimestamp64Milli(arrayJoin({times:Array(Int64)}), 'UTC'))`,
     { ids: [...new Set(keys.map((k) => k.deviceId))], times: [...new Set(keys.map((k) => k.time))] }, signal);
     for await (const r of rows) {
-      const row = fixRowOf(r);
-      const key = fixKey(row);
+      const key = fixKey({ deviceId: Number(r[0]), time: Number(r[1]), id: Number(r[3]) });
       if (!wanted.has(key) || (first.has(key) && Number(r[2]) >= first.get(key)!)) continue;
       first.set(key, Number(r[2]));
-      out.set(key, row);
+      out.set(key, rowOf(r));
     }
     return out;
   };
 }
+
+/** The report rows of the positions at these keys (rowsAt), every field. */
+export const queryFixesAt = (ch: Analytics) => rowsAt(ch, FIX_COLUMNS, fixRowOf);
+
+/**
+ * Only the stored fields of the positions at these keys (rowsAt): for fixes of the lean track, which
+ * has the rest. Reading fewer columns is most of what such a lookup costs: a device-day is a third of a
+ * granule, so the few rows asked for per device re-read all of its rows of the columns named.
+ */
+export const queryStoredAt = (ch: Analytics) => rowsAt(ch, STORED_COLUMNS, storedOf);
 
 const ROUTE_COLUMNS = `${KEY_COLUMNS}, id, unique_id, protocol, toUnixTimestamp64Milli(device_time), valid, latitude, longitude, speed,
   course, altitude, accuracy, satellites, hdop, ignition, odometer, power, battery, alarm, crc_valid, raw_frame_id, attributes`;

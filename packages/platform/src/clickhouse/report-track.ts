@@ -6,8 +6,8 @@ import { afterKeySql, attributeSql, positionsSource, type ReportPositionsQuery }
  * The track a motion detector runs on: per device, oldest first, only what the detection reads of
  * each fix (time, position, speed, ignition, the `motion` attribute), as columns. The store sends
  * it as fixed-width binary rows (RowBinary): no text to parse, no attribute extracted but `motion`.
- * The fields a report item shows (ids, odometer, engine hours, fuel, driver) are read afterwards
- * for the few fixes items begin and end at (queryFixesAt).
+ * The other fields a report item shows (validity, odometer, engine hours, fuel, driver) are read afterwards
+ * for the few fixes items begin and end at (queryStoredAt).
  *
  * Read like the other report streams (report-pages.ts): one streamed query on ClickHouse, pages of
  * devices on chDB (a device with more fixes than a page alone, in keyset pages), the next page

@@ -44,10 +44,10 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const [listCompany, processIdf, get, attachDocument, changeStatus, listAdmin] = cargoEndpoints;
+const [listCompany, processIdf, get, attachDocument, changeStatus, listAdmin, correct] = cargoEndpoints;
 type User = keyof typeof testUsers;
 
-async function call<T = unknown>(who: User | Identity, method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown) {
+async function call<T = unknown>(who: User | Identity, method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, payload?: unknown) {
   const res = await svc.app.inject({ method, url, headers: await asUser(typeof who === 'string' ? testUsers[who] : who), payload: payload as never });
   return { status: res.statusCode, body: res.json() as T };
 }
@@ -248,6 +248,57 @@ describe('PUT /cargos/{cargoId}/status', () => {
   });
 
   runCommonRouteTests({ app: () => svc.app, endpoint: changeStatus, invalidBody: { status: 'lost' } });
+});
+
+describe('PATCH /cargos/{cargoId}/fields', () => {
+  it('corrects a field the checks refused: the checks run again, the cargo then validates, and the audit keeps old and new values', async () => {
+    const c = await cargoFromPdf('companyA', { importerPin: 'NOTAPIN1' });
+    expect(c.extraction).toMatchObject({ valid: false, fields: { importerPin: { valid: false, issues: [expect.stringMatching(/KRA PIN/)] } } });
+    const r = await call<Cargo>('companyA', 'PATCH', `/api/cargos/${c.id}/fields`, { importerPin: 'p 051234567x' });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.importer.pin).toBe('P051234567X');
+    expect(r.body.extraction).toMatchObject({ valid: true, fields: { importerPin: { value: 'P051234567X', confidence: 1, valid: true, issues: [] } } });
+    // the other fields are as read
+    expect(r.body.extraction.fields.idfNumber).toEqual(c.extraction.fields.idfNumber);
+    expect((await call<Cargo>('agentA', 'PUT', `/api/cargos/${c.id}/status`, { status: 'validated' })).body.status).toBe('validated');
+    const trail = await audit.forEntity(adapters.db.orm, 'cargo', c.id);
+    expect(trail.find((a) => a.action === 'cargo.correct')).toMatchObject({ before: { importerPin: 'NOTAPIN1', valid: false }, after: { importerPin: 'P051234567X', valid: true }, actorUserId: 5 });
+    // once it has left submitted it is no longer corrected
+    const late = await call<ErrorBody>('companyA', 'PATCH', `/api/cargos/${c.id}/fields`, { consignor: 'Someone else' });
+    expect(late.status).toBe(409);
+    expect(late.body.error).toMatchObject({ code: 'CONFLICT', details: { current: 'validated' } });
+  });
+
+  it('checks the totals again when the line items are corrected, and keeps a check failing for a bad value', async () => {
+    const c = await cargoFromPdf('companyA');
+    const items = c.lineItems.map((it, i) => (i === 0 ? { ...it, value: it.value + 500 } : it));
+    const r = await call<Cargo>('agentA', 'PATCH', `/api/cargos/${c.id}/fields`, { lineItems: items });
+    expect(r.status).toBe(200);
+    expect(r.body.extraction).toMatchObject({ valid: false, fields: { lineItems: { valid: true, confidence: 1 }, invoiceValue: { valid: false, issues: [expect.stringMatching(/add up to 49250/)] } } });
+    const fixed = await call<Cargo>('agentA', 'PATCH', `/api/cargos/${c.id}/fields`, { invoiceValue: 49250 });
+    expect(fixed.body).toMatchObject({ invoice: { value: 49250 }, extraction: { valid: true } });
+    const bad = await call<Cargo>('agentA', 'PATCH', `/api/cargos/${c.id}/fields`, { currency: 'dollars' });
+    expect(bad.body.extraction).toMatchObject({ valid: false, fields: { currency: { value: 'DOLLARS', valid: false } } });
+  });
+
+  it('answers 409 for an IDF number the company already has, 404 across companies, 400 for no field or a bad one', async () => {
+    const taken = await cargoFromPdf('companyA');
+    const c = await cargoFromPdf('companyA');
+    const dup = await call<ErrorBody>('companyA', 'PATCH', `/api/cargos/${c.id}/fields`, { idfNumber: taken.idfNumber });
+    expect(dup.status).toBe(409);
+    expect(dup.body.error.details).toMatchObject({ idfNumber: taken.idfNumber });
+    expect((await call('companyB', 'PATCH', `/api/cargos/${c.id}/fields`, { consignor: 'X' })).status).toBe(404);
+    expect((await call('companyA', 'PATCH', '/api/cargos/99999999/fields', { consignor: 'X' })).status).toBe(404);
+    const none = await call<ErrorBody>('companyA', 'PATCH', `/api/cargos/${c.id}/fields`, {});
+    expect(none.status).toBe(400);
+    expect(none.body.error.message).toMatch(/at least one field/);
+    const neg = await call<ErrorBody>('companyA', 'PATCH', `/api/cargos/${c.id}/fields`, { invoiceValue: -1 });
+    expect(neg.status).toBe(400);
+    expect(neg.body.error.message).toContain('invoiceValue');
+    expect((await call<CargoDetail>('companyA', 'GET', `/api/cargos/${c.id}`)).body.idfNumber).toBe(c.idfNumber);
+  });
+
+  runCommonRouteTests({ app: () => svc.app, endpoint: correct, invalidBody: { invoiceValue: 'many' } });
 });
 
 describe('POST /cargos/{cargoId}/documents', () => {

@@ -56,6 +56,11 @@ export function cargoRepository(db: Orm) {
       const [r] = await tx.update(cargos).set({ status, updatedAt: new Date() }).where(eq(cargos.id, id)).returning();
       return r!;
     },
+    /** Writes corrected fields (the columns and the extraction report they came from). */
+    async correct(tx: Orm, id: number, set: Partial<Pick<NewCargoRow, 'idfNumber' | 'importerName' | 'importerPin' | 'consignor' | 'countryOfOrigin' | 'portOfDischarge' | 'invoiceValue' | 'currency' | 'lineItems' | 'extraction'>>): Promise<CargoRow> {
+      const [r] = await tx.update(cargos).set({ ...set, updatedAt: new Date() }).where(eq(cargos.id, id)).returning();
+      return r!;
+    },
     async addHistory(tx: Orm, row: typeof cargoStatusHistory.$inferInsert): Promise<void> {
       await tx.insert(cargoStatusHistory).values(row);
     },

@@ -4,7 +4,7 @@ import { documentToAttach } from '../documents/attach-request';
 import type { DocumentsService } from '../documents/service';
 import type { CargoService } from './service';
 
-const [listCompany, processIdf, get, attachDocument, changeStatus, listAdmin] = cargoEndpoints;
+const [listCompany, processIdf, get, attachDocument, changeStatus, listAdmin, correct] = cargoEndpoints;
 
 const dates = (q: { from?: string; to?: string }) => ({ from: q.from ? new Date(q.from) : undefined, to: q.to ? new Date(q.to) : undefined });
 
@@ -24,5 +24,6 @@ export function cargoRoutes(app: App, svc: CargoService, deps: { documents: Docu
     return reply.code(201).send(deps.documents.withLink(await svc.attachDocument(cargo.id, documentId, by, scope, req.id), by.userId));
   });
   registerEndpoint(app, changeStatus, async (req) => svc.changeStatus(req.params.cargoId, req.body, req.identity!, companyScope(req.identity!), req.id));
+  registerEndpoint(app, correct, async (req) => svc.correct(req.params.cargoId, req.body, req.identity!, companyScope(req.identity!), req.id));
   registerEndpoint(app, listAdmin, async (req) => svc.list({ ...req.query, ...dates(req.query) }));
 }

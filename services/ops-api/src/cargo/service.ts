@@ -1,9 +1,10 @@
-import type { Cargo, CargoDetail, CargoStatus, DocumentRecord, IdfExtraction } from '@corridor/contracts';
+import type { Cargo, CargoCorrection, CargoDetail, CargoStatus, DocumentRecord, IdfExtraction } from '@corridor/contracts';
 import { AppError, notFound, type Identity, type Logger, type Orm } from '@corridor/platform';
 import { audit } from '../audit/audit';
 import type { CargoRow, CargoStatusHistoryRow } from '../db/schema';
 import type { PdfTextReader } from '../documents/pdf-text';
 import type { DocumentsService } from '../documents/service';
+import { correctExtraction } from './idf-correction';
 import { readIdf } from './idf-reader';
 import type { CargoFilter, CargoRepository } from './repository';
 import { allowedCargoMoves } from './transitions';
@@ -106,6 +107,35 @@ export function cargoService(deps: CargoDeps) {
         });
         return toCargo(row);
       });
+    },
+
+    /** A person's corrections of the fields read from the IDF, while the cargo is submitted; the checks run again. */
+    async correct(id: number, input: CargoCorrection, by: Identity, scope: number | undefined, requestId?: string): Promise<Cargo> {
+      try {
+        return await db.transaction(async (tx) => {
+          const before = visible(await repo.lock(tx, id), scope, id);
+          if (before.status !== 'submitted') {
+            throw new AppError('CONFLICT', `Only a submitted cargo can be corrected; this one is ${before.status}`, { current: before.status });
+          }
+          const x = correctExtraction(before.extraction, input);
+          const v = x.fields;
+          const row = await repo.correct(tx, id, {
+            idfNumber: v.idfNumber.value ?? before.idfNumber, importerName: v.importerName.value ?? before.importerName, importerPin: v.importerPin.value,
+            consignor: v.consignor.value, countryOfOrigin: v.countryOfOrigin.value, portOfDischarge: v.portOfDischarge.value,
+            invoiceValue: v.invoiceValue.value, currency: v.currency.value, lineItems: v.lineItems.value ?? [], extraction: x,
+          });
+          const changed = Object.keys(input) as (keyof CargoCorrection)[];
+          await audit.record(tx, by, {
+            action: 'cargo.correct', entityType: 'cargo', entityId: id, companyId: row.companyId, requestId,
+            before: { ...Object.fromEntries(changed.map((k) => [k, before.extraction.fields[k].value])), valid: before.extraction.valid },
+            after: { ...Object.fromEntries(changed.map((k) => [k, x.fields[k].value])), valid: x.valid },
+          });
+          return toCargo(row);
+        });
+      } catch (err) {
+        if (isUniqueViolation(err)) throw new AppError('CONFLICT', `Your company already has a cargo for IDF ${input.idfNumber}`, { field: 'idfNumber', idfNumber: input.idfNumber });
+        throw err;
+      }
     },
 
     async attachDocument(id: number, documentId: string, by: Identity, scope: number | undefined, requestId?: string): Promise<DocumentRecord> {

@@ -4,7 +4,7 @@ import type {
   ReportStop, ReportSummary, ReportSummaryQuery, ReportTrip, ReportTripsQuery,
 } from '@corridor/contracts';
 import { queryPositionsById, type Analytics, type Orm } from '@corridor/platform';
-import { queryFixesAt, streamReportFixes, streamRouteRows, type FixKey, type ReportFixRow, type RouteRow } from '@corridor/platform/clickhouse/report-positions';
+import { queryFixesAt, queryStoredAt, streamReportFixes, streamRouteRows, type FixKey, type ReportFixRow, type RouteRow } from '@corridor/platform/clickhouse/report-positions';
 import { streamTracks } from '@corridor/platform/clickhouse/report-track';
 import { streamMotionRuns } from '@corridor/platform/clickhouse/report-motion-runs';
 import { streamEvents } from '@corridor/platform/clickhouse/report-events';
@@ -56,6 +56,7 @@ export function reportsService(deps: ReportsDeps) {
   const tracks = streamTracks(deps.analytics);
   const motionRuns = streamMotionRuns(deps.analytics);
   const fixesAt = queryFixesAt(deps.analytics);
+  const storedAt = queryStoredAt(deps.analytics);
   const routeRows = streamRouteRows(deps.analytics);
   const events = streamEvents(deps.analytics);
   const summaryParts = streamSummaryParts(deps.analytics);
@@ -84,13 +85,16 @@ export function reportsService(deps: ReportsDeps) {
   ): AsyncIterable<T[]> {
     const thresholds = new Map(devices.map((d) => [d.id, resolveThresholds(deps.settings.trips, d.attributes, q)]));
     const thresholdsOf = (id: number) => thresholds.get(id)!;
-    const lookup = (keys: FixKey[]) => fixesAt(keys, source.signal);
     const asked = deps.settings.motionInput ?? 'track';
     const input = asked === 'store' && ![...thresholds.values()].every(runsAnswer) ? 'track' : asked;
     if (input === 'rows') return perDevice(fixes(source), (id) => run(id, thresholdsOf(id)));
-    const o = { kind, thresholdsOf, lookup, item: (id: number, iv: Interval) => item(id, iv, thresholdsOf(id)) };
-    if (input === 'track') return trackRuns(tracks({ ...source, stillRunSpan: (id) => stillRunSpan(thresholdsOf(id)) }), o);
-    return motionRunItems(motionRuns({ ...source, thresholdsOf: (id) => runThresholds(thresholdsOf(id)), radiusMetres: EARTH_RADIUS_M }), o);
+    const o = { kind, thresholdsOf, item: (id: number, iv: Interval) => item(id, iv, thresholdsOf(id)) };
+    if (input === 'track') {
+      const lookup = (keys: FixKey[]) => storedAt(keys, source.signal);
+      return trackRuns(tracks({ ...source, stillRunSpan: (id) => stillRunSpan(thresholdsOf(id)) }), { ...o, lookup });
+    }
+    const lookup = (keys: FixKey[]) => fixesAt(keys, source.signal);
+    return motionRunItems(motionRuns({ ...source, thresholdsOf: (id) => runThresholds(thresholdsOf(id)), radiusMetres: EARTH_RADIUS_M }), { ...o, lookup });
   }
 
   return {

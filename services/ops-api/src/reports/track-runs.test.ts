@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PositionMessage, type PositionMessageInput, type ReportStop, type ReportTrip } from '@corridor/contracts';
 import { ensurePositionsTable, insertPositions } from '@corridor/platform';
-import { queryFixesAt, streamReportFixes, type ReportFixRow } from '@corridor/platform/clickhouse/report-positions';
+import { queryStoredAt, streamReportFixes, type ReportFixRow } from '@corridor/platform/clickhouse/report-positions';
 import { streamTracks } from '@corridor/platform/clickhouse/report-track';
 import { createTestAdapters, primaryKind, type TestAdapters } from '@corridor/platform/testing/test-adapters';
 import { perDevice, type DeviceRun } from './device-runs';
@@ -89,7 +89,7 @@ const track = (over: Partial<TripThresholds>, pageRows?: number, whole = false) 
 
 const fromTrack = (kind: Kind, over: Partial<TripThresholds>, pageRows?: number) =>
   all(trackRuns(track(over, pageRows), {
-    kind, thresholdsOf: (id) => thresholds(byId.get(id)!, over), lookup: (keys) => queryFixesAt(adapters.analytics)(keys), item: item(kind, over),
+    kind, thresholdsOf: (id) => thresholds(byId.get(id)!, over), lookup: (keys) => queryStoredAt(adapters.analytics)(keys), item: item(kind, over),
   }));
 
 describe('trips and stops from the lean track', () => {

@@ -1,12 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CommandMessage, EventMessage, Topics, type Device, type NotificationDelivery, type NotificationLink, type NotificationRule } from '@corridor/contracts';
 import type { ConsumedMessage, Subscription } from '@corridor/platform';
 import { testUsers } from '@corridor/platform/testing/identity';
 import { parseOutboundAllowList } from '../src/notification-rules/outbound-address';
 import { dispatcherOf, startHarness, type Harness } from './tracking-harness';
+import { startSmtpServer } from './smtp-server';
 import { expect400, expectError } from './tracking-expect';
 
 /**
@@ -17,7 +17,7 @@ interface Mail { to: string; raw: string }
 const mails: Mail[] = [];
 const hooks: { body: Record<string, unknown> }[] = [];
 let failNextHooks = 0;
-let smtp: SMTPServer;
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 let http: Server;
 let hookUrl = '';
 let h: Harness;
@@ -25,19 +25,7 @@ let truckA: Device;
 let truckB: Device;
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true, disabledCommands: ['STARTTLS', 'AUTH'], logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        for (const r of session.envelope.rcptTo) mails.push({ to: r.address, raw: Buffer.concat(chunks).toString('utf8') });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', () => resolve()));
-  const smtpPort = (smtp.server.address() as AddressInfo).port;
+  smtp = await startSmtpServer((to, raw) => to.forEach((address) => mails.push({ to: address, raw })));
   http = createServer((req, res) => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString()));
@@ -55,7 +43,7 @@ beforeAll(async () => {
   hookUrl = `http://127.0.0.1:${(http.address() as AddressInfo).port}/hooks/corridor`;
   h = await startHarness({
     notificationRules: {
-      smtpUrl: `smtp://127.0.0.1:${smtpPort}`, mailFrom: 'Corridor <alerts@corridor.test>', webhookAttempts: 3, webhookTimeoutMs: 2000, webhookBackoffMs: 50,
+      smtpUrl: smtp.url, mailFrom: 'Corridor <alerts@corridor.test>', webhookAttempts: 3, webhookTimeoutMs: 2000, webhookBackoffMs: 50,
       webhookPolicy: parseOutboundAllowList('127.0.0.1'), // the local listener: an internal receiver on the allow-list
     },
   });
@@ -64,7 +52,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await h?.close();
-  await new Promise<void>((r) => smtp?.close(() => r()));
+  await smtp?.close();
   await new Promise<void>((r) => http?.close(() => r()));
 });
 

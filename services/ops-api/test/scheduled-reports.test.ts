@@ -1,5 +1,3 @@
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Calendar, Device, ReportTrip, ScheduledReport, ScheduledReportRun } from '@corridor/contracts';
 import { insertPositions } from '@corridor/platform';
@@ -13,6 +11,7 @@ import { reportsService } from '../src/reports/service';
 import { defaultReportSettings } from '../src/reports/settings';
 import { scheduledReportRunner } from '../src/scheduled-reports/runner';
 import { dispatcherOf, startHarness, type Harness } from './tracking-harness';
+import { startSmtpServer } from './smtp-server';
 import { expect400, expectError } from './tracking-expect';
 
 /**
@@ -22,7 +21,7 @@ import { expect400, expectError } from './tracking-expect';
  */
 interface Mail { to: string[]; raw: string }
 const mails: Mail[] = [];
-let smtp: SMTPServer;
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 let smtpUrl = '';
 let h: Harness;
 let truck: Device;
@@ -66,19 +65,8 @@ async function create(body: Record<string, unknown>, by = A): Promise<ScheduledR
 const runsOf = async (id: number, by = A) => (await h.call(by, 'GET', `/api/reports/${id}/runs`)).json<ScheduledReportRun[]>();
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true, disabledCommands: ['STARTTLS', 'AUTH'], logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        mails.push({ to: session.envelope.rcptTo.map((r) => r.address).sort(), raw: Buffer.concat(chunks).toString('utf8') });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', () => resolve()));
-  smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`;
+  smtp = await startSmtpServer((to, raw) => mails.push({ to: [...to].sort(), raw }));
+  smtpUrl = smtp.url;
   h = await startHarness({ notificationRules: { ...(await import('../src/notification-rules/settings')).defaultNotificationSettings(), smtpUrl } });
   truck = (await h.call(testUsers.admin, 'POST', '/api/devices', { name: 'KCB 100S', uniqueId: '866000000100001', companyId: 101 })).json<Device>();
   const res = await h.call(A, 'POST', '/api/calendars', { name: 'Day shift', data: dailyCalendar() });
@@ -98,7 +86,7 @@ afterEach(async () => {
 });
 afterAll(async () => {
   await h?.close();
-  await new Promise<void>((r) => smtp?.close(() => r()));
+  await smtp?.close();
 });
 
 describe('scheduled reports: the resource', () => {

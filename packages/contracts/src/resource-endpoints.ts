@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Pagination } from './common';
 import { defineEndpoint, type Access } from './endpoint';
 import { idParam, ref, type ReferenceKind } from './references';
 import type { Role } from './roles';
@@ -16,11 +17,9 @@ export const trackingWriters: Role[] = ['admin', 'dispatcher'];
 export const queryFlag = z.enum(['true', 'false']).transform((v) => v === 'true');
 
 /** Query parameters every list takes; resources add their own filters (deviceId, groupId, ...). */
-export const ListQuery = z.object({
+export const ListQuery = Pagination.extend({
   keyword: z.string().max(100).optional().describe('Text search over the resource\'s names and identifiers'),
   companyId: ref('company', z.coerce.number().int().positive()).optional().describe('Staff only: narrow to one company (company users always see their own)'),
-  limit: z.coerce.number().int().min(1).max(1000).default(100),
-  offset: z.coerce.number().int().min(0).default(0),
 });
 
 /** companyId on an input: the owning company (company callers may leave it out: theirs is used). */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint';
-import { Attributes } from './common';
+import { Attributes, Pagination } from './common';
 import { idParam, ref } from './references';
 import { ListQuery, OwnerCompanyInput, resourceEndpoints, trackingWriters } from './resource-endpoints';
 
@@ -66,11 +66,7 @@ export const ScheduledReportRun = z
   .meta({ id: 'ScheduledReportRun' });
 export type ScheduledReportRun = z.infer<typeof ScheduledReportRun>;
 
-export const ScheduledReportRunsQuery = z.object({
-  status: ScheduledReportRunStatus.optional(),
-  limit: z.coerce.number().int().min(1).max(1000).default(100),
-  offset: z.coerce.number().int().min(0).default(0),
-});
+export const ScheduledReportRunsQuery = Pagination.extend({ status: ScheduledReportRunStatus.optional() });
 
 const tags = ['reports'];
 export const scheduledReportsEndpoints = [

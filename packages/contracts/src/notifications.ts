@@ -53,7 +53,15 @@ export const NotificationPage = z
 export type NotificationPage = z.infer<typeof NotificationPage>;
 
 export const ChannelPreference = z
-  .object({ web: z.boolean(), email: z.boolean(), webhook: z.boolean() })
+  .object({
+    web: z.boolean().describe('shown in the inbox (default true)'),
+    email: z.boolean().describe('mailed to the notification email, else the account email (default false)'),
+    webhook: z.boolean().describe('POSTed as JSON { notification, userId } to webhookUrl (default false)'),
+  })
+  .describe(
+    "One type's channels. email and webhook deliver the certificate, complaint and sanction notices addressed to the user (to them, their company or one of their roles), " +
+    'once each, shortly after the decision that made them; deviceEvent, notificationTest and announcement go out through the notification rules and direct sends instead.',
+  )
   .meta({ id: 'ChannelPreference' });
 export type ChannelPreference = z.infer<typeof ChannelPreference>;
 

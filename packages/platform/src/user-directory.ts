@@ -6,10 +6,13 @@ import { companyScope } from './identity';
 import type { ReferenceCheck } from './references';
 
 /**
- * Who each user is: id and company for a reference check, and the account email (where an
- * administrator's announcement is mailed). The gateway owns users and publishes this.
+ * Who each user is: id and company for a reference check, the account email (where an
+ * administrator's announcement and inbox notices are mailed) and the roles (who a notice addressed
+ * to a role reaches). The gateway owns users and publishes this.
  */
-export const UserDirectory = z.array(z.object({ id: z.number().int(), companyId: z.number().int().nullable(), email: z.string().optional() }));
+export const UserDirectory = z.array(z.object({
+  id: z.number().int(), companyId: z.number().int().nullable(), email: z.string().optional(), roles: z.array(z.string()).optional(),
+}));
 export type UserDirectory = z.infer<typeof UserDirectory>;
 
 /** The gateway writes the whole directory after every change to users and at start. */

@@ -73,6 +73,8 @@ export interface OpsApiDeps extends Omit<Adapters, 'close'> {
   reports?: ReportSettings;
   /** REPORT_SCHEDULE_CHECK_S × 1000: how often due scheduled reports are looked for; unset = not by themselves (tests call tracking.scheduledReports.check). */
   reportScheduleCheckMs?: number;
+  /** NOTICE_DELIVERY_CHECK_MS: how often committed inbox notices are mailed and POSTed to their addressees; unset = not by themselves (tests call tracking.notices.check). */
+  noticeDeliveryCheckMs?: number;
   /** REPORT_RUN_LEASE_S × 1000: a scheduled report run still running after this is taken again (default 15 minutes). */
   reportRunLeaseMs?: number;
   /** Notification-rule channels: SMTP_URL, SMTP_FROM, webhook retries (notificationSettingsFrom(config)); default: no mail. */
@@ -177,6 +179,7 @@ export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
   const tracking = trackingModules(app, {
     db: deps.db.orm, bus: deps.bus, cache: deps.cache, analytics: deps.analytics, logger: deps.logger,
     devicesRepo: repo, devices, notifications: deps.notificationRules, inbox: notifications, reports, reportScheduleCheckMs: deps.reportScheduleCheckMs, reportRunLeaseMs: deps.reportRunLeaseMs,
+    noticeDeliveryCheckMs: deps.noticeDeliveryCheckMs,
   });
   reportRoutes(app, reports, tracking.reportMailer);
   const { journeyUrl, geofenceUrl } = deps;

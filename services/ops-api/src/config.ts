@@ -45,6 +45,8 @@ export const OpsApiConfig = BaseEnv.extend({
   REPORT_SCHEDULE_CHECK_S: z.coerce.number().int().min(0).max(86400).default(60),
   /** How long a scheduled report run may stay running before another check takes it again (its instance stopped mid-run). */
   REPORT_RUN_LEASE_S: z.coerce.number().int().min(10).max(86400).default(900),
+  // inbox notices by mail and webhook (/settings/notification): how often committed notices are looked for, ms (0 = never)
+  NOTICE_DELIVERY_CHECK_MS: z.coerce.number().int().min(0).max(3_600_000).default(1000),
   // device status: DEVICE_STATUS_TIMEOUT_S (600), DEVICE_STATE_PERSIST_S (60)
   ...DeviceStateEnv.shape,
 });

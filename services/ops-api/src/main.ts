@@ -13,6 +13,7 @@ await runService('ops-api', logger, async () => {
   const adapters = await createAdapters(config, logger, { dataDir: config.DATA_DIR, service: 'ops-api' });
   const svc = await build({ ...adapters, logger, identitySecret: internalKeys(config), notificationRules: notificationSettingsFrom(config), reports: reportSettingsFrom(config), documents: documentsSettingsFrom(config),
     deviceState: deviceStateSettingsFrom(config), reportScheduleCheckMs: config.REPORT_SCHEDULE_CHECK_S * 1000, reportRunLeaseMs: config.REPORT_RUN_LEASE_S * 1000,
+    noticeDeliveryCheckMs: config.NOTICE_DELIVERY_CHECK_MS,
     complaintReopenDays: config.COMPLAINT_REOPEN_DAYS, journeyUrl: config.JOURNEY_URL, geofenceUrl: config.GEOFENCE_URL,
     certificates: {
       ...(config.CERTIFICATE_VERIFY_URL ? { verifyUrl: config.CERTIFICATE_VERIFY_URL } : {}),

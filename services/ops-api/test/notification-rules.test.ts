@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CommandMessage, EventMessage, Topics, type Device, type NotificationDelivery, type NotificationLink, type NotificationRule } from '@corridor/contracts';
@@ -7,6 +7,7 @@ import { testUsers } from '@corridor/platform/testing/identity';
 import { parseOutboundAllowList } from '../src/notification-rules/outbound-address';
 import { dispatcherOf, startHarness, type Harness } from './tracking-harness';
 import { startSmtpServer } from './smtp-server';
+import { startWebhookReceiver } from './webhook-receiver';
 import { expect400, expectError } from './tracking-expect';
 
 /**
@@ -18,7 +19,7 @@ const mails: Mail[] = [];
 const hooks: { body: Record<string, unknown> }[] = [];
 let failNextHooks = 0;
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
-let http: Server;
+let http: Awaited<ReturnType<typeof startWebhookReceiver>>;
 let hookUrl = '';
 let h: Harness;
 let truckA: Device;
@@ -26,21 +27,15 @@ let truckB: Device;
 
 beforeAll(async () => {
   smtp = await startSmtpServer((to, raw) => to.forEach((address) => mails.push({ to: address, raw })));
-  http = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => {
-      if (failNextHooks > 0) {
-        failNextHooks--;
-        res.writeHead(503).end();
-        return;
-      }
-      hooks.push({ body: JSON.parse(body) as Record<string, unknown> });
-      res.writeHead(204).end();
-    });
+  http = await startWebhookReceiver((body) => {
+    if (failNextHooks > 0) {
+      failNextHooks--;
+      return 503;
+    }
+    hooks.push({ body });
+    return 204;
   });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', () => resolve()));
-  hookUrl = `http://127.0.0.1:${(http.address() as AddressInfo).port}/hooks/corridor`;
+  hookUrl = `${http.url}/hooks/corridor`;
   h = await startHarness({
     notificationRules: {
       smtpUrl: smtp.url, mailFrom: 'Corridor <alerts@corridor.test>', webhookAttempts: 3, webhookTimeoutMs: 2000, webhookBackoffMs: 50,
@@ -53,7 +48,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await h?.close();
   await smtp?.close();
-  await new Promise<void>((r) => http?.close(() => r()));
+  await http?.close();
 });
 
 let seq = 0;

@@ -1,10 +1,11 @@
 import {
-  notificationTypes, type ChannelPreference, type Notification, type NotificationPage, type NotificationSettings,
+  notificationTypes, type Notification, type NotificationPage, type NotificationSettings,
   type NotificationSettingsInput, type NotificationType, type Role,
 } from '@corridor/contracts';
 import { AppError, notFound, type Clock, type Identity, type Orm } from '@corridor/platform';
 import type { NotificationSettingsRow } from '../db/schema';
 import { noInternalReceivers, savedUrlRefusal, type OutboundPolicy } from '../notification-rules/outbound-address';
+import { channelsOf, deliveredTypes } from './channels';
 import type { InboxRow, NotificationsRepository, Recipient } from './repository';
 
 /** Where a notice goes: one user, every holder of a role, or every user of a company. */
@@ -22,18 +23,12 @@ export interface Notice {
   to: Audience;
 }
 
-export const defaultChannels: ChannelPreference = { web: true, email: false, webhook: false };
-
 const toNotification = (r: InboxRow): Notification => ({
   id: r.id, type: r.type, title: r.title, message: r.message, entityType: r.entityType, entityId: r.entityId,
   companyId: r.companyId, attributes: r.attributes, createdAt: r.createdAt.toISOString(), readAt: r.readAt?.toISOString() ?? null,
 });
 
 const recipient = (id: Identity): Recipient => ({ userId: id.userId, companyId: id.companyId, roles: id.roles });
-
-function channelsOf(row: NotificationSettingsRow | undefined): Record<NotificationType, ChannelPreference> {
-  return Object.fromEntries(notificationTypes.map((t) => [t, { ...defaultChannels, ...row?.channels[t] }])) as Record<NotificationType, ChannelPreference>;
-}
 
 const toSettings = (row: NotificationSettingsRow | undefined): NotificationSettings => ({
   channels: channelsOf(row), email: row?.email ?? null, webhookUrl: row?.webhookUrl ?? null, updatedAt: row?.updatedAt.toISOString() ?? null,
@@ -42,7 +37,8 @@ const toSettings = (row: NotificationSettingsRow | undefined): NotificationSetti
 /**
  * The notification inbox. Modules call `notify(tx, notice)` inside the transaction of the decision
  * it reports, so the notice exists exactly when the decision does. The web channel is this inbox:
- * a type whose web channel a user turned off is left out of their inbox.
+ * a type whose web channel a user turned off is left out of their inbox. The mail and webhook
+ * channels of the domain notices are delivered after the decision commits (delivery.ts).
  */
 export function notificationsService(deps: {
   repo: NotificationsRepository; clock: Clock;
@@ -64,6 +60,7 @@ export function notificationsService(deps: {
         role: 'role' in n.to ? n.to.role : null,
         companyId: 'companyId' in n.to ? n.to.companyId : (n.companyId ?? null),
         attributes: n.attributes ?? {},
+        deliveryPending: deliveredTypes.includes(n.type),
       });
       return row.id;
     },

@@ -49,6 +49,7 @@ import type { ReportsService } from '../reports/service';
 import { reportMailer, type ReportMailer } from '../reports/mail';
 import { scheduledReportRoutes } from '../scheduled-reports/routes';
 import { scheduledReportRunner, type ScheduledReportRunner } from '../scheduled-reports/runner';
+import { noticeDelivery, type NoticeDelivery } from '../notifications/delivery';
 import { scheduledReportsService } from '../scheduled-reports/service';
 
 export interface TrackingDeps {
@@ -66,6 +67,8 @@ export interface TrackingDeps {
   reports: ReportsService;
   /** How often due scheduled reports are looked for, ms (REPORT_SCHEDULE_CHECK_S); 0 = never by itself (tests call check). */
   reportScheduleCheckMs?: number;
+  /** How often committed inbox notices are delivered by mail and webhook, ms (NOTICE_DELIVERY_CHECK_MS); 0 = never by itself (tests call check). */
+  noticeDeliveryCheckMs?: number;
   /** How long a run may stay running before another check takes it again, ms (REPORT_RUN_LEASE_S). */
   reportRunLeaseMs?: number;
   /** This instance's name, kept with the scheduled report runs it claims. */
@@ -76,6 +79,8 @@ export interface TrackingModules {
   dispatcher: NotificationDispatcher;
   /** Runs scheduled reports on their calendars. */
   scheduledReports: ScheduledReportRunner;
+  /** Delivers committed inbox notices by mail and webhook to the addressed users who turned those channels on. */
+  notices: NoticeDelivery;
   /** Mails reports asked for by mail (/reports/{type}/mail, mail=true). */
   reportMailer: ReportMailer;
   /** Starts the notification-rules consumer of events.v1. */
@@ -131,6 +136,9 @@ export function trackingModules(app: App, deps: TrackingDeps): TrackingModules {
     db, reports: deps.reports, mail, logger: log('scheduled-reports'), instance: deps.instance ?? `ops-api-${process.pid}`, leaseMs: deps.reportRunLeaseMs,
   });
 
+  // inbox notices (certificates, complaints, sanctions) by mail and webhook, through the rules' channels
+  const notices = noticeDelivery({ db, cache: deps.cache, send: dispatcher.send, logger: log('notice-delivery') });
+
   const reportMails = reportMailer({ mail, logger: log('reports'), addressOf: (userId) => deps.inbox.addressOf(userId) });
 
   let consumer: Subscription | undefined;
@@ -138,6 +146,7 @@ export function trackingModules(app: App, deps: TrackingDeps): TrackingModules {
     dispatcher,
     reportMailer: reportMails,
     scheduledReports,
+    notices,
     async start() {
       consumer = await startNotificationConsumer({ bus: deps.bus, logger: log('notification-rules'), dispatcher });
       await computed.publish();
@@ -145,9 +154,11 @@ export function trackingModules(app: App, deps: TrackingDeps): TrackingModules {
       await groups.publish();
       await maintenance.publish();
       if (deps.reportScheduleCheckMs) scheduledReports.start(deps.reportScheduleCheckMs);
+      if (deps.noticeDeliveryCheckMs) notices.start(deps.noticeDeliveryCheckMs);
     },
     async close() {
       await scheduledReports.stop();
+      await notices.stop();
       await reportMails.drain();
       await consumer?.stop();
       mail?.close();

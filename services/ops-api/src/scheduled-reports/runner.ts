@@ -5,6 +5,7 @@ import type { CalendarSchedule } from '@corridor/platform/calendar/schedule';
 import { calendars, scheduledReportRuns, scheduledReports } from '../db/schema';
 import type { MailChannel } from '../notification-rules/mail-channel';
 import type { ReportsService } from '../reports/service';
+import { periodicCheck } from '../periodic-check';
 import { reportFile } from './report-file';
 import { toScheduledReport } from './service';
 
@@ -50,8 +51,6 @@ export function scheduledReportRunner(deps: ScheduledReportRunnerDeps) {
   const lease = deps.leaseMs ?? 15 * 60_000;
   const maxAttempts = deps.maxAttempts ?? 3;
   const parsed = new Map<number, { updatedAt: number; schedule: CalendarSchedule | undefined }>();
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<number> | undefined;
 
   function scheduleOf(row: { id: number; data: string; updatedAt: Date }): CalendarSchedule | undefined {
     const known = parsed.get(row.id);
@@ -157,21 +156,8 @@ export function scheduledReportRunner(deps: ScheduledReportRunnerDeps) {
 
   return {
     check,
-    /** Checks every `everyMs` (one check at a time). */
-    start(everyMs: number): void {
-      timer = setInterval(() => {
-        if (running) return;
-        running = check().catch((err: unknown) => {
-          deps.logger.error({ err }, 'scheduled reports: check failed');
-          return 0;
-        }).finally(() => (running = undefined));
-      }, everyMs);
-      timer.unref();
-    },
-    async stop(): Promise<void> {
-      if (timer) clearInterval(timer);
-      await running;
-    },
+    /** start(everyMs): checks every `everyMs` (one check at a time); stop() waits for the check under way. */
+    ...periodicCheck(check, deps.logger, 'scheduled reports'),
   };
 }
 export type ScheduledReportRunner = ReturnType<typeof scheduledReportRunner>;

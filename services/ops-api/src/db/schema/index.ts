@@ -29,6 +29,7 @@ export * from './inventories';
 export * from './inventory-history';
 export * from './notification-rules';
 export * from './notification-deliveries';
+export * from './notice-deliveries';
 export * from './shipments';
 export * from './shipment-status-history';
 export * from './shipment-progress-updates';

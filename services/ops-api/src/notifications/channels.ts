@@ -1,0 +1,20 @@
+import { notificationTypes, type ChannelPreference, type NotificationType } from '@corridor/contracts';
+import type { NotificationSettingsRow } from '../db/schema';
+
+/** A type the user has not set: inbox only; mail and webhook are opt-in (the contract says so). */
+export const defaultChannels: ChannelPreference = { web: true, email: false, webhook: false };
+
+/** Every type's channels for a user: what they saved over the defaults. */
+export function channelsOf(row: NotificationSettingsRow | undefined): Record<NotificationType, ChannelPreference> {
+  return Object.fromEntries(notificationTypes.map((t) => [t, { ...defaultChannels, ...row?.channels[t] }])) as Record<NotificationType, ChannelPreference>;
+}
+
+/**
+ * The inbox notices that also go out by mail and webhook (delivery.ts), to each addressed user
+ * whose settings turn that channel on for the type. deviceEvent, notificationTest and announcement
+ * are not among them: the notification rules and the direct sends deliver those through their own
+ * channels.
+ */
+export const deliveredTypes: readonly NotificationType[] = [
+  'certificateApplied', 'certificateSubmitted', 'certificateApproved', 'certificateRejected', 'complaintFiled', 'complaintStatusChanged', 'sanctionRecorded',
+];

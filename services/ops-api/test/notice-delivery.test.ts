@@ -1,0 +1,139 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import type { Certificate, IdfExtraction } from '@corridor/contracts';
+import { testUsers } from '@corridor/platform/testing/identity';
+import { publishUsers } from '@corridor/platform/testing/registry';
+import type { Identity } from '@corridor/platform';
+import { cargos, noticeDeliveries, notifications, singleUseCertificates } from '../src/db/schema';
+import { parseOutboundAllowList } from '../src/notification-rules/outbound-address';
+import { startHarness, type Harness } from './tracking-harness';
+import { startSmtpServer } from './smtp-server';
+import { startWebhookReceiver } from './webhook-receiver';
+
+/**
+ * Inbox notices by mail and webhook (/settings/notification): a certificate decision's notice
+ * reaches, after the decision commits, each addressed user who turned the type's email or webhook
+ * channel on, through the rules' SMTP channel (a local SMTP server started here) and webhook channel
+ * (a local HTTP listener, on the allow-list as an internal receiver); once per notice, user and
+ * channel, however often it is looked at.
+ */
+interface Mail { to: string; raw: string }
+const mails: Mail[] = [];
+const hooks: Record<string, unknown>[] = [];
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+let http: Awaited<ReturnType<typeof startWebhookReceiver>>;
+let dead: Awaited<ReturnType<typeof startWebhookReceiver>>;
+let hookUrl = '';
+let deadUrl = '';
+let h: Harness;
+const night = { userId: 9, email: 'night@company-a.test', name: 'Night desk', roles: ['company_user'], companyId: 101 } satisfies Identity;
+
+beforeAll(async () => {
+  smtp = await startSmtpServer((to, raw) => to.forEach((address) => mails.push({ to: address, raw })));
+  http = await startWebhookReceiver((body) => {
+    hooks.push(body);
+    return 204;
+  });
+  hookUrl = `${http.url}/hooks/notices`;
+  dead = await startWebhookReceiver(() => 500); // answers 500 every time: its deliveries fail
+  deadUrl = `${dead.url}/down`;
+  h = await startHarness({
+    notificationRules: {
+      smtpUrl: smtp.url, mailFrom: 'Corridor <alerts@corridor.test>', webhookAttempts: 2, webhookTimeoutMs: 2000, webhookBackoffMs: 20,
+      webhookPolicy: parseOutboundAllowList('127.0.0.1'), // the local listeners: internal receivers on the allow-list
+    },
+  });
+  // the directory as the gateway publishes it, with roles (a notice to a role reaches its holders)
+  await publishUsers(h.adapters.cache, [...Object.values(testUsers), night].map((u) => ({ id: u.userId, companyId: u.companyId, email: u.email, roles: u.roles })));
+});
+afterAll(async () => {
+  await h?.close();
+  await smtp?.close();
+  await http?.close();
+  await dead?.close();
+});
+
+async function settings(who: Identity, body: Record<string, unknown>): Promise<void> {
+  const res = await h.call(who, 'PUT', '/api/settings/notification', body);
+  expect(res.statusCode, res.body).toBe(200);
+}
+const on = (email: boolean, webhook: boolean) => ({ web: true, email, webhook });
+
+let idfSeq = 0;
+/** A validated cargo of company 101 and its certificate, applied for through the API and moved to submitted (its PDFs are not what is tested here). */
+async function submittedCertificate(): Promise<Certificate> {
+  const [cargo] = await h.adapters.db.orm.insert(cargos).values({
+    companyId: 101, idfNumber: `24NBOIM${String(++idfSeq).padStart(9, '0')}`, importerName: 'Athi River Importers Ltd', importerPin: 'P053456789Z',
+    consignor: 'Shenzhen Export Co', countryOfOrigin: 'CN', portOfDischarge: 'Mombasa', invoiceValue: 12500, currency: 'USD',
+    lineItems: [{ hsCode: '8704.21.90', description: 'Light trucks', quantity: 1, unit: 'unit', value: 12500 }],
+    extraction: { format: 'json', fields: {}, valid: true, warnings: [] } as unknown as IdfExtraction, status: 'validated',
+    createdByUserId: testUsers.agentA.userId, createdByEmail: testUsers.agentA.email,
+  }).returning({ id: cargos.id });
+  const res = await h.call(testUsers.agentA, 'POST', '/api/single-use-certificates/apply', { cargoId: cargo!.id });
+  expect(res.statusCode, res.body).toBe(201);
+  const c = res.json<Certificate>();
+  await h.adapters.db.orm.update(singleUseCertificates).set({ status: 'submitted' }).where(eq(singleUseCertificates.id, c.id));
+  return c;
+}
+const mailsAbout = (number: string, to?: string) => mails.filter((m) => m.raw.includes(number) && (to === undefined || m.to === to));
+const deliveriesOf = async (notificationId: number) =>
+  h.adapters.db.orm.select().from(noticeDeliveries).where(eq(noticeDeliveries.notificationId, notificationId));
+
+describe('inbox notices by mail and webhook', () => {
+  it('an approval mails and posts to the company users who turned those channels on, after it commits, once', async () => {
+    await settings(testUsers.companyA, { channels: { certificateApproved: on(true, true) }, webhookUrl: hookUrl });
+    await settings(testUsers.agentA, { channels: { certificateApproved: on(false, false), certificateApplied: on(true, false) } });
+    await settings(night, { channels: { certificateApproved: on(true, true) }, email: 'night-desk@company-a.test', webhookUrl: deadUrl });
+    await settings(testUsers.officer, { channels: { certificateApplied: on(true, false) } });
+    const c = await submittedCertificate();
+
+    const approved = await h.call(testUsers.officer, 'POST', `/api/single-use-certificates/${c.id}/approve`);
+    expect(approved.statusCode, approved.body).toBe(200);
+    expect(mailsAbout(c.number)).toEqual([]); // nothing is sent in the decision's request
+    await h.svc.tracking.notices.check();
+
+    // companyA (email and webhook on): one mail to the account email, one POST
+    const toA = mailsAbout(c.number, testUsers.companyA.email);
+    expect(toA).toHaveLength(1);
+    expect(toA[0]!.raw).toMatch(new RegExp(`Subject: Certificate ${c.number} approved`));
+    expect(toA[0]!.raw).toContain('From: Corridor <alerts@corridor.test>');
+    const posted = hooks.filter((x) => (x.notification as { entityId?: string }).entityId === String(c.id));
+    expect(posted).toHaveLength(1);
+    expect(posted[0]).toMatchObject({ userId: testUsers.companyA.userId, notification: { type: 'certificateApproved', entityType: 'single_use_certificate', companyId: 101 } });
+    // night: mail to their own address; their webhook receiver fails (recorded, counted, the decision stood)
+    expect(mailsAbout(c.number, 'night-desk@company-a.test')).toHaveLength(1);
+    // agentA turned approved mail off: nothing; company B's user is not addressed
+    expect(mailsAbout(c.number, testUsers.agentA.email)).toEqual([]);
+    expect(mailsAbout(c.number, testUsers.companyB.email)).toEqual([]);
+
+    const [notice] = await h.adapters.db.orm.select().from(notifications).where(eq(notifications.entityId, String(c.id)))
+      .then((rows) => rows.filter((n) => n.type === 'certificateApproved'));
+    expect(notice!.deliveryPending).toBe(false);
+    const records = (await deliveriesOf(notice!.id)).map((d) => ({ userId: d.userId, channel: d.channel, status: d.status }))
+      .sort((a, b) => a.userId - b.userId || a.channel.localeCompare(b.channel));
+    expect(records).toEqual([
+      { userId: testUsers.companyA.userId, channel: 'mail', status: 'sent' },
+      { userId: testUsers.companyA.userId, channel: 'webhook', status: 'sent' },
+      { userId: night.userId, channel: 'mail', status: 'sent' },
+      { userId: night.userId, channel: 'webhook', status: 'failed' },
+    ]);
+
+    // a retried approval is refused and makes no notice; a notice looked at again (another instance, a crash before it was marked) sends nothing twice
+    const retried = await h.call(testUsers.officer, 'POST', `/api/single-use-certificates/${c.id}/approve`);
+    expect(retried.statusCode).toBe(409);
+    await h.adapters.db.orm.update(notifications).set({ deliveryPending: true }).where(eq(notifications.id, notice!.id));
+    await h.svc.tracking.notices.check();
+    await h.svc.tracking.notices.check();
+    expect(mailsAbout(c.number, testUsers.companyA.email)).toHaveLength(1);
+    expect(hooks.filter((x) => (x.notification as { entityId?: string }).entityId === String(c.id))).toHaveLength(1);
+    expect(await deliveriesOf(notice!.id)).toHaveLength(4);
+  });
+
+  it('a notice to a role reaches its holders who turned the channel on (the application, to the association officers)', async () => {
+    const c = await submittedCertificate(); // applied for: certificateApplied to association_officer
+    await h.svc.tracking.notices.check();
+    const applied = mails.filter((m) => m.raw.includes(`Certificate ${c.number} applied for`));
+    // the officer turned it on; the applicant's company users are not addressed (agentA's switch does not matter)
+    expect(applied.map((m) => m.to)).toEqual([testUsers.officer.email]);
+  });
+});

@@ -75,6 +75,14 @@ async function submittedCertificate(): Promise<Certificate> {
   await h.adapters.db.orm.update(singleUseCertificates).set({ status: 'submitted' }).where(eq(singleUseCertificates.id, c.id));
   return c;
 }
+/** Waits for a condition (the ceiling is generous: never a timing assertion). */
+async function until(check: () => boolean, what: string, ms = 30_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
 const mailsAbout = (number: string, to?: string) => mails.filter((m) => m.raw.includes(number) && (to === undefined || m.to === to));
 const deliveriesOf = async (notificationId: number) =>
   h.adapters.db.orm.select().from(noticeDeliveries).where(eq(noticeDeliveries.notificationId, notificationId));
@@ -135,5 +143,17 @@ describe('inbox notices by mail and webhook', () => {
     const applied = mails.filter((m) => m.raw.includes(`Certificate ${c.number} applied for`));
     // the officer turned it on; the applicant's company users are not addressed (agentA's switch does not matter)
     expect(applied.map((m) => m.to)).toEqual([testUsers.officer.email]);
+  });
+
+  it('runs by itself once started (NOTICE_DELIVERY_CHECK_MS), as ops-api starts it', async () => {
+    const c = await submittedCertificate();
+    h.svc.tracking.notices.start(20);
+    try {
+      expect((await h.call(testUsers.officer, 'POST', `/api/single-use-certificates/${c.id}/approve`)).statusCode).toBe(200);
+      await until(() => mailsAbout(c.number, testUsers.companyA.email).length > 0, 'the approval mail');
+    } finally {
+      await h.svc.tracking.notices.stop();
+    }
+    expect(mailsAbout(c.number, testUsers.companyA.email)).toHaveLength(1);
   });
 });

@@ -26,7 +26,7 @@ const ReportQueryBase = z.object({
   from: IsoDateTime.describe('Period start (ISO 8601)'),
   to: IsoDateTime.describe('Period end (ISO 8601); the period may not exceed the server maximum (REPORT_MAX_PERIOD_DAYS)'),
   format: ReportFormat.optional().describe('json, csv or xlsx; overrides the Accept header'),
-  mail: queryFlag.optional().describe('true: answers 204 at once and mails the report (xlsx, or csv with format=csv) to the caller, as Traccar; 503 without a mail channel'),
+  mail: queryFlag.optional().describe('true: answers 204 at once and mails the report (xlsx, or csv with format=csv) to the caller, as Traccar; 400 without a mail channel'),
 });
 
 const seconds = (what: string) => z.coerce.number().int().min(1).max(7 * 86400).optional().describe(`${what}, seconds`);
@@ -187,7 +187,7 @@ function mailEndpoint<T extends string, Q extends z.ZodType<Record<string, unkno
     companyScoped: true, summary: `Mail the ${type} report to the caller (Traccar's /reports/${type}/mail)`,
     description: 'The same query as the report (mail is implied). The devices and the period are checked at once (400, 404); then 204, and the ' +
       'report is built and mailed in the background to the caller\'s notification email, else their account email: xlsx, or csv with format=csv. ' +
-      '503 when the server has no mail channel (SMTP_URL).',
+      '400 when the server has no mail channel (SMTP_URL).',
     request: { query },
     responses: { 204: { description: 'Queued: the report is mailed', schema: null } },
   });

@@ -7,10 +7,10 @@ import type { Report } from './service';
 const report = { devices: [], period: { from: new Date(0), to: new Date(3_600_000) }, batches: (async function* () {})() } as unknown as Report<never>;
 
 describe('reports by mail', () => {
-  it('answers 503 at once when the server has no mail channel (SMTP_URL)', async () => {
+  it('answers 400 at once when the server has no mail channel (SMTP_URL)', async () => {
     const mailer = reportMailer({ logger: createLogger('test', 'silent'), addressOf: async () => ({ email: null }) });
     const err = await mailer.queue(report, { name: 'trips', columns: [] }, undefined, testUsers.companyA).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AppError);
-    expect(err).toMatchObject({ code: 'UNAVAILABLE', status: 503, message: expect.stringMatching(/SMTP_URL/) });
+    expect(err).toMatchObject({ code: 'VALIDATION_FAILED', status: 400, message: expect.stringMatching(/SMTP_URL/) });
   });
 });

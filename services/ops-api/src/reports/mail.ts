@@ -4,6 +4,8 @@ import { fileOf } from '../scheduled-reports/report-file';
 import type { ReportTable } from './formats/table';
 import type { Report } from './service';
 
+const noMail = 'Reports cannot be mailed: the server has no mail channel (SMTP_URL)';
+
 const mailed = counter('report_mails_total', 'Reports asked for by mail (/reports/{type}/mail, mail=true) by outcome', ['status']);
 
 /**
@@ -11,7 +13,8 @@ const mailed = counter('report_mails_total', 'Reports asked for by mail (/report
  * caller waits, then built and mailed to them in the background through the notification mail
  * channel (SMTP_URL): an xlsx file, or csv when format=csv asks for it. The caller's address is their
  * notification email (/settings/notification), else their account email. Without a mail channel the
- * request answers 503 at once. A report that fails while it is built is logged and counted; the
+ * request answers 400 at once, as a notification rule asking for mail does (a server without SMTP_URL
+ * never mails, so it is not a 503 to retry later). A report that fails while it is built is logged and counted; the
  * caller gets no mail.
  */
 export function reportMailer(deps: { mail?: MailChannel; logger: Logger; addressOf: (userId: number) => Promise<{ email: string | null }> }) {
@@ -19,7 +22,7 @@ export function reportMailer(deps: { mail?: MailChannel; logger: Logger; address
   return {
     async queue<T>(report: Report<T>, table: ReportTable<T>, format: string | undefined, who: Identity): Promise<void> {
       const mail = deps.mail;
-      if (!mail) throw new AppError('UNAVAILABLE', 'Reports cannot be mailed: the server has no mail channel (SMTP_URL)');
+      if (!mail) throw new AppError('VALIDATION_FAILED', noMail, [{ in: 'query', path: 'mail', message: noMail }]);
       if (format === 'json') throw new AppError('VALIDATION_FAILED', 'A mailed report is a file: format xlsx (the default) or csv', [{ in: 'query', path: 'format', message: 'xlsx or csv' }]);
       const to = (await deps.addressOf(who.userId)).email ?? who.email;
       const period = { from: report.period.from.getTime(), to: report.period.to.getTime() };

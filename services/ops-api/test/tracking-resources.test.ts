@@ -123,7 +123,9 @@ const cases: Case[] = [
     invalid: [
       { body: () => ({ type: 'alarm', always: true, notificators: 'web,sms' }), field: 'notificators' },
       { body: () => ({ type: 'alarm', always: true, notificators: ['webhook'] }), field: 'webhookUrl' },
-      { body: () => ({ type: 'alarm', always: false, notificators: ['web'], recipients: [{ userId: 5, email: 'a@company-a.test' }] }), field: 'deviceIds' },
+      // A rule that is not `always` may be saved without devices (Traccar's web app links them afterwards, through /permissions).
+      { body: () => ({ type: 'alarm', always: true, notificators: ['command'], recipients: [{ userId: 5, email: 'a@company-a.test' }] }), field: 'commandId' },
+      { body: () => ({ type: 'deviceOnline', alarms: ['sos'], always: true, notificators: ['web'], recipients: [{ userId: 5, email: 'a@company-a.test' }] }), field: 'alarms' },
       { body: () => ({ type: 'alarm', always: true, notificators: ['mail'], recipients: [{ userId: 5, email: 'a@company-a.test' }] }), field: 'notificators' },
       { body: () => ({ type: 'noSuchEvent', always: true, notificators: ['web'] }), field: 'type' },
     ],

@@ -62,13 +62,14 @@ export class Person {
    * or the whole page scrolls sideways) and whether the screen's own area scrolls sideways
    * (a wide table scrolls inside its own box instead).
    */
-  async overflow(): Promise<{ documentWidth: number; windowWidth: number; contentScrollsSideways: boolean }> {
+  async overflow(): Promise<{ documentWidth: number; windowWidth: number; contentScrollsSideways: boolean; tablesScrollingSideways: number }> {
     return this.page.evaluate(() => {
       const content = document.querySelector('.content');
       return {
         documentWidth: Math.max(document.documentElement.scrollWidth, document.body.scrollWidth),
         windowWidth: window.innerWidth,
         contentScrollsSideways: content ? content.scrollWidth > content.clientWidth : false,
+        tablesScrollingSideways: [...document.querySelectorAll('.table-wrap')].filter((t) => t.scrollWidth > t.clientWidth).length,
       };
     });
   }

@@ -73,7 +73,7 @@ export default function ApprovalQueueScreen() {
           {(approve.error ?? reject.error)?.message}
         </p>
       )}
-      <div className="two-col">
+      <div className={open ? 'two-col' : undefined}>
         <div>
           <PagedTable
             caption={t('approvals.title')}

@@ -55,7 +55,10 @@ export type NotificationPage = z.infer<typeof NotificationPage>;
 export const ChannelPreference = z
   .object({
     web: z.boolean().describe('shown in the inbox (default true)'),
-    email: z.boolean().describe('mailed to the notification email, else the account email (default false)'),
+    email: z.boolean().describe(
+      'mailed to the notification email, else the account email (default false). Only on a server with a mail channel (SMTP_URL): without one, turning it on answers 400 ' +
+      '(GET /notifications/notificators lists mail only when there is one).',
+    ),
     webhook: z.boolean().describe('POSTed as JSON { notification, userId } to webhookUrl (default false)'),
   })
   .describe(
@@ -108,7 +111,9 @@ export const notificationsEndpoints = [
   defineEndpoint({
     id: 'notificationSettings.update', method: 'put', path: '/settings/notification', service: 'ops-api', tags,
     summary: "Change the signed-in user's notification channels",
-    description: 'The webhook channel needs a webhookUrl (400 otherwise). A webhookUrl naming an internal address (loopback, private, link-local, metadata; outside WEBHOOK_ALLOW) or carrying credentials answers 400, as for notification rules.',
+    description: 'The webhook channel needs a webhookUrl (400 otherwise). On a server without a mail channel (no SMTP_URL), turning a type\'s email switch on answers 400 ' +
+      'naming that switch (body.channels.<type>.email: mail is not available), as a notification rule or a report asking for mail does; a switch already on may stay on or be ' +
+      'turned off, and the webhook switch is allowed. A webhookUrl naming an internal address (loopback, private, link-local, metadata; outside WEBHOOK_ALLOW) or carrying credentials answers 400, as for notification rules.',
     access: 'authenticated',
     request: { body: NotificationSettingsInput },
     responses: { 200: { description: 'Settings after the change', schema: NotificationSettings } },

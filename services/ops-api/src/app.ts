@@ -158,7 +158,9 @@ export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
     db: deps.db.orm, repo: shipmentsRepository(deps.db.orm), documents, cargoOf: cargo.idsOf, logger: deps.logger.child({ module: 'shipments' }),
   });
   shipmentRoutes(app, shipments, { documents, pdf });
-  const notifications = notificationsService({ repo: notificationsRepository(deps.db.orm), clock: deps.clock, webhookPolicy: deps.notificationRules?.webhookPolicy });
+  const notifications = notificationsService({
+    repo: notificationsRepository(deps.db.orm), clock: deps.clock, webhookPolicy: deps.notificationRules?.webhookPolicy, mailEnabled: !!deps.notificationRules?.smtpUrl,
+  });
   notificationRoutes(app, notifications);
   const complaintsRepo = complaintsRepository(deps.db.orm);
   complaintRoutes(app, complaintsService({

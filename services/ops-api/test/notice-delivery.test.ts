@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import type { Certificate, IdfExtraction } from '@corridor/contracts';
+import type { Certificate, Complaint, DisciplinaryRecord, IdfExtraction, NotificationType } from '@corridor/contracts';
 import { testUsers } from '@corridor/platform/testing/identity';
 import { publishUsers } from '@corridor/platform/testing/registry';
 import type { Identity } from '@corridor/platform';
@@ -11,8 +11,8 @@ import { startSmtpServer } from './smtp-server';
 import { startWebhookReceiver } from './webhook-receiver';
 
 /**
- * Inbox notices by mail and webhook (/settings/notification): a certificate decision's notice
- * reaches, after the decision commits, each addressed user who turned the type's email or webhook
+ * Inbox notices by mail and webhook (/settings/notification): a certificate decision's, a complaint's
+ * and a sanction's notice reach, after the decision commits, each addressed user who turned the type's email or webhook
  * channel on, through the rules' SMTP channel (a local SMTP server started here) and webhook channel
  * (a local HTTP listener, on the allow-list as an internal receiver); once per notice, user and
  * channel, however often it is looked at.
@@ -27,6 +27,7 @@ let hookUrl = '';
 let deadUrl = '';
 let h: Harness;
 const night = { userId: 9, email: 'night@company-a.test', name: 'Night desk', roles: ['company_user'], companyId: 101 } satisfies Identity;
+const clerkB = { userId: 10, email: 'clerk@company-b.test', name: 'Company B clerk', roles: ['company_user'], companyId: 202 } satisfies Identity;
 
 beforeAll(async () => {
   smtp = await startSmtpServer((to, raw) => to.forEach((address) => mails.push({ to: address, raw })));
@@ -44,7 +45,7 @@ beforeAll(async () => {
     },
   });
   // the directory as the gateway publishes it, with roles (a notice to a role reaches its holders)
-  await publishUsers(h.adapters.cache, [...Object.values(testUsers), night].map((u) => ({ id: u.userId, companyId: u.companyId, email: u.email, roles: u.roles })));
+  await publishUsers(h.adapters.cache, [...Object.values(testUsers), night, clerkB].map((u) => ({ id: u.userId, companyId: u.companyId, email: u.email, roles: u.roles })));
 });
 afterAll(async () => {
   await h?.close();
@@ -86,6 +87,20 @@ async function until(check: () => boolean, what: string, ms = 30_000): Promise<v
 const mailsAbout = (number: string, to?: string) => mails.filter((m) => m.raw.includes(number) && (to === undefined || m.to === to));
 const deliveriesOf = async (notificationId: number) =>
   h.adapters.db.orm.select().from(noticeDeliveries).where(eq(noticeDeliveries.notificationId, notificationId));
+/** The one notice of this type about this entity, which must have been delivered (no longer pending). */
+async function noticeAbout(type: NotificationType, entityId: number) {
+  const found = (await h.adapters.db.orm.select().from(notifications).where(eq(notifications.entityId, String(entityId)))).filter((n) => n.type === type);
+  expect(found).toHaveLength(1);
+  expect(found[0]!.deliveryPending).toBe(false);
+  return found[0]!;
+}
+/** Who the notice reached, on which channel, with which outcome (notice_deliveries), in user then channel order. */
+const recordsOf = async (notificationId: number) =>
+  (await deliveriesOf(notificationId)).map((d) => ({ userId: d.userId, channel: d.channel, status: d.status }))
+    .sort((a, b) => a.userId - b.userId || a.channel.localeCompare(b.channel));
+const hooksAbout = (type: NotificationType, entityId: number) =>
+  hooks.filter((x) => { const n = x.notification as { type?: string; entityId?: string }; return n.type === type && n.entityId === String(entityId); });
+const mailsTitled = (title: string) => mails.filter((m) => m.raw.includes(`Subject: ${title}`)).map((m) => m.to).sort();
 
 describe('inbox notices by mail and webhook', () => {
   it('an approval mails and posts to the company users who turned those channels on, after it commits, once', async () => {
@@ -114,12 +129,8 @@ describe('inbox notices by mail and webhook', () => {
     expect(mailsAbout(c.number, testUsers.agentA.email)).toEqual([]);
     expect(mailsAbout(c.number, testUsers.companyB.email)).toEqual([]);
 
-    const [notice] = await h.adapters.db.orm.select().from(notifications).where(eq(notifications.entityId, String(c.id)))
-      .then((rows) => rows.filter((n) => n.type === 'certificateApproved'));
-    expect(notice!.deliveryPending).toBe(false);
-    const records = (await deliveriesOf(notice!.id)).map((d) => ({ userId: d.userId, channel: d.channel, status: d.status }))
-      .sort((a, b) => a.userId - b.userId || a.channel.localeCompare(b.channel));
-    expect(records).toEqual([
+    const notice = await noticeAbout('certificateApproved', c.id);
+    expect(await recordsOf(notice.id)).toEqual([
       { userId: testUsers.companyA.userId, channel: 'mail', status: 'sent' },
       { userId: testUsers.companyA.userId, channel: 'webhook', status: 'sent' },
       { userId: night.userId, channel: 'mail', status: 'sent' },
@@ -129,12 +140,12 @@ describe('inbox notices by mail and webhook', () => {
     // a retried approval is refused and makes no notice; a notice looked at again (another instance, a crash before it was marked) sends nothing twice
     const retried = await h.call(testUsers.officer, 'POST', `/api/single-use-certificates/${c.id}/approve`);
     expect(retried.statusCode).toBe(409);
-    await h.adapters.db.orm.update(notifications).set({ deliveryPending: true }).where(eq(notifications.id, notice!.id));
+    await h.adapters.db.orm.update(notifications).set({ deliveryPending: true }).where(eq(notifications.id, notice.id));
     await h.svc.tracking.notices.check();
     await h.svc.tracking.notices.check();
     expect(mailsAbout(c.number, testUsers.companyA.email)).toHaveLength(1);
     expect(hooks.filter((x) => (x.notification as { entityId?: string }).entityId === String(c.id))).toHaveLength(1);
-    expect(await deliveriesOf(notice!.id)).toHaveLength(4);
+    expect(await deliveriesOf(notice.id)).toHaveLength(4);
   });
 
   it('a notice to a role reaches its holders who turned the channel on (the application, to the association officers)', async () => {
@@ -155,5 +166,74 @@ describe('inbox notices by mail and webhook', () => {
       await h.svc.tracking.notices.stop();
     }
     expect(mailsAbout(c.number, testUsers.companyA.email)).toHaveLength(1);
+  });
+
+  it('a complaint reaches the officers who asked for complaintFiled, and its decision the filer if they asked, no one else', async () => {
+    await settings(testUsers.officer, { channels: { complaintFiled: on(true, false) } });
+    await settings(testUsers.analyst, { channels: { complaintFiled: on(true, false) } }); // another association role: not addressed
+    await settings(testUsers.companyB, { channels: { complaintStatusChanged: on(true, true) }, webhookUrl: hookUrl });
+    await settings(clerkB, { channels: { complaintStatusChanged: on(true, false) } });
+    await settings(clerkB, { channels: { complaintStatusChanged: on(false, false) } }); // turned it off again
+    await settings(testUsers.companyA, { channels: { complaintFiled: on(true, true), complaintStatusChanged: on(true, true) } }); // the company complained against
+    const file = async (by: Identity): Promise<Complaint> => {
+      const res = await h.call(by, 'POST', '/api/complaints', {
+        subjectType: 'company', subjectRef: '101', companyId: 101, category: 'delay', title: 'Late delivery', description: 'Delivered four days after the agreed date.',
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json<Complaint>();
+    };
+    const byB = await file(testUsers.companyB);
+    const byClerk = await file(clerkB);
+    for (const c of [byB, byClerk]) {
+      const res = await h.call(testUsers.officer, 'PUT', `/api/complaints/${c.id}/status`, { status: 'under_review' });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    expect(mailsTitled(`Complaint #${byB.id} is under review`)).toEqual([]); // not in the decision's request
+    await h.svc.tracking.notices.check();
+
+    // filed: to the association officers (role), by mail as the officer asked; not the analyst, not the company complained against
+    expect(mailsTitled(`Complaint #${byB.id} filed`)).toEqual([testUsers.officer.email]);
+    expect(mailsTitled(`Complaint #${byClerk.id} filed`)).toEqual([testUsers.officer.email]);
+    expect(await recordsOf((await noticeAbout('complaintFiled', byB.id)).id)).toEqual([{ userId: testUsers.officer.userId, channel: 'mail', status: 'sent' }]);
+    expect(hooksAbout('complaintFiled', byB.id)).toEqual([]);
+    // the decision: to its filer only; company B's user asked for mail and webhook, the clerk turned both off
+    expect(mailsTitled(`Complaint #${byB.id} is under review`)).toEqual([testUsers.companyB.email]);
+    expect(hooksAbout('complaintStatusChanged', byB.id)).toEqual([
+      expect.objectContaining({ userId: testUsers.companyB.userId, notification: expect.objectContaining({ entityType: 'complaint', companyId: 101 }) }),
+    ]);
+    expect(await recordsOf((await noticeAbout('complaintStatusChanged', byB.id)).id)).toEqual([
+      { userId: testUsers.companyB.userId, channel: 'mail', status: 'sent' },
+      { userId: testUsers.companyB.userId, channel: 'webhook', status: 'sent' },
+    ]);
+    expect(mailsTitled(`Complaint #${byClerk.id} is under review`)).toEqual([]);
+    expect(hooksAbout('complaintStatusChanged', byClerk.id)).toEqual([]);
+    expect(await recordsOf((await noticeAbout('complaintStatusChanged', byClerk.id)).id)).toEqual([]);
+  });
+
+  it("a sanction reaches the sanctioned company's users who asked for sanctionRecorded, not those who turned it off, not another company's", async () => {
+    await settings(testUsers.companyA, { channels: { sanctionRecorded: on(true, true) } });
+    await settings(night, { channels: { sanctionRecorded: on(true, false) } });
+    await settings(testUsers.agentA, { channels: { sanctionRecorded: on(true, true) }, webhookUrl: hookUrl });
+    await settings(testUsers.agentA, { channels: { sanctionRecorded: on(true, false) } }); // turned it off again
+    await settings(testUsers.agentA, { channels: { sanctionRecorded: on(false, false) } });
+    await settings(testUsers.companyB, { channels: { sanctionRecorded: on(true, true) } });
+    const res = await h.call(testUsers.officer, 'POST', '/api/disciplinary/admin', {
+      subjectType: 'company', subjectRef: '101', companyId: 101, sanctionType: 'warning', reason: 'Late deliveries after warnings', startsAt: new Date().toISOString(),
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const r = res.json<DisciplinaryRecord>();
+    await h.svc.tracking.notices.check();
+
+    const notice = await noticeAbout('sanctionRecorded', r.id);
+    expect(mails.filter((m) => m.raw.includes(`company 101: Late deliveries after warnings`)).map((m) => m.to).sort())
+      .toEqual([testUsers.companyA.email, 'night-desk@company-a.test'].sort());
+    expect(hooksAbout('sanctionRecorded', r.id)).toEqual([
+      expect.objectContaining({ userId: testUsers.companyA.userId, notification: expect.objectContaining({ entityType: 'disciplinary_record', companyId: 101 }) }),
+    ]);
+    expect(await recordsOf(notice.id)).toEqual([
+      { userId: testUsers.companyA.userId, channel: 'mail', status: 'sent' },
+      { userId: testUsers.companyA.userId, channel: 'webhook', status: 'sent' },
+      { userId: night.userId, channel: 'mail', status: 'sent' }, // mail only: night's webhook is off for sanctions
+    ]);
   });
 });

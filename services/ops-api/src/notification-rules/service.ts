@@ -11,6 +11,7 @@ import { invalidField } from '../resources/pg-errors';
 import { resourceService } from '../resources/resource-service';
 import { canSee, type Actor } from '../resources/scope';
 import type { NotificationDispatcher } from './dispatcher';
+import { mailUnavailable } from './mail-unavailable';
 import { toNotificationRule, withTraccarDefaults } from './traccar-shape';
 import { noInternalReceivers, savedUrlRefusal, type OutboundPolicy } from './outbound-address';
 
@@ -36,7 +37,7 @@ export function notificationRulesService(deps: { db: Orm; dispatcher: Notificati
       notificators: [...new Set(i.notificators)], recipients: i.recipients, webhookUrl: i.webhookUrl, calendarId: i.calendarId, companyId, attributes: i.attributes,
     }),
     async validate(i, companyId, actor) {
-      if (i.notificators.includes('mail') && !deps.mailEnabled) throw invalidField('notificators', 'mail is not available: the server has no SMTP_URL');
+      if (i.notificators.includes('mail') && !deps.mailEnabled) throw mailUnavailable('body', 'notificators');
       if ((i.notificators.includes('mail') || i.notificators.includes('web')) && !i.recipients.length) {
         throw invalidField('recipients', 'the web and mail channels need at least one recipient');
       }

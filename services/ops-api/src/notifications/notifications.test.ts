@@ -14,7 +14,7 @@ let notify: (n: Notice) => Promise<number>;
 beforeAll(async () => {
   adapters = await createTestAdapters(await primaryKind());
   svc = await build({ ...adapters, logger: adapters.logger, identitySecret: TEST_IDENTITY_SECRET });
-  const notifications = notificationsService({ repo: notificationsRepository(adapters.db.orm), clock: adapters.clock });
+  const notifications = notificationsService({ repo: notificationsRepository(adapters.db.orm), clock: adapters.clock, mailEnabled: false });
   notify = (n) => notifications.notify(adapters.db.orm, n);
 });
 afterAll(async () => {
@@ -117,11 +117,11 @@ describe('/settings/notification', () => {
 
   it('saves per-type channels; a type with web off leaves the inbox; other users keep theirs', async () => {
     const saved = await call(user, 'PUT', '/api/settings/notification', {
-      channels: { sanctionRecorded: { web: false, email: true, webhook: true } }, webhookUrl: 'https://hooks.example.test/corridor', email: 'ops@athi.example',
+      channels: { sanctionRecorded: { web: false, email: false, webhook: true } }, webhookUrl: 'https://hooks.example.test/corridor', email: 'ops@athi.example',
     });
     expect(saved.statusCode, saved.body).toBe(200);
     expect(saved.json<NotificationSettings>()).toMatchObject({
-      channels: { sanctionRecorded: { web: false, email: true, webhook: true }, certificateApproved: { web: true } }, webhookUrl: 'https://hooks.example.test/corridor',
+      channels: { sanctionRecorded: { web: false, email: false, webhook: true }, certificateApproved: { web: true } }, webhookUrl: 'https://hooks.example.test/corridor',
     });
     await notify(notice({ companyId: 103 }, { type: 'sanctionRecorded' }));
     const approved = await notify(notice({ companyId: 103 }, { type: 'certificateApproved' }));
@@ -131,7 +131,7 @@ describe('/settings/notification', () => {
     const colleague = await inboxOf(userWith(['company_user'], 103, 503));
     expect(colleague.items.map((n) => n.type).sort()).toEqual(['certificateApproved', 'sanctionRecorded']);
     // a later partial save keeps the other fields
-    const partial = await call(user, 'PUT', '/api/settings/notification', { channels: { certificateApproved: { web: true, email: true, webhook: false } } });
+    const partial = await call(user, 'PUT', '/api/settings/notification', { channels: { certificateApproved: { web: true, email: false, webhook: true } } });
     expect(partial.json<NotificationSettings>()).toMatchObject({ webhookUrl: 'https://hooks.example.test/corridor', email: 'ops@athi.example', channels: { sanctionRecorded: { web: false } } });
   });
 
@@ -139,6 +139,37 @@ describe('/settings/notification', () => {
     const res = await call(userWith(['company_user'], 103, 504), 'PUT', '/api/settings/notification', { channels: { complaintFiled: { web: true, email: false, webhook: true } } });
     expect(res.statusCode).toBe(400);
     expect(res.json<{ error: { details: { path: string }[] } }>().error.details[0]?.path).toBe('webhookUrl');
+  });
+
+  it('without a mail channel (no SMTP_URL), refuses to turn an email switch on, as a rule asking for mail is refused; webhook stays allowed', async () => {
+    const who = userWith(['company_user'], 103, 506);
+    type Refusal = { error: { code: string; message: string; details: { in: string; path: string; message: string }[] } };
+    const res = await call(who, 'PUT', '/api/settings/notification', {
+      channels: { certificateApproved: { web: true, email: false, webhook: true }, complaintStatusChanged: { web: true, email: true, webhook: false } }, webhookUrl: 'https://hooks.example.test/x',
+    });
+    expect(res.statusCode, res.body).toBe(400);
+    const refusal = res.json<Refusal>().error;
+    expect(refusal).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ in: 'body', path: 'channels.complaintStatusChanged.email' }] });
+    expect(refusal.message).toMatch(/^body\.channels\.complaintStatusChanged\.email: mail is not available: the server has no mail channel \(SMTP_URL\)$/);
+    expect((await call(who, 'GET', '/api/settings/notification')).json<NotificationSettings>().updatedAt).toBeNull(); // nothing of it saved
+    // the same refusal, word for word, as a notification rule asking for mail
+    const rule = await svc.app.inject({
+      method: 'POST', url: '/api/notifications', headers: await asUser({ ...userWith(['dispatcher'], 103, 507), email: 'dispatch@company-c.test' }), payload: { type: 'alarm', always: true, notificators: 'mail' } as never,
+    });
+    expect(rule.statusCode, rule.body).toBe(400);
+    expect(rule.json<Refusal>().error.details[0]!.message).toBe(refusal.details[0]!.message);
+    // the webhook alone is allowed
+    const hook = await call(who, 'PUT', '/api/settings/notification', { channels: { complaintStatusChanged: { web: true, email: false, webhook: true } }, webhookUrl: 'https://hooks.example.test/x' });
+    expect(hook.statusCode, hook.body).toBe(200);
+    // a switch already on (saved while the server had mail) may stay on in a save, and be turned off
+    await notificationsRepository(adapters.db.orm).saveSettings({
+      userId: who.userId, channels: { sanctionRecorded: { web: true, email: true, webhook: false } }, email: null, webhookUrl: 'https://hooks.example.test/x', updatedAt: new Date(),
+    });
+    const kept = await call(who, 'PUT', '/api/settings/notification', { channels: { sanctionRecorded: { web: false, email: true, webhook: false } } });
+    expect(kept.statusCode, kept.body).toBe(200);
+    const off = await call(who, 'PUT', '/api/settings/notification', { channels: { sanctionRecorded: { web: true, email: false, webhook: false } } });
+    expect(off.json<NotificationSettings>().channels.sanctionRecorded).toEqual({ web: true, email: false, webhook: false });
+    expect((await call(who, 'PUT', '/api/settings/notification', { channels: { sanctionRecorded: { web: true, email: true, webhook: false } } })).statusCode).toBe(400);
   });
 
   it('refuses a webhookUrl naming an internal address, as notification rules do (issue 11)', async () => {

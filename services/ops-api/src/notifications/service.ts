@@ -4,6 +4,7 @@ import {
 } from '@corridor/contracts';
 import { AppError, notFound, type Clock, type Identity, type Orm } from '@corridor/platform';
 import type { NotificationSettingsRow } from '../db/schema';
+import { mailUnavailable } from '../notification-rules/mail-unavailable';
 import { noInternalReceivers, savedUrlRefusal, type OutboundPolicy } from '../notification-rules/outbound-address';
 import { channelsOf, deliveredTypes } from './channels';
 import type { InboxRow, NotificationsRepository, Recipient } from './repository';
@@ -44,6 +45,8 @@ export function notificationsService(deps: {
   repo: NotificationsRepository; clock: Clock;
   /** Internal receivers a saved webhookUrl may name (WEBHOOK_ALLOW); default: public addresses only. */
   webhookPolicy?: OutboundPolicy;
+  /** Whether the server has a mail channel (SMTP_URL); without one no email switch may be turned on. */
+  mailEnabled: boolean;
 }) {
   const { repo, clock } = deps;
 
@@ -97,7 +100,11 @@ export function notificationsService(deps: {
     },
     async updateSettings(id: Identity, input: NotificationSettingsInput): Promise<NotificationSettings> {
       const current = await repo.settings(id.userId);
-      const channels = { ...channelsOf(current), ...input.channels };
+      const before = channelsOf(current);
+      // a switch turned on here; one already on (saved while the server had mail) may stay on or be turned off
+      const mailAsked = notificationTypes.find((t) => input.channels[t]?.email && !before[t].email);
+      if (mailAsked && !deps.mailEnabled) throw mailUnavailable('body', `channels.${mailAsked}.email`);
+      const channels = { ...before, ...input.channels };
       const webhookUrl = input.webhookUrl === undefined ? (current?.webhookUrl ?? null) : input.webhookUrl;
       const email = input.email === undefined ? (current?.email ?? null) : input.email;
       // the same guard as notification rules' webhooks: a literal internal address is refused on save

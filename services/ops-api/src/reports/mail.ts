@@ -1,10 +1,9 @@
 import { AppError, counter, type Identity, type Logger } from '@corridor/platform';
 import type { MailChannel } from '../notification-rules/mail-channel';
+import { mailUnavailable } from '../notification-rules/mail-unavailable';
 import { fileOf } from '../scheduled-reports/report-file';
 import type { ReportTable } from './formats/table';
 import type { Report } from './service';
-
-const noMail = 'Reports cannot be mailed: the server has no mail channel (SMTP_URL)';
 
 const mailed = counter('report_mails_total', 'Reports asked for by mail (/reports/{type}/mail, mail=true) by outcome', ['status']);
 
@@ -22,7 +21,7 @@ export function reportMailer(deps: { mail?: MailChannel; logger: Logger; address
   return {
     async queue<T>(report: Report<T>, table: ReportTable<T>, format: string | undefined, who: Identity): Promise<void> {
       const mail = deps.mail;
-      if (!mail) throw new AppError('VALIDATION_FAILED', noMail, [{ in: 'query', path: 'mail', message: noMail }]);
+      if (!mail) throw mailUnavailable('query', 'mail');
       if (format === 'json') throw new AppError('VALIDATION_FAILED', 'A mailed report is a file: format xlsx (the default) or csv', [{ in: 'query', path: 'format', message: 'xlsx or csv' }]);
       const to = (await deps.addressOf(who.userId)).email ?? who.email;
       const period = { from: report.period.from.getTime(), to: report.period.to.getTime() };

@@ -80,7 +80,7 @@ class Slab {
  */
 export type StillRunSpan = (deviceId: number) => number | undefined;
 
-/** Turns RowBinary bytes (in any split) into per-device chunks, keeping one row per key. */
+/** Turns Native blocks (bytes in any split) into per-device chunks, keeping one row per key. */
 class TrackDecoder {
   private chunk: TrackChunk | undefined;
   private slab = new Slab();

@@ -3,6 +3,7 @@ import { build, type IngestService } from '@corridor/ingest';
 import { createTestAdapters, primaryKind, type TestAdapters } from '@corridor/platform/testing/test-adapters';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simDeviceIds, startSimulator } from './simulator';
+import { eventually } from '@corridor/platform/testing/eventually';
 
 /** `--protocols osmand,gt06,teltonika`: trucks round-robin over the protocols, into a real ingest. */
 let adapters: TestAdapters;
@@ -46,8 +47,7 @@ describe('simulator over device protocols', () => {
       intervalMs: 60,
       timeScale: 60,
     });
-    const deadline = Date.now() + 15_000;
-    while (Date.now() < deadline && ids.some((id) => published.filter((p) => p.uniqueId === id).length < 2)) await new Promise((r) => setTimeout(r, 50));
+    await eventually('two positions of every truck', () => ids.every((id) => published.filter((p) => p.uniqueId === id).length >= 2));
     const stats = sim.stats(); // before stop: stopping aborts the reports in flight
     await sim.stop();
     expect(stats.failed).toBe(0);

@@ -4,6 +4,7 @@ import WebSocket from 'ws';
 import { Topics, type DeviceRegistryMessage, type EventMessageInput, type PositionMessageInput, type SocketMessage, positionId } from '@corridor/contracts';
 import { cacheKeys } from '@corridor/platform';
 import { ADMIN, createUser, login, startGateway, tokenFor, type Harness } from './harness';
+import { eventually } from '@corridor/platform/testing/eventually';
 
 /**
  * The live feed (/api/socket) fed from the bus: the first frame is the latest position of each
@@ -75,11 +76,7 @@ beforeAll(async () => {
   await bus.publish(Topics.devices, [1, 2].map((id) => ({ key: String(id), value: device(id, id === 1 ? 101 : 202) })));
   for (const id of [1, 2]) await cache.set(cacheKeys.latestPosition(id), JSON.stringify({ ...position(id, 0), altitude: null, accuracy: null, satellites: null, hdop: null, ignition: null, odometer: null, power: null, battery: null, alarm: null, crcValid: true, rawFrameId: null, attributes: {} }));
   await h.gateway.start();
-  const end = Date.now() + 30000;
-  while (h.gateway.liveFeed.directory.size < 2) {
-    if (Date.now() > end) throw new Error('device directory never filled');
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await eventually('both devices in the live feed\'s directory', () => h.gateway.liveFeed.directory.size >= 2);
   await h.gateway.app.listen({ host: '127.0.0.1', port: 0 });
   base = `ws://127.0.0.1:${(h.gateway.app.server.address() as AddressInfo).port}/api/socket`;
 

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { allEndpoints, endpointReferences, positionId, valuesAt, type EndpointDef, type ReferenceSite, type Role } from '@corridor/contracts';
 import { primaryKind } from '@corridor/platform/testing/test-adapters';
-import { ADMIN_AUTH, startTestStack, type TestStack, type TestUser } from '../test-stack';
+import { ADMIN_AUTH, eventually, startTestStack, type TestStack, type TestUser } from '../test-stack';
 import { buildPool, companyRoles, type CompanyPool, type RefId } from './fixtures-pool';
 import { arbitraryOf } from './zod-arbitrary';
 
@@ -39,12 +39,10 @@ beforeAll(async () => {
   deviceModel = dm.json<{ id: number }>().id;
   // every device's first position stored (the latest position is what computed-attribute tests and command types read)
   const devices = [...A.ids.device!, ...B.ids.device!];
-  for (const deadline = Date.now() + 60_000; ;) {
+  await eventually('the fixtures\' positions stored', async () => {
     const latest = (await s.call(ADMIN_AUTH, 'GET', '/api/positions')).json<{ deviceId: number }[]>().map((p) => p.deviceId);
-    if (devices.every((d) => latest.includes(d as number))) break;
-    if (Date.now() > deadline) throw new Error('the fixtures\' positions were not stored');
-    await new Promise((r) => setTimeout(r, 200));
-  }
+    return devices.every((d) => latest.includes(d as number));
+  }, 60_000);
 }, 300_000);
 
 afterAll(async () => {

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { eventually } from '@corridor/platform/testing/eventually';
 import { simDeviceIds, startSimulator } from './simulator';
 
 let server: Server | undefined;
@@ -8,15 +9,6 @@ afterEach(async () => {
   await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
   server = undefined;
 });
-
-/** Waits for a condition (never for a duration); the ceiling only bounds a broken run. */
-async function until(cond: () => boolean, what: string, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
 
 /** A local OsmAnd endpoint answering `status`, counting the requests per device id. */
 async function endpoint(status: number): Promise<{ url: string; seen: Map<string, number>; total: () => number }> {
@@ -39,7 +31,7 @@ describe('startSimulator', () => {
     const sim = startSimulator({ trucks: 4, ingestUrl: url, intervalMs: 40, timeScale: 60, log: (m) => logs.push(m) });
     const ids = simDeviceIds(4);
     // a truck's third request starts only after its second was answered: two delivered each
-    await until(() => ids.every((id) => (seen.get(id) ?? 0) >= 3), 'three reports from every truck');
+    await eventually('three reports from every truck', () => ids.every((id) => (seen.get(id) ?? 0) >= 3));
     await sim.stop();
     const { sent, failed } = sim.stats();
     expect(failed).toBe(0);
@@ -61,7 +53,7 @@ describe('startSimulator', () => {
     const sim = startSimulator({ trucks: 2, ingestUrl: url, intervalMs: 30 });
     const ids = simDeviceIds(2);
     // a second request of a truck is the retry of its first report: the first 503 was read
-    await until(() => ids.every((id) => (seen.get(id) ?? 0) >= 2), 'a retry from every truck');
+    await eventually('a retry from every truck', () => ids.every((id) => (seen.get(id) ?? 0) >= 2));
     await sim.stop();
     // each truck holds one report (no new one while it retries): both given up at stop, none sent;
     // without the stop the report would have gone on to its 4th attempt (after 0.75 s more backoff)

@@ -5,23 +5,13 @@ import { build as buildOpsApi, type OpsApiService } from '@corridor/ops-api';
 import { cacheKeys, queryPositionHistory } from '@corridor/platform';
 import { createTestAdapters, primaryKind, type TestAdapters } from '@corridor/platform/testing/test-adapters';
 import { asUser, TEST_IDENTITY_SECRET, testUsers } from '@corridor/platform/testing/identity';
+import { eventually } from './test-stack';
 
 /**
  * Computed attributes end to end: defined through ops-api's API, published to the cache, applied
  * by ingest to an OsmAnd position before positions.v1, and found in the stored position.
  */
 const kind = await primaryKind();
-
-async function eventually<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 30000): Promise<T> {
-  const end = Date.now() + ms;
-  let last = await fn();
-  while (!ok(last)) {
-    if (Date.now() > end) throw new Error(`timed out; last value ${JSON.stringify(last).slice(0, 300)}`);
-    await new Promise((r) => setTimeout(r, 200));
-    last = await fn();
-  }
-  return last;
-}
 
 describe(`computed attributes on ingested positions (${kind} adapters)`, () => {
   let adapters: TestAdapters;
@@ -60,7 +50,10 @@ describe(`computed attributes on ingested positions (${kind} adapters)`, () => {
     const res = await ingest.osmand.inject({ method: 'GET', url: `/?id=${device.uniqueId}&lat=-1.29&lon=36.82&timestamp=${ts / 1000}&speed=50&bearing=90&fuel=40` });
     expect(res.statusCode, res.body).toBe(200);
     const at = new Date(ts);
-    const [p] = await eventually(() => queryPositionHistory(adapters.analytics)({ deviceIds: [device.id], from: at, to: at, limit: 1 }), (r) => r.length === 1);
+    const [p] = await eventually('the stored position', async () => {
+      const r = await queryPositionHistory(adapters.analytics)({ deviceIds: [device.id], from: at, to: at, limit: 1 });
+      return r.length === 1 && r;
+    });
     return p!;
   };
 

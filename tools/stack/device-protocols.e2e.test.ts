@@ -8,6 +8,7 @@ import { asUser, TEST_IDENTITY_SECRET, testUsers } from '@corridor/platform/test
 import { parseJt808 } from '@corridor/ingest/protocols/jt808/index';
 import { TestDevice } from '../../services/ingest/test/test-device';
 import { metricValue } from '../../services/ingest/test/metrics';
+import { eventually } from './test-stack';
 
 /**
  * The device protocols added for the corridors' hardware, end to end on real sockets: a TCP client
@@ -18,17 +19,6 @@ import { metricValue } from '../../services/ingest/test/metrics';
  * environment has them, else on the embedded ones.
  */
 const kind = await primaryKind();
-
-async function eventually<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 45000): Promise<T> {
-  const end = Date.now() + ms;
-  let last = await fn();
-  while (!ok(last)) {
-    if (Date.now() > end) throw new Error(`timed out; last value ${JSON.stringify(last).slice(0, 400)}`);
-    await new Promise((r) => setTimeout(r, 200));
-    last = await fn();
-  }
-  return last;
-}
 
 const hex = (text: string): Buffer => Buffer.from(text.replace(/\s+/g, ''), 'hex');
 
@@ -76,7 +66,7 @@ describe(`device protocols from TCP to the API (${kind} adapters)`, () => {
     const res = await ops.app.inject({ method: 'POST', url: '/api/devices', headers: admin, payload: { name: `e2e ${uniqueId}`, uniqueId, companyId: 101 } });
     expect(res.statusCode, res.body).toBe(200);
     const device = res.json<Device>();
-    await eventually(async () => ingest.registry.lookup(uniqueId), (d) => d !== undefined);
+    await eventually(`${uniqueId} in the ingest registry`, async () => ingest.registry.lookup(uniqueId));
     return device;
   }
 
@@ -99,7 +89,10 @@ describe(`device protocols from TCP to the API (${kind} adapters)`, () => {
   };
   /** The alarm events of a device on events.v1, once `ok` holds for them. */
   const alarmsOf = (d: Device, ok: (es: EventMessage[]) => boolean): Promise<EventMessage[]> =>
-    eventually(async () => events.filter((e) => e.deviceId === d.id && e.type === 'alarm'), ok);
+    eventually(`the alarms of ${d.uniqueId} on events.v1`, () => {
+      const alarms = events.filter((e) => e.deviceId === d.id && e.type === 'alarm');
+      return ok(alarms) && alarms;
+    });
 
   it('JT/T 808: 2013 registration, authentication and location; 2019 location and batch; acks, positions and alarms', async () => {
     const port = await portOf('jt808');
@@ -129,10 +122,16 @@ describe(`device protocols from TCP to the API (${kind} adapters)`, () => {
     );
     expect(acks2019).toBe('7e80014005010000000001391234432900000000020000b37e' + '7e80014005010000000001391234432900010000070400b37e');
 
-    const stored2013 = await eventually(() => positionsOf(d2013, '2014-07-23T00:00:00Z', '2014-07-24T00:00:00Z'), (ps) => ps.length === 1);
+    const stored2013 = await eventually(`1 stored position(s) of ${d2013.uniqueId}`, async () => {
+      const ps = await positionsOf(d2013, '2014-07-23T00:00:00Z', '2014-07-24T00:00:00Z');
+      return ps.length === 1 && ps;
+    });
     expect(stored2013[0]).toMatchObject({ protocol: 'jt808', fixTime: '2014-07-23T09:20:15.000Z', latitude: 22.51488, longitude: 113.916508, satellites: 11, crcValid: false });
     // the batch's two fixes share a time: one stored position (ids are device + fix time)
-    const stored2019 = await eventually(() => positionsOf(d2019, '2024-01-01T00:00:00Z', '2026-01-01T00:00:00Z'), (ps) => ps.length === 2);
+    const stored2019 = await eventually(`2 stored position(s) of ${d2019.uniqueId}`, async () => {
+      const ps = await positionsOf(d2019, '2024-01-01T00:00:00Z', '2026-01-01T00:00:00Z');
+      return ps.length === 2 && ps;
+    });
     expect(stored2019.map((p) => [p.fixTime, p.latitude, p.alarm])).toEqual([
       ['2024-10-29T13:39:03.000Z', expect.closeTo(31.00056, 4), 'sos'],
       ['2025-01-29T14:33:44.000Z', -31.234567, 'sos,overspeed,gpsAntennaCut,fatigueDriving'],
@@ -149,7 +148,7 @@ describe(`device protocols from TCP to the API (${kind} adapters)`, () => {
       await device.write(hex('7E0102000E013511221122000661757468656E7469636174696F6E3F7E'));
       await device.waitReceived(20);
       const terminal = (await ingest.registry.lookup('013511221122'))!;
-      await eventually(async () => ingest.ports.connections.get('013511221122'), (c) => c !== undefined);
+      await eventually('the connection of 013511221122', () => ingest.ports.connections.get('013511221122'));
       await adapters.bus.publish(Topics.commands, [
         { key: String(terminal.id), value: { id: 'e2e-jt808-stop', deviceId: terminal.id, uniqueId: '013511221122', type: 'engineStop', attributes: {}, requestedAt: new Date().toISOString() } },
       ]);
@@ -176,9 +175,15 @@ describe(`device protocols from TCP to the API (${kind} adapters)`, () => {
       12,
     );
     expect(acks).toBe('0002640113bc'.repeat(2));
-    const [p] = await eventually(() => positionsOf(ghana, '2015-10-06T00:00:00Z', '2015-10-07T00:00:00Z'), (ps) => ps.length === 1);
+    const [p] = await eventually(`1 stored position(s) of ${ghana.uniqueId}`, async () => {
+      const ps = await positionsOf(ghana, '2015-10-06T00:00:00Z', '2015-10-07T00:00:00Z');
+      return ps.length === 1 && ps;
+    });
     expect(p).toMatchObject({ protocol: 'ruptela', latitude: 5.6292216, longitude: -0.067495, power: 13.286, battery: 4.097, odometer: 30714, attributes: { operator: 62002 } });
-    const fiveStored = await eventually(() => positionsOf(five, '2014-01-19T00:00:00Z', '2014-01-20T00:00:00Z'), (ps) => ps.length === 5);
+    const fiveStored = await eventually(`5 stored position(s) of ${five.uniqueId}`, async () => {
+      const ps = await positionsOf(five, '2014-01-19T00:00:00Z', '2014-01-20T00:00:00Z');
+      return ps.length === 5 && ps;
+    });
     expect(fiveStored.map((x) => x.fixTime.slice(11, 19))).toEqual(['05:04:02', '05:05:02', '05:06:02', '05:07:02', '05:08:02']);
   }, 120000);
 
@@ -197,7 +202,10 @@ describe(`device protocols from TCP to the API (${kind} adapters)`, () => {
     const p45 = await exchange(port, [Buffer.from('(7890629284,P45,260321,185342,26.181296,N,50.329788,E,V,0.00,0,5,0,0000000000,0,0,0)')], 9);
     expect(Buffer.from(p45, 'hex').toString()).toBe('(P69,0,0)');
 
-    const stored = await eventually(() => positionsOf(seal, '2021-03-26T15:00:00Z', '2021-03-26T17:00:00Z'), (ps) => ps.length === 2);
+    const stored = await eventually(`2 stored position(s) of ${seal.uniqueId}`, async () => {
+      const ps = await positionsOf(seal, '2021-03-26T15:00:00Z', '2021-03-26T17:00:00Z');
+      return ps.length === 2 && ps;
+    });
     expect(stored.map((p) => [p.fixTime, p.attributes.lock, p.alarm])).toEqual([
       ['2021-03-26T15:59:55.000Z', true, null],
       ['2021-03-26T15:59:56.000Z', false, 'unlock'],
@@ -205,7 +213,10 @@ describe(`device protocols from TCP to the API (${kind} adapters)`, () => {
     expect(stored[1]!.attributes).toMatchObject({ sealEvent: 'unlocked', ropeInserted: true, mcc: 655 });
     const alarms = await alarmsOf(seal, (es) => es.length > 0);
     expect(alarms[0]).toMatchObject({ eventTime: '2021-03-26T15:59:56.000Z', attributes: { alarm: 'unlock' } });
-    const [lockEvent] = await eventually(() => positionsOf(other, '2021-03-26T18:00:00Z', '2021-03-26T19:00:00Z'), (ps) => ps.length === 1);
+    const [lockEvent] = await eventually(`1 stored position(s) of ${other.uniqueId}`, async () => {
+      const ps = await positionsOf(other, '2021-03-26T18:00:00Z', '2021-03-26T19:00:00Z');
+      return ps.length === 1 && ps;
+    });
     expect(lockEvent).toMatchObject({ protocol: 'jt701', valid: false, latitude: 26.181296, attributes: { event: 5 } });
   }, 120000);
 
@@ -221,9 +232,15 @@ describe(`device protocols from TCP to the API (${kind} adapters)`, () => {
     const expected = '+SACK:38EE$+SACK:0654$+SACK:GTHBD,1A0900,0655$';
     const acks = await exchange(port, [fri, four, heartbeat].map((t) => Buffer.from(t)), expected.length);
     expect(Buffer.from(acks, 'hex').toString()).toBe(expected);
-    const [p] = await eventually(() => positionsOf(gv300, '2016-02-10T15:00:00Z', '2016-02-10T16:00:00Z'), (ps) => ps.length === 1);
+    const [p] = await eventually(`1 stored position(s) of ${gv300.uniqueId}`, async () => {
+      const ps = await positionsOf(gv300, '2016-02-10T15:00:00Z', '2016-02-10T16:00:00Z');
+      return ps.length === 1 && ps;
+    });
     expect(p).toMatchObject({ protocol: 'queclink', latitude: -17.776235, longitude: -63.169571, power: 15.153, odometer: 34900, ignition: true });
-    const track = await eventually(() => positionsOf(gl300, '2018-12-14T13:00:00Z', '2018-12-14T14:00:00Z'), (ps) => ps.length === 4);
+    const track = await eventually(`4 stored position(s) of ${gl300.uniqueId}`, async () => {
+      const ps = await positionsOf(gl300, '2018-12-14T13:00:00Z', '2018-12-14T14:00:00Z');
+      return ps.length === 4 && ps;
+    });
     expect(track.map((x) => x.fixTime.slice(11, 19))).toEqual(['13:46:03', '13:46:19', '13:46:33', '13:46:48']);
     expect(track[3]!.attributes.batteryLevel).toBe(83);
   }, 120000);

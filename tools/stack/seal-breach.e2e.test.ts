@@ -3,7 +3,7 @@ import type { Device, Journey, JourneyDetail, Route } from '@corridor/contracts'
 import { corridorSeed } from '@corridor/journey/seed/corridor-seeds';
 import { primaryKind } from '@corridor/platform/testing/test-adapters';
 import { TestDevice } from '../../services/ingest/test/test-device';
-import { ADMIN_AUTH, startTestStack, type Res, type TestStack, type TestUser } from './test-stack';
+import { ADMIN_AUTH, eventually, startTestStack, type Res, type TestStack, type TestUser } from './test-stack';
 
 /**
  * An electronic seal's lock events from the wire to a journey flag: a JT709 seal sends Jointech P45
@@ -33,16 +33,6 @@ const ok = <T>(res: Res, status = 200): T => {
   expect(res.statusCode, res.body).toBe(status);
   return res.json<T>();
 };
-
-async function eventually<T>(what: string, fn: () => Promise<T | undefined>, ms = 60_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 /** `ddmmyy` and `hhmmss` of a UTC time, as the seal writes them. */
 function p45Time(t: Date): [string, string] {
@@ -100,7 +90,7 @@ beforeAll(async () => {
       deviceId: seal.id, routeId: route.id, companyId: COMPANY, truckPlate: 'KDA 709S', shipmentRef: 'SEAL-E2E', plannedDeparture: new Date(Date.now() - 3600_000).toISOString(),
     }),
   );
-  await eventually('the seal in the ingest registry', async () => s.ingest.registry.lookup(uniqueId));
+  await eventually('the seal in the ingest registry', async () => s.ingest.registry.lookup(uniqueId), 60_000);
 }, 180_000);
 
 afterAll(async () => {
@@ -131,7 +121,7 @@ describe('seal events from the JT701 port to the journey flags', () => {
       const detail = ok<JourneyDetail>(await s.call(dispatcher.auth, 'GET', `/api/journey/${journey.id}`));
       const breaches = detail.flags.filter((f) => f.type === 'sealBreach');
       return breaches.length ? breaches : undefined;
-    });
+    }, 60_000);
     expect(flags).toHaveLength(1);
     expect(flags[0]).toMatchObject({
       openedAt: atRoadside.toISOString(),

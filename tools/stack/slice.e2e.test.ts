@@ -6,6 +6,7 @@ import { build as buildOpsApi, type OpsApiService } from '@corridor/ops-api';
 import { countPositions, MemoryBus, parseConfig } from '@corridor/platform';
 import { adapterKinds, createTestAdapters, type TestAdapters } from '@corridor/platform/testing/test-adapters';
 import { TEST_IDENTITY_SECRET } from '@corridor/platform/testing/identity';
+import { eventually } from './test-stack';
 
 /**
  * The first slice end to end, on the embedded defaults and (where the environment has them,
@@ -15,17 +16,6 @@ import { TEST_IDENTITY_SECRET } from '@corridor/platform/testing/identity';
  */
 const kinds = await adapterKinds();
 const ADMIN = 'Basic ' + Buffer.from('admin@corridor.local:corridor-admin').toString('base64');
-
-async function eventually<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 45000): Promise<T> {
-  const end = Date.now() + ms;
-  let last: T = await fn();
-  while (!ok(last)) {
-    if (Date.now() > end) throw new Error(`timed out; last value ${JSON.stringify(last).slice(0, 300)}`);
-    await new Promise((r) => setTimeout(r, 200));
-    last = await fn();
-  }
-  return last;
-}
 
 describe.each(kinds)('position slice on %s adapters', (kind) => {
   let adapters: TestAdapters;
@@ -97,7 +87,7 @@ describe.each(kinds)('position slice on %s adapters', (kind) => {
     for (const p of batch) sent.push({ deviceId: d3.id, fixTime: p.fixTime });
 
     const ids = devices.map((d) => d.id);
-    await eventually(() => countPositions(adapters.analytics)(ids), (n) => n >= sent.length);
+    await eventually(`${sent.length} positions in the store`, async () => (await countPositions(adapters.analytics)(ids)) >= sent.length);
     // a redelivered message (at-least-once bus) must not duplicate a stored position
     const history1 = await gateway.app.inject({ method: 'GET', url: `/api/positions?deviceId=${d3.id}&from=${new Date(t0).toISOString()}&to=${new Date(t0 + 3600000).toISOString()}`, headers: { authorization: ADMIN } });
     const again = history1.json<PositionMessage[]>()[0]!;
@@ -119,10 +109,10 @@ describe.each(kinds)('position slice on %s adapters', (kind) => {
     expect(jsonPos.speed).toBeCloseTo(19.438, 2); // 10 m/s in knots
     expect(jsonPos.attributes).toMatchObject({ batteryLevel: 80, motion: true });
 
-    const latest = await eventually(
-      async () => (await gateway.app.inject({ method: 'GET', url: '/api/positions', headers: { authorization: ADMIN } })).json<PositionMessage[]>(),
-      (ps) => ps.length === 3 && ps.every((p) => p.fixTime === sent.filter((s) => s.deviceId === p.deviceId).map((s) => s.fixTime).sort().at(-1)),
-    );
+    const latest = await eventually('the latest position of each of the 3 devices', async () => {
+      const ps = (await gateway.app.inject({ method: 'GET', url: '/api/positions', headers: { authorization: ADMIN } })).json<PositionMessage[]>();
+      return ps.length === 3 && ps.every((p) => p.fixTime === sent.filter((s) => s.deviceId === p.deviceId).map((s) => s.fixTime).sort().at(-1)) && ps;
+    });
     expect(latest.map((p) => p.deviceId)).toEqual(ids);
   }, 120000);
 
@@ -170,10 +160,10 @@ describe.each(kinds)('position slice on %s adapters', (kind) => {
     const up = await ingest.osmand.inject({ method: 'GET', url: `/?id=${d.uniqueId}&lat=-2&lon=37&timestamp=${t0 / 1000 + 5000}` });
     expect(up.statusCode).toBe(200);
     const t = new Date(t0 + 5000000).toISOString();
-    const stored = await eventually(
-      async () => (await gateway.app.inject({ method: 'GET', url: `/api/positions?deviceId=${d.id}&from=${t}&to=${t}`, headers: { authorization: ADMIN } })).json<PositionMessage[]>(),
-      (ps) => ps.length === 1,
-    );
+    const stored = await eventually('the position of the known device', async () => {
+      const ps = (await gateway.app.inject({ method: 'GET', url: `/api/positions?deviceId=${d.id}&from=${t}&to=${t}`, headers: { authorization: ADMIN } })).json<PositionMessage[]>();
+      return ps.length === 1 && ps;
+    });
     expect(stored[0]!.latitude).toBe(-2);
   }, 60000);
 });

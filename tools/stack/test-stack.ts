@@ -5,6 +5,7 @@ import { build as buildIngest, type IngestService } from '@corridor/ingest';
 import { build as buildJourney, type JourneyService } from '@corridor/journey';
 import { build as buildOpsApi, type OpsApiService } from '@corridor/ops-api';
 import { parseConfig, type App } from '@corridor/platform';
+import { eventually as waitEventually } from '@corridor/platform/testing/eventually';
 import { TEST_IDENTITY_SECRET } from '@corridor/platform/testing/identity';
 import { createTestAdapters, type AdapterKind, type TestAdapters } from '@corridor/platform/testing/test-adapters';
 
@@ -93,13 +94,9 @@ export async function startTestStack(kind: AdapterKind, opts: { ops?: Partial<Pa
   };
 }
 
-/** Polls `fn` until it answers something other than undefined or false (a ceiling, not a measure). */
-export async function eventually<T>(what: string, fn: () => Promise<T | undefined | false> | T | undefined | false, ms = 45_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/**
+ * The stack tests' wait: the shared `eventually` with a ceiling for the whole stack on a busy machine
+ * (these tests allow 60 s or more each). A ceiling, not a measure.
+ */
+export const eventually = <T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false, ceilingMs = 45_000): Promise<T> =>
+  waitEventually(what, probe, ceilingMs);

@@ -45,6 +45,35 @@ describe.skipIf(!inject('chromium'))('administration and the account at the cons
     await admin.screenshot('admin-users-unlocked');
   });
 
+  it('admin sees a user\'s company by name when it is beyond the first page of the companies list the screen loaded', async () => {
+    const admin = await people.open(ADMIN);
+    const { page } = admin;
+    const email = `far-company-${Date.now()}@corridor.test`;
+    const created = await admin.context.request.post(`${admin.baseUrl}/api/users`, {
+      headers: CONSOLE, data: { name: 'Neema Msasani', email, password: 'a-long-enough-password', roles: ['company_user'], companyId: 202 },
+    });
+    expect(created.status(), await created.text()).toBe(200);
+    // the list's page narrowed to two companies (the stack has seven), as when there are more companies
+    // than one page holds: Msasani (202) is not on the first page, which the server answers as usual
+    const listed: number[] = [];
+    await page.route(/\/api\/companies\?/, async (route) => {
+      const url = new URL(route.request().url());
+      url.searchParams.set('limit', '2');
+      const res = await route.fetch({ url: url.toString() });
+      listed.push(...((await res.json()) as { items: { id: number }[] }).items.map((c) => c.id));
+      await route.fulfill({ response: res });
+    });
+    const readById = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/companies/202');
+    await admin.visit('/admin/users');
+    await page.getByRole('searchbox').fill(email);
+    const row = page.getByRole('row').filter({ hasText: email });
+    await row.getByText('Msasani Corridor Logistics Ltd').waitFor();
+    expect((await readById).status()).toBe(200);
+    expect(listed.length).toBeGreaterThan(0);
+    expect(listed).not.toContain(202);
+    await admin.screenshot('admin-users-company-beyond-list');
+  });
+
   it('a user sets up two-step sign-in, signs in with a code from the authenticator, then turns it off and signs in with the password alone', async () => {
     // a user of its own: the demo accounts stay on passwords for the other tests
     const admin = await people.open(ADMIN);

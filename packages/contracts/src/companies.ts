@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint';
 import { Pagination, page } from './common';
+import { idParam } from './references';
 
 /** East African Community members and neighbours the corridors serve (ISO 3166-1 alpha-2). */
 export const CountryCode = z.enum(['KE', 'TZ', 'UG', 'RW', 'BI', 'SS', 'CD', 'ET', 'ZM', 'MW', 'MZ']);
@@ -35,5 +36,11 @@ export const companiesEndpoints = [
     summary: 'List companies (company users see their own company only)', access: 'authenticated',
     request: { query: CompaniesQuery },
     responses: { 200: { description: 'A page of companies', schema: page(Company, 'CompanyPage') } },
+  }),
+  defineEndpoint({
+    id: 'companies.get', method: 'get', path: '/companies/{id}', service: 'ops-api', tags, companyScoped: true,
+    summary: 'One company (a company user reads their own company only; another answers 404)', access: 'authenticated',
+    request: { params: idParam('company') },
+    responses: { 200: { description: 'The company', schema: Company } },
   }),
 ] as const;

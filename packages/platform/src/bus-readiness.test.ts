@@ -4,6 +4,7 @@ import { createApp } from './app';
 import { busReadiness, scopeBus } from './bus-readiness';
 import { createLogger } from './logger';
 import { registry } from './metrics';
+import { eventually } from './testing/eventually';
 
 /** The /readyz bus check and the consumer metrics, on the in-process bus (the Kafka side: bus.contract.test.ts). */
 const logger = createLogger('test', 'fatal');
@@ -19,14 +20,6 @@ async function setup(maxLag = 10) {
   closers.push(() => app.close(), () => shared.close());
   await shared.ensureTopics([{ name: 'in', partitions: 2 }]);
   return { shared, bus, app };
-}
-
-async function until(cond: () => Promise<boolean> | boolean, ms = 20_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }
 
 describe('bus readiness', () => {
@@ -61,7 +54,7 @@ describe('bus readiness', () => {
     // the metric shows the same lag
     expect(await registry.getSingleMetricAsString('consumer_lag')).toContain('consumer_lag{group="slow",topic="in"} 25');
     release();
-    await until(async () => (await sub.lag()).in === 0);
+    await eventually('the lag of topic in back to 0', async () => (await sub.lag()).in === 0);
     expect((await app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
     await sub.stop();
   });

@@ -1,25 +1,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Bus, ConsumedMessage } from '../src/adapters/bus';
 import { registry } from '../src/metrics';
+import { eventually } from '../src/testing/eventually';
 import { busVariants, uniqueName } from './adapter-variants';
 
 const variants = await busVariants();
-
-async function waitFor(cond: () => boolean, ms = 20000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
-async function waitForAsync(cond: () => Promise<boolean>, ms = 30000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await cond().catch(() => false))) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe.each(variants)('Bus contract: $name', ({ create }) => {
   const buses: Bus[] = [];
@@ -41,7 +26,7 @@ describe.each(variants)('Bus contract: $name', ({ create }) => {
     const msgs = Array.from({ length: 60 }, (_, i) => ({ key: `dev${i % 5}`, value: { i } }));
     await b.publish(topic, msgs.slice(0, 30));
     await b.publish(topic, msgs.slice(30));
-    await waitFor(() => got.length >= 60);
+    await eventually('all 60 messages', () => got.length >= 60);
     await new Promise((r) => setTimeout(r, 300));
     expect(got).toHaveLength(60);
     for (let k = 0; k < 5; k++) {
@@ -66,7 +51,7 @@ describe.each(variants)('Bus contract: $name', ({ create }) => {
       },
     });
     await b.publish(topic, [{ key: 'a', value: { i: 1 } }, { key: 'a', value: { i: 2 } }]);
-    await waitFor(() => seen.length >= 2, 30000);
+    await eventually('both messages', () => seen.length >= 2, 30_000);
     expect(seen).toEqual([1, 2]);
     await sub.stop();
   }, 60000);
@@ -79,12 +64,12 @@ describe.each(variants)('Bus contract: $name', ({ create }) => {
     const first: number[] = [];
     const sub1 = await b.subscribe({ groupId: group, topics: [topic], fromBeginning: true, handler: async (m) => { first.push(...m.map((x) => (JSON.parse(x.value) as { i: number }).i)); } });
     await b.publish(topic, Array.from({ length: 10 }, (_, i) => ({ key: `k${i}`, value: { i } })));
-    await waitFor(() => first.length >= 10);
+    await eventually('the first member to take all 10 messages', () => first.length >= 10);
     await sub1.stop();
     await b.publish(topic, Array.from({ length: 10 }, (_, i) => ({ key: `k${i}`, value: { i: i + 10 } })));
     const second: number[] = [];
     const sub2 = await b.subscribe({ groupId: group, topics: [topic], fromBeginning: true, handler: async (m) => { second.push(...m.map((x) => (JSON.parse(x.value) as { i: number }).i)); } });
-    await waitFor(() => second.length >= 10, 30000);
+    await eventually('the second group to take all 10 messages', () => second.length >= 10, 30_000);
     await new Promise((r) => setTimeout(r, 300));
     expect([...second].sort((x, y) => x - y)).toEqual(Array.from({ length: 10 }, (_, i) => i + 10));
     await sub2.stop();
@@ -100,9 +85,9 @@ describe.each(variants)('Bus contract: $name', ({ create }) => {
     const s1 = await b.subscribe({ groupId: group, topics: [topic], fromBeginning: true, handler: async (m) => { a.push(...m); } });
     const s2 = await b.subscribe({ groupId: group, topics: [topic], fromBeginning: true, handler: async (m) => { c.push(...m); } });
     // the rebalance is over when both members hold partitions, all four between them
-    await waitFor(() => s1.status().partitions > 0 && s2.status().partitions > 0 && s1.status().partitions + s2.status().partitions === 4, 60000);
+    await eventually('the rebalance (both members holding partitions, four between them)', () => s1.status().partitions > 0 && s2.status().partitions > 0 && s1.status().partitions + s2.status().partitions === 4, 60_000);
     await b.publish(topic, Array.from({ length: 40 }, (_, i) => ({ key: `dev${i}`, value: { i } })));
-    await waitFor(() => a.length + c.length >= 40, 30000);
+    await eventually('all 40 messages between the two members', () => a.length + c.length >= 40, 30_000);
     await new Promise((r) => setTimeout(r, 300));
     expect(a.length + c.length).toBe(40);
     const pa = new Set(a.map((m) => m.partition));
@@ -128,9 +113,9 @@ describe.each(variants)('Bus contract: $name', ({ create }) => {
     });
     expect(sub.status()).toMatchObject({ state: 'running', restarts: 0, topics: [topic] });
     await b.publish(topic, [{ key: 'a', value: { i: 1 } }, { key: 'a', value: { i: 2 } }]);
-    await waitFor(() => seen.length >= 2, 60000);
+    await eventually('both messages after the restart', () => seen.length >= 2, 60_000);
     expect(seen).toEqual([1, 2]);
-    await waitFor(() => sub.status().state === 'running');
+    await eventually('the subscription running', () => sub.status().state === 'running');
     // the Kafka client gave up on its consumer and the bus started a new one; the in-process bus
     // retries a failed batch without a restart
     if (b.kind === 'kafka') {
@@ -158,10 +143,10 @@ describe.each(variants)('Bus contract: $name', ({ create }) => {
       },
     });
     await b.publish(topic, Array.from({ length: 30 }, (_, i) => ({ key: `k${i}`, value: { i } })));
-    await waitForAsync(async () => (await sub.lag())[topic] === 30);
+    await eventually('a lag of 30', async () => (await sub.lag())[topic] === 30);
     release();
-    await waitFor(() => handled >= 30, 30000);
-    await waitForAsync(async () => (await sub.lag())[topic] === 0);
+    await eventually('all 30 handled', () => handled >= 30, 30_000);
+    await eventually('the lag back to 0', async () => (await sub.lag())[topic] === 0);
     await sub.stop();
   }, 90000);
 

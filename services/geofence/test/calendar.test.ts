@@ -6,7 +6,8 @@ import { createTestAdapters, primaryKind, type TestAdapters } from '@corridor/pl
 import { asUser, TEST_IDENTITY_SECRET, testUsers } from '@corridor/platform/testing/identity';
 import { build, type GeofenceService } from '../src/app';
 import type { LonLat } from '../src/fences/fence';
-import { northOf, positionAt, waitFor } from './harness';
+import { eventually } from '@corridor/platform/testing/eventually';
+import { northOf, positionAt } from './harness';
 import { officeHoursIcs } from './office-hours';
 
 /**
@@ -74,7 +75,7 @@ describe('a geofence with a calendar', () => {
   it('raises nothing for a truck entering on Saturday, and an enter on Monday 09:00', async () => {
     await driveIn(7101, SAT, 9);
     await driveIn(7102, MON, 9);
-    const [enter] = await waitFor(() => (eventsOf(7102).length ? eventsOf(7102) : undefined), 'the Monday enter');
+    const [enter] = await eventually('the Monday enter', () => (eventsOf(7102).length ? eventsOf(7102) : undefined));
     expect(enter).toMatchObject({ type: 'geofenceEnter', geofenceId: String(fence.id), eventTime: at(MON, 9).toISOString() });
     await settle();
     expect(eventsOf(7101)).toEqual([]);
@@ -87,7 +88,7 @@ describe('a geofence with a calendar', () => {
     await new Promise((r) => setTimeout(r, RELOAD_MS + 50));
     await driveIn(7103, MON, 9);
     await driveIn(7104, SAT, 9);
-    const [enter] = await waitFor(() => (eventsOf(7104).length ? eventsOf(7104) : undefined), 'the Saturday enter');
+    const [enter] = await eventually('the Saturday enter', () => (eventsOf(7104).length ? eventsOf(7104) : undefined));
     expect(enter).toMatchObject({ type: 'geofenceEnter', geofenceId: String(fence.id), eventTime: at(SAT, 9).toISOString() });
     await settle();
     expect(eventsOf(7103)).toEqual([]);

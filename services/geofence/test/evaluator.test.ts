@@ -8,7 +8,8 @@ import { asUser, testUsers } from '@corridor/platform/testing/identity';
 import type { GeofenceService } from '../src/app';
 import type { LonLat } from '../src/fences/fence';
 import { geofencesRepository } from '../src/geofences/repository';
-import { northOf, positionAt, startService, waitFor } from './harness';
+import { eventually } from '@corridor/platform/testing/eventually';
+import { northOf, positionAt, startService } from './harness';
 
 const kinds = await adapterKinds();
 const T0 = Date.parse('2026-03-02T04:00:00Z');
@@ -51,7 +52,7 @@ describe.each(kinds)('geofence evaluator on positions.v1 (%s adapters)', (kind) 
   const publish = (positions: PositionMessage[]) =>
     adapters.bus.publish(Topics.positions, positions.map((p) => ({ key: String(p.deviceId), value: p })));
   const eventsOf = (deviceId: number): EventMessage[] => events.filter((e) => e.deviceId === deviceId);
-  const until = (deviceId: number, n: number, what: string) => waitFor(() => (eventsOf(deviceId).length >= n ? eventsOf(deviceId) : undefined), what);
+  const until = (deviceId: number, n: number, what: string) => eventually(what, () => (eventsOf(deviceId).length >= n ? eventsOf(deviceId) : undefined));
   /** lets anything still in flight arrive, so "exactly" means exactly */
   const settle = () => new Promise((r) => setTimeout(r, kind === 'real' ? 1000 : 300));
   const api = async <T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) => {
@@ -170,7 +171,7 @@ describe.each(kinds)('geofence evaluator on positions.v1 (%s adapters)', (kind) 
     ]);
     expect(svc.catalog.get(String(row!.id))).toBeUndefined();
     await adapters.bus.publish(Topics.geofences, [{ key: String(row!.id), value: { id: row!.id, deleted: false, ...row, links: { deviceIds: [], groupIds: [] } } }]);
-    await waitFor(() => svc.catalog.get(String(row!.id)), 'the catalog to load the announced fence');
+    await eventually('the catalog to load the announced fence', () => svc.catalog.get(String(row!.id)));
     await publish([positionAt(d, at(0), centre)]);
     const [enter] = await until(d, 1, 'the enter');
     expect(enter).toMatchObject({ type: 'geofenceEnter', geofenceId: String(row!.id) });

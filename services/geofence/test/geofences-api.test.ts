@@ -11,7 +11,8 @@ import { runCommonRouteTests } from '@corridor/platform/testing/common-route-tes
 import { geofenceEndpoints, type GeofenceService } from '../src/app';
 import { audit } from '../src/audit/audit';
 import type { LonLat } from '../src/fences/fence';
-import { northOf, positionAt, startService, waitFor } from './harness';
+import { eventually } from '@corridor/platform/testing/eventually';
+import { northOf, positionAt, startService } from './harness';
 
 type Page<T> = { items: T[]; total: number; limit: number; offset: number };
 interface DwellRow { geofenceId: number; geofenceName: string | null; day: string; count: number; avgSeconds: number; p50Seconds: number; p90Seconds: number; maxSeconds: number }
@@ -111,7 +112,7 @@ describe(`geofence API (${kind} adapters)`, () => {
         attributes: { color: '#00ff00', speedLimit: 10 },
       });
       expect((await call<Geofence>('GET', `/api/geofences/${g.id}`, undefined, testUsers.agentA)).body).toEqual(g);
-      const message = await waitFor(() => published.get(String(g.id)), 'geofences.v1 definition');
+      const message = await eventually('geofences.v1 definition', () => published.get(String(g.id)));
       // with the parsed shape ([lon, lat]) for consumers that test containment (ops-api's geofence speed limits)
       const shape = { kind: 'polygon', rings: [[[34.7, -0.1], [34.72, -0.1], [34.72, -0.12], [34.7, -0.12], [34.7, -0.1]]] };
       expect(message).toEqual({ ...g, links: { deviceIds: [], groupIds: [] }, shape, deleted: false });
@@ -149,11 +150,11 @@ describe(`geofence API (${kind} adapters)`, () => {
       const put = await call<Geofence>('PUT', `/api/geofences/${g.id}`, { name: 'Temporary (moved)', area: 'CIRCLE (-1.01 36, 150)', kind: 'other' }, testUsers.officer);
       expect(put.status).toBe(200);
       expect(put.body).toMatchObject({ id: g.id, name: 'Temporary (moved)', area: 'CIRCLE (-1.01 36, 150)', description: null });
-      await waitFor(() => (published.get(String(g.id)) as Geofence | undefined)?.name === 'Temporary (moved)' || undefined, 'updated definition');
+      await eventually('updated definition', () => (published.get(String(g.id)) as Geofence | undefined)?.name === 'Temporary (moved)');
 
       expect((await call('DELETE', `/api/geofences/${g.id}`)).status).toBe(204);
       expect((await call<ErrorBody>('GET', `/api/geofences/${g.id}`)).body.error.code).toBe('NOT_FOUND');
-      await waitFor(() => (published.get(String(g.id))?.deleted ? true : undefined), 'tombstone');
+      await eventually('tombstone', () => published.get(String(g.id))?.deleted === true);
       expect(published.get(String(g.id))).toEqual({ id: g.id, deleted: true });
       expect((await call('DELETE', `/api/geofences/${g.id}`)).status).toBe(404);
       expect((await call('PUT', `/api/geofences/${g.id}`, { name: 'x', area: 'CIRCLE (-1 36, 100)' })).status).toBe(404);
@@ -235,10 +236,10 @@ describe(`geofence API (${kind} adapters)`, () => {
       expect((await call('POST', '/api/geofences/999999/links', { deviceId: 1 })).status).toBe(404);
       const links = await call<GeofenceLink[]>('GET', `/api/geofences/${g.id}/links`, undefined, testUsers.companyA);
       expect(links.body).toEqual([{ geofenceId: g.id, deviceId: 7001, groupId: null }, { geofenceId: g.id, deviceId: null, groupId: 55 }]);
-      await waitFor(() => {
+      await eventually('definition with links', () => {
         const m = published.get(String(g.id));
         return m && !m.deleted && m.links.groupIds.includes(55) ? m : undefined;
-      }, 'definition with links');
+      });
 
       expect((await call('DELETE', `/api/geofences/${g.id}/links`, { deviceId: 7001 })).status).toBe(204);
       expect((await call('DELETE', `/api/geofences/${g.id}/links`, { deviceId: 7001 })).status).toBe(404);
@@ -261,7 +262,7 @@ describe(`geofence API (${kind} adapters)`, () => {
       // once devices.v1 says device 7102 is in group 66, the group's fence applies to it
       const entry: DeviceRegistryMessage = { id: 7102, uniqueId: 'imei-7102', name: 'T 7102', disabled: false, companyId: 101, groupId: 66, status: 'online', deleted: false };
       await adapters.bus.publish(Topics.devices, [{ key: '7102', value: entry }]);
-      await waitFor(async () => ((await ids('deviceId=7102')).length === 2 ? true : undefined), 'device group from devices.v1');
+      await eventually('device group from devices.v1', async () => (await ids('deviceId=7102')).length === 2);
       expect(await ids('deviceId=7102')).toEqual([open.id, grouped.id]);
     });
   });

@@ -12,16 +12,6 @@ export async function startService(adapters: TestAdapters): Promise<GeofenceServ
   return svc;
 }
 
-export async function waitFor<T>(probe: () => Promise<T | undefined> | T | undefined, what: string, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
 /** The point `meters` due north (negative: south) of `from`, exact on the evaluator's sphere. */
 export function northOf(from: LonLat, meters: number): LonLat {
   return [from[0], from[1] + (meters / EARTH_RADIUS_M) * (180 / Math.PI)];

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { positionId, type PositionMessage } from '@corridor/contracts';
 import { createTestAdapters, type AdapterKind, type TestAdapters } from '@corridor/platform/testing/test-adapters';
 import { TEST_IDENTITY_SECRET } from '@corridor/platform/testing/identity';
+import { eventually } from '@corridor/platform/testing/eventually';
 import type { Clock } from '@corridor/platform';
 import { build, type JourneyOptions, type JourneyService } from '../src/app';
 import type { JourneyFix } from '../src/detectors/flag-change';
@@ -55,16 +56,6 @@ export async function publishFixes(h: Harness, deviceId: number, fixes: readonly
   }
 }
 
-export async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 export async function hotState(h: Harness, journeyId: number): Promise<JourneyState | undefined> {
   const v = await h.adapters.cache.get(journeyKeys.state(journeyId));
   return v === null ? undefined : (JSON.parse(v) as JourneyState);
@@ -77,7 +68,7 @@ export async function journeyStateOf(h: Harness, journeyId: number): Promise<str
 
 /** Waits until the evaluator has taken every fix up to `lastFixTime` for the journey (or the journey ended). */
 export async function waitProcessed(h: Harness, journeyId: number, lastFixTime: number): Promise<void> {
-  await waitFor(`journey ${journeyId} to reach ${new Date(lastFixTime).toISOString()}`, async () => {
+  await eventually(`journey ${journeyId} to reach ${new Date(lastFixTime).toISOString()}`, async () => {
     const s = await hotState(h, journeyId);
     if (s && s.lastFixTime !== null && s.lastFixTime >= lastFixTime) return true;
     const state = await journeyStateOf(h, journeyId);

@@ -8,7 +8,8 @@ import { routes } from '../src/db/schema';
 import { generateTrack, type TrackPhase } from '../src/detectors/track-generator';
 import { replayJourney } from '../src/detectors/track-replay';
 import { approvedStop, lawfulDrive, roadsideAlong, seenRoute, type SeenRoute } from './corridor-tracks';
-import { buildJourney, flagsOf, journeyStateOf, publishFixes, startHarness, waitFor, waitProcessed, type Harness } from './journey-harness';
+import { eventually } from '@corridor/platform/testing/eventually';
+import { buildJourney, flagsOf, journeyStateOf, publishFixes, startHarness, waitProcessed, type Harness } from './journey-harness';
 
 /**
  * The whole service (build + start) on the seeded Northern Corridor: positions.v1 messages from the
@@ -92,7 +93,7 @@ describe.each(kinds)('journey scenarios on %s adapters', (kind) => {
     const flags = await flagsOf(h, j.id);
     expect(flags.map((f) => [f.type, f.clearedAt !== null])).toEqual([['offCorridor', true]]);
     expect(flags[0]!.distanceM).toBeGreaterThan(route.row.widthM + 500);
-    const events = await waitFor('flag events on events.v1', async () => {
+    const events = await eventually('flag events on events.v1', async () => {
       const mine = published.filter((e) => e.journeyId === String(j.id) && e.type.startsWith('journeyFlag'));
       return mine.length >= 2 && mine;
     });
@@ -148,14 +149,14 @@ describe.each(kinds)('journey scenarios on %s adapters', (kind) => {
     expect(await flagsOf(h, j.id)).toEqual([]);
 
     h.clock.set(lastBefore + 10 * 60_000 + 1000);
-    const [opened] = await waitFor('signal loss', async () => {
+    const [opened] = await eventually('signal loss', async () => {
       const f = await flagsOf(h, j.id);
       return f.length > 0 && f;
     });
     expect(opened).toMatchObject({ type: 'signalLoss', openedAt: new Date(lastBefore + 10 * 60_000).toISOString(), escalated: false, clearedAt: null });
 
     h.clock.set(lastBefore + 120 * 60_000 + 1000);
-    const escalated = await waitFor('escalation', async () => {
+    const escalated = await eventually('escalation', async () => {
       const [f] = await flagsOf(h, j.id);
       return f?.escalated && f;
     });

@@ -8,7 +8,8 @@ import { corridorSeed } from '../src/seed/corridor-seeds';
 import type { JourneyFix } from '../src/detectors/flag-change';
 import { generateTrack, type TrackPhase } from '../src/detectors/track-generator';
 import { approvedStop, lawfulDrive, roadsideAlong, seenRoute, type SeenRoute } from './corridor-tracks';
-import { flagsOf, positionOf, startHarness, waitFor, waitProcessed, type Harness } from './journey-harness';
+import { eventually } from '@corridor/platform/testing/eventually';
+import { flagsOf, positionOf, startHarness, waitProcessed, type Harness } from './journey-harness';
 
 /**
  * Seal events through the whole journey service on the Northern Corridor: positions.v1
@@ -104,7 +105,7 @@ describe(`seal breach on ${kind} adapters`, () => {
       ...stop.fixes.slice(2).map((f) => sealed(deviceId, f, { open: true })),
       ...toBorder.fixes.map((f) => sealed(deviceId, f)),
     ]);
-    const breaches = await waitFor('the sealBreach flag', async () => {
+    const breaches = await eventually('the sealBreach flag', async () => {
       const flags = (await flagsOf(h, journey.id)).filter((f) => f.type === 'sealBreach');
       return flags.length ? flags : undefined;
     });

@@ -12,7 +12,8 @@ import { generateTrack } from '../src/detectors/track-generator';
 import { replayJourney } from '../src/detectors/track-replay';
 import { EVALUATOR_GROUP } from '../src/evaluator/position-evaluator';
 import { lawfulDrive, seenRoute, type SeenRoute } from './corridor-tracks';
-import { buildJourney, flagsOf, journeyStateOf, publishFixes, testClock, waitFor, type Harness } from './journey-harness';
+import { eventually } from '@corridor/platform/testing/eventually';
+import { buildJourney, flagsOf, journeyStateOf, publishFixes, testClock, type Harness } from './journey-harness';
 
 /**
  * Two journey service instances on one set of adapters (one database, one cache, one bus
@@ -97,7 +98,7 @@ describe(`two journey service instances on ${kind} adapters`, () => {
     const total = before + devices.length * fixes.length;
     return {
       drained: async () => {
-        await waitFor('the evaluators to drain positions.v1', async () => (await evaluatorConsumed()) >= total);
+        await eventually('the evaluators to drain positions.v1', async () => (await evaluatorConsumed()) >= total);
       },
     };
   }
@@ -132,7 +133,7 @@ describe(`two journey service instances on ${kind} adapters`, () => {
     const published = await publishAll(track.fixes);
     for (const j of declared) {
       // the evaluator logs a change once its events are out, just after the flag row is committed
-      await waitFor(`the off-corridor flag of journey ${j.id}`, async () => changes.some((c) => c.journeyId === String(j.id) && c.event === 'journeyFlagOpened'));
+      await eventually(`the off-corridor flag of journey ${j.id}`, async () => changes.some((c) => c.journeyId === String(j.id) && c.event === 'journeyFlagOpened'));
     }
     console.info(`off-corridor flagged ${Date.now() - sent} ms after the first fix was sent (measured, not asserted)`);
     await published.drained();

@@ -5,6 +5,7 @@ import { testUsers } from '@corridor/platform/testing/identity';
 import { audit } from '../src/audit/audit';
 import { dispatcherOf, startHarness, type Harness } from './tracking-harness';
 import { expect400, expectError } from './tracking-expect';
+import { eventually } from '@corridor/platform/testing/eventually';
 
 /** Saved commands, supported types per protocol, and POST /commands/send publishing on commands.v1 keyed by device id. */
 let h: Harness;
@@ -45,14 +46,6 @@ afterAll(async () => {
   await h?.close();
 });
 
-async function until(check: () => boolean, ms = 20000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out waiting for commands.v1');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 describe('commands', () => {
   it('lists the types a device\'s protocol can encode', async () => {
     const types = async (q: string) => (await h.call(testUsers.companyA, 'GET', `/api/commands/types${q}`)).json<{ type: string }[]>().map((t) => t.type);
@@ -73,7 +66,7 @@ describe('commands', () => {
     expect(res.statusCode, res.body).toBe(202);
     const queued = CommandMessage.parse(res.json());
     expect(queued).toMatchObject({ deviceId: gt06.id, uniqueId: gt06.uniqueId, type: 'engineStop', attributes: { alternative: false } });
-    await until(() => received.some((r) => r.message.id === queued.id));
+    await eventually('the queued engineStop on commands.v1', () => received.some((r) => r.message.id === queued.id));
     const got = received.filter((r) => r.message.id === queued.id);
     expect(got).toHaveLength(1);
     expect(got[0]!.key).toBe(String(gt06.id));
@@ -92,7 +85,7 @@ describe('commands', () => {
     expect(res.statusCode, res.body).toBe(202);
     const queued = CommandMessage.parse(res.json());
     expect(queued).toMatchObject({ type: 'custom', attributes: { data: 'STATUS#' } });
-    await until(() => received.some((r) => r.message.id === queued.id));
+    await eventually('the queued custom command on commands.v1', () => received.some((r) => r.message.id === queued.id));
     expect400(await h.call(dispatcherOf(101), 'POST', '/api/commands/send', { id: forDevice.id, deviceId: unknown.id }), 'id');
   });
 

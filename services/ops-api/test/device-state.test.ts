@@ -7,6 +7,7 @@ import { testUsers } from '@corridor/platform/testing/identity';
 import { deviceStateSettingsFrom } from '../src/device-state/settings';
 import { onPosition } from '../src/device-state/status';
 import { dispatcherOf, startHarness, type Harness } from './tracking-harness';
+import { eventually } from '@corridor/platform/testing/eventually';
 
 /**
  * Device status end to end on the service's consumers: positions.v1 and device-status.v1 in,
@@ -21,16 +22,6 @@ let truck: Device;
 let tracker: Device;
 let van: Device;
 const TIMEOUT_S = 2;
-
-async function until<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false, ms = 30_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const position = (d: Device, at: Date, o: Partial<PositionMessage> = {}): PositionMessage => ({
   id: positionId(d.id, at), deviceId: d.id, uniqueId: d.uniqueId, protocol: 'osmand', fixTime: at.toISOString(), serverTime: new Date().toISOString(),
@@ -71,42 +62,42 @@ describe('device state', () => {
   it('is online with lastUpdate and positionId after a position, in GET /devices, PostgreSQL, devices.v1 and as a deviceOnline event', async () => {
     const p = position(truck, new Date(Date.now() - 5_000));
     await h.adapters.bus.publish(Topics.positions, [{ key: String(truck.id), value: p }]);
-    const online = await until('the truck online', async () => {
+    const online = await eventually('the truck online', async () => {
       const d = await device(truck, dispatcherOf(101));
       return d.status === 'online' && d;
     });
     expect(online).toMatchObject({ lastUpdate: p.serverTime, positionId: p.id });
     const listed = (await h.call(testUsers.admin, 'GET', '/api/devices?status=online')).json<Device[]>();
     expect(listed.map((d) => d.id)).toContain(truck.id);
-    const entry = await until('devices.v1 to say so', () => registry.find((e) => e.id === truck.id && e.status === 'online'));
+    const entry = await eventually('devices.v1 to say so', () => registry.find((e) => e.id === truck.id && e.status === 'online'));
     expect(entry).toMatchObject({ uniqueId: truck.uniqueId, name: truck.name, positionId: p.id, lastUpdate: p.serverTime, companyId: 101, deleted: false });
-    const online1 = await until('the deviceOnline event', () => events.find((e) => e.deviceId === truck.id && e.type === 'deviceOnline'));
+    const online1 = await eventually('the deviceOnline event', () => events.find((e) => e.deviceId === truck.id && e.type === 'deviceOnline'));
     const stored = await queryEvents(h.adapters.analytics)({ deviceIds: [truck.id], from: new Date(Date.now() - 3600_000), to: new Date(Date.now() + 60_000), limit: 10 });
     expect(stored.map((e) => e.id)).toContain(online1.id);
   });
 
   it('becomes unknown when silent past DEVICE_STATUS_TIMEOUT_S, with a deviceUnknown event dated to the timeout', async () => {
     const before = await device(truck);
-    const unknown = await until('the truck unknown', async () => {
+    const unknown = await eventually('the truck unknown', async () => {
       const d = await device(truck);
       return d.status === 'unknown' && d;
     });
     expect(unknown.lastUpdate).toBe(before.lastUpdate);
-    const e = await until('the deviceUnknown event', () => events.find((x) => x.deviceId === truck.id && x.type === 'deviceUnknown'));
+    const e = await eventually('the deviceUnknown event', () => events.find((x) => x.deviceId === truck.id && x.type === 'deviceUnknown'));
     expect(e.eventTime).toBe(new Date(Date.parse(before.lastUpdate!) + TIMEOUT_S * 1000).toISOString());
   });
 
   it('is online while a connection is open, offline when its last connection closes', async () => {
     await h.adapters.bus.publish(Topics.deviceStatus, [{ key: String(tracker.id), value: session(tracker, 'connected', 'i1:1') }]);
-    await until('the tracker online', async () => (await device(tracker)).status === 'online');
+    await eventually('the tracker online', async () => (await device(tracker)).status === 'online');
     await h.adapters.bus.publish(Topics.deviceStatus, [
       { key: String(tracker.id), value: session(tracker, 'connected', 'i2:7') },
       { key: String(tracker.id), value: session(tracker, 'disconnected', 'i1:1') },
       { key: String(tracker.id), value: session(tracker, 'disconnected', 'i2:7') },
     ]);
-    await until('the tracker offline', async () => (await device(tracker)).status === 'offline');
+    await eventually('the tracker offline', async () => (await device(tracker)).status === 'offline');
     const types = events.filter((e) => e.deviceId === tracker.id).map((e) => e.type);
-    await until('the deviceOffline event', () => events.some((e) => e.deviceId === tracker.id && e.type === 'deviceOffline'));
+    await eventually('the deviceOffline event', () => events.some((e) => e.deviceId === tracker.id && e.type === 'deviceOffline'));
     expect(types.filter((t) => t === 'deviceOnline')).toHaveLength(1);
     // another company does not see the tracker
     expect((await h.call(dispatcherOf(101), 'GET', `/api/devices/${tracker.id}`)).statusCode).toBe(404);
@@ -117,7 +108,7 @@ describe('device state', () => {
     const batch = [{ deviceId: truck.id, uniqueId: truck.uniqueId, apply: (s: Parameters<typeof onPosition>[0]) => onPosition(s, p) }];
     await h.svc.deviceState.apply(batch);
     await h.svc.deviceState.apply(batch); // redelivered
-    const ids = await until('the second deviceOnline of the truck', () => {
+    const ids = await eventually('the second deviceOnline of the truck', () => {
       const online = events.filter((e) => e.deviceId === truck.id && e.type === 'deviceOnline').map((e) => e.id);
       return online.length >= 2 && online;
     });
@@ -133,12 +124,12 @@ describe('device state', () => {
       .map((p) => ({ key: String(van.id), value: p })));
     const want = [['ignitionOn', 10], ['deviceOverspeed', 20], ['deviceMoving', 20]] as const;
     for (const [type, s] of want) {
-      const e = await until(`${type} of the van`, () => events.find((x) => x.deviceId === van.id && x.type === type));
+      const e = await eventually(`${type} of the van`, () => events.find((x) => x.deviceId === van.id && x.type === type));
       expect(e).toMatchObject({ eventTime: new Date(base + s * 1000).toISOString(), positionId: positionId(van.id, base + s * 1000) });
     }
     expect(events.find((x) => x.deviceId === van.id && x.type === 'deviceOverspeed')!.attributes).toEqual({ speed: 60, speedLimit: 50 });
     const q = `deviceId=${van.id}&from=${new Date(base - 1000).toISOString()}&to=${new Date().toISOString()}`;
-    const report = await until('the events report', async () => {
+    const report = await eventually('the events report', async () => {
       const r = (await h.call(dispatcherOf(101), 'GET', `/api/reports/events?${q}`)).json<EventMessage[]>();
       return r.some((e) => e.type === 'deviceMoving') && r;
     });
@@ -159,16 +150,16 @@ describe('device state', () => {
       position(d, new Date(base + s * 1000), { speed, attributes: { motion: speed > 0, totalDistance: total } });
     const send = (ps: PositionMessage[]) => h.adapters.bus.publish(Topics.positions, ps.map((p) => ({ key: String(p.deviceId), value: p })));
     await send([at(van, 1, 60, 1500), at(van, 2, 75, 1500)]);
-    const vanOver = await until('the van over its new limit', () => events.find((x) => x.deviceId === van.id && x.type === 'deviceOverspeed' && x.attributes.speedLimit === 70));
+    const vanOver = await eventually('the van over its new limit', () => events.find((x) => x.deviceId === van.id && x.type === 'deviceOverspeed' && x.attributes.speedLimit === 70));
     expect(vanOver).toMatchObject({ attributes: { speed: 75, speedLimit: 70 }, positionId: positionId(van.id, base + 2000) }); // 60 was under 70
     await send([at(truck, 1, 20, 1500), at(truck, 2, 40, 2500), at(truck, 3, 40, 2600)]);
-    const truckOver = await until('the truck over the server limit', () => events.find((x) => x.deviceId === truck.id && x.type === 'deviceOverspeed'));
+    const truckOver = await eventually('the truck over the server limit', () => events.find((x) => x.deviceId === truck.id && x.type === 'deviceOverspeed'));
     expect(truckOver.attributes).toEqual({ speed: 40, speedLimit: 30 });
-    const due = await until('the truck maintenance', () => events.find((x) => x.deviceId === truck.id && x.type === 'maintenance'));
+    const due = await eventually('the truck maintenance', () => events.find((x) => x.deviceId === truck.id && x.type === 'maintenance'));
     expect(due).toMatchObject({ positionId: positionId(truck.id, base + 2000), attributes: { maintenanceId: oil.json<{ id: number }>().id, maintenanceName: 'Oil', totalDistance: 2500 } });
     await send([at(truck, 2, 40, 2500)]); // redelivered
     await send([at(truck, 4, 0, 2700)]);
-    await until('the last truck fix processed', async () => (await device(truck)).positionId === positionId(truck.id, base + 4000));
+    await eventually('the last truck fix processed', async () => (await device(truck)).positionId === positionId(truck.id, base + 4000));
     expect(events.filter((x) => x.deviceId === truck.id && x.type === 'maintenance')).toHaveLength(1);
   });
 
@@ -178,11 +169,11 @@ describe('device state', () => {
       attributes: { speedLimit: 40 }, links: { deviceIds: [], groupIds: [] }, shape: { kind: 'circle', center: [36.82, -1.29], radius: 500 },
     });
     await h.adapters.bus.publish(Topics.geofences, [{ key: '9001', value: yard }]); // as the geofence service publishes a fence
-    await until('the fence held', () => h.svc.speedLimitFences.has(9001));
+    await eventually('the fence held', () => h.svc.speedLimitFences.has(9001));
     const base = Date.now() + 10_000; // after the van's fixes of the test before
     const at = (s: number, speed: number) => position(van, new Date(base + s * 1000), { speed, attributes: { motion: true, totalDistance: 1500 } });
     await h.adapters.bus.publish(Topics.positions, [at(1, 30), at(2, 50)].map((p) => ({ key: String(van.id), value: p })));
-    const e = await until('overspeed in the depot', () => events.find((x) => x.deviceId === van.id && x.type === 'deviceOverspeed' && x.geofenceId === '9001'));
+    const e = await eventually('overspeed in the depot', () => events.find((x) => x.deviceId === van.id && x.type === 'deviceOverspeed' && x.geofenceId === '9001'));
     expect(e).toMatchObject({ attributes: { speed: 50, speedLimit: 40, geofenceId: 9001 }, positionId: positionId(van.id, base + 2000) }); // the van's own limit is 70
   });
 });

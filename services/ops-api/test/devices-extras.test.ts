@@ -5,6 +5,7 @@ import { testUsers } from '@corridor/platform/testing/identity';
 import { audit } from '../src/audit/audit';
 import { dispatcherOf, startHarness, type Harness } from './tracking-harness';
 import { expect400, expectError } from './tracking-expect';
+import { eventually } from '@corridor/platform/testing/eventually';
 
 /** Bulk device writes, per-device configuration and accumulators; device changes stay in the registry (cache + devices.v1). */
 let h: Harness;
@@ -24,13 +25,6 @@ afterAll(async () => {
   await h?.close();
 });
 
-async function until(check: () => boolean, ms = 20000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 const cached = async (uniqueId: string) => {
   const v = await h.adapters.cache.get(cacheKeys.deviceByUniqueId(uniqueId));
   return v ? DeviceRegistryMessage.parse(JSON.parse(v)) : null;
@@ -49,7 +43,7 @@ describe('bulk devices', () => {
     const created = res.json<Device[]>();
     expect(created.map((d) => d.uniqueId)).toEqual(['861001000000001', '861001000000002', '861001000000003']);
     for (const d of created) expect(await cached(d.uniqueId)).toMatchObject({ id: d.id, companyId: d.companyId, deleted: false });
-    await until(() => created.every((d) => registry.some((m) => m.id === d.id && !m.deleted)));
+    await eventually('the created devices on devices.v1', () => created.every((d) => registry.some((m) => m.id === d.id && !m.deleted)));
   });
 
   it('creates nothing when one uniqueId is taken or repeated (409 naming it)', async () => {
@@ -90,7 +84,7 @@ describe('bulk devices', () => {
     expect(res.json<Device[]>().map((d) => d.name)).toEqual(['KCA 001A renamed', b!.name]);
     expect(await cached(b!.uniqueId)).toBeNull();
     expect(await cached('861001000000099')).toMatchObject({ id: b!.id });
-    await until(() => registry.some((m) => m.id === a!.id && m.name === 'KCA 001A renamed'));
+    await eventually('the renamed device on devices.v1', () => registry.some((m) => m.id === a!.id && m.name === 'KCA 001A renamed'));
 
     const missing = await h.call(testUsers.admin, 'PUT', '/api/devices/bulk', {
       devices: [{ id: a!.id, name: 'should not stick', uniqueId: a!.uniqueId, companyId: 101 }, { id: 999999, name: 'x', uniqueId: '861001000000098' }],
@@ -113,7 +107,7 @@ describe('bulk devices', () => {
       expectError(await h.call(testUsers.admin, 'GET', `/api/devices/${d.id}`), 404, 'NOT_FOUND');
       expect(await cached(d.uniqueId)).toBeNull();
     }
-    await until(() => ids.every((id) => registry.some((m) => m.id === id && m.deleted)));
+    await eventually('the deleted devices\' tombstones on devices.v1', () => ids.every((id) => registry.some((m) => m.id === id && m.deleted)));
     expectError(await h.call(testUsers.admin, 'DELETE', '/api/devices/bulk'), 400, 'VALIDATION_FAILED');
   });
 });

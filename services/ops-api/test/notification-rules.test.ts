@@ -9,6 +9,7 @@ import { dispatcherOf, startHarness, type Harness } from './tracking-harness';
 import { startSmtpServer } from './smtp-server';
 import { startWebhookReceiver } from './webhook-receiver';
 import { expect400, expectError } from './tracking-expect';
+import { eventually } from '@corridor/platform/testing/eventually';
 
 /**
  * Notification rules end to end: a matching event on events.v1 reaches the rule's recipients by
@@ -56,13 +57,6 @@ const event = (d: Device, type: string, at: string, attributes: Record<string, u
   EventMessage.parse({ id: `${d.id}-${type}-${Date.parse(at)}-${++seq}`, type, eventTime: at, deviceId: d.id, latitude: -3.9, longitude: 39.7, attributes });
 const mailsFor = (eventId: string) => mails.filter((m) => m.raw.includes(eventId));
 const hooksFor = (eventId: string) => hooks.filter((x) => (x.body.event as { id?: string } | undefined)?.id === eventId);
-async function until(check: () => boolean, ms = 20000, what = 'condition'): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 async function rule(body: Record<string, unknown>, by = dispatcherOf(101)): Promise<NotificationRule> {
   const res = await h.call(by, 'POST', '/api/notifications', body);
   expect(res.statusCode, res.body).toBe(200);
@@ -150,7 +144,7 @@ describe('notification rules', () => {
       await h.adapters.bus.publish(Topics.events, [{ key: String(off.deviceId), value: off }]);
       await new Promise((r) => setTimeout(r, 500));
     }
-    await until(() => mailsFor(off.id).length > 0 && hooksFor(off.id).length > 0, 10000, 'the email and the webhook');
+    await eventually('the email and the webhook', () => mailsFor(off.id).length > 0 && hooksFor(off.id).length > 0);
     await h.adapters.bus.publish(Topics.events, [{ key: String(off.deviceId), value: off }]);
     await new Promise((r) => setTimeout(r, 1000));
     expect(mailsFor(off.id)).toHaveLength(1);
@@ -388,7 +382,7 @@ describe('a rule\'s links (Traccar permissions with notificationId) and its comm
       const tamper = event(truckA, 'alarm', '2026-05-06T10:00:00Z', { alarm: 'tampering' });
       await h.svc.tracking.dispatcher.onEvents([tamper]);
       await h.svc.tracking.dispatcher.onEvents([tamper]); // redelivered: no second command
-      await until(() => received.some((c) => c.deviceId === truckA.id && c.type === 'engineStop'), 20000, 'the command on commands.v1');
+      await eventually('the command on commands.v1', () => received.some((c) => c.deviceId === truckA.id && c.type === 'engineStop'));
       const deliveries = await h.adapters.db.rows<{ channel: string; recipient: string; status: string }>(
         (await import('drizzle-orm')).sql`select channel, recipient, status from ops.notification_deliveries where event_id = ${tamper.id} and rule_id = ${r.id}`,
       );

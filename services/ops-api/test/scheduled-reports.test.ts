@@ -13,6 +13,7 @@ import { scheduledReportRunner } from '../src/scheduled-reports/runner';
 import { dispatcherOf, startHarness, type Harness } from './tracking-harness';
 import { startSmtpServer } from './smtp-server';
 import { expect400, expectError } from './tracking-expect';
+import { eventually } from '@corridor/platform/testing/eventually';
 
 /**
  * Scheduled reports: CRUD with every id checked against the caller's company; a report runs once
@@ -225,26 +226,19 @@ describe('reports by mail (Traccar /reports/{type}/mail and mail=true)', () => {
   const from = () => new Date(DAY0 + 6 * 3_600_000).toISOString();
   const to = () => new Date(DAY0 + 18 * 3_600_000).toISOString();
   const mailTo = (address: string) => mails.filter((m) => m.to.includes(address));
-  async function until(check: () => boolean, what: string): Promise<void> {
-    for (const end = Date.now() + 30_000; !check();) {
-      if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-
-  it('answers 204 and mails the report to the caller: csv as asked, else xlsx; a foreign device or a too long period is refused at once', async () => {
+    it('answers 204 and mails the report to the caller: csv as asked, else xlsx; a foreign device or a too long period is refused at once', async () => {
     mails.length = 0;
     const q = `deviceId=${truck.id}&from=${from()}&to=${to()}`;
     const res = await h.call(A, 'GET', `/api/reports/trips/mail?${q}&format=csv`);
     expect(res.statusCode, res.body).toBe(204);
-    await until(() => mailTo(A.email).length === 1, 'the trips report by mail');
+    await eventually('the trips report by mail', () => mailTo(A.email).length === 1);
     const file = attachment(mailTo(A.email)[0]!.raw);
     expect(file.contentType).toBe('text/csv');
     expect(file.content.toString('utf8')).toBe((await h.call(A, 'GET', `/api/reports/trips?${q}&format=csv`)).body);
 
     const flagged = await h.call(A, 'GET', `/api/reports/summary?${q}&mail=true`);
     expect(flagged.statusCode, flagged.body).toBe(204);
-    await until(() => mailTo(A.email).length === 2, 'the summary report by mail');
+    await eventually('the summary report by mail', () => mailTo(A.email).length === 2);
     const xlsx = mailTo(A.email)[1]!.raw.replace(/\r?\n[ \t]+/g, ' '); // headers unfolded
     expect(xlsx).toMatch(/filename="?summary-[0-9-]+\.xlsx/);
     expect(xlsx).toMatch(/Content-Type: application\/vnd\.openxmlformats-officedocument\.spreadsheetml\.sheet/);

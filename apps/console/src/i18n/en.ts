@@ -46,6 +46,10 @@ export const en = {
 
 
   },
+  lookups: {
+    unknown: { company: 'unknown company (id {{id}})', device: 'unknown device (id {{id}})' },
+    unloaded: { company: 'company {{id}} (could not be loaded)', device: 'device {{id}} (could not be loaded)' },
+  },
   session: { checking: 'Checking your session…', signOut: 'Sign out', signingOut: 'Signing out…' },
   account: {
     title: 'Your account',

@@ -48,6 +48,10 @@ export const sw: Catalogue = {
 
 
   },
+  lookups: {
+    unknown: { company: 'kampuni isiyojulikana (kitambulisho {{id}})', device: 'kifaa kisichojulikana (kitambulisho {{id}})' },
+    unloaded: { company: 'kampuni {{id}} (haikuweza kupakiwa)', device: 'kifaa {{id}} (hakikuweza kupakiwa)' },
+  },
   session: { checking: 'Tunakagua kipindi chako…', signOut: 'Ondoka', signingOut: 'Inaondoka…' },
   account: {
     title: 'Akaunti yako',

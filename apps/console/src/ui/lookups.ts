@@ -1,18 +1,72 @@
-import { useMemo } from 'react';
+import { useMemo, useRef, useState } from 'react';
+import { useQueries } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
 import { companiesEndpoints } from '@corridor/contracts/companies';
+import { devicesEndpoints } from '@corridor/contracts/devices';
 import { routesEndpoints } from '@corridor/contracts/routes';
+import { call } from '../api/client';
 import { endpoint } from '../api/endpoint';
-import { useApiQuery } from '../api/hooks';
+import { isApiError, type ApiError } from '../api/errors';
+import { keyOf, useApiQuery } from '../api/hooks';
 import { useFleetDevices } from '../live/queries';
 
 export const companiesList = endpoint(companiesEndpoints, 'companies.list');
+export const companyGet = endpoint(companiesEndpoints, 'companies.get');
+export const deviceGet = endpoint(devicesEndpoints, 'devices.get');
 export const routesList = endpoint(routesEndpoints, 'routes.list');
 
-/** Companies the user may see (their own for company users), by id. */
+type Named = { id: number; name: string };
+type GetOne = typeof companyGet | typeof deviceGet;
+
+/**
+ * Names records by id: from the list the screen loaded, else from the one record read by id (once,
+ * through the query cache it shares with the record's own screen, so the list keeps its size). An id
+ * the API answers 404 or 403 for is named "unknown company (id N)"; one that could not be loaded for
+ * another reason (the network, a 5xx) says so with its id. While a record loads it says "loading…".
+ */
+function useNames(def: GetOne, list: { byId: ReadonlyMap<number, Named>; settled: boolean }, kind: 'company' | 'device') {
+  const { t } = useTranslation();
+  // the ids not in the list, in the order first asked; name() adds to it after the render that asked
+  const [asked, setAsked] = useState<readonly number[]>([]);
+  const queued = useRef(new Set<number>());
+  const results = useQueries({
+    queries: asked.map((id) => ({
+      queryKey: keyOf(def, { params: { id } }),
+      queryFn: ({ signal }: { signal: AbortSignal }) => call(def as typeof deviceGet, { params: { id }, signal }) as Promise<Named>,
+      staleTime: 5 * 60_000,
+    })),
+  });
+  const fetched = new Map(asked.map((id, i) => [id, results[i]!]));
+  const ask = (id: number) => {
+    if (queued.current.has(id)) return;
+    queued.current.add(id);
+    // never a state update during a render (name() is called while rendering, also by child components)
+    queueMicrotask(() => setAsked((prev) => (prev.includes(id) ? prev : [...prev, id])));
+  };
+  return (id: number | null | undefined): string => {
+    if (!id) return '—';
+    const inList = list.byId.get(id);
+    if (inList) return inList.name;
+    if (!list.settled) return t('common.loadingRef');
+    const one = fetched.get(id);
+    if (!one) {
+      ask(id);
+      return t('common.loadingRef');
+    }
+    if (one.data) return one.data.name;
+    const error = one.error as ApiError | null;
+    if (!error) return t('common.loadingRef');
+    const refused = isApiError(error) && (error.status === 404 || error.status === 403);
+    return t(refused ? `lookups.unknown.${kind}` : `lookups.unloaded.${kind}`, { id });
+  };
+}
+
+/** Companies the user may see (their own for company users), by id; `name` names any company id. */
 export function useCompanies() {
   const q = useApiQuery(companiesList, { query: { limit: 1000 } }, { staleTime: 5 * 60_000 });
   const byId = useMemo(() => new Map((q.data?.items ?? []).map((c) => [c.id, c])), [q.data]);
-  return { ...q, byId, name: (id: number | null | undefined) => (id ? (byId.get(id)?.name ?? `#${id}`) : '—') };
+  const name = useNames(companyGet, { byId, settled: !q.isPending }, 'company');
+  return { ...q, byId, name };
 }
 
 /** Corridor routes, by id. */
@@ -22,9 +76,9 @@ export function useRoutes(enabled = true) {
   return { ...q, byId };
 }
 
-/** Device names by id (the live fleet list). */
+/** Device names by id: the live fleet list, else the device read by id. */
 export function useDeviceNames() {
   const q = useFleetDevices();
   const byId = useMemo(() => new Map((q.data ?? []).map((d) => [d.id, d])), [q.data]);
-  return (id: number | null | undefined) => (id ? (byId.get(id)?.name ?? `#${id}`) : '—');
+  return useNames(deviceGet, { byId, settled: !q.isPending }, 'device');
 }

@@ -50,6 +50,20 @@ describe('companies', () => {
     expect(none.items).toEqual([]);
   });
 
+  it('reads one company by id: staff any company, a company user their own only (another answers 404 like an unknown id)', async () => {
+    const one = async (who: Parameters<typeof asUser>[0], id: number | string) => svc.app.inject({ method: 'GET', url: `/api/companies/${id}`, headers: await asUser(who) });
+    const tz = await one(testUsers.officer, 202);
+    expect(tz.statusCode, tz.body).toBe(200);
+    expect(tz.json<Company>()).toMatchObject({ id: 202, country: 'TZ' });
+    expect((await one(testUsers.companyB, 202)).json<Company>().id).toBe(202);
+    for (const [who, id] of [[testUsers.companyB, 101], [testUsers.officer, 99_999], [userWith(['company_user'], null), 101]] as const) {
+      const res = await one(who, id);
+      expect(res.statusCode, `${id}: ${res.body}`).toBe(404);
+      expect(res.json<ErrorBody>().error.code).toBe('NOT_FOUND');
+    }
+    expect((await one(testUsers.officer, 'x')).statusCode).toBe(400);
+  });
+
   it('answers 400 naming a bad filter', async () => {
     const res = await get(testUsers.officer, '?country=FR');
     expect(res.statusCode).toBe(400);
@@ -57,4 +71,5 @@ describe('companies', () => {
   });
 
   runCommonRouteTests({ app: () => svc.app, endpoint: companiesEndpoints[0] });
+  runCommonRouteTests({ app: () => svc.app, endpoint: companiesEndpoints[1], params: { id: '101' } });
 });

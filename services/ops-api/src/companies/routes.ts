@@ -1,9 +1,9 @@
 import { companiesEndpoints, type Company, type CountryCode } from '@corridor/contracts';
-import { companyScope, registerEndpoint, type App } from '@corridor/platform';
+import { companyScope, notFound, registerEndpoint, type App } from '@corridor/platform';
 import type { CompanyRow } from '../db/schema';
 import type { CompaniesRepository } from './repository';
 
-const [list] = companiesEndpoints;
+const [list, get] = companiesEndpoints;
 
 export const toCompany = (r: CompanyRow): Company => ({
   id: r.id, name: r.name, country: r.country as CountryCode, kind: r.kind, registrationNumber: r.registrationNumber, taxPin: r.taxPin,
@@ -15,5 +15,11 @@ export function companyRoutes(app: App, repo: CompaniesRepository): void {
     const q = req.query;
     const { rows, total } = await repo.list({ id: companyScope(req.identity!), country: q.country, kind: q.kind, q: q.q, limit: q.limit, offset: q.offset });
     return { items: rows.map(toCompany), total, limit: q.limit, offset: q.offset };
+  });
+  registerEndpoint(app, get, async (req) => {
+    const scope = companyScope(req.identity!);
+    const row = scope === undefined || scope === req.params.id ? await repo.get(req.params.id) : undefined;
+    if (!row) throw notFound('Company', req.params.id);
+    return toCompany(row);
   });
 }

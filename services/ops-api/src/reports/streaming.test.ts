@@ -8,6 +8,7 @@ import { asUser, TEST_IDENTITY_SECRET, testUsers } from '@corridor/platform/test
 import { createTestAdapters, primaryKind, type TestAdapters } from '@corridor/platform/testing/test-adapters';
 import { build, type OpsApiService } from '../app';
 import { defaultReportSettings } from './settings';
+import { eventually } from '@corridor/platform/testing/eventually';
 
 /**
  * The reports stream: served over real HTTP (inject would buffer the whole body) from ClickHouse
@@ -63,10 +64,6 @@ const fix = (deviceId: number, i: number, patch: Partial<PositionMessageInput> =
 
 const get = async (path: string, opts: { signal?: AbortSignal } = {}) =>
   request(`${base}/${path}`, { headers: await asUser(testUsers.officer), signal: opts.signal });
-const until = async (ok: () => boolean, ms = 5000): Promise<void> => {
-  for (const end = Date.now() + ms; !ok() && Date.now() < end; ) await new Promise((r) => setTimeout(r, 20));
-};
-
 beforeAll(async () => {
   adapters = await createTestAdapters(await primaryKind());
   svc = await build({
@@ -164,7 +161,7 @@ describe('reports stream', () => {
     expect(lines).toBe(1 + BIG_DEVICES * BIG_FIXES);
     expect(bytes).toBeGreaterThan(15 * 2 ** 20);
     expect(watch.pages - before).toBeGreaterThanOrEqual(pages);
-    await until(() => watch.closed === watch.started);
+    await eventually('every analytics answer closed', () => watch.closed === watch.started);
     expect(watch.closed).toBe(watch.started);
   });
 
@@ -178,7 +175,7 @@ describe('reports stream', () => {
       await body.next();
       gone.abort();
       await expect(body.next()).rejects.toThrow();
-      await until(() => watch.closed === watch.started);
+      await eventually('every analytics answer closed', () => watch.closed === watch.started);
       expect(watch.closed).toBe(watch.started); // every query answered or cancelled, every answer closed
       await new Promise((r) => setTimeout(r, 300));
       expect(watch.pages - before).toBeLessThan((BIG_DEVICES * BIG_FIXES) / PAGE_ROWS / 2);
@@ -193,7 +190,7 @@ describe('reports stream', () => {
     const res = await get(`trips?${big.map((id) => `deviceId=${id}`).join('&')}&${period}`, { signal: gone.signal });
     gone.abort();
     await res.body.text().catch(() => undefined);
-    await until(() => watch.closed === watch.started);
+    await eventually('every analytics answer closed', () => watch.closed === watch.started);
     expect(watch.closed).toBe(watch.started);
     const after = await get(`trips?deviceId=${big[1]}&${period}`);
     expect(after.statusCode).toBe(200);

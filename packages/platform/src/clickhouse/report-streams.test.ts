@@ -6,6 +6,7 @@ import { ensurePositionsTable, insertPositions } from './positions';
 import { ensureEventsTable, insertEvents } from './events';
 import { streamReportFixes, streamRouteRows } from './report-positions';
 import { streamEvents } from './report-events';
+import { streamTracks, type TrackChunk } from './report-track';
 import { analyticsVariants, uniqueName } from '../../test/adapter-variants';
 
 const variants = await analyticsVariants(uniqueName('reports'));
@@ -134,5 +135,26 @@ describe.each(variants)('report streams: $name', ({ create }) => {
     expect(await read({ types: ['alarm'] })).toEqual(['b', 'a']);
     expect(await read({ alarms: ['powerCut'] })).toEqual(['b']);
     expect(await read({ types: ['deviceStopped', 'geofenceEnter'], pageRows: 1 })).toEqual(['c', 'd']);
+  });
+  it('streams the lean track: a state record beside the fix of its second, ids derived from device, second and kind; a stored id that is not refuses the read', async () => {
+    const put = insertPositions(ch);
+    const T1 = T0 + 7200_000;
+    const state = (d: number, s: number) => pos(d, 7200 + s, { id: positionId(d, T1 + s * 1000, 'state'), ignition: true, attributes: { outdated: true, motion: false } });
+    await put([pos(4, 7200), state(4, 0), pos(4, 7210, { ignition: false }), state(4, 10)]);
+    await put([pos(4, 7200, { speed: 99, serverTime: new Date(T1 + 60_000).toISOString() })]); // the fix again, later: the first arrival stays
+    const tracked = async (pageRows?: number) => {
+      const chunks: TrackChunk[] = [];
+      for await (const b of streamTracks(ch)({ deviceIds: [4], from: new Date(T1), to: new Date(T1 + 60_000), pageRows })) chunks.push(...b);
+      return chunks.flatMap((c) => Array.from({ length: c.length }, (_, i) => [c.deviceId, c.time[i], c.id[i], c.speed[i], c.ignition[i], c.motion[i]]));
+    };
+    const want = [
+      [4, T1, positionId(4, T1), 20, -1, -1], [4, T1, positionId(4, T1, 'state'), 20, 1, 0],
+      [4, T1 + 10_000, positionId(4, T1 + 10_000), 20, 0, -1], [4, T1 + 10_000, positionId(4, T1 + 10_000, 'state'), 20, 1, 0],
+    ];
+    for (const pageRows of [1, 2, 3, undefined]) expect(await tracked(pageRows), `pageRows ${pageRows}`).toEqual(want);
+    // a row whose id names another second (written around insertPositions, which derives ids): the read fails loudly
+    await put([pos(5, 7200, { id: positionId(5, T1 + 1000) })]);
+    const bad = streamTracks(ch)({ deviceIds: [5], from: new Date(T1), to: new Date(T1 + 60_000) });
+    await expect(all(bad)).rejects.toThrow(/whose id is not its device, whole-second fix time and kind/);
   });
 });

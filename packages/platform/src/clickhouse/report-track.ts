@@ -1,11 +1,17 @@
+import { POSITION_ID_DEVICE_BITS, POSITION_ID_EPOCH_MS } from '@corridor/contracts';
 import type { Analytics } from '../adapters/analytics';
+import { NativeBlockReader, type NativeBlock } from './native-blocks';
+import { positionIdSql } from './positions';
 import { deviceWindows, pageRowsFor, start, type Answer } from './report-pages';
 import { afterKeySql, attributeSql, positionsSource, type ReportPositionsQuery } from './report-positions';
 
 /**
  * The track a motion detector runs on: per device, oldest first, only what the detection reads of
  * each fix (time, position, speed, ignition, the `motion` attribute), as columns. The store sends
- * it as fixed-width binary rows (RowBinary): no text to parse, no attribute extracted but `motion`.
+ * it in its Native format (native-blocks.ts), columns of fixed-width numbers: no text to parse, no
+ * attribute extracted but `motion`, and no id: a position id is a function of the device, the
+ * whole-second fix time and the kind (position-id.ts), so the store sends the kind's bit and checks
+ * that every id it reads is that function (an error, not a wrong id, if one is not).
  * The other fields a report item shows (validity, odometer, engine hours, fuel, driver) are read afterwards
  * for the few fixes items begin and end at (queryStoredAt).
  *
@@ -33,19 +39,26 @@ export interface TrackChunk {
   motion: Int8Array;
 }
 
-/** chDB buffers a whole answer: a track page of 250,000 fixes is about 11 MiB. */
+/** chDB buffers a whole answer: a track page of 250,000 fixes is about 10 MiB. */
 export const DEFAULT_CHDB_TRACK_ROWS = 250_000;
 const SLAB_ROWS = 65_536;
+const EPOCH_S = POSITION_ID_EPOCH_MS / 1000;
+const DEVICE_SPAN = 2 ** POSITION_ID_DEVICE_BITS;
 
-/** A row: device id (UInt32), ignition and motion (Int8), 2 bytes of padding, then six Float64, so it is 8-byte aligned. */
-const COLUMNS = `toUInt32(device_id), toInt8(ifNull(toInt8(ignition), -1)),
-  toInt8(ifNull(toInt8(${attributeSql('attributes', 'motion', 'Nullable(Bool)')}), -1)), toUInt16(0),
-  toFloat64(toUnixTimestamp64Milli(fix_time)), toFloat64(toUnixTimestamp64Milli(server_time)), toFloat64(id),
-  latitude, longitude, toFloat64(toString(speed))`;
-const ROW_BYTES = 56;
-const ROW_F64 = ROW_BYTES / 8;
+/**
+ * A fix as the store sends it (43 bytes): device, fix time (whole seconds), server time (epoch ms:
+ * of two arrivals of one position the first is kept), the id's kind bit, position, speed (knots,
+ * as the store prints the Float32 it holds), ignition and `motion` (-1 unknown, 0, 1).
+ */
+const TRACK = { d: 'UInt32', t: 'UInt32', s: 'Float64', k: 'UInt8', la: 'Float64', lo: 'Float64', v: 'Float64', i: 'Int8', m: 'Int8' } as const;
+const kindBit = `bitTest(id, ${POSITION_ID_DEVICE_BITS})`;
+const COLUMNS = `toUInt32(device_id) AS d, toUInt32(toUnixTimestamp(fix_time)) AS t, toFloat64(toUnixTimestamp64Milli(server_time)) AS s,
+  toUInt8(${kindBit} + throwIf(id != ${positionIdSql('device_id', 'fix_time', kindBit)} OR toUnixTimestamp64Milli(fix_time) % 1000 != 0,
+    'a stored position whose id is not its device, whole-second fix time and kind')) AS k,
+  latitude AS la, longitude AS lo, toFloat64(toString(speed)) AS v, toInt8(ifNull(toInt8(ignition), -1)) AS i,
+  toInt8(ifNull(toInt8(${attributeSql('attributes', 'motion', 'Nullable(Bool)')}), -1)) AS m`;
 /** About 100,000 rows between two yields of a streamed answer (a chDB page is one answer). */
-const BATCH_BYTES = 100_000 * ROW_BYTES;
+const BATCH_ROWS = 100_000;
 
 /** Columns rows are written into; chunks are views of them (a device-day is a small part of one). */
 class Slab {
@@ -67,7 +80,7 @@ class Slab {
  */
 export type StillRunSpan = (deviceId: number) => number | undefined;
 
-/** Turns RowBinary bytes (in any split) into per-device chunks, keeping one row per key. */
+/** Turns Native blocks (bytes in any split) into per-device chunks, keeping one row per key. */
 class TrackDecoder {
   private chunk: TrackChunk | undefined;
   private slab = new Slab();
@@ -130,94 +143,114 @@ class TrackDecoder {
     return next;
   }
 
-  /** Writes the held row: into a new chunk at a new device, over the last slot for a still run's tail, else appended. */
-  private commit(): void {
-    this.held = false;
+  /** Writes a row kept: into a new chunk at a new device, over the last slot for a still run's tail, else appended. */
+  private commit(deviceId: number, time: number, id: number, latitude: number, longitude: number, speed: number, ignition: number, motion: number): void {
     let c = this.chunk;
     let at: number;
-    if (!c || c.deviceId !== this.hDevice) {
+    if (!c || c.deviceId !== deviceId) {
       if (c?.length) this.done.push(c);
-      c = this.open(this.hDevice);
-      this.span = this.stillRunSpan?.(this.hDevice);
-      this.startRun();
+      c = this.open(deviceId);
+      this.span = this.stillRunSpan?.(deviceId);
+      this.startRun(time);
       at = c.length++;
     } else {
       const l = c.length - 1;
-      const still = this.span !== undefined && c.latitude[l] === this.hLatitude && c.longitude[l] === this.hLongitude && c.speed[l] === this.hSpeed
-        && c.ignition[l] === this.hIgnition && c.motion[l] === this.hMotion;
+      const still = this.span !== undefined && c.latitude[l] === latitude && c.longitude[l] === longitude && c.speed[l] === speed
+        && c.ignition[l] === ignition && c.motion[l] === motion;
       if (still && this.tail) {
-        at = l;
-      } else {
-        if (!still) this.startRun();
-        else if (this.pastSpan >= 2) this.tail = true;
-        if (c.length === c.time.length) c = this.rollOver(c);
-        at = c.length++;
+        // the run's moving tail: the same values at a later time
+        c.time[l] = time;
+        c.id[l] = id;
+        return;
       }
+      if (!still) this.startRun(time);
+      else if (this.pastSpan >= 2) this.tail = true;
+      if (c.length === c.time.length) c = this.rollOver(c);
+      at = c.length++;
     }
-    if (this.span !== undefined && !this.tail && this.hTime - this.runStart >= this.span) this.pastSpan++;
-    c.time[at] = this.hTime;
-    c.id[at] = this.hId;
-    c.latitude[at] = this.hLatitude;
-    c.longitude[at] = this.hLongitude;
-    c.speed[at] = this.hSpeed;
-    c.ignition[at] = this.hIgnition;
-    c.motion[at] = this.hMotion;
+    if (this.span !== undefined && !this.tail && time - this.runStart >= this.span) this.pastSpan++;
+    c.time[at] = time;
+    c.id[at] = id;
+    c.latitude[at] = latitude;
+    c.longitude[at] = longitude;
+    c.speed[at] = speed;
+    c.ignition[at] = ignition;
+    c.motion[at] = motion;
   }
 
-  private startRun(): void {
-    this.runStart = this.hTime;
+  private commitHeld(): void {
+    this.held = false;
+    this.commit(this.hDevice, this.hTime, this.hId, this.hLatitude, this.hLongitude, this.hSpeed, this.hIgnition, this.hMotion);
+  }
+
+  private startRun(time: number): void {
+    this.runStart = time;
     this.pastSpan = 0;
     this.tail = false;
   }
 
-  /** Rows are decoded from here: an aligned copy of the bytes received, the part of a row left over first. */
-  private stage = new ArrayBuffer(1 << 20);
-  private staged = 0;
+  private readonly reader = new NativeBlockReader(TRACK);
+  /** Rows read (before a redelivery is dropped or a still run shortened). */
+  rows = 0;
 
   push(bytes: Buffer): void {
-    if (this.staged + bytes.length > this.stage.byteLength) {
-      const bigger = new ArrayBuffer(Math.max(this.stage.byteLength * 2, this.staged + bytes.length));
-      new Uint8Array(bigger).set(new Uint8Array(this.stage, 0, this.staged));
-      this.stage = bigger;
-    }
-    new Uint8Array(this.stage).set(bytes, this.staged);
-    this.staged += bytes.length;
-    const rows = Math.floor(this.staged / ROW_BYTES);
-    const u32 = new Uint32Array(this.stage, 0, rows * (ROW_BYTES / 4));
-    const i8 = new Int8Array(this.stage, 0, rows * ROW_BYTES);
-    const f64 = new Float64Array(this.stage, 0, rows * ROW_F64);
-    for (let r = 0; r < rows; r++) {
-      const f = r * ROW_F64;
-      const deviceId = u32[r * (ROW_BYTES / 4)]!;
-      const time = f64[f + 1]!;
-      const server = f64[f + 2]!;
-      const id = f64[f + 3]!;
-      if (this.held && this.hDevice === deviceId && this.hTime === time && this.hId === id) {
-        if (server >= this.hServer) continue; // a redelivery: keep the first arrival
+    this.reader.push(bytes);
+    for (let b = this.reader.next(); b; b = this.reader.next()) this.read(b);
+  }
+
+  /**
+   * The rows of a block, of each key the first arrival. The row held (its key's first arrival so
+   * far, written once the next key shows up) is an index into the block while it is in this block,
+   * and is copied into the h* fields only when the block ends.
+   */
+  private read(b: NativeBlock<typeof TRACK>): void {
+    const { d, t, s, k, la, lo, v, i, m } = b.columns;
+    let hr = -1;
+    for (let r = 0; r < b.rows; r++) {
+      const deviceId = d[r]!;
+      const seconds = t[r]!;
+      if (hr >= 0) {
+        if (d[hr] === deviceId && t[hr] === seconds && k[hr] === k[r]) {
+          if (s[r]! < s[hr]!) hr = r; // else a redelivery: keep the first arrival
+          continue;
+        }
+        this.commit(d[hr]!, t[hr]! * 1000, this.idOf(d[hr]!, t[hr]!, k[hr]!), la[hr]!, lo[hr]!, v[hr]!, i[hr]!, m[hr]!);
       } else if (this.held) {
-        this.commit();
+        if (this.hDevice === deviceId && this.hTime === seconds * 1000 && this.hId === this.idOf(deviceId, seconds, k[r]!)) {
+          if (s[r]! < this.hServer) {
+            this.held = false;
+            hr = r;
+          }
+          continue;
+        }
+        this.commitHeld();
       }
-      this.held = true;
-      this.hDevice = deviceId;
-      this.hTime = time;
-      this.hServer = server;
-      this.hId = id;
-      this.hLatitude = f64[f + 4]!;
-      this.hLongitude = f64[f + 5]!;
-      this.hSpeed = f64[f + 6]!;
-      this.hIgnition = i8[r * ROW_BYTES + 4]!;
-      this.hMotion = i8[r * ROW_BYTES + 5]!;
+      hr = r;
     }
-    const used = rows * ROW_BYTES;
-    new Uint8Array(this.stage).copyWithin(0, used, this.staged);
-    this.staged -= used;
+    if (hr >= 0) {
+      this.held = true;
+      this.hDevice = d[hr]!;
+      this.hTime = t[hr]! * 1000;
+      this.hServer = s[hr]!;
+      this.hId = this.idOf(d[hr]!, t[hr]!, k[hr]!);
+      this.hLatitude = la[hr]!;
+      this.hLongitude = lo[hr]!;
+      this.hSpeed = v[hr]!;
+      this.hIgnition = i[hr]!;
+      this.hMotion = m[hr]!;
+    }
+    this.rows += b.rows;
+  }
+
+  private idOf(deviceId: number, seconds: number, kind: number): number {
+    return ((seconds - EPOCH_S) * 2 + kind) * DEVICE_SPAN + deviceId;
   }
 
   /** The chunks complete so far (all of them once `end` is true). */
   take(end = false): TrackChunk[] {
     if (end) {
-      if (this.staged) throw new Error(`Analytics store: incomplete track row (${this.staged} bytes)`);
-      if (this.held) this.commit();
+      this.reader.end();
+      if (this.held) this.commitHeld();
       if (this.chunk?.length) this.done.push(this.chunk);
       this.chunk = undefined;
     }
@@ -243,20 +276,18 @@ const trim = (c: TrackChunk): TrackChunk => ({
 });
 
 /**
- * Reads an answer into the decoder, yielding the chunks completed every BATCH_BYTES or so (a
- * report completes each batch's items with one more query); returns the bytes read.
+ * Reads an answer into the decoder, yielding the chunks completed every BATCH_ROWS or so (a
+ * report completes each batch's items with one more query); returns the rows read.
  */
 async function* decode(answer: Answer, into: TrackDecoder): AsyncGenerator<TrackChunk[], number> {
-  let bytes = 0;
-  let pending = 0;
+  const first = into.rows;
+  let yielded = first;
   try {
     const { stream } = await answer.result;
     for await (const part of stream as AsyncIterable<Buffer>) {
-      bytes += part.length;
-      pending += part.length;
       into.push(part);
-      if (pending < BATCH_BYTES) continue;
-      pending = 0;
+      if (into.rows - yielded < BATCH_ROWS) continue;
+      yielded = into.rows;
       const ready = into.take();
       if (ready.length) yield ready;
     }
@@ -265,7 +296,7 @@ async function* decode(answer: Answer, into: TrackDecoder): AsyncGenerator<Track
   }
   const ready = into.take();
   if (ready.length) yield ready;
-  return bytes;
+  return into.rows - first;
 }
 
 /** The devices' tracks over the period, devices in id order, each oldest first, in chunks. */
@@ -281,7 +312,7 @@ export function streamTracks(ch: Analytics) {
         `SELECT ${COLUMNS} ${source.sql} ${after ? afterKeySql : ''} ORDER BY device_id, fix_time, id ${limit ? 'LIMIT {pageRows:UInt32} WITH TIES' : ''}`,
         { ...source.params, ids: pageIds, afterTime: after?.time, afterId: after?.id, pageRows: limit ? pageRows : undefined },
         q.signal,
-        'RowBinary',
+        'Native',
       );
     const plan = Number.isFinite(pageRows) ? await deviceWindows(ch, source, ids, pageRows, q.signal) : [{ ids, alone: false }];
     const decoder = new TrackDecoder(q.stillRunSpan);
@@ -299,8 +330,8 @@ export function streamTracks(ch: Analytics) {
         next = undefined;
         // a device with more fixes than a page: pages after the last key read (WITH TIES keeps a redelivery in one page)
         for (let after: { time: number; id: number } | undefined; ;) {
-          const bytes = yield* decode(ask(w.ids, after, true), decoder);
-          if (bytes < pageRows * ROW_BYTES) break;
+          const rows = yield* decode(ask(w.ids, after, true), decoder);
+          if (rows < pageRows) break;
           after = decoder.lastKey;
         }
       }

@@ -1,4 +1,4 @@
-import { fixKey, type FixKey, type StoredFields } from '@corridor/platform/clickhouse/report-positions';
+import { fixKey, type FixKey, type ReportFixRow, type StoredFields } from '@corridor/platform/clickhouse/report-positions';
 import type { MotionFix, ReportFix } from './fixes';
 import type { Interval } from './intervals';
 
@@ -8,13 +8,29 @@ import type { Interval } from './intervals';
  * the lean track, which read its other fields from the same stored row).
  */
 export function stored(fix: MotionFix, rows: Map<string, StoredFields>): ReportFix {
-  const totals = { path: fix.path, leg: fix.leg, ignitionMs: fix.ignitionMs, ignitionFixes: fix.ignitionFixes, moving: fix.moving };
   const row = rows.get(fixKey(fix));
-  if (row) return { ...fix, ...row, ...totals };
-  // deleted between the two reads: what the track had of it
-  return {
-    ...fix, valid: true, odometer: null, hours: null, fuelUsed: null, fuel: null, fuelLevel: null, driverUniqueId: null, ...totals,
+  // written out field by field: a spread of the three objects cost ~6 µs an end (tools/bench reports)
+  const out: ReportFix = {
+    deviceId: fix.deviceId, id: fix.id, time: fix.time, latitude: fix.latitude, longitude: fix.longitude, speed: fix.speed,
+    ignition: fix.ignition, motion: fix.motion,
+    // no row: deleted between the two reads, so what the track had of it
+    valid: row ? row.valid : true, odometer: row ? row.odometer : null, hours: row ? row.hours : null, fuelUsed: row ? row.fuelUsed : null,
+    fuel: row ? row.fuel : null, fuelLevel: row ? row.fuelLevel : null, driverUniqueId: row ? row.driverUniqueId : null,
+    path: fix.path, leg: fix.leg, ignitionMs: fix.ignitionMs, ignitionFixes: fix.ignitionFixes, moving: fix.moving,
   };
+  if (row && 'latitude' in row) {
+    // a whole stored row (queryFixesAt): its values of what the fix carries too
+    const whole = row as ReportFixRow;
+    out.deviceId = whole.deviceId;
+    out.id = whole.id;
+    out.time = whole.time;
+    out.latitude = whole.latitude;
+    out.longitude = whole.longitude;
+    out.speed = whole.speed;
+    out.ignition = whole.ignition;
+    out.motion = whole.motion;
+  }
+  return out;
 }
 
 /** Items of intervals found (device id, interval) with their two ends' stored rows, read in one query. */

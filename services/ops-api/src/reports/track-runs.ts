@@ -53,18 +53,25 @@ const LOOKUP_INTERVALS = 1_000;
  * Trips or stops from the tracks the store sends (report-track.ts), folded by the same detectors
  * and interval builder as the fixes read whole (trips.ts, stops.ts): per device, oldest first, one
  * device's state at a time. Intervals are completed with their two ends' stored fields (one query
- * per LOOKUP_INTERVALS intervals found, and one at the end) and yielded.
+ * per LOOKUP_INTERVALS intervals found, and one at the end) and yielded in the order found. A
+ * lookup runs while the fold goes on with the next batches (one at a time: its items are yielded
+ * before the next lookup starts), so the store's work and the fold's overlap.
  */
 export async function* trackRuns<T>(batches: AsyncIterable<TrackChunk[]>, o: TrackRunsOptions<T>): AsyncGenerator<T[]> {
   let deviceId: number | undefined;
   let track: ((row: MotionFix) => MotionFix) | undefined;
   let intervals: ReturnType<typeof intervalBuilder<MotionFix>> | undefined;
   let found: [number, Interval<MotionFix>][] = [];
+  let lookup: Promise<T[]> | undefined;
 
+  /** Starts completing the intervals found so far; the previous lookup's items, once it is done. */
   async function complete(): Promise<T[]> {
+    const previous = lookup;
     const done = found;
     found = [];
-    return completedItems(done, o);
+    lookup = completedItems(done, o);
+    lookup.catch(() => undefined); // awaited below or by the next call; a failure surfaces there
+    return previous ? await previous : [];
   }
 
   for await (const batch of batches) {
@@ -85,6 +92,8 @@ export async function* trackRuns<T>(batches: AsyncIterable<TrackChunk[]>, o: Tra
     if (items.length) yield items;
   }
   if (intervals) for (const iv of intervals.finish()) found.push([deviceId!, iv]);
-  const rest = await complete();
+  const before = await complete();
+  if (before.length) yield before;
+  const rest = await lookup!;
   if (rest.length) yield rest;
 }

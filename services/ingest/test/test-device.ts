@@ -1,5 +1,6 @@
 import { connect, type Socket } from 'node:net';
 import { encodeGt06Packet } from '../src/protocols/gt06/index';
+import { eventually } from '@corridor/platform/testing/eventually';
 
 /**
  * A raw TCP client standing in for a tracker in integration tests: writes exactly the bytes it is
@@ -86,12 +87,9 @@ export function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
 }
 
+/** Waits for `check` to hold: the shared eventually() (its failure names `what` and the last answer or error), in this file's argument order. */
 export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = DEFAULT_CEILING_MS, what = 'condition'): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting: ${what}`);
-    await sleep(10);
-  }
+  await eventually(what, check, { ceilingMs: timeoutMs, everyMs: 10 });
 }
 
 function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {

@@ -15,6 +15,14 @@ export const NotificationType = z.enum([
 ]);
 export type NotificationType = z.infer<typeof NotificationType>;
 export const notificationTypes = NotificationType.options;
+/**
+ * The notices that also go out by mail and webhook, shortly after the decision that made them, to
+ * each addressed user whose settings turn that channel on. deviceEvent, notificationTest and
+ * announcement are not among them: the notification rules and direct sends deliver those.
+ */
+export const deliveredNotificationTypes = [
+  'certificateApplied', 'certificateSubmitted', 'certificateApproved', 'certificateRejected', 'complaintFiled', 'complaintStatusChanged', 'sanctionRecorded',
+] as const satisfies readonly NotificationType[];
 
 export const Notification = z
   .object({

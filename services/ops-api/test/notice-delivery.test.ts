@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { Certificate, Complaint, DisciplinaryRecord, IdfExtraction, NotificationType } from '@corridor/contracts';
 import { testUsers } from '@corridor/platform/testing/identity';
 import { publishUsers } from '@corridor/platform/testing/registry';
+import { eventually } from '@corridor/platform/testing/eventually';
 import type { Identity } from '@corridor/platform';
 import { cargos, noticeDeliveries, notifications, singleUseCertificates } from '../src/db/schema';
 import { parseOutboundAllowList } from '../src/notification-rules/outbound-address';
@@ -75,14 +76,6 @@ async function submittedCertificate(): Promise<Certificate> {
   const c = res.json<Certificate>();
   await h.adapters.db.orm.update(singleUseCertificates).set({ status: 'submitted' }).where(eq(singleUseCertificates.id, c.id));
   return c;
-}
-/** Waits for a condition (the ceiling is generous: never a timing assertion). */
-async function until(check: () => boolean, what: string, ms = 30_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 const mailsAbout = (number: string, to?: string) => mails.filter((m) => m.raw.includes(number) && (to === undefined || m.to === to));
 const deliveriesOf = async (notificationId: number) =>
@@ -161,7 +154,7 @@ describe('inbox notices by mail and webhook', () => {
     h.svc.tracking.notices.start(20);
     try {
       expect((await h.call(testUsers.officer, 'POST', `/api/single-use-certificates/${c.id}/approve`)).statusCode).toBe(200);
-      await until(() => mailsAbout(c.number, testUsers.companyA.email).length > 0, 'the approval mail');
+      await eventually('the approval mail', () => mailsAbout(c.number, testUsers.companyA.email).length > 0);
     } finally {
       await h.svc.tracking.notices.stop();
     }

@@ -64,6 +64,15 @@ export default function Shell() {
               </ul>
             </div>
           ))}
+          {/* narrow windows hide the user's name in the top bar: the account opens from here instead */}
+          <div className="nav-area nav-account">
+            <h2>{user.name}</h2>
+            <ul>
+              <li>
+                <NavLink to="/account">{t('account.title')}</NavLink>
+              </li>
+            </ul>
+          </div>
         </nav>
         <main id="main" className="content" tabIndex={-1}>
           <Outlet />

@@ -49,6 +49,7 @@ export const router = createBrowserRouter([
           { path: 'admin/inventories', lazy: screen(() => import('../admin/InventoriesScreen')) },
           { path: 'admin/routes', lazy: screen(() => import('../admin/RoutesScreen')) },
           { path: 'account', lazy: screen(() => import('../session/AccountScreen')) },
+          { path: 'account/notifications', lazy: screen(() => import('../session/NotificationSettingsScreen')) },
           { path: 'admin/geofences', lazy: screen(() => import('../admin/GeofencesScreen')) },
           { path: '*', lazy: screen(() => import('../ui/NotFoundScreen')) },
         ],

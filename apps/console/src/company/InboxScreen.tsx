@@ -35,6 +35,9 @@ export default function InboxScreen() {
       <div className="screen-head">
         <h1>{t('inboxScreen.title')}</h1>
         {q.data && <span className="muted">{t('inboxScreen.unread', { count: q.data.unreadCount })}</span>}
+        <Link to="/account/notifications" className="btn btn-small">
+          {t('noticeSettings.title')}
+        </Link>
       </div>
       <label className="row mt-s">
         <input type="checkbox" checked={unreadOnly} onChange={(e) => (setOffset(0), setUnreadOnly(e.target.checked))} /> {t('inboxScreen.unreadOnly')}

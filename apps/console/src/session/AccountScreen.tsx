@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { usersEndpoints } from '@corridor/contracts/users';
 import { endpoint } from '../api/endpoint';
@@ -70,6 +71,13 @@ export default function AccountScreen() {
             </button>
           </form>
         )}
+      </section>
+      <section className="card narrow mt" aria-labelledby="notices-head">
+        <h2 id="notices-head">{t('account.notices')}</h2>
+        <p className="muted">{t('account.noticesHint')}</p>
+        <Link to="/account/notifications" className="btn">
+          {t('noticeSettings.title')}
+        </Link>
       </section>
     </div>
   );

@@ -8,13 +8,3 @@ export const defaultChannels: ChannelPreference = { web: true, email: false, web
 export function channelsOf(row: NotificationSettingsRow | undefined): Record<NotificationType, ChannelPreference> {
   return Object.fromEntries(notificationTypes.map((t) => [t, { ...defaultChannels, ...row?.channels[t] }])) as Record<NotificationType, ChannelPreference>;
 }
-
-/**
- * The inbox notices that also go out by mail and webhook (delivery.ts), to each addressed user
- * whose settings turn that channel on for the type. deviceEvent, notificationTest and announcement
- * are not among them: the notification rules and the direct sends deliver those through their own
- * channels.
- */
-export const deliveredTypes: readonly NotificationType[] = [
-  'certificateApplied', 'certificateSubmitted', 'certificateApproved', 'certificateRejected', 'complaintFiled', 'complaintStatusChanged', 'sanctionRecorded',
-];

@@ -1,12 +1,12 @@
 import {
-  notificationTypes, type Notification, type NotificationPage, type NotificationSettings,
+  deliveredNotificationTypes, notificationTypes, type Notification, type NotificationPage, type NotificationSettings,
   type NotificationSettingsInput, type NotificationType, type Role,
 } from '@corridor/contracts';
 import { AppError, notFound, type Clock, type Identity, type Orm } from '@corridor/platform';
 import type { NotificationSettingsRow } from '../db/schema';
 import { mailUnavailable } from '../notification-rules/mail-unavailable';
 import { noInternalReceivers, savedUrlRefusal, type OutboundPolicy } from '../notification-rules/outbound-address';
-import { channelsOf, deliveredTypes } from './channels';
+import { channelsOf } from './channels';
 import type { InboxRow, NotificationsRepository, Recipient } from './repository';
 
 /** Where a notice goes: one user, every holder of a role, or every user of a company. */
@@ -63,7 +63,7 @@ export function notificationsService(deps: {
         role: 'role' in n.to ? n.to.role : null,
         companyId: 'companyId' in n.to ? n.to.companyId : (n.companyId ?? null),
         attributes: n.attributes ?? {},
-        deliveryPending: deliveredTypes.includes(n.type),
+        deliveryPending: (deliveredNotificationTypes as readonly NotificationType[]).includes(n.type),
       });
       return row.id;
     },

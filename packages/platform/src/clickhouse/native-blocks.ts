@@ -96,11 +96,6 @@ export class NativeBlockReader<C extends NativeColumns> {
     this.length += bytes.length;
   }
 
-  /** Bytes pushed and not yet taken as a block. */
-  get pending(): number {
-    return this.length;
-  }
-
   /** The next whole block, or undefined until more bytes are pushed. */
   next(): NativeBlock<C> | undefined {
     if (!this.length || this.length < this.need) return undefined;

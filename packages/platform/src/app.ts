@@ -201,7 +201,7 @@ function serveMetrics(app: FastifyInstance): void {
 
 /** A listener that serves only GET /metrics: for a service whose API port is public (the gateway's METRICS_PORT). */
 export function createMetricsApp(opts: { name: string; logger: Logger }): FastifyInstance {
-  const app = Fastify({ loggerInstance: opts.logger as FastifyBaseLogger, disableRequestLogging: true });
+  const app = Fastify({ loggerInstance: opts.logger as FastifyBaseLogger, logController: new LogController({ disableRequestLogging: true }) });
   serveMetrics(app);
   return app;
 }

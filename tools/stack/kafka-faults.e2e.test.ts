@@ -10,6 +10,7 @@ import { build as buildJourney, type JourneyService } from '@corridor/journey';
 import { EVALUATOR_GROUP as JOURNEY_GROUP } from '@corridor/journey/evaluator/position-evaluator';
 import { KafkaBus, queryPositionHistory, registry, type App } from '@corridor/platform';
 import { DedicatedKafka, kafkaJarsPresent, kafkaLibsDir } from '@corridor/platform/testing/dedicated-kafka';
+import { eventually } from '@corridor/platform/testing/eventually';
 import { TEST_IDENTITY_SECRET } from '@corridor/platform/testing/identity';
 import { inCI } from '@corridor/platform/testing/real-parts';
 import { createTestAdapters, type TestAdapters } from '@corridor/platform/testing/test-adapters';
@@ -50,13 +51,10 @@ const EXIT_GRACE_MS = 250;
 const CEILING_MS = 240_000;
 const imei = (i: number): string => `35971005${String(i).padStart(7, '0')}`;
 
-async function until(what: string, cond: () => boolean | Promise<boolean>, ms = CEILING_MS): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+/** Waits for a condition under the ceiling (the shared eventually(): a probe that throws is tried again). */
+const until = async (what: string, cond: () => boolean | Promise<boolean>, ms = CEILING_MS): Promise<void> => {
+  await eventually(what, cond, ms);
+};
 
 /** A GT06 tracker that reports whatever happens and notes when each frame was sent and acknowledged. */
 class Tracker {
@@ -214,13 +212,9 @@ function faultSuite(): void {
       const ackedAllAt = Date.now();
       let ends = new Map<number, number>();
       await until('the end offsets of positions.v1', async () => {
-        try {
-          await admin!.connect();
-          ends = new Map((await admin!.fetchTopicOffsets(Topics.positions)).map((p) => [p.partition, Number(p.high)]));
-          return true;
-        } catch {
-          return false;
-        }
+        await admin!.connect();
+        ends = new Map((await admin!.fetchTopicOffsets(Topics.positions)).map((p) => [p.partition, Number(p.high)]));
+        return true;
       });
       for (const group of [POSITION_WRITER_GROUP, GEOFENCE_GROUP, JOURNEY_GROUP]) await until(`${group} caught up`, () => caughtUp(group, ends));
       for (const { t, serials } of due) {

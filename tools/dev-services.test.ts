@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Kafka, logLevel } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, kafkaJarsPresent, kafkaLibsDir } from '@corridor/platform/testing/dedicated-kafka';
+import { kafkaJarsPresent, kafkaLibsDir } from '@corridor/platform/testing/dedicated-kafka';
+import { freePort } from '@corridor/platform/testing/free-port';
 import { inCI } from '@corridor/platform/testing/real-parts';
 
 /**

@@ -1,11 +1,11 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, openSync, closeSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Kafka, logLevel } from 'kafkajs';
+import { freePort } from './free-port';
 
 /**
  * A single-node KRaft Kafka broker of one test file's own, from the jars tools/dev-services
@@ -39,16 +39,6 @@ export function kafkaClusterId(): string {
   }
 }
 
-/** A port nothing listens on right now (listen on 0, read it, close). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', () => resolve()));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (!address || typeof address === 'string') throw new Error('no port from listen(0)');
-  return address.port;
-}
-
 export class DedicatedKafka {
   private child: ChildProcess | undefined;
   private exited: Promise<void> = Promise.resolve();
@@ -77,8 +67,7 @@ export class DedicatedKafka {
   static async create(libs = kafkaLibsDir()): Promise<DedicatedKafka> {
     if (!kafkaJarsPresent(libs)) throw new Error(`no Kafka jars in ${libs}: run tools/dev-services up (it installs them)`);
     const port = await freePort();
-    let controllerPort = await freePort();
-    while (controllerPort === port) controllerPort = await freePort();
+    const controllerPort = await freePort();
     const dir = mkdtempSync(join(tmpdir(), 'corridor-dedicated-kafka-'));
     const kafka = new DedicatedKafka(dir, port, controllerPort, libs);
     try {

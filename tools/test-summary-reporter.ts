@@ -7,13 +7,15 @@ export default class SummaryReporter implements Reporter {
     let failed = 0;
     let skipped = 0;
     for (const m of modules) {
+      let failedHere = 0;
       for (const t of m.children.allTests()) {
         const state = t.result().state;
         if (state === 'passed') passed++;
-        else if (state === 'failed') failed++;
+        else if (state === 'failed') failedHere++;
         else skipped++;
       }
-      if (m.state() === 'failed' && ![...m.children.allTests()].length) failed++; // a file that failed to load
+      // a file that failed to load, or whose beforeAll/afterAll failed (its tests then count as skipped)
+      failed += m.state() === 'failed' && failedHere === 0 ? 1 : failedHere;
     }
     process.stdout.write(`\nTests: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
   }

@@ -89,18 +89,13 @@ function devServicesSuite(): void {
 
     const k = kafka();
     const admin = k.admin();
-    await admin.connect();
-    await admin.createTopics({ topics: [{ topic: TOPIC, numPartitions: 1, replicationFactor: 1 }], waitForLeaders: true });
-    await admin.disconnect();
     const producer = k.producer();
-    await producer.connect();
+    await Promise.all([admin.connect(), producer.connect()]);
+    await admin.createTopics({ topics: [{ topic: TOPIC, numPartitions: 1, replicationFactor: 1 }], waitForLeaders: true });
     await producer.send({ topic: TOPIC, messages: [{ key: 'a', value: '1' }, { key: 'b', value: '2' }, { key: 'c', value: '3' }] });
-    await producer.disconnect();
     // a reader that handled the first two messages (its committed offset is the next one to read)
-    const admin2 = k.admin();
-    await admin2.connect();
-    await admin2.setOffsets({ groupId: GROUP, topic: TOPIC, partitions: [{ partition: 0, offset: '2' }] });
-    await admin2.disconnect();
+    await admin.setOffsets({ groupId: GROUP, topic: TOPIC, partitions: [{ partition: 0, offset: '2' }] });
+    await Promise.all([admin.disconnect(), producer.disconnect()]);
     expect(await stored()).toMatchObject({ committed: '2', end: '3' });
 
     await script('down');

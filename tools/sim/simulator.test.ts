@@ -38,18 +38,19 @@ describe('startSimulator', () => {
     expect(sent).toBeGreaterThanOrEqual(8);
     expect([...seen.keys()].sort()).toEqual(ids);
     // stop() cuts short the report each truck may have in flight, and such a request may or may
-    // not have reached the endpoint: every delivery counted was seen, and at most one per truck more
-    const atStop = total();
-    expect(atStop).toBeGreaterThanOrEqual(sent);
-    expect(atStop).toBeLessThanOrEqual(sent + 4);
-    await new Promise((r) => setTimeout(r, 100));
-    expect(sim.stats().sent).toBe(sent); // nothing sent after stop
-    expect(total()).toBe(atStop);
+    // not reach the endpoint, before stop() returns or after (on a busy machine the endpoint reads
+    // it later): every delivery counted was seen, and at most one per truck more, ever
+    expect(total()).toBeGreaterThanOrEqual(sent);
+    expect(total()).toBeLessThanOrEqual(sent + 4);
+    // nothing new after stop: a truck still reporting every 40 ms would pass the bound within this
+    await new Promise((r) => setTimeout(r, 200));
+    expect(sim.stats().sent).toBe(sent);
+    expect(total()).toBeLessThanOrEqual(sent + 4);
     expect(logs[0]).toContain('4 trucks');
   });
 
   it('counts failures when ingest refuses, and stop() does not wait for the retries', async () => {
-    const { url, seen, total } = await endpoint(503);
+    const { url, seen } = await endpoint(503);
     const sim = startSimulator({ trucks: 2, ingestUrl: url, intervalMs: 30 });
     const ids = simDeviceIds(2);
     // a second request of a truck is the retry of its first report: the first 503 was read
@@ -58,9 +59,12 @@ describe('startSimulator', () => {
     // each truck holds one report (no new one while it retries): both given up at stop, none sent;
     // without the stop the report would have gone on to its 4th attempt (after 0.75 s more backoff)
     expect(sim.stats()).toMatchObject({ sent: 0, failed: 2 });
-    for (const id of ids) expect(seen.get(id)).toBeLessThan(4);
-    const atStop = total();
+    // an attempt cut short by stop() may still reach the endpoint afterwards, but no new one starts
+    const atStop = new Map(seen);
     await new Promise((r) => setTimeout(r, 100));
-    expect(total()).toBe(atStop); // no attempt after stop
+    for (const id of ids) {
+      expect(seen.get(id)).toBeLessThanOrEqual((atStop.get(id) ?? 0) + 1);
+      expect(seen.get(id)).toBeLessThan(4);
+    }
   });
 });

@@ -33,6 +33,8 @@ export const EventMessage = z
     latitude: z.number().nullable().default(null),
     longitude: z.number().nullable().default(null),
     attributes: z.record(z.string(), z.unknown()).default({}),
+    address: z.string().nullable().optional()
+      .describe('Where the event happened, in words, from the offline geocoder when the API or the live feed answers (null without a position); absent on the topic'),
   })
   .meta({ id: 'Event' });
 export type EventMessage = z.infer<typeof EventMessage>;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { WebSocket } from 'ws';
 import { EventMessage, PositionMessage, Topics, type DeviceRegistryMessage, type SocketMessage } from '@corridor/contracts';
-import { cacheKeys, consumeValidated, counter, gauge, type Bus, type Cache, type Identity, type Logger, type Subscription } from '@corridor/platform';
+import { addressedEvent, addressedPosition, cacheKeys, consumeValidated, counter, gauge, type Bus, type Cache, type Geocoder, type Identity, type Logger, type Subscription } from '@corridor/platform';
 import type { PermissionsRepository } from '../permissions/repository';
 import { DeviceDirectory } from './device-directory';
 import { RecentIds } from './recent-ids';
@@ -28,6 +28,8 @@ export interface LiveFeedDeps {
   permissions: PermissionsRepository;
   logger: Logger;
   keepaliveMs: number;
+  /** The positions' and events' addresses (offline, microseconds each; none are looked up while no client listens). */
+  geocoder: Geocoder;
 }
 
 /**
@@ -58,11 +60,17 @@ export class LiveFeed {
       this.directory.start(),
       consumeValidated({
         bus, logger, groupId: `gateway-live-positions-${instance}`, topic: Topics.positions, schema: PositionMessage, fromBeginning: false,
-        handle: async (msgs) => this.broadcast('positions', this.firstTimes('positions', msgs, this.recentPositions), (p) => ({ id: p.deviceId, device: this.directory.get(p.deviceId) })),
+        handle: async (msgs) => {
+          const fresh = this.firstTimes('positions', msgs, this.recentPositions);
+          if (this.clients.size) this.broadcast('positions', fresh.map((p) => addressedPosition(this.deps.geocoder, p)), (p) => ({ id: p.deviceId, device: this.directory.get(p.deviceId) }));
+        },
       }),
       consumeValidated({
         bus, logger, groupId: `gateway-live-events-${instance}`, topic: Topics.events, schema: EventMessage, fromBeginning: false,
-        handle: async (msgs) => this.broadcast('events', this.firstTimes('events', msgs, this.recentEvents), (e) => ({ id: e.deviceId, device: this.directory.get(e.deviceId) })),
+        handle: async (msgs) => {
+          const fresh = this.firstTimes('events', msgs, this.recentEvents);
+          if (this.clients.size) this.broadcast('events', fresh.map((e) => addressedEvent(this.deps.geocoder, e)), (e) => ({ id: e.deviceId, device: this.directory.get(e.deviceId) }));
+        },
       }),
     ]);
     this.subs = [positions, events];
@@ -114,7 +122,7 @@ export class LiveFeed {
         if (!r) continue;
         try {
           const p = PositionMessage.safeParse(JSON.parse(r));
-          if (p.success) out.push(p.data);
+          if (p.success) out.push(addressedPosition(this.deps.geocoder, p.data));
         } catch {
           // an unreadable cache entry is skipped; the next position replaces it
         }

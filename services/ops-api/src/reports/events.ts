@@ -19,6 +19,7 @@ export function eventsTable(deviceNames: ReadonlyMap<number, string>): ReportTab
       { key: 'alarm', label: 'Alarm', kind: 'text', get: (e) => (typeof e.attributes['alarm'] === 'string' ? e.attributes['alarm'] : null) },
       field('latitude', 'Latitude', 'number'),
       field('longitude', 'Longitude', 'number'),
+      field('address', 'Address', 'text'),
       field('geofenceId', 'Geofence', 'text'),
       field('journeyId', 'Journey', 'text'),
       field('positionId', 'Position', 'integer'),

@@ -43,7 +43,7 @@ export function FleetPanel({ rows, total, counts, search, onSearch, states, onTo
             name={r.device.name}
             state={r.state}
             knots={r.position?.speed}
-            quietMinutes={r.quiet && r.position ? Math.round((Date.now() - Date.parse(r.position.fixTime)) / 60_000) : undefined}
+            quietMinutes={r.position && (r.quiet || r.state === 'offline' || r.state === 'unknown') ? Math.max(1, Math.round((Date.now() - Date.parse(r.position.fixTime)) / 60_000)) : undefined}
             selected={r.device.id === selected}
             onSelect={onSelect}
           />

@@ -29,6 +29,7 @@ describe('replay of a device', () => {
     const { asked } = serveApi(devices, get('/api/positions', FIXES), get('/api/events', EVENTS), get('/api/reports/stops', STOPS));
     renderAt(<ReplayScreen />, { path, route: '/replay' });
     const panel = await screen.findByTestId('replay-fix');
+    expect((screen.getByLabelText('Truck') as HTMLSelectElement).value).toBe('7'); // the truck of the address is the one chosen
     expect(within(panel).getByTestId('fix-time').textContent).toMatch(/10:00:00/);
     // the three requests of one replay, for the device and the period chosen
     expect(asked.filter((a) => /positions|events|stops/.test(a))).toEqual(
@@ -87,7 +88,7 @@ describe('replay of a device', () => {
     const { asked } = serveApi(devices);
     renderAt(<ReplayScreen />, { path: '/replay', route: '/replay' });
     expect(await screen.findByText('Choose a truck and a period, then show its replay.')).toBeTruthy();
-    fireEvent.click(screen.getByRole('button', { name: 'Show replay' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Show replay' }));
     const truck = screen.getByLabelText('Truck');
     await waitFor(() => expect(truck.getAttribute('aria-invalid')).toBe('true'));
     const problem = document.getElementById(truck.getAttribute('aria-describedby')!.split(' ').at(-1)!);

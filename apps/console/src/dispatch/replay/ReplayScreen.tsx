@@ -2,6 +2,7 @@ import { useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { FormProvider } from 'react-hook-form';
+import type { Device } from '@corridor/contracts/devices';
 import { PositionsExportQuery } from '@corridor/contracts/positions-api';
 import { useFleetDevices } from '../../live/queries';
 import { DateTimeField, SelectField } from '../../ui/form/fields';
@@ -29,12 +30,23 @@ export default function ReplayScreen() {
   const from = params.get('from');
   const to = params.get('to');
   const chosen = deviceId && from && to ? { deviceId, from, to } : null;
+  const devices = useFleetDevices();
   return (
     <div className="screen">
       <div className="screen-head">
         <h1>{t('replay.title')}</h1>
       </div>
-      <ReplayForm key={params.toString()} initial={{ deviceId, ...(from && to ? { from, to } : lastHours(1)) }} onSubmit={(v) => setParams({ device: String(v.deviceId), from: v.from, to: v.to })} />
+      {/* the form starts once the trucks are known, so that the truck named in the address is the one chosen */}
+      {devices.isPending ? (
+        <Loading />
+      ) : (
+        <ReplayForm
+          key={params.toString()}
+          devices={devices.data ?? []}
+          initial={{ deviceId, ...(from && to ? { from, to } : lastHours(1)) }}
+          onSubmit={(v) => setParams({ device: String(v.deviceId), from: v.from, to: v.to })}
+        />
+      )}
       {chosen ? <DeviceReplay {...chosen} /> : <p className="muted">{t('replay.chooseHint')}</p>}
     </div>
   );
@@ -43,12 +55,11 @@ export default function ReplayScreen() {
 const ReplayQuery = PositionsExportQuery.pick({ deviceId: true, from: true, to: true });
 type Query = { deviceId: number; from: string; to: string };
 
-function ReplayForm({ initial, onSubmit }: { initial: { deviceId: number | null; from: string; to: string }; onSubmit(v: Query): void }) {
+function ReplayForm({ devices, initial, onSubmit }: { devices: readonly Device[]; initial: { deviceId: number | null; from: string; to: string }; onSubmit(v: Query): void }) {
   const { t } = useTranslation();
-  const devices = useFleetDevices();
   const schema = useMemo(() => ReplayQuery.refine((q) => Date.parse(q.from) < Date.parse(q.to), { path: ['to'], message: t('replay.toAfterFrom') }), [t]);
   const form = useZodForm(schema, { defaultValues: { deviceId: initial.deviceId ?? undefined, from: initial.from, to: initial.to } });
-  const options = useMemo(() => (devices.data ?? []).map((d) => ({ value: d.id, label: d.name })).sort((a, b) => a.label.localeCompare(b.label)), [devices.data]);
+  const options = useMemo(() => devices.map((d) => ({ value: d.id, label: d.name })).sort((a, b) => a.label.localeCompare(b.label)), [devices]);
   const preset = (h: number) => {
     const p = lastHours(h);
     form.setValue('from', p.from, { shouldValidate: true });
@@ -60,18 +71,16 @@ function ReplayForm({ initial, onSubmit }: { initial: { deviceId: number | null;
         <SelectField name="deviceId" label={t('replay.device')} options={options} numeric empty={t('common.choose')} required />
         <DateTimeField name="from" label={t('common.from')} required />
         <DateTimeField name="to" label={t('common.to')} required />
-        <span className="toolbar field" role="group" aria-label={t('replay.quickPeriods')}>
+        <span className="toolbar replay-presets" role="group" aria-label={t('replay.quickPeriods')}>
           {PRESETS.map((h) => (
             <button key={h} type="button" className="btn btn-small" onClick={() => preset(h)}>
               {t('replay.lastHours', { count: h })}
             </button>
           ))}
         </span>
-        <span className="field">
-          <button type="submit" className="btn btn-primary" data-testid="replay-show">
-            {t('replay.show')}
-          </button>
-        </span>
+        <button type="submit" className="btn btn-primary" data-testid="replay-show">
+          {t('replay.show')}
+        </button>
       </form>
     </FormProvider>
   );

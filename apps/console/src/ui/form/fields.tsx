@@ -69,19 +69,27 @@ const Options = ({ options }: { options: readonly Option<string | number>[] }) =
  * stands for no choice: undefined in the form (a required field then says to fill it in), or null
  * with `emptyIsNull` (a nullable field's "none").
  */
-export function SelectField<V extends string | number>({ name, label, hint, required, className, options, numeric, empty, emptyIsNull, ...select }: Common & Omit<SelectHTMLAttributes<HTMLSelectElement>, 'name' | 'id'> & { options: readonly Option<V>[]; numeric?: boolean; empty?: ReactNode; emptyIsNull?: boolean }) {
-  const { register } = useFormContext();
-  const error = useError(name);
-  const setValueAs = (v: unknown) => (v === '' || v === undefined || v === null ? (emptyIsNull ? null : undefined) : numeric ? Number(v) : v);
+export function SelectField<V extends string | number>({ options, numeric, empty, emptyIsNull, ...rest }: Common & Omit<SelectHTMLAttributes<HTMLSelectElement>, 'name' | 'id'> & { options: readonly Option<V>[]; numeric?: boolean; empty?: ReactNode; emptyIsNull?: boolean }) {
+  const { name, label, hint, required, className, ...select } = rest;
+  const valueOf = (v: string) => (v === '' ? (emptyIsNull ? null : undefined) : numeric ? Number(v) : v);
   return (
-    <FormField label={label} hint={hint} error={error} required={required} className={className}>
-      {(a11y) => (
-        <select {...select} {...a11y} {...register(name, { setValueAs })}>
+    <ControlledField
+      name={name} label={label} hint={hint} required={required} className={className}
+      control={(field, a11y) => (
+        <select
+          {...select}
+          {...a11y}
+          name={field.name}
+          ref={field.ref}
+          onBlur={field.onBlur}
+          value={field.value === undefined || field.value === null ? '' : String(field.value)}
+          onChange={(e) => field.onChange(valueOf(e.target.value))}
+        >
           {empty !== undefined && <option value="">{empty}</option>}
           <Options options={options} />
         </select>
       )}
-    </FormField>
+    />
   );
 }
 

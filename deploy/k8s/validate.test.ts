@@ -10,7 +10,7 @@ const K8S = dirname(fileURLToPath(import.meta.url));
 const REPO = join(K8S, '..', '..');
 const SERVICES = ['gateway', 'ingest', 'journey', 'geofence', 'ops-api'] as const;
 const HTTP_PORT: Record<(typeof SERVICES)[number], number> = { gateway: 8082, ingest: 8083, journey: 8084, geofence: 8085, 'ops-api': 8086 };
-const DEVICE_PORTS = ['5001/TCP', '5002/TCP', '5004/TCP', '5013/TCP', '5014/TCP', '5015/TCP', '5020/TCP', '5023/TCP', '5027/TCP', '5027/UDP', '5046/TCP', '5055/TCP'];
+const DEVICE_PORTS = ['5001/TCP', '5002/TCP', '5004/TCP', '5013/TCP', '5014/TCP', '5015/TCP', '5020/TCP', '5023/TCP', '5027/TCP', '5027/UDP', '5039/TCP', '5046/TCP', '5055/TCP'];
 const KUSTOMIZATIONS = ['base', 'secret-example', 'stores', 'overlays/dev', 'overlays/prod', 'overlays/external'];
 /** The one image definition of the five services, relative to the repository root. */
 const DOCKERFILE = 'deploy/docker/Dockerfile';

@@ -6,6 +6,7 @@ import { build as buildOpsApi, type OpsApiService } from '@corridor/ops-api';
 import { createTestAdapters, primaryKind, type TestAdapters } from '@corridor/platform/testing/test-adapters';
 import { asUser, TEST_IDENTITY_SECRET, testUsers } from '@corridor/platform/testing/identity';
 import { parseJt808 } from '@corridor/ingest/protocols/jt808/index';
+import { crc16Arc } from '@corridor/ingest/protocols/wialon/index';
 import { TestDevice } from '../../services/ingest/test/test-device';
 import { metricValue } from '../../services/ingest/test/metrics';
 import { eventually } from './test-stack';
@@ -57,7 +58,7 @@ describe(`device protocols from TCP to the API (${kind} adapters)`, () => {
 
   const listening = new Map<string, Promise<number>>();
   /** The ephemeral port of a protocol's server, opened once for the file. */
-  const portOf = (name: 'jt808' | 'ruptela' | 'jt701' | 'queclink'): Promise<number> => {
+  const portOf = (name: 'jt808' | 'ruptela' | 'jt701' | 'queclink' | 'wialon'): Promise<number> => {
     if (!listening.has(name)) listening.set(name, ingest.ports.tcp[name].listen(0, '127.0.0.1'));
     return listening.get(name)!;
   };
@@ -243,6 +244,39 @@ describe(`device protocols from TCP to the API (${kind} adapters)`, () => {
     });
     expect(track.map((x) => x.fixTime.slice(11, 19))).toEqual(['13:46:03', '13:46:19', '13:46:33', '13:46:48']);
     expect(track[3]!.attributes.batteryLevel).toBe(83);
+  }, 120000);
+
+  it('Wialon IPS 2.0: login, short and extended data, a black box and a ping; the answers, positions and the driver\'s message', async () => {
+    const port = await portOf('wialon');
+    const tracker = await register('864350000001234');
+    // WialonProtocolDecoderTest (Traccar): an SD and a D packet with their 2.0 checksums, a black box of two (1.1 layout)
+    const crc = (message: string) => crc16Arc(Buffer.from(message, 'utf8')).toString(16).toUpperCase();
+    const lines = [
+      `#L#2.0;864350000001234;NA;${crc('2.0;864350000001234;NA;')}`,
+      '#SD#300924;154245;5554.350052;N;3644.670410;E;2.92;NA;NA;NA;7A01',
+      '#P#',
+      '#D#220323;114150;2234.80479;N;11354.87786;E;0;NA;59;11;NA;NA;NA;;NA;d_battr:1:94,d_csq:1:21,di_light:1:1;E7C9',
+      '#B#080914;073235;5027.50625;N;03026.19321;E;0.700;0.000;NA;4;NA;NA;NA;;NA;Батарея:3:100 %|080914;073420;5027.50845;N;03026.18854;E;1.996;292.540;NA;4;NA;NA;NA;;NA;Батарея:3:100 %',
+      `#M#Arrived at Malaba;${crc('Arrived at Malaba;')}`,
+    ];
+    const expected = '#AL#1\r\n#ASD#1\r\n#AP#\r\n#AD#1\r\n#AB#2\r\n#AM#1\r\n';
+    const acks = await exchange(port, lines.map((l) => Buffer.from(`${l}\r\n`, 'utf8')), expected.length);
+    expect(Buffer.from(acks, 'hex').toString()).toBe(expected);
+    const stored = await eventually(`4 stored position(s) of ${tracker.uniqueId}`, async () => {
+      const ps = await positionsOf(tracker, '2014-01-01T00:00:00Z', '2025-01-01T00:00:00Z');
+      return ps.length === 4 && ps;
+    });
+    expect(stored.map((p) => [p.protocol, p.fixTime, p.attributes.archive ?? false])).toEqual([
+      ['wialon', '2014-09-08T07:32:35.000Z', true],
+      ['wialon', '2014-09-08T07:34:20.000Z', true],
+      ['wialon', '2023-03-22T11:41:50.000Z', false],
+      ['wialon', '2024-09-30T15:42:45.000Z', false],
+    ]);
+    expect(stored[2]).toMatchObject({ latitude: expect.closeTo(22.580080, 5), altitude: 59, satellites: 11, attributes: { d_battr: 94 } });
+    const message = await eventually('the driver\'s message on events.v1', () => events.find((e) => e.deviceId === tracker.id && e.type === 'commandResult'));
+    expect(message.attributes).toMatchObject({ result: 'Arrived at Malaba' });
+    // an unknown tracker is refused at login with the document's answer, and the connection closed
+    expect(Buffer.from(await exchange(port, [Buffer.from('#L#2.0;864350009999999;NA;0\r\n')], 7), 'hex').toString()).toBe('#AL#0\r\n');
   }, 120000);
 
   it('refused message types: not acknowledged, counted per protocol and type (ingest_frames_ignored_total)', async () => {

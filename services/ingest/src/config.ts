@@ -11,6 +11,7 @@ import { JT808_PORT } from './protocols/jt808/index';
 import { RUPTELA_PORT } from './protocols/ruptela/index';
 import { JT701_PORT } from './protocols/jt701/index';
 import { QUECLINK_PORT } from './protocols/queclink/index';
+import { WIALON_PORT } from './protocols/wialon/index';
 
 const positiveInt = (fallback: number, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(1).max(max).default(fallback);
 
@@ -49,6 +50,7 @@ export const IngestConfig = BaseEnv.extend({
   RUPTELA_PORT: portVar(RUPTELA_PORT),
   JT701_PORT: portVar(JT701_PORT),
   QUECLINK_PORT: portVar(QUECLINK_PORT),
+  WIALON_PORT: portVar(WIALON_PORT),
   /** A device connection silent for this long is closed (devices reconnect; most send a heartbeat every few minutes). */
   IDLE_TIMEOUT_S: positiveInt(600, 86_400),
   /** Open connections per protocol server; further connections are refused and counted. */

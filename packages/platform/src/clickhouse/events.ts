@@ -24,6 +24,13 @@ ORDER BY (device_id, event_time, id)`,
   shardingKey: 'cityHash64(device_id)',
 };
 
+/**
+ * The numeric event id (api-event.ts eventNumericId) of an events row, in ClickHouse: the low 53
+ * bits of the key's MD5 read little-endian (0 reads as 1, as there).
+ */
+export const eventIdSql = (column = 'id'): string =>
+  `greatest(bitAnd(reinterpretAsUInt64(substring(MD5(${column}), 1, 8)), 9007199254740991), 1)`;
+
 /** The single-node DDL (chDB, compose); tableDdl(placement, eventsTable) gives the cluster's. */
 export const eventsDdl = (database: string): string => tableDdl({ database }, eventsTable)[0]!;
 

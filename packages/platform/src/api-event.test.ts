@@ -2,7 +2,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { EventMessage } from '@corridor/contracts';
 import type { Analytics } from './adapters/analytics';
 import { eventNumericId, toApiEvent } from './api-event';
-import { ensureEventsTable, eventIdSql, insertEvents } from './clickhouse/events';
+import { eventIdSql, insertEvents } from './clickhouse/events';
+import { migrateAnalytics } from './clickhouse/migrate';
 import { analyticsVariants, uniqueName } from '../test/adapter-variants';
 
 const variants = await analyticsVariants(uniqueName('eventids'));
@@ -34,7 +35,7 @@ describe.each(variants)('eventIdSql: $name', ({ create }) => {
 
   it('computes in ClickHouse the id eventNumericId computes', async () => {
     ch = await create();
-    await ensureEventsTable(ch);
+    await migrateAnalytics(ch);
     const keys = ['30-alarm-1767225600000-sos', 'x', '7-geofenceEnter-1767225600000-12', 'é-ünïcode-✓'];
     await insertEvents(ch)(keys.map((id, i) => EventMessage.parse({ id, type: 'alarm', eventTime: '2026-01-01T00:00:00.000Z', deviceId: i + 1 })));
     const rs = await ch.client.query({ query: `SELECT id, toString(${eventIdSql()}) AS n FROM ${ch.database}.events ORDER BY device_id`, format: 'JSONEachRow' });

@@ -38,3 +38,4 @@ export * from './audit/audit-trail';
 export * from './bus-readiness';
 export * from './geocoder/settings';
 export * from './geocoder/geocoder';
+export * from './package-dir';

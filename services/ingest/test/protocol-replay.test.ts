@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build, type IngestService } from '../src/app';
 import { crc16Arc } from '../src/protocols/wialon/index';
 import type { TcpProtocolName } from '../src/tcp/tcp-protocols';
+import { eventually } from '@corridor/platform/testing/eventually';
 import { registryEntry, TestDevice } from './test-device';
 
 /**
@@ -12,13 +13,15 @@ import { registryEntry, TestDevice } from './test-device';
  * messages (sources named per stream). Every connection gets exactly the acknowledgements its device
  * expects, in order; every fix is published once (positions.v1 ids are device + fix second: the
  * list of ids equals the expected one, without repeats); state records are kept as such. The
- * bus-confirmed publishes are recorded by wrapping the intake, and each stream ends with an
- * acknowledged frame: its ack is written only after everything before it was published.
+ * bus-confirmed publishes are recorded by wrapping the intake. A stream with acks ends with an
+ * acknowledged frame, written only after everything before it was published; a stream of a tracker
+ * that expects no answer is complete once its fixes were published (its connection stays open
+ * until then: frames of a closed connection are dropped unacknowledged).
  */
 interface DeviceStream {
   uniqueId: string;
   frames: Buffer[];
-  /** The bytes the device must get back, in order. */
+  /** The bytes the device must get back, in order (the last frame of a stream with acks is acknowledged). */
   acks: Buffer;
   /** The fix times (ISO) that must be published, once each. */
   fixes: string[];
@@ -91,6 +94,12 @@ async function replay(protocol: TcpProtocolName, streams: DeviceStream[]): Promi
       await Promise.all(streams.map((s, d) => (s.frames[i] ? devices[d]!.write(s.frames[i]!) : undefined)));
     }
     await Promise.all(streams.map((s, d) => devices[d]!.waitReceived(s.acks.length)));
+    // a stream without acks (trackers that expect none) is complete once its fixes were published
+    await Promise.all(
+      streams
+        .filter((s) => s.acks.length === 0)
+        .map((s) => eventually(`the fixes of ${s.uniqueId}`, () => published.slice(from).filter((p) => p.deviceId === ids.get(s.uniqueId) && parsePositionId(p.id)?.kind === 'fix').length >= s.fixes.length)),
+    );
   } finally {
     for (const d of devices) d.close();
   }
@@ -203,6 +212,33 @@ describe('replay of mixed capture streams through the TCP ports', () => {
         acks: Buffer.concat([general('4e5de66fba22', 0, 0x0002, 0x00c3), general('4e5de66fba22', 1, 0x0900, 0x00c4), general('4e5de66fba22', 2, 0x0002, 0x00c5)]),
         fixes: ['2022-04-27T22:10:09.000Z'],
       },
+    ]);
+  });
+
+  it('Jointech: two seals (0x19, P45), a JT600 text tracker, two JT600 binary trackers with several records a frame, a WLNET sensor frame', async () => {
+    // Jt600ProtocolDecoderTest (Traccar), Jointech's published P45 sample; the seals' and U reports' answers, none for the others
+    await replay('jt701', [
+      { uniqueId: '8041300978', frames: [hex('2480413009781914003406102107544354193631006213423b00000000006c070000000020e064f91ea0671d00020f0f0f0f0f0f0f0f0f0f07f100ea0f6e')], acks: text('(P69,0,110)'), fixes: ['2021-10-06T07:54:43.000Z'] },
+      {
+        uniqueId: '7890629284',
+        frames: [text('(7890629284,@JT)'), text('(7890629284,P45,260321,185342,26.181296,N,50.329788,E,V,0.00,0,5,0,0000000000,0,0,0)')],
+        acks: text('(P69,0,0)'),
+        fixes: ['2021-03-26T18:53:42.000Z'],
+      },
+      {
+        uniqueId: '3301210003',
+        frames: [text('(3301210003,U01,040812,185302,T,22.564025,N,113.242329,E,5.21,152,9,32%,00000000000011,10133,5173,22,100,1)'), text('(3301210003,U06,4,250916,133207,T,7.011013,N,25.060708,W,27.61,102,10,0%,00101011000000,0,1,0,448,0,126,1,30)')],
+        acks: text('(S39)(S20)'),
+        fixes: ['2012-08-04T18:53:02.000Z', '2016-09-25T13:32:07.000Z'],
+      },
+      { uniqueId: '4081118888', frames: [hex('2440811188882400a209060908045322564025113242329f0598000001003f0000002d0009060908050322564025113242329f0598000001003f0000002d0009060908051322564025113242329f0598000001003f0000002d0009060908052322564025113242329f0598000001003f0000002d0009060908053322564025113242329f0598000001003f0000002d0009060908054322564025113242329f0598000001003f0000002d001f')], acks: Buffer.alloc(0), fixes: ['04:53', '05:03', '05:13', '05:23', '05:33', '05:43'].map((t) => `2009-06-09T08:${t}.000Z`) },
+      {
+        uniqueId: '6240901961',
+        frames: [hex('24624090196123019519071703412131285623074214252f10560000130801000076850819071703420631282832074215165f172c0000030801000076850919071703422131282792074216635f222e0000130801000076850919071703423631282808074218261f212a0000130801000076860819071703435131283678074222928f08350000930801000076860919071703440631283003074223174f19500000930801000076870819071703445131279872074224584f07380000930801000076870819071703453631280643074227091f1b220000530801000076880919071703455131281043074228216f0a260000530801000076880819071703460631281229074228988f0c260000530801000076880819071703462131281551074229954f1f220000530801000076880919071703463631281289074230503f114e0000530801000076880819071703465131281186074230884f094f0000530801000076880819071703470631280308074231240f17500000530801000076880619071703472131280358074231636f0b1d0000530801000076890821'), hex('24624090196121001b19071703493631277203074235752f295800005308010000768b0822')],
+        acks: Buffer.alloc(0),
+        fixes: ['41:21', '42:06', '42:21', '42:36', '43:51', '44:06', '44:51', '46:36', '46:51', '47:06', '49:36'].map((t) => `2017-07-19T03:${t}.000Z`),
+      },
+      { uniqueId: '8054201973', frames: [hex('28383035343230313937332c312c3136382c574c4e45542c352c322c3d15022508595325169288057327940900003d1502250859551021220618730140644701011d4300000029')], acks: Buffer.alloc(0), fixes: ['2025-02-28T08:59:53.000Z'] },
     ]);
   });
 

@@ -4,7 +4,7 @@ import { build as buildIngest, type IngestService } from '@corridor/ingest';
 import { build as buildOpsApi, type OpsApiService } from '@corridor/ops-api';
 import { createTestAdapters, primaryKind, type TestAdapters } from '@corridor/platform/testing/test-adapters';
 import { asUser, TEST_IDENTITY_SECRET, testUsers } from '@corridor/platform/testing/identity';
-import { encodeJt808 } from '@corridor/ingest/protocols/jt808/index';
+import { encodeJt808 } from '@corridor/ingest/protocols/jt808';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gt06, TestDevice } from '../../services/ingest/test/test-device';
 import { eventually } from './test-stack';

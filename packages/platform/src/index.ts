@@ -10,6 +10,7 @@ export * from './identity';
 export * from './references';
 export * from './company-scope';
 export * from './user-directory';
+export * from './api-event';
 export * from './device-references';
 export * from './cache-keys';
 export * from './published-list';

@@ -118,7 +118,7 @@ export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
     readiness: { db: () => deps.db.ping(), analytics: () => deps.analytics.ping(), cache: () => deps.cache.ping(), bus: busReadiness(bus) },
   });
   const repo = devicesRepository(deps.db.orm);
-  const devices = devicesService({ repo, bus: deps.bus, cache: deps.cache, logger: deps.logger.child({ module: 'devices' }) });
+  const devices = devicesService({ db: deps.db.orm, repo, bus: deps.bus, cache: deps.cache, logger: deps.logger.child({ module: 'devices' }) });
   deviceRoutes(app, devices);
   const writeEvents = deviceEventWriter({ analytics: deps.analytics, bus: deps.bus });
   const deviceStateSettings = deps.deviceState ?? defaultDeviceStateSettings();
@@ -126,6 +126,7 @@ export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
   const deviceState = deviceStateService({
     db: deps.db.orm, bus: deps.bus, cache: deps.cache, clock: deps.clock, logger: deps.logger.child({ module: 'device-state' }),
     write: writeEvents, settings: deviceStateSettings, registryEntries: (states) => devices.registryEntries(states),
+    onSessions: (ms) => devices.bindProtocols(ms),
     eventConfigs: eventSettingsReader({
       db: deps.db.orm, cache: deps.cache, logger: deps.logger.child({ module: 'event-settings' }),
       trips: (deps.reports ?? defaultReportSettings()).trips, overspeedMinimalDuration: deviceStateSettings.overspeedMinimalDurationMs,
@@ -180,7 +181,7 @@ export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
   const tracking = trackingModules(app, {
     db: deps.db.orm, bus: deps.bus, cache: deps.cache, analytics: deps.analytics, logger: deps.logger,
     devicesRepo: repo, devices, notifications: deps.notificationRules, inbox: notifications, reports, reportScheduleCheckMs: deps.reportScheduleCheckMs, reportRunLeaseMs: deps.reportRunLeaseMs,
-    noticeDeliveryCheckMs: deps.noticeDeliveryCheckMs,
+    noticeDeliveryCheckMs: deps.noticeDeliveryCheckMs, geofenceName: (id) => speedLimitFences.nameOf(id),
   });
   reportRoutes(app, reports, tracking.reportMailer);
   const { journeyUrl, geofenceUrl } = deps;

@@ -3,7 +3,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { hasKubectl, parseDocs, render } from './render';
+import { hasKubectl, OVERLAYS, parseDocs, render } from './render';
 import { checkManifests, isDeployment, isService, type Deployment, type K8sObject, type Service } from './manifest-invariants';
 
 const K8S = dirname(fileURLToPath(import.meta.url));
@@ -38,6 +38,10 @@ const envKeys = (file: string): string[] =>
 
 interface ComposeService {
   environment?: Record<string, string | number>;
+  command?: string[];
+  restart?: string;
+  depends_on?: Record<string, { condition: string }>;
+  image?: string;
   ports?: string[];
   build?: { context?: string; dockerfile?: string; args?: Record<string, string | number> };
 }
@@ -255,6 +259,17 @@ describe.skipIf(!hasKubectl() && process.env.CI !== 'true')('overlays rendered b
     expect(render('overlays/prod').some((o) => o.kind === 'Kafka')).toBe(true);
     expect(render('overlays/external').some((o) => o.kind === 'Kafka')).toBe(false);
   });
+
+  it.each(OVERLAYS)("%s: an upgrade's first step (-l 'app.kubernetes.io/component in (config,migrations)') selects the migrate Job, the configuration it reads and nothing that rolls", (overlay) => {
+    const objects = render(overlay);
+    const first = objects.filter((o) => ['config', 'migrations'].includes(o.metadata.labels?.['app.kubernetes.io/component'] ?? ''));
+    expect(first.map((o) => `${o.kind}/${o.metadata.name.replace(/-[a-z0-9]{10}$/, '')}`).sort()).toEqual(['ConfigMap/corridor-config', 'Job/corridor-migrate']);
+    const job = first.find((o) => o.kind === 'Job') as K8sObject & { spec: { template: { spec: { initContainers: { envFrom?: { configMapRef?: { name: string } }[] }[]; containers: { envFrom?: { configMapRef?: { name: string } }[] }[] } } } };
+    const configMap = first.find((o) => o.kind === 'ConfigMap')!.metadata.name;
+    for (const c of [...job.spec.template.spec.initContainers, ...job.spec.template.spec.containers]) {
+      for (const ref of c.envFrom ?? []) if (ref.configMapRef) expect(ref.configMapRef.name).toBe(configMap);
+    }
+  });
 });
 
 describe('docker-compose.yml', () => {
@@ -276,6 +291,17 @@ describe('docker-compose.yml', () => {
       expect(pkg.name, name).toBe(`@corridor/${name}`);
     }
     expect(SERVICES.filter((name) => existsSync(join(REPO, 'services', name, 'Dockerfile'))), 'per-service Dockerfiles').toEqual([]);
+  });
+
+  it('runs the ClickHouse migrate step once, from a service image with the services\' settings, before every service that uses ClickHouse', () => {
+    const migrate = compose.services.migrate!;
+    expect(migrate.command?.join(' ')).toMatch(/migrate-main\.[jt]s --clickhouse$/);
+    expect(migrate.restart).toBe('no');
+    expect(migrate.image).toBe(compose.services.ingest?.image);
+    expect(migrate.build).toEqual(compose.services.ingest?.build);
+    const { PORT: _, ...ingestEnv } = compose.services.ingest?.environment ?? {};
+    expect(migrate.environment).toEqual(ingestEnv);
+    for (const name of ['ingest', 'journey', 'geofence', 'ops-api']) expect(compose.services[name]?.depends_on?.migrate, name).toEqual({ condition: 'service_completed_successfully' });
   });
 
   it('publishes the device ports of ingest as the LoadBalancer does', () => {

@@ -76,8 +76,6 @@ export const IngestConfig = BaseEnv.extend({
    * connection plus 10 % of the limit (at least 64).
    */
   FD_RESERVE: z.coerce.number().int().min(0).optional(),
-  /** Days raw frames stay in ClickHouse's raw_frames table. */
-  RAW_FRAME_TTL_DAYS: positiveInt(30, 3650),
   CRC_POLICY: CrcPolicyVar,
   /** What to do with positions from unregistered devices: reject (counted) or register them as pending. */
   UNKNOWN_DEVICES: z.enum(['reject', 'pending']).default('reject'),

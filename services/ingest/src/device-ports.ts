@@ -6,6 +6,9 @@ import type { DeviceRegistry } from './devices/device-registry';
 import { DeviceSessions } from './devices/device-sessions';
 import { AlarmIdentity } from './frames/alarm-identity';
 import { FrameHandler } from './frames/frame-handler';
+import { DeviceIdentity } from './frames/identity';
+import { IdentityEvents, storeAndPublish } from './devices/identity-events';
+import { DuplicateConnections } from './devices/duplicate-connections';
 import { UnknownDevicePolicy } from './frames/unknown-devices';
 import type { PositionIntake } from './positions/intake';
 import { IntakeGate } from './positions/intake-gate';
@@ -18,7 +21,7 @@ import { TeltonikaUdpServer } from './udp/teltonika-udp-server';
 export type DevicePortSettings = Pick<
   IngestConfig,
   | 'IDLE_TIMEOUT_S' | 'MAX_CONNECTIONS' | 'MAX_FRAME_BYTES' | 'MAX_BUFFERED_BYTES' | 'MAX_SERVER_BUFFERED_BYTES'
-  | 'RAW_FRAME_TTL_DAYS' | 'CRC_POLICY' | 'UNKNOWN_DEVICES' | 'MAX_PENDING_FIXES' | 'ACK_DELAY_TARGET_MS'
+  | 'CRC_POLICY' | 'UNKNOWN_DEVICES' | 'MAX_PENDING_FIXES' | 'ACK_DELAY_TARGET_MS'
   | 'DEVICE_SEEN_INTERVAL_S' | 'FD_RESERVE'
 >;
 export type DevicePortNumbers = Pick<IngestConfig, TcpProtocolEntry['portVar']>;
@@ -60,6 +63,8 @@ export class DevicePorts {
   readonly unknown: UnknownDevicePolicy;
   /** Connections of identified devices, for the device status (device-status.v1). */
   readonly sessions: DeviceSessions;
+  /** Who may speak for a device (protocol binding, one device per connection, JT/T 808 codes); the OsmAnd port checks with it too. */
+  readonly identity: DeviceIdentity;
 
   constructor(deps: DevicePortDeps) {
     const s = deps.settings;
@@ -67,13 +72,17 @@ export class DevicePorts {
     this.fdBudget = new ConnectionBudget({ logger: logger.child({ component: 'connection-budget' }), ...(s.FD_RESERVE !== undefined ? { reserve: s.FD_RESERVE } : {}) });
     this.gate = new IntakeGate({ maxPending: s.MAX_PENDING_FIXES, minPending: Math.min(MIN_PENDING_FIXES, s.MAX_PENDING_FIXES), targetDelayMs: s.ACK_DELAY_TARGET_MS });
     this.archive = new RawFrameArchive(deps.analytics, {
-      ttlDays: s.RAW_FRAME_TTL_DAYS,
       maxFrameBytes: s.MAX_FRAME_BYTES,
       logger: logger.child({ component: 'raw-frame-archive' }),
       ...(deps.archiveFlushMs ? { flushIntervalMs: deps.archiveFlushMs } : {}),
     });
-    this.sessions = new DeviceSessions({ bus: deps.bus, clock: deps.clock, logger: logger.child({ component: 'device-sessions' }), seenIntervalMs: s.DEVICE_SEEN_INTERVAL_S * 1000 });
     this.unknown = new UnknownDevicePolicy({ mode: s.UNKNOWN_DEVICES, bus: deps.bus, cache: deps.cache, clock: deps.clock, logger });
+    const events = new IdentityEvents({ record: storeAndPublish({ analytics: deps.analytics, bus: deps.bus }), cache: deps.cache, clock: deps.clock, logger: logger.child({ component: 'device-identity' }) });
+    this.identity = new DeviceIdentity({ cache: deps.cache, registry: deps.registry, events, logger: logger.child({ component: 'device-identity' }) });
+    this.sessions = new DeviceSessions({
+      bus: deps.bus, clock: deps.clock, logger: logger.child({ component: 'device-sessions' }), seenIntervalMs: s.DEVICE_SEEN_INTERVAL_S * 1000,
+      duplicates: new DuplicateConnections({ cache: deps.cache, clock: deps.clock, events, logger: logger.child({ component: 'duplicate-connections' }) }),
+    });
     const loginRejects = Object.fromEntries(tcpProtocols.filter((e) => e.loginReject).map((e) => [e.protocol.name, e.loginReject]));
     this.handler = new FrameHandler(
       {
@@ -85,6 +94,7 @@ export class DevicePorts {
         unknown: this.unknown,
         crcPolicy: s.CRC_POLICY,
         alarmIds: new AlarmIdentity(deps.cache, logger),
+        identity: this.identity,
         logger,
         ...(deps.retry ? { retry: deps.retry } : {}),
       },
@@ -118,7 +128,7 @@ export class DevicePorts {
   }
 
   async start(): Promise<void> {
-    await this.archive.start();
+    this.archive.start();
   }
 
   /** Listens on every configured port (0 = that protocol is off); returns the ports bound. */

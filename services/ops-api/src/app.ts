@@ -1,7 +1,7 @@
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { endpointsOf } from '@corridor/contracts';
-import { createApp, createGeocoder, ensureEventsTable, ensurePositionsTable, GeocoderEnv, type Adapters, type App, type Geocoder, type InternalKeys, type Logger } from '@corridor/platform';
-import { busReadiness, scopeBus } from '@corridor/platform';
+import { createApp, createGeocoder, GeocoderEnv, requireAnalyticsSchema, type Adapters, type App, type Geocoder, type InternalKeys, type Logger } from '@corridor/platform';
+import { busReadiness, packageDir, scopeBus } from '@corridor/platform';
 import { devicesRepository } from './devices/repository';
 import { devicesService, type DevicesService } from './devices/service';
 import { deviceRoutes } from './devices/routes';
@@ -105,15 +105,14 @@ export interface OpsApiService {
 }
 
 export const opsApiEndpoints = endpointsOf('ops-api');
-export const migrationsFolder = fileURLToPath(new URL('../drizzle', import.meta.url));
+export const migrationsFolder = join(packageDir(import.meta.url), 'drizzle');
 
 /** Builds ops-api: migrations, the domain modules and their routes. */
 export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
   const bus = scopeBus(deps.bus); // its consumers are the ones /readyz watches
   deps = { ...deps, bus };
+  await requireAnalyticsSchema(deps.analytics, deps.logger);
   await deps.db.migrate(migrationsFolder, 'ops-api');
-  await ensurePositionsTable(deps.analytics);
-  await ensureEventsTable(deps.analytics);
   const app = createApp({
     name: 'ops-api',
     logger: deps.logger,
@@ -121,7 +120,7 @@ export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
     readiness: { db: () => deps.db.ping(), analytics: () => deps.analytics.ping(), cache: () => deps.cache.ping(), bus: busReadiness(bus) },
   });
   const repo = devicesRepository(deps.db.orm);
-  const devices = devicesService({ repo, bus: deps.bus, cache: deps.cache, logger: deps.logger.child({ module: 'devices' }) });
+  const devices = devicesService({ db: deps.db.orm, repo, bus: deps.bus, cache: deps.cache, logger: deps.logger.child({ module: 'devices' }) });
   deviceRoutes(app, devices);
   const writeEvents = deviceEventWriter({ analytics: deps.analytics, bus: deps.bus });
   const deviceStateSettings = deps.deviceState ?? defaultDeviceStateSettings();
@@ -129,6 +128,7 @@ export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
   const deviceState = deviceStateService({
     db: deps.db.orm, bus: deps.bus, cache: deps.cache, clock: deps.clock, logger: deps.logger.child({ module: 'device-state' }),
     write: writeEvents, settings: deviceStateSettings, registryEntries: (states) => devices.registryEntries(states),
+    onSessions: (ms) => devices.bindProtocols(ms),
     eventConfigs: eventSettingsReader({
       db: deps.db.orm, cache: deps.cache, logger: deps.logger.child({ module: 'event-settings' }),
       trips: (deps.reports ?? defaultReportSettings()).trips, overspeedMinimalDuration: deviceStateSettings.overspeedMinimalDurationMs,
@@ -184,7 +184,7 @@ export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
   const tracking = trackingModules(app, {
     db: deps.db.orm, bus: deps.bus, cache: deps.cache, analytics: deps.analytics, logger: deps.logger,
     devicesRepo: repo, devices, notifications: deps.notificationRules, inbox: notifications, reports, reportScheduleCheckMs: deps.reportScheduleCheckMs, reportRunLeaseMs: deps.reportRunLeaseMs,
-    noticeDeliveryCheckMs: deps.noticeDeliveryCheckMs, geocoder,
+    noticeDeliveryCheckMs: deps.noticeDeliveryCheckMs, geofenceName: (id) => speedLimitFences.nameOf(id), geocoder,
   });
   reportRoutes(app, reports, tracking.reportMailer);
   const { journeyUrl, geofenceUrl } = deps;

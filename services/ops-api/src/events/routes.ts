@@ -1,5 +1,5 @@
 import { eventsEndpoints } from '@corridor/contracts';
-import { addressedEvent, AppError, companyScope, notFound, queryEvents, registerEndpoint, type Analytics, type App, type Geocoder } from '@corridor/platform';
+import { addressedEvent, AppError, companyScope, notFound, queryEvents, registerEndpoint, toApiEvent, type Analytics, type App, type Geocoder } from '@corridor/platform';
 import type { DevicesRepository } from '../devices/repository';
 import { eventById } from './repository';
 
@@ -21,8 +21,7 @@ export function eventRoutes(app: App, deps: { analytics: Analytics; devices: Dev
       ids: q.deviceId, groupIds: q.groupId !== undefined ? [q.groupId] : undefined, companyId: companyScope(req.identity!), limit: 10000, offset: 0,
     });
     if (!visible.length) return [];
-    const events = await byDevices({ deviceIds: visible.map((d) => d.id), from, to, types: q.type, limit: q.limit });
-    return events.map((e) => addressedEvent(deps.geocoder, e));
+    return (await byDevices({ deviceIds: visible.map((d) => d.id), from, to, types: q.type, limit: q.limit })).map((e) => addressedEvent(deps.geocoder, toApiEvent(e)));
   });
 
   registerEndpoint(app, get, async (req) => {
@@ -33,6 +32,6 @@ export function eventRoutes(app: App, deps: { analytics: Analytics; devices: Dev
       const device = await deps.devices.get(event.deviceId);
       if (!device || device.companyId !== scope) throw notFound('Event', req.params.id);
     }
-    return addressedEvent(deps.geocoder, event);
+    return addressedEvent(deps.geocoder, toApiEvent(event));
   });
 }

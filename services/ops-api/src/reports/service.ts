@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type {
-  CombinedReportItem, EventMessage, ReportCombinedQuery, ReportEventsQuery, ReportGeofence, ReportGeofencesQuery, ReportRouteQuery,
+  CombinedReportItem, Event, ReportCombinedQuery, ReportEventsQuery, ReportGeofence, ReportGeofencesQuery, ReportRouteQuery,
   ReportStop, ReportSummary, ReportSummaryQuery, ReportTrip, ReportTripsQuery,
 } from '@corridor/contracts';
 import { addressedEvent, addressedPosition, queryPositionsById, type Analytics, type Geocoder, type Orm } from '@corridor/platform';
@@ -15,7 +15,7 @@ import { dayBoundaries } from './calendar-days';
 import { combinedItems } from './combined';
 import { perDevice, type DeviceRun } from './device-runs';
 import { driverNamer } from './driver-names';
-import { eventTypesFilter } from './events';
+import { apiEvents, eventTypesFilter } from './events';
 import { byStartTime, geofenceVisits } from './geofences';
 import { reportPeriod, type Period } from './period';
 import { reportDevices, type ReportDevice } from './report-devices';
@@ -115,9 +115,9 @@ export function reportsService(deps: ReportsDeps) {
       return { devices, period, batches: mapped(routeRows(source), addressed) };
     },
 
-    async events(q: z.output<typeof ReportEventsQuery>, scope: number | undefined, signal?: AbortSignal): Promise<Report<EventMessage>> {
+    async events(q: z.output<typeof ReportEventsQuery>, scope: number | undefined, signal?: AbortSignal): Promise<Report<Event>> {
       const { period, devices, source } = await prepare(q, scope, signal);
-      const batches = events({ ...source, types: eventTypesFilter(q.type), alarms: q.alarm });
+      const batches = apiEvents(events({ ...source, types: eventTypesFilter(q.type), alarms: q.alarm }));
       return { devices, period, batches: mapped(batches, (e) => addressedEvent(deps.geocoder, e)) };
     },
 
@@ -142,8 +142,7 @@ export function reportsService(deps: ReportsDeps) {
 
     async combined(q: z.output<typeof ReportCombinedQuery>, scope: number | undefined, signal?: AbortSignal): Promise<Report<CombinedReportItem>> {
       const { period, devices, source } = await prepare(q, scope, signal);
-      const addressedEvents = mapped(events(source), (e) => addressedEvent(deps.geocoder, e));
-      return { devices, period, batches: combinedItems(devices, { tracks: tracks(source), events: addressedEvents, positionsById }) };
+      return { devices, period, batches: combinedItems(devices, { tracks: tracks(source), events: events(source), positionsById }) };
     },
 
     async summary(q: z.output<typeof ReportSummaryQuery>, scope: number | undefined, signal?: AbortSignal): Promise<Report<ReportSummary>> {

@@ -1,4 +1,4 @@
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
@@ -6,7 +6,7 @@ import formbody from '@fastify/formbody';
 import helmet from '@fastify/helmet';
 import { allEndpoints, endpointsOf } from '@corridor/contracts';
 import { AppError, createApp, createGeocoder, createMetricsApp, internalKeys, type Adapters, type App, type Logger } from '@corridor/platform';
-import { busReadiness, scopeBus } from '@corridor/platform';
+import { busReadiness, packageDir, scopeBus } from '@corridor/platform';
 import { openIdSettings, type GatewayConfig } from './config';
 import { auditRoutes } from './audit/routes';
 import { authenticator } from './auth/authenticator';
@@ -49,7 +49,7 @@ import { gatewayReferenceChecks } from './users/references';
 
 export const VERSION = '0.1.0';
 export const gatewayEndpoints = endpointsOf('gateway');
-export const migrationsFolder = fileURLToPath(new URL('../drizzle', import.meta.url));
+export const migrationsFolder = join(packageDir(import.meta.url), 'drizzle');
 
 export type GatewayDeps = Omit<Adapters, 'close'> & {
   logger: Logger;

@@ -1,16 +1,19 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { Topics, type DeviceRegistryMessage, type EventMessageInput, type PositionMessageInput, type SocketMessage, positionId } from '@corridor/contracts';
-import { cacheKeys } from '@corridor/platform';
+import { Topics, type DeviceRegistryMessage, type EventMessageInput, type PositionMessageInput, type SocketMessage, type WebNotificationMessage, positionId } from '@corridor/contracts';
+import { cacheKeys, eventNumericId, toApiEvent } from '@corridor/platform';
+import { EventMessage } from '@corridor/contracts';
 import { ADMIN, createUser, login, startGateway, tokenFor, type Harness } from './harness';
 import { eventually } from '@corridor/platform/testing/eventually';
 
 /**
  * The live feed (/api/socket) fed from the bus: the first frame is the latest position of each
  * device the user may see; then positions, device changes and events, each only to the users who
- * may see the device; `{}` as keepalive. A journey flag on events.v1 reaches the dispatcher of
- * the device's company and not another company's user.
+ * may see the device; `{}` as keepalive. A journey flag on events.v1 reaches, as allEvents, the
+ * dispatcher of the device's company who asked for every event (?allEvents=true), and not another
+ * company's user; a socket that did not ask gets none. A rule's web notification reaches its user
+ * only, as Traccar's `events` frame with the sentence.
  */
 let h: Harness;
 let base: string;
@@ -63,12 +66,14 @@ class Client {
   }
 }
 
-const hasEvent = (deviceId: number) => (f: SocketMessage) => Boolean(f.events?.some((e) => e.deviceId === deviceId));
+const hasEvent = (deviceId: number) => (f: SocketMessage) => Boolean(f.allEvents?.some((e) => e.deviceId === deviceId));
 
 let dispatcher: Client;
 let otherCompany: Client;
 let admin: Client;
 let linked: Client;
+let dispatcherId: number;
+let linkedId: number;
 
 beforeAll(async () => {
   h = await startGateway({ env: { SOCKET_KEEPALIVE_MS: '1000' } });
@@ -86,10 +91,12 @@ beforeAll(async () => {
   const adminToken = await tokenFor(h, 1);
   await h.gateway.app.inject({ method: 'POST', url: '/api/permissions', headers: { authorization: `Bearer ${adminToken}` }, payload: { userId: l.id, deviceId: 2 } });
   const origin = base.replace('ws:', 'http:').replace('/api/socket', '');
-  dispatcher = await Client.open(base, { cookie: await login(h, d.email, d.plainPassword), origin });
-  otherCompany = await Client.open(`${base}?token=${await tokenFor(h, o.id)}`);
-  admin = await Client.open(base, { authorization: `Bearer ${adminToken}` });
-  linked = await Client.open(`${base}?token=${await tokenFor(h, l.id)}`);
+  dispatcherId = d.id;
+  linkedId = l.id;
+  dispatcher = await Client.open(`${base}?allEvents=true`, { cookie: await login(h, d.email, d.plainPassword), origin });
+  otherCompany = await Client.open(`${base}?token=${await tokenFor(h, o.id)}&allEvents=true`);
+  admin = await Client.open(`${base}?allEvents=true`, { authorization: `Bearer ${adminToken}` });
+  linked = await Client.open(`${base}?token=${await tokenFor(h, l.id)}`); // a Traccar client: no allEvents
 }, 90000);
 
 afterAll(async () => {
@@ -109,8 +116,8 @@ describe('live feed', () => {
   it('delivers a journey flag on events.v1 to the dispatcher of the device\'s company and not to another company\'s user', async () => {
     const { bus } = h.adapters;
     const got = await dispatcher.waitFor(hasEvent(1), 30000, () => bus.publish(Topics.events, [{ key: '1', value: flag(1, 1) }]));
-    expect(got.events![0]).toMatchObject({ type: 'journeyFlagOpened', deviceId: 1, journeyId: 'J-1', attributes: { kind: 'route_deviation' } });
-    expect(Object.keys(got)).toEqual(['events']);
+    expect(got.allEvents![0]).toMatchObject({ id: eventNumericId(flag(1, 1).id), type: 'journeyFlagOpened', deviceId: 1, journeyId: 'J-1', positionId: 0, geofenceId: 0, attributes: { kind: 'route_deviation' } });
+    expect(Object.keys(got)).toEqual(['allEvents']);
     await admin.waitFor(hasEvent(1));
     // a later event of the other company's device reaches that user: frames arrive in order, so
     // had the first flag been sent to them it would be here already
@@ -140,10 +147,32 @@ describe('live feed', () => {
     await bus.publish(Topics.events, [{ key: '1', value: flagTwice }]);
     await bus.publish(Topics.positions, [{ key: '1', value: twice }]);
     await dispatcher.waitFor((f) => Boolean(f.positions?.some((p) => p.id === sentinel.id)), 30000, () => bus.publish(Topics.positions, [{ key: '1', value: sentinel }]));
-    await dispatcher.waitFor((f) => Boolean(f.events?.some((e) => e.id === flagTwice.id)));
+    const flagId = eventNumericId(flagTwice.id);
+    await dispatcher.waitFor((f) => Boolean(f.allEvents?.some((e) => e.id === flagId)));
     const count = (pred: (f: SocketMessage) => number) => dispatcher.frames.reduce((n, f) => n + pred(f), 0);
     expect(count((f) => f.positions?.filter((p) => p.id === twice.id).length ?? 0)).toBe(1);
-    expect(count((f) => f.events?.filter((e) => e.id === flagTwice.id).length ?? 0)).toBe(1);
+    expect(count((f) => f.allEvents?.filter((e) => e.id === flagId).length ?? 0)).toBe(1);
+  });
+
+  it("sends a rule's web notification to its user only, as Traccar's events frame with the sentence; a socket without ?allEvents gets no other event", async () => {
+    const { bus } = h.adapters;
+    const note = (userId: number, deviceId: number, n: number): WebNotificationMessage => ({
+      userId, ruleId: 9, event: toApiEvent(EventMessage.parse(flag(deviceId, n)), `Truck ${deviceId} was flagged: off corridor`),
+    });
+    // the linked user may see device 2 (through /permissions); the dispatcher may not
+    const mine = note(linkedId, 2, 50);
+    const got = await linked.waitFor((f) => Boolean(f.events?.some((e) => e.id === mine.event.id)), 30000, () => bus.publish(Topics.webNotifications, [{ key: String(linkedId), value: mine }]));
+    expect(got.events![0]).toMatchObject({ type: 'journeyFlagOpened', deviceId: 2, attributes: { message: 'Truck 2 was flagged: off corridor' } });
+    // addressed to the dispatcher but of a device they may not see: not sent; then one they may see: sent
+    const hidden = note(dispatcherId, 2, 51);
+    const shown = note(dispatcherId, 1, 52);
+    await bus.publish(Topics.webNotifications, [{ key: String(dispatcherId), value: hidden }, { key: String(dispatcherId), value: shown }]);
+    await dispatcher.waitFor((f) => Boolean(f.events?.some((e) => e.id === shown.event.id)));
+    expect(dispatcher.frames.some((f) => f.events?.some((e) => e.id === hidden.event.id))).toBe(false);
+    expect(otherCompany.frames.some((f) => f.events?.length)).toBe(false);
+    expect(admin.frames.some((f) => f.events?.length)).toBe(false);
+    // the flags on events.v1 of device 2 went to allEvents sockets only
+    expect(linked.frames.some((f) => f.allEvents !== undefined)).toBe(false);
   });
 
   it('sends {} as keepalive', async () => {

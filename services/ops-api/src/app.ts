@@ -1,7 +1,7 @@
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { endpointsOf } from '@corridor/contracts';
 import { createApp, requireAnalyticsSchema, type Adapters, type App, type InternalKeys, type Logger } from '@corridor/platform';
-import { busReadiness, scopeBus } from '@corridor/platform';
+import { busReadiness, packageDir, scopeBus } from '@corridor/platform';
 import { devicesRepository } from './devices/repository';
 import { devicesService, type DevicesService } from './devices/service';
 import { deviceRoutes } from './devices/routes';
@@ -103,7 +103,7 @@ export interface OpsApiService {
 }
 
 export const opsApiEndpoints = endpointsOf('ops-api');
-export const migrationsFolder = fileURLToPath(new URL('../drizzle', import.meta.url));
+export const migrationsFolder = join(packageDir(import.meta.url), 'drizzle');
 
 /** Builds ops-api: migrations, the domain modules and their routes. */
 export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
@@ -180,7 +180,7 @@ export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
   const tracking = trackingModules(app, {
     db: deps.db.orm, bus: deps.bus, cache: deps.cache, analytics: deps.analytics, logger: deps.logger,
     devicesRepo: repo, devices, notifications: deps.notificationRules, inbox: notifications, reports, reportScheduleCheckMs: deps.reportScheduleCheckMs, reportRunLeaseMs: deps.reportRunLeaseMs,
-    noticeDeliveryCheckMs: deps.noticeDeliveryCheckMs,
+    noticeDeliveryCheckMs: deps.noticeDeliveryCheckMs, geofenceName: (id) => speedLimitFences.nameOf(id),
   });
   reportRoutes(app, reports, tracking.reportMailer);
   const { journeyUrl, geofenceUrl } = deps;

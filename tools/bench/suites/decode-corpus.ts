@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { jt701Protocol } from '@corridor/ingest/protocols/jt701/index';
-import { jt808Protocol } from '@corridor/ingest/protocols/jt808/index';
+import { jt701Protocol } from '@corridor/ingest/protocols/jt701';
+import { jt808Protocol } from '@corridor/ingest/protocols/jt808';
 import type { Protocol, ProtocolSession } from '@corridor/ingest/protocols/protocol';
-import { queclinkProtocol } from '@corridor/ingest/protocols/queclink/index';
-import { ruptelaProtocol } from '@corridor/ingest/protocols/ruptela/index';
-import { wialonProtocol } from '@corridor/ingest/protocols/wialon/index';
+import { queclinkProtocol } from '@corridor/ingest/protocols/queclink';
+import { ruptelaProtocol } from '@corridor/ingest/protocols/ruptela';
+import { wialonProtocol } from '@corridor/ingest/protocols/wialon';
 
 /**
  * Decode throughput per protocol over the corpora of real device messages in

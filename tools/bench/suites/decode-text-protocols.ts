@@ -1,13 +1,13 @@
-import { gps103Protocol } from '@corridor/ingest/protocols/gps103/index';
-import { h02Protocol } from '@corridor/ingest/protocols/h02/index';
-import { meitrackProtocol } from '@corridor/ingest/protocols/meitrack/index';
+import { gps103Protocol } from '@corridor/ingest/protocols/gps103';
+import { h02Protocol } from '@corridor/ingest/protocols/h02';
+import { meitrackProtocol } from '@corridor/ingest/protocols/meitrack';
 import type { Protocol, ProtocolSession } from '@corridor/ingest/protocols/protocol';
-import { tk103Protocol } from '@corridor/ingest/protocols/tk103/index';
-import { jt808Protocol } from '@corridor/ingest/protocols/jt808/index';
-import { ruptelaProtocol } from '@corridor/ingest/protocols/ruptela/index';
-import { jt701Protocol } from '@corridor/ingest/protocols/jt701/index';
-import { queclinkProtocol } from '@corridor/ingest/protocols/queclink/index';
-import { wialonProtocol } from '@corridor/ingest/protocols/wialon/index';
+import { tk103Protocol } from '@corridor/ingest/protocols/tk103';
+import { jt808Protocol } from '@corridor/ingest/protocols/jt808';
+import { ruptelaProtocol } from '@corridor/ingest/protocols/ruptela';
+import { jt701Protocol } from '@corridor/ingest/protocols/jt701';
+import { queclinkProtocol } from '@corridor/ingest/protocols/queclink';
+import { wialonProtocol } from '@corridor/ingest/protocols/wialon';
 
 /**
  * Frames per second on one core for the text-family decoders (H02, GPS103, TK103, Meitrack) and

@@ -1,5 +1,5 @@
 import { eventsEndpoints } from '@corridor/contracts';
-import { AppError, companyScope, notFound, queryEvents, registerEndpoint, type Analytics, type App } from '@corridor/platform';
+import { AppError, companyScope, notFound, queryEvents, registerEndpoint, toApiEvent, type Analytics, type App } from '@corridor/platform';
 import type { DevicesRepository } from '../devices/repository';
 import { eventById } from './repository';
 
@@ -21,7 +21,7 @@ export function eventRoutes(app: App, deps: { analytics: Analytics; devices: Dev
       ids: q.deviceId, groupIds: q.groupId !== undefined ? [q.groupId] : undefined, companyId: companyScope(req.identity!), limit: 10000, offset: 0,
     });
     if (!visible.length) return [];
-    return byDevices({ deviceIds: visible.map((d) => d.id), from, to, types: q.type, limit: q.limit });
+    return (await byDevices({ deviceIds: visible.map((d) => d.id), from, to, types: q.type, limit: q.limit })).map((e) => toApiEvent(e));
   });
 
   registerEndpoint(app, get, async (req) => {
@@ -32,6 +32,6 @@ export function eventRoutes(app: App, deps: { analytics: Analytics; devices: Dev
       const device = await deps.devices.get(event.deviceId);
       if (!device || device.companyId !== scope) throw notFound('Event', req.params.id);
     }
-    return event;
+    return toApiEvent(event);
   });
 }

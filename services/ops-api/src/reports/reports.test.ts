@@ -3,9 +3,9 @@ import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { z } from 'zod';
 import {
-  DeviceInput, EventMessage, PositionMessage, ReportStop, ReportSummary, ReportTrip, reportsEndpoints, XLSX_MEDIA_TYPE,
+  DeviceInput, Event, EventMessage, PositionMessage, ReportStop, ReportSummary, ReportTrip, reportsEndpoints, XLSX_MEDIA_TYPE,
 } from '@corridor/contracts';
-import { insertEvents, insertPositions, type Identity } from '@corridor/platform';
+import { eventNumericId, insertEvents, insertPositions, type Identity } from '@corridor/platform';
 import { runCommonRouteTests } from '@corridor/platform/testing/common-route-tests';
 import { asUser, TEST_IDENTITY_SECRET, testUsers, userWith } from '@corridor/platform/testing/identity';
 import { createTestAdapters, primaryKind, type TestAdapters } from '@corridor/platform/testing/test-adapters';
@@ -160,11 +160,13 @@ describe('GET /reports/summary, /reports/route, /reports/events', () => {
   });
 
   it('lists events, filtered by type and alarm', async () => {
-    const all = await json(EventMessage, testUsers.officer, `events?deviceId=${ids.a1}&${period}&type=%25`);
-    expect(all.map((e) => e.id)).toEqual(['ev1', 'ev2']);
-    expect((await json(EventMessage, testUsers.officer, `events?deviceId=${ids.a1}&${period}&type=%`)).map((e) => e.id)).toEqual(['ev1', 'ev2']); // as Traccar's web app sends it
-    expect((await json(EventMessage, testUsers.officer, `events?deviceId=${ids.a1}&${period}&type=geofenceEnter`)).map((e) => e.id)).toEqual(['ev2']);
-    expect((await json(EventMessage, testUsers.officer, `events?groupId=${ids.groupB}&${period}&alarm=sos`)).map((e) => e.id)).toEqual(['ev3']);
+    const [ev1, ev2, ev3] = ['ev1', 'ev2', 'ev3'].map(eventNumericId);
+    const all = await json(Event, testUsers.officer, `events?deviceId=${ids.a1}&${period}&type=%25`);
+    expect(all.map((e) => e.id)).toEqual([ev1, ev2]);
+    expect(all[1]).toMatchObject({ type: 'geofenceEnter', geofenceId: 5, positionId: 0, maintenanceId: 0 });
+    expect((await json(Event, testUsers.officer, `events?deviceId=${ids.a1}&${period}&type=%`)).map((e) => e.id)).toEqual([ev1, ev2]); // as Traccar's web app sends it
+    expect((await json(Event, testUsers.officer, `events?deviceId=${ids.a1}&${period}&type=geofenceEnter`)).map((e) => e.id)).toEqual([ev2]);
+    expect((await json(Event, testUsers.officer, `events?groupId=${ids.groupB}&${period}&alarm=sos`)).map((e) => e.id)).toEqual([ev3]);
     expect((await get(testUsers.officer, `events?deviceId=${ids.a1}&${period}&type=teleported`)).statusCode).toBe(400);
   });
 });

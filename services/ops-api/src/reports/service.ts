@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type {
-  CombinedReportItem, EventMessage, ReportCombinedQuery, ReportEventsQuery, ReportGeofence, ReportGeofencesQuery, ReportRouteQuery,
+  CombinedReportItem, Event, ReportCombinedQuery, ReportEventsQuery, ReportGeofence, ReportGeofencesQuery, ReportRouteQuery,
   ReportStop, ReportSummary, ReportSummaryQuery, ReportTrip, ReportTripsQuery,
 } from '@corridor/contracts';
 import { queryPositionsById, type Analytics, type Orm } from '@corridor/platform';
@@ -15,7 +15,7 @@ import { dayBoundaries } from './calendar-days';
 import { combinedItems } from './combined';
 import { perDevice, type DeviceRun } from './device-runs';
 import { driverNamer } from './driver-names';
-import { eventTypesFilter } from './events';
+import { apiEvents, eventTypesFilter } from './events';
 import { byStartTime, geofenceVisits } from './geofences';
 import { reportPeriod, type Period } from './period';
 import { reportDevices, type ReportDevice } from './report-devices';
@@ -103,9 +103,9 @@ export function reportsService(deps: ReportsDeps) {
       return { devices, period, batches: routeRows(source) };
     },
 
-    async events(q: z.output<typeof ReportEventsQuery>, scope: number | undefined, signal?: AbortSignal): Promise<Report<EventMessage>> {
+    async events(q: z.output<typeof ReportEventsQuery>, scope: number | undefined, signal?: AbortSignal): Promise<Report<Event>> {
       const { period, devices, source } = await prepare(q, scope, signal);
-      return { devices, period, batches: events({ ...source, types: eventTypesFilter(q.type), alarms: q.alarm }) };
+      return { devices, period, batches: apiEvents(events({ ...source, types: eventTypesFilter(q.type), alarms: q.alarm })) };
     },
 
     async trips(q: z.output<typeof ReportTripsQuery>, scope: number | undefined, signal?: AbortSignal): Promise<Report<ReportTrip>> {

@@ -39,6 +39,7 @@ import { mailChannel } from '../notification-rules/mail-channel';
 import { webhookChannel } from '../notification-rules/webhook-channel';
 import { notificationDispatcher, type NotificationDispatcher } from '../notification-rules/dispatcher';
 import { notificationLinks } from '../notification-rules/links';
+import { webPush } from '../notification-rules/web-push';
 import { notificationRulesService } from '../notification-rules/service';
 import { notificationRuleRoutes } from '../notification-rules/routes';
 import { directSend, type InboxPort } from '../notification-rules/direct-send';
@@ -73,6 +74,8 @@ export interface TrackingDeps {
   reportRunLeaseMs?: number;
   /** This instance's name, kept with the scheduled report runs it claims. */
   instance?: string;
+  /** A geofence's name (a web notification's sentence names the fence). */
+  geofenceName?: (id: number) => string | undefined;
 }
 
 export interface TrackingModules {
@@ -126,7 +129,8 @@ export function trackingModules(app: App, deps: TrackingDeps): TrackingModules {
   const settings = deps.notifications ?? defaultNotificationSettings();
   const mail = settings.smtpUrl ? mailChannel(settings.smtpUrl, settings.mailFrom) : undefined;
   const webhook = webhookChannel({ attempts: settings.webhookAttempts, timeoutMs: settings.webhookTimeoutMs, backoffMs: settings.webhookBackoffMs, policy: settings.webhookPolicy });
-  const dispatcher = notificationDispatcher({ db, channels: { mail, webhook, command: commands.sendSaved }, logger: log('notification-rules'), inbox: deps.inbox });
+  const web = webPush({ bus: deps.bus, cache: deps.cache, geofenceName: deps.geofenceName });
+  const dispatcher = notificationDispatcher({ db, channels: { mail, webhook, command: commands.sendSaved }, logger: log('notification-rules'), inbox: deps.inbox, webPush: web });
   const rules = notificationRulesService({ db, dispatcher, mailEnabled: !!mail, webhookPolicy: settings.webhookPolicy });
   const direct = directSend({ db, cache: deps.cache, dispatcher, inbox: deps.inbox, channels: rules.notificators().map((n) => n.type as Notificator), logger: log('notifications') });
   notificationRuleRoutes(app, rules, direct, notificationLinks({ db, cache: deps.cache }));

@@ -548,6 +548,7 @@ export const en = {
     commandResult: 'Command result', queuedCommandSent: 'Queued command sent', driverChanged: 'Driver changed', deviceFuelDrop: 'Fuel drop', deviceFuelIncrease: 'Fuel increase', journeyFlagOpened: 'Flag opened', journeyFlagCleared: 'Flag cleared',
     journeyFlagAcknowledged: 'Flag acknowledged', journeyFlagResolved: 'Flag resolved', journeyStarted: 'Journey started', journeyCompleted: 'Journey completed',
     journeyCancelled: 'Journey cancelled', maintenance: 'Maintenance due', geofenceCrossed: 'Crossed geofence',
+    deviceIdentityConflict: 'Someone else claimed this device',
   },
   reports: {
     title: 'Reports',

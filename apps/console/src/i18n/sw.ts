@@ -550,6 +550,7 @@ export const sw: Catalogue = {
     commandResult: 'Matokeo ya amri', queuedCommandSent: 'Amri iliyosubiri imetumwa', driverChanged: 'Dereva amebadilishwa', deviceFuelDrop: 'Mafuta yamepungua', deviceFuelIncrease: 'Mafuta yameongezeka', journeyFlagOpened: 'Tahadhari imefunguliwa', journeyFlagCleared: 'Tahadhari imeisha',
     journeyFlagAcknowledged: 'Tahadhari imetambuliwa', journeyFlagResolved: 'Tahadhari imetatuliwa', journeyStarted: 'Safari imeanza', journeyCompleted: 'Safari imekamilika',
     journeyCancelled: 'Safari imeghairiwa', maintenance: 'Matengenezo yanahitajika', geofenceCrossed: 'Amepita eneo',
+    deviceIdentityConflict: 'Mtu mwingine amedai kifaa hiki',
   },
   reports: {
     title: 'Ripoti',

@@ -27,6 +27,8 @@ interface DeviceStream {
   fixes: string[];
   /** How many state records (reports without a fix) must be published. */
   states?: number;
+  /** An exchange before the frames (JT/T 808: registration and authentication); returns the bytes it received, which `acks` leaves out. */
+  handshake?: (device: TestDevice) => Promise<number>;
 }
 
 let adapters: TestAdapters;
@@ -69,6 +71,31 @@ function jt808(msgId: number, idHex: string, serial: number, body = '', opts: { 
   return hex(`7e${escaped}7e`);
 }
 
+/** The JT/T 808 frames received so far, unescaped, without their flags. */
+function jt808Received(device: TestDevice): Buffer[] {
+  const frames: Buffer[] = [];
+  for (const m of device.received.toString('hex').matchAll(/7e((?:(?!7e)[0-9a-f]{2})+)7e/g)) frames.push(hex(m[1]!.replace(/7d02/g, '7e').replace(/7d01/g, '7d')));
+  return frames;
+}
+
+/**
+ * Registration and authentication as the identity layer (frames/identity.ts) requires before data:
+ * 0x0100, the code in the 0x8100 answer, 0x0102 presenting it (2019: length-prefixed, then IMEI and
+ * version). The two answers take the platform serials 0 and 1: data answers start at 2.
+ */
+function jt808Handshake(idHex: string, v2019 = false): (device: TestDevice) => Promise<number> {
+  return async (device) => {
+    await device.write(jt808(0x0100, idHex, 0x7001, '00'.repeat(v2019 ? 76 : 37), { v2019 }));
+    const [registered] = await eventually('the 0x8100 answer', () => jt808Received(device).length >= 1 && jt808Received(device));
+    // header (12 bytes, 2019: 17), reply serial WORD, result BYTE, the code, check BYTE
+    const code = registered!.subarray((v2019 ? 17 : 12) + 3, registered!.length - 1).toString('latin1');
+    const body = v2019 ? Buffer.concat([Buffer.from([code.length]), Buffer.from(code, 'latin1'), Buffer.alloc(35)]) : Buffer.from(code, 'latin1');
+    await device.write(jt808(0x0102, idHex, 0x7002, body.toString('hex'), { v2019 }));
+    await eventually('the 0x8001 answer to the authentication', () => jt808Received(device).length >= 2);
+    return device.received.length;
+  };
+}
+
 /** The platform's general response 0x8001 (its own serial `n`) to message `msgId` serial `serial`. */
 function general(idHex: string, n: number, msgId: number, serial: number, v2019 = false): Buffer {
   const body = Buffer.alloc(5);
@@ -108,12 +135,14 @@ async function replay(protocol: TcpProtocolName, streams: DeviceStream[]): Promi
   }
   const from = published.length;
   const devices = await Promise.all(streams.map(() => TestDevice.open(port)));
+  const skip: number[] = [];
   try {
+    await Promise.all(streams.map(async (s, d) => (skip[d] = s.handshake ? await s.handshake(devices[d]!) : 0)));
     const longest = Math.max(...streams.map((s) => s.frames.length));
     for (let i = 0; i < longest; i++) {
       await Promise.all(streams.map((s, d) => (s.frames[i] ? devices[d]!.write(s.frames[i]!) : undefined)));
     }
-    await Promise.all(streams.map((s, d) => devices[d]!.waitReceived(s.acks.length)));
+    await Promise.all(streams.map((s, d) => devices[d]!.waitReceived(skip[d]! + s.acks.length)));
     // a stream without acks (trackers that expect none) is complete once its fixes were published
     await Promise.all(
       streams
@@ -123,7 +152,7 @@ async function replay(protocol: TcpProtocolName, streams: DeviceStream[]): Promi
   } finally {
     for (const d of devices) d.close();
   }
-  streams.forEach((s, d) => expect(devices[d]!.received.toString('latin1'), `acks of ${s.uniqueId}`).toBe(s.acks.toString('latin1')));
+  streams.forEach((s, d) => expect(devices[d]!.received.subarray(skip[d]).toString('latin1'), `acks of ${s.uniqueId}`).toBe(s.acks.toString('latin1')));
   const mine = published.slice(from);
   for (const s of streams) {
     const deviceId = ids.get(s.uniqueId)!;
@@ -190,6 +219,7 @@ describe('replay of mixed capture streams through the TCP ports', () => {
   });
 
   it('JT/T 808: 2013, 2019 and hex-IMEI terminals at once; a blind-area batch, vendor 0x5501 and 0x0900, heartbeats between', async () => {
+    // every terminal registers and authenticates first (the identity layer refuses data before); then
     // Jt808ProtocolDecoderTest and HuabaoProtocolDecoderTest (Traccar), xtream-codec's 2019 location; the heartbeats built after the standard
     const batch2013 = '7E0704014301356777777707F5000801002600000000000000030159741206CBFD5001720000000116052709062401040000001D03020000002600000000000000030159746606CBFD50016B0000000116052709065301040000001D0302000000260000000000000003015975E406CBFE58013F0000000116052709072701040000001D0302000000260000000000000003015976DE06CBFF10012E0000000116052709075601040000001D0302000000260000000000000003015976BC06CBFED0012D0000000116052709083001040000001D0302000000260000000000000003015976FE06CBFEC001080000000116052709090001040000001D0302000000260000000000000003015976FE06CBFE7800FC0000000116052709093301040000001D0302000000260000000000000003015977A606CBFF3001080000000116052709100201040000001D030200001F7E';
     const location2013 = '7e0200007c0191718447540dcd000000008000000b029eabc204ba78510004000000042111182321120104000017f6cc14383933303237323037303339333033383732373130011d800134810204718202008283010e84017b85021ae986012f870201788901038b114a4e31424a314352364b573333363533358c040008dcb68d02018c8e013da000c07e';
@@ -198,38 +228,44 @@ describe('replay of mixed capture streams through the TCP ports', () => {
     await replay('jt808', [
       {
         uniqueId: '013567777777',
+        handshake: jt808Handshake('013567777777'),
         frames: [jt808(0x0002, '013567777777', 1), hex(batch2013), jt808(0x0002, '013567777777', 2)],
-        acks: Buffer.concat([general('013567777777', 0, 0x0002, 1), general('013567777777', 1, 0x0704, 0x07f5), general('013567777777', 2, 0x0002, 2)]),
+        acks: Buffer.concat([general('013567777777', 2, 0x0002, 1), general('013567777777', 3, 0x0704, 0x07f5), general('013567777777', 4, 0x0002, 2)]),
         fixes: ['06:24', '06:53', '07:27', '07:56', '08:30', '09:00', '09:33', '10:02'].map(day),
       },
       {
         uniqueId: '019171844754',
+        handshake: jt808Handshake('019171844754'),
         frames: [hex(location2013), jt808(0x0002, '019171844754', 0x0dce)],
-        acks: Buffer.concat([general('019171844754', 0, 0x0200, 0x0dcd), general('019171844754', 1, 0x0002, 0x0dce)]),
+        acks: Buffer.concat([general('019171844754', 2, 0x0200, 0x0dcd), general('019171844754', 3, 0x0002, 0x0dce)]),
         fixes: ['2021-11-18T15:21:12.000Z'],
       },
       {
         uniqueId: '013912344329',
+        handshake: jt808Handshake('00000000013912344329', true),
         frames: [jt808(0x0002, '00000000013912344329', 7, '', { v2019: true }), hex(location2019)],
-        acks: Buffer.concat([general('00000000013912344329', 0, 0x0002, 7, true), general('00000000013912344329', 1, 0x0200, 0, true)]),
+        acks: Buffer.concat([general('00000000013912344329', 2, 0x0002, 7, true), general('00000000013912344329', 3, 0x0200, 0, true)]),
         fixes: ['2025-01-29T14:33:44.000Z'],
       },
       {
         uniqueId: '865478070102068',
+        handshake: jt808Handshake('4eb6fb4afd9e'),
         frames: [hex('7e070401654eb6fb4afd9e485b000601003900000000000c000301f5a58700ca24c5000d0000004925111215454501040000000025040000000030011731010aeb095554432b30383a3030003900000000000c000301f5a58e00ca24cd000d0000002825111215454701040000000025040000000030011731010aeb095554432b30383a3030003900000000000c000301f5a5ad00ca24de000e0000011025111215455901040000000025040000000030011931010aeb095554432b30383a3030003900000000000c000301f5a5b100ca24ed000e0000004625111215461401040000000025040000000030011931010aeb095554432b30383a3030003900000000000c000301f5a5a900ca24f5000e000000a125111215461701040000000025040000000030011931010aeb095554432b30383a3030003900000000000c000301f5a5af00ca24fb000e000000dd25111215463201040000000025040000000030011731010beb095554432b30383a3030537e'), jt808(0x0002, '4eb6fb4afd9e', 0x485c)],
-        acks: Buffer.concat([general('4eb6fb4afd9e', 0, 0x0704, 0x485b), general('4eb6fb4afd9e', 1, 0x0002, 0x485c)]),
+        acks: Buffer.concat([general('4eb6fb4afd9e', 2, 0x0704, 0x485b), general('4eb6fb4afd9e', 3, 0x0002, 0x485c)]),
         fixes: ['07:45:45', '07:45:47', '07:45:59', '07:46:14', '07:46:17', '07:46:32'].map((t) => `2025-11-12T${t}.000Z`),
       },
       {
         uniqueId: '856009001017',
+        handshake: jt808Handshake('856009001017'),
         frames: [hex('7e55018c418560090010174701022106242122348476113550490700001c06000000074e0000000000000308100000100102020200000a030000000b0803363839363037650c0600000001000afa7e'), jt808(0x0002, '856009001017', 0x0101)],
-        acks: Buffer.concat([jt808(0x4401, '856009001017', 0, '550100', { shortSerial: true }), general('856009001017', 1, 0x0002, 0x0101)]),
+        acks: Buffer.concat([jt808(0x4401, '856009001017', 2, '550100', { shortSerial: true }), general('856009001017', 3, 0x0002, 0x0101)]),
         fixes: ['2021-02-01T06:24:21.000Z'],
       },
       {
         uniqueId: '861652050068820',
+        handshake: jt808Handshake('4e5de66fba22'),
         frames: [jt808(0x0002, '4e5de66fba22', 0x00c3), hex('7e0900005a4e5de66fba2200c4f02204280610090002010d052b0150052c0400129009052d016b052e014f05300231ba053502000005360203b8053802000005390200ad053d0201ea05440150054604009899d90545040000001e000c00030160a85c06d1c1389c7e'), jt808(0x0002, '4e5de66fba22', 0x00c5)],
-        acks: Buffer.concat([general('4e5de66fba22', 0, 0x0002, 0x00c3), general('4e5de66fba22', 1, 0x0900, 0x00c4), general('4e5de66fba22', 2, 0x0002, 0x00c5)]),
+        acks: Buffer.concat([general('4e5de66fba22', 2, 0x0002, 0x00c3), general('4e5de66fba22', 3, 0x0900, 0x00c4), general('4e5de66fba22', 4, 0x0002, 0x00c5)]),
         fixes: ['2022-04-27T22:10:09.000Z'],
       },
     ]);

@@ -17,6 +17,8 @@ export const EventType = z.enum([
   // journey flags (opened / cleared), one type per deviation kind
   'journeyFlagOpened', 'journeyFlagCleared', 'journeyFlagAcknowledged', 'journeyFlagResolved',
   'journeyStarted', 'journeyCompleted', 'journeyCancelled',
+  // ingest refused a frame claiming the device (foreign protocol, wrong or missing code, another connection's device) or saw two connections claim it at once
+  'deviceIdentityConflict',
 ]);
 export type EventType = z.infer<typeof EventType>;
 

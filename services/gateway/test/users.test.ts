@@ -199,6 +199,34 @@ describe('users', () => {
     expect(trail.map((r) => r.action)).toContain('user.update+password');
   });
 
+  it("changes one's own email only with the current password, and tells the old address (issue 23: a stolen token took accounts over through a reset)", async () => {
+    const u = await createUser(h, ['dispatcher'], 101);
+    const mine = (await inject({ method: 'GET', url: `/api/users/${u.id}`, headers: { authorization: basic(u.email, u.plainPassword) } })).json<User>();
+    const stolen = { authorization: `Bearer ${await tokenFor(h, u.id)}` };
+    const put = (payload: object, headers: Record<string, string> = stolen) => inject({ method: 'PUT', url: `/api/users/${u.id}`, headers, payload: { ...mine, ...payload } });
+    const taken = `attacker.${u.id}@evil.test`;
+    const missing = await put({ email: taken });
+    expect(missing.statusCode, missing.body).toBe(400);
+    expect(missing.json()).toMatchObject({ error: { details: [{ path: 'currentPassword' }] } });
+    expect((await put({ email: taken, currentPassword: 'a-guess-1' })).statusCode).toBe(403);
+    // a session alone is no better
+    const cookie = await login(h, u.email, u.plainPassword);
+    expect((await put({ email: taken }, { cookie, 'x-requested-with': 'test' })).statusCode).toBe(400);
+    expect(h.emailChanges.filter((n) => n.email === u.email)).toEqual([]);
+    // other fields of one's own record need no password (a Traccar client saves its whole user)
+    expect((await put({ name: 'Renamed' })).statusCode).toBe(200);
+
+    const moved = `moved.${u.id}@transit.test`;
+    const changed = await put({ name: 'Renamed', email: moved, currentPassword: u.plainPassword });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(h.emailChanges.filter((n) => n.email === u.email)).toEqual([expect.objectContaining({ email: u.email, newEmail: moved, byAdministrator: false })]);
+    // an administrator needs no password of the user; the old address is told all the same
+    const admin = { authorization: `Bearer ${await tokenFor(h, (await createUser(h, ['admin'])).id)}` };
+    const byAdmin = await put({ name: 'Renamed', email: `again.${u.id}@transit.test` }, admin);
+    expect(byAdmin.statusCode, byAdmin.body).toBe(200);
+    expect(h.emailChanges.find((n) => n.email === moved)).toMatchObject({ newEmail: `again.${u.id}@transit.test`, byAdministrator: true });
+  });
+
   it('counts wrong current passwords in the sign-in throttle: they lock the address for sign-in and for further guesses (issue 11)', async () => {
     const u = await createUser(h, ['dispatcher'], 101);
     const mine = (await inject({ method: 'GET', url: `/api/users/${u.id}`, headers: { authorization: basic(u.email, u.plainPassword) } })).json<User>();

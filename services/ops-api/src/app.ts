@@ -118,7 +118,7 @@ export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
     readiness: { db: () => deps.db.ping(), analytics: () => deps.analytics.ping(), cache: () => deps.cache.ping(), bus: busReadiness(bus) },
   });
   const repo = devicesRepository(deps.db.orm);
-  const devices = devicesService({ repo, bus: deps.bus, cache: deps.cache, logger: deps.logger.child({ module: 'devices' }) });
+  const devices = devicesService({ db: deps.db.orm, repo, bus: deps.bus, cache: deps.cache, logger: deps.logger.child({ module: 'devices' }) });
   deviceRoutes(app, devices);
   const writeEvents = deviceEventWriter({ analytics: deps.analytics, bus: deps.bus });
   const deviceStateSettings = deps.deviceState ?? defaultDeviceStateSettings();
@@ -126,6 +126,7 @@ export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
   const deviceState = deviceStateService({
     db: deps.db.orm, bus: deps.bus, cache: deps.cache, clock: deps.clock, logger: deps.logger.child({ module: 'device-state' }),
     write: writeEvents, settings: deviceStateSettings, registryEntries: (states) => devices.registryEntries(states),
+    onSessions: (ms) => devices.bindProtocols(ms),
     eventConfigs: eventSettingsReader({
       db: deps.db.orm, cache: deps.cache, logger: deps.logger.child({ module: 'event-settings' }),
       trips: (deps.reports ?? defaultReportSettings()).trips, overspeedMinimalDuration: deviceStateSettings.overspeedMinimalDurationMs,

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import pg from 'pg';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startChdbHttp } from '@corridor/platform/testing/chdb-http';
@@ -14,9 +15,10 @@ import { quantile } from '../stats';
  * at load, tsx's cache cold as in a new container, and warm) and as it runs it now (`node
  * --conditions=compiled dist/main.js` in the folder tools/delivery/stage.ts lays out): time from
  * spawn to the first 200 on /healthz, and the process's resident memory then. NODE_ENV=production,
- * ClickHouse over HTTP (chDB behind platform's chdb-http, as the images have no chDB), PostgreSQL
- * from DATABASE_URL when set (migrated by a first start that is not counted) else PGlite, the
- * in-process bus and cache. Runs alternate between the three ways; medians of RUNS each.
+ * ClickHouse over HTTP (chDB behind platform's chdb-http, as the images have no chDB; migrated
+ * first by the compiled migrate step), PostgreSQL in a database of its own on DATABASE_URL's server
+ * when set (migrated by a first start that is not counted) else PGlite, the in-process bus and
+ * cache. Runs alternate between the three ways; medians of RUNS each.
  */
 const RUNS = Number(process.env.SERVICE_START_RUNS ?? 5);
 const median = (xs: number[]): number => quantile([...xs].sort((a, b) => a - b), 0.5);
@@ -25,8 +27,30 @@ const REPO = fileURLToPath(new URL('../../..', import.meta.url));
 export default async function serviceStart(): Promise<Record<string, number | string>> {
   const work = mkdtempSync(join(tmpdir(), 'corridor-service-start-'));
   const chdb = await startChdbHttp({ path: join(work, 'chdb') });
+  const dbName = `service_start_${randomBytes(4).toString('hex')}`;
+  const server = process.env.DATABASE_URL;
+  const admin = async (sql: string) => {
+    const c = new pg.Client({ connectionString: server });
+    await c.connect();
+    await c.query(sql).finally(() => c.end());
+  };
+  let databaseUrl: string | undefined;
+  if (server) {
+    await admin(`CREATE DATABASE ${dbName}`);
+    const u = new URL(server);
+    u.pathname = `/${dbName}`;
+    databaseUrl = u.toString();
+  }
   try {
     const staged = await stage('ops-api', join(work, 'ops-api'));
+    await new Promise<void>((done, fail) => {
+      const child = spawn(process.execPath, ['--conditions=compiled', 'node_modules/@corridor/platform/dist/migrate-main.js', '--clickhouse'], {
+        cwd: staged.dir,
+        stdio: 'ignore',
+        env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', CLICKHOUSE_URL: chdb.url, CLICKHOUSE_DATABASE: 'corridor' },
+      });
+      child.on('exit', (code) => (code === 0 ? done() : fail(new Error(`ClickHouse migrate step exited ${code}`))));
+    });
     const env = {
       PATH: process.env.PATH ?? '',
       NODE_ENV: 'production',
@@ -34,7 +58,8 @@ export default async function serviceStart(): Promise<Record<string, number | st
       LOG_LEVEL: 'warn',
       INTERNAL_TOKEN_SECRET: randomBytes(36).toString('base64url'),
       CLICKHOUSE_URL: chdb.url,
-      ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+      CLICKHOUSE_DATABASE: 'corridor',
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     };
     const ways = {
       compiled: { cwd: staged.dir, args: START_COMMAND, extra: {} },
@@ -72,7 +97,7 @@ export default async function serviceStart(): Promise<Record<string, number | st
       }
     }
     const figures: Record<string, number | string> = {
-      setup: `ops-api, NODE_ENV=production, ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}, ClickHouse over HTTP (chdb-http), in-process bus and cache; ${RUNS} alternated runs, medians`,
+      setup: `ops-api, NODE_ENV=production, ${databaseUrl ? 'PostgreSQL' : 'PGlite'}, ClickHouse over HTTP (chdb-http), in-process bus and cache; ${RUNS} alternated runs, medians`,
     };
     for (const [way, r] of Object.entries(results)) {
       figures[`${way}.start_to_healthz_ms`] = Math.round(median(r.ms));
@@ -83,6 +108,7 @@ export default async function serviceStart(): Promise<Record<string, number | st
     return figures;
   } finally {
     await chdb.close();
+    if (server) await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
     rmSync(work, { recursive: true, force: true });
   }
 }

@@ -12,7 +12,7 @@ const pos = (deviceId: number, fixTime: string, lat = 0): PositionMessage => ({
 });
 const device = (id: number, status: Device['status'] = 'online'): Device => ({
   id, name: `Truck ${id}`, uniqueId: String(id), status, disabled: false, lastUpdate: null, positionId: null, groupId: null, calendarId: null,
-  companyId: 101, phone: null, model: null, contact: null, category: null, expirationTime: null, attributes: {},
+  companyId: 101, phone: null, model: null, contact: null, category: null, expirationTime: null, attributes: {}, protocol: null,
 });
 
 describe('live frames in the query cache', () => {

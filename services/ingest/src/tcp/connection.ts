@@ -4,6 +4,7 @@ import { DecodeError, type Protocol, type ProtocolSession } from '../protocols/p
 import type { ConnectionRegistry, DeviceLink } from '../commands/connection-registry';
 import type { DeviceSession, DeviceSessions } from '../devices/device-sessions';
 import { frameMetrics as m, protocolFrameMetrics, type ProtocolFrameMetrics } from '../frames/frame-metrics';
+import type { ConnectionIdentity } from '../frames/identity';
 import type { FrameSink, FrameVerdict, ReceivedFrame } from '../frames/received-frame';
 import type { IntakeGate } from '../positions/intake-gate';
 import type { InflightBudget } from './inflight-budget';
@@ -65,6 +66,8 @@ interface Queued {
  */
 export class DeviceConnection implements DeviceLink {
   readonly session: ProtocolSession = {};
+  /** What this connection has established about its device (frames/identity.ts). */
+  private readonly identity: ConnectionIdentity = {};
   readonly remote: string;
   readonly protocol: Protocol;
   private readonly metrics: ProtocolFrameMetrics;
@@ -200,6 +203,7 @@ export class DeviceConnection implements DeviceLink {
       receivedAt: this.deps.clock.now(),
       arrivedAt: performance.now(),
       uniqueId: undefined,
+      connection: this.identity,
     };
     try {
       frame.result = this.protocol.decode(bytes, this.session);
@@ -277,7 +281,7 @@ export class DeviceConnection implements DeviceLink {
               acks.push(frame);
               ackBytes.push(verdict.ack);
             }
-            if (verdict.device && this.alive) this.bind(verdict.device);
+            if (verdict.device && this.alive) this.bind(verdict.device, frame.receivedAt);
           } else if (verdict.action === 'close' && this.alive) {
             this.writeAcks(acks, ackBytes); // the earlier frames' acks go before the refusal
             this.log.info({ reason: verdict.reason, uniqueId: frame.uniqueId }, 'closing the device connection');
@@ -305,16 +309,16 @@ export class DeviceConnection implements DeviceLink {
     bytes.length = 0;
   }
 
-  private bind(device: { id: number; uniqueId: string }): void {
+  private bind(device: { id: number; uniqueId: string }, at: Date): void {
     if (this.boundUniqueId === device.uniqueId) {
-      this.deviceSession?.seen();
+      this.deviceSession?.seen(at);
       return;
     }
     if (this.boundUniqueId) this.deps.connections.unbind(this.boundUniqueId, this);
     this.deviceSession?.end();
     this.boundUniqueId = device.uniqueId;
     this.deps.connections.bind(device.uniqueId, this);
-    this.deviceSession = this.deps.sessions?.start(device, this.protocol.name);
+    this.deviceSession = this.deps.sessions?.start(device, this.protocol.name, this.remote, at);
   }
 
   private release(bytes: number, fixes: number): void {

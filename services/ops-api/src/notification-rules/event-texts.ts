@@ -40,6 +40,7 @@ const en: Texts = {
   journeyFlagCleared: (p) => `The flag on ${p.device} cleared: ${p.flag}`,
   journeyFlagAcknowledged: (p) => `The flag on ${p.device} was acknowledged: ${p.flag}`,
   journeyFlagResolved: (p) => `The flag on ${p.device} was resolved: ${p.flag}`,
+  deviceIdentityConflict: (p) => `Someone else sent data in the name of ${p.device}: it was refused or seen twice`,
 };
 
 const sw: Texts = {
@@ -68,6 +69,7 @@ const sw: Texts = {
   journeyFlagCleared: (p) => `Alama ya ${p.device} imeondoka: ${p.flag}`,
   journeyFlagAcknowledged: (p) => `Alama ya ${p.device} imekubaliwa: ${p.flag}`,
   journeyFlagResolved: (p) => `Alama ya ${p.device} imetatuliwa: ${p.flag}`,
+  deviceIdentityConflict: (p) => `Mtu mwingine ametuma data kwa jina la ${p.device}: ilikataliwa au ilionekana mara mbili`,
 };
 
 const flagNames: Record<MessageLanguage, Record<JourneyFlagType, string>> = {

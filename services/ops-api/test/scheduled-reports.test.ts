@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Calendar, Device, ReportTrip, ScheduledReport, ScheduledReportRun } from '@corridor/contracts';
-import { insertPositions } from '@corridor/platform';
+import { createGeocoder, GeocoderEnv, insertPositions } from '@corridor/platform';
 import { testUsers } from '@corridor/platform/testing/identity';
 import { eq } from 'drizzle-orm';
 import { scheduledReportRuns, scheduledReports } from '../src/db/schema';
@@ -163,7 +163,7 @@ describe('scheduled reports: runs', () => {
     const r = await create({ type: 'trips', calendarId: calendar.id, deviceIds: [truck.id], recipients: ['twice@a.test'] });
     const other = scheduledReportRunner({
       db: h.adapters.db.orm, instance: 'other',
-      reports: reportsService({ analytics: h.adapters.analytics, db: h.adapters.db.orm, devices: devicesRepository(h.adapters.db.orm), settings: defaultReportSettings() }),
+      reports: reportsService({ analytics: h.adapters.analytics, db: h.adapters.db.orm, devices: devicesRepository(h.adapters.db.orm), settings: defaultReportSettings(), geocoder: createGeocoder(GeocoderEnv.parse({})) }),
       mail: mailChannel(smtpUrl, 'Corridor <reports@corridor.test>'), logger: h.adapters.logger,
     });
     mails.length = 0;

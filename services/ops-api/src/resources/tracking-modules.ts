@@ -1,5 +1,5 @@
 import type { Notificator } from '@corridor/contracts';
-import type { Analytics, App, Bus, Cache, Logger, Orm, Subscription } from '@corridor/platform';
+import type { Analytics, App, Bus, Cache, Geocoder, Logger, Orm, Subscription } from '@corridor/platform';
 import { accumulatorsService } from '../devices/accumulators';
 import { deviceConfigurationService } from '../devices/configuration';
 import { deviceExtraRoutes } from '../devices/extra-routes';
@@ -67,6 +67,8 @@ export interface TrackingDeps {
   inbox: InboxPort;
   /** The reports scheduled reports run. */
   reports: ReportsService;
+  /** Addresses of the events the API answers. */
+  geocoder: Geocoder;
   /** How often due scheduled reports are looked for, ms (REPORT_SCHEDULE_CHECK_S); 0 = never by itself (tests call check). */
   reportScheduleCheckMs?: number;
   /** How often committed inbox notices are delivered by mail and webhook, ms (NOTICE_DELIVERY_CHECK_MS); 0 = never by itself (tests call check). */
@@ -125,7 +127,7 @@ export function trackingModules(app: App, deps: TrackingDeps): TrackingModules {
   const commands = commandsService({ db, bus: deps.bus, devices: deps.devices, latest, logger: log('commands') });
   commandRoutes(app, commands);
   statisticsRoutes(app, deps.analytics);
-  eventRoutes(app, { analytics: deps.analytics, devices: deps.devicesRepo });
+  eventRoutes(app, { analytics: deps.analytics, devices: deps.devicesRepo, geocoder: deps.geocoder });
 
   const settings = deps.notifications ?? defaultNotificationSettings();
   const mail = settings.smtpUrl ? mailChannel(settings.smtpUrl, settings.mailFrom) : undefined;

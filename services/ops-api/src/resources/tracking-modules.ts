@@ -52,6 +52,7 @@ import { scheduledReportRoutes } from '../scheduled-reports/routes';
 import { scheduledReportRunner, type ScheduledReportRunner } from '../scheduled-reports/runner';
 import { noticeDelivery, type NoticeDelivery } from '../notifications/delivery';
 import { scheduledReportsService } from '../scheduled-reports/service';
+import { reportLinks } from '../scheduled-reports/links';
 
 export interface TrackingDeps {
   db: Orm;
@@ -137,7 +138,7 @@ export function trackingModules(app: App, deps: TrackingDeps): TrackingModules {
   const direct = directSend({ db, cache: deps.cache, dispatcher, inbox: deps.inbox, channels: rules.notificators().map((n) => n.type as Notificator), logger: log('notifications') });
   notificationRuleRoutes(app, rules, direct, notificationLinks({ db, cache: deps.cache }));
 
-  scheduledReportRoutes(app, scheduledReportsService(db));
+  scheduledReportRoutes(app, scheduledReportsService(db), reportLinks(db));
   const scheduledReports = scheduledReportRunner({
     db, reports: deps.reports, mail, logger: log('scheduled-reports'), instance: deps.instance ?? `ops-api-${process.pid}`, leaseMs: deps.reportRunLeaseMs,
   });

@@ -38,6 +38,8 @@ type JsonProducer = Producer<string, string, string, string>;
  */
 export class KafkaBus implements Bus {
   readonly kind = 'kafka' as const;
+  /** The client library, for benchmark records. */
+  readonly client = '@platformatic/kafka';
   readonly maxReadyLag: number | undefined;
   private readonly base: BaseOptions;
   private producer: JsonProducer | undefined;

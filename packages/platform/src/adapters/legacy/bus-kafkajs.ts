@@ -38,6 +38,7 @@ const toPino = (level: logLevel): 'error' | 'warn' | 'info' | 'debug' =>
 /** Apache Kafka through kafkajs. Publishes with acks=all and an idempotent producer. */
 export class KafkajsBus implements Bus {
   readonly kind = 'kafka' as const;
+  readonly client = 'kafkajs';
   readonly maxReadyLag: number | undefined;
   private readonly kafka: Kafka;
   private producer: Producer | undefined;

@@ -57,8 +57,16 @@ async function produceAndConsume(client: Client, brokers: string[], round_: numb
   const bus = newBus(client, brokers, ns);
   const topic = 'positions.v1';
   try {
-    await bus.ensureTopics([{ name: topic, partitions: PARTITIONS }]);
+    await bus.ensureTopics([{ name: topic, partitions: PARTITIONS }, { name: 'warm-up', partitions: 1 }]);
+    // warm-up: a publish and a consumer of another topic, so one-time costs (connections, the
+    // client's option validators compiled on first use) are not counted below
     await bus.publish(topic, [{ key: 'warm', value: fix(-1) }]);
+    await bus.publish('warm-up', [{ key: 'warm', value: fix(-1) }]);
+    let warmed!: () => void;
+    const warm = new Promise<void>((r) => (warmed = r));
+    const warmSub = await bus.subscribe({ groupId: 'warm-up', topics: ['warm-up'], fromBeginning: true, handler: async () => warmed() });
+    await warm;
+    await warmSub.stop();
     // 1. produce
     const latencies: number[] = [];
     let next = 0;

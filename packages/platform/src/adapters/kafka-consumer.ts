@@ -171,7 +171,8 @@ export class SupervisedKafkaConsumer implements Subscription {
       await settle(closeForced(consumer));
       throw err;
     }
-    if (this.consumer !== consumer) {
+    // stopped, or crashed, while it joined
+    if (this.stopped || this.consumer !== consumer) {
       await settle(closeForced(consumer));
       return;
     }

@@ -26,9 +26,7 @@ consumerCommitsChannel.subscribe({
   },
 });
 
-const busOptions = { brokers: REBALANCE_BROKERS.split(','), clientId: REBALANCE_MEMBER, logger: createLogger('rebalance-member', 'warn') };
-// TEMPORARY (issue 27's client comparison): BUS_CLIENT=kafkajs runs the kafkajs bus of before
-const bus = process.env.BUS_CLIENT === 'kafkajs' ? new (await import('../src/adapters/legacy/bus-kafkajs')).KafkajsBus(busOptions) : new KafkaBus(busOptions);
+const bus = new KafkaBus({ brokers: REBALANCE_BROKERS.split(','), clientId: REBALANCE_MEMBER, logger: createLogger('rebalance-member', 'warn') });
 const sub = await bus.subscribe({
   groupId: REBALANCE_GROUP,
   topics: [REBALANCE_TOPIC],

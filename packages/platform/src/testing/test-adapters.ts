@@ -86,10 +86,7 @@ export async function createTestAdapters(kind: AdapterKind, opts: { logLevel?: s
   const dbUrl = new URL(postgres.url);
   dbUrl.pathname = `/${namespace}`;
   const db = createPgDb(dbUrl.toString(), { max: 5 });
-  // TEMPORARY (issue 27's benchmarks): BUS_CLIENT=kafkajs runs the kafkajs bus of before, to compare the clients in one run
-  const bus = process.env.BUS_CLIENT === 'kafkajs'
-    ? new (await import('../adapters/legacy/bus-kafkajs')).KafkajsBus({ brokers: kafka.url.split(','), clientId: namespace, logger, namespace })
-    : new KafkaBus({ brokers: kafka.url.split(','), clientId: namespace, logger, namespace });
+  const bus = new KafkaBus({ brokers: kafka.url.split(','), clientId: namespace, logger, namespace });
   await bus.ensureTopics(allTopics.map((name) => ({ name, compacted: compactedTopics.includes(name) })));
   const cache = new RedisCache(redis.url, { keyPrefix: `${namespace}:` });
   return {

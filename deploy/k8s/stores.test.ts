@@ -164,15 +164,18 @@ describe.skipIf(!hasKubectl() && process.env.CI !== 'true')('the prod overlay wi
     }
   });
 
-  it('the migrations Job reaches the same database from each of its containers', () => {
+  it('the migrations Job reaches the same database from each of its PostgreSQL containers, and ClickHouse as the services do', () => {
     const job = one('Job');
     const containers = [...job.spec.template.spec.initContainers, ...job.spec.template.spec.containers] as { name: string; env: EnvVar[]; command: string[] }[];
-    expect(containers.map((c) => c.command.at(-1))).toEqual(['gateway', 'journey', 'geofence', 'ops-api']);
+    expect(containers.map((c) => c.command.at(-1))).toEqual(['gateway', 'journey', 'geofence', 'ops-api', '--clickhouse']);
     const gateway = deployments.find((d) => d.metadata.name === 'gateway')!;
-    for (const c of containers) {
+    for (const c of containers.slice(0, -1)) {
       expect(c.env.find((e) => e.name === 'DATABASE_URL'), c.name).toEqual(envVar(gateway, 'DATABASE_URL'));
       expect(c.env.find((e) => e.name === 'PG_PASSWORD'), c.name).toEqual(envVar(gateway, 'PG_PASSWORD'));
     }
+    const clickhouse = containers.at(-1)!;
+    const ingest = deployments.find((d) => d.metadata.name === 'ingest')!;
+    expect(clickhouse.env.find((e) => e.name === 'CLICKHOUSE_PASSWORD')).toEqual(envVar(ingest, 'CLICKHOUSE_PASSWORD'));
   });
 
   it('ClickHouse: two shards of two replicas with a three-node Keeper, the cluster name and address the services use', () => {

@@ -10,7 +10,7 @@ const K8S = dirname(fileURLToPath(import.meta.url));
 const REPO = join(K8S, '..', '..');
 const SERVICES = ['gateway', 'ingest', 'journey', 'geofence', 'ops-api'] as const;
 const HTTP_PORT: Record<(typeof SERVICES)[number], number> = { gateway: 8082, ingest: 8083, journey: 8084, geofence: 8085, 'ops-api': 8086 };
-const DEVICE_PORTS = ['5001/TCP', '5002/TCP', '5004/TCP', '5013/TCP', '5014/TCP', '5015/TCP', '5020/TCP', '5023/TCP', '5027/TCP', '5027/UDP', '5046/TCP', '5055/TCP'];
+const DEVICE_PORTS = ['5001/TCP', '5002/TCP', '5004/TCP', '5013/TCP', '5014/TCP', '5015/TCP', '5020/TCP', '5023/TCP', '5027/TCP', '5027/UDP', '5039/TCP', '5046/TCP', '5055/TCP'];
 const KUSTOMIZATIONS = ['base', 'secret-example', 'stores', 'overlays/dev', 'overlays/prod', 'overlays/external'];
 /** The one image definition of the five services, relative to the repository root. */
 const DOCKERFILE = 'deploy/docker/Dockerfile';
@@ -38,6 +38,10 @@ const envKeys = (file: string): string[] =>
 
 interface ComposeService {
   environment?: Record<string, string | number>;
+  command?: string[];
+  restart?: string;
+  depends_on?: Record<string, { condition: string }>;
+  image?: string;
   ports?: string[];
   build?: { context?: string; dockerfile?: string; args?: Record<string, string | number> };
 }
@@ -276,6 +280,17 @@ describe('docker-compose.yml', () => {
       expect(pkg.name, name).toBe(`@corridor/${name}`);
     }
     expect(SERVICES.filter((name) => existsSync(join(REPO, 'services', name, 'Dockerfile'))), 'per-service Dockerfiles').toEqual([]);
+  });
+
+  it('runs the ClickHouse migrate step once, from a service image with the services\' settings, before every service that uses ClickHouse', () => {
+    const migrate = compose.services.migrate!;
+    expect(migrate.command?.join(' ')).toMatch(/migrate-main\.[jt]s --clickhouse$/);
+    expect(migrate.restart).toBe('no');
+    expect(migrate.image).toBe(compose.services.ingest?.image);
+    expect(migrate.build).toEqual(compose.services.ingest?.build);
+    const { PORT: _, ...ingestEnv } = compose.services.ingest?.environment ?? {};
+    expect(migrate.environment).toEqual(ingestEnv);
+    for (const name of ['ingest', 'journey', 'geofence', 'ops-api']) expect(compose.services[name]?.depends_on?.migrate, name).toEqual({ condition: 'service_completed_successfully' });
   });
 
   it('publishes the device ports of ingest as the LoadBalancer does', () => {

@@ -6,7 +6,7 @@ import pg from 'pg';
 import { Redis } from 'ioredis';
 import { Admin } from '@platformatic/kafka';
 import { topicPlan } from '@corridor/contracts';
-import { createClickHouseAnalytics, createLogger, KafkaBus, type Analytics } from '@corridor/platform';
+import { createClickHouseAnalytics, createLogger, KafkaBus, migrateAnalytics, type Analytics } from '@corridor/platform';
 import { startChdbHttp, type ChdbHttpServer } from '@corridor/platform/testing/chdb-http';
 import { DedicatedKafka, kafkaLibsDir } from '@corridor/platform/testing/dedicated-kafka';
 import { freePort } from '@corridor/platform/testing/free-port';
@@ -130,7 +130,8 @@ export async function startScaleCluster(opts: ClusterOptions): Promise<ScaleClus
     const databaseUrl = await createDatabase(DATABASE_URL, id);
     cleanups.push(() => dropDatabase(DATABASE_URL, id));
     cleanups.push(() => deleteKeys(REDIS_URL, `${id}:`));
-    analytics = await createClickHouseAnalytics({ url: chdb.url, username: 'default', password: '', database: id });
+    analytics = await createClickHouseAnalytics({ url: chdb.url, username: 'default', password: '', database: id, createDatabase: true });
+    await migrateAnalytics(analytics); // the migrate step, before any service starts (they refuse a schema behind theirs)
 
     const adminPassword = randomBytes(18).toString('base64url');
     const common: Record<string, string> = {
@@ -185,7 +186,7 @@ export async function startScaleCluster(opts: ClusterOptions): Promise<ScaleClus
       }));
     }
     const gateway = gateways[0]!;
-    // all at once: their migrations take turns (advisory locks), the analytics tables are created idempotently
+    // all at once: their PostgreSQL migrations take turns (advisory locks)
     await Promise.all(processes.map((p) => p.startUntilReady()));
 
     const cluster: ScaleCluster = {

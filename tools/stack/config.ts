@@ -22,6 +22,7 @@ export const StackConfig = BaseEnv.extend({
   RUPTELA_PORT: portVar(5046),
   JT701_PORT: portVar(5014),
   QUECLINK_PORT: portVar(5004),
+  WIALON_PORT: portVar(5039),
   /** Protocols the simulated trucks speak, round-robin (osmand over HTTP, gt06 and teltonika over TCP). */
   SIM_PROTOCOLS: z.string().regex(/^(osmand|gt06|teltonika)(,(osmand|gt06|teltonika))*$/).default('osmand,gt06,teltonika'),
   SIM_TRUCKS: z.coerce.number().int().min(0).max(5000).default(24),

@@ -6,6 +6,7 @@ import { build as buildOpsApi, type OpsApiService } from '@corridor/ops-api';
 import { createTestAdapters, primaryKind, type TestAdapters } from '@corridor/platform/testing/test-adapters';
 import { asUser, TEST_IDENTITY_SECRET, testUsers } from '@corridor/platform/testing/identity';
 import { parseJt808 } from '@corridor/ingest/protocols/jt808/index';
+import { crc16Arc } from '@corridor/ingest/protocols/wialon/index';
 import { TestDevice } from '../../services/ingest/test/test-device';
 import { metricValue } from '../../services/ingest/test/metrics';
 import { eventually } from './test-stack';
@@ -57,7 +58,7 @@ describe(`device protocols from TCP to the API (${kind} adapters)`, () => {
 
   const listening = new Map<string, Promise<number>>();
   /** The ephemeral port of a protocol's server, opened once for the file. */
-  const portOf = (name: 'jt808' | 'ruptela' | 'jt701' | 'queclink'): Promise<number> => {
+  const portOf = (name: 'jt808' | 'ruptela' | 'jt701' | 'queclink' | 'wialon'): Promise<number> => {
     if (!listening.has(name)) listening.set(name, ingest.ports.tcp[name].listen(0, '127.0.0.1'));
     return listening.get(name)!;
   };
@@ -245,18 +246,50 @@ describe(`device protocols from TCP to the API (${kind} adapters)`, () => {
     expect(track[3]!.attributes.batteryLevel).toBe(83);
   }, 120000);
 
+  it('Wialon IPS 2.0: login, short and extended data, a black box and a ping; the answers, positions and the driver\'s message', async () => {
+    const port = await portOf('wialon');
+    const tracker = await register('864350000001234');
+    // WialonProtocolDecoderTest (Traccar): an SD and a D packet with their 2.0 checksums, a black box of two (1.1 layout)
+    const crc = (message: string) => crc16Arc(Buffer.from(message, 'utf8')).toString(16).toUpperCase();
+    const lines = [
+      `#L#2.0;864350000001234;NA;${crc('2.0;864350000001234;NA;')}`,
+      '#SD#300924;154245;5554.350052;N;3644.670410;E;2.92;NA;NA;NA;7A01',
+      '#P#',
+      '#D#220323;114150;2234.80479;N;11354.87786;E;0;NA;59;11;NA;NA;NA;;NA;d_battr:1:94,d_csq:1:21,di_light:1:1;E7C9',
+      '#B#080914;073235;5027.50625;N;03026.19321;E;0.700;0.000;NA;4;NA;NA;NA;;NA;Батарея:3:100 %|080914;073420;5027.50845;N;03026.18854;E;1.996;292.540;NA;4;NA;NA;NA;;NA;Батарея:3:100 %',
+      `#M#Arrived at Malaba;${crc('Arrived at Malaba;')}`,
+    ];
+    const expected = '#AL#1\r\n#ASD#1\r\n#AP#\r\n#AD#1\r\n#AB#2\r\n#AM#1\r\n';
+    const acks = await exchange(port, lines.map((l) => Buffer.from(`${l}\r\n`, 'utf8')), expected.length);
+    expect(Buffer.from(acks, 'hex').toString()).toBe(expected);
+    const stored = await eventually(`4 stored position(s) of ${tracker.uniqueId}`, async () => {
+      const ps = await positionsOf(tracker, '2014-01-01T00:00:00Z', '2025-01-01T00:00:00Z');
+      return ps.length === 4 && ps;
+    });
+    expect(stored.map((p) => [p.protocol, p.fixTime, p.attributes.archive ?? false])).toEqual([
+      ['wialon', '2014-09-08T07:32:35.000Z', true],
+      ['wialon', '2014-09-08T07:34:20.000Z', true],
+      ['wialon', '2023-03-22T11:41:50.000Z', false],
+      ['wialon', '2024-09-30T15:42:45.000Z', false],
+    ]);
+    expect(stored[2]).toMatchObject({ latitude: expect.closeTo(22.580080, 5), altitude: 59, satellites: 11, attributes: { d_battr: 94 } });
+    const message = await eventually('the driver\'s message on events.v1', () => events.find((e) => e.deviceId === tracker.id && e.type === 'commandResult'));
+    expect(message.attributes).toMatchObject({ result: 'Arrived at Malaba' });
+    // an unknown tracker is refused at login with the document's answer, and the connection closed
+    expect(Buffer.from(await exchange(port, [Buffer.from('#L#2.0;864350009999999;NA;0\r\n')], 7), 'hex').toString()).toBe('#AL#0\r\n');
+  }, 120000);
+
   it('refused message types: not acknowledged, counted per protocol and type (ingest_frames_ignored_total)', async () => {
     const ignored = (protocol: string, type: string) => metricValue('ingest_frames_ignored_total', { protocol, type });
-    const [canBefore, textBefore] = [await ignored('queclink', 'GTCAN'), await ignored('jt701', 'text')];
-    // Gl200TextProtocolDecoderTest's GV300W CAN report (refused: its layout is not read) with the IMEI of
-    // the GV300 registered by the Queclink test, then that GV300's fixed report: only the report is acknowledged, and
-    // its +SACK, written after the refused frame was handled, proves the refusal was counted.
-    const queclink = await portOf('queclink');
-    const can =
-      '+RESP:GTCAN,270703,862894020178276,gv300w,0,1,E07FFFFF,,2,H9307659,368713.50,1291,90,91,,P82.40,,61,10.10,6.76,3.34,524.08,,,0000,,00,,,007FFFFF,,,,,,,,,,,,,,,,,,,,,0000,2,0,,,0,88.6,104,117.6,-116.886007,32.543697,20181031202959,0334,0020,5234,7FCC3D0,00,20181031203002,9F50$';
-    const fri = '+RESP:GTFRI,060228,862894020178276,,15153,10,1,1,0.0,0,431.7,-63.169571,-17.776235,20160210153458,0736,0003,6AD4,80EF,00,34.9,00117:31:26,13442,15163,0,210101,,,,20160210113503,38EF$';
-    expect(Buffer.from(await exchange(queclink, [can, fri].map((t) => Buffer.from(t)), '+SACK:38EF$'.length), 'hex').toString()).toBe('+SACK:38EF$');
-    expect(await ignored('queclink', 'GTCAN')).toBe(canBefore + 1);
+    const [photoBefore, textBefore] = [await ignored('wialon', 'I'), await ignored('jt701', 'text')];
+    // a Wialon IPS photo (refused: photo transfer is not supported) from the tracker registered by the Wialon test, after its
+    // login, then a ping: only the login and the ping are answered, and #AP#, written after the photo was handled, proves
+    // the refusal was counted.
+    const wialon = await portOf('wialon');
+    const photo = Buffer.concat([Buffer.from('#I#4;1;1;270413;205601;a.jpg;\r\n'), Buffer.from([0xff, 0xd8, 0x0d, 0x0a])]);
+    const answers = await exchange(wialon, [Buffer.from('#L#864350000001234;NA\r\n'), photo, Buffer.from('#P#\r\n')], '#AL#1\r\n#AP#\r\n'.length);
+    expect(Buffer.from(answers, 'hex').toString()).toBe('#AL#1\r\n#AP#\r\n');
+    expect(await ignored('wialon', 'I')).toBe(photoBefore + 1);
     // a Jointech text message of no known type from the seal registered above, then its P45 (answered)
     const jt701 = await portOf('jt701');
     const seal = [Buffer.from('(7890629284,2,U09,129,2,A)'), Buffer.from('(7890629284,P45,260321,185343,26.181296,N,50.329788,E,V,0.00,0,5,0,0000000000,0,0,1)')];

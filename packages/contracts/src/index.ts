@@ -21,6 +21,7 @@ export * from './dashboards';
 export * from './certificates';
 export * from './openapi';
 export * from './system';
+export * from './geocode';
 export * from './session';
 export * from './users';
 export * from './permissions';

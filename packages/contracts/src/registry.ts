@@ -2,6 +2,7 @@ import type { EndpointDef, ServiceName } from './endpoint';
 import { positionsEndpoints } from './positions-api';
 import { devicesEndpoints, devicesExtraEndpoints } from './devices';
 import { systemEndpoints } from './system';
+import { geocodeEndpoints } from './geocode';
 import { sessionEndpoints } from './session';
 import { usersEndpoints } from './users';
 import { permissionsEndpoints } from './permissions';
@@ -40,6 +41,6 @@ import { commandsEndpoints } from './commands-api';
 import { auditEndpoints } from './audit';
 
 /** Every endpoint of the public API (under /api). Each owning service registers exactly these. */
-export const allEndpoints: readonly EndpointDef[] = [...systemEndpoints, ...positionsEndpoints, ...devicesEndpoints, ...geofencesEndpoints, ...complaintsEndpoints, ...disciplinaryEndpoints, ...ratingsEndpoints, ...notificationsEndpoints, ...dashboardsEndpoints, ...certificatesEndpoints, ...routesEndpoints, ...journeysEndpoints, ...companiesEndpoints, ...documentsEndpoints, ...shipmentsEndpoints, ...cargoEndpoints, ...sessionEndpoints, ...usersEndpoints, ...permissionsEndpoints, ...socketEndpoints, ...reportsEndpoints, ...devicesExtraEndpoints, ...groupsEndpoints, ...driversEndpoints, ...calendarsEndpoints, ...ordersEndpoints, ...scheduledReportsEndpoints, ...maintenanceEndpoints, ...computedAttributesEndpoints, ...deviceModelsEndpoints, ...configurationsEndpoints, ...draftsEndpoints, ...truckOwnersEndpoints, ...trackingUnitsEndpoints, ...inventoriesEndpoints, ...statisticsEndpoints, ...eventsEndpoints, ...notificationRulesEndpoints, ...commandsEndpoints, ...auditEndpoints];
+export const allEndpoints: readonly EndpointDef[] = [...systemEndpoints, ...positionsEndpoints, ...devicesEndpoints, ...geofencesEndpoints, ...complaintsEndpoints, ...disciplinaryEndpoints, ...ratingsEndpoints, ...notificationsEndpoints, ...dashboardsEndpoints, ...certificatesEndpoints, ...routesEndpoints, ...journeysEndpoints, ...companiesEndpoints, ...documentsEndpoints, ...shipmentsEndpoints, ...cargoEndpoints, ...sessionEndpoints, ...usersEndpoints, ...permissionsEndpoints, ...socketEndpoints, ...reportsEndpoints, ...devicesExtraEndpoints, ...groupsEndpoints, ...driversEndpoints, ...calendarsEndpoints, ...ordersEndpoints, ...scheduledReportsEndpoints, ...maintenanceEndpoints, ...computedAttributesEndpoints, ...deviceModelsEndpoints, ...configurationsEndpoints, ...draftsEndpoints, ...truckOwnersEndpoints, ...trackingUnitsEndpoints, ...inventoriesEndpoints, ...statisticsEndpoints, ...eventsEndpoints, ...notificationRulesEndpoints, ...commandsEndpoints, ...auditEndpoints, ...geocodeEndpoints];
 
 export const endpointsOf = (service: ServiceName): EndpointDef[] => allEndpoints.filter((e) => e.service === service);

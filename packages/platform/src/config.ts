@@ -48,6 +48,12 @@ export const BaseEnv = z.object({
    * node, Distributed tables in front, sharded by device, DDL ON CLUSTER. Unset: one node.
    */
   CLICKHOUSE_CLUSTER: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).optional(),
+  /**
+   * Days ingest's raw frames stay in ClickHouse (raw_frames): a setting of the schema, which the
+   * migrate step applies when it differs from the table's TTL (30 days as 0001 makes it). Unset:
+   * the TTL stays as it is.
+   */
+  RAW_FRAME_TTL_DAYS: z.coerce.number().int().min(1).max(3650).optional(),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
   /** Prefix of every Redis key (deployments or runs sharing one Redis). */
   REDIS_KEY_PREFIX: z.string().regex(/^[A-Za-z0-9_.:-]+$/).optional(),

@@ -24,9 +24,16 @@ export { KafkaBus } from './adapters/bus-kafka';
 export { RedisCache } from './adapters/cache-redis';
 export * from './clickhouse/positions';
 export * from './clickhouse/events';
-export * from './clickhouse/table-layout';
+export * from './clickhouse/migration-render';
+export * from './clickhouse/migration-files';
+export { migrateAnalytics, pendingMigrations, type MigrateOptions, type MigrateResult, type MigrationProgress } from './clickhouse/migrate';
+export { MIGRATIONS_TABLE, STEPS_TABLE, appliedMigrations } from './clickhouse/migration-records';
+export * from './clickhouse/schema-check';
+export { rawFramesTtlDays } from './clickhouse/raw-frames-ttl';
 /** chDB is loaded lazily (its native library is ~540 MB and absent from container images). */
 export const loadChdb = () => import('./adapters/clickhouse-chdb');
 export * from './audit/audit-log-table';
 export * from './audit/audit-trail';
 export * from './bus-readiness';
+export * from './geocoder/settings';
+export * from './geocoder/geocoder';

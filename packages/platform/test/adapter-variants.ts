@@ -52,7 +52,7 @@ export async function analyticsVariants(database: string): Promise<Variant<Analy
     const url = `${u.protocol}//${u.host}`;
     v.push({
       name: 'clickhouse',
-      create: () => createClickHouseAnalytics({ url, username: decodeURIComponent(u.username || 'default'), password: decodeURIComponent(u.password), database }),
+      create: () => createClickHouseAnalytics({ url, username: decodeURIComponent(u.username || 'default'), password: decodeURIComponent(u.password), database, createDatabase: true }),
     });
   }
   return v;

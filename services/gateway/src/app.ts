@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import formbody from '@fastify/formbody';
 import helmet from '@fastify/helmet';
 import { allEndpoints, endpointsOf } from '@corridor/contracts';
-import { AppError, createApp, createMetricsApp, internalKeys, type Adapters, type App, type Logger } from '@corridor/platform';
+import { AppError, createApp, createGeocoder, createMetricsApp, internalKeys, type Adapters, type App, type Logger } from '@corridor/platform';
 import { busReadiness, scopeBus } from '@corridor/platform';
 import { openIdSettings, type GatewayConfig } from './config';
 import { auditRoutes } from './audit/routes';
@@ -24,6 +24,7 @@ import { openIdRoutes } from './openid/routes';
 import { openIdService } from './openid/service';
 import { systemRoutes } from './openapi/routes';
 import { serverRoutes } from './server/routes';
+import { geocodeRoutes } from './server/geocode-routes';
 import { logNotifier, type Notifier } from './password/notifier';
 import { passwordRoutes } from './password/routes';
 import { passwordService } from './password/service';
@@ -151,6 +152,7 @@ export async function build(deps: GatewayDeps): Promise<GatewayService> {
   const oidc = openIdSettings(config);
   systemRoutes(app, { version: VERSION });
   const server = serverRoutes(app, { db: db.orm, cache, logger: logger.child({ module: 'server' }), version: VERSION, openIdEnabled: Boolean(oidc), openIdForce: config.OIDC_FORCE });
+  geocodeRoutes(app, createGeocoder(config, { logger: logger.child({ module: 'geocoder' }) }));
   sessionRoutes(app, { db: db.orm, authn, sessions, tokens, users, cookie: cookieSettings, clientIp, now, impersonation: impersonation({ db: db.orm, users, sessions, now }) });
   openIdRoutes(app, {
     openid: oidc

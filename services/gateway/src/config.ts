@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Role } from '@corridor/contracts';
-import { BaseEnv, portVar } from '@corridor/platform';
+import { BaseEnv, GeocoderEnv, portVar } from '@corridor/platform';
 
 const DEV_COOKIE_SECRET = 'corridor-dev-cookie-secret-change-me-0123456789';
 const DEV_ADMIN_PASSWORD = 'corridor-admin';
@@ -93,6 +93,8 @@ export const GatewayConfig = BaseEnv.extend({
   OIDC_SUCCESS_REDIRECT: z.string().min(1).default('/'),
   /** Tell clients (GET /api/server openIdForce) to offer OpenID sign-in only. */
   OIDC_FORCE: bool(false),
+  // addresses (GET /api/server/geocode): offline unless GEOCODER_URL names a Nominatim-compatible service
+  ...GeocoderEnv.shape,
 }).superRefine((c, ctx) => {
   const oidc = [c.OIDC_ISSUER, c.OIDC_CLIENT_ID, c.OIDC_REDIRECT_URI];
   if (oidc.some(Boolean) && !oidc.every(Boolean)) {

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { endpointsOf } from '@corridor/contracts';
-import { createApp, ensureEventsTable, type Adapters, type App, type InternalKeys, type Logger, type Subscription } from '@corridor/platform';
+import { createApp, requireAnalyticsSchema, type Adapters, type App, type InternalKeys, type Logger, type Subscription } from '@corridor/platform';
 import { busReadiness, scopeBus, SettingLayers } from '@corridor/platform';
 import { auditRoutes } from './audit/routes';
 import { CalendarGate } from './calendars/calendar-gate';
@@ -47,8 +47,8 @@ export async function build(deps: GeofenceDeps): Promise<GeofenceService> {
   const bus = scopeBus(deps.bus); // its consumers are the ones /readyz watches
   deps = { ...deps, bus };
   const { logger } = deps;
+  await requireAnalyticsSchema(deps.analytics, logger);
   await deps.db.migrate(migrationsFolder, 'geofence');
-  await ensureEventsTable(deps.analytics);
   const app = createApp({
     name: 'geofence',
     logger,

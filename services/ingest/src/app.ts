@@ -1,5 +1,5 @@
 import { endpointsOf } from '@corridor/contracts';
-import { createApp, type Adapters, type App, type InternalKeys, type Logger, type Subscription } from '@corridor/platform';
+import { createApp, requireAnalyticsSchema, type Adapters, type App, type InternalKeys, type Logger, type Subscription } from '@corridor/platform';
 import { busReadiness, scopeBus } from '@corridor/platform';
 import { DeviceRegistry } from './devices/device-registry';
 import { PositionIntake } from './positions/intake';
@@ -46,6 +46,7 @@ export async function build(deps: IngestDeps): Promise<IngestService> {
   const bus = scopeBus(deps.bus); // its consumers are the ones /readyz watches
   deps = { ...deps, bus };
   const logger = deps.logger;
+  await requireAnalyticsSchema(deps.analytics, logger);
   const registry = new DeviceRegistry(deps.bus, deps.cache, logger.child({ component: 'device-registry' }));
   const computed = new ComputedAttributes({
     cache: deps.cache, logger: logger.child({ component: 'computed-attributes' }), now: () => deps.clock.now().getTime(),

@@ -11,6 +11,7 @@ import { JT808_PORT } from './protocols/jt808/index';
 import { RUPTELA_PORT } from './protocols/ruptela/index';
 import { JT701_PORT } from './protocols/jt701/index';
 import { QUECLINK_PORT } from './protocols/queclink/index';
+import { WIALON_PORT } from './protocols/wialon/index';
 
 const positiveInt = (fallback: number, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(1).max(max).default(fallback);
 
@@ -49,6 +50,7 @@ export const IngestConfig = BaseEnv.extend({
   RUPTELA_PORT: portVar(RUPTELA_PORT),
   JT701_PORT: portVar(JT701_PORT),
   QUECLINK_PORT: portVar(QUECLINK_PORT),
+  WIALON_PORT: portVar(WIALON_PORT),
   /** A device connection silent for this long is closed (devices reconnect; most send a heartbeat every few minutes). */
   IDLE_TIMEOUT_S: positiveInt(600, 86_400),
   /** Open connections per protocol server; further connections are refused and counted. */
@@ -74,8 +76,6 @@ export const IngestConfig = BaseEnv.extend({
    * connection plus 10 % of the limit (at least 64).
    */
   FD_RESERVE: z.coerce.number().int().min(0).optional(),
-  /** Days raw frames stay in ClickHouse's raw_frames table. */
-  RAW_FRAME_TTL_DAYS: positiveInt(30, 3650),
   CRC_POLICY: CrcPolicyVar,
   /** What to do with positions from unregistered devices: reject (counted) or register them as pending. */
   UNKNOWN_DEVICES: z.enum(['reject', 'pending']).default('reject'),

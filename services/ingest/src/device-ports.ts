@@ -18,7 +18,7 @@ import { TeltonikaUdpServer } from './udp/teltonika-udp-server';
 export type DevicePortSettings = Pick<
   IngestConfig,
   | 'IDLE_TIMEOUT_S' | 'MAX_CONNECTIONS' | 'MAX_FRAME_BYTES' | 'MAX_BUFFERED_BYTES' | 'MAX_SERVER_BUFFERED_BYTES'
-  | 'RAW_FRAME_TTL_DAYS' | 'CRC_POLICY' | 'UNKNOWN_DEVICES' | 'MAX_PENDING_FIXES' | 'ACK_DELAY_TARGET_MS'
+  | 'CRC_POLICY' | 'UNKNOWN_DEVICES' | 'MAX_PENDING_FIXES' | 'ACK_DELAY_TARGET_MS'
   | 'DEVICE_SEEN_INTERVAL_S' | 'FD_RESERVE'
 >;
 export type DevicePortNumbers = Pick<IngestConfig, TcpProtocolEntry['portVar']>;
@@ -67,7 +67,6 @@ export class DevicePorts {
     this.fdBudget = new ConnectionBudget({ logger: logger.child({ component: 'connection-budget' }), ...(s.FD_RESERVE !== undefined ? { reserve: s.FD_RESERVE } : {}) });
     this.gate = new IntakeGate({ maxPending: s.MAX_PENDING_FIXES, minPending: Math.min(MIN_PENDING_FIXES, s.MAX_PENDING_FIXES), targetDelayMs: s.ACK_DELAY_TARGET_MS });
     this.archive = new RawFrameArchive(deps.analytics, {
-      ttlDays: s.RAW_FRAME_TTL_DAYS,
       maxFrameBytes: s.MAX_FRAME_BYTES,
       logger: logger.child({ component: 'raw-frame-archive' }),
       ...(deps.archiveFlushMs ? { flushIntervalMs: deps.archiveFlushMs } : {}),
@@ -118,7 +117,7 @@ export class DevicePorts {
   }
 
   async start(): Promise<void> {
-    await this.archive.start();
+    this.archive.start();
   }
 
   /** Listens on every configured port (0 = that protocol is off); returns the ports bound. */

@@ -101,13 +101,14 @@ export interface ExpectedFix {
   knots?: number;
   course?: number;
   valid?: boolean;
-  sat?: number;
+  /** null: the decoder must leave it out */
+  sat?: number | null;
   ign?: boolean | null;
-  power?: number;
-  battery?: number;
-  odometer?: number;
-  altitude?: number;
-  hdop?: number;
+  power?: number | null;
+  battery?: number | null;
+  odometer?: number | null;
+  altitude?: number | null;
+  hdop?: number | null;
   alarm?: string | null;
   attrs?: Record<string, unknown>;
 }
@@ -234,16 +235,17 @@ export function fuzzTextMutations(decode: (text: string) => { positions: Decoded
 /**
  * A text protocol's capture suite: one describe per group of cases (each frame decoded with a fresh
  * session and checked with expectDecoded), then the fuzz properties over every capture: text edits
- * from `alphabet`, and byte edits with truncation decoded whole and through the splitter.
+ * from `alphabet`, and byte edits with truncation decoded whole and through the splitter. Texts
+ * become bytes in `encoding` (latin1, or utf8 for protocols whose devices send any script).
  */
-export function describeTextCaptures(protocol: Protocol, groups: Record<string, DecodeCase[]>, alphabet: string): void {
-  const decode = (text: string): DecodeResult => protocol.decode(Buffer.from(text, 'latin1'), {});
+export function describeTextCaptures(protocol: Protocol, groups: Record<string, DecodeCase[]>, alphabet: string, encoding: 'latin1' | 'utf8' = 'latin1'): void {
+  const decode = (text: string): DecodeResult => protocol.decode(Buffer.from(text, encoding), {});
   for (const [title, cases] of Object.entries(groups)) describe(`${protocol.name} captures: ${title}`, () => itDecodes(cases, decode));
   const texts = Object.values(groups).flatMap((cases) => cases.map(([, text]) => text));
   describe(`${protocol.name} fuzz: every capture mutated`, () => {
     it('text edits give sane positions or a DecodeError', () => fuzzTextMutations(decode, texts, alphabet));
     it('byte edits and truncation, decoded whole and through the splitter, throw nothing but DecodeError', () => {
-      fuzzMutations((frame) => protocol.decode(frame, {}), protocol.splitFrames, texts.map((t) => Buffer.from(t, 'latin1')));
+      fuzzMutations((frame) => protocol.decode(frame, {}), protocol.splitFrames, texts.map((t) => Buffer.from(t, encoding)));
     });
   });
 }

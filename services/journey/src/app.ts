@@ -1,5 +1,5 @@
 import { endpointsOf } from '@corridor/contracts';
-import { createApp, ensureEventsTable, ensurePositionsTable, type Adapters, type App, type InternalKeys, type Logger, type Subscription } from '@corridor/platform';
+import { createApp, requireAnalyticsSchema, type Adapters, type App, type InternalKeys, type Logger, type Subscription } from '@corridor/platform';
 import { busReadiness, scopeBus } from '@corridor/platform';
 import { auditRoutes } from './audit/routes';
 import { migrateJourneySchema } from './db/migrate';
@@ -56,9 +56,8 @@ export const journeyEndpoints = endpointsOf('journey');
 export async function build(deps: JourneyDeps, options: JourneyOptions = {}): Promise<JourneyService> {
   const bus = scopeBus(deps.bus); // its consumers are the ones /readyz watches
   deps = { ...deps, bus };
+  await requireAnalyticsSchema(deps.analytics, deps.logger);
   await migrateJourneySchema(deps.db);
-  await ensureEventsTable(deps.analytics);
-  await ensurePositionsTable(deps.analytics);
   const app = createApp({
     name: 'journey',
     logger: deps.logger,

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { endpointsOf } from '@corridor/contracts';
-import { createApp, ensureEventsTable, ensurePositionsTable, type Adapters, type App, type InternalKeys, type Logger } from '@corridor/platform';
+import { createApp, requireAnalyticsSchema, type Adapters, type App, type InternalKeys, type Logger } from '@corridor/platform';
 import { busReadiness, scopeBus } from '@corridor/platform';
 import { devicesRepository } from './devices/repository';
 import { devicesService, type DevicesService } from './devices/service';
@@ -109,9 +109,8 @@ export const migrationsFolder = fileURLToPath(new URL('../drizzle', import.meta.
 export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
   const bus = scopeBus(deps.bus); // its consumers are the ones /readyz watches
   deps = { ...deps, bus };
+  await requireAnalyticsSchema(deps.analytics, deps.logger);
   await deps.db.migrate(migrationsFolder, 'ops-api');
-  await ensurePositionsTable(deps.analytics);
-  await ensureEventsTable(deps.analytics);
   const app = createApp({
     name: 'ops-api',
     logger: deps.logger,

@@ -14,6 +14,7 @@ import { createClickHouseAnalytics } from './clickhouse';
 import { RedisCache } from './cache-redis';
 import { MemoryCache } from './cache-memory';
 import { kafkaSecurity, redisTarget } from './store-connections';
+import { migrateAnalytics } from '../clickhouse/migrate';
 
 export type { Analytics, Bus, Cache, Db };
 export * from './bus';
@@ -43,6 +44,18 @@ export interface AdapterChoice {
   service?: ServiceName;
 }
 
+/**
+ * chDB, the embedded analytics store, migrated by the process that opens it: chDB binds its data
+ * directory to one process, so that process is the migrate step (`pnpm start`, a service run alone
+ * without CLICKHOUSE_URL). A ClickHouse server is migrated by the migrate step only.
+ */
+async function embeddedAnalytics(env: BaseEnv, dataDir: string | undefined, logger: Logger): Promise<Analytics> {
+  const analytics = await (await import('./clickhouse-chdb')).createChdbAnalytics({ path: dataDir ? join(dataDir, 'chdb') : ':memory:', database: env.CLICKHOUSE_DATABASE });
+  const { applied } = await migrateAnalytics(analytics, { rawFrameTtlDays: env.RAW_FRAME_TTL_DAYS });
+  if (applied.length) logger.info({ applied }, 'analytics migrations applied (embedded store)');
+  return analytics;
+}
+
 /** Chooses each adapter from config: a URL set = the real part, none = the embedded default. */
 export async function createAdapters(env: BaseEnv, logger: Logger, choice: AdapterChoice = { dataDir: env.DATA_DIR }): Promise<Adapters> {
   const bus: Bus = env.KAFKA_BROKERS
@@ -53,7 +66,7 @@ export async function createAdapters(env: BaseEnv, logger: Logger, choice: Adapt
     : await createPgliteDb(choice.dataDir ? join(choice.dataDir, 'pglite') : undefined);
   const analytics: Analytics = env.CLICKHOUSE_URL
     ? await createClickHouseAnalytics({ url: env.CLICKHOUSE_URL, username: env.CLICKHOUSE_USER, password: env.CLICKHOUSE_PASSWORD, database: env.CLICKHOUSE_DATABASE, cluster: env.CLICKHOUSE_CLUSTER })
-    : await (await import('./clickhouse-chdb')).createChdbAnalytics({ path: choice.dataDir ? join(choice.dataDir, 'chdb') : ':memory:', database: env.CLICKHOUSE_DATABASE });
+    : await embeddedAnalytics(env, choice.dataDir, logger);
   const redis = redisTarget(env);
   const cache: Cache = redis ? new RedisCache(redis, env.REDIS_KEY_PREFIX ? { keyPrefix: env.REDIS_KEY_PREFIX } : {}) : new MemoryCache();
   logger.info({ bus: bus.kind, db: db.kind, analytics: analytics.kind, cache: cache.kind }, 'adapters chosen');

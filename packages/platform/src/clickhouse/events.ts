@@ -1,31 +1,7 @@
 import { EventMessage } from '@corridor/contracts';
 import type { Analytics } from '../adapters/analytics';
-import { columnType, migrateTable } from './table-migration';
-import { tableDdl, type TableLayout } from './table-layout';
-import { positionIdSql } from './positions';
 
-/** ClickHouse events (alarms, geofence enter/exit, journey flags). Deduped by id through ReplacingMergeTree. */
-export const eventsTable: TableLayout = {
-  name: 'events',
-  columns: `  id String,
-  type LowCardinality(String),
-  event_time DateTime64(3, 'UTC'),
-  device_id UInt64,
-  position_id Nullable(UInt64),
-  journey_id Nullable(String),
-  geofence_id Nullable(String),
-  latitude Nullable(Float64),
-  longitude Nullable(Float64),
-  attributes String,
-  inserted_at DateTime64(3, 'UTC') DEFAULT now64(3)`,
-  engine: 'ReplacingMergeTree(inserted_at)',
-  clauses: `PARTITION BY toYYYYMM(event_time)
-ORDER BY (device_id, event_time, id)`,
-  shardingKey: 'cityHash64(device_id)',
-};
-
-/** The single-node DDL (chDB, compose); tableDdl(placement, eventsTable) gives the cluster's. */
-export const eventsDdl = (database: string): string => tableDdl({ database }, eventsTable)[0]!;
+/* ClickHouse events (alarms, geofence enter/exit, journey flags; the table: migrations/clickhouse/0001_baseline.sql), deduplicated by id. */
 
 interface EventRow {
   id: string; type: string; event_time: string; device_id: number | string; position_id: number | string | null;
@@ -34,26 +10,6 @@ interface EventRow {
 
 const chTime = (iso: string): string => new Date(iso).toISOString().replace('T', ' ').replace('Z', '');
 const isoTime = (ch: string): string => (ch.includes('T') ? ch : ch.replace(' ', 'T') + 'Z');
-
-const COLUMNS = 'id, type, event_time, device_id, position_id, journey_id, geofence_id, latitude, longitude, attributes, inserted_at';
-
-/** Events stored before numeric position ids (position_id '<deviceId>-<fix ms>') get the id of that position. */
-const eventsMigration = (ch: Analytics) => ({
-  table: 'events',
-  ddl: tableDdl(ch, eventsTable),
-  isLegacy: async (c: Analytics) => (await columnType(c, 'events', 'position_id')) === 'Nullable(String)',
-  copy: (from: string) => `INSERT INTO ${ch.database}.events (${COLUMNS})
-    SELECT id, type, event_time, device_id,
-      if(match(ifNull(position_id, ''), '^[0-9]+-[0-9]{12,}$'),
-         ${positionIdSql("toUInt64(splitByChar('-', position_id)[1])", "fromUnixTimestamp64Milli(toInt64(splitByChar('-', position_id)[2]), 'UTC')", '0')}, NULL),
-      journey_id, geofence_id, latitude, longitude, attributes, inserted_at
-    FROM ${from}`,
-});
-
-/** Creates the events table, or migrates it from its layout before numeric position ids. */
-export async function ensureEventsTable(ch: Analytics): Promise<void> {
-  await migrateTable(ch, eventsMigration(ch));
-}
 
 export function insertEvents(ch: Analytics) {
   return async (events: EventMessage[]): Promise<void> => {

@@ -1,81 +1,15 @@
-import { PositionMessage, positionTime, parsePositionId, POSITION_ID_DEVICE_BITS, POSITION_ID_EPOCH_MS, MAX_POSITION_DEVICE_ID } from '@corridor/contracts';
+import { PositionMessage, positionTime, parsePositionId, POSITION_ID_DEVICE_BITS, POSITION_ID_EPOCH_MS } from '@corridor/contracts';
 import type { Analytics } from '../adapters/analytics';
-import { columnType, migrateTable } from './table-migration';
-import { tableDdl, type TableLayout } from './table-layout';
 
-/** 2100-01-01 in epoch ms: arrival_rank = this − server time, so the first arrival has the highest version. */
-const ARRIVAL_RANK_BASE_MS = 4_102_444_800_000;
-
-/**
- * ClickHouse positions. ReplacingMergeTree keyed by (device_id, fix_time, id): the id (position-id.ts)
- * is derived from the device, the whole-second fix time and whether the row is a fix or a state
- * record, so a redelivered or resent position collapses into one row, while a state record and a
- * fix of the same second stay two. The FIRST arrival of a key is kept (version `arrival_rank`, larger
- * for an earlier server time): it is the row whose server-side accumulators (distance, totalDistance,
- * hours) were computed in order and the one events and the latest-position cache refer to; a fix a
- * device sends again later gets different accumulators and must not replace it. Reads use FINAL (or
- * keep the earliest row of a key) so duplicates never show before a merge.
+/*
+ * ClickHouse positions (the table: migrations/clickhouse/0001_baseline.sql). ReplacingMergeTree keyed
+ * by (device_id, fix_time, id), the first arrival of a key kept: reads use FINAL (or keep the earliest
+ * row of a key) so duplicates never show before a merge.
  */
-export const positionsTable: TableLayout = {
-  name: 'positions',
-  columns: `  id UInt64,
-  device_id UInt64,
-  unique_id String,
-  protocol LowCardinality(String),
-  fix_time DateTime64(3, 'UTC'),
-  device_time DateTime64(3, 'UTC'),
-  server_time DateTime64(3, 'UTC'),
-  valid Bool,
-  latitude Float64,
-  longitude Float64,
-  speed Float32,
-  course Float32,
-  altitude Nullable(Float32),
-  accuracy Nullable(Float32),
-  satellites Nullable(UInt16),
-  hdop Nullable(Float32),
-  ignition Nullable(Bool),
-  odometer Nullable(Float64),
-  power Nullable(Float32),
-  battery Nullable(Float32),
-  alarm Nullable(String),
-  crc_valid Bool,
-  raw_frame_id Nullable(String),
-  attributes String,
-  arrival_rank UInt64 MATERIALIZED toUInt64(${ARRIVAL_RANK_BASE_MS} - toUnixTimestamp64Milli(server_time))`,
-  engine: 'ReplacingMergeTree(arrival_rank)',
-  clauses: `PARTITION BY toYYYYMM(fix_time)
-ORDER BY (device_id, fix_time, id)`,
-  shardingKey: 'cityHash64(device_id)',
-};
-
-/** The single-node DDL (chDB, compose); tableDdl(placement, positionsTable) gives the cluster's. */
-export const positionsDdl = (database: string): string => tableDdl({ database }, positionsTable)[0]!;
-
-
-const COLUMNS = `id, device_id, unique_id, protocol, fix_time, device_time, server_time, valid, latitude, longitude, speed, course,
-  altitude, accuracy, satellites, hdop, ignition, odometer, power, battery, alarm, crc_valid, raw_frame_id, attributes`;
 
 /** SQL: the position id of a row of `device_id` at `time` (DateTime64), kind 1 when `stateRecord` holds. */
 export const positionIdSql = (deviceId: string, time: string, stateRecord: string): string =>
   `((toUInt64(intDiv(toUnixTimestamp64Milli(${time}), 1000) - ${POSITION_ID_EPOCH_MS / 1000}) * 2 + if(${stateRecord}, 1, 0)) * ${2 ** POSITION_ID_DEVICE_BITS} + ${deviceId})`;
-
-/**
- * The positions table before numeric ids (id String '<deviceId>-<fix ms>', keyed by device and fix
- * time) is rebuilt: ids derived from device and fix second, fix times truncated to the second
- * (rows of one device within one second collapse into the newest, as they would now on arrival).
- */
-const positionsMigration = (ch: Analytics) => ({
-  table: 'positions',
-  ddl: tableDdl(ch, positionsTable),
-  // string ids (before numeric ids), or numeric ids with the newest arrival kept (before arrival_rank)
-  isLegacy: async (c: Analytics) => (await columnType(c, 'positions', 'id')) === 'String' || (await columnType(c, 'positions', 'arrival_rank')) === undefined,
-  copy: (from: string) => `INSERT INTO ${ch.database}.positions (${COLUMNS})
-    SELECT ${positionIdSql('device_id', 'fix_time', "JSONExtractBool(attributes, 'outdated')")}, device_id, unique_id, protocol,
-      toStartOfSecond(fix_time), device_time, server_time, valid, latitude, longitude, speed, course, altitude, accuracy, satellites, hdop,
-      ignition, odometer, power, battery, alarm, crc_valid, raw_frame_id, attributes
-    FROM ${from} WHERE device_id BETWEEN 1 AND ${MAX_POSITION_DEVICE_ID} AND fix_time >= fromUnixTimestamp64Milli(${POSITION_ID_EPOCH_MS}, 'UTC')`,
-});
 
 interface PositionRow {
   id: number | string; device_id: number | string; unique_id: string; protocol: string;
@@ -113,11 +47,6 @@ function fromRow(r: PositionRow): PositionMessage {
     odometer: r.odometer, power: r.power, battery: r.battery, alarm: r.alarm, crcValid: Boolean(r.crc_valid),
     rawFrameId: r.raw_frame_id, attributes: JSON.parse(r.attributes) as Record<string, string>,
   });
-}
-
-/** Creates the positions table, or migrates it from its layout before numeric ids. */
-export async function ensurePositionsTable(ch: Analytics): Promise<void> {
-  await migrateTable(ch, positionsMigration(ch));
 }
 
 export function insertPositions(ch: Analytics) {

@@ -2,8 +2,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { EventMessageInput, PositionMessageInput } from '@corridor/contracts';
 import { PositionMessage, positionId } from '@corridor/contracts';
 import type { Analytics } from '../adapters/analytics';
-import { ensurePositionsTable, insertPositions } from './positions';
-import { ensureEventsTable, insertEvents } from './events';
+import { insertPositions } from './positions';
+import { migrateAnalytics } from './migrate';
+import { insertEvents } from './events';
 import { streamReportFixes, streamRouteRows } from './report-positions';
 import { streamEvents } from './report-events';
 import { streamTracks, type TrackChunk } from './report-track';
@@ -33,7 +34,7 @@ describe.each(variants)('report streams: $name', ({ create }) => {
 
   it('streams fixes in device and time order across pages, keeping the first arrival of a resent fix', async () => {
     ch = await create();
-    await ensurePositionsTable(ch);
+    await migrateAnalytics(ch);
     const put = insertPositions(ch);
     await put([3, 1, 2].flatMap((d) => [0, 10, 20, 30, 40].map((s) => pos(d, s))));
     // resent fix: same (device, fix time), arriving later with other values: the first arrival stays (ReplacingMergeTree(arrival_rank))
@@ -118,7 +119,6 @@ describe.each(variants)('report streams: $name', ({ create }) => {
   });
 
   it('streams events by device and time, filtered by type and alarm, across pages', async () => {
-    await ensureEventsTable(ch);
     const ev = (id: string, deviceId: number, s: number, type: EventMessageInput['type'], attributes: Record<string, unknown> = {}) => ({
       id, type, eventTime: new Date(T0 + s * 1000).toISOString(), deviceId, positionId: null, journeyId: null, geofenceId: null,
       latitude: null, longitude: null, attributes,

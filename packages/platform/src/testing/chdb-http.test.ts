@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { positionId, type PositionMessage } from '@corridor/contracts';
 import type { Analytics } from '../adapters/analytics';
 import { createClickHouseAnalytics } from '../adapters/clickhouse';
-import { countPositions, ensurePositionsTable, insertPositions, queryPositionHistory } from '../clickhouse/positions';
+import { countPositions, insertPositions, queryPositionHistory } from '../clickhouse/positions';
+import { migrateAnalytics } from '../clickhouse/migrate';
 import { startChdbHttp, type ChdbHttpServer } from './chdb-http';
 
 /** The platform's real ClickHouse adapter (HTTP) against chDB behind the HTTP front. */
@@ -10,7 +11,7 @@ let host: ChdbHttpServer;
 let ch: Analytics;
 beforeAll(async () => {
   host = await startChdbHttp({ path: ':memory:' });
-  ch = await createClickHouseAnalytics({ url: host.url, username: 'default', password: '', database: 'http_front' });
+  ch = await createClickHouseAnalytics({ url: host.url, username: 'default', password: '', database: 'http_front', createDatabase: true });
 });
 afterAll(async () => {
   await ch?.close();
@@ -33,8 +34,8 @@ describe('the ClickHouse HTTP interface served by chDB', () => {
     expect((await ch.client.ping()).success).toBe(true);
   });
 
-  it('creates tables, inserts rows in the URL+body form, reads them with parameters, and collapses duplicates with FINAL', async () => {
-    await ensurePositionsTable(ch);
+  it('migrates, inserts rows in the URL+body form, reads them with parameters, and collapses duplicates with FINAL', async () => {
+    await migrateAnalytics(ch);
     const rows = [position(7, 0, "it's a \\ tab\there"), position(7, 30), position(8, 0)];
     await insertPositions(ch)([...rows, rows[1]!]);
     expect(await countPositions(ch)([7, 8])).toBe(3);

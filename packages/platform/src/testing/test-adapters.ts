@@ -11,6 +11,7 @@ import { createPgliteDb } from '../adapters/db-pglite';
 import { createPgDb } from '../adapters/db-pg';
 import { createClickHouseAnalytics } from '../adapters/clickhouse';
 import type { Analytics } from '../adapters/analytics';
+import { migrateAnalytics } from '../clickhouse/migrate';
 import { allTopics, compactedTopics } from '@corridor/contracts';
 import { createLogger, type Logger } from '../logger';
 import { inCI, realPart } from './real-parts';
@@ -42,11 +43,15 @@ export async function primaryKind(): Promise<AdapterKind> {
 
 let chdbShared: Promise<Analytics> | undefined;
 
-async function testAnalytics(ns: string): Promise<Analytics> {
+/**
+ * An empty analytics database of its own (CLICKHOUSE_URL's server, else the process's chDB), not
+ * migrated: what a new installation is before its migrate step.
+ */
+export async function emptyTestAnalytics(ns: string): Promise<Analytics> {
   const ch = await realPart('clickhouse');
   if (ch) {
     const u = new URL(ch.url);
-    return createClickHouseAnalytics({ url: `${u.protocol}//${u.host}`, username: decodeURIComponent(u.username || 'default'), password: decodeURIComponent(u.password), database: ns });
+    return createClickHouseAnalytics({ url: `${u.protocol}//${u.host}`, username: decodeURIComponent(u.username || 'default'), password: decodeURIComponent(u.password), database: ns, createDatabase: true });
   }
   // chDB binds one directory per process: every test adapters set of this process shares the
   // engine, each in a database of its own (queries name their tables with the database)
@@ -54,6 +59,13 @@ async function testAnalytics(ns: string): Promise<Analytics> {
   const shared = await chdbShared;
   await shared.client.command({ query: `CREATE DATABASE IF NOT EXISTS ${ns}` });
   return { ...shared, database: ns, close: async () => undefined };
+}
+
+/** A database of its own with the migrations applied, as the migrate step leaves it. */
+export async function testAnalytics(ns: string): Promise<Analytics> {
+  const analytics = await emptyTestAnalytics(ns);
+  await migrateAnalytics(analytics);
+  return analytics;
 }
 
 /** A fresh, isolated set of adapters for one test file (own database, topics, key prefix). */

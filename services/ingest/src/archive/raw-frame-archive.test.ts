@@ -1,7 +1,6 @@
 import { createLogger, type Analytics } from '@corridor/platform';
 import { describe, expect, it } from 'vitest';
 import { RawFrameArchive, type RawFrameRecord } from './raw-frame-archive';
-import { rawFramesDdl } from './raw-frames-table';
 
 /** A ClickHouse stand-in that records inserts and fails while `down`. */
 function fakeAnalytics() {
@@ -32,19 +31,19 @@ const record = (i: number): RawFrameRecord => ({
 const logger = createLogger('test', 'silent');
 
 describe('RawFrameArchive', () => {
-  it('creates the table with the TTL and applies a changed TTL to an existing table', async () => {
+  it('changes no table: it only inserts (the table and its TTL are the migrate step\'s)', async () => {
     const { state, analytics } = fakeAnalytics();
-    await new RawFrameArchive(analytics, { ttlDays: 7, logger }).start();
-    expect(state.commands[0]).toContain('CREATE TABLE IF NOT EXISTS corridor.raw_frames');
-    expect(state.commands[0]).toContain('ORDER BY (device_id, unique_id, received_at)');
-    expect(state.commands[0]).toContain('INTERVAL 7 DAY');
-    expect(state.commands[1]).toBe('ALTER TABLE corridor.raw_frames MODIFY TTL toDateTime(received_at) + INTERVAL 7 DAY');
-    expect(rawFramesDdl({ database: 't' }, 30)[0]).toContain('ENGINE = MergeTree');
+    const archive = new RawFrameArchive(analytics, { logger, flushIntervalMs: 60_000 });
+    archive.start();
+    archive.record(record(1));
+    await archive.close();
+    expect(state.inserted.map((r) => r.id)).toEqual(['id-1']);
+    expect(state.commands).toEqual([]);
   });
 
   it('writes rows with the frame as hex, keeps them while ClickHouse is down and writes them once it is back', async () => {
     const { state, analytics } = fakeAnalytics();
-    const archive = new RawFrameArchive(analytics, { ttlDays: 30, logger, flushIntervalMs: 60_000 });
+    const archive = new RawFrameArchive(analytics, { logger, flushIntervalMs: 60_000 });
     state.down = true;
     archive.record(record(1));
     archive.record(record(2));
@@ -58,7 +57,7 @@ describe('RawFrameArchive', () => {
 
   it('drops the oldest rows beyond its bound while ClickHouse stays down', async () => {
     const { state, analytics } = fakeAnalytics();
-    const archive = new RawFrameArchive(analytics, { ttlDays: 30, logger, maxPendingRows: 3, flushIntervalMs: 60_000 });
+    const archive = new RawFrameArchive(analytics, { logger, maxPendingRows: 3, flushIntervalMs: 60_000 });
     state.down = true;
     for (let i = 1; i <= 5; i++) archive.record(record(i));
     state.down = false;

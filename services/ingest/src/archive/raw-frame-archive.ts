@@ -1,5 +1,5 @@
 import { counter, gauge, type Analytics, type Logger } from '@corridor/platform';
-import { chTime, ensureRawFramesTable, rawFramesTable, type RawFrameRow } from './raw-frames-table';
+import { chTime, rawFramesTable, type RawFrameRow } from './raw-frames-table';
 
 const archived = counter('ingest_raw_frames_archived_total', 'Raw frames written to ClickHouse', ['protocol']);
 const droppedRows = counter('ingest_raw_frames_dropped_total', 'Raw frames not archived because ClickHouse stayed unavailable and the buffer was full');
@@ -22,7 +22,6 @@ export interface RawFrameRecord {
 }
 
 export interface RawFrameArchiveOptions {
-  ttlDays: number;
   flushIntervalMs?: number;
   batchRows?: number;
   /** Rows kept while ClickHouse is unavailable; the oldest go first beyond this. */
@@ -51,8 +50,7 @@ export class RawFrameArchive {
     this.maxFrameBytes = opts.maxFrameBytes ?? 64 * 1024;
   }
 
-  async start(): Promise<void> {
-    await ensureRawFramesTable(this.analytics, this.opts.ttlDays);
+  start(): void {
     this.timer = setInterval(() => void this.flush(), this.opts.flushIntervalMs ?? 1000);
     this.timer.unref();
   }

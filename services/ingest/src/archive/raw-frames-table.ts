@@ -1,54 +1,15 @@
-import { onCluster, storageTable, tableDdl, type Analytics, type Placement, type TableLayout } from '@corridor/platform';
+import type { Analytics } from '@corridor/platform';
 
 /**
- * ClickHouse raw_frames: every frame a device port received, as hex, with what decoding made of it,
- * so a support engineer can replay a device's day through `pnpm decode`. Positions carry the id
- * (positions.raw_frame_id). MergeTree ordered by device and time; rows expire after the TTL.
+ * ClickHouse raw_frames (the table: packages/platform/migrations/clickhouse/0001_baseline.sql): every
+ * frame a device port received, as hex, with what decoding made of it, so a support engineer can
+ * replay a device's day through `pnpm decode`. Positions carry the id (positions.raw_frame_id).
+ * Rows expire after RAW_FRAME_TTL_DAYS, which the migrate step applies.
  */
 export const RAW_FRAMES_TABLE = 'raw_frames';
 
 /** The table's qualified name (queries name the database: a chDB session is shared by a process). */
 export const rawFramesTable = (ch: Analytics): string => `${ch.database}.${RAW_FRAMES_TABLE}`;
-
-/** The table; its TTL (RAW_FRAME_TTL_DAYS) is part of the layout. Sharded by device unique id (frames of unidentified devices have device_id 0). */
-export function rawFramesLayout(ttlDays: number): TableLayout {
-  return {
-    name: RAW_FRAMES_TABLE,
-    columns: `  id String,
-  received_at DateTime64(3, 'UTC'),
-  protocol LowCardinality(String),
-  transport LowCardinality(String),
-  device_id UInt64,
-  unique_id String,
-  remote_address String,
-  frame_hex String,
-  outcome LowCardinality(String),
-  error_reason String,
-  positions UInt16,
-  crc_valid Bool`,
-    engine: 'MergeTree',
-    clauses: `PARTITION BY toYYYYMMDD(received_at)
-ORDER BY (device_id, unique_id, received_at)
-TTL toDateTime(received_at) + INTERVAL ${ttlDays} DAY
-SETTINGS ttl_only_drop_parts = 1`,
-    shardingKey: 'cityHash64(unique_id)',
-  };
-}
-
-/** The statements creating the table where it runs (one node, or a cluster: table-layout.ts), then applying the TTL. */
-export function rawFramesDdl(placement: Placement, ttlDays: number): string[] {
-  if (!Number.isInteger(ttlDays) || ttlDays < 1) throw new RangeError(`raw frame TTL must be a positive number of days, got ${ttlDays}`);
-  return [
-    ...tableDdl(placement, rawFramesLayout(ttlDays)),
-    // a changed RAW_FRAME_TTL_DAYS applies to an existing table (on a cluster, to the local tables holding the rows)
-    `ALTER TABLE ${storageTable(placement, RAW_FRAMES_TABLE)}${onCluster(placement)} MODIFY TTL toDateTime(received_at) + INTERVAL ${ttlDays} DAY`,
-  ];
-}
-
-/** Creates the table, and applies a changed RAW_FRAME_TTL_DAYS to an existing one. */
-export async function ensureRawFramesTable(ch: Analytics, ttlDays: number): Promise<void> {
-  for (const query of rawFramesDdl(ch, ttlDays)) await ch.client.command({ query });
-}
 
 export interface RawFrameRow {
   id: string;

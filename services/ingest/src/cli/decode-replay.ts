@@ -3,16 +3,23 @@ import { toPositionMessage } from '../positions/normalize';
 import { stateOf, stateRecordAt } from '../positions/state-record';
 import { alarmEvent, commandResultEvent } from '../positions/publisher';
 import { sanityCheck } from '../positions/sanity';
-import { decodeJson, decodeParams } from '../protocols/osmand';
+import { decodeJson, decodeParams, OSMAND_PORT } from '../protocols/osmand';
 import { DecodeError, type DecodeResult, type ProtocolSession } from '../protocols/protocol';
-import { decodeTeltonikaUdp } from '../protocols/teltonika/index';
+import { decodeTeltonikaUdp, TELTONIKA_PORT } from '../protocols/teltonika/index';
 import { splitStream } from '../tcp/split-stream';
 import { tcpProtocol, tcpProtocols } from '../tcp/tcp-protocols';
 
 /** Protocol names `pnpm decode` accepts: every TCP protocol, Teltonika UDP datagrams, OsmAnd query strings or JSON bodies. */
 export const replayProtocols = [...tcpProtocols.map((e) => e.protocol.name), 'teltonika-udp', 'osmand'];
+
+/** Every protocol `pnpm decode` replays with the port ingest serves it on by default, its transport and the variable that moves it. */
+export const replayPorts: readonly { protocol: string; port: number; transport: string; variable: string }[] = [
+  ...tcpProtocols.map((e) => ({ protocol: e.protocol.name, port: e.protocol.defaultPort, transport: 'tcp', variable: e.portVar })),
+  { protocol: 'teltonika-udp', port: TELTONIKA_PORT, transport: 'udp', variable: 'TELTONIKA_PORT' },
+  { protocol: 'osmand', port: OSMAND_PORT, transport: 'http', variable: 'OSMAND_PORT' },
+];
 /** Protocols whose frames are text; the others default to hex lines. */
-export const textProtocols = new Set(['h02', 'gps103', 'tk103', 'meitrack', 'queclink', 'osmand']);
+export const textProtocols = new Set(['h02', 'gps103', 'tk103', 'meitrack', 'queclink', 'wialon', 'osmand']);
 /** Placeholder registry id: the replay does not look devices up. */
 const NO_DEVICE = 0;
 const MAX_FRAME = 64 * 1024;

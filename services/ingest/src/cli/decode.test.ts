@@ -1,14 +1,24 @@
 import { spawn } from 'node:child_process';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { parseConfig } from '@corridor/platform';
+import { IngestConfig } from '../config';
 import { main } from './decode';
-import type { ReplaySummary } from './decode-replay';
+import { replayProtocols, type ReplaySummary } from './decode-replay';
 
 /**
  * `pnpm decode` on real frames. Captures: GT06 login and 0x22 location, Teltonika codec 8 from
  * Traccar's public decoder tests (Gt06ProtocolDecoderTest, TeltonikaProtocolDecoderTest,
  * Gps103ProtocolDecoderTest); the Meitrack line is a Nairobi report from the Meitrack decoder test.
  */
+/** The CLI's output lines as written (for --help, which is not JSON). */
+async function runRaw(args: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(args, { input: Readable.from(['']), write: (l) => out.push(l), error: (l) => err.push(l) });
+  return { code, out, err };
+}
+
 async function run(args: string[], lines: string[]): Promise<{ code: number; out: Record<string, unknown>[]; err: string[] }> {
   const out: Record<string, unknown>[] = [];
   const err: string[] = [];
@@ -90,6 +100,20 @@ describe('pnpm decode', () => {
     expect((await run(['--protocol', 'nope'], [])).code).toBe(2);
     expect((await run(['--protocol', 'gt06', '--hex', '--text'], [])).code).toBe(2);
     expect((await run([], [])).err[0]).toContain('usage: pnpm decode');
+  });
+
+  it('--help lists every protocol it replays with the port ingest serves it on, as the config defaults it', async () => {
+    const { code, out, err } = await runRaw(['--help']);
+    expect(code).toBe(0);
+    expect(err).toEqual([]);
+    const text = out.join('\n');
+    const defaults = parseConfig(IngestConfig, {}) as unknown as Record<string, number>;
+    for (const name of replayProtocols) {
+      const row = new RegExp(`^ {2}${name} +(\\d+)/(tcp|udp|http) +([A-Z0-9_]+_PORT) `, 'm').exec(text);
+      expect(row, `${name} in --help`).not.toBeNull();
+      expect(Number(row![1]), `${name}'s port`).toBe(defaults[row![3]!]);
+    }
+    expect(text).toMatch(/^ {2}wialon +5039\/tcp +WIALON_PORT/m);
   });
 
   it('runs as `pnpm decode` from the repository root', async () => {

@@ -8,7 +8,7 @@
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { DecodeReplay, replayProtocols, textProtocols } from './decode-replay';
+import { DecodeReplay, replayPorts, replayProtocols, textProtocols } from './decode-replay';
 
 export interface DecodeIo {
   input: NodeJS.ReadableStream;
@@ -17,6 +17,14 @@ export interface DecodeIo {
 }
 
 const USAGE = `usage: pnpm decode --protocol <${replayProtocols.join('|')}> [--hex|--text] < frames.txt`;
+
+/** The usage and every protocol with the port ingest serves it on (its default; the variable moves it). */
+const HELP = [
+  USAGE,
+  '',
+  'protocols (default port/transport, the ingest variable that sets it; lines default to text or hex):',
+  ...replayPorts.map((p) => `  ${p.protocol.padEnd(14)} ${`${p.port}/${p.transport}`.padEnd(10)} ${p.variable.padEnd(15)} ${textProtocols.has(p.protocol) ? 'text' : 'hex'}`),
+].join('\n');
 
 /** The CLI without the process: returns the exit code. */
 export async function main(argv: string[], io: DecodeIo): Promise<number> {
@@ -31,7 +39,7 @@ export async function main(argv: string[], io: DecodeIo): Promise<number> {
     return 2;
   }
   if (values.help) {
-    io.write(USAGE);
+    io.write(HELP);
     return 0;
   }
   if (!values.protocol || !replayProtocols.includes(values.protocol) || (values.hex && values.text)) {

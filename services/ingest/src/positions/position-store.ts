@@ -1,6 +1,6 @@
 import { PositionMessage, Topics } from '@corridor/contracts';
 import {
-  cacheKeys, consumeValidated, ensureEventsTable, ensurePositionsTable, gauge, insertEvents, insertPositions, unavailable,
+  cacheKeys, consumeValidated, gauge, insertEvents, insertPositions, unavailable,
   type Analytics, type Bus, type Cache, type Logger, type Subscription,
 } from '@corridor/platform';
 import { reportedEvents } from './publisher';
@@ -17,8 +17,6 @@ const lastFix = gauge('position_writer_last_fix_lag_seconds', 'Server time minus
  * resent position is not later than itself.
  */
 export async function startPositionStore(deps: { bus: Bus; analytics: Analytics; cache: Cache; logger: Logger }): Promise<Subscription> {
-  await ensurePositionsTable(deps.analytics);
-  await ensureEventsTable(deps.analytics);
   const insert = insertPositions(deps.analytics);
   const insertReported = insertEvents(deps.analytics);
   return consumeValidated({

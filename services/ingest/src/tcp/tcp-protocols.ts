@@ -9,9 +9,10 @@ import { jt808Protocol } from '../protocols/jt808/index';
 import { ruptelaProtocol } from '../protocols/ruptela/index';
 import { jt701Protocol } from '../protocols/jt701/index';
 import { queclinkProtocol } from '../protocols/queclink/index';
+import { wialonLoginReject, wialonProtocol } from '../protocols/wialon/index';
 import type { IngestConfig } from '../config';
 
-type PortVar = 'GT06_PORT' | 'TELTONIKA_PORT' | 'H02_PORT' | 'GPS103_PORT' | 'TK103_PORT' | 'MEITRACK_PORT' | 'JT808_PORT' | 'RUPTELA_PORT' | 'JT701_PORT' | 'QUECLINK_PORT';
+type PortVar = 'GT06_PORT' | 'TELTONIKA_PORT' | 'H02_PORT' | 'GPS103_PORT' | 'TK103_PORT' | 'MEITRACK_PORT' | 'JT808_PORT' | 'RUPTELA_PORT' | 'JT701_PORT' | 'QUECLINK_PORT' | 'WIALON_PORT';
 
 export interface TcpProtocolEntry {
   protocol: Protocol;
@@ -33,9 +34,10 @@ export const tcpProtocols: readonly TcpProtocolEntry[] = [
   { protocol: ruptelaProtocol, portVar: 'RUPTELA_PORT' },
   { protocol: jt701Protocol, portVar: 'JT701_PORT' },
   { protocol: queclinkProtocol, portVar: 'QUECLINK_PORT' },
+  { protocol: wialonProtocol, portVar: 'WIALON_PORT', loginReject: wialonLoginReject },
 ];
 
-export type TcpProtocolName = 'gt06' | 'teltonika' | 'h02' | 'gps103' | 'tk103' | 'meitrack' | 'jt808' | 'ruptela' | 'jt701' | 'queclink';
+export type TcpProtocolName = 'gt06' | 'teltonika' | 'h02' | 'gps103' | 'tk103' | 'meitrack' | 'jt808' | 'ruptela' | 'jt701' | 'queclink' | 'wialon';
 
 export function tcpProtocol(name: string): TcpProtocolEntry | undefined {
   return tcpProtocols.find((e) => e.protocol.name === name);

@@ -6,7 +6,7 @@ import {
   CombinedReportItem, DeviceInput, EventMessage, PositionMessage, positionId, ReportGeofence, reportsEndpoints, XLSX_MEDIA_TYPE,
   type EventMessageInput,
 } from '@corridor/contracts';
-import { ensureEventsTable, insertEvents, insertPositions, type Identity } from '@corridor/platform';
+import { insertEvents, insertPositions, type Identity } from '@corridor/platform';
 import { runCommonRouteTests } from '@corridor/platform/testing/common-route-tests';
 import { asUser, TEST_IDENTITY_SECRET, testUsers } from '@corridor/platform/testing/identity';
 import { createTestAdapters, primaryKind, type TestAdapters } from '@corridor/platform/testing/test-adapters';
@@ -39,7 +39,6 @@ beforeAll(async () => {
   const put = insertPositions(adapters.analytics);
   await put(trackPositions(ids.a, 'gc-KDA001A', fixes).map((p) => PositionMessage.parse(p)));
   await put(trackPositions(ids.b, 'gc-KDB001B', fixes.slice(0, 10)).map((p) => PositionMessage.parse(p)));
-  await ensureEventsTable(adapters.analytics);
   const events: EventMessageInput[] = [
     // a: port 7 from 10 to 20 min, border post 9 nested inside from 12 to 15 min; a second port visit still open at the end
     ...visits(ids.a, [['geofenceEnter', 600, '7'], ['geofenceEnter', 720, '9'], ['geofenceExit', 900, '9'], ['geofenceExit', 1200, '7'], ['geofenceEnter', 3000, '7']]),

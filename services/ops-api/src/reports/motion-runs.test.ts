@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PositionMessage, type PositionMessageInput, type ReportStop, type ReportTrip } from '@corridor/contracts';
-import { ensurePositionsTable, insertPositions } from '@corridor/platform';
+import { insertPositions } from '@corridor/platform';
 import { queryFixesAt, streamReportFixes, type ReportFixRow } from '@corridor/platform/clickhouse/report-positions';
 import { streamMotionRuns } from '@corridor/platform/clickhouse/report-motion-runs';
 import { createTestAdapters, primaryKind, type TestAdapters } from '@corridor/platform/testing/test-adapters';
@@ -39,7 +39,6 @@ function randomThresholds(seed: number): TripThresholds {
 
 beforeAll(async () => {
   adapters = await createTestAdapters(await primaryKind());
-  await ensurePositionsTable(adapters.analytics);
   // redeliveries stay second rows of their keys (a merge would collapse them before the reads)
   await adapters.analytics.client.command({ query: `SYSTEM STOP MERGES ${adapters.analytics.database}.positions` });
   const put = (ps: PositionMessageInput[]) => insertPositions(adapters.analytics)(ps.map((p) => PositionMessage.parse(p)));

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import {
   DeviceInput, EventMessage, PositionMessage, ReportStop, ReportSummary, ReportTrip, reportsEndpoints, XLSX_MEDIA_TYPE,
 } from '@corridor/contracts';
-import { ensureEventsTable, insertEvents, insertPositions, type Identity } from '@corridor/platform';
+import { insertEvents, insertPositions, type Identity } from '@corridor/platform';
 import { runCommonRouteTests } from '@corridor/platform/testing/common-route-tests';
 import { asUser, TEST_IDENTITY_SECRET, testUsers, userWith } from '@corridor/platform/testing/identity';
 import { createTestAdapters, primaryKind, type TestAdapters } from '@corridor/platform/testing/test-adapters';
@@ -47,7 +47,6 @@ beforeAll(async () => {
   await put(trackPositions(ids.a1, 'rep-KBX101A', dayFixes).map((p) => PositionMessage.parse(p)));
   await put(trackPositions(ids.a2, 'rep-KBX102A', dayFixes.slice(0, 400), false).map((p) => PositionMessage.parse(p)));
   await put(trackPositions(ids.b1, 'rep-KCB201B', dayFixes).map((p) => PositionMessage.parse(p)));
-  await ensureEventsTable(adapters.analytics);
   await insertEvents(adapters.analytics)([
     EventMessage.parse({ id: 'ev1', type: 'alarm', eventTime: at(100), deviceId: ids.a1, attributes: { alarm: 'sos' } }),
     EventMessage.parse({ id: 'ev2', type: 'geofenceEnter', eventTime: at(200), deviceId: ids.a1, geofenceId: '5' }),

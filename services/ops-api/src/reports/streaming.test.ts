@@ -3,7 +3,7 @@ import { request } from 'undici';
 import { stringify } from 'csv-stringify/sync';
 import ExcelJS from 'exceljs';
 import { DeviceInput, EventMessage, PositionMessage, type PositionMessageInput, positionId } from '@corridor/contracts';
-import { ensureEventsTable, insertEvents, insertPositions, queryEvents, queryPositionHistory, type Analytics } from '@corridor/platform';
+import { insertEvents, insertPositions, queryEvents, queryPositionHistory, type Analytics } from '@corridor/platform';
 import { asUser, TEST_IDENTITY_SECRET, testUsers } from '@corridor/platform/testing/identity';
 import { createTestAdapters, primaryKind, type TestAdapters } from '@corridor/platform/testing/test-adapters';
 import { build, type OpsApiService } from '../app';
@@ -88,7 +88,6 @@ beforeAll(async () => {
   ]);
   // the same position written twice: the first arrival (earliest server time) is the one kept
   await put([fix(odd, 1, { ignition: null, attributes: oddAttributes, speed: 9.5, serverTime: new Date(T0 + 10_500).toISOString() })]);
-  await ensureEventsTable(adapters.analytics);
   await insertEvents(adapters.analytics)([
     EventMessage.parse({ id: 'e1', type: 'alarm', eventTime: new Date(T0 + 1000).toISOString(), deviceId: odd, attributes: { alarm: 'sos', note: 'a "b", c' } }),
     EventMessage.parse({ id: 'e2', type: 'geofenceEnter', eventTime: new Date(T0 + 2000).toISOString(), deviceId: odd, geofenceId: 'g-9', latitude: -1.3, longitude: 36.9 }),

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PositionMessage, ReportSummary, type PositionMessageInput, positionId } from '@corridor/contracts';
 import { EARTH_RADIUS_M } from '@corridor/geodata/geo-math';
-import { ensurePositionsTable, insertPositions } from '@corridor/platform';
+import { insertPositions } from '@corridor/platform';
 import { streamReportFixes } from '@corridor/platform/clickhouse/report-positions';
 import { streamSummaryParts } from '@corridor/platform/clickhouse/report-summary';
 import { createTestAdapters, primaryKind, type TestAdapters } from '@corridor/platform/testing/test-adapters';
@@ -162,7 +162,6 @@ function withStateRecords(id: number, beforeAnyFix = false): PositionMessageInpu
 
 beforeAll(async () => {
   adapters = await createTestAdapters(await primaryKind());
-  await ensurePositionsTable(adapters.analytics);
   await put(trackPositions(7, 'sum-7', dayTrack));
   await put(trackPositions(8, 'sum-8', dayTrack, false).map((p) => ({ ...p, ignition: null })));
   const night = buildTrack({ start: new Date('2026-03-02T18:00:00Z'), origin: [36.82, -1.29], everySeconds: 60, segments: [{ kind: 'drive', seconds: 12 * 3600, kmh: 60 }] });

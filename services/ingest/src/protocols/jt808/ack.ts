@@ -6,6 +6,8 @@ import { encodeJt808, type Jt808Address, type Jt808Header } from './frame';
  * (reply serial WORD, result BYTE, authentication code STRING when the result is 0).
  */
 export const JT808_GENERAL_RESPONSE = 0x8001;
+/** The vendor answer to 0x5501/0x5502 (Traccar's MSG_GENERAL_RESPONSE_2): message id WORD, result BYTE, one-byte serial. */
+export const JT808_GENERAL_RESPONSE_2 = 0x4401;
 export const JT808_REGISTER_RESPONSE = 0x8100;
 
 /** General response results. */
@@ -28,6 +30,13 @@ export function encodeJt808GeneralResponse(to: Jt808Header, platformSerial: numb
   body.writeUInt16BE(to.msgId, 2);
   body.writeUInt8(result, 4);
   return encodeJt808(JT808_GENERAL_RESPONSE, to, platformSerial, body);
+}
+
+export function encodeJt808VendorResponse(to: Jt808Header, platformSerial: number): Buffer {
+  const body = Buffer.alloc(3);
+  body.writeUInt16BE(to.msgId, 0);
+  body.writeUInt8(JT808_RESULT.ok, 2);
+  return encodeJt808(JT808_GENERAL_RESPONSE_2, to, platformSerial, body, true);
 }
 
 export function encodeJt808RegisterResponse(to: Jt808Header, platformSerial: number, authCode: string): Buffer {

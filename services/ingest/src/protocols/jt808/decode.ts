@@ -3,6 +3,8 @@ import { encodeJt808GeneralResponse, encodeJt808RegisterResponse, JT808_RESULT, 
 import type { Jt808Session } from './commands';
 import { parseJt808, type Jt808Header } from './frame';
 import { decodeJt808Location, JT808_BASIC_LENGTH } from './location';
+import { decodeOtherJt808 } from './other-messages';
+import { decodeJt808Text } from './text';
 
 /**
  * JT/T 808 terminal messages (2013 and 2019 editions; ids from the standards, section 8):
@@ -13,6 +15,8 @@ import { decodeJt808Location, JT808_BASIC_LENGTH } from './location';
  * - 0x0200 location report → one position (or a state record when its time is not a date), 0x8001;
  * - 0x0704 batch upload (type 1: blind-area re-upload → `archive`) → positions, 0x8001;
  * - 0x0001 terminal general response → the result of a command sent with 0x8105/0x8300;
+ * - 0x0107, 0x0210, 0x0701, 0x0702, 0x0900, 0x1007, 0x1300, 0x2070, 0x5501/0x5502, 0x6006 and the
+ *   JT709's `( ... )` text frames: other-messages.ts, text.ts;
  * - 0x0003 logout → acknowledged, nothing stored; sub-packaged and encrypted messages, and every
  *   other id, are refused with a reason (0x8001 result 0 for sub-packages so the terminal goes on,
  *   result 3 "not supported" for the rest).
@@ -113,12 +117,13 @@ function decodeMessage(c: Context): DecodeResult {
     case JT808_MSG.logout:
       return ignored(c, 'terminal logout', ack(c));
     default:
-      return ignored(c, 'message type not supported', ack(c, JT808_RESULT.notSupported));
+      return decodeOtherJt808(c, () => ack(c)) ?? ignored(c, 'message type not supported', ack(c, JT808_RESULT.notSupported));
   }
 }
 
 /** Decodes one whole frame (as cut by splitJt808Frames). Throws only DecodeError. */
 export function decodeJt808(frame: Buffer, session: Jt808Session): DecodeResult {
+  if (frame[0] === 0x28) return decodeJt808Text(frame, session);
   const { header, body, crcValid } = parseJt808(frame);
   session.deviceId = header.terminalId;
   session.jt808 = { v2019: header.v2019, protocolVersion: header.protocolVersion, phone: Buffer.from(header.phone) };

@@ -1,164 +1,167 @@
 import { DecodeError, type DecodedPosition, type DecodeResult, type ProtocolSession } from '../protocol';
-import { Alarms, commandResult, ignoredResult, positionOf, positionsResult, stateResult, type Attributes } from '../result';
-import { hours, LOCATION_FIELDS, num, readLocation, readStatus, time, type Location } from './fields';
-import { familyOf, MOTION_STATES, QUECLINK_REPORTS, type Family, type Layout } from './messages';
+import { Alarms, commandResult, positionOf, positionsResult, stateResult, type Attributes } from '../result';
+import { findBlocks, findCell, type Block } from './blocks';
+import { readCan } from './can';
+import { time } from './fields';
+import { modelOf, type Model } from './models';
+import { readObd } from './obd';
+import { alarmOf, readHead, reportOf } from './reports';
+import { readGsm, readGt300Info, readInfo, readLbs, readTransparent, readVersion, readWifiReport } from './status';
+import { readTail } from './tail';
 
 /**
- * Queclink @Track ASCII messages (GV300, GV55, GL300 families; layouts in messages.ts):
- * - `+RESP`/`+BUFF` reports → positions (`+BUFF`: stored while offline → `archive`), or a state record
- *   when no block holds a fix; alarms as Traccar names; answered `+SACK:<count>$` (devices with SACK
- *   enabled resend what was not acknowledged);
- * - `GTINF` → state record (ICCID, signal, power, battery, charging, ignition and motion);
- * - `GTPNA`/`GTPFA` → state record with `powerOn`/`powerOff`;
- * - `+ACK:GTHBD` heartbeat → answered `+SACK:GTHBD,<version>,<count>$`; other `+ACK` → command result;
- * - reports of other models, and other report types, are refused with the reason (not acknowledged).
+ * Queclink @Track text messages of every model (Queclink's @Track air interface protocols for the
+ * GV, GL, GMT, GB, CV and GT series; Traccar's Gl200TextProtocolDecoder and its public test messages
+ * for the layouts). One reading for all models: a report's locations are found by their shape
+ * (blocks.ts), the fields before them by the report type (reports.ts), those after them by their
+ * shape and, where the shape leaves it open, the model (tail.ts, models.ts); no model is refused.
+ * - `+RESP`/`+BUFF` reports with locations → positions (`+BUFF`: stored while offline → `archive`),
+ *   alarms by report type; a report whose locations hold no fix → a state record with the cell;
+ * - `GTINF`, `GTVER`, `GTGSM`, `GTWIF`, `GTLBS`, `GTDTT`, `GTPNA`/`GTPFA`, a `GTCAN` without a
+ *   location → state records;
+ * - every report is answered `+SACK:<count>$` (devices with SACK enabled resend what was not);
+ * - `+ACK:GTHBD` heartbeat → answered `+SACK:GTHBD,<version>,<count>$`; other `+ACK` → command result.
  */
 const HEADER = /^\+(RESP|BUFF|ACK):GT([A-Z0-9]{3})$/;
 const IMEI = /^(\d{15}|[0-9A-Fa-f]{14})$/;
-const BLOCK_START = 4;
-const MAX_BLOCKS = 50;
+const VIN = /^(?=.*\d)(?=.*[A-HJ-NPR-Z])[A-HJ-NPR-Z0-9]{17}$/;
+const COUNT = /^[0-9A-Fa-f]{4}$/;
 
-interface Parsed {
+export interface Message {
   v: string[];
-  kind: string;
+  kind: 'RESP' | 'BUFF' | 'ACK';
   type: string;
   version: string;
+  model: Model;
   imei: string;
   text: string;
+  /** Index of the device name (after the IMEI, or after a VIN that follows it). */
+  nameAt: number;
+  vin: string | null;
+  /** Index of the send time: the fields of the report end before it. */
+  end: number;
+  count: string;
 }
 
-function parse(frame: Buffer): Parsed {
-  const text = frame.toString('latin1');
-  const v = (text.endsWith('$') ? text.slice(0, -1) : text).split(',');
+export function parseQueclink(frame: Buffer): Message {
+  const text = frame.toString('latin1').replace(/\$$/, '');
+  const v = text.split(',');
   const m = HEADER.exec(v[0] ?? '');
-  if (!m || v.length < 4) throw new DecodeError('malformed', `queclink: not an @Track message (${text.slice(0, 24)})`);
-  const imei = v[2] ?? '';
+  if (!m || v.length < 3) throw new DecodeError('malformed', `queclink: not an @Track message (${text.slice(0, 24)})`);
+  let version = v[1] ?? '';
+  let imeiAt = 2;
+  if (!IMEI.test(v[2] ?? '') && IMEI.test(version)) {
+    // the GT300 series sends no protocol version after the header (it closes the message instead)
+    imeiAt = 1;
+    version = '';
+  }
+  const imei = v[imeiAt] ?? '';
   if (!IMEI.test(imei)) throw new DecodeError('bad_id', `queclink: no IMEI in ${text.slice(0, 40)}`);
-  return { v, kind: m[1]!, type: m[2]!, version: v[1] ?? '', imei, text };
-}
-
-/** The tail's attributes by family (see messages.ts). */
-function readTail(tail: readonly string[], layout: Layout, family: Family, attributes: Attributes): void {
-  const gl = family === 'GL300';
-  const setOdometer = (km: string | undefined) => {
-    const value = num(km);
-    if (value !== null && km?.includes('.')) attributes.odometer = Math.round(value * 1000);
-  };
-  const setBattery = (pct: string | undefined) => {
-    const value = num(pct);
-    if (value !== null && Number.isInteger(value) && value <= 100) attributes.batteryLevel = value;
-  };
-  if (layout.tail === 'ign') {
-    const h = hours(tail[0]);
-    if (h !== null) attributes.hours = h;
-    setOdometer(tail[1]);
-  } else if ((layout.tail === 'fri' || layout.tail === 'event') && gl) {
-    setBattery(tail[0]);
-  } else if (layout.tail === 'event') {
-    setOdometer(tail[0]);
-  } else if (layout.tail === 'fri') {
-    const [mileage, hourMeter, adc1, adc2, battery, status] = tail;
-    setOdometer(mileage);
-    const h = hours(hourMeter);
-    if (h !== null) attributes.hours = h;
-    for (const [key, value] of [['adc1', adc1], ['adc2', adc2]] as const) {
-      const mv = num(value);
-      if (mv !== null) attributes[key] = mv / 1000;
-    }
-    setBattery(battery);
-    readStatus(status, attributes);
+  let end = v.length - 2;
+  let count = v[v.length - 1] ?? '';
+  if (!COUNT.test(count) && /^[0-9A-Fa-f]{10}$/.test(count) && COUNT.test(v[v.length - 2] ?? '')) {
+    count = v[v.length - 2]!;
+    end = v.length - 3;
   }
+  const vinCandidate = v[imeiAt + 1] ?? '';
+  const vin = m[2] !== 'OBD' && VIN.test(vinCandidate) ? vinCandidate : null;
+  return { v, kind: m[1] as Message['kind'], type: m[2]!, version, model: modelOf(version), imei, text, nameAt: imeiAt + (vin ? 2 : 1), vin, end: Math.max(end, imeiAt + 1), count };
 }
 
-function alarmOf(layout: Layout, reportType: number): string | null {
-  if (typeof layout.alarm === 'function') return layout.alarm(reportType);
-  return layout.alarm ?? null;
+type Options = { type: string; crcValid: boolean; deviceId: string; ack?: Buffer };
+
+function deviceTime(msg: Message): Date | null {
+  return time(msg.v[msg.end]);
 }
 
-/** A report with a location layout (`blocks` or `single`) or none. */
-function report(p: Parsed, family: Family, layout: Layout, o: { type: string; crcValid: boolean; deviceId: string; ack?: Buffer }): DecodeResult {
-  const { v } = p;
-  const end = v.length - 2; // send time, count
-  const attributes: Attributes = {};
-  const locations: Location[] = [];
-  let after = BLOCK_START;
-  let reportType = 0;
-  if (layout.location === 'blocks') {
-    const [a, b, n] = [v[BLOCK_START], v[BLOCK_START + 1], num(v[BLOCK_START + 2])];
-    if (n === null || !Number.isInteger(n) || n < 1 || n > MAX_BLOCKS) throw new DecodeError('malformed', `queclink: GT${p.type} without a position count`);
-    after = BLOCK_START + 3 + n * LOCATION_FIELDS;
-    if (after > end) throw new DecodeError('truncated', `queclink: GT${p.type} shorter than its ${n} positions`);
-    for (let i = 0; i < n; i++) locations.push(readLocation(v, BLOCK_START + 3 + i * LOCATION_FIELDS));
-    reportType = b && /^[0-9A-Fa-f]{1,2}$/.test(b) ? parseInt(b, 16) : 0;
-    const power = num(a);
-    if (family !== 'GL300' && power !== null && power > 10) attributes.power = power / 1000;
-  } else if (layout.location === 'single') {
-    after = BLOCK_START + layout.head + LOCATION_FIELDS;
-    if (after > end) throw new DecodeError('truncated', `queclink: GT${p.type} shorter than its position`);
-    locations.push(readLocation(v, BLOCK_START + layout.head));
-    const head = v[BLOCK_START];
-    if (p.type === 'STT' && head && /^[0-9A-Fa-f]{2}$/.test(head)) Object.assign(attributes, MOTION_STATES[parseInt(head, 16)] ?? {});
-    if (p.type === 'BPL' && num(head) !== null) attributes.battery = num(head);
-  }
-  readTail(v.slice(after, end), layout, family, attributes);
-  if (layout.ignition !== undefined) attributes.ignition = layout.ignition;
-  if (p.kind === 'BUFF') attributes.archive = true;
+/** Positions of the located blocks (head and tail values and the alarm on the last), or the state record. */
+function located(msg: Message, blocks: Block[], extra: Attributes, alarm: string | null, o: Options): DecodeResult {
   const alarms = new Alarms();
-  alarms.add(alarmOf(layout, reportType));
-
-  const fixes = locations.filter((l) => l.fix);
+  alarms.add(alarm);
+  const archive: Attributes = msg.kind === 'BUFF' ? { archive: true } : {};
+  const fixes = blocks.filter((b) => b.fix);
   if (!fixes.length) {
-    const state: Attributes = { ...locations.reduce((acc, l) => ({ ...acc, ...l.attributes }), {}), ...attributes };
-    return stateResult(state, alarms, { ...o, deviceTime: time(v[end]) });
+    const state: Attributes = { ...(blocks.length ? blocks[blocks.length - 1]!.attributes : findCell(msg.v, msg.nameAt + 1, msg.end)), ...extra, ...archive };
+    delete state.hdop;
+    return stateResult(state, alarms, { ...o, deviceTime: deviceTime(msg) });
   }
-  const positions: DecodedPosition[] = fixes.map((l, i) => {
+  const positions: DecodedPosition[] = fixes.map((b, i) => {
     const last = i === fixes.length - 1;
-    const attrs: Attributes = last ? { ...l.attributes, ...attributes } : { ...l.attributes, ...(p.kind === 'BUFF' ? { archive: true } : {}) };
-    return positionOf(l.fix!, attrs, last ? alarms : new Alarms(), p.imei);
+    const attributes = last ? { ...b.attributes, ...extra, ...archive } : { ...b.attributes, ...archive };
+    return positionOf(b.fix!, attributes, last ? alarms : new Alarms(), msg.imei);
   });
   return positionsResult(positions, o);
 }
 
-/** GTINF: motion state, ICCID, signal, [external power mV | odometer km], backup battery V, charging. */
-function info(p: Parsed, o: { type: string; crcValid: boolean; deviceId: string; ack?: Buffer }): DecodeResult {
-  const { v } = p;
-  const attributes: Attributes = {};
-  const state = v[4] && /^[0-9A-Fa-f]{2}$/.test(v[4]) ? MOTION_STATES[parseInt(v[4], 16)] : undefined;
-  if (state) Object.assign(attributes, state);
-  if (v[5]) attributes.iccid = v[5];
-  const rssi = num(v[6]);
-  if (rssi !== null) attributes.rssi = rssi;
-  const powerOrOdometer = num(v[9]);
-  if (powerOrOdometer !== null) {
-    if (v[9]!.includes('.')) attributes.odometer = Math.round(powerOrOdometer * 1000);
-    else attributes.power = powerOrOdometer / 1000;
+/** A report with locations: head by report type, locations by shape, tail by shape and model. */
+function report(msg: Message, o: Options): DecodeResult {
+  const { v, model } = msg;
+  const from = msg.nameAt + 1;
+  const blocks = findBlocks(v, from, msg.end, model);
+  const type = reportOf(msg.type);
+  const attributes: Attributes = msg.vin ? { vin: msg.vin } : {};
+  const head = v.slice(from, blocks.length ? blocks[0]!.start : msg.end);
+  readHead(type, head, attributes);
+  if (blocks.length) {
+    const tail = v.slice(blocks[blocks.length - 1]!.end, msg.end);
+    readTail(tail, model, attributes, { extras: type.engine === true && /^GV500/.test(model.name) });
   }
-  const battery = num(v[11]);
-  if (battery !== null) attributes.battery = battery;
-  if (v[12] === '1') attributes.charge = true;
-  else if (v[12] === '0') attributes.charge = false;
-  return stateResult(attributes, new Alarms(), { ...o, deviceTime: time(v[v.length - 2]) });
+  return located(msg, blocks, attributes, alarmOf(type, head), o);
+}
+
+function state(msg: Message, attributes: Attributes, o: Options, alarm: string | null = null): DecodeResult {
+  const alarms = new Alarms();
+  alarms.add(alarm);
+  return stateResult({ ...attributes, ...(msg.kind === 'BUFF' ? { archive: true } : {}) }, alarms, { ...o, deviceTime: deviceTime(msg) });
+}
+
+function decodeMessage(msg: Message, o: Options): DecodeResult {
+  const { v, end } = msg;
+  const at = msg.nameAt + 1;
+  switch (msg.type) {
+    case 'INF':
+      return state(msg, msg.version ? readInfo(v, at, msg.model) : readGt300Info(v, msg.nameAt), o);
+    case 'VER':
+      return state(msg, readVersion(v, at), o);
+    case 'GSM':
+      return state(msg, readGsm(v, end), o);
+    case 'WIF':
+      return state(msg, readWifiReport(v, at, end), o);
+    case 'LBS':
+      return state(msg, readLbs(v, at, end), o);
+    case 'DTT':
+      return state(msg, readTransparent(v, end), o);
+    case 'PNA':
+    case 'PFA':
+      return state(msg, {}, o, msg.type === 'PNA' ? 'powerOn' : 'powerOff');
+    case 'CAN': {
+      const blocks = findBlocks(v, msg.nameAt + 4, end, msg.model);
+      return located(msg, blocks, readCan(v, msg.nameAt + 3, msg.model), null, o);
+    }
+    case 'OBD': {
+      const blocks = findBlocks(v, 7, end, msg.model);
+      const attributes = readObd(v, blocks[0]?.start ?? end);
+      if (blocks.length) readTail(v.slice(blocks[blocks.length - 1]!.end, end), msg.model, attributes, { extras: false });
+      return located(msg, blocks, attributes, null, o);
+    }
+    default:
+      return report(msg, o);
+  }
 }
 
 export function decodeQueclink(frame: Buffer, session: ProtocolSession): DecodeResult {
-  const p = parse(frame);
-  session.deviceId = p.imei;
-  const count = p.v[p.v.length - 1] ?? '';
-  const o = { type: `GT${p.type}`, crcValid: true, deviceId: p.imei };
-  if (p.kind === 'ACK') {
-    if (p.type === 'HBD') return { kind: 'heartbeat', positions: [], ...o, ack: Buffer.from(`+SACK:GTHBD,${p.version},${count}$`) };
-    return commandResult(p.text.replace(/\$$/, ''), o);
+  const msg = parseQueclink(frame);
+  session.deviceId = msg.imei;
+  const o: Options = { type: `GT${msg.type}`, crcValid: true, deviceId: msg.imei };
+  if (msg.kind === 'ACK') {
+    if (msg.type === 'HBD') return { kind: 'heartbeat', positions: [], ...o, ack: Buffer.from(`+SACK:GTHBD,${msg.version},${msg.count}$`) };
+    return commandResult(msg.text, o);
   }
-  const family = familyOf(p.version);
-  if (!family) return ignoredResult(`model not supported (protocol version ${p.version || 'missing'})`, o);
-  const withAck = { ...o, ...(/^[0-9A-Fa-f]{4}$/.test(count) ? { ack: Buffer.from(`+SACK:${count}$`) } : {}) };
-  if (p.type === 'INF') return info(p, withAck);
-  const layout = QUECLINK_REPORTS[p.type];
-  if (!layout) return ignoredResult(`message type not supported for ${family}`, o);
+  if (COUNT.test(msg.count)) o.ack = Buffer.from(`+SACK:${msg.count}$`);
   try {
-    return report(p, family, layout, withAck);
+    return decodeMessage(msg, o);
   } catch (err) {
     if (err instanceof DecodeError) throw err;
-    throw new DecodeError(err instanceof RangeError ? 'truncated' : 'malformed', `queclink: GT${p.type}: ${(err as Error).message}`);
+    throw new DecodeError(err instanceof RangeError ? 'truncated' : 'malformed', `queclink: GT${msg.type}: ${(err as Error).message}`);
   }
 }

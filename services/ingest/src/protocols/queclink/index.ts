@@ -37,7 +37,7 @@ export function encodeQueclinkCommand(cmd: { type: string; attributes?: Record<s
   return Buffer.from(text, 'latin1');
 }
 
-/** Queclink @Track ASCII (GV300, GV55, GL300) over TCP. */
+/** Queclink @Track (every model: GV, GL, GMT, GB, CV, GT series) over TCP. */
 export const queclinkProtocol: Protocol = {
   name: 'queclink',
   defaultPort: QUECLINK_PORT,
@@ -49,4 +49,5 @@ export const queclinkProtocol: Protocol = {
 
 export { decodeQueclink } from './decode';
 export { splitQueclinkFrames } from './frame';
-export { QUECLINK_FAMILIES, QUECLINK_REPORTS } from './messages';
+export { modelOf } from './models';
+export { REPORT_TYPES } from './reports';

@@ -19,7 +19,9 @@ const WORK_MS = 25;
 
 const write = (line: object): void => void process.stdout.write(JSON.stringify({ m: REBALANCE_MEMBER, ...line }) + '\n');
 
+const ignore = (): void => undefined;
 consumerCommitsChannel.subscribe({
+  start: ignore, end: ignore, asyncEnd: ignore, error: ignore,
   asyncStart(ctx) {
     const { error, options } = ctx as { error?: unknown; options?: { offsets?: { partition: number; offset: bigint }[] } };
     if (!error && options?.offsets) write({ c: options.offsets.map((o) => [o.partition, Number(o.offset)]) });

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { MultipleErrors, NetworkError, ProtocolError, UserError } from '@platformatic/kafka';
+import { MultipleErrors, NetworkError, ProtocolError, TimeoutError, UserError } from '@platformatic/kafka';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../logger';
 import { retriable, SupervisedKafkaConsumer, type JsonConsumer } from './kafka-consumer';
@@ -74,6 +74,8 @@ describe('retriable', () => {
     // the client's retry loop gives up with a MultipleErrors of the attempts
     expect(retriable(new MultipleErrors('Performing fetch failed 6 times.', [noLeaderYet(), noLeaderYet()]))).toBe(true);
     expect(retriable(new Error('wrapped', { cause: noLeaderYet() }))).toBe(true);
+    // a connection that timed out on a busy machine (the client says canRetry: false)
+    expect(retriable(new TimeoutError('Connection to 127.0.0.1:9092 timed out.'))).toBe(true);
     expect(retriable(new ProtocolError('TOPIC_AUTHORIZATION_FAILED'))).toBe(false);
     expect(retriable(new UserError('no'))).toBe(false);
     expect(retriable(new Error('plain'))).toBe(false);

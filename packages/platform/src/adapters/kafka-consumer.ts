@@ -320,14 +320,17 @@ async function settle(p: Promise<unknown> | undefined): Promise<void> {
 /**
  * Whether the client marks the error, one it aggregates or one it wraps as retriable
  * (@platformatic/kafka's GenericError.canRetry: network errors and the protocol errors Kafka calls
- * retriable, such as a partition without a leader yet).
+ * retriable, such as a partition without a leader yet), or it is a network error of the client's
+ * (code PLT_KFK_NETWORK: also its timeouts, a connection or a request that took too long, which
+ * the client marks canRetry false; on a busy machine a broker may answer late, and it is worth
+ * trying again).
  */
 export function retriable(err: unknown): boolean {
   const seen = new Set<unknown>();
   const walk = (e: unknown): boolean => {
     if (!(e instanceof Error) || seen.has(e)) return false;
     seen.add(e);
-    if ((e as { canRetry?: unknown }).canRetry === true) return true;
+    if ((e as { canRetry?: unknown }).canRetry === true || (e as { code?: unknown }).code === 'PLT_KFK_NETWORK') return true;
     const nested = (e as { errors?: unknown }).errors;
     return walk(e.cause) || (Array.isArray(nested) && nested.some(walk));
   };

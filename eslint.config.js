@@ -5,7 +5,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '.data/**', '**/drizzle/**', 'bench/results/**', 'coverage/**', 'apps/*/dist/**', '.tools/**'] },
+  { ignores: ['**/node_modules/**', '.data/**', '**/drizzle/**', 'bench/results/**', 'coverage/**', '**/dist/**', '.tools/**'] },
   eslint.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -65,7 +65,7 @@ export const isService = (o: K8sObject): o is Service => o.kind === 'Service';
 const matches = (selector: Record<string, string>, labels: Record<string, string>): boolean =>
   Object.keys(selector).length > 0 && Object.entries(selector).every(([k, v]) => labels[k] === v);
 
-/** The configured DATA_DIR (and tsx's cache dir) must be writable under a read-only root filesystem. */
+/** The configured DATA_DIR (and /tmp) must be writable under a read-only root filesystem. */
 const WRITABLE_PATHS = ['/tmp', '/app/.data'];
 
 export function checkDeployment(d: Deployment): string[] {

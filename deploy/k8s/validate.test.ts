@@ -3,7 +3,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { hasKubectl, parseDocs, render } from './render';
+import { hasKubectl, OVERLAYS, parseDocs, render } from './render';
 import { checkManifests, isDeployment, isService, type Deployment, type K8sObject, type Service } from './manifest-invariants';
 
 const K8S = dirname(fileURLToPath(import.meta.url));
@@ -258,6 +258,17 @@ describe.skipIf(!hasKubectl() && process.env.CI !== 'true')('overlays rendered b
     }
     expect(render('overlays/prod').some((o) => o.kind === 'Kafka')).toBe(true);
     expect(render('overlays/external').some((o) => o.kind === 'Kafka')).toBe(false);
+  });
+
+  it.each(OVERLAYS)("%s: an upgrade's first step (-l 'app.kubernetes.io/component in (config,migrations)') selects the migrate Job, the configuration it reads and nothing that rolls", (overlay) => {
+    const objects = render(overlay);
+    const first = objects.filter((o) => ['config', 'migrations'].includes(o.metadata.labels?.['app.kubernetes.io/component'] ?? ''));
+    expect(first.map((o) => `${o.kind}/${o.metadata.name.replace(/-[a-z0-9]{10}$/, '')}`).sort()).toEqual(['ConfigMap/corridor-config', 'Job/corridor-migrate']);
+    const job = first.find((o) => o.kind === 'Job') as K8sObject & { spec: { template: { spec: { initContainers: { envFrom?: { configMapRef?: { name: string } }[] }[]; containers: { envFrom?: { configMapRef?: { name: string } }[] }[] } } } };
+    const configMap = first.find((o) => o.kind === 'ConfigMap')!.metadata.name;
+    for (const c of [...job.spec.template.spec.initContainers, ...job.spec.template.spec.containers]) {
+      for (const ref of c.envFrom ?? []) if (ref.configMapRef) expect(ref.configMapRef.name).toBe(configMap);
+    }
   });
 });
 

@@ -70,5 +70,5 @@ describe('the Node that runs the scripts', () => {
     } finally {
       await pg.close();
     }
-  });
+  }, 120_000); // PGlite and chDB start in a few seconds, but far slower on a machine busy with other suites
 });

@@ -1,5 +1,5 @@
 import { Topics, topicUsage } from '@corridor/contracts';
-import { committedOffsets } from '@corridor/platform/adapters/kafka-lag';
+import { committedOffsets, eventNumericId } from '@corridor/platform';
 import { endOffsets, tallyTopic } from './bus-tally';
 import type { ScaleCluster } from './cluster';
 import { getWithCookie, LiveClient, signIn, signOut } from './live-client';
@@ -147,9 +147,11 @@ export async function verifyLive(
   const tally = (topic: string, start: Map<number, number>, end?: Map<number, number>): Promise<Map<string, number>> =>
     tallyTopic(cluster.broker.brokers, cluster.admin, topic, start, end);
   const busPositions = await tally(Topics.positions, from.get(Topics.positions)!, to.get(Topics.positions));
-  const busEvents = await tally(Topics.events, from.get(Topics.events)!, to.get(Topics.events));
+  // an event's frame carries its numeric id (derived from the key the bus carries)
+  const byNumericId = (m: Map<string, number>): Map<string, number> => new Map([...m].map(([key, n]) => [String(eventNumericId(key)), n]));
+  const busEvents = byNumericId(await tally(Topics.events, from.get(Topics.events)!, to.get(Topics.events)));
   const latePositions = await tally(Topics.positions, to.get(Topics.positions)!);
-  const lateEvents = await tally(Topics.events, to.get(Topics.events)!);
+  const lateEvents = byNumericId(await tally(Topics.events, to.get(Topics.events)!));
   let duplicateFrames = 0;
   let strayFrames = 0;
   // each id on the bus up to `to` gives exactly one frame (the gateway drops a message whose id it

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Consumer, MessagesStreamModes, stringDeserializers, type Admin } from '@platformatic/kafka';
-import { closeForced } from '@corridor/platform/adapters/kafka-consumer';
-import { topicOffsets } from '@corridor/platform/adapters/kafka-lag';
+import { closeForced, topicOffsets } from '@corridor/platform';
 
 /** The end offset of each partition of a topic, now. */
 export async function endOffsets(admin: Admin, topic: string): Promise<Map<number, number>> {

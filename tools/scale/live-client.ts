@@ -9,7 +9,7 @@ import { SocketMessage } from '@corridor/contracts';
 export class LiveClient {
   /** Position frames received after the snapshot, by position id: how many times each. */
   readonly positions = new Map<number, number>();
-  /** Event frames received, by event id: how many times each, and the type. */
+  /** Event frames received (allEvents: every event, as the console asks for them), by event id: how many times each, and the type. */
   readonly events = new Map<string, { type: string; n: number }>();
   snapshotPositions = -1;
   keepalives = 0;
@@ -34,7 +34,7 @@ export class LiveClient {
       }
       if (Object.keys(msg).length === 0) this.keepalives++;
       for (const p of msg.positions ?? []) this.positions.set(p.id, (this.positions.get(p.id) ?? 0) + 1);
-      for (const e of msg.events ?? []) this.events.set(e.id, { type: e.type, n: (this.events.get(e.id)?.n ?? 0) + 1 });
+      for (const e of msg.allEvents ?? []) this.events.set(String(e.id), { type: e.type, n: (this.events.get(String(e.id))?.n ?? 0) + 1 });
     });
     socket.on('close', (code, reason) => {
       this.closed = { code, reason: String(reason) };
@@ -43,7 +43,7 @@ export class LiveClient {
 
   /** Opens the socket with a session cookie; resolves once the snapshot frame is in. */
   static async open(gatewayUrl: string, cookie: string): Promise<LiveClient> {
-    const socket = new WebSocket(`${gatewayUrl.replace(/^http/, 'ws')}/api/socket`, { headers: { cookie } });
+    const socket = new WebSocket(`${gatewayUrl.replace(/^http/, 'ws')}/api/socket?allEvents=true`, { headers: { cookie } });
     const client = new LiveClient(socket);
     await new Promise<void>((resolve, reject) => {
       socket.once('error', reject);

@@ -7,7 +7,7 @@ import { checkSessionsAcross, openLiveAcross, verifyLive, type LiveReport } from
 import type { ScaleCluster } from './cluster';
 import { expectedFlagChanges, fixOf, imeiOf, routeGeometry, trackerSender, CYCLE, type Truck } from './trackers';
 import { until } from './until';
-import { committedOffsets } from '@corridor/platform/adapters/kafka-lag';
+import { committedOffsets } from '@corridor/platform';
 import { endOffsets } from './bus-tally';
 
 /**

@@ -5,8 +5,8 @@ import { build as buildIngest, type IngestService } from '@corridor/ingest';
 import { build as buildOpsApi, type OpsApiService } from '@corridor/ops-api';
 import { createTestAdapters, primaryKind, type TestAdapters } from '@corridor/platform/testing/test-adapters';
 import { asUser, TEST_IDENTITY_SECRET, testUsers } from '@corridor/platform/testing/identity';
-import { parseJt808 } from '@corridor/ingest/protocols/jt808/index';
-import { crc16Arc } from '@corridor/ingest/protocols/wialon/index';
+import { encodeJt808, parseJt808, splitJt808Frames, type Jt808Address } from '@corridor/ingest/protocols/jt808';
+import { crc16Arc } from '@corridor/ingest/protocols/wialon';
 import { TestDevice } from '../../services/ingest/test/test-device';
 import { metricValue } from '../../services/ingest/test/metrics';
 import { eventually } from './test-stack';
@@ -95,33 +95,57 @@ describe(`device protocols from TCP to the API (${kind} adapters)`, () => {
       return ok(alarms) && alarms;
     });
 
+  /** The first `n` JT/T 808 frames a terminal received, as sent (escaping makes their lengths vary), once they all arrived. */
+  const jt808Frames = (device: TestDevice, n: number): Promise<Buffer[]> =>
+    eventually(`${n} JT/T 808 replies`, () => {
+      const { frames } = splitJt808Frames(device.received, 4096);
+      return frames.length >= n && frames.slice(0, n);
+    });
+  const jt808Replies = async (device: TestDevice, n: number) => (await jt808Frames(device, n)).map((f) => parseJt808(f));
+  /** The codes ingest issued to JT/T 808 terminals at registration, by terminal id. */
+  const jt808Codes = new Map<string, string>();
+  /** 0x0102 of a terminal presenting its issued code (2013: the whole body; 2019: length-prefixed, then IMEI and version). */
+  const jt808Auth = (to: Jt808Address, serial: number, code: string): Buffer =>
+    encodeJt808(0x0102, to, serial, to.v2019 ? Buffer.concat([Buffer.from([code.length]), Buffer.from(code, 'latin1'), Buffer.alloc(35)]) : Buffer.from(code, 'latin1'));
+
   it('JT/T 808: 2013 registration, authentication and location; 2019 location and batch; acks, positions and alarms', async () => {
     const port = await portOf('jt808');
     const d2013 = await register('013511221122');
     const d2019 = await register('013912344329');
-    // HuabaoProtocolDecoderTest (Traccar): registration, authentication, a location cut short (wrong check code, kept)
-    const acks2013 = await exchange(
-      port,
-      [
-        hex('7E0100002D013511221122000500000000373031303748422D52303347424400000000000000000000003233363631303402CBD5424136383630387E'),
-        hex('7E0102000E013511221122000661757468656E7469636174696F6E3F7E'),
-        hex('7E02000032013511221122000700000000000C000301578CC006CA3A5C00470000000014072317201501040000000030011631010BD07E'),
-      ],
-      30 + 20 + 20,
-    );
-    expect(acks2013).toBe(
-      '7e8100000f0135112211220000000500303133353131323231313232b87e' + '7e8001000501351122112200010006010200b47e' + '7e8001000501351122112200020007020000b77e',
-    );
-    // xtream-codec's JT/T 808-2019 samples: a location with alarms, then a batch of two
-    const acks2019 = await exchange(
-      port,
-      [
-        hex('7e02004026010000000001391234432900000000006f0000001601dc9a0707456246007b004200032501292233440202006401040000000c417e'),
-        hex('7e0704403f01000000000139123443290000000200001c000000010000000101d907f2073d336c029a00210059241029213903001c000000010000000101d907f3073d336d03090043005a241029213903f87e'),
-      ],
-      25 * 2,
-    );
-    expect(acks2019).toBe('7e80014005010000000001391234432900000000020000b37e' + '7e80014005010000000001391234432900010000070400b37e');
+    // HuabaoProtocolDecoderTest (Traccar): registration, then authentication with the code issued, then a location cut short (wrong check code, kept)
+    const registration = hex('7E0100002D013511221122000500000000373031303748422D52303347424400000000000000000000003233363631303402CBD5424136383630387E');
+    const t2013 = await TestDevice.open(port);
+    try {
+      await t2013.write(registration, 2);
+      const [reply] = await jt808Replies(t2013, 1);
+      // 0x8100 to serial 5, result 0, a code of 12 characters (frames/identity.ts issues it)
+      expect(reply!.header.msgId).toBe(0x8100);
+      expect(reply!.body.subarray(0, 3).toString('hex')).toBe('000500');
+      const code = reply!.body.subarray(3).toString('latin1');
+      expect(code).toMatch(/^[A-Z2-7]{12}$/);
+      jt808Codes.set('013511221122', code);
+      await t2013.write(jt808Auth(reply!.header, 6, code), 2);
+      await t2013.write(hex('7E02000032013511221122000700000000000C000301578CC006CA3A5C00470000000014072317201501040000000030011631010BD07E'), 2);
+      const [, auth, location] = await jt808Frames(t2013, 3);
+      expect(Buffer.concat([auth!, location!]).toString('hex')).toBe('7e8001000501351122112200010006010200b47e' + '7e8001000501351122112200020007020000b77e');
+    } finally {
+      t2013.close();
+    }
+    // xtream-codec's JT/T 808-2019 samples: a location with alarms, then a batch of two; the terminal registers and authenticates first
+    const t2019 = await TestDevice.open(port);
+    const to2019: Jt808Address = { v2019: true, protocolVersion: 1, phone: hex('00000000013912344329') };
+    try {
+      await t2019.write(encodeJt808(0x0100, to2019, 0, Buffer.alloc(76)), 2);
+      const [registered] = await jt808Replies(t2019, 1);
+      await t2019.write(jt808Auth(to2019, 1, registered!.body.subarray(3).toString('latin1')), 2);
+      await t2019.write(hex('7e02004026010000000001391234432900000000006f0000001601dc9a0707456246007b004200032501292233440202006401040000000c417e'), 2);
+      await t2019.write(hex('7e0704403f01000000000139123443290000000200001c000000010000000101d907f2073d336c029a00210059241029213903001c000000010000000101d907f3073d336d03090043005a241029213903f87e'), 2);
+      const replies = await jt808Replies(t2019, 4);
+      // 0x8001 to the authentication (serial 1), the location and the batch (serial 0), result 0
+      expect(replies.slice(1).map((r) => [r.header.msgId, r.body.toString('hex')])).toEqual([[0x8001, '0001010200'], [0x8001, '0000020000'], [0x8001, '0000070400']]);
+    } finally {
+      t2019.close();
+    }
 
     const stored2013 = await eventually(`1 stored position(s) of ${d2013.uniqueId}`, async () => {
       const ps = await positionsOf(d2013, '2014-07-23T00:00:00Z', '2014-07-24T00:00:00Z');
@@ -145,18 +169,17 @@ describe(`device protocols from TCP to the API (${kind} adapters)`, () => {
     const port = await portOf('jt808');
     const device = await TestDevice.open(port);
     try {
-      // HuabaoProtocolDecoderTest's authentication of terminal 013511221122 (registered by the test above)
-      await device.write(hex('7E0102000E013511221122000661757468656E7469636174696F6E3F7E'));
-      await device.waitReceived(20);
+      // terminal 013511221122 (registered by the test above) authenticates with its code
+      await device.write(jt808Auth({ v2019: false, protocolVersion: 0, phone: hex('013511221122') }, 6, jt808Codes.get('013511221122')!));
+      await jt808Replies(device, 1);
       const terminal = (await ingest.registry.lookup('013511221122'))!;
       await eventually('the connection of 013511221122', () => ingest.ports.connections.get('013511221122'));
       await adapters.bus.publish(Topics.commands, [
         { key: String(terminal.id), value: { id: 'e2e-jt808-stop', deviceId: terminal.id, uniqueId: '013511221122', type: 'engineStop', attributes: {}, requestedAt: new Date().toISOString() } },
       ]);
-      await device.waitReceived(20 + 16, 30_000);
-      const command = parseJt808(device.received.subarray(20));
+      const [, command] = await jt808Replies(device, 2);
       expect(command).toMatchObject({ crcValid: true, header: { msgId: 0x8105, terminalId: '013511221122' } });
-      expect(command.body.toString('hex')).toBe('f0');
+      expect(command!.body.toString('hex')).toBe('f0');
     } finally {
       device.close();
     }

@@ -11,10 +11,11 @@ import { StackConfig } from './config';
 import { startStack, type RunningStack } from './stack';
 
 /**
- * `pnpm start` on the embedded default over a data folder from before versioned migrations: its
- * chDB holds main's tables (created from a frozen copy of main's DDL) with rows in them. The stack
+ * `pnpm start` on the embedded default: over a data folder from before versioned migrations (its
+ * chDB holds main's tables, created from a frozen copy of main's DDL, with rows in them), the stack
  * applies the migrations as it opens the store, adopts those tables as they are, and its services
- * serve the old rows and store new ones. (One chDB data folder per process: this file has its own.)
+ * serve the old rows and store new ones; on an empty database of the same folder it applies them
+ * all. (One chDB data folder per process: this file has its own.)
  */
 const REAL_PARTS = ['DATABASE_URL', 'KAFKA_BROKERS', 'REDIS_URL', 'CLICKHOUSE_URL', 'REDIS_SENTINELS'];
 const dataDir = mkdtempSync(join(tmpdir(), 'corridor-upgrade-'));
@@ -42,24 +43,30 @@ beforeAll(async () => {
   expect(before).toEqual({ positions: 5000, events: 100, rawFrames: 50 });
   await old.close();
 
+  stack = await startEmbedded('corridor');
+}, 180_000);
+
+/** `pnpm start` on the embedded parts, on every port any free one, with one simulated truck, its ClickHouse database named. */
+function startEmbedded(database: string): Promise<RunningStack> {
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !REAL_PARTS.includes(k)));
   const config = parseConfig(StackConfig, {
     ...env,
     DATA_DIR: dataDir,
+    CLICKHOUSE_DATABASE: database,
     LOG_LEVEL: 'error',
     ...Object.fromEntries(Object.keys(StackConfig.shape).filter((k) => k.endsWith('_PORT')).map((k) => [k, '0'])),
     SIM_PROTOCOLS: 'osmand', SIM_TRUCKS: '1', SIM_INTERVAL_MS: '500', DEMO: 'false',
   });
-  stack = await startStack(config, { loggerFor: (name) => createLogger(name, 'error') });
-}, 180_000);
+  return startStack(config, { loggerFor: (name) => createLogger(name, 'error') });
+}
 
 afterAll(async () => {
   await stack?.close();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-describe('the embedded stack started on a data folder from before versioned migrations', () => {
-  it('applied every migration as it opened the store, kept every old row, and serves them', async () => {
+describe('the embedded stack (pnpm start)', () => {
+  it('on a data folder from before versioned migrations: applied every migration as it opened the store, kept every old row, and serves them', async () => {
     const ch = stack!.adapters.analytics;
     expect(ch.kind).toBe('chdb');
     expect((await appliedMigrations(ch)).map((m) => m.name)).toEqual(readMigrations().map((f) => f.name));
@@ -80,4 +87,16 @@ describe('the embedded stack started on a data folder from before versioned migr
     await eventually('a new position of the simulated truck in the store', async () => (await countPositions(ch)([truck.id])) > before.positions / 5, 60_000);
     expect(await count(ch, 'positions', OLD.positions)).toBe(before.positions);
   }, 120_000);
+
+  it('on an empty ClickHouse database: applies every migration and stores what the truck sends', async () => {
+    await stack?.close();
+    stack = undefined;
+    stack = await startEmbedded('corridor_fresh');
+    const ch = stack.adapters.analytics;
+    expect(ch.database).toBe('corridor_fresh');
+    expect((await appliedMigrations(ch)).map((m) => m.name)).toEqual(readMigrations().map((f) => f.name));
+    const devices = (await (await fetch(`${stack.urls.gateway}/api/devices`, { headers: { authorization: ADMIN } })).json()) as Device[];
+    const truck = devices.find((d) => d.uniqueId === stack!.simulated.uniqueIds[0])!;
+    await eventually('a position of the simulated truck in the new database', async () => (await countPositions(ch)([truck.id])) > 0, 60_000);
+  }, 240_000);
 });

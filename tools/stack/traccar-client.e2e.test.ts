@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import {
-  CombinedReportItem, ReportGeofence, ReportStop, ReportSummary, ReportTrip, type Device, type EventMessage, type Geofence, type PositionMessage, type SocketMessage,
+  CombinedReportItem, ReportGeofence, ReportStop, ReportSummary, ReportTrip, type Device, type Event, type Geofence, type PositionMessage, type SocketMessage,
 } from '@corridor/contracts';
 import { deviceStateSettingsFrom } from '@corridor/ops-api';
 import { primaryKind } from '@corridor/platform/testing/test-adapters';
@@ -15,7 +15,8 @@ import { ADMIN, ADMIN_AUTH, eventually, startTestStack, type TestStack } from '.
  * sets (no custom headers anywhere), the device list, a tracker reporting over OsmAnd, the socket's
  * `positions`, `devices` and `events` frames, the device online with a fresh lastUpdate and
  * positionId, ignitionOn, the tracker's alarm, a geofence entry, exit and (with the device's
- * event.geofence.segmentCrossing) crossing as events (socket and events report), a report of every
+ * event.geofence.segmentCrossing) crossing as events (on the socket through notification rules with
+ * the web channel, each with its sentence, as Traccar sends them; and in the events report), a report of every
  * type, the device unknown once silent past the status timeout, then DELETE /api/session and the
  * session really gone. A cross-site POST with the cookie is refused, a same-origin one accepted.
  */
@@ -45,7 +46,7 @@ describe('a Traccar-style client session', { timeout: 120_000 }, () => {
     eventually(what, () => frames.find(pred)).catch((err: Error) => {
       throw new Error(`${err.message}; frames: ${seen().slice(-1500)}`);
     });
-  const eventFrame = (type: EventMessage['type']) => frame(`an events frame with ${type}`, (f) => Boolean(f.events?.some((e) => e.deviceId === truck.id && e.type === type)));
+  const eventFrame = (type: Event['type']) => frame(`an events frame with ${type}`, (f) => Boolean(f.events?.some((e) => e.deviceId === truck.id && e.type === type)));
 
   beforeAll(async () => {
     stack = await startTestStack(await primaryKind(), { ops: { deviceState: deviceStateSettingsFrom({ DEVICE_STATUS_TIMEOUT_S: TIMEOUT_S, DEVICE_STATE_PERSIST_S: 0 }) } });
@@ -92,6 +93,11 @@ describe('a Traccar-style client session', { timeout: 120_000 }, () => {
       ws.once('error', reject);
     });
     await frame('the snapshot', (f) => Array.isArray(f.positions));
+    // as in Traccar, events reach the socket through notification rules with the web channel (saved as traccar-web saves them)
+    for (const type of ['ignitionOn', 'alarm', 'geofenceEnter', 'geofenceExit', 'geofenceCrossed', 'deviceUnknown', 'deviceOffline', 'deviceOnline']) {
+      const rule = await api('POST', '/notifications', JSON.stringify({ type, always: true, notificators: 'web', attributes: {} }), 'application/json');
+      expect(rule.status, await rule.clone().text()).toBe(200);
+    }
   });
 
   it('sees the reporting truck online with lastUpdate and positionId, its ignition and alarm as events, on the socket and in the events report', async () => {
@@ -108,7 +114,9 @@ describe('a Traccar-style client session', { timeout: 120_000 }, () => {
     await osmand(`lat=-1.2925&lon=36.8230&timestamp=${t0 + 10}&speed=12&ignition=true`);
     const alarm = `lat=-1.2930&lon=36.8240&timestamp=${t0 + 20}&speed=15&ignition=true&alarm=sos`;
     await osmand(alarm);
-    await eventFrame('ignitionOn');
+    const ignition = (await eventFrame('ignitionOn')).events!.find((e) => e.type === 'ignitionOn' && e.deviceId === truck.id)!;
+    expect(ignition.attributes.message).toBe('Truck KDA 001: ignition on');
+    expect(typeof ignition.id).toBe('number');
     await eventFrame('alarm');
     const positions = await frame('a positions frame of the truck', (f) => Boolean(f.positions?.some((p) => p.deviceId === truck.id && p.attributes.alarm === 'sos')));
     const latest = positions.positions!.find((p) => p.deviceId === truck.id && p.attributes.alarm === 'sos')!;
@@ -123,7 +131,7 @@ describe('a Traccar-style client session', { timeout: 120_000 }, () => {
     expect(devicesFrame.devices!.find((d) => d.id === truck.id)).toMatchObject({ uniqueId: truck.uniqueId, name: truck.name });
     const q = new URLSearchParams({ deviceId: String(truck.id), from: new Date((t0 - 60) * 1000).toISOString(), to: new Date(Date.now() + 60_000).toISOString() });
     const report = await eventually('the events report', async () => {
-      const r = (await (await api('GET', `/reports/events?${q}`)).json()) as EventMessage[];
+      const r = (await (await api('GET', `/reports/events?${q}`)).json()) as Event[];
       return ['deviceOnline', 'ignitionOn', 'alarm'].every((t) => r.some((e) => e.type === t)) && r;
     });
     expect(report.find((e) => e.type === 'alarm')).toMatchObject({ attributes: { alarm: 'sos' }, positionId: latest.id });
@@ -138,10 +146,10 @@ describe('a Traccar-style client session', { timeout: 120_000 }, () => {
     await eventFrame('geofenceEnter');
     const q = new URLSearchParams({ deviceId: String(truck.id), type: 'geofenceEnter', from: new Date((t1 - 60) * 1000).toISOString(), to: new Date(Date.now() + 60_000).toISOString() });
     const report = await eventually('geofenceEnter in the events report', async () => {
-      const r = (await (await api('GET', `/reports/events?${q}`)).json()) as EventMessage[];
+      const r = (await (await api('GET', `/reports/events?${q}`)).json()) as Event[];
       return r.length > 0 && r;
     });
-    expect(report[0]).toMatchObject({ type: 'geofenceEnter', geofenceId: String(yard.id), deviceId: truck.id });
+    expect(report[0]).toMatchObject({ type: 'geofenceEnter', geofenceId: yard.id, deviceId: truck.id });
 
     // out of the yard, 1.1 km east of its centre, then 2.2 km further: the weighbridge lies between the two fixes
     await osmand(`lat=-1.3000&lon=36.8600&timestamp=${t1 + 20}&speed=30&ignition=true`);
@@ -149,13 +157,13 @@ describe('a Traccar-style client session', { timeout: 120_000 }, () => {
     lastFix = new Date((t1 + 30) * 1000).toISOString();
     await eventFrame('geofenceExit');
     const crossed = (await eventFrame('geofenceCrossed')).events!.find((e) => e.type === 'geofenceCrossed' && e.deviceId === truck.id)!;
-    expect(crossed).toMatchObject({ geofenceId: String(weighbridge.id), eventTime: new Date((t1 + 30) * 1000).toISOString() });
+    expect(crossed).toMatchObject({ geofenceId: weighbridge.id, eventTime: new Date((t1 + 30) * 1000).toISOString(), attributes: { message: 'Truck KDA 001 crossed Mombasa Road weighbridge' } });
     q.set('type', 'geofenceCrossed');
     const crossings = await eventually('geofenceCrossed in the events report', async () => {
-      const r = (await (await api('GET', `/reports/events?${q}`)).json()) as EventMessage[];
+      const r = (await (await api('GET', `/reports/events?${q}`)).json()) as Event[];
       return r.length > 0 && r;
     });
-    expect(crossings.map((e) => [e.type, e.geofenceId])).toEqual([['geofenceCrossed', String(weighbridge.id)]]);
+    expect(crossings.map((e) => [e.type, e.geofenceId])).toEqual([['geofenceCrossed', weighbridge.id]]);
     expect((await (await api('GET', '/notifications/types')).json()) as unknown[]).toContainEqual({ type: 'geofenceCrossed' });
   });
 
@@ -173,7 +181,7 @@ describe('a Traccar-style client session', { timeout: 120_000 }, () => {
     });
     expect(route.length).toBeGreaterThanOrEqual(7);
     expect(route.every((p) => p.deviceId === truck.id)).toBe(true);
-    const all = await get<EventMessage[]>('events', { type: 'allEvents' });
+    const all = await get<Event[]>('events', { type: 'allEvents' });
     for (const type of ['deviceOnline', 'ignitionOn', 'alarm', 'geofenceEnter', 'geofenceExit', 'geofenceCrossed']) expect(all.map((e) => e.type)).toContain(type);
     const [summary, ...more] = (await get<unknown[]>('summary')).map((s) => ReportSummary.parse(s));
     expect(more).toEqual([]);

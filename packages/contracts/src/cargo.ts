@@ -111,7 +111,7 @@ export const CargoCorrection = z
     currency: z.string().trim().min(1).max(10),
     invoiceValue: z.number().min(0).max(1e13),
     lineItems: z
-      .array(z.object({ hsCode: z.string().trim().min(1).max(20), description: z.string().trim().max(300), quantity: z.number().min(0), unit: z.string().trim().min(1).max(10), value: z.number().min(0) }))
+      .array(z.object({ hsCode: z.string().trim().min(1).max(20), description: z.string().trim().max(300), quantity: z.number().min(0).max(1e13), unit: z.string().trim().min(1).max(10), value: z.number().min(0).max(1e13) }))
       .min(1)
       .max(500),
   })

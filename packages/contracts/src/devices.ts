@@ -23,6 +23,9 @@ export const Device = z
     category: z.string().nullable(),
     expirationTime: IsoDateTime.nullable(),
     attributes: Attributes,
+    protocol: z.string().nullable().describe(
+      'The protocol the device is bound to: set by its administrator, else the one it first spoke. Frames for it on another protocol are refused (a deviceIdentityConflict event). null until it first reports',
+    ),
   })
   .meta({ id: 'Device' });
 export type Device = z.infer<typeof Device>;
@@ -41,6 +44,9 @@ export const DeviceInput = z
     category: z.string().max(32).nullable().default(null),
     expirationTime: IsoDateTime.nullable().default(null),
     attributes: Attributes.default({}),
+    protocol: z.string().regex(/^[a-z0-9-]{1,32}$/, 'a protocol name (gt06, teltonika, jt808, osmand, ...)').nullable().optional().describe(
+      'Bind the device to this protocol (ingest refuses its frames on any other). null clears the binding and a JT/T 808 registration: the device binds again to the protocol of its next frame. Left out: unchanged (on create: bound at the first frame)',
+    ),
   })
   .meta({ id: 'DeviceInput' });
 export type DeviceInput = z.infer<typeof DeviceInput>;
@@ -78,6 +84,7 @@ export const DeviceRegistryMessage = z
     category: z.string().nullable().optional(),
     expirationTime: IsoDateTime.nullable().optional(),
     attributes: Attributes.optional(),
+    protocol: z.string().nullable().optional(),
     deleted: z.boolean().default(false),
   })
   .meta({ id: 'DeviceRegistryEntry' });
@@ -155,8 +162,8 @@ export type DeviceConfigurationInput = z.infer<typeof DeviceConfigurationInput>;
 export const DeviceAccumulators = z
   .object({
     deviceId: ref('device', z.number().int().positive()),
-    totalDistance: z.number().min(0).optional().describe('metres'),
-    hours: z.number().min(0).optional().describe('milliseconds'),
+    totalDistance: z.number().min(0).max(1e12).optional().describe('metres (at most a million thousand kilometres)'),
+    hours: z.number().min(0).max(1e14).optional().describe('milliseconds (at most about 3,000 years)'),
   })
   .refine((a) => a.totalDistance !== undefined || a.hours !== undefined, { message: 'give totalDistance or hours', path: ['totalDistance'] })
   .meta({ id: 'DeviceAccumulators' });

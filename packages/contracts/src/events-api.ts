@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { ref } from './references';
 import { defineEndpoint } from './endpoint';
 import { IsoDateTime, repeated } from './common';
-import { EventMessage, EventType } from './events';
+import { Event, EventType } from './events';
 
-export const EventIdParam = z.object({ id: ref('event', z.string().min(1).max(200)) });
+export const EventIdParam = z.object({ id: ref('event', z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER)) });
 
 export const EventsQuery = z.object({
   deviceId: repeated(ref('device', z.coerce.number().int().positive())).optional(),
@@ -22,12 +22,12 @@ export const eventsEndpoints = [
     summary: 'Events of devices over a period', access: 'authenticated',
     description: 'deviceId (repeatable) or groupId is required, with from and to; oldest first; optionally only some types.',
     request: { query: EventsQuery },
-    responses: { 200: { description: 'Events', schema: z.array(EventMessage) } },
+    responses: { 200: { description: 'Events', schema: z.array(Event) } },
   }),
   defineEndpoint({
     id: 'events.get', method: 'get', path: '/events/{id}', service: 'ops-api', tags, companyScoped: true,
     summary: 'One event', access: 'authenticated',
     request: { params: EventIdParam },
-    responses: { 200: { description: 'The event', schema: EventMessage } },
+    responses: { 200: { description: 'The event', schema: Event } },
   }),
 ] as const;

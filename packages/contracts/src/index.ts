@@ -32,6 +32,7 @@ export * from './companies';
 export * from './documents';
 export * from './shipments';
 export * from './cargo';
+export * from './cargo-transitions';
 export * from './resource-endpoints';
 export * from './groups';
 export * from './drivers';

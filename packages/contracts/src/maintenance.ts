@@ -27,8 +27,8 @@ export const MaintenanceInput = z
   .object({
     name: z.string().min(1).max(128),
     type: z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,63}$/, 'a position attribute name (letters, digits, _)'),
-    start: z.number().min(0),
-    period: z.number().positive(),
+    start: z.number().min(0).max(1e15).describe('the first due value, in the unit of type (metres, milliseconds, the attribute\'s own)'),
+    period: z.number().min(0.001).max(1e15).describe('due again every period after start (at least 0.001 of the unit: a smaller one made the schedule overflow)'),
     companyId: OwnerCompanyInput,
     attributes: Attributes.default({}),
   })

@@ -48,7 +48,7 @@ export const PositionsExportQuery = z.object({
 
 /** DELETE /positions: one device's positions over a period. */
 export const PositionsDeleteQuery = z.object({ deviceId: ref('device', z.coerce.number().int().positive()), from: IsoDateTime, to: IsoDateTime });
-export const PositionIdParam = z.object({ id: ref('position', z.coerce.number().pipe(PositionIdSchema)) });
+export const PositionIdParam = z.object({ id: ref('position', z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER)) });
 
 export const GPX_MEDIA_TYPE = 'application/gpx+xml';
 export const KML_MEDIA_TYPE = 'application/vnd.google-earth.kml+xml';

@@ -34,10 +34,10 @@ export function ref<T extends z.ZodTypeAny>(kind: ReferenceKind, schema: T, opts
 
 /**
  * A numeric id is a PostgreSQL integer (serial): one beyond MAX_ID names nothing and answers 400
- * instead of reaching the database. Position ids are ClickHouse numbers up to 2^53 and keep their own bound.
+ * instead of reaching the database. Position and event ids are ClickHouse numbers up to 2^53 and keep their own bound.
  */
 function withinDatabaseRange<T extends z.ZodTypeAny>(kind: ReferenceKind, schema: T): T {
-  return kind !== 'position' && schema instanceof z.ZodNumber ? (schema.max(MAX_ID) as unknown as T) : schema;
+  return kind !== 'position' && kind !== 'event' && schema instanceof z.ZodNumber ? (schema.max(MAX_ID) as unknown as T) : schema;
 }
 
 /** Marks a field named like an id as no reference, saying why (the new entry's own identifier, ...). */

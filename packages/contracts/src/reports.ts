@@ -3,7 +3,7 @@ import { ref } from './references';
 import { defineEndpoint } from './endpoint';
 import { IsoDateTime, repeated } from './common';
 import { allRoles } from './roles';
-import { AlarmType, EventMessage, EventType } from './events';
+import { AlarmType, Event, EventType } from './events';
 import { PositionIdSchema } from './positions';
 import { PositionMessage } from './positions';
 import { queryFlag } from './resource-endpoints';
@@ -167,7 +167,7 @@ export const CombinedReportItem = z
   .object({
     deviceId: z.number().int(),
     route: z.array(z.tuple([z.number(), z.number()])).describe('[longitude, latitude] of every position of the period, oldest first'),
-    events: z.array(EventMessage).describe('the events of the period tied to a position, but deviceMoving'),
+    events: z.array(Event).describe('the events of the period tied to a position, but deviceMoving'),
     positions: z.array(PositionMessage).describe('the positions the events of the period are tied to'),
   })
   .meta({ id: 'CombinedReportItem' });
@@ -206,7 +206,7 @@ export const reportsEndpoints = [
     summary: 'Events report: the events of devices over a period',
     description: `Events oldest first, device after device, optionally only some types or alarms. ${formats}`,
     request: { query: ReportEventsQuery },
-    responses: { 200: { description: 'Events', schema: z.array(EventMessage) } },
+    responses: { 200: { description: 'Events', schema: z.array(Event) } },
   }),
   defineEndpoint({
     id: 'reports.summary', method: 'get', path: '/reports/summary', service: 'ops-api', tags, access: readers, companyScoped: true,

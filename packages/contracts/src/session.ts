@@ -46,7 +46,9 @@ export const sessionEndpoints = [
   defineEndpoint({
     id: 'session.get', method: 'get', path: '/session', service: 'gateway', tags,
     summary: 'The signed-in user (404 without a session)',
-    description: 'With ?token=<bearer token> the caller signs in with that token and receives the session cookie.',
+    description: 'With ?token=<bearer token> the caller signs in with that token and receives the session cookie (as Traccar; traccar-web fetches it ' +
+      'from its own page). Refused (403) when the browser says the request comes from another site (Sec-Fetch-Site, Origin), and it never replaces a ' +
+      'session: with a session open for another user it answers 409 (sign out first), for the same user the session as it is.',
     access: 'public',
     request: { query: SessionQuery },
     responses: { 200: { description: 'The user', schema: User } },

@@ -81,7 +81,7 @@ describe('topicUsage (which service produces and consumes which topic)', () => {
 
   it('a consumer writes the dead-letter topic of what it reads, and nothing it neither produces nor dead-letters', () => {
     expect(topicsWrittenBy('journey')).toEqual([Topics.events, dlqTopic(Topics.positions)].sort());
-    expect(topicsReadBy('gateway')).toEqual([Topics.devices, Topics.events, Topics.positions].sort());
+    expect(topicsReadBy('gateway')).toEqual([Topics.devices, Topics.events, Topics.positions, Topics.webNotifications].sort());
     expect(topicsOf('gateway')).not.toContain(Topics.commands);
   });
 });

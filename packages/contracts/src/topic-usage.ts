@@ -30,6 +30,7 @@ export const topicUsage: Readonly<Record<ServiceName, TopicUse>> = {
     consumes: [
       perInstance(Topics.positions, 'gateway-live-positions-'),
       perInstance(Topics.events, 'gateway-live-events-'),
+      perInstance(Topics.webNotifications, 'gateway-live-notifications-'),
       perInstance(Topics.devices, 'gateway-devices-'),
     ],
   },
@@ -55,7 +56,7 @@ export const topicUsage: Readonly<Record<ServiceName, TopicUse>> = {
     ],
   },
   'ops-api': {
-    produces: [Topics.events, Topics.devices, Topics.commands],
+    produces: [Topics.events, Topics.devices, Topics.commands, Topics.webNotifications],
     consumes: [
       shared(Topics.events, 'ops-api.notification-rules'),
       shared(Topics.events, 'ops-api-ratings'),

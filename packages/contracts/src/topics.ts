@@ -12,6 +12,11 @@ export const Topics = {
   commands: 'commands.v1',
   /** Ingest → ops-api: device connections opened, seen and closed (device-sessions.ts), keyed by device id. */
   deviceStatus: 'device-status.v1',
+  /**
+   * ops-api → gateway: an event a notification rule sends to a user's live feed (the web channel),
+   * with its sentence in attributes.message (socket.ts WebNotificationMessage), keyed by user id.
+   */
+  webNotifications: 'notifications.web.v1',
 } as const;
 export type TopicName = (typeof Topics)[keyof typeof Topics];
 export const dlqTopic = (topic: string): string => `${topic}.dlq`;
@@ -49,5 +54,7 @@ export const topicPlan: readonly TopicPlan[] = [
   planOf(Topics.commands, 6, 1),
   // connection news is only worth its first minutes: a day covers any consumer outage worth replaying
   planOf(Topics.deviceStatus, 6, 1),
+  // a web notification is for the sockets open now: a day covers any gateway outage worth replaying
+  planOf(Topics.webNotifications, 6, 1),
   ...Object.values(Topics).map((t) => planOf(dlqTopic(t), 3, 14)),
 ];

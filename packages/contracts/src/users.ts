@@ -61,8 +61,8 @@ const userFields = {
   coordinateFormat: z.string().max(32).nullable().default(null),
   disabled: z.boolean().default(false),
   expirationTime: IsoDateTime.nullable().default(null),
-  deviceLimit: z.number().int().min(-1).default(-1),
-  userLimit: z.number().int().min(-1).default(0),
+  deviceLimit: z.number().int().min(-1).max(1_000_000).default(-1),
+  userLimit: z.number().int().min(-1).max(1_000_000).default(0),
   deviceReadonly: z.boolean().default(false),
   limitCommands: z.boolean().default(false),
   disableReports: z.boolean().default(false),
@@ -70,9 +70,14 @@ const userFields = {
   poiLayer: z.string().max(512).nullable().default(null),
   roles: z
     .array(Role)
-    .min(1, 'at least one role')
     .max(Role.options.length)
-    .refine((r) => new Set(r).size === r.length, 'roles must not repeat'),
+    .refine((r) => new Set(r).size === r.length, 'roles must not repeat')
+    .optional()
+    .describe(
+      "Corridor's roles. Traccar clients send none: then `administrator: true` gives admin, and otherwise a new user gets the least " +
+      "role (company_user); an update without roles keeps the user's roles, with admin added or removed as `administrator` says.",
+    ),
+  administrator: z.boolean().optional().describe("Traccar's flag: read from the roles (admin); written only when roles are not sent"),
   companyId: ref('company', z.number().int().positive()).nullable().default(null),
   attributes: Attributes.default({}),
 };
@@ -83,13 +88,13 @@ export type UserCreate = z.infer<typeof UserCreate>;
 
 /**
  * PUT /users/{id}: the whole user; a password given here replaces the old one. Changing one's own
- * password needs the current one (currentPassword, write-only); an administrator setting another
- * user's needs none (audited as user.update+password).
+ * password or email needs the current password (currentPassword, write-only); an administrator
+ * setting another user's needs none (audited as user.update+password).
  */
 export const UserUpdate = z
   .object({
     ...userFields, password: Password.nullable().optional(),
-    currentPassword: z.string().min(1).max(256).optional().describe('Write-only: your current password, required to change your own password'),
+    currentPassword: z.string().min(1).max(256).optional().describe('Write-only: your current password, required to change your own password or email'),
   })
   .meta({ id: 'UserUpdate' });
 export type UserUpdate = z.infer<typeof UserUpdate>;
@@ -154,7 +159,8 @@ export const usersEndpoints = [
     description:
       'Administrators may change any user. Other users may change only themselves and only their own settings ' +
       '(name, phone, map, position, zoom, formats, attributes, password); a change to roles, company, limits, ' +
-      'flags or a fixed email answers 403. Changing one\'s own password needs currentPassword (missing: 400, wrong: 403); ' +
+      'flags or a fixed email answers 403. Changing one\'s own password or email needs currentPassword (missing: 400, wrong: 403); ' +
+      'a changed email is announced by mail to the old address, and ' +
       'a new password revokes the user\'s API tokens and ends their other sessions.',
     access: 'authenticated',
     request: { params: idParam('user'), body: UserUpdate },
@@ -213,10 +219,10 @@ export const usersEndpoints = [
     summary: 'Lift a user\'s sign-in locks (administrators): every address\'s failures, waits and locks of the account are forgotten',
     description:
       'Repeated wrong passwords make an account wait longer after each failure (from the second) and then lock it from that address ' +
-      '(429 with Retry-After). This forgets those failures and the account-wide count (addresses the user signed in ' +
-      'from stay known), and for LOGIN_LOCKOUT_SECONDS an address locked by other accounts\' failures ' +
-      '(LOGIN_MAX_FAILURES_PER_IP) does not refuse this user. The right password with a valid TOTP code also lifts a ' +
-      'lock. Audited as user.unlock.',
+      '(429 with Retry-After); while the account or an address is being guessed at, addresses the account never signed in from wait ' +
+      'LOGIN_NEW_ADDRESS_DELAY_SECONDS before each attempt (never a lock wider than one account and address). This forgets those failures and the ' +
+      'account-wide count (addresses the user signed in from stay known), and for LOGIN_LOCKOUT_SECONDS the user\'s new addresses are not ' +
+      'slowed down. The right password with a valid TOTP code also lifts a lock. Audited as user.unlock.',
     access: ['admin'],
     request: { params: idParam('user') },
     responses: { 204: { description: 'Unlocked', schema: null } },

@@ -26,4 +26,12 @@ export const cacheKeys = {
   serverAttributes: (): string => 'server-attributes:v1',
   /** Every maintenance, a JSON list of { id, name, type, start, period, companyId } (ops-api writes, its device events read). */
   maintenances: (): string => 'maintenances:v1',
+  /**
+   * The protocol a device first spoke (ingest claims it, set-if-absent, at the first accepted frame;
+   * ops-api deletes it when an administrator sets or clears the device's protocol). The registry
+   * entry's `protocol` wins over it once ops-api stored the binding.
+   */
+  deviceProtocol: (deviceId: number): string => `device:protocol:${deviceId}`,
+  /** SHA-256 of the JT/T 808 authentication code issued to a device at registration (ingest writes; ops-api deletes it with the protocol binding). */
+  jt808AuthCode: (deviceId: number): string => `device:jt808-code:${deviceId}`,
 };

@@ -12,7 +12,7 @@ import { createLogger } from './logger';
  *   a service's own start-up migration, so a rollout racing the Job finds nothing left to do;
  * - `--clickhouse`: the ClickHouse migrations (packages/platform/migrations/clickhouse, in every
  *   service's image) against CLICKHOUSE_URL, or the embedded store under DATA_DIR without it.
- * Image command: `node --import tsx node_modules/@corridor/platform/src/migrate-main.ts --clickhouse`.
+ * Image command: `node --conditions=compiled node_modules/@corridor/platform/dist/migrate-main.js --clickhouse`.
  */
 const { values } = parseArgs({ options: { service: { type: 'string' }, folder: { type: 'string', default: 'drizzle' }, clickhouse: { type: 'boolean', default: false } } });
 if (values.clickhouse) {

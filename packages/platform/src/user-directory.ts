@@ -7,11 +7,13 @@ import type { ReferenceCheck } from './references';
 
 /**
  * Who each user is: id and company for a reference check, the account email (where an
- * administrator's announcement and inbox notices are mailed) and the roles (who a notice addressed
- * to a role reaches). The gateway owns users and publishes this.
+ * administrator's announcement and inbox notices are mailed), the roles (who a notice addressed
+ * to a role reaches) and the language (attributes.language: a web notification's sentence). The
+ * gateway owns users and publishes this.
  */
 export const UserDirectory = z.array(z.object({
   id: z.number().int(), companyId: z.number().int().nullable(), email: z.string().optional(), roles: z.array(z.string()).optional(),
+  language: z.string().optional(),
 }));
 export type UserDirectory = z.infer<typeof UserDirectory>;
 

@@ -1,4 +1,4 @@
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
@@ -6,7 +6,7 @@ import formbody from '@fastify/formbody';
 import helmet from '@fastify/helmet';
 import { allEndpoints, endpointsOf } from '@corridor/contracts';
 import { AppError, createApp, createGeocoder, createMetricsApp, internalKeys, type Adapters, type App, type Logger } from '@corridor/platform';
-import { busReadiness, scopeBus } from '@corridor/platform';
+import { busReadiness, packageDir, scopeBus } from '@corridor/platform';
 import { openIdSettings, type GatewayConfig } from './config';
 import { auditRoutes } from './audit/routes';
 import { authenticator } from './auth/authenticator';
@@ -26,6 +26,7 @@ import { systemRoutes } from './openapi/routes';
 import { serverRoutes } from './server/routes';
 import { geocodeRoutes } from './server/geocode-routes';
 import { logNotifier, type Notifier } from './password/notifier';
+import { mailNotifier } from './password/mail-notifier';
 import { passwordRoutes } from './password/routes';
 import { passwordService } from './password/service';
 import { permissionsRepository } from './permissions/repository';
@@ -49,7 +50,7 @@ import { gatewayReferenceChecks } from './users/references';
 
 export const VERSION = '0.1.0';
 export const gatewayEndpoints = endpointsOf('gateway');
-export const migrationsFolder = fileURLToPath(new URL('../drizzle', import.meta.url));
+export const migrationsFolder = join(packageDir(import.meta.url), 'drizzle');
 
 export type GatewayDeps = Omit<Adapters, 'close'> & {
   logger: Logger;
@@ -94,7 +95,7 @@ export async function build(deps: GatewayDeps): Promise<GatewayService> {
   const permissions = permissionsRepository(db.orm);
   const sessions = sessionStore(cache, config.SESSION_TTL_SECONDS, now);
   const tokens = tokenService({ db: db.orm, now, defaultDays: config.TOKEN_TTL_DAYS, maxDays: config.TOKEN_MAX_DAYS });
-  const throttle = loginThrottle(cache, { maxPerAccount: config.LOGIN_MAX_FAILURES, maxPerIp: config.LOGIN_MAX_FAILURES_PER_IP, maxPerAccountAll: config.LOGIN_MAX_FAILURES_PER_ACCOUNT, lockoutSeconds: config.LOGIN_LOCKOUT_SECONDS, delaySeconds: config.LOGIN_DELAY_SECONDS }, now);
+  const throttle = loginThrottle(cache, { maxPerAccount: config.LOGIN_MAX_FAILURES, maxPerIp: config.LOGIN_MAX_FAILURES_PER_IP, maxPerAccountAll: config.LOGIN_MAX_FAILURES_PER_ACCOUNT, lockoutSeconds: config.LOGIN_LOCKOUT_SECONDS, delaySeconds: config.LOGIN_DELAY_SECONDS, newAddressDelaySeconds: config.LOGIN_NEW_ADDRESS_DELAY_SECONDS }, now);
   const cookieSettings = { secure: config.COOKIE_SECURE, ttlSeconds: config.SESSION_TTL_SECONDS };
   const clientIp = clientIpResolver(config.TRUST_PROXY_HOPS);
   const totp = totpService({ db: db.orm, cache, users, repo: totpRepository(db.orm), hasher, throttle, now });
@@ -102,7 +103,8 @@ export async function build(deps: GatewayDeps): Promise<GatewayService> {
   await ensureBootstrapAdmin({ db: db.orm, users, hasher, logger }, { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD });
 
   // the live feed's WebSocket support first: its hooks must see every request, refused ones too
-  const liveFeed = new LiveFeed({ bus, cache, permissions, logger: logger.child({ module: 'live' }), keepaliveMs: config.SOCKET_KEEPALIVE_MS });
+  const geocoder = createGeocoder(config, { logger: logger.child({ module: 'geocoder' }) });
+  const liveFeed = new LiveFeed({ bus, cache, permissions, logger: logger.child({ module: 'live' }), keepaliveMs: config.SOCKET_KEEPALIVE_MS, geocoder });
   await installWebSocket(app, liveFeed, { maxPayload: 64 * 1024 });
 
   // protection: security headers, CORS for the console, cookies, forms, rate limits, identity
@@ -134,8 +136,9 @@ export async function build(deps: GatewayDeps): Promise<GatewayService> {
     cache, clientIp, settings: { windowMs: config.RATE_LIMIT_WINDOW_MS, ipMax: config.RATE_LIMIT_IP_MAX, userMax: config.RATE_LIMIT_USER_MAX },
   });
   app.addHook('onRequest', limits.perIp);
+  const origins = { allowed: config.CONSOLE_ORIGIN ?? [], trustForwardedHost: config.TRUST_PROXY_HOPS > 0 };
   identityHook(app, {
-    authn, endpoints: allEndpoints, origins: { allowed: config.CONSOLE_ORIGIN ?? [], trustForwardedHost: config.TRUST_PROXY_HOPS > 0 }, clientIp, socketEndpointId,
+    authn, endpoints: allEndpoints, origins, clientIp, socketEndpointId,
     devicesOf: async (userId) => (await permissions.propertiesOf('userId', userId, ['deviceId'])).map((l) => l.propertyId),
   });
   app.addHook('onRequest', limits.perUser);
@@ -152,8 +155,8 @@ export async function build(deps: GatewayDeps): Promise<GatewayService> {
   const oidc = openIdSettings(config);
   systemRoutes(app, { version: VERSION });
   const server = serverRoutes(app, { db: db.orm, cache, logger: logger.child({ module: 'server' }), version: VERSION, openIdEnabled: Boolean(oidc), openIdForce: config.OIDC_FORCE });
-  geocodeRoutes(app, createGeocoder(config, { logger: logger.child({ module: 'geocoder' }) }));
-  sessionRoutes(app, { db: db.orm, authn, sessions, tokens, users, cookie: cookieSettings, clientIp, now, impersonation: impersonation({ db: db.orm, users, sessions, now }) });
+  geocodeRoutes(app, geocoder);
+  sessionRoutes(app, { db: db.orm, authn, sessions, tokens, users, cookie: cookieSettings, clientIp, now, impersonation: impersonation({ db: db.orm, users, sessions, now }), origins });
   openIdRoutes(app, {
     openid: oidc
       ? openIdService({
@@ -165,7 +168,9 @@ export async function build(deps: GatewayDeps): Promise<GatewayService> {
       : undefined,
     sessions, cookie: cookieSettings, successRedirect: config.OIDC_SUCCESS_REDIRECT,
   });
-  const usersSvc = usersService({ db: db.orm, repo: users, permissions, hasher, sessions, tokens, throttle, onChange: publishUsers });
+  const mailer = !deps.notifier && config.SMTP_URL ? mailNotifier(config.SMTP_URL, config.SMTP_FROM, logger.child({ module: 'account-mail' })) : undefined;
+  const notifier = deps.notifier ?? mailer ?? logNotifier(logger.child({ module: 'account-mail' }), config.NODE_ENV === 'production');
+  const usersSvc = usersService({ db: db.orm, repo: users, permissions, hasher, sessions, tokens, throttle, onChange: publishUsers, notifier, now });
   gatewayReferenceChecks(app, { users, cache, devices: liveFeed.directory, geofenceUrl: config.GEOFENCE_URL, opsApiUrl: config.OPS_API_URL, keys: internalKeys(config) });
   userRoutes(app, usersSvc, clientIp);
   totpRoutes(app, totp, clientIp);
@@ -173,7 +178,7 @@ export async function build(deps: GatewayDeps): Promise<GatewayService> {
     app,
     passwordService({
       db: db.orm, cache, users, hasher, sessions, tokens, throttle, logger, now,
-      notifier: deps.notifier ?? logNotifier(logger.child({ module: 'password' }), config.NODE_ENV === 'production'),
+      notifier,
       ttlSeconds: config.PASSWORD_RESET_TTL_SECONDS, resetUrl: config.PASSWORD_RESET_URL,
     }),
   );
@@ -212,6 +217,7 @@ export async function build(deps: GatewayDeps): Promise<GatewayService> {
       await liveFeed.stop();
       await app.close();
       await metricsApp.close();
+      mailer?.close();
     },
   };
 }

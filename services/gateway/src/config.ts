@@ -37,14 +37,19 @@ export const GatewayConfig = BaseEnv.extend({
   /** scrypt cost as log2(N): 15 = 32 MiB and ~0.1 s per hash. Older hashes are upgraded at sign-in. */
   PASSWORD_HASH_COST: int(10, 20, 15),
   PASSWORD_RESET_TTL_SECONDS: int(60, 86400, 3600),
+  /** Account mail (password reset links, the notice to an old address when an account's email changes) through SMTP, as nodemailer takes it; unset: logged only. */
+  SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+  SMTP_FROM: z.string().default('Corridor <accounts@corridor.local>'),
   /** Where the reset link in the notification points; the token is appended as ?passwordReset=. */
   PASSWORD_RESET_URL: z.url().default('http://localhost:8082/reset-password'),
   /** Failed sign-ins of one account (email/login) from one IP address before that pair is locked for LOGIN_LOCKOUT_SECONDS. */
   LOGIN_MAX_FAILURES: int(1, 1000, 5),
-  /** Failed sign-ins from one IP address before it is locked for accounts never signed in from it. */
+  /** Failed sign-ins from one address (any accounts) after which it is slowed down (LOGIN_NEW_ADDRESS_DELAY_SECONDS) for accounts never signed in from it; never locked for them. */
   LOGIN_MAX_FAILURES_PER_IP: int(1, 100000, 50),
-  /** Failed sign-ins of one account from all addresses before it is locked for addresses it never signed in from. */
+  /** Failed sign-ins of one account from all addresses after which addresses it never signed in from are slowed down; never locked. */
   LOGIN_MAX_FAILURES_PER_ACCOUNT: int(1, 100000, 50),
+  /** While an account or an address is being guessed at: how long a new address waits before each attempt (its first included); 0 = no slowdown. */
+  LOGIN_NEW_ADDRESS_DELAY_SECONDS: int(0, 3600, 30),
   LOGIN_LOCKOUT_SECONDS: int(1, 86400, 900),
   /** The wait after an account's second failed sign-in from an address (the first costs none); it doubles with each further failure there until the lock (0: none). */
   LOGIN_DELAY_SECONDS: int(0, 3600, 1),

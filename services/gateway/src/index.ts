@@ -1,3 +1,3 @@
 export { build, gatewayEndpoints, migrationsFolder, VERSION, type GatewayDeps, type GatewayService } from './app';
 export { GatewayConfig } from './config';
-export type { Notifier, PasswordResetNotice } from './password/notifier';
+export type { EmailChangedNotice, Notifier, PasswordResetNotice } from './password/notifier';

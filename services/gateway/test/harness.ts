@@ -3,7 +3,7 @@ import { UserCreate, type Role, type TokenScope, type User } from '@corridor/con
 import { parseConfig, type Clock } from '@corridor/platform';
 import { TEST_IDENTITY_SECRET } from '@corridor/platform/testing/identity';
 import { createTestAdapters, primaryKind, type AdapterKind, type TestAdapters } from '@corridor/platform/testing/test-adapters';
-import { build, GatewayConfig, type GatewayService, type PasswordResetNotice } from '../src/index';
+import { build, GatewayConfig, type EmailChangedNotice, type GatewayService, type PasswordResetNotice } from '../src/index';
 
 export const ADMIN = { email: 'admin@corridor.test', password: 'admin-password-1' };
 export const basic = (email: string, password: string): string => 'Basic ' + Buffer.from(`${email}:${password}`).toString('base64');
@@ -24,6 +24,8 @@ export interface Harness {
   clock: TestClock;
   /** Password-reset notices the gateway sent. */
   notices: PasswordResetNotice[];
+  /** Notices to an account's old address after its email changed. */
+  emailChanges: EmailChangedNotice[];
   close(): Promise<void>;
 }
 
@@ -48,12 +50,13 @@ export async function startGateway(opts: { env?: Record<string, string>; kind?: 
   });
   const clock = new TestClock();
   const notices: PasswordResetNotice[] = [];
+  const emailChanges: EmailChangedNotice[] = [];
   const gateway = await build({
     ...adapters, clock, logger: adapters.logger, config,
-    notifier: { passwordReset: async (n) => void notices.push(n) },
+    notifier: { passwordReset: async (n) => void notices.push(n), emailChanged: async (n) => void emailChanges.push(n) },
   });
   return {
-    kind, adapters, gateway, config, clock, notices,
+    kind, adapters, gateway, config, clock, notices, emailChanges,
     async close() {
       await gateway.close();
       if (!opts.adapters) await adapters.close();

@@ -116,20 +116,66 @@ describe('cookie sessions', () => {
     }
   });
 
-  it('locks an account guessed at from many addresses only for addresses it never signed in from', async () => {
-    const u = await createUser(h, ['dispatcher'], 101);
-    const signIn = (password: string, remoteAddress: string) =>
-      inject({ method: 'POST', url: '/api/session', payload: { email: u.email, password }, remoteAddress });
-    expect((await signIn(u.plainPassword, '198.51.100.8')).statusCode).toBe(200);
-    // LOGIN_MAX_FAILURES_PER_ACCOUNT (default 50): 2 guesses from each of 25 addresses, under the per-pair limit of 3
-    for (let i = 0; i < 50; i++) {
-      expect((await signIn(`guess-${i}`, `203.0.113.${100 + (i % 25)}`)).statusCode).toBe(401);
-      if (i === 24) h.clock.offsetMs += 3600_000; // past each address's wait after its first guess
+  it('never locks an account guessed at from 20 addresses: known addresses sign in at once, a new one waits once (issue 23)', async () => {
+    // the sweep: 50 failures spread over 20 addresses locked the account for every new address
+    const gw = await startGateway({ adapters: h.adapters });
+    try {
+      const u = await createUser(gw, ['dispatcher'], 101);
+      const signIn = (password: string, remoteAddress: string) =>
+        gw.gateway.app.inject({ method: 'POST', url: '/api/session', payload: { email: u.email, password }, remoteAddress });
+      expect((await signIn(u.plainPassword, '198.51.100.8')).statusCode).toBe(200);
+      for (let i = 0; i < 50; i++) {
+        if (i % 20 === 0) gw.clock.offsetMs += 3600_000; // past each address's backoff
+        expect((await signIn(`guess-${i}`, `203.0.113.${100 + (i % 20)}`)).statusCode).toBe(401);
+      }
+      // the office, where the user signed in before: at once
+      expect((await signIn(u.plainPassword, '198.51.100.8')).statusCode).toBe(200);
+      // a new network: slowed down, never locked (LOGIN_NEW_ADDRESS_DELAY_SECONDS, default 30)
+      const fresh = await signIn(u.plainPassword, '192.0.2.77');
+      expect(fresh.statusCode).toBe(429);
+      expect(fresh.headers['retry-after']).toBe('30');
+      expect(fresh.json()).toMatchObject({ error: { code: 'RATE_LIMITED', details: { slowedDown: 'new-address', retryAfterSeconds: 30 } } });
+      gw.clock.offsetMs += 30_000;
+      expect((await signIn(u.plainPassword, '192.0.2.77')).statusCode).toBe(200);
+      // a guesser's next new address pays the same wait before every guess
+      expect((await signIn('guess-x', '203.0.113.200')).statusCode).toBe(429);
+      gw.clock.offsetMs += 30_000;
+      expect((await signIn('guess-x', '203.0.113.200')).statusCode).toBe(401);
+      expect((await signIn('guess-y', '203.0.113.200')).statusCode).toBe(429);
+    } finally {
+      await gw.gateway.close();
     }
-    const fresh = await signIn(u.plainPassword, '192.0.2.77');
-    expect(fresh.statusCode).toBe(429);
-    expect(fresh.json()).toMatchObject({ error: { code: 'RATE_LIMITED', details: { lockedBy: 'account-wide' } } });
-    expect((await signIn(u.plainPassword, '198.51.100.8')).statusCode).toBe(200);
+  });
+
+  it('never locks accounts out of an address that failed 50 times with other accounts: the administrator waits once there (issue 23)', async () => {
+    const gw = await startGateway({ adapters: h.adapters });
+    try {
+      const admin = await createUser(gw, ['admin']);
+      const signIn = (email: string, password: string, remoteAddress = '203.0.113.41') =>
+        gw.gateway.app.inject({ method: 'POST', url: '/api/session', payload: { email, password }, remoteAddress });
+      for (let i = 0; i < 50; i++) expect((await signIn(`stuffed-${i}-${admin.id}@corridor.test`, 'a-guess')).statusCode).toBe(401);
+      const slowed = await signIn(admin.email, admin.plainPassword);
+      expect(slowed.statusCode).toBe(429);
+      expect(slowed.json()).toMatchObject({ error: { details: { slowedDown: 'new-address', retryAfterSeconds: 30 } } });
+      expect((await signIn(admin.email, admin.plainPassword, '192.0.2.78')).statusCode).toBe(200); // elsewhere: nothing
+      gw.clock.offsetMs += 30_000;
+      expect((await signIn(admin.email, admin.plainPassword)).statusCode).toBe(200);
+    } finally {
+      await gw.gateway.close();
+    }
+  });
+
+  it('counts an IPv6 /64 as one address: its addresses share a pair lock', async () => {
+    const u = await createUser(h, ['company_user'], 202);
+    const signIn = (password: string, remoteAddress: string) => inject({ method: 'POST', url: '/api/session', payload: { email: u.email, password }, remoteAddress });
+    for (let i = 1; i <= 3; i++) {
+      expect((await signIn(`guess-${i}`, `2001:db8:aa:bb::${i}`)).statusCode).toBe(401);
+      h.clock.offsetMs += 3600_000;
+    }
+    const locked = await signIn(u.plainPassword, '2001:db8:aa:bb:ffff::9');
+    expect(locked.statusCode).toBe(429);
+    expect(locked.json()).toMatchObject({ error: { details: { lockedBy: 'account' } } });
+    expect((await signIn(u.plainPassword, '2001:db8:aa:cc::1')).statusCode).toBe(200);
   });
 
   it('makes an address wait longer after each further failure of an account before it locks it, without checking the password meanwhile (issue 11)', async () => {
@@ -203,20 +249,20 @@ describe('cookie sessions', () => {
     expect(trail.find((r) => r.action === 'user.unlock')).toMatchObject({ actorUserId: admin.id });
   });
 
-  it('lifts, for the unlocked account, an address locked by other accounts\' failures (issue 11)', async () => {
+  it('lifts, for the unlocked account, the slowdown of an address that failed with other accounts (issue 11)', async () => {
     const gw = await startGateway({ adapters: h.adapters, env: { LOGIN_MAX_FAILURES_PER_IP: '3', LOGIN_LOCKOUT_SECONDS: '600' } });
     try {
       const u = await createUser(gw, ['company_user'], 202);
       const signIn = (email: string, password: string) => gw.gateway.app.inject({ method: 'POST', url: '/api/session', payload: { email, password }, remoteAddress: '203.0.113.40' });
-      // three other accounts fail once each from this address: it is locked for accounts never signed in there
+      // three other accounts fail once each from this address: it is slowed down for accounts never signed in there
       for (let i = 0; i < 3; i++) expect((await signIn(`nobody-${i}-${u.id}@corridor.test`, 'a-guess')).statusCode).toBe(401);
       const refused = await signIn(u.email, u.plainPassword);
       expect(refused.statusCode).toBe(429);
-      expect(refused.json()).toMatchObject({ error: { details: { lockedBy: 'ip' } } });
+      expect(refused.json()).toMatchObject({ error: { details: { slowedDown: 'new-address' } } });
       const admin = { authorization: `Bearer ${await tokenFor(gw, (await createUser(gw, ['admin'])).id)}` };
       expect((await gw.gateway.app.inject({ method: 'DELETE', url: `/api/users/${u.id}/lock`, headers: admin })).statusCode).toBe(204);
       expect((await signIn(u.email, u.plainPassword)).statusCode).toBe(200);
-      // the address stays locked for the other accounts
+      // the address stays slowed down for the other accounts
       expect((await signIn(`nobody-0-${u.id}@corridor.test`, 'a-guess')).statusCode).toBe(429);
     } finally {
       await gw.gateway.close();
@@ -252,6 +298,38 @@ describe('bearer tokens', () => {
     expect(viaQuery.statusCode).toBe(200);
     const fromQuery = sessionCookie(viaQuery);
     expect((await inject({ method: 'GET', url: '/api/session', headers: { cookie: fromQuery } })).json<User>().id).toBe(u.id);
+  });
+
+  it('cannot switch a signed-in browser into the account of a token a foreign page carries (login CSRF, issue 23)', async () => {
+    const victim = await createUser(h, ['dispatcher'], 101);
+    const attacker = await createUser(h, ['company_user'], 202);
+    const attackerToken = await tokenFor(h, attacker.id, 'full');
+    const victimCookie = await login(h, victim.email, victim.plainPassword);
+    const whoAmI = async () => (await inject({ method: 'GET', url: '/api/session', headers: { cookie: victimCookie } })).json<User>().id;
+    // the sweep's attack: a page on another site loads /api/session?token=<the attacker's token> in the victim's browser
+    const fromImage = await inject({ method: 'GET', url: `/api/session?token=${attackerToken}`, headers: { cookie: victimCookie, 'sec-fetch-site': 'cross-site', 'sec-fetch-dest': 'image' } });
+    expect(fromImage.statusCode).toBe(403);
+    expect(fromImage.headers['set-cookie']).toBeUndefined();
+    const fromLink = await inject({ method: 'GET', url: `/api/session?token=${attackerToken}`, headers: { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' } });
+    expect(fromLink.statusCode).toBe(403);
+    // a browser without fetch metadata: a session that exists is never replaced
+    const old = await inject({ method: 'GET', url: `/api/session?token=${attackerToken}`, headers: { cookie: victimCookie } });
+    expect(old.statusCode).toBe(409);
+    expect(old.headers['set-cookie']).toBeUndefined();
+    expect(await whoAmI()).toBe(victim.id);
+    // the token of the user already signed in: their session, unchanged
+    const own = await inject({ method: 'GET', url: `/api/session?token=${await tokenFor(h, victim.id, 'full')}`, headers: { cookie: victimCookie, 'sec-fetch-site': 'same-origin' } });
+    expect(own.statusCode).toBe(200);
+    expect(own.headers['set-cookie']).toBeUndefined();
+    // traccar-web's token login (a fetch from its own page, no session yet) and scripts still sign in
+    const spa = await inject({ method: 'GET', url: `/api/session?token=${attackerToken}`, headers: { 'sec-fetch-site': 'same-origin' } });
+    expect(spa.statusCode).toBe(200);
+    expect(spa.json<User>().id).toBe(attacker.id);
+    expect(sessionCookie(spa)).toBeTruthy();
+    const fromConsole = await inject({ method: 'GET', url: `/api/session?token=${attackerToken}`, headers: { origin: CONSOLE } });
+    expect(fromConsole.statusCode).toBe(200);
+    // the other sign-in paths keep their origin check
+    expect((await inject({ method: 'POST', url: '/api/session', headers: { origin: 'https://evil.example' }, payload: { email: victim.email, password: victim.plainPassword } })).statusCode).toBe(403);
   });
 
   it('refuses to turn a read-only token into a (full) cookie session', async () => {

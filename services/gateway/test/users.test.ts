@@ -64,8 +64,8 @@ describe('users', () => {
     expect(bad.json()).toMatchObject({ error: { code: 'VALIDATION_FAILED', details: [{ path: 'email' }] } });
     const short = await inject({ method: 'POST', url: '/api/users', headers: adminAuth, payload: newUser({ password: 'short' }) });
     expect(short.json()).toMatchObject({ error: { details: [{ path: 'password' }] } });
-    const noRole = await inject({ method: 'POST', url: '/api/users', headers: adminAuth, payload: newUser({ roles: [] }) });
-    expect(noRole.json()).toMatchObject({ error: { details: [{ path: 'roles' }] } });
+    const twice = await inject({ method: 'POST', url: '/api/users', headers: adminAuth, payload: newUser({ roles: ['dispatcher', 'dispatcher'] }) });
+    expect(twice.json()).toMatchObject({ error: { details: [{ path: 'roles' }] } });
     const badRole = await inject({ method: 'POST', url: '/api/users', headers: adminAuth, payload: newUser({ roles: ['superuser'] }) });
     expect(badRole.statusCode).toBe(400);
 
@@ -78,6 +78,34 @@ describe('users', () => {
     expect((await inject({ method: 'GET', url: '/api/users/999999', headers: adminAuth })).statusCode).toBe(404);
     expect((await inject({ method: 'PUT', url: '/api/users/999999', headers: adminAuth, payload: newUser({ password: undefined }) })).statusCode).toBe(404);
     expect((await inject({ method: 'DELETE', url: '/api/users/999999', headers: adminAuth })).statusCode).toBe(404);
+  });
+
+  it("creates users as traccar-web does (no roles; Traccar's flags), and answers the flags the roles imply", async () => {
+    // traccar-web's UserPage saves what its form holds: no roles, no company (its defaultItem for an administrator is { deviceLimit: -1 })
+    const web = (over: Record<string, unknown>) => ({ deviceLimit: -1, name: 'Web user', email: `web${Math.random().toString(36).slice(2, 8)}@transit.test`, password: 'web-password-1', ...over });
+    const plain = await inject({ method: 'POST', url: '/api/users', headers: adminAuth, payload: web({}) });
+    expect(plain.statusCode, plain.body).toBe(200);
+    expect(plain.json<User>()).toMatchObject({ roles: ['company_user'], administrator: false, readonly: true, deviceReadonly: true, limitCommands: true, companyId: null });
+    const emptyRoles = await inject({ method: 'POST', url: '/api/users', headers: adminAuth, payload: web({ roles: [] }) });
+    expect(emptyRoles.json<User>()).toMatchObject({ roles: ['company_user'] });
+    const admin = await inject({ method: 'POST', url: '/api/users', headers: adminAuth, payload: web({ administrator: true, readonly: false }) });
+    expect(admin.statusCode, admin.body).toBe(200);
+    const a = admin.json<User>();
+    expect(a).toMatchObject({ roles: ['admin'], administrator: true, readonly: false, deviceReadonly: false, limitCommands: false });
+    // traccar-web's edit echoes what it read (roles included) and flips a flag: the flag wins
+    const demoted = await inject({ method: 'PUT', url: `/api/users/${a.id}`, headers: adminAuth, payload: { ...a, password: undefined, administrator: false } });
+    expect(demoted.statusCode, demoted.body).toBe(200);
+    expect(demoted.json<User>()).toMatchObject({ roles: ['company_user'], administrator: false, readonly: true });
+    // an explicit restriction on a writer is kept; an echoed implied one changes nothing
+    const dispatcher = (await inject({ method: 'POST', url: '/api/users', headers: adminAuth, payload: web({ roles: ['dispatcher'], companyId: 101, limitCommands: true }) })).json<User>();
+    expect(dispatcher).toMatchObject({ readonly: false, deviceReadonly: false, limitCommands: true });
+    const u = plain.json<User>();
+    const self = await createUser(h, ['company_user'], 101);
+    const mine = (await inject({ method: 'GET', url: `/api/users/${self.id}`, headers: { authorization: basic(self.email, self.plainPassword) } })).json<User>();
+    expect(mine.readonly).toBe(true);
+    const saved = await inject({ method: 'PUT', url: `/api/users/${self.id}`, headers: { authorization: basic(self.email, self.plainPassword) }, payload: { ...mine, password: undefined, phone: '+254711000000' } });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(u.id).toBeGreaterThan(0);
   });
 
   it('lets a user read and edit their own settings only (others are 404; privileged fields 403)', async () => {
@@ -169,6 +197,34 @@ describe('users', () => {
     expect((await inject({ method: 'GET', url: '/api/session', headers: { cookie: here } })).statusCode).toBe(404);
     const trail = await audit.forEntity(h.adapters.db.orm, 'user', u.id);
     expect(trail.map((r) => r.action)).toContain('user.update+password');
+  });
+
+  it("changes one's own email only with the current password, and tells the old address (issue 23: a stolen token took accounts over through a reset)", async () => {
+    const u = await createUser(h, ['dispatcher'], 101);
+    const mine = (await inject({ method: 'GET', url: `/api/users/${u.id}`, headers: { authorization: basic(u.email, u.plainPassword) } })).json<User>();
+    const stolen = { authorization: `Bearer ${await tokenFor(h, u.id)}` };
+    const put = (payload: object, headers: Record<string, string> = stolen) => inject({ method: 'PUT', url: `/api/users/${u.id}`, headers, payload: { ...mine, ...payload } });
+    const taken = `attacker.${u.id}@evil.test`;
+    const missing = await put({ email: taken });
+    expect(missing.statusCode, missing.body).toBe(400);
+    expect(missing.json()).toMatchObject({ error: { details: [{ path: 'currentPassword' }] } });
+    expect((await put({ email: taken, currentPassword: 'a-guess-1' })).statusCode).toBe(403);
+    // a session alone is no better
+    const cookie = await login(h, u.email, u.plainPassword);
+    expect((await put({ email: taken }, { cookie, 'x-requested-with': 'test' })).statusCode).toBe(400);
+    expect(h.emailChanges.filter((n) => n.email === u.email)).toEqual([]);
+    // other fields of one's own record need no password (a Traccar client saves its whole user)
+    expect((await put({ name: 'Renamed' })).statusCode).toBe(200);
+
+    const moved = `moved.${u.id}@transit.test`;
+    const changed = await put({ name: 'Renamed', email: moved, currentPassword: u.plainPassword });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(h.emailChanges.filter((n) => n.email === u.email)).toEqual([expect.objectContaining({ email: u.email, newEmail: moved, byAdministrator: false })]);
+    // an administrator needs no password of the user; the old address is told all the same
+    const admin = { authorization: `Bearer ${await tokenFor(h, (await createUser(h, ['admin'])).id)}` };
+    const byAdmin = await put({ name: 'Renamed', email: `again.${u.id}@transit.test` }, admin);
+    expect(byAdmin.statusCode, byAdmin.body).toBe(200);
+    expect(h.emailChanges.find((n) => n.email === moved)).toMatchObject({ newEmail: `again.${u.id}@transit.test`, byAdministrator: true });
   });
 
   it('counts wrong current passwords in the sign-in throttle: they lock the address for sign-in and for further guesses (issue 11)', async () => {

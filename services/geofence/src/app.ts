@@ -1,7 +1,7 @@
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { endpointsOf } from '@corridor/contracts';
 import { createApp, requireAnalyticsSchema, type Adapters, type App, type InternalKeys, type Logger, type Subscription } from '@corridor/platform';
-import { busReadiness, scopeBus, SettingLayers } from '@corridor/platform';
+import { busReadiness, packageDir, scopeBus, SettingLayers } from '@corridor/platform';
 import { auditRoutes } from './audit/routes';
 import { CalendarGate } from './calendars/calendar-gate';
 import { DeviceDirectory } from './evaluator/device-directory';
@@ -40,7 +40,7 @@ export interface GeofenceService {
 }
 
 export const geofenceEndpoints = endpointsOf('geofence');
-export const migrationsFolder = fileURLToPath(new URL('../drizzle', import.meta.url));
+export const migrationsFolder = join(packageDir(import.meta.url), 'drizzle');
 
 /** Builds the geofence service from its adapters: migrations, the API and the evaluator. */
 export async function build(deps: GeofenceDeps): Promise<GeofenceService> {

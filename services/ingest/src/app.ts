@@ -77,7 +77,9 @@ export async function build(deps: IngestDeps): Promise<IngestService> {
   });
   positionRoutes(app, intake, ports.gate);
   ingestReferenceChecks(app, registry);
-  const osmand = await buildOsmAndServer({ logger: logger.child({ protocol: 'osmand' }), intake, gate: ports.gate, fdBudget: ports.fdBudget, now: () => deps.clock.now() });
+  const osmand = await buildOsmAndServer({
+    logger: logger.child({ protocol: 'osmand' }), intake, gate: ports.gate, fdBudget: ports.fdBudget, now: () => deps.clock.now(), identity: ports.identity, registry,
+  });
   const commands = new CommandDispatcher({ bus: deps.bus, cache: deps.cache, connections: ports.connections, clock: deps.clock, logger: logger.child({ component: 'commands' }) });
   const subs: Subscription[] = [];
   return {

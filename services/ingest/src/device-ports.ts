@@ -6,6 +6,9 @@ import type { DeviceRegistry } from './devices/device-registry';
 import { DeviceSessions } from './devices/device-sessions';
 import { AlarmIdentity } from './frames/alarm-identity';
 import { FrameHandler } from './frames/frame-handler';
+import { DeviceIdentity } from './frames/identity';
+import { IdentityEvents, storeAndPublish } from './devices/identity-events';
+import { DuplicateConnections } from './devices/duplicate-connections';
 import { UnknownDevicePolicy } from './frames/unknown-devices';
 import type { PositionIntake } from './positions/intake';
 import { IntakeGate } from './positions/intake-gate';
@@ -60,6 +63,8 @@ export class DevicePorts {
   readonly unknown: UnknownDevicePolicy;
   /** Connections of identified devices, for the device status (device-status.v1). */
   readonly sessions: DeviceSessions;
+  /** Who may speak for a device (protocol binding, one device per connection, JT/T 808 codes); the OsmAnd port checks with it too. */
+  readonly identity: DeviceIdentity;
 
   constructor(deps: DevicePortDeps) {
     const s = deps.settings;
@@ -71,8 +76,13 @@ export class DevicePorts {
       logger: logger.child({ component: 'raw-frame-archive' }),
       ...(deps.archiveFlushMs ? { flushIntervalMs: deps.archiveFlushMs } : {}),
     });
-    this.sessions = new DeviceSessions({ bus: deps.bus, clock: deps.clock, logger: logger.child({ component: 'device-sessions' }), seenIntervalMs: s.DEVICE_SEEN_INTERVAL_S * 1000 });
     this.unknown = new UnknownDevicePolicy({ mode: s.UNKNOWN_DEVICES, bus: deps.bus, cache: deps.cache, clock: deps.clock, logger });
+    const events = new IdentityEvents({ record: storeAndPublish({ analytics: deps.analytics, bus: deps.bus }), cache: deps.cache, clock: deps.clock, logger: logger.child({ component: 'device-identity' }) });
+    this.identity = new DeviceIdentity({ cache: deps.cache, registry: deps.registry, events, logger: logger.child({ component: 'device-identity' }) });
+    this.sessions = new DeviceSessions({
+      bus: deps.bus, clock: deps.clock, logger: logger.child({ component: 'device-sessions' }), seenIntervalMs: s.DEVICE_SEEN_INTERVAL_S * 1000,
+      duplicates: new DuplicateConnections({ cache: deps.cache, clock: deps.clock, events, logger: logger.child({ component: 'duplicate-connections' }) }),
+    });
     const loginRejects = Object.fromEntries(tcpProtocols.filter((e) => e.loginReject).map((e) => [e.protocol.name, e.loginReject]));
     this.handler = new FrameHandler(
       {
@@ -84,6 +94,7 @@ export class DevicePorts {
         unknown: this.unknown,
         crcPolicy: s.CRC_POLICY,
         alarmIds: new AlarmIdentity(deps.cache, logger),
+        identity: this.identity,
         logger,
         ...(deps.retry ? { retry: deps.retry } : {}),
       },

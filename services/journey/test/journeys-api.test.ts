@@ -12,6 +12,7 @@ import { routes } from '../src/db/schema';
 import { flagsRepository } from '../src/flags/repository';
 import { journeysRepository } from '../src/journeys/repository';
 import { positionOf, startHarness, type Harness } from './journey-harness';
+import { offlineGeocoder } from '@corridor/geodata/reverse-geocoder';
 
 const kind = await primaryKind();
 let h: Harness;
@@ -202,6 +203,9 @@ describe('GET /journey/{id}', () => {
     expect(detail.track.map((p) => p.fixTime)).toEqual(fixes.slice(1).map((f) => new Date(f.time).toISOString()));
     expect(detail.trackTruncated).toBe(false);
     expect(detail.flags).toMatchObject([{ type: 'signalLoss', review: 'new', clearedAt: null, distanceM: 2800 }]);
+    // where it opened, in words (the offline geocoder, hand-checked in packages/geodata): on the Mombasa road
+    expect(detail.flags[0]!.address).toBe(offlineGeocoder().reverse(-3.9, 39.4).address);
+    expect(detail.flags[0]!.address).toMatch(/^\d+ km (N|NE|E|SE|S|SW|W|NW) of .+, KE$/);
 
     const cut = (await call('GET', `/api/journey/${j.id}?trackLimit=2`, testUsers.dispatcher)).json<JourneyDetail>();
     expect(cut.track).toHaveLength(2);
@@ -218,7 +222,7 @@ describe('GET /journey/{id}', () => {
 });
 
 describe('POST /journey/{id}/cancel', () => {
-  it('cancels an active journey, clears its open flags, audits and emits the events', async () => {
+  it('cancels an active journey, closes its flags (cleared and resolved), audits and emits the events', async () => {
     const j = await declare();
     await journeysRepo().markActive(j.id, at(0));
     const flagId = await openFlag(j, 'offCorridor', 10);
@@ -228,15 +232,37 @@ describe('POST /journey/{id}/cancel', () => {
     expect(res.json<Journey>()).toMatchObject({ state: 'cancelled', cancelReason: 'truck broke down', cancelledAt: at(30).toISOString(), flagged: false });
     const [flag] = await h.adapters.db.rows<{ cleared_at: Date | string }>(sql`select cleared_at from journey.flags where id = ${flagId}`);
     expect(new Date(flag!.cleared_at).toISOString()).toBe(at(30).toISOString());
-    const audit = await h.adapters.db.rows<{ action: string; note: string; actor_user_id: number }>(
-      sql`select action, note, actor_user_id from journey.audit_log where entity_type = 'journey' and entity_id = ${String(j.id)} order by id`,
+    // nothing is left to review: the flag reads resolved, by the canceller, with the reason
+    const detail = (await call('GET', `/api/journey/${j.id}`, testUsers.dispatcher)).json<JourneyDetail>();
+    expect(detail.flags).toMatchObject([{ id: flagId, review: 'resolved', resolvedBy: 4, resolvedAt: at(30).toISOString(), resolvedNote: 'truck broke down', clearedAt: at(30).toISOString() }]);
+    expect((await call('POST', `/api/journey/flags/${flagId}/acknowledge`, testUsers.dispatcher, {})).statusCode).toBe(409);
+    const audit = await h.adapters.db.rows<{ action: string; note: string; actor_user_id: number; after: unknown }>(
+      sql`select action, note, actor_user_id, after from journey.audit_log where entity_type = 'journey' and entity_id = ${String(j.id)} order by id`,
     );
     expect(audit.map((a) => [a.action, a.note, a.actor_user_id])).toEqual([['journey.create', null, 4], ['journey.cancel', 'truck broke down', 4]]);
+    expect(audit[1]!.after).toMatchObject({ clearedFlags: [flagId], resolvedFlags: [flagId] });
     const events = await queryEvents(h.adapters.analytics)({ deviceIds: [j.deviceId], from: at(0), to: at(60), limit: 10 });
     expect(events.map((e) => [e.type, e.eventTime, e.journeyId]).sort()).toEqual([
       ['journeyCancelled', at(30).toISOString(), String(j.id)],
       ['journeyFlagCleared', at(30).toISOString(), String(j.id)],
+      ['journeyFlagResolved', at(30).toISOString(), String(j.id)],
     ]);
+  });
+
+  it('a flag cleared before the cancellation is resolved too; one resolved before keeps its review', async () => {
+    const j = await declare();
+    await journeysRepo().markActive(j.id, at(0));
+    const cleared = await openFlag(j, 'overspeed', 5);
+    await flagsRepo().clear(j.id, 'overspeed', at(8), {});
+    const reviewed = await openFlag(j, 'offCorridor', 10);
+    h.clock.set(at(12).getTime());
+    expect((await call('POST', `/api/journey/flags/${reviewed}/resolve`, testUsers.admin, { note: 'called the driver' })).statusCode).toBe(200);
+    h.clock.set(at(30).getTime());
+    expect((await call('POST', `/api/journey/${j.id}/cancel`, testUsers.dispatcher, {})).statusCode).toBe(200);
+    const detail = (await call('GET', `/api/journey/${j.id}`, testUsers.dispatcher)).json<JourneyDetail>();
+    const byId = new Map(detail.flags.map((f) => [f.id, f]));
+    expect(byId.get(cleared)).toMatchObject({ review: 'resolved', resolvedAt: at(30).toISOString(), resolvedNote: null, clearedAt: at(8).toISOString() });
+    expect(byId.get(reviewed)).toMatchObject({ review: 'resolved', resolvedAt: at(12).toISOString(), resolvedNote: 'called the driver', clearedAt: at(30).toISOString() });
   });
 
   it('a planned journey may be cancelled without a body', async () => {

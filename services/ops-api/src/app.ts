@@ -1,7 +1,7 @@
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { endpointsOf } from '@corridor/contracts';
-import { createApp, requireAnalyticsSchema, type Adapters, type App, type InternalKeys, type Logger } from '@corridor/platform';
-import { busReadiness, scopeBus } from '@corridor/platform';
+import { createApp, createGeocoder, GeocoderEnv, requireAnalyticsSchema, type Adapters, type App, type Geocoder, type InternalKeys, type Logger } from '@corridor/platform';
+import { busReadiness, packageDir, scopeBus } from '@corridor/platform';
 import { devicesRepository } from './devices/repository';
 import { devicesService, type DevicesService } from './devices/service';
 import { deviceRoutes } from './devices/routes';
@@ -85,6 +85,8 @@ export interface OpsApiDeps extends Omit<Adapters, 'close'> {
   journeyUrl?: string | (() => string | undefined);
   /** GEOFENCE_URL: the geofence service, which checks the geofence ids ops-api requests carry (reports, exports; unset: such ids answer 503). */
   geofenceUrl?: string | (() => string | undefined);
+  /** Addresses of positions, events and reports (createGeocoder(config)); default: offline. */
+  geocoder?: Geocoder;
 }
 
 export interface OpsApiService {
@@ -103,7 +105,7 @@ export interface OpsApiService {
 }
 
 export const opsApiEndpoints = endpointsOf('ops-api');
-export const migrationsFolder = fileURLToPath(new URL('../drizzle', import.meta.url));
+export const migrationsFolder = join(packageDir(import.meta.url), 'drizzle');
 
 /** Builds ops-api: migrations, the domain modules and their routes. */
 export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
@@ -118,7 +120,7 @@ export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
     readiness: { db: () => deps.db.ping(), analytics: () => deps.analytics.ping(), cache: () => deps.cache.ping(), bus: busReadiness(bus) },
   });
   const repo = devicesRepository(deps.db.orm);
-  const devices = devicesService({ repo, bus: deps.bus, cache: deps.cache, logger: deps.logger.child({ module: 'devices' }) });
+  const devices = devicesService({ db: deps.db.orm, repo, bus: deps.bus, cache: deps.cache, logger: deps.logger.child({ module: 'devices' }) });
   deviceRoutes(app, devices);
   const writeEvents = deviceEventWriter({ analytics: deps.analytics, bus: deps.bus });
   const deviceStateSettings = deps.deviceState ?? defaultDeviceStateSettings();
@@ -126,6 +128,7 @@ export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
   const deviceState = deviceStateService({
     db: deps.db.orm, bus: deps.bus, cache: deps.cache, clock: deps.clock, logger: deps.logger.child({ module: 'device-state' }),
     write: writeEvents, settings: deviceStateSettings, registryEntries: (states) => devices.registryEntries(states),
+    onSessions: (ms) => devices.bindProtocols(ms),
     eventConfigs: eventSettingsReader({
       db: deps.db.orm, cache: deps.cache, logger: deps.logger.child({ module: 'event-settings' }),
       trips: (deps.reports ?? defaultReportSettings()).trips, overspeedMinimalDuration: deviceStateSettings.overspeedMinimalDurationMs,
@@ -133,13 +136,14 @@ export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
     }),
   });
   const reportSettings = deps.reports ?? defaultReportSettings();
+  const geocoder = deps.geocoder ?? createGeocoder(GeocoderEnv.parse({}));
   const positionDeps = {
-    analytics: deps.analytics, cache: deps.cache, db: deps.db.orm, devices: repo, reports: reportSettings, liveLatest: liveLatestOf(deviceState),
+    analytics: deps.analytics, cache: deps.cache, db: deps.db.orm, devices: repo, reports: reportSettings, liveLatest: liveLatestOf(deviceState), geocoder,
   };
   const exporter = positionExporter(positionDeps);
   positionQueryRoutes(app, { ...positionDeps, exporter });
   positionExportRoutes(app, positionDeps, exporter);
-  const reports = reportsService({ analytics: deps.analytics, db: deps.db.orm, devices: repo, settings: reportSettings });
+  const reports = reportsService({ analytics: deps.analytics, db: deps.db.orm, devices: repo, settings: reportSettings, geocoder });
   const docSettings = deps.documents ?? defaultDocumentsSettings();
   await app.register(multipart, { limits: { fileSize: docSettings.maxBytes, files: 1 } });
   const companiesRepo = companiesRepository(deps.db.orm);
@@ -180,7 +184,7 @@ export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
   const tracking = trackingModules(app, {
     db: deps.db.orm, bus: deps.bus, cache: deps.cache, analytics: deps.analytics, logger: deps.logger,
     devicesRepo: repo, devices, notifications: deps.notificationRules, inbox: notifications, reports, reportScheduleCheckMs: deps.reportScheduleCheckMs, reportRunLeaseMs: deps.reportRunLeaseMs,
-    noticeDeliveryCheckMs: deps.noticeDeliveryCheckMs,
+    noticeDeliveryCheckMs: deps.noticeDeliveryCheckMs, geofenceName: (id) => speedLimitFences.nameOf(id), geocoder,
   });
   reportRoutes(app, reports, tracking.reportMailer);
   const { journeyUrl, geofenceUrl } = deps;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BaseEnv, portVar } from '@corridor/platform';
+import { BaseEnv, GeocoderEnv, portVar } from '@corridor/platform';
 import { parseOutboundAllowList } from './notification-rules/outbound-address';
 import { ReportEnv } from './reports/settings';
 import { DeviceStateEnv } from './device-state/settings';
@@ -49,5 +49,7 @@ export const OpsApiConfig = BaseEnv.extend({
   NOTICE_DELIVERY_CHECK_MS: z.coerce.number().int().min(0).max(3_600_000).default(1000),
   // device status: DEVICE_STATUS_TIMEOUT_S (600), DEVICE_STATE_PERSIST_S (60)
   ...DeviceStateEnv.shape,
+  // addresses: offline (packages/geodata) unless GEOCODER_URL names a Nominatim-compatible service (reports' start and end addresses)
+  ...GeocoderEnv.shape,
 });
 export type OpsApiConfig = z.infer<typeof OpsApiConfig>;

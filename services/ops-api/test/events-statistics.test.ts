@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EventMessage, PositionMessage, type Device, type Statistics, positionId } from '@corridor/contracts';
-import { insertEvents, insertPositions } from '@corridor/platform';
+import { EventMessage, PositionMessage, type Event, type Device, type Statistics, positionId } from '@corridor/contracts';
+import { eventNumericId, insertEvents, insertPositions } from '@corridor/platform';
 import { testUsers } from '@corridor/platform/testing/identity';
 import { startHarness, type Harness } from './tracking-harness';
 import { expect400, expectError } from './tracking-expect';
+import { offlineGeocoder } from '@corridor/geodata/reverse-geocoder';
 
 /**
  * Events by id and by device/group and period, and server statistics per day, from ClickHouse. The
@@ -33,7 +34,7 @@ beforeAll(async () => {
   b1 = await mk('865000000000003', 202);
   await insertEvents(h.adapters.analytics)([
     ev(a1, 'alarm', T('01T08:00:00'), { attributes: { alarm: 'sos' } }),
-    ev(a1, 'geofenceEnter', T('01T09:00:00'), { geofenceId: 'g7' }),
+    ev(a1, 'geofenceEnter', T('01T09:00:00'), { geofenceId: '7' }),
     ev(a2, 'deviceOverspeed', T('01T10:00:00'), { attributes: { speed: 60, speedLimit: 43 } }),
     ev(b1, 'alarm', T('02T11:00:00'), { attributes: { alarm: 'powerCut' } }),
   ]);
@@ -48,17 +49,20 @@ describe('events', () => {
   it('lists events of devices over a period, oldest first, optionally by type', async () => {
     const res = await h.call(testUsers.analyst, 'GET', `/api/events?deviceId=${a1.id}&deviceId=${a2.id}&from=${T('01T00:00:00')}&to=${T('03T00:00:00')}`);
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json<EventMessage[]>().map((e) => e.type)).toEqual(['alarm', 'geofenceEnter', 'deviceOverspeed']);
+    expect(res.json<Event[]>().map((e) => e.type)).toEqual(['alarm', 'geofenceEnter', 'deviceOverspeed']);
+    // each with the address of where it happened (the offline geocoder, hand-checked in packages/geodata)
+    expect(res.json<Event[]>().map((e) => e.address)).toEqual(Array(3).fill(offlineGeocoder().reverse(-1.3, 36.8).address));
+    expect(res.json<Event[]>()[0]!.address).toMatch(/ of Nairobi, KE$/);
     const alarms = await h.call(testUsers.analyst, 'GET', `/api/events?deviceId=${a1.id}&deviceId=${b1.id}&type=alarm&from=${T('01T00:00:00')}&to=${T('03T00:00:00')}`);
-    expect(alarms.json<EventMessage[]>().map((e) => e.attributes.alarm)).toEqual(['sos', 'powerCut']);
+    expect(alarms.json<Event[]>().map((e) => e.attributes.alarm)).toEqual(['sos', 'powerCut']);
     const narrow = await h.call(testUsers.analyst, 'GET', `/api/events?deviceId=${a1.id}&from=${T('01T08:30:00')}&to=${T('01T23:00:00')}`);
-    expect(narrow.json<EventMessage[]>().map((e) => e.type)).toEqual(['geofenceEnter']);
+    expect(narrow.json<Event[]>().map((e) => e.type)).toEqual(['geofenceEnter']);
   });
 
   it('lists a group\'s devices, and only the caller\'s company', async () => {
     const group = (await h.call(testUsers.companyA, 'GET', `/api/devices/${a1.id}`)).json<Device>().groupId!;
     const byGroup = await h.call(testUsers.companyA, 'GET', `/api/events?groupId=${group}&from=${T('01T00:00:00')}&to=${T('03T00:00:00')}`);
-    expect(byGroup.json<EventMessage[]>().map((e) => e.deviceId)).toEqual([a1.id, a1.id]);
+    expect(byGroup.json<Event[]>().map((e) => e.deviceId)).toEqual([a1.id, a1.id]);
     const mixed = await h.call(testUsers.companyA, 'GET', `/api/events?deviceId=${a2.id}&deviceId=${b1.id}&from=${T('01T00:00:00')}&to=${T('03T00:00:00')}`);
     // another company's device, named among the caller's own, answers like an unknown one
     expect(mixed.statusCode).toBe(404);
@@ -74,11 +78,13 @@ describe('events', () => {
 
   it('reads one event by id, 404 for an unknown id or another company\'s', async () => {
     const id = `${a1.id}-geofenceEnter-${Date.parse(T('01T09:00:00'))}`;
-    const res = await h.call(testUsers.companyA, 'GET', `/api/events/${id}`);
+    const numeric = eventNumericId(id);
+    const res = await h.call(testUsers.companyA, 'GET', `/api/events/${numeric}`);
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json<EventMessage>()).toMatchObject({ id, type: 'geofenceEnter', deviceId: a1.id, geofenceId: 'g7' });
-    expectError(await h.call(testUsers.companyB, 'GET', `/api/events/${id}`), 404, 'NOT_FOUND');
-    expectError(await h.call(testUsers.companyA, 'GET', '/api/events/no-such-event'), 404, 'NOT_FOUND');
+    expect(res.json<Event>()).toMatchObject({ id: numeric, type: 'geofenceEnter', deviceId: a1.id, geofenceId: 7, positionId: 0, maintenanceId: 0 });
+    expectError(await h.call(testUsers.companyB, 'GET', `/api/events/${numeric}`), 404, 'NOT_FOUND');
+    expectError(await h.call(testUsers.companyA, 'GET', `/api/events/${eventNumericId('no-such-event')}`), 404, 'NOT_FOUND');
+    expectError(await h.call(testUsers.companyA, 'GET', '/api/events/no-such-event'), 400, 'VALIDATION_FAILED');
   });
 });
 

@@ -3,6 +3,8 @@ import type { ComputedTestResult, Device, MaintenanceDue, PositionMessageInput }
 import { cacheKeys, insertPositions } from '@corridor/platform';
 import { PositionMessage, positionId } from '@corridor/contracts';
 import { testUsers } from '@corridor/platform/testing/identity';
+import { eq } from 'drizzle-orm';
+import { maintenances } from '../src/db/schema';
 import { dispatcherOf, startHarness, type Harness } from './tracking-harness';
 import { expect400, expectError } from './tracking-expect';
 
@@ -50,6 +52,18 @@ describe('maintenance schedule', () => {
     expect(none.every((d) => d.current === null && d.nextDue === null)).toBe(true);
     // another company's device, named in a filter, answers like an unknown one
     expect((await h.call(testUsers.companyA, 'GET', `/api/maintenance-schedule?deviceId=${other.id}`)).statusCode).toBe(404);
+  });
+
+  it("refuses the sweep's period of 5e-324 (400), and a maintenance stored with one before gives an unknown due value, not a 500", async () => {
+    expect400(await h.call(dispatcherOf(101), 'POST', '/api/maintenance', { name: 'Tiny', type: 'totalDistance', start: 0, period: 5e-324 }), 'period');
+    const made = (await h.call(dispatcherOf(101), 'POST', '/api/maintenance', { name: 'Stored tiny', type: 'totalDistance', start: 0, period: 1 })).json<{ id: number }>();
+    await h.adapters.db.orm.update(maintenances).set({ period: 5e-324 }).where(eq(maintenances.id, made.id));
+    for (const who of [testUsers.companyA, testUsers.officer, testUsers.admin]) {
+      const res = await h.call(who, 'GET', '/api/maintenance-schedule');
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json<MaintenanceDue[]>().find((d) => d.maintenanceId === made.id && d.deviceId === truck.id)).toMatchObject({ current: expect.any(Number), nextDue: null, remaining: null });
+    }
+    await h.call(testUsers.admin, 'DELETE', `/api/maintenance/${made.id}`);
   });
 
   it('takes accumulators set by hand at once, and hands them to ingest as the base of the next position', async () => {

@@ -1,8 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CommandMessage, EventMessage, Topics, type Device, type NotificationDelivery, type NotificationLink, type NotificationRule } from '@corridor/contracts';
-import type { ConsumedMessage, Subscription } from '@corridor/platform';
+import { CommandMessage, EventMessage, Topics, WebNotificationMessage, type Device, type NotificationDelivery, type NotificationLink, type NotificationRule } from '@corridor/contracts';
+import { eventNumericId, type ConsumedMessage, type Subscription } from '@corridor/platform';
 import { testUsers } from '@corridor/platform/testing/identity';
 import { parseOutboundAllowList } from '../src/notification-rules/outbound-address';
 import { dispatcherOf, startHarness, type Harness } from './tracking-harness';
@@ -391,6 +391,35 @@ describe('a rule\'s links (Traccar permissions with notificationId) and its comm
       );
       expect(deliveries).toEqual([{ channel: 'command', recipient: `${cmd.id}@${truckA.id}`, status: 'sent' }]);
       expect(received.filter((c) => c.deviceId === truckA.id && c.type === 'engineStop')).toHaveLength(1);
+    } finally {
+      await sub.stop();
+    }
+  });
+
+  it("sends an event through the web channel to each recipient's live feed, in Traccar's shape with a sentence in the recipient's language, once", async () => {
+    const received: WebNotificationMessage[] = [];
+    const sub: Subscription = await h.adapters.bus.subscribe({
+      groupId: 'notification-web-test', topics: [Topics.webNotifications], fromBeginning: true,
+      handler: async (msgs: ConsumedMessage[]) => {
+        for (const m of msgs) received.push(WebNotificationMessage.parse(JSON.parse(m.value)));
+      },
+    });
+    try {
+      const night = { userId: 9, email: 'night@company-a.test' }; // language sw in the directory
+      const r = await rule({ type: 'ignitionOff', always: false, deviceIds: [truckA.id], notificators: ['web'], recipients: [desk, night] });
+      await rule({ type: 'ignitionOff', always: false, deviceIds: [truckA.id], notificators: ['mail'], recipients: [desk] }); // no web channel: no live event
+      const off = event(truckA, 'ignitionOff', '2026-05-07T10:00:00Z');
+      await h.svc.tracking.dispatcher.onEvents([off]);
+      await h.svc.tracking.dispatcher.onEvents([off]); // redelivered: nothing more
+      const marker = event(truckA, 'ignitionOff', '2026-05-07T10:05:00Z');
+      await h.svc.tracking.dispatcher.onEvents([marker]);
+      await eventually('the marker on notifications.web.v1 for both recipients', () => received.filter((m) => m.event.id === eventNumericId(marker.id)).length === 2);
+      const mine = received.filter((m) => m.event.id === eventNumericId(off.id));
+      expect(mine.map((m) => [m.userId, m.ruleId, m.event.attributes.message]).sort()).toEqual([
+        [5, r.id, 'KCA 555X: ignition off'],
+        [9, r.id, 'KCA 555X: injini imezimwa'],
+      ]);
+      expect(mine[0]!.event).toMatchObject({ type: 'ignitionOff', deviceId: truckA.id, positionId: 0, geofenceId: 0, maintenanceId: 0, eventTime: off.eventTime });
     } finally {
       await sub.stop();
     }

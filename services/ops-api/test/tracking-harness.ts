@@ -20,7 +20,7 @@ export async function startHarness(extra: Partial<OpsApiDeps> = {}): Promise<Har
   await publishUsers(adapters.cache, [
     ...Object.values(testUsers).map((u) => ({ id: u.userId, companyId: u.companyId, email: u.email })),
     ...[101, 202].map((c) => ({ id: dispatcherOf(c).userId, companyId: c, email: dispatcherOf(c).email })),
-    { id: 9, companyId: 101, email: 'night@company-a.test' }, // a second company-A user the notification tests name as a recipient
+    { id: 9, companyId: 101, email: 'night@company-a.test', language: 'sw' }, // a second company-A user the notification tests name as a recipient
   ]);
   return {
     adapters,

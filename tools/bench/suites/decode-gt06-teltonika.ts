@@ -1,5 +1,5 @@
-import { decodeGt06, splitGt06Frames } from '@corridor/ingest/protocols/gt06/index';
-import { decodeTeltonika, decodeTeltonikaUdp, splitTeltonikaFrames } from '@corridor/ingest/protocols/teltonika/index';
+import { decodeGt06, splitGt06Frames } from '@corridor/ingest/protocols/gt06';
+import { decodeTeltonika, decodeTeltonikaUdp, splitTeltonikaFrames } from '@corridor/ingest/protocols/teltonika';
 
 /**
  * Device decoder throughput on one core: frames/s for GT06 and Teltonika, decode alone and

@@ -1,10 +1,10 @@
-import { gps103Protocol } from '@corridor/ingest/protocols/gps103/index';
-import { gt06Protocol } from '@corridor/ingest/protocols/gt06/index';
-import { h02Protocol } from '@corridor/ingest/protocols/h02/index';
-import { meitrackProtocol } from '@corridor/ingest/protocols/meitrack/index';
+import { gps103Protocol } from '@corridor/ingest/protocols/gps103';
+import { gt06Protocol } from '@corridor/ingest/protocols/gt06';
+import { h02Protocol } from '@corridor/ingest/protocols/h02';
+import { meitrackProtocol } from '@corridor/ingest/protocols/meitrack';
 import type { Protocol, ProtocolSession } from '@corridor/ingest/protocols/protocol';
-import { teltonikaProtocol } from '@corridor/ingest/protocols/teltonika/index';
-import { tk103Protocol } from '@corridor/ingest/protocols/tk103/index';
+import { teltonikaProtocol } from '@corridor/ingest/protocols/teltonika';
+import { tk103Protocol } from '@corridor/ingest/protocols/tk103';
 import { VARIANT_CAPTURES } from '../samples/variant-captures';
 import { GT06_FRAMES, TELTONIKA_FRAMES } from './decode-gt06-teltonika';
 import { SAMPLES } from './decode-text-protocols';

@@ -1,4 +1,4 @@
-import { decodeGt06, parseGt06Envelope, splitGt06Frames } from '@corridor/ingest/protocols/gt06/index';
+import { decodeGt06, parseGt06Envelope, splitGt06Frames } from '@corridor/ingest/protocols/gt06';
 import { describe, expect, it } from 'vitest';
 import type { Fix } from '../truck';
 import { crcItu, gt06Location, gt06Login, gt06Status, isGt06Ack, splitGt06Replies } from './gt06-encoder';

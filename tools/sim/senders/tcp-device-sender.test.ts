@@ -1,5 +1,5 @@
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
-import { decodeGt06, splitGt06Frames } from '@corridor/ingest/protocols/gt06/index';
+import { decodeGt06, splitGt06Frames } from '@corridor/ingest/protocols/gt06';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Fix } from '../truck';
 import { gt06Codec } from './device-codecs';

@@ -1,4 +1,4 @@
-import { decodeTeltonika, splitTeltonikaFrames } from '@corridor/ingest/protocols/teltonika/index';
+import { decodeTeltonika, splitTeltonikaFrames } from '@corridor/ingest/protocols/teltonika';
 import { describe, expect, it } from 'vitest';
 import type { Fix } from '../truck';
 import { crc16Ibm, teltonikaAvlPacket, teltonikaImei } from './teltonika-encoder';

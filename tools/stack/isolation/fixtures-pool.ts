@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { allRoles, positionId, type ReferenceKind, type Role } from '@corridor/contracts';
 import { insertEvents } from '@corridor/platform';
 import { flagsRepository } from '@corridor/journey/flags/repository';
-import { cargos, notifications, singleUseCertificates } from '@corridor/ops-api/db/schema/index';
+import { cargos, notifications, singleUseCertificates } from '@corridor/ops-api/db/schema';
 import { ADMIN_AUTH, type Res, type TestStack, type TestUser } from '../test-stack';
 import { calendarData, geofenceInput, routeInput } from './fixtures';
 

@@ -6,6 +6,9 @@ import { endpoint } from '../api/endpoint';
 import { useApiMutation, useApiQuery } from '../api/hooks';
 import { Field, FormError, fieldErrors } from '../ui/forms';
 import { CorridorMap } from '../ui/map/CorridorMap';
+import { FitBounds } from '../ui/map/MapView';
+import { DraftShape } from '../ui/map/layers/DraftShape';
+import { GeofenceShapes } from '../ui/map/layers/GeofenceShapes';
 import { geometryBounds } from '../ui/map/bounds';
 import { fenceFeature, wktToGeometry } from '../ui/map/wkt';
 import { Empty, ErrorState, Loading } from '../ui/states';
@@ -81,8 +84,12 @@ export default function GeofencesScreen() {
       </div>
       <div className="two-col">
         <div className="map-box map-tall">
-          <CorridorMap data={{ fences, draft: draftFc }} fit={fit}
-            label={chosen ? t('geofences.mapLabelSelected', { count: q.data?.length ?? 0, name: chosen.name }) : t('geofences.mapLabel', { count: q.data?.length ?? 0 })} onMapClick={draft ? (p) => setDraft((d) => (d ? { ...d, points: d.shape === 'circle' ? [p] : [...d.points, p] } : d)) : undefined} />
+          <CorridorMap
+            label={chosen ? t('geofences.mapLabelSelected', { count: q.data?.length ?? 0, name: chosen.name }) : t('geofences.mapLabel', { count: q.data?.length ?? 0 })} onMapClick={draft ? (p) => setDraft((d) => (d ? { ...d, points: d.shape === 'circle' ? [p] : [...d.points, p] } : d)) : undefined} >
+            <GeofenceShapes data={fences} />
+            <DraftShape data={draftFc} />
+            <FitBounds bounds={fit} />
+          </CorridorMap>
         </div>
         <div className="stack">
           {draft && (

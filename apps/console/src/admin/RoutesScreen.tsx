@@ -9,6 +9,7 @@ import { DataTable, type Column } from '../ui/DataTable';
 import { Field, FormError, fieldErrors } from '../ui/forms';
 import { useRoutes } from '../ui/lookups';
 import { CorridorMap } from '../ui/map/CorridorMap';
+import { PlannedRoute } from '../ui/map/layers/PlannedRoute';
 import { bandWidth } from '../ui/map/scale';
 
 const create = endpoint(routesEndpoints, 'routes.create');
@@ -80,7 +81,9 @@ export default function RoutesScreen() {
       {/* the map and, while drawing, the form beside it; the list below at full width (its names on one line) */}
       <div className={drawing ? 'two-col' : undefined}>
         <div className={drawing ? 'map-box map-tall' : 'map-box'}>
-          <CorridorMap data={{ planned }} label={t('routes.mapLabel')} onMapClick={drawing ? (p) => setLine((l) => [...l, p]) : undefined} />
+          <CorridorMap label={t('routes.mapLabel')} onMapClick={drawing ? (p) => setLine((l) => [...l, p]) : undefined}>
+            <PlannedRoute data={planned} />
+          </CorridorMap>
         </div>
         {drawing && (
           <form className="card" onSubmit={submit} aria-label={t('routes.draw')}>

@@ -97,8 +97,8 @@ function UserForm({ user, onDone }: { user: User | null; onDone: () => void }) {
   const [v, setV] = useState({ name: user?.name ?? '', email: user?.email ?? '', password: '', currentPassword: '', roles: user?.roles ?? (['dispatcher'] as Role[]), companyId: user?.companyId ? String(user.companyId) : '' });
   const m = user ? save : add;
   const errors = fieldErrors(m.error);
-  // changing one's own password needs the current one (the API answers 400 without it)
-  const ownPassword = user !== null && user.id === me.id && v.password !== '';
+  // changing one's own password or email needs the current password (the API answers 400 without it)
+  const ownPassword = user !== null && user.id === me.id && (v.password !== '' || v.email.trim().toLowerCase() !== user.email.toLowerCase());
   const toggleRole = (r: Role) => setV((s) => ({ ...s, roles: s.roles.includes(r) ? s.roles.filter((x) => x !== r) : [...s.roles, r] }));
   async function submit(e: FormEvent) {
     e.preventDefault();

@@ -37,6 +37,7 @@ export const NAV: NavArea[] = [
     items: [
       { to: '/map', label: 'map', gate: endpoint(positionsEndpoints, 'positions.list') },
       { to: '/devices', label: 'devices', gate: endpoint(devicesEndpoints, 'devices.list') },
+      { to: '/replay', label: 'replay', gate: endpoint(positionsEndpoints, 'positions.gpx') },
       { to: '/journeys', label: 'journeys', gate: endpoint(journeysEndpoints, 'journeys.active') },
     ],
   },

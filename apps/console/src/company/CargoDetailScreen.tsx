@@ -3,7 +3,7 @@ import { Link, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
 import type { CargoStatus } from '@corridor/contracts/cargo';
-import { allowedCargoMoves } from '@corridor/ops-api/cargo/transitions';
+import { allowedCargoMoves } from '@corridor/contracts/cargo-transitions';
 import { call } from '../api/client';
 import { useApiMutation, useApiQuery } from '../api/hooks';
 import { useFormat } from '../i18n/format';
@@ -43,7 +43,7 @@ export default function CargoDetailScreen() {
   if (q.isPending) return <Loading />;
   if (q.error || !q.data) return <ErrorState error={q.error} retry={() => void q.refetch()} />;
   const c = q.data;
-  // the cargo transitions table of ops-api, the one the server enforces
+  // the cargo transitions table of packages/contracts, the one ops-api enforces
   const moves = may(user, cargoEndpoints.changeStatus) ? allowedCargoMoves(c.status, user.roles) : [];
   const upload = async (form: FormData) => {
     await call(cargoEndpoints.attach, { params: { cargoId }, body: form as never }); // multipart: upload and attach in one step

@@ -29,8 +29,9 @@ export function FlagTimeline({ flags, canReview, selected, onSelect, fresh }: { 
                   <strong>{t(`flagType.${fl.type}`)}</strong>
                 </button>
                 <StatusPill value={fl.review} />
-                {fl.clearedAt ? <span className="pill">{t('journey.cleared')}</span> : <span className="pill pill-bad">{t('journey.ongoing')}</span>}
-                {fl.escalated && <span className="pill pill-bad">{t('journey.escalated')}</span>}
+                {/* what the truck is doing about it, while the flag is still to be dealt with: a resolved flag is closed, whatever the truck does */}
+                {fl.review !== 'resolved' && (fl.clearedAt ? <span className="pill">{t('journey.cleared')}</span> : <span className="pill pill-bad">{t('journey.ongoing')}</span>)}
+                {fl.escalated && fl.review !== 'resolved' && <span className="pill pill-bad">{t('journey.escalated')}</span>}
               </div>
               <div className="small muted">
                 {t('journey.openedAt', { time: f.dateTime(fl.openedAt) })}

@@ -43,6 +43,7 @@ export function FleetPanel({ rows, total, counts, search, onSearch, states, onTo
             name={r.device.name}
             state={r.state}
             knots={r.position?.speed}
+            quietMinutes={r.position && (r.quiet || r.state === 'offline' || r.state === 'unknown') ? Math.max(1, Math.round((Date.now() - Date.parse(r.position.fixTime)) / 60_000)) : undefined}
             selected={r.device.id === selected}
             onSelect={onSelect}
           />
@@ -58,6 +59,8 @@ interface ItemProps {
   state: TruckState;
   /** Speed of the latest fix; undefined without one. */
   knots: number | undefined;
+  /** Minutes since the latest fix, when it is too old for its speed to mean anything now. */
+  quietMinutes: number | undefined;
   selected: boolean;
   onSelect(id: number): void;
 }
@@ -67,11 +70,11 @@ interface ItemProps {
  * frame formats and re-renders only the trucks whose state or speed changed, not the whole fleet
  * (2,000 rows; formatting every row's speed and label per frame was the live map's top cost).
  */
-const FleetItem = memo(function FleetItem({ id, name, state, knots, selected, onSelect }: ItemProps) {
+const FleetItem = memo(function FleetItem({ id, name, state, knots, quietMinutes, selected, onSelect }: ItemProps) {
   const { t } = useTranslation();
   const f = useFormat();
   const stateLabel = t(`truckState.${state}`);
-  const speed = knots === undefined ? t('map.noPosition') : f.speedKnots(knots);
+  const speed = knots === undefined ? t('map.noPosition') : quietMinutes !== undefined ? t('map.quietFor', { count: quietMinutes }) : f.speedKnots(knots);
   return (
     <li>
       <button type="button" className={selected ? 'fleet-item selected' : 'fleet-item'} aria-current={selected} onClick={() => onSelect(id)} data-testid={`truck-${id}`}>

@@ -8,6 +8,10 @@ import { useNewFlags } from '../live/queries';
 import { may } from '../session/access';
 import { useUser } from '../session/useUser';
 import { CorridorMap } from '../ui/map/CorridorMap';
+import { FitBounds } from '../ui/map/MapView';
+import { FlagMarks } from '../ui/map/layers/FlagMarks';
+import { PlannedRoute } from '../ui/map/layers/PlannedRoute';
+import { TrackLine } from '../ui/map/layers/TrackLine';
 import { NoteDialog } from '../ui/NoteDialog';
 import { ErrorState, Loading } from '../ui/states';
 import { StatusPill } from '../ui/StatusPill';
@@ -52,6 +56,9 @@ export default function JourneyDetailScreen() {
           {t('journeys.number', { id: j.id })} · {j.routeName}
         </h1>
         <StatusPill value={j.state} />
+        <Link className="btn" to={`/journeys/${j.id}/replay${selectedFlag ? `?flag=${selectedFlag}` : ''}`}>
+          {selectedFlag ? t('replay.fromFlag') : t('replay.openJourney')}
+        </Link>
         {canWrite && (j.state === 'planned' || j.state === 'active') && (
           <button type="button" className="btn btn-danger" onClick={() => setCancelling(true)}>
             {t('journey.cancel')}
@@ -61,7 +68,12 @@ export default function JourneyDetailScreen() {
       <div className="two-col">
         <div className="stack">
           <div className="map-box">
-            <CorridorMap data={{ planned, track, flags }} fit={fit} label={t('journey.mapLabel', { flags: d.flags.length, fixes: d.track.length })} />
+            <CorridorMap label={t('journey.mapLabel', { flags: d.flags.length, fixes: d.track.length })}>
+              <PlannedRoute data={planned} />
+              <TrackLine data={track} />
+              <FlagMarks data={flags} onSelect={(fid) => setSelectedFlag(fid)} />
+              <FitBounds bounds={fit} />
+            </CorridorMap>
           </div>
           <p className="small muted">
             {t('journey.legend')}

@@ -5,14 +5,23 @@ import { useApiQuery } from '../api/hooks';
 import { may } from '../session/access';
 import { useUser } from '../session/useUser';
 import { CorridorMap } from '../ui/map/CorridorMap';
+import { CentreOn } from '../ui/map/MapView';
 import { MapLegend } from '../ui/map/MapLegend';
+import { TruckMarkers } from '../ui/map/layers/TruckMarkers';
 import { Empty, ErrorState, Loading } from '../ui/states';
 import { FleetPanel } from './FleetPanel';
 import { TruckCard } from './TruckCard';
 import { filterFleet, TRUCK_STATES, truckFeatures, type TruckState } from './truck-features';
 import { activeJourneys, useFlaggedDevices, useFleet } from './useFleet';
 
-/** The dispatcher's live map: every truck coloured by state, clustered when zoomed out, with the fleet list beside it. */
+/** Zoom at which a truck chosen from the list is shown (its neighbours apart, its road in view). */
+const SELECT_ZOOM = 9;
+
+/**
+ * The dispatcher's live map: every truck coloured by state, clustered when zoomed out, with the
+ * fleet list beside it. Choosing a truck centres the map on it; following keeps it centred as it
+ * reports, until the dispatcher moves the map.
+ */
 export default function LiveMapScreen() {
   const { t } = useTranslation();
   const user = useUser();
@@ -22,7 +31,10 @@ export default function LiveMapScreen() {
   const [params, setParams] = useSearchParams();
   const [search, setSearch] = useState('');
   const [states, setStates] = useState<ReadonlySet<TruckState>>(new Set());
+  const [follow, setFollow] = useState(false);
   const selected = Number(params.get('device')) || null;
+  // each choice from the list (or the truck named in the address) centres the map once; a truck clicked on the map is in view already
+  const [aim, setAim] = useState<{ id: number; seq: number } | null>(() => (selected ? { id: selected, seq: 0 } : null));
 
   const visible = useMemo(() => filterFleet(fleet.rows, search, states), [fleet.rows, search, states]);
   const features = useMemo(() => truckFeatures(visible, { selected, flaggedDevices: flagged }), [visible, selected, flagged]);
@@ -33,8 +45,17 @@ export default function LiveMapScreen() {
   }, [fleet.rows]);
   const selectedRow = fleet.rows.find((r) => r.device.id === selected);
   const journeyOf = active.data?.find((j) => j.deviceId === selected)?.id;
+  const here: [number, number] | null = selectedRow?.position ? [selectedRow.position.longitude, selectedRow.position.latitude] : null;
+  const aimKey = aim && aim.id === selected && here ? `${aim.id}:${aim.seq}` : null;
 
-  const select = useCallback((id: number | null) => setParams(id ? { device: String(id) } : {}, { replace: true }), [setParams]);
+  const select = useCallback(
+    (id: number | null, from: 'list' | 'map' = 'list') => {
+      setParams(id ? { device: String(id) } : {}, { replace: true });
+      setAim((a) => (id && from === 'list' ? { id, seq: (a?.seq ?? 0) + 1 } : null));
+      if (!id) setFollow(false);
+    },
+    [setParams],
+  );
   const toggle = (s: TruckState) =>
     setStates((cur) => {
       const next = new Set(cur);
@@ -62,9 +83,11 @@ export default function LiveMapScreen() {
         ) : (
           <FleetPanel rows={visible} total={fleet.rows.length} counts={counts} search={search} onSearch={setSearch} states={states} onToggleState={toggle} selected={selected} onSelect={select} />
         )}
-        <CorridorMap data={{ trucks: features }} label={t('map.mapLabel', { count: features.features.length })} onTruckClick={select}>
+        <CorridorMap label={t('map.mapLabel', { count: features.features.length })}>
+          <TruckMarkers data={features} onSelect={(id) => select(id, 'map')} />
+          <CentreOn at={here} target={aimKey} follow={follow} zoom={SELECT_ZOOM} onUserMove={() => setFollow(false)} />
           <MapLegend />
-          {selectedRow && <TruckCard row={selectedRow} journeyId={journeyOf} onClose={() => select(null)} />}
+          {selectedRow && <TruckCard row={selectedRow} journeyId={journeyOf} follow={follow} onFollow={setFollow} onClose={() => select(null)} />}
         </CorridorMap>
       </div>
     </div>

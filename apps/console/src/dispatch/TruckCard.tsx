@@ -3,8 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { useFormat } from '../i18n/format';
 import type { FleetRow } from './truck-features';
 
-/** What the dispatcher sees about the selected truck. */
-export function TruckCard({ row, journeyId, onClose }: { row: FleetRow; journeyId?: number; onClose(): void }) {
+/** What the dispatcher sees about the selected truck, and what they can do with it. */
+export function TruckCard({ row, journeyId, follow, onFollow, onClose }: { row: FleetRow; journeyId?: number; follow: boolean; onFollow(on: boolean): void; onClose(): void }) {
   const { t } = useTranslation();
   const f = useFormat();
   const p = row.position;
@@ -20,9 +20,9 @@ export function TruckCard({ row, journeyId, onClose }: { row: FleetRow; journeyI
       </header>
       <dl className="facts">
         <dt>{t('map.state')}</dt>
-        <dd>{t(`truckState.${row.state}`)}</dd>
+        <dd data-testid="truck-state">{t(`truckState.${row.state}`)}</dd>
         <dt>{t('map.speed')}</dt>
-        <dd>{f.speedKnots(p?.speed)}</dd>
+        <dd>{row.state === 'moving' || row.state === 'stopped' ? f.speedKnots(p?.speed) : '—'}</dd>
         <dt>{t('map.lastFix')}</dt>
         <dd title={f.dateTime(p?.fixTime)}>{f.relative(p?.fixTime)}</dd>
         <dt>{t('map.position')}</dt>
@@ -30,7 +30,21 @@ export function TruckCard({ row, journeyId, onClose }: { row: FleetRow; journeyI
         <dt>{t('map.uniqueId')}</dt>
         <dd>{row.device.uniqueId}</dd>
       </dl>
-      {journeyId && <Link to={`/journeys/${journeyId}`}>{t('map.openJourney')}</Link>}
+      <div className="toolbar">
+        {p && (
+          <button type="button" className="btn btn-small" aria-pressed={follow} onClick={() => onFollow(!follow)}>
+            {follow ? t('map.following') : t('map.follow')}
+          </button>
+        )}
+        <Link className="btn btn-small" to={`/replay?device=${row.device.id}`}>
+          {t('map.replay')}
+        </Link>
+      </div>
+      {journeyId && (
+        <p className="small mt-s">
+          <Link to={`/journeys/${journeyId}`}>{t('map.openJourney')}</Link>
+        </p>
+      )}
     </section>
   );
 }

@@ -6,19 +6,22 @@ import type { PositionMessage } from '@corridor/contracts/positions';
 export type TruckState = 'moving' | 'stopped' | 'offline' | 'unknown';
 export const TRUCK_STATES: readonly TruckState[] = ['moving', 'stopped', 'offline', 'unknown'];
 
-/** Below this speed (knots, ~3.7 km/h) a truck counts as stopped. */
+/** Below this speed (knots, ~3.7 km/h) a truck counts as stopped, when its fix says nothing of motion. */
 export const MOVING_KNOTS = 2;
-/** Without a status from the server, a truck whose last report is older than this counts as offline (Traccar's default timeout). */
-export const STALE_MS = 10 * 60_000;
+/** A fix older than this is shown with its age rather than its speed: the truck may have moved on or stopped since. */
+export const QUIET_MS = 2 * 60_000;
 
 /**
- * Offline when the server says so; otherwise moving or stopped by the latest fix's speed. A device
- * whose status the server does not know yet is judged by how recent its last report is.
+ * The state the server's device status allows: moving or stopped only while the device is online
+ * (by the latest fix's `motion`, as the server's moving/stopped events decide it, else its speed);
+ * offline and unknown (pending: never heard from) as the status says. A truck that fell silent is
+ * not "moving" on the strength of its last fix once the server has stopped calling it online.
  */
-export function truckState(device: Pick<Device, 'status'> | undefined, position: Pick<PositionMessage, 'speed' | 'serverTime'> | undefined, now = Date.now()): TruckState {
+export function truckState(device: Pick<Device, 'status'> | undefined, position: Pick<PositionMessage, 'speed' | 'attributes'> | undefined): TruckState {
   if (device?.status === 'offline') return 'offline';
-  if (!position) return 'unknown';
-  if (device?.status !== 'online' && now - Date.parse(position.serverTime) > STALE_MS) return 'offline';
+  if (device?.status !== 'online' || !position) return 'unknown';
+  const motion = position.attributes?.motion;
+  if (typeof motion === 'boolean') return motion ? 'moving' : 'stopped';
   return position.speed >= MOVING_KNOTS ? 'moving' : 'stopped';
 }
 
@@ -26,15 +29,17 @@ export interface FleetRow {
   device: Device;
   position: PositionMessage | undefined;
   state: TruckState;
+  /** The latest fix is older than QUIET_MS (its speed is old news). */
+  quiet: boolean;
 }
 
 /** Devices joined with their latest positions, in name order. */
-export function fleetRows(devices: readonly Device[] | undefined, positions: readonly PositionMessage[] | undefined): FleetRow[] {
+export function fleetRows(devices: readonly Device[] | undefined, positions: readonly PositionMessage[] | undefined, now = Date.now()): FleetRow[] {
   const latest = new Map((positions ?? []).map((p) => [p.deviceId, p]));
   return (devices ?? [])
     .map((device) => {
       const position = latest.get(device.id);
-      return { device, position, state: truckState(device, position) };
+      return { device, position, state: truckState(device, position), quiet: position !== undefined && now - Date.parse(position.fixTime) > QUIET_MS };
     })
     .sort((a, b) => a.device.name.localeCompare(b.device.name));
 }

@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { journeysEndpoints } from '@corridor/contracts/journeys';
 import { endpoint } from '../api/endpoint';
 import { useApiQuery } from '../api/hooks';
@@ -14,7 +14,8 @@ export const activeJourneys = endpoint(journeysEndpoints, 'journeys.active');
 export function useFleet() {
   const devices = useFleetDevices();
   const positions = useLatestPositions();
-  const rows = useMemo(() => fleetRows(devices.data, positions.data), [devices.data, positions.data]);
+  const now = useClock(30_000);
+  const rows = useMemo(() => fleetRows(devices.data, positions.data, now), [devices.data, positions.data, now]);
   return { rows, isPending: devices.isPending || positions.isPending, error: devices.error ?? positions.error, refetch: () => void Promise.all([devices.refetch(), positions.refetch()]) };
 }
 
@@ -23,4 +24,14 @@ export function useFlaggedDevices(): ReadonlySet<number> {
   const user = useUser();
   const q = useApiQuery(flaggedJourneys, { query: { limit: 1000 } }, { enabled: may(user, flaggedJourneys) });
   return useMemo(() => new Set((q.data ?? []).map((j) => j.deviceId)), [q.data]);
+}
+
+/** The time, renewed every `everyMs`: what was recent turns old even when no frame arrives. */
+export function useClock(everyMs: number): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), everyMs);
+    return () => clearInterval(timer);
+  }, [everyMs]);
+  return now;
 }

@@ -1,3 +1,5 @@
+import { dispatchEn } from './dispatch.en';
+
 /** The English catalogue: every user-facing string of the console. sw.ts must have the same keys (checked by its type). */
 export const en = {
   languages: { en: 'English', sw: 'Kiswahili' },
@@ -90,6 +92,7 @@ export const en = {
     map: 'Live map',
     devices: 'Devices',
     journeys: 'Journeys',
+    replay: 'Replay',
     company: 'Company',
     shipments: 'Shipments',
     cargo: 'Cargo (IDF)',
@@ -120,7 +123,7 @@ export const en = {
     newFlags_other: '{{count}} new flags',
   },
   inbox: { unreadLabel_one: 'Inbox, {{count}} unread', unreadLabel_other: 'Inbox, {{count}} unread' },
-  truckState: { moving: 'Moving', stopped: 'Stopped', offline: 'Offline', unknown: 'No signal yet' },
+  truckState: { moving: 'Moving', stopped: 'Stopped', offline: 'Offline', unknown: 'No signal' },
   map: {
     title: 'Live map',
     fleet: 'Trucks',
@@ -142,6 +145,11 @@ export const en = {
     position: 'Position',
     uniqueId: 'Tracker id',
     openJourney: 'Open its journey',
+    quietFor_one: 'silent {{count}} min',
+    quietFor_other: 'silent {{count}} min',
+    follow: 'Follow',
+    following: 'Following',
+    replay: 'Replay',
   },
   flagType: {
     offCorridor: 'Off corridor',
@@ -548,8 +556,14 @@ export const en = {
     commandResult: 'Command result', queuedCommandSent: 'Queued command sent', driverChanged: 'Driver changed', deviceFuelDrop: 'Fuel drop', deviceFuelIncrease: 'Fuel increase', journeyFlagOpened: 'Flag opened', journeyFlagCleared: 'Flag cleared',
     journeyFlagAcknowledged: 'Flag acknowledged', journeyFlagResolved: 'Flag resolved', journeyStarted: 'Journey started', journeyCompleted: 'Journey completed',
     journeyCancelled: 'Journey cancelled', maintenance: 'Maintenance due', geofenceCrossed: 'Crossed geofence',
+    deviceIdentityConflict: 'Someone else claimed this device',
   },
   reports: {
+    routeMap: 'On the map',
+    routeMapLabel_one: 'Map of the route of {{count}} device',
+    routeMapLabel_other: 'Map of the routes of {{count}} devices',
+    replayEach: 'Replay each device',
+    replayOf: 'Replay {{name}}',
     title: 'Reports',
     kindLabel: 'Report',
     kind: { summary: 'Summary', trips: 'Trips', stops: 'Stops', route: 'Route', events: 'Events' },
@@ -666,6 +680,7 @@ export const en = {
     empty: 'No geofences',
     emptyHint: 'Draw a polygon, a circle or a corridor on the map.',
   },
+  ...dispatchEn,
 };
 
 type Strings<T> = { [K in keyof T]: T[K] extends string ? string : Strings<T[K]> };

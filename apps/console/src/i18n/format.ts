@@ -11,6 +11,8 @@ export function localeFor(language: string): string {
 
 export interface Formatters {
   dateTime(iso: string | null | undefined): string;
+  /** With seconds (a replay's moment, a fix's time). */
+  dateTimeSeconds(iso: string | null | undefined): string;
   date(iso: string | null | undefined): string;
   number(n: number | null | undefined, digits?: number): string;
   /** Knots on the wire → km/h. */
@@ -27,6 +29,7 @@ export function formatters(language: string): Formatters {
   const locale = localeFor(language);
   const dt = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
   const d = new Intl.DateTimeFormat(locale, { dateStyle: 'medium' });
+  const dts = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'medium' });
   const rel = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
   // one Intl.NumberFormat per shape, made once: making one costs far more than formatting with it
   // (the live map formats 2,000 speeds per update)
@@ -41,6 +44,7 @@ export function formatters(language: string): Formatters {
   const dash = '—';
   return {
     dateTime: (iso) => (iso ? dt.format(new Date(iso)) : dash),
+    dateTimeSeconds: (iso) => (iso ? dts.format(new Date(iso)) : dash),
     date: (iso) => (iso ? d.format(new Date(iso)) : dash),
     number: (n, digits) => (n === null || n === undefined ? dash : num(n, digits)),
     speedKnots: (k) => (k === null || k === undefined ? dash : unit(k * KMH_PER_KNOT, 'kilometer-per-hour')),

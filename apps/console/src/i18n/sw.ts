@@ -1,4 +1,5 @@
 import type { Catalogue } from './en';
+import { dispatchSw } from './dispatch.sw';
 
 /** Katalogi ya Kiswahili: kila neno la dashibodi. */
 export const sw: Catalogue = {
@@ -92,6 +93,7 @@ export const sw: Catalogue = {
     map: 'Ramani hai',
     devices: 'Vifaa',
     journeys: 'Safari',
+    replay: 'Marudio',
     company: 'Kampuni',
     shipments: 'Shehena',
     cargo: 'Mizigo (IDF)',
@@ -122,7 +124,7 @@ export const sw: Catalogue = {
     newFlags_other: 'Tahadhari mpya {{count}}',
   },
   inbox: { unreadLabel_one: 'Kikasha, {{count}} haijasomwa', unreadLabel_other: 'Kikasha, {{count}} hazijasomwa' },
-  truckState: { moving: 'Inatembea', stopped: 'Imesimama', offline: 'Haipo mtandaoni', unknown: 'Bado hakuna ishara' },
+  truckState: { moving: 'Inatembea', stopped: 'Imesimama', offline: 'Haipo mtandaoni', unknown: 'Hakuna ishara' },
   map: {
     title: 'Ramani hai',
     fleet: 'Malori',
@@ -144,6 +146,11 @@ export const sw: Catalogue = {
     position: 'Mahali',
     uniqueId: 'Kitambulisho cha kifaa',
     openJourney: 'Fungua safari yake',
+    quietFor_one: 'kimya dakika {{count}}',
+    quietFor_other: 'kimya dakika {{count}}',
+    follow: 'Fuata',
+    following: 'Inafuatwa',
+    replay: 'Rudia safari',
   },
   flagType: {
     offCorridor: 'Nje ya ushoroba',
@@ -550,8 +557,14 @@ export const sw: Catalogue = {
     commandResult: 'Matokeo ya amri', queuedCommandSent: 'Amri iliyosubiri imetumwa', driverChanged: 'Dereva amebadilishwa', deviceFuelDrop: 'Mafuta yamepungua', deviceFuelIncrease: 'Mafuta yameongezeka', journeyFlagOpened: 'Tahadhari imefunguliwa', journeyFlagCleared: 'Tahadhari imeisha',
     journeyFlagAcknowledged: 'Tahadhari imetambuliwa', journeyFlagResolved: 'Tahadhari imetatuliwa', journeyStarted: 'Safari imeanza', journeyCompleted: 'Safari imekamilika',
     journeyCancelled: 'Safari imeghairiwa', maintenance: 'Matengenezo yanahitajika', geofenceCrossed: 'Amepita eneo',
+    deviceIdentityConflict: 'Mtu mwingine amedai kifaa hiki',
   },
   reports: {
+    routeMap: 'Kwenye ramani',
+    routeMapLabel_one: 'Ramani ya njia ya kifaa {{count}}',
+    routeMapLabel_other: 'Ramani ya njia za vifaa {{count}}',
+    replayEach: 'Rudia kila kifaa',
+    replayOf: 'Rudia {{name}}',
     title: 'Ripoti',
     kindLabel: 'Ripoti',
     kind: { summary: 'Muhtasari', trips: 'Safari', stops: 'Vituo', route: 'Njia', events: 'Matukio' },
@@ -668,4 +681,5 @@ export const sw: Catalogue = {
     empty: 'Hakuna mipaka',
     emptyHint: 'Chora poligoni, duara au ushoroba kwenye ramani.',
   },
+  ...dispatchSw,
 };

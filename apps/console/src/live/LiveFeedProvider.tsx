@@ -25,7 +25,7 @@ export function LiveFeedProvider({ children }: { children: ReactNode }) {
       onMessage: (msg) => {
         for (const p of msg.positions ?? []) positions.add(p.deviceId, p);
         for (const d of msg.devices ?? []) devices.add(d.id, d);
-        if (msg.events?.length) applyLive(client, { events: msg.events });
+        if (msg.allEvents?.length) applyLive(client, { events: msg.allEvents });
       },
     });
     return () => socket.close();

@@ -12,7 +12,7 @@ const pos = (deviceId: number, fixTime: string, lat = 0): PositionMessage => ({
 });
 const device = (id: number, status: Device['status'] = 'online'): Device => ({
   id, name: `Truck ${id}`, uniqueId: String(id), status, disabled: false, lastUpdate: null, positionId: null, groupId: null, calendarId: null,
-  companyId: 101, phone: null, model: null, contact: null, category: null, expirationTime: null, attributes: {},
+  companyId: 101, phone: null, model: null, contact: null, category: null, expirationTime: null, attributes: {}, protocol: null,
 });
 
 describe('live frames in the query cache', () => {
@@ -39,8 +39,8 @@ describe('live frames in the query cache', () => {
     expect(client.getQueryData<Device[]>(fleetDevicesKey)?.[0]?.positionId).toBe(1_000_000 + Date.parse('2026-01-01T10:05:00Z') / 1000);
     applyLive(client, {
       events: [
-        { id: 'e1', type: 'journeyFlagOpened', eventTime: '2026-01-01T10:06:00Z', deviceId: 1, positionId: null, journeyId: '3', geofenceId: null, latitude: null, longitude: null, attributes: { flagType: 'overspeed', escalated: false } },
-        { id: 'e2', type: 'journeyFlagOpened', eventTime: '2026-01-01T12:06:00Z', deviceId: 1, positionId: null, journeyId: '3', geofenceId: null, latitude: null, longitude: null, attributes: { flagType: 'signalLoss', escalated: true } },
+        { id: 1, type: 'journeyFlagOpened', eventTime: '2026-01-01T10:06:00Z', deviceId: 1, positionId: 0, journeyId: '3', geofenceId: 0, maintenanceId: 0, latitude: null, longitude: null, attributes: { flagType: 'overspeed', escalated: false } },
+        { id: 2, type: 'journeyFlagOpened', eventTime: '2026-01-01T12:06:00Z', deviceId: 1, positionId: 0, journeyId: '3', geofenceId: 0, maintenanceId: 0, latitude: null, longitude: null, attributes: { flagType: 'signalLoss', escalated: true } },
       ],
     });
     expect(client.getQueryData<unknown[]>(newFlagsKey)).toHaveLength(1); // an escalation is not a new flag

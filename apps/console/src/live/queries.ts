@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { devicesEndpoints, type Device, type DeviceRegistryMessage } from '@corridor/contracts/devices';
-import type { EventMessage } from '@corridor/contracts/events';
+import type { Event } from '@corridor/contracts/events';
 import { positionsEndpoints } from '@corridor/contracts/positions-api';
 import type { PositionMessage } from '@corridor/contracts/positions';
 import { endpoint } from '../api/endpoint';
@@ -36,9 +36,9 @@ export const useFleetDevices = () =>
       }
     },
   });
-export const useLiveEvents = () => useQuery<EventMessage[]>({ queryKey: liveEventsKey, queryFn: () => [], staleTime: Infinity, initialData: [] });
+export const useLiveEvents = () => useQuery<Event[]>({ queryKey: liveEventsKey, queryFn: () => [], staleTime: Infinity, initialData: [] });
 /** Flags opened since the user last looked at the flagged tab. */
-export const useNewFlags = () => useQuery<EventMessage[]>({ queryKey: newFlagsKey, queryFn: () => [], staleTime: Infinity, initialData: [] });
+export const useNewFlags = () => useQuery<Event[]>({ queryKey: newFlagsKey, queryFn: () => [], staleTime: Infinity, initialData: [] });
 
 /** Positions merge by device: a fix replaces the device's latest unless it is older. */
 export function mergePositions(current: PositionMessage[] | undefined, incoming: PositionMessage[]): PositionMessage[] {
@@ -67,7 +67,7 @@ export function mergeDevices(current: Device[] | undefined, changes: DeviceRegis
 }
 
 /** Applies one batch of live frames to the query cache (the one store of server state). */
-export function applyLive(client: QueryClient, frame: { positions?: PositionMessage[]; devices?: DeviceRegistryMessage[]; events?: EventMessage[] }): void {
+export function applyLive(client: QueryClient, frame: { positions?: PositionMessage[]; devices?: DeviceRegistryMessage[]; events?: Event[] }): void {
   if (frame.positions?.length) {
     client.setQueryData<PositionMessage[]>(latestPositionsKey, (cur) => mergePositions(cur, frame.positions!));
     const touched = new Set(frame.positions.map((p) => p.deviceId));
@@ -83,9 +83,9 @@ export function applyLive(client: QueryClient, frame: { positions?: PositionMess
     if (unknown) void client.invalidateQueries({ queryKey: [devicesList.id] });
   }
   if (frame.events?.length) {
-    client.setQueryData<EventMessage[]>(liveEventsKey, (cur) => [...frame.events!, ...(cur ?? [])].slice(0, MAX_EVENTS));
+    client.setQueryData<Event[]>(liveEventsKey, (cur) => [...frame.events!, ...(cur ?? [])].slice(0, MAX_EVENTS));
     const opened = frame.events.filter((e) => e.type === 'journeyFlagOpened' && e.attributes.escalated !== true);
-    if (opened.length) client.setQueryData<EventMessage[]>(newFlagsKey, (cur) => [...opened, ...(cur ?? [])].slice(0, MAX_EVENTS));
+    if (opened.length) client.setQueryData<Event[]>(newFlagsKey, (cur) => [...opened, ...(cur ?? [])].slice(0, MAX_EVENTS));
     if (frame.events.some((e) => e.type.startsWith('journey'))) void client.invalidateQueries({ predicate: (q) => typeof q.queryKey[0] === 'string' && q.queryKey[0].startsWith('journeys.') });
   }
 }

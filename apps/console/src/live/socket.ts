@@ -76,7 +76,11 @@ export function openLiveSocket(opts: LiveSocketOptions): { close(): void } {
   return handle;
 }
 
-/** ws(s)://<this origin>/api/socket */
+/**
+ * ws(s)://<this origin>/api/socket?allEvents=true: the console asks for every event of the user's
+ * devices (allEvents frames: flags, journey changes), besides Traccar's `events` frames (what the
+ * user's notification rules send to the web channel, with a sentence: the alerts).
+ */
 export function liveSocketUrl(location: Pick<Location, 'protocol' | 'host'>): string {
-  return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/socket`;
+  return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/socket?allEvents=true`;
 }

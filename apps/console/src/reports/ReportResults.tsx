@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { EventMessage } from '@corridor/contracts/events';
+import type { Event } from '@corridor/contracts/events';
 import type { PositionMessage } from '@corridor/contracts/positions';
 import type { ReportStop, ReportSummary, ReportTrip } from '@corridor/contracts/reports';
 import { useFormat, type Formatters } from '../i18n/format';
@@ -25,7 +25,7 @@ function columnsFor(kind: ReportKind, t: (k: string) => string, f: Formatters, d
     case 'route':
       return [name, ...cols<PositionMessage>(t, f, [['fixTime', 't'], ['latitude', 'n'], ['longitude', 'n'], ['speed', 'kn'], ['course', 'n']])];
     case 'events':
-      return [name, ...cols<EventMessage>(t, f, [['eventTime', 't'], ['type', 's']])];
+      return [name, ...cols<Event>(t, f, [['eventTime', 't'], ['type', 's']])];
   }
 }
 

@@ -3,6 +3,13 @@ import type { Analytics } from '../adapters/analytics';
 
 /* ClickHouse events (alarms, geofence enter/exit, journey flags; the table: migrations/clickhouse/0001_baseline.sql), deduplicated by id. */
 
+/**
+ * The numeric event id (api-event.ts eventNumericId) of an events row, in ClickHouse: the low 53
+ * bits of the key's MD5 read little-endian (0 reads as 1, as there).
+ */
+export const eventIdSql = (column = 'id'): string =>
+  `greatest(bitAnd(reinterpretAsUInt64(substring(MD5(${column}), 1, 8)), 9007199254740991), 1)`;
+
 interface EventRow {
   id: string; type: string; event_time: string; device_id: number | string; position_id: number | string | null;
   journey_id: string | null; geofence_id: string | null; latitude: number | null; longitude: number | null; attributes: string;

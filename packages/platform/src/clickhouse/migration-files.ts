@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packageDir } from '../package-dir';
 
 /** One numbered file of the ClickHouse migrations: `0002_rows_before_numeric_ids.sql`. */
 export interface MigrationFile {
@@ -15,8 +15,8 @@ export interface MigrationFile {
   statements: string[];
 }
 
-/** packages/platform/migrations/clickhouse (from src/clickhouse or a build's dist/clickhouse alike). */
-export const migrationsFolder = (): string => fileURLToPath(new URL('../../migrations/clickhouse/', import.meta.url));
+/** packages/platform/migrations/clickhouse (found from the source or from the compiled bundle alike, whose chunks sit directly under dist/). */
+export const migrationsFolder = (): string => join(packageDir(import.meta.url), 'migrations', 'clickhouse');
 
 const FILE_NAME = /^(\d{4})_([a-z0-9]+(?:_[a-z0-9]+)*)\.sql$/;
 

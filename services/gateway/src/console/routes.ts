@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
-import { AppError, type App } from '@corridor/platform';
+import { AppError, packageDir, type App } from '@corridor/platform';
 
 /** Hashed build output: the name changes whenever the content does, so browsers may keep it for a year. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -43,5 +43,13 @@ export async function consoleRoutes(app: App, opts: { dir: string | undefined })
   app.get('/*', sendIndex);
 }
 
-/** The console's build output in this repository (apps/console/dist), where there is one. */
-export const defaultConsoleDir = (): string => new URL('../../../../apps/console/dist', import.meta.url).pathname;
+/**
+ * Where the console's build is, without any setting: `console/` beside the gateway's compiled code
+ * in its image (deploy/stage.ts copies apps/console/dist there), else apps/console/dist of this
+ * repository (`pnpm start`, tests).
+ */
+export function defaultConsoleDir(): string {
+  const gateway = packageDir(import.meta.url);
+  const staged = join(gateway, 'console');
+  return existsSync(join(staged, 'index.html')) ? staged : join(gateway, '..', '..', 'apps', 'console', 'dist');
+}

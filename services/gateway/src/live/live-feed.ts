@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { WebSocket } from 'ws';
-import { EventMessage, PositionMessage, Topics, type DeviceRegistryMessage, type SocketMessage } from '@corridor/contracts';
-import { cacheKeys, consumeValidated, counter, gauge, type Bus, type Cache, type Identity, type Logger, type Subscription } from '@corridor/platform';
+import { EventMessage, PositionMessage, Topics, WebNotificationMessage, type DeviceRegistryMessage, type SocketMessage } from '@corridor/contracts';
+import {
+  addressedEvent, addressedPosition, cacheKeys, consumeValidated, counter, gauge, toApiEvent, type Bus, type Cache, type Geocoder, type Identity, type Logger, type Subscription,
+} from '@corridor/platform';
 import type { PermissionsRepository } from '../permissions/repository';
 import { DeviceDirectory } from './device-directory';
 import { RecentIds } from './recent-ids';
@@ -18,6 +20,8 @@ const SNAPSHOT_CHUNK = 500;
 interface Client {
   socket: WebSocket;
   viewer: Viewer;
+  /** Opened with ?allEvents=true: also every event of its devices (allEvents frames). */
+  allEvents: boolean;
   /** Frames produced before the initial snapshot went out; null once it has. */
   queued: string[] | null;
 }
@@ -28,14 +32,19 @@ export interface LiveFeedDeps {
   permissions: PermissionsRepository;
   logger: Logger;
   keepaliveMs: number;
+  /** The positions' and events' addresses (offline, microseconds each; none are looked up while no client listens). */
+  geocoder: Geocoder;
 }
 
 /**
  * The live feed behind /api/socket, in Traccar's message shape. Each gateway instance reads
- * positions.v1 and events.v1 from now on (its own consumer groups, so every instance sees every
- * message) and devices.v1 from the beginning, and fans each batch out to the connected clients,
- * filtered to the devices each may see. A new client first gets the latest position of each of
- * its devices (from the cache), then the live frames, and `{}` as keepalive.
+ * positions.v1, events.v1 and notifications.web.v1 from now on (its own consumer groups, so every
+ * instance sees every message) and devices.v1 from the beginning, and fans each batch out to the
+ * connected clients, filtered to the devices each may see. Events reach a client as in Traccar:
+ * `events` frames carry what a notification rule's web channel sends to its user (with the
+ * sentence in attributes.message); a client opened with ?allEvents=true (Corridor's console) also
+ * gets every event of its devices in `allEvents` frames. A new client first gets the latest
+ * position of each of its devices (from the cache), then the live frames, and `{}` as keepalive.
  */
 export class LiveFeed {
   readonly directory: DeviceDirectory;
@@ -44,6 +53,7 @@ export class LiveFeed {
   private keepalive: NodeJS.Timeout | undefined;
   private readonly recentPositions = new RecentIds<number>();
   private readonly recentEvents = new RecentIds<string>();
+  private readonly recentNotifications = new RecentIds<string>();
 
   constructor(private readonly deps: LiveFeedDeps) {
     this.directory = new DeviceDirectory(deps.bus, deps.logger.child({ component: 'device-directory' }), (devices) =>
@@ -54,27 +64,34 @@ export class LiveFeed {
   async start(): Promise<void> {
     const { bus, logger } = this.deps;
     const instance = randomUUID();
-    const [, positions, events] = await Promise.all([
+    const [, positions, events, notifications] = await Promise.all([
       this.directory.start(),
       consumeValidated({
         bus, logger, groupId: `gateway-live-positions-${instance}`, topic: Topics.positions, schema: PositionMessage, fromBeginning: false,
-        handle: async (msgs) => this.broadcast('positions', this.firstTimes('positions', msgs, this.recentPositions), (p) => ({ id: p.deviceId, device: this.directory.get(p.deviceId) })),
+        handle: async (msgs) => {
+          const fresh = this.firstTimes('positions', msgs, this.recentPositions);
+          if (this.clients.size) this.broadcast('positions', fresh.map((p) => addressedPosition(this.deps.geocoder, p)), (p) => ({ id: p.deviceId, device: this.directory.get(p.deviceId) }));
+        },
       }),
       consumeValidated({
         bus, logger, groupId: `gateway-live-events-${instance}`, topic: Topics.events, schema: EventMessage, fromBeginning: false,
-        handle: async (msgs) => this.broadcast('events', this.firstTimes('events', msgs, this.recentEvents), (e) => ({ id: e.deviceId, device: this.directory.get(e.deviceId) })),
+        handle: async (msgs) => this.broadcastAllEvents(this.firstTimes('events', msgs, this.recentEvents)),
+      }),
+      consumeValidated({
+        bus, logger, groupId: `gateway-live-notifications-${instance}`, topic: Topics.webNotifications, schema: WebNotificationMessage, fromBeginning: false,
+        handle: async (msgs) => this.notify(msgs.filter((m) => this.recentNotifications.firstTime(`${m.userId}:${m.ruleId}:${m.event.id}`))),
       }),
     ]);
-    this.subs = [positions, events];
+    this.subs = [positions, events, notifications];
     this.keepalive = setInterval(() => {
       for (const c of this.clients) this.send(c, '{}', 'keepalive');
     }, this.deps.keepaliveMs);
     this.keepalive.unref();
   }
 
-  /** A new WebSocket of an authenticated user. */
-  async open(socket: WebSocket, identity: Identity): Promise<void> {
-    const client: Client = { socket, viewer: await viewerFor(identity, this.deps.permissions), queued: [] };
+  /** A new WebSocket of an authenticated user (`allEvents`: it asked for every event of its devices). */
+  async open(socket: WebSocket, identity: Identity, opts: { allEvents?: boolean } = {}): Promise<void> {
+    const client: Client = { socket, viewer: await viewerFor(identity, this.deps.permissions), allEvents: opts.allEvents === true, queued: [] };
     // registered before the snapshot is read, so nothing published meanwhile is lost (it is queued)
     this.clients.add(client);
     connections.set(this.clients.size);
@@ -114,7 +131,7 @@ export class LiveFeed {
         if (!r) continue;
         try {
           const p = PositionMessage.safeParse(JSON.parse(r));
-          if (p.success) out.push(p.data);
+          if (p.success) out.push(addressedPosition(this.deps.geocoder, p.data));
         } catch {
           // an unreadable cache entry is skipped; the next position replaces it
         }
@@ -130,8 +147,31 @@ export class LiveFeed {
     return fresh;
   }
 
-  private broadcast<T>(kind: 'positions' | 'events' | 'devices', items: T[], deviceOf: (item: T) => { id: number; device: DeviceRegistryMessage | undefined }): void {
+  /** Every event, to the clients that asked for all events of their devices. */
+  private broadcastAllEvents(events: EventMessage[]): void {
+    if (!events.length || ![...this.clients].some((c) => c.allEvents)) return;
+    const api = events.map((e) => addressedEvent(this.deps.geocoder, toApiEvent(e)));
+    this.broadcast('allEvents', api, (e) => ({ id: e.deviceId, device: this.directory.get(e.deviceId) }), (c) => c.allEvents);
+  }
+
+  /** Rule-sent events, each to its user's clients (while the user may still see the device). */
+  private notify(msgs: WebNotificationMessage[]): void {
+    if (!msgs.length) return;
+    const byUser = new Map<number, WebNotificationMessage['event'][]>();
+    // each with the address of where it happened (offline geocoder), for the alert
+    for (const m of msgs) byUser.set(m.userId, [...(byUser.get(m.userId) ?? []), addressedEvent(this.deps.geocoder, m.event)]);
     for (const c of this.clients) {
+      const mine = byUser.get(c.viewer.userId)?.filter((e) => canSee(c.viewer, e.deviceId, this.directory.get(e.deviceId)));
+      if (mine?.length) this.send(c, JSON.stringify({ events: mine } satisfies SocketMessage), 'events');
+    }
+  }
+
+  private broadcast<T>(
+    kind: 'positions' | 'allEvents' | 'devices', items: T[], deviceOf: (item: T) => { id: number; device: DeviceRegistryMessage | undefined },
+    wants: (c: Client) => boolean = () => true,
+  ): void {
+    for (const c of this.clients) {
+      if (!wants(c)) continue;
       const visible = items.filter((item) => {
         const d = deviceOf(item);
         return canSee(c.viewer, d.id, d.device);

@@ -2,6 +2,7 @@ import { sessionEndpoints } from '@corridor/contracts';
 import { AppError, registerEndpoint, type App, type Orm } from '@corridor/platform';
 import { actorOf, audit } from '../audit/audit';
 import type { Authenticator } from '../auth/authenticator';
+import { crossSiteReason, type OriginPolicy } from '../auth/csrf';
 import { clearSessionCookie, setSessionCookie, type CookieSettings } from '../auth/session-cookie';
 import type { SessionStore } from '../auth/sessions';
 import type { TokenService } from '../auth/tokens';
@@ -23,6 +24,8 @@ export interface SessionRouteDeps {
   clientIp: ClientIp;
   now: () => Date;
   impersonation: Impersonation;
+  /** The gateway's own and trusted origins: a token sign-in by GET must not come from another site. */
+  origins: OriginPolicy;
 }
 
 /** Traccar's session API: cookie sign-in (with TOTP) and sign-out, the current user, bearer tokens, impersonation. */
@@ -31,12 +34,21 @@ export function sessionRoutes(app: App, deps: SessionRouteDeps): void {
 
   registerEndpoint(app, getSession, async (req, reply) => {
     if (req.query.token) {
-      // Traccar: GET /api/session?token=… signs in with the token and sets the cookie
+      // Traccar: GET /api/session?token=… signs in with the token and sets the cookie (traccar-web's
+      // token login fetches it from its own page). A GET is what a foreign page's link or image sends,
+      // so (login CSRF, issue 23) it is refused from another site, and it never replaces a session:
+      // a signed-in user cannot be switched into the account whose token a page carries.
+      const crossSite = crossSiteReason(req, deps.origins);
+      if (crossSite) throw new AppError('FORBIDDEN', `Token sign-in from another site refused (${crossSite})`);
       const auth = await deps.authn.bearer(req.query.token);
       // a session has full rights: a read-only token must not become one
       if (auth.scope !== 'full') throw new AppError('FORBIDDEN', 'A read-only token cannot open a session; use it as a Bearer token');
-      if (req.auth?.sessionId) await sessions.destroy(req.auth.sessionId, req.auth.user.id);
+      if (req.auth?.sessionId) {
+        if (req.auth.user.id === auth.user.id) return toUser(req.auth.user);
+        throw new AppError('CONFLICT', 'A session is open for another user: sign out first (DELETE /api/session), then sign in with the token');
+      }
       setSessionCookie(reply, await sessions.create(auth.user.id, 'token'), cookie);
+      await audit.record(deps.db, { ...actorOf(req), userId: auth.user.id, email: auth.user.email }, { action: 'session.login', entityType: 'session', entityId: auth.user.id, after: { via: 'token' } });
       return toUser(auth.user);
     }
     if (!req.auth) throw new AppError('NOT_FOUND', 'No session');

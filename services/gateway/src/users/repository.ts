@@ -34,9 +34,13 @@ export function usersRepository(db: Orm) {
       const [r] = await tx.select().from(users).where(eq(users.id, id));
       return r;
     },
-    /** Every user's id, company, email and roles (the directory other services check user references with and address notices by). */
-    async directory(): Promise<{ id: number; companyId: number | null; email: string; roles: string[] }[]> {
-      return db.select({ id: users.id, companyId: users.companyId, email: users.email, roles: users.roles }).from(users).orderBy(users.id);
+    /**
+     * Every user's id, company, email, roles and language (the directory other services check user
+     * references with, address notices by, and write a notification's sentence in).
+     */
+    async directory(): Promise<{ id: number; companyId: number | null; email: string; roles: string[]; language?: string }[]> {
+      const rows = await db.select({ id: users.id, companyId: users.companyId, email: users.email, roles: users.roles, attributes: users.attributes }).from(users).orderBy(users.id);
+      return rows.map(({ attributes, ...u }) => (typeof attributes.language === 'string' ? { ...u, language: attributes.language } : u));
     },
     /** Which of these ids are users. */
     async existingIds(ids: readonly number[], tx: Orm = db): Promise<Set<number>> {

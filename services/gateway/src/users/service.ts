@@ -9,6 +9,7 @@ import type { TokenService } from '../auth/tokens';
 import { invalidField } from '../http/invalid-field';
 import type { UserRow } from '../db/schema';
 import type { PermissionsRepository } from '../permissions/repository';
+import type { Notifier } from '../password/notifier';
 import type { UserFilter, UsersRepository } from './repository';
 import { privilegedChanges, toUser, userValues } from './user-model';
 
@@ -31,6 +32,9 @@ export function usersService(deps: {
   throttle?: Pick<LoginThrottle, 'check' | 'failed' | 'succeeded' | 'unlock'>;
   /** After a committed change (publishes the user directory). */
   onChange?: () => Promise<void>;
+  /** Tells an account's old address that its email changed. */
+  notifier?: Pick<Notifier, 'emailChanged'>;
+  now?: () => Date;
 }) {
   const { db, repo, hasher, sessions } = deps;
 
@@ -96,7 +100,7 @@ export function usersService(deps: {
       if (!isAdmin && caller.userId !== id) throw notFound('User', id);
       const before = await repo.get(id);
       if (!before) throw notFound('User', id);
-      const values = userValues(input);
+      const values = userValues(input, before);
       if (!isAdmin) {
         const changed = privilegedChanges(before, values);
         if (changed.length) throw new AppError('FORBIDDEN', `Only an administrator may change ${changed.join(', ')}`, { fields: changed });
@@ -105,8 +109,11 @@ export function usersService(deps: {
       // account); a request signed with HTTP Basic carries the current password and proved it
       // itself, so a Traccar client's PUT of its own user (which has no currentPassword) passes
       const own = caller.userId === id;
-      if (input.password && own && before.passwordHash && (input.currentPassword !== undefined || ctx.via !== 'basic')) {
-        if (!input.currentPassword) throw invalidField('body', 'currentPassword', 'required to change your own password (or sign the request with HTTP Basic)');
+      // so is one's own email (issue 23: a stolen session or token changed it, then reset the password through it)
+      const emailChanged = values.email !== undefined && values.email.toLowerCase() !== before.email.toLowerCase();
+      const guarded = input.password ? 'password' : emailChanged ? 'email' : undefined;
+      if (guarded && own && before.passwordHash && (input.currentPassword !== undefined || ctx.via !== 'basic')) {
+        if (!input.currentPassword) throw invalidField('body', 'currentPassword', `required to change your own ${guarded} (or sign the request with HTTP Basic)`);
         await currentPassword(before, input.currentPassword, ctx.ip);
       }
       const passwordHash = input.password ? await hasher.hash(input.password) : undefined;
@@ -130,6 +137,9 @@ export function usersService(deps: {
         await sessions.destroyAll(id, own ? ctx.sessionId : undefined);
         await deps.tokens?.revokeAllOf(id);
       } else if (row.disabled && !before.disabled) await sessions.destroyAll(id);
+      if (emailChanged) {
+        await deps.notifier?.emailChanged({ email: before.email, name: before.name, newEmail: row.email, byAdministrator: !own, at: deps.now?.() ?? new Date() });
+      }
       await deps.onChange?.();
       return toUser(row);
     },

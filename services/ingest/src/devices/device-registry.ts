@@ -14,6 +14,7 @@ export class DeviceRegistry {
   private readonly byUniqueId = new Map<string, DeviceRegistryMessage>();
   private readonly uniqueIdById = new Map<number, string>();
   private sub: Subscription | undefined;
+  private readonly protocolListeners: ((deviceId: number) => void)[] = [];
 
   constructor(private readonly bus: Bus, private readonly cache: Cache, private readonly logger: Logger) {}
 
@@ -31,9 +32,16 @@ export class DeviceRegistry {
     });
   }
 
+  /** Called when a device's protocol binding (set by its administrator, or stored by ops-api) changes or the device goes. */
+  onProtocolChange(listener: (deviceId: number) => void): void {
+    this.protocolListeners.push(listener);
+  }
+
   apply(d: DeviceRegistryMessage): void {
     // a device whose unique id changed must not stay reachable under the old one
     const previous = this.uniqueIdById.get(d.id);
+    const before = previous === undefined ? undefined : this.byUniqueId.get(previous);
+    if ((before?.protocol ?? null) !== (d.deleted ? null : d.protocol ?? null) || d.deleted) for (const l of this.protocolListeners) l(d.id);
     if (previous !== undefined && previous !== d.uniqueId) this.byUniqueId.delete(previous);
     if (d.deleted) {
       this.byUniqueId.delete(d.uniqueId);
@@ -58,7 +66,7 @@ export class DeviceRegistry {
       }
     }
     if (!d || d.deleted || d.disabled || d.status === 'pending') return undefined;
-    return { id: d.id, uniqueId: d.uniqueId };
+    return { id: d.id, uniqueId: d.uniqueId, ...(d.protocol ? { protocol: d.protocol } : {}) };
   }
 
   /** The owning company of a device lookup has found (company-scoped computed attributes); null when none. */

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Topics, type DeviceSessionMessage } from '@corridor/contracts';
 import { counter, type Bus, type Clock, type Logger } from '@corridor/platform';
+import type { DuplicateConnections } from './duplicate-connections';
 
 const published = counter('ingest_device_sessions_total', 'Device connection messages on device-status.v1', ['type', 'outcome']);
 
 /** One identified device on one connection: tells device-status.v1 it is seen (throttled) and when it ends. */
 export interface DeviceSession {
-  /** A frame of the device was handled on this connection. */
-  seen(): void;
+  /** A frame of the device, received at `at`, was handled on this connection. */
+  seen(at?: Date): void;
   /** The connection closed (or now speaks for another device). */
   end(): void;
 }
@@ -25,24 +26,30 @@ export class DeviceSessions {
   private sequence = 0;
   private readonly tails = new Map<number, Promise<void>>();
 
-  constructor(private readonly deps: { bus: Bus; clock: Clock; logger: Logger; seenIntervalMs: number }) {}
+  /** `duplicates`: compares the device's connections across instances on `connected` and `seen` (duplicate-connections.ts). */
+  constructor(private readonly deps: { bus: Bus; clock: Clock; logger: Logger; seenIntervalMs: number; duplicates?: DuplicateConnections }) {}
 
-  start(device: { id: number; uniqueId: string }, protocol: string): DeviceSession {
+  /** `at`: arrival of the frame that identified the device; `remote`: the connection's address. */
+  start(device: { id: number; uniqueId: string }, protocol: string, remote = '', at: Date = this.deps.clock.now()): DeviceSession {
     const connectionId = `${this.instance}:${++this.sequence}`;
+    const opened = at.getTime();
     let lastSent = this.deps.clock.now().getTime();
     let ended = false;
     this.send(device, protocol, connectionId, 'connected');
+    void this.deps.duplicates?.heard(device, connectionId, opened, opened, remote, protocol);
     return {
-      seen: () => {
+      seen: (frameAt) => {
         const now = this.deps.clock.now().getTime();
         if (ended || now - lastSent < this.deps.seenIntervalMs) return;
         lastSent = now;
         this.send(device, protocol, connectionId, 'seen');
+        void this.deps.duplicates?.heard(device, connectionId, opened, (frameAt ?? this.deps.clock.now()).getTime(), remote, protocol);
       },
       end: () => {
         if (ended) return;
         ended = true;
         this.send(device, protocol, connectionId, 'disconnected');
+        void this.deps.duplicates?.gone(device.id, connectionId);
       },
     };
   }

@@ -7,6 +7,8 @@ import { PositionIntake } from '../positions/intake';
 import { DecodeError, type DecodedPosition, type DecodeResult } from '../protocols/protocol';
 import { CrcPolicyVar } from '../config';
 import { AlarmIdentity } from './alarm-identity';
+import { DeviceIdentity } from './identity';
+import { IdentityEvents } from '../devices/identity-events';
 import { FrameHandler } from './frame-handler';
 import type { ReceivedFrame } from './received-frame';
 import { UnknownDevicePolicy, type UnknownDevicesMode } from './unknown-devices';
@@ -35,11 +37,14 @@ const IMEI = '861230043123456';
 let bus: RecordingBus;
 let cache: MemoryCache;
 let archived: RawFrameRecord[];
+/** deviceIdentityConflict events the handler recorded */
+let identityEvents: EventMessage[];
 
 beforeEach(() => {
   bus = new RecordingBus(1, 10);
   cache = new MemoryCache();
   archived = [];
+  identityEvents = [];
 });
 afterEach(async () => {
   await bus.close();
@@ -61,6 +66,7 @@ function handler(opts: { crc?: string; unknown?: UnknownDevicesMode; maxFutureMs
       unknown: new UnknownDevicePolicy({ mode: opts.unknown ?? 'reject', bus, cache, clock: systemClock, logger }),
       crcPolicy: CrcPolicyVar.parse(opts.crc ?? 'accept'),
       alarmIds: new AlarmIdentity(cache, logger),
+      identity: new DeviceIdentity({ cache, registry, events: new IdentityEvents({ record: async (es) => void identityEvents.push(...es), cache, clock: systemClock, logger }), logger }),
       logger,
       retry: { initialMs: 5, maxMs: 20 },
     },
@@ -116,10 +122,11 @@ describe('FrameHandler', () => {
     const bad = { positions: [position()], ack: ACK, crcValid: false };
     expect((await handler().handle(frame(bad), open)).action).toBe('ack');
     expect((messages(Topics.positions) as PositionMessage[])[0]?.crcValid).toBe(false);
-    const dropping = handler({ crc: 'teltonika:accept,gt06:drop' });
+    const dropping = handler({ crc: 'teltonika:accept,gt06:drop', others: [{ id: 8, uniqueId: '352093080000008' }] });
     expect(await dropping.handle(frame({ ...bad, positions: [position({ fixTime: new Date(Date.UTC(2025, 0, 2)) })] }), open)).toEqual({ action: 'skip', reason: 'crc' });
     expect(messages(Topics.positions)).toHaveLength(1);
-    expect((await dropping.handle(frame(bad, IMEI, 'teltonika'), open)).action).toBe('ack');
+    // a Teltonika device (this one is bound to gt06, the protocol it first spoke)
+    expect((await dropping.handle(frame(bad, '352093080000008', 'teltonika'), open)).action).toBe('ack');
   });
 
   it('drops the insane fixes of a frame (counted by the sanity check) and still acknowledges the frame', async () => {

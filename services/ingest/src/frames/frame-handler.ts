@@ -9,6 +9,7 @@ import type { RawFrameRecord } from '../archive/raw-frame-archive';
 import { rawFrameId as newRawFrameId } from '../archive/frame-id';
 import type { CrcPolicy } from '../config';
 import type { AlarmIdentity } from './alarm-identity';
+import { claimRefusal, type DeviceIdentity, type IdentityVerdict } from './identity';
 import { frameMetrics as m } from './frame-metrics';
 import type { FrameSink, FrameVerdict, ReceivedFrame } from './received-frame';
 import { retryWithBackoff } from './retry';
@@ -24,6 +25,8 @@ export interface FrameHandlerDeps {
   crcPolicy: CrcPolicy;
   /** First-arrival times of alarms without a fix or device time, so a resent frame is one record and one event. */
   alarmIds: AlarmIdentity;
+  /** Who may speak for a device: its protocol binding, one device per connection, JT/T 808 codes (identity.ts). */
+  identity: DeviceIdentity;
   logger: Logger;
   /** Backoff while the bus is unavailable (tests shorten it). */
   retry?: { initialMs: number; maxMs: number };
@@ -119,6 +122,16 @@ export class FrameHandler implements FrameSink {
     }
     const uniqueId = result.deviceId ?? frame.uniqueId;
     const device = uniqueId ? await this.deps.registry.lookup(uniqueId) : undefined;
+    let ack = result.ack;
+    if (device && result.kind !== 'ignored') {
+      const verdict = await this.checkIdentity(frame, device, result);
+      if (!verdict.accepted) {
+        if (result.positions.length) m.dropped.inc({ protocol: frame.protocol, reason: 'identity' }, result.positions.length);
+        this.archive(frame, rawFrameId, null, 'refused', `identity:${verdict.reason}`);
+        return { verdict: { action: 'close', reason: `identity_${verdict.reason}`, ...(verdict.reply ? { reply: verdict.reply } : {}) } };
+      }
+      ack = verdict.ack ?? ack;
+    }
     this.archive(frame, rawFrameId, device ?? null, result.kind);
     if (result.positions.length) m.positions.inc({ protocol: frame.protocol }, result.positions.length);
     if (result.kind === 'ignored') this.ignored(frame, uniqueId);
@@ -127,8 +140,8 @@ export class FrameHandler implements FrameSink {
     const carriesData = result.positions.length > 0 || state !== undefined;
     if (result.kind === 'login') {
       if (!uniqueId) return { verdict: { action: 'skip', reason: 'login_without_id' } };
-      if (!device) return { verdict: await this.refuse(frame, uniqueId, false, this.loginRejects[frame.protocol]?.()) };
-      if (!carriesData) return { verdict: { action: 'ack', ack: result.ack, device } };
+      if (!device) return { verdict: await this.refuse(frame, uniqueId, false, this.loginRejects[frame.protocol]?.() ?? claimRefusal(result)) };
+      if (!carriesData) return { verdict: { action: 'ack', ack, device } };
       // some logins carry a fix (TK103 BP05): it goes the durable way like any position
     }
     if (carriesData && !uniqueId) {
@@ -143,7 +156,7 @@ export class FrameHandler implements FrameSink {
         return { verdict: { action: 'skip', reason: 'crc' } };
       }
     }
-    if (!carriesData) return { verdict: { action: 'ack', ack: result.ack, ...(device ? { device } : {}) } };
+    if (!carriesData) return { verdict: { action: 'ack', ack, ...(device ? { device } : {}) } };
     if (!device) return { verdict: await this.refuse(frame, uniqueId!, false) };
 
     const source = { crcValid: result.crcValid, rawFrameId };
@@ -154,7 +167,17 @@ export class FrameHandler implements FrameSink {
       const time = result.deviceTime ?? (resendable ? await this.deps.alarmIds.arrivalOf(device.id, frame.bytes, frame.receivedAt) : frame.receivedAt);
       records.push({ uniqueId: uniqueId!, source, state: { ...state, time } });
     }
-    return { frame, uniqueId: uniqueId!, records, onDurable: { action: 'ack', ack: result.ack, device } };
+    return { frame, uniqueId: uniqueId!, records, onDurable: { action: 'ack', ack, device } };
+  }
+
+  /** The frame's claim on its device (identity.ts), and on any other device one of its positions names. */
+  private async checkIdentity(frame: ReceivedFrame, device: KnownDevice, result: NonNullable<ReceivedFrame['result']>): Promise<IdentityVerdict> {
+    for (const other of new Set(result.positions.map((p) => p.deviceId).filter((id): id is string => id !== undefined && id !== device.uniqueId))) {
+      const named = await this.deps.registry.lookup(other);
+      const verdict = named ? await this.deps.identity.check(frame, named, { kind: 'position', positions: [], crcValid: result.crcValid }) : undefined;
+      if (verdict && !verdict.accepted) return verdict;
+    }
+    return this.deps.identity.check(frame, device, result);
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { DecodeError, DecodeResult } from '../protocols/protocol';
+import type { ConnectionIdentity } from './identity';
 
 /** One frame as a device port received it, decoded (or not) in arrival order by its connection. */
 export interface ReceivedFrame {
@@ -14,6 +15,8 @@ export interface ReceivedFrame {
   uniqueId: string | undefined;
   result?: DecodeResult;
   error?: DecodeError;
+  /** What the TCP connection established about its device (none for UDP datagrams). */
+  connection?: ConnectionIdentity;
 }
 
 /** The durable path a device port hands its frames to (FrameHandler; tests use their own). */

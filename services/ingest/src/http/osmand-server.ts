@@ -1,10 +1,12 @@
 import formbody from '@fastify/formbody';
 import type { Socket } from 'node:net';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, counter, createApp, type App, type Logger } from '@corridor/platform';
 import { DecodeError } from '../protocols/protocol';
 import { PROTOCOL, decodeJson, decodeParams, type OsmAndFix } from '../protocols/osmand';
 import type { PositionIntake } from '../positions/intake';
+import type { DeviceRegistry } from '../devices/device-registry';
+import type { DeviceIdentity } from '../frames/identity';
 import type { IntakeGate } from '../positions/intake-gate';
 import type { ConnectionBudget } from '../tcp/connection-budget';
 import { admitHttp } from './admission';
@@ -18,7 +20,11 @@ const frames = counter('ingest_frames_total', 'Frames or requests received', ['p
  * the bus is down or ingest has more pending than it can publish in time (the app keeps the fix
  * and retries).
  */
-export async function buildOsmAndServer(opts: { logger: Logger; intake: PositionIntake; gate: IntakeGate; fdBudget: ConnectionBudget; now: () => Date }): Promise<App> {
+export async function buildOsmAndServer(opts: {
+  logger: Logger; intake: PositionIntake; gate: IntakeGate; fdBudget: ConnectionBudget; now: () => Date;
+  /** The protocol binding of the device (frames/identity.ts): a device bound to another protocol is refused with 403. */
+  identity: DeviceIdentity; registry: DeviceRegistry;
+}): Promise<App> {
   const app = createApp({ name: 'ingest-osmand', logger: opts.logger, ops: false, bodyLimit: 64 * 1024 });
   // device connections take from the process's open-file budget like the TCP ports
   app.server.on('connection', (socket: Socket) => {
@@ -29,7 +35,7 @@ export async function buildOsmAndServer(opts: { logger: Logger; intake: Position
     socket.once('close', () => opts.fdBudget.release());
   });
   await app.register(formbody);
-  const handle = async (reply: FastifyReply, fix: () => OsmAndFix): Promise<void> => {
+  const handle = async (req: FastifyRequest, reply: FastifyReply, fix: () => OsmAndFix): Promise<void> => {
     frames.inc({ protocol: PROTOCOL });
     let decoded: OsmAndFix;
     try {
@@ -41,6 +47,10 @@ export async function buildOsmAndServer(opts: { logger: Logger; intake: Position
       }
       throw err;
     }
+    const device = await opts.registry.lookup(decoded.uniqueId);
+    if (device && !(await opts.identity.checkProtocol(device, PROTOCOL, `${req.ip}:${req.socket.remotePort ?? 0}`))) {
+      throw new AppError('FORBIDDEN', `Device ${decoded.uniqueId} reports on another protocol`, { reason: 'identity_protocol' });
+    }
     await admitHttp(opts.gate, 1, reply, () => opts.intake.accept([decoded], { protocol: PROTOCOL }));
   };
   const params = (query: unknown, body: unknown): Record<string, string | string[] | undefined> => ({
@@ -48,12 +58,12 @@ export async function buildOsmAndServer(opts: { logger: Logger; intake: Position
     ...(body && typeof body === 'object' ? (body as Record<string, string>) : {}),
   });
   app.get('/*', async (req, reply) => {
-    await handle(reply, () => decodeParams(params(req.query, undefined), opts.now()));
+    await handle(req, reply, () => decodeParams(params(req.query, undefined), opts.now()));
     return reply.code(200).send('');
   });
   app.post('/*', async (req, reply) => {
     const ct = req.headers['content-type'] ?? '';
-    await handle(reply, () =>
+    await handle(req, reply, () =>
       ct.includes('application/json') ? decodeJson(req.body, opts.now()) : decodeParams(params(req.query, req.body), opts.now()),
     );
     return reply.code(200).send('');

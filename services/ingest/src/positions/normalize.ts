@@ -4,6 +4,8 @@ import type { DecodedPosition } from '../protocols/protocol';
 export interface KnownDevice {
   id: number;
   uniqueId: string;
+  /** The protocol the device is bound to (its administrator's, or the one it first spoke as ops-api stored it); null while unbound. */
+  protocol?: string | null;
 }
 
 type Attributes = PositionMessage['attributes'];

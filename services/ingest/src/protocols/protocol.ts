@@ -47,7 +47,21 @@ export interface DecodeResult {
   type?: string;
   /** With kind `ignored`: why the frame yields nothing (counted per protocol and type, and logged). */
   ignoredReason?: string;
+  /**
+   * What the frame claims about the device's identity beyond its id, for the identification layer
+   * (services/ingest/src/frames/identity.ts) to decide: decoders never issue nor check codes. The
+   * decoder leaves `ack` unset and `answer` builds the reply once the decision is made.
+   */
+  identity?: IdentityClaim;
 }
+
+/**
+ * A registration the platform answers with an authentication code it issues (JT/T 808 0x0100 →
+ * 0x8100), or a code presented to prove the device registered before (JT/T 808 0x0102).
+ */
+export type IdentityClaim =
+  | { kind: 'register'; answer(outcome: { code: string } | { refused: 'registered' | 'unknown' }): Buffer }
+  | { kind: 'authenticate'; code: string; answer(accepted: boolean): Buffer };
 
 /** Per-connection state (e.g. IMEI learned at login, codec). */
 export interface ProtocolSession {

@@ -14,7 +14,7 @@ const EXPECTED: Record<string, { position: number; decoded: number; refused: num
   // the binary @Track format is not read (services/ingest/README.md, Queclink)
   'queclink-binary.hex': { position: 0, decoded: 0, refused: 0, error: 8 },
   'jt808.hex': { position: 87, decoded: 24, refused: 0, error: 0 },
-  'jt701.hex': { position: 26, decoded: 2, refused: 13, error: 0 },
+  'jt701.hex': { position: 35, decoded: 5, refused: 1, error: 0 },
   'ruptela.hex': { position: 9, decoded: 5, refused: 1, error: 1 },
   'wialon.txt': { position: 18, decoded: 8, refused: 0, error: 0 },
 };

@@ -22,12 +22,23 @@ interface Source {
 }
 
 const asText = (b: Buffer): string => b.toString('latin1');
+
+/** A `(...WLNET,5,...)` frame as sent: `(`, `)`, `,` and `=` of its binary data after the sixth comma written `=` + 0x15, 0x14, 0x11, 0x00. */
+function escapeWlnet(frame: Buffer): Buffer {
+  if (frame[0] !== 0x28 || !frame.includes('WLNET,5,')) return frame;
+  let at = -1;
+  for (let commas = 0; commas < 6; commas++) at = frame.indexOf(0x2c, at + 1);
+  const codes: Record<number, number> = { 0x28: 0x15, 0x29: 0x14, 0x2c: 0x11, 0x3d: 0x00 };
+  const data = [...frame.subarray(at + 1, frame.length - 1)].flatMap((b) => (b in codes ? [0x3d, codes[b]!] : [b]));
+  return Buffer.concat([frame.subarray(0, at + 1), Buffer.from(data), frame.subarray(frame.length - 1)]);
+}
 const SOURCES: Source[] = [
   { tests: ['Gl200TextProtocolDecoderTest'], file: 'queclink.txt', line: (b) => (asText(b).endsWith('$') ? asText(b) : `${asText(b)}$`) },
   { tests: ['Gl200BinaryProtocolDecoderTest'], file: 'queclink-binary.hex', line: (b) => b.toString('hex') },
   // Traccar's decoder tests hold JT/T 808 frames unescaped (after Jt808FrameDecoder): escape them as on the wire
   { tests: ['Jt808ProtocolDecoderTest'], file: 'jt808.hex', line: (b, call) => (call === 'binary' && b[0] === 0x7e && b[b.length - 1] === 0x7e ? escapeJt808(b.subarray(1, b.length - 1)).toString('hex') : b.toString('hex')) },
-  { tests: ['Jt600ProtocolDecoderTest'], file: 'jt701.hex', line: (b) => b.toString('hex') },
+  // ... and Jointech's text frames unescaped (after Jt600FrameDecoder): escape the binary data of WLNET frames again
+  { tests: ['Jt600ProtocolDecoderTest'], file: 'jt701.hex', line: (b) => escapeWlnet(b).toString('hex') },
   { tests: ['RuptelaProtocolDecoderTest'], file: 'ruptela.hex', line: (b) => b.toString('hex') },
   { tests: ['WialonProtocolDecoderTest'], file: 'wialon.txt', line: (b) => asText(b) },
 ];

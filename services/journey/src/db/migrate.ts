@@ -1,7 +1,7 @@
-import { fileURLToPath } from 'node:url';
-import type { Db } from '@corridor/platform';
+import { join } from 'node:path';
+import { packageDir, type Db } from '@corridor/platform';
 
-export const migrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url));
+export const migrationsFolder = join(packageDir(import.meta.url), 'drizzle');
 
 /** Applies the journey schema's drizzle-kit migrations (its own bookkeeping table). */
 export function migrateJourneySchema(db: Db): Promise<void> {

@@ -1,4 +1,4 @@
-import type { PositionMessage } from '@corridor/contracts/positions';
+import type { PositionMessage } from '@corridor/contracts';
 import type { JourneyFix, SealSignal } from './flag-change';
 
 type Readable = Pick<PositionMessage, 'fixTime' | 'latitude' | 'longitude' | 'speed' | 'valid'> & Partial<Pick<PositionMessage, 'alarm' | 'attributes'>>;

@@ -132,6 +132,14 @@ export function flagsRepository(db: Orm) {
         .where(and(eq(flags.journeyId, journeyId), isNull(flags.clearedAt)))
         .returning();
     },
+    /** Resolves every flag of the journey not resolved yet (cancellation: nothing is left to deal with). */
+    async resolveAll(journeyId: number, values: { resolvedBy: number; resolvedAt: Date; resolvedNote: string | null }, tx: Orm): Promise<FlagRow[]> {
+      return tx
+        .update(flags)
+        .set({ ...values, updatedAt: new Date() })
+        .where(and(eq(flags.journeyId, journeyId), isNull(flags.resolvedAt)))
+        .returning();
+    },
     async review(
       id: number,
       values: { acknowledgedBy: number; acknowledgedAt: Date; acknowledgedNote: string | null } | { resolvedBy: number; resolvedAt: Date; resolvedNote: string | null },

@@ -3,7 +3,7 @@ import { AppError, notFound, queryPositionHistory, unavailable, type Analytics, 
 import { recordAudit } from '../audit/audit';
 import type { JourneyRow } from '../db/schema';
 import { journeyKeys } from '../evaluator/journey-keys';
-import { cancelledEvent, flagChangeEvent } from '../events/journey-events';
+import { cancelledEvent, flagChangeEvent, flagReviewEvent } from '../events/journey-events';
 import type { EventSink } from '../events/event-sink';
 import type { FlagsRepository } from '../flags/repository';
 import { toRoute } from '../routes/corridor-route';
@@ -116,11 +116,16 @@ export function journeysService(deps: JourneysServiceDeps) {
       return { journey: journey!, route: toRoute(route), track: points, trackTruncated: truncated, flags: flagRows.map(toFlag) };
     },
 
-    /** planned or active → cancelled; open flags are cleared with reason journeyCancelled. Audited. */
+    /**
+     * planned or active → cancelled. Its flags are closed: the open ones cleared with reason
+     * journeyCancelled, and every one not resolved yet resolved by the canceller with the
+     * cancellation's reason as the note (a cancelled journey leaves nothing to acknowledge or
+     * resolve). Audited; the cleared and resolved flags are announced as events.
+     */
     async cancel(id: number, reason: string | null, actor: Identity, requestId?: string): Promise<Journey> {
       const scope = journeyScope(actor);
       const now = clock.now();
-      const { row, cleared } = await db.transaction(async (tx) => {
+      const { row, cleared, resolved } = await db.transaction(async (tx) => {
         const before = await journeys.getForUpdate(id, tx);
         if (!before || (scope !== undefined && before.companyId !== scope)) throw notFound('Journey', id);
         if (!NEXT_STATES[before.state].includes('cancelled')) {
@@ -128,11 +133,12 @@ export function journeysService(deps: JourneysServiceDeps) {
         }
         const r = await journeys.markCancelled(id, { at: now, by: actor.userId, reason }, tx);
         const c = await flags.clearAll(id, now, { reason: 'journeyCancelled' }, tx);
+        const resolved = await flags.resolveAll(id, { resolvedBy: actor.userId, resolvedAt: now, resolvedNote: reason }, tx);
         await recordAudit(tx, actor, {
           action: 'journey.cancel', entityType: 'journey', entityId: id, companyId: r.companyId,
-          before: { state: before.state }, after: { state: r.state, clearedFlags: c.map((f) => f.id) }, note: reason, requestId,
+          before: { state: before.state }, after: { state: r.state, clearedFlags: c.map((f) => f.id), resolvedFlags: resolved.map((f) => f.id) }, note: reason, requestId,
         });
-        return { row: r, cleared: c };
+        return { row: r, cleared: c, resolved };
       });
       await announce(row.deviceId, row.id);
       const ref = journeyRef(row);
@@ -140,6 +146,7 @@ export function journeysService(deps: JourneysServiceDeps) {
         ...cleared.map((f) =>
           flagChangeEvent(ref, { type: f.type, action: 'clear', time: now.toISOString(), latitude: f.latitude, longitude: f.longitude, details: { reason: 'journeyCancelled' } }, f.id, null),
         ),
+        ...resolved.map((f) => flagReviewEvent(ref, f, 'resolved', now.toISOString(), actor.userId, reason)),
         cancelledEvent(ref, now.toISOString(), actor.userId, reason),
       ]);
       const [journey] = await present([row]);

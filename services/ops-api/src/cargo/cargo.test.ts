@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cargoEndpoints, CargoStatus, type Cargo, type CargoDetail, type DocumentWithLink, type ErrorBody, type Role, type Shipment } from '@corridor/contracts';
+import { cargoEndpoints, CargoStatus, type Cargo, type CargoDetail, type DocumentWithLink, type ErrorBody, type Role, type Shipment, allowedCargoMoves } from '@corridor/contracts';
 import { unavailable, type Identity } from '@corridor/platform';
 import { runCommonRouteTests } from '@corridor/platform/testing/common-route-tests';
 import { asUser, TEST_IDENTITY_SECRET, testUsers, userWith } from '@corridor/platform/testing/identity';
@@ -17,7 +17,6 @@ import { noScanner } from '../documents/virus-scan';
 import { idfPdf, sampleIdf } from '../../test/fixtures/idf-documents';
 import { multipart } from '../../test/fixtures/multipart';
 import { corruptPdf, imageOnlyPdf, textPdf } from '../../test/fixtures/sample-files';
-import { allowedCargoMoves } from './transitions';
 
 let adapters: TestAdapters;
 let svc: OpsApiService;

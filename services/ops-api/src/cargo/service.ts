@@ -1,4 +1,4 @@
-import type { Cargo, CargoCorrection, CargoDetail, CargoStatus, DocumentRecord, IdfExtraction } from '@corridor/contracts';
+import { allowedCargoMoves, type Cargo, type CargoCorrection, type CargoDetail, type CargoStatus, type DocumentRecord, type IdfExtraction } from '@corridor/contracts';
 import { AppError, notFound, type Identity, type Logger, type Orm } from '@corridor/platform';
 import { audit } from '../audit/audit';
 import type { CargoRow, CargoStatusHistoryRow } from '../db/schema';
@@ -7,7 +7,6 @@ import type { DocumentsService } from '../documents/service';
 import { correctExtraction } from './idf-correction';
 import { readIdf } from './idf-reader';
 import type { CargoFilter, CargoRepository } from './repository';
-import { allowedCargoMoves } from './transitions';
 
 export interface CargoDeps {
   db: Orm;

@@ -29,6 +29,8 @@ export interface DeviceStateDeps {
   settings: DeviceStateSettings;
   /** The registry entries (devices.v1) of these devices with their live state, for the ones that exist. */
   registryEntries: (states: Map<number, DeviceLiveState>) => Promise<DeviceRegistryMessage[]>;
+  /** Called with each batch of device-status.v1 messages once applied (the devices store the protocol a device first spoke). */
+  onSessions?: (messages: DeviceSessionMessage[]) => Promise<void>;
   /** The event settings (speed limit, trip thresholds) of these devices, for the ones that exist. */
   eventConfigs: EventConfigReader;
 }
@@ -191,7 +193,10 @@ export function deviceStateService(deps: DeviceStateDeps) {
         }),
         consumeValidated({
           bus: deps.bus, logger, groupId: DEVICE_SESSIONS_GROUP, topic: Topics.deviceStatus, schema: DeviceSessionMessage, fromBeginning: false,
-          handle: (ms) => apply(ms.map((m) => ({ deviceId: m.deviceId, uniqueId: m.uniqueId, apply: (s) => onSession(s, m) }))),
+          handle: async (ms) => {
+            await apply(ms.map((m) => ({ deviceId: m.deviceId, uniqueId: m.uniqueId, apply: (s) => onSession(s, m) })));
+            await deps.onSessions?.(ms);
+          },
         }),
       ]);
       subs.push(positions, sessions);

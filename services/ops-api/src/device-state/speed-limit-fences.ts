@@ -45,10 +45,11 @@ function contains(shape: GeofenceShape, lon: number, lat: number): boolean {
  * service's compacted definitions with links and parsed shape, read from the beginning by every
  * instance in its own group): the overspeed step takes the limit of the fences containing a fix
  * (Traccar's position geofenceIds). Fences without a limit are not kept; a fence's calendar is not
- * applied to its speed limit.
+ * applied to its speed limit. Every fence's name is kept too (a web notification names the fence).
  */
 export class SpeedLimitFences {
   private readonly fences = new Map<number, SpeedLimitFence>();
+  private readonly names = new Map<number, string>();
   private sub: Subscription | undefined;
 
   constructor(private readonly deps: { bus: Bus; logger: Logger }) {}
@@ -56,6 +57,8 @@ export class SpeedLimitFences {
   /** Applies definitions in order (a later one replaces, a tombstone or a fence without limit removes). */
   apply(messages: readonly GeofenceDefinitionMessage[]): void {
     for (const m of messages) {
+      if (m.deleted) this.names.delete(m.id);
+      else this.names.set(m.id, m.name);
       const limit = m.deleted ? undefined : m.attributes.speedLimit;
       if (m.deleted || !m.shape || typeof limit !== 'number' || !(limit > 0)) {
         this.fences.delete(m.id);
@@ -66,6 +69,11 @@ export class SpeedLimitFences {
       });
     }
     fencesHeld.set(this.fences.size);
+  }
+
+  /** The name of a fence that exists, as its last definition gave it. */
+  nameOf(id: number): string | undefined {
+    return this.names.get(id);
   }
 
   has(id: number): boolean {

@@ -15,14 +15,14 @@ export const ownedDevice = <T extends DeviceInput>(d: T, who: Identity): T => ({
 /** Bulk create/update/delete, per-device configuration and accumulators. Device writes go through the devices service (registry sync). */
 export function deviceExtraRoutes(app: App, deps: { devices: DevicesService; configuration: DeviceConfigurationService; accumulators: AccumulatorsService }): void {
   const { devices } = deps;
-  registerEndpoint(app, bulkCreate, async (req) => devices.createMany(req.body.devices.map((d) => ownedDevice(d, req.identity!))));
+  registerEndpoint(app, bulkCreate, async (req) => devices.createMany(req.body.devices.map((d) => ownedDevice(d, req.identity!)), actorOf(req)));
   registerEndpoint(app, bulkUpdate, async (req) => {
     const scope = companyScope(req.identity!);
     for (const d of req.body.devices) await devices.get(d.id, scope);
-    return devices.updateMany(req.body.devices.map((d) => ownedDevice(d, req.identity!)));
+    return devices.updateMany(req.body.devices.map((d) => ownedDevice(d, req.identity!)), actorOf(req));
   });
   registerEndpoint(app, bulkDelete, async (req, reply) => {
-    await devices.removeMany(req.query.id);
+    await devices.removeMany(req.query.id, actorOf(req));
     return reply.code(204).send();
   });
   registerEndpoint(app, configurationGet, async (req) => deps.configuration.read(await devices.get(req.params.id, companyScope(req.identity!))));

@@ -1,4 +1,4 @@
-import { and, count, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
+import { and, count, eq, ilike, inArray, isNull, or, type SQL } from 'drizzle-orm';
 import type { DeviceInput } from '@corridor/contracts';
 import { notFound, type Orm } from '@corridor/platform';
 import { devices, type DeviceRow } from '../db/schema';
@@ -49,45 +49,47 @@ export function devicesRepository(db: Orm) {
       const [r] = await db.select().from(devices).where(eq(devices.uniqueId, uniqueId));
       return r;
     },
-    async insert(input: DeviceInput): Promise<DeviceRow> {
-      const [r] = await db.insert(devices).values(toValues(input)).returning();
+    /** Writes take `orm` so the caller's transaction (with its audit row) holds them. */
+    async insert(input: DeviceInput, orm: Orm = db): Promise<DeviceRow> {
+      const [r] = await orm.insert(devices).values(toValues(input)).returning();
       return r!;
     },
-    async update(id: number, input: DeviceInput): Promise<DeviceRow | undefined> {
-      const [r] = await db.update(devices).set({ ...toValues(input), updatedAt: new Date() }).where(eq(devices.id, id)).returning();
+    async update(id: number, input: DeviceInput, orm: Orm = db): Promise<DeviceRow | undefined> {
+      const [r] = await orm.update(devices).set({ ...toValues(input), updatedAt: new Date() }).where(eq(devices.id, id)).returning();
       return r;
     },
-    /** Bulk writes: all in one transaction (a failure rolls every row back). */
-    async insertMany(inputs: DeviceInput[]): Promise<DeviceRow[]> {
-      return db.insert(devices).values(inputs.map(toValues)).returning();
+    /** Bulk writes: all in the caller's transaction (a failure rolls every row back). */
+    async insertMany(inputs: DeviceInput[], orm: Orm = db): Promise<DeviceRow[]> {
+      return orm.insert(devices).values(inputs.map(toValues)).returning();
     },
-    async updateMany(items: (DeviceInput & { id: number })[]): Promise<DeviceRow[]> {
-      return db.transaction(async (tx) => {
-        const out: DeviceRow[] = [];
-        for (const { id, ...input } of items) {
-          const [r] = await tx.update(devices).set({ ...toValues(input), updatedAt: new Date() }).where(eq(devices.id, id)).returning();
-          if (!r) throw notFound('Device', id);
-          out.push(r);
-        }
-        return out;
-      });
+    async updateMany(items: (DeviceInput & { id: number })[], orm: Orm): Promise<DeviceRow[]> {
+      const out: DeviceRow[] = [];
+      for (const { id, ...input } of items) {
+        const [r] = await orm.update(devices).set({ ...toValues(input), updatedAt: new Date() }).where(eq(devices.id, id)).returning();
+        if (!r) throw notFound('Device', id);
+        out.push(r);
+      }
+      return out;
     },
-    async deleteMany(ids: number[]): Promise<DeviceRow[]> {
-      return db.transaction(async (tx) => {
-        const rows = await tx.delete(devices).where(inArray(devices.id, ids)).returning();
-        const gone = new Set(rows.map((r) => r.id));
-        const missing = ids.find((id) => !gone.has(id));
-        if (missing !== undefined) throw notFound('Device', missing);
-        return rows;
-      });
+    async deleteMany(ids: number[], orm: Orm): Promise<DeviceRow[]> {
+      const rows = await orm.delete(devices).where(inArray(devices.id, ids)).returning();
+      const gone = new Set(rows.map((r) => r.id));
+      const missing = ids.find((id) => !gone.has(id));
+      if (missing !== undefined) throw notFound('Device', missing);
+      return rows;
+    },
+    /** Stores the protocol a device first spoke, unless it is bound already; the row when it changed. */
+    async bindProtocol(id: number, protocol: string): Promise<DeviceRow | undefined> {
+      const [r] = await db.update(devices).set({ protocol, updatedAt: new Date() }).where(and(eq(devices.id, id), isNull(devices.protocol))).returning();
+      return r;
     },
     /** Moves a device to a company (inventory decisions); `orm` lets the caller pass its transaction. */
     async setCompany(id: number, companyId: number | null, orm: Orm = db): Promise<DeviceRow | undefined> {
       const [r] = await orm.update(devices).set({ companyId, updatedAt: new Date() }).where(eq(devices.id, id)).returning();
       return r;
     },
-    async delete(id: number): Promise<DeviceRow | undefined> {
-      const [r] = await db.delete(devices).where(eq(devices.id, id)).returning();
+    async delete(id: number, orm: Orm = db): Promise<DeviceRow | undefined> {
+      const [r] = await orm.delete(devices).where(eq(devices.id, id)).returning();
       return r;
     },
     /** Every device, in pages (registry sync at start). */

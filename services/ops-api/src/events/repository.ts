@@ -1,5 +1,5 @@
 import { EventMessage } from '@corridor/contracts';
-import type { Analytics } from '@corridor/platform';
+import { eventIdSql, type Analytics } from '@corridor/platform';
 
 const isoTime = (ch: string): string => (ch.includes('T') ? ch : ch.replace(' ', 'T') + 'Z');
 
@@ -8,12 +8,16 @@ interface EventRow {
   journey_id: string | null; geofence_id: string | null; latitude: number | null; longitude: number | null; attributes: string;
 }
 
-/** One event by id from ClickHouse (the list by device and period is platform's queryEvents). */
+/**
+ * One event by its numeric id (platform's eventNumericId of its key) from ClickHouse; the list by
+ * device and period is platform's queryEvents. The id is not a column: the lookup computes it over
+ * the keys (a scan of the id column, as rare as a Traccar client opening one event).
+ */
 export function eventById(ch: Analytics) {
-  return async (id: string): Promise<EventMessage | undefined> => {
+  return async (id: number): Promise<EventMessage | undefined> => {
     const rs = await ch.client.query({
       query: `SELECT id, type, event_time, device_id, position_id, journey_id, geofence_id, latitude, longitude, attributes
-              FROM ${ch.database}.events FINAL WHERE id = {id:String} LIMIT 1`,
+              FROM ${ch.database}.events FINAL WHERE ${eventIdSql()} = {id:UInt64} LIMIT 1`,
       query_params: { id },
       format: 'JSONEachRow',
     });

@@ -11,6 +11,14 @@ describe('next maintenance due', () => {
     expect(nextDue(10_000, 5_000, 27_500)).toBe(30_000);
     expect(nextDue(0, 3_600_000, 7_200_001)).toBe(10_800_000);
   });
+
+  it('is unknown (null), never Infinity or NaN, for a period stored before the contract bounded it', () => {
+    // the sweep's maintenance: GET /maintenance-schedule answered 500 (Infinity failed the response schema)
+    expect(nextDue(0, 5e-324, 48_000)).toBeNull();
+    expect(nextDue(0, 0, 48_000)).toBeNull();
+    expect(nextDue(1e308, 1e308, 1.7e308)).toBeNull();
+    expect(nextDue(0, 5e-324, -1)).toBe(0);
+  });
 });
 
 describe('watched values', () => {

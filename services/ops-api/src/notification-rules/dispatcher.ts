@@ -9,6 +9,7 @@ import type { MailChannel } from './mail-channel';
 import { ruleMatches } from './matching';
 import { eventMessage, type NotificationMessage } from './message';
 import type { WebhookChannel } from './webhook-channel';
+import type { WebPush } from './web-push';
 
 const sent = counter('notifications_delivered_total', 'Notification deliveries by channel and outcome', ['channel', 'status']);
 
@@ -47,16 +48,26 @@ function groupChains(rows: readonly { id: number; groupId: number | null }[]): (
   };
 }
 
+/** The event a delivery is about, for the web channel's live half. */
+interface LiveEvent {
+  event: EventMessage;
+  device: { name: string };
+}
+
 /**
  * Delivers notifications: for an event, every matching rule's channels to every recipient; each
- * delivery is logged in notification_deliveries (the web channel's delivery is that row and a
- * notice in the recipient's inbox, type deviceEvent). A delivery already logged for the same rule, event, channel and
- * recipient is not repeated, so a redelivered event notifies once.
+ * delivery is logged in notification_deliveries (the web channel's delivery is that row, a notice
+ * in the recipient's inbox, type deviceEvent, and the event on the recipient's live feed with its
+ * sentence: webPush). A delivery already logged for the same rule, event, channel and recipient is
+ * not repeated, so a redelivered event notifies once (the live feed at least once: it is sent
+ * before the record, and a failed send fails the batch, which is tried again).
  */
 export function notificationDispatcher(deps: {
   db: Orm; channels: Channels; logger: Logger;
   /** The inbox, where the web channel delivers (a notice per recipient). */
   inbox?: { notify(tx: Orm, n: Notice): Promise<number> };
+  /** The live feed, where the web channel sends an event to the recipient's sockets. */
+  webPush?: WebPush;
 }) {
   const { db, channels, logger } = deps;
 
@@ -96,7 +107,7 @@ export function notificationDispatcher(deps: {
 
   async function deliverOne(
     rule: NotificationRuleRow, eventId: string, channel: NotificationDelivery['channel'], recipient: string, userId: number | null,
-    msg: NotificationMessage, payload: unknown, dedupe: boolean,
+    msg: NotificationMessage, payload: unknown, dedupe: boolean, live?: LiveEvent,
   ): Promise<NotificationDelivery | undefined> {
     if (dedupe) {
       const [done] = await db.select({ id: notificationDeliveries.id }).from(notificationDeliveries).where(and(
@@ -105,6 +116,7 @@ export function notificationDispatcher(deps: {
       ));
       if (done) return undefined;
     }
+    if (channel === 'web' && userId !== null && live && deps.webPush) await deps.webPush(userId, rule.id, live.event, live.device);
     const result = await send(channel, recipient, msg, payload, dedupe);
     const status = result.ok ? 'sent' : 'failed';
     if (!result.ok) logger.warn({ ruleId: rule.id, eventId, channel, recipient, error: result.error }, 'notification not delivered');
@@ -128,7 +140,7 @@ export function notificationDispatcher(deps: {
    * webhooks tried once). The command channel sends the rule's saved command to the event's device
    * (recipient "commandId@deviceId"); a test has no device and sends none.
    */
-  async function deliver(rule: NotificationRuleRow, eventId: string, msg: NotificationMessage, payload: unknown, dedupe: boolean, deviceId?: number): Promise<NotificationDelivery[]> {
+  async function deliver(rule: NotificationRuleRow, eventId: string, msg: NotificationMessage, payload: unknown, dedupe: boolean, deviceId?: number, live?: LiveEvent): Promise<NotificationDelivery[]> {
     const out: (NotificationDelivery | undefined)[] = [];
     for (const channel of rule.notificators) {
       if (channel === 'command') {
@@ -140,7 +152,7 @@ export function notificationDispatcher(deps: {
         continue;
       }
       for (const r of rule.recipients) {
-        out.push(await deliverOne(rule, eventId, channel, channel === 'mail' ? r.email : String(r.userId), r.userId, msg, payload, dedupe));
+        out.push(await deliverOne(rule, eventId, channel, channel === 'mail' ? r.email : String(r.userId), r.userId, msg, payload, dedupe, live));
       }
     }
     return out.filter((d): d is NotificationDelivery => d !== undefined);
@@ -186,7 +198,7 @@ export function notificationDispatcher(deps: {
             event, device: { id: device.id, name: device.name, uniqueId: device.uniqueId, companyId: device.companyId },
             rule: { id: rule.id, type: rule.type }, message: msg,
           };
-          n += (await deliver(rule, event.id, msg, payload, true, device.id)).length;
+          n += (await deliver(rule, event.id, msg, payload, true, device.id, { event, device })).length;
         }
       }
       return n;

@@ -1,4 +1,5 @@
 import type { CombinedReportItem, EventMessage, PositionMessage } from '@corridor/contracts';
+import { toApiEvent } from '@corridor/platform';
 import type { TrackChunk } from '@corridor/platform/clickhouse/report-track';
 import type { ReportDevice } from './report-devices';
 
@@ -66,7 +67,7 @@ export async function* combinedItems(devices: ReportDevice[], s: CombinedSources
       const all = await events.take(d.id);
       const tied = [...new Set(all.map((e) => e.positionId).filter((id): id is number => id !== null && id > 0))];
       const positions = tied.length ? await s.positionsById(tied) : [];
-      yield [{ deviceId: d.id, route: lonLat, events: all.filter((e) => e.positionId !== null && e.positionId > 0 && e.type !== 'deviceMoving'), positions }];
+      yield [{ deviceId: d.id, route: lonLat, events: all.filter((e) => e.positionId !== null && e.positionId > 0 && e.type !== 'deviceMoving').map((e) => toApiEvent(e)), positions }];
     }
   } finally {
     await route.close();

@@ -1,4 +1,5 @@
-import { ALL_EVENT_TYPES, type EventMessage } from '@corridor/contracts';
+import { ALL_EVENT_TYPES, type Event, type EventMessage } from '@corridor/contracts';
+import { toApiEvent } from '@corridor/platform';
 import { field, type ReportTable } from './formats/table';
 
 /** Traccar's `type=%` (and its web app's `type=allEvents`): every type. Returns the types to filter on (none = all). */
@@ -7,8 +8,13 @@ export function eventTypesFilter(types: readonly string[] | undefined): string[]
   return [...new Set(types)];
 }
 
+/** Stored events in the API's (Traccar's) shape, batch by batch. */
+export async function* apiEvents(batches: AsyncIterable<EventMessage[]>): AsyncGenerator<Event[]> {
+  for await (const b of batches) yield b.map((e) => toApiEvent(e));
+}
+
 /** The events report's rows (Traccar: Event[]); the device's name comes from the report's devices. */
-export function eventsTable(deviceNames: ReadonlyMap<number, string>): ReportTable<EventMessage> {
+export function eventsTable(deviceNames: ReadonlyMap<number, string>): ReportTable<Event> {
   return {
     name: 'events',
     columns: [
@@ -19,10 +25,11 @@ export function eventsTable(deviceNames: ReadonlyMap<number, string>): ReportTab
       { key: 'alarm', label: 'Alarm', kind: 'text', get: (e) => (typeof e.attributes['alarm'] === 'string' ? e.attributes['alarm'] : null) },
       field('latitude', 'Latitude', 'number'),
       field('longitude', 'Longitude', 'number'),
-      field('geofenceId', 'Geofence', 'text'),
+      field('address', 'Address', 'text'),
+      field('geofenceId', 'Geofence', 'integer'),
       field('journeyId', 'Journey', 'text'),
       field('positionId', 'Position', 'integer'),
-      field('id', 'Event', 'text'),
+      field('id', 'Event', 'integer'),
       field('attributes', 'Attributes', 'json'),
     ],
   };

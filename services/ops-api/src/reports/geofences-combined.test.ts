@@ -3,10 +3,10 @@ import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { z } from 'zod';
 import {
-  CombinedReportItem, DeviceInput, EventMessage, PositionMessage, positionId, ReportGeofence, reportsEndpoints, XLSX_MEDIA_TYPE,
+  CombinedReportItem, DeviceInput, Event, EventMessage, PositionMessage, positionId, ReportGeofence, reportsEndpoints, XLSX_MEDIA_TYPE,
   type EventMessageInput,
 } from '@corridor/contracts';
-import { insertEvents, insertPositions, type Identity } from '@corridor/platform';
+import { eventNumericId, insertEvents, insertPositions, type Identity } from '@corridor/platform';
 import { runCommonRouteTests } from '@corridor/platform/testing/common-route-tests';
 import { asUser, TEST_IDENTITY_SECRET, testUsers } from '@corridor/platform/testing/identity';
 import { createTestAdapters, primaryKind, type TestAdapters } from '@corridor/platform/testing/test-adapters';
@@ -124,7 +124,7 @@ describe('GET /reports/combined', () => {
     expect(a!.deviceId).toBe(ids.a);
     expect(a!.route).toHaveLength(fixes.length);
     expect(a!.route[0]).toEqual([fixes[0]!.lonLat[0], fixes[0]!.lonLat[1]]);
-    expect(a!.events.map((e) => e.id)).toEqual(['gc-alarm', 'gf-' + ids.a + '-0', 'gf-' + ids.a + '-1', 'gf-' + ids.a + '-2', 'gf-' + ids.a + '-3', 'gf-' + ids.a + '-4']);
+    expect(a!.events.map((e) => e.id)).toEqual(['gc-alarm', ...[0, 1, 2, 3, 4].map((i) => `gf-${ids.a}-${i}`)].map(eventNumericId));
     // the positions of every event of the period, deviceMoving's too (Traccar's eventPositions)
     expect(a!.positions.map((p) => p.fixTime)).toEqual([at(60), at(300), at(600), at(720), at(900), at(1200), at(3000)]);
     expect(a2).toEqual({ deviceId: ids.a2, route: [], events: [], positions: [] });
@@ -140,9 +140,9 @@ describe('GET /reports/combined', () => {
 
 describe('GET /reports/events with type=allEvents', () => {
   it("gives every type, as Traccar's web app asks for it", async () => {
-    const all = await json(EventMessage, testUsers.officer, `events?deviceId=${ids.a}&${period}&type=allEvents`);
+    const all = await json(Event, testUsers.officer, `events?deviceId=${ids.a}&${period}&type=allEvents`);
     expect(all).toHaveLength(8);
-    expect((await json(EventMessage, testUsers.officer, `events?deviceId=${ids.a}&${period}&type=allEvents&type=alarm`))).toHaveLength(8);
+    expect((await json(Event, testUsers.officer, `events?deviceId=${ids.a}&${period}&type=allEvents&type=alarm`))).toHaveLength(8);
   });
 });
 

@@ -3,9 +3,9 @@ import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { z } from 'zod';
 import {
-  DeviceInput, EventMessage, PositionMessage, ReportStop, ReportSummary, ReportTrip, reportsEndpoints, XLSX_MEDIA_TYPE,
+  DeviceInput, Event, EventMessage, PositionMessage, ReportStop, ReportSummary, ReportTrip, reportsEndpoints, XLSX_MEDIA_TYPE,
 } from '@corridor/contracts';
-import { insertEvents, insertPositions, type Identity } from '@corridor/platform';
+import { eventNumericId, insertEvents, insertPositions, type Identity } from '@corridor/platform';
 import { runCommonRouteTests } from '@corridor/platform/testing/common-route-tests';
 import { asUser, TEST_IDENTITY_SECRET, testUsers, userWith } from '@corridor/platform/testing/identity';
 import { createTestAdapters, primaryKind, type TestAdapters } from '@corridor/platform/testing/test-adapters';
@@ -13,6 +13,7 @@ import { build, type OpsApiService } from '../app';
 import { groups } from '../db/schema';
 import { defaultReportSettings } from './settings';
 import { buildTrack, trackPositions, type Segment } from './synthetic-track';
+import { offlineGeocoder } from '@corridor/geodata/reverse-geocoder';
 
 let adapters: TestAdapters;
 let svc: OpsApiService;
@@ -78,6 +79,23 @@ describe('GET /reports/trips and /reports/stops', () => {
     expect(trips[0]).toMatchObject({ deviceId: ids.a1, deviceName: 'KBX 101A', startOdometer: 1_000_000, endOdometer: 1_120_000, spentFuel: 42 });
     const stops = await json(ReportStop, testUsers.officer, `stops?deviceId=${ids.a1}&${period}`);
     expect(stops.map((s) => [s.startTime, s.endTime, s.engineHours])).toEqual([[at(7410), at(10800), 390_000], [at(21810), at(27000), 390_000]]);
+  });
+
+  it('fills the start and end address of each trip and the address of each stop (the offline geocoder)', async () => {
+    const addressOf = (latitude: number, longitude: number) => offlineGeocoder().reverse(latitude, longitude).address;
+    const trips = await json(ReportTrip, testUsers.officer, `trips?deviceId=${ids.a1}&${period}`);
+    // the day starts at Nairobi's centre (36.82 E, 1.29 S: 0.8 km from GeoNames' point) and drives on
+    expect(trips[0]!.startAddress).toBe('Nairobi, KE');
+    for (const t of trips) {
+      expect(t.startAddress).toBe(addressOf(t.startLat, t.startLon));
+      expect(t.endAddress).toBe(addressOf(t.endLat, t.endLon));
+      expect(t.endAddress).toMatch(/^\d+ km (N|NE|E|SE|S|SW|W|NW) of .+, [A-Z]{2}$/);
+    }
+    const stops = await json(ReportStop, testUsers.officer, `stops?deviceId=${ids.a1}&${period}`);
+    expect(stops.map((x) => x.address)).toEqual(stops.map((x) => addressOf(x.latitude, x.longitude)));
+    expect(stops.map((x) => x.address)).toEqual(trips.slice(0, 2).map((t) => t.endAddress));
+    const csv = parse((await get(testUsers.officer, `trips?deviceId=${ids.a1}&${period}`, { accept: 'text/csv' })).body, { columns: true }) as Record<string, string>[];
+    expect(csv.map((r) => [r.startAddress, r.endAddress])).toEqual(trips.map((t) => [t.startAddress, t.endAddress]));
   });
 
   it('takes threshold overrides per request (old logic here)', async () => {
@@ -160,11 +178,13 @@ describe('GET /reports/summary, /reports/route, /reports/events', () => {
   });
 
   it('lists events, filtered by type and alarm', async () => {
-    const all = await json(EventMessage, testUsers.officer, `events?deviceId=${ids.a1}&${period}&type=%25`);
-    expect(all.map((e) => e.id)).toEqual(['ev1', 'ev2']);
-    expect((await json(EventMessage, testUsers.officer, `events?deviceId=${ids.a1}&${period}&type=%`)).map((e) => e.id)).toEqual(['ev1', 'ev2']); // as Traccar's web app sends it
-    expect((await json(EventMessage, testUsers.officer, `events?deviceId=${ids.a1}&${period}&type=geofenceEnter`)).map((e) => e.id)).toEqual(['ev2']);
-    expect((await json(EventMessage, testUsers.officer, `events?groupId=${ids.groupB}&${period}&alarm=sos`)).map((e) => e.id)).toEqual(['ev3']);
+    const [ev1, ev2, ev3] = ['ev1', 'ev2', 'ev3'].map(eventNumericId);
+    const all = await json(Event, testUsers.officer, `events?deviceId=${ids.a1}&${period}&type=%25`);
+    expect(all.map((e) => e.id)).toEqual([ev1, ev2]);
+    expect(all[1]).toMatchObject({ type: 'geofenceEnter', geofenceId: 5, positionId: 0, maintenanceId: 0 });
+    expect((await json(Event, testUsers.officer, `events?deviceId=${ids.a1}&${period}&type=%`)).map((e) => e.id)).toEqual([ev1, ev2]); // as Traccar's web app sends it
+    expect((await json(Event, testUsers.officer, `events?deviceId=${ids.a1}&${period}&type=geofenceEnter`)).map((e) => e.id)).toEqual([ev2]);
+    expect((await json(Event, testUsers.officer, `events?groupId=${ids.groupB}&${period}&alarm=sos`)).map((e) => e.id)).toEqual([ev3]);
     expect((await get(testUsers.officer, `events?deviceId=${ids.a1}&${period}&type=teleported`)).statusCode).toBe(400);
   });
 });

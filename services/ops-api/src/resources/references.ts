@@ -101,7 +101,7 @@ export function opsReferenceChecks(app: App, deps: OpsReferenceDeps): void {
     // a position id holds its device's id: visible with its device
     position: (ids, who, site) => devicePart(ids, who, site, (id) => (typeof id === 'number' ? parsePositionId(id)?.deviceId : undefined)),
     event: async (ids, who, site) => {
-      const found = await Promise.all(ids.map(async (id) => [id, typeof id === 'string' ? await events(id) : undefined] as const));
+      const found = await Promise.all(ids.map(async (id) => [id, typeof id === 'number' ? await events(id) : undefined] as const));
       const byDevice = new Map(found.filter(([, e]) => e).map(([id, e]) => [id, e!.deviceId]));
       const visible = new Set(await deviceCheck([...new Set(byDevice.values())], who, site));
       return [...byDevice].filter(([, d]) => visible.has(d)).map(([id]) => id);

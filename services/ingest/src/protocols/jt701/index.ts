@@ -1,6 +1,7 @@
 import { DecodeError, type Protocol } from '../protocol';
 import { decodeJt701Binary } from './binary';
-import { splitJt701Frames } from './frame';
+import { splitJt701Frames, unescapeJt701 } from './frame';
+import { decodeWlnet, isWlnet } from './wlnet';
 import { decodeJt701Text } from './text';
 
 /** Traccar's default port of its Jointech decoder ("jt600"). */
@@ -17,17 +18,26 @@ function encodeJt701Command(cmd: { type: string; attributes?: Record<string, unk
   return Buffer.from(data, 'latin1');
 }
 
-/** Jointech JT701/JT709 electronic seals (and the JT600 text reports) over TCP. */
+/** Jointech JT701/JT709 seals and JT600 vehicle trackers, binary and text, over TCP. */
 export const jt701Protocol: Protocol = {
   name: 'jt701',
   defaultPort: JT701_PORT,
   transport: ['tcp'],
   splitFrames: splitJt701Frames,
-  decode: (frame, session) => (frame[0] === 0x28 ? decodeJt701Text(frame, session) : decodeJt701Binary(frame, session)),
+  decode: (frame, session) => {
+    try {
+      if (frame[0] !== 0x28) return decodeJt701Binary(frame, session);
+      const text = unescapeJt701(frame);
+      return isWlnet(text) ? decodeWlnet(text, session) : decodeJt701Text(text, session);
+    } catch (err) {
+      if (err instanceof RangeError) throw new DecodeError('truncated', `jt701: ${err.message}`);
+      throw err;
+    }
+  },
   encodeCommand: encodeJt701Command,
 };
 
-export { splitJt701Frames, isLongFormat } from './frame';
+export { splitJt701Frames, isLongFormat, unescapeJt701 } from './frame';
 export { decodeJt701Binary } from './binary';
 export { decodeJt701Text } from './text';
 export { SEAL_ALARM_BITS, readSealStatus } from './seal';

@@ -107,13 +107,13 @@ describe('jt701 seal binary reports', () => {
     expect(closed.positions[0]!.attributes.sealEvent).toBe('locked');
   });
 
-  it('a report without a date is a state record; a short JT600 report is refused with its reason', () => {
+  it('a report without a date is a state record (a short JT600 report is a position: jt600 tests below)', () => {
     const noDate = hex(SEAL_0x19);
     noDate.fill(0, 10, 16);
     const r = decode(noDate);
     expect(r).toMatchObject({ kind: 'state', positions: [], attributes: { lock: true, batteryLevel: 67 } });
     expect(r.ack?.toString()).toBe('(P69,0,139)');
-    expect(decode(SHORT)).toMatchObject({ kind: 'ignored', deviceId: '3110216001', ignoredReason: expect.stringMatching(/short-format/) });
+    expect(decode(SHORT)).toMatchObject({ kind: 'position', deviceId: '3110216001', type: 'short-1' });
   });
 
   it('the UK 0x19 report (Traccar test data)', () => {
@@ -159,12 +159,77 @@ describe('jt701 text messages', () => {
   });
 });
 
+/*
+ * The JT600 vehicle trackers' short binary format (versions 1, 2, 3; several records per frame), the
+ * seals' long format in protocol versions before 0x17, and the WLNET sensor frames, from Traccar's
+ * public tests (Jt600ProtocolDecoderTest.java, Jt600FrameDecoderTest.java; WLNET frames with their
+ * binary data escaped again as on the wire). Values read from the bytes by hand (BCD DDMMYY
+ * hhmmss, DDMM.mmmm, flag nibble, speed BCD knots, course ×2).
+ */
+const JT600_V1 = '24311021600111001b16021105591022329862114046227b0598095080012327951435161f'; // Traccar asserts 2011-02-16 05:59:10, valid, 22.54977, -114.07705
+const JT600_V2_SIX = '2440811188882400a209060908045322564025113242329f0598000001003f0000002d0009060908050322564025113242329f0598000001003f0000002d0009060908051322564025113242329f0598000001003f0000002d0009060908052322564025113242329f0598000001003f0000002d0009060908053322564025113242329f0598000001003f0000002d0009060908054322564025113242329f0598000001003f0000002d001f';
+const JT600_V2_ALARMS = '24624090196121001b19071703493631277203074235752f295800005308010000768b0822';
+const JT600_V3 = '24657060730131001b13111710361906538525079524797f000000000000000003f300036c';
+const SEAL_0x01 = '2480433966040111002718031919195822424550114158888e15a40000f124080000000000f00f110a24991900000df0c7';
+const SEAL_0x16 = '2475604055531611002311111600311326144436028210791d016c0000001f070000000020c03c4f6d07d80ccf';
+const SEAL_NO_FIX = '2475810297431713003401010000030100000000000000000e000000000001000000000020e0641aba1b6f1b00000f0f0f0f0f0f0f0f0f0f000001942803';
+const WLNET_1 = '28383035343230313937332c312c3136382c574c4e45542c352c322c3d15022508595325169288057327940900003d1502250859551021220618730140644701011d4300000029';
+const WLNET_2 = '28373530303331333630392c32332c32392c574c4e45542c352c322c22071916311822350966113549495e1f232207191622591190702002fe0117623c0101134700000029'; // Traccar asserts temp1 27.5
+
+describe('jt600 binary formats and WLNET sensors', () => {
+  it('short format version 1: satellites, altitude, cell, signal; no answer', () => {
+    const r = decode(JT600_V1);
+    expect(r).toMatchObject({ kind: 'position', type: 'short-1', deviceId: '3110216001' });
+    expect(r.ack).toBeUndefined();
+    expect(r.positions[0]).toMatchObject({ fixTime: new Date('2011-02-16T05:59:10Z'), valid: true, speed: 5, course: 304, satellites: 9, altitude: 291, attributes: { cid: 10133, lac: 5173, rssi: 22, powerLevel: 80, index: 31 } });
+    expect(r.positions[0]!.latitude).toBeCloseTo(22 + 32.9862 / 60, 6);
+    expect(r.positions[0]!.longitude).toBeCloseTo(-(114 + 4.6227 / 60), 6);
+  });
+
+  it('short format version 2: six records ten seconds apart; status, mileage, fuel', () => {
+    const r = decode(JT600_V2_SIX);
+    expect(r.positions.map((p) => p.fixTime.toISOString().slice(11, 19))).toEqual(['08:04:53', '08:05:03', '08:05:13', '08:05:23', '08:05:33', '08:05:43']);
+    expect(r.positions[0]).toMatchObject({ latitude: expect.closeTo(22 + 56.4025 / 60, 6), longitude: expect.closeTo(113 + 24.2329 / 60, 6), odometer: 45_000, ignition: false, attributes: { charge: true, blocked: false, fuel: 0 } });
+  });
+
+  it('short format version 2 status alarms: GPS antenna cut and overspeed (bit 4), tow; blocked', () => {
+    const r = decode(JT600_V2_ALARMS);
+    expect(r).toMatchObject({ kind: 'alarm', events: [{ alarm: 'gpsAntennaCut' }, { alarm: 'overspeed' }, { alarm: 'tow' }] });
+    expect(r.positions[0]).toMatchObject({ fixTime: new Date('2017-07-19T03:49:36Z'), speed: 29, course: 176, odometer: 30_347_000, attributes: { blocked: true, fuel: 8 } });
+  });
+
+  it('short format version 3: bit-packed fuel, mileage and status', () => {
+    expect(decode(JT600_V3).positions[0]).toMatchObject({ fixTime: new Date('2017-11-13T10:36:19Z'), latitude: expect.closeTo(6 + 53.8525 / 60, 6), longitude: expect.closeTo(79 + 52.4797 / 60, 6), odometer: 3000, ignition: true, attributes: { fuel1: 0, fuel3: 0, status: 0xf30003 } });
+  });
+
+  it('long format of protocol versions 0x01 and 0x16 (seals before 0x17); a report without a fix is a state record', () => {
+    const v1 = decode(SEAL_0x01);
+    expect(v1).toMatchObject({ type: 'binary-1', ack: Buffer.from('(P35)') });
+    expect(v1.positions[0]).toMatchObject({ fixTime: new Date('2019-03-18T19:19:58Z'), satellites: 8, odometer: 61_732_000, attributes: { batteryLevel: 15 } });
+    expect(decode(SEAL_0x16).positions[0]).toMatchObject({ fixTime: new Date('2016-11-11T00:31:13Z'), latitude: expect.closeTo(-(26 + 14.4436 / 60), 6), longitude: expect.closeTo(28 + 21.0791 / 60, 6), satellites: 7, attributes: { batteryLevel: 60 } });
+    expect(decode(SEAL_NO_FIX)).toMatchObject({ kind: 'state', positions: [], attributes: { lock: true, batteryLevel: 100 } });
+  });
+
+  it('WLNET sensor frames (escaped binary data): location, sensor battery, signal, temperature and humidity', () => {
+    const r = decode(WLNET_1);
+    expect(r).toMatchObject({ kind: 'position', type: 'WLNET', deviceId: '8054201973' });
+    expect(r.positions[0]).toMatchObject({ fixTime: new Date('2025-02-28T08:59:53Z'), valid: true, latitude: expect.closeTo(-(25 + 16.9288 / 60), 6), attributes: { sensorBattery: 3.2, sensorBatteryLevel: 100, sensorRssi: -71, temp1: 28.5, humidity: 67 } });
+    expect(decode(WLNET_2)).toMatchObject({ kind: 'state', attributes: { temp1: 27.5, humidity: 71, sensorBatteryLevel: 98 } });
+  });
+
+  it('frames the long format told by the zero at offset 8 (Jt600FrameDecoderTest), and the escaped text frames', () => {
+    const long = '2460201102320112003401010000000422434199114158229e000000000009000000000010e06400000000000020100e0868817043592664000000000000';
+    const frames = [long, WLNET_1, JT600_V1, SEAL_0x16, WLNET_2];
+    expectSplitInvariant(splitJt701Frames, hex(frames.join('')), frames, MAX_FRAME);
+  });
+});
+
 describe('jt701 robustness (fast-check)', () => {
   it('splitFrames on random bytes throws nothing but DecodeError', () => {
     fuzzSplitter(splitJt701Frames);
   });
 
   it('decode on mutated and truncated real frames throws nothing but DecodeError', () => {
-    fuzzMutations((f) => jt701Protocol.decode(f, {}), splitJt701Frames, [SEAL_0x19, SEAL_0x17, SEAL_UK, P45, U01, W01, SHORT].map(bytes));
+    fuzzMutations((f) => jt701Protocol.decode(f, {}), splitJt701Frames, [SEAL_0x19, SEAL_0x17, SEAL_UK, P45, U01, W01, SHORT, JT600_V2_SIX, JT600_V3, SEAL_0x01, WLNET_1, WLNET_2].map(bytes));
   });
 });

@@ -8,9 +8,10 @@ import { decodeJt808Text } from './text';
 
 /**
  * JT/T 808 terminal messages (2013 and 2019 editions; ids from the standards, section 8):
- * - 0x0100 registration → login, answered by 0x8100 with an authentication code (the terminal id:
- *   identity comes from the registry lookup of the phone number, not from the code);
- * - 0x0102 authentication → login, answered by 0x8001;
+ * - 0x0100 registration → login with a `register` identity claim: the identification layer
+ *   (frames/identity.ts) issues the authentication code or refuses, and the claim builds the 0x8100;
+ * - 0x0102 authentication → login with an `authenticate` claim carrying the code, answered by 0x8001
+ *   (result 0 when the identification layer accepts the code, 1 when not);
  * - 0x0002 heartbeat → heartbeat, 0x8001;
  * - 0x0200 location report → one position (or a state record when its time is not a date), 0x8001;
  * - 0x0704 batch upload (type 1: blind-area re-upload → `archive`) → positions, 0x8001;
@@ -97,15 +98,33 @@ function decodeTerminalResponse(c: Context): DecodeResult {
   return { ...c.base, kind: 'result', positions: [], attributes: { result: text } };
 }
 
+/**
+ * The code of a 0x0102: 2013, the whole body (STRING); 2019, length BYTE, code STRING, then the IMEI
+ * BYTE[15] and software version BYTE[20] (JT/T 808-2019 section 8.6). Trailing NULs are padding.
+ */
+function authenticationCode(c: Context): string {
+  const raw = c.header.v2019 ? c.body.subarray(1, 1 + c.body.readUInt8(0)) : c.body;
+  if (c.header.v2019 && raw.length < c.body.readUInt8(0)) throw new DecodeError('truncated', `jt808: authentication code of ${c.body.readUInt8(0)} bytes does not fit`);
+  return raw.toString('latin1').replace(/\0+$/, '');
+}
+
 function decodeMessage(c: Context): DecodeResult {
   const { header } = c;
   if (header.encryption !== 0) return ignored(c, 'encrypted message body', ack(c, JT808_RESULT.notSupported));
   if (header.packet) return ignored(c, 'sub-packaged message (not reassembled)', ack(c));
   switch (header.msgId) {
-    case JT808_MSG.register:
-      return { ...c.base, kind: 'login', positions: [], ack: encodeJt808RegisterResponse(header, nextJt808Serial(c.session), header.terminalId) };
-    case JT808_MSG.auth:
-      return { ...c.base, kind: 'login', positions: [], ack: ack(c) };
+    case JT808_MSG.register: {
+      const serial = nextJt808Serial(c.session);
+      return { ...c.base, kind: 'login', positions: [], identity: { kind: 'register', answer: (outcome) => encodeJt808RegisterResponse(header, serial, outcome) } };
+    }
+    case JT808_MSG.auth: {
+      const serial = nextJt808Serial(c.session);
+      const code = authenticationCode(c);
+      return {
+        ...c.base, kind: 'login', positions: [],
+        identity: { kind: 'authenticate', code, answer: (accepted) => encodeJt808GeneralResponse(header, serial, accepted ? JT808_RESULT.ok : JT808_RESULT.failure) },
+      };
+    }
     case JT808_MSG.heartbeat:
       return { ...c.base, kind: 'heartbeat', positions: [], ack: ack(c) };
     case JT808_MSG.location:

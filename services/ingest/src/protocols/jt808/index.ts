@@ -17,7 +17,7 @@ export const jt808Protocol: Protocol = {
 };
 
 export { decodeJt808, JT808_MSG, jt808Type } from './decode';
-export { splitJt808Frames, parseJt808, encodeJt808, escapeJt808, unescapeJt808, xorCheck } from './frame';
-export { encodeJt808GeneralResponse, encodeJt808RegisterResponse, JT808_RESULT } from './ack';
+export { splitJt808Frames, parseJt808, encodeJt808, escapeJt808, unescapeJt808, xorCheck, type Jt808Address } from './frame';
+export { encodeJt808GeneralResponse, encodeJt808RegisterResponse, JT808_REGISTER_RESULT, JT808_RESULT } from './ack';
 export { encodeJt808Command, type Jt808Session } from './commands';
 export { decodeJt808Location } from './location';

@@ -66,18 +66,42 @@ describe('jt808 framing', () => {
 });
 
 describe('jt808 decoder', () => {
-  it('0x0100 registration (2013): login, 0x8100 reply with the terminal id as authentication code', () => {
+  it('0x0100 registration (2013): login with a register claim; the 0x8100 carries the code issued, or the refusal', () => {
     const session: Jt808Session = {};
     const r = decode(REGISTER_2013, session);
     expect(r).toMatchObject({ kind: 'login', deviceId: '013511221122', crcValid: true, positions: [] });
+    expect(r.ack).toBeUndefined(); // the identification layer decides (frames/identity.ts)
     expect(session.deviceId).toBe('013511221122');
-    expect(r.ack?.toString('hex')).toBe('7e8100000f0135112211220000000500303133353131323231313232b87e');
+    if (r.identity?.kind !== 'register') throw new Error('no register claim');
+    // reply serial 5, result 0, code "013511221122" (the bytes Traccar's decoder test expects for that code)
+    expect(r.identity.answer({ code: '013511221122' }).toString('hex')).toBe('7e8100000f0135112211220000000500303133353131323231313232b87e');
+    // result 3 (terminal already registered) and 4 (no such terminal), without a code (check codes XORed by hand)
+    expect(r.identity.answer({ refused: 'registered' }).toString('hex')).toBe('7e810000030135112211220000000503b07e');
+    expect(r.identity.answer({ refused: 'unknown' }).toString('hex')).toBe('7e810000030135112211220000000504b77e');
   });
 
-  it('0x0102 authentication: login, general response 0x8001 to serial 6', () => {
+  it('0x0102 authentication (2013): login with the code presented; 0x8001 to serial 6, result 0 when accepted, 1 when not', () => {
     const r = decode(AUTH_2013);
     expect(r.kind).toBe('login');
-    expect(r.ack?.toString('hex')).toBe('7e8001000501351122112200000006010200b57e');
+    expect(r.ack).toBeUndefined();
+    expect(r.identity).toMatchObject({ kind: 'authenticate', code: 'authentication' });
+    if (r.identity?.kind !== 'authenticate') throw new Error('no authenticate claim');
+    expect(r.identity.answer(true).toString('hex')).toBe('7e8001000501351122112200000006010200b57e');
+    expect(r.identity.answer(false).toString('hex')).toBe('7e8001000501351122112200000006010201b47e');
+  });
+
+  it('0x0102 authentication (2019): length-prefixed code, then IMEI and software version', () => {
+    // built here after JT/T 808-2019 section 8.6: code length 6 "A1B2C3", IMEI BYTE[15], version BYTE[20]
+    const body = Buffer.concat([Buffer.from([6]), Buffer.from('A1B2C3'), Buffer.from('864768011111111'), Buffer.alloc(20)]);
+    const header = Buffer.alloc(17);
+    header.writeUInt16BE(0x0102, 0);
+    header.writeUInt16BE(body.length | 0x4000, 2);
+    header.writeUInt8(1, 4);
+    Buffer.from('00000000013912344329', 'hex').copy(header, 5);
+    const content = Buffer.concat([header, body]);
+    const check = content.reduce((x, b) => x ^ b, 0);
+    const r = decode(Buffer.concat([hex('7e'), content, Buffer.from([check]), hex('7e')]).toString('hex'));
+    expect(r).toMatchObject({ kind: 'login', deviceId: '013912344329', identity: { kind: 'authenticate', code: 'A1B2C3' } });
   });
 
   it('0x0002 heartbeat: acknowledged, nothing stored', () => {

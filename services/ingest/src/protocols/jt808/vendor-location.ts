@@ -1,5 +1,5 @@
-import { bcdDateTime, bcdString, isDigits } from '../bcd';
-import { Alarms, positionOf, positionsResult, stateResult, type Attributes, type Fix } from '../result';
+import { readJointechLocation } from '../jointech-location';
+import { Alarms, positionOf, positionsResult, stateResult, type Attributes } from '../result';
 import type { DecodeResult } from '../protocol';
 
 /**
@@ -15,10 +15,6 @@ import type { DecodeResult } from '../protocol';
  * alarm bits 0 overspeed, 1 low power, 2 vibration, 3 low battery, 5/6 geofence enter/exit.
  */
 const BASE = 6 + 4 + 5 + 1 + 1 + 1 + 1 + 4 + 1 + 4 + 2 + 1 + 2 + 2;
-
-function coordinate(digits: string, degreeDigits: number): number {
-  return Number(digits.slice(0, degreeDigits)) + Number(`${digits.slice(degreeDigits, degreeDigits + 2)}.${digits.slice(degreeDigits + 2)}`) / 60;
-}
 
 const PRODUCT_3_ALARMS: readonly [bit: number, alarm: string][] = [
   [0, 'overspeed'],
@@ -75,16 +71,7 @@ export function decodeJt808VendorLocation(body: Buffer, blind: boolean, deviceId
   }
   readItems(body, BASE, attributes);
   if (blind) attributes.archive = true;
-  const fixTime = bcdDateTime(body, 0, 'dmy');
-  const lat = bcdString(body, 6, 10);
-  const lon = bcdString(body, 10, 15);
-  const flags = body.readUInt8(14) & 0x0f;
-  const speed = bcdString(body, 15, 16);
-  if (!fixTime || !isDigits(lat) || !isDigits(lon.slice(0, 9)) || !isDigits(speed)) return stateResult(attributes, alarms, o);
-  const latitude = coordinate(lat, 2) * (flags & 0x2 ? 1 : -1);
-  const longitude = coordinate(lon.slice(0, 9), 3) * (flags & 0x4 ? 1 : -1);
-  const course = body.readUInt8(16) * 2;
-  if (Math.abs(latitude) > 90 || Math.abs(longitude) > 180 || course > 360) return stateResult(attributes, alarms, o);
-  const fix: Fix = { fixTime, valid: (flags & 0x1) === 1, latitude, longitude, speed: Number(speed), course };
+  const fix = readJointechLocation(body, 0, 'bcd');
+  if (!fix) return stateResult(attributes, alarms, o);
   return positionsResult([positionOf(fix, attributes, alarms, deviceId)], o);
 }

@@ -21,6 +21,8 @@ export const devices = ops.table(
     category: text('category'),
     expirationTime: timestamp('expiration_time', { withTimezone: true, mode: 'date' }),
     attributes: jsonb('attributes').$type<Record<string, unknown>>().notNull().default({}),
+    /** The protocol the device is bound to: its administrator's, or the one it first spoke (from device-status.v1); null while unbound. */
+    protocol: text('protocol'),
     ...timestamps,
   },
   (t) => [uniqueIndex('devices_unique_id_idx').on(t.uniqueId), index('devices_company_idx').on(t.companyId)],

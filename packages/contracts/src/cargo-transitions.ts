@@ -1,4 +1,5 @@
-import type { CargoStatus, Role } from '@corridor/contracts';
+import type { CargoStatus } from './cargo';
+import type { Role } from './roles';
 
 export interface CargoTransition {
   from: CargoStatus;
@@ -7,7 +8,8 @@ export interface CargoTransition {
 }
 
 /**
- * THE table of allowed cargo moves, per role (admins may make every move listed here, no other).
+ * THE table of allowed cargo moves, per role (admins may make every move listed here, no other):
+ * ops-api enforces it and the console offers exactly these moves.
  *
  *   submitted → validated → released → delivered
  *   submitted → rejected → submitted (corrected and resubmitted)

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { allRoles, CargoStatus, type Role } from '@corridor/contracts';
-import { allowedCargoMoves, cargoTransitions, terminalCargoStates } from './transitions';
+import { CargoStatus } from './cargo';
+import { allRoles, type Role } from './roles';
+import { allowedCargoMoves, cargoTransitions, terminalCargoStates } from './cargo-transitions';
 
 const states = CargoStatus.options;
 

@@ -1,0 +1,64 @@
+import { memo } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { PositionMessage } from '@corridor/contracts/positions';
+import { useFormat } from '../../i18n/format';
+import { useAddress } from '../../live/useAddress';
+
+/** Attributes that the facts above already show, or that mean nothing to a dispatcher. */
+const SHOWN = new Set(['motion', 'ignition', 'sat', 'hdop', 'distance', 'totalDistance', 'outdated', 'raw']);
+
+/** The fix under the replay's cursor: when, how fast, where (in words when known), and what the device reported with it. */
+export const FixPanel = memo(function FixPanel({ fix }: { fix: PositionMessage }) {
+  const { t } = useTranslation();
+  const f = useFormat();
+  const address = useAddress(fix);
+  const attributes = Object.entries(fix.attributes ?? {}).filter(([k, v]) => !SHOWN.has(k) && v !== null && v !== '');
+  return (
+    <section className="card replay-fix" aria-labelledby="replay-fix-title" data-testid="replay-fix">
+      <h2 id="replay-fix-title">{t('replay.fix')}</h2>
+      <dl className="facts">
+        <dt>{t('replay.time')}</dt>
+        <dd data-testid="fix-time">{f.dateTimeSeconds(fix.fixTime)}</dd>
+        <dt>{t('map.speed')}</dt>
+        <dd>{f.speedKnots(fix.speed)}</dd>
+        <dt>{t('replay.address')}</dt>
+        <dd data-testid="fix-address">{address ?? '—'}</dd>
+        <dt>{t('map.position')}</dt>
+        <dd>{`${fix.latitude.toFixed(5)}, ${fix.longitude.toFixed(5)}`}</dd>
+        <dt>{t('replay.course')}</dt>
+        <dd>{f.number(fix.course)}°</dd>
+        {fix.ignition !== null && (
+          <>
+            <dt>{t('replay.ignition')}</dt>
+            <dd>{fix.ignition ? t('replay.on') : t('replay.off')}</dd>
+          </>
+        )}
+        {fix.satellites !== null && (
+          <>
+            <dt>{t('replay.satellites')}</dt>
+            <dd>{f.number(fix.satellites)}</dd>
+          </>
+        )}
+        {fix.alarm && (
+          <>
+            <dt>{t('replay.alarm')}</dt>
+            <dd>{fix.alarm.split(',').map((a) => t(`alarmType.${a}` as 'alarmType.sos', { defaultValue: a })).join(', ')}</dd>
+          </>
+        )}
+      </dl>
+      {attributes.length > 0 && (
+        <details>
+          <summary>{t('replay.attributes', { count: attributes.length })}</summary>
+          <dl className="facts small">
+            {attributes.map(([k, v]) => (
+              <div key={k} className="contents">
+                <dt className="mono">{k}</dt>
+                <dd>{typeof v === 'number' ? f.number(v, 3) : String(v)}</dd>
+              </div>
+            ))}
+          </dl>
+        </details>
+      )}
+    </section>
+  );
+});

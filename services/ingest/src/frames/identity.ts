@@ -1,0 +1,171 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { cacheKeys, type Cache, type Logger } from '@corridor/platform';
+import type { DeviceRegistry } from '../devices/device-registry';
+import type { IdentityConflict, IdentityEvents } from '../devices/identity-events';
+import type { KnownDevice } from '../positions/normalize';
+import type { DecodeResult } from '../protocols/protocol';
+
+/** What one TCP connection has established about the devices it speaks for; shared by its frames, in order. */
+export interface ConnectionIdentity {
+  /** The devices whose issued code this connection presented (or received at registration): JT/T 808. */
+  authenticated?: Set<string>;
+}
+
+/** A frame's claim on a device: accepted (with the answer to a registration or authentication), or refused. */
+export type IdentityVerdict =
+  | { accepted: true; ack?: Buffer }
+  | { accepted: false; reason: IdentityConflict | 'unavailable'; reply?: Buffer };
+
+/** The cache did not answer: a code cannot be issued nor checked now (the device tries again on its next connection). */
+class CacheUnavailable extends Error {}
+
+/** Protocols whose devices prove themselves with a code the platform issued (JT/T 808 registration and authentication). */
+const CODE_PROTOCOLS = new Set(['jt808']);
+/** 12 characters of [A-Z2-7]: 60 bits, within what JT/T 808 terminals store (the standard sets no length). */
+const newCode = (): string => {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  return [...randomBytes(12)].map((b) => alphabet[b & 31]).join('');
+};
+const CLAIM_MEMORY_MS = 60_000;
+const digest = (code: string): Buffer => createHash('sha256').update(code, 'latin1').digest();
+
+/**
+ * Who may speak for a device, checked on every frame after the registry lookup and before anything
+ * is stored (decoders only report what a frame claims):
+ * - a device is bound to one protocol: its administrator's (`protocol` on the device), else the one
+ *   it first spoke (claimed in the cache at its first accepted frame; ops-api then stores it on the
+ *   device from device-status.v1). A frame for it on another protocol is refused;
+ * - JT/T 808: a registration (0x0100) gets a random code when the device has none yet (only its
+ *   SHA-256 is kept), else result 3 "terminal already registered"; an authentication (0x0102) must
+ *   present that code; a connection sends data only after one of the two succeeded on it.
+ * Each refusal closes the connection unacknowledged, is counted and raises a deviceIdentityConflict
+ * event for the device (identity-events.ts). What each protocol can and cannot prove: the README.
+ */
+export class DeviceIdentity {
+  /**
+   * Bindings claimed through this instance or read from the cache, kept a minute: forgotten at once
+   * when the registry's protocol of the device changes, and after the minute in case an
+   * administrator cleared a binding ops-api had not stored yet (the registry then did not change).
+   */
+  private readonly claimed = new Map<number, { protocol: string; at: number }>();
+
+  constructor(private readonly deps: { cache: Cache; registry: DeviceRegistry; events: IdentityEvents; logger: Logger }) {
+    deps.registry.onProtocolChange((id) => this.claimed.delete(id));
+  }
+
+  /**
+   * Checks one frame's claim on `device`; accepts and binds what it may. While the cache does not
+   * answer, a binding is taken from this instance's memory when it has it (else the frame is
+   * accepted unbound and the claim waits for a later frame), and a JT/T 808 registration or
+   * authentication is refused as `unavailable` (no event: nobody claimed anything wrong).
+   */
+  async check(
+    frame: { protocol: string; remote: string | null; connection?: ConnectionIdentity | undefined },
+    device: KnownDevice,
+    result: DecodeResult,
+  ): Promise<IdentityVerdict> {
+    try {
+      return await this.decide(frame, device, result);
+    } catch (err) {
+      if (!(err instanceof CacheUnavailable)) throw err;
+      this.deps.logger.warn({ err: err.message, deviceId: device.id, protocol: frame.protocol }, 'cache unavailable: JT/T 808 code not issued nor checked');
+      return { accepted: false, reason: 'unavailable' };
+    }
+  }
+
+  private async decide(
+    frame: { protocol: string; remote: string | null; connection?: ConnectionIdentity | undefined },
+    device: KnownDevice,
+    result: DecodeResult,
+  ): Promise<IdentityVerdict> {
+    const conn = frame.connection;
+    const refuse = async (reason: IdentityConflict, reply?: Buffer, extra: Record<string, string | null> = {}): Promise<IdentityVerdict> => {
+      await this.deps.events.raise(device, reason, { protocol: frame.protocol, remote: frame.remote, ...extra });
+      return { accepted: false, reason, ...(reply ? { reply } : {}) };
+    };
+    const claim = result.identity;
+    const bound = await this.boundProtocol(device);
+    if (bound !== undefined && bound !== frame.protocol) return refuse('protocol', claimRefusal(result), { boundProtocol: bound });
+
+    let ack: Buffer | undefined;
+    if (CODE_PROTOCOLS.has(frame.protocol)) {
+      const key = cacheKeys.jt808AuthCode(device.id);
+      if (claim?.kind === 'register') {
+        const code = newCode();
+        if (!(await this.codes(() => this.deps.cache.setIfAbsent(key, digest(code).toString('base64'))))) {
+          return refuse('jt808_registered', claim.answer({ refused: 'registered' }));
+        }
+        ack = claim.answer({ code });
+      } else if (claim?.kind === 'authenticate') {
+        const stored = await this.codes(() => this.deps.cache.get(key));
+        const ok = stored !== null && timingSafeEqual(Buffer.from(stored, 'base64'), digest(claim.code));
+        if (!ok) return refuse('jt808_code', claim.answer(false), { registered: stored === null ? 'no' : 'yes' });
+        ack = claim.answer(true);
+      } else if (!conn?.authenticated?.has(device.uniqueId)) {
+        return refuse('jt808_unauthenticated');
+      }
+      if (conn) (conn.authenticated ??= new Set()).add(device.uniqueId);
+    }
+    if (bound === undefined && !(await this.bind(device, frame.protocol))) {
+      return refuse('protocol', claimRefusal(result), { boundProtocol: this.claimed.get(device.id)?.protocol ?? null });
+    }
+    return { accepted: true, ...(ack ? { ack } : {}) };
+  }
+
+  /** The HTTP device ports (OsmAnd) have no connection state: only the protocol binding applies. */
+  async checkProtocol(device: KnownDevice, protocol: string, remote: string | null): Promise<boolean> {
+    return (await this.check({ protocol, remote }, device, { kind: 'position', positions: [], crcValid: true })).accepted;
+  }
+
+  private remember(deviceId: number, protocol: string | null): void {
+    if (protocol) this.claimed.set(deviceId, { protocol, at: performance.now() });
+    else this.claimed.delete(deviceId);
+  }
+
+  private async codes<T>(op: () => Promise<T>): Promise<T> {
+    try {
+      return await op();
+    } catch (err) {
+      throw new CacheUnavailable(err instanceof Error ? err.message : String(err));
+    }
+  }
+
+  /** The administrator's protocol, else the one claimed first; undefined while the device is unbound (or the cache does not answer). */
+  private async boundProtocol(device: KnownDevice): Promise<string | undefined> {
+    if (device.protocol) return device.protocol;
+    const known = this.claimed.get(device.id);
+    if (known && performance.now() - known.at < CLAIM_MEMORY_MS) return known.protocol;
+    const stored = await this.deps.cache.get(cacheKeys.deviceProtocol(device.id)).catch(() => known?.protocol ?? null);
+    this.remember(device.id, stored);
+    return stored ?? undefined;
+  }
+
+  /** Claims the device for `protocol`; false when another protocol claimed it meanwhile. Without the cache the claim waits for a later frame. */
+  private async bind(device: KnownDevice, protocol: string): Promise<boolean> {
+    const key = cacheKeys.deviceProtocol(device.id);
+    try {
+      if (await this.deps.cache.setIfAbsent(key, protocol)) {
+        this.remember(device.id, protocol);
+        this.deps.logger.info({ deviceId: device.id, uniqueId: device.uniqueId, protocol }, 'device bound to the protocol it first spoke');
+        return true;
+      }
+      const winner = await this.deps.cache.get(key);
+      this.remember(device.id, winner);
+      return winner === null || winner === protocol;
+    } catch (err) {
+      this.deps.logger.warn({ err: (err as Error).message, deviceId: device.id, protocol }, 'cache unavailable: protocol binding not claimed yet');
+      return true;
+    }
+  }
+}
+
+/**
+ * The refusal a registration or authentication is answered with before the connection closes, from
+ * an unknown device or on a foreign protocol (JT/T 808: 0x8100 result 4 "no such terminal", 0x8001 result 1).
+ */
+export function claimRefusal(result: DecodeResult): Buffer | undefined {
+  const claim = result.identity;
+  if (claim?.kind === 'register') return claim.answer({ refused: 'unknown' });
+  if (claim?.kind === 'authenticate') return claim.answer(false);
+  return undefined;
+}

@@ -1,0 +1,1 @@
+ALTER TABLE "ops"."devices" ADD COLUMN "protocol" text;

@@ -87,6 +87,15 @@ export function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
 }
 
+/**
+ * Lets the event loop run its I/O phase twice (a socket with data waiting is read there): no timer,
+ * no duration. With the device and the server in one process over loopback, bytes a device wrote are
+ * in the server's socket before the write returns, so after this a server that reads has read them.
+ */
+export async function ioTurn(): Promise<void> {
+  for (let i = 0; i < 2; i++) await new Promise((r) => setImmediate(r));
+}
+
 /** Waits for `check` to hold: the shared eventually() (its failure names `what` and the last answer or error), in this file's argument order. */
 export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = DEFAULT_CEILING_MS, what = 'condition'): Promise<void> {
   await eventually(what, check, { ceilingMs: timeoutMs, everyMs: 10 });

@@ -4,7 +4,7 @@ import { ConnectionRegistry } from '../commands/connection-registry';
 import type { FrameSink, FrameVerdict, ReceivedFrame } from '../frames/received-frame';
 import { gt06Protocol } from '../protocols/gt06/index';
 import { metricValue } from '../../test/metrics';
-import { gt06, sleep, TestDevice, waitFor } from '../../test/test-device';
+import { gt06, ioTurn, sleep, TestDevice, waitFor } from '../../test/test-device';
 import { IntakeGate } from '../positions/intake-gate';
 import { ConnectionBudget } from './connection-budget';
 import { DeviceTcpServer, type TcpServerLimits } from './tcp-server';
@@ -50,11 +50,6 @@ async function start(sink: FrameSink, overrides: Partial<TcpServerLimits> = {}, 
 }
 
 const t = new Date(Date.UTC(2025, 4, 1, 12, 0, 0));
-
-/** Lets the event loop run its I/O phase (a socket with data waiting is read there): no timer, no duration. */
-const ioTurn = async (): Promise<void> => {
-  for (let i = 0; i < 2; i++) await new Promise((r) => setImmediate(r));
-};
 
 describe('DeviceTcpServer', () => {
   it('hands the frames queued meanwhile over as one batch and writes its acks only after the batch resolved, after every earlier ack', async () => {
@@ -155,8 +150,7 @@ describe('DeviceTcpServer', () => {
     const [connection] = server!.connections;
     // what the device sends now stays in the socket: nothing more is read while the budget is full
     for (let i = 2; i < 6; i++) await device.write(frame(i));
-    // the bytes are in the server's socket (one process, loopback: a write lands before it returns);
-    // one turn of the event loop's I/O phase would have read them were reading not paused
+    // the bytes are in the server's socket: an I/O turn would have read them were reading not paused
     await ioTurn();
     expect(connection!.backlog).toBe(2);
     while (sink.frames.length < 6) {

@@ -124,8 +124,8 @@ describe(`device protocols from TCP to the API (${kind} adapters)`, () => {
       const code = reply!.body.subarray(3).toString('latin1');
       expect(code).toMatch(/^[A-Z2-7]{12}$/);
       jt808Codes.set('013511221122', code);
-      await t2013.write(jt808Auth(reply!.header, 6, code), 2);
-      await t2013.write(hex('7E02000032013511221122000700000000000C000301578CC006CA3A5C00470000000014072317201501040000000030011631010BD07E'), 2);
+      await t2013.write(jt808Auth(reply!.header, 6, code), true);
+      await t2013.write(hex('7E02000032013511221122000700000000000C000301578CC006CA3A5C00470000000014072317201501040000000030011631010BD07E'), true);
       const [, auth, location] = await jt808Frames(t2013, 3);
       expect(Buffer.concat([auth!, location!]).toString('hex')).toBe('7e8001000501351122112200010006010200b47e' + '7e8001000501351122112200020007020000b77e');
     } finally {

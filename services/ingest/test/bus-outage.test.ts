@@ -76,10 +76,10 @@ describe('bus outage over TCP', () => {
 
     bus.available = false;
     // each device keeps reporting: 20 more fixes, one write each, as a tracker with a backlog does
-    // (a few ms apart, so each arrives in its own read: reading stops within one read of the limit)
+    // (each in its own read: reading stops within one read of the limit)
     for (let i = 1; i <= 20; i++) {
       await a.write(gt06.location(fixAt(i), -3.39 + i / 1000, 38.55, 2 + i));
-      await b.write(gt06.location(fixAt(i), -6.17 - i / 1000, 35.74, 2 + i), 3);
+      await b.write(gt06.location(fixAt(i), -6.17 - i / 1000, 35.74, 2 + i), true);
     }
     const connections = svc.ports.tcp.gt06.connections;
     // a condition, not a duration: on a busy machine reading up to the limit can take longer than any fixed wait

@@ -42,10 +42,13 @@ export class TestDevice {
     return d;
   }
 
-  /** Writes one chunk and waits until it left the socket, then `gapMs` so the next write is a separate segment. */
-  async write(bytes: Buffer, gapMs = 0): Promise<void> {
+  /**
+   * Writes one chunk and waits until it left the socket; `separate`: then lets an in-process server
+   * read it (an I/O turn, no duration) so that the next write arrives in a read of its own.
+   */
+  async write(bytes: Buffer, separate = false): Promise<void> {
     await new Promise<void>((resolve, reject) => this.socket.write(bytes, (err) => (err ? reject(err) : resolve())));
-    if (gapMs > 0) await sleep(gapMs);
+    if (separate) await ioTurn();
   }
 
   /** Resolves once the server closed the connection (or rejects after `timeoutMs`). */

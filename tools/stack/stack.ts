@@ -4,7 +4,7 @@ import { build as buildIngest, type IngestService } from '@corridor/ingest';
 import { build as buildJourney, type JourneyService } from '@corridor/journey';
 import { build as buildGeofence } from '@corridor/geofence';
 import { build as buildOpsApi, deviceStateSettingsFrom, type OpsApiService } from '@corridor/ops-api';
-import { createAdapters, createLogger, internalKeys, parseConfig, type Adapters, type Logger } from '@corridor/platform';
+import { createAdapters, createGeocoder, createLogger, GeocoderEnv, internalKeys, parseConfig, type Adapters, type Logger } from '@corridor/platform';
 import { simDeviceIds, startSimulator, type SimProtocol, type SimulatorHandle } from '../sim/simulator';
 import type { StackConfig } from './config';
 import { registerSimDevices } from './sim-devices';
@@ -44,6 +44,8 @@ export async function startStack(config: StackConfig, opts: { loggerFor?: (servi
   const peers: { journey?: string; geofence?: string } = {};
   const ops = await buildOpsApi({
     ...common, logger: log('ops-api'), journeyUrl: () => peers.journey, geofenceUrl: () => peers.geofence, deviceState: deviceStateSettingsFrom(config),
+    // GEOCODER_URL and the other geocoder settings from the environment, as the gateway reads them
+    geocoder: createGeocoder(parseConfig(GeocoderEnv), { logger: log('geocoder') }),
   });
   const ingest = await buildIngest({ ...common, logger: log('ingest') });
   const journey = await buildJourney({ ...common, logger: log('journey') });

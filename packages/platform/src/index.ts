@@ -38,4 +38,5 @@ export * from './audit/audit-trail';
 export * from './bus-readiness';
 export * from './geocoder/settings';
 export * from './geocoder/geocoder';
+export * from './geocoder/addressed';
 export * from './package-dir';

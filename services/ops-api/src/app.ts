@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { endpointsOf } from '@corridor/contracts';
-import { createApp, requireAnalyticsSchema, type Adapters, type App, type InternalKeys, type Logger } from '@corridor/platform';
+import { createApp, createGeocoder, GeocoderEnv, requireAnalyticsSchema, type Adapters, type App, type Geocoder, type InternalKeys, type Logger } from '@corridor/platform';
 import { busReadiness, packageDir, scopeBus } from '@corridor/platform';
 import { devicesRepository } from './devices/repository';
 import { devicesService, type DevicesService } from './devices/service';
@@ -89,6 +89,8 @@ export interface OpsApiDeps extends Omit<Adapters, 'close'> {
   journeyUrl?: string | (() => string | undefined);
   /** GEOFENCE_URL: the geofence service, which checks the geofence ids ops-api requests carry (reports, exports; unset: such ids answer 503). */
   geofenceUrl?: string | (() => string | undefined);
+  /** Addresses of positions, events and reports (createGeocoder(config)); default: offline. */
+  geocoder?: Geocoder;
 }
 
 export interface OpsApiService {
@@ -139,13 +141,14 @@ export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
     }),
   });
   const reportSettings = deps.reports ?? defaultReportSettings();
+  const geocoder = deps.geocoder ?? createGeocoder(GeocoderEnv.parse({}));
   const positionDeps = {
-    analytics: deps.analytics, cache: deps.cache, db: deps.db.orm, devices: repo, reports: reportSettings, liveLatest: liveLatestOf(deviceState),
+    analytics: deps.analytics, cache: deps.cache, db: deps.db.orm, devices: repo, reports: reportSettings, liveLatest: liveLatestOf(deviceState), geocoder,
   };
   const exporter = positionExporter(positionDeps);
   positionQueryRoutes(app, { ...positionDeps, exporter });
   positionExportRoutes(app, positionDeps, exporter);
-  const reports = reportsService({ analytics: deps.analytics, db: deps.db.orm, devices: repo, settings: reportSettings });
+  const reports = reportsService({ analytics: deps.analytics, db: deps.db.orm, devices: repo, settings: reportSettings, geocoder });
   const docSettings = deps.documents ?? defaultDocumentsSettings();
   await app.register(multipart, { limits: { fileSize: docSettings.maxBytes, files: 1 } });
   const companiesRepo = companiesRepository(deps.db.orm);
@@ -190,7 +193,7 @@ export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
   const tracking = trackingModules(app, {
     db: deps.db.orm, bus: deps.bus, cache: deps.cache, analytics: deps.analytics, logger: deps.logger,
     devicesRepo: repo, devices, notifications: deps.notificationRules, inbox: notifications, reports, reportScheduleCheckMs: deps.reportScheduleCheckMs, reportRunLeaseMs: deps.reportRunLeaseMs,
-    noticeDeliveryCheckMs: deps.noticeDeliveryCheckMs, geofenceName: (id) => speedLimitFences.nameOf(id),
+    noticeDeliveryCheckMs: deps.noticeDeliveryCheckMs, geofenceName: (id) => speedLimitFences.nameOf(id), geocoder,
   });
   reportRoutes(app, reports, tracking.reportMailer);
   const { journeyUrl, geofenceUrl } = deps;

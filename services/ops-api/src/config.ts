@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BaseEnv, portVar } from '@corridor/platform';
+import { BaseEnv, GeocoderEnv, portVar } from '@corridor/platform';
 import { parseOutboundAllowList } from './notification-rules/outbound-address';
 import { ReportEnv } from './reports/settings';
 import { DeviceStateEnv } from './device-state/settings';
@@ -55,5 +55,7 @@ export const OpsApiConfig = BaseEnv.extend({
   ...DeviceStateEnv.shape,
   // the processes that read uploaded documents: DOCUMENT_PARSERS, DOCUMENT_PARSE_QUEUE, DOCUMENT_PARSE_TIMEOUT_S, DOCUMENT_PARSE_MEMORY_MB, DOCUMENT_INFLATED_MB
   ...ParserEnv.shape,
+  // addresses: offline (packages/geodata) unless GEOCODER_URL names a Nominatim-compatible service (reports' start and end addresses)
+  ...GeocoderEnv.shape,
 });
 export type OpsApiConfig = z.infer<typeof OpsApiConfig>;

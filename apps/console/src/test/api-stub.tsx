@@ -3,6 +3,8 @@ import { vi } from 'vitest';
 import { render } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter, Route, Routes } from 'react-router';
+import type { z } from 'zod';
+import { Device } from '@corridor/contracts/devices';
 import type { User } from '@corridor/contracts/users';
 import { UserContext } from '../session/user-context';
 
@@ -65,8 +67,12 @@ export function renderAt(element: ReactNode, opts: { path: string; route?: strin
   return { ...view, client };
 }
 
+/** null for every field of an object schema that may be null (fixtures keep up with fields the contract adds). */
+export const nullsOf = (schema: z.ZodObject): Record<string, null> =>
+  Object.fromEntries(Object.entries(schema.shape).filter(([, f]) => (f as z.ZodType).safeParse(null).success).map(([k]) => [k, null]));
+
 /** A device as GET /devices gives it (every field of the contract). */
 export const deviceFixture = (id: number, name: string, extra: Record<string, unknown> = {}) => ({
-  id, name, uniqueId: `35700000000${String(id).padStart(4, '0')}`, status: 'online', disabled: false, lastUpdate: null, positionId: null, groupId: null,
-  calendarId: null, companyId: 101, phone: null, model: null, contact: null, category: null, expirationTime: null, attributes: {}, ...extra,
+  ...nullsOf(Device),
+  id, name, uniqueId: `35700000000${String(id).padStart(4, '0')}`, status: 'online', disabled: false, companyId: 101, attributes: {}, ...extra,
 });

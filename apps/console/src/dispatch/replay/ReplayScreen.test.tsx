@@ -14,9 +14,9 @@ const fix = (s: number, speed: number, extra: Partial<PositionMessage> = {}): Po
 });
 const FIXES = [fix(0, 30), fix(600, 0), fix(900, 0), fix(1200, 40, { alarm: 'sos' }), fix(1800, 45), fix(3600, 20)];
 const EVENTS = [
-  { id: 'e1', type: 'alarm', eventTime: at(1200), deviceId: 7, positionId: 2200, journeyId: null, geofenceId: null, latitude: -3.28, longitude: 38.62, attributes: { alarm: 'sos' } },
-  { id: 'e2', type: 'journeyFlagOpened', eventTime: at(1800), deviceId: 7, positionId: null, journeyId: '4', geofenceId: null, latitude: -3.22, longitude: 38.68, attributes: { flagType: 'offCorridor', flagId: 9 } },
-  { id: 'e3', type: 'deviceMoving', eventTime: at(1000), deviceId: 7, positionId: null, journeyId: null, geofenceId: null, latitude: null, longitude: null, attributes: {} },
+  { id: 11, type: 'alarm', eventTime: at(1200), deviceId: 7, positionId: 2200, journeyId: null, geofenceId: 0, maintenanceId: 0, latitude: -3.28, longitude: 38.62, attributes: { alarm: 'sos' } },
+  { id: 12, type: 'journeyFlagOpened', eventTime: at(1800), deviceId: 7, positionId: 0, journeyId: '4', geofenceId: 0, maintenanceId: 0, latitude: -3.22, longitude: 38.68, attributes: { flagType: 'offCorridor', flagId: 9 } },
+  { id: 13, type: 'deviceMoving', eventTime: at(1000), deviceId: 7, positionId: 0, journeyId: null, geofenceId: 0, maintenanceId: 0, latitude: null, longitude: null, attributes: {} },
 ];
 const STOPS = [{ deviceId: 7, deviceName: 'Truck 07', positionId: 1600, latitude: -3.34, longitude: 38.56, address: null, startTime: at(600), endTime: at(900), duration: 300_000, engineHours: null, spentFuel: null, startOdometer: null, endOdometer: null, distance: 0, averageSpeed: 0, maxSpeed: 0 }];
 const devices: Handler = get('/api/devices', [deviceFixture(7, 'Truck 07')]);

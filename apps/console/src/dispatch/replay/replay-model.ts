@@ -1,5 +1,5 @@
 import type { Feature, FeatureCollection, LineString, Point } from 'geojson';
-import type { EventMessage, EventType } from '@corridor/contracts/events';
+import type { Event, EventType } from '@corridor/contracts/events';
 import type { JourneyFlag } from '@corridor/contracts/journeys';
 import type { PositionMessage } from '@corridor/contracts/positions';
 import type { ReportStop } from '@corridor/contracts/reports';
@@ -55,7 +55,7 @@ function placeAt(track: ReplayTrack, time: number): [number, number] | null {
  * The marks of a replay: stops (from the stops report), events, and flags: a journey's own flags
  * with their review state when replaying a journey, else the flags the events tell of.
  */
-export function replayMarks(track: ReplayTrack, input: { stops?: readonly ReportStop[]; events?: readonly EventMessage[]; flags?: readonly JourneyFlag[] }): ReplayMark[] {
+export function replayMarks(track: ReplayTrack, input: { stops?: readonly ReportStop[]; events?: readonly Event[]; flags?: readonly JourneyFlag[] }): ReplayMark[] {
   const marks: ReplayMark[] = [];
   for (const s of input.stops ?? []) {
     marks.push({ id: `stop-${s.positionId}-${s.startTime}`, kind: 'stop', time: Date.parse(s.startTime), end: Date.parse(s.endTime), lon: s.longitude, lat: s.latitude, what: 'stop' });

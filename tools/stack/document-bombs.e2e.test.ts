@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DocumentWithLink } from '@corridor/contracts';
 import { createClickHouseAnalytics, migrateAnalytics } from '@corridor/platform';
@@ -31,8 +33,9 @@ import { ServiceProcess } from '../scale/service-process';
  *   percentile delay stays under 200 ms and its largest under 1 s (a PDF read in the service's
  *   thread held it for 158 s); and the probes over 200 ms are counted against an equal window with
  *   no document read (at most 2 more), and every probe answers.
- * The service runs on its embedded PostgreSQL (PGlite, in its process: more memory than production's
- * server) and ClickHouse through CLICKHOUSE_URL (chDB behind platform's chdb-http in this process).
+ * The service runs on the environment's PostgreSQL (DATABASE_URL, in a database of this run's own)
+ * when it has one, as in production, else on its embedded PGlite (in its process: more memory), and
+ * on ClickHouse through CLICKHOUSE_URL (chDB behind platform's chdb-http in this process).
  */
 const MiB = 1024 * 1024;
 const LIMIT_BYTES = 768 * MiB;
@@ -45,6 +48,7 @@ const MIN_PROBES = 15;
 
 let dir: string;
 let chdb: ChdbHttpServer;
+let database: { url: string; drop(): Promise<void> } | undefined;
 let ops: ServiceProcess;
 let metricsPort: number;
 
@@ -55,19 +59,40 @@ beforeAll(async () => {
   const analytics = await createClickHouseAnalytics({ url: chdb.url, username: 'default', password: '', database: 'corridor', createDatabase: true });
   await migrateAnalytics(analytics);
   await analytics.close();
+  if (process.env.DATABASE_URL) database = await ownDatabase(process.env.DATABASE_URL);
   metricsPort = await freePort();
   ops = new ServiceProcess('ops-api', 'ops-api', await freePort(), {
     NODE_ENV: 'test', LOG_LEVEL: 'warn', HOST: '127.0.0.1', INTERNAL_TOKEN_SECRET: TEST_IDENTITY_SECRET,
     DATA_DIR: join(dir, 'data'), CLICKHOUSE_URL: chdb.url, METRICS_HOST: '127.0.0.1', METRICS_PORT: String(metricsPort),
+    ...(database ? { DATABASE_URL: database.url } : {}),
   }, join(dir, 'ops-api.log'));
   await ops.startUntilReady();
 }, 300_000);
 
 afterAll(async () => {
   await ops?.kill('SIGTERM');
+  await database?.drop();
   await chdb?.close();
   await rm(dir, { recursive: true, force: true });
 });
+
+/** A database of this run's own on the environment's PostgreSQL server. */
+async function ownDatabase(url: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `bombs_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+  const run = async (sql: string) => {
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      await admin.query(sql);
+    } finally {
+      await admin.end();
+    }
+  };
+  await run(`CREATE DATABASE ${name}`);
+  const own = new URL(url);
+  own.pathname = `/${name}`;
+  return { url: own.toString(), drop: () => run(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined) };
+}
 
 const company = () => asUser(testUsers.companyA);
 

@@ -64,7 +64,8 @@ describe('ParserPool', () => {
   }, 120_000);
 
   it('kills a reader past its memory limit (a bomb the scan cannot measure) and replaces it', async () => {
-    const pool = poolWith({ memoryBytes: 256 * MiB });
+    // time enough that only memory can stop it, even on a busy machine
+    const pool = poolWith({ memoryBytes: 256 * MiB, timeoutMs: 170_000 });
     const err = await refusal(pool.run('pdfText', await deflateBombPdf(400 * MiB, { wrapped: true })));
     expect(err).toMatchObject({ code: 'UNPROCESSABLE', details: { reason: 'memory_limit', limitMiB: 256 } });
     expect((await pool.run('pdfText', idf)).pages).toBe(1);

@@ -151,6 +151,25 @@ describe('GET /reports/trips and /reports/stops', () => {
     expect(sheet.rowCount).toBe(3);
     expect((sheet.getRow(2).getCell(3).value as Date).toISOString()).toBe(at(7410));
   });
+
+  it("answers Traccar's path form /reports/{type}/xlsx with the same workbook, whatever Accept says", async () => {
+    for (const type of ['route', 'events', 'summary', 'trips', 'stops']) {
+      const res = await get(testUsers.officer, `${type}/xlsx?deviceId=${ids.a1}&${period}`, { accept: 'application/json' });
+      expect(res.statusCode, `${type}: ${res.body.slice(0, 200)}`).toBe(200);
+      expect(res.headers['content-type']).toBe(XLSX_MEDIA_TYPE);
+      const wb = new ExcelJS.Workbook();
+      await wb.xlsx.load(res.rawPayload as never);
+      expect(wb.getWorksheet(type), type).toBeDefined();
+    }
+    const path = await get(testUsers.officer, `stops/xlsx?deviceId=${ids.a1}&${period}`);
+    const param = await get(testUsers.officer, `stops?deviceId=${ids.a1}&${period}&format=xlsx`);
+    const rows = async (b: Buffer) => {
+      const wb = new ExcelJS.Workbook();
+      await wb.xlsx.load(b as never);
+      return wb.getWorksheet('stops')!.getSheetValues().map((r) => JSON.stringify(r));
+    };
+    expect(await rows(path.rawPayload)).toEqual(await rows(param.rawPayload));
+  });
 });
 
 describe('GET /reports/summary, /reports/route, /reports/events', () => {

@@ -12,7 +12,7 @@ import { build, type OpsApiService } from '../app';
 
 /**
  * The observatory's API over facts with known figures (the tracker's own tests prove the facts from
- * tracks; tools/stack/observatory.e2e.test.ts runs tracks through the whole platform). Six trucks:
+ * tracks, services/geofence/test/observatory.test.ts through the service). Six trucks:
  * 1 and 2 of company 101 (testUsers.companyA), 3, 4 and 5 of company 202, 6 of no company.
  */
 let adapters: TestAdapters;

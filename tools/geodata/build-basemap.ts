@@ -51,8 +51,8 @@ function rankOf(featureCode: string, population: number): number {
   return 4;
 }
 
-/** Abandoned, destroyed or historical places are no address. */
-const GONE = new Set(['PPLH', 'PPLQ', 'PPLW', 'PPLCH']);
+/** Abandoned, destroyed or historical places are no address; a section of a city (PPLX) is less of one than the city. */
+const GONE = new Set(['PPLH', 'PPLQ', 'PPLW', 'PPLCH', 'PPLX']);
 
 function geonamesTowns(): Town[] {
   // the package's data file is GeoNames' own cities500.txt (tab-separated, the dump's 19 columns)

@@ -5,6 +5,11 @@ import { ListQuery, OwnerCompanyInput, resourceEndpoints, trackingWriters } from
 import { PositionIdSchema } from './positions';
 
 export const ComputedAttributeType = z.enum(['String', 'Number', 'Boolean']);
+/** A type as written: Traccar's web app sends "string", "number", "boolean"; read in any case, answered capitalised. */
+const ComputedAttributeTypeInput = z.preprocess(
+  (v) => (typeof v === 'string' ? (ComputedAttributeType.options.find((o) => o.toLowerCase() === v.toLowerCase()) ?? v) : v),
+  ComputedAttributeType,
+);
 
 /**
  * Computed attribute, in Traccar's shape: `expression` (JEXL syntax: arithmetic, comparisons,
@@ -30,7 +35,7 @@ export const ComputedAttributeInput = z
     description: z.string().min(1).max(256),
     attribute: z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,63}$/, 'an attribute name (letters, digits, _)'),
     expression: z.string().min(1).max(1000).describe('Must parse; names such as constructor or __proto__ are refused (400 naming expression)'),
-    type: ComputedAttributeType,
+    type: ComputedAttributeTypeInput,
     priority: z.number().int().min(-1000).max(1000).default(0),
     companyId: OwnerCompanyInput,
   })

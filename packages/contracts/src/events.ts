@@ -66,6 +66,8 @@ export const Event = z
     latitude: z.number().nullable(),
     longitude: z.number().nullable(),
     attributes: z.record(z.string(), z.unknown()),
+    address: z.string().nullable().optional()
+      .describe("Corridor's: where the event happened, in words (\"14 km NW of Voi, KE\"; the offline geocoder), null without a position"),
   })
   .meta({ id: 'Event' });
 export type Event = z.infer<typeof Event>;

@@ -88,6 +88,7 @@ export const JourneyFlag = z
     clearedAt: IsoDateTime.nullable().describe('when the detector saw the deviation end'),
     latitude: z.number(),
     longitude: z.number(),
+    address: z.string().describe('where the flag opened, in words ("14 km NW of Voi, KE"; the offline geocoder)'),
     distanceM: z.number().nullable().describe('distance from the route centre line when opened, metres'),
     details: z.record(z.string(), z.unknown()).describe('detector figures at opening, then at clearing (cleared.*)'),
     escalated: z.boolean(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ref } from './references';
+import { MAX_ID } from './common';
 import { defineEndpoint } from './endpoint';
 import { trackingWriters } from './resource-endpoints';
 
@@ -12,7 +13,7 @@ import { trackingWriters } from './resource-endpoints';
  * (its deviceIds, groupIds and recipients, kept by ops-api: /notifications/links); the gateway
  * forwards them there, and the rule's writers (admin, dispatcher) may make them for their company.
  */
-export const permissionKeys = ['userId', 'deviceId', 'groupId', 'geofenceId', 'notificationId'] as const;
+export const permissionKeys = ['userId', 'deviceId', 'groupId', 'geofenceId', 'notificationId', 'reportId'] as const;
 export type PermissionKey = (typeof permissionKeys)[number];
 
 export const permissionPairs: readonly (readonly [owner: PermissionKey, property: PermissionKey])[] = [
@@ -24,10 +25,19 @@ export const permissionPairs: readonly (readonly [owner: PermissionKey, property
   ['userId', 'notificationId'],
   ['deviceId', 'notificationId'],
   ['groupId', 'notificationId'],
+  ['deviceId', 'reportId'],
+  ['groupId', 'reportId'],
 ];
 
-/** Whether a link is a notification rule's (kept by ops-api, not in the gateway's table). */
-export const isNotificationLink = (keys: readonly string[]): boolean => keys.includes('notificationId');
+/**
+ * Where ops-api keeps a link whose property is its own (a notification rule's, a scheduled
+ * report's: fields of that entry), or undefined for a link in the gateway's table.
+ */
+export function opsLinkPath(keys: readonly string[]): '/notifications/links' | '/reports/links' | undefined {
+  if (keys.includes('notificationId')) return '/notifications/links';
+  if (keys.includes('reportId')) return '/reports/links';
+  return undefined;
+}
 
 /** The (owner, property) pair the given keys form, or undefined when they form none. */
 export function permissionPairOf(keys: readonly string[]): readonly [PermissionKey, PermissionKey] | undefined {
@@ -46,10 +56,11 @@ function exactlyTwo(p: Record<string, unknown>, ctx: z.RefinementCtx): void {
   }
 }
 
-const objectId = z.number().int().positive();
-const idOf: Record<PermissionKey, z.ZodNumber> = {
+/** An id as a number, or as a numeric string ("26": traccar-web sends the id of the page it is on so). */
+const objectId = z.preprocess((v) => (typeof v === 'string' && /^\d{1,10}$/.test(v) ? Number(v) : v), z.number().int().positive().max(MAX_ID));
+const idOf: Record<PermissionKey, z.ZodType<number>> = {
   userId: ref('user', objectId), deviceId: ref('device', objectId), groupId: ref('group', objectId), geofenceId: ref('geofence', objectId),
-  notificationId: ref('notificationRule', objectId),
+  notificationId: ref('notificationRule', objectId), reportId: ref('report', objectId),
 };
 /**
  * One object per link kind, exactly its two ids (a union, so a request generator builds valid
@@ -61,6 +72,10 @@ export const Permission = z
   })
   .meta({ id: 'Permission' });
 export type Permission = Partial<Record<PermissionKey, number>>;
+/** A link as answered: its two ids, numbers. */
+export const PermissionAnswer = z
+  .union(permissionPairs.map(([a, b]) => z.strictObject({ [a]: z.number().int(), [b]: z.number().int() })) as unknown as [z.ZodObject, z.ZodObject, ...z.ZodObject[]])
+  .meta({ id: 'PermissionAnswer' });
 
 /** The body of /permissions/bulk: 1 to 1000 links. */
 export const PermissionList = z.array(Permission).min(1).max(1000).meta({ id: 'PermissionList' });
@@ -70,7 +85,7 @@ const queryId = z.coerce.number().int().min(0).optional().describe('0 = any');
 export const PermissionsQuery = z
   .object({
     userId: ref('user', queryId), deviceId: ref('device', queryId), groupId: ref('group', queryId), geofenceId: ref('geofence', queryId),
-    notificationId: ref('notificationRule', queryId),
+    notificationId: ref('notificationRule', queryId), reportId: ref('report', queryId),
     limit: z.coerce.number().int().min(1).max(10000).default(1000),
     offset: z.coerce.number().int().min(0).default(0),
   })
@@ -88,7 +103,7 @@ export const permissionsEndpoints = [
     description: notificationLinks,
     access: ['association_officer', ...trackingWriters],
     request: { query: PermissionsQuery },
-    responses: { 200: { description: 'Links', schema: z.array(Permission) } },
+    responses: { 200: { description: 'Links', schema: z.array(PermissionAnswer) } },
   }),
   defineEndpoint({
     id: 'permissions.create', method: 'post', path: '/permissions', service: 'gateway', tags,

@@ -49,6 +49,8 @@ export const PositionMessage = z
     crcValid: z.boolean().default(true),
     rawFrameId: z.string().nullable().default(null),
     attributes: PositionAttributes.default({}),
+    address: z.string().nullable().optional()
+      .describe('Where the fix is, in words ("14 km NW of Voi, KE"), from the offline geocoder when the API answers (GET /api/server/geocode); absent on the topic'),
   })
   .meta({ id: 'Position' });
 export type PositionMessage = z.infer<typeof PositionMessage>;

@@ -25,7 +25,7 @@ import { groupsEndpoints } from './groups';
 import { driversEndpoints } from './drivers';
 import { calendarsEndpoints } from './calendars';
 import { ordersEndpoints } from './orders';
-import { scheduledReportsEndpoints } from './scheduled-reports';
+import { reportLinksEndpoints, scheduledReportsEndpoints } from './scheduled-reports';
 import { maintenanceEndpoints } from './maintenance';
 import { computedAttributesEndpoints } from './computed-attributes';
 import { deviceModelsEndpoints } from './device-models';
@@ -41,6 +41,6 @@ import { commandsEndpoints } from './commands-api';
 import { auditEndpoints } from './audit';
 
 /** Every endpoint of the public API (under /api). Each owning service registers exactly these. */
-export const allEndpoints: readonly EndpointDef[] = [...systemEndpoints, ...positionsEndpoints, ...devicesEndpoints, ...geofencesEndpoints, ...complaintsEndpoints, ...disciplinaryEndpoints, ...ratingsEndpoints, ...notificationsEndpoints, ...dashboardsEndpoints, ...certificatesEndpoints, ...routesEndpoints, ...journeysEndpoints, ...companiesEndpoints, ...documentsEndpoints, ...shipmentsEndpoints, ...cargoEndpoints, ...sessionEndpoints, ...usersEndpoints, ...permissionsEndpoints, ...socketEndpoints, ...reportsEndpoints, ...devicesExtraEndpoints, ...groupsEndpoints, ...driversEndpoints, ...calendarsEndpoints, ...ordersEndpoints, ...scheduledReportsEndpoints, ...maintenanceEndpoints, ...computedAttributesEndpoints, ...deviceModelsEndpoints, ...configurationsEndpoints, ...draftsEndpoints, ...truckOwnersEndpoints, ...trackingUnitsEndpoints, ...inventoriesEndpoints, ...statisticsEndpoints, ...eventsEndpoints, ...notificationRulesEndpoints, ...commandsEndpoints, ...auditEndpoints, ...geocodeEndpoints];
+export const allEndpoints: readonly EndpointDef[] = [...systemEndpoints, ...positionsEndpoints, ...devicesEndpoints, ...geofencesEndpoints, ...complaintsEndpoints, ...disciplinaryEndpoints, ...ratingsEndpoints, ...notificationsEndpoints, ...dashboardsEndpoints, ...certificatesEndpoints, ...routesEndpoints, ...journeysEndpoints, ...companiesEndpoints, ...documentsEndpoints, ...shipmentsEndpoints, ...cargoEndpoints, ...sessionEndpoints, ...usersEndpoints, ...permissionsEndpoints, ...socketEndpoints, ...reportsEndpoints, ...devicesExtraEndpoints, ...groupsEndpoints, ...driversEndpoints, ...calendarsEndpoints, ...ordersEndpoints, ...scheduledReportsEndpoints, ...reportLinksEndpoints, ...maintenanceEndpoints, ...computedAttributesEndpoints, ...deviceModelsEndpoints, ...configurationsEndpoints, ...draftsEndpoints, ...truckOwnersEndpoints, ...trackingUnitsEndpoints, ...inventoriesEndpoints, ...statisticsEndpoints, ...eventsEndpoints, ...notificationRulesEndpoints, ...commandsEndpoints, ...auditEndpoints, ...geocodeEndpoints];
 
 export const endpointsOf = (service: ServiceName): EndpointDef[] => allEndpoints.filter((e) => e.service === service);

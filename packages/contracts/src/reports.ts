@@ -193,6 +193,17 @@ function mailEndpoint<T extends string, Q extends z.ZodType<Record<string, unkno
   });
 }
 
+/** Traccar's /reports/{type}/xlsx: the report's query, answered as an Excel file (as format=xlsx). */
+function xlsxEndpoint<T extends string, Q extends z.ZodType<Record<string, unknown>>>(type: T, query: Q) {
+  return defineEndpoint({
+    id: `reports.${type}.xlsx` as `reports.${T}.xlsx`, method: 'get', path: `/reports/${type}/xlsx` as `/reports/${T}/xlsx`, service: 'ops-api', tags, access: readers,
+    companyScoped: true, summary: `The ${type} report as an Excel file (Traccar's /reports/${type}/xlsx)`,
+    description: 'The same query as the report; the answer is the xlsx attachment whatever the Accept header or format say.',
+    request: { query },
+    responses: { 200: { description: 'The workbook', schema: z.string(), contentType: XLSX_MEDIA_TYPE } },
+  });
+}
+
 export const reportsEndpoints = [
   defineEndpoint({
     id: 'reports.route', method: 'get', path: '/reports/route', service: 'ops-api', tags, access: readers, companyScoped: true,
@@ -259,4 +270,9 @@ export const reportsEndpoints = [
   mailEndpoint('summary', ReportSummaryQuery),
   mailEndpoint('trips', ReportTripsQuery),
   mailEndpoint('stops', ReportStopsQuery),
+  xlsxEndpoint('route', ReportRouteQuery),
+  xlsxEndpoint('events', ReportEventsQuery),
+  xlsxEndpoint('summary', ReportSummaryQuery),
+  xlsxEndpoint('trips', ReportTripsQuery),
+  xlsxEndpoint('stops', ReportStopsQuery),
 ] as const;

@@ -70,9 +70,14 @@ const userFields = {
   poiLayer: z.string().max(512).nullable().default(null),
   roles: z
     .array(Role)
-    .min(1, 'at least one role')
     .max(Role.options.length)
-    .refine((r) => new Set(r).size === r.length, 'roles must not repeat'),
+    .refine((r) => new Set(r).size === r.length, 'roles must not repeat')
+    .optional()
+    .describe(
+      "Corridor's roles. Traccar clients send none: then `administrator: true` gives admin, and otherwise a new user gets the least " +
+      "role (company_user); an update without roles keeps the user's roles, with admin added or removed as `administrator` says.",
+    ),
+  administrator: z.boolean().optional().describe("Traccar's flag: read from the roles (admin); written only when roles are not sent"),
   companyId: ref('company', z.number().int().positive()).nullable().default(null),
   attributes: Attributes.default({}),
 };

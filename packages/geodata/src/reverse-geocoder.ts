@@ -69,8 +69,11 @@ export function createReverseGeocoder(opts: ReverseGeocoderOptions = {}) {
   if (!sites.length) siteIndex.add(0, 0);
   siteIndex.finish();
 
+  // a box a little larger than the largest site's radius (degrees of longitude shrink towards the poles, not near the equator)
+  const siteBoxDeg = (MAX_SITE_RADIUS_KM / 111) * 1.2;
   function siteAt(lon: number, lat: number): Place | undefined {
-    for (const i of around(siteIndex, lon, lat, 4, MAX_SITE_RADIUS_KM)) {
+    // a box query first: most points are near no site, and that costs a few comparisons
+    for (const i of siteIndex.range(lon - siteBoxDeg, lat - siteBoxDeg, lon + siteBoxDeg, lat + siteBoxDeg)) {
       const s = sites[i];
       if (!s) continue;
       if (s.polygon && pointInPolygon([lon, lat], [s.polygon as unknown as number[][]]) !== false) return s;

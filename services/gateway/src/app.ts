@@ -103,7 +103,8 @@ export async function build(deps: GatewayDeps): Promise<GatewayService> {
   await ensureBootstrapAdmin({ db: db.orm, users, hasher, logger }, { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD });
 
   // the live feed's WebSocket support first: its hooks must see every request, refused ones too
-  const liveFeed = new LiveFeed({ bus, cache, permissions, logger: logger.child({ module: 'live' }), keepaliveMs: config.SOCKET_KEEPALIVE_MS });
+  const geocoder = createGeocoder(config, { logger: logger.child({ module: 'geocoder' }) });
+  const liveFeed = new LiveFeed({ bus, cache, permissions, logger: logger.child({ module: 'live' }), keepaliveMs: config.SOCKET_KEEPALIVE_MS, geocoder });
   await installWebSocket(app, liveFeed, { maxPayload: 64 * 1024 });
 
   // protection: security headers, CORS for the console, cookies, forms, rate limits, identity
@@ -154,7 +155,7 @@ export async function build(deps: GatewayDeps): Promise<GatewayService> {
   const oidc = openIdSettings(config);
   systemRoutes(app, { version: VERSION });
   const server = serverRoutes(app, { db: db.orm, cache, logger: logger.child({ module: 'server' }), version: VERSION, openIdEnabled: Boolean(oidc), openIdForce: config.OIDC_FORCE });
-  geocodeRoutes(app, createGeocoder(config, { logger: logger.child({ module: 'geocoder' }) }));
+  geocodeRoutes(app, geocoder);
   sessionRoutes(app, { db: db.orm, authn, sessions, tokens, users, cookie: cookieSettings, clientIp, now, impersonation: impersonation({ db: db.orm, users, sessions, now }), origins });
   openIdRoutes(app, {
     openid: oidc

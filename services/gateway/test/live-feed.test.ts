@@ -6,6 +6,7 @@ import { cacheKeys, eventNumericId, toApiEvent } from '@corridor/platform';
 import { EventMessage } from '@corridor/contracts';
 import { ADMIN, createUser, login, startGateway, tokenFor, type Harness } from './harness';
 import { eventually } from '@corridor/platform/testing/eventually';
+import { offlineGeocoder } from '@corridor/geodata/reverse-geocoder';
 
 /**
  * The live feed (/api/socket) fed from the bus: the first frame is the latest position of each
@@ -111,12 +112,14 @@ describe('live feed', () => {
     expect((await first(otherCompany)).positions?.map((p) => p.deviceId)).toEqual([2]);
     expect((await first(admin)).positions?.map((p) => p.deviceId)).toEqual([1, 2]);
     expect((await first(linked)).positions?.map((p) => p.deviceId)).toEqual([2]); // through /permissions
+    // each with its address (the offline geocoder, hand-checked in packages/geodata)
+    for (const p of (await first(admin)).positions!) expect(p.address).toBe(offlineGeocoder().reverse(p.latitude, p.longitude).address);
   });
 
   it('delivers a journey flag on events.v1 to the dispatcher of the device\'s company and not to another company\'s user', async () => {
     const { bus } = h.adapters;
     const got = await dispatcher.waitFor(hasEvent(1), 30000, () => bus.publish(Topics.events, [{ key: '1', value: flag(1, 1) }]));
-    expect(got.allEvents![0]).toMatchObject({ id: eventNumericId(flag(1, 1).id), type: 'journeyFlagOpened', deviceId: 1, journeyId: 'J-1', positionId: 0, geofenceId: 0, attributes: { kind: 'route_deviation' } });
+    expect(got.allEvents![0]).toMatchObject({ id: eventNumericId(flag(1, 1).id), type: 'journeyFlagOpened', deviceId: 1, journeyId: 'J-1', positionId: 0, geofenceId: 0, attributes: { kind: 'route_deviation' }, address: null });
     expect(Object.keys(got)).toEqual(['allEvents']);
     await admin.waitFor(hasEvent(1));
     // a later event of the other company's device reaches that user: frames arrive in order, so
@@ -128,12 +131,27 @@ describe('live feed', () => {
 
   it('streams positions and device changes filtered the same way', async () => {
     const { bus } = h.adapters;
-    await dispatcher.waitFor((f) => Boolean(f.positions?.some((p) => p.id === position(1, 30).id)), 30000, () => bus.publish(Topics.positions, [{ key: '1', value: position(1, 30) }]));
+    const streamed = await dispatcher.waitFor((f) => Boolean(f.positions?.some((p) => p.id === position(1, 30).id)), 30000, () => bus.publish(Topics.positions, [{ key: '1', value: position(1, 30) }]));
+    expect(streamed.positions!.find((p) => p.id === position(1, 30).id)!.address).toBe(offlineGeocoder().reverse(-1.31, 36.8).address);
     await bus.publish(Topics.devices, [{ key: '1', value: device(1, 101, 'Renamed truck') }]);
     const change = await dispatcher.waitFor((f) => Boolean(f.devices?.some((d) => d.name === 'Renamed truck')));
     expect(change.devices![0]).toMatchObject({ id: 1, companyId: 101 });
     await otherCompany.waitFor((f) => Boolean(f.positions?.some((p) => p.id === position(2, 30).id)), 30000, () => bus.publish(Topics.positions, [{ key: '2', value: position(2, 30) }]));
     expect(otherCompany.frames.some((f) => f.positions?.some((p) => p.deviceId === 1) || f.devices?.some((d) => d.id === 1))).toBe(false);
+  });
+
+  it('gives an alarm with a position the address of where it happened, in allEvents and in the rule\'s notification (the alert)', async () => {
+    const { bus } = h.adapters;
+    const sos: EventMessageInput = {
+      id: `1-alarm-${t0 + 50}`, type: 'alarm', eventTime: new Date(t0 + 50).toISOString(), deviceId: 1, latitude: -3.31, longitude: 38.47, attributes: { alarm: 'sos' },
+    };
+    const id = eventNumericId(sos.id);
+    const got = await dispatcher.waitFor((f) => Boolean(f.allEvents?.some((e) => e.id === id)), 30000, () => bus.publish(Topics.events, [{ key: '1', value: sos }]));
+    expect(got.allEvents!.find((e) => e.id === id)).toMatchObject({ type: 'alarm', address: '14 km NW of Voi, KE' });
+    const alert: WebNotificationMessage = { userId: dispatcherId, ruleId: 9, event: toApiEvent(EventMessage.parse(sos), 'SOS from Truck 1') };
+    await bus.publish(Topics.webNotifications, [{ key: String(dispatcherId), value: alert }]);
+    const popped = await dispatcher.waitFor((f) => Boolean(f.events?.some((e) => e.id === id)));
+    expect(popped.events!.find((e) => e.id === id)).toMatchObject({ attributes: { message: 'SOS from Truck 1' }, address: '14 km NW of Voi, KE' });
   });
 
   it('passes a position and an event the bus carries twice (a tracker resent an unacknowledged fix) on once', async () => {

@@ -64,8 +64,8 @@ describe('users', () => {
     expect(bad.json()).toMatchObject({ error: { code: 'VALIDATION_FAILED', details: [{ path: 'email' }] } });
     const short = await inject({ method: 'POST', url: '/api/users', headers: adminAuth, payload: newUser({ password: 'short' }) });
     expect(short.json()).toMatchObject({ error: { details: [{ path: 'password' }] } });
-    const noRole = await inject({ method: 'POST', url: '/api/users', headers: adminAuth, payload: newUser({ roles: [] }) });
-    expect(noRole.json()).toMatchObject({ error: { details: [{ path: 'roles' }] } });
+    const twice = await inject({ method: 'POST', url: '/api/users', headers: adminAuth, payload: newUser({ roles: ['dispatcher', 'dispatcher'] }) });
+    expect(twice.json()).toMatchObject({ error: { details: [{ path: 'roles' }] } });
     const badRole = await inject({ method: 'POST', url: '/api/users', headers: adminAuth, payload: newUser({ roles: ['superuser'] }) });
     expect(badRole.statusCode).toBe(400);
 
@@ -78,6 +78,34 @@ describe('users', () => {
     expect((await inject({ method: 'GET', url: '/api/users/999999', headers: adminAuth })).statusCode).toBe(404);
     expect((await inject({ method: 'PUT', url: '/api/users/999999', headers: adminAuth, payload: newUser({ password: undefined }) })).statusCode).toBe(404);
     expect((await inject({ method: 'DELETE', url: '/api/users/999999', headers: adminAuth })).statusCode).toBe(404);
+  });
+
+  it("creates users as traccar-web does (no roles; Traccar's flags), and answers the flags the roles imply", async () => {
+    // traccar-web's UserPage saves what its form holds: no roles, no company (its defaultItem for an administrator is { deviceLimit: -1 })
+    const web = (over: Record<string, unknown>) => ({ deviceLimit: -1, name: 'Web user', email: `web${Math.random().toString(36).slice(2, 8)}@transit.test`, password: 'web-password-1', ...over });
+    const plain = await inject({ method: 'POST', url: '/api/users', headers: adminAuth, payload: web({}) });
+    expect(plain.statusCode, plain.body).toBe(200);
+    expect(plain.json<User>()).toMatchObject({ roles: ['company_user'], administrator: false, readonly: true, deviceReadonly: true, limitCommands: true, companyId: null });
+    const emptyRoles = await inject({ method: 'POST', url: '/api/users', headers: adminAuth, payload: web({ roles: [] }) });
+    expect(emptyRoles.json<User>()).toMatchObject({ roles: ['company_user'] });
+    const admin = await inject({ method: 'POST', url: '/api/users', headers: adminAuth, payload: web({ administrator: true, readonly: false }) });
+    expect(admin.statusCode, admin.body).toBe(200);
+    const a = admin.json<User>();
+    expect(a).toMatchObject({ roles: ['admin'], administrator: true, readonly: false, deviceReadonly: false, limitCommands: false });
+    // traccar-web's edit echoes what it read (roles included) and flips a flag: the flag wins
+    const demoted = await inject({ method: 'PUT', url: `/api/users/${a.id}`, headers: adminAuth, payload: { ...a, password: undefined, administrator: false } });
+    expect(demoted.statusCode, demoted.body).toBe(200);
+    expect(demoted.json<User>()).toMatchObject({ roles: ['company_user'], administrator: false, readonly: true });
+    // an explicit restriction on a writer is kept; an echoed implied one changes nothing
+    const dispatcher = (await inject({ method: 'POST', url: '/api/users', headers: adminAuth, payload: web({ roles: ['dispatcher'], companyId: 101, limitCommands: true }) })).json<User>();
+    expect(dispatcher).toMatchObject({ readonly: false, deviceReadonly: false, limitCommands: true });
+    const u = plain.json<User>();
+    const self = await createUser(h, ['company_user'], 101);
+    const mine = (await inject({ method: 'GET', url: `/api/users/${self.id}`, headers: { authorization: basic(self.email, self.plainPassword) } })).json<User>();
+    expect(mine.readonly).toBe(true);
+    const saved = await inject({ method: 'PUT', url: `/api/users/${self.id}`, headers: { authorization: basic(self.email, self.plainPassword) }, payload: { ...mine, password: undefined, phone: '+254711000000' } });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(u.id).toBeGreaterThan(0);
   });
 
   it('lets a user read and edit their own settings only (others are 404; privileged fields 403)', async () => {

@@ -50,6 +50,7 @@ export async function build(deps: GeofenceDeps): Promise<GeofenceService> {
   await requireAnalyticsSchema(deps.analytics, logger);
   await deps.db.migrate(migrationsFolder, 'geofence');
   const app = createApp({
+    metrics: false, // on a port of its own (METRICS_PORT, runService in main.ts)
     name: 'geofence',
     logger,
     identitySecret: deps.identitySecret,

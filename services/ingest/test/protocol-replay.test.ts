@@ -27,6 +27,8 @@ interface DeviceStream {
   fixes: string[];
   /** How many state records (reports without a fix) must be published. */
   states?: number;
+  /** An exchange before the frames (JT/T 808: registration and authentication); returns the bytes it received, which `acks` leaves out. */
+  handshake?: (device: TestDevice) => Promise<number>;
 }
 
 let adapters: TestAdapters;
@@ -69,12 +71,57 @@ function jt808(msgId: number, idHex: string, serial: number, body = '', opts: { 
   return hex(`7e${escaped}7e`);
 }
 
+/** The JT/T 808 frames received so far, unescaped, without their flags. */
+function jt808Received(device: TestDevice): Buffer[] {
+  const frames: Buffer[] = [];
+  for (const m of device.received.toString('hex').matchAll(/7e((?:(?!7e)[0-9a-f]{2})+)7e/g)) frames.push(hex(m[1]!.replace(/7d02/g, '7e').replace(/7d01/g, '7d')));
+  return frames;
+}
+
+/**
+ * Registration and authentication as the identity layer (frames/identity.ts) requires before data:
+ * 0x0100, the code in the 0x8100 answer, 0x0102 presenting it (2019: length-prefixed, then IMEI and
+ * version). The two answers take the platform serials 0 and 1: data answers start at 2.
+ */
+function jt808Handshake(idHex: string, v2019 = false): (device: TestDevice) => Promise<number> {
+  return async (device) => {
+    await device.write(jt808(0x0100, idHex, 0x7001, '00'.repeat(v2019 ? 76 : 37), { v2019 }));
+    const [registered] = await eventually('the 0x8100 answer', () => jt808Received(device).length >= 1 && jt808Received(device));
+    // header (12 bytes, 2019: 17), reply serial WORD, result BYTE, the code, check BYTE
+    const code = registered!.subarray((v2019 ? 17 : 12) + 3, registered!.length - 1).toString('latin1');
+    const body = v2019 ? Buffer.concat([Buffer.from([code.length]), Buffer.from(code, 'latin1'), Buffer.alloc(35)]) : Buffer.from(code, 'latin1');
+    await device.write(jt808(0x0102, idHex, 0x7002, body.toString('hex'), { v2019 }));
+    await eventually('the 0x8001 answer to the authentication', () => jt808Received(device).length >= 2);
+    return device.received.length;
+  };
+}
+
 /** The platform's general response 0x8001 (its own serial `n`) to message `msgId` serial `serial`. */
 function general(idHex: string, n: number, msgId: number, serial: number, v2019 = false): Buffer {
   const body = Buffer.alloc(5);
   body.writeUInt16BE(serial, 0);
   body.writeUInt16BE(msgId, 2);
   return jt808(0x8001, idHex, n, body.toString('hex'), { v2019 });
+}
+
+/** CRC-16/KERMIT (reflected 0x1021, init 0), written here apart from ingest's table-driven one. */
+function kermit(data: Buffer): number {
+  let crc = 0;
+  for (const byte of data) {
+    crc ^= byte;
+    for (let i = 0; i < 8; i++) crc = crc & 1 ? (crc >>> 1) ^ 0x8408 : crc >>> 1;
+  }
+  return crc;
+}
+
+/** A Ruptela device packet built after Ruptela's protocol document: length, IMEI, command, data, CRC. */
+function ruptela(imeiHex: string, command: number, data = ''): Buffer {
+  const payload = Buffer.concat([hex(imeiHex), Buffer.from([command]), hex(data)]);
+  const out = Buffer.alloc(payload.length + 4);
+  out.writeUInt16BE(payload.length, 0);
+  payload.copy(out, 2);
+  out.writeUInt16BE(kermit(payload), payload.length + 2);
+  return out;
 }
 
 /** Replays every stream at once (frames interleaved across connections) and checks acks and publishes. */
@@ -88,12 +135,14 @@ async function replay(protocol: TcpProtocolName, streams: DeviceStream[]): Promi
   }
   const from = published.length;
   const devices = await Promise.all(streams.map(() => TestDevice.open(port)));
+  const skip: number[] = [];
   try {
+    await Promise.all(streams.map(async (s, d) => (skip[d] = s.handshake ? await s.handshake(devices[d]!) : 0)));
     const longest = Math.max(...streams.map((s) => s.frames.length));
     for (let i = 0; i < longest; i++) {
       await Promise.all(streams.map((s, d) => (s.frames[i] ? devices[d]!.write(s.frames[i]!) : undefined)));
     }
-    await Promise.all(streams.map((s, d) => devices[d]!.waitReceived(s.acks.length)));
+    await Promise.all(streams.map((s, d) => devices[d]!.waitReceived(skip[d]! + s.acks.length)));
     // a stream without acks (trackers that expect none) is complete once its fixes were published
     await Promise.all(
       streams
@@ -103,7 +152,7 @@ async function replay(protocol: TcpProtocolName, streams: DeviceStream[]): Promi
   } finally {
     for (const d of devices) d.close();
   }
-  streams.forEach((s, d) => expect(devices[d]!.received.toString('latin1'), `acks of ${s.uniqueId}`).toBe(s.acks.toString('latin1')));
+  streams.forEach((s, d) => expect(devices[d]!.received.subarray(skip[d]).toString('latin1'), `acks of ${s.uniqueId}`).toBe(s.acks.toString('latin1')));
   const mine = published.slice(from);
   for (const s of streams) {
     const deviceId = ids.get(s.uniqueId)!;
@@ -170,6 +219,7 @@ describe('replay of mixed capture streams through the TCP ports', () => {
   });
 
   it('JT/T 808: 2013, 2019 and hex-IMEI terminals at once; a blind-area batch, vendor 0x5501 and 0x0900, heartbeats between', async () => {
+    // every terminal registers and authenticates first (the identity layer refuses data before); then
     // Jt808ProtocolDecoderTest and HuabaoProtocolDecoderTest (Traccar), xtream-codec's 2019 location; the heartbeats built after the standard
     const batch2013 = '7E0704014301356777777707F5000801002600000000000000030159741206CBFD5001720000000116052709062401040000001D03020000002600000000000000030159746606CBFD50016B0000000116052709065301040000001D0302000000260000000000000003015975E406CBFE58013F0000000116052709072701040000001D0302000000260000000000000003015976DE06CBFF10012E0000000116052709075601040000001D0302000000260000000000000003015976BC06CBFED0012D0000000116052709083001040000001D0302000000260000000000000003015976FE06CBFEC001080000000116052709090001040000001D0302000000260000000000000003015976FE06CBFE7800FC0000000116052709093301040000001D0302000000260000000000000003015977A606CBFF3001080000000116052709100201040000001D030200001F7E';
     const location2013 = '7e0200007c0191718447540dcd000000008000000b029eabc204ba78510004000000042111182321120104000017f6cc14383933303237323037303339333033383732373130011d800134810204718202008283010e84017b85021ae986012f870201788901038b114a4e31424a314352364b573333363533358c040008dcb68d02018c8e013da000c07e';
@@ -178,38 +228,44 @@ describe('replay of mixed capture streams through the TCP ports', () => {
     await replay('jt808', [
       {
         uniqueId: '013567777777',
+        handshake: jt808Handshake('013567777777'),
         frames: [jt808(0x0002, '013567777777', 1), hex(batch2013), jt808(0x0002, '013567777777', 2)],
-        acks: Buffer.concat([general('013567777777', 0, 0x0002, 1), general('013567777777', 1, 0x0704, 0x07f5), general('013567777777', 2, 0x0002, 2)]),
+        acks: Buffer.concat([general('013567777777', 2, 0x0002, 1), general('013567777777', 3, 0x0704, 0x07f5), general('013567777777', 4, 0x0002, 2)]),
         fixes: ['06:24', '06:53', '07:27', '07:56', '08:30', '09:00', '09:33', '10:02'].map(day),
       },
       {
         uniqueId: '019171844754',
+        handshake: jt808Handshake('019171844754'),
         frames: [hex(location2013), jt808(0x0002, '019171844754', 0x0dce)],
-        acks: Buffer.concat([general('019171844754', 0, 0x0200, 0x0dcd), general('019171844754', 1, 0x0002, 0x0dce)]),
+        acks: Buffer.concat([general('019171844754', 2, 0x0200, 0x0dcd), general('019171844754', 3, 0x0002, 0x0dce)]),
         fixes: ['2021-11-18T15:21:12.000Z'],
       },
       {
         uniqueId: '013912344329',
+        handshake: jt808Handshake('00000000013912344329', true),
         frames: [jt808(0x0002, '00000000013912344329', 7, '', { v2019: true }), hex(location2019)],
-        acks: Buffer.concat([general('00000000013912344329', 0, 0x0002, 7, true), general('00000000013912344329', 1, 0x0200, 0, true)]),
+        acks: Buffer.concat([general('00000000013912344329', 2, 0x0002, 7, true), general('00000000013912344329', 3, 0x0200, 0, true)]),
         fixes: ['2025-01-29T14:33:44.000Z'],
       },
       {
         uniqueId: '865478070102068',
+        handshake: jt808Handshake('4eb6fb4afd9e'),
         frames: [hex('7e070401654eb6fb4afd9e485b000601003900000000000c000301f5a58700ca24c5000d0000004925111215454501040000000025040000000030011731010aeb095554432b30383a3030003900000000000c000301f5a58e00ca24cd000d0000002825111215454701040000000025040000000030011731010aeb095554432b30383a3030003900000000000c000301f5a5ad00ca24de000e0000011025111215455901040000000025040000000030011931010aeb095554432b30383a3030003900000000000c000301f5a5b100ca24ed000e0000004625111215461401040000000025040000000030011931010aeb095554432b30383a3030003900000000000c000301f5a5a900ca24f5000e000000a125111215461701040000000025040000000030011931010aeb095554432b30383a3030003900000000000c000301f5a5af00ca24fb000e000000dd25111215463201040000000025040000000030011731010beb095554432b30383a3030537e'), jt808(0x0002, '4eb6fb4afd9e', 0x485c)],
-        acks: Buffer.concat([general('4eb6fb4afd9e', 0, 0x0704, 0x485b), general('4eb6fb4afd9e', 1, 0x0002, 0x485c)]),
+        acks: Buffer.concat([general('4eb6fb4afd9e', 2, 0x0704, 0x485b), general('4eb6fb4afd9e', 3, 0x0002, 0x485c)]),
         fixes: ['07:45:45', '07:45:47', '07:45:59', '07:46:14', '07:46:17', '07:46:32'].map((t) => `2025-11-12T${t}.000Z`),
       },
       {
         uniqueId: '856009001017',
+        handshake: jt808Handshake('856009001017'),
         frames: [hex('7e55018c418560090010174701022106242122348476113550490700001c06000000074e0000000000000308100000100102020200000a030000000b0803363839363037650c0600000001000afa7e'), jt808(0x0002, '856009001017', 0x0101)],
-        acks: Buffer.concat([jt808(0x4401, '856009001017', 0, '550100', { shortSerial: true }), general('856009001017', 1, 0x0002, 0x0101)]),
+        acks: Buffer.concat([jt808(0x4401, '856009001017', 2, '550100', { shortSerial: true }), general('856009001017', 3, 0x0002, 0x0101)]),
         fixes: ['2021-02-01T06:24:21.000Z'],
       },
       {
         uniqueId: '861652050068820',
+        handshake: jt808Handshake('4e5de66fba22'),
         frames: [jt808(0x0002, '4e5de66fba22', 0x00c3), hex('7e0900005a4e5de66fba2200c4f02204280610090002010d052b0150052c0400129009052d016b052e014f05300231ba053502000005360203b8053802000005390200ad053d0201ea05440150054604009899d90545040000001e000c00030160a85c06d1c1389c7e'), jt808(0x0002, '4e5de66fba22', 0x00c5)],
-        acks: Buffer.concat([general('4e5de66fba22', 0, 0x0002, 0x00c3), general('4e5de66fba22', 1, 0x0900, 0x00c4), general('4e5de66fba22', 2, 0x0002, 0x00c5)]),
+        acks: Buffer.concat([general('4e5de66fba22', 2, 0x0002, 0x00c3), general('4e5de66fba22', 3, 0x0900, 0x00c4), general('4e5de66fba22', 4, 0x0002, 0x00c5)]),
         fixes: ['2022-04-27T22:10:09.000Z'],
       },
     ]);
@@ -239,6 +295,26 @@ describe('replay of mixed capture streams through the TCP ports', () => {
         fixes: ['41:21', '42:06', '42:21', '42:36', '43:51', '44:06', '44:51', '46:36', '46:51', '47:06', '49:36'].map((t) => `2017-07-19T03:${t}.000Z`),
       },
       { uniqueId: '8054201973', frames: [hex('28383035343230313937332c312c3136382c574c4e45542c352c322c3d15022508595325169288057327940900003d1502250859551021220618730140644701011d4300000029')], acks: Buffer.alloc(0), fixes: ['2025-02-28T08:59:53.000Z'] },
+    ]);
+  });
+
+  it('Ruptela: six FM devices at once; identification, heartbeats, records, extended merged records, a record without a fix', async () => {
+    // RuptelaProtocolDecoderTest (Traccar); identifications and heartbeats built after Ruptela's protocol document
+    const records = hex('0002640113bc');
+    const identified = hex('00027301cb25');
+    const heartbeat = hex('00027401862d');
+    await replay('ruptela', [
+      { uniqueId: '868324021101311', frames: [hex('002e000315bc70d3e2ff0f4f42443130302e30312e30382e30300000c2b30ea77e430000601b000001f40000003c00144aa0'), ruptela('000315bc70d3e2ff', 16)], acks: Buffer.concat([identified, heartbeat]), fixes: [] },
+      {
+        uniqueId: '868324023580306',
+        frames: [ruptela('000315bc70f9b692', 15, '0f4f42443130302e30312e30382e3030'), hex('01a4000315bc70f9b69244000458068f4a0030000d11398a1c0c19fd056524040b000c0a00090c0005010031f40032fd0033f200ce47002400002500001c010199000195010196010086000900aa0000001e0ff000d3ffff0043ffff01930000019200000194000002220000022300000200300000000200af000e872401008e000000000000000058068f4a0031000d11398a1c0c19fd056524040b000c0a00090400870000880000a90000820010008b0002021e0000021f0000021d0000021c0000022400000225000000890000008505f00220000002210000008300000084000002260000022700000228000003008a00000000008d00000000008c000000000058068f4a0032000d11398a1c0c19fd056524040b000c0a000905019f01005800001b1f00ad0000cfb10b02290000022a0000022b0000022c0000022d00000012000000130000001d367400c52f8000740055023e0502060097000000000096000058520041007746cb00d0000003f1005c0007c21b0072001864880058068f4a0033000d11398a1c0c19fd056524040b000c0a000900000001008e0000000000000000e815'), ruptela('000315bc70f9b692', 16)],
+        acks: Buffer.concat([identified, records, heartbeat]),
+        fixes: ['2016-10-18T21:08:26.000Z'],
+      },
+      { uniqueId: '863071016796572', frames: [hex('0050000310f5615f419c0100015613d8ed0000fff5b37a035af37801e700000900000d07071b0c020003001c01202cad000500064302a81d33e61e100116317cd3ffff174ad60241000077fa960000f232003c2e')], acks: records, fixes: ['2015-10-06T14:21:33.000Z'] },
+      { uniqueId: '013227001564487', frames: [ruptela('00000c07a6bacd47', 16), hex('009200000c07a6bacd4701000552db5cc20000187b8b251ace478e087c044c0a000009070000000052db5cfe0000187b8ab01ace47190879044c0900000b070000000052db5d3a0000187b8b251ace474b089d044c09000009070000000052db5d760000187b8b9a1ace475c08cd044c08000009070000000052db5db20000187b8b141ace46e708b3044c08000009070000000041cb')], acks: Buffer.concat([heartbeat, records]), fixes: ['04:02', '05:02', '06:02', '07:02', '08:02'].map((t) => `2014-01-19T05:${t}.000Z`) },
+      { uniqueId: '863591024076709', frames: [hex('00560003116e7438a7a50100015565cbb9000020fd21300f113f4600005f000600090d090805011b13cf00020003001c012029ad00041d31dd1e0ebd160000c50000047200000000d0000000004100016a2a960000a5a300c9ee'), hex('00a10003116e7438a7a5010002553dddbe000020fddaff0f12289b007200000600000c070805011b18cf00020003001c01201dad01041d32d81e0d7d160000c50000047200000000d000000000410000b1ae960000a5a300553dddd4000020fdd96f0f122bfe005c16f80700050b090805011b18cf00020003001c01201ead01041d338a1e0d8d160000c50000047200000000d000000000410000b1bd960000a5a3001681')], acks: Buffer.concat([records, records]), fixes: ['2015-05-27T13:50:49.000Z', '2015-04-27T06:57:02.000Z', '2015-04-27T06:57:24.000Z'] },
+      { uniqueId: '865851039253869', frames: [hex('03fb0003137ca79f856d01011d386d438b000080000000800000008000ffffffffffff070220211bff011d30c50000386d438b000080000000800000008000ffffffffffff0702201f1bff011d30c30000386d43a9000180000000800000008000ffffffffffffad0320211b16ad01011d30950000386d43c7000080000000800000008000ffffffffffff070220211b00011d30a60000386d4403000080000000800000008000ffffffffffff070220221b00011d30ae0000386d443f000080000000800000008000ffffffffffff070220231b00011d30ae000064c692cb000080000000800000008000ffffffffffff070220231b18011d3091000064c69306000080000000800000008000ffffffffffff070220231b14011d30a7000064c69322000180000000800000008000ffffffffffffad0320241b14ad00011d30a3000064c69342000080000000800000008000ffffffffffff070220241b13011d30ad000064c6934a000180000000800000008000ffffffffffffad0320241b10ad01011d30c3000064c6937e000080000000800000008000ffffffffffff070220241b12011d3092000064c6938b000180000000800000008000ffffffffffffad0320241b12ad00011d30bd000064c69395000180000000800000008000ffffffffffffad0320241b10ad01011d30a6000064c693ba000080000000800000008000ffffffffffff070220251b17011d30a2000064c693d4000180000000800000008000ffffffffffffad0320251b17ad00011d30cc000064c693f6000080000000800000008000ffffffffffff070220251b15011d3090000064c69404000180000000800000008000ffffffffffffad0320251b16ad01011d30a9000064c69432000080000000800000008000ffffffffffff070220261b14011d30be000064c6946d000180000000800000008000ffffffffffffad0320261b15ad00011d30b1000064c6946e000080000000800000008000ffffffffffff070220261b15011d3096000064c694aa000080000000800000008000ffffffffffff070220261b15011d30a8000064c694b2000180000000800000008000ffffffffffffad0320261b15ad01011d30a5000064c694e6000080000000800000008000ffffffffffff070220261b17011d309a000064c694f5000180000000800000008000ffffffffffffad0320261b17ad00011d309c000064c694f6000180000000800000008000ffffffffffffad0320261b17ad01011d3099000064c69522000080000000800000008000ffffffffffff070220261b14011d3094000064c6955e000080000000800000008000ffffffffffff070220261b15011d30b2000064c6959a000080000000800000008000ffffffffffff070220261b14011d30970000ad9e')], acks: records, fixes: [], states: 1 },
     ]);
   });
 

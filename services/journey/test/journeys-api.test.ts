@@ -12,6 +12,7 @@ import { routes } from '../src/db/schema';
 import { flagsRepository } from '../src/flags/repository';
 import { journeysRepository } from '../src/journeys/repository';
 import { positionOf, startHarness, type Harness } from './journey-harness';
+import { offlineGeocoder } from '@corridor/geodata/reverse-geocoder';
 
 const kind = await primaryKind();
 let h: Harness;
@@ -202,6 +203,9 @@ describe('GET /journey/{id}', () => {
     expect(detail.track.map((p) => p.fixTime)).toEqual(fixes.slice(1).map((f) => new Date(f.time).toISOString()));
     expect(detail.trackTruncated).toBe(false);
     expect(detail.flags).toMatchObject([{ type: 'signalLoss', review: 'new', clearedAt: null, distanceM: 2800 }]);
+    // where it opened, in words (the offline geocoder, hand-checked in packages/geodata): on the Mombasa road
+    expect(detail.flags[0]!.address).toBe(offlineGeocoder().reverse(-3.9, 39.4).address);
+    expect(detail.flags[0]!.address).toMatch(/^\d+ km (N|NE|E|SE|S|SW|W|NW) of .+, KE$/);
 
     const cut = (await call('GET', `/api/journey/${j.id}?trackLimit=2`, testUsers.dispatcher)).json<JourneyDetail>();
     expect(cut.track).toHaveLength(2);

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { endpointsOf } from '@corridor/contracts';
-import { createApp, requireAnalyticsSchema, type Adapters, type App, type InternalKeys, type Logger } from '@corridor/platform';
+import { createApp, createGeocoder, GeocoderEnv, requireAnalyticsSchema, type Adapters, type App, type Geocoder, type InternalKeys, type Logger } from '@corridor/platform';
 import { busReadiness, packageDir, scopeBus } from '@corridor/platform';
 import { devicesRepository } from './devices/repository';
 import { devicesService, type DevicesService } from './devices/service';
@@ -15,7 +15,9 @@ import { documentsRepository } from './documents/repository';
 import { documentsService, type DocumentsService } from './documents/service';
 import { documentRoutes } from './documents/routes';
 import { defaultDocumentsSettings, type DocumentsSettings } from './documents/settings';
-import { pdfTextReader, type PdfTextReader } from './documents/pdf-text';
+import type { IdfReaders } from './cargo/idf-reader';
+import { ParserPool } from './parsers/parser-pool';
+import { defaultParserSettings, type ParserSettings } from './parsers/settings';
 import { shipmentsRepository } from './shipments/repository';
 import { shipmentsService } from './shipments/service';
 import { shipmentRoutes } from './shipments/routes';
@@ -63,8 +65,10 @@ export interface OpsApiDeps extends Omit<Adapters, 'close'> {
   identitySecret: InternalKeys;
   /** Document storage, size limit and virus scanner (documentsSettingsFrom(config)); default: .data/documents, 10 MiB, no scanner. */
   documents?: DocumentsSettings;
-  /** Reads PDF text (IDFs, bills of lading); default: pdf.js through unpdf, loaded on first use. */
-  pdfText?: PdfTextReader;
+  /** Reads uploaded documents (PDF text, IDF exports); default: the parser processes (src/parsers) with `parsers`' limits. */
+  readers?: IdfReaders;
+  /** DOCUMENT_PARSERS, DOCUMENT_PARSE_* and DOCUMENT_INFLATED_MB (parserSettingsFrom(config)); default: their defaults. */
+  parsers?: ParserSettings;
   /** COMPLAINT_REOPEN_DAYS: how long after a decision a complaint may be reopened (default 14). */
   complaintReopenDays?: number;
   /** Certificate fees per country, validity days and CERTIFICATE_VERIFY_URL (defaults: certificates/settings.ts). */
@@ -85,6 +89,8 @@ export interface OpsApiDeps extends Omit<Adapters, 'close'> {
   journeyUrl?: string | (() => string | undefined);
   /** GEOFENCE_URL: the geofence service, which checks the geofence ids ops-api requests carry (reports, exports; unset: such ids answer 503). */
   geofenceUrl?: string | (() => string | undefined);
+  /** Addresses of positions, events and reports (createGeocoder(config)); default: offline. */
+  geocoder?: Geocoder;
 }
 
 export interface OpsApiService {
@@ -112,6 +118,7 @@ export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
   await requireAnalyticsSchema(deps.analytics, deps.logger);
   await deps.db.migrate(migrationsFolder, 'ops-api');
   const app = createApp({
+    metrics: false, // on a port of its own (METRICS_PORT, runService in main.ts)
     name: 'ops-api',
     logger: deps.logger,
     identitySecret: deps.identitySecret,
@@ -134,13 +141,14 @@ export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
     }),
   });
   const reportSettings = deps.reports ?? defaultReportSettings();
+  const geocoder = deps.geocoder ?? createGeocoder(GeocoderEnv.parse({}));
   const positionDeps = {
-    analytics: deps.analytics, cache: deps.cache, db: deps.db.orm, devices: repo, reports: reportSettings, liveLatest: liveLatestOf(deviceState),
+    analytics: deps.analytics, cache: deps.cache, db: deps.db.orm, devices: repo, reports: reportSettings, liveLatest: liveLatestOf(deviceState), geocoder,
   };
   const exporter = positionExporter(positionDeps);
   positionQueryRoutes(app, { ...positionDeps, exporter });
   positionExportRoutes(app, positionDeps, exporter);
-  const reports = reportsService({ analytics: deps.analytics, db: deps.db.orm, devices: repo, settings: reportSettings });
+  const reports = reportsService({ analytics: deps.analytics, db: deps.db.orm, devices: repo, settings: reportSettings, geocoder });
   const docSettings = deps.documents ?? defaultDocumentsSettings();
   await app.register(multipart, { limits: { fileSize: docSettings.maxBytes, files: 1 } });
   const companiesRepo = companiesRepository(deps.db.orm);
@@ -151,13 +159,17 @@ export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
     companyExists: (id) => companiesRepo.exists(id), logger: deps.logger.child({ module: 'documents' }),
   });
   documentRoutes(app, documents);
-  const pdf = deps.pdfText ?? pdfTextReader();
-  const cargo = cargoService({ db: deps.db.orm, repo: cargoRepository(deps.db.orm), documents, pdf, logger: deps.logger.child({ module: 'cargo' }) });
+  const parsers = deps.readers ? undefined : new ParserPool(deps.parsers ?? defaultParserSettings(), deps.logger.child({ module: 'parsers' }));
+  const readers: IdfReaders = deps.readers ?? {
+    pdf: { ready: async () => undefined, read: (bytes) => parsers!.run('pdfText', bytes) },
+    idfExport: (format, bytes) => parsers!.run('idfExport', { format, bytes }),
+  };
+  const cargo = cargoService({ db: deps.db.orm, repo: cargoRepository(deps.db.orm), documents, readers, logger: deps.logger.child({ module: 'cargo' }) });
   cargoRoutes(app, cargo, { documents });
   const shipments = shipmentsService({
     db: deps.db.orm, repo: shipmentsRepository(deps.db.orm), documents, cargoOf: cargo.idsOf, logger: deps.logger.child({ module: 'shipments' }),
   });
-  shipmentRoutes(app, shipments, { documents, pdf });
+  shipmentRoutes(app, shipments, { documents, pdf: readers.pdf });
   const notifications = notificationsService({
     repo: notificationsRepository(deps.db.orm), clock: deps.clock, webhookPolicy: deps.notificationRules?.webhookPolicy, mailEnabled: !!deps.notificationRules?.smtpUrl,
   });
@@ -181,7 +193,7 @@ export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
   const tracking = trackingModules(app, {
     db: deps.db.orm, bus: deps.bus, cache: deps.cache, analytics: deps.analytics, logger: deps.logger,
     devicesRepo: repo, devices, notifications: deps.notificationRules, inbox: notifications, reports, reportScheduleCheckMs: deps.reportScheduleCheckMs, reportRunLeaseMs: deps.reportRunLeaseMs,
-    noticeDeliveryCheckMs: deps.noticeDeliveryCheckMs, geofenceName: (id) => speedLimitFences.nameOf(id),
+    noticeDeliveryCheckMs: deps.noticeDeliveryCheckMs, geofenceName: (id) => speedLimitFences.nameOf(id), geocoder,
   });
   reportRoutes(app, reports, tracking.reportMailer);
   const { journeyUrl, geofenceUrl } = deps;
@@ -213,6 +225,7 @@ export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
       await flagConsumer?.stop();
       await tracking.close();
       await app.close();
+      await parsers?.close();
     },
   };
 }

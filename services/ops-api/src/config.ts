@@ -1,11 +1,15 @@
 import { z } from 'zod';
-import { BaseEnv, portVar } from '@corridor/platform';
+import { BaseEnv, GeocoderEnv, portVar } from '@corridor/platform';
 import { parseOutboundAllowList } from './notification-rules/outbound-address';
 import { ReportEnv } from './reports/settings';
 import { DeviceStateEnv } from './device-state/settings';
+import { ParserEnv } from './parsers/settings';
 
 export const OpsApiConfig = BaseEnv.extend({
   PORT: portVar(8086),
+  /** Prometheus metrics (GET /metrics, no authentication) listen here, on METRICS_HOST, not on PORT: reachable inside the NetworkPolicy only. */
+  METRICS_PORT: portVar(9086),
+  METRICS_HOST: z.string().default('0.0.0.0'),
   // the journey service, which checks the journey and route ids ops-api requests carry (shipments)
   JOURNEY_URL: z.url({ protocol: /^https?$/ }).optional(),
   // the geofence service, which checks the geofence ids ops-api requests carry (geofence report, positions export)
@@ -49,5 +53,9 @@ export const OpsApiConfig = BaseEnv.extend({
   NOTICE_DELIVERY_CHECK_MS: z.coerce.number().int().min(0).max(3_600_000).default(1000),
   // device status: DEVICE_STATUS_TIMEOUT_S (600), DEVICE_STATE_PERSIST_S (60)
   ...DeviceStateEnv.shape,
+  // the processes that read uploaded documents: DOCUMENT_PARSERS, DOCUMENT_PARSE_QUEUE, DOCUMENT_PARSE_TIMEOUT_S, DOCUMENT_PARSE_MEMORY_MB, DOCUMENT_INFLATED_MB
+  ...ParserEnv.shape,
+  // addresses: offline (packages/geodata) unless GEOCODER_URL names a Nominatim-compatible service (reports' start and end addresses)
+  ...GeocoderEnv.shape,
 });
 export type OpsApiConfig = z.infer<typeof OpsApiConfig>;

@@ -4,6 +4,7 @@ import { eventNumericId, insertEvents, insertPositions } from '@corridor/platfor
 import { testUsers } from '@corridor/platform/testing/identity';
 import { startHarness, type Harness } from './tracking-harness';
 import { expect400, expectError } from './tracking-expect';
+import { offlineGeocoder } from '@corridor/geodata/reverse-geocoder';
 
 /**
  * Events by id and by device/group and period, and server statistics per day, from ClickHouse. The
@@ -49,6 +50,9 @@ describe('events', () => {
     const res = await h.call(testUsers.analyst, 'GET', `/api/events?deviceId=${a1.id}&deviceId=${a2.id}&from=${T('01T00:00:00')}&to=${T('03T00:00:00')}`);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json<Event[]>().map((e) => e.type)).toEqual(['alarm', 'geofenceEnter', 'deviceOverspeed']);
+    // each with the address of where it happened (the offline geocoder, hand-checked in packages/geodata)
+    expect(res.json<Event[]>().map((e) => e.address)).toEqual(Array(3).fill(offlineGeocoder().reverse(-1.3, 36.8).address));
+    expect(res.json<Event[]>()[0]!.address).toMatch(/ of Nairobi, KE$/);
     const alarms = await h.call(testUsers.analyst, 'GET', `/api/events?deviceId=${a1.id}&deviceId=${b1.id}&type=alarm&from=${T('01T00:00:00')}&to=${T('03T00:00:00')}`);
     expect(alarms.json<Event[]>().map((e) => e.attributes.alarm)).toEqual(['sos', 'powerCut']);
     const narrow = await h.call(testUsers.analyst, 'GET', `/api/events?deviceId=${a1.id}&from=${T('01T08:30:00')}&to=${T('01T23:00:00')}`);

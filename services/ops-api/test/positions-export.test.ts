@@ -15,6 +15,7 @@ import { onPosition } from '../src/device-state/status';
 import { startHarness, type Harness } from './tracking-harness';
 import { expectError } from './tracking-expect';
 import { geofenceOwner } from './geofence-owner';
+import { offlineGeocoder } from '@corridor/geodata/reverse-geocoder';
 
 /** Traccar's position exports (CSV, GPX, KML; GET /positions by Accept) and DELETE /positions, on the harness's stores. */
 let h: Harness;
@@ -70,7 +71,10 @@ describe('GET /positions/csv', () => {
       + 'sat,hdop,ignition,odometer,power,battery,alarm,driverUniqueId,fuelLevel');
     const rows = parse(res.body, { columns: true }) as Record<string, string>[];
     expect(rows.map((r) => r.fixTime)).toEqual([at(0), at(600), at(1200), at(1800), at(2400)]);
-    expect(rows[2]).toMatchObject({ id: String(positionId(ids.a, T0 + 1_200_000)), deviceId: String(ids.a), valid: 'true', altitude: '1650', sat: '9', ignition: 'true', fuelLevel: '40', driverUniqueId: 'D1', address: '' });
+    expect(rows[2]).toMatchObject({ id: String(positionId(ids.a, T0 + 1_200_000)), deviceId: String(ids.a), valid: 'true', altitude: '1650', sat: '9', ignition: 'true', fuelLevel: '40', driverUniqueId: 'D1' });
+    // the offline geocoder's address of the fix (its answers are hand-checked in packages/geodata)
+    for (const r of rows) expect(r.address).toBe(offlineGeocoder().reverse(Number(r.latitude), Number(r.longitude)).address);
+    expect(rows[2]!.address).toMatch(/ of Nairobi, KE$|^Nairobi, KE$/);
     expect(rows[0]!.driverUniqueId).toBe('');
   });
 
@@ -110,6 +114,18 @@ describe('GET /positions/gpx and /positions/kml', () => {
     expect(gpx.headers['content-type']).toBe(GPX_MEDIA_TYPE);
     expect((await get(`/api/positions?deviceId=${ids.a}&${period}`)).json<unknown[]>()).toHaveLength(5); // JSON otherwise
     expectError(await get(`/api/positions?deviceId=${ids.a}&deviceId=${ids.b}&${period}`, testUsers.officer, 'text/csv'), 400, 'VALIDATION_FAILED');
+  });
+
+  it('gives every position of a history, of the latest and of an id lookup its address (Traccar\'s Position.address)', async () => {
+    const addressOf = (p: PositionMessage) => offlineGeocoder().reverse(p.latitude, p.longitude).address;
+    const history = (await get(`/api/positions?deviceId=${ids.a}&${period}`)).json<PositionMessage[]>();
+    expect(history).toHaveLength(5);
+    for (const p of history) expect(p.address).toBe(addressOf(p));
+    const latest = (await get(`/api/positions?deviceId=${ids.a}`)).json<PositionMessage[]>();
+    expect(latest).toHaveLength(1);
+    expect(latest[0]!.address).toBe(addressOf(latest[0]!));
+    const one = (await get(`/api/positions?id=${history[1]!.id}`)).json<PositionMessage[]>();
+    expect(one.map((p) => p.address)).toEqual([history[1]!.address]);
   });
 
   it("keeps company users to their company's devices, and refuses a period over the maximum", async () => {

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Calendar, Device, ReportTrip, ScheduledReport, ScheduledReportRun } from '@corridor/contracts';
-import { insertPositions } from '@corridor/platform';
+import { createGeocoder, GeocoderEnv, insertPositions } from '@corridor/platform';
 import { testUsers } from '@corridor/platform/testing/identity';
 import { eq } from 'drizzle-orm';
 import { scheduledReportRuns, scheduledReports } from '../src/db/schema';
@@ -119,7 +119,9 @@ describe('scheduled reports: the resource', () => {
     expect((await h.call(B, 'PUT', `/api/reports/${r.id}`, { ...r, calendarId: ownCalendar.id, deviceIds: [], groupIds: [] })).statusCode).toBe(404);
     expect((await h.call(B, 'DELETE', `/api/reports/${r.id}`)).statusCode).toBe(404);
     expect((await h.call(B, 'GET', '/api/reports')).json<ScheduledReport[]>().map((x) => x.id)).not.toContain(r.id);
-    expect400(await h.call(A, 'POST', '/api/reports', { type: 'trips', calendarId: calendar.id, recipients: ['a@a.test'] }), 'deviceIds');
+    // saved without devices (as Traccar's web app saves, then links): kept, and it runs nothing until linked
+    const unlinked = await h.call(A, 'POST', '/api/reports', { type: 'trips', calendarId: calendar.id, recipients: ['a@a.test'] });
+    expect(unlinked.json()).toMatchObject({ deviceIds: [], groupIds: [] });
     expect400(await h.call(A, 'POST', '/api/reports', { type: 'trips', calendarId: calendar.id, deviceIds: [truck.id], recipients: ['not an address'] }), 'recipients');
     await h.call(A, 'DELETE', `/api/reports/${r.id}`);
   });
@@ -161,7 +163,7 @@ describe('scheduled reports: runs', () => {
     const r = await create({ type: 'trips', calendarId: calendar.id, deviceIds: [truck.id], recipients: ['twice@a.test'] });
     const other = scheduledReportRunner({
       db: h.adapters.db.orm, instance: 'other',
-      reports: reportsService({ analytics: h.adapters.analytics, db: h.adapters.db.orm, devices: devicesRepository(h.adapters.db.orm), settings: defaultReportSettings() }),
+      reports: reportsService({ analytics: h.adapters.analytics, db: h.adapters.db.orm, devices: devicesRepository(h.adapters.db.orm), settings: defaultReportSettings(), geocoder: createGeocoder(GeocoderEnv.parse({})) }),
       mail: mailChannel(smtpUrl, 'Corridor <reports@corridor.test>'), logger: h.adapters.logger,
     });
     mails.length = 0;

@@ -7,10 +7,11 @@ import { jt808Protocol } from '@corridor/ingest/protocols/jt808';
 import { ruptelaProtocol } from '@corridor/ingest/protocols/ruptela';
 import { jt701Protocol } from '@corridor/ingest/protocols/jt701';
 import { queclinkProtocol } from '@corridor/ingest/protocols/queclink';
+import { wialonProtocol } from '@corridor/ingest/protocols/wialon';
 
 /**
  * Frames per second on one core for the text-family decoders (H02, GPS103, TK103, Meitrack) and
- * the corridor hardware protocols (JT/T 808, Ruptela, the JT701 seal, Queclink @Track): `decode` alone, and a whole capture cut by
+ * the corridor hardware protocols (JT/T 808, Ruptela, the JT701 seal, Queclink @Track, Wialon IPS): `decode` alone, and a whole capture cut by
  * `splitFrames` then decoded. Frames are real device messages from Traccar's public decoder tests
  * (traccar/traccar src/test/java/org/traccar/protocol) and, for JT/T 808-2019, xtream-codec's
  * published samples (makeclan/xtream-codec).
@@ -85,6 +86,16 @@ export const SAMPLES: Record<string, { protocol: Protocol; frames: Buffer[] }> =
       '+ACK:GTHBD,1A0401,135790246811220,,20100214093254,11F0$',
     ].map((t) => Buffer.from(t)),
   },
+  // WialonProtocolDecoderTest (Traccar)
+  wialon: {
+    protocol: wialonProtocol,
+    frames: [
+      '#SD#300924;154245;5554.350052;N;3644.670410;E;2.92;NA;NA;NA;7A01\r\n',
+      '#D#220323;114150;2234.80479;N;11354.87786;E;0;NA;59;11;NA;NA;NA;;NA;d_battr:1:94,d_csq:1:21,di_light:1:1;E7C9\r\n',
+      '#B#080914;073235;5027.50625;N;03026.19321;E;0.700;0.000;NA;4;NA;NA;NA;;NA;Bat:3:100 %|080914;073420;5027.50845;N;03026.18854;E;1.996;292.540;NA;4;NA;NA;NA;;NA;Bat:3:100 %\r\n',
+      '#P#\r\n',
+    ].map((t) => Buffer.from(t)),
+  },
 };
 
 const RUN_MS = 400;
@@ -107,7 +118,7 @@ function measure(perRound: number, round: () => void): number {
 }
 
 export default async function run(): Promise<Record<string, number | string>> {
-  const figures: Record<string, number | string> = { frames_per_sample_set: 'h02 4, gps103 4, tk103 4, meitrack 3, jt808 4 (0x0200 2013, 0x0200 2019, 0x0704 2019 x2, 0x0002), ruptela 3 (records x1, records x5, identification), jt701 3 (0x19, 0x17, P45), queclink 4 (GTFRI, GTIGF, GTINF, +ACK:GTHBD)' };
+  const figures: Record<string, number | string> = { frames_per_sample_set: 'h02 4, gps103 4, tk103 4, meitrack 3, jt808 4 (0x0200 2013, 0x0200 2019, 0x0704 2019 x2, 0x0002), ruptela 3 (records x1, records x5, identification), jt701 3 (0x19, 0x17, P45), queclink 4 (GTFRI, GTIGF, GTINF, +ACK:GTHBD), wialon 4 (SD, D, B of 2, P)' };
   let sink = 0;
   for (const [name, { protocol, frames }] of Object.entries(SAMPLES)) {
     const capture = Buffer.concat(frames);

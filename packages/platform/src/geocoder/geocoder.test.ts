@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { offlineGeocoder } from '@corridor/geodata/reverse-geocoder';
 import { GeocoderEnv } from './settings';
 import { createGeocoder } from './geocoder';
@@ -86,6 +86,31 @@ describe('geocoder', () => {
     expect((after['nominatim/fallback'] ?? 0) - (before['nominatim/fallback'] ?? 0)).toBe(2);
     answer = (_url, res) => res.writeHead(200).end('{"display_name":"back"}');
     expect(await g.address(...VOI_NW)).toBe('back'); // failures are not cached
+  });
+
+  it('sends at most 4 requests at once; the others wait their turn', async () => {
+    let open = 0;
+    let most = 0;
+    const held: (() => void)[] = [];
+    answer = (url, res) => {
+      open++;
+      most = Math.max(most, open);
+      held.push(() => {
+        open--;
+        res.writeHead(200).end(JSON.stringify({ display_name: `at ${url.searchParams.get('lat')}` }));
+      });
+    };
+    const g = createGeocoder(settings({ GEOCODER_URL: base }));
+    const all = Promise.all(Array.from({ length: 10 }, (_, i) => g.address(-1 - i / 10, 36)));
+    await vi.waitFor(() => expect(asked).toHaveLength(4));
+    // then answer the held requests one by one as they arrive, until all ten were asked
+    await vi.waitFor(() => {
+      held.shift()?.();
+      expect(asked).toHaveLength(10);
+    }, { timeout: 10_000, interval: 5 });
+    while (held.length) held.shift()!();
+    expect(await all).toEqual(Array.from({ length: 10 }, (_, i) => `at ${-1 - i / 10}`));
+    expect(most).toBe(4);
   });
 
   it('refuses a malformed GEOCODER_URL or timeout at boot', () => {

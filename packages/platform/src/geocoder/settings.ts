@@ -4,10 +4,11 @@ import { z } from 'zod';
  * Where addresses come from. Unset (the default): offline, from packages/geodata's gazetteer (no
  * network, microseconds per lookup). GEOCODER_URL: a Nominatim-compatible reverse geocoding endpoint
  * (its /reverse URL, e.g. https://nominatim.example.org/reverse), asked with format=jsonv2&lat=&lon=;
- * its display_name is the address. It is used for single lookups (GET /api/server/geocode, report
- * start and end addresses, events and flags, latest positions); long lists (histories, the route
- * report, exports) stay offline so that they stay bounded in time. A failed or slow answer (past
- * GEOCODER_TIMEOUT_MS) falls back to the offline address.
+ * its display_name is the address. It answers what a person reads one at a time: GET
+ * /api/server/geocode and the reports' start and end addresses (trips, stops), at most 4 requests at
+ * once, each place asked once (cached). Positions, events, flags, exports and the live feed carry the
+ * offline address always (bounded time, no outside service on those paths). A failed or slow answer
+ * (past GEOCODER_TIMEOUT_MS) falls back to the offline address.
  */
 export const GeocoderEnv = z.object({
   GEOCODER_URL: z.url({ protocol: /^https?$/ }).optional(),

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { WebSocket } from 'ws';
 import { EventMessage, PositionMessage, Topics, WebNotificationMessage, type DeviceRegistryMessage, type SocketMessage } from '@corridor/contracts';
-import { cacheKeys, consumeValidated, counter, gauge, toApiEvent, type Bus, type Cache, type Identity, type Logger, type Subscription } from '@corridor/platform';
+import {
+  addressedEvent, addressedPosition, cacheKeys, consumeValidated, counter, gauge, toApiEvent, type Bus, type Cache, type Geocoder, type Identity, type Logger, type Subscription,
+} from '@corridor/platform';
 import type { PermissionsRepository } from '../permissions/repository';
 import { DeviceDirectory } from './device-directory';
 import { RecentIds } from './recent-ids';
@@ -30,6 +32,8 @@ export interface LiveFeedDeps {
   permissions: PermissionsRepository;
   logger: Logger;
   keepaliveMs: number;
+  /** The positions' and events' addresses (offline, microseconds each; none are looked up while no client listens). */
+  geocoder: Geocoder;
 }
 
 /**
@@ -64,7 +68,10 @@ export class LiveFeed {
       this.directory.start(),
       consumeValidated({
         bus, logger, groupId: `gateway-live-positions-${instance}`, topic: Topics.positions, schema: PositionMessage, fromBeginning: false,
-        handle: async (msgs) => this.broadcast('positions', this.firstTimes('positions', msgs, this.recentPositions), (p) => ({ id: p.deviceId, device: this.directory.get(p.deviceId) })),
+        handle: async (msgs) => {
+          const fresh = this.firstTimes('positions', msgs, this.recentPositions);
+          if (this.clients.size) this.broadcast('positions', fresh.map((p) => addressedPosition(this.deps.geocoder, p)), (p) => ({ id: p.deviceId, device: this.directory.get(p.deviceId) }));
+        },
       }),
       consumeValidated({
         bus, logger, groupId: `gateway-live-events-${instance}`, topic: Topics.events, schema: EventMessage, fromBeginning: false,
@@ -124,7 +131,7 @@ export class LiveFeed {
         if (!r) continue;
         try {
           const p = PositionMessage.safeParse(JSON.parse(r));
-          if (p.success) out.push(p.data);
+          if (p.success) out.push(addressedPosition(this.deps.geocoder, p.data));
         } catch {
           // an unreadable cache entry is skipped; the next position replaces it
         }
@@ -142,8 +149,8 @@ export class LiveFeed {
 
   /** Every event, to the clients that asked for all events of their devices. */
   private broadcastAllEvents(events: EventMessage[]): void {
-    if (!events.length) return;
-    const api = events.map((e) => toApiEvent(e));
+    if (!events.length || ![...this.clients].some((c) => c.allEvents)) return;
+    const api = events.map((e) => addressedEvent(this.deps.geocoder, toApiEvent(e)));
     this.broadcast('allEvents', api, (e) => ({ id: e.deviceId, device: this.directory.get(e.deviceId) }), (c) => c.allEvents);
   }
 
@@ -151,7 +158,8 @@ export class LiveFeed {
   private notify(msgs: WebNotificationMessage[]): void {
     if (!msgs.length) return;
     const byUser = new Map<number, WebNotificationMessage['event'][]>();
-    for (const m of msgs) byUser.set(m.userId, [...(byUser.get(m.userId) ?? []), m.event]);
+    // each with the address of where it happened (offline geocoder), for the alert
+    for (const m of msgs) byUser.set(m.userId, [...(byUser.get(m.userId) ?? []), addressedEvent(this.deps.geocoder, m.event)]);
     for (const c of this.clients) {
       const mine = byUser.get(c.viewer.userId)?.filter((e) => canSee(c.viewer, e.deviceId, this.directory.get(e.deviceId)));
       if (mine?.length) this.send(c, JSON.stringify({ events: mine } satisfies SocketMessage), 'events');

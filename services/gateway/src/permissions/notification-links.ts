@@ -8,13 +8,13 @@ import { AppError, IDENTITY_HEADER, signIdentity, type Identity, type InternalKe
  * one copy. ops-api's 4xx answers pass through as they are; no answer is 503.
  */
 export function notificationLinksClient(opts: { baseUrl: () => string | undefined; keys: InternalKeys }) {
-  async function call(method: 'GET' | 'POST' | 'DELETE', who: Identity, query: string, body?: unknown): Promise<unknown> {
+  async function call(method: 'GET' | 'POST' | 'DELETE', who: Identity, query: string, body?: unknown, path = '/notifications/links'): Promise<unknown> {
     const base = opts.baseUrl();
     if (!base) throw new AppError('UNAVAILABLE', 'Notification links are kept by ops-api, whose URL is not configured', undefined, true);
     const token = await signIdentity(who, opts.keys, 'ops-api');
     let res: Response;
     try {
-      res = await fetch(new URL(`/api/notifications/links${query}`, base), {
+      res = await fetch(new URL(`/api${path}${query}`, base), {
         method,
         headers: { [IDENTITY_HEADER]: token, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
         body: body === undefined ? undefined : JSON.stringify(body),
@@ -30,13 +30,14 @@ export function notificationLinksClient(opts: { baseUrl: () => string | undefine
     if (res.status < 500 && e?.code && Object.hasOwn(ErrorCatalogue, e.code)) throw new AppError(e.code as ErrorCode, e.message ?? 'refused', e.details);
     throw new AppError('UNAVAILABLE', `ops-api answered ${res.status} to a notification link`, undefined, true);
   }
+  // `path`: where ops-api keeps these links (contracts opsLinkPath: a notification rule's, a scheduled report's)
   return {
-    list: async (q: Record<string, number | undefined>, who: Identity): Promise<Permission[]> => {
+    list: async (q: Record<string, number | undefined>, who: Identity, path?: string): Promise<Permission[]> => {
       const params = new URLSearchParams(Object.entries(q).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)] as [string, string]));
-      return (await call('GET', who, `?${params}`)) as Permission[];
+      return (await call('GET', who, `?${params}`, undefined, path)) as Permission[];
     },
-    link: async (links: readonly Permission[], who: Identity): Promise<void> => void (await call('POST', who, '', links)),
-    unlink: async (links: readonly Permission[], who: Identity): Promise<void> => void (await call('DELETE', who, '', links)),
+    link: async (links: readonly Permission[], who: Identity, path?: string): Promise<void> => void (await call('POST', who, '', links, path)),
+    unlink: async (links: readonly Permission[], who: Identity, path?: string): Promise<void> => void (await call('DELETE', who, '', links, path)),
   };
 }
 export type NotificationLinksClient = ReturnType<typeof notificationLinksClient>;

@@ -1,4 +1,4 @@
-import { isNotificationLink, permissionKeys, permissionPairOf, type Permission } from '@corridor/contracts';
+import { opsLinkPath, permissionKeys, permissionPairOf, type Permission } from '@corridor/contracts';
 import { AppError, isAdmin, notFound, type Identity, type Orm } from '@corridor/platform';
 import { audit, type AuditActor } from '../audit/audit';
 import type { PermissionRow } from '../db/schema';
@@ -44,9 +44,9 @@ const isUniqueViolation = (err: unknown): boolean => {
 
 const keysOf = (p: Ids): string[] => permissionKeys.filter((k) => p[k] !== undefined);
 
-/** Only administrators link users, devices, groups and geofences; a rule's writers link notification rules. */
+/** Only administrators link users, devices, groups and geofences; a rule's or a report's writers link those (kept by ops-api). */
 function checkMayLink(keys: readonly string[], who: Identity): void {
-  if (!isNotificationLink(keys) && !isAdmin(who)) throw new AppError('FORBIDDEN', 'Only administrators make links other than a notification rule\'s (notificationId)');
+  if (!opsLinkPath(keys) && !isAdmin(who)) throw new AppError('FORBIDDEN', 'Only administrators make links other than a notification rule\'s (notificationId) or a scheduled report\'s (reportId)');
 }
 
 /**
@@ -59,11 +59,11 @@ function authorizeLinks(who: Identity, links: readonly Ids[], read = false): voi
   for (const p of links) checkMayLink(keysOf(p), who);
 }
 
-/** A bulk body is either all notification links (ops-api's) or none: one transaction cannot span both services. */
-function bulkKind(ps: readonly Permission[]): 'notification' | 'gateway' {
-  const n = ps.filter((p) => isNotificationLink(keysOf(p))).length;
-  if (n && n !== ps.length) throw new AppError('VALIDATION_FAILED', 'Links with notificationId are kept by ops-api: send them in a bulk request of their own');
-  return n ? 'notification' : 'gateway';
+/** Where a bulk body's links are kept: all in the gateway, or all in one place of ops-api (one transaction cannot span two). */
+function bulkKind(ps: readonly Permission[]): string | undefined {
+  const paths = new Set(ps.map((p) => opsLinkPath(keysOf(p))));
+  if (paths.size > 1) throw new AppError('VALIDATION_FAILED', 'Links with notificationId or reportId are kept by ops-api, each kind apart: send them in a bulk request of their own');
+  return [...paths][0];
 }
 
 /**
@@ -77,7 +77,8 @@ export function permissionsService(deps: { db: Orm; repo: PermissionsRepository;
     async list(q: Ids & { limit: number; offset: number }, who: Identity): Promise<Permission[]> {
       const keys = keysOf(q);
       authorizeLinks(who, [q], true);
-      if (isNotificationLink(keys)) return deps.notificationLinks.list(q, who);
+      const ops = opsLinkPath(keys);
+      if (ops) return deps.notificationLinks.list(q, who, ops);
       const link = linkOf(Object.fromEntries(permissionKeys.filter((k) => q[k] !== undefined).map((k) => [k, q[k] || 1])));
       const rows = await repo.list({
         ownerType: link.ownerType, ownerId: q[link.ownerType] || undefined,
@@ -88,7 +89,8 @@ export function permissionsService(deps: { db: Orm; repo: PermissionsRepository;
     },
     async link(p: Permission, actor: AuditActor, who: Identity): Promise<void> {
       authorizeLinks(who, [p]);
-      if (isNotificationLink(keysOf(p))) return deps.notificationLinks.link([p], who);
+      const ops = opsLinkPath(keysOf(p));
+      if (ops) return deps.notificationLinks.link([p], who, ops);
       const l = linkOf(p);
       if (l.ownerType === 'userId' && !(await deps.users.get(l.ownerId))) throw notFound('User', l.ownerId);
       try {
@@ -103,7 +105,8 @@ export function permissionsService(deps: { db: Orm; repo: PermissionsRepository;
     },
     async unlink(p: Permission, actor: AuditActor, who: Identity): Promise<void> {
       authorizeLinks(who, [p]);
-      if (isNotificationLink(keysOf(p))) return deps.notificationLinks.unlink([p], who);
+      const ops = opsLinkPath(keysOf(p));
+      if (ops) return deps.notificationLinks.unlink([p], who, ops);
       const l = linkOf(p);
       await db.transaction(async (tx) => {
         const r = await repo.delete(l, tx);
@@ -114,7 +117,8 @@ export function permissionsService(deps: { db: Orm; repo: PermissionsRepository;
     /** POST /permissions/bulk: every link or none (one transaction); each link audited. */
     async linkMany(ps: readonly Permission[], actor: AuditActor, who: Identity): Promise<void> {
       authorizeLinks(who, ps);
-      if (bulkKind(ps) === 'notification') return deps.notificationLinks.link(ps, who);
+      const ops = bulkKind(ps);
+      if (ops) return deps.notificationLinks.link(ps, who, ops);
       const links = bulkLinks(ps);
       await db.transaction(async (tx) => {
         const owners = [...new Set(links.filter((l) => l.ownerType === 'userId').map((l) => l.ownerId))];
@@ -133,7 +137,8 @@ export function permissionsService(deps: { db: Orm; repo: PermissionsRepository;
     /** DELETE /permissions/bulk: every link or none; an absent one is 404 naming it. */
     async unlinkMany(ps: readonly Permission[], actor: AuditActor, who: Identity): Promise<void> {
       authorizeLinks(who, ps);
-      if (bulkKind(ps) === 'notification') return deps.notificationLinks.unlink(ps, who);
+      const ops = bulkKind(ps);
+      if (ops) return deps.notificationLinks.unlink(ps, who, ops);
       const links = bulkLinks(ps);
       await db.transaction(async (tx) => {
         const removed = await repo.deleteExisting(links, tx);

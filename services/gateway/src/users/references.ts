@@ -11,7 +11,7 @@ import type { UsersRepository } from './repository';
  * /users/{id}). Devices, groups and geofences are other services' and appear only in /permissions:
  * devices (from the device registry in the shared cache or the live feed's directory) and groups
  * (from the list ops-api publishes) of the caller's company, any for staff; geofences and
- * notification rules asked of their owner (geofence service, ops-api) with the caller's identity. A
+ * notification rules and scheduled reports asked of their owner (geofence service, ops-api) with the caller's identity. A
  * dispatcher may then make only a notification rule's links (403 after these checks). Companies: a company caller its
  * own, staff any.
  */
@@ -28,6 +28,9 @@ export function gatewayReferenceChecks(
     group: publishedOwnersCheck(deps.cache, cacheKeys.groups(), { shared: false, what: 'groups' }),
     notificationRule: remoteReferenceCheck({
       baseUrl: () => deps.opsApiUrl, path: (id) => `/notifications/${id}`, keys: deps.keys, audience: 'ops-api', owner: 'ops-api',
+    }),
+    report: remoteReferenceCheck({
+      baseUrl: () => deps.opsApiUrl, path: (id) => `/reports/${id}`, keys: deps.keys, audience: 'ops-api', owner: 'ops-api',
     }),
     geofence: remoteReferenceCheck({
       baseUrl: () => deps.geofenceUrl, path: (id) => `/geofences/${id}`, keys: deps.keys, audience: 'geofence', owner: 'The geofence service',

@@ -100,7 +100,7 @@ export function usersService(deps: {
       if (!isAdmin && caller.userId !== id) throw notFound('User', id);
       const before = await repo.get(id);
       if (!before) throw notFound('User', id);
-      const values = userValues(input);
+      const values = userValues(input, before);
       if (!isAdmin) {
         const changed = privilegedChanges(before, values);
         if (changed.length) throw new AppError('FORBIDDEN', `Only an administrator may change ${changed.join(', ')}`, { fields: changed });

@@ -1,6 +1,7 @@
 import type { Journey, JourneyFlag, JourneyFlagReview, JourneyFlagType, JourneyStatus } from '@corridor/contracts';
 import type { FlagRow, JourneyRow, RouteRow } from '../db/schema';
 import type { JourneyRef } from '../events/journey-events';
+import { offlineGeocoder } from '@corridor/geodata/reverse-geocoder';
 
 /** The journey lifecycle: planned → active → completed, and planned or active → cancelled. */
 export const NEXT_STATES: Record<JourneyStatus, JourneyStatus[]> = {
@@ -58,6 +59,15 @@ export function toJourney(row: JourneyRow, route: Pick<RouteRow, 'name' | 'count
   };
 }
 
+/** A flag's place in words, from the offline geocoder (microseconds; a flag list or a journey's flags are short). */
+const flagAddress = (latitude: number, longitude: number): string => {
+  try {
+    return offlineGeocoder().reverse(latitude, longitude).address;
+  } catch {
+    return `${latitude}, ${longitude}`; // a stored position out of range: say what it is
+  }
+};
+
 export function toFlag(row: FlagRow): JourneyFlag {
   return {
     id: row.id,
@@ -68,6 +78,7 @@ export function toFlag(row: FlagRow): JourneyFlag {
     clearedAt: iso(row.clearedAt),
     latitude: row.latitude,
     longitude: row.longitude,
+    address: flagAddress(row.latitude, row.longitude),
     distanceM: row.distanceM,
     details: row.details,
     escalated: row.escalated,

@@ -1,6 +1,6 @@
 import { notificationRulesEndpoints, trackingWriters } from '@corridor/contracts';
 import { checkAccess, registerEndpoint, type App } from '@corridor/platform';
-import { actorOf, resourceRoutes } from '../resources/routes';
+import { actorOf, linkRoutes, resourceRoutes } from '../resources/routes';
 import type { DirectSend } from './direct-send';
 import type { NotificationLinks } from './links';
 import type { NotificationRulesService } from './service';
@@ -20,13 +20,5 @@ export function notificationRuleRoutes(app: App, svc: NotificationRulesService, 
   });
   registerEndpoint(app, testChannel, async (req) => direct.testCaller(actorOf(req), req.params.notificator));
   registerEndpoint(app, send, async (req) => direct.announce(actorOf(req), req.params.notificator, req.query.userId ?? [], req.body));
-  registerEndpoint(app, linksList, async (req) => (await links.list(req.query, req.identity!)) as never);
-  registerEndpoint(app, linksCreate, async (req, reply) => {
-    await links.link(req.body, actorOf(req));
-    return reply.code(204).send();
-  });
-  registerEndpoint(app, linksDelete, async (req, reply) => {
-    await links.unlink(req.body, actorOf(req));
-    return reply.code(204).send();
-  });
+  linkRoutes(app, [linksList, linksCreate, linksDelete], links);
 }

@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import { GPX_MEDIA_TYPE, KML_MEDIA_TYPE, positionsEndpoints } from '@corridor/contracts';
-import { AppError, companyScope, registerEndpoint, type Analytics, type App, type Orm } from '@corridor/platform';
+import { AppError, companyScope, registerEndpoint, type Analytics, type App, type Geocoder, type Orm } from '@corridor/platform';
 import { queryAttributeKeys, queryGeofenceVisits } from '@corridor/platform/clickhouse/position-export';
 import { streamRouteRows } from '@corridor/platform/clickhouse/report-positions';
 import type { DevicesRepository } from '../devices/repository';
@@ -21,6 +21,7 @@ export interface PositionExportDeps extends PositionDeleteDeps {
   reports: ReportSettings;
   db: Orm;
   analytics: Analytics;
+  geocoder: Geocoder;
 }
 
 /** Aborts when the connection closes before the answer was sent in full. */
@@ -45,7 +46,7 @@ export function positionExporter(deps: PositionExportDeps) {
     const source = { deviceIds: [device.id], ...period, signal };
     const inside = q.geofenceId === undefined ? undefined : await visits({ deviceId: device.id, geofenceId: q.geofenceId, ...period }, signal);
     const batches = inside ? within(rows(source), inside) : rows(source);
-    const body = format === 'csv' ? positionsCsv(batches, await keys({ deviceId: device.id, ...period }, signal))
+    const body = format === 'csv' ? positionsCsv(batches, await keys({ deviceId: device.id, ...period }, signal), deps.geocoder.offline)
       : format === 'gpx' ? positionsGpx(batches, device.name) : positionsKml(batches, device.name, period);
     const day = (d: Date) => d.toISOString().slice(0, 10);
     return reply

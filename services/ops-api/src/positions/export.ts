@@ -26,8 +26,9 @@ const asAttributes: [key: string, index: number][] = [
  * CSV: Traccar's columns (id, deviceId, protocol, serverTime, deviceTime, fixTime, valid, latitude,
  * longitude, altitude, speed, course, address, accuracy), the stored fields Traccar keeps as
  * attributes, then one column per attribute key of the period (`attributeKeys`, read beforehand).
+ * The address is the offline geocoder's (`addressOf`).
  */
-export function positionsCsv(batches: AsyncIterable<RouteRow[]>, attributeKeys: string[]): Readable {
+export function positionsCsv(batches: AsyncIterable<RouteRow[]>, attributeKeys: string[], addressOf: (latitude: number, longitude: number) => string | null): Readable {
   const time = [isoTimeFormatter(), isoTimeFormatter(), isoTimeFormatter()];
   const col = (key: string, kind: Column<CsvRow>['kind'], get: (r: RouteRow) => unknown): Column<CsvRow> => ({ key, label: key, kind, get: (x) => get(x.r) });
   const own = new Set(asAttributes.map(([k]) => k));
@@ -44,7 +45,7 @@ export function positionsCsv(batches: AsyncIterable<RouteRow[]>, attributeKeys: 
     col('altitude', 'number', (r) => r[12]),
     col('speed', 'number', (r) => r[10]),
     col('course', 'number', (r) => r[11]),
-    col('address', 'text', () => null),
+    col('address', 'text', (r) => addressOf(r[8], r[9])),
     col('accuracy', 'number', (r) => r[13]),
     ...asAttributes.map(([key, i]) => col(key, 'text', (r) => r[i])),
     ...attributeKeys.filter((k) => !own.has(k)).map((key): Column<CsvRow> => ({ key, label: key, kind: 'text', get: (x) => x.attrs[key] })),

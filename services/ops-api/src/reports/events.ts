@@ -25,6 +25,7 @@ export function eventsTable(deviceNames: ReadonlyMap<number, string>): ReportTab
       { key: 'alarm', label: 'Alarm', kind: 'text', get: (e) => (typeof e.attributes['alarm'] === 'string' ? e.attributes['alarm'] : null) },
       field('latitude', 'Latitude', 'number'),
       field('longitude', 'Longitude', 'number'),
+      field('address', 'Address', 'text'),
       field('geofenceId', 'Geofence', 'integer'),
       field('journeyId', 'Journey', 'text'),
       field('positionId', 'Position', 'integer'),

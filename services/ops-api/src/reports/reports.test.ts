@@ -13,6 +13,7 @@ import { build, type OpsApiService } from '../app';
 import { groups } from '../db/schema';
 import { defaultReportSettings } from './settings';
 import { buildTrack, trackPositions, type Segment } from './synthetic-track';
+import { offlineGeocoder } from '@corridor/geodata/reverse-geocoder';
 
 let adapters: TestAdapters;
 let svc: OpsApiService;
@@ -80,6 +81,23 @@ describe('GET /reports/trips and /reports/stops', () => {
     expect(stops.map((s) => [s.startTime, s.endTime, s.engineHours])).toEqual([[at(7410), at(10800), 390_000], [at(21810), at(27000), 390_000]]);
   });
 
+  it('fills the start and end address of each trip and the address of each stop (the offline geocoder)', async () => {
+    const addressOf = (latitude: number, longitude: number) => offlineGeocoder().reverse(latitude, longitude).address;
+    const trips = await json(ReportTrip, testUsers.officer, `trips?deviceId=${ids.a1}&${period}`);
+    // the day starts at Nairobi's centre (36.82 E, 1.29 S: 0.8 km from GeoNames' point) and drives on
+    expect(trips[0]!.startAddress).toBe('Nairobi, KE');
+    for (const t of trips) {
+      expect(t.startAddress).toBe(addressOf(t.startLat, t.startLon));
+      expect(t.endAddress).toBe(addressOf(t.endLat, t.endLon));
+      expect(t.endAddress).toMatch(/^\d+ km (N|NE|E|SE|S|SW|W|NW) of .+, [A-Z]{2}$/);
+    }
+    const stops = await json(ReportStop, testUsers.officer, `stops?deviceId=${ids.a1}&${period}`);
+    expect(stops.map((x) => x.address)).toEqual(stops.map((x) => addressOf(x.latitude, x.longitude)));
+    expect(stops.map((x) => x.address)).toEqual(trips.slice(0, 2).map((t) => t.endAddress));
+    const csv = parse((await get(testUsers.officer, `trips?deviceId=${ids.a1}&${period}`, { accept: 'text/csv' })).body, { columns: true }) as Record<string, string>[];
+    expect(csv.map((r) => [r.startAddress, r.endAddress])).toEqual(trips.map((t) => [t.startAddress, t.endAddress]));
+  });
+
   it('takes threshold overrides per request (old logic here)', async () => {
     const trips = await json(ReportTrip, testUsers.officer, `trips?deviceId=${ids.a1}&${period}&newLogic=false`);
     expect(trips.map((t) => t.endTime)).toEqual([at(7200), at(21600), at(34170)]);
@@ -132,6 +150,25 @@ describe('GET /reports/trips and /reports/stops', () => {
     const sheet = wb.getWorksheet('stops')!;
     expect(sheet.rowCount).toBe(3);
     expect((sheet.getRow(2).getCell(3).value as Date).toISOString()).toBe(at(7410));
+  });
+
+  it("answers Traccar's path form /reports/{type}/xlsx with the same workbook, whatever Accept says", async () => {
+    for (const type of ['route', 'events', 'summary', 'trips', 'stops']) {
+      const res = await get(testUsers.officer, `${type}/xlsx?deviceId=${ids.a1}&${period}`, { accept: 'application/json' });
+      expect(res.statusCode, `${type}: ${res.body.slice(0, 200)}`).toBe(200);
+      expect(res.headers['content-type']).toBe(XLSX_MEDIA_TYPE);
+      const wb = new ExcelJS.Workbook();
+      await wb.xlsx.load(res.rawPayload as never);
+      expect(wb.getWorksheet(type), type).toBeDefined();
+    }
+    const path = await get(testUsers.officer, `stops/xlsx?deviceId=${ids.a1}&${period}`);
+    const param = await get(testUsers.officer, `stops?deviceId=${ids.a1}&${period}&format=xlsx`);
+    const rows = async (b: Buffer) => {
+      const wb = new ExcelJS.Workbook();
+      await wb.xlsx.load(b as never);
+      return wb.getWorksheet('stops')!.getSheetValues().map((r) => JSON.stringify(r));
+    };
+    expect(await rows(path.rawPayload)).toEqual(await rows(param.rawPayload));
   });
 });
 

@@ -14,7 +14,10 @@ import { summaryTable } from './summary';
 import { tripsTable } from './trips';
 
 const [routeEndpoint, eventsEndpoint, summaryEndpoint, tripsEndpoint, stopsEndpoint, geofencesEndpoint, combinedEndpoint,
-  routeMail, eventsMail, summaryMail, tripsMail, stopsMail] = reportsEndpoints;
+  routeMail, eventsMail, summaryMail, tripsMail, stopsMail, routeXlsx, eventsXlsx, summaryXlsx, tripsXlsx, stopsXlsx] = reportsEndpoints;
+
+/** The request of a /reports/{type}/xlsx path: the report's query with format xlsx. */
+const asXlsx = <R extends Asked>(req: R): R => ({ identity: req.identity, headers: req.headers, query: { ...req.query, format: 'xlsx', mail: false } }) as R;
 
 interface Asked {
   headers: { accept?: string };
@@ -82,6 +85,11 @@ export function reportRoutes(app: App, reports: ReportsService, mailer?: ReportM
   registerEndpoint(app, tripsMail, (req, reply) => trips(req, reply, true));
   registerEndpoint(app, stopsEndpoint, (req, reply) => stops(req, reply));
   registerEndpoint(app, stopsMail, (req, reply) => stops(req, reply, true));
+  registerEndpoint(app, routeXlsx, (req, reply) => route(asXlsx(req), reply));
+  registerEndpoint(app, eventsXlsx, (req, reply) => events(asXlsx(req), reply));
+  registerEndpoint(app, summaryXlsx, (req, reply) => summary(asXlsx(req), reply));
+  registerEndpoint(app, tripsXlsx, (req, reply) => trips(asXlsx(req), reply));
+  registerEndpoint(app, stopsXlsx, (req, reply) => stops(asXlsx(req), reply));
   registerEndpoint(app, geofencesEndpoint, async (req, reply) =>
     send(req, reply, await reports.geofences(req.query, companyScope(req.identity!), readFor(req, reply)), geofencesTable, mailer));
   registerEndpoint(app, combinedEndpoint, async (req, reply) => {

@@ -3,7 +3,7 @@ import type {
   CombinedReportItem, Event, ReportCombinedQuery, ReportEventsQuery, ReportGeofence, ReportGeofencesQuery, ReportRouteQuery,
   ReportStop, ReportSummary, ReportSummaryQuery, ReportTrip, ReportTripsQuery,
 } from '@corridor/contracts';
-import { queryPositionsById, type Analytics, type Orm } from '@corridor/platform';
+import { addressedEvent, addressedPosition, queryPositionsById, type Analytics, type Geocoder, type Orm } from '@corridor/platform';
 import { queryFixesAt, queryStoredAt, streamReportFixes, streamRouteRows, type FixKey, type ReportFixRow, type RouteRow } from '@corridor/platform/clickhouse/report-positions';
 import { streamTracks } from '@corridor/platform/clickhouse/report-track';
 import { streamMotionRuns } from '@corridor/platform/clickhouse/report-motion-runs';
@@ -27,12 +27,16 @@ import { resolveThresholds } from './thresholds';
 import { motionRunItems, runsAnswer, runThresholds } from './motion-runs';
 import { stillRunSpan, trackRuns } from './track-runs';
 import { tripItem, tripsRun } from './trips';
+import { mapped, stopAddresses, tripAddresses } from './addresses';
+import type { AddressedRouteRow } from './route';
 
 export interface ReportsDeps {
   analytics: Analytics;
   db: Orm;
   devices: DevicesRepository;
   settings: ReportSettings;
+  /** Trips' and stops' addresses (and the offline ones of events, route rows and combined positions). */
+  geocoder: Geocoder;
 }
 
 /** A report ready to send: what it covers and its items, batch by batch as they are computed. */
@@ -61,7 +65,10 @@ export function reportsService(deps: ReportsDeps) {
   const events = streamEvents(deps.analytics);
   const summaryParts = streamSummaryParts(deps.analytics);
   const nameDrivers = driverNamer(deps.db);
-  const positionsById = queryPositionsById(deps.analytics);
+  const byIds = queryPositionsById(deps.analytics);
+  const positionsById = async (ids: number[]) => (await byIds(ids)).map((p) => addressedPosition(deps.geocoder, p));
+  const addTripAddresses = tripAddresses(deps.geocoder);
+  const addStopAddresses = stopAddresses(deps.geocoder);
 
   async function prepare(q: Base, scope: number | undefined, signal: AbortSignal | undefined) {
     const period = reportPeriod(q, deps.settings.maxPeriodDays);
@@ -98,26 +105,32 @@ export function reportsService(deps: ReportsDeps) {
   }
 
   return {
-    async route(q: z.output<typeof ReportRouteQuery>, scope: number | undefined, signal?: AbortSignal): Promise<Report<RouteRow>> {
+    async route(q: z.output<typeof ReportRouteQuery>, scope: number | undefined, signal?: AbortSignal): Promise<Report<AddressedRouteRow>> {
       const { period, devices, source } = await prepare(q, scope, signal);
-      return { devices, period, batches: routeRows(source) };
+      // the row is fresh from the read: its address is appended in place, no copy per position
+      const addressed = (r: RouteRow): AddressedRouteRow => {
+        (r as unknown as AddressedRouteRow)[24] = deps.geocoder.offline(r[8], r[9]);
+        return r as unknown as AddressedRouteRow;
+      };
+      return { devices, period, batches: mapped(routeRows(source), addressed) };
     },
 
     async events(q: z.output<typeof ReportEventsQuery>, scope: number | undefined, signal?: AbortSignal): Promise<Report<Event>> {
       const { period, devices, source } = await prepare(q, scope, signal);
-      return { devices, period, batches: apiEvents(events({ ...source, types: eventTypesFilter(q.type), alarms: q.alarm })) };
+      const batches = apiEvents(events({ ...source, types: eventTypesFilter(q.type), alarms: q.alarm }));
+      return { devices, period, batches: mapped(batches, (e) => addressedEvent(deps.geocoder, e)) };
     },
 
     async trips(q: z.output<typeof ReportTripsQuery>, scope: number | undefined, signal?: AbortSignal): Promise<Report<ReportTrip>> {
       const { period, devices, byId, source } = await prepare(q, scope, signal);
       const runs = intervalItems('trips', q, devices, source, (id, t) => tripsRun(byId.get(id)!, t), (id, iv, t) => tripItem(byId.get(id)!, iv, t));
-      return { devices, period, batches: nameDrivers(runs) };
+      return { devices, period, batches: addTripAddresses(nameDrivers(runs)) };
     },
 
     async stops(q: z.output<typeof ReportTripsQuery>, scope: number | undefined, signal?: AbortSignal): Promise<Report<ReportStop>> {
       const { period, devices, byId, source } = await prepare(q, scope, signal);
       const batches = intervalItems('stops', q, devices, source, (id, t) => stopsRun(byId.get(id)!, t), (id, iv, t) => stopItem(byId.get(id)!, iv, t));
-      return { devices, period, batches };
+      return { devices, period, batches: addStopAddresses(batches) };
     },
 
     async geofences(q: z.output<typeof ReportGeofencesQuery>, scope: number | undefined, signal?: AbortSignal): Promise<Report<ReportGeofence>> {

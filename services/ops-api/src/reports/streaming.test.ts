@@ -9,6 +9,10 @@ import { createTestAdapters, primaryKind, type TestAdapters } from '@corridor/pl
 import { build, type OpsApiService } from '../app';
 import { defaultReportSettings } from './settings';
 import { eventually } from '@corridor/platform/testing/eventually';
+import { offlineGeocoder } from '@corridor/geodata/reverse-geocoder';
+
+/** The address the reports give a point (the gazetteer's, hand-checked in packages/geodata). */
+const addressOf = (latitude: number | null, longitude: number | null) => (latitude === null || longitude === null ? null : offlineGeocoder().reverse(latitude, longitude).address);
 
 /**
  * The reports stream: served over real HTTP (inject would buffer the whole body) from ClickHouse
@@ -98,22 +102,23 @@ afterAll(async () => {
   await adapters?.close();
 });
 
-describe('report output is the stored data, field for field', () => {
+describe('report output is the stored data, field for field, with the addresses of the points', () => {
   it('route JSON is exactly the JSON of the stored positions as PositionMessage (the zod-parsed read)', async () => {
     const res = await get(`route?deviceId=${odd}&${period}`);
     expect(res.statusCode).toBe(200);
     const expected = await queryPositionHistory(adapters.analytics)({ deviceIds: [odd], from: new Date(T0), to: new Date(END), limit: 100 });
     expect(expected).toHaveLength(3);
     expect(expected[1]!.speed).toBe(9.5);
-    expect(await res.body.text()).toBe(JSON.stringify(expected));
+    expect(await res.body.text()).toBe(JSON.stringify(expected.map((p) => ({ ...p, address: addressOf(p.latitude, p.longitude) }))));
   });
 
   it('route CSV is what csv-stringify writes for those positions', async () => {
     const res = await get(`route?deviceId=${odd}&${period}&format=csv`);
     const positions = await queryPositionHistory(adapters.analytics)({ deviceIds: [odd], from: new Date(T0), to: new Date(END), limit: 100 });
-    const keys = ['deviceId', 'deviceName', 'fixTime', 'latitude', 'longitude', 'speed', 'course', 'altitude', 'valid', 'satellites', 'hdop', 'ignition',
+    const keys = ['deviceId', 'deviceName', 'fixTime', 'latitude', 'longitude', 'address', 'speed', 'course', 'altitude', 'valid', 'satellites', 'hdop', 'ignition',
       'odometer', 'power', 'battery', 'alarm', 'protocol', 'serverTime', 'id', 'attributes'] as const;
-    const record = (p: PositionMessage) => keys.map((k) => (k === 'deviceName' ? 'Odd, "quoted" truck' : k === 'attributes' ? JSON.stringify(p.attributes) : p[k]));
+    const record = (p: PositionMessage) => keys.map((k) => (k === 'deviceName' ? 'Odd, "quoted" truck' : k === 'attributes' ? JSON.stringify(p.attributes)
+      : k === 'address' ? addressOf(p.latitude, p.longitude) : p[k]));
     expect(await res.body.text()).toBe(stringify(positions.map(record), { header: true, columns: [...keys], cast: { boolean: (v) => (v ? 'true' : 'false') } }));
   });
 
@@ -126,14 +131,16 @@ describe('report output is the stored data, field for field', () => {
     const row = (sheet.getRow(3).values as unknown[]).slice(1);
     expect(row[0]).toBe(odd);
     expect((row[2] as Date).toISOString()).toBe(new Date(T0 + 10_000).toISOString());
-    expect(row[5]).toBe(9.5);
-    expect(JSON.parse(row[19] as string)).toEqual({ note: 'line\nbreak, "quoted"', 'ünï': 'Mombasa–Malaba', flag: false, none: null, '7': 1.5e-7 });
+    expect(row[5]).toBe(addressOf(-1.29209, 36.821913));
+    expect(row[6]).toBe(9.5);
+    expect(JSON.parse(row[20] as string)).toEqual({ note: 'line\nbreak, "quoted"', 'ünï': 'Mombasa–Malaba', flag: false, none: null, '7': 1.5e-7 });
   });
 
   it("events JSON is exactly the JSON of the stored events in the API's (Traccar's) shape", async () => {
     const res = await get(`events?deviceId=${odd}&${period}`);
     const expected = await queryEvents(adapters.analytics)({ deviceIds: [odd], from: new Date(T0), to: new Date(END), limit: 100 });
-    expect(await res.body.text()).toBe(JSON.stringify(expected.map((e) => toApiEvent(e))));
+    expect(expected.map((e) => e.latitude)).toEqual([null, -1.3]);
+    expect(await res.body.text()).toBe(JSON.stringify(expected.map((e) => ({ ...toApiEvent(e), address: addressOf(e.latitude, e.longitude) }))));
   });
 });
 

@@ -29,3 +29,26 @@ export function resourceRoutes<E extends Five>(
     return reply.code(204).send();
   }) as never);
 }
+
+/** The three endpoints of links kept in an entry's own fields (list, link, unlink), as ops-api's /…/links. */
+type LinkTriple = readonly [EndpointDef, EndpointDef, EndpointDef];
+export interface EntryLinks<L, Q> {
+  list(q: Q, who: Actor['identity']): Promise<L[]>;
+  link(links: readonly L[], actor: Actor): Promise<void>;
+  unlink(links: readonly L[], actor: Actor): Promise<void>;
+}
+
+/** Registers GET/POST/DELETE of an entry kind's links (Traccar permissions the gateway forwards to ops-api). */
+export function linkRoutes<L, Q>(app: App, [list, create, remove]: LinkTriple, links: EntryLinks<L, Q>): void {
+  type R = { identity?: Actor['identity']; id: string; query: Q; body: L[] };
+  type Reply = { code(n: number): { send(): unknown } };
+  registerEndpoint(app, list, (async (req: R) => links.list(req.query, req.identity!)) as never);
+  registerEndpoint(app, create, (async (req: R, reply: Reply) => {
+    await links.link(req.body, actorOf(req));
+    return reply.code(204).send();
+  }) as never);
+  registerEndpoint(app, remove, (async (req: R, reply: Reply) => {
+    await links.unlink(req.body, actorOf(req));
+    return reply.code(204).send();
+  }) as never);
+}

@@ -143,6 +143,7 @@ export function scheduledReportRunner(deps: ScheduledReportRunnerDeps) {
     const byId = new Map(cals.map((c) => [c.id, c]));
     let runs = retaken;
     for (const row of rows) {
+      if (!row.deviceIds.length && !row.groupIds.length) continue; // saved, not linked yet: nothing to run
       const cal = byId.get(row.calendarId);
       const schedule = cal && scheduleOf(cal);
       if (!schedule) continue;

@@ -1,5 +1,5 @@
 import { and, desc, eq, inArray, type SQL } from 'drizzle-orm';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { ScheduledReport, ScheduledReportInput, ScheduledReportRun, ScheduledReportRunsQuery, ScheduledReportsQuery } from '@corridor/contracts';
 import type { Identity, Orm } from '@corridor/platform';
 import { scheduledReportRuns, scheduledReports, type ScheduledReportRow, type ScheduledReportRunRow } from '../db/schema';
@@ -26,13 +26,14 @@ export function scheduledReportsService(db: Orm) {
     name: 'Scheduled report', entityType: 'scheduled_report', table: scheduledReports, company: scheduledReports.companyId, shared: false,
     keywordColumns: [scheduledReports.description],
     toEntity: toScheduledReport,
-    toValues: (i, companyId) => ({
+    // no recipients (a Traccar client): the user who saves it, as Traccar mails a report to its owner
+    toValues: (i, companyId, actor) => ({
       type: i.type, description: i.description, calendarId: i.calendarId, deviceIds: [...new Set(i.deviceIds)], groupIds: [...new Set(i.groupIds)],
-      recipients: i.recipients, format: i.format, companyId, attributes: i.attributes,
+      recipients: i.recipients.length ? i.recipients : [actor.identity.email], format: i.format, companyId, attributes: i.attributes,
     }),
-    async validate(i) {
-      if (!i.deviceIds.length && !i.groupIds.length) {
-        throw invalidField('deviceIds', 'a scheduled report needs deviceIds or groupIds');
+    async validate(i, _companyId, actor) {
+      if (!i.recipients.length && !z.email().safeParse(actor.identity.email).success) {
+        throw invalidField('recipients', 'name the recipients: your account has no email address to mail the report to');
       }
     },
   });

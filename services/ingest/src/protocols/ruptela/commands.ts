@@ -40,7 +40,7 @@ export function encodeRuptelaCommand(cmd: { type: string; attributes?: Record<st
     case 'setOdometer': {
       const data = Buffer.alloc(4);
       data.writeUInt32BE(integer(attrs.data, 'attributes.data'), 0);
-      return encodeRuptela(106, data);
+      return encodeRuptela(100 + RUPTELA_MSG.setOdometer, data);
     }
     default:
       throw new DecodeError('unsupported_command', `ruptela: command ${cmd.type} is not supported`);

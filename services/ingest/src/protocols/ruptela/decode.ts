@@ -11,20 +11,25 @@ import { decodeRuptelaRecords } from './records';
  * - 15 identification → login, ack `115, 01`; 16 heartbeat → ack `116, 01`;
  * - 9 diagnostic trouble codes → positions carrying `dtcs` (`archive` when stored), ack `109, 01`;
  * - 2 configuration, 3 version, 4 firmware, 7 SMS-via-GPRS replies → command result (the text);
- *   17 set-IO reply → command result (its status byte);
- * - anything else (files, driver registration, ...) → refused: message type not supported.
+ *   5 set-connection, 6 set-odometer and 17 set-IO replies → command result (the status byte);
+ * - 37 files (photo transfer) → refused: file transfer not supported (not acknowledged, as the
+ *   other protocols' photo transfers);
+ * - anything else → refused: message type not supported.
  */
 export const RUPTELA_MSG = {
   records: 1,
   configuration: 2,
   version: 3,
   firmware: 4,
+  setConnection: 5,
+  setOdometer: 6,
   smsResponse: 7,
   smsViaGprs: 8,
   dtcs: 9,
   identification: 15,
   heartbeat: 16,
   setIo: 17,
+  files: 37,
   extendedRecords: 68,
 } as const;
 const TEXT_REPLIES = new Set<number>([RUPTELA_MSG.configuration, RUPTELA_MSG.version, RUPTELA_MSG.firmware, RUPTELA_MSG.smsResponse]);
@@ -44,6 +49,7 @@ function records(base: Base, data: Buffer, extended: boolean, imei: string): Dec
   const result: DecodeResult = { ...base, kind: events.length ? 'alarm' : r.positions.length ? 'position' : 'state', positions: r.positions, ack: encodeRuptelaAck(RUPTELA_MSG.records) };
   if (events.length) result.events = events;
   if (!r.positions.length) result.attributes = { ...(r.state ?? {}), ...(r.alarms.length ? { alarm: r.alarms.join(',') } : {}) };
+  if (!r.positions.length && r.stateTime) result.deviceTime = r.stateTime;
   return result;
 }
 
@@ -89,7 +95,11 @@ export function decodeRuptela(frame: Buffer, session: ProtocolSession): DecodeRe
       case RUPTELA_MSG.dtcs:
         return dtcs(base, data, imei);
       case RUPTELA_MSG.setIo:
+      case RUPTELA_MSG.setConnection:
+      case RUPTELA_MSG.setOdometer:
         return { ...base, kind: 'result', positions: [], attributes: { result: String(data.readUInt8(0)) } };
+      case RUPTELA_MSG.files:
+        return { ...base, kind: 'ignored', positions: [], ignoredReason: 'file (photo) transfer not supported' };
       default:
         if (TEXT_REPLIES.has(command)) return { ...base, kind: 'result', positions: [], attributes: { result: data.toString('latin1').trim() } };
         return { ...base, kind: 'ignored', positions: [], ignoredReason: 'message type not supported' };

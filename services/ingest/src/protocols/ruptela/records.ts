@@ -19,8 +19,9 @@ const GROUP_SIZES = [1, 2, 4, 8] as const;
 
 export interface RuptelaRecords {
   positions: DecodedPosition[];
-  /** State of the last record without a fix, when no record had one. */
+  /** State of the last record without a fix, when no record had one, and that record's time. */
   state: DecodedPosition['attributes'] | null;
+  stateTime: Date | null;
   alarms: string[];
 }
 
@@ -66,6 +67,7 @@ export function decodeRuptelaRecords(data: Buffer, extended: boolean, deviceId: 
   /** Alarms per position (a merged record adds to those of the record before). */
   const alarmsOf = new Map<DecodedPosition, string[]>();
   let state: DecodedPosition['attributes'] | null = null;
+  let stateTime: Date | null = null;
   let stateAlarms: string[] = [];
   let at = 2;
   for (let i = 0; i < count; i++) {
@@ -94,6 +96,7 @@ export function decodeRuptelaRecords(data: Buffer, extended: boolean, deviceId: 
     const attributes = out.attributes;
     if (longitude === NO_FIX || latitude === NO_FIX) {
       state = attributes;
+      stateTime = time > 0 ? new Date(time) : null;
       stateAlarms = out.alarms;
       continue;
     }
@@ -127,6 +130,6 @@ export function decodeRuptelaRecords(data: Buffer, extended: boolean, deviceId: 
     p.alarm = own.length ? own.join(',') : null;
     for (const a of own) if (!alarms.includes(a)) alarms.push(a);
   }
-  if (positions.length) return { positions, state: null, alarms };
-  return { positions, state, alarms: state ? stateAlarms : [] };
+  if (positions.length) return { positions, state: null, stateTime: null, alarms };
+  return { positions, state, stateTime, alarms: state ? stateAlarms : [] };
 }

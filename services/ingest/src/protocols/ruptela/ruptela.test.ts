@@ -109,7 +109,7 @@ describe('ruptela decoder', () => {
     const payload = hex(RECORDS_GHANA).subarray(2, -2);
     payload.writeUInt32BE(0x80000000, 9 + 2 + 6); // longitude of the first record (after IMEI, command, left, count, time, extension, priority)
     const r = decodeRuptela(deviceFrame(payload), {});
-    expect(r).toMatchObject({ kind: 'state', positions: [], crcValid: true });
+    expect(r).toMatchObject({ kind: 'state', positions: [], crcValid: true, deviceTime: new Date(0x5613d8ed * 1000) });
     expect(r.attributes).toMatchObject({ event: 7, power: 13.286, operator: 62002 });
     expect(r.ack?.toString('hex')).toBe('0002640113bc');
   });
@@ -132,8 +132,47 @@ describe('ruptela decoder', () => {
     const frame = hex(RECORDS_GHANA);
     frame.writeUInt8(frame.readUInt8(frame.length - 1) ^ 0xff, frame.length - 1);
     expect(decodeRuptela(frame, {})).toMatchObject({ crcValid: false, kind: 'position' });
-    expect(decodeRuptela(deviceFrame(hex('000315bc70f9b692' + '25' + '0200')), {})).toMatchObject({ kind: 'ignored', type: '37', ignoredReason: 'message type not supported' });
+    expect(decodeRuptela(deviceFrame(hex('000315bc70f9b692' + '25' + '0200')), {})).toMatchObject({ kind: 'ignored', type: '37', ignoredReason: 'file (photo) transfer not supported' });
+    expect(decodeRuptela(deviceFrame(hex('000315bc70f9b692' + '12' + '00')), {})).toMatchObject({ kind: 'ignored', type: '18', ignoredReason: 'message type not supported' });
+    // Traccar's message whose length field does not count its payload cannot be a frame
     expect(() => decodeRuptela(hex('0011000315A07F440B1D07534554494f20636f6e66696775726174696f6e2064617461206f6b341C'), {})).toThrow(DecodeError);
+  });
+});
+
+/*
+ * Two of Traccar's messages carry a length field that does not count their payload (0x0011 for 36
+ * bytes, 0x000B for 48; their CRCs match the payload): Traccar's decoder test skips its frame
+ * decoder, which on a connection would cut them short. With the length corrected they are a
+ * configuration reply (2 is the command in the first; 7 the SMS-via-GPRS one) and trouble codes.
+ */
+function relength(frameHex: string): string {
+  const b = hex(frameHex);
+  b.writeUInt16BE(b.length - 4, 0);
+  return b.toString('hex');
+}
+const TEXT_REPLY_7 = relength('0011000315A07F440B1D07534554494f20636f6e66696775726174696f6e2064617461206f6b341C');
+const DTCS = relength('000B00000B1A29F64B1A0902FF4E9CAF2C07D608F11A1480BA015030303130FF4E9CAF2C07D608F11A1480BA0250303031318C91');
+
+describe('ruptela further messages', () => {
+  it('trouble codes (9): a position per code, the stored one archived, ack 109 01', () => {
+    const r = decode(DTCS);
+    expect(r).toMatchObject({ kind: 'position', type: '9' });
+    expect(r.ack?.toString('hex')).toBe('00026d01c4a4'); // the bytes Traccar sends
+    expect(r.positions.map((p) => [p.fixTime.toISOString(), p.attributes.dtcs, p.attributes.archive ?? false])).toEqual([
+      ['2011-10-17T22:41:48.000Z', 'P0010', false],
+      ['2011-10-17T22:41:48.000Z', 'P0011', true],
+    ]);
+    expect(r.positions[0]).toMatchObject({ longitude: expect.closeTo(0x07d608f1 / 1e7, 7), latitude: expect.closeTo(0x1a1480ba / 1e7, 7) });
+  });
+
+  it('configuration reply text (7 here): the command result', () => {
+    expect(decode(TEXT_REPLY_7)).toMatchObject({ kind: 'result', type: '7', attributes: { result: 'SETIO configuration data ok' } });
+  });
+
+  it('set-connection (5), set-odometer (6) and set-IO (17) replies: their status byte as the result', () => {
+    for (const [command, status] of [['05', '01'], ['06', '01'], ['11', '00']] as const) {
+      expect(decodeRuptela(deviceFrame(hex('000315bc70f9b692' + command + status)), {})).toMatchObject({ kind: 'result', type: String(parseInt(command, 16)), attributes: { result: String(Number(status)) } });
+    }
   });
 });
 
@@ -157,6 +196,6 @@ describe('ruptela robustness (fast-check)', () => {
   });
 
   it('decode on mutated and truncated real frames throws nothing but DecodeError', () => {
-    fuzzMutations((f) => decodeRuptela(f, {}), splitRuptelaFrames, [IDENTIFICATION, SMS_REPLY, RECORDS_GHANA, RECORDS_FIVE, EXTENDED].map(hex));
+    fuzzMutations((f) => decodeRuptela(f, {}), splitRuptelaFrames, [IDENTIFICATION, SMS_REPLY, RECORDS_GHANA, RECORDS_FIVE, EXTENDED, DTCS, TEXT_REPLY_7].map(hex));
   });
 });

@@ -82,12 +82,18 @@ const time = IsoDateTime;
 const ms = z.number().int().describe('milliseconds');
 const knots = z.number().min(0).describe('knots');
 const m = z.number().describe('metres');
+const gap = z.number().min(0).describe(
+  'metres the positions jumped rather than moved: legs between two fixes longer than the highest plausible speed ' +
+  '(REPORT_MAX_SPEED, 200 km/h by default) covers in their time, with 100 m for position error. A gap in the track, not ' +
+  'driven: left out of distance and average speed (0 when the distance is the device odometer\'s)',
+);
 
 export const ReportTrip = z
   .object({
     deviceId: z.number().int(),
     deviceName: z.string(),
     distance: m,
+    gapDistance: gap,
     averageSpeed: knots,
     maxSpeed: knots,
     spentFuel: z.number().nullable().describe('litres; null when the device reports no fuel data'),
@@ -126,6 +132,7 @@ export const ReportStop = z
     startOdometer: m.nullable(),
     endOdometer: m.nullable(),
     distance: m,
+    gapDistance: gap,
     averageSpeed: knots,
     maxSpeed: knots,
   })
@@ -137,6 +144,7 @@ export const ReportSummary = z
     deviceId: z.number().int(),
     deviceName: z.string(),
     distance: m,
+    gapDistance: gap,
     averageSpeed: knots.describe('knots: distance over engine hours; without engine data, the mean speed of the fixes in motion'),
     maxSpeed: knots,
     spentFuel: z.number().nullable(),

@@ -73,7 +73,7 @@ export interface OpsApiDeps extends Omit<Adapters, 'close'> {
   complaintReopenDays?: number;
   /** Certificate fees per country, validity days and CERTIFICATE_VERIFY_URL (defaults: certificates/settings.ts). */
   certificates?: Partial<CertificateSettings>;
-  /** Report period limit and trip thresholds (reportSettingsFrom(config)); default: Traccar's defaults, 31 days. */
+  /** Report period limit and trip thresholds (reportSettingsFrom(config)); default: Traccar's defaults, 92 days. */
   reports?: ReportSettings;
   /** REPORT_SCHEDULE_CHECK_S × 1000: how often due scheduled reports are looked for; unset = not by themselves (tests call tracking.scheduledReports.check). */
   reportScheduleCheckMs?: number;
@@ -195,7 +195,7 @@ export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
     devicesRepo: repo, devices, notifications: deps.notificationRules, inbox: notifications, reports, reportScheduleCheckMs: deps.reportScheduleCheckMs, reportRunLeaseMs: deps.reportRunLeaseMs,
     noticeDeliveryCheckMs: deps.noticeDeliveryCheckMs, geofenceName: (id) => speedLimitFences.nameOf(id), geocoder,
   });
-  reportRoutes(app, reports, tracking.reportMailer);
+  reportRoutes(app, reports, tracking.presentationFor, tracking.reportMailer);
   const { journeyUrl, geofenceUrl } = deps;
   opsReferenceChecks(app, {
     db: deps.db.orm, cache: deps.cache, analytics: deps.analytics, identitySecret: deps.identitySecret,

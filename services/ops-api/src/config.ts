@@ -43,7 +43,7 @@ export const OpsApiConfig = BaseEnv.extend({
   // the public address a certificate's QR code opens (the code is appended as a path segment)
   CERTIFICATE_VERIFY_URL: z.url().optional(),
   CERTIFICATE_VALIDITY_DAYS: z.coerce.number().int().min(1).max(365).optional(),
-  // reports: REPORT_MAX_PERIOD_DAYS (31) and the trip thresholds with Traccar's defaults (REPORT_TRIP_*, seconds and metres)
+  // reports: REPORT_MAX_PERIOD_DAYS (92) and the trip thresholds with Traccar's defaults (REPORT_TRIP_*, seconds and metres)
   ...ReportEnv.shape,
   // scheduled reports: how often due runs are looked for, seconds (0 = never)
   REPORT_SCHEDULE_CHECK_S: z.coerce.number().int().min(0).max(86400).default(60),

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { PositionMessage } from '@corridor/contracts/positions';
+import type { ReportStop } from '@corridor/contracts/reports';
 import { apiError, deviceFixture, get, renderAt, serveApi, text, type Handler } from '../../test/api-stub';
 import ReplayScreen from './ReplayScreen';
 
@@ -18,7 +19,8 @@ const EVENTS = [
   { id: 12, type: 'journeyFlagOpened', eventTime: at(1800), deviceId: 7, positionId: 0, journeyId: '4', geofenceId: 0, maintenanceId: 0, latitude: -3.22, longitude: 38.68, attributes: { flagType: 'offCorridor', flagId: 9 } },
   { id: 13, type: 'deviceMoving', eventTime: at(1000), deviceId: 7, positionId: 0, journeyId: null, geofenceId: 0, maintenanceId: 0, latitude: null, longitude: null, attributes: {} },
 ];
-const STOPS = [{ deviceId: 7, deviceName: 'Truck 07', positionId: 1600, latitude: -3.34, longitude: 38.56, address: null, startTime: at(600), endTime: at(900), duration: 300_000, engineHours: null, spentFuel: null, startOdometer: null, endOdometer: null, distance: 0, averageSpeed: 0, maxSpeed: 0 }];
+// typed by the contract: a field the contract adds fails typecheck here rather than the response's validation at run time
+const STOPS: ReportStop[] = [{ deviceId: 7, deviceName: 'Truck 07', positionId: 1600, latitude: -3.34, longitude: 38.56, address: null, startTime: at(600), endTime: at(900), duration: 300_000, engineHours: null, spentFuel: null, startOdometer: null, endOdometer: null, distance: 0, gapDistance: 0, averageSpeed: 0, maxSpeed: 0 }];
 const devices: Handler = get('/api/devices', [deviceFixture(7, 'Truck 07')]);
 /** The server's reverse geocoder: a place per point asked (the stand-in names the point by its latitude). */
 const places: Handler = ({ url }) => (url.pathname === '/api/server/geocode' ? text(200, `${Math.round(-Number(url.searchParams.get('latitude')) * 1000)} m S of the equator, KE`) : undefined);

@@ -6,12 +6,12 @@ import pg from 'pg';
 import { Redis } from 'ioredis';
 import { Kafka, logLevel, type Admin } from 'kafkajs';
 import { topicPlan } from '@corridor/contracts';
-import { createClickHouseAnalytics, createLogger, KafkaBus, migrateAnalytics, type Analytics } from '@corridor/platform';
+import { createClickHouseAnalytics, createLogger, createPgDb, KafkaBus, migrateAnalytics, type Analytics } from '@corridor/platform';
 import { startChdbHttp, type ChdbHttpServer } from '@corridor/platform/testing/chdb-http';
 import { DedicatedKafka, kafkaLibsDir } from '@corridor/platform/testing/dedicated-kafka';
 import { freePort } from '@corridor/platform/testing/free-port';
 import { IngestConfig } from '@corridor/ingest/config';
-import { ServiceProcess, type ServiceName } from './service-process';
+import { REPO, ServiceProcess, type ServiceName } from './service-process';
 import { until } from './until';
 
 /** Every device port variable of ingest but GT06's (the trackers' protocol here): 0 leaves the port closed. */
@@ -132,7 +132,15 @@ export async function startScaleCluster(opts: ClusterOptions): Promise<ScaleClus
     cleanups.push(() => dropDatabase(DATABASE_URL, id));
     cleanups.push(() => deleteKeys(REDIS_URL, `${id}:`));
     analytics = await createClickHouseAnalytics({ url: chdb.url, username: 'default', password: '', database: id, createDatabase: true });
-    await migrateAnalytics(analytics); // the migrate step, before any service starts (they refuse a schema behind theirs)
+    // the migrate step, before any service starts: the services run with NODE_ENV=production, so they
+    // refuse a ClickHouse or PostgreSQL schema behind theirs and never change it themselves
+    await migrateAnalytics(analytics);
+    const migrator = createPgDb(databaseUrl, { max: 1 });
+    try {
+      for (const service of ['gateway', 'journey', 'geofence', 'ops-api'] as const) await migrator.migrate(join(REPO, 'services', service, 'drizzle'), service);
+    } finally {
+      await migrator.close();
+    }
 
     const adminPassword = randomBytes(18).toString('base64url');
     const common: Record<string, string> = {
@@ -187,7 +195,6 @@ export async function startScaleCluster(opts: ClusterOptions): Promise<ScaleClus
       }));
     }
     const gateway = gateways[0]!;
-    // all at once: their PostgreSQL migrations take turns (advisory locks)
     await Promise.all(processes.map((p) => p.startUntilReady()));
 
     const cluster: ScaleCluster = {

@@ -135,7 +135,7 @@ export async function startScaleCluster(opts: ClusterOptions): Promise<ScaleClus
     // the migrate step, before any service starts: the services run with NODE_ENV=production, so they
     // refuse a ClickHouse or PostgreSQL schema behind theirs and never change it themselves
     await migrateAnalytics(analytics);
-    const migrator = createPgDb(databaseUrl, { max: 1 });
+    const migrator = createPgDb(databaseUrl, { max: 2 }); // the advisory lock holds one connection, the migrations run on another
     try {
       for (const service of ['gateway', 'journey', 'geofence', 'ops-api'] as const) await migrator.migrate(join(REPO, 'services', service, 'drizzle'), service);
     } finally {

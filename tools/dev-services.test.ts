@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { Kafka, logLevel } from 'kafkajs';
+import { Admin, Producer, stringSerializers } from '@platformatic/kafka';
+import { closeForced, committedOffsets, topicOffsets } from '@corridor/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kafkaJarsPresent, kafkaLibsDir } from '@corridor/platform/testing/dedicated-kafka';
 import { freePort } from '@corridor/platform/testing/free-port';
@@ -23,6 +24,9 @@ const libs = kafkaLibsDir();
 /** The script installs packages and runs initdb as the postgres user: it needs root. */
 const runnable = (kafkaJarsPresent(libs) && process.getuid?.() === 0) || inCI();
 const TOPIC = 'dev-services.persistence';
+/** The Kafka version of this checkout, and the one an earlier checkout ran (before issue 27). */
+const POM_VERSION = /<kafka\.version>([^<]+)<\/kafka\.version>/.exec(readFileSync(join(import.meta.dirname, 'kafka', 'pom.xml'), 'utf8'))![1]!;
+const EARLIER_VERSION = '3.9.2';
 const GROUP = 'dev-services.persistence.reader';
 
 if (runnable) describe('tools/dev-services on a state directory of its own', devServicesSuite);
@@ -49,21 +53,39 @@ function devServicesSuite(): void {
     }
   };
 
-  const kafka = () => new Kafka({ clientId: 'dev-services-test', brokers: [brokers], logLevel: logLevel.NOTHING, retry: { retries: 8 } });
+  const admin = () => new Admin({ clientId: 'dev-services-test', bootstrapBrokers: [brokers], retries: 8 });
 
-  /** The topic's messages, read from the start, and the group's committed offset on partition 0. */
-  async function stored(): Promise<{ topics: string[]; committed?: string; end?: string }> {
-    const admin = kafka().admin();
-    await admin.connect();
+  /** The topic's end offset and the group's committed offset on partition 0. */
+  async function stored(): Promise<{ topics: string[]; committed?: number; end?: number }> {
+    const a = admin();
     try {
-      const topics = await admin.listTopics();
+      const topics = await a.listTopics();
       if (!topics.includes(TOPIC)) return { topics };
-      const [offsets] = await admin.fetchOffsets({ groupId: GROUP, topics: [TOPIC] });
-      const [end] = await admin.fetchTopicOffsets(TOPIC);
-      return { topics, committed: offsets?.partitions[0]?.offset, end: end?.high };
+      const committed = (await committedOffsets(a, GROUP, [TOPIC])).get(TOPIC)?.get(0);
+      const end = (await topicOffsets(a, [TOPIC])).get(TOPIC)?.get(0);
+      return { topics, committed, end };
     } finally {
-      await admin.disconnect();
+      await a.close();
     }
+  }
+
+  /** A topic with three messages, and a reader that handled the first two (its committed offset is the next one to read). */
+  async function writeTopic(): Promise<void> {
+    const a = admin();
+    const producer = new Producer({ clientId: 'dev-services-test', bootstrapBrokers: [brokers], serializers: stringSerializers, retries: 8 });
+    try {
+      await a.createTopics({ topics: [TOPIC], partitions: 1, replicas: 1 });
+      await producer.send({ messages: ['1', '2', '3'].map((value, i) => ({ topic: TOPIC, partition: 0, key: 'abc'[i], value })) });
+      await a.alterConsumerGroupOffsets({ groupId: GROUP, topics: [{ name: TOPIC, partitionOffsets: [{ partition: 0, offset: 2n }] }] });
+    } finally {
+      await Promise.all([a.close(), closeForced(producer)]);
+    }
+  }
+
+  /** The Kafka version `status` says the broker runs. */
+  async function runningVersion(): Promise<string | undefined> {
+    const out = await run(SCRIPT, ['status'], { env }).then((r) => r.stdout, (e: { stdout?: string }) => e.stdout ?? '');
+    return /kafka\s+running.*\(kafka ([^)]+)\)/.exec(out)?.[1];
   }
 
   beforeAll(async () => {
@@ -87,23 +109,16 @@ function devServicesSuite(): void {
     const exports = await script('up');
     expect(exports).toContain(`export KAFKA_BROKERS=${brokers}`);
 
-    const k = kafka();
-    const admin = k.admin();
-    const producer = k.producer();
-    await Promise.all([admin.connect(), producer.connect()]);
-    await admin.createTopics({ topics: [{ topic: TOPIC, numPartitions: 1, replicationFactor: 1 }], waitForLeaders: true });
-    await producer.send({ topic: TOPIC, messages: [{ key: 'a', value: '1' }, { key: 'b', value: '2' }, { key: 'c', value: '3' }] });
-    // a reader that handled the first two messages (its committed offset is the next one to read)
-    await admin.setOffsets({ groupId: GROUP, topic: TOPIC, partitions: [{ partition: 0, offset: '2' }] });
-    await Promise.all([admin.disconnect(), producer.disconnect()]);
-    expect(await stored()).toMatchObject({ committed: '2', end: '3' });
+    expect(await runningVersion()).toBe(POM_VERSION);
+    await writeTopic();
+    expect(await stored()).toMatchObject({ committed: 2, end: 3 });
 
     await script('down');
     expect(existsSync(join(state, 'kafka', 'kafka.pid'))).toBe(false);
     await script('up');
     const kept = await stored();
     expect(kept.topics).toContain(TOPIC);
-    expect(kept).toMatchObject({ committed: '2', end: '3' });
+    expect(kept).toMatchObject({ committed: 2, end: 3 });
 
     // a running broker is never wiped: --wipe-kafka on it keeps the data
     await script('up', '--wipe-kafka');
@@ -114,4 +129,50 @@ function devServicesSuite(): void {
     const wiped = await stored();
     expect(wiped.topics).not.toContain(TOPIC);
   }, 600_000);
+
+  /**
+   * An earlier checkout of this script (tools/dev-services and tools/kafka as they were, on Kafka
+   * 3.9) in a folder of its own: the same script and pom with the Kafka version of before.
+   */
+  function earlierCheckout(): string {
+    const dir = join(state, 'earlier-checkout');
+    mkdirSync(join(dir, 'tools'), { recursive: true });
+    cpSync(SCRIPT, join(dir, 'tools', 'dev-services'));
+    cpSync(join(import.meta.dirname, 'kafka'), join(dir, 'tools', 'kafka'), { recursive: true });
+    const pom = join(dir, 'tools', 'kafka', 'pom.xml');
+    writeFileSync(pom, readFileSync(pom, 'utf8').replace(/<kafka\.version>[^<]+</, `<kafka.version>${EARLIER_VERSION}<`));
+    return join(dir, 'tools', 'dev-services');
+  }
+
+  async function runEarlier(script: string, ...args: string[]): Promise<void> {
+    await run(script, args, { env, timeout: 600_000, maxBuffer: 16 * 1024 * 1024 }).catch((err: Error & { stderr?: string }) => {
+      throw new Error(`the earlier checkout's dev-services ${args.join(' ')} failed: ${err.message}\n${err.stderr ?? ''}`);
+    });
+  }
+
+  it(`stops a broker an earlier checkout started on Kafka ${EARLIER_VERSION} and starts this checkout's version: on the same data, or empty with --wipe-kafka (CI)`, async () => {
+    expect(POM_VERSION).not.toBe(EARLIER_VERSION);
+    await script('down');
+    rmSync(join(state, 'kafka', 'data'), { recursive: true, force: true });
+    const earlier = earlierCheckout();
+
+    // a developer's machine: a plain `up` keeps the data
+    await runEarlier(earlier, 'up');
+    expect(await runningVersion()).toBe(EARLIER_VERSION);
+    await writeTopic();
+    const up = await run(SCRIPT, ['up'], { env, timeout: 600_000 });
+    expect(up.stderr).toContain(`ran kafka ${EARLIER_VERSION}`);
+    expect(await runningVersion()).toBe(POM_VERSION);
+    expect(await stored()).toMatchObject({ committed: 2, end: 3 });
+
+    // CI on a clean clone: `up --wipe-kafka` while the earlier checkout's broker still runs
+    await script('down');
+    rmSync(join(state, 'kafka', 'data'), { recursive: true, force: true });
+    await runEarlier(earlier, 'up');
+    expect(await runningVersion()).toBe(EARLIER_VERSION);
+    await writeTopic();
+    await script('up', '--wipe-kafka');
+    expect(await runningVersion()).toBe(POM_VERSION);
+    expect((await stored()).topics).not.toContain(TOPIC);
+  }, 900_000);
 }

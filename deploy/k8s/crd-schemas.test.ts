@@ -10,7 +10,7 @@ import { hasKubectl, render } from './render';
 
 /**
  * The Strimzi custom resources of the stores component (Kafka, KafkaNodePool, KafkaTopic,
- * KafkaUser), as the prod overlay renders them, against the OpenAPI schemas of Strimzi 0.45.0's
+ * KafkaUser), as the prod overlay renders them, against the OpenAPI schemas of Strimzi 1.2.0's
  * CRDs, made by tools/k8s/strimzi-crds (Strimzi's own CRD generator over its API jar, both from
  * Maven Central). Validated with ajv as the API server's strict field validation would: types,
  * enumerations, required fields, and an unknown field is an error (the server would drop it).
@@ -76,7 +76,7 @@ function problemsOf(validate: ValidateFunction | undefined, o: K8sObject): strin
   return (validate.errors ?? []).map((e) => `${at}: ${e.instancePath || '/'} ${e.message}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''}`);
 }
 
-describe.skipIf(!runnable)('Strimzi custom resources against the CRD schemas of Strimzi 0.45.0', () => {
+describe.skipIf(!runnable)('Strimzi custom resources against the CRD schemas of Strimzi 1.2.0', () => {
   const dir = execFileSync(STRIMZI_CRDS, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: 600_000 }).trim();
   const byVersion = validators(dir);
   const objects = render('overlays/prod').filter((o) => o.apiVersion.startsWith('kafka.strimzi.io/'));

@@ -17,7 +17,7 @@ import { hasKubectl, render } from './render';
  * be had on this machine (no registry ships them), so these tests check the fields Corridor relies
  * on, and that the services are wired to what the operators create: the Services'
  * names the operators derive from the resources' names, the Secrets they write, the ports.
- * Operator versions: Strimzi 0.45.0, CloudNativePG 1.25.1, Altinity clickhouse-operator 0.24.2,
+ * Operator versions: Strimzi 1.2.0, CloudNativePG 1.25.1, Altinity clickhouse-operator 0.24.2,
  * Spotahome redis-operator 1.2.4 (deploy/README.md).
  */
 type Obj = K8sObject & { spec: any; metadata: K8sObject['metadata'] & { namespace?: string; annotations?: Record<string, string> } }; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -62,8 +62,9 @@ describe.skipIf(!hasKubectl() && process.env.CI !== 'true')('the prod overlay wi
 
   it('Kafka: KRaft with node pools (three controllers, three brokers), SCRAM on the port the services use, topics only from KafkaTopics', () => {
     const kafka = one('Kafka');
-    expect(kafka.apiVersion).toBe('kafka.strimzi.io/v1beta2');
-    expect(kafka.metadata.annotations).toMatchObject({ 'strimzi.io/node-pools': 'enabled', 'strimzi.io/kraft': 'enabled' });
+    // Strimzi 1.x serves only the v1 API, and runs every cluster in KRaft with node pools
+    expect(kafka.apiVersion).toBe('kafka.strimzi.io/v1');
+    expect(kafka.spec.kafka.version).toMatch(/^4\./);
     const pools = all('KafkaNodePool');
     for (const p of pools) expect(p.metadata.labels?.['strimzi.io/cluster'], p.metadata.name).toBe(kafka.metadata.name);
     const replicasWith = (role: string) => pools.filter((p) => (p.spec.roles as string[]).includes(role)).reduce((n, p) => n + (p.spec.replicas as number), 0);
@@ -236,7 +237,7 @@ describe.skipIf(!hasKubectl() && process.env.CI !== 'true')('the prod overlay wi
       for (const e of envOf(d)) env[e.name] = e.value ?? (e.valueFrom?.secretKeyRef ? `secret-of-${e.valueFrom.secretKeyRef.name}` : '');
       env.DATABASE_URL = env.DATABASE_URL!.replace('$(PG_PASSWORD)', env.PG_PASSWORD!);
       const parsed = parseConfig(BaseEnv, env);
-      expect(kafkaSecurity(parsed).sasl, d.metadata.name).toMatchObject({ mechanism: 'scram-sha-512', username: `corridor-${d.metadata.name}` });
+      expect(kafkaSecurity(parsed).sasl, d.metadata.name).toMatchObject({ mechanism: 'SCRAM-SHA-512', username: `corridor-${d.metadata.name}` });
       expect(redisTarget(parsed), d.metadata.name).toEqual({ options: { password: 'secret-of-corridor-redis', name: 'mymaster', sentinels: [{ host: 'rfs-corridor', port: 26379 }] } });
       expect(parsed.CLICKHOUSE_CLUSTER).toBe('corridor');
     }

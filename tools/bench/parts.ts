@@ -23,7 +23,8 @@ export function benchAdapters(kind: AdapterKind): Promise<TestAdapters> {
 
 /** `bus=kafka db=pg cache=redis analytics=chdb` */
 export function partsOf(a: Pick<Adapters, 'bus' | 'db' | 'cache' | 'analytics'>): string {
-  return `bus=${a.bus.kind} db=${a.db.kind} cache=${a.cache.kind} analytics=${a.analytics.kind}`;
+  const client = (a.bus as { client?: string }).client;
+  return `bus=${a.bus.kind}${client ? `(${client})` : ''} db=${a.db.kind} cache=${a.cache.kind} analytics=${a.analytics.kind}`;
 }
 
 /** The 1-minute load average now, two decimals (other work shares the machine: compare ratios within one run). */

@@ -15,7 +15,7 @@ export const KAFKA_CLUSTER = 'corridor';
 
 export function kafkaTopicsYaml(): string {
   const docs = topicPlan.map((t) => stringify({
-    apiVersion: 'kafka.strimzi.io/v1beta2',
+    apiVersion: 'kafka.strimzi.io/v1',
     kind: 'KafkaTopic',
     metadata: { name: t.name.replace(/[^a-z0-9.-]/g, '-'), labels: { 'strimzi.io/cluster': KAFKA_CLUSTER } },
     spec: {

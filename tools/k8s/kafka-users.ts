@@ -43,7 +43,7 @@ export function aclsOf(service: ServiceName): Acl[] {
 
 export function kafkaUsersYaml(): string {
   const docs = (Object.keys(topicUsage) as ServiceName[]).map((service) => stringify({
-    apiVersion: 'kafka.strimzi.io/v1beta2',
+    apiVersion: 'kafka.strimzi.io/v1',
     kind: 'KafkaUser',
     metadata: { name: kafkaUserName(service), labels: { 'strimzi.io/cluster': KAFKA_CLUSTER } },
     spec: {

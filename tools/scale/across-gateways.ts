@@ -1,5 +1,5 @@
 import { Topics, topicUsage } from '@corridor/contracts';
-import { eventNumericId } from '@corridor/platform';
+import { committedOffsets, eventNumericId } from '@corridor/platform';
 import { endOffsets, tallyTopic } from './bus-tally';
 import type { ScaleCluster } from './cluster';
 import { getWithCookie, LiveClient, signIn, signOut } from './live-client';
@@ -84,12 +84,12 @@ export async function openLiveAcross(cluster: ScaleCluster): Promise<LiveAcross>
  */
 async function liveGroupsOf(cluster: ScaleCluster, clientId: string): Promise<{ groupId: string; topic: string }[]> {
   const live = topicUsage.gateway.consumes.filter((c) => c.perInstance && (c.topic === Topics.positions || c.topic === Topics.events));
-  const { groups } = await cluster.admin.listGroups();
-  const candidates = groups.map((g) => g.groupId).filter((g) => live.some((c) => g.startsWith(c.group)));
-  const described = await cluster.admin.describeGroups(candidates);
-  return described.groups
-    .filter((g) => g.members.length > 0 && g.members.every((m) => m.clientId === clientId))
-    .map((g) => ({ groupId: g.groupId, topic: live.find((c) => g.groupId.startsWith(c.group))!.topic }));
+  const groups = await cluster.admin.listGroups();
+  const candidates = [...groups.keys()].filter((g) => live.some((c) => g.startsWith(c.group)));
+  const described = await cluster.admin.describeGroups({ groups: candidates });
+  return [...described.values()]
+    .filter((g) => g.members.size > 0 && [...g.members.values()].every((m) => m.clientId === clientId))
+    .map((g) => ({ groupId: g.id, topic: live.find((c) => g.id.startsWith(c.group))!.topic }));
 }
 
 /**
@@ -97,8 +97,7 @@ async function liveGroupsOf(cluster: ScaleCluster, clientId: string): Promise<{ 
  * that starts at the latest offset commits nothing on a partition until a message comes).
  */
 async function caughtUp(cluster: ScaleCluster, groupId: string, topic: string, from: Map<number, number>, to: Map<number, number>): Promise<boolean> {
-  const [committed] = await cluster.admin.fetchOffsets({ groupId, topics: [topic] });
-  const at = new Map((committed?.partitions ?? []).map((p) => [p.partition, Number(p.offset)]));
+  const at = (await committedOffsets(cluster.admin, groupId, [topic])).get(topic) ?? new Map<number, number>();
   return [...to].every(([partition, end]) => end <= (from.get(partition) ?? 0) || (at.get(partition) ?? -1) >= end);
 }
 

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { Kafka, logLevel, type Admin } from 'kafkajs';
+import { Consumer, MessagesStreamModes, stringDeserializers, type Admin } from '@platformatic/kafka';
+import { closeForced, topicOffsets } from '@corridor/platform';
 
 /** The end offset of each partition of a topic, now. */
 export async function endOffsets(admin: Admin, topic: string): Promise<Map<number, number>> {
-  return new Map((await admin.fetchTopicOffsets(topic)).map((p) => [p.partition, Number(p.high)]));
+  return (await topicOffsets(admin, [topic], 'latest')).get(topic) ?? new Map();
 }
 
 /**
@@ -12,34 +13,34 @@ export async function endOffsets(admin: Admin, topic: string): Promise<Map<numbe
  * after a producer's crash may be there twice; the stores dedupe it by id).
  */
 export async function tallyTopic(brokers: string[], admin: Admin, topic: string, from = new Map<number, number>(), to?: Map<number, number>): Promise<Map<string, number>> {
-  const ends = (await admin.fetchTopicOffsets(topic)).map((p) => ({
-    partition: p.partition, end: Math.min(Number(p.high), to?.get(p.partition) ?? Infinity), start: Math.max(Number(p.low), from.get(p.partition) ?? 0),
+  const [highs, lows] = await Promise.all([endOffsets(admin, topic), topicOffsets(admin, [topic], 'earliest').then((m) => m.get(topic) ?? new Map<number, number>())]);
+  const ends = [...highs].map(([partition, high]) => ({
+    partition, end: Math.min(high, to?.get(partition) ?? Infinity), start: Math.max(lows.get(partition) ?? 0, from.get(partition) ?? 0),
   }));
-  const starts = new Map(ends.map((p) => [p.partition, p.start]));
   const remaining = new Map(ends.filter((p) => p.end > p.start).map((p) => [p.partition, p.end]));
   const counts = new Map<string, number>();
   if (!remaining.size) return counts;
-  const consumer = new Kafka({ clientId: `scale-tally-${randomUUID()}`, brokers, logLevel: logLevel.NOTHING }).consumer({ groupId: `scale-tally-${randomUUID()}` });
-  await consumer.connect();
+  // a group of its own reading from given offsets (no commits)
+  const consumer = new Consumer({ clientId: `scale-tally-${randomUUID()}`, groupId: `scale-tally-${randomUUID()}`, bootstrapBrokers: brokers, deserializers: stringDeserializers, autocommit: false });
   try {
-    await consumer.subscribe({ topic, fromBeginning: true });
-    let done!: () => void;
-    const finished = new Promise<void>((r) => (done = r));
-    await consumer.run({
-      eachMessage: async ({ partition, message }) => {
-        const end = remaining.get(partition);
-        if (end === undefined || Number(message.offset) >= end || Number(message.offset) < (starts.get(partition) ?? 0)) return;
-        const id = String((JSON.parse(message.value?.toString() ?? 'null') as { id?: unknown } | null)?.id);
-        counts.set(id, (counts.get(id) ?? 0) + 1);
-        if (Number(message.offset) + 1 >= end) {
-          remaining.delete(partition);
-          if (!remaining.size) done();
-        }
-      },
+    const stream = await consumer.consume({
+      topics: [topic], mode: MessagesStreamModes.MANUAL, autocommit: false,
+      offsets: ends.map((p) => ({ topic, partition: p.partition, offset: BigInt(p.start) })),
     });
-    await finished;
+    for await (const message of stream) {
+      const end = remaining.get(message.partition);
+      const offset = Number(message.offset);
+      if (end === undefined || offset >= end) continue;
+      const id = String((JSON.parse(message.value ?? 'null') as { id?: unknown } | null)?.id);
+      counts.set(id, (counts.get(id) ?? 0) + 1);
+      if (offset + 1 >= end) {
+        remaining.delete(message.partition);
+        if (!remaining.size) break;
+      }
+    }
+    await stream.close();
   } finally {
-    await consumer.disconnect().catch(() => undefined);
+    await closeForced(consumer).catch(() => undefined);
   }
   return counts;
 }

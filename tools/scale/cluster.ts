@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { Redis } from 'ioredis';
-import { Kafka, logLevel, type Admin } from 'kafkajs';
+import { Admin } from '@platformatic/kafka';
 import { topicPlan } from '@corridor/contracts';
 import { createClickHouseAnalytics, createLogger, createPgDb, KafkaBus, migrateAnalytics, type Analytics } from '@corridor/platform';
 import { startChdbHttp, type ChdbHttpServer } from '@corridor/platform/testing/chdb-http';
@@ -102,7 +102,7 @@ export async function startScaleCluster(opts: ClusterOptions): Promise<ScaleClus
   const closeAll = async (): Promise<void> => {
     await Promise.allSettled(processes.map((p) => p.kill('SIGTERM')));
     await analytics?.close().catch(() => undefined);
-    await admin?.disconnect().catch(() => undefined);
+    await admin?.close().catch(() => undefined);
     for (const c of cleanups.reverse()) await c().catch(() => undefined);
   };
 
@@ -113,15 +113,14 @@ export async function startScaleCluster(opts: ClusterOptions): Promise<ScaleClus
     const bus = new KafkaBus({ brokers: broker.brokers, clientId: `${id}-setup`, logger: createLogger('scale', 'error') });
     await bus.ensureTopics(topicPlan.map((t) => ({ name: t.name, partitions: t.partitions, compacted: t.compacted, retentionMs: t.retentionMs })));
     await bus.close();
-    admin = new Kafka({ clientId: `${id}-observer`, brokers: broker.brokers, logLevel: logLevel.NOTHING, retry: { retries: 3 } }).admin();
-    await admin.connect();
+    admin = new Admin({ clientId: `${id}-observer`, bootstrapBrokers: broker.brokers, retries: 3 });
     // a created topic is served once every partition has a leader: a service subscribing before
     // that fails its start ("This server does not host this topic-partition")
     const observer = admin;
     await until('every planned topic served with a leader for each partition', async () => {
-      const meta = await observer.fetchTopicMetadata({ topics: topicPlan.map((t) => t.name) }).catch(() => undefined);
+      const meta = await observer.metadata({ topics: topicPlan.map((t) => t.name), forceUpdate: true }).catch(() => undefined);
       return !!meta && topicPlan.every((t) => {
-        const parts = meta.topics.find((m) => m.name === t.name)?.partitions ?? [];
+        const parts = meta.topics.get(t.name)?.partitions ?? [];
         return parts.length === t.partitions && parts.every((p) => p.leader >= 0);
       });
     }, 300_000, 250);

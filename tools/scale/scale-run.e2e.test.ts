@@ -46,8 +46,8 @@ function scaleSuite(): void {
 
   it('stores every acknowledged fix once and raises every expected flag once after the kills, with every tracker reconnected', async () => {
     const c = cluster!;
-    const partitions = await c.admin.fetchTopicMetadata({ topics: [Topics.positions] });
-    expect(partitions.topics[0]?.partitions).toHaveLength(12);
+    const meta = await c.admin.metadata({ topics: [Topics.positions], forceUpdate: true });
+    expect(meta.topics.get(Topics.positions)?.partitionsCount).toBe(12);
     report = await runScenario(c, { trucks: 12, fixes: 36, detourEvery: 2, kill: ['ingest-2', 'journey-2'], log: (m) => console.log(`[scale] ${m}`) });
     console.log(`multi-instance run:\n${formatReport(report)}`);
     expect(report.problems).toEqual([]);

@@ -7,6 +7,8 @@ import { checkSessionsAcross, openLiveAcross, verifyLive, type LiveReport } from
 import type { ScaleCluster } from './cluster';
 import { expectedFlagChanges, fixOf, imeiOf, routeGeometry, trackerSender, CYCLE, type Truck } from './trackers';
 import { until } from './until';
+import { committedOffsets } from '@corridor/platform';
+import { endOffsets } from './bus-tally';
 
 /**
  * The multi-instance run (issue 16): trucks on active journeys stream fixes over TCP to the ingest
@@ -82,10 +84,9 @@ function apiOf(cluster: ScaleCluster) {
 /** Every partition of positions.v1 committed by each group at or past the end offsets. */
 async function groupsCaughtUp(cluster: ScaleCluster, groups: string[]): Promise<boolean> {
   try {
-    const ends = new Map((await cluster.admin.fetchTopicOffsets(Topics.positions)).map((p) => [p.partition, Number(p.high)]));
+    const ends = await endOffsets(cluster.admin, Topics.positions);
     for (const groupId of groups) {
-      const [committed] = await cluster.admin.fetchOffsets({ groupId, topics: [Topics.positions] });
-      const at = new Map((committed?.partitions ?? []).map((p) => [p.partition, Number(p.offset)]));
+      const at = (await committedOffsets(cluster.admin, groupId, [Topics.positions])).get(Topics.positions) ?? new Map<number, number>();
       if (![...ends].every(([partition, end]) => end === 0 || (at.get(partition) ?? -1) >= end)) return false;
     }
     return true;
@@ -243,8 +244,8 @@ export async function runScenario(cluster: ScaleCluster, opts: ScenarioOptions):
   if (reconnected.length !== cutOff.size) problems.push(`${cutOff.size - reconnected.length} trackers cut off by the kill did not reconnect`);
   // the instances started again are members of their groups again
   const groupMembers: Record<string, string[]> = {};
-  const described = await cluster.admin.describeGroups([POSITION_WRITER_GROUP, JOURNEY_GROUP, GEOFENCE_GROUP]);
-  for (const g of described.groups) groupMembers[g.groupId] = g.members.map((m) => m.clientId).sort();
+  const described = await cluster.admin.describeGroups({ groups: [POSITION_WRITER_GROUP, JOURNEY_GROUP, GEOFENCE_GROUP] });
+  for (const g of described.values()) groupMembers[g.id] = [...g.members.values()].map((m) => m.clientId).sort();
   const expectMembers: [string, string][] = [
     [POSITION_WRITER_GROUP, 'ingest'], [JOURNEY_GROUP, 'journey'], [GEOFENCE_GROUP, 'geofence'],
   ];

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { BaseEnv, portVar } from '@corridor/platform';
 import { DeviceStateEnv } from '@corridor/ops-api';
@@ -23,6 +24,12 @@ export const StackConfig = BaseEnv.extend({
   JT701_PORT: portVar(5014),
   QUECLINK_PORT: portVar(5004),
   WIALON_PORT: portVar(5039),
+  /**
+   * Worker threads serving ingest's device ports (decoding, identification, intake), beside this
+   * thread's services and stores: default one per core beyond the first. 0 = everything on one
+   * thread. Device ports set to 0 (any free port) keep ingest's ports on this thread.
+   */
+  INGEST_THREADS: z.coerce.number().int().min(0).max(64).default(Math.max(0, availableParallelism() - 1)),
   /** Protocols the simulated trucks speak, round-robin (osmand over HTTP, gt06 and teltonika over TCP). */
   SIM_PROTOCOLS: z.string().regex(/^(osmand|gt06|teltonika)(,(osmand|gt06|teltonika))*$/).default('osmand,gt06,teltonika'),
   SIM_TRUCKS: z.coerce.number().int().min(0).max(5000).default(24),

@@ -1,5 +1,5 @@
 import { connect, type Socket } from 'node:net';
-import { Kafka, logLevel, type Admin } from 'kafkajs';
+import { Admin } from '@platformatic/kafka';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allTopics, compactedTopics, Topics } from '@corridor/contracts';
 import { build as buildGeofence, type GeofenceService } from '@corridor/geofence';
@@ -8,7 +8,7 @@ import { build as buildIngest, type IngestService } from '@corridor/ingest';
 import { POSITION_WRITER_GROUP } from '@corridor/ingest/positions/position-store';
 import { build as buildJourney, type JourneyService } from '@corridor/journey';
 import { EVALUATOR_GROUP as JOURNEY_GROUP } from '@corridor/journey/evaluator/position-evaluator';
-import { KafkaBus, queryPositionHistory, registry, type App } from '@corridor/platform';
+import { committedOffsets, KafkaBus, queryPositionHistory, registry, topicOffsets, type App } from '@corridor/platform';
 import { DedicatedKafka, kafkaJarsPresent, kafkaLibsDir } from '@corridor/platform/testing/dedicated-kafka';
 import { eventually } from '@corridor/platform/testing/eventually';
 import { TEST_IDENTITY_SECRET } from '@corridor/platform/testing/identity';
@@ -138,7 +138,7 @@ function faultSuite(): void {
       consumerRestart: { initialMs: 250, maxMs: 2000 }, producerRetry: { initialMs: 250, maxMs: 2000 },
     });
     await bus.ensureTopics(allTopics.map((name) => ({ name, compacted: compactedTopics.includes(name) })));
-    admin = new Kafka({ clientId: 'faults-observer', brokers: broker.brokers, logLevel: logLevel.NOTHING, retry: { retries: 2 } }).admin();
+    admin = new Admin({ clientId: 'faults-observer', bootstrapBrokers: broker.brokers, retries: 2 });
     const deps = { ...adapters, bus, logger: adapters.logger, identitySecret: TEST_IDENTITY_SECRET };
     ingest = await buildIngest({ ...deps, tuning: { retry: { initialMs: 50, maxMs: 500 } } });
     geofence = await buildGeofence(deps);
@@ -152,7 +152,7 @@ function faultSuite(): void {
     await ingest?.close();
     await geofence?.close();
     await journey?.close();
-    await admin?.disconnect().catch(() => undefined);
+    await admin?.close().catch(() => undefined);
     await bus?.close();
     await adapters?.close();
     await broker?.cleanup();
@@ -163,9 +163,7 @@ function faultSuite(): void {
   /** Every partition of positions.v1 committed by `group` at or past `ends`. */
   async function caughtUp(group: string, ends: Map<number, number>): Promise<boolean> {
     try {
-      await admin!.connect();
-      const [committed] = await admin!.fetchOffsets({ groupId: group, topics: [Topics.positions] });
-      const at = new Map((committed?.partitions ?? []).map((p) => [p.partition, Number(p.offset)]));
+      const at = (await committedOffsets(admin!, group, [Topics.positions])).get(Topics.positions) ?? new Map<number, number>();
       return [...ends].every(([partition, end]) => end === 0 || (at.get(partition) ?? -1) >= end);
     } catch {
       return false; // the broker is still settling
@@ -212,8 +210,7 @@ function faultSuite(): void {
       const ackedAllAt = Date.now();
       let ends = new Map<number, number>();
       await until('the end offsets of positions.v1', async () => {
-        await admin!.connect();
-        ends = new Map((await admin!.fetchTopicOffsets(Topics.positions)).map((p) => [p.partition, Number(p.high)]));
+        ends = (await topicOffsets(admin!, [Topics.positions])).get(Topics.positions) ?? new Map<number, number>();
         return true;
       });
       for (const group of [POSITION_WRITER_GROUP, GEOFENCE_GROUP, JOURNEY_GROUP]) await until(`${group} caught up`, () => caughtUp(group, ends));

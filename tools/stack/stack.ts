@@ -1,10 +1,11 @@
 import type { AddressInfo } from 'node:net';
 import { build as buildGateway, GatewayConfig, type GatewayService } from '@corridor/gateway';
-import { build as buildIngest, type IngestService } from '@corridor/ingest';
+import { build as buildIngest, IngestConfig, startIngestThreads, type IngestService, type IngestThreads } from '@corridor/ingest';
 import { build as buildJourney, type JourneyService } from '@corridor/journey';
 import { build as buildGeofence } from '@corridor/geofence';
 import { build as buildOpsApi, deviceStateSettingsFrom, type OpsApiService } from '@corridor/ops-api';
-import { createAdapters, createGeocoder, createLogger, GeocoderEnv, internalKeys, parseConfig, type Adapters, type Logger } from '@corridor/platform';
+import { createAdapters, createGeocoder, createLogger, GeocoderEnv, internalKeys, loadChdb, parseConfig, type Adapters, type Logger } from '@corridor/platform';
+import { startChdbHttp, type ChdbHttpServer } from '@corridor/platform/testing/chdb-http';
 import { simDeviceIds, startSimulator, type SimProtocol, type SimulatorHandle } from '../sim/simulator';
 import type { StackConfig } from './config';
 import { registerSimDevices } from './sim-devices';
@@ -47,6 +48,10 @@ export async function startStack(config: StackConfig, opts: { loggerFor?: (servi
     // GEOCODER_URL and the other geocoder settings from the environment, as the gateway reads them
     geocoder: createGeocoder(parseConfig(GeocoderEnv), { logger: log('geocoder') }),
   });
+  // ingest's device ports on worker threads (every core): this thread keeps the stores, the other
+  // services and ingest's API, OsmAnd port and position store (docs/design-changes.md, "Every core")
+  const devicePortVars = Object.keys(IngestConfig.shape).filter((k) => /_PORT$/.test(k) && k !== 'PORT' && k !== 'OSMAND_PORT') as (keyof StackConfig & keyof IngestConfig)[];
+  const threaded = config.INGEST_THREADS > 0 && devicePortVars.some((k) => Number(config[k]) > 0);
   const ingest = await buildIngest({ ...common, logger: log('ingest') });
   const journey = await buildJourney({ ...common, logger: log('journey') });
   const geofence = await buildGeofence({ ...common, logger: log('geofence') });
@@ -54,7 +59,28 @@ export async function startStack(config: StackConfig, opts: { loggerFor?: (servi
   await ops.app.listen({ host: config.HOST, port: config.OPS_API_PORT });
   await ingest.app.listen({ host: config.HOST, port: config.INGEST_PORT });
   await ingest.osmand.listen({ host: config.HOST, port: config.OSMAND_PORT });
-  const devicePorts = await ingest.ports.listen(config, config.HOST);
+  let devicePorts: Record<string, number>;
+  let threads: IngestThreads | undefined;
+  let chdbHttp: ChdbHttpServer | undefined;
+  if (threaded) {
+    const analytics = await sharedAnalytics(adapters);
+    chdbHttp = analytics.http;
+    // on Kafka and Redis the threads connect to them as any ingest instance does; an embedded bus or
+    // cache lives in this thread and is lent to them (thread-bridge.ts)
+    const embedded = adapters.bus.kind === 'memory' || adapters.cache.kind === 'memory';
+    threads = await startIngestThreads({
+      count: config.INGEST_THREADS,
+      env: {
+        ...process.env, ...Object.fromEntries(devicePortVars.map((k) => [k, String(config[k])])),
+        HOST: config.HOST, LOG_LEVEL: config.LOG_LEVEL, INTERNAL_TOKEN_SECRET: config.INTERNAL_TOKEN_SECRET, CLICKHOUSE_URL: analytics.url, CLICKHOUSE_DATABASE: adapters.analytics.database,
+      },
+      logger,
+      ...(embedded ? { bridged: { bus: adapters.bus, cache: adapters.cache, clickhouseUrl: analytics.url, clickhouseDatabase: adapters.analytics.database } } : {}),
+    });
+    devicePorts = threads.ports[0]!;
+  } else {
+    devicePorts = await ingest.ports.listen(config, config.HOST);
+  }
   await journey.app.listen({ host: config.HOST, port: config.JOURNEY_PORT });
   await geofence.app.listen({ host: config.HOST, port: config.GEOFENCE_PORT });
   const h = config.HOST;
@@ -103,8 +129,23 @@ export async function startStack(config: StackConfig, opts: { loggerFor?: (servi
     simulated: { uniqueIds, registered },
     async close() {
       await sim?.stop();
+      await threads?.close();
+      await chdbHttp?.close();
       for (const svc of [gateway, ingest, journey, geofence, ops]) await svc.close().catch(() => undefined);
       await adapters.close();
     },
   };
+}
+
+/**
+ * The analytics store for ingest's threads: a ClickHouse server when CLICKHOUSE_URL is set, else this
+ * process's chDB served over the ClickHouse HTTP interface on loopback (chDB binds its folder to
+ * one process; the threads are of this process but have their own module instances).
+ */
+async function sharedAnalytics(adapters: Adapters): Promise<{ url: string; http?: ChdbHttpServer }> {
+  if (adapters.analytics.kind === 'clickhouse') return { url: process.env.CLICKHOUSE_URL! };
+  const connection = (await loadChdb()).openChdbConnection();
+  if (!connection) throw new Error('chDB is not open in this process');
+  const http = await startChdbHttp({ connection });
+  return { url: http.url, http };
 }

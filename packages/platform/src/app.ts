@@ -12,7 +12,7 @@ import type { ErrorCode } from '@corridor/contracts';
 import { AppError } from './errors';
 import { IDENTITY_HEADER, verifyIdentity, type InternalKeys } from './identity';
 import type { Logger } from './logger';
-import { counter, histogram, registry } from './metrics';
+import { counter, histogram, processMetrics, registry } from './metrics';
 import { installReferences } from './references';
 import { refuseNulText } from './nul-text';
 import type { ReadinessReport } from './bus-readiness';
@@ -195,7 +195,7 @@ export function createApp(opts: CreateAppOptions): App {
 function serveMetrics(app: FastifyInstance): void {
   app.get('/metrics', async (_req, reply) => {
     reply.header('content-type', registry.contentType);
-    return registry.metrics();
+    return processMetrics();
   });
 }
 

@@ -22,6 +22,8 @@ export { createPgliteDb } from './adapters/db-pglite';
 export { createPgDb } from './adapters/db-pg';
 export { createClickHouseAnalytics } from './adapters/clickhouse';
 export { KafkaBus } from './adapters/bus-kafka';
+export { closeForced } from './adapters/kafka-consumer';
+export { committedOffsets, topicOffsets, type PartitionOffsets } from './adapters/kafka-lag';
 export { RedisCache } from './adapters/cache-redis';
 export * from './clickhouse/positions';
 export * from './clickhouse/events';

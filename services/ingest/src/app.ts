@@ -23,6 +23,12 @@ export interface IngestDeps extends Omit<Adapters, 'close'> {
    * reload period (default 5 s), frames of a connection handled as one batch (default 8; 1 = one at a time).
    */
   tuning?: { retry?: { initialMs: number; maxMs: number }; archiveFlushMs?: number; computedAttributesReloadMs?: number; batchFrames?: number };
+  /**
+   * How this instance shares its process (threads.ts): `reusePort` lets several threads listen on
+   * the same device ports; `positionStore: false` leaves storing positions.v1 to another instance
+   * (the one-process stack's main thread, next to chDB). Default: alone, with its position store.
+   */
+  threading?: { reusePort?: boolean; positionStore?: boolean };
 }
 
 export interface IngestService {
@@ -74,6 +80,7 @@ export async function build(deps: IngestDeps): Promise<IngestService> {
     ...(deps.tuning?.retry ? { retry: deps.tuning.retry } : {}),
     ...(deps.tuning?.archiveFlushMs ? { archiveFlushMs: deps.tuning.archiveFlushMs } : {}),
     ...(deps.tuning?.batchFrames ? { batchFrames: deps.tuning.batchFrames } : {}),
+    ...(deps.threading?.reusePort ? { reusePort: true } : {}),
   });
   positionRoutes(app, intake, ports.gate);
   ingestReferenceChecks(app, registry);
@@ -93,7 +100,9 @@ export async function build(deps: IngestDeps): Promise<IngestService> {
       // consumer-group joins run side by side (each costs seconds on Kafka)
       await Promise.all([
         registry.start(),
-        startPositionStore({ bus: deps.bus, analytics: deps.analytics, cache: deps.cache, logger: logger.child({ component: 'position-store' }) }).then((s) => subs.push(s)),
+        deps.threading?.positionStore === false
+          ? Promise.resolve()
+          : startPositionStore({ bus: deps.bus, analytics: deps.analytics, cache: deps.cache, logger: logger.child({ component: 'position-store' }) }).then((s) => subs.push(s)),
         ports.start(),
         commands.start(),
       ]);

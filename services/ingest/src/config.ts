@@ -83,6 +83,13 @@ export const IngestConfig = BaseEnv.extend({
   DEVICE_SEEN_INTERVAL_S: positiveInt(60, 3600),
   /** knots: a fix without a `motion` attribute gets motion = speed above this (Traccar event.motion.speedThreshold). */
   EVENT_MOTION_SPEED_THRESHOLD: z.coerce.number().min(0).max(100).default(0.01),
+  /**
+   * Threads serving the device ports (each a whole ingest instance, sharing the ports through
+   * SO_REUSEPORT): default the cores the process may use (os.availableParallelism(), which counts
+   * a container's CPU limit). Needs the real parts (KAFKA_BROKERS, REDIS_URL, CLICKHOUSE_URL): on the
+   * embedded ones ingest alone runs one thread.
+   */
+  INGEST_THREADS: z.coerce.number().int().min(1).max(256).optional(),
   /** A fix dated more than this ahead of the server clock is refused (counted, reason future_time): it never becomes the latest position. */
   FIX_MAX_FUTURE_SECONDS: positiveInt(600, 86_400),
 });

@@ -41,6 +41,8 @@ export interface DevicePortDeps {
   archiveFlushMs?: number;
   /** Most frames of a connection handled as one batch (default 8, every admitted frame); 1 = one at a time (benchmarks compare). */
   batchFrames?: number;
+  /** Listen with SO_REUSEPORT: several ingest threads share every device port (threads.ts). */
+  reusePort?: boolean;
 }
 
 /** The pending limit never drops below this many fixes, whatever the measured publish rate. */
@@ -65,8 +67,10 @@ export class DevicePorts {
   readonly sessions: DeviceSessions;
   /** Who may speak for a device (protocol binding, one device per connection, JT/T 808 codes); the OsmAnd port checks with it too. */
   readonly identity: DeviceIdentity;
+  private readonly reusePort: boolean;
 
   constructor(deps: DevicePortDeps) {
+    this.reusePort = deps.reusePort ?? false;
     const s = deps.settings;
     const logger = deps.logger;
     this.fdBudget = new ConnectionBudget({ logger: logger.child({ component: 'connection-budget' }), ...(s.FD_RESERVE !== undefined ? { reserve: s.FD_RESERVE } : {}) });
@@ -124,6 +128,7 @@ export class DevicePorts {
       logger,
       maxInflightBytes: s.MAX_SERVER_BUFFERED_BYTES,
       maxDatagramBytes: s.MAX_FRAME_BYTES,
+      reusePort: this.reusePort,
     });
   }
 
@@ -136,7 +141,7 @@ export class DevicePorts {
     const bound: Record<string, number> = {};
     for (const e of tcpProtocols) {
       const port = ports[e.portVar];
-      if (port > 0) bound[e.protocol.name] = await this.tcp[e.protocol.name as TcpProtocolName].listen(port, host);
+      if (port > 0) bound[e.protocol.name] = await this.tcp[e.protocol.name as TcpProtocolName].listen(port, host, { reusePort: this.reusePort });
     }
     if (ports.TELTONIKA_PORT > 0) bound['teltonika-udp'] = await this.udp.listen(ports.TELTONIKA_PORT, host);
     void this.fdBudget.size; // sized and logged now: the stores and every listener hold their files

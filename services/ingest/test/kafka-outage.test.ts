@@ -13,7 +13,7 @@ import { gt06, registryEntry, sleep, TestDevice, waitFor } from './test-device';
  * acknowledged.
  *
  * The outage is simulated at the client, because the shared broker cannot be stopped from a test
- * and a TCP proxy cannot stand in front of it (kafkajs connects to the address the broker
+ * and a TCP proxy cannot stand in front of it (the client connects to the address the broker
  * advertises in its metadata, not to the bootstrap address). OutageBus is the ONE test double
  * here: it wraps the real KafkaBus and, while `down`, fails every publish: half of them before they
  * reach Kafka (broker unreachable) and half after Kafka stored them (the acknowledgement lost on
@@ -36,7 +36,7 @@ class OutageBus implements Bus {
         await this.inner.publish(topic, messages);
         this.storedButFailed++;
       }
-      throw new Error('KafkaJSConnectionError: Connection error (simulated outage)');
+      throw new Error('NetworkError: Connection closed (simulated outage)');
     }
     await this.inner.publish(topic, messages);
     if (topic === Topics.positions) for (const m of messages) this.confirmed.add((m.value as PositionMessage).id);

@@ -124,6 +124,10 @@ export const gt06 = {
     body.writeUIntBE(0xa1b2, 23, 3);
     return encodeGt06Packet(false, 0x12, serial, body);
   },
+  /** 0x13 status (heartbeat): terminal info (ACC on, GPS fixed, charging), voltage level 4, GSM signal 3, no alarm. */
+  heartbeat(serial: number): Buffer {
+    return encodeGt06Packet(false, 0x13, serial, Buffer.from([0x46, 0x04, 0x03, 0x00, 0x01]));
+  },
   ack(type: number, serial: number): Buffer {
     return encodeGt06Packet(false, type, serial);
   },

@@ -1,8 +1,9 @@
-import { Kafka, logLevel, type Admin, type Producer, CompressionTypes } from 'kafkajs';
+import { Admin, compatibilityPartitioner, ProduceAcks, Producer, stringSerializers, type BaseOptions } from '@platformatic/kafka';
 import type { Logger } from '../logger';
 import { counter } from '../metrics';
 import type { Bus, BusMessage, ProducerStatus, SubscribeOptions, Subscription, TopicSpec } from './bus';
-import { SupervisedKafkaConsumer, type RestartBackoff } from './kafka-consumer';
+import { consumerLag } from './kafka-lag';
+import { closeForced, retriable, SupervisedKafkaConsumer, type RestartBackoff } from './kafka-consumer';
 import type { KafkaSecurity } from './store-connections';
 
 /** Failed publishes in a row after which the producer is replaced. */
@@ -22,25 +23,28 @@ export interface KafkaBusOptions {
   security?: KafkaSecurity;
   /** Lag past which a service's /readyz says not ready. */
   maxReadyLag?: number;
-  /** Backoff of the supervisor restarting a consumer kafkajs gave up on (default 500 ms doubling to 30 s). */
+  /** Backoff of the supervisor restarting a consumer that crashed (default 500 ms doubling to 30 s). */
   consumerRestart?: RestartBackoff;
   /** Backoff of the producer reconnecting after failed publishes (default 500 ms doubling to 10 s). */
   producerRetry?: RestartBackoff;
 }
 
+type JsonProducer = Producer<string, string, string, string>;
 
-const toPino = (level: logLevel): 'error' | 'warn' | 'info' | 'debug' =>
-  level === logLevel.ERROR || level === logLevel.NOTHING ? 'error' : level === logLevel.WARN ? 'warn' : level === logLevel.INFO ? 'info' : 'debug';
-
-/** Apache Kafka through kafkajs. Publishes with acks=all and an idempotent producer. */
+/**
+ * Apache Kafka through @platformatic/kafka. Publishes with acks=all from an idempotent producer,
+ * keyed messages partitioned as Kafka's Java client (and kafkajs before) partitions them, so a
+ * device keeps its partition across the change of client.
+ */
 export class KafkaBus implements Bus {
   readonly kind = 'kafka' as const;
+  /** The client library, for benchmark records. */
+  readonly client = '@platformatic/kafka';
   readonly maxReadyLag: number | undefined;
-  private readonly kafka: Kafka;
-  private producer: Producer | undefined;
-  private producerReady: Promise<Producer> | undefined;
+  private readonly base: BaseOptions;
+  private producer: JsonProducer | undefined;
+  private producerReady: Promise<JsonProducer> | undefined;
   private admin: Admin | undefined;
-  private adminReady: Promise<Admin> | undefined;
   private readonly consumers = new Set<SupervisedKafkaConsumer>();
   private producerState: ProducerStatus = { state: 'idle', restarts: 0 };
   private failuresInRow = 0;
@@ -53,37 +57,22 @@ export class KafkaBus implements Bus {
   constructor(private readonly opts: KafkaBusOptions) {
     this.ns = opts.namespace ? `${opts.namespace}.` : '';
     this.maxReadyLag = opts.maxReadyLag;
-    const log = opts.logger.child({ component: 'kafkajs' });
-    this.kafka = new Kafka({
+    this.base = {
       clientId: opts.clientId,
-      brokers: opts.brokers,
+      bootstrapBrokers: opts.brokers,
       ...opts.security,
-      connectionTimeout: 3000,
-      requestTimeout: 10000,
-      retry: { initialRetryTime: 200, retries: 5, maxRetryTime: 3000 },
-      logLevel: logLevel.WARN,
-      logCreator: () => ({ namespace, level, log: entry }) => {
-        const { message, ...extra } = entry;
-        log[toPino(level)]({ ...extra, namespace }, message);
-      },
-    });
+      connectTimeout: 3000,
+      requestTimeout: 10_000,
+      // the client's own retries stay short: the bus's supervision (a new producer, a new consumer,
+      // with backoff) takes over after them, as it did with kafkajs
+      retries: 5,
+      retryDelay: (_client, _op, attempt) => Math.min(3000, 200 * 2 ** (attempt - 1)),
+    };
   }
 
-  private getAdmin(): Promise<Admin> {
-    if (!this.adminReady) {
-      const admin = this.kafka.admin();
-      this.adminReady = admin.connect().then(
-        () => {
-          this.admin = admin;
-          return admin;
-        },
-        (err: unknown) => {
-          this.adminReady = undefined;
-          throw err;
-        },
-      );
-    }
-    return this.adminReady;
+  private getAdmin(): Admin {
+    this.admin ??= new Admin({ ...this.base, clientId: `${this.opts.clientId}-admin` });
+    return this.admin;
   }
 
   /**
@@ -95,23 +84,20 @@ export class KafkaBus implements Bus {
     const wanted = specs.map((s) => ({ ...s, name: this.ns + s.name }));
     for (let attempt = 1; ; attempt++) {
       try {
-        const admin = await this.getAdmin();
+        const admin = this.getAdmin();
         const existing = new Set(await admin.listTopics());
-        const missing = wanted.filter((s) => !existing.has(s.name));
-        if (missing.length) {
-          await admin.createTopics({
-            waitForLeaders: true,
-            topics: missing.map((s) => ({
-              topic: s.name,
-              numPartitions: s.partitions ?? this.opts.defaultPartitions ?? 4,
-              replicationFactor: -1,
-              configEntries: s.compacted
-                ? [{ name: 'cleanup.policy', value: 'compact' }]
-                : s.retentionMs ? [{ name: 'retention.ms', value: String(s.retentionMs) }] : [],
-            })),
+        for (const s of wanted.filter((w) => !existing.has(w.name))) {
+          const configs = s.compacted ? [{ name: 'cleanup.policy', value: 'compact' }]
+            : s.retentionMs ? [{ name: 'retention.ms', value: String(s.retentionMs) }] : [];
+          await admin.createTopics({ topics: [s.name], partitions: s.partitions ?? this.opts.defaultPartitions ?? 4, replicas: -1, configs }).catch((err: unknown) => {
+            // another process created it meanwhile
+            if (!JSON.stringify(describeError(err)).includes('TOPIC_ALREADY_EXISTS')) throw err;
           });
         }
-        await admin.fetchTopicMetadata({ topics: wanted.map((s) => s.name) });
+        // every partition has a leader: the topics are served
+        const meta = await admin.metadata({ topics: wanted.map((s) => s.name), forceUpdate: true });
+        const leaderless = wanted.filter((s) => !meta.topics.get(s.name)?.partitions.every((p) => p.leader >= 0));
+        if (leaderless.length) throw new Error(`no leader yet for ${leaderless.map((s) => s.name).join(', ')}`);
         return;
       } catch (err) {
         if (attempt >= 8) throw err;
@@ -121,14 +107,22 @@ export class KafkaBus implements Bus {
     }
   }
 
-  private getProducer(): Promise<Producer> {
+  private getProducer(): Promise<JsonProducer> {
     if (!this.producerReady) {
-      const producer = this.kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: true });
-      const ready: Promise<Producer> = producer.connect().then(
+      const producer: JsonProducer = new Producer({
+        ...this.base,
+        idempotent: true,
+        acks: ProduceAcks.ALL,
+        autocreateTopics: true,
+        partitioner: compatibilityPartitioner,
+        serializers: stringSerializers,
+      });
+      // a producer is ready once it reached a broker (its producer id comes with the first send)
+      const ready: Promise<JsonProducer> = producer.connectToBrokers(null).then(
         () => {
           // replaced while connecting (replaceProducer): this one is not used
           if (this.producerReady !== ready) {
-            void producer.disconnect().catch(() => undefined);
+            void producer.close().catch(() => undefined);
             throw new Error('producer replaced while connecting');
           }
           this.producer = producer;
@@ -136,7 +130,7 @@ export class KafkaBus implements Bus {
         },
         (err: unknown) => {
           if (this.producerReady === ready) this.producerReady = undefined;
-          void producer.disconnect().catch(() => undefined);
+          void producer.close().catch(() => undefined);
           throw err;
         },
       );
@@ -146,10 +140,10 @@ export class KafkaBus implements Bus {
   }
 
   /**
-   * Publishes are gathered while a send is in flight and go out together in one sendBatch (the
-   * idempotent producer allows one request in flight, so sending each call alone would serialize
-   * every device's ack behind the previous one). Each caller resolves when its own messages are
-   * acknowledged by all in-sync replicas, and rejects if the batch failed or its deadline passed.
+   * Publishes are gathered while a send is in flight and go out together in one send (sending each
+   * call alone would serialize every device's ack behind the previous one). Each caller resolves
+   * when its own messages are acknowledged by all in-sync replicas, and rejects if the send failed
+   * or its deadline passed.
    */
   publish(topic: string, messages: BusMessage[]): Promise<void> {
     if (!messages.length) return Promise.resolve();
@@ -170,22 +164,16 @@ export class KafkaBus implements Bus {
   }
 
   private async flush(): Promise<void> {
+    const timeout = this.opts.publishTimeoutMs ?? 15000;
     try {
       while (this.pending.length) {
         const batch = this.pending.splice(0, this.pending.length);
         try {
           const producer = await this.getProducer();
-          const byTopic = new Map<string, { key: string; value: string; headers?: Record<string, string> }[]>();
-          for (const p of batch) {
-            const list = byTopic.get(p.topic) ?? [];
-            for (const m of p.messages) list.push({ key: m.key, value: JSON.stringify(m.value), headers: m.headers });
-            byTopic.set(p.topic, list);
-          }
-          await producer.sendBatch({
-            acks: -1,
-            compression: CompressionTypes.None,
-            topicMessages: [...byTopic].map(([t, msgs]) => ({ topic: this.ns + t, messages: msgs })),
-          });
+          const messages = batch.flatMap((p) => p.messages.map((m) => ({ topic: this.ns + p.topic, key: m.key, value: JSON.stringify(m.value), headers: m.headers })));
+          // a send the client keeps retrying past the callers' deadline fails here, so the next
+          // batch goes to a new producer instead of queueing behind it
+          await withDeadline(producer.send({ messages }), timeout, 'send');
           this.published();
           for (const p of batch) p.resolve();
         } catch (err) {
@@ -202,7 +190,7 @@ export class KafkaBus implements Bus {
   /** A supervised consumer (kafka-consumer.ts): restarted after any crash until stop(). */
   async subscribe(opts: SubscribeOptions): Promise<Subscription> {
     const consumer = new SupervisedKafkaConsumer({
-      kafka: this.kafka,
+      base: this.base,
       ns: this.ns,
       opts,
       config: {
@@ -210,10 +198,9 @@ export class KafkaBus implements Bus {
         heartbeatInterval: 1000,
         rebalanceTimeout: 20000,
         // a short fetch wait keeps flag latency low and lets a consumer stop in well under a second
-        maxWaitTimeInMs: 500,
-        retry: { retries: Number.MAX_SAFE_INTEGER, initialRetryTime: 300, maxRetryTime: 5000 },
+        maxWaitTime: 500,
       },
-      admin: () => this.getAdmin(),
+      lag: () => consumerLag(this.getAdmin(), this.ns, opts),
       logger: this.opts.logger,
       backoff: this.opts.consumerRestart ?? { initialMs: 500, maxMs: 30_000 },
     });
@@ -244,9 +231,9 @@ export class KafkaBus implements Bus {
     const since = this.producerState.state === 'failing' ? this.producerState.failingSince : new Date().toISOString();
     this.producerState = { state: 'failing', failingSince: since, lastError: `${err.name}: ${err.message}`, restarts: this.producerState.restarts };
     if (this.failuresInRow === 1 || this.failuresInRow % 20 === 0) this.opts.logger.warn({ err, failuresInRow: this.failuresInRow }, 'publish failed');
-    // a producer that keeps failing (or failed for good, e.g. its idempotence state lost when the
-    // broker was killed) is replaced: the next batch gets a new one (no other send is in flight here)
-    if (this.failuresInRow % REPLACE_AFTER_FAILURES === 0 || (err as { retriable?: boolean }).retriable === false) this.replaceProducer();
+    // a producer that keeps failing, failed for good (its idempotence state lost when the broker was
+    // killed) or still has a send in flight past the deadline is replaced: the next batch gets a new one
+    if (this.failuresInRow % REPLACE_AFTER_FAILURES === 0 || !retriable(err) || err instanceof DeadlineError) this.replaceProducer();
     this.probeProducer();
   }
 
@@ -255,7 +242,7 @@ export class KafkaBus implements Bus {
     this.producer = undefined;
     this.producerReady = undefined;
     if (old) {
-      void old.disconnect().catch(() => undefined);
+      void closeForced(old).catch(() => undefined);
       producerRestarts.inc();
       this.producerState = { ...this.producerState, restarts: this.producerState.restarts + 1 };
     }
@@ -292,15 +279,36 @@ export class KafkaBus implements Bus {
   }
 
   async ping(): Promise<void> {
-    const admin = await this.getAdmin();
-    await admin.describeCluster();
+    await this.getAdmin().metadata({ topics: [], forceUpdate: true });
   }
 
   async close(): Promise<void> {
     this.closed = true;
     await Promise.allSettled([...this.consumers].map((c) => c.stop()));
     this.consumers.clear();
-    if (this.producer) await this.producer.disconnect().catch(() => undefined);
-    if (this.admin) await this.admin.disconnect().catch(() => undefined);
+    if (this.producer) await closeForced(this.producer).catch(() => undefined);
+    if (this.admin) await this.admin.close().catch(() => undefined);
   }
+}
+
+class DeadlineError extends Error {
+  override name = 'DeadlineError';
+}
+
+/** The promise, or a DeadlineError once `ms` passed (the promise's own outcome is then ignored). */
+export async function withDeadline<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  promise.catch(() => undefined);
+  try {
+    return await Promise.race([promise, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new DeadlineError(`${what} did not finish within ${ms} ms`)), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** An error with the errors it aggregates or wraps, for matching protocol error names. */
+export function describeError(err: unknown): unknown {
+  if (!(err instanceof Error)) return String(err);
+  const e = err as Error & { errors?: unknown[]; apiId?: string };
+  return { name: e.name, message: e.message, apiId: e.apiId, errors: e.errors?.map(describeError), cause: e.cause ? describeError(e.cause) : undefined };
 }

@@ -67,6 +67,11 @@ export class MemoryBus implements Bus {
   }
 
   async publish(topicName: string, messages: BusMessage[]): Promise<void> {
+    return this.publishSerialized(topicName, messages.map((m) => ({ key: m.key, value: JSON.stringify(m.value), ...(m.headers ? { headers: m.headers } : {}) })));
+  }
+
+  /** Publishes values already serialized as JSON text (a worker thread's publishes, thread-bridge.ts). */
+  async publishSerialized(topicName: string, messages: { key: string; value: string; headers?: Record<string, string> }[]): Promise<void> {
     if (this.closed || !this.available) {
       this.failingSince ??= new Date().toISOString();
       throw new Error(this.closed ? 'bus closed' : 'bus unavailable');
@@ -82,7 +87,7 @@ export class MemoryBus implements Bus {
         partition: p,
         offset: String(part.length),
         key: m.key,
-        value: JSON.stringify(m.value),
+        value: m.value,
         headers: m.headers ?? {},
         timestamp: now,
       });

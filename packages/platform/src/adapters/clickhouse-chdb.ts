@@ -9,7 +9,15 @@ import type { Analytics } from './analytics';
  * `chdb/connection`. libchdb binds ONE data directory per process, so every caller of a process
  * shares one client (the one-process stack's five services, or one test file's suites).
  */
-let shared: { path: string; client: ClickHouseClient; refs: number; databases: Set<string> } | undefined;
+let shared: { path: string; client: ClickHouseClient; connection: ReturnType<typeof createChdbConnection>; refs: number; databases: Set<string> } | undefined;
+
+/**
+ * The chDB connection this process opened (createChdbAnalytics), for serving it to worker threads
+ * over the ClickHouse HTTP interface (testing/chdb-http.ts with `connection`); undefined before.
+ */
+export function openChdbConnection(): ReturnType<typeof createChdbConnection> | undefined {
+  return shared?.connection;
+}
 
 export async function createChdbAnalytics(opts: { path: string; database: string }): Promise<Analytics> {
   const path = opts.path === ':memory:' ? ':memory:' : resolve(opts.path);
@@ -18,11 +26,12 @@ export async function createChdbAnalytics(opts: { path: string; database: string
   }
   if (!shared) {
     if (path !== ':memory:') mkdirSync(path, { recursive: true });
+    const connection = createChdbConnection({ path });
     const client = createClient({
-      connection: createChdbConnection({ path }),
+      connection,
       clickhouse_settings: { date_time_input_format: 'best_effort' },
     } as Parameters<typeof createClient>[0]);
-    shared = { path, client, refs: 0, databases: new Set() };
+    shared = { path, client, connection, refs: 0, databases: new Set() };
   }
   const s = shared;
   s.refs++;

@@ -9,8 +9,12 @@ import type { Subscription } from './bus';
  */
 export const liveConsumers = new Set<Subscription>();
 
-/** `by`: kafkajs (it restarts the consumer itself) or supervisor (kafkajs gave up on it; the bus starts a new one). */
-export const consumerRestarts = counter('consumer_restarts_total', 'Consumers restarted after a crash, by who restarts them: kafkajs itself, or the supervisor when kafkajs gave up', ['group', 'by']);
+/**
+ * `by`: who restarted the consumer. Always `supervisor` since issue 27: the bus starts a new client
+ * consumer after every crash (kafkajs used to restart some itself, counted as `kafkajs`). Kept as a
+ * label so dashboards built on it keep working.
+ */
+export const consumerRestarts = counter('consumer_restarts_total', 'Consumers restarted after a crash (a handler error, or an error the Kafka client gave up on), by who restarted them (the supervisor)', ['group', 'by']);
 
 /** How long a scrape waits for one group's lag before leaving it out. */
 const LAG_SCRAPE_TIMEOUT_MS = 2000;

@@ -1,72 +1,83 @@
-import { KafkaJSNonRetriableError, KafkaJSNumberOfRetriesExceeded, KafkaJSProtocolError, type Kafka } from 'kafkajs';
+import { EventEmitter } from 'node:events';
+import { MultipleErrors, NetworkError, ProtocolError, TimeoutError, UserError } from '@platformatic/kafka';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../logger';
-import { retriable, SupervisedKafkaConsumer } from './kafka-consumer';
+import { retriable, SupervisedKafkaConsumer, type JsonConsumer } from './kafka-consumer';
 
 // a fresh broker answers a subscription before its partitions have leaders with this error (seen in
 // the multi-instance run: ops-api exited at start)
-const noLeaderYet = () =>
-  new KafkaJSProtocolError(Object.assign(new Error('This server does not host this topic-partition'), { type: 'UNKNOWN_TOPIC_OR_PARTITION', code: 3, retriable: true }));
+const noLeaderYet = (): Error => new ProtocolError('UNKNOWN_TOPIC_OR_PARTITION');
 
-/** A stand-in for kafkajs's client whose subscriptions fail with the given errors first (no broker needed). */
-function kafkaFailing(errors: Error[]) {
-  const made = { consumers: 0, subscribes: 0, runs: 0 };
-  const kafka = {
-    consumer: () => {
-      made.consumers++;
-      return {
-        events: { GROUP_JOIN: 'join', CRASH: 'crash' },
-        on: () => undefined,
-        connect: async () => undefined,
-        disconnect: async () => undefined,
-        subscribe: async () => {
-          made.subscribes++;
-          const e = errors.shift();
-          if (e) throw e;
-        },
-        run: async () => { made.runs++; },
-      };
-    },
-  } as unknown as Kafka;
-  return { kafka, made };
+/**
+ * A stand-in for the client's consumer whose consume() fails with the given errors first (no
+ * broker needed); once it succeeds it hands out a stream that never yields a message.
+ */
+function consumerFailing(errors: Error[]) {
+  const made = { consumers: 0, consumes: 0, streams: 0, closes: 0 };
+  const create = (): JsonConsumer => {
+    made.consumers++;
+    const c = Object.assign(new EventEmitter(), {
+      assignments: [{ topic: 'positions.v1', partitions: [0, 1] }],
+      consume: async () => {
+        made.consumes++;
+        const e = errors.shift();
+        if (e) throw e;
+        made.streams++;
+        return Object.assign(new EventEmitter(), { read: () => null });
+      },
+      close: async () => { made.closes++; },
+    });
+    return c as unknown as JsonConsumer;
+  };
+  return { create, made };
 }
 
-function supervised(kafka: Kafka) {
+function supervised(create: () => JsonConsumer) {
   return new SupervisedKafkaConsumer({
-    kafka, ns: '', config: {}, admin: () => Promise.reject(new Error('no admin here')),
+    base: { clientId: 'test', bootstrapBrokers: ['127.0.0.1:9'] }, ns: '',
+    config: { sessionTimeout: 15000, heartbeatInterval: 1000, rebalanceTimeout: 20000, maxWaitTime: 500 },
+    lag: () => Promise.reject(new Error('no admin here')),
     opts: { groupId: 'g', topics: ['positions.v1'], handler: async () => undefined },
-    logger: createLogger('test', 'silent'), backoff: { initialMs: 1, maxMs: 4 },
+    logger: createLogger('test', 'silent'), backoff: { initialMs: 1, maxMs: 4 }, createConsumer: create,
   });
 }
 
 describe('SupervisedKafkaConsumer first start', () => {
-  it('tries again after a retriable error and then runs', async () => {
-    const { kafka, made } = kafkaFailing([noLeaderYet(), noLeaderYet()]);
-    const c = supervised(kafka);
+  it('tries again after a retriable error and then runs, with the partitions the group gave it', async () => {
+    const { create, made } = consumerFailing([noLeaderYet(), new NetworkError('Connection closed')]);
+    const c = supervised(create);
     await c.start();
-    expect(made).toEqual({ consumers: 3, subscribes: 3, runs: 1 });
+    expect(made).toMatchObject({ consumers: 3, consumes: 3, streams: 1, closes: 2 });
+    expect(c.status()).toMatchObject({ state: 'running', partitions: 2, restarts: 0 });
     await c.stop();
+    expect(made.closes).toBe(3);
+    expect(c.status().state).toBe('stopped');
   });
 
-  it('rejects at once on an error kafkajs does not call retriable', async () => {
-    const { kafka, made } = kafkaFailing([new KafkaJSNonRetriableError('bad config')]);
-    await expect(supervised(kafka).start()).rejects.toThrow('bad config');
-    expect(made.subscribes).toBe(1);
+  it('rejects at once on an error the client does not call retriable', async () => {
+    const { create, made } = consumerFailing([new UserError('bad config')]);
+    await expect(supervised(create).start()).rejects.toThrow('bad config');
+    expect(made.consumes).toBe(1);
   });
 
   it('gives up after a bounded number of retriable failures', async () => {
-    const { kafka, made } = kafkaFailing(Array.from({ length: 20 }, noLeaderYet));
-    await expect(supervised(kafka).start()).rejects.toThrow('does not host');
-    expect(made.subscribes).toBe(6);
+    const { create, made } = consumerFailing(Array.from({ length: 20 }, noLeaderYet));
+    await expect(supervised(create).start()).rejects.toThrow('does not host this topic-partition');
+    expect(made.consumes).toBe(6);
   });
 });
 
 describe('retriable', () => {
-  it('reads kafkajs\'s flag on the error or on one it wraps', () => {
+  it("reads the client's canRetry on the error, on one it aggregates or on its cause", () => {
     expect(retriable(noLeaderYet())).toBe(true);
-    // kafkajs's retrier gives up with KafkaJSNumberOfRetriesExceeded, its cause the last error
-    expect(retriable(new (KafkaJSNumberOfRetriesExceeded as unknown as new (e: Error, o: object) => Error)(noLeaderYet(), { retryCount: 5, retryTime: 100 }))).toBe(true);
-    expect(retriable(new KafkaJSNonRetriableError('no'))).toBe(false);
+    expect(retriable(new NetworkError('Connection closed'))).toBe(true);
+    // the client's retry loop gives up with a MultipleErrors of the attempts
+    expect(retriable(new MultipleErrors('Performing fetch failed 6 times.', [noLeaderYet(), noLeaderYet()]))).toBe(true);
+    expect(retriable(new Error('wrapped', { cause: noLeaderYet() }))).toBe(true);
+    // a connection that timed out on a busy machine (the client says canRetry: false)
+    expect(retriable(new TimeoutError('Connection to 127.0.0.1:9092 timed out.'))).toBe(true);
+    expect(retriable(new ProtocolError('TOPIC_AUTHORIZATION_FAILED'))).toBe(false);
+    expect(retriable(new UserError('no'))).toBe(false);
     expect(retriable(new Error('plain'))).toBe(false);
     expect(retriable('text')).toBe(false);
   });

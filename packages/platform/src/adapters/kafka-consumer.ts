@@ -1,4 +1,4 @@
-import type { Admin, Consumer, ConsumerConfig, EachBatchPayload, Kafka } from 'kafkajs';
+import { Consumer, MessagesStreamFallbackModes, MessagesStreamModes, stringDeserializers, type BaseOptions, type ConsumerOptions, type Message, type MessagesStream } from '@platformatic/kafka';
 import type { Logger } from '../logger';
 import type { ConsumedMessage, ConsumerLag, ConsumerState, ConsumerStatus, SubscribeOptions, Subscription } from './bus';
 import { consumerRestarts, liveConsumers } from './consumer-metrics';
@@ -8,36 +8,62 @@ export interface RestartBackoff {
   maxMs: number;
 }
 
+/** The group settings of a consumer (classic protocol; see docs/design-changes.md on KIP-848). */
+export interface ConsumerConfig {
+  sessionTimeout: number;
+  heartbeatInterval: number;
+  rebalanceTimeout: number;
+  /** How long the broker holds a fetch without data. */
+  maxWaitTime: number;
+}
+
 export interface SupervisedConsumerDeps {
-  kafka: Kafka;
+  /** Brokers, client id, security and retries of the bus. */
+  base: BaseOptions;
   /** Topic and group prefix of the bus ('' or 'ns.'). */
   ns: string;
   opts: SubscribeOptions;
-  config: Omit<ConsumerConfig, 'groupId'>;
-  admin: () => Promise<Admin>;
+  config: ConsumerConfig;
+  /** The group's lag per topic (kafka-lag.ts), read through the bus's admin client. */
+  lag: () => Promise<ConsumerLag>;
   logger: Logger;
   backoff: RestartBackoff;
+  /** Makes the client consumer (tests stand a fake in for it; default: @platformatic/kafka's Consumer). */
+  createConsumer?: (options: ConsumerOptions<string, string, string, string>) => JsonConsumer;
 }
 
-/** How often a first start is tried when kafkajs calls its error retriable (with the backoff: ~30 s at the defaults). */
-const FIRST_START_ATTEMPTS = 6;
+export type JsonConsumer = Consumer<string, string, string, string>;
+type JsonStream = MessagesStream<string, string, string, string>;
+type JsonMessage = Message<string, string, string, string>;
 
+/** How often a first start is tried on an error the client calls retriable (with the backoff: ~30 s at the defaults). */
+const FIRST_START_ATTEMPTS = 6;
 /** How long a lag reading is reused (readiness probes and scrapes may come in bursts). */
 const LAG_CACHE_MS = 1000;
+/** Messages taken from the stream for one round of handler calls (one call per partition). */
+const MAX_ROUND = 2000;
+/** How long stop() waits for the handler call in progress and its commit, and a crashed client for its close. */
+const SETTLE_MS = 20_000;
 
 /**
- * A kafkajs consumer that stays alive. kafkajs restarts a consumer itself after a crash it deems
- * retriable (CRASH with restart=true), but not after a non-retriable one: `Failed to find group
- * coordinator` while a broker restarts, or a TypeError thrown by a handler, leave the consumer
- * disconnected for good. This supervisor watches CRASH: it counts and logs every crash, and when
- * kafkajs will not restart, it starts a new consumer of the same group and topics with backoff
- * (doubling from backoff.initialMs to backoff.maxMs, reset once the group is joined again) until
- * stop(). The new consumer resumes from the group's committed offsets, so the batch in hand at the
- * crash is delivered again (at least once, as always).
+ * A consumer of one group that stays alive until stop(). @platformatic/kafka keeps a consumer in its
+ * group by itself (heartbeats, rejoins after a rebalance, retries of fetches and commits); what it
+ * gives up on surfaces as an error of the consumer or of its message stream: a rejoin that kept
+ * failing, fetches that kept failing while a broker is down. Those, and an error thrown by the
+ * handler, are crashes: the supervisor counts and logs each, closes that client consumer and starts
+ * a new one of the same group with backoff (doubling from backoff.initialMs to backoff.maxMs, reset
+ * once the group is joined again), which resumes from the group's committed offsets, so the
+ * messages in hand at the crash are delivered again (at least once).
+ *
+ * Messages reach the handler in the bus's shape: those of one partition, in order, and the group's
+ * offset is committed only after the handler resolved (autocommit off). A member keeps track of
+ * what it handled of each partition it holds, so messages fetched again after a rebalance that left
+ * it the partition are not handed over twice; messages of a partition the group gave to another
+ * member are dropped unhandled (the new owner reads them from the committed offset).
  */
 export class SupervisedKafkaConsumer implements Subscription {
   readonly groupId: string;
-  private consumer: Consumer | undefined;
+  private consumer: JsonConsumer | undefined;
   private state: ConsumerState = 'starting';
   private since = new Date();
   private lastError: string | undefined;
@@ -47,6 +73,10 @@ export class SupervisedKafkaConsumer implements Subscription {
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
   private lagCache: { at: number; value: Promise<ConsumerLag> } | undefined;
+  /** The pump of the current client consumer: resolves when it ends (a crash, or stop()). */
+  private pumping: Promise<void> | undefined;
+  /** Next offset to hand over, per `topic:partition` held without interruption. */
+  private readonly handled = new Map<string, bigint>();
   private readonly log: Logger;
 
   constructor(private readonly deps: SupervisedConsumerDeps) {
@@ -55,10 +85,10 @@ export class SupervisedKafkaConsumer implements Subscription {
   }
 
   /**
-   * Connects, subscribes and runs the first consumer. An error kafkajs calls retriable (a topic whose
-   * partitions have no leader yet on a fresh broker: "This server does not host this topic-partition")
-   * is retried with the backoff, at most FIRST_START_ATTEMPTS times; any other error, or the last
-   * one, rejects (the caller decides, and a service does not start).
+   * Joins the group and starts consuming. An error the client calls retriable (a topic whose
+   * partitions have no leader yet on a fresh broker, a coordinator not available yet) is retried
+   * with the backoff, at most FIRST_START_ATTEMPTS times; any other error, or the last one, rejects
+   * (the caller decides, and a service does not start).
    */
   async start(): Promise<void> {
     for (let attempt = 1; ; attempt++) {
@@ -89,43 +119,26 @@ export class SupervisedKafkaConsumer implements Subscription {
     };
   }
 
+  /** Lets the handler call in progress finish and commit, then leaves the group. */
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
     liveConsumers.delete(this);
     this.setState('stopped');
-    await this.consumer?.disconnect().catch(() => undefined);
+    const consumer = this.consumer;
+    this.wake?.();
+    await settle(this.pumping);
+    if (consumer) await settle(closeForced(consumer));
   }
 
   lag(): Promise<ConsumerLag> {
     const now = Date.now();
     if (!this.lagCache || now - this.lagCache.at > LAG_CACHE_MS) {
-      const value = this.readLag();
+      const value = this.deps.lag();
       value.catch(() => undefined);
       this.lagCache = { at: now, value };
     }
     return this.lagCache.value;
-  }
-
-  private async readLag(): Promise<ConsumerLag> {
-    const { ns, opts } = this.deps;
-    const admin = await this.deps.admin();
-    const committed = await admin.fetchOffsets({ groupId: ns + opts.groupId, topics: opts.topics.map((t) => ns + t) });
-    const out: ConsumerLag = {};
-    await Promise.all(
-      opts.topics.map(async (topic) => {
-        const ends = await admin.fetchTopicOffsets(ns + topic);
-        const mine = new Map((committed.find((c) => c.topic === ns + topic)?.partitions ?? []).map((p) => [p.partition, Number(p.offset)]));
-        out[topic] = ends.reduce((sum, p) => {
-          const high = Number(p.high);
-          const at = mine.get(p.partition) ?? -1;
-          // a group without a committed offset starts at the oldest message, or at the newest
-          const from = at >= 0 ? at : opts.fromBeginning ? Number(p.low) : high;
-          return sum + Math.max(0, high - from);
-        }, 0);
-      }),
-    );
-    return out;
   }
 
   private setState(state: ConsumerState, error?: string): void {
@@ -135,95 +148,202 @@ export class SupervisedKafkaConsumer implements Subscription {
     if (error !== undefined) this.lastError = error;
   }
 
+  /** A client consumer of the group and its message stream; resolves once the group is joined. */
   private async launch(): Promise<void> {
-    const { kafka, ns, opts, config } = this.deps;
-    const consumer = kafka.consumer({ ...config, groupId: ns + opts.groupId });
+    const { base, ns, opts, config } = this.deps;
+    const create = this.deps.createConsumer ?? ((o) => new Consumer(o));
+    const consumer = create({ ...base, groupId: ns + opts.groupId, autocommit: false, deserializers: stringDeserializers, ...config });
     this.consumer = consumer;
-    consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
-      if (this.consumer !== consumer) return;
-      this.partitions = Object.values(payload.memberAssignment).reduce((n, ps) => n + ps.length, 0);
-      this.failedRestarts = 0;
-      this.setState('running');
+    this.handled.clear();
+    consumer.on('error', (err: Error) => this.crashed(consumer, err));
+    consumer.on('consumer:group:join', () => {
+      if (this.consumer === consumer) this.joined(consumer);
     });
-    consumer.on(consumer.events.CRASH, ({ payload }) => {
-      if (this.consumer === consumer) this.crashed(consumer, payload.error, payload.restart);
-    });
+    let stream: JsonStream;
     try {
-      await consumer.connect();
-      for (const topic of opts.topics) await consumer.subscribe({ topic: ns + topic, fromBeginning: opts.fromBeginning ?? false });
-      await consumer.run({
-        autoCommit: true,
-        eachBatchAutoResolve: true,
-        eachBatch: (payload) => this.eachBatch(payload),
+      stream = await consumer.consume({
+        topics: opts.topics.map((t) => ns + t),
+        mode: MessagesStreamModes.COMMITTED,
+        fallbackMode: opts.fromBeginning ? MessagesStreamFallbackModes.EARLIEST : MessagesStreamFallbackModes.LATEST,
+        autocommit: false,
       });
     } catch (err) {
-      await consumer.disconnect().catch(() => undefined);
+      await settle(closeForced(consumer));
       throw err;
     }
-  }
-
-  private async eachBatch({ batch, heartbeat }: EachBatchPayload): Promise<void> {
-    const { ns, opts } = this.deps;
-    const msgs: ConsumedMessage[] = batch.messages.map((m) => ({
-      topic: batch.topic.slice(ns.length),
-      partition: batch.partition,
-      offset: m.offset,
-      key: m.key?.toString() ?? '',
-      value: m.value?.toString() ?? 'null',
-      headers: Object.fromEntries(Object.entries(m.headers ?? {}).map(([k, v]) => [k, String(v)])),
-      timestamp: Number(m.timestamp),
-    }));
-    await opts.handler(msgs);
-    await heartbeat();
-  }
-
-  private crashed(consumer: Consumer, error: Error, kafkajsRestarts: boolean): void {
-    if (this.stopped) return;
-    this.restarts++;
-    consumerRestarts.inc({ group: this.groupId, by: kafkajsRestarts ? 'kafkajs' : 'supervisor' });
-    this.setState('restarting', describe(error));
-    if (kafkajsRestarts) {
-      this.log.warn({ err: error, restarts: this.restarts }, 'consumer crashed; kafkajs restarts it');
+    // stopped, or crashed, while it joined
+    if (this.stopped || this.consumer !== consumer) {
+      await settle(closeForced(consumer));
       return;
     }
-    this.log.error({ err: error, restarts: this.restarts }, 'consumer crashed and kafkajs gave it up; the supervisor restarts it');
-    this.scheduleRestart(consumer);
+    this.joined(consumer);
+    this.pumping = this.pump(consumer, stream).catch((err: unknown) => this.crashed(consumer, err instanceof Error ? err : new Error(String(err))));
   }
 
-  private scheduleRestart(old: Consumer): void {
+  private joined(consumer: JsonConsumer): void {
+    const held = assigned(consumer);
+    for (const tp of this.handled.keys()) if (!held.has(tp)) this.handled.delete(tp);
+    this.partitions = held.size;
+    this.failedRestarts = 0;
+    this.setState('running');
+  }
+
+  private wake: (() => void) | undefined;
+
+  /** Hands the stream's messages to the handler, partition by partition, and commits after each round. */
+  private async pump(consumer: JsonConsumer, stream: JsonStream): Promise<void> {
+    let failure: Error | undefined;
+    let ended = false;
+    let waiting: (() => void) | undefined;
+    const rouse = (): void => {
+      const w = waiting;
+      waiting = undefined;
+      w?.();
+    };
+    this.wake = rouse;
+    stream.on('readable', rouse);
+    stream.once('error', (err: Error) => { failure = err; rouse(); });
+    stream.once('close', () => { ended = true; rouse(); });
+    try {
+      for (;;) {
+        if (this.stopped || this.consumer !== consumer) return;
+        if (failure) throw failure;
+        const round: JsonMessage[] = [];
+        for (let m: JsonMessage | null; round.length < MAX_ROUND && (m = stream.read() as JsonMessage | null) !== null;) round.push(m);
+        if (!round.length) {
+          if (ended) throw new Error('the message stream ended');
+          await new Promise<void>((resolve) => (waiting = resolve));
+          continue;
+        }
+        await this.handleRound(consumer, round);
+      }
+    } finally {
+      stream.off('readable', rouse);
+      if (this.wake === rouse) this.wake = undefined;
+    }
+  }
+
+  private async handleRound(consumer: JsonConsumer, round: JsonMessage[]): Promise<void> {
+    const { ns, opts } = this.deps;
+    const held = assigned(consumer);
+    const byPartition = new Map<string, JsonMessage[]>();
+    for (const m of round) {
+      const tp = `${m.topic}:${m.partition}`;
+      // a partition the group gave away, or messages fetched again that were handled already
+      if (!held.has(tp) || m.offset < (this.handled.get(tp) ?? -1n)) continue;
+      const list = byPartition.get(tp) ?? [];
+      list.push(m);
+      byPartition.set(tp, list);
+    }
+    const commits: { topic: string; partition: number; offset: bigint; leaderEpoch: number }[] = [];
+    try {
+      for (const [tp, msgs] of byPartition) {
+        await opts.handler(msgs.map((m) => toConsumed(m, ns)));
+        const last = msgs[msgs.length - 1]!;
+        this.handled.set(tp, last.offset + 1n);
+        commits.push({ topic: last.topic, partition: last.partition, offset: last.offset + 1n, leaderEpoch: -1 });
+      }
+    } finally {
+      // what was handled is committed even when a later partition's handler threw
+      if (commits.length) {
+        await consumer.commit({ offsets: commits }).catch((err: unknown) => {
+          // a rebalance under way, or the broker gone: the messages are delivered again (at least once)
+          this.log.debug({ err }, 'commit failed; the handled messages may be delivered again');
+        });
+      }
+    }
+  }
+
+  private crashed(consumer: JsonConsumer, error: Error): void {
+    if (this.stopped || this.consumer !== consumer) return;
+    this.consumer = undefined;
+    this.wake?.();
+    this.restarts++;
+    consumerRestarts.inc({ group: this.groupId, by: 'supervisor' });
+    this.setState('restarting', describe(error));
+    this.log.error({ err: error, restarts: this.restarts }, 'consumer crashed; the supervisor restarts it');
+    void settle(closeForced(consumer));
+    this.scheduleRestart();
+  }
+
+  private scheduleRestart(): void {
     const { initialMs, maxMs } = this.deps.backoff;
     const delay = Math.min(maxMs, initialMs * 2 ** this.failedRestarts);
     this.failedRestarts++;
-    this.timer = setTimeout(() => void this.restart(old), delay);
+    this.timer = setTimeout(() => void this.restart(), delay);
   }
 
-  private async restart(old: Consumer): Promise<void> {
-    if (this.stopped) return;
-    await old.disconnect().catch(() => undefined);
+  private async restart(): Promise<void> {
     if (this.stopped) return;
     try {
       await this.launch();
-      if (this.stopped) await this.consumer?.disconnect().catch(() => undefined);
     } catch (err) {
       if (this.stopped) return;
       this.setState('restarting', describe(err));
       this.log.warn({ err, attempt: this.failedRestarts }, 'consumer restart failed; trying again');
-      this.scheduleRestart(this.consumer ?? old);
+      this.scheduleRestart();
     }
   }
 }
 
-/** Whether kafkajs marks the error, or one it wraps, as retriable (KafkaJSError.retriable). */
-export function retriable(err: unknown): boolean {
-  for (let e = err; e instanceof Error; e = e.cause) {
-    if ((e as { retriable?: unknown }).retriable === true) return true;
-  }
-  return false;
+/** The `topic:partition`s the group gave this member at its last join. */
+function assigned(consumer: JsonConsumer): Set<string> {
+  return new Set((consumer.assignments ?? []).flatMap((a) => a.partitions.map((p) => `${a.topic}:${p}`)));
 }
 
-/** The root cause of a kafkajs error (it wraps a handler's error in KafkaJSNonRetriableError), as `Name: message`. */
+function toConsumed(m: JsonMessage, ns: string): ConsumedMessage {
+  return {
+    topic: m.topic.slice(ns.length),
+    partition: m.partition,
+    offset: m.offset.toString(),
+    key: m.key ?? '',
+    value: m.value ?? 'null',
+    headers: Object.fromEntries(m.headers),
+    timestamp: Number(m.timestamp),
+  };
+}
+
+/**
+ * Closes a client, ending its streams (close(true) as a promise: the typings' first overload of
+ * close, the one with a callback, returns void).
+ */
+export const closeForced = (client: { close(force?: boolean): Promise<void> }): Promise<void> => client.close(true);
+
+/** Waits for a promise's end, failed or not, at most SETTLE_MS. */
+async function settle(p: Promise<unknown> | undefined): Promise<void> {
+  if (!p) return;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([p.catch(() => undefined), new Promise((r) => (timer = setTimeout(r, SETTLE_MS)))]);
+  clearTimeout(timer);
+}
+
+/**
+ * Whether the client marks the error, one it aggregates or one it wraps as retriable
+ * (@platformatic/kafka's GenericError.canRetry: network errors and the protocol errors Kafka calls
+ * retriable, such as a partition without a leader yet), or it is a network error of the client's
+ * (code PLT_KFK_NETWORK: also its timeouts, a connection or a request that took too long, which
+ * the client marks canRetry false; on a busy machine a broker may answer late, and it is worth
+ * trying again).
+ */
+export function retriable(err: unknown): boolean {
+  const seen = new Set<unknown>();
+  const walk = (e: unknown): boolean => {
+    if (!(e instanceof Error) || seen.has(e)) return false;
+    seen.add(e);
+    if ((e as { canRetry?: unknown }).canRetry === true || (e as { code?: unknown }).code === 'PLT_KFK_NETWORK') return true;
+    const nested = (e as { errors?: unknown }).errors;
+    return walk(e.cause) || (Array.isArray(nested) && nested.some(walk));
+  };
+  return walk(err);
+}
+
+/** The root cause of an error (the client wraps and aggregates them), as `Name: message`. */
 function describe(err: unknown): string {
   let e = err;
-  while (e instanceof Error && e.cause instanceof Error) e = e.cause;
+  for (;;) {
+    if (e instanceof Error && e.cause instanceof Error) e = e.cause;
+    else if (e instanceof AggregateError && e.errors[0] instanceof Error) e = e.errors[0];
+    else break;
+  }
   return e instanceof Error ? `${e.name}: ${e.message}` : String(e);
 }

@@ -9,10 +9,11 @@ describe('kafkaSecurity', () => {
     expect(kafkaSecurity(env({}))).toEqual({});
   });
 
-  it('passes SCRAM credentials and TLS to kafkajs', () => {
+  it('passes SCRAM credentials and TLS to the Kafka client, in its names of the mechanisms', () => {
     expect(kafkaSecurity(env({ KAFKA_SASL_MECHANISM: 'scram-sha-512', KAFKA_SASL_USERNAME: 'ingest', KAFKA_SASL_PASSWORD: 's3cret', KAFKA_TLS: 'true' }))).toEqual({
-      ssl: true, sasl: { mechanism: 'scram-sha-512', username: 'ingest', password: 's3cret' },
+      tls: {}, sasl: { mechanism: 'SCRAM-SHA-512', username: 'ingest', password: 's3cret' },
     });
+    expect(kafkaSecurity(env({ KAFKA_SASL_MECHANISM: 'plain', KAFKA_SASL_USERNAME: 'a', KAFKA_SASL_PASSWORD: 'b' }))).toEqual({ sasl: { mechanism: 'PLAIN', username: 'a', password: 'b' } });
   });
 
   it('refuses a mechanism without credentials, and credentials without a mechanism', () => {

@@ -1,25 +1,29 @@
 import type { RedisOptions } from 'ioredis';
-import type { KafkaConfig, SASLOptions } from 'kafkajs';
+import type { ConnectionOptions, SASLOptions } from '@platformatic/kafka';
 import type { BaseEnv } from '../config';
 
 /**
  * How the services authenticate to clustered stores (issue 16): the brokers with SASL/SCRAM, as a
  * Strimzi KafkaUser per service hands out credentials, and Redis through Sentinel, which follows a
- * failover to the new master. Pure: the adapters pass what these return to kafkajs and ioredis.
+ * failover to the new master. Pure: the adapters pass what these return to the Kafka client
+ * (@platformatic/kafka) and ioredis.
  */
 type KafkaEnv = Pick<BaseEnv, 'KAFKA_SASL_MECHANISM' | 'KAFKA_SASL_USERNAME' | 'KAFKA_SASL_PASSWORD' | 'KAFKA_TLS'>;
-export type KafkaSecurity = Pick<KafkaConfig, 'sasl' | 'ssl'>;
+export type KafkaSecurity = Pick<ConnectionOptions, 'sasl' | 'tls'>;
+
+/** The client's names of the SASL mechanisms KAFKA_SASL_MECHANISM takes. */
+const MECHANISMS = { plain: 'PLAIN', 'scram-sha-256': 'SCRAM-SHA-256', 'scram-sha-512': 'SCRAM-SHA-512' } as const;
 
 export function kafkaSecurity(env: KafkaEnv): KafkaSecurity {
-  const out: KafkaSecurity = env.KAFKA_TLS ? { ssl: true } : {};
+  // TLS with Node's defaults: the system's CAs, the broker's host name checked
+  const out: KafkaSecurity = env.KAFKA_TLS ? { tls: {} } : {};
   const { KAFKA_SASL_MECHANISM: mechanism, KAFKA_SASL_USERNAME: username, KAFKA_SASL_PASSWORD: password } = env;
   if (!mechanism) {
     if (username || password) throw new Error('KAFKA_SASL_USERNAME/KAFKA_SASL_PASSWORD are set but KAFKA_SASL_MECHANISM is not');
     return out;
   }
   if (!username || !password) throw new Error(`KAFKA_SASL_MECHANISM=${mechanism} needs KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD`);
-  const sasl: SASLOptions = mechanism === 'plain' ? { mechanism, username, password }
-    : mechanism === 'scram-sha-256' ? { mechanism, username, password } : { mechanism, username, password };
+  const sasl: SASLOptions = { mechanism: MECHANISMS[mechanism], username, password };
   return { ...out, sasl };
 }
 

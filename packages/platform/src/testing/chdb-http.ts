@@ -11,7 +11,8 @@ import { createChdbConnection } from 'chdb/connection';
  * ClickHouse engine in process) from ONE process, so several service processes can share one
  * analytics store through CLICKHOUSE_URL, as they share a ClickHouse server in production.
  *
- * It stands in for a ClickHouse server where none can run: no ClickHouse server binary can be had
+ * The one-process stack (`pnpm start`) serves its embedded store to its ingest worker threads
+ * through it. It stands in for a ClickHouse server where none can run: no ClickHouse server binary can be had
  * on this machine (Debian 12 ships 18.16 from 2018, without DateTime64, Bool or query parameters;
  * PyPI, npm and Maven Central carry clients and chDB, not the server). The engine answering is the
  * real one (chDB's libchdb); only the HTTP transport is this file:
@@ -64,11 +65,20 @@ async function body(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** Starts the server on loopback (port 0 = any free one); `path` is chDB's data directory (':memory:' for none). */
-export async function startChdbHttp(opts: { path: string; port?: number; host?: string }): Promise<ChdbHttpServer> {
-  const path = opts.path === ':memory:' ? ':memory:' : resolve(opts.path);
-  if (path !== ':memory:') mkdirSync(path, { recursive: true });
-  const conn = createChdbConnection({ path });
+/**
+ * Starts the server on loopback (port 0 = any free one); `path` is chDB's data directory (':memory:'
+ * for none), or `connection` one this process opened already (the one-process stack serves its own
+ * store to its ingest threads this way; it stays open when the server closes).
+ */
+export async function startChdbHttp(opts: ({ path: string } | { connection: ReturnType<typeof createChdbConnection> }) & { port?: number; host?: string }): Promise<ChdbHttpServer> {
+  let conn: ReturnType<typeof createChdbConnection>;
+  if ('connection' in opts) conn = opts.connection;
+  else {
+    const path = opts.path === ':memory:' ? ':memory:' : resolve(opts.path);
+    if (path !== ':memory:') mkdirSync(path, { recursive: true });
+    conn = createChdbConnection({ path });
+  }
+  const owned = !('connection' in opts);
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://localhost');
@@ -135,7 +145,7 @@ export async function startChdbHttp(opts: { path: string; port?: number; host?: 
     async close() {
       server.closeAllConnections();
       await new Promise<void>((ok) => server.close(() => ok()));
-      await conn.close();
+      if (owned) await conn.close();
     },
   };
 }

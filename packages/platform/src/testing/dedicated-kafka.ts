@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, openSync, closeSync, readFileSync, rmSync, wri
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { Kafka, logLevel } from 'kafkajs';
+import { Admin } from '@platformatic/kafka';
 import { freePort } from './free-port';
 
 /**
@@ -102,16 +102,22 @@ export class DedicatedKafka {
       'auto.create.topics.enable': 'true',
     };
     writeFileSync(join(this.dir, 'server.properties'), Object.entries(props).map(([k, v]) => `${k}=${v}\n`).join(''));
+    // Kafka 4 logs through Log4j 2 (tools/kafka/pom.xml brings it)
     writeFileSync(
-      join(this.dir, 'log4j.properties'),
+      join(this.dir, 'log4j2.properties'),
       [
-        'log4j.rootLogger=INFO, file',
-        'log4j.appender.file=org.apache.log4j.FileAppender',
-        `log4j.appender.file.File=${this.logFile}`,
-        'log4j.appender.file.layout=org.apache.log4j.PatternLayout',
-        'log4j.appender.file.layout.ConversionPattern=[%d] %p %m (%c)%n',
-        'log4j.logger.state.change.logger=WARN',
-        'log4j.logger.kafka.request.logger=WARN',
+        'status = warn',
+        'appender.file.type = File',
+        'appender.file.name = file',
+        `appender.file.fileName = ${this.logFile}`,
+        'appender.file.layout.type = PatternLayout',
+        'appender.file.layout.pattern = [%d] %p %m (%c)%n',
+        'rootLogger.level = INFO',
+        'rootLogger.appenderRef.file.ref = file',
+        'logger.state.name = state.change.logger',
+        'logger.state.level = WARN',
+        'logger.request.name = kafka.request.logger',
+        'logger.request.level = WARN',
         '',
       ].join('\n'),
     );
@@ -119,7 +125,7 @@ export class DedicatedKafka {
 
   /** Runs one of Kafka's command-line tools with a small quick-start JVM; resolves to its stdout. */
   private async tool(...args: string[]): Promise<string> {
-    const jvm = ['-Xmx256m', '-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1', `-Dlog4j.configuration=file:${join(this.dir, 'log4j.properties')}`];
+    const jvm = ['-Xmx256m', '-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1', `-Dlog4j2.configurationFile=${join(this.dir, 'log4j2.properties')}`];
     const { stdout } = await run('java', [...jvm, '-cp', `${this.libs}/*`, ...args], { timeout: TOOL_TIMEOUT_MS });
     return stdout;
   }
@@ -134,7 +140,7 @@ export class DedicatedKafka {
         '-Xmx384m',
         '-XX:+UseSerialGC',
         '-Djava.awt.headless=true',
-        `-Dlog4j.configuration=file:${join(this.dir, 'log4j.properties')}`,
+        `-Dlog4j2.configurationFile=${join(this.dir, 'log4j2.properties')}`,
         '-cp',
         `${this.libs}/*`,
         'kafka.Kafka',
@@ -168,20 +174,18 @@ export class DedicatedKafka {
 
   private async waitReady(failed: () => Error | undefined): Promise<void> {
     const deadline = Date.now() + READY_TIMEOUT_MS;
-    const kafka = new Kafka({ clientId: 'dedicated-kafka-probe', brokers: this.brokers, connectionTimeout: 1000, requestTimeout: 3000, retry: { retries: 0 }, logLevel: logLevel.NOTHING });
     let last: unknown;
     while (Date.now() < deadline) {
       const err = failed();
       if (err) throw new Error(`${err.message} while starting; ${this.tail()}`);
-      const admin = kafka.admin();
+      const admin = new Admin({ clientId: 'dedicated-kafka-probe', bootstrapBrokers: this.brokers, connectTimeout: 1000, requestTimeout: 3000, retries: 0 });
       try {
-        await admin.connect();
         await admin.listTopics();
         return;
       } catch (e) {
         last = e;
       } finally {
-        await admin.disconnect().catch(() => undefined);
+        await admin.close().catch(() => undefined);
       }
       await new Promise((r) => setTimeout(r, 250));
     }

@@ -67,7 +67,7 @@ async function fromContainer(part: RealPart): Promise<RealEndpoint | undefined> 
         .start();
       return { url: `http://default:corridor@${c.getHost()}:${c.getMappedPort(8123)}`, stop: async () => { await c.stop(); } };
     }
-    const c = await new GenericContainer('apache/kafka:3.9.1')
+    const c = await new GenericContainer('apache/kafka:4.2.1')
       .withExposedPorts({ container: 9092, host: 39092 })
       .withEnvironment({
         KAFKA_NODE_ID: '1',

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { Kafka, logLevel } from 'kafkajs';
+import { Admin } from '@platformatic/kafka';
 import type { Adapters } from '../adapters/index';
 import { systemClock } from '../adapters/index';
 import { MemoryBus } from '../adapters/bus-memory';
@@ -120,12 +120,11 @@ export async function createTestAdapters(kind: AdapterKind, opts: { logLevel?: s
  * partitions over many runs (its start-up time grows with them).
  */
 async function deleteNamespaceTopics(brokers: string[], namespace: string): Promise<void> {
-  const admin = new Kafka({ clientId: `${namespace}-cleanup`, brokers, logLevel: logLevel.NOTHING, retry: { retries: 2 } }).admin();
-  await admin.connect();
+  const admin = new Admin({ clientId: `${namespace}-cleanup`, bootstrapBrokers: brokers, retries: 2 });
   try {
     const topics = (await admin.listTopics()).filter((t) => t.startsWith(`${namespace}.`));
-    if (topics.length) await admin.deleteTopics({ topics, timeout: 10_000 });
+    if (topics.length) await admin.deleteTopics({ topics });
   } finally {
-    await admin.disconnect();
+    await admin.close();
   }
 }

@@ -53,6 +53,9 @@ interface Queued {
   fixes: number;
 }
 
+/** A frame that decoded to no fix: a login, heartbeat, status or alarm without a fix. It never waits for the intake gate. */
+const isControl = (q: Queued): boolean => q.frame.result !== undefined && q.frame.result.positions.length === 0;
+
 /**
  * One device's TCP connection. Bytes go through the protocol's splitter (partial and coalesced
  * frames); each frame is admitted through the service's intake gate, decoded in arrival order (the
@@ -60,9 +63,10 @@ interface Queued {
  * frame queued at that moment as one batch: a frame's acknowledgement is written only after
  * FrameHandler resolved for its batch, which for positions means after the bus confirmed all of
  * them, never before the acks of earlier frames, and a batch's acks go out in one socket write. While frames wait for
- * the bus, reading stops (socket.pause) when the gate has no room (frames already read are held
- * unread, not decoded, until it has: oldest connection first), when the queue holds
- * MAX_BUFFERED_BYTES, or when the server's budget is full.
+ * the bus, reading stops (socket.pause) when the gate has no room (frames already read are decoded
+ * and held until it has: oldest connection first), when the queue holds MAX_BUFFERED_BYTES, or when
+ * the server's budget is full. A frame without a fix (login, heartbeat, status) is never held by
+ * the gate: identities go through while positions wait.
  */
 export class DeviceConnection implements DeviceLink {
   readonly session: ProtocolSession = {};
@@ -73,8 +77,8 @@ export class DeviceConnection implements DeviceLink {
   private readonly metrics: ProtocolFrameMetrics;
   private pending: Buffer = EMPTY;
   private readonly queue: Queued[] = [];
-  /** Frames cut from the stream while the gate had no room: read, not yet admitted nor decoded. */
-  private held: Buffer[] = [];
+  /** Frames cut from the stream (and decoded, in order) while the gate had no room for their fixes: not yet admitted. */
+  private held: Queued[] = [];
   private waitingForGate = false;
   private queuedBytes = 0;
   private working = false;
@@ -160,14 +164,21 @@ export class DeviceConnection implements DeviceLink {
     const split = splitStream(this.protocol, buf, this.deps.limits.maxFrameBytes);
     if (split.error) {
       // the frames before the garbage are still handled, room or not: the connection closes
-      for (const bytes of [...this.held.splice(0), ...split.frames]) {
-        this.receive(bytes);
-        if (!this.alive) return;
-      }
+      for (const bytes of split.frames) this.held.push(this.decode(bytes));
+      for (const q of this.held.splice(0)) this.admit(q);
       this.garbage(split.garbage ?? buf, split.error);
       return;
     }
-    this.held.push(...split.frames);
+    for (const bytes of split.frames) {
+      this.held.push(this.decode(bytes));
+      if (this.consecutiveErrors >= MAX_CONSECUTIVE_DECODE_ERRORS) {
+        // the frames read so far are still archived and counted, room or not
+        for (const q of this.held.splice(0)) this.admit(q);
+        void this.drain();
+        this.close('garbage');
+        return;
+      }
+    }
     this.pending = split.rest.length ? Buffer.from(split.rest) : EMPTY;
     this.admitHeld();
     this.checkPause();
@@ -188,12 +199,22 @@ export class DeviceConnection implements DeviceLink {
     });
   }
 
-  /** Admits held frames, in order, while the gate has room and this connection is under its share. */
+  /**
+   * Admits held frames, in order, while the gate has room and this connection is under its share.
+   * A frame that carries no fix (a login, a heartbeat or status, an alarm without a fix) at the
+   * head goes in whatever the gate says: under overload positions wait, a device's identity and
+   * its link never do (a tracker that cannot log in reconnects and never reports).
+   */
   private admitHeld(): void {
-    while (this.held.length && this.alive && this.queue.length < MAX_ADMITTED_FRAMES && this.deps.gate.hasRoom) this.receive(this.held.shift()!);
+    while (this.held.length && this.alive) {
+      const head = this.held[0]!;
+      if (!isControl(head) && !(this.queue.length < MAX_ADMITTED_FRAMES && this.deps.gate.hasRoom)) return;
+      this.admit(this.held.shift()!);
+    }
   }
 
-  private receive(bytes: Buffer): void {
+  /** Decodes a frame in arrival order with the connection's session (the login teaches it the device). */
+  private decode(bytes: Buffer): Queued {
     this.metrics.frames.inc();
     const frame: ReceivedFrame = {
       protocol: this.protocol.name,
@@ -214,15 +235,15 @@ export class DeviceConnection implements DeviceLink {
       this.log.debug({ reason: frame.error.reason, frame: bytes.toString('hex') }, 'frame did not decode');
     }
     frame.uniqueId = this.session.deviceId;
-    const fixes = Math.max(1, frame.result?.positions.length ?? 0);
-    this.deps.gate.admit(fixes);
-    this.queue.push({ frame, fixes });
-    this.queuedBytes += bytes.length;
-    this.deps.budget.take(bytes.length);
-    if (this.consecutiveErrors >= MAX_CONSECUTIVE_DECODE_ERRORS) {
-      void this.drain(); // the queued frames are still archived and counted
-      this.close('garbage');
-    }
+    return { frame, fixes: Math.max(1, frame.result?.positions.length ?? 0) };
+  }
+
+  /** Takes the frame's fixes from the gate (room or not: the caller decided) and queues it for the durable path. */
+  private admit(q: Queued): void {
+    this.deps.gate.admit(q.fixes);
+    this.queue.push(q);
+    this.queuedBytes += q.frame.bytes.length;
+    this.deps.budget.take(q.frame.bytes.length);
   }
 
   /** Bytes no frame can be cut from: archived and counted as a decode error, and the connection closed. */

@@ -68,12 +68,16 @@ export class DeviceTcpServer {
     this.server.on('error', (err) => this.log.error({ err }, 'device port error'));
   }
 
-  /** Listens; port 0 picks a free port. Resolves with the bound port. */
-  listen(port: number, host = '0.0.0.0'): Promise<number> {
+  /**
+   * Listens; port 0 picks a free port. Resolves with the bound port. With `reusePort` several
+   * threads or processes listen on the same port and the kernel spreads connections among them
+   * (SO_REUSEPORT, Linux).
+   */
+  listen(port: number, host = '0.0.0.0', opts: { reusePort?: boolean } = {}): Promise<number> {
     return new Promise((resolve, reject) => {
       const onError = (err: Error): void => reject(err);
       this.server.once('error', onError);
-      this.server.listen({ port, host, backlog: 4096 }, () => {
+      this.server.listen({ port, host, backlog: 4096, ...(opts.reusePort ? { reusePort: true } : {}) }, () => {
         this.server.off('error', onError);
         this.log.info({ port: this.port, host }, 'device port listening');
         resolve(this.port);

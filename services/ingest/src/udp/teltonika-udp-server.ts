@@ -17,6 +17,8 @@ export interface TeltonikaUdpOptions {
   /** Bytes of datagrams waiting for the bus; datagrams beyond are dropped unacknowledged (the device resends). */
   maxInflightBytes: number;
   maxDatagramBytes: number;
+  /** Share the port with other threads or processes (SO_REUSEPORT: the kernel spreads datagrams by sender). */
+  reusePort?: boolean;
 }
 
 /**
@@ -34,7 +36,7 @@ export class TeltonikaUdpServer {
 
   constructor(private readonly opts: TeltonikaUdpOptions) {
     this.log = opts.logger.child({ protocol: PROTOCOL, transport: 'udp' });
-    this.socket = createSocket({ type: 'udp4', recvBufferSize: 4 * 1024 * 1024 });
+    this.socket = createSocket({ type: 'udp4', recvBufferSize: 4 * 1024 * 1024, ...(opts.reusePort ? { reusePort: true } : {}) });
     this.socket.on('message', (msg, rinfo) => void this.onDatagram(msg, rinfo));
     this.socket.on('error', (err) => this.log.error({ err }, 'udp port error'));
   }

@@ -173,6 +173,9 @@ export async function startScaleCluster(opts: ClusterOptions): Promise<ScaleClus
       // only the GT06 server (the trackers' protocol here); every other device port disabled, OsmAnd on any free port
       await add('ingest', n, {
         GT06_PORT: String(gt06), OSMAND_PORT: '0',
+        // one ingest thread per process: the run is about instances (processes killed and started,
+        // group members counted per instance); several threads in one process are ingest-threads.test.ts's
+        INGEST_THREADS: '1',
         ...Object.fromEntries(OTHER_DEVICE_PORTS.map((v) => [v, '0'])),
       });
     }

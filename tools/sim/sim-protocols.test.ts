@@ -44,8 +44,8 @@ describe('simulator over device protocols', () => {
       ingestUrl: `http://127.0.0.1:${osmandPort}`,
       protocols: ['osmand', 'gt06', 'teltonika'],
       tcpPorts: { gt06, teltonika },
+      // real time: the trucks' speeds are what their fixes move at (a compressed time reports its ground speed, over what ingest accepts)
       intervalMs: 60,
-      timeScale: 60,
     });
     await eventually('two positions of every truck', () => ids.every((id) => published.filter((p) => p.uniqueId === id).length >= 2));
     const stats = sim.stats(); // before stop: stopping aborts the reports in flight

@@ -20,7 +20,11 @@ export interface SimulatorOptions {
   ingestUrl: string;
   /** Real time between two reports of one truck, ms. */
   intervalMs: number;
-  /** Simulated seconds per real second (1 = real time). */
+  /**
+   * Simulated seconds per real second (1 = real time). Fixes carry the real time, so a truck covers
+   * timeScale times the ground its speed says per real second: the speed reported is that ground
+   * speed (timeScale × the driving speed), so positions and speeds agree.
+   */
   timeScale?: number;
   deviceIds?: string[];
   log?: (msg: string) => void;
@@ -94,7 +98,7 @@ export function startSimulator(opts: SimulatorOptions): SimulatorHandle {
     let last = performance.now();
     let busy = false;
     const plan = opts.incidents?.get(truck.deviceId);
-    const script = plan ? new IncidentScript(plan, plans[i]!.corridor.id, Date.now()) : undefined;
+    const script = plan ? new IncidentScript(plan, plans[i]!.corridor.id, Date.now(), timeScale) : undefined;
     const tick = (): void => {
       const now = performance.now();
       const mode = script?.step(truck, Date.now());
@@ -103,7 +107,9 @@ export function startSimulator(opts: SimulatorOptions): SimulatorHandle {
       if (busy || stopped || mode?.send === false) return; // the previous report is still retrying, or the truck is silent
       busy = true;
       const time = new Date();
-      const sending = mode ? truck.sender.send(mode.fix(truck.fix(time)), abort.signal) : truck.report(time, abort.signal);
+      const fix = truck.fix(time);
+      const ground = timeScale === 1 ? fix : { ...fix, speedKph: fix.speedKph * timeScale };
+      const sending = truck.sender.send(mode ? mode.fix(ground) : ground, abort.signal);
       const p = sending.then(() => {
         busy = false;
         inFlight.delete(p);

@@ -107,6 +107,8 @@ export class Truck {
   /** Scripted behaviour (the demo's incidents): held in place, or driven at a set speed. */
   private held = false;
   private speedOverrideKph: number | null = null;
+  /** The share of the speed that carries the truck along its corridor (1; less while it drives off at an angle). */
+  private alongFactor = 1;
 
   constructor(plan: TruckPlan, options: TruckOptions) {
     this.plan = plan;
@@ -155,6 +157,14 @@ export class Truck {
     this.speedOverrideKph = kph;
   }
 
+  /**
+   * The share of its speed that moves the truck along the corridor (1 = all of it): a truck turning
+   * off at an angle θ makes cos θ of its speed along the line and the rest sideways (incidents.ts).
+   */
+  setAlongFactor(factor: number): void {
+    this.alongFactor = Math.min(1, Math.max(0, factor));
+  }
+
   /** The speed limit where the truck is, km/h. */
   currentLimitKph(): number {
     return this.speedLimitKph(this.segment());
@@ -189,7 +199,8 @@ export class Truck {
         if (this.dwellLeft <= EPS) this.leaveStop();
         continue;
       }
-      const mps = this.targetKph() / 3.6;
+      const mps = (this.targetKph() / 3.6) * this.alongFactor;
+      if (mps <= EPS) break; // driving straight off the line: no progress along it
       const event = this.nextEvent();
       const distance = Math.abs(event.at - this.along);
       const needed = distance / mps;

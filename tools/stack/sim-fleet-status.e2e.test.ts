@@ -52,7 +52,7 @@ describe('the simulated fleet in GET /api/devices', { timeout: 120_000 }, () => 
     const started = Date.now();
     sim = startSimulator({
       trucks: uniqueIds.length, deviceIds: uniqueIds, ingestUrl: `http://127.0.0.1:${osmandPort}`, protocols: PROTOCOLS, tcpPorts: { gt06, teltonika },
-      intervalMs: 60, timeScale: 60,
+      intervalMs: 60,
     });
     const online = await eventually('every truck online', async () => {
       const list = await devices();

@@ -52,5 +52,7 @@ export * from './events-api';
 export * from './notification-rules';
 export * from './commands-api';
 export * from './reports';
+export * from './report-columns';
+export * from './preferences';
 export * from './audit';
 export { allEndpoints, endpointsOf } from './registry';

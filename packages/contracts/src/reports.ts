@@ -82,12 +82,18 @@ const time = IsoDateTime;
 const ms = z.number().int().describe('milliseconds');
 const knots = z.number().min(0).describe('knots');
 const m = z.number().describe('metres');
+const gap = z.number().min(0).describe(
+  'metres the positions jumped rather than moved: legs between two fixes longer than the highest plausible speed ' +
+  '(REPORT_MAX_SPEED, 200 km/h by default) covers in their time, with 100 m for position error. A gap in the track, not ' +
+  'driven: left out of distance and average speed (0 when the distance is the device odometer\'s)',
+);
 
 export const ReportTrip = z
   .object({
     deviceId: z.number().int(),
     deviceName: z.string(),
     distance: m,
+    gapDistance: gap,
     averageSpeed: knots,
     maxSpeed: knots,
     spentFuel: z.number().nullable().describe('litres; null when the device reports no fuel data'),
@@ -126,6 +132,7 @@ export const ReportStop = z
     startOdometer: m.nullable(),
     endOdometer: m.nullable(),
     distance: m,
+    gapDistance: gap,
     averageSpeed: knots,
     maxSpeed: knots,
   })
@@ -137,6 +144,7 @@ export const ReportSummary = z
     deviceId: z.number().int(),
     deviceName: z.string(),
     distance: m,
+    gapDistance: gap,
     averageSpeed: knots.describe('knots: distance over engine hours; without engine data, the mean speed of the fixes in motion'),
     maxSpeed: knots,
     spentFuel: z.number().nullable(),
@@ -190,6 +198,17 @@ function mailEndpoint<T extends string, Q extends z.ZodType<Record<string, unkno
       '400 when the server has no mail channel (SMTP_URL).',
     request: { query },
     responses: { 204: { description: 'Queued: the report is mailed', schema: null } },
+  });
+}
+
+/** Traccar's /reports/{type}/xlsx: the report's query, answered as an Excel file (as format=xlsx). */
+function xlsxEndpoint<T extends string, Q extends z.ZodType<Record<string, unknown>>>(type: T, query: Q) {
+  return defineEndpoint({
+    id: `reports.${type}.xlsx` as `reports.${T}.xlsx`, method: 'get', path: `/reports/${type}/xlsx` as `/reports/${T}/xlsx`, service: 'ops-api', tags, access: readers,
+    companyScoped: true, summary: `The ${type} report as an Excel file (Traccar's /reports/${type}/xlsx)`,
+    description: 'The same query as the report; the answer is the xlsx attachment whatever the Accept header or format say.',
+    request: { query },
+    responses: { 200: { description: 'The workbook', schema: z.string(), contentType: XLSX_MEDIA_TYPE } },
   });
 }
 
@@ -259,4 +278,9 @@ export const reportsEndpoints = [
   mailEndpoint('summary', ReportSummaryQuery),
   mailEndpoint('trips', ReportTripsQuery),
   mailEndpoint('stops', ReportStopsQuery),
+  xlsxEndpoint('route', ReportRouteQuery),
+  xlsxEndpoint('events', ReportEventsQuery),
+  xlsxEndpoint('summary', ReportSummaryQuery),
+  xlsxEndpoint('trips', ReportTripsQuery),
+  xlsxEndpoint('stops', ReportStopsQuery),
 ] as const;

@@ -54,4 +54,9 @@ export const systemEndpoints = [
     summary: 'The IANA time zone names the server knows (for user and report time zones)', access: 'authenticated',
     responses: { 200: { description: 'Time zone names', schema: z.array(z.string()) } },
   }),
+  defineEndpoint({
+    id: 'health.get', method: 'get', path: '/health', service: 'gateway', tags: ['system'],
+    summary: "Traccar's uptime check: OK (text) while the gateway reaches its database; 503 when it does not", access: 'public',
+    responses: { 200: { description: 'OK', schema: z.string(), contentType: 'text/plain' } },
+  }),
 ] as const;

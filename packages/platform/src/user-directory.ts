@@ -8,12 +8,14 @@ import type { ReferenceCheck } from './references';
 /**
  * Who each user is: id and company for a reference check, the account email (where an
  * administrator's announcement and inbox notices are mailed), the roles (who a notice addressed
- * to a role reaches) and the language (attributes.language: a web notification's sentence). The
- * gateway owns users and publishes this.
+ * to a role reaches), the language (attributes.language: a web notification's sentence) and the
+ * units and time zone a user reads (attributes speedUnit, distanceUnit, timezone: the files of
+ * reports, the notices mailed). The gateway owns users and publishes this.
  */
 export const UserDirectory = z.array(z.object({
   id: z.number().int(), companyId: z.number().int().nullable(), email: z.string().optional(), roles: z.array(z.string()).optional(),
   language: z.string().optional(),
+  preferences: z.record(z.string(), z.unknown()).optional(),
 }));
 export type UserDirectory = z.infer<typeof UserDirectory>;
 

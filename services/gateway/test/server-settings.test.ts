@@ -52,4 +52,11 @@ describe('server settings', () => {
     expect(zones).toEqual(expect.arrayContaining(['UTC', 'Africa/Nairobi', 'Africa/Dar_es_Salaam', 'Africa/Kampala']));
     expect((await inject({ method: 'GET', url: '/api/server/timezones' })).statusCode).toBe(401);
   });
+
+  it("answers Traccar's GET /health with a plain OK, without signing in", async () => {
+    const res = await inject({ method: 'GET', url: '/api/health' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/plain/);
+    expect(res.body).toBe('OK');
+  });
 });

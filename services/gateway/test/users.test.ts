@@ -5,6 +5,8 @@ import { audit } from '../src/audit/audit';
 import { ensureBootstrapAdmin } from '../src/auth/bootstrap-admin';
 import { passwordHasher } from '../src/auth/password-hash';
 import { usersRepository } from '../src/users/repository';
+import { readUserDirectory } from '@corridor/platform';
+import { eventually } from '@corridor/platform/testing/eventually';
 import { ADMIN, basic, createUser, login, startGateway, tokenFor, type Harness } from './harness';
 
 /** /api/users: administrators manage everyone; users read and edit their own settings only. */
@@ -56,6 +58,16 @@ describe('users', () => {
     const trail = await audit.forEntity(h.adapters.db.orm, 'user', u.id);
     expect(trail.map((r) => r.action)).toEqual(['user.delete', 'user.update', 'user.create']);
     expect(trail[1]).toMatchObject({ actorUserId: 1, before: { disabled: false }, after: { disabled: true } });
+  });
+
+  it('publishes each user\'s language, units and time zone in the directory (report files and notices use them)', async () => {
+    const body = newUser({ attributes: { language: 'sw', speedUnit: 'mph', distanceUnit: 'mi', timezone: 'Africa/Nairobi', notes: 'not published' } });
+    const created = await inject({ method: 'POST', url: '/api/users', headers: adminAuth, payload: body });
+    expect(created.statusCode, created.body).toBe(200);
+    const u = created.json<User>();
+    const entry = await eventually('the user in the directory', async () => (await readUserDirectory(h.adapters.cache)).find((x) => x.id === u.id));
+    expect(entry).toEqual({ id: u.id, companyId: 101, email: body.email, roles: ['company_user'], language: 'sw', preferences: { speedUnit: 'mph', distanceUnit: 'mi', timezone: 'Africa/Nairobi' } });
+    await inject({ method: 'DELETE', url: `/api/users/${u.id}`, headers: adminAuth });
   });
 
   it('answers 400 naming the field, 409 on a duplicate email, 404 on an unknown id', async () => {
@@ -276,4 +288,5 @@ describe('users', () => {
     const trail = await audit.forEntity(h.adapters.db.orm, 'user', u.id);
     expect(trail.map((r) => r.action)).toContain('user.update+password');
   });
+
 });

@@ -16,4 +16,4 @@ await runService('geofence', logger, async () => {
       await adapters.close();
     },
   };
-});
+}, { metrics: { host: config.METRICS_HOST, port: config.METRICS_PORT } });

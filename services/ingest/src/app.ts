@@ -63,6 +63,7 @@ export async function build(deps: IngestDeps): Promise<IngestService> {
     ...(deps.settings?.FIX_MAX_FUTURE_SECONDS !== undefined ? { maxFutureMs: deps.settings.FIX_MAX_FUTURE_SECONDS * 1000 } : {}),
   });
   const app = createApp({
+    metrics: false, // on a port of its own (METRICS_PORT, runService in main.ts)
     name: 'ingest',
     logger,
     identitySecret: deps.identitySecret,

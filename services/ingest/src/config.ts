@@ -38,6 +38,9 @@ export type CrcPolicy = z.output<typeof CrcPolicyVar>;
 
 export const IngestConfig = BaseEnv.extend({
   PORT: portVar(8083),
+  /** Prometheus metrics (GET /metrics, no authentication) listen here, on METRICS_HOST, not on PORT: reachable inside the NetworkPolicy only. */
+  METRICS_PORT: portVar(9083),
+  METRICS_HOST: z.string().default('0.0.0.0'),
   OSMAND_PORT: portVar(OSMAND_PORT),
   /** Device ports, Traccar's defaults; 0 disables that protocol's server. Teltonika listens on TCP and UDP. */
   GT06_PORT: portVar(GT06_PORT),

@@ -27,4 +27,4 @@ await runService('ingest', logger, async () => {
       await adapters.close();
     },
   };
-});
+}, { metrics: { host: config.METRICS_HOST, port: config.METRICS_PORT } });

@@ -17,7 +17,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 
 let child: ChildProcess;
 let stdout = '';
-let ports: { api: number; osmand: number; gt06: number };
+let ports: { api: number; osmand: number; gt06: number; metrics: number };
 const devices: TestDevice[] = [];
 
 beforeAll(async () => {
@@ -47,7 +47,7 @@ afterAll(async () => {
 
 /** A sample of the child's /metrics (0 when absent). */
 async function metric(name: string, labels = ''): Promise<number> {
-  const text = await (await fetch(`http://127.0.0.1:${ports.api}/metrics`)).text();
+  const text = await (await fetch(`http://127.0.0.1:${ports.metrics}/metrics`)).text();
   const line = text.split('\n').find((l) => l.startsWith(labels ? `${name}{` : `${name} `) && (!labels || l.includes(labels)));
   return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : 0;
 }

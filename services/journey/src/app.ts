@@ -59,6 +59,7 @@ export async function build(deps: JourneyDeps, options: JourneyOptions = {}): Pr
   await requireAnalyticsSchema(deps.analytics, deps.logger);
   await migrateJourneySchema(deps.db);
   const app = createApp({
+    metrics: false, // on a port of its own (METRICS_PORT, runService in main.ts)
     name: 'journey',
     logger: deps.logger,
     identitySecret: deps.identitySecret,

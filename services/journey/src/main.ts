@@ -23,4 +23,4 @@ await runService('journey', logger, async () => {
       await adapters.close();
     },
   };
-});
+}, { metrics: { host: config.METRICS_HOST, port: config.METRICS_PORT } });

@@ -15,7 +15,9 @@ import { documentsRepository } from './documents/repository';
 import { documentsService, type DocumentsService } from './documents/service';
 import { documentRoutes } from './documents/routes';
 import { defaultDocumentsSettings, type DocumentsSettings } from './documents/settings';
-import { pdfTextReader, type PdfTextReader } from './documents/pdf-text';
+import type { IdfReaders } from './cargo/idf-reader';
+import { ParserPool } from './parsers/parser-pool';
+import { defaultParserSettings, type ParserSettings } from './parsers/settings';
 import { shipmentsRepository } from './shipments/repository';
 import { shipmentsService } from './shipments/service';
 import { shipmentRoutes } from './shipments/routes';
@@ -63,13 +65,15 @@ export interface OpsApiDeps extends Omit<Adapters, 'close'> {
   identitySecret: InternalKeys;
   /** Document storage, size limit and virus scanner (documentsSettingsFrom(config)); default: .data/documents, 10 MiB, no scanner. */
   documents?: DocumentsSettings;
-  /** Reads PDF text (IDFs, bills of lading); default: pdf.js through unpdf, loaded on first use. */
-  pdfText?: PdfTextReader;
+  /** Reads uploaded documents (PDF text, IDF exports); default: the parser processes (src/parsers) with `parsers`' limits. */
+  readers?: IdfReaders;
+  /** DOCUMENT_PARSERS, DOCUMENT_PARSE_* and DOCUMENT_INFLATED_MB (parserSettingsFrom(config)); default: their defaults. */
+  parsers?: ParserSettings;
   /** COMPLAINT_REOPEN_DAYS: how long after a decision a complaint may be reopened (default 14). */
   complaintReopenDays?: number;
   /** Certificate fees per country, validity days and CERTIFICATE_VERIFY_URL (defaults: certificates/settings.ts). */
   certificates?: Partial<CertificateSettings>;
-  /** Report period limit and trip thresholds (reportSettingsFrom(config)); default: Traccar's defaults, 31 days. */
+  /** Report period limit and trip thresholds (reportSettingsFrom(config)); default: Traccar's defaults, 92 days. */
   reports?: ReportSettings;
   /** REPORT_SCHEDULE_CHECK_S × 1000: how often due scheduled reports are looked for; unset = not by themselves (tests call tracking.scheduledReports.check). */
   reportScheduleCheckMs?: number;
@@ -114,6 +118,7 @@ export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
   await requireAnalyticsSchema(deps.analytics, deps.logger);
   await deps.db.migrate(migrationsFolder, 'ops-api');
   const app = createApp({
+    metrics: false, // on a port of its own (METRICS_PORT, runService in main.ts)
     name: 'ops-api',
     logger: deps.logger,
     identitySecret: deps.identitySecret,
@@ -154,13 +159,17 @@ export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
     companyExists: (id) => companiesRepo.exists(id), logger: deps.logger.child({ module: 'documents' }),
   });
   documentRoutes(app, documents);
-  const pdf = deps.pdfText ?? pdfTextReader();
-  const cargo = cargoService({ db: deps.db.orm, repo: cargoRepository(deps.db.orm), documents, pdf, logger: deps.logger.child({ module: 'cargo' }) });
+  const parsers = deps.readers ? undefined : new ParserPool(deps.parsers ?? defaultParserSettings(), deps.logger.child({ module: 'parsers' }));
+  const readers: IdfReaders = deps.readers ?? {
+    pdf: { ready: async () => undefined, read: (bytes) => parsers!.run('pdfText', bytes) },
+    idfExport: (format, bytes) => parsers!.run('idfExport', { format, bytes }),
+  };
+  const cargo = cargoService({ db: deps.db.orm, repo: cargoRepository(deps.db.orm), documents, readers, logger: deps.logger.child({ module: 'cargo' }) });
   cargoRoutes(app, cargo, { documents });
   const shipments = shipmentsService({
     db: deps.db.orm, repo: shipmentsRepository(deps.db.orm), documents, cargoOf: cargo.idsOf, logger: deps.logger.child({ module: 'shipments' }),
   });
-  shipmentRoutes(app, shipments, { documents, pdf });
+  shipmentRoutes(app, shipments, { documents, pdf: readers.pdf });
   const notifications = notificationsService({
     repo: notificationsRepository(deps.db.orm), clock: deps.clock, webhookPolicy: deps.notificationRules?.webhookPolicy, mailEnabled: !!deps.notificationRules?.smtpUrl,
   });
@@ -186,7 +195,7 @@ export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
     devicesRepo: repo, devices, notifications: deps.notificationRules, inbox: notifications, reports, reportScheduleCheckMs: deps.reportScheduleCheckMs, reportRunLeaseMs: deps.reportRunLeaseMs,
     noticeDeliveryCheckMs: deps.noticeDeliveryCheckMs, geofenceName: (id) => speedLimitFences.nameOf(id), geocoder,
   });
-  reportRoutes(app, reports, tracking.reportMailer);
+  reportRoutes(app, reports, tracking.presentationFor, tracking.reportMailer);
   const { journeyUrl, geofenceUrl } = deps;
   opsReferenceChecks(app, {
     db: deps.db.orm, cache: deps.cache, analytics: deps.analytics, identitySecret: deps.identitySecret,
@@ -216,6 +225,7 @@ export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
       await flagConsumer?.stop();
       await tracking.close();
       await app.close();
+      await parsers?.close();
     },
   };
 }

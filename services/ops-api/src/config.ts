@@ -3,9 +3,13 @@ import { BaseEnv, GeocoderEnv, portVar } from '@corridor/platform';
 import { parseOutboundAllowList } from './notification-rules/outbound-address';
 import { ReportEnv } from './reports/settings';
 import { DeviceStateEnv } from './device-state/settings';
+import { ParserEnv } from './parsers/settings';
 
 export const OpsApiConfig = BaseEnv.extend({
   PORT: portVar(8086),
+  /** Prometheus metrics (GET /metrics, no authentication) listen here, on METRICS_HOST, not on PORT: reachable inside the NetworkPolicy only. */
+  METRICS_PORT: portVar(9086),
+  METRICS_HOST: z.string().default('0.0.0.0'),
   // the journey service, which checks the journey and route ids ops-api requests carry (shipments)
   JOURNEY_URL: z.url({ protocol: /^https?$/ }).optional(),
   // the geofence service, which checks the geofence ids ops-api requests carry (geofence report, positions export)
@@ -39,7 +43,7 @@ export const OpsApiConfig = BaseEnv.extend({
   // the public address a certificate's QR code opens (the code is appended as a path segment)
   CERTIFICATE_VERIFY_URL: z.url().optional(),
   CERTIFICATE_VALIDITY_DAYS: z.coerce.number().int().min(1).max(365).optional(),
-  // reports: REPORT_MAX_PERIOD_DAYS (31) and the trip thresholds with Traccar's defaults (REPORT_TRIP_*, seconds and metres)
+  // reports: REPORT_MAX_PERIOD_DAYS (92) and the trip thresholds with Traccar's defaults (REPORT_TRIP_*, seconds and metres)
   ...ReportEnv.shape,
   // scheduled reports: how often due runs are looked for, seconds (0 = never)
   REPORT_SCHEDULE_CHECK_S: z.coerce.number().int().min(0).max(86400).default(60),
@@ -49,6 +53,8 @@ export const OpsApiConfig = BaseEnv.extend({
   NOTICE_DELIVERY_CHECK_MS: z.coerce.number().int().min(0).max(3_600_000).default(1000),
   // device status: DEVICE_STATUS_TIMEOUT_S (600), DEVICE_STATE_PERSIST_S (60)
   ...DeviceStateEnv.shape,
+  // the processes that read uploaded documents: DOCUMENT_PARSERS, DOCUMENT_PARSE_QUEUE, DOCUMENT_PARSE_TIMEOUT_S, DOCUMENT_PARSE_MEMORY_MB, DOCUMENT_INFLATED_MB
+  ...ParserEnv.shape,
   // addresses: offline (packages/geodata) unless GEOCODER_URL names a Nominatim-compatible service (reports' start and end addresses)
   ...GeocoderEnv.shape,
 });

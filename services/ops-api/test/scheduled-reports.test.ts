@@ -178,15 +178,15 @@ describe('scheduled reports: runs', () => {
   });
 
   it('keep a failed run with its reason, and do not repeat it', async () => {
-    // a 40-day event: longer than a report may cover (31 days)
-    const long = (await h.call(A, 'POST', '/api/calendars', { name: 'Long', data: dailyCalendar(40 * 24) })).json<Calendar>();
+    // a 100-day event: longer than a report may cover (92 days)
+    const long = (await h.call(A, 'POST', '/api/calendars', { name: 'Long', data: dailyCalendar(100 * 24) })).json<Calendar>();
     const r = await create({ type: 'summary', calendarId: long.id, deviceIds: [truck.id], recipients: ['ops@a.test'] });
     await h.adapters.db.orm.update(scheduledReports).set({ createdAt: new Date(DAY0 - 60 * DAY) }).where(eq(scheduledReports.id, r.id));
-    const at = DAY0 - 7 * DAY + (6 + 40 * 24) * 3_600_000 + 60_000; // just after the first occurrence ended
+    const at = DAY0 - 7 * DAY + (6 + 100 * 24) * 3_600_000 + 60_000; // just after the first occurrence ended
     expect(await h.svc.tracking.scheduledReports.check(at)).toBe(1);
     const [run] = await runsOf(r.id);
     expect(run).toMatchObject({ status: 'failed', items: null });
-    expect(run!.error).toMatch(/at most 31 days/);
+    expect(run!.error).toMatch(/at most 92 days/);
     expect((await runsOf(r.id, A)).filter((x) => x.status === 'failed')).toHaveLength(1);
     expect((await h.call(A, 'GET', `/api/reports/${r.id}/runs?status=sent`)).json()).toEqual([]);
     expect(await h.svc.tracking.scheduledReports.check(at)).toBe(0);
@@ -246,7 +246,7 @@ describe('reports by mail (Traccar /reports/{type}/mail and mail=true)', () => {
     expect(xlsx).toMatch(/Content-Type: application\/vnd\.openxmlformats-officedocument\.spreadsheetml\.sheet/);
 
     expect((await h.call(B, 'GET', `/api/reports/stops/mail?${q}`)).statusCode).toBe(404);
-    expectError(await h.call(A, 'GET', `/api/reports/route/mail?deviceId=${truck.id}&from=${new Date(DAY0 - 60 * DAY).toISOString()}&to=${to()}`), 400, 'VALIDATION_FAILED');
+    expectError(await h.call(A, 'GET', `/api/reports/route/mail?deviceId=${truck.id}&from=${new Date(DAY0 - 120 * DAY).toISOString()}&to=${to()}`), 400, 'VALIDATION_FAILED');
     expect400(await h.call(A, 'GET', `/api/reports/events/mail?${q}&format=json`), 'format');
     expect(mailTo(A.email)).toHaveLength(2);
   });

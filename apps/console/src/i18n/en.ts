@@ -667,7 +667,7 @@ export const en = {
     radius: 'Radius (m)',
     halfWidth: 'Half-width (m)',
     kind: 'Kind',
-    kinds: { border_post: 'Border post', port: 'Port', inland_depot: 'Inland depot', weighbridge: 'Weighbridge', restricted: 'Restricted area', other: 'Other' },
+    kinds: { border_post: 'Border post', port: 'Port', inland_depot: 'Inland depot', weighbridge: 'Weighbridge', checkpoint: 'Checkpoint', restricted: 'Restricted area', other: 'Other' },
     country: 'Country',
     undo: 'Undo last point',
     new: 'New geofence',

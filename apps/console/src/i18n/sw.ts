@@ -668,7 +668,7 @@ export const sw: Catalogue = {
     radius: 'Nusu kipenyo (m)',
     halfWidth: 'Nusu upana (m)',
     kind: 'Aina',
-    kinds: { border_post: 'Kituo cha mpakani', port: 'Bandari', inland_depot: 'Bandari kavu', weighbridge: 'Mizani', restricted: 'Eneo lililozuiliwa', other: 'Nyingine' },
+    kinds: { border_post: 'Kituo cha mpakani', port: 'Bandari', inland_depot: 'Bandari kavu', weighbridge: 'Mizani', checkpoint: 'Kituo cha ukaguzi', restricted: 'Eneo lililozuiliwa', other: 'Nyingine' },
     country: 'Nchi',
     undo: 'Tendua alama ya mwisho',
     new: 'Mpaka mpya',

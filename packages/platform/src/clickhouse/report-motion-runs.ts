@@ -1,5 +1,6 @@
 import type { Analytics } from '../adapters/analytics';
 import { deviceWindows, pageRowsFor, queryRows } from './report-pages';
+import { jumpSql, mpsOfKnots } from './report-jumps';
 import { attributeSql, positionsSource } from './report-positions';
 
 /**
@@ -16,8 +17,9 @@ import { attributeSql, positionsSource } from './report-positions';
  * The fixes are those the track reads (report-track.ts): sort key (device_id, fix_time, id), a
  * redelivered position kept once with its first arrival. Path is the sum of haversine legs (as
  * geo-math's distanceMetres computes them, with the caller's Earth radius) from the device's first
- * fix of the period, ignition time the legs with ignition on at both ends: running totals, so an
- * interval's measures are the difference of its two ends.
+ * fix of the period but the jumps (report-jumps.ts), which add up to `gap`, ignition time the legs
+ * with ignition on at both ends: running totals, so an interval's measures are the difference of
+ * its two ends.
  *
  * chDB holds a query's working set in process: devices are asked for in pages of about `pageRows`
  * fixes; a device with more fixes than a page is asked for alone (a run must not be cut).
@@ -43,6 +45,8 @@ export interface MotionRunsQuery {
   thresholdsOf(deviceId: number): MotionRunThresholds;
   /** Earth radius of the haversine path, metres (geo-math's EARTH_RADIUS_M). */
   radiusMetres: number;
+  /** knots: the highest plausible speed; longer legs are jumps (report-jumps.ts). */
+  maxSpeed: number;
   pageRows?: number;
   signal?: AbortSignal;
 }
@@ -56,8 +60,10 @@ export interface RunFix {
   longitude: number;
   /** knots */
   speed: number;
-  /** metres */
+  /** metres driven (jumps left out) */
   path: number;
+  /** metres of jumps */
+  gap: number;
   /** ms */
   ignitionMs: number;
   ignitionFixes: number;
@@ -91,7 +97,7 @@ export interface MotionRun {
   fromSecond?: RunConfirmation;
 }
 
-const FIX = 'tuple(t, id, lat, lon, spd, path, ign_total, ign_fixes)';
+const FIX = 'tuple(t, id, lat, lon, spd, path, ign_total, ign_fixes, gap)';
 const RAD = 'pi() / 180';
 const per = (name: string, type: string) => `transform(device_id, {ids:Array(UInt64)}, {${name}:Array(${type})}, toFloat64(0))`;
 
@@ -113,7 +119,7 @@ FROM (
          if(moving, t - t_2 >= trip_ms OR path - path_2 >= trip_m, t - t_2 >= parking_ms OR (use_ignition AND ign = false)) AS confirms_2
   FROM (
     SELECT *,
-           sum(leg) OVER u AS path, sum(ign_ms) OVER u AS ign_total, sum(ign_known) OVER u AS ign_fixes, sum(breaks) OVER u AS seg
+           sum(leg) OVER u AS path, sum(jumped) OVER u AS gap, sum(ign_ms) OVER u AS ign_total, sum(ign_known) OVER u AS ign_fixes, sum(breaks) OVER u AS seg
     FROM (
       SELECT *,
              lagInFrame(lat, 1, nan) OVER w AS prev_lat, lagInFrame(lon, 1, nan) OVER w AS prev_lon,
@@ -125,7 +131,9 @@ FROM (
              if(prev_ign = true AND ign = true, t - prev_t, toInt64(0)) AS ign_ms, toUInt64(ign IS NOT NULL) AS ign_known,
              (lat - prev_lat) * ${RAD} AS d_lat, (lon - prev_lon) * ${RAD} AS d_lon,
              sin(d_lat / 2) * sin(d_lat / 2) + cos(prev_lat * ${RAD}) * cos(lat * ${RAD}) * sin(d_lon / 2) * sin(d_lon / 2) AS h,
-             if(rn = 1, toFloat64(0), 2 * {radius:Float64} * asin(least(1, sqrt(h)))) AS leg
+             if(rn = 1, toFloat64(0), 2 * {radius:Float64} * asin(least(1, sqrt(h)))) AS raw_leg,
+             ${jumpSql('raw_leg', 't - prev_t')} AS jump,
+             if(jump, toFloat64(0), raw_leg) AS leg, if(jump, raw_leg, toFloat64(0)) AS jumped
       FROM (
         SELECT device_id, toUnixTimestamp64Milli(fix_time) AS t, id, latitude AS lat, longitude AS lon, toFloat64(toString(speed)) AS spd, ignition AS ign,
                ifNull(${attributeSql('attributes', 'motion', 'Nullable(Bool)')}, spd > ${per('speed', 'Float64')}) AS moving,
@@ -145,10 +153,10 @@ GROUP BY device_id, seg
 ORDER BY device_id, seg`;
 
 const fixOf = (deviceId: number, v: unknown): RunFix => {
-  const [time, id, latitude, longitude, speed, path, ignitionMs, ignitionFixes] = v as unknown[];
+  const [time, id, latitude, longitude, speed, path, ignitionMs, ignitionFixes, gap] = v as unknown[];
   return {
     deviceId, time: Number(time), id: Number(id), latitude: latitude as number, longitude: longitude as number, speed: speed as number,
-    path: path as number, ignitionMs: Number(ignitionMs), ignitionFixes: Number(ignitionFixes),
+    path: path as number, gap: gap as number, ignitionMs: Number(ignitionMs), ignitionFixes: Number(ignitionFixes),
   };
 };
 
@@ -180,7 +188,7 @@ export function streamMotionRuns(ch: Analytics) {
     for (const w of plan) {
       const t = w.ids.map((id) => q.thresholdsOf(id));
       const params = {
-        ...source.params, ids: w.ids, radius: q.radiusMetres,
+        ...source.params, ids: w.ids, radius: q.radiusMetres, maxMps: mpsOfKnots(q.maxSpeed),
         speed: t.map((x) => x.speedThreshold), tripMs: t.map((x) => x.minimalTripDuration), tripM: t.map((x) => x.minimalTripDistance),
         parkingMs: t.map((x) => x.minimalParkingDuration), noDataMs: t.map((x) => x.minimalNoDataDuration), useIgnition: t.map((x) => (x.useIgnition ? 1 : 0)),
       };

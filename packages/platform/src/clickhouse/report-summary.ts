@@ -1,13 +1,14 @@
 import { POSITION_ID_DEVICE_BITS } from '@corridor/contracts';
 import type { Analytics } from '../adapters/analytics';
+import { jumpSql, mpsOfKnots } from './report-jumps';
 import { deviceWindows, pageRowsFor, queryRows } from './report-pages';
 import { attributeSql, type ReportFixRow } from './report-positions';
 
 /**
  * The summary report's sums, computed in ClickHouse: per device and calendar day, the first and the
  * last fix, the highest speed, the speeds in motion, the great-circle path (haversine, written as
- * geo-math's distanceMetres computes it, with the caller's Earth radius) and the ignition-on time
- * between consecutive fixes. Only these few rows per device and day leave the store, not the fixes.
+ * geo-math's distanceMetres computes it, with the caller's Earth radius) but its jumps
+ * (report-jumps.ts), which are summed apart, and the ignition-on time between consecutive fixes. Only these few rows per device and day leave the store, not the fixes.
  *
  * Each query covers a part of the report: on ClickHouse, all of it; on chDB (which holds a query's
  * working set in process), pages of devices of about `pageRows` × 3 rows, and a device with more
@@ -27,6 +28,8 @@ export interface SummaryQuery {
   speedThreshold: number;
   /** Earth radius of the haversine path, metres (geo-math's EARTH_RADIUS_M). */
   radiusMetres: number;
+  /** knots: the highest plausible speed; longer legs are jumps, not driven (report-jumps.ts). */
+  maxSpeed: number;
   /** Per-device thresholds that differ from `speedThreshold`. */
   deviceSpeedThresholds?: ReadonlyMap<number, number>;
   /** Row reads per query (see report-pages.ts); a summary page is three of them. */
@@ -37,8 +40,8 @@ export interface SummaryQuery {
 /** The instant at either end of a part (its time in epoch ms): a fix, a status-only record, or both of one second merged. */
 export type SummaryEnd = Pick<ReportFixRow, 'time' | 'ignition' | 'odometer' | 'hours' | 'fuelUsed' | 'fuel' | 'fuelLevel'>;
 
-/** Where a part's first or last located instant (one with a fix) is. */
-export type SummaryPlace = Pick<ReportFixRow, 'latitude' | 'longitude'>;
+/** Where and when a part's first or last located instant (one with a fix) is. */
+export type SummaryPlace = Pick<ReportFixRow, 'latitude' | 'longitude' | 'time'>;
 
 export interface SummaryPart {
   deviceId: number;
@@ -55,8 +58,10 @@ export interface SummaryPart {
   maxSpeed: number;
   movingSpeedSum: number;
   movingFixes: number;
-  /** Great-circle legs between the part's consecutive located instants of the same day, metres. */
+  /** Great-circle legs between the part's consecutive located instants of the same day, metres, but jumps (report-jumps.ts). */
   path: number;
+  /** The jumps among those legs, metres. */
+  gap: number;
   /** Legs with ignition on at both ends, ms. */
   ignitionMs: number;
   /** Fixes carrying an ignition value. */
@@ -92,7 +97,7 @@ const merged = (column: string): string => `coalesce(anyIf(${column}, st), anyIf
 const sumsOver = (fixes: string): string => `
 SELECT device_id, day, argMin(${END}, t), argMax(${END}, t), count(), max(spd),
        sumIf(spd64, moving), countIf(moving), sum(leg), sumIf(ignition_ms, prev_day = day),
-       countIf(ign IS NOT NULL), argMinIf(tuple(lat, lon), t, located), argMaxIf(tuple(lat, lon), t, located), countIf(located)
+       countIf(ign IS NOT NULL), argMinIf(tuple(lat, lon, t), t, located), argMaxIf(tuple(lat, lon, t), t, located), countIf(located), sum(jumped)
 FROM (
   SELECT device_id, t, day, located, spd, spd64, ign, lat, lon, odo, hours, fuel_used, fuel, fuel_level, moving,
          lagInFrame(t, 1, toInt64(0)) OVER w AS prev_t, lagInFrame(day, 1, toInt64(-1)) OVER w AS prev_day,
@@ -101,9 +106,12 @@ FROM (
          -- the last located instant before this one (anyLast skips the NULLs of the others)
          ifNull(anyLast(if(located, lat, NULL)) OVER seen, nan) AS prev_lat, ifNull(anyLast(if(located, lon, NULL)) OVER seen, nan) AS prev_lon,
          ifNull(anyLast(if(located, day, NULL)) OVER seen, toInt64(-1)) AS prev_fix_day,
+         ifNull(anyLast(if(located, t, NULL)) OVER seen, toInt64(0)) AS prev_fix_t,
          (lat - prev_lat) * ${RAD} AS d_lat, (lon - prev_lon) * ${RAD} AS d_lon,
          sin(d_lat / 2) * sin(d_lat / 2) + cos(prev_lat * ${RAD}) * cos(lat * ${RAD}) * sin(d_lon / 2) * sin(d_lon / 2) AS h,
-         if(located AND prev_fix_day = day, 2 * {radius:Float64} * asin(least(1, sqrt(h))), 0) AS leg
+         if(located AND prev_fix_day = day, 2 * {radius:Float64} * asin(least(1, sqrt(h))), 0) AS raw_leg,
+         ${jumpSql('raw_leg', 't - prev_fix_t')} AS jump,
+         if(jump, toFloat64(0), raw_leg) AS leg, if(jump, raw_leg, toFloat64(0)) AS jumped
   FROM (
     SELECT device_id, t, any(day) AS day, max(NOT st) AS located,
            anyIf(latitude, NOT st) AS lat, anyIf(longitude, NOT st) AS lon, anyIf(speed, NOT st) AS spd, anyIf(spd_text, NOT st) AS spd64,
@@ -138,8 +146,8 @@ const end = (v: unknown): SummaryEnd => {
 };
 
 const place = (v: unknown): SummaryPlace => {
-  const [latitude, longitude] = v as number[];
-  return { latitude: latitude!, longitude: longitude! };
+  const [latitude, longitude, time] = v as number[];
+  return { latitude: latitude!, longitude: longitude!, time: Number(time) };
 };
 
 /** The parts of the summary, devices in id order, days in order, a device's pages in time order. */
@@ -152,7 +160,7 @@ export function streamSummaryParts(ch: Analytics) {
       sql: `FROM ${ch.database}.positions WHERE device_id IN {ids:Array(UInt64)}
               AND fix_time >= fromUnixTimestamp64Milli({from:Int64}, 'UTC') AND fix_time <= fromUnixTimestamp64Milli({to:Int64}, 'UTC')`,
       params: {
-        from: q.from.getTime(), to: q.to.getTime(), boundaries: q.boundaries, threshold: q.speedThreshold, radius: q.radiusMetres,
+        from: q.from.getTime(), to: q.to.getTime(), boundaries: q.boundaries, threshold: q.speedThreshold, radius: q.radiusMetres, maxMps: mpsOfKnots(q.maxSpeed),
         thresholdIds: own.map(([id]) => id), thresholds: own.map(([, t]) => t),
       },
     };
@@ -167,7 +175,7 @@ export function streamSummaryParts(ch: Analytics) {
       for await (const r of queryRows(ch, sumsOver(fixes), { ...source.params, ids, after, until }, q.signal)) {
         out.push({
           deviceId: Number(r[0]), day: Number(r[1]), first: end(r[2]), last: end(r[3]), fixes: Number(r[4]), maxSpeed: Math.max(0, r[5] as number),
-          movingSpeedSum: r[6] as number, movingFixes: Number(r[7]), path: r[8] as number, ignitionMs: Number(r[9]), ignitionFixes: Number(r[10]),
+          movingSpeedSum: r[6] as number, movingFixes: Number(r[7]), path: r[8] as number, gap: r[14] as number, ignitionMs: Number(r[9]), ignitionFixes: Number(r[10]),
           firstPlace: Number(r[13]) > 0 ? place(r[11]) : null, lastPlace: Number(r[13]) > 0 ? place(r[12]) : null,
         });
       }

@@ -4,7 +4,7 @@ import { cacheKeys, registerEndpoint, unavailable, type App, type Cache, type Lo
 import { actorOf, audit } from '../audit/audit';
 import { serverSettings } from '../db/schema';
 
-const [, getServer, updateServer, timezones] = systemEndpoints;
+const [, getServer, updateServer, timezones, health] = systemEndpoints;
 
 /** What GET /server answers until an administrator changes it (Nairobi, the corridors in view). */
 const DEFAULTS: ServerUpdate = { registration: false, readonly: false, map: 'osm', latitude: -1.2921, longitude: 36.8219, zoom: 6, attributes: {} };
@@ -52,5 +52,10 @@ export function serverRoutes(
     return info(next);
   });
   registerEndpoint(app, timezones, async () => zones);
+  // Traccar's GET /health: a plain OK for uptime monitors, while the settings row can be read
+  registerEndpoint(app, health, async (_req, reply) => {
+    await read();
+    return reply.type('text/plain').send('OK');
+  });
   return { publish: async () => publishAttributes(await read()) };
 }

@@ -14,6 +14,9 @@ export interface UserFilter {
 
 const hasRole = (role: Role): SQL => sql`${role} = any(${users.roles})`;
 
+/** The preferences other services show a user's files and notices in (packages/contracts preferences.ts). */
+const DIRECTORY_PREFERENCES = ['speedUnit', 'distanceUnit', 'timezone'] as const;
+
 export function usersRepository(db: Orm) {
   const where = (f: Partial<UserFilter>): SQL | undefined => {
     const parts: (SQL | undefined)[] = [];
@@ -38,9 +41,15 @@ export function usersRepository(db: Orm) {
      * Every user's id, company, email, roles and language (the directory other services check user
      * references with, address notices by, and write a notification's sentence in).
      */
-    async directory(): Promise<{ id: number; companyId: number | null; email: string; roles: string[]; language?: string }[]> {
+    async directory(): Promise<{ id: number; companyId: number | null; email: string; roles: string[]; language?: string; preferences?: Record<string, unknown> }[]> {
       const rows = await db.select({ id: users.id, companyId: users.companyId, email: users.email, roles: users.roles, attributes: users.attributes }).from(users).orderBy(users.id);
-      return rows.map(({ attributes, ...u }) => (typeof attributes.language === 'string' ? { ...u, language: attributes.language } : u));
+      return rows.map(({ attributes, ...u }) => {
+        const preferences = Object.fromEntries(DIRECTORY_PREFERENCES.filter((k) => attributes[k] !== undefined).map((k) => [k, attributes[k]]));
+        return {
+          ...u, ...(typeof attributes.language === 'string' ? { language: attributes.language } : {}),
+          ...(Object.keys(preferences).length ? { preferences } : {}),
+        };
+      });
     },
     /** Which of these ids are users. */
     async existingIds(ids: readonly number[], tx: Orm = db): Promise<Set<number>> {

@@ -12,6 +12,7 @@ import { build, type OpsApiService } from '../app';
 import { audit } from '../audit/audit';
 import { cargos } from '../db/schema';
 import { pdfTextReader, type PdfTextReader } from '../documents/pdf-text';
+import { inThreadIdfReaders } from './idf-reader';
 import { localStorage } from '../documents/storage';
 import { noScanner } from '../documents/virus-scan';
 import { idfPdf, sampleIdf } from '../../test/fixtures/idf-documents';
@@ -21,7 +22,7 @@ import { corruptPdf, imageOnlyPdf, textPdf } from '../../test/fixtures/sample-fi
 let adapters: TestAdapters;
 let svc: OpsApiService;
 let dir: string;
-/** The real PDF reader, switchable to "not ready" to see the 503. */
+/** The real PDF reader in this thread (the parser processes: src/parsers), switchable to "not ready" to see the 503. */
 let parserDown = false;
 const real = pdfTextReader();
 const switchable: PdfTextReader = {
@@ -33,7 +34,7 @@ beforeAll(async () => {
   adapters = await createTestAdapters(await primaryKind());
   dir = await mkdtemp(join(tmpdir(), 'ops-cargo-'));
   svc = await build({
-    ...adapters, logger: adapters.logger, identitySecret: TEST_IDENTITY_SECRET, pdfText: switchable,
+    ...adapters, logger: adapters.logger, identitySecret: TEST_IDENTITY_SECRET, readers: inThreadIdfReaders(switchable),
     documents: { storage: localStorage(dir), scanner: noScanner, maxBytes: 1 << 20 },
   });
 });

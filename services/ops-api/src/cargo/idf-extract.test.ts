@@ -4,10 +4,10 @@ import { AppError } from '@corridor/platform';
 import { layoutLines, pdfTextReader } from '../documents/pdf-text';
 import { billOfLadingPdf, idfPdf, sampleIdf } from '../../test/fixtures/idf-documents';
 import { corruptPdf, imageOnlyPdf, png } from '../../test/fixtures/sample-files';
-import { readIdf } from './idf-reader';
+import { inThreadIdfReaders, readIdf } from './idf-reader';
 import { extractIdfFromCsv, extractIdfFromJson } from './idf-structured';
 
-const reader = pdfTextReader();
+const reader = inThreadIdfReaders(pdfTextReader());
 const doc = (contentType: string): DocumentRecord => ({
   id: '00000000-0000-4000-8000-000000000001', companyId: 103, kind: 'idf', filename: 'idf', contentType, sizeBytes: 1, sha256: '0'.repeat(64),
   scanStatus: 'not_scanned', ownerType: null, ownerId: null, uploadedBy: { userId: 1, email: 'x' }, createdAt: new Date().toISOString(),
@@ -92,11 +92,11 @@ describe('IDF from a PDF with a text layer', () => {
       return import('unpdf');
     });
     const bytes = await idfPdf(sampleIdf());
-    const err = await failure(readIdf(doc('application/pdf'), Buffer.from(bytes), flaky));
+    const err = await failure(readIdf(doc('application/pdf'), Buffer.from(bytes), inThreadIdfReaders(flaky)));
     expect(err.code).toBe('UNAVAILABLE');
     expect(err.status).toBe(503);
     fail = false;
-    expect((await readIdf(doc('application/pdf'), Buffer.from(bytes), flaky)).valid).toBe(true);
+    expect((await readIdf(doc('application/pdf'), Buffer.from(bytes), inThreadIdfReaders(flaky))).valid).toBe(true);
   });
 });
 

@@ -2,17 +2,29 @@ import type { DocumentRecord, IdfExtraction } from '@corridor/contracts';
 import { AppError } from '@corridor/platform';
 import type { PdfTextReader } from '../documents/pdf-text';
 import { extractIdfFromText } from './idf-pdf';
-import { extractIdfFromCsv, extractIdfFromJson } from './idf-structured';
+import { readIdfExport } from './idf-structured';
+
+/** Reads an IDF's structured export (JSON or CSV) into an extraction: in the parser processes for uploads (src/parsers). */
+export type IdfExportReader = (format: 'json' | 'csv', bytes: Uint8Array) => Promise<IdfExtraction>;
+
+/** What readIdf reads uploads with: PDF text and structured exports. */
+export interface IdfReaders {
+  pdf: PdfTextReader;
+  idfExport: IdfExportReader;
+}
+
+/** Both in this thread: for tests of the extraction itself (the service reads through src/parsers). */
+export const inThreadIdfReaders = (pdf: PdfTextReader): IdfReaders => ({ pdf, idfExport: readIdfExport });
 
 /** Without these a cargo cannot be created; everything else may be completed later. */
 const required = ['idfNumber', 'importerName'] as const;
 
 /** Reads a stored IDF (PDF with text, JSON or CSV export) into an extraction report; 422 when it cannot. */
-export async function readIdf(doc: DocumentRecord, bytes: Buffer, pdf: PdfTextReader): Promise<IdfExtraction> {
+export async function readIdf(doc: DocumentRecord, bytes: Buffer, readers: IdfReaders): Promise<IdfExtraction> {
   let extraction: IdfExtraction;
-  if (doc.contentType === 'application/pdf') extraction = extractIdfFromText((await pdf.read(bytes)).lines);
-  else if (doc.contentType === 'application/json') extraction = extractIdfFromJson(bytes.toString('utf8'));
-  else if (doc.contentType === 'text/csv' || doc.contentType === 'text/plain') extraction = extractIdfFromCsv(bytes.toString('utf8'));
+  if (doc.contentType === 'application/pdf') extraction = extractIdfFromText((await readers.pdf.read(bytes)).lines);
+  else if (doc.contentType === 'application/json') extraction = await readers.idfExport('json', bytes);
+  else if (doc.contentType === 'text/csv' || doc.contentType === 'text/plain') extraction = await readers.idfExport('csv', bytes);
   else if (doc.contentType.startsWith('image/')) {
     throw new AppError('UNPROCESSABLE', 'The IDF is an image: it has no text layer', {
       reason: 'no_text_layer',

@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { IdfStructuredExport, type IdfExtraction } from '@corridor/contracts';
-import { AppError } from '@corridor/platform';
+import { AppError } from '@corridor/platform/errors';
 import { field } from '../documents/labelled-fields';
 import { checkCurrency, checkIdfNumber, checkLineItems, checkPin, checkTotals, extractionValid } from './idf-checks';
 
@@ -63,4 +63,10 @@ export function extractIdfFromCsv(text: string): IdfExtraction {
   });
   if (!r.success) throw badStructure('The CSV export is missing IDF columns or values', r.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })));
   return extractionFromExport(r.data, 'csv', warnings);
+}
+
+/** An IDF's structured export (JSON or CSV bytes, UTF-8) read into an extraction; 422 when it is not one. Run in the parser processes for uploads. */
+export async function readIdfExport(format: 'json' | 'csv', bytes: Uint8Array): Promise<IdfExtraction> {
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  return format === 'json' ? extractIdfFromJson(text) : extractIdfFromCsv(text);
 }

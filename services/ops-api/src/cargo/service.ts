@@ -2,7 +2,7 @@ import { allowedCargoMoves, type Cargo, type CargoCorrection, type CargoDetail, 
 import { AppError, notFound, type Identity, type Logger, type Orm } from '@corridor/platform';
 import { audit } from '../audit/audit';
 import type { CargoRow, CargoStatusHistoryRow } from '../db/schema';
-import type { PdfTextReader } from '../documents/pdf-text';
+import type { IdfReaders } from './idf-reader';
 import type { DocumentsService } from '../documents/service';
 import { correctExtraction } from './idf-correction';
 import { readIdf } from './idf-reader';
@@ -12,7 +12,8 @@ export interface CargoDeps {
   db: Orm;
   repo: CargoRepository;
   documents: DocumentsService;
-  pdf: PdfTextReader;
+  /** Reads uploaded IDFs (PDF text, JSON/CSV exports): the parser processes in the service. */
+  readers: IdfReaders;
   logger: Logger;
 }
 
@@ -62,7 +63,7 @@ export function cargoService(deps: CargoDeps) {
     async processIdf(documentId: string, by: Identity, requestId?: string): Promise<Cargo> {
       if (by.companyId === null) throw new AppError('FORBIDDEN', 'Only users of a company create cargo from an IDF');
       const { record, bytes } = await documents.read(documentId, by.companyId);
-      const x = await readIdf(record, bytes, deps.pdf);
+      const x = await readIdf(record, bytes, deps.readers);
       const idfNumber = x.fields.idfNumber.value!;
       try {
         return await db.transaction(async (tx) => {

@@ -1,4 +1,4 @@
-import { AppError, unavailable } from '@corridor/platform';
+import { AppError, unavailable } from '@corridor/platform/errors';
 
 /** A PDF's text laid out as lines of cells (a cell = text separated from the next by a wide gap). */
 export interface PdfText {
@@ -19,7 +19,10 @@ export interface PdfTextReader {
 
 type Unpdf = typeof import('unpdf');
 
-const MAX_PAGES = 20;
+/** Pages read of a PDF: an IDF or a bill of lading is one to three; the rest of a longer file is not read. */
+export const MAX_PAGES = 20;
+/** Images larger than this (pixels) are not decoded (pdf.js maxImageSize): a few bytes of JPEG may claim 65,535 × 65,535. */
+const MAX_IMAGE_PIXELS = 16_000_000;
 /** Pages with less text than this count as having no text layer. */
 const MIN_TEXT_CHARS = 20;
 
@@ -48,7 +51,11 @@ export function layoutLines(items: Item[]): string[][] {
   });
 }
 
-/** Reads PDF text with pdf.js (through unpdf), loaded on first use. */
+/**
+ * Reads PDF text with pdf.js (through unpdf), loaded on first use, in this thread: untrusted uploads
+ * are read through the parser processes instead (src/parsers: memory, time and inflated-size
+ * limits), which run this inside.
+ */
 export function pdfTextReader(load: () => Promise<Unpdf> = () => import('unpdf')): PdfTextReader {
   let lib: Promise<Unpdf> | undefined;
   const loaded = (): Promise<Unpdf> => {
@@ -66,7 +73,9 @@ export function pdfTextReader(load: () => Promise<Unpdf> = () => import('unpdf')
       const unpdf = await loaded();
       let doc;
       try {
-        doc = await unpdf.getDocumentProxy(new Uint8Array(bytes), { stopAtErrors: true, verbosity: 0 });
+        doc = await unpdf.getDocumentProxy(new Uint8Array(bytes), {
+          stopAtErrors: true, verbosity: 0, maxImageSize: MAX_IMAGE_PIXELS, disableFontFace: true, useSystemFonts: false,
+        });
       } catch (err) {
         throw new AppError('UNPROCESSABLE', 'The PDF could not be read: it is damaged, truncated or not a PDF', {
           reason: 'unreadable_pdf', cause: err instanceof Error ? err.message : String(err),

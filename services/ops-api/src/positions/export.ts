@@ -1,7 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { RouteRow } from '@corridor/platform/clickhouse/report-positions';
-import { csvStream } from '../reports/formats/csv';
-import type { Column } from '../reports/formats/table';
+import { apiCsvStream, type ApiColumn } from '../reports/formats/csv';
 import { textStream } from '../reports/formats/text-stream';
 import { isoTimeFormatter } from '../reports/iso-time';
 
@@ -30,9 +29,9 @@ const asAttributes: [key: string, index: number][] = [
  */
 export function positionsCsv(batches: AsyncIterable<RouteRow[]>, attributeKeys: string[], addressOf: (latitude: number, longitude: number) => string | null): Readable {
   const time = [isoTimeFormatter(), isoTimeFormatter(), isoTimeFormatter()];
-  const col = (key: string, kind: Column<CsvRow>['kind'], get: (r: RouteRow) => unknown): Column<CsvRow> => ({ key, label: key, kind, get: (x) => get(x.r) });
+  const col = (key: string, kind: ApiColumn<CsvRow>['kind'], get: (r: RouteRow) => unknown): ApiColumn<CsvRow> => ({ key, kind, get: (x) => get(x.r) });
   const own = new Set(asAttributes.map(([k]) => k));
-  const columns: Column<CsvRow>[] = [
+  const columns: ApiColumn<CsvRow>[] = [
     col('id', 'integer', (r) => r[3]),
     col('deviceId', 'integer', (r) => r[0]),
     col('protocol', 'text', (r) => r[5]),
@@ -48,13 +47,13 @@ export function positionsCsv(batches: AsyncIterable<RouteRow[]>, attributeKeys: 
     col('address', 'text', (r) => addressOf(r[8], r[9])),
     col('accuracy', 'number', (r) => r[13]),
     ...asAttributes.map(([key, i]) => col(key, 'text', (r) => r[i])),
-    ...attributeKeys.filter((k) => !own.has(k)).map((key): Column<CsvRow> => ({ key, label: key, kind: 'text', get: (x) => x.attrs[key] })),
+    ...attributeKeys.filter((k) => !own.has(k)).map((key): ApiColumn<CsvRow> => ({ key, kind: 'text', get: (x) => x.attrs[key] })),
   ];
   const parsed = attributeKeys.length > 0;
   async function* rows(): AsyncGenerator<CsvRow[]> {
     for await (const b of batches) yield b.map((r) => ({ r, attrs: parsed ? (JSON.parse(r[23]) as Record<string, unknown>) : {} }));
   }
-  return csvStream({ name: 'positions', columns }, rows());
+  return apiCsvStream(columns, rows());
 }
 
 const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };

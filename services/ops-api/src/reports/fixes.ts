@@ -1,4 +1,5 @@
 import { distanceMetresLatLon } from '@corridor/geodata/geo-math';
+import { isJump } from '@corridor/platform/clickhouse/report-jumps';
 import type { ReportFixRow } from '@corridor/platform/clickhouse/report-positions';
 
 /** What detection reads of a stored fix. */
@@ -10,8 +11,10 @@ export type TrackRow = Pick<ReportFixRow, 'deviceId' | 'id' | 'time' | 'latitude
  * hours accumulators), and what detection derives per fix.
  */
 export interface FixTotals {
-  /** Path length since the first fix, metres (sum of great-circle legs). */
+  /** Path driven since the first fix, metres: the great-circle legs, but jumps (platform report-jumps.ts). */
   path: number;
+  /** Jumps since the first fix, metres: legs too far for the time between their fixes, not driven. */
+  gap: number;
   /** Great-circle distance from the previous fix, metres (0 for the first). */
   leg: number;
   /** Ignition-on time since the first fix (legs with ignition on at both ends), ms. */
@@ -39,19 +42,23 @@ export const fixDistance = (a: { latitude: number; longitude: number }, b: { lat
  * extended in place (a month of fixes is read once; copying each would double the garbage); a
  * row that already has the total fields keeps its shape.
  */
-export function fixTrack<R extends TrackRow = ReportFixRow>(speedThreshold: number): (row: R) => R & FixTotals {
+/** `maxSpeed`: knots, the highest plausible speed (legs that would need more are jumps). */
+export function fixTrack<R extends TrackRow = ReportFixRow>(speedThreshold: number, maxSpeed: number): (row: R) => R & FixTotals {
   let prev: (R & FixTotals) | undefined;
   return (row) => {
     const fix = row as R & FixTotals;
     fix.moving = row.motion ?? row.speed > speedThreshold;
     if (prev) {
       fix.leg = fixDistance(prev, row);
-      fix.path = prev.path + fix.leg;
+      const jump = isJump(fix.leg, row.time - prev.time, maxSpeed);
+      fix.path = prev.path + (jump ? 0 : fix.leg);
+      fix.gap = prev.gap + (jump ? fix.leg : 0);
       fix.ignitionMs = prev.ignitionMs + (prev.ignition === true && row.ignition === true ? row.time - prev.time : 0);
       fix.ignitionFixes = prev.ignitionFixes + (row.ignition === null ? 0 : 1);
     } else {
       fix.leg = 0;
       fix.path = 0;
+      fix.gap = 0;
       fix.ignitionMs = 0;
       fix.ignitionFixes = row.ignition === null ? 0 : 1;
     }

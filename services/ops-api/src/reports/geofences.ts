@@ -42,11 +42,11 @@ export async function* byStartTime(batches: AsyncIterable<ReportGeofence[]>): As
 export const geofencesTable: ReportTable<ReportGeofence> = {
   name: 'geofences',
   columns: [
-    field('deviceId', 'Device id', 'integer'),
-    field('deviceName', 'Device', 'text'),
-    field('geofenceId', 'Geofence', 'integer'),
-    field('startTime', 'Enter (UTC)', 'time'),
-    field('endTime', 'Exit (UTC)', 'time'),
-    field('duration', 'Duration', 'duration'),
+    field('deviceName', 'text'),
+    field('geofenceId', 'integer'),
+    field('startTime', 'time', 'enterTime'),
+    field('endTime', 'time', 'exitTime'),
+    field('duration', 'duration'),
+    field('deviceId', 'integer'),
   ],
 };

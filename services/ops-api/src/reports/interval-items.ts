@@ -16,7 +16,7 @@ export function stored(fix: MotionFix, rows: Map<string, StoredFields>): ReportF
     // no row: deleted between the two reads, so what the track had of it
     valid: row ? row.valid : true, odometer: row ? row.odometer : null, hours: row ? row.hours : null, fuelUsed: row ? row.fuelUsed : null,
     fuel: row ? row.fuel : null, fuelLevel: row ? row.fuelLevel : null, driverUniqueId: row ? row.driverUniqueId : null,
-    path: fix.path, leg: fix.leg, ignitionMs: fix.ignitionMs, ignitionFixes: fix.ignitionFixes, moving: fix.moving,
+    path: fix.path, gap: fix.gap, leg: fix.leg, ignitionMs: fix.ignitionMs, ignitionFixes: fix.ignitionFixes, moving: fix.moving,
   };
   if (row && 'latitude' in row) {
     // a whole stored row (queryFixesAt): its values of what the fix carries too

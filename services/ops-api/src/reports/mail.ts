@@ -2,6 +2,7 @@ import { AppError, counter, type Identity, type Logger } from '@corridor/platfor
 import type { MailChannel } from '../notification-rules/mail-channel';
 import { mailUnavailable } from '../notification-rules/mail-unavailable';
 import { fileOf } from '../scheduled-reports/report-file';
+import type { Presentation } from './formats/presentation';
 import type { ReportTable } from './formats/table';
 import type { Report } from './service';
 
@@ -16,7 +17,11 @@ const mailed = counter('report_mails_total', 'Reports asked for by mail (/report
  * never mails, so it is not a 503 to retry later). A report that fails while it is built is logged and counted; the
  * caller gets no mail.
  */
-export function reportMailer(deps: { mail?: MailChannel; logger: Logger; addressOf: (userId: number) => Promise<{ email: string | null }> }) {
+export function reportMailer(deps: {
+  mail?: MailChannel; logger: Logger; addressOf: (userId: number) => Promise<{ email: string | null }>;
+  /** The file in the caller's language, units and time zone. */
+  presentationFor: (userId?: number) => Promise<Presentation>;
+}) {
   const pending = new Set<Promise<void>>();
   return {
     async queue<T>(report: Report<T>, table: ReportTable<T>, format: string | undefined, who: Identity): Promise<void> {
@@ -27,7 +32,7 @@ export function reportMailer(deps: { mail?: MailChannel; logger: Logger; address
       const period = { from: report.period.from.getTime(), to: report.period.to.getTime() };
       const job = (async () => {
         try {
-          const file = await fileOf(report, table, format === 'csv' ? 'csv' : 'xlsx', period);
+          const file = await fileOf(report, table, format === 'csv' ? 'csv' : 'xlsx', period, await deps.presentationFor(who.userId));
           const span = `${report.period.from.toISOString()} – ${report.period.to.toISOString()}`;
           await mail.send(to, `Corridor ${table.name} report, ${span}`, `The ${table.name} report you asked for, ${span}: ${file.items} rows, attached.`, [
             { filename: file.filename, content: file.content, contentType: file.contentType },

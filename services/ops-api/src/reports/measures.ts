@@ -1,7 +1,7 @@
 import { MPS_TO_KNOTS, type ReportFix } from './fixes';
 
 /** What the measures read of a fix: its time, its counters and the running totals. */
-export type Measured = Pick<ReportFix, 'time' | 'odometer' | 'hours' | 'fuelUsed' | 'fuel' | 'fuelLevel' | 'path' | 'ignitionMs' | 'ignitionFixes'>;
+export type Measured = Pick<ReportFix, 'time' | 'odometer' | 'hours' | 'fuelUsed' | 'fuel' | 'fuelLevel' | 'path' | 'gap' | 'ignitionMs' | 'ignitionFixes'>;
 
 /**
  * What a report item measures between two fixes of one device, as Traccar does: distance from the
@@ -14,6 +14,14 @@ export const usesOdometer = (a: Measured, b: Measured, ignoreOdometer: boolean):
 
 export function distanceBetween(a: Measured, b: Measured, ignoreOdometer: boolean): number {
   return usesOdometer(a, b, ignoreOdometer) ? b.odometer! - a.odometer! : b.path - a.path;
+}
+
+/**
+ * Metres the positions jumped between two fixes (legs too long for their time: platform
+ * report-jumps.ts), left out of a distance along the path; 0 when the distance is the odometer's.
+ */
+export function gapBetween(a: Measured, b: Measured, ignoreOdometer: boolean): number {
+  return usesOdometer(a, b, ignoreOdometer) ? 0 : b.gap - a.gap;
 }
 
 /** The device odometer at both ends when the distance comes from it, else nulls. */

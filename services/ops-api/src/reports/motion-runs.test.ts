@@ -70,12 +70,12 @@ const oracle = (kind: Kind, thresholdsOf: (id: number) => TripThresholds) =>
 
 const inStore = (kind: Kind, thresholdsOf: (id: number) => TripThresholds, pageRows?: number) =>
   all(motionRunItems(streamMotionRuns(adapters.analytics)({
-    ...period, pageRows, radiusMetres: EARTH_RADIUS_M, thresholdsOf: (id) => runThresholds(thresholdsOf(id)),
+    ...period, pageRows, radiusMetres: EARTH_RADIUS_M, maxSpeed: defaults.maxSpeed, thresholdsOf: (id) => runThresholds(thresholdsOf(id)),
   }), { kind, thresholdsOf, lookup: (keys) => queryFixesAt(adapters.analytics)(keys), item: (id, iv) => item(kind, thresholdsOf(id))(id, iv) }));
 
 /** Lengths (and what is divided from them) to 1e-9 relative; everything else as it is. */
 const lengthsRounded = (items: Item[]) => items.map((x) => Object.fromEntries(Object.entries(x).map(([k, v]) =>
-  [k, typeof v === 'number' && (k === 'distance' || k === 'averageSpeed') ? Number(v.toPrecision(9)) : v])));
+  [k, typeof v === 'number' && (k === 'distance' || k === 'gapDistance' || k === 'averageSpeed') ? Number(v.toPrecision(9)) : v])));
 
 describe('trips and stops computed in the store', () => {
   it('answer for the older model only, when a streak can span no more than a data gap', () => {

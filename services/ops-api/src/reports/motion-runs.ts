@@ -30,7 +30,7 @@ interface RunEvent { moving: boolean; fix: RunFix; maxSpeed: number; at: At }
 
 const motionFix = (f: RunFix, moving: boolean): MotionFix => ({
   deviceId: f.deviceId, id: f.id, time: f.time, latitude: f.latitude, longitude: f.longitude, speed: f.speed, ignition: null, motion: null,
-  path: f.path, leg: 0, ignitionMs: f.ignitionMs, ignitionFixes: f.ignitionFixes, moving,
+  path: f.path, gap: f.gap, leg: 0, ignitionMs: f.ignitionMs, ignitionFixes: f.ignitionFixes, moving,
 });
 
 /** One device's intervals, fed its runs in order. */

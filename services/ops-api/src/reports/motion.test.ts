@@ -8,7 +8,7 @@ import { oldMotionDetector } from './motion-old-logic';
 
 /** Fixes at (seconds, metres east of the origin, knots); events as [type, seconds of the fix they are dated to]. */
 function fixes(points: [number, number, number][]): ReportFix[] {
-  const track = fixTrack(0.01);
+  const track = fixTrack(0.01, 108);
   return points.map(([s, east, speed]) => {
     const [lon, lat] = offsetMetres([0, 0], east, 90);
     return track({

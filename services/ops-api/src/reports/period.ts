@@ -17,7 +17,7 @@ export function reportPeriod(q: { from: string; to: string }, maxDays: number): 
     const days = Math.round((span / DAY_MS) * 10) / 10;
     throw new AppError(
       'VALIDATION_FAILED',
-      `The period from ${from.toISOString()} to ${to.toISOString()} spans ${days} days; a report covers at most ${maxDays} days. Split it into shorter periods.`,
+      `A report covers at most ${maxDays} days and this period spans ${days}: choose a shorter period, or split it into shorter ones.`,
       { fields: ['from', 'to'], maxPeriodDays: maxDays, periodDays: days },
     );
   }

@@ -4,7 +4,8 @@ import { positionId, type PositionMessageInput } from '@corridor/contracts';
  * Random tracks for the report property tests (track-runs.test.ts, motion-runs.test.ts), where the
  * fold over every fix is the oracle: runs of a few to a hundred fixes, moving or parked (a run of
  * one to five now and then); gaps up to 3 h, and of 5 to 30 min; speeds that flicker at rest and
- * jump after a gap; ignition unknown now and then; the `motion` attribute sometimes; a state record
+ * jump after a gap; positions that jump tens of kilometres now and then (too fast to drive: a gap
+ * in the track, platform report-jumps.ts); ignition unknown now and then; the `motion` attribute sometimes; a state record
  * of the same second now and then; and redeliveries (a later server time, other values), returned
  * apart so they can be inserted as second rows of their keys.
  */
@@ -32,6 +33,7 @@ export function lcg(seed: number): () => number {
 export function randomTrack(plan: RandomTrackPlan): { fixes: PositionMessageInput[]; again: PositionMessageInput[] } {
   const { deviceId, counters = false, still = 0 } = plan;
   const rnd = lcg(plan.seed);
+  const jumps = lcg(plan.seed + 7_919); // a stream of its own: the rest of the track is as it was before jumps were added
   let t = plan.start + Math.round(rnd() * 3_600) * 1000;
   let [lat, lon, odometer, hours] = [-1.2 - rnd(), 36.8 + rnd(), 100_000, 5e8];
   let driving = rnd() < 0.5;
@@ -61,6 +63,7 @@ export function randomTrack(plan: RandomTrackPlan): { fixes: PositionMessageInpu
     const step = driving ? 0.001 + rnd() * 0.005 : rnd() < 0.1 ? 0.0015 : rnd() * 0.0003; // parked: jitter, now and then a jump
     lat += (rnd() - 0.5) * step;
     lon += (rnd() - 0.3) * step;
+    if (jumps() < 0.01) lat += (jumps() < 0.5 ? 1 : -1) * (0.2 + jumps() * 0.3); // a jump of 20 to 55 km
     const speed = driving ? (gap > 300 && rnd() < 0.5 ? 90 : Math.round(rnd() * 6000) / 100) : rnd() < 0.85 ? 0 : Math.round(rnd() * 200) / 100; // fast after a gap now and then
     odometer += speed * 8;
     const attributes: Record<string, number | boolean | string> = counters ? { hours, fuelUsed: Math.round(odometer / 10) / 100 } : {};

@@ -5,10 +5,11 @@ import { z } from 'zod';
 import {
   DeviceInput, Event, EventMessage, PositionMessage, ReportStop, ReportSummary, ReportTrip, reportsEndpoints, XLSX_MEDIA_TYPE,
 } from '@corridor/contracts';
-import { eventNumericId, insertEvents, insertPositions, type Identity } from '@corridor/platform';
+import { eventNumericId, insertEvents, insertPositions, publishUserDirectory, type Identity } from '@corridor/platform';
 import { runCommonRouteTests } from '@corridor/platform/testing/common-route-tests';
 import { asUser, TEST_IDENTITY_SECRET, testUsers, userWith } from '@corridor/platform/testing/identity';
 import { createTestAdapters, primaryKind, type TestAdapters } from '@corridor/platform/testing/test-adapters';
+import { eventually } from '@corridor/platform/testing/eventually';
 import { build, type OpsApiService } from '../app';
 import { groups } from '../db/schema';
 import { defaultReportSettings } from './settings';
@@ -95,7 +96,7 @@ describe('GET /reports/trips and /reports/stops', () => {
     expect(stops.map((x) => x.address)).toEqual(stops.map((x) => addressOf(x.latitude, x.longitude)));
     expect(stops.map((x) => x.address)).toEqual(trips.slice(0, 2).map((t) => t.endAddress));
     const csv = parse((await get(testUsers.officer, `trips?deviceId=${ids.a1}&${period}`, { accept: 'text/csv' })).body, { columns: true }) as Record<string, string>[];
-    expect(csv.map((r) => [r.startAddress, r.endAddress])).toEqual(trips.map((t) => [t.startAddress, t.endAddress]));
+    expect(csv.map((r) => [r['Start address'], r['End address']])).toEqual(trips.map((t) => [t.startAddress, t.endAddress]));
   });
 
   it('takes threshold overrides per request (old logic here)', async () => {
@@ -136,8 +137,10 @@ describe('GET /reports/trips and /reports/stops', () => {
     expect(res.headers['content-type']).toMatch(/^text\/csv/);
     expect(res.headers['content-disposition']).toBe('attachment; filename="trips-2026-03-02-2026-03-03.csv"');
     const rows = parse(res.body, { columns: true }) as Record<string, string>[];
-    expect(rows.map((r) => [r.startTime, r.duration, r.distance])).toEqual([
-      [at(0), '7410000', '120000'], [at(10800), '11010000', '180000'], [at(27000), '7170000', '119500'],
+    // headed in words, in the caller's units (km, km/h by default) and time zone (UTC here)
+    const wall = (iso: string) => iso.slice(0, 19).replace('T', ' ');
+    expect(rows.map((r) => [r['Start (UTC)'], r.Duration, r['Distance (km)']])).toEqual([
+      [wall(at(0)), '2:03:30', '120'], [wall(at(10800)), '3:03:30', '180'], [wall(at(27000)), '1:59:30', '119.5'],
     ]);
   });
 
@@ -149,7 +152,39 @@ describe('GET /reports/trips and /reports/stops', () => {
     await wb.xlsx.load(res.rawPayload as never);
     const sheet = wb.getWorksheet('stops')!;
     expect(sheet.rowCount).toBe(3);
-    expect((sheet.getRow(2).getCell(3).value as Date).toISOString()).toBe(at(7410));
+    expect((sheet.getRow(2).getCell(2).value as Date).toISOString()).toBe(at(7410));
+  });
+
+  it('writes files in the caller\'s language, units and time zone (their attributes, as the gateway publishes them)', async () => {
+    await publishUserDirectory(adapters.cache, [
+      { id: testUsers.analyst.userId, companyId: null, language: 'sw', preferences: { speedUnit: 'kn', distanceUnit: 'nmi', timezone: 'Africa/Nairobi' } },
+    ]);
+    // the directory is read again at most every 2 s
+    const first = await eventually('the file in Swahili', async () => {
+      const res = await get(testUsers.analyst, `trips?deviceId=${ids.a1}&${period}&format=csv`);
+      const [row] = parse(res.body, { columns: true }) as Record<string, string>[];
+      return row && 'Kifaa' in row && row;
+    });
+    expect(first).toMatchObject({ 'Mwanzo (Africa/Nairobi)': at(3 * 3600).slice(0, 19).replace('T', ' '), 'Umbali (NM)': '64.79', 'Kasi ya juu (kn)': '32.4' });
+  });
+
+  it("answers Traccar's path form /reports/{type}/xlsx with the same workbook, whatever Accept says", async () => {
+    for (const type of ['route', 'events', 'summary', 'trips', 'stops']) {
+      const res = await get(testUsers.officer, `${type}/xlsx?deviceId=${ids.a1}&${period}`, { accept: 'application/json' });
+      expect(res.statusCode, `${type}: ${res.body.slice(0, 200)}`).toBe(200);
+      expect(res.headers['content-type']).toBe(XLSX_MEDIA_TYPE);
+      const wb = new ExcelJS.Workbook();
+      await wb.xlsx.load(res.rawPayload as never);
+      expect(wb.getWorksheet(type), type).toBeDefined();
+    }
+    const path = await get(testUsers.officer, `stops/xlsx?deviceId=${ids.a1}&${period}`);
+    const param = await get(testUsers.officer, `stops?deviceId=${ids.a1}&${period}&format=xlsx`);
+    const rows = async (b: Buffer) => {
+      const wb = new ExcelJS.Workbook();
+      await wb.xlsx.load(b as never);
+      return wb.getWorksheet('stops')!.getSheetValues().map((r) => JSON.stringify(r));
+    };
+    expect(await rows(path.rawPayload)).toEqual(await rows(param.rawPayload));
   });
 });
 
@@ -174,7 +209,7 @@ describe('GET /reports/summary, /reports/route, /reports/events', () => {
     const csv = await get(testUsers.officer, `route?deviceId=${ids.a2}&${period}&format=csv`);
     const rows = parse(csv.body, { columns: true }) as Record<string, string>[];
     expect(rows).toHaveLength(400);
-    expect(rows[0]).toMatchObject({ deviceName: 'KBX 102A', fixTime: at(0), ignition: 'true', odometer: '' });
+    expect(rows[0]).toMatchObject({ Device: 'KBX 102A', 'Time (UTC)': at(0).slice(0, 19).replace('T', ' '), Ignition: 'yes', 'Odometer (km)': '' });
   });
 
   it('lists events, filtered by type and alarm', async () => {
@@ -191,11 +226,11 @@ describe('GET /reports/summary, /reports/route, /reports/events', () => {
 
 describe('report requests', () => {
   it('refuses a period over the maximum with a clear 400', async () => {
-    const res = await get(testUsers.officer, `trips?deviceId=${ids.a1}&from=2026-01-01T00:00:00Z&to=2026-02-15T00:00:00Z`);
+    const res = await get(testUsers.officer, `trips?deviceId=${ids.a1}&from=2026-01-01T00:00:00Z&to=2026-04-15T00:00:00Z`);
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ error: { code: 'VALIDATION_FAILED', details: { maxPeriodDays: 31, periodDays: 45 } } });
-    expect(res.json().error.message).toContain('at most 31 days');
-    expect((await get(testUsers.officer, `summary?deviceId=${ids.a1}&from=2026-01-01T00:00:00Z&to=2026-02-01T00:00:00Z`)).statusCode).toBe(200); // exactly 31 days
+    expect(res.json()).toMatchObject({ error: { code: 'VALIDATION_FAILED', details: { maxPeriodDays: 92, periodDays: 104 } } });
+    expect(res.json().error.message).toContain('at most 92 days');
+    expect((await get(testUsers.officer, `summary?deviceId=${ids.a1}&from=2026-01-01T00:00:00Z&to=2026-04-03T00:00:00Z`)).statusCode).toBe(200); // exactly 92 days
   });
 
   it('refuses a reversed period, a missing date and a request without devices', async () => {

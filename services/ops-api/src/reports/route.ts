@@ -1,5 +1,6 @@
 import type { RouteRow } from '@corridor/platform/clickhouse/report-positions';
-import type { ReportTable } from './formats/table';
+import type { ReportColumnKey } from '@corridor/contracts';
+import type { CellKind, ReportTable } from './formats/table';
 import { isoTimeFormatter } from './iso-time';
 
 /** A route row (report-positions.ts) with the fix's address appended by the reports service (the offline geocoder). */
@@ -18,32 +19,31 @@ export function routeTable(deviceNames: ReadonlyMap<number, string>): ReportTabl
   const fixTime = isoTimeFormatter();
   const deviceTime = isoTimeFormatter();
   const serverTime = isoTimeFormatter();
-  const col = (index: number, key: string, label: string, kind: ReportTable<AddressedRouteRow>['columns'][number]['kind']) =>
-    ({ key, label, kind, get: (r: AddressedRouteRow) => r[index] });
+  const col = (index: number, key: ReportColumnKey, kind: CellKind, label: ReportColumnKey = key) => ({ key, label, kind, get: (r: AddressedRouteRow) => r[index] });
   return {
     name: 'route',
     columns: [
-      col(0, 'deviceId', 'Device id', 'integer'),
-      { key: 'deviceName', label: 'Device', kind: 'text', get: (r) => deviceNames.get(r[0]) ?? null },
-      { key: 'fixTime', label: 'Fix time (UTC)', kind: 'time', get: (r) => fixTime(r[1]) },
-      col(8, 'latitude', 'Latitude', 'number'),
-      col(9, 'longitude', 'Longitude', 'number'),
-      col(24, 'address', 'Address', 'text'),
-      col(10, 'speed', 'Speed (kn)', 'number'),
-      col(11, 'course', 'Course (°)', 'number'),
-      col(12, 'altitude', 'Altitude (m)', 'number'),
-      col(7, 'valid', 'Valid', 'boolean'),
-      col(14, 'satellites', 'Satellites', 'integer'),
-      col(15, 'hdop', 'HDOP', 'number'),
-      col(16, 'ignition', 'Ignition', 'boolean'),
-      col(17, 'odometer', 'Odometer (m)', 'number'),
-      col(18, 'power', 'Power (V)', 'number'),
-      col(19, 'battery', 'Battery', 'number'),
-      col(20, 'alarm', 'Alarm', 'text'),
-      col(5, 'protocol', 'Protocol', 'text'),
-      { key: 'serverTime', label: 'Server time (UTC)', kind: 'time', get: (r) => serverTime(r[2]) },
-      col(3, 'id', 'Position', 'integer'),
-      col(23, 'attributes', 'Attributes', 'jsonText'),
+      { key: 'deviceName', label: 'deviceName', kind: 'text', get: (r) => deviceNames.get(r[0]) ?? null },
+      col(1, 'fixTime', 'time'),
+      col(24, 'address', 'text'),
+      col(8, 'latitude', 'coordinate'),
+      col(9, 'longitude', 'coordinate'),
+      col(10, 'speed', 'speed'),
+      col(11, 'course', 'number'),
+      col(12, 'altitude', 'number'),
+      col(7, 'valid', 'boolean'),
+      col(14, 'satellites', 'integer'),
+      col(15, 'hdop', 'number'),
+      col(16, 'ignition', 'boolean'),
+      col(17, 'odometer', 'distance'),
+      col(18, 'power', 'number'),
+      col(19, 'battery', 'number'),
+      col(20, 'alarm', 'text'),
+      col(5, 'protocol', 'text'),
+      col(2, 'serverTime', 'time'),
+      col(0, 'deviceId', 'integer'),
+      col(3, 'positionId', 'integer'),
+      col(23, 'attributes', 'jsonText'),
     ],
     json: (r) =>
       `{"id":${r[3]},"deviceId":${r[0]},"uniqueId":${text(r[4])},"protocol":${text(r[5])},"fixTime":"${fixTime(r[1])}",` +

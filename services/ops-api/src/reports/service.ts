@@ -101,7 +101,7 @@ export function reportsService(deps: ReportsDeps) {
       return trackRuns(tracks({ ...source, stillRunSpan: (id) => stillRunSpan(thresholdsOf(id)) }), { ...o, lookup });
     }
     const lookup = (keys: FixKey[]) => fixesAt(keys, source.signal);
-    return motionRunItems(motionRuns({ ...source, thresholdsOf: (id) => runThresholds(thresholdsOf(id)), radiusMetres: EARTH_RADIUS_M }), { ...o, lookup });
+    return motionRunItems(motionRuns({ ...source, thresholdsOf: (id) => runThresholds(thresholdsOf(id)), radiusMetres: EARTH_RADIUS_M, maxSpeed: deps.settings.trips.maxSpeed }), { ...o, lookup });
   }
 
   return {
@@ -152,10 +152,10 @@ export function reportsService(deps: ReportsDeps) {
       const base = resolveThresholds(deps.settings.trips, {}, overrides).speedThreshold;
       const thresholds = new Map(devices.map((d) => [d.id, resolveThresholds(deps.settings.trips, d.attributes, overrides)]));
       const parts = summaryParts({
-        ...source, boundaries, speedThreshold: base, radiusMetres: EARTH_RADIUS_M,
+        ...source, boundaries, speedThreshold: base, radiusMetres: EARTH_RADIUS_M, maxSpeed: deps.settings.trips.maxSpeed,
         deviceSpeedThresholds: new Map([...thresholds].filter(([, t]) => t.speedThreshold !== base).map(([id, t]) => [id, t.speedThreshold])),
       });
-      const batches = perDevice(parts, (id) => summaryRun(byId.get(id)!, { ignoreOdometer: thresholds.get(id)!.ignoreOdometer }));
+      const batches = perDevice(parts, (id) => summaryRun(byId.get(id)!, { ignoreOdometer: thresholds.get(id)!.ignoreOdometer, maxSpeed: deps.settings.trips.maxSpeed }));
       return { devices, period, batches };
     },
   };

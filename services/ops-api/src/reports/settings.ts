@@ -10,7 +10,7 @@ const metres = (fallback: number) => z.coerce.number().min(0).max(1_000_000).def
 
 export const ReportEnv = z.object({
   /** Longest period one report may cover, days. */
-  REPORT_MAX_PERIOD_DAYS: z.coerce.number().int().min(1).max(3660).default(31),
+  REPORT_MAX_PERIOD_DAYS: z.coerce.number().int().min(1).max(3660).default(92),
   REPORT_TRIP_NEW_LOGIC: flag(true),
   REPORT_TRIP_MIN_DISTANCE: metres(200),
   REPORT_TRIP_MIN_DURATION: secs(180),
@@ -21,6 +21,12 @@ export const ReportEnv = z.object({
   REPORT_TRIP_MINIMAL_NO_DATA_DURATION: secs(3600),
   REPORT_TRIP_USE_IGNITION: flag(false),
   REPORT_IGNORE_ODOMETER: flag(false),
+  /**
+   * knots (default 108, 200 km/h): the highest plausible speed. A leg between two fixes that would
+   * need more (allowing 100 m of position error) is a jump, a gap in the track: not driven, so not
+   * in a report's distance (reports/fixes.ts isJump).
+   */
+  REPORT_MAX_SPEED: z.coerce.number().min(1).max(2000).default(108),
   /** knots: a fix without a `motion` attribute is in motion when faster than this. */
   EVENT_MOTION_SPEED_THRESHOLD: z.coerce.number().min(0).max(100).default(0.01),
   /**
@@ -44,6 +50,8 @@ export interface TripThresholds {
   useIgnition: boolean;
   ignoreOdometer: boolean;
   speedThreshold: number;
+  /** knots: legs that would need more are jumps, not driven (REPORT_MAX_SPEED; not set per device or request). */
+  maxSpeed: number;
 }
 
 export interface ReportSettings {
@@ -78,6 +86,7 @@ export function reportSettingsFrom(env: ReportEnv): ReportSettings {
       useIgnition: env.REPORT_TRIP_USE_IGNITION,
       ignoreOdometer: env.REPORT_IGNORE_ODOMETER,
       speedThreshold: env.EVENT_MOTION_SPEED_THRESHOLD,
+      maxSpeed: env.REPORT_MAX_SPEED,
     },
   };
 }

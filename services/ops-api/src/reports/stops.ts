@@ -3,7 +3,7 @@ import type { ReportFixRow } from '@corridor/platform/clickhouse/report-position
 import type { DeviceRun } from './device-runs';
 import { fixTrack } from './fixes';
 import { intervalBuilder, type Interval } from './intervals';
-import { averageKnots, distanceBetween, engineHoursBetween, iso, odometers, spentFuel } from './measures';
+import { averageKnots, distanceBetween, gapBetween, engineHoursBetween, iso, odometers, spentFuel } from './measures';
 import type { ReportDevice } from './report-devices';
 import { field, type ReportTable } from './formats/table';
 import type { TripThresholds } from './settings';
@@ -12,6 +12,7 @@ import type { TripThresholds } from './settings';
 export function stopItem(device: ReportDevice, iv: Interval, t: TripThresholds): ReportStop {
   const { start, end } = iv;
   const distance = distanceBetween(start, end, t.ignoreOdometer);
+  const gapDistance = gapBetween(start, end, t.ignoreOdometer);
   const duration = end.time - start.time;
   return {
     deviceId: device.id, deviceName: device.name, positionId: start.id,
@@ -19,13 +20,13 @@ export function stopItem(device: ReportDevice, iv: Interval, t: TripThresholds):
     startTime: iso(start.time), endTime: iso(end.time), duration,
     engineHours: engineHoursBetween(start, end), spentFuel: spentFuel(start, end, device.attributes),
     ...odometers(start, end, t.ignoreOdometer),
-    distance, averageSpeed: averageKnots(distance, duration), maxSpeed: iv.maxSpeed,
+    distance, gapDistance, averageSpeed: averageKnots(distance, duration), maxSpeed: iv.maxSpeed,
   };
 }
 
 /** One device's stops from its fixes (the same detection as its trips). */
 export function stopsRun(device: ReportDevice, t: TripThresholds): DeviceRun<ReportFixRow, ReportStop> {
-  const track = fixTrack(t.speedThreshold);
+  const track = fixTrack(t.speedThreshold, t.maxSpeed);
   const intervals = intervalBuilder('stops', t);
   return {
     push: (row) => intervals.push(track(row)).map((iv) => stopItem(device, iv, t)),
@@ -36,19 +37,20 @@ export function stopsRun(device: ReportDevice, t: TripThresholds): DeviceRun<Rep
 export const stopsTable: ReportTable<ReportStop> = {
   name: 'stops',
   columns: [
-    field('deviceId', 'Device id', 'integer'),
-    field('deviceName', 'Device', 'text'),
-    field('startTime', 'Start (UTC)', 'time'),
-    field('endTime', 'End (UTC)', 'time'),
-    field('duration', 'Duration', 'duration'),
-    field('latitude', 'Latitude', 'number'),
-    field('longitude', 'Longitude', 'number'),
-    field('address', 'Address', 'text'),
-    field('engineHours', 'Engine hours', 'duration'),
-    field('spentFuel', 'Spent fuel (l)', 'number'),
-    field('startOdometer', 'Start odometer (m)', 'number'),
-    field('endOdometer', 'End odometer (m)', 'number'),
-    field('distance', 'Distance (m)', 'number'),
-    field('positionId', 'Position', 'integer'),
+    field('deviceName', 'text'),
+    field('startTime', 'time'),
+    field('endTime', 'time'),
+    field('duration', 'duration'),
+    field('address', 'text'),
+    field('latitude', 'coordinate'),
+    field('longitude', 'coordinate'),
+    field('engineHours', 'duration'),
+    field('spentFuel', 'number'),
+    field('distance', 'distance'),
+    field('gapDistance', 'distance'),
+    field('startOdometer', 'distance'),
+    field('endOdometer', 'distance'),
+    field('deviceId', 'integer'),
+    field('positionId', 'integer'),
   ],
 };

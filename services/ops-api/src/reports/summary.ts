@@ -1,13 +1,16 @@
 import type { ReportSummary } from '@corridor/contracts';
 import type { SummaryEnd, SummaryPart, SummaryPlace } from '@corridor/platform/clickhouse/report-summary';
 import type { DeviceRun } from './device-runs';
+import { isJump } from '@corridor/platform/clickhouse/report-jumps';
 import { fixDistance } from './fixes';
-import { averageKnots, distanceBetween, engineHoursBetween, iso, odometers, spentFuel, type Measured } from './measures';
+import { averageKnots, distanceBetween, engineHoursBetween, gapBetween, iso, odometers, spentFuel, type Measured } from './measures';
 import type { ReportDevice } from './report-devices';
 import { field, type ReportTable } from './formats/table';
 
 export interface SummaryOptions {
   ignoreOdometer: boolean;
+  /** knots: the highest plausible speed (legs that would need more are jumps). */
+  maxSpeed: number;
 }
 
 interface Bucket {
@@ -30,7 +33,7 @@ export function summaryItem(device: ReportDevice, b: Bucket, o: SummaryOptions):
   const engineHours = engineHoursBetween(first, last);
   const hoursKnown = first.hours !== null && last.hours !== null;
   return {
-    deviceId: device.id, deviceName: device.name, distance,
+    deviceId: device.id, deviceName: device.name, distance, gapDistance: gapBetween(first, last, o.ignoreOdometer),
     averageSpeed: engineHours ? averageKnots(distance, engineHours) : b.movingFixes ? b.movingSpeedSum / b.movingFixes : 0,
     maxSpeed: b.maxSpeed, spentFuel: spentFuel(first, last, device.attributes), ...odometers(first, last, o.ignoreOdometer),
     startTime: iso(first.time), endTime: iso(last.time),
@@ -40,7 +43,7 @@ export function summaryItem(device: ReportDevice, b: Bucket, o: SummaryOptions):
 
 /**
  * One device's summary from the sums ClickHouse computed (report-summary.ts), parts in time order.
- * The running totals the measures read (path, ignition time, instants with ignition, from the
+ * The running totals the measures read (path, jumps, ignition time, instants with ignition, from the
  * device's first instant of the report) are carried from part to part over the leg that joins them
  * (from the last located instant so far to the part's first), as a pass over the fixes would add it;
  * parts of the same day make one row. Status-only records move nothing (report-summary.ts).
@@ -55,15 +58,16 @@ export function summaryRun(device: ReportDevice, o: SummaryOptions): DeviceRun<S
     push(part) {
       const out: ReportSummary[] = [];
       const leg = place && part.firstPlace ? fixDistance(place, part.firstPlace) : 0;
+      const jump = place && part.firstPlace ? isJump(leg, part.firstPlace.time - place.time, o.maxSpeed) : false;
       place = part.lastPlace ?? place;
       const ignitionLeg = prev?.end.ignition === true && part.first.ignition === true ? part.first.time - prev.end.time : 0;
       const before = prev?.at.ignitionFixes ?? 0;
       const first: Measured = {
-        ...part.first, path: (prev?.at.path ?? 0) + leg, ignitionMs: (prev?.at.ignitionMs ?? 0) + ignitionLeg,
+        ...part.first, path: (prev?.at.path ?? 0) + (jump ? 0 : leg), gap: (prev?.at.gap ?? 0) + (jump ? leg : 0), ignitionMs: (prev?.at.ignitionMs ?? 0) + ignitionLeg,
         ignitionFixes: before + (part.first.ignition === null ? 0 : 1),
       };
       const last: Measured = {
-        ...part.last, path: first.path + part.path, ignitionMs: first.ignitionMs + part.ignitionMs, ignitionFixes: before + part.ignitionFixes,
+        ...part.last, path: first.path + part.path, gap: first.gap + part.gap, ignitionMs: first.ignitionMs + part.ignitionMs, ignitionFixes: before + part.ignitionFixes,
       };
       prev = { end: part.last, at: last };
       if (bucket && part.day === day) {
@@ -87,18 +91,19 @@ export function summaryRun(device: ReportDevice, o: SummaryOptions): DeviceRun<S
 export const summaryTable: ReportTable<ReportSummary> = {
   name: 'summary',
   columns: [
-    field('deviceId', 'Device id', 'integer'),
-    field('deviceName', 'Device', 'text'),
-    field('startTime', 'Start (UTC)', 'time'),
-    field('endTime', 'End (UTC)', 'time'),
-    field('distance', 'Distance (m)', 'number'),
-    field('startOdometer', 'Start odometer (m)', 'number'),
-    field('endOdometer', 'End odometer (m)', 'number'),
-    field('averageSpeed', 'Average speed (kn)', 'number'),
-    field('maxSpeed', 'Max speed (kn)', 'number'),
-    field('engineHours', 'Engine hours', 'duration'),
-    field('startHours', 'Start engine hours', 'duration'),
-    field('endHours', 'End engine hours', 'duration'),
-    field('spentFuel', 'Spent fuel (l)', 'number'),
+    field('deviceName', 'text'),
+    field('startTime', 'time'),
+    field('endTime', 'time'),
+    field('distance', 'distance'),
+    field('averageSpeed', 'speed'),
+    field('maxSpeed', 'speed'),
+    field('engineHours', 'duration'),
+    field('spentFuel', 'number'),
+    field('gapDistance', 'distance'),
+    field('startOdometer', 'distance'),
+    field('endOdometer', 'distance'),
+    field('startHours', 'duration'),
+    field('endHours', 'duration'),
+    field('deviceId', 'integer'),
   ],
 };

@@ -5,10 +5,11 @@ import { resolveThresholds } from './thresholds';
 describe('report settings and thresholds', () => {
   it("default to Traccar's values", () => {
     expect(defaultReportSettings()).toEqual({
-      maxPeriodDays: 31,
+      maxPeriodDays: 92,
       trips: {
         newLogic: true, minDistance: 200, minDuration: 180_000, stopGap: 3_600_000, minimalTripDistance: 500, minimalTripDuration: 300_000,
         minimalParkingDuration: 300_000, minimalNoDataDuration: 3_600_000, useIgnition: false, ignoreOdometer: false, speedThreshold: 0.01,
+        maxSpeed: 108,
       },
     });
   });

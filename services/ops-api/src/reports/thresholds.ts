@@ -6,7 +6,7 @@ import type { TripThresholds } from './settings';
  * attribute of Traccar's key name (e.g. `report.trip.minDistance` = 300, seconds for durations, as
  * Traccar reads them per device), then the server settings. A malformed attribute is ignored.
  */
-type Key = keyof TripThresholds;
+type Key = Exclude<keyof TripThresholds, 'maxSpeed'>;
 type Unit = 'bool' | 'metres' | 'seconds' | 'knots';
 
 const keys: Record<Key, { attribute: string; unit: Unit }> = {

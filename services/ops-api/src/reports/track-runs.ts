@@ -39,7 +39,7 @@ export interface TrackRunsOptions<T> {
 const trackFix = (c: TrackChunk, i: number): MotionFix => ({
   deviceId: c.deviceId, id: c.id[i]!, time: c.time[i]!, latitude: c.latitude[i]!, longitude: c.longitude[i]!, speed: c.speed[i]!,
   ignition: c.ignition[i]! < 0 ? null : c.ignition[i] === 1, motion: c.motion[i]! < 0 ? null : c.motion[i] === 1,
-  path: 0, leg: 0, ignitionMs: 0, ignitionFixes: 0, moving: false,
+  path: 0, gap: 0, leg: 0, ignitionMs: 0, ignitionFixes: 0, moving: false,
 });
 
 /**
@@ -80,7 +80,7 @@ export async function* trackRuns<T>(batches: AsyncIterable<TrackChunk[]>, o: Tra
         if (intervals) for (const iv of intervals.finish()) found.push([deviceId!, iv]);
         deviceId = c.deviceId;
         const t = o.thresholdsOf(deviceId);
-        track = fixTrack<MotionFix>(t.speedThreshold);
+        track = fixTrack<MotionFix>(t.speedThreshold, t.maxSpeed);
         intervals = intervalBuilder<MotionFix>(o.kind, t);
       }
       for (let i = 0; i < c.length; i++) {

@@ -152,3 +152,45 @@ describe('data gaps', () => {
     expect(found.map((t) => [t.startTime, t.endTime])).toEqual([[at(0), at(3570)], [at(10830), at(14370)]]);
   });
 });
+
+describe('jumps (positions too far apart for the time between them)', () => {
+  // 1 h at 60 km/h, then the position jumps 20 km in 30 s (2,400 km/h: a bad fix, a replayed
+  // simulator), then 1 h more at 60 km/h
+  const jumped = track([
+    { kind: 'drive', seconds: 3600, kmh: 60 },
+    { kind: 'gap', seconds: 30, metres: 20_000 },
+    { kind: 'drive', seconds: 3600, kmh: 60 },
+  ]);
+  const rows = trackRows(1, jumped, false);
+
+  it('are not driven: the trip goes on, its distance leaves the jump out and reports it as a gap', () => {
+    const [trip, ...more] = trips(rows);
+    expect(more).toEqual([]);
+    // the leg of the jump also held the last 500 m driven before it
+    expect(trip!.distance).toBeGreaterThan(118_500);
+    expect(trip!.distance).toBeLessThan(120_000);
+    expect(trip!.gapDistance).toBeGreaterThan(20_000);
+    expect(trip!.gapDistance).toBeLessThan(21_000);
+    // physically possible: the average over the trip's time is below the top speed
+    expect(trip!.averageSpeed).toBeLessThanOrEqual(trip!.maxSpeed);
+  });
+
+  it('a fast leg that a vehicle could drive is driven, and with the odometer there is no gap', () => {
+    const fast = trackRows(1, track([
+      { kind: 'drive', seconds: 600, kmh: 60 },
+      { kind: 'gap', seconds: 600, metres: 25_000 }, // 150 km/h: under the highest plausible speed
+      { kind: 'drive', seconds: 600, kmh: 60 },
+    ]), false);
+    const [trip] = trips(fast);
+    expect(trip!.gapDistance).toBe(0);
+    expect(trip!.distance).toBeGreaterThan(44_000);
+    const [withOdometer] = trips(rows.map((r, i) => ({ ...r, odometer: 1_000_000 + i * 500 })));
+    expect(withOdometer!.gapDistance).toBe(0);
+  });
+
+  it('count by the highest plausible speed of the settings (REPORT_MAX_SPEED)', () => {
+    const [trip] = trips(rows, { maxSpeed: 5000 });
+    expect(trip!.gapDistance).toBe(0);
+    expect(trip!.distance).toBeGreaterThan(139_000);
+  });
+});

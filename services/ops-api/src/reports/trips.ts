@@ -3,7 +3,7 @@ import type { ReportFixRow } from '@corridor/platform/clickhouse/report-position
 import type { DeviceRun } from './device-runs';
 import { fixTrack } from './fixes';
 import { intervalBuilder, type Interval } from './intervals';
-import { averageKnots, distanceBetween, iso, odometers, spentFuel } from './measures';
+import { averageKnots, distanceBetween, gapBetween, iso, odometers, spentFuel } from './measures';
 import type { ReportDevice } from './report-devices';
 import { field, type ReportTable } from './formats/table';
 import type { TripThresholds } from './settings';
@@ -12,9 +12,10 @@ import type { TripThresholds } from './settings';
 export function tripItem(device: ReportDevice, iv: Interval, t: TripThresholds): ReportTrip {
   const { start, end } = iv;
   const distance = distanceBetween(start, end, t.ignoreOdometer);
+  const gapDistance = gapBetween(start, end, t.ignoreOdometer);
   const duration = end.time - start.time;
   return {
-    deviceId: device.id, deviceName: device.name, distance,
+    deviceId: device.id, deviceName: device.name, distance, gapDistance,
     averageSpeed: averageKnots(distance, duration), maxSpeed: iv.maxSpeed,
     spentFuel: spentFuel(start, end, device.attributes), ...odometers(start, end, t.ignoreOdometer),
     startTime: iso(start.time), endTime: iso(end.time), startPositionId: start.id, endPositionId: end.id,
@@ -26,7 +27,7 @@ export function tripItem(device: ReportDevice, iv: Interval, t: TripThresholds):
 
 /** One device's trips from its fixes. */
 export function tripsRun(device: ReportDevice, t: TripThresholds): DeviceRun<ReportFixRow, ReportTrip> {
-  const track = fixTrack(t.speedThreshold);
+  const track = fixTrack(t.speedThreshold, t.maxSpeed);
   const intervals = intervalBuilder('trips', t);
   return {
     push: (row) => intervals.push(track(row)).map((iv) => tripItem(device, iv, t)),
@@ -37,26 +38,27 @@ export function tripsRun(device: ReportDevice, t: TripThresholds): DeviceRun<Rep
 export const tripsTable: ReportTable<ReportTrip> = {
   name: 'trips',
   columns: [
-    field('deviceId', 'Device id', 'integer'),
-    field('deviceName', 'Device', 'text'),
-    field('startTime', 'Start (UTC)', 'time'),
-    field('startLat', 'Start latitude', 'number'),
-    field('startLon', 'Start longitude', 'number'),
-    field('startAddress', 'Start address', 'text'),
-    field('startOdometer', 'Start odometer (m)', 'number'),
-    field('endTime', 'End (UTC)', 'time'),
-    field('endLat', 'End latitude', 'number'),
-    field('endLon', 'End longitude', 'number'),
-    field('endAddress', 'End address', 'text'),
-    field('endOdometer', 'End odometer (m)', 'number'),
-    field('distance', 'Distance (m)', 'number'),
-    field('duration', 'Duration', 'duration'),
-    field('averageSpeed', 'Average speed (kn)', 'number'),
-    field('maxSpeed', 'Max speed (kn)', 'number'),
-    field('spentFuel', 'Spent fuel (l)', 'number'),
-    field('driverUniqueId', 'Driver id', 'text'),
-    field('driverName', 'Driver', 'text'),
-    field('startPositionId', 'Start position', 'text'),
-    field('endPositionId', 'End position', 'text'),
+    field('deviceName', 'text'),
+    field('startTime', 'time'),
+    field('endTime', 'time'),
+    field('duration', 'duration'),
+    field('distance', 'distance'),
+    field('averageSpeed', 'speed'),
+    field('maxSpeed', 'speed'),
+    field('gapDistance', 'distance'),
+    field('startAddress', 'text'),
+    field('endAddress', 'text'),
+    field('spentFuel', 'number'),
+    field('driverName', 'text'),
+    field('driverUniqueId', 'text'),
+    field('startOdometer', 'distance'),
+    field('endOdometer', 'distance'),
+    field('startLat', 'coordinate'),
+    field('startLon', 'coordinate'),
+    field('endLat', 'coordinate'),
+    field('endLon', 'coordinate'),
+    field('deviceId', 'integer'),
+    field('startPositionId', 'text'),
+    field('endPositionId', 'text'),
   ],
 };

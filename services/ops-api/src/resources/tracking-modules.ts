@@ -50,6 +50,7 @@ import type { ReportsService } from '../reports/service';
 import { reportMailer, type ReportMailer } from '../reports/mail';
 import { scheduledReportRoutes } from '../scheduled-reports/routes';
 import { scheduledReportRunner, type ScheduledReportRunner } from '../scheduled-reports/runner';
+import { presentations, type Presentation } from '../reports/formats/presentation';
 import { noticeDelivery, type NoticeDelivery } from '../notifications/delivery';
 import { scheduledReportsService } from '../scheduled-reports/service';
 import { reportLinks } from '../scheduled-reports/links';
@@ -89,6 +90,8 @@ export interface TrackingModules {
   notices: NoticeDelivery;
   /** Mails reports asked for by mail (/reports/{type}/mail, mail=true). */
   reportMailer: ReportMailer;
+  /** How a report file shows its values to a user (their language, units and time zone), or to addresses (the server's). */
+  presentationFor: (userId?: number) => Promise<Presentation>;
   /** Starts the notification-rules consumer of events.v1. */
   start(): Promise<void>;
   close(): Promise<void>;
@@ -139,19 +142,23 @@ export function trackingModules(app: App, deps: TrackingDeps): TrackingModules {
   notificationRuleRoutes(app, rules, direct, notificationLinks({ db, cache: deps.cache }));
 
   scheduledReportRoutes(app, scheduledReportsService(db), reportLinks(db));
+  // report files in their reader's language, units and time zone (the user directory, the server's attributes)
+  const presentationFor = presentations(deps.cache);
   const scheduledReports = scheduledReportRunner({
     db, reports: deps.reports, mail, logger: log('scheduled-reports'), instance: deps.instance ?? `ops-api-${process.pid}`, leaseMs: deps.reportRunLeaseMs,
+    presentation: () => presentationFor(),
   });
 
   // inbox notices (certificates, complaints, sanctions) by mail and webhook, through the rules' channels
   const notices = noticeDelivery({ db, cache: deps.cache, send: dispatcher.send, logger: log('notice-delivery') });
 
-  const reportMails = reportMailer({ mail, logger: log('reports'), addressOf: (userId) => deps.inbox.addressOf(userId) });
+  const reportMails = reportMailer({ mail, logger: log('reports'), addressOf: (userId) => deps.inbox.addressOf(userId), presentationFor });
 
   let consumer: Subscription | undefined;
   return {
     dispatcher,
     reportMailer: reportMails,
+    presentationFor,
     scheduledReports,
     notices,
     async start() {

@@ -2,6 +2,7 @@ import { buffer } from 'node:stream/consumers';
 import { ReportEventsQuery, ReportRouteQuery, ReportSummaryQuery, ReportTripsQuery, XLSX_MEDIA_TYPE, type ScheduledReport } from '@corridor/contracts';
 import { eventsTable } from '../reports/events';
 import { csvStream } from '../reports/formats/csv';
+import type { Presentation } from '../reports/formats/presentation';
 import type { ReportTable } from '../reports/formats/table';
 import { xlsxStream } from '../reports/formats/xlsx';
 import { routeTable } from '../reports/route';
@@ -32,10 +33,12 @@ function counted<T>(batches: AsyncIterable<T[]>, into: { items: number }): Async
 }
 
 /** A report's rows as a file (csv or xlsx) in memory, named `<report>-<from day>-<to day>.<format>`, with its row count. */
-export async function fileOf<T>(report: Report<T>, table: ReportTable<T>, format: 'csv' | 'xlsx', period: { from: number; to: number }): Promise<ReportFile> {
+export async function fileOf<T>(
+  report: Report<T>, table: ReportTable<T>, format: 'csv' | 'xlsx', period: { from: number; to: number }, presentation: Presentation,
+): Promise<ReportFile> {
   const into = { items: 0 };
   const batches = counted(report.batches, into);
-  const content = await buffer(format === 'csv' ? csvStream(table, batches) : xlsxStream(table, batches));
+  const content = await buffer(format === 'csv' ? csvStream(table, batches, presentation) : xlsxStream(table, batches, presentation));
   return {
     filename: `${table.name}-${day(period.from)}-${day(period.to)}.${format}`,
     contentType: format === 'csv' ? 'text/csv; charset=utf-8' : XLSX_MEDIA_TYPE,
@@ -47,10 +50,12 @@ export async function fileOf<T>(report: Report<T>, table: ReportTable<T>, format
  * A scheduled report's file for one period, as the report endpoints would answer it (the same
  * service and tables) for the report's company (`scope`, undefined for a staff report).
  */
-export async function reportFile(reports: ReportsService, r: ScheduledReport, period: { from: number; to: number }, signal?: AbortSignal): Promise<ReportFile> {
+export async function reportFile(
+  reports: ReportsService, r: ScheduledReport, period: { from: number; to: number }, presentation: Presentation, signal?: AbortSignal,
+): Promise<ReportFile> {
   const scope = r.companyId ?? undefined;
   const base = { deviceId: r.deviceIds, groupId: r.groupIds, from: new Date(period.from).toISOString(), to: new Date(period.to).toISOString() };
-  const file = <T>(report: Report<T>, table: ReportTable<T>): Promise<ReportFile> => fileOf(report, table, r.format, period);
+  const file = <T>(report: Report<T>, table: ReportTable<T>): Promise<ReportFile> => fileOf(report, table, r.format, period, presentation);
   switch (r.type) {
     case 'route': {
       const report = await reports.route(ReportRouteQuery.parse(base), scope, signal);

@@ -7,6 +7,7 @@ import type { MailChannel } from '../notification-rules/mail-channel';
 import type { ReportsService } from '../reports/service';
 import { periodicCheck } from '../periodic-check';
 import { reportFile } from './report-file';
+import { DEFAULT_PRESENTATION, type Presentation } from '../reports/formats/presentation';
 import { toScheduledReport } from './service';
 
 export interface ScheduledReportRunnerDeps {
@@ -27,6 +28,8 @@ export interface ScheduledReportRunnerDeps {
   leaseMs?: number;
   /** How many times a run is started before it is marked failed (default 3): a run that kills its instance every time. */
   maxAttempts?: number;
+  /** How the file shows its values (the server's language, units and time zone: it goes to addresses, not users). */
+  presentation?: () => Promise<Presentation>;
 }
 
 const runsTotal = counter('scheduled_report_runs_total', 'Scheduled report runs by outcome', ['status']);
@@ -71,7 +74,7 @@ export function scheduledReportRunner(deps: ScheduledReportRunnerDeps) {
     let outcome: { status: 'sent' | 'failed'; items: number | null; error: string | null };
     try {
       if (!deps.mail) throw new Error('no mail channel: the server has no SMTP_URL');
-      const file = await reportFile(deps.reports, report, { from: period.start, to: period.end });
+      const file = await reportFile(deps.reports, report, { from: period.start, to: period.end }, (await deps.presentation?.()) ?? DEFAULT_PRESENTATION);
       const what = `${report.type} report${report.description ? ` "${report.description}"` : ''}`;
       const span = `${new Date(period.start).toISOString()} – ${new Date(period.end).toISOString()}`;
       await deps.mail.send(report.recipients.join(', '), `Corridor ${what}, ${span}`, `The ${what} for ${span}: ${file.items} rows, attached.`, [

@@ -3,6 +3,7 @@ import type { ReportFormat } from '@corridor/contracts';
 import { XLSX_MEDIA_TYPE } from '@corridor/contracts';
 import { csvStream } from './csv';
 import { jsonArrayStream } from './json';
+import type { Presentation } from './presentation';
 import type { ReportTable } from './table';
 import { xlsxStream } from './xlsx';
 
@@ -33,6 +34,8 @@ export interface ReportOutput<T> {
   batches: AsyncIterable<T[]>;
   /** Attachment file name without extension, e.g. 'trips-2026-01-01-2026-01-31'. */
   filename: string;
+  /** How a file shows its values to the one who asked (JSON keeps the API's units). */
+  presentation: Presentation;
 }
 
 export async function sendReport<T>(reply: FastifyReply, r: ReportOutput<T>): Promise<FastifyReply> {
@@ -40,6 +43,6 @@ export async function sendReport<T>(reply: FastifyReply, r: ReportOutput<T>): Pr
   reply.header('vary', 'accept');
   if (r.format === 'json') return reply.type('application/json; charset=utf-8').send(jsonArrayStream(batches, r.table.json));
   reply.header('content-disposition', `attachment; filename="${r.filename}.${r.format}"`);
-  if (r.format === 'csv') return reply.type('text/csv; charset=utf-8').send(csvStream(r.table, batches));
-  return reply.type(XLSX_MEDIA_TYPE).send(xlsxStream(r.table, batches));
+  if (r.format === 'csv') return reply.type('text/csv; charset=utf-8').send(csvStream(r.table, batches, r.presentation));
+  return reply.type(XLSX_MEDIA_TYPE).send(xlsxStream(r.table, batches, r.presentation));
 }

@@ -1,16 +1,19 @@
+import type { ReportColumnKey } from '@corridor/contracts';
+
 /**
- * How a report's items become rows of a CSV or a spreadsheet: one column per field. CSV headers are
- * the JSON field names and values stay in the JSON units (ISO times, milliseconds); the spreadsheet
- * shows labels with units, times as date cells and durations as [h]:mm:ss. A 'json' value is
- * serialized when written; a 'jsonText' value is JSON text already (e.g. attributes as stored).
+ * How a report's items become rows of a CSV or a spreadsheet: one column per field, headed in the
+ * reader's language (packages/contracts report-columns.ts) with the unit they read it in, values in
+ * those units and rounded as people read them (cells.ts). The kinds say what a value is:
+ * 'distance' metres, 'speed' knots, 'coordinate' degrees, 'time' an ISO time or epoch ms,
+ * 'duration' ms; a 'json' value is serialized when written, a 'jsonText' value is JSON text already.
  */
-export type CellKind = 'text' | 'number' | 'integer' | 'time' | 'duration' | 'boolean' | 'json' | 'jsonText';
+export type CellKind = 'text' | 'number' | 'integer' | 'distance' | 'speed' | 'coordinate' | 'time' | 'duration' | 'boolean' | 'json' | 'jsonText';
 
 export interface Column<T> {
-  /** JSON field name (CSV header). */
+  /** JSON field name. */
   key: string;
-  /** Spreadsheet header, with the unit. */
-  label: string;
+  /** What the header calls it. */
+  label: ReportColumnKey;
   kind: CellKind;
   get(item: T): unknown;
 }
@@ -23,7 +26,7 @@ export interface ReportTable<T> {
   json?(item: T): string;
 }
 
-/** A column reading the item's own field. */
-export function field<T>(key: keyof T & string, label: string, kind: CellKind): Column<T> {
+/** A column reading the item's own field, headed by the label of that name unless another is given. */
+export function field<T>(key: keyof T & string, kind: CellKind, label: ReportColumnKey = key as ReportColumnKey): Column<T> {
   return { key, label, kind, get: (item) => item[key] };
 }

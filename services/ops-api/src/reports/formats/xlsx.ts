@@ -1,22 +1,11 @@
 import { PassThrough, type Readable, type Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
-import type { CellKind, Column, ReportTable } from './table';
+import { cellFormats } from './cells';
+import type { Presentation } from './presentation';
+import type { ReportTable } from './table';
 
 /** Excel's row limit per sheet; longer reports continue on further sheets. */
 export const XLSX_MAX_ROWS = 1_048_576;
-
-const formats: Partial<Record<CellKind, string>> = { time: 'yyyy-mm-dd hh:mm:ss', duration: '[h]:mm:ss' };
-const widths: Record<CellKind, number> = { text: 18, number: 14, integer: 10, time: 20, duration: 12, boolean: 8, json: 40, jsonText: 40 };
-
-/** A spreadsheet cell: times as dates (UTC), durations as day fractions shown [h]:mm:ss. */
-function xlsxValue<T>(c: Column<T>, item: T): ExcelJS.CellValue {
-  const v = c.get(item);
-  if (v === null || v === undefined) return null;
-  if (c.kind === 'time') return new Date(v as string | number);
-  if (c.kind === 'duration') return (v as number) / 86_400_000;
-  if (c.kind === 'json') return JSON.stringify(v);
-  return v as ExcelJS.CellValue;
-}
 
 /** Resolves once `s` may be written again (or is gone). */
 function drained(s: Writable): Promise<void> {
@@ -33,22 +22,25 @@ function drained(s: Writable): Promise<void> {
 }
 
 /**
- * An xlsx workbook written through exceljs's streaming writer as rows arrive (one sheet, more past
- * Excel's row limit), with the header row frozen. After each batch the writer lets the zip stream
+ * An xlsx workbook for a reader (presentation.ts: headers in their language with units, values in
+ * their units and on their clock, cells.ts), written through exceljs's streaming writer as rows
+ * arrive (one sheet, more past Excel's row limit), with the header row frozen. After each batch the writer lets the zip stream
  * compress what it was given and waits while the output is not being read, so at most about a
  * batch of rows is in flight; when the output is destroyed (the client went away) the source is
  * left (its `return` runs).
  */
-export function xlsxStream<T>(table: ReportTable<T>, batches: AsyncIterable<T[]>, maxRows = XLSX_MAX_ROWS): Readable {
+export function xlsxStream<T>(table: ReportTable<T>, batches: AsyncIterable<T[]>, p: Presentation, maxRows = XLSX_MAX_ROWS): Readable {
   const out = new PassThrough();
+  const cells = cellFormats(table.columns, p);
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   let sheets = 0;
   const addSheet = (): ExcelJS.Worksheet => {
     sheets++;
     const sheet = workbook.addWorksheet(sheets === 1 ? table.name : `${table.name} ${sheets}`, { views: [{ state: 'frozen', ySplit: 1 }] });
-    sheet.columns = table.columns.map((c) => ({
-      header: c.label, key: c.key, width: widths[c.kind], ...(formats[c.kind] ? { style: { numFmt: formats[c.kind] } } : {}),
-    }));
+    sheet.columns = table.columns.map((c, i) => {
+      const cell = cells[i]!;
+      return { header: cell.header, key: c.key, width: cell.width, ...(cell.numFmt ? { style: { numFmt: cell.numFmt } } : {}) };
+    });
     return sheet;
   };
   void (async () => {
@@ -61,7 +53,7 @@ export function xlsxStream<T>(table: ReportTable<T>, batches: AsyncIterable<T[]>
           sheet = addSheet();
           rows = 1;
         }
-        sheet.addRow(table.columns.map((c) => xlsxValue(c, item))).commit();
+        sheet.addRow(table.columns.map((c, i) => cells[i]!.xlsx(c.get(item)))).commit();
         rows++;
       }
       await new Promise(setImmediate); // the zip stream compresses in the background

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { distanceMetres, measureLine, NORTHERN_CORRIDOR, projectOnLine } from '@corridor/geodata';
+import { IncidentScript, type IncidentPlan } from './incidents';
+import { seededRandom } from './random';
+import { NO_NOISE, Truck, type Fix, type Sender } from './truck';
+
+const acceptAll: Sender = { protocol: 'test', send: async () => true };
+const measured = measureLine(NORTHERN_CORRIDOR.line);
+
+/**
+ * Drives one truck through a scripted incident as the simulator does (the script's step, then the
+ * truck's advance over the same interval, then its fix), in simulated steps of `stepS`.
+ */
+function drive(plan: IncidentPlan, seconds: number, stepS = 5, timeScale = 1): Fix[] {
+  const truck = new Truck(
+    { deviceId: '356000000000001', corridor: NORTHERN_CORRIDOR, direction: 'forward', startAlong: 150_000, cruiseKph: 72, stops: [], terminalDwellSeconds: 600 },
+    { sender: acceptAll, random: seededRandom(3), noise: NO_NOISE },
+  );
+  const t0 = Date.UTC(2026, 0, 5, 8);
+  const script = new IncidentScript(plan, 'northern', t0, timeScale);
+  const fixes: Fix[] = [];
+  for (let s = 0; s <= seconds; s += stepS) {
+    const now = t0 + s * 1000;
+    const mode = script.step(truck, now);
+    if (s > 0) truck.advance(stepS * timeScale);
+    const f = truck.fix(new Date(now));
+    if (mode.send) fixes.push(mode.fix({ ...f, speedKph: f.speedKph * timeScale }));
+  }
+  return fixes;
+}
+
+const offset = (f: Fix): number => projectOnLine(measured, [f.lon, f.lat]).offset;
+
+describe('an off-corridor incident', () => {
+  const plan: IncidentPlan = { kind: 'offCorridor', startAfterS: 60, durationS: 30 * 60, offsetM: 6_000 };
+
+  it('moves no farther between two fixes than their speed allows, on the way out, along the parallel road and back', () => {
+    const fixes = drive(plan, 60 * 60);
+    for (let i = 1; i < fixes.length; i++) {
+      const a = fixes[i - 1]!;
+      const b = fixes[i]!;
+      const seconds = (b.time.getTime() - a.time.getTime()) / 1000;
+      // the speed is the same at both ends here (no noise, open road): the leg fits it (1 m for rounding)
+      expect(distanceMetres([a.lon, a.lat], [b.lon, b.lat]), `leg ${i}`).toBeLessThanOrEqual((Math.max(a.speedKph, b.speedKph) / 3.6) * seconds + 1);
+    }
+  });
+
+  it('reaches the parallel road, keeps to it, and comes back to the corridor after the incident', () => {
+    const fixes = drive(plan, 60 * 60);
+    const at = (s: number) => fixes[Math.round(s / 5)]!;
+    expect(offset(at(50))).toBeLessThan(5);
+    // 72 km/h, sin 60°: about 17 m/s sideways, so 6 km in about six minutes
+    expect(offset(at(60 + 120))).toBeGreaterThan(1_500);
+    expect(offset(at(60 + 120))).toBeLessThan(2_500);
+    expect(offset(at(60 + 15 * 60))).toBeCloseTo(6_000, -2);
+    expect(offset(at(60 + 30 * 60 + 10 * 60))).toBeLessThan(5);
+  });
+
+  it('with time compressed, reports the ground speed its fixes move at', () => {
+    const fixes = drive(plan, 20 * 60, 5, 4);
+    let path = 0;
+    let bySpeed = 0;
+    for (let i = 1; i < fixes.length; i++) {
+      const a = fixes[i - 1]!;
+      const b = fixes[i]!;
+      const metres = distanceMetres([a.lon, a.lat], [b.lon, b.lat]);
+      expect(metres, `leg ${i}`).toBeLessThanOrEqual((Math.max(a.speedKph, b.speedKph) / 3.6) * 5 + 1);
+      path += metres;
+      bySpeed += ((a.speedKph + b.speedKph) / 2 / 3.6) * 5;
+    }
+    // the speeds are the ground speeds, not the quarter of them the truck drives at in simulated time
+    // (legs are chords, and the side road inside a bend is shorter than the corridor)
+    expect(path / bySpeed).toBeGreaterThan(0.9);
+  });
+});

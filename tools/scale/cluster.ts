@@ -160,7 +160,9 @@ export async function startScaleCluster(opts: ClusterOptions): Promise<ScaleClus
       const name = `${service}-${n}`;
       const port = await freePort();
       ports.set(name, port);
-      const p = new ServiceProcess(name, service, port, { ...common, KAFKA_CLIENT_ID: name, DATA_DIR: join(dir, 'data', name), ...extra }, join(dir, 'logs', `${name}.log`));
+      // each process its own /metrics port (every service listens for /metrics apart from its API)
+      const env = { ...common, KAFKA_CLIENT_ID: name, DATA_DIR: join(dir, 'data', name), METRICS_PORT: String(await freePort()), ...extra };
+      const p = new ServiceProcess(name, service, port, env, join(dir, 'logs', `${name}.log`));
       processes.push(p);
       return p;
     };
@@ -183,7 +185,7 @@ export async function startScaleCluster(opts: ClusterOptions): Promise<ScaleClus
     // the API reaches the first instance of each service (a Kubernetes Service would spread it)
     const journeyUrl = journeys[0]!.url;
     await add('ops-api', 1, { JOURNEY_URL: journeyUrl });
-    // every gateway shares the cookie secret and the Redis prefix (sessions live in Redis), each its own /metrics port;
+    // every gateway shares the cookie secret and the Redis prefix (sessions live in Redis);
     // the keepalive is short so a test can use it as a barrier in the socket's frame order
     const cookieSecret = randomBytes(36).toString('base64url');
     const gateways: ServiceProcess[] = [];
@@ -192,7 +194,7 @@ export async function startScaleCluster(opts: ClusterOptions): Promise<ScaleClus
         INGEST_URL: `http://127.0.0.1:${ports.get('ingest-1')}`, JOURNEY_URL: journeyUrl,
         GEOFENCE_URL: `http://127.0.0.1:${ports.get('geofence-1')}`, OPS_API_URL: `http://127.0.0.1:${ports.get('ops-api-1')}`,
         ADMIN_EMAIL: 'admin@scale.corridor.test', ADMIN_PASSWORD: adminPassword, COOKIE_SECRET: cookieSecret,
-        METRICS_PORT: String(await freePort()), SOCKET_KEEPALIVE_MS: '1000',
+        SOCKET_KEEPALIVE_MS: '1000',
         PASSWORD_HASH_COST: '10', RATE_LIMIT_IP_MAX: '10000000', RATE_LIMIT_USER_MAX: '10000000',
       }));
     }

@@ -11,6 +11,7 @@ import { StackConfig } from './config';
 import { registerSimDevices } from './sim-devices';
 import { demoIncidents } from './demo/incidents';
 import { runDemo, type DemoResult } from './demo/scenario';
+import { ensureObservatoryHistory } from './demo/observatory-history';
 
 export interface RunningStack {
   adapters: Adapters;
@@ -124,6 +125,13 @@ export async function startStack(config: StackConfig, opts: { loggerFor?: (servi
   const demo = config.DEMO
     ? await runDemo({ gatewayUrl: urlOf(h, gateway.app), admin: { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD }, plans: sim?.plans ?? [], log: (m) => logger.warn(m) })
     : undefined;
+  if (config.DEMO && sim && config.DEMO_HISTORY_DAYS > 0) {
+    const devices = new Map((await ops.devices.list({ uniqueIds, limit: 10_000, offset: 0 })).map((d) => [d.uniqueId, d.id]));
+    await ensureObservatoryHistory({
+      analytics: adapters.analytics, plans: sim.plans, devices, backfill: (o) => geofence.observatory.backfill(o), now: new Date(), days: config.DEMO_HISTORY_DAYS,
+      log: (m) => logger.warn(m),
+    });
+  }
 
   return {
     adapters, ops, ingest, journey, gateway, devicePorts, sim, demo,

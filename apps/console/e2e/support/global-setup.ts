@@ -58,6 +58,8 @@ export async function setup(project: TestProject): Promise<void> {
     SIM_PROTOCOLS: 'osmand',
     SIM_TRUCKS: '12',
     SIM_INTERVAL_MS: '1000',
+    // two weeks of the simulated trucks' past for the observatory's figures (the default four take longer to fold)
+    DEMO_HISTORY_DAYS: '14',
   });
   // OpenID sign-in against a real provider (oidc-provider, as the gateway's own tests run it). Its
   // redirect address names the gateway by a host name (the browser of the OpenID test maps it to the

@@ -1,16 +1,31 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint';
 
+/** Traccar's Server settings that its web app edits and reads back; kept as given. */
+const traccarServerFields = {
+  deviceReadonly: z.boolean().optional(),
+  limitCommands: z.boolean().optional(),
+  forceSettings: z.boolean().optional(),
+  bingKey: z.string().max(512).optional(),
+  mapUrl: z.string().max(2048).optional(),
+  overlayUrl: z.string().max(2048).optional(),
+  poiLayer: z.string().max(2048).optional(),
+  announcement: z.string().max(4000).optional(),
+  coordinateFormat: z.string().max(32).optional(),
+  fixedEmail: z.boolean().optional(),
+};
+
 export const ServerInfo = z
   .object({
     id: z.number().int(),
     version: z.string(),
     registration: z.boolean(),
     readonly: z.boolean(),
-    map: z.string().nullable(),
+    map: z.string().optional().describe('absent when none'),
     latitude: z.number(),
     longitude: z.number(),
     zoom: z.number().int(),
+    ...traccarServerFields,
     openIdEnabled: z.boolean(),
     openIdForce: z.boolean(),
     attributes: z.record(z.string(), z.unknown()),
@@ -27,6 +42,7 @@ export const ServerUpdate = z
     latitude: z.number().min(-90).max(90),
     longitude: z.number().min(-180).max(180),
     zoom: z.number().int().min(0).max(24),
+    ...traccarServerFields,
     attributes: z.record(z.string(), z.unknown()).default({}),
   })
   .meta({ id: 'ServerUpdate' });

@@ -23,8 +23,8 @@ export function serverRoutes(
   app: App, opts: { db: Orm; cache: Cache; logger: Logger; version: string; openIdEnabled: boolean; openIdForce: boolean },
 ): { publish(): Promise<void> } {
   const { db } = opts;
-  const info = (s: ServerUpdate): ServerInfo => ({
-    id: 1, version: opts.version, ...s, openIdEnabled: opts.openIdEnabled, openIdForce: opts.openIdEnabled && opts.openIdForce,
+  const info = ({ map, ...s }: ServerUpdate): ServerInfo => ({
+    id: 1, version: opts.version, ...s, ...(map === null ? {} : { map }), openIdEnabled: opts.openIdEnabled, openIdForce: opts.openIdEnabled && opts.openIdForce,
   });
   const read = async (tx: Orm = db): Promise<ServerUpdate | undefined> => {
     try {

@@ -197,7 +197,7 @@ describe('GET /reports/summary, /reports/route, /reports/events', () => {
     // Nairobi midnight is 21:00 UTC, after the day's last fix: one row per device
     expect(daily.map((d) => d.deviceId)).toEqual([ids.a1, ids.a2]);
     // a2 reports no counters: engine time from ignition, on at both ends of 259 legs before 07:59:30 and 39 after 09:00
-    expect(daily[1]).toMatchObject({ engineHours: (259 + 39) * 30_000, startOdometer: null, spentFuel: null });
+    expect(daily[1]).toMatchObject({ engineHours: (259 + 39) * 30_000, startOdometer: null, spentFuel: 0 });
     expect((await get(testUsers.officer, `summary?deviceId=${ids.a1}&${period}&timezone=Mars/Olympus`)).statusCode).toBe(400);
   });
 

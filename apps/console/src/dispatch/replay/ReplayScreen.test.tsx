@@ -1,16 +1,15 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { PositionMessage } from '@corridor/contracts/positions';
+import type { Position } from '@corridor/contracts/positions';
 import { apiError, deviceFixture, get, renderAt, serveApi, type Handler } from '../../test/api-stub';
 import ReplayScreen from './ReplayScreen';
 
 const FROM = '2026-03-01T10:00:00.000Z';
 const TO = '2026-03-01T11:00:00.000Z';
 const at = (s: number) => new Date(Date.parse(FROM) + s * 1000).toISOString();
-const fix = (s: number, speed: number, extra: Partial<PositionMessage> = {}): PositionMessage => ({
-  id: 1000 + s, deviceId: 7, uniqueId: '357000000000007', protocol: 'gt06', fixTime: at(s), serverTime: at(s), valid: true,
-  latitude: -3.4 + s / 10_000, longitude: 38.5 + s / 10_000, speed, course: 90, altitude: null, accuracy: null, satellites: 9, hdop: null,
-  ignition: true, odometer: null, power: null, battery: null, alarm: null, crcValid: true, rawFrameId: null, attributes: { rssi: 4 }, ...extra,
+const fix = (s: number, speed: number, attributes: Position['attributes'] = {}): Position => ({
+  id: 1000 + s, deviceId: 7, protocol: 'gt06', deviceTime: at(s), fixTime: at(s), serverTime: at(s), valid: true,
+  latitude: -3.4 + s / 10_000, longitude: 38.5 + s / 10_000, altitude: 0, speed, course: 90, accuracy: 0, attributes: { sat: 9, ignition: true, rssi: 4, ...attributes },
 });
 const FIXES = [fix(0, 30), fix(600, 0), fix(900, 0), fix(1200, 40, { alarm: 'sos' }), fix(1800, 45), fix(3600, 20)];
 const EVENTS = [
@@ -18,7 +17,7 @@ const EVENTS = [
   { id: 12, type: 'journeyFlagOpened', eventTime: at(1800), deviceId: 7, positionId: 0, journeyId: '4', geofenceId: 0, maintenanceId: 0, latitude: -3.22, longitude: 38.68, attributes: { flagType: 'offCorridor', flagId: 9 } },
   { id: 13, type: 'deviceMoving', eventTime: at(1000), deviceId: 7, positionId: 0, journeyId: null, geofenceId: 0, maintenanceId: 0, latitude: null, longitude: null, attributes: {} },
 ];
-const STOPS = [{ deviceId: 7, deviceName: 'Truck 07', positionId: 1600, latitude: -3.34, longitude: 38.56, address: null, startTime: at(600), endTime: at(900), duration: 300_000, engineHours: null, spentFuel: null, startOdometer: null, endOdometer: null, distance: 0, averageSpeed: 0, maxSpeed: 0 }];
+const STOPS = [{ deviceId: 7, deviceName: 'Truck 07', positionId: 1600, latitude: -3.34, longitude: 38.56, startTime: at(600), endTime: at(900), duration: 300_000, engineHours: 0, spentFuel: 0, startOdometer: null, endOdometer: null, distance: 0, gapDistance: 0, averageSpeed: 0, maxSpeed: 0 }];
 const devices: Handler = get('/api/devices', [deviceFixture(7, 'Truck 07')]);
 const path = `/replay?device=7&from=${encodeURIComponent(FROM)}&to=${encodeURIComponent(TO)}`;
 

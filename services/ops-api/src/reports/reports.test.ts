@@ -3,7 +3,7 @@ import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { z } from 'zod';
 import {
-  DeviceInput, Event, EventMessage, PositionMessage, ReportStop, ReportSummary, ReportTrip, reportsEndpoints, XLSX_MEDIA_TYPE,
+  DeviceInput, Event, EventMessage, Position, PositionMessage, ReportStop, ReportSummary, ReportTrip, reportsEndpoints, XLSX_MEDIA_TYPE,
 } from '@corridor/contracts';
 import { eventNumericId, insertEvents, insertPositions, publishUserDirectory, type Identity } from '@corridor/platform';
 import { runCommonRouteTests } from '@corridor/platform/testing/common-route-tests';
@@ -202,7 +202,7 @@ describe('GET /reports/summary, /reports/route, /reports/events', () => {
   });
 
   it('lists the route, oldest first, device after device, as JSON or CSV', async () => {
-    const route = await json(PositionMessage, testUsers.officer, `route?deviceId=${ids.a2}&deviceId=${ids.a1}&${period}`);
+    const route = await json(Position, testUsers.officer, `route?deviceId=${ids.a2}&deviceId=${ids.a1}&${period}`);
     expect(route).toHaveLength(dayFixes.length + 400);
     expect(route[0]).toMatchObject({ deviceId: ids.a1, fixTime: at(0) });
     expect(route[dayFixes.length]).toMatchObject({ deviceId: ids.a2, fixTime: at(0) });

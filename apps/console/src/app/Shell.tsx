@@ -7,6 +7,7 @@ import { useUser } from '../session/useUser';
 import { LanguageSwitch } from '../ui/LanguageSwitch';
 import { LiveFeedProvider } from '../live/LiveFeedProvider';
 import { FlagCue } from '../live/FlagCue';
+import { AlertCenter, AlertSoundSwitch } from '../live/alerts/AlertCenter';
 import { InboxBadge } from '../company/InboxBadge';
 import { NAV } from './nav';
 
@@ -36,6 +37,7 @@ export default function Shell() {
           <span className="brand">Corridor</span>
           <span className="topbar-spacer" />
           <FlagCue />
+          <AlertSoundSwitch />
           <InboxBadge />
           <LanguageSwitch />
           <Link to="/account" className="user-name" title={t('account.open', { email: user.email })}>
@@ -77,6 +79,7 @@ export default function Shell() {
         <main id="main" className="content" tabIndex={-1}>
           <Outlet />
         </main>
+        <AlertCenter />
       </div>
     </LiveFeedProvider>
   );

@@ -93,6 +93,7 @@ export const en = {
     devices: 'Devices',
     journeys: 'Journeys',
     replay: 'Replay',
+    alertRules: 'Alert rules',
     company: 'Company',
     shipments: 'Shipments',
     cargo: 'Cargo (IDF)',

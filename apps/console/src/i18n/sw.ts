@@ -94,6 +94,7 @@ export const sw: Catalogue = {
     devices: 'Vifaa',
     journeys: 'Safari',
     replay: 'Marudio',
+    alertRules: 'Kanuni za tahadhari',
     company: 'Kampuni',
     shipments: 'Shehena',
     cargo: 'Mizigo (IDF)',

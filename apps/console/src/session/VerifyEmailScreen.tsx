@@ -5,8 +5,8 @@ import { notificationsEndpoints } from '@corridor/contracts/notifications';
 import { call } from '../api/client';
 import { endpoint } from '../api/endpoint';
 import { isApiError } from '../api/errors';
-import { LanguageSwitch } from '../ui/LanguageSwitch';
 import { errorMessage } from '../ui/states';
+import { PublicCard } from './PublicCard';
 
 const verifyEmail = endpoint(notificationsEndpoints, 'notificationSettings.verifyEmail');
 
@@ -34,26 +34,20 @@ export default function VerifyEmailScreen() {
   }, [token, t]);
 
   return (
-    <main className="signin">
-      <div className="signin-card">
-        <div className="signin-head">
-          <h1 className="brand">Corridor</h1>
-          <LanguageSwitch />
-        </div>
-        <h2>{t('verifyEmail.title')}</h2>
-        {!token ? (
-          <p role="alert" className="form-error">{t('verifyEmail.noToken')}</p>
-        ) : outcome.state === 'checking' ? (
-          <p role="status" className="muted">{t('verifyEmail.checking')}</p>
-        ) : outcome.state === 'done' ? (
-          <p role="status" className="form-ok">{t('verifyEmail.done', { email: outcome.email })}</p>
-        ) : (
-          <p role="alert" className="form-error">{outcome.message}</p>
-        )}
-        <p>
-          <Link to="/account/notifications">{t('verifyEmail.toSettings')}</Link>
-        </p>
-      </div>
-    </main>
+    <PublicCard>
+      <h2>{t('verifyEmail.title')}</h2>
+      {!token ? (
+        <p role="alert" className="form-error">{t('verifyEmail.noToken')}</p>
+      ) : outcome.state === 'checking' ? (
+        <p role="status" className="muted">{t('verifyEmail.checking')}</p>
+      ) : outcome.state === 'done' ? (
+        <p role="status" className="form-ok">{t('verifyEmail.done', { email: outcome.email })}</p>
+      ) : (
+        <p role="alert" className="form-error">{outcome.message}</p>
+      )}
+      <p>
+        <Link to="/account/notifications">{t('verifyEmail.toSettings')}</Link>
+      </p>
+    </PublicCard>
   );
 }

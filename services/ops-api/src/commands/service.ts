@@ -14,8 +14,8 @@ import { resourceService } from '../resources/resource-service';
 import type { Actor } from '../resources/scope';
 import { allCommandTypes, commandTypesFor } from './command-types';
 
-export const toSavedCommand = (r: SavedCommandRow): SavedCommand => ({
-  id: r.id, deviceId: r.deviceId, description: r.description, type: r.type, textChannel: r.textChannel, attributes: r.attributes, companyId: r.companyId,
+const toSavedCommand = (r: SavedCommandRow): SavedCommand => ({
+  id: r.id, deviceId: r.deviceId ?? 0, description: r.description, type: r.type, textChannel: r.textChannel, attributes: r.attributes, companyId: r.companyId,
 });
 
 /** Saved commands (CRUD), the types a device supports, and sending: a commands.v1 message keyed by device id. */

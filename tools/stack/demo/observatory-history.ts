@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Analytics } from '@corridor/platform';
 import { seededRandom } from '../../sim/random';
-import { KPH_PER_KNOT, Truck, type Fix, type TruckPlan } from '../../sim/truck';
+import { kphToKnots, Truck, type Fix, type TruckPlan } from '../../sim/truck';
 import { waitSeconds } from '../../sim/waits';
 
 const DAY_MS = 86_400_000;
@@ -71,7 +71,7 @@ function positionRow(deviceId: number, uniqueId: string, seq: number, fix: Fix):
   return {
     id: String((1n << 62n) + (BigInt(deviceId) << 32n) + BigInt(seq)), device_id: deviceId, unique_id: uniqueId, protocol: 'osmand',
     fix_time: time, device_time: time, server_time: time, valid: true, latitude: fix.lat, longitude: fix.lon,
-    speed: fix.speedKph / KPH_PER_KNOT, course: fix.courseDeg, altitude: fix.altitudeM, accuracy: fix.accuracyM, satellites: null, hdop: null,
+    speed: kphToKnots(fix.speedKph), course: fix.courseDeg, altitude: fix.altitudeM, accuracy: fix.accuracyM, satellites: null, hdop: null,
     ignition: null, odometer: null, power: null, battery: fix.batteryPct, alarm: null, crc_valid: true, raw_frame_id: null,
     attributes: JSON.stringify({ demoHistory: true }),
   };

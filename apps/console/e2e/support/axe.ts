@@ -1,8 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import axe from 'axe-core';
 import type { Page } from 'playwright-core';
-
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 /**
  * The serious and critical accessibility problems axe-core finds on the page as it is now, one line
@@ -11,7 +8,7 @@ const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.mi
  */
 export async function accessibilityProblems(page: Page): Promise<string[]> {
   // evaluated through the browser's debugging protocol: the console's Content-Security-Policy stays as it is
-  await page.evaluate(AXE);
+  await page.evaluate(axe.source);
   return page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: { id: string; impact: string | null; nodes: { target: unknown[] }[] }[] }> } }).axe;
     const result = await axe.run({ exclude: [['.map-canvas']] }, { resultTypes: ['violations'] });

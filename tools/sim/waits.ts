@@ -34,7 +34,7 @@ const EAT_OFFSET_H = 3;
 
 /**
  * The busy-hour factor: queues build through the morning and peak early in the afternoon (1.6 at
- * 13:00 local), and are shortest before dawn (0.5 at 04:00).
+ * 13:00 local), and are shortest in the small hours (0.5 at 01:00).
  */
 export function busyFactor(at: Date): number {
   const hour = (at.getUTCHours() + at.getUTCMinutes() / 60 + EAT_OFFSET_H) % 24;

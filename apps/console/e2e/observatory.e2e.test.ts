@@ -1,29 +1,19 @@
-import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import ExcelJS from 'exceljs';
 import { describe, expect, inject, it } from 'vitest';
 import { DEMO_ACCOUNTS } from '@corridor/tools/stack/demo/accounts';
 import type { Person } from './support/session';
 import { browserPeople } from './support/people';
+import { accessibilityProblems } from './support/axe';
 
 /**
  * The corridor observatory on the demo's figures (tools/stack/demo/observatory-history.ts: the
  * simulated trucks' last weeks folded by the geofence service's tracker): an analyst opens it,
  * chooses a month, and downloads the table; officers and a company see it in English and Swahili,
- * axe finds nothing to fix, and each view is photographed (apps/console/e2e/.screenshots).
+ * axe-core finds no serious or critical problem, and each view is photographed (apps/console/e2e/.screenshots).
  */
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
 async function expectAxeClean(person: Person, what: string): Promise<void> {
-  // evaluated through the browser's debugging protocol: the console's Content Security Policy allows no inline script
-  await person.page.evaluate(axeSource);
-  const violations = await person.page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> } }).axe;
-    // the map's canvas is a picture MapLibre draws: its controls are checked, its pixels are not
-    const r = await axe.run({ exclude: [['.maplibregl-canvas']] }, { resultTypes: ['violations'] });
-    return r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
-  });
-  expect(violations, `${what}: axe violations`).toEqual([]);
+  expect(await accessibilityProblems(person.page), `${what}: axe`).toEqual([]);
 }
 
 /** The month of a week ago: the demo's history covers it whatever day of the month the tests run. */

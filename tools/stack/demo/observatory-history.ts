@@ -20,6 +20,10 @@ export interface ObservatoryHistoryOptions {
   days: number;
   /** Seconds between two fixes of a truck. */
   stepSeconds?: number;
+  /** Trucks stored and folded per step (each step one insert and one backfill, so the live stack's queries interleave). */
+  trucksPerStep?: number;
+  /** Stops between two steps (the stack closing). */
+  signal?: AbortSignal;
   log(line: string): void;
 }
 
@@ -30,7 +34,9 @@ export interface ObservatoryHistoryOptions {
  * place and the hour (minutes to hours), their fixes stored as positions (marked
  * `demoHistory`: they never went through a device protocol or the bus) and folded into the
  * observatory's facts by the geofence service's backfill, the same tracker that folds live fixes.
- * Once: a second start finds the history stored and leaves it.
+ * The stack runs it in the background once the live trucks drive (a few trucks per step, each step
+ * logged), so it never delays them. Once: a second start finds the history stored and leaves it
+ * (one stopped half way stores the trucks it had not reached).
  */
 export async function ensureObservatoryHistory(o: ObservatoryHistoryOptions): Promise<{ fixes: number; facts: number } | null> {
   const ch = o.analytics;
@@ -38,31 +44,44 @@ export async function ensureObservatoryHistory(o: ObservatoryHistoryOptions): Pr
   const from = new Date(to.getTime() - o.days * DAY_MS);
   const ids = o.plans.map((p) => o.devices.get(p.deviceId)).filter((id): id is number => id !== undefined);
   if (!ids.length || o.days <= 0) return null;
-  const stored = z.array(z.object({ n: z.coerce.number() })).parse(await (await ch.client.query({
-    query: `SELECT count() AS n FROM ${ch.database}.positions WHERE device_id IN {ids:Array(UInt64)} AND JSONExtractBool(attributes, 'demoHistory')`,
+  // the trucks whose past is stored already (a second start, or one stopped half way, goes on with the rest)
+  const stored = new Set(z.array(z.object({ device_id: z.coerce.number() })).parse(await (await ch.client.query({
+    query: `SELECT DISTINCT device_id FROM ${ch.database}.positions WHERE device_id IN {ids:Array(UInt64)} AND JSONExtractBool(attributes, 'demoHistory')`,
     query_params: { ids }, format: 'JSONEachRow',
-  })).json())[0]!.n;
-  if (stored > 0) return null;
+  })).json()).map((r) => r.device_id));
+  if (stored.size === ids.length) return null;
   const step = o.stepSeconds ?? 120;
+  const perStep = o.trucksPerStep ?? 2;
   const random = seededRandom(30);
   const silent = { protocol: 'history', send: async () => true };
+  const plans = o.plans.filter((p) => o.devices.has(p.deviceId) && !stored.has(o.devices.get(p.deviceId)!));
+  const started = Date.now();
   let fixes = 0;
-  for (const plan of o.plans) {
-    const deviceId = o.devices.get(plan.deviceId);
-    if (deviceId === undefined) continue;
-    const truck = new Truck(plan, { sender: silent, random, waits: waitSeconds });
-    const rows: Record<string, unknown>[] = [];
-    for (let t = from.getTime() + step * 1000, seq = 0; t < to.getTime(); t += step * 1000, seq++) {
-      const at = new Date(t);
-      truck.advance(step, at);
-      rows.push(positionRow(deviceId, plan.deviceId, seq, truck.fix(at)));
+  let facts = 0;
+  o.log(`observatory history: storing ${o.days} days of ${plans.length} trucks' past in the background (the live trucks are already driving)`);
+  for (let i = 0; i < plans.length; i += perStep) {
+    if (o.signal?.aborted) return null;
+    const stepIds: number[] = [];
+    for (const plan of plans.slice(i, i + perStep)) {
+      const deviceId = o.devices.get(plan.deviceId)!;
+      stepIds.push(deviceId);
+      const truck = new Truck(plan, { sender: silent, random, waits: waitSeconds });
+      const rows: Record<string, unknown>[] = [];
+      for (let t = from.getTime() + step * 1000, seq = 0; t < to.getTime(); t += step * 1000, seq++) {
+        const at = new Date(t);
+        truck.advance(step, at);
+        rows.push(positionRow(deviceId, plan.deviceId, seq, truck.fix(at)));
+      }
+      await ch.client.insert({ table: `${ch.database}.positions`, values: rows, format: 'JSONEachRow' });
+      fixes += rows.length;
     }
-    await ch.client.insert({ table: `${ch.database}.positions`, values: rows, format: 'JSONEachRow' });
-    fixes += rows.length;
+    // a step's trucks are stored and folded together: stopping is checked before the next step only
+    facts += (await o.backfill({ from, to, deviceIds: stepIds })).facts;
+    const done = Math.min(i + perStep, plans.length);
+    o.log(`observatory history: ${done} of ${plans.length} trucks stored and folded (${Math.round((Date.now() - started) / 1000)} s)`);
   }
-  const folded = await o.backfill({ from, to, deviceIds: ids });
-  o.log(`observatory history: ${fixes} fixes of ${ids.length} trucks over ${o.days} days, ${folded.facts} facts`);
-  return { fixes, facts: folded.facts };
+  o.log(`observatory history: done, ${fixes} fixes of ${plans.length} trucks over ${o.days} days, ${facts} facts, in ${Math.round((Date.now() - started) / 1000)} s`);
+  return { fixes, facts };
 }
 
 /** A stored position as ingest stores an OsmAnd fix (speed in knots), with an id of the history's own range. */

@@ -81,6 +81,8 @@ export async function setup(project: TestProject): Promise<void> {
     OIDC_SCOPE: 'openid email profile groups', OIDC_ROLE_MAP: OPENID.roleMap,
   };
   stack = await startStack(config, { loggerFor: (name) => createLogger(name, 'error'), gatewayEnv });
+  // the observatory's figures are the demo's past, which the stack builds in the background
+  await stack.observatoryHistory;
   project.provide('baseUrl', stack.urls.gateway);
   project.provide('devicePorts', { osmand: stack.urls.osmand, gt06: stack.devicePorts.gt06! });
   project.provide('openId', { host: OPENID.host, issuer: provider.issuer });

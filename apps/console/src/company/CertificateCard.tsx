@@ -6,7 +6,7 @@ import { useApiMutation, useApiQuery } from '../api/hooks';
 import { useFormat } from '../i18n/format';
 import { may } from '../session/access';
 import { useUser } from '../session/useUser';
-import { Field, FormError, fieldErrors } from '../ui/forms';
+import { Field, FormError, useFieldErrors } from '../ui/forms';
 import { StatusPill } from '../ui/StatusPill';
 import { certificateEndpoints } from './certificates';
 
@@ -91,7 +91,7 @@ function PayForm({ certificateId }: { certificateId: number }) {
   const generate = useApiMutation(certificateEndpoints.generate, { invalidates: ['certificates.'] });
   const [reference, setReference] = useState('');
   const [method, setMethod] = useState<z.infer<typeof PaymentMethod>>('mpesa');
-  const errors = fieldErrors(generate.error);
+  const errors = useFieldErrors(generate.error);
   async function submit(e: FormEvent) {
     e.preventDefault();
     await generate.mutateAsync({ params: { id: certificateId }, body: { paymentReference: reference.trim(), paymentMethod: method } }).catch(() => undefined);

@@ -1,3 +1,4 @@
+import { analystEn } from './analyst.en';
 import { dispatchEn } from './dispatch.en';
 
 /** The English catalogue: every user-facing string of the console. sw.ts must have the same keys (checked by its type). */
@@ -681,6 +682,7 @@ export const en = {
     emptyHint: 'Draw a polygon, a circle or a corridor on the map.',
   },
   ...dispatchEn,
+  ...analystEn,
 };
 
 type Strings<T> = { [K in keyof T]: T[K] extends string ? string : Strings<T[K]> };

@@ -1,4 +1,5 @@
 import type { Catalogue } from './en';
+import { analystSw } from './analyst.sw';
 import { dispatchSw } from './dispatch.sw';
 
 /** Katalogi ya Kiswahili: kila neno la dashibodi. */
@@ -682,4 +683,5 @@ export const sw: Catalogue = {
     emptyHint: 'Chora poligoni, duara au ushoroba kwenye ramani.',
   },
   ...dispatchSw,
+  ...analystSw,
 };

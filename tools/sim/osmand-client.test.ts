@@ -107,11 +107,17 @@ describe('OsmAnd sender', () => {
 
   it('does not count a request cut short by stop() as a delivery failure', async () => {
     const abort = new AbortController();
+    let started!: () => void;
+    const inFlight = new Promise<void>((r) => (started = r));
     const hanging: typeof fetch = (_url, init) =>
-      new Promise((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
+      new Promise((_resolve, reject) => {
+        init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
+        started();
+      });
     const sender = new OsmAndSender({ url: 'http://127.0.0.1:9', fetch: hanging, sleep: noWait });
     const sent = sender.send(fix, abort.signal);
-    setTimeout(() => abort.abort(), 20);
+    await inFlight; // stop() while the request is under way
+    abort.abort();
     expect(await sent).toBe(false);
     expect(sender.stats).toEqual({ sent: 0, failed: 0, retries: 0 });
   });

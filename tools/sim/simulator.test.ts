@@ -24,6 +24,15 @@ async function endpoint(status: number): Promise<{ url: string; seen: Map<string
   return { url: `http://127.0.0.1:${port}`, seen, total: () => [...seen.values()].reduce((a, b) => a + b, 0) };
 }
 
+/** Runs a one-truck simulator of its own against `url` until the endpoint saw `requests` of it; answers its id. */
+async function markerTruck(url: string, intervalMs: number, seen: Map<string, number>, requests: number): Promise<string> {
+  const id = 'marker-truck';
+  const marker = startSimulator({ trucks: 1, ingestUrl: url, intervalMs, deviceIds: [id] });
+  await eventually(`${requests} requests of the marker truck`, () => (seen.get(id) ?? 0) >= requests);
+  await marker.stop();
+  return id;
+}
+
 describe('startSimulator', () => {
   it('has every truck report to the OsmAnd endpoint until stopped', async () => {
     const { url, seen, total } = await endpoint(200);
@@ -42,10 +51,12 @@ describe('startSimulator', () => {
     // it later): every delivery counted was seen, and at most one per truck more, ever
     expect(total()).toBeGreaterThanOrEqual(sent);
     expect(total()).toBeLessThanOrEqual(sent + 4);
-    // nothing new after stop (a negative: no condition to wait for); trucks still reporting every 40 ms would pass the bound
-    await new Promise((r) => setTimeout(r, 100));
+    // nothing new after stop, proved by a marker: a truck of another simulator on the same 40 ms
+    // interval; timers fire in the order they fall due, so by its third report the stopped trucks,
+    // were they still reporting, would have reported at least twice each
+    const marker = await markerTruck(url, 40, seen, 3);
     expect(sim.stats().sent).toBe(sent);
-    expect(total()).toBeLessThanOrEqual(sent + 4);
+    expect(total() - (seen.get(marker) ?? 0)).toBeLessThanOrEqual(sent + 4);
     expect(logs[0]).toContain('4 trucks');
   });
 
@@ -61,7 +72,8 @@ describe('startSimulator', () => {
     expect(sim.stats()).toMatchObject({ sent: 0, failed: 2 });
     // an attempt cut short by stop() may still reach the endpoint afterwards, but no new one starts
     const atStop = new Map(seen);
-    await new Promise((r) => setTimeout(r, 100));
+    // the marker (on the same 30 ms interval) retries its first report after at least 0.25 s of backoff
+    await markerTruck(url, 30, seen, 2);
     for (const id of ids) {
       expect(seen.get(id)).toBeLessThanOrEqual((atStop.get(id) ?? 0) + 1);
       expect(seen.get(id)).toBeLessThan(4);

@@ -91,8 +91,8 @@ describe(`device identity on the device ports (${kind} adapters)`, () => {
     const truck = await register(imei, 'truck');
     // the truck itself, on its GT06 port: bound to gt06 by its first frame
     const genuine = await TestDevice.open(await portOf('gt06'));
-    await genuine.write(gt06.login(imei, 1), 2);
-    await genuine.write(gt06.location(new Date(Date.UTC(2026, 0, 5, 8, 0, 0)), -1.28, 36.82, 2), 2);
+    await genuine.write(gt06.login(imei, 1), true);
+    await genuine.write(gt06.location(new Date(Date.UTC(2026, 0, 5, 8, 0, 0)), -1.28, 36.82, 2), true);
     await genuine.waitReceived(20, 30_000);
     genuine.close();
     await eventually('the genuine fix on positions.v1', () => positions.some((p) => p.deviceId === truck.id));
@@ -108,8 +108,8 @@ describe(`device identity on the device ports (${kind} adapters)`, () => {
     await eventually('both refusals as events', () => conflicts(truck, 'protocol').length === 1 && conflicts(truck, 'protocol'));
     // the marker: a genuine fix after the forged frames, read after them on the device's own key
     const marker = await TestDevice.open(await portOf('gt06'));
-    await marker.write(gt06.login(imei, 3), 2);
-    await marker.write(gt06.location(new Date(Date.UTC(2026, 0, 5, 8, 1, 0)), -1.29, 36.83, 4), 2);
+    await marker.write(gt06.login(imei, 3), true);
+    await marker.write(gt06.location(new Date(Date.UTC(2026, 0, 5, 8, 1, 0)), -1.29, 36.83, 4), true);
     await marker.waitReceived(20, 30_000);
     marker.close();
     await eventually('the marker fix on positions.v1', () => positions.filter((p) => p.deviceId === truck.id).length === 2);
@@ -147,16 +147,16 @@ describe(`device identity on the device ports (${kind} adapters)`, () => {
     let serial = 1;
     const report = async (d: TestDevice, minute: number) => {
       const before = d.received.length;
-      await d.write(gt06.location(new Date(Date.UTC(2026, 0, 6, 9, minute, 0)), -1.3, 36.8, ++serial), 2);
+      await d.write(gt06.location(new Date(Date.UTC(2026, 0, 6, 9, minute, 0)), -1.3, 36.8, ++serial), true);
       await d.waitReceived(before + 10, 30_000);
     };
     const first = await TestDevice.open(port);
-    await first.write(gt06.login(imei, serial), 2);
+    await first.write(gt06.login(imei, serial), true);
     await first.waitReceived(10, 30_000);
     await report(first, 0);
     // a second connection (a reconnect would leave the first quiet: devices/duplicate-connections.test.ts)
     const second = await TestDevice.open(port);
-    await second.write(gt06.login(imei, ++serial), 2);
+    await second.write(gt06.login(imei, ++serial), true);
     await second.waitReceived(10, 30_000);
     await report(second, 1);
     // the first connection speaks again while the second is alive: two senders for one device

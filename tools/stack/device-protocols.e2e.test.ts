@@ -75,7 +75,7 @@ describe(`device protocols from TCP to the API (${kind} adapters)`, () => {
   async function exchange(port: number, frames: Buffer[], ackBytes: number): Promise<string> {
     const device = await TestDevice.open(port);
     try {
-      for (const f of frames) await device.write(f, 2);
+      for (const f of frames) await device.write(f, true);
       await device.waitReceived(ackBytes, 30_000);
       return device.received.toString('hex');
     } finally {
@@ -116,7 +116,7 @@ describe(`device protocols from TCP to the API (${kind} adapters)`, () => {
     const registration = hex('7E0100002D013511221122000500000000373031303748422D52303347424400000000000000000000003233363631303402CBD5424136383630387E');
     const t2013 = await TestDevice.open(port);
     try {
-      await t2013.write(registration, 2);
+      await t2013.write(registration, true);
       const [reply] = await jt808Replies(t2013, 1);
       // 0x8100 to serial 5, result 0, a code of 12 characters (frames/identity.ts issues it)
       expect(reply!.header.msgId).toBe(0x8100);
@@ -124,8 +124,8 @@ describe(`device protocols from TCP to the API (${kind} adapters)`, () => {
       const code = reply!.body.subarray(3).toString('latin1');
       expect(code).toMatch(/^[A-Z2-7]{12}$/);
       jt808Codes.set('013511221122', code);
-      await t2013.write(jt808Auth(reply!.header, 6, code), 2);
-      await t2013.write(hex('7E02000032013511221122000700000000000C000301578CC006CA3A5C00470000000014072317201501040000000030011631010BD07E'), 2);
+      await t2013.write(jt808Auth(reply!.header, 6, code), true);
+      await t2013.write(hex('7E02000032013511221122000700000000000C000301578CC006CA3A5C00470000000014072317201501040000000030011631010BD07E'), true);
       const [, auth, location] = await jt808Frames(t2013, 3);
       expect(Buffer.concat([auth!, location!]).toString('hex')).toBe('7e8001000501351122112200010006010200b47e' + '7e8001000501351122112200020007020000b77e');
     } finally {
@@ -135,11 +135,11 @@ describe(`device protocols from TCP to the API (${kind} adapters)`, () => {
     const t2019 = await TestDevice.open(port);
     const to2019: Jt808Address = { v2019: true, protocolVersion: 1, phone: hex('00000000013912344329') };
     try {
-      await t2019.write(encodeJt808(0x0100, to2019, 0, Buffer.alloc(76)), 2);
+      await t2019.write(encodeJt808(0x0100, to2019, 0, Buffer.alloc(76)), true);
       const [registered] = await jt808Replies(t2019, 1);
-      await t2019.write(jt808Auth(to2019, 1, registered!.body.subarray(3).toString('latin1')), 2);
-      await t2019.write(hex('7e02004026010000000001391234432900000000006f0000001601dc9a0707456246007b004200032501292233440202006401040000000c417e'), 2);
-      await t2019.write(hex('7e0704403f01000000000139123443290000000200001c000000010000000101d907f2073d336c029a00210059241029213903001c000000010000000101d907f3073d336d03090043005a241029213903f87e'), 2);
+      await t2019.write(jt808Auth(to2019, 1, registered!.body.subarray(3).toString('latin1')), true);
+      await t2019.write(hex('7e02004026010000000001391234432900000000006f0000001601dc9a0707456246007b004200032501292233440202006401040000000c417e'), true);
+      await t2019.write(hex('7e0704403f01000000000139123443290000000200001c000000010000000101d907f2073d336c029a00210059241029213903001c000000010000000101d907f3073d336d03090043005a241029213903f87e'), true);
       const replies = await jt808Replies(t2019, 4);
       // 0x8001 to the authentication (serial 1), the location and the batch (serial 0), result 0
       expect(replies.slice(1).map((r) => [r.header.msgId, r.body.toString('hex')])).toEqual([[0x8001, '0001010200'], [0x8001, '0000020000'], [0x8001, '0000070400']]);

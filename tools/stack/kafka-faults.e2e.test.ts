@@ -179,6 +179,7 @@ function faultSuite(): void {
       while (streaming) {
         for (const t of trackers) if (t.unacked < WINDOW) t.report(tick);
         tick++;
+        // the trackers' report interval: the scenario's clock (how often a device sends), not a wait for an outcome
         await new Promise((r) => setTimeout(r, REPORT_EVERY_MS));
       }
     })();

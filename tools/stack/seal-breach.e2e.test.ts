@@ -109,8 +109,8 @@ describe('seal events from the JT701 port to the journey flags', () => {
     // roadside flag is there the border event has been evaluated too.
     const device = await TestDevice.open(port);
     try {
-      await device.write(unlockedAt(seal.uniqueId, atBorder, border.center, 41), 2);
-      await device.write(unlockedAt(seal.uniqueId, atRoadside, side, 42), 2);
+      await device.write(unlockedAt(seal.uniqueId, atBorder, border.center, 41), true);
+      await device.write(unlockedAt(seal.uniqueId, atRoadside, side, 42), true);
       await device.waitReceived('(P69,0,41)(P69,0,42)'.length, 30_000);
       expect(device.received.toString()).toBe('(P69,0,41)(P69,0,42)');
     } finally {

@@ -7,7 +7,7 @@ import { build as buildOpsApi, deviceStateSettingsFrom, type OpsApiService } fro
 import { createAdapters, createGeocoder, createLogger, GeocoderEnv, internalKeys, loadChdb, parseConfig, type Adapters, type Logger } from '@corridor/platform';
 import { startChdbHttp, type ChdbHttpServer } from '@corridor/platform/testing/chdb-http';
 import { simDeviceIds, startSimulator, type SimProtocol, type SimulatorHandle } from '../sim/simulator';
-import type { StackConfig } from './config';
+import { StackConfig } from './config';
 import { registerSimDevices } from './sim-devices';
 import { demoIncidents } from './demo/incidents';
 import { runDemo, type DemoResult } from './demo/scenario';
@@ -50,7 +50,9 @@ export async function startStack(config: StackConfig, opts: { loggerFor?: (servi
   });
   // ingest's device ports on worker threads (every core): this thread keeps the stores, the other
   // services and ingest's API, OsmAnd port and position store (docs/design-changes.md, "Every core")
-  const devicePortVars = Object.keys(IngestConfig.shape).filter((k) => /_PORT$/.test(k) && k !== 'PORT' && k !== 'OSMAND_PORT') as (keyof StackConfig & keyof IngestConfig)[];
+  // (a device port is a *_PORT setting both configs hold: not the API, OsmAnd or metrics port)
+  const devicePortVars = Object.keys(IngestConfig.shape)
+    .filter((k) => /_PORT$/.test(k) && !['PORT', 'OSMAND_PORT', 'METRICS_PORT'].includes(k) && k in StackConfig.shape) as (keyof StackConfig & keyof IngestConfig)[];
   const threaded = config.INGEST_THREADS > 0 && devicePortVars.some((k) => Number(config[k]) > 0);
   const ingest = await buildIngest({ ...common, logger: log('ingest') });
   const journey = await buildJourney({ ...common, logger: log('journey') });

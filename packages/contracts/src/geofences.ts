@@ -10,7 +10,7 @@ import { IsoDateTime, Pagination, page, repeated } from './common';
  *   CIRCLE (lat lon, radius)   POLYGON ((lat lon, ...), (hole ...))   LINESTRING (lat lon, ...)
  * (a LINESTRING is a corridor of half-width attributes.polylineDistance metres, 25 by default).
  */
-export const GeofenceKind = z.enum(['border_post', 'port', 'inland_depot', 'weighbridge', 'restricted', 'other']);
+export const GeofenceKind = z.enum(['border_post', 'port', 'inland_depot', 'weighbridge', 'checkpoint', 'restricted', 'other']);
 export type GeofenceKind = z.infer<typeof GeofenceKind>;
 
 /** Known attributes (Traccar's plus the hysteresis settings); any other key is kept as given. */

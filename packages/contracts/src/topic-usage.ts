@@ -51,6 +51,7 @@ export const topicUsage: Readonly<Record<ServiceName, TopicUse>> = {
     produces: [Topics.events, Topics.geofences],
     consumes: [
       shared(Topics.positions, 'geofence-evaluator'),
+      shared(Topics.positions, 'geofence-observatory'),
       perInstance(Topics.devices, 'geofence-devices-'),
       perInstance(Topics.geofences, 'geofence-definitions-'),
     ],

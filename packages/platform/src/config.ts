@@ -31,6 +31,8 @@ export const BaseEnv = z.object({
     .regex(/^[^,\s]+:\d+(,[^,\s]+:\d+)*$/, 'comma-separated host:port list')
     .optional(),
   KAFKA_CLIENT_ID: z.string().default('corridor'),
+  /** Prefix of every topic and consumer group (runs sharing one broker, e.g. a benchmark beside the tests); unset: none. */
+  KAFKA_NAMESPACE: z.string().regex(/^[A-Za-z0-9_.-]+$/).optional(),
   /** SASL/SCRAM credentials for the brokers (a Strimzi KafkaUser per service); unset: no authentication. */
   KAFKA_SASL_MECHANISM: z.enum(['scram-sha-512', 'scram-sha-256', 'plain']).optional(),
   KAFKA_SASL_USERNAME: z.string().min(1).optional(),

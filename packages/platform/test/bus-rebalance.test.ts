@@ -111,6 +111,7 @@ function suite(): void {
         const from = published;
         await bus!.publish(topic, Array.from({ length: PER_PUBLISH }, (_, k) => ({ key: `dev${from + k}`, value: { i: from + k } })));
         published += PER_PUBLISH;
+        // the producer's publishing interval: the scenario's clock (load spread over the kill), not a wait for an outcome
         await new Promise((r) => setTimeout(r, PUBLISH_EVERY_MS));
       }
     })();

@@ -6,6 +6,21 @@ import { busVariants, uniqueName } from './adapter-variants';
 
 const variants = await busVariants();
 
+const MARKER = '__marker';
+const isMarker = (m: ConsumedMessage): boolean => MARKER in (JSON.parse(m.value) as object);
+const valuesOf = (ms: ConsumedMessage[]): number[] => ms.filter((m) => !isMarker(m)).map((m) => (JSON.parse(m.value) as { i: number }).i);
+
+/**
+ * Proves that nothing more arrives without waiting for a while: one marker per key after the
+ * messages under test (a key keeps its order, so each marker comes after that key's messages, and
+ * after any redelivery of them); resolves once the consumer saw them all.
+ */
+async function afterMarkers(b: Bus, topic: string, keys: readonly string[], seen: () => readonly ConsumedMessage[]): Promise<void> {
+  const id = uniqueName('m');
+  await b.publish(topic, keys.map((key) => ({ key, value: { [MARKER]: id } })));
+  await eventually('the markers after the messages', () => seen().filter((m) => (JSON.parse(m.value) as Record<string, unknown>)[MARKER] === id).length >= keys.length, 30_000);
+}
+
 describe.each(variants)('Bus contract: $name', ({ create }) => {
   const buses: Bus[] = [];
   const bus = async (): Promise<Bus> => {
@@ -27,10 +42,10 @@ describe.each(variants)('Bus contract: $name', ({ create }) => {
     await b.publish(topic, msgs.slice(0, 30));
     await b.publish(topic, msgs.slice(30));
     await eventually('all 60 messages', () => got.length >= 60);
-    await new Promise((r) => setTimeout(r, 300));
-    expect(got).toHaveLength(60);
+    await afterMarkers(b, topic, ['dev0', 'dev1', 'dev2', 'dev3', 'dev4'], () => got);
+    expect(valuesOf(got)).toHaveLength(60);
     for (let k = 0; k < 5; k++) {
-      const seq = got.filter((m) => m.key === `dev${k}`).map((m) => (JSON.parse(m.value) as { i: number }).i);
+      const seq = valuesOf(got.filter((m) => m.key === `dev${k}`));
       expect(seq).toEqual([...seq].sort((a, b2) => a - b2));
       expect(seq).toHaveLength(12);
     }
@@ -67,11 +82,11 @@ describe.each(variants)('Bus contract: $name', ({ create }) => {
     await eventually('the first member to take all 10 messages', () => first.length >= 10);
     await sub1.stop();
     await b.publish(topic, Array.from({ length: 10 }, (_, i) => ({ key: `k${i}`, value: { i: i + 10 } })));
-    const second: number[] = [];
-    const sub2 = await b.subscribe({ groupId: group, topics: [topic], fromBeginning: true, handler: async (m) => { second.push(...m.map((x) => (JSON.parse(x.value) as { i: number }).i)); } });
+    const second: ConsumedMessage[] = [];
+    const sub2 = await b.subscribe({ groupId: group, topics: [topic], fromBeginning: true, handler: async (m) => { second.push(...m); } });
     await eventually('the second group to take all 10 messages', () => second.length >= 10, 30_000);
-    await new Promise((r) => setTimeout(r, 300));
-    expect([...second].sort((x, y) => x - y)).toEqual(Array.from({ length: 10 }, (_, i) => i + 10));
+    await afterMarkers(b, topic, Array.from({ length: 10 }, (_, i) => `k${i}`), () => second);
+    expect(valuesOf(second).sort((x, y) => x - y)).toEqual(Array.from({ length: 10 }, (_, i) => i + 10));
     await sub2.stop();
   }, 90000);
 
@@ -88,8 +103,8 @@ describe.each(variants)('Bus contract: $name', ({ create }) => {
     await eventually('the rebalance (both members holding partitions, four between them)', () => s1.status().partitions > 0 && s2.status().partitions > 0 && s1.status().partitions + s2.status().partitions === 4, 60_000);
     await b.publish(topic, Array.from({ length: 40 }, (_, i) => ({ key: `dev${i}`, value: { i } })));
     await eventually('all 40 messages between the two members', () => a.length + c.length >= 40, 30_000);
-    await new Promise((r) => setTimeout(r, 300));
-    expect(a.length + c.length).toBe(40);
+    await afterMarkers(b, topic, Array.from({ length: 40 }, (_, i) => `dev${i}`), () => [...a, ...c]);
+    expect(valuesOf(a).length + valuesOf(c).length).toBe(40);
     const pa = new Set(a.map((m) => m.partition));
     for (const m of c) expect(pa.has(m.partition)).toBe(false);
     await Promise.all([s1.stop(), s2.stop()]);

@@ -27,23 +27,34 @@ describe('PGlite self-deadlock guard', () => {
 
   it('lets the transaction handle work, and other requests wait their turn rather than fail', async () => {
     let release!: () => void;
+    let entered!: () => void;
     const held = new Promise<void>((r) => (release = r));
+    const inside = new Promise<void>((r) => (entered = r));
     const tx = db.orm.transaction(async (t) => {
       await t.execute(sql`insert into guard_t values (2)`);
+      entered();
       await held;
     });
     const concurrent = db.rows<{ n: number }>(sql`select count(*)::int as n from guard_t`);
-    setTimeout(release, 50);
+    let settled = false;
+    void concurrent.finally(() => (settled = true)).catch(() => undefined);
+    await inside; // the transaction holds the connection with its row written, the other request asked meanwhile
+    expect(settled).toBe(false);
+    release();
     await tx;
     expect(await concurrent).toEqual([{ n: 1 }]);
   });
 
   it('lets work a transaction started and left running query the root handle once it has ended', async () => {
     let later!: Promise<unknown>;
+    let ended!: () => void;
+    const txEnded = new Promise<void>((r) => (ended = r));
     await db.orm.transaction(async (tx) => {
       await tx.execute(sql`select 1`);
-      later = new Promise((r) => setTimeout(r, 20)).then(() => db.rows(sql`select 2 as n`));
+      // continues in the transaction's async context, after the transaction has ended
+      later = txEnded.then(() => db.rows(sql`select 2 as n`));
     });
+    ended();
     expect(await later).toEqual([{ n: 2 }]);
   });
 });

@@ -47,20 +47,20 @@ class Client {
       ws.once('error', reject);
     });
   }
+  /** The first frame `pred` accepts, once it arrived; `poke` re-publishes (at most every 1.5 s) while none has. */
   async waitFor(pred: (f: SocketMessage) => boolean, ms = 20000, poke?: () => Promise<void>): Promise<SocketMessage> {
-    const end = Date.now() + ms;
     let lastPoke = 0;
-    for (;;) {
+    return eventually('a matching frame', async () => {
       const hit = this.frames.find(pred);
-      if (hit) return hit;
-      if (Date.now() > end) throw new Error(`no matching frame in ${ms} ms; got ${JSON.stringify(this.frames).slice(0, 500)}`);
       // a consumer that has just joined reads from "now": re-publish until it arrives
-      if (poke && Date.now() - lastPoke > 1500) {
+      if (!hit && poke && Date.now() - lastPoke > 1500) {
         lastPoke = Date.now();
         await poke();
       }
-      await new Promise((r) => setTimeout(r, 50));
-    }
+      return hit;
+    }, ms).catch((err: Error) => {
+      throw new Error(`${err.message}; got ${JSON.stringify(this.frames).slice(0, 500)}`);
+    });
   }
   close() {
     this.ws.close();

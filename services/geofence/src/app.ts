@@ -17,6 +17,9 @@ import { geofencesService, type GeofencesService } from './geofences/service';
 import { insideRoutes } from './inside/routes';
 import { seedFences } from './seed/seed';
 import { statsRoutes } from './stats/routes';
+import { backfillObservatory, type BackfillOptions } from './observatory/backfill';
+import { factWriter } from './observatory/fact-writer';
+import { ObservatoryTracker } from './observatory/observatory-tracker';
 
 export interface GeofenceDeps extends Omit<Adapters, 'close'> {
   logger: Logger;
@@ -32,6 +35,8 @@ export interface GeofenceService {
   catalog: FenceCatalog;
   calendars: CalendarGate;
   evaluator: PositionEvaluator;
+  /** The corridor observatory's tracker (a consumer of positions.v1) and its backfill from stored positions. */
+  observatory: { tracker: ObservatoryTracker; backfill(opts: BackfillOptions): Promise<{ devices: number; fixes: number; facts: number }> };
   /** Inserts the seed fences that are missing (by seed key) and publishes them; returns how many. */
   seed(): Promise<number>;
   /** Seeds an empty table, loads the fences, republishes their definitions, starts the consumers. */
@@ -73,6 +78,10 @@ export async function build(deps: GeofenceDeps): Promise<GeofenceService> {
     catalog, calendars, directory, settings, cache: deps.cache, clock: deps.clock, logger: logger.child({ component: 'evaluator' }),
     write: eventWriter({ analytics: deps.analytics, db: orm, bus: deps.bus }),
   });
+  const writeFacts = factWriter(deps.analytics);
+  const tracker = new ObservatoryTracker({
+    catalog, directory, cache: deps.cache, bus: deps.bus, write: writeFacts, clock: deps.clock, logger: logger.child({ component: 'observatory' }),
+  });
   geofenceRoutes(app, geofences);
   geofenceReferenceChecks(app, { orm, cache: deps.cache, directory });
   insideRoutes(app, { cache: deps.cache, clock: deps.clock, repo });
@@ -86,6 +95,10 @@ export async function build(deps: GeofenceDeps): Promise<GeofenceService> {
     catalog,
     calendars,
     evaluator,
+    observatory: {
+      tracker,
+      backfill: (opts) => backfillObservatory({ analytics: deps.analytics, directory, write: writeFacts, map: tracker.currentMap(), logger: logger.child({ component: 'observatory' }) }, opts),
+    },
     async seed() {
       const rows = await seedFences({ orm, repo, logger }, { onlyIfEmpty: false });
       if (rows.length) await geofences.announce(rows.map((r) => r.id));
@@ -102,6 +115,7 @@ export async function build(deps: GeofenceDeps): Promise<GeofenceService> {
       // the catalog is loaded and device groups fall back to the cache, so positions need not wait for the other two
       const [positions] = await Promise.all([
         startPositionConsumer({ bus: deps.bus, logger: logger.child({ component: 'evaluator' }), evaluator }),
+        tracker.start(),
         directory.start(),
         sync.start(),
       ]);
@@ -110,7 +124,7 @@ export async function build(deps: GeofenceDeps): Promise<GeofenceService> {
     },
     async close() {
       await app.close();
-      await Promise.allSettled([...subs.map((s) => s.stop()), directory.stop(), sync.stop()]);
+      await Promise.allSettled([...subs.map((s) => s.stop()), tracker.stop(), directory.stop(), sync.stop()]);
       subs.length = 0;
     },
   };

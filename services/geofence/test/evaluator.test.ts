@@ -9,7 +9,7 @@ import type { GeofenceService } from '../src/app';
 import type { LonLat } from '../src/fences/fence';
 import { geofencesRepository } from '../src/geofences/repository';
 import { eventually } from '@corridor/platform/testing/eventually';
-import { northOf, positionAt, startService } from './harness';
+import { MarkerFence, northOf, positionAt, startService } from './harness';
 
 const kinds = await adapterKinds();
 const T0 = Date.parse('2026-03-02T04:00:00Z');
@@ -24,6 +24,7 @@ describe.each(kinds)('geofence evaluator on positions.v1 (%s adapters)', (kind) 
   let adapters: TestAdapters;
   let svc: GeofenceService;
   let observer: Subscription;
+  let marker: MarkerFence;
   const events: EventMessage[] = [];
   // device ids differ per adapter kind: both kinds share one chDB in this process
   const device = (n: number): number => (kind === 'embedded' ? 5000 : 6000) + n;
@@ -41,6 +42,7 @@ describe.each(kinds)('geofence evaluator on positions.v1 (%s adapters)', (kind) 
     ]);
     svc = started;
     observer = sub;
+    marker = await MarkerFence.draw((body) => api('POST', '/api/geofences', body), `Marker ${kind}`);
   });
 
   afterAll(async () => {
@@ -53,8 +55,8 @@ describe.each(kinds)('geofence evaluator on positions.v1 (%s adapters)', (kind) 
     adapters.bus.publish(Topics.positions, positions.map((p) => ({ key: String(p.deviceId), value: p })));
   const eventsOf = (deviceId: number): EventMessage[] => events.filter((e) => e.deviceId === deviceId);
   const until = (deviceId: number, n: number, what: string) => eventually(what, () => (eventsOf(deviceId).length >= n ? eventsOf(deviceId) : undefined));
-  /** lets anything still in flight arrive, so "exactly" means exactly */
-  const settle = () => new Promise((r) => setTimeout(r, kind === 'real' ? 1000 : 300));
+  /** the device's events once a marker fix after `time`'s fixes has been evaluated, so "exactly" means exactly */
+  const settled = (deviceId: number, time: Date) => marker.eventsBefore(deviceId, time, { publish, eventsOf });
   const api = async <T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) => {
     const res = await svc.app.inject({ method, url, payload: payload as never, headers: await asUser(testUsers.admin) });
     expect(res.statusCode, res.body).toBeLessThan(300);
@@ -85,18 +87,17 @@ describe.each(kinds)('geofence evaluator on positions.v1 (%s adapters)', (kind) 
       positionAt(d, at(7620), northOf(MALABA, 3000)),
     ]);
     const [, exit] = await until(d, 2, 'the exit');
-    await settle();
-    expect(eventsOf(d).map((e) => e.type)).toEqual(['geofenceEnter', 'geofenceExit']);
+    expect((await settled(d, at(9000))).map((e) => e.type)).toEqual(['geofenceEnter', 'geofenceExit']);
     expect(exit).toMatchObject({ type: 'geofenceExit', geofenceId: malaba, eventTime: at(7560).toISOString(), attributes: { dwellSeconds: 7440, geofenceKind: 'border_post', country: 'KE' } });
     expect((await api<{ items: { deviceId: number }[] }>('GET', `/api/geofences/${malaba}/inside`)).items.map((i) => i.deviceId)).not.toContain(d);
 
     const pg = await adapters.db.rows<{ type: string; dwell_seconds: number | null }>(
-      sql`select type, dwell_seconds from geofence.geofence_events where device_id = ${d} order by event_time`,
+      sql`select type, dwell_seconds from geofence.geofence_events where device_id = ${d} and geofence_id = ${Number(malaba)} order by event_time`,
     );
     expect(pg).toEqual([{ type: 'geofenceEnter', dwell_seconds: null }, { type: 'geofenceExit', dwell_seconds: 7440 }]);
     const ch = await adapters.analytics.client.query({
-      query: `SELECT type, JSONExtractFloat(attributes, 'dwellSeconds') AS dwell FROM ${adapters.analytics.database}.events FINAL WHERE device_id = {d:UInt64} ORDER BY event_time`,
-      query_params: { d }, format: 'JSONEachRow',
+      query: `SELECT type, JSONExtractFloat(attributes, 'dwellSeconds') AS dwell FROM ${adapters.analytics.database}.events FINAL WHERE device_id = {d:UInt64} AND geofence_id = {malaba:String} ORDER BY event_time`,
+      query_params: { d, malaba }, format: 'JSONEachRow',
     });
     expect(await ch.json()).toEqual([{ type: 'geofenceEnter', dwell: 0 }, { type: 'geofenceExit', dwell: 7440 }]);
   });
@@ -112,8 +113,7 @@ describe.each(kinds)('geofence evaluator on positions.v1 (%s adapters)', (kind) 
       positionAt(d, at(1500), northOf(BUSIA, 1500)),
     ]);
     await until(d, 2, 'enter and exit');
-    await settle();
-    expect(eventsOf(d).map((e) => [e.type, e.eventTime, e.attributes.dwellSeconds])).toEqual([
+    expect((await settled(d, at(3000))).map((e) => [e.type, e.eventTime, e.attributes.dwellSeconds])).toEqual([
       ['geofenceEnter', at(60).toISOString(), undefined],
       ['geofenceExit', at(1500).toISOString(), 1440],
     ]);
@@ -131,8 +131,7 @@ describe.each(kinds)('geofence evaluator on positions.v1 (%s adapters)', (kind) 
       positionAt(d, at(2100), northOf(NAMANGA, 5000)),
     ]);
     await until(d, 2, 'the exit after the restart');
-    await settle();
-    expect(eventsOf(d).map((e) => [e.type, e.eventTime, e.attributes.dwellSeconds])).toEqual([
+    expect((await settled(d, at(3000))).map((e) => [e.type, e.eventTime, e.attributes.dwellSeconds])).toEqual([
       ['geofenceEnter', at(60).toISOString(), undefined],
       ['geofenceExit', at(2100).toISOString(), 2040],
     ]);
@@ -157,9 +156,8 @@ describe.each(kinds)('geofence evaluator on positions.v1 (%s adapters)', (kind) 
     await until(d, 3, 'the enter into the moved fence');
     await api('DELETE', `/api/geofences/${fence.id}`);
     await publish([positionAt(d, at(240), moved), positionAt(d, at(300), northOf(moved, 3000))]);
-    await settle();
     // deleting a fence is not a movement of the truck: no exit
-    expect(eventsOf(d).map((e) => e.type)).toEqual(['geofenceEnter', 'geofenceExit', 'geofenceEnter']);
+    expect((await settled(d, at(400))).map((e) => e.type)).toEqual(['geofenceEnter', 'geofenceExit', 'geofenceEnter']);
   });
 
   it('applies a change announced on geofences.v1 by another instance', async () => {
@@ -187,9 +185,8 @@ describe.each(kinds)('geofence evaluator on positions.v1 (%s adapters)', (kind) 
     await adapters.cache.set(cacheKeys.deviceByUniqueId(entry.uniqueId), JSON.stringify(entry));
     await publish([positionAt(member, at(0), centre), positionAt(stranger, at(0), centre)]);
     const [enter] = await until(member, 1, 'the member\'s enter');
-    await settle();
     expect(enter).toMatchObject({ geofenceId: String(fence.id), attributes: { companyId: 101 } });
-    expect(eventsOf(stranger)).toEqual([]);
+    expect(await settled(stranger, at(60))).toEqual([]);
   });
 
   it('a truck with event.geofence.segmentCrossing jumping across a fence between two fixes: one geofenceCrossed, stored and published', async () => {
@@ -203,13 +200,12 @@ describe.each(kinds)('geofence evaluator on positions.v1 (%s adapters)', (kind) 
     // a fix west of the fence, the next east of it, nothing between
     await publish([positionAt(d, at(0), [38.0, -2.8]), positionAt(d, at(60), [38.03, -2.8])]);
     const [crossed] = await until(d, 1, 'the crossing');
-    await settle();
-    expect(eventsOf(d)).toHaveLength(1);
+    expect(await settled(d, at(120))).toHaveLength(1);
     expect(crossed).toMatchObject({ type: 'geofenceCrossed', geofenceId: String(fence.id), eventTime: at(60).toISOString(), positionId: positionId(d, at(60)), attributes: { geofenceName: `Weighbridge ${kind}` } });
-    const pg = await adapters.db.rows<{ type: string }>(sql`select type from geofence.geofence_events where device_id = ${d}`);
+    const pg = await adapters.db.rows<{ type: string }>(sql`select type from geofence.geofence_events where device_id = ${d} and geofence_id = ${fence.id}`);
     expect(pg).toEqual([{ type: 'geofenceCrossed' }]);
     const ch = await adapters.analytics.client.query({
-      query: `SELECT type, geofence_id FROM ${adapters.analytics.database}.events FINAL WHERE device_id = {d:UInt64}`, query_params: { d }, format: 'JSONEachRow',
+      query: `SELECT type, geofence_id FROM ${adapters.analytics.database}.events FINAL WHERE device_id = {d:UInt64} AND geofence_id = {fence:String}`, query_params: { d, fence: String(fence.id) }, format: 'JSONEachRow',
     });
     expect(await ch.json()).toEqual([{ type: 'geofenceCrossed', geofence_id: String(fence.id) }]);
   });

@@ -7,7 +7,7 @@ import { build, type IngestService } from '../src/app';
 import { POSITION_WRITER_GROUP } from '../src/positions/position-store';
 import { histogramCount, metricValue } from './metrics';
 import { hex } from './protocol-helpers';
-import { gt06, registryEntry, sleep, TestDevice, waitFor } from './test-device';
+import { gt06, ioTurn, registryEntry, TestDevice, waitFor } from './test-device';
 
 /**
  * Acknowledge only what is durable, on the embedded bus whose outage a test can switch on
@@ -76,10 +76,10 @@ describe('bus outage over TCP', () => {
 
     bus.available = false;
     // each device keeps reporting: 20 more fixes, one write each, as a tracker with a backlog does
-    // (a few ms apart, so each arrives in its own read: reading stops within one read of the limit)
+    // (each in its own read: reading stops within one read of the limit)
     for (let i = 1; i <= 20; i++) {
       await a.write(gt06.location(fixAt(i), -3.39 + i / 1000, 38.55, 2 + i));
-      await b.write(gt06.location(fixAt(i), -6.17 - i / 1000, 35.74, 2 + i), 3);
+      await b.write(gt06.location(fixAt(i), -6.17 - i / 1000, 35.74, 2 + i), true);
     }
     const connections = svc.ports.tcp.gt06.connections;
     // a condition, not a duration: on a busy machine reading up to the limit can take longer than any fixed wait
@@ -91,7 +91,7 @@ describe('bus outage over TCP', () => {
     for (const c of connections) expect(c.backlog * FRAME_BYTES).toBeLessThanOrEqual(PER_CONNECTION_BYTES + FRAME_BYTES);
     expect(svc.ports.tcp.gt06.budget.bytes).toBeLessThanOrEqual(PER_SERVER_BYTES + 2 * FRAME_BYTES);
     const held = connections.map((c) => c.backlog);
-    await sleep(200);
+    await ioTurn(); // what the devices wrote is in the sockets: a server that read would have read it now
     expect(connections.map((c) => c.backlog)).toEqual(held); // paused: nothing more is read
     expect(await metricValue('ingest_backpressure_pauses_total', { protocol: 'gt06' })).toBeGreaterThanOrEqual(pausesBefore + 2);
     const storedDuringOutage = bus.size(Topics.positions);
@@ -118,13 +118,16 @@ describe('bus outage over TCP', () => {
     const device = await TestDevice.open(port);
     await device.write(gt06.login(IMEI_C, 1));
     await device.waitReceived(10);
+    const retries = () => metricValue('ingest_publish_retries_total', { protocol: 'gt06' });
+    const dropped = () => metricValue('ingest_positions_dropped_total', { protocol: 'gt06', reason: 'connection_closed' });
+    const [retriesBefore, droppedBefore] = [await retries(), await dropped()];
     bus.available = false;
     await device.write(gt06.location(fixAt(100), -3.5, 38.6, 2));
-    await sleep(100);
+    await waitFor(async () => (await retries()) > retriesBefore, 60_000, 'the fix held and retried');
     device.close();
-    await sleep(150);
+    // the retry loop sees the connection gone and gives the fix up (counted) before the bus returns
+    await waitFor(async () => (await dropped()) > droppedBefore, 60_000, 'the fix given up with its connection');
     bus.available = true;
-    await sleep(300);
     expect(device.received.length).toBe(10);
     // not retried for a connection that is gone: the device still has the fix and sends it again
     await waitFor(() => bus.lag(POSITION_WRITER_GROUP, Topics.positions) === 0, 60_000, 'position store caught up');
@@ -141,9 +144,11 @@ describe('bus outage over Teltonika UDP', () => {
     await new Promise<void>((r) => client.bind(0, '127.0.0.1', () => r()));
     const before = bus.size(Topics.positions);
 
+    const retriesBefore = await metricValue('ingest_publish_retries_total', { protocol: 'teltonika' });
     bus.available = false;
     client.send(UDP_DATAGRAM, udpPort, '127.0.0.1');
-    await sleep(300);
+    await waitFor(async () => (await metricValue('ingest_publish_retries_total', { protocol: 'teltonika' })) > retriesBefore, 60_000, 'the datagram held and retried');
+    await ioTurn(); // a reply written meanwhile would have arrived
     expect(replies).toHaveLength(0);
     expect(bus.size(Topics.positions)).toBe(before);
 

@@ -170,6 +170,7 @@ function brokerRestartSuite(): void {
       while (streaming) {
         for (const t of trackers) if (t.connected && t.unacked < WINDOW) await t.report(tick);
         tick++;
+        // the trackers' report interval: the scenario's clock (how often a device sends), not a wait for an outcome
         await sleep(40);
       }
     })();

@@ -7,7 +7,8 @@ import { queryRawFrames } from '../src/archive/raw-frames-table';
 import { encodeGt06Command } from '../src/protocols/gt06/index';
 import { metricValue } from './metrics';
 import { hex } from './protocol-helpers';
-import { DEFAULT_CEILING_MS, gt06, registryEntry, sleep, TestDevice, waitFor } from './test-device';
+import { CommandQueue } from '../src/commands/command-queue';
+import { DEFAULT_CEILING_MS, gt06, ioTurn, registryEntry, TestDevice, waitFor } from './test-device';
 
 /**
  * The TCP device ports end to end on real sockets (ephemeral ports): splitting, ordered acks after
@@ -99,15 +100,15 @@ async function replay(
   port: number,
   chunks: Buffer[],
   expectedAckBytes: number,
-  gapMs = 2,
+  separate = true,
   device?: TestDevice,
 ): Promise<{ acks: string; positions: ReturnType<typeof shape>[] }> {
   const from = published.length;
   const d = device ?? (await TestDevice.open(port));
   const seen = d.received.length;
-  for (const c of chunks) await d.write(c, gapMs);
+  for (const c of chunks) await d.write(c, separate);
   await d.waitReceived(seen + expectedAckBytes);
-  await sleep(2); // anything extra would show up now
+  await ioTurn(); // anything extra would show up now
   if (!device) d.close();
   return { acks: d.received.subarray(seen).toString('hex'), positions: published.slice(from).map(shape) };
 }
@@ -122,11 +123,11 @@ describe('framing over TCP', () => {
     expect(whole.positions[2]!.longitude).toBeCloseTo(36.845, 4);
     const device = await TestDevice.open(gt06Port); // a device logging in again on its connection starts over
     for (let cut = 1; cut < gt06Stream.length; cut++) {
-      const split = await replay(gt06Port, [gt06Stream.subarray(0, cut), gt06Stream.subarray(cut)], gt06Acks.length, 1, device);
+      const split = await replay(gt06Port, [gt06Stream.subarray(0, cut), gt06Stream.subarray(cut)], gt06Acks.length, true, device);
       expect(split, `cut at byte ${cut}`).toEqual(whole);
     }
     device.close();
-    const bytewise = await replay(gt06Port, [...gt06Stream].map((b) => Buffer.from([b])), gt06Acks.length, 0);
+    const bytewise = await replay(gt06Port, [...gt06Stream].map((b) => Buffer.from([b])), gt06Acks.length, false);
     expect(bytewise).toEqual(whole);
   });
 
@@ -137,7 +138,7 @@ describe('framing over TCP', () => {
     expect(whole.positions[0]).toMatchObject({ uniqueId: TELTONIKA_IMEI, fixTime: '2019-01-04T12:27:19.000Z', latitude: 48.1523066, longitude: 16.3745183 });
     const device = await TestDevice.open(teltonikaPort);
     for (let cut = 1; cut < teltonikaStream.length; cut++) {
-      const split = await replay(teltonikaPort, [teltonikaStream.subarray(0, cut), teltonikaStream.subarray(cut)], teltonikaAcks.length, 1, device);
+      const split = await replay(teltonikaPort, [teltonikaStream.subarray(0, cut), teltonikaStream.subarray(cut)], teltonikaAcks.length, true, device);
       expect(split, `cut at byte ${cut}`).toEqual(whole);
     }
     device.close();
@@ -224,7 +225,7 @@ describe('connection rules', () => {
     const device = await TestDevice.open(gt06Port);
     await device.write(gt06.location(at(400), -1.5, 36.9, 7));
     await waitFor(async () => (await metricValue('ingest_positions_dropped_total', { protocol: 'gt06', reason: 'no_login' })) === before + 1);
-    await sleep(50);
+    await ioTurn(); // an ack written meanwhile would have arrived
     expect(device.received.length).toBe(0);
     expect(device.closed).toBe(false);
     expect(published.length).toBe(from);
@@ -320,14 +321,17 @@ describe('downlink commands (commands.v1)', () => {
 
     // the same command id delivered again (at-least-once bus) is not sent twice
     await adapters.bus.publish(Topics.commands, [{ key: String(COMMAND_DEVICE), value: command('cmd-live-1', COMMAND_DEVICE, COMMAND_IMEI) }]);
-    await sleep(1500);
-    expect(device.received.length).toBe(10 + engineStop.length);
+    // a marker: another command of the device, after it on the same key; once it is written, the repeat was handled
+    await adapters.bus.publish(Topics.commands, [{ key: String(COMMAND_DEVICE), value: command('cmd-live-2', COMMAND_DEVICE, COMMAND_IMEI) }]);
+    await device.waitReceived(10 + 2 * engineStop.length, 20_000);
+    await ioTurn();
+    expect(device.received.subarray(10).toString('hex')).toBe(Buffer.concat([engineStop, engineStop]).toString('hex'));
     device.close();
   });
 
   it('keeps a command for a device that is not connected and sends it right after its next login', async () => {
     await adapters.bus.publish(Topics.commands, [{ key: String(QUEUED_DEVICE), value: command('cmd-queued-1', QUEUED_DEVICE, QUEUED_IMEI) }]);
-    await sleep(1500); // consumed and queued while the device is away
+    await waitFor(async () => (await new CommandQueue(adapters.cache).pending(QUEUED_IMEI)).length === 1, 20_000, 'the command consumed and queued while the device is away');
     expect(sentEvent('cmd-queued-1')).toBeUndefined();
     const device = await TestDevice.open(gt06Port);
     await device.write(gt06.login(QUEUED_IMEI, 1));

@@ -42,10 +42,13 @@ export class TestDevice {
     return d;
   }
 
-  /** Writes one chunk and waits until it left the socket, then `gapMs` so the next write is a separate segment. */
-  async write(bytes: Buffer, gapMs = 0): Promise<void> {
+  /**
+   * Writes one chunk and waits until it left the socket; `separate`: then lets an in-process server
+   * read it (an I/O turn, no duration) so that the next write arrives in a read of its own.
+   */
+  async write(bytes: Buffer, separate = false): Promise<void> {
     await new Promise<void>((resolve, reject) => this.socket.write(bytes, (err) => (err ? reject(err) : resolve())));
-    if (gapMs > 0) await sleep(gapMs);
+    if (separate) await ioTurn();
   }
 
   /** Resolves once the server closed the connection (or rejects after `timeoutMs`). */
@@ -85,6 +88,15 @@ export const DEFAULT_CEILING_MS = 20_000;
 
 export function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
+}
+
+/**
+ * Lets the event loop run its I/O phase twice (a socket with data waiting is read there): no timer,
+ * no duration. With the device and the server in one process over loopback, bytes a device wrote are
+ * in the server's socket before the write returns, so after this a server that reads has read them.
+ */
+export async function ioTurn(): Promise<void> {
+  for (let i = 0; i < 2; i++) await new Promise((r) => setImmediate(r));
 }
 
 /** Waits for `check` to hold: the shared eventually() (its failure names `what` and the last answer or error), in this file's argument order. */

@@ -22,12 +22,14 @@ export type BodyOf<E extends EndpointDef> = Req<E> extends { bodyContentType: 'm
     : never;
 
 type Ok<R, S extends number> = R extends Record<S, { schema: infer Sc }> ? (Sc extends z.ZodType ? z.output<Sc> : void) : never;
-/** The success body: the 200 (or 201) schema's parsed type, void for a 204 or a body-less answer. */
+/** The success body: the 200 (or 201, 202) schema's parsed type, void for a 204 or a body-less answer. */
 export type ResponseOf<E extends EndpointDef> = 200 extends keyof E['responses']
   ? Ok<E['responses'], 200>
   : 201 extends keyof E['responses']
     ? Ok<E['responses'], 201>
-    : void;
+    : 202 extends keyof E['responses']
+      ? Ok<E['responses'], 202>
+      : void;
 
 type Field<K extends string, T> = [T] extends [never] ? { [P in K]?: never } : { [P in K]: T };
 /** What a call takes: params, query and body where the endpoint has them. */

@@ -8,6 +8,7 @@ import { useApplyPreferences } from '../session/preferences';
 import { LanguageSwitch } from '../ui/LanguageSwitch';
 import { LiveFeedProvider } from '../live/LiveFeedProvider';
 import { FlagCue } from '../live/FlagCue';
+import { AlertCenter, AlertSoundSwitch } from '../live/alerts/AlertCenter';
 import { InboxBadge } from '../company/InboxBadge';
 import { NAV } from './nav';
 
@@ -38,6 +39,7 @@ export default function Shell() {
           <span className="brand">Corridor</span>
           <span className="topbar-spacer" />
           <FlagCue />
+          <AlertSoundSwitch />
           <InboxBadge />
           <LanguageSwitch />
           <Link to="/account" className="user-name" title={t('account.open', { email: user.email })}>
@@ -79,6 +81,7 @@ export default function Shell() {
         <main id="main" className="content" tabIndex={-1}>
           <Outlet />
         </main>
+        <AlertCenter />
       </div>
     </LiveFeedProvider>
   );

@@ -13,6 +13,7 @@ import { reportsEndpoints } from '@corridor/contracts/reports';
 import { usersEndpoints } from '@corridor/contracts/users';
 import { routesEndpoints } from '@corridor/contracts/routes';
 import { geofencesEndpoints } from '@corridor/contracts/geofences';
+import { notificationRulesEndpoints } from '@corridor/contracts/notification-rules';
 import { endpoint } from '../api/endpoint';
 import type { en } from '../i18n/en';
 
@@ -38,6 +39,7 @@ export const NAV: NavArea[] = [
       { to: '/map', label: 'map', gate: endpoint(positionsEndpoints, 'positions.list') },
       { to: '/devices', label: 'devices', gate: endpoint(devicesEndpoints, 'devices.list') },
       { to: '/replay', label: 'replay', gate: endpoint(positionsEndpoints, 'positions.gpx') },
+      { to: '/alert-rules', label: 'alertRules', gate: endpoint(notificationRulesEndpoints, 'notifications.types') },
       { to: '/journeys', label: 'journeys', gate: endpoint(journeysEndpoints, 'journeys.active') },
     ],
   },

@@ -28,6 +28,7 @@ export const router = createBrowserRouter([
           { path: 'journeys/:id', lazy: screen(() => import('../dispatch/JourneyDetailScreen')) },
           { path: 'journeys/:id/replay', lazy: screen(() => import('../dispatch/replay/JourneyReplayScreen')) },
           { path: 'replay', lazy: screen(() => import('../dispatch/replay/ReplayScreen')) },
+          { path: 'alert-rules', lazy: screen(() => import('../dispatch/rules/NotificationRulesScreen')) },
           { path: 'shipments', lazy: screen(() => import('../company/ShipmentsScreen')) },
           { path: 'shipments/new', lazy: screen(() => import('../company/CreateShipmentScreen')) },
           { path: 'shipments/:id', lazy: screen(() => import('../company/ShipmentDetailScreen')) },

@@ -7,6 +7,7 @@ import { useUser } from '../session/useUser';
 import { CorridorMap } from '../ui/map/CorridorMap';
 import { CentreOn } from '../ui/map/MapView';
 import { MapLegend } from '../ui/map/MapLegend';
+import { PlacePin } from '../ui/map/layers/PlacePin';
 import { TruckMarkers } from '../ui/map/layers/TruckMarkers';
 import { Empty, ErrorState, Loading } from '../ui/states';
 import { FleetPanel } from './FleetPanel';
@@ -33,6 +34,8 @@ export default function LiveMapScreen() {
   const [states, setStates] = useState<ReadonlySet<TruckState>>(new Set());
   const [follow, setFollow] = useState(false);
   const selected = Number(params.get('device')) || null;
+  // a place to show (an alert's): ?at=<latitude>,<longitude>
+  const at = placeOf(params.get('at'));
   // each choice from the list (or the truck named in the address) centres the map once; a truck clicked on the map is in view already
   const [aim, setAim] = useState<{ id: number; seq: number } | null>(() => (selected ? { id: selected, seq: 0 } : null));
 
@@ -50,7 +53,7 @@ export default function LiveMapScreen() {
 
   const select = useCallback(
     (id: number | null, from: 'list' | 'map' = 'list') => {
-      setParams(id ? { device: String(id) } : {}, { replace: true });
+      setParams(id ? { device: String(id) } : {}, { replace: true }); // choosing a truck forgets a marked place
       setAim((a) => (id && from === 'list' ? { id, seq: (a?.seq ?? 0) + 1 } : null));
       if (!id) setFollow(false);
     },
@@ -85,11 +88,24 @@ export default function LiveMapScreen() {
         )}
         <CorridorMap label={t('map.mapLabel', { count: features.features.length })}>
           <TruckMarkers data={features} onSelect={(id) => select(id, 'map')} />
-          <CentreOn at={here} target={aimKey} follow={follow} zoom={SELECT_ZOOM} onUserMove={() => setFollow(false)} />
+          {at ? (
+            <>
+              <PlacePin at={at} />
+              <CentreOn at={at} target={`at:${at.join(',')}`} zoom={SELECT_ZOOM + 2} />
+            </>
+          ) : (
+            <CentreOn at={here} target={aimKey} follow={follow} zoom={SELECT_ZOOM} onUserMove={() => setFollow(false)} />
+          )}
           <MapLegend />
           {selectedRow && <TruckCard row={selectedRow} journeyId={journeyOf} follow={follow} onFollow={setFollow} onClose={() => select(null)} />}
         </CorridorMap>
       </div>
     </div>
   );
+}
+
+/** "-3.4,38.5" → [lon, lat]; anything else → null. */
+function placeOf(value: string | null): [number, number] | null {
+  const [lat, lon] = (value ?? '').split(',').map(Number);
+  return value && Number.isFinite(lat) && Number.isFinite(lon) && Math.abs(lat!) <= 90 && Math.abs(lon!) <= 180 ? [lon!, lat!] : null;
 }

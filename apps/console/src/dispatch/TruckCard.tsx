@@ -1,12 +1,20 @@
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useFormat } from '../i18n/format';
+import { may } from '../session/access';
+import { useUser } from '../session/useUser';
+import { CommandDialog } from './commands/CommandDialog';
+import { CommandLog } from './commands/CommandLog';
+import { sendCommand } from './commands/command-endpoints';
 import type { FleetRow } from './truck-features';
 
 /** What the dispatcher sees about the selected truck, and what they can do with it. */
 export function TruckCard({ row, journeyId, follow, onFollow, onClose }: { row: FleetRow; journeyId?: number; follow: boolean; onFollow(on: boolean): void; onClose(): void }) {
   const { t } = useTranslation();
   const f = useFormat();
+  const user = useUser();
+  const [commanding, setCommanding] = useState(false);
   const p = row.position;
   return (
     <section className="map-card" aria-label={t('map.selectedTruck', { name: row.device.name })} data-testid="truck-card">
@@ -39,7 +47,14 @@ export function TruckCard({ row, journeyId, follow, onFollow, onClose }: { row: 
         <Link className="btn btn-small" to={`/replay?device=${row.device.id}`}>
           {t('map.replay')}
         </Link>
+        {may(user, sendCommand) && (
+          <button type="button" className="btn btn-small" onClick={() => setCommanding(true)}>
+            {t('commands.send')}
+          </button>
+        )}
       </div>
+      <CommandLog deviceId={row.device.id} />
+      <CommandDialog device={row.device} open={commanding} onClose={() => setCommanding(false)} />
       {journeyId && (
         <p className="small mt-s">
           <Link to={`/journeys/${journeyId}`}>{t('map.openJourney')}</Link>

@@ -4,6 +4,8 @@ import type { DeviceRegistryMessage } from '@corridor/contracts/devices';
 import type { PositionMessage } from '@corridor/contracts/positions';
 import { FrameBatcher } from './frame-batcher';
 import { applyLive } from './queries';
+import { applyAlerts } from './alerts/alerts';
+import { applyCommandEvents } from './commands';
 import { liveSocketUrl, openLiveSocket, type SocketState } from './socket';
 
 const LiveState = createContext<SocketState>('connecting');
@@ -25,7 +27,12 @@ export function LiveFeedProvider({ children }: { children: ReactNode }) {
       onMessage: (msg) => {
         for (const p of msg.positions ?? []) positions.add(p.deviceId, p);
         for (const d of msg.devices ?? []) devices.add(d.id, d);
-        if (msg.allEvents?.length) applyLive(client, { events: msg.allEvents });
+        if (msg.allEvents?.length) {
+          applyLive(client, { events: msg.allEvents });
+          applyCommandEvents(client, msg.allEvents);
+        }
+        // what the user's notification rules send to the web channel: alerts
+        if (msg.events?.length) applyAlerts(client, msg.events);
       },
     });
     return () => socket.close();

@@ -16,6 +16,7 @@ import { UserContext } from '../session/user-context';
 export type Handler = (req: { method: string; url: URL; body: unknown }) => Response | Promise<Response> | undefined;
 
 export const json = (status: number, body: unknown): Response => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+export const text = (status: number, body: string): Response => new Response(body, { status, headers: { 'content-type': 'text/plain; charset=utf-8' } });
 export const apiError = (status: number, code: string, message = code, details?: unknown): Response => json(status, { error: { code, message, ...(details ? { details } : {}) } });
 
 export interface Served {

@@ -92,7 +92,8 @@ export class MemoryBus implements Bus {
         timestamp: now,
       });
     }
-    this.events.emit('message');
+    // only the members reading this topic look for new messages (every member scanned its partitions on every publish)
+    this.events.emit(`message:${topicName}`);
   }
 
   async subscribe(opts: SubscribeOptions): Promise<Subscription> {
@@ -109,7 +110,7 @@ export class MemoryBus implements Bus {
     g.members.push(member);
     this.rebalance(g);
     const onMessage = (): void => member.wake();
-    this.events.on('message', onMessage);
+    for (const name of opts.topics) this.events.on(`message:${name}`, onMessage);
     const idle = (ms: number): Promise<void> =>
       new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, ms);
@@ -144,7 +145,7 @@ export class MemoryBus implements Bus {
         Object.assign(status, { state: 'stopped', since: new Date().toISOString() });
         member.running = false;
         member.wake();
-        this.events.off('message', onMessage);
+        for (const name of opts.topics) this.events.off(`message:${name}`, onMessage);
         await member.loop;
         g.members = g.members.filter((m) => m !== member);
         this.rebalance(g);
@@ -230,7 +231,6 @@ export class MemoryBus implements Bus {
   async close(): Promise<void> {
     this.closed = true;
     for (const g of this.groups.values()) for (const m of g.members) m.running = false;
-    this.events.emit('message');
     await Promise.all([...this.groups.values()].flatMap((g) => g.members.map((m) => { m.wake(); return m.loop; })));
   }
 }

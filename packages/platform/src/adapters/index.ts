@@ -60,7 +60,7 @@ async function embeddedAnalytics(env: BaseEnv, dataDir: string | undefined, logg
 /** Chooses each adapter from config: a URL set = the real part, none = the embedded default. */
 export async function createAdapters(env: BaseEnv, logger: Logger, choice: AdapterChoice = { dataDir: env.DATA_DIR }): Promise<Adapters> {
   const bus: Bus = env.KAFKA_BROKERS
-    ? new KafkaBus({ brokers: env.KAFKA_BROKERS.split(','), clientId: env.KAFKA_CLIENT_ID, logger, maxReadyLag: env.CONSUMER_MAX_READY_LAG, security: kafkaSecurity(env) })
+    ? new KafkaBus({ brokers: env.KAFKA_BROKERS.split(','), clientId: env.KAFKA_CLIENT_ID, logger, maxReadyLag: env.CONSUMER_MAX_READY_LAG, security: kafkaSecurity(env), ...(env.KAFKA_NAMESPACE ? { namespace: env.KAFKA_NAMESPACE } : {}) })
     : new MemoryBus(undefined, undefined, logger.child({ component: 'memory-bus' }), env.CONSUMER_MAX_READY_LAG);
   const db: Db = env.DATABASE_URL
     ? createPgDb(env.DATABASE_URL)

@@ -9,6 +9,7 @@ import { streamReportFixes, streamRouteRows } from './report-positions';
 import { streamEvents } from './report-events';
 import { streamTracks, type TrackChunk } from './report-track';
 import { analyticsVariants, uniqueName } from '../../test/adapter-variants';
+import { eventually } from '../testing/eventually';
 
 const variants = await analyticsVariants(uniqueName('reports'));
 const T0 = Date.parse('2026-03-01T10:00:00Z');
@@ -102,10 +103,10 @@ describe.each(variants)('report streams: $name', ({ create }) => {
       expect(batch).toHaveLength(2);
       break; // the consumer stops after the first batch
     }
-    await new Promise((r) => setTimeout(r, 50));
+    // the loop has returned the generator: every answer's stream closes (close events come a tick later)
+    await eventually("every answer's stream closed", () => destroyed.length === started.length);
     const pages = started.filter((q) => !q.includes('count()'));
     expect(pages.length).toBeLessThanOrEqual(2); // the page being read (and no more than one asked ahead)
-    expect(destroyed.length).toBe(started.length); // every answer's stream was closed
 
     const stop = new AbortController();
     started.length = 0;

@@ -40,6 +40,7 @@ export class FenceCatalog {
   private readonly index = new BBoxFenceIndex();
   private stale = true;
   private withCalendar = 0;
+  private changes = 0;
 
   constructor(private readonly logger: Logger) {}
 
@@ -69,17 +70,30 @@ export class FenceCatalog {
       });
     }
     this.stale = true;
+    this.changes++;
   }
 
   remove(ids: readonly string[]): void {
     for (const id of ids) this.delete(id);
     this.stale = true;
+    this.changes++;
   }
 
   clear(): void {
     this.fences.clear();
     this.withCalendar = 0;
     this.stale = true;
+    this.changes++;
+  }
+
+  /** Grows with every change of the fences (readers that derive something from them rebuild when it moves). */
+  get version(): number {
+    return this.changes;
+  }
+
+  /** Every fence held. */
+  all(): IterableIterator<CatalogFence> {
+    return this.fences.values();
   }
 
   /** How many fences are bound to a calendar (none: the evaluator skips calendars altogether). */

@@ -40,8 +40,8 @@ export function pointInRings(rings: readonly (readonly LonLat[])[], lon: number,
   return inside;
 }
 
-/** Squared planar distance in m² (local projection at `lat`) from the fix to segment ab, and where it lands. */
-function segmentFoot(lon: number, lat: number, kx: number, a: LonLat, b: LonLat): { d2: number; t: number } {
+/** Squared planar distance in m² (local projection at `lat`) from the fix to segment ab, and where it lands (0 at a, 1 at b). */
+export function segmentFoot(lon: number, lat: number, kx: number, a: LonLat, b: LonLat): { d2: number; t: number } {
   const ax = (a[0] - lon) * kx;
   const ay = (a[1] - lat) * METRES_PER_DEGREE;
   const dx = (b[0] - a[0]) * kx;

@@ -1,6 +1,6 @@
 import { Topics, type CommandMessage, type EventMessage } from '@corridor/contracts';
 import { createLogger, MemoryBus, MemoryCache, systemClock } from '@corridor/platform';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { gt06Protocol } from '../protocols/gt06/index';
 import { h02Protocol } from '../protocols/h02/index';
 import type { Protocol } from '../protocols/protocol';
@@ -67,8 +67,10 @@ describe('CommandDispatcher', () => {
     await queue.add(command('c2')); // redelivered after it was sent: not queued again
     await dispatcher.deliver(UID);
     expect(link.written).toHaveLength(2);
-    await new Promise((r) => setTimeout(r, 50));
-    expect(events.map((e) => [e.type, e.attributes.commandId])).toEqual([['queuedCommandSent', 'c1'], ['queuedCommandSent', 'c2']]);
+    // a marker on the device's key after the deliveries: once it is consumed, every event they published is too
+    await bus.publish(Topics.events, [{ key: '42', value: { type: 'marker', attributes: {} } }]);
+    await vi.waitFor(() => expect(events.at(-1)?.type).toBe('marker'));
+    expect(events.slice(0, -1).map((e) => [e.type, e.attributes.commandId])).toEqual([['queuedCommandSent', 'c1'], ['queuedCommandSent', 'c2']]);
   });
 
   it('keeps a command queued (and unclaimed) when the write fails, and sends it on the next connection', async () => {
@@ -104,9 +106,7 @@ describe('CommandDispatcher', () => {
     const link = new FakeLink(gt06Protocol);
     connections.bind(UID, link);
     await bus.publish(Topics.commands, [{ key: '42', value: command('c6') }, { key: '42', value: { id: 'bad' } }]);
-    const deadline = Date.now() + 3000;
-    while (!link.written.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-    expect(link.written).toHaveLength(1);
-    expect(bus.size(`${Topics.commands}.dlq`)).toBeGreaterThanOrEqual(1); // the invalid message went to the DLQ
+    await vi.waitFor(() => expect(link.written).toHaveLength(1));
+    await vi.waitFor(() => expect(bus.size(`${Topics.commands}.dlq`)).toBeGreaterThanOrEqual(1)); // the invalid message went to the DLQ
   });
 });

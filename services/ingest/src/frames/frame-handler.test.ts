@@ -266,16 +266,22 @@ describe('FrameHandler', () => {
 
   it('holds the ack and retries while the bus is down; gives up only when the connection is gone', async () => {
     const h = handler();
+    const publishes = () => bus.calls.get(Topics.positions) ?? 0;
     bus.available = false;
-    setTimeout(() => (bus.available = true), 80);
-    const v = await h.handle(frame({ positions: [position()], ack: ACK }), open);
+    const held = h.handle(frame({ positions: [position()], ack: ACK }), open);
+    await vi.waitFor(() => expect(publishes()).toBeGreaterThanOrEqual(2)); // retried while the bus is down
+    bus.available = true;
+    const v = await held;
     expect(v.action).toBe('ack');
     expect(messages(Topics.positions)).toHaveLength(1);
 
     bus.available = false;
     let connected = true;
-    setTimeout(() => (connected = false), 50);
-    const gone = await h.handle(frame({ positions: [position({ fixTime: new Date(Date.UTC(2025, 0, 3)) })], ack: ACK }), () => connected);
+    const before = publishes();
+    const abandoned = h.handle(frame({ positions: [position({ fixTime: new Date(Date.UTC(2025, 0, 3)) })], ack: ACK }), () => connected);
+    await vi.waitFor(() => expect(publishes()).toBeGreaterThanOrEqual(before + 2));
+    connected = false;
+    const gone = await abandoned;
     expect(gone).toEqual({ action: 'abandoned' });
     bus.available = true;
     expect(messages(Topics.positions)).toHaveLength(1);
@@ -362,8 +368,11 @@ describe('FrameHandler batches (the frames a connection had queued)', () => {
     expect(messages(Topics.positions)).toHaveLength(0);
 
     bus.available = false;
-    setTimeout(() => (bus.available = true), 40);
-    const later = await h.handleBatch([fixFrame(1, 1), fixFrame(2, 2)], open);
+    const before = bus.calls.get(Topics.positions) ?? 0;
+    const pending = h.handleBatch([fixFrame(1, 1), fixFrame(2, 2)], open);
+    await vi.waitFor(() => expect(bus.calls.get(Topics.positions) ?? 0).toBeGreaterThanOrEqual(before + 2)); // retried
+    bus.available = true;
+    const later = await pending;
     expect(later.map((v) => v.action)).toEqual(['ack', 'ack']);
     expect(messages(Topics.positions)).toHaveLength(2);
   });

@@ -198,6 +198,7 @@ export class FrameHandler implements FrameSink {
         },
         ...this.deps.retry,
       });
+      if (!done) m.dropped.inc({ protocol, reason: 'connection_closed' }, records.length);
       return done ? 'durable' : 'abandoned';
     } catch (err) {
       if (!single) return 'refused';

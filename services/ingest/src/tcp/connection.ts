@@ -139,6 +139,11 @@ export class DeviceConnection implements DeviceLink {
     return this.paused;
   }
 
+  /** Bytes written to the device so far (acks, replies), those still in the socket's buffer included. */
+  get bytesWritten(): number {
+    return this.socket.bytesWritten;
+  }
+
   write(bytes: Buffer): boolean {
     if (!this.alive || this.socket.destroyed) return false;
     this.socket.write(bytes);

@@ -4,7 +4,7 @@ import { ConnectionRegistry } from '../commands/connection-registry';
 import type { FrameSink, FrameVerdict, ReceivedFrame } from '../frames/received-frame';
 import { gt06Protocol } from '../protocols/gt06/index';
 import { metricValue } from '../../test/metrics';
-import { gt06, sleep, TestDevice, waitFor } from '../../test/test-device';
+import { gt06, ioTurn, sleep, TestDevice, waitFor } from '../../test/test-device';
 import { IntakeGate } from '../positions/intake-gate';
 import { ConnectionBudget } from './connection-budget';
 import { DeviceTcpServer, type TcpServerLimits } from './tcp-server';
@@ -68,8 +68,9 @@ describe('DeviceTcpServer', () => {
     expect(device.received.toString('hex')).toBe(gt06.ack(0x01, 1).toString('hex'));
     await waitFor(() => sink.waiting === 1, 5000, 'the second batch handed over');
     expect(sink.batches).toEqual([1, 2]);
-    await sleep(30);
-    expect(device.received.length).toBe(10); // neither location acknowledged before its batch resolved
+    // neither location acknowledged before its batch resolved: the server wrote the login's ack alone
+    // (read on its side of the socket, so no wait for bytes to travel)
+    expect(server!.connections[0]!.bytesWritten).toBe(10);
     sink.release();
     await device.waitReceived(30);
     expect(device.received.toString('hex')).toBe(Buffer.concat([gt06.ack(0x01, 1), gt06.ack(0x12, 2), gt06.ack(0x12, 3)]).toString('hex'));
@@ -149,7 +150,8 @@ describe('DeviceTcpServer', () => {
     const [connection] = server!.connections;
     // what the device sends now stays in the socket: nothing more is read while the budget is full
     for (let i = 2; i < 6; i++) await device.write(frame(i));
-    await sleep(50);
+    // the bytes are in the server's socket: an I/O turn would have read them were reading not paused
+    await ioTurn();
     expect(connection!.backlog).toBe(2);
     while (sink.frames.length < 6) {
       const handed = sink.frames.length;
@@ -195,6 +197,7 @@ describe('DeviceTcpServer', () => {
     const port = await start(sink, { idleTimeoutMs: 100 });
     const device = await TestDevice.open(port);
     await device.write(gt06.login(IMEI, 1));
+    // about time itself: the idle timeout (100 ms) passes, three times over, while the login waits for its verdict
     await sleep(300);
     expect(device.closed).toBe(false);
     sink.release();

@@ -1,3 +1,4 @@
+import { eventually } from '@corridor/platform/testing/eventually';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count } from 'drizzle-orm';
 import { ratingsEndpoints, Topics, type Complaint, type CompanyRating, type Device, type EventMessageInput, type RatingPage, type RatingStats } from '@corridor/contracts';
@@ -70,11 +71,7 @@ beforeAll(async () => {
     subjectType: 'company', subjectRef: '202', companyId: 202, sanctionType: 'suspension', reason: 'Repeated late deliveries', startsAt: iso(now - 2 * HOUR), endsAt: iso(now + 240 * HOUR),
   });
   expect(s.statusCode, s.body).toBe(201);
-  for (let i = 0; i < 200; i++) {
-    const [c] = await db.select({ n: count() }).from(companyFlags);
-    if ((c?.n ?? 0) >= 3) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await eventually('the three flags consumed', async () => ((await db.select({ n: count() }).from(companyFlags))[0]?.n ?? 0) >= 3);
 });
 afterAll(async () => {
   await svc?.close();

@@ -11,7 +11,7 @@ const SHOWN = new Set(['motion', 'ignition', 'sat', 'hdop', 'distance', 'totalDi
 export const FixPanel = memo(function FixPanel({ fix }: { fix: PositionMessage }) {
   const { t } = useTranslation();
   const f = useFormat();
-  const address = useAddress(fix);
+  const { address, pending } = useAddress(fix);
   const attributes = Object.entries(fix.attributes ?? {}).filter(([k, v]) => !SHOWN.has(k) && v !== null && v !== '');
   return (
     <section className="card replay-fix" aria-labelledby="replay-fix-title" data-testid="replay-fix">
@@ -22,7 +22,9 @@ export const FixPanel = memo(function FixPanel({ fix }: { fix: PositionMessage }
         <dt>{t('map.speed')}</dt>
         <dd>{f.speedKnots(fix.speed)}</dd>
         <dt>{t('replay.address')}</dt>
-        <dd data-testid="fix-address">{address ?? '—'}</dd>
+        <dd data-testid="fix-address" aria-busy={pending}>
+          {address ?? (pending ? t('replay.addressLoading') : '—')}
+        </dd>
         <dt>{t('map.position')}</dt>
         <dd>{`${fix.latitude.toFixed(5)}, ${fix.longitude.toFixed(5)}`}</dd>
         <dt>{t('replay.course')}</dt>

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { PositionMessage } from '@corridor/contracts/positions';
-import { apiError, deviceFixture, get, renderAt, serveApi, type Handler } from '../../test/api-stub';
+import type { ReportStop } from '@corridor/contracts/reports';
+import { apiError, deviceFixture, get, renderAt, serveApi, text, type Handler } from '../../test/api-stub';
 import ReplayScreen from './ReplayScreen';
 
 const FROM = '2026-03-01T10:00:00.000Z';
@@ -18,17 +19,21 @@ const EVENTS = [
   { id: 12, type: 'journeyFlagOpened', eventTime: at(1800), deviceId: 7, positionId: 0, journeyId: '4', geofenceId: 0, maintenanceId: 0, latitude: -3.22, longitude: 38.68, attributes: { flagType: 'offCorridor', flagId: 9 } },
   { id: 13, type: 'deviceMoving', eventTime: at(1000), deviceId: 7, positionId: 0, journeyId: null, geofenceId: 0, maintenanceId: 0, latitude: null, longitude: null, attributes: {} },
 ];
-const STOPS = [{ deviceId: 7, deviceName: 'Truck 07', positionId: 1600, latitude: -3.34, longitude: 38.56, address: null, startTime: at(600), endTime: at(900), duration: 300_000, engineHours: null, spentFuel: null, startOdometer: null, endOdometer: null, distance: 0, averageSpeed: 0, maxSpeed: 0 }];
+// typed by the contract: a field the contract adds fails typecheck here rather than the response's validation at run time
+const STOPS: ReportStop[] = [{ deviceId: 7, deviceName: 'Truck 07', positionId: 1600, latitude: -3.34, longitude: 38.56, address: null, startTime: at(600), endTime: at(900), duration: 300_000, engineHours: null, spentFuel: null, startOdometer: null, endOdometer: null, distance: 0, gapDistance: 0, averageSpeed: 0, maxSpeed: 0 }];
 const devices: Handler = get('/api/devices', [deviceFixture(7, 'Truck 07')]);
+/** The server's reverse geocoder: a place per point asked (the stand-in names the point by its latitude). */
+const places: Handler = ({ url }) => (url.pathname === '/api/server/geocode' ? text(200, `${Math.round(-Number(url.searchParams.get('latitude')) * 1000)} m S of the equator, KE`) : undefined);
 const path = `/replay?device=7&from=${encodeURIComponent(FROM)}&to=${encodeURIComponent(TO)}`;
 
 afterEach(() => vi.unstubAllGlobals());
 
 describe('replay of a device', () => {
   it('plays the fixes of the period with its stops, alarms and flags as marks, jumps to one, and offers the period as files', async () => {
-    const { asked } = serveApi(devices, get('/api/positions', FIXES), get('/api/events', EVENTS), get('/api/reports/stops', STOPS));
+    const { asked } = serveApi(devices, places, get('/api/positions', FIXES), get('/api/events', EVENTS), get('/api/reports/stops', STOPS));
     renderAt(<ReplayScreen />, { path, route: '/replay' });
     const panel = await screen.findByTestId('replay-fix');
+    await waitFor(() => expect(within(panel).getByTestId('fix-address').textContent).toBe('3400 m S of the equator, KE'));
     expect((screen.getByLabelText('Truck') as HTMLSelectElement).value).toBe('7'); // the truck of the address is the one chosen
     expect(within(panel).getByTestId('fix-time').textContent).toMatch(/10:00:00/);
     // the three requests of one replay, for the device and the period chosen
@@ -44,6 +49,9 @@ describe('replay of a device', () => {
     fireEvent.click(within(marks).getByText(/Alarm: SOS/));
     await waitFor(() => expect(within(panel).getByTestId('fix-time').textContent).toMatch(/10:20:00/));
     expect(within(panel).getByText('SOS')).toBeTruthy();
+    // the place of the fix under the cursor, in words, from the server's geocoder
+    await waitFor(() => expect(within(panel).getByTestId('fix-address').textContent).toBe('3280 m S of the equator, KE'));
+    expect(asked.filter((a) => a.startsWith('GET /api/server/geocode')).at(-1)).toBe('GET /api/server/geocode?latitude=-3.28&longitude=38.62');
     expect(screen.getByTestId('replay-slider').getAttribute('aria-valuetext')).toMatch(/10:20:00/);
     // scrubbing the slider: the fix at or before that moment
     fireEvent.change(screen.getByTestId('replay-slider'), { target: { value: String(Date.parse(at(1799))) } });

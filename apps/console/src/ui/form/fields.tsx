@@ -108,7 +108,7 @@ export function MultiSelectField({ options, size = 6, disabled, ...frame }: Comm
           ref={field.ref}
           onBlur={field.onBlur}
           value={((field.value as number[] | undefined) ?? []).map(String)}
-          onChange={(e) => field.onChange([...e.target.selectedOptions].map((o) => Number(o.value)))}
+          onChange={(e) => field.onChange([...e.target.options].filter((o) => o.selected).map((o) => Number(o.value)))}
         >
           <Options options={options} />
         </select>

@@ -6,9 +6,11 @@ import { useServer } from '../../session/useSession';
 import { baseStyle, mapSource } from './base-style';
 import { installLabelImages } from './label-images';
 import { MapContext, markRemoved } from './map-context';
+import { BaseRoads } from './layers/BaseRoads';
 import { CorridorLines } from './layers/CorridorLines';
 import { CountryOutlines } from './layers/CountryOutlines';
 import { PlaceLabels } from './layers/PlaceLabels';
+import { TownLabels } from './layers/TownLabels';
 
 export interface CorridorMapProps {
   onMapClick?: (lngLat: [number, number]) => void;
@@ -27,10 +29,10 @@ setWorkerUrl(workerUrl);
 const EAST_AFRICA: [[number, number], [number, number]] = [[28.5, -11], [42, 4.5]];
 
 /**
- * The one component that owns MapLibre. It draws the base (offline: sea, land and borders, the
- * corridors and places of packages/geodata; or the server's `map` setting: a style or tile URL for
- * a deployment with internet) and hands the map to the layer components inside it, each of which
- * owns one GeoJSON source and its layers (ui/map/layers).
+ * The one component that owns MapLibre. It draws the base (offline: sea, land, borders, trunk roads
+ * and towns from packages/geodata; or the server's `map` setting, a style or tile URL for a
+ * deployment with internet), the corridors and their places in either case, and hands the map to
+ * the layer components inside it, each of which owns one GeoJSON source and its layers (ui/map/layers).
  */
 export function CorridorMap({ onMapClick, label, className, children, onLoad }: CorridorMapProps) {
   const container = useRef<HTMLDivElement>(null);
@@ -90,7 +92,13 @@ export function CorridorMap({ onMapClick, label, className, children, onLoad }: 
       <div ref={container} className="map-canvas" />
       {failed && <p className="map-fallback">{label}</p>}
       <MapContext.Provider value={map}>
-        {offline && <CountryOutlines />}
+        {offline && (
+          <>
+            <CountryOutlines />
+            <BaseRoads />
+            <TownLabels />
+          </>
+        )}
         <CorridorLines />
         <PlaceLabels />
         {children}

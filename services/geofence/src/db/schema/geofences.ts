@@ -3,7 +3,7 @@ import type { GeofenceAttributes } from '@corridor/contracts';
 import { timestamps } from './columns';
 import { geofenceSchema } from './geofence-schema';
 
-export const geofenceKinds = ['border_post', 'port', 'inland_depot', 'weighbridge', 'restricted', 'other'] as const;
+export const geofenceKinds = ['border_post', 'port', 'inland_depot', 'weighbridge', 'checkpoint', 'restricted', 'other'] as const;
 
 /** Geofences in Traccar's shape; `area` is stored as Traccar writes it (latitude-first WKT). */
 export const geofences = geofenceSchema.table(

@@ -1,4 +1,5 @@
-import { crcX25, GT06_HEADER, GT06_HEADER_EXTENDED } from './frame';
+import { crc16X25 } from '../crc16';
+import { GT06_HEADER, GT06_HEADER_EXTENDED } from './frame';
 
 /**
  * A GT06 server packet: header, length (protocol number through CRC), protocol number, optional
@@ -21,7 +22,7 @@ export function encodeGt06Packet(extended: boolean, type: number, serial: number
   }
   out.writeUInt16BE(serial & 0xffff, at);
   at += 2;
-  out.writeUInt16BE(crcX25(out.subarray(2, at)), at);
+  out.writeUInt16BE(crc16X25(out.subarray(2, at)), at);
   at += 2;
   out[at] = 0x0d;
   out[at + 1] = 0x0a;

@@ -1,3 +1,4 @@
+import { crc16X25 } from '../crc16';
 import { DecodeError, type FrameSplit } from '../protocol';
 
 /**
@@ -11,25 +12,6 @@ export const GT06_HEADER = 0x7878;
 export const GT06_HEADER_EXTENDED = 0x7979;
 const TAIL_CR = 0x0d;
 const TAIL_LF = 0x0a;
-
-/** CRC-16/X-25 (CRC-ITU as the GT06 document calls it): reflected 0x1021, init and xorout 0xFFFF. */
-const X25_TABLE = buildReflectedTable(0x8408);
-
-function buildReflectedTable(poly: number): Uint16Array {
-  const table = new Uint16Array(256);
-  for (let i = 0; i < 256; i++) {
-    let crc = i;
-    for (let bit = 0; bit < 8; bit++) crc = crc & 1 ? (crc >>> 1) ^ poly : crc >>> 1;
-    table[i] = crc;
-  }
-  return table;
-}
-
-export function crcX25(data: Uint8Array): number {
-  let crc = 0xffff;
-  for (let i = 0; i < data.length; i++) crc = (crc >>> 8) ^ (X25_TABLE[(crc ^ (data[i] ?? 0)) & 0xff] ?? 0);
-  return (crc ^ 0xffff) & 0xffff;
-}
 
 function hasTailAt(buf: Buffer, end: number): boolean {
   return end >= 2 && end <= buf.length && buf[end - 2] === TAIL_CR && buf[end - 1] === TAIL_LF;
@@ -127,7 +109,7 @@ export function parseGt06Envelope(frame: Buffer): Gt06Envelope {
     type,
     body: frame.subarray(typeIndex + 1, end - 6),
     serial: frame.readUInt16BE(end - 6),
-    crcValid: crcX25(frame.subarray(2, end - 4)) === crc,
+    crcValid: crc16X25(frame.subarray(2, end - 4)) === crc,
     payload,
     bare: false,
     declared,

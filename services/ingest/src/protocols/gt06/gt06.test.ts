@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { callAllowing, expectSanePosition, expectSplitInvariant, hex } from '../../../test/protocol-helpers';
 import { DecodeError, type DecodeResult } from '../protocol';
-import { crcX25, decodeGt06, encodeGt06Ack, encodeGt06Packet, gt06Protocol, parseGt06Envelope, splitGt06Frames, type Gt06Session } from './index';
+import { crc16X25 as crcX25 } from '../crc16';
+import { decodeGt06, encodeGt06Ack, encodeGt06Packet, gt06Protocol, parseGt06Envelope, splitGt06Frames, type Gt06Session } from './index';
 
 /*
  * Captures are real device messages from Traccar's public test data

@@ -16,6 +16,6 @@ export const gt06Protocol: Protocol = {
 };
 
 export { decodeGt06, type Gt06Session } from './decode';
-export { splitGt06Frames, crcX25, parseGt06Envelope } from './frame';
+export { splitGt06Frames, parseGt06Envelope } from './frame';
 export { encodeGt06Ack, encodeGt06Packet } from './ack';
 export { encodeGt06Command } from './commands';

@@ -1,4 +1,4 @@
-import { reflectedCrc16 } from '../crc16';
+import { crc16Kermit } from '../crc16';
 import { DecodeError, type FrameSplit } from '../protocol';
 
 /**
@@ -10,9 +10,6 @@ import { DecodeError, type FrameSplit } from '../protocol';
  */
 const HEADER = 2;
 const CRC = 2;
-
-/** CRC-16/KERMIT: reflected 0x1021, init 0, no final xor. */
-export const crc16Kermit = reflectedCrc16(0x8408);
 
 /** Cuts `length payload crc` frames off the front of `buf`; never parses the payload. */
 export function splitRuptelaFrames(buf: Buffer, maxFrame: number): FrameSplit {

@@ -17,6 +17,6 @@ export const ruptelaProtocol: Protocol = {
 };
 
 export { decodeRuptela, encodeRuptelaAck, RUPTELA_MSG } from './decode';
-export { splitRuptelaFrames, crc16Kermit, encodeRuptela, ruptelaPayload } from './frame';
+export { splitRuptelaFrames, encodeRuptela, ruptelaPayload } from './frame';
 export { encodeRuptelaCommand } from './commands';
 export { RUPTELA_IO } from './io';

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { expectSanePosition, expectSplitInvariant, fuzzMutations, fuzzSplitter, hex } from '../../../test/protocol-helpers';
 import { DecodeError, type DecodeResult } from '../protocol';
-import { crc16Kermit, decodeRuptela, encodeRuptela, encodeRuptelaCommand, ruptelaProtocol, splitRuptelaFrames } from './index';
+import { crc16Kermit } from '../crc16';
+import { decodeRuptela, encodeRuptela, encodeRuptelaCommand, ruptelaProtocol, splitRuptelaFrames } from './index';
 
 /*
  * Device messages from Traccar's public tests (traccar/traccar

@@ -3,7 +3,8 @@ import { Alarms, commandResult, ignoredResult, positionsResult, stateResult, typ
 import { encodeImeiAck, encodeTcpAck, encodeUdpAck } from './ack';
 import { parseAvlData, type AvlData } from './avl';
 import { codecLabel, COMMAND_CODECS } from './codecs';
-import { crc16Ibm, KEEPALIVE_BYTE, MAX_IMEI_LENGTH } from './frame';
+import { crc16Arc } from '../crc16';
+import { KEEPALIVE_BYTE, MAX_IMEI_LENGTH } from './frame';
 
 /**
  * Teltonika decoders for TCP frames (as cut by splitTeltonikaFrames) and UDP datagrams:
@@ -68,7 +69,7 @@ function decodeTcpFrame(frame: Buffer, session: TeltonikaSession): DecodeResult 
   const dataLength = frame.readUInt32BE(4);
   if (frame.length !== 8 + dataLength + 4) throw new DecodeError('bad_frame', 'teltonika: AVL packet length mismatch');
   const data = frame.subarray(8, 8 + dataLength);
-  const crcValid = crc16Ibm(data) === frame.readUInt32BE(8 + dataLength);
+  const crcValid = crc16Arc(data) === frame.readUInt32BE(8 + dataLength);
   const avl = parseAvlData(data, session.deviceId, session.teltonikaGroup16 === true);
   session.teltonikaGroup16 = avl.group16;
   return resultFrom(avl, crcValid, encodeTcpAck(avl.count));

@@ -14,23 +14,6 @@ const MIN_DATA_LENGTH = 3;
 /** An IMEI is 15 digits; allow some slack for other identifiers but reject obvious garbage. */
 export const MAX_IMEI_LENGTH = 32;
 
-/** CRC-16/IBM (ARC): reflected 0x8005, init 0, no final xor. */
-const IBM_TABLE = (() => {
-  const table = new Uint16Array(256);
-  for (let i = 0; i < 256; i++) {
-    let crc = i;
-    for (let bit = 0; bit < 8; bit++) crc = crc & 1 ? (crc >>> 1) ^ 0xa001 : crc >>> 1;
-    table[i] = crc;
-  }
-  return table;
-})();
-
-export function crc16Ibm(data: Uint8Array): number {
-  let crc = 0;
-  for (let i = 0; i < data.length; i++) crc = (crc >>> 8) ^ (IBM_TABLE[(crc ^ (data[i] ?? 0)) & 0xff] ?? 0);
-  return crc & 0xffff;
-}
-
 /** Length of the frame at the start of `buf`, 0 when more bytes are needed. */
 function frameLength(buf: Buffer, maxFrame: number): number {
   if (buf.length === 0) return 0;

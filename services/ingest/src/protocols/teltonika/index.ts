@@ -14,6 +14,6 @@ export const teltonikaProtocol: Protocol = {
 };
 
 export { decodeTeltonika, decodeTeltonikaUdp, type TeltonikaSession } from './decode';
-export { splitTeltonikaFrames, crc16Ibm } from './frame';
+export { splitTeltonikaFrames } from './frame';
 export { encodeImeiAck, encodeTcpAck, encodeUdpAck } from './ack';
 export { TELTONIKA_IO, type IoElementSpec } from './io-elements';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { expectSanePosition, hex, itDecodes, type DecodeCase } from '../../../test/protocol-helpers';
-import { crc16Ibm, decodeTeltonika, splitTeltonikaFrames, type TeltonikaSession } from './index';
+import { crc16Arc as crc16Ibm } from '../crc16';
+import { decodeTeltonika, splitTeltonikaFrames, type TeltonikaSession } from './index';
 
 /*
  * Real device messages from Traccar's public test data (traccar/traccar

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { callAllowing, expectSanePosition, expectSplitInvariant, hex } from '../../../test/protocol-helpers';
 import { DecodeError, type DecodeResult, type ProtocolSession } from '../protocol';
-import { crc16Ibm, decodeTeltonika, decodeTeltonikaUdp, splitTeltonikaFrames, teltonikaProtocol } from './index';
+import { crc16Arc as crc16Ibm } from '../crc16';
+import { decodeTeltonika, decodeTeltonikaUdp, splitTeltonikaFrames, teltonikaProtocol } from './index';
 
 /*
  * Captures are real device messages from Traccar's public test data

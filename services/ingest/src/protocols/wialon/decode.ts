@@ -1,4 +1,4 @@
-import { reflectedCrc16 } from '../crc16';
+import { crc16Arc } from '../crc16';
 import { DecodeError, type DecodedPosition, type DecodeResult, type ProtocolSession } from '../protocol';
 import { Alarms, commandResult, ignoredResult, positionOf, positionsResult, stateResult, type Attributes } from '../result';
 import { DataError, EXTENDED_FIELDS, readData, SHORT_FIELDS, type WialonData } from './data';
@@ -20,7 +20,6 @@ import { DataError, EXTENDED_FIELDS, readData, SHORT_FIELDS, type WialonData } f
  * match is decoded with `crcValid=false` (ingest's CRC policy decides). The version is learned from
  * the login, else told by the number of fields.
  */
-export const crc16Arc = reflectedCrc16(0xa001);
 
 export interface WialonSession extends ProtocolSession {
   /** `2.0` when the login said so. */

@@ -1,5 +1,6 @@
 import { DecodeError, type Protocol } from '../protocol';
-import { crc16Arc, decodeWialon, type WialonSession } from './decode';
+import { crc16Arc } from '../crc16';
+import { decodeWialon, type WialonSession } from './decode';
 import { splitWialonFrames } from './frame';
 
 /** Traccar's default port of its Wialon IPS decoder ("wialon"). */
@@ -32,5 +33,6 @@ export const wialonProtocol: Protocol = {
 /** The reply that refuses an unknown device at login. */
 export const wialonLoginReject = (): Buffer => Buffer.from('#AL#0\r\n', 'latin1');
 
-export { crc16Arc, decodeWialon, type WialonSession } from './decode';
+export { crc16Arc } from '../crc16';
+export { decodeWialon, type WialonSession } from './decode';
 export { splitWialonFrames } from './frame';

@@ -1,0 +1,143 @@
+/**
+ * Traccar and Corridor side by side (issue 28), under one load generator (tools/bench/traccar/
+ * load-fleet.ts: GT06 trackers over TCP in several processes), never both at once, in alternated
+ * rounds: per round Traccar on H2 (as shipped), Corridor embedded (`pnpm start`), Traccar on
+ * PostgreSQL, Corridor on PostgreSQL, Kafka and Redis (when DATABASE_URL, KAFKA_BROKERS and
+ * REDIS_URL are set: a database, topic namespace and key prefix of the run's own).
+ *
+ * Per system run: start it alone, register the trackers, connect them (login acks timed), warm up,
+ * then
+ * - saturation: every tracker sends as fast as its acks allow (WINDOW unacknowledged each): acked
+ *   fixes/s, and acked fixes per CPU-second of the server's processes (Traccar: java, H2 inside;
+ *   Corridor: its one process with the ingest threads) and with its stores added (PostgreSQL
+ *   backends of its database; Kafka and Redis, which are shared with whatever else runs, so that
+ *   figure is a floor);
+ * - offered load at 25/50/100/150 % of Traccar's saturation of the same round and parts: acked
+ *   rate, ack p50/p99, and LOGINS_PER_PHASE new trackers logging in during the load (login ack
+ *   p50/p99/max, how many got no ack within the phase);
+ * - RSS of the server process after connecting and at the end.
+ * Load average at every phase. Needs TRACCAR_SRC (a checkout of Traccar's source, built once into
+ * TRACCAR_HOME, default /tmp/corridor-bench-traccar) and Maven Central for its build.
+ * ROUNDS (default 2), TRACKERS (200), PROCESSES (4) and BENCH_TRACCAR_SYSTEMS (a comma list of the
+ * system names) tune it; CPU_PROFILE_DIR keeps a V8 CPU profile of each Corridor run.
+ */
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { load1m } from '../parts';
+import { round } from '../stats';
+import { fleetImei, LoadFleet, type FleetResult } from '../traccar/load-fleet';
+import { buildTraccar, cpuSecondsOf, rssOf, startCorridor, startTraccar, type RunningSystem } from '../traccar/systems';
+
+const ROUNDS = Number(process.env.ROUNDS ?? 2);
+const TRACKERS = Number(process.env.TRACKERS ?? 200);
+const PROCESSES = Number(process.env.PROCESSES ?? 4);
+const WINDOW = 8;
+const WARMUP_S = Number(process.env.WARMUP_S ?? 30);
+const SATURATION_S = 15;
+const RATE_S = 12;
+const PCTS = [25, 50, 100, 150];
+const LOGINS_PER_PHASE = 20;
+const SPARES = 64; // per load process, logging in during phases
+const BASE = Number(process.env.BENCH_BASE ?? 29000);
+
+type SystemName = 'traccar-h2' | 'corridor-embedded' | 'traccar-pg' | 'corridor-real';
+
+interface Cpu {
+  server: number;
+  stores: number;
+}
+
+function cpuNow(sys: RunningSystem): Cpu {
+  const sum = (pids: number[]): number => pids.reduce((a, p) => a + cpuSecondsOf(p), 0);
+  return { server: sum(sys.serverPids()), stores: sum(sys.storePids()) };
+}
+
+export default async function run(): Promise<Record<string, number | string>> {
+  const home = process.env.TRACCAR_HOME ?? join(tmpdir(), 'corridor-bench-traccar');
+  buildTraccar(home, (m) => process.stdout.write(`  ${m}\n`));
+  const real = Boolean(process.env.DATABASE_URL && process.env.KAFKA_BROKERS && process.env.REDIS_URL);
+  const wanted = process.env.BENCH_TRACCAR_SYSTEMS?.split(',');
+  const order: SystemName[] = (['traccar-h2', 'corridor-embedded', 'traccar-pg', 'corridor-real'] as SystemName[]).filter(
+    (s) => (real || !s.endsWith('-pg') && !s.endsWith('-real')) && (!wanted || wanted.includes(s)),
+  );
+  const out: Record<string, number | string> = {
+    setup: `${TRACKERS} GT06 trackers over TCP from ${PROCESSES} load processes, at most ${WINDOW} fixes unacknowledged each; ${WARMUP_S} s warm-up, ${SATURATION_S} s saturation, ${RATE_S} s at each of ${PCTS.join('/')} % of Traccar's saturation (same round and parts) with ${LOGINS_PER_PHASE} new trackers logging in during each; systems alone, alternated: ${order.join(', ')}; ${ROUNDS} rounds`,
+    cpu_note: 'server = the server process (Traccar: java with H2; Corridor: its process with its ingest threads); with_stores adds PostgreSQL backends of its database, and for Corridor on real parts the Kafka broker and Redis, which are shared with other work on this machine (so with_stores is a floor)',
+  };
+  const imeis = [...Array.from({ length: TRACKERS }, (_, i) => fleetImei(i)), ...Array.from({ length: PROCESSES * SPARES }, (_, i) => fleetImei(100_000 + i))];
+  const traccarSaturation: Record<string, number> = {};
+  for (let r = 1; r <= ROUNDS; r++) {
+    for (const name of order) {
+      const key = `r${r}.${name}`;
+      process.stdout.write(`  ${key}: starting (load ${load1m()})\n`);
+      const sys = name.startsWith('traccar')
+        ? await startTraccar({ home, kind: name === 'traccar-pg' ? 'pg' : 'h2', databaseUrl: process.env.DATABASE_URL, ports: { gt06: BASE + 623, teltonika: BASE + 627, web: BASE + 990 } })
+        : await startCorridor({ kind: name === 'corridor-real' ? 'real' : 'embedded', base: BASE, ...(process.env.CPU_PROFILE_DIR ? { cpuProfileDir: join(process.env.CPU_PROFILE_DIR, key) } : {}) });
+      let fleet: LoadFleet | undefined;
+      try {
+        await sys.registerDevices(imeis);
+        // each run's fixes are dated apart from every other run's (a fix of the same second would be a duplicate)
+        fleet = new LoadFleet({ port: sys.gt06Port, first: 0, count: TRACKERS, processes: PROCESSES, t0: Date.UTC(2026, 0, 1) - (r * 10 + order.indexOf(name)) * 30 * 86_400_000, spareFrom: 100_000, spares: SPARES });
+        const ready = await fleet.ready();
+        out[`${key}.connected`] = ready.connected;
+        out[`${key}.connect_login_max_ms`] = ready.loginMaxMs;
+        out[`${key}.rss_mib_connected`] = Math.round(sys.serverPids().reduce((a, p) => a + rssOf(p), 0) / 2 ** 20);
+        await fleet.run({ cmd: 'closed', seconds: WARMUP_S, window: WINDOW });
+        const phase = async (label: string, command: Parameters<LoadFleet['run']>[0]): Promise<FleetResult> => {
+          out[`${key}.${label}.load_start`] = load1m();
+          const c0 = cpuNow(sys);
+          const mono0 = process.hrtime.bigint() / 1000n;
+          const res = await fleet!.run(command);
+          const mono1 = process.hrtime.bigint() / 1000n;
+          const c1 = cpuNow(sys);
+          // the phase on the monotonic clock V8's CPU profiles use (profile-summary.ts --from/--to)
+          if (label === 'saturation') out[`${key}.${label}.monotonic_us`] = `${mono0}-${mono1}`;
+          const server = c1.server - c0.server;
+          const stores = c1.stores - c0.stores;
+          out[`${key}.${label}.load_end`] = load1m();
+          out[`${key}.${label}.acked_per_s`] = Math.round(res.acked / res.seconds);
+          out[`${key}.${label}.ack_p50_ms`] = res.p50Ms;
+          out[`${key}.${label}.ack_p99_ms`] = res.p99Ms;
+          out[`${key}.${label}.cpu_s_server`] = round(server);
+          out[`${key}.${label}.cpu_s_stores`] = round(stores);
+          out[`${key}.${label}.acked_per_cpu_s_server`] = Math.round(res.acked / Math.max(0.01, server));
+          out[`${key}.${label}.acked_per_cpu_s_with_stores`] = Math.round(res.acked / Math.max(0.01, server + stores));
+          if (command.cmd === 'rate') {
+            out[`${key}.${label}.backlog_at_end`] = res.backlog;
+            out[`${key}.${label}.logins_acked`] = `${res.logins.acked}/${res.logins.tried}`;
+            out[`${key}.${label}.login_p50_ms`] = res.logins.p50Ms;
+            out[`${key}.${label}.login_p99_ms`] = res.logins.p99Ms;
+            out[`${key}.${label}.login_max_ms`] = res.logins.maxMs;
+          }
+          process.stdout.write(`  ${key}.${label}: ${Math.round(res.acked / res.seconds)} acked/s, p99 ${res.p99Ms} ms, ${Math.round(res.acked / Math.max(0.01, server))} per server CPU-s (load ${load1m()})\n`);
+          return res;
+        };
+        const sat = await phase('saturation', { cmd: 'closed', seconds: SATURATION_S, window: WINDOW });
+        const parts = name.endsWith('h2') || name.endsWith('embedded') ? 'embedded' : 'real';
+        if (name.startsWith('traccar')) traccarSaturation[`${r}.${parts}`] = sat.acked / sat.seconds;
+        const anchor = traccarSaturation[`${r}.${parts}`] ?? sat.acked / sat.seconds;
+        for (const pct of PCTS) {
+          const perSecond = Math.round((anchor * pct) / 100);
+          out[`${key}.at_${pct}pct.offered_per_s`] = perSecond;
+          await phase(`at_${pct}pct`, { cmd: 'rate', perSecond, seconds: RATE_S, window: WINDOW, logins: LOGINS_PER_PHASE });
+        }
+        out[`${key}.rss_mib_end`] = Math.round(sys.serverPids().reduce((a, p) => a + rssOf(p), 0) / 2 ** 20);
+      } finally {
+        await fleet?.stop().catch(() => undefined);
+        await sys.stop();
+      }
+    }
+  }
+  // ratios within each round: Corridor over Traccar on the same parts
+  for (let r = 1; r <= ROUNDS; r++) {
+    for (const [c, t] of [['corridor-embedded', 'traccar-h2'], ['corridor-real', 'traccar-pg']] as const) {
+      const a = (k: string): number => Number(out[`r${r}.${c}.${k}`]);
+      const b = (k: string): number => Number(out[`r${r}.${t}.${k}`]);
+      if (!Number.isFinite(a('saturation.acked_per_s')) || !Number.isFinite(b('saturation.acked_per_s'))) continue;
+      out[`r${r}.${c}_over_${t}.saturation_acked_per_s`] = round(a('saturation.acked_per_s') / b('saturation.acked_per_s'));
+      out[`r${r}.${c}_over_${t}.acked_per_cpu_s_server`] = round(a('saturation.acked_per_cpu_s_server') / b('saturation.acked_per_cpu_s_server'));
+      out[`r${r}.${c}_over_${t}.acked_per_cpu_s_with_stores`] = round(a('saturation.acked_per_cpu_s_with_stores') / b('saturation.acked_per_cpu_s_with_stores'));
+    }
+  }
+  return out;
+}

@@ -40,6 +40,10 @@ interface Detail {
   origin?: unknown;
   format?: unknown;
   expected?: unknown;
+  /** A server check's reason code (ops-api invalidField), with its parameters beside it. */
+  reason?: unknown;
+  protocol?: unknown;
+  type?: unknown;
 }
 
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
@@ -65,6 +69,14 @@ function labelOf(t: TFunction, path: string, labels: FieldLabels): string {
 /** A 400 detail's problem in words: zod's issue code and limits, worded as the forms word their own checks. */
 function problemOf(t: TFunction, d: Detail): string {
   const message = str(d.message) ?? '';
+  const reason = str(d.reason);
+  if (reason) {
+    const key = `errors.reasons.${reason}` as never;
+    const commandType = str(d.type) ?? '';
+    const typeKey = `commands.types.${commandType}` as never;
+    const worded = t(key, { protocol: str(d.protocol) ?? '', type: t(typeKey) === typeKey ? commandType : t(typeKey) });
+    if (worded !== key) return worded;
+  }
   const code = str(d.code);
   if (!code) return t('form.invalid');
   const missing = /received (undefined|null)|required/i.test(message);

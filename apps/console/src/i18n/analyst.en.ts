@@ -30,6 +30,15 @@ export const analystEn = {
     periodReversed: 'The period ends before it starts.',
     mailUnavailable: 'The server cannot send email (it has no mail channel).',
     unknown: 'An unexpected error occurred.',
+    /** A server's check beyond the schema, by the reason code it gives (ops-api invalidField). */
+    reasons: {
+      commandUnsupported: 'This truck\'s tracker ({{protocol}}) does not take the command "{{type}}".',
+      recipientsNeeded: 'Choose at least one person to notify: the web and email channels need one.',
+      webhookNeeded: 'Enter the webhook address: the webhook channel needs one.',
+      webhookNotPublic: 'The webhook must reach a public address; this one is on an internal network.',
+      alarmsOnlyForAlarm: 'Alarms can be chosen only for rules of the type Alarm.',
+      savedCommandNeeded: 'Choose a saved command: the command channel needs one.',
+    },
   },
   preferences: {
     title: 'Preferences',

@@ -30,6 +30,14 @@ export const analystSw: Strings<typeof analystEn> = {
     periodReversed: 'Kipindi kinaisha kabla hakijaanza.',
     mailUnavailable: 'Seva haiwezi kutuma barua pepe (haina njia ya barua).',
     unknown: 'Hitilafu isiyotarajiwa imetokea.',
+    reasons: {
+      commandUnsupported: 'Kifaa cha kufuatilia cha lori hili ({{protocol}}) hakipokei amri "{{type}}".',
+      recipientsNeeded: 'Chagua angalau mtu mmoja wa kuarifiwa: njia za wavuti na barua pepe zinahitaji mmoja.',
+      webhookNeeded: 'Andika anwani ya webhook: njia ya webhook inaihitaji.',
+      webhookNotPublic: 'Webhook lazima ifikie anwani ya umma; hii iko kwenye mtandao wa ndani.',
+      alarmsOnlyForAlarm: 'Kengele zinaweza kuchaguliwa tu kwa kanuni za aina ya Kengele.',
+      savedCommandNeeded: 'Chagua amri iliyohifadhiwa: njia ya amri inaihitaji.',
+    },
   },
   preferences: {
     title: 'Mapendeleo',

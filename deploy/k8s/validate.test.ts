@@ -304,6 +304,25 @@ describe('docker-compose.yml', () => {
     for (const name of ['ingest', 'journey', 'geofence', 'ops-api']) expect(compose.services[name]?.depends_on?.migrate, name).toEqual({ condition: 'service_completed_successfully' });
   });
 
+  it("runs each service's PostgreSQL migrate step once, from the service's own image, before the services start", () => {
+    // with NODE_ENV=production the services only check the schema (DB_SCHEMA_CHANGES unset): the migrate step applies it
+    const owners = SERVICES.filter((name) => existsSync(join(REPO, 'services', name, 'drizzle')));
+    expect(owners.length).toBeGreaterThan(0);
+    for (const name of owners) {
+      const step = compose.services[`migrate-${name}`];
+      expect(step?.command?.join(' '), name).toMatch(new RegExp(`migrate-main\\.[jt]s --service ${name}$`));
+      expect(step?.restart, name).toBe('no');
+      expect(step?.image, name).toBe(compose.services[name]?.image);
+      expect(step?.build, name).toEqual(compose.services[name]?.build);
+      expect(step?.environment?.NODE_ENV, name).toBe('production');
+      // every service waits for every migrate step, the gateway for its own (and for the others through the services it waits for)
+      for (const svc of SERVICES.filter((s) => s !== 'gateway' || name === 'gateway')) {
+        expect(compose.services[svc]?.depends_on?.[`migrate-${name}`], `${svc} waits for migrate-${name}`).toEqual({ condition: 'service_completed_successfully' });
+      }
+    }
+    for (const svc of SERVICES) expect(compose.services[svc]?.environment?.DB_SCHEMA_CHANGES, svc).toBeUndefined();
+  });
+
   it('publishes the device ports of ingest as the LoadBalancer does', () => {
     const published = (compose.services.ingest?.ports ?? []).map((p) => {
       const [, target = '', proto = 'tcp'] = /^(?:\d+:)?(\d+)(?:\/(\w+))?$/.exec(p.split(':').slice(-1)[0] ?? '') ?? [];

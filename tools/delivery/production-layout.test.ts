@@ -50,6 +50,8 @@ async function start(staged: Staged, name: string, env: Record<string, string>):
       NODE_ENV: 'production',
       HOST: '127.0.0.1',
       PORT: String(port),
+      // /metrics listens apart from the API: any free port, so that runs side by side never collide
+      METRICS_PORT: '0',
       LOG_LEVEL: 'warn',
       DATA_DIR: join(work, `${name}-data`),
       INTERNAL_TOKEN_SECRET,
@@ -162,7 +164,6 @@ describe('the staged images', () => {
 
     const ops = await start(opsApi, 'ops-api', {});
     const gw = await start(gateway, 'gateway', {
-      METRICS_PORT: String(await freePort()),
       COOKIE_SECRET: secret(),
       ADMIN_PASSWORD,
       OPS_API_URL: ops.url,

@@ -6,12 +6,12 @@ import pg from 'pg';
 import { Redis } from 'ioredis';
 import { Admin } from '@platformatic/kafka';
 import { topicPlan } from '@corridor/contracts';
-import { createClickHouseAnalytics, createLogger, KafkaBus, migrateAnalytics, type Analytics } from '@corridor/platform';
+import { createClickHouseAnalytics, createLogger, createPgDb, KafkaBus, migrateAnalytics, type Analytics } from '@corridor/platform';
 import { startChdbHttp, type ChdbHttpServer } from '@corridor/platform/testing/chdb-http';
 import { DedicatedKafka, kafkaLibsDir } from '@corridor/platform/testing/dedicated-kafka';
 import { freePort } from '@corridor/platform/testing/free-port';
 import { IngestConfig } from '@corridor/ingest/config';
-import { ServiceProcess, type ServiceName } from './service-process';
+import { REPO, ServiceProcess, type ServiceName } from './service-process';
 import { until } from './until';
 
 /** Every device port variable of ingest but GT06's (the trackers' protocol here): 0 leaves the port closed. */
@@ -131,7 +131,15 @@ export async function startScaleCluster(opts: ClusterOptions): Promise<ScaleClus
     cleanups.push(() => dropDatabase(DATABASE_URL, id));
     cleanups.push(() => deleteKeys(REDIS_URL, `${id}:`));
     analytics = await createClickHouseAnalytics({ url: chdb.url, username: 'default', password: '', database: id, createDatabase: true });
-    await migrateAnalytics(analytics); // the migrate step, before any service starts (they refuse a schema behind theirs)
+    // the migrate step, before any service starts: the services run with NODE_ENV=production, so they
+    // refuse a ClickHouse or PostgreSQL schema behind theirs and never change it themselves
+    await migrateAnalytics(analytics);
+    const migrator = createPgDb(databaseUrl, { max: 2 }); // the advisory lock holds one connection, the migrations run on another
+    try {
+      for (const service of ['gateway', 'journey', 'geofence', 'ops-api'] as const) await migrator.migrate(join(REPO, 'services', service, 'drizzle'), service);
+    } finally {
+      await migrator.close();
+    }
 
     const adminPassword = randomBytes(18).toString('base64url');
     const common: Record<string, string> = {
@@ -152,7 +160,9 @@ export async function startScaleCluster(opts: ClusterOptions): Promise<ScaleClus
       const name = `${service}-${n}`;
       const port = await freePort();
       ports.set(name, port);
-      const p = new ServiceProcess(name, service, port, { ...common, KAFKA_CLIENT_ID: name, DATA_DIR: join(dir, 'data', name), ...extra }, join(dir, 'logs', `${name}.log`));
+      // each process its own /metrics port (every service listens for /metrics apart from its API)
+      const env = { ...common, KAFKA_CLIENT_ID: name, DATA_DIR: join(dir, 'data', name), METRICS_PORT: String(await freePort()), ...extra };
+      const p = new ServiceProcess(name, service, port, env, join(dir, 'logs', `${name}.log`));
       processes.push(p);
       return p;
     };
@@ -165,6 +175,9 @@ export async function startScaleCluster(opts: ClusterOptions): Promise<ScaleClus
       // only the GT06 server (the trackers' protocol here); every other device port disabled, OsmAnd on any free port
       await add('ingest', n, {
         GT06_PORT: String(gt06), OSMAND_PORT: '0',
+        // one ingest thread per process: the run is about instances (processes killed and started,
+        // group members counted per instance); several threads in one process are ingest-threads.test.ts's
+        INGEST_THREADS: '1',
         ...Object.fromEntries(OTHER_DEVICE_PORTS.map((v) => [v, '0'])),
       });
     }
@@ -172,7 +185,7 @@ export async function startScaleCluster(opts: ClusterOptions): Promise<ScaleClus
     // the API reaches the first instance of each service (a Kubernetes Service would spread it)
     const journeyUrl = journeys[0]!.url;
     await add('ops-api', 1, { JOURNEY_URL: journeyUrl });
-    // every gateway shares the cookie secret and the Redis prefix (sessions live in Redis), each its own /metrics port;
+    // every gateway shares the cookie secret and the Redis prefix (sessions live in Redis);
     // the keepalive is short so a test can use it as a barrier in the socket's frame order
     const cookieSecret = randomBytes(36).toString('base64url');
     const gateways: ServiceProcess[] = [];
@@ -181,12 +194,11 @@ export async function startScaleCluster(opts: ClusterOptions): Promise<ScaleClus
         INGEST_URL: `http://127.0.0.1:${ports.get('ingest-1')}`, JOURNEY_URL: journeyUrl,
         GEOFENCE_URL: `http://127.0.0.1:${ports.get('geofence-1')}`, OPS_API_URL: `http://127.0.0.1:${ports.get('ops-api-1')}`,
         ADMIN_EMAIL: 'admin@scale.corridor.test', ADMIN_PASSWORD: adminPassword, COOKIE_SECRET: cookieSecret,
-        METRICS_PORT: String(await freePort()), SOCKET_KEEPALIVE_MS: '1000',
+        SOCKET_KEEPALIVE_MS: '1000',
         PASSWORD_HASH_COST: '10', RATE_LIMIT_IP_MAX: '10000000', RATE_LIMIT_USER_MAX: '10000000',
       }));
     }
     const gateway = gateways[0]!;
-    // all at once: their PostgreSQL migrations take turns (advisory locks)
     await Promise.all(processes.map((p) => p.startUntilReady()));
 
     const cluster: ScaleCluster = {

@@ -1,3 +1,4 @@
+import { retryWithBackoff } from '@corridor/platform';
 import { kphToKnots, type Fix, type Sender } from './truck';
 
 /**
@@ -16,7 +17,6 @@ export interface OsmAndSenderOptions {
   readonly maxBackoffMs?: number;
   readonly timeoutMs?: number;
   readonly fetch?: typeof fetch;
-  readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Called once per fix given up on, with the reason. */
   readonly onFailure?: (fix: Fix, reason: string) => void;
 }
@@ -46,17 +46,10 @@ export function osmandUrl(base: string, fix: Fix): string {
 
 const retryableStatus = (status: number): boolean => status >= 500 || status === 408 || status === 429;
 
-function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
+class HttpStatus extends Error {
+  constructor(readonly status: number) {
+    super(`HTTP ${status}`);
+  }
 }
 
 export class OsmAndSender implements Sender {
@@ -71,41 +64,40 @@ export class OsmAndSender implements Sender {
       maxBackoffMs: 4000,
       timeoutMs: 5000,
       fetch: globalThis.fetch,
-      sleep: abortableSleep,
       ...options,
     };
   }
 
-  /** Posts the fix, retrying with exponential backoff; resolves false after giving up, never rejects. */
+  /** Posts the fix, retrying with exponential backoff and jitter; resolves false after giving up, never rejects. */
   async send(fix: Fix, signal?: AbortSignal): Promise<boolean> {
     const url = osmandUrl(this.opts.url, fix);
     let reason = 'aborted';
     let realFailure = false; // a refusal or error of its own, not our stop() cutting a request short
-    for (let attempt = 0; attempt <= this.opts.maxRetries && !signal?.aborted; attempt++) {
-      if (attempt > 0) {
-        this.stats.retries++;
-        const backoff = Math.min(this.opts.maxBackoffMs, this.opts.initialBackoffMs * 2 ** (attempt - 1));
-        await this.opts.sleep(backoff / 2 + (Math.random() * backoff) / 2, signal);
-        if (signal?.aborted) break;
-      }
-      try {
-        const timeout = AbortSignal.timeout(this.opts.timeoutMs);
-        const res = await this.opts.fetch(url, {
-          method: 'POST',
-          signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-        });
-        await res.arrayBuffer().catch(() => undefined); // drain so the connection is reused
-        if (res.ok) {
-          this.stats.sent++;
-          return true;
+    const out = await retryWithBackoff(
+      async () => {
+        try {
+          const timeout = AbortSignal.timeout(this.opts.timeoutMs);
+          const res = await this.opts.fetch(url, { method: 'POST', signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
+          await res.arrayBuffer().catch(() => undefined); // drain so the connection is reused
+          if (!res.ok) throw new HttpStatus(res.status);
+        } catch (err) {
+          reason = err instanceof HttpStatus ? err.message : describeError(err);
+          if (err instanceof HttpStatus || !signal?.aborted) realFailure = true;
+          throw err;
         }
-        reason = `HTTP ${res.status}`;
-        realFailure = true;
-        if (!retryableStatus(res.status)) break;
-      } catch (err) {
-        reason = describeError(err);
-        if (!signal?.aborted) realFailure = true;
-      }
+      },
+      {
+        retries: this.opts.maxRetries,
+        initialMs: this.opts.initialBackoffMs,
+        maxMs: this.opts.maxBackoffMs,
+        ...(signal ? { signal } : {}),
+        shouldRetry: (err) => !(err instanceof HttpStatus) || retryableStatus(err.status),
+        onRetry: () => void this.stats.retries++,
+      },
+    );
+    if (out?.ok) {
+      this.stats.sent++;
+      return true;
     }
     // stopped while the only attempt was in flight: neither sent nor a delivery failure
     if (!realFailure) return false;

@@ -76,7 +76,7 @@ describe('a service started against a ClickHouse schema behind its version', () 
     try {
       const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('../../services/journey/src/main.ts', import.meta.url))], {
         env: {
-          PATH: process.env.PATH, NODE_ENV: 'development', LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir,
+          PATH: process.env.PATH, NODE_ENV: 'development', LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: '0', METRICS_PORT: '0', DATA_DIR: dataDir,
           CLICKHOUSE_URL: `${url.protocol}//${url.host}`, CLICKHOUSE_USER: decodeURIComponent(url.username || 'default'), CLICKHOUSE_PASSWORD: decodeURIComponent(url.password),
           CLICKHOUSE_DATABASE: database,
         },

@@ -56,6 +56,13 @@ export const BaseEnv = z.object({
    * the TTL stays as it is.
    */
   RAW_FRAME_TTL_DAYS: z.coerce.number().int().min(1).max(3650).optional(),
+  /**
+   * Who changes the PostgreSQL schema: 'apply' (the service applies its pending migrations at start)
+   * or 'check' (it refuses to start on a schema behind its version, naming the missing migrations;
+   * the migrate step applies them). Unset: 'check' when NODE_ENV is production, else 'apply'.
+   * PGlite, one process's own store, is always migrated by that process.
+   */
+  DB_SCHEMA_CHANGES: z.enum(['apply', 'check']).optional(),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
   /** Prefix of every Redis key (deployments or runs sharing one Redis). */
   REDIS_KEY_PREFIX: z.string().regex(/^[A-Za-z0-9_.:-]+$/).optional(),
@@ -122,5 +129,9 @@ function secretProblems(env: Record<string, string | undefined>): { variable: st
 export function internalKeys(c: { INTERNAL_TOKEN_SECRET: string; INTERNAL_TOKEN_SECRET_PREVIOUS?: string | undefined }): { current: string; previous?: string } {
   return c.INTERNAL_TOKEN_SECRET_PREVIOUS ? { current: c.INTERNAL_TOKEN_SECRET, previous: c.INTERNAL_TOKEN_SECRET_PREVIOUS } : { current: c.INTERNAL_TOKEN_SECRET };
 }
+
+/** Who changes the PostgreSQL schema in this process: DB_SCHEMA_CHANGES, else 'check' in production and 'apply' elsewhere. */
+export const schemaChangesFor = (env: { DB_SCHEMA_CHANGES?: 'apply' | 'check' | undefined; NODE_ENV: string }): 'apply' | 'check' =>
+  env.DB_SCHEMA_CHANGES ?? (env.NODE_ENV === 'production' ? 'check' : 'apply');
 
 export const portVar = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);

@@ -42,3 +42,4 @@ export * from './geocoder/settings';
 export * from './geocoder/geocoder';
 export * from './geocoder/addressed';
 export * from './package-dir';
+export * from './retry';

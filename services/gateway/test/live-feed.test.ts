@@ -172,6 +172,16 @@ describe('live feed', () => {
     expect(count((f) => f.allEvents?.filter((e) => e.id === flagId).length ?? 0)).toBe(1);
   });
 
+  it('never streams a fix ingest marked clockAhead (dated past the allowed skew) as a current position (issue 23)', async () => {
+    const { bus } = h.adapters;
+    const ahead = { ...position(1, 590), attributes: { clockAhead: 530 } }; // t0 is a minute ago: 9 min ahead, as the sweep's
+    const marker = position(1, 51);
+    await bus.publish(Topics.positions, [{ key: '1', value: ahead }]);
+    // one key keeps its order: the marker's arrival means the fix ahead was handled before it
+    await dispatcher.waitFor((f) => Boolean(f.positions?.some((p) => p.id === marker.id)), 30000, () => bus.publish(Topics.positions, [{ key: '1', value: marker }]));
+    expect(dispatcher.frames.some((f) => f.positions?.some((p) => p.id === ahead.id))).toBe(false);
+  });
+
   it("sends a rule's web notification to its user only, as Traccar's events frame with the sentence; a socket without ?allEvents gets no other event", async () => {
     const { bus } = h.adapters;
     const note = (userId: number, deviceId: number, n: number): WebNotificationMessage => ({

@@ -17,7 +17,7 @@ export interface IngestDeps extends Omit<Adapters, 'close'> {
   /** INTERNAL_TOKEN_SECRET (and _PREVIOUS during a rotation, see internalKeys): verifies the gateway's identity header. */
   identitySecret: InternalKeys;
   /** Device-port and intake settings (IngestConfig names); unset ones take their config defaults. */
-  settings?: Partial<DevicePortSettings & Pick<IngestConfig, 'EVENT_MOTION_SPEED_THRESHOLD' | 'FIX_MAX_FUTURE_SECONDS'>>;
+  settings?: Partial<DevicePortSettings & Pick<IngestConfig, 'EVENT_MOTION_SPEED_THRESHOLD' | 'FIX_MAX_FUTURE_SECONDS' | 'FIX_FUTURE_SKEW_SECONDS'>>;
   /**
    * Test knobs: backoff while the bus is down, raw-frame archive flush interval, computed-attribute
    * reload period (default 5 s), frames of a connection handled as one batch (default 8; 1 = one at a time).
@@ -61,6 +61,7 @@ export async function build(deps: IngestDeps): Promise<IngestService> {
   const intake = new PositionIntake({ bus: deps.bus, registry, cache: deps.cache, clock: deps.clock, logger, computed }, {
     motionThreshold: deps.settings?.EVENT_MOTION_SPEED_THRESHOLD,
     ...(deps.settings?.FIX_MAX_FUTURE_SECONDS !== undefined ? { maxFutureMs: deps.settings.FIX_MAX_FUTURE_SECONDS * 1000 } : {}),
+    ...(deps.settings?.FIX_FUTURE_SKEW_SECONDS !== undefined ? { futureSkewMs: deps.settings.FIX_FUTURE_SKEW_SECONDS * 1000 } : {}),
   });
   const app = createApp({
     metrics: false, // on a port of its own (METRICS_PORT, runService in main.ts)

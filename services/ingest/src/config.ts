@@ -95,5 +95,10 @@ export const IngestConfig = BaseEnv.extend({
   INGEST_THREADS: z.coerce.number().int().min(1).max(256).optional(),
   /** A fix dated more than this ahead of the server clock is refused (counted, reason future_time): it never becomes the latest position. */
   FIX_MAX_FUTURE_SECONDS: positiveInt(600, 86_400),
+  /**
+   * A fix dated more than this ahead of the server clock (and within FIX_MAX_FUTURE_SECONDS) is kept
+   * but marked `clockAhead` (seconds): it never becomes the device's latest position, nor its track's last fix.
+   */
+  FIX_FUTURE_SKEW_SECONDS: z.coerce.number().int().min(0).max(86_400).default(120),
 });
 export type IngestConfig = z.infer<typeof IngestConfig>;

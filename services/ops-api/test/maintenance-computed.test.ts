@@ -26,7 +26,11 @@ beforeAll(async () => {
   silent = await mk('864000000000003', 101);
   await h.adapters.cache.set(cacheKeys.latestPosition(truck.id), JSON.stringify(position(truck, { odometer: 25_300_000, ignition: true, attributes: { totalDistance: 25_300_000, hours: 3_600_000 * 1500, fuel: 210.5, io239: 1 } })));
   // the other company's device has no cached position: its latest comes from ClickHouse
-  await insertPositions(h.adapters.analytics)([PositionMessage.parse(position(other, { odometer: 9_000_000, fixTime: '2026-01-02T00:00:00Z', id: positionId(other.id, 1767312000000), attributes: { totalDistance: 8_000_000 } }))]);
+  // and a later fix ingest marked clockAhead (its device's clock ran ahead) is never the latest (issue 23)
+  await insertPositions(h.adapters.analytics)([
+    PositionMessage.parse(position(other, { odometer: 9_000_000, fixTime: '2026-01-02T00:00:00Z', id: positionId(other.id, 1767312000000), attributes: { totalDistance: 8_000_000 } })),
+    PositionMessage.parse(position(other, { odometer: 99_000_000, fixTime: '2026-01-02T00:09:00Z', id: positionId(other.id, 1767312540000), attributes: { totalDistance: 98_000_000, clockAhead: 540 } })),
+  ]);
 });
 afterAll(async () => h?.close());
 

@@ -1,4 +1,5 @@
 import { connect, type Socket } from 'node:net';
+import { retryWithBackoff } from '@corridor/platform';
 import type { Fix, Sender } from '../truck';
 import type { DeviceCodec, DeviceRequest } from './device-codecs';
 
@@ -26,7 +27,7 @@ class RequestFailed extends Error {}
 /**
  * One tracker's TCP connection, behaving as a device does: connect, log in, send one position at
  * a time and wait for its acknowledgement; when the ack does not come (timeout, connection lost)
- * reconnect with backoff, log in again and send the same position again.
+ * reconnect with backoff (and jitter), log in again and send the same position again.
  */
 export class TcpDeviceSender implements Sender {
   readonly protocol: string;
@@ -74,23 +75,30 @@ export class TcpDeviceSender implements Sender {
 
   private async attempts(fix: Fix, signal?: AbortSignal): Promise<boolean> {
     let reason = 'aborted';
-    for (let attempt = 0; attempt <= this.opts.maxRetries && !signal?.aborted && !this.closed; attempt++) {
-      if (attempt > 0) {
-        this.stats.retries++;
-        const backoff = Math.min(this.opts.maxBackoffMs, this.opts.initialBackoffMs * 2 ** (attempt - 1));
-        await sleep(backoff / 2 + (Math.random() * backoff) / 2, signal);
-        if (signal?.aborted || this.closed) break;
-      }
-      try {
-        if (!this.loggedIn) await this.login();
-        await this.request(this.opts.codec.position(fix));
-        this.stats.sent++;
-        return true;
-      } catch (err) {
-        reason = (err as Error).message;
-        this.drop();
-        this.target = (this.target + 1) % this.targets.length;
-      }
+    const out = signal?.aborted || this.closed ? undefined : await retryWithBackoff(
+      async () => {
+        try {
+          if (!this.loggedIn) await this.login();
+          await this.request(this.opts.codec.position(fix));
+        } catch (err) {
+          reason = (err as Error).message;
+          this.drop();
+          this.target = (this.target + 1) % this.targets.length;
+          throw err;
+        }
+      },
+      {
+        retries: this.opts.maxRetries,
+        initialMs: this.opts.initialBackoffMs,
+        maxMs: this.opts.maxBackoffMs,
+        ...(signal ? { signal } : {}),
+        cancelled: () => this.closed,
+        onRetry: () => void this.stats.retries++,
+      },
+    );
+    if (out?.ok) {
+      this.stats.sent++;
+      return true;
     }
     this.stats.failed++;
     this.opts.onFailure?.(fix, reason);
@@ -176,17 +184,4 @@ export class TcpDeviceSender implements Sender {
     this.fail('closed');
     this.drop();
   }
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const timer = setTimeout(finish, ms);
-    function finish(): void {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', finish);
-      resolve();
-    }
-    signal?.addEventListener('abort', finish, { once: true });
-  });
 }

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { topicPlan, topicsOf, type ServiceName } from '@corridor/contracts';
-import type { BaseEnv } from '../config';
+import { schemaChangesFor, type BaseEnv } from '../config';
 import type { Logger } from '../logger';
 import type { Analytics } from './analytics';
 import type { Bus } from './bus';
@@ -63,7 +63,7 @@ export async function createAdapters(env: BaseEnv, logger: Logger, choice: Adapt
     ? new KafkaBus({ brokers: env.KAFKA_BROKERS.split(','), clientId: env.KAFKA_CLIENT_ID, logger, maxReadyLag: env.CONSUMER_MAX_READY_LAG, security: kafkaSecurity(env), ...(env.KAFKA_NAMESPACE ? { namespace: env.KAFKA_NAMESPACE } : {}) })
     : new MemoryBus(undefined, undefined, logger.child({ component: 'memory-bus' }), env.CONSUMER_MAX_READY_LAG);
   const db: Db = env.DATABASE_URL
-    ? createPgDb(env.DATABASE_URL)
+    ? createPgDb(env.DATABASE_URL, { schemaChanges: schemaChangesFor(env) })
     : await createPgliteDb(choice.dataDir ? join(choice.dataDir, 'pglite') : undefined);
   const analytics: Analytics = env.CLICKHOUSE_URL
     ? await createClickHouseAnalytics({ url: env.CLICKHOUSE_URL, username: env.CLICKHOUSE_USER, password: env.CLICKHOUSE_PASSWORD, database: env.CLICKHOUSE_DATABASE, cluster: env.CLICKHOUSE_CLUSTER })

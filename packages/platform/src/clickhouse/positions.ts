@@ -114,12 +114,15 @@ export function countPositions(ch: Analytics) {
   };
 }
 
-/** The latest stored position of each device (the fallback when the cache lacks one). */
+/**
+ * The latest stored position of each device (the fallback when the cache lacks one), never one
+ * ingest marked `clockAhead` (dated past the allowed skew ahead of the server clock).
+ */
 export function queryLatestPositions(ch: Analytics) {
   return async (deviceIds: number[]): Promise<PositionMessage[]> => {
     if (!deviceIds.length) return [];
     const rs = await ch.client.query({
-      query: `SELECT * FROM ${ch.database}.positions FINAL WHERE device_id IN {ids:Array(UInt64)}
+      query: `SELECT * FROM ${ch.database}.positions FINAL WHERE device_id IN {ids:Array(UInt64)} AND NOT JSONHas(attributes, 'clockAhead')
               ORDER BY device_id, fix_time DESC, id DESC LIMIT 1 BY device_id`,
       query_params: { ids: deviceIds },
       format: 'JSONEachRow',

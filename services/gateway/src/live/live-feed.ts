@@ -69,7 +69,8 @@ export class LiveFeed {
       consumeValidated({
         bus, logger, groupId: `gateway-live-positions-${instance}`, topic: Topics.positions, schema: PositionMessage, fromBeginning: false,
         handle: async (msgs) => {
-          const fresh = this.firstTimes('positions', msgs, this.recentPositions);
+          // a fix ingest marked clockAhead (its device's clock runs ahead) is never a device's latest position: clients show positions frames as the current ones
+          const fresh = this.firstTimes('positions', msgs, this.recentPositions).filter((p) => typeof p.attributes.clockAhead !== 'number');
           if (this.clients.size) this.broadcast('positions', fresh.map((p) => addressedPosition(this.deps.geocoder, p)), (p) => ({ id: p.deviceId, device: this.directory.get(p.deviceId) }));
         },
       }),

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { CommandMessage, Topics, type EventMessage } from '@corridor/contracts';
-import { consumeValidated, counter, type Bus, type Cache, type Clock, type Logger, type Subscription } from '@corridor/platform';
-import { retryWithBackoff } from '../frames/retry';
+import { consumeValidated, counter, retryWithBackoff, type Bus, type Cache, type Clock, type Logger, type Subscription } from '@corridor/platform';
 import { CommandQueue } from './command-queue';
 import type { ConnectionRegistry, DeviceLink } from './connection-registry';
 
@@ -139,7 +138,7 @@ export class CommandDispatcher {
       shouldRetry: () => true,
       cancelled: () => this.stopped || Date.now() > deadline,
     });
-    if (!done) this.deps.logger.error({ commandId: cmd.id }, 'queuedCommandSent event not published (the command was sent)');
+    if (!done?.ok) this.deps.logger.error({ commandId: cmd.id }, 'queuedCommandSent event not published (the command was sent)');
   }
 
   async stop(): Promise<void> {

@@ -1,4 +1,4 @@
-import { AppError, isRetryable, type Bus, type Clock, type Logger } from '@corridor/platform';
+import { AppError, isRetryable, retryWithBackoff, type Bus, type Clock, type Logger } from '@corridor/platform';
 import type { DeviceRegistry } from '../devices/device-registry';
 import type { IncomingFix, IncomingRecord, PositionIntake, RecordSource } from '../positions/intake';
 import type { KnownDevice } from '../positions/normalize';
@@ -12,7 +12,6 @@ import type { AlarmIdentity } from './alarm-identity';
 import { claimRefusal, type DeviceIdentity, type IdentityVerdict } from './identity';
 import { frameMetrics as m } from './frame-metrics';
 import type { FrameSink, FrameVerdict, ReceivedFrame } from './received-frame';
-import { retryWithBackoff } from './retry';
 import type { UnknownDevicePolicy } from './unknown-devices';
 
 export interface FrameHandlerDeps {
@@ -198,8 +197,12 @@ export class FrameHandler implements FrameSink {
         },
         ...this.deps.retry,
       });
-      if (!done) m.dropped.inc({ protocol, reason: 'connection_closed' }, records.length);
-      return done ? 'durable' : 'abandoned';
+      if (!done) {
+        m.dropped.inc({ protocol, reason: 'connection_closed' }, records.length);
+        return 'abandoned';
+      }
+      if (!done.ok) throw done.error;
+      return 'durable';
     } catch (err) {
       if (!single) return 'refused';
       if (err instanceof AppError && err.code === 'UNKNOWN_DEVICE') return 'unknown_device';

@@ -14,6 +14,7 @@ import { TrackStore } from './track-store';
 
 const received = counter('ingest_positions_received_total', 'Decoded positions received, before checks', ['protocol']);
 const stateRecords = counter('ingest_state_records_total', 'State records made from status, heartbeat and cell-only messages', ['protocol']);
+const aheadFixes = counter('ingest_clock_ahead_total', 'Positions dated more than FIX_FUTURE_SKEW_SECONDS ahead of the server clock: kept, never the latest', ['protocol']);
 
 /** The device frame a record came from, when a call carries records of several frames (a connection's batch). */
 export interface RecordSource {
@@ -57,7 +58,12 @@ export interface IntakeOptions {
   motionThreshold?: number;
   /** ms a fix may be dated ahead of the server clock (FIX_MAX_FUTURE_SECONDS); default sanity.ts's MAX_FUTURE_MS. */
   maxFutureMs?: number;
+  /** ms past which a fix ahead of the server clock is marked `clockAhead` and never becomes the latest (FIX_FUTURE_SKEW_SECONDS); default 2 min. */
+  futureSkewMs?: number;
 }
+
+/** FIX_FUTURE_SKEW_SECONDS' default. */
+export const FUTURE_SKEW_MS = 120_000;
 
 /**
  * The one path from decoded fixes and device state to the bus, shared by every protocol and the
@@ -73,6 +79,7 @@ export class PositionIntake {
   private readonly tracks: TrackStore;
   private readonly motionThreshold: number;
   private readonly maxFutureMs: number;
+  private readonly futureSkewMs: number;
 
   constructor(
     private readonly deps: { bus: Bus; registry: DeviceRegistry; cache: Cache; clock: Clock; logger: Logger; computed?: ComputedAttributes },
@@ -81,6 +88,7 @@ export class PositionIntake {
     this.tracks = new TrackStore(deps.cache, deps.logger.child({ component: 'track-store' }));
     this.motionThreshold = opts.motionThreshold ?? 0.01;
     this.maxFutureMs = opts.maxFutureMs ?? MAX_FUTURE_MS;
+    this.futureSkewMs = opts.futureSkewMs ?? FUTURE_SKEW_MS;
   }
 
   /** The shared sanity check with this intake's settings (null = sane): the frame handler drops fixes by it before acceptance. */
@@ -128,8 +136,14 @@ export class PositionIntake {
         const message = toPositionMessage(decoded, device, {
           protocol: meta.protocol, serverTime: now, crcValid: r.source?.crcValid ?? meta.crcValid ?? true, rawFrameId: r.source ? r.source.rawFrameId : meta.rawFrameId ?? null, stateRecord: isState(r),
         });
+        // a device clock running ahead: the fix is kept, marked, and never becomes the latest (track, position store, device state)
+        const ahead = Date.parse(message.fixTime) - now.getTime();
+        if (ahead > this.futureSkewMs) {
+          message.attributes = { ...message.attributes, clockAhead: Math.round(ahead / 1000) };
+          aheadFixes.inc({ protocol: meta.protocol });
+        }
         const tracked = track(state, message, { motionThreshold: this.motionThreshold, override: overrides.get(device.id) });
-        next.set(device.id, tracked.state);
+        if (tracked.state) next.set(device.id, tracked.state);
         out.push(this.deps.computed ? this.deps.computed.apply(tracked.position, this.deps.registry.companyOf(device.uniqueId)) : tracked.position);
       }
       await publishPositions(this.deps.bus, out);

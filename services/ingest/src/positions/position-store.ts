@@ -46,11 +46,13 @@ export async function startPositionStore(deps: { bus: Bus; analytics: Analytics;
  * position id grows with (fix second, kind) for one device (position-id.ts), so the id alone
  * orders a device's positions as (fix time, id) does; the cache compares it and sets in one atomic
  * step, so two writers (instances of this consumer during a rebalance) never put an older fix over
- * a newer one.
+ * a newer one. A position marked `clockAhead` (its device's clock runs ahead) never becomes it.
  */
 export async function updateLatest(cache: Cache, positions: PositionMessage[]): Promise<void> {
   const newestByDevice = new Map<number, PositionMessage>();
   for (const p of positions) {
+    // dated past the allowed skew ahead of the server (intake.ts): kept, never the latest
+    if (typeof p.attributes.clockAhead === 'number') continue;
     const cur = newestByDevice.get(p.deviceId);
     if (!cur || p.id > cur.id) newestByDevice.set(p.deviceId, p);
   }

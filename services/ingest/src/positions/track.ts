@@ -84,13 +84,14 @@ function lastFixOf(p: PositionMessage): LastFix {
  * Fixes are ordered by fix time among fixes, state records (stamped with the message's time, which
  * may run ahead of a device's fix times) among all records: a fix older than the last fix, or a
  * state record older than the newest record, adds nothing and moves nothing (distance 0, current
- * totals). Time between records counts from the newest one, never backwards.
+ * totals). Time between records counts from the newest one, never backwards. A record marked
+ * `clockAhead` (dated past the allowed skew) is treated as stale too: it moves nothing.
  */
 export function track(
   state: TrackState | undefined,
   p: PositionMessage,
   opts: { motionThreshold: number; override?: AccumulatorOverride },
-): { position: PositionMessage; state: TrackState } {
+): { position: PositionMessage; state: TrackState | undefined } {
   const t = Date.parse(p.fixTime);
   const outdated = p.attributes.outdated === true;
   const attributes = { ...p.attributes };
@@ -103,7 +104,9 @@ export function track(
   const deviceHours = num(p.attributes.hours);
   const last = state?.fix;
   const stale = state !== undefined && (outdated ? t < state.time : !!last && t < last.time);
-  if (stale) {
+  // a record from a clock running ahead (clockAhead: intake.ts) would hold back every current one until its time came
+  const ahead = typeof p.attributes.clockAhead === 'number';
+  if (stale || ahead) {
     Object.assign(attributes, { distance: 0, totalDistance: round2(base.totalDistance), hours: deviceHours ?? Math.round(base.hours) });
     return { position: { ...p, attributes }, state };
   }

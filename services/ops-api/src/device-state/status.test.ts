@@ -23,6 +23,14 @@ describe('device status', () => {
     expect(r.state).toMatchObject({ lastUpdate: T0 + 13_000, positionId: positionId(5, T0 + 10_000, 'state') });
   });
 
+  it('never takes a fix ingest marked clockAhead as the latest position, and counts it as the device heard (issue 23)', () => {
+    const online = onPosition(freshState('u5'), pos(10)).state;
+    const ahead = { ...pos(10 + 540, 20), attributes: { clockAhead: 530 } }; // 9 min ahead, as the sweep's
+    const r = onPosition(online, ahead);
+    expect(r.state).toMatchObject({ lastUpdate: T0 + 20_000, positionId: positionId(5, T0 + 10_000, 'fix'), fixTime: T0 + 10_000 });
+    expect(onPosition(r.state, pos(30)).state.positionId).toBe(positionId(5, T0 + 30_000, 'fix'));
+  });
+
   it('goes offline when its last connection closes, not while another is open or after newer data', () => {
     let s: DeviceLiveState = onSession(freshState('u5'), session('connected', 0, 'a')).state;
     s = onSession(s, session('connected', 1, 'b')).state;

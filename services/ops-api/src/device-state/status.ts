@@ -59,7 +59,9 @@ function heard(s: DeviceLiveState, time: number): Step {
 /** A position (fix or state record) of the device. */
 export function onPosition(s: DeviceLiveState, p: PositionMessage): Step {
   const fixTime = Date.parse(p.fixTime);
-  const later = s.fixTime === null || s.positionId === null || fixTime > s.fixTime || (fixTime === s.fixTime && p.id > s.positionId);
+  // ingest marks a fix dated past the allowed skew ahead of the server (clockAhead): the device is heard, the fix never becomes its latest
+  const ahead = typeof p.attributes.clockAhead === 'number';
+  const later = !ahead && (s.fixTime === null || s.positionId === null || fixTime > s.fixTime || (fixTime === s.fixTime && p.id > s.positionId));
   const state = later ? { ...s, positionId: p.id, fixTime } : s;
   return heard(state, Date.parse(p.serverTime));
 }

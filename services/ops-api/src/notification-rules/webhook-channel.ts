@@ -1,3 +1,4 @@
+import { retryWithBackoff } from '@corridor/platform';
 import { Agent, request } from 'undici';
 import { checkOutboundUrl, guardedLookup, noInternalReceivers, OutboundRefused, type OutboundPolicy } from './outbound-address';
 
@@ -6,7 +7,7 @@ export interface WebhookOptions {
   attempts: number;
   /** Per-attempt timeout. */
   timeoutMs: number;
-  /** Backoff before retry n (n ≥ 1): backoffMs · 2^(n−1). */
+  /** Backoff before retry n (n ≥ 1): between half and all of backoffMs · 2^(n−1) (jitter). */
   backoffMs: number;
   /** Which addresses may be reached (default: public ones only). */
   policy?: OutboundPolicy;
@@ -19,23 +20,38 @@ export interface WebhookResult {
   error: string | null;
 }
 
+/** An answer that is not a success: 429 and 5xx are worth another attempt, the rest are final. */
+class HttpStatus extends Error {
+  constructor(readonly status: number) {
+    super(`HTTP ${status}`);
+  }
+}
+
+function refusalOf(err: unknown): OutboundRefused | undefined {
+  if (err instanceof OutboundRefused) return err;
+  const cause = (err as { cause?: unknown } | undefined)?.cause;
+  return cause instanceof OutboundRefused ? cause : undefined;
+}
+
+const retryable = (err: unknown): boolean =>
+  err instanceof HttpStatus ? err.status >= 500 || err.status === 429 : refusalOf(err) === undefined;
+
 /**
  * POSTs a JSON payload (undici) to a public address only (outbound-address.ts: the URL's address,
  * or every address its name resolves to, checked, and the connection pinned to the checked one),
- * retrying network errors, timeouts, 429 and 5xx with exponential backoff; any other 4xx, a
- * redirect (never followed: it could point anywhere) and a refused address are final.
+ * retrying network errors, timeouts, 429 and 5xx with exponential backoff and jitter (platform's
+ * retryWithBackoff); any other 4xx, a redirect (never followed: it could point anywhere) and a
+ * refused address are final.
  */
 export function webhookChannel(opts: WebhookOptions) {
   const policy = opts.policy ?? noInternalReceivers;
   const agent = new Agent({ connect: { lookup: guardedLookup(policy), timeout: opts.timeoutMs }, connections: 16 });
   return async (url: string, payload: unknown, call: { attempts?: number } = {}): Promise<WebhookResult> => {
     const attempts = call.attempts ?? opts.attempts;
-    let error: string | null = null;
-    for (let attempt = 1; attempt <= attempts; attempt++) {
-      if (attempt > 1) await new Promise((r) => setTimeout(r, opts.backoffMs * 2 ** (attempt - 2)));
-      try {
-        const target = checkOutboundUrl(url, policy);
-        const res = await request(target, {
+    if (attempts < 1) return { ok: false, attempts: 0, error: null };
+    const out = await retryWithBackoff(
+      async () => {
+        const res = await request(checkOutboundUrl(url, policy), {
           method: 'POST',
           dispatcher: agent,
           headers: { 'content-type': 'application/json', 'user-agent': 'corridor-notifications' },
@@ -44,16 +60,14 @@ export function webhookChannel(opts: WebhookOptions) {
           bodyTimeout: opts.timeoutMs,
         });
         await res.body.dump();
-        if (res.statusCode < 300) return { ok: true, attempts: attempt, error: null };
-        error = `HTTP ${res.statusCode}`;
-        if (res.statusCode < 500 && res.statusCode !== 429) return { ok: false, attempts: attempt, error };
-      } catch (err) {
-        const refused = err instanceof OutboundRefused ? err : (err as { cause?: unknown }).cause instanceof OutboundRefused ? ((err as { cause: OutboundRefused }).cause) : undefined;
-        if (refused) return { ok: false, attempts: attempt, error: refused.message };
-        error = err instanceof Error ? err.message : String(err);
-      }
-    }
-    return { ok: false, attempts, error };
+        if (res.statusCode >= 300) throw new HttpStatus(res.statusCode);
+      },
+      { retries: attempts - 1, initialMs: opts.backoffMs, maxMs: opts.backoffMs * 2 ** Math.min(attempts, 16), shouldRetry: retryable },
+    );
+    if (!out) return { ok: false, attempts: 0, error: null }; // not reached: nothing cancels these attempts
+    if (out.ok) return { ok: true, attempts: out.attempts, error: null };
+    const err = out.error;
+    return { ok: false, attempts: out.attempts, error: refusalOf(err)?.message ?? (err instanceof Error ? err.message : String(err)) };
   };
 }
 export type WebhookChannel = ReturnType<typeof webhookChannel>;

@@ -55,10 +55,13 @@ export function NoteDialog({ open, title, noteLabel, noteRequired, confirm, dang
             {noteLabel}
             {!noteRequired && <span className="muted"> ({t('common.optional')})</span>}
           </span>
-          <textarea value={note} required={noteRequired} maxLength={2000} onChange={(e) => setNote(e.target.value)} autoFocus />
+          <textarea
+            value={note} required={noteRequired} maxLength={2000} onChange={(e) => setNote(e.target.value)} autoFocus
+            aria-invalid={failure ? true : undefined} aria-describedby={failure ? 'note-dialog-failure' : undefined}
+          />
         </label>
         {failure && (
-          <p role="alert" className="form-error">
+          <p role="alert" className="form-error" id="note-dialog-failure">
             {failure}
           </p>
         )}

@@ -16,8 +16,8 @@ export const JourneyAuditEntity = z.enum(['route', 'journey', 'flag']);
 export const GeofenceAuditEntity = z.enum(['geofence', 'geofence_link']);
 export const OperationsAuditEntity = z.enum([
   'announcement', 'calendar', 'cargo', 'complaint', 'computed_attribute', 'configuration', 'device', 'device_model', 'disciplinary_record',
-  'draft', 'driver', 'group', 'inventory', 'maintenance', 'notification_rule', 'order', 'position', 'saved_command', 'scheduled_report', 'shipment',
-  'single_use_certificate', 'tracking_unit', 'truck_owner',
+  'draft', 'driver', 'group', 'inventory', 'maintenance', 'notification_rule', 'observatory_settings', 'order', 'position', 'saved_command', 'scheduled_report',
+  'shipment', 'single_use_certificate', 'tracking_unit', 'truck_owner',
 ]);
 
 const ActionName = z.string().regex(/^[A-Za-z][A-Za-z0-9_.:-]{0,63}$/, 'an action such as shipment.status or user.create');

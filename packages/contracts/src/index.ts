@@ -18,6 +18,7 @@ export * from './disciplinary';
 export * from './ratings';
 export * from './notifications';
 export * from './dashboards';
+export * from './observatory';
 export * from './certificates';
 export * from './openapi';
 export * from './system';

@@ -59,8 +59,46 @@ export const REPORT_COLUMN_LABELS = {
   journeyId: { en: 'Journey id', sw: 'Kitambulisho cha safari' },
   enterTime: { en: 'Entered', sw: 'Iliingia' },
   exitTime: { en: 'Left', sw: 'Ilitoka' },
+  // the corridor observatory's tables (issue 30)
+  periodStart: { en: 'Period from', sw: 'Kipindi kuanzia' },
+  corridor: { en: 'Corridor', sw: 'Ushoroba' },
+  fromPlace: { en: 'From', sw: 'Kutoka' },
+  toPlace: { en: 'To', sw: 'Hadi' },
+  direction: { en: 'Direction', sw: 'Mwelekeo' },
+  series: { en: 'Trucks of', sw: 'Malori ya' },
+  trips: { en: 'Trips', sw: 'Safari' },
+  trucks: { en: 'Trucks', sw: 'Malori' },
+  length: { en: 'Length', sw: 'Urefu' },
+  medianTransit: { en: 'Median transit time', sw: 'Muda wa kati wa kupita' },
+  p90Transit: { en: 'Transit time, 90th percentile', sw: 'Muda wa kupita, asilimia 90' },
+  transitSpeed: { en: 'Transit speed', sw: 'Kasi ya kupita' },
+  excludedLeftCorridor: { en: 'Trips that left the corridor', sw: 'Safari zilizotoka nje ya ushoroba' },
+  excludedLongStop: { en: 'Trips that stopped over a day', sw: 'Safari zilizosimama zaidi ya siku' },
+  withheld: { en: 'Withheld (too few trucks)', sw: 'Imezuiliwa (malori machache mno)' },
+  placeName: { en: 'Place', sw: 'Mahali' },
+  placeKind: { en: 'Kind of place', sw: 'Aina ya mahali' },
+  visits: { en: 'Visits', sw: 'Ziara' },
+  medianDwell: { en: 'Median wait', sw: 'Muda wa kati wa kusubiri' },
+  p90Dwell: { en: 'Wait, 90th percentile', sw: 'Muda wa kusubiri, asilimia 90' },
+  dwellThreshold: { en: 'Threshold', sw: 'Kikomo' },
+  overThreshold: { en: 'Visits over the threshold', sw: 'Ziara zilizozidi kikomo' },
+  overThresholdShare: { en: 'Share over the threshold', sw: 'Sehemu iliyozidi kikomo' },
+  stops: { en: 'Stops outside authorized places', sw: 'Vituo nje ya maeneo yaliyoidhinishwa' },
+  stopsPer1000Km: { en: 'Stops per 1,000 km', sw: 'Vituo kwa kila km 1,000' },
 } as const satisfies Record<string, Label>;
 export type ReportColumnKey = keyof typeof REPORT_COLUMN_LABELS;
+
+/** Whose trucks a row of the observatory counts, in a file (a company's own row shows its name). */
+export const REPORT_SERIES_WORDS: Readonly<Record<ReportLanguage, { all: string; others: string }>> = {
+  en: { all: 'all companies', others: 'the other companies' },
+  sw: { all: 'kampuni zote', others: 'kampuni nyingine' },
+};
+
+/** The two ways along a corridor, in a file. */
+export const REPORT_DIRECTION_WORDS: Readonly<Record<ReportLanguage, { forward: string; reverse: string; both: string }>> = {
+  en: { forward: 'inland, from the port', reverse: 'to the port', both: 'both ways' },
+  sw: { forward: 'kutoka bandarini kwenda bara', reverse: 'kwenda bandarini', both: 'pande zote' },
+};
 
 /** Yes and no, for true and false values in a file. */
 export const REPORT_YES_NO: Readonly<Record<ReportLanguage, readonly [string, string]>> = { en: ['yes', 'no'], sw: ['ndiyo', 'hapana'] };

@@ -46,6 +46,7 @@ import { dashboardRepository } from './dashboards/repository';
 import { dashboardService } from './dashboards/service';
 import { dashboardRoutes } from './dashboards/routes';
 import { eventFigures } from './dashboards/event-figures';
+import { observatory } from './observatory';
 import { reportRoutes } from './reports/routes';
 import { reportsService } from './reports/service';
 import { defaultReportSettings, type ReportSettings } from './reports/settings';
@@ -190,6 +191,7 @@ export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
   }));
   auditRoutes(app, deps.db.orm);
   dashboardRoutes(app, dashboardService({ repo: dashboardRepository(deps.db.orm), events: eventFigures(deps.analytics), clock: deps.clock }));
+  observatory(app, { db: deps.db.orm, analytics: deps.analytics, cache: deps.cache, clock: deps.clock });
   const tracking = trackingModules(app, {
     db: deps.db.orm, bus: deps.bus, cache: deps.cache, analytics: deps.analytics, logger: deps.logger,
     devicesRepo: repo, devices, notifications: deps.notificationRules, inbox: notifications, reports, reportScheduleCheckMs: deps.reportScheduleCheckMs, reportRunLeaseMs: deps.reportRunLeaseMs,

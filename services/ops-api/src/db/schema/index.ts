@@ -37,3 +37,4 @@ export * from './cargos';
 export * from './cargo-status-history';
 export * from './single-use-certificates';
 export * from './scheduled-reports';
+export * from './observatory-settings';

@@ -7,7 +7,7 @@ import { build as buildOpsApi } from '@corridor/ops-api';
 import { parseConfig, type App } from '@corridor/platform';
 import { TEST_IDENTITY_SECRET } from '@corridor/platform/testing/identity';
 import { createTestAdapters, type TestAdapters } from '@corridor/platform/testing/test-adapters';
-import { build as buildGateway, GatewayConfig } from '../src/index';
+import { build as buildGateway, GatewayConfig } from '@corridor/gateway';
 
 /**
  * The contract and the code agree: every service, built on the embedded adapters, serves under

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { PaymentMethod, type Certificate } from '@corridor/contracts/certificates';
 import { useApiMutation, useApiQuery } from '../api/hooks';
@@ -30,7 +31,10 @@ export function CertificateCard({ certificate: c, onClose }: { certificate: Cert
       </div>
       <dl className="facts">
         <dt>{t('cargo.idfNumber')}</dt>
-        <dd>{c.cargo.idfNumber}</dd>
+        {/* the cargo under review, one click away (its IDF, documents and line items) */}
+        <dd>
+          <Link to={`/cargo/${c.cargoId}`}>{c.cargo.idfNumber}</Link>
+        </dd>
         <dt>{t('cargo.importer')}</dt>
         <dd>{c.cargo.importerName}</dd>
         <dt>{t('certificates.fee')}</dt>

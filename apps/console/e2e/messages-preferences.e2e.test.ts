@@ -37,7 +37,9 @@ describe.skipIf(!inject('chromium'))('messages for people and preferences', () =
       headers: CONSOLE, data: { subjectType: 'company', subjectRef: '101', companyId: 101, sanctionType: 'warning', reason, startsAt: new Date().toISOString() },
     });
     expect(recorded.status()).toBe(201);
-    const company = await people.open(DEMO_ACCOUNTS.company, { locale: 'sw-TZ' });
+    const company = await people.open(DEMO_ACCOUNTS.company);
+    // the reader's language on this browser only (the language switch would save it with the shared demo user)
+    await company.page.evaluate(() => localStorage.setItem('corridor.lang', 'sw'));
     await company.visit('/inbox');
     const notice = company.page.getByTestId('notification').filter({ hasText: reason });
     await notice.waitFor();

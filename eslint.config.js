@@ -16,7 +16,13 @@ export default tseslint.config(
       'no-eval': 'error',
       'no-new-func': 'error',
       'no-implied-eval': 'error',
+      // kafkajs (unmaintained, no Kafka 4) is only the benchmark anchor of tools/bench/kafkajs
+      'no-restricted-imports': ['error', { paths: [{ name: 'kafkajs', message: 'The bus runs on @platformatic/kafka; kafkajs is only the benchmark anchor in tools/bench/kafkajs.' }] }],
     },
+  },
+  {
+    files: ['tools/bench/kafkajs/**/*.ts'],
+    rules: { 'no-restricted-imports': 'off' },
   },
   // the web console runs in the browser: its globals, and the rules of hooks
   {

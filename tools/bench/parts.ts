@@ -17,8 +17,13 @@ export async function primaryBenchKind(): Promise<AdapterKind> {
   return (await benchKinds()).includes('real') ? 'real' : 'embedded';
 }
 
-export function benchAdapters(kind: AdapterKind): Promise<TestAdapters> {
-  return createTestAdapters(kind, { logLevel: 'error' });
+/**
+ * BUS_CLIENT=kafkajs (set by kafka-clients.ts in its child processes, see bench-bus.ts): the real
+ * bus is the kafkajs anchor (kafkajs/bus-kafkajs.ts) instead of the KafkaBus on @platformatic/kafka.
+ */
+export async function benchAdapters(kind: AdapterKind): Promise<TestAdapters> {
+  const kafkaBus = process.env.BUS_CLIENT === 'kafkajs' ? (await import('./kafkajs/bus-kafkajs')).kafkajsBus : undefined;
+  return createTestAdapters(kind, { logLevel: 'error', ...(kafkaBus ? { kafkaBus } : {}) });
 }
 
 /** `bus=kafka db=pg cache=redis analytics=chdb` */

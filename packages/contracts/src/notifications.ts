@@ -79,7 +79,10 @@ export type ChannelPreference = z.infer<typeof ChannelPreference>;
 export const NotificationSettings = z
   .object({
     channels: z.record(NotificationType, ChannelPreference).describe('every notification type, with its channels'),
-    email: z.email().nullable().describe('where email notifications go; null = the account email'),
+    email: z.email().nullable().describe('the verified address email notifications go to; null = the account email'),
+    pendingEmail: z.email().nullable().describe(
+      'an address set here and not verified yet: a link was mailed to it, and until it is opened (within a day) mail keeps going to email, else the account email',
+    ),
     webhookUrl: z.url({ protocol: /^https?$/ }).nullable(),
     updatedAt: IsoDateTime.nullable().describe('null until the user saves settings (defaults shown)'),
   })
@@ -89,11 +92,23 @@ export type NotificationSettings = z.infer<typeof NotificationSettings>;
 export const NotificationSettingsInput = z
   .object({
     channels: z.partialRecord(NotificationType, ChannelPreference).default({}).describe('types left out keep their current channels'),
-    email: z.email().max(254).nullable().optional(),
+    email: z.email().max(254).nullable().optional().describe(
+      'a new address becomes pendingEmail and is mailed a verification link (it is used once verified); the verified address again cancels a pending one; null stops using one at once',
+    ),
     webhookUrl: z.url({ protocol: /^https?$/ }).max(2000).nullable().optional(),
   })
   .meta({ id: 'NotificationSettingsInput' });
 export type NotificationSettingsInput = z.infer<typeof NotificationSettingsInput>;
+
+export const NotificationEmailVerification = z
+  .object({ token: z.string().min(16).max(128).describe('the token of the link mailed to the pending address') })
+  .meta({ id: 'NotificationEmailVerification' });
+export type NotificationEmailVerification = z.infer<typeof NotificationEmailVerification>;
+
+export const NotificationEmailVerified = z
+  .object({ email: z.email().describe('the address now in use for email notifications') })
+  .meta({ id: 'NotificationEmailVerified' });
+export type NotificationEmailVerified = z.infer<typeof NotificationEmailVerified>;
 
 const tags = ['notifications'];
 export const notificationsEndpoints = [
@@ -125,5 +140,15 @@ export const notificationsEndpoints = [
     access: 'authenticated',
     request: { body: NotificationSettingsInput },
     responses: { 200: { description: 'Settings after the change', schema: NotificationSettings } },
+  }),
+  defineEndpoint({
+    id: 'notificationSettings.verifyEmail', method: 'post', path: '/settings/notification/email/verify', service: 'ops-api', tags,
+    summary: 'Verify a notification email address with the token of the link mailed to it',
+    description: 'What the console\'s /verify-email page sends when the link is opened; public, as the link may be opened where its user is not signed in: the token, ' +
+      'single use and valid for a day, is the proof. The pending address becomes the one email notifications go to. A token that is unknown, expired, already used ' +
+      'or made stale by a later change answers 400 naming token.',
+    access: 'public',
+    request: { body: NotificationEmailVerification },
+    responses: { 200: { description: 'The address now in use', schema: NotificationEmailVerified } },
   }),
 ] as const;

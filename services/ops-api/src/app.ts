@@ -51,7 +51,9 @@ import { reportRoutes } from './reports/routes';
 import { reportsService } from './reports/service';
 import { defaultReportSettings, type ReportSettings } from './reports/settings';
 import { trackingModules, type TrackingModules } from './resources/tracking-modules';
-import type { NotificationSettings } from './notification-rules/settings';
+import { DEFAULT_EMAIL_VERIFY_URL, defaultNotificationSettings, type NotificationSettings } from './notification-rules/settings';
+import { mailChannel } from './notification-rules/mail-channel';
+import { emailVerification } from './notifications/email-verification';
 import { auditRoutes } from './audit/routes';
 import { deviceStateService, type DeviceStateService } from './device-state/service';
 import { defaultDeviceStateSettings, type DeviceStateSettings } from './device-state/settings';
@@ -171,8 +173,11 @@ export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
     db: deps.db.orm, repo: shipmentsRepository(deps.db.orm), documents, cargoOf: cargo.idsOf, logger: deps.logger.child({ module: 'shipments' }),
   });
   shipmentRoutes(app, shipments, { documents, pdf: readers.pdf });
+  const ruleSettings = { ...defaultNotificationSettings(), ...deps.notificationRules };
+  const mail = ruleSettings.smtpUrl ? mailChannel(ruleSettings.smtpUrl, ruleSettings.mailFrom) : undefined;
   const notifications = notificationsService({
-    repo: notificationsRepository(deps.db.orm), clock: deps.clock, webhookPolicy: deps.notificationRules?.webhookPolicy, mailEnabled: !!deps.notificationRules?.smtpUrl,
+    repo: notificationsRepository(deps.db.orm), clock: deps.clock, webhookPolicy: ruleSettings.webhookPolicy, mailEnabled: !!mail,
+    emailVerification: mail && emailVerification({ mail, cache: deps.cache, url: ruleSettings.emailVerifyUrl ?? DEFAULT_EMAIL_VERIFY_URL, logger: deps.logger.child({ module: 'notifications' }), now: () => deps.clock.now() }),
   });
   notificationRoutes(app, notifications);
   const complaintsRepo = complaintsRepository(deps.db.orm);
@@ -194,7 +199,7 @@ export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
   observatory(app, { db: deps.db.orm, analytics: deps.analytics, cache: deps.cache, clock: deps.clock });
   const tracking = trackingModules(app, {
     db: deps.db.orm, bus: deps.bus, cache: deps.cache, analytics: deps.analytics, logger: deps.logger,
-    devicesRepo: repo, devices, notifications: deps.notificationRules, inbox: notifications, reports, reportScheduleCheckMs: deps.reportScheduleCheckMs, reportRunLeaseMs: deps.reportRunLeaseMs,
+    devicesRepo: repo, devices, notifications: ruleSettings, mail, inbox: notifications, reports, reportScheduleCheckMs: deps.reportScheduleCheckMs, reportRunLeaseMs: deps.reportRunLeaseMs,
     noticeDeliveryCheckMs: deps.noticeDeliveryCheckMs, geofenceName: (id) => speedLimitFences.nameOf(id), geocoder,
   });
   reportRoutes(app, reports, tracking.presentationFor, tracking.reportMailer);

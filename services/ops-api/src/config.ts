@@ -27,6 +27,8 @@ export const OpsApiConfig = BaseEnv.extend({
   // notification rules: mail through SMTP (nodemailer URL, e.g. smtp://user:pass@mail.example:587; unset = no mail channel), webhook retries
   SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
   SMTP_FROM: z.string().default('Corridor <notifications@corridor.local>'),
+  // the console page a notification email's verification link opens (?token=… is added), as PASSWORD_RESET_URL is the gateway's
+  NOTIFICATION_EMAIL_VERIFY_URL: z.url({ protocol: /^https?$/ }).default('http://localhost:8082/verify-email'),
   WEBHOOK_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60000).default(5000),
   // webhooks reach public addresses only; internal receivers by hostname or CIDR, comma-separated (e.g. hooks.internal,10.20.0.0/16)

@@ -5,10 +5,10 @@ import { testUsers } from '@corridor/platform/testing/identity';
 import { publishUsers } from '@corridor/platform/testing/registry';
 import { eventually } from '@corridor/platform/testing/eventually';
 import type { Identity } from '@corridor/platform';
-import { cargos, noticeDeliveries, notifications, singleUseCertificates } from '../src/db/schema';
+import { cargos, noticeDeliveries, notifications, notificationSettings, singleUseCertificates } from '../src/db/schema';
 import { parseOutboundAllowList } from '../src/notification-rules/outbound-address';
 import { startHarness, type Harness } from './tracking-harness';
-import { startSmtpServer } from './smtp-server';
+import { linkToken, startSmtpServer } from './smtp-server';
 import { startWebhookReceiver } from './webhook-receiver';
 
 /**
@@ -28,6 +28,7 @@ let hookUrl = '';
 let deadUrl = '';
 let h: Harness;
 const night = { userId: 9, email: 'night@company-a.test', name: 'Night desk', roles: ['company_user'], companyId: 101 } satisfies Identity;
+const planner = { userId: 11, email: 'planner@company-a.test', name: 'Planner', roles: ['company_user'], companyId: 101 } satisfies Identity;
 const clerkB = { userId: 10, email: 'clerk@company-b.test', name: 'Company B clerk', roles: ['company_user'], companyId: 202 } satisfies Identity;
 
 beforeAll(async () => {
@@ -46,7 +47,7 @@ beforeAll(async () => {
     },
   });
   // the directory as the gateway publishes it, with roles (a notice to a role reaches its holders)
-  await publishUsers(h.adapters.cache, [...Object.values(testUsers), night, clerkB].map((u) => ({ id: u.userId, companyId: u.companyId, email: u.email, roles: u.roles })));
+  await publishUsers(h.adapters.cache, [...Object.values(testUsers), night, clerkB, planner].map((u) => ({ id: u.userId, companyId: u.companyId, email: u.email, roles: u.roles })));
 });
 afterAll(async () => {
   await h?.close();
@@ -60,6 +61,12 @@ async function settings(who: Identity, body: Record<string, unknown>): Promise<v
   expect(res.statusCode, res.body).toBe(200);
 }
 const on = (email: boolean, webhook: boolean) => ({ web: true, email, webhook });
+/** Opens the verification link mailed to a notification address, as its owner does. */
+async function verifyAddress(address: string): Promise<void> {
+  const token = linkToken(mails.findLast((m) => m.to === address && m.raw.includes('Subject: Confirm your notification address'))!.raw);
+  const res = await h.svc.app.inject({ method: 'POST', url: '/api/settings/notification/email/verify', payload: { token } });
+  expect(res.statusCode, res.body).toBe(200);
+}
 
 let idfSeq = 0;
 /** A validated cargo of company 101 and its certificate, applied for through the API and moved to submitted (its PDFs are not what is tested here). */
@@ -100,6 +107,7 @@ describe('inbox notices by mail and webhook', () => {
     await settings(testUsers.companyA, { channels: { certificateApproved: on(true, true) }, webhookUrl: hookUrl });
     await settings(testUsers.agentA, { channels: { certificateApproved: on(false, false), certificateApplied: on(true, false) } });
     await settings(night, { channels: { certificateApproved: on(true, true) }, email: 'night-desk@company-a.test', webhookUrl: deadUrl });
+    await verifyAddress('night-desk@company-a.test'); // used once verified (issue 23)
     await settings(testUsers.officer, { channels: { certificateApplied: on(true, false) } });
     const c = await submittedCertificate();
 
@@ -228,5 +236,44 @@ describe('inbox notices by mail and webhook', () => {
       { userId: testUsers.companyA.userId, channel: 'webhook', status: 'sent' },
       { userId: night.userId, channel: 'mail', status: 'sent' }, // mail only: night's webhook is off for sanctions
     ]);
+  });
+
+  it('a notification address is used only once verified by its link: a pending one gets nothing, a new save of it mails no second link, the verified address cancels it, a stale link is refused (issue 23)', async () => {
+    const who = planner;
+    const linksTo = (address: string) => mails.filter((m) => m.to === address && m.raw.includes('Subject: Confirm your notification address'));
+    const verify = (token: string | undefined) => h.svc.app.inject({ method: 'POST', url: '/api/settings/notification/email/verify', payload: { token } });
+    await settings(who, { channels: { sanctionRecorded: on(true, false) }, email: 'planner-desk@company-a.test' });
+    await settings(who, { email: 'planner-desk@company-a.test' }); // saved again, its link still valid: no second mail
+    expect(linksTo('planner-desk@company-a.test')).toHaveLength(1);
+    // a sanction of their company meanwhile: mailed to their account email, not to the address waiting for its link
+    const res = await h.call(testUsers.officer, 'POST', '/api/disciplinary/admin', {
+      subjectType: 'company', subjectRef: '101', companyId: 101, sanctionType: 'warning', reason: 'Seal left open at Malaba', startsAt: new Date().toISOString(),
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    await h.svc.tracking.notices.check();
+    const sanctionMails = mails.filter((m) => m.raw.includes('Seal left open at Malaba')).map((m) => m.to);
+    expect(sanctionMails).toContain(who.email);
+    expect(sanctionMails).not.toContain('planner-desk@company-a.test');
+    // the verified address (none yet: the account's) again, or null, cancels the pending one: its link is refused
+    const first = linkToken(linksTo('planner-desk@company-a.test')[0]!.raw);
+    const cancelled = await h.call(who, 'PUT', '/api/settings/notification', { email: null });
+    expect(cancelled.json()).toMatchObject({ email: null, pendingEmail: null });
+    expect((await verify(first)).statusCode).toBe(400);
+    // an expired link is refused, and the address stays pending
+    await settings(who, { email: 'planner-desk@company-a.test' });
+    const second = linkToken(linksTo('planner-desk@company-a.test')[1]!.raw);
+    await h.adapters.db.orm.update(notificationSettings).set({ pendingEmailExpiresAt: new Date(Date.now() - 1000) }).where(eq(notificationSettings.userId, who.userId));
+    expect((await verify(second)).statusCode).toBe(400);
+    expect((await h.call(who, 'GET', '/api/settings/notification')).json()).toMatchObject({ email: null, pendingEmail: 'planner-desk@company-a.test' });
+    // saved again after it expired: a new link, which verifies
+    await settings(who, { email: 'planner-desk@company-a.test' });
+    expect((await verify(linkToken(linksTo('planner-desk@company-a.test')[2]!.raw))).statusCode).toBe(200);
+    expect((await h.call(who, 'GET', '/api/settings/notification')).json()).toMatchObject({ email: 'planner-desk@company-a.test', pendingEmail: null });
+    // at most 5 links a day: the server cannot be made to mail anyone at will
+    for (const n of [1, 2]) await settings(who, { email: `other-${n}@company-a.test` });
+    const throttled = await h.call(who, 'PUT', '/api/settings/notification', { email: 'other-3@company-a.test' });
+    expect(throttled.statusCode, throttled.body).toBe(429);
+    expect(linksTo('other-3@company-a.test')).toEqual([]);
+    expect((await h.call(who, 'GET', '/api/settings/notification')).json()).toMatchObject({ email: 'planner-desk@company-a.test', pendingEmail: 'other-2@company-a.test' });
   });
 });

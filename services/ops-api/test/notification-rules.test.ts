@@ -1,12 +1,12 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CommandMessage, EventMessage, Topics, WebNotificationMessage, type Device, type NotificationDelivery, type NotificationLink, type NotificationRule } from '@corridor/contracts';
+import { CommandMessage, EventMessage, Topics, WebNotificationMessage, type Device, type NotificationDelivery, type NotificationEmailVerified, type NotificationLink, type NotificationSettings, type NotificationRule } from '@corridor/contracts';
 import { eventNumericId, type ConsumedMessage, type Subscription } from '@corridor/platform';
 import { testUsers } from '@corridor/platform/testing/identity';
 import { parseOutboundAllowList } from '../src/notification-rules/outbound-address';
 import { dispatcherOf, startHarness, type Harness } from './tracking-harness';
-import { startSmtpServer } from './smtp-server';
+import { linkToken, startSmtpServer } from './smtp-server';
 import { startWebhookReceiver } from './webhook-receiver';
 import { expect400, expectError } from './tracking-expect';
 import { eventually } from '@corridor/platform/testing/eventually';
@@ -270,9 +270,27 @@ describe('Traccar\'s NotificationResource', () => {
     expect(mails.slice(mailsBefore).map((m) => m.to)).toEqual([user.email]);
     expectError(await h.call(user, 'POST', '/api/notifications/test/webhook'), 400, 'VALIDATION_FAILED'); // no webhookUrl of theirs yet
 
-    // their own settings: a notification email and a webhook
+    // their own settings: a notification email and a webhook. The address is used once verified by the link mailed to it (issue 23)
+    const linksBefore = mails.length;
     const saved = await h.call(user, 'PUT', '/api/settings/notification', { email: 'alerts@company-a.test', webhookUrl: hookUrl });
     expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json<NotificationSettings>()).toMatchObject({ email: null, pendingEmail: 'alerts@company-a.test' });
+    const link = mails.slice(linksBefore);
+    expect(link.map((m) => m.to)).toEqual(['alerts@company-a.test']);
+    expect(link[0]!.raw).toContain('Subject: Confirm your notification address');
+    // before it is opened, a test goes to the account email, never to the address typed in
+    const unverified = (await h.call(user, 'POST', '/api/notifications/test/mail')).json<NotificationDelivery[]>();
+    expect(unverified.map((d) => [d.channel, d.recipient])).toEqual([['mail', user.email]]);
+    expect(mails.filter((m) => m.to === 'alerts@company-a.test')).toHaveLength(1); // the link only
+    const token = linkToken(link[0]!.raw)!;
+    expect(token).toMatch(/^[\w-]{43}$/);
+    const verify = (t: string) => h.svc.app.inject({ method: 'POST', url: '/api/settings/notification/email/verify', payload: { token: t } });
+    expect400(await verify('x'.repeat(43)), 'token');
+    const verified = await verify(token);
+    expect(verified.statusCode, verified.body).toBe(200);
+    expect(verified.json<NotificationEmailVerified>()).toEqual({ email: 'alerts@company-a.test' });
+    expect400(await verify(token), 'token'); // once
+    expect((await h.call(user, 'GET', '/api/settings/notification')).json<NotificationSettings>()).toMatchObject({ email: 'alerts@company-a.test', pendingEmail: null });
     const hooksBefore = hooks.length;
     const all = (await h.call(user, 'POST', '/api/notifications/test')).json<NotificationDelivery[]>();
     expect(all.map((d) => [d.channel, d.recipient, d.status])).toEqual([['web', '5', 'sent'], ['mail', 'alerts@company-a.test', 'sent'], ['webhook', hookUrl, 'sent']]);

@@ -24,3 +24,9 @@ export async function startSmtpServer(onMail: (to: string[], raw: string) => voi
     close: () => new Promise<void>((r) => smtp.close(() => r())),
   };
 }
+
+/** The token of the link in a mail (`?token=…`), its quoted-printable soft line breaks and `=3D` undone. */
+export function linkToken(raw: string): string | undefined {
+  const text = raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+  return /[?&]token=([\w-]+)/.exec(text)?.[1];
+}

@@ -15,6 +15,10 @@ export interface ConsumerConfig {
   rebalanceTimeout: number;
   /** How long the broker holds a fetch without data. */
   maxWaitTime: number;
+  /** Bytes a fetch brings at most (per fetch and per partition); the broker sends one batch even if larger. */
+  maxBytes?: number;
+  /** Messages the client buffers before it stops fetching ahead. */
+  highWaterMark?: number;
 }
 
 export interface SupervisedConsumerDeps {
@@ -190,8 +194,13 @@ export class SupervisedKafkaConsumer implements Subscription {
 
   private wake: (() => void) | undefined;
 
-  /** Hands the stream's messages to the handler, partition by partition, and commits after each round. */
+  /**
+   * Hands the stream's messages to the handler, partition by partition, and commits after each
+   * round. A round's commit goes on while the next round is handled (one commit in flight, in
+   * order); the pump ends, on stop() or a crash, only after the last commit settled.
+   */
   private async pump(consumer: JsonConsumer, stream: JsonStream): Promise<void> {
+    let committing: Promise<void> = Promise.resolve();
     let failure: Error | undefined;
     let ended = false;
     let waiting: (() => void) | undefined;
@@ -215,15 +224,21 @@ export class SupervisedKafkaConsumer implements Subscription {
           await new Promise<void>((resolve) => (waiting = resolve));
           continue;
         }
-        await this.handleRound(consumer, round);
+        committing = (await this.handleRound(consumer, round, committing)).committing;
       }
     } finally {
       stream.off('readable', rouse);
       if (this.wake === rouse) this.wake = undefined;
+      await committing;
     }
   }
 
-  private async handleRound(consumer: JsonConsumer, round: JsonMessage[]): Promise<void> {
+  /**
+   * Hands a round to the handler and starts its commit once the previous round's commit settled.
+   * Resolves to the commit under way (wrapped: an async function would wait for a promise it
+   * returns); if a handler threw, to that error after the commit of what was handled before it.
+   */
+  private async handleRound(consumer: JsonConsumer, round: JsonMessage[], previous: Promise<void>): Promise<{ committing: Promise<void> }> {
     const { ns, opts } = this.deps;
     const held = assigned(consumer);
     const byPartition = new Map<string, JsonMessage[]>();
@@ -236,6 +251,7 @@ export class SupervisedKafkaConsumer implements Subscription {
       byPartition.set(tp, list);
     }
     const commits: { topic: string; partition: number; offset: bigint; leaderEpoch: number }[] = [];
+    let thrown: { error: unknown } | undefined;
     try {
       for (const [tp, msgs] of byPartition) {
         await opts.handler(msgs.map((m) => toConsumed(m, ns)));
@@ -243,15 +259,23 @@ export class SupervisedKafkaConsumer implements Subscription {
         this.handled.set(tp, last.offset + 1n);
         commits.push({ topic: last.topic, partition: last.partition, offset: last.offset + 1n, leaderEpoch: -1 });
       }
-    } finally {
-      // what was handled is committed even when a later partition's handler threw
-      if (commits.length) {
-        await consumer.commit({ offsets: commits }).catch((err: unknown) => {
-          // a rebalance under way, or the broker gone: the messages are delivered again (at least once)
-          this.log.debug({ err }, 'commit failed; the handled messages may be delivered again');
-        });
-      }
+    } catch (error) {
+      thrown = { error };
     }
+    // what was handled is committed even when a later partition's handler threw
+    let committing = previous;
+    if (commits.length) {
+      await previous;
+      committing = consumer.commit({ offsets: commits }).catch((err: unknown) => {
+        // a rebalance under way, or the broker gone: the messages are delivered again (at least once)
+        this.log.debug({ err }, 'commit failed; the handled messages may be delivered again');
+      });
+    }
+    if (thrown) {
+      await committing;
+      throw thrown.error;
+    }
+    return { committing };
   }
 
   private crashed(consumer: JsonConsumer, error: Error): void {

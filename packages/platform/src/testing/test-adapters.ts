@@ -11,6 +11,7 @@ import { createPgliteDb } from '../adapters/db-pglite';
 import { createPgDb } from '../adapters/db-pg';
 import { createClickHouseAnalytics } from '../adapters/clickhouse';
 import type { Analytics } from '../adapters/analytics';
+import type { Bus } from '../adapters/bus';
 import { migrateAnalytics } from '../clickhouse/migrate';
 import { allTopics, compactedTopics } from '@corridor/contracts';
 import { createLogger, type Logger } from '../logger';
@@ -68,8 +69,25 @@ export async function testAnalytics(ns: string): Promise<Analytics> {
   return analytics;
 }
 
+/** What a real bus is made from (the broker list, the namespace, which is also the client id). */
+export interface TestBusOptions {
+  brokers: string[];
+  clientId: string;
+  logger: Logger;
+  namespace: string;
+}
+
+export interface TestAdaptersOptions {
+  logLevel?: string;
+  /**
+   * Makes the real bus (default: the KafkaBus). The benchmarks compare the bus with another Kafka
+   * client's through it (tools/bench/kafkajs), which no package other than the bench may import.
+   */
+  kafkaBus?: (opts: TestBusOptions) => Bus;
+}
+
 /** A fresh, isolated set of adapters for one test file (own database, topics, key prefix). */
-export async function createTestAdapters(kind: AdapterKind, opts: { logLevel?: string } = {}): Promise<TestAdapters> {
+export async function createTestAdapters(kind: AdapterKind, opts: TestAdaptersOptions = {}): Promise<TestAdapters> {
   const namespace = `t${randomUUID().replace(/-/g, '').slice(0, 12)}`;
   const logger = createLogger('test', opts.logLevel ?? process.env.TEST_LOG_LEVEL ?? 'fatal');
   const analytics = await testAnalytics(namespace);
@@ -98,7 +116,8 @@ export async function createTestAdapters(kind: AdapterKind, opts: { logLevel?: s
   const dbUrl = new URL(postgres.url);
   dbUrl.pathname = `/${namespace}`;
   const db = createPgDb(dbUrl.toString(), { max: 5 });
-  const bus = new KafkaBus({ brokers: kafka.url.split(','), clientId: namespace, logger, namespace });
+  const busOptions = { brokers: kafka.url.split(','), clientId: namespace, logger, namespace };
+  const bus = opts.kafkaBus ? opts.kafkaBus(busOptions) : new KafkaBus(busOptions);
   await bus.ensureTopics(allTopics.map((name) => ({ name, compacted: compactedTopics.includes(name) })));
   const cache = new RedisCache(redis.url, { keyPrefix: `${namespace}:` });
   return {

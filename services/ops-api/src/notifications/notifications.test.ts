@@ -117,7 +117,7 @@ describe('/settings/notification', () => {
 
   it('saves per-type channels; a type with web off leaves the inbox; other users keep theirs', async () => {
     const saved = await call(user, 'PUT', '/api/settings/notification', {
-      channels: { sanctionRecorded: { web: false, email: false, webhook: true } }, webhookUrl: 'https://hooks.example.test/corridor', email: 'ops@athi.example',
+      channels: { sanctionRecorded: { web: false, email: false, webhook: true } }, webhookUrl: 'https://hooks.example.test/corridor',
     });
     expect(saved.statusCode, saved.body).toBe(200);
     expect(saved.json<NotificationSettings>()).toMatchObject({
@@ -132,7 +132,7 @@ describe('/settings/notification', () => {
     expect(colleague.items.map((n) => n.type).sort()).toEqual(['certificateApproved', 'sanctionRecorded']);
     // a later partial save keeps the other fields
     const partial = await call(user, 'PUT', '/api/settings/notification', { channels: { certificateApproved: { web: true, email: false, webhook: true } } });
-    expect(partial.json<NotificationSettings>()).toMatchObject({ webhookUrl: 'https://hooks.example.test/corridor', email: 'ops@athi.example', channels: { sanctionRecorded: { web: false } } });
+    expect(partial.json<NotificationSettings>()).toMatchObject({ webhookUrl: 'https://hooks.example.test/corridor', channels: { sanctionRecorded: { web: false } } });
   });
 
   it('answers 400 naming webhookUrl when a webhook channel is on without one', async () => {
@@ -158,12 +158,16 @@ describe('/settings/notification', () => {
     });
     expect(rule.statusCode, rule.body).toBe(400);
     expect(rule.json<Refusal>().error.details[0]!.message).toBe(refusal.details[0]!.message);
+    // a notification email, which could never be verified (issue 23): the same refusal, naming email
+    const address = await call(who, 'PUT', '/api/settings/notification', { email: 'ops@athi.example' });
+    expect(address.statusCode, address.body).toBe(400);
+    expect(address.json<Refusal>().error.details).toEqual([{ in: 'body', path: 'email', message: refusal.details[0]!.message }]);
     // the webhook alone is allowed
     const hook = await call(who, 'PUT', '/api/settings/notification', { channels: { complaintStatusChanged: { web: true, email: false, webhook: true } }, webhookUrl: 'https://hooks.example.test/x' });
     expect(hook.statusCode, hook.body).toBe(200);
     // a switch already on (saved while the server had mail) may stay on in a save, and be turned off
     await notificationsRepository(adapters.db.orm).saveSettings({
-      userId: who.userId, channels: { sanctionRecorded: { web: true, email: true, webhook: false } }, email: null, webhookUrl: 'https://hooks.example.test/x', updatedAt: new Date(),
+      userId: who.userId, channels: { sanctionRecorded: { web: true, email: true, webhook: false } }, email: null, pendingEmail: null, pendingEmailToken: null, pendingEmailExpiresAt: null, webhookUrl: 'https://hooks.example.test/x', updatedAt: new Date(),
     });
     const kept = await call(who, 'PUT', '/api/settings/notification', { channels: { sanctionRecorded: { web: false, email: true, webhook: false } } });
     expect(kept.statusCode, kept.body).toBe(200);

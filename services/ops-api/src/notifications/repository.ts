@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, inArray, isNull, lte, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gt, gte, inArray, isNull, lte, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Orm } from '@corridor/platform';
 import { notificationReads, notifications, notificationSettings, type NotificationRow, type NotificationSettingsRow } from '../db/schema';
 
@@ -72,10 +72,18 @@ export function notificationsRepository(db: Orm) {
       return row;
     },
     async saveSettings(row: Omit<NotificationSettingsRow, 'createdAt'>): Promise<NotificationSettingsRow> {
-      const { channels, email, webhookUrl, updatedAt } = row;
+      const { channels, email, pendingEmail, pendingEmailToken, pendingEmailExpiresAt, webhookUrl, updatedAt } = row;
       const [saved] = await db.insert(notificationSettings).values(row)
-        .onConflictDoUpdate({ target: notificationSettings.userId, set: { channels, email, webhookUrl, updatedAt } }).returning();
+        .onConflictDoUpdate({ target: notificationSettings.userId, set: { channels, email, pendingEmail, pendingEmailToken, pendingEmailExpiresAt, webhookUrl, updatedAt } }).returning();
       return saved!;
+    },
+    /** The pending address of the token's digest becomes the one in use, if the token holds; one statement, so a token verifies once. */
+    async verifyPending(tokenDigest: string, at: Date): Promise<{ userId: number; email: string } | undefined> {
+      const [row] = await db.update(notificationSettings)
+        .set({ email: sql`${notificationSettings.pendingEmail}`, pendingEmail: null, pendingEmailToken: null, pendingEmailExpiresAt: null, updatedAt: at })
+        .where(and(eq(notificationSettings.pendingEmailToken, tokenDigest), gt(notificationSettings.pendingEmailExpiresAt, at)))
+        .returning({ userId: notificationSettings.userId, email: notificationSettings.email });
+      return row?.email ? { userId: row.userId, email: row.email } : undefined;
     },
   };
 }

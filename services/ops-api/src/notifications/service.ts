@@ -7,6 +7,7 @@ import type { NotificationSettingsRow } from '../db/schema';
 import { mailUnavailable } from '../notification-rules/mail-unavailable';
 import { noInternalReceivers, savedUrlRefusal, type OutboundPolicy } from '../notification-rules/outbound-address';
 import { channelsOf } from './channels';
+import { sameAddress, staleToken, tokenDigest, type EmailVerification, type PendingEmail } from './email-verification';
 import type { InboxRow, NotificationsRepository, Recipient } from './repository';
 
 /** Where a notice goes: one user, every holder of a role, or every user of a company. */
@@ -32,7 +33,7 @@ const toNotification = (r: InboxRow): Notification => ({
 const recipient = (id: Identity): Recipient => ({ userId: id.userId, companyId: id.companyId, roles: id.roles });
 
 const toSettings = (row: NotificationSettingsRow | undefined): NotificationSettings => ({
-  channels: channelsOf(row), email: row?.email ?? null, webhookUrl: row?.webhookUrl ?? null, updatedAt: row?.updatedAt.toISOString() ?? null,
+  channels: channelsOf(row), email: row?.email ?? null, pendingEmail: row?.pendingEmail ?? null, webhookUrl: row?.webhookUrl ?? null, updatedAt: row?.updatedAt.toISOString() ?? null,
 });
 
 /**
@@ -47,12 +48,36 @@ export function notificationsService(deps: {
   webhookPolicy?: OutboundPolicy;
   /** Whether the server has a mail channel (SMTP_URL); without one no email switch may be turned on. */
   mailEnabled: boolean;
+  /** Mails the verification link of a new notification address (with the mail channel; without one no address may be set). */
+  emailVerification?: EmailVerification;
 }) {
   const { repo, clock } = deps;
 
   async function hiddenTypes(userId: number): Promise<string[]> {
     const channels = channelsOf(await repo.settings(userId));
     return notificationTypes.filter((t) => !channels[t].web);
+  }
+
+  /**
+   * What a save does to the addresses: null stops using one at once; the verified address again
+   * cancels a pending one; the pending address again (its link still valid) changes nothing; any
+   * other address becomes pending, and its link is mailed once the row is saved (`send`).
+   */
+  async function addressChange(
+    id: Identity, current: NotificationSettingsRow | undefined, asked: string | null | undefined,
+  ): Promise<{ row: { email: string | null } & NullablePending; send?: () => Promise<void> }> {
+    const email = current?.email ?? null;
+    const kept: NullablePending = {
+      pendingEmail: current?.pendingEmail ?? null, pendingEmailToken: current?.pendingEmailToken ?? null, pendingEmailExpiresAt: current?.pendingEmailExpiresAt ?? null,
+    };
+    const none: NullablePending = { pendingEmail: null, pendingEmailToken: null, pendingEmailExpiresAt: null };
+    if (asked === undefined) return { row: { email, ...kept } };
+    if (asked === null) return { row: { email: null, ...none } };
+    if (sameAddress(asked, email)) return { row: { email, ...none } };
+    if (sameAddress(asked, kept.pendingEmail) && kept.pendingEmailExpiresAt && kept.pendingEmailExpiresAt > clock.now()) return { row: { email, ...kept } };
+    if (!deps.emailVerification) throw mailUnavailable('body', 'email');
+    const { pending, send } = await deps.emailVerification.start(id.userId, asked.trim());
+    return { row: { email, ...pending }, send };
   }
 
   return {
@@ -90,7 +115,7 @@ export function notificationsService(deps: {
       const row = await repo.visible(recipient(id), notificationId);
       return toNotification(row!);
     },
-    /** The user's own addresses (null: none set; mail then goes to the account email). */
+    /** The user's own addresses (null: none set, or not verified yet; mail then goes to the account email). */
     async addressOf(userId: number): Promise<{ email: string | null; webhookUrl: string | null }> {
       const row = await repo.settings(userId);
       return { email: row?.email ?? null, webhookUrl: row?.webhookUrl ?? null };
@@ -106,7 +131,6 @@ export function notificationsService(deps: {
       if (mailAsked && !deps.mailEnabled) throw mailUnavailable('body', `channels.${mailAsked}.email`);
       const channels = { ...before, ...input.channels };
       const webhookUrl = input.webhookUrl === undefined ? (current?.webhookUrl ?? null) : input.webhookUrl;
-      const email = input.email === undefined ? (current?.email ?? null) : input.email;
       // the same guard as notification rules' webhooks: a literal internal address is refused on save
       const refused = input.webhookUrl ? savedUrlRefusal(input.webhookUrl, deps.webhookPolicy ?? noInternalReceivers) : undefined;
       if (refused) throw new AppError('VALIDATION_FAILED', `webhookUrl: ${refused}`, [{ in: 'body', path: 'webhookUrl', message: refused }]);
@@ -116,8 +140,19 @@ export function notificationsService(deps: {
           { in: 'body', path: 'webhookUrl', message: 'required when a webhook channel is on' },
         ]);
       }
-      return toSettings(await repo.saveSettings({ userId: id.userId, channels, email, webhookUrl, updatedAt: clock.now() }));
+      const address = await addressChange(id, current, input.email);
+      const saved = toSettings(await repo.saveSettings({ userId: id.userId, channels, ...address.row, webhookUrl, updatedAt: clock.now() }));
+      await address.send?.();
+      return saved;
+    },
+    /** The link's token: its pending address becomes the one in use (public: the token is the proof). */
+    async verifyEmail(token: string): Promise<{ email: string }> {
+      const done = await repo.verifyPending(tokenDigest(token), clock.now());
+      deps.emailVerification?.counted(done ? 'verified' : 'refused');
+      if (!done) throw staleToken();
+      return { email: done.email };
     },
   };
 }
+type NullablePending = { [K in keyof PendingEmail]: PendingEmail[K] | null };
 export type NotificationsService = ReturnType<typeof notificationsService>;

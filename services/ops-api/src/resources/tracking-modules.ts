@@ -35,7 +35,7 @@ import { commandsService } from '../commands/service';
 import { commandRoutes } from '../commands/routes';
 import { statisticsRoutes } from '../statistics/routes';
 import { eventRoutes } from '../events/routes';
-import { mailChannel } from '../notification-rules/mail-channel';
+import type { MailChannel } from '../notification-rules/mail-channel';
 import { webhookChannel } from '../notification-rules/webhook-channel';
 import { notificationDispatcher, type NotificationDispatcher } from '../notification-rules/dispatcher';
 import { notificationLinks } from '../notification-rules/links';
@@ -64,6 +64,8 @@ export interface TrackingDeps {
   devicesRepo: DevicesRepository;
   devices: DevicesService;
   notifications?: NotificationSettings;
+  /** The mail channel (SMTP_URL; undefined: none), closed with these modules. */
+  mail?: MailChannel;
   /** The inbox: the web channel of test and announcement sends. */
   inbox: InboxPort;
   /** The reports scheduled reports run. */
@@ -133,7 +135,7 @@ export function trackingModules(app: App, deps: TrackingDeps): TrackingModules {
   eventRoutes(app, { analytics: deps.analytics, devices: deps.devicesRepo, geocoder: deps.geocoder });
 
   const settings = deps.notifications ?? defaultNotificationSettings();
-  const mail = settings.smtpUrl ? mailChannel(settings.smtpUrl, settings.mailFrom) : undefined;
+  const { mail } = deps;
   const webhook = webhookChannel({ attempts: settings.webhookAttempts, timeoutMs: settings.webhookTimeoutMs, backoffMs: settings.webhookBackoffMs, policy: settings.webhookPolicy });
   const web = webPush({ bus: deps.bus, cache: deps.cache, geofenceName: deps.geofenceName });
   const dispatcher = notificationDispatcher({ db, channels: { mail, webhook, command: commands.sendSaved }, logger: log('notification-rules'), inbox: deps.inbox, webPush: web });

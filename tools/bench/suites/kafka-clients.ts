@@ -1,0 +1,167 @@
+/**
+ * Issue 27's comparison of Kafka clients, in one run on the broker KAFKA_BROKERS names (the shared
+ * Kafka 4.2.1: kafkajs 2.2.4 still produces and consumes with commits on it), through the bus
+ * adapters built on them: the KafkaBus of packages/platform on @platformatic/kafka 2.x (the bus) and
+ * on 1.x (`platformatic1`: the same code, the 1.x package through kafka-1x-hooks.ts), and kafkajs
+ * (tools/bench/kafkajs, the bus of before, kept as the benchmark anchor; kafkajs is a devDependency
+ * of the tools package for that folder only). @confluentinc/kafka-javascript does not install here
+ * (its install downloads a prebuilt librdkafka from GitHub, its fallback build zlib, OpenSSL and
+ * others from their sites: only the package registries are reachable), so it is not measured.
+ *
+ * Every client runs in child processes of its own; rounds rotate the order of the clients (A B C,
+ * then C B A, ...) so a change of the machine's load hits all of them:
+ * - micro (kafka-micro.ts): produce (acks=all, idempotent) and consume with commits: messages/s,
+ *   publish latency, messages per CPU-second;
+ * - rebalance on a member's SIGKILL: two member processes of one group (kafka-member.ts), one
+ *   killed while messages flow: the time until the survivor handles the victim's partitions (the
+ *   session timeout is 15 s for all);
+ * - ingest alone (ingest-capacity.ts's ingest process, batched, as deployed) and the whole stack
+ *   (ingest-overload.ts): acked fixes/s, fixes per CPU-second, ack p50/p99 at capacity and at
+ *   50/100/150 % of it.
+ * KAFKA_CLIENTS_PARTS picks parts (default micro,stack; also rebalance, ingest), KAFKA_CLIENTS_ROUNDS
+ * the rounds (default 2), KAFKA_CLIENTS the clients (default all three). The load average is
+ * recorded with each figure.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { createLogger, KafkaBus } from '@corridor/platform';
+import { realPart } from '@corridor/platform/testing/real-parts';
+import type { BusClient } from '../bench-bus';
+import { load1m } from '../parts';
+import { round } from '../stats';
+
+const ALL_CLIENTS: BusClient[] = ['kafkajs', 'platformatic1', 'platformatic2'];
+const CLIENTS = (process.env.KAFKA_CLIENTS?.split(',') ?? ALL_CLIENTS) as BusClient[];
+const ROUNDS = Number(process.env.KAFKA_CLIENTS_ROUNDS ?? 2);
+const logger = createLogger('bench', 'error');
+const here = fileURLToPath(new URL('.', import.meta.url));
+const bench = fileURLToPath(new URL('..', import.meta.url));
+
+/** Node's arguments for a child of the client: the 1.x package through the resolve hook for platformatic1. */
+const nodeArgs = (client: BusClient): string[] => ['--import', 'tsx', ...(client === 'platformatic1' ? ['--import', `${bench}kafka-1x-hooks.ts`] : [])];
+
+/** Two member processes of one group; one SIGKILLed while messages flow: ms until the survivor handles the victim's partitions. */
+async function rebalanceAfterKill(client: BusClient, brokers: string[], round_: number): Promise<Record<string, number>> {
+  const ns = `benchrb${Date.now().toString(36)}${round_}`;
+  const topic = `${ns}.t`;
+  const publisher = new KafkaBus({ brokers, clientId: `${ns}-pub`, logger });
+  await publisher.ensureTopics([{ name: topic, partitions: 6 }]);
+  const handled: { member: string; partition: number; at: number }[] = [];
+  const status = new Map<string, { state: string; n: number }>();
+  const spawnMember = (name: string): ChildProcess => {
+    const child = spawn(process.execPath, [...nodeArgs(client), `${bench}kafka-member.ts`], {
+      env: { ...process.env, BUS_CLIENT: client, MEMBER_BROKERS: brokers.join(','), MEMBER_TOPIC: topic, MEMBER_GROUP: `${ns}.g`, MEMBER_NAME: name },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    createInterface({ input: child.stdout! }).on('line', (l) => {
+      const m = JSON.parse(l) as { m: string; s?: string; n?: number; p?: number };
+      if (m.s) status.set(m.m, { state: m.s, n: m.n ?? 0 });
+      else if (m.p !== undefined) handled.push({ member: m.m, partition: m.p, at: Date.now() });
+    });
+    return child;
+  };
+  const a = spawnMember('a');
+  const b = spawnMember('b');
+  const waitFor = async (cond: () => boolean, ms = 180_000): Promise<void> => {
+    const end = Date.now() + ms;
+    while (!cond()) {
+      if (Date.now() > end) throw new Error('rebalance bench: condition not met in time');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  let flowing = true;
+  let i = 0;
+  const flow = (async () => {
+    while (flowing) {
+      await publisher.publish(topic, Array.from({ length: 12 }, () => ({ key: `k${i++}`, value: { i } })));
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  })();
+  try {
+    await waitFor(() => status.get('a')?.n !== undefined && status.get('b')?.n !== undefined && (status.get('a')!.n + status.get('b')!.n === 6) && status.get('a')!.n > 0 && status.get('b')!.n > 0 && handled.some((h) => h.member === 'b'));
+    const victimPartitions = new Set(handled.filter((h) => h.member === 'b').map((h) => h.partition));
+    const killedAt = Date.now();
+    b.kill('SIGKILL');
+    await waitFor(() => [...victimPartitions].every((p) => handled.some((h) => h.member === 'a' && h.partition === p && h.at > killedAt)));
+    const takenAt = Math.max(...[...victimPartitions].map((p) => handled.find((h) => h.member === 'a' && h.partition === p && h.at > killedAt)!.at));
+    return { rebalance_after_sigkill_ms: takenAt - killedAt, load: load1m() };
+  } finally {
+    flowing = false;
+    await flow.catch(() => undefined);
+    a.kill('SIGKILL');
+    b.kill('SIGKILL');
+    await publisher.close();
+  }
+}
+
+/**
+ * Figures from a child process with BUS_CLIENT set: kafka-micro.ts (`KAFKA_MICRO` line), a suite
+ * run by tools/bench/suite-child.ts (`SUITE_FIGURES` line), or ingest-capacity.ts's own ingest
+ * process (`INGEST_CAPACITY` line).
+ */
+function inChild(file: string, args: string[], marker: string, client: BusClient, env: Record<string, string> = {}): Promise<Record<string, unknown>> {
+  const child = spawn(process.execPath, [...nodeArgs(client), file, ...args], {
+    env: { ...process.env, BUS_CLIENT: client, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    let figures: Record<string, unknown> | undefined;
+    createInterface({ input: child.stdout! }).on('line', (l) => {
+      if (l.startsWith(`${marker} `)) figures = JSON.parse(l.slice(marker.length + 1)) as Record<string, unknown>;
+    });
+    child.once('error', reject);
+    child.once('exit', (code) => (figures ? resolve(figures) : reject(new Error(`${file} (${client}) exited with ${code} without figures`))));
+  });
+}
+
+const WHOLE_STACK_KEYS = ['capacity_fixes_per_s', 'acked_fixes_per_cpu_second', 'capacity_ack_p50_ms', 'capacity_ack_p99_ms',
+  ...[50, 100, 150].flatMap((p) => [`at_${p}pct_acked_per_s`, `at_${p}pct_ack_p50_ms`, `at_${p}pct_ack_p99_ms`]), 'capacity_load_start', 'at_150pct_load_end'];
+
+export default async function run(): Promise<Record<string, number | string>> {
+  const kafka = await realPart('kafka');
+  if (!kafka) throw new Error('kafka-clients needs KAFKA_BROKERS');
+  const brokers = kafka.url.split(',');
+  const out: Record<string, number | string> = { brokers: kafka.url };
+  const parts = (process.env.KAFKA_CLIENTS_PARTS ?? 'micro,stack').split(',');
+  const sums = new Map<string, number>();
+  const add = (client: BusClient, key: string, v: number | string): void => {
+    if (typeof v !== 'number') return;
+    const k = `${client}_${key}`;
+    sums.set(k, (sums.get(k) ?? 0) + v);
+  };
+  for (let r = 1; r <= ROUNDS; r++) {
+    const order = r % 2 ? CLIENTS : [...CLIENTS].reverse();
+    for (const client of order) {
+      const record = (prefix: string, figures: Record<string, number | string>, keys?: string[]): void => {
+        for (const [k, v] of Object.entries(figures)) {
+          if (keys && !keys.includes(k)) continue;
+          out[`${client}${r}_${prefix}${k}`] = v;
+          add(client, `${prefix}${k}`, v);
+        }
+      };
+      process.stdout.write(`  round ${r}: ${client} (load ${load1m()})\n`);
+      if (parts.includes('micro')) {
+        const ns = `benchkc${Date.now().toString(36)}${r}${client}`;
+        record('', (await inChild(`${bench}kafka-micro.ts`, [], 'KAFKA_MICRO', client, { MICRO_BROKERS: brokers.join(','), MICRO_NAMESPACE: ns })) as Record<string, number>);
+      }
+      if (parts.includes('rebalance')) record('', await rebalanceAfterKill(client, brokers, r));
+      if (parts.includes('ingest')) {
+        const f = await inChild(`${here}ingest-capacity.ts`, [], 'INGEST_CAPACITY', client, { INGEST_CAPACITY_ROLE: 'ingest', BATCH_FRAMES: '0', DAYS_BACK: String(200 - r * 15 - ALL_CLIENTS.indexOf(client) * 5) });
+        for (const [phase, figures] of Object.entries((f as { phases: Record<string, Record<string, number>> }).phases)) record(`ingest_${phase}_`, figures, ['acked_per_s', 'acked_per_cpu_second', 'ack_p50_ms', 'ack_p99_ms', 'load_start', 'load_end', 'offered_per_s']);
+      }
+      if (parts.includes('stack')) record('stack_', (await inChild(`${bench}suite-child.ts`, ['ingest-overload'], 'SUITE_FIGURES', client)) as Record<string, number | string>, WHOLE_STACK_KEYS);
+    }
+  }
+  for (const [k, v] of sums) out[`${k}_mean`] = round(v / ROUNDS);
+  for (const [k, v] of sums) {
+    const [client, ...rest] = k.split('_');
+    if (client === 'kafkajs') continue;
+    const base = sums.get(`kafkajs_${rest.join('_')}`);
+    if (base) out[`ratio_${client}_to_kafkajs_${rest.join('_')}`] = round(v / base);
+  }
+  out.setup = `clients ${CLIENTS.join(', ')} rotate over ${ROUNDS} rounds on ${kafka.url}, Node ${process.version}, each in child processes of its own; ` +
+    'micro: kafka-micro.ts (40,000 messages, 20 per publish, 16 concurrent callers, 12 partitions); rebalance: 2 member processes, 6 partitions, session timeout 15 s; ' +
+    'ingest: ingest-capacity.ts (batched); stack: ingest-overload.ts';
+  return out;
+}

@@ -103,4 +103,21 @@ describe.skipIf(!inject('chromium'))('notification settings at the console', () 
     await user.page.getByRole('button', { name: 'Save settings' }).scrollIntoViewIfNeeded();
     await user.screenshot('notification-settings-phone-bottom');
   });
+
+  it('a verification link opened where no one is signed in: an unknown or used one says how to get a new link, in English and Swahili (issue 23)', async () => {
+    for (const [locale, refused, shot] of [
+      ['en-GB', 'This link is unknown, has expired or was already used. Save the address again in your notification settings to get a new link.', 'verify-email-refused-en'],
+      ['sw-TZ', 'Kiungo hiki hakijulikani, kimeisha muda au kimeshatumika. Hifadhi anwani tena kwenye mipangilio ya taarifa upate kiungo kipya.', 'verify-email-refused-sw'],
+    ] as const) {
+      const visitor = await people.open(undefined, { locale, viewport: { width: 420, height: 760 } }); // a phone's mail app
+      const answered = visitor.page.waitForResponse((r) => r.url().endsWith('/api/settings/notification/email/verify'));
+      await visitor.goto('/verify-email?token=aW52ZW50ZWQtdG9rZW4tdGhhdC13YXMtbmV2ZXItbWFpbGVk');
+      expect((await answered).status()).toBe(400);
+      await visitor.page.getByRole('alert').filter({ hasText: refused }).waitFor();
+      await visitor.screenshot(shot);
+      // the browser logs the refused request itself; nothing else may go wrong
+      expect(visitor.problems.every((m) => m.includes('status of 400'))).toBe(true);
+      visitor.problems.splice(0);
+    }
+  });
 });

@@ -12,6 +12,8 @@
  * every 20 ms from the request on) shows the fixes are not held in memory. The process is the
  * whole ops-api with chDB in it: RSS counts the engine's memory and the answers it hands over.
  * The route CSV is also read for half of the fleet, so the growth can be compared across sizes.
+ * `fleet.track_read_*`: the track read alone (store query and decoding), alternated with the trips
+ * report, says how much of the report the fold is (issue 28's profile of the reports).
  * With the older motion model (newLogic=false) trips and stops run three ways back to back: computed
  * in the store with window functions (motion-runs.ts, motionInput 'store'), folded from the lean
  * track (the default) and folded from every fix (`*_old_logic_*`). The parts are those the
@@ -25,7 +27,9 @@ import { devices } from '@corridor/ops-api/db/schema/devices';
 import { groups } from '@corridor/ops-api/db/schema/groups';
 import { defaultReportSettings } from '@corridor/ops-api/reports/settings';
 import { buildTrack, trackPositions, type Segment } from '@corridor/ops-api/reports/synthetic-track';
+import { stillRunSpan } from '@corridor/ops-api/reports/track-runs';
 import { countPositions, insertPositions } from '@corridor/platform';
+import { streamTracks } from '@corridor/platform/clickhouse/report-track';
 import { benchAdapters, load1m, partsOf, primaryBenchKind } from '../parts';
 import { TEST_IDENTITY_SECRET, asUser, testUsers } from '@corridor/platform/testing/identity';
 
@@ -194,6 +198,32 @@ export default async function run(): Promise<Record<string, number | string>> {
       return store;
     }
 
+    /**
+     * How much of the trips report is the track read alone (the store's query and the decoding into
+     * columns, the still runs shortened as for the default thresholds; no fold, no lookups), alternated
+     * with the report: the rest is the fold, the lookups of the items' ends and the answer.
+     */
+    async function trackShare() {
+      const loadBefore = load();
+      const span = stillRunSpan(defaultReportSettings().trips);
+      const reads: number[] = [];
+      const reports: number[] = [];
+      let kept = 0;
+      for (let r = 0; r < 3; r++) {
+        const t = performance.now();
+        kept = 0;
+        const read = streamTracks(adapters.analytics)({ deviceIds: fleet, from: new Date(START), to: new Date(START + DAY_MS), stillRunSpan: () => span });
+        for await (const chunks of read) for (const c of chunks) kept += c.length;
+        reads.push(Math.round(performance.now() - t));
+        reports.push((await timed('trips', fleetQuery, 1)).ms);
+      }
+      out['fleet.track_read_ms'] = median(reads);
+      out['fleet.track_read_kept_fixes'] = kept;
+      out['fleet.track_read_runs_ms'] = `track read ${reads.join(', ')}; trips report ${reports.join(', ')}`;
+      out['fleet.track_read_share_of_trips'] = Math.round((median(reads) / median(reports)) * 100) / 100;
+      out['fleet.track_read_load_average_1m'] = `${loadBefore} -> ${load()}`;
+    }
+
     const monthTrips = (JSON.parse((await timed('trips', monthQuery, 1)).body!) as unknown[]).length; // warm-up
     if (monthTrips !== 90) throw new Error(`device-month: expected 90 trips, got ${monthTrips}`);
     await beforeAfter('month.trips', 'trips', monthQuery, 3);
@@ -203,6 +233,7 @@ export default async function run(): Promise<Record<string, number | string>> {
     if (fleetTripCount !== 3 * DEVICE_DAYS) throw new Error(`device-days: expected ${3 * DEVICE_DAYS} trips, got ${fleetTripCount}`);
     out['fleet.trips_peak_rss_growth_MiB'] = fleetTrips.peakRssMiB;
     out['fleet.fixes_per_s_trips'] = Math.round((out['fleet.fixes'] as number) / (fleetTrips.ms / 1000));
+    await trackShare();
     const fleetStops = await beforeAfter('fleet.stops', 'stops', fleetQuery, 3);
     out['fleet.stops_peak_rss_growth_MiB'] = fleetStops.peakRssMiB;
     out.parts = partsOf(adapters);

@@ -3,7 +3,8 @@
  * each part's share measured). Each figure is a process of its own, started one after the other:
  * - the stack as `pnpm start` runs it (24 simulated trucks, the demo), RSS SETTLE_S after it said
  *   it is running, with its ingest thread (INGEST_THREADS default) and without (INGEST_THREADS=0);
- * - its parts alone, each in a bare Node process with tsx (the baseline, also measured): chDB
+ * - its parts alone, each in a bare Node process with tsx (the baseline, also measured: this file
+ *   loads nothing else at its top, so the baseline holds no store's code): chDB
  *   opened and migrated as the stack opens it, PGlite with every service's migrations applied,
  *   and the services' code loaded without stores (their module graph: fastify, zod, drizzle,
  *   contracts...). A part's share is its process's RSS minus the baseline's.
@@ -13,7 +14,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { load1m } from '../parts';
 import { rssOf } from '../traccar/systems';
 
 const SETTLE_S = Number(process.env.SETTLE_S ?? 90);
@@ -90,6 +90,8 @@ async function stackRss(threads: number | undefined): Promise<number> {
 }
 
 export default async function run(): Promise<Record<string, number | string>> {
+  // imported here, not at the top: the probes' baseline must not load what parts.ts loads (the adapters, chDB's library among them)
+  const { load1m } = await import('../parts');
   const out: Record<string, number | string> = { load_start: load1m() };
   out.stack_rss_mib = mib(await stackRss(undefined));
   out.stack_rss_mib_one_thread = mib(await stackRss(0));

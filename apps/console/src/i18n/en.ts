@@ -415,6 +415,14 @@ export const en = {
     new: 'New',
     markRead: 'Mark read',
   },
+  verifyEmail: {
+    title: 'Confirm your notification address',
+    checking: 'Confirming your address…',
+    done: 'Thank you: notices will now be mailed to {{email}}.',
+    failed: 'This link is unknown, has expired or was already used. Save the address again in your notification settings to get a new link.',
+    noToken: 'This page needs the link from the confirmation email. Open the link from the email again.',
+    toSettings: 'Notification settings',
+  },
   noticeSettings: {
     title: 'Notification settings',
     intro: 'Choose how each kind of notice reaches you: in your inbox, by email, or posted to your webhook. Email and webhook carry certificate, complaint and sanction notices shortly after the decision.',
@@ -427,6 +435,7 @@ export const en = {
     mailUnavailable: 'Email is not available: this server has no mail channel (SMTP_URL is not set). Ask your administrator.',
     emailAddress: 'Email address for notices',
     emailHint: 'Leave empty to use your account email ({{email}}).',
+    emailPending: 'We sent a link to {{pending}}. Notices are mailed there once you open it (within a day); until then they go to {{current}}.',
     webhookUrl: 'Webhook URL',
     webhookHint: 'Needed when a webhook switch is on: each notice is POSTed there as JSON.',
     save: 'Save settings',

@@ -416,6 +416,14 @@ export const sw: Catalogue = {
     new: 'Mpya',
     markRead: 'Weka imesomwa',
   },
+  verifyEmail: {
+    title: 'Thibitisha anwani yako ya taarifa',
+    checking: 'Tunathibitisha anwani yako…',
+    done: 'Asante: taarifa sasa zitatumwa kwa {{email}}.',
+    failed: 'Kiungo hiki hakijulikani, kimeisha muda au kimeshatumika. Hifadhi anwani tena kwenye mipangilio ya taarifa upate kiungo kipya.',
+    noToken: 'Ukurasa huu unahitaji kiungo kutoka kwenye barua pepe ya uthibitisho. Fungua kiungo kutoka kwenye barua pepe tena.',
+    toSettings: 'Mipangilio ya taarifa',
+  },
   noticeSettings: {
     title: 'Mipangilio ya taarifa',
     intro: 'Chagua jinsi kila aina ya taarifa inavyokufikia: kwenye kikasha, kwa barua pepe, au kutumwa kwa webhook yako. Barua pepe na webhook hubeba taarifa za vyeti, malalamiko na adhabu muda mfupi baada ya uamuzi.',
@@ -428,6 +436,7 @@ export const sw: Catalogue = {
     mailUnavailable: 'Barua pepe haipatikani: seva hii haina njia ya barua (SMTP_URL haijawekwa). Muulize msimamizi wako.',
     emailAddress: 'Anwani ya barua pepe ya taarifa',
     emailHint: 'Acha tupu kutumia barua pepe ya akaunti yako ({{email}}).',
+    emailPending: 'Tumetuma kiungo kwa {{pending}}. Taarifa zitatumwa huko ukishakifungua (ndani ya siku moja); hadi hapo zinaenda kwa {{current}}.',
     webhookUrl: 'URL ya webhook',
     webhookHint: 'Inahitajika swichi ya webhook ikiwashwa: kila taarifa hutumwa huko kama JSON.',
     save: 'Hifadhi mipangilio',

@@ -19,11 +19,14 @@ const user = { id: 12, name: 'Neema', email: 'neema@corridor.test' } as User;
 function serve(opts: { mail: boolean; emailOn: string[] }): { saved: NotificationSettings['channels'][] } {
   const saved: NotificationSettings['channels'][] = [];
   let channels = Object.fromEntries(notificationTypes.map((t) => [t, { web: true, email: opts.emailOn.includes(t), webhook: false }])) as NotificationSettings['channels'];
-  const settings = () => ({ channels, email: null, webhookUrl: null, updatedAt: '2026-11-25T10:00:00.000Z' });
+  let pendingEmail: string | null = null;
+  const settings = () => ({ channels, email: null, pendingEmail, webhookUrl: null, updatedAt: '2026-11-25T10:00:00.000Z' });
   vi.stubGlobal('fetch', async (url: string, init?: RequestInit) => {
     if (url.startsWith('/api/notifications/notificators')) return json(200, [{ type: 'web' }, ...(opts.mail ? [{ type: 'mail' }] : []), { type: 'webhook' }, { type: 'command' }]);
     if (url === '/api/settings/notification' && init?.method === 'PUT') {
-      channels = { ...channels, ...(JSON.parse(init.body as string) as { channels: NotificationSettings['channels'] }).channels };
+      const body = JSON.parse(init.body as string) as { channels: NotificationSettings['channels']; email?: string | null };
+      channels = { ...channels, ...body.channels };
+      if (body.email !== undefined) pendingEmail = body.email; // as the server: a new address waits for its link
       saved.push(channels);
       return json(200, settings());
     }
@@ -73,5 +76,15 @@ describe('notification settings screen', () => {
     expect(saved.at(-1)!.sanctionRecorded.email).toBe(false);
     // once off, it is locked like the others
     await waitFor(() => expect(on.disabled).toBe(true));
+  });
+
+  it('a new address waits for its link: the screen says where mail goes until it is opened (issue 23)', async () => {
+    serve({ mail: true, emailOn: [] });
+    await box('Complaint filed: Email');
+    const address = document.querySelector<HTMLInputElement>('input[type=email]')!;
+    fireEvent.change(address, { target: { value: 'desk@athi.example' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+    await screen.findByText('We sent a link to desk@athi.example. Notices are mailed there once you open it (within a day); until then they go to neema@corridor.test.');
+    expect(address.value).toBe('desk@athi.example');
   });
 });

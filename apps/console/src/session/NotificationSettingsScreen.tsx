@@ -24,7 +24,8 @@ const delivered = (type: NotificationType) => (deliveredNotificationTypes as rea
  * only be turned on when the server has a mail channel (GET /notifications/notificators lists mail
  * then); otherwise its switches are disabled with the reason, as the server would refuse them. Email
  * and webhook apply to the notices delivered after a decision; the others reach mail and webhooks
- * through notification rules, so only their inbox switch is shown.
+ * through notification rules, so only their inbox switch is shown. A new address is used once
+ * verified: the server mails it a link (/verify-email) and the screen says where mail goes meanwhile.
  */
 export default function NotificationSettingsScreen() {
   const { t } = useTranslation();
@@ -52,14 +53,17 @@ export default function NotificationSettingsScreen() {
 function SettingsForm({ saved, mailAvailable }: { saved: NotificationSettings; mailAvailable: boolean }) {
   const { t } = useTranslation();
   const user = useUser();
-  const [v, setV] = useState(() => ({ channels: saved.channels, email: saved.email ?? '', webhookUrl: saved.webhookUrl ?? '' }));
+  // the address field shows the one waiting for its link, if any: saving it again mails no second link
+  const [v, setV] = useState(() => ({ channels: saved.channels, email: saved.pendingEmail ?? saved.email ?? '', webhookUrl: saved.webhookUrl ?? '' }));
+  const [pending, setPending] = useState(() => ({ pendingEmail: saved.pendingEmail, email: saved.email }));
   // what the server holds: an email switch already on stays changeable (off) without a mail channel
   const [held, setHeld] = useState(saved.channels);
   const save = useApiMutation(putSettings, {
     invalidates: ['notificationSettings.'],
     onSuccess: (s) => {
       setHeld(s.channels);
-      setV({ channels: s.channels, email: s.email ?? '', webhookUrl: s.webhookUrl ?? '' });
+      setPending({ pendingEmail: s.pendingEmail, email: s.email });
+      setV({ channels: s.channels, email: s.pendingEmail ?? s.email ?? '', webhookUrl: s.webhookUrl ?? '' });
     },
   });
   const errors = useFieldErrors(save.error);
@@ -131,6 +135,11 @@ function SettingsForm({ saved, mailAvailable }: { saved: NotificationSettings; m
         <Field label={t('noticeSettings.emailAddress')} name="email" error={errors.email} hint={t('noticeSettings.emailHint', { email: user.email })}>
           <input type="email" autoComplete="email" maxLength={254} value={v.email} disabled={!mailAvailable && !v.email} onChange={(e) => (save.reset(), setV((s) => ({ ...s, email: e.target.value })))} />
         </Field>
+        {pending.pendingEmail && (
+          <p className="form-note" role="status">
+            {t('noticeSettings.emailPending', { pending: pending.pendingEmail, current: pending.email ?? user.email })}
+          </p>
+        )}
         <Field label={t('noticeSettings.webhookUrl')} name="webhookUrl" error={errors.webhookUrl} hint={t('noticeSettings.webhookHint')}>
           <input type="url" inputMode="url" maxLength={2000} required={anyWebhook} value={v.webhookUrl} onChange={(e) => (save.reset(), setV((s) => ({ ...s, webhookUrl: e.target.value })))} />
         </Field>

@@ -3,8 +3,8 @@ import { Navigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { call } from '../api/client';
 import { isApiError } from '../api/errors';
-import { LanguageSwitch } from '../ui/LanguageSwitch';
 import { useExplainError } from '../api/messages';
+import { PublicCard } from './PublicCard';
 import { setSessionHint } from './session-hint';
 import { sessionCreate, useServer, useSession, useSetSession } from './useSession';
 
@@ -51,52 +51,46 @@ export default function SignInScreen() {
 
   const openIdOnly = server.data?.openIdForce === true;
   return (
-    <main className="signin">
-      <div className="signin-card">
-        <div className="signin-head">
-          <h1 className="brand">Corridor</h1>
-          <LanguageSwitch />
-        </div>
-        <p className="muted">{t('signIn.tagline')}</p>
-        {openIdFailed && <p role="alert" className="form-error">{t('signIn.openIdFailed')}</p>}
-        {!openIdOnly && (
-          <form onSubmit={submit} aria-label={t('signIn.title')}>
-            {!needCode ? (
-              <>
-                <label className="field">
-                  <span>{t('signIn.email')}</span>
-                  <input type="text" name="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} autoFocus />
-                </label>
-                <label className="field">
-                  <span>{t('signIn.password')}</span>
-                  <input type="password" name="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
-                </label>
-              </>
-            ) : (
+    <PublicCard>
+      <p className="muted">{t('signIn.tagline')}</p>
+      {openIdFailed && <p role="alert" className="form-error">{t('signIn.openIdFailed')}</p>}
+      {!openIdOnly && (
+        <form onSubmit={submit} aria-label={t('signIn.title')}>
+          {!needCode ? (
+            <>
               <label className="field">
-                <span>{t('signIn.code')}</span>
-                <input name="code" inputMode="numeric" autoComplete="one-time-code" pattern="[0-9]{6}" maxLength={6} required value={code} onChange={(e) => setCode(e.target.value)} autoFocus />
-                <small className="muted">{t('signIn.codeHint')}</small>
+                <span>{t('signIn.email')}</span>
+                <input type="text" name="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} autoFocus />
               </label>
-            )}
-            {failure && (
-              <p role="alert" className="form-error">
-                {failure}
-              </p>
-            )}
-            <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
-              {busy ? t('signIn.signingIn') : needCode ? t('signIn.verify') : t('signIn.submit')}
-            </button>
-          </form>
-        )}
-        {server.data?.openIdEnabled && (
-          // the provider sends the browser back with a session the console did not see being made
-          <a className="btn btn-block" href="/api/session/openid/auth" onClick={() => setSessionHint(true)}>
-            {t('signIn.openId')}
-          </a>
-        )}
-      </div>
-    </main>
+              <label className="field">
+                <span>{t('signIn.password')}</span>
+                <input type="password" name="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+              </label>
+            </>
+          ) : (
+            <label className="field">
+              <span>{t('signIn.code')}</span>
+              <input name="code" inputMode="numeric" autoComplete="one-time-code" pattern="[0-9]{6}" maxLength={6} required value={code} onChange={(e) => setCode(e.target.value)} autoFocus />
+              <small className="muted">{t('signIn.codeHint')}</small>
+            </label>
+          )}
+          {failure && (
+            <p role="alert" className="form-error">
+              {failure}
+            </p>
+          )}
+          <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
+            {busy ? t('signIn.signingIn') : needCode ? t('signIn.verify') : t('signIn.submit')}
+          </button>
+        </form>
+      )}
+      {server.data?.openIdEnabled && (
+        // the provider sends the browser back with a session the console did not see being made
+        <a className="btn btn-block" href="/api/session/openid/auth" onClick={() => setSessionHint(true)}>
+          {t('signIn.openId')}
+        </a>
+      )}
+    </PublicCard>
   );
 }
 

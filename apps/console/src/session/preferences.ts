@@ -1,5 +1,5 @@
 import { useContext, useEffect, useMemo } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
+import { QueryClientContext } from '@tanstack/react-query';
 import { preferencesOf, withPreferences, type Preferences } from '@corridor/contracts/preferences';
 import { usersEndpoints, type User, type UserUpdate } from '@corridor/contracts/users';
 import { call } from '../api/client';
@@ -36,12 +36,13 @@ export function withUserPreferences(user: User, p: Partial<Preferences>): UserUp
 
 /** Saves preferences to the user's own record (PUT /users/{id}); the session's user becomes the answer. */
 export function useSavePreferences() {
-  const client = useQueryClient();
+  // the context, not useQueryClient(): the language switch also sits on public pages rendered without a client
+  const client = useContext(QueryClientContext);
   const user = useContext(UserContext);
   return async (p: Partial<Preferences>): Promise<User> => {
     if (!user) throw new Error('no user');
     const saved = await call(userUpdate, { params: { id: user.id }, body: withUserPreferences(user, p) });
-    client.setQueryData(keyOf(sessionGet, {}), saved);
+    client?.setQueryData(keyOf(sessionGet, {}), saved);
     return saved;
   };
 }

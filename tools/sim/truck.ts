@@ -8,7 +8,7 @@ import {
 } from '@corridor/geodata';
 import { gaussian, seededRandom, type Random } from './random';
 
-export const KPH_PER_KNOT = 1.852;
+const KPH_PER_KNOT = 1.852;
 export const kphToKnots = (kph: number): number => kph / KPH_PER_KNOT;
 
 /** One position report as a tracker would produce it; senders turn it into their protocol. */
@@ -68,7 +68,7 @@ export interface GpsNoise {
   readonly speedKph: number;
 }
 
-export const DEFAULT_NOISE: GpsNoise = { positionM: 4, courseDeg: 2, speedKph: 1.5 };
+const DEFAULT_NOISE: GpsNoise = { positionM: 4, courseDeg: 2, speedKph: 1.5 };
 export const NO_NOISE: GpsNoise = { positionM: 0, courseDeg: 0, speedKph: 0 };
 
 export interface TruckState {

@@ -50,7 +50,7 @@ export type TripThresholdsQuery = z.output<typeof TripThresholdsQuery>;
 
 export const ReportRouteQuery = ReportQueryBase;
 export const ReportTripsQuery = ReportQueryBase.extend(TripThresholdsQuery.shape);
-export const ReportStopsQuery = ReportTripsQuery;
+const ReportStopsQuery = ReportTripsQuery;
 export const ReportSummaryQuery = ReportQueryBase.extend({
   daily: queryFlag.optional().describe('One row per calendar day (in timezone) instead of one per device'),
   timezone: z.string().max(64).refine((tz) => {

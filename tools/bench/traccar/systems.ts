@@ -45,7 +45,7 @@ function cmdlineOf(pid: number): string {
 }
 
 /** Pids whose command line matches. */
-export function pidsMatching(test: (cmdline: string) => boolean): number[] {
+function pidsMatching(test: (cmdline: string) => boolean): number[] {
   return readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map(Number).filter((pid) => test(cmdlineOf(pid)));
 }
 
@@ -80,7 +80,7 @@ async function createDatabase(url: string, name: string): Promise<string> {
   return u.toString();
 }
 
-export async function dropDatabase(url: string, name: string): Promise<void> {
+async function dropDatabase(url: string, name: string): Promise<void> {
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);

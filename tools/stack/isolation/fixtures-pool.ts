@@ -8,7 +8,7 @@ import { calendarData, geofenceInput, routeInput } from './fixtures';
 
 export type RefId = number | string;
 export type Side = 'A' | 'B';
-export const COMPANY: Record<Side, number> = { A: 101, B: 202 };
+const COMPANY: Record<Side, number> = { A: 101, B: 202 };
 /** The company roles a company's users have (staff roles see every company by design). */
 export const companyRoles: Role[] = allRoles.filter((r) => ['dispatcher', 'company_user', 'clearing_agent', 'device'].includes(r));
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { inject } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 
-export const SCREENSHOTS = join(import.meta.dirname, '..', '.screenshots');
+const SCREENSHOTS = join(import.meta.dirname, '..', '.screenshots');
 
 export interface PersonOptions {
   viewport?: { width: number; height: number };

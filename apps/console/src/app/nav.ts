@@ -17,8 +17,8 @@ import { notificationRulesEndpoints } from '@corridor/contracts/notification-rul
 import { endpoint } from '../api/endpoint';
 import type { en } from '../i18n/en';
 
-export type NavKey = keyof (typeof en)['nav'];
-export interface NavItem {
+type NavKey = keyof (typeof en)['nav'];
+interface NavItem {
   to: string;
   label: NavKey;
   /** The screen's main endpoint: the item shows when the user's roles may call it (packages/contracts access rules). */

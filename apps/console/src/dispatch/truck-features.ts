@@ -7,9 +7,9 @@ export type TruckState = 'moving' | 'stopped' | 'offline' | 'unknown';
 export const TRUCK_STATES: readonly TruckState[] = ['moving', 'stopped', 'offline', 'unknown'];
 
 /** Below this speed (knots, ~3.7 km/h) a truck counts as stopped, when its fix says nothing of motion. */
-export const MOVING_KNOTS = 2;
+const MOVING_KNOTS = 2;
 /** A fix older than this is shown with its age rather than its speed: the truck may have moved on or stopped since. */
-export const QUIET_MS = 2 * 60_000;
+const QUIET_MS = 2 * 60_000;
 
 /**
  * The state the server's device status allows: moving or stopped only while the device is online

@@ -7,7 +7,7 @@ import { usePreferences } from '../session/preferences';
 const KMH_PER_KNOT = 1.852;
 
 /** The locale for Intl: the chosen language with the browser's region where it matches (en-KE, sw-TZ), else a default. */
-export function localeFor(language: string): string {
+function localeFor(language: string): string {
   const browser = typeof navigator !== 'undefined' ? navigator.languages ?? [navigator.language] : [];
   const match = browser.find((l) => l.toLowerCase().startsWith(language));
   return match ?? (language === 'sw' ? 'sw-KE' : 'en-GB');

@@ -39,8 +39,3 @@ export function LiveFeedProvider({ children }: { children: ReactNode }) {
   }, [client]);
   return <LiveState.Provider value={state}>{children}</LiveState.Provider>;
 }
-
-export function LiveIndicator() {
-  const state = useLiveState();
-  return <span className={`live live-${state}`}>{state === 'open' ? '●' : '○'}</span>;
-}

@@ -16,7 +16,7 @@ export interface TrackedCommand {
   answer?: string;
 }
 
-export const commandsKey = ['live.commands'] as const;
+const commandsKey = ['live.commands'] as const;
 export const useTrackedCommands = () => useQuery<TrackedCommand[]>({ queryKey: commandsKey, queryFn: () => [], staleTime: Infinity, initialData: [] });
 
 export function trackCommand(client: QueryClient, command: CommandMessage): void {

@@ -9,15 +9,15 @@ import type { ApiError } from '../api/errors';
 import { keyOf, useApiQuery } from '../api/hooks';
 import { useQuery } from '@tanstack/react-query';
 
-export const positionsList = endpoint(positionsEndpoints, 'positions.list');
-export const devicesList = endpoint(devicesEndpoints, 'devices.list');
+const positionsList = endpoint(positionsEndpoints, 'positions.list');
+const devicesList = endpoint(devicesEndpoints, 'devices.list');
 
 /** The fleet as the live screens see it: every device the user may see, read in pages of 1,000 (the API's cap). */
-export const fleetDevicesInput = { query: { limit: 1000 } } as const;
+const fleetDevicesInput = { query: { limit: 1000 } } as const;
 const FLEET_PAGE = fleetDevicesInput.query.limit;
 export const latestPositionsKey = keyOf(positionsList, {});
 export const fleetDevicesKey = keyOf(devicesList, fleetDevicesInput);
-export const liveEventsKey = ['live.events'] as const;
+const liveEventsKey = ['live.events'] as const;
 export const newFlagsKey = ['live.newFlags'] as const;
 const MAX_EVENTS = 200;
 
@@ -36,7 +36,6 @@ export const useFleetDevices = () =>
       }
     },
   });
-export const useLiveEvents = () => useQuery<Event[]>({ queryKey: liveEventsKey, queryFn: () => [], staleTime: Infinity, initialData: [] });
 /** Flags opened since the user last looked at the flagged tab. */
 export const useNewFlags = () => useQuery<Event[]>({ queryKey: newFlagsKey, queryFn: () => [], staleTime: Infinity, initialData: [] });
 

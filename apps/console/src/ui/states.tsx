@@ -40,11 +40,3 @@ export function ErrorState({ error, retry, page }: { error: unknown; retry?: () 
     </div>
   );
 }
-
-/** Loading, error or the content, for one query. */
-export function QueryState<T>({ query, children, empty }: { query: { isPending: boolean; error: unknown; data: T | undefined; refetch: () => unknown }; children: (data: T) => ReactNode; empty?: (data: T) => ReactNode | undefined }) {
-  if (query.isPending) return <Loading />;
-  if (query.error || query.data === undefined) return <ErrorState error={query.error} retry={() => void query.refetch()} />;
-  const e = empty?.(query.data);
-  return <>{e ?? children(query.data)}</>;
-}

@@ -303,7 +303,7 @@ class DeadlineError extends Error {
 }
 
 /** The promise, or a DeadlineError once `ms` passed (the promise's own outcome is then ignored). */
-export async function withDeadline<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+async function withDeadline<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   promise.catch(() => undefined);
   try {
@@ -314,7 +314,7 @@ export async function withDeadline<T>(promise: Promise<T>, ms: number, what: str
 }
 
 /** An error with the errors it aggregates or wraps, for matching protocol error names. */
-export function describeError(err: unknown): unknown {
+function describeError(err: unknown): unknown {
   if (!(err instanceof Error)) return String(err);
   const e = err as Error & { errors?: unknown[]; apiId?: string };
   return { name: e.name, message: e.message, apiId: e.apiId, errors: e.errors?.map(describeError), cause: e.cause ? describeError(e.cause) : undefined };

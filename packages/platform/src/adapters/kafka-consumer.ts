@@ -9,7 +9,7 @@ export interface RestartBackoff {
 }
 
 /** The group settings of a consumer (classic protocol; see docs/design-changes.md on KIP-848). */
-export interface ConsumerConfig {
+interface ConsumerConfig {
   sessionTimeout: number;
   heartbeatInterval: number;
   rebalanceTimeout: number;

@@ -5,7 +5,7 @@ import { AppError, counter } from '@corridor/platform';
 const refusals = counter('gateway_cross_site_refused_total', 'Requests refused as cross-site (CSRF, WebSocket and sign-in origin checks)', ['kind']);
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-export const isSafeMethod = (method: string): boolean => SAFE_METHODS.has(method);
+const isSafeMethod = (method: string): boolean => SAFE_METHODS.has(method);
 /** GETs that change state all the same (Traccar's impersonation switches the session): no cross-site link, no read-only token. */
 const STATE_CHANGING_GETS = new Set(['session.impersonate']);
 export const changesState = (method: string, def: EndpointDef | undefined): boolean => !isSafeMethod(method) || STATE_CHANGING_GETS.has(def?.id ?? '');

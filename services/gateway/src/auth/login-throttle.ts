@@ -46,7 +46,7 @@ const digest = (login: string): string => createHash('sha256').update(login.trim
  * The unit an address counts as: an IPv4 address, or the /64 network of an IPv6 one (one subscriber
  * line gets a whole /64: counting its addresses one by one would give a guesser 2^64 fresh ones).
  */
-export function addressUnit(ip: string): string {
+function addressUnit(ip: string): string {
   if (!ipaddr.isValid(ip)) return ip;
   const a = ipaddr.parse(ip);
   if (a.kind() === 'ipv4') return a.toString();

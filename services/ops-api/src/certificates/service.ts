@@ -29,7 +29,7 @@ const ENTITY = 'single_use_certificate';
 const DAY_MS = 86_400_000;
 /** Crockford base32 without I, L, O, U: no look-alikes on paper. */
 const CODE_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-export const newVerificationCode = (): string =>
+const newVerificationCode = (): string =>
   [0, 1, 2].map(() => Array.from({ length: 4 }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]).join('')).join('-');
 
 const isUniqueViolation = (err: unknown): boolean => {
@@ -40,7 +40,7 @@ const isUniqueViolation = (err: unknown): boolean => {
 type StatusCounts = Record<CertificateStatus, number> & { total: number };
 const zero = (): StatusCounts => ({ applied: 0, submitted: 0, approved: 0, rejected: 0, total: 0 });
 
-export function toCertificate(r: CertificateView): Certificate {
+function toCertificate(r: CertificateView): Certificate {
   return {
     id: r.id, number: r.number ?? `SUC-${String(r.id).padStart(6, '0')}`, cargoId: r.cargoId, companyId: r.companyId, status: r.status,
     verificationCode: r.verificationCode, cargo: r.cargo,

@@ -14,7 +14,7 @@ import { resourceService } from '../resources/resource-service';
 import type { Actor } from '../resources/scope';
 import { allCommandTypes, commandTypesFor } from './command-types';
 
-export const toSavedCommand = (r: SavedCommandRow): SavedCommand => ({
+const toSavedCommand = (r: SavedCommandRow): SavedCommand => ({
   id: r.id, deviceId: r.deviceId, description: r.description, type: r.type, textChannel: r.textChannel, attributes: r.attributes, companyId: r.companyId,
 });
 

@@ -11,7 +11,7 @@ import {
   coerce, compileExpression, positionContext, type CompiledExpression, type ComputedAttributeDefinition,
 } from '@corridor/platform/computed-attributes';
 
-export const toComputedAttribute = (r: ComputedAttributeRow): ComputedAttribute => ({
+const toComputedAttribute = (r: ComputedAttributeRow): ComputedAttribute => ({
   id: r.id, description: r.description, attribute: r.attribute, expression: r.expression, type: r.type, priority: r.priority, companyId: r.companyId,
 });
 

@@ -4,7 +4,7 @@ import type { Orm } from '@corridor/platform';
 import { orders, type OrderRow } from '../db/schema';
 import { resourceService } from '../resources/resource-service';
 
-export const toOrder = (r: OrderRow): Order => ({
+const toOrder = (r: OrderRow): Order => ({
   id: r.id, uniqueId: r.uniqueId, description: r.description, fromAddress: r.fromAddress, toAddress: r.toAddress, companyId: r.companyId, attributes: r.attributes,
 });
 

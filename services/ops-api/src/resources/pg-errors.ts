@@ -1,7 +1,7 @@
 import { AppError } from '@corridor/platform';
 
 /** The violated unique constraint's name, when err is a PostgreSQL unique violation (23505). */
-export function uniqueViolation(err: unknown): string | undefined {
+function uniqueViolation(err: unknown): string | undefined {
   const e = err as { code?: string; constraint?: string; message?: string; cause?: { code?: string; constraint?: string; message?: string } };
   const hit = e?.code === '23505' ? e : e?.cause?.code === '23505' ? e.cause : undefined;
   if (!hit) return undefined;

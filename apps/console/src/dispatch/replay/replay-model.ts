@@ -29,7 +29,7 @@ export interface ReplayMark {
 }
 
 /** Over a silence longer than this the cursor waits at the last fix instead of gliding to the next. */
-export const MAX_GLIDE_MS = 5 * 60_000;
+const MAX_GLIDE_MS = 5 * 60_000;
 
 export function replayTrack(positions: readonly PositionMessage[]): ReplayTrack {
   // state records (a heartbeat kept at the last known place) say nothing of where the truck went

@@ -15,7 +15,7 @@ const SHOWN = 3;
 const MINUTE = 60_000;
 
 /** What happened, in the user's language: the alarm's names, else the event type. */
-export function useEventTitle() {
+function useEventTitle() {
   const { t } = useTranslation();
   const tt = t as unknown as (key: string, o?: Record<string, unknown>) => string;
   return (e: Event): string => {
@@ -27,14 +27,14 @@ export function useEventTitle() {
 }
 
 /** Where on the live map an event happened: its truck chosen, its place marked. */
-export function eventMapLink(e: Event): string {
+function eventMapLink(e: Event): string {
   const q = new URLSearchParams({ device: String(e.deviceId) });
   if (e.latitude !== null && e.longitude !== null) q.set('at', `${e.latitude},${e.longitude}`);
   return `/map?${q}`;
 }
 
 /** The replay of the half hour before an event and a few minutes after it. */
-export function eventReplayLink(e: Event): string {
+function eventReplayLink(e: Event): string {
   const t = Date.parse(e.eventTime);
   return `/replay?${new URLSearchParams({ device: String(e.deviceId), from: new Date(t - 30 * MINUTE).toISOString(), to: new Date(t + 5 * MINUTE).toISOString() })}`;
 }

@@ -1,7 +1,7 @@
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { useFormat } from '../../i18n/format';
 
-export const SERIES_COLOURS = ['#1f6feb', '#d92d20', '#e0a100', '#12a150', '#7c3aed', '#0891b2', '#db2777', '#64748b'];
+const SERIES_COLOURS = ['#1f6feb', '#d92d20', '#e0a100', '#12a150', '#7c3aed', '#0891b2', '#db2777', '#64748b'];
 
 export interface Series {
   key: string;

@@ -47,7 +47,7 @@ export function toUser(r: UserRow): User {
     coordinateFormat: r.coordinateFormat, disabled: r.disabled, expirationTime: r.expirationTime?.toISOString() ?? null,
     deviceLimit: r.deviceLimit, userLimit: r.userLimit, deviceReadonly: r.deviceReadonly || implied.deviceReadonly, limitCommands: r.limitCommands || implied.limitCommands,
     disableReports: r.disableReports, fixedEmail: r.fixedEmail, poiLayer: r.poiLayer, roles: r.roles, companyId: r.companyId,
-    password: null, totpEnabled: r.totpKey !== null, attributes: r.attributes,
+    totpEnabled: r.totpKey !== null, attributes: r.attributes,
   };
 }
 

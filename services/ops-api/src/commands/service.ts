@@ -15,7 +15,7 @@ import type { Actor } from '../resources/scope';
 import { allCommandTypes, commandTypesFor } from './command-types';
 
 const toSavedCommand = (r: SavedCommandRow): SavedCommand => ({
-  id: r.id, deviceId: r.deviceId, description: r.description, type: r.type, textChannel: r.textChannel, attributes: r.attributes, companyId: r.companyId,
+  id: r.id, deviceId: r.deviceId ?? 0, description: r.description, type: r.type, textChannel: r.textChannel, attributes: r.attributes, companyId: r.companyId,
 });
 
 /** Saved commands (CRUD), the types a device supports, and sending: a commands.v1 message keyed by device id. */

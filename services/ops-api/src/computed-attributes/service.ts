@@ -46,7 +46,8 @@ export function computedAttributesService(deps: {
   const published = publishedToCache(crud, { cache: deps.cache, key: cacheKeys.computedAttributes(), load, logger: deps.logger, what: 'computed attributes' });
   return {
     ...published,
-    async test(deviceId: number, input: ComputedAttributeInput, who: Identity): Promise<ComputedTestResult> {
+    /** The typed value of the expression on the device's latest position; null when it yields nothing. */
+    async test(deviceId: number, input: ComputedAttributeInput, who: Identity): Promise<ComputedTestResult | null> {
       await deps.visibleDevice(deviceId, who);
       const compiled = compileOr400(input.expression);
       const position = (await deps.latest([deviceId])).get(deviceId);
@@ -57,7 +58,7 @@ export function computedAttributesService(deps: {
       } catch (err) {
         throw invalidField('expression', (err as Error).message);
       }
-      return { attribute: input.attribute, type: input.type, value, positionId: position.id };
+      return value;
     },
   };
 }

@@ -14,7 +14,7 @@ const json = (status: number, body: unknown) => new Response(JSON.stringify(body
 const user = {
   id: 12, name: 'Neema', login: null, email: 'neema@corridor.test', phone: null, readonly: false, administrator: false, map: null, latitude: 0, longitude: 0, zoom: 0,
   coordinateFormat: null, disabled: false, expirationTime: null, deviceLimit: -1, userLimit: 0, deviceReadonly: false, limitCommands: false, disableReports: false,
-  fixedEmail: false, poiLayer: null, password: null, totpEnabled: false, roles: ['association_analyst'], companyId: null, attributes: { favourite: 'Malaba', speedUnit: 'kn' },
+  fixedEmail: false, poiLayer: null, totpEnabled: false, roles: ['association_analyst'], companyId: null, attributes: { favourite: 'Malaba', speedUnit: 'kn' },
 } satisfies User;
 
 function serve(answer: (body: Record<string, unknown>) => Response): { sent: Record<string, unknown>[] } {

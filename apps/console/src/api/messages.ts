@@ -11,7 +11,7 @@ import { isApiError, type ApiError } from './errors';
  * message. A problem of a field is named as the form labels it (the labels a form passes), else
  * by a word for that API field, never by its path (`body.reason`).
  */
-export interface FieldProblem {
+interface FieldProblem {
   /** The field's path in the request body or query, without `body.` / `querystring.` (e.g. 'attributes.speedLimit'). */
   path: string;
   /** What the form (or the console) calls the field. */
@@ -50,7 +50,7 @@ const num = (v: unknown): number | undefined => (typeof v === 'number' && Number
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
 /** A field's path as the form knows it: the request part dropped ('body.reason' → 'reason'). */
-export const fieldPath = (path: string): string => path.replace(/^(body|querystring|params)\.?/, '');
+const fieldPath = (path: string): string => path.replace(/^(body|querystring|params)\.?/, '');
 
 function labelOf(t: TFunction, path: string, labels: FieldLabels): string {
   if (labels[path]) return labels[path];

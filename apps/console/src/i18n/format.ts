@@ -45,7 +45,7 @@ export interface Formatters {
 const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
 
 /** One coordinate in a format: dd −1.29210°, ddm 1° 17.526′ S, dms 1° 17′ 31.6″ S. */
-export function coordinate(value: number, axis: 'lat' | 'lon', format: CoordinateFormat, num: (n: number, digits: number) => string): string {
+function coordinate(value: number, axis: 'lat' | 'lon', format: CoordinateFormat, num: (n: number, digits: number) => string): string {
   if (format === 'dd') return `${num(value, 5)}°`;
   const hemisphere = axis === 'lat' ? (value < 0 ? 'S' : 'N') : value < 0 ? 'W' : 'E';
   const abs = Math.abs(value);

@@ -23,7 +23,7 @@ export function usePreferences(): Preferences {
 }
 
 /** The user as PUT /users/{id} takes it back: every field they have, with new preferences (and the others of their attributes kept). */
-export function withUserPreferences(user: User, p: Partial<Preferences>): UserUpdate {
+function withUserPreferences(user: User, p: Partial<Preferences>): UserUpdate {
   const { coordinateFormat, ...attributes } = p;
   return {
     name: user.name, login: user.login, email: user.email, phone: user.phone, readonly: user.readonly, map: user.map, latitude: user.latitude,
@@ -48,7 +48,7 @@ export function useSavePreferences() {
 }
 
 /** The dark mode in force: the user's choice, else the system's (prefers-color-scheme). */
-export function themeOf(darkMode: boolean | null): 'light' | 'dark' | 'system' {
+function themeOf(darkMode: boolean | null): 'light' | 'dark' | 'system' {
   return darkMode === null ? 'system' : darkMode ? 'dark' : 'light';
 }
 

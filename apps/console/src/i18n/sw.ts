@@ -1,4 +1,5 @@
 import type { Catalogue } from './en';
+import { analystSw } from './analyst.sw';
 import { dispatchSw } from './dispatch.sw';
 
 /** Katalogi ya Kiswahili: kila neno la dashibodi. */
@@ -100,6 +101,7 @@ export const sw: Catalogue = {
     cargo: 'Mizigo (IDF)',
     certificates: 'Vyeti',
     inbox: 'Kikasha',
+    fileComplaint: 'Wasilisha malalamiko',
     association: 'Chama',
     oversight: 'Usimamizi',
     approvals: 'Foleni ya idhini',
@@ -113,7 +115,7 @@ export const sw: Catalogue = {
     admin: 'Utawala',
     users: 'Watumiaji na majukumu',
     companies: 'Kampuni',
-    adminDevices: 'Vifaa',
+    adminDevices: 'Sajili ya vifaa',
     inventories: 'Orodha za vifaa',
     routes: 'Njia',
     geofences: 'Mipaka ya kijiografia',
@@ -527,6 +529,7 @@ export const sw: Catalogue = {
     sanctions: { warning: 'Onyo', fine: 'Faini', probation: 'Kipindi cha majaribio', training: 'Mafunzo', suspension: 'Kusimamishwa', blacklist: 'Orodha nyeusi' },
   },
   dashboards: {
+    pending: 'Zinasubiri',
     title: 'Dashibodi za uzingatiaji',
     kenya: 'Kenya',
     tanzania: 'Tanzania',
@@ -755,4 +758,5 @@ export const sw: Catalogue = {
     emptyHint: 'Chora poligoni, duara au ushoroba kwenye ramani.',
   },
   ...dispatchSw,
+  ...analystSw,
 };

@@ -50,6 +50,7 @@ export const NAV: NavArea[] = [
       { to: '/cargo', label: 'cargo', gate: endpoint(cargoEndpoints, 'cargo.listCompany'), company: true },
       { to: '/certificates', label: 'certificates', gate: endpoint(certificatesEndpoints, 'certificates.list'), company: true },
       { to: '/inbox', label: 'inbox', gate: { access: 'authenticated' }, company: true },
+      { to: '/complaints/new', label: 'fileComplaint', gate: endpoint(complaintsEndpoints, 'complaints.create'), company: true },
     ],
   },
   {

@@ -1,3 +1,4 @@
+import { analystEn } from './analyst.en';
 import { dispatchEn } from './dispatch.en';
 
 /** The English catalogue: every user-facing string of the console. sw.ts must have the same keys (checked by its type). */
@@ -99,6 +100,7 @@ export const en = {
     cargo: 'Cargo (IDF)',
     certificates: 'Certificates',
     inbox: 'Inbox',
+    fileComplaint: 'File a complaint',
     association: 'Association',
     oversight: 'Oversight',
     approvals: 'Approval queue',
@@ -111,7 +113,7 @@ export const en = {
     admin: 'Administration',
     users: 'Users and roles',
     companies: 'Companies',
-    adminDevices: 'Devices',
+    adminDevices: 'Device register',
     inventories: 'Inventories',
     routes: 'Routes',
     geofences: 'Geofences',
@@ -525,6 +527,7 @@ export const en = {
     sanctions: { warning: 'Warning', fine: 'Fine', probation: 'Probation', training: 'Training', suspension: 'Suspension', blacklist: 'Blacklist' },
   },
   dashboards: {
+    pending: 'Pending',
     title: 'Compliance dashboards',
     kenya: 'Kenya',
     tanzania: 'Tanzania',
@@ -691,6 +694,7 @@ export const en = {
     emptyHint: 'Draw a polygon, a circle or a corridor on the map.',
   },
   ...dispatchEn,
+  ...analystEn,
 };
 
 type Strings<T> = { [K in keyof T]: T[K] extends string ? string : Strings<T[K]> };

@@ -1,4 +1,5 @@
 import type { Catalogue } from './en';
+import { analystSw } from './analyst.sw';
 import { dispatchSw } from './dispatch.sw';
 
 /** Katalogi ya Kiswahili: kila neno la dashibodi. */
@@ -100,6 +101,7 @@ export const sw: Catalogue = {
     cargo: 'Mizigo (IDF)',
     certificates: 'Vyeti',
     inbox: 'Kikasha',
+    fileComplaint: 'Wasilisha malalamiko',
     association: 'Chama',
     oversight: 'Usimamizi',
     approvals: 'Foleni ya idhini',
@@ -112,7 +114,7 @@ export const sw: Catalogue = {
     admin: 'Utawala',
     users: 'Watumiaji na majukumu',
     companies: 'Kampuni',
-    adminDevices: 'Vifaa',
+    adminDevices: 'Sajili ya vifaa',
     inventories: 'Orodha za vifaa',
     routes: 'Njia',
     geofences: 'Mipaka ya kijiografia',
@@ -526,6 +528,7 @@ export const sw: Catalogue = {
     sanctions: { warning: 'Onyo', fine: 'Faini', probation: 'Kipindi cha majaribio', training: 'Mafunzo', suspension: 'Kusimamishwa', blacklist: 'Orodha nyeusi' },
   },
   dashboards: {
+    pending: 'Zinasubiri',
     title: 'Dashibodi za uzingatiaji',
     kenya: 'Kenya',
     tanzania: 'Tanzania',
@@ -692,4 +695,5 @@ export const sw: Catalogue = {
     emptyHint: 'Chora poligoni, duara au ushoroba kwenye ramani.',
   },
   ...dispatchSw,
+  ...analystSw,
 };

@@ -38,8 +38,8 @@ const cell = {
 };
 
 export const ObservatoryQuery = z.object({
-  from: IsoDateTime.optional().describe('period start (default: 12 weeks before `to`)'),
-  to: IsoDateTime.optional().describe('period end (default: now); at most 400 days after `from`'),
+  from: IsoDateTime.optional().describe('period start (default: 12 weeks before `to`); the period counts whole UTC days, from the day holding `from`'),
+  to: IsoDateTime.optional().describe('period end (default: now); at most 400 days after `from`; the day holding `to` counts whole'),
   interval: ObservatoryInterval.default('week').describe('week (from Monday, UTC) or calendar month (UTC)'),
   corridor: ObservatoryCorridor.optional(),
   direction: ObservatoryDirection.default('both')
@@ -171,7 +171,8 @@ export const ObservatorySettings = ObservatorySettingsInput.extend({
 }).meta({ id: 'ObservatorySettings' });
 export type ObservatorySettings = z.infer<typeof ObservatorySettings>;
 
-export const OPEN_DATA_SCHEMA_VERSION = 1;
+/** 1: the first columns; 2: each row states minTrucks, the suppression threshold it was published under. */
+export const OPEN_DATA_SCHEMA_VERSION = 2;
 export const ObservatoryOpenDataQuery = z.object({
   interval: ObservatoryInterval.default('month'),
   from: IsoDateTime.optional().describe('default: 12 months (interval month) or 12 weeks before `to`'),
@@ -198,6 +199,7 @@ export const ObservatoryOpenDataRow = z
     thresholdSeconds: z.number().nullable(),
     distanceKm: z.number().nullable(),
     stopsPer1000Km: z.number().nullable(),
+    minTrucks: z.number().int().describe('the suppression threshold: a cell of fewer trucks than this is withheld (the association\'s setting, 3 at least)'),
     suppressed: z.boolean().describe('fewer trucks than minTrucks: the figures are withheld'),
   })
   .meta({ id: 'ObservatoryOpenDataRow' });
@@ -264,7 +266,8 @@ export const observatoryEndpoints = [
     summary: 'The observatory\'s indicators as open data (no truck, no company)',
     description:
       'Every indicator of every place and segment for each whole week or month that ended in the period, for everyone together: no truck or ' +
-      'company is named or counted apart, and a cell of fewer trucks than minTrucks is withheld (suppressed, its figures empty). The columns ' +
+      'company is named or counted apart, and a cell of fewer trucks than minTrucks is withheld (suppressed, its figures empty; every row ' +
+      'states the minTrucks it was published under, the association\'s setting, 3 at least). The columns ' +
       `are stable: schemaVersion ${OPEN_DATA_SCHEMA_VERSION} names them; a change of meaning comes with a new version. CSV by default (the JSON ` +
       'keys as headers, seconds and kilometres) or JSON with format=json.',
     request: { query: ObservatoryOpenDataQuery },

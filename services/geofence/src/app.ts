@@ -20,6 +20,7 @@ import { statsRoutes } from './stats/routes';
 import { backfillObservatory, type BackfillOptions } from './observatory/backfill';
 import { factWriter } from './observatory/fact-writer';
 import { ObservatoryTracker } from './observatory/observatory-tracker';
+import { ObservatoryRollup } from './observatory/rollup';
 
 export interface GeofenceDeps extends Omit<Adapters, 'close'> {
   logger: Logger;
@@ -36,7 +37,12 @@ export interface GeofenceService {
   calendars: CalendarGate;
   evaluator: PositionEvaluator;
   /** The corridor observatory's tracker (a consumer of positions.v1) and its backfill from stored positions. */
-  observatory: { tracker: ObservatoryTracker; backfill(opts: BackfillOptions): Promise<{ devices: number; fixes: number; facts: number }> };
+  observatory: {
+    tracker: ObservatoryTracker;
+    /** Keeps the daily indicators the API reads current with the facts written. */
+    rollup: ObservatoryRollup;
+    backfill(opts: BackfillOptions): Promise<{ devices: number; fixes: number; facts: number }>;
+  };
   /** Inserts the seed fences that are missing (by seed key) and publishes them; returns how many. */
   seed(): Promise<number>;
   /** Seeds an empty table, loads the fences, republishes their definitions, starts the consumers. */
@@ -78,7 +84,12 @@ export async function build(deps: GeofenceDeps): Promise<GeofenceService> {
     catalog, calendars, directory, settings, cache: deps.cache, clock: deps.clock, logger: logger.child({ component: 'evaluator' }),
     write: eventWriter({ analytics: deps.analytics, db: orm, bus: deps.bus }),
   });
-  const writeFacts = factWriter(deps.analytics);
+  const rollup = new ObservatoryRollup({ analytics: deps.analytics, logger: logger.child({ component: 'observatory-rollup' }) });
+  const storeFacts = factWriter(deps.analytics);
+  const writeFacts: typeof storeFacts = async (facts, companyOf) => {
+    await storeFacts(facts, companyOf);
+    rollup.mark(facts);
+  };
   const tracker = new ObservatoryTracker({
     catalog, directory, cache: deps.cache, bus: deps.bus, write: writeFacts, clock: deps.clock, logger: logger.child({ component: 'observatory' }),
   });
@@ -97,7 +108,13 @@ export async function build(deps: GeofenceDeps): Promise<GeofenceService> {
     evaluator,
     observatory: {
       tracker,
-      backfill: (opts) => backfillObservatory({ analytics: deps.analytics, directory, write: writeFacts, map: tracker.currentMap(), logger: logger.child({ component: 'observatory' }) }, opts),
+      rollup,
+      backfill: async (opts) => {
+        const done = await backfillObservatory({ analytics: deps.analytics, directory, write: writeFacts, map: tracker.currentMap(), logger: logger.child({ component: 'observatory' }) }, opts);
+        // its days' indicators recomputed before it answers: the figures are there when it returns
+        await rollup.flush();
+        return done;
+      },
     },
     async seed() {
       const rows = await seedFences({ orm, repo, logger }, { onlyIfEmpty: false });
@@ -125,6 +142,7 @@ export async function build(deps: GeofenceDeps): Promise<GeofenceService> {
     async close() {
       await app.close();
       await Promise.allSettled([...subs.map((s) => s.stop()), tracker.stop(), directory.stop(), sync.stop()]);
+      await rollup.close();
       subs.length = 0;
     },
   };

@@ -6,12 +6,15 @@
  *   the end-to-end leg, 5 stops and two device-days of distance per trip; about 1 in 20 legs counted
  *   apart), not folded from 100 M fixes (a fix every 30 s would be 259 M; folding them here would
  *   take hours on this shared machine). What the screen queries is these facts, never fixes;
- * - each of the screen's queries through ops-api's HTTP endpoints (the association's view of 12
+ * - the daily indicators (migration 0004) computed from the facts for all 90 days, and for one day
+ *   as the geofence service keeps them current (what a day's recomputation costs, once per 30 s);
+ * - each of the screen's queries through ops-api's HTTP endpoints, which read the daily rows (the association's view of 12
  *   weeks by week, a month, a company against the rest): the median of 3 runs, wall clock;
  * - the cost of keeping the facts current: the tracker (services/geofence/src/observatory/tracker.ts)
  *   folding fixes of simulated trucks driving the corridors (tools/sim) with a fix every 30 s,
  *   CPU time per fix on one core, and the share of a core that 5,000 fixes/s would take; writing
- *   the facts it makes is one batched insert per poll of the consumer and is left out.
+ *   the facts it makes is one batched insert per poll of the consumer and is left out; keeping the
+ *   daily indicators current is the one-day recomputation above.
  */
 import { request } from 'undici';
 import { build as buildOpsApi } from '@corridor/ops-api';
@@ -24,10 +27,12 @@ import { planFleet } from '../../sim/fleet';
 import { seededRandom } from '../../sim/random';
 import { Truck } from '../../sim/truck';
 import { waitSeconds } from '../../sim/waits';
+import { rollUpObservatoryDays } from '@corridor/platform';
 import { benchAdapters, load1m, partsOf, primaryBenchKind } from '../parts';
 
 const TRUCKS = Number(process.env.OBS_BENCH_TRUCKS ?? 10_000);
 const DAYS = 90;
+const COMPANIES = Number(process.env.OBS_BENCH_COMPANIES ?? 50);
 const END = Date.UTC(2026, 3, 1); // the facts end on 1 April 2026
 const START = END - DAYS * 86_400_000;
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -42,11 +47,12 @@ export default async function run(): Promise<Record<string, number | string>> {
   const adapters = await benchAdapters(await primaryBenchKind());
   const ch = adapters.analytics;
   const db = ch.database;
-  const out: Record<string, number | string> = { parts: partsOf(adapters), trucks: TRUCKS, days: DAYS };
+  const out: Record<string, number | string> = { parts: partsOf(adapters), trucks: TRUCKS, days: DAYS, companies: COMPANIES };
   const exec = (query: string) => ch.client.command({ query, clickhouse_settings: { max_execution_time: 3600 } });
   const trips = Math.floor(TRUCKS * DAYS / 3);
-  // each trip: a truck (n % TRUCKS), its start spread over the 90 days, its direction alternating, a quarter of them of the two seeded transporters (101, 202), the rest of companies not in the directory (0)
-  const trip = `SELECT number AS n, n % ${TRUCKS} AS device, [101, 202, 0, 0, 0, 0, 0, 0][device % 8 + 1] AS company, if(intDiv(n, ${TRUCKS}) % 2 = 0, 1, -1) AS dir,
+  // each trip: a truck (n % TRUCKS), its start spread over the 90 days, its direction alternating; the trucks of COMPANIES companies
+  // (the two seeded transporters 101 and 202 among them, the others not in the directory), as many trucks each
+  const trip = `SELECT number AS n, n % ${TRUCKS} AS device, multiIf(device % ${COMPANIES} = 0, 101, device % ${COMPANIES} = 1, 202, 1000 + device % ${COMPANIES}) AS company, if(intDiv(n, ${TRUCKS}) % 2 = 0, 1, -1) AS dir,
                 toDateTime64(${START / 1000} + (n * 7919 % ${DAYS * 86_400}), 3, 'UTC') AS t0 FROM numbers(${trips})`;
   const places = `[${PLACES.map(([id, name, kind, along]) => `('${id}', '${name}', '${kind}', ${along})`).join(', ')}]`;
   let t = performance.now();
@@ -68,6 +74,24 @@ export default async function run(): Promise<Record<string, number | string>> {
   const count = async (table: string) => Number((await (await ch.client.query({ query: `SELECT count() AS n FROM ${db}.${table}`, format: 'JSONEachRow' })).json<{ n: string }>())[0]!.n);
   for (const table of ['obs_visits', 'obs_legs', 'obs_stops', 'obs_distance']) out[`${table}.rows`] = await count(table);
   await exec(`OPTIMIZE TABLE ${db}.obs_visits FINAL`).catch(() => undefined);
+
+  // the daily indicators the queries read, from the facts: every day once (what migration 0004 does
+  // for an installation's stored days), then one day as the geofence service recomputes the day
+  // new facts touched, at most once every 30 s (ObservatoryRollup): its share of the store's time
+  const days = Array.from({ length: DAYS }, (_, i) => new Date(START + i * 86_400_000).toISOString().slice(0, 10));
+  out['load1m.before_rollup'] = load1m();
+  t = performance.now();
+  await rollUpObservatoryDays(ch, days);
+  out['rollup.all_days_s'] = Math.round((performance.now() - t) / 100) / 10;
+  for (const table of ['obs_visits_daily', 'obs_legs_daily', 'obs_stops_daily', 'obs_distance_daily']) out[`${table}.rows`] = await count(table);
+  const oneDay: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    t = performance.now();
+    await rollUpObservatoryDays(ch, [days[DAYS - 10 + i]!]);
+    oneDay.push(performance.now() - t);
+  }
+  out['rollup.one_day_ms'] = Math.round(median(oneDay));
+  out['rollup.share_of_store_at_one_per_30s'] = Math.round(median(oneDay) / 30_000 * 1000) / 1000;
 
   const ops = await buildOpsApi({ ...adapters, identitySecret: TEST_IDENTITY_SECRET, logger: adapters.logger });
   await ops.app.listen({ host: '127.0.0.1', port: 0 });

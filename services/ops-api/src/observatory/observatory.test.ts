@@ -7,7 +7,7 @@ import {
 import { runCommonRouteTests } from '@corridor/platform/testing/common-route-tests';
 import { asUser, TEST_IDENTITY_SECRET, testUsers, userWith } from '@corridor/platform/testing/identity';
 import { createTestAdapters, primaryKind, type TestAdapters } from '@corridor/platform/testing/test-adapters';
-import type { Identity } from '@corridor/platform';
+import { rollUpObservatoryDays, type Identity } from '@corridor/platform';
 import { build, type OpsApiService } from '../app';
 
 /**
@@ -57,14 +57,16 @@ beforeAll(async () => {
   await insert('obs_visits', [...w1Visits, visit(1, 101, '2026-02-10', 14_400), visit(3, 202, '2026-02-11', 3_000)]);
   await insert('obs_visits', [w1Visits[0]!]); // the same visit written twice (a redelivered batch): counted once
   await insert('obs_legs', [
-    leg(1, 101, '2026-02-03', 3_600), leg(2, 101, '2026-02-03', 4_000), leg(3, 202, '2026-02-04', 5_000, 'left_corridor'), leg(4, 202, '2026-02-04', 4_400),
-    leg(6, 0, '2026-02-05', 3_800), leg(5, 202, '2026-02-05', 3_700, '', MALABA_END, WEBUYE),
+    leg(1, 101, '2026-02-03', 3_600), leg(2, 101, '2026-02-03', 3_960), leg(3, 202, '2026-02-04', 5_000, 'left_corridor'), leg(4, 202, '2026-02-04', 4_380),
+    leg(6, 0, '2026-02-05', 3_840), leg(5, 202, '2026-02-05', 3_720, '', MALABA_END, WEBUYE),
     leg(1, 101, '2026-02-06', 150_000, '', PORT, MALABA_END, 'corridor'), leg(4, 202, '2026-02-06', 200_000, 'long_stop', PORT, MALABA_END, 'corridor'),
   ]);
   await insert('obs_stops', [stop(1, 101, '2026-02-03', 8, 15), stop(1, 101, '2026-02-03', 14, 20), stop(3, 202, '2026-02-04', 9, 30), stop(2, 101, '2026-02-03', 9, 6),
     stop(1, 101, '2026-02-04', 9, 45, '5')]);
   await insert('obs_distance', [distance(1, 101, '2026-02-03', 500_000), distance(2, 101, '2026-02-03', 500_000), distance(3, 202, '2026-02-04', 1_000_000),
     { ...distance(3, 202, '2026-02-04', 400_000), version: 0 }]); // an older running total of the same day: the newer one counts
+  // the API reads the daily indicators, which the geofence service recomputes for the days its facts touch
+  await rollUpObservatoryDays(ch, Array.from({ length: 14 }, (_, i) => `2026-02-${String(2 + i).padStart(2, '0')}`));
 });
 afterAll(async () => {
   await svc?.app.close();
@@ -97,8 +99,8 @@ describe('observatory indicators (known figures)', () => {
     expect(w1).toEqual([
       expect.objectContaining({ kind: 'corridor', fromName: 'Port of Mombasa', toName: 'Malaba OSBP', direction: 'forward', trips: 1, medianSeconds: 150_000, excludedLongStop: 1 }),
       expect.objectContaining({ kind: 'segment', fromName: 'Webuye weighbridge', toName: 'Malaba OSBP', direction: 'forward', lengthKm: 57, trips: 4, trucks: 4,
-        medianSeconds: 3_900, p90Seconds: 4_280, speedKmh: 52.6, excludedLeftCorridor: 1, excludedLongStop: 0 }),
-      expect.objectContaining({ kind: 'segment', fromName: 'Malaba OSBP', toName: 'Webuye weighbridge', direction: 'reverse', trips: 1, medianSeconds: 3_700 }),
+        medianSeconds: 3_900, p90Seconds: 4_254, speedKmh: 52.6, excludedLeftCorridor: 1, excludedLongStop: 0 }),
+      expect.objectContaining({ kind: 'segment', fromName: 'Malaba OSBP', toName: 'Webuye weighbridge', direction: 'reverse', trips: 1, medianSeconds: 3_720 }),
     ]);
     const reverse = await json<ObservatoryTransitReport>(testUsers.analyst, `/api/association/observatory/transit?${period}&direction=reverse&kind=segment`);
     expect(reverse.items.map((i) => [i.fromName, i.toName])).toEqual([['Malaba OSBP', 'Webuye weighbridge']]);
@@ -113,6 +115,21 @@ describe('observatory indicators (known figures)', () => {
     const m = await json<ObservatoryOverview>(testUsers.officer, `/api/association/observatory/map?${period}`);
     expect(m.segments).toContainEqual(expect.objectContaining({ fromPlaceId: '30', toPlaceId: '40', fromAlongM: 870_000, toAlongM: 927_000, trips: 4, medianSeconds: 3_900 }));
     expect(m.places).toEqual([expect.objectContaining({ placeId: '40', visits: 8, trucks: 6 })]);
+  });
+
+  it('counts durations in whole minutes, rounded up: a visit a second over the threshold is over it', async () => {
+    const ch = adapters.analytics;
+    await ch.client.insert({ table: `${ch.database}.obs_visits`, values: [visit(1, 101, '2026-02-20', 4 * 3600 + 1), visit(2, 101, '2026-02-20', 4 * 3600)], format: 'JSONEachRow' });
+    await rollUpObservatoryDays(ch, ['2026-02-20']);
+    const r = await json<ObservatoryDwellReport>(testUsers.analyst, '/api/association/observatory/dwell?from=2026-02-16T00:00:00Z&to=2026-02-23T00:00:00Z');
+    // 241 and 240 minutes: the median between them, one of the two over the 4 h threshold
+    expect(r.items).toEqual([expect.objectContaining({ visits: 2, medianSeconds: 14_430, p90Seconds: 14_454, overThreshold: 1, thresholdSeconds: 14_400 })]);
+  });
+
+  it('counts whole UTC days: a period from and to the middle of days covers both days whole', async () => {
+    const r = await json<ObservatoryDwellReport>(testUsers.analyst, '/api/association/observatory/dwell?from=2026-02-03T09:00:00Z&to=2026-02-04T09:00:00Z&interval=month');
+    expect(r.period).toEqual({ from: '2026-02-03T00:00:00.000Z', to: '2026-02-05T00:00:00.000Z' });
+    expect(r.items).toEqual([expect.objectContaining({ visits: 3, trucks: 3 })]); // trucks 1 and 2 on the 3rd, 3 on the 4th
   });
 
   it('rejects a period that ends before it begins or spans more than 400 days, in the one error shape', async () => {
@@ -173,7 +190,7 @@ describe('downloads', () => {
     expect(res.headers['content-disposition']).toBe('attachment; filename="transit-times-2026-02-02-2026-02-15.csv"');
     const [head, ...lines] = res.body.trim().split('\n');
     expect(head).toBe('Period from,Corridor,From,To,Length (km),Trucks of,Trips,Trucks,Median transit time,"Transit time, 90th percentile",Transit speed (km/h),Trips that left the corridor,Trips that stopped over a day,Withheld (too few trucks)');
-    expect(lines).toContain(`${W1},northern,Webuye weighbridge,Malaba OSBP,57,all companies,4,4,1:05:00,1:11:20,52.6,1,0,no`);
+    expect(lines).toContain(`${W1},northern,Webuye weighbridge,Malaba OSBP,57,all companies,4,4,1:05:00,1:10:54,52.6,1,0,no`);
   });
 
   it('xlsx with the same rows', async () => {
@@ -215,12 +232,12 @@ describe('open data', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('text/csv');
     const [head, ...lines] = res.body.trim().split('\n');
-    expect(head).toBe('schemaVersion,indicator,periodStart,periodEnd,corridor,fromPlace,toPlace,place,placeKind,direction,count,trucks,medianSeconds,p90Seconds,overThresholdShare,thresholdSeconds,distanceKm,stopsPer1000Km,suppressed');
-    expect(lines).toContain(`1,dwell,${W1},${W2},northern,,,Malaba OSBP,border_post,both,6,6,8100,14700,0.167,14400,,,false`);
-    expect(lines).toContain(`1,dwell,${W2},2026-02-16,northern,,,Malaba OSBP,border_post,both,,,,,,14400,,,true`); // two trucks: withheld
+    expect(head).toBe('schemaVersion,indicator,periodStart,periodEnd,corridor,fromPlace,toPlace,place,placeKind,direction,count,trucks,medianSeconds,p90Seconds,overThresholdShare,thresholdSeconds,distanceKm,stopsPer1000Km,minTrucks,suppressed');
+    expect(lines).toContain(`2,dwell,${W1},${W2},northern,,,Malaba OSBP,border_post,both,6,6,8100,14700,0.167,14400,,,3,false`);
+    expect(lines).toContain(`2,dwell,${W2},2026-02-16,northern,,,Malaba OSBP,border_post,both,,,,,,14400,,,3,true`); // two trucks: withheld, under a threshold of 3
     expect(res.body).not.toMatch(/Pwani|Msasani|company/i);
     const data = await json<ObservatoryOpenData>(undefined, '/api/observatory/open-data?interval=week&from=2026-02-02T00:00:00Z&to=2026-02-16T00:00:00Z&format=json');
-    expect(data).toMatchObject({ schemaVersion: 1, minTrucks: 3, interval: 'week' });
+    expect(data).toMatchObject({ schemaVersion: 2, minTrucks: 3, interval: 'week' });
     expect(data.rows.filter((r) => r.indicator === 'transit' && !r.suppressed)).toEqual([
       expect.objectContaining({ fromPlace: 'Webuye weighbridge', toPlace: 'Malaba OSBP', direction: 'forward', count: 4, trucks: 4, medianSeconds: 3_900 }),
     ]);

@@ -27,7 +27,7 @@ function wholePeriods(p: Period, interval: ObservatoryInterval): Period {
 }
 
 type Row = ObservatoryOpenDataRow;
-const empty = {
+const blank = {
   schemaVersion: OPEN_DATA_SCHEMA_VERSION, corridor: '', fromPlace: '', toPlace: '', place: '', placeKind: '', count: null, trucks: null, medianSeconds: null,
   p90Seconds: null, overThresholdShare: null, thresholdSeconds: null, distanceKm: null, stopsPer1000Km: null,
 } as const;
@@ -35,7 +35,7 @@ const round = (v: number | null, digits = 0): number | null => (v === null ? nul
 
 /**
  * The open data: every indicator for everyone together, per whole week or month, each direction and
- * both together, cells of fewer than minTrucks trucks withheld. No device id, no company id, no
+ * both together, cells of fewer than minTrucks trucks withheld (each row says minTrucks). No device id, no company id, no
  * name of either is read into it: the queries run without a company (series 'all').
  */
 export function openData(deps: { analytics: Analytics; settings: ObservatorySettingsStore; clock: Clock }) {
@@ -54,6 +54,7 @@ export function openData(deps: { analytics: Analytics; settings: ObservatorySett
       Promise.all(ways.map(async (w) => ({ w, rows: await queryStops(deps.analytics, iq(w), settings.minStopMinutes) }))),
     ]);
     const rows: Row[] = [];
+    const empty = { ...blank, minTrucks: k };
     for (const r of legs) {
       const hide = r.trucks < k; // the trucks behind the published times
       rows.push({

@@ -15,7 +15,10 @@ export interface Period {
   to: Date;
 }
 
-/** The period asked for: `to` defaults to now, `from` to 12 weeks before; 400 when reversed or longer than MAX_PERIOD_DAYS. */
+/**
+ * The period asked for, widened to whole UTC days (the indicators are kept per day): `to` defaults to
+ * now (today counts), `from` to 12 weeks before; 400 when reversed or longer than MAX_PERIOD_DAYS.
+ */
 export function observatoryPeriod(q: { from?: string; to?: string }, now: Date, defaultDays = DEFAULT_PERIOD_DAYS): Period {
   const to = q.to ? new Date(q.to) : now;
   const from = q.from ? new Date(q.from) : new Date(to.getTime() - defaultDays * DAY_MS);
@@ -23,7 +26,8 @@ export function observatoryPeriod(q: { from?: string; to?: string }, now: Date, 
   if (to.getTime() - from.getTime() > MAX_PERIOD_DAYS * DAY_MS) {
     throw new AppError('VALIDATION_FAILED', `The period may cover at most ${MAX_PERIOD_DAYS} days`, [{ in: 'querystring', path: 'from', message: 'period too long' }]);
   }
-  return { from, to };
+  // the indicators are kept per UTC day: the period is the whole days it touches
+  return { from: new Date(Math.floor(from.getTime() / DAY_MS) * DAY_MS), to: new Date(Math.ceil(to.getTime() / DAY_MS) * DAY_MS) };
 }
 
 /**

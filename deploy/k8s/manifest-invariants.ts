@@ -4,7 +4,7 @@
  * can print all of them at once.
  */
 
-export interface Meta {
+interface Meta {
   name: string;
   labels?: Record<string, string>;
 }
@@ -68,7 +68,7 @@ const matches = (selector: Record<string, string>, labels: Record<string, string
 /** The configured DATA_DIR (and /tmp) must be writable under a read-only root filesystem. */
 const WRITABLE_PATHS = ['/tmp', '/app/.data'];
 
-export function checkDeployment(d: Deployment): string[] {
+function checkDeployment(d: Deployment): string[] {
   const problems: string[] = [];
   const at = `Deployment ${d.metadata.name}`;
   const pod = d.spec.template.spec;
@@ -109,7 +109,7 @@ export function checkDeployment(d: Deployment): string[] {
 }
 
 /** Every Service selects a Deployment, and each of its ports lands on a container port of the same protocol. */
-export function checkServicePorts(services: Service[], deployments: Deployment[]): string[] {
+function checkServicePorts(services: Service[], deployments: Deployment[]): string[] {
   const problems: string[] = [];
   for (const s of services) {
     const at = `Service ${s.metadata.name}`;
@@ -134,7 +134,7 @@ export function checkServicePorts(services: Service[], deployments: Deployment[]
 }
 
 /** HorizontalPodAutoscalers and PodDisruptionBudgets point at Deployments that exist. */
-export function checkReferences(objects: K8sObject[], deployments: Deployment[]): string[] {
+function checkReferences(objects: K8sObject[], deployments: Deployment[]): string[] {
   const problems: string[] = [];
   for (const o of objects as Selecting[]) {
     if (o.kind === 'HorizontalPodAutoscaler') {

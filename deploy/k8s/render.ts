@@ -5,7 +5,7 @@ import { parseAllDocuments } from 'yaml';
 import type { K8sObject } from './manifest-invariants';
 
 /** deploy/k8s, and what `kubectl kustomize` renders from a folder of it (parsed). */
-export const K8S = dirname(fileURLToPath(import.meta.url));
+const K8S = dirname(fileURLToPath(import.meta.url));
 export const OVERLAYS = ['overlays/dev', 'overlays/prod', 'overlays/external'] as const;
 
 export function parseDocs(text: string, source: string): K8sObject[] {

@@ -31,7 +31,7 @@ const BESIDE_M = 3000;
 /** Margin past the open line (width + offCorridorMeters) every OFF fix keeps from the whole route. */
 const MARGIN_M = 250;
 
-export const startAlong = (d: number): number => 10_000 + ((d * 7919) % 690) * 1000;
+const startAlong = (d: number): number => 10_000 + ((d * 7919) % 690) * 1000;
 
 /** Whether fix n of a detouring truck is an OFF fix. */
 export const isOff = (n: number): boolean => n % (ON + OFF) >= ON;

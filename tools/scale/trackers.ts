@@ -13,7 +13,7 @@ import type { Fix } from '../sim/truck';
  * m, the defaults) and clears it on the first fix back. So what the journeys must flag is known
  * from the fixes alone.
  */
-export const FIX_INTERVAL_MS = 30_000;
+const FIX_INTERVAL_MS = 30_000;
 export const CYCLE = 12;
 const ON = 6;
 const OFF_M = 3000;

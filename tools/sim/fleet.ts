@@ -30,7 +30,7 @@ const DWELL: Partial<Record<PlaceKind, { min: number; max: number; chance: numbe
 };
 
 /** Stops a truck makes on a corridor: every weighbridge and border post, some parking places. */
-export function planStops(corridor: Corridor, random: Random): PlannedStop[] {
+function planStops(corridor: Corridor, random: Random): PlannedStop[] {
   const measured = measureLine(corridor.line);
   const stops: PlannedStop[] = [];
   for (const place of placesOnCorridor(corridor.id)) {

@@ -8,7 +8,7 @@ import type { Fix, Truck } from './truck';
  * the truck is clear of every place on its corridor), lasts `durationS`, and comes back every
  * `everyS` when given.
  */
-export type IncidentKind = 'offCorridor' | 'stop' | 'silent' | 'speed';
+type IncidentKind = 'offCorridor' | 'stop' | 'silent' | 'speed';
 
 export interface IncidentPlan {
   readonly kind: IncidentKind;
@@ -29,7 +29,7 @@ const CLEAR_OF_PLACES_M = 5_000;
  * makes sin θ of its speed sideways and cos θ along the line, so its fixes move as fast as the speed
  * they report (a parallel road reached in a few minutes, not a jump).
  */
-export const TURN_OFF_DEG = 60;
+const TURN_OFF_DEG = 60;
 const TURN = (TURN_OFF_DEG * Math.PI) / 180;
 
 export class IncidentScript {

@@ -6,7 +6,7 @@ import { kphToKnots, type Fix, type Sender } from './truck';
  * id, lat, lon, timestamp (epoch seconds), speed (knots), bearing, altitude, accuracy, batt
  * (parameter list from the Traccar client documentation, traccar.org/osmand).
  */
-export const PROTOCOL = 'osmand';
+const PROTOCOL = 'osmand';
 
 export interface OsmAndSenderOptions {
   /** Base URL of the OsmAnd HTTP endpoint, e.g. http://127.0.0.1:5055 */

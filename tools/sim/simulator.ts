@@ -12,7 +12,7 @@ export { simDeviceIds, DEFAULT_TRUCKS };
 export const SIM_PROTOCOLS = ['osmand', 'gt06', 'teltonika'] as const;
 export type SimProtocol = (typeof SIM_PROTOCOLS)[number];
 /** Ingest's device ports (Traccar's defaults). */
-export const DEFAULT_TCP_PORTS: Record<Exclude<SimProtocol, 'osmand'>, number> = { gt06: 5023, teltonika: 5027 };
+const DEFAULT_TCP_PORTS: Record<Exclude<SimProtocol, 'osmand'>, number> = { gt06: 5023, teltonika: 5027 };
 
 export interface SimulatorOptions {
   trucks: number;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Topics, type Device, type EventMessage, type PositionMessage } from '@corridor/contracts';
+import { Topics, type Device, type EventMessage, type Position } from '@corridor/contracts';
 import type { Subscription } from '@corridor/platform';
 import { build as buildIngest, type IngestService } from '@corridor/ingest';
 import { build as buildOpsApi, type OpsApiService } from '@corridor/ops-api';
@@ -83,10 +83,10 @@ describe(`device protocols from TCP to the API (${kind} adapters)`, () => {
     }
   }
 
-  const positionsOf = async (d: Device, from: string, to: string): Promise<PositionMessage[]> => {
+  const positionsOf = async (d: Device, from: string, to: string): Promise<Position[]> => {
     const res = await ops.app.inject({ method: 'GET', url: `/api/positions?deviceId=${d.id}&from=${from}&to=${to}`, headers: admin });
     expect(res.statusCode, res.body).toBe(200);
-    return res.json<PositionMessage[]>();
+    return res.json<Position[]>();
   };
   /** The alarm events of a device on events.v1, once `ok` holds for them. */
   const alarmsOf = (d: Device, ok: (es: EventMessage[]) => boolean): Promise<EventMessage[]> =>
@@ -151,13 +151,13 @@ describe(`device protocols from TCP to the API (${kind} adapters)`, () => {
       const ps = await positionsOf(d2013, '2014-07-23T00:00:00Z', '2014-07-24T00:00:00Z');
       return ps.length === 1 && ps;
     });
-    expect(stored2013[0]).toMatchObject({ protocol: 'jt808', fixTime: '2014-07-23T09:20:15.000Z', latitude: 22.51488, longitude: 113.916508, satellites: 11, crcValid: false });
+    expect(stored2013[0]).toMatchObject({ protocol: 'jt808', fixTime: '2014-07-23T09:20:15.000Z', latitude: 22.51488, longitude: 113.916508, attributes: { sat: 11, crcValid: false } });
     // the batch's two fixes share a time: one stored position (ids are device + fix time)
     const stored2019 = await eventually(`2 stored position(s) of ${d2019.uniqueId}`, async () => {
       const ps = await positionsOf(d2019, '2024-01-01T00:00:00Z', '2026-01-01T00:00:00Z');
       return ps.length === 2 && ps;
     });
-    expect(stored2019.map((p) => [p.fixTime, p.latitude, p.alarm])).toEqual([
+    expect(stored2019.map((p) => [p.fixTime, p.latitude, p.attributes.alarm])).toEqual([
       ['2024-10-29T13:39:03.000Z', expect.closeTo(31.00056, 4), 'sos'],
       ['2025-01-29T14:33:44.000Z', -31.234567, 'sos,overspeed,gpsAntennaCut,fatigueDriving'],
     ]);
@@ -203,7 +203,7 @@ describe(`device protocols from TCP to the API (${kind} adapters)`, () => {
       const ps = await positionsOf(ghana, '2015-10-06T00:00:00Z', '2015-10-07T00:00:00Z');
       return ps.length === 1 && ps;
     });
-    expect(p).toMatchObject({ protocol: 'ruptela', latitude: 5.6292216, longitude: -0.067495, power: 13.286, battery: 4.097, odometer: 30714, attributes: { operator: 62002 } });
+    expect(p).toMatchObject({ protocol: 'ruptela', latitude: 5.6292216, longitude: -0.067495, attributes: { power: 13.286, battery: 4.097, odometer: 30714, operator: 62002 } });
     const fiveStored = await eventually(`5 stored position(s) of ${five.uniqueId}`, async () => {
       const ps = await positionsOf(five, '2014-01-19T00:00:00Z', '2014-01-20T00:00:00Z');
       return ps.length === 5 && ps;
@@ -230,8 +230,8 @@ describe(`device protocols from TCP to the API (${kind} adapters)`, () => {
       const ps = await positionsOf(seal, '2021-03-26T15:00:00Z', '2021-03-26T17:00:00Z');
       return ps.length === 2 && ps;
     });
-    expect(stored.map((p) => [p.fixTime, p.attributes.lock, p.alarm])).toEqual([
-      ['2021-03-26T15:59:55.000Z', true, null],
+    expect(stored.map((p) => [p.fixTime, p.attributes.lock, p.attributes.alarm])).toEqual([
+      ['2021-03-26T15:59:55.000Z', true, undefined],
       ['2021-03-26T15:59:56.000Z', false, 'unlock'],
     ]);
     expect(stored[1]!.attributes).toMatchObject({ sealEvent: 'unlocked', ropeInserted: true, mcc: 655 });
@@ -260,7 +260,7 @@ describe(`device protocols from TCP to the API (${kind} adapters)`, () => {
       const ps = await positionsOf(gv300, '2016-02-10T15:00:00Z', '2016-02-10T16:00:00Z');
       return ps.length === 1 && ps;
     });
-    expect(p).toMatchObject({ protocol: 'queclink', latitude: -17.776235, longitude: -63.169571, power: 15.153, odometer: 34900, ignition: true });
+    expect(p).toMatchObject({ protocol: 'queclink', latitude: -17.776235, longitude: -63.169571, attributes: { power: 15.153, odometer: 34900, ignition: true } });
     const track = await eventually(`4 stored position(s) of ${gl300.uniqueId}`, async () => {
       const ps = await positionsOf(gl300, '2018-12-14T13:00:00Z', '2018-12-14T14:00:00Z');
       return ps.length === 4 && ps;
@@ -295,7 +295,7 @@ describe(`device protocols from TCP to the API (${kind} adapters)`, () => {
       ['wialon', '2023-03-22T11:41:50.000Z', false],
       ['wialon', '2024-09-30T15:42:45.000Z', false],
     ]);
-    expect(stored[2]).toMatchObject({ latitude: expect.closeTo(22.580080, 5), altitude: 59, satellites: 11, attributes: { d_battr: 94 } });
+    expect(stored[2]).toMatchObject({ latitude: expect.closeTo(22.580080, 5), altitude: 59, attributes: { sat: 11, d_battr: 94 } });
     const message = await eventually('the driver\'s message on events.v1', () => events.find((e) => e.deviceId === tracker.id && e.type === 'commandResult'));
     expect(message.attributes).toMatchObject({ result: 'Arrived at Malaba' });
     // an unknown tracker is refused at login with the document's answer, and the connection closed

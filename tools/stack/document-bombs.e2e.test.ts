@@ -163,6 +163,7 @@ async function observe<T>(work: () => Promise<T>): Promise<{ result: T; window: 
       w.maxReadersRss = Math.max(w.maxReadersRss, readers);
       w.maxTotalRss = Math.max(w.maxTotalRss, service + readers);
       if (service >= LIMIT_BYTES) breach?.(new Error(`the service reached ${Math.round(service / MiB)} MiB (limit 768 MiB)`));
+      // the health probe's sampling interval: the scenario's clock (how often it asks), not a wait for an outcome
       await new Promise((r) => setTimeout(r, Math.max(0, PROBE_EVERY_MS - (performance.now() - started))));
     }
   })();

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ref } from './references';
+import { ref, optionalRef } from './references';
 import { defineEndpoint } from './endpoint';
 import { Attributes } from './common';
 import { CommandMessage } from './commands';
@@ -9,7 +9,7 @@ import { ListQuery, OwnerCompanyInput, resourceEndpoints, trackingWriters, TypeI
 export const SavedCommand = z
   .object({
     id: z.number().int().positive(),
-    deviceId: z.number().int().nullable().describe('Null: usable for any device'),
+    deviceId: z.number().int().min(0).describe('0: usable for any device (Traccar)'),
     description: z.string(),
     type: z.string(),
     textChannel: z.boolean().describe('Send by SMS instead of the data connection (not supported: always false on send)'),
@@ -23,7 +23,7 @@ const commandType = z.string().regex(/^[a-zA-Z][a-zA-Z0-9]{0,63}$/, 'a command t
 
 export const SavedCommandInput = z
   .object({
-    deviceId: ref('device', z.number().int().positive()).nullable().default(null),
+    deviceId: optionalRef('device'),
     description: z.string().min(1).max(256),
     type: commandType,
     textChannel: z.boolean().default(false),

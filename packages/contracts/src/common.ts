@@ -49,3 +49,11 @@ export function page<T extends z.ZodTypeAny>(item: T, id: string) {
     .object({ items: z.array(item), total: z.number().int(), limit: z.number().int(), offset: z.number().int() })
     .meta({ id });
 }
+
+/**
+ * The object without its null fields. Where Traccar's schema gives a field a type (a string), an
+ * absent value is left out of the answer rather than written as null.
+ */
+export function withoutNulls<T extends Record<string, unknown>>(o: T): { [K in keyof T]?: Exclude<T[K], null> } {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null)) as { [K in keyof T]?: Exclude<T[K], null> };
+}

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { ref } from './references';
 import { defineEndpoint } from './endpoint';
 import { ListQuery, OwnerCompanyInput, resourceEndpoints, trackingWriters } from './resource-endpoints';
-import { PositionIdSchema } from './positions';
 
 export const ComputedAttributeType = z.enum(['String', 'Number', 'Boolean']);
 /** A type as written: Traccar's web app sends "string", "number", "boolean"; read in any case, answered capitalised. */
@@ -43,14 +42,8 @@ export const ComputedAttributeInput = z
 export type ComputedAttributeInput = z.infer<typeof ComputedAttributeInput>;
 
 export const ComputedTestQuery = z.object({ deviceId: ref('device', z.coerce.number().int().positive()) });
-export const ComputedTestResult = z
-  .object({
-    attribute: z.string(),
-    type: ComputedAttributeType,
-    value: z.union([z.string(), z.number(), z.boolean(), z.null()]).describe('The typed result; null when the expression yields nothing'),
-    positionId: PositionIdSchema,
-  })
-  .meta({ id: 'ComputedTestResult' });
+/** The computed value as Traccar answers it: the bare typed value (a computation without a value answers 204). */
+export const ComputedTestResult = z.union([z.string(), z.number(), z.boolean()]).meta({ id: 'ComputedTestResult' });
 export type ComputedTestResult = z.infer<typeof ComputedTestResult>;
 
 export const computedAttributesEndpoints = [
@@ -63,8 +56,8 @@ export const computedAttributesEndpoints = [
     id: 'attributes.computed.test', method: 'post', path: '/attributes/computed/test', service: 'ops-api', tags: ['attributes'],
     companyScoped: true, summary: 'Evaluate a computed attribute on a device\'s latest position', access: trackingWriters,
     description: 'Evaluates the given attribute (not saved) against the latest position of deviceId; 404 when the device has no position, ' +
-      '400 naming expression when it fails to parse or evaluate.',
+      '400 naming expression when it fails to parse or evaluate. As Traccar: the bare value (JSON), or 204 when the expression yields nothing.',
     request: { query: ComputedTestQuery, body: ComputedAttributeInput },
-    responses: { 200: { description: 'The typed value', schema: ComputedTestResult } },
+    responses: { 200: { description: 'The typed value', schema: ComputedTestResult }, 204: { description: 'No value', schema: null } },
   }),
 ] as const;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idParam, notRef, ref } from './references';
+import { idParam, notRef, ref, optionalRef } from './references';
 import { defineEndpoint } from './endpoint';
 import { Attributes, IsoDateTime, repeated } from './common';
 import { PositionIdSchema } from './positions';
@@ -35,8 +35,8 @@ export const DeviceInput = z
     name: z.string().min(1).max(128),
     uniqueId: notRef(z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'letters, digits and _.:- only, at most 64'), "the device's own identifier"),
     disabled: z.boolean().default(false),
-    groupId: ref('group', z.number().int().positive()).nullable().default(null),
-    calendarId: ref('calendar', z.number().int().positive()).nullable().default(null),
+    groupId: optionalRef('group'),
+    calendarId: optionalRef('calendar'),
     companyId: ref('company', z.number().int().positive()).nullable().default(null),
     phone: z.string().max(32).nullable().default(null),
     model: z.string().max(64).nullable().default(null),

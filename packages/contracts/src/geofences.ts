@@ -34,9 +34,9 @@ export const Geofence = z
   .object({
     id: z.number().int().positive(),
     name: z.string(),
-    description: z.string().nullable(),
+    description: z.string().optional().describe('absent when none'),
     area: z.string().describe('Traccar WKT, latitude first'),
-    calendarId: z.number().int().nullable(),
+    calendarId: z.number().int().min(0).describe('0 = none (Traccar): always active'),
     attributes: GeofenceAttributes,
     kind: GeofenceKind,
     country: z.string().nullable(),
@@ -180,6 +180,8 @@ export const GeofenceDefinitionMessage = z
   .union([
     Geofence.extend({
       companyId: z.number().int().nullable().default(null).describe('absent in definitions written before fences had owners'),
+      description: z.string().nullish().describe('null in definitions written before the API answered Traccar\'s shape'),
+      calendarId: z.number().int().nullable().describe('0 or null: none'),
       links: z.object({ deviceIds: z.array(z.number().int()), groupIds: z.array(z.number().int()) }),
       shape: GeofenceShape.optional().describe('the area parsed (absent in definitions written before it was carried)'),
       deleted: z.literal(false).default(false),

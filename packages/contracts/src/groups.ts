@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ref } from './references';
+import { ref, optionalRef } from './references';
 import { Attributes } from './common';
 import { ListQuery, OwnerCompanyInput, resourceEndpoints, trackingWriters } from './resource-endpoints';
 
@@ -8,7 +8,7 @@ export const Group = z
   .object({
     id: z.number().int().positive(),
     name: z.string(),
-    groupId: z.number().int().nullable().describe('Parent group'),
+    groupId: z.number().int().min(0).describe('Parent group; 0 = none (Traccar)'),
     companyId: z.number().int().nullable(),
     attributes: Attributes,
   })
@@ -18,7 +18,7 @@ export type Group = z.infer<typeof Group>;
 export const GroupInput = z
   .object({
     name: z.string().min(1).max(128),
-    groupId: ref('group', z.number().int().positive()).nullable().default(null).describe('Parent group (same company; no cycles)'),
+    groupId: optionalRef('group').describe('Parent group (same company; no cycles)'),
     companyId: OwnerCompanyInput,
     attributes: Attributes.default({}),
   })

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { notRef, ref } from './references';
+import { notRef, ref, optionalRef } from './references';
 import { defineEndpoint } from './endpoint';
 import { Attributes, repeated } from './common';
 import { AlarmType, EventType } from './events';
@@ -36,11 +36,11 @@ export const NotificationRule = z
     description: z.string().nullable(),
     always: z.boolean().describe('Every device the rule\'s company owns (every device for a shared rule); else only deviceIds'),
     notificators: z.string().describe('Comma-separated channels, as Traccar: "web,mail,webhook"'),
-    calendarId: z.number().int().nullable().describe('Only notify while this calendar has an event running'),
+    calendarId: z.number().int().min(0).describe('Only notify while this calendar has an event running; 0 = always (Traccar)'),
     attributes: Attributes.describe('Free-form; for type alarm, attributes.alarms is the comma-separated alarms (as Traccar)'),
     deviceIds: z.array(z.number().int()),
     groupIds: z.array(z.number().int()).describe('The devices of these groups (and of their subgroups) are covered too'),
-    commandId: z.number().int().nullable().describe('The saved command the command channel sends to the event\'s device'),
+    commandId: z.number().int().min(0).describe('The saved command the command channel sends to the event\'s device; 0 = none (Traccar)'),
     alarms: z.array(AlarmType).describe('For type alarm: the alarms that notify (empty = any)'),
     recipients: z.array(NotificationRecipient),
     webhookUrl: z.string().nullable(),
@@ -56,12 +56,12 @@ export const NotificationRuleInput = z
     always: z.boolean().default(false),
     deviceIds: z.array(ref('device', z.number().int().positive())).max(1000).default([]),
     groupIds: z.array(ref('group', z.number().int().positive())).max(1000).default([]).describe('Devices of these groups and their subgroups'),
-    commandId: ref('command', z.number().int().positive()).nullable().default(null).describe('For the command channel: the saved command to send'),
+    commandId: optionalRef('command').describe('For the command channel: the saved command to send'),
     alarms: z.array(AlarmType).default([]).describe('For type alarm (empty = any). attributes.alarms ("sos,powerCut", as Traccar writes them) wins when present'),
     notificators: NotificatorList,
     recipients: z.array(NotificationRecipient).max(100).default([]).describe('Empty with web or mail: the caller (Traccar links a new rule to its creator)'),
     webhookUrl: z.url({ protocol: /^https?$/ }).max(2000).nullable().default(null),
-    calendarId: ref('calendar', z.number().int().positive()).nullable().default(null),
+    calendarId: optionalRef('calendar'),
     companyId: OwnerCompanyInput,
     attributes: Attributes.default({}),
   })
@@ -137,6 +137,9 @@ const testDescription = 'Without a body: a test message to the caller through ev
   'With { ruleId }: to each recipient and channel of that rule. Answers what happened to each delivery; a webhook is tried once and answers ' +
   'only sent or failed (error "not delivered"), never the receiver\'s answer.';
 
+const deliveredAnswer = 'As in Traccar: 204 when every delivery went out; 400 NOT_DELIVERED when one failed, with every delivery ' +
+  '(NotificationDelivery: channel, recipient, status, attempts, error) in details.deliveries.';
+
 const tags = ['notifications'];
 export const notificationRulesEndpoints = [
   ...resourceEndpoints({
@@ -159,24 +162,25 @@ export const notificationRulesEndpoints = [
   }),
   defineEndpoint({
     id: 'notifications.test', method: 'post', path: '/notifications/test', service: 'ops-api', tags, access: 'authenticated', companyScoped: true,
-    summary: 'Send a test notification (to the caller, or through a rule\'s channels)', description: `${testDescription} A rule's test needs the admin or dispatcher role.`,
+    summary: 'Send a test notification (to the caller, or through a rule\'s channels)',
+    description: `${testDescription} A rule's test needs the admin or dispatcher role. ${deliveredAnswer}`,
     request: { body: NotificationTestInput.nullish() },
-    responses: { 200: { description: 'Deliveries', schema: z.array(NotificationDelivery) } },
+    responses: { 204: { description: 'Delivered through every channel', schema: null } },
   }),
   defineEndpoint({
     id: 'notifications.testChannel', method: 'post', path: '/notifications/test/{notificator}', service: 'ops-api', tags, access: 'authenticated',
     summary: 'Send a test notification to the caller through one channel',
-    description: 'As POST /notifications/test without a body, through that channel only: 400 when the server has no such channel or the caller no address on it.',
+    description: `As POST /notifications/test without a body, through that channel only: 400 when the server has no such channel or the caller no address on it. ${deliveredAnswer}`,
     request: { params: notificatorParam },
-    responses: { 200: { description: 'Deliveries', schema: z.array(NotificationDelivery) } },
+    responses: { 204: { description: 'Delivered', schema: null } },
   }),
   defineEndpoint({
     id: 'notifications.send', method: 'post', path: '/notifications/send/{notificator}', service: 'ops-api', tags, access: ['admin'],
     summary: 'Send a message to users through one channel (administrators)',
     description: 'web puts the message in each user\'s inbox (type announcement); mail sends it to their notification email, else their account email. ' +
-      'Without userId: every user. The channel must carry announcements (GET /notifications/notificators?announcement=true), else 400. Audited.',
+      `Without userId: every user. The channel must carry announcements (GET /notifications/notificators?announcement=true), else 400. Audited. ${deliveredAnswer}`,
     request: { params: notificatorParam, query: z.object({ userId: repeated(ref('user', z.coerce.number().int().positive())).optional() }), body: NotificationMessage },
-    responses: { 200: { description: 'Deliveries', schema: z.array(NotificationDelivery) } },
+    responses: { 204: { description: 'Delivered to every user', schema: null } },
   }),
   defineEndpoint({
     id: 'notifications.links.list', method: 'get', path: '/notifications/links', service: 'ops-api', tags, access: 'authenticated', companyScoped: true,

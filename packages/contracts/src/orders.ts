@@ -8,9 +8,9 @@ export const Order = z
   .object({
     id: z.number().int().positive(),
     uniqueId: z.string().describe('The order reference, unique within its company'),
-    description: z.string().nullable(),
-    fromAddress: z.string().nullable(),
-    toAddress: z.string().nullable(),
+    description: z.string().optional().describe('absent when none'),
+    fromAddress: z.string().optional().describe('absent when none'),
+    toAddress: z.string().optional().describe('absent when none'),
     companyId: z.number().int().nullable(),
     attributes: Attributes,
   })

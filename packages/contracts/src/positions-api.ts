@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ref } from './references';
 import { defineEndpoint } from './endpoint';
 import { IsoDateTime, repeated } from './common';
-import { PositionIdSchema, PositionMessage } from './positions';
+import { Position, PositionIdSchema } from './positions';
 
 /** One position as an integration pushes it in a JSON batch (POST /api/positions). */
 export const PositionInput = z
@@ -73,7 +73,7 @@ export const positionsEndpoints = [
     access: 'authenticated',
     companyScoped: true,
     request: { query: PositionsQuery },
-    responses: { 200: { description: 'Positions', schema: z.array(PositionMessage) } },
+    responses: { 200: { description: 'Positions', schema: z.array(Position) } },
   }),
   defineEndpoint({
     id: 'positions.push',

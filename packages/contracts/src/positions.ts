@@ -52,6 +52,57 @@ export const PositionMessage = z
     address: z.string().nullable().optional()
       .describe('Where the fix is, in words ("14 km NW of Voi, KE"), from the offline geocoder when the API answers (GET /api/server/geocode); absent on the topic'),
   })
-  .meta({ id: 'Position' });
+  .meta({ id: 'PositionMessage' });
 export type PositionMessage = z.infer<typeof PositionMessage>;
 export type PositionMessageInput = z.input<typeof PositionMessage>;
+
+/**
+ * A position as the API and the live feed answer it: Traccar's Position, its fields only. What the
+ * topic carries beyond them is in `attributes` under Traccar's names (sat, hdop, ignition, odometer,
+ * power, battery, alarm: ingest already mirrors them there), with Corridor's rawFrameId (the raw
+ * frame in the archive) and crcValid (false only: a frame whose checksum failed). accuracy once,
+ * at the top; altitude and accuracy 0 when the device reports none, as Traccar's doubles.
+ */
+export const Position = z
+  .object({
+    id: PositionIdSchema,
+    deviceId: z.number().int().positive(),
+    protocol: z.string(),
+    deviceTime: z.iso.datetime({ offset: true }),
+    fixTime: z.iso.datetime({ offset: true }),
+    serverTime: z.iso.datetime({ offset: true }),
+    valid: z.boolean(),
+    latitude: z.number().min(-90).max(90),
+    longitude: z.number().min(-180).max(180),
+    altitude: z.number().describe('metres; 0 when the device reports none'),
+    speed: z.number().min(0).describe('knots'),
+    course: z.number().min(0).max(360),
+    address: z.string().optional().describe('Where the fix is, in words ("14 km NW of Voi, KE"), from the geocoder; absent when unknown'),
+    accuracy: z.number().min(0).describe('metres; 0 when unknown'),
+    attributes: PositionAttributes,
+  })
+  .strict()
+  .meta({ id: 'Position' });
+export type Position = z.infer<typeof Position>;
+
+/** Topic columns and the attribute keys Traccar gives them (ingest writes both; older or posted positions may lack the key). */
+const MIRRORED = [['satellites', 'sat'], ['hdop', 'hdop'], ['ignition', 'ignition'], ['odometer', 'odometer'], ['power', 'power'], ['battery', 'battery'], ['alarm', 'alarm']] as const;
+
+/** The attributes of a position as the API answers them (the mirrored columns, rawFrameId and a failed checksum in, accuracy out). */
+export function apiAttributes(m: Pick<PositionMessage, (typeof MIRRORED)[number][0] | 'crcValid' | 'rawFrameId' | 'attributes'>): PositionMessage['attributes'] {
+  const attributes = { ...m.attributes };
+  for (const [column, key] of MIRRORED) if (m[column] !== null && attributes[key] === undefined) attributes[key] = m[column];
+  delete attributes.accuracy;
+  if (!m.crcValid) attributes.crcValid = false;
+  if (m.rawFrameId !== null) attributes.rawFrameId = m.rawFrameId;
+  return attributes;
+}
+
+/** The API's Position of a topic message (with its address when the reader added one). */
+export function apiPosition(m: PositionMessage & { address?: string | null }): Position {
+  return {
+    id: m.id, deviceId: m.deviceId, protocol: m.protocol, deviceTime: m.deviceTime ?? m.fixTime, fixTime: m.fixTime, serverTime: m.serverTime,
+    valid: m.valid, latitude: m.latitude, longitude: m.longitude, altitude: m.altitude ?? 0, speed: m.speed, course: m.course,
+    ...(m.address ? { address: m.address } : {}), accuracy: m.accuracy ?? 0, attributes: apiAttributes(m),
+  };
+}

@@ -40,6 +40,17 @@ function withinDatabaseRange<T extends z.ZodTypeAny>(kind: ReferenceKind, schema
   return kind !== 'position' && kind !== 'event' && schema instanceof z.ZodNumber ? (schema.max(MAX_ID) as unknown as T) : schema;
 }
 
+/**
+ * An optional reference as Traccar's clients write it: 0 (Java's default for a long) means none and
+ * is read as null, as is null itself; left out, it is null.
+ */
+export function optionalRef(kind: ReferenceKind, opts: Omit<ReferenceMeta, 'references'> = {}) {
+  return z
+    .preprocess((v) => (v === 0 ? null : v), ref(kind, z.number().int().positive(), opts).nullable())
+    .default(null)
+    .describe('0 or null: none (Traccar clients write 0)');
+}
+
 /** Marks a field named like an id as no reference, saying why (the new entry's own identifier, ...). */
 export function notRef<T extends z.ZodTypeAny>(schema: T, why: string): T {
   return schema.meta({ notReference: why }) as T;

@@ -5,7 +5,7 @@ import { IsoDateTime, repeated } from './common';
 import { allRoles } from './roles';
 import { AlarmType, Event, EventType } from './events';
 import { PositionIdSchema } from './positions';
-import { PositionMessage } from './positions';
+import { Position } from './positions';
 import { queryFlag } from './resource-endpoints';
 
 /**
@@ -50,7 +50,7 @@ export type TripThresholdsQuery = z.output<typeof TripThresholdsQuery>;
 
 export const ReportRouteQuery = ReportQueryBase;
 export const ReportTripsQuery = ReportQueryBase.extend(TripThresholdsQuery.shape);
-export const ReportStopsQuery = ReportTripsQuery;
+const ReportStopsQuery = ReportTripsQuery;
 export const ReportSummaryQuery = ReportQueryBase.extend({
   daily: queryFlag.optional().describe('One row per calendar day (in timezone) instead of one per device'),
   timezone: z.string().max(64).refine((tz) => {
@@ -96,7 +96,7 @@ export const ReportTrip = z
     gapDistance: gap,
     averageSpeed: knots,
     maxSpeed: knots,
-    spentFuel: z.number().nullable().describe('litres; null when the device reports no fuel data'),
+    spentFuel: z.number().describe('litres; 0 when the device reports no fuel data (Traccar)'),
     startOdometer: m.nullable().describe('device odometer at the start, metres; null without one'),
     endOdometer: m.nullable(),
     startTime: time,
@@ -107,11 +107,11 @@ export const ReportTrip = z
     startLon: z.number(),
     endLat: z.number(),
     endLon: z.number(),
-    startAddress: z.string().nullable(),
-    endAddress: z.string().nullable(),
+    startAddress: z.string().optional().describe('absent when unknown'),
+    endAddress: z.string().optional().describe('absent when unknown'),
     duration: ms,
-    driverUniqueId: z.string().nullable(),
-    driverName: z.string().nullable(),
+    driverUniqueId: z.string().optional().describe('absent when the positions name no driver'),
+    driverName: z.string().optional().describe('absent when no driver of that uniqueId is registered'),
   })
   .meta({ id: 'ReportTrips' });
 export type ReportTrip = z.infer<typeof ReportTrip>;
@@ -123,12 +123,12 @@ export const ReportStop = z
     positionId: PositionIdSchema,
     latitude: z.number(),
     longitude: z.number(),
-    address: z.string().nullable(),
+    address: z.string().optional().describe('absent when unknown'),
     startTime: time,
     endTime: time,
     duration: ms,
-    engineHours: ms.nullable().describe('engine time during the stop (hours attribute delta, else ignition-on time), ms'),
-    spentFuel: z.number().nullable(),
+    engineHours: ms.describe('engine time during the stop (hours attribute delta, else ignition-on time), ms; 0 without either (Traccar)'),
+    spentFuel: z.number().describe('litres; 0 when the device reports no fuel data (Traccar)'),
     startOdometer: m.nullable(),
     endOdometer: m.nullable(),
     distance: m,
@@ -147,14 +147,14 @@ export const ReportSummary = z
     gapDistance: gap,
     averageSpeed: knots.describe('knots: distance over engine hours; without engine data, the mean speed of the fixes in motion'),
     maxSpeed: knots,
-    spentFuel: z.number().nullable(),
+    spentFuel: z.number().describe('litres; 0 when the device reports no fuel data (Traccar)'),
     startOdometer: m.nullable(),
     endOdometer: m.nullable(),
     startTime: time,
     endTime: time,
     startHours: ms.nullable().describe('hours attribute at the first fix, ms'),
     endHours: ms.nullable(),
-    engineHours: ms.nullable().describe('hours attribute delta, else ignition-on time; null without either'),
+    engineHours: ms.describe('hours attribute delta, else ignition-on time; 0 without either (Traccar; startHours and endHours say whether the device reports hours)'),
   })
   .meta({ id: 'ReportSummary' });
 export type ReportSummary = z.infer<typeof ReportSummary>;
@@ -176,7 +176,7 @@ export const CombinedReportItem = z
     deviceId: z.number().int(),
     route: z.array(z.tuple([z.number(), z.number()])).describe('[longitude, latitude] of every position of the period, oldest first'),
     events: z.array(Event).describe('the events of the period tied to a position, but deviceMoving'),
-    positions: z.array(PositionMessage).describe('the positions the events of the period are tied to'),
+    positions: z.array(Position).describe('the positions the events of the period are tied to'),
   })
   .meta({ id: 'CombinedReportItem' });
 export type CombinedReportItem = z.infer<typeof CombinedReportItem>;
@@ -218,7 +218,7 @@ export const reportsEndpoints = [
     summary: 'Route report: the positions of devices over a period',
     description: `Positions oldest first, device after device. ${formats}`,
     request: { query: ReportRouteQuery },
-    responses: { 200: { description: 'Positions', schema: z.array(PositionMessage) } },
+    responses: { 200: { description: 'Positions', schema: z.array(Position) } },
   }),
   defineEndpoint({
     id: 'reports.events', method: 'get', path: '/reports/events', service: 'ops-api', tags, access: readers, companyScoped: true,

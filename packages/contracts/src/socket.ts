@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineEndpoint } from './endpoint';
 import { DeviceRegistryMessage } from './devices';
 import { Event } from './events';
-import { PositionMessage } from './positions';
+import { Position } from './positions';
 
 /**
  * One frame of the live feed (/api/socket), in Traccar's shape: usually one key per frame. The
@@ -15,7 +15,7 @@ import { PositionMessage } from './positions';
  */
 export const SocketMessage = z
   .object({
-    positions: z.array(PositionMessage).optional(),
+    positions: z.array(Position).optional().describe('Traccar\'s Position'),
     devices: z.array(DeviceRegistryMessage).optional().describe('Device registry changes; deleted=true means the device is gone'),
     events: z.array(Event).optional().describe('events a notification rule sends this user (web channel), with attributes.message'),
     allEvents: z.array(Event).optional().describe('with ?allEvents=true: every event of the devices the user may see'),

@@ -8,7 +8,7 @@ import { Role } from './roles';
  * User, in Traccar's shape (id, name, login, email, phone, readonly, administrator, map, latitude,
  * longitude, zoom, coordinateFormat, disabled, expirationTime, deviceLimit, userLimit,
  * deviceReadonly, limitCommands, disableReports, fixedEmail, poiLayer, attributes; password is
- * write-only and always null on read) plus Corridor's roles and company. `administrator` is
+ * write-only and never answered, as Traccar ignores it on read) plus Corridor's roles and company. `administrator` is
  * derived: true when the roles include admin.
  */
 export const User = z
@@ -36,7 +36,6 @@ export const User = z
     poiLayer: z.string().nullable(),
     roles: z.array(Role),
     companyId: z.number().int().nullable().describe('The company the user belongs to; null for platform and association staff'),
-    password: z.null().describe('Write-only; always null on read'),
     totpEnabled: z
       .boolean()
       .describe('True when the user has a confirmed TOTP second factor (Traccar keeps `totpKey` on the user; Corridor never returns the key)'),
@@ -175,18 +174,18 @@ export const usersEndpoints = [
   defineEndpoint({
     id: 'password.reset', method: 'post', path: '/password/reset', service: 'gateway', tags: ['session'],
     summary: 'Request a password reset (form or JSON: email)',
-    description: 'Always answers 204, whether or not the address is known. A single-use token is sent to the user.',
+    description: 'Always answers 200 (empty, as Traccar), whether or not the address is known. A single-use token is sent to the user.',
     access: 'public',
     request: { body: PasswordResetRequest },
-    responses: { 204: { description: 'Accepted', schema: null } },
+    responses: { 200: { description: 'Accepted (no body)', schema: null } },
   }),
   defineEndpoint({
     id: 'password.update', method: 'post', path: '/password/update', service: 'gateway', tags: ['session'],
     summary: 'Set a new password with a reset token (form or JSON: token, password)',
-    description: 'The token is single-use and expires. Every session of the user ends.',
+    description: 'The token is single-use and expires. Every session of the user ends. Answers 200 with no body, as Traccar.',
     access: 'public',
     request: { body: PasswordUpdate },
-    responses: { 204: { description: 'Password changed', schema: null } },
+    responses: { 200: { description: 'Password changed (no body)', schema: null } },
   }),
   defineEndpoint({
     id: 'users.totp.generate', method: 'post', path: '/users/totp', service: 'gateway', tags,

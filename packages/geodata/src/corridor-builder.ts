@@ -14,11 +14,11 @@ export interface TownEntry {
   readonly urbanKm?: number;
 }
 /** Insert `densify` evenly spaced vertices between the neighbouring vertices (only where the road is straight). */
-export interface DensifyEntry {
+interface DensifyEntry {
   readonly densify: number;
 }
 /** Open-road limit (km/h) from this point on, e.g. 60 on an escarpment; 80 restores the default. */
-export interface LimitEntry {
+interface LimitEntry {
   readonly openRoadKph: number;
 }
 export type PathEntry = LonLat | TownEntry | DensifyEntry | LimitEntry;

@@ -126,6 +126,9 @@ export function createApp(opts: CreateAppOptions): App {
         in: err.validationContext,
         path: v.instancePath.replace(/^\//, '').replace(/\//g, '.'),
         message: v.message,
+        // zod's issue code and limits, so a client words the problem in its user's language
+        code: v.keyword,
+        ...issueLimits(v.params),
       }));
       const first = details[0];
       return reply
@@ -220,4 +223,18 @@ export function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise
       timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms);
     }),
   ]);
+}
+
+/** The parts of a zod issue a client needs to word it (too_small's minimum, invalid_format's format, …), when present. */
+function issueLimits(params: unknown): Record<string, unknown> {
+  const p = (params ?? {}) as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const key of ['minimum', 'maximum', 'origin', 'format', 'expected', 'inclusive'] as const) {
+    const v = p[key];
+    if (typeof v === 'string' || typeof v === 'boolean') out[key] = v;
+    else if (typeof v === 'number' && Number.isFinite(v)) out[key] = v;
+    else if (typeof v === 'bigint') out[key] = Number(v);
+  }
+  if (Array.isArray(p.values)) out.values = p.values.filter((x) => typeof x === 'string' || typeof x === 'number').slice(0, 50);
+  return out;
 }

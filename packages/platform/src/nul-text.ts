@@ -7,7 +7,7 @@ const refused = counter('http_nul_text_refused_total', 'Requests refused because
 const MAX_DEPTH = 64;
 
 /** The path of the first string (value or object key) holding U+0000, or undefined. */
-export function nulPath(value: unknown, path: string[] = [], depth = 0): string[] | undefined {
+function nulPath(value: unknown, path: string[] = [], depth = 0): string[] | undefined {
   if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
   if (value === null || typeof value !== 'object' || depth > MAX_DEPTH) return undefined;
   if (Array.isArray(value)) {

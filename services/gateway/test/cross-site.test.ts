@@ -80,6 +80,13 @@ describe('sign-in origin', () => {
     const refused = await inject({ method: 'POST', url: '/api/session', headers: { origin: EVIL }, payload: { email: ADMIN.email, password: ADMIN.password } });
     expect(refused.statusCode).toBe(403);
     expect(refused.headers['set-cookie']).toBeUndefined();
+    // the answer names what to set: the origin list, and the proxy setting when proxies are not trusted
+    const { error } = refused.json<{ error: { message: string; details: Record<string, unknown> } }>();
+    expect(error.message).toContain(`origin ${EVIL} not allowed`);
+    expect(error.message).toContain('reached as localhost:80');
+    expect(error.message).toMatch(/add it to CONSOLE_ORIGIN/);
+    expect(error.message).toMatch(/set TRUST_PROXY_HOPS/);
+    expect(error.details).toEqual({ origin: EVIL, setting: 'CONSOLE_ORIGIN', trustProxyHops: false });
     const form = await inject({
       method: 'POST', url: '/api/session', headers: { origin: EVIL, 'content-type': 'application/x-www-form-urlencoded' },
       payload: `email=${encodeURIComponent(ADMIN.email)}&password=${encodeURIComponent(ADMIN.password)}`,
@@ -90,5 +97,31 @@ describe('sign-in origin', () => {
       expect(ok.statusCode, origin).toBe(200);
       expect(ok.json<User>().email).toBe(ADMIN.email);
     }
+  });
+});
+
+describe('behind a reverse proxy that rewrites Host (TRUST_PROXY_HOPS=1)', () => {
+  let proxied: Harness;
+  beforeAll(async () => {
+    proxied = await startGateway({ env: { TRUST_PROXY_HOPS: '1' } });
+  });
+  afterAll(async () => {
+    await proxied?.close();
+  });
+
+  it('signs traccar-web in through the proxy (its form, no fetch metadata) by X-Forwarded-Host or Forwarded, and refuses another origin naming the setting', async () => {
+    const form = `email=${encodeURIComponent(ADMIN.email)}&password=${encodeURIComponent(ADMIN.password)}`;
+    const base = { host: 'gateway.internal:8082', origin: 'https://corridor.example', 'content-type': 'application/x-www-form-urlencoded' };
+    for (const forwarded of [{ 'x-forwarded-host': 'corridor.example' }, { forwarded: 'for=203.0.113.7;host=corridor.example;proto=https' }]) {
+      const res = await proxied.gateway.app.inject({ method: 'POST', url: '/api/session', headers: { ...base, ...forwarded }, payload: form });
+      expect(res.statusCode, `${JSON.stringify(forwarded)} ${res.body}`).toBe(200);
+      expect(sessionCookie(res)).toBeTruthy();
+    }
+    const other = await proxied.gateway.app.inject({ method: 'POST', url: '/api/session', headers: { ...base, 'x-forwarded-host': 'other.example' }, payload: form });
+    expect(other.statusCode).toBe(403);
+    const { message } = other.json<{ error: { message: string } }>().error;
+    expect(message).toContain('reached as gateway.internal:8082, other.example');
+    expect(message).toMatch(/add it to CONSOLE_ORIGIN/);
+    expect(message).not.toMatch(/TRUST_PROXY_HOPS/);
   });
 });

@@ -9,7 +9,7 @@ export const ADMIN = { email: 'admin@corridor.test', password: 'admin-password-1
 export const basic = (email: string, password: string): string => 'Basic ' + Buffer.from(`${email}:${password}`).toString('base64');
 
 /** A clock the test can move forward (token expiry, account expiry). */
-export class TestClock implements Clock {
+class TestClock implements Clock {
   offsetMs = 0;
   now(): Date {
     return new Date(Date.now() + this.offsetMs);

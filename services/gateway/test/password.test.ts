@@ -30,13 +30,13 @@ describe('password reset', () => {
     expect((await inject({ method: 'POST', url: '/api/session', payload: { email: u.email, password: u.plainPassword } })).statusCode).toBe(429);
 
     const req = await inject({ method: 'POST', url: '/api/password/reset', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: `email=${encodeURIComponent(u.email)}` });
-    expect(req.statusCode).toBe(204);
+    expect(req.statusCode).toBe(200);
     const notice = h.notices.at(-1)!;
     expect(notice).toMatchObject({ email: u.email, name: u.name });
     expect(notice.url).toBe(`https://console.corridor.test/reset-password?passwordReset=${notice.token}`);
 
     const done = await inject({ method: 'POST', url: '/api/password/update', payload: { token: notice.token, password: 'brand-new-password' } });
-    expect(done.statusCode, done.body).toBe(204);
+    expect(done.statusCode, done.body).toBe(200);
     expect((await inject({ method: 'GET', url: '/api/session', headers: { cookie } })).statusCode).toBe(404);
     expect((await inject({ method: 'GET', url: '/api/session', headers: { authorization: `Bearer ${token}` } })).statusCode).toBe(401);
     expect((await inject({ method: 'POST', url: '/api/session', payload: { email: u.email, password: u.plainPassword } })).statusCode).toBe(401);
@@ -49,12 +49,12 @@ describe('password reset', () => {
     expect((await audit.forEntity(h.adapters.db.orm, 'user', u.id)).map((r) => r.action)).toEqual(expect.arrayContaining(['password.reset-request', 'password.reset']));
   });
 
-  it('answers 204 for an unknown address and sends nothing; throttles notices per user', async () => {
+  it('answers 200 for an unknown address and sends nothing; throttles notices per user', async () => {
     const before = h.notices.length;
-    expect((await inject({ method: 'POST', url: '/api/password/reset', payload: { email: 'nobody@corridor.test' } })).statusCode).toBe(204);
+    expect((await inject({ method: 'POST', url: '/api/password/reset', payload: { email: 'nobody@corridor.test' } })).statusCode).toBe(200);
     expect(h.notices.length).toBe(before);
     const u = await createUser(h, ['dispatcher'], 101);
-    for (let i = 0; i < 5; i++) expect((await inject({ method: 'POST', url: '/api/password/reset', payload: { email: u.email } })).statusCode).toBe(204);
+    for (let i = 0; i < 5; i++) expect((await inject({ method: 'POST', url: '/api/password/reset', payload: { email: u.email } })).statusCode).toBe(200);
     expect(h.notices.length - before).toBe(3);
   });
 

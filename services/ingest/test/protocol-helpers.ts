@@ -53,7 +53,7 @@ export function expectSanePosition(p: DecodedPosition): void {
 type Splitter = (buf: Buffer, maxFrame: number) => { frames: Buffer[]; rest: Buffer };
 
 /** Feeds `chunks` to a splitter one after another, as a socket would, and returns every frame. */
-export function splitStream(split: Splitter, chunks: Buffer[], maxFrame: number): { frames: string[]; rest: Buffer } {
+function splitStream(split: Splitter, chunks: Buffer[], maxFrame: number): { frames: string[]; rest: Buffer } {
   const frames: string[] = [];
   let pending: Buffer = Buffer.alloc(0);
   for (const chunk of chunks) {
@@ -92,7 +92,7 @@ export function callAllowing(errorClass: new (...args: never[]) => Error, fn: ()
 }
 
 /** What a test expects of one fix: time, place, and the fields it names (speed in km/h as devices send it). */
-export interface ExpectedFix {
+interface ExpectedFix {
   time: string;
   lat: number;
   lon: number;

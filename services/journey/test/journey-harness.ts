@@ -56,7 +56,7 @@ export async function publishFixes(h: Harness, deviceId: number, fixes: readonly
   }
 }
 
-export async function hotState(h: Harness, journeyId: number): Promise<JourneyState | undefined> {
+async function hotState(h: Harness, journeyId: number): Promise<JourneyState | undefined> {
   const v = await h.adapters.cache.get(journeyKeys.state(journeyId));
   return v === null ? undefined : (JSON.parse(v) as JourneyState);
 }

@@ -215,7 +215,7 @@ export class SupervisedKafkaConsumer implements Subscription {
 }
 
 /** Whether kafkajs marks the error, or one it wraps, as retriable (KafkaJSError.retriable). */
-export function retriable(err: unknown): boolean {
+function retriable(err: unknown): boolean {
   for (let e = err; e instanceof Error; e = e.cause) {
     if ((e as { retriable?: unknown }).retriable === true) return true;
   }

@@ -3,7 +3,7 @@ import { GT06_LOCATION, GT06_LOGIN, gt06Location, gt06Login, isGt06Ack, splitGt0
 import { teltonikaAvlPacket, teltonikaImei } from './teltonika-encoder';
 
 /** What a reply did for the request a device is waiting on. */
-export type ReplyMatch =
+type ReplyMatch =
   /** Not enough bytes yet. */
   | { kind: 'more' }
   /** `consumed` bytes were something else (e.g. a server command); keep waiting. */

@@ -7,7 +7,7 @@ import type { Fix } from '../truck';
  * ingest's decoder (bitwise CRC, own field packing) so the simulator checks it end to end.
  */
 export const GT06_LOGIN = 0x01;
-export const GT06_STATUS = 0x13;
+const GT06_STATUS = 0x13;
 export const GT06_LOCATION = 0x22;
 
 /** CRC-ITU as the GT06 document specifies it (CRC-16/X-25: reflected 0x1021, init/xorout 0xFFFF). */

@@ -7,10 +7,10 @@ import type { Fix } from '../truck';
  *   answered with the accepted record count (4 bytes).
  * Written independently of ingest's decoder (bitwise CRC, own record packing).
  */
-export const CODEC_8 = 0x08;
+const CODEC_8 = 0x08;
 
 /** IO element ids used here (Teltonika FMB AVL id list). */
-export const IO = { ignition: 239, movement: 240, gsmSignal: 21, externalVoltage: 66, totalOdometer: 16 } as const;
+const IO = { ignition: 239, movement: 240, gsmSignal: 21, externalVoltage: 66, totalOdometer: 16 } as const;
 
 /** CRC-16/IBM (ARC): reflected 0x8005 (0xA001), init 0, no final xor. */
 export function crc16Ibm(data: Uint8Array): number {

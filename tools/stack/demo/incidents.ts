@@ -7,7 +7,7 @@ import type { IncidentPlan } from '../../sim/incidents';
  * flagged tab shows all four kinds within three minutes of `pnpm start` and keeps showing them.
  */
 const round = { startAfterS: 40, durationS: 30 * 60, everyS: 60 * 60 };
-export const DEMO_INCIDENTS: readonly IncidentPlan[] = [
+const DEMO_INCIDENTS: readonly IncidentPlan[] = [
   { kind: 'offCorridor', ...round, offsetM: 6_000 },
   { kind: 'stop', ...round },
   { kind: 'silent', ...round },

@@ -11,12 +11,12 @@ const create = routesEndpoints.find((e) => e.id === 'routes.create')!;
  * Deviation thresholds short enough that every kind of flag shows within three minutes of a start
  * (the service defaults are minutes to hours, as on a real road).
  */
-export const DEMO_THRESHOLDS = { offCorridorMinSeconds: 20, offCorridorMinFixes: 3, unauthorizedStopMinutes: 1, overspeedSeconds: 15, signalLossMinutes: 1, signalLossEscalateMinutes: 30 };
+const DEMO_THRESHOLDS = { offCorridorMinSeconds: 20, offCorridorMinFixes: 3, unauthorizedStopMinutes: 1, overspeedSeconds: 15, signalLossMinutes: 1, signalLossEscalateMinutes: 30 };
 
 const flip = (a: RouteStopArea): RouteStopArea => (a.kind === 'origin' ? { ...a, kind: 'destination' } : a.kind === 'destination' ? { ...a, kind: 'origin' } : a);
 
 /** The seeded corridor as a demo route in one direction (reverse: the line, limits and ends turned round). */
-export function demoRoute(corridor: CorridorId, direction: Direction): RouteInput {
+function demoRoute(corridor: CorridorId, direction: Direction): RouteInput {
   const seed = corridorSeed(corridor);
   const base = { ...seed, code: `demo-${corridor}-${direction}`, thresholds: DEMO_THRESHOLDS, attributes: { ...seed.attributes, demo: true } };
   if (direction === 'forward') return { ...base, name: `${seed.name} (demo)` };

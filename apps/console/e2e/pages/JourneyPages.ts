@@ -65,7 +65,7 @@ export class JourneyPages {
 }
 
 /** A labelled field by its label's own text (a select's accessible name also holds its options' text). */
-export function field(scope: Locator, label: string): Locator {
+function field(scope: Locator, label: string): Locator {
   return scope.locator('label.field').filter({ has: scope.page().locator('span', { hasText: new RegExp(`^${label}$`) }) });
 }
 

@@ -33,4 +33,3 @@ export async function errorFromResponse(res: Response, endpointId: string): Prom
 }
 
 export const isApiError = (e: unknown): e is ApiError => e instanceof ApiError;
-export const isUnauthorized = (e: unknown): boolean => isApiError(e) && e.status === 401;

@@ -10,10 +10,10 @@ type Loose<I, O> = { [K in keyof I]: unknown extends I[K] ? (K extends keyof O ?
 type InputOf<S> = S extends z.ZodType ? Loose<z.input<S>, z.output<S>> : never;
 
 type Req<E extends EndpointDef> = NonNullable<E['request']>;
-export type ParamsOf<E extends EndpointDef> = Req<E> extends { params: infer P } ? InputOf<P> : never;
-export type QueryOf<E extends EndpointDef> = Req<E> extends { query: infer Q } ? InputOf<Q> : never;
+type ParamsOf<E extends EndpointDef> = Req<E> extends { params: infer P } ? InputOf<P> : never;
+type QueryOf<E extends EndpointDef> = Req<E> extends { query: infer Q } ? InputOf<Q> : never;
 /** A multipart endpoint takes FormData (the schema documents its fields); others their schema's input. */
-export type BodyOf<E extends EndpointDef> = Req<E> extends { bodyContentType: 'multipart/form-data' }
+type BodyOf<E extends EndpointDef> = Req<E> extends { bodyContentType: 'multipart/form-data' }
   ? FormData
   : Req<E> extends { body: infer B }
     ? B extends z.ZodType

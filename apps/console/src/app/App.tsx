@@ -3,7 +3,7 @@ import { RouterProvider } from 'react-router';
 import { isApiError } from '../api/errors';
 import { router } from './router';
 
-export const queryClient = new QueryClient({
+const queryClient = new QueryClient({
   defaultOptions: {
     queries: {
       staleTime: 15_000,

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Device } from '@corridor/contracts/devices';
-import type { PositionMessage } from '@corridor/contracts/positions';
+import type { Position } from '@corridor/contracts/positions';
 import { fleetRows, truckState } from './truck-features';
 
-const fix = (speed: number, attributes: PositionMessage['attributes'] = {}, fixTime = '2026-03-01T10:00:00Z') => ({ deviceId: 1, speed, attributes, fixTime }) as PositionMessage;
+const fix = (speed: number, attributes: Position['attributes'] = {}, fixTime = '2026-03-01T10:00:00Z') => ({ deviceId: 1, speed, attributes, fixTime }) as Position;
 const device = (status: Device['status']) => ({ id: 1, name: 'Truck 01', status }) as Device;
 
 describe('a truck state that tells the truth', () => {

@@ -1,15 +1,15 @@
 import type { FeatureCollection, Point } from 'geojson';
 import type { Device } from '@corridor/contracts/devices';
-import type { PositionMessage } from '@corridor/contracts/positions';
+import type { Position } from '@corridor/contracts/positions';
 
 /** A truck's state as the map colours it. */
 export type TruckState = 'moving' | 'stopped' | 'offline' | 'unknown';
 export const TRUCK_STATES: readonly TruckState[] = ['moving', 'stopped', 'offline', 'unknown'];
 
 /** Below this speed (knots, ~3.7 km/h) a truck counts as stopped, when its fix says nothing of motion. */
-export const MOVING_KNOTS = 2;
+const MOVING_KNOTS = 2;
 /** A fix older than this is shown with its age rather than its speed: the truck may have moved on or stopped since. */
-export const QUIET_MS = 2 * 60_000;
+const QUIET_MS = 2 * 60_000;
 
 /**
  * The state the server's device status allows: moving or stopped only while the device is online
@@ -17,7 +17,7 @@ export const QUIET_MS = 2 * 60_000;
  * offline and unknown (pending: never heard from) as the status says. A truck that fell silent is
  * not "moving" on the strength of its last fix once the server has stopped calling it online.
  */
-export function truckState(device: Pick<Device, 'status'> | undefined, position: Pick<PositionMessage, 'speed' | 'attributes'> | undefined): TruckState {
+export function truckState(device: Pick<Device, 'status'> | undefined, position: Pick<Position, 'speed' | 'attributes'> | undefined): TruckState {
   if (device?.status === 'offline') return 'offline';
   if (device?.status !== 'online' || !position) return 'unknown';
   const motion = position.attributes?.motion;
@@ -27,14 +27,14 @@ export function truckState(device: Pick<Device, 'status'> | undefined, position:
 
 export interface FleetRow {
   device: Device;
-  position: PositionMessage | undefined;
+  position: Position | undefined;
   state: TruckState;
   /** The latest fix is older than QUIET_MS (its speed is old news). */
   quiet: boolean;
 }
 
 /** Devices joined with their latest positions, in name order. */
-export function fleetRows(devices: readonly Device[] | undefined, positions: readonly PositionMessage[] | undefined, now = Date.now()): FleetRow[] {
+export function fleetRows(devices: readonly Device[] | undefined, positions: readonly Position[] | undefined, now = Date.now()): FleetRow[] {
   const latest = new Map((positions ?? []).map((p) => [p.deviceId, p]));
   return (devices ?? [])
     .map((device) => {

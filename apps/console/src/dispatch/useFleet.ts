@@ -7,7 +7,7 @@ import { may } from '../session/access';
 import { useUser } from '../session/useUser';
 import { fleetRows } from './truck-features';
 
-export const flaggedJourneys = endpoint(journeysEndpoints, 'journeys.flagged');
+const flaggedJourneys = endpoint(journeysEndpoints, 'journeys.flagged');
 export const activeJourneys = endpoint(journeysEndpoints, 'journeys.active');
 
 /** Every truck the user may see with its latest position and state, kept live by the socket. */
@@ -27,7 +27,7 @@ export function useFlaggedDevices(): ReadonlySet<number> {
 }
 
 /** The time, renewed every `everyMs`: what was recent turns old even when no frame arrives. */
-export function useClock(everyMs: number): number {
+function useClock(everyMs: number): number {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     const timer = setInterval(() => setNow(Date.now()), everyMs);

@@ -1,7 +1,7 @@
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { DeviceRegistryMessage } from '@corridor/contracts/devices';
-import type { PositionMessage } from '@corridor/contracts/positions';
+import type { Position } from '@corridor/contracts/positions';
 import { FrameBatcher } from './frame-batcher';
 import { applyLive } from './queries';
 import { applyAlerts } from './alerts/alerts';
@@ -19,7 +19,7 @@ export function LiveFeedProvider({ children }: { children: ReactNode }) {
   const client = useQueryClient();
   const [state, setState] = useState<SocketState>('connecting');
   useEffect(() => {
-    const positions = new FrameBatcher<PositionMessage>((items) => applyLive(client, { positions: items }));
+    const positions = new FrameBatcher<Position>((items) => applyLive(client, { positions: items }));
     const devices = new FrameBatcher<DeviceRegistryMessage>((items) => applyLive(client, { devices: items }));
     const socket = openLiveSocket({
       url: liveSocketUrl(window.location),
@@ -38,9 +38,4 @@ export function LiveFeedProvider({ children }: { children: ReactNode }) {
     return () => socket.close();
   }, [client]);
   return <LiveState.Provider value={state}>{children}</LiveState.Provider>;
-}
-
-export function LiveIndicator() {
-  const state = useLiveState();
-  return <span className={`live live-${state}`}>{state === 'open' ? '●' : '○'}</span>;
 }

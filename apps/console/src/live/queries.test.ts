@@ -1,14 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { QueryClient } from '@tanstack/react-query';
 import type { Device } from '@corridor/contracts/devices';
-import type { PositionMessage } from '@corridor/contracts/positions';
+import type { Position } from '@corridor/contracts/positions';
 import { applyLive, fleetDevicesKey, latestPositionsKey, mergeDevices, mergePositions, newFlagsKey } from './queries';
 import { FrameBatcher } from './frame-batcher';
 
-const pos = (deviceId: number, fixTime: string, lat = 0): PositionMessage => ({
-  id: deviceId * 1_000_000 + Date.parse(fixTime) / 1000, deviceId, uniqueId: String(deviceId), protocol: 'osmand', fixTime, serverTime: fixTime, valid: true,
-  latitude: lat, longitude: 36, speed: 30, course: 0, altitude: null, accuracy: null, satellites: null, hdop: null, ignition: null,
-  odometer: null, power: null, battery: null, alarm: null, crcValid: true, rawFrameId: null, attributes: {},
+const pos = (deviceId: number, fixTime: string, lat = 0): Position => ({
+  id: deviceId * 1_000_000 + Date.parse(fixTime) / 1000, deviceId, protocol: 'osmand', deviceTime: fixTime, fixTime, serverTime: fixTime, valid: true,
+  latitude: lat, longitude: 36, altitude: 0, speed: 30, course: 0, accuracy: 0, attributes: {},
 });
 const device = (id: number, status: Device['status'] = 'online'): Device => ({
   id, name: `Truck ${id}`, uniqueId: String(id), status, disabled: false, lastUpdate: null, positionId: null, groupId: null, calendarId: null,
@@ -35,7 +34,7 @@ describe('live frames in the query cache', () => {
     client.setQueryData(latestPositionsKey, [pos(1, '2026-01-01T10:00:00Z')]);
     client.setQueryData(fleetDevicesKey, [device(1)]);
     applyLive(client, { positions: [pos(1, '2026-01-01T10:05:00Z', 5)] });
-    expect(client.getQueryData<PositionMessage[]>(latestPositionsKey)?.[0]?.latitude).toBe(5);
+    expect(client.getQueryData<Position[]>(latestPositionsKey)?.[0]?.latitude).toBe(5);
     expect(client.getQueryData<Device[]>(fleetDevicesKey)?.[0]?.positionId).toBe(1_000_000 + Date.parse('2026-01-01T10:05:00Z') / 1000);
     applyLive(client, {
       events: [

@@ -2,22 +2,22 @@ import type { QueryClient } from '@tanstack/react-query';
 import { devicesEndpoints, type Device, type DeviceRegistryMessage } from '@corridor/contracts/devices';
 import type { Event } from '@corridor/contracts/events';
 import { positionsEndpoints } from '@corridor/contracts/positions-api';
-import type { PositionMessage } from '@corridor/contracts/positions';
+import type { Position } from '@corridor/contracts/positions';
 import { endpoint } from '../api/endpoint';
 import { call } from '../api/client';
 import type { ApiError } from '../api/errors';
 import { keyOf, useApiQuery } from '../api/hooks';
 import { useQuery } from '@tanstack/react-query';
 
-export const positionsList = endpoint(positionsEndpoints, 'positions.list');
-export const devicesList = endpoint(devicesEndpoints, 'devices.list');
+const positionsList = endpoint(positionsEndpoints, 'positions.list');
+const devicesList = endpoint(devicesEndpoints, 'devices.list');
 
 /** The fleet as the live screens see it: every device the user may see, read in pages of 1,000 (the API's cap). */
-export const fleetDevicesInput = { query: { limit: 1000 } } as const;
+const fleetDevicesInput = { query: { limit: 1000 } } as const;
 const FLEET_PAGE = fleetDevicesInput.query.limit;
 export const latestPositionsKey = keyOf(positionsList, {});
 export const fleetDevicesKey = keyOf(devicesList, fleetDevicesInput);
-export const liveEventsKey = ['live.events'] as const;
+const liveEventsKey = ['live.events'] as const;
 export const newFlagsKey = ['live.newFlags'] as const;
 const MAX_EVENTS = 200;
 
@@ -36,13 +36,12 @@ export const useFleetDevices = () =>
       }
     },
   });
-export const useLiveEvents = () => useQuery<Event[]>({ queryKey: liveEventsKey, queryFn: () => [], staleTime: Infinity, initialData: [] });
 /** Flags opened since the user last looked at the flagged tab. */
 export const useNewFlags = () => useQuery<Event[]>({ queryKey: newFlagsKey, queryFn: () => [], staleTime: Infinity, initialData: [] });
 
 /** Positions merge by device: a fix replaces the device's latest unless it is older. */
-export function mergePositions(current: PositionMessage[] | undefined, incoming: PositionMessage[]): PositionMessage[] {
-  const byDevice = new Map<number, PositionMessage>();
+export function mergePositions(current: Position[] | undefined, incoming: Position[]): Position[] {
+  const byDevice = new Map<number, Position>();
   for (const p of current ?? []) byDevice.set(p.deviceId, p);
   for (const p of incoming) {
     const old = byDevice.get(p.deviceId);
@@ -67,9 +66,9 @@ export function mergeDevices(current: Device[] | undefined, changes: DeviceRegis
 }
 
 /** Applies one batch of live frames to the query cache (the one store of server state). */
-export function applyLive(client: QueryClient, frame: { positions?: PositionMessage[]; devices?: DeviceRegistryMessage[]; events?: Event[] }): void {
+export function applyLive(client: QueryClient, frame: { positions?: Position[]; devices?: DeviceRegistryMessage[]; events?: Event[] }): void {
   if (frame.positions?.length) {
-    client.setQueryData<PositionMessage[]>(latestPositionsKey, (cur) => mergePositions(cur, frame.positions!));
+    client.setQueryData<Position[]>(latestPositionsKey, (cur) => mergePositions(cur, frame.positions!));
     const touched = new Set(frame.positions.map((p) => p.deviceId));
     const last = new Map(frame.positions.map((p) => [p.deviceId, p]));
     client.setQueryData<Device[]>(fleetDevicesKey, (cur) =>

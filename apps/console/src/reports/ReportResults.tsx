@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Event } from '@corridor/contracts/events';
-import type { PositionMessage } from '@corridor/contracts/positions';
+import type { Position } from '@corridor/contracts/positions';
 import type { ReportStop, ReportSummary, ReportTrip } from '@corridor/contracts/reports';
 import { useFormat, type Formatters } from '../i18n/format';
 import { BarChartCard } from '../ui/charts/BarChartCard';
@@ -23,7 +23,7 @@ function columnsFor(kind: ReportKind, t: (k: string) => string, f: Formatters, d
     case 'stops':
       return [name, ...cols<ReportStop>(t, f, [['startTime', 't'], ['endTime', 't'], ['duration', 'ms'], ['latitude', 'n'], ['longitude', 'n']])];
     case 'route':
-      return [name, ...cols<PositionMessage>(t, f, [['fixTime', 't'], ['latitude', 'n'], ['longitude', 'n'], ['speed', 'kn'], ['course', 'n']])];
+      return [name, ...cols<Position>(t, f, [['fixTime', 't'], ['latitude', 'n'], ['longitude', 'n'], ['speed', 'kn'], ['course', 'n']])];
     case 'events':
       return [name, ...cols<Event>(t, f, [['eventTime', 't'], ['type', 's']])];
   }

@@ -8,7 +8,7 @@ import { ErrorState } from '../ui/states';
 import { groupsList, REPORT_KINDS, type ReportKind } from './reports';
 import { ReportResults } from './ReportResults';
 import { RouteReportMap } from './RouteReportMap';
-import type { PositionMessage } from '@corridor/contracts/positions';
+import type { Position } from '@corridor/contracts/positions';
 import { reportUrl, useReport, type ReportRequest } from './useReport';
 
 /** Route, events, trips, stops and summary reports for devices or groups over a period: a chart, a table, CSV and Excel. */
@@ -101,7 +101,7 @@ export default function ReportsScreen() {
         {state.phase === 'done' && (
           <>
             <p className="muted small">{t('reports.rows', { count: state.rows.length, seconds: f.number(state.ms / 1000, 1) })}</p>
-            {state.request.kind === 'route' && <RouteReportMap rows={state.rows as unknown as PositionMessage[]} from={state.request.from} to={state.request.to} />}
+            {state.request.kind === 'route' && <RouteReportMap rows={state.rows as unknown as Position[]} from={state.request.from} to={state.request.to} />}
             <ReportResults kind={state.request.kind} rows={state.rows} />
           </>
         )}

@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { FeatureCollection, LineString } from 'geojson';
-import type { PositionMessage } from '@corridor/contracts/positions';
+import type { Position } from '@corridor/contracts/positions';
 import { boundsOf } from '../ui/map/bounds';
 import { CorridorMap } from '../ui/map/CorridorMap';
 import { FitBounds } from '../ui/map/MapView';
@@ -10,7 +10,7 @@ import { TrackLine } from '../ui/map/layers/TrackLine';
 import { useDeviceNames } from '../ui/lookups';
 
 /** The route report on a map: each device's track, and a link to replay it over the same period. */
-export function RouteReportMap({ rows, from, to }: { rows: readonly PositionMessage[]; from: string; to: string }) {
+export function RouteReportMap({ rows, from, to }: { rows: readonly Position[]; from: string; to: string }) {
   const { t } = useTranslation();
   const name = useDeviceNames();
   const byDevice = useMemo(() => {

@@ -18,7 +18,7 @@ export type ReportState =
   | { phase: 'failed'; error: unknown };
 
 /** The query a report request sends (and its CSV / xlsx links). */
-export const reportQuery = (r: ReportRequest, format?: 'csv' | 'xlsx') => ({ deviceId: r.deviceId, groupId: r.groupId, from: r.from, to: r.to, format });
+const reportQuery = (r: ReportRequest, format?: 'csv' | 'xlsx') => ({ deviceId: r.deviceId, groupId: r.groupId, from: r.from, to: r.to, format });
 export const reportUrl = (r: ReportRequest, format?: 'csv' | 'xlsx') => pathOf(reportEndpoints[r.kind], {}) + queryString(reportQuery(r, format));
 
 /**

@@ -14,8 +14,8 @@ import { setSigningOut } from './signing-out';
 
 export const sessionGet = endpoint(sessionEndpoints, 'session.get');
 export const sessionCreate = endpoint(sessionEndpoints, 'session.create');
-export const sessionDelete = endpoint(sessionEndpoints, 'session.delete');
-export const serverGet = endpoint(systemEndpoints, 'server.get');
+const sessionDelete = endpoint(sessionEndpoints, 'session.delete');
+const serverGet = endpoint(systemEndpoints, 'server.get');
 
 /**
  * The signed-in user, or null. GET /api/session answers 404 without a session (a red line in the

@@ -69,7 +69,7 @@ export function renderAt(element: ReactNode, opts: { path: string; route?: strin
 }
 
 /** null for every field of an object schema that may be null (fixtures keep up with fields the contract adds). */
-export const nullsOf = (schema: z.ZodObject): Record<string, null> =>
+const nullsOf = (schema: z.ZodObject): Record<string, null> =>
   Object.fromEntries(Object.entries(schema.shape).filter(([, f]) => (f as z.ZodType).safeParse(null).success).map(([k]) => [k, null]));
 
 /** A device as GET /devices gives it (every field of the contract). */

@@ -13,7 +13,7 @@ const OK = /^(approved|completed|delivered|finalized|verified|resolved|closed|ac
 const BAD = /^(rejected|cancelled|failed|expired|revoked|dismissed|offline|invalid|flagged|new)$/;
 const WARN = /^(pending|submitted|under_review|in_transit|investigating|acknowledged|applied|draft|extracted|needs_review|planned|escalated|open)$/;
 
-export function toneOf(value: string): Tone {
+function toneOf(value: string): Tone {
   if (OK.test(value)) return 'ok';
   if (BAD.test(value)) return 'bad';
   if (WARN.test(value)) return 'warn';

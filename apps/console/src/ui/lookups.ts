@@ -11,9 +11,9 @@ import { keyOf, useApiQuery } from '../api/hooks';
 import { useFleetDevices } from '../live/queries';
 
 export const companiesList = endpoint(companiesEndpoints, 'companies.list');
-export const companyGet = endpoint(companiesEndpoints, 'companies.get');
-export const deviceGet = endpoint(devicesEndpoints, 'devices.get');
-export const routesList = endpoint(routesEndpoints, 'routes.list');
+const companyGet = endpoint(companiesEndpoints, 'companies.get');
+const deviceGet = endpoint(devicesEndpoints, 'devices.get');
+const routesList = endpoint(routesEndpoints, 'routes.list');
 
 type Named = { id: number; name: string };
 type GetOne = typeof companyGet | typeof deviceGet;

@@ -202,10 +202,8 @@ export class KafkaBus implements Bus {
         // fetches of at most 1 MiB (the client's default is 50 MiB): a fetch that large is decoded
         // whole before its first message reaches the handler, and its buffers cost the garbage
         // collector more than the messages (bench/results/kafka-clients.json: CPU per consumed
-        // message -25 %), while up to 4,096 buffered messages keep the next fetch under way
-        // during the handler's work
+        // message -25 %); one fetch is under way while the handler works (kafka-consumer.ts)
         maxBytes: 1_048_576,
-        highWaterMark: 4096,
       },
       lag: () => consumerLag(this.getAdmin(), this.ns, opts),
       logger: this.opts.logger,
@@ -303,7 +301,7 @@ class DeadlineError extends Error {
 }
 
 /** The promise, or a DeadlineError once `ms` passed (the promise's own outcome is then ignored). */
-export async function withDeadline<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+async function withDeadline<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   promise.catch(() => undefined);
   try {
@@ -314,7 +312,7 @@ export async function withDeadline<T>(promise: Promise<T>, ms: number, what: str
 }
 
 /** An error with the errors it aggregates or wraps, for matching protocol error names. */
-export function describeError(err: unknown): unknown {
+function describeError(err: unknown): unknown {
   if (!(err instanceof Error)) return String(err);
   const e = err as Error & { errors?: unknown[]; apiId?: string };
   return { name: e.name, message: e.message, apiId: e.apiId, errors: e.errors?.map(describeError), cause: e.cause ? describeError(e.cause) : undefined };

@@ -5,7 +5,7 @@ import type { ConsumerLag, SubscribeOptions } from './bus';
 export type PartitionOffsets = Map<number, number>;
 
 /** The number of partitions of each topic, from the cluster's metadata (fresh, not cached). */
-export async function partitionCounts(admin: Admin, topics: string[]): Promise<Map<string, number>> {
+async function partitionCounts(admin: Admin, topics: string[]): Promise<Map<string, number>> {
   const meta = await admin.metadata({ topics, forceUpdate: true });
   return new Map(topics.map((t) => [t, meta.topics.get(t)?.partitionsCount ?? 0]));
 }

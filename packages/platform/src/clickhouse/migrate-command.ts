@@ -6,7 +6,7 @@ import type { Logger } from '../logger';
 import { migrateAnalytics, type MigrateResult, type MigrationProgress } from './migrate';
 
 /** The environment of the ClickHouse migrate step: the services' ClickHouse variables and RAW_FRAME_TTL_DAYS. */
-export const ClickHouseMigrateEnv = BaseEnv.pick({
+const ClickHouseMigrateEnv = BaseEnv.pick({
   LOG_LEVEL: true, DATA_DIR: true, CLICKHOUSE_URL: true, CLICKHOUSE_USER: true, CLICKHOUSE_PASSWORD: true,
   CLICKHOUSE_DATABASE: true, CLICKHOUSE_CLUSTER: true, RAW_FRAME_TTL_DAYS: true,
 });

@@ -1,7 +1,7 @@
 import type { Analytics } from '../adapters/analytics';
 
 /** The type of a column of a table of the analytics database, or undefined without that table or column. */
-export async function columnType(ch: Analytics, table: string, column: string): Promise<string | undefined> {
+async function columnType(ch: Analytics, table: string, column: string): Promise<string | undefined> {
   const rs = await ch.client.query({
     query: 'SELECT type FROM system.columns WHERE database = {db:String} AND table = {table:String} AND name = {column:String}',
     query_params: { db: ch.database, table, column },

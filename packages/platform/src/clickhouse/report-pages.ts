@@ -44,8 +44,8 @@ export interface PageOptions {
 }
 
 /** chDB buffers a whole answer: pages of this many rows keep that buffer to a few MiB. */
-export const DEFAULT_CHDB_PAGE_ROWS = 20_000;
-export const DEFAULT_BATCH_ROWS = 1_000;
+const DEFAULT_CHDB_PAGE_ROWS = 20_000;
+const DEFAULT_BATCH_ROWS = 1_000;
 
 export const pageRowsFor = (ch: Analytics, asked?: number): number => asked ?? (ch.kind === 'chdb' ? DEFAULT_CHDB_PAGE_ROWS : Infinity);
 

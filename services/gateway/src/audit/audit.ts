@@ -8,4 +8,3 @@ export { actorOf, type AuditActor } from '@corridor/platform';
  * Pass `tx` inside a transaction so the row commits or rolls back with the change itself.
  */
 export const audit = createAuditTrail(auditLog, { entityTypes: ['user', 'permission', 'token', 'session', 'server'] });
-export type GatewayAuditEntity = (typeof audit.entityTypes)[number];

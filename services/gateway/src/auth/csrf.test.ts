@@ -31,5 +31,11 @@ describe('crossSiteReason', () => {
     expect(crossSiteReason(req({ ...proxied, 'x-forwarded-host': 'corridor.example' }), policy)).toBeDefined();
     expect(crossSiteReason(req({ ...proxied, 'x-forwarded-host': 'corridor.example' }), { ...policy, trustForwardedHost: true })).toBeUndefined();
     expect(crossSiteReason(req(proxied), { ...policy, allowed: ['https://corridor.example'] })).toBeUndefined();
+    // RFC 7239's Forwarded header, its first element (the proxy nearest the browser), quoted or not
+    const trusted = { ...policy, trustForwardedHost: true };
+    expect(crossSiteReason(req({ ...proxied, forwarded: 'for=10.0.0.9;host=corridor.example;proto=https' }), trusted)).toBeUndefined();
+    expect(crossSiteReason(req({ ...proxied, forwarded: 'for=10.0.0.9;host="corridor.example", host=inner' }), trusted)).toBeUndefined();
+    expect(crossSiteReason(req({ ...proxied, forwarded: 'host=corridor.example' }), policy)).toBeDefined();
+    expect(crossSiteReason(req({ ...proxied, forwarded: 'for=10.0.0.9;host=other.example' }), trusted)).toBeDefined();
   });
 });

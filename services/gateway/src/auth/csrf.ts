@@ -5,7 +5,7 @@ import { AppError, counter } from '@corridor/platform';
 const refusals = counter('gateway_cross_site_refused_total', 'Requests refused as cross-site (CSRF, WebSocket and sign-in origin checks)', ['kind']);
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-export const isSafeMethod = (method: string): boolean => SAFE_METHODS.has(method);
+const isSafeMethod = (method: string): boolean => SAFE_METHODS.has(method);
 /** GETs that change state all the same (Traccar's impersonation switches the session): no cross-site link, no read-only token. */
 const STATE_CHANGING_GETS = new Set(['session.impersonate']);
 export const changesState = (method: string, def: EndpointDef | undefined): boolean => !isSafeMethod(method) || STATE_CHANGING_GETS.has(def?.id ?? '');
@@ -19,6 +19,19 @@ export interface OriginPolicy {
 
 const first = (h: string | string[] | undefined): string | undefined => (Array.isArray(h) ? h[0] : h)?.split(',')[0]?.trim() || undefined;
 
+/** The host a `Forwarded` header (RFC 7239) names in its first element: `Forwarded: for=…;host=corridor.example;proto=https`. */
+function forwardedHost(h: string | string[] | undefined): string | undefined {
+  const element = first(h);
+  const host = element?.split(';').map((p) => p.trim().split('=')).find(([k]) => k?.toLowerCase() === 'host')?.[1];
+  return host?.replace(/^"(.*)"$/, '$1') || undefined;
+}
+
+/** The hosts the gateway is reached as: Host, and behind trusted proxies X-Forwarded-Host and Forwarded's host. */
+function ownHosts(req: FastifyRequest, policy: OriginPolicy): string[] {
+  const forwarded = policy.trustForwardedHost ? [first(req.headers['x-forwarded-host']), forwardedHost(req.headers.forwarded)] : [];
+  return [req.headers.host, ...forwarded].filter((h): h is string => Boolean(h));
+}
+
 /** True when `origin` is the gateway's own (as the request reached it, or as a trusted proxy forwarded it) or a configured one. */
 function trustedOrigin(req: FastifyRequest, origin: string, policy: OriginPolicy): boolean {
   if (policy.allowed.includes(origin)) return true;
@@ -28,14 +41,21 @@ function trustedOrigin(req: FastifyRequest, origin: string, policy: OriginPolicy
   } catch {
     return false;
   }
-  const hosts = [req.headers.host, ...(policy.trustForwardedHost ? [first(req.headers['x-forwarded-host'])] : [])].filter((h): h is string => Boolean(h));
-  return hosts.some((host) => {
+  return ownHosts(req, policy).some((host) => {
     try {
       return o.host === new URL(`${o.protocol}//${host}`).host;
     } catch {
       return false;
     }
   });
+}
+
+/** What to set so that an origin refused here is accepted, for the 403's message. */
+function remedy(req: FastifyRequest, policy: OriginPolicy): string {
+  const proxy = policy.trustForwardedHost
+    ? ''
+    : ' Behind a reverse proxy that rewrites Host, set TRUST_PROXY_HOPS to the number of proxies so that X-Forwarded-Host (or Forwarded) is trusted.';
+  return ` This server is reached as ${ownHosts(req, policy).join(', ') || 'no host'}; to accept another origin, add it to CONSOLE_ORIGIN (comma-separated origins).${proxy}`;
 }
 
 /**
@@ -76,7 +96,7 @@ export function checkCrossSite(req: FastifyRequest, def: EndpointDef | undefined
     const why = crossSiteReason(req, policy);
     if (why) {
       refusals.inc({ kind: 'websocket' });
-      throw new AppError('FORBIDDEN', `WebSocket from a foreign origin refused (${why})`);
+      throw new AppError('FORBIDDEN', `WebSocket from a foreign origin refused (${why}).${remedy(req, policy)}`, { origin: first(req.headers.origin) ?? null, setting: 'CONSOLE_ORIGIN' });
     }
     return;
   }
@@ -89,5 +109,7 @@ export function checkCrossSite(req: FastifyRequest, def: EndpointDef | undefined
   if (!why && isSafeMethod(req.method) && !sameOriginProof(req, policy)) why = 'send X-Requested-With, or come from the same origin';
   if (!why) return;
   refusals.inc({ kind: via === 'cookie' ? 'cookie' : 'public' });
-  throw new AppError('FORBIDDEN', `Cross-site request refused (${why})`, { origin: first(req.headers.origin) ?? null });
+  throw new AppError('FORBIDDEN', `Cross-site request refused (${why}).${remedy(req, policy)}`, {
+    origin: first(req.headers.origin) ?? null, setting: 'CONSOLE_ORIGIN', trustProxyHops: policy.trustForwardedHost,
+  });
 }

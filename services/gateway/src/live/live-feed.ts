@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { WebSocket } from 'ws';
-import { EventMessage, PositionMessage, Topics, WebNotificationMessage, type DeviceRegistryMessage, type SocketMessage } from '@corridor/contracts';
+import { apiPosition, EventMessage, PositionMessage, Topics, WebNotificationMessage, type DeviceRegistryMessage, type Position, type SocketMessage } from '@corridor/contracts';
 import {
   addressedEvent, addressedPosition, cacheKeys, consumeValidated, counter, gauge, toApiEvent, type Bus, type Cache, type Geocoder, type Identity, type Logger, type Subscription,
 } from '@corridor/platform';
@@ -71,7 +71,7 @@ export class LiveFeed {
         handle: async (msgs) => {
           // a fix ingest marked clockAhead (its device's clock runs ahead) is never a device's latest position: clients show positions frames as the current ones
           const fresh = this.firstTimes('positions', msgs, this.recentPositions).filter((p) => typeof p.attributes.clockAhead !== 'number');
-          if (this.clients.size) this.broadcast('positions', fresh.map((p) => addressedPosition(this.deps.geocoder, p)), (p) => ({ id: p.deviceId, device: this.directory.get(p.deviceId) }));
+          if (this.clients.size) this.broadcast('positions', fresh.map((p) => apiPosition(addressedPosition(this.deps.geocoder, p))), (p) => ({ id: p.deviceId, device: this.directory.get(p.deviceId) }));
         },
       }),
       consumeValidated({
@@ -121,18 +121,18 @@ export class LiveFeed {
     await Promise.allSettled([...this.subs.map((s) => s.stop()), this.directory.stop()]);
   }
 
-  private async latestPositions(v: Viewer): Promise<PositionMessage[]> {
+  private async latestPositions(v: Viewer): Promise<Position[]> {
     const ids = new Set(this.directory.ids().filter((id) => canSee(v, id, this.directory.get(id))));
     for (const id of v.deviceIds) ids.add(id);
     const all = [...ids].sort((a, b) => a - b);
-    const out: PositionMessage[] = [];
+    const out: Position[] = [];
     for (let i = 0; i < all.length; i += SNAPSHOT_CHUNK) {
       const raw = await this.deps.cache.mget(all.slice(i, i + SNAPSHOT_CHUNK).map(cacheKeys.latestPosition));
       for (const r of raw) {
         if (!r) continue;
         try {
           const p = PositionMessage.safeParse(JSON.parse(r));
-          if (p.success) out.push(addressedPosition(this.deps.geocoder, p.data));
+          if (p.success) out.push(apiPosition(addressedPosition(this.deps.geocoder, p.data)));
         } catch {
           // an unreadable cache entry is skipped; the next position replaces it
         }

@@ -10,14 +10,14 @@ import type { Link, PermissionsRepository } from './repository';
 type Ids = Partial<Record<(typeof permissionKeys)[number], number>>;
 
 /** The link an object with exactly two ids describes (the contract's schema has checked the pair). */
-export function linkOf(p: Ids): Link {
+function linkOf(p: Ids): Link {
   const keys = permissionKeys.filter((k) => p[k] !== undefined);
   const pair = permissionPairOf(keys);
   if (!pair) throw new AppError('VALIDATION_FAILED', `${keys.join('+')} is not a link`);
   return { ownerType: pair[0], ownerId: p[pair[0]]!, propertyType: pair[1], propertyId: p[pair[1]]! };
 }
 
-export const toPermission = (r: PermissionRow): Permission => ({ [r.ownerType]: r.ownerId, [r.propertyType]: r.propertyId });
+const toPermission = (r: PermissionRow): Permission => ({ [r.ownerType]: r.ownerId, [r.propertyType]: r.propertyId });
 
 const linkKey = (l: Link): string => `${l.ownerType}:${l.ownerId}:${l.propertyType}:${l.propertyId}`;
 

@@ -7,7 +7,7 @@ import type { Upstreams } from './upstreams';
 const upstreamErrors = counter('gateway_upstream_errors_total', 'Proxied requests that failed upstream', ['service', 'kind']);
 
 /** How an upstream failure answers: down (refused, unresolvable) 503, too slow 504, anything else 502. */
-export function classifyUpstreamError(error: { code?: string; message: string }): { status: 502 | 503 | 504; code: ErrorCode; kind: string } {
+function classifyUpstreamError(error: { code?: string; message: string }): { status: 502 | 503 | 504; code: ErrorCode; kind: string } {
   const code = error.code ?? '';
   if (/TIMEOUT|ETIMEDOUT/i.test(code) || /timeout/i.test(error.message)) return { status: 504, code: 'GATEWAY_TIMEOUT', kind: 'timeout' };
   if (/ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|UND_ERR_CLOSED|UND_ERR_DESTROYED/.test(code) || /ECONNREFUSED/.test(error.message)) {

@@ -1,10 +1,10 @@
 import { eq, sql } from 'drizzle-orm';
 import { systemEndpoints, type ServerInfo, type ServerUpdate } from '@corridor/contracts';
-import { cacheKeys, registerEndpoint, unavailable, type App, type Cache, type Logger, type Orm } from '@corridor/platform';
+import { AppError, cacheKeys, registerEndpoint, unavailable, type App, type Cache, type Logger, type Orm } from '@corridor/platform';
 import { actorOf, audit } from '../audit/audit';
 import { serverSettings } from '../db/schema';
 
-const [, getServer, updateServer, timezones, health] = systemEndpoints;
+const [, getServer, updateServer, timezones, health, gc, cacheInfo, reboot, shareDevice, shareGroup] = systemEndpoints;
 
 /** What GET /server answers until an administrator changes it (Nairobi, the corridors in view). */
 const DEFAULTS: ServerUpdate = { registration: false, readonly: false, map: 'osm', latitude: -1.2921, longitude: 36.8219, zoom: 6, attributes: {} };
@@ -23,8 +23,8 @@ export function serverRoutes(
   app: App, opts: { db: Orm; cache: Cache; logger: Logger; version: string; openIdEnabled: boolean; openIdForce: boolean },
 ): { publish(): Promise<void> } {
   const { db } = opts;
-  const info = (s: ServerUpdate): ServerInfo => ({
-    id: 1, version: opts.version, ...s, openIdEnabled: opts.openIdEnabled, openIdForce: opts.openIdEnabled && opts.openIdForce,
+  const info = ({ map, ...s }: ServerUpdate): ServerInfo => ({
+    id: 1, version: opts.version, ...s, ...(map === null ? {} : { map }), openIdEnabled: opts.openIdEnabled, openIdForce: opts.openIdEnabled && opts.openIdForce,
   });
   const read = async (tx: Orm = db): Promise<ServerUpdate | undefined> => {
     try {
@@ -57,5 +57,23 @@ export function serverRoutes(
     await read();
     return reply.type('text/plain').send('OK');
   });
+  // Traccar's server maintenance calls: a collection when V8 exposes it, memory figures as text, no reboot
+  registerEndpoint(app, gc, async (_req, reply) => {
+    (globalThis as { gc?: () => void }).gc?.();
+    return reply.code(200).send();
+  });
+  registerEndpoint(app, cacheInfo, async (_req, reply) => {
+    const mem = process.memoryUsage();
+    const lines = [`cache: ${opts.cache.kind}`, ...Object.entries(mem).map(([k, v]) => `${k}: ${v}`), `uptimeSeconds: ${Math.round(process.uptime())}`];
+    return reply.type('text/plain').send(`${lines.join('\n')}\n`);
+  });
+  registerEndpoint(app, reboot, async () => {
+    throw new AppError('NOT_SUPPORTED', 'Corridor does not restart through its API: its services are restarted by their orchestrator (kubectl rollout restart, docker compose restart)');
+  });
+  for (const share of [shareDevice, shareGroup]) {
+    registerEndpoint(app, share, async () => {
+      throw new AppError('FORBIDDEN', 'Sharing is disabled: Corridor issues no anonymous location links; give the reader an account instead');
+    });
+  }
   return { publish: async () => publishAttributes(await read()) };
 }

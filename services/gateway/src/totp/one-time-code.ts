@@ -1,7 +1,7 @@
 import { Secret, TOTP } from 'otpauth';
 
 /** RFC 6238 as authenticator apps (and Traccar) use it: HMAC-SHA1, six digits, 30 s steps. */
-export const TOTP_PERIOD_SECONDS = 30;
+const TOTP_PERIOD_SECONDS = 30;
 const DIGITS = 6;
 /** Codes of the previous and the next step are accepted too (clock drift). */
 const WINDOW = 1;

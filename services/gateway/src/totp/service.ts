@@ -13,7 +13,7 @@ import type { TotpRepository } from './repository';
 const checks = counter('gateway_totp_checks_total', 'TOTP second-factor checks at sign-in', ['outcome']);
 const pendingKey = (userId: number): string => `gw:totp-pending:${userId}`;
 /** How long a generated secret waits for its confirming code. */
-export const TOTP_PENDING_SECONDS = 600;
+const TOTP_PENDING_SECONDS = 600;
 
 /** 401 for a user with a second factor who sent no code: POST /session answers it with `WWW-Authenticate: TOTP`. */
 export class TotpRequired extends AppError {

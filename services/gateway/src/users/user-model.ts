@@ -3,7 +3,7 @@ import type { Identity } from '@corridor/platform';
 import type { NewUserRow, UserRow } from '../db/schema';
 
 /** The role a user gets when a Traccar client creates one without roles and without `administrator`: the least. */
-export const LEAST_ROLE: Role = 'company_user';
+const LEAST_ROLE: Role = 'company_user';
 
 /** Roles that change tracking resources (devices, geofences, rules); the other roles only read them. */
 const writers: readonly Role[] = [...trackingWriters, 'association_officer'];
@@ -14,7 +14,7 @@ type Flag = 'readonly' | 'deviceReadonly' | 'limitCommands';
  * without admin or dispatcher they may not change devices (deviceReadonly) nor send commands
  * (limitCommands). A user's effective flag is this or the stored one.
  */
-export function impliedFlags(roles: readonly Role[]): Record<Flag, boolean> {
+function impliedFlags(roles: readonly Role[]): Record<Flag, boolean> {
   const devices = roles.some((r) => (trackingWriters as readonly Role[]).includes(r));
   return { readonly: !roles.some((r) => writers.includes(r)), deviceReadonly: !devices, limitCommands: !devices };
 }
@@ -28,7 +28,7 @@ const sameRoles = (a: readonly Role[], b: readonly Role[]): boolean => a.length 
  * echoes the roles it read and changes only the flag, a Corridor client changes the roles and
  * echoes the flag.
  */
-export function resolvedRoles(input: { roles?: Role[]; administrator?: boolean }, before?: { roles: Role[] }): Role[] {
+function resolvedRoles(input: { roles?: Role[]; administrator?: boolean }, before?: { roles: Role[] }): Role[] {
   const given = input.roles?.length ? input.roles : undefined;
   if (given && !(before && sameRoles(given, before.roles))) return [...given];
   let roles: Role[] = given ? [...given] : before ? [...before.roles] : input.administrator ? ['admin'] : [LEAST_ROLE];
@@ -47,7 +47,7 @@ export function toUser(r: UserRow): User {
     coordinateFormat: r.coordinateFormat, disabled: r.disabled, expirationTime: r.expirationTime?.toISOString() ?? null,
     deviceLimit: r.deviceLimit, userLimit: r.userLimit, deviceReadonly: r.deviceReadonly || implied.deviceReadonly, limitCommands: r.limitCommands || implied.limitCommands,
     disableReports: r.disableReports, fixedEmail: r.fixedEmail, poiLayer: r.poiLayer, roles: r.roles, companyId: r.companyId,
-    password: null, totpEnabled: r.totpKey !== null, attributes: r.attributes,
+    totpEnabled: r.totpKey !== null, attributes: r.attributes,
   };
 }
 

@@ -6,4 +6,3 @@ import { auditLog } from '../db/schema';
  * a transaction so the audit row commits or rolls back with the change itself.
  */
 export const audit = createAuditTrail(auditLog, { entityTypes: ['geofence', 'geofence_link'] });
-export type GeofenceAuditEntity = (typeof audit.entityTypes)[number];

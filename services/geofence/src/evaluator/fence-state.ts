@@ -24,7 +24,7 @@ export interface FenceRule {
   exitMarginMeters: number;
 }
 
-export const DEFAULT_FENCE_RULE: FenceRule = { minDwellSeconds: 0, exitMarginMeters: 0 };
+const DEFAULT_FENCE_RULE: FenceRule = { minDwellSeconds: 0, exitMarginMeters: 0 };
 
 /** inside-pending: inside since `since` (epoch ms) but dwell not yet met; inside: enter emitted. */
 export type FenceMembership =

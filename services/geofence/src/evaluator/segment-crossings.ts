@@ -4,7 +4,7 @@ import { containsPoint } from '../fences/geometry';
 import { segmentCrosses } from '../fences/segment-crossing';
 
 /** Traccar's setting (server, device or group attribute; default false). */
-export const SEGMENT_CROSSING_KEY = 'event.geofence.segmentCrossing';
+const SEGMENT_CROSSING_KEY = 'event.geofence.segmentCrossing';
 
 /** Whether crossings are reported for a device whose setting layers (device, groups, server) are given. */
 export const segmentCrossingOn = (layers: readonly Record<string, unknown>[]): boolean => lookupSetting(layers, SEGMENT_CROSSING_KEY, flagOf) ?? false;

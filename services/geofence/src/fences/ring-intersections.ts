@@ -21,7 +21,7 @@ function onSegment(a: LonLat, b: LonLat, p: LonLat): boolean {
 }
 
 /** Closed segments ab and cd share at least one point (touching counts). */
-export function segmentsIntersect(a: LonLat, b: LonLat, c: LonLat, d: LonLat): boolean {
+function segmentsIntersect(a: LonLat, b: LonLat, c: LonLat, d: LonLat): boolean {
   const o1 = orient(a, b, c);
   const o2 = orient(a, b, d);
   const o3 = orient(c, d, a);

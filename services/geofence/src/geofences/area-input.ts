@@ -6,7 +6,7 @@ import { formatAreaWkt, parseAreaWkt } from '../fences/area-wkt';
 import type { FenceShape } from '../fences/fence';
 
 /** One entry of a 400's details: where in the request body, what, and why. */
-export interface AreaIssueDetail {
+interface AreaIssueDetail {
   in: 'body';
   path: string;
   code: string;

@@ -48,7 +48,7 @@ export interface StopFact {
 }
 
 /** The running total of a device's distance on one UTC day, on a corridor (null: off both) in a direction. */
-export interface DistanceFact {
+interface DistanceFact {
   kind: 'distance';
   deviceId: number;
   /** YYYY-MM-DD, UTC */

@@ -7,12 +7,12 @@ import type { FenceRule } from '../evaluator/fence-state';
 import { corridorLines, matchCorridor, type CorridorLine, type CorridorMatch } from './corridor-lines';
 
 /** The kinds of shared geofence whose visits the observatory measures (and that are authorized stops). */
-export const OBSERVATORY_PLACE_KINDS = ['border_post', 'port', 'inland_depot', 'weighbridge', 'checkpoint'] as const satisfies readonly GeofenceKind[];
-export type ObservatoryPlaceKind = (typeof OBSERVATORY_PLACE_KINDS)[number];
+const OBSERVATORY_PLACE_KINDS = ['border_post', 'port', 'inland_depot', 'weighbridge', 'checkpoint'] as const satisfies readonly GeofenceKind[];
+type ObservatoryPlaceKind = (typeof OBSERVATORY_PLACE_KINDS)[number];
 const placeKinds: ReadonlySet<string> = new Set(OBSERVATORY_PLACE_KINDS);
 
 /** A place whose centre is within this distance of a corridor's line is a place of that corridor. */
-export const PLACE_ON_CORRIDOR_M = 3_000;
+const PLACE_ON_CORRIDOR_M = 3_000;
 
 export interface ObservatoryPlace {
   /** the geofence id */
@@ -78,7 +78,7 @@ export function observatoryPlaces(fences: Iterable<CatalogFence>, lines: readonl
   return places;
 }
 
-export const parkingAreas = (): StopArea[] => TRUCK_PARKING.map((p) => ({ id: p.id, center: p.center, radius: p.radiusMetres }));
+const parkingAreas = (): StopArea[] => TRUCK_PARKING.map((p) => ({ id: p.id, center: p.center, radius: p.radiusMetres }));
 
 /**
  * What the observatory tracker knows of the world: the corridor lines, the measured places (with

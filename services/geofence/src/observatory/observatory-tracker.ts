@@ -16,14 +16,14 @@ const trackLag = histogram(
 );
 
 /** Every tracker instance joins this group; positions.v1's partitions (by device) are split among them. */
-export const OBSERVATORY_GROUP = 'geofence-observatory';
+const OBSERVATORY_GROUP = 'geofence-observatory';
 export const observatoryStateKey = (deviceId: number): string => `observatory:device:${deviceId}`;
 
 /** A fix ahead of its server time by more than this would freeze the device's state (as for the geofence evaluator). */
 const MAX_FUTURE_MS = 24 * 3600_000;
 const KMH_PER_KNOT = 1.852;
 
-export const trackFixOf = (p: PositionMessage): TrackFix => ({ t: Date.parse(p.fixTime), lon: p.longitude, lat: p.latitude, speedKmh: p.speed * KMH_PER_KNOT });
+const trackFixOf = (p: PositionMessage): TrackFix => ({ t: Date.parse(p.fixTime), lon: p.longitude, lat: p.latitude, speedKmh: p.speed * KMH_PER_KNOT });
 
 function parseState(raw: string | null | undefined, logger: Logger, deviceId: number): TrackerState | undefined {
   if (!raw) return undefined;

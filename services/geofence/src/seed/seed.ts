@@ -6,7 +6,7 @@ import type { GeofencesRepository } from '../geofences/repository';
 import { seedFenceValues } from './seed-fences';
 
 /** The actor recorded in the audit trail for seeded fences. */
-export const seedActor: Identity = { userId: 0, email: 'seed@corridor.local', name: 'Seed', roles: ['admin'], companyId: null };
+const seedActor: Identity = { userId: 0, email: 'seed@corridor.local', name: 'Seed', roles: ['admin'], companyId: null };
 
 /**
  * Inserts the seed fences that are not there yet (by seed key), auditing each. With onlyIfEmpty

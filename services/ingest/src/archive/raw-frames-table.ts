@@ -6,7 +6,7 @@ import type { Analytics } from '@corridor/platform';
  * replay a device's day through `pnpm decode`. Positions carry the id (positions.raw_frame_id).
  * Rows expire after RAW_FRAME_TTL_DAYS, which the migrate step applies.
  */
-export const RAW_FRAMES_TABLE = 'raw_frames';
+const RAW_FRAMES_TABLE = 'raw_frames';
 
 /** The table's qualified name (queries name the database: a chDB session is shared by a process). */
 export const rawFramesTable = (ch: Analytics): string => `${ch.database}.${RAW_FRAMES_TABLE}`;

@@ -5,7 +5,7 @@ import { CommandQueue } from './command-queue';
 import type { ConnectionRegistry, DeviceLink } from './connection-registry';
 
 /** The consumer group that keeps every command in the shared queue (one member per partition across instances). */
-export const COMMAND_QUEUE_GROUP = 'ingest-commands';
+const COMMAND_QUEUE_GROUP = 'ingest-commands';
 const commandsOutcome = counter('ingest_commands_total', 'Downlink commands by outcome (queued, sent, unsupported, encode_failed)', ['protocol', 'outcome']);
 const EVENT_PUBLISH_DEADLINE_MS = 60_000;
 

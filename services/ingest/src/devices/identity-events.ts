@@ -14,7 +14,7 @@ export type IdentityConflict =
   /** two connections sent frames for the device after the later one opened */
   | 'duplicate_connection';
 
-export const identityConflicts = counter(
+const identityConflicts = counter(
   'ingest_identity_conflicts_total',
   'Frames refused for claiming a device they cannot speak for, and devices seen on two connections at once',
   ['protocol', 'reason'],

@@ -63,7 +63,7 @@ export interface IntakeOptions {
 }
 
 /** FIX_FUTURE_SKEW_SECONDS' default. */
-export const FUTURE_SKEW_MS = 120_000;
+const FUTURE_SKEW_MS = 120_000;
 
 /**
  * The one path from decoded fixes and device state to the bus, shared by every protocol and the

@@ -5,7 +5,7 @@ import { trackFromLatest, type AccumulatorOverride, type TrackState } from './tr
 const cacheFailures = counter('ingest_track_state_cache_failures_total', 'Track-state reads or writes the cache refused (the in-process copy was used)', ['op']);
 
 /** Cache key of a device's track state (ingest's own: written and read by ingest instances). */
-export const trackStateKey = (deviceId: number): string => `ingest:track:${deviceId}`;
+const trackStateKey = (deviceId: number): string => `ingest:track:${deviceId}`;
 /** A device's track state outlives a month of silence. */
 const TTL_SECONDS = 90 * 86_400;
 

@@ -14,7 +14,7 @@ export function isDigits(text: string): boolean {
 }
 
 /** Two BCD digits of one byte as a number, or NaN when a nibble is not a decimal digit. */
-export function bcdByte(value: number): number {
+function bcdByte(value: number): number {
   const high = value >> 4;
   const low = value & 0x0f;
   return high > 9 || low > 9 ? Number.NaN : high * 10 + low;

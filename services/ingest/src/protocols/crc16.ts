@@ -23,7 +23,7 @@ function tableOf(reflectedPoly: number): Uint16Array {
  * A table-driven reflected CRC-16: `reflectedPoly` is the polynomial bit-reversed (0x8408 for
  * 0x1021, 0xA001 for 0x8005), `init` the starting register, `xorOut` what the result is xored with.
  */
-export function reflectedCrc16(reflectedPoly: number, init = 0, xorOut = 0): (data: Uint8Array) => number {
+function reflectedCrc16(reflectedPoly: number, init = 0, xorOut = 0): (data: Uint8Array) => number {
   const table = tableOf(reflectedPoly);
   return (data) => {
     let crc = init;

@@ -34,7 +34,7 @@ function num(params: Params, name: string, opts: { min?: number; max?: number } 
 }
 
 /** epoch seconds, epoch milliseconds, or ISO 8601 (with or without zone; no zone = UTC). */
-export function parseTimestamp(raw: string, field = 'timestamp'): Date {
+function parseTimestamp(raw: string, field = 'timestamp'): Date {
   const s = raw.trim();
   if (/^\d+(\.\d+)?$/.test(s)) {
     const n = Number(s);

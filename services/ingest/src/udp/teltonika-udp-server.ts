@@ -6,7 +6,7 @@ import { frameMetrics as m } from '../frames/frame-metrics';
 import type { FrameSink, ReceivedFrame } from '../frames/received-frame';
 import type { IntakeGate } from '../positions/intake-gate';
 
-export const PROTOCOL = 'teltonika';
+const PROTOCOL = 'teltonika';
 
 export interface TeltonikaUdpOptions {
   handler: FrameSink;

@@ -30,7 +30,7 @@ export interface LineOutcome {
   detail: string;
 }
 
-export function corpusLines(file: string): string[] {
+function corpusLines(file: string): string[] {
   return readFileSync(join(import.meta.dirname, file), 'utf8').split('\n').filter((l) => l.trim());
 }
 

@@ -3,7 +3,6 @@ import { auditLog } from '../db/schema';
 
 /** Decisions on routes, journeys and flags (platform `createAuditTrail` over `journey.audit_log`). */
 export const audit = createAuditTrail(auditLog, { entityTypes: ['route', 'journey', 'flag'] });
-export type JourneyAuditEntity = (typeof audit.entityTypes)[number];
 
 /** Decisions the platform takes on its own (seeding), audited under this actor. */
 export const systemActor: Identity = { userId: 0, email: 'system', name: 'system', roles: ['admin'], companyId: null };

@@ -14,7 +14,7 @@ export interface LateEtaState {
 const initial: LateEtaState = { open: false, maxLateMinutes: 0 };
 
 /** Projected arrival in epoch ms for a truck `alongM` metres into the route at `time`. */
-export function projectArrival(time: number, alongM: number, ctx: Pick<DetectorContext, 'route' | 'schedule'>): number {
+function projectArrival(time: number, alongM: number, ctx: Pick<DetectorContext, 'route' | 'schedule'>): number {
   const { departureMs, arrivalMs } = ctx.schedule;
   const plannedMs = arrivalMs > departureMs ? arrivalMs - departureMs : ctx.route.expectedDurationMinutes * 60_000;
   const remainingM = Math.max(0, ctx.route.lengthM - alongM);

@@ -9,7 +9,7 @@ import { invalidField } from '../resources/pg-errors';
 import { resourceService } from '../resources/resource-service';
 import { publishedToCache } from '../resources/cache-published';
 
-export const toCalendar = (r: CalendarRow): Calendar => ({ id: r.id, name: r.name, data: r.data, companyId: r.companyId, attributes: r.attributes });
+const toCalendar = (r: CalendarRow): Calendar => ({ id: r.id, name: r.name, data: r.data, companyId: r.companyId, attributes: r.attributes });
 
 /**
  * Calendars: data must be a base64 iCalendar that parses (ical.js); a calendar still in use cannot be deleted.

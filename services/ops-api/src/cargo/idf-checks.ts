@@ -15,7 +15,7 @@ export const checkPin = (v: string): string[] =>
 export const checkCurrency = (v: string): string[] => (CURRENCIES.has(v.toUpperCase()) ? [] : [`"${v}" is not a known ISO 4217 currency code`]);
 
 /** HS code shape: 6, 8 or 10 digits, in chapter 01–97 (chapter 77 is reserved). */
-export function hsCodeIssue(code: string): string | undefined {
+function hsCodeIssue(code: string): string | undefined {
   if (!HS_CODE.test(code)) return `HS code "${code}" is not 6, 8 or 10 digits (e.g. 8704.21.90)`;
   const chapter = Number(code.slice(0, 2));
   if (chapter < 1 || chapter > 97 || chapter === 77) return `HS code "${code}" is in no HS chapter (01–97)`;

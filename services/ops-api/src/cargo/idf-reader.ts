@@ -5,7 +5,7 @@ import { extractIdfFromText } from './idf-pdf';
 import { readIdfExport } from './idf-structured';
 
 /** Reads an IDF's structured export (JSON or CSV) into an extraction: in the parser processes for uploads (src/parsers). */
-export type IdfExportReader = (format: 'json' | 'csv', bytes: Uint8Array) => Promise<IdfExtraction>;
+type IdfExportReader = (format: 'json' | 'csv', bytes: Uint8Array) => Promise<IdfExtraction>;
 
 /** What readIdf reads uploads with: PDF text and structured exports. */
 export interface IdfReaders {

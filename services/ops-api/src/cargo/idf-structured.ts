@@ -13,7 +13,7 @@ const badStructure = (message: string, issues: unknown): AppError =>
     check: 'Check the export: JSON as IdfStructuredExport (see the API schema), or CSV with the columns idf_number, importer_name, importer_pin, consignor, country_of_origin, port_of_discharge, currency, invoice_value, hs_code, description, quantity, unit, value (one row per line item).',
   });
 
-export function extractionFromExport(e: IdfStructuredExport, format: 'json' | 'csv', warnings: string[] = []): IdfExtraction {
+function extractionFromExport(e: IdfStructuredExport, format: 'json' | 'csv', warnings: string[] = []): IdfExtraction {
   const sure = <T>(value: T) => ({ value, confidence: SURE });
   const items = e.items.map((it) => ({ ...it, hsCode: it.hsCode.trim(), unit: it.unit.trim().toUpperCase() }));
   const fields: IdfExtraction['fields'] = {

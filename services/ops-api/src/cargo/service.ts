@@ -17,7 +17,7 @@ export interface CargoDeps {
   logger: Logger;
 }
 
-export const toCargo = (r: CargoRow): Cargo => ({
+const toCargo = (r: CargoRow): Cargo => ({
   id: r.id, companyId: r.companyId, idfNumber: r.idfNumber, importer: { name: r.importerName, pin: r.importerPin }, consignor: r.consignor,
   countryOfOrigin: r.countryOfOrigin, portOfDischarge: r.portOfDischarge, invoice: { value: r.invoiceValue, currency: r.currency },
   lineItems: r.lineItems, status: r.status, sourceDocumentId: r.sourceDocumentId, extraction: r.extraction,
@@ -34,7 +34,7 @@ const isUniqueViolation = (err: unknown): boolean => {
 };
 
 /** The checks an extraction failed, by field (a cargo with any cannot be validated). */
-export const failedChecks = (x: IdfExtraction): Record<string, string[]> =>
+const failedChecks = (x: IdfExtraction): Record<string, string[]> =>
   Object.fromEntries(Object.entries(x.fields).filter(([, f]) => f.value === null || f.valid === false).map(([k, f]) => [k, f.issues]));
 
 export function cargoService(deps: CargoDeps) {

@@ -14,10 +14,9 @@ export interface CertificateFilter {
   offset: number;
 }
 
-export type CargoSummary = { idfNumber: string; importerName: string; invoiceValue: number | null; currency: string | null };
+type CargoSummary = { idfNumber: string; importerName: string; invoiceValue: number | null; currency: string | null };
 export type CertificateView = CertificateRow & { cargo: CargoSummary };
 export type NewCertificate = Omit<typeof suc.$inferInsert, 'id' | 'number'>;
-export type StatusCount = { status: CertificateStatus; n: number };
 
 const selection = {
   c: suc,

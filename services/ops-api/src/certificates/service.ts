@@ -29,7 +29,7 @@ const ENTITY = 'single_use_certificate';
 const DAY_MS = 86_400_000;
 /** Crockford base32 without I, L, O, U: no look-alikes on paper. */
 const CODE_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-export const newVerificationCode = (): string =>
+const newVerificationCode = (): string =>
   [0, 1, 2].map(() => Array.from({ length: 4 }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]).join('')).join('-');
 
 const isUniqueViolation = (err: unknown): boolean => {
@@ -40,7 +40,7 @@ const isUniqueViolation = (err: unknown): boolean => {
 type StatusCounts = Record<CertificateStatus, number> & { total: number };
 const zero = (): StatusCounts => ({ applied: 0, submitted: 0, approved: 0, rejected: 0, total: 0 });
 
-export function toCertificate(r: CertificateView): Certificate {
+function toCertificate(r: CertificateView): Certificate {
   return {
     id: r.id, number: r.number ?? `SUC-${String(r.id).padStart(6, '0')}`, cargoId: r.cargoId, companyId: r.companyId, status: r.status,
     verificationCode: r.verificationCode, cargo: r.cargo,
@@ -124,7 +124,7 @@ export function certificatesService(deps: CertificatesDeps) {
           await deps.notifications.notify(tx, {
             type: 'certificateApplied', to: { role: 'association_officer' }, companyId: row.companyId, entityType: ENTITY, entityId: row.id,
             title: `Certificate ${row.number} applied for`, message: `${company?.name ?? `Company ${row.companyId}`}: IDF ${cargo.idfNumber}`,
-            attributes: { cargoId, number: row.number },
+            attributes: { cargoId, number: row.number, companyName: company?.name ?? null, idfNumber: cargo.idfNumber },
           });
           return row.id;
         });
@@ -169,7 +169,8 @@ export function certificatesService(deps: CertificatesDeps) {
         });
         await deps.notifications.notify(tx, {
           type: 'certificateSubmitted', to: { role: 'association_officer' }, companyId: row.companyId, entityType: ENTITY, entityId: id,
-          title: `Certificate ${data.number} awaits approval`, message: `${data.company.name}: IDF ${data.cargo.idfNumber}`, attributes: { number: data.number },
+          title: `Certificate ${data.number} awaits approval`, message: `${data.company.name}: IDF ${data.cargo.idfNumber}`,
+          attributes: { number: data.number, companyName: data.company.name, idfNumber: data.cargo.idfNumber },
         });
       }).catch((err: unknown) => {
         // a concurrent decision won: the stored PDFs stay (owner: this certificate) but are not its documents

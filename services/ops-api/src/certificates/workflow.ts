@@ -9,7 +9,7 @@ export interface CertificateTransition {
 }
 
 /** The one table of certificate changes. `applied` is only ever entered by applying (a new row). */
-export const certificateTransitions: readonly CertificateTransition[] = [
+const certificateTransitions: readonly CertificateTransition[] = [
   { from: 'applied', action: 'generate', to: 'submitted' },
   { from: 'applied', action: 'reject', to: 'rejected' },
   { from: 'submitted', action: 'approve', to: 'approved' },

@@ -2,7 +2,7 @@
  * Command types each protocol can encode on its data connection — mirrors the encoders ingest has
  * (services/ingest/src/protocols/<protocol>: encodeCommand). A protocol absent here takes none.
  */
-export const commandTypesByProtocol: Record<string, readonly string[]> = {
+const commandTypesByProtocol: Record<string, readonly string[]> = {
   gt06: ['engineStop', 'engineResume', 'custom'],
 };
 

@@ -14,8 +14,8 @@ import { resourceService } from '../resources/resource-service';
 import type { Actor } from '../resources/scope';
 import { allCommandTypes, commandTypesFor } from './command-types';
 
-export const toSavedCommand = (r: SavedCommandRow): SavedCommand => ({
-  id: r.id, deviceId: r.deviceId, description: r.description, type: r.type, textChannel: r.textChannel, attributes: r.attributes, companyId: r.companyId,
+const toSavedCommand = (r: SavedCommandRow): SavedCommand => ({
+  id: r.id, deviceId: r.deviceId ?? 0, description: r.description, type: r.type, textChannel: r.textChannel, attributes: r.attributes, companyId: r.companyId,
 });
 
 /** Saved commands (CRUD), the types a device supports, and sending: a commands.v1 message keyed by device id. */
@@ -65,7 +65,7 @@ export function commandsService(deps: { db: Orm; bus: Bus; devices: DevicesServi
   async function queue(device: { id: number; uniqueId: string; model: string | null }, type: string, attributes: Record<string, unknown>): Promise<CommandMessage> {
     const protocol = await protocolOf(device.id, device.model);
     if (protocol !== undefined && !commandTypesFor(protocol).includes(type)) {
-      throw invalidField('type', `${protocol} devices do not support ${type} (supported: ${commandTypesFor(protocol).join(', ') || 'none'})`);
+      throw invalidField('type', `${protocol} devices do not support ${type} (supported: ${commandTypesFor(protocol).join(', ') || 'none'})`, { reason: 'commandUnsupported', protocol, type });
     }
     const message: CommandMessage = { id: randomUUID(), deviceId: device.id, uniqueId: device.uniqueId, type, attributes, requestedAt: new Date().toISOString() };
     try {

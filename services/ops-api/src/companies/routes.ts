@@ -5,7 +5,7 @@ import type { CompaniesRepository } from './repository';
 
 const [list, get] = companiesEndpoints;
 
-export const toCompany = (r: CompanyRow): Company => ({
+const toCompany = (r: CompanyRow): Company => ({
   id: r.id, name: r.name, country: r.country as CountryCode, kind: r.kind, registrationNumber: r.registrationNumber, taxPin: r.taxPin,
   createdAt: r.createdAt.toISOString(),
 });

@@ -14,7 +14,7 @@ export interface ComplaintTransition {
 const t = (from: ComplaintStatus, to: ComplaintStatus, needsNote = false, reopen = false): ComplaintTransition => ({ from, to, needsNote, reopen });
 
 /** The one table of allowed complaint changes; the API and its tests read it, nothing else decides. */
-export const complaintTransitions: readonly ComplaintTransition[] = [
+const complaintTransitions: readonly ComplaintTransition[] = [
   t('open', 'under_review'),
   t('open', 'dismissed', true),
   t('under_review', 'resolved', true),

@@ -7,5 +7,9 @@ const [list, create, get, update, remove, test] = computedAttributesEndpoints;
 
 export function computedAttributeRoutes(app: App, svc: ComputedAttributesService): void {
   resourceRoutes(app, [list, create, get, update, remove], svc);
-  registerEndpoint(app, test, async (req) => svc.test(req.query.deviceId, req.body, req.identity!));
+  registerEndpoint(app, test, async (req, reply) => {
+    const value = await svc.test(req.query.deviceId, req.body, req.identity!);
+    // a bare JSON value, as Traccar answers it (a string too is JSON-quoted); none: 204
+    return value === null ? reply.code(204).send() : reply.type('application/json').send(JSON.stringify(value));
+  });
 }

@@ -11,7 +11,7 @@ import {
   coerce, compileExpression, positionContext, type CompiledExpression, type ComputedAttributeDefinition,
 } from '@corridor/platform/computed-attributes';
 
-export const toComputedAttribute = (r: ComputedAttributeRow): ComputedAttribute => ({
+const toComputedAttribute = (r: ComputedAttributeRow): ComputedAttribute => ({
   id: r.id, description: r.description, attribute: r.attribute, expression: r.expression, type: r.type, priority: r.priority, companyId: r.companyId,
 });
 
@@ -46,7 +46,8 @@ export function computedAttributesService(deps: {
   const published = publishedToCache(crud, { cache: deps.cache, key: cacheKeys.computedAttributes(), load, logger: deps.logger, what: 'computed attributes' });
   return {
     ...published,
-    async test(deviceId: number, input: ComputedAttributeInput, who: Identity): Promise<ComputedTestResult> {
+    /** The typed value of the expression on the device's latest position; null when it yields nothing. */
+    async test(deviceId: number, input: ComputedAttributeInput, who: Identity): Promise<ComputedTestResult | null> {
       await deps.visibleDevice(deviceId, who);
       const compiled = compileOr400(input.expression);
       const position = (await deps.latest([deviceId])).get(deviceId);
@@ -57,7 +58,7 @@ export function computedAttributesService(deps: {
       } catch (err) {
         throw invalidField('expression', (err as Error).message);
       }
-      return { attribute: input.attribute, type: input.type, value, positionId: position.id };
+      return value;
     },
   };
 }

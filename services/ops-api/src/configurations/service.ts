@@ -6,7 +6,7 @@ import { configurations, deviceConfigurations, deviceModels, type ConfigurationR
 import { invalidField } from '../resources/pg-errors';
 import { resourceService } from '../resources/resource-service';
 
-export const toConfiguration = (r: ConfigurationRow): Configuration => ({
+const toConfiguration = (r: ConfigurationRow): Configuration => ({
   id: r.id, name: r.name, description: r.description, deviceModelId: r.deviceModelId, values: r.values, companyId: r.companyId,
 });
 

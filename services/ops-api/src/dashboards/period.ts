@@ -5,7 +5,7 @@ export interface Period {
   to: Date;
 }
 
-export const DEFAULT_PERIOD_DAYS = 30;
+const DEFAULT_PERIOD_DAYS = 30;
 const MAX_PERIOD_DAYS = 3660;
 const DAY_MS = 86_400_000;
 

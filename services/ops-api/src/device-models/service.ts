@@ -5,7 +5,7 @@ import type { Orm } from '@corridor/platform';
 import { deviceModels, type DeviceModelRow } from '../db/schema';
 import { resourceService } from '../resources/resource-service';
 
-export const toDeviceModel = (r: DeviceModelRow): DeviceModel => ({
+const toDeviceModel = (r: DeviceModelRow): DeviceModel => ({
   id: r.id, manufacturer: r.manufacturer, model: r.model, protocol: r.protocol, port: r.port, attributes: r.attributes,
 });
 

@@ -4,7 +4,7 @@ import type { TripThresholds } from '../reports/settings';
 import type { EventConfig, MaintenanceRule } from './position-events';
 
 /** A positive number attribute (a speed limit in knots, a fuel threshold), or undefined when unusable. */
-export function positiveOf(v: unknown): number | undefined {
+function positiveOf(v: unknown): number | undefined {
   const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
   return Number.isFinite(n) && n > 0 ? n : undefined;
 }

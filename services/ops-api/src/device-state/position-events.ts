@@ -100,7 +100,7 @@ export interface PositionEventState {
   watched?: Record<string, number>;
 }
 
-export const freshEventState = (): PositionEventState => ({
+const freshEventState = (): PositionEventState => ({
   last: null, ignition: null, motionStreak: null, motion: null, motionSince: null, overspeedSince: null, overspeedSent: false, driver: null, fuel: null,
 });
 

@@ -13,8 +13,8 @@ import type { DeviceStateSettings } from './settings';
 import { positionEvents, type EventConfig } from './position-events';
 import { freshState, onPosition, onSession, onTimeout, type DeviceLiveState, type StatusChange, type Step } from './status';
 
-export const DEVICE_STATE_GROUP = 'device-state';
-export const DEVICE_SESSIONS_GROUP = 'device-state-sessions';
+const DEVICE_STATE_GROUP = 'device-state';
+const DEVICE_SESSIONS_GROUP = 'device-state-sessions';
 const sweeps = counter('ops_device_status_sweeps_total', 'Timeout sweeps of online devices', ['outcome']);
 /** How long a batch waits for devices the sweep (or another instance) holds. */
 const LOCK_WAIT_MS = 10_000;

@@ -1,7 +1,7 @@
 import type { DeviceSessionMessage, EventMessage, PositionMessage } from '@corridor/contracts';
 import type { PositionEventState } from './position-events';
 
-export type LiveStatus = 'online' | 'offline' | 'unknown';
+type LiveStatus = 'online' | 'offline' | 'unknown';
 
 /**
  * A device's live state as the platform keeps it (Traccar's Device.status, lastUpdate and
@@ -26,7 +26,7 @@ export interface DeviceLiveState {
   events?: PositionEventState;
 }
 
-export type StatusEventType = 'deviceOnline' | 'deviceOffline' | 'deviceUnknown';
+type StatusEventType = 'deviceOnline' | 'deviceOffline' | 'deviceUnknown';
 export interface StatusChange {
   type: StatusEventType;
   time: number;

@@ -7,7 +7,7 @@ import { readLiveStates, withLiveState } from '../device-state/live-state';
 import type { DeviceLiveState } from '../device-state/status';
 import type { DeviceFilter, DevicesRepository } from './repository';
 
-export function toDevice(r: DeviceRow): Device {
+function toDevice(r: DeviceRow): Device {
   return {
     id: r.id, name: r.name, uniqueId: r.uniqueId, status: r.status, disabled: r.disabled,
     lastUpdate: r.lastUpdate?.toISOString() ?? null, positionId: r.positionId, groupId: r.groupId,

@@ -8,7 +8,7 @@ export interface Found {
 /** Confidence of a value found in the cell after its label / after "Label:" in the same cell. */
 export const CONFIDENCE_OWN_CELL = 0.95;
 export const CONFIDENCE_INLINE = 0.9;
-export const CONFIDENCE_NEXT_LINE = 0.75;
+const CONFIDENCE_NEXT_LINE = 0.75;
 
 const stripLabel = (s: string): string => s.replace(/[\s:.\-–#]+$/, '').trim();
 

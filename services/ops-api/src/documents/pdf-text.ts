@@ -20,7 +20,7 @@ export interface PdfTextReader {
 type Unpdf = typeof import('unpdf');
 
 /** Pages read of a PDF: an IDF or a bill of lading is one to three; the rest of a longer file is not read. */
-export const MAX_PAGES = 20;
+const MAX_PAGES = 20;
 /** Images larger than this (pixels) are not decoded (pdf.js maxImageSize): a few bytes of JPEG may claim 65,535 × 65,535. */
 const MAX_IMAGE_PIXELS = 16_000_000;
 /** Pages with less text than this count as having no text layer. */

@@ -9,7 +9,7 @@ const [upload, list, get, download] = documentsEndpoints;
 const UploadFields = DocumentUploadForm.omit({ file: true });
 
 /** Validates the multipart text fields (400 naming the first bad one). */
-export function parseUploadFields<S extends z.ZodType>(schema: S, fields: Record<string, string>): z.output<S> {
+function parseUploadFields<S extends z.ZodType>(schema: S, fields: Record<string, string>): z.output<S> {
   const r = schema.safeParse(fields);
   if (r.success) return r.data;
   const issue = r.error.issues[0]!;
@@ -18,7 +18,7 @@ export function parseUploadFields<S extends z.ZodType>(schema: S, fields: Record
 }
 
 /** The company an upload belongs to: a company user's own; staff must name one. */
-export function uploadCompany(identity: Identity, requested: number | undefined): number {
+function uploadCompany(identity: Identity, requested: number | undefined): number {
   const scope = companyScope(identity);
   if (scope === undefined) {
     if (requested === undefined) throw formFieldError('companyId', 'required for association staff');

@@ -40,9 +40,9 @@ export interface DocumentsDeps {
 }
 
 /** Download links handed out with a document (GET /documents/{id}, upload answers) live this long. */
-export const DEFAULT_LINK_TTL_SECONDS = 900;
+const DEFAULT_LINK_TTL_SECONDS = 900;
 
-export function toDocumentRecord(r: DocumentRow): DocumentRecord {
+function toDocumentRecord(r: DocumentRow): DocumentRecord {
   return {
     id: r.id, companyId: r.companyId, kind: r.kind as DocumentKind, filename: r.filename, contentType: r.contentType,
     sizeBytes: r.sizeBytes, sha256: r.sha256, scanStatus: r.scanStatus, ownerType: r.ownerType as DocumentOwnerType | null,

@@ -10,7 +10,7 @@ export interface DocumentsSettings {
   maxBytes: number;
 }
 
-export const DEFAULT_MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
+const DEFAULT_MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
 
 export interface DocumentsEnv {
   DATA_DIR: string;

@@ -41,4 +41,3 @@ export function signedLinks(keys: InternalKeys, now: () => Date = () => new Date
     },
   };
 }
-export type SignedLinks = ReturnType<typeof signedLinks>;

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 
-export type ScanResult = { status: 'clean' | 'not_scanned'; detail?: string } | { status: 'infected'; detail: string };
+type ScanResult = { status: 'clean' | 'not_scanned'; detail?: string } | { status: 'infected'; detail: string };
 
 /** The virus-scan hook every upload passes before it is stored. */
 export interface VirusScanner {

@@ -5,7 +5,7 @@ import { isAdmin, notFound, type Orm } from '@corridor/platform';
 import { drafts, type DraftRow } from '../db/schema';
 import { resourceService } from '../resources/resource-service';
 
-export const toDraft = (r: DraftRow): Draft => ({
+const toDraft = (r: DraftRow): Draft => ({
   id: r.id, userId: r.userId, companyId: r.companyId, kind: r.kind, title: r.title, payload: r.payload,
   createdAt: r.createdAt.toISOString(), updatedAt: r.updatedAt.toISOString(),
 });

@@ -5,7 +5,7 @@ import type { Orm } from '@corridor/platform';
 import { drivers, type DriverRow } from '../db/schema';
 import { resourceService } from '../resources/resource-service';
 
-export const toDriver = (r: DriverRow): DriverEntity => ({ id: r.id, name: r.name, uniqueId: r.uniqueId, companyId: r.companyId, attributes: r.attributes });
+const toDriver = (r: DriverRow): DriverEntity => ({ id: r.id, name: r.name, uniqueId: r.uniqueId, companyId: r.companyId, attributes: r.attributes });
 
 /** Drivers; uniqueId (the card a tracker reports as driverUniqueId) is unique platform-wide. */
 export function driversService(db: Orm) {

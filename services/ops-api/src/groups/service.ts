@@ -7,7 +7,7 @@ import { invalidField } from '../resources/pg-errors';
 import { resourceService } from '../resources/resource-service';
 import { publishedToCache } from '../resources/cache-published';
 
-export const toGroup = (r: GroupRow): Group => ({ id: r.id, name: r.name, groupId: r.groupId, companyId: r.companyId, attributes: r.attributes });
+const toGroup = (r: GroupRow): Group => ({ id: r.id, name: r.name, groupId: r.groupId ?? 0, companyId: r.companyId, attributes: r.attributes });
 
 /** Groups: a parent must exist in the same company and must not be the group itself or one of its descendants. */
 export function groupsService(deps: { db: Orm; cache: Cache; logger: Logger }) {

@@ -12,7 +12,7 @@ import type { Actor } from '../resources/scope';
 import type { TruckOwnersService } from '../truck-owners/service';
 import { allowedDecisions, decisionDone, statusAfter, type InventoryDecision } from './transitions';
 
-export const toInventoryItem = (r: InventoryRow): InventoryItem => ({
+const toInventoryItem = (r: InventoryRow): InventoryItem => ({
   id: r.id, deviceId: r.deviceId, serialNumber: r.serialNumber, status: r.status, companyId: r.companyId, truckId: r.truckId,
   assignedAt: r.assignedAt?.toISOString() ?? null, notes: r.notes, attributes: r.attributes,
   createdAt: r.createdAt.toISOString(), updatedAt: r.updatedAt.toISOString(),

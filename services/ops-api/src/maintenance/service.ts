@@ -11,7 +11,7 @@ import { publishedToCache } from '../resources/cache-published';
 import { resourceService } from '../resources/resource-service';
 import { nextDue } from './schedule';
 
-export const toMaintenance = (r: MaintenanceRow): Maintenance => ({
+const toMaintenance = (r: MaintenanceRow): Maintenance => ({
   id: r.id, name: r.name, type: r.type, start: r.start, period: r.period, companyId: r.companyId, attributes: r.attributes,
 });
 

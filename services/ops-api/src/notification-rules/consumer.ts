@@ -2,7 +2,7 @@ import { EventMessage, Topics } from '@corridor/contracts';
 import { consumeValidated, type Bus, type Logger, type Subscription } from '@corridor/platform';
 import type { NotificationDispatcher } from './dispatcher';
 
-export const NOTIFICATIONS_GROUP = 'ops-api.notification-rules';
+const NOTIFICATIONS_GROUP = 'ops-api.notification-rules';
 
 /** Consumes events.v1 and notifies through the matching rules (at least once; deliveries are deduplicated). */
 export function startNotificationConsumer(deps: { bus: Bus; logger: Logger; dispatcher: NotificationDispatcher }): Promise<Subscription> {

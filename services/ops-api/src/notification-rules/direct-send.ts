@@ -14,7 +14,7 @@ export interface InboxPort {
 }
 
 /** Channels that can carry an announcement (Traccar's announcement=true list): not webhook. */
-export const announcementChannels: readonly Notificator[] = ['web', 'mail'];
+const announcementChannels: readonly Notificator[] = ['web', 'mail'];
 
 const badChannel = (message: string) => new AppError('VALIDATION_FAILED', message, [{ in: 'params', path: 'notificator', message }]);
 

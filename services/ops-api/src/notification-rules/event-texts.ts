@@ -1,7 +1,7 @@
 import type { EventMessage, EventType, JourneyFlagType } from '@corridor/contracts';
 
 /** The languages a notification's sentence is written in (a user's `attributes.language`, else the server's, else English). */
-export const messageLanguages = ['en', 'sw'] as const;
+const messageLanguages = ['en', 'sw'] as const;
 export type MessageLanguage = (typeof messageLanguages)[number];
 
 /** What a sentence may name besides the event. */

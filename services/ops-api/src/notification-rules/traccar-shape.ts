@@ -6,8 +6,8 @@ import { invalidField } from '../resources/pg-errors';
 /** A rule as Traccar shows it (notificators "web,mail", alarms also in attributes.alarms), with Corridor's inline links. */
 export const toNotificationRule = (r: NotificationRuleRow): NotificationRule => ({
   id: r.id, type: r.type as NotificationRule['type'], description: r.description, always: r.always, notificators: r.notificators.join(','),
-  calendarId: r.calendarId, attributes: r.alarms.length ? { ...r.attributes, alarms: r.alarms.join(',') } : r.attributes,
-  deviceIds: r.deviceIds, groupIds: r.groupIds, commandId: r.commandId, alarms: r.alarms as NotificationRule['alarms'], recipients: r.recipients, webhookUrl: r.webhookUrl, companyId: r.companyId,
+  calendarId: r.calendarId ?? 0, attributes: r.alarms.length ? { ...r.attributes, alarms: r.alarms.join(',') } : r.attributes,
+  deviceIds: r.deviceIds, groupIds: r.groupIds, commandId: r.commandId ?? 0, alarms: r.alarms as NotificationRule['alarms'], recipients: r.recipients, webhookUrl: r.webhookUrl, companyId: r.companyId,
 });
 
 /**

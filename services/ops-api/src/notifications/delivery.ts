@@ -12,7 +12,7 @@ const failures = counter('notice_deliveries_failed_total', 'Inbox notices not de
 export type SendPort = (channel: 'mail' | 'webhook', recipient: string, msg: NotificationMessage, payload: unknown, retry: boolean) => Promise<SendResult>;
 
 /** The users a notice is addressed to, as the inbox reads it (repository.ts addressedTo): the user; else the role's holders; else the company's users. */
-export function addresseesOf(n: Pick<NotificationRow, 'userId' | 'role' | 'companyId'>, directory: UserDirectory): UserDirectory {
+function addresseesOf(n: Pick<NotificationRow, 'userId' | 'role' | 'companyId'>, directory: UserDirectory): UserDirectory {
   if (n.userId !== null) return directory.filter((u) => u.id === n.userId);
   if (n.role !== null) return directory.filter((u) => u.roles?.includes(n.role!));
   if (n.companyId !== null) return directory.filter((u) => u.companyId === n.companyId);

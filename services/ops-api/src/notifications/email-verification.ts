@@ -5,7 +5,7 @@ import type { MailChannel } from '../notification-rules/mail-channel';
 const verifications = counter('notification_email_verifications_total', 'Notification email addresses: links mailed, verified, refused tokens, mails throttled or failed', ['step']);
 
 /** How long a verification link holds. */
-export const VERIFY_TTL_MS = 24 * 3600_000;
+const VERIFY_TTL_MS = 24 * 3600_000;
 /** Verification mails per user per day, so a stolen session cannot make the server mail anyone at will. */
 const MAX_MAILS_PER_DAY = 5;
 const mailsKey = (userId: number): string => `ops:notification-email-mails:${userId}`;

@@ -11,7 +11,7 @@ import { sameAddress, staleToken, tokenDigest, type EmailVerification, type Pend
 import type { InboxRow, NotificationsRepository, Recipient } from './repository';
 
 /** Where a notice goes: one user, every holder of a role, or every user of a company. */
-export type Audience = { userId: number } | { role: Role } | { companyId: number };
+type Audience = { userId: number } | { role: Role } | { companyId: number };
 
 export interface Notice {
   type: NotificationType;

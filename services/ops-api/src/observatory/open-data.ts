@@ -10,7 +10,7 @@ import type { ObservatorySettingsStore } from './settings';
 const DAY_MS = 86_400_000;
 
 /** The start (UTC) of the week (Monday) or month holding `t`. */
-export function periodStartOf(t: Date, interval: ObservatoryInterval): Date {
+function periodStartOf(t: Date, interval: ObservatoryInterval): Date {
   if (interval === 'month') return new Date(Date.UTC(t.getUTCFullYear(), t.getUTCMonth(), 1));
   const day = new Date(Date.UTC(t.getUTCFullYear(), t.getUTCMonth(), t.getUTCDate()));
   return new Date(day.getTime() - ((day.getUTCDay() + 6) % 7) * DAY_MS);
@@ -22,7 +22,7 @@ function nextPeriod(start: string, interval: ObservatoryInterval): string {
 }
 
 /** Whole periods only: from the start of the period holding `from` to the start of the one holding `to` (which has not ended). */
-export function wholePeriods(p: Period, interval: ObservatoryInterval): Period {
+function wholePeriods(p: Period, interval: ObservatoryInterval): Period {
   return { from: periodStartOf(p.from, interval), to: periodStartOf(p.to, interval) };
 }
 

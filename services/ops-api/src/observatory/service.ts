@@ -7,8 +7,8 @@ import { queryDwell, queryStops, queryTransit, type Bucket, type DwellRow, type 
 import type { ObservatorySettingsStore } from './settings';
 
 const DAY_MS = 86_400_000;
-export const DEFAULT_PERIOD_DAYS = 84;
-export const MAX_PERIOD_DAYS = 400;
+const DEFAULT_PERIOD_DAYS = 84;
+const MAX_PERIOD_DAYS = 400;
 
 export interface Period {
   from: Date;
@@ -36,7 +36,7 @@ export interface Scope {
   companyId?: number;
   anonymise: boolean;
 }
-export function scopeOf(who: Identity, asked: number | undefined): Scope {
+function scopeOf(who: Identity, asked: number | undefined): Scope {
   const own = companyScope(who);
   if (own !== undefined) return { companyId: own, anonymise: true };
   return asked === undefined ? { anonymise: false } : { companyId: asked, anonymise: false };

@@ -10,7 +10,7 @@ import { observatorySettings } from '../db/schema';
  * 30 minutes counts as long; the others' cells need 3 trucks (the common rule of three of
  * statistical disclosure control); a stop counts from 10 minutes.
  */
-export const DEFAULT_OBSERVATORY_SETTINGS: ObservatorySettingsInput = Object.freeze({
+const DEFAULT_OBSERVATORY_SETTINGS: ObservatorySettingsInput = Object.freeze({
   dwellThresholdMinutes: { border_post: 240, port: 4_320, inland_depot: 2_880, weighbridge: 30, checkpoint: 30 },
   minTrucks: 3,
   minStopMinutes: 10,

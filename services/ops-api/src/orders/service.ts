@@ -1,11 +1,11 @@
-import type { Order, OrderInput, ListQuery } from '@corridor/contracts';
+import { withoutNulls, type Order, type OrderInput, type ListQuery } from '@corridor/contracts';
 import type { z } from 'zod';
 import type { Orm } from '@corridor/platform';
 import { orders, type OrderRow } from '../db/schema';
 import { resourceService } from '../resources/resource-service';
 
-export const toOrder = (r: OrderRow): Order => ({
-  id: r.id, uniqueId: r.uniqueId, description: r.description, fromAddress: r.fromAddress, toAddress: r.toAddress, companyId: r.companyId, attributes: r.attributes,
+const toOrder = (r: OrderRow): Order => ({
+  id: r.id, uniqueId: r.uniqueId, ...withoutNulls({ description: r.description, fromAddress: r.fromAddress, toAddress: r.toAddress }), companyId: r.companyId, attributes: r.attributes,
 });
 
 /** Orders (Traccar Order); uniqueId is unique within a company. */

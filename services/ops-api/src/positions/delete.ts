@@ -70,7 +70,6 @@ export function positionDeletion(deps: PositionDeleteDeps) {
     },
   };
 }
-export type PositionDeletion = ReturnType<typeof positionDeletion>;
 
 /** PositionDeleteDeps.liveLatest through the device-state service: a live positionId that was deleted moves to the newest left. */
 export const liveLatestOf = (deviceState: Pick<DeviceStateService, 'apply'>): NonNullable<PositionDeleteDeps['liveLatest']> =>

@@ -1,4 +1,4 @@
-import { GPX_MEDIA_TYPE, parsePositionId, positionsEndpoints, type PositionMessage } from '@corridor/contracts';
+import { apiPosition, GPX_MEDIA_TYPE, parsePositionId, positionsEndpoints, type PositionMessage } from '@corridor/contracts';
 import {
   addressedPosition, AppError, cacheKeys, companyScope, queryLatestPositions, queryPositionHistory, queryPositionsById, registerEndpoint,
   type Analytics, type App, type Cache, type Geocoder,
@@ -46,7 +46,8 @@ export function positionQueryRoutes(app: App, deps: { analytics: Analytics; cach
     return rows.map((d) => d.id);
   }
 
-  const addressed = (positions: PositionMessage[]) => positions.map((p) => addressedPosition(deps.geocoder, p));
+  /** Traccar's Position, with its offline address */
+  const addressed = (positions: PositionMessage[]) => positions.map((p) => apiPosition(addressedPosition(deps.geocoder, p)));
 
   registerEndpoint(app, listEndpoint, async (req, reply) => {
     const q = req.query;

@@ -3,7 +3,7 @@ import { EventMessage, Topics } from '@corridor/contracts';
 import { consumeValidated, unavailable, type Bus, type Logger, type Orm, type Subscription } from '@corridor/platform';
 import { companyFlags, devices } from '../db/schema';
 
-export const RATINGS_CONSUMER_GROUP = 'ops-api-ratings';
+const RATINGS_CONSUMER_GROUP = 'ops-api-ratings';
 
 /**
  * Keeps ops.company_flags from events.v1: every journeyFlagOpened event becomes one row for the

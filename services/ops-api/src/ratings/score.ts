@@ -2,12 +2,12 @@ import type { CompanyRating, RatingComponents, RatingGrade, SanctionType } from 
 import type { CompanyFigures, Period } from './repository';
 
 /** Component weights; a component without data (no deliveries) drops out and the rest are rescaled. */
-export const ratingWeights = { onTimeDelivery: 0.4, journeyFlags: 0.25, complaints: 0.2, sanctions: 0.15 } as const;
+const ratingWeights = { onTimeDelivery: 0.4, journeyFlags: 0.25, complaints: 0.2, sanctions: 0.15 } as const;
 
 /** Severity points per sanction in force during the period. */
-export const sanctionPoints: Record<SanctionType, number> = { warning: 1, training: 1, probation: 2, fine: 2, suspension: 4, blacklist: 8 };
+const sanctionPoints: Record<SanctionType, number> = { warning: 1, training: 1, probation: 2, fine: 2, suspension: 4, blacklist: 8 };
 
-export function gradeOf(score: number): RatingGrade {
+function gradeOf(score: number): RatingGrade {
   if (score >= 85) return 'A';
   if (score >= 70) return 'B';
   if (score >= 55) return 'C';

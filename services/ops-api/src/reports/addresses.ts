@@ -1,4 +1,4 @@
-import type { ReportStop, ReportTrip } from '@corridor/contracts';
+import { withoutNulls, type ReportStop, type ReportTrip } from '@corridor/contracts';
 import type { Geocoder } from '@corridor/platform';
 
 /**
@@ -11,7 +11,7 @@ export function tripAddresses(geocoder: Geocoder) {
     for await (const batch of batches) {
       yield await Promise.all(batch.map(async (t) => {
         const [startAddress, endAddress] = await Promise.all([geocoder.address(t.startLat, t.startLon), geocoder.address(t.endLat, t.endLon)]);
-        return { ...t, startAddress, endAddress };
+        return { ...t, ...withoutNulls({ startAddress, endAddress }) };
       }));
     }
   };
@@ -20,7 +20,7 @@ export function tripAddresses(geocoder: Geocoder) {
 export function stopAddresses(geocoder: Geocoder) {
   return async function* (batches: AsyncIterable<ReportStop[]>): AsyncGenerator<ReportStop[]> {
     for await (const batch of batches) {
-      yield await Promise.all(batch.map(async (s) => ({ ...s, address: await geocoder.address(s.latitude, s.longitude) })));
+      yield await Promise.all(batch.map(async (s) => ({ ...s, ...withoutNulls({ address: await geocoder.address(s.latitude, s.longitude) }) })));
     }
   };
 }

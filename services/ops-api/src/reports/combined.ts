@@ -1,4 +1,4 @@
-import type { CombinedReportItem, EventMessage, PositionMessage } from '@corridor/contracts';
+import type { CombinedReportItem, EventMessage, Position } from '@corridor/contracts';
 import { toApiEvent } from '@corridor/platform';
 import type { TrackChunk } from '@corridor/platform/clickhouse/report-track';
 import type { ReportDevice } from './report-devices';
@@ -49,7 +49,8 @@ function deviceCursor<T>(groups: AsyncGenerator<{ deviceId: number; rows: T[] }>
 export interface CombinedSources {
   tracks: AsyncIterable<TrackChunk[]>;
   events: AsyncIterable<EventMessage[]>;
-  positionsById(ids: number[]): Promise<PositionMessage[]>;
+  /** Traccar's Position of each id, with its address */
+  positionsById(ids: number[]): Promise<Position[]>;
 }
 
 /**

@@ -11,13 +11,16 @@ export function driverNamer(db: Orm) {
   return async function* (batches: AsyncIterable<ReportTrip[]>): AsyncGenerator<ReportTrip[]> {
     const names = new Map<string, string | null>();
     for await (const batch of batches) {
-      const unknown = [...new Set(batch.map((t) => t.driverUniqueId).filter((id): id is string => id !== null && !names.has(id)))];
+      const unknown = [...new Set(batch.map((t) => t.driverUniqueId).filter((id): id is string => id !== undefined && !names.has(id)))];
       if (unknown.length) {
         const rows = await db.select({ uniqueId: drivers.uniqueId, name: drivers.name }).from(drivers).where(inArray(drivers.uniqueId, unknown));
         for (const id of unknown) names.set(id, null);
         for (const r of rows) names.set(r.uniqueId, r.name);
       }
-      yield batch.map((t) => (t.driverUniqueId === null ? t : { ...t, driverName: names.get(t.driverUniqueId) ?? null }));
+      yield batch.map((t) => {
+        const name = t.driverUniqueId === undefined ? undefined : names.get(t.driverUniqueId);
+        return name ? { ...t, driverName: name } : t;
+      });
     }
   };
 }

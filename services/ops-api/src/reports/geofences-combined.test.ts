@@ -102,7 +102,9 @@ describe('GET /reports/geofences', () => {
   it('answers CSV and xlsx', async () => {
     const csv = await get(testUsers.officer, `geofences?deviceId=${ids.a}&${period}&format=csv`);
     expect(csv.headers['content-disposition']).toBe('attachment; filename="geofences-2026-06-01-2026-06-02.csv"');
-    expect((parse(csv.body, { columns: true }) as Record<string, string>[]).map((r) => [r.geofenceId, r.startTime])).toEqual([['7', at(600)], ['9', at(720)]]);
+    // headed in words, times on the reader's clock (UTC here) as people write them
+    const onClock = (iso: string) => iso.replace('T', ' ').slice(0, 19);
+    expect((parse(csv.body, { columns: true }) as Record<string, string>[]).map((r) => [r['Geofence id'], r['Entered (UTC)']])).toEqual([['7', onClock(at(600))], ['9', onClock(at(720))]]);
     const xlsx = await get(testUsers.officer, `geofences?deviceId=${ids.a}&${period}`, { accept: XLSX_MEDIA_TYPE });
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(xlsx.rawPayload as never);

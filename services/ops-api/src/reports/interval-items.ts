@@ -7,7 +7,7 @@ import type { Interval } from './intervals';
  * holds every stored field (queryFixesAt) or those the fix lacks (queryStoredAt: the fix comes from
  * the lean track, which read its other fields from the same stored row).
  */
-export function stored(fix: MotionFix, rows: Map<string, StoredFields>): ReportFix {
+function stored(fix: MotionFix, rows: Map<string, StoredFields>): ReportFix {
   const row = rows.get(fixKey(fix));
   // written out field by field: a spread of the three objects cost ~6 µs an end (tools/bench reports)
   const out: ReportFix = {

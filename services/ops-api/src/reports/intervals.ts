@@ -14,7 +14,7 @@ export interface Interval<F extends MotionFix = ReportFix> {
 
 export type IntervalKind = 'trips' | 'stops';
 
-export const motionDetector = <F extends MotionFix>(t: TripThresholds, first: F): MotionDetector<F> =>
+const motionDetector = <F extends MotionFix>(t: TripThresholds, first: F): MotionDetector<F> =>
   t.newLogic ? newMotionDetector(t, first) : oldMotionDetector(t, first);
 
 /** What a fix that settles nothing returns (never written to). */

@@ -9,7 +9,7 @@ export type Measured = Pick<ReportFix, 'time' | 'odometer' | 'hours' | 'fuelUsed
  * engine hours from the `hours` attribute, else ignition-on time; fuel from `fuelUsed`, `fuel` or
  * `fuelLevel` × the device's `fuelCapacity`.
  */
-export const usesOdometer = (a: Measured, b: Measured, ignoreOdometer: boolean): boolean =>
+const usesOdometer = (a: Measured, b: Measured, ignoreOdometer: boolean): boolean =>
   !ignoreOdometer && !!a.odometer && !!b.odometer;
 
 export function distanceBetween(a: Measured, b: Measured, ignoreOdometer: boolean): number {

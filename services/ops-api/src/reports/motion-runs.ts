@@ -34,7 +34,7 @@ const motionFix = (f: RunFix, moving: boolean): MotionFix => ({
 });
 
 /** One device's intervals, fed its runs in order. */
-export function runIntervals(kind: IntervalKind, t: TripThresholds) {
+function runIntervals(kind: IntervalKind, t: TripThresholds) {
   const want = kind === 'trips';
   let started = false;
   let confirmed = false; // Traccar's motionStreak

@@ -57,4 +57,3 @@ export function reportDevices(db: Orm, repo: DevicesRepository) {
     return [...byId.values()].sort((a, b) => a.id - b.id);
   };
 }
-export type ReportDevicesResolver = ReturnType<typeof reportDevices>;

@@ -3,7 +3,7 @@ import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { z } from 'zod';
 import {
-  DeviceInput, Event, EventMessage, PositionMessage, ReportStop, ReportSummary, ReportTrip, reportsEndpoints, XLSX_MEDIA_TYPE,
+  DeviceInput, Event, EventMessage, Position, PositionMessage, ReportStop, ReportSummary, ReportTrip, reportsEndpoints, XLSX_MEDIA_TYPE,
 } from '@corridor/contracts';
 import { eventNumericId, insertEvents, insertPositions, publishUserDirectory, type Identity } from '@corridor/platform';
 import { runCommonRouteTests } from '@corridor/platform/testing/common-route-tests';
@@ -197,12 +197,12 @@ describe('GET /reports/summary, /reports/route, /reports/events', () => {
     // Nairobi midnight is 21:00 UTC, after the day's last fix: one row per device
     expect(daily.map((d) => d.deviceId)).toEqual([ids.a1, ids.a2]);
     // a2 reports no counters: engine time from ignition, on at both ends of 259 legs before 07:59:30 and 39 after 09:00
-    expect(daily[1]).toMatchObject({ engineHours: (259 + 39) * 30_000, startOdometer: null, spentFuel: null });
+    expect(daily[1]).toMatchObject({ engineHours: (259 + 39) * 30_000, startOdometer: null, spentFuel: 0 });
     expect((await get(testUsers.officer, `summary?deviceId=${ids.a1}&${period}&timezone=Mars/Olympus`)).statusCode).toBe(400);
   });
 
   it('lists the route, oldest first, device after device, as JSON or CSV', async () => {
-    const route = await json(PositionMessage, testUsers.officer, `route?deviceId=${ids.a2}&deviceId=${ids.a1}&${period}`);
+    const route = await json(Position, testUsers.officer, `route?deviceId=${ids.a2}&deviceId=${ids.a1}&${period}`);
     expect(route).toHaveLength(dayFixes.length + 400);
     expect(route[0]).toMatchObject({ deviceId: ids.a1, fixTime: at(0) });
     expect(route[dayFixes.length]).toMatchObject({ deviceId: ids.a2, fixTime: at(0) });

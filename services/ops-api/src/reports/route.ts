@@ -7,13 +7,40 @@ import { isoTimeFormatter } from './iso-time';
 export type AddressedRouteRow = [...RouteRow, address: string | null];
 
 const text = (v: string | null): string => (v === null ? 'null' : JSON.stringify(v));
+
+/** Columns the topic carries beside attributes, by their index in the row and Traccar's attribute key (ingest mirrors them already). */
+const MIRRORED: [index: 14 | 15 | 16 | 17 | 18 | 19 | 20, key: string][] = [[14, 'sat'], [15, 'hdop'], [16, 'ignition'], [17, 'odometer'], [18, 'power'], [19, 'battery'], [20, 'alarm']];
+
+/**
+ * The row's attributes as the API's Position has them (contracts apiAttributes), written onto the
+ * stored JSON text: accuracy out (it is the top-level field), the mirrored columns a row lacks,
+ * crcValid when false and rawFrameId in. A key is looked up as `"key":`, which a string value's
+ * escaped quotes can never form. Only rows carrying accuracy are parsed.
+ */
+function routeAttributes(r: AddressedRouteRow): string {
+  let json = r[23];
+  if (json.includes('"accuracy":')) {
+    const a = JSON.parse(json) as Record<string, unknown>;
+    delete a.accuracy;
+    json = JSON.stringify(a);
+  }
+  const extra: string[] = [];
+  for (const [i, key] of MIRRORED) {
+    const v = r[i];
+    if (v !== null && !json.includes(`"${key}":`)) extra.push(`"${key}":${typeof v === 'string' ? JSON.stringify(v) : String(v)}`);
+  }
+  if (!r[21]) extra.push('"crcValid":false');
+  if (r[22] !== null) extra.push(`"rawFrameId":${JSON.stringify(r[22])}`);
+  if (!extra.length) return json;
+  return json === '{}' ? `{${extra.join(',')}}` : `${json.slice(0, -1)},${extra.join(',')}}`;
+}
 const num = (v: number | null): string => (v !== null && Number.isFinite(v) ? `${v}` : 'null');
 
 /**
  * The route report's rows (Traccar: Position[]) as read from ClickHouse, written without building
- * an object per position: JSON gives exactly the text of the PositionMessage (same fields, order
- * and values, with its address; route.test.ts checks it against the zod-parsed message), CSV and
- * xlsx read the columns. The device's name comes from the report's devices.
+ * an object per position: JSON gives Traccar's Position as the API answers it (contracts apiPosition,
+ * with its address; reports.test.ts compares the two), CSV and xlsx read the columns. The device's
+ * name comes from the report's devices.
  */
 export function routeTable(deviceNames: ReadonlyMap<number, string>): ReportTable<AddressedRouteRow> {
   const fixTime = isoTimeFormatter();
@@ -46,10 +73,9 @@ export function routeTable(deviceNames: ReadonlyMap<number, string>): ReportTabl
       col(23, 'attributes', 'jsonText'),
     ],
     json: (r) =>
-      `{"id":${r[3]},"deviceId":${r[0]},"uniqueId":${text(r[4])},"protocol":${text(r[5])},"fixTime":"${fixTime(r[1])}",` +
-      `"deviceTime":"${deviceTime(r[6])}","serverTime":"${serverTime(r[2])}","valid":${r[7]},"latitude":${num(r[8])},` +
-      `"longitude":${num(r[9])},"speed":${num(r[10])},"course":${num(r[11])},"altitude":${num(r[12])},"accuracy":${num(r[13])},` +
-      `"satellites":${num(r[14])},"hdop":${num(r[15])},"ignition":${r[16]},"odometer":${num(r[17])},"power":${num(r[18])},` +
-      `"battery":${num(r[19])},"alarm":${text(r[20])},"crcValid":${r[21]},"rawFrameId":${text(r[22])},"attributes":${r[23]},"address":${text(r[24])}}`,
+      `{"id":${r[3]},"deviceId":${r[0]},"protocol":${text(r[5])},"deviceTime":"${deviceTime(r[6])}","fixTime":"${fixTime(r[1])}",` +
+      `"serverTime":"${serverTime(r[2])}","valid":${r[7]},"latitude":${num(r[8])},"longitude":${num(r[9])},"altitude":${num(r[12] ?? 0)},` +
+      `"speed":${num(r[10])},"course":${num(r[11])},${r[24] === null ? '' : `"address":${text(r[24])},`}"accuracy":${num(r[13] ?? 0)},` +
+      `"attributes":${routeAttributes(r)}}`,
   };
 }

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { apiPosition } from '@corridor/contracts';
 import type {
   CombinedReportItem, Event, ReportCombinedQuery, ReportEventsQuery, ReportGeofence, ReportGeofencesQuery, ReportRouteQuery,
   ReportStop, ReportSummary, ReportSummaryQuery, ReportTrip, ReportTripsQuery,
@@ -66,7 +67,7 @@ export function reportsService(deps: ReportsDeps) {
   const summaryParts = streamSummaryParts(deps.analytics);
   const nameDrivers = driverNamer(deps.db);
   const byIds = queryPositionsById(deps.analytics);
-  const positionsById = async (ids: number[]) => (await byIds(ids)).map((p) => addressedPosition(deps.geocoder, p));
+  const positionsById = async (ids: number[]) => (await byIds(ids)).map((p) => apiPosition(addressedPosition(deps.geocoder, p)));
   const addTripAddresses = tripAddresses(deps.geocoder);
   const addStopAddresses = stopAddresses(deps.geocoder);
 

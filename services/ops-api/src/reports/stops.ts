@@ -16,9 +16,9 @@ export function stopItem(device: ReportDevice, iv: Interval, t: TripThresholds):
   const duration = end.time - start.time;
   return {
     deviceId: device.id, deviceName: device.name, positionId: start.id,
-    latitude: start.latitude, longitude: start.longitude, address: null,
+    latitude: start.latitude, longitude: start.longitude,
     startTime: iso(start.time), endTime: iso(end.time), duration,
-    engineHours: engineHoursBetween(start, end), spentFuel: spentFuel(start, end, device.attributes),
+    engineHours: engineHoursBetween(start, end) ?? 0, spentFuel: spentFuel(start, end, device.attributes) ?? 0,
     ...odometers(start, end, t.ignoreOdometer),
     distance, gapDistance, averageSpeed: averageKnots(distance, duration), maxSpeed: iv.maxSpeed,
   };

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { stringify } from 'csv-stringify/sync';
 import ExcelJS from 'exceljs';
-import { DeviceInput, EventMessage, PositionMessage, type PositionMessageInput, positionId } from '@corridor/contracts';
+import { apiPosition, DeviceInput, EventMessage, PositionMessage, type PositionMessageInput, positionId } from '@corridor/contracts';
 import { insertEvents, insertPositions, queryEvents, queryPositionHistory, toApiEvent, type Analytics } from '@corridor/platform';
 import { asUser, TEST_IDENTITY_SECRET, testUsers } from '@corridor/platform/testing/identity';
 import { createTestAdapters, primaryKind, type TestAdapters } from '@corridor/platform/testing/test-adapters';
@@ -107,13 +107,13 @@ afterAll(async () => {
 });
 
 describe('report output is the stored data, field for field, with the addresses of the points', () => {
-  it('route JSON is exactly the JSON of the stored positions as PositionMessage (the zod-parsed read)', async () => {
+  it('route JSON is exactly the JSON of the stored positions as the API\'s Position (apiPosition of the zod-parsed read)', async () => {
     const res = await get(`route?deviceId=${odd}&${period}`);
     expect(res.statusCode).toBe(200);
     const expected = await queryPositionHistory(adapters.analytics)({ deviceIds: [odd], from: new Date(T0), to: new Date(END), limit: 100 });
     expect(expected).toHaveLength(3);
     expect(expected[1]!.speed).toBe(9.5);
-    expect(await res.body.text()).toBe(JSON.stringify(expected.map((p) => ({ ...p, address: addressOf(p.latitude, p.longitude) }))));
+    expect(await res.body.text()).toBe(JSON.stringify(expected.map((p) => apiPosition({ ...p, address: addressOf(p.latitude, p.longitude) }))));
   });
 
   it('route CSV is what csv-stringify writes for those positions, as people read them (words, km/h, km, rounded, UTC here)', async () => {

@@ -190,9 +190,9 @@ describe('summary', () => {
     expect(s!.spentFuel).toBeCloseTo(419.5 * 0.35, 2);
   });
 
-  it('without engine data: engine hours null, average speed the mean of the fixes in motion', async () => {
+  it('without engine data: engine hours 0 (Traccar), average speed the mean of the fixes in motion', async () => {
     const [s] = await summary({ devices: [dev(8)], from: T0, to: T0 + DAY });
-    expect(s).toMatchObject({ engineHours: null, startHours: null, spentFuel: null, startOdometer: null });
+    expect(s).toMatchObject({ engineHours: 0, startHours: null, spentFuel: 0, startOdometer: null }); // Traccar's 0 for none; startHours null says there are no hours
     expect(s!.averageSpeed).toBeCloseTo(60 / 1.852, 3);
     expect(Math.abs(s!.distance - 419_500) / 419_500).toBeLessThan(0.01);
   });

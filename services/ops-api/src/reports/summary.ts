@@ -35,9 +35,9 @@ export function summaryItem(device: ReportDevice, b: Bucket, o: SummaryOptions):
   return {
     deviceId: device.id, deviceName: device.name, distance, gapDistance: gapBetween(first, last, o.ignoreOdometer),
     averageSpeed: engineHours ? averageKnots(distance, engineHours) : b.movingFixes ? b.movingSpeedSum / b.movingFixes : 0,
-    maxSpeed: b.maxSpeed, spentFuel: spentFuel(first, last, device.attributes), ...odometers(first, last, o.ignoreOdometer),
+    maxSpeed: b.maxSpeed, spentFuel: spentFuel(first, last, device.attributes) ?? 0, ...odometers(first, last, o.ignoreOdometer),
     startTime: iso(first.time), endTime: iso(last.time),
-    startHours: hoursKnown ? Math.round(first.hours!) : null, endHours: hoursKnown ? Math.round(last.hours!) : null, engineHours,
+    startHours: hoursKnown ? Math.round(first.hours!) : null, endHours: hoursKnown ? Math.round(last.hours!) : null, engineHours: engineHours ?? 0,
   };
 }
 

@@ -1,4 +1,4 @@
-import type { ReportTrip } from '@corridor/contracts';
+import { withoutNulls, type ReportTrip } from '@corridor/contracts';
 import type { ReportFixRow } from '@corridor/platform/clickhouse/report-positions';
 import type { DeviceRun } from './device-runs';
 import { fixTrack } from './fixes';
@@ -17,11 +17,11 @@ export function tripItem(device: ReportDevice, iv: Interval, t: TripThresholds):
   return {
     deviceId: device.id, deviceName: device.name, distance, gapDistance,
     averageSpeed: averageKnots(distance, duration), maxSpeed: iv.maxSpeed,
-    spentFuel: spentFuel(start, end, device.attributes), ...odometers(start, end, t.ignoreOdometer),
+    spentFuel: spentFuel(start, end, device.attributes) ?? 0, ...odometers(start, end, t.ignoreOdometer),
     startTime: iso(start.time), endTime: iso(end.time), startPositionId: start.id, endPositionId: end.id,
     startLat: start.latitude, startLon: start.longitude, endLat: end.latitude, endLon: end.longitude,
-    startAddress: null, endAddress: null, duration,
-    driverUniqueId: start.driverUniqueId ?? end.driverUniqueId, driverName: null,
+    duration,
+    ...withoutNulls({ driverUniqueId: start.driverUniqueId ?? end.driverUniqueId }),
   };
 }
 

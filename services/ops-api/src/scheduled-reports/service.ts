@@ -11,7 +11,7 @@ export const toScheduledReport = (r: ScheduledReportRow): ScheduledReport => ({
   recipients: r.recipients, format: r.format, companyId: r.companyId, attributes: r.attributes,
 });
 
-export const toRun = (r: ScheduledReportRunRow): ScheduledReportRun => ({
+const toRun = (r: ScheduledReportRunRow): ScheduledReportRun => ({
   id: r.id, reportId: r.reportId, from: r.periodStart.toISOString(), to: r.periodEnd.toISOString(), status: r.status, items: r.items,
   error: r.error, attempts: r.attempts, startedAt: r.startedAt.toISOString(), finishedAt: r.finishedAt?.toISOString() ?? null,
 });

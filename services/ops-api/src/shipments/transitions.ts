@@ -1,7 +1,7 @@
 import type { Role, ShipmentStatus } from '@corridor/contracts';
 
 /** Target of a resume from on_hold: the state the shipment was in before the hold. */
-export const RESUME = 'resume' as const;
+const RESUME = 'resume' as const;
 
 export interface ShipmentTransition {
   from: ShipmentStatus;

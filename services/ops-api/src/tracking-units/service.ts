@@ -9,7 +9,7 @@ import { resourceService } from '../resources/resource-service';
 const iso = (d: Date | null): string | null => d?.toISOString() ?? null;
 const date = (s: string | null): Date | null => (s ? new Date(s) : null);
 
-export const toTrackingUnit = (r: TrackingUnitRow): TrackingUnit => ({
+const toTrackingUnit = (r: TrackingUnitRow): TrackingUnit => ({
   id: r.id, deviceId: r.deviceId, truckId: r.truckId, simIccid: r.simIccid, simPhone: r.simPhone, simOperator: r.simOperator,
   installedAt: iso(r.installedAt), installedBy: r.installedBy, removedAt: iso(r.removedAt), companyId: r.companyId, notes: r.notes, attributes: r.attributes,
 });

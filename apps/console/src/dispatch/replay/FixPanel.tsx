@@ -1,17 +1,18 @@
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { PositionMessage } from '@corridor/contracts/positions';
+import type { Position } from '@corridor/contracts/positions';
 import { useFormat } from '../../i18n/format';
 import { useAddress } from '../../live/useAddress';
 
 /** Attributes that the facts above already show, or that mean nothing to a dispatcher. */
-const SHOWN = new Set(['motion', 'ignition', 'sat', 'hdop', 'distance', 'totalDistance', 'outdated', 'raw']);
+const SHOWN = new Set(['motion', 'ignition', 'sat', 'alarm', 'hdop', 'distance', 'totalDistance', 'outdated', 'raw', 'rawFrameId']);
 
 /** The fix under the replay's cursor: when, how fast, where (in words when known), and what the device reported with it. */
-export const FixPanel = memo(function FixPanel({ fix }: { fix: PositionMessage }) {
+export const FixPanel = memo(function FixPanel({ fix }: { fix: Position }) {
   const { t } = useTranslation();
   const f = useFormat();
   const { address, pending } = useAddress(fix);
+  const { ignition, sat, alarm } = fix.attributes ?? {};
   const attributes = Object.entries(fix.attributes ?? {}).filter(([k, v]) => !SHOWN.has(k) && v !== null && v !== '');
   return (
     <section className="card replay-fix" aria-labelledby="replay-fix-title" data-testid="replay-fix">
@@ -29,22 +30,22 @@ export const FixPanel = memo(function FixPanel({ fix }: { fix: PositionMessage }
         <dd>{`${fix.latitude.toFixed(5)}, ${fix.longitude.toFixed(5)}`}</dd>
         <dt>{t('replay.course')}</dt>
         <dd>{f.number(fix.course)}°</dd>
-        {fix.ignition !== null && (
+        {typeof ignition === 'boolean' && (
           <>
             <dt>{t('replay.ignition')}</dt>
-            <dd>{fix.ignition ? t('replay.on') : t('replay.off')}</dd>
+            <dd>{ignition ? t('replay.on') : t('replay.off')}</dd>
           </>
         )}
-        {fix.satellites !== null && (
+        {typeof sat === 'number' && (
           <>
             <dt>{t('replay.satellites')}</dt>
-            <dd>{f.number(fix.satellites)}</dd>
+            <dd>{f.number(sat)}</dd>
           </>
         )}
-        {fix.alarm && (
+        {typeof alarm === 'string' && alarm !== '' && (
           <>
             <dt>{t('replay.alarm')}</dt>
-            <dd>{fix.alarm.split(',').map((a) => t(`alarmType.${a}` as 'alarmType.sos', { defaultValue: a })).join(', ')}</dd>
+            <dd>{alarm.split(',').map((a) => t(`alarmType.${a}` as 'alarmType.sos', { defaultValue: a })).join(', ')}</dd>
           </>
         )}
       </dl>

@@ -11,7 +11,7 @@ import { ReplayView } from './ReplayView';
 import { useReplayData } from './useReplayData';
 
 /** The period a journey covers: from its departure (actual, else planned) to its arrival, cancellation or now. */
-export function journeyPeriod(d: JourneyDetail, now = Date.now()): { from: string; to: string } {
+function journeyPeriod(d: JourneyDetail, now = Date.now()): { from: string; to: string } {
   const j = d.journey;
   const from = j.actualDeparture ?? j.plannedDeparture ?? j.createdAt;
   const end = j.actualArrival ?? j.cancelledAt ?? new Date(now).toISOString();

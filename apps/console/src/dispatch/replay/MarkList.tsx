@@ -4,7 +4,7 @@ import { useFormat } from '../../i18n/format';
 import type { ReplayMark } from './replay-model';
 
 /** What one mark was, in words: a stop and its length, an event or alarm, a flag and its review. */
-export function useMarkLabel() {
+function useMarkLabel() {
   const { t } = useTranslation();
   const f = useFormat();
   const tt = t as unknown as (key: string, o?: Record<string, unknown>) => string;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { PositionMessage } from '@corridor/contracts/positions';
+import type { Position } from '@corridor/contracts/positions';
 import type { ReportStop } from '@corridor/contracts/reports';
 import { apiError, deviceFixture, get, renderAt, serveApi, text, type Handler } from '../../test/api-stub';
 import ReplayScreen from './ReplayScreen';
@@ -8,10 +8,9 @@ import ReplayScreen from './ReplayScreen';
 const FROM = '2026-03-01T10:00:00.000Z';
 const TO = '2026-03-01T11:00:00.000Z';
 const at = (s: number) => new Date(Date.parse(FROM) + s * 1000).toISOString();
-const fix = (s: number, speed: number, extra: Partial<PositionMessage> = {}): PositionMessage => ({
-  id: 1000 + s, deviceId: 7, uniqueId: '357000000000007', protocol: 'gt06', fixTime: at(s), serverTime: at(s), valid: true,
-  latitude: -3.4 + s / 10_000, longitude: 38.5 + s / 10_000, speed, course: 90, altitude: null, accuracy: null, satellites: 9, hdop: null,
-  ignition: true, odometer: null, power: null, battery: null, alarm: null, crcValid: true, rawFrameId: null, attributes: { rssi: 4 }, ...extra,
+const fix = (s: number, speed: number, attributes: Position['attributes'] = {}): Position => ({
+  id: 1000 + s, deviceId: 7, protocol: 'gt06', deviceTime: at(s), fixTime: at(s), serverTime: at(s), valid: true,
+  latitude: -3.4 + s / 10_000, longitude: 38.5 + s / 10_000, altitude: 0, speed, course: 90, accuracy: 0, attributes: { sat: 9, ignition: true, rssi: 4, ...attributes },
 });
 const FIXES = [fix(0, 30), fix(600, 0), fix(900, 0), fix(1200, 40, { alarm: 'sos' }), fix(1800, 45), fix(3600, 20)];
 const EVENTS = [
@@ -20,7 +19,7 @@ const EVENTS = [
   { id: 13, type: 'deviceMoving', eventTime: at(1000), deviceId: 7, positionId: 0, journeyId: null, geofenceId: 0, maintenanceId: 0, latitude: null, longitude: null, attributes: {} },
 ];
 // typed by the contract: a field the contract adds fails typecheck here rather than the response's validation at run time
-const STOPS: ReportStop[] = [{ deviceId: 7, deviceName: 'Truck 07', positionId: 1600, latitude: -3.34, longitude: 38.56, address: null, startTime: at(600), endTime: at(900), duration: 300_000, engineHours: null, spentFuel: null, startOdometer: null, endOdometer: null, distance: 0, gapDistance: 0, averageSpeed: 0, maxSpeed: 0 }];
+const STOPS: ReportStop[] = [{ deviceId: 7, deviceName: 'Truck 07', positionId: 1600, latitude: -3.34, longitude: 38.56, startTime: at(600), endTime: at(900), duration: 300_000, engineHours: 0, spentFuel: 0, startOdometer: null, endOdometer: null, distance: 0, gapDistance: 0, averageSpeed: 0, maxSpeed: 0 }];
 const devices: Handler = get('/api/devices', [deviceFixture(7, 'Truck 07')]);
 /** The server's reverse geocoder: a place per point asked (the stand-in names the point by its latitude). */
 const places: Handler = ({ url }) => (url.pathname === '/api/server/geocode' ? text(200, `${Math.round(-Number(url.searchParams.get('latitude')) * 1000)} m S of the equator, KE`) : undefined);
@@ -72,13 +71,14 @@ describe('replay of a device', () => {
   });
 
   it("shows the server's refusal (a period over the maximum) and its failure, with a retry that asks again", async () => {
-    let positions: Response = apiError(400, 'VALIDATION_FAILED', 'The period may not exceed 31 days');
+    let positions: Response = apiError(400, 'VALIDATION_FAILED', 'The period from 2026-08-30T14:19:00.000Z … a report covers at most 31 days', { fields: ['from', 'to'], maxPeriodDays: 31, periodDays: 40 });
     const { asked } = serveApi(devices, ({ url }) => (url.pathname === '/api/positions' ? positions.clone() : undefined), get('/api/events', []), get('/api/reports/stops', []));
     renderAt(<ReplayScreen />, { path, route: '/replay' });
-    await screen.findByText('The period may not exceed 31 days');
+    // the server's refusal in words (api/messages.ts), not its English with ISO times
+    await screen.findByText('A report covers at most 31 days, and this period spans 40. Choose a shorter period.');
     positions = apiError(503, 'UNAVAILABLE', 'The analytics store does not answer');
     fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
-    await screen.findByText('The analytics store does not answer');
+    await screen.findByText('The server is busy or a part of it is down. Try again in a moment.');
     expect(asked.filter((a) => a.startsWith('GET /api/positions')).length).toBe(2);
     positions = new Response(JSON.stringify(FIXES), { status: 200, headers: { 'content-type': 'application/json' } });
     fireEvent.click(screen.getByRole('button', { name: 'Try again' }));

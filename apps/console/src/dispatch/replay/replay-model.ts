@@ -1,14 +1,14 @@
 import type { Feature, FeatureCollection, LineString, Point } from 'geojson';
 import type { Event, EventType } from '@corridor/contracts/events';
 import type { JourneyFlag } from '@corridor/contracts/journeys';
-import type { PositionMessage } from '@corridor/contracts/positions';
+import type { Position } from '@corridor/contracts/positions';
 import type { ReportStop } from '@corridor/contracts/reports';
 import type { MarkKind } from '../../ui/map/layers/ReplayMarks';
 import { TimeIndex } from './time-index';
 
 /** A replay's fixes, oldest first, with their time index. */
 export interface ReplayTrack {
-  fixes: PositionMessage[];
+  fixes: Position[];
   index: TimeIndex;
 }
 
@@ -29,9 +29,9 @@ export interface ReplayMark {
 }
 
 /** Over a silence longer than this the cursor waits at the last fix instead of gliding to the next. */
-export const MAX_GLIDE_MS = 5 * 60_000;
+const MAX_GLIDE_MS = 5 * 60_000;
 
-export function replayTrack(positions: readonly PositionMessage[]): ReplayTrack {
+export function replayTrack(positions: readonly Position[]): ReplayTrack {
   // state records (a heartbeat kept at the last known place) say nothing of where the truck went
   const fixes = positions.filter((p) => p.attributes?.outdated !== true);
   const sorted = fixes.every((p, i) => i === 0 || p.fixTime >= fixes[i - 1]!.fixTime) ? fixes : [...fixes].sort((a, b) => Date.parse(a.fixTime) - Date.parse(b.fixTime));
@@ -91,7 +91,7 @@ export function markFeatures(marks: readonly ReplayMark[]): FeatureCollection<Po
 }
 
 /** Where the cursor is at `time`: between two fixes by the time elapsed (still over a silence). */
-export function cursorAt(track: ReplayTrack, time: number): { fix: PositionMessage; lon: number; lat: number } | null {
+export function cursorAt(track: ReplayTrack, time: number): { fix: Position; lon: number; lat: number } | null {
   const { i, frac } = track.index.locate(time, MAX_GLIDE_MS);
   const a = track.fixes[i];
   if (!a) return null;

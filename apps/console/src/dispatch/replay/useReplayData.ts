@@ -12,7 +12,7 @@ const events = endpoint(eventsEndpoints, 'events.list');
 const stops = endpoint(reportsEndpoints, 'reports.stops');
 
 /** The most fixes one replay asks for (the API's cap): a day of 1 s fixes would be cut, a day of 10 s fixes is not. */
-export const REPLAY_LIMIT = 50_000;
+const REPLAY_LIMIT = 50_000;
 
 /**
  * What a replay of one device over a period needs: its fixes, its events and its stops (three

@@ -8,17 +8,23 @@ import NotificationRulesScreen from './NotificationRulesScreen';
 
 /** The rules screen against a stand-in for the API keeping rules in memory, its answers varied by the test. */
 const rule = (id: number, over: Partial<NotificationRule> = {}): NotificationRule => ({
-  id, type: 'alarm', description: null, always: true, notificators: 'web', calendarId: null, attributes: {}, deviceIds: [], groupIds: [], commandId: null,
+  id, type: 'alarm', description: null, always: true, notificators: 'web', calendarId: 0, attributes: {}, deviceIds: [], groupIds: [], commandId: 0,
   alarms: ['sos'], recipients: [{ userId: 12, email: 'neema@corridor.test' }], webhookUrl: null, companyId: null, ...over,
 });
 const common: Handler[] = [
   get('/api/devices', [deviceFixture(7, 'Truck 07'), deviceFixture(8, 'Truck 08')]),
-  get('/api/groups', [{ id: 3, name: 'Mombasa fleet', groupId: null, attributes: {}, companyId: 101 }]),
+  get('/api/groups', [{ id: 3, name: 'Mombasa fleet', groupId: 0, attributes: {}, companyId: 101 }]),
   get('/api/calendars', []),
   get('/api/commands', []),
   get('/api/notifications/types', ['alarm', 'geofenceEnter', 'deviceOverspeed'].map((type) => ({ type }))),
   get('/api/notifications/notificators', ['web', 'webhook'].map((type) => ({ type }))),
 ];
+
+/** What the server stores of a written rule: its channels joined, no calendar or command as 0 (Traccar's none). */
+const stored = (body: unknown): Partial<NotificationRule> => {
+  const b = body as Partial<NotificationRule> & { notificators: string[] };
+  return { ...b, notificators: b.notificators.join(','), calendarId: b.calendarId ?? 0, commandId: b.commandId ?? 0 };
+};
 
 function rulesApi(initial: NotificationRule[], onWrite?: (method: string, body: unknown) => Response | undefined) {
   let rules = [...initial];
@@ -27,7 +33,7 @@ function rulesApi(initial: NotificationRule[], onWrite?: (method: string, body: 
     if (url.pathname === '/api/notifications' && method === 'POST') {
       const refused = onWrite?.(method, body);
       if (refused) return refused;
-      const created = rule(rules.length + 100, { ...(body as Partial<NotificationRule>), notificators: (body as { notificators: string[] }).notificators.join(',') });
+      const created = rule(rules.length + 100, stored(body));
       rules = [...rules, created];
       return json(200, created);
     }
@@ -35,7 +41,7 @@ function rulesApi(initial: NotificationRule[], onWrite?: (method: string, body: 
     if (m && method === 'PUT') {
       const refused = onWrite?.(method, body);
       if (refused) return refused;
-      rules = rules.map((r) => (r.id === Number(m[1]) ? { ...r, ...(body as object), notificators: (body as { notificators: string[] }).notificators.join(',') } : r));
+      rules = rules.map((r) => (r.id === Number(m[1]) ? { ...r, ...stored(body) } : r));
       return json(200, rules.find((r) => r.id === Number(m[1])));
     }
     return undefined;
@@ -84,7 +90,7 @@ describe('alert rules', () => {
   });
 
   it("puts the server's refusal under the field it names (a webhook to a private address)", async () => {
-    serveApi(...common, rulesApi([], () => apiError(400, 'VALIDATION_FAILED', 'body.webhookUrl: not a public address', [{ in: 'body', path: 'webhookUrl', message: 'webhookUrl must reach a public address (10.0.0.5 is private)' }])));
+    serveApi(...common, rulesApi([], () => apiError(400, 'VALIDATION_FAILED', 'body.webhookUrl: not a public address', [{ in: 'body', path: 'webhookUrl', message: 'webhookUrl must reach a public address (10.0.0.5 is private)', reason: 'webhookNotPublic' }])));
     show();
     fireEvent.click(await screen.findByRole('button', { name: 'New rule' }));
     const form = await screen.findByRole('form', { name: 'New rule' });
@@ -93,7 +99,7 @@ describe('alert rules', () => {
     fireEvent.click(within(form).getByRole('button', { name: 'Save the rule' }));
     const url = within(form).getByLabelText('Webhook address');
     await waitFor(() => expect(url.getAttribute('aria-invalid')).toBe('true'));
-    expect(within(form).getByText('webhookUrl must reach a public address (10.0.0.5 is private)')).toBeTruthy();
+    expect(within(form).getByText('The webhook must reach a public address; this one is on an internal network.')).toBeTruthy();
   });
 
   it('changes a rule for some trucks and keeps who it notifies', async () => {
@@ -115,7 +121,7 @@ describe('alert rules', () => {
     let fail = true;
     serveApi(...common, ({ url, method }) => (url.pathname === '/api/notifications' && method === 'GET' ? (fail ? apiError(503, 'UNAVAILABLE', 'The database does not answer') : json(200, [rule(1)])) : undefined));
     show({ ...DISPATCHER, roles: ['company_user'], companyId: 101 } as User);
-    await screen.findByText('The database does not answer');
+    await screen.findByText('The server is busy or a part of it is down. Try again in a moment.');
     fail = false;
     fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
     await screen.findByRole('cell', { name: 'Alarm: SOS' });

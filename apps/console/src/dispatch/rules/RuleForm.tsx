@@ -24,7 +24,7 @@ function valuesOf(rule: NotificationRule | null): Values {
   if (!rule) return { type: 'alarm', alarms: [], always: true, deviceIds: [], groupIds: [], notificators: ['web'], webhookUrl: null, commandId: null, calendarId: null, description: null };
   return {
     type: rule.type, alarms: rule.alarms, always: rule.always, deviceIds: rule.deviceIds, groupIds: rule.groupIds,
-    notificators: rule.notificators.split(',').filter(Boolean), webhookUrl: rule.webhookUrl, commandId: rule.commandId, calendarId: rule.calendarId, description: rule.description,
+    notificators: rule.notificators.split(',').filter(Boolean), webhookUrl: rule.webhookUrl, commandId: rule.commandId || null, calendarId: rule.calendarId || null, description: rule.description, // 0: none (Traccar)
   };
 }
 

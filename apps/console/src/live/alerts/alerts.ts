@@ -11,7 +11,7 @@ export interface Alert {
   dismissed: boolean;
 }
 
-export const alertsKey = ['live.alerts'] as const;
+const alertsKey = ['live.alerts'] as const;
 const MAX_ALERTS = 50;
 
 /** Recent alerts, newest first, kept in the query cache like every other live frame. */

@@ -39,16 +39,6 @@ export function TextField({ name, label, hint, required, className, valueAsNumbe
   );
 }
 
-export function TextAreaField({ name, label, hint, required, className, rows = 3, maxLength }: Common & { rows?: number; maxLength?: number }) {
-  const { register } = useFormContext();
-  const error = useError(name);
-  return (
-    <FormField label={label} hint={hint} error={error} required={required} className={className}>
-      {(a11y) => <textarea {...a11y} rows={rows} maxLength={maxLength} {...register(name)} />}
-    </FormField>
-  );
-}
-
 export interface Option<V extends string | number> {
   value: V;
   label: ReactNode;

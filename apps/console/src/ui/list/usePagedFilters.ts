@@ -1,7 +1,7 @@
 import { useState } from 'react';
 
 /** Rows a list screen asks for at a time. */
-export const PAGE_SIZE = 25;
+const PAGE_SIZE = 25;
 
 /**
  * A list screen's filters (as the controls hold them: text, '' for "all") and its page. Changing a

@@ -5,7 +5,7 @@ import type { Map as MapLibreMap } from 'maplibre-gl';
  * layers go below the first layer of a later slot already on the map: the order on screen does not
  * depend on which component mounted first.
  */
-export const SLOTS = [
+const SLOTS = [
   'countries',
   'roads',
   'fences',

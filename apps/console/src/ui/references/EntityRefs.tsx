@@ -17,7 +17,7 @@ import { StatusPill } from '../StatusPill';
  */
 
 /** What the goods are: the first line item's description, and how many more lines follow. */
-export function goodsOf(lineItems: readonly { description: string }[], more: (n: number) => string): string {
+function goodsOf(lineItems: readonly { description: string }[], more: (n: number) => string): string {
   const [first, ...rest] = lineItems;
   if (!first) return '';
   return rest.length ? `${first.description} ${more(rest.length)}` : first.description;
@@ -44,21 +44,21 @@ export function CargoRef({ cargoId, detail = true }: { cargoId: number; detail?:
 }
 
 /** A shipment: its reference linking to it. */
-export function ShipmentRef({ shipmentId }: { shipmentId: number }) {
+function ShipmentRef({ shipmentId }: { shipmentId: number }) {
   const { t } = useTranslation();
   const q = useApiQuery(shipmentEndpoints.get, { params: { shipmentId } }, { staleTime: 60_000 });
   return <Link to={`/shipments/${shipmentId}`}>{q.data ? `${t('shipments.shipment')} ${q.data.reference}` : t(q.isPending ? 'common.loadingRef' : 'shipments.unreadable')}</Link>;
 }
 
 /** A certificate: its number (it opens in the approval queue). */
-export function CertificateRef({ certificateId }: { certificateId: number }) {
+function CertificateRef({ certificateId }: { certificateId: number }) {
   const { t } = useTranslation();
   const q = useApiQuery(certificateEndpoints.get, { params: { id: certificateId } }, { staleTime: 60_000 });
   return <Link to={`/approvals?open=${certificateId}`}>{q.data ? `${t('certificates.certificate')} ${q.data.number}` : t(q.isPending ? 'common.loadingRef' : 'certificates.unreadable')}</Link>;
 }
 
 /** A complaint: its title linking to it. */
-export function ComplaintRef({ complaintId }: { complaintId: number }) {
+function ComplaintRef({ complaintId }: { complaintId: number }) {
   const { t } = useTranslation();
   const q = useApiQuery(complaintEndpoints.get, { params: { id: complaintId } }, { staleTime: 60_000 });
   return <Link to={`/complaints/${complaintId}`}>{q.data ? `${t('oversight.ownerType.complaint')}: ${q.data.title}` : t(q.isPending ? 'common.loadingRef' : 'complaints.unreadable')}</Link>;

@@ -27,7 +27,7 @@ function coordinate(value: string, hemisphere: string, negative: string): number
 }
 
 /** Local date/time field + UTC time field → UTC fix time (Traccar's time-zone rule). */
-export function fixTime(local: string, utc: string): Date | null {
+function fixTime(local: string, utc: string): Date | null {
   const l = /^(\d\d)\/?(\d\d)\/?(\d\d) ?(\d\d):?(\d\d)(?:\d\d)?$/.exec(local);
   if (!l) return null;
   const [year, month, day, localHour, localMinute] = l.slice(1).map(Number) as [number, number, number, number, number];

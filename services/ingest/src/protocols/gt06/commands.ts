@@ -8,7 +8,7 @@ import { encodeGt06Packet } from './ack';
  * devices configured as `alternative` expect "DYD,<password>#"/"HFYD,<password>#" (default
  * password 123456).
  */
-export const GT06_COMMAND = 0x80;
+const GT06_COMMAND = 0x80;
 const DEFAULT_PASSWORD = '123456';
 
 export interface Gt06Command {

@@ -11,7 +11,7 @@ import type { Alarms, Attributes } from '../result';
  *   opened (12) → `tampering` (`ropeCut`, `wrongPassword`, `unauthorizedCard`, `coverOpened`);
  * - motor fault (14) → `fault` (`motorFault`); geofence enter/exit (1/2), vibration (4), low battery (11).
  */
-export const SEAL_STATUS = {
+const SEAL_STATUS = {
   lbs: 0,
   needsConfirmation: 5,
   ropeInserted: 6,

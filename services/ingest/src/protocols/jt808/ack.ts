@@ -1,14 +1,14 @@
-import { encodeJt808, type Jt808Address, type Jt808Header } from './frame';
+import { encodeJt808, type Jt808Header } from './frame';
 
 /**
  * Platform replies (JT/T 808-2013/2019 sections 8.2 and 8.5): the general response 0x8001
  * (reply serial WORD, reply message id WORD, result BYTE) and the registration response 0x8100
  * (reply serial WORD, result BYTE, authentication code STRING when the result is 0).
  */
-export const JT808_GENERAL_RESPONSE = 0x8001;
+const JT808_GENERAL_RESPONSE = 0x8001;
 /** The vendor answer to 0x5501/0x5502 (Traccar's MSG_GENERAL_RESPONSE_2): message id WORD, result BYTE, one-byte serial. */
-export const JT808_GENERAL_RESPONSE_2 = 0x4401;
-export const JT808_REGISTER_RESPONSE = 0x8100;
+const JT808_GENERAL_RESPONSE_2 = 0x4401;
+const JT808_REGISTER_RESPONSE = 0x8100;
 
 /** General response results. */
 export const JT808_RESULT = { ok: 0, failure: 1, messageError: 2, notSupported: 3 } as const;
@@ -52,5 +52,3 @@ export function encodeJt808RegisterResponse(to: Jt808Header, platformSerial: num
   code.copy(body, 3);
   return encodeJt808(JT808_REGISTER_RESPONSE, to, platformSerial, body);
 }
-
-export type { Jt808Address };

@@ -21,9 +21,3 @@ export const JT808_ALARM_BITS: readonly (readonly [bit: number, alarm: string])[
   [2, 'fatigueDriving'],
   [31, 'door'], // illegal door opening (2013)
 ];
-
-/** The first alarm set in the 32-bit flag word, by Traccar's precedence; null when none has a name. */
-export function jt808Alarm(flags: number): string | null {
-  for (const [bit, alarm] of JT808_ALARM_BITS) if ((flags >>> bit) & 1) return alarm;
-  return null;
-}

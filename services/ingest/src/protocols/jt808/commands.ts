@@ -12,8 +12,8 @@ import { encodeJt808, type Jt808Address } from './frame';
  *   printable ASCII only (a subset of GBK: no GBK encoder is needed for the corridors' languages).
  * The terminal answers with 0x0001 (general response), decoded as a command result.
  */
-export const JT808_TERMINAL_CONTROL = 0x8105;
-export const JT808_TEXT_MESSAGE = 0x8300;
+const JT808_TERMINAL_CONTROL = 0x8105;
+const JT808_TEXT_MESSAGE = 0x8300;
 const TEXT_FLAG_DISPLAY_AND_TTS = 0x0c;
 
 export interface Jt808Session extends ProtocolSession, Jt808Serial {

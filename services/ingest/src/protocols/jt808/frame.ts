@@ -12,7 +12,7 @@ import { DecodeError, type FrameSplit } from '../protocol';
  * that number with its Luhn check digit (as Traccar reads it). The vendor location messages 0x5501
  * and 0x5502 have a one-byte serial, and bit 15 of their properties asks for an answer (0x4401).
  */
-export const JT808_FLAG = 0x7e;
+const JT808_FLAG = 0x7e;
 const ESCAPE = 0x7d;
 const OPEN = 0x28; // (
 const CLOSE = 0x29; // )

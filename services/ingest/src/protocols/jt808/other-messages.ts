@@ -10,7 +10,7 @@ import { decodeJt808VendorLocation } from './vendor-location';
  * terminal message (0x8001 result 0), the vendor locations 0x5501/0x5502 with 0x4401 when their
  * properties ask for it. Null: not one of them.
  */
-export const JT808_OTHER = {
+const JT808_OTHER = {
   attributes: 0x0107,
   vendorBatch: 0x0210,
   waybill: 0x0701,

@@ -27,7 +27,7 @@ const IMEI = /^(\d{15}|[0-9A-Fa-f]{14})$/;
 const VIN = /^(?=.*\d)(?=.*[A-HJ-NPR-Z])[A-HJ-NPR-Z0-9]{17}$/;
 const COUNT = /^[0-9A-Fa-f]{4}$/;
 
-export interface Message {
+interface Message {
   v: string[];
   kind: 'RESP' | 'BUFF' | 'ACK';
   type: string;
@@ -43,7 +43,7 @@ export interface Message {
   count: string;
 }
 
-export function parseQueclink(frame: Buffer): Message {
+function parseQueclink(frame: Buffer): Message {
   const text = frame.toString('latin1').replace(/\$$/, '');
   const v = text.split(',');
   const m = HEADER.exec(v[0] ?? '');

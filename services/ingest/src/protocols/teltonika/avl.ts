@@ -14,7 +14,6 @@ import { readReply, type Reply } from './replies';
  * that leaves the record counts unmatched, once more in the other form; the form that parses is
  * remembered (`group16`).
  */
-export { CODEC };
 
 export interface AvlData {
   codec: number;

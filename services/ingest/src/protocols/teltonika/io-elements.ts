@@ -8,7 +8,7 @@
  */
 export type IoValue = string | number | boolean | null;
 
-export type IoField = 'ignition' | 'odometer' | 'power' | 'battery' | 'hdop';
+type IoField = 'ignition' | 'odometer' | 'power' | 'battery' | 'hdop';
 
 export interface IoElementSpec {
   key: string;
@@ -20,7 +20,7 @@ export interface IoElementSpec {
 }
 
 /** Unsigned big-endian value of 1..8 bytes; 8-byte values past 2^53 become hex strings. */
-export function readUnsigned(raw: Buffer): number | string {
+function readUnsigned(raw: Buffer): number | string {
   if (raw.length === 0) return 0;
   if (raw.length <= 6) return raw.readUIntBE(0, raw.length);
   if (raw.length === 8) {

@@ -27,7 +27,7 @@ const round = (v: number, digits: number): number => {
 const two = (n: number): string => (n < 10 ? `0${n}` : `${n}`);
 
 /** ms → 'h:mm:ss' (hours not capped at 24). */
-export function durationText(ms: number): string {
+function durationText(ms: number): string {
   const s = Math.round(Math.abs(ms) / 1000);
   return `${ms < 0 ? '-' : ''}${Math.floor(s / 3600)}:${two(Math.floor((s % 3600) / 60))}:${two(s % 60)}`;
 }

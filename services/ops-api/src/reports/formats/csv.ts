@@ -7,7 +7,7 @@ import { textStream } from './text-stream';
 const NEEDS_QUOTES = /[",\r\n]/;
 
 /** RFC 4180 field: quoted (quotes doubled) only when it holds a quote, comma or line break. */
-export const csvField = (s: string): string => (NEEDS_QUOTES.test(s) ? `"${s.replaceAll('"', '""')}"` : s);
+const csvField = (s: string): string => (NEEDS_QUOTES.test(s) ? `"${s.replaceAll('"', '""')}"` : s);
 
 /**
  * CSV for a reader (presentation.ts): a header row of the columns' names in their language with

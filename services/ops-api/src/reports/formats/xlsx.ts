@@ -5,7 +5,7 @@ import type { Presentation } from './presentation';
 import type { ReportTable } from './table';
 
 /** Excel's row limit per sheet; longer reports continue on further sheets. */
-export const XLSX_MAX_ROWS = 1_048_576;
+const XLSX_MAX_ROWS = 1_048_576;
 
 /** Resolves once `s` may be written again (or is gone). */
 function drained(s: Writable): Promise<void> {

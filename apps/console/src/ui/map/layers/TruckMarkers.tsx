@@ -10,7 +10,7 @@ const statusColour: ExpressionSpecification = ['match', ['get', 'state'], 'movin
  * hides which trucks and where, and at the opening zoom most trucks of the corridors travel in
  * pairs or alone); from zoom 9 every truck is its own marker.
  */
-export const TRUCK_CLUSTERS = { cluster: true, clusterMaxZoom: 8, clusterRadius: 30, clusterMinPoints: 3 } as const;
+const TRUCK_CLUSTERS = { cluster: true, clusterMaxZoom: 8, clusterRadius: 30, clusterMinPoints: 3 } as const;
 
 const LAYERS: SourceLayer[] = [
   {

@@ -8,7 +8,7 @@ import type { Column } from '../ui/DataTable';
 import { SearchFilter } from '../ui/list/Filters';
 import { PagedTable } from '../ui/list/PagedTable';
 import { searchText, usePagedFilters } from '../ui/list/usePagedFilters';
-import { Field, FormError, fieldErrors } from '../ui/forms';
+import { Field, FormError, useFieldErrors } from '../ui/forms';
 import { useCompanies } from '../ui/lookups';
 
 const list = endpoint(devicesEndpoints, 'devices.list');
@@ -65,7 +65,7 @@ function DeviceForm({ onDone }: { onDone: () => void }) {
   const companies = useCompanies();
   const add = useApiMutation(create, { invalidates: ['devices.'] });
   const [v, setV] = useState({ name: '', uniqueId: '', companyId: '', model: '', phone: '' });
-  const errors = fieldErrors(add.error);
+  const errors = useFieldErrors(add.error);
   async function submit(e: FormEvent) {
     e.preventDefault();
     const ok = await add

@@ -4,7 +4,7 @@ import type { FeatureCollection } from 'geojson';
 import { GeofenceKind, geofencesEndpoints, type Geofence } from '@corridor/contracts/geofences';
 import { endpoint } from '../api/endpoint';
 import { useApiMutation, useApiQuery } from '../api/hooks';
-import { Field, FormError, fieldErrors } from '../ui/forms';
+import { Field, FormError, useFieldErrors } from '../ui/forms';
 import { CorridorMap } from '../ui/map/CorridorMap';
 import { FitBounds } from '../ui/map/MapView';
 import { DraftShape } from '../ui/map/layers/DraftShape';
@@ -46,7 +46,7 @@ export default function GeofencesScreen() {
     (button.closest('li') ?? button).scrollIntoView({ block: 'nearest' });
     button.focus({ preventScroll: true });
   }, [q.data, selected]);
-  const errors = fieldErrors(save.error);
+  const errors = useFieldErrors(save.error);
 
   async function submit(e: FormEvent) {
     e.preventDefault();

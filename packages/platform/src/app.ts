@@ -40,6 +40,8 @@ export interface CreateAppOptions {
 }
 
 const requestDuration = histogram('http_request_duration_seconds', 'HTTP request duration', ['service', 'method', 'route', 'status']);
+/** Statuses that refuse what a request carried (a body, a file, a URL, a header): logged at info, every other 4xx at debug. */
+const BAD_INPUT = new Set([400, 413, 414, 415, 422, 431]);
 const unfitValues = counter('http_unfit_values_total', 'Requests refused because a value did not fit its database column', ['service', 'sqlstate']);
 
 /**
@@ -109,6 +111,7 @@ export function createApp(opts: CreateAppOptions): App {
     const route = req.routeOptions.url ?? 'unmatched';
     requestDuration.observe({ service: opts.name, method: req.method, route, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
     if (reply.statusCode >= 500) req.log.warn({ method: req.method, url: req.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request failed');
+    else if (BAD_INPUT.has(reply.statusCode)) req.log.info({ method: req.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request refused: bad input');
     else req.log.debug({ method: req.method, url: req.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
   });
 

@@ -1,9 +1,8 @@
 import { createSocket } from 'node:dgram';
-import { Writable } from 'node:stream';
-import pino from 'pino';
 import { registry as metrics } from '@corridor/platform';
 import { createTestAdapters, primaryKind, type TestAdapters } from '@corridor/platform/testing/test-adapters';
 import { eventually } from '@corridor/platform/testing/eventually';
+import { recordingLogger } from '@corridor/platform/testing/log-lines';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build, type IngestService } from '../src/app';
 import { tcpProtocols, type TcpProtocolName } from '../src/tcp/tcp-protocols';
@@ -49,7 +48,7 @@ function noise(length: number, seed: number): Buffer {
   return out;
 }
 
-const logLines: { level: number; msg: string; protocol?: string; transport?: string }[] = [];
+const { logger, lines: logLines } = recordingLogger();
 let adapters: TestAdapters;
 let svc: IngestService;
 const ports = {} as Record<TcpProtocolName, number>;
@@ -57,15 +56,9 @@ let udpPort: number;
 
 beforeAll(async () => {
   adapters = await createTestAdapters(await primaryKind());
-  const sink = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      for (const line of chunk.toString().split('\n').filter(Boolean)) logLines.push(JSON.parse(line) as (typeof logLines)[number]);
-      done();
-    },
-  });
   svc = await build({
     ...adapters,
-    logger: pino({ level: 'info' }, sink),
+    logger,
     identitySecret: 'hostile-frames-test-secret-0123456789',
     settings: { IDLE_TIMEOUT_S: 1, MAX_FRAME_BYTES: MAX_FRAME },
   });

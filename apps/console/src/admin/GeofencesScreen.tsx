@@ -115,8 +115,8 @@ export default function GeofencesScreen() {
                     ))}
                   </select>
                 </Field>
-                <Field label={t('geofences.country')} name="country" error={errors.country}>
-                  <input maxLength={2} value={form.country} onChange={(e) => setForm({ ...form, country: e.target.value.toUpperCase() })} placeholder="KE" />
+                <Field label={t('geofences.country')} name="country" error={errors.country} hint={t('geofences.countryHint')}>
+                  <input maxLength={2} value={form.country} onChange={(e) => setForm({ ...form, country: e.target.value.toUpperCase() })} />
                 </Field>
               </div>
               <FormError error={save.error} />
@@ -157,7 +157,7 @@ export default function GeofencesScreen() {
                     </button>
                     <span className="pill">{t(`geofences.kinds.${f.kind}`)}</span>
                     {f.country && <span className="muted small">{f.country}</span>}
-                    <button type="button" className="btn btn-small btn-danger" onClick={() => del.mutate({ params: { id: f.id } })} aria-label={t('geofences.delete', { name: f.name })}>
+                    <button type="button" className="btn btn-small btn-danger" onClick={() => window.confirm(t('geofences.confirmDelete', { name: f.name })) && del.mutate({ params: { id: f.id } })} aria-label={t('geofences.delete', { name: f.name })}>
                       ×
                     </button>
                   </li>

@@ -73,12 +73,7 @@ export function PreferencesForm() {
             options={[{ value: 'en', label: t('languages.en') }, { value: 'sw', label: t('languages.sw') }]} />
           <SelectField name="theme" label={labels.theme} options={THEMES.map(option('themes'))} />
         </div>
-        <FormAlert message={problem} />
-        {saved && !form.formState.isDirty && (
-          <p role="status" className="form-ok">
-            {t('preferences.saved')}
-          </p>
-        )}
+        <FormAlert message={problem} done={saved && !form.formState.isDirty && t('preferences.saved')} />
         <div className="form-actions">
           <button type="submit" className="btn btn-primary" disabled={form.formState.isSubmitting}>
             {t('common.save')}

@@ -2,7 +2,6 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { Redis } from 'ioredis';
 import { Admin } from '@platformatic/kafka';
 import { topicPlan } from '@corridor/contracts';
@@ -13,6 +12,7 @@ import { freePort } from '@corridor/platform/testing/free-port';
 import { IngestConfig } from '@corridor/ingest/config';
 import { REPO, ServiceProcess, type ServiceName } from './service-process';
 import { until } from './until';
+import { createDatabase, dropDatabase } from './own-database';
 
 /** Every device port variable of ingest but GT06's (the trackers' protocol here): 0 leaves the port closed. */
 const OTHER_DEVICE_PORTS = Object.keys(IngestConfig.shape).filter((k) => /^[A-Z0-9]+_PORT$/.test(k) && k !== 'GT06_PORT' && k !== 'OSMAND_PORT');
@@ -53,24 +53,6 @@ export interface ScaleCluster {
   failure(): string | undefined;
   /** Stops everything and deletes the run's directory (its logs too, unless keepLogs). */
   close(opts?: { keepLogs?: boolean }): Promise<void>;
-}
-
-/** A database of the run's own on the environment's PostgreSQL server. */
-async function createDatabase(url: string, name: string): Promise<string> {
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const u = new URL(url);
-  u.pathname = `/${name}`;
-  return u.toString();
-}
-
-async function dropDatabase(url: string, name: string): Promise<void> {
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
-  await admin.end();
 }
 
 async function deleteKeys(url: string, prefix: string): Promise<void> {

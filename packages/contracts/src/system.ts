@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint';
 import { notRef } from './references';
+import { MAX_ID } from './common';
 
 /** Traccar's Server settings that its web app edits and reads back; kept as given. */
 const traccarServerFields = {
@@ -56,7 +57,7 @@ function shareEndpoint<K extends 'device' | 'group'>(kind: K) {
     summary: `Traccar's share link for a ${kind}: refused (403), as a Traccar server with sharing disabled answers`,
     description: 'Corridor issues no anonymous location links: every reader signs in. 403 FORBIDDEN for every caller (Traccar\'s answer when web.shareDevice is off).',
     access: 'authenticated',
-    request: { body: z.object({ [`${kind}Id`]: notRef(z.coerce.number().int().positive(), 'refused before it is read: nothing is shared'), expiration: z.iso.datetime({ offset: true }) }) },
+    request: { body: z.object({ [`${kind}Id`]: notRef(z.coerce.number().int().positive().max(MAX_ID), 'refused before it is read: nothing is shared'), expiration: z.iso.datetime({ offset: true }) }) },
     responses: { 200: { description: 'Never answered', schema: z.string(), contentType: 'text/plain' } },
   });
 }

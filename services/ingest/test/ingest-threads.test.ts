@@ -4,6 +4,7 @@ import { startChdbHttp, type ChdbHttpServer } from '@corridor/platform/testing/c
 import { eventually } from '@corridor/platform/testing/eventually';
 import { freePort } from '@corridor/platform/testing/free-port';
 import { TEST_IDENTITY_SECRET } from '@corridor/platform/testing/identity';
+import { registerDevices } from '@corridor/platform/testing/registry';
 import { createTestAdapters, type TestAdapters } from '@corridor/platform/testing/test-adapters';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startIngestThreads, type IngestThreads } from '../src/threads/ingest-threads';
@@ -25,6 +26,10 @@ let port: number;
 beforeAll(async () => {
   adapters = await createTestAdapters('embedded');
   for (const t of TRACKERS) await adapters.bus.publish(Topics.devices, [{ key: String(t.id), value: registryEntry(t.id, t.imei) }]);
+  // as ops-api registers a device: on devices.v1 and in the shared cache. A thread's registry reads
+  // devices.v1 from the beginning after it starts listening; a login that arrives before it has caught
+  // up is answered from the cache (without it the login went unanswered: CI failed on that race).
+  await registerDevices(adapters.cache, TRACKERS.map((t) => ({ id: t.id, uniqueId: t.imei })));
   const connection = (await loadChdb()).openChdbConnection();
   chdb = await startChdbHttp({ connection: connection! });
   port = await freePort();

@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
+import { createDatabase, dropDatabase } from '../../scale/own-database';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const root = join(here, '..', '..', '..');
@@ -67,24 +67,6 @@ async function waitFor(what: string, check: () => Promise<boolean>, ms: number):
     await new Promise((r) => setTimeout(r, 1000));
   }
   throw new Error(`${what}: not within ${ms / 1000} s`);
-}
-
-async function createDatabase(url: string, name: string): Promise<string> {
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const u = new URL(url);
-  u.pathname = `/${name}`;
-  return u.toString();
-}
-
-async function dropDatabase(url: string, name: string): Promise<void> {
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
-  await admin.end();
 }
 
 const postgresBackendsOf = (db: string) => (): number[] => pidsMatching((c) => c.startsWith('postgres: ') && c.includes(` ${db} `));

@@ -20,7 +20,7 @@ export function crcItu(data: Uint8Array): number {
   return ~crc & 0xffff;
 }
 
-function gt06Packet(type: number, content: Buffer, serial: number): Buffer {
+export function gt06Packet(type: number, content: Buffer, serial: number): Buffer {
   const length = 1 + content.length + 2 + 2;
   if (length > 0xff) throw new RangeError('gt06: content too long for a 0x7878 packet');
   const head = Buffer.from([0x78, 0x78, length, type]);

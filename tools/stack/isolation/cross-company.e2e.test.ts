@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import { allEndpoints, endpointReferences, positionId, valuesAt, type EndpointDef, type ReferenceSite, type Role } from '@corridor/contracts';
+import { allEndpoints, endpointReferences, permissionPairs, positionId, valuesAt, type EndpointDef, type ReferenceSite, type Role } from '@corridor/contracts';
 import { primaryKind } from '@corridor/platform/testing/test-adapters';
 import { ADMIN_AUTH, eventually, startTestStack, type TestStack, type TestUser } from '../test-stack';
 import { buildPool, companyRoles, type CompanyPool, type RefId } from './fixtures-pool';
@@ -153,6 +153,15 @@ describe(`cross-company isolation over every id-bearing operation of the contrac
     expect(withoutFixture, 'kinds of id no fixture builds').toEqual([]);
   });
 
+  /**
+   * Queries whose cross-field rule the generator does not model, built so they hold: GET
+   * /permissions takes exactly two ids forming a link kind (filtered from random optional keys, the
+   * six kinds made valid queries too rare and the runs were all skipped).
+   */
+  const QUERY_ARBITRARY: Record<string, fc.Arbitrary<unknown>> = {
+    'permissions.list': fc.constantFrom(...permissionPairs).chain(([a, b]) => fc.record({ [a]: fc.integer({ min: 1, max: 1000 }), [b]: fc.integer({ min: 1, max: 1000 }) })),
+  };
+
   it.each(withIds.map((d) => [`${d.method.toUpperCase()} ${d.path} (${d.id})`, d] as const))('%s', async (_name, def) => {
     const sites = sitesOf(def);
     const allowedRoles = companyRoles.filter((r) => roleAllowed(def, r));
@@ -164,7 +173,7 @@ describe(`cross-company isolation over every id-bearing operation of the contrac
       role: roleArb,
       pick: fc.nat(10),
       params: parts.params ? arbitraryOf(parts.params as z.ZodTypeAny) : fc.constant({}),
-      query: parts.query ? arbitraryOf(parts.query as z.ZodTypeAny) : fc.constant({}),
+      query: QUERY_ARBITRARY[def.id] ?? (parts.query ? arbitraryOf(parts.query as z.ZodTypeAny) : fc.constant({})),
       body: parts.body ? arbitraryOf(parts.body as z.ZodTypeAny) : fc.constant(undefined),
     });
     // every place of the request that can name an id names B's in runs of its own: a place picked

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { allRoles, positionId, type ReferenceKind, type Role } from '@corridor/contracts';
-import { insertEvents } from '@corridor/platform';
+import { eventNumericId, insertEvents } from '@corridor/platform';
 import { flagsRepository } from '@corridor/journey/flags/repository';
 import { cargos, notifications, singleUseCertificates } from '@corridor/ops-api/db/schema';
 import { ADMIN_AUTH, type Res, type TestStack, type TestUser } from '../test-stack';
@@ -118,7 +118,7 @@ export async function buildPool(s: TestStack, side: Side, seq: string): Promise<
   add('document', created(upload, 'document').id as unknown as string);
   const eventId = randomUUID();
   await insertEvents(s.adapters.analytics)([{ id: eventId, type: 'deviceOnline', eventTime: new Date().toISOString(), deviceId: dev0, positionId: null, journeyId: null, geofenceId: null, latitude: null, longitude: null, attributes: {} }]);
-  add('event', eventId);
+  add('event', eventNumericId(eventId)); // the API names an event by the number its key gives (Traccar's Event.id)
   add('position', positionId(dev0, new Date()));
   const drafts = new Map<number, number>();
   for (const u of Object.values(users)) {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { CLIENT, startProvider } from '@corridor/gateway/test/oidc-provider';
 import { createLogger, parseConfig } from '@corridor/platform';
+import { freePort } from '@corridor/platform/testing/free-port';
 import { StackConfig } from '@corridor/tools/stack/config';
 import { ensureConsoleBuilt } from '@corridor/tools/stack/console-build';
 import { startStack, type RunningStack } from '@corridor/tools/stack/stack';
@@ -16,6 +17,8 @@ declare module 'vitest' {
     chromium: boolean;
     /** The OpenID provider the stack signs in with (null against a stack of CONSOLE_E2E_URL, whose provider the tests do not know). */
     openId: OpenIdStack | null;
+    /** Where a test's own trackers reach ingest: OsmAnd's HTTP address and a GT06 TCP port (null against a stack of CONSOLE_E2E_URL). */
+    devicePorts: { osmand: string; gt06: number } | null;
   }
 }
 
@@ -37,6 +40,7 @@ export async function setup(project: TestProject): Promise<void> {
   if (!haveChromium && process.env.CI === 'true') throw new Error(`Chromium not found at ${CHROMIUM}: .ci/run installs Debian's chromium package (apt-get install -y chromium)`);
   project.provide('chromium', haveChromium);
   project.provide('openId', null);
+  project.provide('devicePorts', null);
   if (!haveChromium) {
     project.provide('baseUrl', '');
     return;
@@ -45,6 +49,9 @@ export async function setup(project: TestProject): Promise<void> {
   // while writing tests: a stack already running with the demo (`pnpm start`) instead of a new one
   if (process.env.CONSOLE_E2E_URL) {
     project.provide('baseUrl', process.env.CONSOLE_E2E_URL.replace(/\/$/, ''));
+    // and its device ports, for the tests that drive trackers of their own: CONSOLE_E2E_OSMAND (http://host:port), CONSOLE_E2E_GT06_PORT
+    const { CONSOLE_E2E_OSMAND: osmand, CONSOLE_E2E_GT06_PORT: gt06 } = process.env;
+    if (osmand && gt06) project.provide('devicePorts', { osmand, gt06: Number(gt06) });
     return;
   }
   dataDir = mkdtempSync(join(tmpdir(), 'corridor-console-e2e-'));
@@ -58,6 +65,10 @@ export async function setup(project: TestProject): Promise<void> {
     SIM_PROTOCOLS: 'osmand',
     SIM_TRUCKS: '12',
     SIM_INTERVAL_MS: '1000',
+    // a GT06 port for the tracker a test drives itself (commands, going offline), on this thread:
+    // ingest threads would cost a core the two-core machine does not have
+    GT06_PORT: String(await freePort()),
+    INGEST_THREADS: '0',
   });
   // OpenID sign-in against a real provider (oidc-provider, as the gateway's own tests run it). Its
   // redirect address names the gateway by a host name (the browser of the OpenID test maps it to the
@@ -69,6 +80,7 @@ export async function setup(project: TestProject): Promise<void> {
   };
   stack = await startStack(config, { loggerFor: (name) => createLogger(name, 'error'), gatewayEnv });
   project.provide('baseUrl', stack.urls.gateway);
+  project.provide('devicePorts', { osmand: stack.urls.osmand, gt06: stack.devicePorts.gt06! });
   project.provide('openId', { host: OPENID.host, issuer: provider.issuer });
 }
 

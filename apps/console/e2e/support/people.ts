@@ -28,7 +28,12 @@ export function browserPeople(browserOpts: BrowserOptions = {}): { open(who?: Cr
   afterAll(async () => {
     await browser?.close();
   });
-  afterEach(async () => {
+  afterEach(async ({ task }) => {
+    // a failed test leaves a picture of each person's screen as it was (e2e/.screenshots/failed-*)
+    if (task.result?.state === 'fail') {
+      const slug = task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60);
+      await Promise.all(people.map((p, i) => p.screenshot(`failed-${slug}-${i}`, { settle: false }).catch(() => undefined)));
+    }
     const problems = people.flatMap((p) => p.problems);
     await Promise.all(people.splice(0).map((p) => p.close()));
     expect(problems, 'the browser console stayed clean').toEqual([]);

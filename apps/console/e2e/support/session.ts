@@ -75,10 +75,10 @@ export class Person {
   }
 
   /** A full-page picture of what the person sees, for a human to look at (git-ignored folder). */
-  async screenshot(name: string): Promise<void> {
+  async screenshot(name: string, opts: { settle?: boolean } = {}): Promise<void> {
     mkdirSync(SCREENSHOTS, { recursive: true });
     // for the picture only (nothing is asserted): let a map finish drawing its tiles and layers
-    await this.page
+    if (opts.settle !== false) await this.page
       .locator('.map:not([data-idle="true"])')
       .first()
       .waitFor({ state: 'detached', timeout: 10_000 })

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useFormat } from '../i18n/format';
+import { useAddress } from '../live/useAddress';
 import { may } from '../session/access';
 import { useUser } from '../session/useUser';
 import { CommandDialog } from './commands/CommandDialog';
@@ -16,6 +17,8 @@ export function TruckCard({ row, journeyId, follow, onFollow, onClose }: { row: 
   const user = useUser();
   const [commanding, setCommanding] = useState(false);
   const p = row.position;
+  // where it is in words: the address the server stored with the fix, else its reverse geocoder
+  const { address, pending } = useAddress(p);
   return (
     <section className="map-card" aria-label={t('map.selectedTruck', { name: row.device.name })} data-testid="truck-card">
       <header>
@@ -35,6 +38,10 @@ export function TruckCard({ row, journeyId, follow, onFollow, onClose }: { row: 
         <dd title={f.dateTime(p?.fixTime)}>{f.relative(p?.fixTime)}</dd>
         <dt>{t('map.position')}</dt>
         <dd data-testid="truck-position">{p ? `${p.latitude.toFixed(5)}, ${p.longitude.toFixed(5)}` : '—'}</dd>
+        <dt>{t('replay.address')}</dt>
+        <dd data-testid="truck-address" aria-busy={pending}>
+          {address ?? (pending ? t('replay.addressLoading') : '—')}
+        </dd>
         <dt>{t('map.uniqueId')}</dt>
         <dd>{row.device.uniqueId}</dd>
       </dl>

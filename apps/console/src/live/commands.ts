@@ -16,7 +16,10 @@ export interface TrackedCommand {
   answer?: string;
 }
 
-const commandsKey = ['live.commands'] as const;
+/** A device's reply carries the device's clock (second resolution), the request the server's. */
+const CLOCK_SKEW_MS = 5_000;
+
+export const commandsKey = ['live.commands'] as const;
 export const useTrackedCommands = () => useQuery<TrackedCommand[]>({ queryKey: commandsKey, queryFn: () => [], staleTime: Infinity, initialData: [] });
 
 export function trackCommand(client: QueryClient, command: CommandMessage): void {
@@ -25,8 +28,9 @@ export function trackCommand(client: QueryClient, command: CommandMessage): void
 
 /**
  * Moves the tracked commands on from the live events: a queuedCommandSent names its command; a
- * commandResult answers the device's oldest command sent and not answered yet (a device's reply
- * does not say which command it answers).
+ * commandResult answers the device's oldest command not answered yet (a device's reply does not say
+ * which command it answers; a reply may arrive before the queuedCommandSent event, which travels
+ * by another path, or without it).
  */
 export function applyCommandEvents(client: QueryClient, events: readonly Event[]): void {
   const relevant = events.filter((e) => e.type === 'queuedCommandSent' || e.type === 'commandResult');
@@ -40,7 +44,8 @@ export function applyCommandEvents(client: QueryClient, events: readonly Event[]
       } else {
         let oldest = -1;
         next.forEach((c, i) => {
-          if (c.command.deviceId === e.deviceId && c.state === 'sent' && Date.parse(e.eventTime) >= Date.parse(c.sentAt ?? c.command.requestedAt)) oldest = i;
+          // a command answered was sent, whether or not its queuedCommandSent came first (or at all)
+          if (c.command.deviceId === e.deviceId && c.state !== 'answered' && Date.parse(e.eventTime) >= Date.parse(c.sentAt ?? c.command.requestedAt) - CLOCK_SKEW_MS) oldest = i;
         });
         if (oldest >= 0) next[oldest] = { ...next[oldest]!, state: 'answered', answeredAt: e.eventTime, answer: typeof e.attributes.result === 'string' ? e.attributes.result : '' };
       }

@@ -82,27 +82,30 @@ function AlertCard({ alert, onDismiss }: { alert: Alert; onDismiss(): void }) {
   const { address, pending } = useAddress(e, 0);
   const urgent = e.type === 'alarm';
   return (
-    <li className={urgent ? 'alert alert-urgent' : 'alert'} data-testid="alert" role="alert">
-      <div className="alert-head">
-        <strong>{title(e)}</strong>
-        <button type="button" className="btn btn-icon" onClick={onDismiss} aria-label={t('alerts.dismiss', { what: title(e) })}>
-          ×
-        </button>
+    // announced as an alert by the element inside the item: a list item with another role breaks the list (axe)
+    <li className={urgent ? 'alert alert-urgent' : 'alert'} data-testid="alert">
+      <div role="alert">
+        <div className="alert-head">
+          <strong>{title(e)}</strong>
+          <button type="button" className="btn btn-icon" onClick={onDismiss} aria-label={t('alerts.dismiss', { what: title(e) })}>
+            ×
+          </button>
+        </div>
+        <p className="alert-what">
+          {device(e.deviceId)} · <time dateTime={e.eventTime}>{f.dateTimeSeconds(e.eventTime)}</time>
+        </p>
+        <p className="alert-where" data-testid="alert-address">
+          {address ?? (pending ? t('replay.addressLoading') : t('alerts.noPlace'))}
+        </p>
+        <p className="alert-links">
+          <Link to={eventMapLink(e)} onClick={onDismiss}>
+            {t('alerts.onMap')}
+          </Link>
+          <Link to={eventReplayLink(e)} onClick={onDismiss}>
+            {t('alerts.replay')}
+          </Link>
+        </p>
       </div>
-      <p className="alert-what">
-        {device(e.deviceId)} · <time dateTime={e.eventTime}>{f.dateTimeSeconds(e.eventTime)}</time>
-      </p>
-      <p className="alert-where" data-testid="alert-address">
-        {address ?? (pending ? t('replay.addressLoading') : t('alerts.noPlace'))}
-      </p>
-      <p className="alert-links">
-        <Link to={eventMapLink(e)} onClick={onDismiss}>
-          {t('alerts.onMap')}
-        </Link>
-        <Link to={eventReplayLink(e)} onClick={onDismiss}>
-          {t('alerts.replay')}
-        </Link>
-      </p>
     </li>
   );
 }

@@ -46,19 +46,34 @@ export function TownLabels() {
 
 const LABEL_LAYERS = LAYERS.filter((l) => l.type === 'symbol').map((l) => l.id);
 
+/** At most one look at the placed names per this long while the map keeps drawing. */
+const SHOWN_NAMES_EVERY_MS = 1000;
+
 /**
- * The town names the map has placed in view, on the map's box as data-town-labels once it settles
- * ("Voi|Mwatate"): for people debugging and for the browser tests, which cannot read a canvas.
+ * The town names the map has placed in view, on the map's box as data-town-labels ("Voi|Mwatate"):
+ * for people debugging and for the browser tests, which cannot read a canvas. Written when the map
+ * settles, and at most once a second while it draws: a live map with moving trucks may not settle.
  */
 function useShownNames(map: MapLibreMap | null): void {
   useEffect(() => {
     if (!map) return;
     const box = map.getContainer().parentElement;
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const write = () => {
+      clearTimeout(timer);
+      timer = undefined;
       const names = new Set(map.queryRenderedFeatures({ layers: LABEL_LAYERS.filter((id) => map.getLayer(id)) }).map((f) => String(f.properties?.name)));
       box?.setAttribute('data-town-labels', [...names].sort().join('|'));
     };
+    const drawn = () => {
+      timer ??= setTimeout(write, SHOWN_NAMES_EVERY_MS);
+    };
     map.on('idle', write);
-    return () => void map.off('idle', write);
+    map.on('render', drawn);
+    return () => {
+      clearTimeout(timer);
+      map.off('idle', write);
+      map.off('render', drawn);
+    };
   }, [map]);
 }

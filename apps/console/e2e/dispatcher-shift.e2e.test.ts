@@ -1,0 +1,191 @@
+import { randomInt } from 'node:crypto';
+import { describe, expect, inject, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { osmandUrl } from '@corridor/tools/sim/osmand-client';
+import { DEMO_ACCOUNTS } from '@corridor/tools/stack/demo/accounts';
+import { accessibilityProblems } from './support/axe';
+import { Gt06Tracker } from './support/gt06-tracker';
+import { browserPeople, STACK_ADMIN } from './support/people';
+import type { Person } from './support/session';
+import { LiveMapPage } from './pages/LiveMapPage';
+
+const CONSOLE = { 'x-requested-with': 'corridor-console' };
+/** A place in words from the server's offline geocoder: "14 km NW of Voi, KE", "Voi, KE". */
+const ADDRESS = /^(\d+ km [NESW]{1,2} of )?[^,]+, [A-Z]{2}$/;
+/** Voi, Kenya (GeoNames: 3.39605 S, 38.55609 E); the test's own tracker stands 3 km north-east of it. */
+const NEAR_VOI = { lat: -3.375, lon: 38.575 };
+
+interface DeviceRow {
+  id: number;
+  name: string;
+  uniqueId: string;
+}
+
+async function deviceNamed(person: Person, name: string): Promise<DeviceRow> {
+  const res = await person.context.request.get(`${person.baseUrl}/api/devices?keyword=${encodeURIComponent(name)}`, { headers: CONSOLE });
+  const device = ((await res.json()) as DeviceRow[]).find((d) => d.name === name);
+  if (!device) throw new Error(`no device named ${name}`);
+  return device;
+}
+
+/** The person switches the console to Swahili from the top bar (signed in in English: the sign-in page object reads English labels). */
+async function inSwahili(person: Person): Promise<Person> {
+  await person.page.locator('label.lang select').selectOption('sw');
+  await person.page.locator('html[lang="sw"]').waitFor({ state: 'attached' });
+  return person;
+}
+
+async function expectAccessible(page: Page, what: string): Promise<void> {
+  expect(await accessibilityProblems(page), `${what}: serious or critical accessibility problems`).toEqual([]);
+}
+
+/**
+ * A dispatcher's shift in one file (the stack is started once for the browser tests; CI's budget is
+ * 25 minutes): a replay, the base map's towns by a truck and its address, an SOS alert raised by a
+ * tracker over its own protocol, a command answered by the tracker, and the tracker going silent.
+ * Screenshots in English and Swahili for a person to look at (e2e/.screenshots).
+ */
+describe.skipIf(!inject('chromium'))("a dispatcher's shift", () => {
+  const people = browserPeople();
+  const ports = inject('devicePorts');
+
+  it("replays a truck's last hour, jumps to its flag on the timeline and reads where it was", { timeout: 300_000 }, async () => {
+    const person = await people.open(DEMO_ACCOUNTS.dispatcher);
+    const { page } = person;
+    // Truck 01 leaves its corridor 40 s after the stack starts (tools/stack/demo/incidents.ts): its
+    // replay of the last hour shows that flag once the journey service has opened it
+    const truck = await deviceNamed(person, 'Truck 01');
+    const flag = page.getByTestId('mark-flag').first();
+    await expect
+      .poll(
+        async () => {
+          await person.goto(`/replay?device=${truck.id}`);
+          await page.getByRole('button', { name: 'Show replay' }).click();
+          await page.getByTestId('replay-fix').waitFor();
+          return flag.count();
+        },
+        { timeout: 240_000, interval: 5_000 },
+      )
+      .toBeGreaterThan(0);
+    const panel = page.getByTestId('replay-fix');
+    // it plays from the start of the period (the flag may be the last thing that happened)
+    const start = await panel.getByTestId('fix-time').textContent();
+    await page.getByTestId('replay-play').click();
+    await expect.poll(() => panel.getByTestId('fix-time').textContent(), { timeout: 30_000 }).not.toBe(start);
+    await page.getByTestId('replay-play').click();
+    // the mark gives its minute; the fix under the cursor after the jump is of that minute (fixes every second)
+    const minute = (await flag.locator('.mark-time').textContent())!;
+    await flag.click();
+    await expect.poll(() => panel.getByTestId('fix-time').textContent(), { timeout: 30_000 }).toContain(minute);
+    // the fix at the flag's moment is told in words
+    await expect.poll(() => panel.getByTestId('fix-address').textContent(), { timeout: 30_000 }).toMatch(ADDRESS);
+    await expectAccessible(page, 'replay');
+    await person.screenshot('shift-replay-en');
+
+    const mtu = await inSwahili(await people.open(DEMO_ACCOUNTS.dispatcher));
+    await mtu.goto(`/replay?device=${truck.id}`);
+    await mtu.page.getByRole('button', { name: 'Onyesha marudio' }).click();
+    await mtu.page.getByTestId('replay-fix').waitFor();
+    await mtu.page.getByTestId('mark-flag').first().click();
+    await expect.poll(() => mtu.page.getByTestId('fix-address').textContent(), { timeout: 30_000 }).toMatch(ADDRESS);
+    await mtu.screenshot('shift-replay-sw');
+  });
+
+  it('follows its own GT06 tracker to Voi, sees the town named on the map and the address, sends it a command, and sees it go offline', { timeout: 420_000 }, async () => {
+    expect(ports, 'the stack opens a GT06 port for this test').not.toBeNull();
+    const admin = await people.open(STACK_ADMIN);
+    const imei = `35790${String(randomInt(10 ** 9, 10 ** 10))}`;
+    const name = `Truck 9${imei.slice(-1)}`;
+    const created = await admin.context.request.post(`${admin.baseUrl}/api/devices`, {
+      headers: CONSOLE, data: { name, uniqueId: imei, companyId: 101, category: 'truck', model: 'GT06N' },
+    });
+    expect(created.status(), await created.text()).toBe(200);
+    const tracker = await Gt06Tracker.connect(ports!.gt06, imei);
+    try {
+      await tracker.report(NEAR_VOI.lat, NEAR_VOI.lon, 40);
+
+      const person = await people.open(DEMO_ACCOUNTS.dispatcher);
+      const { page } = person;
+      const map = await new LiveMapPage(person).open();
+      await map.selectTruck(name);
+      const card = page.getByTestId('truck-card');
+      await card.getByRole('button', { name: 'Follow' }).click();
+      // the map comes to the truck and names the towns around it; the card says where it is in words
+      await expect.poll(() => page.locator('.map').getAttribute('data-town-labels'), { timeout: 30_000 }).toMatch(/(^|\|)Voi(\||$)/);
+      await expect.poll(() => card.getByTestId('truck-address').textContent(), { timeout: 30_000 }).toMatch(/Voi, KE$/);
+      expect(await card.getByTestId('truck-state').textContent()).toBe('Moving');
+      await person.screenshot('shift-map-en');
+
+      // a command, confirmed, written to the tracker over GT06, and its answer shown
+      await card.getByRole('button', { name: 'Send a command' }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByLabel('Command', { exact: true }).selectOption({ label: 'Engine stop' });
+      await dialog.getByRole('button', { name: 'Next' }).click();
+      await expect.poll(() => dialog.getByTestId('command-confirm').textContent()).toMatch(/engine will not start again/);
+      await dialog.getByRole('button', { name: 'Send Engine stop' }).click();
+      const state = dialog.getByTestId('command-state');
+      await state.waitFor();
+      const received = await tracker.answerCommand('Cut off the fuel supply: Success!');
+      expect(received.text).toBe('Relay,1#');
+      await expect.poll(() => state.getAttribute('data-state'), { timeout: 60_000 }).toBe('answered');
+      expect(await state.textContent()).toContain('The tracker answered: Cut off the fuel supply: Success!');
+      await expectAccessible(page, 'command dialog');
+      await person.screenshot('shift-command-en');
+      await dialog.getByRole('button', { name: 'Close' }).click();
+
+      // the tracker goes away: its connection closes and the device is offline, on the card and in the list
+      await tracker.close();
+      await expect.poll(() => card.getByTestId('truck-state').textContent(), { timeout: 60_000 }).toBe('Offline');
+      const item = page.locator('.fleet-item', { hasText: name });
+      expect(await item.locator('.dot').getAttribute('class')).toContain('dot-offline');
+      expect(Number(await page.locator('.chip-offline .chip-count').textContent())).toBeGreaterThan(0);
+      await expectAccessible(page, 'live map');
+
+      const mtu = await inSwahili(await people.open(DEMO_ACCOUNTS.dispatcher));
+      await new LiveMapPage(mtu).open();
+      await mtu.page.getByRole('button', { name: new RegExp(`^${name}\\b`) }).click();
+      await expect.poll(() => mtu.page.getByTestId('truck-address').textContent(), { timeout: 30_000 }).toMatch(/Voi, KE$/);
+      await mtu.screenshot('shift-map-sw');
+    } finally {
+      await tracker.close();
+    }
+  });
+
+  it("sets an alert rule for every SOS, and a truck's SOS sent over OsmAnd pops up with where it happened", { timeout: 300_000 }, async () => {
+    expect(ports, 'the stack tells where OsmAnd listens').not.toBeNull();
+    const person = await people.open(DEMO_ACCOUNTS.dispatcher);
+    const { page } = person;
+    await person.visit('/alert-rules');
+    await page.getByRole('button', { name: 'New rule' }).click();
+    const form = page.getByRole('form', { name: 'New rule' });
+    await form.getByRole('checkbox', { name: 'SOS', exact: true }).check();
+    await form.getByRole('button', { name: 'Save the rule' }).click();
+    await page.getByRole('cell', { name: 'Alarm: SOS' }).first().waitFor();
+    await expectAccessible(page, 'alert rules');
+
+    const mtu = await inSwahili(await people.open(DEMO_ACCOUNTS.dispatcher));
+    await new LiveMapPage(mtu).open();
+    await new LiveMapPage(person).open();
+    // Truck 06 (a demo truck reporting over OsmAnd) presses its SOS button where it is now
+    const truck = await deviceNamed(person, 'Truck 06');
+    const latest = await person.context.request.get(`${person.baseUrl}/api/positions?deviceId=${truck.id}`, { headers: CONSOLE });
+    const [here] = (await latest.json()) as { latitude: number; longitude: number }[];
+    const fix = { deviceId: truck.uniqueId, time: new Date(), lat: here!.latitude, lon: here!.longitude, speedKph: 0, courseDeg: 0, altitudeM: 0, accuracyM: 5, batteryPct: 80 };
+    const sos = await fetch(`${osmandUrl(ports!.osmand, fix)}&alarm=sos`, { method: 'POST' });
+    expect(sos.status).toBe(200);
+
+    const alert = page.getByTestId('alert').filter({ hasText: 'SOS' });
+    await alert.waitFor({ timeout: 60_000 });
+    expect(await alert.textContent()).toContain('Truck 06');
+    await expect.poll(() => alert.getByTestId('alert-address').textContent(), { timeout: 30_000 }).toMatch(ADDRESS);
+    await expectAccessible(page, 'alert');
+    await person.screenshot('shift-alert-en');
+    const tahadhari = mtu.page.getByTestId('alert').filter({ hasText: 'Truck 06' });
+    await tahadhari.waitFor({ timeout: 60_000 });
+    await expect.poll(() => tahadhari.getByTestId('alert-address').textContent(), { timeout: 30_000 }).toMatch(ADDRESS);
+    await mtu.screenshot('shift-alert-sw');
+    // its link shows the place on the map, the truck chosen
+    await alert.getByRole('link', { name: 'Show on the map' }).click();
+    await page.getByTestId('truck-card').filter({ hasText: 'Truck 06' }).waitFor();
+  });
+});

@@ -44,7 +44,7 @@ export interface Step {
 }
 
 /** A 1×1 transparent PNG (the smallest valid image): a device's picture. */
-export const tinyPng = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+const tinyPng = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 
 const idOf = (res: StepAnswer): number => (JSON.parse(res.body) as { id: number }).id;
 const keep = (key: string) => (res: StepAnswer, fx: Fixtures) => void (fx[key] = idOf(res));
@@ -176,8 +176,8 @@ export function conformancePlan(hooks: {
     // no anonymous location links: as a Traccar server with sharing disabled (its default), 403
     { op: 'postShareDevice', request: (fx) => ({ form: { deviceId: String(fx.deviceId), expiration: new Date(Date.now() + 3_600_000).toISOString() } }), expect: 403 },
     { op: 'postShareGroup', request: (fx) => ({ form: { groupId: String(fx.groupId), expiration: new Date(Date.now() + 3_600_000).toISOString() } }), expect: 403 },
-    // a Traccar server with no camera stream for the device: the playlist is empty (204), a segment is not found
-    { op: 'getStreamDeviceIdChannelLiveM3u8', request: (fx) => ({ params: { deviceId: Number(fx.deviceId), channel: 1 } }), expect: 204 },
+    // no device here streams video: as a Traccar server for a device without a camera, 404
+    { op: 'getStreamDeviceIdChannelLiveM3u8', request: (fx) => ({ params: { deviceId: Number(fx.deviceId), channel: 1 } }), expect: 404 },
     { op: 'getStreamDeviceIdChannelIndexTs', request: (fx) => ({ params: { deviceId: Number(fx.deviceId), channel: 1, index: 0 } }), expect: 404 },
 
     { op: 'getServerGc' },

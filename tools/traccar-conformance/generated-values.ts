@@ -14,12 +14,12 @@ export type Fixtures = Record<string, number | string | undefined>;
 
 let serial = 0;
 /** A value unique in this run (unique ids, e-mails). */
-export const unique = (): string => `${Date.now().toString(36)}${(serial += 1)}`;
+const unique = (): string => `${Date.now().toString(36)}${(serial += 1)}`;
 
 const digits = (): string => `86${String(Date.now()).slice(-9)}${String((serial += 1) % 10_000).padStart(4, '0')}`;
 
 /** A calendar of weekday office hours (Africa/Nairobi), base64 as Traccar keeps it. */
-export const calendarData = Buffer.from(
+const calendarData = Buffer.from(
   'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//corridor//conformance//EN\r\nBEGIN:VEVENT\r\nUID:office\r\nDTSTART;TZID=Africa/Nairobi:20260105T080000\r\n' +
     'DURATION:PT9H\r\nRRULE:FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n',
 ).toString('base64');

@@ -11,7 +11,7 @@ import { parse } from 'yaml';
 
 type Json = Record<string, unknown>;
 
-export interface TraccarParameter {
+interface TraccarParameter {
   name: string;
   in: 'query' | 'path' | 'header';
   required: boolean;

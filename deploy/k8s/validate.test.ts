@@ -5,6 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { hasKubectl, OVERLAYS, parseDocs, render } from './render';
 import { checkManifests, isDeployment, isService, type Deployment, type K8sObject, type Service } from './manifest-invariants';
+// deploy/ is no workspace package: each service's config schema by path
+import { GatewayConfig } from '../../services/gateway/src/config';
+import { IngestConfig } from '../../services/ingest/src/config';
+import { JourneyConfig } from '../../services/journey/src/config';
+import { GeofenceConfig } from '../../services/geofence/src/config';
+import { OpsApiConfig } from '../../services/ops-api/src/config';
 
 const K8S = dirname(fileURLToPath(import.meta.url));
 const REPO = join(K8S, '..', '..');
@@ -329,5 +335,58 @@ describe('docker-compose.yml', () => {
       return `${target}/${proto.toUpperCase()}`;
     });
     expect(published.sort()).toEqual([...DEVICE_PORTS].sort());
+  });
+});
+
+/** A URL on this machine: right for a developer, wrong in any deployment (a mailed link, an upstream). */
+const LOCAL_URL = /^[a-z][a-z0-9+.-]*:\/\/(localhost|127\.\d+\.\d+\.\d+|\[::1\]|0\.0\.0\.0)([:/]|$)/i;
+
+/** The settings of a service's config schema whose default is a local URL. */
+function localDefaults(schema: { shape: Record<string, { safeParse(v: unknown): { success: boolean; data?: unknown } }> }): string[] {
+  return Object.entries(schema.shape).filter(([, field]) => {
+    const r = field.safeParse(undefined);
+    return r.success && LOCAL_URL.test(String(r.data ?? ''));
+  }).map(([name]) => name);
+}
+
+describe('settings whose default is a local address', () => {
+  const schemas = { gateway: GatewayConfig, ingest: IngestConfig, journey: JourneyConfig, geofence: GeofenceConfig, 'ops-api': OpsApiConfig } as const;
+  const local = Object.fromEntries(SERVICES.map((name) => [name, localDefaults(schemas[name])])) as Record<(typeof SERVICES)[number], string[]>;
+
+  it('are found in the config schemas (the upstream URLs, the links the services mail)', () => {
+    expect(local.gateway).toEqual(expect.arrayContaining(['INGEST_URL', 'OPS_API_URL', 'PASSWORD_RESET_URL']));
+    expect(local['ops-api']).toContain('NOTIFICATION_EMAIL_VERIFY_URL');
+    expect(LOCAL_URL.test('https://corridor.example.com/verify-email')).toBe(false);
+  });
+
+  it('are each set to another address on Kubernetes (corridor-config or the Deployment), in the base and every overlay', () => {
+    const base = Object.fromEntries(readFileSync(join(K8S, 'base', 'config.env'), 'utf8').split('\n').map((l) => l.trim())
+      .filter((l) => l && !l.startsWith('#')).map((l) => [l.split('=')[0] ?? '', l.slice(l.indexOf('=') + 1)]));
+    const deployments = baseObjects().filter(isDeployment);
+    for (const name of SERVICES) {
+      const d = deployments.find((x) => x.metadata.name === name) as Deployment;
+      const own = Object.fromEntries((d.spec.template.spec.containers[0]?.env ?? []).map((e) => [e.name, e.value]));
+      for (const key of local[name]) {
+        const value = own[key] ?? base[key];
+        expect(value, `${name}: ${key} is not set in deploy/k8s/base`).toBeDefined();
+        expect(LOCAL_URL.test(String(value)), `${name}: ${key}=${value}`).toBe(false);
+      }
+    }
+    // an overlay that sets one of them sets it to a public address too
+    for (const overlay of ['overlays/dev', 'overlays/prod', 'overlays/external']) {
+      const literals = (readKustomization(overlay).configMapGenerator ?? []).flatMap((g) => (g as { literals?: string[] }).literals ?? []);
+      for (const l of literals) expect(LOCAL_URL.test(l.slice(l.indexOf('=') + 1)), `${overlay}: ${l}`).toBe(false);
+    }
+  });
+
+  it('are each set to another address in docker-compose.yml, for the service that reads it', () => {
+    const compose = readCompose();
+    for (const name of SERVICES) {
+      const env = compose.services[name]?.environment ?? {};
+      for (const key of local[name]) {
+        expect(env[key], `${name}: ${key} is not set in docker-compose.yml`).toBeDefined();
+        expect(LOCAL_URL.test(String(env[key])), `${name}: ${key}=${env[key]}`).toBe(false);
+      }
+    }
   });
 });

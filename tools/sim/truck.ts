@@ -86,6 +86,11 @@ export interface TruckOptions {
   readonly sender: Sender;
   readonly random?: Random;
   readonly noise?: GpsNoise;
+  /**
+   * The wait at a planned stop for a truck arriving at that time (seconds; waits.ts), used when
+   * `advance` is told the time. Without it (or the time) a stop lasts its planned dwellSeconds.
+   */
+  readonly waits?: (placeId: string, at: Date, random: Random) => number;
 }
 
 const EPS = 1e-6;
@@ -98,6 +103,7 @@ export class Truck {
   private readonly measured: MeasuredLine;
   private readonly random: Random;
   private readonly noise: GpsNoise;
+  private readonly waits: TruckOptions['waits'];
   private readonly batteryPct: number;
   private along: number;
   private dir: 1 | -1;
@@ -116,6 +122,7 @@ export class Truck {
     this.sender = options.sender;
     this.random = options.random ?? seededRandom(1);
     this.noise = options.noise ?? DEFAULT_NOISE;
+    this.waits = options.waits;
     this.measured = measureLine(plan.corridor.line);
     this.along = Math.min(Math.max(plan.startAlong, 0), this.measured.lengthMetres);
     this.dir = plan.direction === 'forward' ? 1 : -1;
@@ -187,8 +194,8 @@ export class Truck {
     return stop ? { at, stop } : { at };
   }
 
-  /** Moves the truck on by `seconds` of simulated time. */
-  advance(seconds: number): TruckState {
+  /** Moves the truck on by `seconds` of simulated time; `until`: the time those seconds end at (for the waits). */
+  advance(seconds: number, until?: Date): TruckState {
     if (this.held) return this.state();
     let left = seconds;
     while (left > EPS) {
@@ -210,7 +217,10 @@ export class Truck {
       } else {
         this.along = event.at;
         left -= needed;
-        if (event.stop) this.startDwell(event.stop.placeId, event.stop.dwellSeconds);
+        if (event.stop) {
+          const arrived = until && new Date(until.getTime() - left * 1000);
+          this.startDwell(event.stop.placeId, arrived && this.waits ? this.waits(event.stop.placeId, arrived, this.random) : event.stop.dwellSeconds);
+        }
         else if (this.atTerminal()) this.startDwell('terminal', this.plan.terminalDwellSeconds);
       }
       if (this.dwellLeft <= 0) this.lastCourse = this.segmentCourse();

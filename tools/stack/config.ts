@@ -37,6 +37,8 @@ export const StackConfig = BaseEnv.extend({
   SIM_TIME_SCALE: z.coerce.number().positive().default(1),
   /** The demo scenario: demo accounts per role, journeys for the simulated trucks with scripted incidents, company paperwork. */
   DEMO: z.stringbool().default(true),
+  /** With the demo: days of past fixes of the simulated trucks, for the corridor observatory's figures (0: none; demo/observatory-history.ts). */
+  DEMO_HISTORY_DAYS: z.coerce.number().int().min(0).max(120).default(28),
   ADMIN_EMAIL: z.string().default('admin@corridor.local'),
   ADMIN_PASSWORD: z.string().min(8).default('corridor-admin'),
   /** Device status: DEVICE_STATUS_TIMEOUT_S (600: online → unknown without data), DEVICE_STATE_PERSIST_S (60). */

@@ -36,6 +36,9 @@ await runService('stack', logger, async () => {
   if (stack.demo) {
     say(`  Demo (DEMO=false turns it off): ${stack.demo.journeys} journeys with scripted incidents; every demo account's password is ${DEMO_PASSWORD}`);
     for (const [role, a] of Object.entries(DEMO_ACCOUNTS)) say(`    ${role.padEnd(11)} ${a.email.padEnd(26)} ${a.name}`);
+    if (config.DEMO_HISTORY_DAYS > 0 && config.SIM_TRUCKS > 0) {
+      say(`  Observatory:      the trucks' last ${config.DEMO_HISTORY_DAYS} days are being stored in the background (progress in the log; DEMO_HISTORY_DAYS=0 turns it off)`);
+    }
   }
   say(`  Live trucks:      curl -s -u '${auth}' ${urls.gateway}/api/positions`);
   say('');

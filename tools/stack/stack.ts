@@ -11,6 +11,7 @@ import { StackConfig } from './config';
 import { registerSimDevices } from './sim-devices';
 import { demoIncidents } from './demo/incidents';
 import { runDemo, type DemoResult } from './demo/scenario';
+import { ensureObservatoryHistory } from './demo/observatory-history';
 
 export interface RunningStack {
   adapters: Adapters;
@@ -26,6 +27,12 @@ export interface RunningStack {
   sim: SimulatorHandle | undefined;
   /** What the demo scenario made (undefined with DEMO=false). */
   demo: DemoResult | undefined;
+  /**
+   * The demo's past for the corridor observatory (DEMO_HISTORY_DAYS), built in the background after
+   * the live trucks start: settles when stored and folded (null: none to build, already stored, or
+   * stopped by close). Never rejects (a failure is logged).
+   */
+  observatoryHistory: Promise<{ fixes: number; facts: number } | null>;
   close(): Promise<void>;
 }
 
@@ -124,12 +131,27 @@ export async function startStack(config: StackConfig, opts: { loggerFor?: (servi
   const demo = config.DEMO
     ? await runDemo({ gatewayUrl: urlOf(h, gateway.app), admin: { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD }, plans: sim?.plans ?? [], log: (m) => logger.warn(m) })
     : undefined;
+  const stopHistory = new AbortController();
+  const observatoryHistory = config.DEMO && sim && config.DEMO_HISTORY_DAYS > 0
+    ? (async () => {
+        const devices = new Map((await ops.devices.list({ uniqueIds, limit: 10_000, offset: 0 })).map((d) => [d.uniqueId, d.id]));
+        return ensureObservatoryHistory({
+          analytics: adapters.analytics, plans: sim.plans, devices, backfill: (o) => geofence.observatory.backfill(o), now: new Date(), days: config.DEMO_HISTORY_DAYS,
+          signal: stopHistory.signal, log: (m) => logger.warn(m),
+        });
+      })().catch((err: unknown) => {
+        if (!stopHistory.signal.aborted) logger.error({ err }, 'observatory history failed: the observatory shows the live trucks only');
+        return null;
+      })
+    : Promise.resolve(null);
 
   return {
-    adapters, ops, ingest, journey, gateway, devicePorts, sim, demo,
+    adapters, ops, ingest, journey, gateway, devicePorts, sim, demo, observatoryHistory,
     urls: { ...urls, gateway: urlOf(h, gateway.app) },
     simulated: { uniqueIds, registered },
     async close() {
+      stopHistory.abort();
+      await observatoryHistory;
       await sim?.stop();
       await threads?.close();
       await chdbHttp?.close();

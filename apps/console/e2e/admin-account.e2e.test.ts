@@ -3,6 +3,7 @@ import { DEMO_ACCOUNTS } from '@corridor/tools/stack/demo/accounts';
 import { browserPeople, STACK_ADMIN as ADMIN } from './support/people';
 import { SignInPage } from './pages/SignInPage';
 import { AccountPage } from './pages/AccountPage';
+import { accessibilityProblems } from './support/axe';
 
 const CONSOLE = { 'x-requested-with': 'corridor-console' };
 
@@ -32,6 +33,38 @@ describe.skipIf(!inject('chromium'))('administration and the account at the cons
     // four corners clicked, the ring closed: five points
     expect(saved?.area).toMatch(/^POLYGON\s*\(\(/);
     expect(saved!.area.split(',')).toHaveLength(5);
+  });
+
+  it("admin edits a device's speed limit and odometer, the API holds them, and the form has no serious accessibility problem", async () => {
+    const admin = await people.open(ADMIN);
+    await admin.visit('/admin/devices');
+    const { page } = admin;
+    const first = page.getByRole('button', { name: /^Edit / }).first();
+    const label = (await first.getAttribute('aria-label'))!;
+    const name = label.replace(/^Edit /, '');
+    await first.click();
+    const form = page.getByRole('form', { name: label });
+    await form.getByLabel('Speed limit (km/h)').fill('72');
+    expect(await accessibilityProblems(page)).toEqual([]);
+    await admin.screenshot('admin-device-edit');
+    const counters = page.getByRole('form', { name: 'Odometer and engine hours' });
+    await counters.getByLabel('Odometer (km)').fill('150000');
+    await counters.getByRole('button', { name: 'Set readings' }).click();
+    await counters.getByRole('status').filter({ hasText: 'Readings set.' }).waitFor();
+    await form.getByRole('button', { name: 'Save' }).click();
+    await form.waitFor({ state: 'detached' });
+    const res = await admin.context.request.get(`${admin.baseUrl}/api/devices?keyword=${encodeURIComponent(name)}`, { headers: CONSOLE });
+    const device = ((await res.json()) as { name: string; attributes: Record<string, number> }[]).find((d) => d.name === name)!;
+    // Traccar's speedLimit is in knots: 72 km/h is 38.88 kn
+    expect(device.attributes.speedLimit).toBeCloseTo(72 / 1.852, 6);
+
+    // in Swahili, the same form reads in Swahili
+    const sw = await people.open(ADMIN);
+    await sw.page.evaluate(() => localStorage.setItem('corridor.lang', 'sw'));
+    await sw.visit('/admin/devices');
+    await sw.page.getByRole('button', { name: `Hariri ${name}` }).click();
+    await sw.page.getByRole('form', { name: `Hariri ${name}` }).getByLabel('Kikomo cha kasi (km/h)').waitFor();
+    await sw.screenshot('admin-device-edit-sw');
   });
 
   it("admin lifts a user's sign-in lock and is told the user can sign in again", async () => {

@@ -80,10 +80,13 @@ describe.skipIf(!inject('chromium'))('company staff and the association at the c
     await analyst.visit('/reports');
     const form = analyst.page.getByRole('form', { name: 'Reports' });
     await form.getByLabel('Report').selectOption({ label: 'Summary' });
-    const devices = form.getByLabel('Devices');
-    await devices.locator('option').nth(2).waitFor({ state: 'attached' });
-    const values = await devices.locator('option').evaluateAll((os) => os.slice(0, 3).map((o) => (o as HTMLOptionElement).value));
-    await devices.selectOption(values);
+    // the device picker: a search, then every device it shows chosen at once
+    const devices = form.getByRole('group', { name: 'Devices', exact: true });
+    await devices.getByRole('checkbox').nth(2).waitFor();
+    await form.getByRole('searchbox', { name: 'Search devices' }).fill('Truck 0');
+    await form.getByRole('button', { name: /^Select (all \d+|the 1) shown$/ }).click();
+    await analyst.page.getByText(/^[1-9]\d* of \d+ devices and 0 groups chosen$/).waitFor();
+    expect(await devices.getByRole('checkbox', { checked: true }).count()).toBeGreaterThan(0);
     await form.getByRole('button', { name: 'Show report' }).click();
     await analyst.page.getByText(/rows? in .* s\./).waitFor();
     await analyst.screenshot('reports');

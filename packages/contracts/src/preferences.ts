@@ -42,6 +42,16 @@ export const PREFERENCE_DEFAULTS: Preferences = {
   speedUnit: 'kmh', distanceUnit: 'km', timezone: null, coordinateFormat: 'dd', language: null, darkMode: null,
 };
 
+/** The preferences as a form edits them (every one; null: the server's or the browser's). */
+export const PreferencesInput = z.object({
+  speedUnit: SpeedUnit,
+  distanceUnit: DistanceUnit,
+  timezone: TimeZone.nullable(),
+  coordinateFormat: CoordinateFormat,
+  language: PreferenceLanguage.nullable(),
+  darkMode: z.boolean().nullable(),
+});
+
 /** The attribute keys (Traccar's names); coordinateFormat is a field of the User, not an attribute. */
 export const PREFERENCE_ATTRIBUTES = ['speedUnit', 'distanceUnit', 'timezone', 'language', 'darkMode'] as const;
 

@@ -47,6 +47,11 @@ describe('createApp', () => {
     const body = res.json<{ error: { code: string; details: { path: string }[] } }>();
     expect(body.error.code).toBe('VALIDATION_FAILED');
     expect(body.error.details.map((d) => d.path).sort()).toEqual(['n', 'name']);
+    // with zod's issue code and limits, for a client to word the problem in its user's language
+    expect(body.error.details).toEqual(expect.arrayContaining([
+      expect.objectContaining({ in: 'body', path: 'name', code: 'too_small', minimum: 2, origin: 'string' }),
+      expect.objectContaining({ in: 'body', path: 'n', code: 'too_big', maximum: 10, origin: 'number' }),
+    ]));
   });
 
   it('answers 401 without identity, 403 with a wrong role, before validating', async () => {

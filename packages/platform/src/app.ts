@@ -40,6 +40,8 @@ export interface CreateAppOptions {
 }
 
 const requestDuration = histogram('http_request_duration_seconds', 'HTTP request duration', ['service', 'method', 'route', 'status']);
+/** Statuses that refuse what a request carried (a body, a file, a URL, a header): logged at info, every other 4xx at debug. */
+const BAD_INPUT = new Set([400, 413, 414, 415, 422, 431]);
 const unfitValues = counter('http_unfit_values_total', 'Requests refused because a value did not fit its database column', ['service', 'sqlstate']);
 
 /**
@@ -109,6 +111,7 @@ export function createApp(opts: CreateAppOptions): App {
     const route = req.routeOptions.url ?? 'unmatched';
     requestDuration.observe({ service: opts.name, method: req.method, route, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
     if (reply.statusCode >= 500) req.log.warn({ method: req.method, url: req.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request failed');
+    else if (BAD_INPUT.has(reply.statusCode)) req.log.info({ method: req.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request refused: bad input');
     else req.log.debug({ method: req.method, url: req.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
   });
 
@@ -126,6 +129,9 @@ export function createApp(opts: CreateAppOptions): App {
         in: err.validationContext,
         path: v.instancePath.replace(/^\//, '').replace(/\//g, '.'),
         message: v.message,
+        // zod's issue code and limits, so a client words the problem in its user's language
+        code: v.keyword,
+        ...issueLimits(v.params),
       }));
       const first = details[0];
       return reply
@@ -220,4 +226,18 @@ export function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise
       timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms);
     }),
   ]);
+}
+
+/** The parts of a zod issue a client needs to word it (too_small's minimum, invalid_format's format, …), when present. */
+function issueLimits(params: unknown): Record<string, unknown> {
+  const p = (params ?? {}) as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const key of ['minimum', 'maximum', 'origin', 'format', 'expected', 'inclusive'] as const) {
+    const v = p[key];
+    if (typeof v === 'string' || typeof v === 'boolean') out[key] = v;
+    else if (typeof v === 'number' && Number.isFinite(v)) out[key] = v;
+    else if (typeof v === 'bigint') out[key] = Number(v);
+  }
+  if (Array.isArray(p.values)) out.values = p.values.filter((x) => typeof x === 'string' || typeof x === 'number').slice(0, 50);
+  return out;
 }

@@ -63,6 +63,8 @@ export const BaseEnv = z.object({
    * PGlite, one process's own store, is always migrated by that process.
    */
   DB_SCHEMA_CHANGES: z.enum(['apply', 'check']).optional(),
+  /** Shared buffers of the embedded PostgreSQL (PGlite, no DATABASE_URL), MiB: 16 (adapters/db-pglite.ts says why). */
+  PGLITE_SHARED_BUFFERS_MB: z.coerce.number().int().min(1).max(1024).default(16),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
   /** Prefix of every Redis key (deployments or runs sharing one Redis). */
   REDIS_KEY_PREFIX: z.string().regex(/^[A-Za-z0-9_.:-]+$/).optional(),

@@ -12,6 +12,7 @@ export * from './company-scope';
 export * from './user-directory';
 export * from './api-event';
 export * from './device-references';
+export { DeviceRegistryView, type DeviceRegistryViewOptions } from './device-registry-view';
 export * from './cache-keys';
 export * from './published-list';
 export * from './setting-layers';

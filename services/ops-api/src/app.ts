@@ -191,7 +191,7 @@ export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
   }));
   disciplinaryRoutes(app, disciplinaryService({
     db: deps.db.orm, repo: disciplinaryRepository(deps.db.orm), complaints: complaintsRepo, notifications, clock: deps.clock,
-    companyExists: (id) => companiesRepo.exists(id),
+    companyExists: (id) => companiesRepo.exists(id), companyName: async (id) => (await companiesRepo.get(id))?.name,
   }));
   ratingRoutes(app, ratingsService({ repo: ratingsRepository(deps.db.orm), clock: deps.clock }));
   certificateRoutes(app, certificatesService({

@@ -14,7 +14,7 @@
  *   figure is a floor);
  * - offered load at 25/50/100/150 % of Traccar's saturation of the same round and parts: acked
  *   rate, ack p50/p99, and LOGINS_PER_PHASE new trackers logging in during the load (login ack
- *   p50/p99/max, how many got no ack within the phase);
+ *   p50/p99/max, how many were acked at all within LOGIN_TIMEOUT_MS and how many within 1 s);
  * - RSS of the server process after connecting and at the end.
  * Load average at every phase. Needs TRACCAR_SRC (a checkout of Traccar's source, built once into
  * TRACCAR_HOME, default /tmp/corridor-bench-traccar) and Maven Central for its build.
@@ -42,14 +42,28 @@ const BASE = Number(process.env.BENCH_BASE ?? 29000);
 
 type SystemName = 'traccar-h2' | 'corridor-embedded' | 'traccar-pg' | 'corridor-real';
 
+/** CPU seconds of each of the system's processes now (server and stores apart). */
 interface Cpu {
-  server: number;
-  stores: number;
+  server: Map<number, number>;
+  stores: Map<number, number>;
 }
 
 function cpuNow(sys: RunningSystem): Cpu {
-  const sum = (pids: number[]): number => pids.reduce((a, p) => a + cpuSecondsOf(p), 0);
-  return { server: sum(sys.serverPids()), stores: sum(sys.storePids()) };
+  const of = (pids: number[]): Map<number, number> => new Map(pids.map((p) => [p, cpuSecondsOf(p)]));
+  return { server: of(sys.serverPids()), stores: of(sys.storePids()) };
+}
+
+/**
+ * CPU seconds spent between two readings: per process, a process seen at both counts its
+ * difference, one started since counts all of its time; one gone since is lost (its last
+ * seconds unknown), so PostgreSQL backends that close within a phase make the figure a floor.
+ * (Summing each reading before subtracting went negative when a process present at the start
+ * had gone by the end.)
+ */
+function cpuSpent(before: Map<number, number>, after: Map<number, number>): number {
+  let spent = 0;
+  for (const [pid, cpu] of after) spent += Math.max(0, cpu - (before.get(pid) ?? 0));
+  return spent;
 }
 
 export default async function run(): Promise<Record<string, number | string>> {
@@ -62,7 +76,7 @@ export default async function run(): Promise<Record<string, number | string>> {
   );
   const out: Record<string, number | string> = {
     setup: `${TRACKERS} GT06 trackers over TCP from ${PROCESSES} load processes, at most ${WINDOW} fixes unacknowledged each; ${WARMUP_S} s warm-up, ${SATURATION_S} s saturation, ${RATE_S} s at each of ${PCTS.join('/')} % of Traccar's saturation (same round and parts) with ${LOGINS_PER_PHASE} new trackers logging in during each; systems alone, alternated: ${order.join(', ')}; ${ROUNDS} rounds`,
-    cpu_note: 'server = the server process (Traccar: java with H2; Corridor: its process with its ingest threads); with_stores adds PostgreSQL backends of its database, and for Corridor on real parts the Kafka broker and Redis, which are shared with other work on this machine (so with_stores is a floor)',
+    cpu_note: 'server = the server process (Traccar: java with H2; Corridor: its process with its ingest threads); with_stores adds PostgreSQL backends of its database, and for Corridor on real parts the Kafka broker and Redis listening on KAFKA_BROKERS and REDIS_URL, which are shared with other work on this machine: their CPU counts that work too, so acked_per_cpu_s_with_stores is a floor for Corridor on real parts',
   };
   const imeis = [...Array.from({ length: TRACKERS }, (_, i) => fleetImei(i)), ...Array.from({ length: PROCESSES * SPARES }, (_, i) => fleetImei(100_000 + i))];
   const traccarSaturation: Record<string, number> = {};
@@ -92,8 +106,8 @@ export default async function run(): Promise<Record<string, number | string>> {
           const c1 = cpuNow(sys);
           // the phase on the monotonic clock V8's CPU profiles use (profile-summary.ts --from/--to)
           if (label === 'saturation') out[`${key}.${label}.monotonic_us`] = `${mono0}-${mono1}`;
-          const server = c1.server - c0.server;
-          const stores = c1.stores - c0.stores;
+          const server = cpuSpent(c0.server, c1.server);
+          const stores = cpuSpent(c0.stores, c1.stores);
           out[`${key}.${label}.load_end`] = load1m();
           out[`${key}.${label}.acked_per_s`] = Math.round(res.acked / res.seconds);
           out[`${key}.${label}.ack_p50_ms`] = res.p50Ms;
@@ -105,6 +119,7 @@ export default async function run(): Promise<Record<string, number | string>> {
           if (command.cmd === 'rate') {
             out[`${key}.${label}.backlog_at_end`] = res.backlog;
             out[`${key}.${label}.logins_acked`] = `${res.logins.acked}/${res.logins.tried}`;
+            out[`${key}.${label}.logins_within_1s`] = `${res.logins.within1s}/${res.logins.tried}`;
             out[`${key}.${label}.login_p50_ms`] = res.logins.p50Ms;
             out[`${key}.${label}.login_p99_ms`] = res.logins.p99Ms;
             out[`${key}.${label}.login_max_ms`] = res.logins.maxMs;

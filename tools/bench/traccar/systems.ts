@@ -71,6 +71,19 @@ async function waitFor(what: string, check: () => Promise<boolean>, ms: number):
 
 const postgresBackendsOf = (db: string) => (): number[] => pidsMatching((c) => c.startsWith('postgres: ') && c.includes(` ${db} `));
 
+/**
+ * The process listening on a TCP port of this machine (the shared Kafka broker, Redis), from
+ * `ss`; undefined when none is seen. Matching command lines instead ('redis-server', 'kafka.Kafka')
+ * also counted other runs' brokers and Redis, whose CPU came and went within a phase.
+ */
+function listenerPid(port: number): number | undefined {
+  const r = spawnSync('ss', ['-ltnpH', `sport = :${port}`], { encoding: 'utf8' });
+  const m = /pid=(\d+)/.exec(r.stdout ?? '');
+  return m ? Number(m[1]) : undefined;
+}
+
+const portOf = (hostPort: string, fallback: number): number => Number(/:(\d+)$/.exec(hostPort)?.[1] ?? fallback);
+
 function stopTree(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
     if (child.exitCode !== null || child.pid === undefined) return resolve();
@@ -193,12 +206,15 @@ export async function startCorridor(opts: { kind: 'embedded' | 'real'; base: num
   }
   const auth = `Basic ${Buffer.from('admin@corridor.local:corridor-admin').toString('base64')}`;
   const pid = child.pid!;
+  const shared = opts.kind === 'real'
+    ? [listenerPid(portOf(process.env.KAFKA_BROKERS!.split(',')[0]!, 9092)), listenerPid(Number(new URL(process.env.REDIS_URL!).port || 6379))].filter((p): p is number => p !== undefined)
+    : [];
   return {
     name: `corridor-${opts.kind}`,
     gt06Port: opts.base + 23,
     serverPids: () => [pid],
     storePids: opts.kind === 'real'
-      ? () => [...postgresBackendsOf(dbName)(), ...pidsMatching((c) => c.includes('kafka.Kafka') || c.startsWith('/usr/bin/redis-server') || c.includes('redis-server'))]
+      ? () => [...postgresBackendsOf(dbName)(), ...shared]
       : () => [],
     async registerDevices(imeis) {
       for (const uniqueId of imeis) {

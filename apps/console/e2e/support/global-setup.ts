@@ -65,6 +65,8 @@ export async function setup(project: TestProject): Promise<void> {
     SIM_PROTOCOLS: 'osmand',
     SIM_TRUCKS: '12',
     SIM_INTERVAL_MS: '1000',
+    // two weeks of the simulated trucks' past for the observatory's figures (the default four take longer to fold)
+    DEMO_HISTORY_DAYS: '14',
     // a GT06 port for the tracker a test drives itself (commands, going offline), on this thread:
     // ingest threads would cost a core the two-core machine does not have
     GT06_PORT: String(await freePort()),
@@ -79,6 +81,8 @@ export async function setup(project: TestProject): Promise<void> {
     OIDC_SCOPE: 'openid email profile groups', OIDC_ROLE_MAP: OPENID.roleMap,
   };
   stack = await startStack(config, { loggerFor: (name) => createLogger(name, 'error'), gatewayEnv });
+  // the observatory's figures are the demo's past, which the stack builds in the background
+  await stack.observatoryHistory;
   project.provide('baseUrl', stack.urls.gateway);
   project.provide('devicePorts', { osmand: stack.urls.osmand, gt06: stack.devicePorts.gt06! });
   project.provide('openId', { host: OPENID.host, issuer: provider.issuer });

@@ -4,7 +4,7 @@ import type { FeatureCollection } from 'geojson';
 import { GeofenceKind, geofencesEndpoints, type Geofence } from '@corridor/contracts/geofences';
 import { endpoint } from '../api/endpoint';
 import { useApiMutation, useApiQuery } from '../api/hooks';
-import { Field, FormError, fieldErrors } from '../ui/forms';
+import { Field, FormError, useFieldErrors } from '../ui/forms';
 import { CorridorMap } from '../ui/map/CorridorMap';
 import { FitBounds } from '../ui/map/MapView';
 import { DraftShape } from '../ui/map/layers/DraftShape';
@@ -46,7 +46,7 @@ export default function GeofencesScreen() {
     (button.closest('li') ?? button).scrollIntoView({ block: 'nearest' });
     button.focus({ preventScroll: true });
   }, [q.data, selected]);
-  const errors = fieldErrors(save.error);
+  const errors = useFieldErrors(save.error);
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -115,8 +115,8 @@ export default function GeofencesScreen() {
                     ))}
                   </select>
                 </Field>
-                <Field label={t('geofences.country')} name="country" error={errors.country}>
-                  <input maxLength={2} value={form.country} onChange={(e) => setForm({ ...form, country: e.target.value.toUpperCase() })} placeholder="KE" />
+                <Field label={t('geofences.country')} name="country" error={errors.country} hint={t('geofences.countryHint')}>
+                  <input maxLength={2} value={form.country} onChange={(e) => setForm({ ...form, country: e.target.value.toUpperCase() })} />
                 </Field>
               </div>
               <FormError error={save.error} />
@@ -157,7 +157,7 @@ export default function GeofencesScreen() {
                     </button>
                     <span className="pill">{t(`geofences.kinds.${f.kind}`)}</span>
                     {f.country && <span className="muted small">{f.country}</span>}
-                    <button type="button" className="btn btn-small btn-danger" onClick={() => del.mutate({ params: { id: f.id } })} aria-label={t('geofences.delete', { name: f.name })}>
+                    <button type="button" className="btn btn-small btn-danger" onClick={() => window.confirm(t('geofences.confirmDelete', { name: f.name })) && del.mutate({ params: { id: f.id } })} aria-label={t('geofences.delete', { name: f.name })}>
                       ×
                     </button>
                   </li>

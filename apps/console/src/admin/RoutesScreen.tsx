@@ -6,7 +6,7 @@ import { endpoint } from '../api/endpoint';
 import { useApiMutation } from '../api/hooks';
 import { useFormat } from '../i18n/format';
 import { DataTable, type Column } from '../ui/DataTable';
-import { Field, FormError, fieldErrors } from '../ui/forms';
+import { Field, FormError, useFieldErrors } from '../ui/forms';
 import { useRoutes } from '../ui/lookups';
 import { CorridorMap } from '../ui/map/CorridorMap';
 import { PlannedRoute } from '../ui/map/layers/PlannedRoute';
@@ -33,7 +33,7 @@ export default function RoutesScreen() {
   const [v, setV] = useState({ name: '', code: '', widthM: 2000, limit: 80, hours: 24 });
   const route = selected ? routes.byId.get(selected) : undefined;
   const planned = useMemo(() => (drawing ? routeFeatures(line, v.widthM) : route ? routeFeatures((route.line ?? route.legs?.flat() ?? []) as [number, number][], route.widthM) : null), [drawing, line, v.widthM, route]);
-  const errors = fieldErrors(add.error);
+  const errors = useFieldErrors(add.error);
   async function submit(e: FormEvent) {
     e.preventDefault();
     const ok = await add

@@ -9,7 +9,7 @@ import type { Column } from '../ui/DataTable';
 import { SearchFilter } from '../ui/list/Filters';
 import { PagedTable } from '../ui/list/PagedTable';
 import { searchText, usePagedFilters } from '../ui/list/usePagedFilters';
-import { Field, FormError, fieldErrors } from '../ui/forms';
+import { Field, FormError, useFieldErrors } from '../ui/forms';
 import { useCompanies } from '../ui/lookups';
 
 const list = endpoint(usersEndpoints, 'users.list');
@@ -96,7 +96,7 @@ function UserForm({ user, onDone }: { user: User | null; onDone: () => void }) {
   const me = useUser();
   const [v, setV] = useState({ name: user?.name ?? '', email: user?.email ?? '', password: '', currentPassword: '', roles: user?.roles ?? (['dispatcher'] as Role[]), companyId: user?.companyId ? String(user.companyId) : '' });
   const m = user ? save : add;
-  const errors = fieldErrors(m.error);
+  const errors = useFieldErrors(m.error);
   // changing one's own password or email needs the current password (the API answers 400 without it)
   const ownPassword = user !== null && user.id === me.id && (v.password !== '' || v.email.trim().toLowerCase() !== user.email.toLowerCase());
   const toggleRole = (r: Role) => setV((s) => ({ ...s, roles: s.roles.includes(r) ? s.roles.filter((x) => x !== r) : [...s.roles, r] }));

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { may } from '../session/access';
 import { useSignOut } from '../session/useSession';
 import { useUser } from '../session/useUser';
+import { useApplyPreferences } from '../session/preferences';
 import { LanguageSwitch } from '../ui/LanguageSwitch';
 import { LiveFeedProvider } from '../live/LiveFeedProvider';
 import { FlagCue } from '../live/FlagCue';
@@ -18,6 +19,7 @@ export default function Shell() {
   const signOut = useSignOut();
   const location = useLocation();
   const [open, setOpen] = useState(false);
+  useApplyPreferences();
   const areas = NAV.map((a) => ({
     ...a,
     items: a.items.filter((i) => may(user, i.gate) && (i.company === undefined || i.company === (user.companyId !== null))),

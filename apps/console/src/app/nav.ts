@@ -14,6 +14,7 @@ import { usersEndpoints } from '@corridor/contracts/users';
 import { routesEndpoints } from '@corridor/contracts/routes';
 import { geofencesEndpoints } from '@corridor/contracts/geofences';
 import { notificationRulesEndpoints } from '@corridor/contracts/notification-rules';
+import { observatoryEndpoints } from '@corridor/contracts/observatory';
 import { endpoint } from '../api/endpoint';
 import type { en } from '../i18n/en';
 
@@ -50,6 +51,7 @@ export const NAV: NavArea[] = [
       { to: '/cargo', label: 'cargo', gate: endpoint(cargoEndpoints, 'cargo.listCompany'), company: true },
       { to: '/certificates', label: 'certificates', gate: endpoint(certificatesEndpoints, 'certificates.list'), company: true },
       { to: '/inbox', label: 'inbox', gate: { access: 'authenticated' }, company: true },
+      { to: '/complaints/new', label: 'fileComplaint', gate: endpoint(complaintsEndpoints, 'complaints.create'), company: true },
     ],
   },
   {
@@ -61,6 +63,7 @@ export const NAV: NavArea[] = [
       { to: '/disciplinary', label: 'disciplinary', gate: endpoint(disciplinaryEndpoints, 'disciplinary.list') },
       { to: '/ratings', label: 'ratings', gate: endpoint(ratingsEndpoints, 'ratings.stats') },
       { to: '/dashboards', label: 'dashboards', gate: endpoint(dashboardsEndpoints, 'compliance.kenya') },
+      { to: '/observatory', label: 'observatory', gate: endpoint(observatoryEndpoints, 'observatory.dwell') },
     ],
   },
   {

@@ -47,6 +47,7 @@ export const router = createBrowserRouter([
           { path: 'disciplinary', lazy: screen(() => import('../association/DisciplinaryScreen')) },
           { path: 'ratings', lazy: screen(() => import('../association/RatingsScreen')) },
           { path: 'dashboards', lazy: screen(() => import('../association/DashboardsScreen')) },
+          { path: 'observatory', lazy: screen(() => import('../association/observatory/ObservatoryScreen')) },
           { path: 'reports', lazy: screen(() => import('../reports/ReportsScreen')) },
           { path: 'admin/users', lazy: screen(() => import('../admin/UsersScreen')) },
           { path: 'admin/companies', lazy: screen(() => import('../admin/CompaniesScreen')) },

@@ -11,6 +11,7 @@ import { PagedTable } from '../ui/list/PagedTable';
 import { usePagedFilters } from '../ui/list/usePagedFilters';
 import { useCompanies } from '../ui/lookups';
 import { NoteDialog } from '../ui/NoteDialog';
+import { FormError } from '../ui/forms';
 
 /**
  * The officer's queue: certificates paid for and submitted, oldest first to be fair; each opens
@@ -68,11 +69,8 @@ export default function ApprovalQueueScreen() {
         <h1>{t('approvals.title')}</h1>
         {q.data && <span className="muted">{t('approvals.waiting', { count: q.data.total })}</span>}
       </div>
-      {(approve.error || reject.error) && (
-        <p role="alert" className="form-error">
-          {(approve.error ?? reject.error)?.message}
-        </p>
-      )}
+      {/* a refused rejection is said in its dialog, once; an approval has no dialog */}
+      <FormError error={approve.error} />
       <div className={open ? 'two-col' : undefined}>
         <div>
           <PagedTable

@@ -84,7 +84,7 @@ function Dashboard({ d }: { d: ComplianceDashboard }) {
         )}
         <BarChartCard
           title={t('dashboards.certificates')}
-          data={[{ k: t('status.applied'), n: d.certificates.pending }, { k: t('status.approved'), n: d.certificates.approved }, { k: t('status.rejected'), n: d.certificates.rejected }]}
+          data={[{ k: t('dashboards.pending'), n: d.certificates.pending }, { k: t('status.approved'), n: d.certificates.approved }, { k: t('status.rejected'), n: d.certificates.rejected }]}
           x="k"
           series={[{ key: 'n', label: t('common.total') }]}
         />

@@ -9,7 +9,7 @@ import type { Column } from '../ui/DataTable';
 import { CompanyFilter } from '../ui/list/Filters';
 import { PagedTable } from '../ui/list/PagedTable';
 import { chosenId, usePagedFilters } from '../ui/list/usePagedFilters';
-import { Field, FormError, fieldErrors, fromLocalInput, localInput } from '../ui/forms';
+import { Field, FormError, useFieldErrors, fromLocalInput, localInput } from '../ui/forms';
 import { useCompanies } from '../ui/lookups';
 import { disciplinaryCreate, disciplinaryList } from './association';
 
@@ -49,7 +49,7 @@ function RecordSanction() {
   const blank = { companyId: '', subjectType: 'company' as DisciplinarySubjectType, subjectRef: '', sanctionType: 'warning' as SanctionType, reason: '', startsAt: localInput(new Date().toISOString()), endsAt: '', fineAmount: '', fineCurrency: 'KES', complaintId: '' };
   const [v, setV] = useState(blank);
   const set = (k: keyof typeof v) => (e: { target: { value: string } }) => setV((s) => ({ ...s, [k]: e.target.value }));
-  const errors = fieldErrors(create.error);
+  const errors = useFieldErrors(create.error);
   async function submit(e: FormEvent) {
     e.preventDefault();
     const fine = v.sanctionType === 'fine';

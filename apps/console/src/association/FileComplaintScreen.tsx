@@ -5,7 +5,7 @@ import { ComplaintCategory, ComplaintSubjectType } from '@corridor/contracts/com
 import { useApiMutation } from '../api/hooks';
 import { may } from '../session/access';
 import { useUser } from '../session/useUser';
-import { Field, FormError, fieldErrors, fromLocalInput } from '../ui/forms';
+import { Field, FormError, useFieldErrors, fromLocalInput } from '../ui/forms';
 import { useCompanies } from '../ui/lookups';
 import { complaintEndpoints } from './association';
 
@@ -18,7 +18,7 @@ export default function FileComplaintScreen() {
   const create = useApiMutation(complaintEndpoints.create, { invalidates: ['complaints.'] });
   const [v, setV] = useState({ subjectType: 'company' as ComplaintSubjectType, subjectRef: '', companyId: '', category: 'delay' as ComplaintCategory, title: '', description: '', journeyId: '', occurredAt: '' });
   const set = (k: keyof typeof v) => (e: { target: { value: string } }) => setV((s) => ({ ...s, [k]: e.target.value }));
-  const errors = fieldErrors(create.error);
+  const errors = useFieldErrors(create.error);
   const [filed, setFiled] = useState(false);
   async function submit(e: FormEvent) {
     e.preventDefault();

@@ -1,12 +1,13 @@
 import type { z } from 'zod';
 import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { PaymentMethod, type Certificate } from '@corridor/contracts/certificates';
 import { useApiMutation, useApiQuery } from '../api/hooks';
 import { useFormat } from '../i18n/format';
 import { may } from '../session/access';
 import { useUser } from '../session/useUser';
-import { Field, FormError, fieldErrors } from '../ui/forms';
+import { Field, FormError, useFieldErrors } from '../ui/forms';
 import { StatusPill } from '../ui/StatusPill';
 import { certificateEndpoints } from './certificates';
 
@@ -30,7 +31,10 @@ export function CertificateCard({ certificate: c, onClose }: { certificate: Cert
       </div>
       <dl className="facts">
         <dt>{t('cargo.idfNumber')}</dt>
-        <dd>{c.cargo.idfNumber}</dd>
+        {/* the cargo under review, one click away (its IDF, documents and line items) */}
+        <dd>
+          <Link to={`/cargo/${c.cargoId}`}>{c.cargo.idfNumber}</Link>
+        </dd>
         <dt>{t('cargo.importer')}</dt>
         <dd>{c.cargo.importerName}</dd>
         <dt>{t('certificates.fee')}</dt>
@@ -91,7 +95,7 @@ function PayForm({ certificateId }: { certificateId: number }) {
   const generate = useApiMutation(certificateEndpoints.generate, { invalidates: ['certificates.'] });
   const [reference, setReference] = useState('');
   const [method, setMethod] = useState<z.infer<typeof PaymentMethod>>('mpesa');
-  const errors = fieldErrors(generate.error);
+  const errors = useFieldErrors(generate.error);
   async function submit(e: FormEvent) {
     e.preventDefault();
     await generate.mutateAsync({ params: { id: certificateId }, body: { paymentReference: reference.trim(), paymentMethod: method } }).catch(() => undefined);

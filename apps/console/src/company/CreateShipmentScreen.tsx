@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { CountryCode } from '@corridor/contracts/companies';
 import { Corridor } from '@corridor/contracts/shipments';
 import { useApiMutation, useApiQuery } from '../api/hooks';
-import { Field, FormError, fieldErrors, fromLocalInput } from '../ui/forms';
+import { Field, FormError, useFieldErrors, fromLocalInput } from '../ui/forms';
 import { cargoEndpoints } from './cargo';
 import { shipmentEndpoints } from './shipments';
 
@@ -27,7 +27,7 @@ export default function CreateShipmentScreen() {
     plannedDeparture: '', plannedArrival: '', notes: '',
   });
   const set = <K extends keyof typeof v>(k: K) => (e: { target: { value: string } }) => setV((s) => ({ ...s, [k]: e.target.value }));
-  const errors = fieldErrors(create.error);
+  const errors = useFieldErrors(create.error);
 
   async function submit(e: FormEvent) {
     e.preventDefault();

@@ -1,14 +1,11 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CargoCorrection, IdfLineItem } from '@corridor/contracts/cargo';
-import { errorMessage } from '../ui/states';
-import { fieldErrors } from '../ui/forms';
+import { useExplainError } from '../api/messages';
 
 export type Correct = (body: CargoCorrection) => Promise<unknown>;
 type ScalarKey = Exclude<keyof CargoCorrection, 'lineItems'>;
 
-/** The problem the server named for a field (its 400 details), else the whole message. */
-const problem = (error: unknown, key: string, fallback: string): string => fieldErrors(error)[key] ?? errorMessage(error, fallback);
 
 /**
  * One extracted value, correctable in place: "Correct" opens an input with the value, Save sends it
@@ -16,6 +13,7 @@ const problem = (error: unknown, key: string, fallback: string): string => field
  */
 export function CorrectableValue({ field, label, value, shown, correct }: { field: ScalarKey; label: string; value: string | number | null; shown: ReactNode; correct?: Correct }) {
   const { t } = useTranslation();
+  const explain = useExplainError();
   const [draft, setDraft] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -45,6 +43,9 @@ export function CorrectableValue({ field, label, value, shown, correct }: { fiel
     }
   }
   const errorId = `correct-${field}-error`;
+  // the field's own problem (worded, under the input), else the whole refusal in one sentence
+  const explained = error ? explain(error, { [field]: label }) : null;
+  const problem = explained ? (explained.problems.find((p) => p.path === field)?.problem ?? explained.summary) : '';
   return (
     <form className="correct-form" aria-label={t('cargo.correctField', { field: label })} onSubmit={(e) => void save(e)} onKeyDown={(e) => e.key === 'Escape' && setDraft(null)}>
       <input
@@ -66,7 +67,7 @@ export function CorrectableValue({ field, label, value, shown, correct }: { fiel
       </button>
       {error ? (
         <small className="field-error" id={errorId} role="alert">
-          {problem(error, field, t('common.errorUnknown'))}
+          {problem}
         </small>
       ) : null}
     </form>
@@ -80,6 +81,7 @@ const amount = (s: string) => Number(s.replace(/[\s,]/g, ''));
 /** The line items as a form: each cell an input; Save sends them all (the totals are checked again). */
 export function LineItemsEditor({ items, correct, onDone }: { items: IdfLineItem[]; correct: Correct; onDone: () => void }) {
   const { t } = useTranslation();
+  const explain = useExplainError();
   const [rows, setRows] = useState<Row[]>(() => items.map(toRow));
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -149,7 +151,7 @@ export function LineItemsEditor({ items, correct, onDone }: { items: IdfLineItem
       </div>
       {error ? (
         <p className="form-error" role="alert">
-          {errorMessage(error, t('common.errorUnknown'))}
+          {explain(error, { lineItems: t('cargo.lineItems') }).summary}
         </p>
       ) : null}
     </form>

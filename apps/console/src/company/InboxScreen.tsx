@@ -7,6 +7,7 @@ import { useFormat } from '../i18n/format';
 import { Empty, ErrorState, Loading } from '../ui/states';
 import { Pager } from '../ui/DataTable';
 import { inbox, markRead } from './inbox';
+import { noticeText } from './notice-text';
 
 const LIMIT = 20;
 
@@ -52,6 +53,7 @@ export default function InboxScreen() {
         <ul className="inbox mt" aria-label={t('inboxScreen.title')}>
           {q.data.items.map((n) => {
             const to = linkOf(n);
+            const { title, message } = noticeText(t, n);
             const open = () => {
               if (!n.readAt) read.mutate({ params: { id: n.id } });
             };
@@ -59,10 +61,10 @@ export default function InboxScreen() {
               <li key={n.id} className={n.readAt ? 'read' : 'unread'} data-testid="notification">
                 <div className="row">
                   {!n.readAt && <span className="badge">{t('inboxScreen.new')}</span>}
-                  <strong className="grow">{to ? <Link to={to} onClick={open}>{n.title}</Link> : n.title}</strong>
+                  <strong className="grow">{to ? <Link to={to} onClick={open}>{title}</Link> : title}</strong>
                   <span className="muted small">{f.dateTime(n.createdAt)}</span>
                 </div>
-                <p>{n.message}</p>
+                <p>{message}</p>
                 {!n.readAt && (
                   <button type="button" className="btn btn-small" onClick={open}>
                     {t('inboxScreen.markRead')}

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { ProgressKind, type ProgressUpdate } from '@corridor/contracts/shipments';
 import { useApiMutation } from '../api/hooks';
 import { useFormat } from '../i18n/format';
-import { Field, FormError, fieldErrors, fromLocalInput, localInput } from '../ui/forms';
+import { Field, FormError, useFieldErrors, fromLocalInput, localInput } from '../ui/forms';
 import { shipmentEndpoints } from './shipments';
 
 /** The shipment's track details, oldest first, and a form to record the next one. */
@@ -13,7 +13,7 @@ export function ProgressPanel({ shipmentId, progress, canAdd }: { shipmentId: nu
   const f = useFormat();
   const add = useApiMutation(shipmentEndpoints.addProgress, { invalidates: ['shipments.get'] });
   const [form, setForm] = useState({ at: localInput(new Date().toISOString()), kind: 'checkpoint' as z.infer<typeof ProgressKind>, place: '', note: '' });
-  const errors = fieldErrors(add.error);
+  const errors = useFieldErrors(add.error);
 
   async function submit(e: FormEvent) {
     e.preventDefault();

@@ -1,10 +1,11 @@
 import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { ShipmentStatus } from '@corridor/contracts/shipments';
 import { isApiError } from '../api/errors';
 import { useApiMutation, useApiQuery } from '../api/hooks';
 import { NoteDialog } from '../ui/NoteDialog';
-import { errorMessage } from '../ui/states';
+import { useExplainError } from '../api/messages';
 import { shipmentEndpoints } from './shipments';
 
 const NEEDS_REASON: readonly ShipmentStatus[] = ['cancelled', 'on_hold'];
@@ -15,6 +16,8 @@ const NEEDS_REASON: readonly ShipmentStatus[] = ['cancelled', 'on_hold'];
  */
 export function ShipmentMoves({ shipmentId }: { shipmentId: number }) {
   const { t } = useTranslation();
+  const explain = useExplainError();
+  const client = useQueryClient();
   const allowed = useApiQuery(shipmentEndpoints.allowed, { params: { shipmentId } });
   const move = useApiMutation(shipmentEndpoints.changeStatus, { invalidates: ['shipments.'] });
   const [asking, setAsking] = useState<ShipmentStatus | null>(null);
@@ -28,11 +31,12 @@ export function ShipmentMoves({ shipmentId }: { shipmentId: number }) {
       if (isApiError(e) && e.status === 409) {
         const now = e.allowed.map((s) => t(`status.${s as ShipmentStatus}`)).join(', ') || t('common.none');
         setRefusal(t('shipments.refused', { status: t(`status.${status}`), allowed: now }));
-        void allowed.refetch();
+        // the race was lost: the shipment shown (its status, its moves) is re-read, not kept
+        void client.invalidateQueries({ predicate: (q) => typeof q.queryKey[0] === 'string' && q.queryKey[0].startsWith('shipments.') });
         return;
       }
       if (reason !== null) throw e;
-      setRefusal(errorMessage(e, t('common.errorUnknown')));
+      setRefusal(explain(e).summary);
     }
   }
 

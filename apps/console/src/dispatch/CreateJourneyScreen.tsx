@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useApiMutation } from '../api/hooks';
 import { useFleetDevices } from '../live/queries';
 import { useUser } from '../session/useUser';
-import { Field, FormError, fieldErrors, fromLocalInput } from '../ui/forms';
+import { Field, FormError, useFieldErrors, fromLocalInput } from '../ui/forms';
 import { useCompanies, useRoutes } from '../ui/lookups';
 import { journeyEndpoints } from './journeys';
 
@@ -19,7 +19,7 @@ export default function CreateJourneyScreen() {
   const create = useApiMutation(journeyEndpoints.create, { invalidates: ['journeys.'] });
   const [form, setForm] = useState({ deviceId: '', routeId: '', companyId: user.companyId ? String(user.companyId) : '', truckPlate: '', shipmentRef: '', cargoRef: '', plannedDeparture: '', plannedArrival: '' });
   const set = (k: keyof typeof form) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [k]: e.target.value }));
-  const errors = fieldErrors(create.error);
+  const errors = useFieldErrors(create.error);
 
   async function submit(e: FormEvent) {
     e.preventDefault();

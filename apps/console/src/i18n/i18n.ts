@@ -4,7 +4,7 @@ import { en } from './en';
 import { sw } from './sw';
 
 export const LANGUAGES = ['en', 'sw'] as const;
-type Language = (typeof LANGUAGES)[number];
+export type Language = (typeof LANGUAGES)[number];
 const STORAGE_KEY = 'corridor.lang';
 
 function initialLanguage(): Language {
@@ -18,7 +18,7 @@ function initialLanguage(): Language {
 }
 
 /** English and Swahili catalogues; the choice is kept in localStorage. */
-const i18n = i18next.createInstance();
+export const i18n = i18next.createInstance();
 void i18n.use(initReactI18next).init({
   resources: { en: { translation: en }, sw: { translation: sw } },
   lng: initialLanguage(),

@@ -1,11 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useApiQuery } from '../api/hooks';
 import { useFormat } from '../i18n/format';
-import { useFleetDevices } from '../live/queries';
+import { DevicesPicker } from '../ui/form/pickers';
 import { PeriodPicker, usePeriod } from '../ui/PeriodPicker';
 import { ErrorState } from '../ui/states';
-import { groupsList, REPORT_KINDS, type ReportKind } from './reports';
+import { REPORT_KINDS, type ReportKind } from './reports';
 import { ReportResults } from './ReportResults';
 import { RouteReportMap } from './RouteReportMap';
 import type { Position } from '@corridor/contracts/positions';
@@ -15,8 +14,6 @@ import { reportUrl, useReport, type ReportRequest } from './useReport';
 export default function ReportsScreen() {
   const { t } = useTranslation();
   const f = useFormat();
-  const devices = useFleetDevices();
-  const groups = useApiQuery(groupsList, { query: { limit: 1000 } });
   const [kind, setKind] = useState<ReportKind>('summary');
   const [deviceIds, setDeviceIds] = useState<number[]>([]);
   const [groupIds, setGroupIds] = useState<number[]>([]);
@@ -28,8 +25,6 @@ export default function ReportsScreen() {
     e.preventDefault();
     if (chosen) void run(request);
   };
-  const multi = (set: (ids: number[]) => void) => (e: { target: HTMLSelectElement }) => set([...e.target.selectedOptions].map((o) => Number(o.value)));
-  const groupItems = (groups.data ?? []) as { id: number; name: string }[];
   return (
     <div className="screen">
       <div className="screen-head">
@@ -47,28 +42,8 @@ export default function ReportsScreen() {
               ))}
             </select>
           </label>
-          <label className="field">
-            <span>{t('reports.devices')}</span>
-            <select multiple size={5} value={deviceIds.map(String)} onChange={multi(setDeviceIds)}>
-              {(devices.data ?? []).map((d) => (
-                <option key={d.id} value={d.id}>
-                  {d.name}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="field">
-            <span>{t('reports.groups')}</span>
-            <select multiple size={5} value={groupIds.map(String)} onChange={multi(setGroupIds)} disabled={!groupItems.length}>
-              {groupItems.map((g) => (
-                <option key={g.id} value={g.id}>
-                  {g.name}
-                </option>
-              ))}
-            </select>
-            {!groupItems.length && <small className="muted">{t('reports.noGroups')}</small>}
-          </label>
         </div>
+        <DevicesPicker label={t('reports.devicesAndGroups')} value={{ deviceIds, groupIds }} onChange={(c) => { setDeviceIds(c.deviceIds); setGroupIds(c.groupIds); }} />
         <PeriodPicker value={period} onChange={setPeriod} />
         {!chosen && <p className="muted small">{t('reports.chooseHint')}</p>}
         <div className="form-actions">

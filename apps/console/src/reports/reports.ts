@@ -1,6 +1,5 @@
 import { reportsEndpoints } from '@corridor/contracts/reports';
-import { groupsEndpoints } from '@corridor/contracts/groups';
-import { endpoint, resourceEndpoint } from '../api/endpoint';
+import { endpoint } from '../api/endpoint';
 
 export const REPORT_KINDS = ['summary', 'trips', 'stops', 'route', 'events'] as const;
 export type ReportKind = (typeof REPORT_KINDS)[number];
@@ -12,5 +11,3 @@ export const reportEndpoints = {
   route: endpoint(reportsEndpoints, 'reports.route'),
   events: endpoint(reportsEndpoints, 'reports.events'),
 };
-
-export const groupsList = resourceEndpoint<{ method: 'get'; request: { query: unknown } }>()(groupsEndpoints, 'groups.list');

@@ -4,7 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { usersEndpoints } from '@corridor/contracts/users';
 import { endpoint } from '../api/endpoint';
 import { useApiMutation } from '../api/hooks';
-import { Field, FormError, fieldErrors } from '../ui/forms';
+import { Field, FormError, useFieldErrors } from '../ui/forms';
+import { PreferencesForm } from './PreferencesForm';
 import { useSetSession } from './useSession';
 import { useUser } from './useUser';
 
@@ -27,6 +28,7 @@ export default function AccountScreen() {
   const setSession = useSetSession();
   const start = useApiMutation(generate);
   const finish = useApiMutation(confirm, { onSuccess: (u) => setSession(u) });
+  const finishErrors = useFieldErrors(finish.error);
   const [code, setCode] = useState('');
   const secret = start.data;
   const link = secret ? `otpauth://totp/${encodeURIComponent(`Corridor:${user.email}`)}?secret=${secret}&issuer=Corridor&algorithm=SHA1&digits=6&period=30` : null;
@@ -62,7 +64,7 @@ export default function AccountScreen() {
             <p>
               {t('account.totpSecret')} <code className="mono" data-testid="totp-secret">{grouped(secret)}</code>
             </p>
-            <Field label={t('signIn.code')} name="code" error={fieldErrors(finish.error).code}>
+            <Field label={t('signIn.code')} name="code" error={finishErrors.code}>
               <input inputMode="numeric" autoComplete="one-time-code" pattern="[0-9]{6}" maxLength={6} required value={code} onChange={(e) => setCode(e.target.value)} />
             </Field>
             <FormError error={finish.error} />
@@ -71,6 +73,11 @@ export default function AccountScreen() {
             </button>
           </form>
         )}
+      </section>
+      <section className="card narrow mt" aria-labelledby="prefs-head">
+        <h2 id="prefs-head">{t('preferences.title')}</h2>
+        <p className="muted">{t('preferences.hint')}</p>
+        <PreferencesForm />
       </section>
       <section className="card narrow mt" aria-labelledby="notices-head">
         <h2 id="notices-head">{t('account.notices')}</h2>
@@ -90,7 +97,7 @@ function TotpOff() {
   const off = useApiMutation(disable, { onSuccess: (u) => setSession(u) });
   const [withPassword, setWithPassword] = useState(false);
   const [value, setValue] = useState('');
-  const errors = fieldErrors(off.error);
+  const errors = useFieldErrors(off.error);
 
   async function submit(e: FormEvent) {
     e.preventDefault();

@@ -7,7 +7,7 @@ import {
 import { notificationRulesEndpoints } from '@corridor/contracts/notification-rules';
 import { endpoint } from '../api/endpoint';
 import { useApiMutation, useApiQuery } from '../api/hooks';
-import { Field, FormError, fieldErrors } from '../ui/forms';
+import { Field, FormError, useFieldErrors } from '../ui/forms';
 import { ErrorState, Loading } from '../ui/states';
 import { useUser } from './useUser';
 
@@ -66,7 +66,7 @@ function SettingsForm({ saved, mailAvailable }: { saved: NotificationSettings; m
       setV({ channels: s.channels, email: s.pendingEmail ?? s.email ?? '', webhookUrl: s.webhookUrl ?? '' });
     },
   });
-  const errors = fieldErrors(save.error);
+  const errors = useFieldErrors(save.error);
   const anyWebhook = notificationTypes.some((type) => delivered(type) && v.channels[type].webhook);
 
   function toggle(type: NotificationType, channel: Channel, on: boolean) {

@@ -3,7 +3,7 @@ import { Navigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { call } from '../api/client';
 import { isApiError } from '../api/errors';
-import { errorMessage } from '../ui/states';
+import { useExplainError } from '../api/messages';
 import { PublicCard } from './PublicCard';
 import { setSessionHint } from './session-hint';
 import { sessionCreate, useServer, useSession, useSetSession } from './useSession';
@@ -11,6 +11,7 @@ import { sessionCreate, useServer, useSession, useSetSession } from './useSessio
 /** Password sign-in, the TOTP second factor when the account has one, and OpenID when the server offers it. */
 export default function SignInScreen() {
   const { t } = useTranslation();
+  const explain = useExplainError();
   const { user } = useSession();
   const server = useServer();
   const setSession = useSetSession();
@@ -41,7 +42,7 @@ export default function SignInScreen() {
       } else if (isApiError(err) && err.status === 429) {
         setFailure(t('signIn.locked'));
       } else {
-        setFailure(errorMessage(err, t('common.errorNetwork')));
+        setFailure(explain(err).summary);
       }
     } finally {
       setBusy(false);

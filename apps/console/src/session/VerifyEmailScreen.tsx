@@ -5,7 +5,7 @@ import { notificationsEndpoints } from '@corridor/contracts/notifications';
 import { call } from '../api/client';
 import { endpoint } from '../api/endpoint';
 import { isApiError } from '../api/errors';
-import { errorMessage } from '../ui/states';
+import { explainError } from '../api/messages';
 import { PublicCard } from './PublicCard';
 
 const verifyEmail = endpoint(notificationsEndpoints, 'notificationSettings.verifyEmail');
@@ -30,7 +30,7 @@ export default function VerifyEmailScreen() {
     sent.current = true;
     call(verifyEmail, { body: { token } })
       .then((r) => setOutcome({ state: 'done', email: r.email }))
-      .catch((err: unknown) => setOutcome({ state: 'failed', message: isApiError(err) && err.status === 400 ? t('verifyEmail.failed') : errorMessage(err, t('common.errorNetwork')) }));
+      .catch((err: unknown) => setOutcome({ state: 'failed', message: isApiError(err) && err.status === 400 ? t('verifyEmail.failed') : explainError(t, err).summary }));
   }, [token, t]);
 
   return (

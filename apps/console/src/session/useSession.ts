@@ -12,7 +12,7 @@ import { closeLiveSockets } from '../live/socket';
 import { hasSessionHint, setSessionHint } from './session-hint';
 import { setSigningOut } from './signing-out';
 
-const sessionGet = endpoint(sessionEndpoints, 'session.get');
+export const sessionGet = endpoint(sessionEndpoints, 'session.get');
 export const sessionCreate = endpoint(sessionEndpoints, 'session.create');
 const sessionDelete = endpoint(sessionEndpoints, 'session.delete');
 const serverGet = endpoint(systemEndpoints, 'server.get');

@@ -35,7 +35,7 @@ export function serveApi(...handlers: Handler[]): Served {
     const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined;
     asked.push(`${method} ${url.pathname}${url.search}`);
     if (body !== undefined) sent.set(`${method} ${url.pathname}`, [...(sent.get(`${method} ${url.pathname}`) ?? []), body]);
-    if (url.pathname === '/api/server') return json(200, { id: 1, version: 'test', registration: false, readonly: false, map: null, latitude: -1.29, longitude: 36.82, zoom: 6, openIdEnabled: false, openIdForce: false, attributes: {} });
+    if (url.pathname === '/api/server') return json(200, { id: 1, version: 'test', registration: false, readonly: false, latitude: -1.29, longitude: 36.82, zoom: 6, openIdEnabled: false, openIdForce: false, attributes: {} });
     for (const h of handlers) {
       const res = await h({ method, url, body });
       if (res) return res;

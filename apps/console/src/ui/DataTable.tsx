@@ -28,7 +28,8 @@ export function DataTable<T>({ columns, rows, rowKey, loading, error, retry, emp
   if (error) return <ErrorState error={error} retry={retry} />;
   if (!rows?.length) return <Empty {...empty} />;
   return (
-    <div className="table-wrap">
+    // focusable and named: a keyboard can scroll a table wider than the screen (axe scrollable-region-focusable)
+    <div className="table-wrap" tabIndex={0} role="region" aria-label={caption}>
       <table className="data">
         <caption className="sr-only">{caption}</caption>
         <thead>

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorMessage } from './states';
+import { useExplainError } from '../api/messages';
 
 interface Props {
   open: boolean;
@@ -17,6 +17,7 @@ interface Props {
 /** A modal that asks for a note (acknowledge, resolve, reject with a reason) and shows the API's refusal if any. */
 export function NoteDialog({ open, title, noteLabel, noteRequired, confirm, danger, onConfirm, onClose }: Props) {
   const { t } = useTranslation();
+  const explain = useExplainError();
   const ref = useRef<HTMLDialogElement>(null);
   const [note, setNote] = useState('');
   const [busy, setBusy] = useState(false);
@@ -39,7 +40,7 @@ export function NoteDialog({ open, title, noteLabel, noteRequired, confirm, dang
       await onConfirm(note.trim());
       onClose();
     } catch (err) {
-      setFailure(errorMessage(err, t('common.errorUnknown')));
+      setFailure(explain(err, { reason: noteLabel, note: noteLabel }).summary);
     } finally {
       setBusy(false);
     }
@@ -54,10 +55,13 @@ export function NoteDialog({ open, title, noteLabel, noteRequired, confirm, dang
             {noteLabel}
             {!noteRequired && <span className="muted"> ({t('common.optional')})</span>}
           </span>
-          <textarea value={note} required={noteRequired} maxLength={2000} onChange={(e) => setNote(e.target.value)} autoFocus />
+          <textarea
+            value={note} required={noteRequired} maxLength={2000} onChange={(e) => setNote(e.target.value)} autoFocus
+            aria-invalid={failure ? true : undefined} aria-describedby={failure ? 'note-dialog-failure' : undefined}
+          />
         </label>
         {failure && (
-          <p role="alert" className="form-error">
+          <p role="alert" className="form-error" id="note-dialog-failure">
             {failure}
           </p>
         )}

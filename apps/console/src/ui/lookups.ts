@@ -3,9 +3,10 @@ import { useQueries } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { companiesEndpoints } from '@corridor/contracts/companies';
 import { devicesEndpoints } from '@corridor/contracts/devices';
+import { groupsEndpoints, type Group } from '@corridor/contracts/groups';
 import { routesEndpoints } from '@corridor/contracts/routes';
 import { call } from '../api/client';
-import { endpoint } from '../api/endpoint';
+import { endpoint, resourceEndpoint } from '../api/endpoint';
 import { isApiError, type ApiError } from '../api/errors';
 import { keyOf, useApiQuery } from '../api/hooks';
 import { useFleetDevices } from '../live/queries';
@@ -14,6 +15,7 @@ export const companiesList = endpoint(companiesEndpoints, 'companies.list');
 const companyGet = endpoint(companiesEndpoints, 'companies.get');
 const deviceGet = endpoint(devicesEndpoints, 'devices.get');
 const routesList = endpoint(routesEndpoints, 'routes.list');
+const groupsList = resourceEndpoint<{ method: 'get'; request: { query: unknown } }>()(groupsEndpoints, 'groups.list');
 
 type Named = { id: number; name: string };
 type GetOne = typeof companyGet | typeof deviceGet;
@@ -81,4 +83,11 @@ export function useDeviceNames() {
   const q = useFleetDevices();
   const byId = useMemo(() => new Map((q.data ?? []).map((d) => [d.id, d])), [q.data]);
   return useNames(deviceGet, { byId, settled: !q.isPending }, 'device');
+}
+
+/** Device groups the user may see, by id. */
+export function useGroups() {
+  const q = useApiQuery(groupsList, { query: { limit: 1000 } }, { staleTime: 5 * 60_000 });
+  const items = useMemo(() => ((q.data ?? []) as Group[]).slice().sort((a, b) => a.name.localeCompare(b.name)), [q.data]);
+  return { ...q, items };
 }

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isApiError } from '../api/errors';
+import { useExplainError } from '../api/messages';
 
 /** A busy indicator that screen readers announce. */
 export function Loading({ label, page }: { label?: string; page?: boolean }) {
@@ -27,7 +27,7 @@ export function Empty({ title, hint, action }: { title: string; hint?: string; a
 /** A failed request: what went wrong, and a retry where asking again may help. */
 export function ErrorState({ error, retry, page }: { error: unknown; retry?: () => void; page?: boolean }) {
   const { t } = useTranslation();
-  const message = errorMessage(error, t('common.errorUnknown'));
+  const message = useExplainError()(error).summary || t('errors.unknown');
   return (
     <div className={page ? 'state state-error state-page' : 'state state-error'} role="alert">
       <strong>{t('common.errorTitle')}</strong>
@@ -39,11 +39,4 @@ export function ErrorState({ error, retry, page }: { error: unknown; retry?: () 
       )}
     </div>
   );
-}
-
-export function errorMessage(error: unknown, fallback: string): string {
-  if (isApiError(error)) return error.message;
-  if (error instanceof TypeError) return fallback; // network failure: fetch rejects with a TypeError
-  if (error instanceof Error) return error.message;
-  return fallback;
 }

@@ -202,10 +202,8 @@ export class KafkaBus implements Bus {
         // fetches of at most 1 MiB (the client's default is 50 MiB): a fetch that large is decoded
         // whole before its first message reaches the handler, and its buffers cost the garbage
         // collector more than the messages (bench/results/kafka-clients.json: CPU per consumed
-        // message -25 %), while up to 4,096 buffered messages keep the next fetch under way
-        // during the handler's work
+        // message -25 %); one fetch is under way while the handler works (kafka-consumer.ts)
         maxBytes: 1_048_576,
-        highWaterMark: 4096,
       },
       lag: () => consumerLag(this.getAdmin(), this.ns, opts),
       logger: this.opts.logger,

@@ -7,13 +7,22 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Db, Orm } from './db';
 import { migrationsTableFor, selectOne } from './db';
 
+/** PGlite's shared buffers unless told otherwise (PGLITE_SHARED_BUFFERS_MB): see createPgliteDb. */
+export const PGLITE_SHARED_BUFFERS_MB = 16;
+
 /**
  * PGlite: real PostgreSQL compiled to WASM, in process. `dataDir` persists it (under .data/);
  * undefined keeps it in memory (tests). One instance serves every service of the process.
+ *
+ * Its shared buffers are 16 MiB, not initdb's 128 MiB: they live in the WASM memory, which never
+ * shrinks, and the embedded stack's tables are a few MiB (the history is in chDB), while the
+ * pages PGlite reads from its data directory stay in the kernel's page cache anyway. Measured
+ * (issue 28, docs/design-changes.md): 100-115 MiB less RSS, fresh or reopened.
  */
-export async function createPgliteDb(dataDir?: string): Promise<Db> {
+export async function createPgliteDb(dataDir?: string, opts: { sharedBuffersMb?: number } = {}): Promise<Db> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const client = dataDir ? new PGlite(dataDir) : new PGlite();
+  const startParams = [...PGlite.defaultStartParams, '-c', `shared_buffers=${opts.sharedBuffersMb ?? PGLITE_SHARED_BUFFERS_MB}MB`];
+  const client = dataDir ? new PGlite(dataDir, { startParams }) : new PGlite({ startParams });
   await client.waitReady;
   guardAgainstSelfDeadlock(client);
   const orm = drizzle(client);

@@ -64,7 +64,7 @@ export async function createAdapters(env: BaseEnv, logger: Logger, choice: Adapt
     : new MemoryBus(undefined, undefined, logger.child({ component: 'memory-bus' }), env.CONSUMER_MAX_READY_LAG);
   const db: Db = env.DATABASE_URL
     ? createPgDb(env.DATABASE_URL, { schemaChanges: schemaChangesFor(env) })
-    : await createPgliteDb(choice.dataDir ? join(choice.dataDir, 'pglite') : undefined);
+    : await createPgliteDb(choice.dataDir ? join(choice.dataDir, 'pglite') : undefined, { sharedBuffersMb: env.PGLITE_SHARED_BUFFERS_MB });
   const analytics: Analytics = env.CLICKHOUSE_URL
     ? await createClickHouseAnalytics({ url: env.CLICKHOUSE_URL, username: env.CLICKHOUSE_USER, password: env.CLICKHOUSE_PASSWORD, database: env.CLICKHOUSE_DATABASE, cluster: env.CLICKHOUSE_CLUSTER })
     : await embeddedAnalytics(env, choice.dataDir, logger);

@@ -2,37 +2,48 @@ import { EventEmitter } from 'node:events';
 import { MultipleErrors, NetworkError, ProtocolError, TimeoutError, UserError } from '@platformatic/kafka';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../logger';
-import { retriable, SupervisedKafkaConsumer, type JsonConsumer } from './kafka-consumer';
+import { eventually } from '../testing/eventually';
+import { retriable, SupervisedKafkaConsumer } from './kafka-consumer';
+import type { BusConsumer } from './kafka-fetcher';
 
 // a fresh broker answers a subscription before its partitions have leaders with this error (seen in
 // the multi-instance run: ops-api exited at start)
 const noLeaderYet = (): Error => new ProtocolError('UNKNOWN_TOPIC_OR_PARTITION');
 
 /**
- * A stand-in for the client's consumer whose consume() fails with the given errors first (no
- * broker needed); once it succeeds it hands out a stream that never yields a message.
+ * A stand-in for the client's consumer whose joinGroup() fails with the given errors first (no
+ * broker needed); once it joins, the group has no committed offsets and its fetches bring nothing.
  */
 function consumerFailing(errors: Error[]) {
-  const made = { consumers: 0, consumes: 0, streams: 0, closes: 0 };
-  const create = (): JsonConsumer => {
+  const made = { consumers: 0, joins: 0, joined: 0, fetches: 0, closes: 0 };
+  const create = (): BusConsumer => {
     made.consumers++;
     const c = Object.assign(new EventEmitter(), {
       assignments: [{ topic: 'positions.v1', partitions: [0, 1] }],
-      consume: async () => {
-        made.consumes++;
+      topics: { trackAll: () => [] },
+      joinGroup: async () => {
+        made.joins++;
         const e = errors.shift();
         if (e) throw e;
-        made.streams++;
-        return Object.assign(new EventEmitter(), { read: () => null });
+        made.joined++;
+        return 'member';
+      },
+      listCommittedOffsets: async () => new Map([['positions.v1', [-1n, -1n]]]),
+      listOffsets: async () => new Map([['positions.v1', [0n, 0n]]]),
+      metadata: async () => ({ topics: new Map([['positions.v1', { id: 't1', partitions: [{ leader: 1 }, { leader: 1 }] }]]) }),
+      // a broker holds an empty fetch for maxWaitTime; the stand-in for a moment
+      fetch: () => {
+        made.fetches++;
+        return new Promise((resolve) => setImmediate(() => resolve({ responses: [] })));
       },
       close: async () => { made.closes++; },
     });
-    return c as unknown as JsonConsumer;
+    return c as unknown as BusConsumer;
   };
   return { create, made };
 }
 
-function supervised(create: () => JsonConsumer) {
+function supervised(create: () => BusConsumer) {
   return new SupervisedKafkaConsumer({
     base: { clientId: 'test', bootstrapBrokers: ['127.0.0.1:9'] }, ns: '',
     config: { sessionTimeout: 15000, heartbeatInterval: 1000, rebalanceTimeout: 20000, maxWaitTime: 500 },
@@ -47,8 +58,11 @@ describe('SupervisedKafkaConsumer first start', () => {
     const { create, made } = consumerFailing([noLeaderYet(), new NetworkError('Connection closed')]);
     const c = supervised(create);
     await c.start();
-    expect(made).toMatchObject({ consumers: 3, consumes: 3, streams: 1, closes: 2 });
+    expect(made).toMatchObject({ consumers: 3, joins: 3, joined: 1, closes: 2 });
     expect(c.status()).toMatchObject({ state: 'running', partitions: 2, restarts: 0 });
+    // it reads: fetches go on while it runs
+    const before = made.fetches;
+    await eventually('fetches after the join', () => made.fetches > before + 2);
     await c.stop();
     expect(made.closes).toBe(3);
     expect(c.status().state).toBe('stopped');
@@ -57,13 +71,13 @@ describe('SupervisedKafkaConsumer first start', () => {
   it('rejects at once on an error the client does not call retriable', async () => {
     const { create, made } = consumerFailing([new UserError('bad config')]);
     await expect(supervised(create).start()).rejects.toThrow('bad config');
-    expect(made.consumes).toBe(1);
+    expect(made.joins).toBe(1);
   });
 
   it('gives up after a bounded number of retriable failures', async () => {
     const { create, made } = consumerFailing(Array.from({ length: 20 }, noLeaderYet));
     await expect(supervised(create).start()).rejects.toThrow('does not host this topic-partition');
-    expect(made.consumes).toBe(6);
+    expect(made.joins).toBe(6);
   });
 });
 

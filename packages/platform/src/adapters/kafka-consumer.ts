@@ -1,7 +1,8 @@
-import { Consumer, MessagesStreamFallbackModes, MessagesStreamModes, stringDeserializers, type BaseOptions, type ConsumerOptions, type Message, type MessagesStream } from '@platformatic/kafka';
+import { ConnectionPool, Consumer, type BaseOptions, type ConsumerOptions } from '@platformatic/kafka';
 import type { Logger } from '../logger';
-import type { ConsumedMessage, ConsumerLag, ConsumerState, ConsumerStatus, SubscribeOptions, Subscription } from './bus';
+import type { ConsumerLag, ConsumerState, ConsumerStatus, SubscribeOptions, Subscription } from './bus';
 import { consumerRestarts, liveConsumers } from './consumer-metrics';
+import { PartitionFetcher, type BusConsumer, type FetchedPartition } from './kafka-fetcher';
 
 export interface RestartBackoff {
   initialMs: number;
@@ -17,8 +18,6 @@ interface ConsumerConfig {
   maxWaitTime: number;
   /** Bytes a fetch brings at most (per fetch and per partition); the broker sends one batch even if larger. */
   maxBytes?: number;
-  /** Messages the client buffers before it stops fetching ahead. */
-  highWaterMark?: number;
 }
 
 export interface SupervisedConsumerDeps {
@@ -33,27 +32,23 @@ export interface SupervisedConsumerDeps {
   logger: Logger;
   backoff: RestartBackoff;
   /** Makes the client consumer (tests stand a fake in for it; default: @platformatic/kafka's Consumer). */
-  createConsumer?: (options: ConsumerOptions<string, string, string, string>) => JsonConsumer;
+  createConsumer?: (options: ConsumerOptions<Buffer, Buffer, Buffer, Buffer>) => BusConsumer;
 }
-
-export type JsonConsumer = Consumer<string, string, string, string>;
-type JsonStream = MessagesStream<string, string, string, string>;
-type JsonMessage = Message<string, string, string, string>;
 
 /** How often a first start is tried on an error the client calls retriable (with the backoff: ~30 s at the defaults). */
 const FIRST_START_ATTEMPTS = 6;
 /** How long a lag reading is reused (readiness probes and scrapes may come in bursts). */
 const LAG_CACHE_MS = 1000;
-/** Messages taken from the stream for one round of handler calls (one call per partition). */
-const MAX_ROUND = 2000;
+/** Bytes a fetch brings at most unless the bus says otherwise (the client's default, 50 MiB, is decoded whole before the first handler call). */
+const DEFAULT_MAX_BYTES = 1_048_576;
 /** How long stop() waits for the handler call in progress and its commit, and a crashed client for its close. */
 const SETTLE_MS = 20_000;
 
 /**
  * A consumer of one group that stays alive until stop(). @platformatic/kafka keeps a consumer in its
  * group by itself (heartbeats, rejoins after a rebalance, retries of fetches and commits); what it
- * gives up on surfaces as an error of the consumer or of its message stream: a rejoin that kept
- * failing, fetches that kept failing while a broker is down. Those, and an error thrown by the
+ * gives up on surfaces as an error of the consumer or of a fetch (kafka-fetcher.ts): a rejoin that
+ * kept failing, fetches that kept failing while a broker is down. Those, and an error thrown by the
  * handler, are crashes: the supervisor counts and logs each, closes that client consumer and starts
  * a new one of the same group with backoff (doubling from backoff.initialMs to backoff.maxMs, reset
  * once the group is joined again), which resumes from the group's committed offsets, so the
@@ -67,7 +62,7 @@ const SETTLE_MS = 20_000;
  */
 export class SupervisedKafkaConsumer implements Subscription {
   readonly groupId: string;
-  private consumer: JsonConsumer | undefined;
+  private consumer: BusConsumer | undefined;
   private state: ConsumerState = 'starting';
   private since = new Date();
   private lastError: string | undefined;
@@ -152,39 +147,48 @@ export class SupervisedKafkaConsumer implements Subscription {
     if (error !== undefined) this.lastError = error;
   }
 
-  /** A client consumer of the group and its message stream; resolves once the group is joined. */
+  /** A client consumer of the group and its fetcher; resolves once the group is joined and the positions are read. */
   private async launch(): Promise<void> {
     const { base, ns, opts, config } = this.deps;
+    const { maxBytes = DEFAULT_MAX_BYTES, ...group } = config;
     const create = this.deps.createConsumer ?? ((o) => new Consumer(o));
-    const consumer = create({ ...base, groupId: ns + opts.groupId, autocommit: false, deserializers: stringDeserializers, ...config });
+    const consumer = create({ ...base, groupId: ns + opts.groupId, autocommit: false, ...group, maxBytes });
     this.consumer = consumer;
     this.handled.clear();
+    const topics = opts.topics.map((t) => ns + t);
+    let seen = this.joins;
+    const pool = new ConnectionPool(base.clientId, { ...base });
+    const fetcher = new PartitionFetcher(consumer, pool, topics, ns, opts.fromBeginning ?? false, { maxBytes, maxWaitTime: config.maxWaitTime });
     consumer.on('error', (err: Error) => this.crashed(consumer, err));
     consumer.on('consumer:group:join', () => {
-      if (this.consumer === consumer) this.joined(consumer);
+      if (this.consumer !== consumer) return;
+      this.joins++;
+      this.joined(consumer);
+      this.wake?.();
     });
-    let stream: JsonStream;
     try {
-      stream = await consumer.consume({
-        topics: opts.topics.map((t) => ns + t),
-        mode: MessagesStreamModes.COMMITTED,
-        fallbackMode: opts.fromBeginning ? MessagesStreamFallbackModes.EARLIEST : MessagesStreamFallbackModes.LATEST,
-        autocommit: false,
-      });
+      consumer.topics.trackAll(...topics);
+      await consumer.joinGroup({});
+      seen = this.joins;
+      await fetcher.reset();
     } catch (err) {
       await settle(closeForced(consumer));
+      await settle(pool.close());
       throw err;
     }
     // stopped, or crashed, while it joined
     if (this.stopped || this.consumer !== consumer) {
       await settle(closeForced(consumer));
+      await settle(pool.close());
       return;
     }
     this.joined(consumer);
-    this.pumping = this.pump(consumer, stream).catch((err: unknown) => this.crashed(consumer, err instanceof Error ? err : new Error(String(err))));
+    this.pumping = this.pump(consumer, fetcher, seen)
+      .catch((err: unknown) => this.crashed(consumer, err instanceof Error ? err : new Error(String(err))))
+      .finally(() => settle(pool.close()));
   }
 
-  private joined(consumer: JsonConsumer): void {
+  private joined(consumer: BusConsumer): void {
     const held = assigned(consumer);
     for (const tp of this.handled.keys()) if (!held.has(tp)) this.handled.delete(tp);
     this.partitions = held.size;
@@ -193,71 +197,77 @@ export class SupervisedKafkaConsumer implements Subscription {
   }
 
   private wake: (() => void) | undefined;
+  /** Joins of the group the current client consumer completed after its first (rebalances). */
+  private joins = 0;
 
   /**
-   * Hands the stream's messages to the handler, partition by partition, and commits after each
-   * round. A round's commit goes on while the next round is handled (one commit in flight, in
-   * order); the pump ends, on stop() or a crash, only after the last commit settled.
+   * Fetches, hands what came to the handler partition by partition, and commits after each round.
+   * The next fetch is under way while the handler works on a round (at most one ahead: the
+   * buffered bytes stay under twice maxBytes), and a round's commit goes on while the next round
+   * is handled (one commit in flight, in order). After a rebalance the positions are read again
+   * from the committed offsets and a fetch made before it is dropped. The pump ends, on stop() or
+   * a crash, only after the last commit settled.
    */
-  private async pump(consumer: JsonConsumer, stream: JsonStream): Promise<void> {
+  private async pump(consumer: BusConsumer, fetcher: PartitionFetcher, joinsAtReset: number): Promise<void> {
     let committing: Promise<void> = Promise.resolve();
-    let failure: Error | undefined;
-    let ended = false;
-    let waiting: (() => void) | undefined;
+    let ahead: { joins: number; fetched: Promise<FetchedPartition[]> } | undefined;
+    let seen = joinsAtReset;
     const rouse = (): void => {
-      const w = waiting;
-      waiting = undefined;
+      const w = this.waiting;
+      this.waiting = undefined;
       w?.();
     };
     this.wake = rouse;
-    stream.on('readable', rouse);
-    stream.once('error', (err: Error) => { failure = err; rouse(); });
-    stream.once('close', () => { ended = true; rouse(); });
     try {
       for (;;) {
         if (this.stopped || this.consumer !== consumer) return;
-        if (failure) throw failure;
-        const round: JsonMessage[] = [];
-        for (let m: JsonMessage | null; round.length < MAX_ROUND && (m = stream.read() as JsonMessage | null) !== null;) round.push(m);
-        if (!round.length) {
-          if (ended) throw new Error('the message stream ended');
-          await new Promise<void>((resolve) => (waiting = resolve));
+        if (seen !== this.joins) {
+          seen = this.joins;
+          await fetcher.reset();
           continue;
         }
-        committing = (await this.handleRound(consumer, round, committing)).committing;
+        if (!fetcher.size) {
+          await new Promise<void>((resolve) => (this.waiting = resolve));
+          continue;
+        }
+        const fetch = ahead?.joins === seen ? ahead.fetched : fetcher.fetch();
+        ahead = undefined;
+        const round = await fetch;
+        if (seen !== this.joins || this.stopped || this.consumer !== consumer) continue;
+        if (!round.length) continue;
+        ahead = { joins: seen, fetched: fetcher.fetch() };
+        // an error of the fetch ahead is met when it is awaited
+        ahead.fetched.catch(() => undefined);
+        committing = (await this.handleRound(consumer, fetcher, round, committing)).committing;
       }
     } finally {
-      stream.off('readable', rouse);
       if (this.wake === rouse) this.wake = undefined;
       await committing;
+      if (ahead) await ahead.fetched.catch(() => undefined);
     }
   }
+
+  private waiting: (() => void) | undefined;
 
   /**
    * Hands a round to the handler and starts its commit once the previous round's commit settled.
    * Resolves to the commit under way (wrapped: an async function would wait for a promise it
    * returns); if a handler threw, to that error after the commit of what was handled before it.
    */
-  private async handleRound(consumer: JsonConsumer, round: JsonMessage[], previous: Promise<void>): Promise<{ committing: Promise<void> }> {
-    const { ns, opts } = this.deps;
-    const held = assigned(consumer);
-    const byPartition = new Map<string, JsonMessage[]>();
-    for (const m of round) {
-      const tp = `${m.topic}:${m.partition}`;
-      // a partition the group gave away, or messages fetched again that were handled already
-      if (!held.has(tp) || m.offset < (this.handled.get(tp) ?? -1n)) continue;
-      const list = byPartition.get(tp) ?? [];
-      list.push(m);
-      byPartition.set(tp, list);
-    }
+  private async handleRound(consumer: BusConsumer, fetcher: PartitionFetcher, round: FetchedPartition[], previous: Promise<void>): Promise<{ committing: Promise<void> }> {
+    const { opts } = this.deps;
     const commits: { topic: string; partition: number; offset: bigint; leaderEpoch: number }[] = [];
     let thrown: { error: unknown } | undefined;
     try {
-      for (const [tp, msgs] of byPartition) {
-        await opts.handler(msgs.map((m) => toConsumed(m, ns)));
-        const last = msgs[msgs.length - 1]!;
-        this.handled.set(tp, last.offset + 1n);
-        commits.push({ topic: last.topic, partition: last.partition, offset: last.offset + 1n, leaderEpoch: -1 });
+      for (const part of round) {
+        // a partition the group gave away meanwhile: its new owner reads it from the committed offset
+        if (!fetcher.holds(part.tp)) continue;
+        // messages fetched again after a rebalance that left this member the partition, handled already
+        const done = this.handled.get(part.tp);
+        const msgs = done === undefined || part.first >= done ? part.messages : part.messages.filter((m) => BigInt(m.offset) >= done);
+        if (msgs.length) await opts.handler(msgs);
+        this.handled.set(part.tp, part.next);
+        commits.push({ topic: part.topic, partition: part.partition, offset: part.next, leaderEpoch: -1 });
       }
     } catch (error) {
       thrown = { error };
@@ -278,7 +288,7 @@ export class SupervisedKafkaConsumer implements Subscription {
     return { committing };
   }
 
-  private crashed(consumer: JsonConsumer, error: Error): void {
+  private crashed(consumer: BusConsumer, error: Error): void {
     if (this.stopped || this.consumer !== consumer) return;
     this.consumer = undefined;
     this.wake?.();
@@ -311,20 +321,8 @@ export class SupervisedKafkaConsumer implements Subscription {
 }
 
 /** The `topic:partition`s the group gave this member at its last join. */
-function assigned(consumer: JsonConsumer): Set<string> {
+function assigned(consumer: BusConsumer): Set<string> {
   return new Set((consumer.assignments ?? []).flatMap((a) => a.partitions.map((p) => `${a.topic}:${p}`)));
-}
-
-function toConsumed(m: JsonMessage, ns: string): ConsumedMessage {
-  return {
-    topic: m.topic.slice(ns.length),
-    partition: m.partition,
-    offset: m.offset.toString(),
-    key: m.key ?? '',
-    value: m.value ?? 'null',
-    headers: Object.fromEntries(m.headers),
-    timestamp: Number(m.timestamp),
-  };
 }
 
 /**

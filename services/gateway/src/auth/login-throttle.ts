@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import ipaddr from 'ipaddr.js';
 import { AppError, counter, type Cache } from '@corridor/platform';
+import { failureCounter, failuresOf } from './login-counters';
 
 const refusals = counter('gateway_login_lockouts_total', 'Sign-ins refused while an account and address wait or are locked', ['by']);
 
@@ -55,17 +56,15 @@ function addressUnit(ip: string): string {
   return `${v6.parts.slice(0, 4).map((p) => p.toString(16)).join(':')}::/64`;
 }
 
-const accountKey = (acct: string): string => `gw:login-fail:acct:${acct}`;
 /** Bumped by a password reset: forgets the pairs and the known addresses. */
 const generationKey = (acct: string): string => `gw:login-gen:${acct}`;
 /** Bumped by an administrator's unlock: forgets the pairs (their failures, waits and locks), keeps the known addresses. */
 const pairGenerationKey = (acct: string): string => `gw:login-pgen:${acct}`;
-const pairKey = (acct: string, gen: string, ip: string): string => `gw:login-fail:pair:${acct}:${gen}:${ip}`;
+const pairKey = (acct: string, gen: string, ip: string): string => `${acct}:${gen}:${ip}`;
 const waitKey = (acct: string, gen: string, ip: string): string => `gw:login-wait:${acct}:${gen}:${ip}`;
 /** When a slowed-down new address may next try this account. */
 const slowKey = (acct: string, gen: string, ip: string): string => `gw:login-slow:${acct}:${gen}:${ip}`;
 const knownKey = (acct: string, gen: string, ip: string): string => `gw:login-known:${acct}:${gen}:${ip}`;
-const ipKey = (ip: string): string => `gw:login-fail:ip:${ip}`;
 /** Set by an administrator's unlock for lockoutSeconds: the account's new addresses are not slowed down. */
 const liftedKey = (acct: string): string => `gw:login-lifted:${acct}`;
 
@@ -86,7 +85,10 @@ const liftedKey = (acct: string): string => `gw:login-lifted:${acct}`;
  *   the real user on a new network waits it once and signs in; from a known address, nothing.
  * The right password (with a second factor where the account has one) clears the pair and makes
  * the address known; an administrator's unlock and a password reset forget the pairs.
- * Times come from `now` (the service clock); the cache's expiry only collects the keys.
+ * The failure counts (per pair, per account, per address) and the pair's lock are
+ * rate-limiter-flexible counters in Redis or memory, as the cache adapter chose (login-counters.ts):
+ * they last lockoutSeconds by the store's clock. The backoff waits and the new-address slowdown are
+ * instants of `now` (the service clock) kept in the cache, whose expiry only collects the keys.
  */
 export function loginThrottle(cache: Cache, s: ThrottleSettings, now: () => Date = () => new Date()) {
   const maxAll = s.maxPerAccountAll ?? s.maxPerAccount * 10;
@@ -96,12 +98,9 @@ export function loginThrottle(cache: Cache, s: ThrottleSettings, now: () => Date
     refusals.inc({ by });
     return new SignInRefused(by, retryAfterSeconds);
   };
-  async function bump(key: string, max: number): Promise<number> {
-    const n = await cache.incr(key, s.lockoutSeconds);
-    // the lock lasts lockoutSeconds from the failure that set it, not from the first failure
-    if (n === max) await cache.set(key, String(n), s.lockoutSeconds);
-    return n;
-  }
+  const pairs = failureCounter(cache, 'pair', s.maxPerAccount, s.lockoutSeconds);
+  const accounts = failureCounter(cache, 'acct', maxAll, s.lockoutSeconds);
+  const addresses = failureCounter(cache, 'ip', s.maxPerIp, s.lockoutSeconds);
   /** The reset generation, and the pair generation within it. */
   async function generations(acct: string): Promise<{ gen: string; pair: string }> {
     const [gen, pgen] = await cache.mget([generationKey(acct), pairGenerationKey(acct)]);
@@ -114,15 +113,16 @@ export function loginThrottle(cache: Cache, s: ThrottleSettings, now: () => Date
       const acct = digest(login);
       const unit = addressUnit(ip);
       const g = await generations(acct);
-      const [pair, wait, all, addr, known, lifted, slow] = await cache.mget([
-        pairKey(acct, g.pair, unit), waitKey(acct, g.pair, unit), accountKey(acct), ipKey(unit), knownKey(acct, g.gen, unit), liftedKey(acct), slowKey(acct, g.pair, unit),
+      const [pair, all, addr, [wait, known, lifted, slow]] = await Promise.all([
+        failuresOf(pairs, pairKey(acct, g.pair, unit)), failuresOf(accounts, acct), failuresOf(addresses, unit),
+        cache.mget([waitKey(acct, g.pair, unit), knownKey(acct, g.gen, unit), liftedKey(acct), slowKey(acct, g.pair, unit)]),
       ]);
-      if (Number(pair ?? 0) >= s.maxPerAccount) throw refuse('account');
+      if (pair.count >= s.maxPerAccount) throw refuse('account', pair.seconds);
       const t = now().getTime();
       const waitMs = Number(wait ?? 0) - t;
       if (waitMs > 0) throw refuse('delay', Math.ceil(waitMs / 1000));
       if (known || lifted || newAddressDelay === 0) return;
-      if (Number(all ?? 0) < maxAll && Number(addr ?? 0) < s.maxPerIp) return;
+      if (all.count < maxAll && addr.count < s.maxPerIp) return;
       // a new address while the account or the address is being guessed at: one attempt per newAddressDelay
       const next = Number(slow ?? 0);
       if (next > t) throw refuse('new-address', Math.ceil((next - t) / 1000));
@@ -133,7 +133,10 @@ export function loginThrottle(cache: Cache, s: ThrottleSettings, now: () => Date
       const acct = digest(login);
       const unit = addressUnit(ip);
       const g = await generations(acct);
-      const [n] = await Promise.all([bump(pairKey(acct, g.pair, unit), s.maxPerAccount), cache.incr(accountKey(acct), s.lockoutSeconds), cache.incr(ipKey(unit), s.lockoutSeconds)]);
+      const key = pairKey(acct, g.pair, unit);
+      const [{ consumedPoints: n }] = await Promise.all([pairs.penalty(key), accounts.penalty(acct), addresses.penalty(unit)]);
+      // the lock lasts lockoutSeconds from the failure that set it, not from the pair's first failure
+      if (n === s.maxPerAccount) await pairs.block(key, s.lockoutSeconds);
       // the first failure costs nothing (a typo); each further one waits twice as long as the one before
       if (n >= 2 && n < s.maxPerAccount && delaySeconds > 0) {
         const wait = Math.min(delaySeconds * 2 ** (n - 2), s.lockoutSeconds);
@@ -145,12 +148,12 @@ export function loginThrottle(cache: Cache, s: ThrottleSettings, now: () => Date
       const acct = digest(login);
       if (ip === undefined) {
         await cache.incr(generationKey(acct));
-        await cache.del(accountKey(acct));
+        await accounts.delete(acct);
         return;
       }
       const unit = addressUnit(ip);
       const g = await generations(acct);
-      await cache.del(pairKey(acct, g.pair, unit), waitKey(acct, g.pair, unit), slowKey(acct, g.pair, unit));
+      await Promise.all([pairs.delete(pairKey(acct, g.pair, unit)), cache.del(waitKey(acct, g.pair, unit), slowKey(acct, g.pair, unit))]);
       await cache.set(knownKey(acct, g.gen, unit), '1', KNOWN_SECONDS);
     },
     /**
@@ -161,7 +164,7 @@ export function loginThrottle(cache: Cache, s: ThrottleSettings, now: () => Date
     async unlock(login: string): Promise<void> {
       const acct = digest(login);
       await cache.incr(pairGenerationKey(acct));
-      await cache.del(accountKey(acct));
+      await accounts.delete(acct);
       await cache.set(liftedKey(acct), '1', s.lockoutSeconds);
     },
   };

@@ -1,55 +1,40 @@
-import { randomUUID } from 'node:crypto';
-import { DeviceRegistryMessage, Topics } from '@corridor/contracts';
-import { consumeValidated, type Bus, type Logger, type Subscription } from '@corridor/platform';
+import type { DeviceRegistryMessage } from '@corridor/contracts';
+import { DeviceRegistryView, type Bus, type Logger } from '@corridor/platform';
 
 /**
- * Which company (and group) each device belongs to, as the live feed needs it to filter: a map
- * filled from the compacted devices.v1 topic, read from the beginning by every gateway instance
- * (its own consumer group).
+ * Which company (and group) each device belongs to, as the live feed needs it to filter:
+ * platform's view of devices.v1, read from the beginning by every gateway instance (its own
+ * consumer group). `onChange` hears every batch read.
  */
 export class DeviceDirectory {
-  private readonly devices = new Map<number, DeviceRegistryMessage>();
-  private sub: Subscription | undefined;
+  private readonly view: DeviceRegistryView;
 
-  constructor(
-    private readonly bus: Bus,
-    private readonly logger: Logger,
-    private readonly onChange: (devices: DeviceRegistryMessage[]) => void = () => undefined,
-  ) {}
+  constructor(bus: Bus, logger: Logger, onChange: (devices: DeviceRegistryMessage[]) => void = () => undefined) {
+    this.view = new DeviceRegistryView({ bus, logger, groupPrefix: 'gateway-devices' });
+    this.view.onBatch(onChange);
+  }
 
-  async start(): Promise<void> {
-    this.sub = await consumeValidated({
-      bus: this.bus,
-      logger: this.logger,
-      groupId: `gateway-devices-${randomUUID()}`,
-      topic: Topics.devices,
-      schema: DeviceRegistryMessage,
-      fromBeginning: true,
-      handle: async (msgs) => {
-        for (const d of msgs) this.apply(d);
-        this.onChange(msgs);
-      },
-    });
+  start(): Promise<void> {
+    return this.view.start();
   }
 
   apply(d: DeviceRegistryMessage): void {
-    if (d.deleted) this.devices.delete(d.id);
-    else this.devices.set(d.id, d);
+    this.view.apply(d);
   }
 
   get(id: number): DeviceRegistryMessage | undefined {
-    return this.devices.get(id);
+    return this.view.get(id);
   }
 
   ids(): number[] {
-    return [...this.devices.keys()];
+    return this.view.ids();
   }
 
   get size(): number {
-    return this.devices.size;
+    return this.view.size;
   }
 
-  async stop(): Promise<void> {
-    await this.sub?.stop();
+  stop(): Promise<void> {
+    return this.view.stop();
   }
 }

@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
-import type { Redis } from 'ioredis';
 import { AppError, counter, type App, type Cache } from '@corridor/platform';
 import type { ClientIp } from './client-ip';
+import { redisOf } from './redis-client';
 
 const limited = counter('gateway_rate_limited_total', 'Requests refused by a rate limit', ['by']);
 
@@ -10,11 +10,6 @@ export interface RateLimitSettings {
   windowMs: number;
   ipMax: number;
   userMax: number;
-}
-
-/** The ioredis client behind the cache when it is Redis (RedisCache exposes it), else undefined. */
-function redisOf(cache: Cache): Redis | undefined {
-  return cache.kind === 'redis' ? (cache as Cache & { redis?: Redis }).redis : undefined;
 }
 
 /**

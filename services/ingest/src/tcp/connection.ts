@@ -85,6 +85,8 @@ export class DeviceConnection implements DeviceLink {
   private drainScheduled = false;
   private paused = false;
   private consecutiveErrors = 0;
+  /** When the unfinished frame in `pending` began (performance.now(); reset while reading is paused): a frame may take idleTimeoutMs at most. */
+  private partialSince: number | undefined;
   private closeReason: string | undefined;
   private boundUniqueId: string | undefined;
   private deviceSession: DeviceSession | undefined;
@@ -180,14 +182,35 @@ export class DeviceConnection implements DeviceLink {
         // the frames read so far are still archived and counted, room or not
         for (const q of this.held.splice(0)) this.admit(q);
         void this.drain();
+        this.log.info({ errors: this.consecutiveErrors }, 'frames that do not decode, in a row: closing the connection');
         this.close('garbage');
         return;
       }
     }
     this.pending = split.rest.length ? Buffer.from(split.rest) : EMPTY;
+    if (this.slowFrame(split.frames.length > 0)) return;
     this.admitHeld();
     this.checkPause();
     this.scheduleDrain();
+  }
+
+  /**
+   * A frame still unfinished idleTimeoutMs after its first byte closes the connection (slow_frame):
+   * a tracker writes a frame at once, and a peer trickling bytes would keep the idle timer from
+   * ever firing while it holds a connection and a buffer. Time spent paused does not count.
+   */
+  private slowFrame(newFrameStarted: boolean): boolean {
+    if (!this.pending.length) {
+      this.partialSince = undefined;
+      return false;
+    }
+    const now = performance.now();
+    if (newFrameStarted || this.partialSince === undefined) this.partialSince = now;
+    if (now - this.partialSince <= this.deps.limits.idleTimeoutMs) return false;
+    this.log.info({ pendingBytes: this.pending.length, ms: Math.round(now - this.partialSince) }, 'a frame slower than the idle timeout: closing the connection');
+    this.pending = EMPTY;
+    this.close('slow_frame');
+    return true;
   }
 
   /**
@@ -384,12 +407,18 @@ export class DeviceConnection implements DeviceLink {
     }
     if (this.queuedBytes > this.deps.limits.maxBufferedBytes / 2) return;
     this.paused = false;
+    if (this.partialSince !== undefined) this.partialSince = performance.now();
     this.deps.budget.stopWaiting(this.wake);
     this.socket.resume();
   }
 
   private onIdle(): void {
     if (this.queue.length || this.held.length) return; // waiting for the bus, not idle
+    if (this.pending.length) {
+      this.log.info({ pendingBytes: this.pending.length }, 'a frame left unfinished for the idle timeout: closing the connection');
+      this.close('truncated');
+      return;
+    }
     this.close('idle');
   }
 

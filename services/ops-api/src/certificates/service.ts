@@ -124,7 +124,7 @@ export function certificatesService(deps: CertificatesDeps) {
           await deps.notifications.notify(tx, {
             type: 'certificateApplied', to: { role: 'association_officer' }, companyId: row.companyId, entityType: ENTITY, entityId: row.id,
             title: `Certificate ${row.number} applied for`, message: `${company?.name ?? `Company ${row.companyId}`}: IDF ${cargo.idfNumber}`,
-            attributes: { cargoId, number: row.number },
+            attributes: { cargoId, number: row.number, companyName: company?.name ?? null, idfNumber: cargo.idfNumber },
           });
           return row.id;
         });
@@ -169,7 +169,8 @@ export function certificatesService(deps: CertificatesDeps) {
         });
         await deps.notifications.notify(tx, {
           type: 'certificateSubmitted', to: { role: 'association_officer' }, companyId: row.companyId, entityType: ENTITY, entityId: id,
-          title: `Certificate ${data.number} awaits approval`, message: `${data.company.name}: IDF ${data.cargo.idfNumber}`, attributes: { number: data.number },
+          title: `Certificate ${data.number} awaits approval`, message: `${data.company.name}: IDF ${data.cargo.idfNumber}`,
+          attributes: { number: data.number, companyName: data.company.name, idfNumber: data.cargo.idfNumber },
         });
       }).catch((err: unknown) => {
         // a concurrent decision won: the stored PDFs stay (owner: this certificate) but are not its documents

@@ -70,7 +70,7 @@ export function commandsService(deps: { db: Orm; bus: Bus; devices: DevicesServi
   async function queue(device: { id: number; uniqueId: string; model: string | null }, type: string, attributes: Record<string, unknown>): Promise<QueuedCommand> {
     const protocol = await protocolOf(device.id, device.model);
     if (protocol !== undefined && !commandTypesFor(protocol).includes(type)) {
-      throw invalidField('type', `${protocol} devices do not support ${type} (supported: ${commandTypesFor(protocol).join(', ') || 'none'})`);
+      throw invalidField('type', `${protocol} devices do not support ${type} (supported: ${commandTypesFor(protocol).join(', ') || 'none'})`, { reason: 'commandUnsupported', protocol, type });
     }
     const id = nextCommandId();
     const message: CommandMessage = { id: String(id), deviceId: device.id, uniqueId: device.uniqueId, type, attributes, requestedAt: new Date().toISOString() };

@@ -72,7 +72,7 @@ export function complaintsService(deps: ComplaintsDeps) {
         await notifications.notify(tx, {
           type: 'complaintFiled', to: { role: 'association_officer' }, companyId: r.companyId, entityType: ENTITY, entityId: r.id,
           title: `Complaint #${r.id} filed`, message: `${r.category.replace(/_/g, ' ')}: ${r.title}`,
-          attributes: { subjectType: r.subjectType, subjectRef: r.subjectRef },
+          attributes: { subjectType: r.subjectType, subjectRef: r.subjectRef, category: r.category, complaintTitle: r.title },
         });
         return r;
       });
@@ -125,7 +125,7 @@ export function complaintsService(deps: ComplaintsDeps) {
           type: 'complaintStatusChanged', to: { userId: current.filedByUserId }, companyId: current.companyId, entityType: ENTITY, entityId: id,
           title: `Complaint #${id} is ${updated.status.replace(/_/g, ' ')}`,
           message: input.note ? `${current.title}: ${input.note}` : current.title,
-          attributes: { from: current.status, to: updated.status },
+          attributes: { from: current.status, to: updated.status, complaintTitle: current.title, note: input.note ?? null },
         });
         return detail(updated, tx);
       });

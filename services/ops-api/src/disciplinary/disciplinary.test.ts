@@ -48,7 +48,9 @@ describe('POST /disciplinary/admin', () => {
     expect(entry).toMatchObject({ action: 'sanction.recorded', actorUserId: testUsers.officer.userId, companyId: 101, before: null, reason: 'Late deliveries after warnings' });
     expect(entry?.after).toMatchObject({ id: r.id, sanctionType: 'fine' });
     const a = (await call(testUsers.companyA, 'GET', '/api/inbox?type=sanctionRecorded')).json<NotificationPage>();
-    expect(a.items.some((n) => n.entityId === String(r.id))).toBe(true);
+    const notice = a.items.find((n) => n.entityId === String(r.id));
+    // its parameters name the company (the reader's console words the notice from them, in their language)
+    expect(notice?.attributes).toMatchObject({ sanctionType: 'fine', subjectType: 'company', subjectRef: '101', subjectName: 'Pwani Freight Movers Ltd', companyName: 'Pwani Freight Movers Ltd', reason: 'Late deliveries after warnings' });
     const b = (await call(testUsers.companyB, 'GET', '/api/inbox?type=sanctionRecorded')).json<NotificationPage>();
     expect(b.items.some((n) => n.entityId === String(r.id))).toBe(false);
   });

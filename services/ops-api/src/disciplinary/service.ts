@@ -12,6 +12,8 @@ export interface DisciplinaryDeps {
   complaints: ComplaintsRepository;
   notifications: NotificationsService;
   companyExists(id: number): Promise<boolean>;
+  /** A company's name, for the notice's parameters (a reader sees names, not ids). */
+  companyName?(id: number): Promise<string | undefined>;
   clock: Clock;
 }
 
@@ -56,6 +58,10 @@ export function disciplinaryService(deps: DisciplinaryDeps) {
     async record(by: Identity, input: DisciplinaryInput): Promise<DisciplinaryRecord> {
       await check(input);
       const now = clock.now();
+      // names for the notice's parameters, read before the transaction (PGlite has one connection)
+      const companyName = (await deps.companyName?.(input.companyId)) ?? null;
+      const subjectCompany = input.subjectType === 'company' && /^\d+$/.test(input.subjectRef) ? Number(input.subjectRef) : undefined;
+      const subjectName = subjectCompany === undefined ? input.subjectRef : subjectCompany === input.companyId ? companyName : ((await deps.companyName?.(subjectCompany)) ?? input.subjectRef);
       const row = await db.transaction(async (tx) => {
         const r = await repo.insert(tx, {
           ...input, startsAt: new Date(input.startsAt), endsAt: input.endsAt ? new Date(input.endsAt) : null,
@@ -67,7 +73,11 @@ export function disciplinaryService(deps: DisciplinaryDeps) {
           type: 'sanctionRecorded', to: { companyId: r.companyId }, entityType: 'disciplinary_record', entityId: r.id,
           title: `Sanction recorded: ${r.sanctionType}`,
           message: `${r.subjectType} ${r.subjectRef}: ${r.reason}`,
-          attributes: { sanctionType: r.sanctionType, startsAt: after.startsAt, endsAt: after.endsAt, complaintId: r.complaintId },
+          // the notice's parameters: a reader's console words it in their language, with names (not ids)
+          attributes: {
+            sanctionType: r.sanctionType, startsAt: after.startsAt, endsAt: after.endsAt, complaintId: r.complaintId,
+            subjectType: r.subjectType, subjectRef: r.subjectRef, subjectName, companyName, reason: r.reason,
+          },
         });
         return r;
       });

@@ -39,15 +39,15 @@ export function notificationRulesService(deps: { db: Orm; dispatcher: Notificati
     async validate(i, companyId, actor) {
       if (i.notificators.includes('mail') && !deps.mailEnabled) throw mailUnavailable('body', 'notificators');
       if ((i.notificators.includes('mail') || i.notificators.includes('web')) && !i.recipients.length) {
-        throw invalidField('recipients', 'the web and mail channels need at least one recipient');
+        throw invalidField('recipients', 'the web and mail channels need at least one recipient', { reason: 'recipientsNeeded' });
       }
-      if (i.notificators.includes('webhook') && !i.webhookUrl) throw invalidField('webhookUrl', 'the webhook channel needs a webhookUrl');
+      if (i.notificators.includes('webhook') && !i.webhookUrl) throw invalidField('webhookUrl', 'the webhook channel needs a webhookUrl', { reason: 'webhookNeeded' });
       // a literal internal address is refused on save; a name is checked when it is resolved, at each delivery
       const refused = i.webhookUrl ? savedUrlRefusal(i.webhookUrl, webhookPolicy) : undefined;
-      if (refused) throw invalidField('webhookUrl', refused);
-      if (i.alarms.length && i.type !== 'alarm') throw invalidField('alarms', 'alarms only apply to rules of type alarm');
+      if (refused) throw invalidField('webhookUrl', refused, { reason: 'webhookNotPublic' });
+      if (i.alarms.length && i.type !== 'alarm') throw invalidField('alarms', 'alarms only apply to rules of type alarm', { reason: 'alarmsOnlyForAlarm' });
       // a rule that is not always and links no device yet notifies nothing until linked (Traccar's clients save, then link through /permissions)
-      if (i.notificators.includes('command') && i.commandId === null) throw invalidField('commandId', 'the command channel needs a saved command (commandId)');
+      if (i.notificators.includes('command') && i.commandId === null) throw invalidField('commandId', 'the command channel needs a saved command (commandId)', { reason: 'savedCommandNeeded' });
       if (i.commandId !== null) {
         const [c] = await db.select({ companyId: savedCommands.companyId }).from(savedCommands).where(eq(savedCommands.id, i.commandId));
         if (!c || (c.companyId !== null && companyId !== null && c.companyId !== companyId)) throw invalidField('commandId', `saved command ${i.commandId} does not exist`);

@@ -20,7 +20,11 @@ export async function conflictOnUnique<T>(write: () => Promise<T>, fields: Recor
   }
 }
 
-/** A 400 naming one field, in the shape schema validation answers. */
-export function invalidField(field: string, message: string): AppError {
-  return new AppError('VALIDATION_FAILED', `body.${field}: ${message}`, [{ in: 'body', path: field, message }]);
+/**
+ * A 400 naming one field, in the shape schema validation answers. `reason`: what a client words
+ * for its user instead of the English message (a code and its parameters, e.g.
+ * { reason: 'commandUnsupported', protocol: 'gt06', type: 'engineResume' }).
+ */
+export function invalidField(field: string, message: string, reason?: { reason: string } & Record<string, string | number>): AppError {
+  return new AppError('VALIDATION_FAILED', `body.${field}: ${message}`, [{ in: 'body', path: field, message, ...reason }]);
 }

@@ -70,7 +70,7 @@ describe('commands to a truck', () => {
   });
 
   it("puts the server's refusal under the field it names, and keeps an outage on the confirmation with its reason", async () => {
-    let answer: Response = apiError(400, 'VALIDATION_FAILED', 'body.type: gt06 devices do not support engineResume', [{ in: 'body', path: 'type', message: 'gt06 devices do not support engineResume' }]);
+    let answer: Response = apiError(400, 'VALIDATION_FAILED', 'body.type: gt06 devices do not support engineResume', [{ in: 'body', path: 'type', message: 'gt06 devices do not support engineResume', reason: 'commandUnsupported', protocol: 'gt06', type: 'engineResume' }]);
     serveApi(types(['engineStop', 'engineResume']), noSaved, sendWith(() => answer.clone()));
     open();
     fireEvent.click(screen.getByRole('button', { name: 'Send a command' }));
@@ -81,11 +81,12 @@ describe('commands to a truck', () => {
     fireEvent.click(await within(dialog).findByRole('button', { name: 'Send Engine resume' }));
     const back = await within(dialog).findByLabelText('Command');
     await waitFor(() => expect(back.getAttribute('aria-invalid')).toBe('true'));
-    expect(within(dialog).getByText('gt06 devices do not support engineResume')).toBeTruthy();
+    // worded by the console from the server's reason code, not the server's English
+    expect(within(dialog).getByText('This truck\'s tracker (gt06) does not take the command "Engine resume".')).toBeTruthy();
     answer = apiError(503, 'UNAVAILABLE', 'The command bus is not available; try again shortly');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Next' }));
     fireEvent.click(await within(dialog).findByRole('button', { name: 'Send Engine resume' }));
-    expect((await within(dialog).findByRole('alert')).textContent).toBe('The command bus is not available; try again shortly');
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('The server is busy or a part of it is down. Try again in a moment.');
     expect(within(dialog).getByTestId('command-confirm')).toBeTruthy();
   });
 

@@ -71,13 +71,14 @@ describe('replay of a device', () => {
   });
 
   it("shows the server's refusal (a period over the maximum) and its failure, with a retry that asks again", async () => {
-    let positions: Response = apiError(400, 'VALIDATION_FAILED', 'The period may not exceed 31 days');
+    let positions: Response = apiError(400, 'VALIDATION_FAILED', 'The period from 2026-08-30T14:19:00.000Z … a report covers at most 31 days', { fields: ['from', 'to'], maxPeriodDays: 31, periodDays: 40 });
     const { asked } = serveApi(devices, ({ url }) => (url.pathname === '/api/positions' ? positions.clone() : undefined), get('/api/events', []), get('/api/reports/stops', []));
     renderAt(<ReplayScreen />, { path, route: '/replay' });
-    await screen.findByText('The period may not exceed 31 days');
+    // the server's refusal in words (api/messages.ts), not its English with ISO times
+    await screen.findByText('A report covers at most 31 days, and this period spans 40. Choose a shorter period.');
     positions = apiError(503, 'UNAVAILABLE', 'The analytics store does not answer');
     fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
-    await screen.findByText('The analytics store does not answer');
+    await screen.findByText('The server is busy or a part of it is down. Try again in a moment.');
     expect(asked.filter((a) => a.startsWith('GET /api/positions')).length).toBe(2);
     positions = new Response(JSON.stringify(FIXES), { status: 200, headers: { 'content-type': 'application/json' } });
     fireEvent.click(screen.getByRole('button', { name: 'Try again' }));

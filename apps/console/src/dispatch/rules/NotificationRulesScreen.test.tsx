@@ -90,7 +90,7 @@ describe('alert rules', () => {
   });
 
   it("puts the server's refusal under the field it names (a webhook to a private address)", async () => {
-    serveApi(...common, rulesApi([], () => apiError(400, 'VALIDATION_FAILED', 'body.webhookUrl: not a public address', [{ in: 'body', path: 'webhookUrl', message: 'webhookUrl must reach a public address (10.0.0.5 is private)' }])));
+    serveApi(...common, rulesApi([], () => apiError(400, 'VALIDATION_FAILED', 'body.webhookUrl: not a public address', [{ in: 'body', path: 'webhookUrl', message: 'webhookUrl must reach a public address (10.0.0.5 is private)', reason: 'webhookNotPublic' }])));
     show();
     fireEvent.click(await screen.findByRole('button', { name: 'New rule' }));
     const form = await screen.findByRole('form', { name: 'New rule' });
@@ -99,7 +99,7 @@ describe('alert rules', () => {
     fireEvent.click(within(form).getByRole('button', { name: 'Save the rule' }));
     const url = within(form).getByLabelText('Webhook address');
     await waitFor(() => expect(url.getAttribute('aria-invalid')).toBe('true'));
-    expect(within(form).getByText('webhookUrl must reach a public address (10.0.0.5 is private)')).toBeTruthy();
+    expect(within(form).getByText('The webhook must reach a public address; this one is on an internal network.')).toBeTruthy();
   });
 
   it('changes a rule for some trucks and keeps who it notifies', async () => {
@@ -121,7 +121,7 @@ describe('alert rules', () => {
     let fail = true;
     serveApi(...common, ({ url, method }) => (url.pathname === '/api/notifications' && method === 'GET' ? (fail ? apiError(503, 'UNAVAILABLE', 'The database does not answer') : json(200, [rule(1)])) : undefined));
     show({ ...DISPATCHER, roles: ['company_user'], companyId: 101 } as User);
-    await screen.findByText('The database does not answer');
+    await screen.findByText('The server is busy or a part of it is down. Try again in a moment.');
     fail = false;
     fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
     await screen.findByRole('cell', { name: 'Alarm: SOS' });

@@ -20,8 +20,9 @@ export function BarChartCard<T extends Record<string, unknown>>({ title, data, x
     <figure className="chart" aria-label={title}>
       <h3>{title}</h3>
       <div aria-hidden="true" style={{ width: '100%', height }}>
+        {/* the table below carries the figures: the drawing takes no keyboard focus (accessibilityLayer off) */}
         <ResponsiveContainer>
-          <BarChart data={data} margin={{ top: 8, right: 8, bottom: 8, left: 0 }}>
+          <BarChart data={data} margin={{ top: 8, right: 8, bottom: 8, left: 0 }} accessibilityLayer={false}>
             <CartesianGrid strokeDasharray="3 3" vertical={false} />
             <XAxis dataKey={x as string} tickFormatter={label} tick={{ fontSize: 12 }} />
             <YAxis allowDecimals={false} tick={{ fontSize: 12 }} tickFormatter={(v: number) => f.number(v)} width={48} />

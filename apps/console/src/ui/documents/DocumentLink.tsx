@@ -1,7 +1,6 @@
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { call } from '../../api/client';
-import { errorMessage } from '../states';
+import { useExplainError } from '../../api/messages';
 import { documentGet } from './documents';
 
 /**
@@ -9,7 +8,7 @@ import { documentGet } from './documents';
  * moment of the click rather than kept from the list).
  */
 export function DocumentLink({ documentId, label }: { documentId: string; label: string }) {
-  const { t } = useTranslation();
+  const explain = useExplainError();
   const [failure, setFailure] = useState<string | null>(null);
   async function open() {
     setFailure(null);
@@ -22,7 +21,7 @@ export function DocumentLink({ documentId, label }: { documentId: string; label:
       a.click();
       a.remove();
     } catch (e) {
-      setFailure(errorMessage(e, t('common.errorUnknown')));
+      setFailure(explain(e).summary);
     }
   }
   return (

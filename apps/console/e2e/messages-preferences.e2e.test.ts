@@ -1,0 +1,86 @@
+import { describe, expect, inject, it } from 'vitest';
+import { DEMO_ACCOUNTS } from '@corridor/tools/stack/demo/accounts';
+import { browserPeople } from './support/people';
+
+const CONSOLE = { 'x-requested-with': 'corridor-console' };
+
+/**
+ * Issue 26 on the real stack: a refusal is one translated sentence (never `body.reason: Too small…`,
+ * never twice), a server notice reads in the reader's language with the company's name, and a
+ * user's preferences are kept by the API and shown by the console.
+ */
+describe.skipIf(!inject('chromium'))('messages for people and preferences', () => {
+  const people = browserPeople();
+
+  it('officer: rejecting with a short reason shows one sentence naming the field as labelled', async () => {
+    const officer = await people.open(DEMO_ACCOUNTS.officer);
+    await officer.visit('/approvals');
+    const row = officer.page.getByRole('table', { name: 'Approval queue' }).getByRole('row').nth(1);
+    await row.getByRole('button', { name: 'Reject' }).click();
+    const dialog = officer.page.getByRole('dialog');
+    await dialog.getByLabel('Reason (the company sees it)').fill('bad');
+    await dialog.getByRole('button', { name: 'Reject' }).click();
+    const alert = dialog.getByRole('alert');
+    await expect.poll(() => alert.textContent()).toBe('Reason (the company sees it): Enter at least 5 characters.');
+    // said once: the page has no second banner, and nothing of the server's English
+    expect(await officer.page.getByRole('alert').count()).toBe(1);
+    expect(await officer.page.locator('body').textContent()).not.toMatch(/body\.|Too small/);
+    await officer.screenshot('approvals-reject-short-reason');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    officer.problems.splice(0, officer.problems.length, ...officer.problems.filter((p) => !p.includes('400'))); // the refusal is the answer expected
+  });
+
+  it('company user: a sanction notice reads in Swahili with the company\'s name', async () => {
+    const officer = await people.open(DEMO_ACCOUNTS.officer);
+    const reason = `Late deliveries after warnings ${Date.now()}`;
+    const recorded = await officer.context.request.post(`${officer.baseUrl}/api/disciplinary/admin`, {
+      headers: CONSOLE, data: { subjectType: 'company', subjectRef: '101', companyId: 101, sanctionType: 'warning', reason, startsAt: new Date().toISOString() },
+    });
+    expect(recorded.status()).toBe(201);
+    const company = await people.open(DEMO_ACCOUNTS.company);
+    // the reader's language on this browser only (the language switch would save it with the shared demo user)
+    await company.page.evaluate(() => localStorage.setItem('corridor.lang', 'sw'));
+    await company.visit('/inbox');
+    const notice = company.page.getByTestId('notification').filter({ hasText: reason });
+    await notice.waitFor();
+    expect(await notice.textContent()).toContain('Adhabu imerekodiwa: Onyo');
+    expect(await notice.textContent()).toContain(`Pwani Freight Movers Ltd: ${reason}`);
+    expect(await notice.textContent()).not.toMatch(/company 101|Sanction recorded/);
+    await company.screenshot('inbox-sanction-sw');
+  });
+
+  it('analyst: preferences are kept by the API and shown in English, Swahili and dark', async () => {
+    const analyst = await people.open(DEMO_ACCOUNTS.analyst, { viewport: { width: 1366, height: 1200 } });
+    await analyst.visit('/account');
+    const form = analyst.page.getByRole('form', { name: 'Preferences' });
+    await form.getByLabel('Speed').selectOption('mph');
+    await form.getByLabel('Coordinates').selectOption('dms');
+    await form.getByLabel('Appearance').selectOption('dark');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await form.getByText('Preferences saved.').waitFor();
+    await expect.poll(() => analyst.page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    await analyst.screenshot('account-preferences-dark');
+    const session = (await (await analyst.context.request.get(`${analyst.baseUrl}/api/session`, { headers: CONSOLE })).json()) as { attributes: Record<string, unknown>; coordinateFormat: string };
+    expect(session.attributes).toMatchObject({ speedUnit: 'mph', darkMode: true });
+    expect(session.coordinateFormat).toBe('dms');
+    // kept: a new page reads them back
+    await analyst.visit('/account');
+    expect(await analyst.page.getByRole('form', { name: 'Preferences' }).getByLabel('Speed').inputValue()).toBe('mph');
+    // in Swahili (the language chosen in the form, saved with the user)
+    const again = analyst.page.getByRole('form', { name: 'Preferences' });
+    await again.getByLabel('Appearance').selectOption('light');
+    await again.getByLabel('Language').selectOption('sw');
+    await again.getByRole('button', { name: 'Save' }).click();
+    await analyst.page.getByRole('form', { name: 'Mapendeleo' }).getByText('Mapendeleo yamehifadhiwa.').waitFor();
+    await analyst.screenshot('account-preferences-sw');
+    // back to the defaults, for the other tests of this stack
+    const restore = analyst.page.getByRole('form', { name: 'Mapendeleo' });
+    await restore.getByLabel('Kasi').selectOption('kmh');
+    await restore.getByLabel('Viwianishi').selectOption('dd');
+    await restore.getByLabel('Mwonekano').selectOption('system');
+    await restore.getByLabel('Lugha').selectOption('');
+    await restore.getByRole('button', { name: 'Hifadhi' }).click();
+    await analyst.page.getByRole('form', { name: 'Preferences' }).or(analyst.page.getByRole('form', { name: 'Mapendeleo' })).getByRole('status').waitFor();
+    await analyst.screenshot('account-preferences-restored');
+  });
+});

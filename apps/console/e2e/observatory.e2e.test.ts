@@ -1,0 +1,85 @@
+import { readFileSync } from 'node:fs';
+import ExcelJS from 'exceljs';
+import { describe, expect, inject, it } from 'vitest';
+import { DEMO_ACCOUNTS } from '@corridor/tools/stack/demo/accounts';
+import type { Person } from './support/session';
+import { browserPeople } from './support/people';
+import { accessibilityProblems } from './support/axe';
+
+/**
+ * The corridor observatory on the demo's figures (tools/stack/demo/observatory-history.ts: the
+ * simulated trucks' last weeks folded by the geofence service's tracker): an analyst opens it,
+ * chooses a month, and downloads the table; officers and a company see it in English and Swahili,
+ * axe-core finds no serious or critical problem, and each view is photographed (apps/console/e2e/.screenshots).
+ */
+async function expectAxeClean(person: Person, what: string): Promise<void> {
+  expect(await accessibilityProblems(person.page), `${what}: axe`).toEqual([]);
+}
+
+/** The month of a week ago: the demo's history covers it whatever day of the month the tests run. */
+const thisMonth = () => new Date(Date.now() - 7 * 86_400_000).toISOString().slice(0, 7);
+
+describe.skipIf(!inject('chromium'))('the corridor observatory', () => {
+  const people = browserPeople();
+
+  it('an analyst opens the observatory, chooses a month, and downloads the waiting times it shows', async () => {
+    const analyst = await people.open(DEMO_ACCOUNTS.analyst);
+    await analyst.visit('/observatory');
+    const table = analyst.page.getByRole('table', { name: 'Waiting times by place' });
+    await table.getByRole('row', { name: /Malaba OSBP/ }).first().waitFor();
+    await analyst.screenshot('observatory-analyst');
+    await expectAxeClean(analyst, 'analyst /observatory');
+
+    const month = thisMonth();
+    await analyst.page.getByTestId('obs-month').fill(month);
+    await analyst.page.getByTestId('obs-apply').click();
+    await analyst.page.waitForURL((u) => u.searchParams.get('from')?.startsWith(`${month}-01`) === true || u.searchParams.get('from')?.slice(0, 7) === month);
+    await analyst.settled();
+    await table.getByRole('row', { name: /Malaba OSBP/ }).first().waitFor();
+    // every week shown began in the month chosen or is the week it began in
+    const periods = await table.locator('tbody tr td:first-child').allTextContents();
+    expect(periods.length).toBeGreaterThan(0);
+
+    const [csv] = await Promise.all([analyst.page.waitForEvent('download'), analyst.page.getByTestId('obs-csv').click()]);
+    expect(csv.suggestedFilename()).toMatch(/^waiting-times-.*\.csv$/);
+    const text = readFileSync((await csv.path())!, 'utf8');
+    const [head, ...rows] = text.trim().split('\n');
+    expect(head).toContain('Median wait');
+    expect(rows.some((r) => r.includes('Malaba OSBP') && r.includes('all companies'))).toBe(true);
+    // the file's rows are the table's
+    expect(rows.length).toBe(periods.length);
+
+    const [xlsx] = await Promise.all([analyst.page.waitForEvent('download'), analyst.page.getByTestId('obs-xlsx').click()]);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.readFile((await xlsx.path())!);
+    expect(book.worksheets[0]!.rowCount).toBe(rows.length + 1);
+  });
+
+  it('an officer sees each corridor\'s transit times by week, and the map, in English and Swahili', async () => {
+    const officer = await people.open(DEMO_ACCOUNTS.officer);
+    await officer.visit('/observatory?show=transit');
+    await officer.page.getByRole('table', { name: 'Transit times by segment' }).getByRole('row', { name: /Malaba OSBP/ }).first().waitFor();
+    await officer.screenshot('observatory-officer-transit');
+    await expectAxeClean(officer, 'officer transit');
+    const sw = officer;
+    await sw.page.getByRole('combobox', { name: 'Language' }).selectOption('sw');
+    await sw.visit('/observatory');
+    await sw.page.getByRole('heading', { name: 'Kituo cha uchunguzi wa ushoroba' }).waitFor();
+    await sw.page.getByRole('table', { name: 'Muda wa kusubiri kwa mahali' }).getByRole('row', { name: /Malaba OSBP/ }).first().waitFor();
+    await sw.screenshot('observatory-officer-sw');
+    await expectAxeClean(sw, 'officer in Swahili');
+  });
+
+  it('a company sees its own trucks against the other companies together, never another company by name', async () => {
+    const company = await people.open(DEMO_ACCOUNTS.company);
+    await company.visit('/observatory');
+    const table = company.page.getByRole('table', { name: 'Waiting times by place' });
+    await table.getByRole('row', { name: /Your company/ }).first().waitFor();
+    const text = await table.textContent();
+    expect(text).toContain('The other companies');
+    expect(text).not.toMatch(/Msasani|Ltd/);
+    expect(await company.page.getByRole('combobox', { name: 'Company', exact: true }).count(), 'no company filter for a company').toBe(0);
+    await company.screenshot('observatory-company');
+    await expectAxeClean(company, 'company');
+  });
+});

@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import type { Analytics } from '@corridor/platform';
+import { seededRandom } from '../../sim/random';
+import { kphToKnots, Truck, type Fix, type TruckPlan } from '../../sim/truck';
+import { waitSeconds } from '../../sim/waits';
+
+const DAY_MS = 86_400_000;
+const chTime = (d: Date): string => d.toISOString().replace('T', ' ').replace('Z', '');
+
+export interface ObservatoryHistoryOptions {
+  analytics: Analytics;
+  /** The simulated trucks' plans (their corridors, speeds and stops). */
+  plans: readonly TruckPlan[];
+  /** Registered device id of each simulated truck, by unique id. */
+  devices: ReadonlyMap<string, number>;
+  /** The geofence service's observatory backfill (the tracker folding stored positions). */
+  backfill(opts: { from: Date; to: Date; deviceIds: number[] }): Promise<{ devices: number; fixes: number; facts: number }>;
+  now: Date;
+  /** How far back (days); the history ends an hour before `now`, before the live trucks start. */
+  days: number;
+  /** Seconds between two fixes of a truck. */
+  stepSeconds?: number;
+  /** Trucks stored and folded per step (each step one insert and one backfill, so the live stack's queries interleave). */
+  trucksPerStep?: number;
+  /** Stops between two steps (the stack closing). */
+  signal?: AbortSignal;
+  log(line: string): void;
+}
+
+/**
+ * The demo's past, so that the corridor observatory shows weeks of figures on `pnpm start`: the
+ * simulated trucks driven through the last `days` days at full speed by the simulator's own truck
+ * model, waiting at each border post and weighbridge as long as tools/sim/waits.ts says for the
+ * place and the hour (minutes to hours), their fixes stored as positions (marked
+ * `demoHistory`: they never went through a device protocol or the bus) and folded into the
+ * observatory's facts by the geofence service's backfill, the same tracker that folds live fixes.
+ * The stack runs it in the background once the live trucks drive (a few trucks per step, each step
+ * logged), so it never delays them. Once: a second start finds the history stored and leaves it
+ * (one stopped half way stores the trucks it had not reached).
+ */
+export async function ensureObservatoryHistory(o: ObservatoryHistoryOptions): Promise<{ fixes: number; facts: number } | null> {
+  const ch = o.analytics;
+  const to = new Date(Math.floor((o.now.getTime() - 3_600_000) / 60_000) * 60_000);
+  const from = new Date(to.getTime() - o.days * DAY_MS);
+  const ids = o.plans.map((p) => o.devices.get(p.deviceId)).filter((id): id is number => id !== undefined);
+  if (!ids.length || o.days <= 0) return null;
+  // the trucks whose past is stored already (a second start, or one stopped half way, goes on with the rest)
+  const stored = new Set(z.array(z.object({ device_id: z.coerce.number() })).parse(await (await ch.client.query({
+    query: `SELECT DISTINCT device_id FROM ${ch.database}.positions WHERE device_id IN {ids:Array(UInt64)} AND JSONExtractBool(attributes, 'demoHistory')`,
+    query_params: { ids }, format: 'JSONEachRow',
+  })).json()).map((r) => r.device_id));
+  if (stored.size === ids.length) return null;
+  const step = o.stepSeconds ?? 120;
+  const perStep = o.trucksPerStep ?? 2;
+  const random = seededRandom(30);
+  const silent = { protocol: 'history', send: async () => true };
+  const plans = o.plans.filter((p) => o.devices.has(p.deviceId) && !stored.has(o.devices.get(p.deviceId)!));
+  const started = Date.now();
+  let fixes = 0;
+  let facts = 0;
+  o.log(`observatory history: storing ${o.days} days of ${plans.length} trucks' past in the background (the live trucks are already driving)`);
+  for (let i = 0; i < plans.length; i += perStep) {
+    if (o.signal?.aborted) return null;
+    const stepIds: number[] = [];
+    for (const plan of plans.slice(i, i + perStep)) {
+      const deviceId = o.devices.get(plan.deviceId)!;
+      stepIds.push(deviceId);
+      const truck = new Truck(plan, { sender: silent, random, waits: waitSeconds });
+      const rows: Record<string, unknown>[] = [];
+      for (let t = from.getTime() + step * 1000, seq = 0; t < to.getTime(); t += step * 1000, seq++) {
+        const at = new Date(t);
+        truck.advance(step, at);
+        rows.push(positionRow(deviceId, plan.deviceId, seq, truck.fix(at)));
+      }
+      await ch.client.insert({ table: `${ch.database}.positions`, values: rows, format: 'JSONEachRow' });
+      fixes += rows.length;
+    }
+    // a step's trucks are stored and folded together: stopping is checked before the next step only
+    facts += (await o.backfill({ from, to, deviceIds: stepIds })).facts;
+    const done = Math.min(i + perStep, plans.length);
+    o.log(`observatory history: ${done} of ${plans.length} trucks stored and folded (${Math.round((Date.now() - started) / 1000)} s)`);
+  }
+  o.log(`observatory history: done, ${fixes} fixes of ${plans.length} trucks over ${o.days} days, ${facts} facts, in ${Math.round((Date.now() - started) / 1000)} s`);
+  return { fixes, facts };
+}
+
+/** A stored position as ingest stores an OsmAnd fix (speed in knots), with an id of the history's own range. */
+function positionRow(deviceId: number, uniqueId: string, seq: number, fix: Fix): Record<string, unknown> {
+  const time = chTime(fix.time);
+  return {
+    id: String((1n << 62n) + (BigInt(deviceId) << 32n) + BigInt(seq)), device_id: deviceId, unique_id: uniqueId, protocol: 'osmand',
+    fix_time: time, device_time: time, server_time: time, valid: true, latitude: fix.lat, longitude: fix.lon,
+    speed: kphToKnots(fix.speedKph), course: fix.courseDeg, altitude: fix.altitudeM, accuracy: fix.accuracyM, satellites: null, hdop: null,
+    ignition: null, odometer: null, power: null, battery: fix.batteryPct, alarm: null, crc_valid: true, raw_frame_id: null,
+    attributes: JSON.stringify({ demoHistory: true }),
+  };
+}

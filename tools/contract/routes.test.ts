@@ -60,6 +60,8 @@ describe('every route is in the contract and every contract entry has a route', 
     try {
       await svc.app.ready();
       expectSame(service, servedUnderApi(svc.app), contractOf(endpointsOf(service)));
+      // /metrics listens on METRICS_PORT (service-main.ts), never on the API port (issue 23)
+      expect((await svc.app.inject({ method: 'GET', url: '/metrics' })).statusCode, `${service} /metrics on its API port`).toBe(404);
     } finally {
       await svc.close();
     }
@@ -71,6 +73,8 @@ describe('every route is in the contract and every contract entry has a route', 
     try {
       await gateway.app.ready();
       expectSame('gateway', servedUnderApi(gateway.app), contractOf(allEndpoints));
+      // (the console's page answers unknown paths there: no metric in it)
+      expect((await gateway.app.inject({ method: 'GET', url: '/metrics' })).body, 'gateway /metrics on its API port').not.toContain('# TYPE');
       // and the document it serves is generated from that same contract
       const doc = (await gateway.app.inject({ method: 'GET', url: '/api/openapi.json' })).json<{ paths: Record<string, Record<string, { operationId: string }>> }>();
       const operations = Object.values(doc.paths).flatMap((p) => Object.values(p).map((o) => o.operationId)).sort();

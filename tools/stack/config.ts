@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { BaseEnv, portVar } from '@corridor/platform';
 import { DeviceStateEnv } from '@corridor/ops-api';
+import { DEMO_SIGNAL_LOSS_MINUTES } from './demo/routes';
 
 /** The one-process stack: every service on its usual port, embedded parts unless URLs are set. */
 export const StackConfig = BaseEnv.extend({
@@ -41,7 +42,19 @@ export const StackConfig = BaseEnv.extend({
   DEMO_HISTORY_DAYS: z.coerce.number().int().min(0).max(120).default(28),
   ADMIN_EMAIL: z.string().default('admin@corridor.local'),
   ADMIN_PASSWORD: z.string().min(8).default('corridor-admin'),
-  /** Device status: DEVICE_STATUS_TIMEOUT_S (600: online → unknown without data), DEVICE_STATE_PERSIST_S (60). */
+  /** Device status: DEVICE_STATUS_TIMEOUT_S (online → unknown without data; statusTimeoutS), DEVICE_STATE_PERSIST_S (60). */
   ...DeviceStateEnv.shape,
+  DEVICE_STATUS_TIMEOUT_S: DeviceStateEnv.shape.DEVICE_STATUS_TIMEOUT_S.unwrap().optional(),
 });
 export type StackConfig = z.infer<typeof StackConfig>;
+
+/**
+ * How long an online device may stay silent before its status is unknown: DEVICE_STATUS_TIMEOUT_S
+ * when set; else, with the demo, its routes' signal-loss threshold (a silent demo truck turns
+ * unknown on the map as its signal-loss flag opens, not 9 minutes later); else the service's
+ * default (600 s, Traccar's status.timeout, equal to the journey service's default signal loss of
+ * 10 minutes). docs/design-changes.md, "A silent truck".
+ */
+export function statusTimeoutS(config: Pick<StackConfig, 'DEVICE_STATUS_TIMEOUT_S' | 'DEMO'>): number {
+  return config.DEVICE_STATUS_TIMEOUT_S ?? (config.DEMO ? DEMO_SIGNAL_LOSS_MINUTES * 60 : DeviceStateEnv.parse({}).DEVICE_STATUS_TIMEOUT_S);
+}

@@ -7,7 +7,7 @@ import { build as buildOpsApi, deviceStateSettingsFrom, type OpsApiService } fro
 import { createAdapters, createGeocoder, createLogger, GeocoderEnv, internalKeys, loadChdb, parseConfig, type Adapters, type Logger } from '@corridor/platform';
 import { startChdbHttp, type ChdbHttpServer } from '@corridor/platform/testing/chdb-http';
 import { simDeviceIds, startSimulator, type SimProtocol, type SimulatorHandle } from '../sim/simulator';
-import { StackConfig } from './config';
+import { StackConfig, statusTimeoutS } from './config';
 import { registerSimDevices } from './sim-devices';
 import { demoIncidents } from './demo/incidents';
 import { runDemo, type DemoResult } from './demo/scenario';
@@ -51,7 +51,7 @@ export async function startStack(config: StackConfig, opts: { loggerFor?: (servi
   // ops-api checks the journey, route and geofence ids its requests carry with their services (their ports are known once they listen)
   const peers: { journey?: string; geofence?: string } = {};
   const ops = await buildOpsApi({
-    ...common, logger: log('ops-api'), journeyUrl: () => peers.journey, geofenceUrl: () => peers.geofence, deviceState: deviceStateSettingsFrom(config),
+    ...common, logger: log('ops-api'), journeyUrl: () => peers.journey, geofenceUrl: () => peers.geofence, deviceState: deviceStateSettingsFrom({ ...config, DEVICE_STATUS_TIMEOUT_S: statusTimeoutS(config) }),
     // GEOCODER_URL and the other geocoder settings from the environment, as the gateway reads them
     geocoder: createGeocoder(parseConfig(GeocoderEnv), { logger: log('geocoder') }),
   });

@@ -6,7 +6,9 @@ import type { AddressInfo } from 'node:net';
 export const DIST = join(import.meta.dirname, '..', 'dist');
 
 const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json',
+  // .mjs: MapLibre's worker is a module script, which the browser refuses under any other type (the map never loads)
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css', '.json': 'application/json',
+  '.geojson': 'application/geo+json',
   '.svg': 'image/svg+xml', '.png': 'image/png', '.woff2': 'font/woff2', '.pbf': 'application/x-protobuf',
 };
 

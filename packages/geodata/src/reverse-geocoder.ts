@@ -4,13 +4,11 @@ import pointInPolygon from 'point-in-polygon-hao';
 import { countryIndex, type CountryIndex } from './country-index';
 import { loadCountries, loadTowns, type CountryOutline, type GazetteerTown } from './gazetteer';
 import { COVERAGE_BOX } from './gazetteer-region';
+import { compassOf, formatAddress, type Compass } from './address-format';
 import { bearingDegrees, distanceMetresLatLon } from './geo-math';
 import { PLACES, type Place, type PlaceKind } from './places';
 
-export type Compass = 'N' | 'NE' | 'E' | 'SE' | 'S' | 'SW' | 'W' | 'NW';
-const COMPASS: readonly Compass[] = ['N', 'NE', 'E', 'SE', 'S', 'SW', 'W', 'NW'];
-/** The 8-point compass direction of a bearing (each covers 45°, N from 337.5° to 22.5°). */
-export const compassOf = (bearing: number): Compass => COMPASS[Math.round((((bearing % 360) + 360) % 360) / 45) % 8]!;
+export { compassOf, type Compass } from './address-format';
 
 export interface ReverseGeocode {
   /** For people: "14 km NW of Voi, KE", "Voi, KE", "Malaba OSBP, KE", "at sea, 21 km E of Mombasa, KE", "2 km W of Malaba (KE), UG". */
@@ -102,33 +100,32 @@ export function createReverseGeocoder(opts: ReverseGeocoderOptions = {}) {
     // a port's quays reach past the 1:10m coastline: on a site, the point is in the site's country
     const country = outlined ?? (site ? site.country : null);
     const atSea = covered && country === null;
-    const across = (placeCountry: string) => (country !== null && placeCountry !== country ? ` (${placeCountry}), ${country}` : `, ${placeCountry}`);
+    const words = (placeName: string, placeCountry: string, km: number | null, compass: Compass | null, sea = atSea): string =>
+      formatAddress({ kind: 'place', atSea: sea, km, compass, place: placeName, placeCountry, country });
 
     if (site) {
       return {
-        address: `${site.name}${across(site.country)}`, country, atSea,
+        address: words(site.name, site.country, null, null, false), country, atSea,
         place: { name: site.name, country: site.country, kind: site.kind, latitude: site.center[1], longitude: site.center[0] },
         distanceMetres: 0, bearingDegrees: null, compass: null,
       };
     }
     const near = nearestTown(longitude, latitude, country);
     if (!near) {
-      const where = `${fixed(latitude)}, ${fixed(longitude)}`;
       return {
-        address: atSea ? `at sea, ${where}` : country ? `${where}, ${country}` : where, country, atSea,
+        address: formatAddress({ kind: 'coordinates', atSea, latitude: fixed(latitude), longitude: fixed(longitude), country: atSea ? null : country }), country, atSea,
         place: null, distanceMetres: null, bearingDegrees: null, compass: null,
       };
     }
     const { town, metres } = near;
     const place = { name: town.name, country: town.country, kind: 'town' as const, latitude: town.lat, longitude: town.lon };
-    const sea = atSea ? 'at sea, ' : '';
     if (metres < AT_TOWN_M) {
-      return { address: `${sea}${town.name}${across(town.country)}`, country, atSea, place, distanceMetres: metres, bearingDegrees: null, compass: null };
+      return { address: words(town.name, town.country, null, null), country, atSea, place, distanceMetres: metres, bearingDegrees: null, compass: null };
     }
     const bearing = bearingDegrees([town.lon, town.lat], [longitude, latitude]);
     const compass = compassOf(bearing);
     return {
-      address: `${sea}${Math.round(metres / 1000)} km ${compass} of ${town.name}${across(town.country)}`,
+      address: words(town.name, town.country, Math.round(metres / 1000), compass),
       country, atSea, place, distanceMetres: metres, bearingDegrees: bearing, compass,
     };
   }

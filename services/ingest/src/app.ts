@@ -11,6 +11,7 @@ import { buildOsmAndServer } from './http/osmand-server';
 import { IngestConfig } from './config';
 import { DevicePorts, type DevicePortSettings } from './device-ports';
 import { CommandDispatcher } from './commands/command-dispatcher';
+import { storeAndPublish } from './events/store-and-publish';
 
 export interface IngestDeps extends Omit<Adapters, 'close'> {
   logger: Logger;
@@ -89,7 +90,10 @@ export async function build(deps: IngestDeps): Promise<IngestService> {
   const osmand = await buildOsmAndServer({
     logger: logger.child({ protocol: 'osmand' }), intake, gate: ports.gate, fdBudget: ports.fdBudget, now: () => deps.clock.now(), identity: ports.identity, registry,
   });
-  const commands = new CommandDispatcher({ bus: deps.bus, cache: deps.cache, connections: ports.connections, clock: deps.clock, logger: logger.child({ component: 'commands' }) });
+  const commands = new CommandDispatcher({
+    bus: deps.bus, cache: deps.cache, connections: ports.connections, clock: deps.clock, logger: logger.child({ component: 'commands' }),
+    record: storeAndPublish({ analytics: deps.analytics, bus: deps.bus }),
+  });
   const subs: Subscription[] = [];
   return {
     app,

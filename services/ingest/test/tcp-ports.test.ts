@@ -1,5 +1,5 @@
 import { Topics, type CommandMessageInput, type EventMessage, type PositionMessage } from '@corridor/contracts';
-import type { Subscription } from '@corridor/platform';
+import { queryEvents, type Subscription } from '@corridor/platform';
 import { createTestAdapters, primaryKind, type TestAdapters } from '@corridor/platform/testing/test-adapters';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build, type IngestService } from '../src/app';
@@ -307,6 +307,10 @@ describe('downlink commands (commands.v1)', () => {
   });
   const engineStop = encodeGt06Command({ type: 'engineStop' }, {});
   const sentEvent = (id: string) => events.find((e) => e.type === 'queuedCommandSent' && e.attributes.commandId === id);
+  /** The stored queuedCommandSent events of a device (ClickHouse's events, where GET /api/events and the events report read). */
+  const storedSent = async (deviceId: number) =>
+    (await queryEvents(adapters.analytics)({ deviceIds: [deviceId], from: new Date(Date.now() - 3_600_000), to: new Date(Date.now() + 60_000), types: ['queuedCommandSent'], limit: 10 }))
+      .map((e) => e.attributes.commandId);
 
   it('writes the encoded command to the connected device once, and announces queuedCommandSent', async () => {
     const device = await TestDevice.open(gt06Port);
@@ -318,6 +322,8 @@ describe('downlink commands (commands.v1)', () => {
     expect(device.received.subarray(10).toString('hex')).toBe(engineStop.toString('hex'));
     await waitFor(() => sentEvent('cmd-live-1') !== undefined, 20_000, 'queuedCommandSent event');
     expect(sentEvent('cmd-live-1')).toMatchObject({ deviceId: COMMAND_DEVICE, attributes: { type: 'engineStop' } });
+    // stored before it was published: the events API lists it (a live send's event was only published before)
+    expect(await storedSent(COMMAND_DEVICE)).toEqual(['cmd-live-1']);
 
     // the same command id delivered again (at-least-once bus) is not sent twice
     await adapters.bus.publish(Topics.commands, [{ key: String(COMMAND_DEVICE), value: command('cmd-live-1', COMMAND_DEVICE, COMMAND_IMEI) }]);
@@ -338,6 +344,7 @@ describe('downlink commands (commands.v1)', () => {
     await device.waitReceived(10 + engineStop.length, 20_000);
     expect(device.received.toString('hex')).toBe(Buffer.concat([gt06.ack(0x01, 1), engineStop]).toString('hex'));
     await waitFor(() => sentEvent('cmd-queued-1') !== undefined, 20_000, 'queuedCommandSent event');
+    expect(await storedSent(QUEUED_DEVICE)).toEqual(['cmd-queued-1']);
     device.close();
   });
 });

@@ -62,6 +62,27 @@ describe('bulk devices', () => {
     expect400(await h.call(testUsers.admin, 'POST', '/api/devices/bulk', { devices: [] }), 'devices');
   });
 
+  it('answers a company the same whether a uniqueId is held by another company or by its own; the administrator learns which (issue 23)', async () => {
+    // the sweep: a 409 on device create told one company that another had registered an IMEI
+    const ours = dispatcherOf(202);
+    const mine = await h.call(ours, 'POST', '/api/devices', { name: 'ours', uniqueId: '861001000000201' });
+    expect(mine.statusCode, mine.body).toBe(200);
+    const theirs = await h.call(dispatcherOf(101), 'POST', '/api/devices', { name: 'theirs', uniqueId: '861001000000202' });
+    expect(theirs.statusCode, theirs.body).toBe(200);
+    const heldByUs = await h.call(ours, 'POST', '/api/devices', { name: 'again', uniqueId: '861001000000201' });
+    const heldByThem = await h.call(ours, 'POST', '/api/devices', { name: 'again', uniqueId: '861001000000202' });
+    expectError(heldByThem, 409, 'CONFLICT');
+    expect(heldByThem.json()).toEqual(heldByUs.json());
+    expect(heldByThem.body).not.toContain('861001000000202');
+    const bulkUs = await h.call(ours, 'POST', '/api/devices/bulk', { devices: [{ name: 'a', uniqueId: '861001000000201' }] });
+    const bulkThem = await h.call(ours, 'POST', '/api/devices/bulk', { devices: [{ name: 'a', uniqueId: '861001000000202' }] });
+    expectError(bulkThem, 409, 'CONFLICT');
+    expect(bulkThem.json()).toEqual(bulkUs.json());
+    const admin = await h.call(testUsers.admin, 'POST', '/api/devices', { name: 'x', uniqueId: '861001000000202' });
+    expectError(admin, 409, 'CONFLICT');
+    expect(admin.body).toContain('uniqueId');
+  });
+
   it('puts a company dispatcher\'s devices in their company, and refuses another company', async () => {
     const d = dispatcherOf(202);
     const res = await h.call(d, 'POST', '/api/devices/bulk', { devices: [{ name: 'T 004 ABC', uniqueId: '861001000000004' }] });

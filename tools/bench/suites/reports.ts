@@ -29,7 +29,7 @@ import { defaultReportSettings } from '@corridor/ops-api/reports/settings';
 import { buildTrack, trackPositions, type Segment } from '@corridor/ops-api/reports/synthetic-track';
 import { stillRunSpan } from '@corridor/ops-api/reports/track-runs';
 import { countPositions, insertPositions } from '@corridor/platform';
-import { streamTracks } from '@corridor/platform/clickhouse/report-track';
+import { streamTracks } from '@corridor/ops-api/clickhouse/report-track';
 import { benchAdapters, load1m, partsOf, primaryBenchKind } from '../parts';
 import { TEST_IDENTITY_SECRET, asUser, testUsers } from '@corridor/platform/testing/identity';
 

@@ -7,11 +7,16 @@ import type { DemoClient } from './client';
 const list = routesEndpoints.find((e) => e.id === 'routes.list')!;
 const create = routesEndpoints.find((e) => e.id === 'routes.create')!;
 
+/** A demo truck's silence opens its signal-loss flag after this long; the demo stack's device status timeout follows it (config.ts statusTimeoutS). */
+export const DEMO_SIGNAL_LOSS_MINUTES = 1;
+
 /**
  * Deviation thresholds short enough that every kind of flag shows within three minutes of a start
  * (the service defaults are minutes to hours, as on a real road).
  */
-const DEMO_THRESHOLDS = { offCorridorMinSeconds: 20, offCorridorMinFixes: 3, unauthorizedStopMinutes: 1, overspeedSeconds: 15, signalLossMinutes: 1, signalLossEscalateMinutes: 30 };
+const DEMO_THRESHOLDS = {
+  offCorridorMinSeconds: 20, offCorridorMinFixes: 3, unauthorizedStopMinutes: 1, overspeedSeconds: 15, signalLossMinutes: DEMO_SIGNAL_LOSS_MINUTES, signalLossEscalateMinutes: 30,
+};
 
 const flip = (a: RouteStopArea): RouteStopArea => (a.kind === 'origin' ? { ...a, kind: 'destination' } : a.kind === 'destination' ? { ...a, kind: 'origin' } : a);
 

@@ -55,15 +55,18 @@ export class Gt06Tracker {
     await this.send(gt06Location(fix, this.next()), 0x22);
   }
 
-  /** Waits for the server's next command and answers it with `reply` (the device's text answer). */
-  async answerCommand(reply: string): Promise<ReceivedCommand> {
+  /** Waits for the server's next command (not answered yet: `answer` does). */
+  async nextCommand(): Promise<ReceivedCommand> {
     await expect.poll(() => this.commands.length, { timeout: 60_000, message: 'a command written to the tracker' }).toBeGreaterThan(0);
-    const cmd = this.commands.shift()!;
+    return this.commands.shift()!;
+  }
+
+  /** Answers a command the server wrote with `reply` (the device's text answer); resolves once the server acknowledged it. */
+  async answer(cmd: ReceivedCommand, reply: string): Promise<void> {
     const text = Buffer.from(reply, 'ascii');
     // answer content: length (4 + text), the command's server flag, the text, language 0x0002 (English)
     const content = Buffer.concat([Buffer.from([4 + text.length]), cmd.flag, text, Buffer.from([0x00, 0x02])]);
     await this.send(gt06Packet(ANSWER, content, this.next()), ANSWER);
-    return cmd;
   }
 
   /** The tracker goes away: its connection ends. */

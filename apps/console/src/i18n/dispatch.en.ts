@@ -160,4 +160,10 @@ export const dispatchEn = {
     hardAcceleration: 'Hard acceleration', hardBraking: 'Hard braking', hardCornering: 'Hard cornering', fatigueDriving: 'Fatigued driving', jamming: 'Signal jamming',
     fault: 'Fault', fallDown: 'Fall', lowspeed: 'Low speed',
   },
+  /** An offline address worded for the reader (the server's words are English: "14 km NW of Voi, KE"). */
+  address: {
+    near: '{{distance}} km {{direction}} of {{place}}',
+    atSea: 'at sea, {{where}}',
+    compass: { N: 'N', NE: 'NE', E: 'E', SE: 'SE', S: 'S', SW: 'SW', W: 'W', NW: 'NW' },
+  },
 };

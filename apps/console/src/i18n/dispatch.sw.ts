@@ -161,4 +161,12 @@ export const dispatchSw: Strings<typeof dispatchEn> = {
     hardAcceleration: 'Kuongeza kasi ghafla', hardBraking: 'Breki za ghafla', hardCornering: 'Kona kali', fatigueDriving: 'Dereva amechoka', jamming: 'Ishara inazuiwa',
     fault: 'Hitilafu', fallDown: 'Kuanguka', lowspeed: 'Kasi ndogo',
   },
+  address: {
+    near: 'km {{distance}} {{direction}} mwa {{place}}',
+    atSea: 'baharini, {{where}}',
+    compass: {
+      N: 'kaskazini', NE: 'kaskazini-mashariki', E: 'mashariki', SE: 'kusini-mashariki',
+      S: 'kusini', SW: 'kusini-magharibi', W: 'magharibi', NW: 'kaskazini-magharibi',
+    },
+  },
 };

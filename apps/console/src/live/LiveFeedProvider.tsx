@@ -5,7 +5,7 @@ import type { Position } from '@corridor/contracts/positions';
 import { FrameBatcher } from './frame-batcher';
 import { applyLive } from './queries';
 import { applyAlerts } from './alerts/alerts';
-import { applyCommandEvents } from './commands';
+import { applyCommandEvents, useCommandsFromServer } from './commands';
 import { liveSocketUrl, openLiveSocket, type SocketState } from './socket';
 
 const LiveState = createContext<SocketState>('connecting');
@@ -18,6 +18,7 @@ export const useLiveState = () => useContext(LiveState);
 export function LiveFeedProvider({ children }: { children: ReactNode }) {
   const client = useQueryClient();
   const [state, setState] = useState<SocketState>('connecting');
+  useCommandsFromServer();
   useEffect(() => {
     const positions = new FrameBatcher<Position>((items) => applyLive(client, { positions: items }));
     const devices = new FrameBatcher<DeviceRegistryMessage>((items) => applyLive(client, { devices: items }));

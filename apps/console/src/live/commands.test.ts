@@ -31,4 +31,14 @@ describe('tracked commands', () => {
     applyCommandEvents(client, [event(5, 'commandResult', '2026-03-01T10:01:06.000Z', { result: 'second' })]);
     expect(states(client)).toEqual([['c2', 'answered', 'second'], ['c1', 'answered', 'first']]);
   });
+
+  it('an answer read twice (socket and server) answers one command, not the next one too', () => {
+    const client = new QueryClient();
+    trackCommand(client, command('c1', '2026-03-01T10:00:00.000Z'));
+    trackCommand(client, command('c2', '2026-03-01T10:00:02.000Z'));
+    const answer = event(9, 'commandResult', '2026-03-01T10:00:03.000Z', { result: 'OK' });
+    applyCommandEvents(client, [answer]);
+    applyCommandEvents(client, [answer]);
+    expect(states(client)).toEqual([['c2', 'queued', null], ['c1', 'answered', 'OK']]);
+  });
 });

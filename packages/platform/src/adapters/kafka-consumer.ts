@@ -258,10 +258,12 @@ export class SupervisedKafkaConsumer implements Subscription {
     const { opts } = this.deps;
     const commits: { topic: string; partition: number; offset: bigint; leaderEpoch: number }[] = [];
     let thrown: { error: unknown } | undefined;
+    // the partitions the group gives this member now (a rebalance may have moved some since the fetch)
+    const held = assigned(consumer);
     try {
       for (const part of round) {
         // a partition the group gave away meanwhile: its new owner reads it from the committed offset
-        if (!fetcher.holds(part.tp)) continue;
+        if (!held.has(part.tp) || !fetcher.holds(part.tp)) continue;
         // messages fetched again after a rebalance that left this member the partition, handled already
         const done = this.handled.get(part.tp);
         const msgs = done === undefined || part.first >= done ? part.messages : part.messages.filter((m) => BigInt(m.offset) >= done);

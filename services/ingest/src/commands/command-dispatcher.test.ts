@@ -40,13 +40,27 @@ let connections: ConnectionRegistry;
 let dispatcher: CommandDispatcher;
 let queue: CommandQueue;
 const events: EventMessage[] = [];
+/** What the dispatcher gave its `record` (in the service: ClickHouse's events, then events.v1; tcp-ports.test.ts reads ClickHouse). */
+const recorded: EventMessage[] = [];
+/** How many next `record` calls fail, as a store that is down would. */
+let recordFailures = 0;
 
 beforeEach(async () => {
   bus = new MemoryBus(1, 10);
   cache = new MemoryCache();
   connections = new ConnectionRegistry();
   queue = new CommandQueue(cache);
-  dispatcher = new CommandDispatcher({ bus, cache, connections, clock: systemClock, logger });
+  recordFailures = 0;
+  recorded.length = 0;
+  const record = async (evs: EventMessage[]): Promise<void> => {
+    if (recordFailures > 0) {
+      recordFailures--;
+      throw new Error('ClickHouse is unavailable');
+    }
+    recorded.push(...evs);
+    await bus.publish(Topics.events, evs.map((e) => ({ key: String(e.deviceId), value: e })));
+  };
+  dispatcher = new CommandDispatcher({ bus, cache, connections, clock: systemClock, logger, record });
   events.length = 0;
   await bus.subscribe({ groupId: 'events', topics: [Topics.events], fromBeginning: true, handler: async (ms) => void events.push(...ms.map((m) => JSON.parse(m.value) as EventMessage)) });
 });
@@ -71,6 +85,18 @@ describe('CommandDispatcher', () => {
     await bus.publish(Topics.events, [{ key: '42', value: { type: 'marker', attributes: {} } }]);
     await vi.waitFor(() => expect(events.at(-1)?.type).toBe('marker'));
     expect(events.slice(0, -1).map((e) => [e.type, e.attributes.commandId])).toEqual([['queuedCommandSent', 'c1'], ['queuedCommandSent', 'c2']]);
+    expect(recorded.map((e) => e.id)).toEqual(['42-queuedCommandSent-c1', '42-queuedCommandSent-c2']);
+  });
+
+  it('records the queuedCommandSent event once its store is back, and does not send the command again meanwhile', async () => {
+    recordFailures = 2;
+    await queue.add(command('c7'));
+    const link = new FakeLink(gt06Protocol);
+    connections.bind(UID, link);
+    await dispatcher.deliver(UID);
+    expect(recorded.map((e) => [e.type, e.attributes.commandId])).toEqual([['queuedCommandSent', 'c7']]);
+    expect(link.written).toHaveLength(1);
+    expect(await queue.pending(UID)).toEqual([]);
   });
 
   it('keeps a command queued (and unclaimed) when the write fails, and sends it on the next connection', async () => {

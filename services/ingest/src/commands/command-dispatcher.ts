@@ -17,7 +17,9 @@ const EVENT_PUBLISH_DEADLINE_MS = 60_000;
  *   connected to this instance.
  * - When a known device binds to a connection, whatever is queued for it is sent.
  * Each command is claimed before it is written (at most once), removed from the queue, and
- * announced with a 'queuedCommandSent' event on events.v1.
+ * announced with a 'queuedCommandSent' event, stored in ClickHouse's events (GET /api/events and the
+ * events report read it there) and then published on events.v1 (the live feed). Before 2026-11-29 it
+ * was only published, so the server had no record that a command left: /api/events never listed it.
  */
 export class CommandDispatcher {
   private readonly queue: CommandQueue;
@@ -26,7 +28,10 @@ export class CommandDispatcher {
   private unlisten: (() => void) | undefined;
   private stopped = false;
 
-  constructor(private readonly deps: { bus: Bus; cache: Cache; connections: ConnectionRegistry; clock: Clock; logger: Logger }) {
+  /** `record`: stores and publishes events (events/store-and-publish.ts). */
+  constructor(private readonly deps: {
+    bus: Bus; cache: Cache; connections: ConnectionRegistry; clock: Clock; logger: Logger; record: (events: EventMessage[]) => Promise<void>;
+  }) {
     this.queue = new CommandQueue(deps.cache);
   }
 
@@ -134,11 +139,12 @@ export class CommandDispatcher {
       attributes: { commandId: cmd.id, type: cmd.type },
     };
     const deadline = Date.now() + EVENT_PUBLISH_DEADLINE_MS;
-    const done = await retryWithBackoff(() => this.deps.bus.publish(Topics.events, [{ key: String(cmd.deviceId), value: event }]), {
+    // retried as a whole: the stored row is deduplicated by the event's id, so storing twice is harmless
+    const done = await retryWithBackoff(() => this.deps.record([event]), {
       shouldRetry: () => true,
       cancelled: () => this.stopped || Date.now() > deadline,
     });
-    if (!done?.ok) this.deps.logger.error({ commandId: cmd.id }, 'queuedCommandSent event not published (the command was sent)');
+    if (!done?.ok) this.deps.logger.error({ commandId: cmd.id }, 'queuedCommandSent event not recorded (the command was sent)');
   }
 
   async stop(): Promise<void> {

@@ -1,5 +1,5 @@
-import { Topics, type EventMessage } from '@corridor/contracts';
-import { counter, insertEvents, type Analytics, type Bus, type Cache, type Clock, type Logger } from '@corridor/platform';
+import type { EventMessage } from '@corridor/contracts';
+import { counter, type Cache, type Clock, type Logger } from '@corridor/platform';
 
 /** Why a frame's claim on a device was refused, or what was seen (a second connection). */
 export type IdentityConflict =
@@ -30,17 +30,8 @@ const eventKey = (deviceId: number, reason: IdentityConflict): string => `ingest
  * and the association; notification rules of that type fire). At most one per device and reason
  * every 10 minutes; every refusal is counted in ingest_identity_conflicts_total and logged.
  */
-/** Stores events in ClickHouse, then publishes them on events.v1, so a consumer of events.v1 finds them stored (ops-api's event writer does the same). */
-export function storeAndPublish(deps: { analytics: Analytics; bus: Bus }): (events: EventMessage[]) => Promise<void> {
-  const insert = insertEvents(deps.analytics);
-  return async (events) => {
-    await insert(events);
-    await deps.bus.publish(Topics.events, events.map((e) => ({ key: String(e.deviceId), value: e })));
-  };
-}
-
 export class IdentityEvents {
-  /** `record`: stores and publishes events (storeAndPublish). */
+  /** `record`: stores and publishes events (events/store-and-publish.ts). */
   constructor(private readonly deps: { record: (events: EventMessage[]) => Promise<void>; cache: Cache; clock: Clock; logger: Logger }) {}
 
   async raise(device: { id: number; uniqueId: string }, reason: IdentityConflict, details: { protocol: string; remote: string | null; [k: string]: string | number | null }): Promise<void> {

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { parsePositionId, type PositionMessage } from '@corridor/contracts';
 import { AppError, cacheKeys, queryLatestPositions, type Analytics, type Cache, type Orm } from '@corridor/platform';
-import { deletePositions, type PositionsToDelete } from '@corridor/platform/clickhouse/position-delete';
+import { deletePositions, type PositionsToDelete } from '../clickhouse/position-delete';
 import type { Actor } from '../resources/scope';
 import { audit } from '../audit/audit';
 import { devices } from '../db/schema';

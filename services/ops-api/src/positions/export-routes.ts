@@ -1,8 +1,8 @@
 import type { FastifyReply } from 'fastify';
 import { GPX_MEDIA_TYPE, KML_MEDIA_TYPE, positionsEndpoints } from '@corridor/contracts';
 import { AppError, companyScope, registerEndpoint, type Analytics, type App, type Geocoder, type Orm } from '@corridor/platform';
-import { queryAttributeKeys, queryGeofenceVisits } from '@corridor/platform/clickhouse/position-export';
-import { streamRouteRows } from '@corridor/platform/clickhouse/report-positions';
+import { queryAttributeKeys, queryGeofenceVisits } from '../clickhouse/position-export';
+import { streamRouteRows } from '../clickhouse/report-positions';
 import type { DevicesRepository } from '../devices/repository';
 import { actorOf } from '../resources/routes';
 import { reportPeriod } from '../reports/period';

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { RouteRow } from '@corridor/platform/clickhouse/report-positions';
+import type { RouteRow } from '../clickhouse/report-positions';
 import { apiCsvStream, type ApiColumn } from '../reports/formats/csv';
 import { textStream } from '../reports/formats/text-stream';
 import { isoTimeFormatter } from '../reports/iso-time';

@@ -1,6 +1,6 @@
 import type { CombinedReportItem, EventMessage, Position } from '@corridor/contracts';
 import { toApiEvent } from '@corridor/platform';
-import type { TrackChunk } from '@corridor/platform/clickhouse/report-track';
+import type { TrackChunk } from '../clickhouse/report-track';
 import type { ReportDevice } from './report-devices';
 
 /**

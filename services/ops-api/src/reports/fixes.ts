@@ -1,6 +1,6 @@
 import { distanceMetresLatLon } from '@corridor/geodata/geo-math';
-import { isJump } from '@corridor/platform/clickhouse/report-jumps';
-import type { ReportFixRow } from '@corridor/platform/clickhouse/report-positions';
+import { isJump } from '../clickhouse/report-jumps';
+import type { ReportFixRow } from '../clickhouse/report-positions';
 
 /** What detection reads of a stored fix. */
 export type TrackRow = Pick<ReportFixRow, 'deviceId' | 'id' | 'time' | 'latitude' | 'longitude' | 'speed' | 'ignition' | 'motion'>;

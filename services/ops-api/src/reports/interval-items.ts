@@ -1,4 +1,4 @@
-import { fixKey, type FixKey, type ReportFixRow, type StoredFields } from '@corridor/platform/clickhouse/report-positions';
+import { fixKey, type FixKey, type ReportFixRow, type StoredFields } from '../clickhouse/report-positions';
 import type { MotionFix, ReportFix } from './fixes';
 import type { Interval } from './intervals';
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PositionMessage, type PositionMessageInput, type ReportStop, type ReportTrip } from '@corridor/contracts';
 import { insertPositions } from '@corridor/platform';
-import { queryFixesAt, streamReportFixes, type ReportFixRow } from '@corridor/platform/clickhouse/report-positions';
-import { streamMotionRuns } from '@corridor/platform/clickhouse/report-motion-runs';
+import { queryFixesAt, streamReportFixes, type ReportFixRow } from '../clickhouse/report-positions';
+import { streamMotionRuns } from '../clickhouse/report-motion-runs';
 import { createTestAdapters, primaryKind, type TestAdapters } from '@corridor/platform/testing/test-adapters';
 import { EARTH_RADIUS_M } from '@corridor/geodata/geo-math';
 import { perDevice, type DeviceRun } from './device-runs';

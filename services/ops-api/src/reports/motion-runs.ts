@@ -1,5 +1,5 @@
-import type { FixKey, ReportFixRow } from '@corridor/platform/clickhouse/report-positions';
-import type { MotionRun, MotionRunThresholds, RunConfirmation, RunFix } from '@corridor/platform/clickhouse/report-motion-runs';
+import type { FixKey, ReportFixRow } from '../clickhouse/report-positions';
+import type { MotionRun, MotionRunThresholds, RunConfirmation, RunFix } from '../clickhouse/report-motion-runs';
 import type { MotionFix } from './fixes';
 import type { Interval, IntervalKind } from './intervals';
 import type { TripThresholds } from './settings';

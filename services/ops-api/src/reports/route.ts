@@ -1,4 +1,4 @@
-import type { RouteRow } from '@corridor/platform/clickhouse/report-positions';
+import type { RouteRow } from '../clickhouse/report-positions';
 import type { ReportColumnKey } from '@corridor/contracts';
 import type { CellKind, ReportTable } from './formats/table';
 import { isoTimeFormatter } from './iso-time';

@@ -5,11 +5,11 @@ import type {
   ReportStop, ReportSummary, ReportSummaryQuery, ReportTrip, ReportTripsQuery,
 } from '@corridor/contracts';
 import { addressedEvent, addressedPosition, queryPositionsById, type Analytics, type Geocoder, type Orm } from '@corridor/platform';
-import { queryFixesAt, queryStoredAt, streamReportFixes, streamRouteRows, type FixKey, type ReportFixRow, type RouteRow } from '@corridor/platform/clickhouse/report-positions';
-import { streamTracks } from '@corridor/platform/clickhouse/report-track';
-import { streamMotionRuns } from '@corridor/platform/clickhouse/report-motion-runs';
-import { streamEvents } from '@corridor/platform/clickhouse/report-events';
-import { streamSummaryParts } from '@corridor/platform/clickhouse/report-summary';
+import { queryFixesAt, queryStoredAt, streamReportFixes, streamRouteRows, type FixKey, type ReportFixRow, type RouteRow } from '../clickhouse/report-positions';
+import { streamTracks } from '../clickhouse/report-track';
+import { streamMotionRuns } from '../clickhouse/report-motion-runs';
+import { streamEvents } from '../clickhouse/report-events';
+import { streamSummaryParts } from '../clickhouse/report-summary';
 import { EARTH_RADIUS_M } from '@corridor/geodata/geo-math';
 import type { DevicesRepository } from '../devices/repository';
 import { dayBoundaries } from './calendar-days';

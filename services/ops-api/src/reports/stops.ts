@@ -1,5 +1,5 @@
 import type { ReportStop } from '@corridor/contracts';
-import type { ReportFixRow } from '@corridor/platform/clickhouse/report-positions';
+import type { ReportFixRow } from '../clickhouse/report-positions';
 import type { DeviceRun } from './device-runs';
 import { fixTrack } from './fixes';
 import { intervalBuilder, type Interval } from './intervals';

@@ -1,7 +1,7 @@
 import type { ReportSummary } from '@corridor/contracts';
-import type { SummaryEnd, SummaryPart, SummaryPlace } from '@corridor/platform/clickhouse/report-summary';
+import type { SummaryEnd, SummaryPart, SummaryPlace } from '../clickhouse/report-summary';
 import type { DeviceRun } from './device-runs';
-import { isJump } from '@corridor/platform/clickhouse/report-jumps';
+import { isJump } from '../clickhouse/report-jumps';
 import { fixDistance } from './fixes';
 import { averageKnots, distanceBetween, engineHoursBetween, gapBetween, iso, odometers, spentFuel, type Measured } from './measures';
 import type { ReportDevice } from './report-devices';

@@ -1,7 +1,7 @@
 import { offsetMetres } from '@corridor/geodata/geo-math';
 import type { LonLat } from '@corridor/geodata';
 import { positionId, type PositionMessage } from '@corridor/contracts';
-import type { ReportFixRow } from '@corridor/platform/clickhouse/report-positions';
+import type { ReportFixRow } from '../clickhouse/report-positions';
 import { MPS_TO_KNOTS } from './fixes';
 
 /**

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PositionMessage, type PositionMessageInput, type ReportStop, type ReportTrip } from '@corridor/contracts';
 import { insertPositions } from '@corridor/platform';
-import { queryStoredAt, streamReportFixes, type ReportFixRow } from '@corridor/platform/clickhouse/report-positions';
-import { streamTracks } from '@corridor/platform/clickhouse/report-track';
+import { queryStoredAt, streamReportFixes, type ReportFixRow } from '../clickhouse/report-positions';
+import { streamTracks } from '../clickhouse/report-track';
 import { createTestAdapters, primaryKind, type TestAdapters } from '@corridor/platform/testing/test-adapters';
 import { perDevice, type DeviceRun } from './device-runs';
 import type { ReportDevice } from './report-devices';

@@ -1,5 +1,5 @@
-import type { FixKey, StoredFields } from '@corridor/platform/clickhouse/report-positions';
-import type { TrackChunk } from '@corridor/platform/clickhouse/report-track';
+import type { FixKey, StoredFields } from '../clickhouse/report-positions';
+import type { TrackChunk } from '../clickhouse/report-track';
 import { fixTrack, type MotionFix } from './fixes';
 import { completedItems } from './interval-items';
 import { intervalBuilder, type Interval, type IntervalKind } from './intervals';

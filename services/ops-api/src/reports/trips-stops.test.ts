@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ReportStop, ReportTrip, positionId } from '@corridor/contracts';
-import type { ReportFixRow } from '@corridor/platform/clickhouse/report-positions';
+import type { ReportFixRow } from '../clickhouse/report-positions';
 import type { DeviceRun } from './device-runs';
 import { defaultReportSettings, type TripThresholds } from './settings';
 import { stopsRun } from './stops';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { User } from '@corridor/contracts/users';
-import { applyCommandEvents } from '../../live/commands';
+import { applyCommandEvents, useCommandsFromServer } from '../../live/commands';
 import { apiError, deviceFixture, DISPATCHER, get, json, renderAt, serveApi, type Handler } from '../../test/api-stub';
 import { TruckCard } from '../TruckCard';
 import type { FleetRow } from '../truck-features';
@@ -20,6 +20,12 @@ const sendWith = (answer: (body: { deviceId: number; type?: string; attributes?:
   method === 'POST' && url.pathname === '/api/commands/send' ? answer(body as { deviceId: number }) : undefined;
 const event = (id: number, type: 'queuedCommandSent' | 'commandResult', eventTime: string, attributes: Record<string, unknown>) =>
   ({ id, type, eventTime, deviceId: 7, positionId: 0, geofenceId: 0, maintenanceId: 0, journeyId: null, latitude: null, longitude: null, attributes });
+
+/** What the live feed provider mounts: the server's events about the commands sent. */
+function CommandsFromServer() {
+  useCommandsFromServer();
+  return null;
+}
 
 function open(user?: User) {
   const view = renderAt(<TruckCard row={row} follow={false} onFollow={() => undefined} onClose={() => undefined} />, { path: '/map', user });
@@ -50,6 +56,32 @@ describe('commands to a truck', () => {
     // the card keeps the command's progress after the dialog closes
     fireEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
     expect(screen.getAllByTestId('command-state')[0]!.dataset.state).toBe('answered');
+  });
+
+  it("moves the command on from the server's stored events when the socket says nothing (its frame came before the send's answer, or was lost)", async () => {
+    const stored = [
+      { ...event(31, 'queuedCommandSent', '2026-03-01T10:00:01.000Z', { commandId: 'cmd-1', type: 'engineStop' }), address: null },
+      { ...event(32, 'commandResult', '2026-03-01T10:00:04.000Z', { result: 'Relay,1 OK' }), address: null },
+    ];
+    const { asked } = serveApi(types(['engineStop']), noSaved, sendWith(queued), get('/api/events', stored));
+    renderAt(
+      <>
+        <CommandsFromServer />
+        <TruckCard row={row} follow={false} onFollow={() => undefined} onClose={() => undefined} />
+      </>,
+      { path: '/map' },
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Send a command' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Command to Truck 07' });
+    fireEvent.change(await within(dialog).findByLabelText('Command'), { target: { value: 'engineStop' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Next' }));
+    fireEvent.click(await within(dialog).findByRole('button', { name: 'Send Engine stop' }));
+    const state = await within(dialog).findByTestId('command-state');
+    await waitFor(() => expect(state.dataset.state).toBe('answered'));
+    expect(within(state).getByText('The tracker answered: Relay,1 OK')).toBeTruthy();
+    // asked for the device's command events from just before the request
+    const q = new URLSearchParams(asked.find((a) => a.startsWith('GET /api/events?'))!.split('?')[1]);
+    expect([q.get('deviceId'), q.getAll('type'), q.get('from')]).toEqual(['7', ['queuedCommandSent', 'commandResult'], '2026-03-01T09:59:55.000Z']);
   });
 
   it('asks for the text of a custom command, under its field, before anything is sent', async () => {

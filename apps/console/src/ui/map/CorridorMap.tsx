@@ -63,7 +63,9 @@ export function CorridorMap({ onMapClick, label, className, children, onLoad }: 
       setFailed(true); // no WebGL in this browser
       return;
     }
-    m.addControl(new NavigationControl({ showCompass: false }), 'top-right');
+    // bottom right: the alerts pop up over the top right of the screen (live/alerts), the truck card
+    // sits top left and the legend bottom left
+    m.addControl(new NavigationControl({ showCompass: false }), 'bottom-right');
     m.touchZoomRotate.disableRotation();
     installLabelImages(m);
     const box = () => container.current?.parentElement;

@@ -1,4 +1,4 @@
-import type { Analytics } from '../adapters/analytics';
+import type { Analytics } from '@corridor/platform';
 import { deviceRows, pageRowsFor, queryRows, type DeviceRowsRead } from './report-pages';
 
 /**

@@ -1,4 +1,4 @@
-import type { Analytics } from '../adapters/analytics';
+import type { Analytics } from '@corridor/platform';
 
 /** What the position exports read besides the positions themselves (ops-api positions/export.ts). */
 

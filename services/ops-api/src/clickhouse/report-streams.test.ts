@@ -1,17 +1,17 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { EventMessageInput, PositionMessageInput } from '@corridor/contracts';
 import { PositionMessage, positionId } from '@corridor/contracts';
-import type { Analytics } from '../adapters/analytics';
-import { insertPositions } from './positions';
-import { migrateAnalytics } from './migrate';
-import { insertEvents } from './events';
+import type { Analytics } from '@corridor/platform';
+import { insertEvents, insertPositions, migrateAnalytics } from '@corridor/platform';
 import { streamReportFixes, streamRouteRows } from './report-positions';
 import { streamEvents } from './report-events';
 import { streamTracks, type TrackChunk } from './report-track';
-import { analyticsVariants, uniqueName } from '../../test/adapter-variants';
-import { eventually } from '../testing/eventually';
+import { emptyTestAnalytics } from '@corridor/platform/testing/test-adapters';
+import { eventually } from '@corridor/platform/testing/eventually';
 
-const variants = await analyticsVariants(uniqueName('reports'));
+// CLICKHOUSE_URL's server when set, else this process's chDB (a database of its own)
+const variants = [{ name: process.env.CLICKHOUSE_URL ? 'clickhouse' : 'chdb', create: () => emptyTestAnalytics(`reports_${randomUUID().slice(0, 8)}`) }];
 const T0 = Date.parse('2026-03-01T10:00:00Z');
 
 const pos = (deviceId: number, s: number, patch: Partial<PositionMessageInput> = {}): PositionMessage =>

@@ -1,4 +1,4 @@
-import type { Analytics } from '../adapters/analytics';
+import type { Analytics } from '@corridor/platform';
 
 /** Positions of one device to delete: over a period, or these ids. */
 export type PositionsToDelete = { deviceId: number; from: Date; to: Date } | { deviceId: number; ids: number[] };

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { Analytics } from '../adapters/analytics';
+import type { Analytics } from '@corridor/platform';
 
 /**
  * Reads a long result ordered by device for the reports in bounded memory, as JSONCompactEachRow

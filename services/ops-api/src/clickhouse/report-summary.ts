@@ -1,5 +1,5 @@
 import { POSITION_ID_DEVICE_BITS } from '@corridor/contracts';
-import type { Analytics } from '../adapters/analytics';
+import type { Analytics } from '@corridor/platform';
 import { jumpSql, mpsOfKnots } from './report-jumps';
 import { deviceWindows, pageRowsFor, queryRows } from './report-pages';
 import { attributeSql, type ReportFixRow } from './report-positions';

@@ -1,7 +1,7 @@
 import { POSITION_ID_DEVICE_BITS, POSITION_ID_EPOCH_MS } from '@corridor/contracts';
-import type { Analytics } from '../adapters/analytics';
+import type { Analytics } from '@corridor/platform';
 import { NativeBlockReader, type NativeBlock } from './native-blocks';
-import { positionIdSql } from './positions';
+import { positionIdSql } from '@corridor/platform';
 import { deviceWindows, pageRowsFor, start, type Answer } from './report-pages';
 import { afterKeySql, attributeSql, positionsSource, type ReportPositionsQuery } from './report-positions';
 

@@ -6,7 +6,7 @@
  * driven (and so out of average speeds) and report it as a gap. One rule for the reports folded in
  * ops-api (isJump) and those summed in the store (jumpSql), so both agree leg for leg.
  */
-export const JUMP_SLACK_M = 100;
+const JUMP_SLACK_M = 100;
 
 const KNOTS_PER_MPS = 3600 / 1852;
 

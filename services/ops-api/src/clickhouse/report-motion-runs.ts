@@ -1,4 +1,4 @@
-import type { Analytics } from '../adapters/analytics';
+import type { Analytics } from '@corridor/platform';
 import { deviceWindows, pageRowsFor, queryRows } from './report-pages';
 import { jumpSql, mpsOfKnots } from './report-jumps';
 import { attributeSql, positionsSource } from './report-positions';

@@ -1,9 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Analytics } from '../adapters/analytics';
+import type { Analytics } from '@corridor/platform';
 import { NativeBlockReader } from './native-blocks';
-import { analyticsVariants, uniqueName } from '../../test/adapter-variants';
+import { emptyTestAnalytics } from '@corridor/platform/testing/test-adapters';
 
-const variants = await analyticsVariants(uniqueName('native'));
+// CLICKHOUSE_URL's server when set, else this process's chDB (a database of its own)
+const variants = [{ name: process.env.CLICKHOUSE_URL ? 'clickhouse' : 'chdb', create: () => emptyTestAnalytics(`native_${randomUUID().slice(0, 8)}`) }];
 
 const COLUMNS = { n: 'UInt32', b: 'UInt8', i: 'Int8', w: 'UInt16', x: 'Float64' } as const;
 const SQL = `SELECT toUInt32(number) AS n, toUInt8(number % 251) AS b, toInt8(number % 200 - 100) AS i, toUInt16(number * 7 % 65536) AS w,

@@ -1,5 +1,5 @@
 import type { EventMessage } from '@corridor/contracts';
-import type { Analytics } from '../adapters/analytics';
+import type { Analytics } from '@corridor/platform';
 import { deviceRows, pageRowsFor } from './report-pages';
 
 /**

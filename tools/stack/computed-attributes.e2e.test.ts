@@ -8,8 +8,10 @@ import { asUser, TEST_IDENTITY_SECRET, testUsers } from '@corridor/platform/test
 import { eventually } from './test-stack';
 
 /**
- * Computed attributes end to end: defined through ops-api's API, published to the cache, applied
- * by ingest to an OsmAnd position before positions.v1, and found in the stored position.
+ * Computed attributes end to end: defined through ops-api's API, linked to the device or its group
+ * (Traccar's permissions, /links/objects), published to the cache, applied by ingest to an OsmAnd
+ * position before positions.v1, and found in the stored position. An attribute linked to no device
+ * of the position applies to none, as in Traccar.
  */
 const kind = await primaryKind();
 
@@ -18,6 +20,7 @@ describe(`computed attributes on ingested positions (${kind} adapters)`, () => {
   let ops: OpsApiService;
   let ingest: IngestService;
   let device: Device;
+  let groupId: number;
   let admin: Record<string, string>;
   const t0 = Date.UTC(2026, 10, 21, 8, 0, 0);
 
@@ -29,7 +32,10 @@ describe(`computed attributes on ingested positions (${kind} adapters)`, () => {
     ingest = await buildIngest({ ...common, tuning: { computedAttributesReloadMs: 0 } });
     await Promise.all([ops.start(), ingest.start()]);
     admin = await asUser(testUsers.admin);
-    const res = await ops.app.inject({ method: 'POST', url: '/api/devices', headers: admin, payload: { name: 'Computed truck', uniqueId: '860000000000777', companyId: 101 } });
+    const group = await ops.app.inject({ method: 'POST', url: '/api/groups', headers: admin, payload: { name: 'Computed fleet', companyId: 101 } });
+    expect(group.statusCode, group.body).toBe(200);
+    groupId = group.json<{ id: number }>().id;
+    const res = await ops.app.inject({ method: 'POST', url: '/api/devices', headers: admin, payload: { name: 'Computed truck', uniqueId: '860000000000777', companyId: 101, groupId } });
     expect(res.statusCode, res.body).toBe(200);
     device = res.json<Device>();
   }, 120000);
@@ -40,10 +46,17 @@ describe(`computed attributes on ingested positions (${kind} adapters)`, () => {
     await adapters?.close();
   });
 
-  const define = async (body: Record<string, unknown>): Promise<ComputedAttribute> => {
+  /** Defines an attribute and links it to the device, to the device's group, or to nothing. */
+  const define = async (body: Record<string, unknown>, to: 'device' | 'group' | 'none' = 'device'): Promise<ComputedAttribute> => {
     const res = await ops.app.inject({ method: 'POST', url: '/api/attributes/computed', headers: admin, payload: { description: String(body.attribute), ...body } });
     expect(res.statusCode, res.body).toBe(200);
-    return res.json<ComputedAttribute>();
+    const attribute = res.json<ComputedAttribute>();
+    if (to !== 'none') {
+      const link = to === 'device' ? { deviceId: device.id, attributeId: attribute.id } : { groupId, attributeId: attribute.id };
+      const linked = await ops.app.inject({ method: 'POST', url: '/api/links/objects', headers: admin, payload: [link] });
+      expect(linked.statusCode, linked.body).toBe(204);
+    }
+    return attribute;
   };
   const sendAndRead = async (i: number): Promise<PositionMessage> => {
     const ts = t0 + i * 60000;
@@ -57,18 +70,20 @@ describe(`computed attributes on ingested positions (${kind} adapters)`, () => {
     return p!;
   };
 
-  it('stores the computed values, follows changes and deletions, and scopes by company', async () => {
+  it('stores the computed values of the linked attributes, follows changes and deletions, and scopes by company', async () => {
     // ops-api publishes the (empty) definition list at start
     expect(await adapters.cache.get(cacheKeys.computedAttributes())).toBe('[]');
     const kmh = await define({ attribute: 'speedKmh', expression: 'speed * 1.852', type: 'Number', priority: 10 });
     await define({ attribute: 'speeding', expression: 'speedKmh > 80 ? "yes" : "no"', type: 'String', priority: 5, companyId: 101 });
     await define({ attribute: 'otherCompany', expression: '1', type: 'Number', companyId: 202 });
-    await define({ attribute: 'fuelHalf', expression: 'fuel / 2', type: 'Number' });
+    await define({ attribute: 'fuelHalf', expression: 'fuel / 2', type: 'Number' }, 'group');
+    await define({ attribute: 'unlinked', expression: '1', type: 'Number' }, 'none');
 
     const first = await sendAndRead(0);
     expect(first.attributes.speedKmh).toBeCloseTo(92.6, 3);
     expect(first.attributes).toMatchObject({ speeding: 'yes', fuelHalf: 20 });
     expect(first.attributes).not.toHaveProperty('otherCompany');
+    expect(first.attributes).not.toHaveProperty('unlinked');
 
     const upd = await ops.app.inject({
       method: 'PUT', url: `/api/attributes/computed/${kmh.id}`, headers: admin,

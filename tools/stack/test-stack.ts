@@ -1,5 +1,5 @@
 import { UserCreate, type Role } from '@corridor/contracts';
-import { build as buildGateway, GatewayConfig, type GatewayService } from '@corridor/gateway';
+import { build as buildGateway, GatewayConfig, type GatewayDeps, type GatewayService } from '@corridor/gateway';
 import { build as buildGeofence, type GeofenceService } from '@corridor/geofence';
 import { build as buildIngest, type IngestService } from '@corridor/ingest';
 import { build as buildJourney, type JourneyService } from '@corridor/journey';
@@ -51,7 +51,10 @@ let seq = 0;
  * gateway's authentication and proxy to the real service. Consumers are started. `opts.ops` adds
  * to ops-api's dependencies (e.g. a short device status timeout).
  */
-export async function startTestStack(kind: AdapterKind, opts: { ops?: Partial<Parameters<typeof buildOpsApi>[0]> } = {}): Promise<TestStack> {
+export async function startTestStack(
+  kind: AdapterKind,
+  opts: { ops?: Partial<Parameters<typeof buildOpsApi>[0]>; gateway?: Pick<GatewayDeps, 'notifier'>; gatewayEnv?: Record<string, string> } = {},
+): Promise<TestStack> {
   const adapters = await createTestAdapters(kind);
   const common = { ...adapters, identitySecret: TEST_IDENTITY_SECRET, logger: adapters.logger };
   const journey = await buildJourney(common, { sweepIntervalMs: 0 });
@@ -65,8 +68,9 @@ export async function startTestStack(kind: AdapterKind, opts: { ops?: Partial<Pa
     NODE_ENV: 'test', LOG_LEVEL: 'warn', INTERNAL_TOKEN_SECRET: TEST_IDENTITY_SECRET, ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password,
     PASSWORD_HASH_COST: '10', RATE_LIMIT_IP_MAX: '1000000', RATE_LIMIT_USER_MAX: '1000000',
     OPS_API_URL: url(ops.app), INGEST_URL: url(ingest.app), JOURNEY_URL: url(journey.app), GEOFENCE_URL: url(geofence.app),
+    ...opts.gatewayEnv,
   });
-  const gateway = await buildGateway({ ...adapters, logger: adapters.logger, config });
+  const gateway = await buildGateway({ ...adapters, logger: adapters.logger, config, ...opts.gateway });
   await Promise.all([ops.start(), ingest.start(), journey.start(), geofence.start(), gateway.start()]);
 
   const call: TestStack['call'] = (auth, method, path, payload) =>

@@ -16,7 +16,7 @@ export const JourneyAuditEntity = z.enum(['route', 'journey', 'flag']);
 export const GeofenceAuditEntity = z.enum(['geofence', 'geofence_link']);
 export const OperationsAuditEntity = z.enum([
   'announcement', 'calendar', 'cargo', 'complaint', 'computed_attribute', 'configuration', 'device', 'device_model', 'disciplinary_record',
-  'draft', 'driver', 'group', 'inventory', 'maintenance', 'notification_rule', 'observatory_settings', 'order', 'position', 'saved_command', 'scheduled_report',
+  'draft', 'driver', 'group', 'inventory', 'maintenance', 'notification_rule', 'object_link', 'observatory_settings', 'order', 'position', 'saved_command', 'scheduled_report',
   'shipment', 'single_use_certificate', 'tracking_unit', 'truck_owner',
 ]);
 
@@ -109,6 +109,26 @@ const description = (what: string, service: ServiceName) =>
   `Every ${what} decision ${service} audited, newest first: who (actor), when, the action on which entity, the entity before and after. ` +
   'Filters combine (AND); action takes several values. A `from` after `to` answers 400 naming `to`.';
 
+/** Traccar's Action: one audited decision, as GET /audit answers it. */
+export const TraccarAction = z
+  .object({
+    id: z.number().int().describe("unique across the trails: 2n for the gateway's entry n, 2n+1 for ops-api's"),
+    actionTime: IsoDateTime,
+    address: z.string().optional().describe("the caller's network address, where the trail keeps it (the gateway's)"),
+    userId: z.number().int().describe('who decided (0: nobody signed in, or the platform itself)'),
+    userEmail: z.string().optional(),
+    actionType: z.string().describe("Traccar's verb: create, edit, remove, link, unlink, login, logout, or the trail's own (e.g. send)"),
+    objectType: z.string().describe('what was acted on: device, user, permission, ...'),
+    objectId: z.number().int().describe('its id (0 when it has none that is a number)'),
+    attributes: z.record(z.string(), z.unknown()).describe("Corridor's action name and request id"),
+  })
+  .meta({ id: 'TraccarAction' });
+export type TraccarAction = z.infer<typeof TraccarAction>;
+
+export const TraccarAuditQuery = z
+  .object({ from: IsoDateTime, to: IsoDateTime })
+  .refine((q) => Date.parse(q.from) <= Date.parse(q.to), { path: ['to'], message: 'to must not be before from' });
+
 export const auditEndpoints = [
   defineEndpoint({
     id: 'audit.identity', method: 'get', path: '/audit/identity', service: 'gateway', tags, access: auditIdentityReaders,
@@ -137,5 +157,14 @@ export const auditEndpoints = [
     description: description('operations', 'ops-api'),
     request: { query: OperationsAuditQuery },
     responses: { 200: { description: 'A page of audit entries', schema: OperationsAuditPage } },
+  }),
+  defineEndpoint({
+    id: 'audit.traccar', method: 'get', path: '/audit', service: 'gateway', tags, access: ['admin'],
+    summary: "Traccar's audit log: the actions of a period, from the identity and operations trails",
+    description: 'Administrators only, as in Traccar. The gateway\'s identity trail (sign-ins, users, links) and ops-api\'s operations trail ' +
+      '(devices, groups, commands, ...) between from and to, oldest first, at most 10,000 of each (the newest). The geofence and journey trails ' +
+      'stay at /audit/geofences and /audit/journeys.',
+    request: { query: TraccarAuditQuery },
+    responses: { 200: { description: 'Actions', schema: z.array(TraccarAction) } },
   }),
 ] as const;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Attributes } from './common';
-import { ListQuery, OwnerCompanyInput, resourceEndpoints, trackingWriters } from './resource-endpoints';
+import { OwnerCompanyInput, resourceEndpoints, trackingWriters } from './resource-endpoints';
+import { LinkedListQuery } from './object-links';
 
 /** Calendar, in Traccar's shape: `data` is a base64-encoded iCalendar (RFC 5545) document. */
 export const Calendar = z
@@ -25,7 +26,7 @@ export const CalendarInput = z
 export type CalendarInput = z.infer<typeof CalendarInput>;
 
 export const calendarsEndpoints = resourceEndpoints({
-  id: 'calendars', path: '/calendars', noun: 'calendar', kind: 'calendar', tags: ['calendars'], entity: Calendar, input: CalendarInput, query: ListQuery,
+  id: 'calendars', path: '/calendars', noun: 'calendar', kind: 'calendar', tags: ['calendars'], entity: Calendar, input: CalendarInput, query: LinkedListQuery,
   write: trackingWriters, companyScoped: true,
   description: 'Traccar Calendar: limits when notification rules fire. Keyword searches the name.',
 });

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { ref, optionalRef } from './references';
 import { defineEndpoint } from './endpoint';
 import { Attributes } from './common';
-import { CommandMessage } from './commands';
-import { ListQuery, OwnerCompanyInput, resourceEndpoints, trackingWriters, TypeItem } from './resource-endpoints';
+import { OwnerCompanyInput, resourceEndpoints, trackingWriters, TypeItem } from './resource-endpoints';
+import { LinkedListQuery } from './object-links';
 
 /** A saved command, in Traccar's shape (plus companyId): a named command ready to send. */
 export const SavedCommand = z
@@ -33,7 +33,7 @@ export const SavedCommandInput = z
   .meta({ id: 'SavedCommandInput' });
 export type SavedCommandInput = z.infer<typeof SavedCommandInput>;
 
-export const SavedCommandsQuery = ListQuery.extend({ deviceId: ref('device', z.coerce.number().int().positive()).optional() });
+export const SavedCommandsQuery = LinkedListQuery;
 
 /** POST /commands/send: a saved command (id) or an ad-hoc one (type + attributes) for deviceId. */
 export const CommandSendInput = z
@@ -47,6 +47,24 @@ export const CommandSendInput = z
   .refine((c) => c.id !== undefined || c.type !== undefined, { message: 'give a saved command id or a type', path: ['type'] })
   .meta({ id: 'CommandSendInput' });
 export type CommandSendInput = z.infer<typeof CommandSendInput>;
+
+/**
+ * POST /commands/send's answer: Traccar's QueuedCommand (an integer id) with the device's uniqueId
+ * and the time it was queued. The id is the command's on commands.v1 as well (written there as
+ * decimal text): a queuedCommandSent event names it in attributes.commandId.
+ */
+export const QueuedCommand = z
+  .object({
+    id: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).describe('The queued command\'s id (unique; commands.v1 carries it as text)'),
+    deviceId: z.number().int().positive(),
+    uniqueId: z.string().describe('The device\'s unique id (IMEI)'),
+    type: z.string(),
+    textChannel: z.boolean().describe('Always false: commands go over the data connection'),
+    attributes: Attributes,
+    requestedAt: z.iso.datetime({ offset: true }),
+  })
+  .meta({ id: 'QueuedCommand' });
+export type QueuedCommand = z.infer<typeof QueuedCommand>;
 
 const tags = ['commands'];
 export const commandsEndpoints = [
@@ -73,6 +91,6 @@ export const commandsEndpoints = [
     description: 'Publishes the command on commands.v1 (key = device id); ingest writes it to the device\'s connection. ' +
       'Answers 202 with the queued command. A type the device\'s protocol cannot encode answers 400 naming type.',
     request: { body: CommandSendInput },
-    responses: { 202: { description: 'Queued', schema: CommandMessage } },
+    responses: { 202: { description: 'Queued', schema: QueuedCommand } },
   }),
 ] as const;

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { ref } from './references';
 import { defineEndpoint } from './endpoint';
-import { ListQuery, OwnerCompanyInput, resourceEndpoints, trackingWriters } from './resource-endpoints';
+import { OwnerCompanyInput, resourceEndpoints, trackingWriters } from './resource-endpoints';
+import { LinkedListQuery } from './object-links';
 
 export const ComputedAttributeType = z.enum(['String', 'Number', 'Boolean']);
 /** A type as written: Traccar's web app sends "string", "number", "boolean"; read in any case, answered capitalised. */
@@ -49,7 +50,7 @@ export type ComputedTestResult = z.infer<typeof ComputedTestResult>;
 export const computedAttributesEndpoints = [
   ...resourceEndpoints({
     id: 'attributes.computed', path: '/attributes/computed', noun: 'computed attribute', kind: 'computedAttribute', tags: ['attributes'],
-    entity: ComputedAttribute, input: ComputedAttributeInput, query: ListQuery, write: trackingWriters, companyScoped: true,
+    entity: ComputedAttribute, input: ComputedAttributeInput, query: LinkedListQuery, write: trackingWriters, companyScoped: true,
     description: 'Traccar computed attributes. Keyword searches description, attribute and expression.',
   }),
   defineEndpoint({

@@ -210,4 +210,13 @@ export const devicesExtraEndpoints = [
     request: { params: idParam('device'), body: DeviceAccumulators },
     responses: { 204: { description: 'Set', schema: null } },
   }),
+  defineEndpoint({
+    id: 'devices.image', method: 'post', path: '/devices/{id}/image', service: 'ops-api', tags, companyScoped: true,
+    summary: "Upload the device's picture (Traccar): the body is the image itself", access: [...deviceWriters],
+    description: 'A PNG, JPEG, GIF or WebP image (the bytes are sniffed, the declared image/* type is not trusted) of at most 1 MiB, kept in the ' +
+      'document storage; answers its file name (device.png), which Traccar clients keep in the device\'s attributes.deviceImage. ' +
+      'Anything else answers 400 naming the body, a larger one 413.',
+    request: { params: idParam('device'), bodyContentType: 'image/*' },
+    responses: { 200: { description: 'The file name', schema: z.string(), contentType: 'text/plain' } },
+  }),
 ] as const;

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { notRef } from './references';
 import { Attributes, repeated } from './common';
-import { ListQuery, OwnerCompanyInput, resourceEndpoints, trackingWriters } from './resource-endpoints';
+import { OwnerCompanyInput, resourceEndpoints, trackingWriters } from './resource-endpoints';
+import { LinkedListQuery } from './object-links';
 
 /** Driver, in Traccar's shape: positions carrying attribute driverUniqueId link to it. */
 export const DriverEntity = z
@@ -25,7 +26,7 @@ export const DriverInput = z
   .meta({ id: 'DriverInput' });
 export type DriverInput = z.infer<typeof DriverInput>;
 
-export const DriversQuery = ListQuery.extend({ uniqueId: notRef(repeated(z.string()), 'a search key: the list holds only drivers the caller may see').optional() });
+export const DriversQuery = LinkedListQuery.extend({ uniqueId: notRef(repeated(z.string()), 'a search key: the list holds only drivers the caller may see').optional() });
 
 export const driversEndpoints = resourceEndpoints({
   id: 'drivers', path: '/drivers', noun: 'driver', kind: 'driver', tags: ['drivers'], entity: DriverEntity, input: DriverInput, query: DriversQuery,

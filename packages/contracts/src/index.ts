@@ -40,6 +40,7 @@ export * from './drivers';
 export * from './calendars';
 export * from './orders';
 export * from './scheduled-reports';
+export * from './object-links';
 export * from './maintenance';
 export * from './computed-attributes';
 export * from './device-models';

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { ref } from './references';
 import { defineEndpoint } from './endpoint';
 import { Attributes, IsoDateTime, repeated } from './common';
-import { ListQuery, OwnerCompanyInput, resourceEndpoints, trackingWriters } from './resource-endpoints';
+import { OwnerCompanyInput, resourceEndpoints, trackingWriters } from './resource-endpoints';
+import { LinkedListQuery } from './object-links';
 
 /**
  * Maintenance, in Traccar's shape: `type` names the position value watched (totalDistance or
@@ -35,7 +36,7 @@ export const MaintenanceInput = z
   .meta({ id: 'MaintenanceInput' });
 export type MaintenanceInput = z.infer<typeof MaintenanceInput>;
 
-export const MaintenanceQuery = ListQuery.extend({ type: z.string().max(64).optional() });
+export const MaintenanceQuery = LinkedListQuery.extend({ type: z.string().max(64).optional() });
 
 /** One maintenance due for one device, computed from the device's latest position. */
 export const MaintenanceDue = z

@@ -3,6 +3,7 @@ import { ref } from './references';
 import { MAX_ID } from './common';
 import { defineEndpoint } from './endpoint';
 import { trackingWriters } from './resource-endpoints';
+import { objectLinkPairs, objectLinkProperties } from './object-links';
 
 /**
  * Permissions, as Traccar has them: a link between two objects, written as an object with exactly
@@ -13,7 +14,7 @@ import { trackingWriters } from './resource-endpoints';
  * (its deviceIds, groupIds and recipients, kept by ops-api: /notifications/links); the gateway
  * forwards them there, and the rule's writers (admin, dispatcher) may make them for their company.
  */
-export const permissionKeys = ['userId', 'deviceId', 'groupId', 'geofenceId', 'notificationId', 'reportId'] as const;
+export const permissionKeys = ['userId', 'deviceId', 'groupId', 'geofenceId', 'notificationId', 'reportId', ...objectLinkProperties] as const;
 export type PermissionKey = (typeof permissionKeys)[number];
 
 export const permissionPairs: readonly (readonly [owner: PermissionKey, property: PermissionKey])[] = [
@@ -27,15 +28,17 @@ export const permissionPairs: readonly (readonly [owner: PermissionKey, property
   ['groupId', 'notificationId'],
   ['deviceId', 'reportId'],
   ['groupId', 'reportId'],
+  ...objectLinkPairs,
 ];
 
 /**
  * Where ops-api keeps a link whose property is its own (a notification rule's, a scheduled
  * report's: fields of that entry), or undefined for a link in the gateway's table.
  */
-export function opsLinkPath(keys: readonly string[]): '/notifications/links' | '/reports/links' | undefined {
+export function opsLinkPath(keys: readonly string[]): '/notifications/links' | '/reports/links' | '/links/objects' | undefined {
   if (keys.includes('notificationId')) return '/notifications/links';
   if (keys.includes('reportId')) return '/reports/links';
+  if (keys.some((k) => (objectLinkProperties as readonly string[]).includes(k))) return '/links/objects';
   return undefined;
 }
 
@@ -61,6 +64,8 @@ const objectId = z.preprocess((v) => (typeof v === 'string' && /^\d{1,10}$/.test
 const idOf: Record<PermissionKey, z.ZodType<number>> = {
   userId: ref('user', objectId), deviceId: ref('device', objectId), groupId: ref('group', objectId), geofenceId: ref('geofence', objectId),
   notificationId: ref('notificationRule', objectId), reportId: ref('report', objectId),
+  driverId: ref('driver', objectId), attributeId: ref('computedAttribute', objectId), commandId: ref('command', objectId),
+  maintenanceId: ref('maintenance', objectId), calendarId: ref('calendar', objectId),
 };
 /**
  * One object per link kind, exactly its two ids (a union, so a request generator builds valid
@@ -86,6 +91,8 @@ export const PermissionsQuery = z
   .object({
     userId: ref('user', queryId), deviceId: ref('device', queryId), groupId: ref('group', queryId), geofenceId: ref('geofence', queryId),
     notificationId: ref('notificationRule', queryId), reportId: ref('report', queryId),
+    driverId: ref('driver', queryId), attributeId: ref('computedAttribute', queryId), commandId: ref('command', queryId),
+    maintenanceId: ref('maintenance', queryId), calendarId: ref('calendar', queryId),
     limit: z.coerce.number().int().min(1).max(10000).default(1000),
     offset: z.coerce.number().int().min(0).default(0),
   })

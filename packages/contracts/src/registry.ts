@@ -26,6 +26,7 @@ import { driversEndpoints } from './drivers';
 import { calendarsEndpoints } from './calendars';
 import { ordersEndpoints } from './orders';
 import { reportLinksEndpoints, scheduledReportsEndpoints } from './scheduled-reports';
+import { objectLinksEndpoints } from './object-links';
 import { maintenanceEndpoints } from './maintenance';
 import { computedAttributesEndpoints } from './computed-attributes';
 import { deviceModelsEndpoints } from './device-models';
@@ -42,6 +43,6 @@ import { auditEndpoints } from './audit';
 import { observatoryEndpoints } from './observatory';
 
 /** Every endpoint of the public API (under /api). Each owning service registers exactly these. */
-export const allEndpoints: readonly EndpointDef[] = [...systemEndpoints, ...positionsEndpoints, ...devicesEndpoints, ...geofencesEndpoints, ...complaintsEndpoints, ...disciplinaryEndpoints, ...ratingsEndpoints, ...notificationsEndpoints, ...dashboardsEndpoints, ...certificatesEndpoints, ...routesEndpoints, ...journeysEndpoints, ...companiesEndpoints, ...documentsEndpoints, ...shipmentsEndpoints, ...cargoEndpoints, ...sessionEndpoints, ...usersEndpoints, ...permissionsEndpoints, ...socketEndpoints, ...reportsEndpoints, ...devicesExtraEndpoints, ...groupsEndpoints, ...driversEndpoints, ...calendarsEndpoints, ...ordersEndpoints, ...scheduledReportsEndpoints, ...reportLinksEndpoints, ...maintenanceEndpoints, ...computedAttributesEndpoints, ...deviceModelsEndpoints, ...configurationsEndpoints, ...draftsEndpoints, ...truckOwnersEndpoints, ...trackingUnitsEndpoints, ...inventoriesEndpoints, ...statisticsEndpoints, ...eventsEndpoints, ...notificationRulesEndpoints, ...commandsEndpoints, ...auditEndpoints, ...geocodeEndpoints, ...observatoryEndpoints];
+export const allEndpoints: readonly EndpointDef[] = [...systemEndpoints, ...positionsEndpoints, ...devicesEndpoints, ...geofencesEndpoints, ...complaintsEndpoints, ...disciplinaryEndpoints, ...ratingsEndpoints, ...notificationsEndpoints, ...dashboardsEndpoints, ...certificatesEndpoints, ...routesEndpoints, ...journeysEndpoints, ...companiesEndpoints, ...documentsEndpoints, ...shipmentsEndpoints, ...cargoEndpoints, ...sessionEndpoints, ...usersEndpoints, ...permissionsEndpoints, ...socketEndpoints, ...reportsEndpoints, ...devicesExtraEndpoints, ...groupsEndpoints, ...driversEndpoints, ...calendarsEndpoints, ...ordersEndpoints, ...scheduledReportsEndpoints, ...reportLinksEndpoints, ...objectLinksEndpoints, ...maintenanceEndpoints, ...computedAttributesEndpoints, ...deviceModelsEndpoints, ...configurationsEndpoints, ...draftsEndpoints, ...truckOwnersEndpoints, ...trackingUnitsEndpoints, ...inventoriesEndpoints, ...statisticsEndpoints, ...eventsEndpoints, ...notificationRulesEndpoints, ...commandsEndpoints, ...auditEndpoints, ...geocodeEndpoints, ...observatoryEndpoints];
 
 export const endpointsOf = (service: ServiceName): EndpointDef[] => allEndpoints.filter((e) => e.service === service);

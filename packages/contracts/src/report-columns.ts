@@ -9,6 +9,9 @@ type Label = Readonly<Record<ReportLanguage, string>>;
 export const REPORT_COLUMN_LABELS = {
   deviceId: { en: 'Device id', sw: 'Kitambulisho cha kifaa' },
   deviceName: { en: 'Device', sw: 'Kifaa' },
+  uniqueId: { en: 'Identifier', sw: 'Kitambulisho' },
+  status: { en: 'Status', sw: 'Hali' },
+  lastUpdate: { en: 'Last update', sw: 'Taarifa ya mwisho' },
   startTime: { en: 'Start', sw: 'Mwanzo' },
   endTime: { en: 'End', sw: 'Mwisho' },
   startLat: { en: 'Start latitude', sw: 'Latitudo ya mwanzo' },

@@ -283,4 +283,12 @@ export const reportsEndpoints = [
   xlsxEndpoint('summary', ReportSummaryQuery),
   xlsxEndpoint('trips', ReportTripsQuery),
   xlsxEndpoint('stops', ReportStopsQuery),
+  defineEndpoint({
+    id: 'reports.devices.xlsx', method: 'get', path: '/reports/devices/xlsx', service: 'ops-api', tags, access: readers, companyScoped: true,
+    summary: "Traccar's devices report: every device the caller sees, as an Excel file",
+    description: 'One row per device (id order): name, unique id, status, last update, and the place of its latest position (coordinates and ' +
+      'address when known). A company user gets their company\'s devices. /reports/devices/mail is not offered (404).',
+    request: { query: z.object({}) },
+    responses: { 200: { description: 'The workbook', schema: z.string(), contentType: XLSX_MEDIA_TYPE } },
+  }),
 ] as const;

@@ -62,6 +62,24 @@ function shareEndpoint<K extends 'device' | 'group'>(kind: K) {
   });
 }
 
+/** Traccar's camera stream paths: no device here streams video, so each answers 404. */
+function streamEndpoint(file: 'live.m3u8' | '{index}.ts') {
+  const playlist = file === 'live.m3u8';
+  return defineEndpoint({
+    id: playlist ? 'stream.playlist' : 'stream.segment', method: 'get', path: `/stream/{deviceId}/{channel}/${file}`, service: 'gateway', tags: ['system'],
+    summary: `Traccar's camera stream (${playlist ? 'HLS playlist' : 'HLS segment'}): 404, no device here streams video`,
+    description: "Corridor's trackers report no camera channels (no JT/T 1078 video): every stream answers 404 NOT_FOUND, as a Traccar server does for a device without a camera.",
+    access: 'authenticated',
+    request: {
+      params: z.object({
+        deviceId: notRef(z.coerce.number().int().positive().max(MAX_ID), 'no stream exists for any device'), channel: notRef(z.coerce.number().int().min(0).max(64), 'a camera channel: none exists'),
+        ...(playlist ? {} : { index: notRef(z.coerce.number().int().min(0).max(MAX_ID), 'a segment number: none exists') }),
+      }),
+    },
+    responses: { 200: { description: 'Never answered', schema: z.string(), contentType: playlist ? 'application/vnd.apple.mpegurl' : 'video/mp2t' } },
+  });
+}
+
 export const systemEndpoints = [
   defineEndpoint({
     id: 'openapi.get', method: 'get', path: '/openapi.json', service: 'gateway', tags: ['system'],
@@ -111,4 +129,14 @@ export const systemEndpoints = [
   }),
   shareEndpoint('device'),
   shareEndpoint('group'),
+  defineEndpoint({
+    id: 'server.file', method: 'post', path: '/server/file/{path}', service: 'gateway', tags: ['system'],
+    summary: "Traccar's upload into the web override folder: refused (400), Corridor serves no override folder",
+    description: 'Always 400 NOT_SUPPORTED for administrators (others 403), as a Traccar server without web.override: the console is built and deployed with its assets; the body is not read.',
+    access: ['admin'],
+    request: { params: z.object({ path: notRef(z.string().min(1).max(1024), 'a file name, refused before it is read') }), bodyContentType: 'application/octet-stream' },
+    responses: { 200: { description: 'Never answered', schema: null } },
+  }),
+  streamEndpoint('live.m3u8'),
+  streamEndpoint('{index}.ts'),
 ] as const;

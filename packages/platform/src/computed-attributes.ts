@@ -18,7 +18,9 @@ export class ExpressionError extends Error {}
 
 /**
  * A computed attribute as ops-api publishes it under cacheKeys.computedAttributes() (a JSON list)
- * for ingest to apply: companyId null applies to every device, else to that company's devices.
+ * for ingest to apply, as Traccar: to the devices linked to it (deviceIds: directly or through their
+ * group), and of those only to its company's (companyId null: any company's). A definition without
+ * deviceIds (published before links existed) applies to every device of its company.
  */
 export const ComputedAttributeDefinition = z.object({
   id: z.number().int(),
@@ -27,6 +29,7 @@ export const ComputedAttributeDefinition = z.object({
   type: z.enum(['String', 'Number', 'Boolean']),
   priority: z.number().int(),
   companyId: z.number().int().nullable(),
+  deviceIds: z.array(z.number().int()).optional(),
 });
 export type ComputedAttributeDefinition = z.infer<typeof ComputedAttributeDefinition>;
 

@@ -183,10 +183,9 @@ export async function build(deps: GatewayDeps): Promise<GatewayService> {
     }),
   );
   const upstreams = upstreamsFrom(config);
-  permissionRoutes(app, permissionsService({
-    db: db.orm, repo: permissions, users, notificationLinks: notificationLinksClient({ baseUrl: () => upstreams['ops-api'], keys: internalKeys(config) }),
-  }));
-  auditRoutes(app, db.orm);
+  const opsApi = { baseUrl: () => upstreams['ops-api'], keys: internalKeys(config) };
+  permissionRoutes(app, permissionsService({ db: db.orm, repo: permissions, users, notificationLinks: notificationLinksClient(opsApi) }));
+  auditRoutes(app, db.orm, opsApi);
 
   // the web console at / (everything outside /api)
   await consoleRoutes(app, { dir: config.CONSOLE_DIR ?? defaultConsoleDir() });

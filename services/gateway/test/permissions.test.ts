@@ -49,7 +49,8 @@ describe('permissions', () => {
       [{ userId: 1 }, /exactly two/],
       [{ userId: 1, deviceId: 2, groupId: 3 }, /exactly two/],
       [{ deviceId: 2, groupId: 3 }, /not a link/],
-      [{ userId: 1, calendarId: 2 }, /not a link/],
+      // calendars link to users only (Traccar)
+      [{ deviceId: 1, calendarId: 2 }, /not a link/],
       [{ userId: -1, deviceId: 2 }, /userId|>/],
     ];
     for (const [payload, message] of cases) {

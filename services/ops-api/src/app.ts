@@ -48,6 +48,9 @@ import { dashboardRoutes } from './dashboards/routes';
 import { eventFigures } from './dashboards/event-figures';
 import { observatory } from './observatory';
 import { reportRoutes } from './reports/routes';
+import { devicesReportRoutes } from './reports/devices-report';
+import { deviceImageRoutes } from './devices/image-routes';
+import { latestPositions } from './devices/latest-positions';
 import { reportsService } from './reports/service';
 import { defaultReportSettings, type ReportSettings } from './reports/settings';
 import { trackingModules, type TrackingModules } from './resources/tracking-modules';
@@ -162,6 +165,7 @@ export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
     companyExists: (id) => companiesRepo.exists(id), logger: deps.logger.child({ module: 'documents' }),
   });
   documentRoutes(app, documents);
+  deviceImageRoutes(app, { db: deps.db.orm, devices, storage: docSettings.storage });
   const parsers = deps.readers ? undefined : new ParserPool(deps.parsers ?? defaultParserSettings(), deps.logger.child({ module: 'parsers' }));
   const readers: IdfReaders = deps.readers ?? {
     pdf: { ready: async () => undefined, read: (bytes) => parsers!.run('pdfText', bytes) },
@@ -203,6 +207,7 @@ export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
     noticeDeliveryCheckMs: deps.noticeDeliveryCheckMs, geofenceName: (id) => speedLimitFences.nameOf(id), geocoder,
   });
   reportRoutes(app, reports, tracking.presentationFor, tracking.reportMailer);
+  devicesReportRoutes(app, { devices, latest: latestPositions({ cache: deps.cache, analytics: deps.analytics }), presentationFor: tracking.presentationFor });
   const { journeyUrl, geofenceUrl } = deps;
   opsReferenceChecks(app, {
     db: deps.db.orm, cache: deps.cache, analytics: deps.analytics, identitySecret: deps.identitySecret,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CommandMessage, Topics, type Device, type PositionMessageInput, type SavedCommand, positionId } from '@corridor/contracts';
+import { CommandMessage, QueuedCommand, Topics, type Device, type PositionMessageInput, type SavedCommand, positionId } from '@corridor/contracts';
 import { cacheKeys, type ConsumedMessage, type Subscription } from '@corridor/platform';
 import { testUsers } from '@corridor/platform/testing/identity';
 import { audit } from '../src/audit/audit';
@@ -64,13 +64,15 @@ describe('commands', () => {
   it('sends an ad-hoc command: 202 with the queued command, one commands.v1 message keyed by device id, audited', async () => {
     const res = await h.call(dispatcherOf(101), 'POST', '/api/commands/send', { deviceId: gt06.id, type: 'engineStop', attributes: { alternative: false } });
     expect(res.statusCode, res.body).toBe(202);
-    const queued = CommandMessage.parse(res.json());
-    expect(queued).toMatchObject({ deviceId: gt06.id, uniqueId: gt06.uniqueId, type: 'engineStop', attributes: { alternative: false } });
-    await eventually('the queued engineStop on commands.v1', () => received.some((r) => r.message.id === queued.id));
-    const got = received.filter((r) => r.message.id === queued.id);
+    // Traccar's QueuedCommand: an integer id, which commands.v1 carries as decimal text
+    const queued = QueuedCommand.parse(res.json());
+    expect(queued).toMatchObject({ deviceId: gt06.id, uniqueId: gt06.uniqueId, type: 'engineStop', textChannel: false, attributes: { alternative: false } });
+    await eventually('the queued engineStop on commands.v1', () => received.some((r) => r.message.id === String(queued.id)));
+    const got = received.filter((r) => r.message.id === String(queued.id));
     expect(got).toHaveLength(1);
     expect(got[0]!.key).toBe(String(gt06.id));
-    expect(got[0]!.message).toEqual(queued);
+    const { textChannel: _, ...message } = queued;
+    expect(got[0]!.message).toEqual({ ...message, id: String(queued.id) });
     const trail = await audit.forEntity(h.adapters.db.orm, 'device', gt06.id);
     expect(trail[0]).toMatchObject({ action: 'command.send', actorUserId: dispatcherOf(101).userId });
   });
@@ -83,9 +85,9 @@ describe('commands', () => {
     expect((await h.call(dispatcherOf(101), 'GET', `/api/commands/send?deviceId=${teltonika.id}`)).json()).toEqual([]);
     const res = await h.call(dispatcherOf(101), 'POST', '/api/commands/send', { id: saved.id, deviceId: gt06.id });
     expect(res.statusCode, res.body).toBe(202);
-    const queued = CommandMessage.parse(res.json());
+    const queued = QueuedCommand.parse(res.json());
     expect(queued).toMatchObject({ type: 'custom', attributes: { data: 'STATUS#' } });
-    await eventually('the queued custom command on commands.v1', () => received.some((r) => r.message.id === queued.id));
+    await eventually('the queued custom command on commands.v1', () => received.some((r) => r.message.id === String(queued.id)));
     expect400(await h.call(dispatcherOf(101), 'POST', '/api/commands/send', { id: forDevice.id, deviceId: unknown.id }), 'id');
   });
 
@@ -99,8 +101,8 @@ describe('commands', () => {
     expectError(await h.call(dispatcherOf(101), 'POST', '/api/commands/send', { deviceId: gt06.id, id: 999999 }), 404, 'NOT_FOUND');
     expectError(await h.call(testUsers.companyA, 'POST', '/api/commands/send', { deviceId: gt06.id, type: 'engineStop' }), 403, 'FORBIDDEN');
     // a marker: a command that is sent, after the refused ones; once it is on commands.v1, a refused one published before it would be too
-    const marker = CommandMessage.parse((await h.call(dispatcherOf(101), 'POST', '/api/commands/send', { deviceId: gt06.id, type: 'engineStop' })).json());
-    await eventually('the marker command on commands.v1', () => received.some((r) => r.message.id === marker.id));
-    expect(received.slice(before).map((r) => r.message.id)).toEqual([marker.id]);
+    const marker = QueuedCommand.parse((await h.call(dispatcherOf(101), 'POST', '/api/commands/send', { deviceId: gt06.id, type: 'engineStop' })).json());
+    await eventually('the marker command on commands.v1', () => received.some((r) => r.message.id === String(marker.id)));
+    expect(received.slice(before).map((r) => r.message.id)).toEqual([String(marker.id)]);
   });
 });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import { allEndpoints, endpointReferences, permissionPairs, positionId, valuesAt, type EndpointDef, type ReferenceSite, type Role } from '@corridor/contracts';
+import { allEndpoints, endpointReferences, objectLinkPairs, permissionPairs, positionId, valuesAt, type EndpointDef, type ReferenceSite, type Role } from '@corridor/contracts';
 import { primaryKind } from '@corridor/platform/testing/test-adapters';
 import { ADMIN_AUTH, eventually, startTestStack, type TestStack, type TestUser } from '../test-stack';
 import { buildPool, companyRoles, type CompanyPool, type RefId } from './fixtures-pool';
@@ -155,11 +155,13 @@ describe(`cross-company isolation over every id-bearing operation of the contrac
 
   /**
    * Queries whose cross-field rule the generator does not model, built so they hold: GET
-   * /permissions takes exactly two ids forming a link kind (filtered from random optional keys, the
-   * six kinds made valid queries too rare and the runs were all skipped).
+   * /permissions takes exactly two ids forming a link kind, GET /links/objects one owner and one
+   * object (filtered from random optional keys, valid queries were too rare and the runs were all skipped).
    */
   const QUERY_ARBITRARY: Record<string, fc.Arbitrary<unknown>> = {
     'permissions.list': fc.constantFrom(...permissionPairs).chain(([a, b]) => fc.record({ [a]: fc.integer({ min: 1, max: 1000 }), [b]: fc.integer({ min: 1, max: 1000 }) })),
+    // one owner and one object kind, as GET /links/objects takes them
+    'objectLinks.list': fc.constantFrom(...objectLinkPairs).chain(([a, b]) => fc.record({ [a]: fc.integer({ min: 1, max: 1000 }), [b]: fc.integer({ min: 1, max: 1000 }) })),
   };
 
   it.each(withIds.map((d) => [`${d.method.toUpperCase()} ${d.path} (${d.id})`, d] as const))('%s', async (_name, def) => {

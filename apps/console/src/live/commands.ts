@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { CommandMessage } from '@corridor/contracts/commands';
+import type { QueuedCommand } from '@corridor/contracts/commands-api';
 import { eventsEndpoints } from '@corridor/contracts/events-api';
 import type { Event, EventType } from '@corridor/contracts/events';
 import { call } from '../api/client';
@@ -12,7 +12,7 @@ import { keyOf } from '../api/hooks';
  * connection got it: a queuedCommandSent event names it), answered (the device's next commandResult).
  */
 export interface TrackedCommand {
-  command: CommandMessage;
+  command: QueuedCommand;
   state: 'queued' | 'sent' | 'answered';
   sentAt?: string;
   answeredAt?: string;
@@ -28,7 +28,7 @@ const CLOCK_SKEW_MS = 5_000;
 export const commandsKey = ['live.commands'] as const;
 export const useTrackedCommands = () => useQuery<TrackedCommand[]>({ queryKey: commandsKey, queryFn: () => [], staleTime: Infinity, initialData: [] });
 
-export function trackCommand(client: QueryClient, command: CommandMessage): void {
+export function trackCommand(client: QueryClient, command: QueuedCommand): void {
   client.setQueryData<TrackedCommand[]>(commandsKey, (cur) => [{ command, state: 'queued' as const }, ...(cur ?? [])].slice(0, 50));
 }
 
@@ -47,7 +47,8 @@ export function applyCommandEvents(client: QueryClient, events: readonly Event[]
       // the same answer read again (from the socket and the server, or the server twice) answers nothing more
       if (e.type === 'commandResult' && next.some((c) => c.answeredBy === e.id)) continue;
       if (e.type === 'queuedCommandSent') {
-        const i = next.findIndex((c) => c.command.id === e.attributes.commandId && c.state === 'queued');
+        // the event names the command as commands.v1 carries its id: decimal text
+        const i = next.findIndex((c) => String(c.command.id) === String(e.attributes.commandId) && c.state === 'queued');
         if (i >= 0) next[i] = { ...next[i]!, state: 'sent', sentAt: e.eventTime };
       } else {
         let oldest = -1;

@@ -59,11 +59,29 @@ function authorizeLinks(who: Identity, links: readonly Ids[], read = false): voi
   for (const p of links) checkMayLink(keysOf(p), who);
 }
 
-/** Where a bulk body's links are kept: all in the gateway, or all in one place of ops-api (one transaction cannot span two). */
-function bulkKind(ps: readonly Permission[]): string | undefined {
-  const paths = new Set(ps.map((p) => opsLinkPath(keysOf(p))));
-  if (paths.size > 1) throw new AppError('VALIDATION_FAILED', 'Links with notificationId or reportId are kept by ops-api, each kind apart: send them in a bulk request of their own');
-  return [...paths][0];
+/**
+ * A bulk body's links by where they are kept (the gateway's table: undefined; a place of ops-api),
+ * in the order of their first item; each part keeps the indexes its items had in the body.
+ */
+function byStore(ps: readonly Permission[]): { path: string | undefined; items: Permission[]; indexes: number[] }[] {
+  const parts = new Map<string | undefined, { path: string | undefined; items: Permission[]; indexes: number[] }>();
+  ps.forEach((p, i) => {
+    const path = opsLinkPath(keysOf(p));
+    const part = parts.get(path) ?? { path, items: [], indexes: [] };
+    part.items.push(p);
+    part.indexes.push(i);
+    parts.set(path, part);
+  });
+  return [...parts.values()];
+}
+
+/** An error about a part's item, renamed to the item's index in the whole body. */
+function reindexed(err: unknown, indexes: number[]): unknown {
+  if (!(err instanceof AppError)) return err;
+  const d = err.details as { index?: unknown } | undefined;
+  if (typeof d?.index !== 'number' || indexes[d.index] === undefined) return err;
+  const index = indexes[d.index]!;
+  return new AppError(err.code, err.message.replace(/^Item \d+/, `Item ${index}`), { ...d, index });
 }
 
 /**
@@ -71,8 +89,72 @@ function bulkKind(ps: readonly Permission[]): string | undefined {
  * groups and geofences belong to other services and are taken as given. A notification rule's links
  * are the rule's (ops-api): forwarded there.
  */
+type Part = ReturnType<typeof byStore>[number];
+
+/** Applies each store's part in turn; when one fails, undoes the parts done (newest first) and throws its error, renamed to the body's index. */
+async function acrossStores(ps: readonly Permission[], apply: (part: Part) => Promise<void>, undo: (part: Part) => Promise<void>): Promise<void> {
+  const parts = byStore(ps);
+  const seen = new Map<string, number>();
+  ps.forEach((p, i) => {
+    const key = JSON.stringify(Object.entries(p).sort());
+    const earlier = seen.get(key);
+    if (earlier !== undefined) throw invalidField('body', String(i), `repeats the link at index ${earlier}`);
+    seen.set(key, i);
+  });
+  const done: Part[] = [];
+  for (const part of parts) {
+    try {
+      await apply(part);
+      done.push(part);
+    } catch (err) {
+      for (const d of done.reverse()) await undo(d);
+      throw reindexed(err, part.indexes);
+    }
+  }
+}
+
 export function permissionsService(deps: { db: Orm; repo: PermissionsRepository; users: UsersRepository; notificationLinks: NotificationLinksClient }) {
   const { db, repo } = deps;
+  /** One store's part of a bulk body: the gateway's table in one transaction, or one place of ops-api. */
+  const stores = {
+    async linkInOneStore(ps: readonly Permission[], ops: string | undefined, actor: AuditActor, who: Identity): Promise<void> {
+      if (ops) {
+        // users are the gateway's: a link of an object to an unknown user is 404 here, before ops-api keeps it
+        const users = ps.flatMap((p, i) => (p.userId !== undefined ? [[i, p.userId] as const] : []));
+        const present = await deps.users.existingIds([...new Set(users.map(([, id]) => id))]);
+        const unknown = users.find(([, id]) => !present.has(id));
+        if (unknown) throw itemError('NOT_FOUND', unknown[0], ps[unknown[0]]!, `user ${unknown[1]} not found`);
+        return deps.notificationLinks.link(ps, who, ops);
+      }
+      const links = bulkLinks(ps);
+      await db.transaction(async (tx) => {
+        const owners = [...new Set(links.filter((l) => l.ownerType === 'userId').map((l) => l.ownerId))];
+        const present = await deps.users.existingIds(owners, tx);
+        const unknown = links.findIndex((l) => l.ownerType === 'userId' && !present.has(l.ownerId));
+        if (unknown >= 0) throw itemError('NOT_FOUND', unknown, ps[unknown]!, `user ${links[unknown]!.ownerId} not found`);
+        const inserted = await repo.insertNew(links, tx);
+        if (inserted.length !== links.length) {
+          const made = new Set(inserted.map(linkKey));
+          const existing = links.findIndex((l) => !made.has(linkKey(l)));
+          throw itemError('CONFLICT', existing, ps[existing]!, 'this link exists already');
+        }
+        for (const r of inserted) await audit.record(tx, actor, { action: 'permission.link', entityType: 'permission', entityId: r.id, after: toPermission(r) });
+      });
+    },
+    async unlinkInOneStore(ps: readonly Permission[], ops: string | undefined, actor: AuditActor, who: Identity): Promise<void> {
+      if (ops) return deps.notificationLinks.unlink(ps, who, ops);
+      const links = bulkLinks(ps);
+      await db.transaction(async (tx) => {
+        const removed = await repo.deleteExisting(links, tx);
+        if (removed.length !== links.length) {
+          const gone = new Set(removed.map(linkKey));
+          const absent = links.findIndex((l) => !gone.has(linkKey(l)));
+          throw itemError('NOT_FOUND', absent, ps[absent]!, 'no such link');
+        }
+        for (const r of removed) await audit.record(tx, actor, { action: 'permission.unlink', entityType: 'permission', entityId: r.id, before: toPermission(r) });
+      });
+    },
+  };
   return {
     async list(q: Ids & { limit: number; offset: number }, who: Identity): Promise<Permission[]> {
       const keys = keysOf(q);
@@ -90,7 +172,7 @@ export function permissionsService(deps: { db: Orm; repo: PermissionsRepository;
     async link(p: Permission, actor: AuditActor, who: Identity): Promise<void> {
       authorizeLinks(who, [p]);
       const ops = opsLinkPath(keysOf(p));
-      if (ops) return deps.notificationLinks.link([p], who, ops);
+      if (ops) return stores.linkInOneStore([p], ops, actor, who);
       const l = linkOf(p);
       if (l.ownerType === 'userId' && !(await deps.users.get(l.ownerId))) throw notFound('User', l.ownerId);
       try {
@@ -114,41 +196,20 @@ export function permissionsService(deps: { db: Orm; repo: PermissionsRepository;
         await audit.record(tx, actor, { action: 'permission.unlink', entityType: 'permission', entityId: r.id, before: p });
       });
     },
-    /** POST /permissions/bulk: every link or none (one transaction); each link audited. */
+    /**
+     * POST /permissions/bulk: every link or none. Each store's links in one transaction (each link
+     * audited); a body spanning stores (the gateway's links, a notification rule's, an object's in
+     * ops-api) applies them store after store, and when one store refuses, the links already made in
+     * the others are removed again before the error is answered.
+     */
     async linkMany(ps: readonly Permission[], actor: AuditActor, who: Identity): Promise<void> {
       authorizeLinks(who, ps);
-      const ops = bulkKind(ps);
-      if (ops) return deps.notificationLinks.link(ps, who, ops);
-      const links = bulkLinks(ps);
-      await db.transaction(async (tx) => {
-        const owners = [...new Set(links.filter((l) => l.ownerType === 'userId').map((l) => l.ownerId))];
-        const present = await deps.users.existingIds(owners, tx);
-        const unknown = links.findIndex((l) => l.ownerType === 'userId' && !present.has(l.ownerId));
-        if (unknown >= 0) throw itemError('NOT_FOUND', unknown, ps[unknown]!, `user ${links[unknown]!.ownerId} not found`);
-        const inserted = await repo.insertNew(links, tx);
-        if (inserted.length !== links.length) {
-          const made = new Set(inserted.map(linkKey));
-          const existing = links.findIndex((l) => !made.has(linkKey(l)));
-          throw itemError('CONFLICT', existing, ps[existing]!, 'this link exists already');
-        }
-        for (const r of inserted) await audit.record(tx, actor, { action: 'permission.link', entityType: 'permission', entityId: r.id, after: toPermission(r) });
-      });
+      await acrossStores(ps, (part) => stores.linkInOneStore(part.items, part.path, actor, who), (part) => stores.unlinkInOneStore(part.items, part.path, actor, who));
     },
-    /** DELETE /permissions/bulk: every link or none; an absent one is 404 naming it. */
+    /** DELETE /permissions/bulk: every link or none, as linkMany (an absent one is 404 naming it; removed ones are made again). */
     async unlinkMany(ps: readonly Permission[], actor: AuditActor, who: Identity): Promise<void> {
       authorizeLinks(who, ps);
-      const ops = bulkKind(ps);
-      if (ops) return deps.notificationLinks.unlink(ps, who, ops);
-      const links = bulkLinks(ps);
-      await db.transaction(async (tx) => {
-        const removed = await repo.deleteExisting(links, tx);
-        if (removed.length !== links.length) {
-          const gone = new Set(removed.map(linkKey));
-          const absent = links.findIndex((l) => !gone.has(linkKey(l)));
-          throw itemError('NOT_FOUND', absent, ps[absent]!, 'no such link');
-        }
-        for (const r of removed) await audit.record(tx, actor, { action: 'permission.unlink', entityType: 'permission', entityId: r.id, before: toPermission(r) });
-      });
+      await acrossStores(ps, (part) => stores.unlinkInOneStore(part.items, part.path, actor, who), (part) => stores.linkInOneStore(part.items, part.path, actor, who));
     },
   };
 }

@@ -4,7 +4,7 @@ import { AppError, cacheKeys, registerEndpoint, unavailable, type App, type Cach
 import { actorOf, audit } from '../audit/audit';
 import { serverSettings } from '../db/schema';
 
-const [, getServer, updateServer, timezones, health, gc, cacheInfo, reboot, shareDevice, shareGroup] = systemEndpoints;
+const [, getServer, updateServer, timezones, health, gc, cacheInfo, reboot, shareDevice, shareGroup, serverFile, streamPlaylist, streamSegment] = systemEndpoints;
 
 /** What GET /server answers until an administrator changes it (Nairobi, the corridors in view). */
 const DEFAULTS: ServerUpdate = { registration: false, readonly: false, map: 'osm', latitude: -1.2921, longitude: 36.8219, zoom: 6, attributes: {} };
@@ -73,6 +73,22 @@ export function serverRoutes(
   for (const share of [shareDevice, shareGroup]) {
     registerEndpoint(app, share, async () => {
       throw new AppError('FORBIDDEN', 'Sharing is disabled: Corridor issues no anonymous location links; give the reader an account instead');
+    });
+  }
+  // Traccar's upload into its web override folder: refused (no override folder here); the body is drained unread
+  void app.register(async (scope) => {
+    scope.addContentTypeParser('*', (_req, payload, done) => {
+      payload.resume();
+      payload.on('end', () => done(null, undefined));
+      payload.on('error', (err) => done(err, undefined));
+    });
+    registerEndpoint(scope as App, serverFile, async () => {
+      throw new AppError('NOT_SUPPORTED', 'Corridor serves no web override folder: the console and its assets are built and deployed together, so files are not uploaded through the API');
+    });
+  });
+  for (const stream of [streamPlaylist, streamSegment]) {
+    registerEndpoint(app, stream, async (req) => {
+      throw new AppError('NOT_FOUND', `No video stream for device ${req.params.deviceId}: Corridor's trackers report no camera channels`);
     });
   }
   return { publish: async () => publishAttributes(await read()) };

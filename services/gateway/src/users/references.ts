@@ -11,7 +11,8 @@ import type { UsersRepository } from './repository';
  * /users/{id}). Devices, groups and geofences are other services' and appear only in /permissions:
  * devices (from the device registry in the shared cache or the live feed's directory) and groups
  * (from the list ops-api publishes) of the caller's company, any for staff; geofences and
- * notification rules and scheduled reports asked of their owner (geofence service, ops-api) with the caller's identity. A
+ * notification rules, scheduled reports and the objects Traccar links (drivers, computed attributes, saved commands,
+ * maintenance, calendars) asked of their owner (geofence service, ops-api) with the caller's identity. A
  * dispatcher may then make only a notification rule's links (403 after these checks). Companies: a company caller its
  * own, staff any.
  */
@@ -32,6 +33,9 @@ export function gatewayReferenceChecks(
     report: remoteReferenceCheck({
       baseUrl: () => deps.opsApiUrl, path: (id) => `/reports/${id}`, keys: deps.keys, audience: 'ops-api', owner: 'ops-api',
     }),
+    // the objects Traccar links (drivers, computed attributes, saved commands, maintenance, calendars) are ops-api's, read as the caller reads them
+    ...Object.fromEntries(([['driver', '/drivers'], ['computedAttribute', '/attributes/computed'], ['command', '/commands'], ['maintenance', '/maintenance'], ['calendar', '/calendars']] as const)
+      .map(([kind, path]) => [kind, remoteReferenceCheck({ baseUrl: () => deps.opsApiUrl, path: (id) => `${path}/${id}`, keys: deps.keys, audience: 'ops-api', owner: 'ops-api' })])),
     geofence: remoteReferenceCheck({
       baseUrl: () => deps.geofenceUrl, path: (id) => `/geofences/${id}`, keys: deps.keys, audience: 'geofence', owner: 'The geofence service',
     }),

@@ -70,6 +70,16 @@ describe('ComputedAttributes', () => {
     expect(computed.apply(position, null).attributes).toEqual({ fuel: 40, all: 2 });
   });
 
+  it('applies a definition with links only to the devices linked to it (Traccar), none when it has no links', async () => {
+    const { computed } = await setup([
+      def({ id: 1, attribute: 'linked', expression: '1', deviceIds: [3, 7] }),
+      def({ id: 2, attribute: 'elsewhere', expression: '2', deviceIds: [8] }),
+      def({ id: 3, attribute: 'nowhere', expression: '3', deviceIds: [] }),
+    ]);
+    expect(computed.apply(position, null).attributes).toEqual({ fuel: 40, linked: 1 });
+    expect(computed.apply({ ...position, deviceId: 8 }, null).attributes).toEqual({ fuel: 40, elsewhere: 2 });
+  });
+
   it('picks up a changed definition list after the reload period, not before', async () => {
     const { cache, computed, advance } = await setup([def({ id: 1, attribute: 'x', expression: '1' })]);
     await cache.set(cacheKeys.computedAttributes(), JSON.stringify([def({ id: 1, attribute: 'x', expression: '2' })]));

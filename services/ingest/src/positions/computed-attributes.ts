@@ -16,6 +16,8 @@ const Definitions = z.array(ComputedAttributeDefinition);
 interface Compiled {
   def: ComputedAttributeDefinition;
   expr: CompiledExpression;
+  /** The devices it applies to (its links); undefined: every device of its company. */
+  devices?: ReadonlySet<number>;
 }
 
 /**
@@ -53,8 +55,9 @@ export class ComputedAttributes {
   /** The position with every applicable computed attribute set; the input is not changed. */
   apply(position: PositionMessage, companyId: number | null | undefined): PositionMessage {
     let out = position;
-    for (const { def, expr } of this.compiled) {
+    for (const { def, expr, devices } of this.compiled) {
       if (def.companyId !== null && def.companyId !== companyId) continue;
+      if (devices && !devices.has(position.deviceId)) continue;
       let value;
       try {
         value = coerce(expr.evaluate(positionContext(out)), def.type);
@@ -74,7 +77,7 @@ export class ComputedAttributes {
     const compiled: Compiled[] = [];
     for (const def of defs) {
       try {
-        compiled.push({ def, expr: compileExpression(def.expression) });
+        compiled.push({ def, expr: compileExpression(def.expression), ...(def.deviceIds ? { devices: new Set(def.deviceIds) } : {}) });
       } catch (err) {
         computedAttributeErrors.inc({ stage: 'compile' });
         this.deps.logger.warn({ computedAttributeId: def.id, reason: (err as Error).message }, 'computed attribute does not compile; skipped');

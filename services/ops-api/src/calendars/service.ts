@@ -1,12 +1,13 @@
 import { and, asc, count, eq } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { Calendar, CalendarInput, ListQuery } from '@corridor/contracts';
+import type { Calendar, CalendarInput, LinkedListQuery } from '@corridor/contracts';
 import { AppError, cacheKeys, type Cache, type Logger, type Orm } from '@corridor/platform';
 import type { CalendarDefinition } from '@corridor/platform/calendar/definition';
 import { parseCalendar } from '@corridor/platform/calendar/ical';
 import { calendars, devices, notificationRules, type CalendarRow } from '../db/schema';
 import { invalidField } from '../resources/pg-errors';
 import { resourceService } from '../resources/resource-service';
+import { linkedFilter } from '../object-links/linked-filter';
 import { publishedToCache } from '../resources/cache-published';
 
 const toCalendar = (r: CalendarRow): Calendar => ({ id: r.id, name: r.name, data: r.data, companyId: r.companyId, attributes: r.attributes });
@@ -18,8 +19,9 @@ const toCalendar = (r: CalendarRow): Calendar => ({ id: r.id, name: r.name, data
  */
 export function calendarsService(deps: { db: Orm; cache: Cache; logger: Logger }) {
   const { db } = deps;
-  const crud = resourceService<CalendarRow, Calendar, CalendarInput, z.output<typeof ListQuery>>(db, {
+  const crud = resourceService<CalendarRow, Calendar, CalendarInput, z.output<typeof LinkedListQuery>>(db, {
     name: 'Calendar', entityType: 'calendar', table: calendars, company: calendars.companyId, shared: true, keywordColumns: [calendars.name],
+    filters: (q) => linkedFilter(db, calendars.id, 'calendarId', q),
     toEntity: toCalendar,
     toValues: (i, companyId) => ({ name: i.name, data: i.data, companyId, attributes: i.attributes }),
     async validate(i) {

@@ -1,8 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { and, eq, isNull, or } from 'drizzle-orm';
 import type { z } from 'zod';
 import {
-  Topics, type CommandMessage, type CommandSendInput, type SavedCommand, type SavedCommandInput, type SavedCommandsQuery,
+  Topics, type CommandMessage, type CommandSendInput, type QueuedCommand, type SavedCommand, type SavedCommandInput, type SavedCommandsQuery,
 } from '@corridor/contracts';
 import { companyScope, notFound, unavailable, type Bus, type Identity, type Logger, type Orm } from '@corridor/platform';
 import { audit } from '../audit/audit';
@@ -11,8 +10,10 @@ import type { LatestPositions } from '../devices/latest-positions';
 import type { DevicesService } from '../devices/service';
 import { invalidField } from '../resources/pg-errors';
 import { resourceService } from '../resources/resource-service';
+import { linkedFilter } from '../object-links/linked-filter';
 import type { Actor } from '../resources/scope';
 import { allCommandTypes, commandTypesFor } from './command-types';
+import { nextCommandId } from './command-id';
 
 const toSavedCommand = (r: SavedCommandRow): SavedCommand => ({
   id: r.id, deviceId: r.deviceId ?? 0, description: r.description, type: r.type, textChannel: r.textChannel, attributes: r.attributes, companyId: r.companyId,
@@ -24,7 +25,11 @@ export function commandsService(deps: { db: Orm; bus: Bus; devices: DevicesServi
   const crud = resourceService<SavedCommandRow, SavedCommand, SavedCommandInput, z.output<typeof SavedCommandsQuery>>(db, {
     name: 'Saved command', entityType: 'saved_command', table: savedCommands, company: savedCommands.companyId, shared: true,
     keywordColumns: [savedCommands.description, savedCommands.type],
-    filters: (q) => [q.deviceId !== undefined ? or(eq(savedCommands.deviceId, q.deviceId), isNull(savedCommands.deviceId)) : undefined],
+    // Traccar's deviceId: the commands linked to the device, and those saved for it alone
+    filters: (q) => {
+      const [byDevice, ...others] = linkedFilter(db, savedCommands.id, 'commandId', q);
+      return [byDevice ? or(byDevice, eq(savedCommands.deviceId, q.deviceId!)) : undefined, ...others];
+    },
     toEntity: toSavedCommand,
     toValues: (i, companyId) => ({ deviceId: i.deviceId, description: i.description, type: i.type, textChannel: i.textChannel, attributes: i.attributes, companyId }),
     async validate(i, companyId, actor) {
@@ -62,22 +67,23 @@ export function commandsService(deps: { db: Orm; bus: Bus; devices: DevicesServi
   }
 
   /** Checks that the device's protocol can encode the type, then publishes the command on commands.v1. */
-  async function queue(device: { id: number; uniqueId: string; model: string | null }, type: string, attributes: Record<string, unknown>): Promise<CommandMessage> {
+  async function queue(device: { id: number; uniqueId: string; model: string | null }, type: string, attributes: Record<string, unknown>): Promise<QueuedCommand> {
     const protocol = await protocolOf(device.id, device.model);
     if (protocol !== undefined && !commandTypesFor(protocol).includes(type)) {
       throw invalidField('type', `${protocol} devices do not support ${type} (supported: ${commandTypesFor(protocol).join(', ') || 'none'})`, { reason: 'commandUnsupported', protocol, type });
     }
-    const message: CommandMessage = { id: randomUUID(), deviceId: device.id, uniqueId: device.uniqueId, type, attributes, requestedAt: new Date().toISOString() };
+    const id = nextCommandId();
+    const message: CommandMessage = { id: String(id), deviceId: device.id, uniqueId: device.uniqueId, type, attributes, requestedAt: new Date().toISOString() };
     try {
       await deps.bus.publish(Topics.commands, [{ key: String(device.id), value: message }]);
     } catch (err) {
       throw unavailable('The command bus', err);
     }
     deps.logger.info({ deviceId: device.id, commandId: message.id, type: message.type }, 'command queued');
-    return message;
+    return { id, deviceId: device.id, uniqueId: device.uniqueId, type, textChannel: false, attributes, requestedAt: message.requestedAt };
   }
 
-  async function send(input: CommandSendInput, actor: Actor): Promise<CommandMessage> {
+  async function send(input: CommandSendInput, actor: Actor): Promise<QueuedCommand> {
     const device = await deps.devices.get(input.deviceId, companyScope(actor.identity));
     let type = input.type;
     let attributes = input.attributes;
@@ -101,7 +107,7 @@ export function commandsService(deps: { db: Orm; bus: Bus; devices: DevicesServi
    * or the device's company's, and for that device when it names one. The rule's delivery record
    * is the trail.
    */
-  async function sendSaved(commandId: number, deviceId: number): Promise<CommandMessage> {
+  async function sendSaved(commandId: number, deviceId: number): Promise<QueuedCommand> {
     const [saved] = await db.select().from(savedCommands).where(eq(savedCommands.id, commandId));
     if (!saved) throw notFound('Saved command', commandId);
     const device = await deps.devices.get(deviceId);

@@ -1,10 +1,12 @@
 import type { z } from 'zod';
-import type { ComputedAttribute, ComputedAttributeInput, ComputedTestResult, ListQuery } from '@corridor/contracts';
+import type { ComputedAttribute, ComputedAttributeInput, ComputedTestResult, LinkedListQuery } from '@corridor/contracts';
 import { asc, desc } from 'drizzle-orm';
 import { cacheKeys, notFound, type Cache, type Identity, type Logger, type Orm } from '@corridor/platform';
 import { computedAttributes, type ComputedAttributeRow } from '../db/schema';
 import { invalidField } from '../resources/pg-errors';
 import { resourceService } from '../resources/resource-service';
+import { linkedFilter } from '../object-links/linked-filter';
+import { linkedDevices } from '../object-links/linked-devices';
 import { publishedToCache } from '../resources/cache-published';
 import type { LatestPositions } from '../devices/latest-positions';
 import {
@@ -30,19 +32,23 @@ function compileOr400(expression: string): CompiledExpression {
 export function computedAttributesService(deps: {
   db: Orm; cache: Cache; logger: Logger; latest: LatestPositions; visibleDevice: (id: number, who: Identity) => Promise<unknown>;
 }) {
-  const crud = resourceService<ComputedAttributeRow, ComputedAttribute, ComputedAttributeInput, z.output<typeof ListQuery>>(deps.db, {
+  const crud = resourceService<ComputedAttributeRow, ComputedAttribute, ComputedAttributeInput, z.output<typeof LinkedListQuery>>(deps.db, {
     name: 'Computed attribute', entityType: 'computed_attribute', table: computedAttributes, company: computedAttributes.companyId, shared: true,
     keywordColumns: [computedAttributes.description, computedAttributes.attribute, computedAttributes.expression],
+    filters: (q) => linkedFilter(deps.db, computedAttributes.id, 'attributeId', q),
     toEntity: toComputedAttribute,
     toValues: (i, companyId) => ({ description: i.description, attribute: i.attribute, expression: i.expression, type: i.type, priority: i.priority, companyId }),
     async validate(i) {
       compileOr400(i.expression);
     },
   });
-  const load = async (): Promise<ComputedAttributeDefinition[]> =>
-    (await deps.db.select().from(computedAttributes).orderBy(desc(computedAttributes.priority), asc(computedAttributes.id))).map((r) => ({
-      id: r.id, attribute: r.attribute, expression: r.expression, type: r.type, priority: r.priority, companyId: r.companyId,
+  // as Traccar: an attribute applies to the devices linked to it (directly or through a group), none while it has no links
+  const load = async (): Promise<ComputedAttributeDefinition[]> => {
+    const linked = await linkedDevices(deps.db, 'attributeId');
+    return (await deps.db.select().from(computedAttributes).orderBy(desc(computedAttributes.priority), asc(computedAttributes.id))).map((r) => ({
+      id: r.id, attribute: r.attribute, expression: r.expression, type: r.type, priority: r.priority, companyId: r.companyId, deviceIds: linked.get(r.id) ?? [],
     }));
+  };
   const published = publishedToCache(crud, { cache: deps.cache, key: cacheKeys.computedAttributes(), load, logger: deps.logger, what: 'computed attributes' });
   return {
     ...published,

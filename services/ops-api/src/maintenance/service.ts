@@ -9,6 +9,7 @@ import type { LatestPositions } from '../devices/latest-positions';
 import type { DevicesRepository } from '../devices/repository';
 import { publishedToCache } from '../resources/cache-published';
 import { resourceService } from '../resources/resource-service';
+import { linkedFilter } from '../object-links/linked-filter';
 import { nextDue } from './schedule';
 
 const toMaintenance = (r: MaintenanceRow): Maintenance => ({
@@ -27,7 +28,7 @@ export function maintenanceService(deps: {
   const crud = resourceService<MaintenanceRow, Maintenance, MaintenanceInput, z.output<typeof MaintenanceQuery>>(db, {
     name: 'Maintenance', entityType: 'maintenance', table: maintenances, company: maintenances.companyId, shared: true,
     keywordColumns: [maintenances.name, maintenances.type],
-    filters: (q) => [q.type ? eq(maintenances.type, q.type) : undefined],
+    filters: (q) => [q.type ? eq(maintenances.type, q.type) : undefined, ...linkedFilter(db, maintenances.id, 'maintenanceId', q)],
     toEntity: toMaintenance,
     toValues: (i, companyId) => ({ name: i.name, type: i.type, start: i.start, period: i.period, companyId, attributes: i.attributes }),
   });

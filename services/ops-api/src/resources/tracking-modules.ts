@@ -33,6 +33,8 @@ import { computedAttributesService } from '../computed-attributes/service';
 import { computedAttributeRoutes } from '../computed-attributes/routes';
 import { commandsService } from '../commands/service';
 import { commandRoutes } from '../commands/routes';
+import { objectLinksService } from '../object-links/service';
+import { objectLinkRoutes } from '../object-links/routes';
 import { statisticsRoutes } from '../statistics/routes';
 import { eventRoutes } from '../events/routes';
 import type { MailChannel } from '../notification-rules/mail-channel';
@@ -131,6 +133,13 @@ export function trackingModules(app: App, deps: TrackingDeps): TrackingModules {
   computedAttributeRoutes(app, computed);
   const commands = commandsService({ db, bus: deps.bus, devices: deps.devices, latest, logger: log('commands') });
   commandRoutes(app, commands);
+  // a computed attribute applies to the devices linked to it: its published definition changes with its links
+  objectLinkRoutes(app, objectLinksService({
+    db,
+    changed: async (kinds) => {
+      if (kinds.has('attributeId')) await computed.publish();
+    },
+  }));
   statisticsRoutes(app, deps.analytics);
   eventRoutes(app, { analytics: deps.analytics, devices: deps.devicesRepo, geocoder: deps.geocoder });
 

@@ -15,7 +15,7 @@ const row = { device: deviceFixture(7, 'Truck 07'), position: undefined, state: 
 const types = (list: string[]): Handler => get('/api/commands/types', list.map((type) => ({ type })));
 const noSaved = get('/api/commands/send', []);
 const queued = (body: { deviceId: number; type?: string; attributes?: object }) =>
-  json(202, { id: 'cmd-1', deviceId: body.deviceId, uniqueId: '357000000000007', type: body.type, attributes: body.attributes ?? {}, requestedAt: '2026-03-01T10:00:00.000Z' });
+  json(202, { id: 1764324000000001, deviceId: body.deviceId, uniqueId: '357000000000007', type: body.type, textChannel: false, attributes: body.attributes ?? {}, requestedAt: '2026-03-01T10:00:00.000Z' });
 const sendWith = (answer: (body: { deviceId: number; type?: string; attributes?: object }) => Response): Handler => ({ method, url, body }) =>
   method === 'POST' && url.pathname === '/api/commands/send' ? answer(body as { deviceId: number }) : undefined;
 const event = (id: number, type: 'queuedCommandSent' | 'commandResult', eventTime: string, attributes: Record<string, unknown>) =>
@@ -48,7 +48,7 @@ describe('commands to a truck', () => {
     const state = await within(dialog).findByTestId('command-state');
     expect(sent.get('POST /api/commands/send')).toEqual([{ deviceId: 7, type: 'engineStop', attributes: {} }]);
     expect(state.dataset.state).toBe('queued');
-    act(() => applyCommandEvents(client, [event(1, 'queuedCommandSent', '2026-03-01T10:00:05.000Z', { commandId: 'cmd-1', type: 'engineStop' })]));
+    act(() => applyCommandEvents(client, [event(1, 'queuedCommandSent', '2026-03-01T10:00:05.000Z', { commandId: '1764324000000001', type: 'engineStop' })]));
     await waitFor(() => expect(state.dataset.state).toBe('sent'));
     act(() => applyCommandEvents(client, [event(2, 'commandResult', '2026-03-01T10:00:09.000Z', { result: 'Relay,1 OK' })]));
     await waitFor(() => expect(state.dataset.state).toBe('answered'));
@@ -60,7 +60,7 @@ describe('commands to a truck', () => {
 
   it("moves the command on from the server's stored events when the socket says nothing (its frame came before the send's answer, or was lost)", async () => {
     const stored = [
-      { ...event(31, 'queuedCommandSent', '2026-03-01T10:00:01.000Z', { commandId: 'cmd-1', type: 'engineStop' }), address: null },
+      { ...event(31, 'queuedCommandSent', '2026-03-01T10:00:01.000Z', { commandId: '1764324000000001', type: 'engineStop' }), address: null },
       { ...event(32, 'commandResult', '2026-03-01T10:00:04.000Z', { result: 'Relay,1 OK' }), address: null },
     ];
     const { asked } = serveApi(types(['engineStop']), noSaved, sendWith(queued), get('/api/events', stored));

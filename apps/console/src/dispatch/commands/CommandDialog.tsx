@@ -56,7 +56,7 @@ function CommandSteps({ device, onClose }: { device: Pick<Device, 'id' | 'name'>
     refinements: { type: t('commands.chooseWhat'), 'attributes.data': t('commands.dataRequired') },
   });
   const [confirming, setConfirming] = useState<Values | null>(null);
-  const [sentId, setSentId] = useState<string | null>(null);
+  const [sentId, setSentId] = useState<number | null>(null);
   const send = useApiMutation(sendCommand, { onSuccess: (c) => (trackCommand(client, c), setSentId(c.id)) });
   const type = form.watch('type');
   const id = form.watch('id');

@@ -5,12 +5,12 @@ import { useTrackedCommands, type TrackedCommand } from '../../live/commands';
 const STEPS: TrackedCommand['state'][] = ['queued', 'sent', 'answered'];
 
 /** The commands this console sent to a device (or one of them) and how far each got. */
-export function CommandLog({ deviceId, only }: { deviceId: number; only?: string }) {
+export function CommandLog({ deviceId, only }: { deviceId: number; only?: number }) {
   const { t } = useTranslation();
   const tt = t as unknown as (key: string, o?: Record<string, unknown>) => string;
   const f = useFormat();
   const { data } = useTrackedCommands();
-  const mine = data.filter((c) => c.command.deviceId === deviceId && (!only || c.command.id === only));
+  const mine = data.filter((c) => c.command.deviceId === deviceId && (only === undefined || c.command.id === only));
   if (!mine.length) return null;
   return (
     <ol className="command-log" aria-label={t('commands.log')}>

@@ -38,3 +38,4 @@ export * from './cargo-status-history';
 export * from './single-use-certificates';
 export * from './scheduled-reports';
 export * from './observatory-settings';
+export * from './object-links';

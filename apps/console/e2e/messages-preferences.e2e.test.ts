@@ -1,5 +1,6 @@
 import { describe, expect, inject, it } from 'vitest';
 import { DEMO_ACCOUNTS } from '@corridor/tools/stack/demo/accounts';
+import { accessibilityProblems } from './support/axe';
 import { browserPeople } from './support/people';
 
 const CONSOLE = { 'x-requested-with': 'corridor-console' };
@@ -82,5 +83,39 @@ describe.skipIf(!inject('chromium'))('messages for people and preferences', () =
     await restore.getByRole('button', { name: 'Hifadhi' }).click();
     await analyst.page.getByRole('form', { name: 'Preferences' }).or(analyst.page.getByRole('form', { name: 'Mapendeleo' })).getByRole('status').waitFor();
     await analyst.screenshot('account-preferences-restored');
+  });
+
+  it('company user files a complaint on a form checked by the contract, in English and Swahili; the officer\'s sanction form too; axe finds nothing serious', async () => {
+    const company = await people.open(DEMO_ACCOUNTS.company);
+    await company.visit('/complaints/new');
+    const form = company.page.getByRole('form', { name: 'File a complaint' });
+    await form.getByRole('option', { name: 'Pwani Freight Movers Ltd' }).waitFor({ state: 'attached' });
+    await form.getByRole('button', { name: 'File complaint' }).click();
+    // refused before anything is sent: each field says it, tied to it for screen readers
+    await expect.poll(() => form.locator('[aria-invalid="true"]').count()).toBeGreaterThanOrEqual(3);
+    expect(await form.getByText('Fill this in.').count()).toBeGreaterThanOrEqual(3);
+    expect(await accessibilityProblems(company.page)).toEqual([]);
+    await company.screenshot('complaint-form-refused');
+    await company.page.evaluate(() => localStorage.setItem('corridor.lang', 'sw'));
+    await company.visit('/complaints/new');
+    const sw = company.page.getByRole('form', { name: 'Wasilisha lalamiko' });
+    await sw.getByRole('option', { name: 'Pwani Freight Movers Ltd' }).waitFor({ state: 'attached' });
+    await sw.getByLabel('Kampuni inayolalamikiwa').selectOption({ label: 'Pwani Freight Movers Ltd' });
+    await sw.getByLabel('Kichwa').fill(`Lori lilichelewa ${Date.now()}`);
+    await sw.getByLabel('Kilichotokea').fill('Lori lilifika siku mbili baadaye bila taarifa.');
+    await company.screenshot('complaint-form-sw');
+    await sw.getByRole('button', { name: 'Wasilisha' }).click();
+    await company.page.locator('.form-ok').waitFor();
+    await company.page.evaluate(() => localStorage.removeItem('corridor.lang'));
+
+    const officer = await people.open(DEMO_ACCOUNTS.officer);
+    await officer.visit('/disciplinary');
+    await officer.page.getByText('Record a sanction').click();
+    const sanction = officer.page.getByRole('form', { name: 'Record a sanction' });
+    await sanction.getByLabel('Sanction').selectOption({ label: 'Fine' });
+    await sanction.getByRole('button', { name: 'Record sanction' }).click();
+    await expect.poll(() => sanction.locator('[aria-invalid="true"]').count()).toBeGreaterThanOrEqual(2);
+    expect(await accessibilityProblems(officer.page)).toEqual([]);
+    await officer.screenshot('sanction-form-refused');
   });
 });

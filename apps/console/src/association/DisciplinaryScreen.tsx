@@ -1,6 +1,7 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
+import { FormProvider } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { DisciplinarySubjectType, SanctionType, type DisciplinaryRecord } from '@corridor/contracts/disciplinary';
+import { DisciplinaryInput, DisciplinarySubjectType, SanctionType, type DisciplinaryRecord } from '@corridor/contracts/disciplinary';
 import { useApiMutation, useApiQuery } from '../api/hooks';
 import { useFormat } from '../i18n/format';
 import { may } from '../session/access';
@@ -9,9 +10,14 @@ import type { Column } from '../ui/DataTable';
 import { CompanyFilter } from '../ui/list/Filters';
 import { PagedTable } from '../ui/list/PagedTable';
 import { chosenId, usePagedFilters } from '../ui/list/usePagedFilters';
-import { Field, FormError, useFieldErrors, fromLocalInput, localInput } from '../ui/forms';
+import { DateTimeField, SelectField, TextAreaField, TextField } from '../ui/form/fields';
+import { FormAlert } from '../ui/form/FormAlert';
+import { CompanyField } from '../ui/form/pickers';
+import { useServerProblems } from '../ui/form/server-errors';
+import { useZodForm } from '../ui/form/useZodForm';
 import { useCompanies } from '../ui/lookups';
 import { disciplinaryCreate, disciplinaryList } from './association';
+import { subjectNamed, SubjectText } from './subject';
 
 /** Sanctions against companies, drivers and trucks: who, what, how long, in force or not; officers record new ones. */
 export default function DisciplinaryScreen() {
@@ -42,102 +48,71 @@ export default function DisciplinaryScreen() {
   );
 }
 
+/** The form's values: the contract's DisciplinaryInput, the subject named only when it is not the company, a fine's amount asked for with a fine. */
+const SanctionForm = DisciplinaryInput.extend({ subjectRef: SubjectText })
+  .superRefine(subjectNamed)
+  .superRefine((v, ctx) => {
+    if (v.sanctionType === 'fine' && !v.fineAmount) ctx.addIssue({ code: 'custom', path: ['fineAmount'], message: 'required' });
+  });
+const CURRENCIES = ['KES', 'TZS', 'UGX', 'RWF', 'USD'] as const;
+
+/** An officer records a sanction: checked by the contract before it is sent, a refusal said under its field. */
 function RecordSanction() {
   const { t } = useTranslation();
-  const companies = useCompanies();
   const create = useApiMutation(disciplinaryCreate, { invalidates: ['disciplinary.', 'ratings.'] });
-  const blank = { companyId: '', subjectType: 'company' as DisciplinarySubjectType, subjectRef: '', sanctionType: 'warning' as SanctionType, reason: '', startsAt: localInput(new Date().toISOString()), endsAt: '', fineAmount: '', fineCurrency: 'KES', complaintId: '' };
-  const [v, setV] = useState(blank);
-  const set = (k: keyof typeof v) => (e: { target: { value: string } }) => setV((s) => ({ ...s, [k]: e.target.value }));
-  const errors = useFieldErrors(create.error);
-  async function submit(e: FormEvent) {
-    e.preventDefault();
+  const [error, setError] = useState<unknown>(null);
+  const blank = () => ({ subjectType: 'company' as const, subjectRef: '', sanctionType: 'warning' as const, reason: '', startsAt: new Date().toISOString(), endsAt: null, fineCurrency: 'KES' });
+  const form = useZodForm(SanctionForm, { defaultValues: blank(), refinements: { subjectRef: t('form.required'), fineAmount: t('form.required') } });
+  const [subjectType, sanctionType] = form.watch(['subjectType', 'sanctionType']);
+  const labels = {
+    companyId: t('journeys.company'), subjectType: t('complaints.about'), subjectRef: t(`complaints.subjectRef.${subjectType}`), sanctionType: t('disciplinary.sanction'),
+    fineAmount: t('disciplinary.fine'), fineCurrency: t('disciplinary.currency'), startsAt: t('disciplinary.starts'), endsAt: t('disciplinary.ends'),
+    complaintId: t('disciplinary.complaint'), reason: t('disciplinary.reason'),
+  };
+  const problem = useServerProblems(form, error, labels);
+  const onSubmit = form.handleSubmit(async (v) => {
+    setError(null);
     const fine = v.sanctionType === 'fine';
-    const ok = await create
-      .mutateAsync({
-        body: {
-          companyId: Number(v.companyId), subjectType: v.subjectType, subjectRef: v.subjectType === 'company' ? v.companyId : v.subjectRef.trim(), sanctionType: v.sanctionType,
-          reason: v.reason.trim(), startsAt: fromLocalInput(v.startsAt) ?? new Date().toISOString(), endsAt: fromLocalInput(v.endsAt),
-          fineAmount: fine ? Number(v.fineAmount) : null, fineCurrency: fine ? v.fineCurrency : null, complaintId: v.complaintId ? Number(v.complaintId) : null,
-        },
-      })
-      .then(() => true, () => false);
-    if (ok) setV(blank);
-  }
+    try {
+      await create.mutateAsync({
+        body: { ...v, subjectRef: v.subjectType === 'company' ? String(v.companyId) : v.subjectRef, fineAmount: fine ? v.fineAmount : null, fineCurrency: fine ? v.fineCurrency : null },
+      });
+      form.reset(blank());
+    } catch (e) {
+      setError(e);
+    }
+  });
   return (
     <details className="card">
       <summary>
         <strong>{t('disciplinary.record')}</strong>
       </summary>
-      <form onSubmit={submit} aria-label={t('disciplinary.record')} className="mt-s">
-        <div className="form-grid">
-          <Field label={t('journeys.company')} name="companyId" error={errors.companyId}>
-            <select required value={v.companyId} onChange={set('companyId')}>
-              <option value="">{t('common.choose')}</option>
-              {(companies.data?.items ?? []).map((c) => (
-                <option key={c.id} value={c.id}>
-                  {c.name}
-                </option>
-              ))}
-            </select>
-          </Field>
-          <Field label={t('complaints.about')} name="subjectType">
-            <select value={v.subjectType} onChange={set('subjectType')}>
-              {DisciplinarySubjectType.options.map((s) => (
-                <option key={s} value={s}>
-                  {t(`complaints.subject.${s}`)}
-                </option>
-              ))}
-            </select>
-          </Field>
-          {v.subjectType !== 'company' && (
-            <Field label={t(`complaints.subjectRef.${v.subjectType}`)} name="subjectRef" error={errors.subjectRef}>
-              <input required value={v.subjectRef} onChange={set('subjectRef')} />
-            </Field>
-          )}
-          <Field label={t('disciplinary.sanction')} name="sanctionType">
-            <select value={v.sanctionType} onChange={set('sanctionType')}>
-              {SanctionType.options.map((s) => (
-                <option key={s} value={s}>
-                  {t(`disciplinary.sanctions.${s}`)}
-                </option>
-              ))}
-            </select>
-          </Field>
-          {v.sanctionType === 'fine' && (
-            <>
-              <Field label={t('disciplinary.fine')} name="fineAmount" error={errors.fineAmount}>
-                <input type="number" min="1" step="any" required value={v.fineAmount} onChange={set('fineAmount')} />
-              </Field>
-              <Field label={t('disciplinary.currency')} name="fineCurrency" error={errors.fineCurrency}>
-                <select value={v.fineCurrency} onChange={set('fineCurrency')}>
-                  {['KES', 'TZS', 'UGX', 'RWF', 'USD'].map((c) => (
-                    <option key={c}>{c}</option>
-                  ))}
-                </select>
-              </Field>
-            </>
-          )}
-          <Field label={t('disciplinary.starts')} name="startsAt" error={errors.startsAt}>
-            <input type="datetime-local" required value={v.startsAt} onChange={set('startsAt')} />
-          </Field>
-          <Field label={t('disciplinary.ends')} name="endsAt" error={errors.endsAt} hint={t('disciplinary.endsHint')}>
-            <input type="datetime-local" value={v.endsAt} onChange={set('endsAt')} />
-          </Field>
-          <Field label={t('disciplinary.complaint')} name="complaintId" error={errors.complaintId}>
-            <input inputMode="numeric" value={v.complaintId} onChange={set('complaintId')} />
-          </Field>
-        </div>
-        <Field label={t('disciplinary.reason')} name="reason" error={errors.reason}>
-          <textarea required minLength={5} value={v.reason} onChange={set('reason')} />
-        </Field>
-        <FormError error={create.error} />
-        <div className="form-actions">
-          <button type="submit" className="btn btn-primary" disabled={create.isPending}>
-            {t('disciplinary.recordSubmit')}
-          </button>
-        </div>
-      </form>
+      <FormProvider {...form}>
+        <form onSubmit={(e) => void onSubmit(e)} aria-label={t('disciplinary.record')} className="mt-s" noValidate>
+          <div className="form-grid">
+            <CompanyField name="companyId" label={labels.companyId} required />
+            <SelectField name="subjectType" label={labels.subjectType} options={DisciplinarySubjectType.options.map((s) => ({ value: s, label: t(`complaints.subject.${s}`) }))} />
+            {subjectType !== 'company' && <TextField name="subjectRef" label={labels.subjectRef} required maxLength={64} />}
+            <SelectField name="sanctionType" label={labels.sanctionType} options={SanctionType.options.map((s) => ({ value: s, label: t(`disciplinary.sanctions.${s}`) }))} />
+            {sanctionType === 'fine' && (
+              <>
+                <TextField name="fineAmount" label={labels.fineAmount} type="number" min={1} step="any" inputMode="decimal" required valueAsNumber />
+                <SelectField name="fineCurrency" label={labels.fineCurrency} options={CURRENCIES.map((c) => ({ value: c, label: c }))} />
+              </>
+            )}
+            <DateTimeField name="startsAt" label={labels.startsAt} required />
+            <DateTimeField name="endsAt" label={labels.endsAt} hint={t('disciplinary.endsHint')} emptyIsNull />
+            <TextField name="complaintId" label={labels.complaintId} type="number" min={1} step={1} inputMode="numeric" valueAsNumber />
+          </div>
+          <TextAreaField name="reason" label={labels.reason} required maxLength={2000} />
+          <FormAlert message={problem} />
+          <div className="form-actions">
+            <button type="submit" className="btn btn-primary" disabled={form.formState.isSubmitting}>
+              {t('disciplinary.recordSubmit')}
+            </button>
+          </div>
+        </form>
+      </FormProvider>
     </details>
   );
 }

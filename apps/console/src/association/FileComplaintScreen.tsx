@@ -1,39 +1,51 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
+import { FormProvider } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { ComplaintCategory, ComplaintSubjectType } from '@corridor/contracts/complaints';
+import { z } from 'zod';
+import { ComplaintCategory, ComplaintInput, ComplaintSubjectType } from '@corridor/contracts/complaints';
 import { useApiMutation } from '../api/hooks';
 import { may } from '../session/access';
 import { useUser } from '../session/useUser';
-import { Field, FormError, useFieldErrors, fromLocalInput } from '../ui/forms';
-import { useCompanies } from '../ui/lookups';
+import { DateTimeField, SelectField, TextAreaField, TextField } from '../ui/form/fields';
+import { FormAlert } from '../ui/form/FormAlert';
+import { CompanyField } from '../ui/form/pickers';
+import { useServerProblems } from '../ui/form/server-errors';
+import { useZodForm } from '../ui/form/useZodForm';
+import { subjectNamed, SubjectText } from './subject';
 import { complaintEndpoints } from './association';
+
+/** The form's values: the contract's ComplaintInput, the subject named only when it is not the company itself. */
+const Form = ComplaintInput.extend({ subjectRef: SubjectText, journeyId: z.string().trim().max(64) }).superRefine(subjectNamed);
 
 /** File a complaint against a company, one of its drivers or trucks, or a journey flag (any signed-in user). */
 export default function FileComplaintScreen() {
   const { t } = useTranslation();
   const user = useUser();
   const navigate = useNavigate();
-  const companies = useCompanies();
   const create = useApiMutation(complaintEndpoints.create, { invalidates: ['complaints.'] });
-  const [v, setV] = useState({ subjectType: 'company' as ComplaintSubjectType, subjectRef: '', companyId: '', category: 'delay' as ComplaintCategory, title: '', description: '', journeyId: '', occurredAt: '' });
-  const set = (k: keyof typeof v) => (e: { target: { value: string } }) => setV((s) => ({ ...s, [k]: e.target.value }));
-  const errors = useFieldErrors(create.error);
+  const [error, setError] = useState<unknown>(null);
   const [filed, setFiled] = useState(false);
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    const c = await create
-      .mutateAsync({
-        body: {
-          subjectType: v.subjectType, subjectRef: v.subjectType === 'company' ? v.companyId : v.subjectRef.trim(), companyId: Number(v.companyId), category: v.category,
-          title: v.title.trim(), description: v.description.trim(), journeyId: v.journeyId.trim() || null, occurredAt: fromLocalInput(v.occurredAt),
-        },
-      })
-      .catch(() => null);
-    if (!c) return;
-    if (may(user, complaintEndpoints.get)) void navigate(`/complaints/${c.id}`);
-    else setFiled(true);
-  }
+  const form = useZodForm(Form, {
+    defaultValues: { subjectType: 'company', subjectRef: '', category: 'delay', title: '', description: '', journeyId: '', occurredAt: null },
+    refinements: { subjectRef: t('form.required') },
+  });
+  const subjectType = form.watch('subjectType');
+  const labels = {
+    companyId: t('complaints.company'), subjectType: t('complaints.about'), subjectRef: t(`complaints.subjectRef.${subjectType}`), category: t('complaints.category'),
+    occurredAt: t('complaints.occurred'), journeyId: t('journeys.journey'), title: t('complaints.titleLabel'), description: t('complaints.description'),
+  };
+  const problem = useServerProblems(form, error, labels);
+  const onSubmit = form.handleSubmit(async (v) => {
+    setError(null);
+    try {
+      const c = await create.mutateAsync({ body: { ...v, subjectRef: v.subjectType === 'company' ? String(v.companyId) : v.subjectRef, journeyId: v.journeyId || null } });
+      if (may(user, complaintEndpoints.get)) void navigate(`/complaints/${c.id}`);
+      else setFiled(true);
+    } catch (e) {
+      setError(e);
+    }
+  });
   if (filed) return <p className="form-ok">{t('complaints.filedOk')}</p>;
   return (
     <div className="screen">
@@ -43,61 +55,26 @@ export default function FileComplaintScreen() {
         </p>
       )}
       <h1>{t('complaints.file')}</h1>
-      <form className="card" onSubmit={submit} aria-label={t('complaints.file')}>
-        <div className="form-grid">
-          <Field label={t('complaints.company')} name="companyId" error={errors.companyId}>
-            <select required value={v.companyId} onChange={set('companyId')}>
-              <option value="">{t('common.choose')}</option>
-              {(companies.data?.items ?? []).map((c) => (
-                <option key={c.id} value={c.id}>
-                  {c.name}
-                </option>
-              ))}
-            </select>
-          </Field>
-          <Field label={t('complaints.about')} name="subjectType">
-            <select value={v.subjectType} onChange={set('subjectType')}>
-              {ComplaintSubjectType.options.map((s) => (
-                <option key={s} value={s}>
-                  {t(`complaints.subject.${s}`)}
-                </option>
-              ))}
-            </select>
-          </Field>
-          {v.subjectType !== 'company' && (
-            <Field label={t(`complaints.subjectRef.${v.subjectType}`)} name="subjectRef" error={errors.subjectRef}>
-              <input required value={v.subjectRef} onChange={set('subjectRef')} maxLength={64} />
-            </Field>
-          )}
-          <Field label={t('complaints.category')} name="category">
-            <select value={v.category} onChange={set('category')}>
-              {ComplaintCategory.options.map((c) => (
-                <option key={c} value={c}>
-                  {t(`complaints.categories.${c}`)}
-                </option>
-              ))}
-            </select>
-          </Field>
-          <Field label={t('complaints.occurred')} name="occurredAt" error={errors.occurredAt}>
-            <input type="datetime-local" value={v.occurredAt} onChange={set('occurredAt')} />
-          </Field>
-          <Field label={t('journeys.journey')} name="journeyId" error={errors.journeyId}>
-            <input value={v.journeyId} onChange={set('journeyId')} maxLength={64} />
-          </Field>
-        </div>
-        <Field label={t('complaints.titleLabel')} name="title" error={errors.title}>
-          <input required minLength={3} maxLength={200} value={v.title} onChange={set('title')} />
-        </Field>
-        <Field label={t('complaints.description')} name="description" error={errors.description}>
-          <textarea required minLength={10} maxLength={5000} value={v.description} onChange={set('description')} />
-        </Field>
-        <FormError error={create.error} />
-        <div className="form-actions">
-          <button type="submit" className="btn btn-primary" disabled={create.isPending}>
-            {t('complaints.fileSubmit')}
-          </button>
-        </div>
-      </form>
+      <FormProvider {...form}>
+        <form className="card" onSubmit={(e) => void onSubmit(e)} aria-label={t('complaints.file')} noValidate>
+          <div className="form-grid">
+            <CompanyField name="companyId" label={labels.companyId} required />
+            <SelectField name="subjectType" label={labels.subjectType} options={ComplaintSubjectType.options.map((s) => ({ value: s, label: t(`complaints.subject.${s}`) }))} />
+            {subjectType !== 'company' && <TextField name="subjectRef" label={labels.subjectRef} required maxLength={64} />}
+            <SelectField name="category" label={labels.category} options={ComplaintCategory.options.map((c) => ({ value: c, label: t(`complaints.categories.${c}`) }))} />
+            <DateTimeField name="occurredAt" label={labels.occurredAt} emptyIsNull />
+            <TextField name="journeyId" label={labels.journeyId} maxLength={64} />
+          </div>
+          <TextField name="title" label={labels.title} required maxLength={200} />
+          <TextAreaField name="description" label={labels.description} required maxLength={5000} />
+          <FormAlert message={problem} />
+          <div className="form-actions">
+            <button type="submit" className="btn btn-primary" disabled={form.formState.isSubmitting}>
+              {t('complaints.fileSubmit')}
+            </button>
+          </div>
+        </form>
+      </FormProvider>
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes } from 'react';
+import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from 'react';
 import { Controller, get, useFormContext, type ControllerRenderProps, type FieldValues } from 'react-hook-form';
 import { fromLocalInput, localInput } from '../forms';
 import { FieldGroup, FieldNotes, FormField, useFieldIds, type FieldA11y, type FieldFrame } from './Field';
@@ -107,8 +107,11 @@ export function MultiSelectField({ options, size = 6, disabled, ...frame }: Comm
   );
 }
 
-/** A moment: the browser's date and time picker in local time, the form's value ISO 8601 (as the contracts take it). */
-export function DateTimeField(frame: Common) {
+/**
+ * A moment: the browser's date and time picker in local time, the form's value ISO 8601 (as the
+ * contracts take it); left empty, '' (a required moment says to fill it in), or null with `emptyIsNull`.
+ */
+export function DateTimeField({ emptyIsNull, ...frame }: Common & { emptyIsNull?: boolean }) {
   return (
     <ControlledField
       {...frame}
@@ -119,11 +122,22 @@ export function DateTimeField(frame: Common) {
           name={field.name}
           ref={field.ref}
           onBlur={field.onBlur}
-          value={localInput(field.value as string | undefined)}
-          onChange={(e) => field.onChange(fromLocalInput(e.target.value) ?? '')}
+          value={localInput(field.value as string | null | undefined)}
+          onChange={(e) => field.onChange(fromLocalInput(e.target.value) ?? (emptyIsNull ? null : ''))}
         />
       )}
     />
+  );
+}
+
+/** Text of several lines (a reason, a description). */
+export function TextAreaField({ name, label, hint, required, className, ...area }: Common & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'name' | 'id'>) {
+  const { register } = useFormContext();
+  const error = useError(name);
+  return (
+    <FormField label={label} hint={hint} error={error} required={required} className={className}>
+      {(a11y) => <textarea {...area} {...a11y} {...register(name)} />}
+    </FormField>
   );
 }
 

@@ -136,18 +136,20 @@ export async function queryTransit(ch: Analytics, q: IndicatorQuery & { kind?: '
   });
 }
 
-const DwellGroup = z.object({ period: z.string(), place_id: z.string(), place_name: z.string(), place_kind: z.string(), corridor: z.string() });
+// the place's corridor is read as place_corridor: an alias named corridor would stand for any(corridor) in the WHERE's corridor filter (ClickHouse: ILLEGAL_AGGREGATION)
+const DwellGroup = z.object({ period: z.string(), place_id: z.string(), place_name: z.string(), place_kind: z.string(), place_corridor: z.string() })
+  .transform(({ place_corridor, ...g }) => ({ ...g, corridor: place_corridor }));
 export type DwellRow = z.output<typeof DwellGroup> & { series: Series; visits: number; trucks: number; p50: number | null; p90: number | null; over: number; threshold: number };
 
 /** Visits that ended in the period, per period, place and series; `over`: longer than the kind's threshold. */
 export async function queryDwell(ch: Analytics, q: IndicatorQuery & { kinds?: readonly ObservatoryPlaceKind[] }, thresholds: ObservatorySettingsInput['dwellThresholdMinutes']): Promise<DwellRow[]> {
   const found = await rows(ch, `
-    SELECT ${periodOf(q.bucket)} AS period, place_id, any(place_name) AS place_name, any(place_kind) AS place_kind, any(corridor) AS corridor,
+    SELECT ${periodOf(q.bucket)} AS period, place_id, any(place_name) AS place_name, any(place_kind) AS place_kind, any(corridor) AS place_corridor,
            ${figures(q, { sums: ['visits'], minutes: true, trucks: true })}
     FROM ${ch.database}.obs_visits_daily FINAL
     WHERE ${where(q)} ${q.kinds?.length ? 'AND place_kind IN {kinds:Array(String)}' : ''}
     GROUP BY period, place_id
-    ORDER BY period, corridor, place_name`, params(q, { kinds: q.kinds ?? [] }));
+    ORDER BY period, place_corridor, place_name`, params(q, { kinds: q.kinds ?? [] }));
   return found.flatMap((raw) => {
     const group = DwellGroup.parse(raw);
     const limit = thresholds[group.place_kind as ObservatoryPlaceKind] ?? thresholds.checkpoint;

@@ -91,6 +91,11 @@ describe('observatory indicators (known figures)', () => {
     // forward only: truck 5 came in the other way
     const forward = await json<ObservatoryDwellReport>(testUsers.officer, `/api/association/observatory/dwell?${period}&direction=forward&interval=month`);
     expect(forward.items).toEqual([expect.objectContaining({ periodStart: '2026-02-01', direction: 'forward', visits: 7, medianSeconds: 9_000 })]);
+    // one corridor, for a company against the others, and on the map (the API fuzz run found a 500 here)
+    const northern = await json<ObservatoryDwellReport>(testUsers.analyst, `/api/association/observatory/dwell?${period}&corridor=northern&direction=forward&companyId=101`);
+    expect(northern.items.map((i) => [i.corridor, i.series])).toContainEqual(['northern', 'company']);
+    expect((await json<ObservatoryDwellReport>(testUsers.analyst, `/api/association/observatory/dwell?${period}&corridor=central`)).items).toEqual([]);
+    expect((await call(testUsers.analyst, `/api/association/observatory/map?${period}&corridor=northern&companyId=101`)).statusCode).toBe(200);
   });
 
   it('transit per segment and end to end: counted trips only, the others counted apart, directions told apart', async () => {

@@ -136,20 +136,21 @@ export async function queryTransit(ch: Analytics, q: IndicatorQuery & { kind?: '
   });
 }
 
-// the place's corridor is read as place_corridor: an alias named corridor would stand for any(corridor) in the WHERE's corridor filter (ClickHouse: ILLEGAL_AGGREGATION)
-const DwellGroup = z.object({ period: z.string(), place_id: z.string(), place_name: z.string(), place_kind: z.string(), place_corridor: z.string() })
-  .transform(({ place_corridor, ...g }) => ({ ...g, corridor: place_corridor }));
+// the place's name, kind and corridor are read under aliases no column has: an alias named as a
+// column would stand for its any() in the WHERE's filters (corridor, kinds: ClickHouse ILLEGAL_AGGREGATION)
+const DwellGroup = z.object({ period: z.string(), place_id: z.string(), any_place_name: z.string(), any_place_kind: z.string(), any_corridor: z.string() })
+  .transform((g) => ({ period: g.period, place_id: g.place_id, place_name: g.any_place_name, place_kind: g.any_place_kind, corridor: g.any_corridor }));
 export type DwellRow = z.output<typeof DwellGroup> & { series: Series; visits: number; trucks: number; p50: number | null; p90: number | null; over: number; threshold: number };
 
 /** Visits that ended in the period, per period, place and series; `over`: longer than the kind's threshold. */
 export async function queryDwell(ch: Analytics, q: IndicatorQuery & { kinds?: readonly ObservatoryPlaceKind[] }, thresholds: ObservatorySettingsInput['dwellThresholdMinutes']): Promise<DwellRow[]> {
   const found = await rows(ch, `
-    SELECT ${periodOf(q.bucket)} AS period, place_id, any(place_name) AS place_name, any(place_kind) AS place_kind, any(corridor) AS place_corridor,
+    SELECT ${periodOf(q.bucket)} AS period, place_id, any(place_name) AS any_place_name, any(place_kind) AS any_place_kind, any(corridor) AS any_corridor,
            ${figures(q, { sums: ['visits'], minutes: true, trucks: true })}
     FROM ${ch.database}.obs_visits_daily FINAL
     WHERE ${where(q)} ${q.kinds?.length ? 'AND place_kind IN {kinds:Array(String)}' : ''}
     GROUP BY period, place_id
-    ORDER BY period, place_corridor, place_name`, params(q, { kinds: q.kinds ?? [] }));
+    ORDER BY period, any_corridor, any_place_name`, params(q, { kinds: q.kinds ?? [] }));
   return found.flatMap((raw) => {
     const group = DwellGroup.parse(raw);
     const limit = thresholds[group.place_kind as ObservatoryPlaceKind] ?? thresholds.checkpoint;

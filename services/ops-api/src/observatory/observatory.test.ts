@@ -95,6 +95,9 @@ describe('observatory indicators (known figures)', () => {
     const northern = await json<ObservatoryDwellReport>(testUsers.analyst, `/api/association/observatory/dwell?${period}&corridor=northern&direction=forward&companyId=101`);
     expect(northern.items.map((i) => [i.corridor, i.series])).toContainEqual(['northern', 'company']);
     expect((await json<ObservatoryDwellReport>(testUsers.analyst, `/api/association/observatory/dwell?${period}&corridor=central`)).items).toEqual([]);
+    const borderPosts = await json<ObservatoryDwellReport>(testUsers.analyst, `/api/association/observatory/dwell?${period}&corridor=northern&kind=border_post&kind=port`);
+    expect(borderPosts.items.map((i) => i.placeName)).toContain('Malaba OSBP');
+    expect((await json<ObservatoryDwellReport>(testUsers.analyst, `/api/association/observatory/dwell?${period}&kind=weighbridge`)).items).toEqual([]);
     expect((await call(testUsers.analyst, `/api/association/observatory/map?${period}&corridor=northern&companyId=101`)).statusCode).toBe(200);
   });
 

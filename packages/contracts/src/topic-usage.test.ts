@@ -56,6 +56,11 @@ function usageInCode(service: ServiceName): { produces: string[]; consumes: stri
       }
       consumes.add(`${topicOfKey(near.key)} ${group}`);
     }
+    // platform's view of devices.v1 (DeviceRegistryView) is one subscription per instance of the service that builds it
+    for (const m of text.matchAll(/new DeviceRegistryView\(\{[^}]*groupPrefix:\s*'([^']+)'/g)) {
+      consumers++;
+      consumes.add(`${topicOfKey('devices')} ${m[1]}-*`);
+    }
   }
   // every subscription goes through consumeValidated, which dead-letters to <topic>.dlq (topicsWrittenBy counts on it)
   if (consumers !== consumes.size) throw new Error(`${service}: ${consumers} consumeValidated calls, ${consumes.size} subscriptions read`);

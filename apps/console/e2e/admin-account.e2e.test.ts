@@ -24,7 +24,7 @@ describe.skipIf(!inject('chromium'))('administration and the account at the cons
     const name = `Test yard ${Date.now()}`;
     await form.getByLabel('Name').fill(name);
     await form.getByLabel('Kind').selectOption({ label: 'Inland depot' });
-    await form.getByLabel('Country').fill('KE');
+    await form.getByLabel('Country').selectOption('KE');
     await form.getByRole('button', { name: 'Save' }).click();
     await admin.page.getByRole('button', { name, exact: true }).waitFor();
     await admin.screenshot('admin-geofence-drawn');

@@ -1,4 +1,5 @@
 import { describe, expect, inject, it } from 'vitest';
+import { accessibilityProblems } from './support/axe';
 import { browserPeople, STACK_ADMIN as ADMIN } from './support/people';
 
 const CONSOLE = { 'x-requested-with': 'corridor-console' };
@@ -55,5 +56,62 @@ describe.skipIf(!inject('chromium'))('administration: geofences', () => {
     await page.getByRole('region', { name: showing(firstName) }).waitFor();
     await first.click();
     await page.getByRole('region', { name: /^Map with \d+ geofences$/ }).waitFor();
+  });
+
+  it("admin edits a geofence's name and shape by dragging a corner, and the API holds them", async () => {
+    const admin = await people.open(ADMIN);
+    const { page } = admin;
+    const stamp = Date.now();
+    // a square yard east of Nairobi, corners in Traccar's latitude-first WKT
+    const square: [number, number][] = [[-1.30, 36.90], [-1.30, 36.92], [-1.32, 36.92], [-1.32, 36.90]];
+    const area = `POLYGON ((${[...square, square[0]!].map(([lat, lon]) => `${lat} ${lon}`).join(', ')}))`;
+    const made = await admin.context.request.post(`${admin.baseUrl}/api/geofences`, { headers: CONSOLE, data: { name: `Yard ${stamp}`, kind: 'inland_depot', country: 'KE', area } });
+    expect(made.status(), await made.text()).toBe(201);
+    const { id } = (await made.json()) as { id: number };
+
+    await admin.visit('/admin/geofences');
+    await page.getByRole('button', { name: `Edit Yard ${stamp}` }).click();
+    const form = page.getByRole('form', { name: `Edit Yard ${stamp}` });
+    await form.getByText('4 points').waitFor();
+    // the map has moved to the fence and stopped: the corners are where they will stay
+    await page.getByRole('region', { name: showing(`Yard ${stamp}`) }).waitFor();
+    await page.locator('.map[data-idle="true"]').waitFor();
+    const corners = page.locator('.draft-handle');
+    expect(await corners.count()).toBe(4);
+    // corner 1 dragged 60 px right and 40 px down, in steps as a hand moves
+    const b = (await corners.nth(0).boundingBox())!;
+    await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(b.x + b.width / 2 + 60, b.y + b.height / 2 + 40, { steps: 8 });
+    await page.mouse.up();
+    // corner 3 moved with the keyboard
+    await corners.nth(2).focus();
+    await page.keyboard.press('Shift+ArrowLeft');
+    await form.getByLabel('Name').fill(`Yard ${stamp} moved`);
+    await form.getByLabel('Active').selectOption({ label: 'Always' });
+    expect(await accessibilityProblems(page)).toEqual([]);
+    await admin.screenshot('admin-geofence-edit');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await form.waitFor({ state: 'detached' });
+
+    const saved = (await (await admin.context.request.get(`${admin.baseUrl}/api/geofences/${id}`, { headers: CONSOLE })).json()) as { name: string; area: string; kind: string; country: string };
+    expect(saved).toMatchObject({ name: `Yard ${stamp} moved`, kind: 'inland_depot', country: 'KE' });
+    const ring = /^POLYGON\s*\(\((.*)\)\)$/.exec(saved.area)![1]!.split(',').map((p) => p.trim().split(/\s+/).map(Number) as [number, number]);
+    expect(ring).toHaveLength(5);
+    // the dragged corner went east (longitude up) and south (latitude down); the untouched ones stayed
+    expect(ring[0]![1]).toBeGreaterThan(36.9005);
+    expect(ring[0]![0]).toBeLessThan(-1.3005);
+    expect(ring[1]).toEqual(square[1]);
+    expect(ring[3]).toEqual(square[3]);
+    // the keyboard moved corner 3 west
+    expect(ring[2]![1]).toBeLessThan(36.92);
+    expect(ring[2]![0]).toBeCloseTo(-1.32, 4);
+    await admin.screenshot('admin-geofence-edited');
+
+    // a delete asks first: dismissed, the fence stays
+    const [question] = await Promise.all([page.waitForEvent('dialog'), page.getByRole('button', { name: `Delete Yard ${stamp} moved` }).click()]);
+    expect(question.message()).toContain(`Yard ${stamp} moved`);
+    await question.dismiss();
+    expect((await admin.context.request.get(`${admin.baseUrl}/api/geofences/${id}`, { headers: CONSOLE })).status()).toBe(200);
   });
 });

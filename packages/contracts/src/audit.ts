@@ -15,7 +15,7 @@ export const IdentityAuditEntity = z.enum(['user', 'permission', 'token', 'sessi
 export const JourneyAuditEntity = z.enum(['route', 'journey', 'flag']);
 export const GeofenceAuditEntity = z.enum(['geofence', 'geofence_link']);
 export const OperationsAuditEntity = z.enum([
-  'announcement', 'calendar', 'cargo', 'complaint', 'computed_attribute', 'configuration', 'device', 'device_model', 'disciplinary_record',
+  'announcement', 'calendar', 'cargo', 'company', 'complaint', 'computed_attribute', 'configuration', 'device', 'device_model', 'disciplinary_record',
   'draft', 'driver', 'group', 'inventory', 'maintenance', 'notification_rule', 'object_link', 'observatory_settings', 'order', 'position', 'saved_command', 'scheduled_report',
   'shipment', 'single_use_certificate', 'tracking_unit', 'truck_owner',
 ]);

@@ -29,11 +29,11 @@ export class JourneyPages {
   async create(truck: string, route: (name: string) => boolean): Promise<number> {
     await this.person.visit('/journeys/new');
     const form = this.page.getByRole('form', { name: 'New journey' });
-    const trucks = field(form, 'Truck').locator('select');
+    const trucks = form.getByLabel('Truck', { exact: true });
     await trucks.selectOption({ label: await optionLabel(trucks, (t) => t.startsWith(`${truck} (`)) });
-    const routes = field(form, 'Route').locator('select');
+    const routes = form.getByLabel('Route', { exact: true });
     await routes.selectOption({ label: await optionLabel(routes, route) });
-    await field(form, 'Number plate').locator('input').fill('KDE 404X');
+    await form.getByLabel('Number plate', { exact: true }).fill('KDE 404X');
     await form.getByRole('button', { name: 'Create journey' }).click();
     await this.page.waitForURL(/\/journeys\/\d+$/);
     await this.person.settled();
@@ -62,11 +62,6 @@ export class JourneyPages {
     await dialog.getByRole('button', { name: 'Cancel journey' }).click();
     await dialog.waitFor({ state: 'hidden' });
   }
-}
-
-/** A labelled field by its label's own text (a select's accessible name also holds its options' text). */
-function field(scope: Locator, label: string): Locator {
-  return scope.locator('label.field').filter({ has: scope.page().locator('span', { hasText: new RegExp(`^${label}$`) }) });
 }
 
 async function optionLabel(select: Locator, match: (text: string) => boolean): Promise<string> {

@@ -7,6 +7,7 @@ import { useFormat } from '../i18n/format';
 import type { Column } from '../ui/DataTable';
 import { SearchFilter } from '../ui/list/Filters';
 import { PagedTable } from '../ui/list/PagedTable';
+import { RowActions } from '../ui/list/RowActions';
 import { searchText, usePagedFilters } from '../ui/list/usePagedFilters';
 import { FormError } from '../ui/forms';
 import { useCompanies } from '../ui/lookups';
@@ -37,14 +38,10 @@ export default function DevicesAdminScreen() {
       key: 'actions',
       header: <span className="sr-only">{t('common.actions')}</span>,
       cell: (d) => (
-        <span className="toolbar">
-          <button type="button" className="btn btn-small" aria-label={t('deviceEdit.editTitle', { name: d.name })} onClick={() => setEditing(d)}>
-            {t('deviceEdit.edit')}
-          </button>
-          <button type="button" className="btn btn-small btn-danger" onClick={() => window.confirm(t('devices.confirmDelete', { name: d.name })) && del.mutate({ params: { id: d.id } })}>
-            {t('users.delete')}
-          </button>
-        </span>
+        <RowActions
+          editLabel={t('deviceEdit.editTitle', { name: d.name })} onEdit={() => setEditing(d)}
+          deleteLabel={t('resources.deleteOne', { name: d.name })} confirm={t('devices.confirmDelete', { name: d.name })} onDelete={() => del.mutate({ params: { id: d.id } })}
+        />
       ),
     },
   ];

@@ -1,4 +1,4 @@
-import { useMemo, useState, type FormEvent } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FeatureCollection } from 'geojson';
 import { routesEndpoints, type Route } from '@corridor/contracts/routes';
@@ -6,50 +6,61 @@ import { endpoint } from '../api/endpoint';
 import { useApiMutation } from '../api/hooks';
 import { useFormat } from '../i18n/format';
 import { DataTable, type Column } from '../ui/DataTable';
-import { Field, FormError, useFieldErrors } from '../ui/forms';
+import { FormError } from '../ui/forms';
+import { RowActions } from '../ui/list/RowActions';
 import { useRoutes } from '../ui/lookups';
 import { CorridorMap } from '../ui/map/CorridorMap';
+import { DraftHandles } from '../ui/map/layers/DraftHandles';
 import { PlannedRoute } from '../ui/map/layers/PlannedRoute';
 import { bandWidth } from '../ui/map/scale';
+import { RouteForm } from './RouteForm';
 
-const create = endpoint(routesEndpoints, 'routes.create');
 const remove = endpoint(routesEndpoints, 'routes.delete');
+/** A line with more points than this is edited by its fields only: a handle per point would bury the map. */
+const MOST_HANDLES = 200;
 
 function routeFeatures(line: [number, number][], widthM: number): FeatureCollection {
   if (line.length < 2) return { type: 'FeatureCollection', features: line.map((p) => ({ type: 'Feature', properties: {}, geometry: { type: 'Point', coordinates: p } })) };
   return { type: 'FeatureCollection', features: [{ type: 'Feature', properties: { kind: 'corridor', ...bandWidth(widthM, line[0]![1]) }, geometry: { type: 'LineString', coordinates: line } }] };
 }
 
-/** Corridor routes: each with its line and allowed width on the map; a new one drawn by clicking along the road. */
+/**
+ * Corridor routes: each with its line and allowed width on the map; a new one drawn by clicking
+ * along the road; one edited (its fields, and its line by dragging its points when it has few
+ * enough); a delete asks first.
+ */
 export default function RoutesScreen() {
   const { t } = useTranslation();
   const f = useFormat();
   const routes = useRoutes();
-  const add = useApiMutation(create, { invalidates: ['routes.'] });
   const del = useApiMutation(remove, { invalidates: ['routes.'] });
   const [selected, setSelected] = useState<number | null>(null);
-  const [drawing, setDrawing] = useState(false);
-  const [line, setLine] = useState<[number, number][]>([]);
-  const [v, setV] = useState({ name: '', code: '', widthM: 2000, limit: 80, hours: 24 });
+  // the form open: a new route (null) or one being edited
+  const [editing, setEditing] = useState<Route | null | undefined>(undefined);
+  // the line drawn or being moved; null: an edited route's line kept as stored
+  const [line, setLine] = useState<[number, number][] | null>(null);
   const route = selected ? routes.byId.get(selected) : undefined;
-  const planned = useMemo(() => (drawing ? routeFeatures(line, v.widthM) : route ? routeFeatures((route.line ?? route.legs?.flat() ?? []) as [number, number][], route.widthM) : null), [drawing, line, v.widthM, route]);
-  const errors = useFieldErrors(add.error);
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    const ok = await add
-      .mutateAsync({ body: { name: v.name.trim(), code: v.code.trim() || null, line, widthM: v.widthM, speedLimitsKmh: [v.limit], expectedDurationMinutes: v.hours * 60 } })
-      .then(() => true, () => false);
-    if (ok) {
-      setDrawing(false);
-      setLine([]);
-    }
-  }
+  const open = editing !== undefined;
+  const planned = useMemo(() => {
+    if (line) return routeFeatures(line, editing?.widthM ?? 2000);
+    const shown = editing ?? route;
+    return shown ? routeFeatures((shown.line ?? shown.legs?.flat() ?? []) as [number, number][], shown.widthM) : null;
+  }, [line, editing, route]);
+  const close = () => {
+    setEditing(undefined);
+    setLine(null);
+  };
+  const edit = (r: Route) => {
+    setSelected(r.id);
+    setEditing(r);
+    setLine(r.line && r.line.length <= MOST_HANDLES ? (r.line as [number, number][]) : null);
+  };
   const columns: Column<Route>[] = [
     {
       key: 'name',
       header: t('devices.name'),
       cell: (r) => (
-        <button type="button" className="link-button" aria-pressed={r.id === selected} onClick={() => (setDrawing(false), setSelected(r.id))}>
+        <button type="button" className="link-button" aria-pressed={r.id === selected} onClick={() => setSelected(r.id)} disabled={open}>
           {r.name}
         </button>
       ),
@@ -62,9 +73,10 @@ export default function RoutesScreen() {
       key: 'actions',
       header: <span className="sr-only">{t('common.actions')}</span>,
       cell: (r) => (
-        <button type="button" className="btn btn-small btn-danger" onClick={() => window.confirm(t('routes.confirmDelete', { name: r.name })) && del.mutate({ params: { id: r.id } })}>
-          {t('users.delete')}
-        </button>
+        <RowActions
+          editLabel={t('routes.editTitle', { name: r.name })} onEdit={() => edit(r)} disabled={open}
+          deleteLabel={t('resources.deleteOne', { name: r.name })} confirm={t('routes.confirmDelete', { name: r.name })} onDelete={() => del.mutate({ params: { id: r.id } })}
+        />
       ),
     },
   ];
@@ -72,54 +84,29 @@ export default function RoutesScreen() {
     <div className="screen">
       <div className="screen-head">
         <h1>{t('routes.title')}</h1>
-        {!drawing && (
-          <button type="button" className="btn btn-primary" onClick={() => (setSelected(null), setLine([]), setDrawing(true))}>
+        {!open && (
+          <button type="button" className="btn btn-primary" onClick={() => (setSelected(null), setLine([]), setEditing(null))}>
             {t('routes.draw')}
           </button>
         )}
       </div>
-      {/* the map and, while drawing, the form beside it; the list below at full width (its names on one line) */}
-      <div className={drawing ? 'two-col' : undefined}>
-        <div className={drawing ? 'map-box map-tall' : 'map-box'}>
-          <CorridorMap label={t('routes.mapLabel')} onMapClick={drawing ? (p) => setLine((l) => [...l, p]) : undefined}>
+      {/* the map and, while drawing or editing, the form beside it; the list below at full width (its names on one line) */}
+      <div className={open ? 'two-col' : undefined}>
+        <div className={open ? 'map-box map-tall' : 'map-box'}>
+          <CorridorMap label={t('routes.mapLabel')} onMapClick={open && editing === null ? (p) => setLine((l) => [...(l ?? []), p]) : undefined}>
             <PlannedRoute data={planned} />
+            {open && line && <DraftHandles points={line} label={(i) => t('routes.point', { n: i + 1, count: line.length })} onMove={(i, at) => setLine((l) => l && l.map((p, j) => (j === i ? at : p)))} />}
           </CorridorMap>
         </div>
-        {drawing && (
-          <form className="card" onSubmit={submit} aria-label={t('routes.draw')}>
-            <h2>{t('routes.draw')}</h2>
-            <p className="small muted">{t('routes.howTo')}</p>
-            <p className="small">{t('geofences.points', { count: line.length })}</p>
-            <div className="form-grid">
-              <Field label={t('devices.name')} name="name" error={errors.name}>
-                <input required value={v.name} onChange={(e) => setV({ ...v, name: e.target.value })} />
-              </Field>
-              <Field label={t('routes.code')} name="code" error={errors.code}>
-                <input value={v.code} onChange={(e) => setV({ ...v, code: e.target.value })} placeholder="nairobi-namanga" />
-              </Field>
-              <Field label={t('geofences.halfWidth')} name="widthM" error={errors.widthM}>
-                <input type="number" min={50} max={20000} value={v.widthM} onChange={(e) => setV({ ...v, widthM: Number(e.target.value) })} />
-              </Field>
-              <Field label={t('routes.limit')} name="limit" error={errors.speedLimitsKmh}>
-                <input type="number" min={5} max={200} value={v.limit} onChange={(e) => setV({ ...v, limit: Number(e.target.value) })} />
-              </Field>
-              <Field label={t('routes.hours')} name="hours" error={errors.expectedDurationMinutes}>
-                <input type="number" min={1} max={720} value={v.hours} onChange={(e) => setV({ ...v, hours: Number(e.target.value) })} />
-              </Field>
-            </div>
-            <FormError error={add.error} />
-            <div className="form-actions">
-              <button type="button" className="btn" onClick={() => setLine((l) => l.slice(0, -1))} disabled={!line.length}>
-                {t('geofences.undo')}
-              </button>
-              <button type="button" className="btn" onClick={() => setDrawing(false)}>
-                {t('common.cancel')}
-              </button>
-              <button type="submit" className="btn btn-primary" disabled={line.length < 2 || add.isPending}>
-                {t('common.save')}
-              </button>
-            </div>
-          </form>
+        {open && (
+          <RouteForm
+            key={editing?.id ?? 'new'} route={editing} line={line} onCancel={close}
+            onUndo={editing === null ? () => setLine((l) => (l ?? []).slice(0, -1)) : undefined}
+            onSaved={(r) => {
+              close();
+              setSelected(r.id);
+            }}
+          />
         )}
       </div>
       <div className="stack routes-list">

@@ -1,7 +1,8 @@
-import { useState, type FormEvent } from 'react';
+import { useMemo, useState } from 'react';
+import { z } from 'zod';
 import { useTranslation } from 'react-i18next';
 import { Role } from '@corridor/contracts/roles';
-import { usersEndpoints, type User } from '@corridor/contracts/users';
+import { Password, UserUpdate, usersEndpoints, type User } from '@corridor/contracts/users';
 import { endpoint } from '../api/endpoint';
 import { useApiMutation, useApiQuery } from '../api/hooks';
 import { useUser } from '../session/useUser';
@@ -9,7 +10,12 @@ import type { Column } from '../ui/DataTable';
 import { SearchFilter } from '../ui/list/Filters';
 import { PagedTable } from '../ui/list/PagedTable';
 import { searchText, usePagedFilters } from '../ui/list/usePagedFilters';
-import { Field, FormError, useFieldErrors } from '../ui/forms';
+import { FormError } from '../ui/forms';
+import { CheckboxesField, TextField } from '../ui/form/fields';
+import { FormCard, useSending } from '../ui/form/FormCard';
+import { CompanyField } from '../ui/form/pickers';
+import { useServerProblems } from '../ui/form/server-errors';
+import { useZodForm } from '../ui/form/useZodForm';
 import { useCompanies } from '../ui/lookups';
 
 const list = endpoint(usersEndpoints, 'users.list');
@@ -45,7 +51,7 @@ export default function UsersScreen() {
       header: <span className="sr-only">{t('common.actions')}</span>,
       cell: (u) => (
         <span className="toolbar">
-          <button type="button" className="btn btn-small" onClick={() => setEditing(u)}>
+          <button type="button" className="btn btn-small" aria-label={t('users.editTitle', { name: u.name })} onClick={() => setEditing(u)}>
             {t('users.edit')}
           </button>
           {u.id !== me.id && (
@@ -73,7 +79,7 @@ export default function UsersScreen() {
           {t('users.create')}
         </button>
       </div>
-      {editing && <UserForm user={editing === 'new' ? null : editing} onDone={() => setEditing(null)} />}
+      {editing && <UserForm key={editing === 'new' ? 'new' : editing.id} user={editing === 'new' ? null : editing} onDone={() => setEditing(null)} />}
       <div className="filters mt">
         <SearchFilter value={users.filters.keyword} onChange={(v) => users.set('keyword', v)} />
       </div>
@@ -88,75 +94,64 @@ export default function UsersScreen() {
   );
 }
 
+/** The form's values: the contract's user fields a person edits; a password only when it is set or changed. */
+const Form = UserUpdate.pick({ name: true, email: true, companyId: true, roles: true }).extend({
+  password: Password.or(z.literal('')),
+  currentPassword: z.string().max(256),
+});
+
+/**
+ * A user, new or edited, checked by the contract before it is sent: a new user needs a password;
+ * changing one's own password or email needs the current one (the API refuses it otherwise). An
+ * edited user keeps every field the form does not show.
+ */
 function UserForm({ user, onDone }: { user: User | null; onDone: () => void }) {
   const { t } = useTranslation();
-  const companies = useCompanies();
   const add = useApiMutation(create, { invalidates: ['users.'] });
   const save = useApiMutation(update, { invalidates: ['users.'] });
   const me = useUser();
-  const [v, setV] = useState({ name: user?.name ?? '', email: user?.email ?? '', password: '', currentPassword: '', roles: user?.roles ?? (['dispatcher'] as Role[]), companyId: user?.companyId ? String(user.companyId) : '' });
-  const m = user ? save : add;
-  const errors = useFieldErrors(m.error);
+  const schema = useMemo(
+    () =>
+      Form.superRefine((v, ctx) => {
+        if (!user && !v.password) ctx.addIssue({ code: 'custom', path: ['password'], message: 'required' });
+        const own = user !== null && user.id === me.id && (v.password !== '' || v.email.trim().toLowerCase() !== user.email.toLowerCase());
+        if (own && !v.currentPassword) ctx.addIssue({ code: 'custom', path: ['currentPassword'], message: 'required' });
+      }),
+    [user, me.id],
+  );
+  const form = useZodForm(schema, {
+    defaultValues: { name: user?.name ?? '', email: user?.email ?? '', password: '', currentPassword: '', roles: user?.roles ?? ['dispatcher'], companyId: user?.companyId ?? null },
+    refinements: { password: t('form.required'), currentPassword: t('users.currentPasswordNeeded') },
+  });
+  const [password, email] = form.watch(['password', 'email']);
   // changing one's own password or email needs the current password (the API answers 400 without it)
-  const ownPassword = user !== null && user.id === me.id && (v.password !== '' || v.email.trim().toLowerCase() !== user.email.toLowerCase());
-  const toggleRole = (r: Role) => setV((s) => ({ ...s, roles: s.roles.includes(r) ? s.roles.filter((x) => x !== r) : [...s.roles, r] }));
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    const companyId = v.companyId ? Number(v.companyId) : null;
-    const ok = user
-      ? await save.mutateAsync({ params: { id: user.id }, body: { ...user, name: v.name.trim(), email: v.email.trim(), roles: v.roles, companyId, password: v.password || undefined, currentPassword: ownPassword ? v.currentPassword : undefined } }).then(() => true, () => false)
-      : await add.mutateAsync({ body: { name: v.name.trim(), email: v.email.trim(), password: v.password, roles: v.roles, companyId } }).then(() => true, () => false);
-    if (ok) onDone();
-  }
+  const ownPassword = user !== null && user.id === me.id && (password !== '' || email.trim().toLowerCase() !== user.email.toLowerCase());
+  const labels = {
+    name: t('devices.name'), email: t('users.email'), password: user ? t('users.newPassword') : t('signIn.password'), currentPassword: t('users.currentPassword'),
+    companyId: t('journeys.company'), roles: t('users.roles'),
+  };
+  const { submit, error } = useSending(form.handleSubmit, async (v: z.output<typeof Form>) => {
+    if (user) {
+      await save.mutateAsync({
+        params: { id: user.id },
+        body: { ...user, name: v.name, email: v.email, roles: v.roles, companyId: v.companyId, password: v.password || undefined, currentPassword: ownPassword ? v.currentPassword : undefined },
+      });
+    } else {
+      await add.mutateAsync({ body: { name: v.name, email: v.email, password: v.password, roles: v.roles, companyId: v.companyId } });
+    }
+    onDone();
+  });
+  const problem = useServerProblems(form, error, labels);
   return (
-    <form className="card" onSubmit={submit} aria-label={user ? t('users.edit') : t('users.create')}>
-      <h2>{user ? t('users.editTitle', { name: user.name }) : t('users.create')}</h2>
+    <FormCard form={form} title={user ? t('users.editTitle', { name: user.name }) : t('users.create')} onSubmit={submit} onCancel={onDone} problem={problem}>
       <div className="form-grid">
-        <Field label={t('devices.name')} name="name" error={errors.name}>
-          <input required value={v.name} onChange={(e) => setV({ ...v, name: e.target.value })} />
-        </Field>
-        <Field label={t('users.email')} name="email" error={errors.email}>
-          <input type="email" required value={v.email} onChange={(e) => setV({ ...v, email: e.target.value })} />
-        </Field>
-        <Field label={user ? t('users.newPassword') : t('signIn.password')} name="password" error={errors.password} hint={t('users.passwordHint')}>
-          <input type="password" autoComplete="new-password" minLength={8} required={!user} value={v.password} onChange={(e) => setV({ ...v, password: e.target.value })} />
-        </Field>
-        {ownPassword && (
-          <Field label={t('users.currentPassword')} name="currentPassword" error={errors.currentPassword}>
-            <input type="password" autoComplete="current-password" required value={v.currentPassword} onChange={(e) => setV({ ...v, currentPassword: e.target.value })} />
-          </Field>
-        )}
-        <Field label={t('journeys.company')} name="companyId" error={errors.companyId}>
-          <select value={v.companyId} onChange={(e) => setV({ ...v, companyId: e.target.value })}>
-            <option value="">{t('users.noCompany')}</option>
-            {(companies.data?.items ?? []).map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.name}
-              </option>
-            ))}
-          </select>
-        </Field>
+        <TextField name="name" label={labels.name} required maxLength={128} autoComplete="off" />
+        <TextField name="email" label={labels.email} type="email" required maxLength={254} autoComplete="off" />
+        <TextField name="password" label={labels.password} hint={t('users.passwordHint')} type="password" autoComplete="new-password" required={!user} maxLength={256} />
+        {ownPassword && <TextField name="currentPassword" label={labels.currentPassword} type="password" autoComplete="current-password" required maxLength={256} />}
+        <CompanyField name="companyId" label={labels.companyId} empty={t('users.noCompany')} />
       </div>
-      <fieldset>
-        <legend>{t('users.roles')}</legend>
-        <div className="chips">
-          {ROLES.map((r) => (
-            <label key={r} className="chip">
-              <input type="checkbox" checked={v.roles.includes(r)} onChange={() => toggleRole(r)} /> {t(`roles.${r}`)}
-            </label>
-          ))}
-        </div>
-        {errors.roles && <small className="field-error">{errors.roles}</small>}
-      </fieldset>
-      <FormError error={m.error} />
-      <div className="form-actions">
-        <button type="button" className="btn" onClick={onDone}>
-          {t('common.cancel')}
-        </button>
-        <button type="submit" className="btn btn-primary" disabled={m.isPending}>
-          {t('common.save')}
-        </button>
-      </div>
-    </form>
+      <CheckboxesField name="roles" label={labels.roles} options={ROLES.map((r) => ({ value: r, label: t(`roles.${r}`) }))} />
+    </FormCard>
   );
 }

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Link, NavLink, Outlet, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { may } from '../session/access';
@@ -11,6 +11,7 @@ import { FlagCue } from '../live/FlagCue';
 import { AlertCenter, AlertSoundSwitch } from '../live/alerts/AlertCenter';
 import { InboxBadge } from '../company/InboxBadge';
 import { NAV } from './nav';
+import { useRouteFocus } from './useRouteFocus';
 
 /** The signed-in frame: the areas the user's roles open, the live feed, the inbox count, sign out. */
 export default function Shell() {
@@ -19,7 +20,9 @@ export default function Shell() {
   const signOut = useSignOut();
   const location = useLocation();
   const [open, setOpen] = useState(false);
+  const main = useRef<HTMLElement>(null);
   useApplyPreferences();
+  useRouteFocus(main, location.pathname);
   const areas = NAV.map((a) => ({
     ...a,
     items: a.items.filter((i) => may(user, i.gate) && (i.company === undefined || i.company === (user.companyId !== null))),
@@ -78,7 +81,7 @@ export default function Shell() {
             </ul>
           </div>
         </nav>
-        <main id="main" className="content" tabIndex={-1}>
+        <main id="main" className="content" tabIndex={-1} ref={main}>
           <Outlet />
         </main>
         <AlertCenter />

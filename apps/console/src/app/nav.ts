@@ -16,6 +16,7 @@ import { geofencesEndpoints } from '@corridor/contracts/geofences';
 import { notificationRulesEndpoints } from '@corridor/contracts/notification-rules';
 import { observatoryEndpoints } from '@corridor/contracts/observatory';
 import { endpoint } from '../api/endpoint';
+import { computedApi, driversApi, groupsApi, maintenanceApi } from '../admin/resource-apis';
 import type { en } from '../i18n/en';
 
 type NavKey = keyof (typeof en)['nav'];
@@ -79,6 +80,10 @@ export const NAV: NavArea[] = [
       { to: '/admin/inventories', label: 'inventories', gate: endpoint(usersEndpoints, 'users.create') },
       { to: '/admin/routes', label: 'routes', gate: endpoint(routesEndpoints, 'routes.create') },
       { to: '/admin/geofences', label: 'geofences', gate: endpoint(geofencesEndpoints, 'geofences.create') },
+      { to: '/admin/groups', label: 'groups', gate: groupsApi.create },
+      { to: '/admin/drivers', label: 'drivers', gate: driversApi.create },
+      { to: '/admin/maintenance', label: 'maintenance', gate: maintenanceApi.create },
+      { to: '/admin/computed-attributes', label: 'computed', gate: computedApi.create },
     ],
   },
 ];

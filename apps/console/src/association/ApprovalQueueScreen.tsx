@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import type { Certificate } from '@corridor/contracts/certificates';
+import { CertificateRejectInput, type Certificate } from '@corridor/contracts/certificates';
 import { useApiMutation, useApiQuery } from '../api/hooks';
 import { certificateEndpoints } from '../company/certificates';
 import { CertificateCard } from '../company/CertificateCard';
@@ -89,6 +89,7 @@ export default function ApprovalQueueScreen() {
         title={rejecting ? t('approvals.rejectTitle', { number: rejecting.number }) : ''}
         noteLabel={t('approvals.reason')}
         noteRequired
+        note={CertificateRejectInput.shape.reason}
         confirm={t('approvals.reject')}
         danger
         onClose={() => setRejecting(null)}

@@ -12,8 +12,9 @@ import FileComplaintScreen from './FileComplaintScreen';
  * refusal is worded under the field, in Swahili too.
  */
 const COMPANY_USER = { id: 40, name: 'Amani', email: 'amani@pwani.test', roles: ['company_user'], companyId: 101, disabled: false, readonly: false, attributes: {} } as unknown as User;
-const company = (id: number, name: string) => ({ id, name, country: 'KE', kind: 'transporter', registrationNumber: null, taxPin: null, createdAt: '2026-01-01T00:00:00.000Z' });
-const companies = get('/api/companies', { items: [company(101, 'Pwani Freight Movers Ltd'), company(202, 'Msasani Corridor Logistics Ltd')], total: 2, limit: 1000, offset: 0 });
+const company = (id: number, name: string) => ({ id, name, country: 'KE', kind: 'transporter' });
+// every company by name (GET /companies/names): a company user complains about another company
+const companies = get('/api/companies/names', { items: [company(101, 'Pwani Freight Movers Ltd'), company(202, 'Msasani Corridor Logistics Ltd')], total: 2, limit: 1000, offset: 0 });
 const NOW = '2026-11-28T08:00:00.000Z';
 /** The complaint as the API answers it (every field of the contract). */
 const filed = (b: object) => ({
@@ -37,9 +38,10 @@ async function fill(subject: 'company' | 'driver') {
 }
 
 describe('file a complaint', () => {
-  it('sends the company as its own subject, and says the complaint was filed', async () => {
+  it('offers every other company by name (not the user\'s own), sends the company as its own subject, and says the complaint was filed', async () => {
     const served = serveApi(companies, post((b) => json(201, filed(b as object))));
     await fill('company');
+    expect(screen.queryByRole('option', { name: 'Pwani Freight Movers Ltd' })).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'File complaint' }));
     expect(await screen.findByText('Your complaint was filed. The association has been told.')).toBeTruthy();
     expect(served.sent.get('POST /api/complaints')).toEqual([

@@ -9,7 +9,7 @@ import { may } from '../session/access';
 import { useUser } from '../session/useUser';
 import { DateTimeField, SelectField, TextAreaField, TextField } from '../ui/form/fields';
 import { FormAlert } from '../ui/form/FormAlert';
-import { CompanyField } from '../ui/form/pickers';
+import { AnyCompanyField } from '../ui/form/pickers';
 import { useServerProblems } from '../ui/form/server-errors';
 import { useZodForm } from '../ui/form/useZodForm';
 import { subjectNamed, SubjectText } from './subject';
@@ -58,7 +58,7 @@ export default function FileComplaintScreen() {
       <FormProvider {...form}>
         <form className="card" onSubmit={(e) => void onSubmit(e)} aria-label={t('complaints.file')} noValidate>
           <div className="form-grid">
-            <CompanyField name="companyId" label={labels.companyId} required />
+            <AnyCompanyField name="companyId" label={labels.companyId} required excludeOwn={user.companyId} />
             <SelectField name="subjectType" label={labels.subjectType} options={ComplaintSubjectType.options.map((s) => ({ value: s, label: t(`complaints.subject.${s}`) }))} />
             {subjectType !== 'company' && <TextField name="subjectRef" label={labels.subjectRef} required maxLength={64} />}
             <SelectField name="category" label={labels.category} options={ComplaintCategory.options.map((c) => ({ value: c, label: t(`complaints.categories.${c}`) }))} />

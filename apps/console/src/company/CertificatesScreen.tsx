@@ -1,7 +1,8 @@
 import { useState } from 'react';
+import { FormProvider } from 'react-hook-form';
 import { Link, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { CertificateStatus, type Certificate } from '@corridor/contracts/certificates';
+import { CertificateApplyInput, CertificateStatus, type Certificate } from '@corridor/contracts/certificates';
 import { useApiMutation, useApiQuery } from '../api/hooks';
 import { useFormat } from '../i18n/format';
 import { may } from '../session/access';
@@ -10,7 +11,10 @@ import type { Column } from '../ui/DataTable';
 import { ChoiceFilter } from '../ui/list/Filters';
 import { PagedTable } from '../ui/list/PagedTable';
 import { oneOf, usePagedFilters } from '../ui/list/usePagedFilters';
-import { FormError } from '../ui/forms';
+import { SelectField } from '../ui/form/fields';
+import { FormAlert } from '../ui/form/FormAlert';
+import { useServerProblems } from '../ui/form/server-errors';
+import { useZodForm } from '../ui/form/useZodForm';
 import { StatusPill } from '../ui/StatusPill';
 import { cargoEndpoints } from './cargo';
 import { CertificateCard } from './CertificateCard';
@@ -72,47 +76,47 @@ export default function CertificatesScreen() {
   );
 }
 
-/** Validated cargo with no live certificate, offered for an application. */
+/** Validated cargo with no live certificate, offered for an application checked by the contract's CertificateApplyInput. */
 function ApplyForCargo() {
   const { t } = useTranslation();
   const cargo = useApiQuery(cargoEndpoints.listCompany, { query: { limit: 100, status: ['validated'] } });
   const certs = useApiQuery(certificateEndpoints.list, { query: { limit: 1000 } });
   const apply = useApiMutation(certificateEndpoints.apply, { invalidates: ['certificates.'] });
-  const [cargoId, setCargoId] = useState('');
+  const [error, setError] = useState<unknown>(null);
+  const form = useZodForm(CertificateApplyInput, { defaultValues: {} });
+  const labels = { cargoId: t('certificates.eligibleCargo') };
+  const problem = useServerProblems(form, error, labels);
+  const submit = form.handleSubmit(async (body) => {
+    setError(null);
+    try {
+      await apply.mutateAsync({ body });
+      form.reset({});
+    } catch (e) {
+      setError(e);
+    }
+  });
   const covered = new Set((certs.data?.items ?? []).filter((c) => c.status !== 'rejected').map((c) => c.cargoId));
   const eligible = (cargo.data?.items ?? []).filter((c) => !covered.has(c.id));
   if (cargo.isPending || certs.isPending) return null;
   return (
-    <form
-      className="card"
-      aria-label={t('certificates.apply')}
-      onSubmit={(e) => {
-        e.preventDefault();
-        void apply.mutateAsync({ body: { cargoId: Number(cargoId) } }).then(() => setCargoId(''), () => undefined);
-      }}
-    >
-      <h2>{t('certificates.apply')}</h2>
-      {eligible.length === 0 ? (
-        <p className="muted">{t('certificates.noEligible')}</p>
-      ) : (
-        <div className="row">
-          <label className="field grow">
-            <span>{t('certificates.eligibleCargo')}</span>
-            <select required value={cargoId} onChange={(e) => setCargoId(e.target.value)}>
-              <option value="">{t('common.choose')}</option>
-              {eligible.map((c) => (
-                <option key={c.id} value={c.id}>
-                  {c.idfNumber} · {c.consignor ?? c.importer.name}
-                </option>
-              ))}
-            </select>
-          </label>
-          <button type="submit" className="btn btn-primary" disabled={apply.isPending || !cargoId}>
-            {t('certificates.applySubmit')}
-          </button>
-        </div>
-      )}
-      <FormError error={apply.error} />
-    </form>
+    <FormProvider {...form}>
+      <form className="card" aria-label={t('certificates.apply')} onSubmit={(e) => void submit(e)} noValidate>
+        <h2>{t('certificates.apply')}</h2>
+        {eligible.length === 0 ? (
+          <p className="muted">{t('certificates.noEligible')}</p>
+        ) : (
+          <div className="row">
+            <SelectField
+              name="cargoId" label={labels.cargoId} required numeric empty={t('common.choose')} className="grow"
+              options={eligible.map((c) => ({ value: c.id, label: `${c.idfNumber} · ${c.consignor ?? c.importer.name}` }))}
+            />
+            <button type="submit" className="btn btn-primary" disabled={form.formState.isSubmitting}>
+              {t('certificates.applySubmit')}
+            </button>
+          </div>
+        )}
+        <FormAlert message={problem} />
+      </form>
+    </FormProvider>
   );
 }

@@ -1,159 +1,112 @@
-import type { z } from 'zod';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
+import { FormProvider } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
 import { CountryCode } from '@corridor/contracts/companies';
-import { Corridor } from '@corridor/contracts/shipments';
+import { Corridor, ShipmentInput } from '@corridor/contracts/shipments';
 import { useApiMutation, useApiQuery } from '../api/hooks';
-import { Field, FormError, useFieldErrors, fromLocalInput } from '../ui/forms';
+import { DateTimeField, ListField, MultiSelectField, SelectField, TextAreaField, TextField } from '../ui/form/fields';
+import { FormAlert } from '../ui/form/FormAlert';
+import { useServerProblems } from '../ui/form/server-errors';
+import { useZodForm } from '../ui/form/useZodForm';
 import { cargoEndpoints } from './cargo';
 import { shipmentEndpoints } from './shipments';
 
-const list = (s: string) =>
-  s
-    .split(/[,\n]/)
-    .map((x) => x.trim())
-    .filter(Boolean);
+const blank = (v: unknown) => v === '' || v === undefined;
+/**
+ * The form's values are the contract's ShipmentInput as typed: empty texts are none (null), and a
+ * driver without a name is no driver. The contract then checks them as the API will.
+ */
+const Form = z.preprocess((raw) => {
+  const v = { ...(raw as Record<string, unknown>) };
+  for (const k of ['truckPlate', 'trailerPlate', 'notes', 'plannedDeparture', 'plannedArrival']) if (blank(v[k])) v[k] = null;
+  const driver = v.driver as { name?: string; phone?: string } | null | undefined;
+  v.driver = driver && !blank(driver.name?.trim()) ? { name: driver.name, phone: blank(driver.phone) ? null : driver.phone, licenceNumber: null } : null;
+  return v;
+}, ShipmentInput);
 
-/** A new shipment (a draft) for the user's company: route, truck, driver, containers, cargo and plan. */
+/** A new shipment (a draft) for the user's company: route, truck, driver, containers, cargo and plan, checked by the contract before it is sent. */
 export default function CreateShipmentScreen() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const create = useApiMutation(shipmentEndpoints.create, { invalidates: ['shipments.'] });
   const cargo = useApiQuery(cargoEndpoints.listCompany, { query: { limit: 100, status: ['validated', 'released'] } });
-  const [v, setV] = useState({
-    reference: '', originPlace: 'Mombasa', originCountry: 'KE' as CountryCode, destinationPlace: '', destinationCountry: 'UG' as CountryCode,
-    corridor: 'northern' as z.infer<typeof Corridor>, borders: '', truckPlate: '', trailerPlate: '', driverName: '', driverPhone: '', containers: '', cargoIds: [] as number[],
-    plannedDeparture: '', plannedArrival: '', notes: '',
+  const [error, setError] = useState<unknown>(null);
+  const form = useZodForm(Form as unknown as typeof ShipmentInput, {
+    defaultValues: {
+      reference: '', origin: { place: 'Mombasa', country: 'KE' }, destination: { place: '', country: 'UG' }, corridor: 'northern', borderCrossings: [],
+      truckPlate: null, trailerPlate: null, driver: { name: '', phone: null, licenceNumber: null }, containerNumbers: [], cargoIds: [], plannedDeparture: null, plannedArrival: null, notes: null,
+    },
+    refinements: { plannedArrival: t('shipments.arrivalBeforeDeparture'), containerNumbers: t('shipments.containerTwice'), 'containerNumbers.*': t('shipments.containerCheck'), truckPlate: t('shipments.plateShape'), trailerPlate: t('shipments.plateShape') },
   });
-  const set = <K extends keyof typeof v>(k: K) => (e: { target: { value: string } }) => setV((s) => ({ ...s, [k]: e.target.value }));
-  const errors = useFieldErrors(create.error);
-
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    const s = await create
-      .mutateAsync({
-        body: {
-          reference: v.reference.trim(),
-          origin: { place: v.originPlace.trim(), country: v.originCountry },
-          destination: { place: v.destinationPlace.trim(), country: v.destinationCountry },
-          corridor: v.corridor,
-          borderCrossings: list(v.borders),
-          truckPlate: v.truckPlate.trim() || null,
-          trailerPlate: v.trailerPlate.trim() || null,
-          driver: v.driverName.trim() ? { name: v.driverName.trim(), phone: v.driverPhone.trim() || null, licenceNumber: null } : null,
-          containerNumbers: list(v.containers),
-          cargoIds: v.cargoIds,
-          plannedDeparture: fromLocalInput(v.plannedDeparture),
-          plannedArrival: fromLocalInput(v.plannedArrival),
-          notes: v.notes.trim() || null,
-        },
-      })
-      .catch(() => null);
-    if (s) void navigate(`/shipments/${s.id}`);
-  }
-
-  const country = (k: 'originCountry' | 'destinationCountry') => (
-    <select value={v[k]} onChange={set(k)}>
-      {CountryCode.options.map((c) => (
-        <option key={c} value={c}>
-          {c}
-        </option>
-      ))}
-    </select>
-  );
+  const labels = {
+    reference: t('shipments.reference'), 'origin.place': t('shipments.origin'), 'origin.country': t('shipments.originCountry'), 'destination.place': t('shipments.destination'),
+    'destination.country': t('shipments.destinationCountry'), corridor: t('shipments.corridorLabel'), borderCrossings: t('shipments.borders'), truckPlate: t('shipments.truck'),
+    trailerPlate: t('shipments.trailer'), 'driver.name': t('shipments.driver'), 'driver.phone': t('shipments.driverPhone'), containerNumbers: t('shipments.containers'),
+    cargoIds: t('shipments.cargo'), plannedDeparture: t('journey.plannedDeparture'), plannedArrival: t('journey.plannedArrival'), notes: t('shipments.note'),
+  };
+  const problem = useServerProblems(form, error, labels);
+  const submit = form.handleSubmit(async (body) => {
+    setError(null);
+    try {
+      const s = await create.mutateAsync({ body });
+      void navigate(`/shipments/${s.id}`);
+    } catch (e) {
+      setError(e);
+    }
+  });
+  const countries = CountryCode.options.map((c) => ({ value: c, label: c }));
   return (
     <div className="screen">
       <p className="small">
         <Link to="/shipments">← {t('shipments.title')}</Link>
       </p>
       <h1>{t('shipments.create')}</h1>
-      <form className="card" onSubmit={submit} aria-label={t('shipments.create')}>
-        <fieldset>
-          <legend>{t('shipments.route')}</legend>
-          <div className="form-grid">
-            <Field label={t('shipments.reference')} name="reference" error={errors.reference} hint={t('shipments.referenceHint')}>
-              <input required value={v.reference} onChange={set('reference')} maxLength={64} />
-            </Field>
-            <Field label={t('shipments.origin')} name="origin" error={errors['origin.place']}>
-              <input required value={v.originPlace} onChange={set('originPlace')} />
-            </Field>
-            <Field label={t('shipments.originCountry')} name="originCountry">
-              {country('originCountry')}
-            </Field>
-            <Field label={t('shipments.destination')} name="destination" error={errors['destination.place']}>
-              <input required value={v.destinationPlace} onChange={set('destinationPlace')} />
-            </Field>
-            <Field label={t('shipments.destinationCountry')} name="destinationCountry">
-              {country('destinationCountry')}
-            </Field>
-            <Field label={t('shipments.corridorLabel')} name="corridor">
-              <select value={v.corridor} onChange={set('corridor')}>
-                {Corridor.options.map((c) => (
-                  <option key={c} value={c}>
-                    {t(`corridor.${c}`)}
-                  </option>
-                ))}
-              </select>
-            </Field>
-            <Field label={t('shipments.borders')} name="borders" error={errors.borderCrossings} hint={t('shipments.listHint')}>
-              <input value={v.borders} onChange={set('borders')} placeholder="Malaba" />
-            </Field>
+      <FormProvider {...form}>
+        <form className="card" onSubmit={(e) => void submit(e)} aria-label={t('shipments.create')} noValidate>
+          <fieldset>
+            <legend>{t('shipments.route')}</legend>
+            <div className="form-grid">
+              <TextField name="reference" label={labels.reference} hint={t('shipments.referenceHint')} required maxLength={64} />
+              <TextField name="origin.place" label={labels['origin.place']} required maxLength={120} />
+              <SelectField name="origin.country" label={labels['origin.country']} options={countries} />
+              <TextField name="destination.place" label={labels['destination.place']} required maxLength={120} />
+              <SelectField name="destination.country" label={labels['destination.country']} options={countries} />
+              <SelectField name="corridor" label={labels.corridor} emptyIsNull empty={t('common.none')} options={Corridor.options.map((c) => ({ value: c, label: t(`corridor.${c}`) }))} />
+              <ListField name="borderCrossings" label={labels.borderCrossings} hint={t('shipments.listHint')} placeholder="Malaba" />
+            </div>
+          </fieldset>
+          <fieldset>
+            <legend>{t('shipments.truckAndDriver')}</legend>
+            <div className="form-grid">
+              <TextField name="truckPlate" label={labels.truckPlate} placeholder="KDA 123A" maxLength={16} />
+              <TextField name="trailerPlate" label={labels.trailerPlate} maxLength={16} />
+              <TextField name="driver.name" label={labels['driver.name']} maxLength={120} />
+              <TextField name="driver.phone" label={labels['driver.phone']} placeholder="+254712345678" type="tel" maxLength={16} />
+              <ListField name="containerNumbers" label={labels.containerNumbers} hint={t('shipments.listHint')} placeholder="MSKU1234565" />
+            </div>
+          </fieldset>
+          <fieldset>
+            <legend>{t('shipments.cargoAndPlan')}</legend>
+            <div className="form-grid">
+              <MultiSelectField name="cargoIds" label={labels.cargoIds} hint={t('shipments.cargoHint')} options={(cargo.data?.items ?? []).map((c) => ({ value: c.id, label: c.idfNumber }))} />
+              <DateTimeField name="plannedDeparture" label={labels.plannedDeparture} emptyIsNull />
+              <DateTimeField name="plannedArrival" label={labels.plannedArrival} emptyIsNull />
+              <TextAreaField name="notes" label={labels.notes} maxLength={2000} />
+            </div>
+          </fieldset>
+          <FormAlert message={problem} />
+          <div className="form-actions">
+            <Link className="btn" to="/shipments">
+              {t('common.cancel')}
+            </Link>
+            <button type="submit" className="btn btn-primary" disabled={form.formState.isSubmitting}>
+              {t('shipments.createSubmit')}
+            </button>
           </div>
-        </fieldset>
-        <fieldset>
-          <legend>{t('shipments.truckAndDriver')}</legend>
-          <div className="form-grid">
-            <Field label={t('shipments.truck')} name="truckPlate" error={errors.truckPlate}>
-              <input value={v.truckPlate} onChange={set('truckPlate')} placeholder="KDA 123A" />
-            </Field>
-            <Field label={t('shipments.trailer')} name="trailerPlate" error={errors.trailerPlate}>
-              <input value={v.trailerPlate} onChange={set('trailerPlate')} />
-            </Field>
-            <Field label={t('shipments.driver')} name="driverName" error={errors['driver.name']}>
-              <input value={v.driverName} onChange={set('driverName')} />
-            </Field>
-            <Field label={t('shipments.driverPhone')} name="driverPhone" error={errors['driver.phone']}>
-              <input value={v.driverPhone} onChange={set('driverPhone')} placeholder="+254712345678" />
-            </Field>
-            <Field label={t('shipments.containers')} name="containers" error={errors.containerNumbers} hint={t('shipments.listHint')}>
-              <input value={v.containers} onChange={set('containers')} placeholder="MSKU1234565" />
-            </Field>
-          </div>
-        </fieldset>
-        <fieldset>
-          <legend>{t('shipments.cargoAndPlan')}</legend>
-          <div className="form-grid">
-            <Field label={t('shipments.cargo')} name="cargoIds" error={errors.cargoIds} hint={t('shipments.cargoHint')}>
-              <select multiple value={v.cargoIds.map(String)} onChange={(e) => setV((s) => ({ ...s, cargoIds: [...e.target.selectedOptions].map((o) => Number(o.value)) }))}>
-                {(cargo.data?.items ?? []).map((c) => (
-                  <option key={c.id} value={c.id}>
-                    {c.idfNumber}
-                  </option>
-                ))}
-              </select>
-            </Field>
-            <Field label={t('journey.plannedDeparture')} name="plannedDeparture" error={errors.plannedDeparture}>
-              <input type="datetime-local" value={v.plannedDeparture} onChange={set('plannedDeparture')} />
-            </Field>
-            <Field label={t('journey.plannedArrival')} name="plannedArrival" error={errors.plannedArrival}>
-              <input type="datetime-local" value={v.plannedArrival} onChange={set('plannedArrival')} />
-            </Field>
-            <Field label={t('shipments.note')} name="notes" error={errors.notes}>
-              <textarea value={v.notes} onChange={set('notes')} maxLength={2000} />
-            </Field>
-          </div>
-        </fieldset>
-        <FormError error={create.error} />
-        <div className="form-actions">
-          <Link className="btn" to="/shipments">
-            {t('common.cancel')}
-          </Link>
-          <button type="submit" className="btn btn-primary" disabled={create.isPending}>
-            {t('shipments.createSubmit')}
-          </button>
-        </div>
-      </form>
+        </form>
+      </FormProvider>
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { User } from '@corridor/contracts/users';
 import { i18n } from '../i18n/i18n';
 import { apiError, deviceFixture, get, renderAt, serveApi } from '../test/api-stub';
@@ -14,8 +14,15 @@ const ANALYST = { id: 3, name: 'Analyst', email: 'analyst@corridor.test', roles:
 const fleet = [deviceFixture(1, 'Truck 01'), deviceFixture(2, 'Truck 02'), deviceFixture(3, 'Tanker 11'), deviceFixture(4, 'Truck 03')];
 const devices = get('/api/devices', (q: URLSearchParams) => (q.get('offset') === '0' ? fleet : []));
 
+/** jsdom has no object URLs: a stand-in that says whether a file was handed to the browser. */
+function blobUrls(made: () => string) {
+  Object.defineProperty(URL, 'createObjectURL', { value: made, configurable: true, writable: true });
+  Object.defineProperty(URL, 'revokeObjectURL', { value: () => undefined, configurable: true, writable: true });
+}
+
 afterEach(async () => {
   vi.unstubAllGlobals();
+  vi.restoreAllMocks();
   await i18n.changeLanguage('en');
 });
 
@@ -58,5 +65,41 @@ describe('reports: choosing devices', () => {
     fireEvent.click(await screen.findByRole('checkbox', { name: /Truck 01/ }));
     fireEvent.click(screen.getByRole('button', { name: 'Show report' }));
     expect(await screen.findByText('A report covers at most 92 days, and this period spans 120. Choose a shorter period.')).toBeTruthy();
+  });
+
+  it('a refused download is said on the page under its own heading, and no file is made', async () => {
+    const made = vi.fn(() => 'blob:x');
+    blobUrls(made);
+    serveApi(devices, get('/api/groups', []), ({ url }) =>
+      url.pathname === '/api/reports/trips'
+        ? apiError(400, 'VALIDATION_FAILED', 'A report covers at most 92 days and this period spans 120', { fields: ['from', 'to'], maxPeriodDays: 92, periodDays: 120 })
+        : undefined);
+    renderAt(<ReportsScreen />, { path: '/reports', user: ANALYST });
+    fireEvent.change(screen.getByLabelText('Report'), { target: { value: 'trips' } });
+    fireEvent.click(await screen.findByRole('checkbox', { name: /Truck 01/ }));
+    fireEvent.click(screen.getByRole('link', { name: 'Download Excel' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('The file could not be made');
+    expect(alert.textContent).toContain('A report covers at most 92 days, and this period spans 120. Choose a shorter period.');
+    expect(made).not.toHaveBeenCalled();
+  });
+
+  it('a download that works is handed to the browser under the server\'s file name', async () => {
+    const made = vi.fn(() => 'blob:x');
+    blobUrls(made);
+    const clicked: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      clicked.push(this.download);
+    });
+    serveApi(devices, get('/api/groups', []), ({ url }) =>
+      url.pathname === '/api/reports/summary'
+        ? new Response('Device,Distance (km)\n', { status: 200, headers: { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="summary-2026-11-01-2026-11-29.csv"' } })
+        : undefined);
+    renderAt(<ReportsScreen />, { path: '/reports', user: ANALYST });
+    fireEvent.click(await screen.findByRole('checkbox', { name: /Truck 01/ }));
+    fireEvent.click(screen.getByRole('link', { name: 'Download CSV' }));
+    await waitFor(() => expect(clicked).toEqual(['summary-2026-11-01-2026-11-29.csv']));
+    expect(made).toHaveBeenCalledTimes(1);
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 });

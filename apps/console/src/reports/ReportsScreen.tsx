@@ -8,7 +8,7 @@ import { REPORT_KINDS, type ReportKind } from './reports';
 import { ReportResults } from './ReportResults';
 import { RouteReportMap } from './RouteReportMap';
 import type { Position } from '@corridor/contracts/positions';
-import { reportUrl, useReport, type ReportRequest } from './useReport';
+import { reportUrl, useReport, useReportDownload, type ReportRequest } from './useReport';
 
 /** Route, events, trips, stops and summary reports for devices or groups over a period: a chart, a table, CSV and Excel. */
 export default function ReportsScreen() {
@@ -19,6 +19,7 @@ export default function ReportsScreen() {
   const [groupIds, setGroupIds] = useState<number[]>([]);
   const [period, setPeriod] = usePeriod(1);
   const { state, run, stop } = useReport();
+  const file = useReportDownload();
   const request: ReportRequest = { kind, deviceId: deviceIds, groupId: groupIds, from: period.from, to: period.to };
   const chosen = deviceIds.length + groupIds.length > 0;
   const submit = (e: FormEvent) => {
@@ -47,18 +48,30 @@ export default function ReportsScreen() {
         <PeriodPicker value={period} onChange={setPeriod} />
         {!chosen && <p className="muted small">{t('reports.chooseHint')}</p>}
         <div className="form-actions">
-          <a className={chosen ? 'btn' : 'btn disabled'} aria-disabled={!chosen} href={chosen ? reportUrl(request, 'csv') : undefined} download>
-            {t('reports.csv')}
-          </a>
-          <a className={chosen ? 'btn' : 'btn disabled'} aria-disabled={!chosen} href={chosen ? reportUrl(request, 'xlsx') : undefined} download data-testid="download-xlsx">
-            {t('reports.xlsx')}
-          </a>
+          {(['csv', 'xlsx'] as const).map((format) => (
+            <a
+              key={format} className={chosen ? 'btn' : 'btn disabled'} aria-disabled={!chosen} href={chosen ? reportUrl(request, format) : undefined} download
+              aria-busy={file.state.phase === 'loading' && file.state.format === format}
+              onClick={(e) => {
+                e.preventDefault();
+                if (chosen && file.state.phase !== 'loading') void file.download(request, format);
+              }}
+            >
+              {t(`reports.${format}`)}
+            </a>
+          ))}
           <button type="submit" className="btn btn-primary" disabled={!chosen || state.phase === 'loading'}>
             {t('reports.show')}
           </button>
         </div>
       </form>
       <div className="mt" aria-live="polite">
+        {file.state.phase === 'loading' && (
+          <p className="muted small" role="status">
+            {t('reports.preparingFile')}
+          </p>
+        )}
+        {file.state.phase === 'failed' && <ErrorState title={t('reports.downloadFailed')} error={file.state.error} />}
         {state.phase === 'loading' && (
           <div className="card stack" role="status">
             <div className="progress" aria-hidden="true">

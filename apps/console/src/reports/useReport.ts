@@ -63,6 +63,50 @@ export function useReport() {
   return { state, run, stop };
 }
 
+/** The file name a download's Content-Disposition gives (RFC 6266: filename* first), or `fallback`. */
+function attachmentName(header: string | null, fallback: string): string {
+  const star = /filename\*\s*=\s*[^']*'[^']*'([^;]+)/i.exec(header ?? '');
+  if (star) {
+    try {
+      return decodeURIComponent(star[1]!.trim());
+    } catch {
+      // a malformed name: the plain one, or the fallback
+    }
+  }
+  return /filename\s*=\s*"?([^";]+)"?/i.exec(header ?? '')?.[1]?.trim() || fallback;
+}
+
+export type DownloadState = { phase: 'idle' } | { phase: 'loading'; format: 'csv' | 'xlsx' } | { phase: 'failed'; error: unknown };
+
+/**
+ * Downloads a report file through the page, so that a refusal (a period too long, a device not
+ * the user's) is said on the page instead of a failed download in the browser's list: the file is
+ * fetched, then handed to the browser under the server's file name.
+ */
+export function useReportDownload() {
+  const [state, setState] = useState<DownloadState>({ phase: 'idle' });
+  const download = useCallback(async (r: ReportRequest, format: 'csv' | 'xlsx') => {
+    setState({ phase: 'loading', format });
+    try {
+      const res = await fetch(reportUrl(r, format), { headers: { 'x-requested-with': 'corridor-console' }, credentials: 'same-origin' });
+      if (!res.ok) throw await errorFromResponse(res, reportEndpoints[r.kind].id);
+      const url = URL.createObjectURL(await res.blob());
+      const a = document.createElement('a');
+      a.href = url;
+      a.download = attachmentName(res.headers.get('content-disposition'), `${r.kind}.${format}`);
+      document.body.append(a);
+      a.click();
+      a.remove();
+      // the browser has taken the file once the click is handled
+      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+      setState({ phase: 'idle' });
+    } catch (error) {
+      setState({ phase: 'failed', error });
+    }
+  }, []);
+  return { state, download };
+}
+
 function concat(chunks: Uint8Array[], total: number): Uint8Array {
   const out = new Uint8Array(total);
   let at = 0;

@@ -1,10 +1,16 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
+import { FormProvider } from 'react-hook-form';
+import { z } from 'zod';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { usersEndpoints } from '@corridor/contracts/users';
+import { TotpCode, TotpConfirm, usersEndpoints } from '@corridor/contracts/users';
 import { endpoint } from '../api/endpoint';
 import { useApiMutation } from '../api/hooks';
-import { Field, FormError, useFieldErrors } from '../ui/forms';
+import { FormError } from '../ui/forms';
+import { TextField } from '../ui/form/fields';
+import { FormAlert } from '../ui/form/FormAlert';
+import { useServerProblems } from '../ui/form/server-errors';
+import { useZodForm } from '../ui/form/useZodForm';
 import { PreferencesForm } from './PreferencesForm';
 import { useSetSession } from './useSession';
 import { useUser } from './useUser';
@@ -28,15 +34,15 @@ export default function AccountScreen() {
   const setSession = useSetSession();
   const start = useApiMutation(generate);
   const finish = useApiMutation(confirm, { onSuccess: (u) => setSession(u) });
-  const finishErrors = useFieldErrors(finish.error);
-  const [code, setCode] = useState('');
+  const [error, setError] = useState<unknown>(null);
+  const form = useZodForm(TotpConfirm, { defaultValues: { code: '' } });
+  const problem = useServerProblems(form, error, { code: t('signIn.code') });
   const secret = start.data;
   const link = secret ? `otpauth://totp/${encodeURIComponent(`Corridor:${user.email}`)}?secret=${secret}&issuer=Corridor&algorithm=SHA1&digits=6&period=30` : null;
-
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    await finish.mutateAsync({ body: { code: code.trim() } }).catch(() => undefined);
-  }
+  const submit = form.handleSubmit(async (body) => {
+    setError(null);
+    await finish.mutateAsync({ body }).catch(setError);
+  });
 
   return (
     <div className="screen">
@@ -56,22 +62,22 @@ export default function AccountScreen() {
             </button>
           </>
         ) : (
-          <form onSubmit={submit} aria-label={t('account.totp')}>
-            <p>{t('account.totpAdd')}</p>
-            <p>
-              <a href={link!}>{t('account.totpLink')}</a>
-            </p>
-            <p>
-              {t('account.totpSecret')} <code className="mono" data-testid="totp-secret">{grouped(secret)}</code>
-            </p>
-            <Field label={t('signIn.code')} name="code" error={finishErrors.code}>
-              <input inputMode="numeric" autoComplete="one-time-code" pattern="[0-9]{6}" maxLength={6} required value={code} onChange={(e) => setCode(e.target.value)} />
-            </Field>
-            <FormError error={finish.error} />
-            <button type="submit" className="btn btn-primary" disabled={finish.isPending}>
-              {t('account.totpConfirm')}
-            </button>
-          </form>
+          <FormProvider {...form}>
+            <form onSubmit={(e) => void submit(e)} aria-label={t('account.totp')} noValidate>
+              <p>{t('account.totpAdd')}</p>
+              <p>
+                <a href={link!}>{t('account.totpLink')}</a>
+              </p>
+              <p>
+                {t('account.totpSecret')} <code className="mono" data-testid="totp-secret">{grouped(secret)}</code>
+              </p>
+              <TextField name="code" label={t('signIn.code')} inputMode="numeric" autoComplete="one-time-code" maxLength={6} required />
+              <FormAlert message={problem} />
+              <button type="submit" className="btn btn-primary" disabled={form.formState.isSubmitting}>
+                {t('account.totpConfirm')}
+              </button>
+            </form>
+          </FormProvider>
         )}
       </section>
       <section className="card narrow mt" aria-labelledby="prefs-head">
@@ -90,49 +96,51 @@ export default function AccountScreen() {
   );
 }
 
+/** The proof that turns two-step sign-in off: a current code, or the password (the contract's TotpDisable takes one of them). */
+const ByCode = z.object({ code: TotpCode });
+const ByPassword = z.object({ password: z.string().min(1).max(200) });
+
 /** Two-step sign-in is on: it is turned off with a current code, or with the password when the phone is lost. */
 function TotpOff() {
   const { t } = useTranslation();
   const setSession = useSetSession();
   const off = useApiMutation(disable, { onSuccess: (u) => setSession(u) });
   const [withPassword, setWithPassword] = useState(false);
-  const [value, setValue] = useState('');
-  const errors = useFieldErrors(off.error);
-
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    await off.mutateAsync({ body: withPassword ? { password: value } : { code: value.trim() } }).catch(() => undefined);
-  }
+  const [error, setError] = useState<unknown>(null);
+  const form = useZodForm(withPassword ? (ByPassword as unknown as typeof ByCode) : ByCode, { defaultValues: { code: '', password: '' } as never });
+  const problem = useServerProblems(form, error, { code: t('signIn.code'), password: t('signIn.password') });
+  const submit = form.handleSubmit(async (body) => {
+    setError(null);
+    await off.mutateAsync({ body: withPassword ? { password: (body as unknown as { password: string }).password } : { code: body.code } }).catch(setError);
+  });
 
   function switchProof() {
     setWithPassword(!withPassword);
-    setValue('');
-    off.reset();
+    form.reset({ code: '', password: '' } as never);
+    setError(null);
   }
 
   return (
     <>
       <p role="status">{t('account.totpOn')}</p>
-      <form onSubmit={submit} aria-label={t('account.totpOffTitle')}>
-        {withPassword ? (
-          <Field label={t('signIn.password')} name="password" error={errors.password}>
-            <input type="password" autoComplete="current-password" required value={value} onChange={(e) => setValue(e.target.value)} />
-          </Field>
-        ) : (
-          <Field label={t('signIn.code')} name="code" error={errors.code}>
-            <input inputMode="numeric" autoComplete="one-time-code" pattern="[0-9]{6}" maxLength={6} required value={value} onChange={(e) => setValue(e.target.value)} />
-          </Field>
-        )}
-        <FormError error={off.error} />
-        <div className="form-actions">
-          <button type="submit" className="btn btn-danger" disabled={off.isPending}>
-            {t('account.totpDisable')}
-          </button>
-          <button type="button" className="btn" onClick={switchProof}>
-            {withPassword ? t('account.totpUseCode') : t('account.totpUsePassword')}
-          </button>
-        </div>
-      </form>
+      <FormProvider {...form}>
+        <form onSubmit={(e) => void submit(e)} aria-label={t('account.totpOffTitle')} noValidate>
+          {withPassword ? (
+            <TextField key="password" name="password" label={t('signIn.password')} type="password" autoComplete="current-password" required maxLength={200} />
+          ) : (
+            <TextField key="code" name="code" label={t('signIn.code')} inputMode="numeric" autoComplete="one-time-code" maxLength={6} required />
+          )}
+          <FormAlert message={problem} />
+          <div className="form-actions">
+            <button type="submit" className="btn btn-danger" disabled={form.formState.isSubmitting}>
+              {t('account.totpDisable')}
+            </button>
+            <button type="button" className="btn" onClick={switchProof}>
+              {withPassword ? t('account.totpUseCode') : t('account.totpUsePassword')}
+            </button>
+          </div>
+        </form>
+      </FormProvider>
     </>
   );
 }

@@ -1,12 +1,20 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
+import { FormProvider } from 'react-hook-form';
+import { LoginInput } from '@corridor/contracts/session';
 import { Navigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { call } from '../api/client';
 import { isApiError } from '../api/errors';
 import { useExplainError } from '../api/messages';
+import { TextField } from '../ui/form/fields';
+import { FormAlert } from '../ui/form/FormAlert';
+import { useZodForm } from '../ui/form/useZodForm';
 import { PublicCard } from './PublicCard';
 import { setSessionHint } from './session-hint';
 import { sessionCreate, useServer, useSession, useSetSession } from './useSession';
+
+/** The sign-in with the second factor's code required. */
+const WithCode = LoginInput.required({ code: true });
 
 /** Password sign-in, the TOTP second factor when the account has one, and OpenID when the server offers it. */
 export default function SignInScreen() {
@@ -16,23 +24,17 @@ export default function SignInScreen() {
   const server = useServer();
   const setSession = useSetSession();
   const [params] = useSearchParams();
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [code, setCode] = useState('');
   const [needCode, setNeedCode] = useState(false);
-  const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
+  // the contract's LoginInput; once the server asks for the second factor, its code is required too
+  const form = useZodForm(needCode ? WithCode : LoginInput, { defaultValues: { email: '', password: '', code: undefined } });
   const next = safeNext(params.get('next'));
   const openIdFailed = params.get('error');
 
-  if (user) return <Navigate to={next} replace />;
-
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    setBusy(true);
+  const submit = form.handleSubmit(async (body) => {
     setFailure(null);
     try {
-      const signedIn = await call(sessionCreate, { body: { email, password, ...(needCode ? { code } : {}) } });
+      const signedIn = await call(sessionCreate, { body: needCode ? body : { email: body.email, password: body.password } });
       setSession(signedIn);
     } catch (err) {
       if (isApiError(err) && err.status === 401 && err.authenticate === 'TOTP' && !needCode) {
@@ -44,10 +46,10 @@ export default function SignInScreen() {
       } else {
         setFailure(explain(err).summary);
       }
-    } finally {
-      setBusy(false);
     }
-  }
+  });
+
+  if (user) return <Navigate to={next} replace />;
 
   const openIdOnly = server.data?.openIdForce === true;
   return (
@@ -55,34 +57,22 @@ export default function SignInScreen() {
       <p className="muted">{t('signIn.tagline')}</p>
       {openIdFailed && <p role="alert" className="form-error">{t('signIn.openIdFailed')}</p>}
       {!openIdOnly && (
-        <form onSubmit={submit} aria-label={t('signIn.title')}>
-          {!needCode ? (
-            <>
-              <label className="field">
-                <span>{t('signIn.email')}</span>
-                <input type="text" name="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} autoFocus />
-              </label>
-              <label className="field">
-                <span>{t('signIn.password')}</span>
-                <input type="password" name="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
-              </label>
-            </>
-          ) : (
-            <label className="field">
-              <span>{t('signIn.code')}</span>
-              <input name="code" inputMode="numeric" autoComplete="one-time-code" pattern="[0-9]{6}" maxLength={6} required value={code} onChange={(e) => setCode(e.target.value)} autoFocus />
-              <small className="muted">{t('signIn.codeHint')}</small>
-            </label>
-          )}
-          {failure && (
-            <p role="alert" className="form-error">
-              {failure}
-            </p>
-          )}
-          <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
-            {busy ? t('signIn.signingIn') : needCode ? t('signIn.verify') : t('signIn.submit')}
-          </button>
-        </form>
+        <FormProvider {...form}>
+          <form onSubmit={(e) => void submit(e)} aria-label={t('signIn.title')} noValidate>
+            {!needCode ? (
+              <>
+                <TextField name="email" label={t('signIn.email')} type="text" autoComplete="username" required maxLength={254} autoFocus />
+                <TextField name="password" label={t('signIn.password')} type="password" autoComplete="current-password" required maxLength={256} />
+              </>
+            ) : (
+              <TextField name="code" label={t('signIn.code')} hint={t('signIn.codeHint')} inputMode="numeric" autoComplete="one-time-code" required maxLength={6} autoFocus />
+            )}
+            <FormAlert message={failure} />
+            <button type="submit" className="btn btn-primary btn-block" disabled={form.formState.isSubmitting}>
+              {form.formState.isSubmitting ? t('signIn.signingIn') : needCode ? t('signIn.verify') : t('signIn.submit')}
+            </button>
+          </form>
+        </FormProvider>
       )}
       {server.data?.openIdEnabled && (
         // the provider sends the browser back with a session the console did not see being made

@@ -5,7 +5,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import type { z } from 'zod';
 import { Device } from '@corridor/contracts/devices';
-import type { User } from '@corridor/contracts/users';
+import { User } from '@corridor/contracts/users';
 import { UserContext } from '../session/user-context';
 
 /**
@@ -77,3 +77,10 @@ export const deviceFixture = (id: number, name: string, extra: Record<string, un
   ...nullsOf(Device),
   id, name, uniqueId: `35700000000${String(id).padStart(4, '0')}`, status: 'online', disabled: false, companyId: 101, attributes: {}, ...extra,
 });
+
+/** A user as GET /users gives it (every field of the contract). */
+export const userFixture = (id: number, name: string, extra: Partial<User> = {}): User => ({
+  ...nullsOf(User),
+  id, name, email: `${name.toLowerCase().replace(/\W+/g, '.')}@corridor.test`, readonly: false, administrator: (extra.roles ?? []).includes('admin'), latitude: 0, longitude: 0, zoom: 0,
+  disabled: false, deviceLimit: -1, userLimit: 0, deviceReadonly: false, limitCommands: false, disableReports: false, fixedEmail: false, roles: [], totpEnabled: false, companyId: null, attributes: {}, ...extra,
+}) as User;

@@ -1,6 +1,11 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { FormProvider } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { useExplainError } from '../api/messages';
+import { z } from 'zod';
+import { TextAreaField } from './form/fields';
+import { FormAlert } from './form/FormAlert';
+import { useServerProblems } from './form/server-errors';
+import { useZodForm } from './form/useZodForm';
 
 interface Props {
   open: boolean;
@@ -8,72 +13,65 @@ interface Props {
   /** The label of the note field; required notes cannot be left empty. */
   noteLabel: string;
   noteRequired?: boolean;
+  /** The note's schema in the contract (a rejection's reason: at least 5 characters); checked before sending. */
+  note?: z.ZodType<string, string>;
   confirm: string;
   danger?: boolean;
   onConfirm: (note: string) => Promise<unknown>;
   onClose: () => void;
 }
 
-/** A modal that asks for a note (acknowledge, resolve, reject with a reason) and shows the API's refusal if any. */
-export function NoteDialog({ open, title, noteLabel, noteRequired, confirm, danger, onConfirm, onClose }: Props) {
+/**
+ * A modal that asks for a note (acknowledge, resolve, reject with a reason): a react-hook-form form
+ * checked by the note's schema in the contract before anything is sent, and the API's refusal said
+ * once, under the note when it is about the note.
+ */
+export function NoteDialog({ open, title, noteLabel, noteRequired, note, confirm, danger, onConfirm, onClose }: Props) {
   const { t } = useTranslation();
-  const explain = useExplainError();
   const ref = useRef<HTMLDialogElement>(null);
-  const [note, setNote] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const schema = useMemo(() => z.object({ note: note ?? (noteRequired ? z.string().trim().min(1).max(2000) : z.string().trim().max(2000)) }), [note, noteRequired]);
+  const form = useZodForm(schema, { defaultValues: { note: '' } });
+  const label = noteRequired ? noteLabel : `${noteLabel} (${t('common.optional')})`;
+  // a refusal of the reason or note (whatever the API calls it) goes under the field
+  const problem = useServerProblems(form, error, { note: label }, { reason: 'note' });
   useEffect(() => {
     const d = ref.current;
     if (!d) return;
     if (open && !d.open) {
-      setNote('');
-      setFailure(null);
+      form.reset({ note: '' });
+      setError(null);
       d.showModal();
     } else if (!open && d.open) d.close();
-  }, [open]);
+  }, [open]); // eslint-disable-line react-hooks/exhaustive-deps -- reset when opened
 
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    setBusy(true);
-    setFailure(null);
+  const submit = form.handleSubmit(async (v) => {
+    setError(null);
     try {
-      await onConfirm(note.trim());
+      await onConfirm(v.note.trim());
       onClose();
     } catch (err) {
-      setFailure(explain(err, { reason: noteLabel, note: noteLabel }).summary);
-    } finally {
-      setBusy(false);
+      setError(err);
     }
-  }
+  });
 
   return (
     <dialog ref={ref} onClose={onClose} aria-labelledby="note-dialog-title">
-      <form onSubmit={submit}>
-        <h2 id="note-dialog-title">{title}</h2>
-        <label className="field">
-          <span>
-            {noteLabel}
-            {!noteRequired && <span className="muted"> ({t('common.optional')})</span>}
-          </span>
-          <textarea
-            value={note} required={noteRequired} maxLength={2000} onChange={(e) => setNote(e.target.value)} autoFocus
-            aria-invalid={failure ? true : undefined} aria-describedby={failure ? 'note-dialog-failure' : undefined}
-          />
-        </label>
-        {failure && (
-          <p role="alert" className="form-error" id="note-dialog-failure">
-            {failure}
-          </p>
-        )}
-        <div className="form-actions">
-          <button type="button" className="btn" onClick={onClose}>
-            {t('common.cancel')}
-          </button>
-          <button type="submit" className={danger ? 'btn btn-danger' : 'btn btn-primary'} disabled={busy || (noteRequired && !note.trim())}>
-            {confirm}
-          </button>
-        </div>
-      </form>
+      <FormProvider {...form}>
+        <form onSubmit={(e) => void submit(e)} noValidate>
+          <h2 id="note-dialog-title">{title}</h2>
+          <TextAreaField name="note" label={label} required={noteRequired} maxLength={2000} autoFocus />
+          <FormAlert message={problem} />
+          <div className="form-actions">
+            <button type="button" className="btn" onClick={onClose}>
+              {t('common.cancel')}
+            </button>
+            <button type="submit" className={danger ? 'btn btn-danger' : 'btn btn-primary'} disabled={form.formState.isSubmitting}>
+              {confirm}
+            </button>
+          </div>
+        </form>
+      </FormProvider>
     </dialog>
   );
 }

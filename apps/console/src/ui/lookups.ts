@@ -12,6 +12,7 @@ import { keyOf, useApiQuery } from '../api/hooks';
 import { useFleetDevices } from '../live/queries';
 
 export const companiesList = endpoint(companiesEndpoints, 'companies.list');
+const companyNames = endpoint(companiesEndpoints, 'companies.names');
 const companyGet = endpoint(companiesEndpoints, 'companies.get');
 const deviceGet = endpoint(devicesEndpoints, 'devices.get');
 const routesList = endpoint(routesEndpoints, 'routes.list');
@@ -71,6 +72,11 @@ export function useCompanies() {
   return { ...q, byId, name };
 }
 
+/** Every company's name, country and kind (any signed-in user: to choose another company, as a complaint does). */
+export function useCompanyNames() {
+  return useApiQuery(companyNames, { query: { limit: 1000 } }, { staleTime: 5 * 60_000 });
+}
+
 /** Corridor routes, by id. */
 export function useRoutes(enabled = true) {
   const q = useApiQuery(routesList, { query: { limit: 1000 } }, { staleTime: 5 * 60_000, enabled });
@@ -89,5 +95,6 @@ export function useDeviceNames() {
 export function useGroups() {
   const q = useApiQuery(groupsList, { query: { limit: 1000 } }, { staleTime: 5 * 60_000 });
   const items = useMemo(() => ((q.data ?? []) as Group[]).slice().sort((a, b) => a.name.localeCompare(b.name)), [q.data]);
-  return { ...q, items };
+  const byId = useMemo(() => new Map(items.map((g) => [g.id, g])), [items]);
+  return { ...q, items, byId };
 }

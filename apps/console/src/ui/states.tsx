@@ -25,12 +25,12 @@ export function Empty({ title, hint, action }: { title: string; hint?: string; a
 }
 
 /** A failed request: what went wrong, and a retry where asking again may help. */
-export function ErrorState({ error, retry, page }: { error: unknown; retry?: () => void; page?: boolean }) {
+export function ErrorState({ error, retry, page, title }: { error: unknown; retry?: () => void; page?: boolean; title?: string }) {
   const { t } = useTranslation();
   const message = useExplainError()(error).summary || t('errors.unknown');
   return (
     <div className={page ? 'state state-error state-page' : 'state state-error'} role="alert">
-      <strong>{t('common.errorTitle')}</strong>
+      <strong>{title ?? t('common.errorTitle')}</strong>
       <p>{message}</p>
       {retry && (
         <button type="button" className="btn" onClick={retry}>

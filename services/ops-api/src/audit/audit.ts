@@ -8,7 +8,7 @@ import { auditLog } from '../db/schema';
  */
 export const audit = createAuditTrail(auditLog, {
   entityTypes: [
-    'announcement', 'calendar', 'cargo', 'complaint', 'computed_attribute', 'configuration', 'device', 'device_model', 'disciplinary_record',
+    'announcement', 'calendar', 'cargo', 'company', 'complaint', 'computed_attribute', 'configuration', 'device', 'device_model', 'disciplinary_record',
     'draft', 'driver', 'group', 'inventory', 'maintenance', 'notification_rule', 'object_link', 'observatory_settings', 'order', 'position', 'saved_command', 'scheduled_report', 'shipment',
     'single_use_certificate', 'tracking_unit', 'truck_owner',
   ],

@@ -64,12 +64,54 @@ describe('companies', () => {
     expect((await one(testUsers.officer, 'x')).statusCode).toBe(400);
   });
 
+  it('names every company to any signed-in user (to complain about another), without registry numbers', async () => {
+    const res = await get(testUsers.companyB, '/names?q=pwani');
+    expect(res.statusCode, res.body).toBe(200);
+    const items = res.json<{ items: Record<string, unknown>[] }>().items;
+    expect(items).toEqual([{ id: 101, name: expect.stringMatching(/Pwani/), country: 'KE', kind: 'transporter' }]);
+    const all = (await get(userWith(['company_user'], null), '/names')).json<{ items: unknown[]; total: number }>();
+    expect(all.total).toBeGreaterThanOrEqual(seedCompanies.length);
+  });
+
   it('answers 400 naming a bad filter', async () => {
     const res = await get(testUsers.officer, '?country=FR');
     expect(res.statusCode).toBe(400);
     expect(res.json<ErrorBody>().error.message).toContain('country');
   });
 
+  it('an administrator registers a company and corrects it, audited with before and after; nobody else may, and bad input is refused by field', async () => {
+    const send = async (who: Parameters<typeof asUser>[0], method: 'POST' | 'PUT', url: string, payload: unknown) =>
+      svc.app.inject({ method, url, payload: payload as object, headers: await asUser(who) });
+    const input = { name: 'Kagera Haulage Ltd', country: 'TZ', kind: 'transporter', registrationNumber: '  ', taxPin: '123456789' };
+    const made = await send(testUsers.admin, 'POST', '/api/companies', input);
+    expect(made.statusCode, made.body).toBe(201);
+    const company = made.json<Company>();
+    expect(company).toMatchObject({ name: 'Kagera Haulage Ltd', country: 'TZ', kind: 'transporter', registrationNumber: null, taxPin: '123456789' });
+    const fixed = await send(testUsers.admin, 'PUT', `/api/companies/${company.id}`, { ...input, name: 'Kagera Haulage (T) Ltd', kind: 'shipper', registrationNumber: 'BRELA-1234' });
+    expect(fixed.statusCode, fixed.body).toBe(200);
+    expect(fixed.json<Company>()).toMatchObject({ id: company.id, name: 'Kagera Haulage (T) Ltd', kind: 'shipper', registrationNumber: 'BRELA-1234', createdAt: company.createdAt });
+    expect((await get(testUsers.officer, '?q=kagera')).json<Page>().items.map((c) => c.name)).toEqual(['Kagera Haulage (T) Ltd']);
+    const trail = await adapters.db.rows<{ action: string; before: { name: string } | null; after: { name: string } }>(
+      sql`select action, before, after from ops.audit_log where entity_type = 'company' and entity_id = ${String(company.id)} order by id`,
+    );
+    expect(trail.map((r) => [r.action, r.before?.name ?? null, r.after.name])).toEqual([
+      ['company.create', null, 'Kagera Haulage Ltd'],
+      ['company.update', 'Kagera Haulage Ltd', 'Kagera Haulage (T) Ltd'],
+    ]);
+    for (const who of [testUsers.officer, testUsers.analyst, testUsers.companyB]) {
+      expect((await send(who, 'POST', '/api/companies', input)).statusCode).toBe(403);
+      expect((await send(who, 'PUT', `/api/companies/${company.id}`, input)).statusCode).toBe(403);
+    }
+    expect((await send(testUsers.admin, 'PUT', '/api/companies/99999', input)).statusCode).toBe(404);
+    const bad = await send(testUsers.admin, 'POST', '/api/companies', { ...input, name: ' ', country: 'FR' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toMatch(/name/);
+    expect(bad.body).toMatch(/country/);
+  });
+
   runCommonRouteTests({ app: () => svc.app, endpoint: companiesEndpoints[0] });
-  runCommonRouteTests({ app: () => svc.app, endpoint: companiesEndpoints[1], params: { id: '101' } });
+  runCommonRouteTests({ app: () => svc.app, endpoint: companiesEndpoints[2], params: { id: '101' } });
+  runCommonRouteTests({ app: () => svc.app, endpoint: companiesEndpoints[1] });
+  runCommonRouteTests({ app: () => svc.app, endpoint: companiesEndpoints[3], invalidBody: { name: '', country: 'KE', kind: 'shipper' } });
+  runCommonRouteTests({ app: () => svc.app, endpoint: companiesEndpoints[4], params: { id: '101' }, invalidBody: { name: 'Pwani Freight Movers Ltd', country: 'KE', kind: 'nobody' } });
 });

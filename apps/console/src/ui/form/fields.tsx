@@ -1,4 +1,4 @@
-import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from 'react';
+import { useState, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
 import { Controller, get, useFormContext, type ControllerRenderProps, type FieldValues } from 'react-hook-form';
 import { fromLocalInput, localInput } from '../forms';
 import { FieldGroup, FieldNotes, FormField, useFieldIds, type FieldA11y, type FieldFrame } from './Field';
@@ -9,11 +9,24 @@ import { FieldGroup, FieldNotes, FormField, useFieldIds, type FieldA11y, type Fi
  */
 type Common = Omit<FieldFrame, 'error'> & { name: string };
 
+/** The first problem held under an error entry: its own, or one of its items' (a list field's second entry). */
+function firstMessage(e: unknown): string | undefined {
+  if (!e || typeof e !== 'object') return undefined;
+  const { message } = e as { message?: unknown };
+  if (typeof message === 'string') return message;
+  // only the error's own items and fields: never its ref (an element of the page)
+  for (const [key, v] of Object.entries(e)) {
+    if (key === 'ref' || !v || typeof v !== 'object' || !(Array.isArray(v) || Object.getPrototypeOf(v) === Object.prototype)) continue;
+    const m = firstMessage(v);
+    if (m) return m;
+  }
+  return undefined;
+}
+
 /** The field's problem as the form holds it (resolver or server). */
 function useError(name: string): string | undefined {
   const { formState } = useFormContext();
-  const e = get(formState.errors, name) as { message?: unknown } | undefined;
-  return typeof e?.message === 'string' ? e.message : undefined;
+  return firstMessage(get(formState.errors, name));
 }
 
 type Controlled = ControllerRenderProps<FieldValues, string>;
@@ -29,12 +42,14 @@ function ControlledField({ name, label, hint, required, className, control: rend
   );
 }
 
-export function TextField({ name, label, hint, required, className, valueAsNumber, ...input }: Common & Omit<InputHTMLAttributes<HTMLInputElement>, 'name' | 'id'> & { valueAsNumber?: boolean }) {
+/** Text or a number; `valueAsNumber` makes it a number (empty: undefined), `emptyIsNull` an empty text null (a nullable field's "none"). */
+export function TextField({ name, label, hint, required, className, valueAsNumber, emptyIsNull, ...input }: Common & Omit<InputHTMLAttributes<HTMLInputElement>, 'name' | 'id'> & { valueAsNumber?: boolean; emptyIsNull?: boolean }) {
   const { register } = useFormContext();
   const error = useError(name);
+  const setValueAs = valueAsNumber ? (v: string) => (v === '' ? undefined : Number(v)) : emptyIsNull ? (v: string | null) => (v === '' || v === null ? null : v) : undefined;
   return (
     <FormField label={label} hint={hint} error={error} required={required} className={className}>
-      {(a11y) => <input {...input} {...a11y} {...register(name, valueAsNumber ? { setValueAs: (v: string) => (v === '' ? undefined : Number(v)) } : {})} />}
+      {(a11y) => <input {...input} {...a11y} {...register(name, setValueAs ? { setValueAs } : {})} />}
     </FormField>
   );
 }
@@ -124,6 +139,30 @@ export function DateTimeField({ emptyIsNull, ...frame }: Common & { emptyIsNull?
           onBlur={field.onBlur}
           value={localInput(field.value as string | null | undefined)}
           onChange={(e) => field.onChange(fromLocalInput(e.target.value) ?? (emptyIsNull ? null : ''))}
+        />
+      )}
+    />
+  );
+}
+
+/** A list typed as text, one entry per comma or line (border posts, container numbers): the form's value is the array. */
+export function ListField({ placeholder, ...frame }: Common & { placeholder?: string }) {
+  const [text, setText] = useState<string | null>(null);
+  return (
+    <ControlledField
+      {...frame}
+      control={(field, a11y) => (
+        <input
+          {...a11y}
+          name={field.name}
+          ref={field.ref}
+          placeholder={placeholder}
+          onBlur={field.onBlur}
+          value={text ?? ((field.value as string[] | undefined) ?? []).join(', ')}
+          onChange={(e) => {
+            setText(e.target.value);
+            field.onChange(e.target.value.split(/[,\n]/).map((x) => x.trim()).filter(Boolean));
+          }}
         />
       )}
     />

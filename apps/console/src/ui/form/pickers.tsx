@@ -1,7 +1,7 @@
 import { useId, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFleetDevices } from '../../live/queries';
-import { useCompanies, useGroups } from '../lookups';
+import { useCompanies, useCompanyNames, useGroups } from '../lookups';
 import { SelectField } from './fields';
 
 /**
@@ -24,6 +24,17 @@ export function CompanyField({ empty, required, ...frame }: PickerField) {
   const { t } = useTranslation();
   const companies = useCompanies();
   const options = (companies.data?.items ?? []).map((c) => ({ value: c.id, label: c.name }));
+  return <SelectField {...frame} required={required} numeric emptyIsNull={!required} empty={empty ?? t(required ? 'common.choose' : 'common.none')} options={options} />;
+}
+
+/**
+ * Any company on the platform, as its id (a complaint may name any): every company by name, a
+ * company user's own left out (`excludeOwn`).
+ */
+export function AnyCompanyField({ empty, required, excludeOwn, ...frame }: PickerField & { excludeOwn?: number | null }) {
+  const { t } = useTranslation();
+  const names = useCompanyNames();
+  const options = (names.data?.items ?? []).filter((c) => c.id !== excludeOwn).map((c) => ({ value: c.id, label: c.name }));
   return <SelectField {...frame} required={required} numeric emptyIsNull={!required} empty={empty ?? t(required ? 'common.choose' : 'common.none')} options={options} />;
 }
 

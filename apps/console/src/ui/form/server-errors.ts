@@ -25,10 +25,12 @@ export function useServerProblems<F extends FieldValues>(
   labels: FieldLabels,
   /** API paths that are another form field (the form's 'timezone' is the API's 'attributes.timezone'). */
   aliases: Readonly<Record<string, string>> = {},
+  /** Words for API paths the form has no field of (a geofence's 'radius' is its shape, drawn on the map): said in the form's alert. */
+  named: FieldLabels = {},
 ): string | null {
   const explain = useExplainError();
   const explained = useMemo(() => {
-    const e = explain(error, { ...labels, ...Object.fromEntries(Object.entries(aliases).map(([api, field]) => [api, labels[field] ?? field])) });
+    const e = explain(error, { ...named, ...labels, ...Object.fromEntries(Object.entries(aliases).map(([api, field]) => [api, labels[field] ?? field])) });
     return { ...e, problems: e.problems.map((p) => ({ ...p, path: aliasOf(p.path, aliases) })) };
     // eslint-disable-next-line react-hooks/exhaustive-deps -- labels and aliases are the form's, read with each new error
   }, [error, explain]);

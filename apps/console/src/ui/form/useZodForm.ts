@@ -12,21 +12,33 @@ import { issueMessage } from './zod-messages';
 export function useZodForm<S extends z.ZodType<FieldValues, FieldValues>>(
   schema: S,
   options: Omit<UseFormProps<z.input<S>, unknown, z.output<S>>, 'resolver'> & {
-    /** Sentences for the schema's own refinements (written in English in the contract), by the field path they name. */
+    /** Sentences for the schema's own refinements (written in English in the contract), by the field path they name ('*' for any item of a list). */
     refinements?: Record<string, string>;
   } = {},
 ): UseFormReturn<z.input<S>, unknown, z.output<S>> {
   const { t, i18n } = useTranslation();
   const { refinements, ...formOptions } = options;
   const resolver = useMemo(() => {
-    const base = zodResolver(schema as never, { error: issueMessage(t) as never }) as unknown as Resolver<FieldValues>;
-    if (!refinements) return base;
-    // a refinement's own message wins over zod's error map: worded here instead, by the path it names
+    const wording = issueMessage(t);
+    const base = zodResolver(schema as never, { error: wording as never }) as unknown as Resolver<FieldValues>;
     const worded: Resolver<FieldValues> = async (values, context, opts) => {
       const result = await base(values, context, opts);
-      for (const [path, message] of Object.entries(refinements)) {
+      if (!Object.keys(result.errors).length) return result;
+      // a schema's own message (the contract's `.min(8, 'at least 8 characters')`) wins over the error
+      // map: its issue is worded here again by its code and limits, in the user's language
+      const parsed = await (schema as z.ZodType).safeParseAsync(values);
+      for (const issue of parsed.error?.issues ?? []) {
+        const path = issue.path.join('.');
         const e = get(result.errors, path) as { type?: string; message?: string } | undefined;
-        if (e?.type === 'custom') e.message = message;
+        if (!e) continue;
+        if (issue.code === 'custom') {
+          // a refinement's message: the sentence given for its path ('plannedArrival'), or for any item of its list ('containerNumbers.*')
+          const sentence = refinements?.[path] ?? refinements?.[issue.path.map((p) => (typeof p === 'number' ? '*' : String(p))).join('.')];
+          if (sentence) e.message = sentence;
+          continue;
+        }
+        const message = wording({ ...(issue as unknown as Parameters<typeof wording>[0]), input: get(values, path) as unknown });
+        if (message) e.message = message;
       }
       return result;
     };

@@ -15,7 +15,8 @@ export function circleRing([lon, lat]: [number, number], radiusM: number, sides 
   return ring;
 }
 
-const pairs = (s: string): [number, number][] =>
+/** Traccar's latitude-first "lat lon, lat lon" as [lon, lat] pairs. */
+export const wktPairs = (s: string): [number, number][] =>
   s
     .split(',')
     .map((p) => p.trim().split(/\s+/).map(Number))
@@ -31,9 +32,9 @@ export function wktToGeometry(area: string): { geometry: Geometry; widthM?: numb
   const circle = /^CIRCLE\s*\(\s*([-\d.]+)\s+([-\d.]+)\s*,\s*([\d.]+)\s*\)$/i.exec(text);
   if (circle) return { geometry: { type: 'Polygon', coordinates: [circleRing([Number(circle[2]), Number(circle[1])], Number(circle[3]))] } };
   const polygon = /^POLYGON\s*\(\s*\((.*)\)\s*\)$/i.exec(text);
-  if (polygon) return { geometry: { type: 'Polygon', coordinates: polygon[1]!.split(/\)\s*,\s*\(/).map(pairs) } };
+  if (polygon) return { geometry: { type: 'Polygon', coordinates: polygon[1]!.split(/\)\s*,\s*\(/).map(wktPairs) } };
   const line = /^LINESTRING\s*\((.*)\)$/i.exec(text);
-  if (line) return { geometry: { type: 'LineString', coordinates: pairs(line[1]!) } };
+  if (line) return { geometry: { type: 'LineString', coordinates: wktPairs(line[1]!) } };
   return null;
 }
 

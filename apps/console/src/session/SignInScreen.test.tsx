@@ -1,0 +1,61 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { i18n } from '../i18n/i18n';
+import { apiError, renderAt, serveApi, type Handler } from '../test/api-stub';
+import SignInScreen from './SignInScreen';
+
+/**
+ * The sign-in form against a stand-in for the API (the gateway's session tests prove the server):
+ * the contract's LoginInput refuses empty fields before anything is sent; a wrong password is one
+ * sentence; a second factor asks for its code, which the form then requires; a lock is said in
+ * Swahili too.
+ */
+const sessions: { body: unknown }[] = [];
+const login = (reply: (body: { code?: string }) => Response): Handler => ({ method, url, body }) => {
+  if (method !== 'POST' || url.pathname !== '/api/session') return undefined;
+  sessions.push({ body });
+  return reply(body as { code?: string });
+};
+const totp = () => {
+  const res = apiError(401, 'UNAUTHENTICATED', 'code required');
+  res.headers.set('www-authenticate', 'TOTP');
+  return res;
+};
+
+afterEach(async () => {
+  vi.unstubAllGlobals();
+  sessions.length = 0;
+  await i18n.changeLanguage('en');
+});
+
+describe('sign in', () => {
+  it('refuses empty fields before sending; a wrong password is one sentence', async () => {
+    serveApi(login(() => apiError(401, 'UNAUTHENTICATED', 'bad credentials')));
+    renderAt(<SignInScreen />, { path: '/sign-in' });
+    fireEvent.click(await screen.findByRole('button', { name: 'Sign in' }));
+    await waitFor(() => expect(screen.getByLabelText(/^Email or login/).getAttribute('aria-invalid')).toBe('true'));
+    expect(screen.getByLabelText(/^Password/).getAttribute('aria-invalid')).toBe('true');
+    expect(sessions).toEqual([]);
+    fireEvent.change(screen.getByLabelText(/^Email or login/), { target: { value: 'amina@corridor.test' } });
+    fireEvent.change(screen.getByLabelText(/^Password/), { target: { value: 'not-it' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('The email or password is not right.');
+    expect(sessions).toEqual([{ body: { email: 'amina@corridor.test', password: 'not-it' } }]);
+  });
+
+  it('asks for the second factor\'s code when the account has one, and requires it', async () => {
+    serveApi(login((b) => (b.code === '012345' ? apiError(429, 'RATE_LIMITED', 'later') : totp())));
+    renderAt(<SignInScreen />, { path: '/sign-in' });
+    fireEvent.change(await screen.findByLabelText(/^Email or login/), { target: { value: 'amina@corridor.test' } });
+    fireEvent.change(screen.getByLabelText(/^Password/), { target: { value: 'the-right-one' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    const code = await screen.findByLabelText(/^Six-digit code/);
+    fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    await waitFor(() => expect(code.getAttribute('aria-invalid')).toBe('true'));
+    expect(sessions).toHaveLength(1);
+    fireEvent.change(code, { target: { value: '012345' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Too many failed attempts. Wait a few minutes, then try again.');
+    expect(sessions[1]).toEqual({ body: { email: 'amina@corridor.test', password: 'the-right-one', code: '012345' } });
+  });
+});

@@ -24,14 +24,14 @@ describe.skipIf(!inject('chromium'))('administration: groups, drivers, maintenan
     let form = page.getByRole('form', { name: 'New group' });
     await form.getByLabel('Name').fill(`Night shift ${stamp}`);
     await form.getByRole('button', { name: 'Save' }).click();
-    await page.getByRole('cell', { name: `Night shift ${stamp}` }).waitFor();
+    await page.getByRole('cell', { name: `Night shift ${stamp}`, exact: true }).waitFor();
     await page.getByRole('button', { name: `Edit Night shift ${stamp}` }).click();
     form = page.getByRole('form', { name: `Edit Night shift ${stamp}` });
     await form.getByLabel('Name').fill(`Night shift ${stamp} B`);
     expect(await accessibilityProblems(page)).toEqual([]);
     await admin.screenshot('admin-groups-edit');
     await form.getByRole('button', { name: 'Save' }).click();
-    await page.getByRole('cell', { name: `Night shift ${stamp} B` }).waitFor();
+    await page.getByRole('cell', { name: `Night shift ${stamp} B`, exact: true }).waitFor();
     expect((await api<{ name: string }[]>('/groups')).map((g) => g.name)).toContain(`Night shift ${stamp} B`);
 
     // a driver, refused by the contract first, then added
@@ -44,7 +44,7 @@ describe.skipIf(!inject('chromium'))('administration: groups, drivers, maintenan
     await expect.poll(() => form.getByLabel('Card or tag id').getAttribute('aria-invalid')).toBe('true');
     await form.getByLabel('Card or tag id').fill(`RFID-${stamp}`);
     await form.getByRole('button', { name: 'Save' }).click();
-    await page.getByRole('cell', { name: `RFID-${stamp}` }).waitFor();
+    await page.getByRole('cell', { name: `RFID-${stamp}`, exact: true }).waitFor();
     await admin.screenshot('admin-drivers');
 
     // a maintenance every 10,000 km: kept in metres
@@ -55,7 +55,7 @@ describe.skipIf(!inject('chromium'))('administration: groups, drivers, maintenan
     await form.getByLabel('First due at (km)').fill('10000');
     await form.getByLabel('Then every (km)').fill('10000');
     await form.getByRole('button', { name: 'Save' }).click();
-    await page.getByRole('cell', { name: `Oil change ${stamp}` }).waitFor();
+    await page.getByRole('cell', { name: `Oil change ${stamp}`, exact: true }).waitFor();
     const oil = (await api<{ name: string; type: string; start: number; period: number }[]>('/maintenance')).find((m) => m.name === `Oil change ${stamp}`);
     expect(oil).toMatchObject({ type: 'totalDistance', start: 10_000_000, period: 10_000_000 });
     await admin.screenshot('admin-maintenance');
@@ -69,19 +69,25 @@ describe.skipIf(!inject('chromium'))('administration: groups, drivers, maintenan
     await form.getByLabel('Type').selectOption({ label: 'Yes or no' });
     await form.getByLabel('Expression').fill('speed > 45');
     await form.getByRole('button', { name: 'Save' }).click();
-    await page.getByRole('cell', { name: `Driving fast ${stamp}` }).waitFor();
+    await page.getByRole('cell', { name: `Driving fast ${stamp}`, exact: true }).waitFor();
     const computed = (await api<{ description: string; type: string; expression: string }[]>('/attributes/computed')).find((c) => c.description === `Driving fast ${stamp}`);
     expect(computed).toMatchObject({ type: 'Boolean', expression: 'speed > 45' });
     await admin.screenshot('admin-computed-attributes');
 
     // a delete asks first: dismissed, it stays; accepted, it goes
     const del = page.getByRole('button', { name: `Delete Driving fast ${stamp}` });
-    const [asked] = await Promise.all([page.waitForEvent('dialog'), del.click()]);
-    expect(asked.message()).toContain(`Driving fast ${stamp}`);
-    await asked.dismiss();
-    const [again] = await Promise.all([page.waitForEvent('dialog'), del.click()]);
-    await again.accept();
-    await page.getByRole('cell', { name: `Driving fast ${stamp}` }).waitFor({ state: 'detached' });
+    const asked: string[] = [];
+    page.once('dialog', (d) => {
+      asked.push(d.message());
+      void d.dismiss();
+    });
+    await del.click();
+    await expect.poll(() => asked.length).toBe(1);
+    expect(asked[0]).toContain(`Driving fast ${stamp}`);
+    expect(await page.getByRole('cell', { name: `Driving fast ${stamp}`, exact: true }).count()).toBe(1);
+    page.once('dialog', (d) => void d.accept());
+    await del.click();
+    await page.getByRole('cell', { name: `Driving fast ${stamp}`, exact: true }).waitFor({ state: 'detached' });
     expect((await api<{ description: string }[]>('/attributes/computed')).map((c) => c.description)).not.toContain(`Driving fast ${stamp}`);
   });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { positionId, positionTime } from '@corridor/contracts';
 import type { Analytics } from '@corridor/platform';
 import { seededRandom } from '../../sim/random';
 import { kphToKnots, Truck, type Fix, type TruckPlan } from '../../sim/truck';
@@ -67,10 +68,10 @@ export async function ensureObservatoryHistory(o: ObservatoryHistoryOptions): Pr
       stepIds.push(deviceId);
       const truck = new Truck(plan, { sender: silent, random, waits: waitSeconds });
       const rows: Record<string, unknown>[] = [];
-      for (let t = from.getTime() + step * 1000, seq = 0; t < to.getTime(); t += step * 1000, seq++) {
+      for (let t = from.getTime() + step * 1000; t < to.getTime(); t += step * 1000) {
         const at = new Date(t);
         truck.advance(step, at);
-        rows.push(positionRow(deviceId, plan.deviceId, seq, truck.fix(at)));
+        rows.push(positionRow(deviceId, plan.deviceId, truck.fix(at)));
       }
       await ch.client.insert({ table: `${ch.database}.positions`, values: rows, format: 'JSONEachRow' });
       fixes += rows.length;
@@ -84,11 +85,16 @@ export async function ensureObservatoryHistory(o: ObservatoryHistoryOptions): Pr
   return { fixes, facts };
 }
 
-/** A stored position as ingest stores an OsmAnd fix (speed in knots), with an id of the history's own range. */
-function positionRow(deviceId: number, uniqueId: string, seq: number, fix: Fix): Record<string, unknown> {
-  const time = chTime(fix.time);
+/**
+ * A stored position as ingest stores an OsmAnd fix: its id derived from the device and the whole-second
+ * fix time (packages/contracts position-id, as every stored position's; the reports check it), speed
+ * in knots. The history lies before the live trucks' first fix, so the ids never meet theirs.
+ */
+function positionRow(deviceId: number, uniqueId: string, fix: Fix): Record<string, unknown> {
+  const at = positionTime(fix.time);
+  const time = chTime(at);
   return {
-    id: String((1n << 62n) + (BigInt(deviceId) << 32n) + BigInt(seq)), device_id: deviceId, unique_id: uniqueId, protocol: 'osmand',
+    id: String(positionId(deviceId, at)), device_id: deviceId, unique_id: uniqueId, protocol: 'osmand',
     fix_time: time, device_time: time, server_time: time, valid: true, latitude: fix.lat, longitude: fix.lon,
     speed: kphToKnots(fix.speedKph), course: fix.courseDeg, altitude: fix.altitudeM, accuracy: fix.accuracyM, satellites: null, hdop: null,
     ignition: null, odometer: null, power: null, battery: fix.batteryPct, alarm: null, crc_valid: true, raw_frame_id: null,

@@ -1,0 +1,13 @@
+import type { DevicesModule } from '../devices';
+import type { OpsModule } from '../module';
+import { maintenanceRoutes } from './routes';
+import { maintenanceService } from './service';
+
+/** Maintenance schedules (by odometer, hours or date): their service and routes; published at start. */
+export const maintenanceModule: OpsModule<{ devices: DevicesModule }, void> = (app, { base, life, devices }) => {
+  const maintenance = maintenanceService({
+    db: base.db, cache: base.cache, logger: base.logger.child({ module: 'maintenance' }), devices: devices.repo, latest: devices.latest, accumulators: devices.accumulators,
+  });
+  maintenanceRoutes(app, maintenance);
+  life.onStart(() => maintenance.publish());
+};

@@ -133,11 +133,12 @@ export function trackingModules(app: App, deps: TrackingDeps): TrackingModules {
   computedAttributeRoutes(app, computed);
   const commands = commandsService({ db, bus: deps.bus, devices: deps.devices, latest, logger: log('commands') });
   commandRoutes(app, commands);
-  // a computed attribute applies to the devices linked to it: its published definition changes with its links
+  // a computed attribute and a maintenance apply to the devices linked to them: their published lists change with their links
   objectLinkRoutes(app, objectLinksService({
     db,
     changed: async (kinds) => {
       if (kinds.has('attributeId')) await computed.publish();
+      if (kinds.has('maintenanceId')) await maintenance.publish();
     },
   }));
   statisticsRoutes(app, deps.analytics);

@@ -9,7 +9,8 @@ import { ADMIN_AUTH, eventually, startTestStack, type TestStack } from './test-s
  * linked with POST /api/permissions and ids as strings; the association's fences (the seeded border
  * posts of packages/geodata) apply to every truck. Two trucks drive the same road through three
  * drawn fences and Malaba border post: each gets events, and geofences report rows, for its own
- * linked fence and for Malaba only.
+ * linked fence and for Malaba only. A linked fence with a calendar fires only during the
+ * calendar's events.
  */
 describe("Traccar's geofence links in the evaluator", { timeout: 180_000 }, () => {
   let stack: TestStack;
@@ -80,5 +81,29 @@ describe("Traccar's geofence links in the evaluator", { timeout: 180_000 }, () =
       const rows = (await ok<unknown[]>('GET', `/api/reports/geofences?${q}`)).map((r) => ReportGeofence.parse(r));
       expect(rows.map((r) => r.geofenceId).filter((id) => ours.has(id)), truck.name).toEqual([own.id, malaba]);
     }
+  });
+
+  it("fires a linked fence with a calendar only while one of the calendar's events runs (traccar-web's bodies)", async () => {
+    // weekdays 05:00-15:00 UTC, as traccar-web uploads a calendar: the iCalendar file in base64
+    const ics = 'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//corridor//test//EN\r\nBEGIN:VEVENT\r\nUID:shift\r\nDTSTART:20260105T050000Z\r\n' +
+      'DTEND:20260105T150000Z\r\nRRULE:FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n';
+    const calendar = await ok<{ id: number }>('POST', '/api/calendars', { name: 'Weekday shift', data: Buffer.from(ics).toString('base64'), attributes: {} });
+    const yard = await ok<Geofence>('POST', '/api/geofences', { name: 'Shift yard', area: `CIRCLE (0.7 ${LON + 0.3}, 300)`, calendarId: calendar.id, attributes: {} });
+    const truck = await ok<Device>('POST', '/api/devices', { name: 'KDG 303', uniqueId: '867000000000303', attributes: {} });
+    await ok('POST', '/api/permissions', { deviceId: String(truck.id), geofenceId: String(yard.id) });
+    // through the yard on Saturday 21 November at 10:00 (no shift) and on Monday 23 November at 12:00 (the shift)
+    for (const day of ['2026-11-21T10:00:00Z', '2026-11-23T12:00:00Z']) {
+      const t = Date.parse(day) / 1000;
+      for (const [dt, lat] of [[-120, 0.72], [0, 0.7], [60, 0.7], [120, 0.72]] as const) {
+        const res = await stack.ingest.osmand.inject({ method: 'GET', url: `/?id=${truck.uniqueId}&lat=${lat}&lon=${LON + 0.3}&timestamp=${t + dt}&speed=10` });
+        expect(res.statusCode, res.body).toBe(200);
+      }
+    }
+    const q = new URLSearchParams({ deviceId: String(truck.id), from: '2026-11-20T00:00:00Z', to: new Date().toISOString(), type: 'allEvents' });
+    const events = await eventually('the exit on Monday in the events report', async () => {
+      const r = (await ok<Event[]>('GET', `/api/reports/events?${q}`)).filter((e) => e.geofenceId === yard.id);
+      return r.some((e) => e.type === 'geofenceExit' && e.eventTime.startsWith('2026-11-23')) && r;
+    });
+    expect(events.map((e) => [e.type, e.eventTime])).toEqual([['geofenceEnter', '2026-11-23T12:00:00.000Z'], ['geofenceExit', '2026-11-23T12:02:00.000Z']]);
   });
 });

@@ -9,6 +9,7 @@ import type { LatestPositions } from '../devices/latest-positions';
 import type { DevicesRepository } from '../devices/repository';
 import { publishedToCache } from '../resources/cache-published';
 import { resourceService } from '../resources/resource-service';
+import { directLinks } from '../object-links/linked-devices';
 import { linkedFilter } from '../object-links/linked-filter';
 import { nextDue } from './schedule';
 
@@ -18,8 +19,9 @@ const toMaintenance = (r: MaintenanceRow): Maintenance => ({
 
 /**
  * Maintenance (Traccar) and the schedule computed from each device's latest position and accumulators.
- * Every maintenance is published to the cache (cacheKeys.maintenances) after each change, for the
- * `maintenance` device events.
+ * Every maintenance is published to the cache (cacheKeys.maintenances) with its links after each
+ * change of it or of its links, for the `maintenance` device events: as in Traccar, a maintenance
+ * applies only to the devices linked to it, directly or through their group or a parent group.
  */
 export function maintenanceService(deps: {
   db: Orm; cache: Cache; logger: Logger; devices: DevicesRepository; latest: LatestPositions; accumulators: AccumulatorsService;
@@ -62,9 +64,16 @@ export function maintenanceService(deps: {
     }
     return out;
   }
-  const load = async () => db.select({
-    id: maintenances.id, name: maintenances.name, type: maintenances.type, start: maintenances.start, period: maintenances.period, companyId: maintenances.companyId,
-  }).from(maintenances).orderBy(asc(maintenances.id));
+  // with the devices and groups linked to each: a maintenance applies to those only (Traccar), event-settings.ts
+  const load = async () => {
+    const [rows, links] = await Promise.all([
+      db.select({
+        id: maintenances.id, name: maintenances.name, type: maintenances.type, start: maintenances.start, period: maintenances.period, companyId: maintenances.companyId,
+      }).from(maintenances).orderBy(asc(maintenances.id)),
+      directLinks(db, 'maintenanceId'),
+    ]);
+    return rows.map((r) => ({ ...r, links: links.get(r.id) ?? { deviceIds: [], groupIds: [] } }));
+  };
   return { ...publishedToCache(crud, { cache: deps.cache, key: cacheKeys.maintenances(), load, logger: deps.logger, what: 'maintenances' }), schedule };
 }
 export type MaintenanceService = ReturnType<typeof maintenanceService>;

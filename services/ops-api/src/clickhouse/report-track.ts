@@ -2,7 +2,7 @@ import { POSITION_ID_DEVICE_BITS, POSITION_ID_EPOCH_MS } from '@corridor/contrac
 import type { Analytics } from '@corridor/platform';
 import { NativeBlockReader, type NativeBlock } from './native-blocks';
 import { positionIdSql } from '@corridor/platform';
-import { deviceWindows, pageRowsFor, start, type Answer } from './report-pages';
+import { pageRowsFor, pagesByDevice, start, type Answer } from './report-pages';
 import { afterKeySql, attributeSql, positionsSource, type ReportPositionsQuery } from './report-positions';
 
 /**
@@ -347,30 +347,8 @@ export function streamTracks(ch: Analytics) {
         q.signal,
         'Native',
       );
-    const plan = Number.isFinite(pageRows) ? await deviceWindows(ch, source, ids, pageRows, q.signal) : [{ ids, alone: false }];
     const decoder = new TrackDecoder(q.stillRunSpan);
-    let next: Answer | undefined;
-    try {
-      for (let i = 0; i < plan.length; i++) {
-        const w = plan[i]!;
-        if (!w.alone) {
-          const answer = next ?? ask(w.ids);
-          const following = plan[i + 1];
-          next = following && !following.alone ? ask(following.ids) : undefined;
-          yield* decode(answer, decoder);
-          continue;
-        }
-        next = undefined;
-        // a device with more fixes than a page: pages after the last key read (WITH TIES keeps a redelivery in one page)
-        for (let after: { time: number; id: number } | undefined; ;) {
-          const rows = yield* decode(ask(w.ids, after, true), decoder);
-          if (rows < pageRows) break;
-          after = decoder.lastKey;
-        }
-      }
-    } finally {
-      next?.cancel();
-    }
+    yield* pagesByDevice(ch, { source, ids, pageRows, signal: q.signal, ask, read: (answer) => decode(answer, decoder), lastKey: () => decoder.lastKey });
     const rest = decoder.take(true);
     if (rest.length) yield rest;
   };

@@ -166,10 +166,10 @@ export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
   await modules.register(trackingUnitsModule);
   const truckOwners = await modules.register(truckOwnersModule);
   await modules.register(inventoriesModule, { devices, truckOwners });
-  await modules.register(maintenanceModule, { devices });
+  const maintenance = await modules.register(maintenanceModule, { devices });
   const computed = await modules.register(computedAttributesModule, { devices });
   const commands = await modules.register(commandsModule, { devices });
-  await modules.register(objectLinksModule, { computed });
+  await modules.register(objectLinksModule, { computed, maintenance });
   await modules.register(statisticsModule);
   await modules.register(eventsModule, { devices: devices.repo, geocoder });
   const { dispatcher, notices } = await modules.register(notificationRulesModule, {

@@ -14,8 +14,10 @@
  *    ingest_ack_latency_seconds), the most fixes pending in ingest, the trackers' backlog at the end.
  * 3. Streaming trackers (STREAM_WINDOW frames unacknowledged each) at 150 %, with ingest's intake
  *    gate and then without it (ingest rebuilt with its limit out of reach): what the gate bounds.
- * The load average is recorded at the start and end of each phase.
+ * The load average is recorded at the start and end of each phase, with the event loop's delay
+ * (perf_hooks' monitorEventLoopDelay, 10 ms resolution) during it.
  */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { build as buildGateway, GatewayConfig } from '@corridor/gateway';
 import { build as buildGeofence } from '@corridor/geofence';
 import { build as buildIngest } from '@corridor/ingest';
@@ -103,7 +105,10 @@ export default async function run(): Promise<Record<string, number | string>> {
       const before = await ackBuckets();
       let maxPending = 0;
       const sampler = setInterval(() => (maxPending = Math.max(maxPending, ingest.ports.gate.pendingFixes)), 50);
+      const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+      loopDelay.enable();
       const r = await go();
+      loopDelay.disable();
       clearInterval(sampler);
       const after = await ackBuckets();
       out[`${name}_load_end`] = load1m();
@@ -112,6 +117,9 @@ export default async function run(): Promise<Record<string, number | string>> {
       out[`${name}_ack_p99_ms`] = r.p99Ms;
       out[`${name}_ingest_ack_p50_ms`] = round(bucketQuantile(before, after, 0.5));
       out[`${name}_ingest_ack_p99_ms`] = round(bucketQuantile(before, after, 0.99));
+      // how long the process (all five services) kept its event loop from turning: a frame waits that long before ingest reads it
+      out[`${name}_event_loop_delay_p50_ms`] = round(loopDelay.percentile(50) / 1e6);
+      out[`${name}_event_loop_delay_p99_ms`] = round(loopDelay.percentile(99) / 1e6);
       out[`${name}_pending_max`] = maxPending;
       out[`${name}_pending_limit_at_end`] = ingest.ports.gate.limit;
       out[`${name}_backlog_at_end`] = r.backlog;

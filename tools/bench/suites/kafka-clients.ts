@@ -151,8 +151,9 @@ function inChild(file: string, args: string[], marker: string, client: BusClient
   });
 }
 
-const WHOLE_STACK_KEYS = ['capacity_fixes_per_s', 'acked_fixes_per_cpu_second', 'capacity_ack_p50_ms', 'capacity_ack_p99_ms',
-  ...[50, 100, 150].flatMap((p) => [`at_${p}pct_acked_per_s`, `at_${p}pct_ack_p50_ms`, `at_${p}pct_ack_p99_ms`]), 'capacity_load_start', 'at_150pct_load_end'];
+const WHOLE_STACK_KEYS = ['capacity_fixes_per_s', 'acked_fixes_per_cpu_second', 'capacity_ack_p50_ms', 'capacity_ack_p99_ms', 'capacity_ingest_ack_p50_ms', 'capacity_ingest_ack_p99_ms',
+  ...[50, 100, 150].flatMap((p) => ['acked_per_s', 'ack_p50_ms', 'ack_p99_ms', 'ingest_ack_p50_ms', 'ingest_ack_p99_ms', 'event_loop_delay_p50_ms', 'event_loop_delay_p99_ms', 'pending_max', 'pending_limit_at_end'].map((k) => `at_${p}pct_${k}`)),
+  'capacity_load_start', 'at_150pct_load_end'];
 
 export default async function run(): Promise<Record<string, number | string>> {
   const shared = await realPart('kafka');

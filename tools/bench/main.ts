@@ -7,6 +7,8 @@ import { describeMachine } from './machine';
  * `pnpm bench [suite ...]`: runs the suites in tools/bench/suites (all by default), one after the
  * other in this process, and records each result with the machine's description in
  * bench/results/<suite>.json (the latest run) and bench/results/history.jsonl (every run).
+ * BENCH_RESULT_NAME=<name> (one suite) records the run as bench/results/<name>.json instead, so a
+ * partial rerun (some systems, a profile) keeps the suite's full run in place.
  */
 type Suite = () => Promise<Record<string, number | string>>;
 
@@ -31,7 +33,8 @@ for (const name of suites) {
     const mod = (await import(join(here, 'suites', `${name}.ts`))) as { default: Suite };
     const figures = await mod.default();
     const record = { suite: name, startedAt: started.toISOString(), seconds: (Date.now() - started.getTime()) / 1000, machine, figures };
-    writeFileSync(join(resultsDir, `${name}.json`), JSON.stringify(record, null, 2) + '\n');
+    const file = suites.length === 1 && process.env.BENCH_RESULT_NAME ? process.env.BENCH_RESULT_NAME : name;
+    writeFileSync(join(resultsDir, `${file}.json`), JSON.stringify(record, null, 2) + '\n');
     writeFileSync(join(resultsDir, 'history.jsonl'), JSON.stringify(record) + '\n', { flag: 'a' });
     for (const [k, v] of Object.entries(figures)) process.stdout.write(`  ${k.padEnd(48)} ${typeof v === 'number' ? v.toLocaleString('en-US', { maximumFractionDigits: 2 }) : v}\n`);
   } catch (err) {

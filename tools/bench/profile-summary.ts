@@ -2,7 +2,7 @@
  * Summarises V8 CPU profiles (`node --cpu-prof`, one file per thread): self time by function and
  * by source file or package, as text, so that a profile taken at saturation says where a fix's CPU
  * goes. `pnpm exec tsx tools/bench/profile-summary.ts <dir-or-file>... [--top N] [--window FROM-TO]`
- * (the window in µs on the monotonic clock, as `pnpm bench traccar` records each saturation phase).
+ * (the window in µs on the monotonic clock, as `pnpm bench traccar` records each phase).
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';

@@ -83,6 +83,9 @@ describe('a Traccar-style client session', { timeout: 120_000 }, () => {
     const made = await post(base); // the gateway's own origin, as a browser on its pages sends it
     expect(made.status, await made.clone().text()).toBe(200);
     truck = (await made.json()) as Device;
+    // as traccar-web links fences to a device (its ids as strings): a fence a user draws applies only to the devices linked to it
+    const links = await api('POST', '/permissions/bulk', JSON.stringify([yard, weighbridge].map((f) => ({ deviceId: String(truck.id), geofenceId: String(f.id) }))), 'application/json');
+    expect(links.status, await links.clone().text()).toBe(204);
     const listed = (await (await api('GET', '/devices')).json()) as Device[];
     expect(listed.find((d) => d.id === truck.id)).toMatchObject({ status: 'unknown', lastUpdate: null, positionId: null });
     socket = await new Promise<WebSocket>((resolve, reject) => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Device } from '@corridor/contracts';
+import { positionId, ReportTrip, type Device, type Event, type SavedCommand } from '@corridor/contracts';
 import { primaryKind } from '@corridor/platform/testing/test-adapters';
-import { ADMIN_AUTH, startTestStack, type TestStack } from './test-stack';
+import { ADMIN_AUTH, eventually, startTestStack, type TestStack } from './test-stack';
 
 /**
  * Traccar's links of drivers, computed attributes, saved commands, maintenance and calendars
@@ -84,6 +84,57 @@ describe("Traccar's object links", { timeout: 180_000 }, () => {
     expect((await call('GET', `/api/permissions?userId=${user.id}&deviceId=0`)).json()).toEqual([]);
     expect(await ids(`/api/maintenance?deviceId=${truck.id}`)).toEqual([]);
     expect(await ids(`/api/drivers?deviceId=${truck.id}`)).toEqual([objects.driverId[1]]);
+  });
+
+  it('honours the links: a trip names only a linked driver, only a linked truck gets the maintenance event, /commands/send offers only linked commands', async () => {
+    // traccar-web's bodies: objects as its forms save them, links with the device page's id as a string
+    const driver = await idOf('/api/drivers', { name: 'Amina Odhiambo', uniqueId: 'card-77', attributes: {}, companyId: 101 });
+    const service = await idOf('/api/maintenance', { name: 'First kilometre', type: 'totalDistance', start: 1000, period: 1_000_000, attributes: {}, companyId: 101 });
+    const linkedCommand = await idOf('/api/commands', { description: 'Ask position', type: 'custom', attributes: { data: 'WHERE#' }, companyId: 101 });
+    const otherCommand = await idOf('/api/commands', { description: 'Not for the truck', type: 'custom', attributes: { data: 'RESET#' }, companyId: 101 });
+    const group = await idOf('/api/groups', { name: 'Linked run', attributes: {}, companyId: 101 });
+    const [a, b, idle] = await Promise.all([1311, 1312, 1313].map(async (n) =>
+      (await call('POST', '/api/devices', { name: `KDL ${n}`, uniqueId: `86700000000${n}`, companyId: 101, ...(n === 1311 ? { groupId: group } : {}) })).json<Device>()));
+    for (const body of [{ deviceId: String(a!.id), driverId: driver }, { groupId: String(group), maintenanceId: service }, { deviceId: String(idle!.id), commandId: linkedCommand }]) {
+      const res = await call('POST', '/api/permissions', body);
+      expect(res.statusCode, `${JSON.stringify(body)} ${res.body}`).toBe(204);
+    }
+    // both trucks drive 3.5 km with the same driver card: parked, five minutes on the road, parked again
+    const t0 = Math.floor(Date.now() / 1000) - 2 * 3600;
+    const metres = [0, 0, 0, 700, 1400, 2100, 2800, 3500, 3500, 3500, 3500, 3500, 3500];
+    for (const d of [a!, b!]) {
+      for (const [i, m] of metres.entries()) {
+        const q = `id=${d.uniqueId}&lat=-1.2&lon=${36.7 + m / 111_320}&timestamp=${t0 + i * 60}&speed=${i >= 3 && i <= 7 ? 22 : 0}&driverUniqueId=card-77`;
+        const res = await stack.ingest.osmand.inject({ method: 'GET', url: `/?${q}` });
+        expect(res.statusCode, res.body).toBe(200);
+      }
+    }
+    const period = (d: Device) => new URLSearchParams({ deviceId: String(d.id), from: new Date((t0 - 60) * 1000).toISOString(), to: new Date().toISOString() });
+    const tripsOf = (d: Device) => eventually(`the trip of ${d.name}`, async () => {
+      const res = await call('GET', `/api/reports/trips?${period(d)}`);
+      const trips = res.statusCode === 200 ? res.json<unknown[]>().map((t) => ReportTrip.parse(t)) : [];
+      return trips.length > 0 && trips;
+    });
+    const [tripA] = await tripsOf(a!);
+    const [tripB] = await tripsOf(b!);
+    expect([tripA!.driverUniqueId, tripA!.driverName]).toEqual(['card-77', 'Amina Odhiambo']);
+    expect([tripB!.driverUniqueId, tripB!.driverName]).toEqual(['card-77', undefined]);
+    // the maintenance is linked to truck a's group: a's crossing of 1 km is an event, b's is not (b's last fix is evaluated when a trip is reported for it)
+    const maintenance = (d: Device) => call('GET', `/api/reports/events?${period(d)}&type=maintenance`).then((r) => r.json<Event[]>());
+    const [due] = await eventually('the maintenance of truck a', async () => {
+      const e = await maintenance(a!);
+      return e.length > 0 && e;
+    });
+    expect(due).toMatchObject({ type: 'maintenance', maintenanceId: service });
+    const lastOfB = positionId(b!.id, (t0 + (metres.length - 1) * 60) * 1000);
+    await eventually('truck b\'s last fix through the device state', async () => (await call('GET', `/api/devices/${b!.id}`)).json<Device>().positionId === lastOfB);
+    expect(await maintenance(b!)).toEqual([]);
+    // a saved command is offered to the devices linked to it
+    const offered = await call('GET', `/api/commands/send?deviceId=${idle!.id}`);
+    expect(offered.statusCode, offered.body).toBe(200);
+    // otherCommand, saved for no device and linked to none, is listed but offered to no device (every device before)
+    expect(await ids('/api/commands')).toEqual(expect.arrayContaining([linkedCommand, otherCommand]));
+    expect(offered.json<SavedCommand[]>().map((c) => c.id)).toEqual([linkedCommand]);
   });
 
   it("lets a dispatcher link their company's objects to their devices, not to users, and hides other companies' objects (404)", async () => {

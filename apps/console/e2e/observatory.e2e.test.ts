@@ -53,6 +53,41 @@ describe.skipIf(!inject('chromium'))('the corridor observatory', () => {
     const book = new ExcelJS.Workbook();
     await book.xlsx.readFile((await xlsx.path())!);
     expect(book.worksheets[0]!.rowCount).toBe(rows.length + 1);
+    // an analyst reads how the figures are counted but does not change it
+    await analyst.page.getByTestId('obs-settings').waitFor();
+    expect(await analyst.page.getByTestId('obs-settings-edit').count()).toBe(0);
+  });
+
+  it('an officer sets the long wait at border posts, and the waiting times are counted by it', async () => {
+    const officer = await people.open(DEMO_ACCOUNTS.officer);
+    await officer.visit('/observatory');
+    const table = officer.page.getByRole('table', { name: 'Waiting times by place' });
+    const malaba = table.getByRole('row', { name: /Malaba OSBP/ }).first();
+    await malaba.waitFor();
+    await officer.page.getByTestId('obs-settings-edit').click();
+    const border = officer.page.getByLabel('Border post: a wait longer than this is long, minutes');
+    const before = await border.inputValue();
+    await border.fill('0');
+    await border.blur();
+    await officer.page.locator('[aria-invalid="true"]').first().waitFor();
+    expect(await border.getAttribute('aria-invalid')).toBe('true');
+    await officer.screenshot('observatory-officer-settings');
+    await expectAxeClean(officer, 'officer settings form');
+    const setBorder = async (minutes: string) => {
+      if (!(await border.isVisible())) await officer.page.getByTestId('obs-settings-edit').click();
+      await border.fill(minutes);
+      await officer.page.getByTestId('obs-settings-save').click();
+      await officer.page.getByRole('status').filter({ hasText: 'The new thresholds are saved' }).waitFor();
+    };
+    try {
+      await setBorder('301');
+      await officer.page.getByTestId('obs-settings').getByText(/Border post: a wait over 5 hrs? 1 min/).waitFor();
+      // the table is read again with the new threshold
+      await malaba.getByText(/> 5 hrs? 1 min/).waitFor();
+    } finally {
+      // the stack's other browser tests see the demo's settings as they were
+      await setBorder(before);
+    }
   });
 
   it('an officer sees each corridor\'s transit times by week, and the map, in English and Swahili', async () => {

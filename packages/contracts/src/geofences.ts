@@ -82,8 +82,8 @@ const positiveId = z.coerce.number().int().positive();
 export const GeofencesQuery = z.object({
   all: flag.describe('Traccar list param; every signed-in user sees every geofence, so it changes nothing'),
   userId: ref('user', positiveId).optional().describe('Traccar list param; geofences are not owned per user here, so it changes nothing'),
-  deviceId: ref('device', positiveId).optional().describe('geofences evaluated for this device: linked to it, to its group, or unlinked'),
-  groupId: ref('group', positiveId).optional().describe('geofences linked to this group, or unlinked'),
+  deviceId: ref('device', positiveId).optional().describe('only the geofences linked to this device (Traccar: what a client ticks as linked; fences applied through its group or to every truck are not listed)'),
+  groupId: ref('group', positiveId).optional().describe('only the geofences linked to this group'),
   kind: repeated(GeofenceKind).optional(),
   country: countryCode.optional(),
   keyword: z.string().max(100).optional().describe('searches name and description'),
@@ -92,7 +92,7 @@ export const GeofencesQuery = z.object({
 });
 export type GeofencesQuery = z.infer<typeof GeofencesQuery>;
 
-/** A fence ↔ device or fence ↔ group link; a fence without links applies to every device. */
+/** A fence ↔ device or fence ↔ group link (see geofenceAppliesTo for what links do). */
 export const GeofenceLinkInput = z
   .object({
     deviceId: ref('device', z.number().int().positive()).optional(),
@@ -240,7 +240,7 @@ export const geofencesEndpoints = [
   }),
   defineEndpoint({
     id: 'geofences.links.list', method: 'get', path: '/geofences/{id}/links', service: 'geofence', tags,
-    summary: 'Devices and groups a geofence is linked to (none = every device)', access: 'authenticated',
+    summary: 'Devices and groups a geofence is linked to (an association fence applies to every truck regardless; any other only to these)', access: 'authenticated',
     request: { params: idParam('geofence') },
     responses: { 200: { description: 'Links', schema: z.array(GeofenceLink) } },
   }),

@@ -13,6 +13,7 @@ export * from './device-sessions';
 export * from './positions-api';
 export * from './devices';
 export * from './geofences';
+export * from './geofence-links';
 export * from './complaints';
 export * from './disciplinary';
 export * from './ratings';

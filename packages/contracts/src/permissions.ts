@@ -32,13 +32,16 @@ export const permissionPairs: readonly (readonly [owner: PermissionKey, property
 ];
 
 /**
- * Where ops-api keeps a link whose property is its own (a notification rule's, a scheduled
- * report's: fields of that entry), or undefined for a link in the gateway's table.
+ * Where a link is kept when the gateway does not keep it: ops-api keeps a notification rule's and a
+ * scheduled report's (fields of that entry) and the object links; the geofence service keeps a
+ * fence's links to devices and groups (its evaluator reads them). Undefined: the gateway's table
+ * (links to users, and a user's fences).
  */
-export function opsLinkPath(keys: readonly string[]): '/notifications/links' | '/reports/links' | '/links/objects' | undefined {
-  if (keys.includes('notificationId')) return '/notifications/links';
-  if (keys.includes('reportId')) return '/reports/links';
-  if (keys.some((k) => (objectLinkProperties as readonly string[]).includes(k))) return '/links/objects';
+export function linkStore(keys: readonly string[]): { service: 'ops-api' | 'geofence'; path: string } | undefined {
+  if (keys.includes('notificationId')) return { service: 'ops-api', path: '/notifications/links' };
+  if (keys.includes('reportId')) return { service: 'ops-api', path: '/reports/links' };
+  if (keys.some((k) => (objectLinkProperties as readonly string[]).includes(k))) return { service: 'ops-api', path: '/links/objects' };
+  if (keys.includes('geofenceId') && !keys.includes('userId')) return { service: 'geofence', path: '/links/geofences' };
   return undefined;
 }
 

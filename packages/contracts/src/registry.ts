@@ -10,6 +10,7 @@ import { socketEndpoints } from './socket';
 import { routesEndpoints } from './routes';
 import { journeysEndpoints } from './journeys';
 import { geofencesEndpoints } from './geofences';
+import { geofenceLinksEndpoints } from './geofence-links';
 import { complaintsEndpoints } from './complaints';
 import { disciplinaryEndpoints } from './disciplinary';
 import { ratingsEndpoints } from './ratings';
@@ -43,6 +44,6 @@ import { auditEndpoints } from './audit';
 import { observatoryEndpoints } from './observatory';
 
 /** Every endpoint of the public API (under /api). Each owning service registers exactly these. */
-export const allEndpoints: readonly EndpointDef[] = [...systemEndpoints, ...positionsEndpoints, ...devicesEndpoints, ...geofencesEndpoints, ...complaintsEndpoints, ...disciplinaryEndpoints, ...ratingsEndpoints, ...notificationsEndpoints, ...dashboardsEndpoints, ...certificatesEndpoints, ...routesEndpoints, ...journeysEndpoints, ...companiesEndpoints, ...documentsEndpoints, ...shipmentsEndpoints, ...cargoEndpoints, ...sessionEndpoints, ...usersEndpoints, ...permissionsEndpoints, ...socketEndpoints, ...reportsEndpoints, ...devicesExtraEndpoints, ...groupsEndpoints, ...driversEndpoints, ...calendarsEndpoints, ...ordersEndpoints, ...scheduledReportsEndpoints, ...reportLinksEndpoints, ...objectLinksEndpoints, ...maintenanceEndpoints, ...computedAttributesEndpoints, ...deviceModelsEndpoints, ...configurationsEndpoints, ...draftsEndpoints, ...truckOwnersEndpoints, ...trackingUnitsEndpoints, ...inventoriesEndpoints, ...statisticsEndpoints, ...eventsEndpoints, ...notificationRulesEndpoints, ...commandsEndpoints, ...auditEndpoints, ...geocodeEndpoints, ...observatoryEndpoints];
+export const allEndpoints: readonly EndpointDef[] = [...systemEndpoints, ...positionsEndpoints, ...devicesEndpoints, ...geofencesEndpoints, ...geofenceLinksEndpoints, ...complaintsEndpoints, ...disciplinaryEndpoints, ...ratingsEndpoints, ...notificationsEndpoints, ...dashboardsEndpoints, ...certificatesEndpoints, ...routesEndpoints, ...journeysEndpoints, ...companiesEndpoints, ...documentsEndpoints, ...shipmentsEndpoints, ...cargoEndpoints, ...sessionEndpoints, ...usersEndpoints, ...permissionsEndpoints, ...socketEndpoints, ...reportsEndpoints, ...devicesExtraEndpoints, ...groupsEndpoints, ...driversEndpoints, ...calendarsEndpoints, ...ordersEndpoints, ...scheduledReportsEndpoints, ...reportLinksEndpoints, ...objectLinksEndpoints, ...maintenanceEndpoints, ...computedAttributesEndpoints, ...deviceModelsEndpoints, ...configurationsEndpoints, ...draftsEndpoints, ...truckOwnersEndpoints, ...trackingUnitsEndpoints, ...inventoriesEndpoints, ...statisticsEndpoints, ...eventsEndpoints, ...notificationRulesEndpoints, ...commandsEndpoints, ...auditEndpoints, ...geocodeEndpoints, ...observatoryEndpoints];
 
 export const endpointsOf = (service: ServiceName): EndpointDef[] => allEndpoints.filter((e) => e.service === service);

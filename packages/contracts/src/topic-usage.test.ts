@@ -1,13 +1,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { dlqTopic, Topics } from './topics';
 import { topicsOf, topicsReadBy, topicsWrittenBy, topicUsage, type ConsumerGroupUse } from './topic-usage';
 import type { ServiceName } from './endpoint';
 
 /**
- * The map against the services' code: every `bus.publish(Topics.x, …)` and every subscription
+ * The map against the services' code (read as syntax, not text): every `bus.publish(Topics.x, …)` and every subscription
  * (an object with `groupId:` and `topic: Topics.x`) in services/<name>/src must be in the map, and
  * every entry of the map in the code. A new publish or consumer group not added to the map (and so
  * missing from its KafkaUser's ACLs) fails here.
@@ -28,38 +29,62 @@ function sources(dir: string): string[] {
     .filter((f) => !f.split('/').includes('seed'));
 }
 
+/** A property of an object literal by name (`name: value`), or undefined. */
+function property(o: ts.ObjectLiteralExpression, name: string): ts.Expression | undefined {
+  for (const p of o.properties) if (ts.isPropertyAssignment(p) && p.name.getText() === name) return p.initializer;
+  return undefined;
+}
+
+/** `Topics.x` → x, else undefined. */
+const topicKey = (e: ts.Expression | undefined): string | undefined =>
+  e && ts.isPropertyAccessExpression(e) && e.expression.getText() === 'Topics' ? e.name.text : undefined;
+
+/**
+ * What a service's code publishes and subscribes to, read from its syntax tree (so however the
+ * code is laid out): `….publish(Topics.x, …)`; each object literal with `groupId:` and
+ * `topic: Topics.x` (a subscription; its group a string, a template's fixed start, or a const of the
+ * file); and each `new DeviceRegistryView({ groupPrefix: '…' })`.
+ */
 function usageInCode(service: ServiceName): { produces: string[]; consumes: string[] } {
   const produces = new Set<string>();
   const consumes = new Set<string>();
   let consumers = 0;
   for (const file of sources(join(SERVICES, service, 'src'))) {
-    const text = readFileSync(file, 'utf8');
-    consumers += text.match(/consumeValidated\(\{/g)?.length ?? 0;
-    for (const m of text.matchAll(/\.publish\(\s*Topics\.(\w+)/g)) produces.add(topicOfKey(m[1]!));
-    for (const m of text.matchAll(/groupId:\s*([^,\n}]+)/g)) {
-      // the subscription's topic: the nearest `topic: Topics.x` around its groupId (the same object literal)
-      const at = m.index;
-      const near = [...text.slice(Math.max(0, at - 300), at + 300).matchAll(/topic:\s*Topics\.(\w+)/g)]
-        .map((t) => ({ key: t[1]!, distance: Math.abs(t.index + Math.max(0, at - 300) - at) }))
-        .sort((a, b) => a.distance - b.distance)[0];
-      if (!near) continue; // a groupId that is no Kafka consumer group (device groups)
-      const expr = m[1]!.trim();
-      let group: string;
-      const literal = /^'([^']+)'$/.exec(expr);
-      const template = /^`([^`$]*)\$\{/.exec(expr);
-      if (literal) group = `${literal[1]}`;
-      else if (template) group = `${template[1]}*`;
-      else {
-        const constant = new RegExp(`const ${expr}\\s*=\\s*'([^']+)'`).exec(text);
-        if (!constant) throw new Error(`${file}: cannot read the group id ${expr}`);
-        group = constant[1]!;
+    const tree = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+    const constants = new Map<string, string>();
+    const subscriptions: ts.ObjectLiteralExpression[] = [];
+    const visit = (node: ts.Node): void => {
+      if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer && ts.isStringLiteralLike(node.initializer)) {
+        constants.set(node.name.text, node.initializer.text);
       }
-      consumes.add(`${topicOfKey(near.key)} ${group}`);
-    }
-    // platform's view of devices.v1 (DeviceRegistryView) is one subscription per instance of the service that builds it
-    for (const m of text.matchAll(/new DeviceRegistryView\(\{[^}]*groupPrefix:\s*'([^']+)'/g)) {
-      consumers++;
-      consumes.add(`${topicOfKey('devices')} ${m[1]}-*`);
+      if (ts.isCallExpression(node)) {
+        const callee = node.expression;
+        if (ts.isIdentifier(callee) && callee.text === 'consumeValidated') consumers++;
+        const published = ts.isPropertyAccessExpression(callee) && callee.name.text === 'publish' ? topicKey(node.arguments[0]) : undefined;
+        if (published) produces.add(topicOfKey(published));
+      }
+      // platform's view of devices.v1 (DeviceRegistryView) is one subscription per instance of the service that builds it
+      if (ts.isNewExpression(node) && node.expression.getText() === 'DeviceRegistryView') {
+        const opts = node.arguments?.[0];
+        const prefix = opts && ts.isObjectLiteralExpression(opts) ? property(opts, 'groupPrefix') : undefined;
+        if (prefix && ts.isStringLiteralLike(prefix)) {
+          consumers++;
+          consumes.add(`${topicOfKey('devices')} ${prefix.text}-*`);
+        }
+      }
+      // a groupId without a topic beside it is no Kafka consumer group (device groups)
+      if (ts.isObjectLiteralExpression(node) && property(node, 'groupId') && topicKey(property(node, 'topic'))) subscriptions.push(node);
+      ts.forEachChild(node, visit);
+    };
+    visit(tree);
+    for (const o of subscriptions) {
+      const id = property(o, 'groupId')!;
+      let group: string;
+      if (ts.isStringLiteralLike(id)) group = id.text;
+      else if (ts.isTemplateExpression(id)) group = `${id.head.text}*`;
+      else if (ts.isIdentifier(id) && constants.has(id.text)) group = constants.get(id.text)!;
+      else throw new Error(`${file}: cannot read the group id ${id.getText()}`);
+      consumes.add(`${topicOfKey(topicKey(property(o, 'topic'))!)} ${group}`);
     }
   }
   // every subscription goes through consumeValidated, which dead-letters to <topic>.dlq (topicsWrittenBy counts on it)

@@ -94,6 +94,17 @@ describe('createApp', () => {
     expect(escaped.json()).toEqual({ id: 7, name: 'a\\u0000' });
   });
 
+  it('refuses a body nested deeper than 64 levels and a number beyond a double, naming where', async () => {
+    const headers = { ...(await asUser(userWith(['dispatcher']))), 'content-type': 'application/json' };
+    const deep = '{"name":"ok","n":1,"attributes":' + '['.repeat(10_000) + ']'.repeat(10_000) + '}';
+    const d = await app.inject({ method: 'POST', url: '/api/echo/7', headers, payload: deep });
+    expect(d.statusCode, d.body).toBe(400);
+    expect(d.json<{ error: { message: string } }>().error.message).toMatch(/^body\.attributes\.0\.0\.0.*nested more than 64 levels/);
+    const inf = await app.inject({ method: 'POST', url: '/api/echo/7', headers, payload: '{"name":"ok","n":1e400}' });
+    expect(inf.statusCode, inf.body).toBe(400);
+    expect(inf.json<{ error: { message: string } }>().error.message).toContain('body.n: must be a number within range');
+  });
+
   it('answers 400, not 500, when the database refuses a value of the request (out of range, NUL, malformed)', async () => {
     for (const code of ['22003', '22021', '22P05', '22P02']) {
       const res = await app.inject({ method: 'GET', url: `/db/${code}` });

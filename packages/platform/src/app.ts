@@ -14,7 +14,7 @@ import { IDENTITY_HEADER, verifyIdentity, type InternalKeys } from './identity';
 import type { Logger } from './logger';
 import { counter, histogram, processMetrics, registry } from './metrics';
 import { installReferences } from './references';
-import { refuseNulText } from './nul-text';
+import { refuseUnstorableInput } from './unstorable-input';
 import type { ReadinessReport } from './bus-readiness';
 
 export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
@@ -94,7 +94,7 @@ export function createApp(opts: CreateAppOptions): App {
   installReferences(app, opts.name);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  app.addHook('preValidation', refuseNulText(opts.name));
+  app.addHook('preValidation', refuseUnstorableInput(opts.name));
 
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);

@@ -103,12 +103,13 @@ export class DeviceRegistryView {
   /** Entries of many devices: those read, and the rest in one cache round trip (an entry must match both id and unique id). */
   async findMany(devices: readonly { deviceId: number; uniqueId: string }[]): Promise<Map<number, DeviceRegistryMessage>> {
     const out = new Map<number, DeviceRegistryMessage>();
-    const misses: { deviceId: number; uniqueId: string }[] = [];
+    const missed = new Map<number, { deviceId: number; uniqueId: string }>(); // one read per device, however often it is asked for
     for (const d of devices) {
       const entry = this.byId.get(d.deviceId);
       if (entry) out.set(d.deviceId, entry);
-      else if (!misses.some((m) => m.deviceId === d.deviceId)) misses.push(d);
+      else if (!missed.has(d.deviceId)) missed.set(d.deviceId, d);
     }
+    const misses = [...missed.values()];
     if (!misses.length || !this.opts.cache) return out;
     let cached: (string | null)[] = [];
     try {

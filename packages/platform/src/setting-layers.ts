@@ -51,18 +51,23 @@ export class SettingLayers {
     await Promise.all(this.lists.map((l) => l.refresh()));
   }
 
-  /** The group's attributes and its parents', nearest first (a cycle stops the walk). */
-  groupChain(id: number | null): Attributes[] {
-    const out: Attributes[] = [];
+  /** The group and its parents, nearest first (a cycle stops the walk; an unknown group ends it). */
+  groupLine(id: number | null): PublishedGroup[] {
+    const out: PublishedGroup[] = [];
     const seen = new Set<number>();
     for (let cur = id; cur !== null && !seen.has(cur); ) {
       seen.add(cur);
       const g = this.groups.get(cur);
       if (!g) break;
-      out.push(g.attributes);
+      out.push(g);
       cur = g.groupId;
     }
     return out;
+  }
+
+  /** The group's attributes and its parents', nearest first. */
+  groupChain(id: number | null): Attributes[] {
+    return this.groupLine(id).map((g) => g.attributes);
   }
 
   get server(): Attributes {

@@ -32,7 +32,7 @@ import { passwordService } from './password/service';
 import { permissionsRepository } from './permissions/repository';
 import { permissionRoutes } from './permissions/routes';
 import { permissionsService } from './permissions/service';
-import { notificationLinksClient } from './permissions/notification-links';
+import { forwardedLinksClient } from './permissions/forwarded-links';
 import { clientIpResolver } from './protection/client-ip';
 import { rateLimits } from './protection/rate-limit';
 import { proxyRoutes } from './proxy/routes';
@@ -184,7 +184,7 @@ export async function build(deps: GatewayDeps): Promise<GatewayService> {
   );
   const upstreams = upstreamsFrom(config);
   const opsApi = { baseUrl: () => upstreams['ops-api'], keys: internalKeys(config) };
-  permissionRoutes(app, permissionsService({ db: db.orm, repo: permissions, users, notificationLinks: notificationLinksClient(opsApi) }));
+  permissionRoutes(app, permissionsService({ db: db.orm, repo: permissions, users, forwarded: forwardedLinksClient({ 'ops-api': opsApi, geofence: { baseUrl: () => upstreams.geofence, keys: opsApi.keys } }) }));
   auditRoutes(app, db.orm, opsApi);
 
   // the web console at / (everything outside /api)

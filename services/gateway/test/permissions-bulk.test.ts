@@ -32,12 +32,12 @@ afterAll(async () => {
 describe('permissions in bulk', () => {
   it('links several pairs in one call, each audited, and unlinks them in one call', async () => {
     const u = await createUser(h, ['company_user'], 101);
-    const links = [{ userId: u.id, deviceId: 11 }, { userId: u.id, deviceId: 12 }, { userId: u.id, groupId: 4 }, { deviceId: 11, geofenceId: 30 }];
+    const links = [{ userId: u.id, deviceId: 11 }, { userId: u.id, deviceId: 12 }, { userId: u.id, groupId: 4 }, { userId: u.id, geofenceId: 30 }];
     const before = await auditCount();
     const res = await bulk('POST', links);
     expect(res.statusCode, res.body).toBe(204);
     expect(await linksOf(u.id)).toEqual([{ userId: u.id, deviceId: 11 }, { userId: u.id, deviceId: 12 }]);
-    expect((await inject({ method: 'GET', url: '/api/permissions?deviceId=11&geofenceId=0', headers: admin })).json()).toEqual([{ deviceId: 11, geofenceId: 30 }]);
+    expect((await inject({ method: 'GET', url: `/api/permissions?userId=${u.id}&geofenceId=0`, headers: admin })).json()).toEqual([{ userId: u.id, geofenceId: 30 }]);
     expect(await auditCount()).toBe(before + 4);
     const { rows } = await audit.list(h.adapters.db.orm, { entityType: 'permission', limit: 4, offset: 0 });
     expect(rows.map((r) => r.action)).toEqual(Array(4).fill('permission.link'));

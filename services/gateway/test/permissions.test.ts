@@ -25,14 +25,14 @@ afterAll(async () => {
 describe('permissions', () => {
   it('links, lists (0 = any), refuses a duplicate (409), unlinks (404 when absent), and audits', async () => {
     const u = await createUser(h, ['company_user'], 101);
-    for (const p of [{ userId: u.id, deviceId: 8 }, { userId: u.id, deviceId: 9 }, { userId: u.id, groupId: 3 }, { deviceId: 8, geofenceId: 16 }]) {
+    for (const p of [{ userId: u.id, deviceId: 8 }, { userId: u.id, deviceId: 9 }, { userId: u.id, groupId: 3 }, { userId: u.id, geofenceId: 16 }]) {
       const res = await inject({ method: 'POST', url: '/api/permissions', headers: admin, payload: p });
       expect(res.statusCode, res.body).toBe(204);
     }
     const devices = await inject({ method: 'GET', url: `/api/permissions?userId=${u.id}&deviceId=0`, headers: admin });
     expect(devices.statusCode, devices.body).toBe(200);
     expect(devices.json<Permission[]>()).toEqual([{ userId: u.id, deviceId: 8 }, { userId: u.id, deviceId: 9 }]);
-    expect((await inject({ method: 'GET', url: '/api/permissions?deviceId=8&geofenceId=0', headers: admin })).json()).toEqual([{ deviceId: 8, geofenceId: 16 }]);
+    expect((await inject({ method: 'GET', url: '/api/permissions?userId=0&geofenceId=16', headers: admin })).json()).toEqual([{ userId: u.id, geofenceId: 16 }]);
     expect((await inject({ method: 'GET', url: `/api/permissions?userId=0&deviceId=9`, headers: admin })).json()).toEqual([{ userId: u.id, deviceId: 9 }]);
     expect((await inject({ method: 'GET', url: `/api/permissions?userId=${u.id}&deviceId=0&limit=1&offset=1`, headers: admin })).json()).toEqual([{ userId: u.id, deviceId: 9 }]);
 

@@ -27,7 +27,7 @@ function endpointOf(service: ServiceName, method: EndpointDef['method']): { meth
 
 beforeAll(async () => {
   live = await startStubUpstream();
-  slow = await startStubUpstream({ delayMs: 3000 });
+  slow = await startStubUpstream({ hangs: true });
   // a service that was listening and stopped: its port refuses connections now
   const stopped = await startStubUpstream();
   stoppedUrl = stopped.url;

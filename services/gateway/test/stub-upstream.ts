@@ -19,8 +19,10 @@ export interface Received {
 /**
  * A stand-in for every upstream service: answers 200 {} to anything and records what arrived,
  * with the forwarded identity verified as the service it was signed for (its audience) would verify it.
+ * `hangs`: records the request and never answers (a service that does not answer in time, however
+ * long the caller waits; close() drops its connections).
  */
-export async function startStubUpstream(opts: { delayMs?: number } = {}): Promise<{ url: string; received: Received[]; close(): Promise<void> }> {
+export async function startStubUpstream(opts: { hangs?: boolean } = {}): Promise<{ url: string; received: Received[]; close(): Promise<void> }> {
   const received: Received[] = [];
   const server: Server = createServer((req: IncomingMessage, res) => {
     const chunks: Buffer[] = [];
@@ -31,7 +33,7 @@ export async function startStubUpstream(opts: { delayMs?: number } = {}): Promis
         const audience = typeof token === 'string' ? String(decodeJwt(token).aud) : undefined;
         const identity = typeof token === 'string' ? await verifyIdentity(token, TEST_IDENTITY_SECRET, audience!).catch(() => undefined) : undefined;
         received.push({ method: req.method ?? '', url: req.url ?? '', identity, audience, authorization: req.headers.authorization, cookie: req.headers.cookie, body: Buffer.concat(chunks).toString('utf8') });
-        if (opts.delayMs) await new Promise((r) => setTimeout(r, opts.delayMs));
+        if (opts.hangs) return;
         res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
       })();
     });

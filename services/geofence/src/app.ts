@@ -11,6 +11,7 @@ import { FenceSync } from './evaluator/fence-sync';
 import { startPositionConsumer } from './evaluator/position-consumer';
 import { PositionEvaluator } from './evaluator/position-evaluator';
 import { geofencesRepository } from './geofences/repository';
+import { geofencePermissions } from './geofences/permission-links';
 import { geofenceRoutes } from './geofences/routes';
 import { geofenceReferenceChecks } from './geofences/references';
 import { geofencesService, type GeofencesService } from './geofences/service';
@@ -73,7 +74,7 @@ export async function build(deps: GeofenceDeps): Promise<GeofenceService> {
   const sync = new FenceSync(repo, catalog, deps.bus, logger.child({ component: 'fence-sync' }));
   const directory = new DeviceDirectory(deps.bus, deps.cache, logger.child({ component: 'device-directory' }));
   const geofences = geofencesService({
-    orm, repo, bus: deps.bus, cache: deps.cache, directory, logger: logger.child({ module: 'geofences' }),
+    orm, repo, bus: deps.bus, cache: deps.cache, logger: logger.child({ module: 'geofences' }),
     onChange: (ids) => sync.refresh(ids),
   });
   const calendars = new CalendarGate({
@@ -93,7 +94,15 @@ export async function build(deps: GeofenceDeps): Promise<GeofenceService> {
   const tracker = new ObservatoryTracker({
     catalog, directory, cache: deps.cache, bus: deps.bus, write: writeFacts, clock: deps.clock, logger: logger.child({ component: 'observatory' }),
   });
-  geofenceRoutes(app, geofences);
+  const permissions = geofencePermissions({
+    orm, repo, announce: (ids) => geofences.announce(ids),
+    ownerCompany: async (p) => {
+      if (p.deviceId !== undefined) return directory.companyOf(p.deviceId);
+      await settings.refresh();
+      return settings.groupLine(p.groupId ?? null)[0]?.companyId;
+    },
+  });
+  geofenceRoutes(app, geofences, permissions);
   geofenceReferenceChecks(app, { orm, cache: deps.cache, directory });
   insideRoutes(app, { cache: deps.cache, clock: deps.clock, repo });
   statsRoutes(app, { analytics: deps.analytics, repo });

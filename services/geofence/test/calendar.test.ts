@@ -60,7 +60,7 @@ beforeAll(async () => {
   observer = sub;
   const res = await svc.app.inject({
     method: 'POST', url: '/api/geofences', headers: await asUser(testUsers.admin),
-    payload: { name: 'Embakasi yard (office hours)', area: `CIRCLE (${YARD[1]} ${YARD[0]}, 300)`, calendarId: CALENDAR_ID },
+    payload: { name: 'Embakasi yard (office hours)', area: `CIRCLE (${YARD[1]} ${YARD[0]}, 300)`, calendarId: CALENDAR_ID, kind: 'inland_depot' },
   });
   expect(res.statusCode, res.body).toBe(200);
   fence = res.json<Geofence>();

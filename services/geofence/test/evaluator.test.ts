@@ -140,7 +140,7 @@ describe.each(kinds)('geofence evaluator on positions.v1 (%s adapters)', (kind) 
   it('a fence created, moved and deleted through the API takes effect for the next position without a restart', async () => {
     const d = device(4);
     const centre: LonLat = [37.2, -1.9];
-    const body: GeofenceInputBody = { name: `Hot yard ${kind}`, area: `CIRCLE (${centre[1]} ${centre[0]}, 400)` };
+    const body: GeofenceInputBody = { name: `Hot yard ${kind}`, area: `CIRCLE (${centre[1]} ${centre[0]}, 400)`, kind: 'inland_depot' }; // an association's depot: every truck
     const fence = await api<Geofence>('POST', '/api/geofences', body);
     await publish([positionAt(d, at(0), northOf(centre, 2000)), positionAt(d, at(60), centre)]);
     const [enter] = await until(d, 1, 'the enter into the new fence');
@@ -165,7 +165,7 @@ describe.each(kinds)('geofence evaluator on positions.v1 (%s adapters)', (kind) 
     const centre: LonLat = [37.5, -2.2];
     // another instance committed this fence and announced it: only the topic tells this one
     const [row] = await geofencesRepository(adapters.db.orm).insertSeeds([
-      { name: `Remote yard ${kind}`, area: `CIRCLE (${centre[1]} ${centre[0]}, 300)`, attributes: {}, kind: 'other' },
+      { name: `Remote yard ${kind}`, area: `CIRCLE (${centre[1]} ${centre[0]}, 300)`, attributes: {}, kind: 'inland_depot' },
     ]);
     expect(svc.catalog.get(String(row!.id))).toBeUndefined();
     await adapters.bus.publish(Topics.geofences, [{ key: String(row!.id), value: { id: row!.id, deleted: false, ...row, links: { deviceIds: [], groupIds: [] } } }]);
@@ -191,7 +191,7 @@ describe.each(kinds)('geofence evaluator on positions.v1 (%s adapters)', (kind) 
 
   it('a truck with event.geofence.segmentCrossing jumping across a fence between two fixes: one geofenceCrossed, stored and published', async () => {
     const d = device(8);
-    const fence = await api<Geofence>('POST', '/api/geofences', { name: `Weighbridge ${kind}`, area: 'POLYGON ((-2.81 38.01, -2.79 38.01, -2.79 38.02, -2.81 38.02))' });
+    const fence = await api<Geofence>('POST', '/api/geofences', { name: `Weighbridge ${kind}`, area: 'POLYGON ((-2.81 38.01, -2.79 38.01, -2.79 38.02, -2.81 38.02))', kind: 'weighbridge' });
     const entry: DeviceRegistryMessage = {
       id: d, uniqueId: `imei-${d}`, name: 'jumper', disabled: false, companyId: null, groupId: null, status: 'online', deleted: false,
       attributes: { 'event.geofence.segmentCrossing': true },

@@ -58,8 +58,8 @@ async function call<T = unknown>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url:
 
 const create = async (body: GeofenceInputBody, user: Identity = testUsers.dispatcher) => call<Geofence>('POST', '/api/geofences', body, user);
 
-async function createOk(body: GeofenceInputBody): Promise<Geofence> {
-  const res = await create(body);
+async function createOk(body: GeofenceInputBody, user: Identity = testUsers.dispatcher): Promise<Geofence> {
+  const res = await create(body, user);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body;
 }
@@ -250,21 +250,50 @@ describe(`geofence API (${kind} adapters)`, () => {
       expect(trail.map((a) => a.action).sort()).toEqual(['geofence.link', 'geofence.link', 'geofence.unlink']);
     });
 
-    it('lists the fences that apply to a device (direct, through its group, unlinked) or a group', async () => {
-      const open = await createOk({ name: 'Apply: unlinked', description: 'zz-apply', area: 'CIRCLE (-4 37, 300)' });
+    it("lists the fences linked to a device or a group, directly (Traccar's list filter: what traccar-web ticks as linked)", async () => {
+      await createOk({ name: 'Apply: unlinked', description: 'zz-apply', area: 'CIRCLE (-4 37, 300)' });
+      await createOk({ name: 'Apply: border', description: 'zz-apply', kind: 'border_post', area: 'CIRCLE (-4 37.05, 300)' });
       const direct = await createOk({ name: 'Apply: device', description: 'zz-apply', area: 'CIRCLE (-4 37.1, 300)' });
       const grouped = await createOk({ name: 'Apply: group', description: 'zz-apply', area: 'CIRCLE (-4 37.2, 300)' });
       await call('POST', `/api/geofences/${direct.id}/links`, { deviceId: 7101 });
       await call('POST', `/api/geofences/${grouped.id}/links`, { groupId: 66 });
+      const entry: DeviceRegistryMessage = { id: 7101, uniqueId: 'imei-7101', name: 'T 7101', disabled: false, companyId: 101, groupId: 66, status: 'online', deleted: false };
+      await adapters.bus.publish(Topics.devices, [{ key: '7101', value: entry }]);
       const ids = async (q: string) => (await call<Geofence[]>('GET', `/api/geofences?keyword=zz-apply&${q}`)).body.map((g) => g.id);
-      expect(await ids('deviceId=7101')).toEqual([open.id, direct.id]);
-      expect(await ids('groupId=66')).toEqual([open.id, grouped.id]);
-      expect(await ids('deviceId=7102')).toEqual([open.id]);
-      // once devices.v1 says device 7102 is in group 66, the group's fence applies to it
-      const entry: DeviceRegistryMessage = { id: 7102, uniqueId: 'imei-7102', name: 'T 7102', disabled: false, companyId: 101, groupId: 66, status: 'online', deleted: false };
-      await adapters.bus.publish(Topics.devices, [{ key: '7102', value: entry }]);
-      await eventually('device group from devices.v1', async () => (await ids('deviceId=7102')).length === 2);
-      expect(await ids('deviceId=7102')).toEqual([open.id, grouped.id]);
+      expect(await ids('deviceId=7101')).toEqual([direct.id]);
+      expect(await ids('groupId=66')).toEqual([grouped.id]);
+      expect(await ids('deviceId=7102')).toEqual([]);
+    });
+
+    it("keeps Traccar's /permissions links of fences (ids as strings too), all or nothing, each error naming its item", async () => {
+      const mine = userWith(['dispatcher'], 101);
+      const fence = await createOk({ name: 'Perm yard', area: 'CIRCLE (-5 37, 300)' }, mine);
+      const other = await createOk({ name: 'Perm yard B', area: 'CIRCLE (-5 37.1, 300)' }, userWith(['dispatcher'], 202));
+      const shared = await createOk({ name: 'Perm shared', area: 'CIRCLE (-5 37.2, 300)' }, testUsers.admin);
+      const made = await call('POST', '/api/links/geofences', [{ deviceId: '7001', geofenceId: String(fence.id) }, { groupId: 55, geofenceId: fence.id }], mine);
+      expect(made.status, JSON.stringify(made.body)).toBe(204);
+      expect((await call('GET', `/api/links/geofences?deviceId=0&geofenceId=${fence.id}`, undefined, mine)).body).toEqual([{ deviceId: 7001, geofenceId: fence.id }]);
+      expect((await call<unknown[]>('GET', `/api/links/geofences?groupId=55&geofenceId=0`, undefined, mine)).body).toContainEqual({ groupId: 55, geofenceId: fence.id });
+      await eventually('the links in the definition', () => {
+        const m = published.get(String(fence.id));
+        return m && !m.deleted && m.links.deviceIds.includes(7001) && m.links.groupIds.includes(55) ? m : undefined;
+      });
+      // an existing link: 409 naming item 1, and item 0 (new) not kept
+      const again = await call<{ error: { code: string; details: { index: number } } }>('POST', '/api/links/geofences', [{ deviceId: 7101, geofenceId: fence.id }, { deviceId: 7001, geofenceId: fence.id }], mine);
+      expect([again.status, again.body.error.code, again.body.error.details.index]).toEqual([409, 'CONFLICT', 1]);
+      expect((await call('GET', `/api/links/geofences?deviceId=7101&geofenceId=${fence.id}`, undefined, mine)).body).toEqual([]);
+      // another company's fence is unknown (404); a shared one is linked by staff only (403)
+      expect((await call('POST', '/api/links/geofences', [{ deviceId: 7001, geofenceId: other.id }], mine)).status).toBe(404);
+      expect((await call('POST', '/api/links/geofences', [{ deviceId: 7001, geofenceId: shared.id }], mine)).status).toBe(403);
+      expect((await call('POST', '/api/links/geofences', [{ deviceId: 7001, geofenceId: shared.id }], testUsers.admin)).status).toBe(204);
+      // company B sees neither company A's links nor a link of A's device to a shared fence
+      expect((await call('GET', '/api/links/geofences?deviceId=0&geofenceId=0', undefined, userWith(['dispatcher'], 202))).body).toEqual([]);
+      expect((await call('GET', `/api/links/geofences?deviceId=7001&geofenceId=0`, undefined, mine)).body).toEqual([{ deviceId: 7001, geofenceId: fence.id }, { deviceId: 7001, geofenceId: shared.id }]);
+      expect((await call('POST', '/api/links/geofences', [{ deviceId: 7001, groupId: 55 }], mine)).status).toBe(400);
+      expect((await call('DELETE', '/api/links/geofences', [{ deviceId: 7001, geofenceId: fence.id }, { deviceId: 7001, geofenceId: fence.id }], mine)).status).toBe(400);
+      expect((await call('DELETE', '/api/links/geofences', [{ deviceId: '7001', geofenceId: String(fence.id) }], mine)).status).toBe(204);
+      expect((await call('DELETE', '/api/links/geofences', [{ deviceId: 7001, geofenceId: fence.id }], mine)).status).toBe(404);
+      expect(await audit.forEntity(adapters.db.orm, 'geofence_link', fence.id)).toHaveLength(3);
     });
   });
 
@@ -277,7 +306,7 @@ describe(`geofence API (${kind} adapters)`, () => {
     };
 
     it('lists the devices inside from the inside-sets, longest first, scoped to the caller\'s company', async () => {
-      const g = await createOk({ name: 'Inside yard', area: `CIRCLE (${centre[1]} ${centre[0]}, 300)` });
+      const g = await createOk({ name: 'Inside yard', kind: 'inland_depot', area: `CIRCLE (${centre[1]} ${centre[0]}, 300)` });
       await registry(9101, testUsers.companyA.companyId);
       await registry(9102, testUsers.companyB.companyId);
       await svc.evaluator.handle([
@@ -303,7 +332,7 @@ describe(`geofence API (${kind} adapters)`, () => {
     });
 
     it('clears the inside-set when the fence is deleted', async () => {
-      const g = await createOk({ name: 'Short-lived yard', area: 'CIRCLE (0.3 35.7, 300)' });
+      const g = await createOk({ name: 'Short-lived yard', kind: 'inland_depot', area: 'CIRCLE (0.3 35.7, 300)' });
       await svc.evaluator.handle([positionAt(9201, at(0), [35.7, 0.3])]);
       expect((await call<Page<unknown>>('GET', `/api/geofences/${g.id}/inside`, undefined, testUsers.officer)).body.total).toBe(1);
       await call('DELETE', `/api/geofences/${g.id}`);

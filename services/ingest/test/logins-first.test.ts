@@ -1,9 +1,6 @@
-import { MemoryBus } from '@corridor/platform';
-import { TEST_IDENTITY_SECRET } from '@corridor/platform/testing/identity';
-import { createTestAdapters, type TestAdapters } from '@corridor/platform/testing/test-adapters';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build, type IngestService } from '../src/app';
-import { DEFAULT_CEILING_MS, gt06, registryEntry, TestDevice, waitFor } from './test-device';
+import { describe, expect, it } from 'vitest';
+import { gatedIngest, MAX_PENDING } from './gated-ingest';
+import { DEFAULT_CEILING_MS, gt06, TestDevice, waitFor } from './test-device';
 
 /**
  * Logins first (issue 28): ingest starved of publishing (the bus refuses every publish, so the
@@ -13,42 +10,22 @@ import { DEFAULT_CEILING_MS, gt06, registryEntry, TestDevice, waitFor } from './
  */
 const STREAMER = { id: 4301, imei: '359710049066601' };
 const LATECOMER = { id: 4302, imei: '359710049066602' };
-const MAX_PENDING = 4;
 const t0 = Date.UTC(2025, 5, 3, 8, 0, 0);
 
-let adapters: TestAdapters;
-let bus: MemoryBus;
-let svc: IngestService;
-let port: number;
-
-beforeAll(async () => {
-  adapters = await createTestAdapters('embedded');
-  bus = adapters.bus as MemoryBus;
-  svc = await build({ ...adapters, identitySecret: TEST_IDENTITY_SECRET, settings: { MAX_PENDING_FIXES: MAX_PENDING }, tuning: { retry: { initialMs: 20, maxMs: 80 } } });
-  await svc.start();
-  svc.registry.apply(registryEntry(STREAMER.id, STREAMER.imei));
-  svc.registry.apply(registryEntry(LATECOMER.id, LATECOMER.imei));
-  port = await svc.ports.tcp.gt06.listen(0, '127.0.0.1');
-});
-
-afterAll(async () => {
-  bus.available = true;
-  await svc?.close();
-  await adapters?.close();
-});
+const ingest = gatedIngest([{ id: STREAMER.id, uniqueId: STREAMER.imei }, { id: LATECOMER.id, uniqueId: LATECOMER.imei }]);
 
 describe('logins first', () => {
   it('acknowledges a login and reads a heartbeat while the intake gate is full of positions that cannot be published', async () => {
-    const streamer = await TestDevice.open(port);
+    const streamer = await TestDevice.open(ingest.port);
     await streamer.write(gt06.login(STREAMER.imei, 1));
     await streamer.waitReceived(10);
-    bus.available = false;
+    ingest.bus.available = false;
     await streamer.write(Buffer.concat(Array.from({ length: 10 }, (_, i) => gt06.location(new Date(t0 + i * 1000), -1.3, 36.8, 2 + i))));
-    await waitFor(() => svc.ports.gate.pendingFixes >= MAX_PENDING && svc.ports.tcp.gt06.connections.some((c) => c.isPaused), DEFAULT_CEILING_MS, 'the gate full and the streamer paused');
-    expect(svc.ports.gate.hasRoom).toBe(false);
+    await waitFor(() => ingest.svc.ports.gate.pendingFixes >= MAX_PENDING && ingest.svc.ports.tcp.gt06.connections.some((c) => c.isPaused), DEFAULT_CEILING_MS, 'the gate full and the streamer paused');
+    expect(ingest.svc.ports.gate.hasRoom).toBe(false);
 
     // a tracker connecting now: its login is acknowledged although no position can get through
-    const latecomer = await TestDevice.open(port);
+    const latecomer = await TestDevice.open(ingest.port);
     await latecomer.write(gt06.login(LATECOMER.imei, 1));
     await latecomer.waitReceived(10);
     expect(latecomer.received.toString('hex')).toBe(gt06.ack(0x01, 1).toString('hex'));
@@ -56,18 +33,18 @@ describe('logins first', () => {
 
     // its heartbeat (a status report: a state record, stored like a position) is read and admitted
     // past the full gate; its ack waits only for the bus, as every stored record's does
-    const pendingBefore = svc.ports.gate.pendingFixes;
+    const pendingBefore = ingest.svc.ports.gate.pendingFixes;
     await latecomer.write(gt06.heartbeat(2));
-    await waitFor(() => svc.ports.gate.pendingFixes === pendingBefore + 1, DEFAULT_CEILING_MS, 'the heartbeat admitted');
-    const latecomerConnection = svc.ports.tcp.gt06.connections.find((c) => c.uniqueId === LATECOMER.imei);
+    await waitFor(() => ingest.svc.ports.gate.pendingFixes === pendingBefore + 1, DEFAULT_CEILING_MS, 'the heartbeat admitted');
+    const latecomerConnection = ingest.svc.ports.tcp.gt06.connections.find((c) => c.uniqueId === LATECOMER.imei);
     expect(latecomerConnection?.isPaused).toBe(false);
     expect(latecomerConnection?.backlog).toBe(1);
 
-    bus.available = true;
+    ingest.bus.available = true;
     await latecomer.waitReceived(20);
     expect(latecomer.received.subarray(10).toString('hex')).toBe(gt06.ack(0x13, 2).toString('hex'));
     await streamer.waitReceived(10 + 10 * 10, 10_000);
-    await waitFor(() => svc.ports.gate.pendingFixes === 0, DEFAULT_CEILING_MS, 'nothing pending');
+    await waitFor(() => ingest.svc.ports.gate.pendingFixes === 0, DEFAULT_CEILING_MS, 'nothing pending');
     streamer.close();
     latecomer.close();
   });

@@ -1,69 +1,61 @@
 import { join } from 'node:path';
-import { endpointsOf } from '@corridor/contracts';
-import { createApp, createGeocoder, GeocoderEnv, requireAnalyticsSchema, type Adapters, type App, type Geocoder, type InternalKeys, type Logger } from '@corridor/platform';
-import { busReadiness, packageDir, scopeBus } from '@corridor/platform';
-import { devicesRepository } from './devices/repository';
-import { devicesService, type DevicesService } from './devices/service';
-import { deviceRoutes } from './devices/routes';
-import { liveLatestOf } from './positions/delete';
-import { positionExporter, positionExportRoutes } from './positions/export-routes';
-import { positionQueryRoutes } from './positions/routes';
 import multipart from '@fastify/multipart';
-import { companiesRepository } from './companies/repository';
-import { companyRoutes } from './companies/routes';
-import { documentsRepository } from './documents/repository';
-import { documentsService, type DocumentsService } from './documents/service';
-import { documentRoutes } from './documents/routes';
-import { defaultDocumentsSettings, type DocumentsSettings } from './documents/settings';
+import { endpointsOf } from '@corridor/contracts';
+import {
+  busReadiness, createApp, createGeocoder, GeocoderEnv, packageDir, requireAnalyticsSchema, scopeBus,
+  type Adapters, type App, type Geocoder, type InternalKeys, type Logger,
+} from '@corridor/platform';
+import { auditModule } from './audit';
+import { calendarsModule } from './calendars';
+import { cargoModule } from './cargo';
 import type { IdfReaders } from './cargo/idf-reader';
-import { ParserPool } from './parsers/parser-pool';
-import { defaultParserSettings, type ParserSettings } from './parsers/settings';
-import { shipmentsRepository } from './shipments/repository';
-import { shipmentsService } from './shipments/service';
-import { shipmentRoutes } from './shipments/routes';
-import { cargoRepository } from './cargo/repository';
-import { cargoService } from './cargo/service';
-import { cargoRoutes } from './cargo/routes';
-import { notificationsRepository } from './notifications/repository';
-import { notificationsService } from './notifications/service';
-import { notificationRoutes } from './notifications/routes';
-import { complaintsRepository } from './complaints/repository';
-import { complaintsService } from './complaints/service';
-import { complaintRoutes } from './complaints/routes';
-import { disciplinaryRepository } from './disciplinary/repository';
-import { disciplinaryService } from './disciplinary/service';
-import { disciplinaryRoutes } from './disciplinary/routes';
-import { ratingsRepository } from './ratings/repository';
-import { ratingsService } from './ratings/service';
-import { ratingRoutes } from './ratings/routes';
-import { startFlagConsumer } from './ratings/flag-consumer';
-import type { Subscription } from '@corridor/platform';
-import { certificatesRepository } from './certificates/repository';
-import { certificatesService } from './certificates/service';
-import { certificateRoutes } from './certificates/routes';
-import { defaultCertificateSettings, type CertificateSettings } from './certificates/settings';
-import { dashboardRepository } from './dashboards/repository';
-import { dashboardService } from './dashboards/service';
-import { dashboardRoutes } from './dashboards/routes';
-import { eventFigures } from './dashboards/event-figures';
-import { observatory } from './observatory';
-import { reportRoutes } from './reports/routes';
-import { devicesReportRoutes } from './reports/devices-report';
-import { deviceImageRoutes } from './devices/image-routes';
-import { latestPositions } from './devices/latest-positions';
-import { reportsService } from './reports/service';
+import { certificatesModule } from './certificates';
+import type { CertificateSettings } from './certificates/settings';
+import { commandsModule } from './commands';
+import { companiesModule } from './companies';
+import { complaintsModule } from './complaints';
+import { computedAttributesModule } from './computed-attributes';
+import { configurationsModule } from './configurations';
+import { dashboardsModule } from './dashboards';
+import { deviceModelsModule } from './device-models';
+import { deviceStateModule } from './device-state';
+import type { DeviceStateService } from './device-state/service';
+import type { DeviceStateSettings } from './device-state/settings';
+import type { SpeedLimitFences } from './device-state/speed-limit-fences';
+import { devicesModule } from './devices';
+import type { DevicesService } from './devices/service';
+import { disciplinaryModule } from './disciplinary';
+import { documentsModule } from './documents';
+import type { DocumentsService } from './documents/service';
+import { defaultDocumentsSettings, type DocumentsSettings } from './documents/settings';
+import { draftsModule } from './drafts';
+import { driversModule } from './drivers';
+import { eventsModule } from './events';
+import { groupsModule } from './groups';
+import { inventoriesModule } from './inventories';
+import { maintenanceModule } from './maintenance';
+import { opsModules } from './module';
+import { notificationRulesModule } from './notification-rules';
+import type { NotificationDispatcher } from './notification-rules/dispatcher';
+import { defaultNotificationSettings, type NotificationSettings } from './notification-rules/settings';
+import { notificationsModule } from './notifications';
+import type { NoticeDelivery } from './notifications/delivery';
+import { objectLinksModule } from './object-links';
+import { observatoryModule } from './observatory';
+import { ordersModule } from './orders';
+import { parsersModule } from './parsers';
+import type { ParserSettings } from './parsers/settings';
+import { positionsModule } from './positions';
+import { ratingsModule } from './ratings';
+import { opsReferenceChecks } from './reference-checks';
+import { reportsModule } from './reports';
 import { defaultReportSettings, type ReportSettings } from './reports/settings';
-import { trackingModules, type TrackingModules } from './resources/tracking-modules';
-import { DEFAULT_EMAIL_VERIFY_URL, defaultNotificationSettings, type NotificationSettings } from './notification-rules/settings';
-import { mailChannel } from './notification-rules/mail-channel';
-import { emailVerification } from './notifications/email-verification';
-import { auditRoutes } from './audit/routes';
-import { deviceStateService, type DeviceStateService } from './device-state/service';
-import { defaultDeviceStateSettings, type DeviceStateSettings } from './device-state/settings';
-import { eventSettingsReader } from './device-state/event-settings';
-import { SpeedLimitFences } from './device-state/speed-limit-fences';
-import { deviceEventWriter } from './events/event-writer';
-import { opsReferenceChecks } from './resources/references';
+import { scheduledReportsModule } from './scheduled-reports';
+import type { ScheduledReportRunner } from './scheduled-reports/runner';
+import { shipmentsModule } from './shipments';
+import { statisticsModule } from './statistics';
+import { trackingUnitsModule } from './tracking-units';
+import { truckOwnersModule } from './truck-owners';
 
 export interface OpsApiDeps extends Omit<Adapters, 'close'> {
   logger: Logger;
@@ -108,8 +100,15 @@ export interface OpsApiService {
   speedLimitFences: SpeedLimitFences;
   /** The shared document store (uploads, generated PDFs). */
   documents: DocumentsService;
-  /** Tracking resources (issue 8); exposes the notification-rule dispatcher. */
-  tracking: TrackingModules;
+  /** The background work of the tracking resources that tests drive by hand. */
+  tracking: {
+    /** The notification rules' dispatcher. */
+    dispatcher: NotificationDispatcher;
+    /** Runs scheduled reports on their calendars. */
+    scheduledReports: ScheduledReportRunner;
+    /** Delivers committed inbox notices by mail and webhook. */
+    notices: NoticeDelivery;
+  };
   start(): Promise<void>;
   close(): Promise<void>;
 }
@@ -117,10 +116,12 @@ export interface OpsApiService {
 export const opsApiEndpoints = endpointsOf('ops-api');
 export const migrationsFolder = join(packageDir(import.meta.url), 'drizzle');
 
-/** Builds ops-api: migrations, the domain modules and their routes. */
+/**
+ * Builds ops-api: migrations, then its modules, each a fastify plugin that builds its services and
+ * registers its routes (src/module.ts), listed here once in the order they depend on each other.
+ */
 export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
   const bus = scopeBus(deps.bus); // its consumers are the ones /readyz watches
-  deps = { ...deps, bus };
   await requireAnalyticsSchema(deps.analytics, deps.logger);
   await deps.db.migrate(migrationsFolder, 'ops-api');
   const app = createApp({
@@ -130,114 +131,69 @@ export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
     identitySecret: deps.identitySecret,
     readiness: { db: () => deps.db.ping(), analytics: () => deps.analytics.ping(), cache: () => deps.cache.ping(), bus: busReadiness(bus) },
   });
-  const repo = devicesRepository(deps.db.orm);
-  const devices = devicesService({ db: deps.db.orm, repo, bus: deps.bus, cache: deps.cache, logger: deps.logger.child({ module: 'devices' }) });
-  deviceRoutes(app, devices);
-  const writeEvents = deviceEventWriter({ analytics: deps.analytics, bus: deps.bus });
-  const deviceStateSettings = deps.deviceState ?? defaultDeviceStateSettings();
-  const speedLimitFences = new SpeedLimitFences({ bus: deps.bus, logger: deps.logger.child({ module: 'speed-limit-fences' }) });
-  const deviceState = deviceStateService({
-    db: deps.db.orm, bus: deps.bus, cache: deps.cache, clock: deps.clock, logger: deps.logger.child({ module: 'device-state' }),
-    write: writeEvents, settings: deviceStateSettings, registryEntries: (states) => devices.registryEntries(states),
-    onSessions: (ms) => devices.bindProtocols(ms),
-    eventConfigs: eventSettingsReader({
-      db: deps.db.orm, cache: deps.cache, logger: deps.logger.child({ module: 'event-settings' }),
-      trips: (deps.reports ?? defaultReportSettings()).trips, overspeedMinimalDuration: deviceStateSettings.overspeedMinimalDurationMs,
-      reloadMs: deviceStateSettings.settingsReloadMs, fences: speedLimitFences,
-    }),
-  });
+  const base = { db: deps.db.orm, bus, cache: deps.cache, analytics: deps.analytics, clock: deps.clock, logger: deps.logger };
   const reportSettings = deps.reports ?? defaultReportSettings();
+  const documentSettings = deps.documents ?? defaultDocumentsSettings();
+  const notificationSettings = { ...defaultNotificationSettings(), ...deps.notificationRules };
   const geocoder = deps.geocoder ?? createGeocoder(GeocoderEnv.parse({}));
-  const positionDeps = {
-    analytics: deps.analytics, cache: deps.cache, db: deps.db.orm, devices: repo, reports: reportSettings, liveLatest: liveLatestOf(deviceState), geocoder,
-  };
-  const exporter = positionExporter(positionDeps);
-  positionQueryRoutes(app, { ...positionDeps, exporter });
-  positionExportRoutes(app, positionDeps, exporter);
-  const reports = reportsService({ analytics: deps.analytics, db: deps.db.orm, devices: repo, settings: reportSettings, geocoder });
-  const docSettings = deps.documents ?? defaultDocumentsSettings();
-  await app.register(multipart, { limits: { fileSize: docSettings.maxBytes, files: 1 } });
-  const companiesRepo = companiesRepository(deps.db.orm);
-  await companiesRepo.seedIfEmpty();
-  companyRoutes(app, companiesRepo);
-  const documents = documentsService({
-    ...docSettings, repo: documentsRepository(deps.db.orm), linkSecret: deps.identitySecret,
-    companyExists: (id) => companiesRepo.exists(id), logger: deps.logger.child({ module: 'documents' }),
+  await app.register(multipart, { limits: { fileSize: documentSettings.maxBytes, files: 1 } });
+
+  const modules = opsModules(app, base);
+  const companies = await modules.register(companiesModule);
+  const documents = await modules.register(documentsModule, { settings: documentSettings, linkSecret: deps.identitySecret, companies });
+  const readers = await modules.register(parsersModule, { readers: deps.readers, settings: deps.parsers });
+  const devices = await modules.register(devicesModule, { imageStorage: documentSettings.storage });
+  const { deviceState, speedLimitFences } = await modules.register(deviceStateModule, { devices: devices.service, settings: deps.deviceState, trips: reportSettings.trips });
+  await modules.register(positionsModule, { devices: devices.repo, deviceState, reports: reportSettings, geocoder });
+  const cargo = await modules.register(cargoModule, { documents, readers });
+  await modules.register(shipmentsModule, { documents, readers, cargo });
+  const { inbox, mail } = await modules.register(notificationsModule, { settings: notificationSettings });
+  const complaints = await modules.register(complaintsModule, { companies, devices: devices.repo, inbox, reopenDays: deps.complaintReopenDays });
+  await modules.register(disciplinaryModule, { companies, complaints, inbox });
+  await modules.register(ratingsModule);
+  await modules.register(certificatesModule, { companies, documents, inbox, settings: deps.certificates });
+  await modules.register(auditModule);
+  await modules.register(dashboardsModule);
+  await modules.register(observatoryModule);
+  const reports = await modules.register(reportsModule, { devices, settings: reportSettings, geocoder, mail, inbox });
+  await modules.register(groupsModule);
+  await modules.register(driversModule);
+  await modules.register(calendarsModule);
+  await modules.register(ordersModule);
+  await modules.register(deviceModelsModule);
+  await modules.register(configurationsModule);
+  await modules.register(draftsModule);
+  await modules.register(trackingUnitsModule);
+  const truckOwners = await modules.register(truckOwnersModule);
+  await modules.register(inventoriesModule, { devices, truckOwners });
+  const maintenance = await modules.register(maintenanceModule, { devices });
+  const computed = await modules.register(computedAttributesModule, { devices });
+  const commands = await modules.register(commandsModule, { devices });
+  await modules.register(objectLinksModule, { computed, maintenance });
+  await modules.register(statisticsModule);
+  await modules.register(eventsModule, { devices: devices.repo, geocoder });
+  const { dispatcher, notices } = await modules.register(notificationRulesModule, {
+    settings: notificationSettings, mail, inbox, commands, geofenceName: (id) => speedLimitFences.nameOf(id), noticeDeliveryCheckMs: deps.noticeDeliveryCheckMs,
   });
-  documentRoutes(app, documents);
-  deviceImageRoutes(app, { db: deps.db.orm, devices, storage: docSettings.storage });
-  const parsers = deps.readers ? undefined : new ParserPool(deps.parsers ?? defaultParserSettings(), deps.logger.child({ module: 'parsers' }));
-  const readers: IdfReaders = deps.readers ?? {
-    pdf: { ready: async () => undefined, read: (bytes) => parsers!.run('pdfText', bytes) },
-    idfExport: (format, bytes) => parsers!.run('idfExport', { format, bytes }),
-  };
-  const cargo = cargoService({ db: deps.db.orm, repo: cargoRepository(deps.db.orm), documents, readers, logger: deps.logger.child({ module: 'cargo' }) });
-  cargoRoutes(app, cargo, { documents });
-  const shipments = shipmentsService({
-    db: deps.db.orm, repo: shipmentsRepository(deps.db.orm), documents, cargoOf: cargo.idsOf, logger: deps.logger.child({ module: 'shipments' }),
+  const scheduledReports = await modules.register(scheduledReportsModule, {
+    reports, mail, checkMs: deps.reportScheduleCheckMs, leaseMs: deps.reportRunLeaseMs,
   });
-  shipmentRoutes(app, shipments, { documents, pdf: readers.pdf });
-  const ruleSettings = { ...defaultNotificationSettings(), ...deps.notificationRules };
-  const mail = ruleSettings.smtpUrl ? mailChannel(ruleSettings.smtpUrl, ruleSettings.mailFrom) : undefined;
-  const notifications = notificationsService({
-    repo: notificationsRepository(deps.db.orm), clock: deps.clock, webhookPolicy: ruleSettings.webhookPolicy, mailEnabled: !!mail,
-    emailVerification: mail && emailVerification({ mail, cache: deps.cache, url: ruleSettings.emailVerifyUrl ?? DEFAULT_EMAIL_VERIFY_URL, logger: deps.logger.child({ module: 'notifications' }), now: () => deps.clock.now() }),
-  });
-  notificationRoutes(app, notifications);
-  const complaintsRepo = complaintsRepository(deps.db.orm);
-  complaintRoutes(app, complaintsService({
-    db: deps.db.orm, repo: complaintsRepo, notifications, clock: deps.clock, reopenDays: deps.complaintReopenDays ?? 14,
-    companyExists: (id) => companiesRepo.exists(id), deviceCompany: async (id) => (await repo.get(id))?.companyId,
-  }));
-  disciplinaryRoutes(app, disciplinaryService({
-    db: deps.db.orm, repo: disciplinaryRepository(deps.db.orm), complaints: complaintsRepo, notifications, clock: deps.clock,
-    companyExists: (id) => companiesRepo.exists(id), companyName: async (id) => (await companiesRepo.get(id))?.name,
-  }));
-  ratingRoutes(app, ratingsService({ repo: ratingsRepository(deps.db.orm), clock: deps.clock }));
-  certificateRoutes(app, certificatesService({
-    db: deps.db.orm, repo: certificatesRepository(deps.db.orm), companies: companiesRepo, documents, notifications, clock: deps.clock,
-    settings: { ...defaultCertificateSettings, ...deps.certificates }, logger: deps.logger.child({ module: 'certificates' }),
-  }));
-  auditRoutes(app, deps.db.orm);
-  dashboardRoutes(app, dashboardService({ repo: dashboardRepository(deps.db.orm), events: eventFigures(deps.analytics), clock: deps.clock }));
-  observatory(app, { db: deps.db.orm, analytics: deps.analytics, cache: deps.cache, clock: deps.clock });
-  const tracking = trackingModules(app, {
-    db: deps.db.orm, bus: deps.bus, cache: deps.cache, analytics: deps.analytics, logger: deps.logger,
-    devicesRepo: repo, devices, notifications: ruleSettings, mail, inbox: notifications, reports, reportScheduleCheckMs: deps.reportScheduleCheckMs, reportRunLeaseMs: deps.reportRunLeaseMs,
-    noticeDeliveryCheckMs: deps.noticeDeliveryCheckMs, geofenceName: (id) => speedLimitFences.nameOf(id), geocoder,
-  });
-  reportRoutes(app, reports, tracking.presentationFor, tracking.reportMailer);
-  devicesReportRoutes(app, { devices, latest: latestPositions({ cache: deps.cache, analytics: deps.analytics }), presentationFor: tracking.presentationFor });
+
   const { journeyUrl, geofenceUrl } = deps;
   opsReferenceChecks(app, {
     db: deps.db.orm, cache: deps.cache, analytics: deps.analytics, identitySecret: deps.identitySecret,
     journeyUrl: typeof journeyUrl === 'function' ? journeyUrl : () => journeyUrl,
     geofenceUrl: typeof geofenceUrl === 'function' ? geofenceUrl : () => geofenceUrl,
-    notificationVisible: (who, id) => notifications.isVisible(who, id),
+    notificationVisible: (who, id) => inbox.isVisible(who, id),
   });
-  let flagConsumer: Subscription | undefined;
   return {
     app,
-    devices,
+    devices: devices.service,
     deviceState,
     speedLimitFences,
     documents,
-    tracking,
-    async start() {
-      const n = await devices.syncRegistry();
-      deps.logger.info({ devices: n }, 'device registry published');
-      flagConsumer = await startFlagConsumer({ bus: deps.bus, db: deps.db.orm, logger: deps.logger });
-      await tracking.start();
-      await speedLimitFences.start();
-      await deviceState.start();
-    },
-    async close() {
-      await deviceState.stop();
-      await speedLimitFences.stop();
-      await flagConsumer?.stop();
-      await tracking.close();
-      await app.close();
-      await parsers?.close();
-    },
+    tracking: { dispatcher, scheduledReports, notices },
+    start: modules.start,
+    close: modules.close,
   };
 }

@@ -43,3 +43,21 @@ describe('NUL in text', () => {
     expect((await h.call(testUsers.admin, 'GET', `/api/devices/${device.id}`)).json<Device>().attributes).toEqual({});
   });
 });
+
+describe('values no store can hold', () => {
+  const post = async (payload: string) =>
+    h.svc.app.inject({ method: 'POST', url: '/api/drafts', headers: { ...(await asUser(testUsers.admin)), 'content-type': 'application/json' }, payload });
+
+  it('a draft nested thousands of levels deep answers 400 naming where, not 500 (found by the API fuzz run)', async () => {
+    const deep = (n: number) => '{"kind":"shipment","payload":' + '{"a":'.repeat(n) + '1' + '}'.repeat(n) + '}';
+    for (const n of [100, 4_500, 50_000]) expect400(await post(deep(n)), 'payload');
+    // a nesting a client may well send is kept as sent
+    const ok = await post(deep(20));
+    expect(ok.statusCode, ok.body).toBe(200);
+  });
+
+  it('a number beyond a double (1e400) answers 400 instead of being stored as null', async () => {
+    expect400(await post('{"kind":"shipment","payload":{"weight":1e400}}'), 'payload.weight');
+    expect400(await post('{"kind":"shipment","payload":-1e400}'), 'payload');
+  });
+});

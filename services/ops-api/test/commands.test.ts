@@ -80,8 +80,13 @@ describe('commands', () => {
   it('sends a saved command with its attributes, and lists saved commands usable for a device', async () => {
     const saved = (await h.call(dispatcherOf(101), 'POST', '/api/commands', { description: 'Say hi', type: 'custom', attributes: { data: 'STATUS#' } })).json<SavedCommand>();
     const forDevice = (await h.call(dispatcherOf(101), 'POST', '/api/commands', { description: 'Stop', type: 'engineStop', deviceId: gt06.id })).json<SavedCommand>();
+    const unlinked = (await h.call(dispatcherOf(101), 'POST', '/api/commands', { description: 'Not for this truck', type: 'custom', attributes: { data: 'X#' } })).json<SavedCommand>();
+    // as in Traccar, a saved command is offered to the devices linked to it (or saved for the device itself)
+    const link = await h.call(dispatcherOf(101), 'POST', '/api/links/objects', [{ deviceId: gt06.id, commandId: saved.id }]);
+    expect(link.statusCode, link.body).toBe(204);
     const sendable = (await h.call(dispatcherOf(101), 'GET', `/api/commands/send?deviceId=${gt06.id}`)).json<SavedCommand[]>().map((c) => c.id);
     expect(sendable).toEqual(expect.arrayContaining([saved.id, forDevice.id]));
+    expect(sendable).not.toContain(unlinked.id);
     expect((await h.call(dispatcherOf(101), 'GET', `/api/commands/send?deviceId=${teltonika.id}`)).json()).toEqual([]);
     const res = await h.call(dispatcherOf(101), 'POST', '/api/commands/send', { id: saved.id, deviceId: gt06.id });
     expect(res.statusCode, res.body).toBe(202);

@@ -116,10 +116,11 @@ describe('device state', () => {
     expect((await device(truck)).status).toBe('online');
   });
 
-  it('gives ignitionOn, deviceOverspeed (the device speedLimit) and deviceMoving (its minimal trip) from positions, in the events report too', async () => {
+  it('gives ignitionOn, deviceOverspeed (the device speedLimit) and deviceMoving (the trips report\'s motion state) from positions, in the events report too', async () => {
     const base = Date.now() - 600_000;
+    // `total` metres east of the start (about 1.5 km by 100 s): the trip is back-dated to the fix it pulled away from
     const at = (s: number, speed: number, ignition: boolean, total: number) =>
-      position(van, new Date(base + s * 1000), { speed, ignition, attributes: { motion: speed > 0, totalDistance: total } });
+      position(van, new Date(base + s * 1000), { speed, ignition, longitude: 36.82 + total / 111_320, attributes: { motion: speed > 0, totalDistance: total } });
     await h.adapters.bus.publish(Topics.positions, [at(0, 0, false, 0), at(10, 0, true, 0), at(20, 60, true, 0), at(100, 60, true, 1500)]
       .map((p) => ({ key: String(van.id), value: p })));
     const want = [['ignitionOn', 10], ['deviceOverspeed', 20], ['deviceMoving', 20]] as const;
@@ -145,6 +146,9 @@ describe('device state', () => {
     await h.adapters.cache.set(cacheKeys.serverAttributes(), JSON.stringify([{ speedLimit: 30 }])); // as the gateway publishes PUT /server
     const oil = await h.call(testUsers.admin, 'POST', '/api/maintenance', { name: 'Oil', type: 'totalDistance', start: 2000, period: 1000, companyId: 101 });
     expect(oil.statusCode).toBe(200);
+    // a maintenance applies to the devices linked to it (Traccar): the truck, not the van
+    const linked = await h.call(testUsers.admin, 'POST', '/api/links/objects', [{ deviceId: truck.id, maintenanceId: oil.json<{ id: number }>().id }]);
+    expect(linked.statusCode, linked.body).toBe(204);
     const base = Date.now();
     const at = (d: Device, s: number, speed: number, total: number) =>
       position(d, new Date(base + s * 1000), { speed, attributes: { motion: speed > 0, totalDistance: total } });
@@ -161,13 +165,17 @@ describe('device state', () => {
     await send([at(truck, 4, 0, 2700)]);
     await eventually('the last truck fix processed', async () => (await device(truck)).positionId === positionId(truck.id, base + 4000));
     expect(events.filter((x) => x.deviceId === truck.id && x.type === 'maintenance')).toHaveLength(1);
+    // the van crosses 2,000 m too, unlinked: no maintenance event
+    await send([at(van, 3, 0, 2600)]);
+    await eventually('the van fix processed', async () => (await device(van)).positionId === positionId(van.id, base + 3000));
+    expect(events.filter((x) => x.deviceId === van.id && x.type === 'maintenance')).toEqual([]);
   });
 
   it('takes the speed limit of a geofence containing the fix (geofences.v1), over the device limit, with the geofenceId', async () => {
     const yard = GeofenceDefinitionMessage.parse({
       id: 9001, name: 'Depot', description: null, area: 'CIRCLE (-1.29 36.82, 500)', calendarId: null, kind: 'other', country: null, companyId: 101,
-      attributes: { speedLimit: 40 }, links: { deviceIds: [], groupIds: [] }, shape: { kind: 'circle', center: [36.82, -1.29], radius: 500 },
-    });
+      attributes: { speedLimit: 40 }, links: { deviceIds: [van.id], groupIds: [] }, shape: { kind: 'circle', center: [36.82, -1.29], radius: 500 },
+    }); // a company's fence: it applies to the devices linked to it (geofenceAppliesTo)
     await h.adapters.bus.publish(Topics.geofences, [{ key: '9001', value: yard }]); // as the geofence service publishes a fence
     await eventually('the fence held', () => h.svc.speedLimitFences.has(9001));
     const base = Date.now() + 10_000; // after the van's fixes of the test before

@@ -39,6 +39,11 @@ describe('maintenance schedule', () => {
     const oil = (await h.call(testUsers.admin, 'POST', '/api/maintenance', { name: 'Oil change', type: 'totalDistance', start: 10_000_000, period: 10_000_000 })).json<{ id: number }>();
     const service = (await h.call(dispatcherOf(101), 'POST', '/api/maintenance', { name: 'Engine service', type: 'hours', start: 0, period: 3_600_000 * 500 })).json<{ id: number }>();
     const tz = (await h.call(dispatcherOf(202), 'POST', '/api/maintenance', { name: 'TZ inspection', type: 'odometer', start: 20_000_000, period: 5_000_000 })).json<{ id: number }>();
+    const unlinked = (await h.call(dispatcherOf(101), 'POST', '/api/maintenance', { name: 'Linked to none', type: 'hours', start: 0, period: 3_600_000 })).json<{ id: number }>();
+    // a maintenance is due on the devices linked to it (Traccar's links)
+    const links = [[truck, oil], [other, oil], [truck, service], [silent, service], [other, tz]].map(([d, m]) => ({ deviceId: d!.id, maintenanceId: m!.id }));
+    const linked = await h.call(testUsers.admin, 'POST', '/api/links/objects', links);
+    expect(linked.statusCode, linked.body).toBe(204);
 
     const res = await h.call(testUsers.companyA, 'GET', `/api/maintenance-schedule?deviceId=${truck.id}`);
     expect(res.statusCode, res.body).toBe(200);
@@ -53,7 +58,8 @@ describe('maintenance schedule', () => {
     expect(tzView.map((d) => [d.deviceId, d.maintenanceId, d.nextDue])).toEqual([[other.id, oil.id, 10_000_000], [other.id, tz.id, 20_000_000]]);
 
     const none = (await h.call(testUsers.companyA, 'GET', `/api/maintenance-schedule?deviceId=${silent.id}`)).json<MaintenanceDue[]>();
-    expect(none.every((d) => d.current === null && d.nextDue === null)).toBe(true);
+    expect(none.map((d) => [d.maintenanceId, d.current, d.nextDue])).toEqual([[service.id, null, null]]);
+    expect((await h.call(testUsers.companyA, 'GET', '/api/maintenance-schedule')).json<MaintenanceDue[]>().map((d) => d.maintenanceId)).not.toContain(unlinked.id);
     // another company's device, named in a filter, answers like an unknown one
     expect((await h.call(testUsers.companyA, 'GET', `/api/maintenance-schedule?deviceId=${other.id}`)).statusCode).toBe(404);
   });
@@ -62,6 +68,7 @@ describe('maintenance schedule', () => {
     expect400(await h.call(dispatcherOf(101), 'POST', '/api/maintenance', { name: 'Tiny', type: 'totalDistance', start: 0, period: 5e-324 }), 'period');
     const made = (await h.call(dispatcherOf(101), 'POST', '/api/maintenance', { name: 'Stored tiny', type: 'totalDistance', start: 0, period: 1 })).json<{ id: number }>();
     await h.adapters.db.orm.update(maintenances).set({ period: 5e-324 }).where(eq(maintenances.id, made.id));
+    expect((await h.call(testUsers.admin, 'POST', '/api/links/objects', [{ deviceId: truck.id, maintenanceId: made.id }])).statusCode).toBe(204);
     for (const who of [testUsers.companyA, testUsers.officer, testUsers.admin]) {
       const res = await h.call(who, 'GET', '/api/maintenance-schedule');
       expect(res.statusCode, res.body).toBe(200);

@@ -2,8 +2,10 @@
  * The benchmark anchor of issue 27: the bus on kafkajs 2.2.4 as it was before the change of client
  * (packages/platform's bus-kafka.ts of commit 2c5cdec^), so tools/bench/suites/kafka-clients.ts can
  * compare the bus on @platformatic/kafka with it in one run (BUS_CLIENT=kafkajs in a bench child).
- * kafkajs is a devDependency of @corridor/tools for this folder only: nothing else may import it
- * (eslint's no-restricted-imports says so), and nothing here runs in production.
+ * kafkajs is a dependency of no package: the suite installs it outside the workspace when it runs
+ * (obtain-kafkajs.ts) and its child processes resolve it there (kafkajs-hooks.ts); kafkajs.d.ts
+ * declares what this folder uses of it. Nothing else may import it (eslint's
+ * no-restricted-imports says so), and nothing here runs in production.
  */
 import { Kafka, logLevel, type Admin, type Producer, CompressionTypes } from 'kafkajs';
 import type { Bus, BusMessage, Logger, ProducerStatus, SubscribeOptions, Subscription, TopicSpec } from '@corridor/platform';

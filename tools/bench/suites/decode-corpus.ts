@@ -6,6 +6,7 @@ import type { Protocol, ProtocolSession } from '@corridor/ingest/protocols/proto
 import { queclinkProtocol } from '@corridor/ingest/protocols/queclink';
 import { ruptelaProtocol } from '@corridor/ingest/protocols/ruptela';
 import { wialonProtocol } from '@corridor/ingest/protocols/wialon';
+import { itemsPerSecond } from '../rate';
 
 /**
  * Decode throughput per protocol over the corpora of real device messages in
@@ -46,20 +47,8 @@ function framesOf(c: (typeof CORPORA)[number]): { frames: Buffer[]; skipped: num
   return { frames, skipped };
 }
 
-/** Repeats `round` (which handles `perRound` messages) for RUN_MS after a warm-up; returns messages/s. */
-function measure(perRound: number, round: () => void): number {
-  for (let i = 0; i < 200; i++) round();
-  let rounds = 0;
-  const start = process.hrtime.bigint();
-  const deadline = start + BigInt(RUN_MS) * 1_000_000n;
-  let now = start;
-  while (now < deadline) {
-    for (let i = 0; i < 10; i++) round();
-    rounds += 10;
-    now = process.hrtime.bigint();
-  }
-  return (rounds * perRound) / (Number(now - start) / 1e9);
-}
+/** Messages/s of `round` (which handles `perRound` messages), over RUN_MS after a warm-up. */
+const measure = (perRound: number, round: () => void): number => itemsPerSecond(perRound, round, { runMs: RUN_MS, warmup: 200, batch: 10 });
 
 export default async function run(): Promise<Record<string, number | string>> {
   const figures: Record<string, number | string> = {};

@@ -8,6 +8,7 @@ import { ruptelaProtocol } from '@corridor/ingest/protocols/ruptela';
 import { jt701Protocol } from '@corridor/ingest/protocols/jt701';
 import { queclinkProtocol } from '@corridor/ingest/protocols/queclink';
 import { wialonProtocol } from '@corridor/ingest/protocols/wialon';
+import { itemsPerSecond } from '../rate';
 
 /**
  * Frames per second on one core for the text-family decoders (H02, GPS103, TK103, Meitrack) and
@@ -101,21 +102,8 @@ export const SAMPLES: Record<string, { protocol: Protocol; frames: Buffer[] }> =
 const RUN_MS = 400;
 const MAX_FRAME = 4096;
 
-/** Repeats `round` (which handles `perRound` frames) for RUN_MS after a warm-up; returns frames/s. */
-function measure(perRound: number, round: () => void): number {
-  for (let i = 0; i < 2000; i++) round();
-  let rounds = 0;
-  const start = process.hrtime.bigint();
-  const deadline = start + BigInt(RUN_MS) * 1_000_000n;
-  let now = start;
-  while (now < deadline) {
-    for (let i = 0; i < 100; i++) round();
-    rounds += 100;
-    now = process.hrtime.bigint();
-  }
-  const seconds = Number(now - start) / 1e9;
-  return Math.round((rounds * perRound) / seconds);
-}
+/** Frames/s of `round` (which handles `perRound` frames), over RUN_MS after a warm-up. */
+const measure = (perRound: number, round: () => void): number => Math.round(itemsPerSecond(perRound, round, { runMs: RUN_MS, warmup: 2000, batch: 100 }));
 
 export default async function run(): Promise<Record<string, number | string>> {
   const figures: Record<string, number | string> = { frames_per_sample_set: 'h02 4, gps103 4, tk103 4, meitrack 3, jt808 4 (0x0200 2013, 0x0200 2019, 0x0704 2019 x2, 0x0002), ruptela 3 (records x1, records x5, identification), jt701 3 (0x19, 0x17, P45), queclink 4 (GTFRI, GTIGF, GTINF, +ACK:GTHBD), wialon 4 (SD, D, B of 2, P)' };

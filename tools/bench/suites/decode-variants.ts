@@ -8,6 +8,7 @@ import { tk103Protocol } from '@corridor/ingest/protocols/tk103';
 import { VARIANT_CAPTURES } from '../samples/variant-captures';
 import { GT06_FRAMES, TELTONIKA_FRAMES } from './decode-gt06-teltonika';
 import { SAMPLES } from './decode-text-protocols';
+import { itemsPerSecond } from '../rate';
 
 /**
  * Decode throughput on one core for the message variants of issue 15 (status and heartbeat, cells
@@ -33,20 +34,8 @@ const MAX_FRAME = 16_384;
 /** A device known to the session, as after a login (GT06 and Teltonika frames carry no IMEI). */
 const session = (): ProtocolSession => ({ deviceId: '123456789012345' });
 
-/** Repeats `round` (which handles `perRound` frames) for RUN_MS after a warm-up; returns frames/s. */
-function measure(perRound: number, round: () => void): number {
-  for (let i = 0; i < 200; i++) round();
-  let rounds = 0;
-  const start = process.hrtime.bigint();
-  const deadline = start + BigInt(RUN_MS) * 1_000_000n;
-  let now = start;
-  while (now < deadline) {
-    for (let i = 0; i < 20; i++) round();
-    rounds += 20;
-    now = process.hrtime.bigint();
-  }
-  return Math.round((rounds * perRound) / (Number(now - start) / 1e9));
-}
+/** Frames/s of `round` (which handles `perRound` frames), over RUN_MS after a warm-up. */
+const measure = (perRound: number, round: () => void): number => Math.round(itemsPerSecond(perRound, round, { runMs: RUN_MS, warmup: 200, batch: 20 }));
 
 export default async function run(): Promise<Record<string, number | string>> {
   const figures: Record<string, number | string> = {};

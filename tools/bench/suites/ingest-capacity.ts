@@ -2,7 +2,7 @@
  * Ingest alone (decode → device lookup → sanity → track state → publish → ack, with its position
  * writer and raw-frame archive), as it runs in its own process in production, on the parts the
  * environment names (real Kafka, PostgreSQL, Redis when set; chDB unless CLICKHOUSE_URL): GT06
- * trackers over TCP from a child process (tools/bench/load-devices.ts), each keeping at most
+ * trackers over TCP from a child process (tools/bench/traccar/load-fleet.ts), each keeping at most
  * WINDOW frames unacknowledged. A device's ack is written only after the broker acknowledged its
  * fix (acks=all), in every variant.
  *
@@ -66,24 +66,24 @@ type Variant = keyof typeof VARIANTS;
 async function ingestProcess(): Promise<void> {
   const { startGt06Ingest } = await import('@corridor/ingest/testing/gt06-ingest');
   const { TEST_IDENTITY_SECRET } = await import('@corridor/platform/testing/identity');
-  const { LoadDevices, loadImei } = await import('../load-devices');
+  const { LoadFleet, fleetImei } = await import('../traccar/load-fleet');
   const { benchAdapters, load1m, partsOf, primaryBenchKind } = await import('../parts');
   const adapters = await benchAdapters(await primaryBenchKind());
   const batchFrames = Number(process.env.BATCH_FRAMES);
   const { svc: ingest, port } = await startGt06Ingest(
     { ...adapters, identitySecret: TEST_IDENTITY_SECRET, logger: adapters.logger, ...(batchFrames ? { tuning: { batchFrames } } : {}) },
-    Array.from({ length: DEVICES }, (_, i) => ({ id: 60_001 + i, uniqueId: loadImei(i) })),
+    Array.from({ length: DEVICES }, (_, i) => ({ id: 60_001 + i, uniqueId: fleetImei(i) })),
   );
-  let devices: InstanceType<typeof LoadDevices> | undefined;
+  let devices: InstanceType<typeof LoadFleet> | undefined;
   try {
-    devices = new LoadDevices(port, DEVICES, Date.now() - Number(process.env.DAYS_BACK) * 86_400_000);
+    devices = new LoadFleet({ port, first: 0, count: DEVICES, processes: 1, t0: Date.now() - Number(process.env.DAYS_BACK) * 86_400_000, spareFrom: DEVICES, spares: 0 });
     await devices.ready();
     await devices.run({ cmd: 'closed', seconds: WARMUP_S, window: WINDOW });
     const { settle } = await import('../caught-up');
     // each phase's CPU is counted until ingest's consumers (its position writer above all) stored
     // what the phase published: the cost of a fix includes storing it
     await settle([ingest.app]);
-    const phase = async (command: Parameters<InstanceType<typeof LoadDevices>['run']>[0]): Promise<PhaseFigures> => {
+    const phase = async (command: Parameters<InstanceType<typeof LoadFleet>['run']>[0]): Promise<PhaseFigures> => {
       const load_start = load1m();
       const cpu0 = process.cpuUsage();
       const wall0 = performance.now();

@@ -2,7 +2,7 @@
  * The whole stack under load, on the parts the environment names (real Kafka, PostgreSQL, Redis
  * when set; chDB unless CLICKHOUSE_URL): ingest, journey, geofence, ops-api and the gateway in this
  * process, as `pnpm start` runs them, fed by GT06 trackers over TCP from a child process
- * (tools/bench/load-devices.ts: each keeps at most WINDOW frames unacknowledged, what it cannot send
+ * (tools/bench/traccar/load-fleet.ts: each keeps at most WINDOW frames unacknowledged, what it cannot send
  * yet waits in its backlog).
  *
  * 1. Capacity: every tracker sends as fast as its acks allow for CAPACITY_S seconds; the acked rate
@@ -14,8 +14,10 @@
  *    ingest_ack_latency_seconds), the most fixes pending in ingest, the trackers' backlog at the end.
  * 3. Streaming trackers (STREAM_WINDOW frames unacknowledged each) at 150 %, with ingest's intake
  *    gate and then without it (ingest rebuilt with its limit out of reach): what the gate bounds.
- * The load average is recorded at the start and end of each phase.
+ * The load average is recorded at the start and end of each phase, with the event loop's delay
+ * (perf_hooks' monitorEventLoopDelay, 10 ms resolution) during it.
  */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { build as buildGateway, GatewayConfig } from '@corridor/gateway';
 import { build as buildGeofence } from '@corridor/geofence';
 import { build as buildIngest } from '@corridor/ingest';
@@ -24,7 +26,7 @@ import { build as buildOpsApi } from '@corridor/ops-api';
 import { parseConfig, registry, type App } from '@corridor/platform';
 import { TEST_IDENTITY_SECRET } from '@corridor/platform/testing/identity';
 import { caughtUp } from '../caught-up';
-import { LoadDevices, loadImei, type LoadResult } from '../load-devices';
+import { fleetImei, LoadFleet, type FleetResult } from '../traccar/load-fleet';
 import { benchAdapters, load1m, partsOf, primaryBenchKind } from '../parts';
 import { round } from '../stats';
 
@@ -81,16 +83,16 @@ export default async function run(): Promise<Record<string, number | string>> {
   const others = [ops, journey, geofence, gateway];
   const apps = (): App[] => [ops.app, ingest.app, journey.app, geofence.app, gateway.app];
   const out: Record<string, number | string> = {};
-  let devices: LoadDevices | undefined;
+  let devices: LoadFleet | undefined;
   const settle = async (): Promise<void> => {
     while (!(await caughtUp(apps()))) await new Promise((r) => setTimeout(r, 200));
   };
   /** ingest's device port with the load trackers registered and connected (a new child process). */
   const connectDevices = async (t0: number): Promise<number> => {
-    for (let i = 0; i < DEVICES; i++) ingest.registry.apply({ id: 50_001 + i, uniqueId: loadImei(i), name: `load ${i}`, disabled: false, companyId: null, groupId: null, status: 'online', deleted: false });
+    for (let i = 0; i < DEVICES; i++) ingest.registry.apply({ id: 50_001 + i, uniqueId: fleetImei(i), name: `load ${i}`, disabled: false, companyId: null, groupId: null, status: 'online', deleted: false });
     const port = await ingest.ports.tcp.gt06.listen(0, '127.0.0.1');
-    devices = new LoadDevices(port, DEVICES, t0);
-    return devices.ready();
+    devices = new LoadFleet({ port, first: 0, count: DEVICES, processes: 1, t0, spareFrom: DEVICES, spares: 0 });
+    return (await devices.ready()).connected;
   };
   try {
     for (const s of [...others, ingest]) await s.start();
@@ -98,12 +100,15 @@ export default async function run(): Promise<Record<string, number | string>> {
     out.parts = partsOf(adapters);
     out.setup = `${connected} GT06 trackers over TCP (child process), at most ${WINDOW} frames unacknowledged each (${STREAM_WINDOW} in the streaming runs); ingest, journey, geofence, ops-api and gateway in one process`;
 
-    const phase = async (name: string, go: () => Promise<LoadResult>): Promise<LoadResult> => {
+    const phase = async (name: string, go: () => Promise<FleetResult>): Promise<FleetResult> => {
       out[`${name}_load_start`] = load1m();
       const before = await ackBuckets();
       let maxPending = 0;
       const sampler = setInterval(() => (maxPending = Math.max(maxPending, ingest.ports.gate.pendingFixes)), 50);
+      const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+      loopDelay.enable();
       const r = await go();
+      loopDelay.disable();
       clearInterval(sampler);
       const after = await ackBuckets();
       out[`${name}_load_end`] = load1m();
@@ -112,6 +117,9 @@ export default async function run(): Promise<Record<string, number | string>> {
       out[`${name}_ack_p99_ms`] = r.p99Ms;
       out[`${name}_ingest_ack_p50_ms`] = round(bucketQuantile(before, after, 0.5));
       out[`${name}_ingest_ack_p99_ms`] = round(bucketQuantile(before, after, 0.99));
+      // how long the process (all five services) kept its event loop from turning: a frame waits that long before ingest reads it
+      out[`${name}_event_loop_delay_p50_ms`] = round(loopDelay.percentile(50) / 1e6);
+      out[`${name}_event_loop_delay_p99_ms`] = round(loopDelay.percentile(99) / 1e6);
       out[`${name}_pending_max`] = maxPending;
       out[`${name}_pending_limit_at_end`] = ingest.ports.gate.limit;
       out[`${name}_backlog_at_end`] = r.backlog;

@@ -1,12 +1,20 @@
 /**
- * Issue 27's comparison of Kafka clients, in one run on the broker KAFKA_BROKERS names (the shared
- * Kafka 4.2.1: kafkajs 2.2.4 still produces and consumes with commits on it), through the bus
- * adapters built on them: the KafkaBus of packages/platform on @platformatic/kafka 2.x (the bus) and
- * on 1.x (`platformatic1`: the same code, the 1.x package through kafka-1x-hooks.ts), and kafkajs
- * (tools/bench/kafkajs, the bus of before, kept as the benchmark anchor; kafkajs is a devDependency
- * of the tools package for that folder only). @confluentinc/kafka-javascript does not install here
- * (its install downloads a prebuilt librdkafka from GitHub, its fallback build zlib, OpenSSL and
- * others from their sites: only the package registries are reachable), so it is not measured.
+ * Issue 27's comparison of Kafka clients, in one run, through the bus adapters built on them: the
+ * KafkaBus of packages/platform on @platformatic/kafka 2.x (`platformatic2`, the bus) and on 1.x
+ * (`platformatic1`: the same code, the 1.x package through kafka-1x-hooks.ts), and kafkajs 2.2.4
+ * (`kafkajs`: tools/bench/kafkajs, the bus of before, kept as the benchmark anchor). kafkajs is a
+ * dependency of no package: a run with a kafkajs client installs it outside the workspace first
+ * (kafkajs/obtain-kafkajs.ts, from the npm registry, checked against its pinned sha512) and its
+ * child processes resolve it there (kafkajs/kafkajs-hooks.ts). @confluentinc/kafka-javascript does
+ * not install here (its install downloads a prebuilt librdkafka from GitHub, its fallback build
+ * zlib, OpenSSL and others from their sites: only the package registries are reachable), so it is
+ * not measured.
+ *
+ * KAFKA_CLIENTS names the clients (default `kafkajs,platformatic1,platformatic2`), each either
+ * alone, on the broker KAFKA_BROKERS names (the shared Kafka 4.2.1: kafkajs 2.2.4 still produces
+ * and consumes with commits on it), or with a Kafka version (`kafkajs@3.9.2,platformatic2@4.2.1`):
+ * then on a broker of that version of this run's own (kafka-brokers.ts), all alike but for the
+ * version, so kafkajs runs on the Kafka 3.9 it was deployed with and the bus on 4.x.
  *
  * Every client runs in child processes of its own; rounds rotate the order of the clients (A B C,
  * then C B A, ...) so a change of the machine's load hits all of them:
@@ -19,8 +27,9 @@
  *   (ingest-overload.ts): acked fixes/s, fixes per CPU-second, ack p50/p99 at capacity and at
  *   50/100/150 % of it.
  * KAFKA_CLIENTS_PARTS picks parts (default micro,stack; also rebalance, ingest), KAFKA_CLIENTS_ROUNDS
- * the rounds (default 2), KAFKA_CLIENTS the clients (default all three). The load average is
- * recorded with each figure.
+ * the rounds (default 2). Figures are keyed `<client>#<round>_...` per round, `<client>_..._mean`
+ * over the rounds, and `ratio_<client>_to_<first client>_...`. The load average is recorded with
+ * each figure.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -28,18 +37,45 @@ import { fileURLToPath } from 'node:url';
 import { createLogger, KafkaBus } from '@corridor/platform';
 import { realPart } from '@corridor/platform/testing/real-parts';
 import type { BusClient } from '../bench-bus';
+import { ownBrokers } from '../kafka-brokers';
+import { kafkajsDir, obtainKafkajs } from '../kafkajs/obtain-kafkajs';
 import { load1m } from '../parts';
 import { round } from '../stats';
 
 const ALL_CLIENTS: BusClient[] = ['kafkajs', 'platformatic1', 'platformatic2'];
-const CLIENTS = (process.env.KAFKA_CLIENTS?.split(',') ?? ALL_CLIENTS) as BusClient[];
+
+/** A client of the comparison, on the shared broker or (`client@version`) on a broker of that Kafka version of the run's own. */
+interface Variant {
+  label: string;
+  client: BusClient;
+  kafka?: string;
+}
+
+function parseVariant(label: string): Variant {
+  const [client, kafka] = label.split('@') as [BusClient, string | undefined];
+  if (!ALL_CLIENTS.includes(client) || (kafka !== undefined && !/^\d+\.\d+\.\d+$/.test(kafka))) {
+    throw new Error(`KAFKA_CLIENTS: "${label}" is not one of ${ALL_CLIENTS.join(', ')}, alone or with @<Kafka version>`);
+  }
+  return { label, client, ...(kafka ? { kafka } : {}) };
+}
+
+const VARIANTS = (process.env.KAFKA_CLIENTS?.split(',') ?? ALL_CLIENTS).map(parseVariant);
 const ROUNDS = Number(process.env.KAFKA_CLIENTS_ROUNDS ?? 2);
 const logger = createLogger('bench', 'error');
 const here = fileURLToPath(new URL('.', import.meta.url));
 const bench = fileURLToPath(new URL('..', import.meta.url));
 
-/** Node's arguments for a child of the client: the 1.x package through the resolve hook for platformatic1. */
-const nodeArgs = (client: BusClient): string[] => ['--import', 'tsx', ...(client === 'platformatic1' ? ['--import', `${bench}kafka-1x-hooks.ts`] : [])];
+/**
+ * Node's arguments for a child of the client: the 1.x package through its resolve hook for
+ * platformatic1, kafkajs from outside the workspace through its own for kafkajs.
+ */
+const nodeArgs = (client: BusClient): string[] => [
+  '--import',
+  'tsx',
+  ...(client === 'platformatic1' ? ['--import', `${bench}kafka-1x-hooks.ts`] : client === 'kafkajs' ? ['--import', `${bench}kafkajs/kafkajs-hooks.ts`] : []),
+];
+/** The environment a child of the client needs besides BUS_CLIENT. */
+const clientEnv = (client: BusClient): Record<string, string> => (client === 'kafkajs' ? { BENCH_KAFKAJS_DIR: kafkajsDir() } : {});
 
 /** Two member processes of one group; one SIGKILLed while messages flow: ms until the survivor handles the victim's partitions. */
 async function rebalanceAfterKill(client: BusClient, brokers: string[], round_: number): Promise<Record<string, number>> {
@@ -51,7 +87,7 @@ async function rebalanceAfterKill(client: BusClient, brokers: string[], round_: 
   const status = new Map<string, { state: string; n: number }>();
   const spawnMember = (name: string): ChildProcess => {
     const child = spawn(process.execPath, [...nodeArgs(client), `${bench}kafka-member.ts`], {
-      env: { ...process.env, BUS_CLIENT: client, MEMBER_BROKERS: brokers.join(','), MEMBER_TOPIC: topic, MEMBER_GROUP: `${ns}.g`, MEMBER_NAME: name },
+      env: { ...process.env, ...clientEnv(client), BUS_CLIENT: client, MEMBER_BROKERS: brokers.join(','), MEMBER_TOPIC: topic, MEMBER_GROUP: `${ns}.g`, MEMBER_NAME: name },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     createInterface({ input: child.stdout! }).on('line', (l) => {
@@ -102,7 +138,7 @@ async function rebalanceAfterKill(client: BusClient, brokers: string[], round_: 
  */
 function inChild(file: string, args: string[], marker: string, client: BusClient, env: Record<string, string> = {}): Promise<Record<string, unknown>> {
   const child = spawn(process.execPath, [...nodeArgs(client), file, ...args], {
-    env: { ...process.env, BUS_CLIENT: client, ...env },
+    env: { ...process.env, ...clientEnv(client), BUS_CLIENT: client, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
@@ -115,52 +151,73 @@ function inChild(file: string, args: string[], marker: string, client: BusClient
   });
 }
 
-const WHOLE_STACK_KEYS = ['capacity_fixes_per_s', 'acked_fixes_per_cpu_second', 'capacity_ack_p50_ms', 'capacity_ack_p99_ms',
-  ...[50, 100, 150].flatMap((p) => [`at_${p}pct_acked_per_s`, `at_${p}pct_ack_p50_ms`, `at_${p}pct_ack_p99_ms`]), 'capacity_load_start', 'at_150pct_load_end'];
+const WHOLE_STACK_KEYS = ['capacity_fixes_per_s', 'acked_fixes_per_cpu_second', 'capacity_ack_p50_ms', 'capacity_ack_p99_ms', 'capacity_ingest_ack_p50_ms', 'capacity_ingest_ack_p99_ms',
+  ...[50, 100, 150].flatMap((p) => ['acked_per_s', 'ack_p50_ms', 'ack_p99_ms', 'ingest_ack_p50_ms', 'ingest_ack_p99_ms', 'event_loop_delay_p50_ms', 'event_loop_delay_p99_ms', 'pending_max', 'pending_limit_at_end'].map((k) => `at_${p}pct_${k}`)),
+  'capacity_load_start', 'at_150pct_load_end'];
 
 export default async function run(): Promise<Record<string, number | string>> {
-  const kafka = await realPart('kafka');
-  if (!kafka) throw new Error('kafka-clients needs KAFKA_BROKERS');
-  const brokers = kafka.url.split(',');
-  const out: Record<string, number | string> = { brokers: kafka.url };
-  const parts = (process.env.KAFKA_CLIENTS_PARTS ?? 'micro,stack').split(',');
-  const sums = new Map<string, number>();
-  const add = (client: BusClient, key: string, v: number | string): void => {
-    if (typeof v !== 'number') return;
-    const k = `${client}_${key}`;
-    sums.set(k, (sums.get(k) ?? 0) + v);
+  const shared = await realPart('kafka');
+  if (!shared && VARIANTS.some((v) => !v.kafka)) throw new Error('kafka-clients needs KAFKA_BROKERS for a client named without a Kafka version');
+  if (VARIANTS.some((v) => v.client === 'kafkajs')) {
+    process.stdout.write(`  kafkajs from the registry, outside the workspace: ${await obtainKafkajs()}\n`);
+  }
+  const own = await ownBrokers(VARIANTS.flatMap((v) => (v.kafka ? [v.kafka] : [])));
+  try {
+    return await rounds((v) => (v.kafka ? own.brokers.get(v.kafka)! : shared!.url.split(',')));
+  } finally {
+    await own.close();
+  }
+}
+
+async function rounds(brokersOf: (v: Variant) => string[]): Promise<Record<string, number | string>> {
+  const out: Record<string, number | string> = {
+    brokers: VARIANTS.map((v) => `${v.label}: ${brokersOf(v).join(',')} (${v.kafka ? `Kafka ${v.kafka}, the run's own` : 'KAFKA_BROKERS'})`).join('; '),
   };
+  const parts = (process.env.KAFKA_CLIENTS_PARTS ?? 'micro,stack').split(',');
+  /** Per client label, the sum of each figure over the rounds. */
+  const sums = new Map<string, Map<string, number>>(VARIANTS.map((v) => [v.label, new Map()]));
   for (let r = 1; r <= ROUNDS; r++) {
-    const order = r % 2 ? CLIENTS : [...CLIENTS].reverse();
-    for (const client of order) {
+    const order = r % 2 ? VARIANTS : [...VARIANTS].reverse();
+    for (const variant of order) {
+      const { client, label } = variant;
+      const brokers = brokersOf(variant);
+      const kafkaEnv = { KAFKA_BROKERS: brokers.join(',') };
       const record = (prefix: string, figures: Record<string, number | string>, keys?: string[]): void => {
         for (const [k, v] of Object.entries(figures)) {
           if (keys && !keys.includes(k)) continue;
-          out[`${client}${r}_${prefix}${k}`] = v;
-          add(client, `${prefix}${k}`, v);
+          out[`${label}#${r}_${prefix}${k}`] = v;
+          const sum = sums.get(label)!;
+          if (typeof v === 'number') sum.set(`${prefix}${k}`, (sum.get(`${prefix}${k}`) ?? 0) + v);
         }
       };
-      process.stdout.write(`  round ${r}: ${client} (load ${load1m()})\n`);
+      process.stdout.write(`  round ${r}: ${label} (load ${load1m()})\n`);
       if (parts.includes('micro')) {
         const ns = `benchkc${Date.now().toString(36)}${r}${client}`;
         record('', (await inChild(`${bench}kafka-micro.ts`, [], 'KAFKA_MICRO', client, { MICRO_BROKERS: brokers.join(','), MICRO_NAMESPACE: ns })) as Record<string, number>);
       }
       if (parts.includes('rebalance')) record('', await rebalanceAfterKill(client, brokers, r));
       if (parts.includes('ingest')) {
-        const f = await inChild(`${here}ingest-capacity.ts`, [], 'INGEST_CAPACITY', client, { INGEST_CAPACITY_ROLE: 'ingest', BATCH_FRAMES: '0', DAYS_BACK: String(200 - r * 15 - ALL_CLIENTS.indexOf(client) * 5) });
+        const f = await inChild(`${here}ingest-capacity.ts`, [], 'INGEST_CAPACITY', client, {
+          ...kafkaEnv,
+          INGEST_CAPACITY_ROLE: 'ingest',
+          BATCH_FRAMES: '0',
+          DAYS_BACK: String(200 - r * 15 - VARIANTS.indexOf(variant) * 5),
+        });
         for (const [phase, figures] of Object.entries((f as { phases: Record<string, Record<string, number>> }).phases)) record(`ingest_${phase}_`, figures, ['acked_per_s', 'acked_per_cpu_second', 'ack_p50_ms', 'ack_p99_ms', 'load_start', 'load_end', 'offered_per_s']);
       }
-      if (parts.includes('stack')) record('stack_', (await inChild(`${bench}suite-child.ts`, ['ingest-overload'], 'SUITE_FIGURES', client)) as Record<string, number | string>, WHOLE_STACK_KEYS);
+      if (parts.includes('stack')) record('stack_', (await inChild(`${bench}suite-child.ts`, ['ingest-overload'], 'SUITE_FIGURES', client, kafkaEnv)) as Record<string, number | string>, WHOLE_STACK_KEYS);
     }
   }
-  for (const [k, v] of sums) out[`${k}_mean`] = round(v / ROUNDS);
-  for (const [k, v] of sums) {
-    const [client, ...rest] = k.split('_');
-    if (client === 'kafkajs') continue;
-    const base = sums.get(`kafkajs_${rest.join('_')}`);
-    if (base) out[`ratio_${client}_to_kafkajs_${rest.join('_')}`] = round(v / base);
+  for (const [label, sum] of sums) for (const [k, v] of sum) out[`${label}_${k}_mean`] = round(v / ROUNDS);
+  const [base, ...others] = VARIANTS;
+  for (const v of others) {
+    for (const [k, sum] of sums.get(v.label)!) {
+      const baseSum = sums.get(base!.label)!.get(k);
+      if (baseSum) out[`ratio_${v.label}_to_${base!.label}_${k}`] = round(sum / baseSum);
+    }
   }
-  out.setup = `clients ${CLIENTS.join(', ')} rotate over ${ROUNDS} rounds on ${kafka.url}, Node ${process.version}, each in child processes of its own; ` +
+  out.setup = `clients ${VARIANTS.map((v) => v.label).join(', ')} rotate over ${ROUNDS} rounds, Node ${process.version}, each in child processes of its own; ` +
+    `kafkajs 2.2.4 installed outside the workspace at ${kafkajsDir()}; own brokers (client@version): single-node KRaft, 384 MB heap, serial GC; ` +
     'micro: kafka-micro.ts (40,000 messages, 20 per publish, 16 concurrent callers, 12 partitions); rebalance: 2 member processes, 6 partitions, session timeout 15 s; ' +
     'ingest: ingest-capacity.ts (batched); stack: ingest-overload.ts';
   return out;

@@ -13,7 +13,11 @@
  * whole ops-api with chDB in it: RSS counts the engine's memory and the answers it hands over.
  * The route CSV is also read for half of the fleet, so the growth can be compared across sizes.
  * `fleet.track_read_*`: the track read alone (store query and decoding), alternated with the trips
- * report, says how much of the report the fold is (issue 28's profile of the reports).
+ * report, says how much of the report the fold is (issue 28's profile of the reports);
+ * `*_cpu_ms_main_thread` and `*_cpu_ms_process`: the CPU a report took on the main thread (its
+ * JavaScript: decoding, fold, answer; the bench's HTTP client too) and in the whole process (chDB's
+ * query threads added), medians of its runs: the share of the store's work, which wall time under
+ * a busy machine's load cannot tell.
  * With the older motion model (newLogic=false) trips and stops run three ways back to back: computed
  * in the store with window functions (motion-runs.ts, motionInput 'store'), folded from the lean
  * track (the default) and folded from every fix (`*_old_logic_*`). The parts are those the
@@ -51,6 +55,9 @@ const POSITION_COLUMNS = 'id, device_id, unique_id, protocol, fix_time, device_t
 const MOTION_ONLY = process.env.REPORTS_BENCH_PART === 'motion';
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+/** CPU time of this thread, as process.cpuUsage is of the process. */
+const threadCpu = (since?: NodeJS.CpuUsage): NodeJS.CpuUsage => process.threadCpuUsage(since);
+const cpuMs = (u: NodeJS.CpuUsage): number => Math.round((u.user + u.system) / 1000);
 
 export default async function run(): Promise<Record<string, number | string>> {
   const adapters = await benchAdapters(await primaryBenchKind());
@@ -103,8 +110,10 @@ export default async function run(): Promise<Record<string, number | string>> {
     out['fleet.insert_s'] = Math.round((performance.now() - t1) / 100) / 10;
     process.stdout.write(`  stored ${monthFixes.length} + ${out['fleet.fixes']} fixes\n`);
 
-    async function timed(path: string, query: string, runs: number, accept?: string, at = base): Promise<{ ms: number; firstByteMs: number; bytes: number; body?: string; peakRssMiB: number }> {
+    async function timed(path: string, query: string, runs: number, accept?: string, at = base): Promise<{ ms: number; firstByteMs: number; bytes: number; body?: string; peakRssMiB: number; cpuMain: number; cpuProcess: number }> {
       const times: number[] = [];
+      const mains: number[] = [];
+      const processes: number[] = [];
       const firstBytes: number[] = [];
       let bytes = 0;
       let body: string | undefined;
@@ -113,6 +122,8 @@ export default async function run(): Promise<Record<string, number | string>> {
         const rss0 = process.memoryUsage().rss;
         const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss - rss0)), 20);
         const start = performance.now();
+        const main0 = threadCpu();
+        const process0 = process.cpuUsage();
         const headers = await asUser(testUsers.officer, TEST_IDENTITY_SECRET); // identity tokens live 60 s
         const res = await request(`${at}/${path}?${query}`, { headers: { ...headers, ...(accept ? { accept } : {}) } });
         bytes = 0;
@@ -124,12 +135,17 @@ export default async function run(): Promise<Record<string, number | string>> {
           if (keep) chunks.push(c as Buffer);
         }
         times.push(performance.now() - start);
+        mains.push(cpuMs(threadCpu(main0)));
+        processes.push(cpuMs(process.cpuUsage(process0)));
         clearInterval(sampler);
         if (res.statusCode !== 200) throw new Error(`${path} answered ${res.statusCode}: ${Buffer.concat(chunks).toString()}`);
         if (keep) body = Buffer.concat(chunks).toString();
       }
       process.stdout.write(`  ${at === base ? '' : at === baseBefore ? '(rows) ' : '(store) '}${path}?${query.slice(0, 60)}… ${accept ?? ''} ${times.map(Math.round).join(', ')} ms\n`);
-      return { ms: Math.round(median(times)), firstByteMs: Math.round(median(firstBytes)), bytes, body, peakRssMiB: Math.round(peak / 2 ** 20) };
+      return {
+        ms: Math.round(median(times)), firstByteMs: Math.round(median(firstBytes)), bytes, body, peakRssMiB: Math.round(peak / 2 ** 20),
+        cpuMain: median(mains), cpuProcess: median(processes),
+      };
     }
 
     const monthQuery = `deviceId=${month.id}&from=${new Date(START).toISOString()}&to=${new Date(START + 30 * DAY_MS).toISOString()}`;
@@ -163,6 +179,11 @@ export default async function run(): Promise<Record<string, number | string>> {
         olds.push(await timed(path, query, 1, undefined, baseBefore));
       }
       const after = { ...afters[0]!, ms: median(afters.map((x) => x.ms)), peakRssMiB: Math.max(...afters.map((x) => x.peakRssMiB)) };
+      // CPU of the report, less bent by the machine's load than its wall time: the main thread's
+      // (decoding, the fold, the answer) and the whole process's (chDB's threads added)
+      out[`${name}_cpu_ms_main_thread`] = median(afters.map((x) => x.cpuMain));
+      out[`${name}_cpu_ms_process`] = median(afters.map((x) => x.cpuProcess));
+      out[`${name}_cpu_ms_runs`] = afters.map((x) => `main ${x.cpuMain} of ${x.cpuProcess}`).join('; ');
       const old = { ...olds[0]!, ms: median(olds.map((x) => x.ms)) };
       if (afters.some((x) => x.body !== old.body)) throw new Error(`${name}: the lean track and the whole fixes answer differently`);
       out[`${name}_json_ms`] = after.ms;

@@ -2,8 +2,9 @@
  * Traccar and Corridor side by side (issue 28), under one load generator (tools/bench/traccar/
  * load-fleet.ts: GT06 trackers over TCP in several processes), never both at once, in alternated
  * rounds: per round Traccar on H2 (as shipped), Corridor embedded (`pnpm start`), Traccar on
- * PostgreSQL, Corridor on PostgreSQL, Kafka and Redis (when DATABASE_URL, KAFKA_BROKERS and
- * REDIS_URL are set: a database, topic namespace and key prefix of the run's own).
+ * PostgreSQL, Corridor on PostgreSQL, Kafka and Redis, and Corridor's ingest service alone on them
+ * (when DATABASE_URL, KAFKA_BROKERS and REDIS_URL are set: a database, topic namespace and key prefix
+ * of the run's own; systems.ts startCorridorIngest: the issue's "ingest alone" per CPU-second).
  *
  * Per system run: start it alone, register the trackers, connect them (login acks timed), warm up,
  * then
@@ -18,15 +19,15 @@
  * - RSS of the server process after connecting and at the end.
  * Load average at every phase. Needs TRACCAR_SRC (a checkout of Traccar's source, built once into
  * TRACCAR_HOME, default /tmp/corridor-bench-traccar) and Maven Central for its build.
- * ROUNDS (default 2), TRACKERS (200), PROCESSES (4) and BENCH_TRACCAR_SYSTEMS (a comma list of the
- * system names) tune it; CPU_PROFILE_DIR keeps a V8 CPU profile of each Corridor run.
+ * ROUNDS (default 2), TRACKERS (200), PROCESSES (4), BENCH_TRACCAR_SYSTEMS (a comma list of the
+ * system names) and TRACCAR_SATURATION (below) tune it; CPU_PROFILE_DIR keeps a V8 CPU profile of each Corridor run.
  */
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { load1m } from '../parts';
 import { round } from '../stats';
 import { fleetImei, LoadFleet, type FleetResult } from '../traccar/load-fleet';
-import { buildTraccar, cpuSecondsOf, rssOf, startCorridor, startTraccar, type RunningSystem } from '../traccar/systems';
+import { buildTraccar, cpuSecondsOf, rssOf, startCorridor, startCorridorIngest, startTraccar, type RunningSystem } from '../traccar/systems';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 2);
 const TRACKERS = Number(process.env.TRACKERS ?? 200);
@@ -39,8 +40,17 @@ const PCTS = [25, 50, 100, 150];
 const LOGINS_PER_PHASE = 20;
 const SPARES = 64; // per load process, logging in during phases
 const BASE = Number(process.env.BENCH_BASE ?? 29000);
+/**
+ * TRACCAR_SATURATION=embedded:3756,real:1326: Traccar's saturated fixes/s of an earlier run, the
+ * 100 % of the offered rates when a run leaves Traccar out (a Corridor system rerun alone, e.g. for
+ * a profile at 50 %); without it and without Traccar in the round, a system's own saturation.
+ */
+const givenAnchor: Record<string, number> = Object.fromEntries(
+  (process.env.TRACCAR_SATURATION ?? '').split(',').filter(Boolean).map((kv) => kv.split(':')).map(([k, v]) => [k!.trim(), Number(v)]),
+);
 
-type SystemName = 'traccar-h2' | 'corridor-embedded' | 'traccar-pg' | 'corridor-real';
+type SystemName = 'traccar-h2' | 'corridor-embedded' | 'traccar-pg' | 'corridor-real' | 'corridor-ingest';
+const REAL_PARTS: SystemName[] = ['traccar-pg', 'corridor-real', 'corridor-ingest'];
 
 /** CPU seconds of each of the system's processes now (server and stores apart). */
 interface Cpu {
@@ -71,12 +81,12 @@ export default async function run(): Promise<Record<string, number | string>> {
   buildTraccar(home, (m) => process.stdout.write(`  ${m}\n`));
   const real = Boolean(process.env.DATABASE_URL && process.env.KAFKA_BROKERS && process.env.REDIS_URL);
   const wanted = process.env.BENCH_TRACCAR_SYSTEMS?.split(',');
-  const order: SystemName[] = (['traccar-h2', 'corridor-embedded', 'traccar-pg', 'corridor-real'] as SystemName[]).filter(
-    (s) => (real || !s.endsWith('-pg') && !s.endsWith('-real')) && (!wanted || wanted.includes(s)),
+  const order: SystemName[] = (['traccar-h2', 'corridor-embedded', 'traccar-pg', 'corridor-real', 'corridor-ingest'] as SystemName[]).filter(
+    (s) => (real || !REAL_PARTS.includes(s)) && (!wanted || wanted.includes(s)),
   );
   const out: Record<string, number | string> = {
     setup: `${TRACKERS} GT06 trackers over TCP from ${PROCESSES} load processes, at most ${WINDOW} fixes unacknowledged each; ${WARMUP_S} s warm-up, ${SATURATION_S} s saturation, ${RATE_S} s at each of ${PCTS.join('/')} % of Traccar's saturation (same round and parts) with ${LOGINS_PER_PHASE} new trackers logging in during each; systems alone, alternated: ${order.join(', ')}; ${ROUNDS} rounds`,
-    cpu_note: 'server = the server process (Traccar: java with H2; Corridor: its process with its ingest threads); with_stores adds PostgreSQL backends of its database, and for Corridor on real parts the Kafka broker and Redis listening on KAFKA_BROKERS and REDIS_URL, which are shared with other work on this machine: their CPU counts that work too, so acked_per_cpu_s_with_stores is a floor for Corridor on real parts',
+    cpu_note: 'server = the server process (Traccar: java with H2; Corridor: its process with its ingest threads; corridor-ingest: the ingest service process alone, a thread per core); with_stores adds PostgreSQL backends of its database, and for Corridor on real parts the Kafka broker and Redis listening on KAFKA_BROKERS and REDIS_URL (and for corridor-ingest the analytics store process: chDB behind the ClickHouse HTTP front), which are shared with other work on this machine: their CPU counts that work too, so acked_per_cpu_s_with_stores is a floor for Corridor on real parts',
   };
   const imeis = [...Array.from({ length: TRACKERS }, (_, i) => fleetImei(i)), ...Array.from({ length: PROCESSES * SPARES }, (_, i) => fleetImei(100_000 + i))];
   const traccarSaturation: Record<string, number> = {};
@@ -86,7 +96,7 @@ export default async function run(): Promise<Record<string, number | string>> {
       process.stdout.write(`  ${key}: starting (load ${load1m()})\n`);
       const sys = name.startsWith('traccar')
         ? await startTraccar({ home, kind: name === 'traccar-pg' ? 'pg' : 'h2', databaseUrl: process.env.DATABASE_URL, ports: { gt06: BASE + 623, teltonika: BASE + 627, web: BASE + 990 } })
-        : await startCorridor({ kind: name === 'corridor-real' ? 'real' : 'embedded', base: BASE, ...(process.env.CPU_PROFILE_DIR ? { cpuProfileDir: join(process.env.CPU_PROFILE_DIR, key) } : {}) });
+        : name === 'corridor-ingest' ? await startCorridorIngest({ base: BASE }) : await startCorridor({ kind: name === 'corridor-real' ? 'real' : 'embedded', base: BASE, ...(process.env.CPU_PROFILE_DIR ? { cpuProfileDir: join(process.env.CPU_PROFILE_DIR, key) } : {}) });
       let fleet: LoadFleet | undefined;
       try {
         await sys.registerDevices(imeis);
@@ -104,8 +114,8 @@ export default async function run(): Promise<Record<string, number | string>> {
           const res = await fleet!.run(command);
           const mono1 = process.hrtime.bigint() / 1000n;
           const c1 = cpuNow(sys);
-          // the phase on the monotonic clock V8's CPU profiles use (profile-summary.ts --from/--to)
-          if (label === 'saturation') out[`${key}.${label}.monotonic_us`] = `${mono0}-${mono1}`;
+          // the phase on the monotonic clock V8's CPU profiles use (profile-summary.ts --window)
+          out[`${key}.${label}.monotonic_us`] = `${mono0}-${mono1}`;
           const server = cpuSpent(c0.server, c1.server);
           const stores = cpuSpent(c0.stores, c1.stores);
           out[`${key}.${label}.load_end`] = load1m();
@@ -130,7 +140,8 @@ export default async function run(): Promise<Record<string, number | string>> {
         const sat = await phase('saturation', { cmd: 'closed', seconds: SATURATION_S, window: WINDOW });
         const parts = name.endsWith('h2') || name.endsWith('embedded') ? 'embedded' : 'real';
         if (name.startsWith('traccar')) traccarSaturation[`${r}.${parts}`] = sat.acked / sat.seconds;
-        const anchor = traccarSaturation[`${r}.${parts}`] ?? sat.acked / sat.seconds;
+        const anchor = traccarSaturation[`${r}.${parts}`] ?? givenAnchor[parts] ?? sat.acked / sat.seconds;
+        out[`${key}.anchor_per_s`] = Math.round(anchor);
         for (const pct of PCTS) {
           const perSecond = Math.round((anchor * pct) / 100);
           out[`${key}.at_${pct}pct.offered_per_s`] = perSecond;
@@ -145,7 +156,7 @@ export default async function run(): Promise<Record<string, number | string>> {
   }
   // ratios within each round: Corridor over Traccar on the same parts
   for (let r = 1; r <= ROUNDS; r++) {
-    for (const [c, t] of [['corridor-embedded', 'traccar-h2'], ['corridor-real', 'traccar-pg']] as const) {
+    for (const [c, t] of [['corridor-embedded', 'traccar-h2'], ['corridor-real', 'traccar-pg'], ['corridor-ingest', 'traccar-pg']] as const) {
       const a = (k: string): number => Number(out[`r${r}.${c}.${k}`]);
       const b = (k: string): number => Number(out[`r${r}.${t}.${k}`]);
       if (!Number.isFinite(a('saturation.acked_per_s')) || !Number.isFinite(b('saturation.acked_per_s'))) continue;

@@ -2,14 +2,19 @@
  * The two servers of `pnpm bench traccar`, each started alone as a child process tree, with the
  * processes whose CPU counts as its own: Traccar (java, H2 inside it, or PostgreSQL backends of its
  * database) and Corridor (`pnpm start`'s process with its ingest threads, and on real parts the
- * PostgreSQL backends of its database, the Kafka broker and Redis).
+ * PostgreSQL backends of its database, the Kafka broker and Redis), or Corridor's ingest alone as a
+ * production pod runs it (its process with a thread per core; the stores: Kafka, Redis, PostgreSQL
+ * backends and the analytics store's process).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { RedisCache } from '@corridor/platform';
+import { registerDevices } from '@corridor/platform/testing/registry';
 import { createDatabase, dropDatabase } from '../../scale/own-database';
+import { ServiceProcess } from '../../scale/service-process';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const root = join(here, '..', '..', '..');
@@ -227,5 +232,71 @@ export async function startCorridor(opts: { kind: 'embedded' | 'real'; base: num
       rmSync(dataDir, { recursive: true, force: true });
       if (opts.kind === 'real') await dropDatabase(process.env.DATABASE_URL!, dbName);
     },
+  };
+}
+
+/**
+ * Corridor's ingest service alone, as a production pod runs it (services/ingest/src/main.ts: a
+ * worker thread per core on the device ports, SO_REUSEPORT), on the real parts of the environment
+ * (Kafka, Redis, PostgreSQL: a topic namespace, key prefix and database of its own) and ClickHouse
+ * over HTTP from a process of its own (analytics-store.ts: chDB, as no server can run here). A fix
+ * is acknowledged once Kafka acknowledged its publish; ingest's own position writer and raw-frame
+ * archive store it. No evaluator, API or console runs. Devices are registered as ops-api registers
+ * them (the shared cache's registry entries, which ingest falls back on for a device not read from
+ * devices.v1).
+ */
+export async function startCorridorIngest(opts: { base: number }): Promise<RunningSystem> {
+  const dir = mkdtempSync(join(tmpdir(), 'perf-bench-ingest-'));
+  const dbName = 'perf_bench_ingest';
+  const namespace = `perfbenchingest${Date.now()}`;
+  const store = spawn(process.execPath, ['--import', 'tsx', join(here, 'analytics-store.ts')], {
+    cwd: root, env: { ...process.env, CHDB_DIR: join(dir, 'chdb'), CLICKHOUSE_DATABASE: namespace }, stdio: ['ignore', 'pipe', 'inherit'], detached: true,
+  });
+  let ingest: ServiceProcess | undefined;
+  let cache: RedisCache | undefined;
+  const stop = async (): Promise<void> => {
+    await ingest?.kill('SIGTERM');
+    cache?.redis.disconnect();
+    await stopTree(store);
+    await dropDatabase(process.env.DATABASE_URL!, dbName).catch(() => undefined);
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      store.stdout!.on('data', (d: Buffer) => {
+        out += d.toString();
+        const m = /ANALYTICS_STORE (\S+)/.exec(out);
+        if (m) resolve(m[1]!);
+      });
+      store.once('exit', (code) => reject(new Error(`analytics store exited (${code}) before serving`)));
+    });
+    const env: Record<string, string> = {
+      LOG_LEVEL: 'warn', HOST: '127.0.0.1', DATA_DIR: join(dir, 'data'),
+      KAFKA_BROKERS: process.env.KAFKA_BROKERS!, KAFKA_NAMESPACE: namespace, REDIS_URL: process.env.REDIS_URL!, REDIS_KEY_PREFIX: `${namespace}:`,
+      DATABASE_URL: await createDatabase(process.env.DATABASE_URL!, dbName), CLICKHOUSE_URL: url, CLICKHOUSE_DATABASE: namespace,
+      METRICS_PORT: String(opts.base + 92), OSMAND_PORT: '0',
+      ...Object.fromEntries(DEVICE_PORTS.map((p) => [`${p}_PORT`, p === 'GT06' ? String(opts.base + 23) : '0'])),
+    };
+    ingest = new ServiceProcess('ingest', 'ingest', opts.base + 83, env, join(dir, 'ingest.log'));
+    await ingest.startUntilReady(1);
+    cache = new RedisCache(process.env.REDIS_URL!, { keyPrefix: `${namespace}:` });
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  const pid = ingest.pid!;
+  const shared = [listenerPid(portOf(process.env.KAFKA_BROKERS!.split(',')[0]!, 9092)), listenerPid(Number(new URL(process.env.REDIS_URL!).port || 6379))]
+    .filter((p): p is number => p !== undefined);
+  const registry = cache;
+  return {
+    name: 'corridor-ingest',
+    gt06Port: opts.base + 23,
+    serverPids: () => [pid],
+    storePids: () => [...postgresBackendsOf(dbName)(), ...shared, ...(store.pid ? [store.pid] : [])],
+    async registerDevices(imeis) {
+      await registerDevices(registry, imeis.map((uniqueId, i) => ({ id: i + 1, uniqueId })));
+    },
+    stop,
   };
 }

@@ -156,12 +156,14 @@ describe(`cross-company isolation over every id-bearing operation of the contrac
   /**
    * Queries whose cross-field rule the generator does not model, built so they hold: GET
    * /permissions takes exactly two ids forming a link kind, GET /links/objects one owner and one
-   * object (filtered from random optional keys, valid queries were too rare and the runs were all skipped).
+   * object, GET /links/geofences a fence and a device or group (filtered from random optional keys, valid queries were too rare and the runs were all skipped).
    */
   const QUERY_ARBITRARY: Record<string, fc.Arbitrary<unknown>> = {
     'permissions.list': fc.constantFrom(...permissionPairs).chain(([a, b]) => fc.record({ [a]: fc.integer({ min: 1, max: 1000 }), [b]: fc.integer({ min: 1, max: 1000 }) })),
     // one owner and one object kind, as GET /links/objects takes them
     'objectLinks.list': fc.constantFrom(...objectLinkPairs).chain(([a, b]) => fc.record({ [a]: fc.integer({ min: 1, max: 1000 }), [b]: fc.integer({ min: 1, max: 1000 }) })),
+    // a fence and one device or group, as GET /links/geofences takes them
+    'geofenceLinks.list': fc.constantFrom('deviceId', 'groupId').chain((owner) => fc.record({ [owner]: fc.integer({ min: 1, max: 1000 }), geofenceId: fc.integer({ min: 1, max: 1000 }) })),
   };
 
   it.each(withIds.map((d) => [`${d.method.toUpperCase()} ${d.path} (${d.id})`, d] as const))('%s', async (_name, def) => {

@@ -187,6 +187,7 @@ export class DedicatedKafka {
       } finally {
         await admin.close().catch(() => undefined);
       }
+      // the interval between two probes of a condition (the broker lists its topics), not a wait for time
       await new Promise((r) => setTimeout(r, 250));
     }
     throw new Error(`Kafka on ${this.brokers[0]} did not list topics within ${READY_TIMEOUT_MS / 1000} s (${String(last)}); ${this.tail()}`);

@@ -1,10 +1,10 @@
-import { opsLinkPath, permissionKeys, permissionPairOf, type Permission } from '@corridor/contracts';
+import { linkStore, permissionKeys, permissionPairOf, type Permission } from '@corridor/contracts';
 import { AppError, isAdmin, notFound, type Identity, type Orm } from '@corridor/platform';
 import { audit, type AuditActor } from '../audit/audit';
 import type { PermissionRow } from '../db/schema';
 import { invalidField } from '../http/invalid-field';
 import type { UsersRepository } from '../users/repository';
-import type { NotificationLinksClient } from './notification-links';
+import type { ForwardedLinksClient, LinkStore } from './forwarded-links';
 import type { Link, PermissionsRepository } from './repository';
 
 type Ids = Partial<Record<(typeof permissionKeys)[number], number>>;
@@ -44,9 +44,9 @@ const isUniqueViolation = (err: unknown): boolean => {
 
 const keysOf = (p: Ids): string[] => permissionKeys.filter((k) => p[k] !== undefined);
 
-/** Only administrators link users, devices, groups and geofences; a rule's or a report's writers link those (kept by ops-api). */
+/** Only administrators link users to devices, groups and geofences; the links other services keep are checked there (a rule's, a report's, an object's, a fence's). */
 function checkMayLink(keys: readonly string[], who: Identity): void {
-  if (!opsLinkPath(keys) && !isAdmin(who)) throw new AppError('FORBIDDEN', 'Only administrators make links other than a notification rule\'s (notificationId) or a scheduled report\'s (reportId)');
+  if (!linkStore(keys) && !isAdmin(who)) throw new AppError('FORBIDDEN', 'Only administrators link users to devices, groups and geofences');
 }
 
 /**
@@ -63,14 +63,14 @@ function authorizeLinks(who: Identity, links: readonly Ids[], read = false): voi
  * A bulk body's links by where they are kept (the gateway's table: undefined; a place of ops-api),
  * in the order of their first item; each part keeps the indexes its items had in the body.
  */
-function byStore(ps: readonly Permission[]): { path: string | undefined; items: Permission[]; indexes: number[] }[] {
-  const parts = new Map<string | undefined, { path: string | undefined; items: Permission[]; indexes: number[] }>();
+function byStore(ps: readonly Permission[]): { store: LinkStore | undefined; items: Permission[]; indexes: number[] }[] {
+  const parts = new Map<string | undefined, { store: LinkStore | undefined; items: Permission[]; indexes: number[] }>();
   ps.forEach((p, i) => {
-    const path = opsLinkPath(keysOf(p));
-    const part = parts.get(path) ?? { path, items: [], indexes: [] };
+    const store = linkStore(keysOf(p));
+    const part = parts.get(store?.path) ?? { store, items: [], indexes: [] };
     part.items.push(p);
     part.indexes.push(i);
-    parts.set(path, part);
+    parts.set(store?.path, part);
   });
   return [...parts.values()];
 }
@@ -113,18 +113,18 @@ async function acrossStores(ps: readonly Permission[], apply: (part: Part) => Pr
   }
 }
 
-export function permissionsService(deps: { db: Orm; repo: PermissionsRepository; users: UsersRepository; notificationLinks: NotificationLinksClient }) {
+export function permissionsService(deps: { db: Orm; repo: PermissionsRepository; users: UsersRepository; forwarded: ForwardedLinksClient }) {
   const { db, repo } = deps;
   /** One store's part of a bulk body: the gateway's table in one transaction, or one place of ops-api. */
   const stores = {
-    async linkInOneStore(ps: readonly Permission[], ops: string | undefined, actor: AuditActor, who: Identity): Promise<void> {
+    async linkInOneStore(ps: readonly Permission[], ops: LinkStore | undefined, actor: AuditActor, who: Identity): Promise<void> {
       if (ops) {
         // users are the gateway's: a link of an object to an unknown user is 404 here, before ops-api keeps it
         const users = ps.flatMap((p, i) => (p.userId !== undefined ? [[i, p.userId] as const] : []));
         const present = await deps.users.existingIds([...new Set(users.map(([, id]) => id))]);
         const unknown = users.find(([, id]) => !present.has(id));
         if (unknown) throw itemError('NOT_FOUND', unknown[0], ps[unknown[0]]!, `user ${unknown[1]} not found`);
-        return deps.notificationLinks.link(ps, who, ops);
+        return deps.forwarded.link(ps, who, ops);
       }
       const links = bulkLinks(ps);
       await db.transaction(async (tx) => {
@@ -141,8 +141,8 @@ export function permissionsService(deps: { db: Orm; repo: PermissionsRepository;
         for (const r of inserted) await audit.record(tx, actor, { action: 'permission.link', entityType: 'permission', entityId: r.id, after: toPermission(r) });
       });
     },
-    async unlinkInOneStore(ps: readonly Permission[], ops: string | undefined, actor: AuditActor, who: Identity): Promise<void> {
-      if (ops) return deps.notificationLinks.unlink(ps, who, ops);
+    async unlinkInOneStore(ps: readonly Permission[], ops: LinkStore | undefined, actor: AuditActor, who: Identity): Promise<void> {
+      if (ops) return deps.forwarded.unlink(ps, who, ops);
       const links = bulkLinks(ps);
       await db.transaction(async (tx) => {
         const removed = await repo.deleteExisting(links, tx);
@@ -159,8 +159,8 @@ export function permissionsService(deps: { db: Orm; repo: PermissionsRepository;
     async list(q: Ids & { limit: number; offset: number }, who: Identity): Promise<Permission[]> {
       const keys = keysOf(q);
       authorizeLinks(who, [q], true);
-      const ops = opsLinkPath(keys);
-      if (ops) return deps.notificationLinks.list(q, who, ops);
+      const ops = linkStore(keys);
+      if (ops) return deps.forwarded.list(q, who, ops);
       const link = linkOf(Object.fromEntries(permissionKeys.filter((k) => q[k] !== undefined).map((k) => [k, q[k] || 1])));
       const rows = await repo.list({
         ownerType: link.ownerType, ownerId: q[link.ownerType] || undefined,
@@ -171,7 +171,7 @@ export function permissionsService(deps: { db: Orm; repo: PermissionsRepository;
     },
     async link(p: Permission, actor: AuditActor, who: Identity): Promise<void> {
       authorizeLinks(who, [p]);
-      const ops = opsLinkPath(keysOf(p));
+      const ops = linkStore(keysOf(p));
       if (ops) return stores.linkInOneStore([p], ops, actor, who);
       const l = linkOf(p);
       if (l.ownerType === 'userId' && !(await deps.users.get(l.ownerId))) throw notFound('User', l.ownerId);
@@ -187,8 +187,8 @@ export function permissionsService(deps: { db: Orm; repo: PermissionsRepository;
     },
     async unlink(p: Permission, actor: AuditActor, who: Identity): Promise<void> {
       authorizeLinks(who, [p]);
-      const ops = opsLinkPath(keysOf(p));
-      if (ops) return deps.notificationLinks.unlink([p], who, ops);
+      const ops = linkStore(keysOf(p));
+      if (ops) return deps.forwarded.unlink([p], who, ops);
       const l = linkOf(p);
       await db.transaction(async (tx) => {
         const r = await repo.delete(l, tx);
@@ -204,12 +204,12 @@ export function permissionsService(deps: { db: Orm; repo: PermissionsRepository;
      */
     async linkMany(ps: readonly Permission[], actor: AuditActor, who: Identity): Promise<void> {
       authorizeLinks(who, ps);
-      await acrossStores(ps, (part) => stores.linkInOneStore(part.items, part.path, actor, who), (part) => stores.unlinkInOneStore(part.items, part.path, actor, who));
+      await acrossStores(ps, (part) => stores.linkInOneStore(part.items, part.store, actor, who), (part) => stores.unlinkInOneStore(part.items, part.store, actor, who));
     },
     /** DELETE /permissions/bulk: every link or none, as linkMany (an absent one is 404 naming it; removed ones are made again). */
     async unlinkMany(ps: readonly Permission[], actor: AuditActor, who: Identity): Promise<void> {
       authorizeLinks(who, ps);
-      await acrossStores(ps, (part) => stores.unlinkInOneStore(part.items, part.path, actor, who), (part) => stores.linkInOneStore(part.items, part.path, actor, who));
+      await acrossStores(ps, (part) => stores.unlinkInOneStore(part.items, part.store, actor, who), (part) => stores.linkInOneStore(part.items, part.store, actor, who));
     },
   };
 }

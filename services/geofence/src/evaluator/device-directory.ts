@@ -1,5 +1,5 @@
-import type { DeviceRegistryMessage } from '@corridor/contracts';
-import { DeviceRegistryView, type Bus, type Cache, type Logger } from '@corridor/platform';
+import { DeviceRegistryMessage } from '@corridor/contracts';
+import { cacheKeys, DeviceRegistryView, type Bus, type Cache, type Logger } from '@corridor/platform';
 
 export interface DeviceInfo {
   groupId: number | null;
@@ -19,7 +19,7 @@ const infoOf = (d: DeviceRegistryMessage): DeviceInfo => ({ groupId: d.groupId, 
 export class DeviceDirectory {
   private readonly view: DeviceRegistryView;
 
-  constructor(bus: Bus, cache: Cache, logger: Logger) {
+  constructor(bus: Bus, private readonly cache: Cache, logger: Logger) {
     this.view = new DeviceRegistryView({ bus, cache, logger, groupPrefix: 'geofence-devices' });
   }
 
@@ -41,6 +41,19 @@ export class DeviceDirectory {
     const out = new Map<number, DeviceInfo>();
     for (const [id, d] of await this.view.findMany(devices)) out.set(id, infoOf(d));
     return out;
+  }
+
+  /** The device's company: ops-api's registry entry by id in the shared cache, else the devices.v1 copy; undefined when unknown. */
+  async companyOf(deviceId: number): Promise<number | null | undefined> {
+    const raw = await this.cache.get(cacheKeys.deviceById(deviceId)).catch(() => null);
+    let entry: ReturnType<typeof DeviceRegistryMessage.safeParse> | undefined;
+    try {
+      entry = raw ? DeviceRegistryMessage.safeParse(JSON.parse(raw)) : undefined;
+    } catch {
+      entry = undefined;
+    }
+    if (entry?.success) return entry.data.deleted ? undefined : entry.data.companyId;
+    return this.known(deviceId)?.companyId;
   }
 
   stop(): Promise<void> {

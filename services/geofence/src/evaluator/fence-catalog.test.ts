@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '@corridor/platform';
+import { geofenceAppliesTo } from '@corridor/contracts';
+import { cacheKeys, createLogger, MemoryCache, SettingLayers } from '@corridor/platform';
 import type { GeofenceRow } from '../db/schema';
-import { FenceCatalog, appliesTo } from './fence-catalog';
+import { FenceCatalog, groupChainIds } from './fence-catalog';
 
 const row = (id: number, area: string, attributes: GeofenceRow['attributes'] = {}): GeofenceRow => ({
   id, name: `f${id}`, description: null, area, calendarId: null, attributes, kind: 'other', country: null, seedKey: null, companyId: null,
@@ -45,24 +46,34 @@ describe('FenceCatalog', () => {
     expect(catalog.calendarFences).toBe(0);
   });
 
-  it('applies an unlinked fence to every device, a linked one to its devices and groups', () => {
+  it('applies an association fence to every device, any other fence only to its linked devices and their group chains', () => {
     const catalog = new FenceCatalog(createLogger('test', 'silent'));
     const t = new Date(0);
-    catalog.upsert([row(1, 'CIRCLE (0 36, 10)'), row(2, 'CIRCLE (0 36, 10)')], [
+    catalog.upsert([
+      { ...row(1, 'CIRCLE (0 36, 10)'), kind: 'border_post' }, row(2, 'CIRCLE (0 36, 10)'), row(3, 'CIRCLE (0 36, 10)'),
+      { ...row(4, 'CIRCLE (0 36, 10)'), kind: 'inland_depot', companyId: 5 },
+    ], [
       { id: 1, geofenceId: 2, deviceId: 7, groupId: null, createdAt: t },
       { id: 2, geofenceId: 2, deviceId: null, groupId: 3, createdAt: t },
     ]);
-    const [open, linked] = [catalog.get('1')!, catalog.get('2')!];
-    expect(appliesTo(open, 99, null)).toBe(true);
-    expect([appliesTo(linked, 7, null), appliesTo(linked, 8, 3), appliesTo(linked, 8, 4), appliesTo(linked, 8, undefined)]).toEqual([true, true, false, false]);
+    const [post, linked, unlinked, companyDepot] = ['1', '2', '3', '4'].map((id) => catalog.get(id)!);
+    expect([geofenceAppliesTo(post!, 99, []), geofenceAppliesTo(post!, 7, [3])]).toEqual([true, true]);
+    // group 3 directly, or as the parent of group 30
+    expect([geofenceAppliesTo(linked!, 7, []), geofenceAppliesTo(linked!, 8, [3]), geofenceAppliesTo(linked!, 8, [30, 3]), geofenceAppliesTo(linked!, 8, [4])])
+      .toEqual([true, true, true, false]);
+    // a fence a user drew (kind other, or any kind of a company) with no links applies to none
+    expect([geofenceAppliesTo(unlinked!, 7, [3]), geofenceAppliesTo(companyDepot!, 7, [])]).toEqual([false, false]);
   });
+});
 
-  it("applies a company's unlinked fence to that company's devices only, a shared one to all", () => {
-    const catalog = new FenceCatalog(createLogger('test', 'silent'));
-    catalog.upsert([{ ...row(1, 'CIRCLE (0 36, 10)'), companyId: 5 }, row(2, 'CIRCLE (0 36, 10)')], []);
-    const [own, shared] = [catalog.get('1')!, catalog.get('2')!];
-    // device 7 of company 5, device 8 of company 6, device 9 of no known company
-    expect([appliesTo(own, 7, null, 5), appliesTo(own, 8, null, 6), appliesTo(own, 9, null, null), appliesTo(own, 9, null, undefined)]).toEqual([true, false, false, false]);
-    expect([appliesTo(shared, 7, null, 5), appliesTo(shared, 8, null, 6), appliesTo(shared, 9, null, undefined)]).toEqual([true, true, true]);
+describe('groupChainIds', () => {
+  it('gives the group and its published parents, or the group alone before groups are published', async () => {
+    const cache = new MemoryCache();
+    const settings = new SettingLayers({ cache, logger: createLogger('test', 'silent'), reloadMs: 0 });
+    expect(groupChainIds(settings, 30)).toEqual([30]);
+    expect(groupChainIds(settings, null)).toEqual([]);
+    await cache.set(cacheKeys.groups(), JSON.stringify([{ id: 30, groupId: 3 }, { id: 3, groupId: null }]));
+    await settings.refresh();
+    expect(groupChainIds(settings, 30)).toEqual([30, 3]);
   });
 });

@@ -1,5 +1,5 @@
 import type { GeofenceKind } from '@corridor/contracts';
-import { gauge, type Logger } from '@corridor/platform';
+import { gauge, type Logger, type SettingLayers } from '@corridor/platform';
 import type { GeofenceLinkRow, GeofenceRow } from '../db/schema';
 import { parseAreaWkt } from '../fences/area-wkt';
 import { BBoxFenceIndex } from '../fences/bbox-fence-index';
@@ -142,12 +142,11 @@ export class FenceCatalog {
 }
 
 /**
- * A fence applies to a device when it is linked to the device or to its group (links are checked
- * against the caller's company when they are made), or when it has no links: then a shared fence
- * (companyId null: seeded border posts, association fences) applies to every device, and a
- * company's fence only to that company's devices (a device whose company is unknown gets none).
+ * The ids of a device's group and of its parents, nearest first (the groups ops-api publishes; a
+ * group not published yet is itself alone), for the links a fence has through groups.
  */
-export function appliesTo(fence: CatalogFence, deviceId: number, groupId: number | null | undefined, companyId?: number | null): boolean {
-  if (fence.deviceIds.size === 0 && fence.groupIds.size === 0) return fence.companyId === null || (companyId != null && companyId === fence.companyId);
-  return fence.deviceIds.has(deviceId) || (groupId != null && fence.groupIds.has(groupId));
+export function groupChainIds(settings: SettingLayers, groupId: number | null | undefined): number[] {
+  if (groupId == null) return [];
+  const line = settings.groupLine(groupId).map((g) => g.id);
+  return line.length ? line : [groupId];
 }

@@ -13,9 +13,10 @@ import { PositionEvaluator } from './position-evaluator';
 const logger = createLogger('test', 'silent');
 const T0 = Date.parse('2026-03-01T06:00:00Z');
 
-function fenceRow(id: number, area: string, attributes: GeofenceRow['attributes'] = {}, calendarId: number | null = null): GeofenceRow {
+/** A checkpoint of the association (applies to every truck) unless `kind` says otherwise. */
+function fenceRow(id: number, area: string, attributes: GeofenceRow['attributes'] = {}, calendarId: number | null = null, kind: GeofenceRow['kind'] = 'checkpoint'): GeofenceRow {
   const now = new Date(T0);
-  return { id, name: `fence ${id}`, description: null, area, calendarId, attributes, kind: 'other', country: null, seedKey: null, companyId: null, createdAt: now, updatedAt: now };
+  return { id, name: `fence ${id}`, description: null, area, calendarId, attributes, kind, country: null, seedKey: null, companyId: null, createdAt: now, updatedAt: now };
 }
 
 function fix(deviceId: number, seconds: number, lat: number, lon: number, extra: Partial<PositionMessage> = {}, t0 = T0): PositionMessage {
@@ -89,19 +90,28 @@ describe('PositionEvaluator', () => {
       { id: 1, geofenceId: 2, deviceId: 11, groupId: null, createdAt: new Date(T0) },
       { id: 2, geofenceId: 3, deviceId: null, groupId: 5, createdAt: new Date(T0) },
     ];
-    const { evaluator, cache } = setup([fenceRow(2, 'CIRCLE (0 36, 1000)'), fenceRow(3, 'CIRCLE (0 36, 1000)')], links);
+    const { evaluator, cache } = setup([fenceRow(2, 'CIRCLE (0 36, 1000)', {}, null, 'other'), fenceRow(3, 'CIRCLE (0 36, 1000)', {}, null, 'other')], links);
     await cache.set('device:uid:imei-12', JSON.stringify({ id: 12, uniqueId: 'imei-12', name: 'x', disabled: false, companyId: 4, groupId: 5, status: 'online', deleted: false }));
     const events = await evaluator.handle([fix(11, 0, 0, 36), fix(12, 0, 0, 36), fix(13, 0, 0, 36)]);
     expect(events.map((e) => [e.deviceId, e.geofenceId, e.attributes.companyId])).toEqual([[11, '2', undefined], [12, '3', 4]]);
   });
 
-  it("applies a company's unlinked fence to that company's trucks only, a shared one to every truck", async () => {
-    const { evaluator, cache } = setup([{ ...fenceRow(2, 'CIRCLE (0 36, 1000)'), companyId: 4 }, fenceRow(3, 'CIRCLE (0 36, 1000)')]);
-    for (const [id, companyId] of [[21, 4], [22, 9]] as const) {
-      await cache.set(`device:uid:imei-${id}`, JSON.stringify({ id, uniqueId: `imei-${id}`, name: 'x', disabled: false, companyId, groupId: null, status: 'online', deleted: false }));
+  it("applies an association fence to every truck, a user's fence only through its links (device, group or a parent group)", async () => {
+    const t = new Date(T0);
+    const links: GeofenceLinkRow[] = [{ id: 1, geofenceId: 4, deviceId: null, groupId: 50, createdAt: t }, { id: 2, geofenceId: 5, deviceId: 22, groupId: null, createdAt: t }];
+    const { evaluator, cache } = setup([
+      { ...fenceRow(2, 'CIRCLE (0 36, 1000)', {}, null, 'inland_depot'), companyId: 4 }, // a company's depot, unlinked: none
+      fenceRow(3, 'CIRCLE (0 36, 1000)', {}, null, 'border_post'), // the association's: all
+      fenceRow(4, 'CIRCLE (0 36, 1000)', {}, null, 'other'), // linked to group 50, the parent of group 51
+      fenceRow(5, 'CIRCLE (0 36, 1000)', {}, null, 'other'), // linked to device 22
+      fenceRow(6, 'CIRCLE (0 36, 1000)', {}, null, 'other'), // drawn, never linked: none
+    ], links);
+    await cache.set(cacheKeys.groups(), JSON.stringify([{ id: 51, companyId: 4, groupId: 50 }, { id: 50, companyId: 4, groupId: null }]));
+    for (const [id, companyId, groupId] of [[21, 4, 51], [22, 9, null]] as const) {
+      await cache.set(`device:uid:imei-${id}`, JSON.stringify({ id, uniqueId: `imei-${id}`, name: 'x', disabled: false, companyId, groupId, status: 'online', deleted: false }));
     }
     const events = await evaluator.handle([fix(21, 0, 0, 36), fix(22, 0, 0, 36)]);
-    expect(events.map((e) => [e.deviceId, e.geofenceId]).sort()).toEqual([[21, '2'], [21, '3'], [22, '3']]);
+    expect(events.map((e) => [e.deviceId, e.geofenceId]).sort()).toEqual([[21, '3'], [21, '4'], [22, '3'], [22, '5']]);
   });
 
   it('uses each fence\'s minimal dwell and exit margin', async () => {
@@ -237,7 +247,7 @@ describe('PositionEvaluator', () => {
 
     it('no crossing of a fence the device is still a member of (within its exit margin), nor of a fence not linked to it', async () => {
       const margin = fenceRow(43, 'CIRCLE (0 36, 1000)', { exitMarginMeters: 500 });
-      const linked = fenceRow(44, 'CIRCLE (0 36, 1000)');
+      const linked = fenceRow(44, 'CIRCLE (0 36, 1000)', {}, null, 'other'); // a user's fence, linked to another device
       const links: GeofenceLinkRow[] = [{ id: 9, geofenceId: 44, deviceId: 999, groupId: null, createdAt: new Date(T0) }];
       const { evaluator, cache } = setup([margin, linked], links);
       await cache.set(cacheKeys.serverAttributes(), JSON.stringify([on]));

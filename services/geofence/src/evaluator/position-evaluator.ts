@@ -1,11 +1,11 @@
-import type { EventMessage, PositionMessage } from '@corridor/contracts';
+import { geofenceAppliesTo, type EventMessage, type PositionMessage } from '@corridor/contracts';
 import { counter, histogram, unavailable, type Cache, type Clock, type Logger, type SettingLayers } from '@corridor/platform';
 import type { CalendarGate } from '../calendars/calendar-gate';
 import { distanceOutsideMeters } from '../fences/geometry';
 import { applyInsideChanges, geofenceKeys, type InsideChange } from '../inside/inside-sets';
 import type { DeviceDirectory, DeviceInfo } from './device-directory';
 import type { EventWriter } from './event-writer';
-import { appliesTo, type CatalogFence, type FenceCatalog } from './fence-catalog';
+import { groupChainIds, type CatalogFence, type FenceCatalog } from './fence-catalog';
 import { step, type DeviceFenceState, type FenceEvent, type FenceRule } from './fence-state';
 import { crossedFences, segmentCrossingOn } from './segment-crossings';
 
@@ -76,7 +76,8 @@ export interface PositionEvaluatorDeps {
 
 /**
  * One batch of positions (one partition, in order) through the fences: candidates from the index,
- * filtered by the device's links, then the hysteresis step per device with its state from the
+ * filtered by the device's links (contracts geofenceAppliesTo: association fences apply to every
+ * truck, others to the devices linked to them directly or through their group chain), then the hysteresis step per device with its state from the
  * cache. Events are stored and published before the new states are saved, so a crash in between
  * redelivers the batch and recomputes the same events (same ids) rather than losing them; a
  * restart finds the states and does not enter again.
@@ -130,10 +131,11 @@ export class PositionEvaluator {
     const inside: InsideChange[] = [];
     deviceIds.forEach((deviceId, i) => {
       const info = infos.get(deviceId);
+      const groups = groupChainIds(this.deps.settings, info?.groupId);
       /** The fence when it applies to the device and is active at `t` (epoch ms of the fix). */
       const applicable = (id: string, t: number): CatalogFence | undefined => {
         const f = catalog.get(id);
-        if (!f || !appliesTo(f, deviceId, info?.groupId, info?.companyId)) return undefined;
+        if (!f || !geofenceAppliesTo(f, deviceId, groups)) return undefined;
         return f.calendarId === null || calendars.activeAt(f.calendarId, t) ? f : undefined;
       };
       const initial = parseState(rawStates[i], logger, deviceId);

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, ilike, inArray, isNull, notExists, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, ilike, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { GeofenceKind } from '@corridor/contracts';
 import type { Orm } from '@corridor/platform';
 import { geofenceLinks, geofences, type GeofenceLinkRow, type GeofenceRow, type NewGeofenceRow } from '../db/schema';
@@ -6,10 +6,9 @@ import { geofenceLinks, geofences, type GeofenceLinkRow, type GeofenceRow, type 
 export interface GeofenceFilter {
   /** a company caller's company: its fences and the shared ones (undefined: every fence) */
   company?: number;
-  /** fences that apply to this device: linked to it, to `deviceGroupId`, or unlinked */
+  /** fences linked to this device (directly: Traccar's list filter) */
   deviceId?: number;
-  deviceGroupId?: number | null;
-  /** fences linked to this group, or unlinked */
+  /** fences linked to this group */
   groupId?: number;
   kinds?: GeofenceKind[];
   country?: string;
@@ -27,7 +26,6 @@ export interface LinkTarget {
 const escapeLike = (s: string): string => `%${s.replace(/[%_\\]/g, (c) => '\\' + c)}%`;
 
 export function geofencesRepository(db: Orm) {
-  const unlinked = notExists(db.select({ one: sql`1` }).from(geofenceLinks).where(eq(geofenceLinks.geofenceId, geofences.id)));
   const linkedWhere = (cond: SQL) =>
     sql`exists (select 1 from ${geofenceLinks} where ${geofenceLinks.geofenceId} = ${geofences.id} and ${cond})`;
 
@@ -38,12 +36,8 @@ export function geofencesRepository(db: Orm) {
     if (f.kinds?.length) parts.push(inArray(geofences.kind, f.kinds));
     if (f.country) parts.push(eq(geofences.country, f.country));
     if (f.keyword) parts.push(or(ilike(geofences.name, escapeLike(f.keyword)), ilike(geofences.description, escapeLike(f.keyword))));
-    if (f.deviceId !== undefined) {
-      const targets = [eq(geofenceLinks.deviceId, f.deviceId)];
-      if (f.deviceGroupId) targets.push(eq(geofenceLinks.groupId, f.deviceGroupId));
-      parts.push(or(unlinked, linkedWhere(or(...targets)!)));
-    }
-    if (f.groupId !== undefined) parts.push(or(unlinked, linkedWhere(eq(geofenceLinks.groupId, f.groupId))));
+    if (f.deviceId !== undefined) parts.push(linkedWhere(eq(geofenceLinks.deviceId, f.deviceId)));
+    if (f.groupId !== undefined) parts.push(linkedWhere(eq(geofenceLinks.groupId, f.groupId)));
     return parts.length ? and(...parts) : undefined;
   };
 
@@ -105,6 +99,13 @@ export function geofencesRepository(db: Orm) {
         : target.groupId !== undefined ? eq(geofenceLinks.groupId, target.groupId) : isNull(geofenceLinks.id);
       const [r] = await tx.delete(geofenceLinks).where(and(eq(geofenceLinks.geofenceId, geofenceId), cond)).returning();
       return r;
+    },
+    /** Links of devices (`owner` device) or of groups, to one owner and one fence or any (undefined). */
+    async linkRows(f: { owner: 'device' | 'group'; ownerId?: number | undefined; geofenceId?: number | undefined }): Promise<GeofenceLinkRow[]> {
+      const col = f.owner === 'device' ? geofenceLinks.deviceId : geofenceLinks.groupId;
+      return db.select().from(geofenceLinks)
+        .where(and(f.ownerId !== undefined ? eq(col, f.ownerId) : isNotNull(col), f.geofenceId !== undefined ? eq(geofenceLinks.geofenceId, f.geofenceId) : undefined))
+        .orderBy(asc(geofenceLinks.id));
     },
     /** Every fence in pages, with its links (evaluator load, definition sync). */
     async *allWithLinks(pageSize = 1000): AsyncGenerator<{ rows: GeofenceRow[]; links: GeofenceLinkRow[] }> {

@@ -4,7 +4,6 @@ import {
 import { AppError, assertWritable, companyScope, notFound, ownerCompany, type Bus, type Cache, type Identity, type Logger, type Orm } from '@corridor/platform';
 import { audit } from '../audit/audit';
 import type { GeofenceRow } from '../db/schema';
-import type { DeviceDirectory } from '../evaluator/device-directory';
 import { geofenceKeys } from '../inside/inside-sets';
 import { resolveArea } from './area-input';
 import { definitionMessage, toGeofence, toLink, tombstone } from './definition';
@@ -21,7 +20,6 @@ export interface GeofencesServiceDeps {
   repo: GeofencesRepository;
   bus: Bus;
   cache: Cache;
-  directory: DeviceDirectory;
   logger: Logger;
   /** Called after a committed change with the fence ids (this instance's evaluator re-reads them at once). */
   onChange: (ids: number[]) => Promise<void>;
@@ -79,9 +77,7 @@ export function geofencesService(deps: GeofencesServiceDeps) {
     async list(q: GeofencesQuery, who: Identity): Promise<Geofence[]> {
       const rows = await repo.list({
         company: companyScope(who),
-        deviceId: q.deviceId,
-        deviceGroupId: q.deviceId !== undefined ? deps.directory.known(q.deviceId)?.groupId : undefined,
-        groupId: q.groupId, kinds: q.kind, country: q.country, keyword: q.keyword, limit: q.limit, offset: q.offset,
+        deviceId: q.deviceId, groupId: q.groupId, kinds: q.kind, country: q.country, keyword: q.keyword, limit: q.limit, offset: q.offset,
       });
       return rows.map(toGeofence);
     },

@@ -121,3 +121,48 @@ export class TrackBuilder {
     return this;
   }
 }
+
+const HOUR = 60 * MINUTE;
+
+/**
+ * Forward: from 10 km before Webuye weighbridge, 20 min there, on to Malaba OSBP, 3 h 10 min there,
+ * then 1.5 km into Uganda. `swerve`: 15 km past Webuye the truck takes a side road 5 km off the line
+ * for 20 minutes (it leaves the corridor). The times are the construction's: the visit at Malaba
+ * lasts from `atMalaba` to `leftMalaba`, the leg from `leftWebuye` to `atMalaba`.
+ */
+export function webuyeToMalaba(start: number, opts: { swerve?: boolean } = {}) {
+  const b = new TrackBuilder('northern', { at: 0, time: start });
+  b.along = b.alongOf('ke-wb-webuye') - 10_000;
+  b.fix(60).drive('ke-wb-webuye', 60);
+  const atWebuye = b.t;
+  b.wait(20 * MINUTE);
+  const leftWebuye = b.t + MINUTE; // the first fix of the drive is 1 km on: beyond the 300 m circle and its 50 m margin
+  if (opts.swerve) {
+    b.drive(b.alongOf('ke-wb-webuye') + 15_000, 60);
+    b.swerve(5_000, 5 * MINUTE).wait(20 * MINUTE).swerve(0, 5 * MINUTE);
+  }
+  b.drive('ke-malaba', 60);
+  const atMalaba = b.t;
+  b.wait(3 * HOUR + 9 * MINUTE);
+  b.drive(b.length + 1_500, 90); // one fix a minute later, 1.5 km into Uganda: beyond the 800 m circle and its 100 m margin
+  const leftMalaba = b.t;
+  return { b, atWebuye, leftWebuye, atMalaba, leftMalaba };
+}
+
+/**
+ * Reverse: from 3 km into Uganda through Malaba OSBP (an hour there) to Webuye weighbridge (10 min),
+ * then 5 km on toward Nairobi. The fix 600 m before the post (36 s at 60 km/h) is the first inside
+ * its 800 m circle, so the visit begins 36 s before `atMalaba`.
+ */
+export function ugandaToWebuye(start: number) {
+  const b = new TrackBuilder('northern', { at: 0, time: start });
+  b.along = b.length + 3_000; // 3 km into Uganda: off the corridor
+  b.fix(60).drive(b.length + 2_600, 24).drive('ke-malaba', 60);
+  const atMalaba = b.t;
+  b.wait(HOUR);
+  const leftMalaba = b.t + MINUTE;
+  b.drive('ke-wb-webuye', 60);
+  const atWebuye = b.t;
+  b.wait(10 * MINUTE).drive(b.alongOf('ke-wb-webuye') - 5_000, 60);
+  return { b, atMalaba, leftMalaba, atWebuye };
+}

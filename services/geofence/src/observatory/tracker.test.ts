@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { corridorLines } from './corridor-lines';
 import type { LegFact, ObservatoryFact, StopFact, VisitFact } from './facts';
 import { ObservatoryMap, observatoryPlaces } from './observatory-map';
-import { fenceIdOf, seededFences, TrackBuilder } from './track-builder';
+import { fenceIdOf, seededFences, TrackBuilder, ugandaToWebuye, webuyeToMalaba as knownWebuyeToMalaba } from './track-builder';
 import { trackAll } from './tracker';
 
 /**
@@ -40,25 +40,7 @@ describe('observatory places', () => {
 });
 
 describe('observatory tracker on constructed tracks', () => {
-  /** From 10 km before Webuye: to Webuye (20 min), on to Malaba, 3 h 10 min there, then into Uganda. */
-  function webuyeToMalaba(opts: { swerve?: boolean } = {}) {
-    const b = new TrackBuilder('northern', { at: 0, time: T0 });
-    b.along = b.alongOf('ke-wb-webuye') - 10_000;
-    b.fix(60).drive('ke-wb-webuye', 60);
-    const atWebuye = b.t;
-    b.wait(20 * MINUTE);
-    const leftWebuye = b.t + MINUTE; // the first fix of the drive is 1 km on: beyond the 300 m circle and its 50 m margin
-    if (opts.swerve) {
-      b.drive(b.alongOf('ke-wb-webuye') + 15_000, 60);
-      b.swerve(5_000, 5 * MINUTE).wait(20 * MINUTE).swerve(0, 5 * MINUTE);
-    }
-    b.drive('ke-malaba', 60);
-    const atMalaba = b.t;
-    b.wait(3 * HOUR + 9 * MINUTE);
-    b.drive(b.length + 1_500, 90); // one fix a minute later, 1.5 km into Uganda: beyond the 800 m circle and its 100 m margin
-    const leftMalaba = b.t;
-    return { b, atWebuye, leftWebuye, atMalaba, leftMalaba };
-  }
+  const webuyeToMalaba = (opts: { swerve?: boolean } = {}) => knownWebuyeToMalaba(T0, opts);
 
   it('a truck that waits 3 h 10 min at Malaba: a visit of 11,400 s, coming from Webuye (forward)', () => {
     const { b, atWebuye, leftWebuye, atMalaba, leftMalaba } = webuyeToMalaba();
@@ -89,15 +71,7 @@ describe('observatory tracker on constructed tracks', () => {
   });
 
   it('tells the directions apart: from Uganda through Malaba to Webuye is reverse', () => {
-    const b = new TrackBuilder('northern', { at: 0, time: T0 });
-    b.along = b.length + 3_000; // 3 km into Uganda: off the corridor
-    b.fix(60).drive(b.length + 2_600, 24).drive('ke-malaba', 60);
-    const atMalaba = b.t;
-    b.wait(HOUR);
-    const leftMalaba = b.t + MINUTE;
-    b.drive('ke-wb-webuye', 60);
-    const atWebuye = b.t;
-    b.wait(10 * MINUTE).drive(b.alongOf('ke-wb-webuye') - 5_000, 60);
+    const { b, atMalaba, leftMalaba, atWebuye } = ugandaToWebuye(T0);
     const { facts } = trackAll(undefined, 3, b.fixes, map);
     // the fix 600 m before the post (36 s at 60 km/h) is the first inside its 800 m circle
     expect(visits(facts).map((v) => [v.placeId, v.direction, v.enteredAt])).toEqual([[id.malaba, -1, atMalaba - 36_000], [id.webuye, -1, atWebuye]]);

@@ -88,6 +88,16 @@ describe('CommandDispatcher', () => {
     expect(recorded.map((e) => e.id)).toEqual(['42-queuedCommandSent-c1', '42-queuedCommandSent-c2']);
   });
 
+  it('names a queued command of ops-api (decimal text on commands.v1) by its integer id, as POST /commands/send answered it', async () => {
+    await queue.add({ ...command('c1'), id: '9007199254740991' });
+    await queue.add({ ...command('c2'), id: '17' });
+    await queue.add({ ...command('c3'), id: '9007199254740993' });
+    connections.bind(UID, new FakeLink(gt06Protocol));
+    await dispatcher.deliver(UID);
+    // beyond a safe integer the text stays text: a number would name another command
+    expect(recorded.map((e) => e.attributes.commandId).sort((a, b) => String(a).localeCompare(String(b)))).toEqual([17, 9007199254740991, '9007199254740993']);
+  });
+
   it('records the queuedCommandSent event once its store is back, and does not send the command again meanwhile', async () => {
     recordFailures = 2;
     await queue.add(command('c7'));

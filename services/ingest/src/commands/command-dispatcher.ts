@@ -136,7 +136,7 @@ export class CommandDispatcher {
       geofenceId: null,
       latitude: null,
       longitude: null,
-      attributes: { commandId: cmd.id, type: cmd.type },
+      attributes: { commandId: queuedCommandId(cmd.id), type: cmd.type },
     };
     const deadline = Date.now() + EVENT_PUBLISH_DEADLINE_MS;
     // retried as a whole: the stored row is deduplicated by the event's id, so storing twice is harmless
@@ -153,4 +153,14 @@ export class CommandDispatcher {
     await Promise.allSettled(this.subs.map((s) => s.stop()));
     await Promise.allSettled([...this.delivering.values()]);
   }
+}
+
+/**
+ * The id a client reads in attributes.commandId: ops-api's queued commands have integer ids (its
+ * QueuedCommand.id), carried on commands.v1 as decimal text; a number again here so that a client
+ * matches the event to the command it queued. Another producer's id stays text.
+ */
+function queuedCommandId(id: string): number | string {
+  const n = Number(id);
+  return /^[1-9]\d*$/.test(id) && Number.isSafeInteger(n) ? n : id;
 }

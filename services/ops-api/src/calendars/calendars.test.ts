@@ -29,7 +29,7 @@ async function call(method: 'POST' | 'PUT' | 'DELETE', url: string, payload?: un
 describe('calendars in the cache', () => {
   it('publishes every calendar at start, then each create, replace and delete', async () => {
     expect(await published()).toBeNull();
-    await h.svc.tracking.start();
+    await h.svc.start(); // each module publishes what it holds at start
     expect(await published()).toEqual([]);
 
     const created = await call('POST', '/api/calendars', { name: 'Office hours', data: ics('20260105T080000') });

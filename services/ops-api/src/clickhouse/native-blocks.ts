@@ -12,13 +12,14 @@
  * before cost the engine more to write and Node more to read).
  */
 
-const WIDTHS = { UInt8: 1, Int8: 1, UInt16: 2, UInt32: 4, Float64: 8 } as const;
+const WIDTHS = { UInt8: 1, Int8: 1, UInt16: 2, UInt32: 4, Float32: 4, Float64: 8 } as const;
 export type NativeType = keyof typeof WIDTHS;
 
 type ArrayOf<T extends NativeType> = T extends 'UInt8' ? Uint8Array
   : T extends 'Int8' ? Int8Array
   : T extends 'UInt16' ? Uint16Array
   : T extends 'UInt32' ? Uint32Array
+  : T extends 'Float32' ? Float32Array
   : Float64Array;
 
 const arrayOf = (type: NativeType, buffer: ArrayBuffer, length: number): ArrayOf<NativeType> => {
@@ -27,6 +28,7 @@ const arrayOf = (type: NativeType, buffer: ArrayBuffer, length: number): ArrayOf
     case 'Int8': return new Int8Array(buffer, 0, length);
     case 'UInt16': return new Uint16Array(buffer, 0, length);
     case 'UInt32': return new Uint32Array(buffer, 0, length);
+    case 'Float32': return new Float32Array(buffer, 0, length);
     case 'Float64': return new Float64Array(buffer, 0, length);
   }
 };

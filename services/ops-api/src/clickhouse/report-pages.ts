@@ -142,13 +142,59 @@ export async function deviceWindows(
   return out;
 }
 
+/** How pagesByDevice reads: the query of a page, and the reader of its answer. */
+export interface PagedRead<K, T> {
+  source: { sql: string; params: Record<string, unknown> };
+  /** Sorted, distinct. */
+  ids: number[];
+  /** Rows a page holds (Infinity: one query for every device, unpaged). */
+  pageRows: number;
+  signal?: AbortSignal;
+  /** Starts the query of these devices' rows (after `after`, limited to a page `WITH TIES` when `limit`). */
+  ask(ids: number[], after?: K, limit?: boolean): Answer;
+  /** Reads an answer, yielding what it makes of it, and returns how many rows it held. */
+  read(answer: Answer): AsyncGenerator<T, number>;
+  /** The key of the last row read (undefined: none yet). */
+  lastKey(): K | undefined;
+}
+
+/**
+ * Reads devices' rows page by page (deviceWindows): a page of several devices in one query, the
+ * next such page asked for while this one is read (chDB works in its own thread); a device with
+ * more rows than a page alone, in keyset pages after the last key read (WITH TIES keeps every row
+ * of a key in one page).
+ */
+export async function* pagesByDevice<K, T>(ch: Analytics, r: PagedRead<K, T>): AsyncGenerator<T> {
+  const plan = Number.isFinite(r.pageRows) ? await deviceWindows(ch, r.source, r.ids, r.pageRows, r.signal) : [{ ids: r.ids, alone: false }];
+  let next: Answer | undefined;
+  try {
+    for (let i = 0; i < plan.length; i++) {
+      const w = plan[i]!;
+      if (!w.alone) {
+        const answer = next ?? r.ask(w.ids);
+        const following = plan[i + 1];
+        next = following && !following.alone ? r.ask(following.ids) : undefined;
+        yield* r.read(answer);
+        continue;
+      }
+      next = undefined;
+      for (let after: K | undefined; ;) {
+        const rows = yield* r.read(r.ask(w.ids, after, true));
+        after = r.lastKey();
+        if (rows < r.pageRows || after === undefined) break;
+      }
+    }
+  } finally {
+    next?.cancel();
+  }
+}
+
 export async function* deviceRows<K extends { deviceId: number }>(
   ch: Analytics, read: DeviceRowsRead<K>, deviceIds: number[], opts: PageOptions,
 ): AsyncGenerator<unknown[][]> {
   if (!deviceIds.length) return;
   const ids = [...new Set(deviceIds)].sort((a, b) => a - b);
   const batchRows = opts.batchRows ?? DEFAULT_BATCH_ROWS;
-  const paged = Number.isFinite(opts.pageRows);
   let batch: unknown[][] = [];
   let kept: unknown[] | undefined; // the row kept for the current key, not yet in a batch
   let keptKey: K | undefined;
@@ -179,33 +225,16 @@ export async function* deviceRows<K extends { deviceId: number }>(
     );
   };
 
-  const plan = paged ? await deviceWindows(ch, read.source, ids, opts.pageRows, opts.signal) : [{ ids, alone: false }];
-  // a page of several devices is asked for while the previous one is read (chDB works in its own thread)
-  let next: Answer | undefined;
-  try {
-    for (let i = 0; i < plan.length; i++) {
-      const w = plan[i]!;
-      if (!w.alone) {
-        const answer = next ?? ask(w.ids);
-        const following = plan[i + 1];
-        next = following && !following.alone ? ask(following.ids) : undefined;
-        yield* rowsOf(answer, each);
-        continue;
-      }
-      next = undefined;
-      for (let after: K | undefined; ;) {
-        let count = 0;
-        yield* rowsOf(ask(w.ids, after, true), (row) => {
-          count++;
-          return each(row);
-        });
-        if (count < opts.pageRows || !kept) break;
-        after = keptKey; // every row of that key was in this page (WITH TIES)
-      }
-    }
-  } finally {
-    next?.cancel();
+  /** The rows of an answer through `each`, then how many there were. */
+  async function* counted(answer: Answer): AsyncGenerator<unknown[][], number> {
+    let count = 0;
+    yield* rowsOf(answer, (row) => {
+      count++;
+      return each(row);
+    });
+    return count;
   }
+  yield* pagesByDevice(ch, { source: read.source, ids, pageRows: opts.pageRows, signal: opts.signal, ask, read: counted, lastKey: () => (kept ? keptKey : undefined) });
   if (kept) batch.push(kept);
   if (batch.length) yield batch;
 }

@@ -6,7 +6,7 @@ import type { Analytics } from '@corridor/platform';
 import { insertEvents, insertPositions, migrateAnalytics } from '@corridor/platform';
 import { streamReportFixes, streamRouteRows } from './report-positions';
 import { streamEvents } from './report-events';
-import { streamTracks, type TrackChunk } from './report-track';
+import { printedFloat32, streamTracks, type TrackChunk } from './report-track';
 import { emptyTestAnalytics } from '@corridor/platform/testing/test-adapters';
 import { eventually } from '@corridor/platform/testing/eventually';
 
@@ -157,5 +157,21 @@ describe.each(variants)('report streams: $name', ({ create }) => {
     await put([pos(5, 7200, { id: positionId(5, T1 + 1000) })]);
     const bad = streamTracks(ch)({ deviceIds: [5], from: new Date(T1), to: new Date(T1 + 60_000) });
     await expect(all(bad)).rejects.toThrow(/whose id is not its device, whole-second fix time and kind/);
+  });
+
+  it('reads the track\'s Float32 speeds as the store prints them, the value every other report path reads', async () => {
+    // speeds as devices give them (knots of whole and tenths of km/h), random ones, and edges of Float32's decimals
+    let seed = 7;
+    const rnd = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const xs = [
+      ...Array.from({ length: 2000 }, (_, i) => i / 10 / 1.852), ...Array.from({ length: 3000 }, () => rnd() * 869),
+      ...Array.from({ length: 500 }, () => rnd() * 10 ** Math.floor(rnd() * 12 - 6)), 0, 0.1, 1e-7, 16_777_217, 3.4e38, 1.17549435e-38, 40_141.0625, 0.5, 2.5, 8.125,
+    ];
+    const res = await ch.client.query({ query: `SELECT toString(toFloat32(x)) FROM (SELECT arrayJoin([${xs.map((x) => `toFloat64('${x}')`).join(', ')}]) AS x)`, format: 'JSONCompactEachRow' });
+    const printed = ((await res.json()) as [string][]).map(([text]) => Number(text));
+    const mine = xs.map((x) => printedFloat32(Math.fround(x)));
+    const differ = xs.map((x, i) => [x, mine[i], printed[i]]).filter(([, a, b]) => a !== b);
+    expect(differ.slice(0, 10)).toEqual([]);
+    expect(mine).toEqual(printed);
   });
 });

@@ -2,7 +2,7 @@ import { POSITION_ID_DEVICE_BITS, POSITION_ID_EPOCH_MS } from '@corridor/contrac
 import type { Analytics } from '@corridor/platform';
 import { NativeBlockReader, type NativeBlock } from './native-blocks';
 import { positionIdSql } from '@corridor/platform';
-import { deviceWindows, pageRowsFor, start, type Answer } from './report-pages';
+import { pageRowsFor, pagesByDevice, start, type Answer } from './report-pages';
 import { afterKeySql, attributeSql, positionsSource, type ReportPositionsQuery } from './report-positions';
 
 /**
@@ -51,17 +51,45 @@ const EPOCH_S = POSITION_ID_EPOCH_MS / 1000;
 const DEVICE_SPAN = 2 ** POSITION_ID_DEVICE_BITS;
 
 /**
- * A fix as the store sends it (43 bytes): device, fix time (whole seconds), server time (epoch ms:
- * of two arrivals of one position the first is kept), the id's kind bit, position, speed (knots,
- * as the store prints the Float32 it holds), ignition and `motion` (-1 unknown, 0, 1).
+ * A fix as the store sends it (39 bytes): device, fix time (whole seconds), server time (epoch ms:
+ * of two arrivals of one position the first is kept), the id's kind bit, position, speed (the
+ * Float32 it holds, knots), ignition and `motion` (-1 unknown, 0, 1).
  */
-const TRACK = { d: 'UInt32', t: 'UInt32', s: 'Float64', k: 'UInt8', la: 'Float64', lo: 'Float64', v: 'Float64', i: 'Int8', m: 'Int8' } as const;
+const TRACK = { d: 'UInt32', t: 'UInt32', s: 'Float64', k: 'UInt8', la: 'Float64', lo: 'Float64', v: 'Float32', i: 'Int8', m: 'Int8' } as const;
 const kindBit = `bitTest(id, ${POSITION_ID_DEVICE_BITS})`;
 const COLUMNS = `toUInt32(device_id) AS d, toUInt32(toUnixTimestamp(fix_time)) AS t, toFloat64(toUnixTimestamp64Milli(server_time)) AS s,
   toUInt8(${kindBit} + throwIf(id != ${positionIdSql('device_id', 'fix_time', kindBit)} OR toUnixTimestamp64Milli(fix_time) % 1000 != 0,
     'a stored position whose id is not its device, whole-second fix time and kind')) AS k,
-  latitude AS la, longitude AS lo, toFloat64(toString(speed)) AS v, toInt8(ifNull(toInt8(ignition), -1)) AS i,
+  latitude AS la, longitude AS lo, speed AS v, toInt8(ifNull(toInt8(ignition), -1)) AS i,
   toInt8(ifNull(toInt8(${attributeSql('attributes', 'motion', 'Nullable(Bool)')}), -1)) AS m`;
+/**
+ * A Float32 as the store prints it (its shortest decimal that reads back as the same Float32), as a
+ * double: the speed every other report path reads from the store's text. Printing it in the query
+ * (toFloat64(toString(speed))) cost the store about a fifth of the track's query time (1,000
+ * device-days, issue 28); here it is a lookup, as a fleet's speeds are few distinct values.
+ */
+const printed = new Map<number, number>();
+export function printedFloat32(x: number): number {
+  let d = printed.get(x);
+  if (d !== undefined) return d;
+  d = x;
+  for (let p = 1; p <= 9; p++) {
+    let shortest = Number(x.toPrecision(p));
+    if (Math.fround(shortest) !== x) continue;
+    // halfway between two p-digit decimals, JavaScript takes the larger and the store the even one
+    const exact = x.toExponential(p + 24);
+    const [digits, exponent] = exact.replace(/^-/, '').replace('.', '').split('e') as [string, string];
+    if (/^50*$/.test(digits.slice(p)) && Number(shortest.toExponential(p - 1).replace(/^-/, '').replace('.', '').split('e')[0]!.slice(-1)) % 2 === 1) {
+      shortest = Number(`${x < 0 ? '-' : ''}${digits[0]}.${digits.slice(1, p)}e${exponent}`);
+    }
+    d = shortest;
+    break;
+  }
+  if (printed.size > 65_536) printed.clear();
+  printed.set(x, d);
+  return d;
+}
+
 /** About 100,000 rows between two yields of a streamed answer (a chDB page is one answer). */
 const BATCH_ROWS = 100_000;
 
@@ -219,7 +247,7 @@ class TrackDecoder {
           if (s[r]! < s[hr]!) hr = r; // else a redelivery: keep the first arrival
           continue;
         }
-        this.commit(d[hr]!, t[hr]! * 1000, this.idOf(d[hr]!, t[hr]!, k[hr]!), la[hr]!, lo[hr]!, v[hr]!, i[hr]!, m[hr]!);
+        this.commit(d[hr]!, t[hr]! * 1000, this.idOf(d[hr]!, t[hr]!, k[hr]!), la[hr]!, lo[hr]!, printedFloat32(v[hr]!), i[hr]!, m[hr]!);
       } else if (this.held) {
         if (this.hDevice === deviceId && this.hTime === seconds * 1000 && this.hId === this.idOf(deviceId, seconds, k[r]!)) {
           if (s[r]! < this.hServer) {
@@ -240,7 +268,7 @@ class TrackDecoder {
       this.hId = this.idOf(d[hr]!, t[hr]!, k[hr]!);
       this.hLatitude = la[hr]!;
       this.hLongitude = lo[hr]!;
-      this.hSpeed = v[hr]!;
+      this.hSpeed = printedFloat32(v[hr]!);
       this.hIgnition = i[hr]!;
       this.hMotion = m[hr]!;
     }
@@ -319,30 +347,8 @@ export function streamTracks(ch: Analytics) {
         q.signal,
         'Native',
       );
-    const plan = Number.isFinite(pageRows) ? await deviceWindows(ch, source, ids, pageRows, q.signal) : [{ ids, alone: false }];
     const decoder = new TrackDecoder(q.stillRunSpan);
-    let next: Answer | undefined;
-    try {
-      for (let i = 0; i < plan.length; i++) {
-        const w = plan[i]!;
-        if (!w.alone) {
-          const answer = next ?? ask(w.ids);
-          const following = plan[i + 1];
-          next = following && !following.alone ? ask(following.ids) : undefined;
-          yield* decode(answer, decoder);
-          continue;
-        }
-        next = undefined;
-        // a device with more fixes than a page: pages after the last key read (WITH TIES keeps a redelivery in one page)
-        for (let after: { time: number; id: number } | undefined; ;) {
-          const rows = yield* decode(ask(w.ids, after, true), decoder);
-          if (rows < pageRows) break;
-          after = decoder.lastKey;
-        }
-      }
-    } finally {
-      next?.cancel();
-    }
+    yield* pagesByDevice(ch, { source, ids, pageRows, signal: q.signal, ask, read: (answer) => decode(answer, decoder), lastKey: () => decoder.lastKey });
     const rest = decoder.take(true);
     if (rest.length) yield rest;
   };

@@ -1,4 +1,4 @@
-import { and, eq, isNull, or } from 'drizzle-orm';
+import { and, eq, inArray, isNull, or } from 'drizzle-orm';
 import type { z } from 'zod';
 import {
   Topics, type CommandMessage, type CommandSendInput, type QueuedCommand, type SavedCommand, type SavedCommandInput, type SavedCommandsQuery,
@@ -10,6 +10,7 @@ import type { LatestPositions } from '../devices/latest-positions';
 import type { DevicesService } from '../devices/service';
 import { invalidField } from '../resources/pg-errors';
 import { resourceService } from '../resources/resource-service';
+import { linkedToDevice } from '../object-links/linked-devices';
 import { linkedFilter } from '../object-links/linked-filter';
 import type { Actor } from '../resources/scope';
 import { allCommandTypes, commandTypesFor } from './command-types';
@@ -59,8 +60,10 @@ export function commandsService(deps: { db: Orm; bus: Bus; devices: DevicesServi
     const device = await deps.devices.get(deviceId, companyScope(who));
     const supported = new Set((await types(deviceId, who)).map((t) => t.type));
     const scope = companyScope(who);
+    // as in Traccar, the saved commands linked to the device or its group chain (and those saved for this device)
+    const linked = await linkedToDevice(db, 'commandId', { id: device.id, groupId: device.groupId || null });
     const rows = await db.select().from(savedCommands).where(and(
-      or(eq(savedCommands.deviceId, device.id), isNull(savedCommands.deviceId)),
+      or(eq(savedCommands.deviceId, device.id), linked.length ? inArray(savedCommands.id, linked) : undefined),
       scope === undefined ? undefined : or(eq(savedCommands.companyId, scope), isNull(savedCommands.companyId)),
     )).orderBy(savedCommands.id);
     return rows.filter((r) => supported.has(r.type) && !r.textChannel).map(toSavedCommand);

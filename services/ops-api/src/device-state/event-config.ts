@@ -48,10 +48,7 @@ export function eventConfigOf(trips: TripThresholds, overspeedMinimalDuration: n
     thresholdMultiplier: lookup('event.overspeed.thresholdMultiplier', positiveOf) ?? 1,
     preferLowest: lookup('event.overspeed.preferLowest', flagOf) ?? false,
     overspeedMinimalDuration: minimalSeconds === undefined ? overspeedMinimalDuration : minimalSeconds * 1000,
-    minimalTripDuration: t.minimalTripDuration,
-    minimalTripDistance: t.minimalTripDistance,
-    minimalParkingDuration: t.minimalParkingDuration,
-    useIgnition: t.useIgnition,
+    trips: t,
     maintenances: src.maintenances,
   };
 }

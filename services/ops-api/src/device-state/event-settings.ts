@@ -11,6 +11,8 @@ const registryMisses = counter('ops_event_settings_registry_misses_total', 'Devi
 
 const MaintenanceList = z.array(z.object({
   id: z.number().int(), name: z.string(), type: z.string(), start: z.number(), period: z.number(), companyId: z.number().int().nullable().default(null),
+  /** the devices and groups linked to it (absent in lists published before links were: then it applies to none) */
+  links: z.object({ deviceIds: z.array(z.number().int()), groupIds: z.array(z.number().int()) }).default({ deviceIds: [], groupIds: [] }),
 }));
 
 type Maintenance = z.output<typeof MaintenanceList>[number];
@@ -102,12 +104,16 @@ export function eventSettingsReader(deps: EventSettingsDeps) {
     if (!deviceIds.length) return out;
     await Promise.all([layers.refresh(), maintenanceList.refresh()]);
     for (const [id, d] of await devices(deviceIds)) {
+      const line = layers.groupLine(d.groupId).map((g) => g.id);
+      // the device's group and its parents (a group not published yet: itself)
+      const chain = line.length || d.groupId === null ? line : [d.groupId];
+      // as in Traccar, a maintenance applies to the devices linked to it, directly or through a group of the chain
       const applying: MaintenanceRule[] = maintenances
-        .filter((m) => m.companyId === null || m.companyId === d.companyId)
+        .filter((m) => m.links.deviceIds.includes(id) || chain.some((g) => m.links.groupIds.includes(g)))
         .map(({ id: mid, name, type, start, period }) => ({ id: mid, name, type, start, period }));
       const cfg = eventConfigOf(deps.trips, deps.overspeedMinimalDuration, { device: d.attributes, groups: layers.groupChain(d.groupId), server: layers.server, maintenances: applying });
       const fences = deps.fences;
-      const owner = { deviceId: id, groupId: d.groupId, companyId: d.companyId };
+      const owner = { deviceId: id, groupChain: chain };
       out.set(id, fences ? { ...cfg, fencesAt: (lon, lat) => fences.containing(owner, lon, lat) } : cfg);
     }
     return out;

@@ -10,20 +10,21 @@ interface Fix {
   speed?: number;
   motion?: boolean;
   ignition?: boolean | null;
-  /** metres */
+  /** metres east of the start (where the fix lies; also its totalDistance) */
   total?: number;
   outdated?: boolean;
 }
 const pos = ({ s, speed = 0, motion = speed > 0, ignition = null, total = 0, outdated = false }: Fix): PositionMessage => ({
   id: positionId(7, T0 + s * 1000, outdated ? 'state' : 'fix'), deviceId: 7, uniqueId: 'u7', protocol: 'gt06',
   fixTime: new Date(T0 + s * 1000).toISOString(), serverTime: new Date(T0 + s * 1000).toISOString(), valid: !outdated,
-  latitude: -1, longitude: 36 + s / 1e5, speed, course: 0, altitude: null, accuracy: null, satellites: null, hdop: null, ignition,
+  latitude: -1, longitude: 36 + total / 111_320, speed, course: 0, altitude: null, accuracy: null, satellites: null, hdop: null, ignition,
   odometer: null, power: null, battery: null, alarm: null, crcValid: true, rawFrameId: null,
   attributes: { motion, totalDistance: total, ...(outdated ? { outdated: true } : {}) },
 });
 
-/** Traccar's defaults: minimal trip 300 s or 500 m, minimal parking 300 s. */
+/** Traccar's defaults: the newer motion model (200 m, 180 s); the older one's minimal trip 300 s or 500 m, minimal parking 300 s. */
 const cfg = (o: Partial<EventConfig> = {}): EventConfig => ({ ...eventConfigOf(defaultReportSettings().trips, 0), ...o });
+const oldModel = (o: Partial<EventConfig['trips']> = {}): EventConfig => cfg({ trips: { ...defaultReportSettings().trips, newLogic: false, ...o } });
 
 function run(fixes: Fix[], c = cfg(), from?: PositionEventState): { events: EventMessage[]; state: PositionEventState | undefined } {
   let state = from;
@@ -44,25 +45,39 @@ describe('device events from positions', () => {
     expect(events[0]).toMatchObject({ deviceId: 7, positionId: positionId(7, T0 + 20_000), id: `7-ignitionOn-${T0 + 20_000}` });
   });
 
-  it('deviceMoving dated to where the motion began, once it lasted minimalTripDuration or covered minimalTripDistance', () => {
-    const byTime = run([{ s: 0 }, { s: 100, speed: 20 }, { s: 200, speed: 20 }, { s: 400, speed: 20 }]);
+  it('deviceMoving (older model) dated to where the motion began, once it lasted minimalTripDuration or covered minimalTripDistance', () => {
+    const byTime = run([{ s: 0 }, { s: 100, speed: 20 }, { s: 200, speed: 20 }, { s: 400, speed: 20 }], oldModel());
     expect(brief(byTime.events)).toEqual(['deviceMoving@100']);
-    const byDistance = run([{ s: 0 }, { s: 100, speed: 20, total: 0 }, { s: 160, speed: 20, total: 600 }]);
+    const byDistance = run([{ s: 0 }, { s: 100, speed: 20, total: 0 }, { s: 160, speed: 20, total: 600 }], oldModel());
     expect(brief(byDistance.events)).toEqual(['deviceMoving@100']);
     expect(byDistance.events[0]!.positionId).toBe(positionId(7, T0 + 100_000));
   });
 
-  it('a short movement (shorter and nearer than the minimal trip) gives nothing', () => {
-    const { events } = run([{ s: 0 }, { s: 100, speed: 10, total: 10 }, { s: 160, speed: 10, total: 200 }, { s: 200, total: 220 }, { s: 900, total: 220 }]);
+  it('a short movement (older model: shorter and nearer than the minimal trip) gives nothing', () => {
+    const { events } = run([{ s: 0 }, { s: 100, speed: 10, total: 10 }, { s: 160, speed: 10, total: 200 }, { s: 200, total: 220 }, { s: 900, total: 220 }], oldModel());
     expect(events).toEqual([]);
   });
 
-  it('deviceStopped after minimalParkingDuration, settled by state records (heartbeats) too, or at once on ignition off with useIgnition', () => {
-    const moving = run([{ s: 0, speed: 20 }]).state;
-    const parked = run([{ s: 100 }, { s: 200, outdated: true }, { s: 401, outdated: true }], cfg(), moving);
+  it('deviceStopped (older model) after minimalParkingDuration, settled by state records (heartbeats) too, or at once on ignition off with useIgnition', () => {
+    const moving = run([{ s: 0, speed: 20 }], oldModel()).state;
+    const parked = run([{ s: 100 }, { s: 200, outdated: true }, { s: 401, outdated: true }], oldModel(), moving);
     expect(brief(parked.events)).toEqual(['deviceStopped@100']);
-    const ignition = run([{ s: 100, ignition: true }, { s: 130, ignition: false }], cfg({ useIgnition: true }), moving);
+    const ignition = run([{ s: 100, ignition: true }, { s: 130, ignition: false }], oldModel({ useIgnition: true }), moving);
     expect(brief(ignition.events)).toEqual(['ignitionOff@130', 'deviceStopped@100']);
+  });
+
+  it('deviceMoving (newer model, the default) once 200 m from the last event, back-dated to the fix it pulled away from; deviceStopped once 180 s within 200 m', () => {
+    const { events, state } = run([
+      { s: 0 }, { s: 60 }, { s: 120, speed: 10, total: 50 }, { s: 180, speed: 30, total: 600 }, { s: 240, speed: 30, total: 1500 },
+      { s: 300, total: 1600 }, { s: 360, total: 1610 }, { s: 420, total: 1620 }, { s: 480, total: 1620 },
+    ]);
+    // 60 → 120 ran 50 m in 60 s, slower than 200 m / 180 s: the trip starts at 120
+    expect(brief(events)).toEqual(['deviceMoving@120', 'deviceStopped@480']);
+    expect(state?.motionState).toMatchObject({ logic: 'new', moving: false });
+    // the state goes on from JSON (as the cache keeps it) and a device switched to the older model starts afresh
+    const again = run([{ s: 540, speed: 30, total: 2500 }, { s: 600, speed: 30, total: 3500 }], cfg(), JSON.parse(JSON.stringify(state)) as PositionEventState);
+    expect(brief(again.events)).toEqual(['deviceMoving@480']);
+    expect(run([{ s: 540, speed: 30, total: 2500 }], oldModel(), state).state?.motionState).toMatchObject({ logic: 'old', streak: true });
   });
 
   it('deviceOverspeed once per episode above the device speed limit, after the minimal duration, with speed and speedLimit', () => {
@@ -82,7 +97,7 @@ describe('device events from positions', () => {
     expect(eventConfigOf(trips, 0, src({ groups: [{}, { speedLimit: '30' }], server: { speedLimit: 20 } })).speedLimit).toBe(30); // the parent group's
     expect(eventConfigOf(trips, 0, src({ device: { speedLimit: 0 }, server: { speedLimit: 20 } })).speedLimit).toBe(20);
     expect(eventConfigOf(trips, 0, src({ device: { speedLimit: 'fast' } })).speedLimit).toBeUndefined();
-    expect(eventConfigOf(trips, 0, src({ device: { 'report.trip.minimalTripDuration': 60 } })).minimalTripDuration).toBe(60_000);
+    expect(eventConfigOf(trips, 0, src({ device: { 'report.trip.minimalTripDuration': 60 } })).trips.minimalTripDuration).toBe(60_000);
   });
 
   it('thresholdMultiplier, minimalDuration and preferLowest are looked up as the speed limit (Traccar keys), with their defaults', () => {

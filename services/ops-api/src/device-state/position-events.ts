@@ -1,15 +1,15 @@
 import type { EventMessage, PositionMessage } from '@corridor/contracts';
+import type { TripThresholds } from '../reports/settings';
+import { motionStep as motionOf, type MotionState } from './motion-state';
 
 /**
  * Server-side device events from a device's positions, in order (Traccar's IgnitionEventHandler,
  * MotionEventHandler and OverspeedEventHandler, which also run on each device's latest positions):
  * - ignitionOn / ignitionOff: the reported ignition differs from the last reported one (a record
  *   without ignition changes nothing; the first known value gives no event);
- * - deviceMoving / deviceStopped: the `motion` attribute (ingest sets it, Traccar's MotionHandler)
- *   changed and stayed so for minimalTripDuration or minimalTripDistance (moving), minimalParkingDuration
- *   or until ignition off when useIgnition (stopped); the event is dated to the position where the
- *   change began (Traccar keeps motionTime / motionPositionId for the same); a change back before
- *   that cancels it;
+ * - deviceMoving / deviceStopped: the motion state the trips and stops reports read (motion-state.ts:
+ *   the same detector, thresholds and fix totals), so a trip starts at its deviceMoving and a stop at
+ *   its deviceStopped; the event is dated to the position the detector dates the change to;
  * - deviceOverspeed (Traccar's OverspeedEventHandler): a fix faster than limit × thresholdMultiplier,
  *   once per episode, after it lasted minimalDuration (0: at the first fix); the event is dated to
  *   the fix that settles it, with `speed` and `speedLimit` (the limit, knots) attributes. The limit:
@@ -57,11 +57,8 @@ export interface EventConfig {
   preferLowest: boolean;
   /** ms an overspeed must last before the event */
   overspeedMinimalDuration: number;
-  minimalTripDuration: number;
-  /** metres */
-  minimalTripDistance: number;
-  minimalParkingDuration: number;
-  useIgnition: boolean;
+  /** the device's trip thresholds (the reports' own: motion-state.ts) */
+  trips: TripThresholds;
   /** fuel units (as the device reports `fuel`); undefined: no fuel events */
   fuelDropThreshold?: number;
   fuelIncreaseThreshold?: number;
@@ -83,12 +80,8 @@ export interface PositionEventState {
   /** The last position processed (fix time, id). */
   last: { time: number; id: number } | null;
   ignition: boolean | null;
-  /** The last motion event's state (Traccar motionStreak); null before any. */
-  motionStreak: boolean | null;
-  /** The motion the latest position reports (Traccar motionState). */
-  motion: boolean | null;
-  /** Where a change of motion not yet confirmed began (Traccar motionTime, motionDistance, motionPositionId). */
-  motionSince: Mark | null;
+  /** The motion detector's state (absent before the first position, and in states kept before it was: then the next position sets it). */
+  motionState?: MotionState;
   /** In an overspeed episode since (null: not over the limit). */
   overspeedSince: Mark | null;
   /** The episode's event was sent. */
@@ -101,7 +94,7 @@ export interface PositionEventState {
 }
 
 const freshEventState = (): PositionEventState => ({
-  last: null, ignition: null, motionStreak: null, motion: null, motionSince: null, overspeedSince: null, overspeedSent: false, driver: null, fuel: null,
+  last: null, ignition: null, overspeedSince: null, overspeedSent: false, driver: null, fuel: null,
 });
 
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
@@ -121,21 +114,10 @@ function event(
 
 type Step = (s: PositionEventState, p: PositionMessage, here: Mark, cfg: EventConfig, fences: readonly FenceLimit[]) => { s: PositionEventState; e?: EventMessage[] | EventMessage };
 
-function motionStep(s: PositionEventState, p: PositionMessage, here: Mark, cfg: EventConfig): { s: PositionEventState; e?: EventMessage } {
-  const moving = p.attributes.motion === true;
-  if (s.motionStreak === null) return { s: { ...s, motionStreak: moving, motion: moving, motionSince: null } }; // the first position sets the state
-  if (moving !== s.motion) {
-    // a change begins (or a pending change is taken back)
-    return { s: { ...s, motion: moving, motionSince: moving === s.motionStreak ? null : here } };
-  }
-  const since = s.motionSince;
-  if (!since) return { s };
-  const elapsed = here.time - since.time;
-  const settled = moving
-    ? elapsed >= cfg.minimalTripDuration || here.distance - since.distance >= cfg.minimalTripDistance
-    : elapsed >= cfg.minimalParkingDuration || (cfg.useIgnition && p.ignition === false);
-  if (!settled) return { s };
-  return { s: { ...s, motionStreak: moving, motionSince: null }, e: event(p.deviceId, moving ? 'deviceMoving' : 'deviceStopped', since) };
+function motionStep(s: PositionEventState, p: PositionMessage, _here: Mark, cfg: EventConfig): { s: PositionEventState; e?: EventMessage[] } {
+  const r = motionOf(s.motionState, p, cfg.trips);
+  const e = r.events.map((m) => event(p.deviceId, m.type === 'moving' ? 'deviceMoving' : 'deviceStopped', { time: m.fix.time, positionId: m.fix.id, latitude: m.fix.latitude, longitude: m.fix.longitude, distance: 0 }));
+  return { s: { ...s, motionState: r.state }, e };
 }
 
 /** The limit that applies to the fix (knots), and the geofence it comes from. */

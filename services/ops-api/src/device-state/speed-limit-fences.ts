@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { booleanPointInPolygon, distance, lineString, point, pointToLineDistance, polygon } from '@turf/turf';
-import { GeofenceDefinitionMessage, Topics, type GeofenceShape } from '@corridor/contracts';
+import { GeofenceDefinitionMessage, geofenceAppliesTo, Topics, type GeofenceKind, type GeofenceShape } from '@corridor/contracts';
 import { consumeValidated, gauge, type Bus, type Logger, type Subscription } from '@corridor/platform';
 import type { FenceLimit } from './position-events';
 
@@ -10,26 +10,17 @@ interface SpeedLimitFence {
   id: number;
   speedLimit: number;
   shape: GeofenceShape;
+  kind: GeofenceKind;
   companyId: number | null;
   deviceIds: ReadonlySet<number>;
   groupIds: ReadonlySet<number>;
 }
 
-/** Who a device is, for which fences apply to it. */
+/** Who a device is, for which fences apply to it (contracts geofenceAppliesTo, the geofence service's rule). */
 export interface FenceOwner {
   deviceId: number;
-  groupId: number | null;
-  companyId: number | null;
-}
-
-/**
- * Whether the fence applies to the device, as the geofence service decides it (fence-catalog
- * appliesTo): linked fences to their devices and groups; an unlinked fence to its company's
- * devices, a shared unlinked one to every device.
- */
-function appliesTo(f: SpeedLimitFence, o: FenceOwner): boolean {
-  if (f.deviceIds.size === 0 && f.groupIds.size === 0) return f.companyId === null || (o.companyId !== null && o.companyId === f.companyId);
-  return f.deviceIds.has(o.deviceId) || (o.groupId !== null && f.groupIds.has(o.groupId));
+  /** its group and the group's parents, nearest first */
+  groupChain: readonly number[];
 }
 
 /** Containment by turf (its mean Earth radius; Traccar's equatorial one differs by 0.1 % at the edge). */
@@ -65,7 +56,7 @@ export class SpeedLimitFences {
         continue;
       }
       this.fences.set(m.id, {
-        id: m.id, speedLimit: limit, shape: m.shape, companyId: m.companyId, deviceIds: new Set(m.links.deviceIds), groupIds: new Set(m.links.groupIds),
+        id: m.id, speedLimit: limit, shape: m.shape, kind: m.kind, companyId: m.companyId, deviceIds: new Set(m.links.deviceIds), groupIds: new Set(m.links.groupIds),
       });
     }
     fencesHeld.set(this.fences.size);
@@ -84,7 +75,7 @@ export class SpeedLimitFences {
   containing(owner: FenceOwner, lon: number, lat: number): FenceLimit[] {
     const out: FenceLimit[] = [];
     for (const f of this.fences.values()) {
-      if (appliesTo(f, owner) && contains(f.shape, lon, lat)) out.push({ geofenceId: f.id, speedLimit: f.speedLimit });
+      if (geofenceAppliesTo(f, owner.deviceId, owner.groupChain) && contains(f.shape, lon, lat)) out.push({ geofenceId: f.id, speedLimit: f.speedLimit });
     }
     return out;
   }

@@ -9,6 +9,7 @@ import type { LatestPositions } from '../devices/latest-positions';
 import type { DevicesRepository } from '../devices/repository';
 import { publishedToCache } from '../resources/cache-published';
 import { resourceService } from '../resources/resource-service';
+import { directLinks, linkedDevices } from '../object-links/linked-devices';
 import { linkedFilter } from '../object-links/linked-filter';
 import { nextDue } from './schedule';
 
@@ -17,9 +18,11 @@ const toMaintenance = (r: MaintenanceRow): Maintenance => ({
 });
 
 /**
- * Maintenance (Traccar) and the schedule computed from each device's latest position and accumulators.
- * Every maintenance is published to the cache (cacheKeys.maintenances) after each change, for the
- * `maintenance` device events.
+ * Maintenance (Traccar) and the schedule computed from each device's latest position and accumulators,
+ * for the devices each maintenance is linked to.
+ * Every maintenance is published to the cache (cacheKeys.maintenances) with its links after each
+ * change of it or of its links, for the `maintenance` device events: as in Traccar, a maintenance
+ * applies only to the devices linked to it, directly or through their group or a parent group.
  */
 export function maintenanceService(deps: {
   db: Orm; cache: Cache; logger: Logger; devices: DevicesRepository; latest: LatestPositions; accumulators: AccumulatorsService;
@@ -42,12 +45,14 @@ export function maintenanceService(deps: {
     const rules = await db.select().from(maintenances)
       .where(q.maintenanceId !== undefined ? eq(maintenances.id, q.maintenanceId) : scope !== undefined ? or(eq(maintenances.companyId, scope), isNull(maintenances.companyId)) : undefined);
     const ids = devices.map((d) => d.id);
-    const [positions, accumulators] = await Promise.all([deps.latest(ids), deps.accumulators.forDevices(ids)]);
+    // as for its events, a maintenance is due only on the devices linked to it (directly or through their groups)
+    const [positions, accumulators, linked] = await Promise.all([deps.latest(ids), deps.accumulators.forDevices(ids), linkedDevices(db, 'maintenanceId')]);
     const out: MaintenanceDue[] = [];
     for (const d of devices) {
       const p = positions.get(d.id);
       const items: MaintenanceDue[] = [];
       for (const m of rules) {
+        if (!linked.get(m.id)?.includes(d.id)) continue;
         if (m.companyId !== null && m.companyId !== d.companyId) continue;
         if (scope !== undefined && m.companyId !== null && m.companyId !== scope) continue;
         const current = watchedValue(m.type, p, accumulators.get(d.id));
@@ -62,9 +67,16 @@ export function maintenanceService(deps: {
     }
     return out;
   }
-  const load = async () => db.select({
-    id: maintenances.id, name: maintenances.name, type: maintenances.type, start: maintenances.start, period: maintenances.period, companyId: maintenances.companyId,
-  }).from(maintenances).orderBy(asc(maintenances.id));
+  // with the devices and groups linked to each: a maintenance applies to those only (Traccar), event-settings.ts
+  const load = async () => {
+    const [rows, links] = await Promise.all([
+      db.select({
+        id: maintenances.id, name: maintenances.name, type: maintenances.type, start: maintenances.start, period: maintenances.period, companyId: maintenances.companyId,
+      }).from(maintenances).orderBy(asc(maintenances.id)),
+      directLinks(db, 'maintenanceId'),
+    ]);
+    return rows.map((r) => ({ ...r, links: links.get(r.id) ?? { deviceIds: [], groupIds: [] } }));
+  };
   return { ...publishedToCache(crud, { cache: deps.cache, key: cacheKeys.maintenances(), load, logger: deps.logger, what: 'maintenances' }), schedule };
 }
 export type MaintenanceService = ReturnType<typeof maintenanceService>;

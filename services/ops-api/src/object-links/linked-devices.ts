@@ -1,4 +1,4 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, or } from 'drizzle-orm';
 import type { ObjectLinkProperty } from '@corridor/contracts';
 import type { Orm } from '@corridor/platform';
 import { devices, groups, objectLinks } from '../db/schema';
@@ -33,4 +33,34 @@ export async function linkedDevices(db: Orm, propertyType: ObjectLinkProperty): 
     }
   }
   return new Map([...out].map(([k, v]) => [k, [...v].sort((a, b) => a - b)]));
+}
+
+/** For each object of a kind, the devices and groups linked to it directly (objects without links are absent). */
+export async function directLinks(db: Orm, propertyType: ObjectLinkProperty): Promise<Map<number, { deviceIds: number[]; groupIds: number[] }>> {
+  const links = await db.select().from(objectLinks).where(and(eq(objectLinks.propertyType, propertyType), inArray(objectLinks.ownerType, ['deviceId', 'groupId'])));
+  const out = new Map<number, { deviceIds: number[]; groupIds: number[] }>();
+  for (const l of links) {
+    const o = out.get(l.propertyId) ?? { deviceIds: [], groupIds: [] };
+    (l.ownerType === 'deviceId' ? o.deviceIds : o.groupIds).push(l.ownerId);
+    out.set(l.propertyId, o);
+  }
+  return out;
+}
+
+/**
+ * The ids of the objects of a kind that apply to one device, as Traccar links them: linked to the
+ * device, or to its group or one of that group's parents.
+ */
+export async function linkedToDevice(db: Orm, propertyType: ObjectLinkProperty, device: { id: number; groupId: number | null }): Promise<number[]> {
+  const chain: number[] = [];
+  for (let g = device.groupId; g !== null && g > 0 && !chain.includes(g); ) {
+    chain.push(g);
+    const [row] = await db.select({ parent: groups.groupId }).from(groups).where(eq(groups.id, g));
+    g = row?.parent ?? null;
+  }
+  const owner = chain.length
+    ? or(and(eq(objectLinks.ownerType, 'deviceId'), eq(objectLinks.ownerId, device.id)), and(eq(objectLinks.ownerType, 'groupId'), inArray(objectLinks.ownerId, chain)))
+    : and(eq(objectLinks.ownerType, 'deviceId'), eq(objectLinks.ownerId, device.id));
+  const rows = await db.selectDistinct({ id: objectLinks.propertyId }).from(objectLinks).where(and(eq(objectLinks.propertyType, propertyType), owner));
+  return rows.map((r) => r.id);
 }

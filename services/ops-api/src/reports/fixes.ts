@@ -42,9 +42,9 @@ export const fixDistance = (a: { latitude: number; longitude: number }, b: { lat
  * extended in place (a month of fixes is read once; copying each would double the garbage); a
  * row that already has the total fields keeps its shape.
  */
-/** `maxSpeed`: knots, the highest plausible speed (legs that would need more are jumps). */
-export function fixTrack<R extends TrackRow = ReportFixRow>(speedThreshold: number, maxSpeed: number): (row: R) => R & FixTotals {
-  let prev: (R & FixTotals) | undefined;
+/** `maxSpeed`: knots, the highest plausible speed (legs that would need more are jumps). `previous`: the fix before the first row, when the track goes on from one (device-state's motion). */
+export function fixTrack<R extends TrackRow = ReportFixRow>(speedThreshold: number, maxSpeed: number, previous?: R & FixTotals): (row: R) => R & FixTotals {
+  let prev: (R & FixTotals) | undefined = previous;
   return (row) => {
     const fix = row as R & FixTotals;
     fix.moving = row.motion ?? row.speed > speedThreshold;

@@ -5,6 +5,14 @@ import type { TripThresholds } from './settings';
 /** What a fix that settles nothing returns (never written to). */
 const none: never[] = [];
 
+/** What the newer model carries from one fix to the next (to keep it between batches: device-state motion-state.ts). */
+export interface NewMotionSaved<F> {
+  moving: boolean;
+  anchor: F;
+  /** the window's fixes, oldest first */
+  window: F[];
+}
+
 /**
  * Traccar's distance-based motion model (report.trip.newLogic, NewMotionProcessor), with the
  * window of recent fixes the report keeps beside it:
@@ -19,11 +27,13 @@ const none: never[] = [];
  *   the new fix).
  * The window holds the fixes of the last minDuration plus the latest one before it.
  */
-export function newMotionDetector<F extends MotionFix>(t: Pick<TripThresholds, 'minDistance' | 'minDuration' | 'stopGap'>, first: F): MotionDetector<F> {
+export function newMotionDetector<F extends MotionFix>(
+  t: Pick<TripThresholds, 'minDistance' | 'minDuration' | 'stopGap'>, first: F, saved?: NewMotionSaved<F>,
+): MotionDetector<F> & { save(): NewMotionSaved<F> } {
   const minSpeed = t.minDistance / t.minDuration; // metres per millisecond
-  let moving = first.moving;
-  let anchor: F = first;
-  let window: F[] = [];
+  let moving = saved ? saved.moving : first.moving;
+  let anchor: F = saved ? saved.anchor : first;
+  let window: F[] = saved ? [...saved.window] : [];
   let head = 0; // window[head] is the oldest kept fix
 
   const event = (type: MotionEvent['type'], fix: F, maxSpeed = 0): MotionEvent<F> => {
@@ -61,6 +71,7 @@ export function newMotionDetector<F extends MotionFix>(t: Pick<TripThresholds, '
   }
 
   return {
+    save: () => ({ moving, anchor, window: window.slice(head) }),
     update(fix) {
       let events: MotionEvent<F>[] = none; // most fixes settle nothing: no array for them
       const last = window[window.length - 1];

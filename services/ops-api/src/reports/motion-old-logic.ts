@@ -6,6 +6,15 @@ type OldLogicThresholds = Pick<
   TripThresholds, 'minimalTripDistance' | 'minimalTripDuration' | 'minimalParkingDuration' | 'minimalNoDataDuration' | 'useIgnition'
 >;
 
+/** What the older model carries from one fix to the next (to keep it between batches: device-state motion-state.ts). */
+export interface OldMotionSaved<F> {
+  streak: boolean;
+  state: boolean;
+  streakStart: F | undefined;
+  streakMax: number;
+  last: F | undefined;
+}
+
 /**
  * Traccar's older motion model (report.trip.newLogic = false, MotionProcessor): a two-state machine
  * on each fix's motion flag. A flip needs an unbroken streak of the new flag: in motion for
@@ -14,14 +23,15 @@ type OldLogicThresholds = Pick<
  * Events are dated to the streak's first fix. A gap of minimalNoDataDuration while moving stops the
  * trip at the last fix before the gap (and the fix after the gap starts afresh).
  */
-export function oldMotionDetector<F extends MotionFix>(t: OldLogicThresholds, first: F): MotionDetector<F> {
-  let streak = first.moving; // the confirmed state (Traccar's motionStreak)
-  let state = first.moving; // the last fix's flag (motionState)
-  let streakStart: F | undefined; // first fix of an unconfirmed flip
-  let streakMax = 0;
-  let last: F | undefined;
+export function oldMotionDetector<F extends MotionFix>(t: OldLogicThresholds, first: F, saved?: OldMotionSaved<F>): MotionDetector<F> & { save(): OldMotionSaved<F> } {
+  let streak = saved ? saved.streak : first.moving; // the confirmed state (Traccar's motionStreak)
+  let state = saved ? saved.state : first.moving; // the last fix's flag (motionState)
+  let streakStart: F | undefined = saved?.streakStart; // first fix of an unconfirmed flip
+  let streakMax = saved?.streakMax ?? 0;
+  let last: F | undefined = saved?.last;
 
   return {
+    save: () => ({ streak, state, streakStart, streakMax, last }),
     update(fix) {
       const events: MotionEvent<F>[] = [];
       const previous = last;

@@ -17,6 +17,7 @@ import { useCompanies } from '../../ui/lookups';
 import { ErrorState, Loading } from '../../ui/states';
 import { Tabs } from '../../ui/Tabs';
 import { ObservatoryMap } from './ObservatoryMap';
+import { ObservatorySettingsCard } from './ObservatorySettingsCard';
 import { observatoryDwell, observatoryMap, observatoryStops, observatoryTransit } from './observatory';
 
 const DAY = 86_400_000;
@@ -84,6 +85,7 @@ export default function ObservatoryScreen() {
           {indicator === 'stops' && <StopsPanel query={query} />}
         </div>
       </div>
+      <ObservatorySettingsCard />
     </div>
   );
 }

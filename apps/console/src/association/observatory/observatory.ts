@@ -7,6 +7,8 @@ export const observatoryTransit = endpoint(observatoryEndpoints, 'observatory.tr
 export const observatoryDwell = endpoint(observatoryEndpoints, 'observatory.dwell');
 export const observatoryStops = endpoint(observatoryEndpoints, 'observatory.stops');
 export const observatoryMap = endpoint(observatoryEndpoints, 'observatory.map');
+export const observatorySettings = endpoint(observatoryEndpoints, 'observatory.settings');
+export const observatoryUpdateSettings = endpoint(observatoryEndpoints, 'observatory.updateSettings');
 
 /** Transit speed classes of the map, km/h (lower bound), slowest first, with their colours. */
 export const SPEED_CLASSES = [

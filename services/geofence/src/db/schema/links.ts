@@ -3,7 +3,7 @@ import { check, index, integer, serial, timestamp, uniqueIndex } from 'drizzle-o
 import { geofenceSchema } from './geofence-schema';
 import { geofences } from './geofences';
 
-/** Fence ↔ device and fence ↔ group links (exactly one of the two per row). A fence without links applies to every device. */
+/** Fence ↔ device and fence ↔ group links (exactly one of the two per row); what they do: contracts geofenceAppliesTo. */
 export const geofenceLinks = geofenceSchema.table(
   'geofence_links',
   {

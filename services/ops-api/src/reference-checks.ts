@@ -8,8 +8,8 @@ import {
 import {
   calendars, cargos, companies, complaints, computedAttributes, configurations, deviceModels, devices, documents, drafts, drivers, groups,
   inventories, maintenances, notificationRules, orders, savedCommands, scheduledReports, shipments, singleUseCertificates, trackingUnits, truckOwners, trucks,
-} from '../db/schema';
-import { eventById } from '../events/repository';
+} from './db/schema';
+import { eventById } from './events/repository';
 
 /** The owning company of each existing id of a table (ids it does not hold are absent). */
 function owners(db: Orm, id: PgColumn, company: PgColumn | null, from: PgTable) {

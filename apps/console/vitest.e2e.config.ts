@@ -12,6 +12,7 @@ export default defineProject({
     environment: 'node',
     include: ['e2e/**/*.e2e.test.ts'],
     globalSetup: ['./e2e/support/global-setup.ts'],
+    setupFiles: ['./e2e/support/history-ready.ts'],
     pool: 'forks',
     fileParallelism: false,
     testTimeout: 120_000,

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -19,6 +19,8 @@ declare module 'vitest' {
     openId: OpenIdStack | null;
     /** Where a test's own trackers reach ingest: OsmAnd's HTTP address and a GT06 TCP port (null against a stack of CONSOLE_E2E_URL). */
     devicePorts: { osmand: string; gt06: number } | null;
+    /** A file written once the demo's observatory history is built ('ok', or what failed); null when the tests did not start the stack. */
+    observatoryHistory: string | null;
   }
 }
 
@@ -41,6 +43,7 @@ export async function setup(project: TestProject): Promise<void> {
   project.provide('chromium', haveChromium);
   project.provide('openId', null);
   project.provide('devicePorts', null);
+  project.provide('observatoryHistory', null);
   if (!haveChromium) {
     project.provide('baseUrl', '');
     return;
@@ -81,8 +84,15 @@ export async function setup(project: TestProject): Promise<void> {
     OIDC_SCOPE: 'openid email profile groups', OIDC_ROLE_MAP: OPENID.roleMap,
   };
   stack = await startStack(config, { loggerFor: (name) => createLogger(name, 'error'), gatewayEnv });
-  // the observatory's figures are the demo's past, which the stack builds in the background
-  await stack.observatoryHistory;
+  // the observatory's figures are the demo's past, which the stack builds in the background. This
+  // setup runs before any project's tests, and the browser files run after the others: the history
+  // is built while those run, and each browser file waits for it first (history-ready.ts)
+  const history = join(dataDir, 'observatory-history.done');
+  void stack.observatoryHistory.then(
+    () => writeFileSync(history, 'ok'),
+    (err: unknown) => writeFileSync(history, `failed: ${err instanceof Error ? err.message : String(err)}`),
+  );
+  project.provide('observatoryHistory', history);
   project.provide('baseUrl', stack.urls.gateway);
   project.provide('devicePorts', { osmand: stack.urls.osmand, gt06: stack.devicePorts.gt06! });
   project.provide('openId', { host: OPENID.host, issuer: provider.issuer });

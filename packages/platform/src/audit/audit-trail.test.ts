@@ -147,8 +147,12 @@ describe('createAuditTrail', () => {
   it('refuses, at compile time, an anonymous actor on a signed-in trail and an entity type of another service', async () => {
     const noRows = async () => (await db.rows<{ n: number }>(sql`select count(*)::int as n from audit_decisions.audit_log where entity_id = 'typecheck'`))[0]!.n;
     const before = await noRows();
+    // each call the compiler must refuse is one short line, so that no layout moves it off its directive
+    const anonymous = { userId: null, email: null };
+    const journeyEntry: Parameters<typeof decisionTrail.record>[2] = { action: 'journey.create', entityType: 'journey', entityId: 'typecheck' };
     // @ts-expect-error the decisions trail keeps NOT NULL actors: a caller nobody identified is refused
-    await expect(decisionTrail.record(db.orm, { userId: null, email: null }, { action: 'journey.create', entityType: 'journey', entityId: 'typecheck' })).rejects.toThrow();
+    const refused = decisionTrail.record(db.orm, anonymous, journeyEntry);
+    await expect(refused).rejects.toThrow();
     // @ts-expect-error 'user' is the identity trail's entity, not this one's
     await decisionTrail.forEntity(db.orm, 'user', 'typecheck');
     // @ts-expect-error the identity trail has no note column

@@ -50,10 +50,13 @@ function toDocumentRecord(r: DocumentRow): DocumentRecord {
   };
 }
 
+/** Control characters and quotes: a file name keeps none (the pattern alone on its line, under its directive, whatever the layout). */
+// eslint-disable-next-line no-control-regex -- control characters are what it matches
+const UNSAFE_IN_FILENAME = /[\u0000-\u001f\u007f"]/g;
+
 const cleanFilename = (name: string): string => {
   const base = name.split(/[\\/]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex
-  const cleaned = base.replace(/[\u0000-\u001f\u007f"]/g, '').trim().slice(0, 200);
+  const cleaned = base.replace(UNSAFE_IN_FILENAME, '').trim().slice(0, 200);
   return cleaned || 'document';
 };
 

@@ -10,8 +10,24 @@ import { browserPeople, STACK_ADMIN as ADMIN } from './support/people';
  * photographed by the tests of their work.
  */
 const TOURS = {
-  officer: { who: DEMO_ACCOUNTS.officer, screens: ['/approvals', '/oversight', '/oversight/cargo', '/oversight/documents', '/oversight/certificates', '/complaints', '/disciplinary', '/ratings', '/dashboards'] },
-  admin: { who: ADMIN, screens: ['/admin/users', '/admin/companies', '/admin/devices', '/admin/inventories', '/admin/routes', '/admin/geofences'] },
+  officer: {
+    who: DEMO_ACCOUNTS.officer,
+    screens: [
+      '/approvals',
+      '/oversight',
+      '/oversight/cargo',
+      '/oversight/documents',
+      '/oversight/certificates',
+      '/complaints',
+      '/disciplinary',
+      '/ratings',
+      '/dashboards',
+    ],
+  },
+  admin: {
+    who: ADMIN,
+    screens: ['/admin/users', '/admin/companies', '/admin/devices', '/admin/inventories', '/admin/routes', '/admin/geofences'],
+  },
 };
 
 /**
@@ -50,7 +66,8 @@ describe.skipIf(!inject('chromium'))('the main screens of each role', () => {
     await table.getByText('loading…').first().waitFor({ state: 'detached' });
     const owners = await table.locator('tbody tr td:nth-child(4)').allTextContents();
     expect(owners.length).toBeGreaterThan(0);
-    for (const owner of owners) expect(owner, 'an owner named, not numbered').not.toMatch(/^(Shipment|Cargo|Certificate|Complaint|Company)\s*#?\d+$/);
+    for (const owner of owners)
+      expect(owner, 'an owner named, not numbered').not.toMatch(/^(Shipment|Cargo|Certificate|Complaint|Company)\s*#?\d+$/);
     // an owner links to its record, named by its number
     const owner = table.locator('tbody tr td:nth-child(4) a').first();
     expect(await owner.textContent()).toMatch(/^(Shipment|Cargo|Certificate|Complaint)\b.*[A-Z]{2,}/);

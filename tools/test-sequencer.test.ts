@@ -4,16 +4,16 @@ import { spreadTurnTaking } from './test-sequencer';
 const isBrowser = (f: string): boolean => f.startsWith('b');
 
 describe('spreadTurnTaking', () => {
-  it('spreads the turn-taking files evenly from 15 % to 80 % of the others, keeping both orders', () => {
+  it('spreads the turn-taking files evenly from 25 % to 80 % of the others, keeping both orders', () => {
     const others = Array.from({ length: 100 }, (_, i) => `p${i}`);
     const browser = ['b0', 'b1', 'b2', 'b3', 'b4', 'b5'];
     const out = spreadTurnTaking([...browser, ...others], isBrowser);
     expect(out).toHaveLength(106);
     expect(out.filter(isBrowser)).toEqual(browser);
     expect(out.filter((f) => !isBrowser(f))).toEqual(others);
-    // each browser file comes right before the other file at its place: 15, 28, 41, 54, 67, 80
+    // each browser file comes right before the other file at its place: 25, 36, 47, 58, 69, 80
     const before = browser.map((b) => out[out.indexOf(b) + 1]);
-    expect(before).toEqual(['p15', 'p28', 'p41', 'p54', 'p67', 'p80']);
+    expect(before).toEqual(['p25', 'p36', 'p47', 'p58', 'p69', 'p80']);
   });
 
   it('never puts two turn-taking files next to each other while there are others to put between them', () => {

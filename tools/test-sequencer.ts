@@ -3,7 +3,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 /** The project whose files take turns on one shared stack (apps/console/vitest.e2e.config.ts). */
 const TURN_TAKING_PROJECT = 'console-browser';
 /** How far into the run the first turn-taking file starts: the stack builds the demo's history meanwhile. */
-const FIRST_AT = 0.15;
+const FIRST_AT = 0.25;
 /** How far into the run the last one starts: the run ends on short files, not on a browser file. */
 const LAST_AT = 0.8;
 

@@ -1,6 +1,7 @@
 import { describe, expect, inject, it } from 'vitest';
 import { DEMO_ACCOUNTS } from '@corridor/tools/stack/demo/accounts';
 import type { Person } from './support/session';
+import { accessibilityProblems } from './support/axe';
 import { browserPeople, STACK_ADMIN as ADMIN } from './support/people';
 
 /**
@@ -39,6 +40,38 @@ describe.skipIf(!inject('chromium'))('the main screens of each role', () => {
         await person.screenshot(`${role}${path.replaceAll('/', '-')}`);
       }
     });
+  }
+
+  /**
+   * axe-core on every screen each role's menu offers (and the account screen), in English and in
+   * Swahili: no serious or critical problem. The menu is read from the page, so a screen added to
+   * it is checked without changing this test.
+   */
+  const EVERYONE = { ...DEMO_ACCOUNTS, admin: ADMIN };
+  for (const [role, who] of Object.entries(EVERYONE)) {
+    for (const lang of ['en', 'sw'] as const) {
+      it(`${role} (${lang}): axe finds nothing serious on any screen of the menu`, async () => {
+        const person = await people.open(who);
+        // the language on this browser only: the shared demo user keeps theirs
+        if (lang === 'sw') await person.page.evaluate(() => localStorage.setItem('corridor.lang', 'sw'));
+        await person.visit('/account');
+        const menu = await person.page.locator('nav#nav a[href^="/"]').evaluateAll((as) => [...new Set(as.map((a) => a.getAttribute('href')!))]);
+        expect(menu.length, 'the menu offers screens').toBeGreaterThan(1);
+        const found: string[] = [];
+        for (const path of menu) {
+          // through the menu, as a person goes: the new screen's heading takes the focus and names the page
+          await person.page.locator(`nav#nav a[href="${path}"]`).first().click();
+          await person.page.waitForURL((u) => u.pathname === path);
+          await person.settled();
+          const heading = person.page.locator('main h1').first();
+          await expect.poll(() => heading.evaluate((h) => h === document.activeElement), { message: `${path}: the heading has the focus` }).toBe(true);
+          await expect.poll(() => person.page.title(), { message: `${path}: the page is named by its heading` }).toBe(`${(await heading.textContent())!.trim()} · Corridor`);
+          for (const p of await accessibilityProblems(person.page)) found.push(`${path}: ${p}`);
+          await person.screenshot(`axe-${role}-${lang}${path.replaceAll('/', '-')}`);
+        }
+        expect(found, `serious or critical accessibility problems of ${role}`).toEqual([]);
+      });
+    }
   }
 
   it('officer: each document names what it belongs to as people know it, not by a bare id', async () => {

@@ -39,21 +39,24 @@ module.exports = {
     },
     {
       name: 'ops-api-module-imports-the-app',
-      comment: 'ops-api modules (src/<module>/) are fastify plugins that app.ts registers, once each (CONVENTIONS 22, 23): a module is handed what it uses and never imports app.ts, the module list or the service entry back (its whole-service tests may)',
+      comment:
+        'ops-api modules (src/<module>/) are fastify plugins that app.ts registers, once each (CONVENTIONS 22, 23): a module is handed what it uses and never imports app.ts, the module list or the service entry back (its whole-service tests may)',
       severity: 'error',
       from: { path: '^services/ops-api/src/[^/]+/', pathNot: '\\.test\\.ts$' },
       to: { path: '^services/ops-api/src/(app|main|index|reference-checks)\\.ts$' },
     },
     {
       name: 'ops-api-shared-code-imports-a-module',
-      comment: 'ops-api code below the modules (module.ts, the generic resource service in resources/, db/, clickhouse/) never imports a module back: a registry of modules there would point both ways (the old resources/tracking-modules.ts)',
+      comment:
+        'ops-api code below the modules (module.ts, the generic resource service in resources/, db/, clickhouse/) never imports a module back: a registry of modules there would point both ways (the old resources/tracking-modules.ts)',
       severity: 'error',
       from: { path: '^services/ops-api/src/(module\\.ts$|resources/|db/|clickhouse/)', pathNot: '\\.test\\.ts$' },
       to: { path: '^services/ops-api/src/', pathNot: '^services/ops-api/src/(module\\.ts$|resources/|db/|clickhouse/|audit/audit\\.ts$)' },
     },
     {
       name: 'import-that-does-not-resolve',
-      comment: 'an import of a package the importer does not declare (another service, say) or of a file that is not there (geojson and topojson-specification are types only, from @types/geojson and topojson-specification, which the resolver does not read)',
+      comment:
+        'an import of a package the importer does not declare (another service, say) or of a file that is not there (geojson and topojson-specification are types only, from @types/geojson and topojson-specification, which the resolver does not read)',
       severity: 'error',
       from: {},
       to: { couldNotResolve: true, pathNot: '^(geojson|topojson-specification)$' },

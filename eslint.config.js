@@ -9,15 +9,52 @@ export default tseslint.config(
   eslint.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', setImmediate: 'readonly', URL: 'readonly', performance: 'readonly', fetch: 'readonly', AbortController: 'readonly', TextEncoder: 'readonly', TextDecoder: 'readonly', NodeJS: 'readonly', structuredClone: 'readonly', AbortSignal: 'readonly', Response: 'readonly', Request: 'readonly', Headers: 'readonly', queueMicrotask: 'readonly' } },
+    languageOptions: {
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        Buffer: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+        setImmediate: 'readonly',
+        URL: 'readonly',
+        performance: 'readonly',
+        fetch: 'readonly',
+        AbortController: 'readonly',
+        TextEncoder: 'readonly',
+        TextDecoder: 'readonly',
+        NodeJS: 'readonly',
+        structuredClone: 'readonly',
+        AbortSignal: 'readonly',
+        Response: 'readonly',
+        Request: 'readonly',
+        Headers: 'readonly',
+        queueMicrotask: 'readonly',
+      },
+    },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', destructuredArrayIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/no-explicit-any': 'error',
       'no-eval': 'error',
       'no-new-func': 'error',
       'no-implied-eval': 'error',
       // kafkajs (unmaintained, no Kafka 4) is only the benchmark anchor of tools/bench/kafkajs
-      'no-restricted-imports': ['error', { paths: [{ name: 'kafkajs', message: 'The bus runs on @platformatic/kafka; kafkajs is only the benchmark anchor in tools/bench/kafkajs.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'kafkajs',
+              message: 'The bus runs on @platformatic/kafka; kafkajs is only the benchmark anchor in tools/bench/kafkajs.',
+            },
+          ],
+        },
+      ],
     },
   },
   {

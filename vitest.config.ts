@@ -16,7 +16,14 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'platform',
-          include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'services/*/src/**/*.test.ts', 'services/*/test/**/*.test.ts', 'tools/**/*.test.ts', 'deploy/**/*.test.ts'],
+          include: [
+            'packages/*/src/**/*.test.ts',
+            'packages/*/test/**/*.test.ts',
+            'services/*/src/**/*.test.ts',
+            'services/*/test/**/*.test.ts',
+            'tools/**/*.test.ts',
+            'deploy/**/*.test.ts',
+          ],
           exclude: ['**/node_modules/**', '.data/**'],
         },
       },

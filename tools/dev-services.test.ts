@@ -25,7 +25,9 @@ const libs = kafkaLibsDir();
 const runnable = (kafkaJarsPresent(libs) && process.getuid?.() === 0) || inCI();
 const TOPIC = 'dev-services.persistence';
 /** The Kafka version of this checkout, and the one an earlier checkout ran (before issue 27). */
-const POM_VERSION = /<kafka\.version>([^<]+)<\/kafka\.version>/.exec(readFileSync(join(import.meta.dirname, 'kafka', 'pom.xml'), 'utf8'))![1]!;
+const POM_VERSION = /<kafka\.version>([^<]+)<\/kafka\.version>/.exec(
+  readFileSync(join(import.meta.dirname, 'kafka', 'pom.xml'), 'utf8'),
+)![1]!;
 const EARLIER_VERSION = '3.9.2';
 const GROUP = 'dev-services.persistence.reader';
 
@@ -72,7 +74,12 @@ function devServicesSuite(): void {
   /** A topic with three messages, and a reader that handled the first two (its committed offset is the next one to read). */
   async function writeTopic(): Promise<void> {
     const a = admin();
-    const producer = new Producer({ clientId: 'dev-services-test', bootstrapBrokers: [brokers], serializers: stringSerializers, retries: 8 });
+    const producer = new Producer({
+      clientId: 'dev-services-test',
+      bootstrapBrokers: [brokers],
+      serializers: stringSerializers,
+      retries: 8,
+    });
     try {
       await a.createTopics({ topics: [TOPIC], partitions: 1, replicas: 1 });
       await producer.send({ messages: ['1', '2', '3'].map((value, i) => ({ topic: TOPIC, partition: 0, key: 'abc'[i], value })) });
@@ -84,7 +91,10 @@ function devServicesSuite(): void {
 
   /** The Kafka version `status` says the broker runs. */
   async function runningVersion(): Promise<string | undefined> {
-    const out = await run(SCRIPT, ['status'], { env }).then((r) => r.stdout, (e: { stdout?: string }) => e.stdout ?? '');
+    const out = await run(SCRIPT, ['status'], { env }).then(
+      (r) => r.stdout,
+      (e: { stdout?: string }) => e.stdout ?? '',
+    );
     return /kafka\s+running.*\(kafka ([^)]+)\)/.exec(out)?.[1];
   }
 
@@ -94,8 +104,11 @@ function devServicesSuite(): void {
     const [pg, redis, kafkaPort, controller] = [await freePort(), await freePort(), await freePort(), await freePort()];
     env = {
       ...process.env,
-      CORRIDOR_SERVICES_DIR: state, CORRIDOR_PG_PORT: String(pg), CORRIDOR_REDIS_PORT: String(redis),
-      CORRIDOR_KAFKA_PORT: String(kafkaPort), CORRIDOR_KAFKA_CONTROLLER_PORT: String(controller),
+      CORRIDOR_SERVICES_DIR: state,
+      CORRIDOR_PG_PORT: String(pg),
+      CORRIDOR_REDIS_PORT: String(redis),
+      CORRIDOR_KAFKA_PORT: String(kafkaPort),
+      CORRIDOR_KAFKA_CONTROLLER_PORT: String(controller),
     };
     brokers = `127.0.0.1:${kafkaPort}`;
   });

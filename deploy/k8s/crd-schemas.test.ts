@@ -41,13 +41,15 @@ type Schema = Record<string, unknown>;
 function strict(schema: Schema): Schema {
   const out: Schema = {};
   for (const [k, v] of Object.entries(schema)) {
-    if (k === 'properties' && v && typeof v === 'object') out[k] = Object.fromEntries(Object.entries(v as Record<string, Schema>).map(([p, s]) => [p, strict(s)]));
+    if (k === 'properties' && v && typeof v === 'object')
+      out[k] = Object.fromEntries(Object.entries(v as Record<string, Schema>).map(([p, s]) => [p, strict(s)]));
     else if (k === 'items' && v && typeof v === 'object' && !Array.isArray(v)) out[k] = strict(v as Schema);
     else if ((k === 'oneOf' || k === 'anyOf' || k === 'allOf') && Array.isArray(v)) out[k] = v.map((s: Schema) => strict(s));
     else if (k === 'additionalProperties' && v && typeof v === 'object') out[k] = strict(v as Schema);
     else out[k] = v;
   }
-  if (schema.properties && schema.additionalProperties === undefined && schema['x-kubernetes-preserve-unknown-fields'] !== true) out.additionalProperties = false;
+  if (schema.properties && schema.additionalProperties === undefined && schema['x-kubernetes-preserve-unknown-fields'] !== true)
+    out.additionalProperties = false;
   return out;
 }
 
@@ -56,7 +58,14 @@ function validators(dir: string): Map<string, ValidateFunction> {
   const ajv = new Ajv({ strict: false, allErrors: true });
   const out = new Map<string, ValidateFunction>();
   for (const kind of KINDS) {
-    const crd = parseAllDocuments(readFileSync(join(dir, `${kind}.yaml`), 'utf8')).map((d) => d.toJS() as { kind: string; spec: { group: string; names: { kind: string }; versions: { name: string; schema: { openAPIV3Schema: Schema } }[] } })
+    const crd = parseAllDocuments(readFileSync(join(dir, `${kind}.yaml`), 'utf8'))
+      .map(
+        (d) =>
+          d.toJS() as {
+            kind: string;
+            spec: { group: string; names: { kind: string }; versions: { name: string; schema: { openAPIV3Schema: Schema } }[] };
+          },
+      )
       .find((d) => d?.kind === 'CustomResourceDefinition');
     if (!crd) throw new Error(`${kind}.yaml holds no CustomResourceDefinition`);
     for (const v of crd.spec.versions) {
@@ -73,7 +82,10 @@ function problemsOf(validate: ValidateFunction | undefined, o: K8sObject): strin
   if (!validate) return [`${o.apiVersion} ${o.kind}: no CRD version for it`];
   const at = `${o.kind} ${o.metadata?.name}`;
   if (validate(o)) return [];
-  return (validate.errors ?? []).map((e) => `${at}: ${e.instancePath || '/'} ${e.message}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''}`);
+  return (validate.errors ?? []).map(
+    (e) =>
+      `${at}: ${e.instancePath || '/'} ${e.message}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''}`,
+  );
 }
 
 describe.skipIf(!runnable)('Strimzi custom resources against the CRD schemas of Strimzi 1.2.0', () => {
@@ -93,7 +105,9 @@ describe.skipIf(!runnable)('Strimzi custom resources against the CRD schemas of 
   });
 
   it('the schemas do refuse a wrong type, a value off the enumeration and an unknown field', () => {
-    const kafka = structuredClone(objects.find((o) => o.kind === 'Kafka')!) as K8sObject & { spec: { kafka: { listeners: { tls: unknown; type: string }[]; replicaz?: number } } };
+    const kafka = structuredClone(objects.find((o) => o.kind === 'Kafka')!) as K8sObject & {
+      spec: { kafka: { listeners: { tls: unknown; type: string }[]; replicaz?: number } };
+    };
     kafka.spec.kafka.listeners[0]!.tls = 'no';
     kafka.spec.kafka.listeners[0]!.type = 'sideways';
     kafka.spec.kafka.replicaz = 3;
@@ -101,7 +115,9 @@ describe.skipIf(!runnable)('Strimzi custom resources against the CRD schemas of 
     expect(problems).toMatch(/listeners\/0\/tls must be boolean/);
     expect(problems).toMatch(/listeners\/0\/type must be equal to one of the allowed values/);
     expect(problems).toMatch(/\/spec\/kafka must NOT have additional properties \(replicaz\)/);
-    const user = structuredClone(objects.find((o) => o.kind === 'KafkaUser')!) as K8sObject & { spec: { authorization: { acls: { operations: string[] }[] } } };
+    const user = structuredClone(objects.find((o) => o.kind === 'KafkaUser')!) as K8sObject & {
+      spec: { authorization: { acls: { operations: string[] }[] } };
+    };
     user.spec.authorization.acls[0]!.operations = ['Eat'];
     expect(problemsOf(schemaOf(user), user).join('\n')).toMatch(/operations\/0 must be equal to one of the allowed values/);
   });

@@ -72,7 +72,8 @@ function checkDeployment(d: Deployment): string[] {
   const problems: string[] = [];
   const at = `Deployment ${d.metadata.name}`;
   const pod = d.spec.template.spec;
-  if (!matches(d.spec.selector.matchLabels, d.spec.template.metadata.labels)) problems.push(`${at}: selector does not match the pod labels`);
+  if (!matches(d.spec.selector.matchLabels, d.spec.template.metadata.labels))
+    problems.push(`${at}: selector does not match the pod labels`);
   if (pod.securityContext?.runAsNonRoot !== true) problems.push(`${at}: pod securityContext.runAsNonRoot is not true`);
   if (!pod.securityContext?.runAsUser) problems.push(`${at}: pod securityContext.runAsUser is not a non-zero uid`);
   if (pod.containers.length === 0) problems.push(`${at}: no containers`);
@@ -86,7 +87,8 @@ function checkDeployment(d: Deployment): string[] {
     for (const [kind, probe, path] of probes) {
       if (probe?.httpGet?.path !== path) problems.push(`${where}: ${kind} must be an httpGet of ${path}`);
       const port = probe?.httpGet?.port;
-      if (typeof port === 'string' && !portNames.has(port)) problems.push(`${where}: ${kind} names port ${port}, which the container lacks`);
+      if (typeof port === 'string' && !portNames.has(port))
+        problems.push(`${where}: ${kind} names port ${port}, which the container lacks`);
     }
     for (const level of ['requests', 'limits'] as const) {
       for (const resource of ['cpu', 'memory']) {
@@ -126,7 +128,8 @@ function checkServicePorts(services: Service[], deployments: Deployment[]): stri
         const hit = ports.find(
           (cp) => (typeof target === 'string' ? cp.name === target : cp.containerPort === target) && (cp.protocol ?? 'TCP') === protocol,
         );
-        if (!hit) problems.push(`${at}: port ${p.port}/${protocol} -> ${target} has no matching container port in Deployment ${d.metadata.name}`);
+        if (!hit)
+          problems.push(`${at}: port ${p.port}/${protocol} -> ${target} has no matching container port in Deployment ${d.metadata.name}`);
       }
     }
   }

@@ -9,10 +9,12 @@ const K8S = dirname(fileURLToPath(import.meta.url));
 export const OVERLAYS = ['overlays/dev', 'overlays/prod', 'overlays/external'] as const;
 
 export function parseDocs(text: string, source: string): K8sObject[] {
-  return parseAllDocuments(text).map((doc) => {
-    if (doc.errors.length > 0) throw new Error(`${source}: ${doc.errors.map((e) => e.message).join('; ')}`);
-    return doc.toJS() as K8sObject;
-  }).filter((o) => o !== null);
+  return parseAllDocuments(text)
+    .map((doc) => {
+      if (doc.errors.length > 0) throw new Error(`${source}: ${doc.errors.map((e) => e.message).join('; ')}`);
+      return doc.toJS() as K8sObject;
+    })
+    .filter((o) => o !== null);
 }
 
 const works = (cmd: string, args: string[]): boolean => {
@@ -24,8 +26,11 @@ const works = (cmd: string, args: string[]): boolean => {
   }
 };
 /** kubectl's kustomize, else the standalone kustomize (.ci/run installs one when kubectl is missing). */
-const renderer: [string, string[]] | undefined = works('kubectl', ['version', '--client']) ? ['kubectl', ['kustomize']]
-  : works('kustomize', ['version']) ? ['kustomize', ['build']] : undefined;
+const renderer: [string, string[]] | undefined = works('kubectl', ['version', '--client'])
+  ? ['kubectl', ['kustomize']]
+  : works('kustomize', ['version'])
+    ? ['kustomize', ['build']]
+    : undefined;
 export const hasKubectl = (): boolean => renderer !== undefined;
 
 const rendered = new Map<string, K8sObject[]>();
@@ -34,7 +39,10 @@ export function render(folder: string): K8sObject[] {
   let objects = rendered.get(folder);
   if (!objects) {
     if (!renderer) throw new Error('neither kubectl nor kustomize is installed');
-    objects = parseDocs(execFileSync(renderer[0], [...renderer[1], join(K8S, folder)], { encoding: 'utf8' }), `${renderer.join(' ')} ${folder}`);
+    objects = parseDocs(
+      execFileSync(renderer[0], [...renderer[1], join(K8S, folder)], { encoding: 'utf8' }),
+      `${renderer.join(' ')} ${folder}`,
+    );
     rendered.set(folder, objects);
   }
   return structuredClone(objects);

@@ -16,15 +16,20 @@ import { OVERLAYS, hasKubectl, render } from './render';
  */
 type Validating = { validate(): void };
 const MODELS: Record<string, new (data: never) => Validating> = {
-  'v1/ConfigMap': ConfigMap, 'v1/Namespace': Namespace, 'v1/Secret': Secret, 'v1/Service': Service,
+  'v1/ConfigMap': ConfigMap,
+  'v1/Namespace': Namespace,
+  'v1/Secret': Secret,
+  'v1/Service': Service,
   'apps/v1/Deployment': Deployment,
   'autoscaling/v2/HorizontalPodAutoscaler': HorizontalPodAutoscaler,
   'batch/v1/Job': Job,
-  'networking.k8s.io/v1/Ingress': Ingress, 'networking.k8s.io/v1/NetworkPolicy': NetworkPolicy,
+  'networking.k8s.io/v1/Ingress': Ingress,
+  'networking.k8s.io/v1/NetworkPolicy': NetworkPolicy,
   'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
 };
 /** The operators' API groups: custom resources, checked in stores.test.ts. */
-const CUSTOM = /^(kafka\.strimzi\.io|postgresql\.cnpg\.io|clickhouse\.altinity\.com|clickhouse-keeper\.altinity\.com|databases\.spotahome\.com)\//;
+const CUSTOM =
+  /^(kafka\.strimzi\.io|postgresql\.cnpg\.io|clickhouse\.altinity\.com|clickhouse-keeper\.altinity\.com|databases\.spotahome\.com)\//;
 
 export function schemaProblems(objects: K8sObject[]): string[] {
   const problems: string[] = [];

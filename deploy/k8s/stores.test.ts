@@ -23,7 +23,11 @@ import { hasKubectl, render } from './render';
 type Obj = K8sObject & { spec: any; metadata: K8sObject['metadata'] & { namespace?: string; annotations?: Record<string, string> } }; // eslint-disable-line @typescript-eslint/no-explicit-any
 const SERVICES = ['gateway', 'ingest', 'journey', 'geofence', 'ops-api'];
 
-interface EnvVar { name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string } } }
+interface EnvVar {
+  name: string;
+  value?: string;
+  valueFrom?: { secretKeyRef?: { name: string; key: string } };
+}
 
 describe('the Kafka topics file', () => {
   it('is what tools/k8s/kafka-topics.ts generates from the topic plan (pnpm k8s:topics)', () => {
@@ -48,16 +52,29 @@ describe.skipIf(!hasKubectl() && process.env.CI !== 'true')('the prod overlay wi
   const config = one('ConfigMap') as Obj & { data: Record<string, string> };
   const deployments = objects.filter(isDeployment) as Deployment[];
   const envOf = (d: Deployment): EnvVar[] => (d.spec.template.spec.containers[0]?.env ?? []) as EnvVar[];
-  const envVar = (d: Deployment, name: string): EnvVar | undefined => envOf(d).filter((e) => e.name === name).at(-1);
+  const envVar = (d: Deployment, name: string): EnvVar | undefined =>
+    envOf(d)
+      .filter((e) => e.name === name)
+      .at(-1);
   const host = (hostPort: string): string => hostPort.split(':')[0] ?? '';
 
   it('holds the whole platform: the five services and every store', () => {
     expect(deployments.map((d) => d.metadata.name).sort()).toEqual([...SERVICES].sort());
-    for (const kind of ['Kafka', 'ClickHouseInstallation', 'ClickHouseKeeperInstallation', 'Cluster', 'Pooler', 'ScheduledBackup', 'RedisFailover']) one(kind);
+    for (const kind of [
+      'Kafka',
+      'ClickHouseInstallation',
+      'ClickHouseKeeperInstallation',
+      'Cluster',
+      'Pooler',
+      'ScheduledBackup',
+      'RedisFailover',
+    ])
+      one(kind);
     expect(all('KafkaNodePool')).toHaveLength(2);
     expect(all('KafkaTopic')).toHaveLength(topicPlan.length);
     expect(all('KafkaUser')).toHaveLength(SERVICES.length);
-    for (const o of objects) expect(o.metadata.namespace, `${o.kind} ${o.metadata.name}`).toBe(o.kind === 'Namespace' ? undefined : 'corridor');
+    for (const o of objects)
+      expect(o.metadata.namespace, `${o.kind} ${o.metadata.name}`).toBe(o.kind === 'Namespace' ? undefined : 'corridor');
   });
 
   it('Kafka: KRaft with node pools (three controllers, three brokers), SCRAM on the port the services use, topics only from KafkaTopics', () => {
@@ -67,14 +84,17 @@ describe.skipIf(!hasKubectl() && process.env.CI !== 'true')('the prod overlay wi
     expect(kafka.spec.kafka.version).toMatch(/^4\./);
     const pools = all('KafkaNodePool');
     for (const p of pools) expect(p.metadata.labels?.['strimzi.io/cluster'], p.metadata.name).toBe(kafka.metadata.name);
-    const replicasWith = (role: string) => pools.filter((p) => (p.spec.roles as string[]).includes(role)).reduce((n, p) => n + (p.spec.replicas as number), 0);
+    const replicasWith = (role: string) =>
+      pools.filter((p) => (p.spec.roles as string[]).includes(role)).reduce((n, p) => n + (p.spec.replicas as number), 0);
     expect(replicasWith('controller')).toBe(3);
     expect(replicasWith('broker')).toBe(3);
     for (const p of pools) expect(['jbod', 'persistent-claim']).toContain(p.spec.storage.type);
     // Strimzi's bootstrap Service is <name>-kafka-bootstrap
     const brokers = config.data.KAFKA_BROKERS!.split(',');
     expect(brokers).toEqual([`${kafka.metadata.name}-kafka-bootstrap:9092`]);
-    const listener = (kafka.spec.kafka.listeners as { port: number; tls: boolean; authentication?: { type: string } }[]).find((l) => l.port === 9092);
+    const listener = (kafka.spec.kafka.listeners as { port: number; tls: boolean; authentication?: { type: string } }[]).find(
+      (l) => l.port === 9092,
+    );
     expect(listener?.tls).toBe(false);
     expect(listener?.authentication?.type).toBe(config.data.KAFKA_SASL_MECHANISM);
     expect(kafka.spec.kafka.authorization.type).toBe('simple');
@@ -124,17 +144,28 @@ describe.skipIf(!hasKubectl() && process.env.CI !== 'true')('the prod overlay wi
         expect(['topic', 'group'], service).toContain(a.resource.type);
         for (const op of a.operations) expect(['Describe', 'Read', 'Write'], `${service} ${a.resource.name}`).toContain(op);
       }
-      for (const t of topicsReadBy(service)) expect(topicAcls.find((a) => a.resource.name === t)?.operations, `${service} reads ${t}`).toEqual(expect.arrayContaining(['Read', 'Describe']));
-      for (const t of topicsWrittenBy(service)) expect(topicAcls.find((a) => a.resource.name === t)?.operations, `${service} writes ${t}`).toContain('Write');
+      for (const t of topicsReadBy(service))
+        expect(topicAcls.find((a) => a.resource.name === t)?.operations, `${service} reads ${t}`).toEqual(
+          expect.arrayContaining(['Read', 'Describe']),
+        );
+      for (const t of topicsWrittenBy(service))
+        expect(topicAcls.find((a) => a.resource.name === t)?.operations, `${service} writes ${t}`).toContain('Write');
       for (const t of topicAcls) {
-        if (!topicsReadBy(service).includes(t.resource.name!)) expect(t.operations, `${service} does not read ${t.resource.name}`).not.toContain('Read');
-        if (!topicsWrittenBy(service).includes(t.resource.name!)) expect(t.operations, `${service} does not write ${t.resource.name}`).not.toContain('Write');
+        if (!topicsReadBy(service).includes(t.resource.name!))
+          expect(t.operations, `${service} does not read ${t.resource.name}`).not.toContain('Read');
+        if (!topicsWrittenBy(service).includes(t.resource.name!))
+          expect(t.operations, `${service} does not write ${t.resource.name}`).not.toContain('Write');
       }
-      const groups = acls.filter((a) => a.resource.type === 'group').map((a) => `${a.resource.name}${a.resource.patternType === 'prefix' ? '*' : ''}`).sort();
-      expect(groups, service).toEqual([...new Set(topicUsage[service].consumes.map((c) => `${c.group}${c.perInstance ? '*' : ''}`))].sort());
+      const groups = acls
+        .filter((a) => a.resource.type === 'group')
+        .map((a) => `${a.resource.name}${a.resource.patternType === 'prefix' ? '*' : ''}`)
+        .sort();
+      expect(groups, service).toEqual(
+        [...new Set(topicUsage[service].consumes.map((c) => `${c.group}${c.perInstance ? '*' : ''}`))].sort(),
+      );
     }
     // e.g. the journey evaluator reads positions and writes events, and may not read commands or write positions
-    const journey = (all('KafkaUser').find((u) => u.metadata.name === 'corridor-journey')!.spec.authorization.acls as Acl[]);
+    const journey = all('KafkaUser').find((u) => u.metadata.name === 'corridor-journey')!.spec.authorization.acls as Acl[];
     expect(journey.find((a) => a.resource.name === 'commands.v1')).toBeUndefined();
     expect(journey.find((a) => a.resource.name === 'positions.v1')?.operations).toEqual(['Describe', 'Read']);
   });
@@ -156,22 +187,42 @@ describe.skipIf(!hasKubectl() && process.env.CI !== 'true')('the prod overlay wi
     const { database, owner } = cluster.spec.bootstrap.initdb;
     for (const d of deployments) {
       // CloudNativePG writes the owner's password into <cluster>-app
-      expect(envVar(d, 'PG_PASSWORD')?.valueFrom?.secretKeyRef, d.metadata.name).toEqual({ name: `${cluster.metadata.name}-app`, key: 'password' });
+      expect(envVar(d, 'PG_PASSWORD')?.valueFrom?.secretKeyRef, d.metadata.name).toEqual({
+        name: `${cluster.metadata.name}-app`,
+        key: 'password',
+      });
       const url = new URL(envVar(d, 'DATABASE_URL')!.value!.replace('$(PG_PASSWORD)', 'x'));
-      expect([url.username, url.hostname, url.port, url.pathname], d.metadata.name).toEqual([owner, pooler.metadata.name, '5432', `/${database}`]);
+      expect([url.username, url.hostname, url.port, url.pathname], d.metadata.name).toEqual([
+        owner,
+        pooler.metadata.name,
+        '5432',
+        `/${database}`,
+      ]);
       const names = envOf(d).map((e) => e.name);
-      expect(names.indexOf('PG_PASSWORD'), 'PG_PASSWORD before DATABASE_URL (variable expansion)').toBeLessThan(names.lastIndexOf('DATABASE_URL'));
+      expect(names.indexOf('PG_PASSWORD'), 'PG_PASSWORD before DATABASE_URL (variable expansion)').toBeLessThan(
+        names.lastIndexOf('DATABASE_URL'),
+      );
     }
   });
 
   it('the migrations Job reaches the same database from each of its PostgreSQL containers, and ClickHouse as the services do', () => {
     const job = one('Job');
-    const containers = [...job.spec.template.spec.initContainers, ...job.spec.template.spec.containers] as { name: string; env: EnvVar[]; command: string[] }[];
+    const containers = [...job.spec.template.spec.initContainers, ...job.spec.template.spec.containers] as {
+      name: string;
+      env: EnvVar[];
+      command: string[];
+    }[];
     expect(containers.map((c) => c.command.at(-1))).toEqual(['gateway', 'journey', 'geofence', 'ops-api', '--clickhouse']);
     const gateway = deployments.find((d) => d.metadata.name === 'gateway')!;
     for (const c of containers.slice(0, -1)) {
-      expect(c.env.find((e) => e.name === 'DATABASE_URL'), c.name).toEqual(envVar(gateway, 'DATABASE_URL'));
-      expect(c.env.find((e) => e.name === 'PG_PASSWORD'), c.name).toEqual(envVar(gateway, 'PG_PASSWORD'));
+      expect(
+        c.env.find((e) => e.name === 'DATABASE_URL'),
+        c.name,
+      ).toEqual(envVar(gateway, 'DATABASE_URL'));
+      expect(
+        c.env.find((e) => e.name === 'PG_PASSWORD'),
+        c.name,
+      ).toEqual(envVar(gateway, 'PG_PASSWORD'));
     }
     const clickhouse = containers.at(-1)!;
     const ingest = deployments.find((d) => d.metadata.name === 'ingest')!;
@@ -193,7 +244,8 @@ describe.skipIf(!hasKubectl() && process.env.CI !== 'true')('the prod overlay wi
     expect(chi.spec.configuration.zookeeper.nodes).toEqual([{ host: `keeper-${chk.metadata.name}`, port: 2181 }]);
     const users = chi.spec.configuration.users as Record<string, unknown>;
     const [secret, key] = String(users[`${config.data.CLICKHOUSE_USER}/k8s_secret_password`]).split('/');
-    for (const d of deployments) expect(envVar(d, 'CLICKHOUSE_PASSWORD')?.valueFrom?.secretKeyRef, d.metadata.name).toEqual({ name: secret, key });
+    for (const d of deployments)
+      expect(envVar(d, 'CLICKHOUSE_PASSWORD')?.valueFrom?.secretKeyRef, d.metadata.name).toEqual({ name: secret, key });
   });
 
   it('Redis: three nodes and three sentinels; the services ask the sentinels for the master, with its password', () => {
@@ -205,7 +257,10 @@ describe.skipIf(!hasKubectl() && process.env.CI !== 'true')('the prod overlay wi
     expect(config.data.REDIS_SENTINELS).toBe(`rfs-${rf.metadata.name}:26379`);
     expect(config.data.REDIS_SENTINEL_NAME).toBe('mymaster');
     for (const d of deployments) {
-      expect(envVar(d, 'REDIS_PASSWORD')?.valueFrom?.secretKeyRef, d.metadata.name).toEqual({ name: rf.spec.auth.secretPath, key: 'password' });
+      expect(envVar(d, 'REDIS_PASSWORD')?.valueFrom?.secretKeyRef, d.metadata.name).toEqual({
+        name: rf.spec.auth.secretPath,
+        key: 'password',
+      });
       expect(envVar(d, 'REDIS_URL')?.value, `${d.metadata.name}: REDIS_URL emptied`).toBe('');
     }
   });
@@ -223,9 +278,15 @@ describe.skipIf(!hasKubectl() && process.env.CI !== 'true')('the prod overlay wi
     ];
     for (const [what, labels] of podLabels) expect(labels?.['corridor.io/store'], what).toMatch(/^(kafka|postgres|clickhouse|redis)$/);
     const images = [
-      ...one('ClickHouseInstallation').spec.templates.podTemplates.flatMap((t: { spec: { containers: { image: string }[] } }) => t.spec.containers.map((c) => c.image)),
-      ...one('ClickHouseKeeperInstallation').spec.templates.podTemplates.flatMap((t: { spec: { containers: { image: string }[] } }) => t.spec.containers.map((c) => c.image)),
-      one('RedisFailover').spec.redis.image, one('RedisFailover').spec.sentinel.image, one('Cluster').spec.imageName,
+      ...one('ClickHouseInstallation').spec.templates.podTemplates.flatMap((t: { spec: { containers: { image: string }[] } }) =>
+        t.spec.containers.map((c) => c.image),
+      ),
+      ...one('ClickHouseKeeperInstallation').spec.templates.podTemplates.flatMap((t: { spec: { containers: { image: string }[] } }) =>
+        t.spec.containers.map((c) => c.image),
+      ),
+      one('RedisFailover').spec.redis.image,
+      one('RedisFailover').spec.sentinel.image,
+      one('Cluster').spec.imageName,
     ] as string[];
     for (const image of images) expect(image).toMatch(/:\d+(\.\d+)+$/);
     expect(kafka.spec.kafka.version).toMatch(/^\d+\.\d+\.\d+$/);
@@ -237,8 +298,13 @@ describe.skipIf(!hasKubectl() && process.env.CI !== 'true')('the prod overlay wi
       for (const e of envOf(d)) env[e.name] = e.value ?? (e.valueFrom?.secretKeyRef ? `secret-of-${e.valueFrom.secretKeyRef.name}` : '');
       env.DATABASE_URL = env.DATABASE_URL!.replace('$(PG_PASSWORD)', env.PG_PASSWORD!);
       const parsed = parseConfig(BaseEnv, env);
-      expect(kafkaSecurity(parsed).sasl, d.metadata.name).toMatchObject({ mechanism: 'SCRAM-SHA-512', username: `corridor-${d.metadata.name}` });
-      expect(redisTarget(parsed), d.metadata.name).toEqual({ options: { password: 'secret-of-corridor-redis', name: 'mymaster', sentinels: [{ host: 'rfs-corridor', port: 26379 }] } });
+      expect(kafkaSecurity(parsed).sasl, d.metadata.name).toMatchObject({
+        mechanism: 'SCRAM-SHA-512',
+        username: `corridor-${d.metadata.name}`,
+      });
+      expect(redisTarget(parsed), d.metadata.name).toEqual({
+        options: { password: 'secret-of-corridor-redis', name: 'mymaster', sentinels: [{ host: 'rfs-corridor', port: 26379 }] },
+      });
       expect(parsed.CLICKHOUSE_CLUSTER).toBe('corridor');
     }
   });
@@ -253,8 +319,11 @@ describe.skipIf(!hasKubectl() && process.env.CI !== 'true')('the prod overlay wi
     const inbound = ports(stores.spec.ingress);
     const outbound = ports(toStores.spec.egress);
     const used = [
-      Number(config.data.KAFKA_BROKERS!.split(':')[1]), Number(new URL(config.data.CLICKHOUSE_URL!).port),
-      Number(config.data.REDIS_SENTINELS!.split(':')[1]), 5432, 6379,
+      Number(config.data.KAFKA_BROKERS!.split(':')[1]),
+      Number(new URL(config.data.CLICKHOUSE_URL!).port),
+      Number(config.data.REDIS_SENTINELS!.split(':')[1]),
+      5432,
+      6379,
     ];
     for (const port of used) {
       expect(inbound, `stores admit ${port}`).toContain(port);

@@ -17,7 +17,8 @@ export interface BenchBusOptions {
 
 const busClient = (): BusClient => {
   const c = process.env.BUS_CLIENT ?? 'platformatic2';
-  if (c !== 'kafkajs' && c !== 'platformatic1' && c !== 'platformatic2') throw new Error(`BUS_CLIENT ${c}: kafkajs, platformatic1 or platformatic2`);
+  if (c !== 'kafkajs' && c !== 'platformatic1' && c !== 'platformatic2')
+    throw new Error(`BUS_CLIENT ${c}: kafkajs, platformatic1 or platformatic2`);
   return c;
 };
 

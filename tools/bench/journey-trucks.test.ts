@@ -16,12 +16,22 @@ import { changesFlag, DEVICES, FIX_INTERVAL_MS, isOff, PHASES, RATES, SECONDS, t
 describe('journey-latency bench trucks', () => {
   const seed = corridorSeed('northern');
   const index = buildRouteIndex(
-    corridorRouteOf({ id: 0, line: seed.line, legs: seed.legs, widthM: seed.widthM, speedLimitsKmh: seed.speedLimitsKmh, stopAreas: seed.stopAreas, expectedDurationMinutes: seed.expectedDurationMinutes }),
+    corridorRouteOf({
+      id: 0,
+      line: seed.line,
+      legs: seed.legs,
+      widthM: seed.widthM,
+      speedLimitsKmh: seed.speedLimitsKmh,
+      stopAreas: seed.stopAreas,
+      expectedDurationMinutes: seed.expectedDurationMinutes,
+    }),
   );
 
   it('causes exactly the off-corridor changes the bench expects, on the fixes it expects them', () => {
     const t0 = Date.parse('2026-04-01T00:00:00Z');
-    const phases = RATES.flatMap((rate) => PHASES.map((p) => ({ ...p, label: `${rate}.${p.name}`, fixes: (rate * SECONDS[rate]!) / DEVICES })));
+    const phases = RATES.flatMap((rate) =>
+      PHASES.map((p) => ({ ...p, label: `${rate}.${p.name}`, fixes: (rate * SECONDS[rate]!) / DEVICES })),
+    );
     const expected = new Map<string, string[]>();
     const raised = new Map<string, string[]>();
     for (let d = 1; d <= DEVICES; d++) {
@@ -29,7 +39,12 @@ describe('journey-latency bench trucks', () => {
       let n = 0;
       const feed = (detouring: boolean) => {
         const [longitude, latitude] = truckPoint(index, d, n, detouring && isOff(n));
-        const r = evaluate(state, { time: t0 + n * FIX_INTERVAL_MS + d, latitude, longitude, speedKnots: 45 / 1.852 }, index, DEFAULT_THRESHOLDS);
+        const r = evaluate(
+          state,
+          { time: t0 + n * FIX_INTERVAL_MS + d, latitude, longitude, speedKnots: 45 / 1.852 },
+          index,
+          DEFAULT_THRESHOLDS,
+        );
         state = r.state;
         return r.flags.map((f) => `${d}/${n} ${f.type} ${f.action}`);
       };
@@ -39,7 +54,8 @@ describe('journey-latency bench trucks', () => {
         const detouring = phase.detourEvery > 0 && d % phase.detourEvery === 0;
         for (let k = 0; k < phase.fixes; k++, n++) {
           raised.set(phase.label, [...(raised.get(phase.label) ?? []), ...feed(detouring)]);
-          if (detouring && changesFlag(n)) expected.set(phase.label, [...(expected.get(phase.label) ?? []), `${d}/${n} offCorridor ${isOff(n) ? 'open' : 'clear'}`]);
+          if (detouring && changesFlag(n))
+            expected.set(phase.label, [...(expected.get(phase.label) ?? []), `${d}/${n} offCorridor ${isOff(n) ? 'open' : 'clear'}`]);
         }
       }
     }

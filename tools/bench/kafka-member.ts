@@ -10,7 +10,8 @@ import { createLogger } from '@corridor/platform';
 import { benchBus } from './bench-bus';
 
 const { MEMBER_BROKERS, MEMBER_TOPIC, MEMBER_GROUP, MEMBER_NAME } = process.env;
-if (!MEMBER_BROKERS || !MEMBER_TOPIC || !MEMBER_GROUP || !MEMBER_NAME) throw new Error('MEMBER_BROKERS, MEMBER_TOPIC, MEMBER_GROUP and MEMBER_NAME are required');
+if (!MEMBER_BROKERS || !MEMBER_TOPIC || !MEMBER_GROUP || !MEMBER_NAME)
+  throw new Error('MEMBER_BROKERS, MEMBER_TOPIC, MEMBER_GROUP and MEMBER_NAME are required');
 
 const write = (line: object): void => void process.stdout.write(JSON.stringify({ m: MEMBER_NAME, ...line }) + '\n');
 

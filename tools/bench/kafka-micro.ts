@@ -29,17 +29,37 @@ if (!MICRO_BROKERS || !MICRO_NAMESPACE) throw new Error('MICRO_BROKERS and MICRO
 
 /** A fix as ingest publishes it (about 330 bytes of JSON). */
 const fix = (i: number): object => ({
-  id: 1_000_000_000 + i, deviceId: 50_001 + (i % 1000), protocol: 'gt06', serverTime: new Date().toISOString(), fixTime: new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString(),
-  valid: true, latitude: -1.29 - i / 1e6, longitude: 36.82 + i / 1e6, altitude: 1600, speed: 27.5, course: 90, accuracy: 5, satellites: 9,
-  attributes: { ignition: true, odometer: 1000 + i, batteryLevel: 90, motion: true }, rawFrameId: `f${i}`,
+  id: 1_000_000_000 + i,
+  deviceId: 50_001 + (i % 1000),
+  protocol: 'gt06',
+  serverTime: new Date().toISOString(),
+  fixTime: new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString(),
+  valid: true,
+  latitude: -1.29 - i / 1e6,
+  longitude: 36.82 + i / 1e6,
+  altitude: 1600,
+  speed: 27.5,
+  course: 90,
+  accuracy: 5,
+  satellites: 9,
+  attributes: { ignition: true, odometer: 1000 + i, batteryLevel: 90, motion: true },
+  rawFrameId: `f${i}`,
 });
 
 const cpuSeconds = (u: NodeJS.CpuUsage): number => (u.user + u.system) / 1e6;
 
-const bus = await benchBus({ brokers: MICRO_BROKERS.split(','), clientId: MICRO_NAMESPACE, logger: createLogger('bench', 'error'), namespace: MICRO_NAMESPACE });
+const bus = await benchBus({
+  brokers: MICRO_BROKERS.split(','),
+  clientId: MICRO_NAMESPACE,
+  logger: createLogger('bench', 'error'),
+  namespace: MICRO_NAMESPACE,
+});
 const topic = 'positions.v1';
 try {
-  await bus.ensureTopics([{ name: topic, partitions: PARTITIONS }, { name: 'warm-up', partitions: 1 }]);
+  await bus.ensureTopics([
+    { name: topic, partitions: PARTITIONS },
+    { name: 'warm-up', partitions: 1 },
+  ]);
   await bus.publish(topic, [{ key: 'warm', value: fix(-1) }]);
   await bus.publish('warm-up', [{ key: 'warm', value: fix(-1) }]);
   let warmed!: () => void;
@@ -53,16 +73,18 @@ try {
   const load_start = load1m();
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
-  await Promise.all(Array.from({ length: PUBLISHERS }, async () => {
-    while (next < MESSAGES) {
-      const from = next;
-      next += PER_PUBLISH;
-      const msgs = Array.from({ length: PER_PUBLISH }, (_, k) => ({ key: String(50_001 + ((from + k) % 1000)), value: fix(from + k) }));
-      const s = performance.now();
-      await bus.publish(topic, msgs);
-      latencies.push(performance.now() - s);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: PUBLISHERS }, async () => {
+      while (next < MESSAGES) {
+        const from = next;
+        next += PER_PUBLISH;
+        const msgs = Array.from({ length: PER_PUBLISH }, (_, k) => ({ key: String(50_001 + ((from + k) % 1000)), value: fix(from + k) }));
+        const s = performance.now();
+        await bus.publish(topic, msgs);
+        latencies.push(performance.now() - s);
+      }
+    }),
+  );
   const produceS = (performance.now() - t0) / 1000;
   const produceCpu = cpuSeconds(process.cpuUsage(cpu0));
   latencies.sort((a, b) => a - b);
@@ -75,7 +97,9 @@ try {
   const cpu1 = process.cpuUsage();
   const t1 = performance.now();
   const sub = await bus.subscribe({
-    groupId: 'reader', topics: [topic], fromBeginning: true,
+    groupId: 'reader',
+    topics: [topic],
+    fromBeginning: true,
     handler: async (m: ConsumedMessage[]) => {
       if (!got) first = performance.now();
       for (const x of m) JSON.parse(x.value);

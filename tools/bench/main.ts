@@ -14,7 +14,10 @@ type Suite = () => Promise<Record<string, number | string>>;
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const resultsDir = join(here, '..', '..', 'bench', 'results');
-const available = readdirSync(join(here, 'suites')).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts')).map((f) => basename(f, '.ts')).sort();
+const available = readdirSync(join(here, 'suites'))
+  .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
+  .map((f) => basename(f, '.ts'))
+  .sort();
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const unknown = wanted.filter((w) => !available.includes(w));
 if (unknown.length) {
@@ -36,7 +39,8 @@ for (const name of suites) {
     const file = suites.length === 1 && process.env.BENCH_RESULT_NAME ? process.env.BENCH_RESULT_NAME : name;
     writeFileSync(join(resultsDir, `${file}.json`), JSON.stringify(record, null, 2) + '\n');
     writeFileSync(join(resultsDir, 'history.jsonl'), JSON.stringify(record) + '\n', { flag: 'a' });
-    for (const [k, v] of Object.entries(figures)) process.stdout.write(`  ${k.padEnd(48)} ${typeof v === 'number' ? v.toLocaleString('en-US', { maximumFractionDigits: 2 }) : v}\n`);
+    for (const [k, v] of Object.entries(figures))
+      process.stdout.write(`  ${k.padEnd(48)} ${typeof v === 'number' ? v.toLocaleString('en-US', { maximumFractionDigits: 2 }) : v}\n`);
   } catch (err) {
     failed++;
     process.stderr.write(`  FAILED: ${err instanceof Error ? err.stack : String(err)}\n`);

@@ -77,12 +77,18 @@ function fixesOf(start: number): { warm: Fold[][]; polls: Fold[][]; fixes: numbe
 
 /** Completed recomputations so far and their seconds (the service's own histogram). */
 async function rollupsSoFar(): Promise<{ runs: number; seconds: number }> {
-  const metric = (await registry.getSingleMetric('observatory_rollup_seconds')?.get()) as { values: { metricName?: string; value: number }[] } | undefined;
+  const metric = (await registry.getSingleMetric('observatory_rollup_seconds')?.get()) as
+    { values: { metricName?: string; value: number }[] } | undefined;
   const value = (suffix: string) => metric?.values.find((v) => v.metricName === `observatory_rollup_seconds_${suffix}`)?.value ?? 0;
   return { runs: value('count'), seconds: value('sum') };
 }
 
-export async function upkeepAt5000FixesPerSecond(ch: Analytics, map: ObservatoryMap, logger: Logger, start: number): Promise<Record<string, number>> {
+export async function upkeepAt5000FixesPerSecond(
+  ch: Analytics,
+  map: ObservatoryMap,
+  logger: Logger,
+  start: number,
+): Promise<Record<string, number>> {
   const { warm, polls, fixes } = fixesOf(start);
   const write = factWriter(ch);
   const rollup = new ObservatoryRollup({ analytics: ch, logger });
@@ -99,7 +105,10 @@ export async function upkeepAt5000FixesPerSecond(ch: Analytics, map: Observatory
   }
   await write(warmFacts, companyOf);
   const out: Record<string, number> = {
-    'upkeep.trucks': TRUCKS, 'upkeep.fixes_per_s_offered': TRUCKS / FIX_EVERY_S, 'upkeep.seconds': SECONDS, 'upkeep.fixes': fixes,
+    'upkeep.trucks': TRUCKS,
+    'upkeep.fixes_per_s_offered': TRUCKS / FIX_EVERY_S,
+    'upkeep.seconds': SECONDS,
+    'upkeep.fixes': fixes,
     'load1m.before_upkeep': load1m(),
   };
   const before = await rollupsSoFar();

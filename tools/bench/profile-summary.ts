@@ -58,17 +58,33 @@ export function summarise(profile: Profile, top: number, window?: { from: number
   const pct = (us: number): string => `${((100 * us) / Math.max(1, busy)).toFixed(1).padStart(5)} %`;
   const lines = [
     `${window ? `window ${((window.to - window.from) / 1e6).toFixed(1)} s of ` : ''}wall ${((profile.endTime - profile.startTime) / 1e6).toFixed(1)} s, sampled ${(total / 1e6).toFixed(1)} s, busy (not idle) ${(busy / 1e6).toFixed(1)} s; shares are of busy time`,
-    '', `top ${top} places (package, file, or V8):`,
-    ...[...byPlace].filter(([k]) => k !== '(idle)').sort((a, b) => b[1] - a[1]).slice(0, top).map(([k, v]) => `  ${pct(v)}  ${k}`),
-    '', `top ${top} functions (self time):`,
-    ...[...byFn].filter(([k]) => !k.startsWith('(idle)')).sort((a, b) => b[1] - a[1]).slice(0, top).map(([k, v]) => `  ${pct(v)}  ${k}`),
+    '',
+    `top ${top} places (package, file, or V8):`,
+    ...[...byPlace]
+      .filter(([k]) => k !== '(idle)')
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([k, v]) => `  ${pct(v)}  ${k}`),
+    '',
+    `top ${top} functions (self time):`,
+    ...[...byFn]
+      .filter(([k]) => !k.startsWith('(idle)'))
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([k, v]) => `  ${pct(v)}  ${k}`),
   ];
   void idle;
   return lines.join('\n');
 }
 
 function files(paths: string[]): string[] {
-  return paths.flatMap((p) => (statSync(p).isDirectory() ? readdirSync(p).filter((f) => f.endsWith('.cpuprofile')).map((f) => join(p, f)) : [p]));
+  return paths.flatMap((p) =>
+    statSync(p).isDirectory()
+      ? readdirSync(p)
+          .filter((f) => f.endsWith('.cpuprofile'))
+          .map((f) => join(p, f))
+      : [p],
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

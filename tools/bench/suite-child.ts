@@ -5,7 +5,9 @@
  */
 const name = process.argv[2];
 if (!name) throw new Error('usage: suite-child.ts <suite>');
-const mod = (await import(new URL(`./suites/${name}.ts`, import.meta.url).href)) as { default: () => Promise<Record<string, number | string>> };
+const mod = (await import(new URL(`./suites/${name}.ts`, import.meta.url).href)) as {
+  default: () => Promise<Record<string, number | string>>;
+};
 const figures = await mod.default();
 process.stdout.write(`SUITE_FIGURES ${JSON.stringify(figures)}\n`);
 process.exit(0);

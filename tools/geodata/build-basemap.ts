@@ -62,7 +62,15 @@ function geonamesTowns(): Town[] {
   for (const line of text.split('\n')) {
     const c = line.split('\t');
     if (c.length < 19) continue;
-    const [name, lat, lon, featureClass, featureCode, country, population] = [c[1]!, Number(c[4]), Number(c[5]), c[6], c[7]!, c[8]!, Number(c[14])];
+    const [name, lat, lon, featureClass, featureCode, country, population] = [
+      c[1]!,
+      Number(c[4]),
+      Number(c[5]),
+      c[6],
+      c[7]!,
+      c[8]!,
+      Number(c[14]),
+    ];
     if (featureClass !== 'P' || GONE.has(featureCode)) continue;
     if (!WHOLE_COUNTRIES.includes(country) && !inBox(lon, lat, NEIGHBOUR_BOX)) continue;
     towns.push({ name, country, lon, lat, population, rank: rankOf(featureCode, population), source: 'geonames', featureCode });
@@ -70,7 +78,11 @@ function geonamesTowns(): Town[] {
   return towns;
 }
 
-const bare = (name: string): string => name.replace(/\s*\(.*\)\s*$/, '').trim().toLowerCase();
+const bare = (name: string): string =>
+  name
+    .replace(/\s*\(.*\)\s*$/, '')
+    .trim()
+    .toLowerCase();
 
 /** A town already known under the same name within 10 km, or any town within 1 km. */
 function known(towns: Town[], t: { name: string; lon: number; lat: number }): Town | undefined {
@@ -130,7 +142,8 @@ function buildRoads(towns: Town[]): Feature<LineString>[] {
       geometry: { type: 'LineString', coordinates: line.map(([lon, lat]) => [round(lon, 4), round(lat, 4)]) },
     };
   });
-  if (missing.length) throw new Error(`trunk-roads.ts names towns found nowhere (give them a position): ${[...new Set(missing)].join(', ')}`);
+  if (missing.length)
+    throw new Error(`trunk-roads.ts names towns found nowhere (give them a position): ${[...new Set(missing)].join(', ')}`);
   return roads;
 }
 
@@ -138,11 +151,49 @@ function buildRoads(towns: Town[]): Feature<LineString>[] {
 
 /** ISO 3166-1 numeric (Natural Earth's id in world-atlas) to alpha-2, for the countries reaching the coverage box. */
 const ALPHA2: Record<string, string> = {
-  '012': 'DZ', '024': 'AO', '072': 'BW', '108': 'BI', '120': 'CM', '140': 'CF', '148': 'TD', '174': 'KM', '178': 'CG', '180': 'CD',
-  '226': 'GQ', '231': 'ET', '232': 'ER', '250': 'FR', '260': 'TF', '262': 'DJ', '266': 'GA', '404': 'KE', '426': 'LS', '434': 'LY',
-  '450': 'MG', '454': 'MW', '508': 'MZ', '512': 'OM', '516': 'NA', '562': 'NE', '566': 'NG', '634': 'QA', '646': 'RW', '682': 'SA',
-  '690': 'SC', '706': 'SO', '710': 'ZA', '716': 'ZW', '728': 'SS', '729': 'SD', '748': 'SZ', '784': 'AE', '800': 'UG', '818': 'EG',
-  '834': 'TZ', '887': 'YE', '894': 'ZM',
+  '012': 'DZ',
+  '024': 'AO',
+  '072': 'BW',
+  '108': 'BI',
+  '120': 'CM',
+  '140': 'CF',
+  '148': 'TD',
+  '174': 'KM',
+  '178': 'CG',
+  '180': 'CD',
+  '226': 'GQ',
+  '231': 'ET',
+  '232': 'ER',
+  '250': 'FR',
+  '260': 'TF',
+  '262': 'DJ',
+  '266': 'GA',
+  '404': 'KE',
+  '426': 'LS',
+  '434': 'LY',
+  '450': 'MG',
+  '454': 'MW',
+  '508': 'MZ',
+  '512': 'OM',
+  '516': 'NA',
+  '562': 'NE',
+  '566': 'NG',
+  '634': 'QA',
+  '646': 'RW',
+  '682': 'SA',
+  '690': 'SC',
+  '706': 'SO',
+  '710': 'ZA',
+  '716': 'ZW',
+  '728': 'SS',
+  '729': 'SD',
+  '748': 'SZ',
+  '784': 'AE',
+  '800': 'UG',
+  '818': 'EG',
+  '834': 'TZ',
+  '887': 'YE',
+  '894': 'ZM',
 };
 /** Natural Earth's Somaliland (no ISO code of its own) is within SO in ISO 3166. */
 const NO_ID: Record<string, string> = { Somaliland: 'SO' };
@@ -153,9 +204,13 @@ function buildCountries(): Feature<MultiPolygon>[] {
   const all = feature(topo, topo.objects.countries) as FeatureCollection<Polygon | MultiPolygon, { name: string }>;
   const result: Feature<MultiPolygon>[] = [];
   const boxOf = (ring: Position[]): number[] =>
-    ring.reduce<number[]>((b, [x, y]) => [Math.min(b[0]!, x!), Math.min(b[1]!, y!), Math.max(b[2]!, x!), Math.max(b[3]!, y!)], [180, 90, -180, -90]);
+    ring.reduce<number[]>(
+      (b, [x, y]) => [Math.min(b[0]!, x!), Math.min(b[1]!, y!), Math.max(b[2]!, x!), Math.max(b[3]!, y!)],
+      [180, 90, -180, -90],
+    );
   // a ring across the antimeridian (Fiji's) spans every longitude: it is nowhere near the box
-  const touches = (b: number[]) => b[2]! - b[0]! < 180 && b[2]! >= COVERAGE_BOX[0] && b[0]! <= COVERAGE_BOX[2] && b[3]! >= COVERAGE_BOX[1] && b[1]! <= COVERAGE_BOX[3];
+  const touches = (b: number[]) =>
+    b[2]! - b[0]! < 180 && b[2]! >= COVERAGE_BOX[0] && b[0]! <= COVERAGE_BOX[2] && b[3]! >= COVERAGE_BOX[1] && b[1]! <= COVERAGE_BOX[3];
   for (const f of all.features) {
     const polygons = f.geometry.type === 'Polygon' ? [f.geometry.coordinates] : f.geometry.coordinates;
     const kept = polygons.filter((p) => touches(boxOf(p[0]!)));
@@ -178,7 +233,8 @@ const geonamesCount = towns.length;
 for (const c of CORRIDORS) {
   for (const w of c.waypoints) {
     const [lon, lat] = w.coord;
-    if (!known(towns, { name: w.name, lon, lat })) towns.push({ name: w.name, country: w.country, lon, lat, population: 0, rank: 4, source: 'corridor' });
+    if (!known(towns, { name: w.name, lon, lat }))
+      towns.push({ name: w.name, country: w.country, lon, lat, population: 0, rank: 4, source: 'corridor' });
   }
 }
 const roads = buildRoads(towns);
@@ -202,4 +258,6 @@ const write = (name: string, data: unknown) => {
 write('towns.geojson', townCollection);
 write('roads.geojson', { type: 'FeatureCollection', features: roads });
 write('countries.geojson', { type: 'FeatureCollection', features: countries });
-process.stdout.write(`${geonamesCount} GeoNames towns, ${towns.length - geonamesCount} from the corridors and the roads; ${roads.length} roads; ${countries.length} countries\n`);
+process.stdout.write(
+  `${geonamesCount} GeoNames towns, ${towns.length - geonamesCount} from the corridors and the roads; ${roads.length} roads; ${countries.length} countries\n`,
+);

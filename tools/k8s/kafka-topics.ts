@@ -14,20 +14,22 @@ export const TOPICS_FILE = fileURLToPath(new URL('../../deploy/k8s/stores/kafka/
 export const KAFKA_CLUSTER = 'corridor';
 
 export function kafkaTopicsYaml(): string {
-  const docs = topicPlan.map((t) => stringify({
-    apiVersion: 'kafka.strimzi.io/v1',
-    kind: 'KafkaTopic',
-    metadata: { name: t.name.replace(/[^a-z0-9.-]/g, '-'), labels: { 'strimzi.io/cluster': KAFKA_CLUSTER } },
-    spec: {
-      topicName: t.name,
-      partitions: t.partitions,
-      replicas: 3,
-      config: {
-        'min.insync.replicas': 2,
-        ...(t.compacted ? { 'cleanup.policy': 'compact' } : { 'cleanup.policy': 'delete', 'retention.ms': t.retentionMs }),
+  const docs = topicPlan.map((t) =>
+    stringify({
+      apiVersion: 'kafka.strimzi.io/v1',
+      kind: 'KafkaTopic',
+      metadata: { name: t.name.replace(/[^a-z0-9.-]/g, '-'), labels: { 'strimzi.io/cluster': KAFKA_CLUSTER } },
+      spec: {
+        topicName: t.name,
+        partitions: t.partitions,
+        replicas: 3,
+        config: {
+          'min.insync.replicas': 2,
+          ...(t.compacted ? { 'cleanup.policy': 'compact' } : { 'cleanup.policy': 'delete', 'retention.ms': t.retentionMs }),
+        },
       },
-    },
-  }));
+    }),
+  );
   return `# Generated from packages/contracts/src/topics.ts (topicPlan) by tools/k8s/kafka-topics.ts: do not edit.\n${docs.join('---\n')}`;
 }
 

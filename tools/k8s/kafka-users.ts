@@ -32,8 +32,9 @@ export function aclsOf(service: ServiceName): Acl[] {
     resource: { type: 'topic', name, patternType: 'literal' },
     operations: ['Describe', ...(read.has(name) ? ['Read'] : []), ...(write.has(name) ? ['Write'] : [])],
   }));
-  const groups = [...new Map(topicUsage[service].consumes.map((c) => [`${c.group} ${c.perInstance}`, c])).values()]
-    .sort((a, b) => a.group.localeCompare(b.group));
+  const groups = [...new Map(topicUsage[service].consumes.map((c) => [`${c.group} ${c.perInstance}`, c])).values()].sort((a, b) =>
+    a.group.localeCompare(b.group),
+  );
   const groupAcls: Acl[] = groups.map((c) => ({
     resource: { type: 'group', name: c.group, patternType: c.perInstance ? 'prefix' : 'literal' },
     operations: ['Read'],
@@ -42,15 +43,17 @@ export function aclsOf(service: ServiceName): Acl[] {
 }
 
 export function kafkaUsersYaml(): string {
-  const docs = (Object.keys(topicUsage) as ServiceName[]).map((service) => stringify({
-    apiVersion: 'kafka.strimzi.io/v1',
-    kind: 'KafkaUser',
-    metadata: { name: kafkaUserName(service), labels: { 'strimzi.io/cluster': KAFKA_CLUSTER } },
-    spec: {
-      authentication: { type: 'scram-sha-512' },
-      authorization: { type: 'simple', acls: aclsOf(service) },
-    },
-  }));
+  const docs = (Object.keys(topicUsage) as ServiceName[]).map((service) =>
+    stringify({
+      apiVersion: 'kafka.strimzi.io/v1',
+      kind: 'KafkaUser',
+      metadata: { name: kafkaUserName(service), labels: { 'strimzi.io/cluster': KAFKA_CLUSTER } },
+      spec: {
+        authentication: { type: 'scram-sha-512' },
+        authorization: { type: 'simple', acls: aclsOf(service) },
+      },
+    }),
+  );
   return `# Generated from packages/contracts/src/topic-usage.ts (topicUsage) by tools/k8s/kafka-users.ts: do not edit.\n${docs.join('---\n')}`;
 }
 

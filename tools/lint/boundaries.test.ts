@@ -36,7 +36,9 @@ async function violations(dir: string): Promise<{ rule: string; from: string; to
   const args = ['services', 'packages', 'apps/console/src', '--config', join(ROOT, '.dependency-cruiser.cjs'), '--output-type', 'json'];
   const out = await run(join(ROOT, 'node_modules/.bin/depcruise'), args, { cwd: dir }).catch((err: { stdout: string }) => err);
   const result = JSON.parse(out.stdout) as { summary: { violations: Violation[] } };
-  return result.summary.violations.map((v) => ({ rule: v.rule.name, from: v.from, to: v.to })).sort((a, b) => a.from.localeCompare(b.from) || a.to.localeCompare(b.to));
+  return result.summary.violations
+    .map((v) => ({ rule: v.rule.name, from: v.from, to: v.to }))
+    .sort((a, b) => a.from.localeCompare(b.from) || a.to.localeCompare(b.to));
 }
 
 const library = {
@@ -51,9 +53,11 @@ describe('the import-boundary check', () => {
   it('refuses a service importing another service, the console importing a service, platform importing a service', async () => {
     const dir = await tree({
       ...library,
-      'services/geofence/src/planted.ts': "export { trips } from '../../journey/src/trips';\nexport { stack } from '../../../tools/stack/stack';\n",
+      'services/geofence/src/planted.ts':
+        "export { trips } from '../../journey/src/trips';\nexport { stack } from '../../../tools/stack/stack';\n",
       'services/gateway/src/planted.ts': "export { build } from '@corridor/ingest';\n",
-      'apps/console/src/planted.ts': "export { port } from '../../../services/ingest/src/config';\nexport { now } from '../../../packages/platform/src/clock';\n",
+      'apps/console/src/planted.ts':
+        "export { port } from '../../../services/ingest/src/config';\nexport { now } from '../../../packages/platform/src/clock';\n",
       'packages/platform/src/planted.ts': "export { port } from '../../../services/ingest/src/config';\n",
     });
     expect(await violations(dir)).toEqual([
@@ -70,7 +74,8 @@ describe('the import-boundary check', () => {
   it('lets a service use its own files, platform and the contract, and the console the contract', async () => {
     const dir = await tree({
       ...library,
-      'services/journey/src/uses.ts': "export { now } from '../../../packages/platform/src/clock';\nexport type { Trip } from '../../../packages/contracts/src/trip';\nexport { trips } from './trips';\n",
+      'services/journey/src/uses.ts':
+        "export { now } from '../../../packages/platform/src/clock';\nexport type { Trip } from '../../../packages/contracts/src/trip';\nexport { trips } from './trips';\n",
       'apps/console/src/uses.ts': "export type { Trip } from '../../../packages/contracts/src/trip';\n",
       'packages/platform/src/uses.ts': "export type { Trip } from '../../contracts/src/trip';\n",
     });

@@ -19,13 +19,26 @@ import { parseAllDocuments } from 'yaml';
  */
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const run = promisify(execFile);
-const FIELDS = ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies', 'bundledDependencies', 'bundleDependencies', 'overrides', 'resolutions'];
+const FIELDS = [
+  'dependencies',
+  'devDependencies',
+  'optionalDependencies',
+  'peerDependencies',
+  'bundledDependencies',
+  'bundleDependencies',
+  'overrides',
+  'resolutions',
+];
 const dirs: string[] = [];
 afterAll(async () => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
 
 /** `<file>: <field>` for each dependency field of each package.json under root (as git lists them) that names `name`, and the lockfile if it does. */
 async function dependents(root: string, name: string): Promise<string[]> {
-  const { stdout } = await run('git', ['ls-files', '--cached', '--others', '--exclude-standard', '--', 'package.json', '**/package.json', 'pnpm-lock.yaml'], { cwd: root });
+  const { stdout } = await run(
+    'git',
+    ['ls-files', '--cached', '--others', '--exclude-standard', '--', 'package.json', '**/package.json', 'pnpm-lock.yaml'],
+    { cwd: root },
+  );
   const found: string[] = [];
   for (const file of stdout.split('\n').filter(Boolean)) {
     const text = await readFile(join(root, file), 'utf8').catch(() => undefined);
@@ -55,7 +68,11 @@ async function kafkaVersions(): Promise<Record<string, string | undefined>> {
       .find((o) => o?.kind === 'Kafka')?.spec?.kafka?.version,
   };
   // every apache/kafka image any tracked file names (compose, the testcontainers of real-parts.ts)
-  const { stdout } = await run('git', ['grep', '-n', '-o', '-E', 'apache/kafka:[0-9][0-9.]*', '--', '.', ':!docs', ':!bench/results', ':!tools/lint/kafka-4.test.ts'], { cwd: ROOT });
+  const { stdout } = await run(
+    'git',
+    ['grep', '-n', '-o', '-E', 'apache/kafka:[0-9][0-9.]*', '--', '.', ':!docs', ':!bench/results', ':!tools/lint/kafka-4.test.ts'],
+    { cwd: ROOT },
+  );
   for (const line of stdout.split('\n').filter(Boolean)) {
     const [, where, version] = /^(.+?:\d+):apache\/kafka:(.+)$/.exec(line)!;
     out[`${where} apache/kafka`] = version;

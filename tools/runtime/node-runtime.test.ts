@@ -38,16 +38,20 @@ describe('the Node that runs the scripts', () => {
     // a package folder of the virtual store is <name with / as +>@<version>[_peers]
     // find(1): several times quicker than walking the store's ~100,000 files from Node
     const found = execFileSync('find', ['.', '-name', '*.node', '-type', 'f'], { cwd: store, encoding: 'utf8' });
-    const addons = found.split('\n').filter(Boolean).map((line) => line.slice(2)).filter((file) => {
-      const [folder, , scopeOrName, name] = file.split(sep);
-      const pkgName = scopeOrName!.startsWith('@') ? `${scopeOrName}/${name}` : scopeOrName!;
-      const version = folder!.slice(pkgName.replace('/', '+').length + 1).split('_')[0]!;
-      // left behind by an earlier install (not in the lockfile), or a build pnpm does not run
-      // a package that ships prebuilt add-ons for both C libraries (msgpackr-extract: glibc and musl)
-      // holds one this machine's libc cannot load, by design: only this libc's are tried
-      if (glibc && /\.musl\.node$/.test(file)) return false;
-      return `${pkgName}@${version}` in lockfile.packages && !workspace.ignoredBuiltDependencies?.includes(pkgName);
-    });
+    const addons = found
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => line.slice(2))
+      .filter((file) => {
+        const [folder, , scopeOrName, name] = file.split(sep);
+        const pkgName = scopeOrName!.startsWith('@') ? `${scopeOrName}/${name}` : scopeOrName!;
+        const version = folder!.slice(pkgName.replace('/', '+').length + 1).split('_')[0]!;
+        // left behind by an earlier install (not in the lockfile), or a build pnpm does not run
+        // a package that ships prebuilt add-ons for both C libraries (msgpackr-extract: glibc and musl)
+        // holds one this machine's libc cannot load, by design: only this libc's are tried
+        if (glibc && /\.musl\.node$/.test(file)) return false;
+        return `${pkgName}@${version}` in lockfile.packages && !workspace.ignoredBuiltDependencies?.includes(pkgName);
+      });
     expect(addons.length, 'chDB, rolldown and lightningcss at least').toBeGreaterThanOrEqual(3);
     const failures: string[] = [];
     for (const file of addons) {

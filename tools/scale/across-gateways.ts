@@ -35,7 +35,8 @@ export async function checkSessionsAcross(cluster: ScaleCluster): Promise<string
   const problems: string[] = [];
   const viaA = await signIn(a.url, cluster.adminLogin);
   const session = await getWithCookie(b.url, '/session', viaA);
-  if (session.status !== 200 || (session.body as { email?: string }).email !== cluster.adminLogin.email) problems.push(`session made through ${a.name}, GET /api/session through ${b.name}: ${session.status}`);
+  if (session.status !== 200 || (session.body as { email?: string }).email !== cluster.adminLogin.email)
+    problems.push(`session made through ${a.name}, GET /api/session through ${b.name}: ${session.status}`);
   const devices = await getWithCookie(b.url, '/devices?limit=1', viaA);
   if (devices.status !== 200) problems.push(`session made through ${a.name}, GET /api/devices through ${b.name}: ${devices.status}`);
   const viaB = await signIn(b.url, cluster.adminLogin);
@@ -44,7 +45,8 @@ export async function checkSessionsAcross(cluster: ScaleCluster): Promise<string
   const out = await signOut(a.url, viaB);
   // (GET /api/session answers 404 without a session, as Traccar's does; a list answers 401)
   const after = await getWithCookie(b.url, '/devices?limit=1', viaB);
-  if (out !== 204 || after.status !== 401) problems.push(`signed out through ${a.name} (${out}): GET /api/devices with the session answers ${after.status} through ${b.name}`);
+  if (out !== 204 || after.status !== 401)
+    problems.push(`signed out through ${a.name} (${out}): GET /api/devices with the session answers ${after.status} through ${b.name}`);
   return problems;
 }
 
@@ -96,7 +98,13 @@ async function liveGroupsOf(cluster: ScaleCluster, clientId: string): Promise<{ 
  * The group committed up to `to` on each partition that received messages since `from` (a group
  * that starts at the latest offset commits nothing on a partition until a message comes).
  */
-async function caughtUp(cluster: ScaleCluster, groupId: string, topic: string, from: Map<number, number>, to: Map<number, number>): Promise<boolean> {
+async function caughtUp(
+  cluster: ScaleCluster,
+  groupId: string,
+  topic: string,
+  from: Map<number, number>,
+  to: Map<number, number>,
+): Promise<boolean> {
   const at = (await committedOffsets(cluster.admin, groupId, [topic])).get(topic) ?? new Map<number, number>();
   return [...to].every(([partition, end]) => end <= (from.get(partition) ?? 0) || (at.get(partition) ?? -1) >= end);
 }
@@ -138,7 +146,8 @@ export async function verifyLive(
     const groups = await liveGroupsOf(cluster, b.name).catch(() => []);
     if (groups.length !== 2) return false;
     to = new Map(await Promise.all([...from.keys()].map(async (t) => [t, await endOffsets(cluster.admin, t)] as const)));
-    for (const g of groups) if (!(await caughtUp(cluster, g.groupId, g.topic, from.get(g.topic)!, to.get(g.topic)!).catch(() => false))) return false;
+    for (const g of groups)
+      if (!(await caughtUp(cluster, g.groupId, g.topic, from.get(g.topic)!, to.get(g.topic)!).catch(() => false))) return false;
     return true;
   });
   await b.kill('SIGTERM');
@@ -162,7 +171,8 @@ export async function verifyLive(
       const most = least || late.has(id) ? 1 : 0;
       if (most === 0) strayFrames += n;
       else if (n > most) duplicateFrames += n - most;
-      if (n < least || n > most) problems.push(`${what} ${id}: ${n} frames on ${b.name}'s socket, ${least} messages on the bus (${most - least} more after)`);
+      if (n < least || n > most)
+        problems.push(`${what} ${id}: ${n} frames on ${b.name}'s socket, ${least} messages on the bus (${most - least} more after)`);
     }
     for (const [id, n] of bus) if (!frames.has(id)) problems.push(`${what} ${id}: ${n} messages on the bus, no frame`);
   };
@@ -170,10 +180,12 @@ export async function verifyLive(
   compare(new Map([...client.events].map(([id, e]) => [id, e.n])), busEvents, lateEvents, 'event');
   const redeliveries = [...busPositions.values(), ...busEvents.values()].reduce((s, n) => s + n - 1, 0);
   const flags = flagFrames();
-  if (flags.opened !== want.flagEvents.opened || flags.cleared !== want.flagEvents.cleared) problems.push(`flag events on ${b.name}'s socket: ${JSON.stringify(flags)}, want ${JSON.stringify(want.flagEvents)}`);
+  if (flags.opened !== want.flagEvents.opened || flags.cleared !== want.flagEvents.cleared)
+    problems.push(`flag events on ${b.name}'s socket: ${JSON.stringify(flags)}, want ${JSON.stringify(want.flagEvents)}`);
   if (client.unreadable) problems.push(`${client.unreadable} unreadable frames on ${b.name}'s socket`);
   if (client.snapshotPositions !== 0) problems.push(`the snapshot before any fix held ${client.snapshotPositions} positions`);
-  if (client.closed?.code !== 1001) problems.push(`${b.name}'s socket closed with ${client.closed?.code} ${client.closed?.reason}, not 1001 (shutting down)`);
+  if (client.closed?.code !== 1001)
+    problems.push(`${b.name}'s socket closed with ${client.closed?.code} ${client.closed?.reason}, not 1001 (shutting down)`);
   return {
     gateway: b.name,
     problems,

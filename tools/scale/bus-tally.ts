@@ -12,19 +12,38 @@ export async function endOffsets(admin: Admin, topic: string): Promise<Map<numbe
  * counted by the `id` of its JSON value: how many times each id is on the bus (a fix acknowledged
  * after a producer's crash may be there twice; the stores dedupe it by id).
  */
-export async function tallyTopic(brokers: string[], admin: Admin, topic: string, from = new Map<number, number>(), to?: Map<number, number>): Promise<Map<string, number>> {
-  const [highs, lows] = await Promise.all([endOffsets(admin, topic), topicOffsets(admin, [topic], 'earliest').then((m) => m.get(topic) ?? new Map<number, number>())]);
+export async function tallyTopic(
+  brokers: string[],
+  admin: Admin,
+  topic: string,
+  from = new Map<number, number>(),
+  to?: Map<number, number>,
+): Promise<Map<string, number>> {
+  const [highs, lows] = await Promise.all([
+    endOffsets(admin, topic),
+    topicOffsets(admin, [topic], 'earliest').then((m) => m.get(topic) ?? new Map<number, number>()),
+  ]);
   const ends = [...highs].map(([partition, high]) => ({
-    partition, end: Math.min(high, to?.get(partition) ?? Infinity), start: Math.max(lows.get(partition) ?? 0, from.get(partition) ?? 0),
+    partition,
+    end: Math.min(high, to?.get(partition) ?? Infinity),
+    start: Math.max(lows.get(partition) ?? 0, from.get(partition) ?? 0),
   }));
   const remaining = new Map(ends.filter((p) => p.end > p.start).map((p) => [p.partition, p.end]));
   const counts = new Map<string, number>();
   if (!remaining.size) return counts;
   // a group of its own reading from given offsets (no commits)
-  const consumer = new Consumer({ clientId: `scale-tally-${randomUUID()}`, groupId: `scale-tally-${randomUUID()}`, bootstrapBrokers: brokers, deserializers: stringDeserializers, autocommit: false });
+  const consumer = new Consumer({
+    clientId: `scale-tally-${randomUUID()}`,
+    groupId: `scale-tally-${randomUUID()}`,
+    bootstrapBrokers: brokers,
+    deserializers: stringDeserializers,
+    autocommit: false,
+  });
   try {
     const stream = await consumer.consume({
-      topics: [topic], mode: MessagesStreamModes.MANUAL, autocommit: false,
+      topics: [topic],
+      mode: MessagesStreamModes.MANUAL,
+      autocommit: false,
       offsets: ends.map((p) => ({ topic, partition: p.partition, offset: BigInt(p.start) })),
     });
     for await (const message of stream) {

@@ -15,7 +15,9 @@ import { until } from './until';
 import { createDatabase, dropDatabase } from './own-database';
 
 /** Every device port variable of ingest but GT06's (the trackers' protocol here): 0 leaves the port closed. */
-const OTHER_DEVICE_PORTS = Object.keys(IngestConfig.shape).filter((k) => /^[A-Z0-9]+_PORT$/.test(k) && k !== 'GT06_PORT' && k !== 'OSMAND_PORT');
+const OTHER_DEVICE_PORTS = Object.keys(IngestConfig.shape).filter(
+  (k) => /^[A-Z0-9]+_PORT$/.test(k) && k !== 'GT06_PORT' && k !== 'OSMAND_PORT',
+);
 
 /**
  * The platform as separate processes on this machine, the way a cluster runs it: each service
@@ -72,7 +74,8 @@ async function deleteKeys(url: string, prefix: string): Promise<void> {
 
 export async function startScaleCluster(opts: ClusterOptions): Promise<ScaleCluster> {
   const { DATABASE_URL, REDIS_URL } = process.env;
-  if (!DATABASE_URL || !REDIS_URL) throw new Error('the multi-instance run needs DATABASE_URL and REDIS_URL (eval "$(tools/dev-services env)")');
+  if (!DATABASE_URL || !REDIS_URL)
+    throw new Error('the multi-instance run needs DATABASE_URL and REDIS_URL (eval "$(tools/dev-services env)")');
   const id = `scale_${randomUUID().replace(/-/g, '').slice(0, 10)}`;
   const dir = mkdtempSync(join(tmpdir(), 'corridor-scale-'));
   mkdirSync(join(dir, 'logs'));
@@ -93,19 +96,29 @@ export async function startScaleCluster(opts: ClusterOptions): Promise<ScaleClus
     cleanups.push(() => broker.cleanup());
     // the topics as the contracts lay them out, before any service starts (services create only missing ones)
     const bus = new KafkaBus({ brokers: broker.brokers, clientId: `${id}-setup`, logger: createLogger('scale', 'error') });
-    await bus.ensureTopics(topicPlan.map((t) => ({ name: t.name, partitions: t.partitions, compacted: t.compacted, retentionMs: t.retentionMs })));
+    await bus.ensureTopics(
+      topicPlan.map((t) => ({ name: t.name, partitions: t.partitions, compacted: t.compacted, retentionMs: t.retentionMs })),
+    );
     await bus.close();
     admin = new Admin({ clientId: `${id}-observer`, bootstrapBrokers: broker.brokers, retries: 3 });
     // a created topic is served once every partition has a leader: a service subscribing before
     // that fails its start ("This server does not host this topic-partition")
     const observer = admin;
-    await until('every planned topic served with a leader for each partition', async () => {
-      const meta = await observer.metadata({ topics: topicPlan.map((t) => t.name), forceUpdate: true }).catch(() => undefined);
-      return !!meta && topicPlan.every((t) => {
-        const parts = meta.topics.get(t.name)?.partitions ?? [];
-        return parts.length === t.partitions && parts.every((p) => p.leader >= 0);
-      });
-    }, 300_000, 250);
+    await until(
+      'every planned topic served with a leader for each partition',
+      async () => {
+        const meta = await observer.metadata({ topics: topicPlan.map((t) => t.name), forceUpdate: true }).catch(() => undefined);
+        return (
+          !!meta &&
+          topicPlan.every((t) => {
+            const parts = meta.topics.get(t.name)?.partitions ?? [];
+            return parts.length === t.partitions && parts.every((p) => p.leader >= 0);
+          })
+        );
+      },
+      300_000,
+      250,
+    );
 
     const chdb: ChdbHttpServer = await startChdbHttp({ path: join(dir, 'chdb') });
     cleanups.push(() => chdb.close());
@@ -118,7 +131,8 @@ export async function startScaleCluster(opts: ClusterOptions): Promise<ScaleClus
     await migrateAnalytics(analytics);
     const migrator = createPgDb(databaseUrl, { max: 2 }); // the advisory lock holds one connection, the migrations run on another
     try {
-      for (const service of ['gateway', 'journey', 'geofence', 'ops-api'] as const) await migrator.migrate(join(REPO, 'services', service, 'drizzle'), service);
+      for (const service of ['gateway', 'journey', 'geofence', 'ops-api'] as const)
+        await migrator.migrate(join(REPO, 'services', service, 'drizzle'), service);
     } finally {
       await migrator.close();
     }
@@ -156,7 +170,8 @@ export async function startScaleCluster(opts: ClusterOptions): Promise<ScaleClus
       gt06Ports.set(`ingest-${n}`, gt06);
       // only the GT06 server (the trackers' protocol here); every other device port disabled, OsmAnd on any free port
       await add('ingest', n, {
-        GT06_PORT: String(gt06), OSMAND_PORT: '0',
+        GT06_PORT: String(gt06),
+        OSMAND_PORT: '0',
         // one ingest thread per process: the run is about instances (processes killed and started,
         // group members counted per instance); several threads in one process are ingest-threads.test.ts's
         INGEST_THREADS: '1',
@@ -172,19 +187,34 @@ export async function startScaleCluster(opts: ClusterOptions): Promise<ScaleClus
     const cookieSecret = randomBytes(36).toString('base64url');
     const gateways: ServiceProcess[] = [];
     for (let n = 1; n <= (opts.instances.gateway ?? 1); n++) {
-      gateways.push(await add('gateway', n, {
-        INGEST_URL: `http://127.0.0.1:${ports.get('ingest-1')}`, JOURNEY_URL: journeyUrl,
-        GEOFENCE_URL: `http://127.0.0.1:${ports.get('geofence-1')}`, OPS_API_URL: `http://127.0.0.1:${ports.get('ops-api-1')}`,
-        ADMIN_EMAIL: 'admin@scale.corridor.test', ADMIN_PASSWORD: adminPassword, COOKIE_SECRET: cookieSecret,
-        SOCKET_KEEPALIVE_MS: '1000',
-        PASSWORD_HASH_COST: '10', RATE_LIMIT_IP_MAX: '10000000', RATE_LIMIT_USER_MAX: '10000000',
-      }));
+      gateways.push(
+        await add('gateway', n, {
+          INGEST_URL: `http://127.0.0.1:${ports.get('ingest-1')}`,
+          JOURNEY_URL: journeyUrl,
+          GEOFENCE_URL: `http://127.0.0.1:${ports.get('geofence-1')}`,
+          OPS_API_URL: `http://127.0.0.1:${ports.get('ops-api-1')}`,
+          ADMIN_EMAIL: 'admin@scale.corridor.test',
+          ADMIN_PASSWORD: adminPassword,
+          COOKIE_SECRET: cookieSecret,
+          SOCKET_KEEPALIVE_MS: '1000',
+          PASSWORD_HASH_COST: '10',
+          RATE_LIMIT_IP_MAX: '10000000',
+          RATE_LIMIT_USER_MAX: '10000000',
+        }),
+      );
     }
     const gateway = gateways[0]!;
     await Promise.all(processes.map((p) => p.startUntilReady()));
 
     const cluster: ScaleCluster = {
-      dir, broker, admin, analytics, processes, gateway, gateways, gt06Ports,
+      dir,
+      broker,
+      admin,
+      analytics,
+      processes,
+      gateway,
+      gateways,
+      gt06Ports,
       adminAuth: 'Basic ' + Buffer.from(`admin@scale.corridor.test:${adminPassword}`).toString('base64'),
       adminLogin: { email: 'admin@scale.corridor.test', password: adminPassword },
       byName(name) {
@@ -201,7 +231,10 @@ export async function startScaleCluster(opts: ClusterOptions): Promise<ScaleClus
     };
     return cluster;
   } catch (err) {
-    const tails = processes.filter((p) => !p.running || p.failure()).map((p) => p.tail(8)).join('\n');
+    const tails = processes
+      .filter((p) => !p.running || p.failure())
+      .map((p) => p.tail(8))
+      .join('\n');
     await closeAll();
     throw new Error(`${err instanceof Error ? err.message : String(err)}${tails ? `\n${tails}` : ''}\n(logs kept in ${dir})`);
   }

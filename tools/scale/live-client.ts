@@ -63,7 +63,10 @@ export class LiveClient {
 /** Signs in with email and password (POST /api/session) and returns the session cookie to send back. */
 export async function signIn(gatewayUrl: string, login: { email: string; password: string }): Promise<string> {
   const res = await fetch(`${gatewayUrl}/api/session`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(login), signal: AbortSignal.timeout(60_000),
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(login),
+    signal: AbortSignal.timeout(60_000),
   });
   if (!res.ok) throw new Error(`sign-in at ${gatewayUrl}: ${res.status} ${await res.text()}`);
   const cookie = res.headers.getSetCookie().find((c) => c.startsWith('corridor_session='));

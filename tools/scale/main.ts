@@ -28,8 +28,11 @@ log(`cluster up in ${((Date.now() - started) / 1000).toFixed(0)} s (logs in ${cl
 let failed = true;
 try {
   const report = await runScenario(cluster, {
-    trucks: Number(values.trucks), fixes: Number(values.fixes), detourEvery: Number(values['detour-every']),
-    kill: values['no-kill'] ? [] : ['ingest-2', 'journey-2'], log,
+    trucks: Number(values.trucks),
+    fixes: Number(values.fixes),
+    detourEvery: Number(values['detour-every']),
+    kill: values['no-kill'] ? [] : ['ingest-2', 'journey-2'],
+    log,
   });
   process.stdout.write(formatReport(report) + '\n');
   failed = report.problems.length > 0;

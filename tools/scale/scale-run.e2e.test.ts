@@ -48,7 +48,13 @@ function scaleSuite(): void {
     const c = cluster!;
     const meta = await c.admin.metadata({ topics: [Topics.positions], forceUpdate: true });
     expect(meta.topics.get(Topics.positions)?.partitionsCount).toBe(12);
-    report = await runScenario(c, { trucks: 12, fixes: 36, detourEvery: 2, kill: ['ingest-2', 'journey-2'], log: (m) => console.log(`[scale] ${m}`) });
+    report = await runScenario(c, {
+      trucks: 12,
+      fixes: 36,
+      detourEvery: 2,
+      kill: ['ingest-2', 'journey-2'],
+      log: (m) => console.log(`[scale] ${m}`),
+    });
     console.log(`multi-instance run:\n${formatReport(report)}`);
     expect(report.problems).toEqual([]);
     expect(report.fixesAcknowledged).toBe(12 * 36);

@@ -69,8 +69,10 @@ function apiOf(cluster: ScaleCluster) {
   return async <T>(method: string, path: string, body?: unknown): Promise<T> => {
     for (let attempt = 1; ; attempt++) {
       const res = await fetch(`${cluster.gateway.url}/api${path}`, {
-        method, headers: { authorization: cluster.adminAuth, ...(body ? { 'content-type': 'application/json' } : {}) },
-        ...(body ? { body: JSON.stringify(body) } : {}), signal: AbortSignal.timeout(60_000),
+        method,
+        headers: { authorization: cluster.adminAuth, ...(body ? { 'content-type': 'application/json' } : {}) },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+        signal: AbortSignal.timeout(60_000),
       }).catch((err: unknown) => err as Error);
       // 502/503: an upstream still joining; GETs are retried, writes are not (they would duplicate)
       if (!(res instanceof Error) && res.ok) return (await res.json()) as T;
@@ -111,11 +113,27 @@ export async function runScenario(cluster: ScaleCluster, opts: ScenarioOptions):
   for (let i = 0; i < opts.trucks; i++) {
     const uniqueId = imeiOf(i);
     const device = await api<Device>('POST', '/devices', { name: `scale truck ${i}`, uniqueId });
-    const journey = await api<Journey>('POST', '/journey', { deviceId: device.id, routeId: route.id, plannedDeparture: new Date(t0).toISOString() });
+    const journey = await api<Journey>('POST', '/journey', {
+      deviceId: device.id,
+      routeId: route.id,
+      plannedDeparture: new Date(t0).toISOString(),
+    });
     const home = i % ports.length;
-    trucks.push({ index: i, uniqueId, deviceId: device.id, journeyId: journey.id, detours: i % opts.detourEvery === 0, sender: trackerSender(uniqueId, ports, home), acked: [], sentAt: new Map(), home });
+    trucks.push({
+      index: i,
+      uniqueId,
+      deviceId: device.id,
+      journeyId: journey.id,
+      detours: i % opts.detourEvery === 0,
+      sender: trackerSender(uniqueId, ports, home),
+      acked: [],
+      sentAt: new Map(),
+      home,
+    });
   }
-  log(`${trucks.length} devices and active-to-be journeys created through the gateway; ${trucks.filter((t) => t.detours).length} trucks detour`);
+  log(
+    `${trucks.length} devices and active-to-be journeys created through the gateway; ${trucks.filter((t) => t.detours).length} trucks detour`,
+  );
   // with a second gateway: sessions shared by both, and a socket on the second one from before the first fix
   const sessionProblems = cluster.gateways.length > 1 ? await checkSessionsAcross(cluster) : [];
   const liveAcross = cluster.gateways.length > 1 ? await openLiveAcross(cluster) : undefined;
@@ -145,11 +163,15 @@ export async function runScenario(cluster: ScaleCluster, opts: ScenarioOptions):
   const streaming = Promise.all(streams);
   streaming.catch(() => undefined);
   const watch = async (what: string, cond: () => boolean | Promise<boolean>, ceilingMs = 300_000): Promise<void> =>
-    until(what, async () => {
-      const failure = cluster.failure();
-      if (failure) throw new Error(failure);
-      return cond();
-    }, ceilingMs);
+    until(
+      what,
+      async () => {
+        const failure = cluster.failure();
+        if (failure) throw new Error(failure);
+        return cond();
+      },
+      ceilingMs,
+    );
 
   sendStart = performance.now();
   const cutOff = new Set<Truck>();
@@ -164,14 +186,22 @@ export async function runScenario(cluster: ScaleCluster, opts: ScenarioOptions):
     log(`${opts.kill.join(', ')} started again and ready`);
   }
   release(opts.fixes);
-  await watch('every fix acknowledged', async () => {
-    await Promise.race([streaming, new Promise((r) => setTimeout(r, 200))]);
-    return trucks.every((t) => t.acked.length === opts.fixes);
-  }, 600_000);
+  await watch(
+    'every fix acknowledged',
+    async () => {
+      await Promise.race([streaming, new Promise((r) => setTimeout(r, 200))]);
+      return trucks.every((t) => t.acked.length === opts.fixes);
+    },
+    600_000,
+  );
   await streaming;
   const sendSeconds = (performance.now() - sendStart) / 1000;
   const settleStart = performance.now();
-  await watch('every position consumer group past the end of positions.v1', () => groupsCaughtUp(cluster, [POSITION_WRITER_GROUP, JOURNEY_GROUP, GEOFENCE_GROUP]), 600_000);
+  await watch(
+    'every position consumer group past the end of positions.v1',
+    () => groupsCaughtUp(cluster, [POSITION_WRITER_GROUP, JOURNEY_GROUP, GEOFENCE_GROUP]),
+    600_000,
+  );
   const settleSeconds = (performance.now() - settleStart) / 1000 + sendSeconds;
   log(`all ${acked()} fixes acknowledged in ${sendSeconds.toFixed(1)} s; consumers caught up`);
 
@@ -180,10 +210,17 @@ export async function runScenario(cluster: ScaleCluster, opts: ScenarioOptions):
   const deviceIds = trucks.map((t) => t.deviceId);
   const rs = await ch.client.query({
     query: `SELECT device_id, groupArray(toUnixTimestamp64Milli(fix_time)) AS times FROM (SELECT device_id, fix_time FROM ${ch.database}.positions FINAL WHERE device_id IN {ids:Array(UInt64)}) GROUP BY device_id`,
-    query_params: { ids: deviceIds }, format: 'JSONEachRow',
+    query_params: { ids: deviceIds },
+    format: 'JSONEachRow',
   });
-  const stored = new Map((await rs.json<{ device_id: string | number; times: (string | number)[] }>()).map((r) => [Number(r.device_id), r.times.map(Number)]));
-  const raw = await ch.client.query({ query: `SELECT count() AS n FROM ${ch.database}.positions WHERE device_id IN {ids:Array(UInt64)}`, query_params: { ids: deviceIds }, format: 'JSONEachRow' });
+  const stored = new Map(
+    (await rs.json<{ device_id: string | number; times: (string | number)[] }>()).map((r) => [Number(r.device_id), r.times.map(Number)]),
+  );
+  const raw = await ch.client.query({
+    query: `SELECT count() AS n FROM ${ch.database}.positions WHERE device_id IN {ids:Array(UInt64)}`,
+    query_params: { ids: deviceIds },
+    format: 'JSONEachRow',
+  });
   const positionRowsBeforeDedupe = Number((await raw.json<{ n: string }>())[0]?.n ?? 0);
   let missingFixes = 0;
   let unexpectedFixes = 0;
@@ -197,7 +234,10 @@ export async function runScenario(cluster: ScaleCluster, opts: ScenarioOptions):
     const extra = times.length - times.filter((x) => want.has(x)).length;
     missingFixes += missing;
     unexpectedFixes += extra;
-    if (missing || extra || times.length !== t.acked.length) problems.push(`device ${t.deviceId}: ${t.acked.length} acknowledged, ${times.length} stored (${missing} missing, ${extra} unexpected)`);
+    if (missing || extra || times.length !== t.acked.length)
+      problems.push(
+        `device ${t.deviceId}: ${t.acked.length} acknowledged, ${times.length} stored (${missing} missing, ${extra} unexpected)`,
+      );
   }
 
   // flags: each detouring journey exactly its off-corridor openings, nothing else anywhere
@@ -212,7 +252,10 @@ export async function runScenario(cluster: ScaleCluster, opts: ScenarioOptions):
     flagsRaised += detail.flags.length;
     const off = detail.flags.filter((f) => f.type === 'offCorridor').length;
     const others = detail.flags.filter((f) => f.type !== 'offCorridor').map((f) => f.type);
-    if (off !== want || others.length) flagProblems.push(`journey ${t.journeyId}: ${off} offCorridor flags (want ${want})${others.length ? `, unexpected ${others.join(', ')}` : ''}`);
+    if (off !== want || others.length)
+      flagProblems.push(
+        `journey ${t.journeyId}: ${off} offCorridor flags (want ${want})${others.length ? `, unexpected ${others.join(', ')}` : ''}`,
+      );
     if (detail.journey.state !== 'active') flagProblems.push(`journey ${t.journeyId}: ${detail.journey.state}, not active`);
   }
   problems.push(...flagProblems);
@@ -220,20 +263,24 @@ export async function runScenario(cluster: ScaleCluster, opts: ScenarioOptions):
   const flagEventsExpected = { opened: perJourney.opened * detouring, cleared: perJourney.cleared * detouring };
   const ev = await ch.client.query({
     query: `SELECT type, count() AS n FROM ${ch.database}.events FINAL WHERE device_id IN {ids:Array(UInt64)} AND type IN ('journeyFlagOpened', 'journeyFlagCleared') GROUP BY type`,
-    query_params: { ids: deviceIds }, format: 'JSONEachRow',
+    query_params: { ids: deviceIds },
+    format: 'JSONEachRow',
   });
   const evCounts = new Map((await ev.json<{ type: string; n: string }>()).map((r) => [r.type, Number(r.n)]));
   // fix → flag: the opening event's position id names the fix (device, fix time) that opened it
   const opened = await ch.client.query({
     query: `SELECT position_id, toUnixTimestamp64Milli(inserted_at) AS at FROM ${ch.database}.events FINAL WHERE device_id IN {ids:Array(UInt64)} AND type = 'journeyFlagOpened' AND position_id IS NOT NULL`,
-    query_params: { ids: deviceIds }, format: 'JSONEachRow',
+    query_params: { ids: deviceIds },
+    format: 'JSONEachRow',
   });
   const byDevice = new Map(trucks.map((t) => [t.deviceId, t]));
-  const flagLatenciesMs = (await opened.json<{ position_id: string | number; at: string | number }>()).flatMap((r) => {
-    const p = parsePositionId(Number(r.position_id));
-    const sent = p && byDevice.get(p.deviceId)?.sentAt.get(p.fixTime.getTime());
-    return sent === undefined || sent === null ? [] : [Number(r.at) - sent];
-  }).sort((a, b) => a - b);
+  const flagLatenciesMs = (await opened.json<{ position_id: string | number; at: string | number }>())
+    .flatMap((r) => {
+      const p = parsePositionId(Number(r.position_id));
+      const sent = p && byDevice.get(p.deviceId)?.sentAt.get(p.fixTime.getTime());
+      return sent === undefined || sent === null ? [] : [Number(r.at) - sent];
+    })
+    .sort((a, b) => a - b);
   const flagEventsStored = { opened: evCounts.get('journeyFlagOpened') ?? 0, cleared: evCounts.get('journeyFlagCleared') ?? 0 };
   if (flagEventsStored.opened !== flagEventsExpected.opened || flagEventsStored.cleared !== flagEventsExpected.cleared) {
     problems.push(`flag events in ClickHouse: ${JSON.stringify(flagEventsStored)}, want ${JSON.stringify(flagEventsExpected)}`);
@@ -241,29 +288,44 @@ export async function runScenario(cluster: ScaleCluster, opts: ScenarioOptions):
 
   // devices: every tracker cut off by the kill reconnected (to a live instance) and delivered the rest
   const reconnected = [...cutOff].filter((t) => t.sender.stats.reconnects >= 2 && t.acked.length === opts.fixes);
-  if (reconnected.length !== cutOff.size) problems.push(`${cutOff.size - reconnected.length} trackers cut off by the kill did not reconnect`);
+  if (reconnected.length !== cutOff.size)
+    problems.push(`${cutOff.size - reconnected.length} trackers cut off by the kill did not reconnect`);
   // the instances started again are members of their groups again
   const groupMembers: Record<string, string[]> = {};
   const described = await cluster.admin.describeGroups({ groups: [POSITION_WRITER_GROUP, JOURNEY_GROUP, GEOFENCE_GROUP] });
   for (const g of described.values()) groupMembers[g.id] = [...g.members.values()].map((m) => m.clientId).sort();
   const expectMembers: [string, string][] = [
-    [POSITION_WRITER_GROUP, 'ingest'], [JOURNEY_GROUP, 'journey'], [GEOFENCE_GROUP, 'geofence'],
+    [POSITION_WRITER_GROUP, 'ingest'],
+    [JOURNEY_GROUP, 'journey'],
+    [GEOFENCE_GROUP, 'geofence'],
   ];
   for (const [group, service] of expectMembers) {
-    const names = cluster.processes.filter((p) => p.service === service).map((p) => p.name).sort();
-    if (JSON.stringify(groupMembers[group]) !== JSON.stringify(names)) problems.push(`group ${group}: members ${JSON.stringify(groupMembers[group])}, want ${JSON.stringify(names)}`);
+    const names = cluster.processes
+      .filter((p) => p.service === service)
+      .map((p) => p.name)
+      .sort();
+    if (JSON.stringify(groupMembers[group]) !== JSON.stringify(names))
+      problems.push(`group ${group}: members ${JSON.stringify(groupMembers[group])}, want ${JSON.stringify(names)}`);
   }
   for (const t of trucks) t.sender.close();
 
   let live: LiveReport | undefined;
   if (liveAcross) {
     try {
-      live = await verifyLive(cluster, liveAcross, { positionIds: trucks.flatMap((t) => t.acked.map((at) => positionId(t.deviceId, at))), flagEvents: flagEventsExpected }, watch, sessionProblems);
+      live = await verifyLive(
+        cluster,
+        liveAcross,
+        { positionIds: trucks.flatMap((t) => t.acked.map((at) => positionId(t.deviceId, at))), flagEvents: flagEventsExpected },
+        watch,
+        sessionProblems,
+      );
     } finally {
       liveAcross.client.close();
     }
     problems.push(...live.problems);
-    log(`${live.gateway}'s socket: ${live.positionFrames} position frames, ${live.flagEventFrames.opened}/${live.flagEventFrames.cleared} flag frames; closed ${live.closed}`);
+    log(
+      `${live.gateway}'s socket: ${live.positionFrames} position frames, ${live.flagEventFrames.opened}/${live.flagEventFrames.cleared} flag frames; closed ${live.closed}`,
+    );
   }
 
   const fixesAcknowledged = acked();
@@ -306,15 +368,23 @@ export function formatReport(r: ScaleReport): string {
     `flag events opened / cleared   ${r.flagEventsStored.opened} / ${r.flagEventsStored.cleared}   (want ${r.flagEventsExpected.opened} / ${r.flagEventsExpected.cleared})`,
     `killed and restarted           ${r.killed.join(', ') || 'none'}`,
     `trackers cut off / reconnected ${r.trackersCutOff} / ${r.trackersReconnected}   (reconnects in all: ${r.reconnectsTotal})`,
-    `group members                  ${Object.entries(r.groupMembers).map(([g, m]) => `${g}: ${m.join(' ')}`).join('; ')}`,
-    `failed starts, restarted      ${Object.entries(r.failedStarts).map(([n, k]) => `${n} x${k}`).join(', ') || 'none'}`,
+    `group members                  ${Object.entries(r.groupMembers)
+      .map(([g, m]) => `${g}: ${m.join(' ')}`)
+      .join('; ')}`,
+    `failed starts, restarted      ${
+      Object.entries(r.failedStarts)
+        .map(([n, k]) => `${n} x${k}`)
+        .join(', ') || 'none'
+    }`,
     `fix → flag opened (ms)        ${r.flagLatenciesMs.length ? `p50 ${Math.round(r.flagLatenciesMs[Math.floor(r.flagLatenciesMs.length / 2)]!)}, max ${Math.round(r.flagLatenciesMs.at(-1)!)} over ${r.flagLatenciesMs.length} flags` : 'none traced'}`,
     `sending / until caught up      ${r.sendSeconds.toFixed(1)} s / ${r.settleSeconds.toFixed(1)} s   (${r.fixesPerSecond.toFixed(1)} acknowledged fixes/s)`,
-    ...(r.live ? [
-      `sessions across gateways       ${r.live.problems.some((p) => p.startsWith('session') || p.startsWith('signed out')) ? 'PROBLEM' : 'made through one, used and ended through the other'}`,
-      `socket on ${r.live.gateway.padEnd(20)}${r.live.positionFrames} position frames (${r.live.missingFixes} fixes missing), flag frames opened/cleared ${r.live.flagEventFrames.opened}/${r.live.flagEventFrames.cleared}`,
-      `frames beyond the bus / stray  ${r.live.duplicateFrames} / ${r.live.strayFrames}   (ids on the bus more than once: ${r.live.busRedeliveries})`,
-    ] : []),
+    ...(r.live
+      ? [
+          `sessions across gateways       ${r.live.problems.some((p) => p.startsWith('session') || p.startsWith('signed out')) ? 'PROBLEM' : 'made through one, used and ended through the other'}`,
+          `socket on ${r.live.gateway.padEnd(20)}${r.live.positionFrames} position frames (${r.live.missingFixes} fixes missing), flag frames opened/cleared ${r.live.flagEventFrames.opened}/${r.live.flagEventFrames.cleared}`,
+          `frames beyond the bus / stray  ${r.live.duplicateFrames} / ${r.live.strayFrames}   (ids on the bus more than once: ${r.live.busRedeliveries})`,
+        ]
+      : []),
     r.problems.length ? `PROBLEMS (${r.problems.length}):\n  ${r.problems.join('\n  ')}` : 'no loss, no duplicate',
   ].join('\n');
 }

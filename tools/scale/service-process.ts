@@ -88,15 +88,19 @@ export class ServiceProcess {
 
   /** Waits until /readyz answers 200 (fails at once if the process died). */
   async ready(ceilingMs = 240_000): Promise<void> {
-    await until(`${this.name} ready`, async () => {
-      if (this.crash) throw new Error(`${this.crash}; ${this.tail()}`);
-      try {
-        const res = await fetch(`${this.url}/readyz`, { signal: AbortSignal.timeout(5000) });
-        return res.status === 200;
-      } catch {
-        return false;
-      }
-    }, ceilingMs);
+    await until(
+      `${this.name} ready`,
+      async () => {
+        if (this.crash) throw new Error(`${this.crash}; ${this.tail()}`);
+        try {
+          const res = await fetch(`${this.url}/readyz`, { signal: AbortSignal.timeout(5000) });
+          return res.status === 200;
+        } catch {
+          return false;
+        }
+      },
+      ceilingMs,
+    );
   }
 
   /** A crash that nobody asked for, with the end of its log; undefined while it runs (or was stopped). */

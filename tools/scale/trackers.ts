@@ -52,18 +52,39 @@ export function routeGeometry(route: Route) {
 }
 
 /** Fix n of truck i (fix time t0 + n · 30 s). */
-export function fixOf(index: ReturnType<typeof routeGeometry>, truck: Pick<Truck, 'index' | 'uniqueId' | 'detours'>, n: number, t0: number): Fix {
+export function fixOf(
+  index: ReturnType<typeof routeGeometry>,
+  truck: Pick<Truck, 'index' | 'uniqueId' | 'detours'>,
+  n: number,
+  t0: number,
+): Fix {
   const startAlong = 10_000 + ((truck.index * 7919) % 690) * 1000;
   const off = truck.detours && n % CYCLE >= ON;
   const [lon, lat] = index.pointAt(startAlong + n * STEP_M, off ? OFF_M : 0);
-  return { deviceId: truck.uniqueId, time: new Date(t0 + n * FIX_INTERVAL_MS), lat, lon, speedKph: 45, courseDeg: 0, altitudeM: 1200, accuracyM: 5, batteryPct: 90 };
+  return {
+    deviceId: truck.uniqueId,
+    time: new Date(t0 + n * FIX_INTERVAL_MS),
+    lat,
+    lon,
+    speedKph: 45,
+    courseDeg: 0,
+    altitudeM: 1200,
+    accuracyM: 5,
+    batteryPct: 90,
+  };
 }
 
 /** A tracker that keeps trying (a real one holds its fixes until acknowledged), moving between the ingest addresses when one is gone. */
 export function trackerSender(uniqueId: string, ports: number[], home: number): TcpDeviceSender {
   const order = ports.map((_, k) => ports[(home + k) % ports.length]!);
   return new TcpDeviceSender({
-    host: '127.0.0.1', port: order[0]!, failover: order.slice(1).map((port) => ({ host: '127.0.0.1', port })),
-    codec: gt06Codec(uniqueId), ackTimeoutMs: 120_000, maxRetries: Number.POSITIVE_INFINITY, initialBackoffMs: 200, maxBackoffMs: 2000,
+    host: '127.0.0.1',
+    port: order[0]!,
+    failover: order.slice(1).map((port) => ({ host: '127.0.0.1', port })),
+    codec: gt06Codec(uniqueId),
+    ackTimeoutMs: 120_000,
+    maxRetries: Number.POSITIVE_INFINITY,
+    initialBackoffMs: 200,
+    maxBackoffMs: 2000,
   });
 }

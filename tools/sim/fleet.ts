@@ -1,11 +1,4 @@
-import {
-  CORRIDORS,
-  measureLine,
-  placesOnCorridor,
-  projectOnLine,
-  type Corridor,
-  type PlaceKind,
-} from '@corridor/geodata';
+import { CORRIDORS, measureLine, placesOnCorridor, projectOnLine, type Corridor, type PlaceKind } from '@corridor/geodata';
 import { between, type Random } from './random';
 import type { Direction, PlannedStop, TruckPlan } from './truck';
 

@@ -13,7 +13,15 @@ const measured = measureLine(NORTHERN_CORRIDOR.line);
  */
 function drive(plan: IncidentPlan, seconds: number, stepS = 5, timeScale = 1): Fix[] {
   const truck = new Truck(
-    { deviceId: '356000000000001', corridor: NORTHERN_CORRIDOR, direction: 'forward', startAlong: 150_000, cruiseKph: 72, stops: [], terminalDwellSeconds: 600 },
+    {
+      deviceId: '356000000000001',
+      corridor: NORTHERN_CORRIDOR,
+      direction: 'forward',
+      startAlong: 150_000,
+      cruiseKph: 72,
+      stops: [],
+      terminalDwellSeconds: 600,
+    },
     { sender: acceptAll, random: seededRandom(3), noise: NO_NOISE },
   );
   const t0 = Date.UTC(2026, 0, 5, 8);
@@ -41,7 +49,9 @@ describe('an off-corridor incident', () => {
       const b = fixes[i]!;
       const seconds = (b.time.getTime() - a.time.getTime()) / 1000;
       // the speed is the same at both ends here (no noise, open road): the leg fits it (1 m for rounding)
-      expect(distanceMetres([a.lon, a.lat], [b.lon, b.lat]), `leg ${i}`).toBeLessThanOrEqual((Math.max(a.speedKph, b.speedKph) / 3.6) * seconds + 1);
+      expect(distanceMetres([a.lon, a.lat], [b.lon, b.lat]), `leg ${i}`).toBeLessThanOrEqual(
+        (Math.max(a.speedKph, b.speedKph) / 3.6) * seconds + 1,
+      );
     }
   });
 

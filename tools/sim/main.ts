@@ -38,7 +38,10 @@ function positive(name: string, raw: string, integer: boolean): number {
   return n;
 }
 
-const protocols = values.protocols.split(',').map((p) => p.trim()).filter(Boolean);
+const protocols = values.protocols
+  .split(',')
+  .map((p) => p.trim())
+  .filter(Boolean);
 const unknown = protocols.filter((p) => !(SIM_PROTOCOLS as readonly string[]).includes(p));
 if (!protocols.length || unknown.length) {
   console.error(`--protocols takes a comma-separated list of ${SIM_PROTOCOLS.join(', ')}; got ${values.protocols}`);
@@ -48,7 +51,10 @@ if (!protocols.length || unknown.length) {
 const sim = startSimulator({
   protocols: protocols as SimProtocol[],
   tcpHost: values['tcp-host'],
-  tcpPorts: { gt06: positive('gt06-port', values['gt06-port'], true), teltonika: positive('teltonika-port', values['teltonika-port'], true) },
+  tcpPorts: {
+    gt06: positive('gt06-port', values['gt06-port'], true),
+    teltonika: positive('teltonika-port', values['teltonika-port'], true),
+  },
   trucks: positive('trucks', values.trucks, true),
   ingestUrl: values.url,
   intervalMs: positive('interval', values.interval, true),

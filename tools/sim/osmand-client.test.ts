@@ -42,7 +42,6 @@ afterEach(async () => {
   server = undefined;
 });
 
-
 describe('OsmAnd sender', () => {
   it('POSTs the fix as OsmAnd query parameters with speed in knots', async () => {
     const { url, received } = await serve([200]);
@@ -50,7 +49,13 @@ describe('OsmAnd sender', () => {
     expect(await sender.send(fix)).toBe(true);
     expect(received).toHaveLength(1);
     expect(received[0]!.method).toBe('POST');
-    expect(received[0]!.query).toMatchObject({ id: '356000000000003', timestamp: '1740823200', speed: '30.00', lat: '-1.290000', lon: '36.820000' });
+    expect(received[0]!.query).toMatchObject({
+      id: '356000000000003',
+      timestamp: '1740823200',
+      speed: '30.00',
+      lat: '-1.290000',
+      lon: '36.820000',
+    });
     expect(sender.stats).toEqual({ sent: 1, failed: 0, retries: 0 });
   });
 

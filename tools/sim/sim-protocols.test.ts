@@ -15,7 +15,18 @@ beforeAll(async () => {
   adapters = await createTestAdapters(await primaryKind());
   ingest = await build({ ...adapters, identitySecret: 'sim-protocols-test-secret-0123456789' });
   await ingest.start();
-  ids.forEach((uniqueId, i) => ingest.registry.apply({ id: 9001 + i, uniqueId, name: `sim ${i}`, disabled: false, companyId: null, groupId: null, status: 'online', deleted: false }));
+  ids.forEach((uniqueId, i) =>
+    ingest.registry.apply({
+      id: 9001 + i,
+      uniqueId,
+      name: `sim ${i}`,
+      disabled: false,
+      companyId: null,
+      groupId: null,
+      status: 'online',
+      deleted: false,
+    }),
+  );
   const accept = ingest.intake.accept.bind(ingest.intake);
   ingest.intake.accept = async (fixes, meta) => {
     const out = await accept(fixes, meta);

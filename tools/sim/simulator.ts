@@ -126,7 +126,9 @@ export function startSimulator(opts: SimulatorOptions): SimulatorHandle {
     );
   });
 
-  const where = protocols.map((p) => (p === 'osmand' ? `osmand ${ingestUrl}` : `${p} ${tcpHost}:${opts.tcpPorts?.[p] ?? DEFAULT_TCP_PORTS[p]}`)).join(', ');
+  const where = protocols
+    .map((p) => (p === 'osmand' ? `osmand ${ingestUrl}` : `${p} ${tcpHost}:${opts.tcpPorts?.[p] ?? DEFAULT_TCP_PORTS[p]}`))
+    .join(', ');
   log(`sim: ${trucks.length} trucks reporting every ${intervalMs} ms (time x${timeScale}) over ${where}`);
 
   return {

@@ -1,11 +1,4 @@
-import {
-  measureLine,
-  offsetMetres,
-  pointAlong,
-  type Corridor,
-  type LonLat,
-  type MeasuredLine,
-} from '@corridor/geodata';
+import { measureLine, offsetMetres, pointAlong, type Corridor, type LonLat, type MeasuredLine } from '@corridor/geodata';
 import { gaussian, seededRandom, type Random } from './random';
 
 const KPH_PER_KNOT = 1.852;
@@ -219,9 +212,11 @@ export class Truck {
         left -= needed;
         if (event.stop) {
           const arrived = until && new Date(until.getTime() - left * 1000);
-          this.startDwell(event.stop.placeId, arrived && this.waits ? this.waits(event.stop.placeId, arrived, this.random) : event.stop.dwellSeconds);
-        }
-        else if (this.atTerminal()) this.startDwell('terminal', this.plan.terminalDwellSeconds);
+          this.startDwell(
+            event.stop.placeId,
+            arrived && this.waits ? this.waits(event.stop.placeId, arrived, this.random) : event.stop.dwellSeconds,
+          );
+        } else if (this.atTerminal()) this.startDwell('terminal', this.plan.terminalDwellSeconds);
       }
       if (this.dwellLeft <= 0) this.lastCourse = this.segmentCourse();
     }

@@ -32,10 +32,20 @@ describe(`computed attributes on ingested positions (${kind} adapters)`, () => {
     ingest = await buildIngest({ ...common, tuning: { computedAttributesReloadMs: 0 } });
     await Promise.all([ops.start(), ingest.start()]);
     admin = await asUser(testUsers.admin);
-    const group = await ops.app.inject({ method: 'POST', url: '/api/groups', headers: admin, payload: { name: 'Computed fleet', companyId: 101 } });
+    const group = await ops.app.inject({
+      method: 'POST',
+      url: '/api/groups',
+      headers: admin,
+      payload: { name: 'Computed fleet', companyId: 101 },
+    });
     expect(group.statusCode, group.body).toBe(200);
     groupId = group.json<{ id: number }>().id;
-    const res = await ops.app.inject({ method: 'POST', url: '/api/devices', headers: admin, payload: { name: 'Computed truck', uniqueId: '860000000000777', companyId: 101, groupId } });
+    const res = await ops.app.inject({
+      method: 'POST',
+      url: '/api/devices',
+      headers: admin,
+      payload: { name: 'Computed truck', uniqueId: '860000000000777', companyId: 101, groupId },
+    });
     expect(res.statusCode, res.body).toBe(200);
     device = res.json<Device>();
   }, 120000);
@@ -48,7 +58,12 @@ describe(`computed attributes on ingested positions (${kind} adapters)`, () => {
 
   /** Defines an attribute and links it to the device, to the device's group, or to nothing. */
   const define = async (body: Record<string, unknown>, to: 'device' | 'group' | 'none' = 'device'): Promise<ComputedAttribute> => {
-    const res = await ops.app.inject({ method: 'POST', url: '/api/attributes/computed', headers: admin, payload: { description: String(body.attribute), ...body } });
+    const res = await ops.app.inject({
+      method: 'POST',
+      url: '/api/attributes/computed',
+      headers: admin,
+      payload: { description: String(body.attribute), ...body },
+    });
     expect(res.statusCode, res.body).toBe(200);
     const attribute = res.json<ComputedAttribute>();
     if (to !== 'none') {
@@ -60,7 +75,10 @@ describe(`computed attributes on ingested positions (${kind} adapters)`, () => {
   };
   const sendAndRead = async (i: number): Promise<PositionMessage> => {
     const ts = t0 + i * 60000;
-    const res = await ingest.osmand.inject({ method: 'GET', url: `/?id=${device.uniqueId}&lat=-1.29&lon=36.82&timestamp=${ts / 1000}&speed=50&bearing=90&fuel=40` });
+    const res = await ingest.osmand.inject({
+      method: 'GET',
+      url: `/?id=${device.uniqueId}&lat=-1.29&lon=36.82&timestamp=${ts / 1000}&speed=50&bearing=90&fuel=40`,
+    });
     expect(res.statusCode, res.body).toBe(200);
     const at = new Date(ts);
     const [p] = await eventually('the stored position', async () => {
@@ -86,7 +104,9 @@ describe(`computed attributes on ingested positions (${kind} adapters)`, () => {
     expect(first.attributes).not.toHaveProperty('unlinked');
 
     const upd = await ops.app.inject({
-      method: 'PUT', url: `/api/attributes/computed/${kmh.id}`, headers: admin,
+      method: 'PUT',
+      url: `/api/attributes/computed/${kmh.id}`,
+      headers: admin,
       payload: { description: 'speed in m/s', attribute: 'speedKmh', expression: 'speed * 0.514444', type: 'Number', priority: 10 },
     });
     expect(upd.statusCode, upd.body).toBe(200);

@@ -30,9 +30,17 @@ export const StackConfig = BaseEnv.extend({
    * thread's services and stores: default one per core beyond the first. 0 = everything on one
    * thread. Device ports set to 0 (any free port) keep ingest's ports on this thread.
    */
-  INGEST_THREADS: z.coerce.number().int().min(0).max(64).default(Math.max(0, availableParallelism() - 1)),
+  INGEST_THREADS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(64)
+    .default(Math.max(0, availableParallelism() - 1)),
   /** Protocols the simulated trucks speak, round-robin (osmand over HTTP, gt06 and teltonika over TCP). */
-  SIM_PROTOCOLS: z.string().regex(/^(osmand|gt06|teltonika)(,(osmand|gt06|teltonika))*$/).default('osmand,gt06,teltonika'),
+  SIM_PROTOCOLS: z
+    .string()
+    .regex(/^(osmand|gt06|teltonika)(,(osmand|gt06|teltonika))*$/)
+    .default('osmand,gt06,teltonika'),
   SIM_TRUCKS: z.coerce.number().int().min(0).max(5000).default(24),
   SIM_INTERVAL_MS: z.coerce.number().int().min(100).default(5000),
   SIM_TIME_SCALE: z.coerce.number().positive().default(1),

@@ -10,7 +10,16 @@ export const consoleDist = join(appDir, 'dist');
 const STAMP = '.build-inputs';
 
 /** What the console build reads: its sources and config, and the contracts and geodata it imports. */
-const INPUTS = ['apps/console/src', 'apps/console/index.html', 'apps/console/vite.config.ts', 'apps/console/vite-precompress.ts', 'apps/console/package.json', 'packages/contracts/src', 'packages/geodata/src', 'pnpm-lock.yaml'];
+const INPUTS = [
+  'apps/console/src',
+  'apps/console/index.html',
+  'apps/console/vite.config.ts',
+  'apps/console/vite-precompress.ts',
+  'apps/console/package.json',
+  'packages/contracts/src',
+  'packages/geodata/src',
+  'pnpm-lock.yaml',
+];
 
 function files(path: string): string[] {
   if (!existsSync(path)) return [];
@@ -24,7 +33,8 @@ function files(path: string): string[] {
 /** A hash of every input file's path and content. */
 export function consoleInputsHash(): string {
   const h = createHash('sha256');
-  for (const f of INPUTS.flatMap((p) => files(join(root, p)))) h.update(relative(root, f)).update('\0').update(readFileSync(f)).update('\0');
+  for (const f of INPUTS.flatMap((p) => files(join(root, p))))
+    h.update(relative(root, f)).update('\0').update(readFileSync(f)).update('\0');
   return h.digest('hex');
 }
 

@@ -61,7 +61,12 @@ describe(`device identity on the device ports (${kind} adapters)`, () => {
   };
 
   async function register(uniqueId: string, category: string): Promise<Device> {
-    const res = await ops.app.inject({ method: 'POST', url: '/api/devices', headers: admin, payload: { name: `B ${uniqueId}`, uniqueId, companyId: B, category } });
+    const res = await ops.app.inject({
+      method: 'POST',
+      url: '/api/devices',
+      headers: admin,
+      payload: { name: `B ${uniqueId}`, uniqueId, companyId: B, category },
+    });
     expect(res.statusCode, res.body).toBe(200);
     await eventually(`${uniqueId} in the ingest registry`, async () => ingest.registry.lookup(uniqueId));
     return res.json<Device>();
@@ -75,13 +80,18 @@ describe(`device identity on the device ports (${kind} adapters)`, () => {
     expect(device.received.toString('hex')).toBe('');
   }
 
-  const conflicts = (d: Device, reason: string) => events.filter((e) => e.deviceId === d.id && e.type === 'deviceIdentityConflict' && e.attributes.reason === reason);
+  const conflicts = (d: Device, reason: string) =>
+    events.filter((e) => e.deviceId === d.id && e.type === 'deviceIdentityConflict' && e.attributes.reason === reason);
 
   /** The events GET /api/events gives `who` for the device over the last hour. */
   async function eventsSeenBy(who: keyof typeof testUsers, d: Device): Promise<EventMessage[]> {
     const from = new Date(Date.now() - 3600_000).toISOString();
     const to = new Date(Date.now() + 60_000).toISOString();
-    const res = await ops.app.inject({ method: 'GET', url: `/api/events?deviceId=${d.id}&from=${from}&to=${to}&type=deviceIdentityConflict`, headers: await asUser(testUsers[who]) });
+    const res = await ops.app.inject({
+      method: 'GET',
+      url: `/api/events?deviceId=${d.id}&from=${from}&to=${to}&type=deviceIdentityConflict`,
+      headers: await asUser(testUsers[who]),
+    });
     expect(res.statusCode, res.body).toBe(200);
     return res.json<EventMessage[]>();
   }
@@ -114,7 +124,11 @@ describe(`device identity on the device ports (${kind} adapters)`, () => {
     marker.close();
     await eventually('the marker fix on positions.v1', () => positions.filter((p) => p.deviceId === truck.id).length === 2);
     expect(positions.filter((p) => p.deviceId === truck.id).map((p) => p.protocol)).toEqual(['gt06', 'gt06']);
-    const stored = await ops.app.inject({ method: 'GET', url: `/api/positions?deviceId=${truck.id}&from=2016-01-01T00:00:00Z&to=2026-12-31T00:00:00Z`, headers: admin });
+    const stored = await ops.app.inject({
+      method: 'GET',
+      url: `/api/positions?deviceId=${truck.id}&from=2016-01-01T00:00:00Z&to=2026-12-31T00:00:00Z`,
+      headers: admin,
+    });
     expect(stored.json<PositionMessage[]>().map((p) => p.protocol)).toEqual(['gt06', 'gt06']);
     expect(conflicts(truck, 'protocol')[0]!.attributes).toMatchObject({ boundProtocol: 'gt06', uniqueId: imei });
     // ops-api stored the binding from the device's first connection
@@ -122,21 +136,41 @@ describe(`device identity on the device ports (${kind} adapters)`, () => {
     // the owner and the association see the event; another company does not
     expect((await eventsSeenBy('companyB', truck)).length).toBeGreaterThanOrEqual(1);
     expect((await eventsSeenBy('officer', truck)).length).toBeGreaterThanOrEqual(1);
-    expect((await ops.app.inject({ method: 'GET', url: `/api/events?deviceId=${truck.id}&from=2026-01-01T00:00:00Z&to=2030-01-01T00:00:00Z`, headers: await asUser(testUsers.companyA) })).statusCode).toBe(404);
+    expect(
+      (
+        await ops.app.inject({
+          method: 'GET',
+          url: `/api/events?deviceId=${truck.id}&from=2026-01-01T00:00:00Z&to=2030-01-01T00:00:00Z`,
+          headers: await asUser(testUsers.companyA),
+        })
+      ).statusCode,
+    ).toBe(404);
   }, 120000);
 
-  it("cannot unlock an e-seal with a forged JT701 frame: the seal reports over OsmAnd, the P45 unlock on the JT701 port is refused and raises no alarm", async () => {
+  it('cannot unlock an e-seal with a forged JT701 frame: the seal reports over OsmAnd, the P45 unlock on the JT701 port is refused and raises no alarm', async () => {
     const seal = await register('7890629200', 'seal');
-    const osmand = await ingest.osmand.inject({ method: 'GET', url: `/?id=${seal.uniqueId}&lat=-3.99&lon=39.66&timestamp=${Math.floor(Date.now() / 1000) - 60}&speed=0` });
+    const osmand = await ingest.osmand.inject({
+      method: 'GET',
+      url: `/?id=${seal.uniqueId}&lat=-3.99&lon=39.66&timestamp=${Math.floor(Date.now() / 1000) - 60}&speed=0`,
+    });
     expect(osmand.statusCode, osmand.body).toBe(200);
     // Jointech's P45 lock-event sample (source 4: unlock accepted) with the seal's id
-    await refused(await portOf('jt701'), Buffer.from(`(${seal.uniqueId},P45,260321,185342,26.181296,N,50.329788,E,V,0.00,0,4,0,0000000000,0,0,0)`));
+    await refused(
+      await portOf('jt701'),
+      Buffer.from(`(${seal.uniqueId},P45,260321,185342,26.181296,N,50.329788,E,V,0.00,0,4,0,0000000000,0,0,0)`),
+    );
     await eventually('the refusal as an event', () => conflicts(seal, 'protocol').length === 1);
     // marker: the seal's next report on its own protocol is stored after the forged frame was handled
-    const next = await ingest.osmand.inject({ method: 'GET', url: `/?id=${seal.uniqueId}&lat=-3.98&lon=39.67&timestamp=${Math.floor(Date.now() / 1000)}&speed=0` });
+    const next = await ingest.osmand.inject({
+      method: 'GET',
+      url: `/?id=${seal.uniqueId}&lat=-3.98&lon=39.67&timestamp=${Math.floor(Date.now() / 1000)}&speed=0`,
+    });
     expect(next.statusCode).toBe(200);
     await eventually("the seal's two OsmAnd fixes", () => positions.filter((p) => p.deviceId === seal.id).length === 2);
-    expect(positions.filter((p) => p.deviceId === seal.id).map((p) => [p.protocol, p.alarm])).toEqual([['osmand', null], ['osmand', null]]);
+    expect(positions.filter((p) => p.deviceId === seal.id).map((p) => [p.protocol, p.alarm])).toEqual([
+      ['osmand', null],
+      ['osmand', null],
+    ]);
     expect(events.filter((e) => e.deviceId === seal.id && e.type === 'alarm')).toEqual([]);
   }, 120000);
 

@@ -64,7 +64,12 @@ describe(`device protocols from TCP to the API (${kind} adapters)`, () => {
   };
 
   async function register(uniqueId: string): Promise<Device> {
-    const res = await ops.app.inject({ method: 'POST', url: '/api/devices', headers: admin, payload: { name: `e2e ${uniqueId}`, uniqueId, companyId: 101 } });
+    const res = await ops.app.inject({
+      method: 'POST',
+      url: '/api/devices',
+      headers: admin,
+      payload: { name: `e2e ${uniqueId}`, uniqueId, companyId: 101 },
+    });
     expect(res.statusCode, res.body).toBe(200);
     const device = res.json<Device>();
     await eventually(`${uniqueId} in the ingest registry`, async () => ingest.registry.lookup(uniqueId));
@@ -106,14 +111,21 @@ describe(`device protocols from TCP to the API (${kind} adapters)`, () => {
   const jt808Codes = new Map<string, string>();
   /** 0x0102 of a terminal presenting its issued code (2013: the whole body; 2019: length-prefixed, then IMEI and version). */
   const jt808Auth = (to: Jt808Address, serial: number, code: string): Buffer =>
-    encodeJt808(0x0102, to, serial, to.v2019 ? Buffer.concat([Buffer.from([code.length]), Buffer.from(code, 'latin1'), Buffer.alloc(35)]) : Buffer.from(code, 'latin1'));
+    encodeJt808(
+      0x0102,
+      to,
+      serial,
+      to.v2019 ? Buffer.concat([Buffer.from([code.length]), Buffer.from(code, 'latin1'), Buffer.alloc(35)]) : Buffer.from(code, 'latin1'),
+    );
 
   it('JT/T 808: 2013 registration, authentication and location; 2019 location and batch; acks, positions and alarms', async () => {
     const port = await portOf('jt808');
     const d2013 = await register('013511221122');
     const d2019 = await register('013912344329');
     // HuabaoProtocolDecoderTest (Traccar): registration, then authentication with the code issued, then a location cut short (wrong check code, kept)
-    const registration = hex('7E0100002D013511221122000500000000373031303748422D52303347424400000000000000000000003233363631303402CBD5424136383630387E');
+    const registration = hex(
+      '7E0100002D013511221122000500000000373031303748422D52303347424400000000000000000000003233363631303402CBD5424136383630387E',
+    );
     const t2013 = await TestDevice.open(port);
     try {
       await t2013.write(registration, true);
@@ -125,9 +137,14 @@ describe(`device protocols from TCP to the API (${kind} adapters)`, () => {
       expect(code).toMatch(/^[A-Z2-7]{12}$/);
       jt808Codes.set('013511221122', code);
       await t2013.write(jt808Auth(reply!.header, 6, code), true);
-      await t2013.write(hex('7E02000032013511221122000700000000000C000301578CC006CA3A5C00470000000014072317201501040000000030011631010BD07E'), true);
+      await t2013.write(
+        hex('7E02000032013511221122000700000000000C000301578CC006CA3A5C00470000000014072317201501040000000030011631010BD07E'),
+        true,
+      );
       const [, auth, location] = await jt808Frames(t2013, 3);
-      expect(Buffer.concat([auth!, location!]).toString('hex')).toBe('7e8001000501351122112200010006010200b47e' + '7e8001000501351122112200020007020000b77e');
+      expect(Buffer.concat([auth!, location!]).toString('hex')).toBe(
+        '7e8001000501351122112200010006010200b47e' + '7e8001000501351122112200020007020000b77e',
+      );
     } finally {
       t2013.close();
     }
@@ -138,11 +155,23 @@ describe(`device protocols from TCP to the API (${kind} adapters)`, () => {
       await t2019.write(encodeJt808(0x0100, to2019, 0, Buffer.alloc(76)), true);
       const [registered] = await jt808Replies(t2019, 1);
       await t2019.write(jt808Auth(to2019, 1, registered!.body.subarray(3).toString('latin1')), true);
-      await t2019.write(hex('7e02004026010000000001391234432900000000006f0000001601dc9a0707456246007b004200032501292233440202006401040000000c417e'), true);
-      await t2019.write(hex('7e0704403f01000000000139123443290000000200001c000000010000000101d907f2073d336c029a00210059241029213903001c000000010000000101d907f3073d336d03090043005a241029213903f87e'), true);
+      await t2019.write(
+        hex('7e02004026010000000001391234432900000000006f0000001601dc9a0707456246007b004200032501292233440202006401040000000c417e'),
+        true,
+      );
+      await t2019.write(
+        hex(
+          '7e0704403f01000000000139123443290000000200001c000000010000000101d907f2073d336c029a00210059241029213903001c000000010000000101d907f3073d336d03090043005a241029213903f87e',
+        ),
+        true,
+      );
       const replies = await jt808Replies(t2019, 4);
       // 0x8001 to the authentication (serial 1), the location and the batch (serial 0), result 0
-      expect(replies.slice(1).map((r) => [r.header.msgId, r.body.toString('hex')])).toEqual([[0x8001, '0001010200'], [0x8001, '0000020000'], [0x8001, '0000070400']]);
+      expect(replies.slice(1).map((r) => [r.header.msgId, r.body.toString('hex')])).toEqual([
+        [0x8001, '0001010200'],
+        [0x8001, '0000020000'],
+        [0x8001, '0000070400'],
+      ]);
     } finally {
       t2019.close();
     }
@@ -151,7 +180,13 @@ describe(`device protocols from TCP to the API (${kind} adapters)`, () => {
       const ps = await positionsOf(d2013, '2014-07-23T00:00:00Z', '2014-07-24T00:00:00Z');
       return ps.length === 1 && ps;
     });
-    expect(stored2013[0]).toMatchObject({ protocol: 'jt808', fixTime: '2014-07-23T09:20:15.000Z', latitude: 22.51488, longitude: 113.916508, attributes: { sat: 11, crcValid: false } });
+    expect(stored2013[0]).toMatchObject({
+      protocol: 'jt808',
+      fixTime: '2014-07-23T09:20:15.000Z',
+      latitude: 22.51488,
+      longitude: 113.916508,
+      attributes: { sat: 11, crcValid: false },
+    });
     // the batch's two fixes share a time: one stored position (ids are device + fix time)
     const stored2019 = await eventually(`2 stored position(s) of ${d2019.uniqueId}`, async () => {
       const ps = await positionsOf(d2019, '2024-01-01T00:00:00Z', '2026-01-01T00:00:00Z');
@@ -162,7 +197,11 @@ describe(`device protocols from TCP to the API (${kind} adapters)`, () => {
       ['2025-01-29T14:33:44.000Z', -31.234567, 'sos,overspeed,gpsAntennaCut,fatigueDriving'],
     ]);
     const alarms = await alarmsOf(d2019, (es) => es.some((e) => e.eventTime === '2025-01-29T14:33:44.000Z'));
-    expect(alarms.find((e) => e.eventTime === '2025-01-29T14:33:44.000Z')).toMatchObject({ latitude: -31.234567, longitude: 121.987654, attributes: { alarm: expect.stringContaining('sos') } });
+    expect(alarms.find((e) => e.eventTime === '2025-01-29T14:33:44.000Z')).toMatchObject({
+      latitude: -31.234567,
+      longitude: 121.987654,
+      attributes: { alarm: expect.stringContaining('sos') },
+    });
   }, 120000);
 
   it('JT/T 808 downlink: a command on commands.v1 reaches the connected terminal as 0x8105', async () => {
@@ -175,7 +214,17 @@ describe(`device protocols from TCP to the API (${kind} adapters)`, () => {
       const terminal = (await ingest.registry.lookup('013511221122'))!;
       await eventually('the connection of 013511221122', () => ingest.ports.connections.get('013511221122'));
       await adapters.bus.publish(Topics.commands, [
-        { key: String(terminal.id), value: { id: 'e2e-jt808-stop', deviceId: terminal.id, uniqueId: '013511221122', type: 'engineStop', attributes: {}, requestedAt: new Date().toISOString() } },
+        {
+          key: String(terminal.id),
+          value: {
+            id: 'e2e-jt808-stop',
+            deviceId: terminal.id,
+            uniqueId: '013511221122',
+            type: 'engineStop',
+            attributes: {},
+            requestedAt: new Date().toISOString(),
+          },
+        },
       ]);
       const [, command] = await jt808Replies(device, 2);
       expect(command).toMatchObject({ crcValid: true, header: { msgId: 0x8105, terminalId: '013511221122' } });
@@ -193,8 +242,12 @@ describe(`device protocols from TCP to the API (${kind} adapters)`, () => {
     const acks = await exchange(
       port,
       [
-        hex('0050000310f5615f419c0100015613d8ed0000fff5b37a035af37801e700000900000d07071b0c020003001c01202cad000500064302a81d33e61e100116317cd3ffff174ad60241000077fa960000f232003c2e'),
-        hex('009200000c07a6bacd4701000552db5cc20000187b8b251ace478e087c044c0a000009070000000052db5cfe0000187b8ab01ace47190879044c0900000b070000000052db5d3a0000187b8b251ace474b089d044c09000009070000000052db5d760000187b8b9a1ace475c08cd044c08000009070000000052db5db20000187b8b141ace46e708b3044c08000009070000000041cb'),
+        hex(
+          '0050000310f5615f419c0100015613d8ed0000fff5b37a035af37801e700000900000d07071b0c020003001c01202cad000500064302a81d33e61e100116317cd3ffff174ad60241000077fa960000f232003c2e',
+        ),
+        hex(
+          '009200000c07a6bacd4701000552db5cc20000187b8b251ace478e087c044c0a000009070000000052db5cfe0000187b8ab01ace47190879044c0900000b070000000052db5d3a0000187b8b251ace474b089d044c09000009070000000052db5d760000187b8b9a1ace475c08cd044c08000009070000000052db5db20000187b8b141ace46e708b3044c08000009070000000041cb',
+        ),
       ],
       12,
     );
@@ -203,7 +256,12 @@ describe(`device protocols from TCP to the API (${kind} adapters)`, () => {
       const ps = await positionsOf(ghana, '2015-10-06T00:00:00Z', '2015-10-07T00:00:00Z');
       return ps.length === 1 && ps;
     });
-    expect(p).toMatchObject({ protocol: 'ruptela', latitude: 5.6292216, longitude: -0.067495, attributes: { power: 13.286, battery: 4.097, odometer: 30714, operator: 62002 } });
+    expect(p).toMatchObject({
+      protocol: 'ruptela',
+      latitude: 5.6292216,
+      longitude: -0.067495,
+      attributes: { power: 13.286, battery: 4.097, odometer: 30714, operator: 62002 },
+    });
     const fiveStored = await eventually(`5 stored position(s) of ${five.uniqueId}`, async () => {
       const ps = await positionsOf(five, '2014-01-19T00:00:00Z', '2014-01-20T00:00:00Z');
       return ps.length === 5 && ps;
@@ -217,13 +275,19 @@ describe(`device protocols from TCP to the API (${kind} adapters)`, () => {
     const other = await register('7890629284');
     // Jointech's published 0x19 report (locked), then the same report a second later with the
     // unlocking alarm in its status word (bits 5, 6, 8, 13), then Jointech's P45 sample
-    const locked = hex('2480405003701911003426032115595533197294020020085d0586000010e10c0000000020e043600a526d1700020f0f0f0f0f0f0f0f0f0f0eaa028f018b');
+    const locked = hex(
+      '2480405003701911003426032115595533197294020020085d0586000010e10c0000000020e043600a526d1700020f0f0f0f0f0f0f0f0f0f0eaa028f018b',
+    );
     const unlocking = Buffer.from(locked);
     unlocking[15] = 0x56;
     unlocking.writeUInt16BE(0x2160, 36);
     const acks = await exchange(port, [locked, unlocking], 22);
     expect(Buffer.from(acks, 'hex').toString()).toBe('(P69,0,139)(P69,0,139)');
-    const p45 = await exchange(port, [Buffer.from('(7890629284,P45,260321,185342,26.181296,N,50.329788,E,V,0.00,0,5,0,0000000000,0,0,0)')], 9);
+    const p45 = await exchange(
+      port,
+      [Buffer.from('(7890629284,P45,260321,185342,26.181296,N,50.329788,E,V,0.00,0,5,0,0000000000,0,0,0)')],
+      9,
+    );
     expect(Buffer.from(p45, 'hex').toString()).toBe('(P69,0,0)');
 
     const stored = await eventually(`2 stored position(s) of ${seal.uniqueId}`, async () => {
@@ -249,18 +313,28 @@ describe(`device protocols from TCP to the API (${kind} adapters)`, () => {
     const gv300 = await register('862894020178276');
     const gl300 = await register('860599000306845');
     // Gl200TextProtocolDecoderTest (Traccar)
-    const fri = '+RESP:GTFRI,060228,862894020178276,,15153,10,1,1,0.0,0,431.7,-63.169571,-17.776235,20160210153458,0736,0003,6AD4,80EF,00,34.9,00117:31:26,13442,15163,0,210101,,,,20160210113503,38EE$';
+    const fri =
+      '+RESP:GTFRI,060228,862894020178276,,15153,10,1,1,0.0,0,431.7,-63.169571,-17.776235,20160210153458,0736,0003,6AD4,80EF,00,34.9,00117:31:26,13442,15163,0,210101,,,,20160210113503,38EE$';
     const four =
       '+RESP:GTFRI,1A0900,860599000306845,G3-313,0,0,4,1,2.1,0,426.7,8.611466,47.681639,20181214134603,0228,0001,077F,4812,25.2,1,5.7,34,437.3,8.611600,47.681846,20181214134619,0228,0001,077F,4812,25.2,1,4.4,62,438.2,8.611893,47.681983,20181214134633,0228,0001,077F,4812,25.2,1,4.8,78,436.6,8.612236,47.682040,20181214134648,0228,0001,077F,4812,25.2,83,20181214134702,0654$';
     const heartbeat = '+ACK:GTHBD,1A0900,860599000306845,G3-313,20181214134702,0655$';
     const expected = '+SACK:38EE$+SACK:0654$+SACK:GTHBD,1A0900,0655$';
-    const acks = await exchange(port, [fri, four, heartbeat].map((t) => Buffer.from(t)), expected.length);
+    const acks = await exchange(
+      port,
+      [fri, four, heartbeat].map((t) => Buffer.from(t)),
+      expected.length,
+    );
     expect(Buffer.from(acks, 'hex').toString()).toBe(expected);
     const [p] = await eventually(`1 stored position(s) of ${gv300.uniqueId}`, async () => {
       const ps = await positionsOf(gv300, '2016-02-10T15:00:00Z', '2016-02-10T16:00:00Z');
       return ps.length === 1 && ps;
     });
-    expect(p).toMatchObject({ protocol: 'queclink', latitude: -17.776235, longitude: -63.169571, attributes: { power: 15.153, odometer: 34900, ignition: true } });
+    expect(p).toMatchObject({
+      protocol: 'queclink',
+      latitude: -17.776235,
+      longitude: -63.169571,
+      attributes: { power: 15.153, odometer: 34900, ignition: true },
+    });
     const track = await eventually(`4 stored position(s) of ${gl300.uniqueId}`, async () => {
       const ps = await positionsOf(gl300, '2018-12-14T13:00:00Z', '2018-12-14T14:00:00Z');
       return ps.length === 4 && ps;
@@ -269,7 +343,7 @@ describe(`device protocols from TCP to the API (${kind} adapters)`, () => {
     expect(track[3]!.attributes.batteryLevel).toBe(83);
   }, 120000);
 
-  it('Wialon IPS 2.0: login, short and extended data, a black box and a ping; the answers, positions and the driver\'s message', async () => {
+  it("Wialon IPS 2.0: login, short and extended data, a black box and a ping; the answers, positions and the driver's message", async () => {
     const port = await portOf('wialon');
     const tracker = await register('864350000001234');
     // WialonProtocolDecoderTest (Traccar): an SD and a D packet with their 2.0 checksums, a black box of two (1.1 layout)
@@ -283,7 +357,11 @@ describe(`device protocols from TCP to the API (${kind} adapters)`, () => {
       `#M#Arrived at Malaba;${crc('Arrived at Malaba;')}`,
     ];
     const expected = '#AL#1\r\n#ASD#1\r\n#AP#\r\n#AD#1\r\n#AB#2\r\n#AM#1\r\n';
-    const acks = await exchange(port, lines.map((l) => Buffer.from(`${l}\r\n`, 'utf8')), expected.length);
+    const acks = await exchange(
+      port,
+      lines.map((l) => Buffer.from(`${l}\r\n`, 'utf8')),
+      expected.length,
+    );
     expect(Buffer.from(acks, 'hex').toString()).toBe(expected);
     const stored = await eventually(`4 stored position(s) of ${tracker.uniqueId}`, async () => {
       const ps = await positionsOf(tracker, '2014-01-01T00:00:00Z', '2025-01-01T00:00:00Z');
@@ -295,8 +373,10 @@ describe(`device protocols from TCP to the API (${kind} adapters)`, () => {
       ['wialon', '2023-03-22T11:41:50.000Z', false],
       ['wialon', '2024-09-30T15:42:45.000Z', false],
     ]);
-    expect(stored[2]).toMatchObject({ latitude: expect.closeTo(22.580080, 5), altitude: 59, attributes: { sat: 11, d_battr: 94 } });
-    const message = await eventually('the driver\'s message on events.v1', () => events.find((e) => e.deviceId === tracker.id && e.type === 'commandResult'));
+    expect(stored[2]).toMatchObject({ latitude: expect.closeTo(22.58008, 5), altitude: 59, attributes: { sat: 11, d_battr: 94 } });
+    const message = await eventually("the driver's message on events.v1", () =>
+      events.find((e) => e.deviceId === tracker.id && e.type === 'commandResult'),
+    );
     expect(message.attributes).toMatchObject({ result: 'Arrived at Malaba' });
     // an unknown tracker is refused at login with the document's answer, and the connection closed
     expect(Buffer.from(await exchange(port, [Buffer.from('#L#2.0;864350009999999;NA;0\r\n')], 7), 'hex').toString()).toBe('#AL#0\r\n');
@@ -310,12 +390,19 @@ describe(`device protocols from TCP to the API (${kind} adapters)`, () => {
     // the refusal was counted.
     const wialon = await portOf('wialon');
     const photo = Buffer.concat([Buffer.from('#I#4;1;1;270413;205601;a.jpg;\r\n'), Buffer.from([0xff, 0xd8, 0x0d, 0x0a])]);
-    const answers = await exchange(wialon, [Buffer.from('#L#864350000001234;NA\r\n'), photo, Buffer.from('#P#\r\n')], '#AL#1\r\n#AP#\r\n'.length);
+    const answers = await exchange(
+      wialon,
+      [Buffer.from('#L#864350000001234;NA\r\n'), photo, Buffer.from('#P#\r\n')],
+      '#AL#1\r\n#AP#\r\n'.length,
+    );
     expect(Buffer.from(answers, 'hex').toString()).toBe('#AL#1\r\n#AP#\r\n');
     expect(await ignored('wialon', 'I')).toBe(photoBefore + 1);
     // a Jointech text message of no known type from the seal registered above, then its P45 (answered)
     const jt701 = await portOf('jt701');
-    const seal = [Buffer.from('(7890629284,2,U09,129,2,A)'), Buffer.from('(7890629284,P45,260321,185343,26.181296,N,50.329788,E,V,0.00,0,5,0,0000000000,0,0,1)')];
+    const seal = [
+      Buffer.from('(7890629284,2,U09,129,2,A)'),
+      Buffer.from('(7890629284,P45,260321,185343,26.181296,N,50.329788,E,V,0.00,0,5,0,0000000000,0,0,1)'),
+    ];
     expect(Buffer.from(await exchange(jt701, seal, '(P69,0,1)'.length), 'hex').toString()).toBe('(P69,0,1)');
     expect(await ignored('jt701', 'text')).toBe(textBefore + 1);
   }, 120000);

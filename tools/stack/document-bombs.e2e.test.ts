@@ -56,16 +56,34 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'corridor-bombs-'));
   chdb = await startChdbHttp({ path: join(dir, 'chdb') });
   // the migrate step, before the service starts (it refuses a schema behind its own)
-  const analytics = await createClickHouseAnalytics({ url: chdb.url, username: 'default', password: '', database: 'corridor', createDatabase: true });
+  const analytics = await createClickHouseAnalytics({
+    url: chdb.url,
+    username: 'default',
+    password: '',
+    database: 'corridor',
+    createDatabase: true,
+  });
   await migrateAnalytics(analytics);
   await analytics.close();
   if (process.env.DATABASE_URL) database = await ownDatabase(process.env.DATABASE_URL);
   metricsPort = await freePort();
-  ops = new ServiceProcess('ops-api', 'ops-api', await freePort(), {
-    NODE_ENV: 'test', LOG_LEVEL: 'warn', HOST: '127.0.0.1', INTERNAL_TOKEN_SECRET: TEST_IDENTITY_SECRET,
-    DATA_DIR: join(dir, 'data'), CLICKHOUSE_URL: chdb.url, METRICS_HOST: '127.0.0.1', METRICS_PORT: String(metricsPort),
-    ...(database ? { DATABASE_URL: database.url } : {}),
-  }, join(dir, 'ops-api.log'));
+  ops = new ServiceProcess(
+    'ops-api',
+    'ops-api',
+    await freePort(),
+    {
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+      INTERNAL_TOKEN_SECRET: TEST_IDENTITY_SECRET,
+      DATA_DIR: join(dir, 'data'),
+      CLICKHOUSE_URL: chdb.url,
+      METRICS_HOST: '127.0.0.1',
+      METRICS_PORT: String(metricsPort),
+      ...(database ? { DATABASE_URL: database.url } : {}),
+    },
+    join(dir, 'ops-api.log'),
+  );
   await ops.startUntilReady();
 }, 300_000);
 
@@ -98,13 +116,21 @@ const company = () => asUser(testUsers.companyA);
 
 async function upload(bytes: Uint8Array): Promise<DocumentWithLink> {
   const body = await multipart({ kind: 'idf' }, { filename: 'idf.pdf', contentType: 'application/pdf', bytes });
-  const res = await fetch(`${ops.url}/api/documents/upload`, { method: 'POST', headers: { ...body.headers, ...(await company()) }, body: body.payload });
+  const res = await fetch(`${ops.url}/api/documents/upload`, {
+    method: 'POST',
+    headers: { ...body.headers, ...(await company()) },
+    body: body.payload,
+  });
   expect(res.status, await res.clone().text()).toBe(201);
   return (await res.json()) as DocumentWithLink;
 }
 
 const processIdf = async (documentId: string) =>
-  fetch(`${ops.url}/api/cargos/process-idf`, { method: 'POST', headers: { 'content-type': 'application/json', ...(await company()) }, body: JSON.stringify({ documentId }) });
+  fetch(`${ops.url}/api/cargos/process-idf`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(await company()) },
+    body: JSON.stringify({ documentId }),
+  });
 
 /** Resident memory of a process, bytes (0 once it is gone). */
 async function rss(pid: number): Promise<number> {
@@ -121,7 +147,13 @@ async function children(pid: number): Promise<number[]> {
 /** The service's event-loop delay since the last scrape (the scrape resets it): 99th percentile and largest, ms. */
 async function eventLoop(): Promise<{ p99: number; max: number }> {
   const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
-  const value = (name: string) => Number(text.split('\n').find((l) => l.startsWith(`${name} `))?.split(' ')[1] ?? NaN) * 1000;
+  const value = (name: string) =>
+    Number(
+      text
+        .split('\n')
+        .find((l) => l.startsWith(`${name} `))
+        ?.split(' ')[1] ?? NaN,
+    ) * 1000;
   return { p99: value('nodejs_eventloop_lag_p99_seconds'), max: value('nodejs_eventloop_lag_max_seconds') };
 }
 
@@ -203,24 +235,31 @@ describe('deflate bombs sent to POST /api/cargos/process-idf (ops-api in its own
     ['200 MiB', 200 * MiB, {}, 'inflated_limit'],
     ['1 GiB', 1024 * MiB, {}, 'inflated_limit'],
     ['400 MiB, hex-wrapped (past the scan: the memory limit)', 400 * MiB, { wrapped: true }, 'memory_limit'],
-  ] as const)('%s inflated: 422 naming the limit, the service never stalls nor outgrows its memory limit', async (_name, inflated, opts, reason) => {
-    const bomb = await deflateBombPdf(inflated, opts);
-    const doc = await upload(bomb);
-    const { result, window } = await observe(async () => {
-      const res = await processIdf(doc.id);
-      return { status: res.status, body: (await res.json()) as { error: { code: string; message: string; details: { reason: string } } } };
-    });
-    console.info(`${_name} (${Math.round(bomb.length / 1024)} KB): ${result.status} ${result.body.error?.message}; ${summary(window)}`);
-    expect(result.status).toBe(422);
-    expect(result.body.error).toMatchObject({ code: 'UNPROCESSABLE', details: { reason } });
-    expect(result.body.error.message).toMatch(/MiB/);
-    expect(window.maxServiceRss).toBeLessThan(LIMIT_BYTES);
-    expect(window.maxReadersRss).toBeLessThan(READER_LIMIT_BYTES + READER_OVERSHOOT_BYTES);
-    expect(window.failedProbes).toBe(0);
-    expect(window.eventLoop.p99).toBeLessThan(BOUND_MS);
-    expect(window.eventLoop.max).toBeLessThan(1000);
-    expect(over(window)).toBeLessThanOrEqual(over(baseline) + 2);
-  }, 300_000);
+  ] as const)(
+    '%s inflated: 422 naming the limit, the service never stalls nor outgrows its memory limit',
+    async (_name, inflated, opts, reason) => {
+      const bomb = await deflateBombPdf(inflated, opts);
+      const doc = await upload(bomb);
+      const { result, window } = await observe(async () => {
+        const res = await processIdf(doc.id);
+        return {
+          status: res.status,
+          body: (await res.json()) as { error: { code: string; message: string; details: { reason: string } } },
+        };
+      });
+      console.info(`${_name} (${Math.round(bomb.length / 1024)} KB): ${result.status} ${result.body.error?.message}; ${summary(window)}`);
+      expect(result.status).toBe(422);
+      expect(result.body.error).toMatchObject({ code: 'UNPROCESSABLE', details: { reason } });
+      expect(result.body.error.message).toMatch(/MiB/);
+      expect(window.maxServiceRss).toBeLessThan(LIMIT_BYTES);
+      expect(window.maxReadersRss).toBeLessThan(READER_LIMIT_BYTES + READER_OVERSHOOT_BYTES);
+      expect(window.failedProbes).toBe(0);
+      expect(window.eventLoop.p99).toBeLessThan(BOUND_MS);
+      expect(window.eventLoop.max).toBeLessThan(1000);
+      expect(over(window)).toBeLessThanOrEqual(over(baseline) + 2);
+    },
+    300_000,
+  );
 
   it('still reads a genuine IDF afterwards', async () => {
     const doc = await upload(await idfPdf(sampleIdf({ idfNumber: '24NBOIM000900002' })));

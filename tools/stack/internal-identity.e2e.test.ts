@@ -6,7 +6,16 @@ import { build as buildGeofence, GeofenceConfig } from '@corridor/geofence';
 import { build as buildIngest, IngestConfig } from '@corridor/ingest';
 import { build as buildJourney, JourneyConfig } from '@corridor/journey';
 import { build as buildOpsApi, OpsApiConfig } from '@corridor/ops-api';
-import { ConfigError, IDENTITY_HEADER, internalKeys, keyId, parseConfig, signIdentity, type App, type InternalKeys } from '@corridor/platform';
+import {
+  ConfigError,
+  IDENTITY_HEADER,
+  internalKeys,
+  keyId,
+  parseConfig,
+  signIdentity,
+  type App,
+  type InternalKeys,
+} from '@corridor/platform';
 import { createTestAdapters, type TestAdapters } from '@corridor/platform/testing/test-adapters';
 import { testUsers } from '@corridor/platform/testing/identity';
 
@@ -17,36 +26,50 @@ import { testUsers } from '@corridor/platform/testing/identity';
  * while accepting the gateway's own. Embedded adapters: the identity check does not touch them.
  */
 const OLD_DEFAULT = 'corridor-dev-internal-secret-change-me';
-const configs = { 'ops-api': OpsApiConfig, journey: JourneyConfig, geofence: GeofenceConfig, ingest: IngestConfig, gateway: GatewayConfig } as const;
+const configs = {
+  'ops-api': OpsApiConfig,
+  journey: JourneyConfig,
+  geofence: GeofenceConfig,
+  ingest: IngestConfig,
+  gateway: GatewayConfig,
+} as const;
 const production = { NODE_ENV: 'production', COOKIE_SECRET: randomBytes(32).toString('hex'), ADMIN_PASSWORD: 'a-real-admin-password' };
 
 /** An admin identity as the attacker forged it: the old default secret, ten years, the old shared audience. */
 async function forged(secret: string, audience: string, kid?: string): Promise<string> {
   return new SignJWT({ ...testUsers.admin })
     .setProtectedHeader({ alg: 'HS256', ...(kid ? { kid } : {}) })
-    .setIssuer('corridor-gateway').setAudience(audience).setIssuedAt().setExpirationTime('3650d')
+    .setIssuer('corridor-gateway')
+    .setAudience(audience)
+    .setIssuedAt()
+    .setExpirationTime('3650d')
     .sign(new TextEncoder().encode(secret));
 }
 
 describe('service configuration outside development', () => {
-  it.each(Object.keys(configs) as (keyof typeof configs)[])('%s refuses to start without a secret, with a published one or a short one', (name) => {
-    const schema = configs[name];
-    const problem = (env: Record<string, string>) => {
-      try {
-        parseConfig(schema, { ...production, ...env });
-        return undefined;
-      } catch (err) {
-        expect(err).toBeInstanceOf(ConfigError);
-        return (err as ConfigError).problems.find((p) => p.variable.startsWith('INTERNAL_TOKEN_SECRET'));
-      }
-    };
-    expect(problem({})?.message).toMatch(/required/);
-    expect(problem({ INTERNAL_TOKEN_SECRET: OLD_DEFAULT })?.message).toMatch(/published/);
-    expect(problem({ INTERNAL_TOKEN_SECRET: 'corridor-compose-internal-secret-change-me' })?.message).toMatch(/published/);
-    expect(problem({ INTERNAL_TOKEN_SECRET: 'short-but-sixteen-plus' })?.message).toMatch(/32 characters/);
-    expect(problem({ INTERNAL_TOKEN_SECRET: randomBytes(32).toString('base64url'), INTERNAL_TOKEN_SECRET_PREVIOUS: OLD_DEFAULT })?.variable).toBe('INTERNAL_TOKEN_SECRET_PREVIOUS');
-    expect(problem({ INTERNAL_TOKEN_SECRET: randomBytes(32).toString('base64url') })).toBeUndefined();
-  });
+  it.each(Object.keys(configs) as (keyof typeof configs)[])(
+    '%s refuses to start without a secret, with a published one or a short one',
+    (name) => {
+      const schema = configs[name];
+      const problem = (env: Record<string, string>) => {
+        try {
+          parseConfig(schema, { ...production, ...env });
+          return undefined;
+        } catch (err) {
+          expect(err).toBeInstanceOf(ConfigError);
+          return (err as ConfigError).problems.find((p) => p.variable.startsWith('INTERNAL_TOKEN_SECRET'));
+        }
+      };
+      expect(problem({})?.message).toMatch(/required/);
+      expect(problem({ INTERNAL_TOKEN_SECRET: OLD_DEFAULT })?.message).toMatch(/published/);
+      expect(problem({ INTERNAL_TOKEN_SECRET: 'corridor-compose-internal-secret-change-me' })?.message).toMatch(/published/);
+      expect(problem({ INTERNAL_TOKEN_SECRET: 'short-but-sixteen-plus' })?.message).toMatch(/32 characters/);
+      expect(
+        problem({ INTERNAL_TOKEN_SECRET: randomBytes(32).toString('base64url'), INTERNAL_TOKEN_SECRET_PREVIOUS: OLD_DEFAULT })?.variable,
+      ).toBe('INTERNAL_TOKEN_SECRET_PREVIOUS');
+      expect(problem({ INTERNAL_TOKEN_SECRET: randomBytes(32).toString('base64url') })).toBeUndefined();
+    },
+  );
 
   it('development and tests without a secret get a random one per process (the one-process stack shares it)', () => {
     const a = parseConfig(OpsApiConfig, {});
@@ -89,22 +112,30 @@ describe('forged identities at the services', () => {
 
   const call = (name: keyof typeof probes, token: string) => {
     const { method, url } = probes[name];
-    return apps[name]!.app.inject({ method, url, headers: { [IDENTITY_HEADER]: token }, ...('payload' in probes[name] ? { payload: probes.ingest.payload } : {}) });
+    return apps[name]!.app.inject({
+      method,
+      url,
+      headers: { [IDENTITY_HEADER]: token },
+      ...('payload' in probes[name] ? { payload: probes.ingest.payload } : {}),
+    });
   };
 
-  it.each(Object.keys(probes) as (keyof typeof probes)[])('%s refuses an admin forged with the old default secret and accepts the gateway\'s token', async (name) => {
-    const oldStyle = await call(name, await forged(OLD_DEFAULT, 'corridor-services'));
-    expect(oldStyle.statusCode, oldStyle.body).toBe(401);
-    expect(oldStyle.json()).toMatchObject({ error: { code: 'UNAUTHENTICATED' } });
-    const ownAudience = await call(name, await forged(OLD_DEFAULT, name, keyId(OLD_DEFAULT)));
-    expect(ownAudience.statusCode).toBe(401);
-    // the right secret is not enough for a ten-year token either
-    const longLived = await call(name, await forged(secret, name, keyId(secret)));
-    expect(longLived.statusCode).toBe(401);
-    // a token the gateway signed for another service is refused; one for this service passes
-    const other = name === 'journey' ? 'geofence' : 'journey';
-    expect((await call(name, await signIdentity(testUsers.admin, keys, other))).statusCode).toBe(401);
-    const ok = await call(name, await signIdentity(testUsers.admin, keys, name));
-    expect(ok.statusCode, ok.body).toBe(probes[name].ok);
-  });
+  it.each(Object.keys(probes) as (keyof typeof probes)[])(
+    "%s refuses an admin forged with the old default secret and accepts the gateway's token",
+    async (name) => {
+      const oldStyle = await call(name, await forged(OLD_DEFAULT, 'corridor-services'));
+      expect(oldStyle.statusCode, oldStyle.body).toBe(401);
+      expect(oldStyle.json()).toMatchObject({ error: { code: 'UNAUTHENTICATED' } });
+      const ownAudience = await call(name, await forged(OLD_DEFAULT, name, keyId(OLD_DEFAULT)));
+      expect(ownAudience.statusCode).toBe(401);
+      // the right secret is not enough for a ten-year token either
+      const longLived = await call(name, await forged(secret, name, keyId(secret)));
+      expect(longLived.statusCode).toBe(401);
+      // a token the gateway signed for another service is refused; one for this service passes
+      const other = name === 'journey' ? 'geofence' : 'journey';
+      expect((await call(name, await signIdentity(testUsers.admin, keys, other))).statusCode).toBe(401);
+      const ok = await call(name, await signIdentity(testUsers.admin, keys, name));
+      expect(ok.statusCode, ok.body).toBe(probes[name].ok);
+    },
+  );
 });

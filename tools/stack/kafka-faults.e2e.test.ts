@@ -64,7 +64,10 @@ class Tracker {
   private received = Buffer.alloc(0);
   private serial = 1;
 
-  constructor(readonly deviceId: number, readonly uniqueId: string) {}
+  constructor(
+    readonly deviceId: number,
+    readonly uniqueId: string,
+  ) {}
 
   async connect(port: number): Promise<void> {
     const socket = connect({ port, host: '127.0.0.1', noDelay: true });
@@ -88,7 +91,17 @@ class Tracker {
     const serial = this.serial++;
     const time = new Date(T0 + tick * 1000);
     this.sent.set(serial, { fixTime: time.getTime(), sentAt: Date.now() });
-    const fix = { deviceId: this.uniqueId, time, lat: -1.3 - tick / 10_000, lon: 36.8 + this.deviceId / 100_000, speedKph: 50, courseDeg: 90, altitudeM: 1600, accuracyM: 5, batteryPct: 90 };
+    const fix = {
+      deviceId: this.uniqueId,
+      time,
+      lat: -1.3 - tick / 10_000,
+      lon: 36.8 + this.deviceId / 100_000,
+      speedKph: 50,
+      courseDeg: 90,
+      altitudeM: 1600,
+      accuracyM: 5,
+      batteryPct: 90,
+    };
     this.socket!.write(gt06Location(fix, serial));
   }
 
@@ -134,8 +147,12 @@ function faultSuite(): void {
     broker = await DedicatedKafka.create(libs);
     adapters = await createTestAdapters('embedded');
     bus = new KafkaBus({
-      brokers: broker.brokers, clientId: `${adapters.namespace}-faults`, logger: adapters.logger, publishTimeoutMs: 3000,
-      consumerRestart: { initialMs: 250, maxMs: 2000 }, producerRetry: { initialMs: 250, maxMs: 2000 },
+      brokers: broker.brokers,
+      clientId: `${adapters.namespace}-faults`,
+      logger: adapters.logger,
+      publishTimeoutMs: 3000,
+      consumerRestart: { initialMs: 250, maxMs: 2000 },
+      producerRetry: { initialMs: 250, maxMs: 2000 },
     });
     await bus.ensureTopics(allTopics.map((name) => ({ name, compacted: compactedTopics.includes(name) })));
     admin = new Admin({ clientId: 'faults-observer', bootstrapBrokers: broker.brokers, retries: 2 });
@@ -144,7 +161,17 @@ function faultSuite(): void {
     geofence = await buildGeofence(deps);
     journey = await buildJourney(deps);
     await Promise.all([ingest.start(), geofence.start(), journey.start()]);
-    for (let i = 0; i < TRACKERS; i++) ingest.registry.apply({ id: FIRST_DEVICE + i, uniqueId: imei(i), name: `truck ${i}`, disabled: false, companyId: null, groupId: null, status: 'online', deleted: false });
+    for (let i = 0; i < TRACKERS; i++)
+      ingest.registry.apply({
+        id: FIRST_DEVICE + i,
+        uniqueId: imei(i),
+        name: `truck ${i}`,
+        disabled: false,
+        companyId: null,
+        groupId: null,
+        status: 'online',
+        deleted: false,
+      });
     port = await ingest.ports.tcp.gt06.listen(0, '127.0.0.1');
   }, 420_000); // ceiling: the broker's JVM alone can take minutes to start on a busy machine
 
@@ -191,7 +218,10 @@ function faultSuite(): void {
     for (const [round, how] of (['graceful', 'hard', 'graceful', 'hard'] as const).entries()) {
       // mid-load: fixes are being acknowledged right before the fault, with room in every window
       const ackedBefore = acked();
-      await until(`acks flowing before outage ${round + 1}`, () => acked() >= ackedBefore + 4 * TRACKERS && trackers.every((t) => t.unacked <= WINDOW - SENT_WHILE_DOWN));
+      await until(
+        `acks flowing before outage ${round + 1}`,
+        () => acked() >= ackedBefore + 4 * TRACKERS && trackers.every((t) => t.unacked <= WINDOW - SENT_WHILE_DOWN),
+      );
       const stopAt = Date.now();
       if (how === 'hard') await broker!.kill();
       else await broker!.stop();
@@ -214,9 +244,14 @@ function faultSuite(): void {
         ends = (await topicOffsets(admin!, [Topics.positions])).get(Topics.positions) ?? new Map<number, number>();
         return true;
       });
-      for (const group of [POSITION_WRITER_GROUP, GEOFENCE_GROUP, JOURNEY_GROUP]) await until(`${group} caught up`, () => caughtUp(group, ends));
+      for (const group of [POSITION_WRITER_GROUP, GEOFENCE_GROUP, JOURNEY_GROUP])
+        await until(`${group} caught up`, () => caughtUp(group, ends));
       for (const { t, serials } of due) {
-        const stored = new Set((await history({ deviceIds: [t.deviceId], from: new Date(T0), to: new Date(T0 + 86_400_000), limit: 100_000 })).map((p) => Date.parse(p.fixTime)));
+        const stored = new Set(
+          (await history({ deviceIds: [t.deviceId], from: new Date(T0), to: new Date(T0 + 86_400_000), limit: 100_000 })).map((p) =>
+            Date.parse(p.fixTime),
+          ),
+        );
         const missing = serials.filter((s) => !stored.has(t.sent.get(s)!.fixTime));
         expect(missing, `device ${t.deviceId}: acknowledged fixes missing from ClickHouse after outage ${round + 1}`).toEqual([]);
       }
@@ -231,9 +266,17 @@ function faultSuite(): void {
       }
       const restarts = bus!.producerStatus().restarts;
       results.push({
-        outage: round + 1, how, stop_ms: goneAt - stopAt, down_ms: startAt - goneAt, broker_start_ms: upAt - startAt,
-        all_acked_after_ms: ackedAllAt - upAt, all_stored_and_consumed_after_ms: storedAt - upAt, all_ready_after_ms: readyAt - upAt,
-        fixes_so_far: due.reduce((n, d) => n + d.serials.length, 0), held_across_outage: heldAcrossOutage, producer_restarts: restarts,
+        outage: round + 1,
+        how,
+        stop_ms: goneAt - stopAt,
+        down_ms: startAt - goneAt,
+        broker_start_ms: upAt - startAt,
+        all_acked_after_ms: ackedAllAt - upAt,
+        all_stored_and_consumed_after_ms: storedAt - upAt,
+        all_ready_after_ms: readyAt - upAt,
+        fixes_so_far: due.reduce((n, d) => n + d.serials.length, 0),
+        held_across_outage: heldAcrossOutage,
+        producer_restarts: restarts,
       });
     }
     streaming = false;
@@ -243,14 +286,24 @@ function faultSuite(): void {
     // exactly once after dedupe: every fix sent is stored, nothing else
     for (const t of trackers) {
       const expected = [...t.sent.values()].map((f) => f.fixTime).sort((a, b) => a - b);
-      await until(`all fixes of ${t.deviceId} stored`, async () => (await history({ deviceIds: [t.deviceId], from: new Date(T0), to: new Date(T0 + 86_400_000), limit: 100_000 })).length >= expected.length);
-      const stored = (await history({ deviceIds: [t.deviceId], from: new Date(T0), to: new Date(T0 + 86_400_000), limit: 100_000 })).map((p) => Date.parse(p.fixTime));
+      await until(
+        `all fixes of ${t.deviceId} stored`,
+        async () =>
+          (await history({ deviceIds: [t.deviceId], from: new Date(T0), to: new Date(T0 + 86_400_000), limit: 100_000 })).length >=
+          expected.length,
+      );
+      const stored = (await history({ deviceIds: [t.deviceId], from: new Date(T0), to: new Date(T0 + 86_400_000), limit: 100_000 })).map(
+        (p) => Date.parse(p.fixTime),
+      );
       expect(stored).toEqual(expected);
     }
     for (const t of trackers) t.close();
     const restartsByGroup = await consumerRestarts();
     // the measured bound, per outage (recorded in the issue's report)
-    console.log(`kafka-faults: recovery after each broker outage (ms); consumer restarts: ${JSON.stringify(restartsByGroup)}\n` + results.map((r) => JSON.stringify(r)).join('\n'));
+    console.log(
+      `kafka-faults: recovery after each broker outage (ms); consumer restarts: ${JSON.stringify(restartsByGroup)}\n` +
+        results.map((r) => JSON.stringify(r)).join('\n'),
+    );
   }, 1_200_000); // a ceiling for a broken run (each wait has its own); about a minute on an idle machine
 }
 
@@ -258,5 +311,7 @@ function faultSuite(): void {
 async function consumerRestarts(): Promise<Record<string, number>> {
   const metric = await registry.getSingleMetric('consumer_restarts_total')?.get();
   const wanted = new Set<unknown>([POSITION_WRITER_GROUP, GEOFENCE_GROUP, JOURNEY_GROUP]);
-  return Object.fromEntries((metric?.values ?? []).filter((v) => wanted.has(v.labels.group)).map((v) => [`${v.labels.group} by ${v.labels.by}`, v.value]));
+  return Object.fromEntries(
+    (metric?.values ?? []).filter((v) => wanted.has(v.labels.group)).map((v) => [`${v.labels.group} by ${v.labels.by}`, v.value]),
+  );
 }

@@ -67,10 +67,15 @@ function truckB(start: number): Track<'atMalaba' | 'leftMalaba' | 'atWebuye'> {
 function weekTwo(start: number, how: 'side road' | 'roadside stop'): Track<'leftWebuye' | 'atMalaba'> {
   const b = new TrackBuilder('northern', { at: 0, time: start });
   b.along = b.alongOf('ke-wb-webuye') - 5_000;
-  b.fix(60).drive('ke-wb-webuye', 60).wait(15 * MINUTE);
+  b.fix(60)
+    .drive('ke-wb-webuye', 60)
+    .wait(15 * MINUTE);
   const leftWebuye = b.t + MINUTE;
   b.drive(b.alongOf('ke-wb-webuye') + 15_000, 60);
-  if (how === 'side road') b.swerve(5_000, 5 * MINUTE).wait(20 * MINUTE).swerve(0, 5 * MINUTE);
+  if (how === 'side road')
+    b.swerve(5_000, 5 * MINUTE)
+      .wait(20 * MINUTE)
+      .swerve(0, 5 * MINUTE);
   else b.wait(30 * MINUTE);
   b.drive('ke-malaba', 60);
   const atMalaba = b.t;
@@ -94,7 +99,9 @@ const ok = <T>(res: Res, status = 200): T => {
 
 /** A GT06 tracker registered for `companyId` through the API, known to ingest before it logs in. */
 async function registerTracker(imei: string, companyId: number): Promise<Device> {
-  const device = ok<Device>(await s.call(ADMIN_AUTH, 'POST', '/api/devices', { name: `observatory e2e ${imei}`, uniqueId: imei, companyId }));
+  const device = ok<Device>(
+    await s.call(ADMIN_AUTH, 'POST', '/api/devices', { name: `observatory e2e ${imei}`, uniqueId: imei, companyId }),
+  );
   await eventually(`${imei} in the ingest registry`, async () => s.ingest.registry.lookup(imei), 60_000);
   return device;
 }
@@ -120,7 +127,20 @@ async function sendTrack(imei: string, fixes: readonly TrackFix[]): Promise<void
     for (let i = 0; i < fixes.length; i += 20) {
       const chunk = fixes.slice(i, i + 20).map((f) => {
         serial += 1;
-        const bytes = gt06Location({ deviceId: imei, time: new Date(f.t), lat: f.lat, lon: f.lon, speedKph: f.speedKmh, courseDeg: 0, altitudeM: 1200, accuracyM: 5, batteryPct: 90 }, serial);
+        const bytes = gt06Location(
+          {
+            deviceId: imei,
+            time: new Date(f.t),
+            lat: f.lat,
+            lon: f.lon,
+            speedKph: f.speedKmh,
+            courseDeg: 0,
+            altitudeM: 1200,
+            accuracyM: 5,
+            batteryPct: 90,
+          },
+          serial,
+        );
         return { bytes, type: GT06_LOCATION, serial };
       });
       await device.write(Buffer.concat(chunk.map((c) => c.bytes)), true);
@@ -133,13 +153,18 @@ async function sendTrack(imei: string, fixes: readonly TrackFix[]): Promise<void
 
 /** Resolves once the observatory tracker has saved the device's state at fix time `t` (its facts written before). */
 const trackedUpTo = (deviceId: number, t: number) =>
-  eventually(`observatory state of device ${deviceId} at ${iso(t)}`, async () => {
-    const raw = await s.adapters.cache.get(observatoryStateKey(deviceId));
-    return raw && (JSON.parse(raw) as { t: number }).t >= Math.floor(t / 1000) * 1000 ? true : undefined;
-  }, 90_000);
+  eventually(
+    `observatory state of device ${deviceId} at ${iso(t)}`,
+    async () => {
+      const raw = await s.adapters.cache.get(observatoryStateKey(deviceId));
+      return raw && (JSON.parse(raw) as { t: number }).t >= Math.floor(t / 1000) * 1000 ? true : undefined;
+    },
+    90_000,
+  );
 
 const period = `from=${iso(W1)}&to=${iso(W2 + 7 * DAY - 1000)}&corridor=northern`;
-const api = <T>(who: TestUser, path: string): Promise<T> => s.call(who.auth, 'GET', `/api/association/observatory/${path}`).then((r) => ok<T>(r));
+const api = <T>(who: TestUser, path: string): Promise<T> =>
+  s.call(who.auth, 'GET', `/api/association/observatory/${path}`).then((r) => ok<T>(r));
 
 const tracks = {
   a: truckA(W1 + 5 * HOUR),
@@ -190,7 +215,11 @@ describe('the observatory from GT06 trackers to the API, on known tracks', () =>
     expect(w1Rev.medianSeconds! - bDwell / 1000).toBeLessThanOrEqual(2 * FIX_INTERVAL_S);
 
     const both = await api<ObservatoryDwellReport>(analyst, `dwell?${period}&kind=border_post`);
-    expect(both.items.find((r) => r.placeName.startsWith('Malaba') && r.periodStart === dayOf(W1))).toMatchObject({ visits: 2, trucks: 2, direction: 'both' });
+    expect(both.items.find((r) => r.placeName.startsWith('Malaba') && r.periodStart === dayOf(W1))).toMatchObject({
+      visits: 2,
+      trucks: 2,
+      direction: 'both',
+    });
   });
 
   it('transit per segment tells the directions apart: Webuye to Malaba forward, Malaba to Webuye reverse', async () => {
@@ -210,7 +239,9 @@ describe('the observatory from GT06 trackers to the API, on known tracks', () =>
   it('a trip that leaves the corridor is excluded from the transit time and counted apart', async () => {
     const r = await api<ObservatoryTransitReport>(analyst, `transit?${period}&kind=segment&direction=forward`);
     const w2 = r.items.filter((i) => i.periodStart === dayOf(W2));
-    expect(w2.map((i) => [i.fromName, i.toName, i.trips, i.excludedLeftCorridor, i.excludedLongStop])).toEqual([['Webuye weighbridge', 'Malaba OSBP', 1, 1, 0]]);
+    expect(w2.map((i) => [i.fromName, i.toName, i.trips, i.excludedLeftCorridor, i.excludedLongStop])).toEqual([
+      ['Webuye weighbridge', 'Malaba OSBP', 1, 1, 0],
+    ]);
     // the median is D's trip alone (its 30-minute stop included), not C's detour
     const d = tracks.d.marks;
     expect(Math.abs(w2[0]!.medianSeconds! - wholeSeconds(d.leftWebuye, d.atMalaba))).toBeLessThanOrEqual(FIX_INTERVAL_S);

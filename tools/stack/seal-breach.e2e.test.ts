@@ -48,7 +48,9 @@ function unlockedAt(id: string, at: Date, [lon, lat]: readonly number[], serial:
   const [date, time] = p45Time(at);
   const ns = lat! < 0 ? 'S' : 'N';
   const ew = lon! < 0 ? 'W' : 'E';
-  return Buffer.from(`(${id},P45,${date},${time},${Math.abs(lat!).toFixed(6)},${ns},${Math.abs(lon!).toFixed(6)},${ew},A,0.00,0,6,98,0000000000,1,0,${serial})`);
+  return Buffer.from(
+    `(${id},P45,${date},${time},${Math.abs(lat!).toFixed(6)},${ns},${Math.abs(lon!).toFixed(6)},${ew},A,0.00,0,6,98,0000000000,1,0,${serial})`,
+  );
 }
 
 /** The vertex of the route's line farthest from every stop area centre (equirectangular metres). */
@@ -80,14 +82,23 @@ beforeAll(async () => {
       name: 'Northern Corridor to Tororo (seal e2e)',
       line: [...seed.line!, TORORO],
       speedLimitsKmh: [...seed.speedLimitsKmh, 50],
-      stopAreas: [...seed.stopAreas.filter((a) => a !== malaba), { ...malaba, kind: 'border' }, { kind: 'destination', name: 'Tororo', center: TORORO, radiusM: 1000 }],
+      stopAreas: [
+        ...seed.stopAreas.filter((a) => a !== malaba),
+        { ...malaba, kind: 'border' },
+        { kind: 'destination', name: 'Tororo', center: TORORO, radiusM: 1000 },
+      ],
     }),
   );
   const uniqueId = `7${String(Date.now()).slice(-9)}`;
   seal = ok<Device>(await s.call(ADMIN_AUTH, 'POST', '/api/devices', { name: `seal ${uniqueId}`, uniqueId, companyId: COMPANY }));
   journey = ok<Journey>(
     await s.call(dispatcher.auth, 'POST', '/api/journey', {
-      deviceId: seal.id, routeId: route.id, companyId: COMPANY, truckPlate: 'KDA 709S', shipmentRef: 'SEAL-E2E', plannedDeparture: new Date(Date.now() - 3600_000).toISOString(),
+      deviceId: seal.id,
+      routeId: route.id,
+      companyId: COMPANY,
+      truckPlate: 'KDA 709S',
+      shipmentRef: 'SEAL-E2E',
+      plannedDeparture: new Date(Date.now() - 3600_000).toISOString(),
     }),
   );
   await eventually('the seal in the ingest registry', async () => s.ingest.registry.lookup(uniqueId), 60_000);
@@ -117,11 +128,15 @@ describe('seal events from the JT701 port to the journey flags', () => {
       device.close();
     }
 
-    const flags = await eventually('the sealBreach flag', async () => {
-      const detail = ok<JourneyDetail>(await s.call(dispatcher.auth, 'GET', `/api/journey/${journey.id}`));
-      const breaches = detail.flags.filter((f) => f.type === 'sealBreach');
-      return breaches.length ? breaches : undefined;
-    }, 60_000);
+    const flags = await eventually(
+      'the sealBreach flag',
+      async () => {
+        const detail = ok<JourneyDetail>(await s.call(dispatcher.auth, 'GET', `/api/journey/${journey.id}`));
+        const breaches = detail.flags.filter((f) => f.type === 'sealBreach');
+        return breaches.length ? breaches : undefined;
+      },
+      60_000,
+    );
     expect(flags).toHaveLength(1);
     expect(flags[0]).toMatchObject({
       openedAt: atRoadside.toISOString(),
@@ -134,7 +149,11 @@ describe('seal events from the JT701 port to the journey flags', () => {
 
     // the positions themselves, as stored: both lock events with the seal's unlock alarm
     const positions = ok<{ fixTime: string; attributes: Record<string, unknown> }[]>(
-      await s.call(dispatcher.auth, 'GET', `/api/positions?deviceId=${seal.id}&from=${new Date(now - 3600_000).toISOString()}&to=${new Date(now).toISOString()}`),
+      await s.call(
+        dispatcher.auth,
+        'GET',
+        `/api/positions?deviceId=${seal.id}&from=${new Date(now - 3600_000).toISOString()}&to=${new Date(now).toISOString()}`,
+      ),
     );
     expect(positions.map((p) => [p.fixTime, p.attributes.alarm, p.attributes.sealEvent])).toEqual([
       [atBorder.toISOString(), 'unlock', 'unlocked'],

@@ -30,7 +30,9 @@ describe('the simulated fleet in GET /api/devices', { timeout: 120_000 }, () => 
   };
 
   beforeAll(async () => {
-    stack = await startTestStack(await primaryKind(), { ops: { deviceState: deviceStateSettingsFrom({ DEVICE_STATUS_TIMEOUT_S: TIMEOUT_S, DEVICE_STATE_PERSIST_S: 0 }) } });
+    stack = await startTestStack(await primaryKind(), {
+      ops: { deviceState: deviceStateSettingsFrom({ DEVICE_STATUS_TIMEOUT_S: TIMEOUT_S, DEVICE_STATE_PERSIST_S: 0 }) },
+    });
     await registerSimDevices(stack.ops, uniqueIds);
     trucks = await devices();
     expect(trucks.map((d) => d.uniqueId).sort()).toEqual([...uniqueIds].sort());
@@ -48,10 +50,17 @@ describe('the simulated fleet in GET /api/devices', { timeout: 120_000 }, () => 
   it('shows every truck online with a fresh lastUpdate while the simulator runs', async () => {
     await stack.ingest.osmand.listen({ host: '127.0.0.1', port: 0 });
     const osmandPort = (stack.ingest.osmand.server.address() as { port: number }).port;
-    const [gt06, teltonika] = [await stack.ingest.ports.tcp.gt06.listen(0, '127.0.0.1'), await stack.ingest.ports.tcp.teltonika.listen(0, '127.0.0.1')];
+    const [gt06, teltonika] = [
+      await stack.ingest.ports.tcp.gt06.listen(0, '127.0.0.1'),
+      await stack.ingest.ports.tcp.teltonika.listen(0, '127.0.0.1'),
+    ];
     const started = Date.now();
     sim = startSimulator({
-      trucks: uniqueIds.length, deviceIds: uniqueIds, ingestUrl: `http://127.0.0.1:${osmandPort}`, protocols: PROTOCOLS, tcpPorts: { gt06, teltonika },
+      trucks: uniqueIds.length,
+      deviceIds: uniqueIds,
+      ingestUrl: `http://127.0.0.1:${osmandPort}`,
+      protocols: PROTOCOLS,
+      tcpPorts: { gt06, teltonika },
       intervalMs: 60,
     });
     const online = await eventually('every truck online', async () => {
@@ -71,13 +80,24 @@ describe('the simulated fleet in GET /api/devices', { timeout: 120_000 }, () => 
       const list = await devices();
       return list.every((d) => d.status === expected(d)) && list;
     });
-    expect(after.map((d) => [protocolOf(d), d.status]).sort()).toEqual([['gt06', 'offline'], ['osmand', 'unknown'], ['teltonika', 'offline']]);
-    const q = new URLSearchParams({ from: new Date(Date.now() - 10 * 60_000).toISOString(), to: new Date(Date.now() + 60_000).toISOString() });
+    expect(after.map((d) => [protocolOf(d), d.status]).sort()).toEqual([
+      ['gt06', 'offline'],
+      ['osmand', 'unknown'],
+      ['teltonika', 'offline'],
+    ]);
+    const q = new URLSearchParams({
+      from: new Date(Date.now() - 10 * 60_000).toISOString(),
+      to: new Date(Date.now() + 60_000).toISOString(),
+    });
     for (const d of trucks) q.append('deviceId', String(d.id));
     const statusEvents = await eventually('the status events in the events report', async () => {
       const res = await stack.call(ADMIN_AUTH, 'GET', `/api/reports/events?${q}`);
       const events = res.json<EventMessage[]>().filter((e) => ['deviceOnline', 'deviceOffline', 'deviceUnknown'].includes(e.type));
-      return trucks.every((d) => events.filter((e) => e.deviceId === d.id).at(-1)?.type === (expected(d) === 'offline' ? 'deviceOffline' : 'deviceUnknown')) && events;
+      return (
+        trucks.every(
+          (d) => events.filter((e) => e.deviceId === d.id).at(-1)?.type === (expected(d) === 'offline' ? 'deviceOffline' : 'deviceUnknown'),
+        ) && events
+      );
     });
     for (const d of trucks) expect(statusEvents.filter((e) => e.deviceId === d.id).map((e) => e.type)[0], d.uniqueId).toBe('deviceOnline');
   });

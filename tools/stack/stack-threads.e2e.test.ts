@@ -26,10 +26,20 @@ beforeAll(async () => {
   gt06 = await freePort();
   const config = parseConfig(StackConfig, {
     ...env,
-    DATA_DIR: dataDir, LOG_LEVEL: 'error',
-    ...Object.fromEntries(Object.keys(StackConfig.shape).filter((k) => k.endsWith('_PORT')).map((k) => [k, '0'])),
-    GT06_PORT: String(gt06), METRICS_PORT: String(await freePort()),
-    INGEST_THREADS: '1', SIM_PROTOCOLS: 'gt06', SIM_TRUCKS: '1', SIM_INTERVAL_MS: '500', DEMO: 'false',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'error',
+    ...Object.fromEntries(
+      Object.keys(StackConfig.shape)
+        .filter((k) => k.endsWith('_PORT'))
+        .map((k) => [k, '0']),
+    ),
+    GT06_PORT: String(gt06),
+    METRICS_PORT: String(await freePort()),
+    INGEST_THREADS: '1',
+    SIM_PROTOCOLS: 'gt06',
+    SIM_TRUCKS: '1',
+    SIM_INTERVAL_MS: '500',
+    DEMO: 'false',
   });
   stack = await startStack(config, { loggerFor: (name) => createLogger(name, 'error') });
 }, 180_000);
@@ -45,6 +55,10 @@ describe('pnpm start with ingest threads', () => {
     const devices = (await (await fetch(`${stack!.urls.gateway}/api/devices`, { headers: { authorization: ADMIN } })).json()) as Device[];
     const truck = devices.find((d) => d.uniqueId === stack!.simulated.uniqueIds[0])!;
     expect(truck).toBeDefined();
-    await eventually('a position of the simulated GT06 truck in the store', async () => (await countPositions(stack!.adapters.analytics)([truck.id])) > 0, 90_000);
+    await eventually(
+      'a position of the simulated GT06 truck in the store',
+      async () => (await countPositions(stack!.adapters.analytics)([truck.id])) > 0,
+      90_000,
+    );
   }, 120_000);
 });

@@ -4,7 +4,17 @@ import { build as buildIngest, IngestConfig, startIngestThreads, type IngestServ
 import { build as buildJourney, type JourneyService } from '@corridor/journey';
 import { build as buildGeofence } from '@corridor/geofence';
 import { build as buildOpsApi, deviceStateSettingsFrom, type OpsApiService } from '@corridor/ops-api';
-import { createAdapters, createGeocoder, createLogger, GeocoderEnv, internalKeys, loadChdb, parseConfig, type Adapters, type Logger } from '@corridor/platform';
+import {
+  createAdapters,
+  createGeocoder,
+  createLogger,
+  GeocoderEnv,
+  internalKeys,
+  loadChdb,
+  parseConfig,
+  type Adapters,
+  type Logger,
+} from '@corridor/platform';
 import { startChdbHttp, type ChdbHttpServer } from '@corridor/platform/testing/chdb-http';
 import { simDeviceIds, startSimulator, type SimProtocol, type SimulatorHandle } from '../sim/simulator';
 import { StackConfig, statusTimeoutS } from './config';
@@ -36,14 +46,18 @@ export interface RunningStack {
   close(): Promise<void>;
 }
 
-const urlOf = (host: string, app: { server: { address(): AddressInfo | string | null } }): string => `http://${host}:${(app.server.address() as AddressInfo).port}`;
+const urlOf = (host: string, app: { server: { address(): AddressInfo | string | null } }): string =>
+  `http://${host}:${(app.server.address() as AddressInfo).port}`;
 
 /**
  * The whole platform in this process: every service built on one set of adapters (embedded unless
  * URLs are set), listening on the configured ports, the gateway in front, the simulated trucks
  * registered and driving. `pnpm start` and the console's browser tests both start it this way.
  */
-export async function startStack(config: StackConfig, opts: { loggerFor?: (service: string) => Logger; consoleDir?: string; gatewayEnv?: Record<string, string> } = {}): Promise<RunningStack> {
+export async function startStack(
+  config: StackConfig,
+  opts: { loggerFor?: (service: string) => Logger; consoleDir?: string; gatewayEnv?: Record<string, string> } = {},
+): Promise<RunningStack> {
   const log = opts.loggerFor ?? ((name: string) => createLogger(name, config.LOG_LEVEL));
   const logger = log('stack');
   const adapters = await createAdapters(config, logger, { dataDir: config.DATA_DIR });
@@ -51,15 +65,20 @@ export async function startStack(config: StackConfig, opts: { loggerFor?: (servi
   // ops-api checks the journey, route and geofence ids its requests carry with their services (their ports are known once they listen)
   const peers: { journey?: string; geofence?: string } = {};
   const ops = await buildOpsApi({
-    ...common, logger: log('ops-api'), journeyUrl: () => peers.journey, geofenceUrl: () => peers.geofence, deviceState: deviceStateSettingsFrom({ ...config, DEVICE_STATUS_TIMEOUT_S: statusTimeoutS(config) }),
+    ...common,
+    logger: log('ops-api'),
+    journeyUrl: () => peers.journey,
+    geofenceUrl: () => peers.geofence,
+    deviceState: deviceStateSettingsFrom({ ...config, DEVICE_STATUS_TIMEOUT_S: statusTimeoutS(config) }),
     // GEOCODER_URL and the other geocoder settings from the environment, as the gateway reads them
     geocoder: createGeocoder(parseConfig(GeocoderEnv), { logger: log('geocoder') }),
   });
   // ingest's device ports on worker threads (every core): this thread keeps the stores, the other
   // services and ingest's API, OsmAnd port and position store (docs/design-changes.md, "Every core")
   // (a device port is a *_PORT setting both configs hold: not the API, OsmAnd or metrics port)
-  const devicePortVars = Object.keys(IngestConfig.shape)
-    .filter((k) => /_PORT$/.test(k) && !['PORT', 'OSMAND_PORT', 'METRICS_PORT'].includes(k) && k in StackConfig.shape) as (keyof StackConfig & keyof IngestConfig)[];
+  const devicePortVars = Object.keys(IngestConfig.shape).filter(
+    (k) => /_PORT$/.test(k) && !['PORT', 'OSMAND_PORT', 'METRICS_PORT'].includes(k) && k in StackConfig.shape,
+  ) as (keyof StackConfig & keyof IngestConfig)[];
   const threaded = config.INGEST_THREADS > 0 && devicePortVars.some((k) => Number(config[k]) > 0);
   const ingest = await buildIngest({ ...common, logger: log('ingest') });
   const journey = await buildJourney({ ...common, logger: log('journey') });
@@ -80,11 +99,25 @@ export async function startStack(config: StackConfig, opts: { loggerFor?: (servi
     threads = await startIngestThreads({
       count: config.INGEST_THREADS,
       env: {
-        ...process.env, ...Object.fromEntries(devicePortVars.map((k) => [k, String(config[k])])),
-        HOST: config.HOST, LOG_LEVEL: config.LOG_LEVEL, INTERNAL_TOKEN_SECRET: config.INTERNAL_TOKEN_SECRET, CLICKHOUSE_URL: analytics.url, CLICKHOUSE_DATABASE: adapters.analytics.database,
+        ...process.env,
+        ...Object.fromEntries(devicePortVars.map((k) => [k, String(config[k])])),
+        HOST: config.HOST,
+        LOG_LEVEL: config.LOG_LEVEL,
+        INTERNAL_TOKEN_SECRET: config.INTERNAL_TOKEN_SECRET,
+        CLICKHOUSE_URL: analytics.url,
+        CLICKHOUSE_DATABASE: adapters.analytics.database,
       },
       logger,
-      ...(embedded ? { bridged: { bus: adapters.bus, cache: adapters.cache, clickhouseUrl: analytics.url, clickhouseDatabase: adapters.analytics.database } } : {}),
+      ...(embedded
+        ? {
+            bridged: {
+              bus: adapters.bus,
+              cache: adapters.cache,
+              clickhouseUrl: analytics.url,
+              clickhouseDatabase: adapters.analytics.database,
+            },
+          }
+        : {}),
     });
     devicePorts = threads.ports[0]!;
   } else {
@@ -93,7 +126,13 @@ export async function startStack(config: StackConfig, opts: { loggerFor?: (servi
   await journey.app.listen({ host: config.HOST, port: config.JOURNEY_PORT });
   await geofence.app.listen({ host: config.HOST, port: config.GEOFENCE_PORT });
   const h = config.HOST;
-  const urls = { opsApi: urlOf(h, ops.app), ingest: urlOf(h, ingest.app), osmand: urlOf(h, ingest.osmand), journey: urlOf(h, journey.app), geofence: urlOf(h, geofence.app) };
+  const urls = {
+    opsApi: urlOf(h, ops.app),
+    ingest: urlOf(h, ingest.app),
+    osmand: urlOf(h, ingest.osmand),
+    journey: urlOf(h, journey.app),
+    geofence: urlOf(h, geofence.app),
+  };
   peers.journey = urls.journey;
   peers.geofence = urls.geofence;
   const gatewayConfig = parseConfig(GatewayConfig, {
@@ -129,24 +168,44 @@ export async function startStack(config: StackConfig, opts: { loggerFor?: (servi
       })
     : undefined;
   const demo = config.DEMO
-    ? await runDemo({ gatewayUrl: urlOf(h, gateway.app), admin: { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD }, plans: sim?.plans ?? [], log: (m) => logger.warn(m) })
+    ? await runDemo({
+        gatewayUrl: urlOf(h, gateway.app),
+        admin: { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD },
+        plans: sim?.plans ?? [],
+        log: (m) => logger.warn(m),
+      })
     : undefined;
   const stopHistory = new AbortController();
-  const observatoryHistory = config.DEMO && sim && config.DEMO_HISTORY_DAYS > 0
-    ? (async () => {
-        const devices = new Map((await ops.devices.list({ uniqueIds, limit: 10_000, offset: 0 })).map((d) => [d.uniqueId, d.id]));
-        return ensureObservatoryHistory({
-          analytics: adapters.analytics, plans: sim.plans, devices, backfill: (o) => geofence.observatory.backfill(o), now: new Date(), days: config.DEMO_HISTORY_DAYS,
-          signal: stopHistory.signal, log: (m) => logger.warn(m),
-        });
-      })().catch((err: unknown) => {
-        if (!stopHistory.signal.aborted) logger.error({ err }, 'observatory history failed: the observatory shows the live trucks only');
-        return null;
-      })
-    : Promise.resolve(null);
+  const observatoryHistory =
+    config.DEMO && sim && config.DEMO_HISTORY_DAYS > 0
+      ? (async () => {
+          const devices = new Map((await ops.devices.list({ uniqueIds, limit: 10_000, offset: 0 })).map((d) => [d.uniqueId, d.id]));
+          return ensureObservatoryHistory({
+            analytics: adapters.analytics,
+            plans: sim.plans,
+            devices,
+            backfill: (o) => geofence.observatory.backfill(o),
+            now: new Date(),
+            days: config.DEMO_HISTORY_DAYS,
+            signal: stopHistory.signal,
+            log: (m) => logger.warn(m),
+          });
+        })().catch((err: unknown) => {
+          if (!stopHistory.signal.aborted) logger.error({ err }, 'observatory history failed: the observatory shows the live trucks only');
+          return null;
+        })
+      : Promise.resolve(null);
 
   return {
-    adapters, ops, ingest, journey, gateway, devicePorts, sim, demo, observatoryHistory,
+    adapters,
+    ops,
+    ingest,
+    journey,
+    gateway,
+    devicePorts,
+    sim,
+    demo,
+    observatoryHistory,
     urls: { ...urls, gateway: urlOf(h, gateway.app) },
     simulated: { uniqueIds, registered },
     async close() {

@@ -11,7 +11,7 @@ describe("the stack's device status timeout", () => {
     expect(timeoutFor({ DEMO: 'true' })).toBe(60);
   });
 
-  it('is the services\' default without the demo (600 s, as the journey service\'s default signal loss of 10 minutes)', () => {
+  it("is the services' default without the demo (600 s, as the journey service's default signal loss of 10 minutes)", () => {
     expect(timeoutFor({ DEMO: 'false' })).toBe(600);
   });
 

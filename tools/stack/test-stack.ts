@@ -53,7 +53,11 @@ let seq = 0;
  */
 export async function startTestStack(
   kind: AdapterKind,
-  opts: { ops?: Partial<Parameters<typeof buildOpsApi>[0]>; gateway?: Pick<GatewayDeps, 'notifier'>; gatewayEnv?: Record<string, string> } = {},
+  opts: {
+    ops?: Partial<Parameters<typeof buildOpsApi>[0]>;
+    gateway?: Pick<GatewayDeps, 'notifier'>;
+    gatewayEnv?: Record<string, string>;
+  } = {},
 ): Promise<TestStack> {
   const adapters = await createTestAdapters(kind);
   const common = { ...adapters, identitySecret: TEST_IDENTITY_SECRET, logger: adapters.logger };
@@ -65,9 +69,18 @@ export async function startTestStack(
   const ingest = await buildIngest(common);
   for (const a of [ops.app, ingest.app]) await a.listen({ host: '127.0.0.1', port: 0 });
   const config = parseConfig(GatewayConfig, {
-    NODE_ENV: 'test', LOG_LEVEL: 'warn', INTERNAL_TOKEN_SECRET: TEST_IDENTITY_SECRET, ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password,
-    PASSWORD_HASH_COST: '10', RATE_LIMIT_IP_MAX: '1000000', RATE_LIMIT_USER_MAX: '1000000',
-    OPS_API_URL: url(ops.app), INGEST_URL: url(ingest.app), JOURNEY_URL: url(journey.app), GEOFENCE_URL: url(geofence.app),
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'warn',
+    INTERNAL_TOKEN_SECRET: TEST_IDENTITY_SECRET,
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
+    PASSWORD_HASH_COST: '10',
+    RATE_LIMIT_IP_MAX: '1000000',
+    RATE_LIMIT_USER_MAX: '1000000',
+    OPS_API_URL: url(ops.app),
+    INGEST_URL: url(ingest.app),
+    JOURNEY_URL: url(journey.app),
+    GEOFENCE_URL: url(geofence.app),
     ...opts.gatewayEnv,
   });
   const gateway = await buildGateway({ ...adapters, logger: adapters.logger, config, ...opts.gateway });
@@ -75,15 +88,30 @@ export async function startTestStack(
 
   const call: TestStack['call'] = (auth, method, path, payload) =>
     gateway.app.inject({
-      method: method.toUpperCase() as 'GET', url: path, headers: auth ? { authorization: auth } : {},
+      method: method.toUpperCase() as 'GET',
+      url: path,
+      headers: auth ? { authorization: auth } : {},
       ...(payload !== undefined ? { payload: payload as object } : {}),
     });
   return {
-    kind, adapters, gateway, ops, ingest, journey, geofence, call,
+    kind,
+    adapters,
+    gateway,
+    ops,
+    ingest,
+    journey,
+    geofence,
+    call,
     async user(roles, companyId) {
       seq += 1;
       const password = `password-${seq}-${Math.random().toString(36).slice(2)}`;
-      const body = UserCreate.parse({ name: `${roles.join('+')} ${seq}`, email: `u${seq}.${Date.now()}@corridor.test`, roles, companyId, password });
+      const body = UserCreate.parse({
+        name: `${roles.join('+')} ${seq}`,
+        email: `u${seq}.${Date.now()}@corridor.test`,
+        roles,
+        companyId,
+        password,
+      });
       const res = await call(ADMIN_AUTH, 'POST', '/api/users', body);
       if (res.statusCode !== 200) throw new Error(`user not created: ${res.statusCode} ${res.body}`);
       const id = res.json<{ id: number }>().id;
@@ -102,5 +130,8 @@ export async function startTestStack(
  * The stack tests' wait: the shared `eventually` with a ceiling for the whole stack on a busy machine
  * (these tests allow 60 s or more each). A ceiling, not a measure.
  */
-export const eventually = <T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false, ceilingMs = 45_000): Promise<T> =>
-  waitEventually(what, probe, ceilingMs);
+export const eventually = <T>(
+  what: string,
+  probe: () => Promise<T | undefined | false> | T | undefined | false,
+  ceilingMs = 45_000,
+): Promise<T> => waitEventually(what, probe, ceilingMs);

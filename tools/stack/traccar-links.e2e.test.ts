@@ -26,20 +26,41 @@ describe("Traccar's object links", { timeout: 180_000 }, () => {
     return res.json<{ id: number }[]>().map((x) => x.id);
   };
   const objects: Record<'driverId' | 'attributeId' | 'commandId' | 'maintenanceId', [linked: number, unlinked: number]> = {
-    driverId: [0, 0], attributeId: [0, 0], commandId: [0, 0], maintenanceId: [0, 0],
+    driverId: [0, 0],
+    attributeId: [0, 0],
+    commandId: [0, 0],
+    maintenanceId: [0, 0],
   };
-  const lists = { driverId: '/api/drivers', attributeId: '/api/attributes/computed', commandId: '/api/commands', maintenanceId: '/api/maintenance' } as const;
+  const lists = {
+    driverId: '/api/drivers',
+    attributeId: '/api/attributes/computed',
+    commandId: '/api/commands',
+    maintenanceId: '/api/maintenance',
+  } as const;
 
   beforeAll(async () => {
     stack = await startTestStack(await primaryKind());
-    const device = async (n: number) => (await call('POST', '/api/devices', { name: `KDC ${n}`, uniqueId: `86700000000${n}`, companyId: 101 })).json<Device>();
+    const device = async (n: number) =>
+      (await call('POST', '/api/devices', { name: `KDC ${n}`, uniqueId: `86700000000${n}`, companyId: 101 })).json<Device>();
     truck = await device(1301);
     other = await device(1302);
     for (const n of [0, 1]) {
       objects.driverId[n] = await idOf('/api/drivers', { name: `Driver ${n}`, uniqueId: `links-card-${n}`, companyId: 101 });
-      objects.attributeId[n] = await idOf('/api/attributes/computed', { description: `Half fuel ${n}`, attribute: `half${n}`, expression: 'fuel / 2', type: 'number', companyId: 101 });
+      objects.attributeId[n] = await idOf('/api/attributes/computed', {
+        description: `Half fuel ${n}`,
+        attribute: `half${n}`,
+        expression: 'fuel / 2',
+        type: 'number',
+        companyId: 101,
+      });
       objects.commandId[n] = await idOf('/api/commands', { description: `Stop ${n}`, type: 'engineStop', companyId: 101 });
-      objects.maintenanceId[n] = await idOf('/api/maintenance', { name: `Service ${n}`, type: 'totalDistance', start: 0, period: 10_000_000, companyId: 101 });
+      objects.maintenanceId[n] = await idOf('/api/maintenance', {
+        name: `Service ${n}`,
+        type: 'totalDistance',
+        start: 0,
+        period: 10_000_000,
+        companyId: 101,
+      });
     }
   }, 180_000);
   afterAll(async () => {
@@ -60,7 +81,8 @@ describe("Traccar's object links", { timeout: 180_000 }, () => {
       expect(await ids(`${lists[k]}?deviceId=${other.id}`), k).toEqual([]);
     }
     // calendars link to users only (Traccar)
-    const ics = 'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//corridor//test//EN\r\nBEGIN:VEVENT\r\nUID:weekdays\r\nDTSTART:20260105T050000Z\r\n' +
+    const ics =
+      'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//corridor//test//EN\r\nBEGIN:VEVENT\r\nUID:weekdays\r\nDTSTART:20260105T050000Z\r\n' +
       'DTEND:20260105T150000Z\r\nRRULE:FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n';
     const calendar = await idOf('/api/calendars', { name: 'Weekdays', data: Buffer.from(ics).toString('base64'), companyId: 101 });
     const user = await stack.user(['dispatcher'], 101);
@@ -77,7 +99,11 @@ describe("Traccar's object links", { timeout: 180_000 }, () => {
     const user = await stack.user(['company_user'], 101);
     expect((await call('POST', '/api/permissions', { deviceId: truck.id, driverId: objects.driverId[1] })).statusCode).toBe(204);
     // the gateway's link comes first; ops-api then refuses the existing driver link (item 2)
-    const body = [{ userId: user.id, deviceId: truck.id }, { deviceId: truck.id, maintenanceId: objects.maintenanceId[1] }, { deviceId: truck.id, driverId: objects.driverId[1] }];
+    const body = [
+      { userId: user.id, deviceId: truck.id },
+      { deviceId: truck.id, maintenanceId: objects.maintenanceId[1] },
+      { deviceId: truck.id, driverId: objects.driverId[1] },
+    ];
     const res = await call('POST', '/api/permissions/bulk', body);
     expect(res.statusCode, res.body).toBe(409);
     expect(res.json()).toMatchObject({ error: { code: 'CONFLICT', details: { index: 2 } } });
@@ -89,13 +115,44 @@ describe("Traccar's object links", { timeout: 180_000 }, () => {
   it('honours the links: a trip names only a linked driver, only a linked truck gets the maintenance event, /commands/send offers only linked commands', async () => {
     // traccar-web's bodies: objects as its forms save them, links with the device page's id as a string
     const driver = await idOf('/api/drivers', { name: 'Amina Odhiambo', uniqueId: 'card-77', attributes: {}, companyId: 101 });
-    const service = await idOf('/api/maintenance', { name: 'First kilometre', type: 'totalDistance', start: 1000, period: 1_000_000, attributes: {}, companyId: 101 });
-    const linkedCommand = await idOf('/api/commands', { description: 'Ask position', type: 'custom', attributes: { data: 'WHERE#' }, companyId: 101 });
-    const otherCommand = await idOf('/api/commands', { description: 'Not for the truck', type: 'custom', attributes: { data: 'RESET#' }, companyId: 101 });
+    const service = await idOf('/api/maintenance', {
+      name: 'First kilometre',
+      type: 'totalDistance',
+      start: 1000,
+      period: 1_000_000,
+      attributes: {},
+      companyId: 101,
+    });
+    const linkedCommand = await idOf('/api/commands', {
+      description: 'Ask position',
+      type: 'custom',
+      attributes: { data: 'WHERE#' },
+      companyId: 101,
+    });
+    const otherCommand = await idOf('/api/commands', {
+      description: 'Not for the truck',
+      type: 'custom',
+      attributes: { data: 'RESET#' },
+      companyId: 101,
+    });
     const group = await idOf('/api/groups', { name: 'Linked run', attributes: {}, companyId: 101 });
-    const [a, b, idle] = await Promise.all([1311, 1312, 1313].map(async (n) =>
-      (await call('POST', '/api/devices', { name: `KDL ${n}`, uniqueId: `86700000000${n}`, companyId: 101, ...(n === 1311 ? { groupId: group } : {}) })).json<Device>()));
-    for (const body of [{ deviceId: String(a!.id), driverId: driver }, { groupId: String(group), maintenanceId: service }, { deviceId: String(idle!.id), commandId: linkedCommand }]) {
+    const [a, b, idle] = await Promise.all(
+      [1311, 1312, 1313].map(async (n) =>
+        (
+          await call('POST', '/api/devices', {
+            name: `KDL ${n}`,
+            uniqueId: `86700000000${n}`,
+            companyId: 101,
+            ...(n === 1311 ? { groupId: group } : {}),
+          })
+        ).json<Device>(),
+      ),
+    );
+    for (const body of [
+      { deviceId: String(a!.id), driverId: driver },
+      { groupId: String(group), maintenanceId: service },
+      { deviceId: String(idle!.id), commandId: linkedCommand },
+    ]) {
       const res = await call('POST', '/api/permissions', body);
       expect(res.statusCode, `${JSON.stringify(body)} ${res.body}`).toBe(204);
     }
@@ -109,12 +166,14 @@ describe("Traccar's object links", { timeout: 180_000 }, () => {
         expect(res.statusCode, res.body).toBe(200);
       }
     }
-    const period = (d: Device) => new URLSearchParams({ deviceId: String(d.id), from: new Date((t0 - 60) * 1000).toISOString(), to: new Date().toISOString() });
-    const tripsOf = (d: Device) => eventually(`the trip of ${d.name}`, async () => {
-      const res = await call('GET', `/api/reports/trips?${period(d)}`);
-      const trips = res.statusCode === 200 ? res.json<unknown[]>().map((t) => ReportTrip.parse(t)) : [];
-      return trips.length > 0 && trips;
-    });
+    const period = (d: Device) =>
+      new URLSearchParams({ deviceId: String(d.id), from: new Date((t0 - 60) * 1000).toISOString(), to: new Date().toISOString() });
+    const tripsOf = (d: Device) =>
+      eventually(`the trip of ${d.name}`, async () => {
+        const res = await call('GET', `/api/reports/trips?${period(d)}`);
+        const trips = res.statusCode === 200 ? res.json<unknown[]>().map((t) => ReportTrip.parse(t)) : [];
+        return trips.length > 0 && trips;
+      });
     const [tripA] = await tripsOf(a!);
     const [tripB] = await tripsOf(b!);
     expect([tripA!.driverUniqueId, tripA!.driverName]).toEqual(['card-77', 'Amina Odhiambo']);
@@ -127,7 +186,10 @@ describe("Traccar's object links", { timeout: 180_000 }, () => {
     });
     expect(due).toMatchObject({ type: 'maintenance', maintenanceId: service });
     const lastOfB = positionId(b!.id, (t0 + (metres.length - 1) * 60) * 1000);
-    await eventually('truck b\'s last fix through the device state', async () => (await call('GET', `/api/devices/${b!.id}`)).json<Device>().positionId === lastOfB);
+    await eventually(
+      "truck b's last fix through the device state",
+      async () => (await call('GET', `/api/devices/${b!.id}`)).json<Device>().positionId === lastOfB,
+    );
     expect(await maintenance(b!)).toEqual([]);
     // a saved command is offered to the devices linked to it
     const offered = await call('GET', `/api/commands/send?deviceId=${idle!.id}`);

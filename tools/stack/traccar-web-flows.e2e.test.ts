@@ -29,20 +29,41 @@ describe("traccar-web's writes", { timeout: 180_000 }, () => {
     const plain = await call('POST', '/api/users', { deviceLimit: -1, name: 'Amina', email: 'amina@web.test', password: 'amina-password' });
     expect(plain.statusCode, plain.body).toBe(200);
     expect(plain.json<User>()).toMatchObject({ roles: ['company_user'], administrator: false, readonly: true });
-    const admin = await call('POST', '/api/users', { deviceLimit: -1, name: 'Baraka', email: 'baraka@web.test', password: 'baraka-password', administrator: true });
+    const admin = await call('POST', '/api/users', {
+      deviceLimit: -1,
+      name: 'Baraka',
+      email: 'baraka@web.test',
+      password: 'baraka-password',
+      administrator: true,
+    });
     expect(admin.statusCode, admin.body).toBe(200);
-    expect(admin.json<User>()).toMatchObject({ roles: ['admin'], administrator: true, readonly: false, deviceReadonly: false, limitCommands: false });
+    expect(admin.json<User>()).toMatchObject({
+      roles: ['admin'],
+      administrator: true,
+      readonly: false,
+      deviceReadonly: false,
+      limitCommands: false,
+    });
   });
 
   it('saves a computed attribute of type "number" (lowercase)', async () => {
-    const res = await call('POST', '/api/attributes/computed', { description: 'Speed km/h', attribute: 'speedKmh', expression: 'speed * 1.852', type: 'number', priority: 0 });
+    const res = await call('POST', '/api/attributes/computed', {
+      description: 'Speed km/h',
+      attribute: 'speedKmh',
+      expression: 'speed * 1.852',
+      type: 'number',
+      priority: 0,
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json<ComputedAttribute>()).toMatchObject({ type: 'Number', attribute: 'speedKmh' });
   });
 
   it('schedules a report without recipients, then links its device with /permissions/bulk', async () => {
     const cal = await call('POST', '/api/calendars', {
-      name: 'Daily', data: Buffer.from('BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:d1\r\nDTSTART:20260101T000000Z\r\nDTEND:20260101T235959Z\r\nRRULE:FREQ=DAILY\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n').toString('base64'),
+      name: 'Daily',
+      data: Buffer.from(
+        'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:d1\r\nDTSTART:20260101T000000Z\r\nDTEND:20260101T235959Z\r\nRRULE:FREQ=DAILY\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n',
+      ).toString('base64'),
     });
     expect(cal.statusCode, cal.body).toBe(200);
     const calendarId = cal.json<{ id: number }>().id;
@@ -61,11 +82,15 @@ describe("traccar-web's writes", { timeout: 180_000 }, () => {
   });
 
   it('links a device to a notification rule and a geofence with the device id as a string, as the connections page sends it', async () => {
-    const rule = (await call('POST', '/api/notifications', { type: 'ignitionOn', notificators: 'web', attributes: {} })).json<NotificationRule>();
+    const rule = (
+      await call('POST', '/api/notifications', { type: 'ignitionOn', notificators: 'web', attributes: {} })
+    ).json<NotificationRule>();
     const toRule = await call('POST', '/api/permissions', { deviceId: String(truck.id), notificationId: rule.id });
     expect(toRule.statusCode, toRule.body).toBe(204);
     expect((await call('GET', `/api/notifications/${rule.id}`)).json<NotificationRule>().deviceIds).toEqual([truck.id]);
-    const fence = (await call('POST', '/api/geofences', { name: 'Depot', area: 'CIRCLE (-1.3 36.85, 200)', companyId: 101 })).json<{ id: number }>();
+    const fence = (await call('POST', '/api/geofences', { name: 'Depot', area: 'CIRCLE (-1.3 36.85, 200)', companyId: 101 })).json<{
+      id: number;
+    }>();
     const toFence = await call('POST', '/api/permissions', { deviceId: String(truck.id), geofenceId: fence.id });
     expect(toFence.statusCode, toFence.body).toBe(204);
     expect((await call('DELETE', '/api/permissions', { deviceId: String(truck.id), geofenceId: fence.id })).statusCode).toBe(204);

@@ -66,9 +66,17 @@ export function conformancePlan(hooks: {
     { op: 'putServer', request: (fx) => ({ body: { id: fx.serverId } }) },
     { op: 'getServerTimezones' },
     { op: 'getServerGeocode', request: () => ({ query: { latitude: -1.2921, longitude: 36.8219 } }) },
-    { op: 'postSession', request: () => ({ auth: 'none', form: { email: hooks.admin.email, password: hooks.admin.password } }), after: (res) => hooks.keepCookie(res) },
+    {
+      op: 'postSession',
+      request: () => ({ auth: 'none', form: { email: hooks.admin.email, password: hooks.admin.password } }),
+      after: (res) => hooks.keepCookie(res),
+    },
     { op: 'getSession', request: () => ({ auth: 'cookie' }) },
-    { op: 'postSessionToken', request: () => ({ form: { expiration: new Date(Date.now() + 86_400_000).toISOString() } }), after: (res, fx) => void (fx.token = res.body) },
+    {
+      op: 'postSessionToken',
+      request: () => ({ form: { expiration: new Date(Date.now() + 86_400_000).toISOString() } }),
+      after: (res, fx) => void (fx.token = res.body),
+    },
     { op: 'getSession', request: (fx) => ({ auth: 'none', query: { token: String(fx.token) } }) },
     { op: 'postSessionTokenRevoke', request: (fx) => ({ form: { token: String(fx.token) } }) },
 
@@ -112,19 +120,28 @@ export function conformancePlan(hooks: {
     { op: 'getOrders' },
     { op: 'getOrdersId' },
     { op: 'putOrdersId' },
-    { op: 'postUsers', after: (res, fx) => void Object.assign(fx, { userId: idOf(res), userEmail: (JSON.parse(res.body) as { email: string }).email }) },
+    {
+      op: 'postUsers',
+      after: (res, fx) => void Object.assign(fx, { userId: idOf(res), userEmail: (JSON.parse(res.body) as { email: string }).email }),
+    },
     { op: 'getUsers' },
     { op: 'getUsersId' },
     // the same address: the password reset below is mailed to it
     { op: 'putUsersId', request: (fx) => ({ body: { email: fx.userEmail } }) },
-    { op: 'postNotificationsSendNotificator', request: (fx) => ({ params: { notificator: 'web' }, query: { userId: [Number(fx.userId)] } }) },
+    {
+      op: 'postNotificationsSendNotificator',
+      request: (fx) => ({ params: { notificator: 'web' }, query: { userId: [Number(fx.userId)] } }),
+    },
     { op: 'postCommands', after: keep('commandId') },
     { op: 'getCommands', request: (fx) => ({ query: { deviceId: Number(fx.deviceId) } }) },
     { op: 'getCommandsId' },
     { op: 'putCommandsId' },
     { op: 'getCommandsTypes', request: (fx) => ({ query: { deviceId: Number(fx.deviceId) } }) },
     { op: 'getCommandsSend', request: (fx) => ({ query: { deviceId: Number(fx.deviceId) } }) },
-    { op: 'postCommandsSend', request: (fx) => ({ body: { deviceId: fx.deviceId, type: 'positionPeriodic', attributes: { frequency: 60 } } }) },
+    {
+      op: 'postCommandsSend',
+      request: (fx) => ({ body: { deviceId: fx.deviceId, type: 'positionPeriodic', attributes: { frequency: 60 } } }),
+    },
 
     // links: a user to the device, the device to every kind of object Traccar links it to
     { op: 'postPermissions', request: (fx) => ({ json: { userId: fx.userId, deviceId: fx.deviceId } }) },
@@ -132,7 +149,10 @@ export function conformancePlan(hooks: {
     {
       op: 'postPermissionsBulk',
       request: (fx) => ({
-        json: ['geofenceId', 'notificationId', 'driverId', 'attributeId', 'commandId', 'maintenanceId'].map((k) => ({ deviceId: fx.deviceId, [k]: fx[k] })),
+        json: ['geofenceId', 'notificationId', 'driverId', 'attributeId', 'commandId', 'maintenanceId'].map((k) => ({
+          deviceId: fx.deviceId,
+          [k]: fx[k],
+        })),
       }),
     },
     {
@@ -153,11 +173,19 @@ export function conformancePlan(hooks: {
     },
     { op: 'postDevicesIdImage', request: () => ({ raw: { type: 'image/png', data: tinyPng } }) },
     { op: 'postAttributesComputedTest', request: (fx) => ({ query: { deviceId: Number(fx.deviceId) } }) },
-    { op: 'getPositions', request: (fx) => ({ query: period(fx) }), after: (res, fx) => void (fx.positionId = (JSON.parse(res.body) as { id: number }[])[0]?.id) },
+    {
+      op: 'getPositions',
+      request: (fx) => ({ query: period(fx) }),
+      after: (res, fx) => void (fx.positionId = (JSON.parse(res.body) as { id: number }[])[0]?.id),
+    },
     { op: 'getPositionsKml', request: (fx) => ({ query: period(fx) }) },
     { op: 'getPositionsCsv', request: (fx) => ({ query: period(fx) }) },
     { op: 'getPositionsGpx', request: (fx) => ({ query: period(fx) }) },
-    { op: 'getReportsEvents', request: (fx) => ({ query: period(fx) }), after: (res, fx) => void (fx.eventId = (JSON.parse(res.body) as { id: number }[])[0]?.id) },
+    {
+      op: 'getReportsEvents',
+      request: (fx) => ({ query: period(fx) }),
+      after: (res, fx) => void (fx.eventId = (JSON.parse(res.body) as { id: number }[])[0]?.id),
+    },
     { op: 'getEventsId' },
     { op: 'getReportsEventsType', request: (fx) => ({ params: { type: 'xlsx' }, query: period(fx) }) },
     { op: 'getReportsRoute', request: (fx) => ({ query: period(fx) }) },
@@ -174,23 +202,48 @@ export function conformancePlan(hooks: {
     { op: 'getStatistics', request: (fx) => ({ query: { from: period(fx).from, to: new Date(Date.now() + 60_000).toISOString() } }) },
     { op: 'getAudit', request: (fx) => ({ query: { from: period(fx).from, to: new Date(Date.now() + 60_000).toISOString() } }) },
     // no anonymous location links: as a Traccar server with sharing disabled (its default), 403
-    { op: 'postShareDevice', request: (fx) => ({ form: { deviceId: String(fx.deviceId), expiration: new Date(Date.now() + 3_600_000).toISOString() } }), expect: 403 },
-    { op: 'postShareGroup', request: (fx) => ({ form: { groupId: String(fx.groupId), expiration: new Date(Date.now() + 3_600_000).toISOString() } }), expect: 403 },
+    {
+      op: 'postShareDevice',
+      request: (fx) => ({ form: { deviceId: String(fx.deviceId), expiration: new Date(Date.now() + 3_600_000).toISOString() } }),
+      expect: 403,
+    },
+    {
+      op: 'postShareGroup',
+      request: (fx) => ({ form: { groupId: String(fx.groupId), expiration: new Date(Date.now() + 3_600_000).toISOString() } }),
+      expect: 403,
+    },
     // no device here streams video: as a Traccar server for a device without a camera, 404
     { op: 'getStreamDeviceIdChannelLiveM3u8', request: (fx) => ({ params: { deviceId: Number(fx.deviceId), channel: 1 } }), expect: 404 },
-    { op: 'getStreamDeviceIdChannelIndexTs', request: (fx) => ({ params: { deviceId: Number(fx.deviceId), channel: 1, index: 0 } }), expect: 404 },
+    {
+      op: 'getStreamDeviceIdChannelIndexTs',
+      request: (fx) => ({ params: { deviceId: Number(fx.deviceId), channel: 1, index: 0 } }),
+      expect: 404,
+    },
 
     { op: 'getServerGc' },
     { op: 'getServerCache' },
     // no web override folder: as Traccar without web.override, 400
-    { op: 'postServerFilePath', request: () => ({ params: { path: 'conformance.txt' }, raw: { type: 'application/octet-stream', data: Buffer.from('conformance run\n') } }), expect: 400 },
+    {
+      op: 'postServerFilePath',
+      request: () => ({
+        params: { path: 'conformance.txt' },
+        raw: { type: 'application/octet-stream', data: Buffer.from('conformance run\n') },
+      }),
+      expect: 400,
+    },
     // Corridor's services are restarted by their orchestrator, never through the API
     { op: 'postServerReboot', expect: 400 },
     // no OpenID provider configured: as Traccar without one
     { op: 'getSessionOpenidAuth', request: () => ({ auth: 'none' }), expect: 400 },
     { op: 'getSessionOpenidCallback', request: () => ({ auth: 'none' }), expect: 400 },
     { op: 'postPasswordReset', request: (fx) => ({ auth: 'none', form: { email: String(fx.userEmail) } }) },
-    { op: 'postPasswordUpdate', request: async (fx) => ({ auth: 'none', form: { token: await hooks.resetToken(String(fx.userEmail)), password: `new-password-${Date.now()}` } }) },
+    {
+      op: 'postPasswordUpdate',
+      request: async (fx) => ({
+        auth: 'none',
+        form: { token: await hooks.resetToken(String(fx.userEmail)), password: `new-password-${Date.now()}` },
+      }),
+    },
 
     { op: 'deletePositionsId' },
     { op: 'deletePositions', request: (fx) => ({ query: period(fx) }) },

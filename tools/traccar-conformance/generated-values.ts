@@ -28,28 +28,68 @@ const calendarData = Buffer.from(
 const domain: Record<string, Record<string, () => unknown>> = {
   Device: { uniqueId: digits, phone: () => '+254700000001', model: () => 'GT06N', contact: () => 'Depot desk', category: () => 'truck' },
   User: {
-    email: () => `conformance.${unique()}@corridor.test`, password: () => `pw-${unique()}-long`, phone: () => '+254700000002', map: () => 'osm',
-    coordinateFormat: () => 'dd', poiLayer: () => '', latitude: () => -1.29, longitude: () => 36.82, zoom: () => 8, deviceLimit: () => -1, userLimit: () => 0,
-    expirationTime: () => new Date(Date.now() + 365 * 86_400_000).toISOString(), administrator: () => false, readonly: () => false, disabled: () => false,
-    deviceReadonly: () => false, limitCommands: () => false, fixedEmail: () => false,
+    email: () => `conformance.${unique()}@corridor.test`,
+    password: () => `pw-${unique()}-long`,
+    phone: () => '+254700000002',
+    map: () => 'osm',
+    coordinateFormat: () => 'dd',
+    poiLayer: () => '',
+    latitude: () => -1.29,
+    longitude: () => 36.82,
+    zoom: () => 8,
+    deviceLimit: () => -1,
+    userLimit: () => 0,
+    expirationTime: () => new Date(Date.now() + 365 * 86_400_000).toISOString(),
+    administrator: () => false,
+    readonly: () => false,
+    disabled: () => false,
+    deviceReadonly: () => false,
+    limitCommands: () => false,
+    fixedEmail: () => false,
   },
   Server: {
-    map: () => 'osm', bingKey: () => '', mapUrl: () => '', poiLayer: () => '', announcement: () => '', latitude: () => -1.29, longitude: () => 36.82, zoom: () => 6,
+    map: () => 'osm',
+    bingKey: () => '',
+    mapUrl: () => '',
+    poiLayer: () => '',
+    announcement: () => '',
+    latitude: () => -1.29,
+    longitude: () => 36.82,
+    zoom: () => 6,
     coordinateFormat: () => 'dd',
-    registration: () => false, readonly: () => false, deviceReadonly: () => false, limitCommands: () => false, forceSettings: () => false,
+    registration: () => false,
+    readonly: () => false,
+    deviceReadonly: () => false,
+    limitCommands: () => false,
+    forceSettings: () => false,
   },
   // a group's groupId is its parent: none (0), never the fixture group itself
   Group: { groupId: () => 0 },
   Geofence: { area: () => 'CIRCLE (-1.2921 36.8219, 400)', description: () => 'Drawn by the conformance run' },
   Notification: { type: () => 'geofenceEnter', notificators: () => 'web', always: () => false, description: () => 'Conformance rule' },
   Command: { type: () => 'custom', attributes: () => ({ data: 'STATUS#' }), textChannel: () => false, description: () => 'Status request' },
-  Attribute: { attribute: () => `speedKmh${serial += 1}`, expression: () => 'speed * 1.852', type: () => 'Number', description: () => 'Speed in km/h' },
+  Attribute: {
+    attribute: () => `speedKmh${(serial += 1)}`,
+    expression: () => 'speed * 1.852',
+    type: () => 'Number',
+    description: () => 'Speed in km/h',
+  },
   Driver: { uniqueId: () => `DRV${unique()}` },
   Maintenance: { type: () => 'totalDistance', start: () => 10_000_000, period: () => 10_000_000 },
   Calendar: { data: () => calendarData },
-  Order: { uniqueId: () => `ORD${unique()}`, description: () => 'Containers to Malaba', fromAddress: () => 'Mombasa port', toAddress: () => 'Malaba OSBP' },
+  Order: {
+    uniqueId: () => `ORD${unique()}`,
+    description: () => 'Containers to Malaba',
+    fromAddress: () => 'Mombasa port',
+    toAddress: () => 'Malaba OSBP',
+  },
   DeviceAccumulators: { totalDistance: () => 125_000, hours: () => 3_600_000 },
-  NotificationMessage: { subject: () => 'Corridor notice', digest: () => 'Notice', body: () => 'The Malaba border post closes at 22:00 tonight.', priority: () => false },
+  NotificationMessage: {
+    subject: () => 'Corridor notice',
+    digest: () => 'Notice',
+    body: () => 'The Malaba border post closes at 22:00 tonight.',
+    priority: () => false,
+  },
 };
 
 /** The fixture an `...Id` field refers to (attributeId names a computed attribute, managedUserId a user). */
@@ -98,8 +138,7 @@ export function generate(schema: Json, fixtures: Fixtures, component?: string, g
     else if (field.endsWith('Id') && (fieldSchema.type === 'integer' || fieldSchema.type === 'number')) {
       const id = fixtures[fixtureOf(field)];
       value = typeof id === 'number' ? id : 0;
-    }
-    else value = typed(fieldSchema, field);
+    } else value = typed(fieldSchema, field);
     if (value !== undefined) out[field] = value;
   }
   for (const [field, v] of Object.entries(given)) if (!(field in out) && v !== undefined) out[field] = v;

@@ -22,9 +22,19 @@ const byId = new Map(document.operations.map((o) => [o.operationId, o]));
 
 /** The fixture a path's `{id}` names, from the collection it is under. */
 const idFixture: [RegExp, string][] = [
-  [/^\/devices/, 'deviceId'], [/^\/groups/, 'groupId'], [/^\/geofences/, 'geofenceId'], [/^\/commands/, 'commandId'],
-  [/^\/attributes\/computed/, 'attributeId'], [/^\/drivers/, 'driverId'], [/^\/maintenance/, 'maintenanceId'], [/^\/calendars/, 'calendarId'],
-  [/^\/notifications/, 'notificationId'], [/^\/orders/, 'orderId'], [/^\/users/, 'userId'], [/^\/session/, 'userId'], [/^\/events/, 'eventId'],
+  [/^\/devices/, 'deviceId'],
+  [/^\/groups/, 'groupId'],
+  [/^\/geofences/, 'geofenceId'],
+  [/^\/commands/, 'commandId'],
+  [/^\/attributes\/computed/, 'attributeId'],
+  [/^\/drivers/, 'driverId'],
+  [/^\/maintenance/, 'maintenanceId'],
+  [/^\/calendars/, 'calendarId'],
+  [/^\/notifications/, 'notificationId'],
+  [/^\/orders/, 'orderId'],
+  [/^\/users/, 'userId'],
+  [/^\/session/, 'userId'],
+  [/^\/events/, 'eventId'],
   [/^\/positions/, 'positionId'],
 ];
 
@@ -64,12 +74,21 @@ describe("Traccar's API description validates Corridor's answers", { timeout: 60
     f.to = new Date(Date.now() + 120_000).toISOString();
     // parked with the engine off, a drive east with an SOS alarm on the way, parked again
     const fixes = [
-      [0, -1.2921, 36.8219, 0, false], [60, -1.2921, 36.8219, 0, true], [120, -1.2921, 36.8300, 25, true], [180, -1.2921, 36.8420, 30, true],
-      [240, -1.2921, 36.8540, 28, true], [300, -1.2921, 36.8600, 0, true], [420, -1.2921, 36.8600, 0, false], [540, -1.2921, 36.8600, 0, false],
+      [0, -1.2921, 36.8219, 0, false],
+      [60, -1.2921, 36.8219, 0, true],
+      [120, -1.2921, 36.83, 25, true],
+      [180, -1.2921, 36.842, 30, true],
+      [240, -1.2921, 36.854, 28, true],
+      [300, -1.2921, 36.86, 0, true],
+      [420, -1.2921, 36.86, 0, false],
+      [540, -1.2921, 36.86, 0, false],
     ] as const;
     for (const [dt, lat, lon, speed, ignition] of fixes) {
       const alarm = dt === 180 ? '&alarm=sos' : '';
-      const res = await stack.ingest.osmand.inject({ method: 'GET', url: `/?id=${device.uniqueId}&lat=${lat}&lon=${lon}&timestamp=${t0 + dt}&speed=${speed}&ignition=${ignition}&hdop=0.9&batt=88${alarm}` });
+      const res = await stack.ingest.osmand.inject({
+        method: 'GET',
+        url: `/?id=${device.uniqueId}&lat=${lat}&lon=${lon}&timestamp=${t0 + dt}&speed=${speed}&ignition=${ignition}&hdop=0.9&batt=88${alarm}`,
+      });
       expect(res.statusCode, res.body).toBe(200);
     }
     const q = new URLSearchParams({ deviceId: String(f.deviceId), from: f.from, to: f.to });
@@ -91,7 +110,8 @@ describe("Traccar's API description validates Corridor's answers", { timeout: 60
     const query = new URLSearchParams();
     for (const [k, v] of Object.entries(step.query ?? {})) for (const x of Array.isArray(v) ? v : [v]) query.append(k, String(x));
     const missing = op.parameters.filter((p) => p.in === 'query' && p.required && !query.has(p.name));
-    if (missing.length) throw new Error(`${op.operationId}: no value for the required query parameters ${missing.map((p) => p.name).join(', ')}`);
+    if (missing.length)
+      throw new Error(`${op.operationId}: no value for the required query parameters ${missing.map((p) => p.name).join(', ')}`);
     const headers: Record<string, string> = {};
     if ((step.auth ?? 'admin') === 'admin') headers.authorization = ADMIN_AUTH;
     if (step.auth === 'cookie') headers.cookie = cookie;
@@ -118,7 +138,8 @@ describe("Traccar's API description validates Corridor's answers", { timeout: 60
   function problemsOf(op: TraccarOperation, res: StepAnswer, expected: number | undefined): string[] {
     const problems: string[] = [];
     if (res.statusCode >= 500) problems.push(`server error ${res.statusCode}: ${res.body.slice(0, 300)}`);
-    if (expected !== undefined ? res.statusCode !== expected : res.statusCode >= 300) problems.push(`answered ${res.statusCode}, expected ${expected ?? 'a success'}: ${res.body.slice(0, 300)}`);
+    if (expected !== undefined ? res.statusCode !== expected : res.statusCode >= 300)
+      problems.push(`answered ${res.statusCode}, expected ${expected ?? 'a success'}: ${res.body.slice(0, 300)}`);
     const documented = op.responses[String(res.statusCode)] ?? op.responses.default;
     if (!documented) {
       if (expected === undefined) problems.push(`status ${res.statusCode} is not documented (${Object.keys(op.responses).join(', ')})`);
@@ -126,7 +147,9 @@ describe("Traccar's API description validates Corridor's answers", { timeout: 60
     }
     const types = Object.keys(documented);
     if (!types.length || res.statusCode === 204) return problems;
-    const type = String(res.headers['content-type'] ?? '').split(';')[0]!.trim();
+    const type = String(res.headers['content-type'] ?? '')
+      .split(';')[0]!
+      .trim();
     const media = types.find((t) => t === type || (t.endsWith('/*') && type.startsWith(t.slice(0, -1))));
     if (!media) return [...problems, `content-type ${type || '(none)'}, documented ${types.join(' | ')}`];
     const schema = documented[media];
@@ -137,7 +160,11 @@ describe("Traccar's API description validates Corridor's answers", { timeout: 60
       } catch {
         return [...problems, 'the body is not JSON'];
       }
-      problems.push(...validator(schema)(body).slice(0, 8).map((e) => `schema: ${e}`));
+      problems.push(
+        ...validator(schema)(body)
+          .slice(0, 8)
+          .map((e) => `schema: ${e}`),
+      );
     }
     return problems;
   }
@@ -153,8 +180,14 @@ describe("Traccar's API description validates Corridor's answers", { timeout: 60
       resetToken: (email) => eventually(`the reset mail to ${email}`, () => resetTokens.get(email)),
     });
     const planned = new Set(plan.map((s) => s.op));
-    expect([...byId.keys()].filter((id) => !planned.has(id)), 'operations of the document the plan does not call').toEqual([]);
-    expect([...planned].filter((id) => !byId.has(id)), 'steps naming no operation of the document').toEqual([]);
+    expect(
+      [...byId.keys()].filter((id) => !planned.has(id)),
+      'operations of the document the plan does not call',
+    ).toEqual([]);
+    expect(
+      [...planned].filter((id) => !byId.has(id)),
+      'steps naming no operation of the document',
+    ).toEqual([]);
 
     for (const step of plan) {
       const op = byId.get(step.op)!;

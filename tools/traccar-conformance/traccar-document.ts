@@ -40,7 +40,11 @@ const file = new URL('./traccar-openapi-6.14.5.yaml', import.meta.url);
 const methods = ['get', 'post', 'put', 'delete'] as const;
 
 export function loadTraccarDocument(): TraccarDocument {
-  const doc = parse(readFileSync(file, 'utf8')) as { info: { version: string }; paths: Record<string, Record<string, Json>>; components: { schemas: Record<string, Json> } };
+  const doc = parse(readFileSync(file, 'utf8')) as {
+    info: { version: string };
+    paths: Record<string, Record<string, Json>>;
+    components: { schemas: Record<string, Json> };
+  };
   const operations: TraccarOperation[] = [];
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const method of methods) {
@@ -55,9 +59,14 @@ export function loadTraccarDocument(): TraccarDocument {
         method,
         path,
         parameters: ((op.parameters as Json[] | undefined) ?? []).map((p) => ({
-          name: p.name as string, in: p.in as TraccarParameter['in'], required: p.required === true, schema: (p.schema as Json) ?? {},
+          name: p.name as string,
+          in: p.in as TraccarParameter['in'],
+          required: p.required === true,
+          schema: (p.schema as Json) ?? {},
         })),
-        ...(mediaType ? { requestBody: { mediaType, schema: ref ? doc.components.schemas[ref]! : schema, ...(ref ? { component: ref } : {}) } } : {}),
+        ...(mediaType
+          ? { requestBody: { mediaType, schema: ref ? doc.components.schemas[ref]! : schema, ...(ref ? { component: ref } : {}) } }
+          : {}),
         responses: Object.fromEntries(
           Object.entries(op.responses as Record<string, { content?: Record<string, { schema?: Json }> }>).map(([status, r]) => [
             status,
@@ -74,7 +83,12 @@ export function loadTraccarDocument(): TraccarDocument {
 function localRefs(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(localRefs);
   if (v && typeof v === 'object') {
-    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, k === '$ref' && typeof x === 'string' ? x.replace('#/components/schemas/', '#/$defs/') : localRefs(x)]));
+    return Object.fromEntries(
+      Object.entries(v).map(([k, x]) => [
+        k,
+        k === '$ref' && typeof x === 'string' ? x.replace('#/components/schemas/', '#/$defs/') : localRefs(x),
+      ]),
+    );
   }
   return v;
 }
@@ -102,6 +116,12 @@ export function schemaValidators(document: TraccarDocument, closed: readonly str
       cache.set(schema, validate);
     }
     const v = validate;
-    return (body) => (v(body) ? [] : (v.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message ?? ''}${e.params && 'additionalProperty' in e.params ? ` '${String(e.params.additionalProperty)}'` : ''}`));
+    return (body) =>
+      v(body)
+        ? []
+        : (v.errors ?? []).map(
+            (e) =>
+              `${e.instancePath || '(root)'} ${e.message ?? ''}${e.params && 'additionalProperty' in e.params ? ` '${String(e.params.additionalProperty)}'` : ''}`,
+          );
   };
 }

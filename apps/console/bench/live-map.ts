@@ -7,9 +7,22 @@ import { serveDist } from './static-server';
 /** Trucks spread over the corridor region (East Africa), each drifting a little per fix. */
 function fleet(n: number) {
   const devices = Array.from({ length: n }, (_, i) => ({
-    id: i + 1, name: `Truck ${String(i + 1).padStart(4, '0')}`, uniqueId: `bench${i + 1}`, status: 'online', disabled: false,
-    lastUpdate: null, positionId: null, groupId: null, calendarId: null, companyId: null, phone: null, model: null, contact: null,
-    category: 'truck', expirationTime: null, attributes: {},
+    id: i + 1,
+    name: `Truck ${String(i + 1).padStart(4, '0')}`,
+    uniqueId: `bench${i + 1}`,
+    status: 'online',
+    disabled: false,
+    lastUpdate: null,
+    positionId: null,
+    groupId: null,
+    calendarId: null,
+    companyId: null,
+    phone: null,
+    model: null,
+    contact: null,
+    category: 'truck',
+    expirationTime: null,
+    attributes: {},
   }));
   const start = devices.map((_, i) => [29.5 + ((i * 7919) % 1000) / 100, -8 + ((i * 104729) % 900) / 100] as const);
   return { devices, start };
@@ -19,10 +32,29 @@ let seq = 0;
 const position = (deviceId: number, [lon, lat]: readonly [number, number], step: number) => {
   const now = new Date().toISOString();
   return {
-    id: ++seq, deviceId, uniqueId: `bench${deviceId}`, protocol: 'osmand', fixTime: now, serverTime: now, valid: true,
-    latitude: lat + step * 0.0005, longitude: lon + step * 0.0005, speed: deviceId % 5 === 0 ? 0 : 40, course: 45, altitude: null,
-    accuracy: null, satellites: null, hdop: null, ignition: true, odometer: null, power: null, battery: null, alarm: null,
-    crcValid: true, rawFrameId: null, attributes: {},
+    id: ++seq,
+    deviceId,
+    uniqueId: `bench${deviceId}`,
+    protocol: 'osmand',
+    fixTime: now,
+    serverTime: now,
+    valid: true,
+    latitude: lat + step * 0.0005,
+    longitude: lon + step * 0.0005,
+    speed: deviceId % 5 === 0 ? 0 : 40,
+    course: 45,
+    altitude: null,
+    accuracy: null,
+    satellites: null,
+    hdop: null,
+    ignition: true,
+    odometer: null,
+    power: null,
+    battery: null,
+    alarm: null,
+    crcValid: true,
+    rawFrameId: null,
+    attributes: {},
   };
 };
 
@@ -48,7 +80,19 @@ async function measure(page: Page, base: string, trucks: number, seconds: number
   await page.unrouteAll();
   await page.route('**/api/**', (route) => {
     const path = new URL(route.request().url()).pathname;
-    if (path === '/api/session') return route.fulfill({ json: { id: 1, name: 'Bench Dispatcher', email: 'bench@corridor.local', roles: ['dispatcher'], companyId: null, disabled: false, readonly: false, attributes: {} } });
+    if (path === '/api/session')
+      return route.fulfill({
+        json: {
+          id: 1,
+          name: 'Bench Dispatcher',
+          email: 'bench@corridor.local',
+          roles: ['dispatcher'],
+          companyId: null,
+          disabled: false,
+          readonly: false,
+          attributes: {},
+        },
+      });
     if (path === '/api/server') return route.fulfill({ json: { openIdEnabled: false, openIdForce: false } });
     if (path === '/api/devices') {
       const q = new URL(route.request().url()).searchParams;
@@ -77,7 +121,11 @@ async function measure(page: Page, base: string, trucks: number, seconds: number
   await page.goto(`${base}/map`);
   await page.locator('.map[data-ready="true"]').waitFor({ timeout: 120_000 });
   // every truck is on the map (its label counts them; digits only, whatever the number format)
-  await page.waitForFunction(`/\\d+/.exec((document.querySelector('.map')?.getAttribute('aria-label') ?? '').replace(/[,.\\s]/g, ''))?.[0] === '${trucks}'`, undefined, { timeout: 120_000 });
+  await page.waitForFunction(
+    `/\\d+/.exec((document.querySelector('.map')?.getAttribute('aria-label') ?? '').replace(/[,.\\s]/g, ''))?.[0] === '${trucks}'`,
+    undefined,
+    { timeout: 120_000 },
+  );
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Performance.enable');
   const taskMs = async () => ((await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'TaskDuration')?.value ?? 0) * 1000;
@@ -135,7 +183,8 @@ async function writeProfile(cdp: CDPSession, file: string): Promise<void> {
   });
   const total = [...self.values()].reduce((a, b) => a + b, 0);
   process.stdout.write(`  profile ${file}: top self time of ${Math.round(total)} ms\n`);
-  for (const [k, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 30)) process.stdout.write(`    ${ms.toFixed(0).padStart(7)} ms ${((ms / total) * 100).toFixed(1).padStart(5)} %  ${k}\n`);
+  for (const [k, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 30))
+    process.stdout.write(`    ${ms.toFixed(0).padStart(7)} ms ${((ms / total) * 100).toFixed(1).padStart(5)} %  ${k}\n`);
 }
 
 /**

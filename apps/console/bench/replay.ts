@@ -18,10 +18,30 @@ function day(everyS: number) {
     const t = new Date(FROM + i * everyS * 1000).toISOString();
     const stopped = i % Math.round(3600 / everyS) < Math.round(300 / everyS);
     return {
-      id: i + 1, deviceId: 1, uniqueId: 'bench1', protocol: 'gt06', fixTime: t, serverTime: t, valid: true,
-      latitude: lat0 + (lat1 - lat0) * f + Math.sin(i / 40) * 0.002, longitude: lon0 + (lon1 - lon0) * f + Math.cos(i / 40) * 0.002,
-      speed: stopped ? 0 : 35, course: 300, altitude: null, accuracy: null, satellites: 9, hdop: null, ignition: !stopped, odometer: null,
-      power: null, battery: null, alarm: null, crcValid: true, rawFrameId: null, attributes: {}, address: null,
+      id: i + 1,
+      deviceId: 1,
+      uniqueId: 'bench1',
+      protocol: 'gt06',
+      fixTime: t,
+      serverTime: t,
+      valid: true,
+      latitude: lat0 + (lat1 - lat0) * f + Math.sin(i / 40) * 0.002,
+      longitude: lon0 + (lon1 - lon0) * f + Math.cos(i / 40) * 0.002,
+      speed: stopped ? 0 : 35,
+      course: 300,
+      altitude: null,
+      accuracy: null,
+      satellites: 9,
+      hdop: null,
+      ignition: !stopped,
+      odometer: null,
+      power: null,
+      battery: null,
+      alarm: null,
+      crcValid: true,
+      rawFrameId: null,
+      attributes: {},
+      address: null,
     };
   });
 }
@@ -45,10 +65,43 @@ async function measure(page: Page, base: string, everyS: number, seconds: number
   const body = JSON.stringify(fixes);
   await page.route('**/api/**', (route) => {
     const path = new URL(route.request().url()).pathname;
-    if (path === '/api/session') return route.fulfill({ json: { id: 1, name: 'Bench Dispatcher', email: 'bench@corridor.local', roles: ['dispatcher'], companyId: null, disabled: false, readonly: false, attributes: {} } });
+    if (path === '/api/session')
+      return route.fulfill({
+        json: {
+          id: 1,
+          name: 'Bench Dispatcher',
+          email: 'bench@corridor.local',
+          roles: ['dispatcher'],
+          companyId: null,
+          disabled: false,
+          readonly: false,
+          attributes: {},
+        },
+      });
     if (path === '/api/server') return route.fulfill({ json: { openIdEnabled: false, openIdForce: false } });
     if (path === '/api/devices') {
-      return route.fulfill({ json: [{ id: 1, name: 'Truck 0001', uniqueId: 'bench1', status: 'online', disabled: false, lastUpdate: null, positionId: null, groupId: null, calendarId: null, companyId: null, phone: null, model: null, contact: null, category: 'truck', expirationTime: null, attributes: {} }] });
+      return route.fulfill({
+        json: [
+          {
+            id: 1,
+            name: 'Truck 0001',
+            uniqueId: 'bench1',
+            status: 'online',
+            disabled: false,
+            lastUpdate: null,
+            positionId: null,
+            groupId: null,
+            calendarId: null,
+            companyId: null,
+            phone: null,
+            model: null,
+            contact: null,
+            category: 'truck',
+            expirationTime: null,
+            attributes: {},
+          },
+        ],
+      });
     }
     if (path === '/api/positions') return route.fulfill({ body, contentType: 'application/json' });
     if (path === '/api/server/geocode') return route.fulfill({ body: '12 km NW of Voi, KE', contentType: 'text/plain' });

@@ -5,7 +5,8 @@ import { launchChromium } from '../e2e/support/chromium';
 import { DIST, serveDist } from './static-server';
 
 /** Bytes of a built file as the gateway sends it gzipped: its precompressed .gz, else gzip level 9. */
-const gzipped = (file: string): number => (existsSync(`${file}.gz`) ? statSync(`${file}.gz`).size : gzipSync(readFileSync(file), { level: 9 }).length);
+const gzipped = (file: string): number =>
+  existsSync(`${file}.gz`) ? statSync(`${file}.gz`).size : gzipSync(readFileSync(file), { level: 9 }).length;
 
 /**
  * JavaScript the sign-in route loads, gzipped: the built console opened signed out in Chromium
@@ -19,7 +20,9 @@ export default async function run(): Promise<Record<string, number | string>> {
   try {
     const page = await browser.newPage();
     await page.route('**/api/**', (route) =>
-      route.request().url().endsWith('/api/server') ? route.fulfill({ json: { openIdEnabled: false, openIdForce: false } }) : route.fulfill({ status: 404, json: { error: { code: 'NOT_FOUND', message: 'no session' } } }),
+      route.request().url().endsWith('/api/server')
+        ? route.fulfill({ json: { openIdEnabled: false, openIdForce: false } })
+        : route.fulfill({ status: 404, json: { error: { code: 'NOT_FOUND', message: 'no session' } } }),
     );
     const scripts = new Set<string>();
     page.on('request', (r) => {
@@ -30,7 +33,9 @@ export default async function run(): Promise<Record<string, number | string>> {
     const files = [...scripts].map((p) => join(DIST, p));
     const signInGz = files.reduce((s, f) => s + gzipped(f), 0);
     const signInRaw = files.reduce((s, f) => s + statSync(f).size, 0);
-    const all = readdirSync(join(DIST, 'assets')).filter((f) => f.endsWith('.js')).map((f) => join(DIST, 'assets', f));
+    const all = readdirSync(join(DIST, 'assets'))
+      .filter((f) => f.endsWith('.js'))
+      .map((f) => join(DIST, 'assets', f));
     const allGz = all.reduce((s, f) => s + gzipped(f), 0);
     return {
       signInScripts: files.length,

@@ -7,9 +7,16 @@ export const DIST = join(import.meta.dirname, '..', 'dist');
 
 const TYPES: Record<string, string> = {
   // .mjs: MapLibre's worker is a module script, which the browser refuses under any other type (the map never loads)
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css', '.json': 'application/json',
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript',
+  '.mjs': 'text/javascript',
+  '.css': 'text/css',
+  '.json': 'application/json',
   '.geojson': 'application/geo+json',
-  '.svg': 'image/svg+xml', '.png': 'image/png', '.woff2': 'font/woff2', '.pbf': 'application/x-protobuf',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.woff2': 'font/woff2',
+  '.pbf': 'application/x-protobuf',
 };
 
 /**

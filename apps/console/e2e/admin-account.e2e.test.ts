@@ -16,7 +16,12 @@ describe.skipIf(!inject('chromium'))('administration and the account at the cons
     await admin.page.getByRole('group', { name: 'Draw a geofence' }).getByRole('button', { name: 'Draw a polygon' }).click();
     const form = admin.page.getByRole('form', { name: 'New geofence' });
     const box = (await admin.page.locator('.map canvas').first().boundingBox())!;
-    const corners = [[0.45, 0.45], [0.55, 0.45], [0.55, 0.55], [0.45, 0.55]] as const;
+    const corners = [
+      [0.45, 0.45],
+      [0.55, 0.45],
+      [0.55, 0.55],
+      [0.45, 0.55],
+    ] as const;
     for (const [i, [x, y]] of corners.entries()) {
       await admin.page.mouse.click(box.x + box.width * x, box.y + box.height * y);
       await form.getByText(`${i + 1} point`).waitFor();
@@ -63,7 +68,10 @@ describe.skipIf(!inject('chromium'))('administration and the account at the cons
     await sw.page.evaluate(() => localStorage.setItem('corridor.lang', 'sw'));
     await sw.visit('/admin/devices');
     await sw.page.getByRole('button', { name: `Hariri ${name}` }).click();
-    await sw.page.getByRole('form', { name: `Hariri ${name}` }).getByLabel('Kikomo cha kasi (km/h)').waitFor();
+    await sw.page
+      .getByRole('form', { name: `Hariri ${name}` })
+      .getByLabel('Kikomo cha kasi (km/h)')
+      .waitFor();
     await sw.screenshot('admin-device-edit-sw');
   });
 
@@ -78,12 +86,13 @@ describe.skipIf(!inject('chromium'))('administration and the account at the cons
     await admin.screenshot('admin-users-unlocked');
   });
 
-  it('admin sees a user\'s company by name when it is beyond the first page of the companies list the screen loaded', async () => {
+  it("admin sees a user's company by name when it is beyond the first page of the companies list the screen loaded", async () => {
     const admin = await people.open(ADMIN);
     const { page } = admin;
     const email = `far-company-${Date.now()}@corridor.test`;
     const created = await admin.context.request.post(`${admin.baseUrl}/api/users`, {
-      headers: CONSOLE, data: { name: 'Neema Msasani', email, password: 'a-long-enough-password', roles: ['company_user'], companyId: 202 },
+      headers: CONSOLE,
+      data: { name: 'Neema Msasani', email, password: 'a-long-enough-password', roles: ['company_user'], companyId: 202 },
     });
     expect(created.status(), await created.text()).toBe(200);
     // the list's page narrowed to two companies (the stack has seven), as when there are more companies
@@ -111,7 +120,10 @@ describe.skipIf(!inject('chromium'))('administration and the account at the cons
     // a user of its own: the demo accounts stay on passwords for the other tests
     const admin = await people.open(ADMIN);
     const who = { email: `totp-${Date.now()}@corridor.test`, password: 'two-steps-are-better' };
-    const created = await admin.context.request.post(`${admin.baseUrl}/api/users`, { headers: CONSOLE, data: { name: 'Tumaini Two-Step', email: who.email, password: who.password, roles: ['dispatcher'] } });
+    const created = await admin.context.request.post(`${admin.baseUrl}/api/users`, {
+      headers: CONSOLE,
+      data: { name: 'Tumaini Two-Step', email: who.email, password: who.password, roles: ['dispatcher'] },
+    });
     expect(created.status(), await created.text()).toBe(200);
 
     const user = await people.open(who);

@@ -18,7 +18,14 @@ describe.skipIf(!inject('chromium'))('administration: geofences', () => {
     for (let i = existing.length; i < 16; i++) {
       const res = await admin.context.request.post(`${admin.baseUrl}/api/geofences`, {
         headers: CONSOLE,
-        data: { name: `Holding yard ${stamp}-${i}`, kind: 'other', country: 'KE', geometry: { type: 'Point', coordinates: [36.8 + i / 100, -1.3] }, radius: 300, attributes: {} },
+        data: {
+          name: `Holding yard ${stamp}-${i}`,
+          kind: 'other',
+          country: 'KE',
+          geometry: { type: 'Point', coordinates: [36.8 + i / 100, -1.3] },
+          radius: 300,
+          attributes: {},
+        },
       });
       expect(res.status(), await res.text()).toBe(201);
     }
@@ -41,7 +48,12 @@ describe.skipIf(!inject('chromium'))('administration: geofences', () => {
     const inSight = await item.evaluate((el) => {
       const b = el.getBoundingClientRect();
       const l = el.closest('.fence-list')!.getBoundingClientRect();
-      return { inside: b.top >= l.top - 1 && b.bottom <= l.bottom + 1 && b.bottom <= window.innerHeight, item: [b.top, b.bottom], list: [l.top, l.bottom], window: window.innerHeight };
+      return {
+        inside: b.top >= l.top - 1 && b.bottom <= l.bottom + 1 && b.bottom <= window.innerHeight,
+        item: [b.top, b.bottom],
+        list: [l.top, l.bottom],
+        window: window.innerHeight,
+      };
     });
     expect(inSight.inside, `the new fence is within the list box and the window: ${JSON.stringify(inSight)}`).toBe(true);
     expect(await item.evaluate((el) => el === document.activeElement)).toBe(true);
@@ -63,9 +75,17 @@ describe.skipIf(!inject('chromium'))('administration: geofences', () => {
     const { page } = admin;
     const stamp = Date.now();
     // a square yard east of Nairobi, corners in Traccar's latitude-first WKT
-    const square: [number, number][] = [[-1.30, 36.90], [-1.30, 36.92], [-1.32, 36.92], [-1.32, 36.90]];
+    const square: [number, number][] = [
+      [-1.3, 36.9],
+      [-1.3, 36.92],
+      [-1.32, 36.92],
+      [-1.32, 36.9],
+    ];
     const area = `POLYGON ((${[...square, square[0]!].map(([lat, lon]) => `${lat} ${lon}`).join(', ')}))`;
-    const made = await admin.context.request.post(`${admin.baseUrl}/api/geofences`, { headers: CONSOLE, data: { name: `Yard ${stamp}`, kind: 'inland_depot', country: 'KE', area } });
+    const made = await admin.context.request.post(`${admin.baseUrl}/api/geofences`, {
+      headers: CONSOLE,
+      data: { name: `Yard ${stamp}`, kind: 'inland_depot', country: 'KE', area },
+    });
     expect(made.status(), await made.text()).toBe(200);
     const { id } = (await made.json()) as { id: number };
 
@@ -94,9 +114,17 @@ describe.skipIf(!inject('chromium'))('administration: geofences', () => {
     await form.getByRole('button', { name: 'Save' }).click();
     await form.waitFor({ state: 'detached' });
 
-    const saved = (await (await admin.context.request.get(`${admin.baseUrl}/api/geofences/${id}`, { headers: CONSOLE })).json()) as { name: string; area: string; kind: string; country: string };
+    const saved = (await (await admin.context.request.get(`${admin.baseUrl}/api/geofences/${id}`, { headers: CONSOLE })).json()) as {
+      name: string;
+      area: string;
+      kind: string;
+      country: string;
+    };
     expect(saved).toMatchObject({ name: `Yard ${stamp} moved`, kind: 'inland_depot', country: 'KE' });
-    const ring = /^POLYGON\s*\(\((.*)\)\)$/.exec(saved.area)![1]!.split(',').map((p) => p.trim().split(/\s+/).map(Number) as [number, number]);
+    const ring = /^POLYGON\s*\(\((.*)\)\)$/
+      .exec(saved.area)![1]!
+      .split(',')
+      .map((p) => p.trim().split(/\s+/).map(Number) as [number, number]);
     expect(ring).toHaveLength(5);
     // the dragged corner went east (longitude up) and south (latitude down); the untouched ones stayed
     expect(ring[0]![1]).toBeGreaterThan(36.9005);

@@ -16,7 +16,8 @@ describe.skipIf(!inject('chromium'))('administration: groups, drivers, maintenan
     const admin = await people.open(ADMIN);
     const { page } = admin;
     const stamp = Date.now();
-    const api = async <T,>(path: string) => (await (await admin.context.request.get(`${admin.baseUrl}/api${path}`, { headers: CONSOLE })).json()) as T;
+    const api = async <T>(path: string) =>
+      (await (await admin.context.request.get(`${admin.baseUrl}/api${path}`, { headers: CONSOLE })).json()) as T;
 
     // a group inside no other, then renamed
     await admin.visit('/admin/groups');
@@ -56,7 +57,9 @@ describe.skipIf(!inject('chromium'))('administration: groups, drivers, maintenan
     await form.getByLabel('Then every (km)').fill('10000');
     await form.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('cell', { name: `Oil change ${stamp}`, exact: true }).waitFor();
-    const oil = (await api<{ name: string; type: string; start: number; period: number }[]>('/maintenance')).find((m) => m.name === `Oil change ${stamp}`);
+    const oil = (await api<{ name: string; type: string; start: number; period: number }[]>('/maintenance')).find(
+      (m) => m.name === `Oil change ${stamp}`,
+    );
     expect(oil).toMatchObject({ type: 'totalDistance', start: 10_000_000, period: 10_000_000 });
     await admin.screenshot('admin-maintenance');
 
@@ -70,7 +73,9 @@ describe.skipIf(!inject('chromium'))('administration: groups, drivers, maintenan
     await form.getByLabel('Expression').fill('speed > 45');
     await form.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('cell', { name: `Driving fast ${stamp}`, exact: true }).waitFor();
-    const computed = (await api<{ description: string; type: string; expression: string }[]>('/attributes/computed')).find((c) => c.description === `Driving fast ${stamp}`);
+    const computed = (await api<{ description: string; type: string; expression: string }[]>('/attributes/computed')).find(
+      (c) => c.description === `Driving fast ${stamp}`,
+    );
     expect(computed).toMatchObject({ type: 'Boolean', expression: 'speed > 45' });
     await admin.screenshot('admin-computed-attributes');
 
@@ -102,7 +107,10 @@ describe.skipIf(!inject('chromium'))('administration: groups, drivers, maintenan
     await form.getByLabel('Country').selectOption('RW');
     await form.getByLabel('Kind').selectOption({ label: 'Transporter' });
     await form.getByRole('button', { name: 'Save' }).click();
-    await page.getByRole('status').filter({ hasText: `${name} is saved.` }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `${name} is saved.` })
+      .waitFor();
     await page.getByRole('searchbox').fill(name);
     await page.getByRole('button', { name: `Edit ${name}` }).click();
     const edit = page.getByRole('form', { name: `Edit ${name}` });
@@ -111,16 +119,25 @@ describe.skipIf(!inject('chromium'))('administration: groups, drivers, maintenan
     expect(await accessibilityProblems(page)).toEqual([]);
     await admin.screenshot('admin-company-edit');
     await edit.getByRole('button', { name: 'Save' }).click();
-    await page.getByRole('status').filter({ hasText: `${name} is saved.` }).waitFor();
-    const found = (await (await admin.context.request.get(`${admin.baseUrl}/api/companies?q=${encodeURIComponent(name)}`, { headers: CONSOLE })).json()) as { items: Record<string, unknown>[] };
-    expect(found.items).toEqual([expect.objectContaining({ name, country: 'RW', kind: 'shipper', registrationNumber: 'RDB-2026-77', taxPin: null })]);
+    await page
+      .getByRole('status')
+      .filter({ hasText: `${name} is saved.` })
+      .waitFor();
+    const found = (await (
+      await admin.context.request.get(`${admin.baseUrl}/api/companies?q=${encodeURIComponent(name)}`, { headers: CONSOLE })
+    ).json()) as { items: Record<string, unknown>[] };
+    expect(found.items).toEqual([
+      expect.objectContaining({ name, country: 'RW', kind: 'shipper', registrationNumber: 'RDB-2026-77', taxPin: null }),
+    ]);
 
     const sw = await people.open(ADMIN);
     await sw.page.evaluate(() => localStorage.setItem('corridor.lang', 'sw'));
     await sw.visit('/admin/companies');
     await sw.page.getByRole('button', { name: 'Sajili kampuni' }).click();
     await sw.page.getByRole('form', { name: 'Sajili kampuni' }).getByRole('button', { name: 'Hifadhi' }).click();
-    await expect.poll(() => sw.page.getByRole('form', { name: 'Sajili kampuni' }).locator('[aria-invalid="true"]').count()).toBeGreaterThanOrEqual(3);
+    await expect
+      .poll(() => sw.page.getByRole('form', { name: 'Sajili kampuni' }).locator('[aria-invalid="true"]').count())
+      .toBeGreaterThanOrEqual(3);
     await sw.screenshot('admin-company-new-sw-refused');
   });
 });

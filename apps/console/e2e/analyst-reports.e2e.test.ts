@@ -34,30 +34,41 @@ describe.skipIf(!inject('chromium'))('analyst: reports', () => {
     });
   }
 
-  it('the 90-day trips report and its Excel file work, the file headed in words and the user\'s units', async () => {
+  it("the 90-day trips report and its Excel file work, the file headed in words and the user's units", async () => {
     const analyst = await people.open(DEMO_ACCOUNTS.analyst);
     await analyst.visit('/reports');
     const form = await chooseAllTrucks(analyst, 'Trips');
     await form.getByRole('button', { name: 'Last 90 days' }).click();
     // the demo's past is stored behind the live trucks: asked again until trips are there
     await expect
-      .poll(async () => {
-        await form.getByRole('button', { name: 'Show report' }).click();
-        await analyst.page.getByText(/rows? in .* s\.|Something went wrong/).first().waitFor();
-        expect(await analyst.page.locator('.state-error').count(), 'the 90-day report is not refused').toBe(0);
-        return (await tableSpeeds(analyst)).length;
-      }, { timeout: 150_000, interval: 5_000 })
+      .poll(
+        async () => {
+          await form.getByRole('button', { name: 'Show report' }).click();
+          await analyst.page
+            .getByText(/rows? in .* s\.|Something went wrong/)
+            .first()
+            .waitFor();
+          expect(await analyst.page.locator('.state-error').count(), 'the 90-day report is not refused').toBe(0);
+          return (await tableSpeeds(analyst)).length;
+        },
+        { timeout: 150_000, interval: 5_000 },
+      )
       .toBeGreaterThan(0);
     expect(await accessibilityProblems(analyst.page)).toEqual([]);
     await analyst.screenshot('reports-trips-90-days');
 
-    const [download] = await Promise.all([analyst.page.waitForEvent('download'), form.getByRole('link', { name: 'Download Excel' }).click()]);
+    const [download] = await Promise.all([
+      analyst.page.waitForEvent('download'),
+      form.getByRole('link', { name: 'Download Excel' }).click(),
+    ]);
     expect(download.suggestedFilename()).toMatch(/^trips-.*\.xlsx$/);
     const book = new ExcelJS.Workbook();
     await book.xlsx.readFile((await download.path())!);
     const sheet = book.worksheets[0]!;
     const heads = (sheet.getRow(1).values as unknown[]).map(String);
-    expect(heads, 'headed in words and the user\'s unit').toEqual(expect.arrayContaining(['Average speed (km/h)', 'Top speed (km/h)', 'Distance (km)']));
+    expect(heads, "headed in words and the user's unit").toEqual(
+      expect.arrayContaining(['Average speed (km/h)', 'Top speed (km/h)', 'Distance (km)']),
+    );
     expect(sheet.rowCount).toBeGreaterThan(1);
   });
 
@@ -72,7 +83,10 @@ describe.skipIf(!inject('chromium'))('analyst: reports', () => {
     const rows = await tableSpeeds(analyst);
     expect(rows.length).toBeGreaterThan(0);
     for (const r of rows) expect(r.average, `average at most the top speed: ${r.row}`).toBeLessThanOrEqual(r.top);
-    const [download] = await Promise.all([analyst.page.waitForEvent('download'), form.getByRole('link', { name: 'Download Excel' }).click()]);
+    const [download] = await Promise.all([
+      analyst.page.waitForEvent('download'),
+      form.getByRole('link', { name: 'Download Excel' }).click(),
+    ]);
     const book = new ExcelJS.Workbook();
     await book.xlsx.readFile((await download.path())!);
     const sheet = book.worksheets[0]!;
@@ -95,7 +109,9 @@ describe.skipIf(!inject('chromium'))('analyst: reports', () => {
     await form.getByRole('button', { name: 'Show report' }).click();
     const refusal = analyst.page.locator('.state-error');
     await refusal.waitFor();
-    expect(await refusal.textContent()).toMatch(/A report covers at most 92 days, and this period spans 12[01]\. Choose a shorter period\./);
+    expect(await refusal.textContent()).toMatch(
+      /A report covers at most 92 days, and this period spans 12[01]\. Choose a shorter period\./,
+    );
     await analyst.screenshot('reports-period-refused');
 
     // the download: no file, the same sentence on the page under its own heading

@@ -18,7 +18,9 @@ describe.skipIf(!inject('chromium'))('company staff correct an IDF', () => {
     // the first line's HS code misread: a letter O for the zero
     sample.items[0] = { ...sample.items[0]!, hsCode: '87O8.30.00' };
     const upload = page.getByRole('form', { name: 'Read an IDF' });
-    await upload.getByLabel('IDF file').setInputFiles({ name: 'idf.pdf', mimeType: 'application/pdf', buffer: Buffer.from(await idfPdf(sample)) });
+    await upload
+      .getByLabel('IDF file')
+      .setInputFiles({ name: 'idf.pdf', mimeType: 'application/pdf', buffer: Buffer.from(await idfPdf(sample)) });
     await upload.getByRole('button', { name: 'Upload and read' }).click();
     await page.waitForURL(/\/cargo\/\d+$/);
     await company.settled();
@@ -28,7 +30,10 @@ describe.skipIf(!inject('chromium'))('company staff correct an IDF', () => {
     const pin = page.getByTestId('field-importerPin');
     await pin.getByText('Invalid').waitFor();
     await pin.getByText(/neither a KRA PIN/).waitFor();
-    await page.getByTestId('field-lineItems').getByText(/HS code "87O8.30.00"/).waitFor();
+    await page
+      .getByTestId('field-lineItems')
+      .getByText(/HS code "87O8.30.00"/)
+      .waitFor();
     await page.getByText('Some checks failed: see the highlighted rows.').waitFor();
     const finalize = page.getByRole('button', { name: 'Finalize (validate)' });
     expect(await finalize.isDisabled(), 'finalizing waits for the checks').toBe(true);

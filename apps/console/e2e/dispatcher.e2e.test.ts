@@ -41,7 +41,19 @@ describe.skipIf(!inject('chromium'))('a dispatcher at the console', () => {
       ended = response.status() === 204;
       await page.unroute('**/api/devices?*');
       // a request the console cancelled cannot go on; one that goes on is answered before sign-out completes
-      await Promise.all(held.map(async (r) => (await r.continue().then(() => true, () => false)) && (await r.request().response().catch(() => null))));
+      await Promise.all(
+        held.map(
+          async (r) =>
+            (await r.continue().then(
+              () => true,
+              () => false,
+            )) &&
+            (await r
+              .request()
+              .response()
+              .catch(() => null)),
+        ),
+      );
       await route.fulfill({ response });
     });
     await signIn.signOut();
@@ -86,20 +98,24 @@ describe.skipIf(!inject('chromium'))('a dispatcher at the console', () => {
     await person.page.locator('.screen-head').getByText('Cancelled').waitFor();
   });
 
-  it('sees every kind the demo scripts on the flagged tab: off corridor, unauthorized stop, signal loss, overspeed', { timeout: 300_000 }, async () => {
-    const person = await people.open(DEMO_ACCOUNTS.dispatcher);
-    const journeys = new JourneyPages(person);
-    const panel = await journeys.board('flagged');
-    // the demo's incidents begin 40 s after the start; the board refreshes itself (a ceiling, not a timing)
-    for (const kind of ['Off corridor', 'Unauthorized stop', 'Signal loss', 'Overspeed']) {
-      await panel.locator('.pill', { hasText: kind }).first().waitFor({ timeout: 240_000 });
-    }
-    await person.screenshot('journeys-flagged');
-    await panel.getByRole('link').first().click();
-    await person.settled();
-    await person.page.locator('.timeline li').first().waitFor();
-    await person.screenshot('journey-flagged-detail');
-  });
+  it(
+    'sees every kind the demo scripts on the flagged tab: off corridor, unauthorized stop, signal loss, overspeed',
+    { timeout: 300_000 },
+    async () => {
+      const person = await people.open(DEMO_ACCOUNTS.dispatcher);
+      const journeys = new JourneyPages(person);
+      const panel = await journeys.board('flagged');
+      // the demo's incidents begin 40 s after the start; the board refreshes itself (a ceiling, not a timing)
+      for (const kind of ['Off corridor', 'Unauthorized stop', 'Signal loss', 'Overspeed']) {
+        await panel.locator('.pill', { hasText: kind }).first().waitFor({ timeout: 240_000 });
+      }
+      await person.screenshot('journeys-flagged');
+      await panel.getByRole('link').first().click();
+      await person.settled();
+      await person.page.locator('.timeline li').first().waitFor();
+      await person.screenshot('journey-flagged-detail');
+    },
+  );
 
   it('lists the devices and the active journeys', async () => {
     const person = await people.open(DEMO_ACCOUNTS.dispatcher);

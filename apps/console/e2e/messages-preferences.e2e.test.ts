@@ -26,7 +26,12 @@ describe.skipIf(!inject('chromium'))('messages for people and preferences', () =
     await dialog.getByRole('button', { name: 'Reject' }).click();
     await expect.poll(() => reason.getAttribute('aria-invalid')).toBe('true');
     // the contract's CertificateRejectInput refused it: one sentence, tied to the field, nothing sent
-    const said = await reason.evaluate((el) => (el.getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id)?.textContent).join(' '));
+    const said = await reason.evaluate((el) =>
+      (el.getAttribute('aria-describedby') ?? '')
+        .split(' ')
+        .map((id) => document.getElementById(id)?.textContent)
+        .join(' '),
+    );
     expect(said).toContain('Enter at least 5 characters.');
     expect(await officer.page.getByText('Enter at least 5 characters.').count()).toBe(1);
     expect(await officer.page.locator('body').textContent()).not.toMatch(/body\.|Too small/);
@@ -36,11 +41,19 @@ describe.skipIf(!inject('chromium'))('messages for people and preferences', () =
     await dialog.getByRole('button', { name: 'Cancel' }).click();
   });
 
-  it('company user: a sanction notice reads in Swahili with the company\'s name', async () => {
+  it("company user: a sanction notice reads in Swahili with the company's name", async () => {
     const officer = await people.open(DEMO_ACCOUNTS.officer);
     const reason = `Late deliveries after warnings ${Date.now()}`;
     const recorded = await officer.context.request.post(`${officer.baseUrl}/api/disciplinary/admin`, {
-      headers: CONSOLE, data: { subjectType: 'company', subjectRef: '101', companyId: 101, sanctionType: 'warning', reason, startsAt: new Date().toISOString() },
+      headers: CONSOLE,
+      data: {
+        subjectType: 'company',
+        subjectRef: '101',
+        companyId: 101,
+        sanctionType: 'warning',
+        reason,
+        startsAt: new Date().toISOString(),
+      },
     });
     expect(recorded.status()).toBe(201);
     const company = await people.open(DEMO_ACCOUNTS.company);
@@ -66,7 +79,10 @@ describe.skipIf(!inject('chromium'))('messages for people and preferences', () =
     await form.getByText('Preferences saved.').waitFor();
     await expect.poll(() => analyst.page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
     await analyst.screenshot('account-preferences-dark');
-    const session = (await (await analyst.context.request.get(`${analyst.baseUrl}/api/session`, { headers: CONSOLE })).json()) as { attributes: Record<string, unknown>; coordinateFormat: string };
+    const session = (await (await analyst.context.request.get(`${analyst.baseUrl}/api/session`, { headers: CONSOLE })).json()) as {
+      attributes: Record<string, unknown>;
+      coordinateFormat: string;
+    };
     expect(session.attributes).toMatchObject({ speedUnit: 'mph', darkMode: true });
     expect(session.coordinateFormat).toBe('dms');
     // kept: a new page reads them back
@@ -86,11 +102,15 @@ describe.skipIf(!inject('chromium'))('messages for people and preferences', () =
     await restore.getByLabel('Mwonekano').selectOption('system');
     await restore.getByLabel('Lugha').selectOption('');
     await restore.getByRole('button', { name: 'Hifadhi' }).click();
-    await analyst.page.getByRole('form', { name: 'Preferences' }).or(analyst.page.getByRole('form', { name: 'Mapendeleo' })).getByRole('status').waitFor();
+    await analyst.page
+      .getByRole('form', { name: 'Preferences' })
+      .or(analyst.page.getByRole('form', { name: 'Mapendeleo' }))
+      .getByRole('status')
+      .waitFor();
     await analyst.screenshot('account-preferences-restored');
   });
 
-  it('company user files a complaint on a form checked by the contract, in English and Swahili; the officer\'s sanction form too; axe finds nothing serious', async () => {
+  it("company user files a complaint on a form checked by the contract, in English and Swahili; the officer's sanction form too; axe finds nothing serious", async () => {
     const company = await people.open(DEMO_ACCOUNTS.company);
     await company.visit('/complaints/new');
     const form = company.page.getByRole('form', { name: 'File a complaint' });

@@ -3,7 +3,8 @@ import type { Person } from './support/session';
 import { browserPeople, STACK_ADMIN as ADMIN } from './support/people';
 
 const CONSOLE = { 'x-requested-with': 'corridor-console' };
-const switchOf = (p: Person, type: string, channel: 'Inbox' | 'Email' | 'Webhook') => p.page.getByRole('checkbox', { name: `${type}: ${channel}`, exact: true });
+const switchOf = (p: Person, type: string, channel: 'Inbox' | 'Email' | 'Webhook') =>
+  p.page.getByRole('checkbox', { name: `${type}: ${channel}`, exact: true });
 
 /** The screen fits its window: the page does not scroll sideways, nor does the switches' table inside its box. */
 async function expectFits(p: Person, what: string): Promise<void> {
@@ -26,7 +27,10 @@ describe.skipIf(!inject('chromium'))('notification settings at the console', () 
     // a user of their own: the demo accounts' inboxes stay as the other tests expect them
     const admin = await people.open(ADMIN);
     const who = { email: `notices-${Date.now()}@corridor.test`, password: 'notices-by-webhook' };
-    const created = await admin.context.request.post(`${admin.baseUrl}/api/users`, { headers: CONSOLE, data: { name: 'Neema Notices', email: who.email, password: who.password, roles: ['dispatcher'] } });
+    const created = await admin.context.request.post(`${admin.baseUrl}/api/users`, {
+      headers: CONSOLE,
+      data: { name: 'Neema Notices', email: who.email, password: who.password, roles: ['dispatcher'] },
+    });
     expect(created.status(), await created.text()).toBe(200);
 
     const user = await people.open(who, { viewport: { width: 1366, height: 1150 } }); // tall enough to show the whole form
@@ -73,16 +77,22 @@ describe.skipIf(!inject('chromium'))('notification settings at the console', () 
 
     // the server refuses the email switch as well, naming mail: the disabled switch is not only the console's
     const refused = await user.context.request.put(`${user.baseUrl}/api/settings/notification`, {
-      headers: { ...CONSOLE, origin: user.baseUrl }, data: { channels: { certificateApproved: { web: true, email: true, webhook: true } } },
+      headers: { ...CONSOLE, origin: user.baseUrl },
+      data: { channels: { certificateApproved: { web: true, email: true, webhook: true } } },
     });
     expect(refused.status()).toBe(400);
-    expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/email: mail is not available: the server has no mail channel/);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(
+      /email: mail is not available: the server has no mail channel/,
+    );
   });
 
   it('on a phone-width window the settings open from the menu and fit the window', async () => {
     const admin = await people.open(ADMIN);
     const who = { email: `notices-narrow-${Date.now()}@corridor.test`, password: 'notices-on-a-phone' };
-    const created = await admin.context.request.post(`${admin.baseUrl}/api/users`, { headers: CONSOLE, data: { name: 'Baraka Simu', email: who.email, password: who.password, roles: ['dispatcher'] } });
+    const created = await admin.context.request.post(`${admin.baseUrl}/api/users`, {
+      headers: CONSOLE,
+      data: { name: 'Baraka Simu', email: who.email, password: who.password, roles: ['dispatcher'] },
+    });
     expect(created.status(), await created.text()).toBe(200);
     const user = await people.open(who, { viewport: { width: 390, height: 844 } });
     await user.visit('/devices');
@@ -106,8 +116,16 @@ describe.skipIf(!inject('chromium'))('notification settings at the console', () 
 
   it('a verification link opened where no one is signed in: an unknown or used one says how to get a new link, in English and Swahili (issue 23)', async () => {
     for (const [locale, refused, shot] of [
-      ['en-GB', 'This link is unknown, has expired or was already used. Save the address again in your notification settings to get a new link.', 'verify-email-refused-en'],
-      ['sw-TZ', 'Kiungo hiki hakijulikani, kimeisha muda au kimeshatumika. Hifadhi anwani tena kwenye mipangilio ya taarifa upate kiungo kipya.', 'verify-email-refused-sw'],
+      [
+        'en-GB',
+        'This link is unknown, has expired or was already used. Save the address again in your notification settings to get a new link.',
+        'verify-email-refused-en',
+      ],
+      [
+        'sw-TZ',
+        'Kiungo hiki hakijulikani, kimeisha muda au kimeshatumika. Hifadhi anwani tena kwenye mipangilio ya taarifa upate kiungo kipya.',
+        'verify-email-refused-sw',
+      ],
     ] as const) {
       const visitor = await people.open(undefined, { locale, viewport: { width: 420, height: 760 } }); // a phone's mail app
       const answered = visitor.page.waitForResponse((r) => r.url().endsWith('/api/settings/notification/email/verify'));

@@ -26,16 +26,24 @@ describe.skipIf(!inject('chromium'))('the corridor observatory', () => {
     const analyst = await people.open(DEMO_ACCOUNTS.analyst);
     await analyst.visit('/observatory');
     const table = analyst.page.getByRole('table', { name: 'Waiting times by place' });
-    await table.getByRole('row', { name: /Malaba OSBP/ }).first().waitFor();
+    await table
+      .getByRole('row', { name: /Malaba OSBP/ })
+      .first()
+      .waitFor();
     await analyst.screenshot('observatory-analyst');
     await expectAxeClean(analyst, 'analyst /observatory');
 
     const month = thisMonth();
     await analyst.page.getByTestId('obs-month').fill(month);
     await analyst.page.getByTestId('obs-apply').click();
-    await analyst.page.waitForURL((u) => u.searchParams.get('from')?.startsWith(`${month}-01`) === true || u.searchParams.get('from')?.slice(0, 7) === month);
+    await analyst.page.waitForURL(
+      (u) => u.searchParams.get('from')?.startsWith(`${month}-01`) === true || u.searchParams.get('from')?.slice(0, 7) === month,
+    );
     await analyst.settled();
-    await table.getByRole('row', { name: /Malaba OSBP/ }).first().waitFor();
+    await table
+      .getByRole('row', { name: /Malaba OSBP/ })
+      .first()
+      .waitFor();
     // every week shown began in the month chosen or is the week it began in
     const periods = await table.locator('tbody tr td:first-child').allTextContents();
     expect(periods.length).toBeGreaterThan(0);
@@ -81,7 +89,10 @@ describe.skipIf(!inject('chromium'))('the corridor observatory', () => {
     };
     try {
       await setBorder('301');
-      await officer.page.getByTestId('obs-settings').getByText(/Border post: a wait over 5 hrs? 1 min/).waitFor();
+      await officer.page
+        .getByTestId('obs-settings')
+        .getByText(/Border post: a wait over 5 hrs? 1 min/)
+        .waitFor();
       // the table is read again with the new threshold
       await malaba.getByText(/> 5 hrs? 1 min/).waitFor();
     } finally {
@@ -90,10 +101,14 @@ describe.skipIf(!inject('chromium'))('the corridor observatory', () => {
     }
   });
 
-  it('an officer sees each corridor\'s transit times by week, and the map, in English and Swahili', async () => {
+  it("an officer sees each corridor's transit times by week, and the map, in English and Swahili", async () => {
     const officer = await people.open(DEMO_ACCOUNTS.officer);
     await officer.visit('/observatory?show=transit');
-    await officer.page.getByRole('table', { name: 'Transit times by segment' }).getByRole('row', { name: /Malaba OSBP/ }).first().waitFor();
+    await officer.page
+      .getByRole('table', { name: 'Transit times by segment' })
+      .getByRole('row', { name: /Malaba OSBP/ })
+      .first()
+      .waitFor();
     await officer.screenshot('observatory-officer-transit');
     await expectAxeClean(officer, 'officer transit');
     const sw = officer;
@@ -101,7 +116,11 @@ describe.skipIf(!inject('chromium'))('the corridor observatory', () => {
     await sw.page.evaluate(() => localStorage.setItem('corridor.lang', 'sw'));
     await sw.visit('/observatory');
     await sw.page.getByRole('heading', { name: 'Kituo cha uchunguzi wa ushoroba' }).waitFor();
-    await sw.page.getByRole('table', { name: 'Muda wa kusubiri kwa mahali' }).getByRole('row', { name: /Malaba OSBP/ }).first().waitFor();
+    await sw.page
+      .getByRole('table', { name: 'Muda wa kusubiri kwa mahali' })
+      .getByRole('row', { name: /Malaba OSBP/ })
+      .first()
+      .waitFor();
     await sw.screenshot('observatory-officer-sw');
     await expectAxeClean(sw, 'officer in Swahili');
   });
@@ -110,7 +129,10 @@ describe.skipIf(!inject('chromium'))('the corridor observatory', () => {
     const company = await people.open(DEMO_ACCOUNTS.company);
     await company.visit('/observatory');
     const table = company.page.getByRole('table', { name: 'Waiting times by place' });
-    await table.getByRole('row', { name: /Your company/ }).first().waitFor();
+    await table
+      .getByRole('row', { name: /Your company/ })
+      .first()
+      .waitFor();
     const text = await table.textContent();
     expect(text).toContain('The other companies');
     expect(text).not.toMatch(/Msasani|Ltd/);

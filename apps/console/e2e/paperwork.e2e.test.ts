@@ -68,7 +68,10 @@ describe.skipIf(!inject('chromium'))('company staff and the association at the c
 
     const company = await open('company');
     await company.visit('/inbox');
-    await company.page.getByTestId('notification').filter({ hasText: `Certificate ${number} approved` }).waitFor();
+    await company.page
+      .getByTestId('notification')
+      .filter({ hasText: `Certificate ${number} approved` })
+      .waitFor();
     await company.screenshot('inbox');
     await company.visit('/certificates');
     await company.page.getByText(number).first().waitFor();
@@ -91,7 +94,10 @@ describe.skipIf(!inject('chromium'))('company staff and the association at the c
     await analyst.page.getByText(/rows? in .* s\./).waitFor();
     await analyst.screenshot('reports');
 
-    const [download] = await Promise.all([analyst.page.waitForEvent('download'), form.getByRole('link', { name: 'Download Excel' }).click()]);
+    const [download] = await Promise.all([
+      analyst.page.waitForEvent('download'),
+      form.getByRole('link', { name: 'Download Excel' }).click(),
+    ]);
     expect(download.suggestedFilename()).toMatch(/\.xlsx$/);
     const book = new ExcelJS.Workbook();
     await book.xlsx.readFile((await download.path())!);

@@ -11,8 +11,24 @@ import { browserPeople, STACK_ADMIN as ADMIN } from './support/people';
  * photographed by the tests of their work.
  */
 const TOURS = {
-  officer: { who: DEMO_ACCOUNTS.officer, screens: ['/approvals', '/oversight', '/oversight/cargo', '/oversight/documents', '/oversight/certificates', '/complaints', '/disciplinary', '/ratings', '/dashboards'] },
-  admin: { who: ADMIN, screens: ['/admin/users', '/admin/companies', '/admin/devices', '/admin/inventories', '/admin/routes', '/admin/geofences'] },
+  officer: {
+    who: DEMO_ACCOUNTS.officer,
+    screens: [
+      '/approvals',
+      '/oversight',
+      '/oversight/cargo',
+      '/oversight/documents',
+      '/oversight/certificates',
+      '/complaints',
+      '/disciplinary',
+      '/ratings',
+      '/dashboards',
+    ],
+  },
+  admin: {
+    who: ADMIN,
+    screens: ['/admin/users', '/admin/companies', '/admin/devices', '/admin/inventories', '/admin/routes', '/admin/geofences'],
+  },
 };
 
 /**
@@ -55,7 +71,9 @@ describe.skipIf(!inject('chromium'))('the main screens of each role', () => {
         // the language on this browser only: the shared demo user keeps theirs
         if (lang === 'sw') await person.page.evaluate(() => localStorage.setItem('corridor.lang', 'sw'));
         await person.visit('/account');
-        const menu = await person.page.locator('nav#nav a[href^="/"]').evaluateAll((as) => [...new Set(as.map((a) => a.getAttribute('href')!))]);
+        const menu = await person.page
+          .locator('nav#nav a[href^="/"]')
+          .evaluateAll((as) => [...new Set(as.map((a) => a.getAttribute('href')!))]);
         expect(menu.length, 'the menu offers screens').toBeGreaterThan(1);
         const found: string[] = [];
         for (const path of menu) {
@@ -64,8 +82,12 @@ describe.skipIf(!inject('chromium'))('the main screens of each role', () => {
           await person.page.waitForURL((u) => u.pathname === path);
           await person.settled();
           const heading = person.page.locator('main h1').first();
-          await expect.poll(() => heading.evaluate((h) => h === document.activeElement), { message: `${path}: the heading has the focus` }).toBe(true);
-          await expect.poll(() => person.page.title(), { message: `${path}: the page is named by its heading` }).toBe(`${(await heading.textContent())!.trim()} · Corridor`);
+          await expect
+            .poll(() => heading.evaluate((h) => h === document.activeElement), { message: `${path}: the heading has the focus` })
+            .toBe(true);
+          await expect
+            .poll(() => person.page.title(), { message: `${path}: the page is named by its heading` })
+            .toBe(`${(await heading.textContent())!.trim()} · Corridor`);
           for (const p of await accessibilityProblems(person.page)) found.push(`${path}: ${p}`);
           await person.screenshot(`axe-${role}-${lang}${path.replaceAll('/', '-')}`);
         }
@@ -83,7 +105,8 @@ describe.skipIf(!inject('chromium'))('the main screens of each role', () => {
     await table.getByText('loading…').first().waitFor({ state: 'detached' });
     const owners = await table.locator('tbody tr td:nth-child(4)').allTextContents();
     expect(owners.length).toBeGreaterThan(0);
-    for (const owner of owners) expect(owner, 'an owner named, not numbered').not.toMatch(/^(Shipment|Cargo|Certificate|Complaint|Company)\s*#?\d+$/);
+    for (const owner of owners)
+      expect(owner, 'an owner named, not numbered').not.toMatch(/^(Shipment|Cargo|Certificate|Complaint|Company)\s*#?\d+$/);
     // an owner links to its record, named by its number
     const owner = table.locator('tbody tr td:nth-child(4) a').first();
     expect(await owner.textContent()).toMatch(/^(Shipment|Cargo|Certificate|Complaint)\b.*[A-Z]{2,}/);

@@ -15,9 +15,32 @@ export const IdentityAuditEntity = z.enum(['user', 'permission', 'token', 'sessi
 export const JourneyAuditEntity = z.enum(['route', 'journey', 'flag']);
 export const GeofenceAuditEntity = z.enum(['geofence', 'geofence_link']);
 export const OperationsAuditEntity = z.enum([
-  'announcement', 'calendar', 'cargo', 'company', 'complaint', 'computed_attribute', 'configuration', 'device', 'device_model', 'disciplinary_record',
-  'draft', 'driver', 'group', 'inventory', 'maintenance', 'notification_rule', 'object_link', 'observatory_settings', 'order', 'position', 'saved_command', 'scheduled_report',
-  'shipment', 'single_use_certificate', 'tracking_unit', 'truck_owner',
+  'announcement',
+  'calendar',
+  'cargo',
+  'company',
+  'complaint',
+  'computed_attribute',
+  'configuration',
+  'device',
+  'device_model',
+  'disciplinary_record',
+  'draft',
+  'driver',
+  'group',
+  'inventory',
+  'maintenance',
+  'notification_rule',
+  'object_link',
+  'observatory_settings',
+  'order',
+  'position',
+  'saved_command',
+  'scheduled_report',
+  'shipment',
+  'single_use_certificate',
+  'tracking_unit',
+  'truck_owner',
 ]);
 
 const ActionName = z.string().regex(/^[A-Za-z][A-Za-z0-9_.:-]{0,63}$/, 'an action such as shipment.status or user.create');
@@ -33,12 +56,22 @@ const ActionList = z.preprocess((v) => {
 export function auditListQuery<E extends z.ZodEnum>(entityType: E) {
   return Pagination.extend({
     entityType: entityType.optional(),
-    entityId: notRef(z.string().trim().min(1).max(64), 'any audited entry, deleted ones too (the trail outlives them); staff only').optional().describe('the id of the entity, as written (numbers as text)'),
-    actorUserId: notRef(z.coerce.number().int().min(0), 'who decided, deleted users too (the trail outlives them); 0 the platform; staff only').optional().describe('who decided (0: the platform itself, e.g. seeding)'),
+    entityId: notRef(z.string().trim().min(1).max(64), 'any audited entry, deleted ones too (the trail outlives them); staff only')
+      .optional()
+      .describe('the id of the entity, as written (numbers as text)'),
+    actorUserId: notRef(
+      z.coerce.number().int().min(0),
+      'who decided, deleted users too (the trail outlives them); 0 the platform; staff only',
+    )
+      .optional()
+      .describe('who decided (0: the platform itself, e.g. seeding)'),
     action: ActionList.optional().describe('one or more actions: repeat the parameter or separate with commas'),
     from: IsoDateTime.optional().describe('decided at or after'),
     to: IsoDateTime.optional().describe('decided at or before'),
-  }).refine((q) => q.from === undefined || q.to === undefined || Date.parse(q.from) <= Date.parse(q.to), { path: ['to'], message: 'to must not be before from' });
+  }).refine((q) => q.from === undefined || q.to === undefined || Date.parse(q.from) <= Date.parse(q.to), {
+    path: ['to'],
+    message: 'to must not be before from',
+  });
 }
 
 const ActorBase = { userId: z.number().int(), email: z.string() };
@@ -64,18 +97,31 @@ function auditEntry<E extends z.ZodEnum, A extends z.ZodRawShape, X extends z.Zo
 export const IdentityAuditEntry = auditEntry(
   'IdentityAuditEntry',
   IdentityAuditEntity,
-  { userId: z.number().int().nullable().describe('null: nobody was signed in (a failed sign-in, a reset request)'), email: z.string().nullable() },
+  {
+    userId: z.number().int().nullable().describe('null: nobody was signed in (a failed sign-in, a reset request)'),
+    email: z.string().nullable(),
+  },
   { address: z.string().nullable().describe("the caller's network address") },
 );
-export const JourneyAuditEntry = auditEntry('JourneyAuditEntry', JourneyAuditEntity, { ...ActorBase, ...ActorCompany }, {
-  companyId: z.number().int().nullable().describe('the company the journey belongs to'),
-  note: z.string().nullable().describe('the note or reason given with the decision'),
-});
+export const JourneyAuditEntry = auditEntry(
+  'JourneyAuditEntry',
+  JourneyAuditEntity,
+  { ...ActorBase, ...ActorCompany },
+  {
+    companyId: z.number().int().nullable().describe('the company the journey belongs to'),
+    note: z.string().nullable().describe('the note or reason given with the decision'),
+  },
+);
 export const GeofenceAuditEntry = auditEntry('GeofenceAuditEntry', GeofenceAuditEntity, ActorBase, {});
-export const OperationsAuditEntry = auditEntry('OperationsAuditEntry', OperationsAuditEntity, { ...ActorBase, ...ActorCompany }, {
-  companyId: z.number().int().nullable().describe('the company the decision concerns'),
-  reason: z.string().nullable().describe('the reason given with the decision'),
-});
+export const OperationsAuditEntry = auditEntry(
+  'OperationsAuditEntry',
+  OperationsAuditEntity,
+  { ...ActorBase, ...ActorCompany },
+  {
+    companyId: z.number().int().nullable().describe('the company the decision concerns'),
+    reason: z.string().nullable().describe('the reason given with the decision'),
+  },
+);
 export type IdentityAuditEntry = z.infer<typeof IdentityAuditEntry>;
 export type JourneyAuditEntry = z.infer<typeof JourneyAuditEntry>;
 export type GeofenceAuditEntry = z.infer<typeof GeofenceAuditEntry>;
@@ -131,37 +177,63 @@ export const TraccarAuditQuery = z
 
 export const auditEndpoints = [
   defineEndpoint({
-    id: 'audit.identity', method: 'get', path: '/audit/identity', service: 'gateway', tags, access: auditIdentityReaders,
+    id: 'audit.identity',
+    method: 'get',
+    path: '/audit/identity',
+    service: 'gateway',
+    tags,
+    access: auditIdentityReaders,
     summary: 'The audit trail of identity decisions (users, permissions, tokens, sessions)',
     description: description('identity', 'gateway'),
     request: { query: IdentityAuditQuery },
     responses: { 200: { description: 'A page of audit entries', schema: IdentityAuditPage } },
   }),
   defineEndpoint({
-    id: 'audit.journeys', method: 'get', path: '/audit/journeys', service: 'journey', tags, access: auditOversightReaders,
+    id: 'audit.journeys',
+    method: 'get',
+    path: '/audit/journeys',
+    service: 'journey',
+    tags,
+    access: auditOversightReaders,
     summary: 'The audit trail of route, journey and flag decisions',
     description: description('route, journey and flag', 'journey'),
     request: { query: JourneyAuditQuery },
     responses: { 200: { description: 'A page of audit entries', schema: JourneyAuditPage } },
   }),
   defineEndpoint({
-    id: 'audit.geofences', method: 'get', path: '/audit/geofences', service: 'geofence', tags, access: auditOversightReaders,
+    id: 'audit.geofences',
+    method: 'get',
+    path: '/audit/geofences',
+    service: 'geofence',
+    tags,
+    access: auditOversightReaders,
     summary: 'The audit trail of geofence changes and links',
     description: description('geofence', 'geofence'),
     request: { query: GeofenceAuditQuery },
     responses: { 200: { description: 'A page of audit entries', schema: GeofenceAuditPage } },
   }),
   defineEndpoint({
-    id: 'audit.operations', method: 'get', path: '/audit/operations', service: 'ops-api', tags, access: auditOversightReaders,
+    id: 'audit.operations',
+    method: 'get',
+    path: '/audit/operations',
+    service: 'ops-api',
+    tags,
+    access: auditOversightReaders,
     summary: 'The audit trail of operations decisions (shipments, cargo, certificates, complaints, sanctions, devices...)',
     description: description('operations', 'ops-api'),
     request: { query: OperationsAuditQuery },
     responses: { 200: { description: 'A page of audit entries', schema: OperationsAuditPage } },
   }),
   defineEndpoint({
-    id: 'audit.traccar', method: 'get', path: '/audit', service: 'gateway', tags, access: ['admin'],
+    id: 'audit.traccar',
+    method: 'get',
+    path: '/audit',
+    service: 'gateway',
+    tags,
+    access: ['admin'],
     summary: "Traccar's audit log: the actions of a period, from the identity and operations trails",
-    description: 'Administrators only, as in Traccar. The gateway\'s identity trail (sign-ins, users, links) and ops-api\'s operations trail ' +
+    description:
+      "Administrators only, as in Traccar. The gateway's identity trail (sign-ins, users, links) and ops-api's operations trail " +
       '(devices, groups, commands, ...) between from and to, oldest first, at most 10,000 of each (the newest). The geofence and journey trails ' +
       'stay at /audit/geofences and /audit/journeys.',
     request: { query: TraccarAuditQuery },

@@ -18,7 +18,10 @@ export type Calendar = z.infer<typeof Calendar>;
 export const CalendarInput = z
   .object({
     name: z.string().min(1).max(128),
-    data: z.base64().max(512 * 1024).describe('base64 of an iCalendar document; it must parse (400 naming data otherwise)'),
+    data: z
+      .base64()
+      .max(512 * 1024)
+      .describe('base64 of an iCalendar document; it must parse (400 naming data otherwise)'),
     companyId: OwnerCompanyInput,
     attributes: Attributes.default({}),
   })
@@ -26,7 +29,15 @@ export const CalendarInput = z
 export type CalendarInput = z.infer<typeof CalendarInput>;
 
 export const calendarsEndpoints = resourceEndpoints({
-  id: 'calendars', path: '/calendars', noun: 'calendar', kind: 'calendar', tags: ['calendars'], entity: Calendar, input: CalendarInput, query: LinkedListQuery,
-  write: trackingWriters, companyScoped: true,
+  id: 'calendars',
+  path: '/calendars',
+  noun: 'calendar',
+  kind: 'calendar',
+  tags: ['calendars'],
+  entity: Calendar,
+  input: CalendarInput,
+  query: LinkedListQuery,
+  write: trackingWriters,
+  companyScoped: true,
   description: 'Traccar Calendar: limits when notification rules fire. Keyword searches the name.',
 });

@@ -8,7 +8,15 @@ const states = CargoStatus.options;
 /** The expected moves, written out by hand per role (a change to the table must change this too). */
 const expected: Record<Role, string[]> = {
   company_user: ['submitted>cancelled', 'rejected>submitted', 'rejected>cancelled', 'validated>cancelled', 'released>delivered'],
-  clearing_agent: ['submitted>validated', 'submitted>rejected', 'submitted>cancelled', 'rejected>submitted', 'rejected>cancelled', 'validated>released', 'validated>cancelled'],
+  clearing_agent: [
+    'submitted>validated',
+    'submitted>rejected',
+    'submitted>cancelled',
+    'rejected>submitted',
+    'rejected>cancelled',
+    'validated>released',
+    'validated>cancelled',
+  ],
   association_officer: ['submitted>validated', 'submitted>rejected'],
   dispatcher: ['released>delivered'],
   association_analyst: [],
@@ -37,7 +45,11 @@ describe('cargo transitions table', () => {
     const todo = ['submitted'];
     while (todo.length) {
       const s = todo.pop()!;
-      for (const t of cargoTransitions) if (t.from === s && !seen.has(t.to)) { seen.add(t.to); todo.push(t.to); }
+      for (const t of cargoTransitions)
+        if (t.from === s && !seen.has(t.to)) {
+          seen.add(t.to);
+          todo.push(t.to);
+        }
     }
     expect([...seen].sort()).toEqual([...states].sort());
   });

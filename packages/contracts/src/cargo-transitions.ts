@@ -31,5 +31,7 @@ export const terminalCargoStates: readonly CargoStatus[] = ['delivered', 'cancel
 /** The states the given roles may move a cargo to from `current`. */
 export function allowedCargoMoves(current: CargoStatus, roles: readonly Role[]): CargoStatus[] {
   const admin = roles.includes('admin');
-  return [...new Set(cargoTransitions.filter((t) => t.from === current && (admin || t.roles.some((r) => roles.includes(r)))).map((t) => t.to))];
+  return [
+    ...new Set(cargoTransitions.filter((t) => t.from === current && (admin || t.roles.some((r) => roles.includes(r)))).map((t) => t.to)),
+  ];
 }

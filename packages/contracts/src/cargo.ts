@@ -37,7 +37,9 @@ export const IdfExtraction = z
       portOfDischarge: extractedField(z.string()),
       invoiceValue: extractedField(z.number()).describe('valid: the line values add up to it (within 1%)'),
       currency: extractedField(z.string()).describe('valid: an ISO 4217 code'),
-      lineItems: extractedField(z.array(IdfLineItem)).describe('valid: every HS code has the 6/8/10-digit shape and every line a quantity and value'),
+      lineItems: extractedField(z.array(IdfLineItem)).describe(
+        'valid: every HS code has the 6/8/10-digit shape and every line a quantity and value',
+      ),
     }),
     valid: z.boolean().describe('Every check passed'),
     warnings: z.array(z.string()),
@@ -54,7 +56,11 @@ export const IdfStructuredExport = z
     countryOfOrigin: z.string().min(1),
     portOfDischarge: z.string().min(1),
     invoice: z.object({ value: z.coerce.number(), currency: z.string().min(3).max(3) }),
-    items: z.array(z.object({ hsCode: z.string(), description: z.string(), quantity: z.coerce.number(), unit: z.string(), value: z.coerce.number() })).min(1),
+    items: z
+      .array(
+        z.object({ hsCode: z.string(), description: z.string(), quantity: z.coerce.number(), unit: z.string(), value: z.coerce.number() }),
+      )
+      .min(1),
   })
   .meta({ id: 'IdfStructuredExport' });
 export type IdfStructuredExport = z.infer<typeof IdfStructuredExport>;
@@ -86,13 +92,16 @@ export const CargoStatusChange = z
   .object({ from: CargoStatus.nullable(), to: CargoStatus, at: IsoDateTime, by: Actor, reason: z.string().nullable() })
   .meta({ id: 'CargoStatusChange' });
 
-export const CargoDetail = Cargo.extend({ statusHistory: z.array(CargoStatusChange), documents: z.array(DocumentRecord) }).meta({ id: 'CargoDetail' });
+export const CargoDetail = Cargo.extend({ statusHistory: z.array(CargoStatusChange), documents: z.array(DocumentRecord) }).meta({
+  id: 'CargoDetail',
+});
 export type CargoDetail = z.infer<typeof CargoDetail>;
 
 export const CargoStatusInput = z
   .object({ status: CargoStatus, reason: z.string().trim().max(500).nullable().default(null) })
   .superRefine((v, ctx) => {
-    if ((v.status === 'rejected' || v.status === 'cancelled') && !v.reason) ctx.addIssue({ code: 'custom', path: ['reason'], message: `required when the cargo is ${v.status}` });
+    if ((v.status === 'rejected' || v.status === 'cancelled') && !v.reason)
+      ctx.addIssue({ code: 'custom', path: ['reason'], message: `required when the cargo is ${v.status}` });
   })
   .meta({ id: 'CargoStatusInput' });
 
@@ -111,7 +120,15 @@ export const CargoCorrection = z
     currency: z.string().trim().min(1).max(10),
     invoiceValue: z.number().min(0).max(1e13),
     lineItems: z
-      .array(z.object({ hsCode: z.string().trim().min(1).max(20), description: z.string().trim().max(300), quantity: z.number().min(0).max(1e13), unit: z.string().trim().min(1).max(10), value: z.number().min(0).max(1e13) }))
+      .array(
+        z.object({
+          hsCode: z.string().trim().min(1).max(20),
+          description: z.string().trim().max(300),
+          quantity: z.number().min(0).max(1e13),
+          unit: z.string().trim().min(1).max(10),
+          value: z.number().min(0).max(1e13),
+        }),
+      )
       .min(1)
       .max(500),
   })
@@ -138,14 +155,26 @@ const tags = ['cargo'];
 
 export const cargoEndpoints = [
   defineEndpoint({
-    id: 'cargo.listCompany', method: 'get', path: '/cargos/company', service: 'ops-api', tags, companyScoped: true,
-    summary: "The caller's company's cargo (IDF) records", access: companyRoles,
+    id: 'cargo.listCompany',
+    method: 'get',
+    path: '/cargos/company',
+    service: 'ops-api',
+    tags,
+    companyScoped: true,
+    summary: "The caller's company's cargo (IDF) records",
+    access: companyRoles,
     request: { query: CompanyCargoQuery },
     responses: { 200: { description: 'A page of cargo, newest first', schema: Page } },
   }),
   defineEndpoint({
-    id: 'cargo.processIdf', method: 'post', path: '/cargos/process-idf', service: 'ops-api', tags, companyScoped: true,
-    summary: 'Create a cargo from an uploaded Import Declaration Form', access: ['company_user', 'clearing_agent'],
+    id: 'cargo.processIdf',
+    method: 'post',
+    path: '/cargos/process-idf',
+    service: 'ops-api',
+    tags,
+    companyScoped: true,
+    summary: 'Create a cargo from an uploaded Import Declaration Form',
+    access: ['company_user', 'clearing_agent'],
     description:
       'The document (POST /documents/upload) is an IDF PDF with a text layer, or a structured export (JSON as IdfStructuredExport, ' +
       'or CSV with one row per line item). Each field comes back with a confidence and its checks (HS code shape, totals, PIN format). ' +
@@ -155,35 +184,66 @@ export const cargoEndpoints = [
     responses: { 201: { description: 'The created cargo with the extraction report', schema: Cargo } },
   }),
   defineEndpoint({
-    id: 'cargo.get', method: 'get', path: '/cargos/{cargoId}', service: 'ops-api', tags, companyScoped: true,
-    summary: 'One cargo with its status history and documents', access: 'authenticated',
-    description: 'Company users see their own company\'s cargo only (404 for others); the association sees all.',
+    id: 'cargo.get',
+    method: 'get',
+    path: '/cargos/{cargoId}',
+    service: 'ops-api',
+    tags,
+    companyScoped: true,
+    summary: 'One cargo with its status history and documents',
+    access: 'authenticated',
+    description: "Company users see their own company's cargo only (404 for others); the association sees all.",
     request: { params: CargoIdParam },
     responses: { 200: { description: 'The cargo', schema: CargoDetail } },
   }),
   defineEndpoint({
-    id: 'cargo.attachDocument', method: 'post', path: '/cargos/{cargoId}/documents', service: 'ops-api', tags, companyScoped: true,
-    summary: 'Attach an uploaded document, or upload and attach in one step', access: companyRoles,
-    description: 'JSON { documentId } attaches a document of the same company; multipart/form-data (file, kind) as in POST /documents/upload uploads and attaches.',
+    id: 'cargo.attachDocument',
+    method: 'post',
+    path: '/cargos/{cargoId}/documents',
+    service: 'ops-api',
+    tags,
+    companyScoped: true,
+    summary: 'Attach an uploaded document, or upload and attach in one step',
+    access: companyRoles,
+    description:
+      'JSON { documentId } attaches a document of the same company; multipart/form-data (file, kind) as in POST /documents/upload uploads and attaches.',
     request: { params: CargoIdParam, body: DocumentRef, bodyContentType: 'application/json' },
     responses: { 201: { description: 'The attached document', schema: DocumentWithLink } },
   }),
   defineEndpoint({
-    id: 'cargo.changeStatus', method: 'put', path: '/cargos/{cargoId}/status', service: 'ops-api', tags, companyScoped: true,
-    summary: 'Move a cargo to another state', access: [...companyRoles, 'association_officer'],
-    description: 'Allowed moves come from the cargo transitions table per role; a denied move answers 409 INVALID_TRANSITION with { current, allowed }. Validating a cargo whose extraction failed a check answers 409 CONFLICT with the failed checks.',
+    id: 'cargo.changeStatus',
+    method: 'put',
+    path: '/cargos/{cargoId}/status',
+    service: 'ops-api',
+    tags,
+    companyScoped: true,
+    summary: 'Move a cargo to another state',
+    access: [...companyRoles, 'association_officer'],
+    description:
+      'Allowed moves come from the cargo transitions table per role; a denied move answers 409 INVALID_TRANSITION with { current, allowed }. Validating a cargo whose extraction failed a check answers 409 CONFLICT with the failed checks.',
     request: { params: CargoIdParam, body: CargoStatusInput },
     responses: { 200: { description: 'The cargo in its new state', schema: Cargo } },
   }),
   defineEndpoint({
-    id: 'cargo.listAdmin', method: 'get', path: '/cargos', service: 'ops-api', tags,
-    summary: "All companies' cargo (association oversight)", access: ['association_officer', 'association_analyst'],
+    id: 'cargo.listAdmin',
+    method: 'get',
+    path: '/cargos',
+    service: 'ops-api',
+    tags,
+    summary: "All companies' cargo (association oversight)",
+    access: ['association_officer', 'association_analyst'],
     request: { query: AdminCargoQuery },
     responses: { 200: { description: 'A page of cargo, newest first', schema: Page } },
   }),
   defineEndpoint({
-    id: 'cargo.correct', method: 'patch', path: '/cargos/{cargoId}/fields', service: 'ops-api', tags, companyScoped: true,
-    summary: 'Correct fields read from the IDF', access: ['company_user', 'clearing_agent'],
+    id: 'cargo.correct',
+    method: 'patch',
+    path: '/cargos/{cargoId}/fields',
+    service: 'ops-api',
+    tags,
+    companyScoped: true,
+    summary: 'Correct fields read from the IDF',
+    access: ['company_user', 'clearing_agent'],
     description:
       'While the cargo is submitted, a person corrects what the reader got wrong; every check runs again (a corrected field has confidence 1) and ' +
       'the audit trail keeps the old and new values. 409 CONFLICT once the cargo has left submitted, or for an IDF number the company already has.',

@@ -27,7 +27,12 @@ export const Certificate = z
     companyId: z.number().int(),
     status: CertificateStatus,
     verificationCode: z.string().describe('printed on the certificate with a QR code; GET /single-use-certificates/verify/{code}'),
-    cargo: z.object({ idfNumber: z.string(), importerName: z.string(), invoiceValue: z.number().nullable(), currency: z.string().nullable() }),
+    cargo: z.object({
+      idfNumber: z.string(),
+      importerName: z.string(),
+      invoiceValue: z.number().nullable(),
+      currency: z.string().nullable(),
+    }),
     applicant: Actor,
     fee: z.object({ amount: z.number(), currency: z.string() }),
     invoiceNumber: z.string().nullable(),
@@ -48,7 +53,11 @@ export const CertificateApplyInput = z.object({ cargoId: ref('cargo', z.number()
 
 export const CertificateGenerateInput = z
   .object({
-    paymentReference: z.string().trim().regex(/^[A-Za-z0-9-]{4,64}$/, 'letters, digits and dashes, 4 to 64').describe('e.g. the M-Pesa transaction code'),
+    paymentReference: z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9-]{4,64}$/, 'letters, digits and dashes, 4 to 64')
+      .describe('e.g. the M-Pesa transaction code'),
     paymentMethod: PaymentMethod,
   })
   .meta({ id: 'CertificateGenerateInput' });
@@ -87,7 +96,11 @@ export const CertificatePage = z
 export type CertificatePage = z.infer<typeof CertificatePage>;
 
 const StatusCounts = z.object({
-  applied: z.number().int(), submitted: z.number().int(), approved: z.number().int(), rejected: z.number().int(), total: z.number().int(),
+  applied: z.number().int(),
+  submitted: z.number().int(),
+  approved: z.number().int(),
+  rejected: z.number().int(),
+  total: z.number().int(),
 });
 export const CertificateStats = z
   .object({
@@ -122,62 +135,121 @@ const tags = ['single-use-certificates'];
 const base = '/single-use-certificates';
 export const certificatesEndpoints = [
   defineEndpoint({
-    id: 'certificates.list', method: 'get', path: base, service: 'ops-api', tags, companyScoped: true,
-    summary: 'Single-use certificates, newest first, with filters', access: 'authenticated',
+    id: 'certificates.list',
+    method: 'get',
+    path: base,
+    service: 'ops-api',
+    tags,
+    companyScoped: true,
+    summary: 'Single-use certificates, newest first, with filters',
+    access: 'authenticated',
     request: { query: CertificatesQuery },
     responses: { 200: { description: 'A page of certificates', schema: CertificatePage } },
   }),
   defineEndpoint({
-    id: 'certificates.stats', method: 'get', path: `${base}/stats`, service: 'ops-api', tags, companyScoped: true,
-    summary: 'Certificate counts by status, company and period', access: 'authenticated',
+    id: 'certificates.stats',
+    method: 'get',
+    path: `${base}/stats`,
+    service: 'ops-api',
+    tags,
+    companyScoped: true,
+    summary: 'Certificate counts by status, company and period',
+    access: 'authenticated',
     request: { query: CertificateStatsQuery },
     responses: { 200: { description: 'Statistics', schema: CertificateStats } },
   }),
   defineEndpoint({
-    id: 'certificates.get', method: 'get', path: `${base}/{id}`, service: 'ops-api', tags, companyScoped: true,
-    summary: 'One certificate, read from the database (never cached: the portal re-reads the status here)', access: 'authenticated',
+    id: 'certificates.get',
+    method: 'get',
+    path: `${base}/{id}`,
+    service: 'ops-api',
+    tags,
+    companyScoped: true,
+    summary: 'One certificate, read from the database (never cached: the portal re-reads the status here)',
+    access: 'authenticated',
     request: { params: idParam('certificate') },
     responses: { 200: { description: 'The certificate', schema: Certificate } },
   }),
   defineEndpoint({
-    id: 'certificates.apply', method: 'post', path: `${base}/apply`, service: 'ops-api', tags,
-    summary: 'Apply for a certificate for a validated cargo of the clearing agent\'s company',
-    description: '404 when the cargo is not the company\'s, 422 when it is not validated, 409 when it already has a live (not rejected) certificate.',
+    id: 'certificates.apply',
+    method: 'post',
+    path: `${base}/apply`,
+    service: 'ops-api',
+    tags,
+    summary: "Apply for a certificate for a validated cargo of the clearing agent's company",
+    description:
+      "404 when the cargo is not the company's, 422 when it is not validated, 409 when it already has a live (not rejected) certificate.",
     access: ['clearing_agent'],
     request: { body: CertificateApplyInput },
     responses: { 201: { description: 'The application', schema: Certificate } },
   }),
   defineEndpoint({
-    id: 'certificates.generate', method: 'post', path: `${base}/{id}/generate-and-upload`, service: 'ops-api', tags,
+    id: 'certificates.generate',
+    method: 'post',
+    path: `${base}/{id}/generate-and-upload`,
+    service: 'ops-api',
+    tags,
     summary: 'Render the certificate, invoice and receipt (PDF) and store them; the certificate goes to the association',
     access: ['clearing_agent'],
     request: { params: idParam('certificate'), body: CertificateGenerateInput },
     responses: { 200: { description: 'The submitted certificate', schema: Certificate } },
   }),
   defineEndpoint({
-    id: 'certificates.viewLinks', method: 'get', path: `${base}/{id}/view-links`, service: 'ops-api', tags, companyScoped: true,
+    id: 'certificates.viewLinks',
+    method: 'get',
+    path: `${base}/{id}/view-links`,
+    service: 'ops-api',
+    tags,
+    companyScoped: true,
     summary: 'Expiring download links for the certificate, invoice and receipt, issued to the caller',
     description: '409 while the documents are not generated yet.',
     access: 'authenticated',
-    request: { params: idParam('certificate'), query: z.object({ ttlSeconds: z.coerce.number().int().min(30).max(14400).default(900).describe('Lifetime of the links (at most 4 hours)') }) },
+    request: {
+      params: idParam('certificate'),
+      query: z.object({
+        ttlSeconds: z.coerce.number().int().min(30).max(14400).default(900).describe('Lifetime of the links (at most 4 hours)'),
+      }),
+    },
     responses: { 200: { description: 'Links', schema: CertificateViewLinks } },
   }),
   defineEndpoint({
-    id: 'certificates.approve', method: 'post', path: `${base}/{id}/approve`, service: 'ops-api', tags,
-    summary: 'Approve a submitted certificate (audited; the company is notified)', access: ['association_officer'],
+    id: 'certificates.approve',
+    method: 'post',
+    path: `${base}/{id}/approve`,
+    service: 'ops-api',
+    tags,
+    summary: 'Approve a submitted certificate (audited; the company is notified)',
+    access: ['association_officer'],
     request: { params: idParam('certificate'), body: CertificateApproveInput },
     responses: { 200: { description: 'The approved certificate', schema: Certificate } },
   }),
   defineEndpoint({
-    id: 'certificates.reject', method: 'post', path: `${base}/{id}/reject`, service: 'ops-api', tags,
-    summary: 'Reject an application or a submitted certificate with a reason (audited; the company is notified)', access: ['association_officer'],
+    id: 'certificates.reject',
+    method: 'post',
+    path: `${base}/{id}/reject`,
+    service: 'ops-api',
+    tags,
+    summary: 'Reject an application or a submitted certificate with a reason (audited; the company is notified)',
+    access: ['association_officer'],
     request: { params: idParam('certificate'), body: CertificateRejectInput },
     responses: { 200: { description: 'The rejected certificate', schema: Certificate } },
   }),
   defineEndpoint({
-    id: 'certificates.verify', method: 'get', path: `${base}/verify/{code}`, service: 'ops-api', tags,
-    summary: 'Check a certificate from its verification code (what the QR code on the PDF opens)', access: 'public',
-    request: { params: z.object({ code: notRef(z.string().regex(/^[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}$/, 'XXXX-XXXX-XXXX'), 'the verification code printed on a certificate; public') }) },
+    id: 'certificates.verify',
+    method: 'get',
+    path: `${base}/verify/{code}`,
+    service: 'ops-api',
+    tags,
+    summary: 'Check a certificate from its verification code (what the QR code on the PDF opens)',
+    access: 'public',
+    request: {
+      params: z.object({
+        code: notRef(
+          z.string().regex(/^[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}$/, 'XXXX-XXXX-XXXX'),
+          'the verification code printed on a certificate; public',
+        ),
+      }),
+    },
     responses: { 200: { description: 'The certificate as it stands now', schema: CertificateVerification } },
   }),
 ] as const;

@@ -55,9 +55,14 @@ export type CommandSendInput = z.infer<typeof CommandSendInput>;
  */
 export const QueuedCommand = z
   .object({
-    id: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).describe('The queued command\'s id (unique; commands.v1 carries it as text)'),
+    id: z
+      .number()
+      .int()
+      .positive()
+      .max(Number.MAX_SAFE_INTEGER)
+      .describe("The queued command's id (unique; commands.v1 carries it as text)"),
     deviceId: z.number().int().positive(),
-    uniqueId: z.string().describe('The device\'s unique id (IMEI)'),
+    uniqueId: z.string().describe("The device's unique id (IMEI)"),
     type: z.string(),
     textChannel: z.boolean().describe('Always false: commands go over the data connection'),
     attributes: Attributes,
@@ -69,27 +74,56 @@ export type QueuedCommand = z.infer<typeof QueuedCommand>;
 const tags = ['commands'];
 export const commandsEndpoints = [
   ...resourceEndpoints({
-    id: 'commands', path: '/commands', noun: 'saved command', kind: 'command', tags, entity: SavedCommand, input: SavedCommandInput, query: SavedCommandsQuery,
-    write: trackingWriters, companyScoped: true, description: 'Saved commands. Keyword searches description and type.',
+    id: 'commands',
+    path: '/commands',
+    noun: 'saved command',
+    kind: 'command',
+    tags,
+    entity: SavedCommand,
+    input: SavedCommandInput,
+    query: SavedCommandsQuery,
+    write: trackingWriters,
+    companyScoped: true,
+    description: 'Saved commands. Keyword searches description and type.',
   }),
   defineEndpoint({
-    id: 'commands.types', method: 'get', path: '/commands/types', service: 'ops-api', tags, companyScoped: true, access: 'authenticated',
+    id: 'commands.types',
+    method: 'get',
+    path: '/commands/types',
+    service: 'ops-api',
+    tags,
+    companyScoped: true,
+    access: 'authenticated',
     summary: 'Command types a device supports',
-    description: 'With deviceId: the types its protocol (from its latest position, else its device model) can encode; without: every type any protocol supports.',
+    description:
+      'With deviceId: the types its protocol (from its latest position, else its device model) can encode; without: every type any protocol supports.',
     request: { query: z.object({ deviceId: ref('device', z.coerce.number().int().positive()).optional() }) },
     responses: { 200: { description: 'Types', schema: z.array(TypeItem) } },
   }),
   defineEndpoint({
-    id: 'commands.sendable', method: 'get', path: '/commands/send', service: 'ops-api', tags, companyScoped: true, access: trackingWriters,
+    id: 'commands.sendable',
+    method: 'get',
+    path: '/commands/send',
+    service: 'ops-api',
+    tags,
+    companyScoped: true,
+    access: trackingWriters,
     summary: 'Saved commands that can be sent to a device now',
     request: { query: z.object({ deviceId: ref('device', z.coerce.number().int().positive()) }) },
     responses: { 200: { description: 'Saved commands', schema: z.array(SavedCommand) } },
   }),
   defineEndpoint({
-    id: 'commands.send', method: 'post', path: '/commands/send', service: 'ops-api', tags, companyScoped: true, access: trackingWriters,
+    id: 'commands.send',
+    method: 'post',
+    path: '/commands/send',
+    service: 'ops-api',
+    tags,
+    companyScoped: true,
+    access: trackingWriters,
     summary: 'Queue a command for a device',
-    description: 'Publishes the command on commands.v1 (key = device id); ingest writes it to the device\'s connection. ' +
-      'Answers 202 with the queued command. A type the device\'s protocol cannot encode answers 400 naming type.',
+    description:
+      "Publishes the command on commands.v1 (key = device id); ingest writes it to the device's connection. " +
+      "Answers 202 with the queued command. A type the device's protocol cannot encode answers 400 naming type.",
     request: { body: CommandSendInput },
     responses: { 202: { description: 'Queued', schema: QueuedCommand } },
   }),

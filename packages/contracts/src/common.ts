@@ -45,9 +45,7 @@ export const repeated = <T extends z.ZodTypeAny>(item: T) =>
   z.preprocess((v) => (v === undefined ? undefined : Array.isArray(v) ? v : [v]), z.array(item));
 
 export function page<T extends z.ZodTypeAny>(item: T, id: string) {
-  return z
-    .object({ items: z.array(item), total: z.number().int(), limit: z.number().int(), offset: z.number().int() })
-    .meta({ id });
+  return z.object({ items: z.array(item), total: z.number().int(), limit: z.number().int(), offset: z.number().int() }).meta({ id });
 }
 
 /**

@@ -17,7 +17,15 @@ export const ComplaintSubjectType = z.enum(['company', 'driver', 'truck', 'journ
 export type ComplaintSubjectType = z.infer<typeof ComplaintSubjectType>;
 
 export const ComplaintCategory = z.enum([
-  'delay', 'cargo_damage', 'cargo_loss', 'route_deviation', 'unsafe_driving', 'overloading', 'misconduct', 'documentation', 'other',
+  'delay',
+  'cargo_damage',
+  'cargo_loss',
+  'route_deviation',
+  'unsafe_driving',
+  'overloading',
+  'misconduct',
+  'documentation',
+  'other',
 ]);
 export type ComplaintCategory = z.infer<typeof ComplaintCategory>;
 
@@ -67,7 +75,12 @@ export const ComplaintInput = z
     category: ComplaintCategory,
     title: z.string().trim().min(3).max(200),
     description: z.string().trim().min(10).max(5000),
-    journeyId: notRef(z.string().min(1).max(64), 'the journey as the complainant names it (often another company\'s); kept as text, not resolved').nullable().default(null),
+    journeyId: notRef(
+      z.string().min(1).max(64),
+      "the journey as the complainant names it (often another company's); kept as text, not resolved",
+    )
+      .nullable()
+      .default(null),
     occurredAt: IsoDateTime.nullable().default(null),
   })
   .meta({ id: 'ComplaintInput' });
@@ -97,26 +110,45 @@ export type ComplaintPage = z.infer<typeof ComplaintPage>;
 const tags = ['complaints'];
 export const complaintsEndpoints = [
   defineEndpoint({
-    id: 'complaints.create', method: 'post', path: '/complaints', service: 'ops-api', tags,
-    summary: 'File a complaint against a company, driver, truck or journey flag', access: 'authenticated',
+    id: 'complaints.create',
+    method: 'post',
+    path: '/complaints',
+    service: 'ops-api',
+    tags,
+    summary: 'File a complaint against a company, driver, truck or journey flag',
+    access: 'authenticated',
     description: 'Any signed-in user may file. The complaint starts open; the association is notified.',
     request: { body: ComplaintInput },
     responses: { 201: { description: 'The filed complaint', schema: Complaint } },
   }),
   defineEndpoint({
-    id: 'complaints.list', method: 'get', path: '/complaints', service: 'ops-api', tags,
-    summary: 'Complaints, newest first, with filters', access: associationRoles,
+    id: 'complaints.list',
+    method: 'get',
+    path: '/complaints',
+    service: 'ops-api',
+    tags,
+    summary: 'Complaints, newest first, with filters',
+    access: associationRoles,
     request: { query: ComplaintsQuery },
     responses: { 200: { description: 'A page of complaints', schema: ComplaintPage } },
   }),
   defineEndpoint({
-    id: 'complaints.get', method: 'get', path: '/complaints/{id}', service: 'ops-api', tags,
-    summary: 'One complaint with its status history', access: associationRoles,
+    id: 'complaints.get',
+    method: 'get',
+    path: '/complaints/{id}',
+    service: 'ops-api',
+    tags,
+    summary: 'One complaint with its status history',
+    access: associationRoles,
     request: { params: idParam('complaint') },
     responses: { 200: { description: 'The complaint', schema: ComplaintDetail } },
   }),
   defineEndpoint({
-    id: 'complaints.setStatus', method: 'put', path: '/complaints/{id}/status', service: 'ops-api', tags,
+    id: 'complaints.setStatus',
+    method: 'put',
+    path: '/complaints/{id}/status',
+    service: 'ops-api',
+    tags,
     summary: 'Move a complaint along its workflow',
     description: 'A change the workflow does not allow answers 409 INVALID_TRANSITION with details { current, allowed }.',
     access: ['association_officer'],

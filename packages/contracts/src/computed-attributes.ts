@@ -34,7 +34,11 @@ export const ComputedAttributeInput = z
   .object({
     description: z.string().min(1).max(256),
     attribute: z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,63}$/, 'an attribute name (letters, digits, _)'),
-    expression: z.string().min(1).max(1000).describe('Must parse; names such as constructor or __proto__ are refused (400 naming expression)'),
+    expression: z
+      .string()
+      .min(1)
+      .max(1000)
+      .describe('Must parse; names such as constructor or __proto__ are refused (400 naming expression)'),
     type: ComputedAttributeTypeInput,
     priority: z.number().int().min(-1000).max(1000).default(0),
     companyId: OwnerCompanyInput,
@@ -49,14 +53,29 @@ export type ComputedTestResult = z.infer<typeof ComputedTestResult>;
 
 export const computedAttributesEndpoints = [
   ...resourceEndpoints({
-    id: 'attributes.computed', path: '/attributes/computed', noun: 'computed attribute', kind: 'computedAttribute', tags: ['attributes'],
-    entity: ComputedAttribute, input: ComputedAttributeInput, query: LinkedListQuery, write: trackingWriters, companyScoped: true,
+    id: 'attributes.computed',
+    path: '/attributes/computed',
+    noun: 'computed attribute',
+    kind: 'computedAttribute',
+    tags: ['attributes'],
+    entity: ComputedAttribute,
+    input: ComputedAttributeInput,
+    query: LinkedListQuery,
+    write: trackingWriters,
+    companyScoped: true,
     description: 'Traccar computed attributes. Keyword searches description, attribute and expression.',
   }),
   defineEndpoint({
-    id: 'attributes.computed.test', method: 'post', path: '/attributes/computed/test', service: 'ops-api', tags: ['attributes'],
-    companyScoped: true, summary: 'Evaluate a computed attribute on a device\'s latest position', access: trackingWriters,
-    description: 'Evaluates the given attribute (not saved) against the latest position of deviceId; 404 when the device has no position, ' +
+    id: 'attributes.computed.test',
+    method: 'post',
+    path: '/attributes/computed/test',
+    service: 'ops-api',
+    tags: ['attributes'],
+    companyScoped: true,
+    summary: "Evaluate a computed attribute on a device's latest position",
+    access: trackingWriters,
+    description:
+      'Evaluates the given attribute (not saved) against the latest position of deviceId; 404 when the device has no position, ' +
       '400 naming expression when it fails to parse or evaluate. As Traccar: the bare value (JSON), or 204 when the expression yields nothing.',
     request: { query: ComputedTestQuery, body: ComputedAttributeInput },
     responses: { 200: { description: 'The typed value', schema: ComputedTestResult }, 204: { description: 'No value', schema: null } },

@@ -30,8 +30,17 @@ export type ConfigurationInput = z.infer<typeof ConfigurationInput>;
 export const ConfigurationsQuery = ListQuery.extend({ deviceModelId: ref('deviceModel', z.coerce.number().int().positive()).optional() });
 
 export const configurationsEndpoints = resourceEndpoints({
-  id: 'configurations', path: '/configurations', noun: 'configuration', kind: 'configuration', tags: ['configurations'], entity: Configuration,
-  input: ConfigurationInput, query: ConfigurationsQuery, write: trackingWriters, companyScoped: true,
-  description: 'Named configuration templates; a device follows one through PUT /devices/{id}/configuration. ' +
+  id: 'configurations',
+  path: '/configurations',
+  noun: 'configuration',
+  kind: 'configuration',
+  tags: ['configurations'],
+  entity: Configuration,
+  input: ConfigurationInput,
+  query: ConfigurationsQuery,
+  write: trackingWriters,
+  companyScoped: true,
+  description:
+    'Named configuration templates; a device follows one through PUT /devices/{id}/configuration. ' +
     'A template some device follows cannot be deleted (409). Keyword searches name and description.',
 });

@@ -4,9 +4,7 @@ import { IsoDateTime } from './common';
 import { associationRoles } from './roles';
 
 /** The time span a figure covers (ISO 8601, UTC): every dashboard and rating figure carries one. */
-export const CoveredPeriod = z
-  .object({ from: IsoDateTime, to: IsoDateTime })
-  .meta({ id: 'CoveredPeriod' });
+export const CoveredPeriod = z.object({ from: IsoDateTime, to: IsoDateTime }).meta({ id: 'CoveredPeriod' });
 export type CoveredPeriod = z.infer<typeof CoveredPeriod>;
 
 /** A period given in a query; both ends optional (defaults: the last 30 days up to now). */
@@ -26,7 +24,10 @@ export const ComplianceDashboard = z
     companies: z.number().int().describe('companies registered in the country (the scope of the company figures)'),
     activeJourneys: z.object({
       period: CoveredPeriod,
-      active: z.number().int().describe('journeys of the country\'s trucks started by the end of the period and not completed or cancelled by then'),
+      active: z
+        .number()
+        .int()
+        .describe("journeys of the country's trucks started by the end of the period and not completed or cancelled by then"),
       withActivity: z.number().int().describe('distinct journeys with any event in the period'),
       trucksReporting: z.number().int().describe('distinct trucks with journey events in the period'),
     }),
@@ -86,14 +87,26 @@ const description =
   'the border posts on its side (dwell from geofenceExit events whose fence is in the country). Each figure carries its period.';
 export const dashboardsEndpoints = [
   defineEndpoint({
-    id: 'compliance.kenya', method: 'get', path: '/association/compliance/kenya/dashboard', service: 'ops-api', tags,
-    summary: 'Kenya compliance dashboard', description, access: associationRoles,
+    id: 'compliance.kenya',
+    method: 'get',
+    path: '/association/compliance/kenya/dashboard',
+    service: 'ops-api',
+    tags,
+    summary: 'Kenya compliance dashboard',
+    description,
+    access: associationRoles,
     request: { query: DashboardQuery },
     responses: { 200: { description: 'The dashboard', schema: ComplianceDashboard } },
   }),
   defineEndpoint({
-    id: 'compliance.tanzania', method: 'get', path: '/association/compliance/tanzania/dashboard', service: 'ops-api', tags,
-    summary: 'Tanzania compliance dashboard', description, access: associationRoles,
+    id: 'compliance.tanzania',
+    method: 'get',
+    path: '/association/compliance/tanzania/dashboard',
+    service: 'ops-api',
+    tags,
+    summary: 'Tanzania compliance dashboard',
+    description,
+    access: associationRoles,
     request: { query: DashboardQuery },
     responses: { 200: { description: 'The dashboard', schema: ComplianceDashboard } },
   }),

@@ -29,7 +29,16 @@ export type DeviceModelInput = z.infer<typeof DeviceModelInput>;
 export const DeviceModelsQuery = ListQuery.omit({ companyId: true }).extend({ protocol: z.string().max(32).optional() });
 
 export const deviceModelsEndpoints = resourceEndpoints({
-  id: 'device-models', path: '/device-model', noun: 'device model', kind: 'deviceModel', tags: ['device-models'], entity: DeviceModel, input: DeviceModelInput,
-  query: DeviceModelsQuery, write: ['admin'], companyScoped: false,
-  description: 'Platform-wide catalogue (admin writes, everyone reads). manufacturer + model is unique (409). Keyword searches manufacturer and model.',
+  id: 'device-models',
+  path: '/device-model',
+  noun: 'device model',
+  kind: 'deviceModel',
+  tags: ['device-models'],
+  entity: DeviceModel,
+  input: DeviceModelInput,
+  query: DeviceModelsQuery,
+  write: ['admin'],
+  companyScoped: false,
+  description:
+    'Platform-wide catalogue (admin writes, everyone reads). manufacturer + model is unique (409). Keyword searches manufacturer and model.',
 });

@@ -23,9 +23,12 @@ export const Device = z
     category: z.string().nullable(),
     expirationTime: IsoDateTime.nullable(),
     attributes: Attributes,
-    protocol: z.string().nullable().describe(
-      'The protocol the device is bound to: set by its administrator, else the one it first spoke. Frames for it on another protocol are refused (a deviceIdentityConflict event). null until it first reports',
-    ),
+    protocol: z
+      .string()
+      .nullable()
+      .describe(
+        'The protocol the device is bound to: set by its administrator, else the one it first spoke. Frames for it on another protocol are refused (a deviceIdentityConflict event). null until it first reports',
+      ),
   })
   .meta({ id: 'Device' });
 export type Device = z.infer<typeof Device>;
@@ -33,7 +36,10 @@ export type Device = z.infer<typeof Device>;
 export const DeviceInput = z
   .object({
     name: z.string().min(1).max(128),
-    uniqueId: notRef(z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'letters, digits and _.:- only, at most 64'), "the device's own identifier"),
+    uniqueId: notRef(
+      z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'letters, digits and _.:- only, at most 64'),
+      "the device's own identifier",
+    ),
     disabled: z.boolean().default(false),
     groupId: optionalRef('group'),
     calendarId: optionalRef('calendar'),
@@ -44,9 +50,14 @@ export const DeviceInput = z
     category: z.string().max(32).nullable().default(null),
     expirationTime: IsoDateTime.nullable().default(null),
     attributes: Attributes.default({}),
-    protocol: z.string().regex(/^[a-z0-9-]{1,32}$/, 'a protocol name (gt06, teltonika, jt808, osmand, ...)').nullable().optional().describe(
-      'Bind the device to this protocol (ingest refuses its frames on any other). null clears the binding and a JT/T 808 registration: the device binds again to the protocol of its next frame. Left out: unchanged (on create: bound at the first frame)',
-    ),
+    protocol: z
+      .string()
+      .regex(/^[a-z0-9-]{1,32}$/, 'a protocol name (gt06, teltonika, jt808, osmand, ...)')
+      .nullable()
+      .optional()
+      .describe(
+        'Bind the device to this protocol (ingest refuses its frames on any other). null clears the binding and a JT/T 808 registration: the device binds again to the protocol of its next frame. Left out: unchanged (on create: bound at the first frame)',
+      ),
   })
   .meta({ id: 'DeviceInput' });
 export type DeviceInput = z.infer<typeof DeviceInput>;
@@ -93,32 +104,59 @@ export type DeviceRegistryMessage = z.infer<typeof DeviceRegistryMessage>;
 const tags = ['devices'];
 export const devicesEndpoints = [
   defineEndpoint({
-    id: 'devices.list', method: 'get', path: '/devices', service: 'ops-api', tags, companyScoped: true,
-    summary: 'List devices', access: 'authenticated',
+    id: 'devices.list',
+    method: 'get',
+    path: '/devices',
+    service: 'ops-api',
+    tags,
+    companyScoped: true,
+    summary: 'List devices',
+    access: 'authenticated',
     request: { query: DevicesQuery },
     responses: { 200: { description: 'Devices', schema: z.array(Device) } },
   }),
   defineEndpoint({
-    id: 'devices.create', method: 'post', path: '/devices', service: 'ops-api', tags,
-    summary: 'Register a device', access: ['admin', 'dispatcher'],
+    id: 'devices.create',
+    method: 'post',
+    path: '/devices',
+    service: 'ops-api',
+    tags,
+    summary: 'Register a device',
+    access: ['admin', 'dispatcher'],
     request: { body: DeviceInput },
     responses: { 200: { description: 'The created device', schema: Device } },
   }),
   defineEndpoint({
-    id: 'devices.get', method: 'get', path: '/devices/{id}', service: 'ops-api', tags, companyScoped: true,
-    summary: 'One device', access: 'authenticated',
+    id: 'devices.get',
+    method: 'get',
+    path: '/devices/{id}',
+    service: 'ops-api',
+    tags,
+    companyScoped: true,
+    summary: 'One device',
+    access: 'authenticated',
     request: { params: idParam('device') },
     responses: { 200: { description: 'The device', schema: Device } },
   }),
   defineEndpoint({
-    id: 'devices.update', method: 'put', path: '/devices/{id}', service: 'ops-api', tags,
-    summary: 'Replace a device', access: ['admin', 'dispatcher'],
+    id: 'devices.update',
+    method: 'put',
+    path: '/devices/{id}',
+    service: 'ops-api',
+    tags,
+    summary: 'Replace a device',
+    access: ['admin', 'dispatcher'],
     request: { params: idParam('device'), body: DeviceInput },
     responses: { 200: { description: 'The updated device', schema: Device } },
   }),
   defineEndpoint({
-    id: 'devices.delete', method: 'delete', path: '/devices/{id}', service: 'ops-api', tags,
-    summary: 'Delete a device', access: ['admin'],
+    id: 'devices.delete',
+    method: 'delete',
+    path: '/devices/{id}',
+    service: 'ops-api',
+    tags,
+    summary: 'Delete a device',
+    access: ['admin'],
     request: { params: idParam('device') },
     responses: { 204: { description: 'Deleted', schema: null } },
   }),
@@ -128,9 +166,16 @@ export const devicesEndpoints = [
 export const DeviceBulkCreate = z.object({ devices: z.array(DeviceInput).min(1).max(500) }).meta({ id: 'DeviceBulkCreate' });
 /** PUT /devices/bulk: replace many devices at once (all or none), each naming its id. */
 export const DeviceBulkUpdate = z
-  .object({ devices: z.array(DeviceInput.extend({ id: ref('device', z.number().int().positive()) })).min(1).max(500) })
+  .object({
+    devices: z
+      .array(DeviceInput.extend({ id: ref('device', z.number().int().positive()) }))
+      .min(1)
+      .max(500),
+  })
   .meta({ id: 'DeviceBulkUpdate' });
-export const DeviceBulkDeleteQuery = z.object({ id: repeated(ref('device', z.coerce.number().int().positive())).pipe(z.array(z.number()).min(1).max(500)) });
+export const DeviceBulkDeleteQuery = z.object({
+  id: repeated(ref('device', z.coerce.number().int().positive())).pipe(z.array(z.number()).min(1).max(500)),
+});
 
 /**
  * Per-device configuration: the template it follows (a /configurations entry) and its own
@@ -140,7 +185,7 @@ export const DeviceConfiguration = z
   .object({
     deviceId: z.number().int(),
     configurationId: z.number().int().nullable(),
-    values: Attributes.describe('This device\'s overrides'),
+    values: Attributes.describe("This device's overrides"),
     effective: Attributes.describe('Template values with the overrides applied'),
     updatedAt: IsoDateTime.nullable(),
   })
@@ -165,56 +210,101 @@ export const DeviceAccumulators = z
     totalDistance: z.number().min(0).max(1e12).optional().describe('metres (at most a million thousand kilometres)'),
     hours: z.number().min(0).max(1e14).optional().describe('milliseconds (at most about 3,000 years)'),
   })
-  .refine((a) => a.totalDistance !== undefined || a.hours !== undefined, { message: 'give totalDistance or hours', path: ['totalDistance'] })
+  .refine((a) => a.totalDistance !== undefined || a.hours !== undefined, {
+    message: 'give totalDistance or hours',
+    path: ['totalDistance'],
+  })
   .meta({ id: 'DeviceAccumulators' });
 export type DeviceAccumulators = z.infer<typeof DeviceAccumulators>;
 
 const deviceWriters = ['admin', 'dispatcher'] as const;
 export const devicesExtraEndpoints = [
   defineEndpoint({
-    id: 'devices.bulkCreate', method: 'post', path: '/devices/bulk', service: 'ops-api', tags, companyScoped: true,
-    summary: 'Register many devices (all or none)', access: [...deviceWriters],
+    id: 'devices.bulkCreate',
+    method: 'post',
+    path: '/devices/bulk',
+    service: 'ops-api',
+    tags,
+    companyScoped: true,
+    summary: 'Register many devices (all or none)',
+    access: [...deviceWriters],
     description: 'A uniqueId already taken (or repeated in the batch) answers 409 naming it, and nothing is created.',
     request: { body: DeviceBulkCreate },
     responses: { 200: { description: 'The created devices, in order', schema: z.array(Device) } },
   }),
   defineEndpoint({
-    id: 'devices.bulkUpdate', method: 'put', path: '/devices/bulk', service: 'ops-api', tags, companyScoped: true,
-    summary: 'Replace many devices (all or none)', access: [...deviceWriters],
+    id: 'devices.bulkUpdate',
+    method: 'put',
+    path: '/devices/bulk',
+    service: 'ops-api',
+    tags,
+    companyScoped: true,
+    summary: 'Replace many devices (all or none)',
+    access: [...deviceWriters],
     request: { body: DeviceBulkUpdate },
     responses: { 200: { description: 'The updated devices, in order', schema: z.array(Device) } },
   }),
   defineEndpoint({
-    id: 'devices.bulkDelete', method: 'delete', path: '/devices/bulk', service: 'ops-api', tags,
-    summary: 'Delete many devices (all or none)', access: ['admin'],
+    id: 'devices.bulkDelete',
+    method: 'delete',
+    path: '/devices/bulk',
+    service: 'ops-api',
+    tags,
+    summary: 'Delete many devices (all or none)',
+    access: ['admin'],
     description: 'id repeats (id=1&id=2); an unknown id answers 404 and nothing is deleted.',
     request: { query: DeviceBulkDeleteQuery },
     responses: { 204: { description: 'Deleted', schema: null } },
   }),
   defineEndpoint({
-    id: 'devices.configuration.get', method: 'get', path: '/devices/{id}/configuration', service: 'ops-api', tags, companyScoped: true,
-    summary: 'A device\'s configuration', access: 'authenticated',
+    id: 'devices.configuration.get',
+    method: 'get',
+    path: '/devices/{id}/configuration',
+    service: 'ops-api',
+    tags,
+    companyScoped: true,
+    summary: "A device's configuration",
+    access: 'authenticated',
     request: { params: idParam('device') },
     responses: { 200: { description: 'The configuration', schema: DeviceConfiguration } },
   }),
   defineEndpoint({
-    id: 'devices.configuration.put', method: 'put', path: '/devices/{id}/configuration', service: 'ops-api', tags, companyScoped: true,
-    summary: 'Set a device\'s configuration template and overrides', access: [...deviceWriters],
+    id: 'devices.configuration.put',
+    method: 'put',
+    path: '/devices/{id}/configuration',
+    service: 'ops-api',
+    tags,
+    companyScoped: true,
+    summary: "Set a device's configuration template and overrides",
+    access: [...deviceWriters],
     request: { params: idParam('device'), body: DeviceConfigurationInput },
     responses: { 200: { description: 'The configuration', schema: DeviceConfiguration } },
   }),
   defineEndpoint({
-    id: 'devices.accumulators', method: 'put', path: '/devices/{id}/accumulators', service: 'ops-api', tags, companyScoped: true,
-    summary: 'Set odometer and engine hours', access: [...deviceWriters],
+    id: 'devices.accumulators',
+    method: 'put',
+    path: '/devices/{id}/accumulators',
+    service: 'ops-api',
+    tags,
+    companyScoped: true,
+    summary: 'Set odometer and engine hours',
+    access: [...deviceWriters],
     description: 'deviceId in the body must equal the path id (400 otherwise).',
     request: { params: idParam('device'), body: DeviceAccumulators },
     responses: { 204: { description: 'Set', schema: null } },
   }),
   defineEndpoint({
-    id: 'devices.image', method: 'post', path: '/devices/{id}/image', service: 'ops-api', tags, companyScoped: true,
-    summary: "Upload the device's picture (Traccar): the body is the image itself", access: [...deviceWriters],
-    description: 'A PNG, JPEG, GIF or WebP image (the bytes are sniffed, the declared image/* type is not trusted) of at most 1 MiB, kept in the ' +
-      'document storage; answers its file name (device.png), which Traccar clients keep in the device\'s attributes.deviceImage. ' +
+    id: 'devices.image',
+    method: 'post',
+    path: '/devices/{id}/image',
+    service: 'ops-api',
+    tags,
+    companyScoped: true,
+    summary: "Upload the device's picture (Traccar): the body is the image itself",
+    access: [...deviceWriters],
+    description:
+      'A PNG, JPEG, GIF or WebP image (the bytes are sniffed, the declared image/* type is not trusted) of at most 1 MiB, kept in the ' +
+      "document storage; answers its file name (device.png), which Traccar clients keep in the device's attributes.deviceImage. " +
       'Anything else answers 400 naming the body, a larger one 413.',
     request: { params: idParam('device'), bodyContentType: 'image/*' },
     responses: { 200: { description: 'The file name', schema: z.string(), contentType: 'text/plain' } },

@@ -45,7 +45,9 @@ export const DisciplinaryInput = z
     fineAmount: z.number().positive().max(1e12).nullable().default(null).describe('required for a fine'),
     fineCurrency: Currency.nullable().default(null).describe('required with fineAmount'),
     complaintId: ref('complaint', z.number().int().positive()).nullable().default(null),
-    journeyFlagId: notRef(z.string().min(1).max(64), 'free text as the officer names the flag; kept as written, not resolved').nullable().default(null),
+    journeyFlagId: notRef(z.string().min(1).max(64), 'free text as the officer names the flag; kept as written, not resolved')
+      .nullable()
+      .default(null),
   })
   .meta({ id: 'DisciplinaryInput' });
 export type DisciplinaryInput = z.infer<typeof DisciplinaryInput>;
@@ -67,15 +69,25 @@ export type DisciplinaryPage = z.infer<typeof DisciplinaryPage>;
 const tags = ['disciplinary'];
 export const disciplinaryEndpoints = [
   defineEndpoint({
-    id: 'disciplinary.list', method: 'get', path: '/disciplinary/admin/all', service: 'ops-api', tags,
-    summary: 'Disciplinary records, newest first, with filters', access: associationRoles,
+    id: 'disciplinary.list',
+    method: 'get',
+    path: '/disciplinary/admin/all',
+    service: 'ops-api',
+    tags,
+    summary: 'Disciplinary records, newest first, with filters',
+    access: associationRoles,
     request: { query: DisciplinaryQuery },
     responses: { 200: { description: 'A page of records', schema: DisciplinaryPage } },
   }),
   defineEndpoint({
-    id: 'disciplinary.create', method: 'post', path: '/disciplinary/admin', service: 'ops-api', tags,
+    id: 'disciplinary.create',
+    method: 'post',
+    path: '/disciplinary/admin',
+    service: 'ops-api',
+    tags,
     summary: 'Record a sanction against a company, driver or truck',
-    description: 'Audited; the company is notified. A linked complaint must exist and concern the same company (400 naming complaintId otherwise).',
+    description:
+      'Audited; the company is notified. A linked complaint must exist and concern the same company (400 naming complaintId otherwise).',
     access: ['association_officer'],
     request: { body: DisciplinaryInput },
     responses: { 201: { description: 'The record', schema: DisciplinaryRecord } },

@@ -23,7 +23,8 @@ export const DraftInput = z
   .object({
     kind: z.string().regex(/^[a-z][a-z0-9_-]{0,63}$/, 'lower-case form name'),
     title: z.string().max(200).nullable().default(null),
-    payload: z.unknown()
+    payload: z
+      .unknown()
       .refine((v) => v !== undefined && v !== null, 'required (any JSON value but null)')
       .refine((v) => v === undefined || (JSON.stringify(v) ?? '').length <= 256 * 1024, 'at most 256 KiB of JSON')
       .describe('The form as JSON (at most 256 KiB)'),
@@ -33,14 +34,23 @@ export type DraftInput = z.infer<typeof DraftInput>;
 
 export const DraftsQuery = ListQuery.omit({ companyId: true }).extend({
   kind: z.string().max(64).optional(),
-  all: queryFlag.optional().describe('Admin only: every user\'s drafts'),
-  userId: ref('user', z.coerce.number().int().positive()).optional().describe('Admin only: that user\'s drafts'),
+  all: queryFlag.optional().describe("Admin only: every user's drafts"),
+  userId: ref('user', z.coerce.number().int().positive()).optional().describe("Admin only: that user's drafts"),
 });
 
 const people: Role[] = ['admin', 'association_officer', 'association_analyst', 'dispatcher', 'company_user', 'clearing_agent'];
 
 export const draftsEndpoints = resourceEndpoints({
-  id: 'drafts', path: '/drafts', noun: 'draft', kind: 'draft', tags: ['drafts'], entity: Draft, input: DraftInput, query: DraftsQuery,
-  read: people, write: people, companyScoped: false,
+  id: 'drafts',
+  path: '/drafts',
+  noun: 'draft',
+  kind: 'draft',
+  tags: ['drafts'],
+  entity: Draft,
+  input: DraftInput,
+  query: DraftsQuery,
+  read: people,
+  write: people,
+  companyScoped: false,
   description: 'Drafts belong to the user who saved them; another user gets 404. Keyword searches the title.',
 });

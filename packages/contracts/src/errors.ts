@@ -4,8 +4,15 @@
  */
 export const ErrorCatalogue = {
   VALIDATION_FAILED: { status: 400, description: 'The request is malformed; details name each wrong field.' },
-  NOT_DELIVERED: { status: 400, description: 'A notification was not delivered through one of its channels (as Traccar answers a failed test); details list every delivery.' },
-  NOT_SUPPORTED: { status: 400, description: 'A Traccar feature Corridor does not offer (server reboot); the message says what does it instead.' },
+  NOT_DELIVERED: {
+    status: 400,
+    description:
+      'A notification was not delivered through one of its channels (as Traccar answers a failed test); details list every delivery.',
+  },
+  NOT_SUPPORTED: {
+    status: 400,
+    description: 'A Traccar feature Corridor does not offer (server reboot); the message says what does it instead.',
+  },
   UNAUTHENTICATED: { status: 401, description: 'No valid session, token or credentials.' },
   FORBIDDEN: { status: 403, description: 'The caller may not do this.' },
   NOT_FOUND: { status: 404, description: 'No such resource, or not visible to the caller.' },

@@ -3,20 +3,64 @@ import { PositionIdSchema } from './positions';
 
 /** Alarm values, as Traccar names them (position attribute `alarm`, event attribute `alarm`). */
 export const AlarmType = z.enum([
-  'general', 'sos', 'vibration', 'movement', 'overspeed', 'lowPower', 'lowBattery', 'powerCut',
-  'powerRestored', 'powerOff', 'powerOn', 'tampering', 'removing', 'door', 'geofenceEnter',
-  'geofenceExit', 'gpsAntennaCut', 'accident', 'tow', 'idle', 'hardAcceleration', 'hardBraking',
-  'hardCornering', 'fatigueDriving', 'jamming', 'fault', 'fallDown', 'lowspeed',
+  'general',
+  'sos',
+  'vibration',
+  'movement',
+  'overspeed',
+  'lowPower',
+  'lowBattery',
+  'powerCut',
+  'powerRestored',
+  'powerOff',
+  'powerOn',
+  'tampering',
+  'removing',
+  'door',
+  'geofenceEnter',
+  'geofenceExit',
+  'gpsAntennaCut',
+  'accident',
+  'tow',
+  'idle',
+  'hardAcceleration',
+  'hardBraking',
+  'hardCornering',
+  'fatigueDriving',
+  'jamming',
+  'fault',
+  'fallDown',
+  'lowspeed',
 ]);
 export type AlarmType = z.infer<typeof AlarmType>;
 
 export const EventType = z.enum([
-  'alarm', 'deviceOnline', 'deviceOffline', 'deviceUnknown', 'deviceMoving', 'deviceStopped',
-  'deviceOverspeed', 'ignitionOn', 'ignitionOff', 'geofenceEnter', 'geofenceExit',
-  'commandResult', 'queuedCommandSent', 'driverChanged', 'deviceFuelDrop', 'deviceFuelIncrease', 'maintenance', 'geofenceCrossed',
+  'alarm',
+  'deviceOnline',
+  'deviceOffline',
+  'deviceUnknown',
+  'deviceMoving',
+  'deviceStopped',
+  'deviceOverspeed',
+  'ignitionOn',
+  'ignitionOff',
+  'geofenceEnter',
+  'geofenceExit',
+  'commandResult',
+  'queuedCommandSent',
+  'driverChanged',
+  'deviceFuelDrop',
+  'deviceFuelIncrease',
+  'maintenance',
+  'geofenceCrossed',
   // journey flags (opened / cleared), one type per deviation kind
-  'journeyFlagOpened', 'journeyFlagCleared', 'journeyFlagAcknowledged', 'journeyFlagResolved',
-  'journeyStarted', 'journeyCompleted', 'journeyCancelled',
+  'journeyFlagOpened',
+  'journeyFlagCleared',
+  'journeyFlagAcknowledged',
+  'journeyFlagResolved',
+  'journeyStarted',
+  'journeyCompleted',
+  'journeyCancelled',
   // ingest refused a frame claiming the device (foreign protocol, wrong or missing code, another connection's device) or saw two connections claim it at once
   'deviceIdentityConflict',
 ]);
@@ -66,8 +110,11 @@ export const Event = z
     latitude: z.number().nullable(),
     longitude: z.number().nullable(),
     attributes: z.record(z.string(), z.unknown()),
-    address: z.string().nullable().optional()
-      .describe("Corridor's: where the event happened, in words (\"14 km NW of Voi, KE\"; the offline geocoder), null without a position"),
+    address: z
+      .string()
+      .nullable()
+      .optional()
+      .describe('Corridor\'s: where the event happened, in words ("14 km NW of Voi, KE"; the offline geocoder), null without a position'),
   })
   .meta({ id: 'Event' });
 export type Event = z.infer<typeof Event>;

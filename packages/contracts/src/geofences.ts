@@ -19,9 +19,18 @@ export const GeofenceAttributes = z
     polylineDistance: z.number().optional().describe('LINESTRING corridor half-width, metres (default 25)'),
     color: z.string().max(32).optional(),
     speedLimit: z.number().min(0).max(869).optional().describe('knots, as Traccar'),
-    minDwellSeconds: z.number().int().min(0).max(86_400).optional()
+    minDwellSeconds: z
+      .number()
+      .int()
+      .min(0)
+      .max(86_400)
+      .optional()
       .describe('an enter counts once the device stayed inside this long (0 = at the first inside fix)'),
-    exitMarginMeters: z.number().min(0).max(10_000).optional()
+    exitMarginMeters: z
+      .number()
+      .min(0)
+      .max(10_000)
+      .optional()
       .describe('an exit counts only beyond this distance outside the fence (against GPS jitter)'),
   })
   .catchall(z.unknown())
@@ -40,7 +49,11 @@ export const Geofence = z
     attributes: GeofenceAttributes,
     kind: GeofenceKind,
     country: z.string().nullable(),
-    companyId: z.number().int().nullable().describe("the owning company; null: shared (seeded border posts, ports, the association's fences), changed by staff only"),
+    companyId: z
+      .number()
+      .int()
+      .nullable()
+      .describe("the owning company; null: shared (seeded border posts, ports, the association's fences), changed by staff only"),
   })
   .meta({ id: 'Geofence' });
 export type Geofence = z.infer<typeof Geofence>;
@@ -53,7 +66,9 @@ export const GeofenceInput = z
     geometry: z
       .record(z.string(), z.unknown())
       .optional()
-      .describe('GeoJSON alternative to `area` ([lon, lat]): Polygon, Point (+ radius) or LineString (+ attributes.polylineDistance), bare or as a Feature'),
+      .describe(
+        'GeoJSON alternative to `area` ([lon, lat]): Polygon, Point (+ radius) or LineString (+ attributes.polylineDistance), bare or as a Feature',
+      ),
     radius: z.number().optional().describe('metres, for a GeoJSON Point geometry'),
     calendarId: z
       .preprocess((v) => (v === 0 ? null : v), ref('calendar', z.number().int().positive()).nullable())
@@ -69,7 +84,11 @@ export const GeofenceInput = z
       ctx.addIssue({ code: 'custom', path: ['area'], message: 'give exactly one of area (Traccar WKT) or geometry (GeoJSON)' });
     }
     if (v.radius !== undefined && v.geometry === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['radius'], message: 'radius goes with a GeoJSON Point geometry; in WKT write CIRCLE (lat lon, radius)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['radius'],
+        message: 'radius goes with a GeoJSON Point geometry; in WKT write CIRCLE (lat lon, radius)',
+      });
     }
   })
   .meta({ id: 'GeofenceInput' });
@@ -82,7 +101,11 @@ const positiveId = z.coerce.number().int().positive();
 export const GeofencesQuery = z.object({
   all: flag.describe('Traccar list param; every signed-in user sees every geofence, so it changes nothing'),
   userId: ref('user', positiveId).optional().describe('Traccar list param; geofences are not owned per user here, so it changes nothing'),
-  deviceId: ref('device', positiveId).optional().describe('only the geofences linked to this device (Traccar: what a client ticks as linked; fences applied through its group or to every truck are not listed)'),
+  deviceId: ref('device', positiveId)
+    .optional()
+    .describe(
+      'only the geofences linked to this device (Traccar: what a client ticks as linked; fences applied through its group or to every truck are not listed)',
+    ),
   groupId: ref('group', positiveId).optional().describe('only the geofences linked to this group'),
   kind: repeated(GeofenceKind).optional(),
   country: countryCode.optional(),
@@ -99,7 +122,8 @@ export const GeofenceLinkInput = z
     groupId: ref('group', z.number().int().positive()).optional(),
   })
   .refine((v) => (v.deviceId === undefined) !== (v.groupId === undefined), {
-    path: ['deviceId'], message: 'give exactly one of deviceId or groupId',
+    path: ['deviceId'],
+    message: 'give exactly one of deviceId or groupId',
   })
   .meta({ id: 'GeofenceLinkInput' });
 export type GeofenceLinkInput = z.infer<typeof GeofenceLinkInput>;
@@ -141,7 +165,8 @@ export const DwellStatsQuery = Pagination.extend({
   geofenceId: repeated(ref('geofence', positiveId)).optional(),
   kind: repeated(GeofenceKind).optional(),
   timezone: timezone.default('UTC').describe('days are counted in this zone'),
-}).refine((q) => Date.parse(q.from) < Date.parse(q.to), { path: ['to'], message: 'to must be after from' })
+})
+  .refine((q) => Date.parse(q.from) < Date.parse(q.to), { path: ['to'], message: 'to must be after from' })
   .refine((q) => Date.parse(q.to) - Date.parse(q.from) <= 366 * 86_400_000, { path: ['to'], message: 'the period is at most 366 days' });
 export type DwellStatsQuery = z.infer<typeof DwellStatsQuery>;
 
@@ -180,7 +205,7 @@ export const GeofenceDefinitionMessage = z
   .union([
     Geofence.extend({
       companyId: z.number().int().nullable().default(null).describe('absent in definitions written before fences had owners'),
-      description: z.string().nullish().describe('null in definitions written before the API answered Traccar\'s shape'),
+      description: z.string().nullish().describe("null in definitions written before the API answered Traccar's shape"),
       calendarId: z.number().int().nullable().describe('0 or null: none'),
       links: z.object({ deviceIds: z.array(z.number().int()), groupIds: z.array(z.number().int()) }),
       shape: GeofenceShape.optional().describe('the area parsed (absent in definitions written before it was carried)'),
@@ -201,64 +226,118 @@ const areaErrors =
 
 export const geofencesEndpoints = [
   defineEndpoint({
-    id: 'geofences.list', method: 'get', path: '/geofences', service: 'geofence', tags,
-    summary: 'List geofences', access: 'authenticated',
+    id: 'geofences.list',
+    method: 'get',
+    path: '/geofences',
+    service: 'geofence',
+    tags,
+    summary: 'List geofences',
+    access: 'authenticated',
     request: { query: GeofencesQuery },
     responses: { 200: { description: 'Geofences, by id', schema: z.array(Geofence) } },
   }),
   defineEndpoint({
-    id: 'geofences.create', method: 'post', path: '/geofences', service: 'geofence', tags,
-    summary: 'Create a geofence', description: areaErrors, access: writers,
+    id: 'geofences.create',
+    method: 'post',
+    path: '/geofences',
+    service: 'geofence',
+    tags,
+    summary: 'Create a geofence',
+    description: areaErrors,
+    access: writers,
     request: { body: GeofenceInput },
     responses: { 200: { description: 'The created geofence (area normalised to Traccar WKT)', schema: Geofence } },
   }),
   defineEndpoint({
-    id: 'geofences.stats.dwell', method: 'get', path: '/geofences/stats/dwell', service: 'geofence', tags, companyScoped: true,
+    id: 'geofences.stats.dwell',
+    method: 'get',
+    path: '/geofences/stats/dwell',
+    service: 'geofence',
+    tags,
+    companyScoped: true,
     summary: 'Dwell time statistics per geofence and day',
-    description: 'Visits that ended (geofenceExit) in [from, to), grouped by fence and by the day of the exit in `timezone`. Company users see their own devices only.',
+    description:
+      'Visits that ended (geofenceExit) in [from, to), grouped by fence and by the day of the exit in `timezone`. Company users see their own devices only.',
     access: 'authenticated',
     request: { query: DwellStatsQuery },
     responses: { 200: { description: 'One row per fence and day, by day then fence', schema: DwellStatsPage } },
   }),
   defineEndpoint({
-    id: 'geofences.get', method: 'get', path: '/geofences/{id}', service: 'geofence', tags,
-    summary: 'One geofence', access: 'authenticated',
+    id: 'geofences.get',
+    method: 'get',
+    path: '/geofences/{id}',
+    service: 'geofence',
+    tags,
+    summary: 'One geofence',
+    access: 'authenticated',
     request: { params: idParam('geofence') },
     responses: { 200: { description: 'The geofence', schema: Geofence } },
   }),
   defineEndpoint({
-    id: 'geofences.update', method: 'put', path: '/geofences/{id}', service: 'geofence', tags,
-    summary: 'Replace a geofence', description: areaErrors, access: writers,
+    id: 'geofences.update',
+    method: 'put',
+    path: '/geofences/{id}',
+    service: 'geofence',
+    tags,
+    summary: 'Replace a geofence',
+    description: areaErrors,
+    access: writers,
     request: { params: idParam('geofence'), body: GeofenceInput },
     responses: { 200: { description: 'The updated geofence', schema: Geofence } },
   }),
   defineEndpoint({
-    id: 'geofences.delete', method: 'delete', path: '/geofences/{id}', service: 'geofence', tags,
-    summary: 'Delete a geofence (and its links)', access: writers,
+    id: 'geofences.delete',
+    method: 'delete',
+    path: '/geofences/{id}',
+    service: 'geofence',
+    tags,
+    summary: 'Delete a geofence (and its links)',
+    access: writers,
     request: { params: idParam('geofence') },
     responses: { 204: { description: 'Deleted', schema: null } },
   }),
   defineEndpoint({
-    id: 'geofences.links.list', method: 'get', path: '/geofences/{id}/links', service: 'geofence', tags,
-    summary: 'Devices and groups a geofence is linked to (an association fence applies to every truck regardless; any other only to these)', access: 'authenticated',
+    id: 'geofences.links.list',
+    method: 'get',
+    path: '/geofences/{id}/links',
+    service: 'geofence',
+    tags,
+    summary: 'Devices and groups a geofence is linked to (an association fence applies to every truck regardless; any other only to these)',
+    access: 'authenticated',
     request: { params: idParam('geofence') },
     responses: { 200: { description: 'Links', schema: z.array(GeofenceLink) } },
   }),
   defineEndpoint({
-    id: 'geofences.links.create', method: 'post', path: '/geofences/{id}/links', service: 'geofence', tags,
-    summary: 'Link a geofence to a device or a group', access: writers,
+    id: 'geofences.links.create',
+    method: 'post',
+    path: '/geofences/{id}/links',
+    service: 'geofence',
+    tags,
+    summary: 'Link a geofence to a device or a group',
+    access: writers,
     request: { params: idParam('geofence'), body: GeofenceLinkInput },
     responses: { 200: { description: 'The link (409 if it exists)', schema: GeofenceLink } },
   }),
   defineEndpoint({
-    id: 'geofences.links.delete', method: 'delete', path: '/geofences/{id}/links', service: 'geofence', tags,
-    summary: 'Remove a device or group link', access: writers,
+    id: 'geofences.links.delete',
+    method: 'delete',
+    path: '/geofences/{id}/links',
+    service: 'geofence',
+    tags,
+    summary: 'Remove a device or group link',
+    access: writers,
     request: { params: idParam('geofence'), body: GeofenceLinkInput },
     responses: { 204: { description: 'Removed', schema: null } },
   }),
   defineEndpoint({
-    id: 'geofences.inside', method: 'get', path: '/geofences/{id}/inside', service: 'geofence', tags, companyScoped: true,
-    summary: 'Devices inside a geofence now', description: 'Devices whose enter has counted and whose exit has not. Company users see their own devices only.',
+    id: 'geofences.inside',
+    method: 'get',
+    path: '/geofences/{id}/inside',
+    service: 'geofence',
+    tags,
+    companyScoped: true,
+    summary: 'Devices inside a geofence now',
+    description: 'Devices whose enter has counted and whose exit has not. Company users see their own devices only.',
     access: 'authenticated',
     request: { params: idParam('geofence'), query: Pagination },
     responses: { 200: { description: 'Devices inside, longest first', schema: GeofenceInsidePage } },

@@ -30,7 +30,15 @@ export const GroupsQuery = ListQuery.extend({
 });
 
 export const groupsEndpoints = resourceEndpoints({
-  id: 'groups', path: '/groups', noun: 'group', kind: 'group', tags: ['groups'], entity: Group, input: GroupInput, query: GroupsQuery,
-  write: trackingWriters, companyScoped: true,
+  id: 'groups',
+  path: '/groups',
+  noun: 'group',
+  kind: 'group',
+  tags: ['groups'],
+  entity: Group,
+  input: GroupInput,
+  query: GroupsQuery,
+  write: trackingWriters,
+  companyScoped: true,
   description: 'Traccar Group. A group with child groups cannot be deleted (409). Keyword searches the name.',
 });

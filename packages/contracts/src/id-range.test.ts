@@ -9,7 +9,12 @@ import { allEndpoints } from './registry';
  * to the database's integer range in the document, so validation answers 400 before any query;
  * position ids (ClickHouse, up to 2^53) keep their own bound.
  */
-interface Node { type?: string; maximum?: number; references?: string; [k: string]: unknown }
+interface Node {
+  type?: string;
+  maximum?: number;
+  references?: string;
+  [k: string]: unknown;
+}
 
 function numericReferences(node: unknown, out: Node[] = []): Node[] {
   if (Array.isArray(node)) for (const n of node) numericReferences(n, out);
@@ -23,10 +28,18 @@ function numericReferences(node: unknown, out: Node[] = []): Node[] {
 
 describe('ids in requests', () => {
   it('are bounded to the database integer range (positions and events excepted: ClickHouse numbers up to 2^53)', () => {
-    const doc = generateOpenApi(allEndpoints) as unknown as { paths: Record<string, Record<string, { parameters?: unknown; requestBody?: unknown }>>; components?: unknown };
-    const refs = numericReferences([Object.values(doc.paths).flatMap((p) => Object.values(p).map((op) => [op.parameters, op.requestBody])), doc.components]);
+    const doc = generateOpenApi(allEndpoints) as unknown as {
+      paths: Record<string, Record<string, { parameters?: unknown; requestBody?: unknown }>>;
+      components?: unknown;
+    };
+    const refs = numericReferences([
+      Object.values(doc.paths).flatMap((p) => Object.values(p).map((op) => [op.parameters, op.requestBody])),
+      doc.components,
+    ]);
     expect(refs.length).toBeGreaterThan(50);
-    const unbounded = refs.filter((r) => r.references !== 'position' && r.references !== 'event' && !(typeof r.maximum === 'number' && r.maximum <= MAX_ID));
+    const unbounded = refs.filter(
+      (r) => r.references !== 'position' && r.references !== 'event' && !(typeof r.maximum === 'number' && r.maximum <= MAX_ID),
+    );
     expect(unbounded.map((r) => r.references)).toEqual([]);
   });
 });

@@ -10,7 +10,15 @@ import { PositionIdSchema } from './positions';
  * seal opened or tampered with outside the journey's permitted places (origin, destination, the
  * route's border and depot areas); its details name the place, or "no permitted place" and the nearest.
  */
-export const JourneyFlagType = z.enum(['offCorridor', 'unauthorizedStop', 'overspeed', 'signalLoss', 'backtracking', 'lateEta', 'sealBreach']);
+export const JourneyFlagType = z.enum([
+  'offCorridor',
+  'unauthorizedStop',
+  'overspeed',
+  'signalLoss',
+  'backtracking',
+  'lateEta',
+  'sealBreach',
+]);
 export type JourneyFlagType = z.infer<typeof JourneyFlagType>;
 
 /** planned → active → completed; planned or active → cancelled. */
@@ -27,7 +35,10 @@ export const JourneyInput = z
   .object({
     deviceId: ref('device', z.number().int().positive()).describe('registry id of the tracker on the truck'),
     truckPlate: z.string().min(1).max(32).nullable().default(null),
-    companyId: ref('company', z.number().int().positive()).nullable().default(null).describe("the transporter; a company-bound caller's own company by default"),
+    companyId: ref('company', z.number().int().positive())
+      .nullable()
+      .default(null)
+      .describe("the transporter; a company-bound caller's own company by default"),
     routeId: ref('route', z.number().int().positive()),
     shipmentRef: z.string().min(1).max(128).nullable().default(null),
     cargoRef: z.string().min(1).max(128).nullable().default(null),
@@ -137,7 +148,11 @@ export const JourneysQuery = z.object({
   companyId: repeated(ref('company', z.coerce.number().int().positive())).optional(),
   routeId: repeated(ref('route', z.coerce.number().int().positive())).optional(),
   deviceId: repeated(ref('device', z.coerce.number().int().positive())).optional(),
-  country: z.string().regex(/^[A-Z]{2}$/, 'ISO 3166-1 alpha-2 code').optional().describe('journeys whose route crosses this country'),
+  country: z
+    .string()
+    .regex(/^[A-Z]{2}$/, 'ISO 3166-1 alpha-2 code')
+    .optional()
+    .describe('journeys whose route crosses this country'),
   flagType: repeated(JourneyFlagType).optional(),
   from: IsoDateTime.optional(),
   to: IsoDateTime.optional(),
@@ -148,8 +163,12 @@ export type JourneysQuery = z.infer<typeof JourneysQuery>;
 
 /** A body that may be left out (no body or JSON null reads as {}). */
 const optionalBody = <T extends z.ZodTypeAny>(schema: T) => z.preprocess((v) => v ?? {}, schema);
-export const JourneyCancelInput = optionalBody(z.object({ reason: z.string().min(1).max(2000).optional() })).meta({ id: 'JourneyCancelInput' });
-export const FlagAcknowledgeInput = optionalBody(z.object({ note: z.string().min(1).max(2000).optional() })).meta({ id: 'FlagAcknowledgeInput' });
+export const JourneyCancelInput = optionalBody(z.object({ reason: z.string().min(1).max(2000).optional() })).meta({
+  id: 'JourneyCancelInput',
+});
+export const FlagAcknowledgeInput = optionalBody(z.object({ note: z.string().min(1).max(2000).optional() })).meta({
+  id: 'FlagAcknowledgeInput',
+});
 export const FlagResolveInput = z.object({ note: z.string().min(1).max(2000) }).meta({ id: 'FlagResolveInput' });
 export const FlagIdParam = z.object({ flagId: ref('journeyFlag', z.coerce.number().int().positive()) });
 
@@ -161,53 +180,103 @@ const listDescription = (what: string, range: string): string =>
 
 export const journeysEndpoints = [
   defineEndpoint({
-    id: 'journeys.create', method: 'post', path: '/journey', service: 'journey', tags,
-    summary: 'Declare a journey: a device on a route', access: routeWriters,
+    id: 'journeys.create',
+    method: 'post',
+    path: '/journey',
+    service: 'journey',
+    tags,
+    summary: 'Declare a journey: a device on a route',
+    access: routeWriters,
     request: { body: JourneyInput },
     responses: { 200: { description: 'The planned journey', schema: Journey } },
   }),
   defineEndpoint({
-    id: 'journeys.active', method: 'get', path: '/journey/active', service: 'journey', tags, companyScoped: true,
-    summary: 'Active journeys', description: listDescription('Journeys under way', 'the departure (actual)'), access: routeReaders,
+    id: 'journeys.active',
+    method: 'get',
+    path: '/journey/active',
+    service: 'journey',
+    tags,
+    companyScoped: true,
+    summary: 'Active journeys',
+    description: listDescription('Journeys under way', 'the departure (actual)'),
+    access: routeReaders,
     request: { query: JourneysQuery },
     responses: { 200: { description: 'Journeys', schema: z.array(Journey) } },
   }),
   defineEndpoint({
-    id: 'journeys.flagged', method: 'get', path: '/journey/flagged', service: 'journey', tags, companyScoped: true,
+    id: 'journeys.flagged',
+    method: 'get',
+    path: '/journey/flagged',
+    service: 'journey',
+    tags,
+    companyScoped: true,
     summary: 'Flagged journeys',
-    description: listDescription('Journeys with flags neither cleared nor resolved (flagType: among those flags)', 'the opening of those flags'),
+    description: listDescription(
+      'Journeys with flags neither cleared nor resolved (flagType: among those flags)',
+      'the opening of those flags',
+    ),
     access: routeReaders,
     request: { query: JourneysQuery },
     responses: { 200: { description: 'Journeys', schema: z.array(Journey) } },
   }),
   defineEndpoint({
-    id: 'journeys.completed', method: 'get', path: '/journey/completed', service: 'journey', tags, companyScoped: true,
-    summary: 'Completed journeys', description: listDescription('Journeys that reached their destination (flagType: ever raised)', 'the arrival'),
+    id: 'journeys.completed',
+    method: 'get',
+    path: '/journey/completed',
+    service: 'journey',
+    tags,
+    companyScoped: true,
+    summary: 'Completed journeys',
+    description: listDescription('Journeys that reached their destination (flagType: ever raised)', 'the arrival'),
     access: routeReaders,
     request: { query: JourneysQuery },
     responses: { 200: { description: 'Journeys', schema: z.array(Journey) } },
   }),
   defineEndpoint({
-    id: 'journeys.get', method: 'get', path: '/journey/{id}', service: 'journey', tags, companyScoped: true,
-    summary: 'One journey with its planned route, actual track and flags', access: routeReaders,
+    id: 'journeys.get',
+    method: 'get',
+    path: '/journey/{id}',
+    service: 'journey',
+    tags,
+    companyScoped: true,
+    summary: 'One journey with its planned route, actual track and flags',
+    access: routeReaders,
     request: { params: idParam('journey'), query: JourneyDetailQuery },
     responses: { 200: { description: 'The journey', schema: JourneyDetail } },
   }),
   defineEndpoint({
-    id: 'journeys.cancel', method: 'post', path: '/journey/{id}/cancel', service: 'journey', tags, companyScoped: true,
-    summary: 'Cancel a planned or active journey (clears its open flags)', access: routeWriters,
+    id: 'journeys.cancel',
+    method: 'post',
+    path: '/journey/{id}/cancel',
+    service: 'journey',
+    tags,
+    companyScoped: true,
+    summary: 'Cancel a planned or active journey (clears its open flags)',
+    access: routeWriters,
     request: { params: idParam('journey'), body: JourneyCancelInput },
     responses: { 200: { description: 'The cancelled journey', schema: Journey }, 409: denied },
   }),
   defineEndpoint({
-    id: 'journeys.flags.acknowledge', method: 'post', path: '/journey/flags/{flagId}/acknowledge', service: 'journey', tags, companyScoped: true,
-    summary: 'Acknowledge a flag (audited: who, when, note)', access: routeWriters,
+    id: 'journeys.flags.acknowledge',
+    method: 'post',
+    path: '/journey/flags/{flagId}/acknowledge',
+    service: 'journey',
+    tags,
+    companyScoped: true,
+    summary: 'Acknowledge a flag (audited: who, when, note)',
+    access: routeWriters,
     request: { params: FlagIdParam, body: FlagAcknowledgeInput },
     responses: { 200: { description: 'The flag', schema: JourneyFlag }, 409: denied },
   }),
   defineEndpoint({
-    id: 'journeys.flags.resolve', method: 'post', path: '/journey/flags/{flagId}/resolve', service: 'journey', tags, companyScoped: true,
-    summary: 'Resolve a flag (audited: who, when, note)', access: routeWriters,
+    id: 'journeys.flags.resolve',
+    method: 'post',
+    path: '/journey/flags/{flagId}/resolve',
+    service: 'journey',
+    tags,
+    companyScoped: true,
+    summary: 'Resolve a flag (audited: who, when, note)',
+    access: routeWriters,
     request: { params: FlagIdParam, body: FlagResolveInput },
     responses: { 200: { description: 'The flag', schema: JourneyFlag }, 409: denied },
   }),

@@ -28,8 +28,12 @@ export const MaintenanceInput = z
   .object({
     name: z.string().min(1).max(128),
     type: z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,63}$/, 'a position attribute name (letters, digits, _)'),
-    start: z.number().min(0).max(1e15).describe('the first due value, in the unit of type (metres, milliseconds, the attribute\'s own)'),
-    period: z.number().min(0.001).max(1e15).describe('due again every period after start (at least 0.001 of the unit: a smaller one made the schedule overflow)'),
+    start: z.number().min(0).max(1e15).describe("the first due value, in the unit of type (metres, milliseconds, the attribute's own)"),
+    period: z
+      .number()
+      .min(0.001)
+      .max(1e15)
+      .describe('due again every period after start (at least 0.001 of the unit: a smaller one made the schedule overflow)'),
     companyId: OwnerCompanyInput,
     attributes: Attributes.default({}),
   })
@@ -66,14 +70,29 @@ export const MaintenanceScheduleQuery = z.object({
 
 export const maintenanceEndpoints = [
   ...resourceEndpoints({
-    id: 'maintenance', path: '/maintenance', noun: 'maintenance', kind: 'maintenance', tags: ['maintenance'], entity: Maintenance, input: MaintenanceInput,
-    query: MaintenanceQuery, write: trackingWriters, companyScoped: true,
+    id: 'maintenance',
+    path: '/maintenance',
+    noun: 'maintenance',
+    kind: 'maintenance',
+    tags: ['maintenance'],
+    entity: Maintenance,
+    input: MaintenanceInput,
+    query: MaintenanceQuery,
+    write: trackingWriters,
+    companyScoped: true,
     description: 'Traccar Maintenance. Keyword searches name and type.',
   }),
   defineEndpoint({
-    id: 'maintenance.schedule', method: 'get', path: '/maintenance-schedule', service: 'ops-api', tags: ['maintenance'], companyScoped: true,
-    summary: 'Next maintenance due per device', access: 'authenticated',
-    description: 'For each visible device (optionally by deviceId or groupId) and each maintenance that applies to it: the current value of ' +
+    id: 'maintenance.schedule',
+    method: 'get',
+    path: '/maintenance-schedule',
+    service: 'ops-api',
+    tags: ['maintenance'],
+    companyScoped: true,
+    summary: 'Next maintenance due per device',
+    access: 'authenticated',
+    description:
+      'For each visible device (optionally by deviceId or groupId) and each maintenance that applies to it: the current value of ' +
       'the watched type from the latest position, the next due value and what remains, soonest first per device.',
     request: { query: MaintenanceScheduleQuery },
     responses: { 200: { description: 'Maintenance due', schema: z.array(MaintenanceDue) } },

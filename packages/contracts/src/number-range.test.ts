@@ -14,7 +14,15 @@ import { MaintenanceInput } from './maintenance';
  * geofence's radius and corridor width, which the geofence service checks with its own error codes
  * (radius_out_of_range, width_out_of_range: services/geofence/src/fences/area-validation.ts).
  */
-interface Node { type?: string; minimum?: number; exclusiveMinimum?: number; maximum?: number; exclusiveMaximum?: number; $ref?: string; [k: string]: unknown }
+interface Node {
+  type?: string;
+  minimum?: number;
+  exclusiveMinimum?: number;
+  maximum?: number;
+  exclusiveMaximum?: number;
+  $ref?: string;
+  [k: string]: unknown;
+}
 const CHECKED_BY_THEIR_SERVICE = new Set(['GeofenceInput.radius', 'GeofenceAttributes.polylineDistance']);
 
 function unbounded(doc: { components: { schemas: Record<string, unknown> } }, roots: unknown[]): string[] {
@@ -48,8 +56,14 @@ function unbounded(doc: { components: { schemas: Record<string, unknown> } }, ro
 
 describe('numbers in requests', () => {
   it('are bounded below and above wherever a request carries one', () => {
-    const doc = generateOpenApi(allEndpoints) as unknown as { paths: Record<string, Record<string, { parameters?: unknown; requestBody?: unknown }>>; components: { schemas: Record<string, unknown> } };
-    const found = unbounded(doc, Object.values(doc.paths).flatMap((p) => Object.values(p).flatMap((op) => [op.parameters, op.requestBody])));
+    const doc = generateOpenApi(allEndpoints) as unknown as {
+      paths: Record<string, Record<string, { parameters?: unknown; requestBody?: unknown }>>;
+      components: { schemas: Record<string, unknown> };
+    };
+    const found = unbounded(
+      doc,
+      Object.values(doc.paths).flatMap((p) => Object.values(p).flatMap((op) => [op.parameters, op.requestBody])),
+    );
     expect(found).toEqual([]);
   });
 

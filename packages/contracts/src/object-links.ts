@@ -18,32 +18,58 @@ export type ObjectLinkOwner = (typeof objectLinkOwners)[number];
 
 /** The links that exist: every property to a user; all but calendars to a device or a group. */
 export const objectLinkPairs: readonly (readonly [ObjectLinkOwner, ObjectLinkProperty])[] = objectLinkOwners.flatMap((owner) =>
-  objectLinkProperties.filter((p) => owner === 'userId' || p !== 'calendarId').map((p) => [owner, p] as const));
+  objectLinkProperties.filter((p) => owner === 'userId' || p !== 'calendarId').map((p) => [owner, p] as const),
+);
 
 const linkId = z.number().int().positive().max(2147483647);
 const refOf = {
-  userId: ref('user', linkId), deviceId: ref('device', linkId), groupId: ref('group', linkId), driverId: ref('driver', linkId),
-  attributeId: ref('computedAttribute', linkId), commandId: ref('command', linkId), maintenanceId: ref('maintenance', linkId), calendarId: ref('calendar', linkId),
+  userId: ref('user', linkId),
+  deviceId: ref('device', linkId),
+  groupId: ref('group', linkId),
+  driverId: ref('driver', linkId),
+  attributeId: ref('computedAttribute', linkId),
+  commandId: ref('command', linkId),
+  maintenanceId: ref('maintenance', linkId),
+  calendarId: ref('calendar', linkId),
 };
 
 export const ObjectLink = z
-  .union(objectLinkPairs.map(([o, p]) => z.strictObject({ [o]: refOf[o], [p]: refOf[p] })) as unknown as [z.ZodObject, z.ZodObject, ...z.ZodObject[]], {
-    error: `one owner (${objectLinkOwners.join(', ')}) and one of ${objectLinkProperties.join(', ')} (calendars link to users only)`,
-  })
+  .union(
+    objectLinkPairs.map(([o, p]) => z.strictObject({ [o]: refOf[o], [p]: refOf[p] })) as unknown as [
+      z.ZodObject,
+      z.ZodObject,
+      ...z.ZodObject[],
+    ],
+    {
+      error: `one owner (${objectLinkOwners.join(', ')}) and one of ${objectLinkProperties.join(', ')} (calendars link to users only)`,
+    },
+  )
   .meta({ id: 'ObjectLink' });
 export type ObjectLink = Partial<Record<ObjectLinkOwner | ObjectLinkProperty, number>>;
 
 const queryId = z.coerce.number().int().min(0).max(2147483647).optional().describe('0 = any');
 export const ObjectLinksQuery = z
   .object({
-    userId: ref('user', queryId), deviceId: ref('device', queryId), groupId: ref('group', queryId), driverId: ref('driver', queryId),
-    attributeId: ref('computedAttribute', queryId), commandId: ref('command', queryId), maintenanceId: ref('maintenance', queryId), calendarId: ref('calendar', queryId),
+    userId: ref('user', queryId),
+    deviceId: ref('device', queryId),
+    groupId: ref('group', queryId),
+    driverId: ref('driver', queryId),
+    attributeId: ref('computedAttribute', queryId),
+    commandId: ref('command', queryId),
+    maintenanceId: ref('maintenance', queryId),
+    calendarId: ref('calendar', queryId),
     limit: z.coerce.number().int().min(1).max(10000).default(1000),
     offset: z.coerce.number().int().min(0).default(0),
   })
-  .refine((q) => objectLinkOwners.filter((k) => q[k] !== undefined).length === 1 && objectLinkProperties.filter((k) => q[k] !== undefined).length === 1, {
-    message: `exactly one of ${objectLinkOwners.join(', ')} and one of ${objectLinkProperties.join(', ')} (0 = any)`, path: [],
-  });
+  .refine(
+    (q) =>
+      objectLinkOwners.filter((k) => q[k] !== undefined).length === 1 &&
+      objectLinkProperties.filter((k) => q[k] !== undefined).length === 1,
+    {
+      message: `exactly one of ${objectLinkOwners.join(', ')} and one of ${objectLinkProperties.join(', ')} (0 = any)`,
+      path: [],
+    },
+  );
 
 const listId = z.coerce.number().int().positive().max(2147483647);
 /**
@@ -60,21 +86,40 @@ export const LinkedListQuery = ListQuery.extend({
 const tags = ['permissions'];
 export const objectLinksEndpoints = [
   defineEndpoint({
-    service: 'ops-api', id: 'objectLinks.list', method: 'get', path: '/links/objects', tags, companyScoped: true, access: 'authenticated',
+    service: 'ops-api',
+    id: 'objectLinks.list',
+    method: 'get',
+    path: '/links/objects',
+    tags,
+    companyScoped: true,
+    access: 'authenticated',
     summary: 'Links of drivers, computed attributes, saved commands, maintenance and calendars (Traccar permissions with those ids)',
-    description: 'One owner key and one object key; 0 = any. A company user sees the links of their company\'s devices, groups and objects.',
+    description: "One owner key and one object key; 0 = any. A company user sees the links of their company's devices, groups and objects.",
     request: { query: ObjectLinksQuery },
     responses: { 200: { description: 'Links', schema: z.array(ObjectLink) } },
   }),
   defineEndpoint({
-    service: 'ops-api', id: 'objectLinks.create', method: 'post', path: '/links/objects', tags, companyScoped: true, access: trackingWriters,
+    service: 'ops-api',
+    id: 'objectLinks.create',
+    method: 'post',
+    path: '/links/objects',
+    tags,
+    companyScoped: true,
+    access: trackingWriters,
     summary: 'Link objects to devices, groups or users (all or nothing; an existing link 409, a repeated item 400)',
-    description: 'Links to a user are for administrators (403 otherwise). A device, group or object the caller may not see answers 404 naming the item.',
+    description:
+      'Links to a user are for administrators (403 otherwise). A device, group or object the caller may not see answers 404 naming the item.',
     request: { body: z.array(ObjectLink).min(1).max(1000) },
     responses: { 204: { description: 'Linked', schema: null } },
   }),
   defineEndpoint({
-    service: 'ops-api', id: 'objectLinks.delete', method: 'delete', path: '/links/objects', tags, companyScoped: true, access: trackingWriters,
+    service: 'ops-api',
+    id: 'objectLinks.delete',
+    method: 'delete',
+    path: '/links/objects',
+    tags,
+    companyScoped: true,
+    access: trackingWriters,
     summary: 'Unlink objects (all or nothing; an absent link 404)',
     request: { body: z.array(ObjectLink).min(1).max(1000) },
     responses: { 204: { description: 'Unlinked', schema: null } },

@@ -38,15 +38,23 @@ const cell = {
 };
 
 export const ObservatoryQuery = z.object({
-  from: IsoDateTime.optional().describe('period start (default: 12 weeks before `to`); the period counts whole UTC days, from the day holding `from`'),
+  from: IsoDateTime.optional().describe(
+    'period start (default: 12 weeks before `to`); the period counts whole UTC days, from the day holding `from`',
+  ),
   to: IsoDateTime.optional().describe('period end (default: now); at most 400 days after `from`; the day holding `to` counts whole'),
   interval: ObservatoryInterval.default('week').describe('week (from Monday, UTC) or calendar month (UTC)'),
   corridor: ObservatoryCorridor.optional(),
-  direction: ObservatoryDirection.default('both')
-    .describe('forward or reverse; both: transit rows of both ways (each says its own), dwell and stops of both ways together'),
-  companyId: ref('company', z.coerce.number().int().positive()).optional()
-    .describe('the association: this company (series company) against the others (series others); a company user sees its own against the others whether it sends this or not'),
-  format: ReportFormat.optional().describe('json (default), csv or xlsx (a file headed in the reader\'s language and units); overrides the Accept header'),
+  direction: ObservatoryDirection.default('both').describe(
+    'forward or reverse; both: transit rows of both ways (each says its own), dwell and stops of both ways together',
+  ),
+  companyId: ref('company', z.coerce.number().int().positive())
+    .optional()
+    .describe(
+      'the association: this company (series company) against the others (series others); a company user sees its own against the others whether it sends this or not',
+    ),
+  format: ReportFormat.optional().describe(
+    "json (default), csv or xlsx (a file headed in the reader's language and units); overrides the Accept header",
+  ),
 });
 export type ObservatoryQuery = z.output<typeof ObservatoryQuery>;
 
@@ -59,7 +67,7 @@ export const ObservatoryDwellQuery = ObservatoryQuery.extend({
 
 export const ObservatoryTransit = z
   .object({
-    periodStart: z.iso.date().describe('the week\'s Monday or the month\'s first day (UTC)'),
+    periodStart: z.iso.date().describe("the week's Monday or the month's first day (UTC)"),
     corridor: ObservatoryCorridor,
     kind: z.enum(['segment', 'corridor']),
     fromPlaceId: z.string().describe('the geofence of the place left'),
@@ -67,7 +75,7 @@ export const ObservatoryTransit = z
     toPlaceId: z.string(),
     toName: z.string(),
     direction: ObservatoryWay,
-    lengthKm: z.number().describe('along the corridor\'s line between the two places'),
+    lengthKm: z.number().describe("along the corridor's line between the two places"),
     ...cell,
     trips: count.describe('trips counted: left the first place and reached the second without leaving the corridor or stopping a day'),
     trucks: count,
@@ -93,7 +101,7 @@ export const ObservatoryDwell = z
     trucks: count,
     medianSeconds: seconds,
     p90Seconds: seconds,
-    thresholdSeconds: z.number().describe('the association\'s threshold for this kind of place'),
+    thresholdSeconds: z.number().describe("the association's threshold for this kind of place"),
     overThreshold: count.describe('visits longer than the threshold'),
     overThresholdShare: z.number().nullable().describe('overThreshold / visits, 0 to 1'),
   })
@@ -106,7 +114,9 @@ export const ObservatoryStops = z
     corridor: ObservatoryCorridor,
     direction: ObservatoryDirection,
     ...cell,
-    stops: count.describe('stops of at least minStopMinutes outside every authorized place (border posts, ports, depots, weighbridges, checkpoints, truck parks)'),
+    stops: count.describe(
+      'stops of at least minStopMinutes outside every authorized place (border posts, ports, depots, weighbridges, checkpoints, truck parks)',
+    ),
     distanceKm: z.number().nullable().describe('driven on the corridor'),
     stopsPer1000Km: z.number().nullable(),
     trucks: count,
@@ -140,10 +150,12 @@ export const ObservatoryOverview = z
     period: CoveredPeriod,
     companyId: z.number().int().nullable(),
     minTrucks: z.number().int(),
-    segments: z.array(ObservatoryTransit.omit({ periodStart: true }).extend({
-      fromAlongM: z.number().describe('metres along the corridor\'s line (packages/geodata) of the first place'),
-      toAlongM: z.number(),
-    })),
+    segments: z.array(
+      ObservatoryTransit.omit({ periodStart: true }).extend({
+        fromAlongM: z.number().describe("metres along the corridor's line (packages/geodata) of the first place"),
+        toAlongM: z.number(),
+      }),
+    ),
     places: z.array(ObservatoryDwell.omit({ periodStart: true })),
   })
   .meta({ id: 'ObservatoryOverview' });
@@ -160,7 +172,7 @@ export const ObservatoryThresholds = z.object({
 export const ObservatorySettingsInput = z
   .object({
     dwellThresholdMinutes: ObservatoryThresholds.describe('a visit longer than this counts in overThresholdShare'),
-    minTrucks: z.number().int().min(3).max(100).describe('the others\' cells (and open data cells) with fewer trucks are withheld'),
+    minTrucks: z.number().int().min(3).max(100).describe("the others' cells (and open data cells) with fewer trucks are withheld"),
     minStopMinutes: z.number().int().min(5).max(1440).describe('the shortest stop counted in stops per 1,000 km'),
   })
   .meta({ id: 'ObservatorySettingsInput' });
@@ -199,7 +211,10 @@ export const ObservatoryOpenDataRow = z
     thresholdSeconds: z.number().nullable(),
     distanceKm: z.number().nullable(),
     stopsPer1000Km: z.number().nullable(),
-    minTrucks: z.number().int().describe('the suppression threshold: a cell of fewer trucks than this is withheld (the association\'s setting, 3 at least)'),
+    minTrucks: z
+      .number()
+      .int()
+      .describe("the suppression threshold: a cell of fewer trucks than this is withheld (the association's setting, 3 at least)"),
     suppressed: z.boolean().describe('fewer trucks than minTrucks: the figures are withheld'),
   })
   .meta({ id: 'ObservatoryOpenDataRow' });
@@ -220,54 +235,93 @@ export type ObservatoryOpenData = z.infer<typeof ObservatoryOpenData>;
 const readers: Role[] = allRoles.filter((r) => r !== 'device');
 const setters: Role[] = ['admin', 'association_officer'];
 const tags = ['observatory'];
-const files = 'format=csv or xlsx (or the Accept header) answers the items as a file headed in the reader\'s language and units.';
+const files = "format=csv or xlsx (or the Accept header) answers the items as a file headed in the reader's language and units.";
 
 export const observatoryEndpoints = [
   defineEndpoint({
-    id: 'observatory.transit', method: 'get', path: '/association/observatory/transit', service: 'ops-api', tags, access: readers, companyScoped: true,
-    summary: 'Transit times between the corridors\' places and end to end, by week or month',
+    id: 'observatory.transit',
+    method: 'get',
+    path: '/association/observatory/transit',
+    service: 'ops-api',
+    tags,
+    access: readers,
+    companyScoped: true,
+    summary: "Transit times between the corridors' places and end to end, by week or month",
     description: `Median and 90th percentile of the trips that arrived in each period, per segment and direction, with the trips counted apart. ${files}`,
     request: { query: ObservatoryTransitQuery },
     responses: { 200: { description: 'Transit times', schema: ObservatoryTransitReport } },
   }),
   defineEndpoint({
-    id: 'observatory.dwell', method: 'get', path: '/association/observatory/dwell', service: 'ops-api', tags, access: readers, companyScoped: true,
+    id: 'observatory.dwell',
+    method: 'get',
+    path: '/association/observatory/dwell',
+    service: 'ops-api',
+    tags,
+    access: readers,
+    companyScoped: true,
     summary: 'Dwell at border posts, ports, depots, weighbridges and checkpoints, by week or month',
     description: `Median, 90th percentile and the share over the association's threshold of the visits that ended in each period. ${files}`,
     request: { query: ObservatoryDwellQuery },
     responses: { 200: { description: 'Dwell times', schema: ObservatoryDwellReport } },
   }),
   defineEndpoint({
-    id: 'observatory.stops', method: 'get', path: '/association/observatory/stops', service: 'ops-api', tags, access: readers, companyScoped: true,
+    id: 'observatory.stops',
+    method: 'get',
+    path: '/association/observatory/stops',
+    service: 'ops-api',
+    tags,
+    access: readers,
+    companyScoped: true,
     summary: 'Stops outside authorized places per 1,000 km, by week or month',
     description: `Stops that began in each period against the distance driven on the corridor in it. ${files}`,
     request: { query: ObservatoryQuery },
     responses: { 200: { description: 'Stops per 1,000 km', schema: ObservatoryStopsReport } },
   }),
   defineEndpoint({
-    id: 'observatory.map', method: 'get', path: '/association/observatory/map', service: 'ops-api', tags, access: readers, companyScoped: true,
+    id: 'observatory.map',
+    method: 'get',
+    path: '/association/observatory/map',
+    service: 'ops-api',
+    tags,
+    access: readers,
+    companyScoped: true,
     summary: 'The corridors over a whole period: segments with their transit speed, places with their dwell',
     request: { query: ObservatoryQuery.omit({ interval: true, format: true }) },
     responses: { 200: { description: 'Segments and places', schema: ObservatoryOverview } },
   }),
   defineEndpoint({
-    id: 'observatory.settings', method: 'get', path: '/association/observatory/settings', service: 'ops-api', tags, access: readers,
-    summary: 'The observatory\'s settings: dwell thresholds, the fewest trucks shown, the shortest stop counted',
+    id: 'observatory.settings',
+    method: 'get',
+    path: '/association/observatory/settings',
+    service: 'ops-api',
+    tags,
+    access: readers,
+    summary: "The observatory's settings: dwell thresholds, the fewest trucks shown, the shortest stop counted",
     responses: { 200: { description: 'The settings', schema: ObservatorySettings } },
   }),
   defineEndpoint({
-    id: 'observatory.updateSettings', method: 'put', path: '/association/observatory/settings', service: 'ops-api', tags, access: setters,
-    summary: 'Set the observatory\'s settings (recorded in the audit trail)',
+    id: 'observatory.updateSettings',
+    method: 'put',
+    path: '/association/observatory/settings',
+    service: 'ops-api',
+    tags,
+    access: setters,
+    summary: "Set the observatory's settings (recorded in the audit trail)",
     request: { body: ObservatorySettingsInput },
     responses: { 200: { description: 'The settings', schema: ObservatorySettings } },
   }),
   defineEndpoint({
-    id: 'observatory.openData', method: 'get', path: '/observatory/open-data', service: 'ops-api', tags, access: 'public',
-    summary: 'The observatory\'s indicators as open data (no truck, no company)',
+    id: 'observatory.openData',
+    method: 'get',
+    path: '/observatory/open-data',
+    service: 'ops-api',
+    tags,
+    access: 'public',
+    summary: "The observatory's indicators as open data (no truck, no company)",
     description:
       'Every indicator of every place and segment for each whole week or month that ended in the period, for everyone together: no truck or ' +
       'company is named or counted apart, and a cell of fewer trucks than minTrucks is withheld (suppressed, its figures empty; every row ' +
-      'states the minTrucks it was published under, the association\'s setting, 3 at least). The columns ' +
+      "states the minTrucks it was published under, the association's setting, 3 at least). The columns " +
       `are stable: schemaVersion ${OPEN_DATA_SCHEMA_VERSION} names them; a change of meaning comes with a new version. CSV by default (the JSON ` +
       'keys as headers, seconds and kilometres) or JSON with format=json.',
     request: { query: ObservatoryOpenDataQuery },

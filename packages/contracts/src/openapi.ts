@@ -67,7 +67,9 @@ export function generateOpenApi(
       description:
         info.description ??
         'Corridor: telematics and freight-corridor platform. Errors: ' +
-          Object.entries(ErrorCatalogue).map(([c, v]) => `${c} (${v.status})`).join(', '),
+          Object.entries(ErrorCatalogue)
+            .map(([c, v]) => `${c} (${v.status})`)
+            .join(', '),
     },
     servers: [{ url: '/' }],
   });

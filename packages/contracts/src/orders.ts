@@ -30,7 +30,15 @@ export const OrderInput = z
 export type OrderInput = z.infer<typeof OrderInput>;
 
 export const ordersEndpoints = resourceEndpoints({
-  id: 'orders', path: '/orders', noun: 'order', kind: 'order', tags: ['orders'], entity: Order, input: OrderInput, query: ListQuery,
-  write: trackingWriters, companyScoped: true,
+  id: 'orders',
+  path: '/orders',
+  noun: 'order',
+  kind: 'order',
+  tags: ['orders'],
+  entity: Order,
+  input: OrderInput,
+  query: ListQuery,
+  write: trackingWriters,
+  companyScoped: true,
   description: 'Traccar Order. uniqueId is unique within a company (409). Keyword searches uniqueId, description and addresses.',
 });

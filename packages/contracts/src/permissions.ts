@@ -14,7 +14,15 @@ import { objectLinkPairs, objectLinkProperties } from './object-links';
  * (its deviceIds, groupIds and recipients, kept by ops-api: /notifications/links); the gateway
  * forwards them there, and the rule's writers (admin, dispatcher) may make them for their company.
  */
-export const permissionKeys = ['userId', 'deviceId', 'groupId', 'geofenceId', 'notificationId', 'reportId', ...objectLinkProperties] as const;
+export const permissionKeys = [
+  'userId',
+  'deviceId',
+  'groupId',
+  'geofenceId',
+  'notificationId',
+  'reportId',
+  ...objectLinkProperties,
+] as const;
 export type PermissionKey = (typeof permissionKeys)[number];
 
 export const permissionPairs: readonly (readonly [owner: PermissionKey, property: PermissionKey])[] = [
@@ -63,26 +71,49 @@ function exactlyTwo(p: Record<string, unknown>, ctx: z.RefinementCtx): void {
 }
 
 /** An id as a number, or as a numeric string ("26": traccar-web sends the id of the page it is on so). */
-const objectId = z.preprocess((v) => (typeof v === 'string' && /^\d{1,10}$/.test(v) ? Number(v) : v), z.number().int().positive().max(MAX_ID));
+const objectId = z.preprocess(
+  (v) => (typeof v === 'string' && /^\d{1,10}$/.test(v) ? Number(v) : v),
+  z.number().int().positive().max(MAX_ID),
+);
 const idOf: Record<PermissionKey, z.ZodType<number>> = {
-  userId: ref('user', objectId), deviceId: ref('device', objectId), groupId: ref('group', objectId), geofenceId: ref('geofence', objectId),
-  notificationId: ref('notificationRule', objectId), reportId: ref('report', objectId),
-  driverId: ref('driver', objectId), attributeId: ref('computedAttribute', objectId), commandId: ref('command', objectId),
-  maintenanceId: ref('maintenance', objectId), calendarId: ref('calendar', objectId),
+  userId: ref('user', objectId),
+  deviceId: ref('device', objectId),
+  groupId: ref('group', objectId),
+  geofenceId: ref('geofence', objectId),
+  notificationId: ref('notificationRule', objectId),
+  reportId: ref('report', objectId),
+  driverId: ref('driver', objectId),
+  attributeId: ref('computedAttribute', objectId),
+  commandId: ref('command', objectId),
+  maintenanceId: ref('maintenance', objectId),
+  calendarId: ref('calendar', objectId),
 };
 /**
  * One object per link kind, exactly its two ids (a union, so a request generator builds valid
  * links by construction); anything else answers one message naming the links.
  */
 export const Permission = z
-  .union(permissionPairs.map(([a, b]) => z.strictObject({ [a]: idOf[a], [b]: idOf[b] })) as unknown as [z.ZodObject, z.ZodObject, ...z.ZodObject[]], {
-    error: `exactly two ids that form a link (${pairsText}); other ids or combinations are not a link`,
-  })
+  .union(
+    permissionPairs.map(([a, b]) => z.strictObject({ [a]: idOf[a], [b]: idOf[b] })) as unknown as [
+      z.ZodObject,
+      z.ZodObject,
+      ...z.ZodObject[],
+    ],
+    {
+      error: `exactly two ids that form a link (${pairsText}); other ids or combinations are not a link`,
+    },
+  )
   .meta({ id: 'Permission' });
 export type Permission = Partial<Record<PermissionKey, number>>;
 /** A link as answered: its two ids, numbers. */
 export const PermissionAnswer = z
-  .union(permissionPairs.map(([a, b]) => z.strictObject({ [a]: z.number().int(), [b]: z.number().int() })) as unknown as [z.ZodObject, z.ZodObject, ...z.ZodObject[]])
+  .union(
+    permissionPairs.map(([a, b]) => z.strictObject({ [a]: z.number().int(), [b]: z.number().int() })) as unknown as [
+      z.ZodObject,
+      z.ZodObject,
+      ...z.ZodObject[],
+    ],
+  )
   .meta({ id: 'PermissionAnswer' });
 
 /** The body of /permissions/bulk: 1 to 1000 links. */
@@ -92,23 +123,35 @@ export type PermissionList = Permission[];
 const queryId = z.coerce.number().int().min(0).optional().describe('0 = any');
 export const PermissionsQuery = z
   .object({
-    userId: ref('user', queryId), deviceId: ref('device', queryId), groupId: ref('group', queryId), geofenceId: ref('geofence', queryId),
-    notificationId: ref('notificationRule', queryId), reportId: ref('report', queryId),
-    driverId: ref('driver', queryId), attributeId: ref('computedAttribute', queryId), commandId: ref('command', queryId),
-    maintenanceId: ref('maintenance', queryId), calendarId: ref('calendar', queryId),
+    userId: ref('user', queryId),
+    deviceId: ref('device', queryId),
+    groupId: ref('group', queryId),
+    geofenceId: ref('geofence', queryId),
+    notificationId: ref('notificationRule', queryId),
+    reportId: ref('report', queryId),
+    driverId: ref('driver', queryId),
+    attributeId: ref('computedAttribute', queryId),
+    commandId: ref('command', queryId),
+    maintenanceId: ref('maintenance', queryId),
+    calendarId: ref('calendar', queryId),
     limit: z.coerce.number().int().min(1).max(10000).default(1000),
     offset: z.coerce.number().int().min(0).default(0),
   })
   .superRefine(exactlyTwo);
 
-const notificationLinks = 'Links with notificationId (to a user, device or group) are the notification rule\'s own, kept by ops-api ' +
-  '(the rule\'s recipients, deviceIds and groupIds; GET /notifications/links): the gateway forwards them there. A dispatcher may make, ' +
+const notificationLinks =
+  "Links with notificationId (to a user, device or group) are the notification rule's own, kept by ops-api " +
+  "(the rule's recipients, deviceIds and groupIds; GET /notifications/links): the gateway forwards them there. A dispatcher may make, " +
   'remove and list those only (403 for other links), for rules, devices, groups of their company and themselves as the user.';
 
 const tags = ['permissions'];
 export const permissionsEndpoints = [
   defineEndpoint({
-    id: 'permissions.list', method: 'get', path: '/permissions', service: 'gateway', tags,
+    id: 'permissions.list',
+    method: 'get',
+    path: '/permissions',
+    service: 'gateway',
+    tags,
     summary: 'Links of one kind (exactly two *Id query parameters; 0 = any), paginated',
     description: notificationLinks,
     access: ['association_officer', ...trackingWriters],
@@ -116,19 +159,35 @@ export const permissionsEndpoints = [
     responses: { 200: { description: 'Links', schema: z.array(PermissionAnswer) } },
   }),
   defineEndpoint({
-    id: 'permissions.create', method: 'post', path: '/permissions', service: 'gateway', tags,
-    summary: 'Link two objects (exactly two ids); a link that exists answers 409', access: trackingWriters, description: notificationLinks,
+    id: 'permissions.create',
+    method: 'post',
+    path: '/permissions',
+    service: 'gateway',
+    tags,
+    summary: 'Link two objects (exactly two ids); a link that exists answers 409',
+    access: trackingWriters,
+    description: notificationLinks,
     request: { body: Permission },
     responses: { 204: { description: 'Linked', schema: null } },
   }),
   defineEndpoint({
-    id: 'permissions.delete', method: 'delete', path: '/permissions', service: 'gateway', tags,
-    summary: 'Unlink two objects (exactly two ids); an absent link answers 404', access: trackingWriters, description: notificationLinks,
+    id: 'permissions.delete',
+    method: 'delete',
+    path: '/permissions',
+    service: 'gateway',
+    tags,
+    summary: 'Unlink two objects (exactly two ids); an absent link answers 404',
+    access: trackingWriters,
+    description: notificationLinks,
     request: { body: Permission },
     responses: { 204: { description: 'Unlinked', schema: null } },
   }),
   defineEndpoint({
-    id: 'permissions.bulk.create', method: 'post', path: '/permissions/bulk', service: 'gateway', tags,
+    id: 'permissions.bulk.create',
+    method: 'post',
+    path: '/permissions/bulk',
+    service: 'gateway',
+    tags,
     summary: 'Link many pairs at once (Permission[]): all or nothing',
     description:
       'One transaction: when any link is wrong nothing is stored. A malformed item or a repeated one answers 400 naming ' +
@@ -139,7 +198,11 @@ export const permissionsEndpoints = [
     responses: { 204: { description: 'Linked', schema: null } },
   }),
   defineEndpoint({
-    id: 'permissions.bulk.delete', method: 'delete', path: '/permissions/bulk', service: 'gateway', tags,
+    id: 'permissions.bulk.delete',
+    method: 'delete',
+    path: '/permissions/bulk',
+    service: 'gateway',
+    tags,
     summary: 'Unlink many pairs at once (Permission[]): all or nothing',
     description: 'One transaction: an absent link answers 404 with its index and the link, and nothing is removed; a repeated item 400.',
     access: trackingWriters,

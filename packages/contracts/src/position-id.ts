@@ -35,7 +35,9 @@ export function positionIdFits(deviceId: number, fixTime: string | Date | number
 /** The id of a device's position at a fix time (any sub-second part is ignored). Throws outside the bounds above. */
 export function positionId(deviceId: number, fixTime: string | Date | number, kind: PositionKind = 'fix'): number {
   if (!positionIdFits(deviceId, fixTime)) {
-    throw new RangeError(`no position id for device ${deviceId} at ${String(fixTime)} (device ids 0..${MAX_POSITION_DEVICE_ID}, times 2000..2136)`);
+    throw new RangeError(
+      `no position id for device ${deviceId} at ${String(fixTime)} (device ids 0..${MAX_POSITION_DEVICE_ID}, times 2000..2136)`,
+    );
   }
   const s = Math.floor((positionTime(fixTime).getTime() - POSITION_ID_EPOCH_MS) / 1000);
   return (s * 2 + (kind === 'state' ? 1 : 0)) * DEVICE_SPAN + deviceId;

@@ -21,9 +21,7 @@ export const PositionInput = z
   .meta({ id: 'PositionInput' });
 export type PositionInput = z.infer<typeof PositionInput>;
 
-export const PositionBatch = z
-  .object({ positions: z.array(PositionInput).min(1).max(1000) })
-  .meta({ id: 'PositionBatch' });
+export const PositionBatch = z.object({ positions: z.array(PositionInput).min(1).max(1000) }).meta({ id: 'PositionBatch' });
 
 export const PositionBatchResult = z
   .object({ accepted: z.number().int(), ids: z.array(PositionIdSchema) })
@@ -31,7 +29,9 @@ export const PositionBatchResult = z
 
 export const PositionsQuery = z.object({
   deviceId: repeated(ref('device', z.coerce.number().int().positive())).optional(),
-  id: repeated(ref('position', z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER))).optional().describe('Position ids (Traccar id[])'),
+  id: repeated(ref('position', z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER)))
+    .optional()
+    .describe('Position ids (Traccar id[])'),
   from: IsoDateTime.optional(),
   to: IsoDateTime.optional(),
   limit: z.coerce.number().int().min(1).max(50000).default(10000),
@@ -42,12 +42,17 @@ export const PositionsExportQuery = z.object({
   deviceId: ref('device', z.coerce.number().int().positive()),
   from: IsoDateTime,
   to: IsoDateTime,
-  geofenceId: ref('geofence', z.coerce.number().int().positive()).optional()
+  geofenceId: ref('geofence', z.coerce.number().int().positive())
+    .optional()
     .describe('Only positions inside this geofence: those from its geofenceEnter event to the next geofenceExit'),
 });
 
 /** DELETE /positions: one device's positions over a period. */
-export const PositionsDeleteQuery = z.object({ deviceId: ref('device', z.coerce.number().int().positive()), from: IsoDateTime, to: IsoDateTime });
+export const PositionsDeleteQuery = z.object({
+  deviceId: ref('device', z.coerce.number().int().positive()),
+  from: IsoDateTime,
+  to: IsoDateTime,
+});
 export const PositionIdParam = z.object({ id: ref('position', z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER)) });
 
 export const GPX_MEDIA_TYPE = 'application/gpx+xml';
@@ -93,37 +98,65 @@ export const positionsEndpoints = [
     responses: { 200: { description: 'All positions accepted', schema: PositionBatchResult } },
   }),
   defineEndpoint({
-    id: 'positions.csv', method: 'get', path: '/positions/csv', service: 'ops-api', tags: ['positions'], access: exportAccess, companyScoped: true,
+    id: 'positions.csv',
+    method: 'get',
+    path: '/positions/csv',
+    service: 'ops-api',
+    tags: ['positions'],
+    access: exportAccess,
+    companyScoped: true,
     summary: 'Export positions as CSV',
     description: `Traccar's columns (id, deviceId, protocol, serverTime, deviceTime, fixTime, valid, latitude, longitude, altitude, speed, course, address, accuracy), then the stored fields Traccar keeps as attributes and one column per attribute key. ${exportNote}`,
     request: { query: PositionsExportQuery },
     responses: { 200: { description: 'CSV (RFC 4180)', schema: z.string(), contentType: 'text/csv' } },
   }),
   defineEndpoint({
-    id: 'positions.gpx', method: 'get', path: '/positions/gpx', service: 'ops-api', tags: ['positions'], access: exportAccess, companyScoped: true,
+    id: 'positions.gpx',
+    method: 'get',
+    path: '/positions/gpx',
+    service: 'ops-api',
+    tags: ['positions'],
+    access: exportAccess,
+    companyScoped: true,
     summary: 'Export positions as GPX',
     description: `One track named after the device: a trkpt (lat, lon, ele, time) per position. ${exportNote}`,
     request: { query: PositionsExportQuery },
     responses: { 200: { description: 'GPX 1.0', schema: z.string(), contentType: GPX_MEDIA_TYPE } },
   }),
   defineEndpoint({
-    id: 'positions.kml', method: 'get', path: '/positions/kml', service: 'ops-api', tags: ['positions'], access: exportAccess, companyScoped: true,
+    id: 'positions.kml',
+    method: 'get',
+    path: '/positions/kml',
+    service: 'ops-api',
+    tags: ['positions'],
+    access: exportAccess,
+    companyScoped: true,
     summary: 'Export positions as KML',
     description: `A document named after the device with one LineString placemark (longitude,latitude,altitude per position). ${exportNote}`,
     request: { query: PositionsExportQuery },
     responses: { 200: { description: 'KML 2.2', schema: z.string(), contentType: KML_MEDIA_TYPE } },
   }),
   defineEndpoint({
-    id: 'positions.delete', method: 'delete', path: '/positions', service: 'ops-api', tags: ['positions'], access: ['admin'],
+    id: 'positions.delete',
+    method: 'delete',
+    path: '/positions',
+    service: 'ops-api',
+    tags: ['positions'],
+    access: ['admin'],
     summary: "Delete a device's positions over a period",
     description:
-      'Removes the stored positions (ClickHouse lightweight delete), then keeps the device\'s latest position consistent ' +
-      '(the cached latest and the device\'s positionId move to the newest position left). Audited (positions.delete).',
+      "Removes the stored positions (ClickHouse lightweight delete), then keeps the device's latest position consistent " +
+      "(the cached latest and the device's positionId move to the newest position left). Audited (positions.delete).",
     request: { query: PositionsDeleteQuery },
     responses: { 204: { description: 'Deleted (also when there was nothing to delete)', schema: null } },
   }),
   defineEndpoint({
-    id: 'positions.deleteOne', method: 'delete', path: '/positions/{id}', service: 'ops-api', tags: ['positions'], access: ['admin'],
+    id: 'positions.deleteOne',
+    method: 'delete',
+    path: '/positions/{id}',
+    service: 'ops-api',
+    tags: ['positions'],
+    access: ['admin'],
     summary: 'Delete one position',
     description: 'As DELETE /positions for one position; an id that names no stored position answers 404. Audited (position.delete).',
     request: { params: PositionIdParam },

@@ -3,7 +3,11 @@ import { z } from 'zod';
 export * from './position-id';
 
 /** A position id (position-id.ts): a JSON number below 2^53, derived from device, fix second and kind. */
-export const PositionIdSchema = z.number().int().positive().max(Number.MAX_SAFE_INTEGER)
+export const PositionIdSchema = z
+  .number()
+  .int()
+  .positive()
+  .max(Number.MAX_SAFE_INTEGER)
   .describe('Position id (Traccar int64, below 2^53): ((fix time s since 2000 · 2 + kind) · 2^20 + deviceId), kind 1 = state record');
 
 /**
@@ -20,8 +24,11 @@ export const PositionIdSchema = z.number().int().positive().max(Number.MAX_SAFE_
  * columns of the same meaning. A state record (a status, heartbeat or cell-only message kept at the
  * last known location) has attributes.outdated = true and valid = false.
  */
-export const PositionAttributes = z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]))
-  .describe('Traccar keys and units: batteryLevel %, battery/power V, ignition, motion, sat, hdop, rssi, odometer/distance/totalDistance m, hours ms, alarm, event, outdated');
+export const PositionAttributes = z
+  .record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]))
+  .describe(
+    'Traccar keys and units: batteryLevel %, battery/power V, ignition, motion, sat, hdop, rssi, odometer/distance/totalDistance m, hours ms, alarm, event, outdated',
+  );
 
 export const PositionMessage = z
   .object({
@@ -49,8 +56,13 @@ export const PositionMessage = z
     crcValid: z.boolean().default(true),
     rawFrameId: z.string().nullable().default(null),
     attributes: PositionAttributes.default({}),
-    address: z.string().nullable().optional()
-      .describe('Where the fix is, in words ("14 km NW of Voi, KE"), from the offline geocoder when the API answers (GET /api/server/geocode); absent on the topic'),
+    address: z
+      .string()
+      .nullable()
+      .optional()
+      .describe(
+        'Where the fix is, in words ("14 km NW of Voi, KE"), from the offline geocoder when the API answers (GET /api/server/geocode); absent on the topic',
+      ),
   })
   .meta({ id: 'PositionMessage' });
 export type PositionMessage = z.infer<typeof PositionMessage>;
@@ -86,10 +98,20 @@ export const Position = z
 export type Position = z.infer<typeof Position>;
 
 /** Topic columns and the attribute keys Traccar gives them (ingest writes both; older or posted positions may lack the key). */
-const MIRRORED = [['satellites', 'sat'], ['hdop', 'hdop'], ['ignition', 'ignition'], ['odometer', 'odometer'], ['power', 'power'], ['battery', 'battery'], ['alarm', 'alarm']] as const;
+const MIRRORED = [
+  ['satellites', 'sat'],
+  ['hdop', 'hdop'],
+  ['ignition', 'ignition'],
+  ['odometer', 'odometer'],
+  ['power', 'power'],
+  ['battery', 'battery'],
+  ['alarm', 'alarm'],
+] as const;
 
 /** The attributes of a position as the API answers them (the mirrored columns, rawFrameId and a failed checksum in, accuracy out). */
-export function apiAttributes(m: Pick<PositionMessage, (typeof MIRRORED)[number][0] | 'crcValid' | 'rawFrameId' | 'attributes'>): PositionMessage['attributes'] {
+export function apiAttributes(
+  m: Pick<PositionMessage, (typeof MIRRORED)[number][0] | 'crcValid' | 'rawFrameId' | 'attributes'>,
+): PositionMessage['attributes'] {
   const attributes = { ...m.attributes };
   for (const [column, key] of MIRRORED) if (m[column] !== null && attributes[key] === undefined) attributes[key] = m[column];
   delete attributes.accuracy;
@@ -101,8 +123,20 @@ export function apiAttributes(m: Pick<PositionMessage, (typeof MIRRORED)[number]
 /** The API's Position of a topic message (with its address when the reader added one). */
 export function apiPosition(m: PositionMessage & { address?: string | null }): Position {
   return {
-    id: m.id, deviceId: m.deviceId, protocol: m.protocol, deviceTime: m.deviceTime ?? m.fixTime, fixTime: m.fixTime, serverTime: m.serverTime,
-    valid: m.valid, latitude: m.latitude, longitude: m.longitude, altitude: m.altitude ?? 0, speed: m.speed, course: m.course,
-    ...(m.address ? { address: m.address } : {}), accuracy: m.accuracy ?? 0, attributes: apiAttributes(m),
+    id: m.id,
+    deviceId: m.deviceId,
+    protocol: m.protocol,
+    deviceTime: m.deviceTime ?? m.fixTime,
+    fixTime: m.fixTime,
+    serverTime: m.serverTime,
+    valid: m.valid,
+    latitude: m.latitude,
+    longitude: m.longitude,
+    altitude: m.altitude ?? 0,
+    speed: m.speed,
+    course: m.course,
+    ...(m.address ? { address: m.address } : {}),
+    accuracy: m.accuracy ?? 0,
+    attributes: apiAttributes(m),
   };
 }

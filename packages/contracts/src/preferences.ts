@@ -17,14 +17,18 @@ export const PreferenceLanguage = z.enum(['en', 'sw']);
 export type PreferenceLanguage = z.infer<typeof PreferenceLanguage>;
 
 /** An IANA time zone the runtime knows (Africa/Nairobi). */
-export const TimeZone = z.string().min(1).max(64).refine((tz) => {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
-}, 'an IANA time zone such as Africa/Nairobi');
+export const TimeZone = z
+  .string()
+  .min(1)
+  .max(64)
+  .refine((tz) => {
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: tz });
+      return true;
+    } catch {
+      return false;
+    }
+  }, 'an IANA time zone such as Africa/Nairobi');
 
 export interface Preferences {
   speedUnit: SpeedUnit;
@@ -39,7 +43,12 @@ export interface Preferences {
 }
 
 export const PREFERENCE_DEFAULTS: Preferences = {
-  speedUnit: 'kmh', distanceUnit: 'km', timezone: null, coordinateFormat: 'dd', language: null, darkMode: null,
+  speedUnit: 'kmh',
+  distanceUnit: 'km',
+  timezone: null,
+  coordinateFormat: 'dd',
+  language: null,
+  darkMode: null,
 };
 
 /** The preferences as a form edits them (every one; null: the server's or the browser's). */
@@ -85,7 +94,10 @@ export function preferencesOf(
 }
 
 /** The attributes that store these preferences (the others of `attributes` kept); null removes a key. */
-export function withPreferences(attributes: Record<string, unknown>, p: Partial<Omit<Preferences, 'coordinateFormat'>>): Record<string, unknown> {
+export function withPreferences(
+  attributes: Record<string, unknown>,
+  p: Partial<Omit<Preferences, 'coordinateFormat'>>,
+): Record<string, unknown> {
   const out = { ...attributes };
   for (const key of PREFERENCE_ATTRIBUTES) {
     if (!(key in p)) continue;

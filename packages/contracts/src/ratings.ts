@@ -20,7 +20,7 @@ export const RatingComponents = z
       weight: z.number(),
     }),
     journeyFlags: z.object({
-      flags: z.number().int().describe('journey flags opened on the company\'s trucks in the period'),
+      flags: z.number().int().describe("journey flags opened on the company's trucks in the period"),
       trucks: z.number().int().describe('registered trucks (devices) of the company'),
       score: Score.describe('exp(−flags per truck / 5)'),
       weight: z.number(),
@@ -62,7 +62,13 @@ export const RatingsQuery = Pagination.extend(PeriodQuery.shape).extend({
 });
 
 export const RatingPage = z
-  .object({ items: z.array(CompanyRating), total: z.number().int(), limit: z.number().int(), offset: z.number().int(), period: CoveredPeriod })
+  .object({
+    items: z.array(CompanyRating),
+    total: z.number().int(),
+    limit: z.number().int(),
+    offset: z.number().int(),
+    period: CoveredPeriod,
+  })
   .meta({ id: 'RatingPage' });
 export type RatingPage = z.infer<typeof RatingPage>;
 
@@ -74,9 +80,18 @@ export const RatingStats = z
     medianScore: z.number().nullable(),
     byGrade: z.record(RatingGrade, z.number().int()),
     averageComponentScores: z.object({
-      onTimeDelivery: z.number().nullable(), journeyFlags: z.number().nullable(), complaints: z.number().nullable(), sanctions: z.number().nullable(),
+      onTimeDelivery: z.number().nullable(),
+      journeyFlags: z.number().nullable(),
+      complaints: z.number().nullable(),
+      sanctions: z.number().nullable(),
     }),
-    totals: z.object({ delivered: z.number().int(), onTime: z.number().int(), flags: z.number().int(), complaintsUpheld: z.number().int(), sanctions: z.number().int() }),
+    totals: z.object({
+      delivered: z.number().int(),
+      onTime: z.number().int(),
+      flags: z.number().int(),
+      complaintsUpheld: z.number().int(),
+      sanctions: z.number().int(),
+    }),
     best: z.array(CompanyRating).describe('up to 5, best first'),
     worst: z.array(CompanyRating).describe('up to 5, worst first'),
   })
@@ -86,16 +101,27 @@ export type RatingStats = z.infer<typeof RatingStats>;
 const tags = ['ratings'];
 export const ratingsEndpoints = [
   defineEndpoint({
-    id: 'ratings.list', method: 'get', path: '/ratings', service: 'ops-api', tags, companyScoped: true,
+    id: 'ratings.list',
+    method: 'get',
+    path: '/ratings',
+    service: 'ops-api',
+    tags,
+    companyScoped: true,
     summary: 'Company ratings with their components',
-    description: 'Computed for the period from on-time delivery, journey flags, complaints and sanctions. A company user sees only their company.',
+    description:
+      'Computed for the period from on-time delivery, journey flags, complaints and sanctions. A company user sees only their company.',
     access: 'authenticated',
     request: { query: RatingsQuery },
     responses: { 200: { description: 'A page of ratings', schema: RatingPage } },
   }),
   defineEndpoint({
-    id: 'ratings.stats', method: 'get', path: '/ratings/stats', service: 'ops-api', tags,
-    summary: 'Rating distribution and averages for the period', access: associationRoles,
+    id: 'ratings.stats',
+    method: 'get',
+    path: '/ratings/stats',
+    service: 'ops-api',
+    tags,
+    summary: 'Rating distribution and averages for the period',
+    access: associationRoles,
     request: { query: PeriodQuery },
     responses: { 200: { description: 'Statistics', schema: RatingStats } },
   }),

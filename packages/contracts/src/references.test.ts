@@ -18,7 +18,11 @@ describe('id references in the contract', () => {
       orphanId: z.number(),
     });
     const scan = scanReferences(schema);
-    expect(scan.references.map((r) => `${r.path.join('.')}=${r.references}`)).toEqual(['deviceId=device', 'items.[].groupId=group', 'ids.[]=calendar']);
+    expect(scan.references.map((r) => `${r.path.join('.')}=${r.references}`)).toEqual([
+      'deviceId=device',
+      'items.[].groupId=group',
+      'ids.[]=calendar',
+    ]);
     expect(scan.unannotated).toEqual([['orphanId']]);
     expect(endpointReferences({ request: { params: z.object({ code: z.string() }) } }).unannotated).toEqual(['params.code']);
     expect(endpointReferences({ request: { params: idParam('route') } }).params[0]).toMatchObject({ references: 'route', path: ['id'] });

@@ -9,10 +9,37 @@ import { IdParam, MAX_ID } from './common';
  * reference says so with `notRef(schema, why)`.
  */
 export const ReferenceKind = z.enum([
-  'device', 'group', 'calendar', 'geofence', 'route', 'journey', 'journeyFlag', 'user', 'driver', 'order', 'maintenance',
-  'computedAttribute', 'deviceModel', 'configuration', 'draft', 'truckOwner', 'truck', 'trackingUnit', 'inventory', 'event',
-  'notification', 'notificationRule', 'command', 'company', 'cargo', 'shipment', 'document', 'certificate', 'complaint',
-  'position', 'report',
+  'device',
+  'group',
+  'calendar',
+  'geofence',
+  'route',
+  'journey',
+  'journeyFlag',
+  'user',
+  'driver',
+  'order',
+  'maintenance',
+  'computedAttribute',
+  'deviceModel',
+  'configuration',
+  'draft',
+  'truckOwner',
+  'truck',
+  'trackingUnit',
+  'inventory',
+  'event',
+  'notification',
+  'notificationRule',
+  'command',
+  'company',
+  'cargo',
+  'shipment',
+  'document',
+  'certificate',
+  'complaint',
+  'position',
+  'report',
 ]);
 export type ReferenceKind = z.infer<typeof ReferenceKind>;
 
@@ -61,11 +88,15 @@ export const idParam = (kind: ReferenceKind) => z.object({ id: ref(kind, IdParam
 
 /** The reference a schema node is annotated with, if any. */
 export function referenceOf(schema: z.ZodTypeAny): ReferenceMeta | undefined {
-  const meta = z.globalRegistry.get(schema) as { references?: ReferenceKind; scope?: ReferenceMeta['scope']; by?: ReferenceMeta['by'] } | undefined;
-  return meta?.references ? { references: meta.references, ...(meta.scope ? { scope: meta.scope } : {}), ...(meta.by ? { by: meta.by } : {}) } : undefined;
+  const meta = z.globalRegistry.get(schema) as
+    { references?: ReferenceKind; scope?: ReferenceMeta['scope']; by?: ReferenceMeta['by'] } | undefined;
+  return meta?.references
+    ? { references: meta.references, ...(meta.scope ? { scope: meta.scope } : {}), ...(meta.by ? { by: meta.by } : {}) }
+    : undefined;
 }
 
-const isNotReference = (schema: z.ZodTypeAny): boolean => Boolean((z.globalRegistry.get(schema) as { notReference?: string } | undefined)?.notReference);
+const isNotReference = (schema: z.ZodTypeAny): boolean =>
+  Boolean((z.globalRegistry.get(schema) as { notReference?: string } | undefined)?.notReference);
 
 /** A path into a request part: object keys, and '[]' for every item of an array. */
 export type RefPath = readonly string[];
@@ -105,7 +136,13 @@ export function scanReferences(schema: z.ZodTypeAny | undefined): ReferenceScan 
       }
       case 'array':
         return walk(def.element as z.ZodTypeAny, [...path, '[]'], named);
-      case 'optional': case 'nullable': case 'default': case 'prefault': case 'readonly': case 'catch': case 'nonoptional':
+      case 'optional':
+      case 'nullable':
+      case 'default':
+      case 'prefault':
+      case 'readonly':
+      case 'catch':
+      case 'nonoptional':
         return walk(def.innerType as z.ZodTypeAny, path, named);
       case 'pipe':
         // preprocess and transform pipes: whichever side is a schema (a reference on either counts)
@@ -118,7 +155,10 @@ export function scanReferences(schema: z.ZodTypeAny | undefined): ReferenceScan 
         walk(def.left as z.ZodTypeAny, path, named);
         walk(def.right as z.ZodTypeAny, path, named);
         return;
-      case 'number': case 'string': case 'int': case 'bigint':
+      case 'number':
+      case 'string':
+      case 'int':
+      case 'bigint':
         if (named !== undefined && ID_LIKE.test(named)) out.unannotated.push(path);
         return;
       default:
@@ -145,17 +185,27 @@ export interface EndpointReferences {
 const byEndpoint = new WeakMap<object, EndpointReferences>();
 
 /** The references of an endpoint's request (computed once per endpoint definition). */
-export function endpointReferences(def: { request?: { params?: z.ZodTypeAny; query?: z.ZodTypeAny; body?: z.ZodTypeAny } }): EndpointReferences {
+export function endpointReferences(def: {
+  request?: { params?: z.ZodTypeAny; query?: z.ZodTypeAny; body?: z.ZodTypeAny };
+}): EndpointReferences {
   const hit = byEndpoint.get(def);
   if (hit) return hit;
-  const parts = { params: scanReferences(def.request?.params), query: scanReferences(def.request?.query), body: scanReferences(def.request?.body) };
+  const parts = {
+    params: scanReferences(def.request?.params),
+    query: scanReferences(def.request?.query),
+    body: scanReferences(def.request?.body),
+  };
   const paramsShape = (def.request?.params as { shape?: Record<string, unknown> } | undefined)?.shape ?? {};
   const unannotated = [
-    ...Object.keys(paramsShape).filter((k) => !parts.params.references.some((r) => r.path[0] === k) && !isNotReference(paramsShape[k] as z.ZodTypeAny)).map((k) => `params.${k}`),
+    ...Object.keys(paramsShape)
+      .filter((k) => !parts.params.references.some((r) => r.path[0] === k) && !isNotReference(paramsShape[k] as z.ZodTypeAny))
+      .map((k) => `params.${k}`),
     ...(['params', 'query', 'body'] as const).flatMap((p) => parts[p].unannotated.map((path) => `${p}.${path.join('.')}`)),
   ];
   const r: EndpointReferences = {
-    params: parts.params.references, query: parts.query.references, body: parts.body.references,
+    params: parts.params.references,
+    query: parts.query.references,
+    body: parts.body.references,
     unannotated: [...new Set(unannotated)],
   };
   byEndpoint.set(def, r);

@@ -21,15 +21,27 @@ export const XLSX_MEDIA_TYPE = 'application/vnd.openxmlformats-officedocument.sp
 
 const ReportQueryBase = z.object({
   deviceId: repeated(ref('device', z.coerce.number().int().positive())).optional().describe('Repeatable: deviceId=1&deviceId=2'),
-  groupId: repeated(ref('group', z.coerce.number().int().positive())).optional()
+  groupId: repeated(ref('group', z.coerce.number().int().positive()))
+    .optional()
     .describe('Repeatable: every device of the group and of its subgroups. deviceId or groupId is required.'),
   from: IsoDateTime.describe('Period start (ISO 8601)'),
   to: IsoDateTime.describe('Period end (ISO 8601); the period may not exceed the server maximum (REPORT_MAX_PERIOD_DAYS)'),
   format: ReportFormat.optional().describe('json, csv or xlsx; overrides the Accept header'),
-  mail: queryFlag.optional().describe('true: answers 204 at once and mails the report (xlsx, or csv with format=csv) to the caller, as Traccar; 400 without a mail channel'),
+  mail: queryFlag
+    .optional()
+    .describe(
+      'true: answers 204 at once and mails the report (xlsx, or csv with format=csv) to the caller, as Traccar; 400 without a mail channel',
+    ),
 });
 
-const seconds = (what: string) => z.coerce.number().int().min(1).max(7 * 86400).optional().describe(`${what}, seconds`);
+const seconds = (what: string) =>
+  z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 86400)
+    .optional()
+    .describe(`${what}, seconds`);
 const metres = (what: string) => z.coerce.number().min(0).max(1_000_000).optional().describe(`${what}, metres`);
 
 /** Per-request overrides of the trip thresholds (else the device attribute of Traccar's key name, else the server setting). */
@@ -53,26 +65,34 @@ export const ReportTripsQuery = ReportQueryBase.extend(TripThresholdsQuery.shape
 const ReportStopsQuery = ReportTripsQuery;
 export const ReportSummaryQuery = ReportQueryBase.extend({
   daily: queryFlag.optional().describe('One row per calendar day (in timezone) instead of one per device'),
-  timezone: z.string().max(64).refine((tz) => {
-    try {
-      new Intl.DateTimeFormat('en-US', { timeZone: tz });
-      return true;
-    } catch {
-      return false;
-    }
-  }, 'an IANA time zone such as Africa/Nairobi').default('UTC').describe('IANA time zone of the daily split'),
+  timezone: z
+    .string()
+    .max(64)
+    .refine((tz) => {
+      try {
+        new Intl.DateTimeFormat('en-US', { timeZone: tz });
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'an IANA time zone such as Africa/Nairobi')
+    .default('UTC')
+    .describe('IANA time zone of the daily split'),
   ignoreOdometer: TripThresholdsQuery.shape.ignoreOdometer,
   speedThreshold: TripThresholdsQuery.shape.speedThreshold,
 });
 /** Traccar's names for "every type": `%` (the API) and `allEvents` (its web app). */
 export const ALL_EVENT_TYPES = ['%', 'allEvents'] as const;
 export const ReportEventsQuery = ReportQueryBase.extend({
-  type: repeated(z.union([EventType, z.enum(ALL_EVENT_TYPES)])).optional().describe('Repeatable event types; % or allEvents (or none) = all'),
+  type: repeated(z.union([EventType, z.enum(ALL_EVENT_TYPES)]))
+    .optional()
+    .describe('Repeatable event types; % or allEvents (or none) = all'),
   alarm: repeated(AlarmType).optional().describe('Repeatable: only alarm events with one of these alarms'),
 });
 
 export const ReportGeofencesQuery = ReportQueryBase.extend({
-  geofenceId: repeated(ref('geofence', z.coerce.number().int().positive())).optional()
+  geofenceId: repeated(ref('geofence', z.coerce.number().int().positive()))
+    .optional()
     .describe('Repeatable: only visits of these geofences (none = every geofence)'),
 });
 /** Traccar's combined report has no spreadsheet: JSON only. */
@@ -82,11 +102,14 @@ const time = IsoDateTime;
 const ms = z.number().int().describe('milliseconds');
 const knots = z.number().min(0).describe('knots');
 const m = z.number().describe('metres');
-const gap = z.number().min(0).describe(
-  'metres the positions jumped rather than moved: legs between two fixes longer than the highest plausible speed ' +
-  '(REPORT_MAX_SPEED, 200 km/h by default) covers in their time, with 100 m for position error. A gap in the track, not ' +
-  'driven: left out of distance and average speed (0 when the distance is the device odometer\'s)',
-);
+const gap = z
+  .number()
+  .min(0)
+  .describe(
+    'metres the positions jumped rather than moved: legs between two fixes longer than the highest plausible speed ' +
+      '(REPORT_MAX_SPEED, 200 km/h by default) covers in their time, with 100 m for position error. A gap in the track, not ' +
+      "driven: left out of distance and average speed (0 when the distance is the device odometer's)",
+  );
 
 export const ReportTrip = z
   .object({
@@ -154,7 +177,9 @@ export const ReportSummary = z
     endTime: time,
     startHours: ms.nullable().describe('hours attribute at the first fix, ms'),
     endHours: ms.nullable(),
-    engineHours: ms.describe('hours attribute delta, else ignition-on time; 0 without either (Traccar; startHours and endHours say whether the device reports hours)'),
+    engineHours: ms.describe(
+      'hours attribute delta, else ignition-on time; 0 without either (Traccar; startHours and endHours say whether the device reports hours)',
+    ),
   })
   .meta({ id: 'ReportSummary' });
 export type ReportSummary = z.infer<typeof ReportSummary>;
@@ -191,10 +216,17 @@ const formats =
 /** Traccar's /reports/{type}/mail: the report's query, mailed to the caller. */
 function mailEndpoint<T extends string, Q extends z.ZodType<Record<string, unknown>>>(type: T, query: Q) {
   return defineEndpoint({
-    id: `reports.${type}.mail` as `reports.${T}.mail`, method: 'get', path: `/reports/${type}/mail` as `/reports/${T}/mail`, service: 'ops-api', tags, access: readers,
-    companyScoped: true, summary: `Mail the ${type} report to the caller (Traccar's /reports/${type}/mail)`,
-    description: 'The same query as the report (mail is implied). The devices and the period are checked at once (400, 404); then 204, and the ' +
-      'report is built and mailed in the background to the caller\'s notification email, else their account email: xlsx, or csv with format=csv. ' +
+    id: `reports.${type}.mail` as `reports.${T}.mail`,
+    method: 'get',
+    path: `/reports/${type}/mail` as `/reports/${T}/mail`,
+    service: 'ops-api',
+    tags,
+    access: readers,
+    companyScoped: true,
+    summary: `Mail the ${type} report to the caller (Traccar's /reports/${type}/mail)`,
+    description:
+      'The same query as the report (mail is implied). The devices and the period are checked at once (400, 404); then 204, and the ' +
+      "report is built and mailed in the background to the caller's notification email, else their account email: xlsx, or csv with format=csv. " +
       '400 when the server has no mail channel (SMTP_URL).',
     request: { query },
     responses: { 204: { description: 'Queued: the report is mailed', schema: null } },
@@ -204,8 +236,14 @@ function mailEndpoint<T extends string, Q extends z.ZodType<Record<string, unkno
 /** Traccar's /reports/{type}/xlsx: the report's query, answered as an Excel file (as format=xlsx). */
 function xlsxEndpoint<T extends string, Q extends z.ZodType<Record<string, unknown>>>(type: T, query: Q) {
   return defineEndpoint({
-    id: `reports.${type}.xlsx` as `reports.${T}.xlsx`, method: 'get', path: `/reports/${type}/xlsx` as `/reports/${T}/xlsx`, service: 'ops-api', tags, access: readers,
-    companyScoped: true, summary: `The ${type} report as an Excel file (Traccar's /reports/${type}/xlsx)`,
+    id: `reports.${type}.xlsx` as `reports.${T}.xlsx`,
+    method: 'get',
+    path: `/reports/${type}/xlsx` as `/reports/${T}/xlsx`,
+    service: 'ops-api',
+    tags,
+    access: readers,
+    companyScoped: true,
+    summary: `The ${type} report as an Excel file (Traccar's /reports/${type}/xlsx)`,
     description: 'The same query as the report; the answer is the xlsx attachment whatever the Accept header or format say.',
     request: { query },
     responses: { 200: { description: 'The workbook', schema: z.string(), contentType: XLSX_MEDIA_TYPE } },
@@ -214,28 +252,52 @@ function xlsxEndpoint<T extends string, Q extends z.ZodType<Record<string, unkno
 
 export const reportsEndpoints = [
   defineEndpoint({
-    id: 'reports.route', method: 'get', path: '/reports/route', service: 'ops-api', tags, access: readers, companyScoped: true,
+    id: 'reports.route',
+    method: 'get',
+    path: '/reports/route',
+    service: 'ops-api',
+    tags,
+    access: readers,
+    companyScoped: true,
     summary: 'Route report: the positions of devices over a period',
     description: `Positions oldest first, device after device. ${formats}`,
     request: { query: ReportRouteQuery },
     responses: { 200: { description: 'Positions', schema: z.array(Position) } },
   }),
   defineEndpoint({
-    id: 'reports.events', method: 'get', path: '/reports/events', service: 'ops-api', tags, access: readers, companyScoped: true,
+    id: 'reports.events',
+    method: 'get',
+    path: '/reports/events',
+    service: 'ops-api',
+    tags,
+    access: readers,
+    companyScoped: true,
     summary: 'Events report: the events of devices over a period',
     description: `Events oldest first, device after device, optionally only some types or alarms. ${formats}`,
     request: { query: ReportEventsQuery },
     responses: { 200: { description: 'Events', schema: z.array(Event) } },
   }),
   defineEndpoint({
-    id: 'reports.summary', method: 'get', path: '/reports/summary', service: 'ops-api', tags, access: readers, companyScoped: true,
+    id: 'reports.summary',
+    method: 'get',
+    path: '/reports/summary',
+    service: 'ops-api',
+    tags,
+    access: readers,
+    companyScoped: true,
     summary: 'Summary report: distance, speeds, engine hours and fuel per device (or per device and day)',
     description: `Devices without positions in the period are left out. ${formats}`,
     request: { query: ReportSummaryQuery },
     responses: { 200: { description: 'Summaries', schema: z.array(ReportSummary) } },
   }),
   defineEndpoint({
-    id: 'reports.trips', method: 'get', path: '/reports/trips', service: 'ops-api', tags, access: readers, companyScoped: true,
+    id: 'reports.trips',
+    method: 'get',
+    path: '/reports/trips',
+    service: 'ops-api',
+    tags,
+    access: readers,
+    companyScoped: true,
     summary: 'Trips report: intervals from deviceMoving to deviceStopped',
     description:
       'Traccar semantics. New logic (default): moving once a fix is minDistance (200 m) from the last stop point, the start ' +
@@ -247,14 +309,26 @@ export const reportsEndpoints = [
     responses: { 200: { description: 'Trips', schema: z.array(ReportTrip) } },
   }),
   defineEndpoint({
-    id: 'reports.stops', method: 'get', path: '/reports/stops', service: 'ops-api', tags, access: readers, companyScoped: true,
+    id: 'reports.stops',
+    method: 'get',
+    path: '/reports/stops',
+    service: 'ops-api',
+    tags,
+    access: readers,
+    companyScoped: true,
     summary: 'Stops report: intervals from deviceStopped to deviceMoving',
     description: `The same detection as the trips report (and the same threshold parameters). ${formats}`,
     request: { query: ReportStopsQuery },
     responses: { 200: { description: 'Stops', schema: z.array(ReportStop) } },
   }),
   defineEndpoint({
-    id: 'reports.geofences', method: 'get', path: '/reports/geofences', service: 'ops-api', tags, access: readers, companyScoped: true,
+    id: 'reports.geofences',
+    method: 'get',
+    path: '/reports/geofences',
+    service: 'ops-api',
+    tags,
+    access: readers,
+    companyScoped: true,
     summary: 'Geofence report: visits (enter to exit) per device and geofence',
     description:
       'From the geofenceEnter/geofenceExit events of the period, as Traccar pairs them: an enter opens a visit of its geofence ' +
@@ -264,7 +338,13 @@ export const reportsEndpoints = [
     responses: { 200: { description: 'Visits', schema: z.array(ReportGeofence) } },
   }),
   defineEndpoint({
-    id: 'reports.combined', method: 'get', path: '/reports/combined', service: 'ops-api', tags, access: readers, companyScoped: true,
+    id: 'reports.combined',
+    method: 'get',
+    path: '/reports/combined',
+    service: 'ops-api',
+    tags,
+    access: readers,
+    companyScoped: true,
     summary: 'Combined report: per device, the route, the events and their positions',
     description:
       "Traccar's CombinedReportItem per device (devices in id order): every position's [longitude, latitude], the events " +
@@ -284,10 +364,17 @@ export const reportsEndpoints = [
   xlsxEndpoint('trips', ReportTripsQuery),
   xlsxEndpoint('stops', ReportStopsQuery),
   defineEndpoint({
-    id: 'reports.devices.xlsx', method: 'get', path: '/reports/devices/xlsx', service: 'ops-api', tags, access: readers, companyScoped: true,
+    id: 'reports.devices.xlsx',
+    method: 'get',
+    path: '/reports/devices/xlsx',
+    service: 'ops-api',
+    tags,
+    access: readers,
+    companyScoped: true,
     summary: "Traccar's devices report: every device the caller sees, as an Excel file",
-    description: 'One row per device (id order): name, unique id, status, last update, and the place of its latest position (coordinates and ' +
-      'address when known). A company user gets their company\'s devices. /reports/devices/mail is not offered (404).',
+    description:
+      'One row per device (id order): name, unique id, status, last update, and the place of its latest position (coordinates and ' +
+      "address when known). A company user gets their company's devices. /reports/devices/mail is not offered (404).",
     request: { query: z.object({}) },
     responses: { 200: { description: 'The workbook', schema: z.string(), contentType: XLSX_MEDIA_TYPE } },
   }),

@@ -18,12 +18,16 @@ export const queryFlag = z.enum(['true', 'false']).transform((v) => v === 'true'
 
 /** Query parameters every list takes; resources add their own filters (deviceId, groupId, ...). */
 export const ListQuery = Pagination.extend({
-  keyword: z.string().max(100).optional().describe('Text search over the resource\'s names and identifiers'),
-  companyId: ref('company', z.coerce.number().int().positive()).optional().describe('Staff only: narrow to one company (company users always see their own)'),
+  keyword: z.string().max(100).optional().describe("Text search over the resource's names and identifiers"),
+  companyId: ref('company', z.coerce.number().int().positive())
+    .optional()
+    .describe('Staff only: narrow to one company (company users always see their own)'),
 });
 
 /** companyId on an input: the owning company (company callers may leave it out: theirs is used). */
-export const OwnerCompanyInput = ref('company', z.number().int().positive()).nullable().default(null)
+export const OwnerCompanyInput = ref('company', z.number().int().positive())
+  .nullable()
+  .default(null)
   .describe('Owning company. Company callers may omit it (their company is used); staff may leave it null for a shared entry.');
 
 /** Traccar's `{ type }` items (command types, notification types, notificators). */
@@ -54,34 +58,66 @@ export interface ResourceSpec<E extends z.ZodTypeAny, I extends z.ZodTypeAny, Q 
 }
 
 export function resourceEndpoints<E extends z.ZodTypeAny, I extends z.ZodTypeAny, Q extends ZodObj>(s: ResourceSpec<E, I, Q>) {
-  const common = { service: 'ops-api' as const, tags: s.tags, companyScoped: s.companyScoped, ...(s.description ? { description: s.description } : {}) };
+  const common = {
+    service: 'ops-api' as const,
+    tags: s.tags,
+    companyScoped: s.companyScoped,
+    ...(s.description ? { description: s.description } : {}),
+  };
   const read = s.read ?? 'authenticated';
   return [
     defineEndpoint({
-      ...common, id: `${s.id}.list`, method: 'get', path: s.path, summary: `List ${s.noun} entries`, access: read,
+      ...common,
+      id: `${s.id}.list`,
+      method: 'get',
+      path: s.path,
+      summary: `List ${s.noun} entries`,
+      access: read,
       request: { query: s.query },
       responses: { 200: { description: `The ${s.noun} entries the caller may see, paginated`, schema: z.array(s.entity) } },
     }),
     defineEndpoint({
-      ...common, id: `${s.id}.create`, method: 'post', path: s.path, summary: `Create a ${s.noun}`, access: s.write,
+      ...common,
+      id: `${s.id}.create`,
+      method: 'post',
+      path: s.path,
+      summary: `Create a ${s.noun}`,
+      access: s.write,
       request: { body: s.input },
       responses: { 200: { description: `The created ${s.noun} (with its id)`, schema: s.entity } },
     }),
     defineEndpoint({
-      ...common, id: `${s.id}.get`, method: 'get', path: `${s.path}/{id}`, summary: `One ${s.noun}`, access: read,
+      ...common,
+      id: `${s.id}.get`,
+      method: 'get',
+      path: `${s.path}/{id}`,
+      summary: `One ${s.noun}`,
+      access: read,
       request: { params: idParam(s.kind) },
       responses: { 200: { description: `The ${s.noun}`, schema: s.entity } },
     }),
     defineEndpoint({
-      ...common, id: `${s.id}.update`, method: 'put', path: `${s.path}/{id}`, summary: `Replace a ${s.noun}`, access: s.write,
+      ...common,
+      id: `${s.id}.update`,
+      method: 'put',
+      path: `${s.path}/{id}`,
+      summary: `Replace a ${s.noun}`,
+      access: s.write,
       request: { params: idParam(s.kind), body: s.input },
       responses: { 200: { description: `The updated ${s.noun}`, schema: s.entity } },
     }),
     defineEndpoint({
-      ...common, id: `${s.id}.delete`, method: 'delete', path: `${s.path}/{id}`, summary: `Delete a ${s.noun}`, access: s.remove ?? s.write,
+      ...common,
+      id: `${s.id}.delete`,
+      method: 'delete',
+      path: `${s.path}/{id}`,
+      summary: `Delete a ${s.noun}`,
+      access: s.remove ?? s.write,
       request: { params: idParam(s.kind) },
       responses: { 204: { description: 'Deleted', schema: null } },
     }),
   ] as const;
 }
-export type ResourceEndpoints<E extends z.ZodTypeAny, I extends z.ZodTypeAny, Q extends ZodObj> = ReturnType<typeof resourceEndpoints<E, I, Q>>;
+export type ResourceEndpoints<E extends z.ZodTypeAny, I extends z.ZodTypeAny, Q extends ZodObj> = ReturnType<
+  typeof resourceEndpoints<E, I, Q>
+>;

@@ -44,9 +44,14 @@ export const OpenIdCallbackQuery = z.looseObject({
 const tags = ['session'];
 export const sessionEndpoints = [
   defineEndpoint({
-    id: 'session.get', method: 'get', path: '/session', service: 'gateway', tags,
+    id: 'session.get',
+    method: 'get',
+    path: '/session',
+    service: 'gateway',
+    tags,
     summary: 'The signed-in user (404 without a session)',
-    description: 'With ?token=<bearer token> the caller signs in with that token and receives the session cookie (as Traccar; traccar-web fetches it ' +
+    description:
+      'With ?token=<bearer token> the caller signs in with that token and receives the session cookie (as Traccar; traccar-web fetches it ' +
       'from its own page). Refused (403) when the browser says the request comes from another site (Sec-Fetch-Site, Origin), and it never replaces a ' +
       'session: with a session open for another user it answers 409 (sign out first), for the same user the session as it is.',
     access: 'public',
@@ -54,7 +59,11 @@ export const sessionEndpoints = [
     responses: { 200: { description: 'The user', schema: User } },
   }),
   defineEndpoint({
-    id: 'session.create', method: 'post', path: '/session', service: 'gateway', tags,
+    id: 'session.create',
+    method: 'post',
+    path: '/session',
+    service: 'gateway',
+    tags,
     summary: 'Sign in (form or JSON: email, password); sets the session cookie',
     description:
       'Sets an HttpOnly, Secure, SameSite=Lax signed cookie `corridor_session`. A wrong password answers 401; too many ' +
@@ -70,12 +79,21 @@ export const sessionEndpoints = [
     responses: { 200: { description: 'The user', schema: User } },
   }),
   defineEndpoint({
-    id: 'session.delete', method: 'delete', path: '/session', service: 'gateway', tags,
-    summary: 'Sign out (ends the cookie session)', access: 'authenticated',
+    id: 'session.delete',
+    method: 'delete',
+    path: '/session',
+    service: 'gateway',
+    tags,
+    summary: 'Sign out (ends the cookie session)',
+    access: 'authenticated',
     responses: { 204: { description: 'Signed out', schema: null } },
   }),
   defineEndpoint({
-    id: 'session.token.create', method: 'post', path: '/session/token', service: 'gateway', tags,
+    id: 'session.token.create',
+    method: 'post',
+    path: '/session/token',
+    service: 'gateway',
+    tags,
     summary: 'Issue a bearer token for the caller (form or JSON: expiration, scope); answers the token as text',
     description:
       'Use it as `Authorization: Bearer <token>` or `/api/socket?token=<token>`. It is stored hashed and can be revoked. ' +
@@ -85,21 +103,34 @@ export const sessionEndpoints = [
     responses: { 200: { description: 'The token', schema: z.string(), contentType: 'text/plain' } },
   }),
   defineEndpoint({
-    id: 'session.token.revoke', method: 'post', path: '/session/token/revoke', service: 'gateway', tags,
-    summary: 'Revoke a bearer token (form or JSON: token); administrators may revoke anyone\'s', access: 'authenticated',
+    id: 'session.token.revoke',
+    method: 'post',
+    path: '/session/token/revoke',
+    service: 'gateway',
+    tags,
+    summary: "Revoke a bearer token (form or JSON: token); administrators may revoke anyone's",
+    access: 'authenticated',
     request: { body: TokenRevoke },
     responses: { 204: { description: 'Revoked', schema: null } },
   }),
   defineEndpoint({
-    id: 'session.openid.auth', method: 'get', path: '/session/openid/auth', service: 'gateway', tags,
+    id: 'session.openid.auth',
+    method: 'get',
+    path: '/session/openid/auth',
+    service: 'gateway',
+    tags,
     summary: 'Start an OpenID Connect sign-in: 303 to the identity provider (400 when not configured)',
     description: 'Authorization code flow with PKCE (S256); state and nonce are single-use and checked on the callback.',
     access: 'public',
     responses: { 303: { description: 'Redirect to the identity provider', schema: null } },
   }),
   defineEndpoint({
-    id: 'session.openid.callback', method: 'get', path: '/session/openid/callback', service: 'gateway', tags,
-    summary: 'The identity provider\'s redirect: signs the user in, sets the session cookie and redirects (303)',
+    id: 'session.openid.callback',
+    method: 'get',
+    path: '/session/openid/callback',
+    service: 'gateway',
+    tags,
+    summary: "The identity provider's redirect: signs the user in, sets the session cookie and redirects (303)",
     description:
       'Claims map to a user (by subject, then email) and roles (the configured role claim and mapping). An unknown, ' +
       'expired or replayed state answers 400; a provider error or a failed code exchange 401; no role 403.',
@@ -108,13 +139,17 @@ export const sessionEndpoints = [
     responses: { 303: { description: 'Redirect to the console', schema: null } },
   }),
   defineEndpoint({
-    id: 'session.impersonate', method: 'get', path: '/session/{id}', service: 'gateway', tags,
-    summary: 'Impersonate user {id} (administrators): the caller\'s session becomes a new session of that user',
+    id: 'session.impersonate',
+    method: 'get',
+    path: '/session/{id}',
+    service: 'gateway',
+    tags,
+    summary: "Impersonate user {id} (administrators): the caller's session becomes a new session of that user",
     description:
       'Audited (session.impersonate: who impersonated whom). The new session records the administrator; DELETE /session ' +
       'ends it and does not return to the administrator, who signs in again. The session ends too when the administrator ' +
       'is disabled or loses the admin role. An unknown user answers 404, a disabled or expired one 403. With the session ' +
-      'cookie, this GET (it changes the session) needs proof of its origin: Sec-Fetch-Site same-origin, the gateway\'s ' +
+      "cookie, this GET (it changes the session) needs proof of its origin: Sec-Fetch-Site same-origin, the gateway's " +
       'own Origin, or the header X-Requested-With.',
     access: ['admin'],
     request: { params: idParam('user') },

@@ -40,12 +40,19 @@ export const Place = z.object({ place: z.string().trim().min(1).max(120), countr
 
 export const Driver = z.object({
   name: z.string().trim().min(1).max(120),
-  phone: z.string().regex(/^\+?\d{9,15}$/, 'digits with an optional leading +').nullable().default(null),
+  phone: z
+    .string()
+    .regex(/^\+?\d{9,15}$/, 'digits with an optional leading +')
+    .nullable()
+    .default(null),
   licenceNumber: z.string().max(40).nullable().default(null),
 });
 
 const ShipmentFields = z.object({
-  reference: z.string().trim().regex(/^[A-Za-z0-9][A-Za-z0-9/_.-]{0,63}$/, 'letters, digits and / _ . - (at most 64)'),
+  reference: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9/_.-]{0,63}$/, 'letters, digits and / _ . - (at most 64)'),
   origin: Place,
   destination: Place,
   corridor: Corridor.nullable().default(null),
@@ -58,7 +65,11 @@ const ShipmentFields = z.object({
   containerNumbers: z.array(ContainerNumber).max(50).default([]),
   billOfLadingNumber: z.string().trim().min(3).max(40).nullable().default(null),
   cmrNumber: z.string().trim().min(3).max(40).nullable().default(null),
-  cargoIds: z.array(ref('cargo', z.number().int().positive())).max(50).default([]).describe('Cargo (IDF) records of the same company carried'),
+  cargoIds: z
+    .array(ref('cargo', z.number().int().positive()))
+    .max(50)
+    .default([])
+    .describe('Cargo (IDF) records of the same company carried'),
   plannedDeparture: IsoDateTime.nullable().default(null),
   plannedArrival: IsoDateTime.nullable().default(null),
   journeyId: ref('journey', z.number().int().positive()).nullable().default(null).describe('The tracked journey in the journey service'),
@@ -69,7 +80,8 @@ export const ShipmentInput = ShipmentFields.superRefine((v, ctx) => {
   if (v.plannedDeparture && v.plannedArrival && Date.parse(v.plannedArrival) < Date.parse(v.plannedDeparture)) {
     ctx.addIssue({ code: 'custom', path: ['plannedArrival'], message: 'must not be before plannedDeparture' });
   }
-  if (new Set(v.containerNumbers).size !== v.containerNumbers.length) ctx.addIssue({ code: 'custom', path: ['containerNumbers'], message: 'listed twice' });
+  if (new Set(v.containerNumbers).size !== v.containerNumbers.length)
+    ctx.addIssue({ code: 'custom', path: ['containerNumbers'], message: 'listed twice' });
 }).meta({ id: 'ShipmentInput' });
 export type ShipmentInput = z.infer<typeof ShipmentInput>;
 
@@ -108,7 +120,10 @@ export const ProgressUpdateInput = z
         latitude: z.number().min(-90).max(90).nullable().default(null),
         longitude: z.number().min(-180).max(180).nullable().default(null),
       })
-      .refine((l) => (l.latitude === null) === (l.longitude === null), { message: 'latitude and longitude go together', path: ['latitude'] })
+      .refine((l) => (l.latitude === null) === (l.longitude === null), {
+        message: 'latitude and longitude go together',
+        path: ['latitude'],
+      })
       .refine((l) => l.name !== null || l.latitude !== null, { message: 'a name or coordinates', path: ['name'] }),
     note: z.string().max(1000).nullable().default(null),
   })
@@ -139,12 +154,17 @@ export type ShipmentDetail = z.infer<typeof ShipmentDetail>;
 export const ShipmentStatusInput = z
   .object({ status: ShipmentStatus, reason: z.string().trim().max(500).nullable().default(null) })
   .superRefine((v, ctx) => {
-    if ((v.status === 'cancelled' || v.status === 'on_hold') && !v.reason) ctx.addIssue({ code: 'custom', path: ['reason'], message: `required to put a shipment ${v.status}` });
+    if ((v.status === 'cancelled' || v.status === 'on_hold') && !v.reason)
+      ctx.addIssue({ code: 'custom', path: ['reason'], message: `required to put a shipment ${v.status}` });
   })
   .meta({ id: 'ShipmentStatusInput' });
 
 export const AllowedTransitions = z
-  .object({ current: ShipmentStatus, statusBeforeHold: ShipmentStatus.nullable(), allowed: z.array(ShipmentStatus).describe("Next states the caller's roles may choose") })
+  .object({
+    current: ShipmentStatus,
+    statusBeforeHold: ShipmentStatus.nullable(),
+    allowed: z.array(ShipmentStatus).describe("Next states the caller's roles may choose"),
+  })
   .meta({ id: 'ShipmentAllowedTransitions' });
 
 export const ShipmentIdParam = z.object({ shipmentId: ref('shipment', z.coerce.number().int().positive()) });
@@ -190,68 +210,130 @@ const idParams = { params: ShipmentIdParam };
 
 export const shipmentsEndpoints = [
   defineEndpoint({
-    id: 'shipments.listCompany', method: 'get', path: '/shipments/company', service: 'ops-api', tags, companyScoped: true,
-    summary: "The caller's company's shipments", access: companyRoles,
+    id: 'shipments.listCompany',
+    method: 'get',
+    path: '/shipments/company',
+    service: 'ops-api',
+    tags,
+    companyScoped: true,
+    summary: "The caller's company's shipments",
+    access: companyRoles,
     request: { query: CompanyShipmentsQuery },
     responses: { 200: { description: 'A page of shipments, newest first', schema: Page } },
   }),
   defineEndpoint({
-    id: 'shipments.create', method: 'post', path: '/shipments/company', service: 'ops-api', tags, companyScoped: true,
-    summary: "Create a shipment (draft) for the caller's company", access: editors,
+    id: 'shipments.create',
+    method: 'post',
+    path: '/shipments/company',
+    service: 'ops-api',
+    tags,
+    companyScoped: true,
+    summary: "Create a shipment (draft) for the caller's company",
+    access: editors,
     request: { body: ShipmentInput },
     responses: { 201: { description: 'The created shipment', schema: Shipment } },
   }),
   defineEndpoint({
-    id: 'shipments.update', method: 'put', path: '/shipments/{shipmentId}', service: 'ops-api', tags, companyScoped: true,
-    summary: 'Replace the details of a shipment (not its status)', access: editors,
+    id: 'shipments.update',
+    method: 'put',
+    path: '/shipments/{shipmentId}',
+    service: 'ops-api',
+    tags,
+    companyScoped: true,
+    summary: 'Replace the details of a shipment (not its status)',
+    access: editors,
     description: 'Delivered and cancelled shipments are closed: 409.',
     request: { ...idParams, body: ShipmentInput },
     responses: { 200: { description: 'The updated shipment', schema: Shipment } },
   }),
   defineEndpoint({
-    id: 'shipments.changeStatus', method: 'patch', path: '/shipments/{shipmentId}/status', service: 'ops-api', tags, companyScoped: true,
-    summary: 'Move a shipment to another state', access: [...companyRoles, 'association_officer'],
-    description: "Allowed moves come from one table per role (see allowed-status-transitions). A denied move answers 409 INVALID_TRANSITION with details { current, allowed }. From on_hold the only resume is to the state before the hold.",
+    id: 'shipments.changeStatus',
+    method: 'patch',
+    path: '/shipments/{shipmentId}/status',
+    service: 'ops-api',
+    tags,
+    companyScoped: true,
+    summary: 'Move a shipment to another state',
+    access: [...companyRoles, 'association_officer'],
+    description:
+      'Allowed moves come from one table per role (see allowed-status-transitions). A denied move answers 409 INVALID_TRANSITION with details { current, allowed }. From on_hold the only resume is to the state before the hold.',
     request: { ...idParams, body: ShipmentStatusInput },
     responses: { 200: { description: 'The shipment in its new state', schema: Shipment } },
   }),
   defineEndpoint({
-    id: 'shipments.allowedTransitions', method: 'get', path: '/shipments/{shipmentId}/allowed-status-transitions', service: 'ops-api', tags, companyScoped: true,
-    summary: "The next states the caller's roles may move the shipment to", access: 'authenticated',
+    id: 'shipments.allowedTransitions',
+    method: 'get',
+    path: '/shipments/{shipmentId}/allowed-status-transitions',
+    service: 'ops-api',
+    tags,
+    companyScoped: true,
+    summary: "The next states the caller's roles may move the shipment to",
+    access: 'authenticated',
     request: idParams,
     responses: { 200: { description: 'Current and allowed next states', schema: AllowedTransitions } },
   }),
   defineEndpoint({
-    id: 'shipments.addProgress', method: 'post', path: '/shipments/{shipmentId}/progress-updates', service: 'ops-api', tags, companyScoped: true,
-    summary: 'Record a progress update (location, note, time)', access: editors,
+    id: 'shipments.addProgress',
+    method: 'post',
+    path: '/shipments/{shipmentId}/progress-updates',
+    service: 'ops-api',
+    tags,
+    companyScoped: true,
+    summary: 'Record a progress update (location, note, time)',
+    access: editors,
     description: 'Only while the shipment is booked, in transit, at a border, cleared or on hold (409 otherwise).',
     request: { ...idParams, body: ProgressUpdateInput },
     responses: { 201: { description: 'The recorded update', schema: ProgressUpdate } },
   }),
   defineEndpoint({
-    id: 'shipments.attachDocument', method: 'post', path: '/shipments/{shipmentId}/documents', service: 'ops-api', tags, companyScoped: true,
-    summary: 'Attach an uploaded document, or upload and attach in one step', access: companyRoles,
-    description: 'JSON { documentId } attaches a document of the same company; multipart/form-data (file, kind) as in POST /documents/upload uploads and attaches.',
+    id: 'shipments.attachDocument',
+    method: 'post',
+    path: '/shipments/{shipmentId}/documents',
+    service: 'ops-api',
+    tags,
+    companyScoped: true,
+    summary: 'Attach an uploaded document, or upload and attach in one step',
+    access: companyRoles,
+    description:
+      'JSON { documentId } attaches a document of the same company; multipart/form-data (file, kind) as in POST /documents/upload uploads and attaches.',
     request: { ...idParams, body: DocumentRef, bodyContentType: 'application/json' },
     responses: { 201: { description: 'The attached document', schema: DocumentWithLink } },
   }),
   defineEndpoint({
-    id: 'shipments.processTransportDocument', method: 'post', path: '/shipments/process-transport-document', service: 'ops-api', tags, companyScoped: true,
-    summary: 'Read a bill of lading or CMR (uploaded PDF with text)', access: companyRoles,
-    description: 'Extracts B/L or CMR number, shipper, consignee, ports, vessel, voyage and container numbers, each with a confidence and its checks. 422 when the document cannot be read (no text layer, corrupt).',
+    id: 'shipments.processTransportDocument',
+    method: 'post',
+    path: '/shipments/process-transport-document',
+    service: 'ops-api',
+    tags,
+    companyScoped: true,
+    summary: 'Read a bill of lading or CMR (uploaded PDF with text)',
+    access: companyRoles,
+    description:
+      'Extracts B/L or CMR number, shipper, consignee, ports, vessel, voyage and container numbers, each with a confidence and its checks. 422 when the document cannot be read (no text layer, corrupt).',
     request: { body: DocumentRef },
     responses: { 200: { description: 'The fields found', schema: TransportDocumentExtraction } },
   }),
   defineEndpoint({
-    id: 'shipments.listAdmin', method: 'get', path: '/shipments/admin', service: 'ops-api', tags,
-    summary: 'All companies\' shipments (association oversight)', access: ['association_officer', 'association_analyst'],
+    id: 'shipments.listAdmin',
+    method: 'get',
+    path: '/shipments/admin',
+    service: 'ops-api',
+    tags,
+    summary: "All companies' shipments (association oversight)",
+    access: ['association_officer', 'association_analyst'],
     request: { query: AdminShipmentsQuery },
     responses: { 200: { description: 'A page of shipments, newest first', schema: Page } },
   }),
   defineEndpoint({
-    id: 'shipments.get', method: 'get', path: '/shipments/{shipmentId}', service: 'ops-api', tags, companyScoped: true,
-    summary: 'One shipment with its status history, track details and documents', access: 'authenticated',
-    description: 'Company users see their own company\'s shipments only (404 for others); the association sees all.',
+    id: 'shipments.get',
+    method: 'get',
+    path: '/shipments/{shipmentId}',
+    service: 'ops-api',
+    tags,
+    companyScoped: true,
+    summary: 'One shipment with its status history, track details and documents',
+    access: 'authenticated',
+    description: "Company users see their own company's shipments only (404 for others); the association sees all.",
     request: idParams,
     responses: { 200: { description: 'The shipment', schema: ShipmentDetail } },
   }),

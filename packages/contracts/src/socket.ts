@@ -15,7 +15,7 @@ import { Position } from './positions';
  */
 export const SocketMessage = z
   .object({
-    positions: z.array(Position).optional().describe('Traccar\'s Position'),
+    positions: z.array(Position).optional().describe("Traccar's Position"),
     devices: z.array(DeviceRegistryMessage).optional().describe('Device registry changes; deleted=true means the device is gone'),
     events: z.array(Event).optional().describe('events a notification rule sends this user (web channel), with attributes.message'),
     allEvents: z.array(Event).optional().describe('with ?allEvents=true: every event of the devices the user may see'),
@@ -25,7 +25,10 @@ export type SocketMessage = z.infer<typeof SocketMessage>;
 
 export const SocketQuery = z.object({
   token: z.string().min(1).max(512).optional().describe('A bearer token, for clients that cannot send headers'),
-  allEvents: z.stringbool().optional().describe("true: also every event of the devices the caller may see, in `allEvents` frames (Corridor's console)"),
+  allEvents: z
+    .stringbool()
+    .optional()
+    .describe("true: also every event of the devices the caller may see, in `allEvents` frames (Corridor's console)"),
 });
 
 /** notifications.web.v1 (keyed by user id): an event a notification rule sends to the user's live feed. */
@@ -33,17 +36,21 @@ export const WebNotificationMessage = z
   .object({
     userId: z.number().int().positive(),
     ruleId: z.number().int().positive(),
-    event: Event.describe('with attributes.message, the sentence in the user\'s language'),
+    event: Event.describe("with attributes.message, the sentence in the user's language"),
   })
   .meta({ id: 'WebNotificationMessage' });
 export type WebNotificationMessage = z.infer<typeof WebNotificationMessage>;
 
 export const socketEndpoints = [
   defineEndpoint({
-    id: 'socket.open', method: 'get', path: '/socket', service: 'gateway', tags: ['live'],
+    id: 'socket.open',
+    method: 'get',
+    path: '/socket',
+    service: 'gateway',
+    tags: ['live'],
     summary: 'Live feed (WebSocket): positions, device changes and events for the devices the caller may see',
     description:
-      'Upgrade to a WebSocket with the session cookie or ?token=<bearer token>. Company users see their company\'s ' +
+      "Upgrade to a WebSocket with the session cookie or ?token=<bearer token>. Company users see their company's " +
       'devices (and devices linked to them through /permissions); staff see every device. Frames are SocketMessage ' +
       'JSON. A plain GET without the upgrade answers 400.',
     access: 'authenticated',

@@ -22,11 +22,13 @@ const topicOfKey = (key: string): string => {
 };
 
 function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((e) => e.isFile() && e.name.endsWith('.ts') && !e.name.endsWith('.test.ts'))
-    .map((e) => join(e.parentPath, e.name))
-    // seed/ holds one-off tools (pnpm seed), not the service's process
-    .filter((f) => !f.split('/').includes('seed'));
+  return (
+    readdirSync(dir, { withFileTypes: true, recursive: true })
+      .filter((e) => e.isFile() && e.name.endsWith('.ts') && !e.name.endsWith('.test.ts'))
+      .map((e) => join(e.parentPath, e.name))
+      // seed/ holds one-off tools (pnpm seed), not the service's process
+      .filter((f) => !f.split('/').includes('seed'))
+  );
 }
 
 /** A property of an object literal by name (`name: value`), or undefined. */

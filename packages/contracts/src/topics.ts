@@ -22,10 +22,7 @@ export type TopicName = (typeof Topics)[keyof typeof Topics];
 export const dlqTopic = (topic: string): string => `${topic}.dlq`;
 /** Compacted topics carry the latest definition per key. */
 export const compactedTopics: readonly string[] = [Topics.devices, Topics.geofences, Topics.devicesPending];
-export const allTopics: readonly string[] = [
-  ...Object.values(Topics),
-  ...Object.values(Topics).map(dlqTopic),
-];
+export const allTopics: readonly string[] = [...Object.values(Topics), ...Object.values(Topics).map(dlqTopic)];
 
 /**
  * How each topic is laid out in production: partitions (the ceiling on consumer instances of one
@@ -43,8 +40,12 @@ export interface TopicPlan {
 }
 const DAY_MS = 86_400_000;
 /** retentionDays null for the compacted topics (compactedTopics). */
-const planOf = (name: string, partitions: number, retentionDays: number | null): TopicPlan =>
-  ({ name, partitions, retentionMs: retentionDays === null ? null : retentionDays * DAY_MS, compacted: compactedTopics.includes(name) });
+const planOf = (name: string, partitions: number, retentionDays: number | null): TopicPlan => ({
+  name,
+  partitions,
+  retentionMs: retentionDays === null ? null : retentionDays * DAY_MS,
+  compacted: compactedTopics.includes(name),
+});
 export const topicPlan: readonly TopicPlan[] = [
   planOf(Topics.positions, 12, 7),
   planOf(Topics.events, 12, 7),

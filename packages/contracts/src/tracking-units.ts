@@ -29,8 +29,16 @@ export const TrackingUnitInput = z
   .object({
     deviceId: ref('device', z.number().int().positive()),
     truckId: ref('truck', z.number().int().positive()).nullable().default(null),
-    simIccid: z.string().regex(/^\d{18,22}$/, '18 to 22 digits').nullable().default(null),
-    simPhone: z.string().regex(/^\+\d{8,15}$/, 'E.164, e.g. +254712345678').nullable().default(null),
+    simIccid: z
+      .string()
+      .regex(/^\d{18,22}$/, '18 to 22 digits')
+      .nullable()
+      .default(null),
+    simPhone: z
+      .string()
+      .regex(/^\+\d{8,15}$/, 'E.164, e.g. +254712345678')
+      .nullable()
+      .default(null),
     simOperator: z.string().max(64).nullable().default(null),
     installedAt: IsoDateTime.nullable().default(null),
     installedBy: z.string().max(128).nullable().default(null),
@@ -49,8 +57,17 @@ export const TrackingUnitsQuery = ListQuery.extend({
 });
 
 export const trackingUnitsEndpoints = resourceEndpoints({
-  id: 'tracking-units', path: '/tracking-unit', noun: 'tracking unit', kind: 'trackingUnit', tags: ['tracking-units'], entity: TrackingUnit,
-  input: TrackingUnitInput, query: TrackingUnitsQuery, write: trackingWriters, companyScoped: true,
-  description: 'Device + SIM + installation. The device and the truck must belong to the unit\'s company; a second active unit for a device ' +
+  id: 'tracking-units',
+  path: '/tracking-unit',
+  noun: 'tracking unit',
+  kind: 'trackingUnit',
+  tags: ['tracking-units'],
+  entity: TrackingUnit,
+  input: TrackingUnitInput,
+  query: TrackingUnitsQuery,
+  write: trackingWriters,
+  companyScoped: true,
+  description:
+    "Device + SIM + installation. The device and the truck must belong to the unit's company; a second active unit for a device " +
     'answers 409. Keyword searches ICCID, phone, operator and installer.',
 });

@@ -26,7 +26,10 @@ export const Truck = z
   .meta({ id: 'Truck' });
 export type Truck = z.infer<typeof Truck>;
 
-const plate = z.string().transform((s) => s.replace(/[\s-]/g, '').toUpperCase()).pipe(z.string().regex(/^[A-Z0-9]{2,12}$/, '2 to 12 letters and digits'));
+const plate = z
+  .string()
+  .transform((s) => s.replace(/[\s-]/g, '').toUpperCase())
+  .pipe(z.string().regex(/^[A-Z0-9]{2,12}$/, '2 to 12 letters and digits'));
 
 export const TruckInput = z
   .object({
@@ -71,7 +74,9 @@ export const TruckOwnerInput = z
   .meta({ id: 'TruckOwnerInput' });
 export type TruckOwnerInput = z.infer<typeof TruckOwnerInput>;
 
-export const TruckOwnerSummary = TruckOwner.pick({ id: true, name: true, idNumber: true, phone: true, email: true, companyId: true }).meta({ id: 'TruckOwnerSummary' });
+export const TruckOwnerSummary = TruckOwner.pick({ id: true, name: true, idNumber: true, phone: true, email: true, companyId: true }).meta({
+  id: 'TruckOwnerSummary',
+});
 
 export const TruckWithOwner = Truck.extend({ owner: TruckOwnerSummary }).meta({ id: 'TruckWithOwner' });
 export type TruckWithOwner = z.infer<typeof TruckWithOwner>;
@@ -83,14 +88,29 @@ export const TrucksOwnersQuery = ListQuery.extend({
 
 export const truckOwnersEndpoints = [
   ...resourceEndpoints({
-    id: 'truck-owners', path: '/truck-owners', noun: 'truck owner', kind: 'truckOwner', tags: ['trucks'], entity: TruckOwner, input: TruckOwnerInput,
-    query: ListQuery, write: trackingWriters, companyScoped: true,
-    description: 'Owners with their trucks. PUT replaces the truck list (id = keep). Plates are unique platform-wide (409 naming the plate). ' +
+    id: 'truck-owners',
+    path: '/truck-owners',
+    noun: 'truck owner',
+    kind: 'truckOwner',
+    tags: ['trucks'],
+    entity: TruckOwner,
+    input: TruckOwnerInput,
+    query: ListQuery,
+    write: trackingWriters,
+    companyScoped: true,
+    description:
+      'Owners with their trucks. PUT replaces the truck list (id = keep). Plates are unique platform-wide (409 naming the plate). ' +
       'Keyword searches owner name, id number and phone.',
   }),
   defineEndpoint({
-    id: 'trucks-owners.list', method: 'get', path: '/trucks-owners', service: 'ops-api', tags: ['trucks'], companyScoped: true,
-    summary: 'Trucks with their owners', access: 'authenticated',
+    id: 'trucks-owners.list',
+    method: 'get',
+    path: '/trucks-owners',
+    service: 'ops-api',
+    tags: ['trucks'],
+    companyScoped: true,
+    summary: 'Trucks with their owners',
+    access: 'authenticated',
     description: 'Every visible truck with its owner, ordered by plate. Keyword searches plate, trailer plate and owner name.',
     request: { query: TrucksOwnersQuery },
     responses: { 200: { description: 'Trucks', schema: z.array(TruckWithOwner) } },

@@ -4,12 +4,56 @@ import { offlineGeocoder } from './reverse-geocoder';
 
 describe('the words of an offline address', () => {
   it('gives back the parts of every form the geocoder writes', () => {
-    expect(parseAddress('14 km NW of Voi, KE')).toEqual({ kind: 'place', atSea: false, km: 14, compass: 'NW', place: 'Voi', placeCountry: 'KE', country: null });
-    expect(parseAddress('Malaba OSBP, KE')).toEqual({ kind: 'place', atSea: false, km: null, compass: null, place: 'Malaba OSBP', placeCountry: 'KE', country: null });
-    expect(parseAddress('5 km N of Namanga (TZ), KE')).toEqual({ kind: 'place', atSea: false, km: 5, compass: 'N', place: 'Namanga', placeCountry: 'TZ', country: 'KE' });
-    expect(parseAddress('at sea, 21 km E of Mombasa, KE')).toEqual({ kind: 'place', atSea: true, km: 21, compass: 'E', place: 'Mombasa', placeCountry: 'KE', country: null });
-    expect(parseAddress('at sea, -5.0000, 45.0000')).toEqual({ kind: 'coordinates', atSea: true, latitude: '-5.0000', longitude: '45.0000', country: null });
-    expect(parseAddress('0.5000, 37.5000, KE')).toEqual({ kind: 'coordinates', atSea: false, latitude: '0.5000', longitude: '37.5000', country: 'KE' });
+    expect(parseAddress('14 km NW of Voi, KE')).toEqual({
+      kind: 'place',
+      atSea: false,
+      km: 14,
+      compass: 'NW',
+      place: 'Voi',
+      placeCountry: 'KE',
+      country: null,
+    });
+    expect(parseAddress('Malaba OSBP, KE')).toEqual({
+      kind: 'place',
+      atSea: false,
+      km: null,
+      compass: null,
+      place: 'Malaba OSBP',
+      placeCountry: 'KE',
+      country: null,
+    });
+    expect(parseAddress('5 km N of Namanga (TZ), KE')).toEqual({
+      kind: 'place',
+      atSea: false,
+      km: 5,
+      compass: 'N',
+      place: 'Namanga',
+      placeCountry: 'TZ',
+      country: 'KE',
+    });
+    expect(parseAddress('at sea, 21 km E of Mombasa, KE')).toEqual({
+      kind: 'place',
+      atSea: true,
+      km: 21,
+      compass: 'E',
+      place: 'Mombasa',
+      placeCountry: 'KE',
+      country: null,
+    });
+    expect(parseAddress('at sea, -5.0000, 45.0000')).toEqual({
+      kind: 'coordinates',
+      atSea: true,
+      latitude: '-5.0000',
+      longitude: '45.0000',
+      country: null,
+    });
+    expect(parseAddress('0.5000, 37.5000, KE')).toEqual({
+      kind: 'coordinates',
+      atSea: false,
+      latitude: '0.5000',
+      longitude: '37.5000',
+      country: 'KE',
+    });
     expect(parseAddress('Dar es Salaam, TZ')).toMatchObject({ place: 'Dar es Salaam', placeCountry: 'TZ' });
   });
 

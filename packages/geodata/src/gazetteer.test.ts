@@ -10,7 +10,9 @@ import { offlineGeocoder } from './reverse-geocoder';
 
 const towns = loadTowns();
 const countries = countryIndex(loadCountries());
-const roads = JSON.parse(readFileSync(BASEMAP_FILES.roads, 'utf8')) as { features: { properties: { ref: string; name: string }; geometry: { coordinates: [number, number][] } }[] };
+const roads = JSON.parse(readFileSync(BASEMAP_FILES.roads, 'utf8')) as {
+  features: { properties: { ref: string; name: string }; geometry: { coordinates: [number, number][] } }[];
+};
 const inRegion = ([lon, lat]: readonly [number, number]) => lon >= 23 && lon <= 42.5 && lat >= -12.5 && lat <= 12.5;
 
 describe('the base-map data (packages/geodata/data)', () => {
@@ -18,9 +20,14 @@ describe('the base-map data (packages/geodata/data)', () => {
     for (const cc of WHOLE_COUNTRIES) expect(towns.filter((t) => t.country === cc).length, cc).toBeGreaterThan(5);
     for (const t of towns) expect(inRegion([t.lon, t.lat]), t.name).toBe(true);
     // GeoNames' country against Natural Earth's outline: only towns on a border may differ
-    const elsewhere = towns.filter((t) => { const c = countries.at(t.lon, t.lat); return c !== null && c !== t.country; });
+    const elsewhere = towns.filter((t) => {
+      const c = countries.at(t.lon, t.lat);
+      return c !== null && c !== t.country;
+    });
     expect(elsewhere.length, elsewhere.map((t) => `${t.name} ${t.country}`).join(', ')).toBeLessThan(towns.length / 50);
-    expect(towns.filter((t) => t.rank === 1).map((t) => t.name)).toEqual(expect.arrayContaining(['Nairobi', 'Kampala', 'Kigali', 'Dar es Salaam', 'Mombasa']));
+    expect(towns.filter((t) => t.rank === 1).map((t) => t.name)).toEqual(
+      expect.arrayContaining(['Nairobi', 'Kampala', 'Kigali', 'Dar es Salaam', 'Mombasa']),
+    );
   });
 
   it('knows every corridor town (a GeoNames town or the corridor waypoint itself within 10 km)', () => {
@@ -34,7 +41,8 @@ describe('the base-map data (packages/geodata/data)', () => {
 
   it('places every corridor waypoint in its own country (Natural Earth outlines; a port on the water by its site)', () => {
     const geocoder = offlineGeocoder();
-    for (const c of CORRIDORS) for (const w of c.waypoints) expect(geocoder.reverse(w.coord[1], w.coord[0]).country, w.name).toBe(w.country);
+    for (const c of CORRIDORS)
+      for (const w of c.waypoints) expect(geocoder.reverse(w.coord[1], w.coord[0]).country, w.name).toBe(w.country);
   });
 
   it('draws each trunk road through towns of the gazetteer, inside the region', () => {
@@ -44,7 +52,11 @@ describe('the base-map data (packages/geodata/data)', () => {
       expect(line.length, r.properties.name).toBeGreaterThanOrEqual(2);
       for (const p of line) {
         expect(inRegion(p), r.properties.name).toBe(true);
-        expect(towns.some((t) => distanceMetres([t.lon, t.lat], p) < 100) || CORRIDORS.some((c) => c.waypoints.some((w) => distanceMetres(w.coord, p) < 100)), `${r.properties.name} at ${p.join(',')}`).toBe(true);
+        expect(
+          towns.some((t) => distanceMetres([t.lon, t.lat], p) < 100) ||
+            CORRIDORS.some((c) => c.waypoints.some((w) => distanceMetres(w.coord, p) < 100)),
+          `${r.properties.name} at ${p.join(',')}`,
+        ).toBe(true);
       }
     }
   });

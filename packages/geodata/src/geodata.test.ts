@@ -14,9 +14,12 @@ function pointToSegmentKm(p: LonLat, a: LonLat, b: LonLat): number {
   // local equirectangular plane around p, in km
   const kx = Math.cos(rad(p[1])) * rad(1) * R;
   const ky = rad(1) * R;
-  const ax = (a[0] - p[0]) * kx, ay = (a[1] - p[1]) * ky;
-  const bx = (b[0] - p[0]) * kx, by = (b[1] - p[1]) * ky;
-  const dx = bx - ax, dy = by - ay;
+  const ax = (a[0] - p[0]) * kx,
+    ay = (a[1] - p[1]) * ky;
+  const bx = (b[0] - p[0]) * kx,
+    by = (b[1] - p[1]) * ky;
+  const dx = bx - ax,
+    dy = by - ay;
   const len2 = dx * dx + dy * dy;
   const t = len2 === 0 ? 0 : Math.min(1, Math.max(0, -(ax * dx + ay * dy) / len2));
   return Math.hypot(ax + t * dx, ay + t * dy);
@@ -122,7 +125,22 @@ describe('places', () => {
 
   it('cover the listed border posts, ports, depots and both corridors', () => {
     const names = PLACES.map((p) => p.name).join('|');
-    for (const n of ['Malaba', 'Busia', 'Namanga', 'Holili', 'Isebania', 'Mutukula', 'Rusumo', 'Kabanga', 'Tunduma', 'Kilindini', 'Dar es Salaam', 'Embakasi', 'Naivasha', 'Isaka']) {
+    for (const n of [
+      'Malaba',
+      'Busia',
+      'Namanga',
+      'Holili',
+      'Isebania',
+      'Mutukula',
+      'Rusumo',
+      'Kabanga',
+      'Tunduma',
+      'Kilindini',
+      'Dar es Salaam',
+      'Embakasi',
+      'Naivasha',
+      'Isaka',
+    ]) {
       expect(names).toContain(n);
     }
     for (const id of ['northern', 'central'] as const) {

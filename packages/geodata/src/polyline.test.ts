@@ -4,7 +4,11 @@ import { measureLine, pointAlong, projectOnLine } from './polyline';
 import type { LonLat } from './types';
 
 // An L-shaped line near the equator: 0.1° east (≈11.1 km), then 0.1° north.
-const line: LonLat[] = [[36, 0], [36.1, 0], [36.1, 0.1]];
+const line: LonLat[] = [
+  [36, 0],
+  [36.1, 0],
+  [36.1, 0.1],
+];
 const m = measureLine(line);
 
 describe('polyline', () => {

@@ -56,9 +56,18 @@ describe('offline reverse geocoding: known places', () => {
 
   it('names a border post, port or depot when the point is on the site', () => {
     expect(geocoder.reverse(-2.545, 36.788).address).toBe('Namanga OSBP, KE');
-    expect(geocoder.reverse(-1.33, 36.9)).toMatchObject({ address: 'Inland Container Depot Nairobi (Embakasi), KE', distanceMetres: 0, place: { kind: 'inland_depot' } });
+    expect(geocoder.reverse(-1.33, 36.9)).toMatchObject({
+      address: 'Inland Container Depot Nairobi (Embakasi), KE',
+      distanceMetres: 0,
+      place: { kind: 'inland_depot' },
+    });
     // Kilindini's quays are on the water by the 1:10m coastline: the site says where the point is
-    expect(geocoder.reverse(-4.056, 39.646)).toMatchObject({ country: 'KE', atSea: false, place: { kind: 'port' }, address: 'Port of Mombasa (Kilindini and Kipevu), KE' });
+    expect(geocoder.reverse(-4.056, 39.646)).toMatchObject({
+      country: 'KE',
+      atSea: false,
+      place: { kind: 'port' },
+      address: 'Port of Mombasa (Kilindini and Kipevu), KE',
+    });
   });
 });
 
@@ -72,7 +81,7 @@ describe('offline reverse geocoding: the sea, remote places and borders', () => 
     expect(geocoder.reverse(-5, 50)).toMatchObject({ atSea: true, country: null, place: null, address: 'at sea, -5.0000, 50.0000' });
   });
 
-  it('is on land, in a country, on Lake Victoria (the lake is within the countries\' outlines)', () => {
+  it("is on land, in a country, on Lake Victoria (the lake is within the countries' outlines)", () => {
     const r = geocoder.reverse(-0.5, 33.0);
     expect(r.atSea).toBe(false);
     expect(r.country).toBe('UG');
@@ -108,7 +117,7 @@ describe('offline reverse geocoding: the sea, remote places and borders', () => 
     expect(geocoder.reverse(-2.42, 30.8).country).toBe('TZ');
   });
 
-  it('prefers a town of the point\'s own country over a slightly nearer one across the border', () => {
+  it("prefers a town of the point's own country over a slightly nearer one across the border", () => {
     const voi = town('Voi', 'KE');
     const near = { ...voi, name: 'Across', country: 'TZ', lat: voi.lat + 0.02 };
     const g = createReverseGeocoder({ towns: [near, { ...voi, lat: voi.lat - 0.03 }], sites: [] });
@@ -124,6 +133,19 @@ describe('input and helpers', () => {
   });
 
   it('maps bearings to the 8-point compass', () => {
-    expect([0, 22.4, 22.6, 90, 135, 180, 247.5, 292.6, 337.4, 337.6, 359.9, 360].map(compassOf)).toEqual(['N', 'N', 'NE', 'E', 'SE', 'S', 'W', 'NW', 'NW', 'N', 'N', 'N']);
+    expect([0, 22.4, 22.6, 90, 135, 180, 247.5, 292.6, 337.4, 337.6, 359.9, 360].map(compassOf)).toEqual([
+      'N',
+      'N',
+      'NE',
+      'E',
+      'SE',
+      'S',
+      'W',
+      'NW',
+      'NW',
+      'N',
+      'N',
+      'N',
+    ]);
   });
 });

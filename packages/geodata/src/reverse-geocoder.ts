@@ -93,9 +93,11 @@ export function createReverseGeocoder(opts: ReverseGeocoderOptions = {}) {
 
   function reverse(latitude: number, longitude: number): ReverseGeocode {
     if (!Number.isFinite(latitude) || latitude < -90 || latitude > 90) throw new RangeError('latitude must be a number from -90 to 90');
-    if (!Number.isFinite(longitude) || longitude < -180 || longitude > 180) throw new RangeError('longitude must be a number from -180 to 180');
+    if (!Number.isFinite(longitude) || longitude < -180 || longitude > 180)
+      throw new RangeError('longitude must be a number from -180 to 180');
     const outlined = countries.at(longitude, latitude);
-    const covered = longitude >= COVERAGE_BOX[0] && longitude <= COVERAGE_BOX[2] && latitude >= COVERAGE_BOX[1] && latitude <= COVERAGE_BOX[3];
+    const covered =
+      longitude >= COVERAGE_BOX[0] && longitude <= COVERAGE_BOX[2] && latitude >= COVERAGE_BOX[1] && latitude <= COVERAGE_BOX[3];
     const site = siteAt(longitude, latitude);
     // a port's quays reach past the 1:10m coastline: on a site, the point is in the site's country
     const country = outlined ?? (site ? site.country : null);
@@ -105,28 +107,56 @@ export function createReverseGeocoder(opts: ReverseGeocoderOptions = {}) {
 
     if (site) {
       return {
-        address: words(site.name, site.country, null, null, false), country, atSea,
+        address: words(site.name, site.country, null, null, false),
+        country,
+        atSea,
         place: { name: site.name, country: site.country, kind: site.kind, latitude: site.center[1], longitude: site.center[0] },
-        distanceMetres: 0, bearingDegrees: null, compass: null,
+        distanceMetres: 0,
+        bearingDegrees: null,
+        compass: null,
       };
     }
     const near = nearestTown(longitude, latitude, country);
     if (!near) {
       return {
-        address: formatAddress({ kind: 'coordinates', atSea, latitude: fixed(latitude), longitude: fixed(longitude), country: atSea ? null : country }), country, atSea,
-        place: null, distanceMetres: null, bearingDegrees: null, compass: null,
+        address: formatAddress({
+          kind: 'coordinates',
+          atSea,
+          latitude: fixed(latitude),
+          longitude: fixed(longitude),
+          country: atSea ? null : country,
+        }),
+        country,
+        atSea,
+        place: null,
+        distanceMetres: null,
+        bearingDegrees: null,
+        compass: null,
       };
     }
     const { town, metres } = near;
     const place = { name: town.name, country: town.country, kind: 'town' as const, latitude: town.lat, longitude: town.lon };
     if (metres < AT_TOWN_M) {
-      return { address: words(town.name, town.country, null, null), country, atSea, place, distanceMetres: metres, bearingDegrees: null, compass: null };
+      return {
+        address: words(town.name, town.country, null, null),
+        country,
+        atSea,
+        place,
+        distanceMetres: metres,
+        bearingDegrees: null,
+        compass: null,
+      };
     }
     const bearing = bearingDegrees([town.lon, town.lat], [longitude, latitude]);
     const compass = compassOf(bearing);
     return {
       address: words(town.name, town.country, Math.round(metres / 1000), compass),
-      country, atSea, place, distanceMetres: metres, bearingDegrees: bearing, compass,
+      country,
+      atSea,
+      place,
+      distanceMetres: metres,
+      bearingDegrees: bearing,
+      compass,
     };
   }
 

@@ -8,17 +8,38 @@ import { createLogger } from './logger';
 import { asUser, TEST_IDENTITY_SECRET, userWith } from './testing/identity';
 
 const echo = defineEndpoint({
-  id: 'test.echo', method: 'post', path: '/echo/{id}', service: 'ops-api', tags: ['t'], summary: 'echo', access: ['dispatcher'],
+  id: 'test.echo',
+  method: 'post',
+  path: '/echo/{id}',
+  service: 'ops-api',
+  tags: ['t'],
+  summary: 'echo',
+  access: ['dispatcher'],
   request: { params: z.object({ id: z.coerce.number().int() }), body: z.object({ name: z.string().min(2), n: z.number().int().max(10) }) },
   responses: { 200: { description: 'ok', schema: z.object({ id: z.number(), name: z.string() }) } },
 });
 const boom = defineEndpoint({
-  id: 'test.boom', method: 'get', path: '/boom', service: 'ops-api', tags: ['t'], summary: 'boom', access: 'public',
+  id: 'test.boom',
+  method: 'get',
+  path: '/boom',
+  service: 'ops-api',
+  tags: ['t'],
+  summary: 'boom',
+  access: 'public',
   responses: { 200: { description: 'ok', schema: z.object({ ok: z.boolean() }) } },
 });
 
 let readyOk = true;
-const app = createApp({ name: 'ops-api', logger: createLogger('test', 'silent'), identitySecret: TEST_IDENTITY_SECRET, readiness: { dep: async () => { if (!readyOk) throw new Error('dep down'); } } });
+const app = createApp({
+  name: 'ops-api',
+  logger: createLogger('test', 'silent'),
+  identitySecret: TEST_IDENTITY_SECRET,
+  readiness: {
+    dep: async () => {
+      if (!readyOk) throw new Error('dep down');
+    },
+  },
+});
 registerEndpoint(app, echo, async (req) => ({ id: req.params.id, name: req.body.name }));
 registerEndpoint(app, boom, async () => {
   throw new AppError('INVALID_TRANSITION', 'not now', { current: 'a', allowed: ['b'] });
@@ -27,7 +48,8 @@ app.get('/crash', async () => {
   throw new Error('unexpected');
 });
 // what drizzle throws when PostgreSQL refuses a value (pg and PGlite put the SQLSTATE in `code`)
-const dbError = (code: string) => Object.assign(new Error('Failed query: select ...'), { cause: Object.assign(new Error('db says no'), { code }) });
+const dbError = (code: string) =>
+  Object.assign(new Error('Failed query: select ...'), { cause: Object.assign(new Error('db says no'), { code }) });
 app.get('/db/:code', async (req) => {
   throw dbError((req.params as { code: string }).code);
 });
@@ -35,28 +57,45 @@ afterAll(() => app.close());
 
 describe('createApp', () => {
   it('serves a valid request and echoes the request id', async () => {
-    const res = await app.inject({ method: 'POST', url: '/api/echo/7', headers: { ...(await asUser(userWith(['dispatcher']))), 'x-request-id': 'abc-123' }, payload: { name: 'ok', n: 1 } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/echo/7',
+      headers: { ...(await asUser(userWith(['dispatcher']))), 'x-request-id': 'abc-123' },
+      payload: { name: 'ok', n: 1 },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ id: 7, name: 'ok' });
     expect(res.headers['x-request-id']).toBe('abc-123');
   });
 
   it('answers 400 in the one error shape, naming each wrong field', async () => {
-    const res = await app.inject({ method: 'POST', url: '/api/echo/7', headers: await asUser(userWith(['dispatcher'])), payload: { name: 'x', n: 99 } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/echo/7',
+      headers: await asUser(userWith(['dispatcher'])),
+      payload: { name: 'x', n: 99 },
+    });
     expect(res.statusCode).toBe(400);
     const body = res.json<{ error: { code: string; details: { path: string }[] } }>();
     expect(body.error.code).toBe('VALIDATION_FAILED');
     expect(body.error.details.map((d) => d.path).sort()).toEqual(['n', 'name']);
     // with zod's issue code and limits, for a client to word the problem in its user's language
-    expect(body.error.details).toEqual(expect.arrayContaining([
-      expect.objectContaining({ in: 'body', path: 'name', code: 'too_small', minimum: 2, origin: 'string' }),
-      expect.objectContaining({ in: 'body', path: 'n', code: 'too_big', maximum: 10, origin: 'number' }),
-    ]));
+    expect(body.error.details).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ in: 'body', path: 'name', code: 'too_small', minimum: 2, origin: 'string' }),
+        expect.objectContaining({ in: 'body', path: 'n', code: 'too_big', maximum: 10, origin: 'number' }),
+      ]),
+    );
   });
 
   it('answers 401 without identity, 403 with a wrong role, before validating', async () => {
     expect((await app.inject({ method: 'POST', url: '/api/echo/7', payload: {} })).statusCode).toBe(401);
-    const res = await app.inject({ method: 'POST', url: '/api/echo/7', headers: await asUser(userWith(['company_user'], 101)), payload: {} });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/echo/7',
+      headers: await asUser(userWith(['company_user'], 101)),
+      payload: {},
+    });
     expect(res.statusCode).toBe(403);
     expect(res.json()).toMatchObject({ error: { code: 'FORBIDDEN' } });
     const forged = await app.inject({ method: 'POST', url: '/api/echo/7', headers: { 'x-corridor-identity': 'not-a-token' }, payload: {} });
@@ -68,7 +107,12 @@ describe('createApp', () => {
     expect(t.statusCode).toBe(409);
     expect(t.json()).toEqual({ error: { code: 'INVALID_TRANSITION', message: 'not now', details: { current: 'a', allowed: ['b'] } } });
     expect((await app.inject({ method: 'GET', url: '/nope' })).json()).toMatchObject({ error: { code: 'NOT_FOUND' } });
-    const garbage = await app.inject({ method: 'POST', url: '/api/echo/7', headers: { ...(await asUser(userWith(['dispatcher']))), 'content-type': 'application/json' }, payload: '{"name":' });
+    const garbage = await app.inject({
+      method: 'POST',
+      url: '/api/echo/7',
+      headers: { ...(await asUser(userWith(['dispatcher']))), 'content-type': 'application/json' },
+      payload: '{"name":',
+    });
     expect(garbage.statusCode).toBe(400);
     const crash = await app.inject({ method: 'GET', url: '/crash' });
     expect(crash.statusCode).toBe(500);
@@ -86,10 +130,18 @@ describe('createApp', () => {
     for (const [what, url, payload, where] of cases) {
       const res = await app.inject({ method: 'POST', url, headers, payload: payload as object });
       expect(res.statusCode, what).toBe(400);
-      expect(res.json<{ error: { code: string; message: string } }>().error, what).toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringContaining(where) });
+      expect(res.json<{ error: { code: string; message: string } }>().error, what).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        message: expect.stringContaining(where),
+      });
     }
     // an escaped backslash followed by u0000 is six ordinary characters
-    const escaped = await app.inject({ method: 'POST', url: '/api/echo/7', headers: { ...headers, 'content-type': 'application/json' }, payload: '{"name":"a\\\\u0000","n":1}' });
+    const escaped = await app.inject({
+      method: 'POST',
+      url: '/api/echo/7',
+      headers: { ...headers, 'content-type': 'application/json' },
+      payload: '{"name":"a\\\\u0000","n":1}',
+    });
     expect(escaped.statusCode, escaped.body).toBe(200);
     expect(escaped.json()).toEqual({ id: 7, name: 'a\\u0000' });
   });
@@ -129,6 +181,11 @@ describe('createApp', () => {
   });
 
   it('records its routes for the contract test', () => {
-    expect(app.routeTable).toEqual(expect.arrayContaining([{ method: 'post', url: '/api/echo/:id' }, { method: 'get', url: '/api/boom' }]));
+    expect(app.routeTable).toEqual(
+      expect.arrayContaining([
+        { method: 'post', url: '/api/echo/:id' },
+        { method: 'get', url: '/api/boom' },
+      ]),
+    );
   });
 });

@@ -42,7 +42,10 @@ export interface CreateAppOptions {
 const requestDuration = histogram('http_request_duration_seconds', 'HTTP request duration', ['service', 'method', 'route', 'status']);
 /** Statuses that refuse what a request carried (a body, a file, a URL, a header): logged at info, every other 4xx at debug. */
 const BAD_INPUT = new Set([400, 413, 414, 415, 422, 431]);
-const unfitValues = counter('http_unfit_values_total', 'Requests refused because a value did not fit its database column', ['service', 'sqlstate']);
+const unfitValues = counter('http_unfit_values_total', 'Requests refused because a value did not fit its database column', [
+  'service',
+  'sqlstate',
+]);
 
 /**
  * PostgreSQL data exceptions that only a request's own values cause (a number beyond the column's
@@ -88,7 +91,8 @@ export function createApp(opts: CreateAppOptions): App {
   const routeTable: { method: string; url: string }[] = [];
   app.decorate('routeTable', routeTable);
   app.addHook('onRoute', (r) => {
-    for (const m of Array.isArray(r.method) ? r.method : [r.method]) if (m !== 'HEAD') routeTable.push({ method: m.toLowerCase(), url: r.url });
+    for (const m of Array.isArray(r.method) ? r.method : [r.method])
+      if (m !== 'HEAD') routeTable.push({ method: m.toLowerCase(), url: r.url });
   });
 
   installReferences(app, opts.name);
@@ -110,8 +114,13 @@ export function createApp(opts: CreateAppOptions): App {
   app.addHook('onResponse', async (req, reply) => {
     const route = req.routeOptions.url ?? 'unmatched';
     requestDuration.observe({ service: opts.name, method: req.method, route, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
-    if (reply.statusCode >= 500) req.log.warn({ method: req.method, url: req.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request failed');
-    else if (BAD_INPUT.has(reply.statusCode)) req.log.info({ method: req.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request refused: bad input');
+    if (reply.statusCode >= 500)
+      req.log.warn({ method: req.method, url: req.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request failed');
+    else if (BAD_INPUT.has(reply.statusCode))
+      req.log.info(
+        { method: req.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+        'request refused: bad input',
+      );
     else req.log.debug({ method: req.method, url: req.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
   });
 
@@ -136,7 +145,13 @@ export function createApp(opts: CreateAppOptions): App {
       const first = details[0];
       return reply
         .code(400)
-        .send(errorBody('VALIDATION_FAILED', first ? `${first.in}${first.path ? '.' + first.path : ''}: ${first.message}` : 'Invalid request', details));
+        .send(
+          errorBody(
+            'VALIDATION_FAILED',
+            first ? `${first.in}${first.path ? '.' + first.path : ''}: ${first.message}` : 'Invalid request',
+            details,
+          ),
+        );
     }
     if (isResponseSerializationError(err)) {
       req.log.error({ err, issues: err.cause.issues }, 'response does not match its contract');
@@ -191,7 +206,9 @@ export function createApp(opts: CreateAppOptions): App {
         if (ok) req.log.info('ready again');
         else req.log.warn({ checks }, 'not ready');
       }
-      return reply.code(ok ? 200 : 503).send({ status: ok ? 'ready' : 'not_ready', service: opts.name, checks, ...(verbose ? { details } : {}) });
+      return reply
+        .code(ok ? 200 : 503)
+        .send({ status: ok ? 'ready' : 'not_ready', service: opts.name, checks, ...(verbose ? { details } : {}) });
     });
     if (opts.metrics !== false) serveMetrics(app);
   }
@@ -207,7 +224,10 @@ function serveMetrics(app: FastifyInstance): void {
 
 /** A listener that serves only GET /metrics: for a service whose API port is public (the gateway's METRICS_PORT). */
 export function createMetricsApp(opts: { name: string; logger: Logger }): FastifyInstance {
-  const app = Fastify({ loggerInstance: opts.logger as FastifyBaseLogger, logController: new LogController({ disableRequestLogging: true }) });
+  const app = Fastify({
+    loggerInstance: opts.logger as FastifyBaseLogger,
+    logController: new LogController({ disableRequestLogging: true }),
+  });
   serveMetrics(app);
   return app;
 }

@@ -17,7 +17,10 @@ async function setup(maxLag = 10) {
   const shared = new MemoryBus(2, 10);
   const bus = scopeBus(shared);
   const app = createApp({ name: 'svc', logger, readiness: { bus: busReadiness(bus, { maxLag }) } });
-  closers.push(() => app.close(), () => shared.close());
+  closers.push(
+    () => app.close(),
+    () => shared.close(),
+  );
   await shared.ensureTopics([{ name: 'in', partitions: 2 }]);
   return { shared, bus, app };
 }
@@ -33,7 +36,13 @@ describe('bus readiness', () => {
     expect(res.json()).toMatchObject({
       status: 'ready',
       checks: { bus: 'ok' },
-      details: { bus: { producer: { state: 'ok' }, maxLag: 10, consumers: [{ groupId: 'mine', topics: ['in'], state: 'running', restarts: 0, lag: { in: 0 } }] } },
+      details: {
+        bus: {
+          producer: { state: 'ok' },
+          maxLag: 10,
+          consumers: [{ groupId: 'mine', topics: ['in'], state: 'running', restarts: 0, lag: { in: 0 } }],
+        },
+      },
     });
     expect((await app.inject({ method: 'GET', url: '/readyz' })).json()).not.toHaveProperty('details');
     await theirs.stop();
@@ -46,7 +55,10 @@ describe('bus readiness', () => {
     let release: () => void = () => undefined;
     const released = new Promise<void>((r) => (release = r));
     const sub = await bus.subscribe({ groupId: 'slow', topics: ['in'], fromBeginning: true, handler: () => released });
-    await shared.publish('in', Array.from({ length: 25 }, (_, i) => ({ key: `k${i}`, value: i })));
+    await shared.publish(
+      'in',
+      Array.from({ length: 25 }, (_, i) => ({ key: `k${i}`, value: i })),
+    );
     const lagging = await app.inject({ method: 'GET', url: '/readyz?verbose' });
     expect(lagging.statusCode).toBe(503);
     expect(lagging.json().checks.bus).toBe('consumer slow lags 25 messages on in (more than 10)');

@@ -89,9 +89,14 @@ export function busReadiness(bus: ScopedBus, opts: BusReadinessOptions = {}): ()
     for (const c of consumers) {
       if (c.state !== 'running') problems.push(`consumer ${c.groupId} is ${c.state}${c.lastError ? ` (${c.lastError})` : ''}`);
       if (c.lag === 'unknown') continue;
-      for (const [topic, n] of Object.entries(c.lag)) if (n > maxLag) problems.push(`consumer ${c.groupId} lags ${n} messages on ${topic} (more than ${maxLag})`);
+      for (const [topic, n] of Object.entries(c.lag))
+        if (n > maxLag) problems.push(`consumer ${c.groupId} lags ${n} messages on ${topic} (more than ${maxLag})`);
     }
-    return { ready: problems.length === 0, ...(problems.length ? { reason: problems.join('; ') } : {}), detail: { producer, consumers, maxLag } };
+    return {
+      ready: problems.length === 0,
+      ...(problems.length ? { reason: problems.join('; ') } : {}),
+      detail: { producer, consumers, maxLag },
+    };
   };
 }
 

@@ -10,7 +10,11 @@ import { unavailable } from './errors';
 export class CacheLocks {
   private readonly token = randomUUID();
 
-  constructor(private readonly cache: Cache, private readonly keyOf: (id: number) => string, private readonly ttlSeconds = 30) {}
+  constructor(
+    private readonly cache: Cache,
+    private readonly keyOf: (id: number) => string,
+    private readonly ttlSeconds = 30,
+  ) {}
 
   /** Locks every id, waiting up to `waitMs` for locks held elsewhere; throws a retryable error after that. */
   async lockAll(ids: number[], waitMs: number): Promise<void> {

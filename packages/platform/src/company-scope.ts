@@ -17,7 +17,8 @@ export function canSee(companyId: number | null, who: Identity, shared: boolean)
 export function ownerCompany(who: Identity, requested: number | null): number | null {
   const scope = companyScope(who);
   if (scope === undefined) return requested;
-  if (who.companyId === null) throw new AppError('FORBIDDEN', 'Your account belongs to no company; ask an administrator to attach it to one');
+  if (who.companyId === null)
+    throw new AppError('FORBIDDEN', 'Your account belongs to no company; ask an administrator to attach it to one');
   if (requested !== null && requested !== scope) {
     throw new AppError('FORBIDDEN', 'You may only manage entries of your own company', { field: 'companyId', companyId: scope });
   }
@@ -32,4 +33,3 @@ export function assertWritable(row: { companyId: number | null } | undefined, wh
     throw new AppError('FORBIDDEN', `This ${what.toLowerCase()} is shared by the platform; only staff may change it`);
   }
 }
-

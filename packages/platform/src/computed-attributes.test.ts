@@ -3,9 +3,21 @@ import { PositionMessage, positionId } from '@corridor/contracts';
 import { coerce, compileExpression, ExpressionError, positionContext } from './computed-attributes';
 
 const position = PositionMessage.parse({
-  id: positionId(7, 1767225600000), deviceId: 7, uniqueId: '356307042441013', protocol: 'teltonika', fixTime: '2026-01-01T00:00:00Z',
-  serverTime: '2026-01-01T00:00:01Z', valid: true, latitude: -1.2921, longitude: 36.8219, speed: 50, course: 180,
-  ignition: true, odometer: 123456, power: 27.9, attributes: { fuel: 40, io239: 1, driverUniqueId: 'RFID-9', temp1: -18.5 },
+  id: positionId(7, 1767225600000),
+  deviceId: 7,
+  uniqueId: '356307042441013',
+  protocol: 'teltonika',
+  fixTime: '2026-01-01T00:00:00Z',
+  serverTime: '2026-01-01T00:00:01Z',
+  valid: true,
+  latitude: -1.2921,
+  longitude: 36.8219,
+  speed: 50,
+  course: 180,
+  ignition: true,
+  odometer: 123456,
+  power: 27.9,
+  attributes: { fuel: 40, io239: 1, driverUniqueId: 'RFID-9', temp1: -18.5 },
 });
 const evaluate = (expr: string) => compileExpression(expr).evaluate(positionContext(position));
 
@@ -36,16 +48,27 @@ describe('computed attribute expressions', () => {
 
   it('refuse code injection: function calls, transforms, prototype access, computed keys, assignment', () => {
     for (const expr of [
-      'constructor.constructor("return process")()', 'attributes.constructor', 'attributes["constructor"]', 'attributes["__proto__"]',
-      'attributes.__proto__', 'attributes[driverUniqueId]', 'speed.toString', 'process.exit(1)', 'require("fs")', 'speed|upper',
-      'x = 1', '{constructor: 1}', 'attributes.prototype',
+      'constructor.constructor("return process")()',
+      'attributes.constructor',
+      'attributes["constructor"]',
+      'attributes["__proto__"]',
+      'attributes.__proto__',
+      'attributes[driverUniqueId]',
+      'speed.toString',
+      'process.exit(1)',
+      'require("fs")',
+      'speed|upper',
+      'x = 1',
+      '{constructor: 1}',
+      'attributes.prototype',
     ]) {
       expect(() => compileExpression(expr).evaluate(positionContext(position)), expr).toThrow(ExpressionError);
     }
   });
 
   it('refuse what does not parse', () => {
-    for (const expr of ['speed *', '"unterminated', 'speed >> 2', 'speed speed']) expect(() => compileExpression(expr), expr).toThrow(ExpressionError);
+    for (const expr of ['speed *', '"unterminated', 'speed >> 2', 'speed speed'])
+      expect(() => compileExpression(expr), expr).toThrow(ExpressionError);
   });
 
   it('coerce results to the declared type', () => {

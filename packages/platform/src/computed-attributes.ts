@@ -9,7 +9,19 @@ import type { PositionMessage } from '@corridor/contracts';
  * (constructor, __proto__, prototype ...). Evaluation sees only a null-prototype copy of the position.
  */
 const engine = new jexl.Jexl();
-const FORBIDDEN = new Set(['constructor', '__proto__', 'prototype', '__defineGetter__', '__defineSetter__', '__lookupGetter__', '__lookupSetter__', 'valueOf', 'toString', 'hasOwnProperty', 'isPrototypeOf']);
+const FORBIDDEN = new Set([
+  'constructor',
+  '__proto__',
+  'prototype',
+  '__defineGetter__',
+  '__defineSetter__',
+  '__lookupGetter__',
+  '__lookupSetter__',
+  'valueOf',
+  'toString',
+  'hasOwnProperty',
+  'isPrototypeOf',
+]);
 
 export type ComputedType = 'String' | 'Number' | 'Boolean';
 export type ComputedValue = string | number | boolean | null;
@@ -51,7 +63,8 @@ function check(node: unknown): void {
     }
     if (!n.relative && key?.type !== 'Literal') throw new ExpressionError('computed member access (a[b]) is not allowed');
   }
-  if (n.type === 'ObjectLiteral') for (const k of Object.keys((n.value as object) ?? {})) if (FORBIDDEN.has(k)) throw new ExpressionError(`the name ${k} is not allowed`);
+  if (n.type === 'ObjectLiteral')
+    for (const k of Object.keys((n.value as object) ?? {})) if (FORBIDDEN.has(k)) throw new ExpressionError(`the name ${k} is not allowed`);
   for (const v of Object.values(n)) if (v && typeof v === 'object') check(v);
 }
 
@@ -105,10 +118,25 @@ export function positionContext(p: PositionMessage): Record<string, unknown> {
   for (const [k, v] of Object.entries(p.attributes)) if (!FORBIDDEN.has(k)) attrs[k] = plain(v);
   Object.assign(ctx, attrs);
   Object.assign(ctx, {
-    deviceId: p.deviceId, protocol: p.protocol, valid: p.valid, latitude: p.latitude, longitude: p.longitude,
-    speed: p.speed, course: p.course, altitude: p.altitude, accuracy: p.accuracy, satellites: p.satellites, hdop: p.hdop,
-    ignition: p.ignition, odometer: p.odometer, power: p.power, battery: p.battery, alarm: p.alarm,
-    fixTime: Date.parse(p.fixTime), serverTime: Date.parse(p.serverTime), attributes: attrs,
+    deviceId: p.deviceId,
+    protocol: p.protocol,
+    valid: p.valid,
+    latitude: p.latitude,
+    longitude: p.longitude,
+    speed: p.speed,
+    course: p.course,
+    altitude: p.altitude,
+    accuracy: p.accuracy,
+    satellites: p.satellites,
+    hdop: p.hdop,
+    ignition: p.ignition,
+    odometer: p.odometer,
+    power: p.power,
+    battery: p.battery,
+    alarm: p.alarm,
+    fixTime: Date.parse(p.fixTime),
+    serverTime: Date.parse(p.serverTime),
+    attributes: attrs,
   });
   return ctx;
 }

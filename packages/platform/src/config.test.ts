@@ -20,7 +20,13 @@ describe('parseConfig', () => {
   it('names every bad variable at once', () => {
     let err: unknown;
     try {
-      parseConfig(Schema, { PORT: 'eighty', DATABASE_URL: 'mysql://x', KAFKA_BROKERS: 'host-without-port', MODE: 'c', REDIS_URL: 'http://x' });
+      parseConfig(Schema, {
+        PORT: 'eighty',
+        DATABASE_URL: 'mysql://x',
+        KAFKA_BROKERS: 'host-without-port',
+        MODE: 'c',
+        REDIS_URL: 'http://x',
+      });
     } catch (e) {
       err = e;
     }
@@ -31,7 +37,12 @@ describe('parseConfig', () => {
   });
 
   it('accepts real URLs', () => {
-    const c = parseConfig(Schema, { DATABASE_URL: 'postgres://u@h:5432/db', KAFKA_BROKERS: 'a:9092,b:9093', REDIS_URL: 'redis://h:6379', CLICKHOUSE_URL: 'http://h:8123' });
+    const c = parseConfig(Schema, {
+      DATABASE_URL: 'postgres://u@h:5432/db',
+      KAFKA_BROKERS: 'a:9092,b:9093',
+      REDIS_URL: 'redis://h:6379',
+      CLICKHOUSE_URL: 'http://h:8123',
+    });
     expect(c.KAFKA_BROKERS).toBe('a:9092,b:9093');
   });
 });

@@ -18,7 +18,6 @@ export const PUBLISHED_SECRETS: readonly string[] = [
 ];
 const MIN_PRODUCTION_SECRET = 32;
 
-
 /** Environment shared by every service. No URL set = the embedded default for that part. */
 export const BaseEnv = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
@@ -32,7 +31,10 @@ export const BaseEnv = z.object({
     .optional(),
   KAFKA_CLIENT_ID: z.string().default('corridor'),
   /** Prefix of every topic and consumer group (runs sharing one broker, e.g. a benchmark beside the tests); unset: none. */
-  KAFKA_NAMESPACE: z.string().regex(/^[A-Za-z0-9_.-]+$/).optional(),
+  KAFKA_NAMESPACE: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]+$/)
+    .optional(),
   /** SASL/SCRAM credentials for the brokers (a Strimzi KafkaUser per service); unset: no authentication. */
   KAFKA_SASL_MECHANISM: z.enum(['scram-sha-512', 'scram-sha-256', 'plain']).optional(),
   KAFKA_SASL_USERNAME: z.string().min(1).optional(),
@@ -44,12 +46,18 @@ export const BaseEnv = z.object({
   CLICKHOUSE_URL: z.url({ protocol: /^https?$/ }).optional(),
   CLICKHOUSE_USER: z.string().default('default'),
   CLICKHOUSE_PASSWORD: z.string().default(''),
-  CLICKHOUSE_DATABASE: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).default('corridor'),
+  CLICKHOUSE_DATABASE: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
+    .default('corridor'),
   /**
    * A ClickHouse cluster (remote_servers) to spread the tables over: replicated tables on every
    * node, Distributed tables in front, sharded by device, DDL ON CLUSTER. Unset: one node.
    */
-  CLICKHOUSE_CLUSTER: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).optional(),
+  CLICKHOUSE_CLUSTER: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
+    .optional(),
   /**
    * Days ingest's raw frames stay in ClickHouse (raw_frames): a setting of the schema, which the
    * migrate step applies when it differs from the table's TTL (30 days as 0001 makes it). Unset:
@@ -67,13 +75,19 @@ export const BaseEnv = z.object({
   PGLITE_SHARED_BUFFERS_MB: z.coerce.number().int().min(1).max(1024).default(16),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
   /** Prefix of every Redis key (deployments or runs sharing one Redis). */
-  REDIS_KEY_PREFIX: z.string().regex(/^[A-Za-z0-9_.:-]+$/).optional(),
+  REDIS_KEY_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_.:-]+$/)
+    .optional(),
   /**
    * Redis behind Sentinel (failover): comma-separated host:port of the sentinels, and the name of the
    * master they watch; the client asks them for the current master and follows a failover. Takes the
    * place of REDIS_URL; REDIS_PASSWORD authenticates to Redis itself.
    */
-  REDIS_SENTINELS: z.string().regex(/^[^,\s]+:\d+(,[^,\s]+:\d+)*$/, 'comma-separated host:port list').optional(),
+  REDIS_SENTINELS: z
+    .string()
+    .regex(/^[^,\s]+:\d+(,[^,\s]+:\d+)*$/, 'comma-separated host:port list')
+    .optional(),
   REDIS_SENTINEL_NAME: z.string().min(1).default('mymaster'),
   REDIS_PASSWORD: z.string().min(1).optional(),
   /**
@@ -116,20 +130,30 @@ function secretProblems(env: Record<string, string | undefined>): { variable: st
   if (mode === 'development' || mode === 'test') return [];
   const out: { variable: string; message: string }[] = [];
   if (!env.INTERNAL_TOKEN_SECRET) {
-    out.push({ variable: 'INTERNAL_TOKEN_SECRET', message: `required when NODE_ENV is ${mode} (the same random value, e.g. openssl rand -base64 48, in every service)` });
+    out.push({
+      variable: 'INTERNAL_TOKEN_SECRET',
+      message: `required when NODE_ENV is ${mode} (the same random value, e.g. openssl rand -base64 48, in every service)`,
+    });
   }
   for (const variable of ['INTERNAL_TOKEN_SECRET', 'INTERNAL_TOKEN_SECRET_PREVIOUS']) {
     const v = env[variable];
     if (!v) continue;
-    if (PUBLISHED_SECRETS.includes(v) || /change-?me/i.test(v)) out.push({ variable, message: 'a published example or default: set a random secret of your own' });
-    else if (v.length < MIN_PRODUCTION_SECRET) out.push({ variable, message: `at least ${MIN_PRODUCTION_SECRET} characters when NODE_ENV is ${mode}` });
+    if (PUBLISHED_SECRETS.includes(v) || /change-?me/i.test(v))
+      out.push({ variable, message: 'a published example or default: set a random secret of your own' });
+    else if (v.length < MIN_PRODUCTION_SECRET)
+      out.push({ variable, message: `at least ${MIN_PRODUCTION_SECRET} characters when NODE_ENV is ${mode}` });
   }
   return out;
 }
 
 /** The internal token keys of a parsed configuration (current signs; both verify during a rotation). */
-export function internalKeys(c: { INTERNAL_TOKEN_SECRET: string; INTERNAL_TOKEN_SECRET_PREVIOUS?: string | undefined }): { current: string; previous?: string } {
-  return c.INTERNAL_TOKEN_SECRET_PREVIOUS ? { current: c.INTERNAL_TOKEN_SECRET, previous: c.INTERNAL_TOKEN_SECRET_PREVIOUS } : { current: c.INTERNAL_TOKEN_SECRET };
+export function internalKeys(c: { INTERNAL_TOKEN_SECRET: string; INTERNAL_TOKEN_SECRET_PREVIOUS?: string | undefined }): {
+  current: string;
+  previous?: string;
+} {
+  return c.INTERNAL_TOKEN_SECRET_PREVIOUS
+    ? { current: c.INTERNAL_TOKEN_SECRET, previous: c.INTERNAL_TOKEN_SECRET_PREVIOUS }
+    : { current: c.INTERNAL_TOKEN_SECRET };
 }
 
 /** Who changes the PostgreSQL schema in this process: DB_SCHEMA_CHANGES, else 'check' in production and 'apply' elsewhere. */

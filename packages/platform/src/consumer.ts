@@ -35,7 +35,11 @@ function check<S extends z.ZodTypeAny>(m: ConsumedMessage, schema: S, shared: bo
     return { ok: false, dead: { reason: 'invalid JSON', raw: m.value.slice(0, 10000), offset: m.offset, partition: m.partition } };
   }
   const r = schema.safeParse(parsed);
-  if (!r.success) return { ok: false, dead: { reason: 'schema', issues: r.error.issues.slice(0, 10), message: parsed, offset: m.offset, partition: m.partition } };
+  if (!r.success)
+    return {
+      ok: false,
+      dead: { reason: 'schema', issues: r.error.issues.slice(0, 10), message: parsed, offset: m.offset, partition: m.partition },
+    };
   if (!shared) return { ok: true, data: r.data };
   let bySchema = validatedOnce.get(m);
   if (!bySchema) validatedOnce.set(m, (bySchema = new WeakMap()));
@@ -101,7 +105,10 @@ export async function consumeValidated<S extends z.ZodTypeAny>(opts: ValidatedCo
           failures.delete(batchKey);
           await opts.bus.publish(
             dlqTopic(opts.topic),
-            validRaw.map((m) => ({ key: m.key, value: { reason: 'handler', error: String(err), message: JSON.parse(m.value) as unknown } })),
+            validRaw.map((m) => ({
+              key: m.key,
+              value: { reason: 'handler', error: String(err), message: JSON.parse(m.value) as unknown },
+            })),
           );
           consumed.inc({ group: opts.groupId, topic: opts.topic, outcome: 'dlq' }, valid.length);
           log.error({ err, count: valid.length }, 'handler kept failing: batch sent to the dead-letter topic');

@@ -10,7 +10,15 @@ import { eventually } from './testing/eventually';
 
 const logger = createLogger('test', 'silent');
 const entry = (id: number, uniqueId: string, more: Partial<DeviceRegistryMessage> = {}): DeviceRegistryMessage => ({
-  id, uniqueId, name: `truck ${id}`, disabled: false, companyId: 7, groupId: null, status: 'online', deleted: false, ...more,
+  id,
+  uniqueId,
+  name: `truck ${id}`,
+  disabled: false,
+  companyId: 7,
+  groupId: null,
+  status: 'online',
+  deleted: false,
+  ...more,
 });
 
 describe('DeviceRegistryView', () => {
@@ -34,7 +42,10 @@ describe('DeviceRegistryView', () => {
     view.onApply((d, before) => seen.push([before?.protocol, d.protocol]));
     view.apply(entry(1, 'A', { protocol: 'gt06' }));
     view.apply(entry(1, 'A', { protocol: 'h02' }));
-    expect(seen).toEqual([[undefined, 'gt06'], ['gt06', 'h02']]);
+    expect(seen).toEqual([
+      [undefined, 'gt06'],
+      ['gt06', 'h02'],
+    ]);
   });
 
   it('answers a device not read yet from the shared cache, checking both ids, and never a deleted one', async () => {
@@ -47,13 +58,20 @@ describe('DeviceRegistryView', () => {
     expect(view.get(9)?.uniqueId).toBe('NEW'); // applied: the next lookup needs no round trip
     expect(await view.findByUniqueId('GONE')).toBeUndefined();
     expect(await view.findByUniqueId('BAD')).toBeUndefined();
-    const many = await view.findMany([{ deviceId: 9, uniqueId: 'NEW' }, { deviceId: 11, uniqueId: 'NEW' }, { deviceId: 10, uniqueId: 'GONE' }]);
+    const many = await view.findMany([
+      { deviceId: 9, uniqueId: 'NEW' },
+      { deviceId: 11, uniqueId: 'NEW' },
+      { deviceId: 10, uniqueId: 'GONE' },
+    ]);
     expect([...many.keys()]).toEqual([9]);
   });
 
   it('reads devices.v1 from the beginning and hears every batch', async () => {
     const bus = new MemoryBus();
-    await bus.publish(Topics.devices, [{ key: '1', value: entry(1, 'A') }, { key: '2', value: entry(2, 'B') }]);
+    await bus.publish(Topics.devices, [
+      { key: '1', value: entry(1, 'A') },
+      { key: '2', value: entry(2, 'B') },
+    ]);
     const view = new DeviceRegistryView({ bus, logger, groupPrefix: 't' });
     const batches: number[][] = [];
     view.onBatch((entries) => batches.push(entries.map((e) => e.id)));

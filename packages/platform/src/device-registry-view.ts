@@ -65,7 +65,8 @@ export class DeviceRegistryView {
   apply(d: DeviceRegistryMessage): void {
     const previous = this.byId.get(d.id);
     // a device whose unique id changed must not stay reachable under the old one
-    if (previous && previous.uniqueId !== d.uniqueId && this.idByUniqueId.get(previous.uniqueId) === d.id) this.idByUniqueId.delete(previous.uniqueId);
+    if (previous && previous.uniqueId !== d.uniqueId && this.idByUniqueId.get(previous.uniqueId) === d.id)
+      this.idByUniqueId.delete(previous.uniqueId);
     if (d.deleted) {
       this.byId.delete(d.id);
       if (this.idByUniqueId.get(d.uniqueId) === d.id) this.idByUniqueId.delete(d.uniqueId);

@@ -9,9 +9,13 @@ const user: Identity = { userId: 5, email: 'u@x', name: 'U', roles: ['company_us
 describe('internal identity tokens', () => {
   const at = (secret: string, claims: Record<string, unknown>, header: Record<string, unknown> = { alg: 'HS256', kid: keyId(secret) }) => {
     const now = Math.floor(Date.now() / 1000);
-    return new SignJWT({ ...user, ...claims }).setProtectedHeader(header as { alg: string }).setIssuer('corridor-gateway')
-      .setAudience((claims.aud as string | undefined) ?? 'ops-api').setIssuedAt((claims.iat as number | undefined) ?? now)
-      .setExpirationTime((claims.exp as number | undefined) ?? now + 60).sign(new TextEncoder().encode(secret));
+    return new SignJWT({ ...user, ...claims })
+      .setProtectedHeader(header as { alg: string })
+      .setIssuer('corridor-gateway')
+      .setAudience((claims.aud as string | undefined) ?? 'ops-api')
+      .setIssuedAt((claims.iat as number | undefined) ?? now)
+      .setExpirationTime((claims.exp as number | undefined) ?? now + 60)
+      .sign(new TextEncoder().encode(secret));
   };
 
   it('round-trips an identity for its service', async () => {
@@ -22,10 +26,14 @@ describe('internal identity tokens', () => {
     const token = await signIdentity(user, secret, 'ops-api');
     await expect(verifyIdentity(token, 'another-secret-of-length', 'ops-api')).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
     const [h, p, s] = token.split('.');
-    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(p!, 'base64url').toString()), roles: ['admin'] })).toString('base64url');
+    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(p!, 'base64url').toString()), roles: ['admin'] })).toString(
+      'base64url',
+    );
     await expect(verifyIdentity(`${h}.${forged}.${s}`, secret, 'ops-api')).rejects.toBeInstanceOf(AppError);
     const past = Math.floor(Date.now() / 1000) - 120;
-    await expect(verifyIdentity(await at(secret, { iat: past, exp: past + 60 }), secret, 'ops-api')).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+    await expect(verifyIdentity(await at(secret, { iat: past, exp: past + 60 }), secret, 'ops-api')).rejects.toMatchObject({
+      code: 'UNAUTHENTICATED',
+    });
   });
 
   it('refuses a token for another service (audience)', async () => {
@@ -33,14 +41,22 @@ describe('internal identity tokens', () => {
     expect(await verifyIdentity(forJourney, secret, 'journey')).toEqual(user);
     await expect(verifyIdentity(forJourney, secret, 'ops-api')).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
     // the shared audience the gateway used to sign for every service is nobody's now
-    await expect(verifyIdentity(await at(secret, { aud: 'corridor-services' }), secret, 'ops-api')).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+    await expect(verifyIdentity(await at(secret, { aud: 'corridor-services' }), secret, 'ops-api')).rejects.toMatchObject({
+      code: 'UNAUTHENTICATED',
+    });
   });
 
   it('refuses a long-lived token (the forged ten-year one) and one issued in the future, even when correctly signed', async () => {
     const now = Math.floor(Date.now() / 1000);
-    await expect(verifyIdentity(await at(secret, { exp: now + 10 * 365 * 86400 }), secret, 'ops-api')).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
-    await expect(verifyIdentity(await at(secret, { exp: now + IDENTITY_MAX_TTL_SECONDS + 60 }), secret, 'ops-api')).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
-    await expect(verifyIdentity(await at(secret, { iat: now + 3600, exp: now + 3660 }), secret, 'ops-api')).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+    await expect(verifyIdentity(await at(secret, { exp: now + 10 * 365 * 86400 }), secret, 'ops-api')).rejects.toMatchObject({
+      code: 'UNAUTHENTICATED',
+    });
+    await expect(verifyIdentity(await at(secret, { exp: now + IDENTITY_MAX_TTL_SECONDS + 60 }), secret, 'ops-api')).rejects.toMatchObject({
+      code: 'UNAUTHENTICATED',
+    });
+    await expect(verifyIdentity(await at(secret, { iat: now + 3600, exp: now + 3660 }), secret, 'ops-api')).rejects.toMatchObject({
+      code: 'UNAUTHENTICATED',
+    });
     expect(await verifyIdentity(await at(secret, { exp: now + IDENTITY_MAX_TTL_SECONDS }), secret, 'ops-api')).toEqual(user);
   });
 
@@ -48,8 +64,12 @@ describe('internal identity tokens', () => {
     const token = await signIdentity(user, secret, 'ops-api');
     expect(decodeProtectedHeader(token).kid).toBe(keyId(secret));
     expect(keyId(secret)).not.toContain(secret.slice(0, 8));
-    await expect(verifyIdentity(await at(secret, {}, { alg: 'HS256' }), secret, 'ops-api')).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
-    await expect(verifyIdentity(await at(secret, {}, { alg: 'HS256', kid: 'somebody-else' }), secret, 'ops-api')).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+    await expect(verifyIdentity(await at(secret, {}, { alg: 'HS256' }), secret, 'ops-api')).rejects.toMatchObject({
+      code: 'UNAUTHENTICATED',
+    });
+    await expect(verifyIdentity(await at(secret, {}, { alg: 'HS256', kid: 'somebody-else' }), secret, 'ops-api')).rejects.toMatchObject({
+      code: 'UNAUTHENTICATED',
+    });
   });
 
   it('accepts the current and the previous key during a rotation, and neither after', async () => {

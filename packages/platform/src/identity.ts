@@ -38,7 +38,8 @@ const CLOCK_TOLERANCE_SECONDS = 30;
  */
 export type InternalKeys = string | { current: string; previous?: string | undefined };
 
-const keyList = (keys: InternalKeys): string[] => (typeof keys === 'string' ? [keys] : [keys.current, ...(keys.previous ? [keys.previous] : [])]);
+const keyList = (keys: InternalKeys): string[] =>
+  typeof keys === 'string' ? [keys] : [keys.current, ...(keys.previous ? [keys.previous] : [])];
 const key = (secret: string): Uint8Array => new TextEncoder().encode(secret);
 /** Names a key in the token header without revealing it (the first 16 characters of its SHA-256, base64url). */
 export const keyId = (secret: string): string => createHash('sha256').update(secret).digest('base64url').slice(0, 16);
@@ -47,7 +48,12 @@ export const keyId = (secret: string): string => createHash('sha256').update(sec
  * A short-lived token for one service (`audience`: its name, e.g. 'ops-api'; tests may name several),
  * signed with the current key and naming it in the `kid` header.
  */
-export async function signIdentity(identity: Identity, keys: InternalKeys, audience: string | string[], ttlSeconds = IDENTITY_TTL_SECONDS): Promise<string> {
+export async function signIdentity(
+  identity: Identity,
+  keys: InternalKeys,
+  audience: string | string[],
+  ttlSeconds = IDENTITY_TTL_SECONDS,
+): Promise<string> {
   const [current] = keyList(keys);
   return new SignJWT({ ...identity })
     .setProtectedHeader({ alg: 'HS256', kid: keyId(current!) })
@@ -68,8 +74,12 @@ export async function verifyIdentity(token: string, keys: InternalKeys, audience
     const secret = keyList(keys).find((k) => keyId(k) === kid);
     if (!secret) throw new Error('unknown key');
     const { payload } = await jwtVerify(token, key(secret), {
-      issuer: ISSUER, audience, algorithms: ['HS256'], requiredClaims: ['iat', 'exp'],
-      maxTokenAge: IDENTITY_MAX_TTL_SECONDS, clockTolerance: CLOCK_TOLERANCE_SECONDS,
+      issuer: ISSUER,
+      audience,
+      algorithms: ['HS256'],
+      requiredClaims: ['iat', 'exp'],
+      maxTokenAge: IDENTITY_MAX_TTL_SECONDS,
+      clockTolerance: CLOCK_TOLERANCE_SECONDS,
     });
     if (payload.exp! - payload.iat! > IDENTITY_MAX_TTL_SECONDS) throw new Error('lifetime too long');
     if (payload.iat! > Date.now() / 1000 + CLOCK_TOLERANCE_SECONDS) throw new Error('issued in the future');

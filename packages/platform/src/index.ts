@@ -34,7 +34,15 @@ export { migrateAnalytics, pendingMigrations, type MigrateOptions, type MigrateR
 export { MIGRATIONS_TABLE, STEPS_TABLE, appliedMigrations } from './clickhouse/migration-records';
 export * from './clickhouse/schema-check';
 export { rawFramesTtlDays } from './clickhouse/raw-frames-ttl';
-export { ALL_COMPANIES, histogramCountAbove, histogramCountAtLeast, histogramMinus, histogramQuantile, rollUpObservatoryDays, utcDay } from './clickhouse/observatory-rollup';
+export {
+  ALL_COMPANIES,
+  histogramCountAbove,
+  histogramCountAtLeast,
+  histogramMinus,
+  histogramQuantile,
+  rollUpObservatoryDays,
+  utcDay,
+} from './clickhouse/observatory-rollup';
 /** chDB is loaded lazily (its native library is ~540 MB and absent from container images). */
 export const loadChdb = () => import('./adapters/clickhouse-chdb');
 export * from './audit/audit-log-table';

@@ -14,7 +14,9 @@ import { createLogger } from './logger';
  *   service's image) against CLICKHOUSE_URL, or the embedded store under DATA_DIR without it.
  * Image command: `node --conditions=compiled node_modules/@corridor/platform/dist/migrate-main.js --clickhouse`.
  */
-const { values } = parseArgs({ options: { service: { type: 'string' }, folder: { type: 'string', default: 'drizzle' }, clickhouse: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: { service: { type: 'string' }, folder: { type: 'string', default: 'drizzle' }, clickhouse: { type: 'boolean', default: false } },
+});
 if (values.clickhouse) {
   const logger = createLogger('migrate-clickhouse');
   try {
@@ -25,7 +27,8 @@ if (values.clickhouse) {
   }
 } else {
   const url = process.env.DATABASE_URL;
-  if (!values.service || !/^[a-z][a-z0-9-]*$/.test(values.service)) throw new Error('--service <name> is required (a service folder name), or --clickhouse');
+  if (!values.service || !/^[a-z][a-z0-9-]*$/.test(values.service))
+    throw new Error('--service <name> is required (a service folder name), or --clickhouse');
   if (!url) throw new Error('DATABASE_URL is required');
   const folder = resolve(values.folder);
   const db = createPgDb(url, { max: 2 });

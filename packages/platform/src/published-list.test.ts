@@ -12,8 +12,16 @@ function reader(whenMissing: 'empty' | 'keep') {
   const applied: number[][] = [];
   const problems: string[] = [];
   const list = new PublishedList({
-    cache, logger, key: 'k', what: 'numbers', schema: z.array(z.number()), whenMissing, reloadMs: 1000, now: () => t,
-    apply: (l) => applied.push(l), onProblem: (k) => problems.push(k),
+    cache,
+    logger,
+    key: 'k',
+    what: 'numbers',
+    schema: z.array(z.number()),
+    whenMissing,
+    reloadMs: 1000,
+    now: () => t,
+    apply: (l) => applied.push(l),
+    onProblem: (k) => problems.push(k),
   });
   return { cache, list, applied, problems, advance: (ms: number) => (t += ms) };
 }

@@ -18,12 +18,37 @@ export type ReferenceChecks = Partial<Record<ReferenceKind, ReferenceCheck>>;
 const refused = counter('references_refused_total', 'Requests refused because an id they carry names nothing the caller may see', ['kind']);
 
 const names: Record<ReferenceKind, string> = {
-  device: 'Device', group: 'Group', calendar: 'Calendar', geofence: 'Geofence', route: 'Route', journey: 'Journey', journeyFlag: 'Flag',
-  user: 'User', driver: 'Driver', order: 'Order', maintenance: 'Maintenance', computedAttribute: 'Computed attribute',
-  deviceModel: 'Device model', configuration: 'Configuration', draft: 'Draft', truckOwner: 'Truck owner', truck: 'Truck',
-  trackingUnit: 'Tracking unit', inventory: 'Inventory item', event: 'Event', notification: 'Notification',
-  notificationRule: 'Notification rule', command: 'Saved command', company: 'Company', cargo: 'Cargo', shipment: 'Shipment',
-  document: 'Document', certificate: 'Certificate', complaint: 'Complaint', position: 'Position', report: 'Scheduled report',
+  device: 'Device',
+  group: 'Group',
+  calendar: 'Calendar',
+  geofence: 'Geofence',
+  route: 'Route',
+  journey: 'Journey',
+  journeyFlag: 'Flag',
+  user: 'User',
+  driver: 'Driver',
+  order: 'Order',
+  maintenance: 'Maintenance',
+  computedAttribute: 'Computed attribute',
+  deviceModel: 'Device model',
+  configuration: 'Configuration',
+  draft: 'Draft',
+  truckOwner: 'Truck owner',
+  truck: 'Truck',
+  trackingUnit: 'Tracking unit',
+  inventory: 'Inventory item',
+  event: 'Event',
+  notification: 'Notification',
+  notificationRule: 'Notification rule',
+  command: 'Saved command',
+  company: 'Company',
+  cargo: 'Cargo',
+  shipment: 'Shipment',
+  document: 'Document',
+  certificate: 'Certificate',
+  complaint: 'Complaint',
+  position: 'Position',
+  report: 'Scheduled report',
 };
 
 interface AppReferences {
@@ -45,9 +70,11 @@ export function installReferences(app: App, service: string): void {
     const missing = new Set<string>();
     for (const def of state.endpoints) {
       const r = endpointReferences(def);
-      for (const site of [...r.params, ...r.query, ...r.body]) if (!state.checks[site.references]) missing.add(`${site.references} (${def.id})`);
+      for (const site of [...r.params, ...r.query, ...r.body])
+        if (!state.checks[site.references]) missing.add(`${site.references} (${def.id})`);
     }
-    if (missing.size) throw new Error(`${service}: no reference check for ${[...missing].join(', ')}: every id a request carries must be checked`);
+    if (missing.size)
+      throw new Error(`${service}: no reference check for ${[...missing].join(', ')}: every id a request carries must be checked`);
   });
 }
 
@@ -69,7 +96,11 @@ export function trackReferences(app: App, def: EndpointDef): boolean {
  * caller may see: 404 for any it may not, the same answer as for an unknown id. Public endpoints
  * authorise otherwise (signed links), whether or not the caller is signed in.
  */
-export async function checkReferences(app: App, def: EndpointDef, req: { identity?: Identity; params?: unknown; query?: unknown; body?: unknown }): Promise<void> {
+export async function checkReferences(
+  app: App,
+  def: EndpointDef,
+  req: { identity?: Identity; params?: unknown; query?: unknown; body?: unknown },
+): Promise<void> {
   const who = req.identity;
   // a public endpoint authorises by what it carries (a signed link), whoever calls it
   if (!who || def.access === 'public') return;
@@ -81,7 +112,11 @@ export async function checkReferences(app: App, def: EndpointDef, req: { identit
   ];
   for (const { sites, value } of parts) {
     for (const site of sites) {
-      const ids = [...new Set(valuesAt(value, site.path).filter((v): v is RefId => (typeof v === 'number' && v !== 0) || (typeof v === 'string' && v !== '')))];
+      const ids = [
+        ...new Set(
+          valuesAt(value, site.path).filter((v): v is RefId => (typeof v === 'number' && v !== 0) || (typeof v === 'string' && v !== '')),
+        ),
+      ];
       if (!ids.length) continue;
       const check = app.references.checks[site.references];
       if (!check) throw new AppError('INTERNAL', `No reference check for ${site.references}`);
@@ -104,7 +139,9 @@ export function companyOwned(owners: (ids: RefId[]) => Promise<Map<RefId, number
   return async (ids, who, site) => {
     const found = await owners(ids);
     const scope = site.scope === 'any' ? undefined : companyScope(who);
-    return [...found].filter(([, company]) => scope === undefined || company === scope || (opts.shared && company === null)).map(([id]) => id);
+    return [...found]
+      .filter(([, company]) => scope === undefined || company === scope || (opts.shared && company === null))
+      .map(([id]) => id);
   };
 }
 
@@ -116,7 +153,13 @@ export const numericIds = (ids: RefId[]): number[] => ids.filter((i): i is numbe
  * with the caller's identity (signed as the gateway would), so the owner applies its own rules.
  * 2xx: visible; 401, 403, 404: not (answered as unknown); anything else: 503, never a silent pass.
  */
-export function remoteReferenceCheck(opts: { baseUrl: () => string | undefined; path: (id: RefId) => string; keys: InternalKeys; audience: string; owner: string }): ReferenceCheck {
+export function remoteReferenceCheck(opts: {
+  baseUrl: () => string | undefined;
+  path: (id: RefId) => string;
+  keys: InternalKeys;
+  audience: string;
+  owner: string;
+}): ReferenceCheck {
   return async (ids, who) => {
     const base = opts.baseUrl();
     if (!base) throw new AppError('UNAVAILABLE', `${opts.owner} references cannot be checked: its URL is not configured`, undefined, true);
@@ -125,14 +168,18 @@ export function remoteReferenceCheck(opts: { baseUrl: () => string | undefined; 
     for (const id of ids) {
       let status: number;
       try {
-        const res = await fetch(new URL('/api' + opts.path(id), base), { headers: { [IDENTITY_HEADER]: token }, signal: AbortSignal.timeout(5000) });
+        const res = await fetch(new URL('/api' + opts.path(id), base), {
+          headers: { [IDENTITY_HEADER]: token },
+          signal: AbortSignal.timeout(5000),
+        });
         status = res.status;
         await res.body?.cancel();
       } catch (err) {
         throw new AppError('UNAVAILABLE', `${opts.owner} is unavailable to check a reference`, { cause: (err as Error).message }, true);
       }
       if (status >= 200 && status < 300) out.push(id);
-      else if (![401, 403, 404].includes(status)) throw new AppError('UNAVAILABLE', `${opts.owner} answered ${status} to a reference check`, undefined, true);
+      else if (![401, 403, 404].includes(status))
+        throw new AppError('UNAVAILABLE', `${opts.owner} answered ${status} to a reference check`, undefined, true);
     }
     return out;
   };
@@ -163,7 +210,8 @@ export function publishedOwnersCheck(cache: Cache, key: string, opts: { shared: 
       throw new AppError('UNAVAILABLE', `The published ${opts.what} are unavailable`, { cause: (err as Error).message }, true);
     }
     const parsed = raw === null ? undefined : OwnerList.safeParse(JSON.parse(raw));
-    if (!parsed?.success) throw new AppError('UNAVAILABLE', `The ${opts.what} are not published (their owner publishes them at start)`, undefined, true);
+    if (!parsed?.success)
+      throw new AppError('UNAVAILABLE', `The ${opts.what} are not published (their owner publishes them at start)`, undefined, true);
     const wanted = new Set(ids);
     return new Map(parsed.data.filter((e) => wanted.has(e.id)).map((e) => [e.id, e.companyId]));
   }, opts);

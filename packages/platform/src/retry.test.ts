@@ -19,10 +19,13 @@ describe('retryWithBackoff', () => {
     recordWaits();
     const retried: number[] = [];
     let n = 0;
-    const out = await retryWithBackoff(async () => {
-      if (++n < 4) throw new Error(`down ${n}`);
-      return 'up';
-    }, { onRetry: (_err, attempt) => retried.push(attempt) });
+    const out = await retryWithBackoff(
+      async () => {
+        if (++n < 4) throw new Error(`down ${n}`);
+        return 'up';
+      },
+      { onRetry: (_err, attempt) => retried.push(attempt) },
+    );
     expect(out).toEqual({ ok: true, value: 'up', attempts: 4 });
     expect(retried).toEqual([1, 2, 3]);
   });
@@ -31,10 +34,13 @@ describe('retryWithBackoff', () => {
     const waits = recordWaits();
     const random = vi.spyOn(Math, 'random');
     let n = 0;
-    await retryWithBackoff(async () => {
-      random.mockReturnValue(n % 2 ? 0 : 0.999999);
-      if (++n < 7) throw new Error('down');
-    }, { initialMs: 100, maxMs: 1000 });
+    await retryWithBackoff(
+      async () => {
+        random.mockReturnValue(n % 2 ? 0 : 0.999999);
+        if (++n < 7) throw new Error('down');
+      },
+      { initialMs: 100, maxMs: 1000 },
+    );
     // draws alternate high (≈ all) and low (half): 100, 100, 400, 400, 1000 (capped), 1000 (half of 3200, capped)
     expect(waits).toEqual([100, 100, 400, 400, 1000, 1000]);
   });
@@ -42,7 +48,12 @@ describe('retryWithBackoff', () => {
   it('gives up on an error shouldRetry refuses, with that error and no wait', async () => {
     const waits = recordWaits();
     const refused = new Error('refused');
-    const out = await retryWithBackoff(async () => { throw refused; }, { shouldRetry: (err) => err !== refused });
+    const out = await retryWithBackoff(
+      async () => {
+        throw refused;
+      },
+      { shouldRetry: (err) => err !== refused },
+    );
     expect(out).toEqual({ ok: false, error: refused, attempts: 1 });
     expect(waits).toEqual([]);
   });
@@ -59,7 +70,12 @@ describe('retryWithBackoff', () => {
 
   it('stops after `retries` more attempts, with the last error', async () => {
     recordWaits();
-    const out = await retryWithBackoff(async (n) => { throw new Error(`fail ${n}`); }, { retries: 2 });
+    const out = await retryWithBackoff(
+      async (n) => {
+        throw new Error(`fail ${n}`);
+      },
+      { retries: 2 },
+    );
     expect(out).toMatchObject({ ok: false, attempts: 3 });
     expect((out as { error: Error }).error.message).toBe('fail 3');
   });
@@ -68,11 +84,14 @@ describe('retryWithBackoff', () => {
     recordWaits();
     let open = true;
     let n = 0;
-    const out = await retryWithBackoff(async () => {
-      n++;
-      open = false; // the connection closes while the first attempt fails
-      throw new Error('bus down');
-    }, { cancelled: () => !open });
+    const out = await retryWithBackoff(
+      async () => {
+        n++;
+        open = false; // the connection closes while the first attempt fails
+        throw new Error('bus down');
+      },
+      { cancelled: () => !open },
+    );
     expect(out).toBeUndefined();
     expect(n).toBe(1);
   });
@@ -81,11 +100,14 @@ describe('retryWithBackoff', () => {
     const controller = new AbortController();
     let n = 0;
     // an hour's wait: only the abort can end it within the test's time
-    const out = retryWithBackoff(async () => {
-      n++;
-      queueMicrotask(() => setImmediate(() => controller.abort()));
-      throw new Error('down');
-    }, { initialMs: 3_600_000, maxMs: 3_600_000, signal: controller.signal });
+    const out = retryWithBackoff(
+      async () => {
+        n++;
+        queueMicrotask(() => setImmediate(() => controller.abort()));
+        throw new Error('down');
+      },
+      { initialMs: 3_600_000, maxMs: 3_600_000, signal: controller.signal },
+    );
     await expect(out).resolves.toBeUndefined();
     expect(n).toBe(1);
   });

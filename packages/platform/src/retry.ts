@@ -29,7 +29,10 @@ export type RetryOutcome<T> = { ok: true; value: T; attempts: number } | { ok: f
  * or `signal`) before an attempt succeeded, else the outcome; never rejects. Ingest's publishes,
  * ops-api's webhooks and the simulator's senders use it.
  */
-export async function retryWithBackoff<T>(attempt: (n: number) => Promise<T>, opts: RetryOptions = {}): Promise<RetryOutcome<T> | undefined> {
+export async function retryWithBackoff<T>(
+  attempt: (n: number) => Promise<T>,
+  opts: RetryOptions = {},
+): Promise<RetryOutcome<T> | undefined> {
   const initialMs = opts.initialMs ?? 100;
   const isCancelled = (): boolean => opts.cancelled?.() === true || opts.signal?.aborted === true;
   let attempts = 0;

@@ -9,7 +9,10 @@ import type { Logger } from './logger';
  * is meant to be reachable inside the cluster's NetworkPolicy only (deploy/README.md).
  */
 export async function runService(
-  name: string, logger: Logger, start: () => Promise<{ close(): Promise<void> }>, opts: { metrics?: { host: string; port: number } } = {},
+  name: string,
+  logger: Logger,
+  start: () => Promise<{ close(): Promise<void> }>,
+  opts: { metrics?: { host: string; port: number } } = {},
 ): Promise<void> {
   let running: { close(): Promise<void> } | undefined;
   closeWithGrace({ delay: 10000 }, async ({ signal, err }) => {

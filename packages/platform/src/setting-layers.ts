@@ -8,14 +8,20 @@ type Attributes = Record<string, unknown>;
 const Attrs = z.record(z.string(), z.unknown());
 
 /** The groups ops-api publishes under cacheKeys.groups() (attributes and parent for setting lookups). */
-export const PublishedGroups = z.array(z.object({
-  id: z.number().int(), companyId: z.number().int().nullable().default(null), groupId: z.number().int().nullable().default(null), attributes: Attrs.default({}),
-}));
+export const PublishedGroups = z.array(
+  z.object({
+    id: z.number().int(),
+    companyId: z.number().int().nullable().default(null),
+    groupId: z.number().int().nullable().default(null),
+    attributes: Attrs.default({}),
+  }),
+);
 export type PublishedGroup = z.output<typeof PublishedGroups>[number];
 const ServerAttributes = z.array(Attrs).max(1);
 
 /** A boolean setting as Traccar stores them in attributes (true/false or the strings). */
-export const flagOf = (v: unknown): boolean | undefined => (typeof v === 'boolean' ? v : v === 'true' ? true : v === 'false' ? false : undefined);
+export const flagOf = (v: unknown): boolean | undefined =>
+  typeof v === 'boolean' ? v : v === 'true' ? true : v === 'false' ? false : undefined;
 
 /** The first usable value of `key` in the layers, most specific first (Traccar's AttributeUtil.lookup). */
 export function lookupSetting<T>(layers: readonly Attributes[], key: string, read: (v: unknown) => T | undefined): T | undefined {
@@ -41,8 +47,22 @@ export class SettingLayers {
   constructor(opts: { cache: Cache; logger: Logger; reloadMs?: number; now?: () => number }) {
     const common = { cache: opts.cache, logger: opts.logger, reloadMs: opts.reloadMs ?? 2000, ...(opts.now ? { now: opts.now } : {}) };
     this.lists = [
-      new PublishedList({ ...common, key: cacheKeys.groups(), what: 'groups', schema: PublishedGroups, whenMissing: 'keep', apply: (l) => void (this.groups = new Map(l.map((g) => [g.id, g]))) }),
-      new PublishedList({ ...common, key: cacheKeys.serverAttributes(), what: 'server attributes', schema: ServerAttributes, whenMissing: 'empty', apply: (l) => void (this.serverAttrs = l[0] ?? {}) }),
+      new PublishedList({
+        ...common,
+        key: cacheKeys.groups(),
+        what: 'groups',
+        schema: PublishedGroups,
+        whenMissing: 'keep',
+        apply: (l) => void (this.groups = new Map(l.map((g) => [g.id, g]))),
+      }),
+      new PublishedList({
+        ...common,
+        key: cacheKeys.serverAttributes(),
+        what: 'server attributes',
+        schema: ServerAttributes,
+        whenMissing: 'empty',
+        apply: (l) => void (this.serverAttrs = l[0] ?? {}),
+      }),
     ] as PublishedList<unknown>[];
   }
 
@@ -55,7 +75,7 @@ export class SettingLayers {
   groupLine(id: number | null): PublishedGroup[] {
     const out: PublishedGroup[] = [];
     const seen = new Set<number>();
-    for (let cur = id; cur !== null && !seen.has(cur); ) {
+    for (let cur = id; cur !== null && !seen.has(cur);) {
       seen.add(cur);
       const g = this.groups.get(cur);
       if (!g) break;

@@ -58,7 +58,11 @@ function unstorable(value: unknown, path: string[] = []): Finding | undefined {
  */
 export function refuseUnstorableInput(service: string) {
   return async (req: FastifyRequest): Promise<void> => {
-    for (const [part, value] of [['params', req.params], ['querystring', req.query], ['body', req.body]] as const) {
+    for (const [part, value] of [
+      ['params', req.params],
+      ['querystring', req.query],
+      ['body', req.body],
+    ] as const) {
       const hit = unstorable(value);
       if (!hit) continue;
       refused.inc({ service, in: part, reason: hit.reason });

@@ -12,11 +12,16 @@ import type { ReferenceCheck } from './references';
  * units and time zone a user reads (attributes speedUnit, distanceUnit, timezone: the files of
  * reports, the notices mailed). The gateway owns users and publishes this.
  */
-export const UserDirectory = z.array(z.object({
-  id: z.number().int(), companyId: z.number().int().nullable(), email: z.string().optional(), roles: z.array(z.string()).optional(),
-  language: z.string().optional(),
-  preferences: z.record(z.string(), z.unknown()).optional(),
-}));
+export const UserDirectory = z.array(
+  z.object({
+    id: z.number().int(),
+    companyId: z.number().int().nullable(),
+    email: z.string().optional(),
+    roles: z.array(z.string()).optional(),
+    language: z.string().optional(),
+    preferences: z.record(z.string(), z.unknown()).optional(),
+  }),
+);
 export type UserDirectory = z.infer<typeof UserDirectory>;
 
 /** The gateway writes the whole directory after every change to users and at start. */
@@ -33,7 +38,9 @@ export function userReferenceCheck(cache: Cache): ReferenceCheck {
   return async (ids, who, site) => {
     const byId = new Map((await readUserDirectory(cache)).map((u) => [u.id, u.companyId]));
     const scope = site.scope === 'any' ? undefined : companyScope(who);
-    return ids.filter((id) => typeof id === 'number' && byId.has(id) && (id === who.userId || scope === undefined || byId.get(id) === scope));
+    return ids.filter(
+      (id) => typeof id === 'number' && byId.has(id) && (id === who.userId || scope === undefined || byId.get(id) === scope),
+    );
   };
 }
 
@@ -46,6 +53,7 @@ export async function readUserDirectory(cache: Cache): Promise<UserDirectory> {
     throw new AppError('UNAVAILABLE', 'The user directory is unavailable', { cause: (err as Error).message }, true);
   }
   const parsed = raw === null ? undefined : UserDirectory.safeParse(JSON.parse(raw));
-  if (!parsed?.success) throw new AppError('UNAVAILABLE', 'The user directory is not published (the gateway publishes it at start)', undefined, true);
+  if (!parsed?.success)
+    throw new AppError('UNAVAILABLE', 'The user directory is not published (the gateway publishes it at start)', undefined, true);
   return parsed.data;
 }

@@ -26,7 +26,11 @@ export const uniqueName = (prefix: string): string => `${prefix}_${randomUUID().
 export async function busVariants(): Promise<Variant<Bus>[]> {
   const v: Variant<Bus>[] = [{ name: 'memory', create: async () => new MemoryBus(4, 20) }];
   const kafka = await realPart('kafka');
-  if (kafka) v.push({ name: 'kafka', create: async () => new KafkaBus({ brokers: kafka.url.split(','), clientId: uniqueName('test'), logger: quiet }) });
+  if (kafka)
+    v.push({
+      name: 'kafka',
+      create: async () => new KafkaBus({ brokers: kafka.url.split(','), clientId: uniqueName('test'), logger: quiet }),
+    });
   return v;
 }
 
@@ -52,7 +56,14 @@ export async function analyticsVariants(database: string): Promise<Variant<Analy
     const url = `${u.protocol}//${u.host}`;
     v.push({
       name: 'clickhouse',
-      create: () => createClickHouseAnalytics({ url, username: decodeURIComponent(u.username || 'default'), password: decodeURIComponent(u.password), database, createDatabase: true }),
+      create: () =>
+        createClickHouseAnalytics({
+          url,
+          username: decodeURIComponent(u.username || 'default'),
+          password: decodeURIComponent(u.password),
+          database,
+          createDatabase: true,
+        }),
     });
   }
   return v;

@@ -10,15 +10,36 @@ const database = uniqueName('contract');
 const variants = await analyticsVariants(database);
 
 const pos = (deviceId: number, t: string, lat = -1.29): PositionMessage => ({
-  id: positionId(deviceId, t), deviceId, uniqueId: `dev${deviceId}`, protocol: 'osmand', fixTime: t,
-  serverTime: new Date().toISOString(), valid: true, latitude: lat, longitude: 36.82, speed: 30, course: 45, altitude: 1650,
-  accuracy: 5, satellites: 9, hdop: 0.9, ignition: true, odometer: 1000, power: 24.1, battery: null, alarm: null,
-  crcValid: true, rawFrameId: null, attributes: { fuel: 42 },
+  id: positionId(deviceId, t),
+  deviceId,
+  uniqueId: `dev${deviceId}`,
+  protocol: 'osmand',
+  fixTime: t,
+  serverTime: new Date().toISOString(),
+  valid: true,
+  latitude: lat,
+  longitude: 36.82,
+  speed: 30,
+  course: 45,
+  altitude: 1650,
+  accuracy: 5,
+  satellites: 9,
+  hdop: 0.9,
+  ignition: true,
+  odometer: 1000,
+  power: 24.1,
+  battery: null,
+  alarm: null,
+  crcValid: true,
+  rawFrameId: null,
+  attributes: { fuel: 42 },
 });
 
 describe.each(variants)('Analytics contract: $name', ({ create }) => {
   let ch: Analytics;
-  afterAll(async () => { await ch?.close(); });
+  afterAll(async () => {
+    await ch?.close();
+  });
 
   it('stores positions and returns a history in order, duplicates collapsed', async () => {
     ch = await create();
@@ -26,33 +47,93 @@ describe.each(variants)('Analytics contract: $name', ({ create }) => {
     const ps = [pos(1, '2026-03-01T10:00:02.000Z'), pos(1, '2026-03-01T10:00:00.000Z'), pos(2, '2026-03-01T10:00:01.000Z')];
     await insertPositions(ch)(ps);
     await insertPositions(ch)([ps[0]!]); // redelivery
-    const history = await queryPositionHistory(ch)({ deviceIds: [1], from: new Date('2026-03-01T00:00:00Z'), to: new Date('2026-03-02T00:00:00Z'), limit: 100 });
+    const history = await queryPositionHistory(ch)({
+      deviceIds: [1],
+      from: new Date('2026-03-01T00:00:00Z'),
+      to: new Date('2026-03-02T00:00:00Z'),
+      limit: 100,
+    });
     expect(history.map((p) => p.fixTime)).toEqual(['2026-03-01T10:00:00.000Z', '2026-03-01T10:00:02.000Z']);
-    expect(history[0]).toMatchObject({ deviceId: 1, uniqueId: 'dev1', latitude: -1.29, speed: 30, ignition: true, attributes: { fuel: 42 } });
+    expect(history[0]).toMatchObject({
+      deviceId: 1,
+      uniqueId: 'dev1',
+      latitude: -1.29,
+      speed: 30,
+      ignition: true,
+      attributes: { fuel: 42 },
+    });
     expect(await countPositions(ch)([1, 2])).toBe(3);
-    expect((await queryPositionsById(ch)([ps[0]!.id, positionId(2, '2026-03-01T10:00:01.000Z'), positionId(2, '2026-03-01T10:00:05Z')])).map((p) => p.id))
-      .toEqual([ps[0]!.id, positionId(2, '2026-03-01T10:00:01.000Z')]);
+    expect(
+      (await queryPositionsById(ch)([ps[0]!.id, positionId(2, '2026-03-01T10:00:01.000Z'), positionId(2, '2026-03-01T10:00:05Z')])).map(
+        (p) => p.id,
+      ),
+    ).toEqual([ps[0]!.id, positionId(2, '2026-03-01T10:00:01.000Z')]);
   });
 
   it('keeps a state record and a fix of the same second apart, and stores fix times to the second', async () => {
     const fix = pos(3, '2026-03-01T12:00:00.000Z');
-    const state = { ...pos(3, '2026-03-01T12:00:00.000Z'), id: positionId(3, '2026-03-01T12:00:00.000Z', 'state'), valid: false, attributes: { outdated: true, batteryLevel: 70 } };
+    const state = {
+      ...pos(3, '2026-03-01T12:00:00.000Z'),
+      id: positionId(3, '2026-03-01T12:00:00.000Z', 'state'),
+      valid: false,
+      attributes: { outdated: true, batteryLevel: 70 },
+    };
     await insertPositions(ch)([fix, state, { ...pos(3, '2026-03-01T12:00:07.450Z'), id: positionId(3, '2026-03-01T12:00:07Z') }]);
-    const history = await queryPositionHistory(ch)({ deviceIds: [3], from: new Date('2026-03-01T12:00:00Z'), to: new Date('2026-03-01T13:00:00Z'), limit: 10 });
+    const history = await queryPositionHistory(ch)({
+      deviceIds: [3],
+      from: new Date('2026-03-01T12:00:00Z'),
+      to: new Date('2026-03-01T13:00:00Z'),
+      limit: 10,
+    });
     expect(history.map((p) => [p.fixTime, parsePositionId(p.id)?.kind])).toEqual([
-      ['2026-03-01T12:00:00.000Z', 'fix'], ['2026-03-01T12:00:00.000Z', 'state'], ['2026-03-01T12:00:07.000Z', 'fix'],
+      ['2026-03-01T12:00:00.000Z', 'fix'],
+      ['2026-03-01T12:00:00.000Z', 'state'],
+      ['2026-03-01T12:00:07.000Z', 'fix'],
     ]);
   });
 
   it('stores events and filters them by type and period', async () => {
     await insertEvents(ch)([
-      { id: 'e1', type: 'alarm', eventTime: '2026-03-01T10:00:00.000Z', deviceId: 1, positionId: null, journeyId: null, geofenceId: null, latitude: null, longitude: null, attributes: { alarm: 'sos' } },
-      { id: 'e2', type: 'geofenceEnter', eventTime: '2026-03-01T11:00:00.000Z', deviceId: 1, positionId: null, journeyId: null, geofenceId: '7', latitude: -1, longitude: 36, attributes: {} },
+      {
+        id: 'e1',
+        type: 'alarm',
+        eventTime: '2026-03-01T10:00:00.000Z',
+        deviceId: 1,
+        positionId: null,
+        journeyId: null,
+        geofenceId: null,
+        latitude: null,
+        longitude: null,
+        attributes: { alarm: 'sos' },
+      },
+      {
+        id: 'e2',
+        type: 'geofenceEnter',
+        eventTime: '2026-03-01T11:00:00.000Z',
+        deviceId: 1,
+        positionId: null,
+        journeyId: null,
+        geofenceId: '7',
+        latitude: -1,
+        longitude: 36,
+        attributes: {},
+      },
     ]);
-    const alarms = await queryEvents(ch)({ deviceIds: [1], from: new Date('2026-03-01T00:00:00Z'), to: new Date('2026-03-02T00:00:00Z'), types: ['alarm'], limit: 10 });
+    const alarms = await queryEvents(ch)({
+      deviceIds: [1],
+      from: new Date('2026-03-01T00:00:00Z'),
+      to: new Date('2026-03-02T00:00:00Z'),
+      types: ['alarm'],
+      limit: 10,
+    });
     expect(alarms).toHaveLength(1);
     expect(alarms[0]).toMatchObject({ id: 'e1', attributes: { alarm: 'sos' } });
-    const all = await queryEvents(ch)({ deviceIds: [1], from: new Date('2026-03-01T00:00:00Z'), to: new Date('2026-03-02T00:00:00Z'), limit: 10 });
+    const all = await queryEvents(ch)({
+      deviceIds: [1],
+      from: new Date('2026-03-01T00:00:00Z'),
+      to: new Date('2026-03-02T00:00:00Z'),
+      limit: 10,
+    });
     expect(all.map((e) => e.id)).toEqual(['e1', 'e2']);
   });
 });

@@ -37,19 +37,39 @@ function suite(): void {
     const topic = uniqueName('t_retention');
     const groupId = uniqueName('g');
     await bus.ensureTopics([{ name: topic, partitions: 1 }]);
-    await bus.publish(topic, Array.from({ length: 5 }, (_, i) => ({ key: 'dev', value: { i } })));
+    await bus.publish(
+      topic,
+      Array.from({ length: 5 }, (_, i) => ({ key: 'dev', value: { i } })),
+    );
     const first: ConsumedMessage[] = [];
-    const sub1 = await bus.subscribe({ groupId, topics: [topic], fromBeginning: true, handler: async (m) => { first.push(...m); } });
+    const sub1 = await bus.subscribe({
+      groupId,
+      topics: [topic],
+      fromBeginning: true,
+      handler: async (m) => {
+        first.push(...m);
+      },
+    });
     await eventually('the first 5 messages', () => first.length >= 5);
     await eventually('their offsets committed', async () => (await sub1.lag())[topic] === 0);
     await sub1.stop();
 
     // while the group is away: 10 more messages, and the first 12 of all deleted (as retention would)
-    await bus.publish(topic, Array.from({ length: 10 }, (_, i) => ({ key: 'dev', value: { i: 5 + i } })));
+    await bus.publish(
+      topic,
+      Array.from({ length: 10 }, (_, i) => ({ key: 'dev', value: { i: 5 + i } })),
+    );
     await admin.deleteRecords({ topics: [{ name: topic, partitions: [{ partition: 0, offset: 12n }] }] });
 
     const second: ConsumedMessage[] = [];
-    const sub2 = await bus.subscribe({ groupId, topics: [topic], fromBeginning: true, handler: async (m) => { second.push(...m); } });
+    const sub2 = await bus.subscribe({
+      groupId,
+      topics: [topic],
+      fromBeginning: true,
+      handler: async (m) => {
+        second.push(...m);
+      },
+    });
     await eventually('the messages the broker still has', () => second.length >= 3);
     await bus.publish(topic, [{ key: 'dev', value: { i: 15 } }]);
     await eventually('one published after', () => second.length >= 4);
@@ -68,10 +88,20 @@ function suite(): void {
       { key: 'dev-a', value: { n: 2 } },
     ]);
     const got: ConsumedMessage[] = [];
-    const sub = await bus.subscribe({ groupId: uniqueName('g'), topics: [topic], fromBeginning: true, handler: async (m) => { got.push(...m); } });
+    const sub = await bus.subscribe({
+      groupId: uniqueName('g'),
+      topics: [topic],
+      fromBeginning: true,
+      handler: async (m) => {
+        got.push(...m);
+      },
+    });
     await eventually('both messages', () => got.length >= 2);
     await sub.stop();
-    expect(got.map((m) => [m.topic, m.key, JSON.parse(m.value)])).toEqual([[topic, 'dev-a', { n: 1 }], [topic, 'dev-a', { n: 2 }]]);
+    expect(got.map((m) => [m.topic, m.key, JSON.parse(m.value)])).toEqual([
+      [topic, 'dev-a', { n: 1 }],
+      [topic, 'dev-a', { n: 2 }],
+    ]);
     expect(got[0]!.headers).toMatchObject({ 'trace-id': 'abc', empty: '' });
     expect(got[0]!.partition).toBe(got[1]!.partition);
     expect(Number(got[1]!.offset)).toBe(Number(got[0]!.offset) + 1);

@@ -43,7 +43,11 @@ class Member {
   partitions = 0;
   exited = false;
 
-  constructor(readonly name: string, env: NodeJS.ProcessEnv, onReport: (r: Report) => void) {
+  constructor(
+    readonly name: string,
+    env: NodeJS.ProcessEnv,
+    onReport: (r: Report) => void,
+  ) {
     this.child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./rebalance-member.ts', import.meta.url))], {
       env: { ...process.env, ...env, REBALANCE_MEMBER: name },
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -96,20 +100,29 @@ function suite(): void {
   it('handles every message, and handles again only messages their first handler had not committed when their partition moved', async () => {
     const env = { REBALANCE_BROKERS: brokers.join(','), REBALANCE_TOPIC: topic, REBALANCE_GROUP: group };
     for (const name of ['a', 'b', 'c']) {
-      members.push(new Member(name, env, (r) => {
-        reports.push(r);
-        if ('batch' in r) batches.push(r.batch);
-      }));
+      members.push(
+        new Member(name, env, (r) => {
+          reports.push(r);
+          if ('batch' in r) batches.push(r.batch);
+        }),
+      );
     }
     const [, victim] = members as [Member, Member, Member];
-    await eventually('three members holding all partitions between them', () => members.every((m) => m.state === 'running' && m.partitions > 0) && members.reduce((n, m) => n + m.partitions, 0) === PARTITIONS, CEILING_MS);
+    await eventually(
+      'three members holding all partitions between them',
+      () => members.every((m) => m.state === 'running' && m.partitions > 0) && members.reduce((n, m) => n + m.partitions, 0) === PARTITIONS,
+      CEILING_MS,
+    );
 
     // publish in the background, keyed so that every partition gets messages
     let published = 0;
     const publishing = (async () => {
       while (published < MESSAGES) {
         const from = published;
-        await bus!.publish(topic, Array.from({ length: PER_PUBLISH }, (_, k) => ({ key: `dev${from + k}`, value: { i: from + k } })));
+        await bus!.publish(
+          topic,
+          Array.from({ length: PER_PUBLISH }, (_, k) => ({ key: `dev${from + k}`, value: { i: from + k } })),
+        );
         published += PER_PUBLISH;
         // the producer's publishing interval: the scenario's clock (load spread over the kill), not a wait for an outcome
         await new Promise((r) => setTimeout(r, PUBLISH_EVERY_MS));
@@ -117,7 +130,11 @@ function suite(): void {
     })();
 
     // mid-load: the victim is handling messages and a third of them are published
-    await eventually('the victim handling messages, a third published', () => published >= MESSAGES / 3 && batches.some((b) => b.member === victim.name), CEILING_MS);
+    await eventually(
+      'the victim handling messages, a third published',
+      () => published >= MESSAGES / 3 && batches.some((b) => b.member === victim.name),
+      CEILING_MS,
+    );
     const victimPartitions = new Set(batches.filter((b) => b.member === victim.name).map((b) => b.partition));
     const killedAt = Date.now();
     victim.child.kill('SIGKILL');
@@ -128,10 +145,14 @@ function suite(): void {
     await eventually(`all ${MESSAGES} messages handled`, () => handled().size === MESSAGES, CEILING_MS);
     // the group committed everything (no more redelivery can come), then the survivors leave
     const ends = (await topicOffsets(admin!, [topic])).get(topic)!;
-    await eventually('the group committed up to the end of every partition', async () => {
-      const at = (await committedOffsets(admin!, group, [topic])).get(topic)!;
-      return [...ends].every(([p, end]) => (at.get(p) ?? -1) >= end);
-    }, CEILING_MS);
+    await eventually(
+      'the group committed up to the end of every partition',
+      async () => {
+        const at = (await committedOffsets(admin!, group, [topic])).get(topic)!;
+        return [...ends].every(([p, end]) => (at.get(p) ?? -1) >= end);
+      },
+      CEILING_MS,
+    );
     for (const m of members.filter((x) => x !== victim)) m.child.kill('SIGTERM');
     await eventually('the survivors closed', () => members.every((m) => m.exited));
 
@@ -179,6 +200,8 @@ function suite(): void {
     const takenOver = batches.filter((b) => b.at > killedAt && b.member !== victim.name && victimPartitions.has(b.partition));
     expect(new Set(takenOver.map((b) => b.partition))).toEqual(victimPartitions);
     const rebalanceMs = Math.min(...takenOver.map((b) => b.at)) - killedAt;
-    console.log(`bus rebalance: ${MESSAGES} messages, ${duplicates.length} handled twice (bound: ${uncommittedAtMove.size} handled and not committed when their partition moved), the victim's ${victimPartitions.size} partitions handled elsewhere ${rebalanceMs} ms after its SIGKILL (session timeout 15 s)`);
+    console.log(
+      `bus rebalance: ${MESSAGES} messages, ${duplicates.length} handled twice (bound: ${uncommittedAtMove.size} handled and not committed when their partition moved), the victim's ${victimPartitions.size} partitions handled elsewhere ${rebalanceMs} ms after its SIGKILL (session timeout 15 s)`,
+    );
   }, 600_000);
 }

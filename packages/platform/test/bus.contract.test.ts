@@ -17,8 +17,15 @@ const valuesOf = (ms: ConsumedMessage[]): number[] => ms.filter((m) => !isMarker
  */
 async function afterMarkers(b: Bus, topic: string, keys: readonly string[], seen: () => readonly ConsumedMessage[]): Promise<void> {
   const id = uniqueName('m');
-  await b.publish(topic, keys.map((key) => ({ key, value: { [MARKER]: id } })));
-  await eventually('the markers after the messages', () => seen().filter((m) => (JSON.parse(m.value) as Record<string, unknown>)[MARKER] === id).length >= keys.length, 30_000);
+  await b.publish(
+    topic,
+    keys.map((key) => ({ key, value: { [MARKER]: id } })),
+  );
+  await eventually(
+    'the markers after the messages',
+    () => seen().filter((m) => (JSON.parse(m.value) as Record<string, unknown>)[MARKER] === id).length >= keys.length,
+    30_000,
+  );
 }
 
 describe.each(variants)('Bus contract: $name', ({ create }) => {
@@ -37,7 +44,14 @@ describe.each(variants)('Bus contract: $name', ({ create }) => {
     const topic = uniqueName('t_order');
     await b.ensureTopics([{ name: topic, partitions: 3 }]);
     const got: ConsumedMessage[] = [];
-    const sub = await b.subscribe({ groupId: uniqueName('g'), topics: [topic], fromBeginning: true, handler: async (m) => { got.push(...m); } });
+    const sub = await b.subscribe({
+      groupId: uniqueName('g'),
+      topics: [topic],
+      fromBeginning: true,
+      handler: async (m) => {
+        got.push(...m);
+      },
+    });
     const msgs = Array.from({ length: 60 }, (_, i) => ({ key: `dev${i % 5}`, value: { i } }));
     await b.publish(topic, msgs.slice(0, 30));
     await b.publish(topic, msgs.slice(30));
@@ -59,13 +73,18 @@ describe.each(variants)('Bus contract: $name', ({ create }) => {
     let failures = 1;
     const seen: number[] = [];
     const sub = await b.subscribe({
-      groupId: uniqueName('g'), topics: [topic], fromBeginning: true,
+      groupId: uniqueName('g'),
+      topics: [topic],
+      fromBeginning: true,
       handler: async (m) => {
         if (failures-- > 0) throw new Error('transient');
         seen.push(...m.map((x) => (JSON.parse(x.value) as { i: number }).i));
       },
     });
-    await b.publish(topic, [{ key: 'a', value: { i: 1 } }, { key: 'a', value: { i: 2 } }]);
+    await b.publish(topic, [
+      { key: 'a', value: { i: 1 } },
+      { key: 'a', value: { i: 2 } },
+    ]);
     await eventually('both messages', () => seen.length >= 2, 30_000);
     expect(seen).toEqual([1, 2]);
     await sub.stop();
@@ -77,15 +96,40 @@ describe.each(variants)('Bus contract: $name', ({ create }) => {
     const group = uniqueName('g');
     await b.ensureTopics([{ name: topic, partitions: 2 }]);
     const first: number[] = [];
-    const sub1 = await b.subscribe({ groupId: group, topics: [topic], fromBeginning: true, handler: async (m) => { first.push(...m.map((x) => (JSON.parse(x.value) as { i: number }).i)); } });
-    await b.publish(topic, Array.from({ length: 10 }, (_, i) => ({ key: `k${i}`, value: { i } })));
+    const sub1 = await b.subscribe({
+      groupId: group,
+      topics: [topic],
+      fromBeginning: true,
+      handler: async (m) => {
+        first.push(...m.map((x) => (JSON.parse(x.value) as { i: number }).i));
+      },
+    });
+    await b.publish(
+      topic,
+      Array.from({ length: 10 }, (_, i) => ({ key: `k${i}`, value: { i } })),
+    );
     await eventually('the first member to take all 10 messages', () => first.length >= 10);
     await sub1.stop();
-    await b.publish(topic, Array.from({ length: 10 }, (_, i) => ({ key: `k${i}`, value: { i: i + 10 } })));
+    await b.publish(
+      topic,
+      Array.from({ length: 10 }, (_, i) => ({ key: `k${i}`, value: { i: i + 10 } })),
+    );
     const second: ConsumedMessage[] = [];
-    const sub2 = await b.subscribe({ groupId: group, topics: [topic], fromBeginning: true, handler: async (m) => { second.push(...m); } });
+    const sub2 = await b.subscribe({
+      groupId: group,
+      topics: [topic],
+      fromBeginning: true,
+      handler: async (m) => {
+        second.push(...m);
+      },
+    });
     await eventually('the second group to take all 10 messages', () => second.length >= 10, 30_000);
-    await afterMarkers(b, topic, Array.from({ length: 10 }, (_, i) => `k${i}`), () => second);
+    await afterMarkers(
+      b,
+      topic,
+      Array.from({ length: 10 }, (_, i) => `k${i}`),
+      () => second,
+    );
     expect(valuesOf(second).sort((x, y) => x - y)).toEqual(Array.from({ length: 10 }, (_, i) => i + 10));
     await sub2.stop();
   }, 90000);
@@ -97,13 +141,39 @@ describe.each(variants)('Bus contract: $name', ({ create }) => {
     await b.ensureTopics([{ name: topic, partitions: 4 }]);
     const a: ConsumedMessage[] = [];
     const c: ConsumedMessage[] = [];
-    const s1 = await b.subscribe({ groupId: group, topics: [topic], fromBeginning: true, handler: async (m) => { a.push(...m); } });
-    const s2 = await b.subscribe({ groupId: group, topics: [topic], fromBeginning: true, handler: async (m) => { c.push(...m); } });
+    const s1 = await b.subscribe({
+      groupId: group,
+      topics: [topic],
+      fromBeginning: true,
+      handler: async (m) => {
+        a.push(...m);
+      },
+    });
+    const s2 = await b.subscribe({
+      groupId: group,
+      topics: [topic],
+      fromBeginning: true,
+      handler: async (m) => {
+        c.push(...m);
+      },
+    });
     // the rebalance is over when both members hold partitions, all four between them
-    await eventually('the rebalance (both members holding partitions, four between them)', () => s1.status().partitions > 0 && s2.status().partitions > 0 && s1.status().partitions + s2.status().partitions === 4, 60_000);
-    await b.publish(topic, Array.from({ length: 40 }, (_, i) => ({ key: `dev${i}`, value: { i } })));
+    await eventually(
+      'the rebalance (both members holding partitions, four between them)',
+      () => s1.status().partitions > 0 && s2.status().partitions > 0 && s1.status().partitions + s2.status().partitions === 4,
+      60_000,
+    );
+    await b.publish(
+      topic,
+      Array.from({ length: 40 }, (_, i) => ({ key: `dev${i}`, value: { i } })),
+    );
     await eventually('all 40 messages between the two members', () => a.length + c.length >= 40, 30_000);
-    await afterMarkers(b, topic, Array.from({ length: 40 }, (_, i) => `dev${i}`), () => [...a, ...c]);
+    await afterMarkers(
+      b,
+      topic,
+      Array.from({ length: 40 }, (_, i) => `dev${i}`),
+      () => [...a, ...c],
+    );
     expect(valuesOf(a).length + valuesOf(c).length).toBe(40);
     const pa = new Set(a.map((m) => m.partition));
     for (const m of c) expect(pa.has(m.partition)).toBe(false);
@@ -118,7 +188,9 @@ describe.each(variants)('Bus contract: $name', ({ create }) => {
     const seen: number[] = [];
     const groupId = uniqueName('g');
     const sub = await b.subscribe({
-      groupId, topics: [topic], fromBeginning: true,
+      groupId,
+      topics: [topic],
+      fromBeginning: true,
       handler: async (m) => {
         // a bug in a handler: on Kafka the supervisor closes the client consumer and starts a new
         // one of the group (as after an error the client gave up on), which reads from the committed offset
@@ -127,7 +199,10 @@ describe.each(variants)('Bus contract: $name', ({ create }) => {
       },
     });
     expect(sub.status()).toMatchObject({ state: 'running', restarts: 0, topics: [topic] });
-    await b.publish(topic, [{ key: 'a', value: { i: 1 } }, { key: 'a', value: { i: 2 } }]);
+    await b.publish(topic, [
+      { key: 'a', value: { i: 1 } },
+      { key: 'a', value: { i: 2 } },
+    ]);
     await eventually('both messages after the restart', () => seen.length >= 2, 60_000);
     expect(seen).toEqual([1, 2]);
     await eventually('the subscription running', () => sub.status().state === 'running');
@@ -135,7 +210,9 @@ describe.each(variants)('Bus contract: $name', ({ create }) => {
     if (b.kind === 'kafka') {
       expect(sub.status()).toMatchObject({ restarts: 1, lastError: 'TypeError: a bug in the handler' });
       // and counted for /metrics, by the group (its name may carry the bus's namespace)
-      const counted = ((await registry.getSingleMetric('consumer_restarts_total')?.get())?.values ?? []).filter((v) => String(v.labels.group).endsWith(groupId));
+      const counted = ((await registry.getSingleMetric('consumer_restarts_total')?.get())?.values ?? []).filter((v) =>
+        String(v.labels.group).endsWith(groupId),
+      );
       expect(counted.map((v) => [v.labels.by, v.value])).toEqual([['supervisor', 1]]);
     }
     await sub.stop();
@@ -150,13 +227,18 @@ describe.each(variants)('Bus contract: $name', ({ create }) => {
     const released = new Promise<void>((r) => (release = r));
     let handled = 0;
     const sub = await b.subscribe({
-      groupId: uniqueName('g'), topics: [topic], fromBeginning: true,
+      groupId: uniqueName('g'),
+      topics: [topic],
+      fromBeginning: true,
       handler: async (m) => {
         await released;
         handled += m.length;
       },
     });
-    await b.publish(topic, Array.from({ length: 30 }, (_, i) => ({ key: `k${i}`, value: { i } })));
+    await b.publish(
+      topic,
+      Array.from({ length: 30 }, (_, i) => ({ key: `k${i}`, value: { i } })),
+    );
     await eventually('a lag of 30', async () => (await sub.lag())[topic] === 30);
     release();
     await eventually('all 30 handled', () => handled >= 30, 30_000);

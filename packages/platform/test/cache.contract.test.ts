@@ -9,7 +9,9 @@ const variants = await cacheVariants();
 describe.each(variants)('Cache contract: $name', ({ create }) => {
   let cache: Cache;
   const k = (s: string) => uniqueName(`test:${s}`);
-  afterAll(async () => { await cache?.close(); });
+  afterAll(async () => {
+    await cache?.close();
+  });
 
   it('gets, sets, mgets and deletes strings', async () => {
     cache = await create();

@@ -24,7 +24,16 @@ import { legacyDdl, mainSingleNodeDdl } from './fixtures/clickhouse-main-schema'
  */
 const files = readMigrations();
 /** The tables the files after 0001 and 0002 add (the observatory's facts, 0003, and its daily indicators, 0004), in name order. */
-const LATER_TABLES = ['obs_distance', 'obs_distance_daily', 'obs_legs', 'obs_legs_daily', 'obs_stops', 'obs_stops_daily', 'obs_visits', 'obs_visits_daily'];
+const LATER_TABLES = [
+  'obs_distance',
+  'obs_distance_daily',
+  'obs_legs',
+  'obs_legs_daily',
+  'obs_stops',
+  'obs_stops_daily',
+  'obs_visits',
+  'obs_visits_daily',
+];
 const names = files.map((f) => f.name);
 const real = await realPart('clickhouse');
 const variants: { name: string; open(database: string): Promise<Analytics> }[] = [
@@ -34,9 +43,14 @@ if (real) {
   const u = new URL(real.url);
   variants.push({
     name: 'clickhouse',
-    open: (database) => createClickHouseAnalytics({
-      url: `${u.protocol}//${u.host}`, username: decodeURIComponent(u.username || 'default'), password: decodeURIComponent(u.password), database, createDatabase: true,
-    }),
+    open: (database) =>
+      createClickHouseAnalytics({
+        url: `${u.protocol}//${u.host}`,
+        username: decodeURIComponent(u.username || 'default'),
+        password: decodeURIComponent(u.password),
+        database,
+        createDatabase: true,
+      }),
   });
 }
 const opened: Analytics[] = [];
@@ -46,16 +60,44 @@ afterAll(async () => {
 
 const rows = async <T>(ch: Analytics, query: string): Promise<T[]> => (await ch.client.query({ query, format: 'JSONEachRow' })).json<T>();
 const tablesOf = async (ch: Analytics) =>
-  rows<{ name: string; uuid: string; create_table_query: string }>(ch, `SELECT name, toString(uuid) AS uuid, create_table_query FROM system.tables WHERE database = '${ch.database}' ORDER BY name`);
+  rows<{ name: string; uuid: string; create_table_query: string }>(
+    ch,
+    `SELECT name, toString(uuid) AS uuid, create_table_query FROM system.tables WHERE database = '${ch.database}' ORDER BY name`,
+  );
 /** Row count and a hash of every row of a table: equal means the same rows, as many times. */
 const content = async (ch: Analytics, table: string) =>
-  (await rows<{ n: string; h: string }>(ch, `SELECT toString(count()) AS n, toString(sum(cityHash64(*))) AS h FROM ${ch.database}.${table}`))[0];
+  (
+    await rows<{ n: string; h: string }>(
+      ch,
+      `SELECT toString(count()) AS n, toString(sum(cityHash64(*))) AS h FROM ${ch.database}.${table}`,
+    )
+  )[0];
 
 const at = Date.parse('2026-03-01T10:00:00Z');
 const position = (deviceId: number, ms: number): PositionMessage => ({
-  id: positionId(deviceId, ms), deviceId, uniqueId: `dev${deviceId}`, protocol: 'osmand', fixTime: new Date(ms).toISOString(), serverTime: new Date(ms + 500).toISOString(),
-  valid: true, latitude: -1.29, longitude: 36.82, speed: 30, course: 45, altitude: 1650, accuracy: 5, satellites: 9, hdop: 0.9, ignition: true, odometer: 1000,
-  power: 24.1, battery: null, alarm: null, crcValid: true, rawFrameId: null, attributes: { fuel: 42 },
+  id: positionId(deviceId, ms),
+  deviceId,
+  uniqueId: `dev${deviceId}`,
+  protocol: 'osmand',
+  fixTime: new Date(ms).toISOString(),
+  serverTime: new Date(ms + 500).toISOString(),
+  valid: true,
+  latitude: -1.29,
+  longitude: 36.82,
+  speed: 30,
+  course: 45,
+  altitude: 1650,
+  accuracy: 5,
+  satellites: 9,
+  hdop: 0.9,
+  ignition: true,
+  odometer: 1000,
+  power: 24.1,
+  battery: null,
+  alarm: null,
+  crcValid: true,
+  rawFrameId: null,
+  attributes: { fuel: 42 },
 });
 const quiet = createLogger('test', 'silent');
 
@@ -70,13 +112,25 @@ describe.each(variants)('ClickHouse migrations: $name', ({ open }) => {
     const ch = await fresh('empty');
     expect(await analyticsSchemaState(ch)).toEqual({ missing: names, ahead: [] });
     expect((await migrateAnalytics(ch)).applied).toEqual(names);
-    expect((await appliedMigrations(ch)).map(({ version, name, checksum }) => ({ version, name, checksum }))).toEqual(files.map(({ version, name, checksum }) => ({ version, name, checksum })));
-    const [{ n }] = (await rows<{ n: string }>(ch, `SELECT toString(countIf(applied_at > now() - INTERVAL 1 HOUR)) AS n FROM ${ch.database}.${MIGRATIONS_TABLE}`)) as [{ n: string }];
+    expect((await appliedMigrations(ch)).map(({ version, name, checksum }) => ({ version, name, checksum }))).toEqual(
+      files.map(({ version, name, checksum }) => ({ version, name, checksum })),
+    );
+    const [{ n }] = (await rows<{ n: string }>(
+      ch,
+      `SELECT toString(countIf(applied_at > now() - INTERVAL 1 HOUR)) AS n FROM ${ch.database}.${MIGRATIONS_TABLE}`,
+    )) as [{ n: string }];
     expect(Number(n)).toBe(files.length);
-    const engines = await rows<{ name: string; engine: string }>(ch, `SELECT name, engine FROM system.tables WHERE database = '${ch.database}' ORDER BY name`);
-    expect(engines).toEqual(expect.arrayContaining([
-      { name: 'events', engine: 'ReplacingMergeTree' }, { name: 'positions', engine: 'ReplacingMergeTree' }, { name: 'raw_frames', engine: 'MergeTree' },
-    ]));
+    const engines = await rows<{ name: string; engine: string }>(
+      ch,
+      `SELECT name, engine FROM system.tables WHERE database = '${ch.database}' ORDER BY name`,
+    );
+    expect(engines).toEqual(
+      expect.arrayContaining([
+        { name: 'events', engine: 'ReplacingMergeTree' },
+        { name: 'positions', engine: 'ReplacingMergeTree' },
+        { name: 'raw_frames', engine: 'MergeTree' },
+      ]),
+    );
     await insertPositions(ch)([position(1, at), position(1, at + 1000)]);
     expect(await countPositions(ch)([1])).toBe(2);
     expect(await rawFramesTtlDays(ch)).toBe(30);
@@ -93,17 +147,29 @@ describe.each(variants)('ClickHouse migrations: $name', ({ open }) => {
     for (const query of mainSingleNodeDdl(ch.database)) await ch.client.command({ query });
     const db = ch.database;
     // four months of positions (and the same fix sent twice: ReplacingMergeTree keeps both rows until a merge), events, today's raw frames
-    await ch.client.command({ query: `INSERT INTO ${db}.positions (id, device_id, unique_id, protocol, fix_time, device_time, server_time, valid, latitude, longitude, speed, course, crc_valid, attributes)
+    await ch.client.command({
+      query: `INSERT INTO ${db}.positions (id, device_id, unique_id, protocol, fix_time, device_time, server_time, valid, latitude, longitude, speed, course, crc_valid, attributes)
       SELECT ((toUInt64(intDiv(toUnixTimestamp64Milli(t), 1000) - 946684800) * 2) * 1048576 + d), d, concat('dev', toString(d)), 'gt06', t, t, t + toIntervalSecond(1), true, -1.3, 36.8, 20, 90, true, '{}'
-      FROM (SELECT 1 + number % 5 AS d, toDateTime64('2026-01-01 00:00:00', 3, 'UTC') + toIntervalMinute(number * 97) AS t FROM numbers(1800))` });
-    await ch.client.command({ query: `INSERT INTO ${db}.positions (id, device_id, unique_id, protocol, fix_time, device_time, server_time, valid, latitude, longitude, speed, course, crc_valid, attributes)
-      SELECT id, device_id, unique_id, protocol, fix_time, device_time, server_time + toIntervalSecond(5), valid, latitude, longitude, speed, course, crc_valid, attributes FROM ${db}.positions LIMIT 10` });
-    await ch.client.command({ query: `INSERT INTO ${db}.events (id, type, event_time, device_id, position_id, attributes)
-      SELECT concat('e', toString(number)), 'geofenceEnter', toDateTime64('2026-02-01 00:00:00', 3, 'UTC') + toIntervalHour(number), 1 + number % 5, NULL, '{}' FROM numbers(300)` });
-    await ch.client.command({ query: `INSERT INTO ${db}.raw_frames (id, received_at, protocol, transport, device_id, unique_id, remote_address, frame_hex, outcome, error_reason, positions, crc_valid)
-      SELECT concat('f', toString(number)), now64(3) - toIntervalMinute(number), 'gt06', 'tcp', 1, 'dev1', '10.0.0.1:5000', '7878', 'position', '', 1, true FROM numbers(200)` });
+      FROM (SELECT 1 + number % 5 AS d, toDateTime64('2026-01-01 00:00:00', 3, 'UTC') + toIntervalMinute(number * 97) AS t FROM numbers(1800))`,
+    });
+    await ch.client.command({
+      query: `INSERT INTO ${db}.positions (id, device_id, unique_id, protocol, fix_time, device_time, server_time, valid, latitude, longitude, speed, course, crc_valid, attributes)
+      SELECT id, device_id, unique_id, protocol, fix_time, device_time, server_time + toIntervalSecond(5), valid, latitude, longitude, speed, course, crc_valid, attributes FROM ${db}.positions LIMIT 10`,
+    });
+    await ch.client.command({
+      query: `INSERT INTO ${db}.events (id, type, event_time, device_id, position_id, attributes)
+      SELECT concat('e', toString(number)), 'geofenceEnter', toDateTime64('2026-02-01 00:00:00', 3, 'UTC') + toIntervalHour(number), 1 + number % 5, NULL, '{}' FROM numbers(300)`,
+    });
+    await ch.client.command({
+      query: `INSERT INTO ${db}.raw_frames (id, received_at, protocol, transport, device_id, unique_id, remote_address, frame_hex, outcome, error_reason, positions, crc_valid)
+      SELECT concat('f', toString(number)), now64(3) - toIntervalMinute(number), 'gt06', 'tcp', 1, 'dev1', '10.0.0.1:5000', '7878', 'position', '', 1, true FROM numbers(200)`,
+    });
     const tables = await tablesOf(ch);
-    const before = { positions: await content(ch, 'positions'), events: await content(ch, 'events'), raw_frames: await content(ch, 'raw_frames') };
+    const before = {
+      positions: await content(ch, 'positions'),
+      events: await content(ch, 'events'),
+      raw_frames: await content(ch, 'raw_frames'),
+    };
     expect(before.positions?.n).toBe('1810');
 
     const progress: string[] = [];
@@ -111,13 +177,31 @@ describe.each(variants)('ClickHouse migrations: $name', ({ open }) => {
     expect(result.applied).toEqual(names);
     expect(progress).not.toContain('adopted'); // nothing set aside
     expect(progress).not.toContain('partition'); // and nothing copied
-    expect({ positions: await content(ch, 'positions'), events: await content(ch, 'events'), raw_frames: await content(ch, 'raw_frames') }).toEqual(before);
+    expect({
+      positions: await content(ch, 'positions'),
+      events: await content(ch, 'events'),
+      raw_frames: await content(ch, 'raw_frames'),
+    }).toEqual(before);
     // the very same tables (same UUIDs, same definitions): 0001 created nothing, and nothing else appeared but the migrations' own tables
     const after = await tablesOf(ch);
     expect(after.filter((t) => tables.some((b) => b.name === t.name))).toEqual(tables);
-    expect(after.map((t) => t.name)).toEqual(['events', ...LATER_TABLES, 'positions', 'raw_frames', 'schema_migration_steps', 'schema_migrations']);
+    expect(after.map((t) => t.name)).toEqual([
+      'events',
+      ...LATER_TABLES,
+      'positions',
+      'raw_frames',
+      'schema_migration_steps',
+      'schema_migrations',
+    ]);
     await expect(requireAnalyticsSchema(ch, quiet)).resolves.toBeUndefined();
-    expect(await queryPositionHistory(ch)({ deviceIds: [1], from: new Date('2026-01-01T00:00:00Z'), to: new Date('2026-01-01T08:05:00Z'), limit: 10 })).toHaveLength(2);
+    expect(
+      await queryPositionHistory(ch)({
+        deviceIds: [1],
+        from: new Date('2026-01-01T00:00:00Z'),
+        to: new Date('2026-01-01T08:05:00Z'),
+        limit: 10,
+      }),
+    ).toHaveLength(2);
   });
 
   it('from the layouts before numeric ids: the tables are set aside, made anew, and their rows converted', async () => {
@@ -125,26 +209,94 @@ describe.each(variants)('ClickHouse migrations: $name', ({ open }) => {
     for (const query of legacyDdl(ch.database)) await ch.client.command({ query });
     const t = Date.parse('2026-02-01T08:00:00.250Z');
     const chTime = (ms: number) => new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
-    await ch.client.insert({ table: `${ch.database}.positions`, format: 'JSONEachRow', values: [0, 60_000, 40 * 86_400_000].map((dt) => ({
-      id: `5-${t + dt}`, device_id: 5, unique_id: 'dev5', protocol: 'gt06', fix_time: chTime(t + dt), device_time: chTime(t + dt), server_time: chTime(t + dt),
-      valid: true, latitude: -1, longitude: 36, speed: 0, course: 0, altitude: null, accuracy: null, satellites: null, hdop: null, ignition: null,
-      odometer: null, power: null, battery: null, alarm: null, crc_valid: true, raw_frame_id: null, attributes: '{}',
-    })) });
-    await ch.client.insert({ table: `${ch.database}.events`, format: 'JSONEachRow', values: [
-      { id: 'g1', type: 'geofenceEnter', event_time: chTime(t), device_id: 5, position_id: `5-${t}`, journey_id: null, geofence_id: '9', latitude: -1, longitude: 36, attributes: '{}' },
-      { id: 'a1', type: 'alarm', event_time: chTime(t), device_id: 5, position_id: null, journey_id: null, geofence_id: null, latitude: null, longitude: null, attributes: '{}' },
-    ] });
+    await ch.client.insert({
+      table: `${ch.database}.positions`,
+      format: 'JSONEachRow',
+      values: [0, 60_000, 40 * 86_400_000].map((dt) => ({
+        id: `5-${t + dt}`,
+        device_id: 5,
+        unique_id: 'dev5',
+        protocol: 'gt06',
+        fix_time: chTime(t + dt),
+        device_time: chTime(t + dt),
+        server_time: chTime(t + dt),
+        valid: true,
+        latitude: -1,
+        longitude: 36,
+        speed: 0,
+        course: 0,
+        altitude: null,
+        accuracy: null,
+        satellites: null,
+        hdop: null,
+        ignition: null,
+        odometer: null,
+        power: null,
+        battery: null,
+        alarm: null,
+        crc_valid: true,
+        raw_frame_id: null,
+        attributes: '{}',
+      })),
+    });
+    await ch.client.insert({
+      table: `${ch.database}.events`,
+      format: 'JSONEachRow',
+      values: [
+        {
+          id: 'g1',
+          type: 'geofenceEnter',
+          event_time: chTime(t),
+          device_id: 5,
+          position_id: `5-${t}`,
+          journey_id: null,
+          geofence_id: '9',
+          latitude: -1,
+          longitude: 36,
+          attributes: '{}',
+        },
+        {
+          id: 'a1',
+          type: 'alarm',
+          event_time: chTime(t),
+          device_id: 5,
+          position_id: null,
+          journey_id: null,
+          geofence_id: null,
+          latitude: null,
+          longitude: null,
+          attributes: '{}',
+        },
+      ],
+    });
     const progress: { kind: string; setAside?: string[]; partition?: string }[] = [];
     await migrateAnalytics(ch, { onProgress: (p) => void progress.push(p) });
     expect(progress.find((p) => p.kind === 'adopted')).toEqual({ kind: 'adopted', setAside: ['positions', 'events'] });
     expect(progress.filter((p) => p.kind === 'partition').map((p) => p.partition)).toEqual(['202602', '202603', '202602']);
-    const history = await queryPositionHistory(ch)({ deviceIds: [5], from: new Date(t - 1000), to: new Date(t + 50 * 86_400_000), limit: 10 });
+    const history = await queryPositionHistory(ch)({
+      deviceIds: [5],
+      from: new Date(t - 1000),
+      to: new Date(t + 50 * 86_400_000),
+      limit: 10,
+    });
     expect(history.map((p) => [p.id, p.fixTime])).toEqual([
-      [positionId(5, t), '2026-02-01T08:00:00.000Z'], [positionId(5, t + 60_000), '2026-02-01T08:01:00.000Z'], [positionId(5, t + 40 * 86_400_000), '2026-03-13T08:00:00.000Z'],
+      [positionId(5, t), '2026-02-01T08:00:00.000Z'],
+      [positionId(5, t + 60_000), '2026-02-01T08:01:00.000Z'],
+      [positionId(5, t + 40 * 86_400_000), '2026-03-13T08:00:00.000Z'],
     ]);
     const events = await queryEvents(ch)({ deviceIds: [5], from: new Date(t - 1000), to: new Date(t + 1000), limit: 10 });
-    expect(events.map((e) => [e.id, e.positionId])).toEqual([['a1', null], ['g1', positionId(5, t)]]);
-    expect((await tablesOf(ch)).map((x) => x.name)).toEqual(['events', ...LATER_TABLES, 'positions', 'raw_frames', 'schema_migration_steps', 'schema_migrations']);
+    expect(events.map((e) => [e.id, e.positionId])).toEqual([
+      ['a1', null],
+      ['g1', positionId(5, t)],
+    ]);
+    expect((await tablesOf(ch)).map((x) => x.name)).toEqual([
+      'events',
+      ...LATER_TABLES,
+      'positions',
+      'raw_frames',
+      'schema_migration_steps',
+      'schema_migrations',
+    ]);
   });
 
   it('sets raw_frames TTL to RAW_FRAME_TTL_DAYS only when it differs', async () => {
@@ -168,7 +320,9 @@ describe.each(variants)('ClickHouse migrations: $name', ({ open }) => {
     await expect(behind).rejects.toBeInstanceOf(AnalyticsSchemaBehindError);
     await expect(behind).rejects.toThrow(`migration ${names.at(-1)} is not applied`);
     await migrateAnalytics(ch);
-    await ch.client.command({ query: `INSERT INTO ${ch.database}.${MIGRATIONS_TABLE} (version, name, checksum, applied_at) VALUES (9999, '9999_from_a_newer_version', 'x', now64(3))` });
+    await ch.client.command({
+      query: `INSERT INTO ${ch.database}.${MIGRATIONS_TABLE} (version, name, checksum, applied_at) VALUES (9999, '9999_from_a_newer_version', 'x', now64(3))`,
+    });
     const said: unknown[] = [];
     const logger = createLogger('test', 'info', {});
     logger.info = ((obj: unknown) => void said.push(obj)) as typeof logger.info;
@@ -181,13 +335,27 @@ describe.each(variants)('ClickHouse migrations: $name', ({ open }) => {
     const ch = await fresh('drift');
     const folder = mkdtempSync(join(tmpdir(), 'ch-drift-'));
     try {
-      writeFileSync(join(folder, '0001_a.sql'), 'CREATE TABLE IF NOT EXISTS {{db}}.a{{on_cluster}} (x UInt8) ENGINE = {{engine MergeTree}} ORDER BY x;\n');
-      writeFileSync(join(folder, '0003_c.sql'), 'CREATE TABLE IF NOT EXISTS {{db}}.c{{on_cluster}} (x UInt8) ENGINE = {{engine MergeTree}} ORDER BY x;\n');
+      writeFileSync(
+        join(folder, '0001_a.sql'),
+        'CREATE TABLE IF NOT EXISTS {{db}}.a{{on_cluster}} (x UInt8) ENGINE = {{engine MergeTree}} ORDER BY x;\n',
+      );
+      writeFileSync(
+        join(folder, '0003_c.sql'),
+        'CREATE TABLE IF NOT EXISTS {{db}}.c{{on_cluster}} (x UInt8) ENGINE = {{engine MergeTree}} ORDER BY x;\n',
+      );
       expect((await migrateAnalytics(ch, { files: readMigrations(folder) })).applied).toEqual(['0001_a', '0003_c']);
-      writeFileSync(join(folder, '0002_b.sql'), 'CREATE TABLE IF NOT EXISTS {{db}}.b{{on_cluster}} (x UInt8) ENGINE = {{engine MergeTree}} ORDER BY x;\n');
-      await expect(migrateAnalytics(ch, { files: readMigrations(folder) })).rejects.toThrow('0002_b.sql is not applied but 0003_c is: migrations apply in order; renumber it after 0003_c');
+      writeFileSync(
+        join(folder, '0002_b.sql'),
+        'CREATE TABLE IF NOT EXISTS {{db}}.b{{on_cluster}} (x UInt8) ENGINE = {{engine MergeTree}} ORDER BY x;\n',
+      );
+      await expect(migrateAnalytics(ch, { files: readMigrations(folder) })).rejects.toThrow(
+        '0002_b.sql is not applied but 0003_c is: migrations apply in order; renumber it after 0003_c',
+      );
       rmSync(join(folder, '0002_b.sql'));
-      writeFileSync(join(folder, '0001_a.sql'), 'CREATE TABLE IF NOT EXISTS {{db}}.a{{on_cluster}} (x UInt16) ENGINE = {{engine MergeTree}} ORDER BY x;\n');
+      writeFileSync(
+        join(folder, '0001_a.sql'),
+        'CREATE TABLE IF NOT EXISTS {{db}}.a{{on_cluster}} (x UInt16) ENGINE = {{engine MergeTree}} ORDER BY x;\n',
+      );
       await expect(migrateAnalytics(ch, { files: readMigrations(folder) })).rejects.toThrow(/0001_a\.sql has changed since it was applied/);
     } finally {
       rmSync(folder, { recursive: true, force: true });
@@ -196,10 +364,15 @@ describe.each(variants)('ClickHouse migrations: $name', ({ open }) => {
 });
 
 describe('which files are pending', () => {
-  const file = (version: number, name: string, checksum = 'c'): MigrationFile => ({ version, name: `${String(version).padStart(4, '0')}_${name}`, checksum, statements: [] });
+  const file = (version: number, name: string, checksum = 'c'): MigrationFile => ({
+    version,
+    name: `${String(version).padStart(4, '0')}_${name}`,
+    checksum,
+    statements: [],
+  });
   const applied = (f: MigrationFile) => ({ version: f.version, name: f.name, checksum: f.checksum });
 
-  it('the ones not applied, in order; a newer version\'s applied migrations are no obstacle', () => {
+  it("the ones not applied, in order; a newer version's applied migrations are no obstacle", () => {
     const [a, b, c] = [file(1, 'a'), file(2, 'b'), file(3, 'c')];
     expect(pendingMigrations([a, b, c], [])).toEqual([a, b, c]);
     expect(pendingMigrations([a, b, c], [applied(a)])).toEqual([b, c]);
@@ -207,7 +380,9 @@ describe('which files are pending', () => {
   });
 
   it('refuses a number applied under another name', () => {
-    expect(() => pendingMigrations([file(1, 'a'), file(2, 'x')], [applied(file(1, 'a')), applied(file(2, 'b'))])).toThrow('0002_x.sql: number 2 was applied as 0002_b');
+    expect(() => pendingMigrations([file(1, 'a'), file(2, 'x')], [applied(file(1, 'a')), applied(file(2, 'b'))])).toThrow(
+      '0002_x.sql: number 2 was applied as 0002_b',
+    );
   });
 
   it('reads names as NNNN_words.sql and refuses others', () => {

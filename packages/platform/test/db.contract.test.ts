@@ -11,7 +11,9 @@ const things = pgSchema('contract_test').table('things', { id: serial('id').prim
 
 describe.each(variants)('Db contract: $name', ({ create }) => {
   let db: Db;
-  afterAll(async () => { await db?.close(); });
+  afterAll(async () => {
+    await db?.close();
+  });
 
   it('applies migrations idempotently and runs drizzle queries', async () => {
     db = await create();

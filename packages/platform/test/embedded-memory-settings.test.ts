@@ -35,7 +35,10 @@ describe('embedded stores memory settings', () => {
     const analytics = await createChdbAnalytics({ path: join(dir, 'chdb'), database: 'corridor' });
     try {
       const rows = await analytics.client
-        .query({ query: `SELECT name, value FROM system.server_settings WHERE name IN ('mark_cache_size', 'primary_index_cache_size', 'index_mark_cache_size', 'query_condition_cache_size') ORDER BY name`, format: 'JSONEachRow' })
+        .query({
+          query: `SELECT name, value FROM system.server_settings WHERE name IN ('mark_cache_size', 'primary_index_cache_size', 'index_mark_cache_size', 'query_condition_cache_size') ORDER BY name`,
+          format: 'JSONEachRow',
+        })
         .then((r) => r.json<{ name: string; value: string }>());
       const asked = Object.fromEntries(CHDB_ENGINE_ARGS.map((a) => /^--(\w+)=(\d+)$/.exec(a)!.slice(1)));
       expect(Object.keys(asked)).toHaveLength(4);

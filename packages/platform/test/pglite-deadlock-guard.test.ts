@@ -20,7 +20,10 @@ describe('PGlite self-deadlock guard', () => {
       await db.orm.execute(sql`select 1`);
     });
     // drizzle wraps the driver's error ("Failed query: ...") and keeps it as the cause
-    const err = await attempt.then(() => undefined, (e: unknown) => e as Error & { cause?: Error });
+    const err = await attempt.then(
+      () => undefined,
+      (e: unknown) => e as Error & { cause?: Error },
+    );
     expect(err?.cause?.message ?? err?.message).toMatch(/pass the transaction handle \(tx\)/);
     expect(await db.rows(sql`select count(*)::int as n from guard_t`)).toEqual([{ n: 0 }]);
   });

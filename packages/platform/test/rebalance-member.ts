@@ -12,7 +12,8 @@ import { createLogger } from '../src/logger';
 import { KafkaBus } from '../src/adapters/bus-kafka';
 
 const { REBALANCE_BROKERS, REBALANCE_TOPIC, REBALANCE_GROUP, REBALANCE_MEMBER } = process.env;
-if (!REBALANCE_BROKERS || !REBALANCE_TOPIC || !REBALANCE_GROUP || !REBALANCE_MEMBER) throw new Error('REBALANCE_BROKERS, REBALANCE_TOPIC, REBALANCE_GROUP and REBALANCE_MEMBER are required');
+if (!REBALANCE_BROKERS || !REBALANCE_TOPIC || !REBALANCE_GROUP || !REBALANCE_MEMBER)
+  throw new Error('REBALANCE_BROKERS, REBALANCE_TOPIC, REBALANCE_GROUP and REBALANCE_MEMBER are required');
 
 /** How long handling a batch takes. */
 const WORK_MS = 25;
@@ -21,14 +22,21 @@ const write = (line: object): void => void process.stdout.write(JSON.stringify({
 
 const ignore = (): void => undefined;
 consumerCommitsChannel.subscribe({
-  start: ignore, end: ignore, asyncEnd: ignore, error: ignore,
+  start: ignore,
+  end: ignore,
+  asyncEnd: ignore,
+  error: ignore,
   asyncStart(ctx) {
     const { error, options } = ctx as { error?: unknown; options?: { offsets?: { partition: number; offset: bigint }[] } };
     if (!error && options?.offsets) write({ c: options.offsets.map((o) => [o.partition, Number(o.offset)]) });
   },
 });
 
-const bus = new KafkaBus({ brokers: REBALANCE_BROKERS.split(','), clientId: REBALANCE_MEMBER, logger: createLogger('rebalance-member', 'warn') });
+const bus = new KafkaBus({
+  brokers: REBALANCE_BROKERS.split(','),
+  clientId: REBALANCE_MEMBER,
+  logger: createLogger('rebalance-member', 'warn'),
+});
 const sub = await bus.subscribe({
   groupId: REBALANCE_GROUP,
   topics: [REBALANCE_TOPIC],
@@ -53,8 +61,11 @@ const timer = setInterval(report, 50);
 
 process.once('SIGTERM', () => {
   clearInterval(timer);
-  void sub.stop().then(() => bus.close()).then(() => {
-    write({ s: 'closed', n: 0 });
-    process.exit(0);
-  });
+  void sub
+    .stop()
+    .then(() => bus.close())
+    .then(() => {
+      write({ s: 'closed', n: 0 });
+      process.exit(0);
+    });
 });

@@ -5,7 +5,16 @@ import type { FastifyInstance } from 'fastify';
 import formbody from '@fastify/formbody';
 import helmet from '@fastify/helmet';
 import { allEndpoints, endpointsOf } from '@corridor/contracts';
-import { AppError, createApp, createGeocoder, createMetricsApp, internalKeys, type Adapters, type App, type Logger } from '@corridor/platform';
+import {
+  AppError,
+  createApp,
+  createGeocoder,
+  createMetricsApp,
+  internalKeys,
+  type Adapters,
+  type App,
+  type Logger,
+} from '@corridor/platform';
 import { busReadiness, packageDir, scopeBus } from '@corridor/platform';
 import { openIdSettings, type GatewayConfig } from './config';
 import { auditRoutes } from './audit/routes';
@@ -95,7 +104,18 @@ export async function build(deps: GatewayDeps): Promise<GatewayService> {
   const permissions = permissionsRepository(db.orm);
   const sessions = sessionStore(cache, config.SESSION_TTL_SECONDS, now);
   const tokens = tokenService({ db: db.orm, now, defaultDays: config.TOKEN_TTL_DAYS, maxDays: config.TOKEN_MAX_DAYS });
-  const throttle = loginThrottle(cache, { maxPerAccount: config.LOGIN_MAX_FAILURES, maxPerIp: config.LOGIN_MAX_FAILURES_PER_IP, maxPerAccountAll: config.LOGIN_MAX_FAILURES_PER_ACCOUNT, lockoutSeconds: config.LOGIN_LOCKOUT_SECONDS, delaySeconds: config.LOGIN_DELAY_SECONDS, newAddressDelaySeconds: config.LOGIN_NEW_ADDRESS_DELAY_SECONDS }, now);
+  const throttle = loginThrottle(
+    cache,
+    {
+      maxPerAccount: config.LOGIN_MAX_FAILURES,
+      maxPerIp: config.LOGIN_MAX_FAILURES_PER_IP,
+      maxPerAccountAll: config.LOGIN_MAX_FAILURES_PER_ACCOUNT,
+      lockoutSeconds: config.LOGIN_LOCKOUT_SECONDS,
+      delaySeconds: config.LOGIN_DELAY_SECONDS,
+      newAddressDelaySeconds: config.LOGIN_NEW_ADDRESS_DELAY_SECONDS,
+    },
+    now,
+  );
   const cookieSettings = { secure: config.COOKIE_SECURE, ttlSeconds: config.SESSION_TTL_SECONDS };
   const clientIp = clientIpResolver(config.TRUST_PROXY_HOPS);
   const totp = totpService({ db: db.orm, cache, users, repo: totpRepository(db.orm), hasher, throttle, now });
@@ -104,7 +124,14 @@ export async function build(deps: GatewayDeps): Promise<GatewayService> {
 
   // the live feed's WebSocket support first: its hooks must see every request, refused ones too
   const geocoder = createGeocoder(config, { logger: logger.child({ module: 'geocoder' }) });
-  const liveFeed = new LiveFeed({ bus, cache, permissions, logger: logger.child({ module: 'live' }), keepaliveMs: config.SOCKET_KEEPALIVE_MS, geocoder });
+  const liveFeed = new LiveFeed({
+    bus,
+    cache,
+    permissions,
+    logger: logger.child({ module: 'live' }),
+    keepaliveMs: config.SOCKET_KEEPALIVE_MS,
+    geocoder,
+  });
   await installWebSocket(app, liveFeed, { maxPayload: 64 * 1024 });
 
   // protection: security headers, CORS for the console, cookies, forms, rate limits, identity
@@ -133,20 +160,30 @@ export async function build(deps: GatewayDeps): Promise<GatewayService> {
   await app.register(cookie, { secret: config.COOKIE_SECRET });
   await app.register(formbody, { bodyLimit: config.BODY_LIMIT_BYTES });
   const limits = await rateLimits(app, {
-    cache, clientIp, settings: { windowMs: config.RATE_LIMIT_WINDOW_MS, ipMax: config.RATE_LIMIT_IP_MAX, userMax: config.RATE_LIMIT_USER_MAX },
+    cache,
+    clientIp,
+    settings: { windowMs: config.RATE_LIMIT_WINDOW_MS, ipMax: config.RATE_LIMIT_IP_MAX, userMax: config.RATE_LIMIT_USER_MAX },
   });
   app.addHook('onRequest', limits.perIp);
   const origins = { allowed: config.CONSOLE_ORIGIN ?? [], trustForwardedHost: config.TRUST_PROXY_HOPS > 0 };
   identityHook(app, {
-    authn, endpoints: allEndpoints, origins, clientIp, socketEndpointId,
+    authn,
+    endpoints: allEndpoints,
+    origins,
+    clientIp,
+    socketEndpointId,
     devicesOf: async (userId) => (await permissions.propertiesOf('userId', userId, ['deviceId'])).map((l) => l.propertyId),
   });
   app.addHook('onRequest', limits.perUser);
   app.addHook('onError', async (_req, reply, err) => {
-    const retry = err instanceof AppError && err.code === 'RATE_LIMITED' ? (err.details as { retryAfterSeconds?: number } | undefined)?.retryAfterSeconds : undefined;
+    const retry =
+      err instanceof AppError && err.code === 'RATE_LIMITED'
+        ? (err.details as { retryAfterSeconds?: number } | undefined)?.retryAfterSeconds
+        : undefined;
     if (retry) void reply.header('retry-after', String(retry));
     // a body refused for its size is not read to its end: close the connection rather than drain it
-    if ((err instanceof AppError && err.code === 'PAYLOAD_TOO_LARGE') || (err as { statusCode?: number }).statusCode === 413) void reply.header('connection', 'close');
+    if ((err instanceof AppError && err.code === 'PAYLOAD_TOO_LARGE') || (err as { statusCode?: number }).statusCode === 413)
+      void reply.header('connection', 'close');
   });
 
   // the gateway's own endpoints
@@ -154,37 +191,98 @@ export async function build(deps: GatewayDeps): Promise<GatewayService> {
   liveRoutes(app);
   const oidc = openIdSettings(config);
   systemRoutes(app, { version: VERSION });
-  const server = serverRoutes(app, { db: db.orm, cache, logger: logger.child({ module: 'server' }), version: VERSION, openIdEnabled: Boolean(oidc), openIdForce: config.OIDC_FORCE });
+  const server = serverRoutes(app, {
+    db: db.orm,
+    cache,
+    logger: logger.child({ module: 'server' }),
+    version: VERSION,
+    openIdEnabled: Boolean(oidc),
+    openIdForce: config.OIDC_FORCE,
+  });
   geocodeRoutes(app, geocoder);
-  sessionRoutes(app, { db: db.orm, authn, sessions, tokens, users, cookie: cookieSettings, clientIp, now, impersonation: impersonation({ db: db.orm, users, sessions, now }), origins });
+  sessionRoutes(app, {
+    db: db.orm,
+    authn,
+    sessions,
+    tokens,
+    users,
+    cookie: cookieSettings,
+    clientIp,
+    now,
+    impersonation: impersonation({ db: db.orm, users, sessions, now }),
+    origins,
+  });
   openIdRoutes(app, {
     openid: oidc
       ? openIdService({
-          db: db.orm, cache, users, now,
+          db: db.orm,
+          cache,
+          users,
+          now,
           client: openIdClient({ ...oidc, scope: config.OIDC_SCOPE }, logger.child({ module: 'openid' })),
           claims: { roleClaim: config.OIDC_ROLE_CLAIM, roleMap: config.OIDC_ROLE_MAP, companyClaim: config.OIDC_COMPANY_CLAIM },
           onUserChange: () => publishUsers(),
         })
       : undefined,
-    sessions, cookie: cookieSettings, successRedirect: config.OIDC_SUCCESS_REDIRECT,
+    sessions,
+    cookie: cookieSettings,
+    successRedirect: config.OIDC_SUCCESS_REDIRECT,
   });
-  const mailer = !deps.notifier && config.SMTP_URL ? mailNotifier(config.SMTP_URL, config.SMTP_FROM, logger.child({ module: 'account-mail' })) : undefined;
+  const mailer =
+    !deps.notifier && config.SMTP_URL
+      ? mailNotifier(config.SMTP_URL, config.SMTP_FROM, logger.child({ module: 'account-mail' }))
+      : undefined;
   const notifier = deps.notifier ?? mailer ?? logNotifier(logger.child({ module: 'account-mail' }), config.NODE_ENV === 'production');
-  const usersSvc = usersService({ db: db.orm, repo: users, permissions, hasher, sessions, tokens, throttle, onChange: publishUsers, notifier, now });
-  gatewayReferenceChecks(app, { users, cache, devices: liveFeed.directory, geofenceUrl: config.GEOFENCE_URL, opsApiUrl: config.OPS_API_URL, keys: internalKeys(config) });
+  const usersSvc = usersService({
+    db: db.orm,
+    repo: users,
+    permissions,
+    hasher,
+    sessions,
+    tokens,
+    throttle,
+    onChange: publishUsers,
+    notifier,
+    now,
+  });
+  gatewayReferenceChecks(app, {
+    users,
+    cache,
+    devices: liveFeed.directory,
+    geofenceUrl: config.GEOFENCE_URL,
+    opsApiUrl: config.OPS_API_URL,
+    keys: internalKeys(config),
+  });
   userRoutes(app, usersSvc, clientIp);
   totpRoutes(app, totp, clientIp);
   passwordRoutes(
     app,
     passwordService({
-      db: db.orm, cache, users, hasher, sessions, tokens, throttle, logger, now,
+      db: db.orm,
+      cache,
+      users,
+      hasher,
+      sessions,
+      tokens,
+      throttle,
+      logger,
+      now,
       notifier,
-      ttlSeconds: config.PASSWORD_RESET_TTL_SECONDS, resetUrl: config.PASSWORD_RESET_URL,
+      ttlSeconds: config.PASSWORD_RESET_TTL_SECONDS,
+      resetUrl: config.PASSWORD_RESET_URL,
     }),
   );
   const upstreams = upstreamsFrom(config);
   const opsApi = { baseUrl: () => upstreams['ops-api'], keys: internalKeys(config) };
-  permissionRoutes(app, permissionsService({ db: db.orm, repo: permissions, users, forwarded: forwardedLinksClient({ 'ops-api': opsApi, geofence: { baseUrl: () => upstreams.geofence, keys: opsApi.keys } }) }));
+  permissionRoutes(
+    app,
+    permissionsService({
+      db: db.orm,
+      repo: permissions,
+      users,
+      forwarded: forwardedLinksClient({ 'ops-api': opsApi, geofence: { baseUrl: () => upstreams.geofence, keys: opsApi.keys } }),
+    }),
+  );
   auditRoutes(app, db.orm, opsApi);
 
   // the web console at / (everything outside /api)

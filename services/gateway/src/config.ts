@@ -9,7 +9,12 @@ const int = (min: number, max: number, fallback: number) => z.coerce.number().in
 const bool = (fallback: boolean) => z.stringbool().default(fallback);
 const origins = z
   .string()
-  .transform((s) => s.split(',').map((o) => o.trim()).filter(Boolean))
+  .transform((s) =>
+    s
+      .split(',')
+      .map((o) => o.trim())
+      .filter(Boolean),
+  )
   .pipe(z.array(z.url({ protocol: /^https?$/ }).transform((u) => new URL(u).origin)));
 
 export const GatewayConfig = BaseEnv.extend({
@@ -84,10 +89,14 @@ export const GatewayConfig = BaseEnv.extend({
     .default('')
     .transform((spec, ctx) => {
       const map: Record<string, Role> = {};
-      for (const pair of spec.split(',').map((p) => p.trim()).filter(Boolean)) {
+      for (const pair of spec
+        .split(',')
+        .map((p) => p.trim())
+        .filter(Boolean)) {
         const eq = pair.lastIndexOf('=');
         const role = Role.safeParse(pair.slice(eq + 1).trim());
-        if (eq < 1 || !role.success) ctx.addIssue({ code: 'custom', message: `"${pair}" is not value=role with a role among ${Role.options.join(', ')}` });
+        if (eq < 1 || !role.success)
+          ctx.addIssue({ code: 'custom', message: `"${pair}" is not value=role with a role among ${Role.options.join(', ')}` });
         else map[pair.slice(0, eq).trim()] = role.data;
       }
       return map;
@@ -103,17 +112,29 @@ export const GatewayConfig = BaseEnv.extend({
 }).superRefine((c, ctx) => {
   const oidc = [c.OIDC_ISSUER, c.OIDC_CLIENT_ID, c.OIDC_REDIRECT_URI];
   if (oidc.some(Boolean) && !oidc.every(Boolean)) {
-    for (const [name, v] of [['OIDC_ISSUER', c.OIDC_ISSUER], ['OIDC_CLIENT_ID', c.OIDC_CLIENT_ID], ['OIDC_REDIRECT_URI', c.OIDC_REDIRECT_URI]] as const) {
-      if (!v) ctx.addIssue({ code: 'custom', path: [name], message: 'required when OpenID Connect is configured (OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_REDIRECT_URI)' });
+    for (const [name, v] of [
+      ['OIDC_ISSUER', c.OIDC_ISSUER],
+      ['OIDC_CLIENT_ID', c.OIDC_CLIENT_ID],
+      ['OIDC_REDIRECT_URI', c.OIDC_REDIRECT_URI],
+    ] as const) {
+      if (!v)
+        ctx.addIssue({
+          code: 'custom',
+          path: [name],
+          message: 'required when OpenID Connect is configured (OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_REDIRECT_URI)',
+        });
     }
   }
   if (c.NODE_ENV === 'production') {
     // the development defaults and every published example ("change-me") open the door
     const published = (v: string, dev: string) => v === dev || /change-?me/i.test(v);
-    if (published(c.COOKIE_SECRET, DEV_COOKIE_SECRET)) ctx.addIssue({ code: 'custom', path: ['COOKIE_SECRET'], message: 'set a secret of your own in production' });
-    if (published(c.ADMIN_PASSWORD, DEV_ADMIN_PASSWORD)) ctx.addIssue({ code: 'custom', path: ['ADMIN_PASSWORD'], message: 'set a password of your own in production' });
+    if (published(c.COOKIE_SECRET, DEV_COOKIE_SECRET))
+      ctx.addIssue({ code: 'custom', path: ['COOKIE_SECRET'], message: 'set a secret of your own in production' });
+    if (published(c.ADMIN_PASSWORD, DEV_ADMIN_PASSWORD))
+      ctx.addIssue({ code: 'custom', path: ['ADMIN_PASSWORD'], message: 'set a password of your own in production' });
   }
-  if (c.TOKEN_TTL_DAYS > c.TOKEN_MAX_DAYS) ctx.addIssue({ code: 'custom', path: ['TOKEN_TTL_DAYS'], message: 'must not exceed TOKEN_MAX_DAYS' });
+  if (c.TOKEN_TTL_DAYS > c.TOKEN_MAX_DAYS)
+    ctx.addIssue({ code: 'custom', path: ['TOKEN_TTL_DAYS'], message: 'must not exceed TOKEN_MAX_DAYS' });
 });
 export type GatewayConfig = z.infer<typeof GatewayConfig>;
 

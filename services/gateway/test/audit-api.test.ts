@@ -9,7 +9,8 @@ import { ADMIN, createUser, startGateway, tokenFor, type Harness } from './harne
 let h: Harness;
 const auth: Record<'admin' | 'officer' | 'analyst' | 'dispatcher' | 'company', { authorization: string }> = {} as never;
 const inject = (opts: InjectOptions) => h.gateway.app.inject(opts);
-const read = (query: string, who: keyof typeof auth = 'officer') => inject({ method: 'GET', url: `/api/audit/identity${query}`, headers: auth[who] });
+const read = (query: string, who: keyof typeof auth = 'officer') =>
+  inject({ method: 'GET', url: `/api/audit/identity${query}`, headers: auth[who] });
 
 let started: Date;
 let subject: User;
@@ -17,7 +18,12 @@ let subject: User;
 beforeAll(async () => {
   h = await startGateway();
   auth.admin = { authorization: `Bearer ${await tokenFor(h, 1)}` };
-  const people = [['officer', 'association_officer', null], ['analyst', 'association_analyst', null], ['dispatcher', 'dispatcher', 101], ['company', 'company_user', 101]] as const;
+  const people = [
+    ['officer', 'association_officer', null],
+    ['analyst', 'association_analyst', null],
+    ['dispatcher', 'dispatcher', 101],
+    ['company', 'company_user', 101],
+  ] as const;
   for (const [key, role, companyId] of people) {
     const u = await createUser(h, [role], companyId);
     auth[key] = { authorization: `Bearer ${await tokenFor(h, u.id)}` };
@@ -25,19 +31,37 @@ beforeAll(async () => {
   started = new Date();
   // the decisions under review: an administrator creates a user, then disables them
   const created = await inject({
-    method: 'POST', url: '/api/users', headers: auth.admin,
-    payload: { name: 'Achieng Otieno', email: `ao${Date.now()}@transit.test`, password: 'a-long-password', roles: ['company_user'], companyId: 101 },
+    method: 'POST',
+    url: '/api/users',
+    headers: auth.admin,
+    payload: {
+      name: 'Achieng Otieno',
+      email: `ao${Date.now()}@transit.test`,
+      password: 'a-long-password',
+      roles: ['company_user'],
+      companyId: 101,
+    },
   });
   expect(created.statusCode, created.body).toBe(200);
   subject = created.json<User>();
-  const updated = await inject({ method: 'PUT', url: `/api/users/${subject.id}`, headers: auth.admin, payload: { ...subject, password: undefined, disabled: true } });
+  const updated = await inject({
+    method: 'PUT',
+    url: `/api/users/${subject.id}`,
+    headers: auth.admin,
+    payload: { ...subject, password: undefined, disabled: true },
+  });
   expect(updated.statusCode, updated.body).toBe(200);
 });
 afterAll(async () => {
   await h?.close();
 });
 
-runAuditQueryTests({ app: () => h.gateway.app, endpoint: auditEndpoints[0], headers: async () => auth.officer, foreignEntityType: 'shipment' });
+runAuditQueryTests({
+  app: () => h.gateway.app,
+  endpoint: auditEndpoints[0],
+  headers: async () => auth.officer,
+  foreignEntityType: 'shipment',
+});
 
 describe('GET /api/audit/identity', () => {
   it('reads back the decisions on one user, newest first, with who, from where, before and after', async () => {
@@ -49,7 +73,12 @@ describe('GET /api/audit/identity', () => {
       ['user.update', 'user', String(subject.id), { userId: 1, email: ADMIN.email }],
       ['user.create', 'user', String(subject.id), { userId: 1, email: ADMIN.email }],
     ]);
-    expect(page.items[0]).toMatchObject({ before: { disabled: false }, after: { disabled: true }, address: expect.any(String), requestId: expect.any(String) });
+    expect(page.items[0]).toMatchObject({
+      before: { disabled: false },
+      after: { disabled: true },
+      address: expect.any(String),
+      requestId: expect.any(String),
+    });
     expect(page.items[1]!.before).toBeNull();
     expect(Date.parse(page.items[0]!.at)).toBeGreaterThanOrEqual(Date.parse(page.items[1]!.at));
   });
@@ -59,14 +88,24 @@ describe('GET /api/audit/identity', () => {
     const second = (await read(`?entityType=user&entityId=${subject.id}&limit=1&offset=1`)).json<IdentityAuditPage>();
     expect([first.total, first.limit, first.offset, first.items.map((e) => e.action)]).toEqual([2, 1, 0, ['user.update']]);
     expect([second.total, second.limit, second.offset, second.items.map((e) => e.action)]).toEqual([2, 1, 1, ['user.create']]);
-    expect((await read(`?entityType=user&entityId=${subject.id}&offset=2`)).json<IdentityAuditPage>()).toMatchObject({ items: [], total: 2 });
+    expect((await read(`?entityType=user&entityId=${subject.id}&offset=2`)).json<IdentityAuditPage>()).toMatchObject({
+      items: [],
+      total: 2,
+    });
   });
 
   it('filters by actor, actions (comma list or repeated) and period, combined', async () => {
     const since = started.toISOString();
-    const byAdmin = (await read(`?actorUserId=1&action=user.create,user.update&from=${encodeURIComponent(since)}`)).json<IdentityAuditPage>();
-    expect(byAdmin.items.map((e) => [e.action, e.entityId])).toEqual([['user.update', String(subject.id)], ['user.create', String(subject.id)]]);
-    const repeated = (await read(`?actorUserId=1&action=user.create&action=user.update&from=${encodeURIComponent(since)}`)).json<IdentityAuditPage>();
+    const byAdmin = (
+      await read(`?actorUserId=1&action=user.create,user.update&from=${encodeURIComponent(since)}`)
+    ).json<IdentityAuditPage>();
+    expect(byAdmin.items.map((e) => [e.action, e.entityId])).toEqual([
+      ['user.update', String(subject.id)],
+      ['user.create', String(subject.id)],
+    ]);
+    const repeated = (
+      await read(`?actorUserId=1&action=user.create&action=user.update&from=${encodeURIComponent(since)}`)
+    ).json<IdentityAuditPage>();
     expect(repeated.items).toEqual(byAdmin.items);
     const creates = (await read(`?entityId=${subject.id}&action=user.create`)).json<IdentityAuditPage>();
     expect(creates.items.map((e) => e.action)).toEqual(['user.create']);

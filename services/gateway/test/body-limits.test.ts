@@ -40,7 +40,11 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${(h.gateway.app.server.address() as { port: number }).port}`;
 });
 
-async function post(path: string, headers: Record<string, string>, body: string | Buffer | Readable): Promise<{ statusCode: number; body: string; json<T = unknown>(): T }> {
+async function post(
+  path: string,
+  headers: Record<string, string>,
+  body: string | Buffer | Readable,
+): Promise<{ statusCode: number; body: string; json<T = unknown>(): T }> {
   const res = await request(base + path, { method: 'POST', headers: { ...auth, ...headers }, body });
   const text = await res.body.text();
   return { statusCode: res.statusCode, body: text, json: <T>() => JSON.parse(text) as T };
@@ -56,9 +60,15 @@ describe('body limits at the gateway', () => {
     const declared = await post('/api/devices', { 'content-type': 'application/json' }, big);
     expect(declared.statusCode, declared.body).toBe(413);
     expect(declared.json()).toMatchObject({ error: { code: 'PAYLOAD_TOO_LARGE', details: { limit: h.config.BODY_LIMIT_BYTES } } });
-    const chunked = await post('/api/devices', { 'content-type': 'application/json' }, Readable.from((function* () {
-      for (let i = 0; i < big.length; i += 256 * 1024) yield Buffer.from(big.slice(i, i + 256 * 1024));
-    })()));
+    const chunked = await post(
+      '/api/devices',
+      { 'content-type': 'application/json' },
+      Readable.from(
+        (function* () {
+          for (let i = 0; i < big.length; i += 256 * 1024) yield Buffer.from(big.slice(i, i + 256 * 1024));
+        })(),
+      ),
+    );
     expect(chunked.statusCode, chunked.body).toBe(413);
     expect(chunked.json()).toMatchObject({ error: { code: 'PAYLOAD_TOO_LARGE' } });
     expect(received).toEqual([]);

@@ -25,13 +25,24 @@ afterAll(async () => {
 });
 
 describe('cross-site requests with the session cookie', () => {
-  it('refuses a POST with the cookie and a foreign Origin, X-Requested-With or not, on the gateway\'s and the services\' endpoints', async () => {
+  it("refuses a POST with the cookie and a foreign Origin, X-Requested-With or not, on the gateway's and the services' endpoints", async () => {
     const cookie = await login(h, ADMIN.email, ADMIN.password);
-    for (const headers of [{ origin: EVIL }, { origin: EVIL, 'x-requested-with': 'XMLHttpRequest' }, { origin: EVIL, 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'cross-site' }, { origin: 'null' }]) {
+    for (const headers of [
+      { origin: EVIL },
+      { origin: EVIL, 'x-requested-with': 'XMLHttpRequest' },
+      { origin: EVIL, 'sec-fetch-site': 'cross-site' },
+      { 'sec-fetch-site': 'cross-site' },
+      { origin: 'null' },
+    ]) {
       const proxied = await inject({ method: 'POST', url: '/api/devices', headers: { cookie, ...headers }, payload: device });
       expect(proxied.statusCode, JSON.stringify(headers)).toBe(403);
       expect(proxied.json()).toMatchObject({ error: { code: 'FORBIDDEN', message: expect.stringMatching(/Cross-site/) } });
-      const own = await inject({ method: 'POST', url: '/api/users', headers: { cookie, ...headers }, payload: { name: 'x', email: 'x@evil.example', password: 'password-1' } });
+      const own = await inject({
+        method: 'POST',
+        url: '/api/users',
+        headers: { cookie, ...headers },
+        payload: { name: 'x', email: 'x@evil.example', password: 'password-1' },
+      });
       expect(own.statusCode, JSON.stringify(headers)).toBe(403);
     }
     // a cross-site sign-out attempt leaves the session alone
@@ -39,7 +50,7 @@ describe('cross-site requests with the session cookie', () => {
     expect((await inject({ method: 'GET', url: '/api/session', headers: { cookie } })).statusCode).toBe(200);
   });
 
-  it('accepts the same origin (Origin or Sec-Fetch-Site), the console\'s origin, X-Requested-With, and a proxy that rewrote Host', async () => {
+  it("accepts the same origin (Origin or Sec-Fetch-Site), the console's origin, X-Requested-With, and a proxy that rewrote Host", async () => {
     const cookie = await login(h, ADMIN.email, ADMIN.password);
     const accepted = [
       { origin: OWN },
@@ -60,7 +71,9 @@ describe('cross-site requests with the session cookie', () => {
   it('signs a Traccar-style client out with a bare DELETE /api/session, and the session is gone after', async () => {
     const u = await createUser(h, ['dispatcher'], 101);
     const res = await inject({
-      method: 'POST', url: '/api/session', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      method: 'POST',
+      url: '/api/session',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
       payload: `email=${encodeURIComponent(u.email)}&password=${encodeURIComponent(u.plainPassword)}`,
     });
     expect(res.statusCode).toBe(200);
@@ -76,8 +89,13 @@ describe('cross-site requests with the session cookie', () => {
 });
 
 describe('sign-in origin', () => {
-  it('refuses a sign-in from a foreign Origin (even with the right password) and accepts the gateway\'s and the console\'s', async () => {
-    const refused = await inject({ method: 'POST', url: '/api/session', headers: { origin: EVIL }, payload: { email: ADMIN.email, password: ADMIN.password } });
+  it("refuses a sign-in from a foreign Origin (even with the right password) and accepts the gateway's and the console's", async () => {
+    const refused = await inject({
+      method: 'POST',
+      url: '/api/session',
+      headers: { origin: EVIL },
+      payload: { email: ADMIN.email, password: ADMIN.password },
+    });
     expect(refused.statusCode).toBe(403);
     expect(refused.headers['set-cookie']).toBeUndefined();
     // the answer names what to set: the origin list, and the proxy setting when proxies are not trusted
@@ -88,12 +106,19 @@ describe('sign-in origin', () => {
     expect(error.message).toMatch(/set TRUST_PROXY_HOPS/);
     expect(error.details).toEqual({ origin: EVIL, setting: 'CONSOLE_ORIGIN', trustProxyHops: false });
     const form = await inject({
-      method: 'POST', url: '/api/session', headers: { origin: EVIL, 'content-type': 'application/x-www-form-urlencoded' },
+      method: 'POST',
+      url: '/api/session',
+      headers: { origin: EVIL, 'content-type': 'application/x-www-form-urlencoded' },
       payload: `email=${encodeURIComponent(ADMIN.email)}&password=${encodeURIComponent(ADMIN.password)}`,
     });
     expect(form.statusCode).toBe(403);
     for (const origin of [OWN, CONSOLE]) {
-      const ok = await inject({ method: 'POST', url: '/api/session', headers: { origin }, payload: { email: ADMIN.email, password: ADMIN.password } });
+      const ok = await inject({
+        method: 'POST',
+        url: '/api/session',
+        headers: { origin },
+        payload: { email: ADMIN.email, password: ADMIN.password },
+      });
       expect(ok.statusCode, origin).toBe(200);
       expect(ok.json<User>().email).toBe(ADMIN.email);
     }
@@ -112,12 +137,25 @@ describe('behind a reverse proxy that rewrites Host (TRUST_PROXY_HOPS=1)', () =>
   it('signs traccar-web in through the proxy (its form, no fetch metadata) by X-Forwarded-Host or Forwarded, and refuses another origin naming the setting', async () => {
     const form = `email=${encodeURIComponent(ADMIN.email)}&password=${encodeURIComponent(ADMIN.password)}`;
     const base = { host: 'gateway.internal:8082', origin: 'https://corridor.example', 'content-type': 'application/x-www-form-urlencoded' };
-    for (const forwarded of [{ 'x-forwarded-host': 'corridor.example' }, { forwarded: 'for=203.0.113.7;host=corridor.example;proto=https' }]) {
-      const res = await proxied.gateway.app.inject({ method: 'POST', url: '/api/session', headers: { ...base, ...forwarded }, payload: form });
+    for (const forwarded of [
+      { 'x-forwarded-host': 'corridor.example' },
+      { forwarded: 'for=203.0.113.7;host=corridor.example;proto=https' },
+    ]) {
+      const res = await proxied.gateway.app.inject({
+        method: 'POST',
+        url: '/api/session',
+        headers: { ...base, ...forwarded },
+        payload: form,
+      });
       expect(res.statusCode, `${JSON.stringify(forwarded)} ${res.body}`).toBe(200);
       expect(sessionCookie(res)).toBeTruthy();
     }
-    const other = await proxied.gateway.app.inject({ method: 'POST', url: '/api/session', headers: { ...base, 'x-forwarded-host': 'other.example' }, payload: form });
+    const other = await proxied.gateway.app.inject({
+      method: 'POST',
+      url: '/api/session',
+      headers: { ...base, 'x-forwarded-host': 'other.example' },
+      payload: form,
+    });
     expect(other.statusCode).toBe(403);
     const { message } = other.json<{ error: { message: string } }>().error;
     expect(message).toContain('reached as gateway.internal:8082, other.example');

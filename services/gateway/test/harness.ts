@@ -34,7 +34,9 @@ export interface Harness {
  * environment has them), with a cheap password hash cost and upstreams on a closed port unless
  * the test says otherwise.
  */
-export async function startGateway(opts: { env?: Record<string, string>; kind?: AdapterKind; adapters?: TestAdapters } = {}): Promise<Harness> {
+export async function startGateway(
+  opts: { env?: Record<string, string>; kind?: AdapterKind; adapters?: TestAdapters } = {},
+): Promise<Harness> {
   const kind = opts.kind ?? opts.adapters?.kind ?? (await primaryKind());
   const adapters = opts.adapters ?? (await createTestAdapters(kind));
   const closed = 'http://127.0.0.1:9';
@@ -45,18 +47,30 @@ export async function startGateway(opts: { env?: Record<string, string>; kind?: 
     ADMIN_EMAIL: ADMIN.email,
     ADMIN_PASSWORD: ADMIN.password,
     PASSWORD_HASH_COST: '10',
-    INGEST_URL: closed, JOURNEY_URL: closed, GEOFENCE_URL: closed, OPS_API_URL: closed,
+    INGEST_URL: closed,
+    JOURNEY_URL: closed,
+    GEOFENCE_URL: closed,
+    OPS_API_URL: closed,
     ...opts.env,
   });
   const clock = new TestClock();
   const notices: PasswordResetNotice[] = [];
   const emailChanges: EmailChangedNotice[] = [];
   const gateway = await build({
-    ...adapters, clock, logger: adapters.logger, config,
+    ...adapters,
+    clock,
+    logger: adapters.logger,
+    config,
     notifier: { passwordReset: async (n) => void notices.push(n), emailChanged: async (n) => void emailChanges.push(n) },
   });
   return {
-    kind, adapters, gateway, config, clock, notices, emailChanges,
+    kind,
+    adapters,
+    gateway,
+    config,
+    clock,
+    notices,
+    emailChanges,
     async close() {
       await gateway.close();
       if (!opts.adapters) await adapters.close();
@@ -66,11 +80,22 @@ export async function startGateway(opts: { env?: Record<string, string>; kind?: 
 
 let seq = 0;
 /** A user with the given roles (created through the users service, as an administrator would). */
-export async function createUser(h: Harness, roles: Role[], companyId: number | null = null, extra: { email?: string; password?: string } = {}): Promise<User & { plainPassword: string }> {
+export async function createUser(
+  h: Harness,
+  roles: Role[],
+  companyId: number | null = null,
+  extra: { email?: string; password?: string } = {},
+): Promise<User & { plainPassword: string }> {
   seq += 1;
   const password = extra.password ?? `password-${seq}-${Math.random().toString(36).slice(2)}`;
   const user = await h.gateway.users.create(
-    UserCreate.parse({ name: `Test ${roles.join('+')} ${seq}`, email: extra.email ?? `u${seq}.${Date.now()}@corridor.test`, roles, companyId, password }),
+    UserCreate.parse({
+      name: `Test ${roles.join('+')} ${seq}`,
+      email: extra.email ?? `u${seq}.${Date.now()}@corridor.test`,
+      roles,
+      companyId,
+      password,
+    }),
     { userId: null, email: 'test' },
   );
   return { ...user, plainPassword: password };

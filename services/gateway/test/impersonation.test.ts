@@ -23,7 +23,7 @@ const impersonate = (id: number, headers: Record<string, string>) => inject({ me
 const me = (cookie: string) => inject({ method: 'GET', url: '/api/session', headers: { cookie } });
 
 describe('impersonation', () => {
-  it('switches an administrator\'s session to the user, ends the admin\'s session, and audits who impersonated whom', async () => {
+  it("switches an administrator's session to the user, ends the admin's session, and audits who impersonated whom", async () => {
     const u = await createUser(h, ['company_user'], 101);
     const admin = await login(h, ADMIN.email, ADMIN.password);
     const res = await impersonate(u.id, { cookie: admin, ...csrf });
@@ -37,7 +37,11 @@ describe('impersonation', () => {
     expect((await me(admin)).statusCode).toBe(404);
 
     const [entry] = (await audit.forEntity(h.adapters.db.orm, 'session', u.id)).filter((r) => r.action === 'session.impersonate');
-    expect(entry).toMatchObject({ actorUserId: 1, actorEmail: ADMIN.email, after: { userId: u.id, email: u.email, impersonatorId: 1, impersonatorEmail: ADMIN.email, via: 'cookie' } });
+    expect(entry).toMatchObject({
+      actorUserId: 1,
+      actorEmail: ADMIN.email,
+      after: { userId: u.id, email: u.email, impersonatorId: 1, impersonatorEmail: ADMIN.email, via: 'cookie' },
+    });
 
     // an impersonation session does not mint tokens that would outlive it
     const token = await inject({ method: 'POST', url: '/api/session/token', headers: { cookie, ...csrf }, payload: {} });
@@ -64,7 +68,10 @@ describe('impersonation', () => {
     expect(entry).toMatchObject({ actorUserId: 1, after: { impersonatorId: 1 } });
     // the first administrator cannot be impersonated from their own chain: they sign in again
     expect((await impersonate(1, { cookie: sessionCookie(next), ...csrf })).statusCode).toBe(403); // u is no admin
-    const back = await impersonate(1, { cookie: (await impersonate(a2.id, { authorization: `Bearer ${await tokenFor(h, 1)}` }).then(sessionCookie)), ...csrf });
+    const back = await impersonate(1, {
+      cookie: await impersonate(a2.id, { authorization: `Bearer ${await tokenFor(h, 1)}` }).then(sessionCookie),
+      ...csrf,
+    });
     expect(back.statusCode).toBe(400);
   });
 
@@ -86,12 +93,22 @@ describe('impersonation', () => {
 
     const disabled = await createUser(h, ['company_user'], 101);
     const current = (await inject({ method: 'GET', url: `/api/users/${disabled.id}`, headers: admin })).json<User>();
-    await inject({ method: 'PUT', url: `/api/users/${disabled.id}`, headers: admin, payload: { ...current, password: null, disabled: true } });
+    await inject({
+      method: 'PUT',
+      url: `/api/users/${disabled.id}`,
+      headers: admin,
+      payload: { ...current, password: null, disabled: true },
+    });
     const refused = await impersonate(disabled.id, admin);
     expect(refused.statusCode).toBe(403);
     expect(refused.json()).toMatchObject({ error: { code: 'FORBIDDEN', details: { userId: disabled.id } } });
     expect(refused.json<{ error: { message: string } }>().error.message).toMatch(/disabled/);
-    await inject({ method: 'PUT', url: `/api/users/${disabled.id}`, headers: admin, payload: { ...current, password: null, expirationTime: '2020-01-01T00:00:00Z' } });
+    await inject({
+      method: 'PUT',
+      url: `/api/users/${disabled.id}`,
+      headers: admin,
+      payload: { ...current, password: null, expirationTime: '2020-01-01T00:00:00Z' },
+    });
     expect((await impersonate(disabled.id, admin)).json<{ error: { message: string } }>().error.message).toMatch(/expired/);
 
     // a read-only token does not become a full session of someone else

@@ -14,14 +14,25 @@ export async function knownObjects(opts: { devices: number[]; groups?: number[];
   const server: Server = createServer((req, res) => {
     const id = /^\/api\/geofences\/(\d+)$/.exec(req.url ?? '')?.[1];
     const known = req.method === 'GET' && id !== undefined && geofences.has(Number(id));
-    res.writeHead(known ? 200 : 404, { 'content-type': 'application/json' }).end(known ? JSON.stringify({ id: Number(id) }) : '{"error":{"code":"NOT_FOUND","message":"not found"}}');
+    res
+      .writeHead(known ? 200 : 404, { 'content-type': 'application/json' })
+      .end(known ? JSON.stringify({ id: Number(id) }) : '{"error":{"code":"NOT_FOUND","message":"not found"}}');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     env: { GEOFENCE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}` },
     async seed(cache: Cache): Promise<void> {
       for (const id of opts.devices) {
-        const entry = DeviceRegistryMessage.parse({ id, uniqueId: `known-${id}`, name: `truck ${id}`, disabled: false, companyId: 101, groupId: null, status: 'offline', deleted: false });
+        const entry = DeviceRegistryMessage.parse({
+          id,
+          uniqueId: `known-${id}`,
+          name: `truck ${id}`,
+          disabled: false,
+          companyId: 101,
+          groupId: null,
+          status: 'offline',
+          deleted: false,
+        });
         await cache.set(cacheKeys.deviceById(id), JSON.stringify(entry));
       }
       await cache.set(cacheKeys.groups(), JSON.stringify((opts.groups ?? []).map((id) => ({ id, companyId: 101 }))));

@@ -16,12 +16,24 @@ export const CLIENT = { id: 'corridor-gateway', secret: 'corridor-test-client-se
  * A real OpenID Connect provider (npm oidc-provider) on an ephemeral port, with its development
  * sign-in pages (any login is accepted; the login names the account). PKCE is required.
  */
-export async function startProvider(redirectUri: string, accounts: Record<string, TestAccount>): Promise<{ issuer: string; close(): Promise<void> }> {
+export async function startProvider(
+  redirectUri: string,
+  accounts: Record<string, TestAccount>,
+): Promise<{ issuer: string; close(): Promise<void> }> {
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const provider = new Provider(issuer, {
-    clients: [{ client_id: CLIENT.id, client_secret: CLIENT.secret, redirect_uris: [redirectUri], grant_types: ['authorization_code'], response_types: ['code'], token_endpoint_auth_method: 'client_secret_basic' }],
+    clients: [
+      {
+        client_id: CLIENT.id,
+        client_secret: CLIENT.secret,
+        redirect_uris: [redirectUri],
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'client_secret_basic',
+      },
+    ],
     pkce: { required: () => true },
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'], groups: ['groups'], company: ['company_id'] },
     features: { devInteractions: { enabled: true } },
@@ -58,7 +70,11 @@ export async function signInAtProvider(authorizationUrl: string, login: string, 
   let init: RequestInit = {};
   for (let step = 0; step < 20; step++) {
     if (url.toString().startsWith(redirectUri)) return url;
-    const res = await fetch(url, { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string>), cookie: cookieHeader() } });
+    const res = await fetch(url, {
+      ...init,
+      redirect: 'manual',
+      headers: { ...(init.headers as Record<string, string>), cookie: cookieHeader() },
+    });
     remember(res);
     init = {};
     const location = res.headers.get('location');

@@ -16,15 +16,25 @@ const inject = (opts: InjectOptions) => h.gateway.app.inject(opts);
 
 beforeAll(async () => {
   idp = await startProvider(REDIRECT, {
-    amina: { email: 'amina@transit.test', email_verified: true, name: 'Amina Odhiambo', groups: ['corridor-dispatch', 'staff'], company_id: 101 },
+    amina: {
+      email: 'amina@transit.test',
+      email_verified: true,
+      name: 'Amina Odhiambo',
+      groups: ['corridor-dispatch', 'staff'],
+      company_id: 101,
+    },
     juma: { email: 'juma@kpa.test', name: 'Juma', groups: ['kpa-admins'] },
     nobody: { email: 'nobody@elsewhere.test', groups: ['unrelated'] },
     existing: { email: 'linked@corridor.test', groups: ['association_officer'] },
   });
   h = await startGateway({
     env: {
-      OIDC_ISSUER: idp.issuer, OIDC_CLIENT_ID: CLIENT.id, OIDC_CLIENT_SECRET: CLIENT.secret, OIDC_REDIRECT_URI: REDIRECT,
-      OIDC_SCOPE: 'openid email profile groups company', OIDC_ROLE_MAP: 'corridor-dispatch=dispatcher,kpa-admins=admin',
+      OIDC_ISSUER: idp.issuer,
+      OIDC_CLIENT_ID: CLIENT.id,
+      OIDC_CLIENT_SECRET: CLIENT.secret,
+      OIDC_REDIRECT_URI: REDIRECT,
+      OIDC_SCOPE: 'openid email profile groups company',
+      OIDC_ROLE_MAP: 'corridor-dispatch=dispatcher,kpa-admins=admin',
       OIDC_SUCCESS_REDIRECT: '/console/',
     },
   });
@@ -68,7 +78,9 @@ describe('OpenID Connect sign-in', () => {
     // the same account again finds the same user (by subject)
     const again = await callback(await signInAtProvider((await startFlow()).location, 'amina', REDIRECT));
     expect(again.statusCode).toBe(303);
-    expect((await inject({ method: 'GET', url: '/api/session', headers: { cookie: sessionCookie(again) } })).json<User>().id).toBe(me.json<User>().id);
+    expect((await inject({ method: 'GET', url: '/api/session', headers: { cookie: sessionCookie(again) } })).json<User>().id).toBe(
+      me.json<User>().id,
+    );
   });
 
   it('refuses a replayed state (the callback URL used twice) and a forged one, with 400 naming state', async () => {
@@ -86,7 +98,7 @@ describe('OpenID Connect sign-in', () => {
     expect(none.statusCode).toBe(400);
   });
 
-  it('refuses a code presented with another sign-in\'s state (PKCE verifier and state do not match): 401', async () => {
+  it("refuses a code presented with another sign-in's state (PKCE verifier and state do not match): 401", async () => {
     const a = await signInAtProvider((await startFlow()).location, 'juma', REDIRECT);
     const b = await startFlow();
     const swapped = new URL(a);
@@ -99,7 +111,10 @@ describe('OpenID Connect sign-in', () => {
 
   it('answers 401 when the provider reports an error, and consumes the state', async () => {
     const { state } = await startFlow();
-    const res = await inject({ method: 'GET', url: `/api/session/openid/callback?error=access_denied&error_description=End-User+aborted&state=${state}` });
+    const res = await inject({
+      method: 'GET',
+      url: `/api/session/openid/callback?error=access_denied&error_description=End-User+aborted&state=${state}`,
+    });
     expect(res.statusCode).toBe(401);
     expect(res.json<{ error: { message: string } }>().error.message).toMatch(/access_denied/);
     expect((await inject({ method: 'GET', url: `/api/session/openid/callback?code=x&state=${state}` })).statusCode).toBe(400);
@@ -114,7 +129,7 @@ describe('OpenID Connect sign-in', () => {
     expect(list.json<User[]>()).toEqual([]);
   });
 
-  it('links an existing user by email and takes the provider\'s roles', async () => {
+  it("links an existing user by email and takes the provider's roles", async () => {
     const u = await createUser(h, ['company_user'], 303, { email: 'linked@corridor.test' });
     const res = await callback(await signInAtProvider((await startFlow()).location, 'existing', REDIRECT));
     expect(res.statusCode, res.body).toBe(303);

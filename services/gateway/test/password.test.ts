@@ -27,26 +27,47 @@ describe('password reset', () => {
       expect((await inject({ method: 'POST', url: '/api/session', payload: { email: u.email, password: p } })).statusCode).toBe(401);
       h.clock.offsetMs += 3600_000; // past the wait after a failure
     }
-    expect((await inject({ method: 'POST', url: '/api/session', payload: { email: u.email, password: u.plainPassword } })).statusCode).toBe(429);
+    expect((await inject({ method: 'POST', url: '/api/session', payload: { email: u.email, password: u.plainPassword } })).statusCode).toBe(
+      429,
+    );
 
-    const req = await inject({ method: 'POST', url: '/api/password/reset', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: `email=${encodeURIComponent(u.email)}` });
+    const req = await inject({
+      method: 'POST',
+      url: '/api/password/reset',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `email=${encodeURIComponent(u.email)}`,
+    });
     expect(req.statusCode).toBe(200);
     const notice = h.notices.at(-1)!;
     expect(notice).toMatchObject({ email: u.email, name: u.name });
     expect(notice.url).toBe(`https://console.corridor.test/reset-password?passwordReset=${notice.token}`);
 
-    const done = await inject({ method: 'POST', url: '/api/password/update', payload: { token: notice.token, password: 'brand-new-password' } });
+    const done = await inject({
+      method: 'POST',
+      url: '/api/password/update',
+      payload: { token: notice.token, password: 'brand-new-password' },
+    });
     expect(done.statusCode, done.body).toBe(200);
     expect((await inject({ method: 'GET', url: '/api/session', headers: { cookie } })).statusCode).toBe(404);
     expect((await inject({ method: 'GET', url: '/api/session', headers: { authorization: `Bearer ${token}` } })).statusCode).toBe(401);
-    expect((await inject({ method: 'POST', url: '/api/session', payload: { email: u.email, password: u.plainPassword } })).statusCode).toBe(401);
+    expect((await inject({ method: 'POST', url: '/api/session', payload: { email: u.email, password: u.plainPassword } })).statusCode).toBe(
+      401,
+    );
     h.clock.offsetMs += 3600_000; // past the wait after that failure
-    expect((await inject({ method: 'GET', url: '/api/session', headers: { authorization: basic(u.email, 'brand-new-password') } })).statusCode).toBe(200);
+    expect(
+      (await inject({ method: 'GET', url: '/api/session', headers: { authorization: basic(u.email, 'brand-new-password') } })).statusCode,
+    ).toBe(200);
 
-    const replay = await inject({ method: 'POST', url: '/api/password/update', payload: { token: notice.token, password: 'another-password' } });
+    const replay = await inject({
+      method: 'POST',
+      url: '/api/password/update',
+      payload: { token: notice.token, password: 'another-password' },
+    });
     expect(replay.statusCode).toBe(400);
     expect(replay.json()).toMatchObject({ error: { code: 'VALIDATION_FAILED', details: [{ in: 'body', path: 'token' }] } });
-    expect((await audit.forEntity(h.adapters.db.orm, 'user', u.id)).map((r) => r.action)).toEqual(expect.arrayContaining(['password.reset-request', 'password.reset']));
+    expect((await audit.forEntity(h.adapters.db.orm, 'user', u.id)).map((r) => r.action)).toEqual(
+      expect.arrayContaining(['password.reset-request', 'password.reset']),
+    );
   });
 
   it('answers 200 for an unknown address and sends nothing; throttles notices per user', async () => {
@@ -54,12 +75,16 @@ describe('password reset', () => {
     expect((await inject({ method: 'POST', url: '/api/password/reset', payload: { email: 'nobody@corridor.test' } })).statusCode).toBe(200);
     expect(h.notices.length).toBe(before);
     const u = await createUser(h, ['dispatcher'], 101);
-    for (let i = 0; i < 5; i++) expect((await inject({ method: 'POST', url: '/api/password/reset', payload: { email: u.email } })).statusCode).toBe(200);
+    for (let i = 0; i < 5; i++)
+      expect((await inject({ method: 'POST', url: '/api/password/reset', payload: { email: u.email } })).statusCode).toBe(200);
     expect(h.notices.length - before).toBe(3);
   });
 
   it('refuses a made-up token and a short password (400 naming the field)', async () => {
-    expect((await inject({ method: 'POST', url: '/api/password/update', payload: { token: 'x'.repeat(43), password: 'long-enough-1' } })).statusCode).toBe(400);
+    expect(
+      (await inject({ method: 'POST', url: '/api/password/update', payload: { token: 'x'.repeat(43), password: 'long-enough-1' } }))
+        .statusCode,
+    ).toBe(400);
     const short = await inject({ method: 'POST', url: '/api/password/update', payload: { token: 'x'.repeat(43), password: 'short' } });
     expect(short.json()).toMatchObject({ error: { details: [{ path: 'password' }] } });
     const missing = await inject({ method: 'POST', url: '/api/password/reset', payload: {} });

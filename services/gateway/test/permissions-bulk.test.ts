@@ -32,12 +32,22 @@ afterAll(async () => {
 describe('permissions in bulk', () => {
   it('links several pairs in one call, each audited, and unlinks them in one call', async () => {
     const u = await createUser(h, ['company_user'], 101);
-    const links = [{ userId: u.id, deviceId: 11 }, { userId: u.id, deviceId: 12 }, { userId: u.id, groupId: 4 }, { userId: u.id, geofenceId: 30 }];
+    const links = [
+      { userId: u.id, deviceId: 11 },
+      { userId: u.id, deviceId: 12 },
+      { userId: u.id, groupId: 4 },
+      { userId: u.id, geofenceId: 30 },
+    ];
     const before = await auditCount();
     const res = await bulk('POST', links);
     expect(res.statusCode, res.body).toBe(204);
-    expect(await linksOf(u.id)).toEqual([{ userId: u.id, deviceId: 11 }, { userId: u.id, deviceId: 12 }]);
-    expect((await inject({ method: 'GET', url: `/api/permissions?userId=${u.id}&geofenceId=0`, headers: admin })).json()).toEqual([{ userId: u.id, geofenceId: 30 }]);
+    expect(await linksOf(u.id)).toEqual([
+      { userId: u.id, deviceId: 11 },
+      { userId: u.id, deviceId: 12 },
+    ]);
+    expect((await inject({ method: 'GET', url: `/api/permissions?userId=${u.id}&geofenceId=0`, headers: admin })).json()).toEqual([
+      { userId: u.id, geofenceId: 30 },
+    ]);
     expect(await auditCount()).toBe(before + 4);
     const { rows } = await audit.list(h.adapters.db.orm, { entityType: 'permission', limit: 4, offset: 0 });
     expect(rows.map((r) => r.action)).toEqual(Array(4).fill('permission.link'));
@@ -55,23 +65,39 @@ describe('permissions in bulk', () => {
   it('stores nothing when one link names an unknown user (404 naming it) or exists already (409 naming it)', async () => {
     const u = await createUser(h, ['company_user'], 101);
     const before = await auditCount();
-    const unknown = await bulk('POST', [{ userId: u.id, deviceId: 21 }, { userId: u.id, deviceId: 22 }, { userId: 999999, deviceId: 21 }]);
+    const unknown = await bulk('POST', [
+      { userId: u.id, deviceId: 21 },
+      { userId: u.id, deviceId: 22 },
+      { userId: 999999, deviceId: 21 },
+    ]);
     expect(unknown.statusCode).toBe(404);
     // an unknown id anywhere in a request answers 404 naming it, before anything is stored
     expect(unknown.json()).toMatchObject({ error: { code: 'NOT_FOUND', message: 'User 999999 not found' } });
     expect(await linksOf(u.id)).toEqual([]);
 
-    expect((await inject({ method: 'POST', url: '/api/permissions', headers: admin, payload: { userId: u.id, deviceId: 23 } })).statusCode).toBe(204);
+    expect(
+      (await inject({ method: 'POST', url: '/api/permissions', headers: admin, payload: { userId: u.id, deviceId: 23 } })).statusCode,
+    ).toBe(204);
     const afterSingle = await auditCount();
     expect(afterSingle).toBe(before + 1);
     // the existing link comes after a new one, so the insert runs and must roll back
-    const existing = await bulk('POST', [{ userId: u.id, deviceId: 24 }, { deviceId: 23, userId: u.id }, { userId: u.id, deviceId: 25 }]);
+    const existing = await bulk('POST', [
+      { userId: u.id, deviceId: 24 },
+      { deviceId: 23, userId: u.id },
+      { userId: u.id, deviceId: 25 },
+    ]);
     expect(existing.statusCode).toBe(409);
-    expect(existing.json()).toMatchObject({ error: { code: 'CONFLICT', details: { index: 1, permission: { userId: u.id, deviceId: 23 } } } });
+    expect(existing.json()).toMatchObject({
+      error: { code: 'CONFLICT', details: { index: 1, permission: { userId: u.id, deviceId: 23 } } },
+    });
     expect(await linksOf(u.id)).toEqual([{ userId: u.id, deviceId: 23 }]);
     expect(await auditCount()).toBe(afterSingle);
     // a device, group or geofence that does not exist, anywhere in the list: 404 naming it, nothing stored or removed
-    for (const [bad, what] of [[{ userId: u.id, deviceId: 4242 }, 'Device 4242'], [{ userId: u.id, groupId: 4242 }, 'Group 4242'], [{ deviceId: 21, geofenceId: 4242 }, 'Geofence 4242']] as const) {
+    for (const [bad, what] of [
+      [{ userId: u.id, deviceId: 4242 }, 'Device 4242'],
+      [{ userId: u.id, groupId: 4242 }, 'Group 4242'],
+      [{ deviceId: 21, geofenceId: 4242 }, 'Geofence 4242'],
+    ] as const) {
       for (const method of ['POST', 'DELETE'] as const) {
         const res = await bulk(method, [{ userId: u.id, deviceId: 24 }, bad, { userId: u.id, deviceId: 23 }]);
         expect(res.statusCode, `${method} ${JSON.stringify(bad)}`).toBe(404);
@@ -84,12 +110,28 @@ describe('permissions in bulk', () => {
 
   it('removes nothing when one link is absent (404 naming it)', async () => {
     const u = await createUser(h, ['company_user'], 101);
-    expect((await bulk('POST', [{ userId: u.id, deviceId: 31 }, { userId: u.id, deviceId: 32 }])).statusCode).toBe(204);
+    expect(
+      (
+        await bulk('POST', [
+          { userId: u.id, deviceId: 31 },
+          { userId: u.id, deviceId: 32 },
+        ])
+      ).statusCode,
+    ).toBe(204);
     const before = await auditCount();
-    const absent = await bulk('DELETE', [{ userId: u.id, deviceId: 31 }, { userId: u.id, deviceId: 33 }, { userId: u.id, deviceId: 32 }]);
+    const absent = await bulk('DELETE', [
+      { userId: u.id, deviceId: 31 },
+      { userId: u.id, deviceId: 33 },
+      { userId: u.id, deviceId: 32 },
+    ]);
     expect(absent.statusCode).toBe(404);
-    expect(absent.json()).toMatchObject({ error: { code: 'NOT_FOUND', details: { index: 1, permission: { userId: u.id, deviceId: 33 } } } });
-    expect(await linksOf(u.id)).toEqual([{ userId: u.id, deviceId: 31 }, { userId: u.id, deviceId: 32 }]);
+    expect(absent.json()).toMatchObject({
+      error: { code: 'NOT_FOUND', details: { index: 1, permission: { userId: u.id, deviceId: 33 } } },
+    });
+    expect(await linksOf(u.id)).toEqual([
+      { userId: u.id, deviceId: 31 },
+      { userId: u.id, deviceId: 32 },
+    ]);
     expect(await auditCount()).toBe(before);
   });
 
@@ -97,9 +139,28 @@ describe('permissions in bulk', () => {
     const u = await createUser(h, ['company_user'], 101);
     const cases: [unknown, RegExp][] = [
       [[{ userId: u.id, deviceId: 1 }, { userId: u.id }], /body\.1.*exactly two/],
-      [[{ userId: u.id, deviceId: 1 }, { deviceId: 2, groupId: 3 }], /body\.1: .*not a link/],
-      [[{ userId: u.id, deviceId: 1 }, { userId: -4, deviceId: 1 }], /body\.1\.userId/],
-      [[{ userId: u.id, deviceId: 1 }, { userId: u.id, deviceId: 2 }, { deviceId: 1, userId: u.id }], /body\.2: repeats the link at index 0/],
+      [
+        [
+          { userId: u.id, deviceId: 1 },
+          { deviceId: 2, groupId: 3 },
+        ],
+        /body\.1: .*not a link/,
+      ],
+      [
+        [
+          { userId: u.id, deviceId: 1 },
+          { userId: -4, deviceId: 1 },
+        ],
+        /body\.1\.userId/,
+      ],
+      [
+        [
+          { userId: u.id, deviceId: 1 },
+          { userId: u.id, deviceId: 2 },
+          { deviceId: 1, userId: u.id },
+        ],
+        /body\.2: repeats the link at index 0/,
+      ],
       [[], /body/],
       [{ userId: u.id, deviceId: 1 }, /body/],
     ];
@@ -143,7 +204,9 @@ describe('permissions in bulk', () => {
     let t = performance.now();
     expect((await bulk('POST', many)).statusCode).toBe(204);
     const linkMs = performance.now() - t;
-    expect((await inject({ method: 'GET', url: `/api/permissions?userId=${u.id}&deviceId=0&limit=2000`, headers: admin })).json<Permission[]>()).toHaveLength(1000);
+    expect(
+      (await inject({ method: 'GET', url: `/api/permissions?userId=${u.id}&deviceId=0&limit=2000`, headers: admin })).json<Permission[]>(),
+    ).toHaveLength(1000);
     t = performance.now();
     expect((await bulk('DELETE', many)).statusCode).toBe(204);
     const unlinkMs = performance.now() - t;

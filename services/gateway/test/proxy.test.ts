@@ -40,9 +40,12 @@ beforeAll(async () => {
   await new Promise<void>((r) => garbage.listen(0, '127.0.0.1', r));
   h = await startGateway({
     env: {
-      OPS_API_URL: live.url, JOURNEY_URL: stoppedUrl, GEOFENCE_URL: slow.url,
+      OPS_API_URL: live.url,
+      JOURNEY_URL: stoppedUrl,
+      GEOFENCE_URL: slow.url,
       INGEST_URL: `http://127.0.0.1:${(garbage.address() as AddressInfo).port}`,
-      UPSTREAM_TIMEOUT_MS: '500', PROXY_BODY_LIMIT_BYTES: '2048',
+      UPSTREAM_TIMEOUT_MS: '500',
+      PROXY_BODY_LIMIT_BYTES: '2048',
     },
   });
   auth = { authorization: `Bearer ${await tokenFor(h, 1)}` };
@@ -75,9 +78,12 @@ describe('proxy', () => {
     expect(res.json()).toMatchObject({ error: { code: 'BAD_GATEWAY' } });
   });
 
-  it('forwards the body, the query and the caller\'s identity, and nothing of the credentials', async () => {
+  it("forwards the body, the query and the caller's identity, and nothing of the credentials", async () => {
     const res = await h.gateway.app.inject({
-      method: 'POST', url: '/api/devices?x=1', headers: { ...auth, cookie: 'corridor_session=abc', 'x-corridor-identity': 'forged' }, payload: { name: 'Truck', uniqueId: '123' },
+      method: 'POST',
+      url: '/api/devices?x=1',
+      headers: { ...auth, cookie: 'corridor_session=abc', 'x-corridor-identity': 'forged' },
+      payload: { name: 'Truck', uniqueId: '123' },
     });
     expect(res.statusCode, res.body).toBe(200);
     const got = live.received.at(-1)!;
@@ -90,18 +96,29 @@ describe('proxy', () => {
 
   it('refuses bodies over the limit with 413, declared or streamed', async () => {
     const big = JSON.stringify({ name: 'x'.repeat(5000), uniqueId: '1' });
-    const declared = await h.gateway.app.inject({ method: 'POST', url: '/api/devices', headers: { ...auth, 'content-type': 'application/json' }, payload: big });
+    const declared = await h.gateway.app.inject({
+      method: 'POST',
+      url: '/api/devices',
+      headers: { ...auth, 'content-type': 'application/json' },
+      payload: big,
+    });
     expect(declared.statusCode).toBe(413);
     expect(declared.json()).toMatchObject({ error: { code: 'PAYLOAD_TOO_LARGE' } });
     const before = live.received.length;
     const { Readable } = await import('node:stream');
     const chunked = await h.gateway.app.inject({
-      method: 'POST', url: '/api/devices', headers: { ...auth, 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+      method: 'POST',
+      url: '/api/devices',
+      headers: { ...auth, 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
       payload: Readable.from([Buffer.from(big.slice(0, 1500)), Buffer.from(big.slice(1500))]),
     });
     expect(chunked.statusCode).toBe(413);
     expect(live.received.length - before).toBeLessThanOrEqual(1);
-    const gatewayOwn = await h.gateway.app.inject({ method: 'POST', url: '/api/session', payload: { email: 'x'.repeat(2_000_000), password: 'p' } });
+    const gatewayOwn = await h.gateway.app.inject({
+      method: 'POST',
+      url: '/api/session',
+      payload: { email: 'x'.repeat(2_000_000), password: 'p' },
+    });
     expect(gatewayOwn.statusCode).toBe(413);
   });
 });

@@ -18,7 +18,14 @@ const tokens = new Map<Role, { token: string; userId: number }>();
 beforeAll(async () => {
   stub = await startStubUpstream();
   h = await startGateway({
-    env: { INGEST_URL: stub.url, JOURNEY_URL: stub.url, GEOFENCE_URL: stub.url, OPS_API_URL: stub.url, RATE_LIMIT_IP_MAX: '100000', RATE_LIMIT_USER_MAX: '100000' },
+    env: {
+      INGEST_URL: stub.url,
+      JOURNEY_URL: stub.url,
+      GEOFENCE_URL: stub.url,
+      OPS_API_URL: stub.url,
+      RATE_LIMIT_IP_MAX: '100000',
+      RATE_LIMIT_USER_MAX: '100000',
+    },
   });
   for (const role of allRoles) {
     const companyRole = !['admin', 'association_officer', 'association_analyst'].includes(role);
@@ -47,9 +54,11 @@ async function call(def: EndpointDef, authorization?: string) {
 }
 
 describe('role matrix over every endpoint of the contract', () => {
-  it('covers the whole contract, the gateway\'s own endpoints included', () => {
+  it("covers the whole contract, the gateway's own endpoints included", () => {
     expect(allEndpoints.length).toBeGreaterThan(20);
-    expect(allEndpoints.filter((e) => e.service === 'gateway').map((e) => e.id)).toEqual(expect.arrayContaining(['session.create', 'users.list', 'permissions.create', 'socket.open']));
+    expect(allEndpoints.filter((e) => e.service === 'gateway').map((e) => e.id)).toEqual(
+      expect.arrayContaining(['session.create', 'users.list', 'permissions.create', 'socket.open']),
+    );
   });
 
   it.each(allEndpoints.map((d) => [`${d.method.toUpperCase()} ${d.path} (${d.service})`, d] as const))('%s', async (_name, def) => {

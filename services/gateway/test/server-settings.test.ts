@@ -27,14 +27,31 @@ describe('server settings', () => {
   it('are readable before sign-in, changed by an administrator only, and read back as stored', async () => {
     const before = (await inject({ method: 'GET', url: '/api/server' })).json<ServerInfo>();
     // a Traccar client PUTs back the whole Server it read, with its changes
-    const body = { ...before, map: 'https://tiles.example/style.json', latitude: -6.8, longitude: 39.28, zoom: 8, attributes: { timezone: 'Africa/Dar_es_Salaam' }, version: 'x', id: 7 };
+    const body = {
+      ...before,
+      map: 'https://tiles.example/style.json',
+      latitude: -6.8,
+      longitude: 39.28,
+      zoom: 8,
+      attributes: { timezone: 'Africa/Dar_es_Salaam' },
+      version: 'x',
+      id: 7,
+    };
     expect((await inject({ method: 'PUT', url: '/api/server', headers: dispatcher, payload: body })).statusCode).toBe(403);
     expect((await inject({ method: 'PUT', url: '/api/server', payload: body })).statusCode).toBe(401);
     const put = await inject({ method: 'PUT', url: '/api/server', headers: admin, payload: body });
     expect(put.statusCode, put.body).toBe(200);
     const after = (await inject({ method: 'GET', url: '/api/server' })).json<ServerInfo>();
     expect(after).toEqual(put.json());
-    expect(after).toMatchObject({ id: 1, version: before.version, map: body.map, latitude: -6.8, longitude: 39.28, zoom: 8, attributes: body.attributes });
+    expect(after).toMatchObject({
+      id: 1,
+      version: before.version,
+      map: body.map,
+      latitude: -6.8,
+      longitude: 39.28,
+      zoom: 8,
+      attributes: body.attributes,
+    });
     const [entry] = await audit.forEntity(h.adapters.db.orm, 'server', 1);
     expect(entry).toMatchObject({ action: 'server.update', actorUserId: 1 });
     // the attributes are published for ops-api's device events (server-level speedLimit and the like)

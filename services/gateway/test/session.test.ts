@@ -25,7 +25,11 @@ afterAll(async () => {
 
 describe('cookie sessions', () => {
   it('signs in with JSON, sets an HttpOnly Secure SameSite=Lax signed cookie, and GET /session returns the user', async () => {
-    const res = await inject({ method: 'POST', url: '/api/session', payload: { email: ADMIN.email.toUpperCase(), password: ADMIN.password } });
+    const res = await inject({
+      method: 'POST',
+      url: '/api/session',
+      payload: { email: ADMIN.email.toUpperCase(), password: ADMIN.password },
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json<User>()).toMatchObject({ email: ADMIN.email, administrator: true, roles: ['admin'] });
     expect(res.json<User>()).not.toHaveProperty('password');
@@ -42,7 +46,9 @@ describe('cookie sessions', () => {
   it('signs in with a form, as Traccar clients post it', async () => {
     const u = await createUser(h, ['dispatcher'], 101);
     const res = await inject({
-      method: 'POST', url: '/api/session', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      method: 'POST',
+      url: '/api/session',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
       payload: `email=${encodeURIComponent(u.email)}&password=${encodeURIComponent(u.plainPassword)}`,
     });
     expect(res.statusCode, res.body).toBe(200);
@@ -55,7 +61,11 @@ describe('cookie sessions', () => {
     expect(wrong.statusCode).toBe(401);
     expect(wrong.json()).toMatchObject({ error: { code: 'UNAUTHENTICATED' } });
     expect(wrong.headers['set-cookie']).toBeUndefined();
-    const unknown = await inject({ method: 'POST', url: '/api/session', payload: { email: 'nobody@corridor.test', password: 'whatever-1' } });
+    const unknown = await inject({
+      method: 'POST',
+      url: '/api/session',
+      payload: { email: 'nobody@corridor.test', password: 'whatever-1' },
+    });
     expect(unknown.statusCode).toBe(401);
     const missing = await inject({ method: 'POST', url: '/api/session', payload: { email: u.email } });
     expect(missing.statusCode).toBe(400);
@@ -81,7 +91,9 @@ describe('cookie sessions', () => {
   it('locks an address after repeated failures (429 even with the right password) without touching others', async () => {
     const u = await createUser(h, ['company_user'], 202);
     for (let i = 0; i < 3; i++) {
-      expect((await inject({ method: 'POST', url: '/api/session', payload: { email: u.email, password: `wrong-${i}` } })).statusCode).toBe(401);
+      expect((await inject({ method: 'POST', url: '/api/session', payload: { email: u.email, password: `wrong-${i}` } })).statusCode).toBe(
+        401,
+      );
       h.clock.offsetMs += 3600_000; // past the wait after each failure (the waits are the next test's)
     }
     const locked = await inject({ method: 'POST', url: '/api/session', payload: { email: u.email, password: u.plainPassword } });
@@ -89,8 +101,12 @@ describe('cookie sessions', () => {
     expect(locked.json()).toMatchObject({ error: { code: 'RATE_LIMITED' } });
     expect(locked.headers['retry-after']).toBe('60');
     // basic auth is checked by the same throttle
-    expect((await inject({ method: 'GET', url: '/api/session', headers: { authorization: basic(u.email, u.plainPassword) } })).statusCode).toBe(429);
-    expect((await inject({ method: 'POST', url: '/api/session', payload: { email: ADMIN.email, password: ADMIN.password } })).statusCode).toBe(200);
+    expect(
+      (await inject({ method: 'GET', url: '/api/session', headers: { authorization: basic(u.email, u.plainPassword) } })).statusCode,
+    ).toBe(429);
+    expect(
+      (await inject({ method: 'POST', url: '/api/session', payload: { email: ADMIN.email, password: ADMIN.password } })).statusCode,
+    ).toBe(200);
   });
 
   it('cannot be used to lock the real user out: the lock holds for the attacking address only, known addresses pass, and it survives a restart (issue 11)', async () => {
@@ -135,7 +151,9 @@ describe('cookie sessions', () => {
       const fresh = await signIn(u.plainPassword, '192.0.2.77');
       expect(fresh.statusCode).toBe(429);
       expect(fresh.headers['retry-after']).toBe('30');
-      expect(fresh.json()).toMatchObject({ error: { code: 'RATE_LIMITED', details: { slowedDown: 'new-address', retryAfterSeconds: 30 } } });
+      expect(fresh.json()).toMatchObject({
+        error: { code: 'RATE_LIMITED', details: { slowedDown: 'new-address', retryAfterSeconds: 30 } },
+      });
       gw.clock.offsetMs += 30_000;
       expect((await signIn(u.plainPassword, '192.0.2.77')).statusCode).toBe(200);
       // a guesser's next new address pays the same wait before every guess
@@ -168,7 +186,8 @@ describe('cookie sessions', () => {
 
   it('counts an IPv6 /64 as one address: its addresses share a pair lock', async () => {
     const u = await createUser(h, ['company_user'], 202);
-    const signIn = (password: string, remoteAddress: string) => inject({ method: 'POST', url: '/api/session', payload: { email: u.email, password }, remoteAddress });
+    const signIn = (password: string, remoteAddress: string) =>
+      inject({ method: 'POST', url: '/api/session', payload: { email: u.email, password }, remoteAddress });
     for (let i = 1; i <= 3; i++) {
       expect((await signIn(`guess-${i}`, `2001:db8:aa:bb::${i}`)).statusCode).toBe(401);
       h.clock.offsetMs += 3600_000;
@@ -181,7 +200,10 @@ describe('cookie sessions', () => {
 
   it('makes an address wait longer after each further failure of an account before it locks it, without checking the password meanwhile (issue 11)', async () => {
     // waits of 600 s and 1200 s: no pause of a busy machine ends one; the test moves the clock past them
-    const gw = await startGateway({ adapters: h.adapters, env: { LOGIN_MAX_FAILURES: '4', LOGIN_LOCKOUT_SECONDS: '7200', LOGIN_DELAY_SECONDS: '600' } });
+    const gw = await startGateway({
+      adapters: h.adapters,
+      env: { LOGIN_MAX_FAILURES: '4', LOGIN_LOCKOUT_SECONDS: '7200', LOGIN_DELAY_SECONDS: '600' },
+    });
     try {
       const u = await createUser(gw, ['dispatcher'], 101);
       const signIn = (password: string, remoteAddress = '203.0.113.20') =>
@@ -218,7 +240,13 @@ describe('cookie sessions', () => {
 
       // a right password after a wait clears the pair's failures: the next two failures wait the first wait again
       const v = await createUser(gw, ['dispatcher'], 101);
-      const signInV = (password: string) => gw.gateway.app.inject({ method: 'POST', url: '/api/session', payload: { email: v.email, password }, remoteAddress: '203.0.113.20' });
+      const signInV = (password: string) =>
+        gw.gateway.app.inject({
+          method: 'POST',
+          url: '/api/session',
+          payload: { email: v.email, password },
+          remoteAddress: '203.0.113.20',
+        });
       for (const p of ['typo', 'typo-2', 'typo-3']) {
         expect((await signInV(p)).statusCode).toBe(401);
         gw.clock.offsetMs += 3600_000;
@@ -232,10 +260,16 @@ describe('cookie sessions', () => {
     }
   });
 
-  it('lets an administrator lift an account\'s lock (audited; 404 for an unknown user, 403 for others), and counts the login name and the email as one account (issue 11)', async () => {
+  it("lets an administrator lift an account's lock (audited; 404 for an unknown user, 403 for others), and counts the login name and the email as one account (issue 11)", async () => {
     const u = await createUser(h, ['company_user'], 202);
-    await h.gateway.users.update(u.id, { ...u, login: `login-${u.id}`, password: null }, { userId: 1, roles: ['admin'], companyId: null, email: ADMIN.email, name: 'admin' }, { userId: null, email: 'test' });
-    const signIn = (email: string, password: string) => inject({ method: 'POST', url: '/api/session', payload: { email, password }, remoteAddress: '203.0.113.30' });
+    await h.gateway.users.update(
+      u.id,
+      { ...u, login: `login-${u.id}`, password: null },
+      { userId: 1, roles: ['admin'], companyId: null, email: ADMIN.email, name: 'admin' },
+      { userId: null, email: 'test' },
+    );
+    const signIn = (email: string, password: string) =>
+      inject({ method: 'POST', url: '/api/session', payload: { email, password }, remoteAddress: '203.0.113.30' });
     // failures by email and by login name count together: three lock the account at this address
     for (const name of [u.email, `login-${u.id}`, u.email.toUpperCase()]) {
       expect((await signIn(name, 'a-guess')).statusCode).toBe(401);
@@ -258,7 +292,8 @@ describe('cookie sessions', () => {
     const gw = await startGateway({ adapters: h.adapters, env: { LOGIN_MAX_FAILURES_PER_IP: '3', LOGIN_LOCKOUT_SECONDS: '600' } });
     try {
       const u = await createUser(gw, ['company_user'], 202);
-      const signIn = (email: string, password: string) => gw.gateway.app.inject({ method: 'POST', url: '/api/session', payload: { email, password }, remoteAddress: '203.0.113.40' });
+      const signIn = (email: string, password: string) =>
+        gw.gateway.app.inject({ method: 'POST', url: '/api/session', payload: { email, password }, remoteAddress: '203.0.113.40' });
       // three other accounts fail once each from this address: it is slowed down for accounts never signed in there
       for (let i = 0; i < 3; i++) expect((await signIn(`nobody-${i}-${u.id}@corridor.test`, 'a-guess')).statusCode).toBe(401);
       const refused = await signIn(u.email, u.plainPassword);
@@ -279,7 +314,12 @@ describe('cookie sessions', () => {
     const cookie = await login(h, u.email, u.plainPassword);
     const admin = await login(h, ADMIN.email, ADMIN.password);
     const current = (await inject({ method: 'GET', url: `/api/users/${u.id}`, headers: { cookie: admin } })).json<User>();
-    const disable = await inject({ method: 'PUT', url: `/api/users/${u.id}`, headers: { cookie: admin, 'x-requested-with': 'test' }, payload: { ...current, disabled: true, password: null } });
+    const disable = await inject({
+      method: 'PUT',
+      url: `/api/users/${u.id}`,
+      headers: { cookie: admin, 'x-requested-with': 'test' },
+      payload: { ...current, disabled: true, password: null },
+    });
     expect(disable.statusCode, disable.body).toBe(200);
     expect((await inject({ method: 'GET', url: '/api/session', headers: { cookie } })).statusCode).toBe(404);
     const again = await inject({ method: 'POST', url: '/api/session', payload: { email: u.email, password: u.plainPassword } });
@@ -292,7 +332,12 @@ describe('bearer tokens', () => {
   it('issues a token from a session and accepts it as Bearer and as ?token= (which sets the cookie)', async () => {
     const u = await createUser(h, ['association_analyst']);
     const cookie = await login(h, u.email, u.plainPassword);
-    const res = await inject({ method: 'POST', url: '/api/session/token', headers: { cookie, 'x-requested-with': 'x', 'content-type': 'application/x-www-form-urlencoded' }, payload: '' });
+    const res = await inject({
+      method: 'POST',
+      url: '/api/session/token',
+      headers: { cookie, 'x-requested-with': 'x', 'content-type': 'application/x-www-form-urlencoded' },
+      payload: '',
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/plain/);
     const token = res.body;
@@ -312,10 +357,18 @@ describe('bearer tokens', () => {
     const victimCookie = await login(h, victim.email, victim.plainPassword);
     const whoAmI = async () => (await inject({ method: 'GET', url: '/api/session', headers: { cookie: victimCookie } })).json<User>().id;
     // the sweep's attack: a page on another site loads /api/session?token=<the attacker's token> in the victim's browser
-    const fromImage = await inject({ method: 'GET', url: `/api/session?token=${attackerToken}`, headers: { cookie: victimCookie, 'sec-fetch-site': 'cross-site', 'sec-fetch-dest': 'image' } });
+    const fromImage = await inject({
+      method: 'GET',
+      url: `/api/session?token=${attackerToken}`,
+      headers: { cookie: victimCookie, 'sec-fetch-site': 'cross-site', 'sec-fetch-dest': 'image' },
+    });
     expect(fromImage.statusCode).toBe(403);
     expect(fromImage.headers['set-cookie']).toBeUndefined();
-    const fromLink = await inject({ method: 'GET', url: `/api/session?token=${attackerToken}`, headers: { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' } });
+    const fromLink = await inject({
+      method: 'GET',
+      url: `/api/session?token=${attackerToken}`,
+      headers: { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' },
+    });
     expect(fromLink.statusCode).toBe(403);
     // a browser without fetch metadata: a session that exists is never replaced
     const old = await inject({ method: 'GET', url: `/api/session?token=${attackerToken}`, headers: { cookie: victimCookie } });
@@ -323,7 +376,11 @@ describe('bearer tokens', () => {
     expect(old.headers['set-cookie']).toBeUndefined();
     expect(await whoAmI()).toBe(victim.id);
     // the token of the user already signed in: their session, unchanged
-    const own = await inject({ method: 'GET', url: `/api/session?token=${await tokenFor(h, victim.id, 'full')}`, headers: { cookie: victimCookie, 'sec-fetch-site': 'same-origin' } });
+    const own = await inject({
+      method: 'GET',
+      url: `/api/session?token=${await tokenFor(h, victim.id, 'full')}`,
+      headers: { cookie: victimCookie, 'sec-fetch-site': 'same-origin' },
+    });
     expect(own.statusCode).toBe(200);
     expect(own.headers['set-cookie']).toBeUndefined();
     // traccar-web's token login (a fetch from its own page, no session yet) and scripts still sign in
@@ -334,7 +391,16 @@ describe('bearer tokens', () => {
     const fromConsole = await inject({ method: 'GET', url: `/api/session?token=${attackerToken}`, headers: { origin: CONSOLE } });
     expect(fromConsole.statusCode).toBe(200);
     // the other sign-in paths keep their origin check
-    expect((await inject({ method: 'POST', url: '/api/session', headers: { origin: 'https://evil.example' }, payload: { email: victim.email, password: victim.plainPassword } })).statusCode).toBe(403);
+    expect(
+      (
+        await inject({
+          method: 'POST',
+          url: '/api/session',
+          headers: { origin: 'https://evil.example' },
+          payload: { email: victim.email, password: victim.plainPassword },
+        })
+      ).statusCode,
+    ).toBe(403);
   });
 
   it('refuses to turn a read-only token into a (full) cookie session', async () => {
@@ -358,14 +424,19 @@ describe('bearer tokens', () => {
     } finally {
       h.clock.offsetMs = 0;
     }
-    const past = await inject({ method: 'POST', url: '/api/session/token', headers: { authorization: `Bearer ${token}` }, payload: { expiration: '2020-01-01T00:00:00Z' } });
+    const past = await inject({
+      method: 'POST',
+      url: '/api/session/token',
+      headers: { authorization: `Bearer ${token}` },
+      payload: { expiration: '2020-01-01T00:00:00Z' },
+    });
     expect(past.statusCode).toBe(400);
     expect(past.json()).toMatchObject({ error: { code: 'VALIDATION_FAILED', details: [{ path: 'expiration' }] } });
     const garbage = await inject({ method: 'GET', url: '/api/session', headers: { authorization: 'Bearer crt_nonsense' } });
     expect(garbage.statusCode).toBe(401);
   });
 
-  it('honours the read scope and revocation; someone else\'s token is 404 unless you are an administrator', async () => {
+  it("honours the read scope and revocation; someone else's token is 404 unless you are an administrator", async () => {
     const u = await createUser(h, ['admin']);
     const other = await createUser(h, ['company_user'], 202);
     const read = await tokenFor(h, u.id, 'read');
@@ -378,10 +449,20 @@ describe('bearer tokens', () => {
     const otherAuth = { authorization: `Bearer ${othersToken}` };
     const notYours = await inject({ method: 'POST', url: '/api/session/token/revoke', headers: otherAuth, payload: { token: full } });
     expect(notYours.statusCode).toBe(404);
-    const revoked = await inject({ method: 'POST', url: '/api/session/token/revoke', headers: { authorization: `Bearer ${full}` }, payload: { token: full } });
+    const revoked = await inject({
+      method: 'POST',
+      url: '/api/session/token/revoke',
+      headers: { authorization: `Bearer ${full}` },
+      payload: { token: full },
+    });
     expect(revoked.statusCode).toBe(204);
     expect((await inject({ method: 'GET', url: '/api/session', headers: { authorization: `Bearer ${full}` } })).statusCode).toBe(401);
-    const byAdmin = await inject({ method: 'POST', url: '/api/session/token/revoke', headers: { authorization: basic(ADMIN.email, ADMIN.password) }, payload: { token: othersToken } });
+    const byAdmin = await inject({
+      method: 'POST',
+      url: '/api/session/token/revoke',
+      headers: { authorization: basic(ADMIN.email, ADMIN.password) },
+      payload: { token: othersToken },
+    });
     expect(byAdmin.statusCode).toBe(204);
     expect((await inject({ method: 'GET', url: '/api/session', headers: otherAuth })).statusCode).toBe(401);
   });
@@ -393,7 +474,16 @@ describe('basic auth', () => {
     expect(ok.statusCode).toBe(200);
     expect(ok.headers['set-cookie']).toBeUndefined();
     // from an address of its own: the failure makes that address wait, not the one the other tests sign in from
-    expect((await inject({ method: 'GET', url: '/api/users', headers: { authorization: basic(ADMIN.email, 'nope-nope') }, remoteAddress: '203.0.113.250' })).statusCode).toBe(401);
+    expect(
+      (
+        await inject({
+          method: 'GET',
+          url: '/api/users',
+          headers: { authorization: basic(ADMIN.email, 'nope-nope') },
+          remoteAddress: '203.0.113.250',
+        })
+      ).statusCode,
+    ).toBe(401);
     expect((await inject({ method: 'GET', url: '/api/users', headers: { authorization: 'Digest abc' } })).statusCode).toBe(401);
     expect((await inject({ method: 'GET', url: '/api/users', headers: { authorization: 'Basic !!!' } })).statusCode).toBe(401);
   });
@@ -405,8 +495,16 @@ describe('basic auth', () => {
 });
 
 describe('protection', () => {
-  it('answers CORS preflights from the console\'s origin only, with credentials and the CSRF header allowed', async () => {
-    const pre = await inject({ method: 'OPTIONS', url: '/api/users', headers: { origin: CONSOLE, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-requested-with' } });
+  it("answers CORS preflights from the console's origin only, with credentials and the CSRF header allowed", async () => {
+    const pre = await inject({
+      method: 'OPTIONS',
+      url: '/api/users',
+      headers: {
+        origin: CONSOLE,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type,x-requested-with',
+      },
+    });
     expect(pre.statusCode).toBe(204);
     expect(pre.headers['access-control-allow-origin']).toBe(CONSOLE);
     expect(pre.headers['access-control-allow-credentials']).toBe('true');
@@ -415,13 +513,21 @@ describe('protection', () => {
     expect(foreign.headers['access-control-allow-origin']).toBeUndefined();
     // the console's own cookie requests pass the CSRF check
     const cookie = await login(h, ADMIN.email, ADMIN.password);
-    const fromConsole = await inject({ method: 'DELETE', url: '/api/session', headers: { cookie, origin: CONSOLE, 'x-requested-with': 'XMLHttpRequest' } });
+    const fromConsole = await inject({
+      method: 'DELETE',
+      url: '/api/session',
+      headers: { cookie, origin: CONSOLE, 'x-requested-with': 'XMLHttpRequest' },
+    });
     expect(fromConsole.statusCode).toBe(204);
   });
 
   it('sends security headers on every answer', async () => {
     const res = await inject({ method: 'GET', url: '/api/server' });
-    expect(res.headers).toMatchObject({ 'x-content-type-options': 'nosniff', 'x-frame-options': 'SAMEORIGIN', 'referrer-policy': 'no-referrer' });
+    expect(res.headers).toMatchObject({
+      'x-content-type-options': 'nosniff',
+      'x-frame-options': 'SAMEORIGIN',
+      'referrer-policy': 'no-referrer',
+    });
     expect(res.headers['strict-transport-security']).toMatch(/max-age=\d+/);
     expect(res.headers['content-security-policy']).toMatch(/default-src 'self'/);
   });

@@ -22,7 +22,9 @@ export interface Received {
  * `hangs`: records the request and never answers (a service that does not answer in time, however
  * long the caller waits; close() drops its connections).
  */
-export async function startStubUpstream(opts: { hangs?: boolean } = {}): Promise<{ url: string; received: Received[]; close(): Promise<void> }> {
+export async function startStubUpstream(
+  opts: { hangs?: boolean } = {},
+): Promise<{ url: string; received: Received[]; close(): Promise<void> }> {
   const received: Received[] = [];
   const server: Server = createServer((req: IncomingMessage, res) => {
     const chunks: Buffer[] = [];
@@ -31,8 +33,17 @@ export async function startStubUpstream(opts: { hangs?: boolean } = {}): Promise
       void (async () => {
         const token = req.headers[IDENTITY_HEADER];
         const audience = typeof token === 'string' ? String(decodeJwt(token).aud) : undefined;
-        const identity = typeof token === 'string' ? await verifyIdentity(token, TEST_IDENTITY_SECRET, audience!).catch(() => undefined) : undefined;
-        received.push({ method: req.method ?? '', url: req.url ?? '', identity, audience, authorization: req.headers.authorization, cookie: req.headers.cookie, body: Buffer.concat(chunks).toString('utf8') });
+        const identity =
+          typeof token === 'string' ? await verifyIdentity(token, TEST_IDENTITY_SECRET, audience!).catch(() => undefined) : undefined;
+        received.push({
+          method: req.method ?? '',
+          url: req.url ?? '',
+          identity,
+          audience,
+          authorization: req.headers.authorization,
+          cookie: req.headers.cookie,
+          body: Buffer.concat(chunks).toString('utf8'),
+        });
         if (opts.hangs) return;
         res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
       })();

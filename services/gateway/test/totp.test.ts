@@ -32,7 +32,8 @@ function setStep(step: number): number {
 }
 /** Moves the gateway's clock to one second into the step `steps` steps from the real now. */
 const atStep = (steps: number): number => setStep(Math.floor(Date.now() / STEP_MS) + steps);
-const codeAt = (secret: string, step: number): string => TOTP.generate({ secret: Secret.fromBase32(secret), timestamp: step * STEP_MS + 1000 });
+const codeAt = (secret: string, step: number): string =>
+  TOTP.generate({ secret: Secret.fromBase32(secret), timestamp: step * STEP_MS + 1000 });
 
 const signIn = (email: string, password: string, code?: string | number) =>
   inject({ method: 'POST', url: '/api/session', payload: code === undefined ? { email, password } : { email, password, code } });
@@ -98,7 +99,12 @@ describe('TOTP enrolment', () => {
     expect(none.statusCode).toBe(409);
     // a user may not slip a key in through PUT /users/{id} either: unknown fields are dropped
     const current = (await inject({ method: 'GET', url: `/api/users/${u.id}`, headers: adminAuth })).json<User>();
-    const put = await inject({ method: 'PUT', url: `/api/users/${u.id}`, headers: adminAuth, payload: { ...current, password: null, totpKey: 'AAAAAAAAAAAAAAAA', totpEnabled: false } });
+    const put = await inject({
+      method: 'PUT',
+      url: `/api/users/${u.id}`,
+      headers: adminAuth,
+      payload: { ...current, password: null, totpKey: 'AAAAAAAAAAAAAAAA', totpEnabled: false },
+    });
     expect(put.statusCode, put.body).toBe(200);
     expect(put.json<User>().totpEnabled).toBe(true);
     h.clock.offsetMs = 0;
@@ -112,8 +118,12 @@ describe('TOTP enrolment', () => {
     const second = (await inject({ method: 'POST', url: '/api/users/totp', headers: auth })).body;
     expect(second).not.toBe(first);
     const step = atStep(0);
-    expect((await inject({ method: 'POST', url: '/api/users/totp/confirm', headers: auth, payload: { code: codeAt(first, step) } })).statusCode).toBe(400);
-    expect((await inject({ method: 'POST', url: '/api/users/totp/confirm', headers: auth, payload: { code: codeAt(second, step) } })).statusCode).toBe(200);
+    expect(
+      (await inject({ method: 'POST', url: '/api/users/totp/confirm', headers: auth, payload: { code: codeAt(first, step) } })).statusCode,
+    ).toBe(400);
+    expect(
+      (await inject({ method: 'POST', url: '/api/users/totp/confirm', headers: auth, payload: { code: codeAt(second, step) } })).statusCode,
+    ).toBe(200);
     h.clock.offsetMs = 0;
   });
 });
@@ -136,7 +146,9 @@ describe('sign-in with a second factor', () => {
     expect((await signIn(u.email, 'not-the-password', codeAt(secret, step))).statusCode).toBe(401);
 
     const ok = await inject({
-      method: 'POST', url: '/api/session', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      method: 'POST',
+      url: '/api/session',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
       payload: `email=${encodeURIComponent(u.email)}&password=${encodeURIComponent(u.plainPassword)}&code=${codeAt(secret, step)}`,
     });
     expect(ok.statusCode, ok.body).toBe(200);
@@ -196,7 +208,11 @@ describe('sign-in with a second factor', () => {
     expect((await signIn(u.email, 'wrong-again')).statusCode).toBe(401);
 
     const { u: b } = await enrolled();
-    const viaBasic = await inject({ method: 'GET', url: '/api/users/' + b.id, headers: { authorization: basic(b.email, b.plainPassword) } });
+    const viaBasic = await inject({
+      method: 'GET',
+      url: '/api/users/' + b.id,
+      headers: { authorization: basic(b.email, b.plainPassword) },
+    });
     expect(viaBasic.statusCode).toBe(401);
     h.clock.offsetMs = 0;
   });
@@ -206,7 +222,10 @@ describe('sign-in with a second factor', () => {
     expect((await inject({ method: 'POST', url: '/api/password/reset', payload: { email: u.email } })).statusCode).toBe(200);
     const notice = h.notices.at(-1)!;
     expect(notice.email).toBe(u.email);
-    expect((await inject({ method: 'POST', url: '/api/password/update', payload: { token: notice.token, password: 'a-new-password-1' } })).statusCode).toBe(200);
+    expect(
+      (await inject({ method: 'POST', url: '/api/password/update', payload: { token: notice.token, password: 'a-new-password-1' } }))
+        .statusCode,
+    ).toBe(200);
     const step = atStep(1);
     const missing = await signIn(u.email, 'a-new-password-1');
     expect(missing.statusCode).toBe(401);
@@ -221,11 +240,23 @@ describe('removal by an administrator', () => {
     const { u, auth } = await enrolled();
     expect((await inject({ method: 'DELETE', url: `/api/users/${u.id}/totp`, headers: auth })).statusCode).toBe(403);
     const officer = await createUser(h, ['association_officer']);
-    expect((await inject({ method: 'DELETE', url: `/api/users/${u.id}/totp`, headers: { authorization: `Bearer ${await tokenFor(h, officer.id)}` } })).statusCode).toBe(403);
+    expect(
+      (
+        await inject({
+          method: 'DELETE',
+          url: `/api/users/${u.id}/totp`,
+          headers: { authorization: `Bearer ${await tokenFor(h, officer.id)}` },
+        })
+      ).statusCode,
+    ).toBe(403);
     expect((await inject({ method: 'DELETE', url: `/api/users/${u.id}/totp` })).statusCode).toBe(401);
 
     const admin = await login(h, ADMIN.email, ADMIN.password);
-    const removed = await inject({ method: 'DELETE', url: `/api/users/${u.id}/totp`, headers: { cookie: admin, 'x-requested-with': 'test' } });
+    const removed = await inject({
+      method: 'DELETE',
+      url: `/api/users/${u.id}/totp`,
+      headers: { cookie: admin, 'x-requested-with': 'test' },
+    });
     expect(removed.statusCode, removed.body).toBe(204);
     expect((await signIn(u.email, u.plainPassword)).statusCode).toBe(200);
     expect((await inject({ method: 'GET', url: `/api/users/${u.id}`, headers: adminAuth })).json<User>().totpEnabled).toBe(false);
@@ -235,7 +266,9 @@ describe('removal by an administrator', () => {
     const again = await inject({ method: 'DELETE', url: `/api/users/${u.id}/totp`, headers: adminAuth });
     expect(again.statusCode).toBe(404);
     expect(again.json<{ error: { message: string } }>().error.message).toMatch(/no TOTP/);
-    expect((await inject({ method: 'DELETE', url: '/api/users/999999/totp', headers: adminAuth })).json()).toMatchObject({ error: { code: 'NOT_FOUND', message: 'User 999999 not found' } });
+    expect((await inject({ method: 'DELETE', url: '/api/users/999999/totp', headers: adminAuth })).json()).toMatchObject({
+      error: { code: 'NOT_FOUND', message: 'User 999999 not found' },
+    });
     expect((await inject({ method: 'DELETE', url: '/api/users/abc/totp', headers: adminAuth })).statusCode).toBe(400);
     // the user may enrol again afterwards
     expect((await inject({ method: 'POST', url: '/api/users/totp', headers: auth })).statusCode).toBe(200);
@@ -243,7 +276,8 @@ describe('removal by an administrator', () => {
 });
 
 describe('turning it off oneself', () => {
-  const disable = (headers: Record<string, string>, payload: Record<string, unknown>) => inject({ method: 'POST', url: '/api/users/totp/disable', headers, payload });
+  const disable = (headers: Record<string, string>, payload: Record<string, unknown>) =>
+    inject({ method: 'POST', url: '/api/users/totp/disable', headers, payload });
 
   it('with a current code: the code counts once, a wrong one is refused, then sign-in needs no code (audited)', async () => {
     const { u, secret, auth, confirmedAt } = await enrolled();

@@ -1,6 +1,14 @@
 import { join } from 'node:path';
 import { endpointsOf } from '@corridor/contracts';
-import { createApp, requireAnalyticsSchema, type Adapters, type App, type InternalKeys, type Logger, type Subscription } from '@corridor/platform';
+import {
+  createApp,
+  requireAnalyticsSchema,
+  type Adapters,
+  type App,
+  type InternalKeys,
+  type Logger,
+  type Subscription,
+} from '@corridor/platform';
 import { busReadiness, packageDir, scopeBus, SettingLayers } from '@corridor/platform';
 import { auditRoutes } from './audit/routes';
 import { CalendarGate } from './calendars/calendar-gate';
@@ -74,15 +82,33 @@ export async function build(deps: GeofenceDeps): Promise<GeofenceService> {
   const sync = new FenceSync(repo, catalog, deps.bus, logger.child({ component: 'fence-sync' }));
   const directory = new DeviceDirectory(deps.bus, deps.cache, logger.child({ component: 'device-directory' }));
   const geofences = geofencesService({
-    orm, repo, bus: deps.bus, cache: deps.cache, logger: logger.child({ module: 'geofences' }),
+    orm,
+    repo,
+    bus: deps.bus,
+    cache: deps.cache,
+    logger: logger.child({ module: 'geofences' }),
     onChange: (ids) => sync.refresh(ids),
   });
   const calendars = new CalendarGate({
-    cache: deps.cache, logger: logger.child({ component: 'calendars' }), reloadMs: deps.calendarReloadMs, now: () => deps.clock.now().getTime(),
+    cache: deps.cache,
+    logger: logger.child({ component: 'calendars' }),
+    reloadMs: deps.calendarReloadMs,
+    now: () => deps.clock.now().getTime(),
   });
-  const settings = new SettingLayers({ cache: deps.cache, logger: logger.child({ component: 'settings' }), reloadMs: deps.calendarReloadMs ?? 5000, now: () => deps.clock.now().getTime() });
+  const settings = new SettingLayers({
+    cache: deps.cache,
+    logger: logger.child({ component: 'settings' }),
+    reloadMs: deps.calendarReloadMs ?? 5000,
+    now: () => deps.clock.now().getTime(),
+  });
   const evaluator = new PositionEvaluator({
-    catalog, calendars, directory, settings, cache: deps.cache, clock: deps.clock, logger: logger.child({ component: 'evaluator' }),
+    catalog,
+    calendars,
+    directory,
+    settings,
+    cache: deps.cache,
+    clock: deps.clock,
+    logger: logger.child({ component: 'evaluator' }),
     write: eventWriter({ analytics: deps.analytics, db: orm, bus: deps.bus }),
   });
   const rollup = new ObservatoryRollup({ analytics: deps.analytics, logger: logger.child({ component: 'observatory-rollup' }) });
@@ -92,10 +118,18 @@ export async function build(deps: GeofenceDeps): Promise<GeofenceService> {
     rollup.mark(facts);
   };
   const tracker = new ObservatoryTracker({
-    catalog, directory, cache: deps.cache, bus: deps.bus, write: writeFacts, clock: deps.clock, logger: logger.child({ component: 'observatory' }),
+    catalog,
+    directory,
+    cache: deps.cache,
+    bus: deps.bus,
+    write: writeFacts,
+    clock: deps.clock,
+    logger: logger.child({ component: 'observatory' }),
   });
   const permissions = geofencePermissions({
-    orm, repo, announce: (ids) => geofences.announce(ids),
+    orm,
+    repo,
+    announce: (ids) => geofences.announce(ids),
     ownerCompany: async (p) => {
       if (p.deviceId !== undefined) return directory.companyOf(p.deviceId);
       await settings.refresh();
@@ -119,7 +153,16 @@ export async function build(deps: GeofenceDeps): Promise<GeofenceService> {
       tracker,
       rollup,
       backfill: async (opts) => {
-        const done = await backfillObservatory({ analytics: deps.analytics, directory, write: writeFacts, map: tracker.currentMap(), logger: logger.child({ component: 'observatory' }) }, opts);
+        const done = await backfillObservatory(
+          {
+            analytics: deps.analytics,
+            directory,
+            write: writeFacts,
+            map: tracker.currentMap(),
+            logger: logger.child({ component: 'observatory' }),
+          },
+          opts,
+        );
         // its days' indicators recomputed before it answers: the figures are there when it returns
         await rollup.flush();
         return done;

@@ -78,7 +78,10 @@ describe('GET /api/audit/geofences', () => {
     expect([second.total, second.items.map((e) => [e.action, e.entityId])]).toEqual([4, [['geofence.create', String(other.id)]]]);
     expect((await page('?action=geofence.create')).items.map((e) => e.entityId)).toEqual([String(other.id), String(fence.id)]);
     expect((await page('?action=geofence.update,geofence.delete')).total).toBe(2);
-    expect((await page(`?actorUserId=${testUsers.dispatcher.userId}`)).items.map((e) => e.action)).toEqual(['geofence.delete', 'geofence.create']);
+    expect((await page(`?actorUserId=${testUsers.dispatcher.userId}`)).items.map((e) => e.action)).toEqual([
+      'geofence.delete',
+      'geofence.create',
+    ]);
     expect((await page('?entityType=geofence_link')).total).toBe(0);
     expect((await page(`?from=${encodeURIComponent(started.toISOString())}`)).total).toBe(4);
     expect((await page(`?to=${encodeURIComponent(new Date(started.getTime() - 60_000).toISOString())}`)).total).toBe(0);

@@ -30,15 +30,17 @@ let marker: MarkerFence;
 const events: EventMessage[] = [];
 
 const publishCalendars = (defs: CalendarDefinition[]) => adapters.cache.set(cacheKeys.calendars(), JSON.stringify(defs));
-const publish = (positions: PositionMessage[]) => adapters.bus.publish(Topics.positions, positions.map((p) => ({ key: String(p.deviceId), value: p })));
+const publish = (positions: PositionMessage[]) =>
+  adapters.bus.publish(
+    Topics.positions,
+    positions.map((p) => ({ key: String(p.deviceId), value: p })),
+  );
 const eventsOf = (deviceId: number) => events.filter((e) => e.deviceId === deviceId);
 /** the device's events once a marker fix after its drive has been evaluated, so "nothing" means nothing */
 const settled = (deviceId: number, day: number) => marker.eventsBefore(deviceId, at(day, 12), { publish, eventsOf });
 /** A truck driving from 3 km north into the yard: outside, then inside `hours` after `day` began. */
-const driveIn = (deviceId: number, day: number, hours: number) => publish([
-  positionAt(deviceId, at(day, hours - 0.1), northOf(YARD, 3000)),
-  positionAt(deviceId, at(day, hours), northOf(YARD, 50)),
-]);
+const driveIn = (deviceId: number, day: number, hours: number) =>
+  publish([positionAt(deviceId, at(day, hours - 0.1), northOf(YARD, 3000)), positionAt(deviceId, at(day, hours), northOf(YARD, 50))]);
 
 beforeAll(async () => {
   adapters = await createTestAdapters(await primaryKind());
@@ -50,7 +52,9 @@ beforeAll(async () => {
       return s;
     })(),
     adapters.bus.subscribe({
-      groupId: 'calendar-test-observer', topics: [Topics.events], fromBeginning: true,
+      groupId: 'calendar-test-observer',
+      topics: [Topics.events],
+      fromBeginning: true,
       handler: async (msgs) => {
         for (const m of msgs) events.push(EventMessage.parse(JSON.parse(m.value)));
       },
@@ -59,8 +63,15 @@ beforeAll(async () => {
   svc = started;
   observer = sub;
   const res = await svc.app.inject({
-    method: 'POST', url: '/api/geofences', headers: await asUser(testUsers.admin),
-    payload: { name: 'Embakasi yard (office hours)', area: `CIRCLE (${YARD[1]} ${YARD[0]}, 300)`, calendarId: CALENDAR_ID, kind: 'inland_depot' },
+    method: 'POST',
+    url: '/api/geofences',
+    headers: await asUser(testUsers.admin),
+    payload: {
+      name: 'Embakasi yard (office hours)',
+      area: `CIRCLE (${YARD[1]} ${YARD[0]}, 300)`,
+      calendarId: CALENDAR_ID,
+      kind: 'inland_depot',
+    },
   });
   expect(res.statusCode, res.body).toBe(200);
   fence = res.json<Geofence>();

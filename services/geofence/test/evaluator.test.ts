@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publishGroups } from '@corridor/platform/testing/registry';
 import { sql } from 'drizzle-orm';
-import { EventMessage, Topics, type DeviceRegistryMessage, type Geofence, type GeofenceInputBody, type PositionMessage, positionId } from '@corridor/contracts';
+import {
+  EventMessage,
+  Topics,
+  type DeviceRegistryMessage,
+  type Geofence,
+  type GeofenceInputBody,
+  type PositionMessage,
+  positionId,
+} from '@corridor/contracts';
 import { cacheKeys, type Subscription } from '@corridor/platform';
 import { adapterKinds, createTestAdapters, type TestAdapters } from '@corridor/platform/testing/test-adapters';
 import { asUser, testUsers } from '@corridor/platform/testing/identity';
@@ -34,7 +42,9 @@ describe.each(kinds)('geofence evaluator on positions.v1 (%s adapters)', (kind) 
     const [started, sub] = await Promise.all([
       startService(adapters),
       adapters.bus.subscribe({
-        groupId: 'evaluator-test-observer', topics: [Topics.events], fromBeginning: true,
+        groupId: 'evaluator-test-observer',
+        topics: [Topics.events],
+        fromBeginning: true,
         handler: async (msgs) => {
           for (const m of msgs) events.push(EventMessage.parse(JSON.parse(m.value)));
         },
@@ -52,9 +62,13 @@ describe.each(kinds)('geofence evaluator on positions.v1 (%s adapters)', (kind) 
   });
 
   const publish = (positions: PositionMessage[]) =>
-    adapters.bus.publish(Topics.positions, positions.map((p) => ({ key: String(p.deviceId), value: p })));
+    adapters.bus.publish(
+      Topics.positions,
+      positions.map((p) => ({ key: String(p.deviceId), value: p })),
+    );
   const eventsOf = (deviceId: number): EventMessage[] => events.filter((e) => e.deviceId === deviceId);
-  const until = (deviceId: number, n: number, what: string) => eventually(what, () => (eventsOf(deviceId).length >= n ? eventsOf(deviceId) : undefined));
+  const until = (deviceId: number, n: number, what: string) =>
+    eventually(what, () => (eventsOf(deviceId).length >= n ? eventsOf(deviceId) : undefined));
   /** the device's events once a marker fix after `time`'s fixes has been evaluated, so "exactly" means exactly */
   const settled = (deviceId: number, time: Date) => marker.eventsBefore(deviceId, time, { publish, eventsOf });
   const api = async <T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) => {
@@ -76,7 +90,12 @@ describe.each(kinds)('geofence evaluator on positions.v1 (%s adapters)', (kind) 
       ...Array.from({ length: 12 }, (_, i) => positionAt(d, at(300 + i * 600), northOf(MALABA, (i % 3) * 40))), // queueing
     ]);
     const [enter] = await until(d, 1, 'the enter');
-    expect(enter).toMatchObject({ type: 'geofenceEnter', geofenceId: malaba, eventTime: at(120).toISOString(), positionId: positionId(d, at(300)) });
+    expect(enter).toMatchObject({
+      type: 'geofenceEnter',
+      geofenceId: malaba,
+      eventTime: at(120).toISOString(),
+      positionId: positionId(d, at(300)),
+    });
     const inside = await api<{ items: { deviceId: number; enteredAt: string }[] }>('GET', `/api/geofences/${malaba}/inside`);
     expect(inside.items).toContainEqual(expect.objectContaining({ deviceId: d, enteredAt: at(120).toISOString() }));
 
@@ -88,18 +107,32 @@ describe.each(kinds)('geofence evaluator on positions.v1 (%s adapters)', (kind) 
     ]);
     const [, exit] = await until(d, 2, 'the exit');
     expect((await settled(d, at(9000))).map((e) => e.type)).toEqual(['geofenceEnter', 'geofenceExit']);
-    expect(exit).toMatchObject({ type: 'geofenceExit', geofenceId: malaba, eventTime: at(7560).toISOString(), attributes: { dwellSeconds: 7440, geofenceKind: 'border_post', country: 'KE' } });
-    expect((await api<{ items: { deviceId: number }[] }>('GET', `/api/geofences/${malaba}/inside`)).items.map((i) => i.deviceId)).not.toContain(d);
+    expect(exit).toMatchObject({
+      type: 'geofenceExit',
+      geofenceId: malaba,
+      eventTime: at(7560).toISOString(),
+      attributes: { dwellSeconds: 7440, geofenceKind: 'border_post', country: 'KE' },
+    });
+    expect(
+      (await api<{ items: { deviceId: number }[] }>('GET', `/api/geofences/${malaba}/inside`)).items.map((i) => i.deviceId),
+    ).not.toContain(d);
 
     const pg = await adapters.db.rows<{ type: string; dwell_seconds: number | null }>(
       sql`select type, dwell_seconds from geofence.geofence_events where device_id = ${d} and geofence_id = ${Number(malaba)} order by event_time`,
     );
-    expect(pg).toEqual([{ type: 'geofenceEnter', dwell_seconds: null }, { type: 'geofenceExit', dwell_seconds: 7440 }]);
+    expect(pg).toEqual([
+      { type: 'geofenceEnter', dwell_seconds: null },
+      { type: 'geofenceExit', dwell_seconds: 7440 },
+    ]);
     const ch = await adapters.analytics.client.query({
       query: `SELECT type, JSONExtractFloat(attributes, 'dwellSeconds') AS dwell FROM ${adapters.analytics.database}.events FINAL WHERE device_id = {d:UInt64} AND geofence_id = {malaba:String} ORDER BY event_time`,
-      query_params: { d, malaba }, format: 'JSONEachRow',
+      query_params: { d, malaba },
+      format: 'JSONEachRow',
     });
-    expect(await ch.json()).toEqual([{ type: 'geofenceEnter', dwell: 0 }, { type: 'geofenceExit', dwell: 7440 }]);
+    expect(await ch.json()).toEqual([
+      { type: 'geofenceEnter', dwell: 0 },
+      { type: 'geofenceExit', dwell: 7440 },
+    ]);
   });
 
   it('GPS jitter at the edge of Busia border post does not flap', async () => {
@@ -121,7 +154,11 @@ describe.each(kinds)('geofence evaluator on positions.v1 (%s adapters)', (kind) 
 
   it('a restart mid-visit does not emit a duplicate enter', async () => {
     const d = device(3);
-    await publish([positionAt(d, at(0), northOf(NAMANGA, 5000)), positionAt(d, at(60), NAMANGA), positionAt(d, at(300), northOf(NAMANGA, 50))]);
+    await publish([
+      positionAt(d, at(0), northOf(NAMANGA, 5000)),
+      positionAt(d, at(60), NAMANGA),
+      positionAt(d, at(300), northOf(NAMANGA, 50)),
+    ]);
     await until(d, 1, 'the enter');
     await svc.close();
     svc = await startService(adapters); // same bus, database and cache: a new process would find the same
@@ -144,7 +181,12 @@ describe.each(kinds)('geofence evaluator on positions.v1 (%s adapters)', (kind) 
     const fence = await api<Geofence>('POST', '/api/geofences', body);
     await publish([positionAt(d, at(0), northOf(centre, 2000)), positionAt(d, at(60), centre)]);
     const [enter] = await until(d, 1, 'the enter into the new fence');
-    expect(enter).toMatchObject({ type: 'geofenceEnter', geofenceId: String(fence.id), eventTime: at(60).toISOString(), attributes: { geofenceName: body.name } });
+    expect(enter).toMatchObject({
+      type: 'geofenceEnter',
+      geofenceId: String(fence.id),
+      eventTime: at(60).toISOString(),
+      attributes: { geofenceName: body.name },
+    });
 
     await api('PUT', `/api/geofences/${fence.id}`, { ...body, area: `CIRCLE (${centre[1] + 0.1} ${centre[0]}, 400)` });
     await publish([positionAt(d, at(120), centre)]);
@@ -168,32 +210,57 @@ describe.each(kinds)('geofence evaluator on positions.v1 (%s adapters)', (kind) 
       { name: `Remote yard ${kind}`, area: `CIRCLE (${centre[1]} ${centre[0]}, 300)`, attributes: {}, kind: 'inland_depot' },
     ]);
     expect(svc.catalog.get(String(row!.id))).toBeUndefined();
-    await adapters.bus.publish(Topics.geofences, [{ key: String(row!.id), value: { id: row!.id, deleted: false, ...row, links: { deviceIds: [], groupIds: [] } } }]);
+    await adapters.bus.publish(Topics.geofences, [
+      { key: String(row!.id), value: { id: row!.id, deleted: false, ...row, links: { deviceIds: [], groupIds: [] } } },
+    ]);
     await eventually('the catalog to load the announced fence', () => svc.catalog.get(String(row!.id)));
     await publish([positionAt(d, at(0), centre)]);
     const [enter] = await until(d, 1, 'the enter');
     expect(enter).toMatchObject({ type: 'geofenceEnter', geofenceId: String(row!.id) });
   });
 
-  it('applies a fence linked to a group only to that group\'s devices', async () => {
+  it("applies a fence linked to a group only to that group's devices", async () => {
     const [member, stranger] = [device(6), device(7)];
     const centre: LonLat = [37.8, -2.5];
-    const fence = await api<Geofence>('POST', '/api/geofences', { name: `Group yard ${kind}`, area: `CIRCLE (${centre[1]} ${centre[0]}, 300)` });
+    const fence = await api<Geofence>('POST', '/api/geofences', {
+      name: `Group yard ${kind}`,
+      area: `CIRCLE (${centre[1]} ${centre[0]}, 300)`,
+    });
     await publishGroups(adapters.cache, [{ id: 77, companyId: 101 }]);
     await api('POST', `/api/geofences/${fence.id}/links`, { groupId: 77 });
-    const entry: DeviceRegistryMessage = { id: member, uniqueId: `imei-${member}`, name: 'member', disabled: false, companyId: 101, groupId: 77, status: 'online', deleted: false };
+    const entry: DeviceRegistryMessage = {
+      id: member,
+      uniqueId: `imei-${member}`,
+      name: 'member',
+      disabled: false,
+      companyId: 101,
+      groupId: 77,
+      status: 'online',
+      deleted: false,
+    };
     await adapters.cache.set(cacheKeys.deviceByUniqueId(entry.uniqueId), JSON.stringify(entry));
     await publish([positionAt(member, at(0), centre), positionAt(stranger, at(0), centre)]);
-    const [enter] = await until(member, 1, 'the member\'s enter');
+    const [enter] = await until(member, 1, "the member's enter");
     expect(enter).toMatchObject({ geofenceId: String(fence.id), attributes: { companyId: 101 } });
     expect(await settled(stranger, at(60))).toEqual([]);
   });
 
   it('a truck with event.geofence.segmentCrossing jumping across a fence between two fixes: one geofenceCrossed, stored and published', async () => {
     const d = device(8);
-    const fence = await api<Geofence>('POST', '/api/geofences', { name: `Weighbridge ${kind}`, area: 'POLYGON ((-2.81 38.01, -2.79 38.01, -2.79 38.02, -2.81 38.02))', kind: 'weighbridge' });
+    const fence = await api<Geofence>('POST', '/api/geofences', {
+      name: `Weighbridge ${kind}`,
+      area: 'POLYGON ((-2.81 38.01, -2.79 38.01, -2.79 38.02, -2.81 38.02))',
+      kind: 'weighbridge',
+    });
     const entry: DeviceRegistryMessage = {
-      id: d, uniqueId: `imei-${d}`, name: 'jumper', disabled: false, companyId: null, groupId: null, status: 'online', deleted: false,
+      id: d,
+      uniqueId: `imei-${d}`,
+      name: 'jumper',
+      disabled: false,
+      companyId: null,
+      groupId: null,
+      status: 'online',
+      deleted: false,
       attributes: { 'event.geofence.segmentCrossing': true },
     };
     await adapters.cache.set(cacheKeys.deviceByUniqueId(entry.uniqueId), JSON.stringify(entry));
@@ -201,13 +268,22 @@ describe.each(kinds)('geofence evaluator on positions.v1 (%s adapters)', (kind) 
     await publish([positionAt(d, at(0), [38.0, -2.8]), positionAt(d, at(60), [38.03, -2.8])]);
     const [crossed] = await until(d, 1, 'the crossing');
     expect(await settled(d, at(120))).toHaveLength(1);
-    expect(crossed).toMatchObject({ type: 'geofenceCrossed', geofenceId: String(fence.id), eventTime: at(60).toISOString(), positionId: positionId(d, at(60)), attributes: { geofenceName: `Weighbridge ${kind}` } });
-    const pg = await adapters.db.rows<{ type: string }>(sql`select type from geofence.geofence_events where device_id = ${d} and geofence_id = ${fence.id}`);
+    expect(crossed).toMatchObject({
+      type: 'geofenceCrossed',
+      geofenceId: String(fence.id),
+      eventTime: at(60).toISOString(),
+      positionId: positionId(d, at(60)),
+      attributes: { geofenceName: `Weighbridge ${kind}` },
+    });
+    const pg = await adapters.db.rows<{ type: string }>(
+      sql`select type from geofence.geofence_events where device_id = ${d} and geofence_id = ${fence.id}`,
+    );
     expect(pg).toEqual([{ type: 'geofenceCrossed' }]);
     const ch = await adapters.analytics.client.query({
-      query: `SELECT type, geofence_id FROM ${adapters.analytics.database}.events FINAL WHERE device_id = {d:UInt64} AND geofence_id = {fence:String}`, query_params: { d, fence: String(fence.id) }, format: 'JSONEachRow',
+      query: `SELECT type, geofence_id FROM ${adapters.analytics.database}.events FINAL WHERE device_id = {d:UInt64} AND geofence_id = {fence:String}`,
+      query_params: { d, fence: String(fence.id) },
+      format: 'JSONEachRow',
     });
     expect(await ch.json()).toEqual([{ type: 'geofenceCrossed', geofence_id: String(fence.id) }]);
   });
 });
-

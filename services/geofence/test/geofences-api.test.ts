@@ -1,8 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publishGroups, publishUsers, registerDevices } from '@corridor/platform/testing/registry';
 import {
-  GeofenceDefinitionMessage, Topics, fastifyPath,
-  type DeviceRegistryMessage, type Geofence, type GeofenceInputBody, type GeofenceLink,
+  GeofenceDefinitionMessage,
+  Topics,
+  fastifyPath,
+  type DeviceRegistryMessage,
+  type Geofence,
+  type GeofenceInputBody,
+  type GeofenceLink,
 } from '@corridor/contracts';
 import { cacheKeys, type Identity, type Subscription } from '@corridor/platform';
 import { createTestAdapters, primaryKind, type TestAdapters } from '@corridor/platform/testing/test-adapters';
@@ -15,8 +20,19 @@ import { eventually } from '@corridor/platform/testing/eventually';
 import { northOf, positionAt, startService } from './harness';
 
 type Page<T> = { items: T[]; total: number; limit: number; offset: number };
-interface DwellRow { geofenceId: number; geofenceName: string | null; day: string; count: number; avgSeconds: number; p50Seconds: number; p90Seconds: number; maxSeconds: number }
-interface ErrorBody { error: { code: string; message: string; details?: { in: string; path: string; code?: string; message: string }[] } }
+interface DwellRow {
+  geofenceId: number;
+  geofenceName: string | null;
+  day: string;
+  count: number;
+  avgSeconds: number;
+  p50Seconds: number;
+  p90Seconds: number;
+  maxSeconds: number;
+}
+interface ErrorBody {
+  error: { code: string; message: string; details?: { in: string; path: string; code?: string; message: string }[] };
+}
 
 const kind = await primaryKind();
 let adapters: TestAdapters;
@@ -30,7 +46,9 @@ beforeAll(async () => {
   const [started, sub] = await Promise.all([
     startService(adapters),
     adapters.bus.subscribe({
-      groupId: 'api-test-observer', topics: [Topics.geofences], fromBeginning: true,
+      groupId: 'api-test-observer',
+      topics: [Topics.geofences],
+      fromBeginning: true,
       handler: async (msgs) => {
         for (const m of msgs) published.set(m.key, GeofenceDefinitionMessage.parse(JSON.parse(m.value)));
       },
@@ -39,8 +57,14 @@ beforeAll(async () => {
   svc = started;
   topicSub = sub;
   // the devices, groups, calendars and users the tests name, as ops-api and the gateway publish them
-  await registerDevices(adapters.cache, [7001, 7101, 7102].map((id) => ({ id, companyId: 101 })));
-  await publishGroups(adapters.cache, [55, 66].map((id) => ({ id, companyId: 101 })));
+  await registerDevices(
+    adapters.cache,
+    [7001, 7101, 7102].map((id) => ({ id, companyId: 101 })),
+  );
+  await publishGroups(
+    adapters.cache,
+    [55, 66].map((id) => ({ id, companyId: 101 })),
+  );
   await adapters.cache.set(cacheKeys.calendars(), JSON.stringify([{ id: 3, data: '', companyId: null }]));
   await publishUsers(adapters.cache, [{ id: 5, companyId: 101 }]);
 });
@@ -51,12 +75,18 @@ afterAll(async () => {
   await adapters?.close();
 });
 
-async function call<T = unknown>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown, user: Identity = testUsers.dispatcher) {
+async function call<T = unknown>(
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  url: string,
+  payload?: unknown,
+  user: Identity = testUsers.dispatcher,
+) {
   const res = await svc.app.inject({ method, url, payload: payload as never, headers: await asUser(user) });
   return { status: res.statusCode, body: (res.body ? res.json() : undefined) as T };
 }
 
-const create = async (body: GeofenceInputBody, user: Identity = testUsers.dispatcher) => call<Geofence>('POST', '/api/geofences', body, user);
+const create = async (body: GeofenceInputBody, user: Identity = testUsers.dispatcher) =>
+  call<Geofence>('POST', '/api/geofences', body, user);
 
 async function createOk(body: GeofenceInputBody, user: Identity = testUsers.dispatcher): Promise<Geofence> {
   const res = await create(body, user);
@@ -66,7 +96,10 @@ async function createOk(body: GeofenceInputBody, user: Identity = testUsers.disp
 
 describe(`geofence API (${kind} adapters)`, () => {
   it('serves exactly the routes of its contract entries', () => {
-    const served = svc.app.routeTable.filter((r) => r.url.startsWith('/api/')).map((r) => `${r.method} ${r.url}`).sort();
+    const served = svc.app.routeTable
+      .filter((r) => r.url.startsWith('/api/'))
+      .map((r) => `${r.method} ${r.url}`)
+      .sort();
     const contract = geofenceEndpoints.map((e) => `${e.method} ${fastifyPath(e)}`).sort();
     expect(served).toEqual(contract);
   });
@@ -76,8 +109,22 @@ describe(`geofence API (${kind} adapters)`, () => {
       const { status, body } = await call<Geofence[]>('GET', '/api/geofences?limit=1000', undefined, testUsers.companyA);
       expect(status).toBe(200);
       const names = body.map((g) => g.name).join('|');
-      for (const place of ['Malaba', 'Busia', 'Namanga', 'Holili', 'Isebania', 'Mutukula', 'Rusumo', 'Kabanga', 'Tunduma',
-        'Mombasa', 'Dar es Salaam', 'Nairobi', 'Naivasha', 'Isaka']) {
+      for (const place of [
+        'Malaba',
+        'Busia',
+        'Namanga',
+        'Holili',
+        'Isebania',
+        'Mutukula',
+        'Rusumo',
+        'Kabanga',
+        'Tunduma',
+        'Mombasa',
+        'Dar es Salaam',
+        'Nairobi',
+        'Naivasha',
+        'Isaka',
+      ]) {
         expect(names).toContain(place);
       }
       const malaba = body.find((g) => g.name.startsWith('Malaba'))!;
@@ -103,18 +150,37 @@ describe(`geofence API (${kind} adapters)`, () => {
   describe('CRUD in Traccar shape', () => {
     it('creates from Traccar WKT (ring closed for you), reads it back, audits it and publishes it on geofences.v1', async () => {
       const g = await createOk({
-        name: 'Kisumu yard', description: 'night parking', area: 'POLYGON ((-0.10 34.70, -0.10 34.72, -0.12 34.72, -0.12 34.70))',
-        attributes: { color: '#00ff00', speedLimit: 10 }, kind: 'restricted', country: 'KE',
+        name: 'Kisumu yard',
+        description: 'night parking',
+        area: 'POLYGON ((-0.10 34.70, -0.10 34.72, -0.12 34.72, -0.12 34.70))',
+        attributes: { color: '#00ff00', speedLimit: 10 },
+        kind: 'restricted',
+        country: 'KE',
       });
       expect(g).toMatchObject({
-        name: 'Kisumu yard', description: 'night parking', calendarId: 0, kind: 'restricted', country: 'KE',
+        name: 'Kisumu yard',
+        description: 'night parking',
+        calendarId: 0,
+        kind: 'restricted',
+        country: 'KE',
         area: 'POLYGON ((-0.1 34.7, -0.1 34.72, -0.12 34.72, -0.12 34.7, -0.1 34.7))',
         attributes: { color: '#00ff00', speedLimit: 10 },
       });
       expect((await call<Geofence>('GET', `/api/geofences/${g.id}`, undefined, testUsers.agentA)).body).toEqual(g);
       const message = await eventually('geofences.v1 definition', () => published.get(String(g.id)));
       // with the parsed shape ([lon, lat]) for consumers that test containment (ops-api's geofence speed limits)
-      const shape = { kind: 'polygon', rings: [[[34.7, -0.1], [34.72, -0.1], [34.72, -0.12], [34.7, -0.12], [34.7, -0.1]]] };
+      const shape = {
+        kind: 'polygon',
+        rings: [
+          [
+            [34.7, -0.1],
+            [34.72, -0.1],
+            [34.72, -0.12],
+            [34.7, -0.12],
+            [34.7, -0.1],
+          ],
+        ],
+      };
       expect(message).toEqual({ ...g, links: { deviceIds: [], groupIds: [] }, shape, deleted: false });
       const trail = await audit.forEntity(adapters.db.orm, 'geofence', g.id);
       expect(trail.map((a) => [a.action, a.actorEmail])).toEqual([['geofence.create', testUsers.dispatcher.email]]);
@@ -123,16 +189,40 @@ describe(`geofence API (${kind} adapters)`, () => {
     it('accepts GeoJSON instead of WKT and stores Traccar WKT', async () => {
       const polygon = await createOk({
         name: 'GeoJSON yard',
-        geometry: { type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates: [[[36.8, -1.3], [36.81, -1.3], [36.81, -1.31], [36.8, -1.3]]] } },
+        geometry: {
+          type: 'Feature',
+          properties: {},
+          geometry: {
+            type: 'Polygon',
+            coordinates: [
+              [
+                [36.8, -1.3],
+                [36.81, -1.3],
+                [36.81, -1.31],
+                [36.8, -1.3],
+              ],
+            ],
+          },
+        },
       });
       expect(polygon.area).toBe('POLYGON ((-1.3 36.8, -1.3 36.81, -1.31 36.81, -1.3 36.8))');
       const circle = await createOk({ name: 'GeoJSON circle', geometry: { type: 'Point', coordinates: [36.9, -1.33] }, radius: 250 });
       expect(circle.area).toBe('CIRCLE (-1.33 36.9, 250)');
-      const line = await createOk({ name: 'GeoJSON corridor', geometry: { type: 'LineString', coordinates: [[36.9, -1.33], [37, -1.4]] }, attributes: { polylineDistance: 60 } });
+      const line = await createOk({
+        name: 'GeoJSON corridor',
+        geometry: {
+          type: 'LineString',
+          coordinates: [
+            [36.9, -1.33],
+            [37, -1.4],
+          ],
+        },
+        attributes: { polylineDistance: 60 },
+      });
       expect(line).toMatchObject({ area: 'LINESTRING (-1.33 36.9, -1.4 37)', attributes: { polylineDistance: 60 } });
     });
 
-    it('reads Traccar\'s calendarId 0 as no calendar and refuses a negative one', async () => {
+    it("reads Traccar's calendarId 0 as no calendar and refuses a negative one", async () => {
       expect((await createOk({ name: 'Traccar client fence', area: 'CIRCLE (-1 36.5, 100)', calendarId: 0 })).calendarId).toBe(0); // Traccar's none, answered as it came
       expect((await createOk({ name: 'Calendar fence', area: 'CIRCLE (-1 36.5, 100)', calendarId: 3 })).calendarId).toBe(3);
       const res = await create({ name: 'Bad calendar', area: 'CIRCLE (-1 36.5, 100)', calendarId: -1 });
@@ -140,14 +230,19 @@ describe(`geofence API (${kind} adapters)`, () => {
       expect((res.body as unknown as ErrorBody).error.details).toContainEqual(expect.objectContaining({ path: 'calendarId' }));
     });
 
-    it('gives a WKT LINESTRING Traccar\'s default corridor width of 25 m', async () => {
+    it("gives a WKT LINESTRING Traccar's default corridor width of 25 m", async () => {
       const g = await createOk({ name: 'Access road', area: 'LINESTRING (-1.33 36.9, -1.34 36.91)' });
       expect(g.attributes.polylineDistance).toBe(25);
     });
 
     it('replaces with PUT, deletes with DELETE (tombstone on geofences.v1), and answers 404 for unknown ids', async () => {
       const g = await createOk({ name: 'Temporary', area: 'CIRCLE (-1 36, 100)' });
-      const put = await call<Geofence>('PUT', `/api/geofences/${g.id}`, { name: 'Temporary (moved)', area: 'CIRCLE (-1.01 36, 150)', kind: 'other' }, testUsers.officer);
+      const put = await call<Geofence>(
+        'PUT',
+        `/api/geofences/${g.id}`,
+        { name: 'Temporary (moved)', area: 'CIRCLE (-1.01 36, 150)', kind: 'other' },
+        testUsers.officer,
+      );
       expect(put.status).toBe(200);
       expect(put.body).toMatchObject({ id: g.id, name: 'Temporary (moved)', area: 'CIRCLE (-1.01 36, 150)', calendarId: 0 });
       expect(put.body).not.toHaveProperty('description'); // none: left out, as Traccar's schema has a string
@@ -162,7 +257,10 @@ describe(`geofence API (${kind} adapters)`, () => {
       expect((await call('GET', '/api/geofences/999999')).status).toBe(404);
       const trail = await audit.forEntity(adapters.db.orm, 'geofence', g.id);
       expect(trail.map((a) => a.action).sort()).toEqual(['geofence.create', 'geofence.delete', 'geofence.update']);
-      expect(trail.find((a) => a.action === 'geofence.update')).toMatchObject({ actorEmail: testUsers.officer.email, before: { name: 'Temporary' } });
+      expect(trail.find((a) => a.action === 'geofence.update')).toMatchObject({
+        actorEmail: testUsers.officer.email,
+        before: { name: 'Temporary' },
+      });
     });
 
     it('filters and pages the list (keyword, limit, offset)', async () => {
@@ -180,18 +278,75 @@ describe(`geofence API (${kind} adapters)`, () => {
 
   describe('area validation: 400 with every issue (path, code, message)', () => {
     const cases: [string, GeofenceInputBody, { path: string; code: string }][] = [
-      ['self-intersecting polygon', { name: 'x', area: 'POLYGON ((0 0, 1 1, 1 0, 0 1, 0 0))' }, { path: 'area.0.0', code: 'self_intersection' }],
-      ['latitude out of range (a swapped pair)', { name: 'x', area: 'POLYGON ((-1 36, 136 -1.1, -1.1 36.1, -1 36))' }, { path: 'area.0.1', code: 'coordinate_out_of_range' }],
+      [
+        'self-intersecting polygon',
+        { name: 'x', area: 'POLYGON ((0 0, 1 1, 1 0, 0 1, 0 0))' },
+        { path: 'area.0.0', code: 'self_intersection' },
+      ],
+      [
+        'latitude out of range (a swapped pair)',
+        { name: 'x', area: 'POLYGON ((-1 36, 136 -1.1, -1.1 36.1, -1 36))' },
+        { path: 'area.0.1', code: 'coordinate_out_of_range' },
+      ],
       ['radius out of range', { name: 'x', area: 'CIRCLE (-1 36, 0.5)' }, { path: 'area.radius', code: 'radius_out_of_range' }],
       ['unknown shape', { name: 'x', area: 'TRIANGLE ((0 0, 1 1, 1 0))' }, { path: 'area', code: 'unknown_shape' }],
       ['broken syntax', { name: 'x', area: 'POLYGON ((0 0, 1 1, 1 0)' }, { path: 'area', code: 'syntax' }],
       ['too few points', { name: 'x', area: 'POLYGON ((0 0, 1 1))' }, { path: 'area.0', code: 'too_few_points' }],
-      ['fence across the antimeridian', { name: 'x', area: 'POLYGON ((0 179, 1 -179, 1 179, 0 179))' }, { path: 'area.0', code: 'crosses_antimeridian' }],
-      ['corridor width out of range', { name: 'x', area: 'LINESTRING (0 36, 1 36)', attributes: { polylineDistance: 50_000 } }, { path: 'attributes.polylineDistance', code: 'polyline_distance_out_of_range' }],
-      ['unclosed GeoJSON ring', { name: 'x', geometry: { type: 'Polygon', coordinates: [[[36, -1], [36.1, -1], [36.1, -1.1]]] } }, { path: 'geometry.coordinates.0', code: 'unclosed_ring' }],
-      ['GeoJSON Point without radius', { name: 'x', geometry: { type: 'Point', coordinates: [36, -1] } }, { path: 'radius', code: 'invalid_number' }],
-      ['GeoJSON longitude out of range', { name: 'x', geometry: { type: 'Polygon', coordinates: [[[36, -1], [236, -1], [36.1, -1.1], [36, -1]]] } }, { path: 'geometry.coordinates.0.1', code: 'coordinate_out_of_range' }],
-      ['unsupported GeoJSON type', { name: 'x', geometry: { type: 'MultiPoint', coordinates: [[36, -1]] } }, { path: 'geometry.type', code: 'unsupported_geometry' }],
+      [
+        'fence across the antimeridian',
+        { name: 'x', area: 'POLYGON ((0 179, 1 -179, 1 179, 0 179))' },
+        { path: 'area.0', code: 'crosses_antimeridian' },
+      ],
+      [
+        'corridor width out of range',
+        { name: 'x', area: 'LINESTRING (0 36, 1 36)', attributes: { polylineDistance: 50_000 } },
+        { path: 'attributes.polylineDistance', code: 'polyline_distance_out_of_range' },
+      ],
+      [
+        'unclosed GeoJSON ring',
+        {
+          name: 'x',
+          geometry: {
+            type: 'Polygon',
+            coordinates: [
+              [
+                [36, -1],
+                [36.1, -1],
+                [36.1, -1.1],
+              ],
+            ],
+          },
+        },
+        { path: 'geometry.coordinates.0', code: 'unclosed_ring' },
+      ],
+      [
+        'GeoJSON Point without radius',
+        { name: 'x', geometry: { type: 'Point', coordinates: [36, -1] } },
+        { path: 'radius', code: 'invalid_number' },
+      ],
+      [
+        'GeoJSON longitude out of range',
+        {
+          name: 'x',
+          geometry: {
+            type: 'Polygon',
+            coordinates: [
+              [
+                [36, -1],
+                [236, -1],
+                [36.1, -1.1],
+                [36, -1],
+              ],
+            ],
+          },
+        },
+        { path: 'geometry.coordinates.0.1', code: 'coordinate_out_of_range' },
+      ],
+      [
+        'unsupported GeoJSON type',
+        { name: 'x', geometry: { type: 'MultiPoint', coordinates: [[36, -1]] } },
+        { path: 'geometry.type', code: 'unsupported_geometry' },
+      ],
     ];
     it.each(cases)('%s', async (_, body, issue) => {
       const res = await create(body);
@@ -236,7 +391,10 @@ describe(`geofence API (${kind} adapters)`, () => {
       expect((await call('POST', `/api/geofences/${g.id}/links`, { deviceId: 1, groupId: 2 })).status).toBe(400);
       expect((await call('POST', '/api/geofences/999999/links', { deviceId: 1 })).status).toBe(404);
       const links = await call<GeofenceLink[]>('GET', `/api/geofences/${g.id}/links`, undefined, testUsers.companyA);
-      expect(links.body).toEqual([{ geofenceId: g.id, deviceId: 7001, groupId: null }, { geofenceId: g.id, deviceId: null, groupId: 55 }]);
+      expect(links.body).toEqual([
+        { geofenceId: g.id, deviceId: 7001, groupId: null },
+        { geofenceId: g.id, deviceId: null, groupId: 55 },
+      ]);
       await eventually('definition with links', () => {
         const m = published.get(String(g.id));
         return m && !m.deleted && m.links.groupIds.includes(55) ? m : undefined;
@@ -245,7 +403,9 @@ describe(`geofence API (${kind} adapters)`, () => {
       expect((await call('DELETE', `/api/geofences/${g.id}/links`, { deviceId: 7001 })).status).toBe(204);
       expect((await call('DELETE', `/api/geofences/${g.id}/links`, { deviceId: 7001 })).status).toBe(404);
       expect((await call('GET', `/api/geofences/999999/links`)).status).toBe(404);
-      expect((await call<GeofenceLink[]>('GET', `/api/geofences/${g.id}/links`)).body).toEqual([{ geofenceId: g.id, deviceId: null, groupId: 55 }]);
+      expect((await call<GeofenceLink[]>('GET', `/api/geofences/${g.id}/links`)).body).toEqual([
+        { geofenceId: g.id, deviceId: null, groupId: 55 },
+      ]);
       const trail = await audit.forEntity(adapters.db.orm, 'geofence_link', g.id);
       expect(trail.map((a) => a.action).sort()).toEqual(['geofence.link', 'geofence.link', 'geofence.unlink']);
     });
@@ -257,7 +417,16 @@ describe(`geofence API (${kind} adapters)`, () => {
       const grouped = await createOk({ name: 'Apply: group', description: 'zz-apply', area: 'CIRCLE (-4 37.2, 300)' });
       await call('POST', `/api/geofences/${direct.id}/links`, { deviceId: 7101 });
       await call('POST', `/api/geofences/${grouped.id}/links`, { groupId: 66 });
-      const entry: DeviceRegistryMessage = { id: 7101, uniqueId: 'imei-7101', name: 'T 7101', disabled: false, companyId: 101, groupId: 66, status: 'online', deleted: false };
+      const entry: DeviceRegistryMessage = {
+        id: 7101,
+        uniqueId: 'imei-7101',
+        name: 'T 7101',
+        disabled: false,
+        companyId: 101,
+        groupId: 66,
+        status: 'online',
+        deleted: false,
+      };
       await adapters.bus.publish(Topics.devices, [{ key: '7101', value: entry }]);
       const ids = async (q: string) => (await call<Geofence[]>('GET', `/api/geofences?keyword=zz-apply&${q}`)).body.map((g) => g.id);
       expect(await ids('deviceId=7101')).toEqual([direct.id]);
@@ -270,16 +439,37 @@ describe(`geofence API (${kind} adapters)`, () => {
       const fence = await createOk({ name: 'Perm yard', area: 'CIRCLE (-5 37, 300)' }, mine);
       const other = await createOk({ name: 'Perm yard B', area: 'CIRCLE (-5 37.1, 300)' }, userWith(['dispatcher'], 202));
       const shared = await createOk({ name: 'Perm shared', area: 'CIRCLE (-5 37.2, 300)' }, testUsers.admin);
-      const made = await call('POST', '/api/links/geofences', [{ deviceId: '7001', geofenceId: String(fence.id) }, { groupId: 55, geofenceId: fence.id }], mine);
+      const made = await call(
+        'POST',
+        '/api/links/geofences',
+        [
+          { deviceId: '7001', geofenceId: String(fence.id) },
+          { groupId: 55, geofenceId: fence.id },
+        ],
+        mine,
+      );
       expect(made.status, JSON.stringify(made.body)).toBe(204);
-      expect((await call('GET', `/api/links/geofences?deviceId=0&geofenceId=${fence.id}`, undefined, mine)).body).toEqual([{ deviceId: 7001, geofenceId: fence.id }]);
-      expect((await call<unknown[]>('GET', `/api/links/geofences?groupId=55&geofenceId=0`, undefined, mine)).body).toContainEqual({ groupId: 55, geofenceId: fence.id });
+      expect((await call('GET', `/api/links/geofences?deviceId=0&geofenceId=${fence.id}`, undefined, mine)).body).toEqual([
+        { deviceId: 7001, geofenceId: fence.id },
+      ]);
+      expect((await call<unknown[]>('GET', `/api/links/geofences?groupId=55&geofenceId=0`, undefined, mine)).body).toContainEqual({
+        groupId: 55,
+        geofenceId: fence.id,
+      });
       await eventually('the links in the definition', () => {
         const m = published.get(String(fence.id));
         return m && !m.deleted && m.links.deviceIds.includes(7001) && m.links.groupIds.includes(55) ? m : undefined;
       });
       // an existing link: 409 naming item 1, and item 0 (new) not kept
-      const again = await call<{ error: { code: string; details: { index: number } } }>('POST', '/api/links/geofences', [{ deviceId: 7101, geofenceId: fence.id }, { deviceId: 7001, geofenceId: fence.id }], mine);
+      const again = await call<{ error: { code: string; details: { index: number } } }>(
+        'POST',
+        '/api/links/geofences',
+        [
+          { deviceId: 7101, geofenceId: fence.id },
+          { deviceId: 7001, geofenceId: fence.id },
+        ],
+        mine,
+      );
       expect([again.status, again.body.error.code, again.body.error.details.index]).toEqual([409, 'CONFLICT', 1]);
       expect((await call('GET', `/api/links/geofences?deviceId=7101&geofenceId=${fence.id}`, undefined, mine)).body).toEqual([]);
       // another company's fence is unknown (404); a shared one is linked by staff only (403)
@@ -287,10 +477,27 @@ describe(`geofence API (${kind} adapters)`, () => {
       expect((await call('POST', '/api/links/geofences', [{ deviceId: 7001, geofenceId: shared.id }], mine)).status).toBe(403);
       expect((await call('POST', '/api/links/geofences', [{ deviceId: 7001, geofenceId: shared.id }], testUsers.admin)).status).toBe(204);
       // company B sees neither company A's links nor a link of A's device to a shared fence
-      expect((await call('GET', '/api/links/geofences?deviceId=0&geofenceId=0', undefined, userWith(['dispatcher'], 202))).body).toEqual([]);
-      expect((await call('GET', `/api/links/geofences?deviceId=7001&geofenceId=0`, undefined, mine)).body).toEqual([{ deviceId: 7001, geofenceId: fence.id }, { deviceId: 7001, geofenceId: shared.id }]);
+      expect((await call('GET', '/api/links/geofences?deviceId=0&geofenceId=0', undefined, userWith(['dispatcher'], 202))).body).toEqual(
+        [],
+      );
+      expect((await call('GET', `/api/links/geofences?deviceId=7001&geofenceId=0`, undefined, mine)).body).toEqual([
+        { deviceId: 7001, geofenceId: fence.id },
+        { deviceId: 7001, geofenceId: shared.id },
+      ]);
       expect((await call('POST', '/api/links/geofences', [{ deviceId: 7001, groupId: 55 }], mine)).status).toBe(400);
-      expect((await call('DELETE', '/api/links/geofences', [{ deviceId: 7001, geofenceId: fence.id }, { deviceId: 7001, geofenceId: fence.id }], mine)).status).toBe(400);
+      expect(
+        (
+          await call(
+            'DELETE',
+            '/api/links/geofences',
+            [
+              { deviceId: 7001, geofenceId: fence.id },
+              { deviceId: 7001, geofenceId: fence.id },
+            ],
+            mine,
+          )
+        ).status,
+      ).toBe(400);
       expect((await call('DELETE', '/api/links/geofences', [{ deviceId: '7001', geofenceId: String(fence.id) }], mine)).status).toBe(204);
       expect((await call('DELETE', '/api/links/geofences', [{ deviceId: 7001, geofenceId: fence.id }], mine)).status).toBe(404);
       expect(await audit.forEntity(adapters.db.orm, 'geofence_link', fence.id)).toHaveLength(3);
@@ -301,31 +508,60 @@ describe(`geofence API (${kind} adapters)`, () => {
     const centre: LonLat = [35.6, 0.2];
     const at = (minutes: number) => new Date(Date.parse('2026-02-01T08:00:00Z') + minutes * 60_000);
     const registry = async (id: number, companyId: number | null) => {
-      const entry: DeviceRegistryMessage = { id, uniqueId: `imei-${id}`, name: `T ${id}`, disabled: false, companyId, groupId: null, status: 'online', deleted: false };
+      const entry: DeviceRegistryMessage = {
+        id,
+        uniqueId: `imei-${id}`,
+        name: `T ${id}`,
+        disabled: false,
+        companyId,
+        groupId: null,
+        status: 'online',
+        deleted: false,
+      };
       await adapters.cache.set(cacheKeys.deviceByUniqueId(entry.uniqueId), JSON.stringify(entry));
     };
 
-    it('lists the devices inside from the inside-sets, longest first, scoped to the caller\'s company', async () => {
+    it("lists the devices inside from the inside-sets, longest first, scoped to the caller's company", async () => {
       const g = await createOk({ name: 'Inside yard', kind: 'inland_depot', area: `CIRCLE (${centre[1]} ${centre[0]}, 300)` });
       await registry(9101, testUsers.companyA.companyId);
       await registry(9102, testUsers.companyB.companyId);
       await svc.evaluator.handle([
-        positionAt(9101, at(0), northOf(centre, 1000)), positionAt(9101, at(1), centre),
+        positionAt(9101, at(0), northOf(centre, 1000)),
+        positionAt(9101, at(1), centre),
         positionAt(9102, at(2), northOf(centre, 100)),
-        positionAt(9103, at(3), northOf(centre, -100)), positionAt(9103, at(10), northOf(centre, 900)),
+        positionAt(9103, at(3), northOf(centre, -100)),
+        positionAt(9103, at(10), northOf(centre, 900)),
       ]);
-      const page = await call<Page<{ deviceId: number; enteredAt: string; dwellSeconds: number }>>('GET', `/api/geofences/${g.id}/inside`, undefined, testUsers.analyst);
+      const page = await call<Page<{ deviceId: number; enteredAt: string; dwellSeconds: number }>>(
+        'GET',
+        `/api/geofences/${g.id}/inside`,
+        undefined,
+        testUsers.analyst,
+      );
       expect(page.status).toBe(200);
       expect(page.body.total).toBe(2);
-      expect(page.body.items.map((i) => [i.deviceId, i.enteredAt])).toEqual([[9101, at(1).toISOString()], [9102, at(2).toISOString()]]);
+      expect(page.body.items.map((i) => [i.deviceId, i.enteredAt])).toEqual([
+        [9101, at(1).toISOString()],
+        [9102, at(2).toISOString()],
+      ]);
       expect(page.body.items[0]!.dwellSeconds).toBeGreaterThan((Date.now() - at(1).getTime()) / 1000 - 60);
-      const paged = await call<Page<{ deviceId: number }>>('GET', `/api/geofences/${g.id}/inside?limit=1&offset=1`, undefined, testUsers.admin);
+      const paged = await call<Page<{ deviceId: number }>>(
+        'GET',
+        `/api/geofences/${g.id}/inside?limit=1&offset=1`,
+        undefined,
+        testUsers.admin,
+      );
       expect(paged.body).toMatchObject({ total: 2, limit: 1, offset: 1, items: [{ deviceId: 9102 }] });
       const mine = await call<Page<{ deviceId: number }>>('GET', `/api/geofences/${g.id}/inside`, undefined, testUsers.companyA);
       expect(mine.body.items.map((i) => i.deviceId)).toEqual([9101]);
       const theirs = await call<Page<{ deviceId: number }>>('GET', `/api/geofences/${g.id}/inside`, undefined, testUsers.companyB);
       expect(theirs.body.items.map((i) => i.deviceId)).toEqual([9102]);
-      const orphan = await call<Page<{ deviceId: number }>>('GET', `/api/geofences/${g.id}/inside`, undefined, userWith(['company_user'], null));
+      const orphan = await call<Page<{ deviceId: number }>>(
+        'GET',
+        `/api/geofences/${g.id}/inside`,
+        undefined,
+        userWith(['company_user'], null),
+      );
       expect(orphan.body.items).toEqual([]);
       expect((await call('GET', '/api/geofences/999999/inside')).status).toBe(404);
       expect((await call('GET', `/api/geofences/${g.id}/inside?limit=5000`)).status).toBe(400);
@@ -355,8 +591,20 @@ describe(`geofence API (${kind} adapters)`, () => {
 
     beforeAll(async () => {
       fence = await createOk({ name: 'Stats yard', kind: 'weighbridge', area: `CIRCLE (${centre[1]} ${centre[0]}, 300)` });
-      for (const [id, companyId] of [[9001, 101], [9002, 202]] as const) {
-        const entry: DeviceRegistryMessage = { id, uniqueId: `imei-${id}`, name: `T ${id}`, disabled: false, companyId, groupId: null, status: 'online', deleted: false };
+      for (const [id, companyId] of [
+        [9001, 101],
+        [9002, 202],
+      ] as const) {
+        const entry: DeviceRegistryMessage = {
+          id,
+          uniqueId: `imei-${id}`,
+          name: `T ${id}`,
+          disabled: false,
+          companyId,
+          groupId: null,
+          status: 'online',
+          deleted: false,
+        };
         await adapters.cache.set(cacheKeys.deviceByUniqueId(entry.uniqueId), JSON.stringify(entry));
       }
       await svc.evaluator.handle([
@@ -369,7 +617,12 @@ describe(`geofence API (${kind} adapters)`, () => {
     });
 
     const stats = async (query: string, user: Identity = testUsers.analyst) =>
-      call<Page<DwellRow>>('GET', `/api/geofences/stats/dwell?from=2026-02-10T00:00:00Z&to=2026-02-13T00:00:00Z&geofenceId=${fence.id}${query}`, undefined, user);
+      call<Page<DwellRow>>(
+        'GET',
+        `/api/geofences/stats/dwell?from=2026-02-10T00:00:00Z&to=2026-02-13T00:00:00Z&geofenceId=${fence.id}${query}`,
+        undefined,
+        user,
+      );
 
     it('gives count, average, p50, p90 and max dwell per fence and UTC day', async () => {
       // a company caller is scoped (companyScope): a company with no trucks at this fence sees no visits;
@@ -380,28 +633,66 @@ describe(`geofence API (${kind} adapters)`, () => {
       expect(res.status).toBe(200);
       expect(res.body.total).toBe(2);
       expect(res.body.items).toEqual([
-        { geofenceId: fence.id, geofenceName: 'Stats yard', day: '2026-02-10', count: 3, avgSeconds: 700, p50Seconds: 600, p90Seconds: 1080, maxSeconds: 1200 },
-        { geofenceId: fence.id, geofenceName: 'Stats yard', day: '2026-02-11', count: 2, avgSeconds: 2700, p50Seconds: 2700, p90Seconds: 3420, maxSeconds: 3600 },
+        {
+          geofenceId: fence.id,
+          geofenceName: 'Stats yard',
+          day: '2026-02-10',
+          count: 3,
+          avgSeconds: 700,
+          p50Seconds: 600,
+          p90Seconds: 1080,
+          maxSeconds: 1200,
+        },
+        {
+          geofenceId: fence.id,
+          geofenceName: 'Stats yard',
+          day: '2026-02-11',
+          count: 2,
+          avgSeconds: 2700,
+          p50Seconds: 2700,
+          p90Seconds: 3420,
+          maxSeconds: 3600,
+        },
       ]);
     });
 
     it('counts days in the requested time zone, filters by kind, and pages', async () => {
       const nairobi = await stats('&timezone=Africa/Nairobi');
-      expect(nairobi.body.items.map((r) => [r.day, r.count])).toEqual([['2026-02-10', 3], ['2026-02-11', 1], ['2026-02-12', 1]]);
+      expect(nairobi.body.items.map((r) => [r.day, r.count])).toEqual([
+        ['2026-02-10', 3],
+        ['2026-02-11', 1],
+        ['2026-02-12', 1],
+      ]);
       const paged = await stats('&timezone=Africa/Nairobi&limit=1&offset=2');
       expect(paged.body).toMatchObject({ total: 3, items: [{ day: '2026-02-12', maxSeconds: 1800 }] });
-      const byKind = await call<Page<DwellRow>>('GET', '/api/geofences/stats/dwell?from=2026-02-10T00:00:00Z&to=2026-02-13T00:00:00Z&kind=weighbridge', undefined, testUsers.analyst);
+      const byKind = await call<Page<DwellRow>>(
+        'GET',
+        '/api/geofences/stats/dwell?from=2026-02-10T00:00:00Z&to=2026-02-13T00:00:00Z&kind=weighbridge',
+        undefined,
+        testUsers.analyst,
+      );
       expect(byKind.body.items.every((r) => r.geofenceId === fence.id)).toBe(true);
       expect(byKind.body.total).toBe(2);
-      const otherKind = await call<Page<DwellRow>>('GET', `/api/geofences/stats/dwell?from=2026-02-10T00:00:00Z&to=2026-02-13T00:00:00Z&kind=port&geofenceId=${fence.id}`, undefined, testUsers.analyst);
+      const otherKind = await call<Page<DwellRow>>(
+        'GET',
+        `/api/geofences/stats/dwell?from=2026-02-10T00:00:00Z&to=2026-02-13T00:00:00Z&kind=port&geofenceId=${fence.id}`,
+        undefined,
+        testUsers.analyst,
+      );
       expect(otherKind.body).toMatchObject({ total: 0, items: [] });
     });
 
     it('limits a company user to the visits of its own devices', async () => {
       const mine = await stats('', testUsers.companyA);
-      expect(mine.body.items.map((r) => [r.day, r.count, r.avgSeconds, r.maxSeconds])).toEqual([['2026-02-10', 2, 450, 600], ['2026-02-11', 1, 3600, 3600]]);
+      expect(mine.body.items.map((r) => [r.day, r.count, r.avgSeconds, r.maxSeconds])).toEqual([
+        ['2026-02-10', 2, 450, 600],
+        ['2026-02-11', 1, 3600, 3600],
+      ]);
       const theirs = await stats('', testUsers.companyB);
-      expect(theirs.body.items.map((r) => [r.day, r.count])).toEqual([['2026-02-10', 1], ['2026-02-11', 1]]);
+      expect(theirs.body.items.map((r) => [r.day, r.count])).toEqual([
+        ['2026-02-10', 1],
+        ['2026-02-11', 1],
+      ]);
     });
 
     it('rejects a bad period or time zone, naming the field', async () => {

@@ -50,7 +50,10 @@ export class MarkerFence {
   private constructor(readonly id: string) {}
 
   /** Draws the marker fence through `api` (a POST /api/geofences as an administrator, answering the fence). */
-  static async draw(api: (body: { name: string; area: string; kind: 'checkpoint' }) => Promise<{ id: number }>, name: string): Promise<MarkerFence> {
+  static async draw(
+    api: (body: { name: string; area: string; kind: 'checkpoint' }) => Promise<{ id: number }>,
+    name: string,
+  ): Promise<MarkerFence> {
     // a checkpoint of the association (shared, a place kind): it applies to every device, linked or not
     const fence = await api({ name, area: `CIRCLE (${MARKER_CENTRE[1]} ${MARKER_CENTRE[0]}, 500)`, kind: 'checkpoint' });
     return new MarkerFence(String(fence.id));

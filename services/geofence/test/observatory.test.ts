@@ -23,7 +23,9 @@ const T0 = Date.parse('2026-02-02T05:00:00Z');
 function webuyeToMalaba(start: number) {
   const b = new TrackBuilder('northern', { at: 0, time: start });
   b.along = b.alongOf('ke-wb-webuye') - 10_000;
-  b.fix(60).drive('ke-wb-webuye', 60).wait(20 * MINUTE);
+  b.fix(60)
+    .drive('ke-wb-webuye', 60)
+    .wait(20 * MINUTE);
   const leftWebuye = b.t + MINUTE;
   b.drive('ke-malaba', 60);
   const atMalaba = b.t;
@@ -53,14 +55,31 @@ describe.each(kinds)('observatory tracker in the geofence service (%s adapters)'
   const rows = async <T>(query: string, params: Record<string, unknown> = {}): Promise<T[]> =>
     (await ch().client.query({ query, query_params: params, format: 'JSONEachRow' })).json<T>();
   const fenceId = async (name: string): Promise<string> => {
-    const res = await svc.app.inject({ method: 'GET', url: `/api/geofences?keyword=${encodeURIComponent(name)}`, headers: await asUser(testUsers.admin) });
+    const res = await svc.app.inject({
+      method: 'GET',
+      url: `/api/geofences?keyword=${encodeURIComponent(name)}`,
+      headers: await asUser(testUsers.admin),
+    });
     return String(res.json<Geofence[]>()[0]!.id);
   };
   const register = async (deviceId: number, companyId: number) => {
-    const entry: DeviceRegistryMessage = { id: deviceId, uniqueId: `obs-${deviceId}`, name: `truck ${deviceId}`, disabled: false, companyId, groupId: null, status: 'online', deleted: false };
+    const entry: DeviceRegistryMessage = {
+      id: deviceId,
+      uniqueId: `obs-${deviceId}`,
+      name: `truck ${deviceId}`,
+      disabled: false,
+      companyId,
+      groupId: null,
+      status: 'online',
+      deleted: false,
+    };
     await adapters.cache.set(cacheKeys.deviceByUniqueId(entry.uniqueId), JSON.stringify(entry));
   };
-  const publish = (positions: PositionMessage[]) => adapters.bus.publish(Topics.positions, positions.map((p) => ({ key: String(p.deviceId), value: p })));
+  const publish = (positions: PositionMessage[]) =>
+    adapters.bus.publish(
+      Topics.positions,
+      positions.map((p) => ({ key: String(p.deviceId), value: p })),
+    );
   /** Resolves once the tracker has saved the device's state at the fix time `t` (all before it is handled). */
   const trackedUpTo = (deviceId: number, t: number) =>
     eventually(`observatory state of ${deviceId} at ${new Date(t).toISOString()}`, async () => {
@@ -68,15 +87,25 @@ describe.each(kinds)('observatory tracker in the geofence service (%s adapters)'
       return raw && (JSON.parse(raw) as { t: number }).t >= t ? true : undefined;
     });
   const countsOf = async (deviceId: number) =>
-    (await rows<{ visits: string; legs: string; stops: string }>(`
+    (
+      await rows<{ visits: string; legs: string; stops: string }>(
+        `
       SELECT (SELECT toString(count()) FROM ${ch().database}.obs_visits FINAL WHERE device_id = {d:UInt64}) AS visits,
              (SELECT toString(count()) FROM ${ch().database}.obs_legs FINAL WHERE device_id = {d:UInt64}) AS legs,
-             (SELECT toString(count()) FROM ${ch().database}.obs_stops FINAL WHERE device_id = {d:UInt64}) AS stops`, { d: deviceId }))[0];
+             (SELECT toString(count()) FROM ${ch().database}.obs_stops FINAL WHERE device_id = {d:UInt64}) AS stops`,
+        { d: deviceId },
+      )
+    )[0];
 
   const malabaDaily = async (placeId: string, companyId: number, exitedAt: number) =>
-    (await rows<{ visits: string; trucks: string; minutes: Record<string, number> }>(`
+    (
+      await rows<{ visits: string; trucks: string; minutes: Record<string, number> }>(
+        `
       SELECT toString(sum(visits)) AS visits, toString(groupBitmapMerge(trucks)) AS trucks, sumMap(minutes) AS minutes FROM ${ch().database}.obs_visits_daily FINAL
-      WHERE place_id = {p:String} AND company_id = {c:UInt64} AND day = {day:Date}`, { p: placeId, c: companyId, day: new Date(exitedAt).toISOString().slice(0, 10) }))[0];
+      WHERE place_id = {p:String} AND company_id = {c:UInt64} AND day = {day:Date}`,
+        { p: placeId, c: companyId, day: new Date(exitedAt).toISOString().slice(0, 10) },
+      )
+    )[0];
 
   it('a truck that waits 3 h 10 min at Malaba: the visit and the leg from Webuye in ClickHouse, with its company; redelivery adds nothing', async () => {
     const d = device(1);
@@ -88,14 +117,20 @@ describe.each(kinds)('observatory tracker in the geofence service (%s adapters)'
     const malaba = await fenceId('Malaba');
     const webuye = await fenceId('Webuye');
     const visits = await rows<{ place_id: string; dwell_s: number; direction: number; company_id: string; corridor: string }>(
-      `SELECT place_id, dwell_s, direction, toString(company_id) AS company_id, corridor FROM ${ch().database}.obs_visits FINAL WHERE device_id = {d:UInt64} ORDER BY exited_at`, { d });
+      `SELECT place_id, dwell_s, direction, toString(company_id) AS company_id, corridor FROM ${ch().database}.obs_visits FINAL WHERE device_id = {d:UInt64} ORDER BY exited_at`,
+      { d },
+    );
     expect(visits).toEqual([
       { place_id: webuye, dwell_s: 21 * 60, direction: 1, company_id: '101', corridor: 'northern' },
       { place_id: malaba, dwell_s: 11_400, direction: 1, company_id: '101', corridor: 'northern' },
     ]);
     const legs = await rows<{ from_place: string; to_place: string; transit_s: number; excluded: string; kind: string }>(
-      `SELECT from_place, to_place, transit_s, excluded, kind FROM ${ch().database}.obs_legs FINAL WHERE device_id = {d:UInt64}`, { d });
-    expect(legs).toEqual([{ from_place: webuye, to_place: malaba, transit_s: (track.atMalaba - track.leftWebuye) / 1000, excluded: '', kind: 'segment' }]);
+      `SELECT from_place, to_place, transit_s, excluded, kind FROM ${ch().database}.obs_legs FINAL WHERE device_id = {d:UInt64}`,
+      { d },
+    );
+    expect(legs).toEqual([
+      { from_place: webuye, to_place: malaba, transit_s: (track.atMalaba - track.leftWebuye) / 1000, excluded: '', kind: 'segment' },
+    ]);
     const before = await countsOf(d);
 
     // the whole track again (a redelivery), then one later fix as the marker: nothing new
@@ -120,11 +155,16 @@ describe.each(kinds)('observatory tracker in the geofence service (%s adapters)'
     await svc.observatory.backfill(opts);
     expect(await countsOf(d)).toEqual(counts);
     const [malaba] = await rows<{ dwell_s: number; company_id: string }>(
-      `SELECT dwell_s, toString(company_id) AS company_id FROM ${ch().database}.obs_visits FINAL WHERE device_id = {d:UInt64} AND place_name LIKE 'Malaba%'`, { d });
+      `SELECT dwell_s, toString(company_id) AS company_id FROM ${ch().database}.obs_visits FINAL WHERE device_id = {d:UInt64} AND place_name LIKE 'Malaba%'`,
+      { d },
+    );
     expect(malaba).toEqual({ dwell_s: 11_400, company_id: '202' });
     // the backfill answers once its days' indicators are recomputed
     expect(await malabaDaily(await fenceId('Malaba'), 202, track.leftMalaba)).toEqual({ visits: '1', trucks: '1', minutes: { 190: 1 } });
-    const [distance] = await rows<{ km: number }>(`SELECT sum(distance_m) / 1000 AS km FROM ${ch().database}.obs_distance FINAL WHERE device_id = {d:UInt64}`, { d });
+    const [distance] = await rows<{ km: number }>(
+      `SELECT sum(distance_m) / 1000 AS km FROM ${ch().database}.obs_distance FINAL WHERE device_id = {d:UInt64}`,
+      { d },
+    );
     expect(distance!.km).toBeGreaterThan(60); // 10 km to Webuye, about 57 km on to Malaba, 1.5 km into Uganda
     expect(distance!.km).toBeLessThan(72);
   });

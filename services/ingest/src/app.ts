@@ -1,5 +1,13 @@
 import { endpointsOf } from '@corridor/contracts';
-import { createApp, requireAnalyticsSchema, type Adapters, type App, type InternalKeys, type Logger, type Subscription } from '@corridor/platform';
+import {
+  createApp,
+  requireAnalyticsSchema,
+  type Adapters,
+  type App,
+  type InternalKeys,
+  type Logger,
+  type Subscription,
+} from '@corridor/platform';
 import { busReadiness, scopeBus } from '@corridor/platform';
 import { DeviceRegistry } from './devices/device-registry';
 import { PositionIntake } from './positions/intake';
@@ -18,12 +26,19 @@ export interface IngestDeps extends Omit<Adapters, 'close'> {
   /** INTERNAL_TOKEN_SECRET (and _PREVIOUS during a rotation, see internalKeys): verifies the gateway's identity header. */
   identitySecret: InternalKeys;
   /** Device-port and intake settings (IngestConfig names); unset ones take their config defaults. */
-  settings?: Partial<DevicePortSettings & Pick<IngestConfig, 'EVENT_MOTION_SPEED_THRESHOLD' | 'FIX_MAX_FUTURE_SECONDS' | 'FIX_FUTURE_SKEW_SECONDS'>>;
+  settings?: Partial<
+    DevicePortSettings & Pick<IngestConfig, 'EVENT_MOTION_SPEED_THRESHOLD' | 'FIX_MAX_FUTURE_SECONDS' | 'FIX_FUTURE_SKEW_SECONDS'>
+  >;
   /**
    * Test knobs: backoff while the bus is down, raw-frame archive flush interval, computed-attribute
    * reload period (default 5 s), frames of a connection handled as one batch (default 8; 1 = one at a time).
    */
-  tuning?: { retry?: { initialMs: number; maxMs: number }; archiveFlushMs?: number; computedAttributesReloadMs?: number; batchFrames?: number };
+  tuning?: {
+    retry?: { initialMs: number; maxMs: number };
+    archiveFlushMs?: number;
+    computedAttributesReloadMs?: number;
+    batchFrames?: number;
+  };
   /**
    * How this instance shares its process (threads.ts): `reusePort` lets several threads listen on
    * the same device ports; `positionStore: false` leaves storing positions.v1 to another instance
@@ -56,14 +71,19 @@ export async function build(deps: IngestDeps): Promise<IngestService> {
   await requireAnalyticsSchema(deps.analytics, logger);
   const registry = new DeviceRegistry(deps.bus, deps.cache, logger.child({ component: 'device-registry' }));
   const computed = new ComputedAttributes({
-    cache: deps.cache, logger: logger.child({ component: 'computed-attributes' }), now: () => deps.clock.now().getTime(),
+    cache: deps.cache,
+    logger: logger.child({ component: 'computed-attributes' }),
+    now: () => deps.clock.now().getTime(),
     ...(deps.tuning?.computedAttributesReloadMs !== undefined ? { reloadMs: deps.tuning.computedAttributesReloadMs } : {}),
   });
-  const intake = new PositionIntake({ bus: deps.bus, registry, cache: deps.cache, clock: deps.clock, logger, computed }, {
-    motionThreshold: deps.settings?.EVENT_MOTION_SPEED_THRESHOLD,
-    ...(deps.settings?.FIX_MAX_FUTURE_SECONDS !== undefined ? { maxFutureMs: deps.settings.FIX_MAX_FUTURE_SECONDS * 1000 } : {}),
-    ...(deps.settings?.FIX_FUTURE_SKEW_SECONDS !== undefined ? { futureSkewMs: deps.settings.FIX_FUTURE_SKEW_SECONDS * 1000 } : {}),
-  });
+  const intake = new PositionIntake(
+    { bus: deps.bus, registry, cache: deps.cache, clock: deps.clock, logger, computed },
+    {
+      motionThreshold: deps.settings?.EVENT_MOTION_SPEED_THRESHOLD,
+      ...(deps.settings?.FIX_MAX_FUTURE_SECONDS !== undefined ? { maxFutureMs: deps.settings.FIX_MAX_FUTURE_SECONDS * 1000 } : {}),
+      ...(deps.settings?.FIX_FUTURE_SKEW_SECONDS !== undefined ? { futureSkewMs: deps.settings.FIX_FUTURE_SKEW_SECONDS * 1000 } : {}),
+    },
+  );
   const app = createApp({
     metrics: false, // on a port of its own (METRICS_PORT, runService in main.ts)
     name: 'ingest',
@@ -88,10 +108,20 @@ export async function build(deps: IngestDeps): Promise<IngestService> {
   positionRoutes(app, intake, ports.gate);
   ingestReferenceChecks(app, registry);
   const osmand = await buildOsmAndServer({
-    logger: logger.child({ protocol: 'osmand' }), intake, gate: ports.gate, fdBudget: ports.fdBudget, now: () => deps.clock.now(), identity: ports.identity, registry,
+    logger: logger.child({ protocol: 'osmand' }),
+    intake,
+    gate: ports.gate,
+    fdBudget: ports.fdBudget,
+    now: () => deps.clock.now(),
+    identity: ports.identity,
+    registry,
   });
   const commands = new CommandDispatcher({
-    bus: deps.bus, cache: deps.cache, connections: ports.connections, clock: deps.clock, logger: logger.child({ component: 'commands' }),
+    bus: deps.bus,
+    cache: deps.cache,
+    connections: ports.connections,
+    clock: deps.clock,
+    logger: logger.child({ component: 'commands' }),
     record: storeAndPublish({ analytics: deps.analytics, bus: deps.bus }),
   });
   const subs: Subscription[] = [];
@@ -108,7 +138,12 @@ export async function build(deps: IngestDeps): Promise<IngestService> {
         registry.start(),
         deps.threading?.positionStore === false
           ? Promise.resolve()
-          : startPositionStore({ bus: deps.bus, analytics: deps.analytics, cache: deps.cache, logger: logger.child({ component: 'position-store' }) }).then((s) => subs.push(s)),
+          : startPositionStore({
+              bus: deps.bus,
+              analytics: deps.analytics,
+              cache: deps.cache,
+              logger: logger.child({ component: 'position-store' }),
+            }).then((s) => subs.push(s)),
         ports.start(),
         commands.start(),
       ]);

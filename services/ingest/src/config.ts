@@ -23,7 +23,10 @@ export const CrcPolicyVar = z
   .default('accept')
   .transform((raw, ctx): Record<string, 'accept' | 'drop'> & { default: 'accept' | 'drop' } => {
     const policy: Record<string, 'accept' | 'drop'> & { default: 'accept' | 'drop' } = { default: 'accept' };
-    for (const part of raw.split(',').map((p) => p.trim()).filter(Boolean)) {
+    for (const part of raw
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean)) {
       const [left, right] = part.includes(':') ? part.split(':', 2) : ['default', part];
       const action = CrcAction.safeParse(right?.trim());
       if (!left || !/^[a-z0-9-]+$/.test(left.trim()) || !action.success) {

@@ -21,9 +21,17 @@ import { TeltonikaUdpServer } from './udp/teltonika-udp-server';
 /** The settings of the device ports (IngestConfig's names). */
 export type DevicePortSettings = Pick<
   IngestConfig,
-  | 'IDLE_TIMEOUT_S' | 'MAX_CONNECTIONS' | 'MAX_FRAME_BYTES' | 'MAX_BUFFERED_BYTES' | 'MAX_SERVER_BUFFERED_BYTES'
-  | 'CRC_POLICY' | 'UNKNOWN_DEVICES' | 'MAX_PENDING_FIXES' | 'ACK_DELAY_TARGET_MS'
-  | 'DEVICE_SEEN_INTERVAL_S' | 'FD_RESERVE'
+  | 'IDLE_TIMEOUT_S'
+  | 'MAX_CONNECTIONS'
+  | 'MAX_FRAME_BYTES'
+  | 'MAX_BUFFERED_BYTES'
+  | 'MAX_SERVER_BUFFERED_BYTES'
+  | 'CRC_POLICY'
+  | 'UNKNOWN_DEVICES'
+  | 'MAX_PENDING_FIXES'
+  | 'ACK_DELAY_TARGET_MS'
+  | 'DEVICE_SEEN_INTERVAL_S'
+  | 'FD_RESERVE'
 >;
 export type DevicePortNumbers = Pick<IngestConfig, TcpProtocolEntry['portVar']>;
 
@@ -74,19 +82,44 @@ export class DevicePorts {
     this.reusePort = deps.reusePort ?? false;
     const s = deps.settings;
     const logger = deps.logger;
-    this.fdBudget = new ConnectionBudget({ logger: logger.child({ component: 'connection-budget' }), ...(s.FD_RESERVE !== undefined ? { reserve: s.FD_RESERVE } : {}) });
-    this.gate = new IntakeGate({ maxPending: s.MAX_PENDING_FIXES, minPending: Math.min(MIN_PENDING_FIXES, s.MAX_PENDING_FIXES), targetDelayMs: s.ACK_DELAY_TARGET_MS });
+    this.fdBudget = new ConnectionBudget({
+      logger: logger.child({ component: 'connection-budget' }),
+      ...(s.FD_RESERVE !== undefined ? { reserve: s.FD_RESERVE } : {}),
+    });
+    this.gate = new IntakeGate({
+      maxPending: s.MAX_PENDING_FIXES,
+      minPending: Math.min(MIN_PENDING_FIXES, s.MAX_PENDING_FIXES),
+      targetDelayMs: s.ACK_DELAY_TARGET_MS,
+    });
     this.archive = new RawFrameArchive(deps.analytics, {
       maxFrameBytes: s.MAX_FRAME_BYTES,
       logger: logger.child({ component: 'raw-frame-archive' }),
       ...(deps.archiveFlushMs ? { flushIntervalMs: deps.archiveFlushMs } : {}),
     });
     this.unknown = new UnknownDevicePolicy({ mode: s.UNKNOWN_DEVICES, bus: deps.bus, cache: deps.cache, clock: deps.clock, logger });
-    const events = new IdentityEvents({ record: storeAndPublish({ analytics: deps.analytics, bus: deps.bus }), cache: deps.cache, clock: deps.clock, logger: logger.child({ component: 'device-identity' }) });
-    this.identity = new DeviceIdentity({ cache: deps.cache, registry: deps.registry, events, logger: logger.child({ component: 'device-identity' }) });
+    const events = new IdentityEvents({
+      record: storeAndPublish({ analytics: deps.analytics, bus: deps.bus }),
+      cache: deps.cache,
+      clock: deps.clock,
+      logger: logger.child({ component: 'device-identity' }),
+    });
+    this.identity = new DeviceIdentity({
+      cache: deps.cache,
+      registry: deps.registry,
+      events,
+      logger: logger.child({ component: 'device-identity' }),
+    });
     this.sessions = new DeviceSessions({
-      bus: deps.bus, clock: deps.clock, logger: logger.child({ component: 'device-sessions' }), seenIntervalMs: s.DEVICE_SEEN_INTERVAL_S * 1000,
-      duplicates: new DuplicateConnections({ cache: deps.cache, clock: deps.clock, events, logger: logger.child({ component: 'duplicate-connections' }) }),
+      bus: deps.bus,
+      clock: deps.clock,
+      logger: logger.child({ component: 'device-sessions' }),
+      seenIntervalMs: s.DEVICE_SEEN_INTERVAL_S * 1000,
+      duplicates: new DuplicateConnections({
+        cache: deps.cache,
+        clock: deps.clock,
+        events,
+        logger: logger.child({ component: 'duplicate-connections' }),
+      }),
     });
     const loginRejects = Object.fromEntries(tcpProtocols.filter((e) => e.loginReject).map((e) => [e.protocol.name, e.loginReject]));
     this.handler = new FrameHandler(
@@ -117,8 +150,15 @@ export class DevicePorts {
       tcpProtocols.map((e) => [
         e.protocol.name,
         new DeviceTcpServer({
-          protocol: e.protocol, handler: this.handler, gate: this.gate, fdBudget: this.fdBudget, connections: this.connections,
-          sessions: this.sessions, limits, clock: deps.clock, logger,
+          protocol: e.protocol,
+          handler: this.handler,
+          gate: this.gate,
+          fdBudget: this.fdBudget,
+          connections: this.connections,
+          sessions: this.sessions,
+          limits,
+          clock: deps.clock,
+          logger,
         }),
       ]),
     ) as Record<TcpProtocolName, DeviceTcpServer>;
@@ -142,7 +182,8 @@ export class DevicePorts {
     const bound: Record<string, number> = {};
     for (const e of tcpProtocols) {
       const port = ports[e.portVar];
-      if (port > 0) bound[e.protocol.name] = await this.tcp[e.protocol.name as TcpProtocolName].listen(port, host, { reusePort: this.reusePort });
+      if (port > 0)
+        bound[e.protocol.name] = await this.tcp[e.protocol.name as TcpProtocolName].listen(port, host, { reusePort: this.reusePort });
     }
     if (ports.TELTONIKA_PORT > 0) bound['teltonika-udp'] = await this.udp.listen(ports.TELTONIKA_PORT, host);
     void this.fdBudget.size; // sized and logged now: the stores and every listener hold their files

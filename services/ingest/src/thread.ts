@@ -1,6 +1,15 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import {
-  absentDb, bridgedParts, createAdapters, createClickHouseAnalytics, createLogger, internalKeys, parseConfig, systemClock, threadMetricsJson, type Adapters,
+  absentDb,
+  bridgedParts,
+  createAdapters,
+  createClickHouseAnalytics,
+  createLogger,
+  internalKeys,
+  parseConfig,
+  systemClock,
+  threadMetricsJson,
+  type Adapters,
 } from '@corridor/platform';
 import { build } from './app';
 import { IngestConfig } from './config';
@@ -21,9 +30,18 @@ try {
   let adapters: Adapters;
   if (data.bridged) {
     const parts = bridgedParts(data.bridged.port, data.bridged.kinds);
-    const analytics = await createClickHouseAnalytics({ url: data.bridged.clickhouseUrl, username: 'default', password: '', database: data.bridged.clickhouseDatabase });
+    const analytics = await createClickHouseAnalytics({
+      url: data.bridged.clickhouseUrl,
+      username: 'default',
+      password: '',
+      database: data.bridged.clickhouseDatabase,
+    });
     adapters = {
-      bus: parts.bus, cache: parts.cache, analytics, db: absentDb(`ingest thread ${data.index}`), clock: systemClock,
+      bus: parts.bus,
+      cache: parts.cache,
+      analytics,
+      db: absentDb(`ingest thread ${data.index}`),
+      clock: systemClock,
       async close() {
         await parts.bus.close();
         await analytics.close();
@@ -32,7 +50,13 @@ try {
   } else {
     adapters = await createAdapters(config, logger, { service: 'ingest' });
   }
-  const svc = await build({ ...adapters, logger, identitySecret: internalKeys(config), settings: config, threading: { reusePort: true, positionStore: !data.bridged } });
+  const svc = await build({
+    ...adapters,
+    logger,
+    identitySecret: internalKeys(config),
+    settings: config,
+    threading: { reusePort: true, positionStore: !data.bridged },
+  });
   await svc.start();
   const ports = await svc.ports.listen(config, config.HOST);
   port.on('message', (m: { kind: string }) => {

@@ -46,7 +46,13 @@ beforeAll(async () => {
     tuning: { retry: { initialMs: 20, maxMs: 80 } },
   });
   await svc.start();
-  for (const [id, imei] of [[DEVICE_A, IMEI_A], [DEVICE_B, IMEI_B], [DEVICE_C, IMEI_C], [UDP_DEVICE, UDP_IMEI]] as const) svc.registry.apply(registryEntry(id, imei));
+  for (const [id, imei] of [
+    [DEVICE_A, IMEI_A],
+    [DEVICE_B, IMEI_B],
+    [DEVICE_C, IMEI_C],
+    [UDP_DEVICE, UDP_IMEI],
+  ] as const)
+    svc.registry.apply(registryEntry(id, imei));
   port = await svc.ports.tcp.gt06.listen(0, '127.0.0.1');
 });
 
@@ -83,8 +89,16 @@ describe('bus outage over TCP', () => {
     }
     const connections = svc.ports.tcp.gt06.connections;
     // a condition, not a duration: on a busy machine reading up to the limit can take longer than any fixed wait
-    await waitFor(() => connections.length === 2 && connections.every((c) => c.isPaused), 60_000, 'both connections paused with their buffers full');
-    await waitFor(async () => (await metricValue('ingest_publish_retries_total', { protocol: 'gt06' })) > retriesBefore, 60_000, 'publishes retried');
+    await waitFor(
+      () => connections.length === 2 && connections.every((c) => c.isPaused),
+      60_000,
+      'both connections paused with their buffers full',
+    );
+    await waitFor(
+      async () => (await metricValue('ingest_publish_retries_total', { protocol: 'gt06' })) > retriesBefore,
+      60_000,
+      'publishes retried',
+    );
     expect(a.received.length).toBe(20); // login + first fix: nothing acknowledged during the outage
     expect(b.received.length).toBe(20);
     // bounded: a connection never holds much more than its limit, the server never much more than its own
@@ -147,7 +161,11 @@ describe('bus outage over Teltonika UDP', () => {
     const retriesBefore = await metricValue('ingest_publish_retries_total', { protocol: 'teltonika' });
     bus.available = false;
     client.send(UDP_DATAGRAM, udpPort, '127.0.0.1');
-    await waitFor(async () => (await metricValue('ingest_publish_retries_total', { protocol: 'teltonika' })) > retriesBefore, 60_000, 'the datagram held and retried');
+    await waitFor(
+      async () => (await metricValue('ingest_publish_retries_total', { protocol: 'teltonika' })) > retriesBefore,
+      60_000,
+      'the datagram held and retried',
+    );
     await ioTurn(); // a reply written meanwhile would have arrived
     expect(replies).toHaveLength(0);
     expect(bus.size(Topics.positions)).toBe(before);
@@ -159,7 +177,11 @@ describe('bus outage over Teltonika UDP', () => {
     expect(bus.size(Topics.positions)).toBe(before + 1);
 
     client.send(Buffer.from('not teltonika'), udpPort, '127.0.0.1');
-    await waitFor(async () => (await metricValue('ingest_decode_errors_total', { protocol: 'teltonika', reason: 'bad_frame' })) >= 1, 60_000, 'bad datagram counted');
+    await waitFor(
+      async () => (await metricValue('ingest_decode_errors_total', { protocol: 'teltonika', reason: 'bad_frame' })) >= 1,
+      60_000,
+      'bad datagram counted',
+    );
     expect(replies).toHaveLength(1);
     client.close();
   }, 180_000);

@@ -33,8 +33,12 @@ async function ingestWith(env: Record<string, string>): Promise<IngestService> {
 
 const push = async (svc: IngestService, fixTime: Date) =>
   svc.app.inject({
-    method: 'POST', url: '/api/positions', headers: await asUser(userWith(['admin'])),
-    payload: { positions: [{ uniqueId: UNIQUE_ID, fixTime: fixTime.toISOString(), latitude: -1.29, longitude: 36.82, speed: 0, course: 0 }] },
+    method: 'POST',
+    url: '/api/positions',
+    headers: await asUser(userWith(['admin'])),
+    payload: {
+      positions: [{ uniqueId: UNIQUE_ID, fixTime: fixTime.toISOString(), latitude: -1.29, longitude: 36.82, speed: 0, course: 0 }],
+    },
   });
 
 beforeAll(async () => {
@@ -53,7 +57,9 @@ describe('fixes dated in the future (POST /api/positions)', () => {
     const before = bus.size(Topics.positions);
     const ahead = await push(svc, new Date(Date.now() + 23 * 3600_000));
     expect(ahead.statusCode, ahead.body).toBe(400);
-    expect(ahead.json()).toMatchObject({ error: { code: 'VALIDATION_FAILED', details: { rejected: [{ uniqueId: UNIQUE_ID, reason: 'future_time' }] } } });
+    expect(ahead.json()).toMatchObject({
+      error: { code: 'VALIDATION_FAILED', details: { rejected: [{ uniqueId: UNIQUE_ID, reason: 'future_time' }] } },
+    });
     expect(bus.size(Topics.positions)).toBe(before);
     const soon = await push(svc, new Date(Date.now() + 60_000));
     expect(soon.statusCode, soon.body).toBe(200);
@@ -66,13 +72,29 @@ describe('fixes dated in the future (POST /api/positions)', () => {
     await svc.start();
     const seen: PositionMessage[] = [];
     const sub = await bus.subscribe({
-      groupId: 'future-fixes-test', topics: [Topics.positions], fromBeginning: true,
+      groupId: 'future-fixes-test',
+      topics: [Topics.positions],
+      fromBeginning: true,
       handler: async (ms) => void seen.push(...ms.map((m) => JSON.parse(m.value) as PositionMessage)),
     });
-    const at = async (ms: number, latitude: number) => svc.app.inject({
-      method: 'POST', url: '/api/positions', headers: await asUser(userWith(['admin'])),
-      payload: { positions: [{ uniqueId: AHEAD_UNIQUE_ID, fixTime: new Date(Math.floor((Date.now() + ms) / 1000) * 1000).toISOString(), latitude, longitude: 36.82, speed: 10, course: 0 }] },
-    });
+    const at = async (ms: number, latitude: number) =>
+      svc.app.inject({
+        method: 'POST',
+        url: '/api/positions',
+        headers: await asUser(userWith(['admin'])),
+        payload: {
+          positions: [
+            {
+              uniqueId: AHEAD_UNIQUE_ID,
+              fixTime: new Date(Math.floor((Date.now() + ms) / 1000) * 1000).toISOString(),
+              latitude,
+              longitude: 36.82,
+              speed: 10,
+              course: 0,
+            },
+          ],
+        },
+      });
     const sent = (res: { body: string }) => (JSON.parse(res.body) as { ids: number[] }).ids[0]!;
     const first = await at(-120_000, -1.29);
     expect(first.statusCode, first.body).toBe(200);

@@ -27,7 +27,12 @@ export function gatedIngest(devices: { id: number; uniqueId: string }[]): GatedI
   beforeAll(async () => {
     h.adapters = await createTestAdapters('embedded');
     h.bus = h.adapters.bus as MemoryBus;
-    h.svc = await build({ ...h.adapters, identitySecret: TEST_IDENTITY_SECRET, settings: { MAX_PENDING_FIXES: MAX_PENDING }, tuning: { retry: { initialMs: 20, maxMs: 80 } } });
+    h.svc = await build({
+      ...h.adapters,
+      identitySecret: TEST_IDENTITY_SECRET,
+      settings: { MAX_PENDING_FIXES: MAX_PENDING },
+      tuning: { retry: { initialMs: 20, maxMs: 80 } },
+    });
     await h.svc.start();
     for (const d of devices) h.svc.registry.apply(registryEntry(d.id, d.uniqueId));
     h.port = await h.svc.ports.tcp.gt06.listen(0, '127.0.0.1');

@@ -76,14 +76,20 @@ afterAll(async () => {
 const closedCount = async (protocol: string, reason: string) => metricValue('ingest_connections_closed_total', { protocol, reason });
 
 /** Opens a connection per protocol, lets `send` feed it, and expects each closed for `reason`, counted and logged. */
-async function sweep(kind: string, reason: (p: TcpProtocolName) => string, send: (d: TestDevice, p: TcpProtocolName) => Promise<void>): Promise<void> {
+async function sweep(
+  kind: string,
+  reason: (p: TcpProtocolName) => string,
+  send: (d: TestDevice, p: TcpProtocolName) => Promise<void>,
+): Promise<void> {
   const before = Object.fromEntries(await Promise.all(PROTOCOLS.map(async (p) => [p, await closedCount(p, reason(p))] as const)));
   const logsBefore = logLines.length;
-  await Promise.all(PROTOCOLS.map(async (p) => {
-    const d = await TestDevice.open(ports[p]);
-    await send(d, p).catch(() => undefined); // a write into a connection the server closed fails: that is the point
-    await d.waitClosed();
-  }));
+  await Promise.all(
+    PROTOCOLS.map(async (p) => {
+      const d = await TestDevice.open(ports[p]);
+      await send(d, p).catch(() => undefined); // a write into a connection the server closed fails: that is the point
+      await d.waitClosed();
+    }),
+  );
   for (const p of PROTOCOLS) {
     await eventually(`${kind} on ${p}: closed as ${reason(p)}`, async () => (await closedCount(p, reason(p))) === before[p]! + 1);
     const logged = logLines.slice(logsBefore).filter((l) => l.protocol === p && l.level >= 30 && /clos/i.test(l.msg));
@@ -93,46 +99,74 @@ async function sweep(kind: string, reason: (p: TcpProtocolName) => string, send:
 
 describe('hostile frames on every TCP device port', () => {
   it('closes a connection sending garbage, as garbage', async () => {
-    await sweep('garbage', () => 'garbage', (d, p) => d.write(Buffer.concat([Buffer.from('GET / HTTP/1.1\r\nHost: x\r\n\r\n'), noise(3000, p.length)])));
+    await sweep(
+      'garbage',
+      () => 'garbage',
+      (d, p) => d.write(Buffer.concat([Buffer.from('GET / HTTP/1.1\r\nHost: x\r\n\r\n'), noise(3000, p.length)])),
+    );
   });
 
   it('closes a connection whose frame outgrows MAX_FRAME_BYTES, as garbage, without buffering it', async () => {
     // a frame's start, then twice the largest frame without anything that ends it
-    await sweep('oversized', () => 'garbage', (d, p) => d.write(Buffer.concat([FRAME_START[p], Buffer.alloc(MAX_FRAME * 2, 0x41)])));
+    await sweep(
+      'oversized',
+      () => 'garbage',
+      (d, p) => d.write(Buffer.concat([FRAME_START[p], Buffer.alloc(MAX_FRAME * 2, 0x41)])),
+    );
   });
 
   it('closes a connection that leaves a frame unfinished, after IDLE_TIMEOUT_S', async () => {
-    await sweep('truncated', () => 'truncated', (d, p) => d.write(FRAME_START[p]));
+    await sweep(
+      'truncated',
+      () => 'truncated',
+      (d, p) => d.write(FRAME_START[p]),
+    );
   });
 
   it('closes a connection that trickles a frame slower than IDLE_TIMEOUT_S allows a whole frame', async () => {
     // one byte per 100 ms keeps the idle timer from firing: the frame's own deadline must end it
-    await sweep('slow', () => 'slow_frame', async (d, p) => {
-      const bytes = Buffer.concat([FRAME_START[p], Buffer.alloc(200, 0x30)]);
-      for (let i = 0; i < bytes.length && !d.closed; i++) {
-        await d.write(bytes.subarray(i, i + 1));
-        await new Promise((r) => setTimeout(r, 100)); // the trickle's pace is the scenario itself
-      }
-    });
+    await sweep(
+      'slow',
+      () => 'slow_frame',
+      async (d, p) => {
+        const bytes = Buffer.concat([FRAME_START[p], Buffer.alloc(200, 0x30)]);
+        for (let i = 0; i < bytes.length && !d.closed; i++) {
+          await d.write(bytes.subarray(i, i + 1));
+          await new Promise((r) => setTimeout(r, 100)); // the trickle's pace is the scenario itself
+        }
+      },
+    );
   });
 });
 
 describe('hostile datagrams on the Teltonika UDP port', () => {
   it('counts garbage, truncated and oversized datagrams as decode errors and answers none of them', async () => {
     const before = await metricValue('ingest_frames_total', { protocol: 'teltonika' });
-    const errorsBefore = await Promise.all(['malformed', 'frame_too_large', 'bad_frame', 'truncated'].map((r) => metricValue('ingest_decode_errors_total', { protocol: 'teltonika', reason: r })));
+    const errorsBefore = await Promise.all(
+      ['malformed', 'frame_too_large', 'bad_frame', 'truncated'].map((r) =>
+        metricValue('ingest_decode_errors_total', { protocol: 'teltonika', reason: r }),
+      ),
+    );
     const udp = createSocket('udp4');
     const answers: Buffer[] = [];
     udp.on('message', (m) => answers.push(m));
-    const send = (b: Buffer) => new Promise<void>((resolve, reject) => udp.send(b, udpPort, '127.0.0.1', (err) => (err ? reject(err) : resolve())));
+    const send = (b: Buffer) =>
+      new Promise<void>((resolve, reject) => udp.send(b, udpPort, '127.0.0.1', (err) => (err ? reject(err) : resolve())));
     try {
       await send(noise(512, 7));
       await send(Buffer.from('0011cafe', 'hex')); // a header promising more than it carries
       await send(Buffer.alloc(60_000, 0x41));
-      await eventually('three datagrams read', async () => (await metricValue('ingest_frames_total', { protocol: 'teltonika' })) >= before + 3);
+      await eventually(
+        'three datagrams read',
+        async () => (await metricValue('ingest_frames_total', { protocol: 'teltonika' })) >= before + 3,
+      );
       const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
       await eventually('three decode errors counted', async () => {
-        const errors = await Promise.all(['malformed', 'frame_too_large', 'bad_frame', 'truncated'].map((r) => metricValue('ingest_decode_errors_total', { protocol: 'teltonika', reason: r })));
+        const errors = await Promise.all(
+          ['malformed', 'frame_too_large', 'bad_frame', 'truncated'].map((r) =>
+            metricValue('ingest_decode_errors_total', { protocol: 'teltonika', reason: r }),
+          ),
+        );
         return sum(errors) - sum(errorsBefore) === 3;
       });
       expect(answers).toEqual([]);
@@ -146,8 +180,14 @@ describe('hostile requests on the OsmAnd HTTP port', () => {
   it('answers 400 to garbage queries and bodies, 414 or 431 to a huge URL, and keeps serving', async () => {
     const osmand = svc.osmand;
     expect((await osmand.inject({ method: 'GET', url: '/?id=&lat=north&lon=%ff%fe' })).statusCode).toBe(400);
-    expect((await osmand.inject({ method: 'POST', url: '/', headers: { 'content-type': 'application/json' }, payload: '{"location": [' })).statusCode).toBe(400);
-    expect((await osmand.inject({ method: 'POST', url: '/', headers: { 'content-type': 'application/json' }, payload: noise(2048, 3) })).statusCode).toBe(400);
+    expect(
+      (await osmand.inject({ method: 'POST', url: '/', headers: { 'content-type': 'application/json' }, payload: '{"location": [' }))
+        .statusCode,
+    ).toBe(400);
+    expect(
+      (await osmand.inject({ method: 'POST', url: '/', headers: { 'content-type': 'application/json' }, payload: noise(2048, 3) }))
+        .statusCode,
+    ).toBe(400);
     const huge = await osmand.inject({ method: 'GET', url: `/?id=${'9'.repeat(200_000)}&lat=1&lon=1` });
     expect([400, 414, 431]).toContain(huge.statusCode);
   });

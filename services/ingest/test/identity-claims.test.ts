@@ -24,7 +24,8 @@ const P45_LOCK = '(7890629284,P45,260321,185342,26.181296,N,50.329788,E,V,0.00,0
 const P45_UNLOCK = '(7890629284,P45,260321,185342,26.181296,N,50.329788,E,V,0.00,0,6,3,0000000000,0,0,0)';
 /** H02 and Queclink reports as their trackers send them (tcp-ports.test.ts, Traccar's Gl200TextProtocolDecoderTest), for another id. */
 const h02 = (id: string) => `*HQ,${id},V1,164549,A,0956.3869,N,08406.7068,W,000.00,000,221215,FFFFFBFF,712,01,0,0,6#`;
-const queclink = (imei: string) => `+RESP:GTFRI,DF0200,${imei},cv100,14051,10,1,0,0.0,0,264.1,114.015515,22.537178,20210608064328,0460,0001,25F8,061A7D02,,0.0,,,,100,21,,,,20210608144354,32DB$`;
+const queclink = (imei: string) =>
+  `+RESP:GTFRI,DF0200,${imei},cv100,14051,10,1,0,0.0,0,264.1,114.015515,22.537178,20210608064328,0460,0001,25F8,061A7D02,,0.0,,,,100,21,,,,20210608144354,32DB$`;
 
 let adapters: TestAdapters;
 let svc: IngestService;
@@ -39,7 +40,9 @@ beforeAll(async () => {
   svc = await build({ ...adapters, identitySecret: 'identity-claims-test-secret-0123456789', settings: { DEVICE_SEEN_INTERVAL_S: 1 } });
   await svc.start();
   sub = await adapters.bus.subscribe({
-    groupId: 'identity-claims-test', topics: [Topics.events], fromBeginning: true,
+    groupId: 'identity-claims-test',
+    topics: [Topics.events],
+    fromBeginning: true,
     handler: async (ms) => void events.push(...ms.map((m) => JSON.parse(m.value) as EventMessage)),
   });
   const accept = svc.intake.accept.bind(svc.intake);
@@ -65,8 +68,12 @@ async function decodeErrors(protocol: string): Promise<number> {
   const { values } = await registry.getSingleMetric('ingest_decode_errors_total')!.get();
   return values.filter((v) => v.labels.protocol === protocol).reduce((a, v) => a + v.value, 0);
 }
-const conflicts = (deviceId: number, reason: string) => events.filter((e) => e.type === 'deviceIdentityConflict' && e.deviceId === deviceId && (e.attributes as { reason?: string }).reason === reason);
-const positionsOf = (deviceId: number, protocol?: string) => published.filter((p) => p.deviceId === deviceId && (protocol === undefined || p.protocol === protocol));
+const conflicts = (deviceId: number, reason: string) =>
+  events.filter(
+    (e) => e.type === 'deviceIdentityConflict' && e.deviceId === deviceId && (e.attributes as { reason?: string }).reason === reason,
+  );
+const positionsOf = (deviceId: number, protocol?: string) =>
+  published.filter((p) => p.deviceId === deviceId && (protocol === undefined || p.protocol === protocol));
 
 /** Writes a text frame on a fresh connection to `p` and waits until the server closed it (a refusal closes the connection). */
 async function refusedOn(p: keyof typeof port, frame: string): Promise<void> {
@@ -76,7 +83,7 @@ async function refusedOn(p: keyof typeof port, frame: string): Promise<void> {
 }
 
 describe('a device claimed on a protocol it does not speak', () => {
-  it('refuses H02 and Queclink frames carrying a GT06 truck\'s IMEI: nothing stored, one event, while the truck keeps reporting', async () => {
+  it("refuses H02 and Queclink frames carrying a GT06 truck's IMEI: nothing stored, one event, while the truck keeps reporting", async () => {
     const truck = await TestDevice.open(port.gt06);
     await truck.write(gt06.login(TRUCK.imei, 1));
     await truck.waitReceived(10);
@@ -99,7 +106,7 @@ describe('a device claimed on a protocol it does not speak', () => {
   it('cannot unlock an e-seal bound to JT701 from another port: no unlock alarm, no position', async () => {
     const seal = await TestDevice.open(port.jt701);
     await seal.write(Buffer.from(P45_LOCK, 'latin1'));
-    await eventually('the seal\'s JT701 report published', () => positionsOf(SEAL.id, 'jt701').length === 1);
+    await eventually("the seal's JT701 report published", () => positionsOf(SEAL.id, 'jt701').length === 1);
     await refusedOn('h02', h02(SEAL.uniqueId));
     // TK103 frames share JT701's brackets: the seal's unlock report there is no TK103 message (a decode error, counted)
     const errors = await decodeErrors('tk103');
@@ -127,13 +134,17 @@ describe('a device claimed on a protocol it does not speak', () => {
     await second.write(gt06.location(new Date(Date.UTC(2026, 0, 5, 7, 0, 0)), -1.29, 36.82, 2));
     // both go on reporting, as two trackers with one IMEI do, until the event comes (each report is the scenario's clock)
     let serial = 3;
-    await eventually('a duplicate_connection event', async () => {
-      if (conflicts(DOUBLE.id, 'duplicate_connection').length) return true;
-      serial++;
-      await first.write(gt06.location(new Date(Date.UTC(2026, 0, 5, 7, 0, serial)), -1.3, 36.83, serial));
-      await second.write(gt06.location(new Date(Date.UTC(2026, 0, 5, 7, 1, serial)), -1.3, 36.83, serial));
-      return false;
-    }, { everyMs: 250 });
+    await eventually(
+      'a duplicate_connection event',
+      async () => {
+        if (conflicts(DOUBLE.id, 'duplicate_connection').length) return true;
+        serial++;
+        await first.write(gt06.location(new Date(Date.UTC(2026, 0, 5, 7, 0, serial)), -1.3, 36.83, serial));
+        await second.write(gt06.location(new Date(Date.UTC(2026, 0, 5, 7, 1, serial)), -1.3, 36.83, serial));
+        return false;
+      },
+      { everyMs: 250 },
+    );
     expect(conflicts(DOUBLE.id, 'duplicate_connection')).toHaveLength(1);
     first.close();
     second.close();

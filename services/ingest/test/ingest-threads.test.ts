@@ -29,13 +29,27 @@ beforeAll(async () => {
   // as ops-api registers a device: on devices.v1 and in the shared cache. A thread's registry reads
   // devices.v1 from the beginning after it starts listening; a login that arrives before it has caught
   // up is answered from the cache (without it the login went unanswered: CI failed on that race).
-  await registerDevices(adapters.cache, TRACKERS.map((t) => ({ id: t.id, uniqueId: t.imei })));
+  await registerDevices(
+    adapters.cache,
+    TRACKERS.map((t) => ({ id: t.id, uniqueId: t.imei })),
+  );
   const connection = (await loadChdb()).openChdbConnection();
   chdb = await startChdbHttp({ connection: connection! });
   port = await freePort();
   threads = await startIngestThreads({
     count: 2,
-    env: { GT06_PORT: String(port), ...Object.fromEntries(['TELTONIKA', 'H02', 'GPS103', 'TK103', 'MEITRACK', 'JT808', 'RUPTELA', 'JT701', 'QUECLINK', 'WIALON'].map((p) => [`${p}_PORT`, '0'])), HOST: '127.0.0.1', LOG_LEVEL: 'error', INTERNAL_TOKEN_SECRET: TEST_IDENTITY_SECRET },
+    env: {
+      GT06_PORT: String(port),
+      ...Object.fromEntries(
+        ['TELTONIKA', 'H02', 'GPS103', 'TK103', 'MEITRACK', 'JT808', 'RUPTELA', 'JT701', 'QUECLINK', 'WIALON'].map((p) => [
+          `${p}_PORT`,
+          '0',
+        ]),
+      ),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'error',
+      INTERNAL_TOKEN_SECRET: TEST_IDENTITY_SECRET,
+    },
     logger: adapters.logger,
     bridged: { bus: adapters.bus, cache: adapters.cache, clickhouseUrl: chdb.url, clickhouseDatabase: adapters.analytics.database },
   });
@@ -48,21 +62,25 @@ afterAll(async () => {
 });
 
 describe('ingest threads', () => {
-  it('serve one device port from two threads and publish what the trackers send on this thread\'s bus', async () => {
+  it("serve one device port from two threads and publish what the trackers send on this thread's bus", async () => {
     expect(threads!.ports).toEqual([{ gt06: port }, { gt06: port }]);
     const bus = adapters.bus as MemoryBus;
     const before = bus.size(Topics.positions);
     const devices = await Promise.all(TRACKERS.map(() => TestDevice.open(port)));
-    await Promise.all(devices.map(async (d, i) => {
-      await d.write(gt06.login(TRACKERS[i]!.imei, 1));
-      await d.waitReceived(10);
-      await d.write(gt06.location(new Date(t0 + i * 1000), -1.3, 36.8, 2));
-      await d.waitReceived(20);
-    }));
+    await Promise.all(
+      devices.map(async (d, i) => {
+        await d.write(gt06.login(TRACKERS[i]!.imei, 1));
+        await d.waitReceived(10);
+        await d.write(gt06.location(new Date(t0 + i * 1000), -1.3, 36.8, 2));
+        await d.waitReceived(20);
+      }),
+    );
     // acknowledged only once durable: every fix is on the bus of this thread
     expect(bus.size(Topics.positions) - before).toBe(TRACKERS.length);
     // the threads' counters reach this thread's /metrics
-    await eventually('the threads\' metrics aggregated', async () => expect(await processMetrics()).toMatch(/ingest_positions_published_total\{protocol="gt06"\} 6/));
+    await eventually("the threads' metrics aggregated", async () =>
+      expect(await processMetrics()).toMatch(/ingest_positions_published_total\{protocol="gt06"\} 6/),
+    );
     for (const d of devices) d.close();
   });
 });

@@ -73,7 +73,12 @@ class Tracker {
   }
 
   async report(tick: number): Promise<void> {
-    const frame = { fix: new Date(T0 + tick * 1000), lat: -1.3 - tick / 10_000, lon: 36.8 + this.deviceId / 100_000 + tick / 10_000, sentAt: Date.now() };
+    const frame = {
+      fix: new Date(T0 + tick * 1000),
+      lat: -1.3 - tick / 10_000,
+      lon: 36.8 + this.deviceId / 100_000 + tick / 10_000,
+      sentAt: Date.now(),
+    };
     const serial = this.serial++;
     this.frames.set(serial, frame);
     await this.send(serial, frame);
@@ -143,7 +148,12 @@ function brokerRestartSuite(): void {
     // in CI missing jars fail here, with the reason
     broker = await DedicatedKafka.create(libs);
     adapters = await createTestAdapters('embedded');
-    bus = new KafkaBus({ brokers: broker.brokers, clientId: `${adapters.namespace}-restart`, logger: adapters.logger, publishTimeoutMs: 3000 });
+    bus = new KafkaBus({
+      brokers: broker.brokers,
+      clientId: `${adapters.namespace}-restart`,
+      logger: adapters.logger,
+      publishTimeoutMs: 3000,
+    });
     await bus.ensureTopics(allTopics.map((name) => ({ name, compacted: compactedTopics.includes(name) })));
     ({ svc, port } = await startGt06Ingest(
       { ...adapters, bus, identitySecret: 'kafka-broker-restart-secret-0123456789', tuning: { retry: { initialMs: 50, maxMs: 250 } } },
@@ -177,7 +187,11 @@ function brokerRestartSuite(): void {
 
     // mid-stream: acks flowing, every window with room for the frames sent into the outage
     const started = Date.now();
-    await waitFor(() => trackers.every((t) => t.ackedAfter(started) >= 5 && t.unacked <= WINDOW - SENT_WHILE_DOWN), CEILING_MS, 'acks flowing before the stop');
+    await waitFor(
+      () => trackers.every((t) => t.ackedAfter(started) >= 5 && t.unacked <= WINDOW - SENT_WHILE_DOWN),
+      CEILING_MS,
+      'acks flowing before the stop',
+    );
     const stopAt = Date.now();
     await broker!.stop();
     const downAt = Date.now();
@@ -201,7 +215,8 @@ function brokerRestartSuite(): void {
     await waitFor(() => trackers.every((t) => t.unacked === 0), CEILING_MS, 'every frame acknowledged after the restart');
 
     // the outage was real: frames were held across it, and the quitter lost some unacked
-    for (const t of others) expect(heldAtStart.get(t), `device ${t.deviceId} frames held across the outage`).toBeGreaterThanOrEqual(SENT_WHILE_DOWN);
+    for (const t of others)
+      expect(heldAtStart.get(t), `device ${t.deviceId} frames held across the outage`).toBeGreaterThanOrEqual(SENT_WHILE_DOWN);
     expect(resent).toBeGreaterThan(0);
     for (const t of trackers) {
       for (const [serial, at] of t.ackAt) {

@@ -1,5 +1,13 @@
 import { Topics, type PositionMessage, positionId } from '@corridor/contracts';
-import { countPositions, type Bus, type BusMessage, type ProducerStatus, type SubscribeOptions, type Subscription, type TopicSpec } from '@corridor/platform';
+import {
+  countPositions,
+  type Bus,
+  type BusMessage,
+  type ProducerStatus,
+  type SubscribeOptions,
+  type Subscription,
+  type TopicSpec,
+} from '@corridor/platform';
 import { createTestAdapters, type TestAdapters } from '@corridor/platform/testing/test-adapters';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inCI } from '@corridor/platform/testing/real-parts';
@@ -64,7 +72,12 @@ class StreamingTracker {
   private serial = 1;
   private parsed = 0;
 
-  constructor(readonly device: TestDevice, readonly deviceId: number, readonly imei: string, private readonly bus: OutageBus) {}
+  constructor(
+    readonly device: TestDevice,
+    readonly deviceId: number,
+    readonly imei: string,
+    private readonly bus: OutageBus,
+  ) {}
 
   /** From login on, acks are read the moment they arrive. */
   private listen(): void {
@@ -145,7 +158,8 @@ describe.runIf(kafka || inCI())('Kafka outage while devices stream over TCP', ()
     // keep reporting until frames sent after it are acknowledged for each of them
     const staying = trackers.slice(0, 4);
     const sentAfter = (t: StreamingTracker, at: number) => [...t.sent.values()].filter((f) => f.sentAt > at).length;
-    const ackedSentAfter = (t: StreamingTracker, at: number) => [...t.acked.keys()].filter((serial) => t.sent.get(serial)!.sentAt > at).length;
+    const ackedSentAfter = (t: StreamingTracker, at: number) =>
+      [...t.acked.keys()].filter((serial) => t.sent.get(serial)!.sentAt > at).length;
     for (;;) {
       if (upAt !== Infinity && staying.every((t) => ackedSentAfter(t, upAt) >= 3)) break;
       if (downAt === Infinity && trackers.every((t) => t.acked.size >= 3)) {
@@ -181,7 +195,8 @@ describe.runIf(kafka || inCI())('Kafka outage while devices stream over TCP', ()
       for (const [serial, ack] of t.acked) {
         expect(ack.confirmedFirst, `device ${t.deviceId} serial ${serial} acked before Kafka confirmed it`).toBe(true);
         const sentAt = t.sent.get(serial)!.sentAt;
-        if (sentAt > downAt) expect(ack.ackAt, `device ${t.deviceId} serial ${serial} acked during the outage`).toBeGreaterThanOrEqual(upAt);
+        if (sentAt > downAt)
+          expect(ack.ackAt, `device ${t.deviceId} serial ${serial} acked during the outage`).toBeGreaterThanOrEqual(upAt);
       }
     }
     // the device that left during the outage got no ack for what it sent after the broker went away
@@ -202,7 +217,8 @@ describe.runIf(kafka || inCI())('Kafka outage while devices stream over TCP', ()
     });
     const stored = new Map((await rs.json<{ id: string | number; n: string | number }>()).map((r) => [Number(r.id), Number(r.n)]));
     for (const t of trackers) {
-      for (const serial of t.acked.keys()) expect(stored.get(t.sent.get(serial)!.positionId), `device ${t.deviceId} serial ${serial}`).toBe(1);
+      for (const serial of t.acked.keys())
+        expect(stored.get(t.sent.get(serial)!.positionId), `device ${t.deviceId} serial ${serial}`).toBe(1);
     }
     for (const t of staying) t.device.close();
   }, 600_000);

@@ -12,7 +12,10 @@ const STREAMER = { id: 4301, imei: '359710049066601' };
 const LATECOMER = { id: 4302, imei: '359710049066602' };
 const t0 = Date.UTC(2025, 5, 3, 8, 0, 0);
 
-const ingest = gatedIngest([{ id: STREAMER.id, uniqueId: STREAMER.imei }, { id: LATECOMER.id, uniqueId: LATECOMER.imei }]);
+const ingest = gatedIngest([
+  { id: STREAMER.id, uniqueId: STREAMER.imei },
+  { id: LATECOMER.id, uniqueId: LATECOMER.imei },
+]);
 
 describe('logins first', () => {
   it('acknowledges a login and reads a heartbeat while the intake gate is full of positions that cannot be published', async () => {
@@ -21,7 +24,11 @@ describe('logins first', () => {
     await streamer.waitReceived(10);
     ingest.bus.available = false;
     await streamer.write(Buffer.concat(Array.from({ length: 10 }, (_, i) => gt06.location(new Date(t0 + i * 1000), -1.3, 36.8, 2 + i))));
-    await waitFor(() => ingest.svc.ports.gate.pendingFixes >= MAX_PENDING && ingest.svc.ports.tcp.gt06.connections.some((c) => c.isPaused), DEFAULT_CEILING_MS, 'the gate full and the streamer paused');
+    await waitFor(
+      () => ingest.svc.ports.gate.pendingFixes >= MAX_PENDING && ingest.svc.ports.tcp.gt06.connections.some((c) => c.isPaused),
+      DEFAULT_CEILING_MS,
+      'the gate full and the streamer paused',
+    );
     expect(ingest.svc.ports.gate.hasRoom).toBe(false);
 
     // a tracker connecting now: its login is acknowledged although no position can get through

@@ -18,7 +18,9 @@ export async function histogramCount(name: string, labels: Record<string, string
   if (!metric) return 0;
   const { values } = await metric.get();
   const match = values.find(
-    (v) => (v as { metricName?: string }).metricName === `${name}_count` && Object.entries(labels).every(([k, want]) => String((v.labels as Record<string, unknown>)[k]) === want),
+    (v) =>
+      (v as { metricName?: string }).metricName === `${name}_count` &&
+      Object.entries(labels).every(([k, want]) => String((v.labels as Record<string, unknown>)[k]) === want),
   );
   return match?.value ?? 0;
 }

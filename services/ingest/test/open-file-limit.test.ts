@@ -22,13 +22,19 @@ const devices: TestDevice[] = [];
 
 beforeAll(async () => {
   const kind = await primaryKind();
-  child = spawn('sh', ['-c', `ulimit -n ${LIMIT} && exec "$0" --import tsx test/fd-limited-ingest.ts ${kind} 4301 ${IMEI}`, process.execPath], {
-    cwd: join(here, '..'),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  child = spawn(
+    'sh',
+    ['-c', `ulimit -n ${LIMIT} && exec "$0" --import tsx test/fd-limited-ingest.ts ${kind} 4301 ${IMEI}`, process.execPath],
+    {
+      cwd: join(here, '..'),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   child.stdout!.setEncoding('utf8').on('data', (s: string) => (stdout += s));
   child.stderr!.setEncoding('utf8').on('data', (s: string) => (stdout += s));
-  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`ingest exited (${code}): ${stdout.slice(-2000)}`))));
+  const exited = new Promise<never>((_, reject) =>
+    child.once('exit', (code) => reject(new Error(`ingest exited (${code}): ${stdout.slice(-2000)}`))),
+  );
   const ready = (async () => {
     await waitFor(() => /^\{"ports":/m.test(stdout), 120_000, 'ingest listening');
     ports = (JSON.parse(stdout.split('\n').find((l) => l.startsWith('{"ports":'))!) as { ports: typeof ports }).ports;
@@ -62,10 +68,12 @@ describe('device connections under a low open-file limit', () => {
     for (let i = 0; i < budget; i += 25) {
       const batch = await Promise.all(Array.from({ length: Math.min(25, budget - i) }, () => TestDevice.open(ports.gt06)));
       devices.push(...batch);
-      await Promise.all(batch.map(async (d) => {
-        await d.write(gt06.login(IMEI, 1));
-        await d.waitReceived(10, 60_000);
-      }));
+      await Promise.all(
+        batch.map(async (d) => {
+          await d.write(gt06.login(IMEI, 1));
+          await d.waitReceived(10, 60_000);
+        }),
+      );
     }
     expect(await metric('ingest_connection_budget_used')).toBe(budget);
 
@@ -78,7 +86,9 @@ describe('device connections under a low open-file limit', () => {
     await waitFor(() => stdout.includes('device connections refused: the open-file budget is spent'), 30_000, 'the refusal logged');
 
     // the API answers many clients at once with every device connection open
-    const answers = await Promise.all(Array.from({ length: 20 }, () => fetch(`http://127.0.0.1:${ports.api}/healthz`, { headers: { connection: 'close' } })));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => fetch(`http://127.0.0.1:${ports.api}/healthz`, { headers: { connection: 'close' } })),
+    );
     expect(answers.map((r) => r.status)).toEqual(Array(20).fill(200));
     expect(stdout).not.toMatch(/EMFILE|Too many open files/);
     expect(devices.every((d) => !d.closed)).toBe(true);

@@ -42,10 +42,7 @@ export function expectSanePosition(p: DecodedPosition): void {
   if (p.alarm != null) expect(typeof p.alarm).toBe('string');
   for (const [key, value] of Object.entries(p.attributes)) {
     const ok =
-      value === null ||
-      typeof value === 'string' ||
-      typeof value === 'boolean' ||
-      (typeof value === 'number' && Number.isFinite(value));
+      value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
     expect(ok, `attribute ${key} has untyped value ${String(value)}`).toBe(true);
   }
 }
@@ -78,7 +75,11 @@ export function expectSplitInvariant(split: Splitter, capture: Buffer, expected:
     expect(parts.frames, `cut at ${cut}`).toEqual(whole.frames);
     expect(parts.rest.length).toBe(0);
   }
-  const bytewise = splitStream(split, [...stream].map((b) => Buffer.from([b])), maxFrame);
+  const bytewise = splitStream(
+    split,
+    [...stream].map((b) => Buffer.from([b])),
+    maxFrame,
+  );
   expect(bytewise.frames).toEqual(whole.frames);
 }
 
@@ -150,8 +151,16 @@ function expectFix(p: DecodedPosition, e: ExpectedFix, what: string): void {
   if (e.knots !== undefined) expect(p.speed, `${what} speed`).toBeCloseTo(e.knots, 4);
   // Optional fields a decoder left out count as null.
   const fields: Record<string, unknown> = {
-    course: p.course, valid: p.valid, sat: p.satellites ?? null, ign: p.ignition ?? null, power: p.power ?? null, battery: p.battery ?? null,
-    odometer: p.odometer ?? null, altitude: p.altitude ?? null, hdop: p.hdop ?? null, alarm: p.alarm ?? null,
+    course: p.course,
+    valid: p.valid,
+    sat: p.satellites ?? null,
+    ign: p.ignition ?? null,
+    power: p.power ?? null,
+    battery: p.battery ?? null,
+    odometer: p.odometer ?? null,
+    altitude: p.altitude ?? null,
+    hdop: p.hdop ?? null,
+    alarm: p.alarm ?? null,
   };
   const { time: _t, lat: _la, lon: _lo, kmh: _k, knots: _kn, attrs, ...named } = e;
   expectValues(fields, named, what);
@@ -169,7 +178,11 @@ export function expectDecoded(r: DecodeResult, e: Expected): void {
   fixes.forEach((f, i) => expectFix(r.positions[i]!, f, `position ${i}`));
   for (const p of r.positions) expectSanePosition(p);
   if (e.attrs) expectValues(r.attributes ?? {}, e.attrs, 'attributes');
-  if (e.events !== undefined) expect((r.events ?? []).map((x) => x.alarm), 'events').toEqual(e.events);
+  if (e.events !== undefined)
+    expect(
+      (r.events ?? []).map((x) => x.alarm),
+      'events',
+    ).toEqual(e.events);
   if (e.dt !== undefined) expect(r.deviceTime?.toISOString(), 'deviceTime').toBe(e.dt);
   if (e.result !== undefined) expect(r.attributes?.result, 'result').toBe(e.result);
   if (e.why !== undefined) expect(r.ignoredReason ?? '', 'ignoredReason').toContain(e.why);
@@ -198,20 +211,31 @@ export function fuzzSplitter(split: Splitter, numRuns = 2000): void {
  * `maxCut - 1` bytes cut off the end, decoded whole and through the splitter, throw nothing but
  * DecodeError, and every position they still yield has a real fix time.
  */
-export function fuzzMutations(decode: (frame: Buffer) => { positions: DecodedPosition[] }, split: Splitter, captures: Buffer[], maxCut = 12, numRuns = 3000): void {
+export function fuzzMutations(
+  decode: (frame: Buffer) => { positions: DecodedPosition[] },
+  split: Splitter,
+  captures: Buffer[],
+  maxCut = 12,
+  numRuns = 3000,
+): void {
   const decodeChecked = (frame: Buffer): void => {
     for (const p of decode(frame).positions) expect(p.fixTime.getTime()).not.toBeNaN();
   };
   fc.assert(
-    fc.property(fc.constantFrom(...captures), fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { maxLength: 6 }), fc.nat(), (capture, edits, cut) => {
-      const frame = Buffer.from(capture);
-      for (const [at, value] of edits) frame[at % frame.length] = value;
-      const truncated = frame.subarray(0, Math.max(0, frame.length - (cut % maxCut)));
-      callAllowing(DecodeError, () => decodeChecked(truncated));
-      callAllowing(DecodeError, () => {
-        for (const f of split(truncated, 4096).frames) decodeChecked(f);
-      });
-    }),
+    fc.property(
+      fc.constantFrom(...captures),
+      fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { maxLength: 6 }),
+      fc.nat(),
+      (capture, edits, cut) => {
+        const frame = Buffer.from(capture);
+        for (const [at, value] of edits) frame[at % frame.length] = value;
+        const truncated = frame.subarray(0, Math.max(0, frame.length - (cut % maxCut)));
+        callAllowing(DecodeError, () => decodeChecked(truncated));
+        callAllowing(DecodeError, () => {
+          for (const f of split(truncated, 4096).frames) decodeChecked(f);
+        });
+      },
+    ),
     { numRuns },
   );
 }
@@ -221,13 +245,22 @@ export function fuzzMutations(decode: (frame: Buffer) => { positions: DecodedPos
  * by ones from `alphabet` (the protocol's separators and digits) decode to sane positions or throw
  * nothing but DecodeError.
  */
-export function fuzzTextMutations(decode: (text: string) => { positions: DecodedPosition[] }, texts: string[], alphabet: string, numRuns = 3000): void {
+export function fuzzTextMutations(
+  decode: (text: string) => { positions: DecodedPosition[] },
+  texts: string[],
+  alphabet: string,
+  numRuns = 3000,
+): void {
   fc.assert(
-    fc.property(fc.constantFrom(...texts), fc.array(fc.tuple(fc.nat(), fc.constantFrom(...alphabet.split(''))), { maxLength: 6 }), (text, edits) => {
-      const chars = text.split('');
-      for (const [at, ch] of edits) chars[at % chars.length] = ch;
-      callAllowing(DecodeError, () => decode(chars.join('')).positions.forEach(expectSanePosition));
-    }),
+    fc.property(
+      fc.constantFrom(...texts),
+      fc.array(fc.tuple(fc.nat(), fc.constantFrom(...alphabet.split(''))), { maxLength: 6 }),
+      (text, edits) => {
+        const chars = text.split('');
+        for (const [at, ch] of edits) chars[at % chars.length] = ch;
+        callAllowing(DecodeError, () => decode(chars.join('')).positions.forEach(expectSanePosition));
+      },
+    ),
     { numRuns },
   );
 }
@@ -238,14 +271,23 @@ export function fuzzTextMutations(decode: (text: string) => { positions: Decoded
  * from `alphabet`, and byte edits with truncation decoded whole and through the splitter. Texts
  * become bytes in `encoding` (latin1, or utf8 for protocols whose devices send any script).
  */
-export function describeTextCaptures(protocol: Protocol, groups: Record<string, DecodeCase[]>, alphabet: string, encoding: 'latin1' | 'utf8' = 'latin1'): void {
+export function describeTextCaptures(
+  protocol: Protocol,
+  groups: Record<string, DecodeCase[]>,
+  alphabet: string,
+  encoding: 'latin1' | 'utf8' = 'latin1',
+): void {
   const decode = (text: string): DecodeResult => protocol.decode(Buffer.from(text, encoding), {});
   for (const [title, cases] of Object.entries(groups)) describe(`${protocol.name} captures: ${title}`, () => itDecodes(cases, decode));
   const texts = Object.values(groups).flatMap((cases) => cases.map(([, text]) => text));
   describe(`${protocol.name} fuzz: every capture mutated`, () => {
     it('text edits give sane positions or a DecodeError', () => fuzzTextMutations(decode, texts, alphabet));
     it('byte edits and truncation, decoded whole and through the splitter, throw nothing but DecodeError', () => {
-      fuzzMutations((frame) => protocol.decode(frame, {}), protocol.splitFrames, texts.map((t) => Buffer.from(t, encoding)));
+      fuzzMutations(
+        (frame) => protocol.decode(frame, {}),
+        protocol.splitFrames,
+        texts.map((t) => Buffer.from(t, encoding)),
+      );
     });
   });
 }

@@ -29,7 +29,9 @@ const CODEC8_ONE = hex(
 const CODEC8_THREE = hex(
   '00000000000000da08030000017fcedf499600280431be0eded45d0038012d100000fa100901000200b300b4004501500415034702fa00054232a1180000cd3b2fce281d43001f02c700000006f10000a029000000017fcedea99600280432070eded3dd00380046130009000f0801010200b300b400450150051502470205423276180009cd3b2fce281d43001f02c700000027f10000a0290000000179d50853180027f65d3f0ed67212001500f1110061000f0801010200b300b4004501500515034702054234f4180061cd53d1ce28c043003e02c700000147f1000000290003000052cb',
 );
-const CODEC8_NEGATIVE_ALT = hex('000000000000002b080100000140d4e3ec6e000cc661d01674a5e0fffc00000900000004020100f0000242322318000000000100007a04');
+const CODEC8_NEGATIVE_ALT = hex(
+  '000000000000002b080100000140d4e3ec6e000cc661d01674a5e0fffc00000900000004020100f0000242322318000000000100007a04',
+);
 const teltonikaImei = (imei: string): Buffer => Buffer.concat([Buffer.from([0, imei.length]), Buffer.from(imei, 'latin1')]);
 
 let adapters: TestAdapters;
@@ -44,7 +46,12 @@ let eventsSub: Subscription | undefined;
 
 beforeAll(async () => {
   adapters = await createTestAdapters(await primaryKind());
-  svc = await build({ ...adapters, identitySecret: 'tcp-ports-test-secret-0123456789', settings: { IDLE_TIMEOUT_S: 1 }, tuning: { archiveFlushMs: 100 } });
+  svc = await build({
+    ...adapters,
+    identitySecret: 'tcp-ports-test-secret-0123456789',
+    settings: { IDLE_TIMEOUT_S: 1 },
+    tuning: { archiveFlushMs: 100 },
+  });
   await Promise.all([
     svc.start(),
     adapters.bus
@@ -90,7 +97,14 @@ const gt06Acks = Buffer.concat([gt06.ack(0x01, 1), gt06.ack(0x12, 2), gt06.ack(0
 const teltonikaStream = Buffer.concat([teltonikaImei(TELTONIKA_IMEI), CODEC8_ONE, CODEC8_NEGATIVE_ALT]);
 const teltonikaAcks = hex('01' + '00000001' + '00000001');
 
-const shape = (p: PositionMessage) => ({ uniqueId: p.uniqueId, fixTime: p.fixTime, latitude: p.latitude, longitude: p.longitude, speed: p.speed, course: p.course });
+const shape = (p: PositionMessage) => ({
+  uniqueId: p.uniqueId,
+  fixTime: p.fixTime,
+  latitude: p.latitude,
+  longitude: p.longitude,
+  speed: p.speed,
+  course: p.course,
+});
 
 /**
  * Sends `chunks` (a login and its frames) over `device`, or a fresh connection; returns the bytes
@@ -127,7 +141,12 @@ describe('framing over TCP', () => {
       expect(split, `cut at byte ${cut}`).toEqual(whole);
     }
     device.close();
-    const bytewise = await replay(gt06Port, [...gt06Stream].map((b) => Buffer.from([b])), gt06Acks.length, false);
+    const bytewise = await replay(
+      gt06Port,
+      [...gt06Stream].map((b) => Buffer.from([b])),
+      gt06Acks.length,
+      false,
+    );
     expect(bytewise).toEqual(whole);
   });
 
@@ -135,10 +154,21 @@ describe('framing over TCP', () => {
     const whole = await replay(teltonikaPort, [teltonikaStream], teltonikaAcks.length);
     expect(whole.acks).toBe(teltonikaAcks.toString('hex'));
     expect(whole.positions).toHaveLength(2);
-    expect(whole.positions[0]).toMatchObject({ uniqueId: TELTONIKA_IMEI, fixTime: '2019-01-04T12:27:19.000Z', latitude: 48.1523066, longitude: 16.3745183 });
+    expect(whole.positions[0]).toMatchObject({
+      uniqueId: TELTONIKA_IMEI,
+      fixTime: '2019-01-04T12:27:19.000Z',
+      latitude: 48.1523066,
+      longitude: 16.3745183,
+    });
     const device = await TestDevice.open(teltonikaPort);
     for (let cut = 1; cut < teltonikaStream.length; cut++) {
-      const split = await replay(teltonikaPort, [teltonikaStream.subarray(0, cut), teltonikaStream.subarray(cut)], teltonikaAcks.length, true, device);
+      const split = await replay(
+        teltonikaPort,
+        [teltonikaStream.subarray(0, cut), teltonikaStream.subarray(cut)],
+        teltonikaAcks.length,
+        true,
+        device,
+      );
       expect(split, `cut at byte ${cut}`).toEqual(whole);
     }
     device.close();
@@ -158,13 +188,32 @@ describe('framing over TCP', () => {
 describe('text protocols on their ports', () => {
   /** One real report per protocol (Traccar's public decoder tests; the Meitrack one from this repository's decoder test). */
   const reports = [
-    { protocol: 'gps103', id: '359710045559474', bytes: '##,imei:359710045559474,A;imei:359710045559474,tracker,151030080103,,F,000101.000,A,5443.3834,N,02512.9071,E,0.00,0;', ack: 'LOAD', fixTime: '2015-10-30T00:01:01.000Z' },
-    { protocol: 'h02', id: '4210051415', bytes: '*HQ,4210051415,V1,164549,A,0956.3869,N,08406.7068,W,000.00,000,221215,FFFFFBFF,712,01,0,0,6#', ack: '', fixTime: '2015-12-22T16:45:49.000Z' },
-    { protocol: 'tk103', id: '088047365460', bytes: '(088047365460BR00151024A2555.3531S02855.3329E004.7055148276.1701000000L00009AA3)', ack: '', fixTime: '2015-10-24T05:51:48.000Z' },
+    {
+      protocol: 'gps103',
+      id: '359710045559474',
+      bytes: '##,imei:359710045559474,A;imei:359710045559474,tracker,151030080103,,F,000101.000,A,5443.3834,N,02512.9071,E,0.00,0;',
+      ack: 'LOAD',
+      fixTime: '2015-10-30T00:01:01.000Z',
+    },
+    {
+      protocol: 'h02',
+      id: '4210051415',
+      bytes: '*HQ,4210051415,V1,164549,A,0956.3869,N,08406.7068,W,000.00,000,221215,FFFFFBFF,712,01,0,0,6#',
+      ack: '',
+      fixTime: '2015-12-22T16:45:49.000Z',
+    },
+    {
+      protocol: 'tk103',
+      id: '088047365460',
+      bytes: '(088047365460BR00151024A2555.3531S02855.3329E004.7055148276.1701000000L00009AA3)',
+      ack: '',
+      fixTime: '2015-10-24T05:51:48.000Z',
+    },
     {
       protocol: 'meitrack',
       id: '867047043162018',
-      bytes: '$$D149,867047043162018,AAA,35,-1.264865,36.800705,211001105240,A,9,20,41.0,323,1,1697,1,0,000|00||,0000,4.33|12.96|1.92|2.72|2.69,0.000000|0|0.000000,*E1\r\n',
+      bytes:
+        '$$D149,867047043162018,AAA,35,-1.264865,36.800705,211001105240,A,9,20,41.0,323,1,1697,1,0,000|00||,0000,4.33|12.96|1.92|2.72|2.69,0.000000|0|0.000000,*E1\r\n',
       ack: '',
       fixTime: '2021-10-01T10:52:40.000Z',
     },
@@ -198,7 +247,9 @@ describe('connection rules', () => {
     await bad.write(Buffer.from('GET / HTTP/1.1\r\nHost: x\r\n\r\n'));
     await bad.waitClosed();
     expect(bad.received.length).toBe(0);
-    await waitFor(async () => (await metricValue('ingest_connections_closed_total', { protocol: 'gt06', reason: 'garbage' })) === garbageBefore + 1);
+    await waitFor(
+      async () => (await metricValue('ingest_connections_closed_total', { protocol: 'gt06', reason: 'garbage' })) === garbageBefore + 1,
+    );
     expect(await metricValue('ingest_decode_errors_total', { protocol: 'gt06', reason: 'bad_frame' })).toBe(errorsBefore + 1);
 
     await good.write(gt06.location(at(300), -1.4, 36.9, 2));
@@ -224,7 +275,9 @@ describe('connection rules', () => {
     const from = published.length;
     const device = await TestDevice.open(gt06Port);
     await device.write(gt06.location(at(400), -1.5, 36.9, 7));
-    await waitFor(async () => (await metricValue('ingest_positions_dropped_total', { protocol: 'gt06', reason: 'no_login' })) === before + 1);
+    await waitFor(
+      async () => (await metricValue('ingest_positions_dropped_total', { protocol: 'gt06', reason: 'no_login' })) === before + 1,
+    );
     await ioTurn(); // an ack written meanwhile would have arrived
     expect(device.received.length).toBe(0);
     expect(device.closed).toBe(false);
@@ -309,15 +362,24 @@ describe('downlink commands (commands.v1)', () => {
   const sentEvent = (id: string) => events.find((e) => e.type === 'queuedCommandSent' && e.attributes.commandId === id);
   /** The stored queuedCommandSent events of a device (ClickHouse's events, where GET /api/events and the events report read). */
   const storedSent = async (deviceId: number) =>
-    (await queryEvents(adapters.analytics)({ deviceIds: [deviceId], from: new Date(Date.now() - 3_600_000), to: new Date(Date.now() + 60_000), types: ['queuedCommandSent'], limit: 10 }))
-      .map((e) => e.attributes.commandId);
+    (
+      await queryEvents(adapters.analytics)({
+        deviceIds: [deviceId],
+        from: new Date(Date.now() - 3_600_000),
+        to: new Date(Date.now() + 60_000),
+        types: ['queuedCommandSent'],
+        limit: 10,
+      })
+    ).map((e) => e.attributes.commandId);
 
   it('writes the encoded command to the connected device once, and announces queuedCommandSent', async () => {
     const device = await TestDevice.open(gt06Port);
     await device.write(gt06.login(COMMAND_IMEI, 1));
     await device.waitReceived(10);
     await waitFor(() => svc.ports.connections.get(COMMAND_IMEI) !== undefined);
-    await adapters.bus.publish(Topics.commands, [{ key: String(COMMAND_DEVICE), value: command('cmd-live-1', COMMAND_DEVICE, COMMAND_IMEI) }]);
+    await adapters.bus.publish(Topics.commands, [
+      { key: String(COMMAND_DEVICE), value: command('cmd-live-1', COMMAND_DEVICE, COMMAND_IMEI) },
+    ]);
     await device.waitReceived(10 + engineStop.length, 20_000);
     expect(device.received.subarray(10).toString('hex')).toBe(engineStop.toString('hex'));
     await waitFor(() => sentEvent('cmd-live-1') !== undefined, 20_000, 'queuedCommandSent event');
@@ -326,9 +388,13 @@ describe('downlink commands (commands.v1)', () => {
     expect(await storedSent(COMMAND_DEVICE)).toEqual(['cmd-live-1']);
 
     // the same command id delivered again (at-least-once bus) is not sent twice
-    await adapters.bus.publish(Topics.commands, [{ key: String(COMMAND_DEVICE), value: command('cmd-live-1', COMMAND_DEVICE, COMMAND_IMEI) }]);
+    await adapters.bus.publish(Topics.commands, [
+      { key: String(COMMAND_DEVICE), value: command('cmd-live-1', COMMAND_DEVICE, COMMAND_IMEI) },
+    ]);
     // a marker: another command of the device, after it on the same key; once it is written, the repeat was handled
-    await adapters.bus.publish(Topics.commands, [{ key: String(COMMAND_DEVICE), value: command('cmd-live-2', COMMAND_DEVICE, COMMAND_IMEI) }]);
+    await adapters.bus.publish(Topics.commands, [
+      { key: String(COMMAND_DEVICE), value: command('cmd-live-2', COMMAND_DEVICE, COMMAND_IMEI) },
+    ]);
     await device.waitReceived(10 + 2 * engineStop.length, 20_000);
     await ioTurn();
     expect(device.received.subarray(10).toString('hex')).toBe(Buffer.concat([engineStop, engineStop]).toString('hex'));
@@ -336,8 +402,14 @@ describe('downlink commands (commands.v1)', () => {
   });
 
   it('keeps a command for a device that is not connected and sends it right after its next login', async () => {
-    await adapters.bus.publish(Topics.commands, [{ key: String(QUEUED_DEVICE), value: command('cmd-queued-1', QUEUED_DEVICE, QUEUED_IMEI) }]);
-    await waitFor(async () => (await new CommandQueue(adapters.cache).pending(QUEUED_IMEI)).length === 1, 20_000, 'the command consumed and queued while the device is away');
+    await adapters.bus.publish(Topics.commands, [
+      { key: String(QUEUED_DEVICE), value: command('cmd-queued-1', QUEUED_DEVICE, QUEUED_IMEI) },
+    ]);
+    await waitFor(
+      async () => (await new CommandQueue(adapters.cache).pending(QUEUED_IMEI)).length === 1,
+      20_000,
+      'the command consumed and queued while the device is away',
+    );
     expect(sentEvent('cmd-queued-1')).toBeUndefined();
     const device = await TestDevice.open(gt06Port);
     await device.write(gt06.login(QUEUED_IMEI, 1));

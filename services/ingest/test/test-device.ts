@@ -106,9 +106,10 @@ export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs
 
 function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  return Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out: ${what}`)), ms)))]).finally(() =>
-    clearTimeout(timer),
-  );
+  return Promise.race([
+    p,
+    new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out: ${what}`)), ms))),
+  ]).finally(() => clearTimeout(timer));
 }
 
 /** GT06 frames for tests, built with ingest's own packet encoder (the decoder is tested on real captures elsewhere). */

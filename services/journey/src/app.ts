@@ -1,5 +1,13 @@
 import { endpointsOf } from '@corridor/contracts';
-import { createApp, requireAnalyticsSchema, type Adapters, type App, type InternalKeys, type Logger, type Subscription } from '@corridor/platform';
+import {
+  createApp,
+  requireAnalyticsSchema,
+  type Adapters,
+  type App,
+  type InternalKeys,
+  type Logger,
+  type Subscription,
+} from '@corridor/platform';
 import { busReadiness, scopeBus } from '@corridor/platform';
 import { auditRoutes } from './audit/routes';
 import { migrateJourneySchema } from './db/migrate';
@@ -74,7 +82,15 @@ export async function build(deps: JourneyDeps, options: JourneyOptions = {}): Pr
 
   const routes = routesService({ db: orm, repo: routesRepo, cache: deps.cache, logger: log('routes') });
   const journeys = journeysService({
-    db: orm, journeys: journeysRepo, routes: routesRepo, flags: flagsRepo, analytics: deps.analytics, cache: deps.cache, events, clock: deps.clock, logger: log('journeys'),
+    db: orm,
+    journeys: journeysRepo,
+    routes: routesRepo,
+    flags: flagsRepo,
+    analytics: deps.analytics,
+    cache: deps.cache,
+    events,
+    clock: deps.clock,
+    logger: log('journeys'),
   });
   const flags = flagsService({ db: orm, flags: flagsRepo, journeys: journeysRepo, events, clock: deps.clock });
   routeRoutes(app, routes);
@@ -88,10 +104,26 @@ export async function build(deps: JourneyDeps, options: JourneyOptions = {}): Pr
   const hot = new HotState(deps.cache);
   const store = outcomeStore({ db: orm, journeys: journeysRepo, flags: flagsRepo });
   const evaluator = positionEvaluator({
-    bus: deps.bus, logger: log('evaluator'), deviceJourneys, routeIndexes, hot, store, events, earlyStartMs, lockWaitMs: options.lockWaitMs ?? 5000,
+    bus: deps.bus,
+    logger: log('evaluator'),
+    deviceJourneys,
+    routeIndexes,
+    hot,
+    store,
+    events,
+    earlyStartMs,
+    lockWaitMs: options.lockWaitMs ?? 5000,
   });
   const sweep = journeySweeper({
-    journeys: journeysRepo, deviceJourneys, routeIndexes, hot, store, events, clock: deps.clock, logger: log('sweep'), earlyStartMs,
+    journeys: journeysRepo,
+    deviceJourneys,
+    routeIndexes,
+    hot,
+    store,
+    events,
+    clock: deps.clock,
+    logger: log('sweep'),
+    earlyStartMs,
     routesVersion: () => deps.cache.get(journeyKeys.routesVersion),
   });
 
@@ -103,7 +135,8 @@ export async function build(deps: JourneyDeps, options: JourneyOptions = {}): Pr
     evaluator,
     sweep,
     async start() {
-      if (options.seedRoutes ?? true) await seedRoutes({ db: orm, repo: routesRepo, cache: deps.cache, logger: log('seed') }, { onlyIfEmpty: true });
+      if (options.seedRoutes ?? true)
+        await seedRoutes({ db: orm, repo: routesRepo, cache: deps.cache, logger: log('seed') }, { onlyIfEmpty: true });
       consumer = await evaluator.start();
       sweep.start(options.sweepIntervalMs ?? 30_000);
     },

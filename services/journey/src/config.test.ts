@@ -10,7 +10,11 @@ describe('JourneyConfig', () => {
   });
 
   it('reads the journey variables', () => {
-    const c = parseConfig(JourneyConfig, { JOURNEY_SWEEP_INTERVAL_S: '0', JOURNEY_EARLY_START_MINUTES: '30', JOURNEY_SEED_ROUTES: 'false' });
+    const c = parseConfig(JourneyConfig, {
+      JOURNEY_SWEEP_INTERVAL_S: '0',
+      JOURNEY_EARLY_START_MINUTES: '30',
+      JOURNEY_SEED_ROUTES: 'false',
+    });
     expect(c).toMatchObject({ JOURNEY_SWEEP_INTERVAL_S: 0, JOURNEY_EARLY_START_MINUTES: 30, JOURNEY_SEED_ROUTES: false });
   });
 
@@ -20,7 +24,11 @@ describe('JourneyConfig', () => {
     try {
       bad();
     } catch (err) {
-      expect((err as ConfigError).problems.map((p) => p.variable).sort()).toEqual(['JOURNEY_SEED_ROUTES', 'JOURNEY_SWEEP_INTERVAL_S', 'PORT']);
+      expect((err as ConfigError).problems.map((p) => p.variable).sort()).toEqual([
+        'JOURNEY_SEED_ROUTES',
+        'JOURNEY_SWEEP_INTERVAL_S',
+        'PORT',
+      ]);
     }
   });
 });

@@ -9,7 +9,11 @@ export const JourneyConfig = BaseEnv.extend({
   /** Seconds between signal-loss sweeps over active journeys; 0 turns the timer off. */
   JOURNEY_SWEEP_INTERVAL_S: z.coerce.number().min(0).max(3600).default(30),
   /** Minutes before its planned departure from which a planned journey takes a device's fixes. */
-  JOURNEY_EARLY_START_MINUTES: z.coerce.number().min(0).max(7 * 24 * 60).default(120),
+  JOURNEY_EARLY_START_MINUTES: z.coerce
+    .number()
+    .min(0)
+    .max(7 * 24 * 60)
+    .default(120),
   /** Load the corridor routes at start when the routes table is empty. */
   JOURNEY_SEED_ROUTES: z.stringbool().default(true),
 });

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEndpoints, JourneyAuditEntity, type Journey, type JourneyAuditPage, type Route, type RouteInputRaw } from '@corridor/contracts';
+import {
+  auditEndpoints,
+  JourneyAuditEntity,
+  type Journey,
+  type JourneyAuditPage,
+  type Route,
+  type RouteInputRaw,
+} from '@corridor/contracts';
 import type { Identity } from '@corridor/platform';
 import { asUser, testUsers, userWith } from '@corridor/platform/testing/identity';
 import { runAuditQueryTests } from '@corridor/platform/testing/audit-route-tests';
@@ -18,7 +25,12 @@ const app = () => svc.app;
 const companyDispatcher = userWith(['dispatcher'], 202, 42);
 
 async function call(method: string, url: string, user: Identity, payload?: unknown) {
-  return app().inject({ method: method as 'GET', url, headers: await asUser(user), ...(payload === undefined ? {} : { payload: payload as object }) });
+  return app().inject({
+    method: method as 'GET',
+    url,
+    headers: await asUser(user),
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
 }
 const read = async (query: string, user: Identity = testUsers.officer) => call('GET', `/api/audit/journeys${query}`, user);
 const page = async (query: string): Promise<JourneyAuditPage> => {
@@ -28,8 +40,18 @@ const page = async (query: string): Promise<JourneyAuditPage> => {
 };
 
 const routeInput = (over: Partial<RouteInputRaw> = {}): RouteInputRaw => ({
-  name: 'Voi bypass', line: [[38.55, -3.4], [38.56, -3.38], [38.57, -3.36], [38.58, -3.34]], widthM: 300,
-  speedLimitsKmh: [50, 80, 80], expectedDurationMinutes: 10, countries: ['KE'], ...over,
+  name: 'Voi bypass',
+  line: [
+    [38.55, -3.4],
+    [38.56, -3.38],
+    [38.57, -3.36],
+    [38.58, -3.34],
+  ],
+  widthM: 300,
+  speedLimitsKmh: [50, 80, 80],
+  expectedDurationMinutes: 10,
+  countries: ['KE'],
+  ...over,
 });
 
 let started: Date;
@@ -50,7 +72,9 @@ beforeAll(async () => {
   const declared = await call('POST', '/api/journey', companyDispatcher, { deviceId: 801, routeId: route.id, truckPlate: 'KBX 001A' });
   expect(declared.statusCode, declared.body).toBe(200);
   journey = declared.json<Journey>();
-  const cancelled = await call('POST', `/api/journey/${journey.id}/cancel`, companyDispatcher, { reason: 'truck broke down at Mtito Andei' });
+  const cancelled = await call('POST', `/api/journey/${journey.id}/cancel`, companyDispatcher, {
+    reason: 'truck broke down at Mtito Andei',
+  });
   expect(cancelled.statusCode, cancelled.body).toBe(200);
 });
 afterAll(async () => {
@@ -66,7 +90,13 @@ describe('GET /api/audit/journeys', () => {
     const p = await page(`?entityType=journey&entityId=${journey.id}`);
     expect(p).toMatchObject({ total: 2, limit: 100, offset: 0 });
     expect(p.items.map((e) => [e.action, e.entityId, e.actor, e.companyId, e.note])).toEqual([
-      ['journey.cancel', String(journey.id), { userId: 42, email: companyDispatcher.email, companyId: 202 }, 202, 'truck broke down at Mtito Andei'],
+      [
+        'journey.cancel',
+        String(journey.id),
+        { userId: 42, email: companyDispatcher.email, companyId: 202 },
+        202,
+        'truck broke down at Mtito Andei',
+      ],
       ['journey.create', String(journey.id), { userId: 42, email: companyDispatcher.email, companyId: 202 }, 202, null],
     ]);
     expect(p.items[0]).toMatchObject({ before: { state: 'planned' }, after: { state: 'cancelled' }, entityType: 'journey' });
@@ -89,7 +119,10 @@ describe('GET /api/audit/journeys', () => {
     expect(await page('?limit=2&offset=4')).toMatchObject({ items: [], total: 4, limit: 2, offset: 4 });
 
     const decisive = await page('?action=route.update,journey.cancel');
-    expect(decisive.items.map((e) => [e.action, e.entityId])).toEqual([['journey.cancel', String(journey.id)], ['route.update', String(route.id)]]);
+    expect(decisive.items.map((e) => [e.action, e.entityId])).toEqual([
+      ['journey.cancel', String(journey.id)],
+      ['route.update', String(route.id)],
+    ]);
     expect((await page('?action=route.update&action=journey.cancel')).items).toEqual(decisive.items);
     expect((await page(`?actorUserId=${testUsers.admin.userId}`)).items.map((e) => e.action)).toEqual(['route.update']);
     expect((await page(`?actorUserId=42&entityType=journey&action=journey.create`)).total).toBe(1);
@@ -98,11 +131,14 @@ describe('GET /api/audit/journeys', () => {
     const earlier = encodeURIComponent(new Date(started.getTime() - 60_000).toISOString());
     expect((await page(`?from=${since}`)).total).toBe(4);
     expect((await page(`?to=${earlier}`)).total).toBe(0);
-    expect((await page(`?from=${earlier}&to=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}&entityType=route`)).total).toBe(2);
+    expect(
+      (await page(`?from=${earlier}&to=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}&entityType=route`)).total,
+    ).toBe(2);
   });
 
   it('is open to analysts (oversight reading) as well as officers and administrators', async () => {
-    for (const user of [testUsers.analyst, testUsers.admin, testUsers.officer]) expect((await read('', user)).statusCode, user.email).toBe(200);
+    for (const user of [testUsers.analyst, testUsers.admin, testUsers.officer])
+      expect((await read('', user)).statusCode, user.email).toBe(200);
     const company = await read('', testUsers.companyA);
     expect(company.statusCode).toBe(403);
     expect((await read('', testUsers.dispatcher)).statusCode).toBe(403);

@@ -20,17 +20,44 @@ beforeAll(async () => {
   a = await createTestAdapters(kind);
   await migrateJourneySchema(a.db);
   const route = await routesRepository(a.db.orm).insert({
-    name: 'r', line: [[36, -1], [36.1, -1]], widthM: 100, speedLimitsKmh: [80], expectedDurationMinutes: 60, lengthM: 11_000, segmentCount: 1,
+    name: 'r',
+    line: [
+      [36, -1],
+      [36.1, -1],
+    ],
+    widthM: 100,
+    speedLimitsKmh: [80],
+    expectedDurationMinutes: 60,
+    lengthM: 11_000,
+    segmentCount: 1,
   });
   const row = await journeysRepository(a.db.orm).insert({ deviceId: 9, routeId: route.id, state: 'active' });
-  journey = { id: row.id, deviceId: 9, routeId: route.id, companyId: null, state: 'active', plannedDeparture: null, plannedArrival: null, origin: null, destination: null };
+  journey = {
+    id: row.id,
+    deviceId: 9,
+    routeId: route.id,
+    companyId: null,
+    state: 'active',
+    plannedDeparture: null,
+    plannedArrival: null,
+    origin: null,
+    destination: null,
+  };
 });
 afterAll(async () => {
   await a?.close();
 });
 
-const change = (type: FlagChange['type'], action: FlagChange['action'], time: string, details: FlagChange['details'] = {}): FlagOutcome => ({
-  journey, change: { type, action, time, latitude: -1, longitude: 36.05, details }, distanceM: 900, positionId: positionId(9, time),
+const change = (
+  type: FlagChange['type'],
+  action: FlagChange['action'],
+  time: string,
+  details: FlagChange['details'] = {},
+): FlagOutcome => ({
+  journey,
+  change: { type, action, time, latitude: -1, longitude: 36.05, details },
+  distanceM: 900,
+  positionId: positionId(9, time),
 });
 
 async function rows() {
@@ -38,7 +65,13 @@ async function rows() {
     sql`select id, type, opened_at, cleared_at, escalated from journey.flags where journey_id = ${journey.id} order by opened_at`,
   );
 }
-const view = async () => (await rows()).map((r) => [r.type, new Date(r.opened_at).toISOString(), r.cleared_at && new Date(r.cleared_at).toISOString(), r.escalated]);
+const view = async () =>
+  (await rows()).map((r) => [
+    r.type,
+    new Date(r.opened_at).toISOString(),
+    r.cleared_at && new Date(r.cleared_at).toISOString(),
+    r.escalated,
+  ]);
 
 describe('outcome store', () => {
   const store = () => outcomeStore({ db: a.db.orm, journeys: journeysRepository(a.db.orm), flags: flagsRepository(a.db.orm) });
@@ -59,7 +92,11 @@ describe('outcome store', () => {
     ]);
     const ids = (await rows()).map((r) => Number(r.id));
     expect(first.events.map((e) => [e.type, e.attributes.flagId])).toEqual([
-      ['journeyFlagOpened', ids[0]], ['journeyFlagCleared', ids[0]], ['journeyFlagOpened', ids[1]], ['journeyFlagOpened', ids[2]], ['journeyFlagOpened', ids[2]],
+      ['journeyFlagOpened', ids[0]],
+      ['journeyFlagCleared', ids[0]],
+      ['journeyFlagOpened', ids[1]],
+      ['journeyFlagOpened', ids[2]],
+      ['journeyFlagOpened', ids[2]],
     ]);
     expect(first.events[0]!.id).toBe(`journey-${journey.id}-offCorridor-opened-${Date.parse(t(0))}`);
     expect(first.events[4]!.id).toBe(`journey-${journey.id}-signalLoss-escalated-${Date.parse(t(140))}`);
@@ -83,7 +120,10 @@ describe('outcome store', () => {
 
   it('writes nothing for a journey cancelled meanwhile, and reports it', async () => {
     await a.db.rows(sql`update journey.journeys set state = 'cancelled' where id = ${journey.id}`);
-    const outcome = await store().persist([change('overspeed', 'open', t(200))], [{ journey, transition: { from: 'active', to: 'completed', time: t(201), latitude: 0, longitude: 0 }, positionId: null }]);
+    const outcome = await store().persist(
+      [change('overspeed', 'open', t(200))],
+      [{ journey, transition: { from: 'active', to: 'completed', time: t(201), latitude: 0, longitude: 0 }, positionId: null }],
+    );
     expect(outcome).toEqual({ events: [], rejected: new Set([journey.id]) });
     expect((await view()).map((r) => r[0])).not.toContain('overspeed');
     const [j] = await a.db.rows<{ state: string }>(sql`select state from journey.journeys where id = ${journey.id}`);

@@ -31,7 +31,11 @@ export async function buildJourney(adapters: TestAdapters, clock: TestClock, opt
   return build({ ...adapters, clock, identitySecret: TEST_IDENTITY_SECRET }, { sweepIntervalMs: 0, ...options });
 }
 
-export async function startHarness(kind: AdapterKind, options: JourneyOptions = {}, start = Date.parse('2025-03-03T05:00:00Z')): Promise<Harness> {
+export async function startHarness(
+  kind: AdapterKind,
+  options: JourneyOptions = {},
+  start = Date.parse('2025-03-03T05:00:00Z'),
+): Promise<Harness> {
   const adapters = await createTestAdapters(kind);
   const clock = testClock(start);
   const svc = await buildJourney(adapters, clock, options);
@@ -43,16 +47,38 @@ export async function startHarness(kind: AdapterKind, options: JourneyOptions = 
 export function positionOf(deviceId: number, fix: JourneyFix): PositionMessage {
   const fixTime = new Date(fix.time).toISOString();
   return {
-    id: positionId(deviceId, fixTime), deviceId, uniqueId: `imei-${deviceId}`, protocol: 'osmand', fixTime, serverTime: fixTime,
-    valid: fix.valid ?? true, latitude: fix.latitude, longitude: fix.longitude, speed: fix.speedKnots, course: 0,
-    altitude: null, accuracy: null, satellites: 9, hdop: 1, ignition: true, odometer: null, power: null, battery: null,
-    alarm: null, crcValid: true, rawFrameId: null, attributes: {},
+    id: positionId(deviceId, fixTime),
+    deviceId,
+    uniqueId: `imei-${deviceId}`,
+    protocol: 'osmand',
+    fixTime,
+    serverTime: fixTime,
+    valid: fix.valid ?? true,
+    latitude: fix.latitude,
+    longitude: fix.longitude,
+    speed: fix.speedKnots,
+    course: 0,
+    altitude: null,
+    accuracy: null,
+    satellites: 9,
+    hdop: 1,
+    ignition: true,
+    odometer: null,
+    power: null,
+    battery: null,
+    alarm: null,
+    crcValid: true,
+    rawFrameId: null,
+    attributes: {},
   };
 }
 
 export async function publishFixes(h: Harness, deviceId: number, fixes: readonly JourneyFix[]): Promise<void> {
   for (let i = 0; i < fixes.length; i += 500) {
-    await h.adapters.bus.publish('positions.v1', fixes.slice(i, i + 500).map((f) => ({ key: String(deviceId), value: positionOf(deviceId, f) })));
+    await h.adapters.bus.publish(
+      'positions.v1',
+      fixes.slice(i, i + 500).map((f) => ({ key: String(deviceId), value: positionOf(deviceId, f) })),
+    );
   }
 }
 
@@ -89,12 +115,26 @@ export interface FlagView {
 
 export async function flagsOf(h: Harness, journeyId: number): Promise<FlagView[]> {
   const rows = await h.adapters.db.rows<{
-    id: string | number; type: string; opened_at: Date | string; cleared_at: Date | string | null; escalated: boolean;
-    escalated_at: Date | string | null; distance_m: number | null; details: Record<string, unknown> | string;
-  }>(sql`select id, type, opened_at, cleared_at, escalated, escalated_at, distance_m, details from journey.flags where journey_id = ${journeyId} order by opened_at, id`);
+    id: string | number;
+    type: string;
+    opened_at: Date | string;
+    cleared_at: Date | string | null;
+    escalated: boolean;
+    escalated_at: Date | string | null;
+    distance_m: number | null;
+    details: Record<string, unknown> | string;
+  }>(
+    sql`select id, type, opened_at, cleared_at, escalated, escalated_at, distance_m, details from journey.flags where journey_id = ${journeyId} order by opened_at, id`,
+  );
   const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
   return rows.map((r) => ({
-    id: Number(r.id), type: r.type, openedAt: iso(r.opened_at)!, clearedAt: iso(r.cleared_at), escalated: r.escalated,
-    escalatedAt: iso(r.escalated_at), distanceM: r.distance_m, details: typeof r.details === 'string' ? (JSON.parse(r.details) as Record<string, unknown>) : r.details,
+    id: Number(r.id),
+    type: r.type,
+    openedAt: iso(r.opened_at)!,
+    clearedAt: iso(r.cleared_at),
+    escalated: r.escalated,
+    escalatedAt: iso(r.escalated_at),
+    distanceM: r.distance_m,
+    details: typeof r.details === 'string' ? (JSON.parse(r.details) as Record<string, unknown>) : r.details,
   }));
 }

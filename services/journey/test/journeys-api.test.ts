@@ -36,14 +36,21 @@ const app = () => h.svc.app;
 const [createEp, activeEp, flaggedEp, completedEp, getEp, cancelEp, ackEp, resolveEp] = journeysEndpoints;
 
 async function call(method: string, url: string, user: Identity, payload?: unknown) {
-  return app().inject({ method: method as 'GET', url, headers: await asUser(user), ...(payload === undefined ? {} : { payload: payload as object }) });
+  return app().inject({
+    method: method as 'GET',
+    url,
+    headers: await asUser(user),
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
 }
 
 let device = 500;
 async function declare(over: Record<string, unknown> = {}, user: Identity = testUsers.dispatcher): Promise<Journey> {
   const payload = { deviceId: device++, routeId: northern, companyId: 101, truckPlate: 'KBX 001A', shipmentRef: 'SHP-9', ...over };
   // the device as ops-api registers it: of the journey's company
-  await registerDevices(h.adapters.cache, [{ id: payload.deviceId as number, companyId: (payload.companyId as number | null) ?? user.companyId }]);
+  await registerDevices(h.adapters.cache, [
+    { id: payload.deviceId as number, companyId: (payload.companyId as number | null) ?? user.companyId },
+  ]);
   const res = await call('POST', '/api/journey', user, payload);
   expect(res.statusCode, res.body).toBe(200);
   return res.json<Journey>();
@@ -52,7 +59,16 @@ async function declare(over: Record<string, unknown> = {}, user: Identity = test
 const journeysRepo = () => journeysRepository(h.adapters.db.orm);
 const flagsRepo = () => flagsRepository(h.adapters.db.orm);
 const openFlag = (j: Journey, type: 'offCorridor' | 'overspeed' | 'signalLoss', minutes: number) =>
-  flagsRepo().open({ journeyId: j.id, deviceId: j.deviceId, type, openedAt: at(minutes), latitude: -3.9, longitude: 39.4, distanceM: 2800, details: { distanceM: 2800 } });
+  flagsRepo().open({
+    journeyId: j.id,
+    deviceId: j.deviceId,
+    type,
+    openedAt: at(minutes),
+    latitude: -3.9,
+    longitude: 39.4,
+    distanceM: 2800,
+    details: { distanceM: 2800 },
+  });
 const ids = (res: { json: <T>() => T }) => res.json<Journey[]>().map((j) => j.id);
 
 runCommonRouteTests({ app, endpoint: createEp, invalidBody: { deviceId: 'x' } });
@@ -66,7 +82,10 @@ runCommonRouteTests({ app, endpoint: resolveEp, params: { flagId: '1' }, invalid
 
 describe('the contract', () => {
   it('the app serves exactly the journey service endpoints of the contract under /api', () => {
-    const served = app().routeTable.filter((r) => r.url.startsWith('/api/')).map((r) => `${r.method} ${r.url}`).sort();
+    const served = app()
+      .routeTable.filter((r) => r.url.startsWith('/api/'))
+      .map((r) => `${r.method} ${r.url}`)
+      .sort();
     const declared = journeyEndpoints.map((e) => `${e.method} ${fastifyPath(e)}`).sort();
     // routes and journeys, plus the audit trail's read endpoint
     expect(declared).toHaveLength(routesEndpoints.length + journeysEndpoints.length + 1);
@@ -78,8 +97,20 @@ describe('the contract', () => {
 describe('POST /journey', () => {
   it('declares a planned journey, audited, with the route name and countries', async () => {
     const j = await declare({ plannedDeparture: at(0).toISOString(), plannedArrival: at(2400).toISOString(), cargoRef: 'IDF-1' });
-    expect(j).toMatchObject({ state: 'planned', routeId: northern, routeName: 'Northern Corridor (Mombasa – Malaba)', countries: ['KE'], companyId: 101, flagged: false, openFlags: [], cargoRef: 'IDF-1', createdBy: testUsers.dispatcher.userId });
-    const audit = await h.adapters.db.rows<{ action: string }>(sql`select action from journey.audit_log where entity_type = 'journey' and entity_id = ${String(j.id)}`);
+    expect(j).toMatchObject({
+      state: 'planned',
+      routeId: northern,
+      routeName: 'Northern Corridor (Mombasa – Malaba)',
+      countries: ['KE'],
+      companyId: 101,
+      flagged: false,
+      openFlags: [],
+      cargoRef: 'IDF-1',
+      createdBy: testUsers.dispatcher.userId,
+    });
+    const audit = await h.adapters.db.rows<{ action: string }>(
+      sql`select action from journey.audit_log where entity_type = 'journey' and entity_id = ${String(j.id)}`,
+    );
     expect(audit.map((a) => a.action)).toEqual(['journey.create']);
   });
 
@@ -87,7 +118,10 @@ describe('POST /journey', () => {
     const companyDispatcher = userWith(['dispatcher'], 202, 42);
     const own = await declare({ companyId: null }, companyDispatcher);
     expect(own.companyId).toBe(202);
-    await registerDevices(h.adapters.cache, [{ id: 9, companyId: 202 }, { id: 10, companyId: 101 }]);
+    await registerDevices(h.adapters.cache, [
+      { id: 9, companyId: 202 },
+      { id: 10, companyId: 101 },
+    ]);
     const otherCompany = await call('POST', '/api/journey', companyDispatcher, { deviceId: 9, routeId: northern, companyId: 101 });
     expect(otherCompany.statusCode).toBe(404);
     expect(otherCompany.json()).toMatchObject({ error: { code: 'NOT_FOUND', message: 'Company 101 not found' } });
@@ -141,10 +175,17 @@ describe('lists: active, flagged, completed', () => {
     expect(mine(await call('GET', '/api/journey/active?companyId=101', testUsers.officer))).toEqual([a1.id]);
     expect(mine(await call('GET', `/api/journey/active?routeId=${central}`, testUsers.dispatcher))).toEqual([a2.id]);
     expect(mine(await call('GET', '/api/journey/active?country=TZ', testUsers.analyst))).toEqual([a2.id]);
-    expect(mine(await call('GET', `/api/journey/active?deviceId=${a1.deviceId}&deviceId=${a2.deviceId}`, testUsers.admin))).toEqual([a2.id, a1.id]);
-    expect(mine(await call('GET', `/api/journey/active?from=${at(30).toISOString()}&to=${at(90).toISOString()}`, testUsers.admin))).toEqual([a2.id]);
+    expect(mine(await call('GET', `/api/journey/active?deviceId=${a1.deviceId}&deviceId=${a2.deviceId}`, testUsers.admin))).toEqual([
+      a2.id,
+      a1.id,
+    ]);
+    expect(mine(await call('GET', `/api/journey/active?from=${at(30).toISOString()}&to=${at(90).toISOString()}`, testUsers.admin))).toEqual(
+      [a2.id],
+    );
     expect(mine(await call('GET', '/api/journey/active?flagType=offCorridor', testUsers.admin))).toEqual([a1.id]);
-    expect(ids(await call('GET', `/api/journey/active?deviceId=${a1.deviceId}&deviceId=${a2.deviceId}&limit=1&offset=1`, testUsers.admin))).toEqual([a1.id]);
+    expect(
+      ids(await call('GET', `/api/journey/active?deviceId=${a1.deviceId}&deviceId=${a2.deviceId}&limit=1&offset=1`, testUsers.admin)),
+    ).toEqual([a1.id]);
   });
 
   it('company users see their own company only, whatever they filter', async () => {
@@ -173,7 +214,12 @@ describe('lists: active, flagged, completed', () => {
   });
 
   it('400 naming the query field: bad country, flag type, time, from after to', async () => {
-    for (const [q, field] of [['country=kenya', 'country'], ['flagType=speeding', 'flagType.0'], ['from=yesterday', 'from'], ['limit=0', 'limit']] as const) {
+    for (const [q, field] of [
+      ['country=kenya', 'country'],
+      ['flagType=speeding', 'flagType.0'],
+      ['from=yesterday', 'from'],
+      ['limit=0', 'limit'],
+    ] as const) {
       const res = await call('GET', `/api/journey/active?${q}`, testUsers.admin);
       expect(res.statusCode, q).toBe(400);
       expect(res.json<{ error: { details: { path: string }[] } }>().error.details[0]!.path).toBe(field);
@@ -189,7 +235,12 @@ describe('GET /journey/{id}', () => {
     const j = await declare({ plannedDeparture: at(0).toISOString() });
     await journeysRepo().markActive(j.id, at(5));
     await openFlag(j, 'signalLoss', 20);
-    const fixes = Array.from({ length: 6 }, (_, i) => ({ time: at(i * 10).getTime(), latitude: -4 + i * 0.01, longitude: 39.6 - i * 0.01, speedKnots: 30 }));
+    const fixes = Array.from({ length: 6 }, (_, i) => ({
+      time: at(i * 10).getTime(),
+      latitude: -4 + i * 0.01,
+      longitude: 39.6 - i * 0.01,
+      speedKnots: 30,
+    }));
     await insertPositions(h.adapters.analytics)(fixes.map((f) => positionOf(j.deviceId, f)));
     h.clock.set(at(120).getTime());
 
@@ -229,17 +280,34 @@ describe('POST /journey/{id}/cancel', () => {
     h.clock.set(at(30).getTime());
     const res = await call('POST', `/api/journey/${j.id}/cancel`, testUsers.dispatcher, { reason: 'truck broke down' });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json<Journey>()).toMatchObject({ state: 'cancelled', cancelReason: 'truck broke down', cancelledAt: at(30).toISOString(), flagged: false });
+    expect(res.json<Journey>()).toMatchObject({
+      state: 'cancelled',
+      cancelReason: 'truck broke down',
+      cancelledAt: at(30).toISOString(),
+      flagged: false,
+    });
     const [flag] = await h.adapters.db.rows<{ cleared_at: Date | string }>(sql`select cleared_at from journey.flags where id = ${flagId}`);
     expect(new Date(flag!.cleared_at).toISOString()).toBe(at(30).toISOString());
     // nothing is left to review: the flag reads resolved, by the canceller, with the reason
     const detail = (await call('GET', `/api/journey/${j.id}`, testUsers.dispatcher)).json<JourneyDetail>();
-    expect(detail.flags).toMatchObject([{ id: flagId, review: 'resolved', resolvedBy: 4, resolvedAt: at(30).toISOString(), resolvedNote: 'truck broke down', clearedAt: at(30).toISOString() }]);
+    expect(detail.flags).toMatchObject([
+      {
+        id: flagId,
+        review: 'resolved',
+        resolvedBy: 4,
+        resolvedAt: at(30).toISOString(),
+        resolvedNote: 'truck broke down',
+        clearedAt: at(30).toISOString(),
+      },
+    ]);
     expect((await call('POST', `/api/journey/flags/${flagId}/acknowledge`, testUsers.dispatcher, {})).statusCode).toBe(409);
     const audit = await h.adapters.db.rows<{ action: string; note: string; actor_user_id: number; after: unknown }>(
       sql`select action, note, actor_user_id, after from journey.audit_log where entity_type = 'journey' and entity_id = ${String(j.id)} order by id`,
     );
-    expect(audit.map((a) => [a.action, a.note, a.actor_user_id])).toEqual([['journey.create', null, 4], ['journey.cancel', 'truck broke down', 4]]);
+    expect(audit.map((a) => [a.action, a.note, a.actor_user_id])).toEqual([
+      ['journey.create', null, 4],
+      ['journey.cancel', 'truck broke down', 4],
+    ]);
     expect(audit[1]!.after).toMatchObject({ clearedFlags: [flagId], resolvedFlags: [flagId] });
     const events = await queryEvents(h.adapters.analytics)({ deviceIds: [j.deviceId], from: at(0), to: at(60), limit: 10 });
     expect(events.map((e) => [e.type, e.eventTime, e.journeyId]).sort()).toEqual([
@@ -256,13 +324,25 @@ describe('POST /journey/{id}/cancel', () => {
     await flagsRepo().clear(j.id, 'overspeed', at(8), {});
     const reviewed = await openFlag(j, 'offCorridor', 10);
     h.clock.set(at(12).getTime());
-    expect((await call('POST', `/api/journey/flags/${reviewed}/resolve`, testUsers.admin, { note: 'called the driver' })).statusCode).toBe(200);
+    expect((await call('POST', `/api/journey/flags/${reviewed}/resolve`, testUsers.admin, { note: 'called the driver' })).statusCode).toBe(
+      200,
+    );
     h.clock.set(at(30).getTime());
     expect((await call('POST', `/api/journey/${j.id}/cancel`, testUsers.dispatcher, {})).statusCode).toBe(200);
     const detail = (await call('GET', `/api/journey/${j.id}`, testUsers.dispatcher)).json<JourneyDetail>();
     const byId = new Map(detail.flags.map((f) => [f.id, f]));
-    expect(byId.get(cleared)).toMatchObject({ review: 'resolved', resolvedAt: at(30).toISOString(), resolvedNote: null, clearedAt: at(8).toISOString() });
-    expect(byId.get(reviewed)).toMatchObject({ review: 'resolved', resolvedAt: at(12).toISOString(), resolvedNote: 'called the driver', clearedAt: at(30).toISOString() });
+    expect(byId.get(cleared)).toMatchObject({
+      review: 'resolved',
+      resolvedAt: at(30).toISOString(),
+      resolvedNote: null,
+      clearedAt: at(8).toISOString(),
+    });
+    expect(byId.get(reviewed)).toMatchObject({
+      review: 'resolved',
+      resolvedAt: at(12).toISOString(),
+      resolvedNote: 'called the driver',
+      clearedAt: at(30).toISOString(),
+    });
   });
 
   it('a planned journey may be cancelled without a body', async () => {
@@ -277,10 +357,18 @@ describe('POST /journey/{id}/cancel', () => {
     await call('POST', `/api/journey/${j.id}/cancel`, testUsers.dispatcher, {});
     const again = await call('POST', `/api/journey/${j.id}/cancel`, testUsers.dispatcher, {});
     expect(again.statusCode).toBe(409);
-    expect(again.json()).toEqual({ error: { code: 'INVALID_TRANSITION', message: 'A cancelled journey cannot be cancelled', details: { current: 'cancelled', allowed: [] } } });
+    expect(again.json()).toEqual({
+      error: {
+        code: 'INVALID_TRANSITION',
+        message: 'A cancelled journey cannot be cancelled',
+        details: { current: 'cancelled', allowed: [] },
+      },
+    });
     const done = await declare();
     await journeysRepo().markCompleted(done.id, at(1));
-    expect((await call('POST', `/api/journey/${done.id}/cancel`, testUsers.dispatcher, {})).json()).toMatchObject({ error: { code: 'INVALID_TRANSITION', details: { current: 'completed', allowed: [] } } });
+    expect((await call('POST', `/api/journey/${done.id}/cancel`, testUsers.dispatcher, {})).json()).toMatchObject({
+      error: { code: 'INVALID_TRANSITION', details: { current: 'completed', allowed: [] } },
+    });
   });
 
   it("404 for another company's dispatcher and for a missing journey", async () => {
@@ -299,15 +387,28 @@ describe('flag review: acknowledge, resolve', () => {
     h.clock.set(at(50).getTime());
     const ack = await call('POST', `/api/journey/flags/${flagId}/acknowledge`, testUsers.dispatcher, { note: 'calling the driver' });
     expect(ack.statusCode, ack.body).toBe(200);
-    expect(ack.json<JourneyFlag>()).toMatchObject({ review: 'acknowledged', acknowledgedBy: 4, acknowledgedAt: at(50).toISOString(), acknowledgedNote: 'calling the driver' });
+    expect(ack.json<JourneyFlag>()).toMatchObject({
+      review: 'acknowledged',
+      acknowledgedBy: 4,
+      acknowledgedAt: at(50).toISOString(),
+      acknowledgedNote: 'calling the driver',
+    });
 
     const again = await call('POST', `/api/journey/flags/${flagId}/acknowledge`, testUsers.dispatcher, {});
     expect(again.statusCode).toBe(409);
-    expect(again.json()).toMatchObject({ error: { code: 'INVALID_TRANSITION', details: { current: 'acknowledged', allowed: ['resolved'] } } });
+    expect(again.json()).toMatchObject({
+      error: { code: 'INVALID_TRANSITION', details: { current: 'acknowledged', allowed: ['resolved'] } },
+    });
 
     h.clock.set(at(55).getTime());
     const resolved = await call('POST', `/api/journey/flags/${flagId}/resolve`, testUsers.admin, { note: 'driver warned' });
-    expect(resolved.json<JourneyFlag>()).toMatchObject({ review: 'resolved', resolvedBy: 1, resolvedAt: at(55).toISOString(), resolvedNote: 'driver warned', clearedAt: null });
+    expect(resolved.json<JourneyFlag>()).toMatchObject({
+      review: 'resolved',
+      resolvedBy: 1,
+      resolvedAt: at(55).toISOString(),
+      resolvedNote: 'driver warned',
+      clearedAt: null,
+    });
     const twice = await call('POST', `/api/journey/flags/${flagId}/resolve`, testUsers.admin, { note: 'again' });
     expect(twice.json()).toMatchObject({ error: { code: 'INVALID_TRANSITION', details: { current: 'resolved', allowed: [] } } });
 
@@ -321,7 +422,10 @@ describe('flag review: acknowledge, resolve', () => {
       ['flag.resolve', 'driver warned', testUsers.admin.email],
     ]);
     const events = await queryEvents(h.adapters.analytics)({ deviceIds: [j.deviceId], from: at(0), to: at(60), limit: 10 });
-    expect(events.map((e) => [e.type, e.attributes.flagId])).toEqual([['journeyFlagAcknowledged', flagId], ['journeyFlagResolved', flagId]]);
+    expect(events.map((e) => [e.type, e.attributes.flagId])).toEqual([
+      ['journeyFlagAcknowledged', flagId],
+      ['journeyFlagResolved', flagId],
+    ]);
   });
 
   it('resolve needs a note (400 naming it); a new flag may be resolved at once', async () => {
@@ -330,7 +434,10 @@ describe('flag review: acknowledge, resolve', () => {
     const noNote = await call('POST', `/api/journey/flags/${flagId}/resolve`, testUsers.dispatcher, {});
     expect(noNote.statusCode).toBe(400);
     expect(noNote.json<{ error: { details: { path: string }[] } }>().error.details[0]!.path).toBe('note');
-    expect((await call('POST', `/api/journey/flags/${flagId}/resolve`, testUsers.dispatcher, { note: 'known road works' })).json<JourneyFlag>().review).toBe('resolved');
+    expect(
+      (await call('POST', `/api/journey/flags/${flagId}/resolve`, testUsers.dispatcher, { note: 'known road works' })).json<JourneyFlag>()
+        .review,
+    ).toBe('resolved');
   });
 
   it("404 for a missing flag or another company's", async () => {

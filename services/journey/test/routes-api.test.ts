@@ -27,7 +27,12 @@ const app = () => h.svc.app;
 /** A 3-segment route near Voi. */
 const valid = (over: Partial<RouteInputRaw> = {}): RouteInputRaw => ({
   name: 'Voi bypass',
-  line: [[38.55, -3.4], [38.56, -3.38], [38.57, -3.36], [38.58, -3.34]],
+  line: [
+    [38.55, -3.4],
+    [38.56, -3.38],
+    [38.57, -3.36],
+    [38.58, -3.34],
+  ],
   widthM: 300,
   speedLimitsKmh: [50, 80, 80],
   stopAreas: [{ kind: 'yard', name: 'Voi yard', center: [38.567, -3.391], radiusM: 400 }],
@@ -38,7 +43,12 @@ const valid = (over: Partial<RouteInputRaw> = {}): RouteInputRaw => ({
 
 async function call(method: string, url: string, user: keyof typeof testUsers | ReturnType<typeof userWith>, payload?: unknown) {
   const identity = typeof user === 'string' ? testUsers[user] : user;
-  return app().inject({ method: method as 'GET', url, headers: await asUser(identity), ...(payload === undefined ? {} : { payload: payload as object }) });
+  return app().inject({
+    method: method as 'GET',
+    url,
+    headers: await asUser(identity),
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
 }
 
 async function create(over: Partial<RouteInputRaw> = {}): Promise<Route> {
@@ -95,7 +105,15 @@ describe('seeded corridors', () => {
 describe('routes CRUD', () => {
   it('creates, reads, lists with filters, updates and deletes a route, auditing each change', async () => {
     const created = await create({ code: 'voi-bypass' });
-    expect(created).toMatchObject({ name: 'Voi bypass', code: 'voi-bypass', widthM: 300, segmentCount: 3, version: 1, thresholds: {}, legs: null });
+    expect(created).toMatchObject({
+      name: 'Voi bypass',
+      code: 'voi-bypass',
+      widthM: 300,
+      segmentCount: 3,
+      version: 1,
+      thresholds: {},
+      legs: null,
+    });
     expect(created.lengthM).toBeGreaterThan(6000);
     expect(created.lengthM).toBeLessThan(8000);
 
@@ -111,7 +129,12 @@ describe('routes CRUD', () => {
     const byIds = await call('GET', `/api/routes?id=${created.id}&id=1`, 'dispatcher');
     expect(byIds.json<Route[]>()).toHaveLength(2);
 
-    const updated = await call('PUT', `/api/routes/${created.id}`, 'admin', valid({ code: 'voi-bypass', widthM: 500, speedLimitsKmh: [60], thresholds: { offCorridorMeters: 200 } }));
+    const updated = await call(
+      'PUT',
+      `/api/routes/${created.id}`,
+      'admin',
+      valid({ code: 'voi-bypass', widthM: 500, speedLimitsKmh: [60], thresholds: { offCorridorMeters: 200 } }),
+    );
     expect(updated.statusCode, updated.body).toBe(200);
     expect(updated.json<Route>()).toMatchObject({ widthM: 500, speedLimitsKmh: [60], version: 2, thresholds: { offCorridorMeters: 200 } });
 
@@ -130,7 +153,20 @@ describe('routes CRUD', () => {
   });
 
   it('accepts legs and joins them, a shared junction vertex counted once', async () => {
-    const r = await create({ line: null, legs: [[[38.55, -3.4], [38.56, -3.38]], [[38.56, -3.38], [38.57, -3.36], [38.58, -3.34]]] });
+    const r = await create({
+      line: null,
+      legs: [
+        [
+          [38.55, -3.4],
+          [38.56, -3.38],
+        ],
+        [
+          [38.56, -3.38],
+          [38.57, -3.36],
+          [38.58, -3.34],
+        ],
+      ],
+    });
     expect(r.segmentCount).toBe(3);
     expect(r.line).toBeNull();
   });
@@ -152,7 +188,19 @@ describe('routes CRUD', () => {
   it('refuses to change a route an active journey follows, and to delete one any journey refers to', async () => {
     const r = await create();
     const journey = await h.svc.journeys.create(
-      { deviceId: 77, truckPlate: null, companyId: null, routeId: r.id, shipmentRef: null, cargoRef: null, plannedDeparture: null, plannedArrival: null, origin: null, destination: null, attributes: {} },
+      {
+        deviceId: 77,
+        truckPlate: null,
+        companyId: null,
+        routeId: r.id,
+        shipmentRef: null,
+        cargoRef: null,
+        plannedDeparture: null,
+        plannedArrival: null,
+        origin: null,
+        destination: null,
+        attributes: {},
+      },
       testUsers.dispatcher,
     );
     const del = await call('DELETE', `/api/routes/${r.id}`, 'admin');
@@ -175,26 +223,76 @@ describe('routes validation (400 naming the field)', () => {
   it('one speed limit, or exactly one per segment', async () => {
     expect(await rejected(valid({ speedLimitsKmh: [50, 80] }))).toEqual(['speedLimitsKmh']);
     const res = await call('POST', '/api/routes', 'admin', valid({ speedLimitsKmh: [50, 80, 80, 80] }));
-    expect(res.json<{ error: { message: string } }>().error.message).toBe('body.speedLimitsKmh: expected 1 value or 3 (one per segment), got 4');
+    expect(res.json<{ error: { message: string } }>().error.message).toBe(
+      'body.speedLimitsKmh: expected 1 value or 3 (one per segment), got 4',
+    );
   });
 
   it('exactly one of line and legs', async () => {
     expect(await rejected(valid({ line: null }))).toEqual(['line']);
-    expect(await rejected(valid({ legs: [[[38.55, -3.4], [38.56, -3.38]]] }))).toEqual(['legs']);
+    expect(
+      await rejected(
+        valid({
+          legs: [
+            [
+              [38.55, -3.4],
+              [38.56, -3.38],
+            ],
+          ],
+        }),
+      ),
+    ).toEqual(['legs']);
   });
 
   it('valid geometry: coordinates in range, two vertices at least, a line with length, legs that join up', async () => {
-    expect(await rejected(valid({ line: [[38.55, -3.4], [38.56, 95]] }))).toEqual(['line.1.1']);
+    expect(
+      await rejected(
+        valid({
+          line: [
+            [38.55, -3.4],
+            [38.56, 95],
+          ],
+        }),
+      ),
+    ).toEqual(['line.1.1']);
     expect(await rejected(valid({ line: [[38.55, -3.4]], speedLimitsKmh: [50] }))).toEqual(['line']);
-    expect(await rejected(valid({ line: [[38.55, -3.4], [38.55, -3.4]], speedLimitsKmh: [50] }))).toEqual(['line']);
-    const gap = valid({ line: null, legs: [[[38.55, -3.4], [38.56, -3.38]], [[38.6, -3.3], [38.61, -3.29]]], speedLimitsKmh: [80] });
+    expect(
+      await rejected(
+        valid({
+          line: [
+            [38.55, -3.4],
+            [38.55, -3.4],
+          ],
+          speedLimitsKmh: [50],
+        }),
+      ),
+    ).toEqual(['line']);
+    const gap = valid({
+      line: null,
+      legs: [
+        [
+          [38.55, -3.4],
+          [38.56, -3.38],
+        ],
+        [
+          [38.6, -3.3],
+          [38.61, -3.29],
+        ],
+      ],
+      speedLimitsKmh: [80],
+    });
     expect(await rejected(gap)).toEqual(['legs.1']);
   });
 
   it('stop areas: known kinds, radius bounds, at most one origin', async () => {
-    expect(await rejected(valid({ stopAreas: [{ kind: 'casino' as 'yard', center: [38.56, -3.39], radiusM: 100 }] }))).toEqual(['stopAreas.0.kind']);
+    expect(await rejected(valid({ stopAreas: [{ kind: 'casino' as 'yard', center: [38.56, -3.39], radiusM: 100 }] }))).toEqual([
+      'stopAreas.0.kind',
+    ]);
     expect(await rejected(valid({ stopAreas: [{ kind: 'yard', center: [38.56, -3.39], radiusM: 1 }] }))).toEqual(['stopAreas.0.radiusM']);
-    const twoOrigins = [{ kind: 'origin' as const, center: [38.55, -3.4] as [number, number], radiusM: 500 }, { kind: 'origin' as const, center: [38.56, -3.38] as [number, number], radiusM: 500 }];
+    const twoOrigins = [
+      { kind: 'origin' as const, center: [38.55, -3.4] as [number, number], radiusM: 500 },
+      { kind: 'origin' as const, center: [38.56, -3.38] as [number, number], radiusM: 500 },
+    ];
     expect(await rejected(valid({ stopAreas: twoOrigins }))).toEqual(['stopAreas']);
   });
 
@@ -217,7 +315,9 @@ describe('shared routes (issue 11)', () => {
     // a platform dispatcher (no company) makes an association route: shared, company null
     const shared = await create({ name: 'Association link road', code: 'association-link' });
     expect(shared.companyId).toBeNull();
-    const northern = (await call('GET', '/api/routes?keyword=corridor', companyDispatcher)).json<Route[]>().find((r) => r.code === 'northern-corridor')!;
+    const northern = (await call('GET', '/api/routes?keyword=corridor', companyDispatcher))
+      .json<Route[]>()
+      .find((r) => r.code === 'northern-corridor')!;
     expect(northern.companyId).toBeNull();
     for (const id of [shared.id, northern.id]) {
       const replaced = await call('PUT', `/api/routes/${id}`, companyDispatcher, valid({ name: 'Taken over' }));
@@ -230,7 +330,12 @@ describe('shared routes (issue 11)', () => {
     expect((await call('GET', `/api/routes/${shared.id}`, companyDispatcher)).json()).toEqual(shared);
     expect((await call('GET', `/api/routes/${northern.id}`, companyDispatcher)).json()).toEqual(northern);
     // staff (the platform's dispatchers and admins), who own the shared routes, change and delete them; the route stays shared
-    const staff = await call('PUT', `/api/routes/${shared.id}`, 'dispatcher', valid({ name: 'Association link road (checked)', code: 'association-link' }));
+    const staff = await call(
+      'PUT',
+      `/api/routes/${shared.id}`,
+      'dispatcher',
+      valid({ name: 'Association link road (checked)', code: 'association-link' }),
+    );
     expect(staff.statusCode, staff.body).toBe(200);
     expect(staff.json<Route>()).toMatchObject({ name: 'Association link road (checked)', companyId: null });
     expect((await call('DELETE', `/api/routes/${shared.id}`, 'admin')).statusCode).toBe(204);

@@ -48,8 +48,17 @@ describe.each(kinds)('journey scenarios on %s adapters', (kind) => {
   async function declare(start: number): Promise<Journey> {
     return h.svc.journeys.create(
       {
-        deviceId: nextDevice++, truckPlate: 'KCA 123A', companyId: 101, routeId: route.row.id, shipmentRef: 'SHP-1', cargoRef: null,
-        plannedDeparture: new Date(start + 600_000).toISOString(), plannedArrival: null, origin: null, destination: null, attributes: {},
+        deviceId: nextDevice++,
+        truckPlate: 'KCA 123A',
+        companyId: 101,
+        routeId: route.row.id,
+        shipmentRef: 'SHP-1',
+        cargoRef: null,
+        plannedDeparture: new Date(start + 600_000).toISOString(),
+        plannedArrival: null,
+        origin: null,
+        destination: null,
+        attributes: {},
       },
       dispatcher,
     );
@@ -101,7 +110,12 @@ describe.each(kinds)('journey scenarios on %s adapters', (kind) => {
       ['journeyFlagOpened', j.deviceId, 'offCorridor'],
       ['journeyFlagCleared', j.deviceId, 'offCorridor'],
     ]);
-    const stored = await queryEvents(h.adapters.analytics)({ deviceIds: [j.deviceId], from: new Date(start), to: new Date(t.endTime), limit: 100 });
+    const stored = await queryEvents(h.adapters.analytics)({
+      deviceIds: [j.deviceId],
+      from: new Date(start),
+      to: new Date(t.endTime),
+      limit: 100,
+    });
     expect(stored.map((e) => e.type)).toEqual(['journeyStarted', 'journeyFlagOpened', 'journeyFlagCleared']);
     await h.svc.journeys.cancel(j.id, 'scenario over', dispatcher);
   });
@@ -138,7 +152,15 @@ describe.each(kinds)('journey scenarios on %s adapters', (kind) => {
     const start = Date.parse('2025-03-06T05:00:00Z');
     h.clock.set(start);
     const j = await declare(start);
-    const t = track([atOrigin, ...lawfulDrive(route.index, 0, 80_000), { kind: 'drive', speedKmh: 60, durationS: 3 * 3600, delivered: false }, { kind: 'drive', speedKmh: 60, durationS: 600 }], start);
+    const t = track(
+      [
+        atOrigin,
+        ...lawfulDrive(route.index, 0, 80_000),
+        { kind: 'drive', speedKmh: 60, durationS: 3 * 3600, delivered: false },
+        { kind: 'drive', speedKmh: 60, durationS: 600 },
+      ],
+      start,
+    );
     const lastBefore = t.fixes.filter((f) => f.time < t.endTime - 600_000 - 3 * 3600_000 + 1).at(-1)!.time;
     const before = t.fixes.filter((f) => f.time <= lastBefore);
     const after = t.fixes.filter((f) => f.time > lastBefore);
@@ -153,7 +175,12 @@ describe.each(kinds)('journey scenarios on %s adapters', (kind) => {
       const f = await flagsOf(h, j.id);
       return f.length > 0 && f;
     });
-    expect(opened).toMatchObject({ type: 'signalLoss', openedAt: new Date(lastBefore + 10 * 60_000).toISOString(), escalated: false, clearedAt: null });
+    expect(opened).toMatchObject({
+      type: 'signalLoss',
+      openedAt: new Date(lastBefore + 10 * 60_000).toISOString(),
+      escalated: false,
+      clearedAt: null,
+    });
 
     h.clock.set(lastBefore + 120 * 60_000 + 1000);
     const escalated = await eventually('escalation', async () => {
@@ -189,7 +216,12 @@ describe.each(kinds)('journey scenarios on %s adapters', (kind) => {
       start,
     );
     const reference = replayJourney(undefined, t.fixes, route.index, route.thresholds, { plannedDeparture: start + 600_000 });
-    expect(reference.flags.map((f) => `${f.type}:${f.action}`)).toEqual(['offCorridor:open', 'offCorridor:clear', 'unauthorizedStop:open', 'unauthorizedStop:clear']);
+    expect(reference.flags.map((f) => `${f.type}:${f.action}`)).toEqual([
+      'offCorridor:open',
+      'offCorridor:clear',
+      'unauthorizedStop:open',
+      'unauthorizedStop:clear',
+    ]);
 
     // cut inside the detour, once the off-corridor flag is open
     const openedAt = Date.parse(reference.flags[0]!.time);
@@ -209,7 +241,13 @@ describe.each(kinds)('journey scenarios on %s adapters', (kind) => {
       { type: 'unauthorizedStop', openedAt: reference.flags[2]!.time, clearedAt: reference.flags[3]!.time },
     ];
     expect(flags.map((f) => ({ type: f.type, openedAt: f.openedAt, clearedAt: f.clearedAt }))).toEqual(expected);
-    const stored = await queryEvents(h.adapters.analytics)({ deviceIds: [j.deviceId], from: new Date(start), to: new Date(t.endTime), limit: 100, types: ['journeyFlagOpened', 'journeyFlagCleared'] });
+    const stored = await queryEvents(h.adapters.analytics)({
+      deviceIds: [j.deviceId],
+      from: new Date(start),
+      to: new Date(t.endTime),
+      limit: 100,
+      types: ['journeyFlagOpened', 'journeyFlagCleared'],
+    });
     expect(stored).toHaveLength(4);
   });
 });

@@ -41,7 +41,11 @@ describe(`seal breach on ${kind} adapters`, () => {
         name: 'Northern Corridor to Tororo',
         line: [...seed.line!, TORORO],
         speedLimitsKmh: [...seed.speedLimitsKmh, 50],
-        stopAreas: [...seed.stopAreas.filter((a) => a !== malaba), { ...malaba, kind: 'border' }, { kind: 'destination', name: 'Tororo', center: TORORO, radiusM: 1000 }],
+        stopAreas: [
+          ...seed.stopAreas.filter((a) => a !== malaba),
+          { ...malaba, kind: 'border' },
+          { kind: 'destination', name: 'Tororo', center: TORORO, radiusM: 1000 },
+        ],
       },
       testUsers.admin,
     );
@@ -74,7 +78,10 @@ describe(`seal breach on ${kind} adapters`, () => {
   }
 
   async function publish(positions: PositionMessage[]): Promise<void> {
-    await h.adapters.bus.publish('positions.v1', positions.map((value) => ({ key: String(value.deviceId), value })));
+    await h.adapters.bus.publish(
+      'positions.v1',
+      positions.map((value) => ({ key: String(value.deviceId), value })),
+    );
   }
 
   it('opened at the roadside: one sealBreach at once; opened at Malaba border post on the route: nothing; on the API', async () => {
@@ -87,8 +94,17 @@ describe(`seal breach on ${kind} adapters`, () => {
     const deviceId = kind === 'embedded' ? 7001 : 7101;
     const journey: Journey = await h.svc.journeys.create(
       {
-        deviceId, truckPlate: 'KDA 701S', companyId: 101, routeId: route.row.id, shipmentRef: 'SEAL-1', cargoRef: 'CONT-1',
-        plannedDeparture: new Date(start + 600_000).toISOString(), plannedArrival: null, origin: null, destination: null, attributes: {},
+        deviceId,
+        truckPlate: 'KDA 701S',
+        companyId: 101,
+        routeId: route.row.id,
+        shipmentRef: 'SEAL-1',
+        cargoRef: 'CONT-1',
+        plannedDeparture: new Date(start + 600_000).toISOString(),
+        plannedArrival: null,
+        origin: null,
+        destination: null,
+        attributes: {},
       },
       dispatcher,
     );
@@ -110,7 +126,11 @@ describe(`seal breach on ${kind} adapters`, () => {
       return flags.length ? flags : undefined;
     });
     expect(breaches).toHaveLength(1);
-    expect(breaches[0]).toMatchObject({ openedAt: opening.fixTime, clearedAt: null, details: { event: 'opened', sealEvent: 'unlocked', place: 'no permitted place', location: 'fix' } });
+    expect(breaches[0]).toMatchObject({
+      openedAt: opening.fixTime,
+      clearedAt: null,
+      details: { event: 'opened', sealEvent: 'unlocked', place: 'no permitted place', location: 'fix' },
+    });
     expect(typeof breaches[0]!.details.nearestPlace).toBe('string');
     expect(breaches[0]!.details.nearestPlaceDistanceM).toBeGreaterThan(0);
 

@@ -109,9 +109,17 @@ describe(`two journey service instances on ${kind} adapters`, () => {
     await (await publishAll([{ time: t0, latitude: lat, longitude: lon, speedKnots: 0 }])).drained();
 
     declared = [];
-    await registerDevices(adapters.cache, devices.map((id) => ({ id, companyId: 101 })));
+    await registerDevices(
+      adapters.cache,
+      devices.map((id) => ({ id, companyId: 101 })),
+    );
     for (const deviceId of devices) {
-      const res = await call(a, 'POST', '/api/journey', dispatcher, { deviceId, routeId: route.row.id, companyId: 101, truckPlate: 'KDA 100X' });
+      const res = await call(a, 'POST', '/api/journey', dispatcher, {
+        deviceId,
+        routeId: route.row.id,
+        companyId: 101,
+        truckPlate: 'KDA 100X',
+      });
       expect(res.statusCode, res.body).toBe(200);
       declared.push(res.json<Journey>());
     }
@@ -133,14 +141,18 @@ describe(`two journey service instances on ${kind} adapters`, () => {
     const published = await publishAll(track.fixes);
     for (const j of declared) {
       // the evaluator logs a change once its events are out, just after the flag row is committed
-      await eventually(`the off-corridor flag of journey ${j.id}`, async () => changes.some((c) => c.journeyId === String(j.id) && c.event === 'journeyFlagOpened'));
+      await eventually(`the off-corridor flag of journey ${j.id}`, async () =>
+        changes.some((c) => c.journeyId === String(j.id) && c.event === 'journeyFlagOpened'),
+      );
     }
     console.info(`off-corridor flagged ${Date.now() - sent} ms after the first fix was sent (measured, not asserted)`);
     await published.drained();
 
     for (const j of declared) {
       // every fix sent after the declaration counted: the flag opened at the same fix as in a replay of the whole track
-      expect((await flagsOf(h, j.id)).map((f) => [f.type, f.openedAt, f.clearedAt])).toEqual([['offCorridor', reference.flags[0]!.time, null]]);
+      expect((await flagsOf(h, j.id)).map((f) => [f.type, f.openedAt, f.clearedAt])).toEqual([
+        ['offCorridor', reference.flags[0]!.time, null],
+      ]);
       expect(await journeyStateOf(h, j.id)).toBe('active');
       const mine = changes.filter((c) => c.journeyId === String(j.id));
       expect(mine.map((c) => c.event)).toEqual(['journeyStarted', 'journeyFlagOpened']);
@@ -167,7 +179,11 @@ describe(`two journey service instances on ${kind} adapters`, () => {
 
     // the trucks stay 3 km off the corridor for another 10 minutes
     const more = generateTrack(route.index, [{ kind: 'drive', speedKmh: 40, durationS: 600, lateralM: 3000 }], {
-      startTime: lastFix.time + 60_000, startAlongM: lastFix.alongM, startLateralM: 3000, intervalS: 30, seed: 6,
+      startTime: lastFix.time + 60_000,
+      startAlongM: lastFix.alongM,
+      startLateralM: 3000,
+      intervalS: 30,
+      seed: 6,
     });
     await (await publishAll(more.fixes)).drained();
     expect(changes.slice(storedBefore)).toEqual([]);

@@ -2,8 +2,18 @@ import { join } from 'node:path';
 import multipart from '@fastify/multipart';
 import { endpointsOf } from '@corridor/contracts';
 import {
-  busReadiness, createApp, createGeocoder, GeocoderEnv, packageDir, requireAnalyticsSchema, scopeBus,
-  type Adapters, type App, type Geocoder, type InternalKeys, type Logger,
+  busReadiness,
+  createApp,
+  createGeocoder,
+  GeocoderEnv,
+  packageDir,
+  requireAnalyticsSchema,
+  scopeBus,
+  type Adapters,
+  type App,
+  type Geocoder,
+  type InternalKeys,
+  type Logger,
 } from '@corridor/platform';
 import { auditModule } from './audit';
 import { calendarsModule } from './calendars';
@@ -143,12 +153,21 @@ export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
   const documents = await modules.register(documentsModule, { settings: documentSettings, linkSecret: deps.identitySecret, companies });
   const readers = await modules.register(parsersModule, { readers: deps.readers, settings: deps.parsers });
   const devices = await modules.register(devicesModule, { imageStorage: documentSettings.storage });
-  const { deviceState, speedLimitFences } = await modules.register(deviceStateModule, { devices: devices.service, settings: deps.deviceState, trips: reportSettings.trips });
+  const { deviceState, speedLimitFences } = await modules.register(deviceStateModule, {
+    devices: devices.service,
+    settings: deps.deviceState,
+    trips: reportSettings.trips,
+  });
   await modules.register(positionsModule, { devices: devices.repo, deviceState, reports: reportSettings, geocoder });
   const cargo = await modules.register(cargoModule, { documents, readers });
   await modules.register(shipmentsModule, { documents, readers, cargo });
   const { inbox, mail } = await modules.register(notificationsModule, { settings: notificationSettings });
-  const complaints = await modules.register(complaintsModule, { companies, devices: devices.repo, inbox, reopenDays: deps.complaintReopenDays });
+  const complaints = await modules.register(complaintsModule, {
+    companies,
+    devices: devices.repo,
+    inbox,
+    reopenDays: deps.complaintReopenDays,
+  });
   await modules.register(disciplinaryModule, { companies, complaints, inbox });
   await modules.register(ratingsModule);
   await modules.register(certificatesModule, { companies, documents, inbox, settings: deps.certificates });
@@ -173,15 +192,26 @@ export async function build(deps: OpsApiDeps): Promise<OpsApiService> {
   await modules.register(statisticsModule);
   await modules.register(eventsModule, { devices: devices.repo, geocoder });
   const { dispatcher, notices } = await modules.register(notificationRulesModule, {
-    settings: notificationSettings, mail, inbox, commands, geofenceName: (id) => speedLimitFences.nameOf(id), noticeDeliveryCheckMs: deps.noticeDeliveryCheckMs,
+    settings: notificationSettings,
+    mail,
+    inbox,
+    commands,
+    geofenceName: (id) => speedLimitFences.nameOf(id),
+    noticeDeliveryCheckMs: deps.noticeDeliveryCheckMs,
   });
   const scheduledReports = await modules.register(scheduledReportsModule, {
-    reports, mail, checkMs: deps.reportScheduleCheckMs, leaseMs: deps.reportRunLeaseMs,
+    reports,
+    mail,
+    checkMs: deps.reportScheduleCheckMs,
+    leaseMs: deps.reportRunLeaseMs,
   });
 
   const { journeyUrl, geofenceUrl } = deps;
   opsReferenceChecks(app, {
-    db: deps.db.orm, cache: deps.cache, analytics: deps.analytics, identitySecret: deps.identitySecret,
+    db: deps.db.orm,
+    cache: deps.cache,
+    analytics: deps.analytics,
+    identitySecret: deps.identitySecret,
     journeyUrl: typeof journeyUrl === 'function' ? journeyUrl : () => journeyUrl,
     geofenceUrl: typeof geofenceUrl === 'function' ? geofenceUrl : () => geofenceUrl,
     notificationVisible: (who, id) => inbox.isVisible(who, id),

@@ -15,14 +15,25 @@ export const OpsApiConfig = BaseEnv.extend({
   // the geofence service, which checks the geofence ids ops-api requests carry (geofence report, positions export)
   GEOFENCE_URL: z.url({ protocol: /^https?$/ }).optional(),
   // documents: size limit, virus-scan command (file on stdin; exit 0 clean, 1 infected), S3-compatible storage when S3_BUCKET is set
-  DOCUMENTS_MAX_BYTES: z.coerce.number().int().min(1024).max(512 * 1024 * 1024).default(10 * 1024 * 1024),
+  DOCUMENTS_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(512 * 1024 * 1024)
+    .default(10 * 1024 * 1024),
   DOCUMENTS_SCAN_COMMAND: z.string().optional(),
-  S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'an S3 bucket name').optional(),
+  S3_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'an S3 bucket name')
+    .optional(),
   S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
   S3_REGION: z.string().default('us-east-1'),
   S3_ACCESS_KEY_ID: z.string().optional(),
   S3_SECRET_ACCESS_KEY: z.string().optional(),
-  S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  S3_FORCE_PATH_STYLE: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
   S3_PREFIX: z.string().default(''),
   // notification rules: mail through SMTP (nodemailer URL, e.g. smtp://user:pass@mail.example:587; unset = no mail channel), webhook retries
   SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
@@ -32,14 +43,17 @@ export const OpsApiConfig = BaseEnv.extend({
   WEBHOOK_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60000).default(5000),
   // webhooks reach public addresses only; internal receivers by hostname or CIDR, comma-separated (e.g. hooks.internal,10.20.0.0/16)
-  WEBHOOK_ALLOW: z.string().default('').transform((spec, ctx) => {
-    try {
-      return parseOutboundAllowList(spec);
-    } catch (err) {
-      ctx.addIssue({ code: 'custom', message: `hostnames and CIDR ranges, comma-separated: ${(err as Error).message}` });
-      return z.NEVER;
-    }
-  }),
+  WEBHOOK_ALLOW: z
+    .string()
+    .default('')
+    .transform((spec, ctx) => {
+      try {
+        return parseOutboundAllowList(spec);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: `hostnames and CIDR ranges, comma-separated: ${(err as Error).message}` });
+        return z.NEVER;
+      }
+    }),
   // complaints may be reopened this many days after they were closed
   COMPLAINT_REOPEN_DAYS: z.coerce.number().int().min(0).max(365).default(14),
   // the public address a certificate's QR code opens (the code is appended as a path segment)

@@ -12,7 +12,9 @@ export function periodicCheck(check: () => Promise<unknown>, logger: Logger, wha
     start(everyMs: number): void {
       timer = setInterval(() => {
         if (running) return;
-        running = check().catch((err: unknown) => logger.error({ err }, `${what}: check failed`)).finally(() => (running = undefined));
+        running = check()
+          .catch((err: unknown) => logger.error({ err }, `${what}: check failed`))
+          .finally(() => (running = undefined));
       }, everyMs);
       timer.unref();
     },

@@ -2,12 +2,45 @@ import { eq, inArray } from 'drizzle-orm';
 import { parsePositionId } from '@corridor/contracts';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import {
-  companyOwned, isAdmin, numericIds, remoteReferenceCheck, setReferenceChecks, userReferenceCheck, type Analytics, type App, type Cache,
-  type Identity, type InternalKeys, type Orm, type ReferenceCheck, type RefId,
+  companyOwned,
+  isAdmin,
+  numericIds,
+  remoteReferenceCheck,
+  setReferenceChecks,
+  userReferenceCheck,
+  type Analytics,
+  type App,
+  type Cache,
+  type Identity,
+  type InternalKeys,
+  type Orm,
+  type ReferenceCheck,
+  type RefId,
 } from '@corridor/platform';
 import {
-  calendars, cargos, companies, complaints, computedAttributes, configurations, deviceModels, devices, documents, drafts, drivers, groups,
-  inventories, maintenances, notificationRules, orders, savedCommands, scheduledReports, shipments, singleUseCertificates, trackingUnits, truckOwners, trucks,
+  calendars,
+  cargos,
+  companies,
+  complaints,
+  computedAttributes,
+  configurations,
+  deviceModels,
+  devices,
+  documents,
+  drafts,
+  drivers,
+  groups,
+  inventories,
+  maintenances,
+  notificationRules,
+  orders,
+  savedCommands,
+  scheduledReports,
+  shipments,
+  singleUseCertificates,
+  trackingUnits,
+  truckOwners,
+  trucks,
 } from './db/schema';
 import { eventById } from './events/repository';
 
@@ -16,19 +49,27 @@ function owners(db: Orm, id: PgColumn, company: PgColumn | null, from: PgTable) 
   return async (ids: RefId[]): Promise<Map<RefId, number | null>> => {
     const wanted = id.dataType === 'string' ? ids.filter((i): i is string => typeof i === 'string') : numericIds(ids);
     if (!wanted.length) return new Map();
-    const rows = (await db.select({ id, company: company ?? id }).from(from).where(inArray(id, wanted as never[]))) as { id: RefId; company: unknown }[];
+    const rows = (await db
+      .select({ id, company: company ?? id })
+      .from(from)
+      .where(inArray(id, wanted as never[]))) as { id: RefId; company: unknown }[];
     return new Map(rows.map((r) => [r.id, company ? (r.company as number | null) : null]));
   };
 }
 
 /** A truck belongs to its owner's company. */
-const truckOwnersCompany = (db: Orm) => async (ids: RefId[]): Promise<Map<RefId, number | null>> => {
-  const wanted = numericIds(ids);
-  if (!wanted.length) return new Map();
-  const rows = await db.select({ id: trucks.id, company: truckOwners.companyId }).from(trucks)
-    .innerJoin(truckOwners, eq(trucks.ownerId, truckOwners.id)).where(inArray(trucks.id, wanted));
-  return new Map(rows.map((r) => [r.id, r.company]));
-};
+const truckOwnersCompany =
+  (db: Orm) =>
+  async (ids: RefId[]): Promise<Map<RefId, number | null>> => {
+    const wanted = numericIds(ids);
+    if (!wanted.length) return new Map();
+    const rows = await db
+      .select({ id: trucks.id, company: truckOwners.companyId })
+      .from(trucks)
+      .innerJoin(truckOwners, eq(trucks.ownerId, truckOwners.id))
+      .where(inArray(trucks.id, wanted));
+    return new Map(rows.map((r) => [r.id, r.company]));
+  };
 
 const ownedBy = (db: Orm, table: PgTable & { id: PgColumn; companyId: PgColumn }, shared: boolean): ReferenceCheck =>
   companyOwned(owners(db, table.id, table.companyId, table), { shared });
@@ -64,7 +105,13 @@ export function opsReferenceChecks(app: App, deps: OpsReferenceDeps): void {
     return [...byDevice].filter(([, d]) => visible.has(d)).map(([id]) => id);
   };
   const journeyChecks = (path: string): ReferenceCheck =>
-    remoteReferenceCheck({ baseUrl: deps.journeyUrl ?? (() => undefined), path: (id) => `${path}/${id}`, keys: deps.identitySecret, audience: 'journey', owner: 'The journey service' });
+    remoteReferenceCheck({
+      baseUrl: deps.journeyUrl ?? (() => undefined),
+      path: (id) => `${path}/${id}`,
+      keys: deps.identitySecret,
+      audience: 'journey',
+      owner: 'The journey service',
+    });
   const events = eventById(deps.analytics);
 
   setReferenceChecks(app, {
@@ -91,7 +138,10 @@ export function opsReferenceChecks(app: App, deps: OpsReferenceDeps): void {
     company: companyOwned(owners(db, companies.id, companies.id, companies), { shared: false }),
     truck: companyOwned(truckOwnersCompany(db), { shared: false }),
     draft: async (ids, who) => {
-      const rows = await db.select({ id: drafts.id, userId: drafts.userId }).from(drafts).where(inArray(drafts.id, numericIds(ids)));
+      const rows = await db
+        .select({ id: drafts.id, userId: drafts.userId })
+        .from(drafts)
+        .where(inArray(drafts.id, numericIds(ids)));
       return rows.filter((r) => r.userId === who.userId || isAdmin(who)).map((r) => r.id);
     },
     notification: async (ids, who) => {
@@ -110,7 +160,11 @@ export function opsReferenceChecks(app: App, deps: OpsReferenceDeps): void {
     journey: journeyChecks('/journey'),
     route: journeyChecks('/routes'),
     geofence: remoteReferenceCheck({
-      baseUrl: deps.geofenceUrl ?? (() => undefined), path: (id) => `/geofences/${id}`, keys: deps.identitySecret, audience: 'geofence', owner: 'The geofence service',
+      baseUrl: deps.geofenceUrl ?? (() => undefined),
+      path: (id) => `/geofences/${id}`,
+      keys: deps.identitySecret,
+      audience: 'geofence',
+      owner: 'The geofence service',
     }),
   });
 }

@@ -31,9 +31,15 @@ const page = async (query: string, user?: Identity): Promise<OperationsAuditPage
 };
 
 const shipmentInput = (reference: string) => ({
-  reference, origin: { place: 'Mombasa', country: 'KE' }, destination: { place: 'Kampala', country: 'UG' }, corridor: 'northern',
-  borderCrossings: ['Malaba'], truckPlate: 'KDA 123A', containerNumbers: ['MSKU1234565'],
-  plannedDeparture: '2026-06-01T06:00:00Z', plannedArrival: '2026-06-04T18:00:00Z',
+  reference,
+  origin: { place: 'Mombasa', country: 'KE' },
+  destination: { place: 'Kampala', country: 'UG' },
+  corridor: 'northern',
+  borderCrossings: ['Malaba'],
+  truckPlate: 'KDA 123A',
+  containerNumbers: ['MSKU1234565'],
+  plannedDeparture: '2026-06-01T06:00:00Z',
+  plannedArrival: '2026-06-04T18:00:00Z',
 });
 const HOLD_REASON = 'KRA customs query on the container seal';
 
@@ -49,7 +55,12 @@ async function changeStatus(id: number, user: Identity, status: string, reason?:
 beforeAll(async () => {
   adapters = await createTestAdapters(await primaryKind());
   dir = await mkdtemp(join(tmpdir(), 'ops-audit-api-'));
-  svc = await build({ ...adapters, logger: adapters.logger, identitySecret: TEST_IDENTITY_SECRET, documents: { storage: localStorage(dir), scanner: noScanner, maxBytes: 1 << 20 } });
+  svc = await build({
+    ...adapters,
+    logger: adapters.logger,
+    identitySecret: TEST_IDENTITY_SECRET,
+    documents: { storage: localStorage(dir), scanner: noScanner, maxBytes: 1 << 20 },
+  });
   started = new Date();
   // company A books a shipment and the association puts it on hold; company B drafts another
   const a = await call('POST', '/api/shipments/company', testUsers.companyA, shipmentInput('MSA-KLA-AUDIT-1'));
@@ -87,20 +98,26 @@ describe('GET /api/audit/operations', () => {
     const all = await page('');
     expect(all.total).toBe(4);
     expect(all.items.map((e) => [e.action, e.entityId])).toEqual([
-      ['shipment.create', String(other.id)], ['shipment.status', String(held.id)], ['shipment.status', String(held.id)], ['shipment.create', String(held.id)],
+      ['shipment.create', String(other.id)],
+      ['shipment.status', String(held.id)],
+      ['shipment.status', String(held.id)],
+      ['shipment.create', String(held.id)],
     ]);
     expect((await page('?limit=2&offset=2')).items.map((e) => e.action)).toEqual(['shipment.status', 'shipment.create']);
     expect((await page('?action=shipment.status')).total).toBe(2);
     expect((await page('?action=shipment.create,cargo.status')).items.map((e) => e.entityId)).toEqual([String(other.id), String(held.id)]);
     expect((await page(`?actorUserId=${testUsers.officer.userId}`)).items.map((e) => e.reason)).toEqual([HOLD_REASON]);
-    expect((await page(`?actorUserId=${testUsers.companyB.userId}&entityType=shipment`)).items.map((e) => e.entityId)).toEqual([String(other.id)]);
+    expect((await page(`?actorUserId=${testUsers.companyB.userId}&entityType=shipment`)).items.map((e) => e.entityId)).toEqual([
+      String(other.id),
+    ]);
     expect((await page('?entityType=complaint')).total).toBe(0);
     expect((await page(`?from=${encodeURIComponent(started.toISOString())}`)).total).toBe(4);
     expect((await page(`?to=${encodeURIComponent(new Date(started.getTime() - 60_000).toISOString())}`)).total).toBe(0);
   });
 
   it('is open to the association (analysts included), never to a company, its agents or a dispatcher', async () => {
-    for (const user of [testUsers.admin, testUsers.officer, testUsers.analyst]) expect((await read('', user)).statusCode, user.email).toBe(200);
+    for (const user of [testUsers.admin, testUsers.officer, testUsers.analyst])
+      expect((await read('', user)).statusCode, user.email).toBe(200);
     for (const user of [testUsers.companyA, testUsers.agentA, testUsers.dispatcher]) {
       const res = await read(`?entityType=shipment&entityId=${held.id}`, user);
       expect(res.statusCode, user.email).toBe(403);

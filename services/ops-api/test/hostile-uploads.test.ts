@@ -34,7 +34,9 @@ beforeAll(async () => {
   adapters = await createTestAdapters(await primaryKind());
   dir = await mkdtemp(join(tmpdir(), 'ops-hostile-'));
   svc = await build({
-    ...adapters, logger, identitySecret: TEST_IDENTITY_SECRET,
+    ...adapters,
+    logger,
+    identitySecret: TEST_IDENTITY_SECRET,
     documents: { storage: localStorage(dir), scanner: noScanner, maxBytes: 4 << 20 },
     parsers: { processes: 1, queue: 4, timeoutMs: 15_000, memoryBytes: 256 << 20, inflatedBytes: 16 << 20 },
   });
@@ -109,19 +111,42 @@ const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
 
 async function upload(bytes: Uint8Array, contentType: string, filename: string) {
   const body = await multipart({ kind: 'other' }, { filename, contentType, bytes });
-  return svc.app.inject({ method: 'POST', url: '/api/documents/upload', headers: { ...body.headers, ...(await asUser(testUsers.companyA)) }, payload: body.payload });
+  return svc.app.inject({
+    method: 'POST',
+    url: '/api/documents/upload',
+    headers: { ...body.headers, ...(await asUser(testUsers.companyA)) },
+    payload: body.payload,
+  });
 }
 async function processIdf(bytes: Uint8Array) {
   const body = await multipart({ kind: 'idf' }, { filename: 'idf.pdf', contentType: 'application/pdf', bytes });
-  const up = await svc.app.inject({ method: 'POST', url: '/api/documents/upload', headers: { ...body.headers, ...(await asUser(testUsers.companyA)) }, payload: body.payload });
+  const up = await svc.app.inject({
+    method: 'POST',
+    url: '/api/documents/upload',
+    headers: { ...body.headers, ...(await asUser(testUsers.companyA)) },
+    payload: body.payload,
+  });
   expect(up.statusCode, up.body).toBe(201);
-  return svc.app.inject({ method: 'POST', url: '/api/cargos/process-idf', headers: await asUser(testUsers.companyA), payload: { documentId: up.json<DocumentWithLink>().id } });
+  return svc.app.inject({
+    method: 'POST',
+    url: '/api/cargos/process-idf',
+    headers: await asUser(testUsers.companyA),
+    payload: { documentId: up.json<DocumentWithLink>().id },
+  });
 }
 
 /** Requests answered with this status on this route so far (the service's request histogram). */
 async function answered(route: string, status: number): Promise<number> {
   const { values } = await registry.getSingleMetric('http_request_duration_seconds')!.get();
-  return values.find((v) => (v as { metricName?: string }).metricName === 'http_request_duration_seconds_count' && v.labels.service === 'ops-api' && v.labels.route === route && v.labels.status === String(status))?.value ?? 0;
+  return (
+    values.find(
+      (v) =>
+        (v as { metricName?: string }).metricName === 'http_request_duration_seconds_count' &&
+        v.labels.service === 'ops-api' &&
+        v.labels.route === route &&
+        v.labels.status === String(status),
+    )?.value ?? 0
+  );
 }
 /** Documents the reader processes were given so far, by outcome (read, or the limit or failure that stopped them). */
 async function parses(): Promise<Record<string, number>> {
@@ -133,18 +158,31 @@ async function parses(): Promise<Record<string, number>> {
 const total = (o: Record<string, number>) => Object.values(o).reduce((a, b) => a + b, 0);
 
 /** Expects `status`, counted under the route and logged as refused. */
-async function refused(res: { statusCode: number; body: string }, route: string, status: number, before: number, logsBefore: number): Promise<void> {
+async function refused(
+  res: { statusCode: number; body: string },
+  route: string,
+  status: number,
+  before: number,
+  logsBefore: number,
+): Promise<void> {
   expect(res.statusCode, res.body).toBe(status);
   expect((JSON.parse(res.body) as { error: { code: string; message: string } }).error.message.length).toBeGreaterThan(10);
   expect(await answered(route, status)).toBe(before + 1);
-  expect(logLines.slice(logsBefore).some((l) => l.status === status && l.level >= 30), `a log line for ${status}`).toBe(true);
+  expect(
+    logLines.slice(logsBefore).some((l) => l.status === status && l.level >= 30),
+    `a log line for ${status}`,
+  ).toBe(true);
 }
 
 describe('hostile uploads', () => {
   const UPLOAD = '/api/documents/upload';
 
   it('refuses a zip bomb declared as a spreadsheet, whether its sizes are honest or lie (415: a zip is no accepted type)', async () => {
-    for (const bomb of [await zipBomb('[Content_Types].xml', 32 << 20), await zipBomb('[Content_Types].xml', 32 << 20, 512), await zipBomb('xl/workbook.xml', 32 << 20, 512)]) {
+    for (const bomb of [
+      await zipBomb('[Content_Types].xml', 32 << 20),
+      await zipBomb('[Content_Types].xml', 32 << 20, 512),
+      await zipBomb('xl/workbook.xml', 32 << 20, 512),
+    ]) {
       const [before, logs] = [await answered(UPLOAD, 415), logLines.length];
       await refused(await upload(bomb, XLSX, 'rates.xlsx'), UPLOAD, 415, before, logs);
     }
@@ -152,7 +190,12 @@ describe('hostile uploads', () => {
 
   it('refuses files whose bytes contradict their declared type (415)', async () => {
     const pdf = await textPdf(['Invoice']);
-    for (const [bytes, type] of [[pdf, 'image/png'], [png(), 'application/pdf'], [Buffer.from('<html><script>alert(1)</script>'), 'image/jpeg'], [Buffer.from([0xff, 0xfe, 0, 0x41]), 'text/csv']] as const) {
+    for (const [bytes, type] of [
+      [pdf, 'image/png'],
+      [png(), 'application/pdf'],
+      [Buffer.from('<html><script>alert(1)</script>'), 'image/jpeg'],
+      [Buffer.from([0xff, 0xfe, 0, 0x41]), 'text/csv'],
+    ] as const) {
       const [before, logs] = [await answered(UPLOAD, 415), logLines.length];
       await refused(await upload(bytes, type, 'file'), UPLOAD, 415, before, logs);
     }
@@ -167,9 +210,17 @@ describe('hostile uploads', () => {
   it('answers 413 to a file over the size limit and 400 to garbage multipart bodies', async () => {
     const [before413, logs] = [await answered(UPLOAD, 413), logLines.length];
     await refused(await upload(Buffer.alloc((4 << 20) + 1, 0x20), 'text/plain', 'big.txt'), UPLOAD, 413, before413, logs);
-    for (const payload of [Buffer.from('--x\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\nabc'), Buffer.alloc(4096, 0xff)]) {
+    for (const payload of [
+      Buffer.from('--x\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\nabc'),
+      Buffer.alloc(4096, 0xff),
+    ]) {
       const [before, logs2] = [await answered(UPLOAD, 400), logLines.length];
-      const res = await svc.app.inject({ method: 'POST', url: UPLOAD, headers: { 'content-type': 'multipart/form-data; boundary=x', ...(await asUser(testUsers.companyA)) }, payload });
+      const res = await svc.app.inject({
+        method: 'POST',
+        url: UPLOAD,
+        headers: { 'content-type': 'multipart/form-data; boundary=x', ...(await asUser(testUsers.companyA)) },
+        payload,
+      });
       await refused(res, UPLOAD, 400, before, logs2);
     }
   });
@@ -177,7 +228,12 @@ describe('hostile uploads', () => {
   it('answers 400 to garbage JSON bodies on the API', async () => {
     for (const payload of ['{"documentId": ', '\u0000\u0001', '[]'.repeat(50_000), '{"documentId": 1e400}']) {
       const [before, logs] = [await answered('/api/cargos/process-idf', 400), logLines.length];
-      const res = await svc.app.inject({ method: 'POST', url: '/api/cargos/process-idf', headers: { 'content-type': 'application/json', ...(await asUser(testUsers.companyA)) }, payload });
+      const res = await svc.app.inject({
+        method: 'POST',
+        url: '/api/cargos/process-idf',
+        headers: { 'content-type': 'application/json', ...(await asUser(testUsers.companyA)) },
+        payload,
+      });
       await refused(res, '/api/cargos/process-idf', 400, before, logs);
     }
   });
@@ -186,12 +242,14 @@ describe('hostile uploads', () => {
 describe('hostile PDFs sent to process-idf (the reader processes)', () => {
   const ROUTE = '/api/cargos/process-idf';
 
-  it('answers 422 to a PDF nested 100,000 levels deep, within the reader\'s limits, and counts the read', async () => {
+  it("answers 422 to a PDF nested 100,000 levels deep, within the reader's limits, and counts the read", async () => {
     const depth = 100_000;
     const deep = pdfWith([
       Buffer.from('<< /Type /Catalog /Pages 2 0 R >>'),
       Buffer.from('<< /Type /Pages /Kids [3 0 R] /Count 1 >>'),
-      Buffer.from(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << >> /Deep ${'['.repeat(depth)}${']'.repeat(depth)} >>`),
+      Buffer.from(
+        `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << >> /Deep ${'['.repeat(depth)}${']'.repeat(depth)} >>`,
+      ),
     ]);
     const [before, read, logs] = [await answered(ROUTE, 422), await parses(), logLines.length];
     await refused(await processIdf(deep), ROUTE, 422, before, logs);

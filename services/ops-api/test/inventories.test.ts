@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DeviceRegistryMessage, type Device, type InventoryHistoryEntry, type InventoryItem, type InventoryStatus, type TruckOwner, type TruckWithOwner } from '@corridor/contracts';
+import {
+  DeviceRegistryMessage,
+  type Device,
+  type InventoryHistoryEntry,
+  type InventoryItem,
+  type InventoryStatus,
+  type TruckOwner,
+  type TruckWithOwner,
+} from '@corridor/contracts';
 import { cacheKeys } from '@corridor/platform';
 import { testUsers } from '@corridor/platform/testing/identity';
 import { audit } from '../src/audit/audit';
@@ -28,7 +36,11 @@ async function stock(): Promise<{ device: Device; item: InventoryItem }> {
   return { device: d, item: res.json<InventoryItem>() };
 }
 async function owner(by = dispatcherOf(101), plates = ['KCB 201B']): Promise<TruckOwner> {
-  const res = await h.call(by, 'POST', '/api/truck-owners', { name: `Owner ${++seq}`, phone: '+254700000001', trucks: plates.map((plateNumber) => ({ plateNumber })) });
+  const res = await h.call(by, 'POST', '/api/truck-owners', {
+    name: `Owner ${++seq}`,
+    phone: '+254700000001',
+    trucks: plates.map((plateNumber) => ({ plateNumber })),
+  });
   expect(res.statusCode, res.body).toBe(200);
   return res.json<TruckOwner>();
 }
@@ -41,7 +53,11 @@ describe('inventory decisions', () => {
     const o = await owner(dispatcherOf(101), [`KCC ${100 + seq}C`]);
     const truckA = o.trucks[0]!.id;
 
-    const assigned = await h.call(officer, 'POST', `/api/inventories/${item.id}/assign`, { companyId: 101, truckId: truckA, reason: 'contract 2026-14' });
+    const assigned = await h.call(officer, 'POST', `/api/inventories/${item.id}/assign`, {
+      companyId: 101,
+      truckId: truckA,
+      reason: 'contract 2026-14',
+    });
     expect(assigned.statusCode, assigned.body).toBe(200);
     expect(assigned.json<InventoryItem>()).toMatchObject({ status: 'assigned', companyId: 101, truckId: truckA });
     expect(await devCompany(d)).toBe(101);
@@ -56,11 +72,22 @@ describe('inventory decisions', () => {
     expectError(await h.call(testUsers.companyB, 'GET', `/api/inventories/${item.id}/history`), 404, 'NOT_FOUND');
 
     const o2 = await owner(dispatcherOf(202), [`T ${100 + seq} ABC`]);
-    expect400(await h.call(officer, 'POST', `/api/inventories/${item.id}/transfer`, { toCompanyId: 202, truckId: truckA, reason: 'sold' }), 'truckId');
+    expect400(
+      await h.call(officer, 'POST', `/api/inventories/${item.id}/transfer`, { toCompanyId: 202, truckId: truckA, reason: 'sold' }),
+      'truckId',
+    );
     expect400(await h.call(officer, 'POST', `/api/inventories/${item.id}/transfer`, { toCompanyId: 101, reason: 'same' }), 'toCompanyId');
-    expectError(await h.call(officer, 'POST', `/api/inventories/${item.id}/transfer`, { toCompanyId: 999, reason: 'ghost' }), 404, 'NOT_FOUND');
+    expectError(
+      await h.call(officer, 'POST', `/api/inventories/${item.id}/transfer`, { toCompanyId: 999, reason: 'ghost' }),
+      404,
+      'NOT_FOUND',
+    );
     expect400(await h.call(officer, 'POST', `/api/inventories/${item.id}/transfer`, { toCompanyId: 202 }), 'reason');
-    const transferred = await h.call(officer, 'POST', `/api/inventories/${item.id}/transfer`, { toCompanyId: 202, truckId: o2.trucks[0]!.id, reason: 'fleet sold to Msasani' });
+    const transferred = await h.call(officer, 'POST', `/api/inventories/${item.id}/transfer`, {
+      toCompanyId: 202,
+      truckId: o2.trucks[0]!.id,
+      reason: 'fleet sold to Msasani',
+    });
     expect(transferred.statusCode, transferred.body).toBe(200);
     expect(transferred.json<InventoryItem>()).toMatchObject({ status: 'assigned', companyId: 202, truckId: o2.trucks[0]!.id });
     expect(await devCompany(d)).toBe(202);
@@ -76,11 +103,21 @@ describe('inventory decisions', () => {
 
     const history = (await h.call(testUsers.admin, 'GET', `/api/inventories/${item.id}/history`)).json<InventoryHistoryEntry[]>();
     expect(history.map((e) => [e.action, e.fromCompanyId, e.toCompanyId])).toEqual([
-      ['assigned', null, 101], ['revoked', 202, null], ['transferred', 101, 202], ['assigned', null, 101], ['created', null, null],
+      ['assigned', null, 101],
+      ['revoked', 202, null],
+      ['transferred', 101, 202],
+      ['assigned', null, 101],
+      ['created', null, null],
     ]);
     expect(history[2]).toMatchObject({ reason: 'fleet sold to Msasani', actorUserId: officer.userId, fromTruckId: truckA });
     const trail = await audit.forEntity(h.adapters.db.orm, 'inventory', item.id);
-    expect(trail.map((a) => a.action)).toEqual(['inventory.assign', 'inventory.revoke', 'inventory.transfer', 'inventory.assign', 'inventory.create']);
+    expect(trail.map((a) => a.action)).toEqual([
+      'inventory.assign',
+      'inventory.revoke',
+      'inventory.transfer',
+      'inventory.assign',
+      'inventory.create',
+    ]);
     expect(trail[2]!.reason).toBe('fleet sold to Msasani');
   });
 
@@ -127,9 +164,13 @@ describe('inventory decisions', () => {
     expectError(await h.call(officer, 'DELETE', `/api/inventories/${item.id}`), 409, 'INVALID_TRANSITION');
     const edited = await h.call(officer, 'PUT', `/api/inventories/${item.id}`, { deviceId: d.id, serialNumber: 'SN-NEW', notes: null });
     expect(edited.json<InventoryItem>()).toMatchObject({ serialNumber: 'SN-NEW', status: 'assigned', companyId: 101 });
-    const byStatus = (await h.call(testUsers.analyst, 'GET', '/api/inventories?status=assigned&companyId=101&limit=1000')).json<InventoryItem[]>();
+    const byStatus = (await h.call(testUsers.analyst, 'GET', '/api/inventories?status=assigned&companyId=101&limit=1000')).json<
+      InventoryItem[]
+    >();
     expect(byStatus.some((i) => i.id === item.id)).toBe(true);
-    expect((await h.call(testUsers.companyA, 'GET', '/api/inventories?keyword=SN-NEW')).json<InventoryItem[]>().map((i) => i.id)).toEqual([item.id]);
+    expect((await h.call(testUsers.companyA, 'GET', '/api/inventories?keyword=SN-NEW')).json<InventoryItem[]>().map((i) => i.id)).toEqual([
+      item.id,
+    ]);
     await h.call(officer, 'POST', `/api/inventories/${item.id}/revoke`, { reason: 'done' });
     expect((await h.call(officer, 'DELETE', `/api/inventories/${item.id}`)).statusCode).toBe(204);
     expectError(await h.call(officer, 'GET', `/api/inventories/${item.id}`), 404, 'NOT_FOUND');
@@ -141,8 +182,13 @@ describe('truck owners and trucks', () => {
     const d = dispatcherOf(101);
     const dev = (await h.call(d, 'POST', '/api/devices', { name: 'truck tracker', uniqueId: '862000000009001' })).json<Device>();
     const created = await h.call(d, 'POST', '/api/truck-owners', {
-      name: 'Kamau Transporters', idNumber: 'PVT-XY12', email: 'ops@kamau.test',
-      trucks: [{ plateNumber: 'kbz 123a', make: 'Scania', model: 'R450', year: 2019, deviceId: dev.id }, { plateNumber: 'KBZ-124A', trailerPlate: 'ZD 1234' }],
+      name: 'Kamau Transporters',
+      idNumber: 'PVT-XY12',
+      email: 'ops@kamau.test',
+      trucks: [
+        { plateNumber: 'kbz 123a', make: 'Scania', model: 'R450', year: 2019, deviceId: dev.id },
+        { plateNumber: 'KBZ-124A', trailerPlate: 'ZD 1234' },
+      ],
     });
     expect(created.statusCode, created.body).toBe(200);
     const o = created.json<TruckOwner>();
@@ -151,7 +197,8 @@ describe('truck owners and trucks', () => {
     const [t1, t2] = o.trucks;
 
     const replaced = await h.call(d, 'PUT', `/api/truck-owners/${o.id}`, {
-      name: 'Kamau Transporters Ltd', trucks: [{ id: t1!.id, plateNumber: 'KBZ 123A', make: 'Scania', deviceId: null }, { plateNumber: 'KBZ 125A' }],
+      name: 'Kamau Transporters Ltd',
+      trucks: [{ id: t1!.id, plateNumber: 'KBZ 123A', make: 'Scania', deviceId: null }, { plateNumber: 'KBZ 125A' }],
     });
     expect(replaced.statusCode, replaced.body).toBe(200);
     const after = replaced.json<TruckOwner>();
@@ -160,19 +207,37 @@ describe('truck owners and trucks', () => {
     expect(after.trucks.some((t) => t.id === t2!.id)).toBe(false);
 
     const list = (await h.call(testUsers.companyA, 'GET', '/api/trucks-owners?keyword=KBZ12')).json<TruckWithOwner[]>();
-    expect(list.map((t) => [t.plateNumber, t.owner.name])).toEqual([['KBZ123A', 'Kamau Transporters Ltd'], ['KBZ125A', 'Kamau Transporters Ltd']]);
+    expect(list.map((t) => [t.plateNumber, t.owner.name])).toEqual([
+      ['KBZ123A', 'Kamau Transporters Ltd'],
+      ['KBZ125A', 'Kamau Transporters Ltd'],
+    ]);
     expect((await h.call(testUsers.companyB, 'GET', '/api/trucks-owners?keyword=KBZ12')).json()).toEqual([]);
-    expect((await h.call(testUsers.companyA, 'GET', '/api/truck-owners?keyword=Kamau')).json<TruckOwner[]>().map((x) => x.id)).toEqual([o.id]);
+    expect((await h.call(testUsers.companyA, 'GET', '/api/truck-owners?keyword=Kamau')).json<TruckOwner[]>().map((x) => x.id)).toEqual([
+      o.id,
+    ]);
     expectError(await h.call(testUsers.companyB, 'GET', `/api/truck-owners/${o.id}`), 404, 'NOT_FOUND');
 
     const plate = await h.call(dispatcherOf(202), 'POST', '/api/truck-owners', { name: 'Copycat', trucks: [{ plateNumber: 'KBZ123A' }] });
     expectError(plate, 409, 'CONFLICT');
-    expect400(await h.call(d, 'POST', '/api/truck-owners', { name: 'Twice', trucks: [{ plateNumber: 'KDA 1A' }, { plateNumber: 'kda1a' }] }), 'trucks.1.plateNumber');
+    expect400(
+      await h.call(d, 'POST', '/api/truck-owners', { name: 'Twice', trucks: [{ plateNumber: 'KDA 1A' }, { plateNumber: 'kda1a' }] }),
+      'trucks.1.plateNumber',
+    );
     expect400(await h.call(d, 'POST', '/api/truck-owners', { name: 'Bad', trucks: [{ plateNumber: '!' }] }), 'trucks.0.plateNumber');
-    expectError(await h.call(d, 'PUT', `/api/truck-owners/${o.id}`, { name: 'x', trucks: [{ id: 999999, plateNumber: 'KDB 1B' }] }), 404, 'NOT_FOUND');
-    const foreignDevice = (await h.call(testUsers.admin, 'POST', '/api/devices', { name: 'tz', uniqueId: '862000000009002', companyId: 202 })).json<Device>();
+    expectError(
+      await h.call(d, 'PUT', `/api/truck-owners/${o.id}`, { name: 'x', trucks: [{ id: 999999, plateNumber: 'KDB 1B' }] }),
+      404,
+      'NOT_FOUND',
+    );
+    const foreignDevice = (
+      await h.call(testUsers.admin, 'POST', '/api/devices', { name: 'tz', uniqueId: '862000000009002', companyId: 202 })
+    ).json<Device>();
     // another company's device answers like an unknown one
-    expectError(await h.call(d, 'POST', '/api/truck-owners', { name: 'Bad', trucks: [{ plateNumber: 'KDC 1C', deviceId: foreignDevice.id }] }), 404, 'NOT_FOUND');
+    expectError(
+      await h.call(d, 'POST', '/api/truck-owners', { name: 'Bad', trucks: [{ plateNumber: 'KDC 1C', deviceId: foreignDevice.id }] }),
+      404,
+      'NOT_FOUND',
+    );
     expect400(await h.call(d, 'POST', '/api/truck-owners', { name: 'Bad', email: 'not-an-email' }), 'email');
 
     // a truck carrying an assigned inventory item cannot be dropped, nor its owner deleted

@@ -39,9 +39,28 @@ function track(): [seconds: number, metres: number, speed: number, heartbeat?: b
 const position = (d: Device, [s, metres, speed, heartbeat]: ReturnType<typeof track>[number]): PositionMessage => {
   const at = T0 + s * 1000;
   return {
-    id: positionId(d.id, at, heartbeat ? 'state' : 'fix'), deviceId: d.id, uniqueId: d.uniqueId, protocol: 'gt06', fixTime: new Date(at).toISOString(),
-    serverTime: new Date(at + 500).toISOString(), valid: !heartbeat, latitude: LAT, longitude: LON + metres / 111_320, speed, course: 90, altitude: null,
-    accuracy: null, satellites: null, hdop: null, ignition: null, odometer: null, power: null, battery: null, alarm: null, crcValid: true, rawFrameId: null,
+    id: positionId(d.id, at, heartbeat ? 'state' : 'fix'),
+    deviceId: d.id,
+    uniqueId: d.uniqueId,
+    protocol: 'gt06',
+    fixTime: new Date(at).toISOString(),
+    serverTime: new Date(at + 500).toISOString(),
+    valid: !heartbeat,
+    latitude: LAT,
+    longitude: LON + metres / 111_320,
+    speed,
+    course: 90,
+    altitude: null,
+    accuracy: null,
+    satellites: null,
+    hdop: null,
+    ignition: null,
+    odometer: null,
+    power: null,
+    battery: null,
+    alarm: null,
+    crcValid: true,
+    rawFrameId: null,
     attributes: { motion: speed > 0, ...(heartbeat ? { outdated: true } : {}) },
   };
 };
@@ -50,7 +69,9 @@ beforeAll(async () => {
   h = await startHarness({ deviceState: deviceStateSettingsFrom({ DEVICE_STATE_PERSIST_S: 0, EVENT_SETTINGS_RELOAD_S: 0 }) });
   await h.svc.start();
   sub = await h.adapters.bus.subscribe({
-    groupId: 'motion-one-state-events', topics: [Topics.events], fromBeginning: true,
+    groupId: 'motion-one-state-events',
+    topics: [Topics.events],
+    fromBeginning: true,
     handler: async (msgs: ConsumedMessage[]) => void events.push(...msgs.map((m) => EventMessage.parse(JSON.parse(m.value)))),
   });
 }, 120_000);
@@ -60,7 +81,10 @@ afterAll(async () => {
 });
 
 describe('one motion state behind the motion events and the trips and stops reports', () => {
-  for (const [model, attributes] of [['newer (default)', {}], ['older', { 'report.trip.newLogic': false }]] as const) {
+  for (const [model, attributes] of [
+    ['newer (default)', {}],
+    ['older', { 'report.trip.newLogic': false }],
+  ] as const) {
     it(`dates each trip to its deviceMoving and deviceStopped, each stop to its deviceStopped (${model} model)`, async () => {
       const uniqueId = `86510000000${model === 'older' ? 2 : 1}`;
       const made = await h.call(testUsers.admin, 'POST', '/api/devices', { name: `Motion ${model}`, uniqueId, companyId: 101, attributes });
@@ -68,17 +92,27 @@ describe('one motion state behind the motion events and the trips and stops repo
       const d = made.json<Device>();
       const fixes = track().map((f) => position(d, f));
       await insertPositions(h.adapters.analytics)(fixes);
-      await h.adapters.bus.publish(Topics.positions, fixes.map((p) => ({ key: String(d.id), value: p })));
+      await h.adapters.bus.publish(
+        Topics.positions,
+        fixes.map((p) => ({ key: String(d.id), value: p })),
+      );
       // the last fix's own events settle nothing more: wait until the device state has passed it (its positionId)
       const last = fixes.at(-1)!;
-      await eventually('the device state at the last fix', async () => (await h.call(testUsers.admin, 'GET', `/api/devices/${d.id}`)).json<Device>().positionId === last.id);
+      await eventually(
+        'the device state at the last fix',
+        async () => (await h.call(testUsers.admin, 'GET', `/api/devices/${d.id}`)).json<Device>().positionId === last.id,
+      );
       const motion = events.filter((e) => e.deviceId === d.id && (e.type === 'deviceMoving' || e.type === 'deviceStopped'));
       const moving = motion.filter((e) => e.type === 'deviceMoving').map((e) => e.eventTime);
       const stopped = motion.filter((e) => e.type === 'deviceStopped').map((e) => e.eventTime);
       expect(moving.length, JSON.stringify(motion.map((e) => [e.type, e.eventTime]))).toBe(3);
       expect(stopped.length).toBe(2);
 
-      const q = new URLSearchParams({ deviceId: String(d.id), from: new Date(T0).toISOString(), to: new Date(T0 + 3 * 3600_000).toISOString() });
+      const q = new URLSearchParams({
+        deviceId: String(d.id),
+        from: new Date(T0).toISOString(),
+        to: new Date(T0 + 3 * 3600_000).toISOString(),
+      });
       const trips = (await h.call(testUsers.admin, 'GET', `/api/reports/trips?${q}`)).json<unknown[]>().map((t) => ReportTrip.parse(t));
       const stops = (await h.call(testUsers.admin, 'GET', `/api/reports/stops?${q}`)).json<unknown[]>().map((t) => ReportStop.parse(t));
       const iso = (t: string | Date) => new Date(t).toISOString();

@@ -18,7 +18,10 @@ import { startWebhookReceiver } from './webhook-receiver';
  * (a local HTTP listener, on the allow-list as an internal receiver); once per notice, user and
  * channel, however often it is looked at.
  */
-interface Mail { to: string; raw: string }
+interface Mail {
+  to: string;
+  raw: string;
+}
 const mails: Mail[] = [];
 const hooks: Record<string, unknown>[] = [];
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
@@ -28,8 +31,20 @@ let hookUrl = '';
 let deadUrl = '';
 let h: Harness;
 const night = { userId: 9, email: 'night@company-a.test', name: 'Night desk', roles: ['company_user'], companyId: 101 } satisfies Identity;
-const planner = { userId: 11, email: 'planner@company-a.test', name: 'Planner', roles: ['company_user'], companyId: 101 } satisfies Identity;
-const clerkB = { userId: 10, email: 'clerk@company-b.test', name: 'Company B clerk', roles: ['company_user'], companyId: 202 } satisfies Identity;
+const planner = {
+  userId: 11,
+  email: 'planner@company-a.test',
+  name: 'Planner',
+  roles: ['company_user'],
+  companyId: 101,
+} satisfies Identity;
+const clerkB = {
+  userId: 10,
+  email: 'clerk@company-b.test',
+  name: 'Company B clerk',
+  roles: ['company_user'],
+  companyId: 202,
+} satisfies Identity;
 
 beforeAll(async () => {
   smtp = await startSmtpServer((to, raw) => to.forEach((address) => mails.push({ to: address, raw })));
@@ -42,12 +57,24 @@ beforeAll(async () => {
   deadUrl = `${dead.url}/down`;
   h = await startHarness({
     notificationRules: {
-      smtpUrl: smtp.url, mailFrom: 'Corridor <alerts@corridor.test>', webhookAttempts: 2, webhookTimeoutMs: 2000, webhookBackoffMs: 20,
+      smtpUrl: smtp.url,
+      mailFrom: 'Corridor <alerts@corridor.test>',
+      webhookAttempts: 2,
+      webhookTimeoutMs: 2000,
+      webhookBackoffMs: 20,
       webhookPolicy: parseOutboundAllowList('127.0.0.1'), // the local listeners: internal receivers on the allow-list
     },
   });
   // the directory as the gateway publishes it, with roles (a notice to a role reaches its holders)
-  await publishUsers(h.adapters.cache, [...Object.values(testUsers), night, clerkB, planner].map((u) => ({ id: u.userId, companyId: u.companyId, email: u.email, roles: u.roles })));
+  await publishUsers(
+    h.adapters.cache,
+    [...Object.values(testUsers), night, clerkB, planner].map((u) => ({
+      id: u.userId,
+      companyId: u.companyId,
+      email: u.email,
+      roles: u.roles,
+    })),
+  );
 });
 afterAll(async () => {
   await h?.close();
@@ -71,13 +98,25 @@ async function verifyAddress(address: string): Promise<void> {
 let idfSeq = 0;
 /** A validated cargo of company 101 and its certificate, applied for through the API and moved to submitted (its PDFs are not what is tested here). */
 async function submittedCertificate(): Promise<Certificate> {
-  const [cargo] = await h.adapters.db.orm.insert(cargos).values({
-    companyId: 101, idfNumber: `24NBOIM${String(++idfSeq).padStart(9, '0')}`, importerName: 'Athi River Importers Ltd', importerPin: 'P053456789Z',
-    consignor: 'Shenzhen Export Co', countryOfOrigin: 'CN', portOfDischarge: 'Mombasa', invoiceValue: 12500, currency: 'USD',
-    lineItems: [{ hsCode: '8704.21.90', description: 'Light trucks', quantity: 1, unit: 'unit', value: 12500 }],
-    extraction: { format: 'json', fields: {}, valid: true, warnings: [] } as unknown as IdfExtraction, status: 'validated',
-    createdByUserId: testUsers.agentA.userId, createdByEmail: testUsers.agentA.email,
-  }).returning({ id: cargos.id });
+  const [cargo] = await h.adapters.db.orm
+    .insert(cargos)
+    .values({
+      companyId: 101,
+      idfNumber: `24NBOIM${String(++idfSeq).padStart(9, '0')}`,
+      importerName: 'Athi River Importers Ltd',
+      importerPin: 'P053456789Z',
+      consignor: 'Shenzhen Export Co',
+      countryOfOrigin: 'CN',
+      portOfDischarge: 'Mombasa',
+      invoiceValue: 12500,
+      currency: 'USD',
+      lineItems: [{ hsCode: '8704.21.90', description: 'Light trucks', quantity: 1, unit: 'unit', value: 12500 }],
+      extraction: { format: 'json', fields: {}, valid: true, warnings: [] } as unknown as IdfExtraction,
+      status: 'validated',
+      createdByUserId: testUsers.agentA.userId,
+      createdByEmail: testUsers.agentA.email,
+    })
+    .returning({ id: cargos.id });
   const res = await h.call(testUsers.agentA, 'POST', '/api/single-use-certificates/apply', { cargoId: cargo!.id });
   expect(res.statusCode, res.body).toBe(201);
   const c = res.json<Certificate>();
@@ -89,18 +128,31 @@ const deliveriesOf = async (notificationId: number) =>
   h.adapters.db.orm.select().from(noticeDeliveries).where(eq(noticeDeliveries.notificationId, notificationId));
 /** The one notice of this type about this entity, which must have been delivered (no longer pending). */
 async function noticeAbout(type: NotificationType, entityId: number) {
-  const found = (await h.adapters.db.orm.select().from(notifications).where(eq(notifications.entityId, String(entityId)))).filter((n) => n.type === type);
+  const found = (
+    await h.adapters.db.orm
+      .select()
+      .from(notifications)
+      .where(eq(notifications.entityId, String(entityId)))
+  ).filter((n) => n.type === type);
   expect(found).toHaveLength(1);
   expect(found[0]!.deliveryPending).toBe(false);
   return found[0]!;
 }
 /** Who the notice reached, on which channel, with which outcome (notice_deliveries), in user then channel order. */
 const recordsOf = async (notificationId: number) =>
-  (await deliveriesOf(notificationId)).map((d) => ({ userId: d.userId, channel: d.channel, status: d.status }))
+  (await deliveriesOf(notificationId))
+    .map((d) => ({ userId: d.userId, channel: d.channel, status: d.status }))
     .sort((a, b) => a.userId - b.userId || a.channel.localeCompare(b.channel));
 const hooksAbout = (type: NotificationType, entityId: number) =>
-  hooks.filter((x) => { const n = x.notification as { type?: string; entityId?: string }; return n.type === type && n.entityId === String(entityId); });
-const mailsTitled = (title: string) => mails.filter((m) => m.raw.includes(`Subject: ${title}`)).map((m) => m.to).sort();
+  hooks.filter((x) => {
+    const n = x.notification as { type?: string; entityId?: string };
+    return n.type === type && n.entityId === String(entityId);
+  });
+const mailsTitled = (title: string) =>
+  mails
+    .filter((m) => m.raw.includes(`Subject: ${title}`))
+    .map((m) => m.to)
+    .sort();
 
 describe('inbox notices by mail and webhook', () => {
   it('an approval mails and posts to the company users who turned those channels on, after it commits, once', async () => {
@@ -123,7 +175,10 @@ describe('inbox notices by mail and webhook', () => {
     expect(toA[0]!.raw).toContain('From: Corridor <alerts@corridor.test>');
     const posted = hooks.filter((x) => (x.notification as { entityId?: string }).entityId === String(c.id));
     expect(posted).toHaveLength(1);
-    expect(posted[0]).toMatchObject({ userId: testUsers.companyA.userId, notification: { type: 'certificateApproved', entityType: 'single_use_certificate', companyId: 101 } });
+    expect(posted[0]).toMatchObject({
+      userId: testUsers.companyA.userId,
+      notification: { type: 'certificateApproved', entityType: 'single_use_certificate', companyId: 101 },
+    });
     // night: mail to their own address; their webhook receiver fails (recorded, counted, the decision stood)
     expect(mailsAbout(c.number, 'night-desk@company-a.test')).toHaveLength(1);
     // agentA turned approved mail off: nothing; company B's user is not addressed
@@ -178,7 +233,12 @@ describe('inbox notices by mail and webhook', () => {
     await settings(testUsers.companyA, { channels: { complaintFiled: on(true, true), complaintStatusChanged: on(true, true) } }); // the company complained against
     const file = async (by: Identity): Promise<Complaint> => {
       const res = await h.call(by, 'POST', '/api/complaints', {
-        subjectType: 'company', subjectRef: '101', companyId: 101, category: 'delay', title: 'Late delivery', description: 'Delivered four days after the agreed date.',
+        subjectType: 'company',
+        subjectRef: '101',
+        companyId: 101,
+        category: 'delay',
+        title: 'Late delivery',
+        description: 'Delivered four days after the agreed date.',
       });
       expect(res.statusCode, res.body).toBe(201);
       return res.json<Complaint>();
@@ -195,12 +255,17 @@ describe('inbox notices by mail and webhook', () => {
     // filed: to the association officers (role), by mail as the officer asked; not the analyst, not the company complained against
     expect(mailsTitled(`Complaint #${byB.id} filed`)).toEqual([testUsers.officer.email]);
     expect(mailsTitled(`Complaint #${byClerk.id} filed`)).toEqual([testUsers.officer.email]);
-    expect(await recordsOf((await noticeAbout('complaintFiled', byB.id)).id)).toEqual([{ userId: testUsers.officer.userId, channel: 'mail', status: 'sent' }]);
+    expect(await recordsOf((await noticeAbout('complaintFiled', byB.id)).id)).toEqual([
+      { userId: testUsers.officer.userId, channel: 'mail', status: 'sent' },
+    ]);
     expect(hooksAbout('complaintFiled', byB.id)).toEqual([]);
     // the decision: to its filer only; company B's user asked for mail and webhook, the clerk turned both off
     expect(mailsTitled(`Complaint #${byB.id} is under review`)).toEqual([testUsers.companyB.email]);
     expect(hooksAbout('complaintStatusChanged', byB.id)).toEqual([
-      expect.objectContaining({ userId: testUsers.companyB.userId, notification: expect.objectContaining({ entityType: 'complaint', companyId: 101 }) }),
+      expect.objectContaining({
+        userId: testUsers.companyB.userId,
+        notification: expect.objectContaining({ entityType: 'complaint', companyId: 101 }),
+      }),
     ]);
     expect(await recordsOf((await noticeAbout('complaintStatusChanged', byB.id)).id)).toEqual([
       { userId: testUsers.companyB.userId, channel: 'mail', status: 'sent' },
@@ -219,17 +284,29 @@ describe('inbox notices by mail and webhook', () => {
     await settings(testUsers.agentA, { channels: { sanctionRecorded: on(false, false) } });
     await settings(testUsers.companyB, { channels: { sanctionRecorded: on(true, true) } });
     const res = await h.call(testUsers.officer, 'POST', '/api/disciplinary/admin', {
-      subjectType: 'company', subjectRef: '101', companyId: 101, sanctionType: 'warning', reason: 'Late deliveries after warnings', startsAt: new Date().toISOString(),
+      subjectType: 'company',
+      subjectRef: '101',
+      companyId: 101,
+      sanctionType: 'warning',
+      reason: 'Late deliveries after warnings',
+      startsAt: new Date().toISOString(),
     });
     expect(res.statusCode, res.body).toBe(201);
     const r = res.json<DisciplinaryRecord>();
     await h.svc.tracking.notices.check();
 
     const notice = await noticeAbout('sanctionRecorded', r.id);
-    expect(mails.filter((m) => m.raw.includes(`company 101: Late deliveries after warnings`)).map((m) => m.to).sort())
-      .toEqual([testUsers.companyA.email, 'night-desk@company-a.test'].sort());
+    expect(
+      mails
+        .filter((m) => m.raw.includes(`company 101: Late deliveries after warnings`))
+        .map((m) => m.to)
+        .sort(),
+    ).toEqual([testUsers.companyA.email, 'night-desk@company-a.test'].sort());
     expect(hooksAbout('sanctionRecorded', r.id)).toEqual([
-      expect.objectContaining({ userId: testUsers.companyA.userId, notification: expect.objectContaining({ entityType: 'disciplinary_record', companyId: 101 }) }),
+      expect.objectContaining({
+        userId: testUsers.companyA.userId,
+        notification: expect.objectContaining({ entityType: 'disciplinary_record', companyId: 101 }),
+      }),
     ]);
     expect(await recordsOf(notice.id)).toEqual([
       { userId: testUsers.companyA.userId, channel: 'mail', status: 'sent' },
@@ -240,14 +317,21 @@ describe('inbox notices by mail and webhook', () => {
 
   it('a notification address is used only once verified by its link: a pending one gets nothing, a new save of it mails no second link, the verified address cancels it, a stale link is refused (issue 23)', async () => {
     const who = planner;
-    const linksTo = (address: string) => mails.filter((m) => m.to === address && m.raw.includes('Subject: Confirm your notification address'));
-    const verify = (token: string | undefined) => h.svc.app.inject({ method: 'POST', url: '/api/settings/notification/email/verify', payload: { token } });
+    const linksTo = (address: string) =>
+      mails.filter((m) => m.to === address && m.raw.includes('Subject: Confirm your notification address'));
+    const verify = (token: string | undefined) =>
+      h.svc.app.inject({ method: 'POST', url: '/api/settings/notification/email/verify', payload: { token } });
     await settings(who, { channels: { sanctionRecorded: on(true, false) }, email: 'planner-desk@company-a.test' });
     await settings(who, { email: 'planner-desk@company-a.test' }); // saved again, its link still valid: no second mail
     expect(linksTo('planner-desk@company-a.test')).toHaveLength(1);
     // a sanction of their company meanwhile: mailed to their account email, not to the address waiting for its link
     const res = await h.call(testUsers.officer, 'POST', '/api/disciplinary/admin', {
-      subjectType: 'company', subjectRef: '101', companyId: 101, sanctionType: 'warning', reason: 'Seal left open at Malaba', startsAt: new Date().toISOString(),
+      subjectType: 'company',
+      subjectRef: '101',
+      companyId: 101,
+      sanctionType: 'warning',
+      reason: 'Seal left open at Malaba',
+      startsAt: new Date().toISOString(),
     });
     expect(res.statusCode, res.body).toBe(201);
     await h.svc.tracking.notices.check();
@@ -262,18 +346,30 @@ describe('inbox notices by mail and webhook', () => {
     // an expired link is refused, and the address stays pending
     await settings(who, { email: 'planner-desk@company-a.test' });
     const second = linkToken(linksTo('planner-desk@company-a.test')[1]!.raw);
-    await h.adapters.db.orm.update(notificationSettings).set({ pendingEmailExpiresAt: new Date(Date.now() - 1000) }).where(eq(notificationSettings.userId, who.userId));
+    await h.adapters.db.orm
+      .update(notificationSettings)
+      .set({ pendingEmailExpiresAt: new Date(Date.now() - 1000) })
+      .where(eq(notificationSettings.userId, who.userId));
     expect((await verify(second)).statusCode).toBe(400);
-    expect((await h.call(who, 'GET', '/api/settings/notification')).json()).toMatchObject({ email: null, pendingEmail: 'planner-desk@company-a.test' });
+    expect((await h.call(who, 'GET', '/api/settings/notification')).json()).toMatchObject({
+      email: null,
+      pendingEmail: 'planner-desk@company-a.test',
+    });
     // saved again after it expired: a new link, which verifies
     await settings(who, { email: 'planner-desk@company-a.test' });
     expect((await verify(linkToken(linksTo('planner-desk@company-a.test')[2]!.raw))).statusCode).toBe(200);
-    expect((await h.call(who, 'GET', '/api/settings/notification')).json()).toMatchObject({ email: 'planner-desk@company-a.test', pendingEmail: null });
+    expect((await h.call(who, 'GET', '/api/settings/notification')).json()).toMatchObject({
+      email: 'planner-desk@company-a.test',
+      pendingEmail: null,
+    });
     // at most 5 links a day: the server cannot be made to mail anyone at will
     for (const n of [1, 2]) await settings(who, { email: `other-${n}@company-a.test` });
     const throttled = await h.call(who, 'PUT', '/api/settings/notification', { email: 'other-3@company-a.test' });
     expect(throttled.statusCode, throttled.body).toBe(429);
     expect(linksTo('other-3@company-a.test')).toEqual([]);
-    expect((await h.call(who, 'GET', '/api/settings/notification')).json()).toMatchObject({ email: 'planner-desk@company-a.test', pendingEmail: 'other-2@company-a.test' });
+    expect((await h.call(who, 'GET', '/api/settings/notification')).json()).toMatchObject({
+      email: 'planner-desk@company-a.test',
+      pendingEmail: 'other-2@company-a.test',
+    });
   });
 });

@@ -3,7 +3,14 @@ import { parse } from 'csv-parse/sync';
 import { XMLParser } from 'fast-xml-parser';
 import { eq } from 'drizzle-orm';
 import {
-  DeviceInput, EventMessage, GPX_MEDIA_TYPE, KML_MEDIA_TYPE, PositionMessage, positionId, positionsEndpoints, type PositionMessageInput,
+  DeviceInput,
+  EventMessage,
+  GPX_MEDIA_TYPE,
+  KML_MEDIA_TYPE,
+  PositionMessage,
+  positionId,
+  positionsEndpoints,
+  type PositionMessageInput,
 } from '@corridor/contracts';
 import { cacheKeys, countPositions, insertEvents, insertPositions, type Identity } from '@corridor/platform';
 import { runCommonRouteTests } from '@corridor/platform/testing/common-route-tests';
@@ -27,30 +34,49 @@ const period = `from=${encodeURIComponent(at(0))}&to=${encodeURIComponent(at(360
 
 const fix = (deviceId: number, s: number, patch: Partial<PositionMessageInput> = {}): PositionMessage =>
   PositionMessage.parse({
-    id: positionId(deviceId, T0 + s * 1000), deviceId, uniqueId: `px-${deviceId}`, protocol: 'teltonika', fixTime: at(s), serverTime: at(s + 1),
-    valid: true, latitude: -1.29 + s / 1e5, longitude: 36.82 + s / 1e5, speed: 12.5, course: 90, altitude: 1650, satellites: 9, ignition: true,
+    id: positionId(deviceId, T0 + s * 1000),
+    deviceId,
+    uniqueId: `px-${deviceId}`,
+    protocol: 'teltonika',
+    fixTime: at(s),
+    serverTime: at(s + 1),
+    valid: true,
+    latitude: -1.29 + s / 1e5,
+    longitude: 36.82 + s / 1e5,
+    speed: 12.5,
+    course: 90,
+    altitude: 1650,
+    satellites: 9,
+    ignition: true,
     ...patch,
   });
 
 beforeAll(async () => {
   fences = await geofenceOwner([4, 5]);
   h = await startHarness({ geofenceUrl: fences.url });
-  const device = (name: string, uniqueId: string, companyId: number | null) => h.svc.devices.create(DeviceInput.parse({ name, uniqueId, companyId }));
+  const device = (name: string, uniqueId: string, companyId: number | null) =>
+    h.svc.devices.create(DeviceInput.parse({ name, uniqueId, companyId }));
   ids.a = (await device('Tanker <7> & "co"', 'px-a', 101)).id;
   ids.b = (await device('KBB', 'px-b', 202)).id;
   ids.del = (await device('KDEL', 'px-del', 101)).id;
   const put = insertPositions(h.adapters.analytics);
-  await put([0, 600, 1200, 1800, 2400].map((s, i) => fix(ids.a, s, { attributes: i === 2 ? { fuelLevel: 40, driverUniqueId: 'D1' } : { fuelLevel: 41 } })));
+  await put(
+    [0, 600, 1200, 1800, 2400].map((s, i) =>
+      fix(ids.a, s, { attributes: i === 2 ? { fuelLevel: 40, driverUniqueId: 'D1' } : { fuelLevel: 41 } }),
+    ),
+  );
   await put([fix(ids.a, 7200)]); // after the period
   await put([fix(ids.b, 0)]);
   await put([0, 60, 120, 180, 240].map((s) => fix(ids.del, s)));
   // geofence 4: entered before the period, left at 1200 s, entered again at 2400 s (and still inside)
-  await insertEvents(h.adapters.analytics)([
-    { id: 'px-1', type: 'geofenceEnter', eventTime: at(-600), deviceId: ids.a, geofenceId: '4' },
-    { id: 'px-2', type: 'geofenceExit', eventTime: at(1200), deviceId: ids.a, geofenceId: '4' },
-    { id: 'px-3', type: 'geofenceEnter', eventTime: at(2400), deviceId: ids.a, geofenceId: '4' },
-    { id: 'px-4', type: 'geofenceExit', eventTime: at(600), deviceId: ids.a, geofenceId: '5' },
-  ].map((e) => EventMessage.parse(e)));
+  await insertEvents(h.adapters.analytics)(
+    [
+      { id: 'px-1', type: 'geofenceEnter', eventTime: at(-600), deviceId: ids.a, geofenceId: '4' },
+      { id: 'px-2', type: 'geofenceExit', eventTime: at(1200), deviceId: ids.a, geofenceId: '4' },
+      { id: 'px-3', type: 'geofenceEnter', eventTime: at(2400), deviceId: ids.a, geofenceId: '4' },
+      { id: 'px-4', type: 'geofenceExit', eventTime: at(600), deviceId: ids.a, geofenceId: '5' },
+    ].map((e) => EventMessage.parse(e)),
+  );
 });
 afterAll(async () => {
   await h?.close();
@@ -67,11 +93,22 @@ describe('GET /positions/csv', () => {
     expect(res.headers['content-type']).toMatch(/^text\/csv/);
     expect(res.headers['content-disposition']).toBe(`attachment; filename="positions-${ids.a}-2026-07-01-2026-07-01.csv"`);
     const [header] = res.body.split('\n');
-    expect(header).toBe('id,deviceId,protocol,serverTime,deviceTime,fixTime,valid,latitude,longitude,altitude,speed,course,address,accuracy,'
-      + 'sat,hdop,ignition,odometer,power,battery,alarm,driverUniqueId,fuelLevel');
+    expect(header).toBe(
+      'id,deviceId,protocol,serverTime,deviceTime,fixTime,valid,latitude,longitude,altitude,speed,course,address,accuracy,' +
+        'sat,hdop,ignition,odometer,power,battery,alarm,driverUniqueId,fuelLevel',
+    );
     const rows = parse(res.body, { columns: true }) as Record<string, string>[];
     expect(rows.map((r) => r.fixTime)).toEqual([at(0), at(600), at(1200), at(1800), at(2400)]);
-    expect(rows[2]).toMatchObject({ id: String(positionId(ids.a, T0 + 1_200_000)), deviceId: String(ids.a), valid: 'true', altitude: '1650', sat: '9', ignition: 'true', fuelLevel: '40', driverUniqueId: 'D1' });
+    expect(rows[2]).toMatchObject({
+      id: String(positionId(ids.a, T0 + 1_200_000)),
+      deviceId: String(ids.a),
+      valid: 'true',
+      altitude: '1650',
+      sat: '9',
+      ignition: 'true',
+      fuelLevel: '40',
+      driverUniqueId: 'D1',
+    });
     // the offline geocoder's address of the fix (its answers are hand-checked in packages/geodata)
     for (const r of rows) expect(r.address).toBe(offlineGeocoder().reverse(Number(r.latitude), Number(r.longitude)).address);
     expect(rows[2]!.address).toMatch(/ of Nairobi, KE$|^Nairobi, KE$/);
@@ -79,7 +116,10 @@ describe('GET /positions/csv', () => {
   });
 
   it('keeps to a geofence: the positions from its enter to its exit', async () => {
-    const rows = parse((await get(`/api/positions/csv?deviceId=${ids.a}&${period}&geofenceId=4`)).body, { columns: true }) as Record<string, string>[];
+    const rows = parse((await get(`/api/positions/csv?deviceId=${ids.a}&${period}&geofenceId=4`)).body, { columns: true }) as Record<
+      string,
+      string
+    >[];
     expect(rows.map((r) => r.fixTime)).toEqual([at(0), at(600), at(2400)]);
     expect(parse((await get(`/api/positions/csv?deviceId=${ids.a}&${period}&geofenceId=5`)).body, { columns: true })).toEqual([]);
   });
@@ -91,19 +131,30 @@ describe('GET /positions/gpx and /positions/kml', () => {
   it('writes one GPX track named after the device (escaped), a trkpt per position', async () => {
     const res = await get(`/api/positions/gpx?deviceId=${ids.a}&${period}`);
     expect(res.headers['content-type']).toBe(GPX_MEDIA_TYPE);
-    const doc = xml.parse(res.body) as { gpx: { version: string; trk: { name: string; trkseg: { trkpt: { lat: string; lon: string; ele: number; time: string }[] } } } };
+    const doc = xml.parse(res.body) as {
+      gpx: { version: string; trk: { name: string; trkseg: { trkpt: { lat: string; lon: string; ele: number; time: string }[] } } };
+    };
     expect(doc.gpx.version).toBe('1.0');
     expect(doc.gpx.trk.name).toBe('Tanker <7> & "co"');
     expect(doc.gpx.trk.trkseg.trkpt).toHaveLength(5);
-    expect(doc.gpx.trk.trkseg.trkpt[1]).toEqual({ lat: String(-1.29 + 600 / 1e5), lon: String(36.82 + 600 / 1e5), ele: 1650, time: at(600) });
+    expect(doc.gpx.trk.trkseg.trkpt[1]).toEqual({
+      lat: String(-1.29 + 600 / 1e5),
+      lon: String(36.82 + 600 / 1e5),
+      ele: 1650,
+      time: at(600),
+    });
   });
 
   it('writes a KML LineString of longitude,latitude,altitude', async () => {
     const res = await get(`/api/positions/kml?deviceId=${ids.a}&${period}&geofenceId=4`);
     expect(res.headers['content-type']).toBe(KML_MEDIA_TYPE);
-    const doc = xml.parse(res.body) as { kml: { Document: { name: string; Placemark: { name: string; LineString: { coordinates: string } } } } };
+    const doc = xml.parse(res.body) as {
+      kml: { Document: { name: string; Placemark: { name: string; LineString: { coordinates: string } } } };
+    };
     expect(doc.kml.Document.Placemark.name).toBe('2026-07-01 06:00 - 2026-07-01 07:00');
-    expect(doc.kml.Document.Placemark.LineString.coordinates.split(' ')).toEqual([0, 600, 2400].map((s) => `${36.82 + s / 1e5},${-1.29 + s / 1e5},1650`));
+    expect(doc.kml.Document.Placemark.LineString.coordinates.split(' ')).toEqual(
+      [0, 600, 2400].map((s) => `${36.82 + s / 1e5},${-1.29 + s / 1e5},1650`),
+    );
   });
 
   it('answers the CSV or GPX export for GET /positions by Accept, as Traccar does', async () => {
@@ -113,10 +164,14 @@ describe('GET /positions/gpx and /positions/kml', () => {
     const gpx = await get(`/api/positions?deviceId=${ids.a}&${period}`, testUsers.officer, GPX_MEDIA_TYPE);
     expect(gpx.headers['content-type']).toBe(GPX_MEDIA_TYPE);
     expect((await get(`/api/positions?deviceId=${ids.a}&${period}`)).json<unknown[]>()).toHaveLength(5); // JSON otherwise
-    expectError(await get(`/api/positions?deviceId=${ids.a}&deviceId=${ids.b}&${period}`, testUsers.officer, 'text/csv'), 400, 'VALIDATION_FAILED');
+    expectError(
+      await get(`/api/positions?deviceId=${ids.a}&deviceId=${ids.b}&${period}`, testUsers.officer, 'text/csv'),
+      400,
+      'VALIDATION_FAILED',
+    );
   });
 
-  it('gives every position of a history, of the latest and of an id lookup its address (Traccar\'s Position.address)', async () => {
+  it("gives every position of a history, of the latest and of an id lookup its address (Traccar's Position.address)", async () => {
     const addressOf = (p: PositionMessage) => offlineGeocoder().reverse(p.latitude, p.longitude).address;
     const history = (await get(`/api/positions?deviceId=${ids.a}&${period}`)).json<PositionMessage[]>();
     expect(history).toHaveLength(5);
@@ -134,7 +189,11 @@ describe('GET /positions/gpx and /positions/kml', () => {
       expectError(await get(url, testUsers.companyA), 404, 'NOT_FOUND');
     }
     expectError(await get(`/api/positions?deviceId=${ids.b}&${period}`, testUsers.companyA, 'text/csv'), 404, 'NOT_FOUND');
-    expectError(await get(`/api/positions/csv?deviceId=${ids.a}&from=2026-01-01T00:00:00Z&to=2026-05-01T00:00:00Z`), 400, 'VALIDATION_FAILED'); // over 92 days
+    expectError(
+      await get(`/api/positions/csv?deviceId=${ids.a}&from=2026-01-01T00:00:00Z&to=2026-05-01T00:00:00Z`),
+      400,
+      'VALIDATION_FAILED',
+    ); // over 92 days
   });
 });
 
@@ -144,16 +203,27 @@ describe('DELETE /positions', () => {
     await h.adapters.cache.set(cacheKeys.latestPosition(ids.del), JSON.stringify(latest));
     await h.adapters.db.orm.update(devices).set({ positionId: latest.id }).where(eq(devices.id, ids.del));
     await h.svc.deviceState.apply([{ deviceId: ids.del, uniqueId: 'px-del', apply: (s) => onPosition(s, latest) }]);
-    const res = await h.call(testUsers.admin, 'DELETE', `/api/positions?deviceId=${ids.del}&from=${encodeURIComponent(at(100))}&to=${encodeURIComponent(at(300))}`);
+    const res = await h.call(
+      testUsers.admin,
+      'DELETE',
+      `/api/positions?deviceId=${ids.del}&from=${encodeURIComponent(at(100))}&to=${encodeURIComponent(at(300))}`,
+    );
     expect(res.statusCode, res.body).toBe(204);
     expect(await countPositions(h.adapters.analytics)([ids.del])).toBe(2);
     const cached = JSON.parse((await h.adapters.cache.get(cacheKeys.latestPosition(ids.del)))!) as PositionMessage;
     expect(cached.fixTime).toBe(at(60));
     const [d] = await h.adapters.db.orm.select({ positionId: devices.positionId }).from(devices).where(eq(devices.id, ids.del));
     expect(d!.positionId).toBe(positionId(ids.del, T0 + 60_000));
-    expect((await readLiveStates(h.adapters.cache, [ids.del])).get(ids.del)).toMatchObject({ positionId: positionId(ids.del, T0 + 60_000), fixTime: T0 + 60_000 });
+    expect((await readLiveStates(h.adapters.cache, [ids.del])).get(ids.del)).toMatchObject({
+      positionId: positionId(ids.del, T0 + 60_000),
+      fixTime: T0 + 60_000,
+    });
     const [entry] = await audit.forEntity(h.adapters.db.orm, 'device', ids.del);
-    expect(entry).toMatchObject({ action: 'positions.delete', actorUserId: testUsers.admin.userId, after: { from: at(100), to: at(300), deleted: 3 } });
+    expect(entry).toMatchObject({
+      action: 'positions.delete',
+      actorUserId: testUsers.admin.userId,
+      after: { from: at(100), to: at(300), deleted: 3 },
+    });
   });
 
   it('deletes one position by id (404 for an id that names none), audited', async () => {
@@ -161,7 +231,10 @@ describe('DELETE /positions', () => {
     expect((await h.call(testUsers.admin, 'DELETE', `/api/positions/${id}`)).statusCode).toBe(204);
     expect(await countPositions(h.adapters.analytics)([ids.del])).toBe(1);
     expect(JSON.parse((await h.adapters.cache.get(cacheKeys.latestPosition(ids.del)))!)).toMatchObject({ fixTime: at(0) });
-    expect((await audit.forEntity(h.adapters.db.orm, 'position', id))[0]).toMatchObject({ action: 'position.delete', after: { deviceId: ids.del, deleted: 1 } });
+    expect((await audit.forEntity(h.adapters.db.orm, 'position', id))[0]).toMatchObject({
+      action: 'position.delete',
+      after: { deviceId: ids.del, deleted: 1 },
+    });
     expectError(await h.call(testUsers.admin, 'DELETE', `/api/positions/${id}`), 404, 'NOT_FOUND');
     expectError(await h.call(testUsers.admin, 'DELETE', '/api/positions/12345'), 404, 'NOT_FOUND');
   });

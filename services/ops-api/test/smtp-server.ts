@@ -8,12 +8,17 @@ import { SMTPServer } from 'smtp-server';
  */
 export async function startSmtpServer(onMail: (to: string[], raw: string) => void): Promise<{ url: string; close(): Promise<void> }> {
   const smtp = new SMTPServer({
-    authOptional: true, disabledCommands: ['STARTTLS', 'AUTH'], logger: false,
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
-        onMail(session.envelope.rcptTo.map((r) => r.address), Buffer.concat(chunks).toString('utf8'));
+        onMail(
+          session.envelope.rcptTo.map((r) => r.address),
+          Buffer.concat(chunks).toString('utf8'),
+        );
         callback();
       });
     },

@@ -9,7 +9,10 @@ export function expect400(res: LightMyRequestResponse, field: string): void {
   // details that are not a list of fields (a database refusal's request id) name no field: an assertion, not a crash
   const details: unknown = body.error.details;
   const paths = Array.isArray(details) ? (details as { path?: string }[]).map((d) => d.path ?? '') : [];
-  expect(paths.some((p) => p === field || p.startsWith(field + '.')), `details ${JSON.stringify(details)} should name ${field}`).toBe(true);
+  expect(
+    paths.some((p) => p === field || p.startsWith(field + '.')),
+    `details ${JSON.stringify(details)} should name ${field}`,
+  ).toBe(true);
 }
 
 export function expectError(res: LightMyRequestResponse, status: number, code: string): void {

@@ -9,7 +9,12 @@ import { build, type OpsApiDeps, type OpsApiService } from '../src/app';
 export interface Harness {
   adapters: TestAdapters;
   svc: OpsApiService;
-  call(user: Identity, method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, payload?: unknown): Promise<LightMyRequestResponse>;
+  call(
+    user: Identity,
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    url: string,
+    payload?: unknown,
+  ): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
 }
 
@@ -37,5 +42,9 @@ export async function startHarness(extra: Partial<OpsApiDeps> = {}): Promise<Har
 
 /** A company dispatcher (the test identities' dispatcher has no company). */
 export const dispatcherOf = (companyId: number, userId = 40 + companyId): Identity => ({
-  userId, email: `dispatcher${companyId}@company.test`, name: 'Dispatcher', roles: ['dispatcher'], companyId,
+  userId,
+  email: `dispatcher${companyId}@company.test`,
+  name: 'Dispatcher',
+  roles: ['dispatcher'],
+  companyId,
 });

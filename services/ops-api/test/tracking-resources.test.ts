@@ -1,8 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  calendarsEndpoints, commandsEndpoints, computedAttributesEndpoints, configurationsEndpoints, deviceModelsEndpoints,
-  driversEndpoints, groupsEndpoints, maintenanceEndpoints, notificationRulesEndpoints, ordersEndpoints,
-  type Device, type EndpointDef,
+  calendarsEndpoints,
+  commandsEndpoints,
+  computedAttributesEndpoints,
+  configurationsEndpoints,
+  deviceModelsEndpoints,
+  driversEndpoints,
+  groupsEndpoints,
+  maintenanceEndpoints,
+  notificationRulesEndpoints,
+  ordersEndpoints,
+  type Device,
+  type EndpointDef,
 } from '@corridor/contracts';
 import { testUsers, userWith } from '@corridor/platform/testing/identity';
 import { audit, type OpsAuditEntity } from '../src/audit/audit';
@@ -15,7 +24,7 @@ import { expect400, expectError } from './tracking-expect';
  */
 const ICS = Buffer.from(
   'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//corridor//test//EN\r\nBEGIN:VEVENT\r\nUID:shift@corridor\r\nDTSTART:20260105T050000Z\r\n' +
-  'DTEND:20260105T150000Z\r\nRRULE:FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR\r\nSUMMARY:Day shift\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n',
+    'DTEND:20260105T150000Z\r\nRRULE:FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR\r\nSUMMARY:Day shift\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n',
 ).toString('base64');
 
 let h: Harness;
@@ -53,20 +62,33 @@ interface Case {
 
 const cases: Case[] = [
   {
-    name: 'groups', endpoints: groupsEndpoints, scoped: true,
-    valid: (n) => ({ name: `Mombasa fleet ${n}` }), change: { name: 'Nairobi fleet' }, keyword: (n) => `fleet ${n}`,
+    name: 'groups',
+    endpoints: groupsEndpoints,
+    scoped: true,
+    valid: (n) => ({ name: `Mombasa fleet ${n}` }),
+    change: { name: 'Nairobi fleet' },
+    keyword: (n) => `fleet ${n}`,
     invalid: [{ body: () => ({ name: '' }), field: 'name' }],
     unknownRef: { body: () => ({ name: 'x', groupId: 999999 }), message: 'Group 999999 not found' },
   },
   {
-    name: 'drivers', endpoints: driversEndpoints, scoped: true,
-    valid: (n) => ({ name: `Juma Otieno ${n}`, uniqueId: `RFID-${n}` }), change: { name: 'Amina Mwakilema' }, keyword: (n) => `RFID-${n}`,
+    name: 'drivers',
+    endpoints: driversEndpoints,
+    scoped: true,
+    valid: (n) => ({ name: `Juma Otieno ${n}`, uniqueId: `RFID-${n}` }),
+    change: { name: 'Amina Mwakilema' },
+    keyword: (n) => `RFID-${n}`,
     invalid: [{ body: () => ({ name: 'x', uniqueId: 'bad id!' }), field: 'uniqueId' }],
     conflict: { body: (n) => ({ name: 'Other', uniqueId: `RFID-${n}` }), field: 'uniqueId' },
   },
   {
-    name: 'calendars', endpoints: calendarsEndpoints, scoped: true, shared: true,
-    valid: (n) => ({ name: `Day shift ${n}`, data: ICS }), change: { name: 'Night shift' }, keyword: (n) => `shift ${n}`,
+    name: 'calendars',
+    endpoints: calendarsEndpoints,
+    scoped: true,
+    shared: true,
+    valid: (n) => ({ name: `Day shift ${n}`, data: ICS }),
+    change: { name: 'Night shift' },
+    keyword: (n) => `shift ${n}`,
     invalid: [
       { body: () => ({ name: 'x', data: Buffer.from('BEGIN:VCARD\r\nEND:VCARD\r\n').toString('base64') }), field: 'data' },
       { body: () => ({ name: 'x', data: Buffer.from('not a calendar at all').toString('base64') }), field: 'data' },
@@ -74,59 +96,113 @@ const cases: Case[] = [
     ],
   },
   {
-    name: 'orders', endpoints: ordersEndpoints, scoped: true,
+    name: 'orders',
+    endpoints: ordersEndpoints,
+    scoped: true,
     valid: (n) => ({ uniqueId: `PO-${n}`, description: 'Cement, 30 t', fromAddress: 'Bamburi, Mombasa', toAddress: 'Kampala' }),
-    change: { toAddress: 'Kigali' }, keyword: (n) => `PO-${n}`,
+    change: { toAddress: 'Kigali' },
+    keyword: (n) => `PO-${n}`,
     invalid: [{ body: () => ({ uniqueId: '' }), field: 'uniqueId' }],
     conflict: { body: (n) => ({ uniqueId: `PO-${n}` }), field: 'uniqueId' },
   },
   {
-    name: 'device models', endpoints: deviceModelsEndpoints, scoped: false,
-    valid: (n) => ({ manufacturer: 'Concox', model: `GT06N-${n}`, protocol: 'gt06', port: 5023 }), change: { port: 5024 }, keyword: (n) => `GT06N-${n}`,
+    name: 'device models',
+    endpoints: deviceModelsEndpoints,
+    scoped: false,
+    valid: (n) => ({ manufacturer: 'Concox', model: `GT06N-${n}`, protocol: 'gt06', port: 5023 }),
+    change: { port: 5024 },
+    keyword: (n) => `GT06N-${n}`,
     invalid: [{ body: () => ({ manufacturer: 'Concox', model: 'X', protocol: 'gt06', port: 70000 }), field: 'port' }],
     conflict: { body: (n) => ({ manufacturer: 'Concox', model: `GT06N-${n}`, protocol: 'gt06', port: 5023 }), field: 'model' },
   },
   {
-    name: 'configurations', endpoints: configurationsEndpoints, scoped: true, shared: true,
-    valid: (n) => ({ name: `Highway reporting ${n}`, values: { interval: 30, apn: 'safaricom' } }), change: { values: { interval: 60 } },
+    name: 'configurations',
+    endpoints: configurationsEndpoints,
+    scoped: true,
+    shared: true,
+    valid: (n) => ({ name: `Highway reporting ${n}`, values: { interval: 30, apn: 'safaricom' } }),
+    change: { values: { interval: 60 } },
     keyword: (n) => `reporting ${n}`,
     invalid: [],
     unknownRef: { body: () => ({ name: 'x', deviceModelId: 999999 }), message: 'Device model 999999 not found' },
   },
   {
-    name: 'maintenance', endpoints: maintenanceEndpoints.slice(0, 5), scoped: true, shared: true,
-    valid: (n) => ({ name: `Oil change ${n}`, type: 'totalDistance', start: 10000000, period: 10000000 }), change: { period: 15000000 },
+    name: 'maintenance',
+    endpoints: maintenanceEndpoints.slice(0, 5),
+    scoped: true,
+    shared: true,
+    valid: (n) => ({ name: `Oil change ${n}`, type: 'totalDistance', start: 10000000, period: 10000000 }),
+    change: { period: 15000000 },
     keyword: (n) => `Oil change ${n}`,
-    invalid: [{ body: () => ({ name: 'x', type: 'totalDistance', start: 0, period: 0 }), field: 'period' }, { body: () => ({ name: 'x', type: '1bad', start: 0, period: 1 }), field: 'type' }],
+    invalid: [
+      { body: () => ({ name: 'x', type: 'totalDistance', start: 0, period: 0 }), field: 'period' },
+      { body: () => ({ name: 'x', type: '1bad', start: 0, period: 1 }), field: 'type' },
+    ],
   },
   {
-    name: 'computed attributes', endpoints: computedAttributesEndpoints.slice(0, 5), scoped: true, shared: true,
+    name: 'computed attributes',
+    endpoints: computedAttributesEndpoints.slice(0, 5),
+    scoped: true,
+    shared: true,
     valid: (n) => ({ description: `Speed km/h ${n}`, attribute: 'speedKph', expression: 'speed * 1.852', type: 'Number' }),
-    change: { expression: 'speed * 1.852 > 80 ? "fast" : "ok"', type: 'String' }, keyword: (n) => `km/h ${n}`,
+    change: { expression: 'speed * 1.852 > 80 ? "fast" : "ok"', type: 'String' },
+    keyword: (n) => `km/h ${n}`,
     invalid: [
       { body: () => ({ description: 'x', attribute: 'a', expression: 'speed *', type: 'Number' }), field: 'expression' },
-      { body: () => ({ description: 'x', attribute: 'a', expression: 'constructor.constructor("return process")()', type: 'String' }), field: 'expression' },
+      {
+        body: () => ({ description: 'x', attribute: 'a', expression: 'constructor.constructor("return process")()', type: 'String' }),
+        field: 'expression',
+      },
       { body: () => ({ description: 'x', attribute: 'a', expression: 'speed', type: 'Integer' }), field: 'type' },
     ],
   },
   {
-    name: 'saved commands', endpoints: commandsEndpoints.slice(0, 5), scoped: true, shared: true,
-    valid: (n) => ({ description: `Immobilise ${n}`, type: 'engineStop' }), change: { description: 'Mobilise', type: 'engineResume' },
+    name: 'saved commands',
+    endpoints: commandsEndpoints.slice(0, 5),
+    scoped: true,
+    shared: true,
+    valid: (n) => ({ description: `Immobilise ${n}`, type: 'engineStop' }),
+    change: { description: 'Mobilise', type: 'engineResume' },
     keyword: (n) => `Immobilise ${n}`,
     invalid: [{ body: () => ({ description: 'x', type: 'engine stop' }), field: 'type' }],
     unknownRef: { body: () => ({ description: 'x', type: 'custom', deviceId: 999999 }), message: 'Device 999999 not found' },
   },
   {
-    name: 'notification rules', endpoints: notificationRulesEndpoints.slice(0, 5), scoped: true,
-    valid: (n) => ({ type: 'alarm', alarms: ['sos'], always: true, notificators: 'web', recipients: [{ userId: 5, email: 'a@company-a.test' }], description: `SOS desk ${n}` }),
-    change: { alarms: ['sos', 'powerCut'] }, keyword: (n) => `desk ${n}`,
+    name: 'notification rules',
+    endpoints: notificationRulesEndpoints.slice(0, 5),
+    scoped: true,
+    valid: (n) => ({
+      type: 'alarm',
+      alarms: ['sos'],
+      always: true,
+      notificators: 'web',
+      recipients: [{ userId: 5, email: 'a@company-a.test' }],
+      description: `SOS desk ${n}`,
+    }),
+    change: { alarms: ['sos', 'powerCut'] },
+    keyword: (n) => `desk ${n}`,
     invalid: [
       { body: () => ({ type: 'alarm', always: true, notificators: 'web,sms' }), field: 'notificators' },
       { body: () => ({ type: 'alarm', always: true, notificators: ['webhook'] }), field: 'webhookUrl' },
       // A rule that is not `always` may be saved without devices (Traccar's web app links them afterwards, through /permissions).
-      { body: () => ({ type: 'alarm', always: true, notificators: ['command'], recipients: [{ userId: 5, email: 'a@company-a.test' }] }), field: 'commandId' },
-      { body: () => ({ type: 'deviceOnline', alarms: ['sos'], always: true, notificators: ['web'], recipients: [{ userId: 5, email: 'a@company-a.test' }] }), field: 'alarms' },
-      { body: () => ({ type: 'alarm', always: true, notificators: ['mail'], recipients: [{ userId: 5, email: 'a@company-a.test' }] }), field: 'notificators' },
+      {
+        body: () => ({ type: 'alarm', always: true, notificators: ['command'], recipients: [{ userId: 5, email: 'a@company-a.test' }] }),
+        field: 'commandId',
+      },
+      {
+        body: () => ({
+          type: 'deviceOnline',
+          alarms: ['sos'],
+          always: true,
+          notificators: ['web'],
+          recipients: [{ userId: 5, email: 'a@company-a.test' }],
+        }),
+        field: 'alarms',
+      },
+      {
+        body: () => ({ type: 'alarm', always: true, notificators: ['mail'], recipients: [{ userId: 5, email: 'a@company-a.test' }] }),
+        field: 'notificators',
+      },
       { body: () => ({ type: 'noSuchEvent', always: true, notificators: ['web'] }), field: 'type' },
     ],
   },
@@ -178,7 +254,7 @@ for (const c of cases) {
     });
 
     if (c.unknownRef) {
-      it('answers 404 for an unknown id in the body, as for another company\'s', async () => {
+      it("answers 404 for an unknown id in the body, as for another company's", async () => {
         const res = await h.call(writer, 'POST', `/api${base}`, c.unknownRef!.body());
         expectError(res, 404, 'NOT_FOUND');
         expect(res.json<{ error: { message: string } }>().error.message).toBe(c.unknownRef!.message);
@@ -228,7 +304,10 @@ for (const c of cases) {
 
     if (c.shared) {
       it('shows shared entries to every company, changed by staff only', async () => {
-        const shared = (await h.call(testUsers.admin, 'POST', `/api${base}`, c.valid(next()))).json<{ id: number; companyId: number | null }>();
+        const shared = (await h.call(testUsers.admin, 'POST', `/api${base}`, c.valid(next()))).json<{
+          id: number;
+          companyId: number | null;
+        }>();
         expect(shared.companyId).toBeNull();
         expect((await h.call(testUsers.companyB, 'GET', `/api${base}/${shared.id}`)).statusCode).toBe(200);
         expectError(await h.call(dispatcherOf(101), 'PUT', `/api${base}/${shared.id}`, c.valid(next())), 403, 'FORBIDDEN');
@@ -247,8 +326,18 @@ for (const c of cases) {
   });
 }
 
-const trailTypes: Record<string, OpsAuditEntity> = { groups: 'group', drivers: 'driver', calendars: 'calendar', orders: 'order', 'device models': 'device_model', configurations: 'configuration',
-  maintenance: 'maintenance', 'computed attributes': 'computed_attribute', 'saved commands': 'saved_command', 'notification rules': 'notification_rule' };
+const trailTypes: Record<string, OpsAuditEntity> = {
+  groups: 'group',
+  drivers: 'driver',
+  calendars: 'calendar',
+  orders: 'order',
+  'device models': 'device_model',
+  configurations: 'configuration',
+  maintenance: 'maintenance',
+  'computed attributes': 'computed_attribute',
+  'saved commands': 'saved_command',
+  'notification rules': 'notification_rule',
+};
 const trailType = (name: string): OpsAuditEntity => trailTypes[name]!;
 
 describe('group nesting', () => {
@@ -271,14 +360,18 @@ describe('group nesting', () => {
 describe('drafts', () => {
   it('belong to their owner: another user gets 404, admins read all with all=true', async () => {
     const a = testUsers.companyA;
-    const draft = (await h.call(a, 'POST', '/api/drafts', { kind: 'shipment', title: 'Half-filled', payload: { origin: 'Mombasa', cargo: [] } })).json<{ id: number; userId: number }>();
+    const draft = (
+      await h.call(a, 'POST', '/api/drafts', { kind: 'shipment', title: 'Half-filled', payload: { origin: 'Mombasa', cargo: [] } })
+    ).json<{ id: number; userId: number }>();
     expect(draft.userId).toBe(a.userId);
     expectError(await h.call(testUsers.agentA, 'GET', `/api/drafts/${draft.id}`), 404, 'NOT_FOUND');
     expectError(await h.call(testUsers.agentA, 'PUT', `/api/drafts/${draft.id}`, { kind: 'shipment', payload: {} }), 404, 'NOT_FOUND');
     expect((await h.call(testUsers.agentA, 'GET', '/api/drafts')).json()).toEqual([]);
     const admin = await h.call(testUsers.admin, 'GET', '/api/drafts?all=true&kind=shipment');
     expect(admin.json<{ id: number }[]>().map((d) => d.id)).toContain(draft.id);
-    expect((await h.call(testUsers.admin, 'GET', `/api/drafts?userId=${a.userId}`)).json<{ id: number }[]>().map((d) => d.id)).toEqual([draft.id]);
+    expect((await h.call(testUsers.admin, 'GET', `/api/drafts?userId=${a.userId}`)).json<{ id: number }[]>().map((d) => d.id)).toEqual([
+      draft.id,
+    ]);
     expect((await h.call(testUsers.admin, 'GET', `/api/drafts/${draft.id}`)).statusCode).toBe(200);
     expectError(await h.call(testUsers.admin, 'DELETE', `/api/drafts/${draft.id}`), 404, 'NOT_FOUND');
     expect400(await h.call(a, 'POST', '/api/drafts', { kind: 'Shipment!', payload: {} }), 'kind');
@@ -294,9 +387,18 @@ describe('drafts', () => {
 describe('tracking units', () => {
   it('install a device of the company on one of its trucks, one active unit per device', async () => {
     const d = dispatcherOf(101);
-    const owner = (await h.call(d, 'POST', '/api/truck-owners', { name: 'Mwangi Haulage', trucks: [{ plateNumber: 'KCA 101A' }] })).json<{ trucks: { id: number }[] }>();
+    const owner = (await h.call(d, 'POST', '/api/truck-owners', { name: 'Mwangi Haulage', trucks: [{ plateNumber: 'KCA 101A' }] })).json<{
+      trucks: { id: number }[];
+    }>();
     const truckId = owner.trucks[0]!.id;
-    const unit = { deviceId: deviceA.id, truckId, simIccid: '89254021234567890123', simPhone: '+254712345678', simOperator: 'Safaricom', installedAt: '2026-03-01T08:00:00Z' };
+    const unit = {
+      deviceId: deviceA.id,
+      truckId,
+      simIccid: '89254021234567890123',
+      simPhone: '+254712345678',
+      simOperator: 'Safaricom',
+      installedAt: '2026-03-01T08:00:00Z',
+    };
     const created = await h.call(d, 'POST', '/api/tracking-unit', unit);
     expect(created.statusCode, created.body).toBe(200);
     const dup = await h.call(d, 'POST', '/api/tracking-unit', unit);
@@ -310,7 +412,9 @@ describe('tracking units', () => {
     expect400(await h.call(d, 'PUT', `/api/tracking-unit/${id}`, { ...unit, removedAt: '2026-02-01T00:00:00Z' }), 'removedAt');
     const removed = await h.call(d, 'PUT', `/api/tracking-unit/${id}`, { ...unit, removedAt: '2026-04-01T00:00:00Z' });
     expect(removed.statusCode, removed.body).toBe(200);
-    expect((await h.call(d, 'GET', `/api/tracking-unit?active=false&deviceId=${deviceA.id}`)).json<{ id: number }[]>().map((u) => u.id)).toEqual([id]);
+    expect(
+      (await h.call(d, 'GET', `/api/tracking-unit?active=false&deviceId=${deviceA.id}`)).json<{ id: number }[]>().map((u) => u.id),
+    ).toEqual([id]);
     expect((await h.call(d, 'POST', '/api/tracking-unit', unit)).statusCode).toBe(200); // the device may be installed again
     expect((await h.call(d, 'GET', `/api/tracking-unit?active=true&keyword=Safaricom`)).json<unknown[]>()).toHaveLength(1);
   });

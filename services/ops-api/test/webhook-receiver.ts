@@ -6,7 +6,9 @@ import type { AddressInfo } from 'node:net';
  * 127.0.0.1 on the allow-list): each POST's JSON body is handed to `onPost`, whose number is the
  * status answered. `url` is its base URL.
  */
-export async function startWebhookReceiver(onPost: (body: Record<string, unknown>) => number): Promise<{ url: string; close(): Promise<void> }> {
+export async function startWebhookReceiver(
+  onPost: (body: Record<string, unknown>) => number,
+): Promise<{ url: string; close(): Promise<void> }> {
   const server = createServer((req, res) => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString()));

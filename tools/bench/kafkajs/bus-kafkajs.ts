@@ -11,7 +11,6 @@ import { Kafka, logLevel, type Admin, type Producer, CompressionTypes } from 'ka
 import type { Bus, BusMessage, Logger, ProducerStatus, SubscribeOptions, Subscription, TopicSpec } from '@corridor/platform';
 import { SupervisedKafkaConsumer, type RestartBackoff } from './kafkajs-consumer';
 
-
 /** Failed publishes in a row after which the producer is replaced. */
 const REPLACE_AFTER_FAILURES = 3;
 const producerRestarts = { inc: (): void => undefined };
@@ -33,9 +32,14 @@ export interface KafkaBusOptions {
   producerRetry?: RestartBackoff;
 }
 
-
 const toPino = (level: logLevel): 'error' | 'warn' | 'info' | 'debug' =>
-  level === logLevel.ERROR || level === logLevel.NOTHING ? 'error' : level === logLevel.WARN ? 'warn' : level === logLevel.INFO ? 'info' : 'debug';
+  level === logLevel.ERROR || level === logLevel.NOTHING
+    ? 'error'
+    : level === logLevel.WARN
+      ? 'warn'
+      : level === logLevel.INFO
+        ? 'info'
+        : 'debug';
 
 /** Apache Kafka through kafkajs. Publishes with acks=all and an idempotent producer. */
 export class KafkajsBus implements Bus {
@@ -67,10 +71,12 @@ export class KafkajsBus implements Bus {
       requestTimeout: 10000,
       retry: { initialRetryTime: 200, retries: 5, maxRetryTime: 3000 },
       logLevel: logLevel.WARN,
-      logCreator: () => ({ namespace, level, log: entry }) => {
-        const { message, ...extra } = entry;
-        log[toPino(level)]({ ...extra, namespace }, message);
-      },
+      logCreator:
+        () =>
+        ({ namespace, level, log: entry }) => {
+          const { message, ...extra } = entry;
+          log[toPino(level)]({ ...extra, namespace }, message);
+        },
     });
   }
 
@@ -112,7 +118,9 @@ export class KafkajsBus implements Bus {
               replicationFactor: -1,
               configEntries: s.compacted
                 ? [{ name: 'cleanup.policy', value: 'compact' }]
-                : s.retentionMs ? [{ name: 'retention.ms', value: String(s.retentionMs) }] : [],
+                : s.retentionMs
+                  ? [{ name: 'retention.ms', value: String(s.retentionMs) }]
+                  : [],
             })),
           });
         }
@@ -164,8 +172,14 @@ export class KafkajsBus implements Bus {
       this.pending.push({
         topic,
         messages,
-        resolve: () => { clearTimeout(timer); resolve(); },
-        reject: (err) => { clearTimeout(timer); reject(err); },
+        resolve: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+        reject: (err) => {
+          clearTimeout(timer);
+          reject(err);
+        },
       });
       if (!this.flushing) {
         this.flushing = true;
@@ -247,8 +261,14 @@ export class KafkajsBus implements Bus {
   private publishFailed(err: Error): void {
     this.failuresInRow++;
     const since = this.producerState.state === 'failing' ? this.producerState.failingSince : new Date().toISOString();
-    this.producerState = { state: 'failing', failingSince: since, lastError: `${err.name}: ${err.message}`, restarts: this.producerState.restarts };
-    if (this.failuresInRow === 1 || this.failuresInRow % 20 === 0) this.opts.logger.warn({ err, failuresInRow: this.failuresInRow }, 'publish failed');
+    this.producerState = {
+      state: 'failing',
+      failingSince: since,
+      lastError: `${err.name}: ${err.message}`,
+      restarts: this.producerState.restarts,
+    };
+    if (this.failuresInRow === 1 || this.failuresInRow % 20 === 0)
+      this.opts.logger.warn({ err, failuresInRow: this.failuresInRow }, 'publish failed');
     // a producer that keeps failing (or failed for good, e.g. its idempotence state lost when the
     // broker was killed) is replaced: the next batch gets a new one (no other send is in flight here)
     if (this.failuresInRow % REPLACE_AFTER_FAILURES === 0 || (err as { retriable?: boolean }).retriable === false) this.replaceProducer();
@@ -287,7 +307,10 @@ export class KafkajsBus implements Bus {
           this.opts.logger.debug({ err, attempt }, 'producer reconnect failed; trying again');
           continue;
         }
-        this.opts.logger.info({ failingSince: this.producerState.failingSince }, 'producer replaced and reconnected after failed publishes');
+        this.opts.logger.info(
+          { failingSince: this.producerState.failingSince },
+          'producer replaced and reconnected after failed publishes',
+        );
         this.failuresInRow = 0;
         if (this.producerState.state === 'failing') this.producerState = { state: 'ok', restarts: this.producerState.restarts };
       }

@@ -5,7 +5,15 @@
  * bus's consumers it does not register in the process's consumer metrics (/metrics, /readyz).
  */
 import type { Admin, Consumer, ConsumerConfig, EachBatchPayload, Kafka } from 'kafkajs';
-import type { ConsumedMessage, ConsumerLag, ConsumerState, ConsumerStatus, Logger, SubscribeOptions, Subscription } from '@corridor/platform';
+import type {
+  ConsumedMessage,
+  ConsumerLag,
+  ConsumerState,
+  ConsumerStatus,
+  Logger,
+  SubscribeOptions,
+  Subscription,
+} from '@corridor/platform';
 
 export interface RestartBackoff {
   initialMs: number;

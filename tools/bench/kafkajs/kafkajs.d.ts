@@ -69,7 +69,11 @@ declare module 'kafkajs' {
   export interface Producer {
     connect(): Promise<void>;
     disconnect(): Promise<void>;
-    sendBatch(batch: { acks?: number; compression?: CompressionTypes; topicMessages: { topic: string; messages: Message[] }[] }): Promise<unknown[]>;
+    sendBatch(batch: {
+      acks?: number;
+      compression?: CompressionTypes;
+      topicMessages: { topic: string; messages: Message[] }[];
+    }): Promise<unknown[]>;
   }
 
   export interface Admin {
@@ -83,7 +87,10 @@ declare module 'kafkajs' {
     fetchTopicMetadata(options: { topics: string[] }): Promise<unknown>;
     describeCluster(): Promise<unknown>;
     /** The group's committed offsets ('-1' where it has none). */
-    fetchOffsets(options: { groupId: string; topics: string[] }): Promise<{ topic: string; partitions: { partition: number; offset: string }[] }[]>;
+    fetchOffsets(options: {
+      groupId: string;
+      topics: string[];
+    }): Promise<{ topic: string; partitions: { partition: number; offset: string }[] }[]>;
     /** Each partition's earliest (`low`) and next (`high`, `offset`) offsets. */
     fetchTopicOffsets(topic: string): Promise<{ partition: number; offset: string; high: string; low: string }[]>;
   }
@@ -106,7 +113,11 @@ declare module 'kafkajs' {
     connect(): Promise<void>;
     disconnect(): Promise<void>;
     subscribe(options: { topic: string; fromBeginning?: boolean }): Promise<void>;
-    run(options: { autoCommit?: boolean; eachBatchAutoResolve?: boolean; eachBatch: (payload: EachBatchPayload) => Promise<void> }): Promise<void>;
+    run(options: {
+      autoCommit?: boolean;
+      eachBatchAutoResolve?: boolean;
+      eachBatch: (payload: EachBatchPayload) => Promise<void>;
+    }): Promise<void>;
     on(event: 'consumer.group_join', listener: (event: { payload: { memberAssignment: Record<string, number[]> } }) => void): () => void;
     on(event: 'consumer.crash', listener: (event: { payload: { error: Error; restart: boolean } }) => void): () => void;
   }

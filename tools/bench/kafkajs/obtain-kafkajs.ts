@@ -37,9 +37,11 @@ export async function obtainKafkajs(): Promise<string> {
   const { stdout } = await run('npm', ['pack', `kafkajs@${KAFKAJS_VERSION}`, '--json', '--pack-destination', dir], npm);
   const tarball = join(dir, (JSON.parse(stdout) as { filename: string }[])[0]!.filename);
   const integrity = `sha512-${createHash('sha512').update(readFileSync(tarball)).digest('base64')}`;
-  if (integrity !== INTEGRITY) throw new Error(`kafkajs ${KAFKAJS_VERSION} from the registry has integrity ${integrity}, expected ${INTEGRITY}`);
+  if (integrity !== INTEGRITY)
+    throw new Error(`kafkajs ${KAFKAJS_VERSION} from the registry has integrity ${integrity}, expected ${INTEGRITY}`);
   await run('npm', ['install', '--prefix', dir, '--no-audit', '--no-fund', '--ignore-scripts', '--no-package-lock', tarball], npm);
   const version = installedVersion(dir);
-  if (version !== KAFKAJS_VERSION) throw new Error(`npm installed kafkajs ${version ?? '(nothing)'} in ${dir}, expected ${KAFKAJS_VERSION}`);
+  if (version !== KAFKAJS_VERSION)
+    throw new Error(`npm installed kafkajs ${version ?? '(nothing)'} in ${dir}, expected ${KAFKAJS_VERSION}`);
   return dir;
 }

@@ -18,25 +18,38 @@ const ROUNDS = 5;
 
 function positions(n: number): PositionMessage[] {
   const t0 = Date.UTC(2026, 0, 5, 6, 0, 0);
-  return Array.from({ length: n }, (_, i) => PositionMessage.parse({
-    id: 2_000_000_000_000 + i * 1_048_576 + (i % 400) + 1,
-    deviceId: (i % 400) + 1,
-    uniqueId: String(358_100_000_000_000 + (i % 400)),
-    protocol: 'gt06',
-    fixTime: new Date(t0 + i * 1000).toISOString(),
-    serverTime: new Date(t0 + i * 1000 + 850).toISOString(),
-    valid: true,
-    latitude: -1.3 - (i % 1000) / 10_000,
-    longitude: 36.8 + (i % 400) / 10_000,
-    speed: 32.4,
-    course: 90,
-    altitude: 1600,
-    satellites: 9,
-    ignition: true,
-    crcValid: true,
-    rawFrameId: `f${(t0 + i).toString(36)}a1b2`,
-    attributes: { sat: 9, ignition: true, motion: true, distance: 16.7, totalDistance: 1_234_567.8, hours: 3_600_000, mcc: 639, mnc: 2, lac: 8000, cid: 41394 },
-  }));
+  return Array.from({ length: n }, (_, i) =>
+    PositionMessage.parse({
+      id: 2_000_000_000_000 + i * 1_048_576 + (i % 400) + 1,
+      deviceId: (i % 400) + 1,
+      uniqueId: String(358_100_000_000_000 + (i % 400)),
+      protocol: 'gt06',
+      fixTime: new Date(t0 + i * 1000).toISOString(),
+      serverTime: new Date(t0 + i * 1000 + 850).toISOString(),
+      valid: true,
+      latitude: -1.3 - (i % 1000) / 10_000,
+      longitude: 36.8 + (i % 400) / 10_000,
+      speed: 32.4,
+      course: 90,
+      altitude: 1600,
+      satellites: 9,
+      ignition: true,
+      crcValid: true,
+      rawFrameId: `f${(t0 + i).toString(36)}a1b2`,
+      attributes: {
+        sat: 9,
+        ignition: true,
+        motion: true,
+        distance: 16.7,
+        totalDistance: 1_234_567.8,
+        hours: 3_600_000,
+        mcc: 639,
+        mnc: 2,
+        lac: 8000,
+        cid: 41394,
+      },
+    }),
+  );
 }
 
 function timeIt(fn: () => void): number {
@@ -65,15 +78,21 @@ export default async function run(): Promise<Record<string, number | string>> {
     const jVal = timeIt(() => parsed.forEach((b) => b.forEach((m) => PositionMessage.parse(m))));
     // MessagePack with records: a packer per batch (its structures travel with the batch)
     let packed: Buffer[][] = [];
-    const mEnc = timeIt(() => (packed = batches.map((b) => {
-      const packr = new Packr({ useRecords: true, structuredClone: false });
-      return b.map((m) => packr.pack(m));
-    })));
+    const mEnc = timeIt(
+      () =>
+        (packed = batches.map((b) => {
+          const packr = new Packr({ useRecords: true, structuredClone: false });
+          return b.map((m) => packr.pack(m));
+        })),
+    );
     let unpacked: unknown[][] = [];
-    const mDec = timeIt(() => (unpacked = packed.map((b) => {
-      const packr = new Packr({ useRecords: true, structuredClone: false });
-      return b.map((buf) => packr.unpack(buf) as unknown);
-    })));
+    const mDec = timeIt(
+      () =>
+        (unpacked = packed.map((b) => {
+          const packr = new Packr({ useRecords: true, structuredClone: false });
+          return b.map((buf) => packr.unpack(buf) as unknown);
+        })),
+    );
     const mVal = timeIt(() => unpacked.forEach((b) => b.forEach((m) => PositionMessage.parse(m))));
     if (r === 0) continue; // warm-up round
     figures.json!.enc.push(jEnc / n);
@@ -94,7 +113,9 @@ export default async function run(): Promise<Record<string, number | string>> {
     out[`${name}.validate_us_per_message`] = round(median(f.validate));
   }
   out['msgpack_over_json.bytes'] = round(figures.msgpack_records!.bytes / figures.json!.bytes);
-  out['msgpack_over_json.encode_plus_decode'] = round((median(figures.msgpack_records!.enc) + median(figures.msgpack_records!.dec)) / (median(figures.json!.enc) + median(figures.json!.dec)));
+  out['msgpack_over_json.encode_plus_decode'] = round(
+    (median(figures.msgpack_records!.enc) + median(figures.msgpack_records!.dec)) / (median(figures.json!.enc) + median(figures.json!.dec)),
+  );
   out.load_end = load1m();
   out.setup = `${n} positions.v1 messages (GT06 fixes with computed attributes), batches of ${BATCH}; ${ROUNDS} rounds after a warm-up, medians; a fresh msgpackr Packr per batch (records: keys once per batch)`;
   return out;

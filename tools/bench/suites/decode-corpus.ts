@@ -32,7 +32,9 @@ const MAX_FRAME = 64 * 1024;
 function framesOf(c: (typeof CORPORA)[number]): { frames: Buffer[]; skipped: number } {
   const frames: Buffer[] = [];
   let skipped = 0;
-  for (const line of readFileSync(`${corpus}${c.file}`, 'utf8').split('\n').filter((l) => l.trim())) {
+  for (const line of readFileSync(`${corpus}${c.file}`, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())) {
     let bytes = c.format === 'hex' ? Buffer.from(line, 'hex') : Buffer.from(line, 'utf8');
     if (c.name === 'wialon') bytes = Buffer.concat([bytes, Buffer.from('\r\n')]);
     try {

@@ -73,8 +73,14 @@ export const SAMPLES: Record<string, { protocol: Protocol; frames: Buffer[] }> =
   jt701: {
     protocol: jt701Protocol,
     frames: [
-      Buffer.from('2480405003701911003426032115595533197294020020085d0586000010e10c0000000020e043600a526d1700020f0f0f0f0f0f0f0f0f0f0eaa028f018b', 'hex'),
-      Buffer.from('2478807035371711003419081920061851380856003256223b000000000000070000000020c0ff965d54de1800000f0f0f0f0f0f0f0f0f0f02d600ea0a21', 'hex'),
+      Buffer.from(
+        '2480405003701911003426032115595533197294020020085d0586000010e10c0000000020e043600a526d1700020f0f0f0f0f0f0f0f0f0f0eaa028f018b',
+        'hex',
+      ),
+      Buffer.from(
+        '2478807035371711003419081920061851380856003256223b000000000000070000000020c0ff965d54de1800000f0f0f0f0f0f0f0f0f0f02d600ea0a21',
+        'hex',
+      ),
       Buffer.from('(7890629284,P45,260321,185342,26.181296,N,50.329788,E,V,0.00,0,5,0,0000000000,0,0,0)'),
     ],
   },
@@ -103,10 +109,14 @@ const RUN_MS = 400;
 const MAX_FRAME = 4096;
 
 /** Frames/s of `round` (which handles `perRound` frames), over RUN_MS after a warm-up. */
-const measure = (perRound: number, round: () => void): number => Math.round(itemsPerSecond(perRound, round, { runMs: RUN_MS, warmup: 2000, batch: 100 }));
+const measure = (perRound: number, round: () => void): number =>
+  Math.round(itemsPerSecond(perRound, round, { runMs: RUN_MS, warmup: 2000, batch: 100 }));
 
 export default async function run(): Promise<Record<string, number | string>> {
-  const figures: Record<string, number | string> = { frames_per_sample_set: 'h02 4, gps103 4, tk103 4, meitrack 3, jt808 4 (0x0200 2013, 0x0200 2019, 0x0704 2019 x2, 0x0002), ruptela 3 (records x1, records x5, identification), jt701 3 (0x19, 0x17, P45), queclink 4 (GTFRI, GTIGF, GTINF, +ACK:GTHBD), wialon 4 (SD, D, B of 2, P)' };
+  const figures: Record<string, number | string> = {
+    frames_per_sample_set:
+      'h02 4, gps103 4, tk103 4, meitrack 3, jt808 4 (0x0200 2013, 0x0200 2019, 0x0704 2019 x2, 0x0002), ruptela 3 (records x1, records x5, identification), jt701 3 (0x19, 0x17, P45), queclink 4 (GTFRI, GTIGF, GTINF, +ACK:GTHBD), wialon 4 (SD, D, B of 2, P)',
+  };
   let sink = 0;
   for (const [name, { protocol, frames }] of Object.entries(SAMPLES)) {
     const capture = Buffer.concat(frames);

@@ -35,7 +35,8 @@ const MAX_FRAME = 16_384;
 const session = (): ProtocolSession => ({ deviceId: '123456789012345' });
 
 /** Frames/s of `round` (which handles `perRound` frames), over RUN_MS after a warm-up. */
-const measure = (perRound: number, round: () => void): number => Math.round(itemsPerSecond(perRound, round, { runMs: RUN_MS, warmup: 200, batch: 20 }));
+const measure = (perRound: number, round: () => void): number =>
+  Math.round(itemsPerSecond(perRound, round, { runMs: RUN_MS, warmup: 200, batch: 20 }));
 
 export default async function run(): Promise<Record<string, number | string>> {
   const figures: Record<string, number | string> = {};
@@ -54,18 +55,27 @@ export default async function run(): Promise<Record<string, number | string>> {
     // best of three, alternating, so that a burst of load on the shared machine hits both sides alike
     let [variants, split, base] = [0, 0, 0];
     for (let rep = 0; rep < 3; rep++) {
-      variants = Math.max(variants, measure(frames.length, () => {
-        const s = session();
-        for (const f of frames) sink += protocol.decode(f, s).positions.length;
-      }));
-      split = Math.max(split, measure(frames.length, () => {
-        const s = session();
-        for (const f of protocol.splitFrames(capture, MAX_FRAME).frames) sink += protocol.decode(f, s).positions.length;
-      }));
-      base = Math.max(base, measure(common.length, () => {
-        const s = session();
-        for (const f of common) sink += protocol.decode(f, s).positions.length;
-      }));
+      variants = Math.max(
+        variants,
+        measure(frames.length, () => {
+          const s = session();
+          for (const f of frames) sink += protocol.decode(f, s).positions.length;
+        }),
+      );
+      split = Math.max(
+        split,
+        measure(frames.length, () => {
+          const s = session();
+          for (const f of protocol.splitFrames(capture, MAX_FRAME).frames) sink += protocol.decode(f, s).positions.length;
+        }),
+      );
+      base = Math.max(
+        base,
+        measure(common.length, () => {
+          const s = session();
+          for (const f of common) sink += protocol.decode(f, s).positions.length;
+        }),
+      );
     }
     figures[`${name}_variants_decode_frames_per_s`] = variants;
     figures[`${name}_variants_split_decode_frames_per_s`] = split;

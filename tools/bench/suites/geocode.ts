@@ -36,7 +36,10 @@ function corridorPoints(n: number, rng: () => number): LonLat[] {
 const boxPoints = (n: number, rng: () => number, [w, s, e, north]: [number, number, number, number]): LonLat[] =>
   Array.from({ length: n }, () => [w + rng() * (e - w), s + rng() * (north - s)] as LonLat);
 
-function timeEach(points: LonLat[], f: (lat: number, lon: number) => unknown): { perSecond: number; cpuUs: number; p50us: number; p99us: number; maxUs: number } {
+function timeEach(
+  points: LonLat[],
+  f: (lat: number, lon: number) => unknown,
+): { perSecond: number; cpuUs: number; p50us: number; p99us: number; maxUs: number } {
   for (let i = 0; i < 2000; i++) f(points[i]![1], points[i]![0]); // warm-up
   const start = performance.now();
   const cpu = process.cpuUsage();
@@ -91,8 +94,18 @@ export default async function geocode(): Promise<Record<string, number | string>
     batch.map((p) => addressedPosition(service, p));
     batchRuns.push(performance.now() - t);
   }
-  figures.history_8640_fixes_ms_median = round(quantile(dayRuns.sort((a, b) => a - b), 0.5));
-  figures.live_batch_2000_positions_ms_median = round(quantile(batchRuns.sort((a, b) => a - b), 0.5));
+  figures.history_8640_fixes_ms_median = round(
+    quantile(
+      dayRuns.sort((a, b) => a - b),
+      0.5,
+    ),
+  );
+  figures.live_batch_2000_positions_ms_median = round(
+    quantile(
+      batchRuns.sort((a, b) => a - b),
+      0.5,
+    ),
+  );
   figures.example = geocoder.reverse(-3.31, 38.47).address;
   return figures;
 }

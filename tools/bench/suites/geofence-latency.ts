@@ -56,9 +56,13 @@ async function runOn(kind: AdapterKind): Promise<{ parts: string; results: Recor
     const centres = Array.from({ length: FENCES }, (_, i): [number, number] => [30 + (i % 100) * 0.03, -7 - Math.floor(i / 100) * 0.03]);
     const repo = geofencesRepository(adapters.db.orm);
     for (let i = 0; i < centres.length; i += 250) {
-      await repo.insertSeeds(centres.slice(i, i + 250).map((center, j) => ({
-        name: `bench fence ${i + j}`, area: formatAreaWkt({ kind: 'circle', center, radius: RADIUS_M }), kind: 'other' as const,
-      })));
+      await repo.insertSeeds(
+        centres.slice(i, i + 250).map((center, j) => ({
+          name: `bench fence ${i + j}`,
+          area: formatAreaWkt({ kind: 'circle', center, radius: RADIUS_M }),
+          kind: 'other' as const,
+        })),
+      );
     }
     await svc.start();
 
@@ -66,7 +70,9 @@ async function runOn(kind: AdapterKind): Promise<{ parts: string; results: Recor
     let latencies: number[] = [];
     let lastEventAt = 0;
     const observer = await adapters.bus.subscribe({
-      groupId: `bench-observer-${randomUUID().slice(0, 8)}`, topics: [Topics.events], fromBeginning: true,
+      groupId: `bench-observer-${randomUUID().slice(0, 8)}`,
+      topics: [Topics.events],
+      fromBeginning: true,
       handler: async (msgs) => {
         const now = performance.now();
         for (const m of msgs) {
@@ -101,14 +107,28 @@ async function runOn(kind: AdapterKind): Promise<{ parts: string; results: Recor
           const [lon, lat] = centres[d % FENCES]!;
           const north = Math.floor(n / 3) % 2 === 0 ? 0 : 2 * RADIUS_M; // in for three fixes, out for three
           const time = new Date(t0 + n * 10_000);
-          batch.push(PositionMessage.parse({
-            id: positionId(d + 1, time), deviceId: d + 1, uniqueId: `bench-${d + 1}`, protocol: 'bench', fixTime: time.toISOString(),
-            serverTime: new Date().toISOString(), valid: true, latitude: lat + (north / EARTH_RADIUS_M) * (180 / Math.PI), longitude: lon, speed: 0, course: 0,
-          }));
+          batch.push(
+            PositionMessage.parse({
+              id: positionId(d + 1, time),
+              deviceId: d + 1,
+              uniqueId: `bench-${d + 1}`,
+              protocol: 'bench',
+              fixTime: time.toISOString(),
+              serverTime: new Date().toISOString(),
+              valid: true,
+              latitude: lat + (north / EARTH_RADIUS_M) * (180 / Math.PI),
+              longitude: lon,
+              speed: 0,
+              course: 0,
+            }),
+          );
         }
         const sentAt = performance.now();
         for (const p of batch) published.set(p.id, sentAt);
-        await adapters.bus.publish(Topics.positions, batch.map((p) => ({ key: String(p.deviceId), value: p })));
+        await adapters.bus.publish(
+          Topics.positions,
+          batch.map((p) => ({ key: String(p.deviceId), value: p })),
+        );
       }
       const publishedFor = (performance.now() - started) / 1000;
       const expected = crossings() - before;

@@ -76,7 +76,15 @@ async function ingestProcess(): Promise<void> {
   );
   let devices: InstanceType<typeof LoadFleet> | undefined;
   try {
-    devices = new LoadFleet({ port, first: 0, count: DEVICES, processes: 1, t0: Date.now() - Number(process.env.DAYS_BACK) * 86_400_000, spareFrom: DEVICES, spares: 0 });
+    devices = new LoadFleet({
+      port,
+      first: 0,
+      count: DEVICES,
+      processes: 1,
+      t0: Date.now() - Number(process.env.DAYS_BACK) * 86_400_000,
+      spareFrom: DEVICES,
+      spares: 0,
+    });
     await devices.ready();
     await devices.run({ cmd: 'closed', seconds: WARMUP_S, window: WINDOW });
     const { settle } = await import('../caught-up');
@@ -109,7 +117,10 @@ async function ingestProcess(): Promise<void> {
     figures.phases.capacity = capacity;
     for (const pct of RATES_PCT) {
       const perSecond = Math.round((capacity.acked_per_s * pct) / 100);
-      figures.phases[`at_${pct}pct`] = { offered_per_s: perSecond, ...(await phase({ cmd: 'rate', perSecond, seconds: RATE_S, window: WINDOW })) };
+      figures.phases[`at_${pct}pct`] = {
+        offered_per_s: perSecond,
+        ...(await phase({ cmd: 'rate', perSecond, seconds: RATE_S, window: WINDOW })),
+      };
     }
     process.stdout.write(`INGEST_CAPACITY ${JSON.stringify(figures)}\n`);
   } finally {
@@ -137,16 +148,18 @@ function runIngest(variant: Variant, daysBack: number): Promise<RunFigures> {
       if (l.startsWith('INGEST_CAPACITY ')) figures = JSON.parse(l.slice('INGEST_CAPACITY '.length)) as RunFigures;
     });
     child.once('error', reject);
-    child.once('exit', (code) => (figures ? resolve(figures) : reject(new Error(`ingest run (${variant}) exited with ${code} without figures`))));
+    child.once('exit', (code) =>
+      figures ? resolve(figures) : reject(new Error(`ingest run (${variant}) exited with ${code} without figures`)),
+    );
   });
 }
 
 export default async function run(): Promise<Record<string, number | string>> {
   const out: Record<string, number | string> = {};
   const phases = ['capacity', ...RATES_PCT.map((p) => `at_${p}pct`)];
-  const sums = Object.fromEntries(ORDER.map((v) => [v, Object.fromEntries(phases.map((p) => [p, { acked: 0, perCpu: 0, p50: 0, p99: 0 }]))])) as Record<
-    Variant, Record<string, { acked: number; perCpu: number; p50: number; p99: number }>
-  >;
+  const sums = Object.fromEntries(
+    ORDER.map((v) => [v, Object.fromEntries(phases.map((p) => [p, { acked: 0, perCpu: 0, p50: 0, p99: 0 }]))]),
+  ) as Record<Variant, Record<string, { acked: number; perCpu: number; p50: number; p99: number }>>;
   let daysBack = 120;
   for (let r = 1; r <= ROUNDS; r++) {
     for (const variant of ORDER) {

@@ -79,7 +79,11 @@ export default async function run(): Promise<Record<string, number | string>> {
   let ingest: Ingest = await buildIngest({ ...common, logger: adapters.logger });
   const journey = await buildJourney({ ...common, logger: adapters.logger });
   const geofence = await buildGeofence({ ...common, logger: adapters.logger });
-  const gateway = await buildGateway({ ...adapters, logger: adapters.logger, config: parseConfig(GatewayConfig, { INTERNAL_TOKEN_SECRET: TEST_IDENTITY_SECRET, LOG_LEVEL: 'error' }) });
+  const gateway = await buildGateway({
+    ...adapters,
+    logger: adapters.logger,
+    config: parseConfig(GatewayConfig, { INTERNAL_TOKEN_SECRET: TEST_IDENTITY_SECRET, LOG_LEVEL: 'error' }),
+  });
   const others = [ops, journey, geofence, gateway];
   const apps = (): App[] => [ops.app, ingest.app, journey.app, geofence.app, gateway.app];
   const out: Record<string, number | string> = {};
@@ -89,7 +93,17 @@ export default async function run(): Promise<Record<string, number | string>> {
   };
   /** ingest's device port with the load trackers registered and connected (a new child process). */
   const connectDevices = async (t0: number): Promise<number> => {
-    for (let i = 0; i < DEVICES; i++) ingest.registry.apply({ id: 50_001 + i, uniqueId: fleetImei(i), name: `load ${i}`, disabled: false, companyId: null, groupId: null, status: 'online', deleted: false });
+    for (let i = 0; i < DEVICES; i++)
+      ingest.registry.apply({
+        id: 50_001 + i,
+        uniqueId: fleetImei(i),
+        name: `load ${i}`,
+        disabled: false,
+        companyId: null,
+        groupId: null,
+        status: 'online',
+        deleted: false,
+      });
     const port = await ingest.ports.tcp.gt06.listen(0, '127.0.0.1');
     devices = new LoadFleet({ port, first: 0, count: DEVICES, processes: 1, t0, spareFrom: DEVICES, spares: 0 });
     return (await devices.ready()).connected;
@@ -156,17 +170,25 @@ export default async function run(): Promise<Record<string, number | string>> {
     // 3. trackers streaming (many frames unacknowledged) at 150 %: with the intake gate, then with
     //    ingest rebuilt without it (its limit out of reach), as before the gate existed
     await settle();
-    await phase('streaming_150pct_gated', () => devices!.run({ cmd: 'rate', perSecond: rate(150), seconds: RATE_S, window: STREAM_WINDOW }));
+    await phase('streaming_150pct_gated', () =>
+      devices!.run({ cmd: 'rate', perSecond: rate(150), seconds: RATE_S, window: STREAM_WINDOW }),
+    );
     await devices!.stop();
     devices = undefined;
     await settle();
     await ingest.close();
-    ingest = await buildIngest({ ...common, logger: adapters.logger, settings: { MAX_PENDING_FIXES: 10_000_000, ACK_DELAY_TARGET_MS: 3_600_000 } });
+    ingest = await buildIngest({
+      ...common,
+      logger: adapters.logger,
+      settings: { MAX_PENDING_FIXES: 10_000_000, ACK_DELAY_TARGET_MS: 3_600_000 },
+    });
     await ingest.start();
     await connectDevices(Date.now() - 30 * 86_400_000);
     await devices!.run({ cmd: 'rate', perSecond: 2 * DEVICES, seconds: 2, window: WINDOW });
     await settle();
-    await phase('streaming_150pct_ungated', () => devices!.run({ cmd: 'rate', perSecond: rate(150), seconds: RATE_S, window: STREAM_WINDOW }));
+    await phase('streaming_150pct_ungated', () =>
+      devices!.run({ cmd: 'rate', perSecond: rate(150), seconds: RATE_S, window: STREAM_WINDOW }),
+    );
     out.note =
       'tracker ack latency: frame written -> ack read (includes the time a frame waits in the sockets while ingest does not read); ' +
       'ingest ack latency: frame read -> ack written (ingest_ack_latency_seconds, interpolated in its buckets); ' +

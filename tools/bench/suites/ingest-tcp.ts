@@ -71,9 +71,12 @@ async function openMany(port: number, count: number, base: number): Promise<{ de
   const devices: DeviceSocket[] = [];
   let failed = 0;
   for (let from = 0; from < count; from += 250) {
-    const batch = await Promise.allSettled(Array.from({ length: Math.min(250, count - from) }, (_, k) => openDevice(port, imei(base, from + k))));
-    for (const r of batch) if (r.status === 'fulfilled') devices.push(r.value);
-    else failed++;
+    const batch = await Promise.allSettled(
+      Array.from({ length: Math.min(250, count - from) }, (_, k) => openDevice(port, imei(base, from + k))),
+    );
+    for (const r of batch)
+      if (r.status === 'fulfilled') devices.push(r.value);
+      else failed++;
   }
   return { devices, failed };
 }
@@ -94,7 +97,17 @@ async function deviceProcess(): Promise<void> {
       await Promise.all(
         devices.map(async (d, i) => {
           for (let k = 0; k < FRAMES_PER_DEVICE; k++) {
-            const fix = { deviceId: '', time: new Date(t0 + k * 10_000), lat: -1.3 - i / 10_000, lon: 36.8 + k / 10_000, speedKph: 60, courseDeg: 90, altitudeM: 1600, accuracyM: 5, batteryPct: 100 };
+            const fix = {
+              deviceId: '',
+              time: new Date(t0 + k * 10_000),
+              lat: -1.3 - i / 10_000,
+              lon: 36.8 + k / 10_000,
+              speedKph: 60,
+              courseDeg: 90,
+              altitudeM: 1600,
+              accuracyM: 5,
+              batteryPct: 100,
+            };
             const sent = performance.now();
             await request(d, gt06Location(fix, k + 2));
             latencies.push(performance.now() - sent);
@@ -176,7 +189,17 @@ export default async function run(): Promise<Record<string, number | string>> {
   try {
     // idle connections: the fd limit is per process; keep a margin for ingest's own files
     const idleCount = Math.min(IDLE_TARGET, fdLimit() - 1000);
-    for (let i = 0; i < idleCount; i++) svc.registry.apply({ id: 100_000 + i, uniqueId: imei(IDLE_BASE, i), name: `idle ${i}`, disabled: false, companyId: null, groupId: null, status: 'online', deleted: false });
+    for (let i = 0; i < idleCount; i++)
+      svc.registry.apply({
+        id: 100_000 + i,
+        uniqueId: imei(IDLE_BASE, i),
+        name: `idle ${i}`,
+        disabled: false,
+        companyId: null,
+        groupId: null,
+        status: 'online',
+        deleted: false,
+      });
     await svc.ports.archive.flush();
     const settle = async (): Promise<NodeJS.MemoryUsage> => {
       for (let i = 0; i < 3; i++) {
@@ -205,7 +228,16 @@ export default async function run(): Promise<Record<string, number | string>> {
     const ids: number[] = [];
     for (let i = 0; i < LOAD_DEVICES; i++) {
       ids.push(1 + i);
-      svc.registry.apply({ id: 1 + i, uniqueId: imei(LOAD_BASE, i), name: `load ${i}`, disabled: false, companyId: null, groupId: null, status: 'online', deleted: false });
+      svc.registry.apply({
+        id: 1 + i,
+        uniqueId: imei(LOAD_BASE, i),
+        name: `load ${i}`,
+        disabled: false,
+        companyId: null,
+        groupId: null,
+        status: 'online',
+        deleted: false,
+      });
     }
     const load = new Devices('load', port, LOAD_DEVICES);
     const loadReady = await load.next('ready');

@@ -41,7 +41,6 @@ const TICK_MS = 50;
 /** In phase "seal": the fix of each ON/OFF-length cycle on which a sealed truck's seal is opened (locked again on the next). */
 const SEAL_OPEN_AT = 8;
 
-
 export default async function run(): Promise<Record<string, number | string>> {
   const figures: Record<string, number | string> = {};
   const setups: string[] = [];
@@ -67,7 +66,19 @@ async function runOn(kind: AdapterKind): Promise<{ parts: string; setup: string;
     const admin = { userId: 1, email: 'bench@corridor', name: 'bench', roles: ['admin' as const], companyId: null };
     for (let d = 1; d <= DEVICES; d++) {
       await svc.journeys.create(
-        { deviceId: d, truckPlate: null, companyId: null, routeId: row.id, shipmentRef: null, cargoRef: null, plannedDeparture: new Date(t0).toISOString(), plannedArrival: null, origin: null, destination: null, attributes: {} },
+        {
+          deviceId: d,
+          truckPlate: null,
+          companyId: null,
+          routeId: row.id,
+          shipmentRef: null,
+          cargoRef: null,
+          plannedDeparture: new Date(t0).toISOString(),
+          plannedArrival: null,
+          origin: null,
+          destination: null,
+          attributes: {},
+        },
         admin,
       );
     }
@@ -78,10 +89,25 @@ async function runOn(kind: AdapterKind): Promise<{ parts: string; setup: string;
       const [lon, lat] = pointOf(d, n, off);
       const time = timeOf(d, n);
       const opened = sealed && n % (ON + OFF) === SEAL_OPEN_AT;
-      const seal = sealed ? { protocol: 'jt701', alarm: opened ? 'unlock' : null, attributes: { lock: !opened, ropeInserted: true, ...(opened ? { sealEvent: 'unlocked' } : {}) } } : { protocol: 'bench' };
+      const seal = sealed
+        ? {
+            protocol: 'jt701',
+            alarm: opened ? 'unlock' : null,
+            attributes: { lock: !opened, ropeInserted: true, ...(opened ? { sealEvent: 'unlocked' } : {}) },
+          }
+        : { protocol: 'bench' };
       return PositionMessage.parse({
-        id: positionId(d, time), deviceId: d, uniqueId: `bench-${d}`, fixTime: time.toISOString(),
-        serverTime: new Date().toISOString(), valid: true, latitude: lat, longitude: lon, speed: 45 / 1.852, course: 0, ...seal,
+        id: positionId(d, time),
+        deviceId: d,
+        uniqueId: `bench-${d}`,
+        fixTime: time.toISOString(),
+        serverTime: new Date().toISOString(),
+        valid: true,
+        latitude: lat,
+        longitude: lon,
+        speed: 45 / 1.852,
+        course: 0,
+        ...seal,
       });
     };
 
@@ -94,7 +120,9 @@ async function runOn(kind: AdapterKind): Promise<{ parts: string; setup: string;
     let lastEventAt = 0;
     let started = 0;
     const observer = await adapters.bus.subscribe({
-      groupId: `bench-observer-${randomUUID().slice(0, 8)}`, topics: [Topics.events], fromBeginning: true,
+      groupId: `bench-observer-${randomUUID().slice(0, 8)}`,
+      topics: [Topics.events],
+      fromBeginning: true,
       handler: async (msgs) => {
         const now = performance.now();
         for (const m of msgs) {
@@ -114,74 +142,88 @@ async function runOn(kind: AdapterKind): Promise<{ parts: string; setup: string;
     // warm-up: every truck's first fix activates its journey (and loads the route index)
     let detourEvery = 1;
     let sealEvery = 0;
-    for (const rate of RATES) if ((rate * SECONDS[rate]!) % (DEVICES * (ON + OFF)) !== 0) throw new Error('each phase must give every truck whole ON/OFF cycles');
+    for (const rate of RATES)
+      if ((rate * SECONDS[rate]!) % (DEVICES * (ON + OFF)) !== 0) throw new Error('each phase must give every truck whole ON/OFF cycles');
     const detours = (d: number) => detourEvery > 0 && d % detourEvery === 0;
     const sealed = (d: number) => sealEvery > 0 && d % sealEvery === 0;
-    await adapters.bus.publish(Topics.positions, Array.from({ length: DEVICES }, (_, i) => ({ key: String(i + 1), value: fixOf(i + 1, 0, false) })));
+    await adapters.bus.publish(
+      Topics.positions,
+      Array.from({ length: DEVICES }, (_, i) => ({ key: String(i + 1), value: fixOf(i + 1, 0, false) })),
+    );
     const warm = performance.now();
     while (started < DEVICES && performance.now() - warm < DRAIN_CEILING_MS) await new Promise((r) => setTimeout(r, 20));
 
     const fixCount = new Array<number>(DEVICES + 1).fill(1);
     const figures: Record<string, number> = {};
-    for (const rate of RATES) for (const { name, detourEvery: every, sealEvery: sealsEvery } of PHASES) {
-      const phase = `${rate}.${name}`;
-      figures[`${phase}.load_start`] = load1m();
-      detourEvery = every;
-      sealEvery = sealsEvery;
-      latencies = [];
-      flagTypes = [];
-      flagged = new Set();
-      const firstFix = fixCount.slice();
-      const perTick = Math.round((rate * TICK_MS) / 1000);
-      const ticks = Math.round((SECONDS[rate]! * 1000) / TICK_MS);
-      let next = 0;
-      const begin = performance.now();
-      for (let tick = 0; tick < ticks; tick++) {
-        const due = begin + tick * TICK_MS;
-        const wait = due - performance.now();
-        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-        const batch: PositionMessage[] = [];
-        for (let k = 0; k < perTick; k++) {
-          const d = (next++ % DEVICES) + 1;
-          batch.push(fixOf(d, fixCount[d]!++, detours(d), sealed(d)));
+    for (const rate of RATES)
+      for (const { name, detourEvery: every, sealEvery: sealsEvery } of PHASES) {
+        const phase = `${rate}.${name}`;
+        figures[`${phase}.load_start`] = load1m();
+        detourEvery = every;
+        sealEvery = sealsEvery;
+        latencies = [];
+        flagTypes = [];
+        flagged = new Set();
+        const firstFix = fixCount.slice();
+        const perTick = Math.round((rate * TICK_MS) / 1000);
+        const ticks = Math.round((SECONDS[rate]! * 1000) / TICK_MS);
+        let next = 0;
+        const begin = performance.now();
+        for (let tick = 0; tick < ticks; tick++) {
+          const due = begin + tick * TICK_MS;
+          const wait = due - performance.now();
+          if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+          const batch: PositionMessage[] = [];
+          for (let k = 0; k < perTick; k++) {
+            const d = (next++ % DEVICES) + 1;
+            batch.push(fixOf(d, fixCount[d]!++, detours(d), sealed(d)));
+          }
+          const sentAt = performance.now();
+          for (const p of batch) published.set(p.id, sentAt);
+          await adapters.bus.publish(
+            Topics.positions,
+            batch.map((p) => ({ key: String(p.deviceId), value: p })),
+          );
         }
-        const sentAt = performance.now();
-        for (const p of batch) published.set(p.id, sentAt);
-        await adapters.bus.publish(Topics.positions, batch.map((p) => ({ key: String(p.deviceId), value: p })));
+        const publishedFor = (performance.now() - begin) / 1000;
+        // per detouring truck: an opening on the 5th fix of each OFF run, a clearing on the first ON fix after it
+        const expectedIds: number[] = [];
+        let breaches = 0;
+        for (let d = 1; d <= DEVICES; d++) {
+          for (let n = firstFix[d]!; n < fixCount[d]!; n++) if (detours(d) && changesFlag(n)) expectedIds.push(positionId(d, timeOf(d, n)));
+          // an opening raises a breach unless it happens in a permitted place (origin, destination, border post, depot)
+          for (let n = firstFix[d]!; n < fixCount[d]!; n++)
+            if (sealed(d) && n % (ON + OFF) === SEAL_OPEN_AT && !sealPlace(index, pointOf(d, n, false)).permitted) breaches++;
+        }
+        const expected = expectedIds.length + breaches;
+        const drainStart = performance.now();
+        while (latencies.length < expected && performance.now() - drainStart < DRAIN_CEILING_MS)
+          await new Promise((r) => setTimeout(r, 20));
+        const sorted = latencies.slice().sort((a, b) => a - b);
+        Object.assign(figures, {
+          [`${phase}.positions`]: next,
+          [`${phase}.positions_per_s`]: Math.round(next / publishedFor),
+          [`${phase}.flag_changes`]: latencies.length,
+          [`${phase}.flag_changes_expected`]: expected,
+          // off-corridor changes expected on a fix that caused none (a seal breach is counted, not placed)
+          [`${phase}.off_corridor_changes_missing`]: expectedIds.filter((id) => !flagged.has(id)).length,
+          ...(name === 'seal' ? { [`${phase}.seal_breaches`]: flagTypes.filter((t) => t === 'sealBreach').length } : {}),
+          [`${phase}.latency_p50_ms`]: round(quantile(sorted, 0.5)),
+          [`${phase}.latency_p90_ms`]: round(quantile(sorted, 0.9)),
+          [`${phase}.latency_p99_ms`]: round(quantile(sorted, 0.99)),
+          [`${phase}.latency_max_ms`]: round(sorted[sorted.length - 1] ?? NaN),
+          [`${phase}.drain_after_last_publish_ms`]: Math.round(Math.max(0, lastEventAt - drainStart)),
+          [`${phase}.load_end`]: load1m(),
+        });
       }
-      const publishedFor = (performance.now() - begin) / 1000;
-      // per detouring truck: an opening on the 5th fix of each OFF run, a clearing on the first ON fix after it
-      const expectedIds: number[] = [];
-      let breaches = 0;
-      for (let d = 1; d <= DEVICES; d++) {
-        for (let n = firstFix[d]!; n < fixCount[d]!; n++) if (detours(d) && changesFlag(n)) expectedIds.push(positionId(d, timeOf(d, n)));
-        // an opening raises a breach unless it happens in a permitted place (origin, destination, border post, depot)
-        for (let n = firstFix[d]!; n < fixCount[d]!; n++) if (sealed(d) && n % (ON + OFF) === SEAL_OPEN_AT && !sealPlace(index, pointOf(d, n, false)).permitted) breaches++;
-      }
-      const expected = expectedIds.length + breaches;
-      const drainStart = performance.now();
-      while (latencies.length < expected && performance.now() - drainStart < DRAIN_CEILING_MS) await new Promise((r) => setTimeout(r, 20));
-      const sorted = latencies.slice().sort((a, b) => a - b);
-      Object.assign(figures, {
-        [`${phase}.positions`]: next,
-        [`${phase}.positions_per_s`]: Math.round(next / publishedFor),
-        [`${phase}.flag_changes`]: latencies.length,
-        [`${phase}.flag_changes_expected`]: expected,
-        // off-corridor changes expected on a fix that caused none (a seal breach is counted, not placed)
-        [`${phase}.off_corridor_changes_missing`]: expectedIds.filter((id) => !flagged.has(id)).length,
-        ...(name === 'seal' ? { [`${phase}.seal_breaches`]: flagTypes.filter((t) => t === 'sealBreach').length } : {}),
-        [`${phase}.latency_p50_ms`]: round(quantile(sorted, 0.5)),
-        [`${phase}.latency_p90_ms`]: round(quantile(sorted, 0.9)),
-        [`${phase}.latency_p99_ms`]: round(quantile(sorted, 0.99)),
-        [`${phase}.latency_max_ms`]: round(sorted[sorted.length - 1] ?? NaN),
-        [`${phase}.drain_after_last_publish_ms`]: Math.round(Math.max(0, lastEventAt - drainStart)),
-        [`${phase}.load_end`]: load1m(),
-      });
-    }
     await observer.stop();
     for (const rate of RATES) {
-      figures[`${rate}.seal_to_typical_p50_ratio`] = round(figures[`${rate}.seal.latency_p50_ms`]! / figures[`${rate}.typical.latency_p50_ms`]!);
-      figures[`${rate}.seal_to_typical_p99_ratio`] = round(figures[`${rate}.seal.latency_p99_ms`]! / figures[`${rate}.typical.latency_p99_ms`]!);
+      figures[`${rate}.seal_to_typical_p50_ratio`] = round(
+        figures[`${rate}.seal.latency_p50_ms`]! / figures[`${rate}.typical.latency_p50_ms`]!,
+      );
+      figures[`${rate}.seal_to_typical_p99_ratio`] = round(
+        figures[`${rate}.seal.latency_p99_ms`]! / figures[`${rate}.typical.latency_p99_ms`]!,
+      );
     }
     return {
       parts: partsOf(adapters),

@@ -72,7 +72,11 @@ const bench = fileURLToPath(new URL('..', import.meta.url));
 const nodeArgs = (client: BusClient): string[] => [
   '--import',
   'tsx',
-  ...(client === 'platformatic1' ? ['--import', `${bench}kafka-1x-hooks.ts`] : client === 'kafkajs' ? ['--import', `${bench}kafkajs/kafkajs-hooks.ts`] : []),
+  ...(client === 'platformatic1'
+    ? ['--import', `${bench}kafka-1x-hooks.ts`]
+    : client === 'kafkajs'
+      ? ['--import', `${bench}kafkajs/kafkajs-hooks.ts`]
+      : []),
 ];
 /** The environment a child of the client needs besides BUS_CLIENT. */
 const clientEnv = (client: BusClient): Record<string, string> => (client === 'kafkajs' ? { BENCH_KAFKAJS_DIR: kafkajsDir() } : {});
@@ -87,7 +91,15 @@ async function rebalanceAfterKill(client: BusClient, brokers: string[], round_: 
   const status = new Map<string, { state: string; n: number }>();
   const spawnMember = (name: string): ChildProcess => {
     const child = spawn(process.execPath, [...nodeArgs(client), `${bench}kafka-member.ts`], {
-      env: { ...process.env, ...clientEnv(client), BUS_CLIENT: client, MEMBER_BROKERS: brokers.join(','), MEMBER_TOPIC: topic, MEMBER_GROUP: `${ns}.g`, MEMBER_NAME: name },
+      env: {
+        ...process.env,
+        ...clientEnv(client),
+        BUS_CLIENT: client,
+        MEMBER_BROKERS: brokers.join(','),
+        MEMBER_TOPIC: topic,
+        MEMBER_GROUP: `${ns}.g`,
+        MEMBER_NAME: name,
+      },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     createInterface({ input: child.stdout! }).on('line', (l) => {
@@ -110,17 +122,30 @@ async function rebalanceAfterKill(client: BusClient, brokers: string[], round_: 
   let i = 0;
   const flow = (async () => {
     while (flowing) {
-      await publisher.publish(topic, Array.from({ length: 12 }, () => ({ key: `k${i++}`, value: { i } })));
+      await publisher.publish(
+        topic,
+        Array.from({ length: 12 }, () => ({ key: `k${i++}`, value: { i } })),
+      );
       await new Promise((r) => setTimeout(r, 50));
     }
   })();
   try {
-    await waitFor(() => status.get('a')?.n !== undefined && status.get('b')?.n !== undefined && (status.get('a')!.n + status.get('b')!.n === 6) && status.get('a')!.n > 0 && status.get('b')!.n > 0 && handled.some((h) => h.member === 'b'));
+    await waitFor(
+      () =>
+        status.get('a')?.n !== undefined &&
+        status.get('b')?.n !== undefined &&
+        status.get('a')!.n + status.get('b')!.n === 6 &&
+        status.get('a')!.n > 0 &&
+        status.get('b')!.n > 0 &&
+        handled.some((h) => h.member === 'b'),
+    );
     const victimPartitions = new Set(handled.filter((h) => h.member === 'b').map((h) => h.partition));
     const killedAt = Date.now();
     b.kill('SIGKILL');
     await waitFor(() => [...victimPartitions].every((p) => handled.some((h) => h.member === 'a' && h.partition === p && h.at > killedAt)));
-    const takenAt = Math.max(...[...victimPartitions].map((p) => handled.find((h) => h.member === 'a' && h.partition === p && h.at > killedAt)!.at));
+    const takenAt = Math.max(
+      ...[...victimPartitions].map((p) => handled.find((h) => h.member === 'a' && h.partition === p && h.at > killedAt)!.at),
+    );
     return { rebalance_after_sigkill_ms: takenAt - killedAt, load: load1m() };
   } finally {
     flowing = false;
@@ -136,7 +161,13 @@ async function rebalanceAfterKill(client: BusClient, brokers: string[], round_: 
  * run by tools/bench/suite-child.ts (`SUITE_FIGURES` line), or ingest-capacity.ts's own ingest
  * process (`INGEST_CAPACITY` line).
  */
-function inChild(file: string, args: string[], marker: string, client: BusClient, env: Record<string, string> = {}): Promise<Record<string, unknown>> {
+function inChild(
+  file: string,
+  args: string[],
+  marker: string,
+  client: BusClient,
+  env: Record<string, string> = {},
+): Promise<Record<string, unknown>> {
   const child = spawn(process.execPath, [...nodeArgs(client), file, ...args], {
     env: { ...process.env, ...clientEnv(client), BUS_CLIENT: client, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -147,17 +178,40 @@ function inChild(file: string, args: string[], marker: string, client: BusClient
       if (l.startsWith(`${marker} `)) figures = JSON.parse(l.slice(marker.length + 1)) as Record<string, unknown>;
     });
     child.once('error', reject);
-    child.once('exit', (code) => (figures ? resolve(figures) : reject(new Error(`${file} (${client}) exited with ${code} without figures`))));
+    child.once('exit', (code) =>
+      figures ? resolve(figures) : reject(new Error(`${file} (${client}) exited with ${code} without figures`)),
+    );
   });
 }
 
-const WHOLE_STACK_KEYS = ['capacity_fixes_per_s', 'acked_fixes_per_cpu_second', 'capacity_ack_p50_ms', 'capacity_ack_p99_ms', 'capacity_ingest_ack_p50_ms', 'capacity_ingest_ack_p99_ms',
-  ...[50, 100, 150].flatMap((p) => ['acked_per_s', 'ack_p50_ms', 'ack_p99_ms', 'ingest_ack_p50_ms', 'ingest_ack_p99_ms', 'event_loop_delay_p50_ms', 'event_loop_delay_p99_ms', 'pending_max', 'pending_limit_at_end'].map((k) => `at_${p}pct_${k}`)),
-  'capacity_load_start', 'at_150pct_load_end'];
+const WHOLE_STACK_KEYS = [
+  'capacity_fixes_per_s',
+  'acked_fixes_per_cpu_second',
+  'capacity_ack_p50_ms',
+  'capacity_ack_p99_ms',
+  'capacity_ingest_ack_p50_ms',
+  'capacity_ingest_ack_p99_ms',
+  ...[50, 100, 150].flatMap((p) =>
+    [
+      'acked_per_s',
+      'ack_p50_ms',
+      'ack_p99_ms',
+      'ingest_ack_p50_ms',
+      'ingest_ack_p99_ms',
+      'event_loop_delay_p50_ms',
+      'event_loop_delay_p99_ms',
+      'pending_max',
+      'pending_limit_at_end',
+    ].map((k) => `at_${p}pct_${k}`),
+  ),
+  'capacity_load_start',
+  'at_150pct_load_end',
+];
 
 export default async function run(): Promise<Record<string, number | string>> {
   const shared = await realPart('kafka');
-  if (!shared && VARIANTS.some((v) => !v.kafka)) throw new Error('kafka-clients needs KAFKA_BROKERS for a client named without a Kafka version');
+  if (!shared && VARIANTS.some((v) => !v.kafka))
+    throw new Error('kafka-clients needs KAFKA_BROKERS for a client named without a Kafka version');
   if (VARIANTS.some((v) => v.client === 'kafkajs')) {
     process.stdout.write(`  kafkajs from the registry, outside the workspace: ${await obtainKafkajs()}\n`);
   }
@@ -171,7 +225,9 @@ export default async function run(): Promise<Record<string, number | string>> {
 
 async function rounds(brokersOf: (v: Variant) => string[]): Promise<Record<string, number | string>> {
   const out: Record<string, number | string> = {
-    brokers: VARIANTS.map((v) => `${v.label}: ${brokersOf(v).join(',')} (${v.kafka ? `Kafka ${v.kafka}, the run's own` : 'KAFKA_BROKERS'})`).join('; '),
+    brokers: VARIANTS.map(
+      (v) => `${v.label}: ${brokersOf(v).join(',')} (${v.kafka ? `Kafka ${v.kafka}, the run's own` : 'KAFKA_BROKERS'})`,
+    ).join('; '),
   };
   const parts = (process.env.KAFKA_CLIENTS_PARTS ?? 'micro,stack').split(',');
   /** Per client label, the sum of each figure over the rounds. */
@@ -193,7 +249,13 @@ async function rounds(brokersOf: (v: Variant) => string[]): Promise<Record<strin
       process.stdout.write(`  round ${r}: ${label} (load ${load1m()})\n`);
       if (parts.includes('micro')) {
         const ns = `benchkc${Date.now().toString(36)}${r}${client}`;
-        record('', (await inChild(`${bench}kafka-micro.ts`, [], 'KAFKA_MICRO', client, { MICRO_BROKERS: brokers.join(','), MICRO_NAMESPACE: ns })) as Record<string, number>);
+        record(
+          '',
+          (await inChild(`${bench}kafka-micro.ts`, [], 'KAFKA_MICRO', client, {
+            MICRO_BROKERS: brokers.join(','),
+            MICRO_NAMESPACE: ns,
+          })) as Record<string, number>,
+        );
       }
       if (parts.includes('rebalance')) record('', await rebalanceAfterKill(client, brokers, r));
       if (parts.includes('ingest')) {
@@ -203,9 +265,26 @@ async function rounds(brokersOf: (v: Variant) => string[]): Promise<Record<strin
           BATCH_FRAMES: '0',
           DAYS_BACK: String(200 - r * 15 - VARIANTS.indexOf(variant) * 5),
         });
-        for (const [phase, figures] of Object.entries((f as { phases: Record<string, Record<string, number>> }).phases)) record(`ingest_${phase}_`, figures, ['acked_per_s', 'acked_per_cpu_second', 'ack_p50_ms', 'ack_p99_ms', 'load_start', 'load_end', 'offered_per_s']);
+        for (const [phase, figures] of Object.entries((f as { phases: Record<string, Record<string, number>> }).phases))
+          record(`ingest_${phase}_`, figures, [
+            'acked_per_s',
+            'acked_per_cpu_second',
+            'ack_p50_ms',
+            'ack_p99_ms',
+            'load_start',
+            'load_end',
+            'offered_per_s',
+          ]);
       }
-      if (parts.includes('stack')) record('stack_', (await inChild(`${bench}suite-child.ts`, ['ingest-overload'], 'SUITE_FIGURES', client, kafkaEnv)) as Record<string, number | string>, WHOLE_STACK_KEYS);
+      if (parts.includes('stack'))
+        record(
+          'stack_',
+          (await inChild(`${bench}suite-child.ts`, ['ingest-overload'], 'SUITE_FIGURES', client, kafkaEnv)) as Record<
+            string,
+            number | string
+          >,
+          WHOLE_STACK_KEYS,
+        );
     }
   }
   for (const [label, sum] of sums) for (const [k, v] of sum) out[`${label}_${k}_mean`] = round(v / ROUNDS);
@@ -216,7 +295,8 @@ async function rounds(brokersOf: (v: Variant) => string[]): Promise<Record<strin
       if (baseSum) out[`ratio_${v.label}_to_${base!.label}_${k}`] = round(sum / baseSum);
     }
   }
-  out.setup = `clients ${VARIANTS.map((v) => v.label).join(', ')} rotate over ${ROUNDS} rounds, Node ${process.version}, each in child processes of its own; ` +
+  out.setup =
+    `clients ${VARIANTS.map((v) => v.label).join(', ')} rotate over ${ROUNDS} rounds, Node ${process.version}, each in child processes of its own; ` +
     `kafkajs 2.2.4 installed outside the workspace at ${kafkajsDir()}; own brokers (client@version): single-node KRaft, 384 MB heap, serial GC; ` +
     'micro: kafka-micro.ts (40,000 messages, 20 per publish, 16 concurrent callers, 12 partitions); rebalance: 2 member processes, 6 partitions, session timeout 15 s; ' +
     'ingest: ingest-capacity.ts (batched); stack: ingest-overload.ts';

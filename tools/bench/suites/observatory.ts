@@ -44,8 +44,12 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 
 /** The corridor's places in order with where they lie (m), as the tracker writes them (northern). */
 const PLACES = [
-  ['1', 'Port of Mombasa', 'port', 0], ['2', 'Mariakani weighbridge', 'weighbridge', 30_000], ['3', 'Athi River (Mlolongo) weighbridge', 'weighbridge', 470_000],
-  ['4', 'Gilgil weighbridge', 'weighbridge', 590_000], ['5', 'Webuye weighbridge', 'weighbridge', 870_000], ['6', 'Malaba OSBP', 'border_post', 927_000],
+  ['1', 'Port of Mombasa', 'port', 0],
+  ['2', 'Mariakani weighbridge', 'weighbridge', 30_000],
+  ['3', 'Athi River (Mlolongo) weighbridge', 'weighbridge', 470_000],
+  ['4', 'Gilgil weighbridge', 'weighbridge', 590_000],
+  ['5', 'Webuye weighbridge', 'weighbridge', 870_000],
+  ['6', 'Malaba OSBP', 'border_post', 927_000],
 ] as const;
 
 export default async function run(): Promise<Record<string, number | string>> {
@@ -54,7 +58,7 @@ export default async function run(): Promise<Record<string, number | string>> {
   const db = ch.database;
   const out: Record<string, number | string> = { parts: partsOf(adapters), trucks: TRUCKS, days: DAYS, companies: COMPANIES };
   const exec = (query: string) => ch.client.command({ query, clickhouse_settings: { max_execution_time: 3600 } });
-  const trips = Math.floor(TRUCKS * DAYS / 3);
+  const trips = Math.floor((TRUCKS * DAYS) / 3);
   // each trip: a truck (n % TRUCKS), its start spread over the 90 days, its direction alternating; the trucks of COMPANIES companies
   // (the two seeded transporters 101 and 202 among them, the others not in the directory), as many trucks each
   const trip = `SELECT number AS n, n % ${TRUCKS} AS device, multiIf(device % ${COMPANIES} = 0, 101, device % ${COMPANIES} = 1, 202, 1000 + device % ${COMPANIES}) AS company, if(intDiv(n, ${TRUCKS}) % 2 = 0, 1, -1) AS dir,
@@ -74,9 +78,15 @@ export default async function run(): Promise<Record<string, number | string>> {
     toFloat64(abs(b.4 - a.4) / 15 * (1 + 0.3 * rand() / 4294967295)) AS s FROM (${trip}))`);
   await exec(`INSERT INTO ${db}.obs_stops SELECT device, company, 'northern', dir, t0 + toIntervalSecond(k * 15000), t0 + toIntervalSecond(k * 15000 + d), d, -1, 36,
     if(k % 2 = 0, '', 'parking') FROM (SELECT *, arrayJoin([1, 2, 3, 4, 5]) AS k, toFloat64(300 + rand() % 3600) AS d FROM (${trip}))`);
-  await exec(`INSERT INTO ${db}.obs_distance SELECT toDate(t0) + k, device, company, 'northern', dir, 460000, 1 FROM (SELECT *, arrayJoin([0, 1]) AS k FROM (${trip}))`);
+  await exec(
+    `INSERT INTO ${db}.obs_distance SELECT toDate(t0) + k, device, company, 'northern', dir, 460000, 1 FROM (SELECT *, arrayJoin([0, 1]) AS k FROM (${trip}))`,
+  );
   out['generate_s'] = Math.round((performance.now() - t) / 100) / 10;
-  const count = async (table: string) => Number((await (await ch.client.query({ query: `SELECT count() AS n FROM ${db}.${table}`, format: 'JSONEachRow' })).json<{ n: string }>())[0]!.n);
+  const count = async (table: string) =>
+    Number(
+      (await (await ch.client.query({ query: `SELECT count() AS n FROM ${db}.${table}`, format: 'JSONEachRow' })).json<{ n: string }>())[0]!
+        .n,
+    );
   for (const table of ['obs_visits', 'obs_legs', 'obs_stops', 'obs_distance']) out[`${table}.rows`] = await count(table);
   await exec(`OPTIMIZE TABLE ${db}.obs_visits FINAL`).catch(() => undefined);
 
@@ -88,7 +98,8 @@ export default async function run(): Promise<Record<string, number | string>> {
   t = performance.now();
   await rollUpObservatoryDays(ch, days);
   out['rollup.all_days_s'] = Math.round((performance.now() - t) / 100) / 10;
-  for (const table of ['obs_visits_daily', 'obs_legs_daily', 'obs_stops_daily', 'obs_distance_daily']) out[`${table}.rows`] = await count(table);
+  for (const table of ['obs_visits_daily', 'obs_legs_daily', 'obs_stops_daily', 'obs_distance_daily'])
+    out[`${table}.rows`] = await count(table);
   const oneDay: number[] = [];
   for (let i = 0; i < 3; i++) {
     t = performance.now();
@@ -108,7 +119,11 @@ export default async function run(): Promise<Record<string, number | string>> {
     ['transit_12_weeks_by_week', `/transit?${weeks}`, testUsers.analyst],
     ['stops_12_weeks_by_week', `/stops?${weeks}`, testUsers.analyst],
     ['dwell_march_by_week', `/dwell?${march}`, testUsers.analyst],
-    ['transit_90_days_by_month_company_vs_rest', `/transit?from=${new Date(START).toISOString()}&to=${new Date(END).toISOString()}&interval=month&companyId=101`, testUsers.analyst],
+    [
+      'transit_90_days_by_month_company_vs_rest',
+      `/transit?from=${new Date(START).toISOString()}&to=${new Date(END).toISOString()}&interval=month&companyId=101`,
+      testUsers.analyst,
+    ],
     ['dwell_12_weeks_csv', `/dwell?${weeks}&format=csv`, testUsers.analyst],
   ];
   try {
@@ -123,7 +138,12 @@ export default async function run(): Promise<Record<string, number | string>> {
         const body = await res.body.text();
         runs.push(performance.now() - t);
         if (res.statusCode !== 200) throw new Error(`${name}: ${res.statusCode} ${body.slice(0, 300)}`);
-        items = body.startsWith('{') ? ((JSON.parse(body) as { items?: unknown[]; segments?: unknown[] }).items ?? (JSON.parse(body) as { segments: unknown[] }).segments).length : body.split('\n').length - 2;
+        items = body.startsWith('{')
+          ? (
+              (JSON.parse(body) as { items?: unknown[]; segments?: unknown[] }).items ??
+              (JSON.parse(body) as { segments: unknown[] }).segments
+            ).length
+          : body.split('\n').length - 2;
       }
       out[`query.${name}_ms`] = Math.round(median(runs));
       out[`query.${name}_rows`] = items;
@@ -158,8 +178,8 @@ export default async function run(): Promise<Record<string, number | string>> {
   out['tracker.fixes'] = fixes;
   out['tracker.facts'] = facts;
   out['tracker.wall_ms'] = Math.round(performance.now() - t);
-  out['tracker.cpu_us_per_fix'] = Math.round((cpuMs * 1000 / fixes) * 100) / 100;
-  out['tracker.core_share_at_5000_fixes_per_s'] = Math.round(cpuMs / 1000 / fixes * 5000 * 1000) / 1000;
+  out['tracker.cpu_us_per_fix'] = Math.round(((cpuMs * 1000) / fixes) * 100) / 100;
+  out['tracker.core_share_at_5000_fixes_per_s'] = Math.round((cpuMs / 1000 / fixes) * 5000 * 1000) / 1000;
 
   Object.assign(out, await upkeepAt5000FixesPerSecond(ch, map, adapters.logger, START_OF_LAST_DAY + 8 * 3600_000));
   out['load1m.after'] = load1m();

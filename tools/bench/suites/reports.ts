@@ -49,8 +49,9 @@ const workingDay: Segment[] = [
   { kind: 'stop', seconds: 8.5 * 3600 },
 ];
 const DEVICE_DAYS = 1000;
-const POSITION_COLUMNS = 'id, device_id, unique_id, protocol, fix_time, device_time, server_time, valid, latitude, longitude, speed, course, '
-  + 'altitude, accuracy, satellites, hdop, ignition, odometer, power, battery, alarm, crc_valid, raw_frame_id, attributes';
+const POSITION_COLUMNS =
+  'id, device_id, unique_id, protocol, fix_time, device_time, server_time, valid, latitude, longitude, speed, course, ' +
+  'altitude, accuracy, satellites, hdop, ignition, odometer, power, battery, alarm, crc_valid, raw_frame_id, attributes';
 /** REPORTS_BENCH_PART=motion: only trips and stops, lean track against every fix (the issue's ratio), in minutes rather than half an hour. */
 const MOTION_ONLY = process.env.REPORTS_BENCH_PART === 'motion';
 
@@ -66,13 +67,19 @@ export default async function run(): Promise<Record<string, number | string>> {
   const base = `http://127.0.0.1:${(ops.app.server.address() as { port: number }).port}/api/reports`;
   // the same service folding trips and stops from every fix read whole (the path before the lean track)
   const before = await buildOpsApi({
-    ...adapters, identitySecret: TEST_IDENTITY_SECRET, logger: adapters.logger, reports: { ...defaultReportSettings(), motionInput: 'rows' },
+    ...adapters,
+    identitySecret: TEST_IDENTITY_SECRET,
+    logger: adapters.logger,
+    reports: { ...defaultReportSettings(), motionInput: 'rows' },
   });
   await before.app.listen({ host: '127.0.0.1', port: 0 });
   const baseBefore = `http://127.0.0.1:${(before.app.server.address() as { port: number }).port}/api/reports`;
   // and computing them in the store with window functions (older motion model)
   const stored = await buildOpsApi({
-    ...adapters, identitySecret: TEST_IDENTITY_SECRET, logger: adapters.logger, reports: { ...defaultReportSettings(), motionInput: 'store' },
+    ...adapters,
+    identitySecret: TEST_IDENTITY_SECRET,
+    logger: adapters.logger,
+    reports: { ...defaultReportSettings(), motionInput: 'store' },
   });
   await stored.app.listen({ host: '127.0.0.1', port: 0 });
   const baseStored = `http://127.0.0.1:${(stored.app.server.address() as { port: number }).port}/api/reports`;
@@ -81,7 +88,12 @@ export default async function run(): Promise<Record<string, number | string>> {
   try {
     // one device-month
     const month = await ops.devices.create(DeviceInput.parse({ name: 'month truck', uniqueId: 'bench-month' }));
-    const monthFixes = buildTrack({ start: new Date(START), origin: [36.82, -1.29], everySeconds: 30, segments: Array.from({ length: 30 }, () => workingDay).flat() });
+    const monthFixes = buildTrack({
+      start: new Date(START),
+      origin: [36.82, -1.29],
+      everySeconds: 30,
+      segments: Array.from({ length: 30 }, () => workingDay).flat(),
+    });
     const t0 = performance.now();
     for (let i = 0; i < monthFixes.length; i += 20_000) {
       await put(trackPositions(month.id, 'bench-month', monthFixes.slice(i, i + 20_000)));
@@ -93,9 +105,12 @@ export default async function run(): Promise<Record<string, number | string>> {
     const [group] = await adapters.db.orm.insert(groups).values({ name: 'bench fleet' }).returning();
     const dayFixes = buildTrack({ start: new Date(START), origin: [36.82, -1.29], everySeconds: 30, segments: workingDay });
     const t1 = performance.now();
-    const fleet = (await adapters.db.orm.insert(devices)
-      .values(Array.from({ length: DEVICE_DAYS }, (_, i) => ({ name: `fleet ${i}`, uniqueId: `bench-fleet-${i}`, groupId: group!.id })))
-      .returning({ id: devices.id })).map((d) => d.id);
+    const fleet = (
+      await adapters.db.orm
+        .insert(devices)
+        .values(Array.from({ length: DEVICE_DAYS }, (_, i) => ({ name: `fleet ${i}`, uniqueId: `bench-fleet-${i}`, groupId: group!.id })))
+        .returning({ id: devices.id })
+    ).map((d) => d.id);
     // the first device's day through the writer, the same day copied to the others in the store (a
     // position id is its device's id plus a function of its time: the copy's ids are the ones the writer would give)
     const [first, ...others] = fleet;
@@ -110,7 +125,13 @@ export default async function run(): Promise<Record<string, number | string>> {
     out['fleet.insert_s'] = Math.round((performance.now() - t1) / 100) / 10;
     process.stdout.write(`  stored ${monthFixes.length} + ${out['fleet.fixes']} fixes\n`);
 
-    async function timed(path: string, query: string, runs: number, accept?: string, at = base): Promise<{ ms: number; firstByteMs: number; bytes: number; body?: string; peakRssMiB: number; cpuMain: number; cpuProcess: number }> {
+    async function timed(
+      path: string,
+      query: string,
+      runs: number,
+      accept?: string,
+      at = base,
+    ): Promise<{ ms: number; firstByteMs: number; bytes: number; body?: string; peakRssMiB: number; cpuMain: number; cpuProcess: number }> {
       const times: number[] = [];
       const mains: number[] = [];
       const processes: number[] = [];
@@ -141,10 +162,17 @@ export default async function run(): Promise<Record<string, number | string>> {
         if (res.statusCode !== 200) throw new Error(`${path} answered ${res.statusCode}: ${Buffer.concat(chunks).toString()}`);
         if (keep) body = Buffer.concat(chunks).toString();
       }
-      process.stdout.write(`  ${at === base ? '' : at === baseBefore ? '(rows) ' : '(store) '}${path}?${query.slice(0, 60)}… ${accept ?? ''} ${times.map(Math.round).join(', ')} ms\n`);
+      process.stdout.write(
+        `  ${at === base ? '' : at === baseBefore ? '(rows) ' : '(store) '}${path}?${query.slice(0, 60)}… ${accept ?? ''} ${times.map(Math.round).join(', ')} ms\n`,
+      );
       return {
-        ms: Math.round(median(times)), firstByteMs: Math.round(median(firstBytes)), bytes, body, peakRssMiB: Math.round(peak / 2 ** 20),
-        cpuMain: median(mains), cpuProcess: median(processes),
+        ms: Math.round(median(times)),
+        firstByteMs: Math.round(median(firstBytes)),
+        bytes,
+        body,
+        peakRssMiB: Math.round(peak / 2 ** 20),
+        cpuMain: median(mains),
+        cpuProcess: median(processes),
       };
     }
 
@@ -195,7 +223,8 @@ export default async function run(): Promise<Record<string, number | string>> {
     }
 
     /** Lengths (and speeds divided from them) to 9 digits: the store sums the same haversine legs with its own sin/cos. */
-    const comparable = (body: string): string => body.replace(/"(distance|averageSpeed)":(-?[0-9.e+-]+)/g, (_, k: string, v: string) => `"${k}":${Number(Number(v).toPrecision(9))}`);
+    const comparable = (body: string): string =>
+      body.replace(/"(distance|averageSpeed)":(-?[0-9.e+-]+)/g, (_, k: string, v: string) => `"${k}":${Number(Number(v).toPrecision(9))}`);
 
     /**
      * Older motion model (newLogic=false): computed in the store (window functions, the default there)
@@ -233,7 +262,12 @@ export default async function run(): Promise<Record<string, number | string>> {
       for (let r = 0; r < 3; r++) {
         const t = performance.now();
         kept = 0;
-        const read = streamTracks(adapters.analytics)({ deviceIds: fleet, from: new Date(START), to: new Date(START + DAY_MS), stillRunSpan: () => span });
+        const read = streamTracks(adapters.analytics)({
+          deviceIds: fleet,
+          from: new Date(START),
+          to: new Date(START + DAY_MS),
+          stillRunSpan: () => span,
+        });
         for await (const chunks of read) for (const c of chunks) kept += c.length;
         reads.push(Math.round(performance.now() - t));
         reports.push((await timed('trips', fleetQuery, 1)).ms);
@@ -277,7 +311,10 @@ export default async function run(): Promise<Record<string, number | string>> {
     out['fleet.route_csv_first_byte_ms'] = fleetRoute.firstByteMs;
     out['fleet.route_csv_MiB'] = Math.round((fleetRoute.bytes / 2 ** 20) * 10) / 10;
     out['fleet.route_csv_peak_rss_growth_MiB'] = fleetRoute.peakRssMiB;
-    const halfQuery = `${fleet.slice(0, DEVICE_DAYS / 2).map((id) => `deviceId=${id}`).join('&')}&from=${new Date(START).toISOString()}&to=${new Date(START + DAY_MS).toISOString()}`;
+    const halfQuery = `${fleet
+      .slice(0, DEVICE_DAYS / 2)
+      .map((id) => `deviceId=${id}`)
+      .join('&')}&from=${new Date(START).toISOString()}&to=${new Date(START + DAY_MS).toISOString()}`;
     const halfRoute = await timed('route', `${halfQuery}&format=csv`, 1);
     out['half_fleet.route_csv_ms'] = halfRoute.ms;
     out['half_fleet.route_csv_MiB'] = Math.round((halfRoute.bytes / 2 ** 20) * 10) / 10;

@@ -21,7 +21,13 @@ const FIXES = 36;
 async function layout(n: number): Promise<ScaleReport> {
   const cluster = await startScaleCluster({ instances: { ingest: n, journey: n, geofence: n } });
   try {
-    const report = await runScenario(cluster, { trucks: TRUCKS, fixes: FIXES, detourEvery: 2, kill: [], log: (m) => process.stdout.write(`  [${n}x] ${m}\n`) });
+    const report = await runScenario(cluster, {
+      trucks: TRUCKS,
+      fixes: FIXES,
+      detourEvery: 2,
+      kill: [],
+      log: (m) => process.stdout.write(`  [${n}x] ${m}\n`),
+    });
     if (report.problems.length) throw new Error(`${n} instance(s): ${report.problems.join('; ')}`);
     return report;
   } finally {

@@ -21,7 +21,11 @@ import { quantile } from '../stats';
  * cache. Runs alternate between the three ways; medians of RUNS each.
  */
 const RUNS = Number(process.env.SERVICE_START_RUNS ?? 5);
-const median = (xs: number[]): number => quantile([...xs].sort((a, b) => a - b), 0.5);
+const median = (xs: number[]): number =>
+  quantile(
+    [...xs].sort((a, b) => a - b),
+    0.5,
+  );
 const REPO = fileURLToPath(new URL('../../..', import.meta.url));
 
 export default async function serviceStart(): Promise<Record<string, number | string>> {
@@ -49,7 +53,13 @@ export default async function serviceStart(): Promise<Record<string, number | st
         const child = spawn(process.execPath, ['--conditions=compiled', 'node_modules/@corridor/platform/dist/migrate-main.js', ...args], {
           cwd: staged.dir,
           stdio: 'ignore',
-          env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', CLICKHOUSE_URL: chdb.url, CLICKHOUSE_DATABASE: 'corridor', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) },
+          env: {
+            PATH: process.env.PATH ?? '',
+            NODE_ENV: 'production',
+            CLICKHOUSE_URL: chdb.url,
+            CLICKHOUSE_DATABASE: 'corridor',
+            ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+          },
         });
         child.on('exit', (code) => (code === 0 ? done() : fail(new Error(`${what} migrate step exited ${code}`))));
       });
@@ -74,12 +84,19 @@ export default async function serviceStart(): Promise<Record<string, number | st
       const { cwd, args, extra } = ways[way];
       const port = await freePort();
       const started = performance.now();
-      const child = spawn(process.execPath, args, { cwd, stdio: ['ignore', 'ignore', 'inherit'], env: { ...env, ...extra, PORT: String(port), DATA_DIR: join(work, `${way}-${n}`) } });
+      const child = spawn(process.execPath, args, {
+        cwd,
+        stdio: ['ignore', 'ignore', 'inherit'],
+        env: { ...env, ...extra, PORT: String(port), DATA_DIR: join(work, `${way}-${n}`) },
+      });
       const exited = new Promise<void>((done) => child.on('exit', () => done()));
       try {
         for (;;) {
           if (child.exitCode !== null) throw new Error(`ops-api (${way}) exited ${child.exitCode}`);
-          const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false);
+          const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+            (r) => r.ok,
+            () => false,
+          );
           if (ok) break;
           await new Promise((r) => setTimeout(r, 20));
         }
@@ -92,7 +109,11 @@ export default async function serviceStart(): Promise<Record<string, number | st
       }
     };
     await startOnce('tsx_warm', -1); // warms tsx's cache; not counted
-    const results: Record<string, { ms: number[]; rssMiB: number[] }> = { compiled: { ms: [], rssMiB: [] }, tsx_cold: { ms: [], rssMiB: [] }, tsx_warm: { ms: [], rssMiB: [] } };
+    const results: Record<string, { ms: number[]; rssMiB: number[] }> = {
+      compiled: { ms: [], rssMiB: [] },
+      tsx_cold: { ms: [], rssMiB: [] },
+      tsx_warm: { ms: [], rssMiB: [] },
+    };
     for (let n = 0; n < RUNS; n++) {
       for (const way of Object.keys(ways) as (keyof typeof ways)[]) {
         const r = await startOnce(way, n);

@@ -28,7 +28,20 @@ async function runOn(kind: AdapterKind): Promise<Record<string, number>> {
   const port = (a: typeof ingest.app) => (a.server.address() as { port: number }).port;
   const ids: number[] = [];
   for (let i = 0; i < DEVICES; i++) {
-    const d = await ops.devices.create({ name: `bench ${i}`, uniqueId: `bench${kind}${i}`, disabled: false, groupId: null, calendarId: null, companyId: null, phone: null, model: null, contact: null, category: null, expirationTime: null, attributes: {} });
+    const d = await ops.devices.create({
+      name: `bench ${i}`,
+      uniqueId: `bench${kind}${i}`,
+      disabled: false,
+      groupId: null,
+      calendarId: null,
+      companyId: null,
+      phone: null,
+      model: null,
+      contact: null,
+      category: null,
+      expirationTime: null,
+      attributes: {},
+    });
     ids.push(d.id);
   }
   const t0 = Date.UTC(2026, 0, 1);
@@ -41,14 +54,18 @@ async function runOn(kind: AdapterKind): Promise<Record<string, number>> {
     const osmandUrl = `http://127.0.0.1:${port(ingest.osmand)}`;
     let next = 0;
     const start1 = performance.now();
-    await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-      while (next < OSMAND_POSITIONS) {
-        const i = next++;
-        const res = await request(`${osmandUrl}/?id=bench${kind}${i % DEVICES}&lat=-1.${i % 1000}&lon=36.8&timestamp=${t0 / 1000 + i}&speed=20`);
-        await res.body.dump();
-        if (res.statusCode !== 200) throw new Error(`osmand answered ${res.statusCode}`);
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (next < OSMAND_POSITIONS) {
+          const i = next++;
+          const res = await request(
+            `${osmandUrl}/?id=bench${kind}${i % DEVICES}&lat=-1.${i % 1000}&lon=36.8&timestamp=${t0 / 1000 + i}&speed=20`,
+          );
+          await res.body.dump();
+          if (res.statusCode !== 200) throw new Error(`osmand answered ${res.statusCode}`);
+        }
+      }),
+    );
     const acked1 = performance.now();
     await waitFor(OSMAND_POSITIONS);
     const stored1 = performance.now();
@@ -58,18 +75,27 @@ async function runOn(kind: AdapterKind): Promise<Record<string, number>> {
     const batches = BATCH_POSITIONS / 500;
     let b = 0;
     const start2 = performance.now();
-    await Promise.all(Array.from({ length: 4 }, async () => {
-      while (b < batches) {
-        const k = b++;
-        const positions = Array.from({ length: 500 }, (_, j) => {
-          const i = OSMAND_POSITIONS + k * 500 + j;
-          return { uniqueId: `bench${kind}${i % DEVICES}`, fixTime: new Date(t0 + i * 1000).toISOString(), latitude: -1.2, longitude: 36.8 + (i % 1000) / 1e4, speed: 20, course: 90 };
-        });
-        const res = await request(apiUrl, { method: 'POST', headers, body: JSON.stringify({ positions }) });
-        await res.body.dump();
-        if (res.statusCode !== 200) throw new Error(`batch answered ${res.statusCode}`);
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        while (b < batches) {
+          const k = b++;
+          const positions = Array.from({ length: 500 }, (_, j) => {
+            const i = OSMAND_POSITIONS + k * 500 + j;
+            return {
+              uniqueId: `bench${kind}${i % DEVICES}`,
+              fixTime: new Date(t0 + i * 1000).toISOString(),
+              latitude: -1.2,
+              longitude: 36.8 + (i % 1000) / 1e4,
+              speed: 20,
+              course: 90,
+            };
+          });
+          const res = await request(apiUrl, { method: 'POST', headers, body: JSON.stringify({ positions }) });
+          await res.body.dump();
+          if (res.statusCode !== 200) throw new Error(`batch answered ${res.statusCode}`);
+        }
+      }),
+    );
     const acked2 = performance.now();
     await waitFor(OSMAND_POSITIONS + BATCH_POSITIONS);
     const stored2 = performance.now();

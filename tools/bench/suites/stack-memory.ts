@@ -35,23 +35,40 @@ async function probe(part: string): Promise<void> {
     if (part === 'chdb' || part === 'chdb-server-caches') {
       const { createChdbAnalytics } = await import('@corridor/platform/adapters/clickhouse-chdb');
       const { migrateAnalytics } = await import('@corridor/platform');
-      const a = await createChdbAnalytics({ path: join(dir, 'chdb'), database: 'corridor', ...(part === 'chdb-server-caches' ? { engineArgs: [] } : {}) });
+      const a = await createChdbAnalytics({
+        path: join(dir, 'chdb'),
+        database: 'corridor',
+        ...(part === 'chdb-server-caches' ? { engineArgs: [] } : {}),
+      });
       await migrateAnalytics(a, {});
       await a.client.query({ query: 'SELECT count() FROM positions', format: 'JSONEachRow' }).then((r) => r.json());
       // a workload that reads marks and primary keys of many parts (what the caches hold): 40 inserts of 50,000 rows, then filtered reads
-      await a.client.command({ query: 'CREATE TABLE probe_fixes (device UInt32, t DateTime64(3), lat Float64, lon Float64, speed Float32) ENGINE = MergeTree ORDER BY (device, t) SETTINGS index_granularity = 1024' });
+      await a.client.command({
+        query:
+          'CREATE TABLE probe_fixes (device UInt32, t DateTime64(3), lat Float64, lon Float64, speed Float32) ENGINE = MergeTree ORDER BY (device, t) SETTINGS index_granularity = 1024',
+      });
       for (let i = 0; i < 40; i++) {
-        await a.client.command({ query: `INSERT INTO probe_fixes SELECT number % 500, toDateTime64('2026-01-01', 3) + number * 7 + ${i * 50_000 * 7}, -1.3 + (number % 1000) / 1e4, 36.8 + (number % 777) / 1e4, number % 90 FROM numbers(50000)` });
+        await a.client.command({
+          query: `INSERT INTO probe_fixes SELECT number % 500, toDateTime64('2026-01-01', 3) + number * 7 + ${i * 50_000 * 7}, -1.3 + (number % 1000) / 1e4, 36.8 + (number % 777) / 1e4, number % 90 FROM numbers(50000)`,
+        });
       }
       for (let d = 0; d < 100; d++) {
-        await a.client.query({ query: `SELECT count(), avg(speed), max(t) FROM probe_fixes WHERE device = ${d * 5} AND t > toDateTime64('2026-01-02', 3)`, format: 'JSONEachRow' }).then((r) => r.json());
+        await a.client
+          .query({
+            query: `SELECT count(), avg(speed), max(t) FROM probe_fixes WHERE device = ${d * 5} AND t > toDateTime64('2026-01-02', 3)`,
+            format: 'JSONEachRow',
+          })
+          .then((r) => r.json());
       }
     } else if (part === 'pglite' || part === 'pglite-128mb') {
       const { createPgliteDb } = await import('@corridor/platform');
       const db = await createPgliteDb(join(dir, 'pglite'), part === 'pglite-128mb' ? { sharedBuffersMb: 128 } : {});
-      for (const svc of ['gateway', 'ops-api', 'journey', 'geofence']) await db.migrate(join(root, 'services', svc, 'drizzle'), svc).catch(() => undefined);
+      for (const svc of ['gateway', 'ops-api', 'journey', 'geofence'])
+        await db.migrate(join(root, 'services', svc, 'drizzle'), svc).catch(() => undefined);
     } else if (part === 'services-code') {
-      await Promise.all(['@corridor/gateway', '@corridor/ingest', '@corridor/journey', '@corridor/geofence', '@corridor/ops-api'].map((m) => import(m)));
+      await Promise.all(
+        ['@corridor/gateway', '@corridor/ingest', '@corridor/journey', '@corridor/geofence', '@corridor/ops-api'].map((m) => import(m)),
+      );
     }
     global.gc?.();
     await new Promise((r) => setTimeout(r, 2000));
@@ -66,7 +83,11 @@ if (process.env.STACK_MEMORY_PART) await probe(process.env.STACK_MEMORY_PART);
 
 function runProbe(part: string): Promise<NodeJS.MemoryUsage> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', here], { cwd: root, env: { ...process.env, STACK_MEMORY_PART: part }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', here], {
+      cwd: root,
+      env: { ...process.env, STACK_MEMORY_PART: part },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
     child.once('exit', (code) => {
@@ -80,10 +101,41 @@ function runProbe(part: string): Promise<NodeJS.MemoryUsage> {
 /** `pnpm start` with its defaults (24 trucks, the demo) on ports of this run; RSS SETTLE_S after it is running. */
 async function stackRss(threads: number | undefined, extra: Record<string, string> = {}): Promise<number> {
   const dataDir = mkdtempSync(join(tmpdir(), 'perf-mem-stack-'));
-  const ports = { GATEWAY_PORT: 182, INGEST_PORT: 183, JOURNEY_PORT: 184, GEOFENCE_PORT: 185, OPS_API_PORT: 186, OSMAND_PORT: 155, METRICS_PORT: 192, GT06_PORT: 123, TELTONIKA_PORT: 127, H02_PORT: 113, GPS103_PORT: 101, TK103_PORT: 102, MEITRACK_PORT: 120, JT808_PORT: 115, RUPTELA_PORT: 146, JT701_PORT: 114, QUECLINK_PORT: 104, WIALON_PORT: 139 };
-  const env: Record<string, string | undefined> = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(BASE + v)])), ...(threads !== undefined ? { INGEST_THREADS: String(threads) } : {}), ...extra };
+  const ports = {
+    GATEWAY_PORT: 182,
+    INGEST_PORT: 183,
+    JOURNEY_PORT: 184,
+    GEOFENCE_PORT: 185,
+    OPS_API_PORT: 186,
+    OSMAND_PORT: 155,
+    METRICS_PORT: 192,
+    GT06_PORT: 123,
+    TELTONIKA_PORT: 127,
+    H02_PORT: 113,
+    GPS103_PORT: 101,
+    TK103_PORT: 102,
+    MEITRACK_PORT: 120,
+    JT808_PORT: 115,
+    RUPTELA_PORT: 146,
+    JT701_PORT: 114,
+    QUECLINK_PORT: 104,
+    WIALON_PORT: 139,
+  };
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(BASE + v)])),
+    ...(threads !== undefined ? { INGEST_THREADS: String(threads) } : {}),
+    ...extra,
+  };
   for (const k of ['DATABASE_URL', 'KAFKA_BROKERS', 'REDIS_URL', 'CLICKHOUSE_URL']) delete env[k];
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'tools', 'stack', 'main.ts')], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'tools', 'stack', 'main.ts')], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-10_000)));

@@ -27,7 +27,15 @@ import { tmpdir } from 'node:os';
 import { load1m } from '../parts';
 import { round } from '../stats';
 import { fleetImei, LoadFleet, type FleetResult } from '../traccar/load-fleet';
-import { buildTraccar, cpuSecondsOf, rssOf, startCorridor, startCorridorIngest, startTraccar, type RunningSystem } from '../traccar/systems';
+import {
+  buildTraccar,
+  cpuSecondsOf,
+  rssOf,
+  startCorridor,
+  startCorridorIngest,
+  startTraccar,
+  type RunningSystem,
+} from '../traccar/systems';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 2);
 const TRACKERS = Number(process.env.TRACKERS ?? 200);
@@ -46,7 +54,11 @@ const BASE = Number(process.env.BENCH_BASE ?? 29000);
  * a profile at 50 %); without it and without Traccar in the round, a system's own saturation.
  */
 const givenAnchor: Record<string, number> = Object.fromEntries(
-  (process.env.TRACCAR_SATURATION ?? '').split(',').filter(Boolean).map((kv) => kv.split(':')).map(([k, v]) => [k!.trim(), Number(v)]),
+  (process.env.TRACCAR_SATURATION ?? '')
+    .split(',')
+    .filter(Boolean)
+    .map((kv) => kv.split(':'))
+    .map(([k, v]) => [k!.trim(), Number(v)]),
 );
 
 type SystemName = 'traccar-h2' | 'corridor-embedded' | 'traccar-pg' | 'corridor-real' | 'corridor-ingest';
@@ -81,27 +93,50 @@ export default async function run(): Promise<Record<string, number | string>> {
   buildTraccar(home, (m) => process.stdout.write(`  ${m}\n`));
   const real = Boolean(process.env.DATABASE_URL && process.env.KAFKA_BROKERS && process.env.REDIS_URL);
   const wanted = process.env.BENCH_TRACCAR_SYSTEMS?.split(',');
-  const order: SystemName[] = (['traccar-h2', 'corridor-embedded', 'traccar-pg', 'corridor-real', 'corridor-ingest'] as SystemName[]).filter(
-    (s) => (real || !REAL_PARTS.includes(s)) && (!wanted || wanted.includes(s)),
-  );
+  const order: SystemName[] = (
+    ['traccar-h2', 'corridor-embedded', 'traccar-pg', 'corridor-real', 'corridor-ingest'] as SystemName[]
+  ).filter((s) => (real || !REAL_PARTS.includes(s)) && (!wanted || wanted.includes(s)));
   const out: Record<string, number | string> = {
     setup: `${TRACKERS} GT06 trackers over TCP from ${PROCESSES} load processes, at most ${WINDOW} fixes unacknowledged each; ${WARMUP_S} s warm-up, ${SATURATION_S} s saturation, ${RATE_S} s at each of ${PCTS.join('/')} % of Traccar's saturation (same round and parts) with ${LOGINS_PER_PHASE} new trackers logging in during each; systems alone, alternated: ${order.join(', ')}; ${ROUNDS} rounds`,
-    cpu_note: 'server = the server process (Traccar: java with H2; Corridor: its process with its ingest threads; corridor-ingest: the ingest service process alone, a thread per core); with_stores adds PostgreSQL backends of its database, and for Corridor on real parts the Kafka broker and Redis listening on KAFKA_BROKERS and REDIS_URL (and for corridor-ingest the analytics store process: chDB behind the ClickHouse HTTP front), which are shared with other work on this machine: their CPU counts that work too, so acked_per_cpu_s_with_stores is a floor for Corridor on real parts',
+    cpu_note:
+      'server = the server process (Traccar: java with H2; Corridor: its process with its ingest threads; corridor-ingest: the ingest service process alone, a thread per core); with_stores adds PostgreSQL backends of its database, and for Corridor on real parts the Kafka broker and Redis listening on KAFKA_BROKERS and REDIS_URL (and for corridor-ingest the analytics store process: chDB behind the ClickHouse HTTP front), which are shared with other work on this machine: their CPU counts that work too, so acked_per_cpu_s_with_stores is a floor for Corridor on real parts',
   };
-  const imeis = [...Array.from({ length: TRACKERS }, (_, i) => fleetImei(i)), ...Array.from({ length: PROCESSES * SPARES }, (_, i) => fleetImei(100_000 + i))];
+  const imeis = [
+    ...Array.from({ length: TRACKERS }, (_, i) => fleetImei(i)),
+    ...Array.from({ length: PROCESSES * SPARES }, (_, i) => fleetImei(100_000 + i)),
+  ];
   const traccarSaturation: Record<string, number> = {};
   for (let r = 1; r <= ROUNDS; r++) {
     for (const name of order) {
       const key = `r${r}.${name}`;
       process.stdout.write(`  ${key}: starting (load ${load1m()})\n`);
       const sys = name.startsWith('traccar')
-        ? await startTraccar({ home, kind: name === 'traccar-pg' ? 'pg' : 'h2', databaseUrl: process.env.DATABASE_URL, ports: { gt06: BASE + 623, teltonika: BASE + 627, web: BASE + 990 } })
-        : name === 'corridor-ingest' ? await startCorridorIngest({ base: BASE }) : await startCorridor({ kind: name === 'corridor-real' ? 'real' : 'embedded', base: BASE, ...(process.env.CPU_PROFILE_DIR ? { cpuProfileDir: join(process.env.CPU_PROFILE_DIR, key) } : {}) });
+        ? await startTraccar({
+            home,
+            kind: name === 'traccar-pg' ? 'pg' : 'h2',
+            databaseUrl: process.env.DATABASE_URL,
+            ports: { gt06: BASE + 623, teltonika: BASE + 627, web: BASE + 990 },
+          })
+        : name === 'corridor-ingest'
+          ? await startCorridorIngest({ base: BASE })
+          : await startCorridor({
+              kind: name === 'corridor-real' ? 'real' : 'embedded',
+              base: BASE,
+              ...(process.env.CPU_PROFILE_DIR ? { cpuProfileDir: join(process.env.CPU_PROFILE_DIR, key) } : {}),
+            });
       let fleet: LoadFleet | undefined;
       try {
         await sys.registerDevices(imeis);
         // each run's fixes are dated apart from every other run's (a fix of the same second would be a duplicate)
-        fleet = new LoadFleet({ port: sys.gt06Port, first: 0, count: TRACKERS, processes: PROCESSES, t0: Date.UTC(2026, 0, 1) - (r * 10 + order.indexOf(name)) * 30 * 86_400_000, spareFrom: 100_000, spares: SPARES });
+        fleet = new LoadFleet({
+          port: sys.gt06Port,
+          first: 0,
+          count: TRACKERS,
+          processes: PROCESSES,
+          t0: Date.UTC(2026, 0, 1) - (r * 10 + order.indexOf(name)) * 30 * 86_400_000,
+          spareFrom: 100_000,
+          spares: SPARES,
+        });
         const ready = await fleet.ready();
         out[`${key}.connected`] = ready.connected;
         out[`${key}.connect_login_max_ms`] = ready.loginMaxMs;
@@ -134,7 +169,9 @@ export default async function run(): Promise<Record<string, number | string>> {
             out[`${key}.${label}.login_p99_ms`] = res.logins.p99Ms;
             out[`${key}.${label}.login_max_ms`] = res.logins.maxMs;
           }
-          process.stdout.write(`  ${key}.${label}: ${Math.round(res.acked / res.seconds)} acked/s, p99 ${res.p99Ms} ms, ${Math.round(res.acked / Math.max(0.01, server))} per server CPU-s (load ${load1m()})\n`);
+          process.stdout.write(
+            `  ${key}.${label}: ${Math.round(res.acked / res.seconds)} acked/s, p99 ${res.p99Ms} ms, ${Math.round(res.acked / Math.max(0.01, server))} per server CPU-s (load ${load1m()})\n`,
+          );
           return res;
         };
         const sat = await phase('saturation', { cmd: 'closed', seconds: SATURATION_S, window: WINDOW });
@@ -156,13 +193,21 @@ export default async function run(): Promise<Record<string, number | string>> {
   }
   // ratios within each round: Corridor over Traccar on the same parts
   for (let r = 1; r <= ROUNDS; r++) {
-    for (const [c, t] of [['corridor-embedded', 'traccar-h2'], ['corridor-real', 'traccar-pg'], ['corridor-ingest', 'traccar-pg']] as const) {
+    for (const [c, t] of [
+      ['corridor-embedded', 'traccar-h2'],
+      ['corridor-real', 'traccar-pg'],
+      ['corridor-ingest', 'traccar-pg'],
+    ] as const) {
       const a = (k: string): number => Number(out[`r${r}.${c}.${k}`]);
       const b = (k: string): number => Number(out[`r${r}.${t}.${k}`]);
       if (!Number.isFinite(a('saturation.acked_per_s')) || !Number.isFinite(b('saturation.acked_per_s'))) continue;
       out[`r${r}.${c}_over_${t}.saturation_acked_per_s`] = round(a('saturation.acked_per_s') / b('saturation.acked_per_s'));
-      out[`r${r}.${c}_over_${t}.acked_per_cpu_s_server`] = round(a('saturation.acked_per_cpu_s_server') / b('saturation.acked_per_cpu_s_server'));
-      out[`r${r}.${c}_over_${t}.acked_per_cpu_s_with_stores`] = round(a('saturation.acked_per_cpu_s_with_stores') / b('saturation.acked_per_cpu_s_with_stores'));
+      out[`r${r}.${c}_over_${t}.acked_per_cpu_s_server`] = round(
+        a('saturation.acked_per_cpu_s_server') / b('saturation.acked_per_cpu_s_server'),
+      );
+      out[`r${r}.${c}_over_${t}.acked_per_cpu_s_with_stores`] = round(
+        a('saturation.acked_per_cpu_s_with_stores') / b('saturation.acked_per_cpu_s_with_stores'),
+      );
     }
   }
   return out;

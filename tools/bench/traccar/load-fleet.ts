@@ -72,7 +72,11 @@ class Tracker {
   private readonly inflight = new Map<number, number>();
   private wake: (() => void) | undefined;
 
-  constructor(readonly socket: Socket, readonly index: number, private readonly t0: number) {
+  constructor(
+    readonly socket: Socket,
+    readonly index: number,
+    private readonly t0: number,
+  ) {
     socket.on('data', (chunk: Buffer) => {
       this.received = this.received.length ? Buffer.concat([this.received, chunk]) : chunk;
       while (this.received.length >= 10) {
@@ -98,7 +102,17 @@ class Tracker {
   send(): void {
     const serial = (this.serial = (this.serial % 65_535) + 1);
     const time = new Date(this.t0 + this.seq++ * 1000);
-    const fix = { deviceId: fleetImei(this.index), time, lat: -1.3 - (this.seq % 1000) / 10_000, lon: 36.8 + this.index / 10_000, speedKph: 60, courseDeg: 90, altitudeM: 1600, accuracyM: 5, batteryPct: 90 };
+    const fix = {
+      deviceId: fleetImei(this.index),
+      time,
+      lat: -1.3 - (this.seq % 1000) / 10_000,
+      lon: 36.8 + this.index / 10_000,
+      speedKph: 60,
+      courseDeg: 90,
+      altitudeM: 1600,
+      accuracyM: 5,
+      batteryPct: 90,
+    };
     this.inflight.set(serial, performance.now());
     this.socket.write(gt06Location(fix, serial));
   }
@@ -117,7 +131,13 @@ class Tracker {
 }
 
 /** Connects and logs in; resolves with the tracker and its login ack time (undefined when none came within `timeoutMs`). */
-async function open(host: string, port: number, index: number, t0: number, timeoutMs: number): Promise<{ tracker?: Tracker; loginMs?: number }> {
+async function open(
+  host: string,
+  port: number,
+  index: number,
+  t0: number,
+  timeoutMs: number,
+): Promise<{ tracker?: Tracker; loginMs?: number }> {
   const socket = connect({ host, port, noDelay: true });
   socket.on('error', () => undefined);
   const connected = await new Promise<boolean>((resolve) => {
@@ -141,7 +161,11 @@ async function open(host: string, port: number, index: number, t0: number, timeo
   return { tracker: new Tracker(socket, index, t0), loginMs: performance.now() - sent };
 }
 
-async function runLoad(trackers: Tracker[], c: FleetCommand, spare: { host: string; port: number; next: () => number; t0: number }): Promise<FleetResult> {
+async function runLoad(
+  trackers: Tracker[],
+  c: FleetCommand,
+  spare: { host: string; port: number; next: () => number; t0: number },
+): Promise<FleetResult> {
   acked = 0;
   hist = new Array<number>(BUCKETS).fill(0);
   const started = performance.now();
@@ -197,7 +221,14 @@ async function runLoad(trackers: Tracker[], c: FleetCommand, spare: { host: stri
     p50Ms: quantileOf(hist, 0.5),
     p99Ms: quantileOf(hist, 0.99),
     backlog,
-    logins: { tried: c.logins ?? 0, acked: loginsAcked, within1s: loginsWithin1s, p50Ms: quantileOf(loginHist, 0.5), p99Ms: quantileOf(loginHist, 0.99), maxMs: Math.round(loginMax) },
+    logins: {
+      tried: c.logins ?? 0,
+      acked: loginsAcked,
+      within1s: loginsWithin1s,
+      p50Ms: quantileOf(loginHist, 0.5),
+      p99Ms: quantileOf(loginHist, 0.99),
+      maxMs: Math.round(loginMax),
+    },
     // the parent merges histograms
     ...({ hist, loginHist } as object),
   };
@@ -243,7 +274,16 @@ export class LoadFleet {
   private readonly children: { proc: ChildProcess; events: Record<string, unknown>[]; wake?: () => void }[] = [];
 
   /** Spare trackers (logging in during phases): `spares` per process from `spareFrom` on. */
-  constructor(opts: { host?: string; port: number; first: number; count: number; processes: number; t0: number; spareFrom: number; spares: number }) {
+  constructor(opts: {
+    host?: string;
+    port: number;
+    first: number;
+    count: number;
+    processes: number;
+    t0: number;
+    spareFrom: number;
+    spares: number;
+  }) {
     const per = Math.ceil(opts.count / opts.processes);
     for (let p = 0; p < opts.processes; p++) {
       const from = opts.first + p * per;
@@ -251,8 +291,15 @@ export class LoadFleet {
       if (count <= 0) break;
       const proc = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], {
         env: {
-          ...process.env, LOAD_FLEET_ROLE: 'trackers', HOST: opts.host ?? '127.0.0.1', PORT: String(opts.port), FROM: String(from), COUNT: String(count),
-          T0: String(opts.t0), SPARE_FROM: String(opts.spareFrom + p * opts.spares), SPARES: String(opts.spares),
+          ...process.env,
+          LOAD_FLEET_ROLE: 'trackers',
+          HOST: opts.host ?? '127.0.0.1',
+          PORT: String(opts.port),
+          FROM: String(from),
+          COUNT: String(count),
+          T0: String(opts.t0),
+          SPARE_FROM: String(opts.spareFrom + p * opts.spares),
+          SPARES: String(opts.spares),
         },
         stdio: ['pipe', 'pipe', 'inherit'],
       });
@@ -284,10 +331,16 @@ export class LoadFleet {
     const n = this.children.length;
     const share = (k: number, total: number): number => Math.floor(total / n) + (k < total % n ? 1 : 0);
     this.children.forEach((child, k) => {
-      const part: FleetCommand = c.cmd === 'rate' ? { ...c, perSecond: c.perSecond / n, logins: share(k, c.logins ?? 0) } : { ...c, logins: share(k, c.logins ?? 0) };
+      const part: FleetCommand =
+        c.cmd === 'rate'
+          ? { ...c, perSecond: c.perSecond / n, logins: share(k, c.logins ?? 0) }
+          : { ...c, logins: share(k, c.logins ?? 0) };
       child.proc.stdin!.write(JSON.stringify(part) + '\n');
     });
-    const results = (await Promise.all(this.children.map((child) => this.next(child, 'done')))) as unknown as (FleetResult & { hist: number[]; loginHist: number[] })[];
+    const results = (await Promise.all(this.children.map((child) => this.next(child, 'done')))) as unknown as (FleetResult & {
+      hist: number[];
+      loginHist: number[];
+    })[];
     const hists = new Array<number>(BUCKETS).fill(0);
     const logins = new Array<number>(BUCKETS).fill(0);
     for (const r of results) r.hist.forEach((v, i) => (hists[i]! += v));
@@ -311,9 +364,11 @@ export class LoadFleet {
   }
 
   async stop(): Promise<void> {
-    await Promise.all(this.children.map(async (c) => {
-      c.proc.stdin!.write(JSON.stringify({ cmd: 'exit' }) + '\n');
-      await new Promise((r) => (c.proc.exitCode !== null ? r(undefined) : c.proc.once('exit', r)));
-    }));
+    await Promise.all(
+      this.children.map(async (c) => {
+        c.proc.stdin!.write(JSON.stringify({ cmd: 'exit' }) + '\n');
+        await new Promise((r) => (c.proc.exitCode !== null ? r(undefined) : c.proc.once('exit', r)));
+      }),
+    );
   }
 }

@@ -51,7 +51,10 @@ function cmdlineOf(pid: number): string {
 
 /** Pids whose command line matches. */
 function pidsMatching(test: (cmdline: string) => boolean): number[] {
-  return readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map(Number).filter((pid) => test(cmdlineOf(pid)));
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .map(Number)
+    .filter((pid) => test(cmdlineOf(pid)));
 }
 
 export interface RunningSystem {
@@ -114,13 +117,22 @@ function stopTree(child: ChildProcess): Promise<void> {
 export function buildTraccar(home: string, log: (m: string) => void): void {
   if (existsSync(join(home, 'classes', 'org', 'traccar', 'Main.class'))) return;
   const src = process.env.TRACCAR_SRC;
-  if (!src) throw new Error('TRACCAR_SRC: set it to an unpacked checkout of Traccar (6.14.5 was measured), or TRACCAR_HOME to a build of it');
+  if (!src)
+    throw new Error('TRACCAR_SRC: set it to an unpacked checkout of Traccar (6.14.5 was measured), or TRACCAR_HOME to a build of it');
   log(`building Traccar from ${src} into ${home}`);
-  const r = spawnSync('bash', [join(here, 'build-traccar.sh')], { env: { ...process.env, TRACCAR_HOME: home, TRACCAR_SRC: src }, stdio: 'inherit' });
+  const r = spawnSync('bash', [join(here, 'build-traccar.sh')], {
+    env: { ...process.env, TRACCAR_HOME: home, TRACCAR_SRC: src },
+    stdio: 'inherit',
+  });
   if (r.status !== 0) throw new Error(`build-traccar.sh failed (${r.status})`);
 }
 
-export async function startTraccar(opts: { home: string; kind: 'h2' | 'pg'; databaseUrl?: string; ports: { gt06: number; teltonika: number; web: number } }): Promise<RunningSystem> {
+export async function startTraccar(opts: {
+  home: string;
+  kind: 'h2' | 'pg';
+  databaseUrl?: string;
+  ports: { gt06: number; teltonika: number; web: number };
+}): Promise<RunningSystem> {
   const dbName = 'perf_bench_traccar';
   let jdbc = '';
   if (opts.kind === 'pg') {
@@ -132,8 +144,14 @@ export async function startTraccar(opts: { home: string; kind: 'h2' | 'pg'; data
   const pidfile = join(opts.home, `traccar-${process.pid}.pid`);
   const r = spawnSync('bash', [join(here, 'start-traccar.sh')], {
     env: {
-      ...process.env, TRACCAR_HOME: opts.home, PIDFILE: pidfile, TRACCAR_CONF: opts.kind === 'pg' ? 'traccar-pg.xml' : 'traccar.xml',
-      TRACCAR_GT06_PORT: String(opts.ports.gt06), TRACCAR_TELTONIKA_PORT: String(opts.ports.teltonika), TRACCAR_WEB_PORT: String(opts.ports.web), TRACCAR_JDBC_URL: jdbc,
+      ...process.env,
+      TRACCAR_HOME: opts.home,
+      PIDFILE: pidfile,
+      TRACCAR_CONF: opts.kind === 'pg' ? 'traccar-pg.xml' : 'traccar.xml',
+      TRACCAR_GT06_PORT: String(opts.ports.gt06),
+      TRACCAR_TELTONIKA_PORT: String(opts.ports.teltonika),
+      TRACCAR_WEB_PORT: String(opts.ports.web),
+      TRACCAR_JDBC_URL: jdbc,
     },
     encoding: 'utf8',
   });
@@ -142,7 +160,11 @@ export async function startTraccar(opts: { home: string; kind: 'h2' | 'pg'; data
   const api = `http://127.0.0.1:${opts.ports.web}/api`;
   const admin = { email: 'bench@traccar.local', password: 'bench-password' };
   const auth = `Basic ${Buffer.from(`${admin.email}:${admin.password}`).toString('base64')}`;
-  const created = await fetch(`${api}/users`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'bench', ...admin }) });
+  const created = await fetch(`${api}/users`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'bench', ...admin }),
+  });
   if (!created.ok) throw new Error(`Traccar: first user not created (${created.status} ${await created.text()})`);
   return {
     name: `traccar-${opts.kind}`,
@@ -151,7 +173,11 @@ export async function startTraccar(opts: { home: string; kind: 'h2' | 'pg'; data
     storePids: opts.kind === 'pg' ? postgresBackendsOf(dbName) : () => [],
     async registerDevices(imeis) {
       for (const uniqueId of imeis) {
-        const res = await fetch(`${api}/devices`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: auth }, body: JSON.stringify({ name: uniqueId, uniqueId }) });
+        const res = await fetch(`${api}/devices`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: auth },
+          body: JSON.stringify({ name: uniqueId, uniqueId }),
+        });
         if (!res.ok) throw new Error(`Traccar: device ${uniqueId} not created (${res.status})`);
       }
     },
@@ -178,13 +204,28 @@ export async function startTraccar(opts: { home: string; kind: 'h2' | 'pg'; data
 const DEVICE_PORTS = ['GT06', 'TELTONIKA', 'H02', 'GPS103', 'TK103', 'MEITRACK', 'JT808', 'RUPTELA', 'JT701', 'QUECLINK', 'WIALON'];
 
 /** `pnpm start` (tools/stack/main.ts) in a process of its own: embedded, or on the real parts of the environment in a database, key prefix and topic namespace of its own. */
-export async function startCorridor(opts: { kind: 'embedded' | 'real'; base: number; threads?: number; cpuProfileDir?: string }): Promise<RunningSystem> {
+export async function startCorridor(opts: {
+  kind: 'embedded' | 'real';
+  base: number;
+  threads?: number;
+  cpuProfileDir?: string;
+}): Promise<RunningSystem> {
   const dataDir = mkdtempSync(join(tmpdir(), 'perf-bench-corridor-'));
   const dbName = 'perf_bench_corridor';
   const env: Record<string, string | undefined> = {
-    ...process.env, DATA_DIR: dataDir, DEMO: 'false', SIM_TRUCKS: '0', LOG_LEVEL: 'warn', HOST: '127.0.0.1',
-    GATEWAY_PORT: String(opts.base + 82), INGEST_PORT: String(opts.base + 83), JOURNEY_PORT: String(opts.base + 84), GEOFENCE_PORT: String(opts.base + 85),
-    OPS_API_PORT: String(opts.base + 86), OSMAND_PORT: String(opts.base + 55), METRICS_PORT: String(opts.base + 92),
+    ...process.env,
+    DATA_DIR: dataDir,
+    DEMO: 'false',
+    SIM_TRUCKS: '0',
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+    GATEWAY_PORT: String(opts.base + 82),
+    INGEST_PORT: String(opts.base + 83),
+    JOURNEY_PORT: String(opts.base + 84),
+    GEOFENCE_PORT: String(opts.base + 85),
+    OPS_API_PORT: String(opts.base + 86),
+    OSMAND_PORT: String(opts.base + 55),
+    METRICS_PORT: String(opts.base + 92),
     ...Object.fromEntries(DEVICE_PORTS.map((p) => [`${p}_PORT`, p === 'GT06' ? String(opts.base + 23) : '0'])),
     ...(opts.threads !== undefined ? { INGEST_THREADS: String(opts.threads) } : {}),
   };
@@ -194,36 +235,51 @@ export async function startCorridor(opts: { kind: 'embedded' | 'real'; base: num
     env.KAFKA_NAMESPACE = `perfbench${Date.now()}`;
     env.REDIS_KEY_PREFIX = `${env.KAFKA_NAMESPACE}:`;
   }
-  const args = [...(opts.cpuProfileDir ? [`--cpu-prof`, `--cpu-prof-dir=${opts.cpuProfileDir}`] : []), '--import', 'tsx', join(root, 'tools', 'stack', 'main.ts')];
+  const args = [
+    ...(opts.cpuProfileDir ? [`--cpu-prof`, `--cpu-prof-dir=${opts.cpuProfileDir}`] : []),
+    '--import',
+    'tsx',
+    join(root, 'tools', 'stack', 'main.ts'),
+  ];
   const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-20_000)));
   const gateway = `http://127.0.0.1:${opts.base + 82}`;
   try {
-    await waitFor('Corridor started', async () => {
-      if (child.exitCode !== null) throw new Error(`Corridor exited (${child.exitCode}): ${out.slice(-3000)}`);
-      return out.includes('Corridor is running');
-    }, 600_000);
+    await waitFor(
+      'Corridor started',
+      async () => {
+        if (child.exitCode !== null) throw new Error(`Corridor exited (${child.exitCode}): ${out.slice(-3000)}`);
+        return out.includes('Corridor is running');
+      },
+      600_000,
+    );
   } catch (err) {
     await stopTree(child);
     throw err;
   }
   const auth = `Basic ${Buffer.from('admin@corridor.local:corridor-admin').toString('base64')}`;
   const pid = child.pid!;
-  const shared = opts.kind === 'real'
-    ? [listenerPid(portOf(process.env.KAFKA_BROKERS!.split(',')[0]!, 9092)), listenerPid(Number(new URL(process.env.REDIS_URL!).port || 6379))].filter((p): p is number => p !== undefined)
-    : [];
+  const shared =
+    opts.kind === 'real'
+      ? [
+          listenerPid(portOf(process.env.KAFKA_BROKERS!.split(',')[0]!, 9092)),
+          listenerPid(Number(new URL(process.env.REDIS_URL!).port || 6379)),
+        ].filter((p): p is number => p !== undefined)
+      : [];
   return {
     name: `corridor-${opts.kind}`,
     gt06Port: opts.base + 23,
     serverPids: () => [pid],
-    storePids: opts.kind === 'real'
-      ? () => [...postgresBackendsOf(dbName)(), ...shared]
-      : () => [],
+    storePids: opts.kind === 'real' ? () => [...postgresBackendsOf(dbName)(), ...shared] : () => [],
     async registerDevices(imeis) {
       for (const uniqueId of imeis) {
-        const res = await fetch(`${gateway}/api/devices`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: auth }, body: JSON.stringify({ name: uniqueId, uniqueId }) });
+        const res = await fetch(`${gateway}/api/devices`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: auth },
+          body: JSON.stringify({ name: uniqueId, uniqueId }),
+        });
         if (!res.ok) throw new Error(`Corridor: device ${uniqueId} not created (${res.status} ${await res.text()})`);
       }
     },
@@ -250,7 +306,10 @@ export async function startCorridorIngest(opts: { base: number }): Promise<Runni
   const dbName = 'perf_bench_ingest';
   const namespace = `perfbenchingest${Date.now()}`;
   const store = spawn(process.execPath, ['--import', 'tsx', join(here, 'analytics-store.ts')], {
-    cwd: root, env: { ...process.env, CHDB_DIR: join(dir, 'chdb'), CLICKHOUSE_DATABASE: namespace }, stdio: ['ignore', 'pipe', 'inherit'], detached: true,
+    cwd: root,
+    env: { ...process.env, CHDB_DIR: join(dir, 'chdb'), CLICKHOUSE_DATABASE: namespace },
+    stdio: ['ignore', 'pipe', 'inherit'],
+    detached: true,
   });
   let ingest: ServiceProcess | undefined;
   let cache: RedisCache | undefined;
@@ -272,10 +331,18 @@ export async function startCorridorIngest(opts: { base: number }): Promise<Runni
       store.once('exit', (code) => reject(new Error(`analytics store exited (${code}) before serving`)));
     });
     const env: Record<string, string> = {
-      LOG_LEVEL: 'warn', HOST: '127.0.0.1', DATA_DIR: join(dir, 'data'),
-      KAFKA_BROKERS: process.env.KAFKA_BROKERS!, KAFKA_NAMESPACE: namespace, REDIS_URL: process.env.REDIS_URL!, REDIS_KEY_PREFIX: `${namespace}:`,
-      DATABASE_URL: await createDatabase(process.env.DATABASE_URL!, dbName), CLICKHOUSE_URL: url, CLICKHOUSE_DATABASE: namespace,
-      METRICS_PORT: String(opts.base + 92), OSMAND_PORT: '0',
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+      DATA_DIR: join(dir, 'data'),
+      KAFKA_BROKERS: process.env.KAFKA_BROKERS!,
+      KAFKA_NAMESPACE: namespace,
+      REDIS_URL: process.env.REDIS_URL!,
+      REDIS_KEY_PREFIX: `${namespace}:`,
+      DATABASE_URL: await createDatabase(process.env.DATABASE_URL!, dbName),
+      CLICKHOUSE_URL: url,
+      CLICKHOUSE_DATABASE: namespace,
+      METRICS_PORT: String(opts.base + 92),
+      OSMAND_PORT: '0',
       ...Object.fromEntries(DEVICE_PORTS.map((p) => [`${p}_PORT`, p === 'GT06' ? String(opts.base + 23) : '0'])),
     };
     ingest = new ServiceProcess('ingest', 'ingest', opts.base + 83, env, join(dir, 'ingest.log'));
@@ -286,8 +353,10 @@ export async function startCorridorIngest(opts: { base: number }): Promise<Runni
     throw err;
   }
   const pid = ingest.pid!;
-  const shared = [listenerPid(portOf(process.env.KAFKA_BROKERS!.split(',')[0]!, 9092)), listenerPid(Number(new URL(process.env.REDIS_URL!).port || 6379))]
-    .filter((p): p is number => p !== undefined);
+  const shared = [
+    listenerPid(portOf(process.env.KAFKA_BROKERS!.split(',')[0]!, 9092)),
+    listenerPid(Number(new URL(process.env.REDIS_URL!).port || 6379)),
+  ].filter((p): p is number => p !== undefined);
   const registry = cache;
   return {
     name: 'corridor-ingest',
@@ -295,7 +364,10 @@ export async function startCorridorIngest(opts: { base: number }): Promise<Runni
     serverPids: () => [pid],
     storePids: () => [...postgresBackendsOf(dbName)(), ...shared, ...(store.pid ? [store.pid] : [])],
     async registerDevices(imeis) {
-      await registerDevices(registry, imeis.map((uniqueId, i) => ({ id: i + 1, uniqueId })));
+      await registerDevices(
+        registry,
+        imeis.map((uniqueId, i) => ({ id: i + 1, uniqueId })),
+      );
     },
     stop,
   };

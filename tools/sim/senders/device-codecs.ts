@@ -64,7 +64,9 @@ export function teltonikaCodec(imei: string): DeviceCodec {
       frame: teltonikaAvlPacket([fix]),
       match(received) {
         if (received.length < 4) return { kind: 'more' };
-        return received.readUInt32BE(0) === 1 ? { kind: 'ack', consumed: 4 } : { kind: 'other', consumed: 4, frame: Buffer.from(received.subarray(0, 4)) };
+        return received.readUInt32BE(0) === 1
+          ? { kind: 'ack', consumed: 4 }
+          : { kind: 'other', consumed: 4, frame: Buffer.from(received.subarray(0, 4)) };
       },
     }),
   };

@@ -6,7 +6,9 @@ import { gt06Codec } from './device-codecs';
 import { TcpDeviceSender } from './tcp-device-sender';
 
 /** A GT06 server stand-in: decodes what it gets and decides per frame whether to answer. */
-function gt06Server(answer: (kind: string, connection: number) => boolean): Promise<{ server: Server; port: number; kinds: string[][]; sockets: Socket[] }> {
+function gt06Server(
+  answer: (kind: string, connection: number) => boolean,
+): Promise<{ server: Server; port: number; kinds: string[][]; sockets: Socket[] }> {
   const kinds: string[][] = [];
   const sockets: Socket[] = [];
   const server = createServer((socket: Socket) => {
@@ -26,10 +28,22 @@ function gt06Server(answer: (kind: string, connection: number) => boolean): Prom
     });
     socket.on('error', () => undefined);
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, port: (server.address() as AddressInfo).port, kinds, sockets })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ server, port: (server.address() as AddressInfo).port, kinds, sockets })),
+  );
 }
 
-const fix: Fix = { deviceId: '356000000000007', time: new Date(Date.UTC(2026, 0, 5)), lat: -1.2, lon: 36.8, speedKph: 50, courseDeg: 10, altitudeM: 0, accuracyM: 5, batteryPct: 80 };
+const fix: Fix = {
+  deviceId: '356000000000007',
+  time: new Date(Date.UTC(2026, 0, 5)),
+  lat: -1.2,
+  lon: 36.8,
+  speedKph: 50,
+  courseDeg: 10,
+  altitudeM: 0,
+  accuracyM: 5,
+  batteryPct: 80,
+};
 let server: Server | undefined;
 afterEach(() => {
   server?.close();
@@ -53,7 +67,10 @@ describe('TcpDeviceSender', () => {
     server = s.server;
     const sender = new TcpDeviceSender({ host: '127.0.0.1', port: s.port, codec: gt06Codec(fix.deviceId), initialBackoffMs: 10 });
     expect(await sender.send(fix)).toBe(true);
-    expect(s.kinds).toEqual([['login', 'position'], ['login', 'position']]);
+    expect(s.kinds).toEqual([
+      ['login', 'position'],
+      ['login', 'position'],
+    ]);
     expect(sender.stats).toMatchObject({ sent: 1, retries: 1, reconnects: 2 });
     sender.close();
   });
@@ -62,7 +79,13 @@ describe('TcpDeviceSender', () => {
     const first = await gt06Server(() => true);
     const second = await gt06Server(() => true);
     server = second.server;
-    const sender = new TcpDeviceSender({ host: '127.0.0.1', port: first.port, failover: [{ host: '127.0.0.1', port: second.port }], codec: gt06Codec(fix.deviceId), initialBackoffMs: 5 });
+    const sender = new TcpDeviceSender({
+      host: '127.0.0.1',
+      port: first.port,
+      failover: [{ host: '127.0.0.1', port: second.port }],
+      codec: gt06Codec(fix.deviceId),
+      initialBackoffMs: 5,
+    });
     expect(await sender.send(fix)).toBe(true);
     expect(sender.endpoint.port).toBe(first.port);
     // the first server dies with the tracker's connection: the next fix goes to the second
@@ -76,7 +99,14 @@ describe('TcpDeviceSender', () => {
 
   it('gives up after its retries and reports the reason', async () => {
     const reasons: string[] = [];
-    const sender = new TcpDeviceSender({ host: '127.0.0.1', port: 9, codec: gt06Codec(fix.deviceId), maxRetries: 1, initialBackoffMs: 5, onFailure: (_, r) => reasons.push(r) });
+    const sender = new TcpDeviceSender({
+      host: '127.0.0.1',
+      port: 9,
+      codec: gt06Codec(fix.deviceId),
+      maxRetries: 1,
+      initialBackoffMs: 5,
+      onFailure: (_, r) => reasons.push(r),
+    });
     expect(await sender.send(fix)).toBe(false);
     expect(reasons[0]).toMatch(/connect/);
     sender.close();

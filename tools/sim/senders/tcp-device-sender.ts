@@ -38,7 +38,8 @@ export class TcpDeviceSender implements Sender {
   private waiter: ((err?: Error) => void) | undefined;
   private chain: Promise<unknown> = Promise.resolve();
   private closed = false;
-  private readonly opts: Required<Omit<TcpDeviceSenderOptions, 'onFailure' | 'onServerFrame'>> & Pick<TcpDeviceSenderOptions, 'onFailure' | 'onServerFrame'>;
+  private readonly opts: Required<Omit<TcpDeviceSenderOptions, 'onFailure' | 'onServerFrame'>> &
+    Pick<TcpDeviceSenderOptions, 'onFailure' | 'onServerFrame'>;
   private readonly targets: { host: string; port: number }[];
   private target = 0;
 
@@ -75,27 +76,30 @@ export class TcpDeviceSender implements Sender {
 
   private async attempts(fix: Fix, signal?: AbortSignal): Promise<boolean> {
     let reason = 'aborted';
-    const out = signal?.aborted || this.closed ? undefined : await retryWithBackoff(
-      async () => {
-        try {
-          if (!this.loggedIn) await this.login();
-          await this.request(this.opts.codec.position(fix));
-        } catch (err) {
-          reason = (err as Error).message;
-          this.drop();
-          this.target = (this.target + 1) % this.targets.length;
-          throw err;
-        }
-      },
-      {
-        retries: this.opts.maxRetries,
-        initialMs: this.opts.initialBackoffMs,
-        maxMs: this.opts.maxBackoffMs,
-        ...(signal ? { signal } : {}),
-        cancelled: () => this.closed,
-        onRetry: () => void this.stats.retries++,
-      },
-    );
+    const out =
+      signal?.aborted || this.closed
+        ? undefined
+        : await retryWithBackoff(
+            async () => {
+              try {
+                if (!this.loggedIn) await this.login();
+                await this.request(this.opts.codec.position(fix));
+              } catch (err) {
+                reason = (err as Error).message;
+                this.drop();
+                this.target = (this.target + 1) % this.targets.length;
+                throw err;
+              }
+            },
+            {
+              retries: this.opts.maxRetries,
+              initialMs: this.opts.initialBackoffMs,
+              maxMs: this.opts.maxBackoffMs,
+              ...(signal ? { signal } : {}),
+              cancelled: () => this.closed,
+              onRetry: () => void this.stats.retries++,
+            },
+          );
     if (out?.ok) {
       this.stats.sent++;
       return true;

@@ -16,10 +16,34 @@ export interface DemoAccount {
  * sign-in shows the whole company portal. The administrator is the bootstrap admin.
  */
 export const DEMO_ACCOUNTS = {
-  dispatcher: { email: 'dispatcher@corridor.local', password: DEMO_PASSWORD, name: 'Amina Dispatcher', roles: ['dispatcher'], companyId: null },
-  company: { email: 'pwani@corridor.local', password: DEMO_PASSWORD, name: 'Juma Pwani', roles: ['company_user', 'clearing_agent'], companyId: 101 },
-  officer: { email: 'officer@corridor.local', password: DEMO_PASSWORD, name: 'Grace Officer', roles: ['association_officer'], companyId: null },
-  analyst: { email: 'analyst@corridor.local', password: DEMO_PASSWORD, name: 'Baraka Analyst', roles: ['association_analyst'], companyId: null },
+  dispatcher: {
+    email: 'dispatcher@corridor.local',
+    password: DEMO_PASSWORD,
+    name: 'Amina Dispatcher',
+    roles: ['dispatcher'],
+    companyId: null,
+  },
+  company: {
+    email: 'pwani@corridor.local',
+    password: DEMO_PASSWORD,
+    name: 'Juma Pwani',
+    roles: ['company_user', 'clearing_agent'],
+    companyId: 101,
+  },
+  officer: {
+    email: 'officer@corridor.local',
+    password: DEMO_PASSWORD,
+    name: 'Grace Officer',
+    roles: ['association_officer'],
+    companyId: null,
+  },
+  analyst: {
+    email: 'analyst@corridor.local',
+    password: DEMO_PASSWORD,
+    name: 'Baraka Analyst',
+    roles: ['association_analyst'],
+    companyId: null,
+  },
 } satisfies Record<string, DemoAccount>;
 
 export type DemoRole = keyof typeof DEMO_ACCOUNTS;

@@ -23,7 +23,10 @@ export class DemoClient {
     return this.baseUrl + path + (q.size ? `?${q}` : '');
   }
 
-  async call<T = unknown>(def: Pick<EndpointDef, 'path' | 'method' | 'id'>, opts: { params?: Params; query?: Record<string, unknown>; body?: unknown; form?: FormData } = {}): Promise<T> {
+  async call<T = unknown>(
+    def: Pick<EndpointDef, 'path' | 'method' | 'id'>,
+    opts: { params?: Params; query?: Record<string, unknown>; body?: unknown; form?: FormData } = {},
+  ): Promise<T> {
     const headers: Record<string, string> = { authorization: this.auth };
     let body: string | FormData | undefined;
     if (opts.form) body = opts.form;

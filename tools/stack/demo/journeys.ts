@@ -22,7 +22,8 @@ export async function ensureDemoJourneys(dispatcher: DemoClient, plans: readonly
   const devices = await dispatcher.call<Device[]>(devicesList, { query: { limit: 1000, uniqueId: plans.map((p) => p.deviceId) } });
   const byUnique = new Map(devices.map((d) => [d.uniqueId, d]));
   const busy = new Set<number>();
-  for (const def of [active, flagged]) for (const j of await dispatcher.call<Journey[]>(def, { query: { limit: 1000 } })) busy.add(j.deviceId);
+  for (const def of [active, flagged])
+    for (const j of await dispatcher.call<Journey[]>(def, { query: { limit: 1000 } })) busy.add(j.deviceId);
   const now = Date.now();
   let created = 0;
   for (const [i, p] of plans.entries()) {

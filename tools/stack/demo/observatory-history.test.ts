@@ -27,7 +27,12 @@ const now = new Date('2026-03-10T12:00:00Z');
 function options(extra: Partial<ObservatoryHistoryOptions> & { folded: number[][]; lines: string[] }): ObservatoryHistoryOptions {
   const { folded, lines, ...rest } = extra;
   return {
-    analytics: ch, plans, devices, now, days: 1, trucksPerStep: 1,
+    analytics: ch,
+    plans,
+    devices,
+    now,
+    days: 1,
+    trucksPerStep: 1,
     backfill: async (o) => {
       folded.push([...(o.deviceIds ?? [])]);
       return { devices: o.deviceIds?.length ?? 0, fixes: 0, facts: 7 };
@@ -37,24 +42,35 @@ function options(extra: Partial<ObservatoryHistoryOptions> & { folded: number[][
   };
 }
 
-const storedTrucks = async (): Promise<number[]> => z.array(z.object({ d: z.coerce.number() })).parse(await (await ch.client.query({
-  query: `SELECT DISTINCT device_id AS d FROM ${ch.database}.positions WHERE JSONExtractBool(attributes, 'demoHistory') ORDER BY d`, format: 'JSONEachRow',
-})).json()).map((r) => r.d);
+const storedTrucks = async (): Promise<number[]> =>
+  z
+    .array(z.object({ d: z.coerce.number() }))
+    .parse(
+      await (
+        await ch.client.query({
+          query: `SELECT DISTINCT device_id AS d FROM ${ch.database}.positions WHERE JSONExtractBool(attributes, 'demoHistory') ORDER BY d`,
+          format: 'JSONEachRow',
+        })
+      ).json(),
+    )
+    .map((r) => r.d);
 
 describe('the demo history', () => {
   it('stops between steps when asked, and the next start stores the trucks it had not reached', async () => {
     const stop = new AbortController();
     const first = { folded: [] as number[][], lines: [] as string[] };
-    const stopped = await ensureObservatoryHistory(options({
-      ...first,
-      // the stack closing while the first step is folded
-      backfill: async (o) => {
-        first.folded.push([...(o.deviceIds ?? [])]);
-        stop.abort();
-        return { devices: 1, fixes: 0, facts: 7 };
-      },
-      signal: stop.signal,
-    }));
+    const stopped = await ensureObservatoryHistory(
+      options({
+        ...first,
+        // the stack closing while the first step is folded
+        backfill: async (o) => {
+          first.folded.push([...(o.deviceIds ?? [])]);
+          stop.abort();
+          return { devices: 1, fixes: 0, facts: 7 };
+        },
+        signal: stop.signal,
+      }),
+    );
     expect(stopped).toBeNull();
     expect(first.folded).toEqual([[101]]);
     expect(first.lines.some((l) => l.includes('1 of 3 trucks stored and folded'))).toBe(true);
@@ -74,10 +90,14 @@ describe('the demo history', () => {
   });
 
   it('stores fixes of the period before the live trucks start, an hour before now and earlier, speeds in knots', async () => {
-    const r = z.array(z.object({ first: z.string(), last: z.string(), fastest: z.coerce.number() })).parse(await (await ch.client.query({
-      query: `SELECT toString(min(fix_time)) AS first, toString(max(fix_time)) AS last, max(speed) AS fastest FROM ${ch.database}.positions WHERE device_id = 102`,
-      format: 'JSONEachRow',
-    })).json())[0]!;
+    const r = z.array(z.object({ first: z.string(), last: z.string(), fastest: z.coerce.number() })).parse(
+      await (
+        await ch.client.query({
+          query: `SELECT toString(min(fix_time)) AS first, toString(max(fix_time)) AS last, max(speed) AS fastest FROM ${ch.database}.positions WHERE device_id = 102`,
+          format: 'JSONEachRow',
+        })
+      ).json(),
+    )[0]!;
     expect(r.first).toBe('2026-03-09 11:02:00.000');
     expect(r.last).toBe('2026-03-10 10:58:00.000');
     // the simulator's trucks drive at most 100 km/h (54 knots)

@@ -46,10 +46,20 @@ export async function ensureObservatoryHistory(o: ObservatoryHistoryOptions): Pr
   const ids = o.plans.map((p) => o.devices.get(p.deviceId)).filter((id): id is number => id !== undefined);
   if (!ids.length || o.days <= 0) return null;
   // the trucks whose past is stored already (a second start, or one stopped half way, goes on with the rest)
-  const stored = new Set(z.array(z.object({ device_id: z.coerce.number() })).parse(await (await ch.client.query({
-    query: `SELECT DISTINCT device_id FROM ${ch.database}.positions WHERE device_id IN {ids:Array(UInt64)} AND JSONExtractBool(attributes, 'demoHistory')`,
-    query_params: { ids }, format: 'JSONEachRow',
-  })).json()).map((r) => r.device_id));
+  const stored = new Set(
+    z
+      .array(z.object({ device_id: z.coerce.number() }))
+      .parse(
+        await (
+          await ch.client.query({
+            query: `SELECT DISTINCT device_id FROM ${ch.database}.positions WHERE device_id IN {ids:Array(UInt64)} AND JSONExtractBool(attributes, 'demoHistory')`,
+            query_params: { ids },
+            format: 'JSONEachRow',
+          })
+        ).json(),
+      )
+      .map((r) => r.device_id),
+  );
   if (stored.size === ids.length) return null;
   const step = o.stepSeconds ?? 120;
   const perStep = o.trucksPerStep ?? 2;
@@ -59,7 +69,9 @@ export async function ensureObservatoryHistory(o: ObservatoryHistoryOptions): Pr
   const started = Date.now();
   let fixes = 0;
   let facts = 0;
-  o.log(`observatory history: storing ${o.days} days of ${plans.length} trucks' past in the background (the live trucks are already driving)`);
+  o.log(
+    `observatory history: storing ${o.days} days of ${plans.length} trucks' past in the background (the live trucks are already driving)`,
+  );
   for (let i = 0; i < plans.length; i += perStep) {
     if (o.signal?.aborted) return null;
     const stepIds: number[] = [];
@@ -81,7 +93,9 @@ export async function ensureObservatoryHistory(o: ObservatoryHistoryOptions): Pr
     const done = Math.min(i + perStep, plans.length);
     o.log(`observatory history: ${done} of ${plans.length} trucks stored and folded (${Math.round((Date.now() - started) / 1000)} s)`);
   }
-  o.log(`observatory history: done, ${fixes} fixes of ${plans.length} trucks over ${o.days} days, ${facts} facts, in ${Math.round((Date.now() - started) / 1000)} s`);
+  o.log(
+    `observatory history: done, ${fixes} fixes of ${plans.length} trucks over ${o.days} days, ${facts} facts, in ${Math.round((Date.now() - started) / 1000)} s`,
+  );
   return { fixes, facts };
 }
 
@@ -94,10 +108,29 @@ function positionRow(deviceId: number, uniqueId: string, fix: Fix): Record<strin
   const at = positionTime(fix.time);
   const time = chTime(at);
   return {
-    id: String(positionId(deviceId, at)), device_id: deviceId, unique_id: uniqueId, protocol: 'osmand',
-    fix_time: time, device_time: time, server_time: time, valid: true, latitude: fix.lat, longitude: fix.lon,
-    speed: kphToKnots(fix.speedKph), course: fix.courseDeg, altitude: fix.altitudeM, accuracy: fix.accuracyM, satellites: null, hdop: null,
-    ignition: null, odometer: null, power: null, battery: fix.batteryPct, alarm: null, crc_valid: true, raw_frame_id: null,
+    id: String(positionId(deviceId, at)),
+    device_id: deviceId,
+    unique_id: uniqueId,
+    protocol: 'osmand',
+    fix_time: time,
+    device_time: time,
+    server_time: time,
+    valid: true,
+    latitude: fix.lat,
+    longitude: fix.lon,
+    speed: kphToKnots(fix.speedKph),
+    course: fix.courseDeg,
+    altitude: fix.altitudeM,
+    accuracy: fix.accuracyM,
+    satellites: null,
+    hdop: null,
+    ignition: null,
+    odometer: null,
+    power: null,
+    battery: fix.batteryPct,
+    alarm: null,
+    crc_valid: true,
+    raw_frame_id: null,
     attributes: JSON.stringify({ demoHistory: true }),
   };
 }

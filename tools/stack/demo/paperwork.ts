@@ -1,6 +1,14 @@
 import {
-  cargoEndpoints, certificatesEndpoints, documentsEndpoints, shipmentsEndpoints,
-  type Cargo, type Certificate, type DocumentWithLink, type IdfStructuredExport, type Shipment, type ShipmentStatus,
+  cargoEndpoints,
+  certificatesEndpoints,
+  documentsEndpoints,
+  shipmentsEndpoints,
+  type Cargo,
+  type Certificate,
+  type DocumentWithLink,
+  type IdfStructuredExport,
+  type Shipment,
+  type ShipmentStatus,
 } from '@corridor/contracts';
 import type { DemoClient } from './client';
 
@@ -21,7 +29,13 @@ const progress = ep(shipmentsEndpoints, 'shipments.addProgress');
 /** An IDF as the structured export (JSON) the extraction reads; `badHs` puts a malformed HS code on the first line. */
 function idf(n: number, opts: { badHs?: boolean } = {}): IdfStructuredExport {
   const items = [
-    { hsCode: opts.badHs ? '87A8.30' : '8708.30.00', description: 'Brake pads and linings', quantity: 400 + n * 10, unit: 'PCS', value: 6000 + n * 150 },
+    {
+      hsCode: opts.badHs ? '87A8.30' : '8708.30.00',
+      description: 'Brake pads and linings',
+      quantity: 400 + n * 10,
+      unit: 'PCS',
+      value: 6000 + n * 150,
+    },
     { hsCode: '4011.20.00', description: 'Radial tyres for lorries', quantity: 40 + n, unit: 'PCS', value: 8000 + n * 200 },
   ];
   return {
@@ -68,10 +82,16 @@ export async function ensureDemoPaperwork(company: DemoClient, officer: DemoClie
     const cert = await company.call<Certificate>(apply, { body: { cargoId: validated[i]!.id } });
     if (end === 'applied') continue;
     if (end === 'rejected') {
-      await officer.call(reject, { params: { id: cert.id }, body: { reason: 'The invoice value does not match the commercial invoice attached.' } });
+      await officer.call(reject, {
+        params: { id: cert.id },
+        body: { reason: 'The invoice value does not match the commercial invoice attached.' },
+      });
       continue;
     }
-    await company.call(generate, { params: { id: cert.id }, body: { paymentReference: `QK${String(7310000 + i)}X`, paymentMethod: 'mpesa' } });
+    await company.call(generate, {
+      params: { id: cert.id },
+      body: { paymentReference: `QK${String(7310000 + i)}X`, paymentMethod: 'mpesa' },
+    });
     if (end === 'approved') await officer.call(approve, { params: { id: cert.id }, body: { note: 'Documents in order.' } });
   }
 
@@ -96,7 +116,11 @@ export async function ensureDemoPaperwork(company: DemoClient, officer: DemoClie
         corridor: 'northern',
         borderCrossings: s.border ? [s.border] : [],
         truckPlate: `KC${String.fromCharCode(65 + i)} ${String(210 + i * 13)}K`,
-        driver: { name: ['Otieno Ouma', 'Wanjiru Kamau', 'Hassan Mwinyi', 'Peter Kiprop', 'Mary Akinyi', 'Said Bakari'][i]!, phone: `+2547${String(10000000 + i * 1234567).slice(0, 8)}`, licenceNumber: null },
+        driver: {
+          name: ['Otieno Ouma', 'Wanjiru Kamau', 'Hassan Mwinyi', 'Peter Kiprop', 'Mary Akinyi', 'Said Bakari'][i]!,
+          phone: `+2547${String(10000000 + i * 1234567).slice(0, 8)}`,
+          licenceNumber: null,
+        },
         containerNumbers: i % 2 === 0 ? ['MSKU1234565'] : [],
         cargoIds: i < validated.length ? [validated[i]!.id] : [],
         plannedDeparture: new Date(Date.now() - (3 - i) * day).toISOString(),
@@ -105,11 +129,19 @@ export async function ensureDemoPaperwork(company: DemoClient, officer: DemoClie
       },
     });
     for (const status of s.status) {
-      await company.call(shipmentStatus, { params: { shipmentId: shipment.id }, body: { status, reason: status === 'on_hold' ? 'Awaiting the consignee\'s payment confirmation.' : null } });
+      await company.call(shipmentStatus, {
+        params: { shipmentId: shipment.id },
+        body: { status, reason: status === 'on_hold' ? "Awaiting the consignee's payment confirmation." : null },
+      });
       if (status === 'in_transit') {
         await company.call(progress, {
           params: { shipmentId: shipment.id },
-          body: { at: new Date(Date.now() - 3 * 3600_000).toISOString(), kind: 'checkpoint', location: { name: 'Mariakani weighbridge', latitude: -3.862, longitude: 39.474 }, note: 'Weighed and cleared, 28.4 t.' },
+          body: {
+            at: new Date(Date.now() - 3 * 3600_000).toISOString(),
+            kind: 'checkpoint',
+            location: { name: 'Mariakani weighbridge', latitude: -3.862, longitude: 39.474 },
+            note: 'Weighed and cleared, 28.4 t.',
+          },
         });
       }
     }

@@ -15,15 +15,26 @@ export const DEMO_SIGNAL_LOSS_MINUTES = 1;
  * (the service defaults are minutes to hours, as on a real road).
  */
 const DEMO_THRESHOLDS = {
-  offCorridorMinSeconds: 20, offCorridorMinFixes: 3, unauthorizedStopMinutes: 1, overspeedSeconds: 15, signalLossMinutes: DEMO_SIGNAL_LOSS_MINUTES, signalLossEscalateMinutes: 30,
+  offCorridorMinSeconds: 20,
+  offCorridorMinFixes: 3,
+  unauthorizedStopMinutes: 1,
+  overspeedSeconds: 15,
+  signalLossMinutes: DEMO_SIGNAL_LOSS_MINUTES,
+  signalLossEscalateMinutes: 30,
 };
 
-const flip = (a: RouteStopArea): RouteStopArea => (a.kind === 'origin' ? { ...a, kind: 'destination' } : a.kind === 'destination' ? { ...a, kind: 'origin' } : a);
+const flip = (a: RouteStopArea): RouteStopArea =>
+  a.kind === 'origin' ? { ...a, kind: 'destination' } : a.kind === 'destination' ? { ...a, kind: 'origin' } : a;
 
 /** The seeded corridor as a demo route in one direction (reverse: the line, limits and ends turned round). */
 function demoRoute(corridor: CorridorId, direction: Direction): RouteInput {
   const seed = corridorSeed(corridor);
-  const base = { ...seed, code: `demo-${corridor}-${direction}`, thresholds: DEMO_THRESHOLDS, attributes: { ...seed.attributes, demo: true } };
+  const base = {
+    ...seed,
+    code: `demo-${corridor}-${direction}`,
+    thresholds: DEMO_THRESHOLDS,
+    attributes: { ...seed.attributes, demo: true },
+  };
   if (direction === 'forward') return { ...base, name: `${seed.name} (demo)` };
   return {
     ...base,

@@ -8,11 +8,18 @@ const [list, create] = [usersEndpoints.find((e) => e.id === 'users.list')!, user
 export async function ensureDemoUsers(admin: DemoClient): Promise<Record<keyof typeof DEMO_ACCOUNTS, number>> {
   const existing = await admin.call<User[]>(list);
   const ids = {} as Record<keyof typeof DEMO_ACCOUNTS, number>;
-  for (const [role, a] of Object.entries(DEMO_ACCOUNTS) as [keyof typeof DEMO_ACCOUNTS, (typeof DEMO_ACCOUNTS)[keyof typeof DEMO_ACCOUNTS]][]) {
+  for (const [role, a] of Object.entries(DEMO_ACCOUNTS) as [
+    keyof typeof DEMO_ACCOUNTS,
+    (typeof DEMO_ACCOUNTS)[keyof typeof DEMO_ACCOUNTS],
+  ][]) {
     const found = existing.find((u) => u.email.toLowerCase() === a.email);
     ids[role] = found
       ? found.id
-      : (await admin.call<User>(create, { body: { name: a.name, email: a.email, password: a.password, roles: a.roles, companyId: a.companyId } })).id;
+      : (
+          await admin.call<User>(create, {
+            body: { name: a.name, email: a.email, password: a.password, roles: a.roles, companyId: a.companyId },
+          })
+        ).id;
   }
   return ids;
 }

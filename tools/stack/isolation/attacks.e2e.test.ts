@@ -32,7 +32,11 @@ const notFound = (res: Res) => {
 beforeAll(async () => {
   s = await startTestStack(await primaryKind());
   [dispA, dispB, userA] = await Promise.all([s.user(['dispatcher'], A), s.user(['dispatcher'], B), s.user(['company_user'], A)]);
-  for (const [key, company] of [['devA', A], ['devA2', A], ['devB', B]] as const) {
+  for (const [key, company] of [
+    ['devA', A],
+    ['devA2', A],
+    ['devB', B],
+  ] as const) {
     ids[key] = ok(await s.call(ADMIN_AUTH, 'POST', '/api/devices', { name: key, uniqueId: uid(key.slice(-1)), companyId: company })).id;
   }
   trackerA = await s.user(['device'], A);
@@ -49,18 +53,18 @@ afterAll(async () => {
   await s?.close();
 });
 
-describe('issue 11: references to another company\'s entries answer like unknown ids', () => {
-  it('a dispatcher cannot declare a journey on another company\'s device', async () => {
+describe("issue 11: references to another company's entries answer like unknown ids", () => {
+  it("a dispatcher cannot declare a journey on another company's device", async () => {
     notFound(await s.call(dispA.auth, 'POST', '/api/journey', { deviceId: ids.devB, routeId: ids.routeA }));
     ok(await s.call(dispA.auth, 'POST', '/api/journey', { deviceId: ids.devA, routeId: ids.routeA }));
   });
 
-  it('a company user cannot read another company\'s journey (and its truck\'s track)', async () => {
+  it("a company user cannot read another company's journey (and its truck's track)", async () => {
     notFound(await s.call(userA.auth, 'GET', `/api/journey/${ids.journeyB}`));
     notFound(await s.call(userA.auth, 'GET', `/api/journey/99999999`));
   });
 
-  it('POST /positions refuses a fix for another company\'s device', async () => {
+  it("POST /positions refuses a fix for another company's device", async () => {
     const fix = (uniqueId: string) => ({ positions: [{ uniqueId, fixTime: new Date().toISOString(), latitude: -1.3, longitude: 36.8 }] });
     const devB = (await s.call(ADMIN_AUTH, 'GET', `/api/devices/${ids.devB}`)).json<{ uniqueId: string }>();
     notFound(await s.call(trackerA.auth, 'POST', '/api/positions', fix(devB.uniqueId)));
@@ -76,20 +80,22 @@ describe('issue 11: references to another company\'s entries answer like unknown
     ok(await s.call(ADMIN_AUTH, 'POST', '/api/positions', fix(devA2.uniqueId)));
   });
 
-  it('a dispatcher cannot rename or delete another company\'s geofence', async () => {
+  it("a dispatcher cannot rename or delete another company's geofence", async () => {
     notFound(await s.call(dispA.auth, 'PUT', `/api/geofences/${ids.fenceB}`, geofenceInput('renamed')));
     notFound(await s.call(dispA.auth, 'DELETE', `/api/geofences/${ids.fenceB}`));
     expect((await s.call(dispB.auth, 'GET', `/api/geofences/${ids.fenceB}`)).json()).toMatchObject({ name: 'B depot', companyId: B });
   });
 
-  it('a dispatcher cannot rename or delete another company\'s route', async () => {
+  it("a dispatcher cannot rename or delete another company's route", async () => {
     notFound(await s.call(dispA.auth, 'PUT', `/api/routes/${ids.routeB}`, routeInput('renamed')));
     notFound(await s.call(dispA.auth, 'DELETE', `/api/routes/${ids.routeB}`));
     expect((await s.call(dispB.auth, 'GET', `/api/routes/${ids.routeB}`)).json()).toMatchObject({ name: 'B route', companyId: B });
   });
 
   it('a company dispatcher cannot rename a seeded border post; staff can', async () => {
-    const posts = (await s.call(dispA.auth, 'GET', '/api/geofences?kind=border_post&limit=1')).json<{ id: number; name: string; area: string; companyId: number | null }[]>();
+    const posts = (await s.call(dispA.auth, 'GET', '/api/geofences?kind=border_post&limit=1')).json<
+      { id: number; name: string; area: string; companyId: number | null }[]
+    >();
     const post = posts[0]!;
     expect(post.companyId).toBeNull();
     const res = await s.call(dispA.auth, 'PUT', `/api/geofences/${post.id}`, { name: 'renamed', area: post.area, kind: 'border_post' });
@@ -98,33 +104,48 @@ describe('issue 11: references to another company\'s entries answer like unknown
     expect((await s.call(dispA.auth, 'POST', `/api/geofences/${post.id}/links`, { deviceId: ids.devA })).statusCode).toBe(403);
     expect((await s.call(dispA.auth, 'GET', `/api/geofences/${post.id}`)).json()).toMatchObject({ name: post.name });
     const officer = await s.user(['association_officer'], null);
-    const staff = await s.call(officer.auth, 'PUT', `/api/geofences/${post.id}`, { name: `${post.name} (checked)`, area: post.area, kind: 'border_post' });
+    const staff = await s.call(officer.auth, 'PUT', `/api/geofences/${post.id}`, {
+      name: `${post.name} (checked)`,
+      area: post.area,
+      kind: 'border_post',
+    });
     expect(staff.statusCode, staff.body).toBe(200);
     expect(staff.json()).toMatchObject({ companyId: null });
   });
 
-  it('a device cannot be put in another company\'s group or calendar', async () => {
+  it("a device cannot be put in another company's group or calendar", async () => {
     const devA = (await s.call(dispA.auth, 'GET', `/api/devices/${ids.devA}`)).json<Record<string, unknown>>();
     notFound(await s.call(dispA.auth, 'PUT', `/api/devices/${ids.devA}`, { ...devA, groupId: ids.groupB }));
     notFound(await s.call(dispA.auth, 'PUT', `/api/devices/${ids.devA}`, { ...devA, calendarId: ids.calendarB }));
     notFound(await s.call(dispA.auth, 'POST', '/api/devices', { name: 'x', uniqueId: uid('x'), groupId: ids.groupB }));
   });
 
-  it('geofences cannot be linked to another company\'s devices or groups', async () => {
+  it("geofences cannot be linked to another company's devices or groups", async () => {
     const fenceA = ok(await s.call(dispA.auth, 'POST', '/api/geofences', geofenceInput('A yard'))).id;
     notFound(await s.call(dispA.auth, 'POST', `/api/geofences/${fenceA}/links`, { deviceId: ids.devB }));
     notFound(await s.call(dispA.auth, 'POST', `/api/geofences/${fenceA}/links`, { groupId: ids.groupB }));
     ok(await s.call(dispA.auth, 'POST', `/api/geofences/${fenceA}/links`, { deviceId: ids.devA }));
   });
 
-  it('a shipment cannot point at another company\'s journey', async () => {
-    const shipment = { reference: `SH-${Date.now()}`, origin: { place: 'Mombasa', country: 'KE' }, destination: { place: 'Kampala', country: 'UG' }, corridor: 'northern', journeyId: ids.journeyB };
+  it("a shipment cannot point at another company's journey", async () => {
+    const shipment = {
+      reference: `SH-${Date.now()}`,
+      origin: { place: 'Mombasa', country: 'KE' },
+      destination: { place: 'Kampala', country: 'UG' },
+      corridor: 'northern',
+      journeyId: ids.journeyB,
+    };
     const res = await s.call(dispA.auth, 'POST', '/api/shipments/company', shipment);
     notFound(res);
   });
 
   it('a foreign user cannot be named as a notification recipient', async () => {
-    const rule = (userId: number) => ({ type: 'geofenceEnter', always: true, notificators: ['web'], recipients: [{ userId, email: 'x@corridor.test' }] });
+    const rule = (userId: number) => ({
+      type: 'geofenceEnter',
+      always: true,
+      notificators: ['web'],
+      recipients: [{ userId, email: 'x@corridor.test' }],
+    });
     notFound(await s.call(dispA.auth, 'POST', '/api/notifications', rule(dispB.id)));
     ok(await s.call(dispA.auth, 'POST', '/api/notifications', rule(userA.id)));
   });

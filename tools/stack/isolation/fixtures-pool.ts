@@ -24,10 +24,19 @@ export interface CompanyPool {
 const field = <T>(value: T) => ({ value, confidence: 1, valid: true, issues: [] });
 /** The extraction an IDF read would have stored (cargo comes from IDF documents only). */
 const idfExtraction = (idfNumber: string) => ({
-  format: 'json', valid: true, warnings: [],
+  format: 'json',
+  valid: true,
+  warnings: [],
   fields: {
-    idfNumber: field(idfNumber), importerName: field('Importer'), importerPin: field('P051234567X'), consignor: field('Consignor'), countryOfOrigin: field('CN'),
-    portOfDischarge: field('Mombasa'), invoiceValue: field(1000), currency: field('USD'), lineItems: field([{ hsCode: '8704.21', description: 'trucks', quantity: 1, unit: 'u', value: 1000 }]),
+    idfNumber: field(idfNumber),
+    importerName: field('Importer'),
+    importerPin: field('P051234567X'),
+    consignor: field('Consignor'),
+    countryOfOrigin: field('CN'),
+    portOfDischarge: field('Mombasa'),
+    invoiceValue: field(1000),
+    currency: field('USD'),
+    lineItems: field([{ hsCode: '8704.21', description: 'trucks', quantity: 1, unit: 'u', value: 1000 }]),
   },
 });
 
@@ -60,22 +69,77 @@ export async function buildPool(s: TestStack, side: Side, seq: string): Promise<
     uniqueIds.push(uniqueId);
   }
   const [dev0, dev1, dev2] = ids.device as [number, number, number];
-  created(await s.call(ADMIN_AUTH, 'POST', '/api/positions', {
-    positions: uniqueIds.map((uniqueId) => ({ uniqueId, fixTime: new Date(Date.now() - 60_000).toISOString(), latitude: -3.9, longitude: 39.6, speed: 10 })),
-  }), 'positions');
+  created(
+    await s.call(ADMIN_AUTH, 'POST', '/api/positions', {
+      positions: uniqueIds.map((uniqueId) => ({
+        uniqueId,
+        fixTime: new Date(Date.now() - 60_000).toISOString(),
+        latitude: -3.9,
+        longitude: 39.6,
+        speed: 10,
+      })),
+    }),
+    'positions',
+  );
   created(await s.call(ADMIN_AUTH, 'POST', '/api/permissions', { userId: users.device.id, deviceId: dev0 }), 'device binding');
   add('group', (await post(d, '/api/groups', { name: `${side} fleet` }, 'group')).id);
   const calendarId = (await post(d, '/api/calendars', { name: `${side} hours`, data: calendarData }, 'calendar')).id as number;
   add('calendar', calendarId);
   add('driver', (await post(d, '/api/drivers', { name: `${side} driver`, uniqueId: `drv-${side}${seq}` }, 'driver')).id);
   add('order', (await post(d, '/api/orders', { uniqueId: `ord-${side}${seq}` }, 'order')).id);
-  add('maintenance', (await post(d, '/api/maintenance', { name: `${side} service`, type: 'odometer', start: 0, period: 10000 }, 'maintenance')).id);
-  add('computedAttribute', (await post(d, '/api/attributes/computed', { description: `${side} kmh`, attribute: 'speedKmh', expression: 'speed * 1.852', type: 'Number' }, 'computed attribute')).id);
+  add(
+    'maintenance',
+    (await post(d, '/api/maintenance', { name: `${side} service`, type: 'odometer', start: 0, period: 10000 }, 'maintenance')).id,
+  );
+  add(
+    'computedAttribute',
+    (
+      await post(
+        d,
+        '/api/attributes/computed',
+        { description: `${side} kmh`, attribute: 'speedKmh', expression: 'speed * 1.852', type: 'Number' },
+        'computed attribute',
+      )
+    ).id,
+  );
   add('configuration', (await post(d, '/api/configurations', { name: `${side} config` }, 'configuration')).id);
-  add('command', (await post(d, '/api/commands', { description: `${side} custom`, type: 'custom', attributes: { data: 'STATUS#' } }, 'command')).id);
-  add('notificationRule', (await post(d, '/api/notifications', { type: 'deviceOnline', always: true, notificators: ['web'], recipients: [{ userId: users.dispatcher.id, email: 'dispatcher@corridor.test' }] }, 'notification rule')).id);
-  add('report', (await post(d, '/api/reports', { type: 'trips', calendarId, deviceIds: [dev0], recipients: ['dispatcher@corridor.test'] }, 'scheduled report')).id);
-  const owner = await post(d, '/api/truck-owners', { name: `${side} owner`, trucks: [{ plateNumber: `K${side}${seq}`.slice(0, 12) }] }, 'truck owner');
+  add(
+    'command',
+    (await post(d, '/api/commands', { description: `${side} custom`, type: 'custom', attributes: { data: 'STATUS#' } }, 'command')).id,
+  );
+  add(
+    'notificationRule',
+    (
+      await post(
+        d,
+        '/api/notifications',
+        {
+          type: 'deviceOnline',
+          always: true,
+          notificators: ['web'],
+          recipients: [{ userId: users.dispatcher.id, email: 'dispatcher@corridor.test' }],
+        },
+        'notification rule',
+      )
+    ).id,
+  );
+  add(
+    'report',
+    (
+      await post(
+        d,
+        '/api/reports',
+        { type: 'trips', calendarId, deviceIds: [dev0], recipients: ['dispatcher@corridor.test'] },
+        'scheduled report',
+      )
+    ).id,
+  );
+  const owner = await post(
+    d,
+    '/api/truck-owners',
+    { name: `${side} owner`, trucks: [{ plateNumber: `K${side}${seq}`.slice(0, 12) }] },
+    'truck owner',
+  );
   add('truckOwner', owner.id);
   add('truck', (owner.trucks as { id: number }[])[0]!.id);
   add('trackingUnit', (await post(d, '/api/tracking-unit', { deviceId: dev1 }, 'tracking unit')).id);
@@ -87,37 +151,123 @@ export async function buildPool(s: TestStack, side: Side, seq: string): Promise<
   const journey = await post(d, '/api/journey', { deviceId: dev0, routeId: ids.route![0] }, 'journey');
   add('journey', journey.id);
   const flagId = await flagsRepository(s.adapters.db.orm).open({
-    journeyId: journey.id, deviceId: dev0, type: 'offCorridor', openedAt: new Date(), latitude: -3.9, longitude: 39.6, distanceM: 900, details: {},
+    journeyId: journey.id,
+    deviceId: dev0,
+    type: 'offCorridor',
+    openedAt: new Date(),
+    latitude: -3.9,
+    longitude: 39.6,
+    distanceM: 900,
+    details: {},
   });
   add('journeyFlag', flagId);
-  add('complaint', (await post(users.company_user.auth, '/api/complaints', {
-    subjectType: 'company', subjectRef: String(company), companyId: company, category: 'delay', title: 'Late again', description: 'The truck arrived two days late.',
-  }, 'complaint')).id);
+  add(
+    'complaint',
+    (
+      await post(
+        users.company_user.auth,
+        '/api/complaints',
+        {
+          subjectType: 'company',
+          subjectRef: String(company),
+          companyId: company,
+          category: 'delay',
+          title: 'Late again',
+          description: 'The truck arrived two days late.',
+        },
+        'complaint',
+      )
+    ).id,
+  );
   const orm = s.adapters.db.orm;
-  const [cargo] = await orm.insert(cargos).values({
-    companyId: company, idfNumber: `IDF-${side}${seq}`, importerName: `${side} importers`, extraction: idfExtraction(`IDF-${side}${seq}`) as never, createdByUserId: users.company_user.id, createdByEmail: 'x@corridor.test',
-  } as never).returning({ id: cargos.id });
+  const [cargo] = await orm
+    .insert(cargos)
+    .values({
+      companyId: company,
+      idfNumber: `IDF-${side}${seq}`,
+      importerName: `${side} importers`,
+      extraction: idfExtraction(`IDF-${side}${seq}`) as never,
+      createdByUserId: users.company_user.id,
+      createdByEmail: 'x@corridor.test',
+    } as never)
+    .returning({ id: cargos.id });
   add('cargo', cargo!.id);
-  const [certificate] = await orm.insert(singleUseCertificates).values({
-    cargoId: cargo!.id, companyId: company, verificationCode: `${side}${seq}`.padEnd(4, '0').slice(0, 4) + '-AAAA-BBBB', applicantUserId: users.clearing_agent.id,
-    applicantEmail: 'agent@corridor.test', feeAmount: 50, feeCurrency: 'USD',
-  } as never).returning({ id: singleUseCertificates.id });
+  const [certificate] = await orm
+    .insert(singleUseCertificates)
+    .values({
+      cargoId: cargo!.id,
+      companyId: company,
+      verificationCode: `${side}${seq}`.padEnd(4, '0').slice(0, 4) + '-AAAA-BBBB',
+      applicantUserId: users.clearing_agent.id,
+      applicantEmail: 'agent@corridor.test',
+      feeAmount: 50,
+      feeCurrency: 'USD',
+    } as never)
+    .returning({ id: singleUseCertificates.id });
   add('certificate', certificate!.id);
-  const [notice] = await orm.insert(notifications).values({
-    type: 'certificateApproved', title: 'Approved', message: 'Your certificate is approved', entityType: 'certificate', entityId: String(certificate!.id), companyId: company,
-  }).returning({ id: notifications.id });
+  const [notice] = await orm
+    .insert(notifications)
+    .values({
+      type: 'certificateApproved',
+      title: 'Approved',
+      message: 'Your certificate is approved',
+      entityType: 'certificate',
+      entityId: String(certificate!.id),
+      companyId: company,
+    })
+    .returning({ id: notifications.id });
   add('notification', notice!.id);
-  add('shipment', (await post(d, '/api/shipments/company', {
-    reference: `SH-${side}${seq}`, origin: { place: 'Mombasa', country: 'KE' }, destination: { place: 'Kampala', country: 'UG' }, journeyId: journey.id, cargoIds: [cargo!.id],
-  }, 'shipment')).id);
+  add(
+    'shipment',
+    (
+      await post(
+        d,
+        '/api/shipments/company',
+        {
+          reference: `SH-${side}${seq}`,
+          origin: { place: 'Mombasa', country: 'KE' },
+          destination: { place: 'Kampala', country: 'UG' },
+          journeyId: journey.id,
+          cargoIds: [cargo!.id],
+        },
+        'shipment',
+      )
+    ).id,
+  );
   const upload = await s.gateway.app.inject({
-    method: 'POST', url: '/api/documents/upload', headers: { authorization: users.company_user.auth, 'content-type': 'multipart/form-data; boundary=XYZ' },
-    payload: ['--XYZ', 'Content-Disposition: form-data; name="kind"', '', 'other', '--XYZ', 'Content-Disposition: form-data; name="file"; filename="note.txt"', 'Content-Type: text/plain', '',
-      `a note of ${side}`, '--XYZ--', ''].join('\r\n'),
+    method: 'POST',
+    url: '/api/documents/upload',
+    headers: { authorization: users.company_user.auth, 'content-type': 'multipart/form-data; boundary=XYZ' },
+    payload: [
+      '--XYZ',
+      'Content-Disposition: form-data; name="kind"',
+      '',
+      'other',
+      '--XYZ',
+      'Content-Disposition: form-data; name="file"; filename="note.txt"',
+      'Content-Type: text/plain',
+      '',
+      `a note of ${side}`,
+      '--XYZ--',
+      '',
+    ].join('\r\n'),
   });
   add('document', created(upload, 'document').id as unknown as string);
   const eventId = randomUUID();
-  await insertEvents(s.adapters.analytics)([{ id: eventId, type: 'deviceOnline', eventTime: new Date().toISOString(), deviceId: dev0, positionId: null, journeyId: null, geofenceId: null, latitude: null, longitude: null, attributes: {} }]);
+  await insertEvents(s.adapters.analytics)([
+    {
+      id: eventId,
+      type: 'deviceOnline',
+      eventTime: new Date().toISOString(),
+      deviceId: dev0,
+      positionId: null,
+      journeyId: null,
+      geofenceId: null,
+      latitude: null,
+      longitude: null,
+      attributes: {},
+    },
+  ]);
   add('event', eventNumericId(eventId)); // the API names an event by the number its key gives (Traccar's Event.id)
   add('position', positionId(dev0, new Date()));
   const drafts = new Map<number, number>();

@@ -7,6 +7,15 @@ export const calendarData = Buffer.from(
 export const geofenceInput = (name: string) => ({ name, area: 'CIRCLE (-3.95 39.65, 300)', kind: 'inland_depot' });
 
 export const routeInput = (name: string) => ({
-  name, line: [[38.55, -3.4], [38.56, -3.38], [38.57, -3.36], [38.58, -3.34]], widthM: 300,
-  speedLimitsKmh: [50, 80, 80], expectedDurationMinutes: 10, countries: ['KE'],
+  name,
+  line: [
+    [38.55, -3.4],
+    [38.56, -3.38],
+    [38.57, -3.36],
+    [38.58, -3.34],
+  ],
+  widthM: 300,
+  speedLimitsKmh: [50, 80, 80],
+  expectedDurationMinutes: 10,
+  countries: ['KE'],
 });

@@ -18,7 +18,10 @@ export class JourneyPages {
   async openActiveOf(truck: string): Promise<boolean> {
     const panel = await this.board('active');
     await panel.getByRole('row').nth(1).waitFor();
-    const link = panel.getByRole('row').filter({ hasText: `${truck} ·` }).getByRole('link');
+    const link = panel
+      .getByRole('row')
+      .filter({ hasText: `${truck} ·` })
+      .getByRole('link');
     if (!(await link.count())) return false;
     await link.first().click();
     await this.person.settled();

@@ -39,7 +39,8 @@ let provider: Awaited<ReturnType<typeof startProvider>> | undefined;
  */
 export async function setup(project: TestProject): Promise<void> {
   const haveChromium = chromiumAvailable();
-  if (!haveChromium && process.env.CI === 'true') throw new Error(`Chromium not found at ${CHROMIUM}: .ci/run installs Debian's chromium package (apt-get install -y chromium)`);
+  if (!haveChromium && process.env.CI === 'true')
+    throw new Error(`Chromium not found at ${CHROMIUM}: .ci/run installs Debian's chromium package (apt-get install -y chromium)`);
   project.provide('chromium', haveChromium);
   project.provide('openId', null);
   project.provide('devicePorts', null);
@@ -64,7 +65,11 @@ export async function setup(project: TestProject): Promise<void> {
     DATA_DIR: dataDir,
     LOG_LEVEL: 'error',
     // every port ephemeral: the services' and each device protocol's (0 = any free one; device ports 0 = not opened)
-    ...Object.fromEntries(Object.keys(StackConfig.shape).filter((k) => k.endsWith('_PORT')).map((k) => [k, '0'])),
+    ...Object.fromEntries(
+      Object.keys(StackConfig.shape)
+        .filter((k) => k.endsWith('_PORT'))
+        .map((k) => [k, '0']),
+    ),
     SIM_PROTOCOLS: 'osmand',
     SIM_TRUCKS: '12',
     SIM_INTERVAL_MS: '1000',
@@ -80,8 +85,12 @@ export async function setup(project: TestProject): Promise<void> {
   // gateway's ephemeral port), as the address must be known before the gateway starts.
   provider = await startProvider(OPENID.redirectUri, OPENID.accounts);
   const gatewayEnv = {
-    OIDC_ISSUER: provider.issuer, OIDC_CLIENT_ID: CLIENT.id, OIDC_CLIENT_SECRET: CLIENT.secret, OIDC_REDIRECT_URI: OPENID.redirectUri,
-    OIDC_SCOPE: 'openid email profile groups', OIDC_ROLE_MAP: OPENID.roleMap,
+    OIDC_ISSUER: provider.issuer,
+    OIDC_CLIENT_ID: CLIENT.id,
+    OIDC_CLIENT_SECRET: CLIENT.secret,
+    OIDC_REDIRECT_URI: OPENID.redirectUri,
+    OIDC_SCOPE: 'openid email profile groups',
+    OIDC_ROLE_MAP: OPENID.roleMap,
   };
   stack = await startStack(config, { loggerFor: (name) => createLogger(name, 'error'), gatewayEnv });
   // the observatory's figures are the demo's past, which the stack builds in the background. This

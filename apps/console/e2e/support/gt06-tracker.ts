@@ -35,7 +35,8 @@ export class Gt06Tracker {
       for (const f of frames) {
         this.frames.push(Buffer.from(f));
         // 78 78 len 0x80 | command length (4 + text) | server flag (4) | text | ...
-        if (f[3] === COMMAND) this.commands.push({ flag: Buffer.from(f.subarray(5, 9)), text: f.subarray(9, 9 + f[4]! - 4).toString('ascii') });
+        if (f[3] === COMMAND)
+          this.commands.push({ flag: Buffer.from(f.subarray(5, 9)), text: f.subarray(9, 9 + f[4]! - 4).toString('ascii') });
       }
     });
   }

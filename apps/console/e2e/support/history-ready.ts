@@ -9,6 +9,9 @@ import { eventually } from '@corridor/platform/testing/eventually';
 beforeAll(async () => {
   const marker = inject('observatoryHistory');
   if (!marker) return;
-  const text = await eventually('the demo observatory history built', () => existsSync(marker) && readFileSync(marker, 'utf8'), { ceilingMs: 170_000, everyMs: 250 });
+  const text = await eventually('the demo observatory history built', () => existsSync(marker) && readFileSync(marker, 'utf8'), {
+    ceilingMs: 170_000,
+    everyMs: 250,
+  });
   if (text !== 'ok') throw new Error(`the demo's observatory history: ${text}`);
 }, 180_000);

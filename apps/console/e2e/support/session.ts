@@ -28,7 +28,11 @@ export class Person {
 
   static async open(browser: Browser, opts: PersonOptions = {}): Promise<Person> {
     const baseUrl = opts.baseUrl ?? inject('baseUrl');
-    const context = await browser.newContext({ viewport: opts.viewport ?? { width: 1366, height: 850 }, locale: opts.locale ?? 'en-GB', acceptDownloads: true });
+    const context = await browser.newContext({
+      viewport: opts.viewport ?? { width: 1366, height: 850 },
+      locale: opts.locale ?? 'en-GB',
+      acceptDownloads: true,
+    });
     // the console checks every API response against packages/contracts when this is set
     await context.addInitScript(() => localStorage.setItem('corridor.checkResponses', '1'));
     // a ceiling for each wait on a busy 2-core CI machine, not a timing: every wait is for a condition
@@ -62,7 +66,12 @@ export class Person {
    * or the whole page scrolls sideways) and whether the screen's own area scrolls sideways
    * (a wide table scrolls inside its own box instead).
    */
-  async overflow(): Promise<{ documentWidth: number; windowWidth: number; contentScrollsSideways: boolean; tablesScrollingSideways: number }> {
+  async overflow(): Promise<{
+    documentWidth: number;
+    windowWidth: number;
+    contentScrollsSideways: boolean;
+    tablesScrollingSideways: number;
+  }> {
     return this.page.evaluate(() => {
       const content = document.querySelector('.content');
       return {
@@ -78,11 +87,12 @@ export class Person {
   async screenshot(name: string, opts: { settle?: boolean } = {}): Promise<void> {
     mkdirSync(SCREENSHOTS, { recursive: true });
     // for the picture only (nothing is asserted): let a map finish drawing its tiles and layers
-    if (opts.settle !== false) await this.page
-      .locator('.map:not([data-idle="true"])')
-      .first()
-      .waitFor({ state: 'detached', timeout: 10_000 })
-      .catch(() => undefined);
+    if (opts.settle !== false)
+      await this.page
+        .locator('.map:not([data-idle="true"])')
+        .first()
+        .waitFor({ state: 'detached', timeout: 10_000 })
+        .catch(() => undefined);
     await this.page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
   }
 

@@ -25,7 +25,9 @@ export default function CompaniesScreen() {
   const f = useFormat();
   const list = usePagedFilters({ country: '' as CountryCode | '', kind: '' as CompanyKind | '', name: '' }, LIMIT);
   const { country, kind, name } = list.filters;
-  const q = useApiQuery(companiesList, { query: { limit: list.limit, offset: list.offset, country: country || undefined, kind: kind || undefined, q: searchText(name) } });
+  const q = useApiQuery(companiesList, {
+    query: { limit: list.limit, offset: list.offset, country: country || undefined, kind: kind || undefined, q: searchText(name) },
+  });
   // the form open: a new company (null) or one being corrected
   const [editing, setEditing] = useState<Company | null | undefined>(undefined);
   const [saved, setSaved] = useState<string | null>(null);
@@ -40,7 +42,12 @@ export default function CompaniesScreen() {
       key: 'actions',
       header: <span className="sr-only">{t('common.actions')}</span>,
       cell: (c) => (
-        <button type="button" className="btn btn-small" aria-label={t('companies.edit', { name: c.name })} onClick={() => (setSaved(null), setEditing(c))}>
+        <button
+          type="button"
+          className="btn btn-small"
+          aria-label={t('companies.edit', { name: c.name })}
+          onClick={() => (setSaved(null), setEditing(c))}
+        >
           {t('common.edit')}
         </button>
       ),
@@ -56,7 +63,9 @@ export default function CompaniesScreen() {
       </div>
       {editing !== undefined && (
         <CompanyForm
-          key={editing?.id ?? 'new'} company={editing} onCancel={() => setEditing(undefined)}
+          key={editing?.id ?? 'new'}
+          company={editing}
+          onCancel={() => setEditing(undefined)}
           onSaved={(c) => {
             setEditing(undefined);
             setSaved(t('companies.saved', { name: c.name }));
@@ -66,10 +75,28 @@ export default function CompaniesScreen() {
       <FormAlert message={null} done={saved} />
       <div className="filters">
         <SearchFilter value={name} onChange={(v) => list.set('name', v)} />
-        <ChoiceFilter label={t('geofences.country')} value={country} options={CountryCode.options} onChange={(v) => list.set('country', v)} />
-        <ChoiceFilter label={t('companies.kind')} value={kind} options={CompanyKind.options} optionLabel={(o) => t(`companies.kinds.${o}`)} onChange={(v) => list.set('kind', v)} />
+        <ChoiceFilter
+          label={t('geofences.country')}
+          value={country}
+          options={CountryCode.options}
+          onChange={(v) => list.set('country', v)}
+        />
+        <ChoiceFilter
+          label={t('companies.kind')}
+          value={kind}
+          options={CompanyKind.options}
+          optionLabel={(o) => t(`companies.kinds.${o}`)}
+          onChange={(v) => list.set('kind', v)}
+        />
       </div>
-      <PagedTable caption={t('companies.title')} columns={columns} query={q} list={list} rowKey={(c) => c.id} empty={{ title: t('companies.empty'), hint: t('common.clearFilters') }} />
+      <PagedTable
+        caption={t('companies.title')}
+        columns={columns}
+        query={q}
+        list={list}
+        rowKey={(c) => c.id}
+        empty={{ title: t('companies.empty'), hint: t('common.clearFilters') }}
+      />
     </div>
   );
 }
@@ -80,19 +107,57 @@ function CompanyForm({ company, onSaved, onCancel }: { company: Company | null; 
   const add = useApiMutation(create, { invalidates: ['companies.'] });
   const change = useApiMutation(update, { invalidates: ['companies.'] });
   const form = useZodForm(CompanyInput, {
-    defaultValues: { name: company?.name ?? '', country: company?.country, kind: company?.kind, registrationNumber: company?.registrationNumber ?? '', taxPin: company?.taxPin ?? '' },
+    defaultValues: {
+      name: company?.name ?? '',
+      country: company?.country,
+      kind: company?.kind,
+      registrationNumber: company?.registrationNumber ?? '',
+      taxPin: company?.taxPin ?? '',
+    },
   });
-  const labels = { name: t('devices.name'), country: t('companies.country'), kind: t('companies.kind'), registrationNumber: t('companies.registration'), taxPin: t('companies.tax') };
-  const { submit, error } = useSending(form.handleSubmit, async (v: CompanyInput) => onSaved(company ? await change.mutateAsync({ params: { id: company.id }, body: v }) : await add.mutateAsync({ body: v })));
+  const labels = {
+    name: t('devices.name'),
+    country: t('companies.country'),
+    kind: t('companies.kind'),
+    registrationNumber: t('companies.registration'),
+    taxPin: t('companies.tax'),
+  };
+  const { submit, error } = useSending(form.handleSubmit, async (v: CompanyInput) =>
+    onSaved(company ? await change.mutateAsync({ params: { id: company.id }, body: v }) : await add.mutateAsync({ body: v })),
+  );
   const problem = useServerProblems(form, error, labels);
   const names = new Intl.DisplayNames([i18n.language], { type: 'region' });
   return (
-    <FormCard form={form} title={company ? t('companies.edit', { name: company.name }) : t('companies.add')} onSubmit={submit} onCancel={onCancel} problem={problem}>
+    <FormCard
+      form={form}
+      title={company ? t('companies.edit', { name: company.name }) : t('companies.add')}
+      onSubmit={submit}
+      onCancel={onCancel}
+      problem={problem}
+    >
       <div className="form-grid">
         <TextField name="name" label={labels.name} required maxLength={200} />
-        <SelectField name="country" label={labels.country} required empty={t('common.choose')} options={CountryCode.options.map((c) => ({ value: c, label: `${names.of(c) ?? c} (${c})` }))} />
-        <SelectField name="kind" label={labels.kind} required empty={t('common.choose')} options={CompanyKind.options.map((k) => ({ value: k, label: t(`companies.kinds.${k}`) }))} />
-        <TextField name="registrationNumber" label={labels.registrationNumber} hint={t('companies.registrationHint')} maxLength={64} className="mono" />
+        <SelectField
+          name="country"
+          label={labels.country}
+          required
+          empty={t('common.choose')}
+          options={CountryCode.options.map((c) => ({ value: c, label: `${names.of(c) ?? c} (${c})` }))}
+        />
+        <SelectField
+          name="kind"
+          label={labels.kind}
+          required
+          empty={t('common.choose')}
+          options={CompanyKind.options.map((k) => ({ value: k, label: t(`companies.kinds.${k}`) }))}
+        />
+        <TextField
+          name="registrationNumber"
+          label={labels.registrationNumber}
+          hint={t('companies.registrationHint')}
+          maxLength={64}
+          className="mono"
+        />
         <TextField name="taxPin" label={labels.taxPin} hint={t('companies.taxHint')} maxLength={32} className="mono" />
       </div>
     </FormCard>

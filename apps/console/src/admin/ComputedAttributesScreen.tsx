@@ -12,8 +12,13 @@ export default function ComputedAttributesScreen() {
   const companies = useCompanies();
   return (
     <ResourceScreen<ComputedAttribute>
-      title={t('computed.title')} intro={t('computed.intro')} api={computedApi} addLabel={t('computed.add')} nameOf={(c) => c.description}
-      confirmDelete={(c) => t('computed.confirmDelete', { name: c.description })} empty={{ title: t('computed.empty'), hint: t('computed.emptyHint') }}
+      title={t('computed.title')}
+      intro={t('computed.intro')}
+      api={computedApi}
+      addLabel={t('computed.add')}
+      nameOf={(c) => c.description}
+      confirmDelete={(c) => t('computed.confirmDelete', { name: c.description })}
+      empty={{ title: t('computed.empty'), hint: t('computed.emptyHint') }}
       columns={[
         { key: 'description', header: t('computed.description'), cell: (c) => c.description },
         { key: 'attribute', header: t('computed.attribute'), cell: (c) => <span className="mono">{c.attribute}</span> },
@@ -23,18 +28,56 @@ export default function ComputedAttributesScreen() {
         { key: 'company', header: t('journeys.company'), cell: (c) => (c.companyId ? companies.name(c.companyId) : t('resources.shared')) },
       ]}
       form={(c, done) => {
-        const labels = { description: t('computed.description'), attribute: t('computed.attribute'), expression: t('computed.expression'), type: t('computed.type'), priority: t('computed.priority'), companyId: t('journeys.company') };
+        const labels = {
+          description: t('computed.description'),
+          attribute: t('computed.attribute'),
+          expression: t('computed.expression'),
+          type: t('computed.type'),
+          priority: t('computed.priority'),
+          companyId: t('journeys.company'),
+        };
         return (
           <ResourceForm
-            schema={ComputedAttributeInput} api={computedApi} item={c} title={c ? t('resources.editOne', { name: c.description }) : t('computed.add')} labels={labels} onDone={done}
-            defaults={{ description: c?.description ?? '', attribute: c?.attribute ?? '', expression: c?.expression ?? '', type: c?.type ?? 'Number', priority: c?.priority ?? 0, companyId: c?.companyId ?? null }}
+            schema={ComputedAttributeInput}
+            api={computedApi}
+            item={c}
+            title={c ? t('resources.editOne', { name: c.description }) : t('computed.add')}
+            labels={labels}
+            onDone={done}
+            defaults={{
+              description: c?.description ?? '',
+              attribute: c?.attribute ?? '',
+              expression: c?.expression ?? '',
+              type: c?.type ?? 'Number',
+              priority: c?.priority ?? 0,
+              companyId: c?.companyId ?? null,
+            }}
           >
             <TextField name="description" label={labels.description} required maxLength={256} />
-            <TextField name="attribute" label={labels.attribute} hint={t('computed.attributeHint')} required maxLength={64} className="mono" />
-            <SelectField name="type" label={labels.type} options={ComputedAttributeType.options.map((o) => ({ value: o, label: t(`computed.types.${o}`) }))} />
+            <TextField
+              name="attribute"
+              label={labels.attribute}
+              hint={t('computed.attributeHint')}
+              required
+              maxLength={64}
+              className="mono"
+            />
+            <SelectField
+              name="type"
+              label={labels.type}
+              options={ComputedAttributeType.options.map((o) => ({ value: o, label: t(`computed.types.${o}`) }))}
+            />
             <TextField name="priority" label={labels.priority} hint={t('computed.priorityHint')} type="number" step={1} valueAsNumber />
             <CompanyField name="companyId" label={labels.companyId} empty={t('resources.shared')} />
-            <TextAreaField name="expression" label={labels.expression} hint={t('computed.expressionHint')} required rows={3} maxLength={1000} className="span-all" />
+            <TextAreaField
+              name="expression"
+              label={labels.expression}
+              hint={t('computed.expressionHint')}
+              required
+              rows={3}
+              maxLength={1000}
+              className="span-all"
+            />
           </ResourceForm>
         );
       }}

@@ -45,13 +45,23 @@ export function DeviceForm({ device, onDone }: { device: Device | null; onDone()
   const limit = typeof device?.attributes.speedLimit === 'number' ? round2(f.speedValue(device.attributes.speedLimit)) : undefined;
   const form = useZodForm(Form, {
     defaultValues: {
-      name: device?.name ?? '', uniqueId: device?.uniqueId ?? '', companyId: device?.companyId ?? null, groupId: device?.groupId || null,
-      model: device?.model ?? '', phone: device?.phone ?? '', speedLimit: limit,
+      name: device?.name ?? '',
+      uniqueId: device?.uniqueId ?? '',
+      companyId: device?.companyId ?? null,
+      groupId: device?.groupId || null,
+      model: device?.model ?? '',
+      phone: device?.phone ?? '',
+      speedLimit: limit,
     },
   });
   const labels = {
-    name: t('devices.name'), uniqueId: t('map.uniqueId'), companyId: t('journeys.company'), groupId: t('deviceEdit.group'),
-    model: t('devices.model'), phone: t('devices.phone'), speedLimit: t('deviceEdit.speedLimit', { unit: f.units.speedSymbol }),
+    name: t('devices.name'),
+    uniqueId: t('map.uniqueId'),
+    companyId: t('journeys.company'),
+    groupId: t('deviceEdit.group'),
+    model: t('devices.model'),
+    phone: t('devices.phone'),
+    speedLimit: t('deviceEdit.speedLimit', { unit: f.units.speedSymbol }),
   };
   const problem = useServerProblems(form, error, labels, ALIASES);
   const onSubmit = form.handleSubmit(async ({ speedLimit, ...v }: FormValues) => {
@@ -60,9 +70,22 @@ export function DeviceForm({ device, onDone }: { device: Device | null; onDone()
     if (speedLimit === undefined) delete attributes.speedLimit;
     else attributes.speedLimit = knotsFrom(speedLimit, f.units.speed);
     const body = {
-      ...(device ? { disabled: device.disabled, calendarId: device.calendarId, contact: device.contact, category: device.category, expirationTime: device.expirationTime } : { category: 'truck' }),
-      name: v.name.trim(), uniqueId: v.uniqueId.trim(), companyId: v.companyId, groupId: v.groupId,
-      model: v.model.trim() || null, phone: v.phone.trim() || null, attributes,
+      ...(device
+        ? {
+            disabled: device.disabled,
+            calendarId: device.calendarId,
+            contact: device.contact,
+            category: device.category,
+            expirationTime: device.expirationTime,
+          }
+        : { category: 'truck' }),
+      name: v.name.trim(),
+      uniqueId: v.uniqueId.trim(),
+      companyId: v.companyId,
+      groupId: v.groupId,
+      model: v.model.trim() || null,
+      phone: v.phone.trim() || null,
+      attributes,
     };
     try {
       if (device) await change.mutateAsync({ params: { id: device.id }, body: body as never });
@@ -85,7 +108,16 @@ export function DeviceForm({ device, onDone }: { device: Device | null; onDone()
             <GroupField name="groupId" label={labels.groupId} empty={t('deviceEdit.noGroup')} />
             <TextField name="model" label={labels.model} maxLength={64} placeholder="Teltonika FMB920" />
             <TextField name="phone" label={labels.phone} maxLength={32} type="tel" />
-            <TextField name="speedLimit" label={labels.speedLimit} hint={t('deviceEdit.speedLimitHint')} type="number" inputMode="decimal" min={0} step="any" valueAsNumber />
+            <TextField
+              name="speedLimit"
+              label={labels.speedLimit}
+              hint={t('deviceEdit.speedLimitHint')}
+              type="number"
+              inputMode="decimal"
+              min={0}
+              step="any"
+              valueAsNumber
+            />
           </div>
           <FormAlert message={problem} />
           <div className="form-actions">
@@ -123,7 +155,11 @@ function CountersForm({ device }: { device: Device }) {
     try {
       await set.mutateAsync({
         params: { id: device.id },
-        body: { deviceId: device.id, ...(odometer !== undefined ? { totalDistance: Math.round(metresFrom(odometer, f.units.distance)) } : {}), ...(hours !== undefined ? { hours: Math.round(hours * 3_600_000) } : {}) },
+        body: {
+          deviceId: device.id,
+          ...(odometer !== undefined ? { totalDistance: Math.round(metresFrom(odometer, f.units.distance)) } : {}),
+          ...(hours !== undefined ? { hours: Math.round(hours * 3_600_000) } : {}),
+        },
       });
       setSaved(true);
     } catch (e) {

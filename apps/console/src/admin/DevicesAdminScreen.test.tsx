@@ -11,12 +11,38 @@ import DevicesAdminScreen from './DevicesAdminScreen';
  * sends the speed limit in knots; the contract refuses before sending; the server's refusal goes
  * under its field, worded; the odometer goes in metres; an empty registry and a server down say so.
  */
-const ADMIN = { id: 1, name: 'Admin', email: 'admin@corridor.test', roles: ['admin'], companyId: null, disabled: false, readonly: false, attributes: {} } as unknown as User;
-const truck = deviceFixture(7, 'Truck 07', { groupId: 0, model: 'FMB920', category: 'truck', contact: 'Juma', attributes: { fuelTank: 400 } });
-const pwani = { id: 101, name: 'Pwani Freight Movers Ltd', country: 'KE', kind: 'transporter', registrationNumber: null, taxPin: null, createdAt: '2026-01-01T00:00:00.000Z' };
+const ADMIN = {
+  id: 1,
+  name: 'Admin',
+  email: 'admin@corridor.test',
+  roles: ['admin'],
+  companyId: null,
+  disabled: false,
+  readonly: false,
+  attributes: {},
+} as unknown as User;
+const truck = deviceFixture(7, 'Truck 07', {
+  groupId: 0,
+  model: 'FMB920',
+  category: 'truck',
+  contact: 'Juma',
+  attributes: { fuelTank: 400 },
+});
+const pwani = {
+  id: 101,
+  name: 'Pwani Freight Movers Ltd',
+  country: 'KE',
+  kind: 'transporter',
+  registrationNumber: null,
+  taxPin: null,
+  createdAt: '2026-01-01T00:00:00.000Z',
+};
 const companies = get('/api/companies', { items: [pwani], total: 1, limit: 1000, offset: 0 });
 const groups = get('/api/groups', [{ id: 5, name: 'Mombasa fleet', groupId: 0, companyId: 101, attributes: {} }]);
-const put = (path: string, answer: (body: unknown) => Response): Handler => ({ method, url, body }) => (method === 'PUT' && url.pathname === path ? answer(body) : undefined);
+const put =
+  (path: string, answer: (body: unknown) => Response): Handler =>
+  ({ method, url, body }) =>
+    method === 'PUT' && url.pathname === path ? answer(body) : undefined;
 
 afterEach(async () => {
   vi.unstubAllGlobals();
@@ -33,14 +59,28 @@ async function openEdit() {
 
 describe('device registry', () => {
   it('edits a device: its group and speed limit (km/h on screen, knots on the API), every other field kept', async () => {
-    const served = serveApi(get('/api/devices', [truck]), companies, groups, put('/api/devices/7', (b) => json(200, { ...truck, ...(b as object) })));
+    const served = serveApi(
+      get('/api/devices', [truck]),
+      companies,
+      groups,
+      put('/api/devices/7', (b) => json(200, { ...truck, ...(b as object) })),
+    );
     const form = await openEdit();
     fireEvent.change(within(form).getByLabelText('Group'), { target: { value: '5' } });
     fireEvent.change(within(form).getByLabelText('Speed limit (km/h)'), { target: { value: '80' } });
     fireEvent.click(within(form).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(served.sent.get('PUT /api/devices/7')).toHaveLength(1));
     const body = served.sent.get('PUT /api/devices/7')![0] as Record<string, unknown> & { attributes: Record<string, number> };
-    expect(body).toMatchObject({ name: 'Truck 07', uniqueId: truck.uniqueId, groupId: 5, companyId: 101, model: 'FMB920', contact: 'Juma', category: 'truck', disabled: false });
+    expect(body).toMatchObject({
+      name: 'Truck 07',
+      uniqueId: truck.uniqueId,
+      groupId: 5,
+      companyId: 101,
+      model: 'FMB920',
+      contact: 'Juma',
+      category: 'truck',
+      disabled: false,
+    });
     expect(body.attributes.fuelTank).toBe(400);
     expect(body.attributes.speedLimit).toBeCloseTo(80 / 1.852, 6);
     await waitFor(() => expect(screen.queryByRole('form', { name: 'Edit Truck 07' })).toBeNull());
@@ -59,7 +99,12 @@ describe('device registry', () => {
 
   it('a tracker id already taken is said once, under the field as labelled, in Swahili', async () => {
     await i18n.changeLanguage('sw');
-    serveApi(get('/api/devices', [truck]), companies, groups, put('/api/devices/7', () => apiError(409, 'CONFLICT', 'uniqueId taken', { field: 'uniqueId' })));
+    serveApi(
+      get('/api/devices', [truck]),
+      companies,
+      groups,
+      put('/api/devices/7', () => apiError(409, 'CONFLICT', 'uniqueId taken', { field: 'uniqueId' })),
+    );
     renderAt(<DevicesAdminScreen />, { path: '/admin/devices', user: ADMIN });
     fireEvent.click(await screen.findByRole('button', { name: 'Hariri Truck 07' }));
     const form = await screen.findByRole('form', { name: 'Hariri Truck 07' });
@@ -68,8 +113,13 @@ describe('device registry', () => {
     expect(form.textContent).not.toMatch(/uniqueId/);
   });
 
-  it('sets the odometer in the user\'s distance unit (metres on the API) and the engine hours (milliseconds)', async () => {
-    const served = serveApi(get('/api/devices', [truck]), companies, groups, put('/api/devices/7/accumulators', () => new Response(null, { status: 204 })));
+  it("sets the odometer in the user's distance unit (metres on the API) and the engine hours (milliseconds)", async () => {
+    const served = serveApi(
+      get('/api/devices', [truck]),
+      companies,
+      groups,
+      put('/api/devices/7/accumulators', () => new Response(null, { status: 204 })),
+    );
     await openEdit();
     const counters = screen.getByRole('form', { name: 'Odometer and engine hours' });
     fireEvent.click(within(counters).getByRole('button', { name: 'Set readings' }));

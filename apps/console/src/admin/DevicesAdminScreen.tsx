@@ -39,8 +39,11 @@ export default function DevicesAdminScreen() {
       header: <span className="sr-only">{t('common.actions')}</span>,
       cell: (d) => (
         <RowActions
-          editLabel={t('deviceEdit.editTitle', { name: d.name })} onEdit={() => setEditing(d)}
-          deleteLabel={t('resources.deleteOne', { name: d.name })} confirm={t('devices.confirmDelete', { name: d.name })} onDelete={() => del.mutate({ params: { id: d.id } })}
+          editLabel={t('deviceEdit.editTitle', { name: d.name })}
+          onEdit={() => setEditing(d)}
+          deleteLabel={t('resources.deleteOne', { name: d.name })}
+          confirm={t('devices.confirmDelete', { name: d.name })}
+          onDelete={() => del.mutate({ params: { id: d.id } })}
         />
       ),
     },
@@ -58,7 +61,14 @@ export default function DevicesAdminScreen() {
         <SearchFilter value={devices.filters.keyword} placeholder={t('devices.searchHint')} onChange={(v) => devices.set('keyword', v)} />
       </div>
       <FormError error={del.error} />
-      <PagedTable caption={t('devices.adminTitle')} columns={columns} query={q} list={devices} rowKey={(d) => d.id} empty={{ title: t('map.noTrucks'), hint: t('devices.registerHint') }} />
+      <PagedTable
+        caption={t('devices.adminTitle')}
+        columns={columns}
+        query={q}
+        list={devices}
+        rowKey={(d) => d.id}
+        empty={{ title: t('map.noTrucks'), hint: t('devices.registerHint') }}
+      />
     </div>
   );
 }

@@ -12,8 +12,13 @@ export default function DriversScreen() {
   const companies = useCompanies();
   return (
     <ResourceScreen<DriverEntity>
-      title={t('drivers.title')} intro={t('drivers.intro')} api={driversApi} addLabel={t('drivers.add')} nameOf={(d) => d.name}
-      confirmDelete={(d) => t('drivers.confirmDelete', { name: d.name })} empty={{ title: t('drivers.empty'), hint: t('drivers.emptyHint') }}
+      title={t('drivers.title')}
+      intro={t('drivers.intro')}
+      api={driversApi}
+      addLabel={t('drivers.add')}
+      nameOf={(d) => d.name}
+      confirmDelete={(d) => t('drivers.confirmDelete', { name: d.name })}
+      empty={{ title: t('drivers.empty'), hint: t('drivers.emptyHint') }}
       columns={[
         { key: 'name', header: t('devices.name'), cell: (d) => d.name },
         { key: 'uniqueId', header: t('drivers.uniqueId'), cell: (d) => <span className="mono">{d.uniqueId}</span> },
@@ -23,8 +28,18 @@ export default function DriversScreen() {
         const labels = { name: t('devices.name'), uniqueId: t('drivers.uniqueId'), companyId: t('journeys.company') };
         return (
           <ResourceForm
-            schema={DriverInput} api={driversApi} item={d} title={d ? t('resources.editOne', { name: d.name }) : t('drivers.add')} labels={labels} onDone={done}
-            defaults={{ name: d?.name ?? '', uniqueId: d?.uniqueId ?? '', companyId: d?.companyId ?? null, attributes: d?.attributes ?? {} }}
+            schema={DriverInput}
+            api={driversApi}
+            item={d}
+            title={d ? t('resources.editOne', { name: d.name }) : t('drivers.add')}
+            labels={labels}
+            onDone={done}
+            defaults={{
+              name: d?.name ?? '',
+              uniqueId: d?.uniqueId ?? '',
+              companyId: d?.companyId ?? null,
+              attributes: d?.attributes ?? {},
+            }}
           >
             <TextField name="name" label={labels.name} required maxLength={128} />
             <TextField name="uniqueId" label={labels.uniqueId} hint={t('drivers.uniqueIdHint')} required maxLength={64} />

@@ -12,12 +12,39 @@ import GeofencesScreen from './GeofencesScreen';
  * country, calendar, attributes and owner kept; a shape with a hole is kept as stored; a refusal is
  * worded under its field in Swahili; a delete asks first; an empty list and a server down say so.
  */
-const ADMIN = { id: 1, name: 'Admin', email: 'admin@corridor.test', roles: ['admin'], companyId: null, disabled: false, readonly: false, attributes: {} } as unknown as User;
-const fence = (id: number, name: string, area: string, extra: Record<string, unknown> = {}) => ({ id, name, area, calendarId: 0, attributes: {}, kind: 'weighbridge', country: 'KE', companyId: null, ...extra });
+const ADMIN = {
+  id: 1,
+  name: 'Admin',
+  email: 'admin@corridor.test',
+  roles: ['admin'],
+  companyId: null,
+  disabled: false,
+  readonly: false,
+  attributes: {},
+} as unknown as User;
+const fence = (id: number, name: string, area: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  name,
+  area,
+  calendarId: 0,
+  attributes: {},
+  kind: 'weighbridge',
+  country: 'KE',
+  companyId: null,
+  ...extra,
+});
 const yard = fence(4, 'Mariakani weighbridge', 'CIRCLE (-3.86 39.47, 400)', { attributes: { minDwellSeconds: 60 }, companyId: 101 });
-const holed = fence(5, 'Port with a hole', 'POLYGON ((-4.0 39.6, -4.0 39.7, -4.1 39.7, -4.0 39.6), (-4.03 39.63, -4.03 39.65, -4.05 39.65, -4.03 39.63))', { kind: 'port' });
+const holed = fence(
+  5,
+  'Port with a hole',
+  'POLYGON ((-4.0 39.6, -4.0 39.7, -4.1 39.7, -4.0 39.6), (-4.03 39.63, -4.03 39.65, -4.05 39.65, -4.03 39.63))',
+  { kind: 'port' },
+);
 const calendars = get('/api/calendars', [{ id: 3, name: 'Weekdays', data: 'QkVHSU4=', companyId: null, attributes: {} }]);
-const answer = (method: string, path: string, reply: (body: unknown) => Response): Handler => ({ method: m, url, body }) => (m === method && url.pathname === path ? reply(body) : undefined);
+const answer =
+  (method: string, path: string, reply: (body: unknown) => Response): Handler =>
+  ({ method: m, url, body }) =>
+    m === method && url.pathname === path ? reply(body) : undefined;
 
 afterEach(async () => {
   vi.unstubAllGlobals();
@@ -27,7 +54,11 @@ afterEach(async () => {
 
 describe('geofences', () => {
   it('edits a circle: its centre and radius sent as GeoJSON, its calendar chosen, its attributes and owner kept', async () => {
-    const served = serveApi(get('/api/geofences', [yard, holed]), calendars, answer('PUT', '/api/geofences/4', (b) => json(200, { ...yard, name: (b as { name: string }).name })));
+    const served = serveApi(
+      get('/api/geofences', [yard, holed]),
+      calendars,
+      answer('PUT', '/api/geofences/4', (b) => json(200, { ...yard, name: (b as { name: string }).name })),
+    );
     renderAt(<GeofencesScreen />, { path: '/admin/geofences', user: ADMIN });
     fireEvent.click(await screen.findByRole('button', { name: 'Edit Mariakani weighbridge' }));
     const form = await screen.findByRole('form', { name: 'Edit Mariakani weighbridge' });
@@ -39,14 +70,25 @@ describe('geofences', () => {
     fireEvent.click(within(form).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(served.sent.get('PUT /api/geofences/4')).toHaveLength(1));
     expect(served.sent.get('PUT /api/geofences/4')![0]).toEqual({
-      name: 'Mariakani weighbridge north', description: null, kind: 'weighbridge', country: 'KE', calendarId: 3, attributes: { minDwellSeconds: 60 }, companyId: 101,
-      geometry: { type: 'Point', coordinates: [39.47, -3.86] }, radius: 650,
+      name: 'Mariakani weighbridge north',
+      description: null,
+      kind: 'weighbridge',
+      country: 'KE',
+      calendarId: 3,
+      attributes: { minDwellSeconds: 60 },
+      companyId: 101,
+      geometry: { type: 'Point', coordinates: [39.47, -3.86] },
+      radius: 650,
     });
     await waitFor(() => expect(screen.queryByRole('form', { name: 'Edit Mariakani weighbridge' })).toBeNull());
   });
 
   it('a shape with a hole is kept as stored while its name changes', async () => {
-    const served = serveApi(get('/api/geofences', [yard, holed]), calendars, answer('PUT', '/api/geofences/5', () => json(200, { ...holed, country: null })));
+    const served = serveApi(
+      get('/api/geofences', [yard, holed]),
+      calendars,
+      answer('PUT', '/api/geofences/5', () => json(200, { ...holed, country: null })),
+    );
     renderAt(<GeofencesScreen />, { path: '/admin/geofences', user: ADMIN });
     fireEvent.click(await screen.findByRole('button', { name: 'Edit Port with a hole' }));
     const form = await screen.findByRole('form', { name: 'Edit Port with a hole' });
@@ -58,9 +100,17 @@ describe('geofences', () => {
     expect(served.sent.get('PUT /api/geofences/5')![0]).not.toHaveProperty('geometry');
   });
 
-  it('a refused shape is said in the form, in Swahili, never the server\'s words', async () => {
+  it("a refused shape is said in the form, in Swahili, never the server's words", async () => {
     await i18n.changeLanguage('sw');
-    serveApi(get('/api/geofences', [yard]), calendars, answer('PUT', '/api/geofences/4', () => apiError(400, 'VALIDATION_FAILED', 'radius: Too big', [{ in: 'body', path: 'radius', code: 'too_big', maximum: 50000, origin: 'number', message: 'Too big' }])));
+    serveApi(
+      get('/api/geofences', [yard]),
+      calendars,
+      answer('PUT', '/api/geofences/4', () =>
+        apiError(400, 'VALIDATION_FAILED', 'radius: Too big', [
+          { in: 'body', path: 'radius', code: 'too_big', maximum: 50000, origin: 'number', message: 'Too big' },
+        ]),
+      ),
+    );
     renderAt(<GeofencesScreen />, { path: '/admin/geofences', user: ADMIN });
     fireEvent.click(await screen.findByRole('button', { name: 'Hariri Mariakani weighbridge' }));
     const form = await screen.findByRole('form', { name: 'Hariri Mariakani weighbridge' });

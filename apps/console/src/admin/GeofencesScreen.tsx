@@ -37,7 +37,13 @@ export default function GeofencesScreen() {
   const [editing, setEditing] = useState<Geofence | null>(null);
   // the fence being reshaped is drawn by its draft, not as stored
   const reshaped = editing && draft ? editing.id : null;
-  const fences = useMemo<FeatureCollection>(() => ({ type: 'FeatureCollection', features: (q.data ?? []).flatMap((f) => (f.id === reshaped ? [] : (fenceFeature(f, f.id === selected) ?? []))) }), [q.data, selected, reshaped]);
+  const fences = useMemo<FeatureCollection>(
+    () => ({
+      type: 'FeatureCollection',
+      features: (q.data ?? []).flatMap((f) => (f.id === reshaped ? [] : (fenceFeature(f, f.id === selected) ?? []))),
+    }),
+    [q.data, selected, reshaped],
+  );
   const draftFc = useMemo(() => (draft ? draftFeatures(draft) : null), [draft]);
   const chosen = q.data?.find((f) => f.id === selected);
   // the map shows the selected fence whole
@@ -73,7 +79,12 @@ export default function GeofencesScreen() {
         {!drawing && (
           <span className="toolbar" role="group" aria-label={t('geofences.draw')}>
             {SHAPES.map((s) => (
-              <button key={s} type="button" className="btn" onClick={() => setDraft({ shape: s, points: [], metres: s === 'circle' ? 1000 : 500 })}>
+              <button
+                key={s}
+                type="button"
+                className="btn"
+                onClick={() => setDraft({ shape: s, points: [], metres: s === 'circle' ? 1000 : 500 })}
+              >
                 {t(`geofences.drawShape.${s}`)}
               </button>
             ))}
@@ -83,17 +94,37 @@ export default function GeofencesScreen() {
       <div className="two-col">
         <div className="map-box map-tall">
           <CorridorMap
-            label={chosen ? t('geofences.mapLabelSelected', { count: q.data?.length ?? 0, name: chosen.name }) : t('geofences.mapLabel', { count: q.data?.length ?? 0 })} onMapClick={draft && !editing ? (p) => setDraft((d) => (d ? { ...d, points: d.shape === 'circle' ? [p] : [...d.points, p] } : d)) : undefined} >
+            label={
+              chosen
+                ? t('geofences.mapLabelSelected', { count: q.data?.length ?? 0, name: chosen.name })
+                : t('geofences.mapLabel', { count: q.data?.length ?? 0 })
+            }
+            onMapClick={
+              draft && !editing
+                ? (p) => setDraft((d) => (d ? { ...d, points: d.shape === 'circle' ? [p] : [...d.points, p] } : d))
+                : undefined
+            }
+          >
             <GeofenceShapes data={fences} />
             <DraftShape data={draftFc} />
-            {draft && <DraftHandles points={draft.points} label={(i) => t('geofences.corner', { n: i + 1, count: draft.points.length })} onMove={(i, at) => setDraft((d) => (d ? moveCorner(d, i, at) : d))} />}
+            {draft && (
+              <DraftHandles
+                points={draft.points}
+                label={(i) => t('geofences.corner', { n: i + 1, count: draft.points.length })}
+                onMove={(i, at) => setDraft((d) => (d ? moveCorner(d, i, at) : d))}
+              />
+            )}
             <FitBounds bounds={fit} />
           </CorridorMap>
         </div>
         <div className="stack">
           {drawing && (
             <GeofenceForm
-              key={editing?.id ?? 'new'} fence={editing} draft={draft} onDraft={setDraft} onSaved={saved}
+              key={editing?.id ?? 'new'}
+              fence={editing}
+              draft={draft}
+              onDraft={setDraft}
+              onSaved={saved}
               onCancel={() => {
                 setDraft(null);
                 setEditing(null);
@@ -119,15 +150,28 @@ export default function GeofencesScreen() {
                       ref={(el) => {
                         if (el) items.current.set(f.id, el);
                         else items.current.delete(f.id);
-                      }} onClick={() => setSelected(f.id === selected ? null : f.id)}>
+                      }}
+                      onClick={() => setSelected(f.id === selected ? null : f.id)}
+                    >
                       {f.name}
                     </button>
                     <span className="pill">{t(`geofences.kinds.${f.kind}`)}</span>
                     {f.country && <span className="muted small">{f.country}</span>}
-                    <button type="button" className="btn btn-small" onClick={() => edit(f)} disabled={drawing} aria-label={t('geofences.edit', { name: f.name })}>
+                    <button
+                      type="button"
+                      className="btn btn-small"
+                      onClick={() => edit(f)}
+                      disabled={drawing}
+                      aria-label={t('geofences.edit', { name: f.name })}
+                    >
                       {t('common.edit')}
                     </button>
-                    <button type="button" className="btn btn-small btn-danger" onClick={() => window.confirm(t('geofences.confirmDelete', { name: f.name })) && del.mutate({ params: { id: f.id } })} aria-label={t('geofences.delete', { name: f.name })}>
+                    <button
+                      type="button"
+                      className="btn btn-small btn-danger"
+                      onClick={() => window.confirm(t('geofences.confirmDelete', { name: f.name })) && del.mutate({ params: { id: f.id } })}
+                      aria-label={t('geofences.delete', { name: f.name })}
+                    >
                       ×
                     </button>
                   </li>

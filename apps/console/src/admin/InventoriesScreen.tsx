@@ -25,7 +25,9 @@ export default function InventoriesScreen() {
   const deviceName = useDeviceNames();
   const inventory = usePagedFilters({ status: '' as InventoryStatus | '' }, LIMIT);
   const [action, setAction] = useState<Action>(null);
-  const q = useApiQuery(list, { query: { limit: inventory.limit, offset: inventory.offset, status: inventory.filters.status || undefined } });
+  const q = useApiQuery(list, {
+    query: { limit: inventory.limit, offset: inventory.offset, status: inventory.filters.status || undefined },
+  });
   const items = (q.data ?? []) as InventoryItem[];
   const columns: Column<InventoryItem>[] = [
     { key: 'device', header: t('reports.device'), cell: (i) => deviceName(i.deviceId) },
@@ -62,9 +64,23 @@ export default function InventoriesScreen() {
       <div className="screen-head">
         <h1>{t('inventories.title')}</h1>
       </div>
-      {action && <InventoryActionForm key={`${action.kind}-${action.item.id}`} kind={action.kind} item={action.item} device={deviceName(action.item.deviceId)} onDone={() => setAction(null)} />}
+      {action && (
+        <InventoryActionForm
+          key={`${action.kind}-${action.item.id}`}
+          kind={action.kind}
+          item={action.item}
+          device={deviceName(action.item.deviceId)}
+          onDone={() => setAction(null)}
+        />
+      )}
       <div className="filters mt">
-        <ChoiceFilter label={t('shipments.status')} value={inventory.filters.status} options={InventoryStatus.options} optionLabel={(o) => t(`status.${o}`)} onChange={(v) => inventory.set('status', v)} />
+        <ChoiceFilter
+          label={t('shipments.status')}
+          value={inventory.filters.status}
+          options={InventoryStatus.options}
+          optionLabel={(o) => t(`status.${o}`)}
+          onChange={(v) => inventory.set('status', v)}
+        />
       </div>
       <PagedTable
         caption={t('inventories.title')}

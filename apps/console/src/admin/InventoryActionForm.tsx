@@ -1,5 +1,11 @@
 import { useTranslation } from 'react-i18next';
-import { InventoryAssign, InventoryRevoke, InventoryTransfer, inventoriesEndpoints, type InventoryItem } from '@corridor/contracts/inventories';
+import {
+  InventoryAssign,
+  InventoryRevoke,
+  InventoryTransfer,
+  inventoriesEndpoints,
+  type InventoryItem,
+} from '@corridor/contracts/inventories';
 import { endpoint } from '../api/endpoint';
 import { useApiMutation } from '../api/hooks';
 import { TextAreaField } from '../ui/form/fields';
@@ -21,7 +27,17 @@ export type InventoryActionKind = keyof typeof SCHEMAS;
  * checked by the contract's InventoryAssign, InventoryTransfer or InventoryRevoke before it is sent
  * (a transfer and a revocation need their reason; an assignment's is optional).
  */
-export function InventoryActionForm({ kind, item, device, onDone }: { kind: InventoryActionKind; item: InventoryItem; device: string; onDone(): void }) {
+export function InventoryActionForm({
+  kind,
+  item,
+  device,
+  onDone,
+}: {
+  kind: InventoryActionKind;
+  item: InventoryItem;
+  device: string;
+  onDone(): void;
+}) {
   const { t } = useTranslation();
   const run = useApiMutation(endpoints[kind], { invalidates: ['inventories.', 'devices.'] });
   const form = useZodForm(SCHEMAS[kind] as typeof InventoryTransfer, { defaultValues: { reason: kind === 'assign' ? null : '' } as never });
@@ -32,7 +48,15 @@ export function InventoryActionForm({ kind, item, device, onDone }: { kind: Inve
   });
   const problem = useServerProblems(form, error, labels);
   return (
-    <FormCard form={form} title={t(`inventories.${kind}Title`, { device })} onSubmit={submit} onCancel={onDone} problem={problem} submitLabel={t(`inventories.${kind}`)} danger={kind === 'revoke'}>
+    <FormCard
+      form={form}
+      title={t(`inventories.${kind}Title`, { device })}
+      onSubmit={submit}
+      onCancel={onDone}
+      problem={problem}
+      submitLabel={t(`inventories.${kind}`)}
+      danger={kind === 'revoke'}
+    >
       <div className="form-grid">
         {kind !== 'revoke' && <CompanyField name={kind === 'assign' ? 'companyId' : 'toCompanyId'} label={labels.companyId} required />}
         <TextAreaField name="reason" label={labels.reason} required={kind !== 'assign'} rows={2} maxLength={1000} className="span-all" />

@@ -31,7 +31,17 @@ export interface ResourceApi {
 type Entry = { id: number };
 const LIMIT = 50;
 
-export function ResourceScreen<T extends Entry>({ title, intro, api, columns, nameOf, addLabel, confirmDelete, empty, form }: {
+export function ResourceScreen<T extends Entry>({
+  title,
+  intro,
+  api,
+  columns,
+  nameOf,
+  addLabel,
+  confirmDelete,
+  empty,
+  form,
+}: {
   title: string;
   intro?: string;
   api: ResourceApi;
@@ -45,7 +55,9 @@ export function ResourceScreen<T extends Entry>({ title, intro, api, columns, na
 }) {
   const { t } = useTranslation();
   const list = usePagedFilters({ keyword: '' }, LIMIT);
-  const q = useApiQuery(api.list, { query: { limit: list.limit, offset: list.offset, keyword: searchText(list.filters.keyword) } } as never);
+  const q = useApiQuery(api.list, {
+    query: { limit: list.limit, offset: list.offset, keyword: searchText(list.filters.keyword) },
+  } as never);
   const del = useApiMutation(api.remove, { invalidates: [api.invalidates] });
   // the form open: a new entry (null) or one being edited
   const [editing, setEditing] = useState<T | null | undefined>(undefined);
@@ -54,8 +66,11 @@ export function ResourceScreen<T extends Entry>({ title, intro, api, columns, na
     header: <span className="sr-only">{t('common.actions')}</span>,
     cell: (item) => (
       <RowActions
-        editLabel={t('resources.editOne', { name: nameOf(item) })} onEdit={() => setEditing(item)}
-        deleteLabel={t('resources.deleteOne', { name: nameOf(item) })} confirm={confirmDelete(item)} onDelete={() => del.mutate({ params: { id: item.id } } as never)}
+        editLabel={t('resources.editOne', { name: nameOf(item) })}
+        onEdit={() => setEditing(item)}
+        deleteLabel={t('resources.deleteOne', { name: nameOf(item) })}
+        confirm={confirmDelete(item)}
+        onDelete={() => del.mutate({ params: { id: item.id } } as never)}
       />
     ),
   };
@@ -74,8 +89,13 @@ export function ResourceScreen<T extends Entry>({ title, intro, api, columns, na
       </div>
       <FormError error={del.error} />
       <PagedTable
-        caption={title} columns={[...columns, actions]} query={q as never} list={list} rowKey={(item: T) => item.id}
-        noMatch={t('resources.noMatch')} empty={empty}
+        caption={title}
+        columns={[...columns, actions]}
+        query={q as never}
+        list={list}
+        rowKey={(item: T) => item.id}
+        noMatch={t('resources.noMatch')}
+        empty={empty}
       />
     </div>
   );
@@ -86,7 +106,18 @@ export function ResourceScreen<T extends Entry>({ title, intro, api, columns, na
  * server's refusals worded under their fields (`labels`: the form's fields as labelled), POST for a
  * new entry and PUT for an edited one. `children` are the fields (ui/form/fields).
  */
-export function ResourceForm<S extends z.ZodType<FieldValues, FieldValues>>({ schema, api, item, title, defaults, labels, aliases, toBody, onDone, children }: {
+export function ResourceForm<S extends z.ZodType<FieldValues, FieldValues>>({
+  schema,
+  api,
+  item,
+  title,
+  defaults,
+  labels,
+  aliases,
+  toBody,
+  onDone,
+  children,
+}: {
   schema: S;
   api: ResourceApi;
   item: Entry | null;

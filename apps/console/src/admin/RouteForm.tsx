@@ -32,23 +32,49 @@ function inputOf(r: Route) {
  * (`line`: null keeps an edited route's line or legs as stored). Everything else of an edited route
  * (stop areas, thresholds, countries) is kept.
  */
-export function RouteForm({ route, line, onUndo, onSaved, onCancel }: { route: Route | null; line: [number, number][] | null; onUndo?(): void; onSaved(r: Route): void; onCancel(): void }) {
+export function RouteForm({
+  route,
+  line,
+  onUndo,
+  onSaved,
+  onCancel,
+}: {
+  route: Route | null;
+  line: [number, number][] | null;
+  onUndo?(): void;
+  onSaved(r: Route): void;
+  onCancel(): void;
+}) {
   const { t } = useTranslation();
   const add = useApiMutation(create, { invalidates: ['routes.'] });
   const change = useApiMutation(update, { invalidates: ['routes.'] });
   const single = route && route.speedLimitsKmh.length === 1 ? route.speedLimitsKmh[0] : undefined;
   const form = useZodForm(Form, {
     defaultValues: {
-      name: route?.name ?? '', code: route?.code ?? null, description: route?.description ?? null, widthM: route?.widthM ?? 2000,
-      limit: route ? single : 80, hours: route ? Math.round((route.expectedDurationMinutes / 60) * 100) / 100 : 24,
+      name: route?.name ?? '',
+      code: route?.code ?? null,
+      description: route?.description ?? null,
+      widthM: route?.widthM ?? 2000,
+      limit: route ? single : 80,
+      hours: route ? Math.round((route.expectedDurationMinutes / 60) * 100) / 100 : 24,
     },
   });
-  const labels = { name: t('devices.name'), code: t('routes.code'), description: t('routes.description'), widthM: t('geofences.halfWidth'), limit: t('routes.limit'), hours: t('routes.hours'), line: t('routes.line') };
+  const labels = {
+    name: t('devices.name'),
+    code: t('routes.code'),
+    description: t('routes.description'),
+    widthM: t('geofences.halfWidth'),
+    limit: t('routes.limit'),
+    hours: t('routes.hours'),
+    line: t('routes.line'),
+  };
   const { submit, error } = useSending(form.handleSubmit, async ({ limit, hours, ...v }: z.output<typeof Form>) => {
     const speedLimitsKmh = limit !== undefined ? [limit] : (route?.speedLimitsKmh ?? []);
     const geometry = line ? { line, legs: null } : {};
     const body = { ...(route ? inputOf(route) : {}), ...v, ...geometry, speedLimitsKmh, expectedDurationMinutes: Math.round(hours * 60) };
-    onSaved(route ? await change.mutateAsync({ params: { id: route.id }, body: body as never }) : await add.mutateAsync({ body: body as never }));
+    onSaved(
+      route ? await change.mutateAsync({ params: { id: route.id }, body: body as never }) : await add.mutateAsync({ body: body as never }),
+    );
   });
   const problem = useServerProblems(form, error, labels, ALIASES);
   const enough = line === null || line.length >= 2;
@@ -58,14 +84,39 @@ export function RouteForm({ route, line, onUndo, onSaved, onCancel }: { route: R
     </button>
   );
   return (
-    <FormCard form={form} title={route ? t('routes.editTitle', { name: route.name }) : t('routes.draw')} onSubmit={submit} ready={enough} onCancel={onCancel} problem={problem} actions={undo}>
+    <FormCard
+      form={form}
+      title={route ? t('routes.editTitle', { name: route.name }) : t('routes.draw')}
+      onSubmit={submit}
+      ready={enough}
+      onCancel={onCancel}
+      problem={problem}
+      actions={undo}
+    >
       <p className="small muted">{route ? (line ? t('routes.howToEdit') : t('routes.lineKept')) : t('routes.howTo')}</p>
       {line && <p className="small">{t('geofences.points', { count: line.length })}</p>}
       <div className="form-grid">
         <TextField name="name" label={labels.name} required maxLength={128} />
-        <TextField name="code" label={labels.code} hint={t('routes.codeHint')} maxLength={64} placeholder="nairobi-namanga" emptyIsNull className="mono" />
+        <TextField
+          name="code"
+          label={labels.code}
+          hint={t('routes.codeHint')}
+          maxLength={64}
+          placeholder="nairobi-namanga"
+          emptyIsNull
+          className="mono"
+        />
         <TextField name="widthM" label={labels.widthM} type="number" min={50} max={20000} required valueAsNumber />
-        <TextField name="limit" label={labels.limit} hint={route && single === undefined ? t('routes.limitPerSegment') : undefined} type="number" min={5} max={200} valueAsNumber required={!route || single !== undefined} />
+        <TextField
+          name="limit"
+          label={labels.limit}
+          hint={route && single === undefined ? t('routes.limitPerSegment') : undefined}
+          type="number"
+          min={5}
+          max={200}
+          valueAsNumber
+          required={!route || single !== undefined}
+        />
         <TextField name="hours" label={labels.hours} type="number" min={0.1} max={720} step="any" required valueAsNumber />
         <TextAreaField name="description" label={labels.description} rows={2} maxLength={2000} className="span-all" />
       </div>

@@ -12,16 +12,62 @@ import RoutesScreen from './RoutesScreen';
  * segment keeps them unless one is given; the contract refuses a width out of range before
  * sending; a route still followed by a journey is refused in words, in Swahili; a delete asks first.
  */
-const ADMIN = { id: 1, name: 'Admin', email: 'admin@corridor.test', roles: ['admin'], companyId: null, disabled: false, readonly: false, attributes: {} } as unknown as User;
+const ADMIN = {
+  id: 1,
+  name: 'Admin',
+  email: 'admin@corridor.test',
+  roles: ['admin'],
+  companyId: null,
+  disabled: false,
+  readonly: false,
+  attributes: {},
+} as unknown as User;
 const T = '2026-11-01T00:00:00.000Z';
 const route = (id: number, name: string, extra: Record<string, unknown> = {}) => ({
-  id, code: null, name, description: null, line: [[39.66, -4.05], [37.0, -1.5], [34.1, 0.6]], legs: null, widthM: 2000, speedLimitsKmh: [80],
-  stopAreas: [{ kind: 'border', name: 'Malaba', center: [34.28, 0.63], radiusM: 800 }], expectedDurationMinutes: 1800, thresholds: { stopSpeedKmh: 4 },
-  countries: ['KE', 'UG'], attributes: { colour: 'red' }, lengthM: 1_100_000, segmentCount: 2, version: 3, companyId: null, createdAt: T, updatedAt: T, ...extra,
+  id,
+  code: null,
+  name,
+  description: null,
+  line: [
+    [39.66, -4.05],
+    [37.0, -1.5],
+    [34.1, 0.6],
+  ],
+  legs: null,
+  widthM: 2000,
+  speedLimitsKmh: [80],
+  stopAreas: [{ kind: 'border', name: 'Malaba', center: [34.28, 0.63], radiusM: 800 }],
+  expectedDurationMinutes: 1800,
+  thresholds: { stopSpeedKmh: 4 },
+  countries: ['KE', 'UG'],
+  attributes: { colour: 'red' },
+  lengthM: 1_100_000,
+  segmentCount: 2,
+  version: 3,
+  companyId: null,
+  createdAt: T,
+  updatedAt: T,
+  ...extra,
 });
 const northern = route(1, 'Northern Corridor');
-const central = route(2, 'Central Corridor', { speedLimitsKmh: [60, 80], line: null, legs: [[[39.28, -6.82], [36.0, -6.0]], [[36.0, -6.0], [33.0, -2.5]]] });
-const answer = (method: string, path: string, reply: (body: unknown) => Response): Handler => ({ method: m, url, body }) => (m === method && url.pathname === path ? reply(body) : undefined);
+const central = route(2, 'Central Corridor', {
+  speedLimitsKmh: [60, 80],
+  line: null,
+  legs: [
+    [
+      [39.28, -6.82],
+      [36.0, -6.0],
+    ],
+    [
+      [36.0, -6.0],
+      [33.0, -2.5],
+    ],
+  ],
+});
+const answer =
+  (method: string, path: string, reply: (body: unknown) => Response): Handler =>
+  ({ method: m, url, body }) =>
+    m === method && url.pathname === path ? reply(body) : undefined;
 
 afterEach(async () => {
   vi.unstubAllGlobals();
@@ -30,8 +76,11 @@ afterEach(async () => {
 });
 
 describe('routes', () => {
-  it('edits a route\'s name, width and limit; its line, stop areas, thresholds and countries are kept', async () => {
-    const served = serveApi(get('/api/routes', [northern, central]), answer('PUT', '/api/routes/1', (b) => json(200, { ...northern, ...(b as object) })));
+  it("edits a route's name, width and limit; its line, stop areas, thresholds and countries are kept", async () => {
+    const served = serveApi(
+      get('/api/routes', [northern, central]),
+      answer('PUT', '/api/routes/1', (b) => json(200, { ...northern, ...(b as object) })),
+    );
     renderAt(<RoutesScreen />, { path: '/admin/routes', user: ADMIN });
     fireEvent.click(await screen.findByRole('button', { name: 'Edit Northern Corridor' }));
     const form = await screen.findByRole('form', { name: 'Edit Northern Corridor' });
@@ -42,13 +91,27 @@ describe('routes', () => {
     fireEvent.click(within(form).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(served.sent.get('PUT /api/routes/1')).toHaveLength(1));
     expect(served.sent.get('PUT /api/routes/1')![0]).toEqual({
-      code: null, name: 'Northern Corridor (A104)', description: null, line: northern.line, legs: null, widthM: 1500, speedLimitsKmh: [70],
-      stopAreas: northern.stopAreas, expectedDurationMinutes: 1800, thresholds: { stopSpeedKmh: 4 }, countries: ['KE', 'UG'], attributes: { colour: 'red' }, companyId: null,
+      code: null,
+      name: 'Northern Corridor (A104)',
+      description: null,
+      line: northern.line,
+      legs: null,
+      widthM: 1500,
+      speedLimitsKmh: [70],
+      stopAreas: northern.stopAreas,
+      expectedDurationMinutes: 1800,
+      thresholds: { stopSpeedKmh: 4 },
+      countries: ['KE', 'UG'],
+      attributes: { colour: 'red' },
+      companyId: null,
     });
   });
 
   it('a route of several legs keeps them, and its limits per segment unless one is given', async () => {
-    const served = serveApi(get('/api/routes', [northern, central]), answer('PUT', '/api/routes/2', (b) => json(200, { ...central, ...(b as object) })));
+    const served = serveApi(
+      get('/api/routes', [northern, central]),
+      answer('PUT', '/api/routes/2', (b) => json(200, { ...central, ...(b as object) })),
+    );
     renderAt(<RoutesScreen />, { path: '/admin/routes', user: ADMIN });
     fireEvent.click(await screen.findByRole('button', { name: 'Edit Central Corridor' }));
     const form = await screen.findByRole('form', { name: 'Edit Central Corridor' });
@@ -57,12 +120,20 @@ describe('routes', () => {
     fireEvent.change(within(form).getByLabelText(/^Expected duration/), { target: { value: '40' } });
     fireEvent.click(within(form).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(served.sent.get('PUT /api/routes/2')).toHaveLength(1));
-    expect(served.sent.get('PUT /api/routes/2')![0]).toMatchObject({ legs: central.legs, line: null, speedLimitsKmh: [60, 80], expectedDurationMinutes: 2400 });
+    expect(served.sent.get('PUT /api/routes/2')![0]).toMatchObject({
+      legs: central.legs,
+      line: null,
+      speedLimitsKmh: [60, 80],
+      expectedDurationMinutes: 2400,
+    });
   });
 
   it('a width out of range is refused before sending; a route a journey follows is refused in words, in Swahili', async () => {
     await i18n.changeLanguage('sw');
-    const served = serveApi(get('/api/routes', [northern]), answer('PUT', '/api/routes/1', () => apiError(409, 'CONFLICT', 'an active journey follows this route')));
+    const served = serveApi(
+      get('/api/routes', [northern]),
+      answer('PUT', '/api/routes/1', () => apiError(409, 'CONFLICT', 'an active journey follows this route')),
+    );
     renderAt(<RoutesScreen />, { path: '/admin/routes', user: ADMIN });
     fireEvent.click(await screen.findByRole('button', { name: 'Hariri Northern Corridor' }));
     const form = await screen.findByRole('form', { name: 'Hariri Northern Corridor' });

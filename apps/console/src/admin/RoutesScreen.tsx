@@ -20,8 +20,21 @@ const remove = endpoint(routesEndpoints, 'routes.delete');
 const MOST_HANDLES = 200;
 
 function routeFeatures(line: [number, number][], widthM: number): FeatureCollection {
-  if (line.length < 2) return { type: 'FeatureCollection', features: line.map((p) => ({ type: 'Feature', properties: {}, geometry: { type: 'Point', coordinates: p } })) };
-  return { type: 'FeatureCollection', features: [{ type: 'Feature', properties: { kind: 'corridor', ...bandWidth(widthM, line[0]![1]) }, geometry: { type: 'LineString', coordinates: line } }] };
+  if (line.length < 2)
+    return {
+      type: 'FeatureCollection',
+      features: line.map((p) => ({ type: 'Feature', properties: {}, geometry: { type: 'Point', coordinates: p } })),
+    };
+  return {
+    type: 'FeatureCollection',
+    features: [
+      {
+        type: 'Feature',
+        properties: { kind: 'corridor', ...bandWidth(widthM, line[0]![1]) },
+        geometry: { type: 'LineString', coordinates: line },
+      },
+    ],
+  };
 }
 
 /**
@@ -74,8 +87,12 @@ export default function RoutesScreen() {
       header: <span className="sr-only">{t('common.actions')}</span>,
       cell: (r) => (
         <RowActions
-          editLabel={t('routes.editTitle', { name: r.name })} onEdit={() => edit(r)} disabled={open}
-          deleteLabel={t('resources.deleteOne', { name: r.name })} confirm={t('routes.confirmDelete', { name: r.name })} onDelete={() => del.mutate({ params: { id: r.id } })}
+          editLabel={t('routes.editTitle', { name: r.name })}
+          onEdit={() => edit(r)}
+          disabled={open}
+          deleteLabel={t('resources.deleteOne', { name: r.name })}
+          confirm={t('routes.confirmDelete', { name: r.name })}
+          onDelete={() => del.mutate({ params: { id: r.id } })}
         />
       ),
     },
@@ -93,14 +110,26 @@ export default function RoutesScreen() {
       {/* the map and, while drawing or editing, the form beside it; the list below at full width (its names on one line) */}
       <div className={open ? 'two-col' : undefined}>
         <div className={open ? 'map-box map-tall' : 'map-box'}>
-          <CorridorMap label={t('routes.mapLabel')} onMapClick={open && editing === null ? (p) => setLine((l) => [...(l ?? []), p]) : undefined}>
+          <CorridorMap
+            label={t('routes.mapLabel')}
+            onMapClick={open && editing === null ? (p) => setLine((l) => [...(l ?? []), p]) : undefined}
+          >
             <PlannedRoute data={planned} />
-            {open && line && <DraftHandles points={line} label={(i) => t('routes.point', { n: i + 1, count: line.length })} onMove={(i, at) => setLine((l) => l && l.map((p, j) => (j === i ? at : p)))} />}
+            {open && line && (
+              <DraftHandles
+                points={line}
+                label={(i) => t('routes.point', { n: i + 1, count: line.length })}
+                onMove={(i, at) => setLine((l) => l && l.map((p, j) => (j === i ? at : p)))}
+              />
+            )}
           </CorridorMap>
         </div>
         {open && (
           <RouteForm
-            key={editing?.id ?? 'new'} route={editing} line={line} onCancel={close}
+            key={editing?.id ?? 'new'}
+            route={editing}
+            line={line}
+            onCancel={close}
             onUndo={editing === null ? () => setLine((l) => (l ?? []).slice(0, -1)) : undefined}
             onSaved={(r) => {
               close();
@@ -111,7 +140,16 @@ export default function RoutesScreen() {
       </div>
       <div className="stack routes-list">
         <FormError error={del.error} />
-        <DataTable caption={t('routes.title')} columns={columns} rows={routes.data} rowKey={(r) => r.id} loading={routes.isPending} error={routes.error} retry={() => void routes.refetch()} empty={{ title: t('routes.empty'), hint: t('routes.emptyHint') }} />
+        <DataTable
+          caption={t('routes.title')}
+          columns={columns}
+          rows={routes.data}
+          rowKey={(r) => r.id}
+          loading={routes.isPending}
+          error={routes.error}
+          retry={() => void routes.refetch()}
+          empty={{ title: t('routes.empty'), hint: t('routes.emptyHint') }}
+        />
       </div>
     </div>
   );

@@ -45,7 +45,16 @@ export default function UsersScreen() {
     { key: 'email', header: t('users.email'), cell: (u) => u.email },
     { key: 'roles', header: t('users.roles'), cell: (u) => u.roles.map((r) => t(`roles.${r}`)).join(', ') },
     { key: 'company', header: t('journeys.company'), cell: (u) => companies.name(u.companyId) },
-    { key: 'state', header: t('shipments.status'), cell: (u) => (u.disabled ? <span className="pill pill-bad">{t('users.disabled')}</span> : <span className="pill pill-ok">{t('users.enabled')}</span>) },
+    {
+      key: 'state',
+      header: t('shipments.status'),
+      cell: (u) =>
+        u.disabled ? (
+          <span className="pill pill-bad">{t('users.disabled')}</span>
+        ) : (
+          <span className="pill pill-ok">{t('users.enabled')}</span>
+        ),
+    },
     {
       key: 'actions',
       header: <span className="sr-only">{t('common.actions')}</span>,
@@ -62,7 +71,11 @@ export default function UsersScreen() {
               <button type="button" className="btn btn-small" title={t('users.unlockHint')} onClick={() => unlockUser(u)}>
                 {t('users.unlock')}
               </button>
-              <button type="button" className="btn btn-small btn-danger" onClick={() => window.confirm(t('users.confirmDelete', { name: u.name })) && del.mutate({ params: { id: u.id } })}>
+              <button
+                type="button"
+                className="btn btn-small btn-danger"
+                onClick={() => window.confirm(t('users.confirmDelete', { name: u.name })) && del.mutate({ params: { id: u.id } })}
+              >
                 {t('users.delete')}
               </button>
             </>
@@ -79,7 +92,9 @@ export default function UsersScreen() {
           {t('users.create')}
         </button>
       </div>
-      {editing && <UserForm key={editing === 'new' ? 'new' : editing.id} user={editing === 'new' ? null : editing} onDone={() => setEditing(null)} />}
+      {editing && (
+        <UserForm key={editing === 'new' ? 'new' : editing.id} user={editing === 'new' ? null : editing} onDone={() => setEditing(null)} />
+      )}
       <div className="filters mt">
         <SearchFilter value={users.filters.keyword} onChange={(v) => users.set('keyword', v)} />
       </div>
@@ -89,7 +104,14 @@ export default function UsersScreen() {
         </p>
       )}
       <FormError error={save.error ?? del.error ?? lift.error} />
-      <PagedTable caption={t('users.title')} columns={columns} query={q} list={users} rowKey={(u) => u.id} empty={{ title: t('users.empty'), hint: t('users.emptyHint') }} />
+      <PagedTable
+        caption={t('users.title')}
+        columns={columns}
+        query={q}
+        list={users}
+        rowKey={(u) => u.id}
+        empty={{ title: t('users.empty'), hint: t('users.emptyHint') }}
+      />
     </div>
   );
 }
@@ -120,21 +142,40 @@ function UserForm({ user, onDone }: { user: User | null; onDone: () => void }) {
     [user, me.id],
   );
   const form = useZodForm(schema, {
-    defaultValues: { name: user?.name ?? '', email: user?.email ?? '', password: '', currentPassword: '', roles: user?.roles ?? ['dispatcher'], companyId: user?.companyId ?? null },
+    defaultValues: {
+      name: user?.name ?? '',
+      email: user?.email ?? '',
+      password: '',
+      currentPassword: '',
+      roles: user?.roles ?? ['dispatcher'],
+      companyId: user?.companyId ?? null,
+    },
     refinements: { password: t('form.required'), currentPassword: t('users.currentPasswordNeeded') },
   });
   const [password, email] = form.watch(['password', 'email']);
   // changing one's own password or email needs the current password (the API answers 400 without it)
   const ownPassword = user !== null && user.id === me.id && (password !== '' || email.trim().toLowerCase() !== user.email.toLowerCase());
   const labels = {
-    name: t('devices.name'), email: t('users.email'), password: user ? t('users.newPassword') : t('signIn.password'), currentPassword: t('users.currentPassword'),
-    companyId: t('journeys.company'), roles: t('users.roles'),
+    name: t('devices.name'),
+    email: t('users.email'),
+    password: user ? t('users.newPassword') : t('signIn.password'),
+    currentPassword: t('users.currentPassword'),
+    companyId: t('journeys.company'),
+    roles: t('users.roles'),
   };
   const { submit, error } = useSending(form.handleSubmit, async (v: z.output<typeof Form>) => {
     if (user) {
       await save.mutateAsync({
         params: { id: user.id },
-        body: { ...user, name: v.name, email: v.email, roles: v.roles, companyId: v.companyId, password: v.password || undefined, currentPassword: ownPassword ? v.currentPassword : undefined },
+        body: {
+          ...user,
+          name: v.name,
+          email: v.email,
+          roles: v.roles,
+          companyId: v.companyId,
+          password: v.password || undefined,
+          currentPassword: ownPassword ? v.currentPassword : undefined,
+        },
       });
     } else {
       await add.mutateAsync({ body: { name: v.name, email: v.email, password: v.password, roles: v.roles, companyId: v.companyId } });
@@ -143,12 +184,35 @@ function UserForm({ user, onDone }: { user: User | null; onDone: () => void }) {
   });
   const problem = useServerProblems(form, error, labels);
   return (
-    <FormCard form={form} title={user ? t('users.editTitle', { name: user.name }) : t('users.create')} onSubmit={submit} onCancel={onDone} problem={problem}>
+    <FormCard
+      form={form}
+      title={user ? t('users.editTitle', { name: user.name }) : t('users.create')}
+      onSubmit={submit}
+      onCancel={onDone}
+      problem={problem}
+    >
       <div className="form-grid">
         <TextField name="name" label={labels.name} required maxLength={128} autoComplete="off" />
         <TextField name="email" label={labels.email} type="email" required maxLength={254} autoComplete="off" />
-        <TextField name="password" label={labels.password} hint={t('users.passwordHint')} type="password" autoComplete="new-password" required={!user} maxLength={256} />
-        {ownPassword && <TextField name="currentPassword" label={labels.currentPassword} type="password" autoComplete="current-password" required maxLength={256} />}
+        <TextField
+          name="password"
+          label={labels.password}
+          hint={t('users.passwordHint')}
+          type="password"
+          autoComplete="new-password"
+          required={!user}
+          maxLength={256}
+        />
+        {ownPassword && (
+          <TextField
+            name="currentPassword"
+            label={labels.currentPassword}
+            type="password"
+            autoComplete="current-password"
+            required
+            maxLength={256}
+          />
+        )}
         <CompanyField name="companyId" label={labels.companyId} empty={t('users.noCompany')} />
       </div>
       <CheckboxesField name="roles" label={labels.roles} options={ROLES.map((r) => ({ value: r, label: t(`roles.${r}`) }))} />

@@ -47,13 +47,27 @@ export function draftFromFence(f: { area: string; attributes: { polylineDistance
 }
 
 /** The draft with its corner `index` moved to `at`. */
-export const moveCorner = (d: Draft, index: number, at: [number, number]): Draft => ({ ...d, points: d.points.map((p, i) => (i === index ? at : p)) });
+export const moveCorner = (d: Draft, index: number, at: [number, number]): Draft => ({
+  ...d,
+  points: d.points.map((p, i) => (i === index ? at : p)),
+});
 
 /** The draft as it is drawn on the map while the user clicks. */
 export function draftFeatures(d: Draft): FeatureCollection {
-  const features: FeatureCollection['features'] = d.points.map((p) => ({ type: 'Feature', properties: {}, geometry: { type: 'Point', coordinates: p } }));
-  if (d.shape === 'circle' && d.points[0]) features.push({ type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates: [circleRing(d.points[0], d.metres)] } });
-  if (d.shape === 'polygon' && d.points.length >= 3) features.push({ type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates: [[...d.points, d.points[0]!]] } });
-  else if (d.points.length >= 2) features.push({ type: 'Feature', properties: { corridor: d.shape === 'corridor', ...(d.shape === 'corridor' ? bandWidth(d.metres, d.points[0]![1]) : {}) }, geometry: { type: 'LineString', coordinates: d.points } });
+  const features: FeatureCollection['features'] = d.points.map((p) => ({
+    type: 'Feature',
+    properties: {},
+    geometry: { type: 'Point', coordinates: p },
+  }));
+  if (d.shape === 'circle' && d.points[0])
+    features.push({ type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates: [circleRing(d.points[0], d.metres)] } });
+  if (d.shape === 'polygon' && d.points.length >= 3)
+    features.push({ type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates: [[...d.points, d.points[0]!]] } });
+  else if (d.points.length >= 2)
+    features.push({
+      type: 'Feature',
+      properties: { corridor: d.shape === 'corridor', ...(d.shape === 'corridor' ? bandWidth(d.metres, d.points[0]![1]) : {}) },
+      geometry: { type: 'LineString', coordinates: d.points },
+    });
   return { type: 'FeatureCollection', features };
 }

@@ -8,7 +8,9 @@ const flagged = endpoint(journeysEndpoints, 'journeys.flagged');
 const cancel = endpoint(journeysEndpoints, 'journeys.cancel');
 
 function respond(status: number, body: unknown, headers: Record<string, string> = {}) {
-  const fetchMock = vi.fn(async () => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } }));
+  const fetchMock = vi.fn(
+    async () => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } }),
+  );
   vi.stubGlobal('fetch', fetchMock);
   return fetchMock;
 }
@@ -19,11 +21,38 @@ describe('the typed API client', () => {
   it('builds paths and repeats array query values', () => {
     expect(pathOf(cancel, { id: 7 })).toBe('/api/journey/7/cancel');
     expect(() => pathOf(cancel, {})).toThrow(/id/);
-    expect(queryString({ flagType: ['offCorridor', 'overspeed'], limit: 10, from: undefined, q: '' })).toBe('?flagType=offCorridor&flagType=overspeed&limit=10');
+    expect(queryString({ flagType: ['offCorridor', 'overspeed'], limit: 10, from: undefined, q: '' })).toBe(
+      '?flagType=offCorridor&flagType=overspeed&limit=10',
+    );
   });
 
   it('sends the CSRF marker and JSON, and returns the parsed body', async () => {
-    const journey = { id: 7, deviceId: 1, truckPlate: null, companyId: 101, routeId: 1, routeName: 'Northern', shipmentRef: null, cargoRef: null, plannedDeparture: null, plannedArrival: null, state: 'cancelled', actualDeparture: null, actualArrival: null, origin: null, destination: null, countries: ['KE'], flagged: false, openFlags: [], cancelledAt: '2026-01-01T00:00:00.000Z', cancelReason: 'x', createdBy: 1, attributes: {}, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z' };
+    const journey = {
+      id: 7,
+      deviceId: 1,
+      truckPlate: null,
+      companyId: 101,
+      routeId: 1,
+      routeName: 'Northern',
+      shipmentRef: null,
+      cargoRef: null,
+      plannedDeparture: null,
+      plannedArrival: null,
+      state: 'cancelled',
+      actualDeparture: null,
+      actualArrival: null,
+      origin: null,
+      destination: null,
+      countries: ['KE'],
+      flagged: false,
+      openFlags: [],
+      cancelledAt: '2026-01-01T00:00:00.000Z',
+      cancelReason: 'x',
+      createdBy: 1,
+      attributes: {},
+      createdAt: '2026-01-01T00:00:00.000Z',
+      updatedAt: '2026-01-01T00:00:00.000Z',
+    };
     const f = respond(200, journey);
     const got = await call(cancel, { params: { id: 7 }, body: { reason: 'x' } });
     expect(got.state).toBe('cancelled');

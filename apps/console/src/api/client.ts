@@ -44,7 +44,10 @@ export function queryString(query: Record<string, unknown> | undefined): string 
 }
 
 /** The URL of a GET endpoint (downloads, links). */
-export function urlOf<E extends EndpointDef>(def: E, input: Omit<CallInput<E>, 'body' | 'signal'> = {} as Omit<CallInput<E>, 'body' | 'signal'>): string {
+export function urlOf<E extends EndpointDef>(
+  def: E,
+  input: Omit<CallInput<E>, 'body' | 'signal'> = {} as Omit<CallInput<E>, 'body' | 'signal'>,
+): string {
   const { params, query } = input as { params?: Record<string, unknown>; query?: Record<string, unknown> };
   return pathOf(def, params) + queryString(query);
 }
@@ -55,7 +58,12 @@ function successSchema(def: EndpointDef, status: number) {
 
 /** Calls one endpoint of packages/contracts with the session cookie; typed from its schemas. */
 export async function call<E extends EndpointDef>(def: E, input: CallInput<E> = {} as CallInput<E>): Promise<ResponseOf<E>> {
-  const { params, query, body, signal } = input as { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown; signal?: AbortSignal };
+  const { params, query, body, signal } = input as {
+    params?: Record<string, unknown>;
+    query?: Record<string, unknown>;
+    body?: unknown;
+    signal?: AbortSignal;
+  };
   const headers: Record<string, string> = { ...CONSOLE_HEADERS, accept: 'application/json' };
   let payload: BodyInit | undefined;
   if (body instanceof FormData) payload = body;
@@ -78,7 +86,12 @@ export async function call<E extends EndpointDef>(def: E, input: CallInput<E> = 
   if (!checkResponses()) return data as ResponseOf<E>;
   const parsed = schema.safeParse(data);
   if (!parsed.success) {
-    const drift = new ApiError(0, 'CONTRACT_DRIFT', `${def.id}: the response does not match packages/contracts`, parsed.error.issues.slice(0, 5));
+    const drift = new ApiError(
+      0,
+      'CONTRACT_DRIFT',
+      `${def.id}: the response does not match packages/contracts`,
+      parsed.error.issues.slice(0, 5),
+    );
     console.error(drift.message, parsed.error.issues.slice(0, 5));
     throw drift;
   }

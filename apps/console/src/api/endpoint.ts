@@ -1,7 +1,10 @@
 import type { EndpointDef } from '@corridor/contracts/endpoint';
 
 /** One endpoint of a contracts list, by id, with its exact type: `endpoint(journeysEndpoints, 'journeys.flagged')`. */
-export function endpoint<const L extends readonly EndpointDef[], const I extends L[number]['id']>(list: L, id: I): Extract<L[number], { id: I }> {
+export function endpoint<const L extends readonly EndpointDef[], const I extends L[number]['id']>(
+  list: L,
+  id: I,
+): Extract<L[number], { id: I }> {
   const def = list.find((e) => e.id === id);
   if (!def) throw new Error(`no endpoint ${id}`);
   return def as Extract<L[number], { id: I }>;

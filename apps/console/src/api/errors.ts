@@ -28,7 +28,8 @@ export async function errorFromResponse(res: Response, endpointId: string): Prom
   }
   const e = (body as { error?: { code?: unknown; message?: unknown; details?: unknown } } | undefined)?.error;
   const authenticate = res.headers.get('www-authenticate') ?? undefined;
-  if (e && typeof e.code === 'string') return new ApiError(res.status, e.code, typeof e.message === 'string' ? e.message : e.code, e.details, authenticate);
+  if (e && typeof e.code === 'string')
+    return new ApiError(res.status, e.code, typeof e.message === 'string' ? e.message : e.code, e.details, authenticate);
   return new ApiError(res.status, `HTTP_${res.status}`, `${endpointId}: HTTP ${res.status} ${res.statusText}`);
 }
 

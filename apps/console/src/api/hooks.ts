@@ -28,14 +28,19 @@ export function useApiQuery<E extends EndpointDef>(
  * A write; on success the listed endpoints' queries (by id prefix) are refetched, so every
  * screen showing them agrees with the server.
  */
-export function useApiMutation<E extends EndpointDef>(def: E, opts: { invalidates?: readonly string[]; onSuccess?: (data: ResponseOf<E>) => void } = {}) {
+export function useApiMutation<E extends EndpointDef>(
+  def: E,
+  opts: { invalidates?: readonly string[]; onSuccess?: (data: ResponseOf<E>) => void } = {},
+) {
   const client = useQueryClient();
   return useMutation<ResponseOf<E>, ApiError, Omit<CallInput<E>, 'signal'>>({
     mutationFn: (input) => call(def, input as CallInput<E>),
     onSuccess: async (data) => {
       opts.onSuccess?.(data);
       await Promise.all(
-        (opts.invalidates ?? []).map((prefix) => client.invalidateQueries({ predicate: (q) => typeof q.queryKey[0] === 'string' && q.queryKey[0].startsWith(prefix) })),
+        (opts.invalidates ?? []).map((prefix) =>
+          client.invalidateQueries({ predicate: (q) => typeof q.queryKey[0] === 'string' && q.queryKey[0].startsWith(prefix) }),
+        ),
       );
     },
   });

@@ -81,8 +81,13 @@ function problemOf(t: TFunction, d: Detail): string {
   if (!code) return t('form.invalid');
   const missing = /received (undefined|null)|required/i.test(message);
   const worded = issueMessage(t)({
-    code, origin: str(d.origin), minimum: num(d.minimum), maximum: num(d.maximum), format: str(d.format),
-    input: missing ? undefined : '·', message: undefined,
+    code,
+    origin: str(d.origin),
+    minimum: num(d.minimum),
+    maximum: num(d.maximum),
+    format: str(d.format),
+    input: missing ? undefined : '·',
+    message: undefined,
   });
   return worded ?? t('form.invalid');
 }
@@ -128,7 +133,10 @@ export function explainError(t: TFunction, error: unknown, labels: FieldLabels =
       const field = str((details as Record<string, unknown> | undefined)?.field);
       if (!field) return one(t('errors.conflict'));
       const label = labelOf(t, field, labels);
-      return { summary: t('errors.conflictField', { field: label }), problems: [{ path: field, label, problem: t('errors.conflictField', { field: label }) }] };
+      return {
+        summary: t('errors.conflictField', { field: label }),
+        problems: [{ path: field, label, problem: t('errors.conflictField', { field: label }) }],
+      };
     }
     case 'INVALID_TRANSITION': {
       const d = (details ?? {}) as { current?: unknown; from?: unknown };
@@ -139,13 +147,21 @@ export function explainError(t: TFunction, error: unknown, labels: FieldLabels =
         return w === key ? s : w;
       };
       const allowed = e.allowed.map(word);
-      return one(allowed.length ? t('errors.transitionAllowed', { state: word(state), allowed: allowed.join(', ') }) : t('errors.transition', { state: word(state) }));
+      return one(
+        allowed.length
+          ? t('errors.transitionAllowed', { state: word(state), allowed: allowed.join(', ') })
+          : t('errors.transition', { state: word(state) }),
+      );
     }
     case 'PAYLOAD_TOO_LARGE':
       return one(t('errors.tooLarge'));
     case 'UNSUPPORTED_MEDIA_TYPE': {
       const declared = str((details as Record<string, unknown> | undefined)?.declared);
-      return one(declared && /does not match|not UTF-8|not valid JSON/.test(e.message) ? t('errors.contentMismatch', { declared }) : t('errors.mediaType'));
+      return one(
+        declared && /does not match|not UTF-8|not valid JSON/.test(e.message)
+          ? t('errors.contentMismatch', { declared })
+          : t('errors.mediaType'),
+      );
     }
     case 'UNPROCESSABLE':
       return one(t('errors.unprocessable'));

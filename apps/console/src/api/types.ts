@@ -13,13 +13,14 @@ type Req<E extends EndpointDef> = NonNullable<E['request']>;
 type ParamsOf<E extends EndpointDef> = Req<E> extends { params: infer P } ? InputOf<P> : never;
 type QueryOf<E extends EndpointDef> = Req<E> extends { query: infer Q } ? InputOf<Q> : never;
 /** A multipart endpoint takes FormData (the schema documents its fields); others their schema's input. */
-type BodyOf<E extends EndpointDef> = Req<E> extends { bodyContentType: 'multipart/form-data' }
-  ? FormData
-  : Req<E> extends { body: infer B }
-    ? B extends z.ZodType
-      ? z.input<B>
-      : never
-    : never;
+type BodyOf<E extends EndpointDef> =
+  Req<E> extends { bodyContentType: 'multipart/form-data' }
+    ? FormData
+    : Req<E> extends { body: infer B }
+      ? B extends z.ZodType
+        ? z.input<B>
+        : never
+      : never;
 
 type Ok<R, S extends number> = R extends Record<S, { schema: infer Sc }> ? (Sc extends z.ZodType ? z.output<Sc> : void) : never;
 /** The success body: the 200 (or 201, 202) schema's parsed type, void for a 204 or a body-less answer. */

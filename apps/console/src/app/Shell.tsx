@@ -35,7 +35,13 @@ export default function Shell() {
           {t('common.skipToContent')}
         </a>
         <header className="topbar">
-          <button type="button" className="btn btn-icon nav-toggle" aria-expanded={open} aria-controls="nav" onClick={() => setOpen((o) => !o)}>
+          <button
+            type="button"
+            className="btn btn-icon nav-toggle"
+            aria-expanded={open}
+            aria-controls="nav"
+            onClick={() => setOpen((o) => !o)}
+          >
             <span aria-hidden="true">☰</span>
             <span className="sr-only">{t('common.menu')}</span>
           </button>
@@ -48,11 +54,7 @@ export default function Shell() {
           <Link to="/account" className="user-name" title={t('account.open', { email: user.email })}>
             {user.name}
           </Link>
-          <button
-            type="button"
-            className="btn"
-            onClick={() => void signOut()}
-          >
+          <button type="button" className="btn" onClick={() => void signOut()}>
             {t('session.signOut')}
           </button>
         </header>
@@ -63,7 +65,10 @@ export default function Shell() {
               <ul>
                 {area.items.map((item) => (
                   <li key={item.to}>
-                    <NavLink to={item.to} className={({ isActive }) => (isActive || location.pathname.startsWith(item.to + '/') ? 'active' : undefined)}>
+                    <NavLink
+                      to={item.to}
+                      className={({ isActive }) => (isActive || location.pathname.startsWith(item.to + '/') ? 'active' : undefined)}
+                    >
                       {t(`nav.${item.label}`)}
                     </NavLink>
                   </li>

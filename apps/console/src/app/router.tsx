@@ -10,9 +10,19 @@ import { SessionGate } from '../session/SessionGate';
 const screen = (load: () => Promise<{ default: React.ComponentType }>) => async () => ({ Component: (await load()).default });
 
 export const router = createBrowserRouter([
-  { path: '/sign-in', lazy: screen(() => import('../session/SignInScreen')), errorElement: <RouteError />, hydrateFallbackElement: <Loading page /> },
+  {
+    path: '/sign-in',
+    lazy: screen(() => import('../session/SignInScreen')),
+    errorElement: <RouteError />,
+    hydrateFallbackElement: <Loading page />,
+  },
   // the link mailed to a new notification address: public, as the link may be opened where its user is not signed in
-  { path: '/verify-email', lazy: screen(() => import('../session/VerifyEmailScreen')), errorElement: <RouteError />, hydrateFallbackElement: <Loading page /> },
+  {
+    path: '/verify-email',
+    lazy: screen(() => import('../session/VerifyEmailScreen')),
+    errorElement: <RouteError />,
+    hydrateFallbackElement: <Loading page />,
+  },
   {
     path: '/',
     element: <SessionGate />,

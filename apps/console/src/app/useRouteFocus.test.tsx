@@ -30,7 +30,7 @@ function Late() {
 }
 
 describe('focus and title on navigation', () => {
-  it('names the first page by its heading without moving the focus, then moves the focus to the next screen\'s heading', async () => {
+  it("names the first page by its heading without moving the focus, then moves the focus to the next screen's heading", async () => {
     render(
       <MemoryRouter initialEntries={['/map']}>
         <Frame />

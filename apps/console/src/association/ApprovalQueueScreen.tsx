@@ -24,13 +24,21 @@ export default function ApprovalQueueScreen() {
   const [params, setParams] = useSearchParams();
   const list = usePagedFilters({});
   const [rejecting, setRejecting] = useState<Certificate | null>(null);
-  const q = useApiQuery(certificateEndpoints.list, { query: { status: ['submitted'], limit: list.limit, offset: list.offset } }, { refetchInterval: 30_000 });
+  const q = useApiQuery(
+    certificateEndpoints.list,
+    { query: { status: ['submitted'], limit: list.limit, offset: list.offset } },
+    { refetchInterval: 30_000 },
+  );
   const approve = useApiMutation(certificateEndpoints.approve, { invalidates: ['certificates.'] });
   const reject = useApiMutation(certificateEndpoints.reject, { invalidates: ['certificates.'] });
   const openId = Number(params.get('open')) || null;
   const queued = q.data?.items.find((c) => c.id === openId);
   // a certificate named elsewhere (oversight, a document's owner) that is no longer waiting opens too
-  const other = useApiQuery(certificateEndpoints.get, { params: { id: openId ?? 0 } }, { enabled: openId !== null && q.data !== undefined && !queued });
+  const other = useApiQuery(
+    certificateEndpoints.get,
+    { params: { id: openId ?? 0 } },
+    { enabled: openId !== null && q.data !== undefined && !queued },
+  );
   const open = queued ?? (openId !== null && other.data?.id === openId ? other.data : undefined);
   const select = (id: number | null) => setParams(id ? { open: String(id) } : {}, { replace: true });
   const columns: Column<Certificate>[] = [
@@ -45,14 +53,24 @@ export default function ApprovalQueueScreen() {
     },
     { key: 'company', header: t('journeys.company'), cell: (c) => companies.name(c.companyId) },
     { key: 'idf', header: t('cargo.idfNumber'), cell: (c) => c.cargo.idfNumber },
-    { key: 'value', header: t('cargo.invoiceValue'), numeric: true, cell: (c) => (c.cargo.invoiceValue !== null && c.cargo.currency ? f.money(c.cargo.invoiceValue, c.cargo.currency) : '—') },
+    {
+      key: 'value',
+      header: t('cargo.invoiceValue'),
+      numeric: true,
+      cell: (c) => (c.cargo.invoiceValue !== null && c.cargo.currency ? f.money(c.cargo.invoiceValue, c.cargo.currency) : '—'),
+    },
     { key: 'submitted', header: t('approvals.submitted'), cell: (c) => f.dateTime(c.generatedAt ?? c.updatedAt) },
     {
       key: 'actions',
       header: <span className="sr-only">{t('common.actions')}</span>,
       cell: (c) => (
         <span className="toolbar">
-          <button type="button" className="btn btn-small btn-primary" disabled={approve.isPending} onClick={() => void approve.mutateAsync({ params: { id: c.id }, body: {} }).catch(() => undefined)}>
+          <button
+            type="button"
+            className="btn btn-small btn-primary"
+            disabled={approve.isPending}
+            onClick={() => void approve.mutateAsync({ params: { id: c.id }, body: {} }).catch(() => undefined)}
+          >
             {t('approvals.approve')}
           </button>
           <button type="button" className="btn btn-small btn-danger" onClick={() => setRejecting(c)}>

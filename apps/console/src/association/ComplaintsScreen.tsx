@@ -18,10 +18,17 @@ export default function ComplaintsScreen() {
   const companies = useCompanies();
   const list = usePagedFilters({ status: '' as ComplaintStatus | '', category: '' as ComplaintCategory | '', keyword: '' });
   const { status, category, keyword } = list.filters;
-  const q = useApiQuery(complaintEndpoints.list, { query: { limit: list.limit, offset: list.offset, status: oneOf(status), category: oneOf(category), keyword: searchText(keyword) } });
+  const q = useApiQuery(complaintEndpoints.list, {
+    query: { limit: list.limit, offset: list.offset, status: oneOf(status), category: oneOf(category), keyword: searchText(keyword) },
+  });
   const columns: Column<Complaint>[] = [
     { key: 'title', header: t('complaints.complaint'), cell: (c) => <Link to={`/complaints/${c.id}`}>{c.title}</Link> },
-    { key: 'against', header: t('complaints.against'), cell: (c) => `${companies.name(c.companyId)} · ${t(`complaints.subject.${c.subjectType}`)} ${c.subjectType === 'company' ? '' : c.subjectRef}` },
+    {
+      key: 'against',
+      header: t('complaints.against'),
+      cell: (c) =>
+        `${companies.name(c.companyId)} · ${t(`complaints.subject.${c.subjectType}`)} ${c.subjectType === 'company' ? '' : c.subjectRef}`,
+    },
     { key: 'category', header: t('complaints.category'), cell: (c) => t(`complaints.categories.${c.category}`) },
     { key: 'status', header: t('shipments.status'), cell: (c) => <StatusPill value={c.status} /> },
     { key: 'filed', header: t('complaints.filed'), cell: (c) => f.dateTime(c.createdAt) },
@@ -35,8 +42,20 @@ export default function ComplaintsScreen() {
         </Link>
       </div>
       <div className="filters">
-        <ChoiceFilter label={t('shipments.status')} value={status} options={ComplaintStatus.options} optionLabel={(o) => t(`status.${o}`)} onChange={(v) => list.set('status', v)} />
-        <ChoiceFilter label={t('complaints.category')} value={category} options={ComplaintCategory.options} optionLabel={(o) => t(`complaints.categories.${o}`)} onChange={(v) => list.set('category', v)} />
+        <ChoiceFilter
+          label={t('shipments.status')}
+          value={status}
+          options={ComplaintStatus.options}
+          optionLabel={(o) => t(`status.${o}`)}
+          onChange={(v) => list.set('status', v)}
+        />
+        <ChoiceFilter
+          label={t('complaints.category')}
+          value={category}
+          options={ComplaintCategory.options}
+          optionLabel={(o) => t(`complaints.categories.${o}`)}
+          onChange={(v) => list.set('category', v)}
+        />
         <SearchFilter value={keyword} onChange={(v) => list.set('keyword', v)} />
       </div>
       <PagedTable

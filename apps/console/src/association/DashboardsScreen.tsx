@@ -25,10 +25,24 @@ export default function DashboardsScreen() {
       <div className="screen-head">
         <h1>{t('dashboards.title')}</h1>
       </div>
-      <Tabs label={t('dashboards.title')} selected={country} onSelect={(c) => setParams({ country: c }, { replace: true })} tabs={[{ key: 'KE', label: t('dashboards.kenya') }, { key: 'TZ', label: t('dashboards.tanzania') }]} />
+      <Tabs
+        label={t('dashboards.title')}
+        selected={country}
+        onSelect={(c) => setParams({ country: c }, { replace: true })}
+        tabs={[
+          { key: 'KE', label: t('dashboards.kenya') },
+          { key: 'TZ', label: t('dashboards.tanzania') },
+        ]}
+      />
       <div id={`panel-${country}`} role="tabpanel" aria-labelledby={`tab-${country}`}>
         <PeriodPicker value={period} onChange={setPeriod} />
-        {q.isPending ? <Loading /> : q.error || !q.data ? <ErrorState error={q.error} retry={() => void q.refetch()} /> : <Dashboard d={q.data} />}
+        {q.isPending ? (
+          <Loading />
+        ) : q.error || !q.data ? (
+          <ErrorState error={q.error} retry={() => void q.refetch()} />
+        ) : (
+          <Dashboard d={q.data} />
+        )}
       </div>
     </div>
   );
@@ -78,22 +92,40 @@ function Dashboard({ d }: { d: ComplianceDashboard }) {
       </div>
       <div className="charts">
         {weeks.length ? (
-          <BarChartCard title={t('dashboards.flagsByWeek')} data={weeks} x="week" stacked series={flagTypes.map((k) => ({ key: k, label: t(`flagType.${k}` as 'flagType.overspeed', { defaultValue: k }) }))} xLabel={(v) => f.date(String(v))} />
+          <BarChartCard
+            title={t('dashboards.flagsByWeek')}
+            data={weeks}
+            x="week"
+            stacked
+            series={flagTypes.map((k) => ({ key: k, label: t(`flagType.${k}` as 'flagType.overspeed', { defaultValue: k }) }))}
+            xLabel={(v) => f.date(String(v))}
+          />
         ) : (
           <Empty title={t('dashboards.noFlags')} />
         )}
         <BarChartCard
           title={t('dashboards.certificates')}
-          data={[{ k: t('dashboards.pending'), n: d.certificates.pending }, { k: t('status.approved'), n: d.certificates.approved }, { k: t('status.rejected'), n: d.certificates.rejected }]}
+          data={[
+            { k: t('dashboards.pending'), n: d.certificates.pending },
+            { k: t('status.approved'), n: d.certificates.approved },
+            { k: t('status.rejected'), n: d.certificates.rejected },
+          ]}
           x="k"
           series={[{ key: 'n', label: t('common.total') }]}
         />
         {d.borderDwell.items.length > 0 && (
           <BarChartCard
             title={t('dashboards.borderDwell')}
-            data={d.borderDwell.items.map((b) => ({ name: b.name, avg: Math.round(b.averageDwellSeconds / 60), median: Math.round(b.medianDwellSeconds / 60) }))}
+            data={d.borderDwell.items.map((b) => ({
+              name: b.name,
+              avg: Math.round(b.averageDwellSeconds / 60),
+              median: Math.round(b.medianDwellSeconds / 60),
+            }))}
             x="name"
-            series={[{ key: 'avg', label: t('dashboards.averageMinutes') }, { key: 'median', label: t('dashboards.medianMinutes') }]}
+            series={[
+              { key: 'avg', label: t('dashboards.averageMinutes') },
+              { key: 'median', label: t('dashboards.medianMinutes') },
+            ]}
           />
         )}
       </div>
@@ -107,10 +139,18 @@ function Dashboard({ d }: { d: ComplianceDashboard }) {
               <thead>
                 <tr>
                   <th scope="col">{t('journeys.company')}</th>
-                  <th className="num" scope="col">{t('dashboards.flags')}</th>
-                  <th className="num" scope="col">{t('nav.complaints')}</th>
-                  <th className="num" scope="col">{t('dashboards.sanctions')}</th>
-                  <th className="num" scope="col">{t('common.total')}</th>
+                  <th className="num" scope="col">
+                    {t('dashboards.flags')}
+                  </th>
+                  <th className="num" scope="col">
+                    {t('nav.complaints')}
+                  </th>
+                  <th className="num" scope="col">
+                    {t('dashboards.sanctions')}
+                  </th>
+                  <th className="num" scope="col">
+                    {t('common.total')}
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -128,7 +168,9 @@ function Dashboard({ d }: { d: ComplianceDashboard }) {
           </div>
         )}
       </section>
-      <p className="small muted">{t('dashboards.generated', { time: f.dateTime(d.generatedAt), from: f.date(d.period.from), to: f.date(d.period.to) })}</p>
+      <p className="small muted">
+        {t('dashboards.generated', { time: f.dateTime(d.generatedAt), from: f.date(d.period.from), to: f.date(d.period.to) })}
+      </p>
     </div>
   );
 }

@@ -11,11 +11,31 @@ import DisciplinaryScreen from './DisciplinaryScreen';
  * sending; a fine goes with its currency, a warning without; the list says when it is empty and
  * when the server is down.
  */
-const OFFICER = { id: 5, name: 'Officer', email: 'officer@corridor.test', roles: ['association_officer'], companyId: null, disabled: false, readonly: false, attributes: {} } as unknown as User;
-const company = { id: 101, name: 'Pwani Freight Movers Ltd', country: 'KE', kind: 'transporter', registrationNumber: null, taxPin: null, createdAt: '2026-01-01T00:00:00.000Z' };
+const OFFICER = {
+  id: 5,
+  name: 'Officer',
+  email: 'officer@corridor.test',
+  roles: ['association_officer'],
+  companyId: null,
+  disabled: false,
+  readonly: false,
+  attributes: {},
+} as unknown as User;
+const company = {
+  id: 101,
+  name: 'Pwani Freight Movers Ltd',
+  country: 'KE',
+  kind: 'transporter',
+  registrationNumber: null,
+  taxPin: null,
+  createdAt: '2026-01-01T00:00:00.000Z',
+};
 const companies = get('/api/companies', { items: [company], total: 1, limit: 1000, offset: 0 });
 const none = get('/api/disciplinary/admin/all', { items: [], total: 0, limit: 20, offset: 0 });
-const post = (answer: (body: unknown) => Response): Handler => ({ method, url, body }) => (method === 'POST' && url.pathname === '/api/disciplinary/admin' ? answer(body) : undefined);
+const post =
+  (answer: (body: unknown) => Response): Handler =>
+  ({ method, url, body }) =>
+    method === 'POST' && url.pathname === '/api/disciplinary/admin' ? answer(body) : undefined;
 
 afterEach(async () => {
   vi.unstubAllGlobals();
@@ -34,7 +54,20 @@ async function openForm() {
 
 describe('disciplinary records', () => {
   it('a fine needs its amount before anything is sent; then it goes with its currency', async () => {
-    const served = serveApi(companies, none, post((b) => json(201, { id: 1, journeyFlagId: null, ...(b as object), active: true, recordedBy: { userId: 5, email: 'officer@corridor.test' }, createdAt: '2026-11-28T08:00:00.000Z' })));
+    const served = serveApi(
+      companies,
+      none,
+      post((b) =>
+        json(201, {
+          id: 1,
+          journeyFlagId: null,
+          ...(b as object),
+          active: true,
+          recordedBy: { userId: 5, email: 'officer@corridor.test' },
+          createdAt: '2026-11-28T08:00:00.000Z',
+        }),
+      ),
+    );
     const form = await openForm();
     fireEvent.change(within(form).getByLabelText('Sanction'), { target: { value: 'fine' } });
     fireEvent.click(within(form).getByRole('button', { name: 'Record sanction' }));
@@ -45,21 +78,38 @@ describe('disciplinary records', () => {
     fireEvent.click(within(form).getByRole('button', { name: 'Record sanction' }));
     await waitFor(() => expect(served.sent.get('POST /api/disciplinary/admin')).toHaveLength(1));
     expect(served.sent.get('POST /api/disciplinary/admin')![0]).toMatchObject({
-      companyId: 101, subjectType: 'company', subjectRef: '101', sanctionType: 'fine', fineAmount: 50000, fineCurrency: 'KES', reason: 'Late deliveries after warnings', endsAt: null, complaintId: null,
+      companyId: 101,
+      subjectType: 'company',
+      subjectRef: '101',
+      sanctionType: 'fine',
+      fineAmount: 50000,
+      fineCurrency: 'KES',
+      reason: 'Late deliveries after warnings',
+      endsAt: null,
+      complaintId: null,
     });
     // recorded: the form is blank again, and no refusal is shown
     await waitFor(() => expect((within(form).getByLabelText(/^Reason/) as HTMLTextAreaElement).value).toBe(''));
     expect(within(form).queryByRole('alert')).toBeNull();
   });
 
-  it('a warning goes without a fine; the server\'s refusal is worded, in Swahili', async () => {
-    const served = serveApi(companies, none, post(() => apiError(404, 'NOT_FOUND', 'complaint 77 not found')));
+  it("a warning goes without a fine; the server's refusal is worded, in Swahili", async () => {
+    const served = serveApi(
+      companies,
+      none,
+      post(() => apiError(404, 'NOT_FOUND', 'complaint 77 not found')),
+    );
     const form = await openForm();
     fireEvent.change(within(form).getByLabelText('Complaint number (optional)'), { target: { value: '77' } });
     await i18n.changeLanguage('sw');
     fireEvent.click(within(form).getByRole('button', { name: /Rekodi/ }));
     await waitFor(() => expect(served.sent.get('POST /api/disciplinary/admin')).toHaveLength(1));
-    expect(served.sent.get('POST /api/disciplinary/admin')![0]).toMatchObject({ sanctionType: 'warning', fineAmount: null, fineCurrency: null, complaintId: 77 });
+    expect(served.sent.get('POST /api/disciplinary/admin')![0]).toMatchObject({
+      sanctionType: 'warning',
+      fineAmount: null,
+      fineCurrency: null,
+      complaintId: 77,
+    });
     const alert = await within(form).findByRole('alert');
     expect(alert.textContent).not.toMatch(/complaint 77 not found/);
     expect(alert.textContent).toMatch(/\S/);

@@ -26,13 +26,33 @@ export default function DisciplinaryScreen() {
   const user = useUser();
   const companies = useCompanies();
   const list = usePagedFilters({ companyId: '' });
-  const q = useApiQuery(disciplinaryList, { query: { limit: list.limit, offset: list.offset, companyId: chosenId(list.filters.companyId) } });
+  const q = useApiQuery(disciplinaryList, {
+    query: { limit: list.limit, offset: list.offset, companyId: chosenId(list.filters.companyId) },
+  });
   const columns: Column<DisciplinaryRecord>[] = [
-    { key: 'subject', header: t('disciplinary.subject'), cell: (r) => `${companies.name(r.companyId)}${r.subjectType === 'company' ? '' : ` · ${t(`complaints.subject.${r.subjectType}`)} ${r.subjectRef}`}` },
-    { key: 'sanction', header: t('disciplinary.sanction'), cell: (r) => `${t(`disciplinary.sanctions.${r.sanctionType}`)}${r.fineAmount && r.fineCurrency ? ` · ${f.money(r.fineAmount, r.fineCurrency)}` : ''}` },
+    {
+      key: 'subject',
+      header: t('disciplinary.subject'),
+      cell: (r) =>
+        `${companies.name(r.companyId)}${r.subjectType === 'company' ? '' : ` · ${t(`complaints.subject.${r.subjectType}`)} ${r.subjectRef}`}`,
+    },
+    {
+      key: 'sanction',
+      header: t('disciplinary.sanction'),
+      cell: (r) =>
+        `${t(`disciplinary.sanctions.${r.sanctionType}`)}${r.fineAmount && r.fineCurrency ? ` · ${f.money(r.fineAmount, r.fineCurrency)}` : ''}`,
+    },
     { key: 'reason', header: t('disciplinary.reason'), cell: (r) => r.reason },
-    { key: 'period', header: t('disciplinary.period'), cell: (r) => `${f.date(r.startsAt)} → ${r.endsAt ? f.date(r.endsAt) : t('disciplinary.openEnded')}` },
-    { key: 'active', header: t('disciplinary.inForce'), cell: (r) => (r.active ? <span className="pill pill-bad">{t('common.yes')}</span> : <span className="pill">{t('common.no')}</span>) },
+    {
+      key: 'period',
+      header: t('disciplinary.period'),
+      cell: (r) => `${f.date(r.startsAt)} → ${r.endsAt ? f.date(r.endsAt) : t('disciplinary.openEnded')}`,
+    },
+    {
+      key: 'active',
+      header: t('disciplinary.inForce'),
+      cell: (r) => (r.active ? <span className="pill pill-bad">{t('common.yes')}</span> : <span className="pill">{t('common.no')}</span>),
+    },
   ];
   return (
     <div className="screen">
@@ -43,7 +63,14 @@ export default function DisciplinaryScreen() {
       <div className="filters mt">
         <CompanyFilter value={list.filters.companyId} onChange={(v) => list.set('companyId', v)} />
       </div>
-      <PagedTable caption={t('disciplinary.title')} columns={columns} query={q} list={list} rowKey={(r) => r.id} empty={{ title: t('disciplinary.empty'), hint: t('disciplinary.emptyHint') }} />
+      <PagedTable
+        caption={t('disciplinary.title')}
+        columns={columns}
+        query={q}
+        list={list}
+        rowKey={(r) => r.id}
+        empty={{ title: t('disciplinary.empty'), hint: t('disciplinary.emptyHint') }}
+      />
     </div>
   );
 }
@@ -61,13 +88,31 @@ function RecordSanction() {
   const { t } = useTranslation();
   const create = useApiMutation(disciplinaryCreate, { invalidates: ['disciplinary.', 'ratings.'] });
   const [error, setError] = useState<unknown>(null);
-  const blank = () => ({ subjectType: 'company' as const, subjectRef: '', sanctionType: 'warning' as const, reason: '', startsAt: new Date().toISOString(), endsAt: null, fineCurrency: 'KES' });
-  const form = useZodForm(SanctionForm, { defaultValues: blank(), refinements: { subjectRef: t('form.required'), fineAmount: t('form.required') } });
+  const blank = () => ({
+    subjectType: 'company' as const,
+    subjectRef: '',
+    sanctionType: 'warning' as const,
+    reason: '',
+    startsAt: new Date().toISOString(),
+    endsAt: null,
+    fineCurrency: 'KES',
+  });
+  const form = useZodForm(SanctionForm, {
+    defaultValues: blank(),
+    refinements: { subjectRef: t('form.required'), fineAmount: t('form.required') },
+  });
   const [subjectType, sanctionType] = form.watch(['subjectType', 'sanctionType']);
   const labels = {
-    companyId: t('journeys.company'), subjectType: t('complaints.about'), subjectRef: t(`complaints.subjectRef.${subjectType}`), sanctionType: t('disciplinary.sanction'),
-    fineAmount: t('disciplinary.fine'), fineCurrency: t('disciplinary.currency'), startsAt: t('disciplinary.starts'), endsAt: t('disciplinary.ends'),
-    complaintId: t('disciplinary.complaint'), reason: t('disciplinary.reason'),
+    companyId: t('journeys.company'),
+    subjectType: t('complaints.about'),
+    subjectRef: t(`complaints.subjectRef.${subjectType}`),
+    sanctionType: t('disciplinary.sanction'),
+    fineAmount: t('disciplinary.fine'),
+    fineCurrency: t('disciplinary.currency'),
+    startsAt: t('disciplinary.starts'),
+    endsAt: t('disciplinary.ends'),
+    complaintId: t('disciplinary.complaint'),
+    reason: t('disciplinary.reason'),
   };
   const problem = useServerProblems(form, error, labels);
   const onSubmit = form.handleSubmit(async (v) => {
@@ -75,7 +120,12 @@ function RecordSanction() {
     const fine = v.sanctionType === 'fine';
     try {
       await create.mutateAsync({
-        body: { ...v, subjectRef: v.subjectType === 'company' ? String(v.companyId) : v.subjectRef, fineAmount: fine ? v.fineAmount : null, fineCurrency: fine ? v.fineCurrency : null },
+        body: {
+          ...v,
+          subjectRef: v.subjectType === 'company' ? String(v.companyId) : v.subjectRef,
+          fineAmount: fine ? v.fineAmount : null,
+          fineCurrency: fine ? v.fineCurrency : null,
+        },
       });
       form.reset(blank());
     } catch (e) {
@@ -91,12 +141,29 @@ function RecordSanction() {
         <form onSubmit={(e) => void onSubmit(e)} aria-label={t('disciplinary.record')} className="mt-s" noValidate>
           <div className="form-grid">
             <CompanyField name="companyId" label={labels.companyId} required />
-            <SelectField name="subjectType" label={labels.subjectType} options={DisciplinarySubjectType.options.map((s) => ({ value: s, label: t(`complaints.subject.${s}`) }))} />
+            <SelectField
+              name="subjectType"
+              label={labels.subjectType}
+              options={DisciplinarySubjectType.options.map((s) => ({ value: s, label: t(`complaints.subject.${s}`) }))}
+            />
             {subjectType !== 'company' && <TextField name="subjectRef" label={labels.subjectRef} required maxLength={64} />}
-            <SelectField name="sanctionType" label={labels.sanctionType} options={SanctionType.options.map((s) => ({ value: s, label: t(`disciplinary.sanctions.${s}`) }))} />
+            <SelectField
+              name="sanctionType"
+              label={labels.sanctionType}
+              options={SanctionType.options.map((s) => ({ value: s, label: t(`disciplinary.sanctions.${s}`) }))}
+            />
             {sanctionType === 'fine' && (
               <>
-                <TextField name="fineAmount" label={labels.fineAmount} type="number" min={1} step="any" inputMode="decimal" required valueAsNumber />
+                <TextField
+                  name="fineAmount"
+                  label={labels.fineAmount}
+                  type="number"
+                  min={1}
+                  step="any"
+                  inputMode="decimal"
+                  required
+                  valueAsNumber
+                />
                 <SelectField name="fineCurrency" label={labels.fineCurrency} options={CURRENCIES.map((c) => ({ value: c, label: c }))} />
               </>
             )}

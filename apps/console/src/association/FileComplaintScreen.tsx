@@ -27,19 +27,35 @@ export default function FileComplaintScreen() {
   const [error, setError] = useState<unknown>(null);
   const [filed, setFiled] = useState(false);
   const form = useZodForm(Form, {
-    defaultValues: { subjectType: 'company', subjectRef: '', category: 'delay', title: '', description: '', journeyId: '', occurredAt: null },
+    defaultValues: {
+      subjectType: 'company',
+      subjectRef: '',
+      category: 'delay',
+      title: '',
+      description: '',
+      journeyId: '',
+      occurredAt: null,
+    },
     refinements: { subjectRef: t('form.required') },
   });
   const subjectType = form.watch('subjectType');
   const labels = {
-    companyId: t('complaints.company'), subjectType: t('complaints.about'), subjectRef: t(`complaints.subjectRef.${subjectType}`), category: t('complaints.category'),
-    occurredAt: t('complaints.occurred'), journeyId: t('journeys.journey'), title: t('complaints.titleLabel'), description: t('complaints.description'),
+    companyId: t('complaints.company'),
+    subjectType: t('complaints.about'),
+    subjectRef: t(`complaints.subjectRef.${subjectType}`),
+    category: t('complaints.category'),
+    occurredAt: t('complaints.occurred'),
+    journeyId: t('journeys.journey'),
+    title: t('complaints.titleLabel'),
+    description: t('complaints.description'),
   };
   const problem = useServerProblems(form, error, labels);
   const onSubmit = form.handleSubmit(async (v) => {
     setError(null);
     try {
-      const c = await create.mutateAsync({ body: { ...v, subjectRef: v.subjectType === 'company' ? String(v.companyId) : v.subjectRef, journeyId: v.journeyId || null } });
+      const c = await create.mutateAsync({
+        body: { ...v, subjectRef: v.subjectType === 'company' ? String(v.companyId) : v.subjectRef, journeyId: v.journeyId || null },
+      });
       if (may(user, complaintEndpoints.get)) void navigate(`/complaints/${c.id}`);
       else setFiled(true);
     } catch (e) {
@@ -59,9 +75,17 @@ export default function FileComplaintScreen() {
         <form className="card" onSubmit={(e) => void onSubmit(e)} aria-label={t('complaints.file')} noValidate>
           <div className="form-grid">
             <AnyCompanyField name="companyId" label={labels.companyId} required excludeOwn={user.companyId} />
-            <SelectField name="subjectType" label={labels.subjectType} options={ComplaintSubjectType.options.map((s) => ({ value: s, label: t(`complaints.subject.${s}`) }))} />
+            <SelectField
+              name="subjectType"
+              label={labels.subjectType}
+              options={ComplaintSubjectType.options.map((s) => ({ value: s, label: t(`complaints.subject.${s}`) }))}
+            />
             {subjectType !== 'company' && <TextField name="subjectRef" label={labels.subjectRef} required maxLength={64} />}
-            <SelectField name="category" label={labels.category} options={ComplaintCategory.options.map((c) => ({ value: c, label: t(`complaints.categories.${c}`) }))} />
+            <SelectField
+              name="category"
+              label={labels.category}
+              options={ComplaintCategory.options.map((c) => ({ value: c, label: t(`complaints.categories.${c}`) }))}
+            />
             <DateTimeField name="occurredAt" label={labels.occurredAt} emptyIsNull />
             <TextField name="journeyId" label={labels.journeyId} maxLength={64} />
           </div>

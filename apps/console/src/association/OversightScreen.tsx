@@ -21,7 +21,12 @@ import { Tabs } from '../ui/Tabs';
 
 const KINDS = ['shipments', 'cargo', 'documents', 'certificates'] as const;
 type Kind = (typeof KINDS)[number];
-const STATUSES: Record<Kind, readonly string[]> = { shipments: ShipmentStatus.options, cargo: CargoStatus.options, certificates: CertificateStatus.options, documents: DocumentKind.options };
+const STATUSES: Record<Kind, readonly string[]> = {
+  shipments: ShipmentStatus.options,
+  cargo: CargoStatus.options,
+  certificates: CertificateStatus.options,
+  documents: DocumentKind.options,
+};
 
 /** Every company's shipments, cargo, documents and certificates for the association, filtered by company and state. */
 export default function OversightScreen() {
@@ -39,7 +44,12 @@ export default function OversightScreen() {
       <div className="screen-head">
         <h1>{t('oversight.title')}</h1>
       </div>
-      <Tabs label={t('oversight.title')} selected={kind} onSelect={select} tabs={KINDS.map((k) => ({ key: k, label: t(`oversight.${k}`) }))} />
+      <Tabs
+        label={t('oversight.title')}
+        selected={kind}
+        onSelect={select}
+        tabs={KINDS.map((k) => ({ key: k, label: t(`oversight.${k}`) }))}
+      />
       <div id={`panel-${kind}`} role="tabpanel" aria-labelledby={`tab-${kind}`}>
         <div className="filters">
           <CompanyFilter value={list.filters.companyId} onChange={(v) => list.set('companyId', v)} />
@@ -62,10 +72,26 @@ function OversightTable({ kind, list, companyId, status }: { kind: Kind; list: P
   const f = useFormat();
   const companies = useCompanies();
   const base = { limit: list.limit, offset: list.offset, companyId };
-  const shipments = useApiQuery(shipmentEndpoints.listAdmin, { query: { ...base, status: oneOf(status as ShipmentStatus | '') } }, { enabled: kind === 'shipments' });
-  const cargo = useApiQuery(cargoEndpoints.listAdmin, { query: { ...base, status: oneOf(status as CargoStatus | '') } }, { enabled: kind === 'cargo' });
-  const certs = useApiQuery(certificateEndpoints.list, { query: { ...base, status: oneOf(status as CertificateStatus | '') } }, { enabled: kind === 'certificates' });
-  const docs = useApiQuery(documentsList, { query: { ...base, kind: (status || undefined) as DocumentKind | undefined } }, { enabled: kind === 'documents' });
+  const shipments = useApiQuery(
+    shipmentEndpoints.listAdmin,
+    { query: { ...base, status: oneOf(status as ShipmentStatus | '') } },
+    { enabled: kind === 'shipments' },
+  );
+  const cargo = useApiQuery(
+    cargoEndpoints.listAdmin,
+    { query: { ...base, status: oneOf(status as CargoStatus | '') } },
+    { enabled: kind === 'cargo' },
+  );
+  const certs = useApiQuery(
+    certificateEndpoints.list,
+    { query: { ...base, status: oneOf(status as CertificateStatus | '') } },
+    { enabled: kind === 'certificates' },
+  );
+  const docs = useApiQuery(
+    documentsList,
+    { query: { ...base, kind: (status || undefined) as DocumentKind | undefined } },
+    { enabled: kind === 'documents' },
+  );
   const common = { caption: t(`oversight.${kind}`), list, empty: { title: t('oversight.empty'), hint: t('common.clearFilters') } };
   const company = { key: 'company', header: t('journeys.company'), cell: (r: { companyId: number }) => companies.name(r.companyId) };
   if (kind === 'shipments')
@@ -92,7 +118,11 @@ function OversightTable({ kind, list, companyId, status }: { kind: Kind; list: P
         columns={[
           { key: 'idf', header: t('cargo.idfNumber'), cell: (c) => <Link to={`/cargo/${c.id}`}>{c.idfNumber}</Link> },
           company,
-          { key: 'checks', header: t('cargo.checks'), cell: (c) => (c.extraction.valid ? t('cargo.checksPassed') : t('cargo.needsCorrection')) },
+          {
+            key: 'checks',
+            header: t('cargo.checks'),
+            cell: (c) => (c.extraction.valid ? t('cargo.checksPassed') : t('cargo.needsCorrection')),
+          },
           { key: 'status', header: t('shipments.status'), cell: (c) => <StatusPill value={c.status} /> },
           { key: 'created', header: t('cargo.created'), cell: (c) => f.dateTime(c.createdAt) },
         ]}

@@ -25,9 +25,18 @@ export default function RatingsScreen() {
   const list = useApiQuery(ratingsList, { query: { ...period, limit: ratings.limit, offset: ratings.offset, grade: grade || undefined } });
   const columns: Column<CompanyRating>[] = [
     { key: 'company', header: t('journeys.company'), cell: (r) => r.companyName ?? companies.name(r.companyId) },
-    { key: 'grade', header: t('ratings.grade'), cell: (r) => <span className={`pill ${r.grade <= 'B' ? 'pill-ok' : r.grade === 'C' ? 'pill-warn' : 'pill-bad'}`}>{r.grade}</span> },
+    {
+      key: 'grade',
+      header: t('ratings.grade'),
+      cell: (r) => <span className={`pill ${r.grade <= 'B' ? 'pill-ok' : r.grade === 'C' ? 'pill-warn' : 'pill-bad'}`}>{r.grade}</span>,
+    },
     { key: 'score', header: t('ratings.score'), numeric: true, cell: (r) => f.number(r.score, 1) },
-    { key: 'onTime', header: t('ratings.onTime'), numeric: true, cell: (r) => `${r.components.onTimeDelivery.onTime}/${r.components.onTimeDelivery.delivered}` },
+    {
+      key: 'onTime',
+      header: t('ratings.onTime'),
+      numeric: true,
+      cell: (r) => `${r.components.onTimeDelivery.onTime}/${r.components.onTimeDelivery.delivered}`,
+    },
     { key: 'flags', header: t('dashboards.flags'), numeric: true, cell: (r) => r.components.journeyFlags.flags },
     { key: 'complaints', header: t('ratings.complaintsUpheld'), numeric: true, cell: (r) => r.components.complaints.upheld },
     { key: 'sanctions', header: t('dashboards.sanctions'), numeric: true, cell: (r) => r.components.sanctions.total },
@@ -60,10 +69,18 @@ export default function RatingsScreen() {
             </div>
           </div>
           <div className="charts">
-            <BarChartCard title={t('ratings.byGrade')} data={RatingGrade.options.map((g) => ({ grade: g, n: s.byGrade[g] ?? 0 }))} x="grade" series={[{ key: 'n', label: t('dashboards.companies') }]} />
+            <BarChartCard
+              title={t('ratings.byGrade')}
+              data={RatingGrade.options.map((g) => ({ grade: g, n: s.byGrade[g] ?? 0 }))}
+              x="grade"
+              series={[{ key: 'n', label: t('dashboards.companies') }]}
+            />
             <BarChartCard
               title={t('ratings.components')}
-              data={(['onTimeDelivery', 'journeyFlags', 'complaints', 'sanctions'] as const).map((k) => ({ c: t(`ratings.component.${k}`), score: pct(s.averageComponentScores[k]) ?? 0 }))}
+              data={(['onTimeDelivery', 'journeyFlags', 'complaints', 'sanctions'] as const).map((k) => ({
+                c: t(`ratings.component.${k}`),
+                score: pct(s.averageComponentScores[k]) ?? 0,
+              }))}
               x="c"
               series={[{ key: 'score', label: t('ratings.score') }]}
             />
@@ -73,7 +90,14 @@ export default function RatingsScreen() {
       <div className="filters mt">
         <ChoiceFilter label={t('ratings.grade')} value={grade} options={RatingGrade.options} onChange={(v) => ratings.set('grade', v)} />
       </div>
-      <PagedTable caption={t('ratings.title')} columns={columns} query={list} list={ratings} rowKey={(r) => r.companyId} empty={{ title: t('ratings.empty'), hint: t('ratings.emptyHint') }} />
+      <PagedTable
+        caption={t('ratings.title')}
+        columns={columns}
+        query={list}
+        list={ratings}
+        rowKey={(r) => r.companyId}
+        empty={{ title: t('ratings.empty'), hint: t('ratings.emptyHint') }}
+      />
     </div>
   );
 }

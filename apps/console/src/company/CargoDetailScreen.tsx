@@ -79,7 +79,12 @@ export default function CargoDetailScreen() {
             </button>
           ))}
           {canApply && (
-            <button type="button" className="btn btn-primary" disabled={apply.isPending} onClick={() => void apply.mutateAsync({ body: { cargoId } }).catch(() => undefined)}>
+            <button
+              type="button"
+              className="btn btn-primary"
+              disabled={apply.isPending}
+              onClick={() => void apply.mutateAsync({ body: { cargoId } }).catch(() => undefined)}
+            >
               {t('certificates.apply')}
             </button>
           )}
@@ -98,7 +103,14 @@ export default function CargoDetailScreen() {
         <FormError error={move.error ?? apply.error} />
       </section>
       <div className="two-col mt">
-        <ExtractionReview extraction={c.extraction} correct={c.status === 'submitted' && may(user, cargoEndpoints.correct) ? (body) => fix.mutateAsync({ params: { cargoId }, body }) : undefined} />
+        <ExtractionReview
+          extraction={c.extraction}
+          correct={
+            c.status === 'submitted' && may(user, cargoEndpoints.correct)
+              ? (body) => fix.mutateAsync({ params: { cargoId }, body })
+              : undefined
+          }
+        />
         <div className="stack">
           <dl className="facts card">
             <dt>{t('journeys.company')}</dt>
@@ -112,7 +124,11 @@ export default function CargoDetailScreen() {
               {f.dateTime(c.createdAt)} · {c.createdBy.email}
             </dd>
           </dl>
-          <DocumentsPanel documents={c.documents} onUpload={may(user, cargoEndpoints.attach) ? upload : undefined} kinds={['idf', 'commercial_invoice', 'packing_list', 'customs_entry', 'permit', 'other']} />
+          <DocumentsPanel
+            documents={c.documents}
+            onUpload={may(user, cargoEndpoints.attach) ? upload : undefined}
+            kinds={['idf', 'commercial_invoice', 'packing_list', 'customs_entry', 'permit', 'other']}
+          />
           <StatusHistory id="cargo-history" history={c.statusHistory} />
         </div>
       </div>

@@ -29,8 +29,22 @@ export default function CargoScreen() {
     { key: 'idf', header: t('cargo.idfNumber'), cell: (c) => <Link to={`/cargo/${c.id}`}>{c.idfNumber}</Link> },
     { key: 'importer', header: t('cargo.importer'), cell: (c) => c.importer.name },
     { key: 'consignor', header: t('cargo.consignor'), cell: (c) => c.consignor ?? '—' },
-    { key: 'value', header: t('cargo.invoiceValue'), numeric: true, cell: (c) => (c.invoice.value !== null && c.invoice.currency ? f.money(c.invoice.value, c.invoice.currency) : '—') },
-    { key: 'checks', header: t('cargo.checks'), cell: (c) => (c.extraction.valid ? <span className="pill pill-ok">{t('cargo.checksPassed')}</span> : <span className="pill pill-warn">{t('cargo.needsCorrection')}</span>) },
+    {
+      key: 'value',
+      header: t('cargo.invoiceValue'),
+      numeric: true,
+      cell: (c) => (c.invoice.value !== null && c.invoice.currency ? f.money(c.invoice.value, c.invoice.currency) : '—'),
+    },
+    {
+      key: 'checks',
+      header: t('cargo.checks'),
+      cell: (c) =>
+        c.extraction.valid ? (
+          <span className="pill pill-ok">{t('cargo.checksPassed')}</span>
+        ) : (
+          <span className="pill pill-warn">{t('cargo.needsCorrection')}</span>
+        ),
+    },
     { key: 'status', header: t('shipments.status'), cell: (c) => <StatusPill value={c.status} /> },
     { key: 'created', header: t('cargo.created'), cell: (c) => f.date(c.createdAt) },
   ];
@@ -41,7 +55,13 @@ export default function CargoScreen() {
       </div>
       {may(user, cargoEndpoints.processIdf) && <IdfUpload />}
       <div className="filters mt">
-        <ChoiceFilter label={t('shipments.status')} value={status} options={CargoStatus.options} optionLabel={(o) => t(`status.${o}`)} onChange={(v) => list.set('status', v)} />
+        <ChoiceFilter
+          label={t('shipments.status')}
+          value={status}
+          options={CargoStatus.options}
+          optionLabel={(o) => t(`status.${o}`)}
+          onChange={(v) => list.set('status', v)}
+        />
       </div>
       <PagedTable
         caption={t('cargo.title')}

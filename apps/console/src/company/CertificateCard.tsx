@@ -17,7 +17,11 @@ export function CertificateCard({ certificate: c, onClose }: { certificate: Cert
   const f = useFormat();
   const user = useUser();
   const hasDocuments = c.documents.certificate !== null;
-  const links = useApiQuery(certificateEndpoints.viewLinks, { params: { id: c.id }, query: { ttlSeconds: 900 } }, { enabled: hasDocuments, staleTime: 60_000 });
+  const links = useApiQuery(
+    certificateEndpoints.viewLinks,
+    { params: { id: c.id }, query: { ttlSeconds: 900 } },
+    { enabled: hasDocuments, staleTime: 60_000 },
+  );
   return (
     <section className="card stack" aria-labelledby="cert-title" data-testid="certificate-card">
       <div className="row">
@@ -98,7 +102,9 @@ function PayForm({ certificateId }: { certificateId: number }) {
   const errors = useFieldErrors(generate.error);
   async function submit(e: FormEvent) {
     e.preventDefault();
-    await generate.mutateAsync({ params: { id: certificateId }, body: { paymentReference: reference.trim(), paymentMethod: method } }).catch(() => undefined);
+    await generate
+      .mutateAsync({ params: { id: certificateId }, body: { paymentReference: reference.trim(), paymentMethod: method } })
+      .catch(() => undefined);
   }
   return (
     <form onSubmit={submit} aria-label={t('certificates.pay')}>

@@ -58,7 +58,13 @@ export default function CertificatesScreen() {
       <div className={openId ? 'two-col mt' : 'mt'}>
         <div>
           <div className="filters">
-            <ChoiceFilter label={t('shipments.status')} value={status} options={CertificateStatus.options} optionLabel={(o) => t(`status.${o}`)} onChange={(v) => list.set('status', v)} />
+            <ChoiceFilter
+              label={t('shipments.status')}
+              value={status}
+              options={CertificateStatus.options}
+              optionLabel={(o) => t(`status.${o}`)}
+              onChange={(v) => list.set('status', v)}
+            />
           </div>
           <PagedTable
             caption={t('certificates.title')}
@@ -107,7 +113,12 @@ function ApplyForCargo() {
         ) : (
           <div className="row">
             <SelectField
-              name="cargoId" label={labels.cargoId} required numeric empty={t('common.choose')} className="grow"
+              name="cargoId"
+              label={labels.cargoId}
+              required
+              numeric
+              empty={t('common.choose')}
+              className="grow"
               options={eligible.map((c) => ({ value: c.id, label: `${c.idfNumber} · ${c.consignor ?? c.importer.name}` }))}
             />
             <button type="submit" className="btn btn-primary" disabled={form.formState.isSubmitting}>

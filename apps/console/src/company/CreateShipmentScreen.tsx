@@ -22,7 +22,10 @@ const Form = z.preprocess((raw) => {
   const v = { ...(raw as Record<string, unknown>) };
   for (const k of ['truckPlate', 'trailerPlate', 'notes', 'plannedDeparture', 'plannedArrival']) if (blank(v[k])) v[k] = null;
   const driver = v.driver as { name?: string; phone?: string } | null | undefined;
-  v.driver = driver && !blank(driver.name?.trim()) ? { name: driver.name, phone: blank(driver.phone) ? null : driver.phone, licenceNumber: null } : null;
+  v.driver =
+    driver && !blank(driver.name?.trim())
+      ? { name: driver.name, phone: blank(driver.phone) ? null : driver.phone, licenceNumber: null }
+      : null;
   return v;
 }, ShipmentInput);
 
@@ -35,16 +38,45 @@ export default function CreateShipmentScreen() {
   const [error, setError] = useState<unknown>(null);
   const form = useZodForm(Form as unknown as typeof ShipmentInput, {
     defaultValues: {
-      reference: '', origin: { place: 'Mombasa', country: 'KE' }, destination: { place: '', country: 'UG' }, corridor: 'northern', borderCrossings: [],
-      truckPlate: null, trailerPlate: null, driver: { name: '', phone: null, licenceNumber: null }, containerNumbers: [], cargoIds: [], plannedDeparture: null, plannedArrival: null, notes: null,
+      reference: '',
+      origin: { place: 'Mombasa', country: 'KE' },
+      destination: { place: '', country: 'UG' },
+      corridor: 'northern',
+      borderCrossings: [],
+      truckPlate: null,
+      trailerPlate: null,
+      driver: { name: '', phone: null, licenceNumber: null },
+      containerNumbers: [],
+      cargoIds: [],
+      plannedDeparture: null,
+      plannedArrival: null,
+      notes: null,
     },
-    refinements: { plannedArrival: t('shipments.arrivalBeforeDeparture'), containerNumbers: t('shipments.containerTwice'), 'containerNumbers.*': t('shipments.containerCheck'), truckPlate: t('shipments.plateShape'), trailerPlate: t('shipments.plateShape') },
+    refinements: {
+      plannedArrival: t('shipments.arrivalBeforeDeparture'),
+      containerNumbers: t('shipments.containerTwice'),
+      'containerNumbers.*': t('shipments.containerCheck'),
+      truckPlate: t('shipments.plateShape'),
+      trailerPlate: t('shipments.plateShape'),
+    },
   });
   const labels = {
-    reference: t('shipments.reference'), 'origin.place': t('shipments.origin'), 'origin.country': t('shipments.originCountry'), 'destination.place': t('shipments.destination'),
-    'destination.country': t('shipments.destinationCountry'), corridor: t('shipments.corridorLabel'), borderCrossings: t('shipments.borders'), truckPlate: t('shipments.truck'),
-    trailerPlate: t('shipments.trailer'), 'driver.name': t('shipments.driver'), 'driver.phone': t('shipments.driverPhone'), containerNumbers: t('shipments.containers'),
-    cargoIds: t('shipments.cargo'), plannedDeparture: t('journey.plannedDeparture'), plannedArrival: t('journey.plannedArrival'), notes: t('shipments.note'),
+    reference: t('shipments.reference'),
+    'origin.place': t('shipments.origin'),
+    'origin.country': t('shipments.originCountry'),
+    'destination.place': t('shipments.destination'),
+    'destination.country': t('shipments.destinationCountry'),
+    corridor: t('shipments.corridorLabel'),
+    borderCrossings: t('shipments.borders'),
+    truckPlate: t('shipments.truck'),
+    trailerPlate: t('shipments.trailer'),
+    'driver.name': t('shipments.driver'),
+    'driver.phone': t('shipments.driverPhone'),
+    containerNumbers: t('shipments.containers'),
+    cargoIds: t('shipments.cargo'),
+    plannedDeparture: t('journey.plannedDeparture'),
+    plannedArrival: t('journey.plannedArrival'),
+    notes: t('shipments.note'),
   };
   const problem = useServerProblems(form, error, labels);
   const submit = form.handleSubmit(async (body) => {
@@ -73,7 +105,13 @@ export default function CreateShipmentScreen() {
               <SelectField name="origin.country" label={labels['origin.country']} options={countries} />
               <TextField name="destination.place" label={labels['destination.place']} required maxLength={120} />
               <SelectField name="destination.country" label={labels['destination.country']} options={countries} />
-              <SelectField name="corridor" label={labels.corridor} emptyIsNull empty={t('common.none')} options={Corridor.options.map((c) => ({ value: c, label: t(`corridor.${c}`) }))} />
+              <SelectField
+                name="corridor"
+                label={labels.corridor}
+                emptyIsNull
+                empty={t('common.none')}
+                options={Corridor.options.map((c) => ({ value: c, label: t(`corridor.${c}`) }))}
+              />
               <ListField name="borderCrossings" label={labels.borderCrossings} hint={t('shipments.listHint')} placeholder="Malaba" />
             </div>
           </fieldset>
@@ -90,7 +128,12 @@ export default function CreateShipmentScreen() {
           <fieldset>
             <legend>{t('shipments.cargoAndPlan')}</legend>
             <div className="form-grid">
-              <MultiSelectField name="cargoIds" label={labels.cargoIds} hint={t('shipments.cargoHint')} options={(cargo.data?.items ?? []).map((c) => ({ value: c.id, label: c.idfNumber }))} />
+              <MultiSelectField
+                name="cargoIds"
+                label={labels.cargoIds}
+                hint={t('shipments.cargoHint')}
+                options={(cargo.data?.items ?? []).map((c) => ({ value: c.id, label: c.idfNumber }))}
+              />
               <DateTimeField name="plannedDeparture" label={labels.plannedDeparture} emptyIsNull />
               <DateTimeField name="plannedArrival" label={labels.plannedArrival} emptyIsNull />
               <TextAreaField name="notes" label={labels.notes} maxLength={2000} />

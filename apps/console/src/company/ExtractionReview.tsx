@@ -5,7 +5,16 @@ import { useFormat } from '../i18n/format';
 import { CorrectableValue, LineItemsEditor, type Correct } from './FieldCorrection';
 
 type Field = IdfExtraction['fields'][keyof IdfExtraction['fields']];
-const FIELDS = ['idfNumber', 'importerName', 'importerPin', 'consignor', 'countryOfOrigin', 'portOfDischarge', 'currency', 'invoiceValue'] as const;
+const FIELDS = [
+  'idfNumber',
+  'importerName',
+  'importerPin',
+  'consignor',
+  'countryOfOrigin',
+  'portOfDischarge',
+  'currency',
+  'invoiceValue',
+] as const;
 
 function Check({ field }: { field: Pick<Field, 'valid' | 'confidence'> }) {
   const { t } = useTranslation();
@@ -37,7 +46,11 @@ export function ExtractionReview({ extraction, correct }: { extraction: IdfExtra
     <section className="card" aria-labelledby="extraction-title">
       <h2 id="extraction-title">{t('cargo.extracted')}</h2>
       <p className="small muted">{t('cargo.readFrom', { format: extraction.format.toUpperCase() })}</p>
-      {extraction.valid ? <p className="form-ok">{t('cargo.allChecksPassed')}</p> : <p className="form-error">{t('cargo.someChecksFailed')}</p>}
+      {extraction.valid ? (
+        <p className="form-ok">{t('cargo.allChecksPassed')}</p>
+      ) : (
+        <p className="form-error">{t('cargo.someChecksFailed')}</p>
+      )}
       <div className="table-wrap">
         <table className="data">
           <caption className="sr-only">{t('cargo.extracted')}</caption>
@@ -61,7 +74,15 @@ export function ExtractionReview({ extraction, correct }: { extraction: IdfExtra
                       label={t(`cargo.fields.${k}`)}
                       value={fl.value}
                       correct={correct}
-                      shown={fl.value === null ? <span className="muted">{t('cargo.notFound')}</span> : k === 'invoiceValue' && currency ? f.money(Number(fl.value), currency) : String(fl.value)}
+                      shown={
+                        fl.value === null ? (
+                          <span className="muted">{t('cargo.notFound')}</span>
+                        ) : k === 'invoiceValue' && currency ? (
+                          f.money(Number(fl.value), currency)
+                        ) : (
+                          String(fl.value)
+                        )
+                      }
                     />
                   </td>
                   <td>
@@ -87,38 +108,38 @@ export function ExtractionReview({ extraction, correct }: { extraction: IdfExtra
       {correct && editingItems ? (
         <LineItemsEditor items={items.value ?? []} correct={correct} onDone={() => setEditingItems(false)} />
       ) : (
-      <div className="table-wrap mt-s">
-        <table className="data">
-          <caption className="sr-only">{t('cargo.lineItems')}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('cargo.hsCode')}</th>
-              <th scope="col">{t('cargo.description')}</th>
-              <th scope="col" className="num">
-                {t('cargo.quantity')}
-              </th>
-              <th scope="col">{t('cargo.unit')}</th>
-              <th scope="col" className="num">
-                {t('cargo.value')}
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {(items.value ?? []).map((li, i) => {
-              const bad = items.issues.some((s) => s.includes(li.hsCode));
-              return (
-                <tr key={i} className={bad ? 'issue' : undefined}>
-                  <td className="mono">{li.hsCode}</td>
-                  <td>{li.description}</td>
-                  <td className="num">{f.number(li.quantity)}</td>
-                  <td>{li.unit}</td>
-                  <td className="num">{currency ? f.money(li.value, currency) : f.number(li.value, 2)}</td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
+        <div className="table-wrap mt-s">
+          <table className="data">
+            <caption className="sr-only">{t('cargo.lineItems')}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t('cargo.hsCode')}</th>
+                <th scope="col">{t('cargo.description')}</th>
+                <th scope="col" className="num">
+                  {t('cargo.quantity')}
+                </th>
+                <th scope="col">{t('cargo.unit')}</th>
+                <th scope="col" className="num">
+                  {t('cargo.value')}
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {(items.value ?? []).map((li, i) => {
+                const bad = items.issues.some((s) => s.includes(li.hsCode));
+                return (
+                  <tr key={i} className={bad ? 'issue' : undefined}>
+                    <td className="mono">{li.hsCode}</td>
+                    <td>{li.description}</td>
+                    <td className="num">{f.number(li.quantity)}</td>
+                    <td>{li.unit}</td>
+                    <td className="num">{currency ? f.money(li.value, currency) : f.number(li.value, 2)}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
       )}
       {extraction.warnings.length > 0 && (
         <ul className="small mt-s">

@@ -6,12 +6,23 @@ import { useExplainError } from '../api/messages';
 export type Correct = (body: CargoCorrection) => Promise<unknown>;
 type ScalarKey = Exclude<keyof CargoCorrection, 'lineItems'>;
 
-
 /**
  * One extracted value, correctable in place: "Correct" opens an input with the value, Save sends it
  * (the server checks it again and the review shows the new result), Cancel or Escape leaves it as is.
  */
-export function CorrectableValue({ field, label, value, shown, correct }: { field: ScalarKey; label: string; value: string | number | null; shown: ReactNode; correct?: Correct }) {
+export function CorrectableValue({
+  field,
+  label,
+  value,
+  shown,
+  correct,
+}: {
+  field: ScalarKey;
+  label: string;
+  value: string | number | null;
+  shown: ReactNode;
+  correct?: Correct;
+}) {
   const { t } = useTranslation();
   const explain = useExplainError();
   const [draft, setDraft] = useState<string | null>(null);
@@ -22,7 +33,12 @@ export function CorrectableValue({ field, label, value, shown, correct }: { fiel
     return (
       <span className="correctable">
         <span>{shown}</span>
-        <button type="button" className="btn btn-small" aria-label={t('cargo.correctField', { field: label })} onClick={() => (setError(null), setDraft(value === null ? '' : String(value)))}>
+        <button
+          type="button"
+          className="btn btn-small"
+          aria-label={t('cargo.correctField', { field: label })}
+          onClick={() => (setError(null), setDraft(value === null ? '' : String(value)))}
+        >
           {t('cargo.correct')}
         </button>
       </span>
@@ -47,7 +63,12 @@ export function CorrectableValue({ field, label, value, shown, correct }: { fiel
   const explained = error ? explain(error, { [field]: label }) : null;
   const problem = explained ? (explained.problems.find((p) => p.path === field)?.problem ?? explained.summary) : '';
   return (
-    <form className="correct-form" aria-label={t('cargo.correctField', { field: label })} onSubmit={(e) => void save(e)} onKeyDown={(e) => e.key === 'Escape' && setDraft(null)}>
+    <form
+      className="correct-form"
+      aria-label={t('cargo.correctField', { field: label })}
+      onSubmit={(e) => void save(e)}
+      onKeyDown={(e) => e.key === 'Escape' && setDraft(null)}
+    >
       <input
         aria-label={label}
         value={draft}
@@ -75,7 +96,13 @@ export function CorrectableValue({ field, label, value, shown, correct }: { fiel
 }
 
 type Row = { hsCode: string; description: string; quantity: string; unit: string; value: string };
-const toRow = (li: IdfLineItem): Row => ({ hsCode: li.hsCode, description: li.description, quantity: String(li.quantity), unit: li.unit, value: String(li.value) });
+const toRow = (li: IdfLineItem): Row => ({
+  hsCode: li.hsCode,
+  description: li.description,
+  quantity: String(li.quantity),
+  unit: li.unit,
+  value: String(li.value),
+});
 const amount = (s: string) => Number(s.replace(/[\s,]/g, ''));
 
 /** The line items as a form: each cell an input; Save sends them all (the totals are checked again). */
@@ -91,7 +118,15 @@ export function LineItemsEditor({ items, correct, onDone }: { items: IdfLineItem
     setBusy(true);
     setError(null);
     try {
-      await correct({ lineItems: rows.map((r) => ({ hsCode: r.hsCode.trim(), description: r.description.trim(), quantity: amount(r.quantity), unit: r.unit.trim(), value: amount(r.value) })) });
+      await correct({
+        lineItems: rows.map((r) => ({
+          hsCode: r.hsCode.trim(),
+          description: r.description.trim(),
+          quantity: amount(r.quantity),
+          unit: r.unit.trim(),
+          value: amount(r.value),
+        })),
+      });
       onDone();
     } catch (err) {
       setError(err);

@@ -11,7 +11,11 @@ export function InboxBadge() {
   return (
     <Link to="/inbox" className="inbox-badge" aria-label={t('inbox.unreadLabel', { count: unread })}>
       <span aria-hidden="true">✉</span>
-      {unread > 0 && <span className="badge" data-testid="unread-count">{unread}</span>}
+      {unread > 0 && (
+        <span className="badge" data-testid="unread-count">
+          {unread}
+        </span>
+      )}
     </Link>
   );
 }

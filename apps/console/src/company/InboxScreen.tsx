@@ -41,7 +41,8 @@ export default function InboxScreen() {
         </Link>
       </div>
       <label className="row mt-s">
-        <input type="checkbox" checked={unreadOnly} onChange={(e) => (setOffset(0), setUnreadOnly(e.target.checked))} /> {t('inboxScreen.unreadOnly')}
+        <input type="checkbox" checked={unreadOnly} onChange={(e) => (setOffset(0), setUnreadOnly(e.target.checked))} />{' '}
+        {t('inboxScreen.unreadOnly')}
       </label>
       {q.isPending ? (
         <Loading />
@@ -61,7 +62,15 @@ export default function InboxScreen() {
               <li key={n.id} className={n.readAt ? 'read' : 'unread'} data-testid="notification">
                 <div className="row">
                   {!n.readAt && <span className="badge">{t('inboxScreen.new')}</span>}
-                  <strong className="grow">{to ? <Link to={to} onClick={open}>{title}</Link> : title}</strong>
+                  <strong className="grow">
+                    {to ? (
+                      <Link to={to} onClick={open}>
+                        {title}
+                      </Link>
+                    ) : (
+                      title
+                    )}
+                  </strong>
                   <span className="muted small">{f.dateTime(n.createdAt)}</span>
                 </div>
                 <p>{message}</p>

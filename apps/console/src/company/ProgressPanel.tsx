@@ -12,14 +12,30 @@ export function ProgressPanel({ shipmentId, progress, canAdd }: { shipmentId: nu
   const { t } = useTranslation();
   const f = useFormat();
   const add = useApiMutation(shipmentEndpoints.addProgress, { invalidates: ['shipments.get'] });
-  const [form, setForm] = useState({ at: localInput(new Date().toISOString()), kind: 'checkpoint' as z.infer<typeof ProgressKind>, place: '', note: '' });
+  const [form, setForm] = useState({
+    at: localInput(new Date().toISOString()),
+    kind: 'checkpoint' as z.infer<typeof ProgressKind>,
+    place: '',
+    note: '',
+  });
   const errors = useFieldErrors(add.error);
 
   async function submit(e: FormEvent) {
     e.preventDefault();
     const ok = await add
-      .mutateAsync({ params: { shipmentId }, body: { at: fromLocalInput(form.at) ?? new Date().toISOString(), kind: form.kind, location: { name: form.place.trim() || null }, note: form.note.trim() || null } })
-      .then(() => true, () => false);
+      .mutateAsync({
+        params: { shipmentId },
+        body: {
+          at: fromLocalInput(form.at) ?? new Date().toISOString(),
+          kind: form.kind,
+          location: { name: form.place.trim() || null },
+          note: form.note.trim() || null,
+        },
+      })
+      .then(
+        () => true,
+        () => false,
+      );
     if (ok) setForm((s) => ({ ...s, place: '', note: '' }));
   }
 
@@ -32,7 +48,8 @@ export function ProgressPanel({ shipmentId, progress, canAdd }: { shipmentId: nu
         <ol className="timeline">
           {progress.map((p) => (
             <li key={p.id}>
-              <strong>{t(`progressKind.${p.kind}`)}</strong> · {p.location.name ?? `${p.location.latitude?.toFixed(4)}, ${p.location.longitude?.toFixed(4)}`}
+              <strong>{t(`progressKind.${p.kind}`)}</strong> ·{' '}
+              {p.location.name ?? `${p.location.latitude?.toFixed(4)}, ${p.location.longitude?.toFixed(4)}`}
               <div className="small muted">
                 {f.dateTime(p.at)} · {p.recordedBy.email}
               </div>
@@ -57,7 +74,13 @@ export function ProgressPanel({ shipmentId, progress, canAdd }: { shipmentId: nu
               </select>
             </Field>
             <Field label={t('shipments.place')} name="place" error={errors['location.name']}>
-              <input required value={form.place} maxLength={120} onChange={(e) => setForm({ ...form, place: e.target.value })} placeholder="Malaba OSBP" />
+              <input
+                required
+                value={form.place}
+                maxLength={120}
+                onChange={(e) => setForm({ ...form, place: e.target.value })}
+                placeholder="Malaba OSBP"
+              />
             </Field>
             <Field label={t('shipments.note')} name="note" error={errors.note}>
               <input value={form.note} maxLength={1000} onChange={(e) => setForm({ ...form, note: e.target.value })} />

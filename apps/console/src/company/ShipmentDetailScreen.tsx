@@ -107,10 +107,18 @@ export default function ShipmentDetailScreen() {
               </>
             )}
           </dl>
-          <ProgressPanel shipmentId={shipmentId} progress={s.progress} canAdd={may(user, shipmentEndpoints.addProgress) && OPEN_FOR_PROGRESS.includes(s.status)} />
+          <ProgressPanel
+            shipmentId={shipmentId}
+            progress={s.progress}
+            canAdd={may(user, shipmentEndpoints.addProgress) && OPEN_FOR_PROGRESS.includes(s.status)}
+          />
         </div>
         <div className="stack">
-          <DocumentsPanel documents={s.documents} onUpload={may(user, shipmentEndpoints.attach) ? upload : undefined} kinds={['bill_of_lading', 'cmr', 'commercial_invoice', 'packing_list', 'delivery_note', 'photo', 'other']} />
+          <DocumentsPanel
+            documents={s.documents}
+            onUpload={may(user, shipmentEndpoints.attach) ? upload : undefined}
+            kinds={['bill_of_lading', 'cmr', 'commercial_invoice', 'packing_list', 'delivery_note', 'photo', 'other']}
+          />
           <StatusHistory id="history-title" history={s.statusHistory} />
         </div>
       </div>

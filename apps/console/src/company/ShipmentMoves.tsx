@@ -47,7 +47,13 @@ export function ShipmentMoves({ shipmentId }: { shipmentId: number }) {
         {allowed.isPending && <span className="muted">{t('common.loading')}</span>}
         {!allowed.isPending && moves.length === 0 && <span className="muted">{t('shipments.noMoves')}</span>}
         {moves.map((s) => (
-          <button key={s} type="button" className={s === 'cancelled' ? 'btn btn-danger' : 'btn'} disabled={move.isPending} onClick={() => (NEEDS_REASON.includes(s) ? setAsking(s) : void go(s, null))}>
+          <button
+            key={s}
+            type="button"
+            className={s === 'cancelled' ? 'btn btn-danger' : 'btn'}
+            disabled={move.isPending}
+            onClick={() => (NEEDS_REASON.includes(s) ? setAsking(s) : void go(s, null))}
+          >
             {t(`shipments.moveTo.${s}`)}
           </button>
         ))}

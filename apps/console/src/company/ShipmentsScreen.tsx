@@ -19,7 +19,9 @@ export default function ShipmentsScreen() {
   const user = useUser();
   const list = usePagedFilters({ status: '' as ShipmentStatus | '', reference: '' });
   const { status, reference } = list.filters;
-  const q = useApiQuery(shipmentEndpoints.listCompany, { query: { limit: list.limit, offset: list.offset, status: oneOf(status), reference: searchText(reference) } });
+  const q = useApiQuery(shipmentEndpoints.listCompany, {
+    query: { limit: list.limit, offset: list.offset, status: oneOf(status), reference: searchText(reference) },
+  });
   const columns: Column<Shipment>[] = [
     { key: 'ref', header: t('shipments.reference'), cell: (s) => <Link to={`/shipments/${s.id}`}>{s.reference}</Link> },
     { key: 'route', header: t('shipments.route'), cell: (s) => `${s.origin.place} → ${s.destination.place}` },
@@ -39,7 +41,13 @@ export default function ShipmentsScreen() {
         )}
       </div>
       <div className="filters">
-        <ChoiceFilter label={t('shipments.status')} value={status} options={ShipmentStatus.options} optionLabel={(o) => t(`status.${o}`)} onChange={(v) => list.set('status', v)} />
+        <ChoiceFilter
+          label={t('shipments.status')}
+          value={status}
+          options={ShipmentStatus.options}
+          optionLabel={(o) => t(`status.${o}`)}
+          onChange={(v) => list.set('status', v)}
+        />
         <SearchFilter label={t('shipments.reference')} value={reference} onChange={(v) => list.set('reference', v)} />
       </div>
       <PagedTable

@@ -15,7 +15,10 @@ function word(t: TFunction, key: string, value: string): string {
  * catalogue. A notice without the parameters (written before they were stored, or a rule's event
  * already worded in the recipient's language) keeps its stored title and message.
  */
-export function noticeText(t: TFunction, n: Pick<Notification, 'type' | 'title' | 'message' | 'attributes'>): { title: string; message: string } {
+export function noticeText(
+  t: TFunction,
+  n: Pick<Notification, 'type' | 'title' | 'message' | 'attributes'>,
+): { title: string; message: string } {
   const a = n.attributes ?? {};
   const number = text(a.number);
   switch (n.type) {
@@ -24,7 +27,10 @@ export function noticeText(t: TFunction, n: Pick<Notification, 'type' | 'title' 
       const subject = text(a.subjectName) ?? text(a.subjectRef);
       if (!sanction || !subject) break;
       const s = word(t, `disciplinary.sanctions.${sanction}`, sanction);
-      return { title: t('notices.sanctionRecorded', { sanction: s }), message: t('notices.sanctionMessage', { subject, reason: text(a.reason) ?? '' }) };
+      return {
+        title: t('notices.sanctionRecorded', { sanction: s }),
+        message: t('notices.sanctionMessage', { subject, reason: text(a.reason) ?? '' }),
+      };
     }
     case 'certificateApplied':
     case 'certificateSubmitted': {
@@ -38,7 +44,9 @@ export function noticeText(t: TFunction, n: Pick<Notification, 'type' | 'title' 
       const reason = text(a.reason);
       return {
         title: t(`notices.${n.type}`, { number }),
-        message: reason ? t(n.type === 'certificateApproved' ? 'notices.note' : 'notices.reason', { text: reason }) : t(`notices.${n.type}Message`, { number }),
+        message: reason
+          ? t(n.type === 'certificateApproved' ? 'notices.note' : 'notices.reason', { text: reason })
+          : t(`notices.${n.type}Message`, { number }),
       };
     }
     case 'complaintFiled': {
@@ -52,7 +60,10 @@ export function noticeText(t: TFunction, n: Pick<Notification, 'type' | 'title' 
       const title = text(a.complaintTitle);
       if (!to || !title) break;
       const note = text(a.note);
-      return { title: t('notices.complaintStatusChanged', { status: word(t, `status.${to}`, to) }), message: note ? `${title}: ${note}` : title };
+      return {
+        title: t('notices.complaintStatusChanged', { status: word(t, `status.${to}`, to) }),
+        message: note ? `${title}: ${note}` : title,
+      };
     }
     default:
       break;

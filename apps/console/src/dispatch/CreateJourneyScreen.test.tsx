@@ -11,10 +11,40 @@ import CreateJourneyScreen from './CreateJourneyScreen';
  * field in Swahili.
  */
 const T = '2026-11-01T00:00:00.000Z';
-const devices = get('/api/devices', (q: URLSearchParams) => (q.get('offset') === '0' || !q.get('offset') ? [deviceFixture(7, 'Truck 07')] : []));
-const routes = get('/api/routes', [{ id: 1, code: null, name: 'Northern Corridor', description: null, line: [[39.66, -4.05], [34.1, 0.6]], legs: null, widthM: 2000, speedLimitsKmh: [80], stopAreas: [], expectedDurationMinutes: 1800, thresholds: {}, countries: ['KE'], attributes: {}, lengthM: 900_000, segmentCount: 1, version: 1, companyId: null, createdAt: T, updatedAt: T }]);
+const devices = get('/api/devices', (q: URLSearchParams) =>
+  q.get('offset') === '0' || !q.get('offset') ? [deviceFixture(7, 'Truck 07')] : [],
+);
+const routes = get('/api/routes', [
+  {
+    id: 1,
+    code: null,
+    name: 'Northern Corridor',
+    description: null,
+    line: [
+      [39.66, -4.05],
+      [34.1, 0.6],
+    ],
+    legs: null,
+    widthM: 2000,
+    speedLimitsKmh: [80],
+    stopAreas: [],
+    expectedDurationMinutes: 1800,
+    thresholds: {},
+    countries: ['KE'],
+    attributes: {},
+    lengthM: 900_000,
+    segmentCount: 1,
+    version: 1,
+    companyId: null,
+    createdAt: T,
+    updatedAt: T,
+  },
+]);
 const companies = get('/api/companies', { items: [], total: 0, limit: 1000, offset: 0 });
-const post = (reply: () => Response): Handler => ({ method, url }) => (method === 'POST' && url.pathname === '/api/journey' ? reply() : undefined);
+const post =
+  (reply: () => Response): Handler =>
+  ({ method, url }) =>
+    method === 'POST' && url.pathname === '/api/journey' ? reply() : undefined;
 
 afterEach(async () => {
   vi.unstubAllGlobals();
@@ -23,7 +53,12 @@ afterEach(async () => {
 
 describe('declare a journey', () => {
   it('needs a truck and a route, and an arrival after the departure, before anything is sent', async () => {
-    const served = serveApi(devices, routes, companies, post(() => apiError(503, 'UNAVAILABLE', 'down')));
+    const served = serveApi(
+      devices,
+      routes,
+      companies,
+      post(() => apiError(503, 'UNAVAILABLE', 'down')),
+    );
     renderAt(<CreateJourneyScreen />, { path: '/journeys/new' });
     const form = await screen.findByRole('form', { name: 'New journey' });
     fireEvent.click(within(form).getByRole('button', { name: 'Create journey' }));
@@ -41,13 +76,29 @@ describe('declare a journey', () => {
     fireEvent.change(within(form).getByLabelText('Planned arrival'), { target: { value: '2026-12-04T08:00' } });
     fireEvent.click(within(form).getByRole('button', { name: 'Create journey' }));
     await waitFor(() => expect(served.sent.get('POST /api/journey')).toHaveLength(1));
-    expect(served.sent.get('POST /api/journey')![0]).toMatchObject({ deviceId: 7, routeId: 1, companyId: null, truckPlate: null, shipmentRef: null, cargoRef: null });
+    expect(served.sent.get('POST /api/journey')![0]).toMatchObject({
+      deviceId: 7,
+      routeId: 1,
+      companyId: null,
+      truckPlate: null,
+      shipmentRef: null,
+      cargoRef: null,
+    });
     expect(await within(form).findByText('The server is busy or a part of it is down. Try again in a moment.')).toBeTruthy();
   });
 
   it('a plate the server refuses is said under its field, in Swahili', async () => {
     await i18n.changeLanguage('sw');
-    serveApi(devices, routes, companies, post(() => apiError(400, 'VALIDATION_FAILED', 'truckPlate: Too big', [{ in: 'body', path: 'truckPlate', code: 'too_big', maximum: 32, origin: 'string', message: 'Too big' }])));
+    serveApi(
+      devices,
+      routes,
+      companies,
+      post(() =>
+        apiError(400, 'VALIDATION_FAILED', 'truckPlate: Too big', [
+          { in: 'body', path: 'truckPlate', code: 'too_big', maximum: 32, origin: 'string', message: 'Too big' },
+        ]),
+      ),
+    );
     renderAt(<CreateJourneyScreen />, { path: '/journeys/new', user: DISPATCHER });
     const form = await screen.findByRole('form');
     await within(form).findByRole('option', { name: 'Northern Corridor' });

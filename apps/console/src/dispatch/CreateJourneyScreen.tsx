@@ -28,12 +28,25 @@ export default function CreateJourneyScreen() {
   const create = useApiMutation(journeyEndpoints.create, { invalidates: ['journeys.'] });
   const [error, setError] = useState<unknown>(null);
   const form = useZodForm(JourneyInput, {
-    defaultValues: { companyId: user.companyId ?? null, truckPlate: null, shipmentRef: null, cargoRef: null, plannedDeparture: null, plannedArrival: null },
+    defaultValues: {
+      companyId: user.companyId ?? null,
+      truckPlate: null,
+      shipmentRef: null,
+      cargoRef: null,
+      plannedDeparture: null,
+      plannedArrival: null,
+    },
     refinements: { plannedArrival: t('journeys.arrivalAfterDeparture') },
   });
   const labels = {
-    deviceId: t('journeys.truck'), routeId: t('journeys.route'), companyId: t('journeys.company'), truckPlate: t('journey.plate'), shipmentRef: t('journey.shipment'),
-    cargoRef: t('journey.cargo'), plannedDeparture: t('journey.plannedDeparture'), plannedArrival: t('journey.plannedArrival'),
+    deviceId: t('journeys.truck'),
+    routeId: t('journeys.route'),
+    companyId: t('journeys.company'),
+    truckPlate: t('journey.plate'),
+    shipmentRef: t('journey.shipment'),
+    cargoRef: t('journey.cargo'),
+    plannedDeparture: t('journey.plannedDeparture'),
+    plannedArrival: t('journey.plannedArrival'),
   };
   const problem = useServerProblems(form, error, labels);
   const submit = form.handleSubmit(async (body) => {
@@ -54,8 +67,22 @@ export default function CreateJourneyScreen() {
       <FormProvider {...form}>
         <form className="card" onSubmit={(e) => void submit(e)} aria-label={t('journeys.create')} noValidate>
           <div className="form-grid">
-            <SelectField name="deviceId" label={labels.deviceId} required numeric empty={t('common.choose')} options={(devices.data ?? []).map((d) => ({ value: d.id, label: `${d.name} (${d.uniqueId})` }))} />
-            <SelectField name="routeId" label={labels.routeId} required numeric empty={t('common.choose')} options={(routes.data ?? []).map((r) => ({ value: r.id, label: r.name }))} />
+            <SelectField
+              name="deviceId"
+              label={labels.deviceId}
+              required
+              numeric
+              empty={t('common.choose')}
+              options={(devices.data ?? []).map((d) => ({ value: d.id, label: `${d.name} (${d.uniqueId})` }))}
+            />
+            <SelectField
+              name="routeId"
+              label={labels.routeId}
+              required
+              numeric
+              empty={t('common.choose')}
+              options={(routes.data ?? []).map((r) => ({ value: r.id, label: r.name }))}
+            />
             {user.companyId === null && <CompanyField name="companyId" label={labels.companyId} />}
             <TextField name="truckPlate" label={labels.truckPlate} maxLength={32} placeholder="KCB 123A" emptyIsNull />
             <TextField name="shipmentRef" label={labels.shipmentRef} maxLength={128} emptyIsNull />

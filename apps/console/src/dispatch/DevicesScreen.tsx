@@ -29,10 +29,18 @@ export default function DevicesScreen() {
       ),
     },
     { key: 'speed', header: t('map.speed'), numeric: true, cell: (r) => f.speedKnots(r.position?.speed) },
-    { key: 'lastFix', header: t('map.lastFix'), cell: (r) => <span title={f.dateTime(r.position?.fixTime)}>{f.relative(r.position?.fixTime)}</span> },
+    {
+      key: 'lastFix',
+      header: t('map.lastFix'),
+      cell: (r) => <span title={f.dateTime(r.position?.fixTime)}>{f.relative(r.position?.fixTime)}</span>,
+    },
     { key: 'company', header: t('journeys.company'), cell: (r) => companies.name(r.device.companyId) },
     { key: 'model', header: t('devices.model'), cell: (r) => r.device.model ?? '—' },
-    { key: 'map', header: <span className="sr-only">{t('devices.onMap')}</span>, cell: (r) => (r.position ? <Link to={`/map?device=${r.device.id}`}>{t('devices.onMap')}</Link> : null) },
+    {
+      key: 'map',
+      header: <span className="sr-only">{t('devices.onMap')}</span>,
+      cell: (r) => (r.position ? <Link to={`/map?device=${r.device.id}`}>{t('devices.onMap')}</Link> : null),
+    },
   ];
   return (
     <div className="screen">
@@ -67,7 +75,11 @@ export default function DevicesScreen() {
         loading={fleet.isPending}
         error={fleet.error}
         retry={fleet.refetch}
-        empty={fleet.rows.length ? { title: t('devices.noMatch'), hint: t('devices.noMatchHint') } : { title: t('map.noTrucks'), hint: t('map.noTrucksHint') }}
+        empty={
+          fleet.rows.length
+            ? { title: t('devices.noMatch'), hint: t('devices.noMatchHint') }
+            : { title: t('map.noTrucks'), hint: t('map.noTrucksHint') }
+        }
       />
     </div>
   );

@@ -10,7 +10,19 @@ import { journeyEndpoints } from './journeys';
 type Action = { kind: 'acknowledge' | 'resolve'; flag: JourneyFlag } | null;
 
 /** The journey's flags in order, each with its review state and the acknowledge and resolve actions. */
-export function FlagTimeline({ flags, canReview, selected, onSelect, fresh }: { flags: JourneyFlag[]; canReview: boolean; selected: number | null; onSelect: (id: number) => void; fresh: ReadonlySet<number> }) {
+export function FlagTimeline({
+  flags,
+  canReview,
+  selected,
+  onSelect,
+  fresh,
+}: {
+  flags: JourneyFlag[];
+  canReview: boolean;
+  selected: number | null;
+  onSelect: (id: number) => void;
+  fresh: ReadonlySet<number>;
+}) {
   const { t } = useTranslation();
   const f = useFormat();
   const [action, setAction] = useState<Action>(null);
@@ -30,7 +42,12 @@ export function FlagTimeline({ flags, canReview, selected, onSelect, fresh }: { 
                 </button>
                 <StatusPill value={fl.review} />
                 {/* what the truck is doing about it, while the flag is still to be dealt with: a resolved flag is closed, whatever the truck does */}
-                {fl.review !== 'resolved' && (fl.clearedAt ? <span className="pill">{t('journey.cleared')}</span> : <span className="pill pill-bad">{t('journey.ongoing')}</span>)}
+                {fl.review !== 'resolved' &&
+                  (fl.clearedAt ? (
+                    <span className="pill">{t('journey.cleared')}</span>
+                  ) : (
+                    <span className="pill pill-bad">{t('journey.ongoing')}</span>
+                  ))}
                 {fl.escalated && fl.review !== 'resolved' && <span className="pill pill-bad">{t('journey.escalated')}</span>}
               </div>
               <div className="small muted">
@@ -39,8 +56,14 @@ export function FlagTimeline({ flags, canReview, selected, onSelect, fresh }: { 
                 {fl.distanceM !== null && ` · ${t('journey.offBy', { distance: f.distance(fl.distanceM) })}`}
               </div>
               <FlagDetails flag={fl} />
-              {fl.acknowledgedAt && <div className="small">{t('journey.acknowledgedNote', { time: f.dateTime(fl.acknowledgedAt), note: fl.acknowledgedNote ?? '—' })}</div>}
-              {fl.resolvedAt && <div className="small">{t('journey.resolvedNote', { time: f.dateTime(fl.resolvedAt), note: fl.resolvedNote ?? '—' })}</div>}
+              {fl.acknowledgedAt && (
+                <div className="small">
+                  {t('journey.acknowledgedNote', { time: f.dateTime(fl.acknowledgedAt), note: fl.acknowledgedNote ?? '—' })}
+                </div>
+              )}
+              {fl.resolvedAt && (
+                <div className="small">{t('journey.resolvedNote', { time: f.dateTime(fl.resolvedAt), note: fl.resolvedNote ?? '—' })}</div>
+              )}
               {canReview && fl.review !== 'resolved' && (
                 <div className="toolbar mt-s">
                   {fl.review === 'new' && (
@@ -59,7 +82,13 @@ export function FlagTimeline({ flags, canReview, selected, onSelect, fresh }: { 
       </ol>
       <NoteDialog
         open={action !== null}
-        title={action ? t(action.kind === 'acknowledge' ? 'journey.acknowledgeTitle' : 'journey.resolveTitle', { type: t(`flagType.${action.flag.type}`) }) : ''}
+        title={
+          action
+            ? t(action.kind === 'acknowledge' ? 'journey.acknowledgeTitle' : 'journey.resolveTitle', {
+                type: t(`flagType.${action.flag.type}`),
+              })
+            : ''
+        }
         noteLabel={t('journey.note')}
         noteRequired={action?.kind === 'resolve'}
         confirm={action?.kind === 'resolve' ? t('journey.resolve') : t('journey.acknowledge')}
@@ -80,7 +109,8 @@ function FlagDetails({ flag }: { flag: JourneyFlag }) {
   const f = useFormat();
   const d = flag.details as Record<string, unknown>;
   const parts: string[] = [];
-  if (typeof d.speedKmh === 'number') parts.push(t('journey.speedOverLimit', { speed: f.speedKmh(d.speedKmh), limit: f.speedKmh(Number(d.limitKmh)) }));
+  if (typeof d.speedKmh === 'number')
+    parts.push(t('journey.speedOverLimit', { speed: f.speedKmh(d.speedKmh), limit: f.speedKmh(Number(d.limitKmh)) }));
   if (typeof d.durationS === 'number') parts.push(t('journey.duration', { duration: f.duration(d.durationS) }));
   if (typeof d.lastFix === 'string') parts.push(t('journey.lastFix', { time: f.dateTime(d.lastFix) }));
   return parts.length ? <div className="small">{parts.join(' · ')}</div> : null;

@@ -43,7 +43,11 @@ export function FleetPanel({ rows, total, counts, search, onSearch, states, onTo
             name={r.device.name}
             state={r.state}
             knots={r.position?.speed}
-            quietMinutes={r.position && (r.quiet || r.state === 'offline' || r.state === 'unknown') ? Math.max(1, Math.round((Date.now() - Date.parse(r.position.fixTime)) / 60_000)) : undefined}
+            quietMinutes={
+              r.position && (r.quiet || r.state === 'offline' || r.state === 'unknown')
+                ? Math.max(1, Math.round((Date.now() - Date.parse(r.position.fixTime)) / 60_000))
+                : undefined
+            }
             selected={r.device.id === selected}
             onSelect={onSelect}
           />
@@ -74,10 +78,21 @@ const FleetItem = memo(function FleetItem({ id, name, state, knots, quietMinutes
   const { t } = useTranslation();
   const f = useFormat();
   const stateLabel = t(`truckState.${state}`);
-  const speed = knots === undefined ? t('map.noPosition') : quietMinutes !== undefined ? t('map.quietFor', { count: quietMinutes }) : f.speedKnots(knots);
+  const speed =
+    knots === undefined
+      ? t('map.noPosition')
+      : quietMinutes !== undefined
+        ? t('map.quietFor', { count: quietMinutes })
+        : f.speedKnots(knots);
   return (
     <li>
-      <button type="button" className={selected ? 'fleet-item selected' : 'fleet-item'} aria-current={selected} onClick={() => onSelect(id)} data-testid={`truck-${id}`}>
+      <button
+        type="button"
+        className={selected ? 'fleet-item selected' : 'fleet-item'}
+        aria-current={selected}
+        onClick={() => onSelect(id)}
+        data-testid={`truck-${id}`}
+      >
         <span className={`dot dot-${state}`} aria-hidden="true" />
         <span className="fleet-name">{name}</span>
         <span className="fleet-meta">

@@ -39,7 +39,12 @@ export default function JourneyDetailScreen() {
   const flags = useMemo(() => (d ? flagFeatures(d, selectedFlag) : null), [d, selectedFlag]);
   const routeBounds = useMemo(() => (d ? journeyBounds(d) : null), [d?.journey.id, d?.track.length]); // eslint-disable-line react-hooks/exhaustive-deps
   const flag = d?.flags.find((fl) => fl.id === selectedFlag);
-  const fit: LngLatBoundsLike | null = flag ? [[flag.longitude - 0.05, flag.latitude - 0.05], [flag.longitude + 0.05, flag.latitude + 0.05]] : routeBounds;
+  const fit: LngLatBoundsLike | null = flag
+    ? [
+        [flag.longitude - 0.05, flag.latitude - 0.05],
+        [flag.longitude + 0.05, flag.latitude + 0.05],
+      ]
+    : routeBounds;
   const freshFlags = new Set(fresh.filter((e) => Number(e.journeyId) === id).map((e) => Number(e.attributes.flagId)));
 
   if (q.isPending) return <Loading />;
@@ -123,7 +128,13 @@ export default function JourneyDetailScreen() {
         </div>
         <section className="card" aria-labelledby="flags-title">
           <h2 id="flags-title">{t('journey.flags')}</h2>
-          <FlagTimeline flags={d.flags} canReview={canWrite} selected={selectedFlag} onSelect={(fid) => setSelectedFlag((cur) => (cur === fid ? null : fid))} fresh={freshFlags} />
+          <FlagTimeline
+            flags={d.flags}
+            canReview={canWrite}
+            selected={selectedFlag}
+            onSelect={(fid) => setSelectedFlag((cur) => (cur === fid ? null : fid))}
+            fresh={freshFlags}
+          />
         </section>
       </div>
       <NoteDialog

@@ -71,7 +71,11 @@ export default function JourneysBoardScreen() {
         ),
     },
     { key: 'departure', header: t('journeys.departure'), cell: (j) => f.dateTime(j.actualDeparture ?? j.plannedDeparture) },
-    { key: 'arrival', header: tab === 'completed' ? t('journeys.arrival') : t('journeys.plannedArrival'), cell: (j) => f.dateTime(j.actualArrival ?? j.plannedArrival) },
+    {
+      key: 'arrival',
+      header: tab === 'completed' ? t('journeys.arrival') : t('journeys.plannedArrival'),
+      cell: (j) => f.dateTime(j.actualArrival ?? j.plannedArrival),
+    },
   ];
   const flaggedTotal = flaggedCount.data?.length ?? 0;
 
@@ -115,7 +119,10 @@ export default function JourneysBoardScreen() {
           {tab !== 'active' && (
             <label className="field">
               <span>{t('journeys.flagType')}</span>
-              <select value={flagType ?? ''} onChange={(e) => (setOffset(0), setFlagType((e.target.value || undefined) as JourneyFlagType | undefined))}>
+              <select
+                value={flagType ?? ''}
+                onChange={(e) => (setOffset(0), setFlagType((e.target.value || undefined) as JourneyFlagType | undefined))}
+              >
                 <option value="">{t('common.all')}</option>
                 {JourneyFlagType.options.map((ft) => (
                   <option key={ft} value={ft}>

@@ -84,7 +84,17 @@ export default function LiveMapScreen() {
             <Empty title={t('map.noTrucks')} hint={t('map.noTrucksHint')} />
           </aside>
         ) : (
-          <FleetPanel rows={visible} total={fleet.rows.length} counts={counts} search={search} onSearch={setSearch} states={states} onToggleState={toggle} selected={selected} onSelect={select} />
+          <FleetPanel
+            rows={visible}
+            total={fleet.rows.length}
+            counts={counts}
+            search={search}
+            onSearch={setSearch}
+            states={states}
+            onToggleState={toggle}
+            selected={selected}
+            onSelect={select}
+          />
         )}
         <CorridorMap label={t('map.mapLabel', { count: features.features.length })}>
           <TruckMarkers data={features} onSelect={(id) => select(id, 'map')} />
@@ -97,7 +107,9 @@ export default function LiveMapScreen() {
             <CentreOn at={here} target={aimKey} follow={follow} zoom={SELECT_ZOOM} onUserMove={() => setFollow(false)} />
           )}
           <MapLegend />
-          {selectedRow && <TruckCard row={selectedRow} journeyId={journeyOf} follow={follow} onFollow={setFollow} onClose={() => select(null)} />}
+          {selectedRow && (
+            <TruckCard row={selectedRow} journeyId={journeyOf} follow={follow} onFollow={setFollow} onClose={() => select(null)} />
+          )}
         </CorridorMap>
       </div>
     </div>

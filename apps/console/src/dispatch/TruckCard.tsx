@@ -11,7 +11,19 @@ import { sendCommand } from './commands/command-endpoints';
 import type { FleetRow } from './truck-features';
 
 /** What the dispatcher sees about the selected truck, and what they can do with it. */
-export function TruckCard({ row, journeyId, follow, onFollow, onClose }: { row: FleetRow; journeyId?: number; follow: boolean; onFollow(on: boolean): void; onClose(): void }) {
+export function TruckCard({
+  row,
+  journeyId,
+  follow,
+  onFollow,
+  onClose,
+}: {
+  row: FleetRow;
+  journeyId?: number;
+  follow: boolean;
+  onFollow(on: boolean): void;
+  onClose(): void;
+}) {
   const { t } = useTranslation();
   const f = useFormat();
   const user = useUser();

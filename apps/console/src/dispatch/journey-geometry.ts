@@ -12,8 +12,16 @@ export function plannedFeatures(d: JourneyDetail): FeatureCollection {
   const line = d.route.line ?? d.route.legs?.flat() ?? [];
   const lat = line.length ? line.reduce((s, p) => s + p[1], 0) / line.length : 0;
   const features: Feature[] = [
-    { type: 'Feature', properties: { kind: 'corridor', ...bandWidth(d.route.widthM, lat) }, geometry: { type: 'LineString', coordinates: line } },
-    ...d.route.stopAreas.map((a): Feature => ({ type: 'Feature', properties: { kind: a.kind, name: a.name ?? a.kind }, geometry: { type: 'Point', coordinates: a.center } })),
+    {
+      type: 'Feature',
+      properties: { kind: 'corridor', ...bandWidth(d.route.widthM, lat) },
+      geometry: { type: 'LineString', coordinates: line },
+    },
+    ...d.route.stopAreas.map((a): Feature => ({
+      type: 'Feature',
+      properties: { kind: a.kind, name: a.name ?? a.kind },
+      geometry: { type: 'Point', coordinates: a.center },
+    })),
   ];
   return { type: 'FeatureCollection', features };
 }
@@ -21,7 +29,10 @@ export function plannedFeatures(d: JourneyDetail): FeatureCollection {
 /** The actual track, oldest first. */
 export function trackFeatures(d: JourneyDetail): FeatureCollection {
   const coords = d.track.map((p) => [p.longitude, p.latitude]);
-  return { type: 'FeatureCollection', features: coords.length > 1 ? [{ type: 'Feature', properties: {}, geometry: { type: 'LineString', coordinates: coords } }] : [] };
+  return {
+    type: 'FeatureCollection',
+    features: coords.length > 1 ? [{ type: 'Feature', properties: {}, geometry: { type: 'LineString', coordinates: coords } }] : [],
+  };
 }
 
 /** Each flag where it was raised; open ones stand out. */

@@ -3,7 +3,8 @@ import type { Device } from '@corridor/contracts/devices';
 import type { Position } from '@corridor/contracts/positions';
 import { fleetRows, truckState } from './truck-features';
 
-const fix = (speed: number, attributes: Position['attributes'] = {}, fixTime = '2026-03-01T10:00:00Z') => ({ deviceId: 1, speed, attributes, fixTime }) as Position;
+const fix = (speed: number, attributes: Position['attributes'] = {}, fixTime = '2026-03-01T10:00:00Z') =>
+  ({ deviceId: 1, speed, attributes, fixTime }) as Position;
 const device = (status: Device['status']) => ({ id: 1, name: 'Truck 01', status }) as Device;
 
 describe('a truck state that tells the truth', () => {
@@ -24,7 +25,11 @@ describe('a truck state that tells the truth', () => {
 
   it('marks a fix older than two minutes as quiet (its speed is old news)', () => {
     const now = Date.parse('2026-03-01T10:03:00Z');
-    const rows = fleetRows([device('online'), { ...device('online'), id: 2, name: 'Truck 02' }], [fix(40), { ...fix(40, {}, '2026-03-01T10:02:30Z'), deviceId: 2 }], now);
+    const rows = fleetRows(
+      [device('online'), { ...device('online'), id: 2, name: 'Truck 02' }],
+      [fix(40), { ...fix(40, {}, '2026-03-01T10:02:30Z'), deviceId: 2 }],
+      now,
+    );
     expect(rows.map((r) => [r.device.name, r.state, r.quiet])).toEqual([
       ['Truck 01', 'moving', true],
       ['Truck 02', 'moving', false],

@@ -16,7 +16,12 @@ export function useFleet() {
   const positions = useLatestPositions();
   const now = useClock(30_000);
   const rows = useMemo(() => fleetRows(devices.data, positions.data, now), [devices.data, positions.data, now]);
-  return { rows, isPending: devices.isPending || positions.isPending, error: devices.error ?? positions.error, refetch: () => void Promise.all([devices.refetch(), positions.refetch()]) };
+  return {
+    rows,
+    isPending: devices.isPending || positions.isPending,
+    error: devices.error ?? positions.error,
+    refetch: () => void Promise.all([devices.refetch(), positions.refetch()]),
+  };
 }
 
 /** Devices whose journeys have open flags (their trucks get a red ring). */

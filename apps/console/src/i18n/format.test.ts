@@ -30,7 +30,7 @@ describe('formatters', () => {
   });
 });
 
-describe('formatters in the user\'s preferences', () => {
+describe("formatters in the user's preferences", () => {
   const prefs = { speedUnit: 'kmh', distanceUnit: 'km', timezone: null, coordinateFormat: 'dd' } as const;
 
   it('rounds durations to whole minutes, never "60 min"', () => {

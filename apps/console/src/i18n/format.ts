@@ -1,6 +1,14 @@
 import { useTranslation } from 'react-i18next';
 import {
-  distanceIn, DISTANCE_SYMBOL, PREFERENCE_DEFAULTS, speedIn, SPEED_SYMBOL, type CoordinateFormat, type DistanceUnit, type Preferences, type SpeedUnit,
+  distanceIn,
+  DISTANCE_SYMBOL,
+  PREFERENCE_DEFAULTS,
+  speedIn,
+  SPEED_SYMBOL,
+  type CoordinateFormat,
+  type DistanceUnit,
+  type Preferences,
+  type SpeedUnit,
 } from '@corridor/contracts/preferences';
 import { usePreferences } from '../session/preferences';
 
@@ -8,7 +16,7 @@ const KMH_PER_KNOT = 1.852;
 
 /** The locale for Intl: the chosen language with the browser's region where it matches (en-KE, sw-TZ), else a default. */
 function localeFor(language: string): string {
-  const browser = typeof navigator !== 'undefined' ? navigator.languages ?? [navigator.language] : [];
+  const browser = typeof navigator !== 'undefined' ? (navigator.languages ?? [navigator.language]) : [];
   const match = browser.find((l) => l.toLowerCase().startsWith(language));
   return match ?? (language === 'sw' ? 'sw-KE' : 'en-GB');
 }
@@ -84,7 +92,8 @@ export function formatters(language: string, prefs: FormatPreferences = PREFEREN
     return nf;
   };
   const num = (n: number, digits = 0) => numberFormat(`n:${digits}`, { maximumFractionDigits: digits, minimumFractionDigits: 0 }).format(n);
-  const unit = (n: number, u: string, digits = 0) => numberFormat(`u:${u}:${digits}`, { style: 'unit', unit: u, unitDisplay: 'short', maximumFractionDigits: digits }).format(n);
+  const unit = (n: number, u: string, digits = 0) =>
+    numberFormat(`u:${u}:${digits}`, { style: 'unit', unit: u, unitDisplay: 'short', maximumFractionDigits: digits }).format(n);
   const dash = '—';
   const speedUnit = prefs.speedUnit;
   const distanceUnit = prefs.distanceUnit;
@@ -132,8 +141,15 @@ export function formatters(language: string, prefs: FormatPreferences = PREFEREN
       return rel.format(Math.round(s / 86400), 'day');
     },
     money: (amount, currency) =>
-      amount === null || amount === undefined ? dash : numberFormat(`c:${currency}`, { style: 'currency', currency, maximumFractionDigits: 2 }).format(amount),
-    units: { speed: speedUnit, distance: distanceUnit, speedSymbol: SPEED_SYMBOL[speedUnit], distanceSymbol: DISTANCE_SYMBOL[distanceUnit] },
+      amount === null || amount === undefined
+        ? dash
+        : numberFormat(`c:${currency}`, { style: 'currency', currency, maximumFractionDigits: 2 }).format(amount),
+    units: {
+      speed: speedUnit,
+      distance: distanceUnit,
+      speedSymbol: SPEED_SYMBOL[speedUnit],
+      distanceSymbol: DISTANCE_SYMBOL[distanceUnit],
+    },
     speedValue: (kn) => speedIn(kn, speedUnit),
     distanceValue: (m) => distanceIn(m, distanceUnit),
   };

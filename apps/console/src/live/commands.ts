@@ -26,7 +26,8 @@ export interface TrackedCommand {
 const CLOCK_SKEW_MS = 5_000;
 
 export const commandsKey = ['live.commands'] as const;
-export const useTrackedCommands = () => useQuery<TrackedCommand[]>({ queryKey: commandsKey, queryFn: () => [], staleTime: Infinity, initialData: [] });
+export const useTrackedCommands = () =>
+  useQuery<TrackedCommand[]>({ queryKey: commandsKey, queryFn: () => [], staleTime: Infinity, initialData: [] });
 
 export function trackCommand(client: QueryClient, command: QueuedCommand): void {
   client.setQueryData<TrackedCommand[]>(commandsKey, (cur) => [{ command, state: 'queued' as const }, ...(cur ?? [])].slice(0, 50));
@@ -54,9 +55,21 @@ export function applyCommandEvents(client: QueryClient, events: readonly Event[]
         let oldest = -1;
         next.forEach((c, i) => {
           // a command answered was sent, whether or not its queuedCommandSent came first (or at all)
-          if (c.command.deviceId === e.deviceId && c.state !== 'answered' && Date.parse(e.eventTime) >= Date.parse(c.sentAt ?? c.command.requestedAt) - CLOCK_SKEW_MS) oldest = i;
+          if (
+            c.command.deviceId === e.deviceId &&
+            c.state !== 'answered' &&
+            Date.parse(e.eventTime) >= Date.parse(c.sentAt ?? c.command.requestedAt) - CLOCK_SKEW_MS
+          )
+            oldest = i;
         });
-        if (oldest >= 0) next[oldest] = { ...next[oldest]!, state: 'answered', answeredAt: e.eventTime, answeredBy: e.id, answer: typeof e.attributes.result === 'string' ? e.attributes.result : '' };
+        if (oldest >= 0)
+          next[oldest] = {
+            ...next[oldest]!,
+            state: 'answered',
+            answeredAt: e.eventTime,
+            answeredBy: e.id,
+            answer: typeof e.attributes.result === 'string' ? e.attributes.result : '',
+          };
       }
     }
     return next;
@@ -89,8 +102,11 @@ export function useCommandsFromServer(): void {
     queries: [...since].map(([deviceId, requestedAt]) => {
       const from = Date.parse(requestedAt) - CLOCK_SKEW_MS;
       const query = {
-        deviceId: [deviceId], from: new Date(from).toISOString(), to: new Date(from + SERVER_WATCH_MS).toISOString(),
-        type: ['queuedCommandSent', 'commandResult'] satisfies EventType[], limit: 100,
+        deviceId: [deviceId],
+        from: new Date(from).toISOString(),
+        to: new Date(from + SERVER_WATCH_MS).toISOString(),
+        type: ['queuedCommandSent', 'commandResult'] satisfies EventType[],
+        limit: 100,
       };
       return {
         queryKey: keyOf(eventsList, { query }),

@@ -60,13 +60,25 @@ export function mergeDevices(current: Device[] | undefined, changes: DeviceRegis
       continue;
     }
     const old = byId.get(c.id);
-    if (old) byId.set(c.id, { ...old, name: c.name, uniqueId: c.uniqueId, disabled: c.disabled, companyId: c.companyId, groupId: c.groupId, status: c.status });
+    if (old)
+      byId.set(c.id, {
+        ...old,
+        name: c.name,
+        uniqueId: c.uniqueId,
+        disabled: c.disabled,
+        companyId: c.companyId,
+        groupId: c.groupId,
+        status: c.status,
+      });
   }
   return [...byId.values()];
 }
 
 /** Applies one batch of live frames to the query cache (the one store of server state). */
-export function applyLive(client: QueryClient, frame: { positions?: Position[]; devices?: DeviceRegistryMessage[]; events?: Event[] }): void {
+export function applyLive(
+  client: QueryClient,
+  frame: { positions?: Position[]; devices?: DeviceRegistryMessage[]; events?: Event[] },
+): void {
   if (frame.positions?.length) {
     client.setQueryData<Position[]>(latestPositionsKey, (cur) => mergePositions(cur, frame.positions!));
     const touched = new Set(frame.positions.map((p) => p.deviceId));
@@ -85,6 +97,7 @@ export function applyLive(client: QueryClient, frame: { positions?: Position[]; 
     client.setQueryData<Event[]>(liveEventsKey, (cur) => [...frame.events!, ...(cur ?? [])].slice(0, MAX_EVENTS));
     const opened = frame.events.filter((e) => e.type === 'journeyFlagOpened' && e.attributes.escalated !== true);
     if (opened.length) client.setQueryData<Event[]>(newFlagsKey, (cur) => [...opened, ...(cur ?? [])].slice(0, MAX_EVENTS));
-    if (frame.events.some((e) => e.type.startsWith('journey'))) void client.invalidateQueries({ predicate: (q) => typeof q.queryKey[0] === 'string' && q.queryKey[0].startsWith('journeys.') });
+    if (frame.events.some((e) => e.type.startsWith('journey')))
+      void client.invalidateQueries({ predicate: (q) => typeof q.queryKey[0] === 'string' && q.queryKey[0].startsWith('journeys.') });
   }
 }

@@ -14,7 +14,15 @@ const reader = async (lng: 'en' | 'sw') => {
 describe("an offline address in the reader's language", () => {
   it('reads in English as the server wrote it', async () => {
     const words = await reader('en');
-    for (const a of ['14 km NW of Voi, KE', 'Voi, KE', 'Malaba OSBP, KE', '5 km N of Namanga (TZ), KE', 'at sea, 21 km E of Mombasa, KE', 'at sea, -5.0000, 45.0000', '0.5000, 37.5000, KE']) {
+    for (const a of [
+      '14 km NW of Voi, KE',
+      'Voi, KE',
+      'Malaba OSBP, KE',
+      '5 km N of Namanga (TZ), KE',
+      'at sea, 21 km E of Mombasa, KE',
+      'at sea, -5.0000, 45.0000',
+      '0.5000, 37.5000, KE',
+    ]) {
       expect(words(a)).toBe(a);
     }
   });

@@ -33,9 +33,10 @@ export function wordAddress(address: string, t: TFunction, f: Pick<Formatters, '
   if (!parts) return address;
   const sea = (where: string) => (parts.atSea ? t('address.atSea', { where }) : where);
   if (parts.kind === 'coordinates') return sea(`${parts.latitude}, ${parts.longitude}${parts.country ? `, ${parts.country}` : ''}`);
-  const place = parts.km !== null && parts.compass !== null
-    ? t('address.near', { distance: f.number(parts.km), direction: t(`address.compass.${parts.compass}`), place: parts.place })
-    : parts.place;
+  const place =
+    parts.km !== null && parts.compass !== null
+      ? t('address.near', { distance: f.number(parts.km), direction: t(`address.compass.${parts.compass}`), place: parts.place })
+      : parts.place;
   const country = parts.country !== null ? ` (${parts.placeCountry}), ${parts.country}` : `, ${parts.placeCountry}`;
   return sea(place + country);
 }
@@ -46,13 +47,21 @@ export function wordAddress(address: string, t: TFunction, f: Pick<Formatters, '
  * /server/geocode, offline by default), asked once the point has stayed put for a moment and
  * remembered for the page.
  */
-export function useAddress(where: { latitude: number | null; longitude: number | null } | null | undefined, settleMs = 300): { address: string | null; pending: boolean } {
+export function useAddress(
+  where: { latitude: number | null; longitude: number | null } | null | undefined,
+  settleMs = 300,
+): { address: string | null; pending: boolean } {
   const stored = (where as { address?: unknown } | null | undefined)?.address;
   const has = typeof stored === 'string' && stored !== '';
-  const key = where && where.latitude !== null && where.longitude !== null && !has ? `${round(where.latitude)},${round(where.longitude)}` : null;
+  const key =
+    where && where.latitude !== null && where.longitude !== null && !has ? `${round(where.latitude)},${round(where.longitude)}` : null;
   const settled = useSettled(key, settleMs);
   const [latitude, longitude] = (settled ?? '0,0').split(',').map(Number) as [number, number];
-  const q = useApiQuery(geocode, { query: { latitude, longitude } }, { enabled: settled !== null, staleTime: Infinity, gcTime: 30 * 60_000 });
+  const q = useApiQuery(
+    geocode,
+    { query: { latitude, longitude } },
+    { enabled: settled !== null, staleTime: Infinity, gcTime: 30 * 60_000 },
+  );
   const { t } = useTranslation();
   const f = useFormat();
   if (has) return { address: wordAddress(stored, t, f), pending: false };

@@ -17,15 +17,59 @@ function columnsFor(kind: ReportKind, t: (k: string) => string, f: Formatters, d
   const name = { key: 'device', header: t('reports.device'), cell: (r: Row) => String(r.deviceName ?? device(Number(r.deviceId))) };
   switch (kind) {
     case 'summary':
-      return [name, ...cols<ReportSummary>(t, f, [['distance', 'd'], ['averageSpeed', 'kn'], ['maxSpeed', 'kn'], ['engineHours', 'ms'], ['startTime', 't'], ['endTime', 't']])];
+      return [
+        name,
+        ...cols<ReportSummary>(t, f, [
+          ['distance', 'd'],
+          ['averageSpeed', 'kn'],
+          ['maxSpeed', 'kn'],
+          ['engineHours', 'ms'],
+          ['startTime', 't'],
+          ['endTime', 't'],
+        ]),
+      ];
     case 'trips':
-      return [name, ...cols<ReportTrip>(t, f, [['startTime', 't'], ['endTime', 't'], ['distance', 'd'], ['duration', 'ms'], ['averageSpeed', 'kn'], ['maxSpeed', 'kn']])];
+      return [
+        name,
+        ...cols<ReportTrip>(t, f, [
+          ['startTime', 't'],
+          ['endTime', 't'],
+          ['distance', 'd'],
+          ['duration', 'ms'],
+          ['averageSpeed', 'kn'],
+          ['maxSpeed', 'kn'],
+        ]),
+      ];
     case 'stops':
-      return [name, ...cols<ReportStop>(t, f, [['startTime', 't'], ['endTime', 't'], ['duration', 'ms'], ['latitude', 'n'], ['longitude', 'n']])];
+      return [
+        name,
+        ...cols<ReportStop>(t, f, [
+          ['startTime', 't'],
+          ['endTime', 't'],
+          ['duration', 'ms'],
+          ['latitude', 'n'],
+          ['longitude', 'n'],
+        ]),
+      ];
     case 'route':
-      return [name, ...cols<Position>(t, f, [['fixTime', 't'], ['latitude', 'n'], ['longitude', 'n'], ['speed', 'kn'], ['course', 'n']])];
+      return [
+        name,
+        ...cols<Position>(t, f, [
+          ['fixTime', 't'],
+          ['latitude', 'n'],
+          ['longitude', 'n'],
+          ['speed', 'kn'],
+          ['course', 'n'],
+        ]),
+      ];
     case 'events':
-      return [name, ...cols<Event>(t, f, [['eventTime', 't'], ['type', 's']])];
+      return [
+        name,
+        ...cols<Event>(t, f, [
+          ['eventTime', 't'],
+          ['type', 's'],
+        ]),
+      ];
   }
 }
 
@@ -58,7 +102,13 @@ function chartOf(kind: ReportKind, rows: Row[], t: (k: string) => string, device
     else if (kind === 'route') add(who, (Number(r.speed ?? 0) * KMH) / rows.length);
     else add(t(`eventType.${String(r.type)}`), 1);
   }
-  const label = { summary: 'reports.chart.distance', trips: 'reports.chart.distance', stops: 'reports.chart.stopHours', route: 'reports.chart.fixes', events: 'reports.chart.events' }[kind];
+  const label = {
+    summary: 'reports.chart.distance',
+    trips: 'reports.chart.distance',
+    stops: 'reports.chart.stopHours',
+    route: 'reports.chart.fixes',
+    events: 'reports.chart.events',
+  }[kind];
   const data = [...per.entries()].map(([k, v]) => ({ k, v: Math.round(v * 10) / 10 })).slice(0, 40);
   return { title: t(label), data };
 }
@@ -79,7 +129,9 @@ export function ReportResults({ kind, rows }: { kind: ReportKind; rows: Row[] })
         caption={t(`reports.kind.${kind}`)}
         columns={columns}
         rows={rows.slice(offset, offset + PAGE)}
-        rowKey={(r) => `${String(r.deviceId)}-${String(r.id ?? r.startTime ?? r.fixTime ?? r.eventTime ?? '')}-${String(r.positionId ?? '')}`}
+        rowKey={(r) =>
+          `${String(r.deviceId)}-${String(r.id ?? r.startTime ?? r.fixTime ?? r.eventTime ?? '')}-${String(r.positionId ?? '')}`
+        }
         empty={{ title: t('reports.empty'), hint: t('reports.emptyHint') }}
       />
       <Pager offset={offset} limit={PAGE} total={rows.length} count={Math.min(PAGE, rows.length - offset)} onChange={setOffset} />

@@ -10,7 +10,16 @@ import ReportsScreen from './ReportsScreen';
  * "select all shown" chooses what it shows (and the downloads ask for exactly those), groups are
  * offered when there are some, and a refused report is said in the page, worded.
  */
-const ANALYST = { id: 3, name: 'Analyst', email: 'analyst@corridor.test', roles: ['association_analyst'], companyId: null, disabled: false, readonly: false, attributes: {} } as unknown as User;
+const ANALYST = {
+  id: 3,
+  name: 'Analyst',
+  email: 'analyst@corridor.test',
+  roles: ['association_analyst'],
+  companyId: null,
+  disabled: false,
+  readonly: false,
+  attributes: {},
+} as unknown as User;
 const fleet = [deviceFixture(1, 'Truck 01'), deviceFixture(2, 'Truck 02'), deviceFixture(3, 'Tanker 11'), deviceFixture(4, 'Truck 03')];
 const devices = get('/api/devices', (q: URLSearchParams) => (q.get('offset') === '0' ? fleet : []));
 
@@ -55,12 +64,17 @@ describe('reports: choosing devices', () => {
     expect(screen.getByText('Hakuna kifaa kinacholingana na utafutaji huu.')).toBeTruthy();
   });
 
-  it('a report the server refuses is said in the page, worded, not the server\'s English', async () => {
+  it("a report the server refuses is said in the page, worded, not the server's English", async () => {
     // the refusal as ops-api's reports/period.ts makes it
     serveApi(devices, get('/api/groups', []), ({ url }) =>
       url.pathname === '/api/reports/summary'
-        ? apiError(400, 'VALIDATION_FAILED', 'A report covers at most 92 days and this period spans 120: choose a shorter period', { fields: ['from', 'to'], maxPeriodDays: 92, periodDays: 120 })
-        : undefined);
+        ? apiError(400, 'VALIDATION_FAILED', 'A report covers at most 92 days and this period spans 120: choose a shorter period', {
+            fields: ['from', 'to'],
+            maxPeriodDays: 92,
+            periodDays: 120,
+          })
+        : undefined,
+    );
     renderAt(<ReportsScreen />, { path: '/reports', user: ANALYST });
     fireEvent.click(await screen.findByRole('checkbox', { name: /Truck 01/ }));
     fireEvent.click(screen.getByRole('button', { name: 'Show report' }));
@@ -72,8 +86,13 @@ describe('reports: choosing devices', () => {
     blobUrls(made);
     serveApi(devices, get('/api/groups', []), ({ url }) =>
       url.pathname === '/api/reports/trips'
-        ? apiError(400, 'VALIDATION_FAILED', 'A report covers at most 92 days and this period spans 120', { fields: ['from', 'to'], maxPeriodDays: 92, periodDays: 120 })
-        : undefined);
+        ? apiError(400, 'VALIDATION_FAILED', 'A report covers at most 92 days and this period spans 120', {
+            fields: ['from', 'to'],
+            maxPeriodDays: 92,
+            periodDays: 120,
+          })
+        : undefined,
+    );
     renderAt(<ReportsScreen />, { path: '/reports', user: ANALYST });
     fireEvent.change(screen.getByLabelText('Report'), { target: { value: 'trips' } });
     fireEvent.click(await screen.findByRole('checkbox', { name: /Truck 01/ }));
@@ -84,7 +103,7 @@ describe('reports: choosing devices', () => {
     expect(made).not.toHaveBeenCalled();
   });
 
-  it('a download that works is handed to the browser under the server\'s file name', async () => {
+  it("a download that works is handed to the browser under the server's file name", async () => {
     const made = vi.fn(() => 'blob:x');
     blobUrls(made);
     const clicked: string[] = [];
@@ -93,8 +112,12 @@ describe('reports: choosing devices', () => {
     });
     serveApi(devices, get('/api/groups', []), ({ url }) =>
       url.pathname === '/api/reports/summary'
-        ? new Response('Device,Distance (km)\n', { status: 200, headers: { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="summary-2026-11-01-2026-11-29.csv"' } })
-        : undefined);
+        ? new Response('Device,Distance (km)\n', {
+            status: 200,
+            headers: { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="summary-2026-11-01-2026-11-29.csv"' },
+          })
+        : undefined,
+    );
     renderAt(<ReportsScreen />, { path: '/reports', user: ANALYST });
     fireEvent.click(await screen.findByRole('checkbox', { name: /Truck 01/ }));
     fireEvent.click(screen.getByRole('link', { name: 'Download CSV' }));

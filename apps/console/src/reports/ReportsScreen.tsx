@@ -44,13 +44,24 @@ export default function ReportsScreen() {
             </select>
           </label>
         </div>
-        <DevicesPicker label={t('reports.devicesAndGroups')} value={{ deviceIds, groupIds }} onChange={(c) => { setDeviceIds(c.deviceIds); setGroupIds(c.groupIds); }} />
+        <DevicesPicker
+          label={t('reports.devicesAndGroups')}
+          value={{ deviceIds, groupIds }}
+          onChange={(c) => {
+            setDeviceIds(c.deviceIds);
+            setGroupIds(c.groupIds);
+          }}
+        />
         <PeriodPicker value={period} onChange={setPeriod} />
         {!chosen && <p className="muted small">{t('reports.chooseHint')}</p>}
         <div className="form-actions">
           {(['csv', 'xlsx'] as const).map((format) => (
             <a
-              key={format} className={chosen ? 'btn' : 'btn disabled'} aria-disabled={!chosen} href={chosen ? reportUrl(request, format) : undefined} download
+              key={format}
+              className={chosen ? 'btn' : 'btn disabled'}
+              aria-disabled={!chosen}
+              href={chosen ? reportUrl(request, format) : undefined}
+              download
               aria-busy={file.state.phase === 'loading' && file.state.format === format}
               onClick={(e) => {
                 e.preventDefault();
@@ -78,7 +89,10 @@ export default function ReportsScreen() {
               <span className="indeterminate" />
             </div>
             <p>
-              {t('reports.progress', { size: f.number(state.bytes / 1024, 0), seconds: f.number((performance.now() - state.startedAt) / 1000, 0) })}{' '}
+              {t('reports.progress', {
+                size: f.number(state.bytes / 1024, 0),
+                seconds: f.number((performance.now() - state.startedAt) / 1000, 0),
+              })}{' '}
               <button type="button" className="btn btn-small" onClick={stop}>
                 {t('reports.stop')}
               </button>
@@ -89,7 +103,9 @@ export default function ReportsScreen() {
         {state.phase === 'done' && (
           <>
             <p className="muted small">{t('reports.rows', { count: state.rows.length, seconds: f.number(state.ms / 1000, 1) })}</p>
-            {state.request.kind === 'route' && <RouteReportMap rows={state.rows as unknown as Position[]} from={state.request.from} to={state.request.to} />}
+            {state.request.kind === 'route' && (
+              <RouteReportMap rows={state.rows as unknown as Position[]} from={state.request.from} to={state.request.to} />
+            )}
             <ReportResults kind={state.request.kind} rows={state.rows} />
           </>
         )}

@@ -25,7 +25,9 @@ export function RouteReportMap({ rows, from, to }: { rows: readonly Position[]; 
   const tracks = useMemo<FeatureCollection<LineString>>(
     () => ({
       type: 'FeatureCollection',
-      features: [...byDevice].filter(([, l]) => l.length > 1).map(([deviceId, coordinates]) => ({ type: 'Feature', properties: { deviceId }, geometry: { type: 'LineString', coordinates } })),
+      features: [...byDevice]
+        .filter(([, l]) => l.length > 1)
+        .map(([deviceId, coordinates]) => ({ type: 'Feature', properties: { deviceId }, geometry: { type: 'LineString', coordinates } })),
     }),
     [byDevice],
   );

@@ -18,8 +18,15 @@ export type ReportState =
   | { phase: 'failed'; error: unknown };
 
 /** The query a report request sends (and its CSV / xlsx links). */
-const reportQuery = (r: ReportRequest, format?: 'csv' | 'xlsx') => ({ deviceId: r.deviceId, groupId: r.groupId, from: r.from, to: r.to, format });
-export const reportUrl = (r: ReportRequest, format?: 'csv' | 'xlsx') => pathOf(reportEndpoints[r.kind], {}) + queryString(reportQuery(r, format));
+const reportQuery = (r: ReportRequest, format?: 'csv' | 'xlsx') => ({
+  deviceId: r.deviceId,
+  groupId: r.groupId,
+  from: r.from,
+  to: r.to,
+  format,
+});
+export const reportUrl = (r: ReportRequest, format?: 'csv' | 'xlsx') =>
+  pathOf(reportEndpoints[r.kind], {}) + queryString(reportQuery(r, format));
 
 /**
  * Runs a report and shows its progress as the server streams it (bytes received so far; a long
@@ -35,7 +42,11 @@ export function useReport() {
     const startedAt = performance.now();
     setState({ phase: 'loading', bytes: 0, startedAt });
     try {
-      const res = await fetch(reportUrl(r), { headers: { accept: 'application/json', 'x-requested-with': 'corridor-console' }, signal: ctl.signal, credentials: 'same-origin' });
+      const res = await fetch(reportUrl(r), {
+        headers: { accept: 'application/json', 'x-requested-with': 'corridor-console' },
+        signal: ctl.signal,
+        credentials: 'same-origin',
+      });
       if (!res.ok) throw await errorFromResponse(res, reportEndpoints[r.kind].id);
       const reader = res.body!.getReader();
       const chunks: Uint8Array[] = [];

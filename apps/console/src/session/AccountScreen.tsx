@@ -38,7 +38,9 @@ export default function AccountScreen() {
   const form = useZodForm(TotpConfirm, { defaultValues: { code: '' } });
   const problem = useServerProblems(form, error, { code: t('signIn.code') });
   const secret = start.data;
-  const link = secret ? `otpauth://totp/${encodeURIComponent(`Corridor:${user.email}`)}?secret=${secret}&issuer=Corridor&algorithm=SHA1&digits=6&period=30` : null;
+  const link = secret
+    ? `otpauth://totp/${encodeURIComponent(`Corridor:${user.email}`)}?secret=${secret}&issuer=Corridor&algorithm=SHA1&digits=6&period=30`
+    : null;
   const submit = form.handleSubmit(async (body) => {
     setError(null);
     await finish.mutateAsync({ body }).catch(setError);
@@ -69,7 +71,10 @@ export default function AccountScreen() {
                 <a href={link!}>{t('account.totpLink')}</a>
               </p>
               <p>
-                {t('account.totpSecret')} <code className="mono" data-testid="totp-secret">{grouped(secret)}</code>
+                {t('account.totpSecret')}{' '}
+                <code className="mono" data-testid="totp-secret">
+                  {grouped(secret)}
+                </code>
               </p>
               <TextField name="code" label={t('signIn.code')} inputMode="numeric" autoComplete="one-time-code" maxLength={6} required />
               <FormAlert message={problem} />
@@ -107,11 +112,15 @@ function TotpOff() {
   const off = useApiMutation(disable, { onSuccess: (u) => setSession(u) });
   const [withPassword, setWithPassword] = useState(false);
   const [error, setError] = useState<unknown>(null);
-  const form = useZodForm(withPassword ? (ByPassword as unknown as typeof ByCode) : ByCode, { defaultValues: { code: '', password: '' } as never });
+  const form = useZodForm(withPassword ? (ByPassword as unknown as typeof ByCode) : ByCode, {
+    defaultValues: { code: '', password: '' } as never,
+  });
   const problem = useServerProblems(form, error, { code: t('signIn.code'), password: t('signIn.password') });
   const submit = form.handleSubmit(async (body) => {
     setError(null);
-    await off.mutateAsync({ body: withPassword ? { password: (body as unknown as { password: string }).password } : { code: body.code } }).catch(setError);
+    await off
+      .mutateAsync({ body: withPassword ? { password: (body as unknown as { password: string }).password } : { code: body.code } })
+      .catch(setError);
   });
 
   function switchProof() {
@@ -126,9 +135,25 @@ function TotpOff() {
       <FormProvider {...form}>
         <form onSubmit={(e) => void submit(e)} aria-label={t('account.totpOffTitle')} noValidate>
           {withPassword ? (
-            <TextField key="password" name="password" label={t('signIn.password')} type="password" autoComplete="current-password" required maxLength={200} />
+            <TextField
+              key="password"
+              name="password"
+              label={t('signIn.password')}
+              type="password"
+              autoComplete="current-password"
+              required
+              maxLength={200}
+            />
           ) : (
-            <TextField key="code" name="code" label={t('signIn.code')} inputMode="numeric" autoComplete="one-time-code" maxLength={6} required />
+            <TextField
+              key="code"
+              name="code"
+              label={t('signIn.code')}
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              maxLength={6}
+              required
+            />
           )}
           <FormAlert message={problem} />
           <div className="form-actions">

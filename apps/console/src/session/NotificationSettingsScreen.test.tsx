@@ -13,16 +13,20 @@ import { UserContext } from './user-context';
  * no mail channel; here the server's answers vary: with mail, and without mail but with an email
  * switch saved on while it had one.
  */
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 const user = { id: 12, name: 'Neema', email: 'neema@corridor.test' } as User;
 
 function serve(opts: { mail: boolean; emailOn: string[] }): { saved: NotificationSettings['channels'][] } {
   const saved: NotificationSettings['channels'][] = [];
-  let channels = Object.fromEntries(notificationTypes.map((t) => [t, { web: true, email: opts.emailOn.includes(t), webhook: false }])) as NotificationSettings['channels'];
+  let channels = Object.fromEntries(
+    notificationTypes.map((t) => [t, { web: true, email: opts.emailOn.includes(t), webhook: false }]),
+  ) as NotificationSettings['channels'];
   let pendingEmail: string | null = null;
   const settings = () => ({ channels, email: null, pendingEmail, webhookUrl: null, updatedAt: '2026-11-25T10:00:00.000Z' });
   vi.stubGlobal('fetch', async (url: string, init?: RequestInit) => {
-    if (url.startsWith('/api/notifications/notificators')) return json(200, [{ type: 'web' }, ...(opts.mail ? [{ type: 'mail' }] : []), { type: 'webhook' }, { type: 'command' }]);
+    if (url.startsWith('/api/notifications/notificators'))
+      return json(200, [{ type: 'web' }, ...(opts.mail ? [{ type: 'mail' }] : []), { type: 'webhook' }, { type: 'command' }]);
     if (url === '/api/settings/notification' && init?.method === 'PUT') {
       const body = JSON.parse(init.body as string) as { channels: NotificationSettings['channels']; email?: string | null };
       channels = { ...channels, ...body.channels };
@@ -84,7 +88,9 @@ describe('notification settings screen', () => {
     const address = document.querySelector<HTMLInputElement>('input[type=email]')!;
     fireEvent.change(address, { target: { value: 'desk@athi.example' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
-    await screen.findByText('We sent a link to desk@athi.example. Notices are mailed there once you open it (within a day); until then they go to neema@corridor.test.');
+    await screen.findByText(
+      'We sent a link to desk@athi.example. Notices are mailed there once you open it (within a day); until then they go to neema@corridor.test.',
+    );
     expect(address.value).toBe('desk@athi.example');
   });
 });

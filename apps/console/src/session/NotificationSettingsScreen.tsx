@@ -2,7 +2,12 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import {
-  deliveredNotificationTypes, notificationsEndpoints, notificationTypes, type ChannelPreference, type NotificationSettings, type NotificationType,
+  deliveredNotificationTypes,
+  notificationsEndpoints,
+  notificationTypes,
+  type ChannelPreference,
+  type NotificationSettings,
+  type NotificationType,
 } from '@corridor/contracts/notifications';
 import { notificationRulesEndpoints } from '@corridor/contracts/notification-rules';
 import { endpoint } from '../api/endpoint';
@@ -54,7 +59,11 @@ function SettingsForm({ saved, mailAvailable }: { saved: NotificationSettings; m
   const { t } = useTranslation();
   const user = useUser();
   // the address field shows the one waiting for its link, if any: saving it again mails no second link
-  const [v, setV] = useState(() => ({ channels: saved.channels, email: saved.pendingEmail ?? saved.email ?? '', webhookUrl: saved.webhookUrl ?? '' }));
+  const [v, setV] = useState(() => ({
+    channels: saved.channels,
+    email: saved.pendingEmail ?? saved.email ?? '',
+    webhookUrl: saved.webhookUrl ?? '',
+  }));
   const [pending, setPending] = useState(() => ({ pendingEmail: saved.pendingEmail, email: saved.email }));
   // what the server holds: an email switch already on stays changeable (off) without a mail channel
   const [held, setHeld] = useState(saved.channels);
@@ -75,7 +84,9 @@ function SettingsForm({ saved, mailAvailable }: { saved: NotificationSettings; m
   }
   async function submit(e: FormEvent) {
     e.preventDefault();
-    await save.mutateAsync({ body: { channels: v.channels, email: v.email.trim() || null, webhookUrl: v.webhookUrl.trim() || null } }).catch(() => undefined);
+    await save
+      .mutateAsync({ body: { channels: v.channels, email: v.email.trim() || null, webhookUrl: v.webhookUrl.trim() || null } })
+      .catch(() => undefined);
   }
 
   const box = (type: NotificationType, channel: Channel) => {
@@ -132,8 +143,20 @@ function SettingsForm({ saved, mailAvailable }: { saved: NotificationSettings; m
         </table>
       </div>
       <div className="form-grid mt">
-        <Field label={t('noticeSettings.emailAddress')} name="email" error={errors.email} hint={t('noticeSettings.emailHint', { email: user.email })}>
-          <input type="email" autoComplete="email" maxLength={254} value={v.email} disabled={!mailAvailable && !v.email} onChange={(e) => (save.reset(), setV((s) => ({ ...s, email: e.target.value })))} />
+        <Field
+          label={t('noticeSettings.emailAddress')}
+          name="email"
+          error={errors.email}
+          hint={t('noticeSettings.emailHint', { email: user.email })}
+        >
+          <input
+            type="email"
+            autoComplete="email"
+            maxLength={254}
+            value={v.email}
+            disabled={!mailAvailable && !v.email}
+            onChange={(e) => (save.reset(), setV((s) => ({ ...s, email: e.target.value })))}
+          />
         </Field>
         {pending.pendingEmail && (
           <p className="form-note" role="status">
@@ -141,7 +164,14 @@ function SettingsForm({ saved, mailAvailable }: { saved: NotificationSettings; m
           </p>
         )}
         <Field label={t('noticeSettings.webhookUrl')} name="webhookUrl" error={errors.webhookUrl} hint={t('noticeSettings.webhookHint')}>
-          <input type="url" inputMode="url" maxLength={2000} required={anyWebhook} value={v.webhookUrl} onChange={(e) => (save.reset(), setV((s) => ({ ...s, webhookUrl: e.target.value })))} />
+          <input
+            type="url"
+            inputMode="url"
+            maxLength={2000}
+            required={anyWebhook}
+            value={v.webhookUrl}
+            onChange={(e) => (save.reset(), setV((s) => ({ ...s, webhookUrl: e.target.value })))}
+          />
         </Field>
       </div>
       {save.error && !errors.email && !errors.webhookUrl && <FormError error={save.error} />}

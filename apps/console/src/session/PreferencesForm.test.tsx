@@ -10,11 +10,34 @@ import { UserContext } from './user-context';
  * without the services; the gateway's users.test.ts proves the API keeps these attributes). The
  * answers vary: saved, refused with a field's problem, the server down.
  */
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 const user = {
-  id: 12, name: 'Neema', login: null, email: 'neema@corridor.test', phone: null, readonly: false, administrator: false, map: null, latitude: 0, longitude: 0, zoom: 0,
-  coordinateFormat: null, disabled: false, expirationTime: null, deviceLimit: -1, userLimit: 0, deviceReadonly: false, limitCommands: false, disableReports: false,
-  fixedEmail: false, poiLayer: null, totpEnabled: false, roles: ['association_analyst'], companyId: null, attributes: { favourite: 'Malaba', speedUnit: 'kn' },
+  id: 12,
+  name: 'Neema',
+  login: null,
+  email: 'neema@corridor.test',
+  phone: null,
+  readonly: false,
+  administrator: false,
+  map: null,
+  latitude: 0,
+  longitude: 0,
+  zoom: 0,
+  coordinateFormat: null,
+  disabled: false,
+  expirationTime: null,
+  deviceLimit: -1,
+  userLimit: 0,
+  deviceReadonly: false,
+  limitCommands: false,
+  disableReports: false,
+  fixedEmail: false,
+  poiLayer: null,
+  totpEnabled: false,
+  roles: ['association_analyst'],
+  companyId: null,
+  attributes: { favourite: 'Malaba', speedUnit: 'kn' },
 } satisfies User;
 
 function serve(answer: (body: Record<string, unknown>) => Response): { sent: Record<string, unknown>[] } {
@@ -41,7 +64,7 @@ const select = (name: string) => screen.getByRole<HTMLSelectElement>('combobox',
 afterEach(() => vi.unstubAllGlobals());
 
 describe('preferences form', () => {
-  it('shows the user\'s preferences and saves them in their attributes, keeping the others', async () => {
+  it("shows the user's preferences and saves them in their attributes, keeping the others", async () => {
     const { sent } = serve((body) => json(200, { ...user, ...body }));
     expect(select('Speed').value).toBe('kn');
     fireEvent.change(select('Speed'), { target: { value: 'mph' } });
@@ -52,14 +75,21 @@ describe('preferences form', () => {
     await waitFor(() => expect(sent).toHaveLength(1));
     await screen.findByText('Preferences saved.');
     expect(sent[0]).toMatchObject({ email: user.email, roles: ['association_analyst'], coordinateFormat: 'dms' });
-    expect(sent[0]!.attributes).toEqual({ favourite: 'Malaba', speedUnit: 'mph', distanceUnit: 'km', timezone: 'Africa/Dar_es_Salaam', darkMode: true });
+    expect(sent[0]!.attributes).toEqual({
+      favourite: 'Malaba',
+      speedUnit: 'mph',
+      distanceUnit: 'km',
+      timezone: 'Africa/Dar_es_Salaam',
+      darkMode: true,
+    });
   });
 
-  it('puts a refused field\'s problem under that field, worded, once', async () => {
+  it("puts a refused field's problem under that field, worded, once", async () => {
     serve(() =>
       json(400, {
         error: {
-          code: 'VALIDATION_FAILED', message: 'body.attributes.timezone: an IANA time zone such as Africa/Nairobi',
+          code: 'VALIDATION_FAILED',
+          message: 'body.attributes.timezone: an IANA time zone such as Africa/Nairobi',
           details: [{ in: 'body', path: 'attributes.timezone', message: 'an IANA time zone such as Africa/Nairobi', code: 'custom' }],
         },
       }),

@@ -11,11 +11,13 @@ import SignInScreen from './SignInScreen';
  * Swahili too.
  */
 const sessions: { body: unknown }[] = [];
-const login = (reply: (body: { code?: string }) => Response): Handler => ({ method, url, body }) => {
-  if (method !== 'POST' || url.pathname !== '/api/session') return undefined;
-  sessions.push({ body });
-  return reply(body as { code?: string });
-};
+const login =
+  (reply: (body: { code?: string }) => Response): Handler =>
+  ({ method, url, body }) => {
+    if (method !== 'POST' || url.pathname !== '/api/session') return undefined;
+    sessions.push({ body });
+    return reply(body as { code?: string });
+  };
 const totp = () => {
   const res = apiError(401, 'UNAUTHENTICATED', 'code required');
   res.headers.set('www-authenticate', 'TOTP');
@@ -43,7 +45,7 @@ describe('sign in', () => {
     expect(sessions).toEqual([{ body: { email: 'amina@corridor.test', password: 'not-it' } }]);
   });
 
-  it('asks for the second factor\'s code when the account has one, and requires it', async () => {
+  it("asks for the second factor's code when the account has one, and requires it", async () => {
     serveApi(login((b) => (b.code === '012345' ? apiError(429, 'RATE_LIMITED', 'later') : totp())));
     renderAt(<SignInScreen />, { path: '/sign-in' });
     fireEvent.change(await screen.findByLabelText(/^Email or login/), { target: { value: 'amina@corridor.test' } });

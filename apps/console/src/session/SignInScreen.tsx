@@ -55,17 +55,37 @@ export default function SignInScreen() {
   return (
     <PublicCard>
       <p className="muted">{t('signIn.tagline')}</p>
-      {openIdFailed && <p role="alert" className="form-error">{t('signIn.openIdFailed')}</p>}
+      {openIdFailed && (
+        <p role="alert" className="form-error">
+          {t('signIn.openIdFailed')}
+        </p>
+      )}
       {!openIdOnly && (
         <FormProvider {...form}>
           <form onSubmit={(e) => void submit(e)} aria-label={t('signIn.title')} noValidate>
             {!needCode ? (
               <>
                 <TextField name="email" label={t('signIn.email')} type="text" autoComplete="username" required maxLength={254} autoFocus />
-                <TextField name="password" label={t('signIn.password')} type="password" autoComplete="current-password" required maxLength={256} />
+                <TextField
+                  name="password"
+                  label={t('signIn.password')}
+                  type="password"
+                  autoComplete="current-password"
+                  required
+                  maxLength={256}
+                />
               </>
             ) : (
-              <TextField name="code" label={t('signIn.code')} hint={t('signIn.codeHint')} inputMode="numeric" autoComplete="one-time-code" required maxLength={6} autoFocus />
+              <TextField
+                name="code"
+                label={t('signIn.code')}
+                hint={t('signIn.codeHint')}
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                required
+                maxLength={6}
+                autoFocus
+              />
             )}
             <FormAlert message={failure} />
             <button type="submit" className="btn btn-primary btn-block" disabled={form.formState.isSubmitting}>

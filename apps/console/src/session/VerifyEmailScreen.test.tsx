@@ -7,12 +7,14 @@ import VerifyEmailScreen from './VerifyEmailScreen';
  * The page the verification link opens, against a stand-in for the API (component tests run without
  * the services; the server side is proven in ops-api's notification-rules and notice-delivery tests).
  */
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 function open(url: string, answer: (token: string) => Response): string[] {
   const sent: string[] = [];
   vi.stubGlobal('fetch', async (path: string, init?: RequestInit) => {
-    if (path !== '/api/settings/notification/email/verify' || init?.method !== 'POST') return json(404, { error: { code: 'NOT_FOUND', message: path } });
+    if (path !== '/api/settings/notification/email/verify' || init?.method !== 'POST')
+      return json(404, { error: { code: 'NOT_FOUND', message: path } });
     const { token } = JSON.parse(init.body as string) as { token: string };
     sent.push(token);
     return answer(token);
@@ -36,13 +38,23 @@ describe('verify email page', () => {
 
   it('says how to get a new link when the token is refused', async () => {
     open('/verify-email?token=abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG', () =>
-      json(400, { error: { code: 'VALIDATION_FAILED', message: 'body.token: unknown, expired or already used', details: [{ in: 'body', path: 'token', message: 'unknown, expired or already used' }] } }));
+      json(400, {
+        error: {
+          code: 'VALIDATION_FAILED',
+          message: 'body.token: unknown, expired or already used',
+          details: [{ in: 'body', path: 'token', message: 'unknown, expired or already used' }],
+        },
+      }),
+    );
     await screen.findByText(/This link is unknown, has expired or was already used/);
   });
 
   it('without a token, asks for the link from the email and sends nothing', async () => {
     const sent = open('/verify-email', () => json(200, { email: 'x@y.example' }));
-    expect(await screen.findByRole('alert')).toHaveProperty('textContent', 'This page needs the link from the confirmation email. Open the link from the email again.');
+    expect(await screen.findByRole('alert')).toHaveProperty(
+      'textContent',
+      'This page needs the link from the confirmation email. Open the link from the email again.',
+    );
     expect(sent).toEqual([]);
   });
 });

@@ -30,20 +30,33 @@ export default function VerifyEmailScreen() {
     sent.current = true;
     call(verifyEmail, { body: { token } })
       .then((r) => setOutcome({ state: 'done', email: r.email }))
-      .catch((err: unknown) => setOutcome({ state: 'failed', message: isApiError(err) && err.status === 400 ? t('verifyEmail.failed') : explainError(t, err).summary }));
+      .catch((err: unknown) =>
+        setOutcome({
+          state: 'failed',
+          message: isApiError(err) && err.status === 400 ? t('verifyEmail.failed') : explainError(t, err).summary,
+        }),
+      );
   }, [token, t]);
 
   return (
     <PublicCard>
       <h2>{t('verifyEmail.title')}</h2>
       {!token ? (
-        <p role="alert" className="form-error">{t('verifyEmail.noToken')}</p>
+        <p role="alert" className="form-error">
+          {t('verifyEmail.noToken')}
+        </p>
       ) : outcome.state === 'checking' ? (
-        <p role="status" className="muted">{t('verifyEmail.checking')}</p>
+        <p role="status" className="muted">
+          {t('verifyEmail.checking')}
+        </p>
       ) : outcome.state === 'done' ? (
-        <p role="status" className="form-ok">{t('verifyEmail.done', { email: outcome.email })}</p>
+        <p role="status" className="form-ok">
+          {t('verifyEmail.done', { email: outcome.email })}
+        </p>
       ) : (
-        <p role="alert" className="form-error">{outcome.message}</p>
+        <p role="alert" className="form-error">
+          {outcome.message}
+        </p>
       )}
       <p>
         <Link to="/account/notifications">{t('verifyEmail.toSettings')}</Link>

@@ -9,4 +9,5 @@ export function may(user: Pick<User, 'roles'> | null | undefined, def: Pick<Endp
   return def.access.some((r) => user.roles.includes(r));
 }
 
-export const hasRole = (user: Pick<User, 'roles'> | null | undefined, ...roles: Role[]): boolean => Boolean(user && roles.some((r) => user.roles.includes(r)));
+export const hasRole = (user: Pick<User, 'roles'> | null | undefined, ...roles: Role[]): boolean =>
+  Boolean(user && roles.some((r) => user.roles.includes(r)));

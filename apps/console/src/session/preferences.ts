@@ -26,11 +26,28 @@ export function usePreferences(): Preferences {
 function withUserPreferences(user: User, p: Partial<Preferences>): UserUpdate {
   const { coordinateFormat, ...attributes } = p;
   return {
-    name: user.name, login: user.login, email: user.email, phone: user.phone, readonly: user.readonly, map: user.map, latitude: user.latitude,
-    longitude: user.longitude, zoom: user.zoom, coordinateFormat: coordinateFormat === undefined ? user.coordinateFormat : coordinateFormat,
-    disabled: user.disabled, expirationTime: user.expirationTime, deviceLimit: user.deviceLimit, userLimit: user.userLimit,
-    deviceReadonly: user.deviceReadonly, limitCommands: user.limitCommands, disableReports: user.disableReports, fixedEmail: user.fixedEmail,
-    poiLayer: user.poiLayer, roles: user.roles, companyId: user.companyId, attributes: withPreferences(user.attributes, attributes),
+    name: user.name,
+    login: user.login,
+    email: user.email,
+    phone: user.phone,
+    readonly: user.readonly,
+    map: user.map,
+    latitude: user.latitude,
+    longitude: user.longitude,
+    zoom: user.zoom,
+    coordinateFormat: coordinateFormat === undefined ? user.coordinateFormat : coordinateFormat,
+    disabled: user.disabled,
+    expirationTime: user.expirationTime,
+    deviceLimit: user.deviceLimit,
+    userLimit: user.userLimit,
+    deviceReadonly: user.deviceReadonly,
+    limitCommands: user.limitCommands,
+    disableReports: user.disableReports,
+    fixedEmail: user.fixedEmail,
+    poiLayer: user.poiLayer,
+    roles: user.roles,
+    companyId: user.companyId,
+    attributes: withPreferences(user.attributes, attributes),
   } as UserUpdate;
 }
 
@@ -60,7 +77,8 @@ function themeOf(darkMode: boolean | null): 'light' | 'dark' | 'system' {
 export function useApplyPreferences(): void {
   const p = usePreferences();
   useEffect(() => {
-    if (p.language && (LANGUAGES as readonly string[]).includes(p.language) && i18n.language !== p.language) void i18n.changeLanguage(p.language);
+    if (p.language && (LANGUAGES as readonly string[]).includes(p.language) && i18n.language !== p.language)
+      void i18n.changeLanguage(p.language);
   }, [p.language]);
   useEffect(() => {
     const root = document.documentElement;

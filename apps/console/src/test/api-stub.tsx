@@ -15,9 +15,12 @@ import { UserContext } from '../session/user-context';
  */
 export type Handler = (req: { method: string; url: URL; body: unknown }) => Response | Promise<Response> | undefined;
 
-export const json = (status: number, body: unknown): Response => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-export const text = (status: number, body: string): Response => new Response(body, { status, headers: { 'content-type': 'text/plain; charset=utf-8' } });
-export const apiError = (status: number, code: string, message = code, details?: unknown): Response => json(status, { error: { code, message, ...(details ? { details } : {}) } });
+export const json = (status: number, body: unknown): Response =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+export const text = (status: number, body: string): Response =>
+  new Response(body, { status, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+export const apiError = (status: number, code: string, message = code, details?: unknown): Response =>
+  json(status, { error: { code, message, ...(details ? { details } : {}) } });
 
 export interface Served {
   /** Every request, as 'METHOD /path?query'. */
@@ -35,7 +38,19 @@ export function serveApi(...handlers: Handler[]): Served {
     const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined;
     asked.push(`${method} ${url.pathname}${url.search}`);
     if (body !== undefined) sent.set(`${method} ${url.pathname}`, [...(sent.get(`${method} ${url.pathname}`) ?? []), body]);
-    if (url.pathname === '/api/server') return json(200, { id: 1, version: 'test', registration: false, readonly: false, latitude: -1.29, longitude: 36.82, zoom: 6, openIdEnabled: false, openIdForce: false, attributes: {} });
+    if (url.pathname === '/api/server')
+      return json(200, {
+        id: 1,
+        version: 'test',
+        registration: false,
+        readonly: false,
+        latitude: -1.29,
+        longitude: 36.82,
+        zoom: 6,
+        openIdEnabled: false,
+        openIdForce: false,
+        attributes: {},
+      });
     for (const h of handlers) {
       const res = await h({ method, url, body });
       if (res) return res;
@@ -46,10 +61,23 @@ export function serveApi(...handlers: Handler[]): Served {
 }
 
 /** A GET handler for one path (exact), answering `body` (a function of the query) with 200. */
-export const get = (path: string, body: unknown | ((q: URLSearchParams) => unknown)): Handler => ({ method, url }) =>
-  method === 'GET' && url.pathname === path ? json(200, typeof body === 'function' ? (body as (q: URLSearchParams) => unknown)(url.searchParams) : body) : undefined;
+export const get =
+  (path: string, body: unknown | ((q: URLSearchParams) => unknown)): Handler =>
+  ({ method, url }) =>
+    method === 'GET' && url.pathname === path
+      ? json(200, typeof body === 'function' ? (body as (q: URLSearchParams) => unknown)(url.searchParams) : body)
+      : undefined;
 
-export const DISPATCHER = { id: 12, name: 'Neema Dispatcher', email: 'neema@corridor.test', roles: ['dispatcher'], companyId: null, disabled: false, readonly: false, attributes: {} } as unknown as User;
+export const DISPATCHER = {
+  id: 12,
+  name: 'Neema Dispatcher',
+  email: 'neema@corridor.test',
+  roles: ['dispatcher'],
+  companyId: null,
+  disabled: false,
+  readonly: false,
+  attributes: {},
+} as unknown as User;
 
 /** Renders a screen at `path` (matched by `route`) for `user`, with a fresh query cache. */
 export function renderAt(element: ReactNode, opts: { path: string; route?: string; user?: User }) {
@@ -70,17 +98,47 @@ export function renderAt(element: ReactNode, opts: { path: string; route?: strin
 
 /** null for every field of an object schema that may be null (fixtures keep up with fields the contract adds). */
 const nullsOf = (schema: z.ZodObject): Record<string, null> =>
-  Object.fromEntries(Object.entries(schema.shape).filter(([, f]) => (f as z.ZodType).safeParse(null).success).map(([k]) => [k, null]));
+  Object.fromEntries(
+    Object.entries(schema.shape)
+      .filter(([, f]) => (f as z.ZodType).safeParse(null).success)
+      .map(([k]) => [k, null]),
+  );
 
 /** A device as GET /devices gives it (every field of the contract). */
 export const deviceFixture = (id: number, name: string, extra: Record<string, unknown> = {}) => ({
   ...nullsOf(Device),
-  id, name, uniqueId: `35700000000${String(id).padStart(4, '0')}`, status: 'online', disabled: false, companyId: 101, attributes: {}, ...extra,
+  id,
+  name,
+  uniqueId: `35700000000${String(id).padStart(4, '0')}`,
+  status: 'online',
+  disabled: false,
+  companyId: 101,
+  attributes: {},
+  ...extra,
 });
 
 /** A user as GET /users gives it (every field of the contract). */
-export const userFixture = (id: number, name: string, extra: Partial<User> = {}): User => ({
-  ...nullsOf(User),
-  id, name, email: `${name.toLowerCase().replace(/\W+/g, '.')}@corridor.test`, readonly: false, administrator: (extra.roles ?? []).includes('admin'), latitude: 0, longitude: 0, zoom: 0,
-  disabled: false, deviceLimit: -1, userLimit: 0, deviceReadonly: false, limitCommands: false, disableReports: false, fixedEmail: false, roles: [], totpEnabled: false, companyId: null, attributes: {}, ...extra,
-}) as User;
+export const userFixture = (id: number, name: string, extra: Partial<User> = {}): User =>
+  ({
+    ...nullsOf(User),
+    id,
+    name,
+    email: `${name.toLowerCase().replace(/\W+/g, '.')}@corridor.test`,
+    readonly: false,
+    administrator: (extra.roles ?? []).includes('admin'),
+    latitude: 0,
+    longitude: 0,
+    zoom: 0,
+    disabled: false,
+    deviceLimit: -1,
+    userLimit: 0,
+    deviceReadonly: false,
+    limitCommands: false,
+    disableReports: false,
+    fixedEmail: false,
+    roles: [],
+    totpEnabled: false,
+    companyId: null,
+    attributes: {},
+    ...extra,
+  }) as User;

@@ -58,14 +58,28 @@ export function DataTable<T>({ columns, rows, rowKey, loading, error, retry, emp
 }
 
 /** Previous / next over a paginated list (limit + offset, total when the API gives it). */
-export function Pager({ offset, limit, total, count, onChange }: { offset: number; limit: number; total?: number; count: number; onChange: (offset: number) => void }) {
+export function Pager({
+  offset,
+  limit,
+  total,
+  count,
+  onChange,
+}: {
+  offset: number;
+  limit: number;
+  total?: number;
+  count: number;
+  onChange: (offset: number) => void;
+}) {
   const { t } = useTranslation();
   const hasNext = total !== undefined ? offset + limit < total : count === limit;
   if (offset === 0 && !hasNext) return null;
   return (
     <nav className="pager" aria-label={t('common.pages')}>
       <span className="muted small">
-        {total !== undefined ? t('common.rangeOf', { from: offset + 1, to: offset + count, total }) : t('common.range', { from: offset + 1, to: offset + count })}
+        {total !== undefined
+          ? t('common.rangeOf', { from: offset + 1, to: offset + count, total })
+          : t('common.range', { from: offset + 1, to: offset + count })}
       </span>
       <button type="button" className="btn btn-small" disabled={offset === 0} onClick={() => onChange(Math.max(0, offset - limit))}>
         {t('common.previous')}

@@ -30,7 +30,10 @@ export function NoteDialog({ open, title, noteLabel, noteRequired, note, confirm
   const { t } = useTranslation();
   const ref = useRef<HTMLDialogElement>(null);
   const [error, setError] = useState<unknown>(null);
-  const schema = useMemo(() => z.object({ note: note ?? (noteRequired ? z.string().trim().min(1).max(2000) : z.string().trim().max(2000)) }), [note, noteRequired]);
+  const schema = useMemo(
+    () => z.object({ note: note ?? (noteRequired ? z.string().trim().min(1).max(2000) : z.string().trim().max(2000)) }),
+    [note, noteRequired],
+  );
   const form = useZodForm(schema, { defaultValues: { note: '' } });
   const label = noteRequired ? noteLabel : `${noteLabel} (${t('common.optional')})`;
   // a refusal of the reason or note (whatever the API calls it) goes under the field

@@ -11,7 +11,8 @@ export function StatusPill({ value, tone }: { value: string; tone?: Tone }) {
 
 const OK = /^(approved|completed|delivered|finalized|verified|resolved|closed|active|assigned|online|issued|cleared|paid|used)$/;
 const BAD = /^(rejected|cancelled|failed|expired|revoked|dismissed|offline|invalid|flagged|new)$/;
-const WARN = /^(pending|submitted|under_review|in_transit|investigating|acknowledged|applied|draft|extracted|needs_review|planned|escalated|open)$/;
+const WARN =
+  /^(pending|submitted|under_review|in_transit|investigating|acknowledged|applied|draft|extracted|needs_review|planned|escalated|open)$/;
 
 function toneOf(value: string): Tone {
   if (OK.test(value)) return 'ok';

@@ -6,7 +6,17 @@ export interface Tab<K extends string> {
 }
 
 /** ARIA tabs with arrow-key movement; the panel is the caller's (labelled by the selected tab). */
-export function Tabs<K extends string>({ tabs, selected, onSelect, label }: { tabs: Tab<K>[]; selected: K; onSelect: (k: K) => void; label: string }) {
+export function Tabs<K extends string>({
+  tabs,
+  selected,
+  onSelect,
+  label,
+}: {
+  tabs: Tab<K>[];
+  selected: K;
+  onSelect: (k: K) => void;
+  label: string;
+}) {
   const refs = useRef(new Map<K, HTMLButtonElement>());
   const move = (e: KeyboardEvent, i: number) => {
     const d = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;

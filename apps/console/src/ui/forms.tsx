@@ -17,7 +17,19 @@ export function useFieldErrors(error: unknown): Record<string, string> {
  * A labelled control (the label wraps it) with its hint and error under it, tied to the control by
  * aria-describedby and aria-invalid, so a screen reader reads them with the field.
  */
-export function Field({ label, name, error, hint, children }: { label: string; name: string; error?: string; hint?: string; children: ReactNode }) {
+export function Field({
+  label,
+  name,
+  error,
+  hint,
+  children,
+}: {
+  label: string;
+  name: string;
+  error?: string;
+  hint?: string;
+  children: ReactNode;
+}) {
   const id = useId();
   const hintId = `${id}-${name}-hint`;
   const errorId = `${id}-${name}-error`;

@@ -7,8 +7,17 @@ import { useCompanies } from './lookups';
  * The console's names for ids, against a stand-in for the API (fetch answered here: component tests
  * run without the services; the browser test cargo-and-lookups covers the real ones).
  */
-const company = (id: number, name: string) => ({ id, name, country: 'KE', kind: 'transporter', registrationNumber: null, taxPin: null, createdAt: '2026-01-01T00:00:00.000Z' });
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const company = (id: number, name: string) => ({
+  id,
+  name,
+  country: 'KE',
+  kind: 'transporter',
+  registrationNumber: null,
+  taxPin: null,
+  createdAt: '2026-01-01T00:00:00.000Z',
+});
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 const error = (status: number, code: string) => json(status, { error: { code, message: code } });
 
 function Names({ ids }: { ids: number[] }) {
@@ -31,7 +40,8 @@ describe('company names by id', () => {
     const asked: string[] = [];
     vi.stubGlobal('fetch', async (url: string) => {
       asked.push(url);
-      if (url.startsWith('/api/companies?')) return json(200, { items: [company(101, 'Mombasa Haulage')], total: 1, limit: 1000, offset: 0 });
+      if (url.startsWith('/api/companies?'))
+        return json(200, { items: [company(101, 'Mombasa Haulage')], total: 1, limit: 1000, offset: 0 });
       if (url === '/api/companies/2001') return json(200, company(2001, 'Far Page Transporters'));
       if (url === '/api/companies/404') return error(404, 'NOT_FOUND');
       if (url === '/api/companies/403') return error(403, 'FORBIDDEN');
@@ -57,7 +67,12 @@ describe('company names by id', () => {
       </QueryClientProvider>,
     );
     expect(screen.getByTestId('c2001').textContent).toBe('Far Page Transporters');
-    expect(asked.filter((u) => u.startsWith('/api/companies/')).sort()).toEqual(['/api/companies/2001', '/api/companies/403', '/api/companies/404', '/api/companies/503']);
+    expect(asked.filter((u) => u.startsWith('/api/companies/')).sort()).toEqual([
+      '/api/companies/2001',
+      '/api/companies/403',
+      '/api/companies/404',
+      '/api/companies/503',
+    ]);
     expect(asked.filter((u) => u.startsWith('/api/companies?'))).toHaveLength(1);
   });
 });

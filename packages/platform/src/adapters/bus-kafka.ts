@@ -87,12 +87,17 @@ export class KafkaBus implements Bus {
         const admin = this.getAdmin();
         const existing = new Set(await admin.listTopics());
         for (const s of wanted.filter((w) => !existing.has(w.name))) {
-          const configs = s.compacted ? [{ name: 'cleanup.policy', value: 'compact' }]
-            : s.retentionMs ? [{ name: 'retention.ms', value: String(s.retentionMs) }] : [];
-          await admin.createTopics({ topics: [s.name], partitions: s.partitions ?? this.opts.defaultPartitions ?? 4, replicas: -1, configs }).catch((err: unknown) => {
-            // another process created it meanwhile
-            if (!JSON.stringify(describeError(err)).includes('TOPIC_ALREADY_EXISTS')) throw err;
-          });
+          const configs = s.compacted
+            ? [{ name: 'cleanup.policy', value: 'compact' }]
+            : s.retentionMs
+              ? [{ name: 'retention.ms', value: String(s.retentionMs) }]
+              : [];
+          await admin
+            .createTopics({ topics: [s.name], partitions: s.partitions ?? this.opts.defaultPartitions ?? 4, replicas: -1, configs })
+            .catch((err: unknown) => {
+              // another process created it meanwhile
+              if (!JSON.stringify(describeError(err)).includes('TOPIC_ALREADY_EXISTS')) throw err;
+            });
         }
         // every partition has a leader: the topics are served
         const meta = await admin.metadata({ topics: wanted.map((s) => s.name), forceUpdate: true });
@@ -153,8 +158,14 @@ export class KafkaBus implements Bus {
       this.pending.push({
         topic,
         messages,
-        resolve: () => { clearTimeout(timer); resolve(); },
-        reject: (err) => { clearTimeout(timer); reject(err); },
+        resolve: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+        reject: (err) => {
+          clearTimeout(timer);
+          reject(err);
+        },
       });
       if (!this.flushing) {
         this.flushing = true;
@@ -170,7 +181,9 @@ export class KafkaBus implements Bus {
         const batch = this.pending.splice(0, this.pending.length);
         try {
           const producer = await this.getProducer();
-          const messages = batch.flatMap((p) => p.messages.map((m) => ({ topic: this.ns + p.topic, key: m.key, value: JSON.stringify(m.value), headers: m.headers })));
+          const messages = batch.flatMap((p) =>
+            p.messages.map((m) => ({ topic: this.ns + p.topic, key: m.key, value: JSON.stringify(m.value), headers: m.headers })),
+          );
           // a send the client keeps retrying past the callers' deadline fails here, so the next
           // batch goes to a new producer instead of queueing behind it
           await withDeadline(producer.send({ messages }), timeout, 'send');
@@ -234,8 +247,14 @@ export class KafkaBus implements Bus {
   private publishFailed(err: Error): void {
     this.failuresInRow++;
     const since = this.producerState.state === 'failing' ? this.producerState.failingSince : new Date().toISOString();
-    this.producerState = { state: 'failing', failingSince: since, lastError: `${err.name}: ${err.message}`, restarts: this.producerState.restarts };
-    if (this.failuresInRow === 1 || this.failuresInRow % 20 === 0) this.opts.logger.warn({ err, failuresInRow: this.failuresInRow }, 'publish failed');
+    this.producerState = {
+      state: 'failing',
+      failingSince: since,
+      lastError: `${err.name}: ${err.message}`,
+      restarts: this.producerState.restarts,
+    };
+    if (this.failuresInRow === 1 || this.failuresInRow % 20 === 0)
+      this.opts.logger.warn({ err, failuresInRow: this.failuresInRow }, 'publish failed');
     // a producer that keeps failing, failed for good (its idempotence state lost when the broker was
     // killed) or still has a send in flight past the deadline is replaced: the next batch gets a new one
     if (this.failuresInRow % REPLACE_AFTER_FAILURES === 0 || !retriable(err) || err instanceof DeadlineError) this.replaceProducer();
@@ -274,7 +293,10 @@ export class KafkaBus implements Bus {
           this.opts.logger.debug({ err, attempt }, 'producer reconnect failed; trying again');
           continue;
         }
-        this.opts.logger.info({ failingSince: this.producerState.failingSince }, 'producer replaced and reconnected after failed publishes');
+        this.opts.logger.info(
+          { failingSince: this.producerState.failingSince },
+          'producer replaced and reconnected after failed publishes',
+        );
         this.failuresInRow = 0;
         if (this.producerState.state === 'failing') this.producerState = { state: 'ok', restarts: this.producerState.restarts };
       }
@@ -305,7 +327,12 @@ async function withDeadline<T>(promise: Promise<T>, ms: number, what: string): P
   let timer: NodeJS.Timeout | undefined;
   promise.catch(() => undefined);
   try {
-    return await Promise.race([promise, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new DeadlineError(`${what} did not finish within ${ms} ms`)), ms)))]);
+    return await Promise.race([
+      promise,
+      new Promise<never>(
+        (_, reject) => (timer = setTimeout(() => reject(new DeadlineError(`${what} did not finish within ${ms} ms`)), ms)),
+      ),
+    ]);
   } finally {
     clearTimeout(timer);
   }
@@ -315,5 +342,11 @@ async function withDeadline<T>(promise: Promise<T>, ms: number, what: string): P
 function describeError(err: unknown): unknown {
   if (!(err instanceof Error)) return String(err);
   const e = err as Error & { errors?: unknown[]; apiId?: string };
-  return { name: e.name, message: e.message, apiId: e.apiId, errors: e.errors?.map(describeError), cause: e.cause ? describeError(e.cause) : undefined };
+  return {
+    name: e.name,
+    message: e.message,
+    apiId: e.apiId,
+    errors: e.errors?.map(describeError),
+    cause: e.cause ? describeError(e.cause) : undefined,
+  };
 }

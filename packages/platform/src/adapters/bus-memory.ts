@@ -1,6 +1,16 @@
 import { EventEmitter } from 'node:events';
 import type { Logger } from '../logger';
-import type { Bus, BusMessage, ConsumedMessage, ConsumerLag, ConsumerStatus, ProducerStatus, SubscribeOptions, Subscription, TopicSpec } from './bus';
+import type {
+  Bus,
+  BusMessage,
+  ConsumedMessage,
+  ConsumerLag,
+  ConsumerStatus,
+  ProducerStatus,
+  SubscribeOptions,
+  Subscription,
+  TopicSpec,
+} from './bus';
 import { partitionFor } from './bus';
 import { consumerRestarts, liveConsumers } from './consumer-metrics';
 
@@ -69,7 +79,10 @@ export class MemoryBus implements Bus {
   }
 
   async publish(topicName: string, messages: BusMessage[]): Promise<void> {
-    return this.publishSerialized(topicName, messages.map((m) => ({ key: m.key, value: JSON.stringify(m.value), ...(m.headers ? { headers: m.headers } : {}) })));
+    return this.publishSerialized(
+      topicName,
+      messages.map((m) => ({ key: m.key, value: JSON.stringify(m.value), ...(m.headers ? { headers: m.headers } : {}) })),
+    );
   }
 
   /** Publishes values already serialized as JSON text (a worker thread's publishes, thread-bridge.ts). */
@@ -107,8 +120,24 @@ export class MemoryBus implements Bus {
     }
     const g = group;
     let wake: () => void = () => undefined;
-    const status: ConsumerStatus = { groupId: opts.groupId, topics: opts.topics, state: 'running', restarts: 0, partitions: 0, since: new Date().toISOString() };
-    const member: Member = { id: this.nextMember++, opts, assigned: new Set(), slots: [], running: true, wake: () => wake(), loop: Promise.resolve(), status };
+    const status: ConsumerStatus = {
+      groupId: opts.groupId,
+      topics: opts.topics,
+      state: 'running',
+      restarts: 0,
+      partitions: 0,
+      since: new Date().toISOString(),
+    };
+    const member: Member = {
+      id: this.nextMember++,
+      opts,
+      assigned: new Set(),
+      slots: [],
+      running: true,
+      wake: () => wake(),
+      loop: Promise.resolve(),
+      status,
+    };
     g.members.push(member);
     this.rebalance(g);
     const onMessage = (): void => member.wake();
@@ -132,7 +161,11 @@ export class MemoryBus implements Bus {
         } catch (err) {
           status.restarts++;
           consumerRestarts.inc({ group: opts.groupId, by: 'supervisor' });
-          Object.assign(status, { state: 'restarting', since: new Date().toISOString(), lastError: err instanceof Error ? `${err.name}: ${err.message}` : String(err) });
+          Object.assign(status, {
+            state: 'restarting',
+            since: new Date().toISOString(),
+            lastError: err instanceof Error ? `${err.name}: ${err.message}` : String(err),
+          });
           this.logger?.error({ err, consumer: opts.groupId, restarts: status.restarts }, 'consumer loop failed; restarting it');
           await idle(this.retryDelayMs);
         }
@@ -162,7 +195,10 @@ export class MemoryBus implements Bus {
     const out: ConsumerLag = {};
     for (const name of opts.topics) {
       const t = this.topics.get(name);
-      out[name] = (t?.partitions ?? []).reduce((n, part, i) => n + part.length - (g.committed.get(`${name}/${i}`) ?? (opts.fromBeginning ? 0 : part.length)), 0);
+      out[name] = (t?.partitions ?? []).reduce(
+        (n, part, i) => n + part.length - (g.committed.get(`${name}/${i}`) ?? (opts.fromBeginning ? 0 : part.length)),
+        0,
+      );
     }
     return out;
   }
@@ -170,7 +206,12 @@ export class MemoryBus implements Bus {
   /** Failing while the bus is closed or made unavailable (tests), from the first refused publish. */
   producerStatus(): ProducerStatus {
     if (!this.closed && this.available) return { state: 'ok', restarts: 0 };
-    return { state: 'failing', failingSince: this.failingSince ?? new Date().toISOString(), lastError: this.closed ? 'bus closed' : 'bus unavailable', restarts: 0 };
+    return {
+      state: 'failing',
+      failingSince: this.failingSince ?? new Date().toISOString(),
+      lastError: this.closed ? 'bus closed' : 'bus unavailable',
+      restarts: 0,
+    };
   }
 
   /**
@@ -242,7 +283,14 @@ export class MemoryBus implements Bus {
   async close(): Promise<void> {
     this.closed = true;
     for (const g of this.groups.values()) for (const m of g.members) m.running = false;
-    await Promise.all([...this.groups.values()].flatMap((g) => g.members.map((m) => { m.wake(); return m.loop; })));
+    await Promise.all(
+      [...this.groups.values()].flatMap((g) =>
+        g.members.map((m) => {
+          m.wake();
+          return m.loop;
+        }),
+      ),
+    );
   }
 }
 

@@ -53,8 +53,12 @@ export class MemoryCache implements Cache {
     return m;
   }
 
-  async get(key: string) { return this.str(key); }
-  async mget(keys: string[]) { return keys.map((k) => this.str(k)); }
+  async get(key: string) {
+    return this.str(key);
+  }
+  async mget(keys: string[]) {
+    return keys.map((k) => this.str(k));
+  }
   async set(key: string, value: string, ttlSeconds?: number) {
     this.store.set(key, { value, expiresAt: this.expiry(ttlSeconds) });
   }
@@ -85,8 +89,12 @@ export class MemoryCache implements Cache {
     const h = this.hash(key, true)!;
     for (const [f, v] of Object.entries(values)) h.set(f, v);
   }
-  async hget(key: string, field: string) { return this.hash(key, false)?.get(field) ?? null; }
-  async hgetall(key: string) { return Object.fromEntries(this.hash(key, false) ?? []); }
+  async hget(key: string, field: string) {
+    return this.hash(key, false)?.get(field) ?? null;
+  }
+  async hgetall(key: string) {
+    return Object.fromEntries(this.hash(key, false) ?? []);
+  }
   async hdel(key: string, ...fields: string[]) {
     const h = this.hash(key, false);
     if (!h) return 0;
@@ -96,5 +104,7 @@ export class MemoryCache implements Cache {
     return n;
   }
   async ping() {}
-  async close() { this.store.clear(); }
+  async close() {
+    this.store.clear();
+  }
 }

@@ -26,14 +26,26 @@ export class RedisCache implements Cache {
   /** A URL, or a target from redisTarget() (a URL or sentinels); keyPrefix isolates tests sharing one Redis. */
   constructor(target: string | RedisTarget, opts: { keyPrefix?: string } = {}) {
     const t = typeof target === 'string' ? { url: target, options: {} } : target;
-    const options = { ...t.options, enableAutoPipelining: true, maxRetriesPerRequest: 2, enableOfflineQueue: true, connectTimeout: 3000, lazyConnect: false, keyPrefix: opts.keyPrefix };
+    const options = {
+      ...t.options,
+      enableAutoPipelining: true,
+      maxRetriesPerRequest: 2,
+      enableOfflineQueue: true,
+      connectTimeout: 3000,
+      lazyConnect: false,
+      keyPrefix: opts.keyPrefix,
+    };
     this.redis = 'url' in t ? new Redis(t.url, options) : new Redis(options);
     // connection errors surface on commands; an 'error' event must not crash the process
     this.redis.on('error', () => undefined);
   }
 
-  async get(key: string) { return this.redis.get(key); }
-  async mget(keys: string[]) { return keys.length ? this.redis.mget(...keys) : []; }
+  async get(key: string) {
+    return this.redis.get(key);
+  }
+  async mget(keys: string[]) {
+    return keys.length ? this.redis.mget(...keys) : [];
+  }
   async set(key: string, value: string, ttlSeconds?: number) {
     if (ttlSeconds) await this.redis.set(key, value, 'EX', ttlSeconds);
     else await this.redis.set(key, value);
@@ -46,7 +58,9 @@ export class RedisCache implements Cache {
     // ioredis prefixes KEYS of an EVAL like any other key (keyPrefix)
     return (await this.redis.eval(SET_JSON_IF_HIGHER, 1, key, value, rankField, String(rank))) === 1;
   }
-  async del(...keys: string[]) { return keys.length ? this.redis.del(...keys) : 0; }
+  async del(...keys: string[]) {
+    return keys.length ? this.redis.del(...keys) : 0;
+  }
   async incr(key: string, ttlSeconds?: number) {
     const n = await this.redis.incr(key);
     if (n === 1 && ttlSeconds) await this.redis.expire(key, ttlSeconds);
@@ -55,9 +69,19 @@ export class RedisCache implements Cache {
   async hset(key: string, values: Record<string, string>) {
     if (Object.keys(values).length) await this.redis.hset(key, values);
   }
-  async hget(key: string, field: string) { return this.redis.hget(key, field); }
-  async hgetall(key: string) { return this.redis.hgetall(key); }
-  async hdel(key: string, ...fields: string[]) { return fields.length ? this.redis.hdel(key, ...fields) : 0; }
-  async ping() { await this.redis.ping(); }
-  async close() { await this.redis.quit().catch(() => this.redis.disconnect()); }
+  async hget(key: string, field: string) {
+    return this.redis.hget(key, field);
+  }
+  async hgetall(key: string) {
+    return this.redis.hgetall(key);
+  }
+  async hdel(key: string, ...fields: string[]) {
+    return fields.length ? this.redis.hdel(key, ...fields) : 0;
+  }
+  async ping() {
+    await this.redis.ping();
+  }
+  async close() {
+    await this.redis.quit().catch(() => this.redis.disconnect());
+  }
 }

@@ -10,7 +10,16 @@ import type { Analytics } from './analytics';
  * `chdb/connection`. libchdb binds ONE data directory per process, so every caller of a process
  * shares one client (the one-process stack's five services, or one test file's suites).
  */
-let shared: { path: string; client: ClickHouseClient; connection: ReturnType<typeof createChdbConnection>; engine?: Session; refs: number; databases: Set<string> } | undefined;
+let shared:
+  | {
+      path: string;
+      client: ClickHouseClient;
+      connection: ReturnType<typeof createChdbConnection>;
+      engine?: Session;
+      refs: number;
+      databases: Set<string>;
+    }
+  | undefined;
 
 const MiB = 2 ** 20;
 /**

@@ -21,7 +21,9 @@ export interface ClickHouseOptions {
 export async function createClickHouseAnalytics(opts: ClickHouseOptions): Promise<Analytics> {
   if (opts.createDatabase) {
     const admin = createClient({ url: opts.url, username: opts.username, password: opts.password, request_timeout: 30000 });
-    await admin.command({ query: `CREATE DATABASE IF NOT EXISTS ${opts.database}${onCluster({ database: opts.database, cluster: opts.cluster })}` });
+    await admin.command({
+      query: `CREATE DATABASE IF NOT EXISTS ${opts.database}${onCluster({ database: opts.database, cluster: opts.cluster })}`,
+    });
     await admin.close();
   }
   const client = createClient({

@@ -14,7 +14,11 @@ export const liveConsumers = new Set<Subscription>();
  * consumer after every crash (kafkajs used to restart some itself, counted as `kafkajs`). Kept as a
  * label so dashboards built on it keep working.
  */
-export const consumerRestarts = counter('consumer_restarts_total', 'Consumers restarted after a crash (a handler error, or an error the Kafka client gave up on), by who restarted them (the supervisor)', ['group', 'by']);
+export const consumerRestarts = counter(
+  'consumer_restarts_total',
+  'Consumers restarted after a crash (a handler error, or an error the Kafka client gave up on), by who restarted them (the supervisor)',
+  ['group', 'by'],
+);
 
 /** How long a scrape waits for one group's lag before leaving it out. */
 const LAG_SCRAPE_TIMEOUT_MS = 2000;
@@ -39,24 +43,29 @@ collectedGauge('consumer_running', 'Consumers of a group in this process that ar
   for (const [group, n] of running) g.set({ group }, n);
 });
 
-collectedGauge('consumer_lag', "Messages a consumer group has yet to consume, per topic (newest offsets minus the group's committed offsets)", ['group', 'topic'], async (g) => {
-  g.reset();
-  const byGroup = new Map<string, Subscription>();
-  for (const sub of liveConsumers) byGroup.set(sub.groupId, sub); // members of one group share its lag
-  await Promise.all(
-    [...byGroup].map(async ([group, sub]) => {
-      let timer: NodeJS.Timeout | undefined;
-      try {
-        const lag = await Promise.race([
-          sub.lag(),
-          new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('timeout')), LAG_SCRAPE_TIMEOUT_MS))),
-        ]);
-        for (const [topic, n] of Object.entries(lag)) g.set({ group, topic }, n);
-      } catch {
-        // the bus cannot tell now (broker down): the series is absent rather than stale
-      } finally {
-        clearTimeout(timer);
-      }
-    }),
-  );
-});
+collectedGauge(
+  'consumer_lag',
+  "Messages a consumer group has yet to consume, per topic (newest offsets minus the group's committed offsets)",
+  ['group', 'topic'],
+  async (g) => {
+    g.reset();
+    const byGroup = new Map<string, Subscription>();
+    for (const sub of liveConsumers) byGroup.set(sub.groupId, sub); // members of one group share its lag
+    await Promise.all(
+      [...byGroup].map(async ([group, sub]) => {
+        let timer: NodeJS.Timeout | undefined;
+        try {
+          const lag = await Promise.race([
+            sub.lag(),
+            new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('timeout')), LAG_SCRAPE_TIMEOUT_MS))),
+          ]);
+          for (const [topic, n] of Object.entries(lag)) g.set({ group, topic }, n);
+        } catch {
+          // the bus cannot tell now (broker down): the series is absent rather than stale
+        } finally {
+          clearTimeout(timer);
+        }
+      }),
+    );
+  },
+);

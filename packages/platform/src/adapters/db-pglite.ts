@@ -63,7 +63,9 @@ function guardAgainstSelfDeadlock(client: PGlite): void {
   const insideTransaction = new AsyncLocalStorage<{ open: boolean }>();
   const refuse = (what: string) => {
     if (insideTransaction.getStore()?.open) {
-      throw new Error(`${what} on the root database handle inside a transaction would wait for that transaction forever (PGlite has one connection): pass the transaction handle (tx) instead`);
+      throw new Error(
+        `${what} on the root database handle inside a transaction would wait for that transaction forever (PGlite has one connection): pass the transaction handle (tx) instead`,
+      );
     }
   };
   const query = client.query.bind(client);
@@ -81,9 +83,11 @@ function guardAgainstSelfDeadlock(client: PGlite): void {
     refuse('a transaction');
     return transaction((tx) => {
       const state = { open: true };
-      return insideTransaction.run(state, () => callback(tx)).finally(() => {
-        state.open = false;
-      });
+      return insideTransaction
+        .run(state, () => callback(tx))
+        .finally(() => {
+          state.open = false;
+        });
     });
   }) as PGlite['transaction'];
 }

@@ -37,7 +37,9 @@ function consumerFailing(errors: Error[]) {
         made.fetches++;
         return new Promise((resolve) => setImmediate(() => resolve({ responses: [] })));
       },
-      close: async () => { made.closes++; },
+      close: async () => {
+        made.closes++;
+      },
     });
     return c as unknown as BusConsumer;
   };
@@ -46,11 +48,14 @@ function consumerFailing(errors: Error[]) {
 
 function supervised(create: () => BusConsumer, handler: SubscribeOptions['handler'] = async () => undefined) {
   return new SupervisedKafkaConsumer({
-    base: { clientId: 'test', bootstrapBrokers: ['127.0.0.1:9'] }, ns: '',
+    base: { clientId: 'test', bootstrapBrokers: ['127.0.0.1:9'] },
+    ns: '',
     config: { sessionTimeout: 15000, heartbeatInterval: 1000, rebalanceTimeout: 20000, maxWaitTime: 500 },
     lag: () => Promise.reject(new Error('no admin here')),
     opts: { groupId: 'g', topics: ['positions.v1'], handler },
-    logger: createLogger('test', 'silent'), backoff: { initialMs: 1, maxMs: 4 }, createConsumer: create,
+    logger: createLogger('test', 'silent'),
+    backoff: { initialMs: 1, maxMs: 4 },
+    createConsumer: create,
   });
 }
 
@@ -85,16 +90,30 @@ describe('SupervisedKafkaConsumer first start', () => {
 /** A fetch answer of the client: the given offsets of each partition, one record batch each, as the broker sends them. */
 function answer(parts: Record<number, number[]>) {
   return {
-    responses: [{
-      topicId: 't1',
-      partitions: Object.entries(parts).map(([p, offsets]) => ({
-        partitionIndex: Number(p), errorCode: 0,
-        records: [{
-          firstOffset: BigInt(offsets[0]!), lastOffsetDelta: offsets.length - 1, attributes: 0, firstTimestamp: 1_700_000_000_000n,
-          records: offsets.map((o, i) => ({ offsetDelta: i, timestampDelta: 0n, key: Buffer.from(`dev${p}`), value: Buffer.from(JSON.stringify({ p: Number(p), o })), headers: [] })),
-        }],
-      })),
-    }],
+    responses: [
+      {
+        topicId: 't1',
+        partitions: Object.entries(parts).map(([p, offsets]) => ({
+          partitionIndex: Number(p),
+          errorCode: 0,
+          records: [
+            {
+              firstOffset: BigInt(offsets[0]!),
+              lastOffsetDelta: offsets.length - 1,
+              attributes: 0,
+              firstTimestamp: 1_700_000_000_000n,
+              records: offsets.map((o, i) => ({
+                offsetDelta: i,
+                timestampDelta: 0n,
+                key: Buffer.from(`dev${p}`),
+                value: Buffer.from(JSON.stringify({ p: Number(p), o })),
+                headers: [],
+              })),
+            },
+          ],
+        })),
+      },
+    ],
   };
 }
 
@@ -115,7 +134,9 @@ function consumerScripted() {
       listOffsets: async () => new Map([['positions.v1', [0n, 0n]]]),
       metadata: async () => ({ topics: new Map([['positions.v1', { id: 't1', partitions: [{ leader: 1 }, { leader: 1 }] }]]) }),
       fetch: () => new Promise((resolve) => fetches.push({ resolve })),
-      commit: async () => { throw new Error('REBALANCE_IN_PROGRESS'); },
+      commit: async () => {
+        throw new Error('REBALANCE_IN_PROGRESS');
+      },
       close: async () => undefined,
     });
     state.consumer = c;
@@ -128,7 +149,9 @@ describe('SupervisedKafkaConsumer across a rebalance', () => {
   it('hands over nothing of a partition the group took away during a fetch, and nothing twice of one it kept', async () => {
     const { create, state } = consumerScripted();
     const got: ConsumedMessage[] = [];
-    const c = supervised(create, async (m) => { got.push(...m); });
+    const c = supervised(create, async (m) => {
+      got.push(...m);
+    });
     await c.start();
     const nextFetch = async (n: number) => eventually(`fetch ${n}`, () => state.fetches[n - 1]);
     // offsets 0-1 of both partitions handled; their commit fails, so the group still has none
@@ -150,7 +173,15 @@ describe('SupervisedKafkaConsumer across a rebalance', () => {
     await stopping;
     const seen = got.map((m) => `${m.partition}:${m.offset}`);
     expect(seen).toEqual(['0:0', '0:1', '1:0', '1:1', '0:2', '0:3', '0:4']);
-    expect(got[0]).toEqual({ topic: 'positions.v1', partition: 0, offset: '0', key: 'dev0', value: '{"p":0,"o":0}', headers: {}, timestamp: 1_700_000_000_000 });
+    expect(got[0]).toEqual({
+      topic: 'positions.v1',
+      partition: 0,
+      offset: '0',
+      key: 'dev0',
+      value: '{"p":0,"o":0}',
+      headers: {},
+      timestamp: 1_700_000_000_000,
+    });
     expect(c.status()).toMatchObject({ restarts: 0, partitions: 1 });
   });
 });

@@ -158,7 +158,10 @@ export class SupervisedKafkaConsumer implements Subscription {
     const topics = opts.topics.map((t) => ns + t);
     let seen = this.joins;
     const pool = new ConnectionPool(base.clientId, { ...base });
-    const fetcher = new PartitionFetcher(consumer, pool, topics, ns, opts.fromBeginning ?? false, { maxBytes, maxWaitTime: config.maxWaitTime });
+    const fetcher = new PartitionFetcher(consumer, pool, topics, ns, opts.fromBeginning ?? false, {
+      maxBytes,
+      maxWaitTime: config.maxWaitTime,
+    });
     consumer.on('error', (err: Error) => this.crashed(consumer, err));
     consumer.on('consumer:group:join', () => {
       if (this.consumer !== consumer) return;
@@ -254,7 +257,12 @@ export class SupervisedKafkaConsumer implements Subscription {
    * Resolves to the commit under way (wrapped: an async function would wait for a promise it
    * returns); if a handler threw, to that error after the commit of what was handled before it.
    */
-  private async handleRound(consumer: BusConsumer, fetcher: PartitionFetcher, round: FetchedPartition[], previous: Promise<void>): Promise<{ committing: Promise<void> }> {
+  private async handleRound(
+    consumer: BusConsumer,
+    fetcher: PartitionFetcher,
+    round: FetchedPartition[],
+    previous: Promise<void>,
+  ): Promise<{ committing: Promise<void> }> {
     const { opts } = this.deps;
     const commits: { topic: string; partition: number; offset: bigint; leaderEpoch: number }[] = [];
     let thrown: { error: unknown } | undefined;

@@ -71,7 +71,10 @@ export class PartitionFetcher {
         for (const partition of partitions) {
           let offset = committed.get(topic)?.[partition] ?? -1n;
           if (offset < 0n) {
-            fallback ??= await this.consumer.listOffsets({ topics: mine.map((a) => a.topic), timestamp: this.fromBeginning ? ListOffsetTimestamps.EARLIEST : ListOffsetTimestamps.LATEST });
+            fallback ??= await this.consumer.listOffsets({
+              topics: mine.map((a) => a.topic),
+              timestamp: this.fromBeginning ? ListOffsetTimestamps.EARLIEST : ListOffsetTimestamps.LATEST,
+            });
             offset = fallback.get(topic)?.[partition] ?? 0n;
           }
           positions.set(`${topic}:${partition}`, { topic, partition, offset });
@@ -94,7 +97,22 @@ export class PartitionFetcher {
   async fetch(): Promise<FetchedPartition[]> {
     if (!this.positions.size) return [];
     const metadata = await this.consumer.metadata({ topics: this.topics });
-    const byNode = new Map<number, Map<string, { topicId: string; partitions: { partition: number; fetchOffset: bigint; partitionMaxBytes: number; currentLeaderEpoch: number; lastFetchedEpoch: number }[] }>>();
+    const byNode = new Map<
+      number,
+      Map<
+        string,
+        {
+          topicId: string;
+          partitions: {
+            partition: number;
+            fetchOffset: bigint;
+            partitionMaxBytes: number;
+            currentLeaderEpoch: number;
+            lastFetchedEpoch: number;
+          }[];
+        }
+      >
+    >();
     const names = new Map<string, string>();
     const positions = this.positions;
     for (const { topic, partition, offset } of positions.values()) {
@@ -106,11 +124,28 @@ export class PartitionFetcher {
       byNode.set(node, topics);
       const entry = topics.get(t.id) ?? { topicId: t.id, partitions: [] };
       topics.set(t.id, entry);
-      entry.partitions.push({ partition, fetchOffset: offset, partitionMaxBytes: this.limits.maxBytes, currentLeaderEpoch: -1, lastFetchedEpoch: -1 });
+      entry.partitions.push({
+        partition,
+        fetchOffset: offset,
+        partitionMaxBytes: this.limits.maxBytes,
+        currentLeaderEpoch: -1,
+        lastFetchedEpoch: -1,
+      });
     }
-    const responses = await Promise.all([...byNode].map(([node, topics]) =>
-      this.consumer.fetch({ node, topics: [...topics.values()], maxBytes: this.limits.maxBytes, maxWaitTime: this.limits.maxWaitTime, minBytes: 1, connectionPool: this.pool })
-        .catch((err: unknown) => this.outOfRange(err, names, positions))));
+    const responses = await Promise.all(
+      [...byNode].map(([node, topics]) =>
+        this.consumer
+          .fetch({
+            node,
+            topics: [...topics.values()],
+            maxBytes: this.limits.maxBytes,
+            maxWaitTime: this.limits.maxWaitTime,
+            minBytes: 1,
+            connectionPool: this.pool,
+          })
+          .catch((err: unknown) => this.outOfRange(err, names, positions)),
+      ),
+    );
     const fetched: FetchedPartition[] = [];
     for (const response of responses) if (response) this.decode(response, names, positions, fetched);
     return fetched;
@@ -185,7 +220,10 @@ export class PartitionFetcher {
     const unknown = moved.filter((m) => m.offset < 0n);
     if (unknown.length) {
       const topics = [...new Set(unknown.map((m) => m.topic))];
-      const offsets = await this.consumer.listOffsets({ topics, timestamp: this.fromBeginning ? ListOffsetTimestamps.EARLIEST : ListOffsetTimestamps.LATEST });
+      const offsets = await this.consumer.listOffsets({
+        topics,
+        timestamp: this.fromBeginning ? ListOffsetTimestamps.EARLIEST : ListOffsetTimestamps.LATEST,
+      });
       for (const m of unknown) m.offset = offsets.get(m.topic)?.[m.partition] ?? -1n;
     }
     for (const { tp, offset } of moved) {

@@ -10,14 +10,23 @@ describe('kafkaSecurity', () => {
   });
 
   it('passes SCRAM credentials and TLS to the Kafka client, in its names of the mechanisms', () => {
-    expect(kafkaSecurity(env({ KAFKA_SASL_MECHANISM: 'scram-sha-512', KAFKA_SASL_USERNAME: 'ingest', KAFKA_SASL_PASSWORD: 's3cret', KAFKA_TLS: 'true' }))).toEqual({
-      tls: {}, sasl: { mechanism: 'SCRAM-SHA-512', username: 'ingest', password: 's3cret' },
+    expect(
+      kafkaSecurity(
+        env({ KAFKA_SASL_MECHANISM: 'scram-sha-512', KAFKA_SASL_USERNAME: 'ingest', KAFKA_SASL_PASSWORD: 's3cret', KAFKA_TLS: 'true' }),
+      ),
+    ).toEqual({
+      tls: {},
+      sasl: { mechanism: 'SCRAM-SHA-512', username: 'ingest', password: 's3cret' },
     });
-    expect(kafkaSecurity(env({ KAFKA_SASL_MECHANISM: 'plain', KAFKA_SASL_USERNAME: 'a', KAFKA_SASL_PASSWORD: 'b' }))).toEqual({ sasl: { mechanism: 'PLAIN', username: 'a', password: 'b' } });
+    expect(kafkaSecurity(env({ KAFKA_SASL_MECHANISM: 'plain', KAFKA_SASL_USERNAME: 'a', KAFKA_SASL_PASSWORD: 'b' }))).toEqual({
+      sasl: { mechanism: 'PLAIN', username: 'a', password: 'b' },
+    });
   });
 
   it('refuses a mechanism without credentials, and credentials without a mechanism', () => {
-    expect(() => kafkaSecurity(env({ KAFKA_SASL_MECHANISM: 'scram-sha-512', KAFKA_SASL_USERNAME: 'ingest' }))).toThrow(/needs KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD/);
+    expect(() => kafkaSecurity(env({ KAFKA_SASL_MECHANISM: 'scram-sha-512', KAFKA_SASL_USERNAME: 'ingest' }))).toThrow(
+      /needs KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD/,
+    );
     expect(() => kafkaSecurity(env({ KAFKA_SASL_USERNAME: 'ingest', KAFKA_SASL_PASSWORD: 'x' }))).toThrow(/KAFKA_SASL_MECHANISM is not/);
   });
 
@@ -36,8 +45,17 @@ describe('redisTarget', () => {
   });
 
   it('asks the sentinels for the master, with the password for Redis', () => {
-    expect(redisTarget(env({ REDIS_SENTINELS: 'rfs-corridor:26379,10.0.0.7:26380', REDIS_SENTINEL_NAME: 'corridor', REDIS_PASSWORD: 'pw' }))).toEqual({
-      options: { password: 'pw', name: 'corridor', sentinels: [{ host: 'rfs-corridor', port: 26379 }, { host: '10.0.0.7', port: 26380 }] },
+    expect(
+      redisTarget(env({ REDIS_SENTINELS: 'rfs-corridor:26379,10.0.0.7:26380', REDIS_SENTINEL_NAME: 'corridor', REDIS_PASSWORD: 'pw' })),
+    ).toEqual({
+      options: {
+        password: 'pw',
+        name: 'corridor',
+        sentinels: [
+          { host: 'rfs-corridor', port: 26379 },
+          { host: '10.0.0.7', port: 26380 },
+        ],
+      },
     });
     expect(redisTarget(env({ REDIS_SENTINELS: 'rfs-corridor:26379' }))).toMatchObject({ options: { name: 'mymaster' } });
   });

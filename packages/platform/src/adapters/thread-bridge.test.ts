@@ -30,7 +30,10 @@ describe('thread bridge', () => {
   it('publishes to the owning bus as the same JSON and reports the producer state', async () => {
     const { bus, far } = bridged();
     expect(far.bus.producerStatus().state).toBe('idle');
-    await far.bus.publish('t.v1', [{ key: '7', value: { id: 1, at: '2025-01-01T00:00:00.000Z' } }, { key: '8', value: { id: 2 } }]);
+    await far.bus.publish('t.v1', [
+      { key: '7', value: { id: 1, at: '2025-01-01T00:00:00.000Z' } },
+      { key: '8', value: { id: 2 } },
+    ]);
     expect(bus.size('t.v1')).toBe(2);
     expect(far.bus.producerStatus().state).toBe('ok');
     bus.available = false;
@@ -43,7 +46,9 @@ describe('thread bridge', () => {
     const seen: string[] = [];
     let failOnce = true;
     const sub = await far.bus.subscribe({
-      groupId: 'g', topics: ['t.v1'], fromBeginning: true,
+      groupId: 'g',
+      topics: ['t.v1'],
+      fromBeginning: true,
       handler: async (messages: ConsumedMessage[]) => {
         if (failOnce && messages.some((m) => m.value === '"boom"')) {
           failOnce = false;
@@ -52,7 +57,11 @@ describe('thread bridge', () => {
         seen.push(...messages.map((m) => m.value));
       },
     });
-    await bus.publish('t.v1', [{ key: 'a', value: 'one' }, { key: 'a', value: 'boom' }, { key: 'a', value: 'marker' }]);
+    await bus.publish('t.v1', [
+      { key: 'a', value: 'one' },
+      { key: 'a', value: 'boom' },
+      { key: 'a', value: 'marker' },
+    ]);
     await eventually('the marker handled', async () => expect(seen).toContain('"marker"'));
     expect(seen.filter((v) => v === '"boom"')).toHaveLength(1); // delivered again after the failure, handled once
     await eventually('nothing left to consume', async () => expect(await sub.lag()).toEqual({ 't.v1': 0 }));

@@ -1,5 +1,15 @@
 import type { MessagePort } from 'node:worker_threads';
-import type { Bus, BusMessage, ConsumedMessage, ConsumerLag, ConsumerStatus, ProducerStatus, SubscribeOptions, Subscription, TopicSpec } from './bus';
+import type {
+  Bus,
+  BusMessage,
+  ConsumedMessage,
+  ConsumerLag,
+  ConsumerStatus,
+  ProducerStatus,
+  SubscribeOptions,
+  Subscription,
+  TopicSpec,
+} from './bus';
 import type { Cache } from './cache';
 import type { Db } from './db';
 import { liveConsumers } from './consumer-metrics';
@@ -17,13 +27,40 @@ import { liveConsumers } from './consumer-metrics';
  * analytics stores (the stack serves chDB to its workers over the ClickHouse HTTP interface).
  */
 type Target = 'bus' | 'cache' | 'sub';
-interface Call { kind: 'call'; id: number; target: Target; method: string; args: unknown[]; subId?: number }
-interface Reply { kind: 'reply'; id: number; ok: boolean; value?: unknown; error?: SerializedError }
-interface Deliver { kind: 'deliver'; id: number; subId: number; messages: ConsumedMessage[]; status: ConsumerStatus }
-interface Delivered { kind: 'delivered'; id: number; error?: SerializedError }
-interface SerializedError { name: string; message: string }
+interface Call {
+  kind: 'call';
+  id: number;
+  target: Target;
+  method: string;
+  args: unknown[];
+  subId?: number;
+}
+interface Reply {
+  kind: 'reply';
+  id: number;
+  ok: boolean;
+  value?: unknown;
+  error?: SerializedError;
+}
+interface Deliver {
+  kind: 'deliver';
+  id: number;
+  subId: number;
+  messages: ConsumedMessage[];
+  status: ConsumerStatus;
+}
+interface Delivered {
+  kind: 'delivered';
+  id: number;
+  error?: SerializedError;
+}
+interface SerializedError {
+  name: string;
+  message: string;
+}
 
-const serializeError = (err: unknown): SerializedError => (err instanceof Error ? { name: err.name, message: err.message } : { name: 'Error', message: String(err) });
+const serializeError = (err: unknown): SerializedError =>
+  err instanceof Error ? { name: err.name, message: err.message } : { name: 'Error', message: String(err) };
 function toError(e: SerializedError): Error {
   const err = new Error(e.message);
   err.name = e.name;
@@ -35,7 +72,20 @@ interface RawPublisher {
   publishSerialized?(topic: string, messages: { key: string; value: string; headers?: Record<string, string> }[]): Promise<void>;
 }
 
-const CACHE_METHODS = new Set(['get', 'mget', 'set', 'setIfAbsent', 'setJsonIfHigher', 'del', 'incr', 'hset', 'hget', 'hgetall', 'hdel', 'ping']);
+const CACHE_METHODS = new Set([
+  'get',
+  'mget',
+  'set',
+  'setIfAbsent',
+  'setJsonIfHigher',
+  'del',
+  'incr',
+  'hset',
+  'hget',
+  'hgetall',
+  'hdel',
+  'ping',
+]);
 
 /**
  * Serves `bus` and `cache` to the worker thread at the other end of `port` (call in the thread that
@@ -71,7 +121,10 @@ export function serveBridge(parts: { bus: Bus & RawPublisher; cache: Cache }, po
       case 'publish': {
         const [topic, messages] = c.args as [string, { key: string; value: string; headers?: Record<string, string> }[]];
         if (parts.bus.publishSerialized) return parts.bus.publishSerialized(topic, messages);
-        return parts.bus.publish(topic, messages.map((m) => ({ ...m, value: JSON.parse(m.value) as unknown })));
+        return parts.bus.publish(
+          topic,
+          messages.map((m) => ({ ...m, value: JSON.parse(m.value) as unknown })),
+        );
       }
       case 'ensureTopics':
         return parts.bus.ensureTopics(c.args[0] as TopicSpec[]);
@@ -88,7 +141,13 @@ export function serveBridge(parts: { bus: Bus & RawPublisher; cache: Cache }, po
             new Promise<void>((resolve, reject) => {
               const id = nextDelivery++;
               deliveries.set(id, { resolve, reject });
-              port.postMessage({ kind: 'deliver', id, subId, messages, status: own.sub?.status() ?? initialStatus(opts) } satisfies Deliver);
+              port.postMessage({
+                kind: 'deliver',
+                id,
+                subId,
+                messages,
+                status: own.sub?.status() ?? initialStatus(opts),
+              } satisfies Deliver);
             }),
         });
         own.sub = sub;
@@ -121,7 +180,12 @@ export function serveBridge(parts: { bus: Bus & RawPublisher; cache: Cache }, po
 }
 
 const initialStatus = (opts: { groupId: string; topics: string[] }): ConsumerStatus => ({
-  groupId: opts.groupId, topics: opts.topics, state: 'starting', restarts: 0, partitions: 0, since: new Date().toISOString(),
+  groupId: opts.groupId,
+  topics: opts.topics,
+  state: 'starting',
+  restarts: 0,
+  partitions: 0,
+  since: new Date().toISOString(),
 });
 
 /** The worker thread's end: RPC over the port. */
@@ -172,7 +236,11 @@ export class BridgedBus implements Bus {
   private nextSub = 1;
   private producer: ProducerStatus = { state: 'idle', restarts: 0 };
 
-  constructor(private readonly channel: Channel, kind: Bus['kind'], readonly maxReadyLag?: number) {
+  constructor(
+    private readonly channel: Channel,
+    kind: Bus['kind'],
+    readonly maxReadyLag?: number,
+  ) {
     this.kind = kind;
   }
 
@@ -186,7 +254,8 @@ export class BridgedBus implements Bus {
       await this.channel.call('bus', 'publish', [topic, texts]);
       this.producer = { state: 'ok', restarts: 0 };
     } catch (err) {
-      if (this.producer.state !== 'failing') this.producer = { state: 'failing', failingSince: new Date().toISOString(), lastError: (err as Error).message, restarts: 0 };
+      if (this.producer.state !== 'failing')
+        this.producer = { state: 'failing', failingSince: new Date().toISOString(), lastError: (err as Error).message, restarts: 0 };
       throw err;
     }
   }
@@ -231,32 +300,66 @@ export class BridgedBus implements Bus {
 /** The cache of the thread at the other end of the port, as this worker thread's Cache. */
 export class BridgedCache implements Cache {
   readonly kind: Cache['kind'];
-  constructor(private readonly channel: Channel, kind: Cache['kind']) {
+  constructor(
+    private readonly channel: Channel,
+    kind: Cache['kind'],
+  ) {
     this.kind = kind;
   }
   private c<T>(method: string, args: unknown[]): Promise<T> {
     return this.channel.call<T>('cache', method, args);
   }
-  get(key: string) { return this.c<string | null>('get', [key]); }
-  mget(keys: string[]) { return this.c<(string | null)[]>('mget', [keys]); }
-  set(key: string, value: string, ttlSeconds?: number) { return this.c<void>('set', [key, value, ttlSeconds]); }
-  setIfAbsent(key: string, value: string, ttlSeconds?: number) { return this.c<boolean>('setIfAbsent', [key, value, ttlSeconds]); }
-  setJsonIfHigher(key: string, value: string, rankField: string, rank: number) { return this.c<boolean>('setJsonIfHigher', [key, value, rankField, rank]); }
-  del(...keys: string[]) { return this.c<number>('del', keys); }
-  incr(key: string, ttlSeconds?: number) { return this.c<number>('incr', [key, ttlSeconds]); }
-  hset(key: string, values: Record<string, string>) { return this.c<void>('hset', [key, values]); }
-  hget(key: string, field: string) { return this.c<string | null>('hget', [key, field]); }
-  hgetall(key: string) { return this.c<Record<string, string>>('hgetall', [key]); }
-  hdel(key: string, ...fields: string[]) { return this.c<number>('hdel', [key, ...fields]); }
-  ping() { return this.c<void>('ping', []); }
+  get(key: string) {
+    return this.c<string | null>('get', [key]);
+  }
+  mget(keys: string[]) {
+    return this.c<(string | null)[]>('mget', [keys]);
+  }
+  set(key: string, value: string, ttlSeconds?: number) {
+    return this.c<void>('set', [key, value, ttlSeconds]);
+  }
+  setIfAbsent(key: string, value: string, ttlSeconds?: number) {
+    return this.c<boolean>('setIfAbsent', [key, value, ttlSeconds]);
+  }
+  setJsonIfHigher(key: string, value: string, rankField: string, rank: number) {
+    return this.c<boolean>('setJsonIfHigher', [key, value, rankField, rank]);
+  }
+  del(...keys: string[]) {
+    return this.c<number>('del', keys);
+  }
+  incr(key: string, ttlSeconds?: number) {
+    return this.c<number>('incr', [key, ttlSeconds]);
+  }
+  hset(key: string, values: Record<string, string>) {
+    return this.c<void>('hset', [key, values]);
+  }
+  hget(key: string, field: string) {
+    return this.c<string | null>('hget', [key, field]);
+  }
+  hgetall(key: string) {
+    return this.c<Record<string, string>>('hgetall', [key]);
+  }
+  hdel(key: string, ...fields: string[]) {
+    return this.c<number>('hdel', [key, ...fields]);
+  }
+  ping() {
+    return this.c<void>('ping', []);
+  }
   /** The cache belongs to the other thread: nothing to close here. */
   async close(): Promise<void> {}
 }
 
 /** This worker thread's bus and cache, served by serveBridge at the other end of `port`. */
-export function bridgedParts(port: MessagePort, kinds: { bus: Bus['kind']; cache: Cache['kind']; maxReadyLag?: number }): { bus: BridgedBus; cache: BridgedCache; fail(reason: string): void } {
+export function bridgedParts(
+  port: MessagePort,
+  kinds: { bus: Bus['kind']; cache: Cache['kind']; maxReadyLag?: number },
+): { bus: BridgedBus; cache: BridgedCache; fail(reason: string): void } {
   const channel = new Channel(port);
-  return { bus: new BridgedBus(channel, kinds.bus, kinds.maxReadyLag), cache: new BridgedCache(channel, kinds.cache), fail: (reason) => channel.fail(reason) };
+  return {
+    bus: new BridgedBus(channel, kinds.bus, kinds.maxReadyLag),
+    cache: new BridgedCache(channel, kinds.cache),
+    fail: (reason) => channel.fail(reason),
+  };
 }
 
 /**

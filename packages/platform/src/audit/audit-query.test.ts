@@ -1,28 +1,66 @@
 import { describe, expect, it } from 'vitest';
-import { IdentityAuditEntity, IdentityAuditEntry, IdentityAuditQuery, OperationsAuditEntry, OperationsAuditQuery } from '@corridor/contracts';
+import {
+  IdentityAuditEntity,
+  IdentityAuditEntry,
+  IdentityAuditQuery,
+  OperationsAuditEntry,
+  OperationsAuditQuery,
+} from '@corridor/contracts';
 import type { AuditFilter } from './audit-trail';
 import { auditEntryView, auditFilterFrom, auditPage, type AuditTrailReader } from './audit-query';
 
 const at = new Date('2025-03-03T08:15:00.000Z');
 // rows as drizzle selects them from two services' tables (ops-api: actor company, company, reason; gateway: anonymous actor, address)
 const opsRow = {
-  id: 12, at, actorUserId: 2, actorEmail: 'officer@test', actorCompanyId: null, companyId: 101, reason: 'customs query',
-  action: 'shipment.status', entityType: 'shipment', entityId: '7', before: { status: 'at_border' }, after: { status: 'on_hold' }, requestId: 'req-9',
+  id: 12,
+  at,
+  actorUserId: 2,
+  actorEmail: 'officer@test',
+  actorCompanyId: null,
+  companyId: 101,
+  reason: 'customs query',
+  action: 'shipment.status',
+  entityType: 'shipment',
+  entityId: '7',
+  before: { status: 'at_border' },
+  after: { status: 'on_hold' },
+  requestId: 'req-9',
 };
 const identityRow = {
-  id: 3, at, actorUserId: null, actorEmail: null, address: '41.90.1.2',
-  action: 'password.reset-request', entityType: 'user', entityId: '5', before: null, after: null, requestId: null,
+  id: 3,
+  at,
+  actorUserId: null,
+  actorEmail: null,
+  address: '41.90.1.2',
+  action: 'password.reset-request',
+  entityType: 'user',
+  entityId: '5',
+  before: null,
+  after: null,
+  requestId: null,
 };
 
 describe('auditFilterFrom', () => {
   it('turns the parsed contract query into the trail filter: action lists, dates, ids', () => {
     const q = OperationsAuditQuery.parse({
-      entityType: 'shipment', entityId: '7', actorUserId: '2', action: ['shipment.status,shipment.update', 'cargo.status'],
-      from: '2025-03-01T00:00:00Z', to: '2025-03-04T00:00:00+03:00', limit: '20', offset: '40',
+      entityType: 'shipment',
+      entityId: '7',
+      actorUserId: '2',
+      action: ['shipment.status,shipment.update', 'cargo.status'],
+      from: '2025-03-01T00:00:00Z',
+      to: '2025-03-04T00:00:00+03:00',
+      limit: '20',
+      offset: '40',
     });
     expect(auditFilterFrom(q)).toEqual<AuditFilter<string>>({
-      entityType: 'shipment', entityId: '7', actorUserId: 2, actions: ['shipment.status', 'shipment.update', 'cargo.status'],
-      from: new Date('2025-03-01T00:00:00Z'), to: new Date('2025-03-03T21:00:00Z'), limit: 20, offset: 40,
+      entityType: 'shipment',
+      entityId: '7',
+      actorUserId: 2,
+      actions: ['shipment.status', 'shipment.update', 'cargo.status'],
+      from: new Date('2025-03-01T00:00:00Z'),
+      to: new Date('2025-03-03T21:00:00Z'),
+      limit: 20,
+      offset: 40,
     });
   });
 
@@ -36,8 +74,17 @@ describe('auditEntryView', () => {
   it("groups the actor (with the actor's company where the table keeps it) and keeps the service's own columns", () => {
     const view = auditEntryView(opsRow);
     expect(view).toEqual({
-      id: 12, at: '2025-03-03T08:15:00.000Z', actor: { userId: 2, email: 'officer@test', companyId: null }, companyId: 101, reason: 'customs query',
-      action: 'shipment.status', entityType: 'shipment', entityId: '7', before: { status: 'at_border' }, after: { status: 'on_hold' }, requestId: 'req-9',
+      id: 12,
+      at: '2025-03-03T08:15:00.000Z',
+      actor: { userId: 2, email: 'officer@test', companyId: null },
+      companyId: 101,
+      reason: 'customs query',
+      action: 'shipment.status',
+      entityType: 'shipment',
+      entityId: '7',
+      before: { status: 'at_border' },
+      after: { status: 'on_hold' },
+      requestId: 'req-9',
     });
     expect(OperationsAuditEntry.parse(view)).toEqual(view);
   });
@@ -60,7 +107,11 @@ describe('auditPage', () => {
         return { rows: [identityRow], total: 31 };
       },
     };
-    const page = await auditPage(reader, {} as never, IdentityAuditQuery.parse({ entityType: 'user', action: 'password.reset-request', limit: '1', offset: '30' }));
+    const page = await auditPage(
+      reader,
+      {} as never,
+      IdentityAuditQuery.parse({ entityType: 'user', action: 'password.reset-request', limit: '1', offset: '30' }),
+    );
     expect(seen).toEqual([{ entityType: 'user', actions: ['password.reset-request'], limit: 1, offset: 30 }]);
     expect(page).toMatchObject({ total: 31, limit: 1, offset: 30, items: [{ id: 3, actor: { userId: null } }] });
   });

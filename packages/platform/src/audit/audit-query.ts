@@ -45,7 +45,10 @@ export type AuditEntryView<R extends AuditRow, E extends string> = Omit<R, Actor
 export function auditEntryView<R extends AuditRow, E extends string>(row: R): AuditEntryView<R, E> {
   const { actorUserId, actorEmail, at, ...rest } = row as AuditRow & { actorCompanyId?: number | null };
   const { actorCompanyId, ...own } = rest;
-  const actor = 'actorCompanyId' in rest ? { userId: actorUserId, email: actorEmail, companyId: actorCompanyId ?? null } : { userId: actorUserId, email: actorEmail };
+  const actor =
+    'actorCompanyId' in rest
+      ? { userId: actorUserId, email: actorEmail, companyId: actorCompanyId ?? null }
+      : { userId: actorUserId, email: actorEmail };
   return { ...own, at: at.toISOString(), actor } as unknown as AuditEntryView<R, E>;
 }
 
@@ -56,7 +59,11 @@ export interface AuditTrailReader<R extends AuditRow, E extends string> {
 }
 
 /** One page of a trail for an audit endpoint: { items, total, limit, offset }, newest first. */
-export async function auditPage<R extends AuditRow, E extends string>(trail: AuditTrailReader<R, E>, db: Orm, q: AuditListQuery<NoInfer<E>>) {
+export async function auditPage<R extends AuditRow, E extends string>(
+  trail: AuditTrailReader<R, E>,
+  db: Orm,
+  q: AuditListQuery<NoInfer<E>>,
+) {
   const filter = auditFilterFrom(q);
   const { rows, total } = await trail.list(db, filter);
   return { items: rows.map((r) => auditEntryView<R, E>(r)), total, limit: filter.limit, offset: filter.offset };

@@ -16,7 +16,11 @@ const decisionLog = auditLogTable(decisions, {
   columns: { actorCompanyId: auditActorColumns.actorCompanyId(), companyId: integer('company_id'), note: text('note') },
 });
 const identities = pgSchema('audit_identities');
-const identityLog = auditLogTable(identities, { indexPrefix: 'identities_audit', actor: 'optional', columns: { address: auditActorColumns.address() } });
+const identityLog = auditLogTable(identities, {
+  indexPrefix: 'identities_audit',
+  actor: 'optional',
+  columns: { address: auditActorColumns.address() },
+});
 
 const decisionTrail = createAuditTrail(decisionLog, { entityTypes: ['journey', 'flag'] });
 const identityTrail = createAuditTrail(identityLog, { entityTypes: ['user', 'session'] });
@@ -54,21 +58,49 @@ describe('auditLogTable', () => {
     const cols = (t: typeof decisionLog | typeof identityLog) =>
       Object.fromEntries(getTableConfig(t).columns.map((c) => [c.name, `${c.getSQLType()}${c.notNull ? ' not null' : ''}`]));
     expect(cols(decisionLog)).toEqual({
-      id: 'bigserial not null', at: 'timestamp with time zone not null', actor_user_id: 'integer not null', actor_email: 'text not null',
-      actor_company_id: 'integer', company_id: 'integer', note: 'text', action: 'text not null', entity_type: 'text not null',
-      entity_id: 'text not null', before: 'jsonb', after: 'jsonb', request_id: 'text',
+      id: 'bigserial not null',
+      at: 'timestamp with time zone not null',
+      actor_user_id: 'integer not null',
+      actor_email: 'text not null',
+      actor_company_id: 'integer',
+      company_id: 'integer',
+      note: 'text',
+      action: 'text not null',
+      entity_type: 'text not null',
+      entity_id: 'text not null',
+      before: 'jsonb',
+      after: 'jsonb',
+      request_id: 'text',
     });
     expect(cols(identityLog)).toMatchObject({ actor_user_id: 'integer', actor_email: 'text', address: 'text' });
     expect(Object.keys(cols(identityLog))).not.toContain('company_id');
     expect(getTableConfig(decisionLog).schema).toBe('audit_decisions');
-    expect(getTableConfig(identityLog).indexes.map((i) => i.config.name)).toEqual(['identities_audit_entity_idx', 'identities_audit_at_idx']);
+    expect(getTableConfig(identityLog).indexes.map((i) => i.config.name)).toEqual([
+      'identities_audit_entity_idx',
+      'identities_audit_at_idx',
+    ]);
   });
 });
 
 describe('createAuditTrail', () => {
   it('records who, what, the company and the note, and reads one entity back newest first', async () => {
-    await decisionTrail.record(db.orm, dispatcher, { action: 'journey.create', entityType: 'journey', entityId: 41, companyId: 3, after: { state: 'planned' }, requestId: 'req-1' });
-    await decisionTrail.record(db.orm, officer, { action: 'journey.cancel', entityType: 'journey', entityId: '41', companyId: 3, before: { state: 'planned' }, after: { state: 'cancelled' }, note: 'truck broke down' });
+    await decisionTrail.record(db.orm, dispatcher, {
+      action: 'journey.create',
+      entityType: 'journey',
+      entityId: 41,
+      companyId: 3,
+      after: { state: 'planned' },
+      requestId: 'req-1',
+    });
+    await decisionTrail.record(db.orm, officer, {
+      action: 'journey.cancel',
+      entityType: 'journey',
+      entityId: '41',
+      companyId: 3,
+      before: { state: 'planned' },
+      after: { state: 'cancelled' },
+      note: 'truck broke down',
+    });
     await decisionTrail.record(db.orm, officer, { action: 'flag.resolve', entityType: 'flag', entityId: 41 });
 
     const trail = await decisionTrail.forEntity(db.orm, 'journey', 41);
@@ -134,22 +166,38 @@ describe('createAuditTrail', () => {
       await app.close();
     }
     const trail = await identityTrail.forEntity(db.orm, 'user', 5);
-    expect(trail.map((r) => [r.actorUserId, r.actorEmail])).toEqual([[7, 'officer@kta.example'], [null, null]]);
+    expect(trail.map((r) => [r.actorUserId, r.actorEmail])).toEqual([
+      [7, 'officer@kta.example'],
+      [null, null],
+    ]);
     expect(trail[1]!.address).toBe('41.90.1.2');
     expect(trail.every((r) => typeof r.requestId === 'string' && r.requestId.length > 0)).toBe(true);
 
     // an entry's own request id wins over the actor's
-    await identityTrail.record(db.orm, { userId: 7, email: officer.email, requestId: 'from-actor' }, { action: 'session.login', entityType: 'session', entityId: 7, requestId: 'from-entry' });
-    await identityTrail.record(db.orm, { userId: 7, email: officer.email, requestId: 'from-actor' }, { action: 'session.logout', entityType: 'session', entityId: 7 });
+    await identityTrail.record(
+      db.orm,
+      { userId: 7, email: officer.email, requestId: 'from-actor' },
+      { action: 'session.login', entityType: 'session', entityId: 7, requestId: 'from-entry' },
+    );
+    await identityTrail.record(
+      db.orm,
+      { userId: 7, email: officer.email, requestId: 'from-actor' },
+      { action: 'session.logout', entityType: 'session', entityId: 7 },
+    );
     expect((await identityTrail.forEntity(db.orm, 'session', 7)).map((r) => r.requestId)).toEqual(['from-actor', 'from-entry']);
   });
 
   it('refuses, at compile time, an anonymous actor on a signed-in trail and an entity type of another service', async () => {
-    const noRows = async () => (await db.rows<{ n: number }>(sql`select count(*)::int as n from audit_decisions.audit_log where entity_id = 'typecheck'`))[0]!.n;
+    const noRows = async () =>
+      (await db.rows<{ n: number }>(sql`select count(*)::int as n from audit_decisions.audit_log where entity_id = 'typecheck'`))[0]!.n;
     const before = await noRows();
     // each call the compiler must refuse is one short line, so that no layout moves it off its directive
     const anonymous = { userId: null, email: null };
-    const journeyEntry: Parameters<typeof decisionTrail.record>[2] = { action: 'journey.create', entityType: 'journey', entityId: 'typecheck' };
+    const journeyEntry: Parameters<typeof decisionTrail.record>[2] = {
+      action: 'journey.create',
+      entityType: 'journey',
+      entityId: 'typecheck',
+    };
     // @ts-expect-error the decisions trail keeps NOT NULL actors: a caller nobody identified is refused
     const refused = decisionTrail.record(db.orm, anonymous, journeyEntry);
     await expect(refused).rejects.toThrow();

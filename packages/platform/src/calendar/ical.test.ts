@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calendarActiveAt, parseCalendar } from './ical';
 
 const b64 = (s: string) => Buffer.from(s.replace(/\n/g, '\r\n')).toString('base64');
-const calendar = (body: string, head = '') => b64(`BEGIN:VCALENDAR\nVERSION:2.0\nPRODID:-//corridor//test//EN\n${head}${body}END:VCALENDAR\n`);
+const calendar = (body: string, head = '') =>
+  b64(`BEGIN:VCALENDAR\nVERSION:2.0\nPRODID:-//corridor//test//EN\n${head}${body}END:VCALENDAR\n`);
 const active = (data: string) => {
   const schedule = parseCalendar(data);
   return (iso: string) => calendarActiveAt(schedule, new Date(iso));
@@ -62,14 +63,16 @@ describe('iCalendar data', () => {
     expect(at('2026-05-17T06:00:00Z')).toBe(false); // Sunday 09:00
   });
 
-  it('follows a zone\'s daylight-saving changes: 09:00 stays 09:00 local', () => {
-    const at = active(calendar(`BEGIN:VEVENT
+  it("follows a zone's daylight-saving changes: 09:00 stays 09:00 local", () => {
+    const at = active(
+      calendar(`BEGIN:VEVENT
 UID:ny
 DTSTART;TZID=America/New_York:20260302T090000
 DURATION:PT1H
 RRULE:FREQ=DAILY
 END:VEVENT
-`));
+`),
+    );
     expect(at('2026-03-06T14:30:00Z')).toBe(true); // 09:30 EST
     expect(at('2026-03-06T13:30:00Z')).toBe(false);
     expect(at('2026-03-09T13:30:00Z')).toBe(true); // 09:30 EDT
@@ -77,7 +80,8 @@ END:VEVENT
   });
 
   it('uses a VTIMEZONE the document defines, even under a name no runtime knows', () => {
-    const at = active(calendar(`BEGIN:VTIMEZONE
+    const at = active(
+      calendar(`BEGIN:VTIMEZONE
 TZID:Corridor Standard Time
 BEGIN:STANDARD
 DTSTART:19700101T000000
@@ -92,7 +96,8 @@ DTSTART;TZID=Corridor Standard Time:20260105T080000
 DTEND;TZID=Corridor Standard Time:20260105T170000
 RRULE:FREQ=WEEKLY;BYDAY=MO
 END:VEVENT
-`));
+`),
+    );
     expect(at('2026-05-11T05:00:00Z')).toBe(true);
     expect(at('2026-05-11T04:59:00Z')).toBe(false);
     expect(at('2026-05-11T14:00:00Z')).toBe(false);
@@ -109,18 +114,24 @@ END:VEVENT
     expect(active(calendar(floating, 'X-WR-TIMEZONE:Africa/Dar_es_Salaam\n'))('2026-05-11T05:30:00Z')).toBe(true);
     expect(active(calendar(floating))('2026-05-11T05:30:00Z')).toBe(false);
     expect(active(calendar(floating))('2026-05-11T08:30:00Z')).toBe(true);
-    const holiday = active(calendar(`BEGIN:VEVENT
+    const holiday = active(
+      calendar(
+        `BEGIN:VEVENT
 UID:h
 DTSTART;VALUE=DATE:20261212
 END:VEVENT
-`, 'X-WR-TIMEZONE:Africa/Nairobi\n'));
+`,
+        'X-WR-TIMEZONE:Africa/Nairobi\n',
+      ),
+    );
     expect(holiday('2026-12-11T21:00:00Z')).toBe(true); // Jamhuri Day starts at midnight in Nairobi
     expect(holiday('2026-12-12T20:59:59Z')).toBe(true);
     expect(holiday('2026-12-12T21:00:00Z')).toBe(false);
   });
 
   it('honours UNTIL, COUNT, EXDATE, moved and cancelled occurrences, and cancelled events', () => {
-    const at = active(calendar(`BEGIN:VEVENT
+    const at = active(
+      calendar(`BEGIN:VEVENT
 UID:w
 DTSTART:20260105T050000Z
 DTEND:20260105T150000Z
@@ -151,7 +162,8 @@ STATUS:CANCELLED
 DTSTART:20260301T000000Z
 DTEND:20260302T000000Z
 END:VEVENT
-`));
+`),
+    );
     expect(at('2026-01-06T10:00:00Z')).toBe(true);
     expect(at('2026-01-07T10:00:00Z')).toBe(false); // EXDATE
     expect(at('2026-01-08T10:00:00Z')).toBe(false); // moved away ...
@@ -165,13 +177,15 @@ END:VEVENT
   });
 
   it('answers for a calendar that began years ago, and keeps answering without expanding again', () => {
-    const schedule = parseCalendar(calendar(`BEGIN:VEVENT
+    const schedule = parseCalendar(
+      calendar(`BEGIN:VEVENT
 UID:old
 DTSTART;TZID=Africa/Nairobi:20180101T080000
 DTEND;TZID=Africa/Nairobi:20180101T170000
 RRULE:FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR
 END:VEVENT
-`));
+`),
+    );
     expect(schedule.activeAt(Date.parse('2026-05-11T06:00:00Z'))).toBe(true);
     const expandedOnce = schedule.expanded; // the weekdays from 2018 up to that Monday, expanded once
     expect(expandedOnce).toBeGreaterThan(2000);
@@ -187,7 +201,11 @@ END:VEVENT
     expect(() => parseCalendar(b64('BEGIN:VCARD\nVERSION:4.0\nEND:VCARD\n'))).toThrow(/VCALENDAR/);
     expect(() => parseCalendar(b64('BEGIN:VCALENDAR\nVERSION:2.0\nEND:VCALENDAR\n'))).toThrow(/no VEVENT/);
     expect(() => parseCalendar(b64('BEGIN:VCALENDAR\nBEGIN:VEVENT\nUID:x\nEND:VEVENT\nEND:VCALENDAR\n'))).toThrow(/DTSTART/);
-    expect(() => parseCalendar(calendar('BEGIN:VEVENT\nUID:x\nDTSTART;TZID=E. Africa Standard Time:20260105T080000\nEND:VEVENT\n'))).toThrow(/TZID E. Africa Standard Time/);
-    expect(() => parseCalendar(calendar('BEGIN:VEVENT\nUID:x\nDTSTART:20260105T080000Z\nDTEND:20260105T070000Z\nEND:VEVENT\n'))).toThrow(/ends before it starts/);
+    expect(() =>
+      parseCalendar(calendar('BEGIN:VEVENT\nUID:x\nDTSTART;TZID=E. Africa Standard Time:20260105T080000\nEND:VEVENT\n')),
+    ).toThrow(/TZID E. Africa Standard Time/);
+    expect(() => parseCalendar(calendar('BEGIN:VEVENT\nUID:x\nDTSTART:20260105T080000Z\nDTEND:20260105T070000Z\nEND:VEVENT\n'))).toThrow(
+      /ends before it starts/,
+    );
   });
 });

@@ -46,7 +46,10 @@ function timeReader(root: ICAL.Component) {
 
   function utc(time: ICAL.Time, zone: string | null): number {
     if (zone === null) return time.toUnixTime() * 1000;
-    return wallClockToUtc({ year: time.year, month: time.month, day: time.day, hour: time.hour, minute: time.minute, second: time.second }, zone);
+    return wallClockToUtc(
+      { year: time.year, month: time.month, day: time.day, hour: time.hour, minute: time.minute, second: time.second },
+      zone,
+    );
   }
 
   /** The property's first value as UTC ms and the zone its recurrences are read in. */
@@ -95,13 +98,15 @@ export function parseCalendar(base64: string): CalendarSchedule {
     const start = read(c, 'dtstart')!;
     const skip = replaced.get(event.uid ?? '') ?? new Set<number>();
     const it = event.iterator();
-    series.push(new OccurrenceSeries(durationOf(c, event), () => {
-      for (let next = it.next(); next; next = it.next()) {
-        const ms = utc(next, start.zone);
-        if (!skip.has(ms)) return ms;
-      }
-      return undefined;
-    }));
+    series.push(
+      new OccurrenceSeries(durationOf(c, event), () => {
+        for (let next = it.next(); next; next = it.next()) {
+          const ms = utc(next, start.zone);
+          if (!skip.has(ms)) return ms;
+        }
+        return undefined;
+      }),
+    );
   }
   return new CalendarSchedule(series);
 

@@ -65,7 +65,13 @@ describe('OccurrenceSeries', () => {
 describe('CalendarSchedule', () => {
   it('is active when any of its events runs', () => {
     const a = counted(24 * HOUR, HOUR).series;
-    const b = new OccurrenceSeries(HOUR, (() => { let done = false; return () => (done ? undefined : ((done = true), 5 * HOUR)); })());
+    const b = new OccurrenceSeries(
+      HOUR,
+      (() => {
+        let done = false;
+        return () => (done ? undefined : ((done = true), 5 * HOUR));
+      })(),
+    );
     const schedule = new CalendarSchedule([a, b]);
     expect(schedule.activeAt(new Date(30 * 60_000))).toBe(true);
     expect(schedule.activeAt(5 * HOUR + 1)).toBe(true);

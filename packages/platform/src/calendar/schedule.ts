@@ -14,7 +14,10 @@ export class OccurrenceSeries {
   private readonly starts: number[] = [];
   private done = false;
 
-  constructor(private readonly durationMs: number, private readonly nextStart: () => number | undefined) {}
+  constructor(
+    private readonly durationMs: number,
+    private readonly nextStart: () => number | undefined,
+  ) {}
 
   /** True when an occurrence runs at `t`: start <= t < start + duration. */
   covers(t: number): boolean {

@@ -12,7 +12,7 @@ describe('wall-clock times in IANA zones', () => {
     expect(() => wallClockToUtc(at(2026, 1, 5, 8), 'Mars/Olympus')).toThrow(RangeError);
   });
 
-  it('converts with the zone\'s offset, which may change during the year', () => {
+  it("converts with the zone's offset, which may change during the year", () => {
     expect(iso(wallClockToUtc(at(2026, 1, 5, 8), 'Africa/Nairobi'))).toBe('2026-01-05T05:00:00.000Z');
     expect(iso(wallClockToUtc(at(2026, 7, 5, 8), 'Africa/Dar_es_Salaam'))).toBe('2026-07-05T05:00:00.000Z');
     expect(iso(wallClockToUtc(at(2026, 3, 6, 9), 'America/New_York'))).toBe('2026-03-06T14:00:00.000Z'); // EST

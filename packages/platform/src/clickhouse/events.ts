@@ -11,8 +11,16 @@ export const eventIdSql = (column = 'id'): string =>
   `greatest(bitAnd(reinterpretAsUInt64(substring(MD5(${column}), 1, 8)), 9007199254740991), 1)`;
 
 interface EventRow {
-  id: string; type: string; event_time: string; device_id: number | string; position_id: number | string | null;
-  journey_id: string | null; geofence_id: string | null; latitude: number | null; longitude: number | null; attributes: string;
+  id: string;
+  type: string;
+  event_time: string;
+  device_id: number | string;
+  position_id: number | string | null;
+  journey_id: string | null;
+  geofence_id: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  attributes: string;
 }
 
 const chTime = (iso: string): string => new Date(iso).toISOString().replace('T', ' ').replace('Z', '');
@@ -25,8 +33,15 @@ export function insertEvents(ch: Analytics) {
       table: `${ch.database}.events`,
       format: 'JSONEachRow',
       values: events.map((e): EventRow => ({
-        id: e.id, type: e.type, event_time: chTime(e.eventTime), device_id: e.deviceId, position_id: e.positionId,
-        journey_id: e.journeyId, geofence_id: e.geofenceId, latitude: e.latitude, longitude: e.longitude,
+        id: e.id,
+        type: e.type,
+        event_time: chTime(e.eventTime),
+        device_id: e.deviceId,
+        position_id: e.positionId,
+        journey_id: e.journeyId,
+        geofence_id: e.geofenceId,
+        latitude: e.latitude,
+        longitude: e.longitude,
         attributes: JSON.stringify(e.attributes),
       })),
     });
@@ -50,13 +65,26 @@ export function queryEvents(ch: Analytics) {
                 AND event_time >= {from:DateTime64(3, 'UTC')} AND event_time <= {to:DateTime64(3, 'UTC')}
                 ${q.types?.length ? 'AND type IN {types:Array(String)}' : ''}
               ORDER BY event_time, id LIMIT {limit:UInt32}`,
-      query_params: { ids: q.deviceIds, from: chTime(q.from.toISOString()), to: chTime(q.to.toISOString()), types: q.types ?? [], limit: q.limit },
+      query_params: {
+        ids: q.deviceIds,
+        from: chTime(q.from.toISOString()),
+        to: chTime(q.to.toISOString()),
+        types: q.types ?? [],
+        limit: q.limit,
+      },
       format: 'JSONEachRow',
     });
     return (await rs.json<EventRow>()).map((r) =>
       EventMessage.parse({
-        id: r.id, type: r.type, eventTime: isoTime(r.event_time), deviceId: Number(r.device_id), positionId: r.position_id === null ? null : Number(r.position_id),
-        journeyId: r.journey_id, geofenceId: r.geofence_id, latitude: r.latitude, longitude: r.longitude,
+        id: r.id,
+        type: r.type,
+        eventTime: isoTime(r.event_time),
+        deviceId: Number(r.device_id),
+        positionId: r.position_id === null ? null : Number(r.position_id),
+        journeyId: r.journey_id,
+        geofenceId: r.geofence_id,
+        latitude: r.latitude,
+        longitude: r.longitude,
         attributes: JSON.parse(r.attributes) as Record<string, unknown>,
       }),
     );

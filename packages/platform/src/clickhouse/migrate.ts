@@ -38,16 +38,20 @@ export function pendingMigrations(files: MigrationFile[], applied: AppliedMigrat
   for (const a of applied) {
     const file = files.find((f) => f.version === a.version);
     if (!file) continue; // a newer version's migration
-    if (file.name !== a.name) throw new Error(`${file.name}.sql: number ${a.version} was applied as ${a.name}; give this file the next free number`);
+    if (file.name !== a.name)
+      throw new Error(`${file.name}.sql: number ${a.version} was applied as ${a.name}; give this file the next free number`);
     if (file.checksum !== a.checksum) {
-      throw new Error(`${file.name}.sql has changed since it was applied (checksum ${a.checksum.slice(0, 12)}, now ${file.checksum.slice(0, 12)}): an applied migration never changes; put the change in a new file`);
+      throw new Error(
+        `${file.name}.sql has changed since it was applied (checksum ${a.checksum.slice(0, 12)}, now ${file.checksum.slice(0, 12)}): an applied migration never changes; put the change in a new file`,
+      );
     }
   }
   const done = new Set(applied.map((a) => a.name));
   const pending = files.filter((f) => !done.has(f.name));
   const last = applied.at(-1);
   const early = last && pending.find((f) => f.version < last.version);
-  if (early) throw new Error(`${early.name}.sql is not applied but ${last.name} is: migrations apply in order; renumber it after ${last.name}`);
+  if (early)
+    throw new Error(`${early.name}.sql is not applied but ${last.name} is: migrations apply in order; renumber it after ${last.name}`);
   return pending;
 }
 
@@ -69,7 +73,10 @@ async function partitionsOf(ch: Analytics, table: string): Promise<string[]> {
  * no partitions.
  */
 async function eachPartition(
-  ch: Analytics, file: MigrationFile, s: { source: string; target: string; sql: string }, progress: NonNullable<MigrateOptions['onProgress']>,
+  ch: Analytics,
+  file: MigrationFile,
+  s: { source: string; target: string; sql: string },
+  progress: NonNullable<MigrateOptions['onProgress']>,
 ): Promise<void> {
   const done = await stepsDone(ch, file.name);
   const partitions = await partitionsOf(ch, s.source);
@@ -77,7 +84,10 @@ async function eachPartition(
   for (const [i, partition] of partitions.entries()) {
     const step = `${s.source} ${partition}`;
     if (done.has(step)) continue;
-    await ch.client.command({ query: `ALTER TABLE ${target}${onCluster(ch)} DROP PARTITION ID {partition:String}`, query_params: { partition } });
+    await ch.client.command({
+      query: `ALTER TABLE ${target}${onCluster(ch)} DROP PARTITION ID {partition:String}`,
+      query_params: { partition },
+    });
     await ch.client.command({ query: s.sql, query_params: { partition } });
     await progress({ kind: 'partition', name: file.name, source: s.source, partition, done: i + 1, of: partitions.length });
     await recordStep(ch, file.name, step);
@@ -112,7 +122,8 @@ export async function migrateAnalytics(ch: Analytics, opts: MigrateOptions = {})
     await recordApplied(ch, { version: file.version, name: file.name, checksum: file.checksum });
     await progress({ kind: 'applied', name: file.name, ms: Date.now() - started });
   }
-  if (opts.rawFrameTtlDays !== undefined && (await applyRawFramesTtl(ch, opts.rawFrameTtlDays))) await progress({ kind: 'ttl', days: opts.rawFrameTtlDays });
+  if (opts.rawFrameTtlDays !== undefined && (await applyRawFramesTtl(ch, opts.rawFrameTtlDays)))
+    await progress({ kind: 'ttl', days: opts.rawFrameTtlDays });
   const known = new Set(files.map((f) => f.name));
   return { applied: pending.map((f) => f.name), ahead: applied.filter((a) => !known.has(a.name)).map((a) => a.name) };
 }

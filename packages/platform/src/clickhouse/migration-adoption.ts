@@ -37,7 +37,10 @@ export async function setAsideOldLayouts(ch: Analytics): Promise<string[]> {
   const setAside: string[] = [];
   for (const { table, isOld } of OLD_LAYOUTS) {
     if (!(await isOld(ch))) continue;
-    if (ch.cluster) throw new Error(`${ch.database}.${table} has a layout from before numeric position ids, which no cluster installation can have: convert it by hand`);
+    if (ch.cluster)
+      throw new Error(
+        `${ch.database}.${table} has a layout from before numeric position ids, which no cluster installation can have: convert it by hand`,
+      );
     await ch.client.command({ query: `RENAME TABLE ${ch.database}.${table} TO ${ch.database}.${table}_before_0001` });
     setAside.push(table);
   }

@@ -43,7 +43,10 @@ export function splitStatements(text: string): string[] {
 /** The migrations of a folder in order; refuses names that are not `NNNN_words.sql` and numbers used twice. */
 export function readMigrations(folder: string = migrationsFolder()): MigrationFile[] {
   const files: MigrationFile[] = [];
-  if (!existsSync(folder)) throw new Error(`the ClickHouse migrations are missing: no folder ${folder} (packages/platform/migrations/clickhouse ships with @corridor/platform)`);
+  if (!existsSync(folder))
+    throw new Error(
+      `the ClickHouse migrations are missing: no folder ${folder} (packages/platform/migrations/clickhouse ships with @corridor/platform)`,
+    );
   for (const entry of readdirSync(folder).sort()) {
     if (!entry.endsWith('.sql')) continue;
     const m = FILE_NAME.exec(entry);

@@ -48,7 +48,10 @@ export async function appliedMigrations(ch: Analytics): Promise<AppliedMigration
       query: `SELECT version, name, any(checksum) AS checksum FROM ${ch.database}.${MIGRATIONS_TABLE} GROUP BY version, name ORDER BY version`,
       format: 'JSONEachRow',
     });
-    return (await rs.json<{ version: number | string; name: string; checksum: string }>()).map((r) => ({ ...r, version: Number(r.version) }));
+    return (await rs.json<{ version: number | string; name: string; checksum: string }>()).map((r) => ({
+      ...r,
+      version: Number(r.version),
+    }));
   } catch (err) {
     if (isMissing(err)) return [];
     throw err;

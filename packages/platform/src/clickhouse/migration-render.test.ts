@@ -36,8 +36,12 @@ const rendered = (statements: string[], p: Placement): string[] =>
 
 describe('placeholders', () => {
   it('names the database, the storage table, the engine and the cluster clause for where the statement runs', () => {
-    const statement = 'CREATE TABLE IF NOT EXISTS {{db}}.{{local t}}{{on_cluster}} (a UInt8) ENGINE = {{engine ReplacingMergeTree(a)}} ORDER BY a';
-    expect(renderStatement(statement, single)).toEqual({ kind: 'sql', sql: 'CREATE TABLE IF NOT EXISTS corridor.t (a UInt8) ENGINE = ReplacingMergeTree(a) ORDER BY a' });
+    const statement =
+      'CREATE TABLE IF NOT EXISTS {{db}}.{{local t}}{{on_cluster}} (a UInt8) ENGINE = {{engine ReplacingMergeTree(a)}} ORDER BY a';
+    expect(renderStatement(statement, single)).toEqual({
+      kind: 'sql',
+      sql: 'CREATE TABLE IF NOT EXISTS corridor.t (a UInt8) ENGINE = ReplacingMergeTree(a) ORDER BY a',
+    });
     expect(renderStatement(statement, cluster)).toEqual({
       kind: 'sql',
       sql: "CREATE TABLE IF NOT EXISTS corridor.t_local ON CLUSTER corridor (a UInt8) ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/{database}/{table}', '{replica}', a) ORDER BY a",
@@ -45,16 +49,27 @@ describe('placeholders', () => {
   });
 
   it('leaves a {{cluster_only}} statement out on one node and renders {{cluster}} in it on a cluster', () => {
-    const statement = '{{cluster_only}}\nCREATE TABLE {{db}}.t{{on_cluster}} AS {{db}}.t_local ENGINE = Distributed({{cluster}}, {{db}}, t_local, rand())';
+    const statement =
+      '{{cluster_only}}\nCREATE TABLE {{db}}.t{{on_cluster}} AS {{db}}.t_local ENGINE = Distributed({{cluster}}, {{db}}, t_local, rand())';
     expect(renderStatement(statement, single)).toBeUndefined();
-    expect(renderStatement(statement, cluster)?.sql).toBe('CREATE TABLE corridor.t ON CLUSTER corridor AS corridor.t_local ENGINE = Distributed(corridor, corridor, t_local, rand())');
+    expect(renderStatement(statement, cluster)?.sql).toBe(
+      'CREATE TABLE corridor.t ON CLUSTER corridor AS corridor.t_local ENGINE = Distributed(corridor, corridor, t_local, rand())',
+    );
     expect(() => renderStatement('SELECT {{cluster}}', single)).toThrow(/outside a \{\{cluster_only\}\}/);
   });
 
   it('reads an {{each_partition}} marker, and wants the statement to select its partition', () => {
-    const statement = '{{each_partition a_old into a}}\nINSERT INTO {{db}}.a SELECT * FROM {{db}}.a_old WHERE _partition_id = {partition:String}';
-    expect(renderStatement(statement, single)).toEqual({ kind: 'each_partition', source: 'a_old', target: 'a', sql: 'INSERT INTO corridor.a SELECT * FROM corridor.a_old WHERE _partition_id = {partition:String}' });
-    expect(() => renderStatement('{{each_partition a_old into a}} INSERT INTO {{db}}.a SELECT * FROM {{db}}.a_old', single)).toThrow(/\{partition:String\}/);
+    const statement =
+      '{{each_partition a_old into a}}\nINSERT INTO {{db}}.a SELECT * FROM {{db}}.a_old WHERE _partition_id = {partition:String}';
+    expect(renderStatement(statement, single)).toEqual({
+      kind: 'each_partition',
+      source: 'a_old',
+      target: 'a',
+      sql: 'INSERT INTO corridor.a SELECT * FROM corridor.a_old WHERE _partition_id = {partition:String}',
+    });
+    expect(() => renderStatement('{{each_partition a_old into a}} INSERT INTO {{db}}.a SELECT * FROM {{db}}.a_old', single)).toThrow(
+      /\{partition:String\}/,
+    );
   });
 
   it('refuses what it does not know, and names that are not identifiers', () => {
@@ -68,7 +83,9 @@ describe('placeholders', () => {
 
   it('makes every MergeTree engine replicated with the shard and replica macros, and refuses others', () => {
     expect(replicatedEngine('MergeTree')).toBe("ReplicatedMergeTree('/clickhouse/tables/{shard}/{database}/{table}', '{replica}')");
-    expect(replicatedEngine('ReplacingMergeTree(inserted_at)')).toBe("ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/{database}/{table}', '{replica}', inserted_at)");
+    expect(replicatedEngine('ReplacingMergeTree(inserted_at)')).toBe(
+      "ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/{database}/{table}', '{replica}', inserted_at)",
+    );
     expect(() => replicatedEngine('Log')).toThrow(/MergeTree/);
     expect(onCluster(single)).toBe('');
     expect(onCluster(cluster)).toBe(' ON CLUSTER corridor');
@@ -77,7 +94,10 @@ describe('placeholders', () => {
 
 describe('statements of a file', () => {
   it('end with ; at the end of a line; whole-line comments are left out', () => {
-    expect(splitStatements('-- a comment; with a semicolon\nCREATE TABLE a\n  (x UInt8);\n\n-- b\nDROP TABLE b;\n')).toEqual(['CREATE TABLE a\n  (x UInt8)', 'DROP TABLE b']);
+    expect(splitStatements('-- a comment; with a semicolon\nCREATE TABLE a\n  (x UInt8);\n\n-- b\nDROP TABLE b;\n')).toEqual([
+      'CREATE TABLE a\n  (x UInt8)',
+      'DROP TABLE b',
+    ]);
     expect(() => splitStatements('CREATE TABLE a (x UInt8)\n')).toThrow(/does not end with ';'/);
   });
 });
@@ -88,16 +108,23 @@ describe('the migration files', () => {
     expect(files[0]?.name).toBe('0001_baseline');
   });
 
-  it.each(files.map((f) => [f.name, f] as const))('%s: every statement is ClickHouse syntax on one node and on a cluster (its own parser)', async (_, file) => {
-    for (const p of [single, cluster]) for (const sql of rendered(file.statements, p)) await expect(format(sql), sql).resolves.toBeTruthy();
-  });
+  it.each(files.map((f) => [f.name, f] as const))(
+    '%s: every statement is ClickHouse syntax on one node and on a cluster (its own parser)',
+    async (_, file) => {
+      for (const p of [single, cluster])
+        for (const sql of rendered(file.statements, p)) await expect(format(sql), sql).resolves.toBeTruthy();
+    },
+  );
 
-  it.each(files.map((f) => [f.name, f] as const))('%s: on a cluster every DDL statement runs ON CLUSTER and every table it makes is replicated or distributed', (_, file) => {
-    for (const sql of rendered(file.statements, cluster)) {
-      if (/^\s*(CREATE|ALTER|DROP|RENAME|TRUNCATE)\b/i.test(sql)) expect(sql, sql).toContain(' ON CLUSTER corridor');
-      if (/^\s*CREATE TABLE/i.test(sql)) expect(sql, sql).toMatch(/ENGINE = (Replicated\w*MergeTree\(|Distributed\()/);
-    }
-  });
+  it.each(files.map((f) => [f.name, f] as const))(
+    '%s: on a cluster every DDL statement runs ON CLUSTER and every table it makes is replicated or distributed',
+    (_, file) => {
+      for (const sql of rendered(file.statements, cluster)) {
+        if (/^\s*(CREATE|ALTER|DROP|RENAME|TRUNCATE)\b/i.test(sql)) expect(sql, sql).toContain(' ON CLUSTER corridor');
+        if (/^\s*CREATE TABLE/i.test(sql)) expect(sql, sql).toMatch(/ENGINE = (Replicated\w*MergeTree\(|Distributed\()/);
+      }
+    },
+  );
 
   it('0001 is the schema main created, statement for statement, on one node and on a cluster', async () => {
     const baseline = files[0]!;
@@ -117,6 +144,8 @@ describe('the migration files', () => {
   });
 
   it('is checked by a parser that refuses what is not ClickHouse', async () => {
-    await expect(format('CREATE TABLE t ON CLUSTER c AS t_local ENGINE = Distributed(c, d, t_local, cityHash64(device_id)')).rejects.toThrow(/Syntax error/);
+    await expect(
+      format('CREATE TABLE t ON CLUSTER c AS t_local ENGINE = Distributed(c, d, t_local, cityHash64(device_id)'),
+    ).rejects.toThrow(/Syntax error/);
   });
 });

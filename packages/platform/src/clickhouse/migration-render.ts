@@ -83,10 +83,14 @@ const PLACEHOLDER = /\{\{\s*(\w+)(?:\s+([^{}]*?))?\s*\}\}/g;
 export function renderStatement(statement: string, p: Placement): RenderedStatement | undefined {
   const marker = MARKER.exec(statement);
   if (marker?.[1] === 'cluster_only' && !p.cluster) return undefined;
-  const sql = statement.slice(marker?.[0].length ?? 0).replace(PLACEHOLDER, (_, name: string, arg: string | undefined) => placeholder(name, arg?.trim(), p));
-  if (sql.includes('{{')) throw new Error(`a placeholder is not closed or misplaced: ${sql.slice(sql.indexOf('{{'), sql.indexOf('{{') + 60)}`);
+  const sql = statement
+    .slice(marker?.[0].length ?? 0)
+    .replace(PLACEHOLDER, (_, name: string, arg: string | undefined) => placeholder(name, arg?.trim(), p));
+  if (sql.includes('{{'))
+    throw new Error(`a placeholder is not closed or misplaced: ${sql.slice(sql.indexOf('{{'), sql.indexOf('{{') + 60)}`);
   if (marker?.[2] && marker[3]) {
-    if (!sql.includes('{partition:String}')) throw new Error(`{{each_partition}} statement without {partition:String}: ${sql.slice(0, 80)}`);
+    if (!sql.includes('{partition:String}'))
+      throw new Error(`{{each_partition}} statement without {partition:String}: ${sql.slice(0, 80)}`);
     return { kind: 'each_partition', source: identifier('a table name', marker[2]), target: identifier('a table name', marker[3]), sql };
   }
   return { kind: 'sql', sql };

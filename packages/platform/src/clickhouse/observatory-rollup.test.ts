@@ -28,12 +28,21 @@ describe('minute histograms', () => {
   it('give the median and p90 that quantileExactInclusive gives over the same minutes', async () => {
     let seed = 7;
     const next = () => (seed = (seed * 48_271) % 2_147_483_647);
-    const samples = [[190], [60, 61], [5, 5, 5, 9], ...Array.from({ length: 20 }, (_, i) => Array.from({ length: 1 + (next() % (i * 7 + 3)) }, () => next() % (i < 10 ? 12 : 900)))];
+    const samples = [
+      [190],
+      [60, 61],
+      [5, 5, 5, 9],
+      ...Array.from({ length: 20 }, (_, i) => Array.from({ length: 1 + (next() % (i * 7 + 3)) }, () => next() % (i < 10 ? 12 : 900))),
+    ];
     for (const xs of samples) {
-      const [expected] = await (await ch.client.query({
-        query: 'SELECT quantileExactInclusive(0.5)(x) * 60 AS p50, quantileExactInclusive(0.9)(x) * 60 AS p90 FROM (SELECT arrayJoin({xs:Array(Float64)}) AS x)',
-        query_params: { xs }, format: 'JSONEachRow',
-      })).json<{ p50: number; p90: number }>();
+      const [expected] = await (
+        await ch.client.query({
+          query:
+            'SELECT quantileExactInclusive(0.5)(x) * 60 AS p50, quantileExactInclusive(0.9)(x) * 60 AS p90 FROM (SELECT arrayJoin({xs:Array(Float64)}) AS x)',
+          query_params: { xs },
+          format: 'JSONEachRow',
+        })
+      ).json<{ p50: number; p90: number }>();
       const h = histogramOf(xs);
       expect(histogramQuantile(h, 0.5), JSON.stringify(xs)).toBeCloseTo(expected!.p50, 6);
       expect(histogramQuantile(h, 0.9), JSON.stringify(xs)).toBeCloseTo(expected!.p90, 6);
@@ -51,16 +60,29 @@ describe('minute histograms', () => {
 
 describe('the daily indicators', () => {
   const visit = (device: number, day: string, dwell: number) => ({
-    device_id: device, company_id: 101, place_id: '40', place_name: 'Malaba OSBP', place_kind: 'border_post', corridor: 'northern', direction: 1,
-    entered_at: `${day} 06:00:00.000`, exited_at: `${day} 12:00:00.000`, dwell_s: dwell,
+    device_id: device,
+    company_id: 101,
+    place_id: '40',
+    place_name: 'Malaba OSBP',
+    place_kind: 'border_post',
+    corridor: 'northern',
+    direction: 1,
+    entered_at: `${day} 06:00:00.000`,
+    exited_at: `${day} 12:00:00.000`,
+    dwell_s: dwell,
   });
-  const daily = async (db: Analytics) => (await (await db.client.query({
-    query: `SELECT toString(day) AS day, toString(visits) AS visits, toString(groupBitmapMerge(trucks)) AS trucks, minutes
-            FROM ${db.database}.obs_visits_daily FINAL GROUP BY day, visits, minutes ORDER BY day`, format: 'JSONEachRow',
-  })).json<{ day: string; visits: string; trucks: string; minutes: Record<string, number> }>());
+  const daily = async (db: Analytics) =>
+    await (
+      await db.client.query({
+        query: `SELECT toString(day) AS day, toString(visits) AS visits, toString(groupBitmapMerge(trucks)) AS trucks, minutes
+            FROM ${db.database}.obs_visits_daily FINAL GROUP BY day, visits, minutes ORDER BY day`,
+        format: 'JSONEachRow',
+      })
+    ).json<{ day: string; visits: string; trucks: string; minutes: Record<string, number> }>();
 
   it('are recomputed whole for the days asked: a fact written twice counts once, a later fact of the day joins', async () => {
-    const insert = (values: Record<string, unknown>[]) => ch.client.insert({ table: `${ch.database}.obs_visits`, values, format: 'JSONEachRow' });
+    const insert = (values: Record<string, unknown>[]) =>
+      ch.client.insert({ table: `${ch.database}.obs_visits`, values, format: 'JSONEachRow' });
     await insert([visit(1, '2026-01-05', 11_400), visit(2, '2026-01-05', 600)]);
     await insert([visit(1, '2026-01-05', 11_400)]);
     await rollUpObservatoryDays(ch, ['2026-01-05'], 1);
@@ -76,7 +98,11 @@ describe('the daily indicators', () => {
     const files = readMigrations();
     const upTo = files.findIndex((f) => f.name.startsWith('0004_'));
     await migrateAnalytics(before, { files: files.slice(0, upTo) });
-    await before.client.insert({ table: `${before.database}.obs_visits`, values: [visit(1, '2026-01-05', 11_400), visit(2, '2026-02-09', 601), visit(2, '2026-02-09', 601)], format: 'JSONEachRow' });
+    await before.client.insert({
+      table: `${before.database}.obs_visits`,
+      values: [visit(1, '2026-01-05', 11_400), visit(2, '2026-02-09', 601), visit(2, '2026-02-09', 601)],
+      format: 'JSONEachRow',
+    });
     await migrateAnalytics(before, { files });
     expect(await daily(before)).toEqual([
       { day: '2026-01-05', visits: '1', trucks: '1', minutes: { 190: 1 } },

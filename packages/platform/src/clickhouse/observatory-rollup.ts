@@ -20,23 +20,27 @@ export async function rollUpObservatoryDays(ch: Analytics, days: readonly string
     `INSERT INTO ${db}.obs_visits_daily ${perCompanyAndAll({
       head: 'toDate(exited_at) AS day, place_id, any(place_name), any(place_kind), any(corridor), direction',
       tail: 'count(), groupBitmapState(device_id), sumMap(map(toUInt32(ceil(dwell_s / 60)), toUInt64(1))), {version:UInt64}',
-      from: `${db}.obs_visits FINAL WHERE ${inDays('exited_at')}`, groupBy: 'day, place_id, direction',
+      from: `${db}.obs_visits FINAL WHERE ${inDays('exited_at')}`,
+      groupBy: 'day, place_id, direction',
     })}`,
     `INSERT INTO ${db}.obs_legs_daily ${perCompanyAndAll({
       head: 'toDate(arrived_at) AS day, corridor, kind, from_place, to_place, any(from_name), any(to_name), any(from_along_m), any(to_along_m), direction',
       tail: `countIf(excluded = ''), groupBitmapStateIf(device_id, excluded = ''), sumMapIf(map(toUInt32(ceil(transit_s / 60)), toUInt64(1)), excluded = ''),
              countIf(excluded = 'left_corridor'), countIf(excluded = 'long_stop'), {version:UInt64}`,
-      from: `${db}.obs_legs FINAL WHERE ${inDays('arrived_at')}`, groupBy: 'day, corridor, kind, from_place, to_place, direction',
+      from: `${db}.obs_legs FINAL WHERE ${inDays('arrived_at')}`,
+      groupBy: 'day, corridor, kind, from_place, to_place, direction',
     })}`,
     `INSERT INTO ${db}.obs_stops_daily ${perCompanyAndAll({
       head: 'toDate(started_at) AS day, corridor, direction',
       tail: 'sumMap(map(toUInt32(floor(stop_s / 60)), toUInt64(1))), {version:UInt64}',
-      from: `${db}.obs_stops FINAL WHERE ${inDays('started_at')} AND area = ''`, groupBy: 'day, corridor, direction',
+      from: `${db}.obs_stops FINAL WHERE ${inDays('started_at')} AND area = ''`,
+      groupBy: 'day, corridor, direction',
     })}`,
     `INSERT INTO ${db}.obs_distance_daily ${perCompanyAndAll({
       head: 'day, corridor, direction',
       tail: 'sum(distance_m), groupBitmapState(device_id), {version:UInt64}',
-      from: `${db}.obs_distance FINAL WHERE day >= {first:Date} AND day <= {last:Date} AND day IN {days:Array(Date)}`, groupBy: 'day, corridor, direction',
+      from: `${db}.obs_distance FINAL WHERE day >= {first:Date} AND day <= {last:Date} AND day IN {days:Array(Date)}`,
+      groupBy: 'day, corridor, direction',
     })}`,
   ];
   // one after another: chDB runs one query of a process at a time anyway, and a server is spared a burst
@@ -66,7 +70,10 @@ export const utcDay = (ms: number): string => new Date(ms).toISOString().slice(0
  * themselves (position (n − 1) · q of the sorted values); null when there are none.
  */
 export function histogramQuantile(minutes: Readonly<Record<string, number>>, q: number): number | null {
-  const bins = Object.entries(minutes).map(([k, c]) => [Number(k), c] as const).filter(([, c]) => c > 0).sort((a, b) => a[0] - b[0]);
+  const bins = Object.entries(minutes)
+    .map(([k, c]) => [Number(k), c] as const)
+    .filter(([, c]) => c > 0)
+    .sort((a, b) => a[0] - b[0]);
   const n = bins.reduce((s, [, c]) => s + c, 0);
   if (n === 0) return null;
   const h = (n - 1) * q;

@@ -12,12 +12,30 @@ export const positionIdSql = (deviceId: string, time: string, stateRecord: strin
   `((toUInt64(intDiv(toUnixTimestamp64Milli(${time}), 1000) - ${POSITION_ID_EPOCH_MS / 1000}) * 2 + if(${stateRecord}, 1, 0)) * ${2 ** POSITION_ID_DEVICE_BITS} + ${deviceId})`;
 
 interface PositionRow {
-  id: number | string; device_id: number | string; unique_id: string; protocol: string;
-  fix_time: string; device_time: string; server_time: string; valid: boolean | number;
-  latitude: number; longitude: number; speed: number; course: number;
-  altitude: number | null; accuracy: number | null; satellites: number | null; hdop: number | null;
-  ignition: boolean | number | null; odometer: number | null; power: number | null; battery: number | null;
-  alarm: string | null; crc_valid: boolean | number; raw_frame_id: string | null; attributes: string;
+  id: number | string;
+  device_id: number | string;
+  unique_id: string;
+  protocol: string;
+  fix_time: string;
+  device_time: string;
+  server_time: string;
+  valid: boolean | number;
+  latitude: number;
+  longitude: number;
+  speed: number;
+  course: number;
+  altitude: number | null;
+  accuracy: number | null;
+  satellites: number | null;
+  hdop: number | null;
+  ignition: boolean | number | null;
+  odometer: number | null;
+  power: number | null;
+  battery: number | null;
+  alarm: string | null;
+  crc_valid: boolean | number;
+  raw_frame_id: string | null;
+  attributes: string;
 }
 
 /** ClickHouse DateTime64 text ('2026-01-02 03:04:05.678') → ISO 8601 UTC. */
@@ -27,25 +45,59 @@ const bool = (v: boolean | number | null): boolean | null => (v === null ? null 
 
 function toRow(p: PositionMessage): PositionRow {
   return {
-    id: p.id, device_id: p.deviceId, unique_id: p.uniqueId, protocol: p.protocol,
+    id: p.id,
+    device_id: p.deviceId,
+    unique_id: p.uniqueId,
+    protocol: p.protocol,
     fix_time: chTime(positionTime(p.fixTime).toISOString()), // the store's resolution (position-id.ts), whoever produced the message
     device_time: chTime(new Date(p.deviceTime ?? p.fixTime).toISOString()),
     server_time: chTime(new Date(p.serverTime).toISOString()),
-    valid: p.valid, latitude: p.latitude, longitude: p.longitude, speed: p.speed, course: p.course,
-    altitude: p.altitude, accuracy: p.accuracy, satellites: p.satellites, hdop: p.hdop, ignition: p.ignition,
-    odometer: p.odometer, power: p.power, battery: p.battery, alarm: p.alarm, crc_valid: p.crcValid,
-    raw_frame_id: p.rawFrameId, attributes: JSON.stringify(p.attributes),
+    valid: p.valid,
+    latitude: p.latitude,
+    longitude: p.longitude,
+    speed: p.speed,
+    course: p.course,
+    altitude: p.altitude,
+    accuracy: p.accuracy,
+    satellites: p.satellites,
+    hdop: p.hdop,
+    ignition: p.ignition,
+    odometer: p.odometer,
+    power: p.power,
+    battery: p.battery,
+    alarm: p.alarm,
+    crc_valid: p.crcValid,
+    raw_frame_id: p.rawFrameId,
+    attributes: JSON.stringify(p.attributes),
   };
 }
 
 function fromRow(r: PositionRow): PositionMessage {
   return PositionMessage.parse({
-    id: Number(r.id), deviceId: Number(r.device_id), uniqueId: r.unique_id, protocol: r.protocol,
-    fixTime: isoTime(r.fix_time), deviceTime: isoTime(r.device_time), serverTime: isoTime(r.server_time),
-    valid: Boolean(r.valid), latitude: r.latitude, longitude: r.longitude, speed: r.speed, course: r.course,
-    altitude: r.altitude, accuracy: r.accuracy, satellites: r.satellites, hdop: r.hdop, ignition: bool(r.ignition),
-    odometer: r.odometer, power: r.power, battery: r.battery, alarm: r.alarm, crcValid: Boolean(r.crc_valid),
-    rawFrameId: r.raw_frame_id, attributes: JSON.parse(r.attributes) as Record<string, string>,
+    id: Number(r.id),
+    deviceId: Number(r.device_id),
+    uniqueId: r.unique_id,
+    protocol: r.protocol,
+    fixTime: isoTime(r.fix_time),
+    deviceTime: isoTime(r.device_time),
+    serverTime: isoTime(r.server_time),
+    valid: Boolean(r.valid),
+    latitude: r.latitude,
+    longitude: r.longitude,
+    speed: r.speed,
+    course: r.course,
+    altitude: r.altitude,
+    accuracy: r.accuracy,
+    satellites: r.satellites,
+    hdop: r.hdop,
+    ignition: bool(r.ignition),
+    odometer: r.odometer,
+    power: r.power,
+    battery: r.battery,
+    alarm: r.alarm,
+    crcValid: Boolean(r.crc_valid),
+    rawFrameId: r.raw_frame_id,
+    attributes: JSON.parse(r.attributes) as Record<string, string>,
   });
 }
 
@@ -90,8 +142,10 @@ export function queryPositionsById(ch: Analytics) {
                 AND fix_time >= fromUnixTimestamp64Milli({from:Int64}, 'UTC') AND fix_time <= fromUnixTimestamp64Milli({to:Int64}, 'UTC')
               ORDER BY device_id, fix_time, id`,
       query_params: {
-        devices: [...new Set(known.map((x) => x.parsed!.deviceId))], ids: known.map((x) => x.id),
-        from: Math.min(...times), to: Math.max(...times),
+        devices: [...new Set(known.map((x) => x.parsed!.deviceId))],
+        ids: known.map((x) => x.id),
+        from: Math.min(...times),
+        to: Math.max(...times),
       },
       format: 'JSONEachRow',
     });

@@ -24,6 +24,8 @@ export async function rawFramesTtlDays(ch: Analytics): Promise<number | undefine
 export async function applyRawFramesTtl(ch: Analytics, days: number): Promise<boolean> {
   if (!Number.isInteger(days) || days < 1) throw new RangeError(`RAW_FRAME_TTL_DAYS must be a positive number of days, got ${days}`);
   if ((await rawFramesTtlDays(ch)) === days) return false;
-  await ch.client.command({ query: `ALTER TABLE ${ch.database}.${storage(ch)}${onCluster(ch)} MODIFY TTL toDateTime(received_at) + INTERVAL ${days} DAY` });
+  await ch.client.command({
+    query: `ALTER TABLE ${ch.database}.${storage(ch)}${onCluster(ch)} MODIFY TTL toDateTime(received_at) + INTERVAL ${days} DAY`,
+  });
   return true;
 }

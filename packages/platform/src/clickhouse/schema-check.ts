@@ -15,11 +15,17 @@ export async function analyticsSchemaState(ch: Analytics, files: MigrationFile[]
   const applied = await appliedMigrations(ch);
   const done = new Set(applied.map((a) => a.name));
   const known = new Set(files.map((f) => f.name));
-  return { missing: files.filter((f) => !done.has(f.name)).map((f) => f.name), ahead: applied.filter((a) => !known.has(a.name)).map((a) => a.name) };
+  return {
+    missing: files.filter((f) => !done.has(f.name)).map((f) => f.name),
+    ahead: applied.filter((a) => !known.has(a.name)).map((a) => a.name),
+  };
 }
 
 export class AnalyticsSchemaBehindError extends Error {
-  constructor(readonly database: string, readonly missing: string[]) {
+  constructor(
+    readonly database: string,
+    readonly missing: string[],
+  ) {
     super(
       `The ClickHouse database ${database} is behind this version: ${missing.length === 1 ? 'migration' : 'migrations'} ${missing.join(', ')} ` +
         `${missing.length === 1 ? 'is' : 'are'} not applied. Run the migrate step first (the corridor-migrate Job, docker compose's migrate service, ` +
@@ -38,5 +44,9 @@ export class AnalyticsSchemaBehindError extends Error {
 export async function requireAnalyticsSchema(ch: Analytics, logger: Logger, files?: MigrationFile[]): Promise<void> {
   const state = await analyticsSchemaState(ch, files);
   if (state.missing.length) throw new AnalyticsSchemaBehindError(ch.database, state.missing);
-  if (state.ahead.length) logger.info({ ahead: state.ahead }, 'the ClickHouse schema has migrations this version does not know (a newer version was migrated): running on it');
+  if (state.ahead.length)
+    logger.info(
+      { ahead: state.ahead },
+      'the ClickHouse schema has migrations this version does not know (a newer version was migrated): running on it',
+    );
 }

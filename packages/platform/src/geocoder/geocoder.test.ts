@@ -32,15 +32,23 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 beforeEach(() => {
   asked = [];
   headers = [];
-  answer = (url, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ display_name: `road near ${url.searchParams.get('lat')},${url.searchParams.get('lon')}` }));
+  answer = (url, res) =>
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ display_name: `road near ${url.searchParams.get('lat')},${url.searchParams.get('lon')}` }));
 });
 
 const settings = (env: Record<string, string>) => GeocoderEnv.parse(env);
-const outcomes = async () => Object.fromEntries(((await registry.getSingleMetric('geocoder_lookups_total')?.get())?.values ?? [])
-  .map((v) => [`${v.labels.geocoder}/${v.labels.outcome}`, v.value]));
+const outcomes = async () =>
+  Object.fromEntries(
+    ((await registry.getSingleMetric('geocoder_lookups_total')?.get())?.values ?? []).map((v) => [
+      `${v.labels.geocoder}/${v.labels.outcome}`,
+      v.value,
+    ]),
+  );
 
 describe('geocoder', () => {
-  it('is offline without GEOCODER_URL, with the gazetteer\'s address', async () => {
+  it("is offline without GEOCODER_URL, with the gazetteer's address", async () => {
     const g = createGeocoder(settings({}));
     expect(g.kind).toBe('offline');
     expect(await g.address(...VOI_NW)).toBe('14 km NW of Voi, KE');
@@ -104,10 +112,13 @@ describe('geocoder', () => {
     const all = Promise.all(Array.from({ length: 10 }, (_, i) => g.address(-1 - i / 10, 36)));
     await vi.waitFor(() => expect(asked).toHaveLength(4));
     // then answer the held requests one by one as they arrive, until all ten were asked
-    await vi.waitFor(() => {
-      held.shift()?.();
-      expect(asked).toHaveLength(10);
-    }, { timeout: 10_000, interval: 5 });
+    await vi.waitFor(
+      () => {
+        held.shift()?.();
+        expect(asked).toHaveLength(10);
+      },
+      { timeout: 10_000, interval: 5 },
+    );
     while (held.length) held.shift()!();
     expect(await all).toEqual(Array.from({ length: 10 }, (_, i) => `at ${-1 - i / 10}`));
     expect(most).toBe(4);

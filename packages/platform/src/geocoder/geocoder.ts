@@ -23,14 +23,26 @@ export interface Geocoder {
 /** Requests to the external geocoder at once, at most. */
 const EXTERNAL_CONCURRENCY = 4;
 
-const lookups = counter('geocoder_lookups_total', 'Reverse geocoding lookups by geocoder and outcome (offline; external, none: the service knew no address, cached, fallback: it failed)', ['geocoder', 'outcome']);
-const externalSeconds = histogram('geocoder_external_seconds', 'Time the external geocoder took to answer', [], [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]);
+const lookups = counter(
+  'geocoder_lookups_total',
+  'Reverse geocoding lookups by geocoder and outcome (offline; external, none: the service knew no address, cached, fallback: it failed)',
+  ['geocoder', 'outcome'],
+);
+const externalSeconds = histogram(
+  'geocoder_external_seconds',
+  'Time the external geocoder took to answer',
+  [],
+  [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+);
 
 /** A finite position within range (the API validates first; stored positions may hold anything). */
 export const validPoint = (latitude: number, longitude: number): boolean =>
   Number.isFinite(latitude) && Number.isFinite(longitude) && Math.abs(latitude) <= 90 && Math.abs(longitude) <= 180;
 
-export function createGeocoder(settings: GeocoderSettings, deps: { logger?: Logger; fetch?: typeof fetch; local?: ReverseGeocoder } = {}): Geocoder {
+export function createGeocoder(
+  settings: GeocoderSettings,
+  deps: { logger?: Logger; fetch?: typeof fetch; local?: ReverseGeocoder } = {},
+): Geocoder {
   const local = deps.local ?? offlineGeocoder();
   const offline = (latitude: number, longitude: number): string | null => {
     if (!validPoint(latitude, longitude)) return null;
@@ -40,7 +52,12 @@ export function createGeocoder(settings: GeocoderSettings, deps: { logger?: Logg
   if (!settings.GEOCODER_URL) {
     return { kind: 'offline', offline, address: async (latitude, longitude) => offline(latitude, longitude) };
   }
-  const lookup = nominatimLookup({ url: settings.GEOCODER_URL, timeoutMs: settings.GEOCODER_TIMEOUT_MS, language: settings.GEOCODER_LANGUAGE, fetch: deps.fetch ?? fetch });
+  const lookup = nominatimLookup({
+    url: settings.GEOCODER_URL,
+    timeoutMs: settings.GEOCODER_TIMEOUT_MS,
+    language: settings.GEOCODER_LANGUAGE,
+    fetch: deps.fetch ?? fetch,
+  });
   const cache = settings.GEOCODER_CACHE_SIZE > 0 ? new LRUCache<string, string>({ max: settings.GEOCODER_CACHE_SIZE }) : undefined;
   const inFlight = new Map<string, Promise<string>>();
   // at most EXTERNAL_CONCURRENCY requests at once (a report's many trips queue here); a freed slot passes to the next in line
@@ -94,7 +111,10 @@ export function createGeocoder(settings: GeocoderSettings, deps: { logger?: Logg
           // one line a minute at most: an outage would otherwise log every lookup
           if (Date.now() - lastWarning > 60_000) {
             lastWarning = Date.now();
-            deps.logger?.warn({ err }, 'external geocoder failed; answering offline addresses (counted in geocoder_lookups_total{outcome="fallback"})');
+            deps.logger?.warn(
+              { err },
+              'external geocoder failed; answering offline addresses (counted in geocoder_lookups_total{outcome="fallback"})',
+            );
           }
           return local.reverse(latitude, longitude).address;
         })

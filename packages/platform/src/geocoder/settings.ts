@@ -16,6 +16,9 @@ export const GeocoderEnv = z.object({
   /** Answers kept, keyed by position to ~11 m (4 decimals). */
   GEOCODER_CACHE_SIZE: z.coerce.number().int().min(0).max(1_000_000).default(20_000),
   /** Sent as Accept-Language to the external geocoder (e.g. en, sw). */
-  GEOCODER_LANGUAGE: z.string().regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*(,\s*[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*)*$/, 'a language list such as en or sw,en').default('en'),
+  GEOCODER_LANGUAGE: z
+    .string()
+    .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*(,\s*[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*)*$/, 'a language list such as en or sw,en')
+    .default('en'),
 });
 export type GeocoderSettings = z.infer<typeof GeocoderEnv>;

@@ -22,9 +22,30 @@ const at = new Date('2026-06-01T06:00:00Z');
 const position = (deviceId: number, seconds: number, uniqueId = `dev-${deviceId}`): PositionMessage => {
   const time = new Date(at.getTime() + seconds * 1000);
   return {
-    id: positionId(deviceId, time), deviceId, uniqueId, protocol: 'gt06', fixTime: time.toISOString(), deviceTime: time.toISOString(),
-    serverTime: new Date().toISOString(), valid: true, latitude: -1.3, longitude: 36.8, speed: 20, course: 90, altitude: null, accuracy: null,
-    satellites: 9, hdop: null, ignition: true, odometer: null, power: null, battery: null, alarm: null, crcValid: true, rawFrameId: null, attributes: { k: 'v' },
+    id: positionId(deviceId, time),
+    deviceId,
+    uniqueId,
+    protocol: 'gt06',
+    fixTime: time.toISOString(),
+    deviceTime: time.toISOString(),
+    serverTime: new Date().toISOString(),
+    valid: true,
+    latitude: -1.3,
+    longitude: 36.8,
+    speed: 20,
+    course: 90,
+    altitude: null,
+    accuracy: null,
+    satellites: 9,
+    hdop: null,
+    ignition: true,
+    odometer: null,
+    power: null,
+    battery: null,
+    alarm: null,
+    crcValid: true,
+    rawFrameId: null,
+    attributes: { k: 'v' },
   };
 };
 
@@ -46,8 +67,9 @@ describe('the ClickHouse HTTP interface served by chDB', () => {
 
   it('binds string, number and array parameters as ClickHouse does', async () => {
     const rs = await ch.client.query({
-      query: 'SELECT {s:String} AS s, {n:UInt32} + 1 AS n, {a:Array(String)} AS a, {d:DateTime64(3, \'UTC\')} AS d',
-      query_params: { s: "quote ' backslash \\ newline \n", n: 41, a: ['x', 'y z'], d: '2026-06-01 06:00:00.000' }, format: 'JSONEachRow',
+      query: "SELECT {s:String} AS s, {n:UInt32} + 1 AS n, {a:Array(String)} AS a, {d:DateTime64(3, 'UTC')} AS d",
+      query_params: { s: "quote ' backslash \\ newline \n", n: 41, a: ['x', 'y z'], d: '2026-06-01 06:00:00.000' },
+      format: 'JSONEachRow',
     });
     expect(await rs.json()).toEqual([{ s: "quote ' backslash \\ newline \n", n: 42, a: ['x', 'y z'], d: '2026-06-01 06:00:00.000' }]);
   });

@@ -70,7 +70,9 @@ async function body(req: IncomingMessage): Promise<string> {
  * for none), or `connection` one this process opened already (the one-process stack serves its own
  * store to its ingest threads this way; it stays open when the server closes).
  */
-export async function startChdbHttp(opts: ({ path: string } | { connection: ReturnType<typeof createChdbConnection> }) & { port?: number; host?: string }): Promise<ChdbHttpServer> {
+export async function startChdbHttp(
+  opts: ({ path: string } | { connection: ReturnType<typeof createChdbConnection> }) & { port?: number; host?: string },
+): Promise<ChdbHttpServer> {
   let conn: ReturnType<typeof createChdbConnection>;
   if ('connection' in opts) conn = opts.connection;
   else {
@@ -126,7 +128,11 @@ export async function startChdbHttp(opts: ({ path: string } | { connection: Retu
       const original = (err as { cause?: unknown }).cause ?? err;
       const message = original instanceof Error ? original.message : String(original);
       const code = /^Code: (\d+)\./.exec(message)?.[1] ?? (err as { code?: string }).code ?? '1001';
-      res.writeHead(500, { 'content-type': 'text/plain; charset=UTF-8', 'x-clickhouse-exception-code': String(code), 'x-clickhouse-query-id': queryId });
+      res.writeHead(500, {
+        'content-type': 'text/plain; charset=UTF-8',
+        'x-clickhouse-exception-code': String(code),
+        'x-clickhouse-query-id': queryId,
+      });
       res.end(/^Code: \d+\./.test(message) ? message : `Code: ${code}. DB::Exception: ${message}. (STD_EXCEPTION)`);
     }
   }

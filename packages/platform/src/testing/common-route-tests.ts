@@ -37,7 +37,10 @@ export function runCommonRouteTests(opts: CommonRouteTestOptions): void {
         it(`answers 403 to ${denied.join(', ')}`, async () => {
           for (const role of denied) {
             const res = await opts.app().inject({
-              method: def.method.toUpperCase() as 'GET', url, headers: await asUser(userWith([role], 101)), payload: opts.invalidBody as never,
+              method: def.method.toUpperCase() as 'GET',
+              url,
+              headers: await asUser(userWith([role], 101)),
+              payload: opts.invalidBody as never,
             });
             expect(res.statusCode, role).toBe(403);
             expect(res.json()).toMatchObject({ error: { code: 'FORBIDDEN' } });
@@ -48,7 +51,10 @@ export function runCommonRouteTests(opts: CommonRouteTestOptions): void {
     if (opts.invalidBody !== undefined) {
       it('answers 400 to an invalid body, naming the field', async () => {
         const res = await opts.app().inject({
-          method: def.method.toUpperCase() as 'GET', url, headers: await asUser(userWith(['admin'])), payload: opts.invalidBody as never,
+          method: def.method.toUpperCase() as 'GET',
+          url,
+          headers: await asUser(userWith(['admin'])),
+          payload: opts.invalidBody as never,
         });
         expect(res.statusCode).toBe(400);
         const body = res.json() as { error: { code: string; details: unknown[] } };

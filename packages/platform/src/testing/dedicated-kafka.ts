@@ -101,7 +101,12 @@ export class DedicatedKafka {
       'num.partitions': '2',
       'auto.create.topics.enable': 'true',
     };
-    writeFileSync(join(this.dir, 'server.properties'), Object.entries(props).map(([k, v]) => `${k}=${v}\n`).join(''));
+    writeFileSync(
+      join(this.dir, 'server.properties'),
+      Object.entries(props)
+        .map(([k, v]) => `${k}=${v}\n`)
+        .join(''),
+    );
     // Kafka 4 logs through Log4j 2 (tools/kafka/pom.xml brings it)
     writeFileSync(
       join(this.dir, 'log4j2.properties'),
@@ -125,7 +130,12 @@ export class DedicatedKafka {
 
   /** Runs one of Kafka's command-line tools with a small quick-start JVM; resolves to its stdout. */
   private async tool(...args: string[]): Promise<string> {
-    const jvm = ['-Xmx256m', '-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1', `-Dlog4j2.configurationFile=${join(this.dir, 'log4j2.properties')}`];
+    const jvm = [
+      '-Xmx256m',
+      '-XX:+UseSerialGC',
+      '-XX:TieredStopAtLevel=1',
+      `-Dlog4j2.configurationFile=${join(this.dir, 'log4j2.properties')}`,
+    ];
     const { stdout } = await run('java', [...jvm, '-cp', `${this.libs}/*`, ...args], { timeout: TOOL_TIMEOUT_MS });
     return stdout;
   }
@@ -178,7 +188,13 @@ export class DedicatedKafka {
     while (Date.now() < deadline) {
       const err = failed();
       if (err) throw new Error(`${err.message} while starting; ${this.tail()}`);
-      const admin = new Admin({ clientId: 'dedicated-kafka-probe', bootstrapBrokers: this.brokers, connectTimeout: 1000, requestTimeout: 3000, retries: 0 });
+      const admin = new Admin({
+        clientId: 'dedicated-kafka-probe',
+        bootstrapBrokers: this.brokers,
+        connectTimeout: 1000,
+        requestTimeout: 3000,
+        retries: 0,
+      });
       try {
         await admin.listTopics();
         return;
@@ -190,7 +206,9 @@ export class DedicatedKafka {
       // the interval between two probes of a condition (the broker lists its topics), not a wait for time
       await new Promise((r) => setTimeout(r, 250));
     }
-    throw new Error(`Kafka on ${this.brokers[0]} did not list topics within ${READY_TIMEOUT_MS / 1000} s (${String(last)}); ${this.tail()}`);
+    throw new Error(
+      `Kafka on ${this.brokers[0]} did not list topics within ${READY_TIMEOUT_MS / 1000} s (${String(last)}); ${this.tail()}`,
+    );
   }
 
   /** SIGTERM (a controlled shutdown), SIGKILL if it is still running after 60 s; resolves once it exited. */

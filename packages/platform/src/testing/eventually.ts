@@ -55,6 +55,8 @@ export async function eventually<T>(
         : 'error' in last
           ? `last error: ${last.error instanceof Error ? last.error.message : shown(last.error)}`
           : `last answer: ${shown(last.value)}`;
-    throw new Error(`timed out after ${ceilingMs / 1000} s waiting for ${what} (${seen})`, { cause: last && 'error' in last ? last.error : undefined });
+    throw new Error(`timed out after ${ceilingMs / 1000} s waiting for ${what} (${seen})`, {
+      cause: last && 'error' in last ? last.error : undefined,
+    });
   }
 }

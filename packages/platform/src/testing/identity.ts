@@ -22,6 +22,10 @@ export function userWith(roles: Role[], companyId: number | null = null, userId 
 const everyService: ServiceName[] = ['gateway', 'ingest', 'journey', 'geofence', 'ops-api'];
 
 /** Headers carrying a signed identity, as the gateway would forward them (to any service). */
-export async function asUser(identity: Identity, secret = TEST_IDENTITY_SECRET, audience: ServiceName | ServiceName[] = everyService): Promise<Record<string, string>> {
+export async function asUser(
+  identity: Identity,
+  secret = TEST_IDENTITY_SECRET,
+  audience: ServiceName | ServiceName[] = everyService,
+): Promise<Record<string, string>> {
   return { [IDENTITY_HEADER]: await signIdentity(identity, secret, audience) };
 }

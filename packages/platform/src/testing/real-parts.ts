@@ -53,11 +53,21 @@ async function fromContainer(part: RealPart): Promise<RealEndpoint | undefined> 
         .withExposedPorts(5432)
         .withWaitStrategy(Wait.forLogMessage(/ready to accept connections/, 2))
         .start();
-      return { url: `postgres://postgres:corridor@${c.getHost()}:${c.getMappedPort(5432)}/corridor`, stop: async () => { await c.stop(); } };
+      return {
+        url: `postgres://postgres:corridor@${c.getHost()}:${c.getMappedPort(5432)}/corridor`,
+        stop: async () => {
+          await c.stop();
+        },
+      };
     }
     if (part === 'redis') {
       const c = await new GenericContainer('redis:7-alpine').withExposedPorts(6379).start();
-      return { url: `redis://${c.getHost()}:${c.getMappedPort(6379)}`, stop: async () => { await c.stop(); } };
+      return {
+        url: `redis://${c.getHost()}:${c.getMappedPort(6379)}`,
+        stop: async () => {
+          await c.stop();
+        },
+      };
     }
     if (part === 'clickhouse') {
       const c = await new GenericContainer('clickhouse/clickhouse-server:25.8')
@@ -65,7 +75,12 @@ async function fromContainer(part: RealPart): Promise<RealEndpoint | undefined> 
         .withExposedPorts(8123)
         .withWaitStrategy(Wait.forHttp('/ping', 8123))
         .start();
-      return { url: `http://default:corridor@${c.getHost()}:${c.getMappedPort(8123)}`, stop: async () => { await c.stop(); } };
+      return {
+        url: `http://default:corridor@${c.getHost()}:${c.getMappedPort(8123)}`,
+        stop: async () => {
+          await c.stop();
+        },
+      };
     }
     const c = await new GenericContainer('apache/kafka:4.2.1')
       .withExposedPorts({ container: 9092, host: 39092 })
@@ -80,7 +95,12 @@ async function fromContainer(part: RealPart): Promise<RealEndpoint | undefined> 
         KAFKA_GROUP_INITIAL_REBALANCE_DELAY_MS: '0',
       })
       .start();
-    return { url: `localhost:39092`, stop: async () => { await c.stop(); } };
+    return {
+      url: `localhost:39092`,
+      stop: async () => {
+        await c.stop();
+      },
+    };
   } catch (err) {
     const msg = err instanceof Error ? err.message : String(err);
     if (/container runtime strategy|docker/i.test(msg)) return undefined; // no Docker engine here

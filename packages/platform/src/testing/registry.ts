@@ -8,11 +8,20 @@ import { publishUserDirectory } from '../user-directory';
  * entries services that do not own devices check device references with), for service tests that
  * run without ops-api.
  */
-export async function registerDevices(cache: Cache, devices: { id: number; companyId?: number | null; groupId?: number | null; uniqueId?: string }[]): Promise<void> {
+export async function registerDevices(
+  cache: Cache,
+  devices: { id: number; companyId?: number | null; groupId?: number | null; uniqueId?: string }[],
+): Promise<void> {
   for (const d of devices) {
     const entry: DeviceRegistryMessage = {
-      id: d.id, uniqueId: d.uniqueId ?? `imei-${d.id}`, name: `device ${d.id}`, disabled: false, companyId: d.companyId ?? null,
-      groupId: d.groupId ?? null, status: 'unknown', deleted: false,
+      id: d.id,
+      uniqueId: d.uniqueId ?? `imei-${d.id}`,
+      name: `device ${d.id}`,
+      disabled: false,
+      companyId: d.companyId ?? null,
+      groupId: d.groupId ?? null,
+      status: 'unknown',
+      deleted: false,
     };
     await cache.set(cacheKeys.deviceById(d.id), JSON.stringify(entry));
     await cache.set(cacheKeys.deviceByUniqueId(entry.uniqueId), JSON.stringify(entry));

@@ -52,7 +52,13 @@ export async function emptyTestAnalytics(ns: string): Promise<Analytics> {
   const ch = await realPart('clickhouse');
   if (ch) {
     const u = new URL(ch.url);
-    return createClickHouseAnalytics({ url: `${u.protocol}//${u.host}`, username: decodeURIComponent(u.username || 'default'), password: decodeURIComponent(u.password), database: ns, createDatabase: true });
+    return createClickHouseAnalytics({
+      url: `${u.protocol}//${u.host}`,
+      username: decodeURIComponent(u.username || 'default'),
+      password: decodeURIComponent(u.password),
+      database: ns,
+      createDatabase: true,
+    });
   }
   // chDB binds one directory per process: every test adapters set of this process shares the
   // engine, each in a database of its own (queries name their tables with the database)
@@ -97,7 +103,14 @@ export async function createTestAdapters(kind: AdapterKind, opts: TestAdaptersOp
     const db = await createPgliteDb();
     const cache = new MemoryCache();
     return {
-      kind, logger, namespace, bus, db, analytics, cache, clock: systemClock,
+      kind,
+      logger,
+      namespace,
+      bus,
+      db,
+      analytics,
+      cache,
+      clock: systemClock,
       async close() {
         await bus.close();
         await Promise.allSettled([db.close(), cache.close(), analytics.close()]);
@@ -121,7 +134,14 @@ export async function createTestAdapters(kind: AdapterKind, opts: TestAdaptersOp
   await bus.ensureTopics(allTopics.map((name) => ({ name, compacted: compactedTopics.includes(name) })));
   const cache = new RedisCache(redis.url, { keyPrefix: `${namespace}:` });
   return {
-    kind, logger, namespace, bus, db, analytics, cache, clock: systemClock,
+    kind,
+    logger,
+    namespace,
+    bus,
+    db,
+    analytics,
+    cache,
+    clock: systemClock,
     async close() {
       await bus.close();
       await Promise.allSettled([db.close(), cache.close(), analytics.close()]);
@@ -129,7 +149,9 @@ export async function createTestAdapters(kind: AdapterKind, opts: TestAdaptersOp
       await a.connect();
       await a.query(`DROP DATABASE IF EXISTS ${namespace} WITH (FORCE)`).catch(() => undefined);
       await a.end();
-      await deleteNamespaceTopics(kafka.url.split(','), namespace).catch((err: unknown) => logger.warn({ err }, 'could not delete the test topics'));
+      await deleteNamespaceTopics(kafka.url.split(','), namespace).catch((err: unknown) =>
+        logger.warn({ err }, 'could not delete the test topics'),
+      );
     },
   };
 }

@@ -14,6 +14,9 @@ const [identityAudit, , , , traccarAudit] = auditEndpoints;
 export function auditRoutes(app: App, db: Orm, ops: OpsApiOptions): void {
   registerEndpoint(app, identityAudit, async (req) => auditPage(audit, db, req.query));
   const call = opsApiCaller(ops, 'operations audit trail');
-  const actions = traccarActions({ db, opsAudit: async (who, query) => (await call('GET', who, `/audit/operations${query}`)) as OperationsAuditPage });
+  const actions = traccarActions({
+    db,
+    opsAudit: async (who, query) => (await call('GET', who, `/audit/operations${query}`)) as OperationsAuditPage,
+  });
   registerEndpoint(app, traccarAudit, async (req) => actions(req.query, req.identity!));
 }

@@ -26,8 +26,15 @@ interface Entry {
 }
 
 const toAction = (e: Entry, id: number): TraccarAction => ({
-  id, actionTime: e.at, ...(e.address ? { address: e.address } : {}), userId: e.actor.userId ?? 0, ...(e.actor.email ? { userEmail: e.actor.email } : {}),
-  actionType: actionTypeOf(e.action), objectType: e.entityType, objectId: numericId(e.entityId), attributes: { action: e.action, requestId: e.requestId },
+  id,
+  actionTime: e.at,
+  ...(e.address ? { address: e.address } : {}),
+  userId: e.actor.userId ?? 0,
+  ...(e.actor.email ? { userEmail: e.actor.email } : {}),
+  actionType: actionTypeOf(e.action),
+  objectType: e.entityType,
+  objectId: numericId(e.entityId),
+  attributes: { action: e.action, requestId: e.requestId },
 });
 
 /**
@@ -39,10 +46,18 @@ export function traccarActions(deps: { db: Orm; opsAudit(who: Identity, query: s
     const out: Entry[] = [];
     for (let offset = 0; offset < MAX_PER_TRAIL; offset += PAGE) {
       const { rows } = await audit.list(deps.db, { from, to, limit: PAGE, offset });
-      out.push(...rows.map((r) => ({
-        id: r.id, at: r.at.toISOString(), actor: { userId: r.actorUserId, email: r.actorEmail }, action: r.action, entityType: r.entityType,
-        entityId: r.entityId, requestId: r.requestId, address: r.address,
-      })));
+      out.push(
+        ...rows.map((r) => ({
+          id: r.id,
+          at: r.at.toISOString(),
+          actor: { userId: r.actorUserId, email: r.actorEmail },
+          action: r.action,
+          entityType: r.entityType,
+          entityId: r.entityId,
+          requestId: r.requestId,
+          address: r.address,
+        })),
+      );
       if (rows.length < PAGE) break;
     }
     return out;
@@ -57,7 +72,10 @@ export function traccarActions(deps: { db: Orm; opsAudit(who: Identity, query: s
     return out;
   }
   return async (q: { from: string; to: string }, who: Identity): Promise<TraccarAction[]> => {
-    const [identity, operations] = await Promise.all([identityEntries(new Date(q.from), new Date(q.to)), operationsEntries(who, q.from, q.to)]);
+    const [identity, operations] = await Promise.all([
+      identityEntries(new Date(q.from), new Date(q.to)),
+      operationsEntries(who, q.from, q.to),
+    ]);
     const actions = [...identity.map((e) => toAction(e, e.id * 2)), ...operations.map((e) => toAction(e, e.id * 2 + 1))];
     return actions.sort((a, b) => Date.parse(a.actionTime) - Date.parse(b.actionTime) || a.id - b.id);
   };

@@ -115,7 +115,8 @@ export function authenticator(deps: {
     const hit = basicVerified.get(key);
     if (hit && hit.until > Date.now()) {
       const user = await users.get(hit.userId);
-      if (user && user.passwordHash === hit.hash && !user.totpKey) return { identity: identityOf(active(user)), user, via: 'basic', scope: 'full' };
+      if (user && user.passwordHash === hit.hash && !user.totpKey)
+        return { identity: identityOf(active(user)), user, via: 'basic', scope: 'full' };
     }
     const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
@@ -140,7 +141,11 @@ export function authenticator(deps: {
       return undefined;
     }
     return {
-      identity: identityOf(user), user, via: 'cookie', scope: 'full', sessionId: sid,
+      identity: identityOf(user),
+      user,
+      via: 'cookie',
+      scope: 'full',
+      sessionId: sid,
       ...(admin ? { impersonator: { id: admin.id, email: admin.email } } : {}),
     };
   }
@@ -148,7 +153,11 @@ export function authenticator(deps: {
   return {
     password,
     bearer,
-    async fromRequest(req: FastifyRequest, reply: FastifyReply, opts: { queryToken?: string; ip: string }): Promise<Authenticated | undefined> {
+    async fromRequest(
+      req: FastifyRequest,
+      reply: FastifyReply,
+      opts: { queryToken?: string; ip: string },
+    ): Promise<Authenticated | undefined> {
       const h = req.headers.authorization;
       if (h) {
         if (/^bearer /i.test(h)) return bearer(h.slice(7).trim());

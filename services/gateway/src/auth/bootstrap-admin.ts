@@ -9,7 +9,10 @@ import type { PasswordHasher } from './password-hash';
  * If a user with that email exists already, it is given the admin role (its password stays).
  * Once any administrator exists this does nothing, so the variables can be dropped.
  */
-export async function ensureBootstrapAdmin(deps: { db: Orm; users: UsersRepository; hasher: PasswordHasher; logger: Logger }, admin: { email: string; password: string }): Promise<'created' | 'promoted' | 'present'> {
+export async function ensureBootstrapAdmin(
+  deps: { db: Orm; users: UsersRepository; hasher: PasswordHasher; logger: Logger },
+  admin: { email: string; password: string },
+): Promise<'created' | 'promoted' | 'present'> {
   const { users, logger } = deps;
   if ((await users.countActiveAdmins()) > 0) return 'present';
   const actor = { userId: null, email: 'bootstrap' };
@@ -18,7 +21,13 @@ export async function ensureBootstrapAdmin(deps: { db: Orm; users: UsersReposito
     const roles = existing.roles.includes('admin') ? existing.roles : [...existing.roles, 'admin' as const];
     await deps.db.transaction(async (tx) => {
       await users.update(existing.id, { roles, disabled: false }, tx);
-      await audit.record(tx, actor, { action: 'user.bootstrap-admin', entityType: 'user', entityId: existing.id, before: { roles: existing.roles, disabled: existing.disabled }, after: { roles } });
+      await audit.record(tx, actor, {
+        action: 'user.bootstrap-admin',
+        entityType: 'user',
+        entityId: existing.id,
+        before: { roles: existing.roles, disabled: existing.disabled },
+        after: { roles },
+      });
     });
     logger.warn({ email: admin.email }, 'no enabled administrator: gave the ADMIN_EMAIL user the admin role');
     return 'promoted';
@@ -27,7 +36,12 @@ export async function ensureBootstrapAdmin(deps: { db: Orm; users: UsersReposito
   try {
     await deps.db.transaction(async (tx) => {
       const created = await users.insert({ email: admin.email, name: 'Administrator', roles: ['admin'], passwordHash }, tx);
-      await audit.record(tx, actor, { action: 'user.bootstrap-admin', entityType: 'user', entityId: created.id, after: { email: admin.email, roles: ['admin'] } });
+      await audit.record(tx, actor, {
+        action: 'user.bootstrap-admin',
+        entityType: 'user',
+        entityId: created.id,
+        after: { email: admin.email, roles: ['admin'] },
+      });
     });
   } catch (err) {
     // another gateway instance starting at the same time created it first

@@ -2,11 +2,12 @@ import type { FastifyRequest } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { crossSiteReason, type OriginPolicy } from './csrf';
 
-const req = (headers: Record<string, string>): FastifyRequest => ({ headers: { host: 'corridor.example', ...headers } }) as unknown as FastifyRequest;
+const req = (headers: Record<string, string>): FastifyRequest =>
+  ({ headers: { host: 'corridor.example', ...headers } }) as unknown as FastifyRequest;
 const policy: OriginPolicy = { allowed: ['https://console.corridor.example'], trustForwardedHost: false };
 
 describe('crossSiteReason', () => {
-  it('passes requests without browser headers (API clients) and the browser\'s own same-origin requests', () => {
+  it("passes requests without browser headers (API clients) and the browser's own same-origin requests", () => {
     expect(crossSiteReason(req({}), policy)).toBeUndefined();
     expect(crossSiteReason(req({ 'sec-fetch-site': 'same-origin' }), policy)).toBeUndefined();
     expect(crossSiteReason(req({ 'sec-fetch-site': 'none' }), policy)).toBeUndefined();
@@ -29,7 +30,9 @@ describe('crossSiteReason', () => {
     expect(crossSiteReason(req(proxied), policy)).toBeDefined();
     expect(crossSiteReason(req({ ...proxied, 'sec-fetch-site': 'same-origin' }), policy)).toBeUndefined();
     expect(crossSiteReason(req({ ...proxied, 'x-forwarded-host': 'corridor.example' }), policy)).toBeDefined();
-    expect(crossSiteReason(req({ ...proxied, 'x-forwarded-host': 'corridor.example' }), { ...policy, trustForwardedHost: true })).toBeUndefined();
+    expect(
+      crossSiteReason(req({ ...proxied, 'x-forwarded-host': 'corridor.example' }), { ...policy, trustForwardedHost: true }),
+    ).toBeUndefined();
     expect(crossSiteReason(req(proxied), { ...policy, allowed: ['https://corridor.example'] })).toBeUndefined();
     // RFC 7239's Forwarded header, its first element (the proxy nearest the browser), quoted or not
     const trusted = { ...policy, trustForwardedHost: true };

@@ -2,13 +2,16 @@ import type { FastifyRequest } from 'fastify';
 import type { EndpointDef } from '@corridor/contracts';
 import { AppError, counter } from '@corridor/platform';
 
-const refusals = counter('gateway_cross_site_refused_total', 'Requests refused as cross-site (CSRF, WebSocket and sign-in origin checks)', ['kind']);
+const refusals = counter('gateway_cross_site_refused_total', 'Requests refused as cross-site (CSRF, WebSocket and sign-in origin checks)', [
+  'kind',
+]);
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const isSafeMethod = (method: string): boolean => SAFE_METHODS.has(method);
 /** GETs that change state all the same (Traccar's impersonation switches the session): no cross-site link, no read-only token. */
 const STATE_CHANGING_GETS = new Set(['session.impersonate']);
-export const changesState = (method: string, def: EndpointDef | undefined): boolean => !isSafeMethod(method) || STATE_CHANGING_GETS.has(def?.id ?? '');
+export const changesState = (method: string, def: EndpointDef | undefined): boolean =>
+  !isSafeMethod(method) || STATE_CHANGING_GETS.has(def?.id ?? '');
 
 export interface OriginPolicy {
   /** Origins trusted besides the gateway's own (CONSOLE_ORIGIN). */
@@ -22,7 +25,10 @@ const first = (h: string | string[] | undefined): string | undefined => (Array.i
 /** The host a `Forwarded` header (RFC 7239) names in its first element: `Forwarded: for=…;host=corridor.example;proto=https`. */
 function forwardedHost(h: string | string[] | undefined): string | undefined {
   const element = first(h);
-  const host = element?.split(';').map((p) => p.trim().split('=')).find(([k]) => k?.toLowerCase() === 'host')?.[1];
+  const host = element
+    ?.split(';')
+    .map((p) => p.trim().split('='))
+    .find(([k]) => k?.toLowerCase() === 'host')?.[1];
   return host?.replace(/^"(.*)"$/, '$1') || undefined;
 }
 
@@ -90,13 +96,21 @@ function sameOriginProof(req: FastifyRequest, policy: OriginPolicy): boolean {
  * state-changing call (login CSRF). Bearer and basic callers are exempt: a browser never adds those
  * by itself. X-Requested-With is accepted as before but no longer needed: the origin decides.
  */
-export function checkCrossSite(req: FastifyRequest, def: EndpointDef | undefined, policy: OriginPolicy, via: 'cookie' | 'bearer' | 'basic' | undefined): void {
+export function checkCrossSite(
+  req: FastifyRequest,
+  def: EndpointDef | undefined,
+  policy: OriginPolicy,
+  via: 'cookie' | 'bearer' | 'basic' | undefined,
+): void {
   const upgrade = req.headers.upgrade?.toLowerCase() === 'websocket';
   if (upgrade) {
     const why = crossSiteReason(req, policy);
     if (why) {
       refusals.inc({ kind: 'websocket' });
-      throw new AppError('FORBIDDEN', `WebSocket from a foreign origin refused (${why}).${remedy(req, policy)}`, { origin: first(req.headers.origin) ?? null, setting: 'CONSOLE_ORIGIN' });
+      throw new AppError('FORBIDDEN', `WebSocket from a foreign origin refused (${why}).${remedy(req, policy)}`, {
+        origin: first(req.headers.origin) ?? null,
+        setting: 'CONSOLE_ORIGIN',
+      });
     }
     return;
   }
@@ -110,6 +124,8 @@ export function checkCrossSite(req: FastifyRequest, def: EndpointDef | undefined
   if (!why) return;
   refusals.inc({ kind: via === 'cookie' ? 'cookie' : 'public' });
   throw new AppError('FORBIDDEN', `Cross-site request refused (${why}).${remedy(req, policy)}`, {
-    origin: first(req.headers.origin) ?? null, setting: 'CONSOLE_ORIGIN', trustProxyHops: policy.trustForwardedHost,
+    origin: first(req.headers.origin) ?? null,
+    setting: 'CONSOLE_ORIGIN',
+    trustProxyHops: policy.trustForwardedHost,
   });
 }

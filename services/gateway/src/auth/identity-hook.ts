@@ -16,11 +16,18 @@ declare module 'fastify' {
  * the contract's access rule with it), enforces read-only token scopes and, for cookie sessions,
  * WebSocket upgrades and sign-in, the cross-site rule. An identity header sent by a client is never trusted here.
  */
-export function identityHook(app: App, deps: {
-  authn: Authenticator; endpoints: readonly EndpointDef[]; origins: OriginPolicy; clientIp: ClientIp; socketEndpointId: string;
-  /** The devices a user is linked to (a `device` account reports positions for these only). */
-  devicesOf: (userId: number) => Promise<number[]>;
-}): void {
+export function identityHook(
+  app: App,
+  deps: {
+    authn: Authenticator;
+    endpoints: readonly EndpointDef[];
+    origins: OriginPolicy;
+    clientIp: ClientIp;
+    socketEndpointId: string;
+    /** The devices a user is linked to (a `device` account reports positions for these only). */
+    devicesOf: (userId: number) => Promise<number[]>;
+  },
+): void {
   const byId = new Map(deps.endpoints.map((e) => [e.id, e]));
   app.decorateRequest('identity', undefined);
   app.decorateRequest('auth', undefined);
@@ -34,7 +41,9 @@ export function identityHook(app: App, deps: {
     checkCrossSite(req, def, deps.origins, auth?.via);
     if (!auth) return;
     req.auth = auth;
-    req.identity = auth.identity.roles.includes('device') ? { ...auth.identity, deviceIds: await deps.devicesOf(auth.identity.userId) } : auth.identity;
+    req.identity = auth.identity.roles.includes('device')
+      ? { ...auth.identity, deviceIds: await deps.devicesOf(auth.identity.userId) }
+      : auth.identity;
     // what an administrator does as another user stays traceable to them in the logs
     if (auth.impersonator) req.log = req.log.child({ impersonatorId: auth.impersonator.id });
     if (auth.scope === 'read' && changesState(req.method, def)) throw new AppError('FORBIDDEN', 'This token is read-only (scope read)');

@@ -10,7 +10,10 @@ import { failureCounter, failuresOf } from './login-counters';
  */
 const redis = await realPart('redis');
 const prefix = `t${randomUUID().slice(0, 8)}:`;
-const caches: [string, Cache][] = [['memory', new MemoryCache()], ...(redis ? [['redis', new RedisCache(redis.url, { keyPrefix: prefix })] as [string, Cache]] : [])];
+const caches: [string, Cache][] = [
+  ['memory', new MemoryCache()],
+  ...(redis ? [['redis', new RedisCache(redis.url, { keyPrefix: prefix })] as [string, Cache]] : []),
+];
 afterAll(async () => {
   await Promise.all(caches.map(([, c]) => c.close()));
 });

@@ -30,10 +30,14 @@ export class SignInRefused extends AppError {
   ) {
     super(
       'RATE_LIMITED',
-      by === 'account' ? 'Too many failed sign-ins from this address; try again later'
-        : by === 'new-address' ? 'Many failed sign-ins to this account: from an address it has not signed in from, wait before each attempt'
+      by === 'account'
+        ? 'Too many failed sign-ins from this address; try again later'
+        : by === 'new-address'
+          ? 'Many failed sign-ins to this account: from an address it has not signed in from, wait before each attempt'
           : 'Too many failed sign-ins; wait before the next attempt',
-      by === 'account' ? { retryAfterSeconds, lockedBy: 'account' } : { retryAfterSeconds, delayed: true, ...(by === 'new-address' ? { slowedDown: 'new-address' } : {}) },
+      by === 'account'
+        ? { retryAfterSeconds, lockedBy: 'account' }
+        : { retryAfterSeconds, delayed: true, ...(by === 'new-address' ? { slowedDown: 'new-address' } : {}) },
     );
   }
 }
@@ -53,7 +57,10 @@ function addressUnit(ip: string): string {
   if (a.kind() === 'ipv4') return a.toString();
   const v6 = a as ipaddr.IPv6;
   if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().toString();
-  return `${v6.parts.slice(0, 4).map((p) => p.toString(16)).join(':')}::/64`;
+  return `${v6.parts
+    .slice(0, 4)
+    .map((p) => p.toString(16))
+    .join(':')}::/64`;
 }
 
 /** Bumped by a password reset: forgets the pairs and the known addresses. */
@@ -114,7 +121,9 @@ export function loginThrottle(cache: Cache, s: ThrottleSettings, now: () => Date
       const unit = addressUnit(ip);
       const g = await generations(acct);
       const [pair, all, addr, [wait, known, lifted, slow]] = await Promise.all([
-        failuresOf(pairs, pairKey(acct, g.pair, unit)), failuresOf(accounts, acct), failuresOf(addresses, unit),
+        failuresOf(pairs, pairKey(acct, g.pair, unit)),
+        failuresOf(accounts, acct),
+        failuresOf(addresses, unit),
         cache.mget([waitKey(acct, g.pair, unit), knownKey(acct, g.gen, unit), liftedKey(acct), slowKey(acct, g.pair, unit)]),
       ]);
       if (pair.count >= s.maxPerAccount) throw refuse('account', pair.seconds);

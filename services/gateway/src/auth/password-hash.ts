@@ -7,7 +7,9 @@ const PARALLELISM = 1;
 function derive(password: string, salt: Buffer, cost: number, r: number, p: number): Promise<Buffer> {
   const N = 2 ** cost;
   const options: ScryptOptions = { N, r, p, maxmem: 256 * N * r + 1024 * 1024 };
-  return new Promise((resolve, reject) => scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, options, (err, key) => (err ? reject(err) : resolve(key))));
+  return new Promise((resolve, reject) =>
+    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, options, (err, key) => (err ? reject(err) : resolve(key))),
+  );
 }
 
 interface Parsed {

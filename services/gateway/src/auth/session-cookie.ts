@@ -10,7 +10,14 @@ export interface CookieSettings {
 
 /** HttpOnly, Secure, SameSite=Lax and signed (HMAC with COOKIE_SECRET): a tampered value is ignored. */
 export function setSessionCookie(reply: FastifyReply, sid: string, s: CookieSettings): void {
-  void reply.setCookie(SESSION_COOKIE, sid, { path: '/', httpOnly: true, secure: s.secure, sameSite: 'lax', signed: true, maxAge: s.ttlSeconds });
+  void reply.setCookie(SESSION_COOKIE, sid, {
+    path: '/',
+    httpOnly: true,
+    secure: s.secure,
+    sameSite: 'lax',
+    signed: true,
+    maxAge: s.ttlSeconds,
+  });
 }
 
 export function clearSessionCookie(reply: FastifyReply, s: CookieSettings): void {

@@ -26,7 +26,12 @@ export function sessionStore(cache: Cache, ttlSeconds: number, now: () => Date) 
     /** A new session; an impersonation session is indexed under the administrator too, so theirs end with it. */
     async create(userId: number, method: SignInMethod, opts: { impersonatorId?: number } = {}): Promise<string> {
       const sid = randomBytes(32).toString('base64url');
-      const data: SessionData = { userId, method, createdAt: now().toISOString(), ...(opts.impersonatorId ? { impersonatorId: opts.impersonatorId } : {}) };
+      const data: SessionData = {
+        userId,
+        method,
+        createdAt: now().toISOString(),
+        ...(opts.impersonatorId ? { impersonatorId: opts.impersonatorId } : {}),
+      };
       await cache.set(sessionKey(sid), JSON.stringify(data), ttlSeconds);
       for (const owner of opts.impersonatorId ? [userId, opts.impersonatorId] : [userId]) {
         const index = userSessionsKey(owner);

@@ -17,7 +17,11 @@ const hashOf = (token: string): string => createHash('sha256').update(token).dig
 export function tokenService(deps: { db: Orm; now: () => Date; defaultDays: number; maxDays: number }) {
   const { db, now } = deps;
   return {
-    async issue(userId: number, req: { expiration?: string; scope: TokenScope }, actor: AuditActor): Promise<{ token: string; row: ApiTokenRow }> {
+    async issue(
+      userId: number,
+      req: { expiration?: string; scope: TokenScope },
+      actor: AuditActor,
+    ): Promise<{ token: string; row: ApiTokenRow }> {
       const t = now().getTime();
       let expiresAt = new Date(t + deps.defaultDays * DAY);
       if (req.expiration) {
@@ -27,8 +31,16 @@ export function tokenService(deps: { db: Orm; now: () => Date; defaultDays: numb
       }
       const token = PREFIX + randomBytes(32).toString('base64url');
       const row = await db.transaction(async (tx) => {
-        const [r] = await tx.insert(apiTokens).values({ userId, tokenHash: hashOf(token), scope: req.scope, expiresAt }).returning();
-        await audit.record(tx, actor, { action: 'token.issue', entityType: 'token', entityId: r!.id, after: { userId, scope: req.scope, expiresAt } });
+        const [r] = await tx
+          .insert(apiTokens)
+          .values({ userId, tokenHash: hashOf(token), scope: req.scope, expiresAt })
+          .returning();
+        await audit.record(tx, actor, {
+          action: 'token.issue',
+          entityType: 'token',
+          entityId: r!.id,
+          after: { userId, scope: req.scope, expiresAt },
+        });
         return r!;
       });
       return { token, row };
@@ -36,23 +48,37 @@ export function tokenService(deps: { db: Orm; now: () => Date; defaultDays: numb
     /** The live token row (not revoked, not expired), or undefined. */
     async lookup(token: string): Promise<ApiTokenRow | undefined> {
       if (!token.startsWith(PREFIX) || token.length > 100) return undefined;
-      const [r] = await db.select().from(apiTokens).where(eq(apiTokens.tokenHash, hashOf(token)));
+      const [r] = await db
+        .select()
+        .from(apiTokens)
+        .where(eq(apiTokens.tokenHash, hashOf(token)));
       if (!r || r.revokedAt || r.expiresAt.getTime() <= now().getTime()) return undefined;
       return r;
     },
     /** Revokes a token of the caller (administrators: of anyone). Someone else's token is 404, as an unknown one. */
     async revoke(token: string, caller: Identity, actor: AuditActor): Promise<void> {
-      const [r] = await db.select().from(apiTokens).where(eq(apiTokens.tokenHash, hashOf(token)));
+      const [r] = await db
+        .select()
+        .from(apiTokens)
+        .where(eq(apiTokens.tokenHash, hashOf(token)));
       if (!r || (r.userId !== caller.userId && !caller.roles.includes('admin'))) throw notFound('Token', '(given)');
       if (r.revokedAt) return;
       await db.transaction(async (tx) => {
         await tx.update(apiTokens).set({ revokedAt: now() }).where(eq(apiTokens.id, r.id));
-        await audit.record(tx, actor, { action: 'token.revoke', entityType: 'token', entityId: r.id, before: { userId: r.userId, scope: r.scope } });
+        await audit.record(tx, actor, {
+          action: 'token.revoke',
+          entityType: 'token',
+          entityId: r.id,
+          before: { userId: r.userId, scope: r.scope },
+        });
       });
     },
     /** After a password reset: every token of the user stops working. */
     async revokeAllOf(userId: number): Promise<void> {
-      await db.update(apiTokens).set({ revokedAt: now() }).where(and(eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt)));
+      await db
+        .update(apiTokens)
+        .set({ revokedAt: now() })
+        .where(and(eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt)));
     },
     /** Drops rows of tokens that expired more than a day ago. */
     async prune(): Promise<number> {

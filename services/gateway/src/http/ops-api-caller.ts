@@ -30,10 +30,12 @@ export function opsApiCaller(opts: OpsApiOptions, what: string) {
       throw new AppError('UNAVAILABLE', `${service} is unavailable for the ${what}`, { cause: (err as Error).message }, true);
     }
     if (res.status === 204) return undefined;
-    const json = (await res.json().catch(() => undefined)) as { error?: { code?: string; message?: string; details?: unknown } } | undefined;
+    const json = (await res.json().catch(() => undefined)) as
+      { error?: { code?: string; message?: string; details?: unknown } } | undefined;
     if (res.ok) return json;
     const e = json?.error;
-    if (res.status < 500 && e?.code && Object.hasOwn(ErrorCatalogue, e.code)) throw new AppError(e.code as ErrorCode, e.message ?? 'refused', e.details);
+    if (res.status < 500 && e?.code && Object.hasOwn(ErrorCatalogue, e.code))
+      throw new AppError(e.code as ErrorCode, e.message ?? 'refused', e.details);
     throw new AppError('UNAVAILABLE', `${service} answered ${res.status} for the ${what}`, undefined, true);
   };
 }

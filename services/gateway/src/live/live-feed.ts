@@ -1,8 +1,29 @@
 import { randomUUID } from 'node:crypto';
 import type { WebSocket } from 'ws';
-import { apiPosition, EventMessage, PositionMessage, Topics, WebNotificationMessage, type DeviceRegistryMessage, type Position, type SocketMessage } from '@corridor/contracts';
 import {
-  addressedEvent, addressedPosition, cacheKeys, consumeValidated, counter, gauge, toApiEvent, type Bus, type Cache, type Geocoder, type Identity, type Logger, type Subscription,
+  apiPosition,
+  EventMessage,
+  PositionMessage,
+  Topics,
+  WebNotificationMessage,
+  type DeviceRegistryMessage,
+  type Position,
+  type SocketMessage,
+} from '@corridor/contracts';
+import {
+  addressedEvent,
+  addressedPosition,
+  cacheKeys,
+  consumeValidated,
+  counter,
+  gauge,
+  toApiEvent,
+  type Bus,
+  type Cache,
+  type Geocoder,
+  type Identity,
+  type Logger,
+  type Subscription,
 } from '@corridor/platform';
 import type { PermissionsRepository } from '../permissions/repository';
 import { DeviceDirectory } from './device-directory';
@@ -11,7 +32,11 @@ import { canSee, viewerFor, type Viewer } from './visibility';
 
 const connections = gauge('gateway_live_connections', 'Open live-feed WebSockets');
 const frames = counter('gateway_live_frames_total', 'Frames sent on live-feed WebSockets', ['kind']);
-const repeats = counter('gateway_live_repeated_messages_total', 'Bus messages dropped from the live feed because one with the same id was passed on already', ['kind']);
+const repeats = counter(
+  'gateway_live_repeated_messages_total',
+  'Bus messages dropped from the live feed because one with the same id was passed on already',
+  ['kind'],
+);
 
 /** A client this far behind (bytes queued in the socket) is disconnected rather than buffered without end. */
 const MAX_BUFFERED = 8 * 1024 * 1024;
@@ -67,20 +92,41 @@ export class LiveFeed {
     const [, positions, events, notifications] = await Promise.all([
       this.directory.start(),
       consumeValidated({
-        bus, logger, groupId: `gateway-live-positions-${instance}`, topic: Topics.positions, schema: PositionMessage, fromBeginning: false,
+        bus,
+        logger,
+        groupId: `gateway-live-positions-${instance}`,
+        topic: Topics.positions,
+        schema: PositionMessage,
+        fromBeginning: false,
         handle: async (msgs) => {
           // a fix ingest marked clockAhead (its device's clock runs ahead) is never a device's latest position: clients show positions frames as the current ones
           const fresh = this.firstTimes('positions', msgs, this.recentPositions).filter((p) => typeof p.attributes.clockAhead !== 'number');
-          if (this.clients.size) this.broadcast('positions', fresh.map((p) => apiPosition(addressedPosition(this.deps.geocoder, p))), (p) => ({ id: p.deviceId, device: this.directory.get(p.deviceId) }));
+          if (this.clients.size)
+            this.broadcast(
+              'positions',
+              fresh.map((p) => apiPosition(addressedPosition(this.deps.geocoder, p))),
+              (p) => ({ id: p.deviceId, device: this.directory.get(p.deviceId) }),
+            );
         },
       }),
       consumeValidated({
-        bus, logger, groupId: `gateway-live-events-${instance}`, topic: Topics.events, schema: EventMessage, fromBeginning: false,
+        bus,
+        logger,
+        groupId: `gateway-live-events-${instance}`,
+        topic: Topics.events,
+        schema: EventMessage,
+        fromBeginning: false,
         handle: async (msgs) => this.broadcastAllEvents(this.firstTimes('events', msgs, this.recentEvents)),
       }),
       consumeValidated({
-        bus, logger, groupId: `gateway-live-notifications-${instance}`, topic: Topics.webNotifications, schema: WebNotificationMessage, fromBeginning: false,
-        handle: async (msgs) => this.notify(msgs.filter((m) => this.recentNotifications.firstTime(`${m.userId}:${m.ruleId}:${m.event.id}`))),
+        bus,
+        logger,
+        groupId: `gateway-live-notifications-${instance}`,
+        topic: Topics.webNotifications,
+        schema: WebNotificationMessage,
+        fromBeginning: false,
+        handle: async (msgs) =>
+          this.notify(msgs.filter((m) => this.recentNotifications.firstTime(`${m.userId}:${m.ruleId}:${m.event.id}`))),
       }),
     ]);
     this.subs = [positions, events, notifications];
@@ -92,7 +138,12 @@ export class LiveFeed {
 
   /** A new WebSocket of an authenticated user (`allEvents`: it asked for every event of its devices). */
   async open(socket: WebSocket, identity: Identity, opts: { allEvents?: boolean } = {}): Promise<void> {
-    const client: Client = { socket, viewer: await viewerFor(identity, this.deps.permissions), allEvents: opts.allEvents === true, queued: [] };
+    const client: Client = {
+      socket,
+      viewer: await viewerFor(identity, this.deps.permissions),
+      allEvents: opts.allEvents === true,
+      queued: [],
+    };
     // registered before the snapshot is read, so nothing published meanwhile is lost (it is queued)
     this.clients.add(client);
     connections.set(this.clients.size);
@@ -152,7 +203,12 @@ export class LiveFeed {
   private broadcastAllEvents(events: EventMessage[]): void {
     if (!events.length || ![...this.clients].some((c) => c.allEvents)) return;
     const api = events.map((e) => addressedEvent(this.deps.geocoder, toApiEvent(e)));
-    this.broadcast('allEvents', api, (e) => ({ id: e.deviceId, device: this.directory.get(e.deviceId) }), (c) => c.allEvents);
+    this.broadcast(
+      'allEvents',
+      api,
+      (e) => ({ id: e.deviceId, device: this.directory.get(e.deviceId) }),
+      (c) => c.allEvents,
+    );
   }
 
   /** Rule-sent events, each to its user's clients (while the user may still see the device). */
@@ -168,7 +224,9 @@ export class LiveFeed {
   }
 
   private broadcast<T>(
-    kind: 'positions' | 'allEvents' | 'devices', items: T[], deviceOf: (item: T) => { id: number; device: DeviceRegistryMessage | undefined },
+    kind: 'positions' | 'allEvents' | 'devices',
+    items: T[],
+    deviceOf: (item: T) => { id: number; device: DeviceRegistryMessage | undefined },
     wants: (c: Client) => boolean = () => true,
   ): void {
     for (const c of this.clients) {

@@ -17,7 +17,7 @@ export const socketEndpointId = socketEndpoint.id;
 export async function installWebSocket(app: App, feed: LiveFeed, opts: { maxPayload: number }): Promise<void> {
   app.addHook('onRoute', (route: RouteOptions) => {
     if ((route.config as { endpointId?: string } | undefined)?.endpointId === socketEndpoint.id && route.method === 'GET') {
-      type Req = { identity?: Parameters<LiveFeed["open"]>[1]; query: unknown; log: App["log"] };
+      type Req = { identity?: Parameters<LiveFeed['open']>[1]; query: unknown; log: App['log'] };
       (route as RouteOptions & { wsHandler?: unknown }).wsHandler = (socket: WebSocket, req: Req) => {
         feed.open(socket, req.identity!, { allEvents: (req.query as { allEvents?: boolean }).allEvents === true }).catch((err: unknown) => {
           req.log.error({ err }, 'live feed could not open');

@@ -3,7 +3,14 @@ import type { DeviceRegistryMessage } from '@corridor/contracts';
 import { canSee, type Viewer } from './visibility';
 
 const device = (id: number, companyId: number | null, groupId: number | null = null): DeviceRegistryMessage => ({
-  id, uniqueId: `u${id}`, name: `d${id}`, disabled: false, companyId, groupId, status: 'online', deleted: false,
+  id,
+  uniqueId: `u${id}`,
+  name: `d${id}`,
+  disabled: false,
+  companyId,
+  groupId,
+  status: 'online',
+  deleted: false,
 });
 const viewer = (v: Partial<Viewer>): Viewer => ({ userId: 1, all: false, deviceIds: new Set(), groupIds: new Set(), ...v });
 

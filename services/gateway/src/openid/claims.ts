@@ -35,7 +35,8 @@ export function mapClaims(issuer: string, claims: Record<string, unknown>, s: Cl
   const sub = claims.sub;
   if (typeof sub !== 'string' || !sub) throw new AppError('UNAUTHENTICATED', 'The identity provider gave no subject');
   const email = claims.email;
-  if (typeof email !== 'string' || !email.includes('@')) throw new AppError('FORBIDDEN', 'The identity provider gave no email address for this account');
+  if (typeof email !== 'string' || !email.includes('@'))
+    throw new AppError('FORBIDDEN', 'The identity provider gave no email address for this account');
   if (claims.email_verified === false) throw new AppError('FORBIDDEN', 'The identity provider has not verified this email address');
   const roles = new Set<Role>();
   for (const v of values(at(claims, s.roleClaim))) {
@@ -47,7 +48,8 @@ export function mapClaims(issuer: string, claims: Record<string, unknown>, s: Cl
   if (rawCompany === null) companyId = null;
   else if (rawCompany !== undefined) {
     const n = Number(rawCompany);
-    if (!Number.isInteger(n) || n <= 0) throw new AppError('FORBIDDEN', `The identity provider's ${s.companyClaim} claim is not a company id`);
+    if (!Number.isInteger(n) || n <= 0)
+      throw new AppError('FORBIDDEN', `The identity provider's ${s.companyClaim} claim is not a company id`);
     companyId = n;
   }
   const name = [claims.name, claims.preferred_username, email].find((x): x is string => typeof x === 'string' && x.trim() !== '')!;

@@ -74,7 +74,10 @@ export function openIdClient(s: OpenIdSettings, logger: Logger) {
       } catch (err) {
         // ResponseBodyError carries the provider's OAuth error (invalid_grant when PKCE fails, ...)
         const e = err as { error?: unknown; error_description?: unknown; message?: string };
-        const detail = typeof e.error === 'string' ? `${e.error}${typeof e.error_description === 'string' ? ` (${e.error_description})` : ''}` : e.message ?? 'code exchange refused';
+        const detail =
+          typeof e.error === 'string'
+            ? `${e.error}${typeof e.error_description === 'string' ? ` (${e.error_description})` : ''}`
+            : (e.message ?? 'code exchange refused');
         logger.warn({ detail }, 'OpenID code exchange failed');
         throw new AppError('UNAUTHENTICATED', `OpenID sign-in failed: ${detail}`);
       }

@@ -8,7 +8,10 @@ import type { OpenIdService } from './service';
 const [, , , , , authEndpoint, callbackEndpoint] = sessionEndpoints;
 
 /** GET /session/openid/auth (303 to the provider) and /callback (303 to the console, signed in). */
-export function openIdRoutes(app: App, deps: { openid: OpenIdService | undefined; sessions: SessionStore; cookie: CookieSettings; successRedirect: string }): void {
+export function openIdRoutes(
+  app: App,
+  deps: { openid: OpenIdService | undefined; sessions: SessionStore; cookie: CookieSettings; successRedirect: string },
+): void {
   const notConfigured = () => new AppError('VALIDATION_FAILED', 'OpenID Connect sign-in is not configured on this server');
   registerEndpoint(app, authEndpoint, async (_req, reply) => {
     if (!deps.openid) throw notConfigured();

@@ -19,16 +19,22 @@ export function mailNotifier(smtpUrl: string, from: string, logger: Logger): Not
   };
   return {
     async passwordReset(n) {
-      await send(n.email, 'Reset your Corridor password',
+      await send(
+        n.email,
+        'Reset your Corridor password',
         `Hello ${n.name},\n\nTo choose a new password, open this link before ${n.expiresAt.toISOString()}:\n${n.url}\n\nIf you did not ask for it, ignore this message: your password stays as it is.\n`,
-        'password reset link');
+        'password reset link',
+      );
     },
     async emailChanged(n) {
-      await send(n.email, 'The email of your Corridor account changed',
+      await send(
+        n.email,
+        'The email of your Corridor account changed',
         `Hello ${n.name},\n\nOn ${n.at.toISOString()} the email of your Corridor account was changed from ${n.email} to ${n.newEmail}` +
-        `${n.byAdministrator ? ' by an administrator' : ''}. Sign-in and password resets now use the new address.\n\n` +
-        'If you did not make this change, tell your administrator at once: someone else may hold your account.\n',
-        'email change notice');
+          `${n.byAdministrator ? ' by an administrator' : ''}. Sign-in and password resets now use the new address.\n\n` +
+          'If you did not make this change, tell your administrator at once: someone else may hold your account.\n',
+        'email change notice',
+      );
     },
     close() {
       transport.close();

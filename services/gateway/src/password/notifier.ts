@@ -35,10 +35,17 @@ export function logNotifier(logger: Logger, production: boolean): Notifier {
   return {
     async passwordReset(n) {
       if (production) logger.error({ email: n.email }, 'password reset requested but no mail transport is configured');
-      else logger.warn({ email: n.email, url: n.url, expiresAt: n.expiresAt.toISOString() }, 'password reset link (no mail transport configured)');
+      else
+        logger.warn(
+          { email: n.email, url: n.url, expiresAt: n.expiresAt.toISOString() },
+          'password reset link (no mail transport configured)',
+        );
     },
     async emailChanged(n) {
-      (production ? logger.error.bind(logger) : logger.warn.bind(logger))({ email: n.email, newEmail: n.newEmail }, 'account email changed; the old address could not be told (no mail transport configured)');
+      (production ? logger.error.bind(logger) : logger.warn.bind(logger))(
+        { email: n.email, newEmail: n.newEmail },
+        'account email changed; the old address could not be told (no mail transport configured)',
+      );
     },
   };
 }

@@ -53,8 +53,18 @@ export function passwordService(deps: {
       await cache.set(tokenKey(token), String(user.id), deps.ttlSeconds);
       const url = new URL(deps.resetUrl);
       url.searchParams.set('passwordReset', token);
-      await deps.notifier.passwordReset({ email: user.email, name: user.name, token, url: url.toString(), expiresAt: new Date(deps.now().getTime() + deps.ttlSeconds * 1000) });
-      await audit.record(deps.db, { ...actor, userId: user.id, email: user.email }, { action: 'password.reset-request', entityType: 'user', entityId: user.id });
+      await deps.notifier.passwordReset({
+        email: user.email,
+        name: user.name,
+        token,
+        url: url.toString(),
+        expiresAt: new Date(deps.now().getTime() + deps.ttlSeconds * 1000),
+      });
+      await audit.record(
+        deps.db,
+        { ...actor, userId: user.id, email: user.email },
+        { action: 'password.reset-request', entityType: 'user', entityId: user.id },
+      );
       resets.inc({ step: 'requested' });
     },
     async reset(token: string, password: string, actor: AuditActor): Promise<void> {
@@ -67,9 +77,18 @@ export function passwordService(deps: {
       const passwordHash = await deps.hasher.hash(password);
       await deps.db.transaction(async (tx) => {
         await users.update(user.id, { passwordHash }, tx);
-        await audit.record(tx, { ...actor, userId: user.id, email: user.email }, { action: 'password.reset', entityType: 'user', entityId: user.id });
+        await audit.record(
+          tx,
+          { ...actor, userId: user.id, email: user.email },
+          { action: 'password.reset', entityType: 'user', entityId: user.id },
+        );
       });
-      await Promise.all([deps.sessions.destroyAll(user.id), deps.tokens.revokeAllOf(user.id), deps.throttle.succeeded(user.email), cache.del(requestsKey(user.id))]);
+      await Promise.all([
+        deps.sessions.destroyAll(user.id),
+        deps.tokens.revokeAllOf(user.id),
+        deps.throttle.succeeded(user.email),
+        cache.del(requestsKey(user.id)),
+      ]);
       resets.inc({ step: 'completed' });
     },
   };

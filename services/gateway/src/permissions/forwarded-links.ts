@@ -19,11 +19,17 @@ export function forwardedLinksClient(opts: Record<LinkStore['service'], OpsApiOp
   };
   return {
     list: async (q: Record<string, number | undefined>, who: Identity, store: LinkStore): Promise<Permission[]> => {
-      const params = new URLSearchParams(Object.entries(q).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)] as [string, string]));
+      const params = new URLSearchParams(
+        Object.entries(q)
+          .filter(([, v]) => v !== undefined)
+          .map(([k, v]) => [k, String(v)] as [string, string]),
+      );
       return (await calls[store.service]('GET', who, `${store.path}?${params}`)) as Permission[];
     },
-    link: async (links: readonly Permission[], who: Identity, store: LinkStore): Promise<void> => void (await calls[store.service]('POST', who, store.path, links)),
-    unlink: async (links: readonly Permission[], who: Identity, store: LinkStore): Promise<void> => void (await calls[store.service]('DELETE', who, store.path, links)),
+    link: async (links: readonly Permission[], who: Identity, store: LinkStore): Promise<void> =>
+      void (await calls[store.service]('POST', who, store.path, links)),
+    unlink: async (links: readonly Permission[], who: Identity, store: LinkStore): Promise<void> =>
+      void (await calls[store.service]('DELETE', who, store.path, links)),
   };
 }
 export type ForwardedLinksClient = ReturnType<typeof forwardedLinksClient>;

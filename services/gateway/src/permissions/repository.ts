@@ -21,7 +21,12 @@ export interface LinkFilter {
 
 export function permissionsRepository(db: Orm) {
   const exact = (l: Link): SQL =>
-    and(eq(permissions.ownerType, l.ownerType), eq(permissions.ownerId, l.ownerId), eq(permissions.propertyType, l.propertyType), eq(permissions.propertyId, l.propertyId))!;
+    and(
+      eq(permissions.ownerType, l.ownerType),
+      eq(permissions.ownerId, l.ownerId),
+      eq(permissions.propertyType, l.propertyType),
+      eq(permissions.propertyId, l.propertyId),
+    )!;
   return {
     async insert(l: Link, tx: Orm = db): Promise<PermissionRow> {
       const [r] = await tx.insert(permissions).values(l).returning();
@@ -33,11 +38,18 @@ export function permissionsRepository(db: Orm) {
     },
     /** Inserts the links that do not exist yet in one statement; returns the rows it inserted. */
     async insertNew(links: readonly Link[], tx: Orm = db): Promise<PermissionRow[]> {
-      return tx.insert(permissions).values([...links]).onConflictDoNothing().returning();
+      return tx
+        .insert(permissions)
+        .values([...links])
+        .onConflictDoNothing()
+        .returning();
     },
     /** Deletes the links that exist in one statement; returns the rows it deleted. */
     async deleteExisting(links: readonly Link[], tx: Orm = db): Promise<PermissionRow[]> {
-      return tx.delete(permissions).where(or(...links.map(exact))).returning();
+      return tx
+        .delete(permissions)
+        .where(or(...links.map(exact)))
+        .returning();
     },
     async list(f: LinkFilter): Promise<PermissionRow[]> {
       return db
@@ -63,7 +75,10 @@ export function permissionsRepository(db: Orm) {
         .where(and(eq(permissions.ownerType, ownerType), eq(permissions.ownerId, ownerId), inArray(permissions.propertyType, kinds)));
     },
     async removeOwner(ownerType: PermissionKey, ownerId: number, tx: Orm = db): Promise<number> {
-      const gone = await tx.delete(permissions).where(and(eq(permissions.ownerType, ownerType), eq(permissions.ownerId, ownerId))).returning({ id: permissions.id });
+      const gone = await tx
+        .delete(permissions)
+        .where(and(eq(permissions.ownerType, ownerType), eq(permissions.ownerId, ownerId)))
+        .returning({ id: permissions.id });
       return gone.length;
     },
   };

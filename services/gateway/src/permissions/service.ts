@@ -92,7 +92,11 @@ function reindexed(err: unknown, indexes: number[]): unknown {
 type Part = ReturnType<typeof byStore>[number];
 
 /** Applies each store's part in turn; when one fails, undoes the parts done (newest first) and throws its error, renamed to the body's index. */
-async function acrossStores(ps: readonly Permission[], apply: (part: Part) => Promise<void>, undo: (part: Part) => Promise<void>): Promise<void> {
+async function acrossStores(
+  ps: readonly Permission[],
+  apply: (part: Part) => Promise<void>,
+  undo: (part: Part) => Promise<void>,
+): Promise<void> {
   const parts = byStore(ps);
   const seen = new Map<string, number>();
   ps.forEach((p, i) => {
@@ -113,7 +117,12 @@ async function acrossStores(ps: readonly Permission[], apply: (part: Part) => Pr
   }
 }
 
-export function permissionsService(deps: { db: Orm; repo: PermissionsRepository; users: UsersRepository; forwarded: ForwardedLinksClient }) {
+export function permissionsService(deps: {
+  db: Orm;
+  repo: PermissionsRepository;
+  users: UsersRepository;
+  forwarded: ForwardedLinksClient;
+}) {
   const { db, repo } = deps;
   /** One store's part of a bulk body: the gateway's table in one transaction, or one place of ops-api. */
   const stores = {
@@ -138,7 +147,8 @@ export function permissionsService(deps: { db: Orm; repo: PermissionsRepository;
           const existing = links.findIndex((l) => !made.has(linkKey(l)));
           throw itemError('CONFLICT', existing, ps[existing]!, 'this link exists already');
         }
-        for (const r of inserted) await audit.record(tx, actor, { action: 'permission.link', entityType: 'permission', entityId: r.id, after: toPermission(r) });
+        for (const r of inserted)
+          await audit.record(tx, actor, { action: 'permission.link', entityType: 'permission', entityId: r.id, after: toPermission(r) });
       });
     },
     async unlinkInOneStore(ps: readonly Permission[], ops: LinkStore | undefined, actor: AuditActor, who: Identity): Promise<void> {
@@ -151,7 +161,8 @@ export function permissionsService(deps: { db: Orm; repo: PermissionsRepository;
           const absent = links.findIndex((l) => !gone.has(linkKey(l)));
           throw itemError('NOT_FOUND', absent, ps[absent]!, 'no such link');
         }
-        for (const r of removed) await audit.record(tx, actor, { action: 'permission.unlink', entityType: 'permission', entityId: r.id, before: toPermission(r) });
+        for (const r of removed)
+          await audit.record(tx, actor, { action: 'permission.unlink', entityType: 'permission', entityId: r.id, before: toPermission(r) });
       });
     },
   };
@@ -163,9 +174,12 @@ export function permissionsService(deps: { db: Orm; repo: PermissionsRepository;
       if (ops) return deps.forwarded.list(q, who, ops);
       const link = linkOf(Object.fromEntries(permissionKeys.filter((k) => q[k] !== undefined).map((k) => [k, q[k] || 1])));
       const rows = await repo.list({
-        ownerType: link.ownerType, ownerId: q[link.ownerType] || undefined,
-        propertyType: link.propertyType, propertyId: q[link.propertyType] || undefined,
-        limit: q.limit, offset: q.offset,
+        ownerType: link.ownerType,
+        ownerId: q[link.ownerType] || undefined,
+        propertyType: link.propertyType,
+        propertyId: q[link.propertyType] || undefined,
+        limit: q.limit,
+        offset: q.offset,
       });
       return rows.map(toPermission);
     },
@@ -204,12 +218,20 @@ export function permissionsService(deps: { db: Orm; repo: PermissionsRepository;
      */
     async linkMany(ps: readonly Permission[], actor: AuditActor, who: Identity): Promise<void> {
       authorizeLinks(who, ps);
-      await acrossStores(ps, (part) => stores.linkInOneStore(part.items, part.store, actor, who), (part) => stores.unlinkInOneStore(part.items, part.store, actor, who));
+      await acrossStores(
+        ps,
+        (part) => stores.linkInOneStore(part.items, part.store, actor, who),
+        (part) => stores.unlinkInOneStore(part.items, part.store, actor, who),
+      );
     },
     /** DELETE /permissions/bulk: every link or none, as linkMany (an absent one is 404 naming it; removed ones are made again). */
     async unlinkMany(ps: readonly Permission[], actor: AuditActor, who: Identity): Promise<void> {
       authorizeLinks(who, ps);
-      await acrossStores(ps, (part) => stores.unlinkInOneStore(part.items, part.store, actor, who), (part) => stores.linkInOneStore(part.items, part.store, actor, who));
+      await acrossStores(
+        ps,
+        (part) => stores.unlinkInOneStore(part.items, part.store, actor, who),
+        (part) => stores.linkInOneStore(part.items, part.store, actor, who),
+      );
     },
   };
 }

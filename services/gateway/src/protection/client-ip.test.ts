@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { FastifyRequest } from 'fastify';
 import { clientIpResolver } from './client-ip';
 
-const req = (ip: string, xff?: string) => ({ ip, headers: xff === undefined ? {} : { 'x-forwarded-for': xff } }) as unknown as FastifyRequest;
+const req = (ip: string, xff?: string) =>
+  ({ ip, headers: xff === undefined ? {} : { 'x-forwarded-for': xff } }) as unknown as FastifyRequest;
 
 describe('clientIpResolver', () => {
   it('uses the peer address when no proxy is trusted, whatever X-Forwarded-For says', () => {

@@ -10,7 +10,10 @@ export function clientIpResolver(trustedHops: number) {
   return (req: FastifyRequest): string => {
     if (trustedHops <= 0) return req.ip;
     const header = req.headers['x-forwarded-for'];
-    const list = (Array.isArray(header) ? header.join(',') : header ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    const list = (Array.isArray(header) ? header.join(',') : (header ?? ''))
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     return list[list.length - trustedHops] ?? list[0] ?? req.ip;
   };
 }

@@ -22,7 +22,11 @@ export async function rateLimits(app: App, deps: { cache: Cache; settings: RateL
   await app.register(rateLimit, { global: false, ...(redis ? { redis, nameSpace: 'gw:rl:' } : {}), skipOnError: true });
   const s = deps.settings;
   const byIp = app.createRateLimit({ keyGenerator: (req) => `ip:${deps.clientIp(req)}`, max: s.ipMax, timeWindow: s.windowMs });
-  const byUser = app.createRateLimit({ keyGenerator: (req) => `user:${req.identity?.userId ?? 'none'}`, max: s.userMax, timeWindow: s.windowMs });
+  const byUser = app.createRateLimit({
+    keyGenerator: (req) => `user:${req.identity?.userId ?? 'none'}`,
+    max: s.userMax,
+    timeWindow: s.windowMs,
+  });
 
   const enforce = (by: 'ip' | 'user', limiter: typeof byIp) => async (req: FastifyRequest, reply: FastifyReply) => {
     if (!req.url.startsWith('/api/')) return;
@@ -32,11 +36,15 @@ export async function rateLimits(app: App, deps: { cache: Cache; settings: RateL
     void reply.header('x-ratelimit-limit', r.max).header('x-ratelimit-remaining', r.remaining).header('x-ratelimit-reset', r.ttlInSeconds);
     if (r.isExceeded) {
       limited.inc({ by });
-      throw new AppError('RATE_LIMITED', `Too many requests (${by === 'ip' ? 'from this address' : 'for this user'}); retry in ${r.ttlInSeconds} s`, {
-        retryAfterSeconds: r.ttlInSeconds,
-        limit: r.max,
-        by,
-      });
+      throw new AppError(
+        'RATE_LIMITED',
+        `Too many requests (${by === 'ip' ? 'from this address' : 'for this user'}); retry in ${r.ttlInSeconds} s`,
+        {
+          retryAfterSeconds: r.ttlInSeconds,
+          limit: r.max,
+          by,
+        },
+      );
     }
   };
   return { perIp: enforce('ip', byIp), perUser: enforce('user', byUser) };

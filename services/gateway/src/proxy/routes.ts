@@ -10,7 +10,10 @@ const upstreamErrors = counter('gateway_upstream_errors_total', 'Proxied request
 function classifyUpstreamError(error: { code?: string; message: string }): { status: 502 | 503 | 504; code: ErrorCode; kind: string } {
   const code = error.code ?? '';
   if (/TIMEOUT|ETIMEDOUT/i.test(code) || /timeout/i.test(error.message)) return { status: 504, code: 'GATEWAY_TIMEOUT', kind: 'timeout' };
-  if (/ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|UND_ERR_CLOSED|UND_ERR_DESTROYED/.test(code) || /ECONNREFUSED/.test(error.message)) {
+  if (
+    /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|UND_ERR_CLOSED|UND_ERR_DESTROYED/.test(code) ||
+    /ECONNREFUSED/.test(error.message)
+  ) {
     return { status: 503, code: 'UNAVAILABLE', kind: 'unreachable' };
   }
   return { status: 502, code: 'BAD_GATEWAY', kind: 'bad_response' };
@@ -43,8 +46,19 @@ function limited(max: number, onExceeded: () => void): Transform {
  * services' own limit, so an oversized body answers 413 here instead of the service cutting the
  * stream (which reached the client as 502). Only idempotent methods are retried (connection failures).
  */
-export async function proxyRoutes(app: App, opts: { upstreams: Upstreams; timeoutMs: number; identitySecret: InternalKeys; bodyLimit: number; otherBodyLimit: number; endpoints?: readonly EndpointDef[] }): Promise<void> {
-  const limitOf = (contentType: string | undefined): number => (/^multipart\//i.test(contentType ?? '') ? opts.bodyLimit : Math.min(opts.otherBodyLimit, opts.bodyLimit));
+export async function proxyRoutes(
+  app: App,
+  opts: {
+    upstreams: Upstreams;
+    timeoutMs: number;
+    identitySecret: InternalKeys;
+    bodyLimit: number;
+    otherBodyLimit: number;
+    endpoints?: readonly EndpointDef[];
+  },
+): Promise<void> {
+  const limitOf = (contentType: string | undefined): number =>
+    /^multipart\//i.test(contentType ?? '') ? opts.bodyLimit : Math.min(opts.otherBodyLimit, opts.bodyLimit);
   const tooLargeError = (limit: number) => new AppError('PAYLOAD_TOO_LARGE', `Body larger than ${limit} bytes`, { limit });
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
@@ -79,14 +93,22 @@ export async function proxyRoutes(app: App, opts: { upstreams: Upstreams; timeou
               const limit = tooLarge.get(req.raw);
               if (limit !== undefined) {
                 // the rest of the body is not read: this connection cannot carry another request
-                void rep.code(413).header('connection', 'close').send(errorBody('PAYLOAD_TOO_LARGE', `Body larger than ${limit} bytes`, { limit }));
+                void rep
+                  .code(413)
+                  .header('connection', 'close')
+                  .send(errorBody('PAYLOAD_TOO_LARGE', `Body larger than ${limit} bytes`, { limit }));
                 return;
               }
               const e = error as { code?: string; message: string };
               const c = classifyUpstreamError(e);
               upstreamErrors.inc({ service: def.service, kind: c.kind });
               req.log.warn({ service: def.service, code: e.code, err: e.message }, 'upstream failed');
-              const message = c.status === 504 ? `${def.service} did not answer in time` : c.status === 503 ? `${def.service} is unavailable` : `${def.service} answered badly`;
+              const message =
+                c.status === 504
+                  ? `${def.service} did not answer in time`
+                  : c.status === 503
+                    ? `${def.service} is unavailable`
+                    : `${def.service} answered badly`;
               void rep.code(c.status).send(errorBody(c.code, message));
             },
           });

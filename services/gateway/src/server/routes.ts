@@ -4,10 +4,32 @@ import { AppError, cacheKeys, registerEndpoint, unavailable, type App, type Cach
 import { actorOf, audit } from '../audit/audit';
 import { serverSettings } from '../db/schema';
 
-const [, getServer, updateServer, timezones, health, gc, cacheInfo, reboot, shareDevice, shareGroup, serverFile, streamPlaylist, streamSegment] = systemEndpoints;
+const [
+  ,
+  getServer,
+  updateServer,
+  timezones,
+  health,
+  gc,
+  cacheInfo,
+  reboot,
+  shareDevice,
+  shareGroup,
+  serverFile,
+  streamPlaylist,
+  streamSegment,
+] = systemEndpoints;
 
 /** What GET /server answers until an administrator changes it (Nairobi, the corridors in view). */
-const DEFAULTS: ServerUpdate = { registration: false, readonly: false, map: 'osm', latitude: -1.2921, longitude: 36.8219, zoom: 6, attributes: {} };
+const DEFAULTS: ServerUpdate = {
+  registration: false,
+  readonly: false,
+  map: 'osm',
+  latitude: -1.2921,
+  longitude: 36.8219,
+  zoom: 6,
+  attributes: {},
+};
 const ROW = 1;
 
 /** Every IANA zone name this Node knows, UTC included (Intl lists only canonical zones). */
@@ -20,11 +42,17 @@ const zoneNames = (): string[] => [...new Set(['UTC', ...Intl.supportedValuesOf(
  * the shared cache (cacheKeys.serverAttributes) after each change and by `publish()` at start.
  */
 export function serverRoutes(
-  app: App, opts: { db: Orm; cache: Cache; logger: Logger; version: string; openIdEnabled: boolean; openIdForce: boolean },
+  app: App,
+  opts: { db: Orm; cache: Cache; logger: Logger; version: string; openIdEnabled: boolean; openIdForce: boolean },
 ): { publish(): Promise<void> } {
   const { db } = opts;
   const info = ({ map, ...s }: ServerUpdate): ServerInfo => ({
-    id: 1, version: opts.version, ...s, ...(map === null ? {} : { map }), openIdEnabled: opts.openIdEnabled, openIdForce: opts.openIdEnabled && opts.openIdForce,
+    id: 1,
+    version: opts.version,
+    ...s,
+    ...(map === null ? {} : { map }),
+    openIdEnabled: opts.openIdEnabled,
+    openIdForce: opts.openIdEnabled && opts.openIdForce,
   });
   const read = async (tx: Orm = db): Promise<ServerUpdate | undefined> => {
     try {
@@ -44,11 +72,21 @@ export function serverRoutes(
     const next: ServerUpdate = { ...req.body };
     await db.transaction(async (tx) => {
       const before = await read(tx);
-      await tx.insert(serverSettings).values({ id: ROW, settings: next })
+      await tx
+        .insert(serverSettings)
+        .values({ id: ROW, settings: next })
         .onConflictDoUpdate({ target: serverSettings.id, set: { settings: next, updatedAt: sql`now()` } });
-      await audit.record(tx, actorOf(req), { action: 'server.update', entityType: 'server', entityId: ROW, before: before ?? DEFAULTS, after: next });
+      await audit.record(tx, actorOf(req), {
+        action: 'server.update',
+        entityType: 'server',
+        entityId: ROW,
+        before: before ?? DEFAULTS,
+        after: next,
+      });
     });
-    await publishAttributes(next).catch((err: unknown) => opts.logger.warn({ err }, 'server attributes not published to the cache; the next change or start publishes them'));
+    await publishAttributes(next).catch((err: unknown) =>
+      opts.logger.warn({ err }, 'server attributes not published to the cache; the next change or start publishes them'),
+    );
     return info(next);
   });
   registerEndpoint(app, timezones, async () => zones);
@@ -64,15 +102,25 @@ export function serverRoutes(
   });
   registerEndpoint(app, cacheInfo, async (_req, reply) => {
     const mem = process.memoryUsage();
-    const lines = [`cache: ${opts.cache.kind}`, ...Object.entries(mem).map(([k, v]) => `${k}: ${v}`), `uptimeSeconds: ${Math.round(process.uptime())}`];
+    const lines = [
+      `cache: ${opts.cache.kind}`,
+      ...Object.entries(mem).map(([k, v]) => `${k}: ${v}`),
+      `uptimeSeconds: ${Math.round(process.uptime())}`,
+    ];
     return reply.type('text/plain').send(`${lines.join('\n')}\n`);
   });
   registerEndpoint(app, reboot, async () => {
-    throw new AppError('NOT_SUPPORTED', 'Corridor does not restart through its API: its services are restarted by their orchestrator (kubectl rollout restart, docker compose restart)');
+    throw new AppError(
+      'NOT_SUPPORTED',
+      'Corridor does not restart through its API: its services are restarted by their orchestrator (kubectl rollout restart, docker compose restart)',
+    );
   });
   for (const share of [shareDevice, shareGroup]) {
     registerEndpoint(app, share, async () => {
-      throw new AppError('FORBIDDEN', 'Sharing is disabled: Corridor issues no anonymous location links; give the reader an account instead');
+      throw new AppError(
+        'FORBIDDEN',
+        'Sharing is disabled: Corridor issues no anonymous location links; give the reader an account instead',
+      );
     });
   }
   // Traccar's upload into its web override folder: refused (no override folder here); the body is drained unread
@@ -83,7 +131,10 @@ export function serverRoutes(
       payload.on('error', (err) => done(err, undefined));
     });
     registerEndpoint(scope as App, serverFile, async () => {
-      throw new AppError('NOT_SUPPORTED', 'Corridor serves no web override folder: the console and its assets are built and deployed together, so files are not uploaded through the API');
+      throw new AppError(
+        'NOT_SUPPORTED',
+        'Corridor serves no web override folder: the console and its assets are built and deployed together, so files are not uploaded through the API',
+      );
     });
   });
   for (const stream of [streamPlaylist, streamSegment]) {

@@ -27,19 +27,31 @@ export function impersonation(deps: { db: Orm; users: UsersRepository; sessions:
       if (admin.id === targetId) throw invalidField('params', 'id', 'is the impersonating administrator: sign in again instead');
       if (caller.sessionId) await sessions.destroy(caller.sessionId, caller.user.id);
       const sid = await sessions.create(target.id, 'impersonation', { impersonatorId: admin.id });
-      await audit.record(deps.db, { ...actor, userId: admin.id, email: admin.email }, {
-        action: 'session.impersonate', entityType: 'session', entityId: target.id,
-        after: { userId: target.id, email: target.email, impersonatorId: admin.id, impersonatorEmail: admin.email, via: caller.via },
-      });
+      await audit.record(
+        deps.db,
+        { ...actor, userId: admin.id, email: admin.email },
+        {
+          action: 'session.impersonate',
+          entityType: 'session',
+          entityId: target.id,
+          after: { userId: target.id, email: target.email, impersonatorId: admin.id, impersonatorEmail: admin.email, via: caller.via },
+        },
+      );
       return { sid, user: target };
     },
     /** Sign-out of an impersonation session, on record under the administrator. */
     async end(auth: Authenticated & { impersonator: { id: number; email: string } }, actor: AuditActor): Promise<void> {
       await sessions.destroy(auth.sessionId!, auth.user.id);
-      await audit.record(deps.db, { ...actor, userId: auth.impersonator.id, email: auth.impersonator.email }, {
-        action: 'session.impersonation-end', entityType: 'session', entityId: auth.user.id,
-        before: { userId: auth.user.id, email: auth.user.email, impersonatorId: auth.impersonator.id },
-      });
+      await audit.record(
+        deps.db,
+        { ...actor, userId: auth.impersonator.id, email: auth.impersonator.email },
+        {
+          action: 'session.impersonation-end',
+          entityType: 'session',
+          entityId: auth.user.id,
+          before: { userId: auth.user.id, email: auth.user.email, impersonatorId: auth.impersonator.id },
+        },
+      );
     },
   };
 }

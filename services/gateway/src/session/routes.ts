@@ -45,10 +45,17 @@ export function sessionRoutes(app: App, deps: SessionRouteDeps): void {
       if (auth.scope !== 'full') throw new AppError('FORBIDDEN', 'A read-only token cannot open a session; use it as a Bearer token');
       if (req.auth?.sessionId) {
         if (req.auth.user.id === auth.user.id) return toUser(req.auth.user);
-        throw new AppError('CONFLICT', 'A session is open for another user: sign out first (DELETE /api/session), then sign in with the token');
+        throw new AppError(
+          'CONFLICT',
+          'A session is open for another user: sign out first (DELETE /api/session), then sign in with the token',
+        );
       }
       setSessionCookie(reply, await sessions.create(auth.user.id, 'token'), cookie);
-      await audit.record(deps.db, { ...actorOf(req), userId: auth.user.id, email: auth.user.email }, { action: 'session.login', entityType: 'session', entityId: auth.user.id, after: { via: 'token' } });
+      await audit.record(
+        deps.db,
+        { ...actorOf(req), userId: auth.user.id, email: auth.user.email },
+        { action: 'session.login', entityType: 'session', entityId: auth.user.id, after: { via: 'token' } },
+      );
       return toUser(auth.user);
     }
     if (!req.auth) throw new AppError('NOT_FOUND', 'No session');
@@ -65,7 +72,11 @@ export function sessionRoutes(app: App, deps: SessionRouteDeps): void {
     if (req.auth?.sessionId) await sessions.destroy(req.auth.sessionId, req.auth.user.id);
     setSessionCookie(reply, await sessions.create(user.id, 'password'), cookie);
     await deps.users.recordLogin(user.id, deps.now());
-    await audit.record(deps.db, { ...actorOf(req), userId: user.id, email: user.email }, { action: 'session.login', entityType: 'session', entityId: user.id, after: user.totpKey ? { secondFactor: 'totp' } : undefined });
+    await audit.record(
+      deps.db,
+      { ...actorOf(req), userId: user.id, email: user.email },
+      { action: 'session.login', entityType: 'session', entityId: user.id, after: user.totpKey ? { secondFactor: 'totp' } : undefined },
+    );
     return toUser(user);
   });
 

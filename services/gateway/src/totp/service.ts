@@ -28,7 +28,15 @@ export class TotpRequired extends AppError {
  * sign-in needs no code, so a secret the user never saved cannot lock them out. Administrators
  * remove a key; a password reset leaves it in place. Each code is accepted once.
  */
-export function totpService(deps: { db: Orm; cache: Cache; users: UsersRepository; repo: TotpRepository; hasher: PasswordHasher; throttle: LoginThrottle; now: () => Date }) {
+export function totpService(deps: {
+  db: Orm;
+  cache: Cache;
+  users: UsersRepository;
+  repo: TotpRepository;
+  hasher: PasswordHasher;
+  throttle: LoginThrottle;
+  now: () => Date;
+}) {
   const { db, cache, users, repo, hasher, throttle, now } = deps;
 
   /** The proof for turning one's own second factor off: a current, unused code or the password; a wrong one counts as a failed sign-in. */
@@ -52,7 +60,10 @@ export function totpService(deps: { db: Orm; cache: Cache; users: UsersRepositor
     async start(userId: number): Promise<string> {
       const user = await users.get(userId);
       if (!user) throw notFound('User', userId);
-      if (user.totpKey) throw new AppError('CONFLICT', 'A TOTP second factor is active already; an administrator must remove it first', { totpEnabled: true });
+      if (user.totpKey)
+        throw new AppError('CONFLICT', 'A TOTP second factor is active already; an administrator must remove it first', {
+          totpEnabled: true,
+        });
       const secret = newTotpSecret();
       await cache.set(pendingKey(userId), secret, TOTP_PENDING_SECONDS);
       return secret;
@@ -84,7 +95,13 @@ export function totpService(deps: { db: Orm; cache: Cache; users: UsersRepositor
       return db.transaction(async (tx) => {
         const r = await repo.remove(userId, tx);
         if (!r) throw new AppError('CONFLICT', 'No TOTP second factor is active', { totpEnabled: false });
-        await audit.record(tx, actor, { action: 'user.totp-disable', entityType: 'user', entityId: userId, before: { totpEnabled: true }, after: { totpEnabled: false } });
+        await audit.record(tx, actor, {
+          action: 'user.totp-disable',
+          entityType: 'user',
+          entityId: userId,
+          before: { totpEnabled: true },
+          after: { totpEnabled: false },
+        });
         return toUser(r);
       });
     },
@@ -97,7 +114,13 @@ export function totpService(deps: { db: Orm; cache: Cache; users: UsersRepositor
           if (!(await users.get(userId, tx))) throw notFound('User', userId);
           throw new AppError('NOT_FOUND', `User ${userId} has no TOTP second factor`);
         }
-        await audit.record(tx, actor, { action: 'user.totp-remove', entityType: 'user', entityId: userId, before: { totpEnabled: true }, after: { totpEnabled: false } });
+        await audit.record(tx, actor, {
+          action: 'user.totp-remove',
+          entityType: 'user',
+          entityId: userId,
+          before: { totpEnabled: true },
+          after: { totpEnabled: false },
+        });
       });
       await cache.del(pendingKey(userId));
     },

@@ -1,6 +1,15 @@
 import {
-  cacheKeys, callerCompanyCheck, deviceReferenceCheck, isAdmin, numericIds, publishedOwnersCheck, remoteReferenceCheck, setReferenceChecks,
-  type App, type Cache, type InternalKeys,
+  cacheKeys,
+  callerCompanyCheck,
+  deviceReferenceCheck,
+  isAdmin,
+  numericIds,
+  publishedOwnersCheck,
+  remoteReferenceCheck,
+  setReferenceChecks,
+  type App,
+  type Cache,
+  type InternalKeys,
 } from '@corridor/platform';
 import type { DeviceDirectory } from '../live/device-directory';
 import type { UsersRepository } from './repository';
@@ -17,7 +26,8 @@ import type { UsersRepository } from './repository';
  * own, staff any.
  */
 export function gatewayReferenceChecks(
-  app: App, deps: { users: UsersRepository; cache: Cache; devices: DeviceDirectory; geofenceUrl: string; opsApiUrl: string; keys: InternalKeys },
+  app: App,
+  deps: { users: UsersRepository; cache: Cache; devices: DeviceDirectory; geofenceUrl: string; opsApiUrl: string; keys: InternalKeys },
 ): void {
   setReferenceChecks(app, {
     user: async (ids, who) => {
@@ -28,16 +38,46 @@ export function gatewayReferenceChecks(
     company: callerCompanyCheck,
     group: publishedOwnersCheck(deps.cache, cacheKeys.groups(), { shared: false, what: 'groups' }),
     notificationRule: remoteReferenceCheck({
-      baseUrl: () => deps.opsApiUrl, path: (id) => `/notifications/${id}`, keys: deps.keys, audience: 'ops-api', owner: 'ops-api',
+      baseUrl: () => deps.opsApiUrl,
+      path: (id) => `/notifications/${id}`,
+      keys: deps.keys,
+      audience: 'ops-api',
+      owner: 'ops-api',
     }),
     report: remoteReferenceCheck({
-      baseUrl: () => deps.opsApiUrl, path: (id) => `/reports/${id}`, keys: deps.keys, audience: 'ops-api', owner: 'ops-api',
+      baseUrl: () => deps.opsApiUrl,
+      path: (id) => `/reports/${id}`,
+      keys: deps.keys,
+      audience: 'ops-api',
+      owner: 'ops-api',
     }),
     // the objects Traccar links (drivers, computed attributes, saved commands, maintenance, calendars) are ops-api's, read as the caller reads them
-    ...Object.fromEntries(([['driver', '/drivers'], ['computedAttribute', '/attributes/computed'], ['command', '/commands'], ['maintenance', '/maintenance'], ['calendar', '/calendars']] as const)
-      .map(([kind, path]) => [kind, remoteReferenceCheck({ baseUrl: () => deps.opsApiUrl, path: (id) => `${path}/${id}`, keys: deps.keys, audience: 'ops-api', owner: 'ops-api' })])),
+    ...Object.fromEntries(
+      (
+        [
+          ['driver', '/drivers'],
+          ['computedAttribute', '/attributes/computed'],
+          ['command', '/commands'],
+          ['maintenance', '/maintenance'],
+          ['calendar', '/calendars'],
+        ] as const
+      ).map(([kind, path]) => [
+        kind,
+        remoteReferenceCheck({
+          baseUrl: () => deps.opsApiUrl,
+          path: (id) => `${path}/${id}`,
+          keys: deps.keys,
+          audience: 'ops-api',
+          owner: 'ops-api',
+        }),
+      ]),
+    ),
     geofence: remoteReferenceCheck({
-      baseUrl: () => deps.geofenceUrl, path: (id) => `/geofences/${id}`, keys: deps.keys, audience: 'geofence', owner: 'The geofence service',
+      baseUrl: () => deps.geofenceUrl,
+      path: (id) => `/geofences/${id}`,
+      keys: deps.keys,
+      audience: 'geofence',
+      owner: 'The geofence service',
     }),
   });
 }

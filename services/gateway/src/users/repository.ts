@@ -41,12 +41,20 @@ export function usersRepository(db: Orm) {
      * Every user's id, company, email, roles and language (the directory other services check user
      * references with, address notices by, and write a notification's sentence in).
      */
-    async directory(): Promise<{ id: number; companyId: number | null; email: string; roles: string[]; language?: string; preferences?: Record<string, unknown> }[]> {
-      const rows = await db.select({ id: users.id, companyId: users.companyId, email: users.email, roles: users.roles, attributes: users.attributes }).from(users).orderBy(users.id);
+    async directory(): Promise<
+      { id: number; companyId: number | null; email: string; roles: string[]; language?: string; preferences?: Record<string, unknown> }[]
+    > {
+      const rows = await db
+        .select({ id: users.id, companyId: users.companyId, email: users.email, roles: users.roles, attributes: users.attributes })
+        .from(users)
+        .orderBy(users.id);
       return rows.map(({ attributes, ...u }) => {
-        const preferences = Object.fromEntries(DIRECTORY_PREFERENCES.filter((k) => attributes[k] !== undefined).map((k) => [k, attributes[k]]));
+        const preferences = Object.fromEntries(
+          DIRECTORY_PREFERENCES.filter((k) => attributes[k] !== undefined).map((k) => [k, attributes[k]]),
+        );
         return {
-          ...u, ...(typeof attributes.language === 'string' ? { language: attributes.language } : {}),
+          ...u,
+          ...(typeof attributes.language === 'string' ? { language: attributes.language } : {}),
           ...(Object.keys(preferences).length ? { preferences } : {}),
         };
       });
@@ -54,7 +62,10 @@ export function usersRepository(db: Orm) {
     /** Which of these ids are users. */
     async existingIds(ids: readonly number[], tx: Orm = db): Promise<Set<number>> {
       if (!ids.length) return new Set();
-      const rows = await tx.select({ id: users.id }).from(users).where(inArray(users.id, [...ids]));
+      const rows = await tx
+        .select({ id: users.id })
+        .from(users)
+        .where(inArray(users.id, [...ids]));
       return new Set(rows.map((r) => r.id));
     },
     /** The user whose email or login is this, case-insensitively (how Traccar signs in). */
@@ -77,7 +88,11 @@ export function usersRepository(db: Orm) {
       return r!;
     },
     async update(id: number, values: Partial<NewUserRow>, tx: Orm = db): Promise<UserRow | undefined> {
-      const [r] = await tx.update(users).set({ ...values, updatedAt: new Date() }).where(eq(users.id, id)).returning();
+      const [r] = await tx
+        .update(users)
+        .set({ ...values, updatedAt: new Date() })
+        .where(eq(users.id, id))
+        .returning();
       return r;
     },
     async delete(id: number, tx: Orm = db): Promise<UserRow | undefined> {

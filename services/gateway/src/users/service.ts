@@ -25,7 +25,11 @@ const auditView = (r: UserRow) => ({ ...toUser(r), password: undefined });
 
 /** Users: administrators manage everyone; a user may read and edit their own settings. */
 export function usersService(deps: {
-  db: Orm; repo: UsersRepository; permissions: PermissionsRepository; hasher: PasswordHasher; sessions: SessionStore;
+  db: Orm;
+  repo: UsersRepository;
+  permissions: PermissionsRepository;
+  hasher: PasswordHasher;
+  sessions: SessionStore;
   /** API tokens: a new password revokes the user's. */
   tokens?: Pick<TokenService, 'revokeAllOf'>;
   /** Sign-in throttling: wrong current passwords count in it, and an administrator lifts its locks. */
@@ -43,7 +47,11 @@ export function usersService(deps: {
       return await fn();
     } catch (err) {
       const field = uniqueViolation(err);
-      if (field) throw new AppError('CONFLICT', `A user with this ${field} already exists`, { field, value: field === 'login' ? input.login : input.email });
+      if (field)
+        throw new AppError('CONFLICT', `A user with this ${field} already exists`, {
+          field,
+          value: field === 'login' ? input.login : input.email,
+        });
       throw err;
     }
   }
@@ -95,7 +103,13 @@ export function usersService(deps: {
      * other sessions end); `ctx.via`: how the request was authenticated; `ctx.ip`: the caller's
      * address (wrong current passwords count in the sign-in throttle for it).
      */
-    async update(id: number, input: UserUpdate, caller: Identity, actor: AuditActor, ctx: { sessionId?: string; via?: AuthVia; ip?: string } = {}): Promise<User> {
+    async update(
+      id: number,
+      input: UserUpdate,
+      caller: Identity,
+      actor: AuditActor,
+      ctx: { sessionId?: string; via?: AuthVia; ip?: string } = {},
+    ): Promise<User> {
       const isAdmin = caller.roles.includes('admin');
       if (!isAdmin && caller.userId !== id) throw notFound('User', id);
       const before = await repo.get(id);
@@ -113,7 +127,8 @@ export function usersService(deps: {
       const emailChanged = values.email !== undefined && values.email.toLowerCase() !== before.email.toLowerCase();
       const guarded = input.password ? 'password' : emailChanged ? 'email' : undefined;
       if (guarded && own && before.passwordHash && (input.currentPassword !== undefined || ctx.via !== 'basic')) {
-        if (!input.currentPassword) throw invalidField('body', 'currentPassword', `required to change your own ${guarded} (or sign the request with HTTP Basic)`);
+        if (!input.currentPassword)
+          throw invalidField('body', 'currentPassword', `required to change your own ${guarded} (or sign the request with HTTP Basic)`);
         await currentPassword(before, input.currentPassword, ctx.ip);
       }
       const passwordHash = input.password ? await hasher.hash(input.password) : undefined;
@@ -124,8 +139,11 @@ export function usersService(deps: {
             const r = await repo.update(id, passwordHash ? { ...values, passwordHash } : values, tx);
             if (!r) throw notFound('User', id);
             await audit.record(tx, actor, {
-              action: passwordHash ? 'user.update+password' : 'user.update', entityType: 'user', entityId: id,
-              before: auditView(before), after: auditView(r),
+              action: passwordHash ? 'user.update+password' : 'user.update',
+              entityType: 'user',
+              entityId: id,
+              before: auditView(before),
+              after: auditView(r),
             });
             return r;
           }),
@@ -138,7 +156,13 @@ export function usersService(deps: {
         await deps.tokens?.revokeAllOf(id);
       } else if (row.disabled && !before.disabled) await sessions.destroyAll(id);
       if (emailChanged) {
-        await deps.notifier?.emailChanged({ email: before.email, name: before.name, newEmail: row.email, byAdministrator: !own, at: deps.now?.() ?? new Date() });
+        await deps.notifier?.emailChanged({
+          email: before.email,
+          name: before.name,
+          newEmail: row.email,
+          byAdministrator: !own,
+          at: deps.now?.() ?? new Date(),
+        });
       }
       await deps.onChange?.();
       return toUser(row);

@@ -42,12 +42,31 @@ function resolvedRoles(input: { roles?: Role[]; administrator?: boolean }, befor
 export function toUser(r: UserRow): User {
   const implied = impliedFlags(r.roles);
   return {
-    id: r.id, name: r.name, login: r.login, email: r.email, phone: r.phone, readonly: r.readonly || implied.readonly,
-    administrator: r.roles.includes('admin'), map: r.map, latitude: r.latitude, longitude: r.longitude, zoom: r.zoom,
-    coordinateFormat: r.coordinateFormat, disabled: r.disabled, expirationTime: r.expirationTime?.toISOString() ?? null,
-    deviceLimit: r.deviceLimit, userLimit: r.userLimit, deviceReadonly: r.deviceReadonly || implied.deviceReadonly, limitCommands: r.limitCommands || implied.limitCommands,
-    disableReports: r.disableReports, fixedEmail: r.fixedEmail, poiLayer: r.poiLayer, roles: r.roles, companyId: r.companyId,
-    totpEnabled: r.totpKey !== null, attributes: r.attributes,
+    id: r.id,
+    name: r.name,
+    login: r.login,
+    email: r.email,
+    phone: r.phone,
+    readonly: r.readonly || implied.readonly,
+    administrator: r.roles.includes('admin'),
+    map: r.map,
+    latitude: r.latitude,
+    longitude: r.longitude,
+    zoom: r.zoom,
+    coordinateFormat: r.coordinateFormat,
+    disabled: r.disabled,
+    expirationTime: r.expirationTime?.toISOString() ?? null,
+    deviceLimit: r.deviceLimit,
+    userLimit: r.userLimit,
+    deviceReadonly: r.deviceReadonly || implied.deviceReadonly,
+    limitCommands: r.limitCommands || implied.limitCommands,
+    disableReports: r.disableReports,
+    fixedEmail: r.fixedEmail,
+    poiLayer: r.poiLayer,
+    roles: r.roles,
+    companyId: r.companyId,
+    totpEnabled: r.totpKey !== null,
+    attributes: r.attributes,
   };
 }
 
@@ -74,8 +93,13 @@ export function userValues(input: UserCreate | UserUpdate, before?: UserRow): Om
   const roles = resolvedRoles(input, before);
   const implied = impliedFlags(roles);
   return {
-    ...rest, roles, email: email.trim(), expirationTime: expirationTime ? new Date(expirationTime) : null,
-    readonly: rest.readonly && !implied.readonly, deviceReadonly: rest.deviceReadonly && !implied.deviceReadonly, limitCommands: rest.limitCommands && !implied.limitCommands,
+    ...rest,
+    roles,
+    email: email.trim(),
+    expirationTime: expirationTime ? new Date(expirationTime) : null,
+    readonly: rest.readonly && !implied.readonly,
+    deviceReadonly: rest.deviceReadonly && !implied.deviceReadonly,
+    limitCommands: rest.limitCommands && !implied.limitCommands,
   };
 }
 

@@ -18,7 +18,13 @@ async function setup(defs: CalendarDefinition[] | string | null) {
   let now = 0;
   const gate = new CalendarGate({ cache, logger, reloadMs: 1000, now: () => now });
   await gate.refresh();
-  return { cache, gate, advance: (ms: number) => { now += ms; } };
+  return {
+    cache,
+    gate,
+    advance: (ms: number) => {
+      now += ms;
+    },
+  };
 }
 
 async function problems(kind: string): Promise<number> {
@@ -27,7 +33,7 @@ async function problems(kind: string): Promise<number> {
 }
 
 describe('CalendarGate', () => {
-  it('is active inside the weekly window and not outside it, in the calendar\'s time zone', async () => {
+  it("is active inside the weekly window and not outside it, in the calendar's time zone", async () => {
     const { gate } = await setup([{ id: 1, data: officeHoursIcs() }]);
     expect(gate.activeAt(1, MON_0900)).toBe(true);
     expect(gate.activeAt(1, MON_0759)).toBe(false);
@@ -47,7 +53,13 @@ describe('CalendarGate', () => {
 
   it('takes a changed calendar at the next reload, not before', async () => {
     const { cache, gate, advance } = await setup([{ id: 1, data: officeHoursIcs() }]);
-    await cache.set(cacheKeys.calendars(), JSON.stringify([{ id: 1, data: officeHoursIcs({ days: 'SA' }) }, { id: 3, data: officeHoursIcs() }]));
+    await cache.set(
+      cacheKeys.calendars(),
+      JSON.stringify([
+        { id: 1, data: officeHoursIcs({ days: 'SA' }) },
+        { id: 3, data: officeHoursIcs() },
+      ]),
+    );
     advance(999);
     await gate.refresh();
     expect(gate.activeAt(1, SAT_0900)).toBe(false);
@@ -67,14 +79,26 @@ describe('CalendarGate', () => {
   it('keeps the calendars last read when the list goes missing, is malformed, or the cache fails', async () => {
     const { cache, gate, advance } = await setup([{ id: 1, data: officeHoursIcs() }]);
     const loads = await problems('load');
-    for (const broken of [async () => cache.del(cacheKeys.calendars()), async () => cache.set(cacheKeys.calendars(), '{not json'), async () => cache.set(cacheKeys.calendars(), '[{"id":"x"}]')]) {
+    for (const broken of [
+      async () => cache.del(cacheKeys.calendars()),
+      async () => cache.set(cacheKeys.calendars(), '{not json'),
+      async () => cache.set(cacheKeys.calendars(), '[{"id":"x"}]'),
+    ]) {
       await broken();
       advance(1000);
       await gate.refresh();
       expect(gate.activeAt(1, SAT_0900)).toBe(false);
     }
     expect(await problems('load')).toBe(loads + 3);
-    const failing = new CalendarGate({ cache: { ...cache, get: async () => { throw new Error('Redis down'); } } as unknown as MemoryCache, logger });
+    const failing = new CalendarGate({
+      cache: {
+        ...cache,
+        get: async () => {
+          throw new Error('Redis down');
+        },
+      } as unknown as MemoryCache,
+      logger,
+    });
     await expect(failing.refresh()).resolves.toBeUndefined();
     expect(failing.size).toBe(0);
   });

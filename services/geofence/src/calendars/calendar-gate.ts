@@ -67,7 +67,10 @@ export class CalendarGate {
     calendarProblems.inc({ kind: 'unknown' });
     if (!this.warned.has(calendarId)) {
       this.warned.add(calendarId);
-      this.deps.logger.warn({ calendarId }, 'a geofence names a calendar that is not published or does not parse; the fence counts as active');
+      this.deps.logger.warn(
+        { calendarId },
+        'a geofence names a calendar that is not published or does not parse; the fence counts as active',
+      );
     }
     return true;
   }
@@ -86,7 +89,10 @@ export class CalendarGate {
         this.warned.delete(def.id);
       } catch (err) {
         calendarProblems.inc({ kind: 'parse' });
-        this.deps.logger.warn({ calendarId: def.id, reason: (err as Error).message }, 'calendar does not parse; fences bound to it count as active');
+        this.deps.logger.warn(
+          { calendarId: def.id, reason: (err as Error).message },
+          'calendar does not parse; fences bound to it count as active',
+        );
       }
       next.set(def.id, { data: def.data, schedule });
     }

@@ -19,7 +19,11 @@ const infoOf = (d: DeviceRegistryMessage): DeviceInfo => ({ groupId: d.groupId, 
 export class DeviceDirectory {
   private readonly view: DeviceRegistryView;
 
-  constructor(bus: Bus, private readonly cache: Cache, logger: Logger) {
+  constructor(
+    bus: Bus,
+    private readonly cache: Cache,
+    logger: Logger,
+  ) {
     this.view = new DeviceRegistryView({ bus, cache, logger, groupPrefix: 'geofence-devices' });
   }
 

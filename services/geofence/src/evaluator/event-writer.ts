@@ -34,13 +34,22 @@ export function eventWriter(deps: { analytics: Analytics; db: Orm; bus: Bus }) {
       insertCh(events).catch((err: unknown) => {
         throw unavailable('ClickHouse', err);
       }),
-      deps.db.insert(geofenceEvents).values(events.map(pgRow)).onConflictDoNothing().catch((err: unknown) => {
-        throw unavailable('PostgreSQL', err);
-      }),
+      deps.db
+        .insert(geofenceEvents)
+        .values(events.map(pgRow))
+        .onConflictDoNothing()
+        .catch((err: unknown) => {
+          throw unavailable('PostgreSQL', err);
+        }),
     ]);
-    await deps.bus.publish(Topics.events, events.map((e) => ({ key: String(e.deviceId), value: e }))).catch((err: unknown) => {
-      throw unavailable('event bus', err);
-    });
+    await deps.bus
+      .publish(
+        Topics.events,
+        events.map((e) => ({ key: String(e.deviceId), value: e })),
+      )
+      .catch((err: unknown) => {
+        throw unavailable('event bus', err);
+      });
   };
 }
 export type EventWriter = ReturnType<typeof eventWriter>;

@@ -11,14 +11,23 @@ function north(meters: number): LonLat {
   return [CENTRE[0], CENTRE[1] + (meters / EARTH_RADIUS_M) * (180 / Math.PI)];
 }
 
-interface Fix { time: Date; lon: number; lat: number }
+interface Fix {
+  time: Date;
+  lon: number;
+  lat: number;
+}
 
 function fixAt(seconds: number, [lon, lat]: LonLat): Fix {
   return { time: new Date(T0 + seconds * 1000), lon, lat };
 }
 
 /** Drives the pure step with the real exact geometry, optionally round-tripping the state through JSON. */
-function run(fences: Fence[], rules: Map<string, FenceRule>, fixes: Fix[], viaJson = false): { events: FenceEvent[]; state?: DeviceFenceState } {
+function run(
+  fences: Fence[],
+  rules: Map<string, FenceRule>,
+  fixes: Fix[],
+  viaJson = false,
+): { events: FenceEvent[]; state?: DeviceFenceState } {
   let state: DeviceFenceState | undefined;
   const events: FenceEvent[] = [];
   for (const fix of fixes) {
@@ -37,7 +46,9 @@ function run(fences: Fence[], rules: Map<string, FenceRule>, fixes: Fix[], viaJs
 const depot: Fence = { id: 'depot', shape: { kind: 'circle', center: CENTRE, radius: 500 } };
 
 function summary(events: FenceEvent[]): string[] {
-  return events.map((e) => `${e.type}:${e.fenceId}@${(e.time.getTime() - T0) / 1000}${e.dwellSeconds !== undefined ? `/${e.dwellSeconds}` : ''}`);
+  return events.map(
+    (e) => `${e.type}:${e.fenceId}@${(e.time.getTime() - T0) / 1000}${e.dwellSeconds !== undefined ? `/${e.dwellSeconds}` : ''}`,
+  );
 }
 
 describe('step: fence enter/exit hysteresis', () => {
@@ -70,13 +81,19 @@ describe('step: fence enter/exit hysteresis', () => {
     // "a-yard" sorts before "z-gate" yet its enter must follow z-gate's exit
     const gate: Fence = { id: 'z-gate', shape: { kind: 'circle', center: north(0), radius: 200 } };
     const yard: Fence = { id: 'a-yard', shape: { kind: 'circle', center: north(1000), radius: 200 } };
-    const rules = new Map([['z-gate', { minDwellSeconds: 0, exitMarginMeters: 0 }], ['a-yard', { minDwellSeconds: 0, exitMarginMeters: 0 }]]);
+    const rules = new Map([
+      ['z-gate', { minDwellSeconds: 0, exitMarginMeters: 0 }],
+      ['a-yard', { minDwellSeconds: 0, exitMarginMeters: 0 }],
+    ]);
     const first = step(undefined, fixAt(0, north(0)), new Set(['z-gate']), rules);
     expect(summary(first.events)).toEqual(['geofenceEnter:z-gate@0']);
     const moved = step(first.state, fixAt(60, north(1000)), new Set(['a-yard']), rules);
     expect(summary(moved.events)).toEqual(['geofenceExit:z-gate@60/60', 'geofenceEnter:a-yard@60']);
-    expect(summary(run([gate, yard], rules, [fixAt(0, north(0)), fixAt(60, north(1000))]).events))
-      .toEqual(['geofenceEnter:z-gate@0', 'geofenceExit:z-gate@60/60', 'geofenceEnter:a-yard@60']);
+    expect(summary(run([gate, yard], rules, [fixAt(0, north(0)), fixAt(60, north(1000))]).events)).toEqual([
+      'geofenceEnter:z-gate@0',
+      'geofenceExit:z-gate@60/60',
+      'geofenceEnter:a-yard@60',
+    ]);
   });
 
   it('ignores fixes older than (or as old as) the last processed one', () => {
@@ -102,7 +119,13 @@ describe('step: fence enter/exit hysteresis', () => {
     // explicit restart mid-stay: stored state, then the next inside fix and a redelivered one
     const mid = run([depot], rules, track.slice(0, 5));
     const stored = JSON.parse(JSON.stringify(mid.state)) as DeviceFenceState;
-    expect(stored).toEqual({ v: 1, lastFixTime: T0 + 80_000, lon: track[4]!.lon, lat: track[4]!.lat, fences: { depot: { phase: 'inside', enteredAt: T0 } } });
+    expect(stored).toEqual({
+      v: 1,
+      lastFixTime: T0 + 80_000,
+      lon: track[4]!.lon,
+      lat: track[4]!.lat,
+      fences: { depot: { phase: 'inside', enteredAt: T0 } },
+    });
     const inside = new Set(['depot']);
     expect(step(stored, fixAt(100, north(200)), inside, rules).events).toEqual([]);
     expect(step(stored, fixAt(80, north(505)), inside, rules).events).toEqual([]);

@@ -27,9 +27,7 @@ export interface FenceRule {
 const DEFAULT_FENCE_RULE: FenceRule = { minDwellSeconds: 0, exitMarginMeters: 0 };
 
 /** inside-pending: inside since `since` (epoch ms) but dwell not yet met; inside: enter emitted. */
-export type FenceMembership =
-  | { phase: 'pending'; since: number }
-  | { phase: 'inside'; enteredAt: number };
+export type FenceMembership = { phase: 'pending'; since: number } | { phase: 'inside'; enteredAt: number };
 
 /** JSON-serialisable; times are epoch milliseconds. */
 export interface DeviceFenceState {
@@ -85,7 +83,7 @@ export function step(
     const { minDwellSeconds, exitMarginMeters } = rule ?? DEFAULT_FENCE_RULE;
 
     if (isInside) {
-      const since = member?.phase === 'inside' ? member.enteredAt : member?.since ?? t;
+      const since = member?.phase === 'inside' ? member.enteredAt : (member?.since ?? t);
       if (member?.phase === 'inside') next[id] = member;
       else if (t - since >= minDwellSeconds * 1000) {
         next[id] = { phase: 'inside', enteredAt: since };

@@ -14,16 +14,45 @@ const logger = createLogger('test', 'silent');
 const T0 = Date.parse('2026-03-01T06:00:00Z');
 
 /** A checkpoint of the association (applies to every truck) unless `kind` says otherwise. */
-function fenceRow(id: number, area: string, attributes: GeofenceRow['attributes'] = {}, calendarId: number | null = null, kind: GeofenceRow['kind'] = 'checkpoint'): GeofenceRow {
+function fenceRow(
+  id: number,
+  area: string,
+  attributes: GeofenceRow['attributes'] = {},
+  calendarId: number | null = null,
+  kind: GeofenceRow['kind'] = 'checkpoint',
+): GeofenceRow {
   const now = new Date(T0);
-  return { id, name: `fence ${id}`, description: null, area, calendarId, attributes, kind, country: null, seedKey: null, companyId: null, createdAt: now, updatedAt: now };
+  return {
+    id,
+    name: `fence ${id}`,
+    description: null,
+    area,
+    calendarId,
+    attributes,
+    kind,
+    country: null,
+    seedKey: null,
+    companyId: null,
+    createdAt: now,
+    updatedAt: now,
+  };
 }
 
 function fix(deviceId: number, seconds: number, lat: number, lon: number, extra: Partial<PositionMessage> = {}, t0 = T0): PositionMessage {
   const time = new Date(t0 + seconds * 1000).toISOString();
   return PositionMessage.parse({
-    id: positionId(deviceId, t0 + seconds * 1000), deviceId, uniqueId: `imei-${deviceId}`, protocol: 'test', fixTime: time,
-    serverTime: time, valid: true, latitude: lat, longitude: lon, speed: 0, course: 0, ...extra,
+    id: positionId(deviceId, t0 + seconds * 1000),
+    deviceId,
+    uniqueId: `imei-${deviceId}`,
+    protocol: 'test',
+    fixTime: time,
+    serverTime: time,
+    valid: true,
+    latitude: lat,
+    longitude: lon,
+    speed: 0,
+    course: 0,
+    ...extra,
   });
 }
 
@@ -35,14 +64,27 @@ function setup(rows: GeofenceRow[], links: GeofenceLinkRow[] = [], calendars: Ca
   const written: EventMessage[][] = [];
   let failWrites = 0;
   const evaluator = new PositionEvaluator({
-    catalog, cache, clock: systemClock, logger, calendars: new CalendarGate({ cache, logger }),
-    directory: new DeviceDirectory(new MemoryBus(), cache, logger), settings: new SettingLayers({ cache, logger }),
+    catalog,
+    cache,
+    clock: systemClock,
+    logger,
+    calendars: new CalendarGate({ cache, logger }),
+    directory: new DeviceDirectory(new MemoryBus(), cache, logger),
+    settings: new SettingLayers({ cache, logger }),
     write: async (events) => {
       if (failWrites-- > 0) throw new Error('ClickHouse down');
       written.push(events);
     },
   });
-  return { cache, catalog, evaluator, written, failNextWrite: () => { failWrites = 1; } };
+  return {
+    cache,
+    catalog,
+    evaluator,
+    written,
+    failNextWrite: () => {
+      failWrites = 1;
+    },
+  };
 }
 
 // a 1 km circle at (lat 0, lon 36)
@@ -52,10 +94,14 @@ describe('PositionEvaluator', () => {
   it('enters, exits with the dwell, and keeps the inside-set in step', async () => {
     const { evaluator, cache } = setup([circle]);
     const entered = await evaluator.handle([fix(7, 0, 0.05, 36), fix(7, 30, 0.001, 36)]);
-    expect(entered.map((e) => [e.type, e.geofenceId, e.eventTime, e.positionId])).toEqual([['geofenceEnter', '1', new Date(T0 + 30_000).toISOString(), positionId(7, T0 + 30_000)]]);
+    expect(entered.map((e) => [e.type, e.geofenceId, e.eventTime, e.positionId])).toEqual([
+      ['geofenceEnter', '1', new Date(T0 + 30_000).toISOString(), positionId(7, T0 + 30_000)],
+    ]);
     expect(await readInside(cache, 1)).toEqual([{ deviceId: 7, entry: { enteredAt: T0 + 30_000, companyId: null } }]);
     const exited = await evaluator.handle([fix(7, 90, 0.05, 36)]);
-    expect(exited).toMatchObject([{ type: 'geofenceExit', attributes: { dwellSeconds: 60, enteredAt: new Date(T0 + 30_000).toISOString() } }]);
+    expect(exited).toMatchObject([
+      { type: 'geofenceExit', attributes: { dwellSeconds: 60, enteredAt: new Date(T0 + 30_000).toISOString() } },
+    ]);
     expect(await readInside(cache, 1)).toEqual([]);
   });
 
@@ -90,37 +136,80 @@ describe('PositionEvaluator', () => {
       { id: 1, geofenceId: 2, deviceId: 11, groupId: null, createdAt: new Date(T0) },
       { id: 2, geofenceId: 3, deviceId: null, groupId: 5, createdAt: new Date(T0) },
     ];
-    const { evaluator, cache } = setup([fenceRow(2, 'CIRCLE (0 36, 1000)', {}, null, 'other'), fenceRow(3, 'CIRCLE (0 36, 1000)', {}, null, 'other')], links);
-    await cache.set('device:uid:imei-12', JSON.stringify({ id: 12, uniqueId: 'imei-12', name: 'x', disabled: false, companyId: 4, groupId: 5, status: 'online', deleted: false }));
+    const { evaluator, cache } = setup(
+      [fenceRow(2, 'CIRCLE (0 36, 1000)', {}, null, 'other'), fenceRow(3, 'CIRCLE (0 36, 1000)', {}, null, 'other')],
+      links,
+    );
+    await cache.set(
+      'device:uid:imei-12',
+      JSON.stringify({
+        id: 12,
+        uniqueId: 'imei-12',
+        name: 'x',
+        disabled: false,
+        companyId: 4,
+        groupId: 5,
+        status: 'online',
+        deleted: false,
+      }),
+    );
     const events = await evaluator.handle([fix(11, 0, 0, 36), fix(12, 0, 0, 36), fix(13, 0, 0, 36)]);
-    expect(events.map((e) => [e.deviceId, e.geofenceId, e.attributes.companyId])).toEqual([[11, '2', undefined], [12, '3', 4]]);
+    expect(events.map((e) => [e.deviceId, e.geofenceId, e.attributes.companyId])).toEqual([
+      [11, '2', undefined],
+      [12, '3', 4],
+    ]);
   });
 
   it("applies an association fence to every truck, a user's fence only through its links (device, group or a parent group)", async () => {
     const t = new Date(T0);
-    const links: GeofenceLinkRow[] = [{ id: 1, geofenceId: 4, deviceId: null, groupId: 50, createdAt: t }, { id: 2, geofenceId: 5, deviceId: 22, groupId: null, createdAt: t }];
-    const { evaluator, cache } = setup([
-      { ...fenceRow(2, 'CIRCLE (0 36, 1000)', {}, null, 'inland_depot'), companyId: 4 }, // a company's depot, unlinked: none
-      fenceRow(3, 'CIRCLE (0 36, 1000)', {}, null, 'border_post'), // the association's: all
-      fenceRow(4, 'CIRCLE (0 36, 1000)', {}, null, 'other'), // linked to group 50, the parent of group 51
-      fenceRow(5, 'CIRCLE (0 36, 1000)', {}, null, 'other'), // linked to device 22
-      fenceRow(6, 'CIRCLE (0 36, 1000)', {}, null, 'other'), // drawn, never linked: none
-    ], links);
-    await cache.set(cacheKeys.groups(), JSON.stringify([{ id: 51, companyId: 4, groupId: 50 }, { id: 50, companyId: 4, groupId: null }]));
-    for (const [id, companyId, groupId] of [[21, 4, 51], [22, 9, null]] as const) {
-      await cache.set(`device:uid:imei-${id}`, JSON.stringify({ id, uniqueId: `imei-${id}`, name: 'x', disabled: false, companyId, groupId, status: 'online', deleted: false }));
+    const links: GeofenceLinkRow[] = [
+      { id: 1, geofenceId: 4, deviceId: null, groupId: 50, createdAt: t },
+      { id: 2, geofenceId: 5, deviceId: 22, groupId: null, createdAt: t },
+    ];
+    const { evaluator, cache } = setup(
+      [
+        { ...fenceRow(2, 'CIRCLE (0 36, 1000)', {}, null, 'inland_depot'), companyId: 4 }, // a company's depot, unlinked: none
+        fenceRow(3, 'CIRCLE (0 36, 1000)', {}, null, 'border_post'), // the association's: all
+        fenceRow(4, 'CIRCLE (0 36, 1000)', {}, null, 'other'), // linked to group 50, the parent of group 51
+        fenceRow(5, 'CIRCLE (0 36, 1000)', {}, null, 'other'), // linked to device 22
+        fenceRow(6, 'CIRCLE (0 36, 1000)', {}, null, 'other'), // drawn, never linked: none
+      ],
+      links,
+    );
+    await cache.set(
+      cacheKeys.groups(),
+      JSON.stringify([
+        { id: 51, companyId: 4, groupId: 50 },
+        { id: 50, companyId: 4, groupId: null },
+      ]),
+    );
+    for (const [id, companyId, groupId] of [
+      [21, 4, 51],
+      [22, 9, null],
+    ] as const) {
+      await cache.set(
+        `device:uid:imei-${id}`,
+        JSON.stringify({ id, uniqueId: `imei-${id}`, name: 'x', disabled: false, companyId, groupId, status: 'online', deleted: false }),
+      );
     }
     const events = await evaluator.handle([fix(21, 0, 0, 36), fix(22, 0, 0, 36)]);
-    expect(events.map((e) => [e.deviceId, e.geofenceId]).sort()).toEqual([[21, '3'], [21, '4'], [22, '3'], [22, '5']]);
+    expect(events.map((e) => [e.deviceId, e.geofenceId]).sort()).toEqual([
+      [21, '3'],
+      [21, '4'],
+      [22, '3'],
+      [22, '5'],
+    ]);
   });
 
-  it('uses each fence\'s minimal dwell and exit margin', async () => {
+  it("uses each fence's minimal dwell and exit margin", async () => {
     const { evaluator } = setup([fenceRow(4, 'CIRCLE (0 36, 1000)', { minDwellSeconds: 60, exitMarginMeters: 200 })]);
     const lat = (m: number) => (m / 6_378_137) * (180 / Math.PI);
     expect(await evaluator.handle([fix(14, 0, 0, 36), fix(14, 30, 0, 36)])).toEqual([]);
     expect(await evaluator.handle([fix(14, 60, 0, 36)])).toMatchObject([{ type: 'geofenceEnter', eventTime: new Date(T0).toISOString() }]);
     expect(await evaluator.handle([fix(14, 90, lat(1150), 36)])).toEqual([]); // 150 m outside: within the margin
-    expect(await evaluator.handle([fix(14, 120, lat(1250), 36)])).toMatchObject([{ type: 'geofenceExit', attributes: { dwellSeconds: 120 } }]);
+    expect(await evaluator.handle([fix(14, 120, lat(1250), 36)])).toMatchObject([
+      { type: 'geofenceExit', attributes: { dwellSeconds: 120 } },
+    ]);
   });
 
   describe('a fence bound to a calendar (Mon-Fri 08:00-17:00 in Nairobi)', () => {
@@ -134,7 +223,13 @@ describe('PositionEvaluator', () => {
 
     it('raises nothing on Saturday, and enters on Monday 09:00', async () => {
       const { evaluator } = setup([yard], [], [office]);
-      expect(await evaluator.handle([fix(30, 9 * H, 0.05, 36, {}, SAT), fix(30, 9 * H + 60, 0, 36, {}, SAT), fix(30, 11 * H, 0.05, 36, {}, SAT)])).toEqual([]);
+      expect(
+        await evaluator.handle([
+          fix(30, 9 * H, 0.05, 36, {}, SAT),
+          fix(30, 9 * H + 60, 0, 36, {}, SAT),
+          fix(30, 11 * H, 0.05, 36, {}, SAT),
+        ]),
+      ).toEqual([]);
       const monday = await evaluator.handle([fix(30, 9 * H - 60, 0.05, 36, {}, MON), fix(30, 9 * H, 0, 36, {}, MON)]);
       expect(kinds(monday)).toEqual([['geofenceEnter', new Date(MON + 9 * H * 1000).toISOString()]]);
       const out = await evaluator.handle([fix(30, 10 * H, 0.05, 36, {}, MON)]);
@@ -146,10 +241,16 @@ describe('PositionEvaluator', () => {
       expect(await evaluator.handle([fix(31, 16 * H, 0, 36, {}, MON)])).toHaveLength(1);
       expect(await readInside(cache, 20)).toHaveLength(1);
       // parked overnight, leaves at 06:00 Tuesday, before the window opens
-      expect(await evaluator.handle([fix(31, 17 * H, 0, 36, {}, MON), fix(31, 23 * H, 0, 36, {}, MON), fix(31, 30 * H, 0.05, 36, {}, MON)])).toEqual([]);
+      expect(
+        await evaluator.handle([fix(31, 17 * H, 0, 36, {}, MON), fix(31, 23 * H, 0, 36, {}, MON), fix(31, 30 * H, 0.05, 36, {}, MON)]),
+      ).toEqual([]);
       expect(await readInside(cache, 20)).toEqual([]);
       // back at 07:30, still inside when the window opens at 08:00: one enter, at the first fix inside the window
-      const tuesday = await evaluator.handle([fix(31, 31.5 * H, 0, 36, {}, MON), fix(31, 32 * H + 30, 0, 36, {}, MON), fix(31, 33 * H, 0, 36, {}, MON)]);
+      const tuesday = await evaluator.handle([
+        fix(31, 31.5 * H, 0, 36, {}, MON),
+        fix(31, 32 * H + 30, 0, 36, {}, MON),
+        fix(31, 33 * H, 0, 36, {}, MON),
+      ]);
       expect(kinds(tuesday)).toEqual([['geofenceEnter', new Date(MON + (32 * H + 30) * 1000).toISOString()]]);
     });
 
@@ -178,7 +279,17 @@ describe('PositionEvaluator', () => {
     const corridor = fenceRow(41, 'LINESTRING (0.05 35.9, 0.05 36.1)', { polylineDistance: 100 });
     const on = { 'event.geofence.segmentCrossing': true };
     const device = (id: number, attributes: Record<string, unknown>, groupId: number | null = null) =>
-      JSON.stringify({ id, uniqueId: `imei-${id}`, name: 'x', disabled: false, companyId: null, groupId, status: 'online', deleted: false, attributes });
+      JSON.stringify({
+        id,
+        uniqueId: `imei-${id}`,
+        name: 'x',
+        disabled: false,
+        companyId: null,
+        groupId,
+        status: 'online',
+        deleted: false,
+        attributes,
+      });
     const crossings = (events: EventMessage[]) => events.map((e) => [e.type, e.geofenceId]);
 
     it('is off by default: a jump straight across a fence gives nothing', async () => {
@@ -207,21 +318,32 @@ describe('PositionEvaluator', () => {
       const { evaluator, cache } = setup([circle]);
       await cache.set(cacheKeys.serverAttributes(), JSON.stringify([on]));
       const r = (m: number) => (m / 6_378_137) * (180 / Math.PI);
-      expect(crossings(await evaluator.handle([fix(52, 0, r(1000), 35.98), fix(52, 60, r(1000), 36.02)]))).toEqual([['geofenceCrossed', '1']]);
+      expect(crossings(await evaluator.handle([fix(52, 0, r(1000), 35.98), fix(52, 60, r(1000), 36.02)]))).toEqual([
+        ['geofenceCrossed', '1'],
+      ]);
       expect(await evaluator.handle([fix(52, 120, r(1001), 35.98), fix(52, 180, r(1001), 36.02)])).toEqual([]);
     });
 
     it('looked up on the device, then its group chain, then the server', async () => {
       const { evaluator, cache } = setup([circle]);
       await cache.set(cacheKeys.serverAttributes(), JSON.stringify([{ 'event.geofence.segmentCrossing': 'false' }]));
-      await cache.set(cacheKeys.groups(), JSON.stringify([{ id: 8, companyId: null, groupId: 9, attributes: {} }, { id: 9, companyId: null, groupId: null, attributes: on }]));
+      await cache.set(
+        cacheKeys.groups(),
+        JSON.stringify([
+          { id: 8, companyId: null, groupId: 9, attributes: {} },
+          { id: 9, companyId: null, groupId: null, attributes: on },
+        ]),
+      );
       await cache.set('device:uid:imei-53', device(53, on)); // the device's own setting
       await cache.set('device:uid:imei-54', device(54, {}, 8)); // its group's parent's
       await cache.set('device:uid:imei-55', device(55, { 'event.geofence.segmentCrossing': false }, 8)); // the device's wins
       await cache.set('device:uid:imei-56', device(56, {})); // the server's: off
       const across = (id: number) => [fix(id, 0, 0, 35.98), fix(id, 60, 0, 36.02)];
       const events = await evaluator.handle([53, 54, 55, 56].flatMap(across));
-      expect(events.map((e) => [e.deviceId, e.type])).toEqual([[53, 'geofenceCrossed'], [54, 'geofenceCrossed']]);
+      expect(events.map((e) => [e.deviceId, e.type])).toEqual([
+        [53, 'geofenceCrossed'],
+        [54, 'geofenceCrossed'],
+      ]);
     });
 
     it('leaves enter and exit alone: a fix inside gives enter and exit, no crossing; exits come first, then crossings, then enters', async () => {
@@ -229,12 +351,20 @@ describe('PositionEvaluator', () => {
       const { evaluator, cache } = setup([circle, east, square]);
       await cache.set(cacheKeys.serverAttributes(), JSON.stringify([on]));
       expect(crossings(await evaluator.handle([fix(57, 0, 0, 35.98), fix(57, 60, 0, 36), fix(57, 120, 0, 36.015)]))).toEqual([
-        ['geofenceEnter', '1'], ['geofenceExit', '1'],
+        ['geofenceEnter', '1'],
+        ['geofenceExit', '1'],
       ]);
       // from the west circle's edge region: out of nothing, across the polygon, into the east circle
-      expect(crossings(await evaluator.handle([fix(57, 180, 0, 36.05)]))).toEqual([['geofenceCrossed', '40'], ['geofenceEnter', '42']]);
+      expect(crossings(await evaluator.handle([fix(57, 180, 0, 36.05)]))).toEqual([
+        ['geofenceCrossed', '40'],
+        ['geofenceEnter', '42'],
+      ]);
       // from inside the east circle back across the polygon and the west circle
-      expect(crossings(await evaluator.handle([fix(57, 240, 0, 35.98)]))).toEqual([['geofenceExit', '42'], ['geofenceCrossed', '1'], ['geofenceCrossed', '40']]);
+      expect(crossings(await evaluator.handle([fix(57, 240, 0, 35.98)]))).toEqual([
+        ['geofenceExit', '42'],
+        ['geofenceCrossed', '1'],
+        ['geofenceCrossed', '40'],
+      ]);
     });
 
     it('a state saved before crossings (no place of the last fix) crosses nothing at the next fix, then from there on', async () => {
@@ -260,4 +390,3 @@ describe('PositionEvaluator', () => {
     });
   });
 });
-

@@ -12,7 +12,9 @@ import { crossedFences, segmentCrossingOn } from './segment-crossings';
 const fixesEvaluated = counter('geofence_fixes_total', 'Positions seen by the geofence evaluator', ['outcome']);
 const eventsEmitted = counter('geofence_events_total', 'Geofence events emitted', ['type']);
 const evaluationLag = histogram(
-  'geofence_evaluation_lag_seconds', 'Server time of a position to its evaluation done (events stored and published, state saved)', [],
+  'geofence_evaluation_lag_seconds',
+  'Server time of a position to its evaluation done (events stored and published, state saved)',
+  [],
   [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
 );
 
@@ -168,12 +170,22 @@ export class PositionEvaluator {
         if (crossing && r.state !== state && state?.lon !== undefined && state.lat !== undefined) {
           const before = state.fences;
           const from = [state.lon, state.lat] as const;
-          const ids = crossedFences(from, [lon, lat], catalog.nearSegment(from, [lon, lat]), (id) => applicable(id, t)?.shape, (id) => hits.has(id) || id in before || id in r.state.fences);
+          const ids = crossedFences(
+            from,
+            [lon, lat],
+            catalog.nearSegment(from, [lon, lat]),
+            (id) => applicable(id, t)?.shape,
+            (id) => hits.has(id) || id in before || id in r.state.fences,
+          );
           for (const fenceId of ids) crossed.push({ type: 'geofenceCrossed', fenceId, time });
         }
         state = r.state;
         // exits, then crossings (passed on the way), then enters
-        const ordered = [...r.events.filter((e) => e.type === 'geofenceExit'), ...crossed, ...r.events.filter((e) => e.type !== 'geofenceExit')];
+        const ordered = [
+          ...r.events.filter((e) => e.type === 'geofenceExit'),
+          ...crossed,
+          ...r.events.filter((e) => e.type !== 'geofenceExit'),
+        ];
         for (const e of ordered) events.push(toEvent(e, p, catalog.get(e.fenceId), info));
       }
       if (!state || state === initial) return;

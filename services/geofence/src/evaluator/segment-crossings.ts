@@ -7,7 +7,8 @@ import { segmentCrosses } from '../fences/segment-crossing';
 const SEGMENT_CROSSING_KEY = 'event.geofence.segmentCrossing';
 
 /** Whether crossings are reported for a device whose setting layers (device, groups, server) are given. */
-export const segmentCrossingOn = (layers: readonly Record<string, unknown>[]): boolean => lookupSetting(layers, SEGMENT_CROSSING_KEY, flagOf) ?? false;
+export const segmentCrossingOn = (layers: readonly Record<string, unknown>[]): boolean =>
+  lookupSetting(layers, SEGMENT_CROSSING_KEY, flagOf) ?? false;
 
 /**
  * The fences the straight segment between two consecutive fixes passes through while neither fix
@@ -17,7 +18,11 @@ export const segmentCrossingOn = (layers: readonly Record<string, unknown>[]): b
  * after the fix (inside, dwelling or within an exit margin: their enter/exit rules decide).
  */
 export function crossedFences(
-  from: LonLat, to: LonLat, candidates: readonly string[], shapeOf: (id: string) => FenceShape | undefined, skip: (id: string) => boolean,
+  from: LonLat,
+  to: LonLat,
+  candidates: readonly string[],
+  shapeOf: (id: string) => FenceShape | undefined,
+  skip: (id: string) => boolean,
 ): string[] {
   const out: string[] = [];
   for (const id of candidates) {

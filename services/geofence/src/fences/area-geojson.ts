@@ -94,8 +94,11 @@ export function parseAreaGeoJson(input: unknown, options: GeoJsonAreaOptions = {
       break;
     }
     default:
-      return fail([...base, 'type'], 'unsupported_geometry',
-        `GeoJSON type ${String(geometry.type)} is not supported; use Polygon, Point (+ radius) or LineString`);
+      return fail(
+        [...base, 'type'],
+        'unsupported_geometry',
+        `GeoJSON type ${String(geometry.type)} is not supported; use Polygon, Point (+ radius) or LineString`,
+      );
   }
   return validateShape(raw, paths);
 }

@@ -1,7 +1,4 @@
-import {
-  POLYLINE_DISTANCE_MAX_M, POLYLINE_DISTANCE_MIN_M, RADIUS_MAX_M, RADIUS_MIN_M,
-  type FenceShape, type LonLat,
-} from './fence';
+import { POLYLINE_DISTANCE_MAX_M, POLYLINE_DISTANCE_MIN_M, RADIUS_MAX_M, RADIUS_MIN_M, type FenceShape, type LonLat } from './fence';
 import type { AreaErrorCode, AreaIssue, AreaNoticeCode, AreaResult, IssuePath } from './area-issue';
 import { METRES_PER_DEGREE, pointInRings } from './geometry';
 import { findRingCrossings } from './ring-intersections';
@@ -54,7 +51,8 @@ function checkLongitudeSpan(points: readonly LonLat[], path: IssuePath, errors: 
   }
   if (max - min > 180) {
     errors.push({
-      path, code: 'crosses_antimeridian',
+      path,
+      code: 'crosses_antimeridian',
       message: `longitudes span ${min}..${max}: fences crossing the ±180° meridian are not supported`,
     });
   }
@@ -106,14 +104,16 @@ function validatePolygon(raw: LonLat[][], paths: ShapePaths, errors: Errors, not
     const distinct = new Set(points.map(([x, y]) => `${x},${y}`)).size;
     if (distinct < 3) {
       errors.push({
-        path: [...base, r], code: 'too_few_points',
+        path: [...base, r],
+        code: 'too_few_points',
         message: `ring ${r} has ${distinct} distinct point(s); a polygon ring needs at least 3`,
       });
     } else if (!closed && first) {
       points.push([first[0], first[1]]);
       source.push(source[0] ?? 0);
       notices.push({
-        path: [...base, r], code: 'ring_closed',
+        path: [...base, r],
+        code: 'ring_closed',
         message: `ring ${r} was open; closed by repeating its first point (Traccar does not require closure)`,
       });
     }
@@ -129,16 +129,17 @@ function validatePolygon(raw: LonLat[][], paths: ShapePaths, errors: Errors, not
   if (!ringsUsable) return rings;
 
   for (const c of findRingCrossings(rings)) {
-    const at = (ring: number, edge: number): string =>
-      `ring ${ring} edge ${sources[ring]?.[edge]}→${sources[ring]?.[edge + 1]}`;
+    const at = (ring: number, edge: number): string => `ring ${ring} edge ${sources[ring]?.[edge]}→${sources[ring]?.[edge + 1]}`;
     if (c.ringA === c.ringB) {
       errors.push({
-        path: [...base, c.ringA, sources[c.ringA]?.[c.edgeA] ?? 0], code: 'self_intersection',
+        path: [...base, c.ringA, sources[c.ringA]?.[c.edgeA] ?? 0],
+        code: 'self_intersection',
         message: `${at(c.ringA, c.edgeA)} crosses or touches ${at(c.ringB, c.edgeB)}`,
       });
     } else {
       errors.push({
-        path: [...base, c.ringB], code: 'rings_intersect',
+        path: [...base, c.ringB],
+        code: 'rings_intersect',
         message: `${at(c.ringA, c.edgeA)} crosses or touches ${at(c.ringB, c.edgeB)}`,
       });
     }
@@ -175,7 +176,8 @@ function validateLine(raw: LonLat[], width: number, paths: ShapePaths, errors: E
     errors.push({ path: paths.width, code: 'invalid_number', message: 'polylineDistance must be a finite number' });
   } else if (width < POLYLINE_DISTANCE_MIN_M || width > POLYLINE_DISTANCE_MAX_M) {
     errors.push({
-      path: paths.width, code: 'polyline_distance_out_of_range',
+      path: paths.width,
+      code: 'polyline_distance_out_of_range',
       message: `polylineDistance ${width} m is outside ${POLYLINE_DISTANCE_MIN_M}..${POLYLINE_DISTANCE_MAX_M} m`,
     });
   }
@@ -190,7 +192,8 @@ function validateCircle(center: LonLat, radius: number, paths: ShapePaths, error
   }
   if (radius < RADIUS_MIN_M || radius > RADIUS_MAX_M) {
     errors.push({
-      path: paths.radius, code: 'radius_out_of_range',
+      path: paths.radius,
+      code: 'radius_out_of_range',
       message: `radius ${radius} m is outside ${RADIUS_MIN_M}..${RADIUS_MAX_M} m`,
     });
     return;
@@ -205,7 +208,8 @@ function validateCircle(center: LonLat, radius: number, paths: ShapePaths, error
   const dLon = radius / (METRES_PER_DEGREE * Math.cos(((Math.abs(lat) + dLat) * Math.PI) / 180));
   if (lon - dLon < -180 || lon + dLon > 180) {
     errors.push({
-      path: paths.coordinates, code: 'crosses_antimeridian',
+      path: paths.coordinates,
+      code: 'crosses_antimeridian',
       message: 'the circle crosses the ±180° meridian; such fences are not supported',
     });
   }

@@ -26,7 +26,15 @@ describe('parseAreaWkt: Traccar areas, latitude first', () => {
     const result = parseAreaWkt('POLYGON ((-1.30 36.80, -1.30 36.82, -1.28 36.82, -1.28 36.80))');
     expect(result.ok && result.shape).toEqual({
       kind: 'polygon',
-      rings: [[[36.8, -1.3], [36.82, -1.3], [36.82, -1.28], [36.8, -1.28], [36.8, -1.3]]],
+      rings: [
+        [
+          [36.8, -1.3],
+          [36.82, -1.3],
+          [36.82, -1.28],
+          [36.8, -1.28],
+          [36.8, -1.3],
+        ],
+      ],
     });
     expect(result.notices).toEqual([expect.objectContaining({ code: 'ring_closed', path: ['area', 0] })]);
   });
@@ -38,15 +46,22 @@ describe('parseAreaWkt: Traccar areas, latitude first', () => {
   });
 
   it('reads holes as extra rings', () => {
-    const shape = shapeOf(parseAreaWkt(
-      'POLYGON ((-1.30 36.80, -1.30 36.82, -1.28 36.82, -1.28 36.80), (-1.295 36.805, -1.285 36.805, -1.285 36.815, -1.295 36.815))',
-    ));
+    const shape = shapeOf(
+      parseAreaWkt(
+        'POLYGON ((-1.30 36.80, -1.30 36.82, -1.28 36.82, -1.28 36.80), (-1.295 36.805, -1.285 36.805, -1.285 36.815, -1.295 36.815))',
+      ),
+    );
     expect(shape.kind === 'polygon' && shape.rings.map((r) => r.length)).toEqual([5, 5]);
   });
 
   it('reads a corridor line with the default width of 25 m, or polylineDistance', () => {
     expect(shapeOf(parseAreaWkt('LINESTRING (-4.05 39.66, -3.40 38.56)'))).toEqual({
-      kind: 'line', points: [[39.66, -4.05], [38.56, -3.4]], width: 25,
+      kind: 'line',
+      points: [
+        [39.66, -4.05],
+        [38.56, -3.4],
+      ],
+      width: 25,
     });
     const wide = shapeOf(parseAreaWkt('LINESTRING (-4.05 39.66, -3.40 38.56)', { polylineDistance: 150 }));
     expect(wide.kind === 'line' && wide.width).toBe(150);
@@ -126,7 +141,9 @@ describe('parseAreaWkt: errors as data', () => {
     expect(codes(parseAreaWkt('LINESTRING (-1.29 36.82)'))).toEqual(['too_few_points']);
     expect(codes(parseAreaWkt('LINESTRING (-1.29 36.82, -1.29 36.82)'))).toEqual(['too_few_points']);
     expect(codes(parseAreaWkt('LINESTRING (-1.29 36.82, -1.3 36.9)', { polylineDistance: 0 }))).toEqual(['polyline_distance_out_of_range']);
-    expect(codes(parseAreaWkt('LINESTRING (-1.29 36.82, -1.3 36.9)', { polylineDistance: 20_000 }))).toEqual(['polyline_distance_out_of_range']);
+    expect(codes(parseAreaWkt('LINESTRING (-1.29 36.82, -1.3 36.9)', { polylineDistance: 20_000 }))).toEqual([
+      'polyline_distance_out_of_range',
+    ]);
     const bad = parseAreaWkt('LINESTRING (-1.29 36.82, -1.3 36.9)', { polylineDistance: '25' });
     expect(!bad.ok && bad.errors[0]).toMatchObject({ code: 'invalid_number', path: ['attributes', 'polylineDistance'] });
   });

@@ -106,8 +106,15 @@ export function parseAreaWkt(area: string, attributes: AreaAttributes = {}): Are
   switch (head.word) {
     case 'CIRCLE': {
       const [centre, radius] = node.list;
-      if (node.list.length !== 2 || !centre || !radius || !('numbers' in centre) || !('numbers' in radius) ||
-          centre.numbers.length !== 2 || radius.numbers.length !== 1) {
+      if (
+        node.list.length !== 2 ||
+        !centre ||
+        !radius ||
+        !('numbers' in centre) ||
+        !('numbers' in radius) ||
+        centre.numbers.length !== 2 ||
+        radius.numbers.length !== 1
+      ) {
         return syntax('expected CIRCLE (lat lon, radius)');
       }
       const [lat, lon] = centre.numbers as [number, number];
@@ -130,7 +137,9 @@ export function parseAreaWkt(area: string, attributes: AreaAttributes = {}): Are
       const width = attributes.polylineDistance ?? POLYLINE_DISTANCE_DEFAULT_M;
       if (typeof width !== 'number') {
         const error: AreaIssue<'invalid_number'> = {
-          path: paths.width, code: 'invalid_number', message: 'polylineDistance must be a number of metres',
+          path: paths.width,
+          code: 'invalid_number',
+          message: 'polylineDistance must be a number of metres',
         };
         return { ok: false, errors: [error], notices: [] };
       }
@@ -139,8 +148,11 @@ export function parseAreaWkt(area: string, attributes: AreaAttributes = {}): Are
     }
     default:
       return {
-        ok: false, notices: [],
-        errors: [{ path: ['area'], code: 'unknown_shape', message: `unknown area type ${head.word}; expected CIRCLE, POLYGON or LINESTRING` }],
+        ok: false,
+        notices: [],
+        errors: [
+          { path: ['area'], code: 'unknown_shape', message: `unknown area type ${head.word}; expected CIRCLE, POLYGON or LINESTRING` },
+        ],
       };
   }
   return validateShape(raw, paths);

@@ -22,9 +22,7 @@ export class BBoxFenceIndex implements FenceIndex {
     const tests: ((lon: number, lat: number) => boolean)[] = [];
     const boxes: number[] = [];
     fences.forEach((fence, f) => {
-      const entries = fence.shape.kind === 'line'
-        ? prepareSegments(fence.shape.points, fence.shape.width)
-        : [prepareFence(fence)];
+      const entries = fence.shape.kind === 'line' ? prepareSegments(fence.shape.points, fence.shape.width) : [prepareFence(fence)];
       for (const e of entries) {
         fenceOf.push(f);
         tests.push(e.contains);

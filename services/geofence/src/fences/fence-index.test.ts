@@ -31,7 +31,9 @@ function fixes(rng: Random, fences: Fence[], n: number): LonLat[] {
 
 function agree(fences: Fence[], seed: number): { inside: number; total: number } {
   const indexes: [string, FenceIndex][] = [
-    ['naive', new NaiveFenceIndex()], ['bbox', new BBoxFenceIndex()], ['h3', new H3FenceIndex()],
+    ['naive', new NaiveFenceIndex()],
+    ['bbox', new BBoxFenceIndex()],
+    ['h3', new H3FenceIndex()],
   ];
   for (const [, index] of indexes) index.load(fences);
   let inside = 0;
@@ -59,8 +61,7 @@ describe('fence indexes agree with the naive exact test on 100,000 seeded points
 
   it('polygons with holes (5–40 vertices)', () => {
     const rng = seededRandom(2);
-    const fences = Array.from({ length: 60 }, (_, i) =>
-      syntheticPolygon(`p${i}`, rng, REGION, [100, 4000], [5, 40], i % 2 === 0));
+    const fences = Array.from({ length: 60 }, (_, i) => syntheticPolygon(`p${i}`, rng, REGION, [100, 4000], [5, 40], i % 2 === 0));
     const { inside } = agree(fences, 12);
     expect(inside).toBeGreaterThan(POINTS * 0.2);
   });
@@ -96,7 +97,20 @@ describe('H3FenceIndex', () => {
 describe('BBoxFenceIndex', () => {
   it('reports a corridor line once even when the fix is near two of its segments', () => {
     const index = new BBoxFenceIndex();
-    index.load([{ id: 'road', shape: { kind: 'line', points: [[36.8, -1.3], [36.81, -1.3], [36.81, -1.29]], width: 50 } }]);
+    index.load([
+      {
+        id: 'road',
+        shape: {
+          kind: 'line',
+          points: [
+            [36.8, -1.3],
+            [36.81, -1.3],
+            [36.81, -1.29],
+          ],
+          width: 50,
+        },
+      },
+    ]);
     expect(index.containing(36.81, -1.3)).toEqual(['road']);
   });
 });
@@ -104,9 +118,11 @@ describe('BBoxFenceIndex', () => {
 describe('TurfBBoxFenceIndex (benchmark baseline) as an independent cross-check', () => {
   it('agrees with the naive exact test on 20,000 uniform points except within 0.2 % of a boundary', () => {
     const rng = seededRandom(4);
-    const fences = Array.from({ length: 60 }, (_, i) => i % 2 === 0
-      ? syntheticCircle(`c${i}`, rng, REGION, [100, 3000])
-      : syntheticPolygon(`p${i}`, rng, REGION, [100, 3000], [5, 40], i % 4 === 1));
+    const fences = Array.from({ length: 60 }, (_, i) =>
+      i % 2 === 0
+        ? syntheticCircle(`c${i}`, rng, REGION, [100, 3000])
+        : syntheticPolygon(`p${i}`, rng, REGION, [100, 3000], [5, 40], i % 4 === 1),
+    );
     const naive = new NaiveFenceIndex();
     const turf = new TurfBBoxFenceIndex();
     naive.load(fences);

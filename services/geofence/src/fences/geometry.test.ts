@@ -1,8 +1,14 @@
 import { describe, it, expect } from 'vitest';
 import type { FenceShape, LonLat } from './fence';
 import {
-  EARTH_RADIUS_M, METRES_PER_DEGREE, containsPoint, distanceOutsideMeters, haversineMeters, metresPerDegreeLon,
-  shapeBBox, signedDistanceMeters,
+  EARTH_RADIUS_M,
+  METRES_PER_DEGREE,
+  containsPoint,
+  distanceOutsideMeters,
+  haversineMeters,
+  metresPerDegreeLon,
+  shapeBBox,
+  signedDistanceMeters,
 } from './geometry';
 
 const RAD = Math.PI / 180;
@@ -54,8 +60,20 @@ describe('polygon with a hole: ray casting in lon/lat, edges and hole edges coun
   const polygon: FenceShape = {
     kind: 'polygon',
     rings: [
-      [[36.8, -1.3], [36.82, -1.3], [36.82, -1.28], [36.8, -1.28], [36.8, -1.3]],
-      [[36.805, -1.295], [36.805, -1.285], [36.815, -1.285], [36.815, -1.295], [36.805, -1.295]],
+      [
+        [36.8, -1.3],
+        [36.82, -1.3],
+        [36.82, -1.28],
+        [36.8, -1.28],
+        [36.8, -1.3],
+      ],
+      [
+        [36.805, -1.295],
+        [36.805, -1.285],
+        [36.815, -1.285],
+        [36.815, -1.295],
+        [36.805, -1.295],
+      ],
     ],
   };
   const m = 1 / metresPerDegreeLon(-1.29); // 1 m of longitude here
@@ -83,7 +101,17 @@ describe('polygon with a hole: ray casting in lon/lat, edges and hole edges coun
   });
 
   it('1 m off a sloping edge', () => {
-    const triangle: FenceShape = { kind: 'polygon', rings: [[[36.8, -1.3], [36.82, -1.3], [36.8, -1.28], [36.8, -1.3]]] };
+    const triangle: FenceShape = {
+      kind: 'polygon',
+      rings: [
+        [
+          [36.8, -1.3],
+          [36.82, -1.3],
+          [36.8, -1.28],
+          [36.8, -1.3],
+        ],
+      ],
+    };
     // midpoint of the hypotenuse, pushed 1 m along its normal (the NE diagonal, in metres)
     const mid: LonLat = [36.81, -1.29];
     const nx = metresPerDegreeLon(-1.29);
@@ -103,7 +131,15 @@ describe('polygon with a hole: ray casting in lon/lat, edges and hole edges coun
 });
 
 describe('corridor line: distance to any segment ≤ width', () => {
-  const line: FenceShape = { kind: 'line', points: [[36.8, -1.3], [36.82, -1.3], [36.84, -1.28]], width: 25 };
+  const line: FenceShape = {
+    kind: 'line',
+    points: [
+      [36.8, -1.3],
+      [36.82, -1.3],
+      [36.84, -1.28],
+    ],
+    width: 25,
+  };
 
   it('on, 1 m inside and 1 m outside the side of a segment', () => {
     const mid: LonLat = [36.81, -1.3];

@@ -112,8 +112,10 @@ export function polygonContains(rings: readonly (readonly LonLat[])[], lon: numb
       const [xj, yj] = b;
       if (yi > lat !== yj > lat && lon < ((xj - xi) * (lat - yi)) / (yj - yi) + xi) inside = !inside;
       if (
-        lat >= Math.min(yi, yj) - tolLat && lat <= Math.max(yi, yj) + tolLat &&
-        lon >= Math.min(xi, xj) - tolLon && lon <= Math.max(xi, xj) + tolLon &&
+        lat >= Math.min(yi, yj) - tolLat &&
+        lat <= Math.max(yi, yj) + tolLat &&
+        lon >= Math.min(xi, xj) - tolLon &&
+        lon <= Math.max(xi, xj) + tolLon &&
         segmentFoot(lon, lat, kx, a, b).d2 <= limit
       ) {
         return true;

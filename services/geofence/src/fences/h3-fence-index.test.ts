@@ -36,7 +36,18 @@ describe('coverFence', () => {
 
   it('estimates areas used to pick resolutions', () => {
     expect(approximateAreaM2({ kind: 'circle', center: [36.8, -1.3], radius: 1000 })).toBeCloseTo(Math.PI * 1e6, 0);
-    const square = approximateAreaM2({ kind: 'polygon', rings: [[[36.8, -1.3], [36.81, -1.3], [36.81, -1.29], [36.8, -1.29], [36.8, -1.3]]] });
+    const square = approximateAreaM2({
+      kind: 'polygon',
+      rings: [
+        [
+          [36.8, -1.3],
+          [36.81, -1.3],
+          [36.81, -1.29],
+          [36.8, -1.29],
+          [36.8, -1.3],
+        ],
+      ],
+    });
     expect(square / 1e6).toBeCloseTo(1.239, 2); // 0.01° × 0.01° near the equator ≈ 1.113 km × 1.113 km
   });
 });

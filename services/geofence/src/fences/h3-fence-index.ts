@@ -76,8 +76,20 @@ export function coverFence(fence: PreparedFence, res: number): Cover {
   const reach = cellReach(res);
   const candidates = new Set<string>();
   for (const [minLon, minLat, maxLon, maxLat] of pieces(fence)) {
-    const [w, s, e, n] = pointsBBox([[minLon, minLat], [maxLon, maxLat]], reach * 1.1);
-    const ring = [[w, s], [e, s], [e, n], [w, n], [w, s]];
+    const [w, s, e, n] = pointsBBox(
+      [
+        [minLon, minLat],
+        [maxLon, maxLat],
+      ],
+      reach * 1.1,
+    );
+    const ring = [
+      [w, s],
+      [e, s],
+      [e, n],
+      [w, n],
+      [w, s],
+    ];
     for (const cell of polygonToCells(ring, res, true)) candidates.add(cell);
   }
   const cover: Cover = { interior: [], boundary: [] };

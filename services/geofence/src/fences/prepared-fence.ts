@@ -1,6 +1,12 @@
 import type { BBox, Fence, FenceShape, LonLat } from './fence';
 import {
-  BOUNDARY_TOLERANCE_M, EARTH_RADIUS_M, containsPoint, metresPerDegreeLon, pointsBBox, segmentWithinMeters, shapeBBox,
+  BOUNDARY_TOLERANCE_M,
+  EARTH_RADIUS_M,
+  containsPoint,
+  metresPerDegreeLon,
+  pointsBBox,
+  segmentWithinMeters,
+  shapeBBox,
 } from './geometry';
 
 const RAD = Math.PI / 180;
@@ -28,9 +34,8 @@ function circleTest(center: LonLat, radius: number): (lon: number, lat: number) 
 
 export function prepareFence(fence: Fence): PreparedFence {
   const { shape } = fence;
-  const contains = shape.kind === 'circle'
-    ? circleTest(shape.center, shape.radius)
-    : (lon: number, lat: number) => containsPoint(shape, lon, lat);
+  const contains =
+    shape.kind === 'circle' ? circleTest(shape.center, shape.radius) : (lon: number, lat: number) => containsPoint(shape, lon, lat);
   return { id: fence.id, shape, bbox: shapeBBox(shape), contains };
 }
 

@@ -14,10 +14,7 @@ function orient(a: LonLat, b: LonLat, c: LonLat): number {
 }
 
 function onSegment(a: LonLat, b: LonLat, p: LonLat): boolean {
-  return (
-    Math.min(a[0], b[0]) <= p[0] && p[0] <= Math.max(a[0], b[0]) &&
-    Math.min(a[1], b[1]) <= p[1] && p[1] <= Math.max(a[1], b[1])
-  );
+  return Math.min(a[0], b[0]) <= p[0] && p[0] <= Math.max(a[0], b[0]) && Math.min(a[1], b[1]) <= p[1] && p[1] <= Math.max(a[1], b[1]);
 }
 
 /** Closed segments ab and cd share at least one point (touching counts). */
@@ -28,8 +25,10 @@ function segmentsIntersect(a: LonLat, b: LonLat, c: LonLat, d: LonLat): boolean 
   const o4 = orient(c, d, b);
   if (((o1 > 0 && o2 < 0) || (o1 < 0 && o2 > 0)) && ((o3 > 0 && o4 < 0) || (o3 < 0 && o4 > 0))) return true;
   return (
-    (o1 === 0 && onSegment(a, b, c)) || (o2 === 0 && onSegment(a, b, d)) ||
-    (o3 === 0 && onSegment(c, d, a)) || (o4 === 0 && onSegment(c, d, b))
+    (o1 === 0 && onSegment(a, b, c)) ||
+    (o2 === 0 && onSegment(a, b, d)) ||
+    (o3 === 0 && onSegment(c, d, a)) ||
+    (o4 === 0 && onSegment(c, d, b))
   );
 }
 
@@ -72,9 +71,7 @@ export function findRingCrossings(rings: readonly (readonly LonLat[])[], limit =
   for (let i = 0; i < edges.length && found.length < limit; i++) {
     const [a, b] = ends[i] as readonly [LonLat, LonLat];
     const ei = edges[i] as { ring: number; edge: number; count: number };
-    const candidates = index.search(
-      Math.min(a[0], b[0]), Math.min(a[1], b[1]), Math.max(a[0], b[0]), Math.max(a[1], b[1]),
-    );
+    const candidates = index.search(Math.min(a[0], b[0]), Math.min(a[1], b[1]), Math.max(a[0], b[0]), Math.max(a[1], b[1]));
     candidates.sort((x, y) => x - y);
     for (const j of candidates) {
       if (j <= i || found.length >= limit) continue;

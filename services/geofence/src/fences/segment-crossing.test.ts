@@ -8,10 +8,28 @@ const deg = (m: number): number => m / METRES_PER_DEGREE;
 const ring = (pts: LonLat[]): LonLat[] => [...pts, pts[0]!];
 
 // 1° × 1° square, corners on exact binary fractions so touching is exact
-const square: PolygonShape = { kind: 'polygon', rings: [ring([[36.5, -2], [37.5, -2], [37.5, -1], [36.5, -1]])] };
+const square: PolygonShape = {
+  kind: 'polygon',
+  rings: [
+    ring([
+      [36.5, -2],
+      [37.5, -2],
+      [37.5, -1],
+      [36.5, -1],
+    ]),
+  ],
+};
 const circle: CircleShape = { kind: 'circle', center: [36, 0], radius: 1000 };
 // an L-shaped corridor 50 m each side
-const corridor: LineShape = { kind: 'line', points: [[36, 0], [36.1, 0], [36.1, 0.1]], width: 50 };
+const corridor: LineShape = {
+  kind: 'line',
+  points: [
+    [36, 0],
+    [36.1, 0],
+    [36.1, 0.1],
+  ],
+  width: 50,
+};
 
 describe('segmentCrosses', () => {
   it('a polygon: crossed straight through and across a corner; missed just beside it', () => {
@@ -27,7 +45,18 @@ describe('segmentCrosses', () => {
   });
 
   it('a polygon with a hole: a segment within the hole does not cross; one leaving it does', () => {
-    const holed: PolygonShape = { kind: 'polygon', rings: [ring([[36, -3], [38, -3], [38, 0], [36, 0]]), ...square.rings] };
+    const holed: PolygonShape = {
+      kind: 'polygon',
+      rings: [
+        ring([
+          [36, -3],
+          [38, -3],
+          [38, 0],
+          [36, 0],
+        ]),
+        ...square.rings,
+      ],
+    };
     expect(segmentCrosses(holed, [36.6, -1.5], [37.4, -1.5])).toBe(false);
     expect(segmentCrosses(holed, [36.6, -1.5], [37.4, -0.5])).toBe(true);
   });

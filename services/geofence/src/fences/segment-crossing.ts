@@ -8,7 +8,8 @@ import { BOUNDARY_TOLERANCE_M, EARTH_RADIUS_M, pointsBBox } from './geometry';
  * same size here as when a fix is tested against it.
  */
 const RADIANS = { units: 'radians' } as const;
-const metresFromLine = (p: LonLat, line: ReturnType<typeof lineString>): number => pointToLineDistance([...p], line, RADIANS) * EARTH_RADIUS_M;
+const metresFromLine = (p: LonLat, line: ReturnType<typeof lineString>): number =>
+  pointToLineDistance([...p], line, RADIANS) * EARTH_RADIUS_M;
 
 /** Metres between two segments: 0 when they meet, else the least of each end's distance to the other segment. */
 function segmentsMetres(a: LonLat, b: LonLat, p: LonLat, q: LonLat): number {
@@ -19,7 +20,10 @@ function segmentsMetres(a: LonLat, b: LonLat, p: LonLat, q: LonLat): number {
 }
 
 const boxesOverlap = (x: readonly number[], y: readonly number[]): boolean =>
-  (x[0] as number) <= (y[2] as number) && (y[0] as number) <= (x[2] as number) && (x[1] as number) <= (y[3] as number) && (y[1] as number) <= (x[3] as number);
+  (x[0] as number) <= (y[2] as number) &&
+  (y[0] as number) <= (x[2] as number) &&
+  (x[1] as number) <= (y[3] as number) &&
+  (y[1] as number) <= (x[3] as number);
 
 /**
  * Whether the straight segment from `a` to `b` (two consecutive fixes) passes through the fence:

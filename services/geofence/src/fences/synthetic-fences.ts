@@ -50,7 +50,12 @@ export function syntheticCircle(id: string, rng: Random, region: BBox, radius: [
 }
 
 export function syntheticPolygon(
-  id: string, rng: Random, region: BBox, radius: [number, number], vertices: [number, number], withHole = false,
+  id: string,
+  rng: Random,
+  region: BBox,
+  radius: [number, number],
+  vertices: [number, number],
+  withHole = false,
 ): Fence {
   const center = pointIn(rng, region);
   const r = between(rng, ...radius);
@@ -62,7 +67,12 @@ export function syntheticPolygon(
 }
 
 export function syntheticLine(
-  id: string, rng: Random, region: BBox, segments: number, segmentMeters: [number, number], width: [number, number],
+  id: string,
+  rng: Random,
+  region: BBox,
+  segments: number,
+  segmentMeters: [number, number],
+  width: [number, number],
 ): Fence {
   let p = pointIn(rng, region);
   let heading = rng() * 2 * Math.PI;
@@ -84,9 +94,9 @@ export function corridorFenceMix(count: number, seed: number, region: BBox = EAS
   const rng = seededRandom(seed);
   const out: Fence[] = [];
   for (let i = 0; i < count; i++) {
-    out.push(rng() < 0.5
-      ? syntheticCircle(`c${i}`, rng, region, [200, 5000])
-      : syntheticPolygon(`p${i}`, rng, region, [200, 5000], [5, 40]));
+    out.push(
+      rng() < 0.5 ? syntheticCircle(`c${i}`, rng, region, [200, 5000]) : syntheticPolygon(`p${i}`, rng, region, [200, 5000], [5, 40]),
+    );
   }
   return out;
 }

@@ -59,7 +59,11 @@ export function resolveArea(input: GeofenceInput): ResolvedArea {
   if (input.area === undefined) {
     // RFC 7946 §3.1.6: a GeoJSON linear ring is closed. (Traccar WKT may leave it open; it is closed for you.)
     for (const n of notices.filter((x) => x.code === 'ring_closed')) {
-      errors.push({ ...n, code: 'unclosed_ring', message: `${n.message.split(';')[0]}: GeoJSON rings must end with their first position (RFC 7946 §3.1.6)` });
+      errors.push({
+        ...n,
+        code: 'unclosed_ring',
+        message: `${n.message.split(';')[0]}: GeoJSON rings must end with their first position (RFC 7946 §3.1.6)`,
+      });
     }
   }
   if (!result.ok || errors.length) {

@@ -4,8 +4,15 @@ import { parseAreaWkt } from '../fences/area-wkt';
 
 export function toGeofence(r: GeofenceRow): Geofence {
   return {
-    id: r.id, name: r.name, ...(r.description === null ? {} : { description: r.description }), area: r.area, calendarId: r.calendarId ?? 0,
-    attributes: r.attributes, kind: r.kind, country: r.country, companyId: r.companyId,
+    id: r.id,
+    name: r.name,
+    ...(r.description === null ? {} : { description: r.description }),
+    area: r.area,
+    calendarId: r.calendarId ?? 0,
+    attributes: r.attributes,
+    kind: r.kind,
+    country: r.country,
+    companyId: r.companyId,
   };
 }
 

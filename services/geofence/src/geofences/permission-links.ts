@@ -12,8 +12,12 @@ const toPermission = (l: GeofenceLinkRow): GeofencePermissionAnswer =>
   l.deviceId !== null ? { deviceId: l.deviceId, geofenceId: l.geofenceId } : { groupId: l.groupId!, geofenceId: l.geofenceId };
 
 /** An error about one item of a body, naming its index and the link (the gateway renames the index to the whole body's). */
-const itemError = (code: 'NOT_FOUND' | 'CONFLICT' | 'FORBIDDEN' | 'VALIDATION_FAILED', index: number, p: GeofencePermission, what: string): AppError =>
-  new AppError(code, `Item ${index} ${JSON.stringify(p)}: ${what}; nothing was changed`, { index, permission: p });
+const itemError = (
+  code: 'NOT_FOUND' | 'CONFLICT' | 'FORBIDDEN' | 'VALIDATION_FAILED',
+  index: number,
+  p: GeofencePermission,
+  what: string,
+): AppError => new AppError(code, `Item ${index} ${JSON.stringify(p)}: ${what}; nothing was changed`, { index, permission: p });
 
 export interface GeofencePermissionsDeps {
   orm: Orm;
@@ -47,22 +51,33 @@ export function geofencePermissions(deps: GeofencePermissionsDeps) {
     const scope = companyScope(who);
     for (const [i, p] of ps.entries()) {
       const fence = await repo.get(p.geofenceId!, tx);
-      if (!fence || (scope !== undefined && fence.companyId !== null && fence.companyId !== scope)) throw itemError('NOT_FOUND', i, p, `geofence ${p.geofenceId} not found`);
-      if (scope !== undefined && fence.companyId === null) throw itemError('FORBIDDEN', i, p, `geofence ${p.geofenceId} is shared by the platform; only staff link it`);
+      if (!fence || (scope !== undefined && fence.companyId !== null && fence.companyId !== scope))
+        throw itemError('NOT_FOUND', i, p, `geofence ${p.geofenceId} not found`);
+      if (scope !== undefined && fence.companyId === null)
+        throw itemError('FORBIDDEN', i, p, `geofence ${p.geofenceId} is shared by the platform; only staff link it`);
     }
   }
 
   return {
-    async list(q: { deviceId?: number; groupId?: number; geofenceId?: number; limit: number; offset: number }, who: Identity): Promise<GeofencePermissionAnswer[]> {
+    async list(
+      q: { deviceId?: number; groupId?: number; geofenceId?: number; limit: number; offset: number },
+      who: Identity,
+    ): Promise<GeofencePermissionAnswer[]> {
       const rows = await repo.linkRows({
-        owner: q.deviceId !== undefined ? 'device' : 'group', ownerId: (q.deviceId ?? q.groupId) || undefined, geofenceId: q.geofenceId || undefined,
+        owner: q.deviceId !== undefined ? 'device' : 'group',
+        ownerId: (q.deviceId ?? q.groupId) || undefined,
+        geofenceId: q.geofenceId || undefined,
       });
       const scope = companyScope(who);
-      const fences = scope === undefined ? undefined : new Map((await repo.byIds([...new Set(rows.map((r) => r.geofenceId))])).map((f) => [f.id, f.companyId]));
+      const fences =
+        scope === undefined
+          ? undefined
+          : new Map((await repo.byIds([...new Set(rows.map((r) => r.geofenceId))])).map((f) => [f.id, f.companyId]));
       const visible: GeofenceLinkRow[] = [];
       for (const r of rows) {
         const owner = fences?.get(r.geofenceId);
-        if (fences === undefined || owner === scope || (owner === null && (await deps.ownerCompany(toPermission(r))) === scope)) visible.push(r);
+        if (fences === undefined || owner === scope || (owner === null && (await deps.ownerCompany(toPermission(r))) === scope))
+          visible.push(r);
       }
       return visible.slice(q.offset, q.offset + q.limit).map(toPermission);
     },
@@ -74,7 +89,13 @@ export function geofencePermissions(deps: GeofencePermissionsDeps) {
         for (const [i, p] of ps.entries()) {
           const l = await repo.link(p.geofenceId!, targetOf(p), tx);
           if (!l) throw itemError('CONFLICT', i, p, 'this link exists already');
-          await audit.record(tx, actor.identity, { action: 'geofence.link', entityType: 'geofence_link', entityId: l.geofenceId, after: toLink(l), requestId: actor.requestId });
+          await audit.record(tx, actor.identity, {
+            action: 'geofence.link',
+            entityType: 'geofence_link',
+            entityId: l.geofenceId,
+            after: toLink(l),
+            requestId: actor.requestId,
+          });
         }
       });
       await deps.announce([...new Set(ps.map((p) => p.geofenceId!))]);
@@ -87,7 +108,13 @@ export function geofencePermissions(deps: GeofencePermissionsDeps) {
         for (const [i, p] of ps.entries()) {
           const l = await repo.unlink(p.geofenceId!, targetOf(p), tx);
           if (!l) throw itemError('NOT_FOUND', i, p, 'no such link');
-          await audit.record(tx, actor.identity, { action: 'geofence.unlink', entityType: 'geofence_link', entityId: l.geofenceId, before: toLink(l), requestId: actor.requestId });
+          await audit.record(tx, actor.identity, {
+            action: 'geofence.unlink',
+            entityType: 'geofence_link',
+            entityId: l.geofenceId,
+            before: toLink(l),
+            requestId: actor.requestId,
+          });
         }
       });
       await deps.announce([...new Set(ps.map((p) => p.geofenceId!))]);

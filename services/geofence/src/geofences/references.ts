@@ -1,4 +1,17 @@
-import { cacheKeys, callerCompanyCheck, companyOwned, deviceReferenceCheck, numericIds, publishedOwnersCheck, setReferenceChecks, userReferenceCheck, type App, type Cache, type Orm, type RefId } from '@corridor/platform';
+import {
+  cacheKeys,
+  callerCompanyCheck,
+  companyOwned,
+  deviceReferenceCheck,
+  numericIds,
+  publishedOwnersCheck,
+  setReferenceChecks,
+  userReferenceCheck,
+  type App,
+  type Cache,
+  type Orm,
+  type RefId,
+} from '@corridor/platform';
 import { inArray } from 'drizzle-orm';
 import { geofences } from '../db/schema';
 import type { DeviceDirectory } from '../evaluator/device-directory';
@@ -12,7 +25,9 @@ import type { DeviceDirectory } from '../evaluator/device-directory';
 export function geofenceReferenceChecks(app: App, deps: { orm: Orm; cache: Cache; directory: DeviceDirectory }): void {
   const fenceOwners = async (ids: RefId[]) => {
     const wanted = numericIds(ids);
-    const rows = wanted.length ? await deps.orm.select({ id: geofences.id, companyId: geofences.companyId }).from(geofences).where(inArray(geofences.id, wanted)) : [];
+    const rows = wanted.length
+      ? await deps.orm.select({ id: geofences.id, companyId: geofences.companyId }).from(geofences).where(inArray(geofences.id, wanted))
+      : [];
     return new Map<RefId, number | null>(rows.map((r) => [r.id, r.companyId]));
   };
   setReferenceChecks(app, {

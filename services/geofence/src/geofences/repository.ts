@@ -71,7 +71,11 @@ export function geofencesRepository(db: Orm) {
       return tx.insert(geofences).values(values).onConflictDoNothing({ target: geofences.seedKey }).returning();
     },
     async update(id: number, values: Omit<NewGeofenceRow, 'id'>, tx: Orm = db): Promise<GeofenceRow | undefined> {
-      const [r] = await tx.update(geofences).set({ ...values, updatedAt: new Date() }).where(eq(geofences.id, id)).returning();
+      const [r] = await tx
+        .update(geofences)
+        .set({ ...values, updatedAt: new Date() })
+        .where(eq(geofences.id, id))
+        .returning();
       return r;
     },
     async delete(id: number, tx: Orm = db): Promise<GeofenceRow | undefined> {
@@ -81,30 +85,50 @@ export function geofencesRepository(db: Orm) {
     /** Links of the given fences (every fence's when ids is undefined). */
     async links(ids?: number[], tx: Orm = db): Promise<GeofenceLinkRow[]> {
       if (ids && !ids.length) return [];
-      return tx.select().from(geofenceLinks)
+      return tx
+        .select()
+        .from(geofenceLinks)
         .where(ids ? inArray(geofenceLinks.geofenceId, ids) : undefined)
         .orderBy(asc(geofenceLinks.geofenceId), asc(geofenceLinks.id));
     },
     /** The new link, or undefined when it exists already. */
     async link(geofenceId: number, target: LinkTarget, tx: Orm = db): Promise<GeofenceLinkRow | undefined> {
-      const [r] = await tx.insert(geofenceLinks)
+      const [r] = await tx
+        .insert(geofenceLinks)
         .values({ geofenceId, deviceId: target.deviceId ?? null, groupId: target.groupId ?? null })
         .onConflictDoNothing()
         .returning();
       return r;
     },
     async unlink(geofenceId: number, target: LinkTarget, tx: Orm = db): Promise<GeofenceLinkRow | undefined> {
-      const cond = target.deviceId !== undefined
-        ? eq(geofenceLinks.deviceId, target.deviceId)
-        : target.groupId !== undefined ? eq(geofenceLinks.groupId, target.groupId) : isNull(geofenceLinks.id);
-      const [r] = await tx.delete(geofenceLinks).where(and(eq(geofenceLinks.geofenceId, geofenceId), cond)).returning();
+      const cond =
+        target.deviceId !== undefined
+          ? eq(geofenceLinks.deviceId, target.deviceId)
+          : target.groupId !== undefined
+            ? eq(geofenceLinks.groupId, target.groupId)
+            : isNull(geofenceLinks.id);
+      const [r] = await tx
+        .delete(geofenceLinks)
+        .where(and(eq(geofenceLinks.geofenceId, geofenceId), cond))
+        .returning();
       return r;
     },
     /** Links of devices (`owner` device) or of groups, to one owner and one fence or any (undefined). */
-    async linkRows(f: { owner: 'device' | 'group'; ownerId?: number | undefined; geofenceId?: number | undefined }): Promise<GeofenceLinkRow[]> {
+    async linkRows(f: {
+      owner: 'device' | 'group';
+      ownerId?: number | undefined;
+      geofenceId?: number | undefined;
+    }): Promise<GeofenceLinkRow[]> {
       const col = f.owner === 'device' ? geofenceLinks.deviceId : geofenceLinks.groupId;
-      return db.select().from(geofenceLinks)
-        .where(and(f.ownerId !== undefined ? eq(col, f.ownerId) : isNotNull(col), f.geofenceId !== undefined ? eq(geofenceLinks.geofenceId, f.geofenceId) : undefined))
+      return db
+        .select()
+        .from(geofenceLinks)
+        .where(
+          and(
+            f.ownerId !== undefined ? eq(col, f.ownerId) : isNotNull(col),
+            f.geofenceId !== undefined ? eq(geofenceLinks.geofenceId, f.geofenceId) : undefined,
+          ),
+        )
         .orderBy(asc(geofenceLinks.id));
     },
     /** Every fence in pages, with its links (evaluator load, definition sync). */

@@ -1,7 +1,23 @@
 import {
-  Topics, type Geofence, type GeofenceInput, type GeofenceLink, type GeofenceLinkInput, type GeofencesQuery,
+  Topics,
+  type Geofence,
+  type GeofenceInput,
+  type GeofenceLink,
+  type GeofenceLinkInput,
+  type GeofencesQuery,
 } from '@corridor/contracts';
-import { AppError, assertWritable, companyScope, notFound, ownerCompany, type Bus, type Cache, type Identity, type Logger, type Orm } from '@corridor/platform';
+import {
+  AppError,
+  assertWritable,
+  companyScope,
+  notFound,
+  ownerCompany,
+  type Bus,
+  type Cache,
+  type Identity,
+  type Logger,
+  type Orm,
+} from '@corridor/platform';
 import { audit } from '../audit/audit';
 import type { GeofenceRow } from '../db/schema';
 import { geofenceKeys } from '../inside/inside-sets';
@@ -28,8 +44,14 @@ export interface GeofencesServiceDeps {
 function rowValues(input: GeofenceInput, companyId: number | null) {
   const { area, attributes } = resolveArea(input);
   return {
-    name: input.name, description: input.description, area, calendarId: input.calendarId,
-    attributes, kind: input.kind, country: input.country, companyId,
+    name: input.name,
+    description: input.description,
+    area,
+    calendarId: input.calendarId,
+    attributes,
+    kind: input.kind,
+    country: input.country,
+    companyId,
   };
 }
 
@@ -77,7 +99,13 @@ export function geofencesService(deps: GeofencesServiceDeps) {
     async list(q: GeofencesQuery, who: Identity): Promise<Geofence[]> {
       const rows = await repo.list({
         company: companyScope(who),
-        deviceId: q.deviceId, groupId: q.groupId, kinds: q.kind, country: q.country, keyword: q.keyword, limit: q.limit, offset: q.offset,
+        deviceId: q.deviceId,
+        groupId: q.groupId,
+        kinds: q.kind,
+        country: q.country,
+        keyword: q.keyword,
+        limit: q.limit,
+        offset: q.offset,
       });
       return rows.map(toGeofence);
     },
@@ -90,7 +118,13 @@ export function geofencesService(deps: GeofencesServiceDeps) {
       const values = rowValues(input, ownerCompany(actor.identity, input.companyId));
       const row = await orm.transaction(async (tx) => {
         const r = await repo.insert(values, tx);
-        await audit.record(tx, actor.identity, { action: 'geofence.create', entityType: 'geofence', entityId: r.id, after: toGeofence(r), requestId: actor.requestId });
+        await audit.record(tx, actor.identity, {
+          action: 'geofence.create',
+          entityType: 'geofence',
+          entityId: r.id,
+          after: toGeofence(r),
+          requestId: actor.requestId,
+        });
         return r;
       });
       await announce([row.id]);
@@ -104,7 +138,12 @@ export function geofencesService(deps: GeofencesServiceDeps) {
         const values = rowValues(input, ownerCompany(actor.identity, input.companyId ?? before.companyId));
         const r = (await repo.update(id, values, tx))!;
         await audit.record(tx, actor.identity, {
-          action: 'geofence.update', entityType: 'geofence', entityId: id, before: toGeofence(before), after: toGeofence(r), requestId: actor.requestId,
+          action: 'geofence.update',
+          entityType: 'geofence',
+          entityId: id,
+          before: toGeofence(before),
+          after: toGeofence(r),
+          requestId: actor.requestId,
         });
         return r;
       });
@@ -119,10 +158,16 @@ export function geofencesService(deps: GeofencesServiceDeps) {
         const r = await repo.delete(id, tx);
         if (!r) throw notFound('Geofence', id);
         await audit.record(tx, actor.identity, {
-          action: 'geofence.delete', entityType: 'geofence', entityId: id, before: { ...toGeofence(r), links: links.map(toLink) }, requestId: actor.requestId,
+          action: 'geofence.delete',
+          entityType: 'geofence',
+          entityId: id,
+          before: { ...toGeofence(r), links: links.map(toLink) },
+          requestId: actor.requestId,
         });
       });
-      await deps.cache.del(geofenceKeys.inside(id)).catch((err: unknown) => logger.warn({ err, geofenceId: id }, 'inside-set of a deleted fence not cleared'));
+      await deps.cache
+        .del(geofenceKeys.inside(id))
+        .catch((err: unknown) => logger.warn({ err, geofenceId: id }, 'inside-set of a deleted fence not cleared'));
       await announce([id]);
     },
 
@@ -135,8 +180,17 @@ export function geofencesService(deps: GeofencesServiceDeps) {
       const link = await orm.transaction(async (tx) => {
         await writable(id, actor.identity, tx);
         const l = await repo.link(id, target, tx);
-        if (!l) throw new AppError('CONFLICT', `Geofence ${id} is already linked to this ${target.deviceId !== undefined ? 'device' : 'group'}`, { ...target });
-        await audit.record(tx, actor.identity, { action: 'geofence.link', entityType: 'geofence_link', entityId: id, after: toLink(l), requestId: actor.requestId });
+        if (!l)
+          throw new AppError('CONFLICT', `Geofence ${id} is already linked to this ${target.deviceId !== undefined ? 'device' : 'group'}`, {
+            ...target,
+          });
+        await audit.record(tx, actor.identity, {
+          action: 'geofence.link',
+          entityType: 'geofence_link',
+          entityId: id,
+          after: toLink(l),
+          requestId: actor.requestId,
+        });
         return l;
       });
       await announce([id]);
@@ -148,7 +202,13 @@ export function geofencesService(deps: GeofencesServiceDeps) {
         await writable(id, actor.identity, tx);
         const l = await repo.unlink(id, target, tx);
         if (!l) throw new AppError('NOT_FOUND', `Geofence ${id} has no such link`, { ...target });
-        await audit.record(tx, actor.identity, { action: 'geofence.unlink', entityType: 'geofence_link', entityId: id, before: toLink(l), requestId: actor.requestId });
+        await audit.record(tx, actor.identity, {
+          action: 'geofence.unlink',
+          entityType: 'geofence_link',
+          entityId: id,
+          before: toLink(l),
+          requestId: actor.requestId,
+        });
       });
       await announce([id]);
     },
@@ -157,7 +217,10 @@ export function geofencesService(deps: GeofencesServiceDeps) {
     async syncDefinitions(): Promise<number> {
       let n = 0;
       for await (const { rows, links } of repo.allWithLinks()) {
-        await bus.publish(Topics.geofences, rows.map((r) => ({ key: String(r.id), value: definitionMessage(r, links) })));
+        await bus.publish(
+          Topics.geofences,
+          rows.map((r) => ({ key: String(r.id), value: definitionMessage(r, links) })),
+        );
         n += rows.length;
       }
       return n;

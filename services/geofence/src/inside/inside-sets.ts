@@ -52,7 +52,8 @@ export async function readInside(cache: Cache, fenceId: string | number): Promis
   for (const [device, raw] of Object.entries(all)) {
     try {
       const entry = JSON.parse(raw) as InsideEntry;
-      if (typeof entry.enteredAt === 'number') out.push({ deviceId: Number(device), entry: { enteredAt: entry.enteredAt, companyId: entry.companyId ?? null } });
+      if (typeof entry.enteredAt === 'number')
+        out.push({ deviceId: Number(device), entry: { enteredAt: entry.enteredAt, companyId: entry.companyId ?? null } });
     } catch {
       // a foreign or corrupt value: not a member
     }

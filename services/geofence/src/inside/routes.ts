@@ -28,7 +28,9 @@ export function insideRoutes(app: App, deps: { cache: Cache; clock: Clock; repo:
         enteredAt: new Date(m.entry.enteredAt).toISOString(),
         dwellSeconds: Math.max(0, (now - m.entry.enteredAt) / 1000),
       })),
-      total: visible.length, limit, offset,
+      total: visible.length,
+      limit,
+      offset,
     };
   });
 }

@@ -30,32 +30,49 @@ export interface BackfillOptions {
  * cancels a streaming read when another query of the process runs, so each page is one whole answer).
  */
 export async function backfillObservatory(
-  deps: { analytics: Analytics; directory: DeviceDirectory; write: FactWriter; map: ObservatoryMap; logger: Logger; settings?: TrackerSettings },
+  deps: {
+    analytics: Analytics;
+    directory: DeviceDirectory;
+    write: FactWriter;
+    map: ObservatoryMap;
+    logger: Logger;
+    settings?: TrackerSettings;
+  },
   opts: BackfillOptions,
 ): Promise<{ devices: number; fixes: number; facts: number }> {
   const ch = deps.analytics;
   const params = { from: chTime(opts.from), to: chTime(opts.to), ids: opts.deviceIds ?? [] };
   const only = opts.deviceIds ? 'AND device_id IN {ids:Array(UInt64)}' : '';
-  const devices = z.array(DeviceRow).parse(await (await ch.client.query({
-    query: `SELECT device_id, any(unique_id) AS unique_id FROM ${ch.database}.positions
+  const devices = z.array(DeviceRow).parse(
+    await (
+      await ch.client.query({
+        query: `SELECT device_id, any(unique_id) AS unique_id FROM ${ch.database}.positions
             WHERE fix_time >= {from:DateTime64(3, 'UTC')} AND fix_time < {to:DateTime64(3, 'UTC')} ${only}
             GROUP BY device_id ORDER BY device_id`,
-    query_params: params, format: 'JSONEachRow',
-  })).json());
+        query_params: params,
+        format: 'JSONEachRow',
+      })
+    ).json(),
+  );
   const infos = await deps.directory.lookup(devices.map((d) => ({ deviceId: d.device_id, uniqueId: d.unique_id })));
   const perPage = opts.devicesPerPage ?? 50;
   let fixes = 0;
   let written = 0;
   for (let i = 0; i < devices.length; i += perPage) {
     const page = devices.slice(i, i + perPage).map((d) => d.device_id);
-    const rows = z.array(FixRow).parse(await (await ch.client.query({
-      query: `SELECT device_id, toUnixTimestamp64Milli(fix_time) AS t, longitude AS lon, latitude AS lat, speed
+    const rows = z.array(FixRow).parse(
+      await (
+        await ch.client.query({
+          query: `SELECT device_id, toUnixTimestamp64Milli(fix_time) AS t, longitude AS lon, latitude AS lat, speed
               FROM ${ch.database}.positions FINAL
               WHERE device_id IN {ids:Array(UInt64)} AND valid AND NOT JSONExtractBool(attributes, 'outdated')
                 AND fix_time >= {from:DateTime64(3, 'UTC')} AND fix_time < {to:DateTime64(3, 'UTC')}
               ORDER BY device_id, fix_time`,
-      query_params: { ...params, ids: page }, format: 'JSONEachRow',
-    })).json());
+          query_params: { ...params, ids: page },
+          format: 'JSONEachRow',
+        })
+      ).json(),
+    );
     const facts: ObservatoryFact[] = [];
     let state: TrackerState | undefined;
     let device = -1;
@@ -68,7 +85,13 @@ export async function backfillObservatory(
         finish();
         device = r.device_id;
       }
-      const out = track(state, device, { t: r.t, lon: r.lon, lat: r.lat, speedKmh: r.speed * KMH_PER_KNOT }, deps.map, deps.settings ?? DEFAULT_TRACKER_SETTINGS);
+      const out = track(
+        state,
+        device,
+        { t: r.t, lon: r.lon, lat: r.lat, speedKmh: r.speed * KMH_PER_KNOT },
+        deps.map,
+        deps.settings ?? DEFAULT_TRACKER_SETTINGS,
+      );
       state = out.state;
       facts.push(...out.facts);
     }
@@ -77,6 +100,9 @@ export async function backfillObservatory(
     fixes += rows.length;
     written += facts.length;
   }
-  deps.logger.info({ devices: devices.length, fixes, facts: written, from: opts.from, to: opts.to }, 'observatory backfilled from stored positions');
+  deps.logger.info(
+    { devices: devices.length, fixes, facts: written, from: opts.from, to: opts.to },
+    'observatory backfilled from stored positions',
+  );
   return { devices: devices.length, fixes, facts: written };
 }

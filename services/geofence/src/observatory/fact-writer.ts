@@ -26,29 +26,66 @@ export function factWriter(ch: Analytics) {
       switch (f.kind) {
         case 'visit':
           visits.push({
-            ...common, place_id: f.placeId, place_name: f.placeName, place_kind: f.placeKind, corridor: f.corridor ?? '', direction: f.direction,
-            entered_at: chTime(f.enteredAt), exited_at: chTime(f.exitedAt), dwell_s: (f.exitedAt - f.enteredAt) / 1000,
+            ...common,
+            place_id: f.placeId,
+            place_name: f.placeName,
+            place_kind: f.placeKind,
+            corridor: f.corridor ?? '',
+            direction: f.direction,
+            entered_at: chTime(f.enteredAt),
+            exited_at: chTime(f.exitedAt),
+            dwell_s: (f.exitedAt - f.enteredAt) / 1000,
           });
           break;
         case 'leg':
           legs.push({
-            ...common, corridor: f.corridor, kind: f.legKind, from_place: f.from.id, to_place: f.to.id, from_name: f.from.name, to_name: f.to.name,
-            from_along_m: f.from.along, to_along_m: f.to.along, direction: f.direction, departed_at: chTime(f.departedAt), arrived_at: chTime(f.arrivedAt),
-            transit_s: (f.arrivedAt - f.departedAt) / 1000, excluded: f.excluded,
+            ...common,
+            corridor: f.corridor,
+            kind: f.legKind,
+            from_place: f.from.id,
+            to_place: f.to.id,
+            from_name: f.from.name,
+            to_name: f.to.name,
+            from_along_m: f.from.along,
+            to_along_m: f.to.along,
+            direction: f.direction,
+            departed_at: chTime(f.departedAt),
+            arrived_at: chTime(f.arrivedAt),
+            transit_s: (f.arrivedAt - f.departedAt) / 1000,
+            excluded: f.excluded,
           });
           break;
         case 'stop':
           stops.push({
-            ...common, corridor: f.corridor ?? '', direction: f.direction, started_at: chTime(f.startedAt), ended_at: chTime(f.endedAt),
-            stop_s: (f.endedAt - f.startedAt) / 1000, latitude: f.lat, longitude: f.lon, area: f.area,
+            ...common,
+            corridor: f.corridor ?? '',
+            direction: f.direction,
+            started_at: chTime(f.startedAt),
+            ended_at: chTime(f.endedAt),
+            stop_s: (f.endedAt - f.startedAt) / 1000,
+            latitude: f.lat,
+            longitude: f.lon,
+            area: f.area,
           });
           break;
         case 'distance':
-          distance.push({ ...common, day: f.day, corridor: f.corridor ?? '', direction: f.direction, distance_m: f.metres, version: f.version });
+          distance.push({
+            ...common,
+            day: f.day,
+            corridor: f.corridor ?? '',
+            direction: f.direction,
+            distance_m: f.metres,
+            version: f.version,
+          });
           break;
       }
     }
-    await Promise.all([insert('obs_visits', visits), insert('obs_legs', legs), insert('obs_stops', stops), insert('obs_distance', distance)]);
+    await Promise.all([
+      insert('obs_visits', visits),
+      insert('obs_legs', legs),
+      insert('obs_stops', stops),
+      insert('obs_distance', distance),
+    ]);
   };
 }
 export type FactWriter = ReturnType<typeof factWriter>;

@@ -7,7 +7,13 @@ import type { FenceRule } from '../evaluator/fence-state';
 import { corridorLines, matchCorridor, type CorridorLine, type CorridorMatch } from './corridor-lines';
 
 /** The kinds of shared geofence whose visits the observatory measures (and that are authorized stops). */
-const OBSERVATORY_PLACE_KINDS = ['border_post', 'port', 'inland_depot', 'weighbridge', 'checkpoint'] as const satisfies readonly GeofenceKind[];
+const OBSERVATORY_PLACE_KINDS = [
+  'border_post',
+  'port',
+  'inland_depot',
+  'weighbridge',
+  'checkpoint',
+] as const satisfies readonly GeofenceKind[];
 type ObservatoryPlaceKind = (typeof OBSERVATORY_PLACE_KINDS)[number];
 const placeKinds: ReadonlySet<string> = new Set(OBSERVATORY_PLACE_KINDS);
 
@@ -64,8 +70,15 @@ export function observatoryPlaces(fences: Iterable<CatalogFence>, lines: readonl
     const m = matchCorridor(lines, lon, lat);
     const on = m && m.offset <= PLACE_ON_CORRIDOR_M ? m : undefined;
     places.push({
-      id: f.id, name: f.name, kind: f.kind as ObservatoryPlaceKind, shape: f.shape, rule: f.rule,
-      corridor: on?.corridor ?? null, along: on ? on.along : null, end: null, box: grow(shapeBBox(f.shape), f.rule.exitMarginMeters),
+      id: f.id,
+      name: f.name,
+      kind: f.kind as ObservatoryPlaceKind,
+      shape: f.shape,
+      rule: f.rule,
+      corridor: on?.corridor ?? null,
+      along: on ? on.along : null,
+      end: null,
+      box: grow(shapeBBox(f.shape), f.rule.exitMarginMeters),
     });
   }
   for (const c of new Set(places.map((p) => p.corridor))) {

@@ -1,5 +1,15 @@
 import { PositionMessage, Topics } from '@corridor/contracts';
-import { consumeValidated, counter, histogram, unavailable, type Bus, type Cache, type Clock, type Logger, type Subscription } from '@corridor/platform';
+import {
+  consumeValidated,
+  counter,
+  histogram,
+  unavailable,
+  type Bus,
+  type Cache,
+  type Clock,
+  type Logger,
+  type Subscription,
+} from '@corridor/platform';
 import type { DeviceDirectory } from '../evaluator/device-directory';
 import type { FenceCatalog } from '../evaluator/fence-catalog';
 import { corridorLines } from './corridor-lines';
@@ -12,7 +22,10 @@ const fixesTracked = counter('observatory_fixes_total', 'Positions seen by the o
 const factsWritten = counter('observatory_facts_total', 'Facts the observatory tracker wrote', ['kind']);
 const legsSkipped = counter('observatory_legs_skipped_total', 'Legs not made: the next place reached was not the adjacent one');
 const trackLag = histogram(
-  'observatory_track_lag_seconds', 'Server time of a position to its facts written and state saved', [], [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+  'observatory_track_lag_seconds',
+  'Server time of a position to its facts written and state saved',
+  [],
+  [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
 );
 
 /** Every tracker instance joins this group; positions.v1's partitions (by device) are split among them. */
@@ -23,7 +36,12 @@ export const observatoryStateKey = (deviceId: number): string => `observatory:de
 const MAX_FUTURE_MS = 24 * 3600_000;
 const KMH_PER_KNOT = 1.852;
 
-const trackFixOf = (p: PositionMessage): TrackFix => ({ t: Date.parse(p.fixTime), lon: p.longitude, lat: p.latitude, speedKmh: p.speed * KMH_PER_KNOT });
+const trackFixOf = (p: PositionMessage): TrackFix => ({
+  t: Date.parse(p.fixTime),
+  lon: p.longitude,
+  lat: p.latitude,
+  speedKmh: p.speed * KMH_PER_KNOT,
+});
 
 function parseState(raw: string | null | undefined, logger: Logger, deviceId: number): TrackerState | undefined {
   if (!raw) return undefined;

@@ -28,12 +28,27 @@ function recordingStore() {
 }
 
 const visit = (exitedAt: string): ObservatoryFact => ({
-  kind: 'visit', deviceId: 1, placeId: '40', placeName: 'Malaba OSBP', placeKind: 'border_post', corridor: 'northern', direction: 1,
-  enteredAt: Date.parse(exitedAt) - 3_600_000, exitedAt: Date.parse(exitedAt),
+  kind: 'visit',
+  deviceId: 1,
+  placeId: '40',
+  placeName: 'Malaba OSBP',
+  placeKind: 'border_post',
+  corridor: 'northern',
+  direction: 1,
+  enteredAt: Date.parse(exitedAt) - 3_600_000,
+  exitedAt: Date.parse(exitedAt),
 });
 const leg = (arrivedAt: string): ObservatoryFact => ({
-  kind: 'leg', deviceId: 1, corridor: 'northern', legKind: 'segment', from: { id: '30', name: 'Webuye', along: 0 }, to: { id: '40', name: 'Malaba', along: 1 },
-  direction: 1, departedAt: Date.parse(arrivedAt) - 60_000, arrivedAt: Date.parse(arrivedAt), excluded: '',
+  kind: 'leg',
+  deviceId: 1,
+  corridor: 'northern',
+  legKind: 'segment',
+  from: { id: '30', name: 'Webuye', along: 0 },
+  to: { id: '40', name: 'Malaba', along: 1 },
+  direction: 1,
+  departedAt: Date.parse(arrivedAt) - 60_000,
+  arrivedAt: Date.parse(arrivedAt),
+  excluded: '',
 });
 const logger = createLogger('test', 'silent');
 
@@ -42,7 +57,9 @@ describe('observatory rollup', () => {
     const store = recordingStore();
     const rollup = new ObservatoryRollup({ analytics: store.analytics, logger, intervalMs: 60_000 });
     rollup.mark([visit('2026-02-03T23:59:00Z'), visit('2026-02-03T01:00:00Z'), leg('2026-02-04T00:01:00Z')]);
-    rollup.mark([{ kind: 'distance', deviceId: 1, day: '2026-02-01', corridor: 'northern', direction: 1, metres: 5, version: 1 } as ObservatoryFact]);
+    rollup.mark([
+      { kind: 'distance', deviceId: 1, day: '2026-02-01', corridor: 'northern', direction: 1, metres: 5, version: 1 } as ObservatoryFact,
+    ]);
     await rollup.flush();
     expect(store.calls.flat().sort()).toEqual(['2026-02-01', '2026-02-03', '2026-02-04']);
     await rollup.close();

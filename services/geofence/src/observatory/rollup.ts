@@ -1,8 +1,13 @@
 import { counter, histogram, rollUpObservatoryDays, utcDay, type Analytics, type Logger } from '@corridor/platform';
 import type { ObservatoryFact } from './facts';
 
-const rollups = counter('observatory_rollups_total', 'Recomputations of the observatory\'s daily indicators', ['outcome']);
-const rollupSeconds = histogram('observatory_rollup_seconds', 'Time to recompute the observatory\'s daily indicators of the days new facts touched', [], [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30]);
+const rollups = counter('observatory_rollups_total', "Recomputations of the observatory's daily indicators", ['outcome']);
+const rollupSeconds = histogram(
+  'observatory_rollup_seconds',
+  "Time to recompute the observatory's daily indicators of the days new facts touched",
+  [],
+  [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+);
 
 /** The UTC day a fact counts on: a visit's exit, a leg's arrival, a stop's start, a distance's own day. */
 function dayOf(f: ObservatoryFact): string {

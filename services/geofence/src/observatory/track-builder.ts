@@ -1,4 +1,14 @@
-import { corridorById, measureLine, offsetMetres, placeById, pointAlong, projectOnLine, type CorridorId, type LonLat, type MeasuredLine } from '@corridor/geodata';
+import {
+  corridorById,
+  measureLine,
+  offsetMetres,
+  placeById,
+  pointAlong,
+  projectOnLine,
+  type CorridorId,
+  type LonLat,
+  type MeasuredLine,
+} from '@corridor/geodata';
 import { parseAreaWkt } from '../fences/area-wkt';
 import type { CatalogFence } from '../evaluator/fence-catalog';
 import { seedFenceValues } from '../seed/seed-fences';
@@ -17,9 +27,19 @@ export function seededFences(): CatalogFence[] {
     const parsed = parseAreaWkt(row.area, row.attributes);
     if (!parsed.ok) throw new Error(`seed ${row.seedKey} does not parse`);
     return {
-      id: String(i + 1), name: row.name, kind: row.kind!, country: row.country ?? null, shape: parsed.shape,
-      rule: { minDwellSeconds: Number(row.attributes?.minDwellSeconds ?? 0), exitMarginMeters: Number(row.attributes?.exitMarginMeters ?? 0) },
-      calendarId: null, deviceIds: new Set(), groupIds: new Set(), companyId: null,
+      id: String(i + 1),
+      name: row.name,
+      kind: row.kind!,
+      country: row.country ?? null,
+      shape: parsed.shape,
+      rule: {
+        minDwellSeconds: Number(row.attributes?.minDwellSeconds ?? 0),
+        exitMarginMeters: Number(row.attributes?.exitMarginMeters ?? 0),
+      },
+      calendarId: null,
+      deviceIds: new Set(),
+      groupIds: new Set(),
+      companyId: null,
     };
   });
 }
@@ -42,7 +62,10 @@ export class TrackBuilder {
   side = 0;
   t: number;
 
-  constructor(readonly corridor: CorridorId, start: { at: string | number; time: number }) {
+  constructor(
+    readonly corridor: CorridorId,
+    start: { at: string | number; time: number },
+  ) {
     this.line = measureLine(corridorById(corridor).line);
     this.along = typeof start.at === 'number' ? start.at : this.alongOf(start.at);
     this.t = start.time;
@@ -139,7 +162,9 @@ export function webuyeToMalaba(start: number, opts: { swerve?: boolean } = {}) {
   const leftWebuye = b.t + MINUTE; // the first fix of the drive is 1 km on: beyond the 300 m circle and its 50 m margin
   if (opts.swerve) {
     b.drive(b.alongOf('ke-wb-webuye') + 15_000, 60);
-    b.swerve(5_000, 5 * MINUTE).wait(20 * MINUTE).swerve(0, 5 * MINUTE);
+    b.swerve(5_000, 5 * MINUTE)
+      .wait(20 * MINUTE)
+      .swerve(0, 5 * MINUTE);
   }
   b.drive('ke-malaba', 60);
   const atMalaba = b.t;
@@ -157,7 +182,9 @@ export function webuyeToMalaba(start: number, opts: { swerve?: boolean } = {}) {
 export function ugandaToWebuye(start: number) {
   const b = new TrackBuilder('northern', { at: 0, time: start });
   b.along = b.length + 3_000; // 3 km into Uganda: off the corridor
-  b.fix(60).drive(b.length + 2_600, 24).drive('ke-malaba', 60);
+  b.fix(60)
+    .drive(b.length + 2_600, 24)
+    .drive('ke-malaba', 60);
   const atMalaba = b.t;
   b.wait(HOUR);
   const leftMalaba = b.t + MINUTE;

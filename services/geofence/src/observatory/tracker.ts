@@ -123,14 +123,32 @@ function arrivalDirection(p: ObservatoryPlace, prior: TrackerState['prior']): Di
  * returned; a fix not newer than the last one changes nothing (redelivery is harmless).
  */
 export function track(
-  state: TrackerState | undefined, deviceId: number, fix: TrackFix, map: ObservatoryMap, settings: TrackerSettings = DEFAULT_TRACKER_SETTINGS,
+  state: TrackerState | undefined,
+  deviceId: number,
+  fix: TrackFix,
+  map: ObservatoryMap,
+  settings: TrackerSettings = DEFAULT_TRACKER_SETTINGS,
 ): TrackResult {
   if (!Number.isFinite(fix.t)) throw new RangeError('fix time is not a number');
   if (state && fix.t <= state.t) return { state, facts: [], skipped: 0 };
   const facts: ObservatoryFact[] = [];
   let skipped = 0;
   const s: TrackerState = state ?? {
-    v: 1, t: fix.t, lon: fix.lon, lat: fix.lat, on: null, fences: {}, arr: {}, prior: null, heading: 0, ha: null, pass: null, trip: null, off: null, stop: null, dist: null,
+    v: 1,
+    t: fix.t,
+    lon: fix.lon,
+    lat: fix.lat,
+    on: null,
+    fences: {},
+    arr: {},
+    prior: null,
+    heading: 0,
+    ha: null,
+    pass: null,
+    trip: null,
+    off: null,
+    stop: null,
+    dist: null,
   };
   const prev = state ? { t: state.t, lon: state.lon, lat: state.lat, on: state.on } : undefined;
   const match = map.match(fix.lon, fix.lat);
@@ -151,20 +169,35 @@ export function track(
       if (map.placesBetween(c, from.along, p.along).length) skipped++;
       else {
         facts.push({
-          kind: 'leg', deviceId, corridor: c, legKind: 'segment', direction: p.along > from.along ? 1 : -1,
-          from: { id: from.id, name: from.name, along: from.along }, to: { id: p.id, name: p.name, along: p.along },
-          departedAt: s.pass.dep, arrivedAt: at, excluded: exclusion(s.pass.flags),
+          kind: 'leg',
+          deviceId,
+          corridor: c,
+          legKind: 'segment',
+          direction: p.along > from.along ? 1 : -1,
+          from: { id: from.id, name: from.name, along: from.along },
+          to: { id: p.id, name: p.name, along: p.along },
+          departedAt: s.pass.dep,
+          arrivedAt: at,
+          excluded: exclusion(s.pass.flags),
         });
       }
     }
-    if (s.trip && (s.trip.c !== c || s.trip.p === p.id)) s.trip = null; // another corridor, or back where it started
+    if (s.trip && (s.trip.c !== c || s.trip.p === p.id))
+      s.trip = null; // another corridor, or back where it started
     else if (s.trip && p.end === (s.trip.dir === 1 ? 'end' : 'start')) {
       const start = map.byId.get(s.trip.p);
       if (start && start.along !== null) {
         facts.push({
-          kind: 'leg', deviceId, corridor: c, legKind: 'corridor', direction: s.trip.dir,
-          from: { id: start.id, name: start.name, along: start.along }, to: { id: p.id, name: p.name, along: p.along },
-          departedAt: s.trip.dep, arrivedAt: at, excluded: exclusion(s.trip.flags),
+          kind: 'leg',
+          deviceId,
+          corridor: c,
+          legKind: 'corridor',
+          direction: s.trip.dir,
+          from: { id: start.id, name: start.name, along: start.along },
+          to: { id: p.id, name: p.name, along: p.along },
+          departedAt: s.trip.dep,
+          arrivedAt: at,
+          excluded: exclusion(s.trip.flags),
         });
       }
       s.trip = null;
@@ -213,18 +246,31 @@ export function track(
     if (p) rules.set(id, p.rule);
   }
   for (const p of inside) if (!(p.id in s.fences)) s.arr[p.id] = arrivalDirection(p, s.prior);
-  const r = step(state ? { v: 1, lastFixTime: state.t, fences: s.fences } : undefined, { time: new Date(fix.t), lon: fix.lon, lat: fix.lat }, insideIds, rules, (id) => {
-    const p = map.byId.get(id);
-    return p ? map.distanceOutside(p, fix.lon, fix.lat) : Infinity;
-  });
+  const r = step(
+    state ? { v: 1, lastFixTime: state.t, fences: s.fences } : undefined,
+    { time: new Date(fix.t), lon: fix.lon, lat: fix.lat },
+    insideIds,
+    rules,
+    (id) => {
+      const p = map.byId.get(id);
+      return p ? map.distanceOutside(p, fix.lon, fix.lat) : Infinity;
+    },
+  );
   const entered = new Set(r.events.filter((e) => e.type === 'geofenceEnter').map((e) => e.fenceId));
   for (const e of r.events) {
     if (e.type !== 'geofenceExit') continue;
     const p = map.byId.get(e.fenceId);
     if (!p) continue;
     facts.push({
-      kind: 'visit', deviceId, placeId: p.id, placeName: p.name, placeKind: p.kind, corridor: p.corridor, direction: s.arr[p.id] ?? 0,
-      enteredAt: fix.t - Math.round((e.dwellSeconds ?? 0) * 1000), exitedAt: fix.t,
+      kind: 'visit',
+      deviceId,
+      placeId: p.id,
+      placeName: p.name,
+      placeKind: p.kind,
+      corridor: p.corridor,
+      direction: s.arr[p.id] ?? 0,
+      enteredAt: fix.t - Math.round((e.dwellSeconds ?? 0) * 1000),
+      exitedAt: fix.t,
     });
     depart(p, fix.t, 0);
   }
@@ -256,14 +302,30 @@ export function track(
   // stops
   const slow = fix.speedKmh < settings.stopSpeedKmh;
   const startStop = (): TrackerState['stop'] => ({
-    s: fix.t, lon: fix.lon, lat: fix.lat, area: map.authorizedAt(fix.lon, fix.lat), c: on?.corridor ?? null, d: on ? s.heading : 0, long: false,
+    s: fix.t,
+    lon: fix.lon,
+    lat: fix.lat,
+    area: map.authorizedAt(fix.lon, fix.lat),
+    c: on?.corridor ?? null,
+    d: on ? s.heading : 0,
+    long: false,
   });
   if (s.stop) {
     const moved = haversineMeters(s.stop.lon, s.stop.lat, fix.lon, fix.lat) > settings.stopRadiusM;
     if (!slow || moved) {
       const st = s.stop;
       if (fix.t - st.s >= settings.minStopMs) {
-        facts.push({ kind: 'stop', deviceId, corridor: st.c, direction: st.d, startedAt: st.s, endedAt: fix.t, lon: st.lon, lat: st.lat, area: st.area });
+        facts.push({
+          kind: 'stop',
+          deviceId,
+          corridor: st.c,
+          direction: st.d,
+          startedAt: st.s,
+          endedAt: fix.t,
+          lon: st.lon,
+          lat: st.lat,
+          area: st.area,
+        });
       }
       s.stop = slow ? startStop() : null;
     } else if (!s.stop.long && fix.t - s.stop.s > settings.longStopMs) {
@@ -302,7 +364,15 @@ export function track(
 function distanceFacts(deviceId: number, d: NonNullable<TrackerState['dist']>, version: number): ObservatoryFact[] {
   return Object.entries(d.m).map(([key, metres]) => {
     const [c = '', dir = '0'] = key.split('|');
-    return { kind: 'distance', deviceId, day: d.day, corridor: (c || null) as CorridorId | null, direction: Number(dir) as Direction, metres, version };
+    return {
+      kind: 'distance',
+      deviceId,
+      day: d.day,
+      corridor: (c || null) as CorridorId | null,
+      direction: Number(dir) as Direction,
+      metres,
+      version,
+    };
   });
 }
 
@@ -312,7 +382,13 @@ export function pendingDistance(state: TrackerState, deviceId: number): Observat
 }
 
 /** Many fixes of one truck, in order, through the tracker. */
-export function trackAll(state: TrackerState | undefined, deviceId: number, fixes: readonly TrackFix[], map: ObservatoryMap, settings?: TrackerSettings): TrackResult {
+export function trackAll(
+  state: TrackerState | undefined,
+  deviceId: number,
+  fixes: readonly TrackFix[],
+  map: ObservatoryMap,
+  settings?: TrackerSettings,
+): TrackResult {
   const facts: ObservatoryFact[] = [];
   let skipped = 0;
   let s = state;

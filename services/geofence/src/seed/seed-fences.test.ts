@@ -9,8 +9,22 @@ describe('seed fences', () => {
 
   it('covers the border posts, ports and inland depots the issue names, plus weighbridges, and no truck parking', () => {
     const names = seeds.map((s) => s.name).join('|');
-    for (const place of ['Malaba', 'Busia', 'Namanga', 'Holili', 'Isebania', 'Mutukula', 'Rusumo', 'Kabanga', 'Tunduma',
-      'Port of Mombasa', 'Port of Dar es Salaam', 'Nairobi', 'Naivasha', 'Isaka']) {
+    for (const place of [
+      'Malaba',
+      'Busia',
+      'Namanga',
+      'Holili',
+      'Isebania',
+      'Mutukula',
+      'Rusumo',
+      'Kabanga',
+      'Tunduma',
+      'Port of Mombasa',
+      'Port of Dar es Salaam',
+      'Nairobi',
+      'Naivasha',
+      'Isaka',
+    ]) {
       expect(names).toContain(place);
     }
     expect(new Set(seeds.map((s) => s.kind))).toEqual(new Set(['border_post', 'port', 'inland_depot', 'weighbridge']));

@@ -33,9 +33,17 @@ export function seedFenceValues(places: readonly Place[] = PLACES): NewGeofenceR
   return places.flatMap((p) => {
     const s = settings[p.kind];
     if (!s) return [];
-    return [{
-      name: p.name, description: describe(p), area: formatAreaWkt(shapeOf(p)), calendarId: null,
-      attributes: { ...s.attributes }, kind: s.kind, country: p.country, seedKey: p.id,
-    }];
+    return [
+      {
+        name: p.name,
+        description: describe(p),
+        area: formatAreaWkt(shapeOf(p)),
+        calendarId: null,
+        attributes: { ...s.attributes },
+        kind: s.kind,
+        country: p.country,
+        seedKey: p.id,
+      },
+    ];
   });
 }

@@ -54,8 +54,13 @@ export function queryDwellStats(ch: Analytics) {
         ${q.geofenceIds ? 'AND geofence_id IN {ids:Array(String)}' : ''}
         ${q.companyId !== undefined ? "AND JSONExtractInt(attributes, 'companyId') = {company:Int64}" : ''}`;
     const params = {
-      tz: q.timezone, from: chTime(q.from), to: chTime(q.to), ids: (q.geofenceIds ?? []).map(String),
-      company: q.companyId ?? 0, limit: q.limit, offset: q.offset,
+      tz: q.timezone,
+      from: chTime(q.from),
+      to: chTime(q.to),
+      ids: (q.geofenceIds ?? []).map(String),
+      company: q.companyId ?? 0,
+      limit: q.limit,
+      offset: q.offset,
     };
     const [rs, totalRs] = await Promise.all([
       ch.client.query({
@@ -77,8 +82,13 @@ export function queryDwellStats(ch: Analytics) {
     return {
       total: total?.n ?? 0,
       rows: rows.map((r) => ({
-        geofenceId: Number(r.geofence_id), day: r.day, count: r.visits, avgSeconds: round(r.avg_s),
-        p50Seconds: round(r.p50_s), p90Seconds: round(r.p90_s), maxSeconds: round(r.max_s),
+        geofenceId: Number(r.geofence_id),
+        day: r.day,
+        count: r.visits,
+        avgSeconds: round(r.avg_s),
+        p50Seconds: round(r.p50_s),
+        p90Seconds: round(r.p90_s),
+        maxSeconds: round(r.max_s),
       })),
     };
   };

@@ -14,8 +14,13 @@ export function statsRoutes(app: App, deps: { analytics: Analytics; repo: Geofen
     let result;
     try {
       result = await query({
-        from: new Date(q.from), to: new Date(q.to), geofenceIds, companyId: companyScope(req.identity!),
-        timezone: q.timezone, limit: q.limit, offset: q.offset,
+        from: new Date(q.from),
+        to: new Date(q.to),
+        geofenceIds,
+        companyId: companyScope(req.identity!),
+        timezone: q.timezone,
+        limit: q.limit,
+        offset: q.offset,
       });
     } catch (err) {
       throw unavailable('ClickHouse', err);
@@ -23,7 +28,9 @@ export function statsRoutes(app: App, deps: { analytics: Analytics; repo: Geofen
     const names = new Map((await deps.repo.byIds([...new Set(result.rows.map((r) => r.geofenceId))])).map((r) => [r.id, r.name]));
     return {
       items: result.rows.map((r) => ({ ...r, geofenceName: names.get(r.geofenceId) ?? null })),
-      total: result.total, limit: q.limit, offset: q.offset,
+      total: result.total,
+      limit: q.limit,
+      offset: q.offset,
     };
   });
 }

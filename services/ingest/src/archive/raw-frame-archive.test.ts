@@ -12,7 +12,16 @@ function fakeAnalytics() {
       state.inserted.push(...values);
     },
   };
-  return { state, analytics: { kind: 'clickhouse', database: 'corridor', client, ping: async () => undefined, close: async () => undefined } as unknown as Analytics };
+  return {
+    state,
+    analytics: {
+      kind: 'clickhouse',
+      database: 'corridor',
+      client,
+      ping: async () => undefined,
+      close: async () => undefined,
+    } as unknown as Analytics,
+  };
 }
 
 const record = (i: number): RawFrameRecord => ({
@@ -31,7 +40,7 @@ const record = (i: number): RawFrameRecord => ({
 const logger = createLogger('test', 'silent');
 
 describe('RawFrameArchive', () => {
-  it('changes no table: it only inserts (the table and its TTL are the migrate step\'s)', async () => {
+  it("changes no table: it only inserts (the table and its TTL are the migrate step's)", async () => {
     const { state, analytics } = fakeAnalytics();
     const archive = new RawFrameArchive(analytics, { logger, flushIntervalMs: 60_000 });
     archive.start();
@@ -52,7 +61,13 @@ describe('RawFrameArchive', () => {
     state.down = false;
     await archive.flush();
     expect(state.inserted.map((r) => r.id)).toEqual(['id-1', 'id-2']);
-    expect(state.inserted[0]).toMatchObject({ frame_hex: '787801', received_at: '2026-01-01 00:00:01.000', device_id: 5, outcome: 'position', crc_valid: true });
+    expect(state.inserted[0]).toMatchObject({
+      frame_hex: '787801',
+      received_at: '2026-01-01 00:00:01.000',
+      device_id: 5,
+      outcome: 'position',
+      crc_valid: true,
+    });
   });
 
   it('drops the oldest rows beyond its bound while ClickHouse stays down', async () => {

@@ -2,7 +2,10 @@ import { counter, gauge, type Analytics, type Logger } from '@corridor/platform'
 import { chTime, rawFramesTable, type RawFrameRow } from './raw-frames-table';
 
 const archived = counter('ingest_raw_frames_archived_total', 'Raw frames written to ClickHouse', ['protocol']);
-const droppedRows = counter('ingest_raw_frames_dropped_total', 'Raw frames not archived because ClickHouse stayed unavailable and the buffer was full');
+const droppedRows = counter(
+  'ingest_raw_frames_dropped_total',
+  'Raw frames not archived because ClickHouse stayed unavailable and the buffer was full',
+);
 const pendingRows = gauge('ingest_raw_frames_pending', 'Raw frames waiting to be written to ClickHouse');
 
 export interface RawFrameRecord {
@@ -44,7 +47,10 @@ export class RawFrameArchive {
   private readonly maxPending: number;
   private readonly maxFrameBytes: number;
 
-  constructor(private readonly analytics: Analytics, private readonly opts: RawFrameArchiveOptions) {
+  constructor(
+    private readonly analytics: Analytics,
+    private readonly opts: RawFrameArchiveOptions,
+  ) {
     this.batchRows = opts.batchRows ?? 5000;
     this.maxPending = opts.maxPendingRows ?? 200_000;
     this.maxFrameBytes = opts.maxFrameBytes ?? 64 * 1024;

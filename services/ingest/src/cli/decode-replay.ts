@@ -77,7 +77,11 @@ export class DecodeReplay {
   private readonly types = new Map<string, TypeCounts>();
   private readonly errors = new Map<string, number>();
 
-  constructor(private readonly protocol: string, private readonly format: 'hex' | 'text', private readonly now: () => Date = () => new Date()) {
+  constructor(
+    private readonly protocol: string,
+    private readonly format: 'hex' | 'text',
+    private readonly now: () => Date = () => new Date(),
+  ) {
     if (!replayProtocols.includes(protocol)) throw new RangeError(`unknown protocol ${protocol}; one of ${replayProtocols.join(', ')}`);
   }
 
@@ -98,7 +102,11 @@ export class DecodeReplay {
 
   /** Counts per message type and errors per reason so far. */
   summary(): ReplaySummary {
-    return { protocol: this.protocol, types: Object.fromEntries([...this.types].sort(([a], [b]) => a.localeCompare(b))), errors: Object.fromEntries(this.errors) };
+    return {
+      protocol: this.protocol,
+      types: Object.fromEntries([...this.types].sort(([a], [b]) => a.localeCompare(b))),
+      errors: Object.fromEntries(this.errors),
+    };
   }
 
   private failed(err: unknown): { reason: string; message: string } {
@@ -135,7 +143,8 @@ export class DecodeReplay {
   private stream(bytes: Buffer): LineBody {
     const protocol = tcpProtocol(this.protocol)!.protocol;
     let split = splitStream(protocol, bytes, MAX_FRAME);
-    if (!split.frames.length && !split.error && this.format === 'text') split = splitStream(protocol, Buffer.concat([bytes, Buffer.from('\r\n')]), MAX_FRAME);
+    if (!split.frames.length && !split.error && this.format === 'text')
+      split = splitStream(protocol, Buffer.concat([bytes, Buffer.from('\r\n')]), MAX_FRAME);
     if (split.error && !split.frames.length) throw split.error;
     const outputs: (DecodedFrameOutput | FrameError)[] = split.frames.map((f) => {
       try {
@@ -146,7 +155,9 @@ export class DecodeReplay {
     });
     if (split.error) outputs.push({ error: this.failed(split.error) });
     else if (split.rest.length) {
-      outputs.push({ error: this.failed(new DecodeError('incomplete_frame', `${split.rest.length} bytes left that do not complete a frame`)) });
+      outputs.push({
+        error: this.failed(new DecodeError('incomplete_frame', `${split.rest.length} bytes left that do not complete a frame`)),
+      });
     }
     if (!outputs.length) throw new DecodeError('incomplete_frame', 'no whole frame on this line');
     return outputs.length === 1 ? outputs[0]! : { frames: outputs };
@@ -155,8 +166,13 @@ export class DecodeReplay {
   private osmand(text: string): DecodedFrameOutput {
     const now = this.now();
     const t = text.trim();
-    const fix = t.startsWith('{') ? decodeJson(JSON.parse(t) as unknown, now) : decodeParams(Object.fromEntries(new URLSearchParams(t.replace(/^.*\?/, ''))), now);
-    return this.output({ kind: 'position', type: t.startsWith('{') ? 'json' : 'query', positions: [fix.position], deviceId: fix.uniqueId, crcValid: true }, 'osmand');
+    const fix = t.startsWith('{')
+      ? decodeJson(JSON.parse(t) as unknown, now)
+      : decodeParams(Object.fromEntries(new URLSearchParams(t.replace(/^.*\?/, ''))), now);
+    return this.output(
+      { kind: 'position', type: t.startsWith('{') ? 'json' : 'query', positions: [fix.position], deviceId: fix.uniqueId, crcValid: true },
+      'osmand',
+    );
   }
 
   private output(result: DecodeResult, protocol: string): DecodedFrameOutput {
@@ -166,14 +182,24 @@ export class DecodeReplay {
     const positions = result.positions.map((p, index) => {
       const reason = sanityCheck(p, now);
       if (reason) rejected.push({ index, reason });
-      return toPositionMessage(p, { id: NO_DEVICE, uniqueId: p.deviceId ?? uniqueId ?? '' }, { protocol, serverTime: now, crcValid: result.crcValid });
+      return toPositionMessage(
+        p,
+        { id: NO_DEVICE, uniqueId: p.deviceId ?? uniqueId ?? '' },
+        { protocol, serverTime: now, crcValid: result.crcValid },
+      );
     });
     this.count(result);
     // device state without a fix: the state record ingest would publish (here without a last location: at 0, 0)
     const state = stateOf(result);
     if (state) {
       const record = stateRecordAt(null, { ...state, time: result.deviceTime ?? now });
-      positions.push(toPositionMessage(record, { id: NO_DEVICE, uniqueId: uniqueId ?? '' }, { protocol, serverTime: now, crcValid: result.crcValid, stateRecord: true }));
+      positions.push(
+        toPositionMessage(
+          record,
+          { id: NO_DEVICE, uniqueId: uniqueId ?? '' },
+          { protocol, serverTime: now, crcValid: result.crcValid, stateRecord: true },
+        ),
+      );
     }
     const events = [
       ...positions.filter((p) => p.alarm).map(alarmEvent),

@@ -23,7 +23,10 @@ const HELP = [
   USAGE,
   '',
   'protocols (default port/transport, the ingest variable that sets it; lines default to text or hex):',
-  ...replayPorts.map((p) => `  ${p.protocol.padEnd(14)} ${`${p.port}/${p.transport}`.padEnd(10)} ${p.variable.padEnd(15)} ${textProtocols.has(p.protocol) ? 'text' : 'hex'}`),
+  ...replayPorts.map(
+    (p) =>
+      `  ${p.protocol.padEnd(14)} ${`${p.port}/${p.transport}`.padEnd(10)} ${p.variable.padEnd(15)} ${textProtocols.has(p.protocol) ? 'text' : 'hex'}`,
+  ),
 ].join('\n');
 
 /** The CLI without the process: returns the exit code. */
@@ -32,7 +35,12 @@ export async function main(argv: string[], io: DecodeIo): Promise<number> {
   try {
     ({ values } = parseArgs({
       args: argv,
-      options: { protocol: { type: 'string', short: 'p' }, hex: { type: 'boolean' }, text: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        protocol: { type: 'string', short: 'p' },
+        hex: { type: 'boolean' },
+        text: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
     }));
   } catch (err) {
     io.error(`${(err as Error).message}\n${USAGE}`);

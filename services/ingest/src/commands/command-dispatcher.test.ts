@@ -58,11 +58,19 @@ beforeEach(async () => {
       throw new Error('ClickHouse is unavailable');
     }
     recorded.push(...evs);
-    await bus.publish(Topics.events, evs.map((e) => ({ key: String(e.deviceId), value: e })));
+    await bus.publish(
+      Topics.events,
+      evs.map((e) => ({ key: String(e.deviceId), value: e })),
+    );
   };
   dispatcher = new CommandDispatcher({ bus, cache, connections, clock: systemClock, logger, record });
   events.length = 0;
-  await bus.subscribe({ groupId: 'events', topics: [Topics.events], fromBeginning: true, handler: async (ms) => void events.push(...ms.map((m) => JSON.parse(m.value) as EventMessage)) });
+  await bus.subscribe({
+    groupId: 'events',
+    topics: [Topics.events],
+    fromBeginning: true,
+    handler: async (ms) => void events.push(...ms.map((m) => JSON.parse(m.value) as EventMessage)),
+  });
 });
 afterEach(async () => {
   await dispatcher.stop();
@@ -76,7 +84,10 @@ describe('CommandDispatcher', () => {
     const link = new FakeLink(gt06Protocol);
     connections.bind(UID, link);
     await dispatcher.deliver(UID);
-    expect(link.written.map((b) => b.toString('latin1'))).toEqual([expect.stringContaining('STATUS#'), expect.stringContaining('Relay,1#')]);
+    expect(link.written.map((b) => b.toString('latin1'))).toEqual([
+      expect.stringContaining('STATUS#'),
+      expect.stringContaining('Relay,1#'),
+    ]);
     expect(await queue.pending(UID)).toEqual([]);
     await queue.add(command('c2')); // redelivered after it was sent: not queued again
     await dispatcher.deliver(UID);
@@ -84,7 +95,10 @@ describe('CommandDispatcher', () => {
     // a marker on the device's key after the deliveries: once it is consumed, every event they published is too
     await bus.publish(Topics.events, [{ key: '42', value: { type: 'marker', attributes: {} } }]);
     await vi.waitFor(() => expect(events.at(-1)?.type).toBe('marker'));
-    expect(events.slice(0, -1).map((e) => [e.type, e.attributes.commandId])).toEqual([['queuedCommandSent', 'c1'], ['queuedCommandSent', 'c2']]);
+    expect(events.slice(0, -1).map((e) => [e.type, e.attributes.commandId])).toEqual([
+      ['queuedCommandSent', 'c1'],
+      ['queuedCommandSent', 'c2'],
+    ]);
     expect(recorded.map((e) => e.id)).toEqual(['42-queuedCommandSent-c1', '42-queuedCommandSent-c2']);
   });
 
@@ -95,7 +109,11 @@ describe('CommandDispatcher', () => {
     connections.bind(UID, new FakeLink(gt06Protocol));
     await dispatcher.deliver(UID);
     // beyond a safe integer the text stays text: a number would name another command
-    expect(recorded.map((e) => e.attributes.commandId).sort((a, b) => String(a).localeCompare(String(b)))).toEqual([17, 9007199254740991, '9007199254740993']);
+    expect(recorded.map((e) => e.attributes.commandId).sort((a, b) => String(a).localeCompare(String(b)))).toEqual([
+      17,
+      9007199254740991,
+      '9007199254740993',
+    ]);
   });
 
   it('records the queuedCommandSent event once its store is back, and does not send the command again meanwhile', async () => {
@@ -141,7 +159,10 @@ describe('CommandDispatcher', () => {
     await dispatcher.start();
     const link = new FakeLink(gt06Protocol);
     connections.bind(UID, link);
-    await bus.publish(Topics.commands, [{ key: '42', value: command('c6') }, { key: '42', value: { id: 'bad' } }]);
+    await bus.publish(Topics.commands, [
+      { key: '42', value: command('c6') },
+      { key: '42', value: { id: 'bad' } },
+    ]);
     await vi.waitFor(() => expect(link.written).toHaveLength(1));
     await vi.waitFor(() => expect(bus.size(`${Topics.commands}.dlq`)).toBeGreaterThanOrEqual(1)); // the invalid message went to the DLQ
   });

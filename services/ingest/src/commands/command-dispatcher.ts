@@ -1,12 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import { CommandMessage, Topics, type EventMessage } from '@corridor/contracts';
-import { consumeValidated, counter, retryWithBackoff, type Bus, type Cache, type Clock, type Logger, type Subscription } from '@corridor/platform';
+import {
+  consumeValidated,
+  counter,
+  retryWithBackoff,
+  type Bus,
+  type Cache,
+  type Clock,
+  type Logger,
+  type Subscription,
+} from '@corridor/platform';
 import { CommandQueue } from './command-queue';
 import type { ConnectionRegistry, DeviceLink } from './connection-registry';
 
 /** The consumer group that keeps every command in the shared queue (one member per partition across instances). */
 const COMMAND_QUEUE_GROUP = 'ingest-commands';
-const commandsOutcome = counter('ingest_commands_total', 'Downlink commands by outcome (queued, sent, unsupported, encode_failed)', ['protocol', 'outcome']);
+const commandsOutcome = counter('ingest_commands_total', 'Downlink commands by outcome (queued, sent, unsupported, encode_failed)', [
+  'protocol',
+  'outcome',
+]);
 const EVENT_PUBLISH_DEADLINE_MS = 60_000;
 
 /**
@@ -29,9 +41,16 @@ export class CommandDispatcher {
   private stopped = false;
 
   /** `record`: stores and publishes events (events/store-and-publish.ts). */
-  constructor(private readonly deps: {
-    bus: Bus; cache: Cache; connections: ConnectionRegistry; clock: Clock; logger: Logger; record: (events: EventMessage[]) => Promise<void>;
-  }) {
+  constructor(
+    private readonly deps: {
+      bus: Bus;
+      cache: Cache;
+      connections: ConnectionRegistry;
+      clock: Clock;
+      logger: Logger;
+      record: (events: EventMessage[]) => Promise<void>;
+    },
+  ) {
     this.queue = new CommandQueue(deps.cache);
   }
 
@@ -113,14 +132,20 @@ export class CommandDispatcher {
     const protocol = link.protocol.name;
     if (!link.protocol.encodeCommand) {
       commandsOutcome.inc({ protocol, outcome: 'unsupported' });
-      this.deps.logger.warn({ uniqueId: cmd.uniqueId, protocol, commandId: cmd.id }, 'the device protocol has no downlink commands; command dropped');
+      this.deps.logger.warn(
+        { uniqueId: cmd.uniqueId, protocol, commandId: cmd.id },
+        'the device protocol has no downlink commands; command dropped',
+      );
       return undefined;
     }
     try {
       return link.protocol.encodeCommand({ type: cmd.type, attributes: cmd.attributes }, link.session);
     } catch (err) {
       commandsOutcome.inc({ protocol, outcome: 'encode_failed' });
-      this.deps.logger.warn({ err: (err as Error).message, uniqueId: cmd.uniqueId, commandId: cmd.id, type: cmd.type }, 'command cannot be encoded; dropped');
+      this.deps.logger.warn(
+        { err: (err as Error).message, uniqueId: cmd.uniqueId, commandId: cmd.id, type: cmd.type },
+        'command cannot be encoded; dropped',
+      );
       return undefined;
     }
   }

@@ -4,7 +4,15 @@ import type { DeviceRegistryMessage } from '@corridor/contracts';
 import { DeviceRegistry } from './device-registry';
 
 const entry = (id: number, uniqueId: string, extra: Partial<DeviceRegistryMessage> = {}): DeviceRegistryMessage => ({
-  id, uniqueId, name: `d${id}`, disabled: false, companyId: 101, groupId: null, status: 'unknown', deleted: false, ...extra,
+  id,
+  uniqueId,
+  name: `d${id}`,
+  disabled: false,
+  companyId: 101,
+  groupId: null,
+  status: 'unknown',
+  deleted: false,
+  ...extra,
 });
 
 describe('DeviceRegistry', () => {

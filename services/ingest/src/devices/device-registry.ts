@@ -16,7 +16,8 @@ export class DeviceRegistry {
   constructor(bus: Bus, cache: Cache, logger: Logger) {
     this.view = new DeviceRegistryView({ bus, cache, logger, groupPrefix: 'ingest-registry' });
     this.view.onApply((d, before) => {
-      if ((before?.protocol ?? null) !== (d.deleted ? null : d.protocol ?? null) || d.deleted) for (const l of this.protocolListeners) l(d.id);
+      if ((before?.protocol ?? null) !== (d.deleted ? null : (d.protocol ?? null)) || d.deleted)
+        for (const l of this.protocolListeners) l(d.id);
     });
   }
 

@@ -20,7 +20,12 @@ describe('DeviceSessions', () => {
   it('says connected, seen at most once per interval, and disconnected once, in order', async () => {
     const bus = new RecordingBus(1, 10);
     let now = Date.UTC(2026, 2, 1);
-    const sessions = new DeviceSessions({ bus, clock: { now: () => new Date(now) }, logger: createLogger('test', 'silent'), seenIntervalMs: 60_000 });
+    const sessions = new DeviceSessions({
+      bus,
+      clock: { now: () => new Date(now) },
+      logger: createLogger('test', 'silent'),
+      seenIntervalMs: 60_000,
+    });
     const s = sessions.start({ id: 4, uniqueId: 'u4' }, 'gt06');
     now += 10_000;
     s.seen(); // within the interval of `connected`: nothing
@@ -33,7 +38,12 @@ describe('DeviceSessions', () => {
     await sessions.drain();
     expect(bus.sent.map((m) => m.type)).toEqual(['connected', 'seen', 'disconnected']);
     expect(new Set(bus.sent.map((m) => m.connectionId)).size).toBe(1);
-    expect(bus.sent[1]).toMatchObject({ deviceId: 4, uniqueId: 'u4', protocol: 'gt06', time: new Date(Date.UTC(2026, 2, 1) + 65_000).toISOString() });
+    expect(bus.sent[1]).toMatchObject({
+      deviceId: 4,
+      uniqueId: 'u4',
+      protocol: 'gt06',
+      time: new Date(Date.UTC(2026, 2, 1) + 65_000).toISOString(),
+    });
     const other = sessions.start({ id: 4, uniqueId: 'u4' }, 'gt06');
     other.end();
     await sessions.drain();
@@ -43,7 +53,12 @@ describe('DeviceSessions', () => {
 
   it('never throws on a bus failure (counted and logged) and goes on with the next message', async () => {
     const bus = new RecordingBus(1, 10);
-    const sessions = new DeviceSessions({ bus, clock: { now: () => new Date() }, logger: createLogger('test', 'silent'), seenIntervalMs: 60_000 });
+    const sessions = new DeviceSessions({
+      bus,
+      clock: { now: () => new Date() },
+      logger: createLogger('test', 'silent'),
+      seenIntervalMs: 60_000,
+    });
     bus.failNext = true;
     const s = sessions.start({ id: 9, uniqueId: 'u9' }, 'h02');
     s.end();

@@ -27,7 +27,9 @@ export class DeviceSessions {
   private readonly tails = new Map<number, Promise<void>>();
 
   /** `duplicates`: compares the device's connections across instances on `connected` and `seen` (duplicate-connections.ts). */
-  constructor(private readonly deps: { bus: Bus; clock: Clock; logger: Logger; seenIntervalMs: number; duplicates?: DuplicateConnections }) {}
+  constructor(
+    private readonly deps: { bus: Bus; clock: Clock; logger: Logger; seenIntervalMs: number; duplicates?: DuplicateConnections },
+  ) {}
 
   /** `at`: arrival of the frame that identified the device; `remote`: the connection's address. */
   start(device: { id: number; uniqueId: string }, protocol: string, remote = '', at: Date = this.deps.clock.now()): DeviceSession {
@@ -62,7 +64,14 @@ export class DeviceSessions {
   }
 
   private send(device: { id: number; uniqueId: string }, protocol: string, connectionId: string, type: DeviceSessionMessage['type']): void {
-    const message: DeviceSessionMessage = { deviceId: device.id, uniqueId: device.uniqueId, type, connectionId, protocol, time: this.deps.clock.now().toISOString() };
+    const message: DeviceSessionMessage = {
+      deviceId: device.id,
+      uniqueId: device.uniqueId,
+      type,
+      connectionId,
+      protocol,
+      time: this.deps.clock.now().toISOString(),
+    };
     const before = this.tails.get(device.id) ?? Promise.resolve();
     const tail = before.then(async () => {
       try {
@@ -70,7 +79,10 @@ export class DeviceSessions {
         published.inc({ type, outcome: 'ok' });
       } catch (err) {
         published.inc({ type, outcome: 'failed' });
-        this.deps.logger.warn({ err: (err as Error).message, deviceId: device.id, type }, 'device session message not published (the status timeout will correct it)');
+        this.deps.logger.warn(
+          { err: (err as Error).message, deviceId: device.id, type },
+          'device session message not published (the status timeout will correct it)',
+        );
       }
     });
     this.tails.set(device.id, tail);

@@ -17,7 +17,12 @@ beforeEach(() => {
   now = T0;
   const clock: Clock = { now: () => new Date(now) };
   const cache = new MemoryCache();
-  duplicates = new DuplicateConnections({ cache, clock, logger, events: new IdentityEvents({ record: async (es) => void events.push(...es), cache, clock, logger }) });
+  duplicates = new DuplicateConnections({
+    cache,
+    clock,
+    logger,
+    events: new IdentityEvents({ record: async (es) => void events.push(...es), cache, clock, logger }),
+  });
 });
 
 /** Connection `id` opened at `opened` s and heard at `at` s after T0. */
@@ -41,7 +46,11 @@ describe('DuplicateConnections', () => {
     await heard('2', 40, 40);
     await heard('1', 0, 45); // the older one speaks after the newer opened
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ type: 'deviceIdentityConflict', deviceId: DEVICE.id, attributes: { reason: 'duplicate_connection', remote: '10.0.0.1:4000', otherRemote: '10.0.0.2:4000' } });
+    expect(events[0]).toMatchObject({
+      type: 'deviceIdentityConflict',
+      deviceId: DEVICE.id,
+      attributes: { reason: 'duplicate_connection', remote: '10.0.0.1:4000', otherRemote: '10.0.0.2:4000' },
+    });
     await heard('2', 40, 50);
     expect(events).toHaveLength(1);
   });

@@ -33,7 +33,14 @@ export class DuplicateConnections {
    * waited for the bus do not count as heard after its successor opened). Recorded, and compared with
    * the device's other connections.
    */
-  async heard(device: { id: number; uniqueId: string }, connectionId: string, opened: number, at: number, remote: string, protocol: string): Promise<void> {
+  async heard(
+    device: { id: number; uniqueId: string },
+    connectionId: string,
+    opened: number,
+    at: number,
+    remote: string,
+    protocol: string,
+  ): Promise<void> {
     const now = this.deps.clock.now().getTime();
     const own: Seen = { opened, seen: at, remote, protocol };
     try {
@@ -50,7 +57,11 @@ export class DuplicateConnections {
       if (stale.length) await this.deps.cache.hdel(key(device.id), ...stale);
       if (other) {
         await this.deps.events.raise(device, 'duplicate_connection', {
-          protocol, remote, otherRemote: other.remote, otherProtocol: other.protocol, otherSince: new Date(other.opened).toISOString(),
+          protocol,
+          remote,
+          otherRemote: other.remote,
+          otherProtocol: other.protocol,
+          otherSince: new Date(other.opened).toISOString(),
         });
       }
     } catch (err) {

@@ -34,7 +34,11 @@ export class IdentityEvents {
   /** `record`: stores and publishes events (events/store-and-publish.ts). */
   constructor(private readonly deps: { record: (events: EventMessage[]) => Promise<void>; cache: Cache; clock: Clock; logger: Logger }) {}
 
-  async raise(device: { id: number; uniqueId: string }, reason: IdentityConflict, details: { protocol: string; remote: string | null; [k: string]: string | number | null }): Promise<void> {
+  async raise(
+    device: { id: number; uniqueId: string },
+    reason: IdentityConflict,
+    details: { protocol: string; remote: string | null; [k: string]: string | number | null },
+  ): Promise<void> {
     identityConflicts.inc({ protocol: details.protocol, reason });
     this.deps.logger.warn({ deviceId: device.id, uniqueId: device.uniqueId, reason, ...details }, 'device identity conflict');
     try {

@@ -11,6 +11,9 @@ export function storeAndPublish(deps: { analytics: Analytics; bus: Bus }): (even
   const insert = insertEvents(deps.analytics);
   return async (events) => {
     await insert(events);
-    await deps.bus.publish(Topics.events, events.map((e) => ({ key: String(e.deviceId), value: e })));
+    await deps.bus.publish(
+      Topics.events,
+      events.map((e) => ({ key: String(e.deviceId), value: e })),
+    );
   };
 }

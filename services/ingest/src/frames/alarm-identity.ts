@@ -14,7 +14,11 @@ import { frameMetrics as m } from './frame-metrics';
  * With the cache unavailable the arrival time is used (a resend may then duplicate; counted).
  */
 export class AlarmIdentity {
-  constructor(private readonly cache: Cache, private readonly logger: Logger, private readonly windowSeconds = 3600) {}
+  constructor(
+    private readonly cache: Cache,
+    private readonly logger: Logger,
+    private readonly windowSeconds = 3600,
+  ) {}
 
   async arrivalOf(deviceId: number, bytes: Buffer, receivedAt: Date): Promise<Date> {
     const key = `ingest:alarm-frame:${deviceId}:${createHash('sha1').update(bytes).digest('base64url')}`;
@@ -28,7 +32,10 @@ export class AlarmIdentity {
       return receivedAt;
     } catch (err) {
       m.alarmIdFallbacks.inc();
-      this.logger.warn({ err: (err as Error).message, deviceId }, 'cache unavailable: alarm stamped with its arrival (a resend may duplicate it)');
+      this.logger.warn(
+        { err: (err as Error).message, deviceId },
+        'cache unavailable: alarm stamped with its arrival (a resend may duplicate it)',
+      );
       return receivedAt;
     }
   }

@@ -50,12 +50,17 @@ afterEach(async () => {
   await bus.close();
 });
 
-function handler(opts: { crc?: string; unknown?: UnknownDevicesMode; maxFutureMs?: number; others?: { id: number; uniqueId: string }[] } = {}): FrameHandler {
+function handler(
+  opts: { crc?: string; unknown?: UnknownDevicesMode; maxFutureMs?: number; others?: { id: number; uniqueId: string }[] } = {},
+): FrameHandler {
   const registry = new DeviceRegistry(bus, cache, logger);
   for (const d of [{ id: 7, uniqueId: IMEI }, ...(opts.others ?? [])]) {
     registry.apply({ ...d, name: 'truck', disabled: false, companyId: null, groupId: null, status: 'online', deleted: false });
   }
-  const intake = new PositionIntake({ bus, registry, cache, clock: systemClock, logger }, opts.maxFutureMs !== undefined ? { maxFutureMs: opts.maxFutureMs } : {});
+  const intake = new PositionIntake(
+    { bus, registry, cache, clock: systemClock, logger },
+    opts.maxFutureMs !== undefined ? { maxFutureMs: opts.maxFutureMs } : {},
+  );
   return new FrameHandler(
     {
       intake,
@@ -66,7 +71,12 @@ function handler(opts: { crc?: string; unknown?: UnknownDevicesMode; maxFutureMs
       unknown: new UnknownDevicePolicy({ mode: opts.unknown ?? 'reject', bus, cache, clock: systemClock, logger }),
       crcPolicy: CrcPolicyVar.parse(opts.crc ?? 'accept'),
       alarmIds: new AlarmIdentity(cache, logger),
-      identity: new DeviceIdentity({ cache, registry, events: new IdentityEvents({ record: async (es) => void identityEvents.push(...es), cache, clock: systemClock, logger }), logger }),
+      identity: new DeviceIdentity({
+        cache,
+        registry,
+        events: new IdentityEvents({ record: async (es) => void identityEvents.push(...es), cache, clock: systemClock, logger }),
+        logger,
+      }),
       logger,
       retry: { initialMs: 5, maxMs: 20 },
     },
@@ -86,7 +96,15 @@ const position = (overrides: Partial<DecodedPosition> = {}): DecodedPosition => 
 });
 
 function frame(result: Partial<DecodeResult> | DecodeError, uniqueId: string | null = IMEI, protocol = 'gt06'): ReceivedFrame {
-  const f: ReceivedFrame = { protocol, transport: 'tcp', remote: '10.0.0.9:40000', bytes: Buffer.from('abcd', 'hex'), receivedAt: new Date(), arrivedAt: 0, uniqueId: uniqueId ?? undefined };
+  const f: ReceivedFrame = {
+    protocol,
+    transport: 'tcp',
+    remote: '10.0.0.9:40000',
+    bytes: Buffer.from('abcd', 'hex'),
+    receivedAt: new Date(),
+    arrivedAt: 0,
+    uniqueId: uniqueId ?? undefined,
+  };
   if (result instanceof DecodeError) f.error = result;
   else f.result = { kind: 'position', positions: [], crcValid: true, ...result };
   return f;
@@ -103,7 +121,14 @@ describe('FrameHandler', () => {
     const [p] = messages(Topics.positions) as PositionMessage[];
     expect(p).toMatchObject({ deviceId: 7, uniqueId: IMEI, protocol: 'gt06', crcValid: true });
     expect(archived).toHaveLength(1);
-    expect(archived[0]).toMatchObject({ id: p!.rawFrameId, deviceId: 7, uniqueId: IMEI, outcome: 'position', positions: 1, remote: '10.0.0.9:40000' });
+    expect(archived[0]).toMatchObject({
+      id: p!.rawFrameId,
+      deviceId: 7,
+      uniqueId: IMEI,
+      outcome: 'position',
+      positions: 1,
+      remote: '10.0.0.9:40000',
+    });
   });
 
   it('counts and skips a frame that did not decode, archiving the reason', async () => {
@@ -123,14 +148,20 @@ describe('FrameHandler', () => {
     expect((await handler().handle(frame(bad), open)).action).toBe('ack');
     expect((messages(Topics.positions) as PositionMessage[])[0]?.crcValid).toBe(false);
     const dropping = handler({ crc: 'teltonika:accept,gt06:drop', others: [{ id: 8, uniqueId: '352093080000008' }] });
-    expect(await dropping.handle(frame({ ...bad, positions: [position({ fixTime: new Date(Date.UTC(2025, 0, 2)) })] }), open)).toEqual({ action: 'skip', reason: 'crc' });
+    expect(await dropping.handle(frame({ ...bad, positions: [position({ fixTime: new Date(Date.UTC(2025, 0, 2)) })] }), open)).toEqual({
+      action: 'skip',
+      reason: 'crc',
+    });
     expect(messages(Topics.positions)).toHaveLength(1);
     // a Teltonika device (this one is bound to gt06, the protocol it first spoke)
     expect((await dropping.handle(frame(bad, '352093080000008', 'teltonika'), open)).action).toBe('ack');
   });
 
   it('drops the insane fixes of a frame (counted by the sanity check) and still acknowledges the frame', async () => {
-    const v = await handler().handle(frame({ positions: [position(), position({ latitude: 95, fixTime: new Date(Date.UTC(2025, 0, 2, 3, 5)) })], ack: ACK }), open);
+    const v = await handler().handle(
+      frame({ positions: [position(), position({ latitude: 95, fixTime: new Date(Date.UTC(2025, 0, 2, 3, 5)) })], ack: ACK }),
+      open,
+    );
     expect(v.action).toBe('ack');
     expect(messages(Topics.positions)).toHaveLength(1);
   });
@@ -153,11 +184,19 @@ describe('FrameHandler', () => {
     const h = handler();
     await h.handle(frame({ positions: [position()], ack: ACK }), open);
     const at = new Date(Date.UTC(2025, 0, 2, 3, 9, 0, 400));
-    const v = await h.handle({ ...frame({ kind: 'alarm', events: [{ alarm: 'sos' }], attributes: { batteryLevel: 50 }, ack: ACK }), receivedAt: at }, open);
+    const v = await h.handle(
+      { ...frame({ kind: 'alarm', events: [{ alarm: 'sos' }], attributes: { batteryLevel: 50 }, ack: ACK }), receivedAt: at },
+      open,
+    );
     expect(v.action).toBe('ack');
     const record = (messages(Topics.positions) as PositionMessage[])[1]!;
     expect(record).toMatchObject({
-      id: positionId(7, at, 'state'), fixTime: '2025-01-02T03:09:00.000Z', valid: false, latitude: -1.28, longitude: 36.82, alarm: 'sos',
+      id: positionId(7, at, 'state'),
+      fixTime: '2025-01-02T03:09:00.000Z',
+      valid: false,
+      latitude: -1.28,
+      longitude: 36.82,
+      alarm: 'sos',
       attributes: { outdated: true, batteryLevel: 50, alarm: 'sos', distance: 0 },
     });
     const [e] = messages(Topics.events) as EventMessage[];
@@ -167,13 +206,21 @@ describe('FrameHandler', () => {
   it('stamps a resent alarm frame (same bytes, later arrival) with its first arrival: one record, one event; other bytes are a new alarm', async () => {
     const h = handler();
     const t = Date.UTC(2025, 0, 2, 4, 0, 0);
-    const alarm = (hex: string, at: number) => ({ ...frame({ kind: 'alarm', events: [{ alarm: 'sos' }], ack: ACK }), bytes: Buffer.from(hex, 'hex'), receivedAt: new Date(at) });
+    const alarm = (hex: string, at: number) => ({
+      ...frame({ kind: 'alarm', events: [{ alarm: 'sos' }], ack: ACK }),
+      bytes: Buffer.from(hex, 'hex'),
+      receivedAt: new Date(at),
+    });
     await h.handle(alarm('78781301', t + 1_000), open);
     await h.handle(alarm('78781301', t + 9_000), open); // the device saw no ack and sent it again
     await h.handle(alarm('78781302', t + 9_500), open); // next serial number: a new alarm
     const ids = (messages(Topics.positions) as PositionMessage[]).map((p) => p.id);
     expect(ids).toEqual([positionId(7, t + 1_000, 'state'), positionId(7, t + 1_000, 'state'), positionId(7, t + 9_000, 'state')]);
-    expect((messages(Topics.events) as EventMessage[]).map((e) => e.id)).toEqual([`7-alarm-${t + 1_000}-sos`, `7-alarm-${t + 1_000}-sos`, `7-alarm-${t + 9_000}-sos`]);
+    expect((messages(Topics.events) as EventMessage[]).map((e) => e.id)).toEqual([
+      `7-alarm-${t + 1_000}-sos`,
+      `7-alarm-${t + 1_000}-sos`,
+      `7-alarm-${t + 9_000}-sos`,
+    ]);
   });
 
   it('still keeps an alarm without a fix when the cache is down (stamped with its arrival), at (0, 0) without a known location', async () => {
@@ -183,20 +230,32 @@ describe('FrameHandler', () => {
     const at = Date.UTC(2025, 0, 2, 5, 0, 0);
     const v = await h.handle({ ...frame({ kind: 'alarm', events: [{ alarm: 'powerCut' }], ack: ACK }), receivedAt: new Date(at) }, open);
     expect(v.action).toBe('ack');
-    expect((messages(Topics.positions) as PositionMessage[])[0]).toMatchObject({ latitude: 0, longitude: 0, valid: false, attributes: { outdated: true } });
+    expect((messages(Topics.positions) as PositionMessage[])[0]).toMatchObject({
+      latitude: 0,
+      longitude: 0,
+      valid: false,
+      attributes: { outdated: true },
+    });
     expect((messages(Topics.events) as EventMessage[]).map((e) => e.id)).toEqual([`7-alarm-${at}-powerCut`]);
   });
 
-  it('keeps status and heartbeat messages with attributes as state records (the device\'s time when it gives one); a bare heartbeat only acks', async () => {
+  it("keeps status and heartbeat messages with attributes as state records (the device's time when it gives one); a bare heartbeat only acks", async () => {
     const h = handler();
     expect((await h.handle(frame({ kind: 'heartbeat', ack: ACK }), open)).action).toBe('ack');
     expect(messages(Topics.positions)).toHaveLength(0);
     const deviceTime = new Date(Date.UTC(2025, 0, 2, 3, 30, 0));
-    await h.handle(frame({ kind: 'heartbeat', attributes: { ignition: true, charge: true, battery: 4.1, rssi: 4 }, deviceTime, ack: ACK }), open);
+    await h.handle(
+      frame({ kind: 'heartbeat', attributes: { ignition: true, charge: true, battery: 4.1, rssi: 4 }, deviceTime, ack: ACK }),
+      open,
+    );
     await h.handle(frame({ kind: 'result', attributes: { result: 'RELAY:1' } }), open);
     const [status, reply] = messages(Topics.positions) as PositionMessage[];
     expect(status).toMatchObject({
-      id: positionId(7, deviceTime, 'state'), fixTime: deviceTime.toISOString(), valid: false, ignition: true, battery: 4.1,
+      id: positionId(7, deviceTime, 'state'),
+      fixTime: deviceTime.toISOString(),
+      valid: false,
+      ignition: true,
+      battery: 4.1,
       attributes: { outdated: true, ignition: true, charge: true, battery: 4.1, rssi: 4, motion: false },
     });
     expect(reply).toMatchObject({ valid: false, attributes: { outdated: true, result: 'RELAY:1' } });
@@ -233,14 +292,24 @@ describe('FrameHandler', () => {
   it('keeps a command reply that came without a fix as a state record with its commandResult event (result under Traccar key), once per frame', async () => {
     const h = handler();
     const t = Date.UTC(2025, 0, 2, 6, 0, 0);
-    const reply = (at: number) => ({ ...frame({ kind: 'result', attributes: { result: 'Relay,1:Success!' }, ack: ACK }), bytes: Buffer.from('78781521', 'hex'), receivedAt: new Date(at) });
+    const reply = (at: number) => ({
+      ...frame({ kind: 'result', attributes: { result: 'Relay,1:Success!' }, ack: ACK }),
+      bytes: Buffer.from('78781521', 'hex'),
+      receivedAt: new Date(at),
+    });
     expect(await h.handle(reply(t + 2_000), open)).toEqual({ action: 'ack', ack: ACK, device: { id: 7, uniqueId: IMEI } });
     await h.handle(reply(t + 6_000), open); // resent: the same record and event
     const [record, resent] = messages(Topics.positions) as PositionMessage[];
     expect(resent!.id).toBe(record!.id);
     const events = messages(Topics.events) as EventMessage[];
     expect(events).toHaveLength(2);
-    expect(events[0]).toMatchObject({ id: `7-commandResult-${t + 2_000}`, type: 'commandResult', deviceId: 7, positionId: record!.id, attributes: { result: 'Relay,1:Success!' } });
+    expect(events[0]).toMatchObject({
+      id: `7-commandResult-${t + 2_000}`,
+      type: 'commandResult',
+      deviceId: 7,
+      positionId: record!.id,
+      attributes: { result: 'Relay,1:Success!' },
+    });
     expect(events[1]?.id).toBe(events[0]?.id);
   });
 
@@ -255,7 +324,8 @@ describe('FrameHandler', () => {
     const h = handler();
     const before = await metricValue('ingest_frames_ignored_total', { protocol: 'gt06', type: '0x8a' });
     const beforeOther = await metricValue('ingest_frames_ignored_total', { protocol: 'gt06', type: 'other' });
-    const ignored = (type: string) => frame({ kind: 'ignored', type, ignoredReason: 'time request: a reply needs the server clock', ack: ACK });
+    const ignored = (type: string) =>
+      frame({ kind: 'ignored', type, ignoredReason: 'time request: a reply needs the server clock', ack: ACK });
     expect((await h.handle(ignored('0x8a'), open)).action).toBe('ack');
     await h.handle(ignored('0x8a'), open);
     await h.handle(ignored('a type label far too long for a metric'), open);
@@ -294,7 +364,10 @@ describe('FrameHandler', () => {
       reason: 'unknown_device',
       reply: Buffer.from([0]),
     });
-    expect(await h.handle(frame({ positions: [position()], ack: ACK }, '000000000000002'), open)).toEqual({ action: 'close', reason: 'unknown_device' });
+    expect(await h.handle(frame({ positions: [position()], ack: ACK }, '000000000000002'), open)).toEqual({
+      action: 'close',
+      reason: 'unknown_device',
+    });
     expect(messages(Topics.devicesPending)).toHaveLength(0); // reject mode asks for nothing
   });
 
@@ -316,13 +389,18 @@ describe('FrameHandler', () => {
   });
 
   it('acknowledges heartbeats of a known device and frames without data', async () => {
-    expect(await handler().handle(frame({ kind: 'heartbeat', ack: ACK }), open)).toEqual({ action: 'ack', ack: ACK, device: { id: 7, uniqueId: IMEI } });
+    expect(await handler().handle(frame({ kind: 'heartbeat', ack: ACK }), open)).toEqual({
+      action: 'ack',
+      ack: ACK,
+      device: { id: 7, uniqueId: IMEI },
+    });
   });
 });
 
 describe('FrameHandler batches (the frames a connection had queued)', () => {
   const at = (minute: number): Date => new Date(Date.UTC(2025, 0, 2, 3, minute));
-  const fixFrame = (minute: number, serial: number, uniqueId = IMEI): ReceivedFrame => frame({ positions: [position({ fixTime: at(minute), latitude: -1.28 - minute / 1000 })], ack: Buffer.from([serial]) }, uniqueId);
+  const fixFrame = (minute: number, serial: number, uniqueId = IMEI): ReceivedFrame =>
+    frame({ positions: [position({ fixTime: at(minute), latitude: -1.28 - minute / 1000 })], ack: Buffer.from([serial]) }, uniqueId);
 
   it('publishes the batch in one call, in frame order, and gives no verdict before the bus confirmed it', async () => {
     const h = handler();
@@ -343,7 +421,10 @@ describe('FrameHandler batches (the frames a connection had queued)', () => {
     expect(published.map((p) => p.rawFrameId)).toEqual(archived.map((a) => a.id));
     // the accumulators run through the batch in order
     expect(published[0]!.attributes.distance).toBe(0);
-    expect(published[2]!.attributes.totalDistance).toBeCloseTo((published[1]!.attributes.distance as number) + (published[2]!.attributes.distance as number), 1); // rounded to cm
+    expect(published[2]!.attributes.totalDistance).toBeCloseTo(
+      (published[1]!.attributes.distance as number) + (published[2]!.attributes.distance as number),
+      1,
+    ); // rounded to cm
   });
 
   it('saves the track state once per device per batch', async () => {
@@ -387,7 +468,10 @@ describe('FrameHandler batches (the frames a connection had queued)', () => {
 
   it('frames after one that closes the connection are not handled', async () => {
     const h = handler();
-    const verdicts = await h.handleBatch([fixFrame(1, 1), frame({ kind: 'login', deviceId: '000000000000001', ack: ACK }, '000000000000001'), fixFrame(2, 2)], open);
+    const verdicts = await h.handleBatch(
+      [fixFrame(1, 1), frame({ kind: 'login', deviceId: '000000000000001', ack: ACK }, '000000000000001'), fixFrame(2, 2)],
+      open,
+    );
     expect(verdicts.map((v) => v.action)).toEqual(['ack', 'close', 'abandoned']);
     expect(messages(Topics.positions)).toHaveLength(1);
   });

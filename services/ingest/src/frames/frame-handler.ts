@@ -68,7 +68,10 @@ type Prepared = { verdict: FrameVerdict } | ToPublish;
 export class FrameHandler implements FrameSink {
   private readonly ignoredLog = new Map<string, { at: number; suppressed: number }>();
 
-  constructor(private readonly deps: FrameHandlerDeps, private readonly loginRejects: LoginRejects = {}) {}
+  constructor(
+    private readonly deps: FrameHandlerDeps,
+    private readonly loginRejects: LoginRejects = {},
+  ) {}
 
   async handle(frame: ReceivedFrame, connectionOpen: () => boolean): Promise<FrameVerdict> {
     return (await this.handleBatch([frame], connectionOpen))[0]!;
@@ -99,7 +102,9 @@ export class FrameHandler implements FrameSink {
         // one frame's records spoil the batch: each frame on its own, so the others are still stored
         let closed = false;
         for (const w of waiting) {
-          verdicts[w.index] = closed ? { action: 'abandoned' } : await this.verdictOf(w.p, await this.publish(w.p.records, w.p.frame.protocol, w.p, connectionOpen));
+          verdicts[w.index] = closed
+            ? { action: 'abandoned' }
+            : await this.verdictOf(w.p, await this.publish(w.p.records, w.p.frame.protocol, w.p, connectionOpen));
           closed ||= verdicts[w.index]!.action === 'close';
         }
       } else {
@@ -139,7 +144,8 @@ export class FrameHandler implements FrameSink {
     const carriesData = result.positions.length > 0 || state !== undefined;
     if (result.kind === 'login') {
       if (!uniqueId) return { verdict: { action: 'skip', reason: 'login_without_id' } };
-      if (!device) return { verdict: await this.refuse(frame, uniqueId, false, this.loginRejects[frame.protocol]?.() ?? claimRefusal(result)) };
+      if (!device)
+        return { verdict: await this.refuse(frame, uniqueId, false, this.loginRejects[frame.protocol]?.() ?? claimRefusal(result)) };
       if (!carriesData) return { verdict: { action: 'ack', ack, device } };
       // some logins carry a fix (TK103 BP05): it goes the durable way like any position
     }
@@ -163,17 +169,26 @@ export class FrameHandler implements FrameSink {
     if (state) {
       // the message's time: the device's own, else the arrival (of the first copy, for a resent alarm or command reply)
       const resendable = state.alarms.length > 0 || typeof state.attributes.result === 'string';
-      const time = result.deviceTime ?? (resendable ? await this.deps.alarmIds.arrivalOf(device.id, frame.bytes, frame.receivedAt) : frame.receivedAt);
+      const time =
+        result.deviceTime ?? (resendable ? await this.deps.alarmIds.arrivalOf(device.id, frame.bytes, frame.receivedAt) : frame.receivedAt);
       records.push({ uniqueId: uniqueId!, source, state: { ...state, time } });
     }
     return { frame, uniqueId: uniqueId!, records, onDurable: { action: 'ack', ack, device } };
   }
 
   /** The frame's claim on its device (identity.ts), and on any other device one of its positions names. */
-  private async checkIdentity(frame: ReceivedFrame, device: KnownDevice, result: NonNullable<ReceivedFrame['result']>): Promise<IdentityVerdict> {
-    for (const other of new Set(result.positions.map((p) => p.deviceId).filter((id): id is string => id !== undefined && id !== device.uniqueId))) {
+  private async checkIdentity(
+    frame: ReceivedFrame,
+    device: KnownDevice,
+    result: NonNullable<ReceivedFrame['result']>,
+  ): Promise<IdentityVerdict> {
+    for (const other of new Set(
+      result.positions.map((p) => p.deviceId).filter((id): id is string => id !== undefined && id !== device.uniqueId),
+    )) {
       const named = await this.deps.registry.lookup(other);
-      const verdict = named ? await this.deps.identity.check(frame, named, { kind: 'position', positions: [], crcValid: result.crcValid }) : undefined;
+      const verdict = named
+        ? await this.deps.identity.check(frame, named, { kind: 'position', positions: [], crcValid: result.crcValid })
+        : undefined;
       if (verdict && !verdict.accepted) return verdict;
     }
     return this.deps.identity.check(frame, device, result);
@@ -185,7 +200,10 @@ export class FrameHandler implements FrameSink {
    * publish are final (counted and logged); for a batch the caller retries frame by frame.
    */
   private async publish(
-    records: IncomingRecord[], protocol: string, single: { frame: ReceivedFrame; uniqueId: string } | undefined, connectionOpen: () => boolean,
+    records: IncomingRecord[],
+    protocol: string,
+    single: { frame: ReceivedFrame; uniqueId: string } | undefined,
+    connectionOpen: () => boolean,
   ): Promise<'durable' | 'abandoned' | 'refused' | 'unknown_device'> {
     try {
       const done = await retryWithBackoff(() => (records.length ? this.deps.intake.accept(records, { protocol }) : Promise.resolve([])), {
@@ -193,7 +211,11 @@ export class FrameHandler implements FrameSink {
         cancelled: () => !connectionOpen(),
         onRetry: (err, n) => {
           m.publishRetries.inc({ protocol });
-          if (n === 1 || n % 20 === 0) this.deps.logger.warn({ err: (err as Error).message, protocol, uniqueId: single?.uniqueId, records: records.length, attempt: n }, 'bus unavailable: holding the acks and retrying');
+          if (n === 1 || n % 20 === 0)
+            this.deps.logger.warn(
+              { err: (err as Error).message, protocol, uniqueId: single?.uniqueId, records: records.length, attempt: n },
+              'bus unavailable: holding the acks and retrying',
+            );
         },
         ...this.deps.retry,
       });
@@ -233,7 +255,10 @@ export class FrameHandler implements FrameSink {
     const last = this.ignoredLog.get(key);
     if (!last || now - last.at >= IGNORED_LOG_INTERVAL_MS) {
       this.ignoredLog.set(key, { at: now, suppressed: 0 });
-      this.deps.logger.info({ protocol: frame.protocol, type, reason, uniqueId, notLogged: last?.suppressed ?? 0 }, 'frame ignored: nothing stored');
+      this.deps.logger.info(
+        { protocol: frame.protocol, type, reason, uniqueId, notLogged: last?.suppressed ?? 0 },
+        'frame ignored: nothing stored',
+      );
     } else {
       last.suppressed++;
     }
@@ -253,7 +278,8 @@ export class FrameHandler implements FrameSink {
   }
 
   private async refuse(frame: ReceivedFrame, uniqueId: string, counted: boolean, reply?: Buffer): Promise<FrameVerdict> {
-    if (frame.result?.positions.length) m.dropped.inc({ protocol: frame.protocol, reason: 'unknown_device' }, frame.result.positions.length);
+    if (frame.result?.positions.length)
+      m.dropped.inc({ protocol: frame.protocol, reason: 'unknown_device' }, frame.result.positions.length);
     await this.deps.unknown.refuse(uniqueId, frame.protocol, frame.remote, counted);
     return { action: 'close', reason: 'unknown_device', ...(reply ? { reply } : {}) };
   }

@@ -19,10 +19,23 @@ let registry: DeviceRegistry;
 let events: EventMessage[];
 
 function identity(c: Cache = cache): DeviceIdentity {
-  return new DeviceIdentity({ cache: c, registry, events: new IdentityEvents({ record: async (es) => void events.push(...es), cache: c, clock: systemClock, logger }), logger });
+  return new DeviceIdentity({
+    cache: c,
+    registry,
+    events: new IdentityEvents({ record: async (es) => void events.push(...es), cache: c, clock: systemClock, logger }),
+    logger,
+  });
 }
-const entry = (d: { id: number; uniqueId: string }, protocol: string | null = null) =>
-  ({ ...d, name: 'truck', disabled: false, companyId: 202, groupId: null, status: 'online' as const, deleted: false, protocol });
+const entry = (d: { id: number; uniqueId: string }, protocol: string | null = null) => ({
+  ...d,
+  name: 'truck',
+  disabled: false,
+  companyId: 202,
+  groupId: null,
+  status: 'online' as const,
+  deleted: false,
+  protocol,
+});
 
 beforeEach(() => {
   bus = new MemoryBus(1, 10);
@@ -38,8 +51,14 @@ afterEach(async () => {
 });
 
 /** A JT/T 808-2013 terminal frame of the TERMINAL (phone 013511221122), built with the platform's own framing. */
-const terminal = parseJt808(Buffer.from('7E0100002D013511221122000500000000373031303748422D52303347424400000000000000000000003233363631303402CBD5424136383630387E', 'hex')).header;
-const jt808 = (msgId: number, body: Buffer, session: Jt808Session): DecodeResult => decodeJt808(encodeJt808(msgId, terminal, 1, body), session);
+const terminal = parseJt808(
+  Buffer.from(
+    '7E0100002D013511221122000500000000373031303748422D52303347424400000000000000000000003233363631303402CBD5424136383630387E',
+    'hex',
+  ),
+).header;
+const jt808 = (msgId: number, body: Buffer, session: Jt808Session): DecodeResult =>
+  decodeJt808(encodeJt808(msgId, terminal, 1, body), session);
 const REGISTER_BODY = Buffer.from('00000000373031303748422D52303347424400000000000000000000003233363631303402CBD54241363836303838', 'hex');
 const LOCATION_BODY = Buffer.from('000000000000000C000301578CC006CA3A5C004700000000140723172015', 'hex');
 
@@ -49,7 +68,10 @@ const flaky = (c: Cache): Cache =>
   new Proxy(c, {
     get: (target, prop, receiver) => {
       const v = Reflect.get(target, prop, receiver) as unknown;
-      return typeof v === 'function' ? (...args: unknown[]) => (down.now ? Promise.reject(new Error('cache down')) : (v as (...a: unknown[]) => unknown).apply(target, args)) : v;
+      return typeof v === 'function'
+        ? (...args: unknown[]) =>
+            down.now ? Promise.reject(new Error('cache down')) : (v as (...a: unknown[]) => unknown).apply(target, args)
+        : v;
     },
   });
 
@@ -67,16 +89,26 @@ describe('DeviceIdentity: the protocol a device is bound to', () => {
     expect(await cache.get(cacheKeys.deviceProtocol(GT06.id))).toBe('gt06');
     const before = await metricValue('ingest_identity_conflicts_total', { protocol: 'queclink', reason: 'protocol' });
     // the sweep's finding: a Queclink and a JT/T 808 frame carrying a GT06 truck's IMEI were stored as its positions
-    expect(await id.check({ protocol: 'queclink', remote: '203.0.113.5:4000' }, device, position)).toEqual({ accepted: false, reason: 'protocol' });
-    expect(await id.check({ protocol: 'queclink', remote: '203.0.113.5:4001' }, device, position)).toEqual({ accepted: false, reason: 'protocol' });
+    expect(await id.check({ protocol: 'queclink', remote: '203.0.113.5:4000' }, device, position)).toEqual({
+      accepted: false,
+      reason: 'protocol',
+    });
+    expect(await id.check({ protocol: 'queclink', remote: '203.0.113.5:4001' }, device, position)).toEqual({
+      accepted: false,
+      reason: 'protocol',
+    });
     expect(await metricValue('ingest_identity_conflicts_total', { protocol: 'queclink', reason: 'protocol' })).toBe(before + 2);
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({
-      type: 'deviceIdentityConflict', deviceId: GT06.id,
+      type: 'deviceIdentityConflict',
+      deviceId: GT06.id,
       attributes: { reason: 'protocol', protocol: 'queclink', boundProtocol: 'gt06', remote: '203.0.113.5:4000', uniqueId: GT06.uniqueId },
     });
     // a new instance (nothing in memory) reads the binding from the cache
-    expect(await identity().check({ protocol: 'jt808', remote: null }, device, position)).toMatchObject({ accepted: false, reason: 'protocol' });
+    expect(await identity().check({ protocol: 'jt808', remote: null }, device, position)).toMatchObject({
+      accepted: false,
+      reason: 'protocol',
+    });
   });
 
   it("takes the administrator's protocol over the one first spoken, and forgets a claim when the registry's protocol changes", async () => {
@@ -98,7 +130,10 @@ describe('DeviceIdentity: the protocol a device is bound to', () => {
     await id.check({ protocol: 'gt06', remote: null }, await known(GT06.uniqueId), position);
     registry.apply(entry({ id: 8, uniqueId: '861230043000008' }));
     down.now = true;
-    expect(await id.check({ protocol: 'queclink', remote: null }, await known(GT06.uniqueId), position)).toMatchObject({ accepted: false, reason: 'protocol' });
+    expect(await id.check({ protocol: 'queclink', remote: null }, await known(GT06.uniqueId), position)).toMatchObject({
+      accepted: false,
+      reason: 'protocol',
+    });
     expect(await id.check({ protocol: 'queclink', remote: null }, await known('861230043000008'), position)).toEqual({ accepted: true });
     down.now = false;
     expect(await cache.get(cacheKeys.deviceProtocol(8))).toBeNull();
@@ -124,7 +159,11 @@ describe('DeviceIdentity: JT/T 808 registration and authentication codes', () =>
     expect(stored).not.toContain(code);
 
     // a forger registering the same terminal gets no code
-    const again = await id.check({ protocol: 'jt808', remote: '198.51.100.7:5000', connection: {} }, await known(TERMINAL.uniqueId), jt808(0x0100, REGISTER_BODY, {}));
+    const again = await id.check(
+      { protocol: 'jt808', remote: '198.51.100.7:5000', connection: {} },
+      await known(TERMINAL.uniqueId),
+      jt808(0x0100, REGISTER_BODY, {}),
+    );
     expect(again).toMatchObject({ accepted: false, reason: 'jt808_registered' });
     if (again.accepted) throw new Error('accepted');
     expect(parseJt808(again.reply!).body.toString('hex')).toBe('000103'); // reply serial 1, result 3, no code
@@ -133,37 +172,72 @@ describe('DeviceIdentity: JT/T 808 registration and authentication codes', () =>
 
   it('accepts data only on a connection that authenticated with the issued code', async () => {
     const id = identity();
-    const reg = await id.check({ protocol: 'jt808', remote: null, connection: {} }, await known(TERMINAL.uniqueId), jt808(0x0100, REGISTER_BODY, {}));
+    const reg = await id.check(
+      { protocol: 'jt808', remote: null, connection: {} },
+      await known(TERMINAL.uniqueId),
+      jt808(0x0100, REGISTER_BODY, {}),
+    );
     const code = reg.accepted && reg.ack ? parseJt808(reg.ack).body.subarray(3).toString('latin1') : '';
 
     // a new connection: data before authentication is refused
     const later: ConnectionIdentity = {};
     const session: Jt808Session = {};
-    expect(await id.check({ protocol: 'jt808', remote: null, connection: later }, await known(TERMINAL.uniqueId), jt808(0x0200, LOCATION_BODY, session))).toMatchObject({
-      accepted: false, reason: 'jt808_unauthenticated',
+    expect(
+      await id.check(
+        { protocol: 'jt808', remote: null, connection: later },
+        await known(TERMINAL.uniqueId),
+        jt808(0x0200, LOCATION_BODY, session),
+      ),
+    ).toMatchObject({
+      accepted: false,
+      reason: 'jt808_unauthenticated',
     });
     // a wrong code: 0x8001 result 1
-    const wrong = await id.check({ protocol: 'jt808', remote: null, connection: later }, await known(TERMINAL.uniqueId), jt808(0x0102, Buffer.from('013511221122'), session));
+    const wrong = await id.check(
+      { protocol: 'jt808', remote: null, connection: later },
+      await known(TERMINAL.uniqueId),
+      jt808(0x0102, Buffer.from('013511221122'), session),
+    );
     expect(wrong).toMatchObject({ accepted: false, reason: 'jt808_code' });
     if (wrong.accepted) throw new Error('accepted');
     expect(parseJt808(wrong.reply!).body.readUInt8(4)).toBe(1);
     expect(later.authenticated).toBeUndefined();
     // the issued code: 0x8001 result 0, then data is accepted on this connection
-    const right = await id.check({ protocol: 'jt808', remote: null, connection: later }, await known(TERMINAL.uniqueId), jt808(0x0102, Buffer.from(code, 'latin1'), session));
+    const right = await id.check(
+      { protocol: 'jt808', remote: null, connection: later },
+      await known(TERMINAL.uniqueId),
+      jt808(0x0102, Buffer.from(code, 'latin1'), session),
+    );
     if (!right.accepted || !right.ack) throw new Error('authentication refused');
     expect(parseJt808(right.ack).body.readUInt8(4)).toBe(0);
-    expect(await id.check({ protocol: 'jt808', remote: null, connection: later }, await known(TERMINAL.uniqueId), jt808(0x0200, LOCATION_BODY, session))).toEqual({ accepted: true });
+    expect(
+      await id.check(
+        { protocol: 'jt808', remote: null, connection: later },
+        await known(TERMINAL.uniqueId),
+        jt808(0x0200, LOCATION_BODY, session),
+      ),
+    ).toEqual({ accepted: true });
   });
 
   it('refuses an authentication of a terminal that never registered, and answers unavailable (no event) while the cache is down', async () => {
     const id = identity(flaky(cache));
-    expect(await id.check({ protocol: 'jt808', remote: null, connection: {} }, await known(TERMINAL.uniqueId), jt808(0x0102, Buffer.from('ANYTHING'), {}))).toMatchObject({
-      accepted: false, reason: 'jt808_code',
+    expect(
+      await id.check(
+        { protocol: 'jt808', remote: null, connection: {} },
+        await known(TERMINAL.uniqueId),
+        jt808(0x0102, Buffer.from('ANYTHING'), {}),
+      ),
+    ).toMatchObject({
+      accepted: false,
+      reason: 'jt808_code',
     });
     expect(events).toHaveLength(1);
     down.now = true;
-    expect(await id.check({ protocol: 'jt808', remote: null, connection: {} }, await known(TERMINAL.uniqueId), jt808(0x0100, REGISTER_BODY, {}))).toEqual({
-      accepted: false, reason: 'unavailable',
+    expect(
+      await id.check({ protocol: 'jt808', remote: null, connection: {} }, await known(TERMINAL.uniqueId), jt808(0x0100, REGISTER_BODY, {})),
+    ).toEqual({
+      accepted: false,
+      reason: 'unavailable',
     });
     expect(events).toHaveLength(1);
   });

@@ -13,8 +13,7 @@ export interface ConnectionIdentity {
 
 /** A frame's claim on a device: accepted (with the answer to a registration or authentication), or refused. */
 export type IdentityVerdict =
-  | { accepted: true; ack?: Buffer }
-  | { accepted: false; reason: IdentityConflict | 'unavailable'; reply?: Buffer };
+  { accepted: true; ack?: Buffer } | { accepted: false; reason: IdentityConflict | 'unavailable'; reply?: Buffer };
 
 /** The cache did not answer: a code cannot be issued nor checked now (the device tries again on its next connection). */
 class CacheUnavailable extends Error {}
@@ -68,7 +67,10 @@ export class DeviceIdentity {
       return await this.decide(frame, device, result);
     } catch (err) {
       if (!(err instanceof CacheUnavailable)) throw err;
-      this.deps.logger.warn({ err: err.message, deviceId: device.id, protocol: frame.protocol }, 'cache unavailable: JT/T 808 code not issued nor checked');
+      this.deps.logger.warn(
+        { err: err.message, deviceId: device.id, protocol: frame.protocol },
+        'cache unavailable: JT/T 808 code not issued nor checked',
+      );
       return { accepted: false, reason: 'unavailable' };
     }
   }
@@ -79,7 +81,11 @@ export class DeviceIdentity {
     result: DecodeResult,
   ): Promise<IdentityVerdict> {
     const conn = frame.connection;
-    const refuse = async (reason: IdentityConflict, reply?: Buffer, extra: Record<string, string | null> = {}): Promise<IdentityVerdict> => {
+    const refuse = async (
+      reason: IdentityConflict,
+      reply?: Buffer,
+      extra: Record<string, string | null> = {},
+    ): Promise<IdentityVerdict> => {
       await this.deps.events.raise(device, reason, { protocol: frame.protocol, remote: frame.remote, ...extra });
       return { accepted: false, reason, ...(reply ? { reply } : {}) };
     };
@@ -153,7 +159,10 @@ export class DeviceIdentity {
       this.remember(device.id, winner);
       return winner === null || winner === protocol;
     } catch (err) {
-      this.deps.logger.warn({ err: (err as Error).message, deviceId: device.id, protocol }, 'cache unavailable: protocol binding not claimed yet');
+      this.deps.logger.warn(
+        { err: (err as Error).message, deviceId: device.id, protocol },
+        'cache unavailable: protocol binding not claimed yet',
+      );
       return true;
     }
   }

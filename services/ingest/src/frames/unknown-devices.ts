@@ -4,7 +4,9 @@ import { unknownDevices } from '../devices/device-registry';
 
 export type UnknownDevicesMode = 'reject' | 'pending';
 
-const registrationRequests = counter('ingest_registration_requests_total', 'Registration requests published for unknown devices', ['protocol']);
+const registrationRequests = counter('ingest_registration_requests_total', 'Registration requests published for unknown devices', [
+  'protocol',
+]);
 /** One request per unique id and hour is enough: ops-api keeps the latest (the topic is compacted). */
 const REQUEST_EVERY_S = 3600;
 const requestKey = (uniqueId: string): string => `ingest:pending-request:${uniqueId}`;

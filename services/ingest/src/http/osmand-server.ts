@@ -21,9 +21,14 @@ const frames = counter('ingest_frames_total', 'Frames or requests received', ['p
  * and retries).
  */
 export async function buildOsmAndServer(opts: {
-  logger: Logger; intake: PositionIntake; gate: IntakeGate; fdBudget: ConnectionBudget; now: () => Date;
+  logger: Logger;
+  intake: PositionIntake;
+  gate: IntakeGate;
+  fdBudget: ConnectionBudget;
+  now: () => Date;
   /** The protocol binding of the device (frames/identity.ts): a device bound to another protocol is refused with 403. */
-  identity: DeviceIdentity; registry: DeviceRegistry;
+  identity: DeviceIdentity;
+  registry: DeviceRegistry;
 }): Promise<App> {
   const app = createApp({ name: 'ingest-osmand', logger: opts.logger, ops: false, bodyLimit: 64 * 1024 });
   // device connections take from the process's open-file budget like the TCP ports

@@ -7,12 +7,22 @@ import { ComputedAttributes, computedAttributeErrors } from './computed-attribut
 
 const logger = pino({ level: 'silent' });
 const position = PositionMessage.parse({
-  id: positionId(7, 1767225600000), deviceId: 7, uniqueId: '356307042441013', protocol: 'osmand', fixTime: '2026-01-01T00:00:00Z',
-  serverTime: '2026-01-01T00:00:01Z', valid: true, latitude: -1.2921, longitude: 36.8219, speed: 50, course: 180,
+  id: positionId(7, 1767225600000),
+  deviceId: 7,
+  uniqueId: '356307042441013',
+  protocol: 'osmand',
+  fixTime: '2026-01-01T00:00:00Z',
+  serverTime: '2026-01-01T00:00:01Z',
+  valid: true,
+  latitude: -1.2921,
+  longitude: 36.8219,
+  speed: 50,
+  course: 180,
   attributes: { fuel: 40 },
 });
-const def = (over: Partial<ComputedAttributeDefinition> & Pick<ComputedAttributeDefinition, 'id' | 'attribute' | 'expression'>): ComputedAttributeDefinition =>
-  ({ type: 'Number', priority: 0, companyId: null, ...over });
+const def = (
+  over: Partial<ComputedAttributeDefinition> & Pick<ComputedAttributeDefinition, 'id' | 'attribute' | 'expression'>,
+): ComputedAttributeDefinition => ({ type: 'Number', priority: 0, companyId: null, ...over });
 
 async function setup(defs: ComputedAttributeDefinition[]) {
   const cache = new MemoryCache();
@@ -63,8 +73,11 @@ describe('ComputedAttributes', () => {
     expect(out).toEqual({ ...position, attributes: { fuel: 40, half: 20 } });
   });
 
-  it('applies company definitions only to that company\'s devices', async () => {
-    const { computed } = await setup([def({ id: 1, attribute: 'mine', expression: '1', companyId: 5 }), def({ id: 2, attribute: 'all', expression: '2' })]);
+  it("applies company definitions only to that company's devices", async () => {
+    const { computed } = await setup([
+      def({ id: 1, attribute: 'mine', expression: '1', companyId: 5 }),
+      def({ id: 2, attribute: 'all', expression: '2' }),
+    ]);
     expect(computed.apply(position, 5).attributes).toMatchObject({ mine: 1, all: 2 });
     expect(computed.apply(position, 6).attributes).not.toHaveProperty('mine');
     expect(computed.apply(position, null).attributes).toEqual({ fuel: 40, all: 2 });
@@ -96,7 +109,10 @@ describe('ComputedAttributes', () => {
   });
 
   it('keeps the current definitions when the cache holds something malformed, and skips one that does not compile', async () => {
-    const { cache, computed, advance } = await setup([def({ id: 1, attribute: 'x', expression: '1' }), def({ id: 2, attribute: 'y', expression: 'constructor' })]);
+    const { cache, computed, advance } = await setup([
+      def({ id: 1, attribute: 'x', expression: '1' }),
+      def({ id: 2, attribute: 'y', expression: 'constructor' }),
+    ]);
     expect(computed.size).toBe(1);
     await cache.set(cacheKeys.computedAttributes(), '{not json');
     advance(5000);

@@ -2,7 +2,11 @@ import { z } from 'zod';
 import type { PositionMessage } from '@corridor/contracts';
 import { cacheKeys, counter, PublishedList, type Cache, type Logger } from '@corridor/platform';
 import {
-  coerce, compileExpression, ComputedAttributeDefinition, positionContext, type CompiledExpression,
+  coerce,
+  compileExpression,
+  ComputedAttributeDefinition,
+  positionContext,
+  type CompiledExpression,
 } from '@corridor/platform/computed-attributes';
 
 export const computedAttributeErrors = counter(
@@ -63,7 +67,10 @@ export class ComputedAttributes {
         value = coerce(expr.evaluate(positionContext(out)), def.type);
       } catch (err) {
         computedAttributeErrors.inc({ stage: 'evaluate' });
-        this.deps.logger.debug({ computedAttributeId: def.id, attribute: def.attribute, deviceId: position.deviceId, reason: (err as Error).message }, 'computed attribute failed');
+        this.deps.logger.debug(
+          { computedAttributeId: def.id, attribute: def.attribute, deviceId: position.deviceId, reason: (err as Error).message },
+          'computed attribute failed',
+        );
         continue;
       }
       // as Traccar: an expression that yields nothing leaves the attribute as it was
@@ -80,7 +87,10 @@ export class ComputedAttributes {
         compiled.push({ def, expr: compileExpression(def.expression), ...(def.deviceIds ? { devices: new Set(def.deviceIds) } : {}) });
       } catch (err) {
         computedAttributeErrors.inc({ stage: 'compile' });
-        this.deps.logger.warn({ computedAttributeId: def.id, reason: (err as Error).message }, 'computed attribute does not compile; skipped');
+        this.deps.logger.warn(
+          { computedAttributeId: def.id, reason: (err as Error).message },
+          'computed attribute does not compile; skipped',
+        );
       }
     }
     compiled.sort((a, b) => b.def.priority - a.def.priority || a.def.id - b.def.id);

@@ -4,7 +4,12 @@ import { IntakeGate } from './intake-gate';
 /** The intake gate's arithmetic on a clock the test moves. */
 function gate(opts: { max?: number; min?: number; targetMs?: number } = {}) {
   let now = 0;
-  const g = new IntakeGate({ maxPending: opts.max ?? 100_000, minPending: opts.min ?? 10, targetDelayMs: opts.targetMs ?? 500, now: () => now });
+  const g = new IntakeGate({
+    maxPending: opts.max ?? 100_000,
+    minPending: opts.min ?? 10,
+    targetDelayMs: opts.targetMs ?? 500,
+    now: () => now,
+  });
   return { g, advance: (ms: number) => (now += ms) };
 }
 

@@ -1,8 +1,18 @@
 import { counter, gauge } from '@corridor/platform';
 
-const pendingGauge = gauge('ingest_pending_fixes', 'Fixes read from devices (frames, datagrams, HTTP requests) and not yet confirmed by the bus');
-const limitGauge = gauge('ingest_pending_limit', 'Fixes ingest admits at once: the measured publish rate times ACK_DELAY_TARGET_MS, within its bounds');
-const refusedHttp = counter('ingest_overload_refusals_total', 'HTTP requests answered 503 and UDP datagrams dropped because the pending limit was reached', ['transport']);
+const pendingGauge = gauge(
+  'ingest_pending_fixes',
+  'Fixes read from devices (frames, datagrams, HTTP requests) and not yet confirmed by the bus',
+);
+const limitGauge = gauge(
+  'ingest_pending_limit',
+  'Fixes ingest admits at once: the measured publish rate times ACK_DELAY_TARGET_MS, within its bounds',
+);
+const refusedHttp = counter(
+  'ingest_overload_refusals_total',
+  'HTTP requests answered 503 and UDP datagrams dropped because the pending limit was reached',
+  ['transport'],
+);
 
 export interface IntakeGateOptions {
   /** Upper bound on fixes admitted and not yet published, whatever the rate (MAX_PENDING_FIXES). */

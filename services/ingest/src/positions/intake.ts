@@ -13,8 +13,14 @@ import { track, type TrackState } from './track';
 import { TrackStore } from './track-store';
 
 const received = counter('ingest_positions_received_total', 'Decoded positions received, before checks', ['protocol']);
-const stateRecords = counter('ingest_state_records_total', 'State records made from status, heartbeat and cell-only messages', ['protocol']);
-const aheadFixes = counter('ingest_clock_ahead_total', 'Positions dated more than FIX_FUTURE_SKEW_SECONDS ahead of the server clock: kept, never the latest', ['protocol']);
+const stateRecords = counter('ingest_state_records_total', 'State records made from status, heartbeat and cell-only messages', [
+  'protocol',
+]);
+const aheadFixes = counter(
+  'ingest_clock_ahead_total',
+  'Positions dated more than FIX_FUTURE_SKEW_SECONDS ahead of the server clock: kept, never the latest',
+  ['protocol'],
+);
 
 /** The device frame a record came from, when a call carries records of several frames (a connection's batch). */
 export interface RecordSource {
@@ -82,7 +88,14 @@ export class PositionIntake {
   private readonly futureSkewMs: number;
 
   constructor(
-    private readonly deps: { bus: Bus; registry: DeviceRegistry; cache: Cache; clock: Clock; logger: Logger; computed?: ComputedAttributes },
+    private readonly deps: {
+      bus: Bus;
+      registry: DeviceRegistry;
+      cache: Cache;
+      clock: Clock;
+      logger: Logger;
+      computed?: ComputedAttributes;
+    },
     opts: IntakeOptions = {},
   ) {
     this.tracks = new TrackStore(deps.cache, deps.logger.child({ component: 'track-store' }));
@@ -110,14 +123,19 @@ export class PositionIntake {
         continue;
       }
       // position ids hold device ids up to 2^20 - 1 (position-id.ts): a device beyond cannot store positions
-      const reason = device.id > MAX_POSITION_DEVICE_ID ? 'device_id_range' : this.sanity(isState(r) ? stateRecordAt(null, r.state) : r.position, now);
+      const reason =
+        device.id > MAX_POSITION_DEVICE_ID ? 'device_id_range' : this.sanity(isState(r) ? stateRecordAt(null, r.state) : r.position, now);
       if (reason) insane.push({ index, uniqueId: r.uniqueId, reason });
       devices[index] = device;
     }
     if (unknown.length) {
       unknownDevices.inc({ protocol: meta.protocol }, unknown.length);
       this.deps.logger.warn({ protocol: meta.protocol, unknown: unknown.slice(0, 5) }, 'positions from unknown devices rejected');
-      throw new AppError('UNKNOWN_DEVICE', `Unknown device${unknown.length > 1 ? 's' : ''}: ${[...new Set(unknown.map((u) => u.uniqueId))].slice(0, 5).join(', ')}`, { unknown });
+      throw new AppError(
+        'UNKNOWN_DEVICE',
+        `Unknown device${unknown.length > 1 ? 's' : ''}: ${[...new Set(unknown.map((u) => u.uniqueId))].slice(0, 5).join(', ')}`,
+        { unknown },
+      );
     }
     if (insane.length) {
       for (const i of insane) rejectedPositions.inc({ protocol: meta.protocol, reason: i.reason });
@@ -134,7 +152,11 @@ export class PositionIntake {
         const decoded = isState(r) ? stateRecordAt(state?.fix ?? null, r.state) : r.position;
         if (isState(r)) stateRecords.inc({ protocol: meta.protocol });
         const message = toPositionMessage(decoded, device, {
-          protocol: meta.protocol, serverTime: now, crcValid: r.source?.crcValid ?? meta.crcValid ?? true, rawFrameId: r.source ? r.source.rawFrameId : meta.rawFrameId ?? null, stateRecord: isState(r),
+          protocol: meta.protocol,
+          serverTime: now,
+          crcValid: r.source?.crcValid ?? meta.crcValid ?? true,
+          rawFrameId: r.source ? r.source.rawFrameId : (meta.rawFrameId ?? null),
+          stateRecord: isState(r),
         });
         // a device clock running ahead: the fix is kept, marked, and never becomes the latest (track, position store, device state)
         const ahead = Date.parse(message.fixTime) - now.getTime();
@@ -144,7 +166,9 @@ export class PositionIntake {
         }
         const tracked = track(state, message, { motionThreshold: this.motionThreshold, override: overrides.get(device.id) });
         if (tracked.state) next.set(device.id, tracked.state);
-        out.push(this.deps.computed ? this.deps.computed.apply(tracked.position, this.deps.registry.companyOf(device.uniqueId)) : tracked.position);
+        out.push(
+          this.deps.computed ? this.deps.computed.apply(tracked.position, this.deps.registry.companyOf(device.uniqueId)) : tracked.position,
+        );
       }
       await publishPositions(this.deps.bus, out);
       this.tracks.save(next);

@@ -25,7 +25,9 @@ const text = (v: Value | undefined): string | null => (typeof v === 'string' && 
  * Traccar's keys (Position.KEY_*), in Traccar's units: sat, hdop, ignition, odometer (m), power and
  * battery (V), alarm. A decoder may set either side; normalize makes both agree (the column wins).
  */
-function mirrored(p: DecodedPosition): Pick<PositionMessage, 'satellites' | 'hdop' | 'ignition' | 'odometer' | 'power' | 'battery' | 'alarm'> {
+function mirrored(
+  p: DecodedPosition,
+): Pick<PositionMessage, 'satellites' | 'hdop' | 'ignition' | 'odometer' | 'power' | 'battery' | 'alarm'> {
   const a = p.attributes;
   const satellites = p.satellites ?? nonNegative(a.sat);
   return {

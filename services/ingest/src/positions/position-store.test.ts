@@ -29,8 +29,17 @@ const T0 = Date.UTC(2026, 10, 25, 6, 0, 0);
 const fix = (deviceId: number, minute: number): PositionMessage => {
   const fixTime = new Date(T0 + minute * 60_000).toISOString();
   return PositionMessage.parse({
-    id: positionId(deviceId, fixTime), deviceId, uniqueId: `dev-${deviceId}`, protocol: 'osmand', fixTime, serverTime: fixTime,
-    valid: true, latitude: -1.28, longitude: 36.82 + minute / 1000, speed: 0, course: 0,
+    id: positionId(deviceId, fixTime),
+    deviceId,
+    uniqueId: `dev-${deviceId}`,
+    protocol: 'osmand',
+    fixTime,
+    serverTime: fixTime,
+    valid: true,
+    latitude: -1.28,
+    longitude: 36.82 + minute / 1000,
+    speed: 0,
+    course: 0,
   });
 };
 

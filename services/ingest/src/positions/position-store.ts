@@ -1,7 +1,16 @@
 import { PositionMessage, Topics } from '@corridor/contracts';
 import {
-  cacheKeys, consumeValidated, gauge, insertEvents, insertPositions, unavailable,
-  type Analytics, type Bus, type Cache, type Logger, type Subscription,
+  cacheKeys,
+  consumeValidated,
+  gauge,
+  insertEvents,
+  insertPositions,
+  unavailable,
+  type Analytics,
+  type Bus,
+  type Cache,
+  type Logger,
+  type Subscription,
 } from '@corridor/platform';
 import { reportedEvents } from './publisher';
 

@@ -13,12 +13,24 @@ export async function publishPositions(bus: Bus, positions: PositionMessage[]): 
   if (!positions.length) return;
   const end = publishLatency.startTimer({ topic: Topics.positions });
   try {
-    await bus.publish(Topics.positions, positions.map((p) => ({ key: String(p.deviceId), value: p })));
+    await bus.publish(
+      Topics.positions,
+      positions.map((p) => ({ key: String(p.deviceId), value: p })),
+    );
     const events = reportedEvents(positions);
-    if (events.length) await bus.publish(Topics.events, events.map((e) => ({ key: String(e.deviceId), value: e })));
+    if (events.length)
+      await bus.publish(
+        Topics.events,
+        events.map((e) => ({ key: String(e.deviceId), value: e })),
+      );
   } catch (err) {
     publishFailures.inc({ topic: Topics.positions });
-    throw new AppError('UNAVAILABLE', 'The event bus is unavailable; retry later', { cause: err instanceof Error ? err.message : String(err) }, true);
+    throw new AppError(
+      'UNAVAILABLE',
+      'The event bus is unavailable; retry later',
+      { cause: err instanceof Error ? err.message : String(err) },
+      true,
+    );
   } finally {
     end();
   }

@@ -1,7 +1,10 @@
 import type { DecodedPosition } from '../protocols/protocol';
 import { counter } from '@corridor/platform';
 
-export const rejectedPositions = counter('ingest_positions_rejected_total', 'Decoded positions rejected by the sanity check', ['protocol', 'reason']);
+export const rejectedPositions = counter('ingest_positions_rejected_total', 'Decoded positions rejected by the sanity check', [
+  'protocol',
+  'reason',
+]);
 
 /**
  * How far ahead of the server clock a fix may be dated (FIX_MAX_FUTURE_SECONDS, default 10 min):

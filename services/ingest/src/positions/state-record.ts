@@ -10,7 +10,9 @@ import type { LastFix } from './track';
  * (valid = false and attributes.outdated say it carries no location). normalize marks it outdated.
  */
 export function stateRecordAt(fix: LastFix | null, s: IncomingState['state']): DecodedPosition {
-  const alarms = [...new Set([...(typeof s.attributes.alarm === 'string' && s.attributes.alarm ? s.attributes.alarm.split(',') : []), ...s.alarms])];
+  const alarms = [
+    ...new Set([...(typeof s.attributes.alarm === 'string' && s.attributes.alarm ? s.attributes.alarm.split(',') : []), ...s.alarms]),
+  ];
   return {
     fixTime: s.time,
     valid: false,

@@ -2,7 +2,11 @@ import { PositionMessage } from '@corridor/contracts';
 import { cacheKeys, counter, type Cache, type Logger } from '@corridor/platform';
 import { trackFromLatest, type AccumulatorOverride, type TrackState } from './track';
 
-const cacheFailures = counter('ingest_track_state_cache_failures_total', 'Track-state reads or writes the cache refused (the in-process copy was used)', ['op']);
+const cacheFailures = counter(
+  'ingest_track_state_cache_failures_total',
+  'Track-state reads or writes the cache refused (the in-process copy was used)',
+  ['op'],
+);
 
 /** Cache key of a device's track state (ingest's own: written and read by ingest instances). */
 const trackStateKey = (deviceId: number): string => `ingest:track:${deviceId}`;
@@ -30,7 +34,10 @@ export class TrackStore {
   private readonly local = new Map<number, TrackState>();
   private readonly saving = new Set<Promise<void>>();
 
-  constructor(private readonly cache: Cache, private readonly logger: Logger) {}
+  constructor(
+    private readonly cache: Cache,
+    private readonly logger: Logger,
+  ) {}
 
   async load(deviceIds: number[]): Promise<{ states: Map<number, TrackState | undefined>; overrides: Map<number, AccumulatorOverride> }> {
     const states = new Map<number, TrackState | undefined>();

@@ -4,10 +4,30 @@ import { track, trackFromLatest, type TrackState } from './track';
 
 const T0 = Date.UTC(2026, 2, 1, 6, 0, 0);
 const at = (s: number, patch: Partial<PositionMessage> = {}, state = false): PositionMessage => ({
-  id: positionId(3, T0 + s * 1000, state ? 'state' : 'fix'), deviceId: 3, uniqueId: 'u3', protocol: 'test', fixTime: new Date(T0 + s * 1000).toISOString(),
-  serverTime: new Date(T0 + s * 1000).toISOString(), valid: true, latitude: -1.3, longitude: 36.8, speed: 20, course: 0, altitude: null, accuracy: null,
-  satellites: null, hdop: null, ignition: null, odometer: null, power: null, battery: null, alarm: null, crcValid: true, rawFrameId: null,
-  attributes: state ? { outdated: true } : {}, ...patch,
+  id: positionId(3, T0 + s * 1000, state ? 'state' : 'fix'),
+  deviceId: 3,
+  uniqueId: 'u3',
+  protocol: 'test',
+  fixTime: new Date(T0 + s * 1000).toISOString(),
+  serverTime: new Date(T0 + s * 1000).toISOString(),
+  valid: true,
+  latitude: -1.3,
+  longitude: 36.8,
+  speed: 20,
+  course: 0,
+  altitude: null,
+  accuracy: null,
+  satellites: null,
+  hdop: null,
+  ignition: null,
+  odometer: null,
+  power: null,
+  battery: null,
+  alarm: null,
+  crcValid: true,
+  rawFrameId: null,
+  attributes: state ? { outdated: true } : {},
+  ...patch,
 });
 const opts = { motionThreshold: 0.01 };
 
@@ -33,7 +53,7 @@ describe('track (server-side accumulators)', () => {
     expect(out.map((p) => p.attributes.distance)).toEqual([0, 0, expect.closeTo(1112, -1)]);
   });
 
-  it('takes the device\'s own engine hours when it reports them, and counts on from them', () => {
+  it("takes the device's own engine hours when it reports them, and counts on from them", () => {
     const { out } = run([at(0, { ignition: true, attributes: { hours: 7_200_000 } }), at(60, { ignition: true })]);
     expect(out.map((p) => p.attributes.hours)).toEqual([7_200_000, 7_260_000]);
   });

@@ -65,8 +65,15 @@ function nextFix(last: LastFix | null, p: PositionMessage, outdated: boolean): L
 
 function lastFixOf(p: PositionMessage): LastFix {
   return {
-    time: Date.parse(p.fixTime), latitude: p.latitude, longitude: p.longitude, altitude: p.altitude, speed: p.speed, course: p.course,
-    accuracy: p.accuracy, valid: p.valid, motion: p.attributes.motion === true,
+    time: Date.parse(p.fixTime),
+    latitude: p.latitude,
+    longitude: p.longitude,
+    altitude: p.altitude,
+    speed: p.speed,
+    course: p.course,
+    accuracy: p.accuracy,
+    valid: p.valid,
+    motion: p.attributes.motion === true,
   };
 }
 
@@ -120,7 +127,12 @@ export function track(
   return {
     position,
     state: {
-      v: 1, time: Math.max(t, state?.time ?? t), fix: nextFix(last ?? null, position, outdated), totalDistance, hours, ignition,
+      v: 1,
+      time: Math.max(t, state?.time ?? t),
+      fix: nextFix(last ?? null, position, outdated),
+      totalDistance,
+      hours,
+      ignition,
       ...(override || state?.overrideAt ? { overrideAt: override?.setAt ?? state?.overrideAt } : {}),
     },
   };

@@ -13,7 +13,9 @@ import type { Fix } from './result';
 export const JOINTECH_LOCATION_LENGTH = 17;
 
 function coordinate(digits: string, degreeDigits: number): number {
-  return Number(digits.slice(0, degreeDigits)) + Number(`${digits.slice(degreeDigits, degreeDigits + 2)}.${digits.slice(degreeDigits + 2)}`) / 60;
+  return (
+    Number(digits.slice(0, degreeDigits)) + Number(`${digits.slice(degreeDigits, degreeDigits + 2)}.${digits.slice(degreeDigits + 2)}`) / 60
+  );
 }
 
 export function readJointechLocation(buf: Buffer, at: number, speed: 'bcd' | 'byte'): (Fix & { flags: number }) | null {
@@ -30,5 +32,13 @@ export function readJointechLocation(buf: Buffer, at: number, speed: 'bcd' | 'by
   if (Math.abs(latitude) > 90 || Math.abs(longitude) > 180 || course > 360) return null;
   // no fix yet: 0, 0 without the fix flag (the seals then send 01-01-00 as the date)
   if ((flags & 0x1) === 0 && latitude === 0 && longitude === 0) return null;
-  return { fixTime, valid: (flags & 0x1) === 1, latitude, longitude, speed: speed === 'bcd' ? Number(speedDigits) : buf.readUInt8(at + 15), course, flags };
+  return {
+    fixTime,
+    valid: (flags & 0x1) === 1,
+    latitude,
+    longitude,
+    speed: speed === 'bcd' ? Number(speedDigits) : buf.readUInt8(at + 15),
+    course,
+    flags,
+  };
 }

@@ -45,10 +45,28 @@ function parseTimestamp(raw: string, field = 'timestamp'): Date {
     const d = new Date(zoned.replace(' ', 'T'));
     if (Number.isFinite(d.getTime())) return d;
   }
-  throw new DecodeError('bad_field', `${field}: expected epoch seconds, epoch milliseconds or ISO 8601, got ${JSON.stringify(s.slice(0, 40))}`);
+  throw new DecodeError(
+    'bad_field',
+    `${field}: expected epoch seconds, epoch milliseconds or ISO 8601, got ${JSON.stringify(s.slice(0, 40))}`,
+  );
 }
 
-const KNOWN = new Set(['id', 'deviceid', 'lat', 'lon', 'location', 'timestamp', 'speed', 'bearing', 'heading', 'altitude', 'accuracy', 'hdop', 'batt', 'valid']);
+const KNOWN = new Set([
+  'id',
+  'deviceid',
+  'lat',
+  'lon',
+  'location',
+  'timestamp',
+  'speed',
+  'bearing',
+  'heading',
+  'altitude',
+  'accuracy',
+  'hdop',
+  'batt',
+  'valid',
+]);
 
 /** Query-string or form parameters → one fix. Throws DecodeError naming the wrong field. */
 export function decodeParams(params: Params, now: Date): OsmAndFix {
@@ -60,7 +78,8 @@ export function decodeParams(params: Params, now: Date): OsmAndFix {
   const location = first(params.location);
   if ((lat === undefined || lon === undefined) && location) {
     const [a, b] = location.split(',').map(Number);
-    if (a === undefined || b === undefined || !Number.isFinite(a) || !Number.isFinite(b)) throw new DecodeError('bad_field', 'location: expected "lat,lon"');
+    if (a === undefined || b === undefined || !Number.isFinite(a) || !Number.isFinite(b))
+      throw new DecodeError('bad_field', 'location: expected "lat,lon"');
     lat = a;
     lon = b;
   }

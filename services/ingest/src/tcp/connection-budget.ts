@@ -4,13 +4,18 @@ import { gauge, type Logger } from '@corridor/platform';
 import { frameMetrics } from '../frames/frame-metrics';
 
 const refused = frameMetrics.connectionsRefused;
-const budgetGauge = gauge('ingest_connection_budget', 'Device connections (TCP ports and OsmAnd HTTP) the open-file limit leaves room for, after the reserve');
+const budgetGauge = gauge(
+  'ingest_connection_budget',
+  'Device connections (TCP ports and OsmAnd HTTP) the open-file limit leaves room for, after the reserve',
+);
 const inUse = gauge('ingest_connection_budget_used', 'Device connections open against the open-file budget');
 
 /** The soft RLIMIT_NOFILE of this process: /proc/self/limits, else `ulimit -n`; undefined when unlimited or unknown. */
 export function openFileLimit(): number | undefined {
   try {
-    const line = readFileSync('/proc/self/limits', 'utf8').split('\n').find((l) => l.startsWith('Max open files'));
+    const line = readFileSync('/proc/self/limits', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('Max open files'));
     const soft = line?.split(/\s{2,}/)[1];
     if (soft) return soft === 'unlimited' ? undefined : Number(soft);
   } catch {
@@ -75,7 +80,10 @@ export class ConnectionBudget {
       const max = limit === undefined ? Number.MAX_SAFE_INTEGER : Math.max(0, limit - reserve);
       this.sized = { limit, reserve, max };
       budgetGauge.set(limit === undefined ? -1 : max);
-      this.opts.logger.info({ openFileLimit: limit ?? 'unlimited', reserve, deviceConnections: limit === undefined ? 'unbounded' : max }, 'device connection budget');
+      this.opts.logger.info(
+        { openFileLimit: limit ?? 'unlimited', reserve, deviceConnections: limit === undefined ? 'unbounded' : max },
+        'device connection budget',
+      );
     }
     return this.sized;
   }
@@ -92,7 +100,10 @@ export class ConnectionBudget {
       this.refusedSinceLog++;
       const now = Date.now();
       if (now - this.lastLog >= LOG_EVERY_MS) {
-        this.opts.logger.warn({ protocol, refused: this.refusedSinceLog, open: this.used, budget: max, openFileLimit: limit }, 'device connections refused: the open-file budget is spent');
+        this.opts.logger.warn(
+          { protocol, refused: this.refusedSinceLog, open: this.used, budget: max, openFileLimit: limit },
+          'device connections refused: the open-file budget is spent',
+        );
         this.lastLog = now;
         this.refusedSinceLog = 0;
       }

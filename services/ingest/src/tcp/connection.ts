@@ -100,7 +100,10 @@ export class DeviceConnection implements DeviceLink {
     this.tryResume();
   };
 
-  constructor(private readonly socket: Socket, private readonly deps: ConnectionDeps) {
+  constructor(
+    private readonly socket: Socket,
+    private readonly deps: ConnectionDeps,
+  ) {
     this.protocol = deps.protocol;
     this.metrics = protocolFrameMetrics(deps.protocol.name);
     this.remote = `${socket.remoteAddress ?? '?'}:${socket.remotePort ?? 0}`;
@@ -207,7 +210,10 @@ export class DeviceConnection implements DeviceLink {
     const now = performance.now();
     if (newFrameStarted || this.partialSince === undefined) this.partialSince = now;
     if (now - this.partialSince <= this.deps.limits.idleTimeoutMs) return false;
-    this.log.info({ pendingBytes: this.pending.length, ms: Math.round(now - this.partialSince) }, 'a frame slower than the idle timeout: closing the connection');
+    this.log.info(
+      { pendingBytes: this.pending.length, ms: Math.round(now - this.partialSince) },
+      'a frame slower than the idle timeout: closing the connection',
+    );
     this.pending = EMPTY;
     this.close('slow_frame');
     return true;
@@ -392,7 +398,15 @@ export class DeviceConnection implements DeviceLink {
     this.socket.pause();
     m.paused.inc({ protocol: this.protocol.name });
     if (this.deps.budget.full) this.deps.budget.wait(this.wake);
-    this.log.debug({ held: this.held.length, queuedBytes: this.queuedBytes, serverBytes: this.deps.budget.bytes, pendingFixes: this.deps.gate.pendingFixes }, 'frames waiting for the bus: reading paused');
+    this.log.debug(
+      {
+        held: this.held.length,
+        queuedBytes: this.queuedBytes,
+        serverBytes: this.deps.budget.bytes,
+        pendingFixes: this.deps.gate.pendingFixes,
+      },
+      'frames waiting for the bus: reading paused',
+    );
   }
 
   private tryResume(): void {

@@ -12,7 +12,18 @@ import { queclinkProtocol } from '../protocols/queclink/index';
 import { wialonLoginReject, wialonProtocol } from '../protocols/wialon/index';
 import type { IngestConfig } from '../config';
 
-type PortVar = 'GT06_PORT' | 'TELTONIKA_PORT' | 'H02_PORT' | 'GPS103_PORT' | 'TK103_PORT' | 'MEITRACK_PORT' | 'JT808_PORT' | 'RUPTELA_PORT' | 'JT701_PORT' | 'QUECLINK_PORT' | 'WIALON_PORT';
+type PortVar =
+  | 'GT06_PORT'
+  | 'TELTONIKA_PORT'
+  | 'H02_PORT'
+  | 'GPS103_PORT'
+  | 'TK103_PORT'
+  | 'MEITRACK_PORT'
+  | 'JT808_PORT'
+  | 'RUPTELA_PORT'
+  | 'JT701_PORT'
+  | 'QUECLINK_PORT'
+  | 'WIALON_PORT';
 
 export interface TcpProtocolEntry {
   protocol: Protocol;
@@ -37,7 +48,8 @@ export const tcpProtocols: readonly TcpProtocolEntry[] = [
   { protocol: wialonProtocol, portVar: 'WIALON_PORT', loginReject: wialonLoginReject },
 ];
 
-export type TcpProtocolName = 'gt06' | 'teltonika' | 'h02' | 'gps103' | 'tk103' | 'meitrack' | 'jt808' | 'ruptela' | 'jt701' | 'queclink' | 'wialon';
+export type TcpProtocolName =
+  'gt06' | 'teltonika' | 'h02' | 'gps103' | 'tk103' | 'meitrack' | 'jt808' | 'ruptela' | 'jt701' | 'queclink' | 'wialon';
 
 export function tcpProtocol(name: string): TcpProtocolEntry | undefined {
   return tcpProtocols.find((e) => e.protocol.name === name);

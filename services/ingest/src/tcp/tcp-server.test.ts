@@ -12,7 +12,13 @@ import { DeviceTcpServer, type TcpServerLimits } from './tcp-server';
 /** Connection mechanics with a stand-in for the durable path: ordering, limits, idle, budget. */
 const logger = createLogger('test', 'silent');
 const IMEI = '359710049099999';
-const limits: TcpServerLimits = { idleTimeoutMs: 60_000, maxConnections: 100, maxFrameBytes: 1024, maxBufferedBytes: 4096, maxServerBufferedBytes: 1 << 20 };
+const limits: TcpServerLimits = {
+  idleTimeoutMs: 60_000,
+  maxConnections: 100,
+  maxFrameBytes: 1024,
+  maxBufferedBytes: 4096,
+  maxServerBufferedBytes: 1 << 20,
+};
 
 /** A sink whose verdicts the test releases batch by batch (or at once when `auto`). */
 class ControlledSink implements FrameSink {
@@ -24,7 +30,9 @@ class ControlledSink implements FrameSink {
   handleBatch(frames: readonly ReceivedFrame[]): Promise<FrameVerdict[]> {
     this.frames.push(...frames);
     this.batches.push(frames.length);
-    const verdicts = frames.map((frame): FrameVerdict => (frame.result ? { action: 'ack', ...(frame.result.ack ? { ack: frame.result.ack } : {}) } : { action: 'skip', reason: 'error' }));
+    const verdicts = frames.map((frame): FrameVerdict =>
+      frame.result ? { action: 'ack', ...(frame.result.ack ? { ack: frame.result.ack } : {}) } : { action: 'skip', reason: 'error' },
+    );
     if (this.auto) return Promise.resolve(verdicts);
     return new Promise((resolve) => this.pending.push(() => resolve(verdicts)));
   }
@@ -44,8 +52,22 @@ afterEach(async () => {
 
 const roomy = (): IntakeGate => new IntakeGate({ maxPending: 10_000, minPending: 1000, targetDelayMs: 500 });
 
-async function start(sink: FrameSink, overrides: Partial<TcpServerLimits> = {}, gate = roomy(), fdBudget = new ConnectionBudget({ limit: undefined, logger })): Promise<number> {
-  server = new DeviceTcpServer({ protocol: gt06Protocol, handler: sink, gate, fdBudget, connections: new ConnectionRegistry(), limits: { ...limits, ...overrides }, clock: systemClock, logger });
+async function start(
+  sink: FrameSink,
+  overrides: Partial<TcpServerLimits> = {},
+  gate = roomy(),
+  fdBudget = new ConnectionBudget({ limit: undefined, logger }),
+): Promise<number> {
+  server = new DeviceTcpServer({
+    protocol: gt06Protocol,
+    handler: sink,
+    gate,
+    fdBudget,
+    connections: new ConnectionRegistry(),
+    limits: { ...limits, ...overrides },
+    clock: systemClock,
+    logger,
+  });
   return server.listen(0, '127.0.0.1');
 }
 
@@ -182,12 +204,22 @@ describe('DeviceTcpServer', () => {
       const waiting = sink.frames.length;
       sink.release();
       maxPending.push(gate.pendingFixes);
-      await waitFor(() => sink.frames.length > waiting || (a.received.length >= 40 && b.received.length >= 10) || sink.waiting > 0, 10_000, 'progress');
+      await waitFor(
+        () => sink.frames.length > waiting || (a.received.length >= 40 && b.received.length >= 10) || sink.waiting > 0,
+        10_000,
+        'progress',
+      );
     }
     expect(Math.max(...maxPending)).toBeLessThanOrEqual(3);
-    expect(a.received.toString('hex')).toBe(Buffer.concat([gt06.ack(0x01, 1), gt06.ack(0x12, 2), gt06.ack(0x12, 3), gt06.ack(0x12, 4)]).toString('hex'));
+    expect(a.received.toString('hex')).toBe(
+      Buffer.concat([gt06.ack(0x01, 1), gt06.ack(0x12, 2), gt06.ack(0x12, 3), gt06.ack(0x12, 4)]).toString('hex'),
+    );
     expect(b.received.toString('hex')).toBe(gt06.ack(0x01, 1).toString('hex'));
-    await waitFor(() => gate.pendingFixes === 0 && server!.connections.every((c) => !c.isPaused && c.backlog === 0), 10_000, 'both drained and reading');
+    await waitFor(
+      () => gate.pendingFixes === 0 && server!.connections.every((c) => !c.isPaused && c.backlog === 0),
+      10_000,
+      'both drained and reading',
+    );
     a.close();
     b.close();
   });

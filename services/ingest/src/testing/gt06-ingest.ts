@@ -10,7 +10,10 @@ export function registryEntry(id: number, uniqueId: string) {
  * ephemeral port of 127.0.0.1: how the broker-restart test (test/kafka-broker-restart.test.ts) and
  * the ingest-capacity bench (tools/bench/suites/ingest-capacity.ts) run ingest under GT06 trackers.
  */
-export async function startGt06Ingest(deps: IngestDeps, devices: { id: number; uniqueId: string }[]): Promise<{ svc: IngestService; port: number }> {
+export async function startGt06Ingest(
+  deps: IngestDeps,
+  devices: { id: number; uniqueId: string }[],
+): Promise<{ svc: IngestService; port: number }> {
   const svc = await build(deps);
   try {
     await svc.start();

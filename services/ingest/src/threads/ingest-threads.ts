@@ -45,7 +45,12 @@ function execArgvFor(url: URL): string[] {
 }
 
 export async function startIngestThreads(opts: IngestThreadsOptions): Promise<IngestThreads> {
-  const started: { worker: Worker; stopBridge?: () => Promise<void>; removeMetrics: () => void; call: (m: object, kind: string) => Promise<ThreadReport> }[] = [];
+  const started: {
+    worker: Worker;
+    stopBridge?: () => Promise<void>;
+    removeMetrics: () => void;
+    call: (m: object, kind: string) => Promise<ThreadReport>;
+  }[] = [];
   const ports: Record<string, number>[] = [];
   try {
     for (let index = 1; index <= opts.count; index++) {
@@ -55,13 +60,25 @@ export async function startIngestThreads(opts: IngestThreadsOptions): Promise<In
       if (opts.bridged) {
         bridge = new MessageChannel();
         data.bridged = {
-          port: bridge.port2, clickhouseUrl: opts.bridged.clickhouseUrl, clickhouseDatabase: opts.bridged.clickhouseDatabase,
-          kinds: { bus: opts.bridged.bus.kind, cache: opts.bridged.cache.kind, ...(opts.bridged.bus.maxReadyLag !== undefined ? { maxReadyLag: opts.bridged.bus.maxReadyLag } : {}) },
+          port: bridge.port2,
+          clickhouseUrl: opts.bridged.clickhouseUrl,
+          clickhouseDatabase: opts.bridged.clickhouseDatabase,
+          kinds: {
+            bus: opts.bridged.bus.kind,
+            cache: opts.bridged.cache.kind,
+            ...(opts.bridged.bus.maxReadyLag !== undefined ? { maxReadyLag: opts.bridged.bus.maxReadyLag } : {}),
+          },
         };
       }
-      const stopBridge = bridge && opts.bridged ? serveBridge({ bus: opts.bridged.bus, cache: opts.bridged.cache }, bridge.port1) : undefined;
+      const stopBridge =
+        bridge && opts.bridged ? serveBridge({ bus: opts.bridged.bus, cache: opts.bridged.cache }, bridge.port1) : undefined;
       const url = workerUrl();
-      const worker = new Worker(url, { workerData: data, transferList: bridge ? [bridge.port2] : [], name: `ingest-${index}`, execArgv: execArgvFor(url) });
+      const worker = new Worker(url, {
+        workerData: data,
+        transferList: bridge ? [bridge.port2] : [],
+        name: `ingest-${index}`,
+        execArgv: execArgvFor(url),
+      });
       const waiting = new Map<string, { resolve: (r: ThreadReport) => void; reject: (e: Error) => void }>();
       const failAll = (err: Error): void => {
         for (const w of waiting.values()) w.reject(err);
@@ -99,7 +116,14 @@ export async function startIngestThreads(opts: IngestThreadsOptions): Promise<In
   return { ports, close: () => closeAll(started) };
 }
 
-async function closeAll(started: { worker: Worker; stopBridge?: () => Promise<void>; removeMetrics: () => void; call: (m: object, kind: string) => Promise<ThreadReport> }[]): Promise<void> {
+async function closeAll(
+  started: {
+    worker: Worker;
+    stopBridge?: () => Promise<void>;
+    removeMetrics: () => void;
+    call: (m: object, kind: string) => Promise<ThreadReport>;
+  }[],
+): Promise<void> {
   await Promise.allSettled(
     started.map(async (t) => {
       t.removeMetrics();

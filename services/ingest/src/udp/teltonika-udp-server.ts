@@ -83,7 +83,8 @@ export class TeltonikaUdpServer {
       uniqueId: undefined,
     };
     try {
-      if (datagram.length > this.opts.maxDatagramBytes) throw new DecodeError('frame_too_large', `teltonika udp: datagram of ${datagram.length} bytes`);
+      if (datagram.length > this.opts.maxDatagramBytes)
+        throw new DecodeError('frame_too_large', `teltonika udp: datagram of ${datagram.length} bytes`);
       frame.result = decodeTeltonikaUdp(datagram);
       frame.uniqueId = frame.result.deviceId;
     } catch (err) {

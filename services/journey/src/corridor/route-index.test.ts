@@ -32,7 +32,12 @@ describe('RouteIndex.match', () => {
       const lon = rnd.between(36.75, 36.9);
       const lat = rnd.between(-1.3, -1.15);
       const expected = index.matchBruteForce(lon, lat);
-      const hints = [undefined, rnd.between(0, index.segmentCount), expected.segmentIndex, expected.segmentIndex + Math.round(rnd.gaussian(10))];
+      const hints = [
+        undefined,
+        rnd.between(0, index.segmentCount),
+        expected.segmentIndex,
+        expected.segmentIndex + Math.round(rnd.gaussian(10)),
+      ];
       for (const hint of hints) expect(index.match(lon, lat, hint)).toEqual(expected);
     }
   });
@@ -72,7 +77,10 @@ describe('RouteIndex.match', () => {
     expect(index.lengthM).toBeCloseTo(index.ruler.lineDistance(line), 3);
     const straight = buildRouteIndex({
       id: 'straight',
-      line: [[36, -1], [37, -1]],
+      line: [
+        [36, -1],
+        [37, -1],
+      ],
       widthM: 100,
       speedLimitKmh: 60,
       expectedDurationMinutes: 90,
@@ -90,8 +98,15 @@ describe('buildRouteIndex', () => {
     const index = buildRouteIndex({
       id: 'legs',
       legs: [
-        [[39.66, -4.04], [39.0, -3.5]],
-        [[39.0, -3.5], [38.5, -3.0], [37.0, -2.0]],
+        [
+          [39.66, -4.04],
+          [39.0, -3.5],
+        ],
+        [
+          [39.0, -3.5],
+          [38.5, -3.0],
+          [37.0, -2.0],
+        ],
       ],
       widthM: 500,
       speedLimitKmh: [80, 50, 100],
@@ -106,14 +121,27 @@ describe('buildRouteIndex', () => {
 
   it('rejects a speed-limit list that does not match the segments', () => {
     expect(() =>
-      buildRouteIndex({ id: 'bad', line: [[36, -1], [37, -1], [38, -1]], widthM: 100, speedLimitKmh: [80], expectedDurationMinutes: 10 }),
+      buildRouteIndex({
+        id: 'bad',
+        line: [
+          [36, -1],
+          [37, -1],
+          [38, -1],
+        ],
+        widthM: 100,
+        speedLimitKmh: [80],
+        expectedDurationMinutes: 10,
+      }),
     ).toThrow(/1 speed limits for 2 segments/);
   });
 
   it('uses given origin, destination and approved areas', () => {
     const index = buildRouteIndex({
       id: 'areas',
-      line: [[36, -1], [37, -1]],
+      line: [
+        [36, -1],
+        [37, -1],
+      ],
       widthM: 100,
       speedLimitKmh: 80,
       expectedDurationMinutes: 90,

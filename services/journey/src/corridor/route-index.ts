@@ -112,13 +112,12 @@ export class RouteIndex {
     const first = coords[0]!;
     const last = coords[segmentCount]!;
     this.origin = route.stopAreas.find((a) => a.kind === 'origin') ?? { kind: 'origin', center: first, radiusM: route.terminalRadiusM };
-    this.destination =
-      route.stopAreas.find((a) => a.kind === 'destination') ?? { kind: 'destination', center: last, radiusM: route.terminalRadiusM };
-    this.stopAreas = [
-      ...route.stopAreas.filter((a) => a.kind !== 'origin' && a.kind !== 'destination'),
-      this.origin,
-      this.destination,
-    ];
+    this.destination = route.stopAreas.find((a) => a.kind === 'destination') ?? {
+      kind: 'destination',
+      center: last,
+      radiusM: route.terminalRadiusM,
+    };
+    this.stopAreas = [...route.stopAreas.filter((a) => a.kind !== 'origin' && a.kind !== 'destination'), this.origin, this.destination];
 
     this.searchRadiusM = options.searchRadiusM ?? Math.max(2000, 2 * route.widthM);
     this.hintWindow = options.hintWindow ?? 16;

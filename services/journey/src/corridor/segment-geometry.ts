@@ -35,8 +35,14 @@ function orientation(ax: number, ay: number, bx: number, by: number, cx: number,
 
 /** Minimum distance between two segments AB and CD (0 when they cross). */
 export function segmentSegmentDistance(
-  ax: number, ay: number, bx: number, by: number,
-  cx: number, cy: number, dx: number, dy: number,
+  ax: number,
+  ay: number,
+  bx: number,
+  by: number,
+  cx: number,
+  cy: number,
+  dx: number,
+  dy: number,
 ): number {
   const o1 = orientation(ax, ay, bx, by, cx, cy);
   const o2 = orientation(ax, ay, bx, by, dx, dy);

@@ -12,7 +12,10 @@ import * as unauthorizedStop from './unauthorized-stop';
 // A 111 km east-west line on the equator, 200 m wide, 80 km/h, planned for 120 minutes.
 const route = buildRouteIndex({
   id: 'unit',
-  line: [[36, 0], [37, 0]],
+  line: [
+    [36, 0],
+    [37, 0],
+  ],
   widthM: 200,
   speedLimitKmh: 80,
   expectedDurationMinutes: 120,

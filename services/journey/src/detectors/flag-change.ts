@@ -62,7 +62,12 @@ export interface StepResult<S> {
 
 export const KNOTS_TO_KMH = 1.852;
 
-export function flagChange(type: FlagType, action: FlagChange['action'], at: { time: number; latitude: number; longitude: number }, details: FlagDetails): FlagChange {
+export function flagChange(
+  type: FlagType,
+  action: FlagChange['action'],
+  at: { time: number; latitude: number; longitude: number },
+  details: FlagDetails,
+): FlagChange {
   return { type, action, time: new Date(at.time).toISOString(), latitude: at.latitude, longitude: at.longitude, details };
 }
 

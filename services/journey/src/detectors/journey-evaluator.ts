@@ -71,7 +71,15 @@ export function newJourneyState(): JourneyState {
     alongM: null,
     distanceM: null,
     leftDestination: false,
-    detectors: { offCorridor: null, unauthorizedStop: null, overspeed: null, signalLoss: null, backtracking: null, lateEta: null, sealBreach: null },
+    detectors: {
+      offCorridor: null,
+      unauthorizedStop: null,
+      overspeed: null,
+      signalLoss: null,
+      backtracking: null,
+      lateEta: null,
+      sealBreach: null,
+    },
   };
 }
 
@@ -107,12 +115,21 @@ export function evaluate(
   if (before.status === 'completed') return { state: before, flags: [], transitions: [] };
   const sealBefore = before.detectors.sealBreach ?? undefined;
   const seal = sealBreach.step(sealBefore, fix, route);
-  const s: JourneyState = seal.state !== (sealBefore ?? sealBreach.SEAL_INITIAL) ? { ...before, detectors: { ...before.detectors, sealBreach: seal.state } } : before;
+  const s: JourneyState =
+    seal.state !== (sealBefore ?? sealBreach.SEAL_INITIAL)
+      ? { ...before, detectors: { ...before.detectors, sealBreach: seal.state } }
+      : before;
   if (fix.valid === false || (s.lastFixTime !== null && fix.time <= s.lastFixTime)) {
     return { state: s, flags: seal.flags, transitions: [] };
   }
   const match = route.match(fix.longitude, fix.latitude, s.segmentIndex ?? undefined);
-  const base: JourneyState = { ...s, lastFixTime: fix.time, segmentIndex: match.segmentIndex, alongM: match.alongM, distanceM: match.distanceM };
+  const base: JourneyState = {
+    ...s,
+    lastFixTime: fix.time,
+    segmentIndex: match.segmentIndex,
+    alongM: match.alongM,
+    distanceM: match.distanceM,
+  };
   const transitions: JourneyTransition[] = [];
   const at = (): Omit<JourneyTransition, 'from' | 'to'> => ({
     time: new Date(fix.time).toISOString(),

@@ -33,7 +33,9 @@ function run(phases: TrackPhase[], options: Partial<TrackOptions> = {}) {
 }
 
 function summary(flags: readonly FlagChange[], type?: FlagType): string[] {
-  return flags.filter((f) => type === undefined || f.type === type).map((f) => `${f.type}:${f.action}${f.action === 'open' && f.details.escalated ? ':escalated' : ''}`);
+  return flags
+    .filter((f) => type === undefined || f.type === type)
+    .map((f) => `${f.type}:${f.action}${f.action === 'open' && f.details.escalated ? ':escalated' : ''}`);
 }
 
 describe('journey scenarios on a generated 500 km corridor', () => {
@@ -87,7 +89,12 @@ describe('journey scenarios on a generated 500 km corridor', () => {
   });
 
   it('a silent device raises signal loss on time through the sweep, escalates at 2 hours and clears', () => {
-    const { flags, track } = run([atOrigin, cruise(100_000), { kind: 'drive', speedKmh: 70, durationS: 3 * 3600, delivered: false }, toEnd]);
+    const { flags, track } = run([
+      atOrigin,
+      cruise(100_000),
+      { kind: 'drive', speedKmh: 70, durationS: 3 * 3600, delivered: false },
+      toEnd,
+    ]);
     expect(summary(flags)).toEqual(['signalLoss:open', 'signalLoss:open:escalated', 'signalLoss:clear']);
     const lastBefore = track.fixes.filter((f) => f.time < Date.parse(flags[0]!.time)).at(-1)!.time;
     expect(Date.parse(flags[0]!.time)).toBe(lastBefore + 10 * 60_000);
@@ -108,12 +115,7 @@ describe('journey scenarios on a generated 500 km corridor', () => {
   });
 
   it('reversing 5 km raises backtracking and clears once progress resumes', () => {
-    const { flags } = run([
-      atOrigin,
-      cruise(150_000),
-      { kind: 'drive', speedKmh: 50, distanceM: 5000, reverse: true },
-      toEnd,
-    ]);
+    const { flags } = run([atOrigin, cruise(150_000), { kind: 'drive', speedKmh: 50, distanceM: 5000, reverse: true }, toEnd]);
     expect(summary(flags)).toEqual(['backtracking:open', 'backtracking:clear']);
   });
 

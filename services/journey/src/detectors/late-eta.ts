@@ -34,7 +34,10 @@ export function step(state: LateEtaState | undefined, fix: JourneyFix, ctx: Dete
     return { state: initial, flags: [flagChange('lateEta', 'clear', fix, details)] };
   }
   if (lateMinutes <= t.lateEtaToleranceMinutes) return { state: s, flags: [] };
-  return { state: { open: true, maxLateMinutes: lateMinutes }, flags: [flagChange('lateEta', 'open', fix, describeLateness(lateMinutes, projected, ctx.schedule.arrivalMs))] };
+  return {
+    state: { open: true, maxLateMinutes: lateMinutes },
+    flags: [flagChange('lateEta', 'open', fix, describeLateness(lateMinutes, projected, ctx.schedule.arrivalMs))],
+  };
 }
 
 function describeLateness(lateMinutes: number, projected: number, plannedArrival: number) {

@@ -1,7 +1,8 @@
 import type { PositionMessage } from '@corridor/contracts';
 import type { JourneyFix, SealSignal } from './flag-change';
 
-type Readable = Pick<PositionMessage, 'fixTime' | 'latitude' | 'longitude' | 'speed' | 'valid'> & Partial<Pick<PositionMessage, 'alarm' | 'attributes'>>;
+type Readable = Pick<PositionMessage, 'fixTime' | 'latitude' | 'longitude' | 'speed' | 'valid'> &
+  Partial<Pick<PositionMessage, 'alarm' | 'attributes'>>;
 
 /**
  * What a position says about a seal: `unlock` opens it (any lock reporting Traccar's alarm),

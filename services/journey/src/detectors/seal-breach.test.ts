@@ -10,7 +10,10 @@ import { DEFAULT_THRESHOLDS } from './thresholds';
 // and a named rest area at 36.8°E; origin and destination are synthesised at the ends (1 km).
 const route = buildRouteIndex({
   id: 'seal',
-  line: [[36, 0], [37, 0]],
+  line: [
+    [36, 0],
+    [37, 0],
+  ],
   widthM: 200,
   speedLimitKmh: 80,
   expectedDurationMinutes: 120,
@@ -54,7 +57,16 @@ describe('seal breach detector', () => {
       action: 'open',
       time: new Date(T0 + 60_000).toISOString(),
       longitude: 36.35,
-      details: { event: 'opened', sealEvent: 'unlocked', place: 'no permitted place', placeKind: null, nearestPlace: 'Naivasha ICD', nearestPlaceKind: 'yard', location: 'fix', distanceM: 0 },
+      details: {
+        event: 'opened',
+        sealEvent: 'unlocked',
+        place: 'no permitted place',
+        placeKind: null,
+        nearestPlace: 'Naivasha ICD',
+        nearestPlaceKind: 'yard',
+        location: 'fix',
+        distanceM: 0,
+      },
     });
     // 0.15° of longitude at the equator is ~16.7 km from the depot's centre, less its 400 m radius
     expect(flags[0]!.details.nearestPlaceDistanceM).toBeGreaterThan(16_000);
@@ -64,7 +76,12 @@ describe('seal breach detector', () => {
 
   it('opened inside a named place the route does not permit for seals: the flag names it', () => {
     const { flags } = feed([fix(0, 36.8, UNLOCK)]);
-    expect(flags[0]!.details).toMatchObject({ place: 'Mlolongo rest stop', placeKind: 'rest', nearestPlace: 'Mlolongo rest stop', nearestPlaceDistanceM: 0 });
+    expect(flags[0]!.details).toMatchObject({
+      place: 'Mlolongo rest stop',
+      placeKind: 'rest',
+      nearestPlace: 'Mlolongo rest stop',
+      nearestPlaceDistanceM: 0,
+    });
   });
 
   it('the lock state going from locked to unlocked outside a permitted place is an opening, without an alarm', () => {
@@ -127,7 +144,9 @@ describe('seal breach in the journey evaluation', () => {
       fix(800, 36.32), // late: ignored by the other detectors
       fix(1200, 36.9995, LOCKED), // destination: completed
     ]);
-    expect(flags.filter((f) => f.type === 'sealBreach')).toMatchObject([{ action: 'open', longitude: 36.3, details: { location: 'lastFix' } }]);
+    expect(flags.filter((f) => f.type === 'sealBreach')).toMatchObject([
+      { action: 'open', longitude: 36.3, details: { location: 'lastFix' } },
+    ]);
     expect(state.status).toBe('completed');
     expect(flags.filter((f) => f.action === 'clear' && f.type === 'sealBreach')).toEqual([]);
   });

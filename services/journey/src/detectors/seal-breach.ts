@@ -69,14 +69,16 @@ export function step(state: SealBreachState | undefined, fix: JourneyFix, route:
   // a journey whose device never reported a seal keeps no seal state (no cost on the hot path)
   if (!fix.seal && s === SEAL_INITIAL) return { state: s, flags: [] };
   let next = s;
-  if (fix.valid !== false && (s.lastFix === null || fix.time > s.lastFix[2])) next = { ...next, lastFix: [fix.longitude, fix.latitude, fix.time] };
+  if (fix.valid !== false && (s.lastFix === null || fix.time > s.lastFix[2]))
+    next = { ...next, lastFix: [fix.longitude, fix.latitude, fix.time] };
   const seal = fix.seal;
   if (!seal) return { state: next, flags: [] };
 
   const inOrder = s.lockedAt === null || fix.time >= s.lockedAt;
   const unlockedNow = seal.locked === false && s.locked === true && inOrder;
   const relocked = seal.locked === true && s.locked === false && inOrder;
-  if (seal.locked !== null && inOrder && (seal.locked !== s.locked || fix.time !== s.lockedAt)) next = { ...next, locked: seal.locked, lockedAt: fix.time };
+  if (seal.locked !== null && inOrder && (seal.locked !== s.locked || fix.time !== s.lockedAt))
+    next = { ...next, locked: seal.locked, lockedAt: fix.time };
   if (relocked) next = { ...next, breach: false };
 
   const event = seal.tampered ? 'tampered' : seal.opened || unlockedNow ? 'opened' : null;

@@ -45,7 +45,9 @@ export function sweep(state: SignalLossState | undefined, now: number, threshold
   }
   if (open && !escalated && now > escalateAt) {
     escalated = true;
-    flags.push(flagChange('signalLoss', 'open', { ...where, time: escalateAt }, { lastFix: new Date(last).toISOString(), escalated: true }));
+    flags.push(
+      flagChange('signalLoss', 'open', { ...where, time: escalateAt }, { lastFix: new Date(last).toISOString(), escalated: true }),
+    );
   }
   return { state: flags.length === 0 ? state : { ...state, open, escalated }, flags };
 }

@@ -130,7 +130,15 @@ function stepsFor(phase: Extract<TrackPhase, { kind: 'drive' }>, along: number, 
   throw new Error('drive phase needs durationS, distanceM or untilAlongM');
 }
 
-function fixAt(route: RouteIndex, rnd: SeededRandom, time: number, along: number, lateral: number, noiseM: number, speedKmh: number): JourneyFix {
+function fixAt(
+  route: RouteIndex,
+  rnd: SeededRandom,
+  time: number,
+  along: number,
+  lateral: number,
+  noiseM: number,
+  speedKmh: number,
+): JourneyFix {
   const [lon, lat] = route.pointAt(along, lateral);
   return {
     time,

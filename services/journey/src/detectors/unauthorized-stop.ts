@@ -14,11 +14,7 @@ export interface UnauthorizedStopState {
 
 const initial: UnauthorizedStopState = { open: false, stoppedSince: null, anchor: null };
 
-export function step(
-  state: UnauthorizedStopState | undefined,
-  fix: JourneyFix,
-  ctx: DetectorContext,
-): StepResult<UnauthorizedStopState> {
+export function step(state: UnauthorizedStopState | undefined, fix: JourneyFix, ctx: DetectorContext): StepResult<UnauthorizedStopState> {
   const s = state ?? initial;
   const speedKmh = fix.speedKnots * KNOTS_TO_KMH;
 

@@ -23,5 +23,8 @@ export function activateAtDeparture(
     schedule: { departureMs: departure, arrivalMs: j.plannedArrival ?? departure + route.expectedDurationMinutes * 60_000 },
     detectors: { ...s.detectors, signalLoss: { open: false, escalated: false, lastFixTime, lastLatitude: lat, lastLongitude: lon } },
   };
-  return { state: next, transition: { from: 'planned', to: 'active', time: new Date(departure).toISOString(), latitude: lat, longitude: lon } };
+  return {
+    state: next,
+    transition: { from: 'planned', to: 'active', time: new Date(departure).toISOString(), latitude: lat, longitude: lon },
+  };
 }

@@ -18,9 +18,27 @@ function fakeTable() {
   const insert = (id: number, deviceId: number): JourneyRow => {
     const at = new Date('2025-06-01T00:00:00Z');
     const row: JourneyRow = {
-      id, deviceId, truckPlate: null, companyId: 101, routeId: 1, shipmentRef: null, cargoRef: null, plannedDeparture: null, plannedArrival: null,
-      state: 'planned', actualDeparture: null, actualArrival: null, origin: null, destination: null, cancelledAt: null, cancelledBy: null,
-      cancelReason: null, createdBy: 4, attributes: {}, createdAt: at, updatedAt: at,
+      id,
+      deviceId,
+      truckPlate: null,
+      companyId: 101,
+      routeId: 1,
+      shipmentRef: null,
+      cargoRef: null,
+      plannedDeparture: null,
+      plannedArrival: null,
+      state: 'planned',
+      actualDeparture: null,
+      actualArrival: null,
+      origin: null,
+      destination: null,
+      cancelledAt: null,
+      cancelledBy: null,
+      cancelReason: null,
+      createdBy: 4,
+      attributes: {},
+      createdAt: at,
+      updatedAt: at,
     };
     rows.push(row);
     return row;
@@ -28,7 +46,8 @@ function fakeTable() {
   return { repo, rows, reads, insert };
 }
 
-const ids = async (lookup: DeviceJourneys, deviceId: number) => ((await lookup.forDevices([deviceId])).journeys.get(deviceId) ?? []).map((j) => j.id);
+const ids = async (lookup: DeviceJourneys, deviceId: number) =>
+  ((await lookup.forDevices([deviceId])).journeys.get(deviceId) ?? []).map((j) => j.id);
 
 describe('DeviceJourneys', () => {
   it('keeps a copy per device and reloads it on any instance once the device version moves', async () => {
@@ -77,7 +96,11 @@ describe('DeviceJourneys', () => {
     await b.forDevices([1, 2, 3]);
     await cache.incr(journeyKeys.deviceVersion(2));
     const { journeys } = await b.forDevices([1, 2, 3]);
-    expect([...journeys].map(([d, list]) => [d, list.map((j) => j.id)])).toEqual([[1, [3]], [2, [4]], [3, []]]);
+    expect([...journeys].map(([d, list]) => [d, list.map((j) => j.id)])).toEqual([
+      [1, [3]],
+      [2, [4]],
+      [3, []],
+    ]);
     expect(table.reads).toEqual([[1, 2, 3], [2]]);
   });
 });

@@ -35,7 +35,11 @@ export class DeviceJourneys {
   private readonly maxAgeMs: number;
   private readonly now: () => number;
 
-  constructor(private readonly repo: JourneysRepository, private readonly cache: Cache, options: DeviceJourneysOptions = {}) {
+  constructor(
+    private readonly repo: JourneysRepository,
+    private readonly cache: Cache,
+    options: DeviceJourneysOptions = {},
+  ) {
     this.maxAgeMs = options.maxAgeMs ?? 60_000;
     this.now = options.now ?? (() => performance.now());
   }

@@ -49,8 +49,14 @@ export function outcomeStore(deps: { db: Orm; journeys: JourneysRepository; flag
           live
             .filter((o) => o.change.action === 'open' && !isEscalation(o.change))
             .map(({ journey: j, change: c, distanceM }) => ({
-              journeyId: j.id, deviceId: j.deviceId, type: c.type, openedAt: new Date(c.time), latitude: c.latitude, longitude: c.longitude,
-              distanceM: typeof c.details.distanceM === 'number' ? c.details.distanceM : distanceM, details: c.details,
+              journeyId: j.id,
+              deviceId: j.deviceId,
+              type: c.type,
+              openedAt: new Date(c.time),
+              latitude: c.latitude,
+              longitude: c.longitude,
+              distanceM: typeof c.details.distanceM === 'number' ? c.details.distanceM : distanceM,
+              details: c.details,
             })),
           tx,
         );
@@ -59,7 +65,9 @@ export function outcomeStore(deps: { db: Orm; journeys: JourneysRepository; flag
           escalated.set(flagKey(j.id, c.type, new Date(c.time)), await flags.escalate(j.id, c.type, new Date(c.time), c.details, tx));
         }
         const cleared = await flags.clearMany(
-          live.filter((o) => o.change.action === 'clear').map(({ journey: j, change: c }) => ({ journeyId: j.id, type: c.type, at: new Date(c.time), details: c.details })),
+          live
+            .filter((o) => o.change.action === 'clear')
+            .map(({ journey: j, change: c }) => ({ journeyId: j.id, type: c.type, at: new Date(c.time), details: c.details })),
           tx,
         );
         const events: EventMessage[] = live.map(({ journey: j, change: c, positionId }) => {
@@ -86,6 +94,9 @@ export type OutcomeStore = ReturnType<typeof outcomeStore>;
 /** One log line per stored change, with the journey and device ids. */
 export function logChanges(logger: Logger, events: EventMessage[]): void {
   for (const e of events) {
-    logger.info({ journeyId: e.journeyId, deviceId: e.deviceId, event: e.type, flagType: e.attributes.flagType, at: e.eventTime }, 'journey change stored');
+    logger.info(
+      { journeyId: e.journeyId, deviceId: e.deviceId, event: e.type, flagType: e.attributes.flagType, at: e.eventTime },
+      'journey change stored',
+    );
   }
 }

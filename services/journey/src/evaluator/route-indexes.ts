@@ -17,7 +17,10 @@ export class RouteIndexes {
   private readonly cache = new Map<string, Promise<PreparedRoute>>();
   private version: string | null | undefined;
 
-  constructor(private readonly routes: RoutesRepository, private readonly max = 512) {}
+  constructor(
+    private readonly routes: RoutesRepository,
+    private readonly max = 512,
+  ) {}
 
   /** Call with the routes version read from the cache; a change drops every index. */
   observeVersion(version: string | null): void {
@@ -40,6 +43,9 @@ export class RouteIndexes {
   private async load(j: RuntimeJourney): Promise<PreparedRoute> {
     const row = await this.routes.get(j.routeId);
     if (!row) throw new Error(`journey ${j.id}: route ${j.routeId} not found`);
-    return { index: buildRouteIndex(corridorRouteOf(row, { origin: j.origin, destination: j.destination })), thresholds: resolveThresholds(row.thresholds) };
+    return {
+      index: buildRouteIndex(corridorRouteOf(row, { origin: j.origin, destination: j.destination })),
+      thresholds: resolveThresholds(row.thresholds),
+    };
   }
 }

@@ -3,7 +3,15 @@ import { currentJourney, type RuntimeJourney } from './runtime-journey';
 
 const hour = 3600_000;
 const journey = (id: number, state: 'planned' | 'active', plannedDeparture: number | null): RuntimeJourney => ({
-  id, deviceId: 1, routeId: 1, companyId: null, state, plannedDeparture, plannedArrival: null, origin: null, destination: null,
+  id,
+  deviceId: 1,
+  routeId: 1,
+  companyId: null,
+  state,
+  plannedDeparture,
+  plannedArrival: null,
+  origin: null,
+  destination: null,
 });
 
 describe('currentJourney', () => {

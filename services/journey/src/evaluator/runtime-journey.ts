@@ -44,7 +44,12 @@ export function currentJourney(journeys: readonly RuntimeJourney[], time: number
   let best: RuntimeJourney | undefined;
   for (const j of journeys) {
     if (j.plannedDeparture !== null && time < j.plannedDeparture - earlyStartMs) continue;
-    if (!best || (j.plannedDeparture ?? -Infinity) < (best.plannedDeparture ?? -Infinity) || ((j.plannedDeparture ?? -Infinity) === (best.plannedDeparture ?? -Infinity) && j.id < best.id)) best = j;
+    if (
+      !best ||
+      (j.plannedDeparture ?? -Infinity) < (best.plannedDeparture ?? -Infinity) ||
+      ((j.plannedDeparture ?? -Infinity) === (best.plannedDeparture ?? -Infinity) && j.id < best.id)
+    )
+      best = j;
   }
   return best;
 }

@@ -57,7 +57,9 @@ export function journeySweeper(deps: SweeperDeps) {
       const j = runtimeJourney(row);
       if (j) byDevice.set(j.deviceId, [...(byDevice.get(j.deviceId) ?? []), j]);
     }
-    const current = [...byDevice.values()].map((list) => currentJourney(list, now, deps.earlyStartMs)).filter((j): j is RuntimeJourney => !!j);
+    const current = [...byDevice.values()]
+      .map((list) => currentJourney(list, now, deps.earlyStartMs))
+      .filter((j): j is RuntimeJourney => !!j);
     activeJourneys.set(current.filter((j) => j.state === 'active').length);
     const states = await hot.load(current.map((j) => j.id));
     const report: SweepReport = { checked: current.length, changed: 0, skipped: 0, failed: 0 };

@@ -14,7 +14,10 @@ export function eventSink(deps: { analytics: Analytics; bus: Bus; logger: Logger
     if (!events.length) return;
     const [stored, published] = await Promise.allSettled([
       insert(events),
-      deps.bus.publish(Topics.events, events.map((e) => ({ key: String(e.deviceId), value: e }))),
+      deps.bus.publish(
+        Topics.events,
+        events.map((e) => ({ key: String(e.deviceId), value: e })),
+      ),
     ]);
     if (stored.status === 'rejected') throw unavailable('ClickHouse', stored.reason);
     if (published.status === 'rejected') throw unavailable('The event bus', published.reason);

@@ -30,7 +30,12 @@ const base = (j: JourneyRef, type: EventType, time: string, id: string): EventMe
 export function flagChangeEvent(j: JourneyRef, change: FlagChange, flagId: number | null, positionId: number | null): EventMessage {
   const escalated = change.action === 'open' && change.details.escalated === true;
   const step = escalated ? 'escalated' : change.action === 'open' ? 'opened' : 'cleared';
-  const e = base(j, change.action === 'open' ? 'journeyFlagOpened' : 'journeyFlagCleared', change.time, `journey-${j.id}-${change.type}-${step}-${Date.parse(change.time)}`);
+  const e = base(
+    j,
+    change.action === 'open' ? 'journeyFlagOpened' : 'journeyFlagCleared',
+    change.time,
+    `journey-${j.id}-${change.type}-${step}-${Date.parse(change.time)}`,
+  );
   return {
     ...e,
     positionId,
@@ -59,6 +64,11 @@ export function flagReviewEvent(
   by: number,
   note: string | null,
 ): EventMessage {
-  const e = base(j, action === 'acknowledged' ? 'journeyFlagAcknowledged' : 'journeyFlagResolved', time, `journey-${j.id}-flag-${flag.id}-${action}`);
+  const e = base(
+    j,
+    action === 'acknowledged' ? 'journeyFlagAcknowledged' : 'journeyFlagResolved',
+    time,
+    `journey-${j.id}-flag-${flag.id}-${action}`,
+  );
   return { ...e, attributes: { ...e.attributes, flagType: flag.type, flagId: flag.id, userId: by, note } };
 }

@@ -39,7 +39,10 @@ export function flagsRepository(db: Orm) {
       isNull(flags.clearedAt),
       eq(
         flags.openedAt,
-        db.select({ at: max(flags.openedAt) }).from(flags).where(and(eq(flags.journeyId, journeyId), eq(flags.type, type), lte(flags.openedAt, at))),
+        db
+          .select({ at: max(flags.openedAt) })
+          .from(flags)
+          .where(and(eq(flags.journeyId, journeyId), eq(flags.type, type), lte(flags.openedAt, at))),
       ),
     );
   /** Opens flags; returns each one's id (keyed by flagKey), whether this call inserted it or an earlier delivery did. */
@@ -68,7 +71,10 @@ export function flagsRepository(db: Orm) {
     const ids = new Map<string, number>();
     if (!items.length) return ids;
     const values = sql.join(
-      items.map((i) => sql`(${i.journeyId}::int, ${i.type}::text, ${i.at.toISOString()}::timestamptz, ${JSON.stringify({ cleared: i.details })}::jsonb)`),
+      items.map(
+        (i) =>
+          sql`(${i.journeyId}::int, ${i.type}::text, ${i.at.toISOString()}::timestamptz, ${JSON.stringify({ cleared: i.details })}::jsonb)`,
+      ),
       sql`, `,
     );
     const result = (await tx.execute(sql`
@@ -76,7 +82,9 @@ export function flagsRepository(db: Orm) {
       from (values ${values}) as v(journey_id, type, at, extra)
       where f.journey_id = v.journey_id and f.type = v.type and f.cleared_at is null
         and f.opened_at = (select max(g.opened_at) from ${flags} as g where g.journey_id = v.journey_id and g.type = v.type and g.opened_at <= v.at)
-      returning f.id, f.journey_id, f.type, v.at`)) as unknown as { rows: { id: string | number; journey_id: number; type: JourneyFlagType; at: Date | string }[] };
+      returning f.id, f.journey_id, f.type, v.at`)) as unknown as {
+      rows: { id: string | number; journey_id: number; type: JourneyFlagType; at: Date | string }[];
+    };
     for (const r of result.rows) ids.set(flagKey(r.journey_id, r.type, new Date(r.at)), Number(r.id));
     // cleared by an earlier delivery: find them by their clearing time, so their events keep the id
     const earlier = items.filter((i) => !ids.has(flagKey(i.journeyId, i.type, i.at)));
@@ -108,10 +116,21 @@ export function flagsRepository(db: Orm) {
       return (await openMany([v], tx)).get(flagKey(v.journeyId, v.type, v.openedAt))!;
     },
     /** Marks the flag escalated (signal loss past its second threshold); its id, also when an earlier delivery did. */
-    async escalate(journeyId: number, type: JourneyFlagType, at: Date, details: Record<string, unknown>, tx: Orm = db): Promise<number | null> {
+    async escalate(
+      journeyId: number,
+      type: JourneyFlagType,
+      at: Date,
+      details: Record<string, unknown>,
+      tx: Orm = db,
+    ): Promise<number | null> {
       const [r] = await tx
         .update(flags)
-        .set({ escalated: true, escalatedAt: at, details: sql`${flags.details} || ${JSON.stringify({ escalation: details })}::jsonb`, updatedAt: new Date() })
+        .set({
+          escalated: true,
+          escalatedAt: at,
+          details: sql`${flags.details} || ${JSON.stringify({ escalation: details })}::jsonb`,
+          updatedAt: new Date(),
+        })
         .where(and(latestOpen(journeyId, type, at), eq(flags.escalated, false)))
         .returning({ id: flags.id });
       if (r) return r.id;
@@ -121,7 +140,13 @@ export function flagsRepository(db: Orm) {
         .where(and(eq(flags.journeyId, journeyId), eq(flags.type, type), eq(flags.escalatedAt, at)));
       return earlier?.id ?? null;
     },
-    async clear(journeyId: number, type: JourneyFlagType, at: Date, details: Record<string, unknown>, tx: Orm = db): Promise<number | null> {
+    async clear(
+      journeyId: number,
+      type: JourneyFlagType,
+      at: Date,
+      details: Record<string, unknown>,
+      tx: Orm = db,
+    ): Promise<number | null> {
       return (await clearMany([{ journeyId, type, at, details }], tx)).get(flagKey(journeyId, type, at)) ?? null;
     },
     /** Clears every flag of the journey still open (cancellation). */
@@ -133,7 +158,11 @@ export function flagsRepository(db: Orm) {
         .returning();
     },
     /** Resolves every flag of the journey not resolved yet (cancellation: nothing is left to deal with). */
-    async resolveAll(journeyId: number, values: { resolvedBy: number; resolvedAt: Date; resolvedNote: string | null }, tx: Orm): Promise<FlagRow[]> {
+    async resolveAll(
+      journeyId: number,
+      values: { resolvedBy: number; resolvedAt: Date; resolvedNote: string | null },
+      tx: Orm,
+    ): Promise<FlagRow[]> {
       return tx
         .update(flags)
         .set({ ...values, updatedAt: new Date() })
@@ -142,10 +171,16 @@ export function flagsRepository(db: Orm) {
     },
     async review(
       id: number,
-      values: { acknowledgedBy: number; acknowledgedAt: Date; acknowledgedNote: string | null } | { resolvedBy: number; resolvedAt: Date; resolvedNote: string | null },
+      values:
+        | { acknowledgedBy: number; acknowledgedAt: Date; acknowledgedNote: string | null }
+        | { resolvedBy: number; resolvedAt: Date; resolvedNote: string | null },
       tx: Orm,
     ): Promise<FlagRow> {
-      const [r] = await tx.update(flags).set({ ...values, updatedAt: new Date() }).where(eq(flags.id, id)).returning();
+      const [r] = await tx
+        .update(flags)
+        .set({ ...values, updatedAt: new Date() })
+        .where(eq(flags.id, id))
+        .returning();
       return r!;
     },
     /** Types of the flags neither cleared nor resolved, per journey. */

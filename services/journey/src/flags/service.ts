@@ -15,7 +15,13 @@ import type { FlagsRepository } from './repository';
 export function flagsService(deps: { db: Orm; flags: FlagsRepository; journeys: JourneysRepository; events: EventSink; clock: Clock }) {
   const { db, flags, journeys, events, clock } = deps;
 
-  async function review(flagId: number, to: Exclude<JourneyFlagReview, 'new'>, note: string | null, actor: Identity, requestId?: string): Promise<JourneyFlag> {
+  async function review(
+    flagId: number,
+    to: Exclude<JourneyFlagReview, 'new'>,
+    note: string | null,
+    actor: Identity,
+    requestId?: string,
+  ): Promise<JourneyFlag> {
     const scope = journeyScope(actor);
     const at = clock.now();
     const { row, journey } = await db.transaction(async (tx) => {
@@ -34,8 +40,14 @@ export function flagsService(deps: { db: Orm; flags: FlagsRepository; journeys: 
         tx,
       );
       await recordAudit(tx, actor, {
-        action: to === 'acknowledged' ? 'flag.acknowledge' : 'flag.resolve', entityType: 'flag', entityId: flagId, companyId: j.companyId,
-        before: { review: current }, after: { review: to, journeyId: j.id, type: r.type }, note, requestId,
+        action: to === 'acknowledged' ? 'flag.acknowledge' : 'flag.resolve',
+        entityType: 'flag',
+        entityId: flagId,
+        companyId: j.companyId,
+        before: { review: current },
+        after: { review: to, journeyId: j.id, type: r.type },
+        note,
+        requestId,
       });
       return { row: r, journey: j };
     });
@@ -44,7 +56,8 @@ export function flagsService(deps: { db: Orm; flags: FlagsRepository; journeys: 
   }
 
   return {
-    acknowledge: (flagId: number, note: string | null, actor: Identity, requestId?: string) => review(flagId, 'acknowledged', note, actor, requestId),
+    acknowledge: (flagId: number, note: string | null, actor: Identity, requestId?: string) =>
+      review(flagId, 'acknowledged', note, actor, requestId),
     resolve: (flagId: number, note: string, actor: Identity, requestId?: string) => review(flagId, 'resolved', note, actor, requestId),
   };
 }

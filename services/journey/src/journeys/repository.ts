@@ -22,7 +22,10 @@ export interface JourneyFilter {
 
 export type NewJourneyValues = typeof journeys.$inferInsert;
 
-const within = (column: PgColumn, from?: Date, to?: Date): SQL[] => [...(from ? [gte(column, from)] : []), ...(to ? [lte(column, to)] : [])];
+const within = (column: PgColumn, from?: Date, to?: Date): SQL[] => [
+  ...(from ? [gte(column, from)] : []),
+  ...(to ? [lte(column, to)] : []),
+];
 
 export function journeysRepository(db: Orm) {
   const flagExists = (open: boolean, f: JourneyFilter): SQL =>
@@ -50,7 +53,14 @@ export function journeysRepository(db: Orm) {
     if (f.routeIds?.length) parts.push(inArray(journeys.routeId, f.routeIds));
     if (f.deviceIds?.length) parts.push(inArray(journeys.deviceId, f.deviceIds));
     if (f.country) {
-      parts.push(exists(db.select({ one: sql`1` }).from(routes).where(and(eq(routes.id, journeys.routeId), arrayContains(routes.countries, [f.country])))));
+      parts.push(
+        exists(
+          db
+            .select({ one: sql`1` })
+            .from(routes)
+            .where(and(eq(routes.id, journeys.routeId), arrayContains(routes.countries, [f.country]))),
+        ),
+      );
     }
     return and(...parts);
   }
@@ -63,7 +73,13 @@ export function journeysRepository(db: Orm) {
 
   return {
     async list(kind: JourneyListKind, f: JourneyFilter): Promise<JourneyRow[]> {
-      return db.select().from(journeys).where(listWhere(kind, f)).orderBy(...order[kind]).limit(f.limit).offset(f.offset);
+      return db
+        .select()
+        .from(journeys)
+        .where(listWhere(kind, f))
+        .orderBy(...order[kind])
+        .limit(f.limit)
+        .offset(f.offset);
     },
     async get(id: number, tx: Orm = db): Promise<JourneyRow | undefined> {
       const [r] = await tx.select().from(journeys).where(eq(journeys.id, id));
@@ -76,7 +92,12 @@ export function journeysRepository(db: Orm) {
     /** Locks the journeys' rows for the rest of the transaction and returns their states. */
     async lockStates(ids: number[], tx: Orm): Promise<Map<number, JourneyRow['state']>> {
       if (!ids.length) return new Map();
-      const rows = await tx.select({ id: journeys.id, state: journeys.state }).from(journeys).where(inArray(journeys.id, ids)).orderBy(asc(journeys.id)).for('update');
+      const rows = await tx
+        .select({ id: journeys.id, state: journeys.state })
+        .from(journeys)
+        .where(inArray(journeys.id, ids))
+        .orderBy(asc(journeys.id))
+        .for('update');
       return new Map(rows.map((r) => [r.id, r.state]));
     },
     async byIds(ids: number[], tx: Orm = db): Promise<JourneyRow[]> {

@@ -8,9 +8,16 @@ import type { JourneysService } from './service';
 const [create, active, flagged, completed, get, cancel, acknowledge, resolve] = journeysEndpoints;
 
 const filterOf = (q: JourneysQuery, caller: Identity): JourneyFilter => ({
-  companyIds: q.companyId, routeIds: q.routeId, deviceIds: q.deviceId, country: q.country, flagTypes: q.flagType,
-  from: q.from ? new Date(q.from) : undefined, to: q.to ? new Date(q.to) : undefined,
-  scope: journeyScope(caller), limit: q.limit, offset: q.offset,
+  companyIds: q.companyId,
+  routeIds: q.routeId,
+  deviceIds: q.deviceId,
+  country: q.country,
+  flagTypes: q.flagType,
+  from: q.from ? new Date(q.from) : undefined,
+  to: q.to ? new Date(q.to) : undefined,
+  scope: journeyScope(caller),
+  limit: q.limit,
+  offset: q.offset,
 });
 
 /** /api/journey*: declaration, lists, detail, cancellation and the flag review endpoints. */

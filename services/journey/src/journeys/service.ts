@@ -1,5 +1,16 @@
 import type { Journey, JourneyDetail, JourneyInput, JourneyTrackPoint } from '@corridor/contracts';
-import { AppError, notFound, queryPositionHistory, unavailable, type Analytics, type Cache, type Clock, type Identity, type Logger, type Orm } from '@corridor/platform';
+import {
+  AppError,
+  notFound,
+  queryPositionHistory,
+  unavailable,
+  type Analytics,
+  type Cache,
+  type Clock,
+  type Identity,
+  type Logger,
+  type Orm,
+} from '@corridor/platform';
 import { recordAudit } from '../audit/audit';
 import type { JourneyRow } from '../db/schema';
 import { journeyKeys } from '../evaluator/journey-keys';
@@ -67,7 +78,13 @@ export function journeysService(deps: JourneysServiceDeps) {
       throw unavailable('ClickHouse', err);
     }
     const points = positions.slice(0, limit).map((p) => ({
-      id: p.id, fixTime: p.fixTime, latitude: p.latitude, longitude: p.longitude, speed: p.speed, course: p.course, valid: p.valid,
+      id: p.id,
+      fixTime: p.fixTime,
+      latitude: p.latitude,
+      longitude: p.longitude,
+      speed: p.speed,
+      course: p.course,
+      valid: p.valid,
     }));
     return { points, truncated: positions.length > limit };
   }
@@ -77,24 +94,38 @@ export function journeysService(deps: JourneysServiceDeps) {
       const scope = journeyScope(actor);
       const companyId = input.companyId ?? (scope !== undefined ? scope : null);
       if (scope !== undefined && companyId !== scope) {
-        throw new AppError('FORBIDDEN', 'companyId: you may declare journeys for your own company only', { field: 'companyId', companyId: scope });
+        throw new AppError('FORBIDDEN', 'companyId: you may declare journeys for your own company only', {
+          field: 'companyId',
+          companyId: scope,
+        });
       }
       const route = await routes.get(input.routeId);
       if (!route) throw fieldError([{ in: 'body', path: 'routeId', message: `route ${input.routeId} does not exist` }]);
       const row = await db.transaction(async (tx) => {
         const r = await journeys.insert(
           {
-            deviceId: input.deviceId, truckPlate: input.truckPlate, companyId, routeId: input.routeId,
-            shipmentRef: input.shipmentRef, cargoRef: input.cargoRef,
+            deviceId: input.deviceId,
+            truckPlate: input.truckPlate,
+            companyId,
+            routeId: input.routeId,
+            shipmentRef: input.shipmentRef,
+            cargoRef: input.cargoRef,
             plannedDeparture: input.plannedDeparture ? new Date(input.plannedDeparture) : null,
             plannedArrival: input.plannedArrival ? new Date(input.plannedArrival) : null,
-            origin: input.origin, destination: input.destination, createdBy: actor.userId, attributes: input.attributes,
+            origin: input.origin,
+            destination: input.destination,
+            createdBy: actor.userId,
+            attributes: input.attributes,
           },
           tx,
         );
         await recordAudit(tx, actor, {
-          action: 'journey.create', entityType: 'journey', entityId: r.id, companyId: r.companyId,
-          after: { state: r.state, deviceId: r.deviceId, routeId: r.routeId }, requestId,
+          action: 'journey.create',
+          entityType: 'journey',
+          entityId: r.id,
+          companyId: r.companyId,
+          after: { state: r.state, deviceId: r.deviceId, routeId: r.routeId },
+          requestId,
         });
         return r;
       });
@@ -103,7 +134,10 @@ export function journeysService(deps: JourneysServiceDeps) {
     },
 
     async list(kind: JourneyListKind, f: JourneyFilter): Promise<Journey[]> {
-      if (f.from && f.to && f.from > f.to) throw new AppError('VALIDATION_FAILED', 'querystring.from: must not be after to', [{ in: 'querystring', path: 'from', message: 'must not be after to' }]);
+      if (f.from && f.to && f.from > f.to)
+        throw new AppError('VALIDATION_FAILED', 'querystring.from: must not be after to', [
+          { in: 'querystring', path: 'from', message: 'must not be after to' },
+        ]);
       return present(await journeys.list(kind, f));
     },
 
@@ -129,14 +163,23 @@ export function journeysService(deps: JourneysServiceDeps) {
         const before = await journeys.getForUpdate(id, tx);
         if (!before || (scope !== undefined && before.companyId !== scope)) throw notFound('Journey', id);
         if (!NEXT_STATES[before.state].includes('cancelled')) {
-          throw new AppError('INVALID_TRANSITION', `A ${before.state} journey cannot be cancelled`, { current: before.state, allowed: NEXT_STATES[before.state] });
+          throw new AppError('INVALID_TRANSITION', `A ${before.state} journey cannot be cancelled`, {
+            current: before.state,
+            allowed: NEXT_STATES[before.state],
+          });
         }
         const r = await journeys.markCancelled(id, { at: now, by: actor.userId, reason }, tx);
         const c = await flags.clearAll(id, now, { reason: 'journeyCancelled' }, tx);
         const resolved = await flags.resolveAll(id, { resolvedBy: actor.userId, resolvedAt: now, resolvedNote: reason }, tx);
         await recordAudit(tx, actor, {
-          action: 'journey.cancel', entityType: 'journey', entityId: id, companyId: r.companyId,
-          before: { state: before.state }, after: { state: r.state, clearedFlags: c.map((f) => f.id), resolvedFlags: resolved.map((f) => f.id) }, note: reason, requestId,
+          action: 'journey.cancel',
+          entityType: 'journey',
+          entityId: id,
+          companyId: r.companyId,
+          before: { state: before.state },
+          after: { state: r.state, clearedFlags: c.map((f) => f.id), resolvedFlags: resolved.map((f) => f.id) },
+          note: reason,
+          requestId,
         });
         return { row: r, cleared: c, resolved };
       });
@@ -144,7 +187,19 @@ export function journeysService(deps: JourneysServiceDeps) {
       const ref = journeyRef(row);
       await events.emitAfterCommit([
         ...cleared.map((f) =>
-          flagChangeEvent(ref, { type: f.type, action: 'clear', time: now.toISOString(), latitude: f.latitude, longitude: f.longitude, details: { reason: 'journeyCancelled' } }, f.id, null),
+          flagChangeEvent(
+            ref,
+            {
+              type: f.type,
+              action: 'clear',
+              time: now.toISOString(),
+              latitude: f.latitude,
+              longitude: f.longitude,
+              details: { reason: 'journeyCancelled' },
+            },
+            f.id,
+            null,
+          ),
         ),
         ...resolved.map((f) => flagReviewEvent(ref, f, 'resolved', now.toISOString(), actor.userId, reason)),
         cancelledEvent(ref, now.toISOString(), actor.userId, reason),

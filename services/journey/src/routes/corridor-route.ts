@@ -8,7 +8,12 @@ export interface JourneyEnds {
   destination: JourneyArea | null;
 }
 
-const asStop = (kind: 'origin' | 'destination', a: JourneyArea): RouteStopArea => ({ kind, center: a.center, radiusM: a.radiusM, ...(a.name ? { name: a.name } : {}) });
+const asStop = (kind: 'origin' | 'destination', a: JourneyArea): RouteStopArea => ({
+  kind,
+  center: a.center,
+  radiusM: a.radiusM,
+  ...(a.name ? { name: a.name } : {}),
+});
 
 export type RouteGeometry = Pick<RouteRow, 'id' | 'line' | 'legs' | 'widthM' | 'speedLimitsKmh' | 'stopAreas' | 'expectedDurationMinutes'>;
 

@@ -64,7 +64,11 @@ export function routesRepository(db: Orm) {
     },
     /** Journeys on the route, by state (the update and delete guards). */
     async journeyStates(id: number, tx: Orm = db): Promise<Record<string, number>> {
-      const rows = await tx.select({ state: journeys.state, n: count() }).from(journeys).where(eq(journeys.routeId, id)).groupBy(journeys.state);
+      const rows = await tx
+        .select({ state: journeys.state, n: count() })
+        .from(journeys)
+        .where(eq(journeys.routeId, id))
+        .groupBy(journeys.state);
       return Object.fromEntries(rows.map((r) => [r.state, r.n]));
     },
   };

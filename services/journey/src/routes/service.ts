@@ -32,8 +32,13 @@ export function routeValues(input: RouteInput, companyId: number | null = null):
   };
   const index = buildRouteIndex(
     corridorRouteOf({
-      id: 0, line: input.line, legs: input.legs, widthM: input.widthM, speedLimitsKmh: input.speedLimitsKmh,
-      stopAreas: input.stopAreas, expectedDurationMinutes: input.expectedDurationMinutes,
+      id: 0,
+      line: input.line,
+      legs: input.legs,
+      widthM: input.widthM,
+      speedLimitsKmh: input.speedLimitsKmh,
+      stopAreas: input.stopAreas,
+      expectedDurationMinutes: input.expectedDurationMinutes,
     }),
   );
   return { ...values, lengthM: Math.round(index.lengthM * 10) / 10, segmentCount: line.length - 1 };
@@ -86,7 +91,13 @@ export function routesService(deps: RoutesServiceDeps) {
         () =>
           db.transaction(async (tx) => {
             const r = await repo.insert(values, tx);
-            await recordAudit(tx, actor, { action: 'route.create', entityType: 'route', entityId: r.id, after: { name: r.name, code: r.code }, requestId });
+            await recordAudit(tx, actor, {
+              action: 'route.create',
+              entityType: 'route',
+              entityId: r.id,
+              after: { name: r.name, code: r.code },
+              requestId,
+            });
             return r;
           }),
         input.code,
@@ -105,11 +116,18 @@ export function routesService(deps: RoutesServiceDeps) {
             // staff leaving companyId out keep the owner; a company caller's route stays its own
             const values = routeValues(input, ownerCompany(actor, input.companyId ?? before.companyId));
             const states = await repo.journeyStates(id, tx);
-            if (states.active) throw new AppError('CONFLICT', `Route ${id} is followed by ${states.active} active journey(s)`, { activeJourneys: states.active });
+            if (states.active)
+              throw new AppError('CONFLICT', `Route ${id} is followed by ${states.active} active journey(s)`, {
+                activeJourneys: states.active,
+              });
             const r = await repo.update(id, values, tx);
             await recordAudit(tx, actor, {
-              action: 'route.update', entityType: 'route', entityId: id,
-              before: { version: before.version, name: before.name }, after: { version: r!.version, name: r!.name }, requestId,
+              action: 'route.update',
+              entityType: 'route',
+              entityId: id,
+              before: { version: before.version, name: before.name },
+              after: { version: r!.version, name: r!.name },
+              requestId,
             });
             return r!;
           }),
@@ -126,7 +144,13 @@ export function routesService(deps: RoutesServiceDeps) {
         if (total) throw new AppError('CONFLICT', `Route ${id} is referred to by ${total} journey(s)`, { journeys: states });
         const r = await repo.delete(id, tx);
         if (!r) throw notFound('Route', id);
-        await recordAudit(tx, actor, { action: 'route.delete', entityType: 'route', entityId: id, before: { name: r.name, code: r.code }, requestId });
+        await recordAudit(tx, actor, {
+          action: 'route.delete',
+          entityType: 'route',
+          entityId: id,
+          before: { name: r.name, code: r.code },
+          requestId,
+        });
       });
       await announce();
     },

@@ -24,7 +24,8 @@ const MAX_LENGTH_M = 10_000_000;
  * limit or one per segment, at most one origin and one destination area. Returns the joined line.
  */
 export function checkRouteInput(input: RouteInput): LonLat[] {
-  if ((input.line === null) === (input.legs === null)) throw fieldError([problem(input.line ? 'legs' : 'line', 'give exactly one of line or legs')]);
+  if ((input.line === null) === (input.legs === null))
+    throw fieldError([problem(input.line ? 'legs' : 'line', 'give exactly one of line or legs')]);
   const field = input.line ? 'line' : 'legs';
   const line: LonLat[] = input.line ? input.line.map(([lon, lat]) => [lon, lat]) : concatenateLegs(input.legs ?? []);
   const problems: FieldProblem[] = [];
@@ -37,7 +38,8 @@ export function checkRouteInput(input: RouteInput): LonLat[] {
     const previous = input.legs?.[i - 1];
     if (!previous) return;
     const gap = ruler.distance(previous[previous.length - 1]!, leg[0]!);
-    if (gap > input.widthM) problems.push(problem(`legs.${i}`, `starts ${Math.round(gap)} m from the end of leg ${i - 1}, more than the width`));
+    if (gap > input.widthM)
+      problems.push(problem(`legs.${i}`, `starts ${Math.round(gap)} m from the end of leg ${i - 1}, more than the width`));
   });
   const segments = line.length - 1;
   const limits = input.speedLimitsKmh.length;

@@ -25,7 +25,12 @@ const kindOf: Record<PlaceKind, RouteStopArea['kind']> = {
   port: 'yard',
 };
 
-const area = (p: Place, kind: RouteStopArea['kind']): RouteStopArea => ({ kind, name: p.name, center: [p.center[0], p.center[1]], radiusM: p.radiusMetres });
+const area = (p: Place, kind: RouteStopArea['kind']): RouteStopArea => ({
+  kind,
+  name: p.name,
+  center: [p.center[0], p.center[1]],
+  radiusM: p.radiusMetres,
+});
 
 /** A corridor from @corridor/geodata as a route: its line and limits, its port and final border post as ends, its places as approved stops. */
 export function corridorSeed(id: CorridorId): RouteInput {
@@ -39,7 +44,11 @@ export function corridorSeed(id: CorridorId): RouteInput {
     line: c.line.map(([lon, lat]) => [lon, lat]),
     widthM: SEED_WIDTH_M,
     speedLimitsKmh: [...c.speedLimitsKph],
-    stopAreas: [area(placeById(origin)!, 'origin'), ...stops.map((p) => area(p, kindOf[p.kind])), area(placeById(destination)!, 'destination')],
+    stopAreas: [
+      area(placeById(origin)!, 'origin'),
+      ...stops.map((p) => area(p, kindOf[p.kind])),
+      area(placeById(destination)!, 'destination'),
+    ],
     expectedDurationMinutes: c.expectedDurationHours * 60,
     countries: [...c.countries],
     attributes: { roads: [...c.roads], statedLengthKm: c.statedLengthKm, source: '@corridor/geodata' },
@@ -52,14 +61,23 @@ export const CORRIDOR_SEEDS: readonly CorridorId[] = ['northern', 'central'];
  * Loads the corridor routes. Idempotent: a route whose code exists is left as it is, so the
  * command may run again and concurrent starts cannot double a route. Returns the codes inserted.
  */
-export async function seedRoutes(deps: { db: Orm; repo: RoutesRepository; cache: Cache; logger: Logger }, opts: { onlyIfEmpty: boolean }): Promise<string[]> {
+export async function seedRoutes(
+  deps: { db: Orm; repo: RoutesRepository; cache: Cache; logger: Logger },
+  opts: { onlyIfEmpty: boolean },
+): Promise<string[]> {
   if (opts.onlyIfEmpty && (await deps.repo.count()) > 0) return [];
   const inserted: string[] = [];
   for (const id of CORRIDOR_SEEDS) {
     const input = corridorSeed(id);
     const row = await deps.db.transaction(async (tx) => {
       const r = await deps.repo.insertIfCodeFree(routeValues(input), tx);
-      if (r) await recordAudit(tx, systemActor, { action: 'route.seed', entityType: 'route', entityId: r.id, after: { code: r.code, name: r.name } });
+      if (r)
+        await recordAudit(tx, systemActor, {
+          action: 'route.seed',
+          entityType: 'route',
+          entityId: r.id,
+          after: { code: r.code, name: r.name },
+        });
       return r;
     });
     if (row) inserted.push(row.code!);
@@ -68,4 +86,3 @@ export async function seedRoutes(deps: { db: Orm; repo: RoutesRepository; cache:
   deps.logger.info({ inserted }, inserted.length ? 'corridor routes seeded' : 'corridor routes already present');
   return inserted;
 }
-

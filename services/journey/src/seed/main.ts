@@ -10,7 +10,10 @@ const logger = createLogger('journey-seed', config.LOG_LEVEL);
 const adapters = await createAdapters(config, logger);
 try {
   await migrateJourneySchema(adapters.db);
-  const inserted = await seedRoutes({ db: adapters.db.orm, repo: routesRepository(adapters.db.orm), cache: adapters.cache, logger }, { onlyIfEmpty: false });
+  const inserted = await seedRoutes(
+    { db: adapters.db.orm, repo: routesRepository(adapters.db.orm), cache: adapters.cache, logger },
+    { onlyIfEmpty: false },
+  );
   process.stdout.write(`${inserted.length ? `seeded: ${inserted.join(', ')}` : 'corridor routes already present'}\n`);
 } finally {
   await adapters.close();

@@ -7,10 +7,11 @@ import { startHarness, type Harness } from '../../test/tracking-harness';
 import { expect400 } from '../../test/tracking-expect';
 
 /** ops-api publishes every calendar to the cache for the geofence evaluator: at start and after each change. */
-const ics = (start: string) => Buffer.from(
-  `BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//corridor//test//EN\r\nBEGIN:VEVENT\r\nUID:office\r\nDTSTART;TZID=Africa/Nairobi:${start}\r\n` +
-  'DURATION:PT9H\r\nRRULE:FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n',
-).toString('base64');
+const ics = (start: string) =>
+  Buffer.from(
+    `BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//corridor//test//EN\r\nBEGIN:VEVENT\r\nUID:office\r\nDTSTART;TZID=Africa/Nairobi:${start}\r\n` +
+      'DURATION:PT9H\r\nRRULE:FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n',
+  ).toString('base64');
 
 let h: Harness;
 beforeAll(async () => {
@@ -42,7 +43,13 @@ describe('calendars in the cache', () => {
     expect(await published()).toEqual([{ id: cal.id, companyId: null, data: ics('20260105T090000') }]);
 
     // a refused change publishes nothing new
-    expect400(await call('PUT', `/api/calendars/${cal.id}`, { ...cal, data: Buffer.from('BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n').toString('base64') }), 'data');
+    expect400(
+      await call('PUT', `/api/calendars/${cal.id}`, {
+        ...cal,
+        data: Buffer.from('BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n').toString('base64'),
+      }),
+      'data',
+    );
     expect(await published()).toEqual([{ id: cal.id, companyId: null, data: ics('20260105T090000') }]);
 
     expect((await call('DELETE', `/api/calendars/${cal.id}`)).statusCode).toBe(204);

@@ -10,7 +10,13 @@ import { resourceService } from '../resources/resource-service';
 import { linkedFilter } from '../object-links/linked-filter';
 import { publishedToCache } from '../resources/cache-published';
 
-const toCalendar = (r: CalendarRow): Calendar => ({ id: r.id, name: r.name, data: r.data, companyId: r.companyId, attributes: r.attributes });
+const toCalendar = (r: CalendarRow): Calendar => ({
+  id: r.id,
+  name: r.name,
+  data: r.data,
+  companyId: r.companyId,
+  attributes: r.attributes,
+});
 
 /**
  * Calendars: data must be a base64 iCalendar that parses (ical.js); a calendar still in use cannot be deleted.
@@ -20,7 +26,12 @@ const toCalendar = (r: CalendarRow): Calendar => ({ id: r.id, name: r.name, data
 export function calendarsService(deps: { db: Orm; cache: Cache; logger: Logger }) {
   const { db } = deps;
   const crud = resourceService<CalendarRow, Calendar, CalendarInput, z.output<typeof LinkedListQuery>>(db, {
-    name: 'Calendar', entityType: 'calendar', table: calendars, company: calendars.companyId, shared: true, keywordColumns: [calendars.name],
+    name: 'Calendar',
+    entityType: 'calendar',
+    table: calendars,
+    company: calendars.companyId,
+    shared: true,
+    keywordColumns: [calendars.name],
     filters: (q) => linkedFilter(db, calendars.id, 'calendarId', q),
     toEntity: toCalendar,
     toValues: (i, companyId) => ({ name: i.name, data: i.data, companyId, attributes: i.attributes }),
@@ -33,9 +44,13 @@ export function calendarsService(deps: { db: Orm; cache: Cache; logger: Logger }
     },
     async beforeDelete(row) {
       const [d] = await db.select({ n: count() }).from(devices).where(eq(devices.calendarId, row.id));
-      const [r] = await db.select({ n: count() }).from(notificationRules).where(and(eq(notificationRules.calendarId, row.id)));
+      const [r] = await db
+        .select({ n: count() })
+        .from(notificationRules)
+        .where(and(eq(notificationRules.calendarId, row.id)));
       const used = (d?.n ?? 0) + (r?.n ?? 0);
-      if (used) throw new AppError('CONFLICT', `Calendar ${row.id} is used by ${d?.n ?? 0} device(s) and ${r?.n ?? 0} notification rule(s)`);
+      if (used)
+        throw new AppError('CONFLICT', `Calendar ${row.id} is used by ${d?.n ?? 0} device(s) and ${r?.n ?? 0} notification rule(s)`);
     },
   });
 

@@ -3,7 +3,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cargoEndpoints, CargoStatus, type Cargo, type CargoDetail, type DocumentWithLink, type ErrorBody, type Role, type Shipment, allowedCargoMoves } from '@corridor/contracts';
+import {
+  cargoEndpoints,
+  CargoStatus,
+  type Cargo,
+  type CargoDetail,
+  type DocumentWithLink,
+  type ErrorBody,
+  type Role,
+  type Shipment,
+  allowedCargoMoves,
+} from '@corridor/contracts';
 import { unavailable, type Identity } from '@corridor/platform';
 import { runCommonRouteTests } from '@corridor/platform/testing/common-route-tests';
 import { asUser, TEST_IDENTITY_SECRET, testUsers, userWith } from '@corridor/platform/testing/identity';
@@ -34,7 +44,10 @@ beforeAll(async () => {
   adapters = await createTestAdapters(await primaryKind());
   dir = await mkdtemp(join(tmpdir(), 'ops-cargo-'));
   svc = await build({
-    ...adapters, logger: adapters.logger, identitySecret: TEST_IDENTITY_SECRET, readers: inThreadIdfReaders(switchable),
+    ...adapters,
+    logger: adapters.logger,
+    identitySecret: TEST_IDENTITY_SECRET,
+    readers: inThreadIdfReaders(switchable),
     documents: { storage: localStorage(dir), scanner: noScanner, maxBytes: 1 << 20 },
   });
 });
@@ -48,13 +61,23 @@ const [listCompany, processIdf, get, attachDocument, changeStatus, listAdmin, co
 type User = keyof typeof testUsers;
 
 async function call<T = unknown>(who: User | Identity, method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, payload?: unknown) {
-  const res = await svc.app.inject({ method, url, headers: await asUser(typeof who === 'string' ? testUsers[who] : who), payload: payload as never });
+  const res = await svc.app.inject({
+    method,
+    url,
+    headers: await asUser(typeof who === 'string' ? testUsers[who] : who),
+    payload: payload as never,
+  });
   return { status: res.statusCode, body: res.json() as T };
 }
 
 async function upload(who: User, bytes: Uint8Array, contentType = 'application/pdf', filename = 'idf.pdf'): Promise<DocumentWithLink> {
   const body = await multipart({ kind: 'idf' }, { filename, contentType, bytes });
-  const res = await svc.app.inject({ method: 'POST', url: '/api/documents/upload', headers: { ...body.headers, ...(await asUser(testUsers[who])) }, payload: body.payload });
+  const res = await svc.app.inject({
+    method: 'POST',
+    url: '/api/documents/upload',
+    headers: { ...body.headers, ...(await asUser(testUsers[who])) },
+    payload: body.payload,
+  });
   expect(res.statusCode, res.body).toBe(201);
   return res.json<DocumentWithLink>();
 }
@@ -73,8 +96,14 @@ describe('POST /cargos/process-idf', () => {
   it('creates a submitted cargo from an IDF PDF, with the extraction report, the source document linked and an audit row', async () => {
     const c = await cargoFromPdf();
     expect(c).toMatchObject({
-      companyId: 101, status: 'submitted', importer: { name: 'Athi River Importers Ltd', pin: 'P053456789Z' }, consignor: 'Guangzhou Auto Parts Co. Ltd',
-      countryOfOrigin: 'China', portOfDischarge: 'Mombasa', invoice: { value: 48750, currency: 'USD' }, extraction: { format: 'pdf', valid: true },
+      companyId: 101,
+      status: 'submitted',
+      importer: { name: 'Athi River Importers Ltd', pin: 'P053456789Z' },
+      consignor: 'Guangzhou Auto Parts Co. Ltd',
+      countryOfOrigin: 'China',
+      portOfDischarge: 'Mombasa',
+      invoice: { value: 48750, currency: 'USD' },
+      extraction: { format: 'pdf', valid: true },
     });
     expect(c.lineItems).toHaveLength(3);
     expect(c.extraction.fields.importerPin).toMatchObject({ valid: true, confidence: expect.any(Number) });
@@ -86,8 +115,13 @@ describe('POST /cargos/process-idf', () => {
 
   it('creates cargo from JSON and CSV exports', async () => {
     const json = {
-      idfNumber: nextIdf(), importer: { name: 'Athi River Importers Ltd', pin: 'P053456789Z' }, consignor: 'Tata Motors Ltd', countryOfOrigin: 'India',
-      portOfDischarge: 'Mombasa', invoice: { value: 30500, currency: 'USD' }, items: [{ hsCode: '8704.21.90', description: 'Truck', quantity: 1, unit: 'U', value: 30500 }],
+      idfNumber: nextIdf(),
+      importer: { name: 'Athi River Importers Ltd', pin: 'P053456789Z' },
+      consignor: 'Tata Motors Ltd',
+      countryOfOrigin: 'India',
+      portOfDischarge: 'Mombasa',
+      invoice: { value: 30500, currency: 'USD' },
+      items: [{ hsCode: '8704.21.90', description: 'Truck', quantity: 1, unit: 'U', value: 30500 }],
     };
     const j = await upload('agentA', Buffer.from(JSON.stringify(json)), 'application/json', 'idf.json');
     const rj = await call<Cargo>('agentA', 'POST', '/api/cargos/process-idf', { documentId: j.id });
@@ -141,7 +175,9 @@ describe('POST /cargos/process-idf', () => {
   it("answers 404 for another company's document or none, 400 naming documentId", async () => {
     const doc = await upload('companyB', await idfPdf(sampleIdf({ idfNumber: nextIdf() })));
     expect((await call('companyA', 'POST', '/api/cargos/process-idf', { documentId: doc.id })).status).toBe(404);
-    expect((await call('companyA', 'POST', '/api/cargos/process-idf', { documentId: '00000000-0000-4000-8000-000000000000' })).status).toBe(404);
+    expect((await call('companyA', 'POST', '/api/cargos/process-idf', { documentId: '00000000-0000-4000-8000-000000000000' })).status).toBe(
+      404,
+    );
     const bad = await call<ErrorBody>('companyA', 'POST', '/api/cargos/process-idf', { documentId: 'x' });
     expect(bad.status).toBe(400);
     expect(bad.body.error.message).toContain('documentId');
@@ -181,9 +217,14 @@ describe('GET /cargos/company, GET /cargos, GET /cargos/{cargoId}', () => {
     expect((await call<ErrorBody>('companyA', 'GET', '/api/cargos/zero')).body.error.message).toContain('cargoId');
   });
 
-  it('lets a shipment carry its own company\'s cargo only', async () => {
+  it("lets a shipment carry its own company's cargo only", async () => {
     const c = await cargoFromPdf('companyA');
-    const body = { reference: `CARGO-${c.id}`, origin: { place: 'Mombasa', country: 'KE' }, destination: { place: 'Nairobi', country: 'KE' }, cargoIds: [c.id] };
+    const body = {
+      reference: `CARGO-${c.id}`,
+      origin: { place: 'Mombasa', country: 'KE' },
+      destination: { place: 'Nairobi', country: 'KE' },
+      cargoIds: [c.id],
+    };
     const ok = await call<Shipment>('companyA', 'POST', '/api/shipments/company', body);
     expect(ok.status).toBe(201);
     expect(ok.body.cargoIds).toEqual([c.id]);
@@ -204,9 +245,19 @@ describe('PUT /cargos/{cargoId}/status', () => {
     expect((await call<Cargo>('agentA', 'PUT', url, { status: 'released' })).body.status).toBe('released');
     expect((await call<Cargo>('companyA', 'PUT', url, { status: 'delivered' })).body.status).toBe('delivered');
     const d = await call<CargoDetail>('officer', 'GET', `/api/cargos/${c.id}`);
-    expect(d.body.statusHistory.map((h) => `${h.from}>${h.to}`)).toEqual(['null>submitted', 'submitted>validated', 'validated>released', 'released>delivered']);
+    expect(d.body.statusHistory.map((h) => `${h.from}>${h.to}`)).toEqual([
+      'null>submitted',
+      'submitted>validated',
+      'validated>released',
+      'released>delivered',
+    ]);
     const trail = await audit.forEntity(adapters.db.orm, 'cargo', c.id);
-    expect(trail[0]).toMatchObject({ action: 'cargo.status', before: { status: 'released' }, after: { status: 'delivered' }, actorUserId: 5 });
+    expect(trail[0]).toMatchObject({
+      action: 'cargo.status',
+      before: { status: 'released' },
+      after: { status: 'delivered' },
+      actorUserId: 5,
+    });
   });
 
   it('answers 409 INVALID_TRANSITION with the allowed states, and 409 CONFLICT naming the failed checks of an invalid IDF', async () => {
@@ -217,8 +268,14 @@ describe('PUT /cargos/{cargoId}/status', () => {
     const bad = await cargoFromPdf('companyA', { importerPin: 'NOTAPIN1' });
     const r = await call<ErrorBody>('agentA', 'PUT', `/api/cargos/${bad.id}/status`, { status: 'validated' });
     expect(r.status).toBe(409);
-    expect(r.body.error).toMatchObject({ code: 'CONFLICT', details: { failedChecks: { importerPin: [expect.stringMatching(/KRA PIN/)] } } });
-    expect((await call<Cargo>('agentA', 'PUT', `/api/cargos/${bad.id}/status`, { status: 'rejected', reason: 'Importer PIN unreadable' })).body.status).toBe('rejected');
+    expect(r.body.error).toMatchObject({
+      code: 'CONFLICT',
+      details: { failedChecks: { importerPin: [expect.stringMatching(/KRA PIN/)] } },
+    });
+    expect(
+      (await call<Cargo>('agentA', 'PUT', `/api/cargos/${bad.id}/status`, { status: 'rejected', reason: 'Importer PIN unreadable' })).body
+        .status,
+    ).toBe('rejected');
   });
 
   it('matches the transitions table through the endpoint for a sample of states × roles', async () => {
@@ -253,16 +310,26 @@ describe('PUT /cargos/{cargoId}/status', () => {
 describe('PATCH /cargos/{cargoId}/fields', () => {
   it('corrects a field the checks refused: the checks run again, the cargo then validates, and the audit keeps old and new values', async () => {
     const c = await cargoFromPdf('companyA', { importerPin: 'NOTAPIN1' });
-    expect(c.extraction).toMatchObject({ valid: false, fields: { importerPin: { valid: false, issues: [expect.stringMatching(/KRA PIN/)] } } });
+    expect(c.extraction).toMatchObject({
+      valid: false,
+      fields: { importerPin: { valid: false, issues: [expect.stringMatching(/KRA PIN/)] } },
+    });
     const r = await call<Cargo>('companyA', 'PATCH', `/api/cargos/${c.id}/fields`, { importerPin: 'p 051234567x' });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(r.body.importer.pin).toBe('P051234567X');
-    expect(r.body.extraction).toMatchObject({ valid: true, fields: { importerPin: { value: 'P051234567X', confidence: 1, valid: true, issues: [] } } });
+    expect(r.body.extraction).toMatchObject({
+      valid: true,
+      fields: { importerPin: { value: 'P051234567X', confidence: 1, valid: true, issues: [] } },
+    });
     // the other fields are as read
     expect(r.body.extraction.fields.idfNumber).toEqual(c.extraction.fields.idfNumber);
     expect((await call<Cargo>('agentA', 'PUT', `/api/cargos/${c.id}/status`, { status: 'validated' })).body.status).toBe('validated');
     const trail = await audit.forEntity(adapters.db.orm, 'cargo', c.id);
-    expect(trail.find((a) => a.action === 'cargo.correct')).toMatchObject({ before: { importerPin: 'NOTAPIN1', valid: false }, after: { importerPin: 'P051234567X', valid: true }, actorUserId: 5 });
+    expect(trail.find((a) => a.action === 'cargo.correct')).toMatchObject({
+      before: { importerPin: 'NOTAPIN1', valid: false },
+      after: { importerPin: 'P051234567X', valid: true },
+      actorUserId: 5,
+    });
     // once it has left submitted it is no longer corrected
     const late = await call<ErrorBody>('companyA', 'PATCH', `/api/cargos/${c.id}/fields`, { consignor: 'Someone else' });
     expect(late.status).toBe(409);
@@ -274,7 +341,13 @@ describe('PATCH /cargos/{cargoId}/fields', () => {
     const items = c.lineItems.map((it, i) => (i === 0 ? { ...it, value: it.value + 500 } : it));
     const r = await call<Cargo>('agentA', 'PATCH', `/api/cargos/${c.id}/fields`, { lineItems: items });
     expect(r.status).toBe(200);
-    expect(r.body.extraction).toMatchObject({ valid: false, fields: { lineItems: { valid: true, confidence: 1 }, invoiceValue: { valid: false, issues: [expect.stringMatching(/add up to 49250/)] } } });
+    expect(r.body.extraction).toMatchObject({
+      valid: false,
+      fields: {
+        lineItems: { valid: true, confidence: 1 },
+        invoiceValue: { valid: false, issues: [expect.stringMatching(/add up to 49250/)] },
+      },
+    });
     const fixed = await call<Cargo>('agentA', 'PATCH', `/api/cargos/${c.id}/fields`, { invoiceValue: 49250 });
     expect(fixed.body).toMatchObject({ invoice: { value: 49250 }, extraction: { valid: true } });
     const bad = await call<Cargo>('agentA', 'PATCH', `/api/cargos/${c.id}/fields`, { currency: 'dollars' });
@@ -307,8 +380,16 @@ describe('POST /cargos/{cargoId}/documents', () => {
     const invoice = await upload('companyA', await textPdf(['Commercial invoice 2024-118']));
     const r = await call<DocumentWithLink>('companyA', 'POST', `/api/cargos/${c.id}/documents`, { documentId: invoice.id });
     expect(r.status).toBe(201);
-    const body = await multipart({ kind: 'packing_list' }, { filename: 'pl.pdf', contentType: 'application/pdf', bytes: await textPdf(['Packing list']) });
-    const up = await svc.app.inject({ method: 'POST', url: `/api/cargos/${c.id}/documents`, headers: { ...body.headers, ...(await asUser(testUsers.agentA)) }, payload: body.payload });
+    const body = await multipart(
+      { kind: 'packing_list' },
+      { filename: 'pl.pdf', contentType: 'application/pdf', bytes: await textPdf(['Packing list']) },
+    );
+    const up = await svc.app.inject({
+      method: 'POST',
+      url: `/api/cargos/${c.id}/documents`,
+      headers: { ...body.headers, ...(await asUser(testUsers.agentA)) },
+      payload: body.payload,
+    });
     expect(up.statusCode).toBe(201);
     expect(up.json<DocumentWithLink>()).toMatchObject({ kind: 'packing_list', ownerType: 'cargo', ownerId: String(c.id) });
     const d = await call<CargoDetail>('companyA', 'GET', `/api/cargos/${c.id}`);

@@ -2,8 +2,43 @@ import { HS_CODE, KRA_PIN, TRA_TIN, type IdfExtraction, type IdfLineItem } from 
 
 /** ISO 4217 codes seen on East African import declarations. */
 const CURRENCIES = new Set([
-  'KES', 'TZS', 'UGX', 'RWF', 'BIF', 'SSP', 'CDF', 'ETB', 'ZMW', 'MWK', 'MZN', 'ZAR', 'USD', 'EUR', 'GBP', 'CNY', 'JPY', 'INR', 'AED',
-  'SAR', 'CHF', 'CAD', 'AUD', 'SGD', 'HKD', 'KRW', 'TRY', 'EGP', 'NGN', 'PKR', 'THB', 'MYR', 'IDR', 'SEK', 'NOK', 'DKK', 'NZD',
+  'KES',
+  'TZS',
+  'UGX',
+  'RWF',
+  'BIF',
+  'SSP',
+  'CDF',
+  'ETB',
+  'ZMW',
+  'MWK',
+  'MZN',
+  'ZAR',
+  'USD',
+  'EUR',
+  'GBP',
+  'CNY',
+  'JPY',
+  'INR',
+  'AED',
+  'SAR',
+  'CHF',
+  'CAD',
+  'AUD',
+  'SGD',
+  'HKD',
+  'KRW',
+  'TRY',
+  'EGP',
+  'NGN',
+  'PKR',
+  'THB',
+  'MYR',
+  'IDR',
+  'SEK',
+  'NOK',
+  'DKK',
+  'NZD',
 ]);
 
 export const checkIdfNumber = (v: string): string[] =>
@@ -12,7 +47,8 @@ export const checkIdfNumber = (v: string): string[] =>
 export const checkPin = (v: string): string[] =>
   KRA_PIN.test(v.toUpperCase()) || TRA_TIN.test(v) ? [] : [`"${v}" is neither a KRA PIN (e.g. P051234567X) nor a TRA TIN (9 digits)`];
 
-export const checkCurrency = (v: string): string[] => (CURRENCIES.has(v.toUpperCase()) ? [] : [`"${v}" is not a known ISO 4217 currency code`]);
+export const checkCurrency = (v: string): string[] =>
+  CURRENCIES.has(v.toUpperCase()) ? [] : [`"${v}" is not a known ISO 4217 currency code`];
 
 /** HS code shape: 6, 8 or 10 digits, in chapter 01–97 (chapter 77 is reserved). */
 function hsCodeIssue(code: string): string | undefined {

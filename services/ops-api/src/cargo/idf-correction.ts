@@ -15,7 +15,13 @@ const normalise: { [K in Key]?: (v: NonNullable<Fields[K]['value']>) => NonNulla
 /** The checks of idf-pdf.ts and idf-structured.ts, by field; the totals check reads the line items. */
 function checksOf(fields: Fields): { [K in Key]?: (v: NonNullable<Fields[K]['value']>) => string[] } {
   const items: IdfLineItem[] = fields.lineItems.value ?? [];
-  return { idfNumber: checkIdfNumber, importerPin: checkPin, currency: checkCurrency, invoiceValue: (v) => checkTotals(v, items), lineItems: checkLineItems };
+  return {
+    idfNumber: checkIdfNumber,
+    importerPin: checkPin,
+    currency: checkCurrency,
+    invoiceValue: (v) => checkTotals(v, items),
+    lineItems: checkLineItems,
+  };
 }
 
 /**

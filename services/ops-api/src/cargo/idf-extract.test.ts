@@ -9,12 +9,25 @@ import { extractIdfFromCsv, extractIdfFromJson } from './idf-structured';
 
 const reader = inThreadIdfReaders(pdfTextReader());
 const doc = (contentType: string): DocumentRecord => ({
-  id: '00000000-0000-4000-8000-000000000001', companyId: 103, kind: 'idf', filename: 'idf', contentType, sizeBytes: 1, sha256: '0'.repeat(64),
-  scanStatus: 'not_scanned', ownerType: null, ownerId: null, uploadedBy: { userId: 1, email: 'x' }, createdAt: new Date().toISOString(),
+  id: '00000000-0000-4000-8000-000000000001',
+  companyId: 103,
+  kind: 'idf',
+  filename: 'idf',
+  contentType,
+  sizeBytes: 1,
+  sha256: '0'.repeat(64),
+  scanStatus: 'not_scanned',
+  ownerType: null,
+  ownerId: null,
+  uploadedBy: { userId: 1, email: 'x' },
+  createdAt: new Date().toISOString(),
 });
 const fromPdf = async (bytes: Uint8Array) => readIdf(doc('application/pdf'), Buffer.from(bytes), reader);
 const failure = async (p: Promise<unknown>): Promise<AppError> => {
-  const err = await p.then(() => undefined, (e: unknown) => e);
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(AppError);
   return err as AppError;
 };
@@ -52,7 +65,10 @@ describe('IDF from a PDF with a text layer', () => {
     expect(x.fields.currency).toMatchObject({ valid: false });
     expect(x.fields.invoiceValue).toMatchObject({ value: 50000, valid: false, issues: [expect.stringMatching(/add up to 48750/)] });
     expect(x.fields.lineItems.valid).toBe(false);
-    expect(x.fields.lineItems.issues).toEqual([expect.stringMatching(/^line 1: HS code "87A8.30"/), expect.stringMatching(/^line 2: HS code "7708.99" is in no HS chapter/)]);
+    expect(x.fields.lineItems.issues).toEqual([
+      expect.stringMatching(/^line 1: HS code "87A8.30"/),
+      expect.stringMatching(/^line 2: HS code "7708.99" is in no HS chapter/),
+    ]);
     expect(x.fields.importerPin.confidence).toBeLessThan(0.9);
     expect(x.fields.idfNumber.valid).toBe(true);
   });
@@ -82,7 +98,9 @@ describe('IDF from a PDF with a text layer', () => {
 
   it('answers 422 for a photographed IDF and 415 for a type an IDF cannot be', async () => {
     expect((await failure(readIdf(doc('image/png'), png(), reader))).details).toMatchObject({ reason: 'no_text_layer' });
-    expect((await failure(readIdf(doc('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'), Buffer.from('x'), reader))).code).toBe('UNSUPPORTED_MEDIA_TYPE');
+    expect(
+      (await failure(readIdf(doc('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'), Buffer.from('x'), reader))).code,
+    ).toBe('UNSUPPORTED_MEDIA_TYPE');
   });
 
   it('answers 503 while the PDF reader cannot be loaded, and recovers once it can', async () => {
@@ -102,8 +120,12 @@ describe('IDF from a PDF with a text layer', () => {
 
 describe('IDF from a structured export', () => {
   const json = {
-    idfNumber: '24MSAIM000654321', importer: { name: 'Athi River Importers Ltd', pin: 'P053456789Z' }, consignor: 'Tata Motors Ltd', countryOfOrigin: 'India',
-    portOfDischarge: 'Mombasa', invoice: { value: 30500, currency: 'USD' },
+    idfNumber: '24MSAIM000654321',
+    importer: { name: 'Athi River Importers Ltd', pin: 'P053456789Z' },
+    consignor: 'Tata Motors Ltd',
+    countryOfOrigin: 'India',
+    portOfDischarge: 'Mombasa',
+    invoice: { value: 30500, currency: 'USD' },
     items: [{ hsCode: '870421', description: 'Goods vehicle chassis', quantity: 1, unit: 'U', value: 30500 }],
   };
 
@@ -123,7 +145,10 @@ describe('IDF from a structured export', () => {
     } catch (e) {
       err = e;
     }
-    expect(err).toMatchObject({ code: 'UNPROCESSABLE', details: { reason: 'bad_structure', issues: [expect.objectContaining({ path: 'importer' })] } });
+    expect(err).toMatchObject({
+      code: 'UNPROCESSABLE',
+      details: { reason: 'bad_structure', issues: [expect.objectContaining({ path: 'importer' })] },
+    });
     expect(() => extractIdfFromJson('{not json')).toThrow(/could not be parsed/);
   });
 

@@ -68,7 +68,8 @@ export function extractIdfFromText(lines: string[][]): IdfExtraction {
     else invoiceValue = { value: amount, confidence: invoice.confidence };
     const cur = m?.[1] ?? m?.[3];
     if (cur && !currency) currency = { value: cur, confidence: Math.min(invoice.confidence, CONFIDENCE_INLINE) - 0.1 };
-    if (cur && currency && cur !== currency.value) warnings.push(`the invoice value is in ${cur} but the currency field says ${currency.value}`);
+    if (cur && currency && cur !== currency.value)
+      warnings.push(`the invoice value is in ${cur} but the currency field says ${currency.value}`);
     invoice = undefined;
   }
   const items = lineItems(lines);
@@ -76,9 +77,15 @@ export function extractIdfFromText(lines: string[][]): IdfExtraction {
   if (!items) warnings.push('no goods table (HS code, description, quantity, unit, value) was found');
 
   const fields: IdfExtraction['fields'] = {
-    idfNumber: field(f.idfNumber && { value: f.idfNumber.value.replace(/\s+/g, '').toUpperCase(), confidence: f.idfNumber.confidence }, checkIdfNumber),
+    idfNumber: field(
+      f.idfNumber && { value: f.idfNumber.value.replace(/\s+/g, '').toUpperCase(), confidence: f.idfNumber.confidence },
+      checkIdfNumber,
+    ),
     importerName: field(f.importerName),
-    importerPin: field(f.importerPin && { value: f.importerPin.value.replace(/\s+/g, '').toUpperCase(), confidence: f.importerPin.confidence }, checkPin),
+    importerPin: field(
+      f.importerPin && { value: f.importerPin.value.replace(/\s+/g, '').toUpperCase(), confidence: f.importerPin.confidence },
+      checkPin,
+    ),
     consignor: field(f.consignor),
     countryOfOrigin: field(f.countryOfOrigin),
     portOfDischarge: field(f.portOfDischarge),

@@ -28,16 +28,22 @@ export async function readIdf(doc: DocumentRecord, bytes: Buffer, readers: IdfRe
   else if (doc.contentType.startsWith('image/')) {
     throw new AppError('UNPROCESSABLE', 'The IDF is an image: it has no text layer', {
       reason: 'no_text_layer',
-      check: 'Check the document quality: a photo or scan has no text layer. Upload the IDF PDF as exported from the portal, its JSON/CSV export, or run OCR first.',
+      check:
+        'Check the document quality: a photo or scan has no text layer. Upload the IDF PDF as exported from the portal, its JSON/CSV export, or run OCR first.',
     });
   } else {
-    throw new AppError('UNSUPPORTED_MEDIA_TYPE', `An IDF must be a PDF, JSON or CSV document, not ${doc.contentType}`, { accepted: ['application/pdf', 'application/json', 'text/csv'] });
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', `An IDF must be a PDF, JSON or CSV document, not ${doc.contentType}`, {
+      accepted: ['application/pdf', 'application/json', 'text/csv'],
+    });
   }
   const missing = required.filter((k) => extraction.fields[k].value === null);
   if (missing.length) {
     throw new AppError('UNPROCESSABLE', `The document does not read as an IDF: ${missing.join(', ')} not found`, {
-      reason: 'missing_fields', missing, extraction,
-      check: 'Check that this is an Import Declaration Form and that the document is complete and legible (labels such as "IDF No" and "Importer Name" must be readable).',
+      reason: 'missing_fields',
+      missing,
+      extraction,
+      check:
+        'Check that this is an Import Declaration Form and that the document is complete and legible (labels such as "IDF No" and "Importer Name" must be readable).',
     });
   }
   return extraction;

@@ -9,8 +9,10 @@ const SURE = 0.99;
 
 const badStructure = (message: string, issues: unknown): AppError =>
   new AppError('UNPROCESSABLE', message, {
-    reason: 'bad_structure', issues,
-    check: 'Check the export: JSON as IdfStructuredExport (see the API schema), or CSV with the columns idf_number, importer_name, importer_pin, consignor, country_of_origin, port_of_discharge, currency, invoice_value, hs_code, description, quantity, unit, value (one row per line item).',
+    reason: 'bad_structure',
+    issues,
+    check:
+      'Check the export: JSON as IdfStructuredExport (see the API schema), or CSV with the columns idf_number, importer_name, importer_pin, consignor, country_of_origin, port_of_discharge, currency, invoice_value, hs_code, description, quantity, unit, value (one row per line item).',
   });
 
 function extractionFromExport(e: IdfStructuredExport, format: 'json' | 'csv', warnings: string[] = []): IdfExtraction {
@@ -38,11 +40,24 @@ export function extractIdfFromJson(text: string): IdfExtraction {
     throw badStructure('The JSON export could not be parsed', [{ message: err instanceof Error ? err.message : String(err) }]);
   }
   const r = IdfStructuredExport.safeParse(raw);
-  if (!r.success) throw badStructure('The JSON export is not an IDF export', r.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })));
+  if (!r.success)
+    throw badStructure(
+      'The JSON export is not an IDF export',
+      r.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
+    );
   return extractionFromExport(r.data, 'json');
 }
 
-const headerColumns = ['idf_number', 'importer_name', 'importer_pin', 'consignor', 'country_of_origin', 'port_of_discharge', 'currency', 'invoice_value'] as const;
+const headerColumns = [
+  'idf_number',
+  'importer_name',
+  'importer_pin',
+  'consignor',
+  'country_of_origin',
+  'port_of_discharge',
+  'currency',
+  'invoice_value',
+] as const;
 
 export function extractIdfFromCsv(text: string): IdfExtraction {
   let rows: Record<string, string>[];
@@ -54,14 +69,28 @@ export function extractIdfFromCsv(text: string): IdfExtraction {
   const first = rows[0];
   if (!first) throw badStructure('The CSV export has no rows', []);
   const warnings: string[] = [];
-  for (const col of headerColumns) if (rows.some((r) => r[col] !== first[col])) warnings.push(`column ${col} differs between rows; the first row's value is used`);
+  for (const col of headerColumns)
+    if (rows.some((r) => r[col] !== first[col])) warnings.push(`column ${col} differs between rows; the first row's value is used`);
   const r = IdfStructuredExport.safeParse({
-    idfNumber: first.idf_number, importer: { name: first.importer_name, pin: first.importer_pin }, consignor: first.consignor,
-    countryOfOrigin: first.country_of_origin, portOfDischarge: first.port_of_discharge,
+    idfNumber: first.idf_number,
+    importer: { name: first.importer_name, pin: first.importer_pin },
+    consignor: first.consignor,
+    countryOfOrigin: first.country_of_origin,
+    portOfDischarge: first.port_of_discharge,
     invoice: { value: first.invoice_value?.replace(/,/g, ''), currency: first.currency },
-    items: rows.map((row) => ({ hsCode: row.hs_code, description: row.description, quantity: row.quantity?.replace(/,/g, ''), unit: row.unit, value: row.value?.replace(/,/g, '') })),
+    items: rows.map((row) => ({
+      hsCode: row.hs_code,
+      description: row.description,
+      quantity: row.quantity?.replace(/,/g, ''),
+      unit: row.unit,
+      value: row.value?.replace(/,/g, ''),
+    })),
   });
-  if (!r.success) throw badStructure('The CSV export is missing IDF columns or values', r.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })));
+  if (!r.success)
+    throw badStructure(
+      'The CSV export is missing IDF columns or values',
+      r.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
+    );
   return extractionFromExport(r.data, 'csv', warnings);
 }
 

@@ -6,8 +6,17 @@ import { cargoRoutes } from './routes';
 import { cargoService, type CargoService } from './service';
 
 /** Cargo declarations (IDF exports read by the parsers): their service and routes. */
-export const cargoModule: OpsModule<{ documents: DocumentsService; readers: IdfReaders }, CargoService> = (app, { base, documents, readers }) => {
-  const cargo = cargoService({ db: base.db, repo: cargoRepository(base.db), documents, readers, logger: base.logger.child({ module: 'cargo' }) });
+export const cargoModule: OpsModule<{ documents: DocumentsService; readers: IdfReaders }, CargoService> = (
+  app,
+  { base, documents, readers },
+) => {
+  const cargo = cargoService({
+    db: base.db,
+    repo: cargoRepository(base.db),
+    documents,
+    readers,
+    logger: base.logger.child({ module: 'cargo' }),
+  });
   cargoRoutes(app, cargo, { documents });
   return cargo;
 };

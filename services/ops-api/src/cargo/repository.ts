@@ -45,7 +45,10 @@ export function cargoRepository(db: Orm) {
     /** Which of these ids are cargo of the company. */
     async idsOf(companyId: number, ids: number[]): Promise<number[]> {
       if (!ids.length) return [];
-      const rows = await db.select({ id: cargos.id }).from(cargos).where(and(eq(cargos.companyId, companyId), inArray(cargos.id, ids)));
+      const rows = await db
+        .select({ id: cargos.id })
+        .from(cargos)
+        .where(and(eq(cargos.companyId, companyId), inArray(cargos.id, ids)));
       return rows.map((r) => r.id);
     },
     async insert(tx: Orm, row: NewCargoRow): Promise<CargoRow> {
@@ -57,15 +60,41 @@ export function cargoRepository(db: Orm) {
       return r!;
     },
     /** Writes corrected fields (the columns and the extraction report they came from). */
-    async correct(tx: Orm, id: number, set: Partial<Pick<NewCargoRow, 'idfNumber' | 'importerName' | 'importerPin' | 'consignor' | 'countryOfOrigin' | 'portOfDischarge' | 'invoiceValue' | 'currency' | 'lineItems' | 'extraction'>>): Promise<CargoRow> {
-      const [r] = await tx.update(cargos).set({ ...set, updatedAt: new Date() }).where(eq(cargos.id, id)).returning();
+    async correct(
+      tx: Orm,
+      id: number,
+      set: Partial<
+        Pick<
+          NewCargoRow,
+          | 'idfNumber'
+          | 'importerName'
+          | 'importerPin'
+          | 'consignor'
+          | 'countryOfOrigin'
+          | 'portOfDischarge'
+          | 'invoiceValue'
+          | 'currency'
+          | 'lineItems'
+          | 'extraction'
+        >
+      >,
+    ): Promise<CargoRow> {
+      const [r] = await tx
+        .update(cargos)
+        .set({ ...set, updatedAt: new Date() })
+        .where(eq(cargos.id, id))
+        .returning();
       return r!;
     },
     async addHistory(tx: Orm, row: typeof cargoStatusHistory.$inferInsert): Promise<void> {
       await tx.insert(cargoStatusHistory).values(row);
     },
     async history(id: number): Promise<CargoStatusHistoryRow[]> {
-      return db.select().from(cargoStatusHistory).where(eq(cargoStatusHistory.cargoId, id)).orderBy(asc(cargoStatusHistory.at), asc(cargoStatusHistory.id));
+      return db
+        .select()
+        .from(cargoStatusHistory)
+        .where(eq(cargoStatusHistory.cargoId, id))
+        .orderBy(asc(cargoStatusHistory.at), asc(cargoStatusHistory.id));
     },
   };
 }

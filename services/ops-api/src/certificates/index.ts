@@ -9,10 +9,20 @@ import { defaultCertificateSettings, type CertificateSettings } from './settings
 
 /** Certificates (fees, validity, verification links): their service and routes. */
 export const certificatesModule: OpsModule<
-  { companies: CompaniesRepository; documents: DocumentsService; inbox: NotificationsService; settings?: Partial<CertificateSettings> }, void
+  { companies: CompaniesRepository; documents: DocumentsService; inbox: NotificationsService; settings?: Partial<CertificateSettings> },
+  void
 > = (app, { base, companies, documents, inbox, settings }) => {
-  certificateRoutes(app, certificatesService({
-    db: base.db, repo: certificatesRepository(base.db), companies, documents, notifications: inbox, clock: base.clock,
-    settings: { ...defaultCertificateSettings, ...settings }, logger: base.logger.child({ module: 'certificates' }),
-  }));
+  certificateRoutes(
+    app,
+    certificatesService({
+      db: base.db,
+      repo: certificatesRepository(base.db),
+      companies,
+      documents,
+      notifications: inbox,
+      clock: base.clock,
+      settings: { ...defaultCertificateSettings, ...settings },
+      logger: base.logger.child({ module: 'certificates' }),
+    }),
+  );
 };

@@ -12,8 +12,16 @@ export interface CertificatePdfData {
   company: { id: number; name: string; country: string; taxPin: string | null };
   applicantEmail: string;
   cargo: {
-    id: number; idfNumber: string; importerName: string; importerPin: string | null; consignor: string | null;
-    countryOfOrigin: string | null; portOfDischarge: string | null; invoiceValue: number | null; currency: string | null; lineItems: IdfLineItem[];
+    id: number;
+    idfNumber: string;
+    importerName: string;
+    importerPin: string | null;
+    consignor: string | null;
+    countryOfOrigin: string | null;
+    portOfDischarge: string | null;
+    invoiceValue: number | null;
+    currency: string | null;
+    lineItems: IdfLineItem[];
   };
   fee: { amount: number; currency: string };
   invoiceNumber: string;
@@ -28,13 +36,19 @@ const MUTED = rgb(0.38, 0.4, 0.45);
 
 /** The standard fonts encode WinAnsi only: anything else prints as '?', never a crash. */
 const printable = (s: string): string => s.replace(/[^\x20-\x7e\xa0-\xff]/g, '?');
-const money = (amount: number, currency: string) => `${currency} ${amount.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+const money = (amount: number, currency: string) =>
+  `${currency} ${amount.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 const day = (d: Date) => d.toISOString().slice(0, 10);
 
 /** A one-page A4 sheet with a moving baseline: title, labelled rows, tables. */
 class Sheet {
   y = A4[1] - MARGIN;
-  private constructor(readonly doc: PDFDocument, readonly page: PDFPage, readonly regular: PDFFont, readonly bold: PDFFont) {}
+  private constructor(
+    readonly doc: PDFDocument,
+    readonly page: PDFPage,
+    readonly regular: PDFFont,
+    readonly bold: PDFFont,
+  ) {}
 
   static async create(title: string, subject: string, at: Date): Promise<Sheet> {
     const doc = await PDFDocument.create();
@@ -48,7 +62,13 @@ class Sheet {
   }
 
   text(s: string, x: number, opts: { size?: number; bold?: boolean; color?: ReturnType<typeof rgb> } = {}): void {
-    this.page.drawText(printable(s), { x, y: this.y, size: opts.size ?? 10, font: opts.bold ? this.bold : this.regular, color: opts.color ?? INK });
+    this.page.drawText(printable(s), {
+      x,
+      y: this.y,
+      size: opts.size ?? 10,
+      font: opts.bold ? this.bold : this.regular,
+      color: opts.color ?? INK,
+    });
   }
   heading(s: string, size = 18): void {
     this.text(s, MARGIN, { size, bold: true });
@@ -106,7 +126,12 @@ export async function renderCertificate(d: CertificatePdfData): Promise<Buffer> 
   if (d.cargo.invoiceValue !== null) s.row('Invoice value', money(d.cargo.invoiceValue, d.cargo.currency ?? ''));
   s.gap(4);
   s.table(
-    [{ title: 'HS code', x: 0 }, { title: 'Description', x: 80 }, { title: 'Quantity', x: 300 }, { title: 'Value', x: 390 }],
+    [
+      { title: 'HS code', x: 0 },
+      { title: 'Description', x: 80 },
+      { title: 'Quantity', x: 300 },
+      { title: 'Value', x: 390 },
+    ],
     d.cargo.lineItems.map((l) => [l.hsCode, l.description, `${l.quantity} ${l.unit}`, money(l.value, d.cargo.currency ?? '')]),
   );
   s.gap();
@@ -135,7 +160,11 @@ export async function renderInvoice(d: CertificatePdfData): Promise<Buffer> {
   s.gap();
   s.rule();
   s.table(
-    [{ title: 'Item', x: 0 }, { title: 'Reference', x: 260 }, { title: 'Amount', x: 390 }],
+    [
+      { title: 'Item', x: 0 },
+      { title: 'Reference', x: 260 },
+      { title: 'Amount', x: 390 },
+    ],
     [[`Single-use certificate fee`, `${d.number} / IDF ${d.cargo.idfNumber}`, money(d.fee.amount, d.fee.currency)]],
   );
   s.gap();

@@ -38,8 +38,14 @@ export function certificatesRepository(db: Orm) {
 
   return {
     async list(f: CertificateFilter): Promise<{ rows: CertificateView[]; total: number }> {
-      const rows = await db.select(selection).from(suc).innerJoin(cargos, eq(cargos.id, suc.cargoId)).where(where(f))
-        .orderBy(desc(suc.createdAt), desc(suc.id)).limit(f.limit).offset(f.offset);
+      const rows = await db
+        .select(selection)
+        .from(suc)
+        .innerJoin(cargos, eq(cargos.id, suc.cargoId))
+        .where(where(f))
+        .orderBy(desc(suc.createdAt), desc(suc.id))
+        .limit(f.limit)
+        .offset(f.offset);
       const [c] = await db.select({ n: count() }).from(suc).where(where(f));
       return { rows: rows.map(view), total: c?.n ?? 0 };
     },
@@ -65,26 +71,40 @@ export function certificatesRepository(db: Orm) {
     },
     /** The cargo's certificate that still counts (anything but rejected). */
     async liveForCargo(cargoId: number, tx: Orm = db): Promise<CertificateRow | undefined> {
-      const [r] = await tx.select().from(suc).where(and(eq(suc.cargoId, cargoId), ne(suc.status, 'rejected')));
+      const [r] = await tx
+        .select()
+        .from(suc)
+        .where(and(eq(suc.cargoId, cargoId), ne(suc.status, 'rejected')));
       return r;
     },
     async byCode(code: string): Promise<(CertificateView & { companyName: string | null }) | undefined> {
-      const [r] = await db.select({ ...selection, companyName: companies.name }).from(suc)
-        .innerJoin(cargos, eq(cargos.id, suc.cargoId)).leftJoin(companies, eq(companies.id, suc.companyId))
+      const [r] = await db
+        .select({ ...selection, companyName: companies.name })
+        .from(suc)
+        .innerJoin(cargos, eq(cargos.id, suc.cargoId))
+        .leftJoin(companies, eq(companies.id, suc.companyId))
         .where(eq(suc.verificationCode, code));
       return r ? { ...view(r), companyName: r.companyName } : undefined;
     },
     /** Counts by status and company, and by status and period start (day, week or month, UTC). */
     async stats(p: { from: Date; to: Date; companyId?: number; granularity: 'day' | 'week' | 'month' }) {
       const w = where({ from: p.from, to: p.to, companyId: p.companyId });
-      const byCompany = await db.select({ companyId: suc.companyId, companyName: companies.name, status: suc.status, n: count() })
-        .from(suc).leftJoin(companies, eq(companies.id, suc.companyId)).where(w)
-        .groupBy(suc.companyId, companies.name, suc.status).orderBy(suc.companyId);
+      const byCompany = await db
+        .select({ companyId: suc.companyId, companyName: companies.name, status: suc.status, n: count() })
+        .from(suc)
+        .leftJoin(companies, eq(companies.id, suc.companyId))
+        .where(w)
+        .groupBy(suc.companyId, companies.name, suc.status)
+        .orderBy(suc.companyId);
       // the unit is inlined (one of three literals) so SELECT and GROUP BY share the same expression
       const unit = sql.raw(`'${({ day: 'day', week: 'week', month: 'month' } as const)[p.granularity]}'`);
       const bucket = sql<string>`to_char(date_trunc(${unit}, ${suc.createdAt} at time zone 'UTC'), 'YYYY-MM-DD')`;
-      const byPeriod = await db.select({ periodStart: bucket, status: suc.status, n: count() }).from(suc).where(w)
-        .groupBy(bucket, suc.status).orderBy(bucket);
+      const byPeriod = await db
+        .select({ periodStart: bucket, status: suc.status, n: count() })
+        .from(suc)
+        .where(w)
+        .groupBy(bucket, suc.status)
+        .orderBy(bucket);
       return { byCompany, byPeriod };
     },
   };

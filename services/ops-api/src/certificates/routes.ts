@@ -9,17 +9,28 @@ export function certificateRoutes(app: App, svc: CertificatesService): void {
   registerEndpoint(app, list, async (req, reply) => {
     const q = req.query;
     reply.header('cache-control', 'no-store');
-    return svc.list({
-      statuses: q.status, companyId: q.companyId, cargoId: q.cargoId, q: q.q, limit: q.limit, offset: q.offset,
-      from: q.from ? new Date(q.from) : undefined, to: q.to ? new Date(q.to) : undefined,
-    }, companyScope(req.identity!));
+    return svc.list(
+      {
+        statuses: q.status,
+        companyId: q.companyId,
+        cargoId: q.cargoId,
+        q: q.q,
+        limit: q.limit,
+        offset: q.offset,
+        from: q.from ? new Date(q.from) : undefined,
+        to: q.to ? new Date(q.to) : undefined,
+      },
+      companyScope(req.identity!),
+    );
   });
   registerEndpoint(app, stats, async (req) => svc.stats(req.query, companyScope(req.identity!)));
   registerEndpoint(app, get, async (req, reply) => {
     reply.header('cache-control', 'no-store');
     return svc.get(req.params.id, companyScope(req.identity!));
   });
-  registerEndpoint(app, apply, async (req, reply) => reply.code(201).send(await svc.apply(req.identity!, companyScope(req.identity!), req.body.cargoId)));
+  registerEndpoint(app, apply, async (req, reply) =>
+    reply.code(201).send(await svc.apply(req.identity!, companyScope(req.identity!), req.body.cargoId)),
+  );
   registerEndpoint(app, generate, async (req) => svc.generate(req.identity!, companyScope(req.identity!), req.params.id, req.body));
   registerEndpoint(app, viewLinks, async (req, reply) => {
     reply.header('cache-control', 'no-store');

@@ -1,7 +1,13 @@
 import { randomInt } from 'node:crypto';
 import type {
-  Certificate, CertificateAction, CertificateGenerateInput, CertificatePage, CertificateStats, CertificateStatus,
-  CertificateVerification, CertificateViewLinks,
+  Certificate,
+  CertificateAction,
+  CertificateGenerateInput,
+  CertificatePage,
+  CertificateStats,
+  CertificateStatus,
+  CertificateVerification,
+  CertificateViewLinks,
 } from '@corridor/contracts';
 import { AppError, companyScope, notFound, type Clock, type Identity, type Logger, type Orm } from '@corridor/platform';
 import { audit } from '../audit/audit';
@@ -42,19 +48,30 @@ const zero = (): StatusCounts => ({ applied: 0, submitted: 0, approved: 0, rejec
 
 function toCertificate(r: CertificateView): Certificate {
   return {
-    id: r.id, number: r.number ?? `SUC-${String(r.id).padStart(6, '0')}`, cargoId: r.cargoId, companyId: r.companyId, status: r.status,
-    verificationCode: r.verificationCode, cargo: r.cargo,
+    id: r.id,
+    number: r.number ?? `SUC-${String(r.id).padStart(6, '0')}`,
+    cargoId: r.cargoId,
+    companyId: r.companyId,
+    status: r.status,
+    verificationCode: r.verificationCode,
+    cargo: r.cargo,
     applicant: { userId: r.applicantUserId, email: r.applicantEmail },
     fee: { amount: r.feeAmount, currency: r.feeCurrency },
-    invoiceNumber: r.invoiceNumber, receiptNumber: r.receiptNumber,
-    payment: r.paymentReference && r.paidAt ? { reference: r.paymentReference, method: r.paymentMethod ?? 'cash', paidAt: r.paidAt.toISOString() } : null,
+    invoiceNumber: r.invoiceNumber,
+    receiptNumber: r.receiptNumber,
+    payment:
+      r.paymentReference && r.paidAt
+        ? { reference: r.paymentReference, method: r.paymentMethod ?? 'cash', paidAt: r.paidAt.toISOString() }
+        : null,
     documents: { certificate: r.certificateDocumentId, invoice: r.invoiceDocumentId, receipt: r.receiptDocumentId },
-    generatedAt: r.generatedAt?.toISOString() ?? null, validUntil: r.validUntil?.toISOString() ?? null,
+    generatedAt: r.generatedAt?.toISOString() ?? null,
+    validUntil: r.validUntil?.toISOString() ?? null,
     decision: r.decidedAt
       ? { at: r.decidedAt.toISOString(), by: { userId: r.decidedByUserId ?? 0, email: r.decidedByEmail ?? '' }, reason: r.decisionReason }
       : null,
     allowedActions: allowedActions(r.status),
-    createdAt: r.createdAt.toISOString(), updatedAt: r.updatedAt.toISOString(),
+    createdAt: r.createdAt.toISOString(),
+    updatedAt: r.updatedAt.toISOString(),
   };
 }
 
@@ -75,7 +92,9 @@ export function certificatesService(deps: CertificatesDeps) {
 
   const denied = (id: number, status: CertificateStatus, action: CertificateAction) =>
     new AppError('INVALID_TRANSITION', `Certificate ${id} is ${status}: it cannot be ${actionDone[action]}`, {
-      current: status, action, allowed: allowedActions(status),
+      current: status,
+      action,
+      allowed: allowedActions(status),
     });
 
   async function pdfData(c: CertificateView, input: CertificateGenerateInput, now: Date): Promise<CertificatePdfData> {
@@ -84,17 +103,28 @@ export function certificatesService(deps: CertificatesDeps) {
     if (!cargo || !company) throw new AppError('INTERNAL', `Certificate ${c.id}: its cargo or company is missing`);
     const number = toCertificate(c).number;
     return {
-      number, verificationCode: c.verificationCode, verifyUrl: `${settings.verifyUrl.replace(/\/+$/, '')}/${c.verificationCode}`,
-      issuedAt: now, validUntil: new Date(now.getTime() + settings.validityDays * DAY_MS),
+      number,
+      verificationCode: c.verificationCode,
+      verifyUrl: `${settings.verifyUrl.replace(/\/+$/, '')}/${c.verificationCode}`,
+      issuedAt: now,
+      validUntil: new Date(now.getTime() + settings.validityDays * DAY_MS),
       company: { id: company.id, name: company.name, country: company.country, taxPin: company.taxPin },
       applicantEmail: c.applicantEmail,
       cargo: {
-        id: cargo.id, idfNumber: cargo.idfNumber, importerName: cargo.importerName, importerPin: cargo.importerPin, consignor: cargo.consignor,
-        countryOfOrigin: cargo.countryOfOrigin, portOfDischarge: cargo.portOfDischarge, invoiceValue: cargo.invoiceValue, currency: cargo.currency,
+        id: cargo.id,
+        idfNumber: cargo.idfNumber,
+        importerName: cargo.importerName,
+        importerPin: cargo.importerPin,
+        consignor: cargo.consignor,
+        countryOfOrigin: cargo.countryOfOrigin,
+        portOfDischarge: cargo.portOfDischarge,
+        invoiceValue: cargo.invoiceValue,
+        currency: cargo.currency,
         lineItems: cargo.lineItems,
       },
       fee: { amount: c.feeAmount, currency: c.feeCurrency },
-      invoiceNumber: `INV-${number}`, receiptNumber: `RCT-${number}`,
+      invoiceNumber: `INV-${number}`,
+      receiptNumber: `RCT-${number}`,
       payment: { reference: input.paymentReference.toUpperCase(), method: input.paymentMethod, paidAt: now },
     };
   }
@@ -104,10 +134,16 @@ export function certificatesService(deps: CertificatesDeps) {
       const cargo = await repo.cargo(cargoId);
       if (!cargo || (scope !== undefined && cargo.companyId !== scope)) throw notFound('Cargo', cargoId);
       if (cargo.status !== 'validated') {
-        throw new AppError('UNPROCESSABLE', `Cargo ${cargoId} is ${cargo.status}: only a validated cargo can be certified`, { cargoStatus: cargo.status, required: 'validated' });
+        throw new AppError('UNPROCESSABLE', `Cargo ${cargoId} is ${cargo.status}: only a validated cargo can be certified`, {
+          cargoStatus: cargo.status,
+          required: 'validated',
+        });
       }
       const conflict = (c: { id: number; status: string }) =>
-        new AppError('CONFLICT', `Cargo ${cargoId} already has certificate ${c.id} (${c.status})`, { certificateId: c.id, status: c.status });
+        new AppError('CONFLICT', `Cargo ${cargoId} already has certificate ${c.id} (${c.status})`, {
+          certificateId: c.id,
+          status: c.status,
+        });
       const existing = await repo.liveForCargo(cargoId);
       if (existing) throw conflict(existing);
       const company = await deps.companies.get(cargo.companyId);
@@ -117,13 +153,32 @@ export function certificatesService(deps: CertificatesDeps) {
       try {
         id = await db.transaction(async (tx) => {
           const row = await repo.insert(tx, {
-            cargoId, companyId: cargo.companyId, status: 'applied', verificationCode: newVerificationCode(),
-            applicantUserId: by.userId, applicantEmail: by.email, feeAmount: fee.amount, feeCurrency: fee.currency, createdAt: now, updatedAt: now,
+            cargoId,
+            companyId: cargo.companyId,
+            status: 'applied',
+            verificationCode: newVerificationCode(),
+            applicantUserId: by.userId,
+            applicantEmail: by.email,
+            feeAmount: fee.amount,
+            feeCurrency: fee.currency,
+            createdAt: now,
+            updatedAt: now,
           });
-          await audit.record(tx, by, { action: 'certificate.applied', entityType: ENTITY, entityId: row.id, companyId: row.companyId, after: { status: row.status, cargoId } });
+          await audit.record(tx, by, {
+            action: 'certificate.applied',
+            entityType: ENTITY,
+            entityId: row.id,
+            companyId: row.companyId,
+            after: { status: row.status, cargoId },
+          });
           await deps.notifications.notify(tx, {
-            type: 'certificateApplied', to: { role: 'association_officer' }, companyId: row.companyId, entityType: ENTITY, entityId: row.id,
-            title: `Certificate ${row.number} applied for`, message: `${company?.name ?? `Company ${row.companyId}`}: IDF ${cargo.idfNumber}`,
+            type: 'certificateApplied',
+            to: { role: 'association_officer' },
+            companyId: row.companyId,
+            entityType: ENTITY,
+            entityId: row.id,
+            title: `Certificate ${row.number} applied for`,
+            message: `${company?.name ?? `Company ${row.companyId}`}: IDF ${cargo.idfNumber}`,
             attributes: { cargoId, number: row.number, companyName: company?.name ?? null, idfNumber: cargo.idfNumber },
           });
           return row.id;
@@ -147,36 +202,66 @@ export function certificatesService(deps: CertificatesDeps) {
       const [certificate, invoice, receipt] = await Promise.all([renderCertificate(data), renderInvoice(data), renderReceipt(data)]);
       const store = (kind: 'certificate' | 'invoice' | 'receipt', bytes: Buffer) =>
         deps.documents.store({
-          companyId: c.companyId, kind, filename: `${data.number}-${kind}.pdf`, contentType: 'application/pdf', bytes,
-          ownerType: 'certificate', ownerId: id, uploadedBy: by,
+          companyId: c.companyId,
+          kind,
+          filename: `${data.number}-${kind}.pdf`,
+          contentType: 'application/pdf',
+          bytes,
+          ownerType: 'certificate',
+          ownerId: id,
+          uploadedBy: by,
         });
-      const [certDoc, invoiceDoc, receiptDoc] = await Promise.all([store('certificate', certificate), store('invoice', invoice), store('receipt', receipt)]);
+      const [certDoc, invoiceDoc, receiptDoc] = await Promise.all([
+        store('certificate', certificate),
+        store('invoice', invoice),
+        store('receipt', receipt),
+      ]);
       const stored = [certDoc.id, invoiceDoc.id, receiptDoc.id];
-      await db.transaction(async (tx) => {
-        const row = await repo.lock(tx, id);
-        if (!row) throw notFound('Certificate', id);
-        const tr = transitionFor(row.status, 'generate');
-        if (!tr) throw denied(id, row.status, 'generate');
-        const documents = { certificate: certDoc.id, invoice: invoiceDoc.id, receipt: receiptDoc.id };
-        await repo.update(tx, id, {
-          status: tr.to, certificateDocumentId: certDoc.id, invoiceDocumentId: invoiceDoc.id, receiptDocumentId: receiptDoc.id,
-          invoiceNumber: data.invoiceNumber, receiptNumber: data.receiptNumber, paymentReference: data.payment.reference,
-          paymentMethod: input.paymentMethod, paidAt: now, generatedAt: now, validUntil: data.validUntil, updatedAt: now,
+      await db
+        .transaction(async (tx) => {
+          const row = await repo.lock(tx, id);
+          if (!row) throw notFound('Certificate', id);
+          const tr = transitionFor(row.status, 'generate');
+          if (!tr) throw denied(id, row.status, 'generate');
+          const documents = { certificate: certDoc.id, invoice: invoiceDoc.id, receipt: receiptDoc.id };
+          await repo.update(tx, id, {
+            status: tr.to,
+            certificateDocumentId: certDoc.id,
+            invoiceDocumentId: invoiceDoc.id,
+            receiptDocumentId: receiptDoc.id,
+            invoiceNumber: data.invoiceNumber,
+            receiptNumber: data.receiptNumber,
+            paymentReference: data.payment.reference,
+            paymentMethod: input.paymentMethod,
+            paidAt: now,
+            generatedAt: now,
+            validUntil: data.validUntil,
+            updatedAt: now,
+          });
+          await audit.record(tx, by, {
+            action: 'certificate.generated',
+            entityType: ENTITY,
+            entityId: id,
+            companyId: row.companyId,
+            before: { status: row.status },
+            after: { status: tr.to, documents, paymentReference: data.payment.reference },
+          });
+          await deps.notifications.notify(tx, {
+            type: 'certificateSubmitted',
+            to: { role: 'association_officer' },
+            companyId: row.companyId,
+            entityType: ENTITY,
+            entityId: id,
+            title: `Certificate ${data.number} awaits approval`,
+            message: `${data.company.name}: IDF ${data.cargo.idfNumber}`,
+            attributes: { number: data.number, companyName: data.company.name, idfNumber: data.cargo.idfNumber },
+          });
+        })
+        .catch((err: unknown) => {
+          // a concurrent decision won: the stored PDFs stay (owner: this certificate) but are not its documents
+          deps.logger.warn({ certificateId: id, documents: stored, err }, 'certificate documents stored but not attached');
+          throw err;
         });
-        await audit.record(tx, by, {
-          action: 'certificate.generated', entityType: ENTITY, entityId: id, companyId: row.companyId,
-          before: { status: row.status }, after: { status: tr.to, documents, paymentReference: data.payment.reference },
-        });
-        await deps.notifications.notify(tx, {
-          type: 'certificateSubmitted', to: { role: 'association_officer' }, companyId: row.companyId, entityType: ENTITY, entityId: id,
-          title: `Certificate ${data.number} awaits approval`, message: `${data.company.name}: IDF ${data.cargo.idfNumber}`,
-          attributes: { number: data.number, companyName: data.company.name, idfNumber: data.cargo.idfNumber },
-        });
-      }).catch((err: unknown) => {
-        // a concurrent decision won: the stored PDFs stay (owner: this certificate) but are not its documents
-        deps.logger.warn({ certificateId: id, documents: stored, err }, 'certificate documents stored but not attached');
-        throw err;
-      });
       return toCertificate((await repo.get(id))!);
     },
 
@@ -187,15 +272,32 @@ export function certificatesService(deps: CertificatesDeps) {
         const tr = transitionFor(row.status, action);
         if (!tr) throw denied(id, row.status, action);
         const now = clock.now();
-        await repo.update(tx, id, { status: tr.to, decidedAt: now, decidedByUserId: by.userId, decidedByEmail: by.email, decisionReason: reason, updatedAt: now });
+        await repo.update(tx, id, {
+          status: tr.to,
+          decidedAt: now,
+          decidedByUserId: by.userId,
+          decidedByEmail: by.email,
+          decisionReason: reason,
+          updatedAt: now,
+        });
         await audit.record(tx, by, {
-          action: `certificate.${tr.to}`, entityType: ENTITY, entityId: id, companyId: row.companyId,
-          before: { status: row.status }, after: { status: tr.to }, reason,
+          action: `certificate.${tr.to}`,
+          entityType: ENTITY,
+          entityId: id,
+          companyId: row.companyId,
+          before: { status: row.status },
+          after: { status: tr.to },
+          reason,
         });
         await deps.notifications.notify(tx, {
-          type: tr.to === 'approved' ? 'certificateApproved' : 'certificateRejected', to: { companyId: row.companyId }, entityType: ENTITY, entityId: id,
+          type: tr.to === 'approved' ? 'certificateApproved' : 'certificateRejected',
+          to: { companyId: row.companyId },
+          entityType: ENTITY,
+          entityId: id,
           title: `Certificate ${row.number} ${tr.to}`,
-          message: reason ? `${tr.to === 'approved' ? 'Note' : 'Reason'}: ${reason}` : `Certificate ${row.number} was ${tr.to} by the association.`,
+          message: reason
+            ? `${tr.to === 'approved' ? 'Note' : 'Reason'}: ${reason}`
+            : `Certificate ${row.number} was ${tr.to} by the association.`,
           attributes: { number: row.number, status: tr.to, cargoId: row.cargoId, reason },
         });
         return toCertificate((await repo.get(id, tx))!);
@@ -207,8 +309,10 @@ export function certificatesService(deps: CertificatesDeps) {
     },
 
     async list(f: CertificateFilter, scope: number | undefined): Promise<CertificatePage> {
-      if (f.from && f.to && f.from > f.to) throw new AppError('VALIDATION_FAILED', 'from must not be after to', [{ in: 'querystring', path: 'from', message: 'after to' }]);
-      if (scope !== undefined && f.companyId !== undefined && f.companyId !== scope) return { items: [], total: 0, limit: f.limit, offset: f.offset };
+      if (f.from && f.to && f.from > f.to)
+        throw new AppError('VALIDATION_FAILED', 'from must not be after to', [{ in: 'querystring', path: 'from', message: 'after to' }]);
+      if (scope !== undefined && f.companyId !== undefined && f.companyId !== scope)
+        return { items: [], total: 0, limit: f.limit, offset: f.offset };
       const { rows, total } = await repo.list({ ...f, companyId: scope ?? f.companyId });
       return { items: rows.map(toCertificate), total, limit: f.limit, offset: f.offset };
     },
@@ -219,19 +323,36 @@ export function certificatesService(deps: CertificatesDeps) {
       const c = await visible(id, scope);
       const ids = { certificate: c.certificateDocumentId, invoice: c.invoiceDocumentId, receipt: c.receiptDocumentId };
       if (!ids.certificate || !ids.invoice || !ids.receipt) {
-        throw new AppError('CONFLICT', `Certificate ${id} has no documents yet: generate them first`, { current: c.status, allowed: allowedActions(c.status) });
+        throw new AppError('CONFLICT', `Certificate ${id} has no documents yet: generate them first`, {
+          current: c.status,
+          allowed: allowedActions(c.status),
+        });
       }
       const link = async (documentId: string) => {
         const doc = await deps.documents.get(documentId, scope);
         const signed = deps.documents.signedLink(documentId, caller.userId, ttlSeconds);
         return { documentId, filename: doc.filename, url: signed.url, expiresAt: signed.expiresAt };
       };
-      return { certificateId: id, certificate: await link(ids.certificate), invoice: await link(ids.invoice), receipt: await link(ids.receipt) };
+      return {
+        certificateId: id,
+        certificate: await link(ids.certificate),
+        invoice: await link(ids.invoice),
+        receipt: await link(ids.receipt),
+      };
     },
 
-    async stats(q: { from?: string; to?: string; companyId?: number; granularity: 'day' | 'week' | 'month' }, scope: number | undefined): Promise<CertificateStats> {
+    async stats(
+      q: { from?: string; to?: string; companyId?: number; granularity: 'day' | 'week' | 'month' },
+      scope: number | undefined,
+    ): Promise<CertificateStats> {
       const period = resolvePeriod(q, clock.now());
-      const empty: CertificateStats = { period: periodJson(period), granularity: q.granularity, byStatus: zero(), byCompany: [], byPeriod: [] };
+      const empty: CertificateStats = {
+        period: periodJson(period),
+        granularity: q.granularity,
+        byStatus: zero(),
+        byCompany: [],
+        byPeriod: [],
+      };
       if (scope !== undefined && q.companyId !== undefined && q.companyId !== scope) return empty;
       const { byCompany, byPeriod } = await repo.stats({ ...period, companyId: scope ?? q.companyId, granularity: q.granularity });
       const companies = new Map<number, StatusCounts & { companyId: number; companyName: string | null }>();
@@ -257,8 +378,13 @@ export function certificatesService(deps: CertificatesDeps) {
       const c = await repo.byCode(code);
       if (!c) throw notFound('Certificate with verification code', code);
       return {
-        number: toCertificate(c).number, status: c.status, valid: c.status === 'approved' && !!c.validUntil && c.validUntil > clock.now(),
-        companyName: c.companyName, idfNumber: c.cargo.idfNumber, validUntil: c.validUntil?.toISOString() ?? null, decidedAt: c.decidedAt?.toISOString() ?? null,
+        number: toCertificate(c).number,
+        status: c.status,
+        valid: c.status === 'approved' && !!c.validUntil && c.validUntil > clock.now(),
+        companyName: c.companyName,
+        idfNumber: c.cargo.idfNumber,
+        validUntil: c.validUntil?.toISOString() ?? null,
+        decidedAt: c.decidedAt?.toISOString() ?? null,
       };
     },
   };

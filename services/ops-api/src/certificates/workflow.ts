@@ -21,9 +21,11 @@ export function transitionFor(from: CertificateStatus, action: CertificateAction
 }
 
 /** Whether the table has any way from one state to another. */
-export const canMove = (from: CertificateStatus, to: CertificateStatus): boolean => certificateTransitions.some((t) => t.from === from && t.to === to);
+export const canMove = (from: CertificateStatus, to: CertificateStatus): boolean =>
+  certificateTransitions.some((t) => t.from === from && t.to === to);
 
 /** Each action as a message says it was done ("cannot be rejected"), one entry per action. */
 export const actionDone: Record<CertificateAction, string> = { generate: 'generated', approve: 'approved', reject: 'rejected' };
 
-export const allowedActions = (from: CertificateStatus): CertificateAction[] => certificateTransitions.filter((t) => t.from === from).map((t) => t.action);
+export const allowedActions = (from: CertificateStatus): CertificateAction[] =>
+  certificateTransitions.filter((t) => t.from === from).map((t) => t.action);

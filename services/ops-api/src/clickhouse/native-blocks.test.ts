@@ -5,7 +5,9 @@ import { NativeBlockReader } from './native-blocks';
 import { emptyTestAnalytics } from '@corridor/platform/testing/test-adapters';
 
 // CLICKHOUSE_URL's server when set, else this process's chDB (a database of its own)
-const variants = [{ name: process.env.CLICKHOUSE_URL ? 'clickhouse' : 'chdb', create: () => emptyTestAnalytics(`native_${randomUUID().slice(0, 8)}`) }];
+const variants = [
+  { name: process.env.CLICKHOUSE_URL ? 'clickhouse' : 'chdb', create: () => emptyTestAnalytics(`native_${randomUUID().slice(0, 8)}`) },
+];
 
 const COLUMNS = { n: 'UInt32', b: 'UInt8', i: 'Int8', w: 'UInt16', x: 'Float64' } as const;
 const SQL = `SELECT toUInt32(number) AS n, toUInt8(number % 251) AS b, toInt8(number % 200 - 100) AS i, toUInt16(number * 7 % 65536) AS w,
@@ -53,7 +55,12 @@ describe.each(variants)('Native blocks: $name', ({ create }) => {
       expect(readAll(answer, cuts)).toEqual(want);
     }
     // bytes one at a time
-    expect(readAll(answer, Array.from({ length: answer.length - 1 }, (_, i) => i + 1))).toEqual(want);
+    expect(
+      readAll(
+        answer,
+        Array.from({ length: answer.length - 1 }, (_, i) => i + 1),
+      ),
+    ).toEqual(want);
   });
 
   it('refuses an answer whose columns are not the ones asked for, and one that ends inside a block', async () => {

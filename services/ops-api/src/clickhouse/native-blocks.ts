@@ -15,21 +15,32 @@
 const WIDTHS = { UInt8: 1, Int8: 1, UInt16: 2, UInt32: 4, Float32: 4, Float64: 8 } as const;
 export type NativeType = keyof typeof WIDTHS;
 
-type ArrayOf<T extends NativeType> = T extends 'UInt8' ? Uint8Array
-  : T extends 'Int8' ? Int8Array
-  : T extends 'UInt16' ? Uint16Array
-  : T extends 'UInt32' ? Uint32Array
-  : T extends 'Float32' ? Float32Array
-  : Float64Array;
+type ArrayOf<T extends NativeType> = T extends 'UInt8'
+  ? Uint8Array
+  : T extends 'Int8'
+    ? Int8Array
+    : T extends 'UInt16'
+      ? Uint16Array
+      : T extends 'UInt32'
+        ? Uint32Array
+        : T extends 'Float32'
+          ? Float32Array
+          : Float64Array;
 
 const arrayOf = (type: NativeType, buffer: ArrayBuffer, length: number): ArrayOf<NativeType> => {
   switch (type) {
-    case 'UInt8': return new Uint8Array(buffer, 0, length);
-    case 'Int8': return new Int8Array(buffer, 0, length);
-    case 'UInt16': return new Uint16Array(buffer, 0, length);
-    case 'UInt32': return new Uint32Array(buffer, 0, length);
-    case 'Float32': return new Float32Array(buffer, 0, length);
-    case 'Float64': return new Float64Array(buffer, 0, length);
+    case 'UInt8':
+      return new Uint8Array(buffer, 0, length);
+    case 'Int8':
+      return new Int8Array(buffer, 0, length);
+    case 'UInt16':
+      return new Uint16Array(buffer, 0, length);
+    case 'UInt32':
+      return new Uint32Array(buffer, 0, length);
+    case 'Float32':
+      return new Float32Array(buffer, 0, length);
+    case 'Float64':
+      return new Float64Array(buffer, 0, length);
   }
 };
 
@@ -109,7 +120,8 @@ export class NativeBlockReader<C extends NativeColumns> {
       this.need = this.length + 1;
       return undefined;
     }
-    if (cols[0] !== this.names.length) throw new Error(`Analytics store: a Native block of ${cols[0]} columns, expected ${this.names.length}`);
+    if (cols[0] !== this.names.length)
+      throw new Error(`Analytics store: a Native block of ${cols[0]} columns, expected ${this.names.length}`);
     const count = rows[0];
     const end = rows[1] + this.columnHeaders.length + count * this.rowBytes;
     if (this.length < end) {
@@ -128,7 +140,9 @@ export class NativeBlockReader<C extends NativeColumns> {
       const typeEnd = type[1] + type[0];
       const header = buf.subarray(at, typeEnd);
       if (!header.equals(this.columnHeaders.subarray(h, h + header.length))) {
-        throw new Error(`Analytics store: Native column ${c} is ${buf.toString('utf8', name[1], nameEnd)} ${buf.toString('utf8', type[1], typeEnd)}, expected ${this.names[c]} ${this.types[c]}`);
+        throw new Error(
+          `Analytics store: Native column ${c} is ${buf.toString('utf8', name[1], nameEnd)} ${buf.toString('utf8', type[1], typeEnd)}, expected ${this.names[c]} ${this.types[c]}`,
+        );
       }
       h += header.length;
       const width = WIDTHS[this.types[c]!];

@@ -5,12 +5,15 @@ export type PositionsToDelete = { deviceId: number; from: Date; to: Date } | { d
 
 const where = (ch: Analytics, q: PositionsToDelete): { sql: string; params: Record<string, unknown> } =>
   'ids' in q
-    ? { sql: `FROM ${ch.database}.positions WHERE device_id = {device:UInt64} AND id IN {ids:Array(UInt64)}`, params: { device: q.deviceId, ids: q.ids } }
+    ? {
+        sql: `FROM ${ch.database}.positions WHERE device_id = {device:UInt64} AND id IN {ids:Array(UInt64)}`,
+        params: { device: q.deviceId, ids: q.ids },
+      }
     : {
-      sql: `FROM ${ch.database}.positions WHERE device_id = {device:UInt64}
+        sql: `FROM ${ch.database}.positions WHERE device_id = {device:UInt64}
         AND fix_time >= fromUnixTimestamp64Milli({from:Int64}, 'UTC') AND fix_time <= fromUnixTimestamp64Milli({to:Int64}, 'UTC')`,
-      params: { device: q.deviceId, from: q.from.getTime(), to: q.to.getTime() },
-    };
+        params: { device: q.deviceId, from: q.from.getTime(), to: q.to.getTime() },
+      };
 
 /**
  * Deletes stored positions with a lightweight DELETE (the rows disappear from every read at once;
@@ -19,7 +22,11 @@ const where = (ch: Analytics, q: PositionsToDelete): { sql: string; params: Reco
 export function deletePositions(ch: Analytics) {
   return async (q: PositionsToDelete): Promise<number> => {
     const w = where(ch, q);
-    const rs = await ch.client.query({ query: `SELECT uniqExact(fix_time, id) AS n ${w.sql}`, query_params: w.params, format: 'JSONEachRow' });
+    const rs = await ch.client.query({
+      query: `SELECT uniqExact(fix_time, id) AS n ${w.sql}`,
+      query_params: w.params,
+      format: 'JSONEachRow',
+    });
     const [row] = await rs.json<{ n: string | number }>();
     const n = Number(row?.n ?? 0);
     if (n > 0) await ch.client.command({ query: `DELETE ${w.sql}`, query_params: w.params });

@@ -155,8 +155,16 @@ ORDER BY device_id, seg`;
 const fixOf = (deviceId: number, v: unknown): RunFix => {
   const [time, id, latitude, longitude, speed, path, ignitionMs, ignitionFixes, gap] = v as unknown[];
   return {
-    deviceId, time: Number(time), id: Number(id), latitude: latitude as number, longitude: longitude as number, speed: speed as number,
-    path: path as number, gap: gap as number, ignitionMs: Number(ignitionMs), ignitionFixes: Number(ignitionFixes),
+    deviceId,
+    time: Number(time),
+    id: Number(id),
+    latitude: latitude as number,
+    longitude: longitude as number,
+    speed: speed as number,
+    path: path as number,
+    gap: gap as number,
+    ignitionMs: Number(ignitionMs),
+    ignitionFixes: Number(ignitionFixes),
   };
 };
 
@@ -169,9 +177,15 @@ function runOf(r: unknown[]): MotionRun {
   const deviceId = Number(r[0]);
   const fixes = Number(r[4]);
   return {
-    deviceId, moving: Boolean(r[2]), afterGap: Boolean(r[3]), fixes,
-    first: fixOf(deviceId, r[5]), second: fixes > 1 ? fixOf(deviceId, r[6]) : undefined, last: fixOf(deviceId, r[7]),
-    maxSpeed: r[8] as number, maxAfterFirst: fixes > 1 ? (r[13] as number) : 0,
+    deviceId,
+    moving: Boolean(r[2]),
+    afterGap: Boolean(r[3]),
+    fixes,
+    first: fixOf(deviceId, r[5]),
+    second: fixes > 1 ? fixOf(deviceId, r[6]) : undefined,
+    last: fixOf(deviceId, r[7]),
+    maxSpeed: r[8] as number,
+    maxAfterFirst: fixes > 1 ? (r[13] as number) : 0,
     fromFirst: Number(r[10]) > 0 ? confirmationOf(deviceId, r[9]) : undefined,
     fromSecond: Number(r[12]) > 0 ? confirmationOf(deviceId, r[11]) : undefined,
   };
@@ -184,13 +198,22 @@ export function streamMotionRuns(ch: Analytics) {
     const ids = [...new Set(q.deviceIds)].sort((a, b) => a - b);
     const source = positionsSource(ch, q);
     const pageRows = pageRowsFor(ch, q.pageRows);
-    const plan = Number.isFinite(pageRows) ? await deviceWindows(ch, { ...source, params: { ...source.params } }, ids, pageRows, q.signal) : [{ ids }];
+    const plan = Number.isFinite(pageRows)
+      ? await deviceWindows(ch, { ...source, params: { ...source.params } }, ids, pageRows, q.signal)
+      : [{ ids }];
     for (const w of plan) {
       const t = w.ids.map((id) => q.thresholdsOf(id));
       const params = {
-        ...source.params, ids: w.ids, radius: q.radiusMetres, maxMps: mpsOfKnots(q.maxSpeed),
-        speed: t.map((x) => x.speedThreshold), tripMs: t.map((x) => x.minimalTripDuration), tripM: t.map((x) => x.minimalTripDistance),
-        parkingMs: t.map((x) => x.minimalParkingDuration), noDataMs: t.map((x) => x.minimalNoDataDuration), useIgnition: t.map((x) => (x.useIgnition ? 1 : 0)),
+        ...source.params,
+        ids: w.ids,
+        radius: q.radiusMetres,
+        maxMps: mpsOfKnots(q.maxSpeed),
+        speed: t.map((x) => x.speedThreshold),
+        tripMs: t.map((x) => x.minimalTripDuration),
+        tripM: t.map((x) => x.minimalTripDistance),
+        parkingMs: t.map((x) => x.minimalParkingDuration),
+        noDataMs: t.map((x) => x.minimalNoDataDuration),
+        useIgnition: t.map((x) => (x.useIgnition ? 1 : 0)),
       };
       const fixes = `SELECT device_id, fix_time, server_time, id, latitude, longitude, speed, ignition, attributes ${source.sql}`;
       const out: MotionRun[] = [];

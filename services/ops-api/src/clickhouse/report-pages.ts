@@ -58,7 +58,13 @@ export interface Answer {
 }
 
 /** Starts a query; `cancel` aborts it in flight (or destroys its answer), idempotently. */
-export function start(ch: Analytics, query: string, params: Record<string, unknown>, signal?: AbortSignal, format = 'JSONCompactEachRow'): Answer {
+export function start(
+  ch: Analytics,
+  query: string,
+  params: Record<string, unknown>,
+  signal?: AbortSignal,
+  format = 'JSONCompactEachRow',
+): Answer {
   const stop = new AbortController();
   const result = ch.client.exec({
     query: `${query} FORMAT ${format}`,
@@ -70,7 +76,10 @@ export function start(ch: Analytics, query: string, params: Record<string, unkno
     result,
     cancel() {
       stop.abort();
-      result.then((r) => r.stream.destroy(), () => undefined);
+      result.then(
+        (r) => r.stream.destroy(),
+        () => undefined,
+      );
     },
   };
 }
@@ -110,14 +119,21 @@ export const queryRows = (ch: Analytics, query: string, params: Record<string, u
   rowsOf(start(ch, query, params, signal), (r) => r);
 
 /** A page: several devices read whole, or one device read in keyset pages. */
-export interface DeviceWindow { ids: number[]; alone: boolean }
+export interface DeviceWindow {
+  ids: number[];
+  alone: boolean;
+}
 
 /**
  * Groups devices (in id order) into pages of about `pageRows` rows from their row counts (devices
  * without rows are left out): consecutive devices while their rows fit, a bigger device alone.
  */
 export async function deviceWindows(
-  ch: Analytics, source: { sql: string; params: Record<string, unknown> }, ids: number[], pageRows: number, signal?: AbortSignal,
+  ch: Analytics,
+  source: { sql: string; params: Record<string, unknown> },
+  ids: number[],
+  pageRows: number,
+  signal?: AbortSignal,
 ): Promise<DeviceWindow[]> {
   const { sql, params } = source;
   const out: DeviceWindow[] = [];
@@ -165,7 +181,9 @@ export interface PagedRead<K, T> {
  * of a key in one page).
  */
 export async function* pagesByDevice<K, T>(ch: Analytics, r: PagedRead<K, T>): AsyncGenerator<T> {
-  const plan = Number.isFinite(r.pageRows) ? await deviceWindows(ch, r.source, r.ids, r.pageRows, r.signal) : [{ ids: r.ids, alone: false }];
+  const plan = Number.isFinite(r.pageRows)
+    ? await deviceWindows(ch, r.source, r.ids, r.pageRows, r.signal)
+    : [{ ids: r.ids, alone: false }];
   let next: Answer | undefined;
   try {
     for (let i = 0; i < plan.length; i++) {
@@ -190,7 +208,10 @@ export async function* pagesByDevice<K, T>(ch: Analytics, r: PagedRead<K, T>): A
 }
 
 export async function* deviceRows<K extends { deviceId: number }>(
-  ch: Analytics, read: DeviceRowsRead<K>, deviceIds: number[], opts: PageOptions,
+  ch: Analytics,
+  read: DeviceRowsRead<K>,
+  deviceIds: number[],
+  opts: PageOptions,
 ): AsyncGenerator<unknown[][]> {
   if (!deviceIds.length) return;
   const ids = [...new Set(deviceIds)].sort((a, b) => a - b);
@@ -234,7 +255,15 @@ export async function* deviceRows<K extends { deviceId: number }>(
     });
     return count;
   }
-  yield* pagesByDevice(ch, { source: read.source, ids, pageRows: opts.pageRows, signal: opts.signal, ask, read: counted, lastKey: () => (kept ? keptKey : undefined) });
+  yield* pagesByDevice(ch, {
+    source: read.source,
+    ids,
+    pageRows: opts.pageRows,
+    signal: opts.signal,
+    ask,
+    read: counted,
+    lastKey: () => (kept ? keptKey : undefined),
+  });
   if (kept) batch.push(kept);
   if (batch.length) yield batch;
 }

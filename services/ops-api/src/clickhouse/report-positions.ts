@@ -47,7 +47,11 @@ export interface ReportFixRow {
   motion: boolean | null;
 }
 
-interface Cursor { deviceId: number; time: number; id: number }
+interface Cursor {
+  deviceId: number;
+  time: number;
+  id: number;
+}
 
 /** `FROM … WHERE …` for the positions of the devices bound as {ids:Array(UInt64)} over the period. */
 export const positionsSource = (ch: Analytics, q: { from: Date; to: Date }): { sql: string; params: Record<string, unknown> } => ({
@@ -100,23 +104,42 @@ const optBool = (v: unknown): boolean | null => (v === null ? null : Boolean(v))
  */
 function fixRowOf(r: unknown[]): ReportFixRow {
   return {
-    deviceId: Number(r[0]), id: Number(r[3]), time: Number(r[1]), latitude: r[4] as number, longitude: r[5] as number,
-    speed: r[6] as number, valid: Boolean(r[7]), ignition: optBool(r[8]), odometer: r[9] as number | null, hours: r[10] as number | null,
-    fuelUsed: r[11] as number | null, fuel: r[12] as number | null, fuelLevel: r[13] as number | null,
-    driverUniqueId: r[14] as string | null, motion: optBool(r[15]),
+    deviceId: Number(r[0]),
+    id: Number(r[3]),
+    time: Number(r[1]),
+    latitude: r[4] as number,
+    longitude: r[5] as number,
+    speed: r[6] as number,
+    valid: Boolean(r[7]),
+    ignition: optBool(r[8]),
+    odometer: r[9] as number | null,
+    hours: r[10] as number | null,
+    fuelUsed: r[11] as number | null,
+    fuel: r[12] as number | null,
+    fuelLevel: r[13] as number | null,
+    driverUniqueId: r[14] as string | null,
+    motion: optBool(r[15]),
   };
 }
 
 /** The fix stream trips and stops run on when read whole, oldest first per device, devices in id order, in batches. */
 export function streamReportFixes(ch: Analytics) {
   return async function* (q: ReportPositionsQuery): AsyncGenerator<ReportFixRow[]> {
-    const rows = deviceRows(ch, positionsRead(ch, q, FIX_COLUMNS), q.deviceIds, { pageRows: pageRowsFor(ch, q.pageRows), batchRows: q.batchRows, signal: q.signal });
+    const rows = deviceRows(ch, positionsRead(ch, q, FIX_COLUMNS), q.deviceIds, {
+      pageRows: pageRowsFor(ch, q.pageRows),
+      batchRows: q.batchRows,
+      signal: q.signal,
+    });
     for await (const batch of rows) yield batch.map(fixRowOf);
   };
 }
 
 /** A stored position by its key: the device, its fix time (epoch ms) and its id. */
-export interface FixKey { deviceId: number; time: number; id: number }
+export interface FixKey {
+  deviceId: number;
+  time: number;
+  id: number;
+}
 
 /** The map key of queryFixesAt's answer. */
 export const fixKey = (k: FixKey): string => `${k.deviceId}@${k.time}#${k.id}`;
@@ -130,8 +153,13 @@ const STORED_COLUMNS = `${KEY_COLUMNS}, id, valid, odometer,
 
 /** A STORED_COLUMNS tuple: the same values as fixRowOf reads of these columns. */
 const storedOf = (r: unknown[]): StoredFields => ({
-  valid: Boolean(r[4]), odometer: r[5] as number | null, hours: r[6] as number | null, fuelUsed: r[7] as number | null,
-  fuel: r[8] as number | null, fuelLevel: r[9] as number | null, driverUniqueId: r[10] as string | null,
+  valid: Boolean(r[4]),
+  odometer: r[5] as number | null,
+  hours: r[6] as number | null,
+  fuelUsed: r[7] as number | null,
+  fuel: r[8] as number | null,
+  fuelLevel: r[9] as number | null,
+  driverUniqueId: r[10] as string | null,
 });
 
 /**
@@ -146,9 +174,13 @@ function rowsAt<R>(ch: Analytics, columns: string, rowOf: (r: unknown[]) => R) {
     if (!keys.length) return out;
     const wanted = new Set(keys.map(fixKey));
     const first = new Map<string, number>();
-    const rows = queryRows(ch, `SELECT ${columns} FROM ${ch.database}.positions
+    const rows = queryRows(
+      ch,
+      `SELECT ${columns} FROM ${ch.database}.positions
       WHERE device_id IN {ids:Array(UInt64)} AND fix_time IN (SELECT fromUnixTimestamp64Milli(arrayJoin({times:Array(Int64)}), 'UTC'))`,
-    { ids: [...new Set(keys.map((k) => k.deviceId))], times: [...new Set(keys.map((k) => k.time))] }, signal);
+      { ids: [...new Set(keys.map((k) => k.deviceId))], times: [...new Set(keys.map((k) => k.time))] },
+      signal,
+    );
     for await (const r of rows) {
       const key = fixKey({ deviceId: Number(r[0]), time: Number(r[1]), id: Number(r[3]) });
       if (!wanted.has(key) || (first.has(key) && Number(r[2]) >= first.get(key)!)) continue;
@@ -179,10 +211,30 @@ const ROUTE_COLUMNS = `${KEY_COLUMNS}, id, unique_id, protocol, toUnixTimestamp6
  * were written; a route report reads millions, so they are not turned into objects.
  */
 export type RouteRow = [
-  deviceId: number, fixTime: number, serverTime: number, id: number, uniqueId: string, protocol: string, deviceTime: number,
-  valid: boolean, latitude: number, longitude: number, speed: number, course: number, altitude: number | null,
-  accuracy: number | null, satellites: number | null, hdop: number | null, ignition: boolean | null, odometer: number | null,
-  power: number | null, battery: number | null, alarm: string | null, crcValid: boolean, rawFrameId: string | null, attributes: string,
+  deviceId: number,
+  fixTime: number,
+  serverTime: number,
+  id: number,
+  uniqueId: string,
+  protocol: string,
+  deviceTime: number,
+  valid: boolean,
+  latitude: number,
+  longitude: number,
+  speed: number,
+  course: number,
+  altitude: number | null,
+  accuracy: number | null,
+  satellites: number | null,
+  hdop: number | null,
+  ignition: boolean | null,
+  odometer: number | null,
+  power: number | null,
+  battery: number | null,
+  alarm: string | null,
+  crcValid: boolean,
+  rawFrameId: string | null,
+  attributes: string,
 ];
 
 /** Normalizes a JSONCompactEachRow tuple in place (64-bit integers come quoted, Bool as true/false). */
@@ -201,7 +253,11 @@ function routeRow(r: unknown[]): RouteRow {
 /** The route report's positions, oldest first per device, devices in id order, in batches. */
 export function streamRouteRows(ch: Analytics) {
   return async function* (q: ReportPositionsQuery): AsyncGenerator<RouteRow[]> {
-    const rows = deviceRows(ch, positionsRead(ch, q, ROUTE_COLUMNS), q.deviceIds, { pageRows: pageRowsFor(ch, q.pageRows), batchRows: q.batchRows, signal: q.signal });
+    const rows = deviceRows(ch, positionsRead(ch, q, ROUTE_COLUMNS), q.deviceIds, {
+      pageRows: pageRowsFor(ch, q.pageRows),
+      batchRows: q.batchRows,
+      signal: q.signal,
+    });
     for await (const batch of rows) yield batch.map(routeRow);
   };
 }

@@ -139,8 +139,12 @@ ORDER BY device_id, day`;
 const end = (v: unknown): SummaryEnd => {
   const [time, ignition, odometer, hours, fuelUsed, fuel, fuelLevel] = v as unknown[];
   return {
-    time: Number(time), ignition: ignition === null ? null : Boolean(ignition),
-    odometer: odometer as number | null, hours: hours as number | null, fuelUsed: fuelUsed as number | null, fuel: fuel as number | null,
+    time: Number(time),
+    ignition: ignition === null ? null : Boolean(ignition),
+    odometer: odometer as number | null,
+    hours: hours as number | null,
+    fuelUsed: fuelUsed as number | null,
+    fuel: fuel as number | null,
     fuelLevel: fuelLevel as number | null,
   };
 };
@@ -160,8 +164,14 @@ export function streamSummaryParts(ch: Analytics) {
       sql: `FROM ${ch.database}.positions WHERE device_id IN {ids:Array(UInt64)}
               AND fix_time >= fromUnixTimestamp64Milli({from:Int64}, 'UTC') AND fix_time <= fromUnixTimestamp64Milli({to:Int64}, 'UTC')`,
       params: {
-        from: q.from.getTime(), to: q.to.getTime(), boundaries: q.boundaries, threshold: q.speedThreshold, radius: q.radiusMetres, maxMps: mpsOfKnots(q.maxSpeed),
-        thresholdIds: own.map(([id]) => id), thresholds: own.map(([, t]) => t),
+        from: q.from.getTime(),
+        to: q.to.getTime(),
+        boundaries: q.boundaries,
+        threshold: q.speedThreshold,
+        radius: q.radiusMetres,
+        maxMps: mpsOfKnots(q.maxSpeed),
+        thresholdIds: own.map(([id]) => id),
+        thresholds: own.map(([, t]) => t),
       },
     };
     const columns = `device_id, id, fix_time, toUnixTimestamp64Milli(fix_time) AS t, server_time, latitude, longitude, speed, ignition, odometer, attributes`;
@@ -174,9 +184,20 @@ export function streamSummaryParts(ch: Analytics) {
         ${until === undefined ? '' : `AND fix_time <= fromUnixTimestamp64Milli({until:Int64}, 'UTC')`}`;
       for await (const r of queryRows(ch, sumsOver(fixes), { ...source.params, ids, after, until }, q.signal)) {
         out.push({
-          deviceId: Number(r[0]), day: Number(r[1]), first: end(r[2]), last: end(r[3]), fixes: Number(r[4]), maxSpeed: Math.max(0, r[5] as number),
-          movingSpeedSum: r[6] as number, movingFixes: Number(r[7]), path: r[8] as number, gap: r[14] as number, ignitionMs: Number(r[9]), ignitionFixes: Number(r[10]),
-          firstPlace: Number(r[13]) > 0 ? place(r[11]) : null, lastPlace: Number(r[13]) > 0 ? place(r[12]) : null,
+          deviceId: Number(r[0]),
+          day: Number(r[1]),
+          first: end(r[2]),
+          last: end(r[3]),
+          fixes: Number(r[4]),
+          maxSpeed: Math.max(0, r[5] as number),
+          movingSpeedSum: r[6] as number,
+          movingFixes: Number(r[7]),
+          path: r[8] as number,
+          gap: r[14] as number,
+          ignitionMs: Number(r[9]),
+          ignitionFixes: Number(r[10]),
+          firstPlace: Number(r[13]) > 0 ? place(r[11]) : null,
+          lastPlace: Number(r[13]) > 0 ? place(r[12]) : null,
         });
       }
       if (out.length) yield out;
@@ -192,9 +213,14 @@ export function streamSummaryParts(ch: Analytics) {
       // a device with more rows than a page: pages up to the fix time of every pageRows-th row (its duplicates included)
       for (let after: number | undefined; ;) {
         let until: number | undefined;
-        const edge = queryRows(ch, `SELECT toUnixTimestamp64Milli(fix_time) ${source.sql}
+        const edge = queryRows(
+          ch,
+          `SELECT toUnixTimestamp64Milli(fix_time) ${source.sql}
             ${after === undefined ? '' : `AND fix_time > fromUnixTimestamp64Milli({after:Int64}, 'UTC')`}
-            ORDER BY device_id, fix_time LIMIT 1 OFFSET {offset:UInt64}`, { ...source.params, ids: w.ids, after, offset: pageRows - 1 }, q.signal);
+            ORDER BY device_id, fix_time LIMIT 1 OFFSET {offset:UInt64}`,
+          { ...source.params, ids: w.ids, after, offset: pageRows - 1 },
+          q.signal,
+        );
         for await (const [t] of edge) until = Number(t);
         yield* parts(w.ids, after, until);
         if (until === undefined) break;

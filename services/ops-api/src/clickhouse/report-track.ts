@@ -55,7 +55,17 @@ const DEVICE_SPAN = 2 ** POSITION_ID_DEVICE_BITS;
  * of two arrivals of one position the first is kept), the id's kind bit, position, speed (the
  * Float32 it holds, knots), ignition and `motion` (-1 unknown, 0, 1).
  */
-const TRACK = { d: 'UInt32', t: 'UInt32', s: 'Float64', k: 'UInt8', la: 'Float64', lo: 'Float64', v: 'Float32', i: 'Int8', m: 'Int8' } as const;
+const TRACK = {
+  d: 'UInt32',
+  t: 'UInt32',
+  s: 'Float64',
+  k: 'UInt8',
+  la: 'Float64',
+  lo: 'Float64',
+  v: 'Float32',
+  i: 'Int8',
+  m: 'Int8',
+} as const;
 const kindBit = `bitTest(id, ${POSITION_ID_DEVICE_BITS})`;
 const COLUMNS = `toUInt32(device_id) AS d, toUInt32(toUnixTimestamp(fix_time)) AS t, toFloat64(toUnixTimestamp64Milli(server_time)) AS s,
   toUInt8(${kindBit} + throwIf(id != ${positionIdSql('device_id', 'fix_time', kindBit)} OR toUnixTimestamp64Milli(fix_time) % 1000 != 0,
@@ -79,7 +89,19 @@ export function printedFloat32(x: number): number {
     // halfway between two p-digit decimals, JavaScript takes the larger and the store the even one
     const exact = x.toExponential(p + 24);
     const [digits, exponent] = exact.replace(/^-/, '').replace('.', '').split('e') as [string, string];
-    if (/^50*$/.test(digits.slice(p)) && Number(shortest.toExponential(p - 1).replace(/^-/, '').replace('.', '').split('e')[0]!.slice(-1)) % 2 === 1) {
+    if (
+      /^50*$/.test(digits.slice(p)) &&
+      Number(
+        shortest
+          .toExponential(p - 1)
+          .replace(/^-/, '')
+          .replace('.', '')
+          .split('e')[0]!
+          .slice(-1),
+      ) %
+        2 ===
+        1
+    ) {
       shortest = Number(`${x < 0 ? '-' : ''}${digits[0]}.${digits.slice(1, p)}e${exponent}`);
     }
     d = shortest;
@@ -152,8 +174,15 @@ class TrackDecoder {
     const { slab } = this;
     const view = <A extends Float64Array | Int8Array>(a: A): A => a.subarray(slab.used) as A;
     const c: TrackChunk = {
-      deviceId, length: 0, time: view(slab.time), id: view(slab.id), latitude: view(slab.latitude), longitude: view(slab.longitude),
-      speed: view(slab.speed), ignition: view(slab.ignition), motion: view(slab.motion),
+      deviceId,
+      length: 0,
+      time: view(slab.time),
+      id: view(slab.id),
+      latitude: view(slab.latitude),
+      longitude: view(slab.longitude),
+      speed: view(slab.speed),
+      ignition: view(slab.ignition),
+      motion: view(slab.motion),
     };
     this.chunk = c;
     return c;
@@ -177,7 +206,16 @@ class TrackDecoder {
   }
 
   /** Writes a row kept: into a new chunk at a new device, over the last slot for a still run's tail, else appended. */
-  private commit(deviceId: number, time: number, id: number, latitude: number, longitude: number, speed: number, ignition: number, motion: number): void {
+  private commit(
+    deviceId: number,
+    time: number,
+    id: number,
+    latitude: number,
+    longitude: number,
+    speed: number,
+    ignition: number,
+    motion: number,
+  ): void {
     let c = this.chunk;
     let at: number;
     if (!c || c.deviceId !== deviceId) {
@@ -188,8 +226,13 @@ class TrackDecoder {
       at = c.length++;
     } else {
       const l = c.length - 1;
-      const still = this.span !== undefined && c.latitude[l] === latitude && c.longitude[l] === longitude && c.speed[l] === speed
-        && c.ignition[l] === ignition && c.motion[l] === motion;
+      const still =
+        this.span !== undefined &&
+        c.latitude[l] === latitude &&
+        c.longitude[l] === longitude &&
+        c.speed[l] === speed &&
+        c.ignition[l] === ignition &&
+        c.motion[l] === motion;
       if (still && this.tail) {
         // the run's moving tail: the same values at a later time
         c.time[l] = time;
@@ -303,8 +346,14 @@ class TrackDecoder {
 }
 
 const trim = (c: TrackChunk): TrackChunk => ({
-  deviceId: c.deviceId, length: c.length, time: c.time.subarray(0, c.length), id: c.id.subarray(0, c.length), latitude: c.latitude.subarray(0, c.length),
-  longitude: c.longitude.subarray(0, c.length), speed: c.speed.subarray(0, c.length), ignition: c.ignition.subarray(0, c.length),
+  deviceId: c.deviceId,
+  length: c.length,
+  time: c.time.subarray(0, c.length),
+  id: c.id.subarray(0, c.length),
+  latitude: c.latitude.subarray(0, c.length),
+  longitude: c.longitude.subarray(0, c.length),
+  speed: c.speed.subarray(0, c.length),
+  ignition: c.ignition.subarray(0, c.length),
   motion: c.motion.subarray(0, c.length),
 });
 
@@ -348,7 +397,15 @@ export function streamTracks(ch: Analytics) {
         'Native',
       );
     const decoder = new TrackDecoder(q.stillRunSpan);
-    yield* pagesByDevice(ch, { source, ids, pageRows, signal: q.signal, ask, read: (answer) => decode(answer, decoder), lastKey: () => decoder.lastKey });
+    yield* pagesByDevice(ch, {
+      source,
+      ids,
+      pageRows,
+      signal: q.signal,
+      ask,
+      read: (answer) => decode(answer, decoder),
+      lastKey: () => decoder.lastKey,
+    });
     const rest = decoder.take(true);
     if (rest.length) yield rest;
   };

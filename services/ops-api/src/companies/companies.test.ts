@@ -51,12 +51,17 @@ describe('companies', () => {
   });
 
   it('reads one company by id: staff any company, a company user their own only (another answers 404 like an unknown id)', async () => {
-    const one = async (who: Parameters<typeof asUser>[0], id: number | string) => svc.app.inject({ method: 'GET', url: `/api/companies/${id}`, headers: await asUser(who) });
+    const one = async (who: Parameters<typeof asUser>[0], id: number | string) =>
+      svc.app.inject({ method: 'GET', url: `/api/companies/${id}`, headers: await asUser(who) });
     const tz = await one(testUsers.officer, 202);
     expect(tz.statusCode, tz.body).toBe(200);
     expect(tz.json<Company>()).toMatchObject({ id: 202, country: 'TZ' });
     expect((await one(testUsers.companyB, 202)).json<Company>().id).toBe(202);
-    for (const [who, id] of [[testUsers.companyB, 101], [testUsers.officer, 99_999], [userWith(['company_user'], null), 101]] as const) {
+    for (const [who, id] of [
+      [testUsers.companyB, 101],
+      [testUsers.officer, 99_999],
+      [userWith(['company_user'], null), 101],
+    ] as const) {
       const res = await one(who, id);
       expect(res.statusCode, `${id}: ${res.body}`).toBe(404);
       expect(res.json<ErrorBody>().error.code).toBe('NOT_FOUND');
@@ -86,10 +91,27 @@ describe('companies', () => {
     const made = await send(testUsers.admin, 'POST', '/api/companies', input);
     expect(made.statusCode, made.body).toBe(201);
     const company = made.json<Company>();
-    expect(company).toMatchObject({ name: 'Kagera Haulage Ltd', country: 'TZ', kind: 'transporter', registrationNumber: null, taxPin: '123456789' });
-    const fixed = await send(testUsers.admin, 'PUT', `/api/companies/${company.id}`, { ...input, name: 'Kagera Haulage (T) Ltd', kind: 'shipper', registrationNumber: 'BRELA-1234' });
+    expect(company).toMatchObject({
+      name: 'Kagera Haulage Ltd',
+      country: 'TZ',
+      kind: 'transporter',
+      registrationNumber: null,
+      taxPin: '123456789',
+    });
+    const fixed = await send(testUsers.admin, 'PUT', `/api/companies/${company.id}`, {
+      ...input,
+      name: 'Kagera Haulage (T) Ltd',
+      kind: 'shipper',
+      registrationNumber: 'BRELA-1234',
+    });
     expect(fixed.statusCode, fixed.body).toBe(200);
-    expect(fixed.json<Company>()).toMatchObject({ id: company.id, name: 'Kagera Haulage (T) Ltd', kind: 'shipper', registrationNumber: 'BRELA-1234', createdAt: company.createdAt });
+    expect(fixed.json<Company>()).toMatchObject({
+      id: company.id,
+      name: 'Kagera Haulage (T) Ltd',
+      kind: 'shipper',
+      registrationNumber: 'BRELA-1234',
+      createdAt: company.createdAt,
+    });
     expect((await get(testUsers.officer, '?q=kagera')).json<Page>().items.map((c) => c.name)).toEqual(['Kagera Haulage (T) Ltd']);
     const trail = await adapters.db.rows<{ action: string; before: { name: string } | null; after: { name: string } }>(
       sql`select action, before, after from ops.audit_log where entity_type = 'company' and entity_id = ${String(company.id)} order by id`,
@@ -113,5 +135,10 @@ describe('companies', () => {
   runCommonRouteTests({ app: () => svc.app, endpoint: companiesEndpoints[2], params: { id: '101' } });
   runCommonRouteTests({ app: () => svc.app, endpoint: companiesEndpoints[1] });
   runCommonRouteTests({ app: () => svc.app, endpoint: companiesEndpoints[3], invalidBody: { name: '', country: 'KE', kind: 'shipper' } });
-  runCommonRouteTests({ app: () => svc.app, endpoint: companiesEndpoints[4], params: { id: '101' }, invalidBody: { name: 'Pwani Freight Movers Ltd', country: 'KE', kind: 'nobody' } });
+  runCommonRouteTests({
+    app: () => svc.app,
+    endpoint: companiesEndpoints[4],
+    params: { id: '101' },
+    invalidBody: { name: 'Pwani Freight Movers Ltd', country: 'KE', kind: 'nobody' },
+  });
 });

@@ -16,7 +16,13 @@ export interface CompanyFilter {
 }
 
 /** What is stored of an input: an empty registry number or tax PIN is none. */
-const stored = (i: CompanyInput) => ({ name: i.name, country: i.country, kind: i.kind, registrationNumber: i.registrationNumber || null, taxPin: i.taxPin || null });
+const stored = (i: CompanyInput) => ({
+  name: i.name,
+  country: i.country,
+  kind: i.kind,
+  registrationNumber: i.registrationNumber || null,
+  taxPin: i.taxPin || null,
+});
 
 export function companiesRepository(db: Orm) {
   const where = (f: Partial<CompanyFilter>): SQL | undefined => {
@@ -45,7 +51,14 @@ export function companiesRepository(db: Orm) {
     async create(input: CompanyInput, by: Actor): Promise<CompanyRow> {
       return db.transaction(async (tx) => {
         const [r] = await tx.insert(companies).values(stored(input)).returning();
-        await audit.record(tx, by.identity, { action: 'company.create', entityType: 'company', entityId: r!.id, companyId: r!.id, after: stored(input), requestId: by.requestId });
+        await audit.record(tx, by.identity, {
+          action: 'company.create',
+          entityType: 'company',
+          entityId: r!.id,
+          companyId: r!.id,
+          after: stored(input),
+          requestId: by.requestId,
+        });
         return r!;
       });
     },
@@ -54,10 +67,20 @@ export function companiesRepository(db: Orm) {
       return db.transaction(async (tx) => {
         const [before] = await tx.select().from(companies).where(eq(companies.id, id)).for('update');
         if (!before) return undefined;
-        const [r] = await tx.update(companies).set({ ...stored(input), updatedAt: new Date() }).where(eq(companies.id, id)).returning();
+        const [r] = await tx
+          .update(companies)
+          .set({ ...stored(input), updatedAt: new Date() })
+          .where(eq(companies.id, id))
+          .returning();
         const { name, country, kind, registrationNumber, taxPin } = before;
         await audit.record(tx, by.identity, {
-          action: 'company.update', entityType: 'company', entityId: id, companyId: id, before: { name, country, kind, registrationNumber, taxPin }, after: stored(input), requestId: by.requestId,
+          action: 'company.update',
+          entityType: 'company',
+          entityId: id,
+          companyId: id,
+          before: { name, country, kind, registrationNumber, taxPin },
+          after: stored(input),
+          requestId: by.requestId,
         });
         return r;
       });

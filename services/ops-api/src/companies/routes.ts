@@ -7,20 +7,37 @@ import type { CompaniesRepository } from './repository';
 const [list, names, get, create, update] = companiesEndpoints;
 
 const toCompany = (r: CompanyRow): Company => ({
-  id: r.id, name: r.name, country: r.country as CountryCode, kind: r.kind, registrationNumber: r.registrationNumber, taxPin: r.taxPin,
+  id: r.id,
+  name: r.name,
+  country: r.country as CountryCode,
+  kind: r.kind,
+  registrationNumber: r.registrationNumber,
+  taxPin: r.taxPin,
   createdAt: r.createdAt.toISOString(),
 });
 
 export function companyRoutes(app: App, repo: CompaniesRepository): void {
   registerEndpoint(app, list, async (req) => {
     const q = req.query;
-    const { rows, total } = await repo.list({ id: companyScope(req.identity!), country: q.country, kind: q.kind, q: q.q, limit: q.limit, offset: q.offset });
+    const { rows, total } = await repo.list({
+      id: companyScope(req.identity!),
+      country: q.country,
+      kind: q.kind,
+      q: q.q,
+      limit: q.limit,
+      offset: q.offset,
+    });
     return { items: rows.map(toCompany), total, limit: q.limit, offset: q.offset };
   });
   registerEndpoint(app, names, async (req) => {
     const q = req.query;
     const { rows, total } = await repo.list({ q: q.q, limit: q.limit, offset: q.offset });
-    return { items: rows.map((r) => ({ id: r.id, name: r.name, country: r.country as CountryCode, kind: r.kind })), total, limit: q.limit, offset: q.offset };
+    return {
+      items: rows.map((r) => ({ id: r.id, name: r.name, country: r.country as CountryCode, kind: r.kind })),
+      total,
+      limit: q.limit,
+      offset: q.offset,
+    };
   });
   registerEndpoint(app, get, async (req) => {
     const scope = companyScope(req.identity!);

@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { complaintsEndpoints, type Complaint, type ComplaintDetail, type ComplaintPage, type ComplaintStatus, type ErrorBody, type NotificationPage } from '@corridor/contracts';
+import {
+  complaintsEndpoints,
+  type Complaint,
+  type ComplaintDetail,
+  type ComplaintPage,
+  type ComplaintStatus,
+  type ErrorBody,
+  type NotificationPage,
+} from '@corridor/contracts';
 import { runCommonRouteTests } from '@corridor/platform/testing/common-route-tests';
 import { asUser, TEST_IDENTITY_SECRET, testUsers } from '@corridor/platform/testing/identity';
 import { createTestAdapters, primaryKind, type TestAdapters } from '@corridor/platform/testing/test-adapters';
@@ -17,7 +25,13 @@ let adapters: TestAdapters;
 let svc: OpsApiService;
 beforeAll(async () => {
   adapters = await createTestAdapters(await primaryKind());
-  svc = await build({ ...adapters, clock, logger: adapters.logger, identitySecret: TEST_IDENTITY_SECRET, complaintReopenDays: REOPEN_DAYS });
+  svc = await build({
+    ...adapters,
+    clock,
+    logger: adapters.logger,
+    identitySecret: TEST_IDENTITY_SECRET,
+    complaintReopenDays: REOPEN_DAYS,
+  });
 });
 afterAll(async () => {
   await svc?.close();
@@ -26,8 +40,12 @@ afterAll(async () => {
 
 const [create, list, get, setStatus] = complaintsEndpoints;
 const valid = {
-  subjectType: 'truck', subjectRef: 'KCB 123A', companyId: 202, category: 'unsafe_driving',
-  title: 'Overtaking on a blind bend', description: 'Truck KCB 123A overtook on the Salgaa bend at speed.',
+  subjectType: 'truck',
+  subjectRef: 'KCB 123A',
+  companyId: 202,
+  category: 'unsafe_driving',
+  title: 'Overtaking on a blind bend',
+  description: 'Truck KCB 123A overtook on the Salgaa bend at speed.',
 };
 
 async function call(user: Identity, method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown) {
@@ -69,7 +87,9 @@ describe('complaint workflow table', () => {
     const decidedAt = new Date('2025-03-01T00:00:00Z');
     for (const from of complaintStatuses) {
       const decided = ['resolved', 'dismissed', 'closed'].includes(from) ? decidedAt : null;
-      expect(allowedNext({ status: from, decidedAt: decided }, new Date(decidedAt.getTime() + 3 * DAY), REOPEN_DAYS).sort()).toEqual([...expectedAllowed[from]].sort());
+      expect(allowedNext({ status: from, decidedAt: decided }, new Date(decidedAt.getTime() + 3 * DAY), REOPEN_DAYS).sort()).toEqual(
+        [...expectedAllowed[from]].sort(),
+      );
       expect(allowedNext({ status: from, decidedAt: decided }, new Date(decidedAt.getTime() + 8 * DAY), REOPEN_DAYS)).not.toContain('open');
     }
   });
@@ -78,7 +98,13 @@ describe('complaint workflow table', () => {
 describe('POST /complaints', () => {
   it('files a complaint as open, audits it and tells the association officers', async () => {
     const c = await file();
-    expect(c).toMatchObject({ status: 'open', companyId: 202, filedBy: { userId: testUsers.companyA.userId, companyId: 101 }, decidedAt: null, reopenUntil: null });
+    expect(c).toMatchObject({
+      status: 'open',
+      companyId: 202,
+      filedBy: { userId: testUsers.companyA.userId, companyId: 101 },
+      decidedAt: null,
+      reopenUntil: null,
+    });
     expect(c.allowedNextStatuses.sort()).toEqual(['dismissed', 'under_review']);
     const trail = await audit.forEntity(adapters.db.orm, 'complaint', c.id);
     expect(trail.map((e) => e.action)).toEqual(['complaint.filed']);
@@ -111,21 +137,41 @@ describe('POST /complaints', () => {
 
 describe('GET /complaints and /complaints/{id}', () => {
   it('lists with filters and pagination, newest first', async () => {
-    const a = await file({ ...valid, title: 'Cargo seal broken at Malaba', category: 'cargo_damage', subjectType: 'company', subjectRef: '101', companyId: 101 });
-    const b = await file({ ...valid, title: 'Cargo seal missing at Busia', category: 'cargo_damage', subjectType: 'company', subjectRef: '101', companyId: 101 });
+    const a = await file({
+      ...valid,
+      title: 'Cargo seal broken at Malaba',
+      category: 'cargo_damage',
+      subjectType: 'company',
+      subjectRef: '101',
+      companyId: 101,
+    });
+    const b = await file({
+      ...valid,
+      title: 'Cargo seal missing at Busia',
+      category: 'cargo_damage',
+      subjectType: 'company',
+      subjectRef: '101',
+      companyId: 101,
+    });
     const res = await call(testUsers.analyst, 'GET', '/api/complaints?companyId=101&category=cargo_damage&keyword=seal&limit=1');
     expect(res.statusCode).toBe(200);
     const page = res.json<ComplaintPage>();
     expect(page.total).toBe(2);
     expect(page.items.map((c) => c.id)).toEqual([b.id]);
-    const next = (await call(testUsers.analyst, 'GET', '/api/complaints?companyId=101&category=cargo_damage&keyword=seal&limit=1&offset=1')).json<ComplaintPage>();
+    const next = (
+      await call(testUsers.analyst, 'GET', '/api/complaints?companyId=101&category=cargo_damage&keyword=seal&limit=1&offset=1')
+    ).json<ComplaintPage>();
     expect(next.items.map((c) => c.id)).toEqual([a.id]);
-    const dismissed = (await call(testUsers.analyst, 'GET', '/api/complaints?companyId=101&status=dismissed&status=closed')).json<ComplaintPage>();
+    const dismissed = (
+      await call(testUsers.analyst, 'GET', '/api/complaints?companyId=101&status=dismissed&status=closed')
+    ).json<ComplaintPage>();
     expect(dismissed.items.every((c) => ['dismissed', 'closed'].includes(c.status))).toBe(true);
   });
 
   it('answers 400 to a period that ends before it starts and to a bad status filter', async () => {
-    expect((await call(testUsers.officer, 'GET', '/api/complaints?from=2025-02-01T00:00:00Z&to=2025-01-01T00:00:00Z')).statusCode).toBe(400);
+    expect((await call(testUsers.officer, 'GET', '/api/complaints?from=2025-02-01T00:00:00Z&to=2025-01-01T00:00:00Z')).statusCode).toBe(
+      400,
+    );
     expect((await call(testUsers.officer, 'GET', '/api/complaints?status=lost')).statusCode).toBe(400);
   });
 
@@ -165,11 +211,20 @@ describe('PUT /complaints/{id}/status', () => {
   it('records every change in the history and the audit trail, and tells the filer', async () => {
     const id = await complaintIn('resolved');
     const c = (await call(testUsers.officer, 'GET', `/api/complaints/${id}`)).json<ComplaintDetail>();
-    expect(c.history.map((h) => [h.from, h.to])).toEqual([[null, 'open'], ['open', 'under_review'], ['under_review', 'resolved']]);
+    expect(c.history.map((h) => [h.from, h.to])).toEqual([
+      [null, 'open'],
+      ['open', 'under_review'],
+      ['under_review', 'resolved'],
+    ]);
     expect(c.resolution).toBe('driver retrained');
     expect(c.reopenUntil).not.toBeNull();
     const trail = await audit.forEntity(adapters.db.orm, 'complaint', id);
-    expect(trail[0]).toMatchObject({ action: 'complaint.status', before: { status: 'under_review' }, after: { status: 'resolved' }, reason: 'driver retrained' });
+    expect(trail[0]).toMatchObject({
+      action: 'complaint.status',
+      before: { status: 'under_review' },
+      after: { status: 'resolved' },
+      reason: 'driver retrained',
+    });
     const inbox = (await call(testUsers.companyA, 'GET', '/api/inbox?type=complaintStatusChanged&unread=true')).json<NotificationPage>();
     expect(inbox.items.filter((n) => n.entityId === String(id)).map((n) => n.attributes.to)).toEqual(['resolved', 'under_review']);
   });

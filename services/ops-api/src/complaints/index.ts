@@ -8,12 +8,21 @@ import { complaintsService } from './service';
 
 /** Complaints against drivers and companies: their service and routes; gives the disciplinary module their repository. */
 export const complaintsModule: OpsModule<
-  { companies: CompaniesRepository; devices: DevicesRepository; inbox: NotificationsService; reopenDays?: number }, ComplaintsRepository
+  { companies: CompaniesRepository; devices: DevicesRepository; inbox: NotificationsService; reopenDays?: number },
+  ComplaintsRepository
 > = (app, { base, companies, devices, inbox, reopenDays = 14 }) => {
   const repo = complaintsRepository(base.db);
-  complaintRoutes(app, complaintsService({
-    db: base.db, repo, notifications: inbox, clock: base.clock, reopenDays,
-    companyExists: (id) => companies.exists(id), deviceCompany: async (id) => (await devices.get(id))?.companyId,
-  }));
+  complaintRoutes(
+    app,
+    complaintsService({
+      db: base.db,
+      repo,
+      notifications: inbox,
+      clock: base.clock,
+      reopenDays,
+      companyExists: (id) => companies.exists(id),
+      deviceCompany: async (id) => (await devices.get(id))?.companyId,
+    }),
+  );
   return repo;
 };

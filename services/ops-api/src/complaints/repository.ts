@@ -36,7 +36,13 @@ export function complaintsRepository(db: Orm) {
   };
   return {
     async list(f: ComplaintFilter): Promise<{ rows: ComplaintRow[]; total: number }> {
-      const rows = await db.select().from(complaints).where(where(f)).orderBy(desc(complaints.createdAt), desc(complaints.id)).limit(f.limit).offset(f.offset);
+      const rows = await db
+        .select()
+        .from(complaints)
+        .where(where(f))
+        .orderBy(desc(complaints.createdAt), desc(complaints.id))
+        .limit(f.limit)
+        .offset(f.offset);
       const [c] = await db.select({ n: count() }).from(complaints).where(where(f));
       return { rows, total: c?.n ?? 0 };
     },

@@ -9,8 +9,15 @@ export function complaintRoutes(app: App, svc: ComplaintsService): void {
   registerEndpoint(app, list, async (req) => {
     const q = req.query;
     return svc.list({
-      statuses: q.status, subjectType: q.subjectType, categories: q.category, companyId: q.companyId, keyword: q.keyword,
-      from: q.from ? new Date(q.from) : undefined, to: q.to ? new Date(q.to) : undefined, limit: q.limit, offset: q.offset,
+      statuses: q.status,
+      subjectType: q.subjectType,
+      categories: q.category,
+      companyId: q.companyId,
+      keyword: q.keyword,
+      from: q.from ? new Date(q.from) : undefined,
+      to: q.to ? new Date(q.to) : undefined,
+      limit: q.limit,
+      offset: q.offset,
     });
   });
   registerEndpoint(app, get, async (req) => svc.get(req.params.id));

@@ -1,6 +1,4 @@
-import type {
-  Complaint, ComplaintDetail, ComplaintInput, ComplaintPage, ComplaintStatus, ComplaintStatusInput,
-} from '@corridor/contracts';
+import type { Complaint, ComplaintDetail, ComplaintInput, ComplaintPage, ComplaintStatus, ComplaintStatusInput } from '@corridor/contracts';
 import { AppError, notFound, type Clock, type Identity, type Orm } from '@corridor/platform';
 import { audit } from '../audit/audit';
 import type { ComplaintRow } from '../db/schema';
@@ -27,20 +25,33 @@ export function complaintsService(deps: ComplaintsDeps) {
   const { db, repo, notifications, clock, reopenDays } = deps;
 
   const toComplaint = (r: ComplaintRow): Complaint => ({
-    id: r.id, subjectType: r.subjectType, subjectRef: r.subjectRef, companyId: r.companyId, category: r.category, title: r.title,
-    description: r.description, journeyId: r.journeyId, occurredAt: r.occurredAt?.toISOString() ?? null, status: r.status,
-    resolution: r.resolution, filedBy: { userId: r.filedByUserId, email: r.filedByEmail, companyId: r.filedByCompanyId },
-    statusChangedAt: r.statusChangedAt.toISOString(), decidedAt: r.decidedAt?.toISOString() ?? null,
+    id: r.id,
+    subjectType: r.subjectType,
+    subjectRef: r.subjectRef,
+    companyId: r.companyId,
+    category: r.category,
+    title: r.title,
+    description: r.description,
+    journeyId: r.journeyId,
+    occurredAt: r.occurredAt?.toISOString() ?? null,
+    status: r.status,
+    resolution: r.resolution,
+    filedBy: { userId: r.filedByUserId, email: r.filedByEmail, companyId: r.filedByCompanyId },
+    statusChangedAt: r.statusChangedAt.toISOString(),
+    decidedAt: r.decidedAt?.toISOString() ?? null,
     reopenUntil: reopenUntil(r.decidedAt, reopenDays)?.toISOString() ?? null,
     allowedNextStatuses: allowedNext(r, clock.now(), reopenDays),
-    createdAt: r.createdAt.toISOString(), updatedAt: r.updatedAt.toISOString(),
+    createdAt: r.createdAt.toISOString(),
+    updatedAt: r.updatedAt.toISOString(),
   });
 
   async function detail(r: ComplaintRow, tx: Orm = db): Promise<ComplaintDetail> {
     const entries = await audit.forEntity(tx, ENTITY, r.id);
     const history = entries.reverse().map((e) => ({
-      at: e.at.toISOString(), actorUserId: e.actorUserId, actorEmail: e.actorEmail,
-      from: ((e.before as { status?: ComplaintStatus } | null)?.status ?? null),
+      at: e.at.toISOString(),
+      actorUserId: e.actorUserId,
+      actorEmail: e.actorEmail,
+      from: (e.before as { status?: ComplaintStatus } | null)?.status ?? null,
       to: (e.after as { status: ComplaintStatus }).status,
       note: e.reason,
     }));
@@ -54,7 +65,8 @@ export function complaintsService(deps: ComplaintsDeps) {
     }
     if (input.subjectType === 'truck' && /^\d+$/.test(input.subjectRef)) {
       const owner = await deps.deviceCompany(Number(input.subjectRef));
-      if (owner !== undefined && owner !== input.companyId) throw field('subjectRef', `device ${input.subjectRef} is not a truck of company ${input.companyId}`);
+      if (owner !== undefined && owner !== input.companyId)
+        throw field('subjectRef', `device ${input.subjectRef} is not a truck of company ${input.companyId}`);
     }
   }
 
@@ -64,14 +76,31 @@ export function complaintsService(deps: ComplaintsDeps) {
       const now = clock.now();
       const row = await db.transaction(async (tx) => {
         const r = await repo.insert(tx, {
-          ...input, occurredAt: input.occurredAt ? new Date(input.occurredAt) : null, status: 'open',
-          filedByUserId: by.userId, filedByEmail: by.email, filedByCompanyId: by.companyId,
-          statusChangedAt: now, createdAt: now, updatedAt: now,
+          ...input,
+          occurredAt: input.occurredAt ? new Date(input.occurredAt) : null,
+          status: 'open',
+          filedByUserId: by.userId,
+          filedByEmail: by.email,
+          filedByCompanyId: by.companyId,
+          statusChangedAt: now,
+          createdAt: now,
+          updatedAt: now,
         });
-        await audit.record(tx, by, { action: 'complaint.filed', entityType: ENTITY, entityId: r.id, companyId: r.companyId, after: { status: r.status } });
+        await audit.record(tx, by, {
+          action: 'complaint.filed',
+          entityType: ENTITY,
+          entityId: r.id,
+          companyId: r.companyId,
+          after: { status: r.status },
+        });
         await notifications.notify(tx, {
-          type: 'complaintFiled', to: { role: 'association_officer' }, companyId: r.companyId, entityType: ENTITY, entityId: r.id,
-          title: `Complaint #${r.id} filed`, message: `${r.category.replace(/_/g, ' ')}: ${r.title}`,
+          type: 'complaintFiled',
+          to: { role: 'association_officer' },
+          companyId: r.companyId,
+          entityType: ENTITY,
+          entityId: r.id,
+          title: `Complaint #${r.id} filed`,
+          message: `${r.category.replace(/_/g, ' ')}: ${r.title}`,
           attributes: { subjectType: r.subjectType, subjectRef: r.subjectRef, category: r.category, complaintTitle: r.title },
         });
         return r;
@@ -80,7 +109,8 @@ export function complaintsService(deps: ComplaintsDeps) {
     },
 
     async list(f: ComplaintFilter): Promise<ComplaintPage> {
-      if (f.from && f.to && f.from > f.to) throw new AppError('VALIDATION_FAILED', 'from must not be after to', [{ in: 'querystring', path: 'from', message: 'after to' }]);
+      if (f.from && f.to && f.from > f.to)
+        throw new AppError('VALIDATION_FAILED', 'from must not be after to', [{ in: 'querystring', path: 'from', message: 'after to' }]);
       const { rows, total } = await repo.list(f);
       return { items: rows.map(toComplaint), total, limit: f.limit, offset: f.offset };
     },
@@ -113,16 +143,27 @@ export function complaintsService(deps: ComplaintsDeps) {
         if (tr.needsNote && !input.note) throw field('note', `required to move a complaint to ${input.status}`);
         const decided = input.status === 'resolved' || input.status === 'dismissed' ? input.status : null;
         const updated = await repo.update(tx, id, {
-          status: input.status, statusChangedAt: now, updatedAt: now,
+          status: input.status,
+          statusChangedAt: now,
+          updatedAt: now,
           ...(decided ? { decidedAt: now, resolution: input.note ?? null, outcome: decided } : {}),
           ...(tr.reopen ? { decidedAt: null, outcome: null } : {}),
         });
         await audit.record(tx, by, {
-          action: tr.reopen ? 'complaint.reopened' : 'complaint.status', entityType: ENTITY, entityId: id, companyId: current.companyId,
-          before: { status: current.status }, after: { status: updated.status }, reason: input.note ?? null,
+          action: tr.reopen ? 'complaint.reopened' : 'complaint.status',
+          entityType: ENTITY,
+          entityId: id,
+          companyId: current.companyId,
+          before: { status: current.status },
+          after: { status: updated.status },
+          reason: input.note ?? null,
         });
         await notifications.notify(tx, {
-          type: 'complaintStatusChanged', to: { userId: current.filedByUserId }, companyId: current.companyId, entityType: ENTITY, entityId: id,
+          type: 'complaintStatusChanged',
+          to: { userId: current.filedByUserId },
+          companyId: current.companyId,
+          entityType: ENTITY,
+          entityId: id,
           title: `Complaint #${id} is ${updated.status.replace(/_/g, ' ')}`,
           message: input.note ? `${current.title}: ${input.note}` : current.title,
           attributes: { from: current.status, to: updated.status, complaintTitle: current.title, note: input.note ?? null },

@@ -11,7 +11,12 @@ export interface ComplaintTransition {
   reopen: boolean;
 }
 
-const t = (from: ComplaintStatus, to: ComplaintStatus, needsNote = false, reopen = false): ComplaintTransition => ({ from, to, needsNote, reopen });
+const t = (from: ComplaintStatus, to: ComplaintStatus, needsNote = false, reopen = false): ComplaintTransition => ({
+  from,
+  to,
+  needsNote,
+  reopen,
+});
 
 /** The one table of allowed complaint changes; the API and its tests read it, nothing else decides. */
 const complaintTransitions: readonly ComplaintTransition[] = [

@@ -10,11 +10,21 @@ import { linkedDevices } from '../object-links/linked-devices';
 import { publishedToCache } from '../resources/cache-published';
 import type { LatestPositions } from '../devices/latest-positions';
 import {
-  coerce, compileExpression, positionContext, type CompiledExpression, type ComputedAttributeDefinition,
+  coerce,
+  compileExpression,
+  positionContext,
+  type CompiledExpression,
+  type ComputedAttributeDefinition,
 } from '@corridor/platform/computed-attributes';
 
 const toComputedAttribute = (r: ComputedAttributeRow): ComputedAttribute => ({
-  id: r.id, description: r.description, attribute: r.attribute, expression: r.expression, type: r.type, priority: r.priority, companyId: r.companyId,
+  id: r.id,
+  description: r.description,
+  attribute: r.attribute,
+  expression: r.expression,
+  type: r.type,
+  priority: r.priority,
+  companyId: r.companyId,
 });
 
 function compileOr400(expression: string): CompiledExpression {
@@ -30,14 +40,29 @@ function compileOr400(expression: string): CompiledExpression {
  * Every definition is published to the cache (cacheKeys.computedAttributes) at start and after each change, for ingest to apply.
  */
 export function computedAttributesService(deps: {
-  db: Orm; cache: Cache; logger: Logger; latest: LatestPositions; visibleDevice: (id: number, who: Identity) => Promise<unknown>;
+  db: Orm;
+  cache: Cache;
+  logger: Logger;
+  latest: LatestPositions;
+  visibleDevice: (id: number, who: Identity) => Promise<unknown>;
 }) {
   const crud = resourceService<ComputedAttributeRow, ComputedAttribute, ComputedAttributeInput, z.output<typeof LinkedListQuery>>(deps.db, {
-    name: 'Computed attribute', entityType: 'computed_attribute', table: computedAttributes, company: computedAttributes.companyId, shared: true,
+    name: 'Computed attribute',
+    entityType: 'computed_attribute',
+    table: computedAttributes,
+    company: computedAttributes.companyId,
+    shared: true,
     keywordColumns: [computedAttributes.description, computedAttributes.attribute, computedAttributes.expression],
     filters: (q) => linkedFilter(deps.db, computedAttributes.id, 'attributeId', q),
     toEntity: toComputedAttribute,
-    toValues: (i, companyId) => ({ description: i.description, attribute: i.attribute, expression: i.expression, type: i.type, priority: i.priority, companyId }),
+    toValues: (i, companyId) => ({
+      description: i.description,
+      attribute: i.attribute,
+      expression: i.expression,
+      type: i.type,
+      priority: i.priority,
+      companyId,
+    }),
     async validate(i) {
       compileOr400(i.expression);
     },
@@ -45,11 +70,25 @@ export function computedAttributesService(deps: {
   // as Traccar: an attribute applies to the devices linked to it (directly or through a group), none while it has no links
   const load = async (): Promise<ComputedAttributeDefinition[]> => {
     const linked = await linkedDevices(deps.db, 'attributeId');
-    return (await deps.db.select().from(computedAttributes).orderBy(desc(computedAttributes.priority), asc(computedAttributes.id))).map((r) => ({
-      id: r.id, attribute: r.attribute, expression: r.expression, type: r.type, priority: r.priority, companyId: r.companyId, deviceIds: linked.get(r.id) ?? [],
-    }));
+    return (await deps.db.select().from(computedAttributes).orderBy(desc(computedAttributes.priority), asc(computedAttributes.id))).map(
+      (r) => ({
+        id: r.id,
+        attribute: r.attribute,
+        expression: r.expression,
+        type: r.type,
+        priority: r.priority,
+        companyId: r.companyId,
+        deviceIds: linked.get(r.id) ?? [],
+      }),
+    );
   };
-  const published = publishedToCache(crud, { cache: deps.cache, key: cacheKeys.computedAttributes(), load, logger: deps.logger, what: 'computed attributes' });
+  const published = publishedToCache(crud, {
+    cache: deps.cache,
+    key: cacheKeys.computedAttributes(),
+    load,
+    logger: deps.logger,
+    what: 'computed attributes',
+  });
   return {
     ...published,
     /** The typed value of the expression on the device's latest position; null when it yields nothing. */

@@ -7,13 +7,22 @@ import { invalidField } from '../resources/pg-errors';
 import { resourceService } from '../resources/resource-service';
 
 const toConfiguration = (r: ConfigurationRow): Configuration => ({
-  id: r.id, name: r.name, description: r.description, deviceModelId: r.deviceModelId, values: r.values, companyId: r.companyId,
+  id: r.id,
+  name: r.name,
+  description: r.description,
+  deviceModelId: r.deviceModelId,
+  values: r.values,
+  companyId: r.companyId,
 });
 
 /** Named configuration templates; the device model must exist; a template devices follow cannot be deleted. */
 export function configurationsService(db: Orm) {
   return resourceService<ConfigurationRow, Configuration, ConfigurationInput, z.output<typeof ConfigurationsQuery>>(db, {
-    name: 'Configuration', entityType: 'configuration', table: configurations, company: configurations.companyId, shared: true,
+    name: 'Configuration',
+    entityType: 'configuration',
+    table: configurations,
+    company: configurations.companyId,
+    shared: true,
     keywordColumns: [configurations.name, configurations.description],
     filters: (q) => [q.deviceModelId !== undefined ? eq(configurations.deviceModelId, q.deviceModelId) : undefined],
     toEntity: toConfiguration,

@@ -32,7 +32,9 @@ export function eventFigures(ch: Analytics) {
      */
     async journeys(deviceIds: number[], p: Period): Promise<{ active: number; withActivity: number; trucksReporting: number }> {
       if (!deviceIds.length) return { active: 0, withActivity: 0, trucksReporting: 0 };
-      const [r] = await rows(JourneyRow, `
+      const [r] = await rows(
+        JourneyRow,
+        `
         SELECT countIf(started AND NOT ended) AS active, countIf(in_period) AS with_activity, uniqExactIf(device, in_period) AS trucks
         FROM (
           SELECT journey_id, any(device_id) AS device,
@@ -42,32 +44,42 @@ export function eventFigures(ch: Analytics) {
           FROM ${table} FINAL
           WHERE device_id IN {ids:Array(UInt64)} AND journey_id IS NOT NULL AND event_time <= {to:DateTime64(3, 'UTC')}
           GROUP BY journey_id
-        )`, { ids: deviceIds, ...window(p) });
+        )`,
+        { ids: deviceIds, ...window(p) },
+      );
       return { active: r?.active ?? 0, withActivity: r?.with_activity ?? 0, trucksReporting: r?.trucks ?? 0 };
     },
 
     /** journeyFlagOpened events by ISO week (Monday) and attributes.flagType ('unknown' when absent). */
     async flagsByTypeAndWeek(deviceIds: number[], p: Period): Promise<{ weekStart: string; flagType: string; count: number }[]> {
       if (!deviceIds.length) return [];
-      const r = await rows(FlagRow, `
+      const r = await rows(
+        FlagRow,
+        `
         SELECT toString(toStartOfWeek(event_time, 1)) AS week,
                if(JSONExtractString(attributes, 'flagType') = '', 'unknown', JSONExtractString(attributes, 'flagType')) AS flag_type,
                count() AS n
         FROM ${table} FINAL
         WHERE type = 'journeyFlagOpened' AND device_id IN {ids:Array(UInt64)}
           AND event_time >= {from:DateTime64(3, 'UTC')} AND event_time <= {to:DateTime64(3, 'UTC')}
-        GROUP BY week, flag_type ORDER BY week, flag_type`, { ids: deviceIds, ...window(p) });
+        GROUP BY week, flag_type ORDER BY week, flag_type`,
+        { ids: deviceIds, ...window(p) },
+      );
       return r.map((x) => ({ weekStart: x.week, flagType: x.flag_type, count: x.n }));
     },
 
     /** journeyFlagOpened events per device in the period (the violations ranking maps devices to companies). */
     async flagsByDevice(deviceIds: number[], p: Period): Promise<Map<number, number>> {
       if (!deviceIds.length) return new Map();
-      const r = await rows(DeviceFlagRow, `
+      const r = await rows(
+        DeviceFlagRow,
+        `
         SELECT device_id, count() AS n FROM ${table} FINAL
         WHERE type = 'journeyFlagOpened' AND device_id IN {ids:Array(UInt64)}
           AND event_time >= {from:DateTime64(3, 'UTC')} AND event_time <= {to:DateTime64(3, 'UTC')}
-        GROUP BY device_id`, { ids: deviceIds, ...window(p) });
+        GROUP BY device_id`,
+        { ids: deviceIds, ...window(p) },
+      );
       return new Map(r.map((x) => [x.device_id, x.n]));
     },
 
@@ -77,7 +89,9 @@ export function eventFigures(ch: Analytics) {
      * left out. Named by attributes.geofenceName, else the geofence id.
      */
     async borderDwell(country: string, p: Period) {
-      const r = await rows(DwellRow, `
+      const r = await rows(
+        DwellRow,
+        `
         SELECT assumeNotNull(geofence_id) AS fence,
                if(anyLast(JSONExtractString(attributes, 'geofenceName')) = '', fence, anyLast(JSONExtractString(attributes, 'geofenceName'))) AS name,
                count() AS exits,
@@ -89,10 +103,15 @@ export function eventFigures(ch: Analytics) {
           AND JSONExtractString(attributes, 'geofenceKind') IN ('', 'border_post')
           AND JSONHas(attributes, 'dwellSeconds')
           AND event_time >= {from:DateTime64(3, 'UTC')} AND event_time <= {to:DateTime64(3, 'UTC')}
-        GROUP BY fence ORDER BY name`, { country, ...window(p) });
+        GROUP BY fence ORDER BY name`,
+        { country, ...window(p) },
+      );
       return r.map((x) => ({
-        geofenceId: x.fence, name: x.name, exits: x.exits,
-        averageDwellSeconds: Math.round(x.avg_dwell * 10) / 10, medianDwellSeconds: Math.round(x.median_dwell * 10) / 10,
+        geofenceId: x.fence,
+        name: x.name,
+        exits: x.exits,
+        averageDwellSeconds: Math.round(x.avg_dwell * 10) / 10,
+        medianDwellSeconds: Math.round(x.median_dwell * 10) / 10,
       }));
     },
   };

@@ -8,7 +8,11 @@ export function dashboardRepository(db: Orm) {
   const perCompany = (rows: { companyId: number; n: number }[]) => new Map(rows.map((r) => [r.companyId, r.n]));
   return {
     async companiesIn(country: string): Promise<{ id: number; name: string }[]> {
-      return db.select({ id: companies.id, name: companies.name }).from(companies).where(eq(companies.country, country)).orderBy(companies.id);
+      return db
+        .select({ id: companies.id, name: companies.name })
+        .from(companies)
+        .where(eq(companies.country, country))
+        .orderBy(companies.id);
     },
     async devicesOf(companyIds: number[]): Promise<{ id: number; companyId: number | null }[]> {
       if (!companyIds.length) return [];
@@ -18,15 +22,26 @@ export function dashboardRepository(db: Orm) {
     async certificates(companyIds: number[], p: Period): Promise<Record<string, number>> {
       if (!companyIds.length) return {};
       const c = singleUseCertificates;
-      const rows = await db.select({ status: c.status, n: count() }).from(c)
-        .where(and(inArray(c.companyId, companyIds), gte(c.createdAt, p.from), lte(c.createdAt, p.to))).groupBy(c.status);
+      const rows = await db
+        .select({ status: c.status, n: count() })
+        .from(c)
+        .where(and(inArray(c.companyId, companyIds), gte(c.createdAt, p.from), lte(c.createdAt, p.to)))
+        .groupBy(c.status);
       return Object.fromEntries(rows.map((r) => [r.status, r.n]));
     },
     /** Complaints filed by the end of the period that are open or under review now. */
     async complaintsOpen(companyIds: number[], p: Period): Promise<{ open: number; underReview: number }> {
       if (!companyIds.length) return { open: 0, underReview: 0 };
-      const rows = await db.select({ status: complaints.status, n: count() }).from(complaints)
-        .where(and(inArray(complaints.companyId, companyIds), inArray(complaints.status, ['open', 'under_review']), lte(complaints.createdAt, p.to)))
+      const rows = await db
+        .select({ status: complaints.status, n: count() })
+        .from(complaints)
+        .where(
+          and(
+            inArray(complaints.companyId, companyIds),
+            inArray(complaints.status, ['open', 'under_review']),
+            lte(complaints.createdAt, p.to),
+          ),
+        )
         .groupBy(complaints.status);
       const by = Object.fromEntries(rows.map((r) => [r.status, r.n]));
       return { open: by.open ?? 0, underReview: by.under_review ?? 0 };
@@ -34,19 +49,32 @@ export function dashboardRepository(db: Orm) {
     /** Per company: complaints filed in the period and not dismissed. */
     async complaintsAgainst(companyIds: number[], p: Period): Promise<Map<number, number>> {
       if (!companyIds.length) return new Map();
-      return perCompany(await db.select({ companyId: complaints.companyId, n: count() }).from(complaints)
-        .where(and(
-          inArray(complaints.companyId, companyIds), gte(complaints.createdAt, p.from), lte(complaints.createdAt, p.to),
-          or(isNull(complaints.outcome), ne(complaints.outcome, 'dismissed')),
-        ))
-        .groupBy(complaints.companyId));
+      return perCompany(
+        await db
+          .select({ companyId: complaints.companyId, n: count() })
+          .from(complaints)
+          .where(
+            and(
+              inArray(complaints.companyId, companyIds),
+              gte(complaints.createdAt, p.from),
+              lte(complaints.createdAt, p.to),
+              or(isNull(complaints.outcome), ne(complaints.outcome, 'dismissed')),
+            ),
+          )
+          .groupBy(complaints.companyId),
+      );
     },
     /** Per company: sanctions recorded in the period. */
     async sanctionsRecorded(companyIds: number[], p: Period): Promise<Map<number, number>> {
       if (!companyIds.length) return new Map();
       const d = disciplinaryRecords;
-      return perCompany(await db.select({ companyId: d.companyId, n: count() }).from(d)
-        .where(and(inArray(d.companyId, companyIds), gte(d.createdAt, p.from), lte(d.createdAt, p.to))).groupBy(d.companyId));
+      return perCompany(
+        await db
+          .select({ companyId: d.companyId, n: count() })
+          .from(d)
+          .where(and(inArray(d.companyId, companyIds), gte(d.createdAt, p.from), lte(d.createdAt, p.to)))
+          .groupBy(d.companyId),
+      );
     },
   };
 }

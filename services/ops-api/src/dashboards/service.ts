@@ -49,8 +49,16 @@ export function dashboardService(deps: { repo: DashboardRepository; events: Even
         .slice(0, q.top);
 
       return {
-        country, period: covered, generatedAt: clock.now().toISOString(), companies: companies.length,
-        activeJourneys: { period: covered, active: journeys.active, withActivity: journeys.withActivity, trucksReporting: journeys.trucksReporting },
+        country,
+        period: covered,
+        generatedAt: clock.now().toISOString(),
+        companies: companies.length,
+        activeJourneys: {
+          period: covered,
+          active: journeys.active,
+          withActivity: journeys.withActivity,
+          trucksReporting: journeys.trucksReporting,
+        },
         flagsByTypeAndWeek: { period: covered, total: flags.reduce((s, f) => s + f.count, 0), items: flags },
         certificates: {
           period: covered,

@@ -33,7 +33,11 @@ export const noSources = (): EventSettingSources => ({ device: {}, groups: [], s
  *   (seconds; else EVENT_OVERSPEED_MINIMAL_DURATION_S) and `event.overspeed.preferLowest` (false);
  * - `fuelDropThreshold` and `fuelIncreaseThreshold`.
  */
-export function eventConfigOf(trips: TripThresholds, overspeedMinimalDuration: number, src: EventSettingSources = noSources()): EventConfig {
+export function eventConfigOf(
+  trips: TripThresholds,
+  overspeedMinimalDuration: number,
+  src: EventSettingSources = noSources(),
+): EventConfig {
   const t = resolveThresholds(trips, src.device);
   const layers = [src.device, ...src.groups, src.server];
   const lookup = <T>(key: string, read: (v: unknown) => T | undefined): T | undefined => lookupSetting(layers, key, read);

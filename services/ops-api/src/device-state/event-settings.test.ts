@@ -10,13 +10,30 @@ const logger = createLogger('test', 'silent');
 const noQueries = { execute: () => Promise.reject(new Error('no PostgreSQL query expected')) } as unknown as Orm;
 
 const entry = (id: number, o: Partial<DeviceRegistryMessage> = {}): DeviceRegistryMessage => ({
-  id, uniqueId: `u${id}`, name: `d${id}`, disabled: false, companyId: 101, groupId: null, status: 'unknown', deleted: false, attributes: {}, ...o,
+  id,
+  uniqueId: `u${id}`,
+  name: `d${id}`,
+  disabled: false,
+  companyId: 101,
+  groupId: null,
+  status: 'unknown',
+  deleted: false,
+  attributes: {},
+  ...o,
 });
 
 async function setup() {
   const cache = new MemoryCache();
   let now = 0;
-  const read = eventSettingsReader({ db: noQueries, cache, logger, trips: defaultReportSettings().trips, overspeedMinimalDuration: 0, reloadMs: 1000, now: () => now });
+  const read = eventSettingsReader({
+    db: noQueries,
+    cache,
+    logger,
+    trips: defaultReportSettings().trips,
+    overspeedMinimalDuration: 0,
+    reloadMs: 1000,
+    now: () => now,
+  });
   const put = (key: string, v: unknown) => cache.set(key, JSON.stringify(v));
   return { cache, read, put, advance: (ms: number) => void (now += ms) };
 }
@@ -34,12 +51,25 @@ describe('event settings from the cache', () => {
     // a maintenance applies to the devices linked to it (Traccar): directly, or through the device's group or a parent group
     await put(cacheKeys.maintenances(), [
       { id: 1, name: 'Oil', type: 'totalDistance', start: 0, period: 10_000, companyId: 101, links: { deviceIds: [], groupIds: [10] } },
-      { id: 2, name: 'Inspection', type: 'hours', start: 0, period: 3_600_000, companyId: null, links: { deviceIds: [1, 2], groupIds: [] } },
+      {
+        id: 2,
+        name: 'Inspection',
+        type: 'hours',
+        start: 0,
+        period: 3_600_000,
+        companyId: null,
+        links: { deviceIds: [1, 2], groupIds: [] },
+      },
       { id: 4, name: 'Unlinked', type: 'hours', start: 0, period: 3_600_000, companyId: 101, links: { deviceIds: [], groupIds: [] } },
       { id: 5, name: 'Published before links', type: 'hours', start: 0, period: 3_600_000, companyId: 101 },
     ]);
     const configs = await read([1, 2]);
-    expect(configs.get(1)).toMatchObject({ speedLimit: 45, thresholdMultiplier: 1.2, overspeedMinimalDuration: 10_000, fuelDropThreshold: 5 });
+    expect(configs.get(1)).toMatchObject({
+      speedLimit: 45,
+      thresholdMultiplier: 1.2,
+      overspeedMinimalDuration: 10_000,
+      fuelDropThreshold: 5,
+    });
     expect(configs.get(1)!.maintenances.map((m) => m.id)).toEqual([1, 2]);
     expect(configs.get(2)).toMatchObject({ speedLimit: 60, thresholdMultiplier: 1 });
     expect(configs.get(2)!.maintenances.map((m) => m.id)).toEqual([2]);
@@ -54,7 +84,9 @@ describe('event settings from the cache', () => {
 
     await put(cacheKeys.deviceById(1), entry(1, { groupId: 10, attributes: { speedLimit: 40 } })); // PUT /devices/1 rewrites the entry
     await put(cacheKeys.groups(), [{ id: 10, companyId: 101, groupId: null, attributes: {} }]);
-    await put(cacheKeys.maintenances(), [{ id: 3, name: 'Tyres', type: 'totalDistance', start: 0, period: 1000, companyId: 101, links: { deviceIds: [1], groupIds: [] } }]);
+    await put(cacheKeys.maintenances(), [
+      { id: 3, name: 'Tyres', type: 'totalDistance', start: 0, period: 1000, companyId: 101, links: { deviceIds: [1], groupIds: [] } },
+    ]);
     expect((await read([1])).get(1)).toMatchObject({ speedLimit: 40, thresholdMultiplier: 1.5, maintenances: [] }); // lists not re-read yet
     advance(1000);
     const after = (await read([1])).get(1)!;

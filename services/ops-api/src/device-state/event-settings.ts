@@ -7,13 +7,23 @@ import { eventConfigOf } from './event-config';
 import type { EventConfig, MaintenanceRule } from './position-events';
 import type { SpeedLimitFences } from './speed-limit-fences';
 
-const registryMisses = counter('ops_event_settings_registry_misses_total', 'Devices whose event settings were read from PostgreSQL (no registry entry in the cache)');
+const registryMisses = counter(
+  'ops_event_settings_registry_misses_total',
+  'Devices whose event settings were read from PostgreSQL (no registry entry in the cache)',
+);
 
-const MaintenanceList = z.array(z.object({
-  id: z.number().int(), name: z.string(), type: z.string(), start: z.number(), period: z.number(), companyId: z.number().int().nullable().default(null),
-  /** the devices and groups linked to it (absent in lists published before links were: then it applies to none) */
-  links: z.object({ deviceIds: z.array(z.number().int()), groupIds: z.array(z.number().int()) }).default({ deviceIds: [], groupIds: [] }),
-}));
+const MaintenanceList = z.array(
+  z.object({
+    id: z.number().int(),
+    name: z.string(),
+    type: z.string(),
+    start: z.number(),
+    period: z.number(),
+    companyId: z.number().int().nullable().default(null),
+    /** the devices and groups linked to it (absent in lists published before links were: then it applies to none) */
+    links: z.object({ deviceIds: z.array(z.number().int()), groupIds: z.array(z.number().int()) }).default({ deviceIds: [], groupIds: [] }),
+  }),
+);
 
 type Maintenance = z.output<typeof MaintenanceList>[number];
 interface DeviceEntry {
@@ -52,7 +62,12 @@ export function eventSettingsReader(deps: EventSettingsDeps) {
   const common = { cache, logger, reloadMs: deps.reloadMs ?? 2000, ...(deps.now ? { now: deps.now } : {}) };
   const layers = new SettingLayers(common);
   const maintenanceList = new PublishedList({
-    ...common, key: cacheKeys.maintenances(), what: 'maintenances', schema: MaintenanceList, whenMissing: 'keep', apply: (l) => void (maintenances = l),
+    ...common,
+    key: cacheKeys.maintenances(),
+    what: 'maintenances',
+    schema: MaintenanceList,
+    whenMissing: 'keep',
+    apply: (l) => void (maintenances = l),
   });
 
   async function fromPostgres(ids: number[]): Promise<Map<number, DeviceEntry>> {
@@ -61,13 +76,20 @@ export function eventSettingsReader(deps: EventSettingsDeps) {
     let result: unknown;
     try {
       result = await deps.db.execute(sql`SELECT id, attributes, group_id, company_id FROM ops.devices
-        WHERE id IN (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`);
+        WHERE id IN (${sql.join(
+          ids.map((id) => sql`${id}`),
+          sql`, `,
+        )})`);
     } catch (err) {
       throw unavailable('PostgreSQL', err);
     }
     type Row = { id: number; attributes: Record<string, unknown> | null; group_id: number | null; company_id: number | null };
     for (const r of (result as { rows?: Row[] }).rows ?? (result as Row[])) {
-      out.set(Number(r.id), { attributes: r.attributes ?? {}, groupId: r.group_id === null ? null : Number(r.group_id), companyId: r.company_id === null ? null : Number(r.company_id) });
+      out.set(Number(r.id), {
+        attributes: r.attributes ?? {},
+        groupId: r.group_id === null ? null : Number(r.group_id),
+        companyId: r.company_id === null ? null : Number(r.company_id),
+      });
     }
     return out;
   }
@@ -111,7 +133,12 @@ export function eventSettingsReader(deps: EventSettingsDeps) {
       const applying: MaintenanceRule[] = maintenances
         .filter((m) => m.links.deviceIds.includes(id) || chain.some((g) => m.links.groupIds.includes(g)))
         .map(({ id: mid, name, type, start, period }) => ({ id: mid, name, type, start, period }));
-      const cfg = eventConfigOf(deps.trips, deps.overspeedMinimalDuration, { device: d.attributes, groups: layers.groupChain(d.groupId), server: layers.server, maintenances: applying });
+      const cfg = eventConfigOf(deps.trips, deps.overspeedMinimalDuration, {
+        device: d.attributes,
+        groups: layers.groupChain(d.groupId),
+        server: layers.server,
+        maintenances: applying,
+      });
       const fences = deps.fences;
       const owner = { deviceId: id, groupChain: chain };
       out.set(id, fences ? { ...cfg, fencesAt: (lon, lat) => fences.containing(owner, lon, lat) } : cfg);

@@ -17,18 +17,30 @@ export interface DeviceStateModule {
  * Device status, lastUpdate and positionId, and the events they raise (ignition, motion,
  * overspeed): consumers of positions.v1, device-status.v1 and geofences.v1, and the timeout sweep.
  */
-export const deviceStateModule: OpsModule<{ devices: DevicesService; settings?: DeviceStateSettings; trips: TripThresholds }, DeviceStateModule> = (
-  _app, { base, life, devices, settings = defaultDeviceStateSettings(), trips },
-) => {
+export const deviceStateModule: OpsModule<
+  { devices: DevicesService; settings?: DeviceStateSettings; trips: TripThresholds },
+  DeviceStateModule
+> = (_app, { base, life, devices, settings = defaultDeviceStateSettings(), trips }) => {
   const log = (module: string) => base.logger.child({ module });
   const speedLimitFences = new SpeedLimitFences({ bus: base.bus, logger: log('speed-limit-fences') });
   const deviceState = deviceStateService({
-    db: base.db, bus: base.bus, cache: base.cache, clock: base.clock, logger: log('device-state'),
-    write: deviceEventWriter({ analytics: base.analytics, bus: base.bus }), settings, registryEntries: (states) => devices.registryEntries(states),
+    db: base.db,
+    bus: base.bus,
+    cache: base.cache,
+    clock: base.clock,
+    logger: log('device-state'),
+    write: deviceEventWriter({ analytics: base.analytics, bus: base.bus }),
+    settings,
+    registryEntries: (states) => devices.registryEntries(states),
     onSessions: (ms) => devices.bindProtocols(ms),
     eventConfigs: eventSettingsReader({
-      db: base.db, cache: base.cache, logger: log('event-settings'), trips, overspeedMinimalDuration: settings.overspeedMinimalDurationMs,
-      reloadMs: settings.settingsReloadMs, fences: speedLimitFences,
+      db: base.db,
+      cache: base.cache,
+      logger: log('event-settings'),
+      trips,
+      overspeedMinimalDuration: settings.overspeedMinimalDurationMs,
+      reloadMs: settings.settingsReloadMs,
+      fences: speedLimitFences,
     }),
   });
   life.onStart(async () => {

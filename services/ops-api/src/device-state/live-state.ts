@@ -58,7 +58,15 @@ export async function saveLiveStates(cache: Cache, states: Map<number, DeviceLiv
 }
 
 /** The Device with its live status, lastUpdate and positionId (PostgreSQL lags them by up to DEVICE_STATE_PERSIST_S). */
-export function withLiveState<T extends { status: Device['status']; lastUpdate?: string | null; positionId?: number | null }>(d: T, s: DeviceLiveState | undefined): T {
+export function withLiveState<T extends { status: Device['status']; lastUpdate?: string | null; positionId?: number | null }>(
+  d: T,
+  s: DeviceLiveState | undefined,
+): T {
   if (!s || d.status === 'pending') return d;
-  return { ...d, status: s.status, lastUpdate: s.lastUpdate === null ? (d.lastUpdate ?? null) : new Date(s.lastUpdate).toISOString(), positionId: s.positionId ?? d.positionId ?? null };
+  return {
+    ...d,
+    status: s.status,
+    lastUpdate: s.lastUpdate === null ? (d.lastUpdate ?? null) : new Date(s.lastUpdate).toISOString(),
+    positionId: s.positionId ?? d.positionId ?? null,
+  };
 }

@@ -94,7 +94,12 @@ export interface PositionEventState {
 }
 
 const freshEventState = (): PositionEventState => ({
-  last: null, ignition: null, overspeedSince: null, overspeedSent: false, driver: null, fuel: null,
+  last: null,
+  ignition: null,
+  overspeedSince: null,
+  overspeedSent: false,
+  driver: null,
+  fuel: null,
 });
 
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
@@ -104,19 +109,50 @@ function markOf(p: PositionMessage, time: number): Mark {
 }
 
 function event(
-  deviceId: number, type: EventMessage['type'], at: Mark, attributes: Record<string, unknown> = {}, o: { idPart?: string; geofenceId?: number } = {},
+  deviceId: number,
+  type: EventMessage['type'],
+  at: Mark,
+  attributes: Record<string, unknown> = {},
+  o: { idPart?: string; geofenceId?: number } = {},
 ): EventMessage {
   return {
-    id: `${deviceId}-${type}-${o.idPart ? `${o.idPart}-` : ''}${at.time}`, type, eventTime: new Date(at.time).toISOString(), deviceId, positionId: at.positionId,
-    journeyId: null, geofenceId: o.geofenceId === undefined ? null : String(o.geofenceId), latitude: at.latitude, longitude: at.longitude, attributes,
+    id: `${deviceId}-${type}-${o.idPart ? `${o.idPart}-` : ''}${at.time}`,
+    type,
+    eventTime: new Date(at.time).toISOString(),
+    deviceId,
+    positionId: at.positionId,
+    journeyId: null,
+    geofenceId: o.geofenceId === undefined ? null : String(o.geofenceId),
+    latitude: at.latitude,
+    longitude: at.longitude,
+    attributes,
   };
 }
 
-type Step = (s: PositionEventState, p: PositionMessage, here: Mark, cfg: EventConfig, fences: readonly FenceLimit[]) => { s: PositionEventState; e?: EventMessage[] | EventMessage };
+type Step = (
+  s: PositionEventState,
+  p: PositionMessage,
+  here: Mark,
+  cfg: EventConfig,
+  fences: readonly FenceLimit[],
+) => { s: PositionEventState; e?: EventMessage[] | EventMessage };
 
-function motionStep(s: PositionEventState, p: PositionMessage, _here: Mark, cfg: EventConfig): { s: PositionEventState; e?: EventMessage[] } {
+function motionStep(
+  s: PositionEventState,
+  p: PositionMessage,
+  _here: Mark,
+  cfg: EventConfig,
+): { s: PositionEventState; e?: EventMessage[] } {
   const r = motionOf(s.motionState, p, cfg.trips);
-  const e = r.events.map((m) => event(p.deviceId, m.type === 'moving' ? 'deviceMoving' : 'deviceStopped', { time: m.fix.time, positionId: m.fix.id, latitude: m.fix.latitude, longitude: m.fix.longitude, distance: 0 }));
+  const e = r.events.map((m) =>
+    event(p.deviceId, m.type === 'moving' ? 'deviceMoving' : 'deviceStopped', {
+      time: m.fix.time,
+      positionId: m.fix.id,
+      latitude: m.fix.latitude,
+      longitude: m.fix.longitude,
+      distance: 0,
+    }),
+  );
   return { s: { ...s, motionState: r.state }, e };
 }
 
@@ -133,15 +169,28 @@ function limitOf(p: PositionMessage, cfg: EventConfig, fences: readonly FenceLim
   return cfg.speedLimit === undefined ? undefined : { limit: cfg.speedLimit };
 }
 
-function overspeedStep(s: PositionEventState, p: PositionMessage, here: Mark, cfg: EventConfig, fences: readonly FenceLimit[]): { s: PositionEventState; e?: EventMessage } {
+function overspeedStep(
+  s: PositionEventState,
+  p: PositionMessage,
+  here: Mark,
+  cfg: EventConfig,
+  fences: readonly FenceLimit[],
+): { s: PositionEventState; e?: EventMessage } {
   const found = limitOf(p, cfg, fences);
   if (found === undefined || p.attributes.outdated === true || !p.valid) return { s };
   if (p.speed <= found.limit * cfg.thresholdMultiplier) return { s: { ...s, overspeedSince: null, overspeedSent: false } };
   const since = s.overspeedSince ?? here;
   const next = { ...s, overspeedSince: since };
   if (s.overspeedSent || here.time - since.time < cfg.overspeedMinimalDuration) return { s: next };
-  const attributes = { speed: p.speed, speedLimit: found.limit, ...(found.geofenceId === undefined ? {} : { geofenceId: found.geofenceId }) };
-  return { s: { ...next, overspeedSent: true }, e: event(p.deviceId, 'deviceOverspeed', here, attributes, found.geofenceId === undefined ? {} : { geofenceId: found.geofenceId }) };
+  const attributes = {
+    speed: p.speed,
+    speedLimit: found.limit,
+    ...(found.geofenceId === undefined ? {} : { geofenceId: found.geofenceId }),
+  };
+  return {
+    s: { ...next, overspeedSent: true },
+    e: event(p.deviceId, 'deviceOverspeed', here, attributes, found.geofenceId === undefined ? {} : { geofenceId: found.geofenceId }),
+  };
 }
 
 /** The value a maintenance watches, from the position (totalDistance and hours: the accumulators ingest puts in the attributes). */
@@ -150,7 +199,12 @@ function watchedOf(p: PositionMessage, type: string): number | undefined {
   return num(type !== 'attributes' && own !== undefined && own !== null ? own : p.attributes[type]);
 }
 
-function maintenanceStep(s: PositionEventState, p: PositionMessage, here: Mark, cfg: EventConfig): { s: PositionEventState; e?: EventMessage[] } {
+function maintenanceStep(
+  s: PositionEventState,
+  p: PositionMessage,
+  here: Mark,
+  cfg: EventConfig,
+): { s: PositionEventState; e?: EventMessage[] } {
   if (!cfg.maintenances.length) return { s };
   const before = s.watched ?? {};
   const watched: Record<string, number> = {};
@@ -166,7 +220,9 @@ function maintenanceStep(s: PositionEventState, p: PositionMessage, here: Mark, 
     if (old === undefined || old === 0 || value === 0 || value < m.start || !(m.period > 0)) continue;
     const crossed = old < m.start || Math.floor((old - m.start) / m.period) < Math.floor((value - m.start) / m.period);
     if (crossed) {
-      events.push(event(p.deviceId, 'maintenance', here, { maintenanceId: m.id, maintenanceName: m.name, [m.type]: value }, { idPart: String(m.id) }));
+      events.push(
+        event(p.deviceId, 'maintenance', here, { maintenanceId: m.id, maintenanceName: m.name, [m.type]: value }, { idPart: String(m.id) }),
+      );
     }
   }
   return { s: { ...s, watched }, e: events };
@@ -194,7 +250,10 @@ function fuelStep(s: PositionEventState, p: PositionMessage, here: Mark, cfg: Ev
  * geofences with a speed limit that contain the fix and apply to the device.
  */
 export function positionEvents(
-  state: PositionEventState | undefined, p: PositionMessage, cfg: EventConfig, given?: readonly FenceLimit[],
+  state: PositionEventState | undefined,
+  p: PositionMessage,
+  cfg: EventConfig,
+  given?: readonly FenceLimit[],
 ): { state: PositionEventState; events: EventMessage[] } {
   let s = state ?? freshEventState();
   const time = Date.parse(p.fixTime);

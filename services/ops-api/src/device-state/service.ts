@@ -1,10 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
+import { DeviceSessionMessage, PositionMessage, Topics, type DeviceRegistryMessage, type EventMessage } from '@corridor/contracts';
 import {
-  DeviceSessionMessage, PositionMessage, Topics, type DeviceRegistryMessage, type EventMessage,
-} from '@corridor/contracts';
-import {
-  CacheLocks, consumeValidated, counter, unavailable, type Bus, type Cache, type Clock, type Logger, type Orm, type Subscription,
+  CacheLocks,
+  consumeValidated,
+  counter,
+  unavailable,
+  type Bus,
+  type Cache,
+  type Clock,
+  type Logger,
+  type Orm,
+  type Subscription,
 } from '@corridor/platform';
 import type { DeviceEventWriter } from '../events/event-writer';
 import type { EventConfigReader } from './event-settings';
@@ -42,8 +49,16 @@ interface Input {
 }
 
 const statusEvent = (deviceId: number, c: StatusChange): EventMessage => ({
-  id: `${deviceId}-${c.type}-${c.time}`, type: c.type, eventTime: new Date(c.time).toISOString(), deviceId,
-  positionId: null, journeyId: null, geofenceId: null, latitude: null, longitude: null, attributes: {},
+  id: `${deviceId}-${c.type}-${c.time}`,
+  type: c.type,
+  eventTime: new Date(c.time).toISOString(),
+  deviceId,
+  positionId: null,
+  journeyId: null,
+  geofenceId: null,
+  latitude: null,
+  longitude: null,
+  attributes: {},
 });
 
 /** A position: the status step, and the ignition / motion / overspeed events of a device that exists. */
@@ -79,8 +94,10 @@ export function deviceStateService(deps: DeviceStateDeps) {
 
   async function persist(states: [number, DeviceLiveState][]): Promise<void> {
     if (!states.length) return;
-    const rows = states.map(([id, s]) =>
-      sql`(${id}::int, ${s.status}::text, ${s.lastUpdate === null ? null : new Date(s.lastUpdate).toISOString()}::timestamptz, ${s.positionId}::bigint)`);
+    const rows = states.map(
+      ([id, s]) =>
+        sql`(${id}::int, ${s.status}::text, ${s.lastUpdate === null ? null : new Date(s.lastUpdate).toISOString()}::timestamptz, ${s.positionId}::bigint)`,
+    );
     try {
       await deps.db.execute(sql`UPDATE ops.devices AS d SET status = v.status, last_update = v.last_update, position_id = v.position_id
         FROM (VALUES ${sql.join(rows, sql`, `)}) AS v(id, status, last_update, position_id) WHERE d.id = v.id AND d.status <> 'pending'`);
@@ -89,9 +106,14 @@ export function deviceStateService(deps: DeviceStateDeps) {
     }
     const entries = await deps.registryEntries(new Map(states));
     if (!entries.length) return;
-    await deps.bus.publish(Topics.devices, entries.map((e) => ({ key: String(e.id), value: e }))).catch((err: unknown) => {
-      throw unavailable('event bus', err);
-    });
+    await deps.bus
+      .publish(
+        Topics.devices,
+        entries.map((e) => ({ key: String(e.id), value: e })),
+      )
+      .catch((err: unknown) => {
+        throw unavailable('event bus', err);
+      });
   }
 
   /** Applies inputs (in order) to the states of their devices, which the caller has locked. */
@@ -142,14 +164,19 @@ export function deviceStateService(deps: DeviceStateDeps) {
     const round = Math.max(1, Math.floor(settings.sweepMs / 1000));
     if (!(await cache.setIfAbsent(liveKeys.sweep(), token, round).catch(() => false))) return 0;
     const online = await cache.hgetall(liveKeys.online());
-    const due = Object.entries(online).filter(([, last]) => Number(last) + settings.timeoutMs <= now).map(([id]) => Number(id)).slice(0, 1000);
+    const due = Object.entries(online)
+      .filter(([, last]) => Number(last) + settings.timeoutMs <= now)
+      .map(([id]) => Number(id))
+      .slice(0, 1000);
     const held: number[] = [];
     for (const id of due) if (await locks.tryLock(id)) held.push(id);
     try {
       const states = await readLiveStates(cache, held);
       const gone = held.filter((id) => !states.has(id));
       if (gone.length) await cache.hdel(liveKeys.online(), ...gone.map(String));
-      await applyLocked([...states].map(([id, s]) => ({ deviceId: id, uniqueId: s.uniqueId, apply: (st) => onTimeout(st, now, settings.timeoutMs) })));
+      await applyLocked(
+        [...states].map(([id, s]) => ({ deviceId: id, uniqueId: s.uniqueId, apply: (st) => onTimeout(st, now, settings.timeoutMs) })),
+      );
     } finally {
       await locks.unlock(held).catch(() => undefined);
     }
@@ -164,17 +191,27 @@ export function deviceStateService(deps: DeviceStateDeps) {
      * PostgreSQL says are online get their state back, so the sweep times them out if they stay silent.
      */
     async seed(): Promise<number> {
-      const rows = (await deps.db.execute(sql`SELECT id, unique_id, last_update, position_id FROM ops.devices WHERE status = 'online'`)) as unknown as
-        { rows?: { id: number; unique_id: string; last_update: string | Date | null; position_id: string | number | null }[] };
+      const rows = (await deps.db.execute(
+        sql`SELECT id, unique_id, last_update, position_id FROM ops.devices WHERE status = 'online'`,
+      )) as unknown as {
+        rows?: { id: number; unique_id: string; last_update: string | Date | null; position_id: string | number | null }[];
+      };
       const list = rows.rows ?? (rows as unknown as NonNullable<typeof rows.rows>);
-      const known = await readLiveStates(cache, list.map((r) => Number(r.id)));
+      const known = await readLiveStates(
+        cache,
+        list.map((r) => Number(r.id)),
+      );
       const missing = new Map<number, DeviceLiveState>();
       for (const r of list) {
         if (known.has(Number(r.id))) continue;
         const last = r.last_update === null ? clock.now().getTime() : new Date(r.last_update).getTime();
         missing.set(Number(r.id), {
-          ...freshState(r.unique_id), status: 'online', statusTime: last, lastUpdate: last,
-          positionId: r.position_id === null ? null : Number(r.position_id), persistedAt: last,
+          ...freshState(r.unique_id),
+          status: 'online',
+          statusTime: last,
+          lastUpdate: last,
+          positionId: r.position_id === null ? null : Number(r.position_id),
+          persistedAt: last,
         });
       }
       await saveLiveStates(cache, missing);
@@ -185,14 +222,30 @@ export function deviceStateService(deps: DeviceStateDeps) {
       if (seeded) logger.info({ devices: seeded }, 'device states restored from PostgreSQL');
       const [positions, sessions] = await Promise.all([
         consumeValidated({
-          bus: deps.bus, logger, groupId: DEVICE_STATE_GROUP, topic: Topics.positions, schema: PositionMessage, fromBeginning: false,
+          bus: deps.bus,
+          logger,
+          groupId: DEVICE_STATE_GROUP,
+          topic: Topics.positions,
+          schema: PositionMessage,
+          fromBeginning: false,
           handle: async (ps) => {
             const configs = await deps.eventConfigs([...new Set(ps.map((p) => p.deviceId))]);
-            await apply(ps.map((p) => ({ deviceId: p.deviceId, uniqueId: p.uniqueId, apply: (s) => withPositionEvents(s, p, configs.get(p.deviceId)) })));
+            await apply(
+              ps.map((p) => ({
+                deviceId: p.deviceId,
+                uniqueId: p.uniqueId,
+                apply: (s) => withPositionEvents(s, p, configs.get(p.deviceId)),
+              })),
+            );
           },
         }),
         consumeValidated({
-          bus: deps.bus, logger, groupId: DEVICE_SESSIONS_GROUP, topic: Topics.deviceStatus, schema: DeviceSessionMessage, fromBeginning: false,
+          bus: deps.bus,
+          logger,
+          groupId: DEVICE_SESSIONS_GROUP,
+          topic: Topics.deviceStatus,
+          schema: DeviceSessionMessage,
+          fromBeginning: false,
           handle: async (ms) => {
             await apply(ms.map((m) => ({ deviceId: m.deviceId, uniqueId: m.uniqueId, apply: (s) => onSession(s, m) })));
             await deps.onSessions?.(ms);
@@ -202,13 +255,15 @@ export function deviceStateService(deps: DeviceStateDeps) {
       subs.push(positions, sessions);
       timer = setInterval(() => {
         if (sweeping) return; // the last sweep still runs
-        sweeping = sweep().then(
-          (n) => void sweeps.inc({ outcome: n ? 'changed' : 'idle' }),
-          (err: unknown) => {
-            sweeps.inc({ outcome: 'failed' });
-            logger.warn({ err: (err as Error).message }, 'device status sweep failed; the next one retries');
-          },
-        ).finally(() => (sweeping = undefined));
+        sweeping = sweep()
+          .then(
+            (n) => void sweeps.inc({ outcome: n ? 'changed' : 'idle' }),
+            (err: unknown) => {
+              sweeps.inc({ outcome: 'failed' });
+              logger.warn({ err: (err as Error).message }, 'device status sweep failed; the next one retries');
+            },
+          )
+          .finally(() => (sweeping = undefined));
       }, settings.sweepMs);
       timer.unref();
     },

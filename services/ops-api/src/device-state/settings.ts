@@ -3,7 +3,11 @@ import { z } from 'zod';
 /** Device status settings from the environment (Traccar's status.timeout and the write throttles). */
 export const DeviceStateEnv = z.object({
   /** An online device without data this long becomes unknown (Traccar status.timeout, default 600 s). */
-  DEVICE_STATUS_TIMEOUT_S: z.coerce.number().min(0.5).max(7 * 86_400).default(600),
+  DEVICE_STATUS_TIMEOUT_S: z.coerce
+    .number()
+    .min(0.5)
+    .max(7 * 86_400)
+    .default(600),
   /**
    * lastUpdate and positionId go to PostgreSQL and devices.v1 (the live feed's `devices` frames) at
    * most this often per device; a status change goes at once. Reads (GET /devices) see every update.
@@ -29,8 +33,11 @@ export function deviceStateSettingsFrom(input: z.input<typeof DeviceStateEnv>): 
   const env = DeviceStateEnv.parse(input);
   const timeoutMs = env.DEVICE_STATUS_TIMEOUT_S * 1000;
   return {
-    timeoutMs, persistMs: env.DEVICE_STATE_PERSIST_S * 1000, sweepMs: Math.min(30_000, Math.max(250, timeoutMs / 4)),
-    overspeedMinimalDurationMs: env.EVENT_OVERSPEED_MINIMAL_DURATION_S * 1000, settingsReloadMs: env.EVENT_SETTINGS_RELOAD_S * 1000,
+    timeoutMs,
+    persistMs: env.DEVICE_STATE_PERSIST_S * 1000,
+    sweepMs: Math.min(30_000, Math.max(250, timeoutMs / 4)),
+    overspeedMinimalDurationMs: env.EVENT_OVERSPEED_MINIMAL_DURATION_S * 1000,
+    settingsReloadMs: env.EVENT_SETTINGS_RELOAD_S * 1000,
   };
 }
 

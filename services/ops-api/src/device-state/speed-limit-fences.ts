@@ -56,7 +56,13 @@ export class SpeedLimitFences {
         continue;
       }
       this.fences.set(m.id, {
-        id: m.id, speedLimit: limit, shape: m.shape, kind: m.kind, companyId: m.companyId, deviceIds: new Set(m.links.deviceIds), groupIds: new Set(m.links.groupIds),
+        id: m.id,
+        speedLimit: limit,
+        shape: m.shape,
+        kind: m.kind,
+        companyId: m.companyId,
+        deviceIds: new Set(m.links.deviceIds),
+        groupIds: new Set(m.links.groupIds),
       });
     }
     fencesHeld.set(this.fences.size);
@@ -75,15 +81,21 @@ export class SpeedLimitFences {
   containing(owner: FenceOwner, lon: number, lat: number): FenceLimit[] {
     const out: FenceLimit[] = [];
     for (const f of this.fences.values()) {
-      if (geofenceAppliesTo(f, owner.deviceId, owner.groupChain) && contains(f.shape, lon, lat)) out.push({ geofenceId: f.id, speedLimit: f.speedLimit });
+      if (geofenceAppliesTo(f, owner.deviceId, owner.groupChain) && contains(f.shape, lon, lat))
+        out.push({ geofenceId: f.id, speedLimit: f.speedLimit });
     }
     return out;
   }
 
   async start(): Promise<void> {
     this.sub = await consumeValidated({
-      bus: this.deps.bus, logger: this.deps.logger, groupId: `ops-speed-limit-fences-${randomUUID()}`, topic: Topics.geofences,
-      schema: GeofenceDefinitionMessage, fromBeginning: true, handle: async (msgs) => this.apply(msgs),
+      bus: this.deps.bus,
+      logger: this.deps.logger,
+      groupId: `ops-speed-limit-fences-${randomUUID()}`,
+      topic: Topics.geofences,
+      schema: GeofenceDefinitionMessage,
+      fromBeginning: true,
+      handle: async (msgs) => this.apply(msgs),
     });
   }
 

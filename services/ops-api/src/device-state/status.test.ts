@@ -4,13 +4,38 @@ import { freshState, onPosition, onSession, onTimeout, type DeviceLiveState } fr
 
 const T0 = Date.UTC(2026, 2, 1, 6, 0, 0);
 const pos = (fixS: number, serverS = fixS, state = false): PositionMessage => ({
-  id: positionId(5, T0 + fixS * 1000, state ? 'state' : 'fix'), deviceId: 5, uniqueId: 'u5', protocol: 'gt06',
-  fixTime: new Date(T0 + fixS * 1000).toISOString(), serverTime: new Date(T0 + serverS * 1000).toISOString(), valid: !state,
-  latitude: -1, longitude: 36, speed: 0, course: 0, altitude: null, accuracy: null, satellites: null, hdop: null, ignition: null,
-  odometer: null, power: null, battery: null, alarm: null, crcValid: true, rawFrameId: null, attributes: {},
+  id: positionId(5, T0 + fixS * 1000, state ? 'state' : 'fix'),
+  deviceId: 5,
+  uniqueId: 'u5',
+  protocol: 'gt06',
+  fixTime: new Date(T0 + fixS * 1000).toISOString(),
+  serverTime: new Date(T0 + serverS * 1000).toISOString(),
+  valid: !state,
+  latitude: -1,
+  longitude: 36,
+  speed: 0,
+  course: 0,
+  altitude: null,
+  accuracy: null,
+  satellites: null,
+  hdop: null,
+  ignition: null,
+  odometer: null,
+  power: null,
+  battery: null,
+  alarm: null,
+  crcValid: true,
+  rawFrameId: null,
+  attributes: {},
 });
-const session = (type: DeviceSessionMessage['type'], s: number, connectionId = 'i1:1'): DeviceSessionMessage =>
-  ({ deviceId: 5, uniqueId: 'u5', type, connectionId, protocol: 'gt06', time: new Date(T0 + s * 1000).toISOString() });
+const session = (type: DeviceSessionMessage['type'], s: number, connectionId = 'i1:1'): DeviceSessionMessage => ({
+  deviceId: 5,
+  uniqueId: 'u5',
+  type,
+  connectionId,
+  protocol: 'gt06',
+  time: new Date(T0 + s * 1000).toISOString(),
+});
 
 describe('device status', () => {
   it('goes online with the first data, keeps lastUpdate and the latest position (a state record of the same second is later)', () => {

@@ -40,7 +40,15 @@ export interface Step {
 }
 
 export const freshState = (uniqueId: string): DeviceLiveState => ({
-  v: 1, uniqueId, status: 'unknown', statusTime: 0, lastUpdate: null, positionId: null, fixTime: null, connections: [], persistedAt: 0,
+  v: 1,
+  uniqueId,
+  status: 'unknown',
+  statusTime: 0,
+  lastUpdate: null,
+  positionId: null,
+  fixTime: null,
+  connections: [],
+  persistedAt: 0,
 });
 
 const eventOf: Record<LiveStatus, StatusEventType> = { online: 'deviceOnline', offline: 'deviceOffline', unknown: 'deviceUnknown' };
@@ -61,7 +69,8 @@ export function onPosition(s: DeviceLiveState, p: PositionMessage): Step {
   const fixTime = Date.parse(p.fixTime);
   // ingest marks a fix dated past the allowed skew ahead of the server (clockAhead): the device is heard, the fix never becomes its latest
   const ahead = typeof p.attributes.clockAhead === 'number';
-  const later = !ahead && (s.fixTime === null || s.positionId === null || fixTime > s.fixTime || (fixTime === s.fixTime && p.id > s.positionId));
+  const later =
+    !ahead && (s.fixTime === null || s.positionId === null || fixTime > s.fixTime || (fixTime === s.fixTime && p.id > s.positionId));
   const state = later ? { ...s, positionId: p.id, fixTime } : s;
   return heard(state, Date.parse(p.serverTime));
 }
@@ -77,7 +86,8 @@ export function onSession(s: DeviceLiveState, m: DeviceSessionMessage): Step {
     if (state.connections.length || s.status === 'offline' || time < (s.lastUpdate ?? 0) || time < s.statusTime) return { state };
     return become(state, 'offline', time);
   }
-  const state = m.type === 'connected' && !s.connections.includes(m.connectionId) ? { ...s, connections: [...s.connections, m.connectionId] } : s;
+  const state =
+    m.type === 'connected' && !s.connections.includes(m.connectionId) ? { ...s, connections: [...s.connections, m.connectionId] } : s;
   return heard(state, time);
 }
 

@@ -5,7 +5,12 @@ import { audit } from '../audit/audit';
 import { deviceAccumulators, type DeviceAccumulatorRow } from '../db/schema';
 import type { Actor } from '../resources/scope';
 
-const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : null);
+const num = (v: unknown): number | null =>
+  typeof v === 'number' && Number.isFinite(v)
+    ? v
+    : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))
+      ? Number(v)
+      : null;
 /** The override key outlives any silence a device may keep before its next position. */
 const OVERRIDE_TTL_SECONDS = 365 * 86_400;
 
@@ -44,17 +49,32 @@ export function accumulatorsService(deps: { db: Orm; cache: Cache; now?: () => D
     async set(device: Device, input: DeviceAccumulators, actor: Actor): Promise<void> {
       const at = now();
       const [before] = await db.select().from(deviceAccumulators).where(eq(deviceAccumulators.deviceId, device.id));
-      const values = { totalDistance: input.totalDistance ?? before?.totalDistance ?? null, hours: input.hours ?? before?.hours ?? null, updatedAt: at };
+      const values = {
+        totalDistance: input.totalDistance ?? before?.totalDistance ?? null,
+        hours: input.hours ?? before?.hours ?? null,
+        updatedAt: at,
+      };
       await db.transaction(async (tx) => {
-        await tx.insert(deviceAccumulators).values({ deviceId: device.id, ...values }).onConflictDoUpdate({ target: deviceAccumulators.deviceId, set: values });
+        await tx
+          .insert(deviceAccumulators)
+          .values({ deviceId: device.id, ...values })
+          .onConflictDoUpdate({ target: deviceAccumulators.deviceId, set: values });
         await audit.record(tx, actor.identity, {
-          action: 'device.accumulators.set', entityType: 'device', entityId: device.id, companyId: device.companyId,
+          action: 'device.accumulators.set',
+          entityType: 'device',
+          entityId: device.id,
+          companyId: device.companyId,
           before: before ? { totalDistance: before.totalDistance, hours: before.hours } : null,
-          after: { totalDistance: values.totalDistance, hours: values.hours }, requestId: actor.requestId,
+          after: { totalDistance: values.totalDistance, hours: values.hours },
+          requestId: actor.requestId,
         });
       });
       // ingest takes the values given now as the base of the device's next position
-      const override = { ...(input.totalDistance !== undefined ? { totalDistance: input.totalDistance } : {}), ...(input.hours !== undefined ? { hours: input.hours } : {}), setAt: at.getTime() };
+      const override = {
+        ...(input.totalDistance !== undefined ? { totalDistance: input.totalDistance } : {}),
+        ...(input.hours !== undefined ? { hours: input.hours } : {}),
+        setAt: at.getTime(),
+      };
       await deps.cache.set(cacheKeys.accumulatorsSet(device.id), JSON.stringify(override), OVERRIDE_TTL_SECONDS).catch((err: unknown) => {
         throw unavailable('cache', err);
       });

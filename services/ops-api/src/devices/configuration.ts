@@ -11,10 +11,14 @@ export function deviceConfigurationService(db: Orm) {
   async function read(device: Device): Promise<DeviceConfiguration> {
     const [row] = await db.select().from(deviceConfigurations).where(eq(deviceConfigurations.deviceId, device.id));
     if (!row) return { deviceId: device.id, configurationId: null, values: {}, effective: {}, updatedAt: null };
-    const [template] = row.configurationId === null ? [] : await db.select().from(configurations).where(eq(configurations.id, row.configurationId));
+    const [template] =
+      row.configurationId === null ? [] : await db.select().from(configurations).where(eq(configurations.id, row.configurationId));
     return {
-      deviceId: device.id, configurationId: row.configurationId, values: row.values,
-      effective: { ...(template?.values ?? {}), ...row.values }, updatedAt: row.updatedAt.toISOString(),
+      deviceId: device.id,
+      configurationId: row.configurationId,
+      values: row.values,
+      effective: { ...(template?.values ?? {}), ...row.values },
+      updatedAt: row.updatedAt.toISOString(),
     };
   }
   return {
@@ -29,10 +33,18 @@ export function deviceConfigurationService(db: Orm) {
       const before = await read(device);
       await db.transaction(async (tx) => {
         const values = { configurationId: input.configurationId, values: input.values, updatedAt: new Date() };
-        await tx.insert(deviceConfigurations).values({ deviceId: device.id, ...values }).onConflictDoUpdate({ target: deviceConfigurations.deviceId, set: values });
+        await tx
+          .insert(deviceConfigurations)
+          .values({ deviceId: device.id, ...values })
+          .onConflictDoUpdate({ target: deviceConfigurations.deviceId, set: values });
         await audit.record(tx, actor.identity, {
-          action: 'device.configuration.set', entityType: 'device', entityId: device.id, companyId: device.companyId,
-          before: { configurationId: before.configurationId, values: before.values }, after: input, requestId: actor.requestId,
+          action: 'device.configuration.set',
+          entityType: 'device',
+          entityId: device.id,
+          companyId: device.companyId,
+          before: { configurationId: before.configurationId, values: before.values },
+          after: input,
+          requestId: actor.requestId,
         });
       });
       return read(device);

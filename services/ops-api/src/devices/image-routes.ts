@@ -24,7 +24,8 @@ export function deviceImageRoutes(app: App, deps: { db: Orm; devices: DevicesSer
       const who = req.identity!;
       const device = await deps.devices.get(req.params.id, companyScope(who));
       const bytes = req.body as unknown;
-      if (!Buffer.isBuffer(bytes) || bytes.length === 0) throw invalidField('body', 'send the image itself as the body, with an image/* content type');
+      if (!Buffer.isBuffer(bytes) || bytes.length === 0)
+        throw invalidField('body', 'send the image itself as the body, with an image/* content type');
       const detected = await fileTypeFromBuffer(bytes);
       const ext = detected && IMAGE_TYPES[detected.mime];
       if (!ext) throw invalidField('body', `not a PNG, JPEG, GIF or WebP image${detected ? ` (the bytes are ${detected.mime})` : ''}`);
@@ -35,7 +36,12 @@ export function deviceImageRoutes(app: App, deps: { db: Orm; devices: DevicesSer
         throw unavailable('Document storage', err);
       }
       await audit.record(deps.db, who, {
-        action: 'device.image', entityType: 'device', entityId: device.id, companyId: device.companyId, after: { image: name, bytes: bytes.length }, requestId: req.id,
+        action: 'device.image',
+        entityType: 'device',
+        entityId: device.id,
+        companyId: device.companyId,
+        after: { image: name, bytes: bytes.length },
+        requestId: req.id,
       });
       return reply.type('text/plain').send(name);
     });

@@ -29,7 +29,9 @@ export function devicesRepository(db: Orm) {
     if (f.companyId !== undefined) parts.push(eq(devices.companyId, f.companyId));
     if (f.keyword) {
       const k = `%${f.keyword.replace(/[%_\\]/g, (c) => '\\' + c)}%`;
-      parts.push(or(ilike(devices.name, k), ilike(devices.uniqueId, k), ilike(devices.phone, k), ilike(devices.model, k), ilike(devices.contact, k)));
+      parts.push(
+        or(ilike(devices.name, k), ilike(devices.uniqueId, k), ilike(devices.phone, k), ilike(devices.model, k), ilike(devices.contact, k)),
+      );
     }
     return parts.length ? and(...parts) : undefined;
   };
@@ -55,7 +57,11 @@ export function devicesRepository(db: Orm) {
       return r!;
     },
     async update(id: number, input: DeviceInput, orm: Orm = db): Promise<DeviceRow | undefined> {
-      const [r] = await orm.update(devices).set({ ...toValues(input), updatedAt: new Date() }).where(eq(devices.id, id)).returning();
+      const [r] = await orm
+        .update(devices)
+        .set({ ...toValues(input), updatedAt: new Date() })
+        .where(eq(devices.id, id))
+        .returning();
       return r;
     },
     /** Bulk writes: all in the caller's transaction (a failure rolls every row back). */
@@ -65,7 +71,11 @@ export function devicesRepository(db: Orm) {
     async updateMany(items: (DeviceInput & { id: number })[], orm: Orm): Promise<DeviceRow[]> {
       const out: DeviceRow[] = [];
       for (const { id, ...input } of items) {
-        const [r] = await orm.update(devices).set({ ...toValues(input), updatedAt: new Date() }).where(eq(devices.id, id)).returning();
+        const [r] = await orm
+          .update(devices)
+          .set({ ...toValues(input), updatedAt: new Date() })
+          .where(eq(devices.id, id))
+          .returning();
         if (!r) throw notFound('Device', id);
         out.push(r);
       }
@@ -80,7 +90,11 @@ export function devicesRepository(db: Orm) {
     },
     /** Stores the protocol a device first spoke, unless it is bound already; the row when it changed. */
     async bindProtocol(id: number, protocol: string): Promise<DeviceRow | undefined> {
-      const [r] = await db.update(devices).set({ protocol, updatedAt: new Date() }).where(and(eq(devices.id, id), isNull(devices.protocol))).returning();
+      const [r] = await db
+        .update(devices)
+        .set({ protocol, updatedAt: new Date() })
+        .where(and(eq(devices.id, id), isNull(devices.protocol)))
+        .returning();
       return r;
     },
     /** Moves a device to a company (inventory decisions); `orm` lets the caller pass its transaction. */

@@ -9,8 +9,13 @@ const [list, create, get, update, remove] = devicesEndpoints;
 export function deviceRoutes(app: App, svc: DevicesService): void {
   registerEndpoint(app, list, async (req) =>
     svc.list({
-      ids: req.query.id, uniqueIds: req.query.uniqueId, keyword: req.query.keyword, status: req.query.status,
-      companyId: companyScope(req.identity!), limit: req.query.limit, offset: req.query.offset,
+      ids: req.query.id,
+      uniqueIds: req.query.uniqueId,
+      keyword: req.query.keyword,
+      status: req.query.status,
+      companyId: companyScope(req.identity!),
+      limit: req.query.limit,
+      offset: req.query.offset,
     }),
   );
   registerEndpoint(app, create, async (req) => svc.create(ownedDevice(req.body, req.identity!), actorOf(req)));

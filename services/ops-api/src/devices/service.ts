@@ -1,5 +1,15 @@
 import { DeviceRegistryMessage, Topics, type Device, type DeviceInput, type DeviceSessionMessage } from '@corridor/contracts';
-import { AppError, cacheKeys, companyScope, notFound, type Bus, type Cache, type Identity, type Logger, type Orm } from '@corridor/platform';
+import {
+  AppError,
+  cacheKeys,
+  companyScope,
+  notFound,
+  type Bus,
+  type Cache,
+  type Identity,
+  type Logger,
+  type Orm,
+} from '@corridor/platform';
 import { audit } from '../audit/audit';
 import type { DeviceRow } from '../db/schema';
 import type { Actor } from '../resources/scope';
@@ -9,10 +19,23 @@ import type { DeviceFilter, DevicesRepository } from './repository';
 
 function toDevice(r: DeviceRow): Device {
   return {
-    id: r.id, name: r.name, uniqueId: r.uniqueId, status: r.status, disabled: r.disabled,
-    lastUpdate: r.lastUpdate?.toISOString() ?? null, positionId: r.positionId, groupId: r.groupId,
-    calendarId: r.calendarId, companyId: r.companyId, phone: r.phone, model: r.model, contact: r.contact,
-    category: r.category, expirationTime: r.expirationTime?.toISOString() ?? null, attributes: r.attributes, protocol: r.protocol,
+    id: r.id,
+    name: r.name,
+    uniqueId: r.uniqueId,
+    status: r.status,
+    disabled: r.disabled,
+    lastUpdate: r.lastUpdate?.toISOString() ?? null,
+    positionId: r.positionId,
+    groupId: r.groupId,
+    calendarId: r.calendarId,
+    companyId: r.companyId,
+    phone: r.phone,
+    model: r.model,
+    contact: r.contact,
+    category: r.category,
+    expirationTime: r.expirationTime?.toISOString() ?? null,
+    attributes: r.attributes,
+    protocol: r.protocol,
   };
 }
 
@@ -23,7 +46,9 @@ function toDevice(r: DeviceRow): Device {
  */
 function uniqueIdRefused(who: Identity | undefined, precise: string, field = 'uniqueId'): AppError {
   if (who && companyScope(who) !== undefined) {
-    return new AppError('CONFLICT', 'This device cannot be registered with that uniqueId: if the tracker is yours, ask an administrator', { field });
+    return new AppError('CONFLICT', 'This device cannot be registered with that uniqueId: if the tracker is yours, ask an administrator', {
+      field,
+    });
   }
   return new AppError('CONFLICT', precise, { field });
 }
@@ -63,7 +88,10 @@ export function devicesService(deps: { db: Orm; repo: DevicesRepository; bus: Bu
     if (!devices.length) return devices;
     let states: Map<number, DeviceLiveState>;
     try {
-      states = await readLiveStates(cache, devices.map((d) => d.id));
+      states = await readLiveStates(
+        cache,
+        devices.map((d) => d.id),
+      );
     } catch (err) {
       logger.warn({ err: (err as Error).message }, 'cache unavailable: device status as PostgreSQL last stored it');
       return devices;
@@ -100,7 +128,14 @@ export function devicesService(deps: { db: Orm; repo: DevicesRepository; bus: Bu
       try {
         row = await db.transaction(async (tx) => {
           const r = await repo.insert({ ...input, protocol: input.protocol ?? null }, tx);
-          if (actor) await audit.record(tx, actor.identity, { action: 'device.create', entityType: 'device', entityId: r.id, after: audited(toDevice(r)), requestId: actor.requestId });
+          if (actor)
+            await audit.record(tx, actor.identity, {
+              action: 'device.create',
+              entityType: 'device',
+              entityId: r.id,
+              after: audited(toDevice(r)),
+              requestId: actor.requestId,
+            });
           return r;
         });
       } catch (err) {
@@ -119,7 +154,12 @@ export function devicesService(deps: { db: Orm; repo: DevicesRepository; bus: Bu
           const r = await repo.update(id, input, tx);
           if (r && actor) {
             await audit.record(tx, actor.identity, {
-              action: 'device.update', entityType: 'device', entityId: id, before: audited(toDevice(before)), after: audited(toDevice(r)), requestId: actor.requestId,
+              action: 'device.update',
+              entityType: 'device',
+              entityId: id,
+              before: audited(toDevice(before)),
+              after: audited(toDevice(r)),
+              requestId: actor.requestId,
             });
           }
           return r;
@@ -137,7 +177,8 @@ export function devicesService(deps: { db: Orm; repo: DevicesRepository; bus: Bu
     async createMany(inputs: DeviceInput[], actor?: Actor): Promise<Device[]> {
       const seen = new Set<string>();
       for (const [i, d] of inputs.entries()) {
-        if (seen.has(d.uniqueId)) throw new AppError('CONFLICT', `uniqueId ${d.uniqueId} appears twice in the batch`, { field: `devices.${i}.uniqueId` });
+        if (seen.has(d.uniqueId))
+          throw new AppError('CONFLICT', `uniqueId ${d.uniqueId} appears twice in the batch`, { field: `devices.${i}.uniqueId` });
         seen.add(d.uniqueId);
       }
       const taken = await repo.list({ uniqueIds: [...seen], limit: 1, offset: 0 });
@@ -148,9 +189,19 @@ export function devicesService(deps: { db: Orm; repo: DevicesRepository; bus: Bu
       let rows: DeviceRow[];
       try {
         rows = await db.transaction(async (tx) => {
-          const rs = await repo.insertMany(inputs.map((d) => ({ ...d, protocol: d.protocol ?? null })), tx);
+          const rs = await repo.insertMany(
+            inputs.map((d) => ({ ...d, protocol: d.protocol ?? null })),
+            tx,
+          );
           if (actor) {
-            for (const r of rs) await audit.record(tx, actor.identity, { action: 'device.create', entityType: 'device', entityId: r.id, after: audited(toDevice(r)), requestId: actor.requestId });
+            for (const r of rs)
+              await audit.record(tx, actor.identity, {
+                action: 'device.create',
+                entityType: 'device',
+                entityId: r.id,
+                after: audited(toDevice(r)),
+                requestId: actor.requestId,
+              });
           }
           return rs;
         });
@@ -172,7 +223,12 @@ export function devicesService(deps: { db: Orm; repo: DevicesRepository; bus: Bu
             for (const r of rs) {
               const b = before.get(r.id);
               await audit.record(tx, actor.identity, {
-                action: 'device.update', entityType: 'device', entityId: r.id, before: b ? audited(toDevice(b)) : null, after: audited(toDevice(r)), requestId: actor.requestId,
+                action: 'device.update',
+                entityType: 'device',
+                entityId: r.id,
+                before: b ? audited(toDevice(b)) : null,
+                after: audited(toDevice(r)),
+                requestId: actor.requestId,
               });
             }
           }
@@ -184,7 +240,11 @@ export function devicesService(deps: { db: Orm; repo: DevicesRepository; bus: Bu
       }
       for (const r of rows) {
         const b = before.get(r.id);
-        if (b) await resetIdentity(b, items.find((d) => d.id === r.id)!);
+        if (b)
+          await resetIdentity(
+            b,
+            items.find((d) => d.id === r.id)!,
+          );
         await announce(r, false, b?.uniqueId);
       }
       return rows.map(toDevice);
@@ -193,7 +253,15 @@ export function devicesService(deps: { db: Orm; repo: DevicesRepository; bus: Bu
     async removeMany(ids: number[], actor?: Actor): Promise<void> {
       const rows = await db.transaction(async (tx) => {
         const rs = await repo.deleteMany([...new Set(ids)], tx);
-        if (actor) for (const r of rs) await audit.record(tx, actor.identity, { action: 'device.delete', entityType: 'device', entityId: r.id, before: audited(toDevice(r)), requestId: actor.requestId });
+        if (actor)
+          for (const r of rs)
+            await audit.record(tx, actor.identity, {
+              action: 'device.delete',
+              entityType: 'device',
+              entityId: r.id,
+              before: audited(toDevice(r)),
+              requestId: actor.requestId,
+            });
         return rs;
       });
       for (const r of rows) await announce(r, true);
@@ -201,7 +269,14 @@ export function devicesService(deps: { db: Orm; repo: DevicesRepository; bus: Bu
     async remove(id: number, actor?: Actor): Promise<void> {
       const row = await db.transaction(async (tx) => {
         const r = await repo.delete(id, tx);
-        if (r && actor) await audit.record(tx, actor.identity, { action: 'device.delete', entityType: 'device', entityId: id, before: audited(toDevice(r)), requestId: actor.requestId });
+        if (r && actor)
+          await audit.record(tx, actor.identity, {
+            action: 'device.delete',
+            entityType: 'device',
+            entityId: id,
+            before: audited(toDevice(r)),
+            requestId: actor.requestId,
+          });
         return r;
       });
       if (!row) throw notFound('Device', id);
@@ -233,7 +308,10 @@ export function devicesService(deps: { db: Orm; repo: DevicesRepository; bus: Bu
           await cache.set(cacheKeys.deviceByUniqueId(e.uniqueId), JSON.stringify(e));
           await cache.set(cacheKeys.deviceById(e.id), JSON.stringify(e));
         }
-        await bus.publish(Topics.devices, entries.map((e) => ({ key: String(e.id), value: e })));
+        await bus.publish(
+          Topics.devices,
+          entries.map((e) => ({ key: String(e.id), value: e })),
+        );
         n += rows.length;
       }
       return n;
@@ -251,11 +329,13 @@ export function devicesService(deps: { db: Orm; repo: DevicesRepository; bus: Bu
         const raw = cached[i];
         const parsed = raw ? DeviceRegistryMessage.safeParse(JSON.parse(raw)) : undefined;
         // an entry from before devices.v1 carried the whole Device (no attributes) is read again
-        if (parsed?.success && parsed.data.id === id && parsed.data.attributes !== undefined) out.push({ ...withLiveState(parsed.data, s), deleted: false });
+        if (parsed?.success && parsed.data.id === id && parsed.data.attributes !== undefined)
+          out.push({ ...withLiveState(parsed.data, s), deleted: false });
         else missing.push(id);
       });
       if (missing.length) {
-        for (const r of await repo.list({ ids: missing, limit: missing.length, offset: 0 })) out.push(registryEntry(withLiveState(toDevice(r), states.get(r.id))));
+        for (const r of await repo.list({ ids: missing, limit: missing.length, offset: 0 }))
+          out.push(registryEntry(withLiveState(toDevice(r), states.get(r.id))));
       }
       return out;
     },

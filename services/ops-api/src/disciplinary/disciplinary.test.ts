@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { disciplinaryEndpoints, type Complaint, type DisciplinaryPage, type DisciplinaryRecord, type NotificationPage } from '@corridor/contracts';
+import {
+  disciplinaryEndpoints,
+  type Complaint,
+  type DisciplinaryPage,
+  type DisciplinaryRecord,
+  type NotificationPage,
+} from '@corridor/contracts';
 import { runCommonRouteTests } from '@corridor/platform/testing/common-route-tests';
 import { asUser, TEST_IDENTITY_SECRET, testUsers } from '@corridor/platform/testing/identity';
 import { createTestAdapters, primaryKind, type TestAdapters } from '@corridor/platform/testing/test-adapters';
@@ -22,7 +28,14 @@ const [list, create] = disciplinaryEndpoints;
 const call = async (user: Identity, method: 'GET' | 'POST', url: string, payload?: unknown) =>
   svc.app.inject({ method, url, headers: await asUser(user), payload: payload as never });
 const day = (d: number) => new Date(Date.now() + d * 86_400_000).toISOString();
-const warning = { subjectType: 'driver', subjectRef: 'DL-KE-448812', companyId: 101, sanctionType: 'warning', reason: 'Repeated overspeed on the Mai Mahiu road', startsAt: day(-1) };
+const warning = {
+  subjectType: 'driver',
+  subjectRef: 'DL-KE-448812',
+  companyId: 101,
+  sanctionType: 'warning',
+  reason: 'Repeated overspeed on the Mai Mahiu road',
+  startsAt: day(-1),
+};
 
 async function record(body: Record<string, unknown>): Promise<DisciplinaryRecord> {
   const res = await call(testUsers.officer, 'POST', '/api/disciplinary/admin', body);
@@ -31,7 +44,12 @@ async function record(body: Record<string, unknown>): Promise<DisciplinaryRecord
 }
 async function complaintAgainst(companyId: number): Promise<Complaint> {
   const res = await call(testUsers.companyB, 'POST', '/api/complaints', {
-    subjectType: 'company', subjectRef: String(companyId), companyId, category: 'delay', title: 'Late delivery', description: 'Delivered four days after the agreed date.',
+    subjectType: 'company',
+    subjectRef: String(companyId),
+    companyId,
+    category: 'delay',
+    title: 'Late delivery',
+    description: 'Delivered four days after the agreed date.',
   });
   return res.json<Complaint>();
 }
@@ -40,23 +58,59 @@ describe('POST /disciplinary/admin', () => {
   it('records a fine linked to a complaint, audits it and notifies the company only', async () => {
     const complaint = await complaintAgainst(101);
     const r = await record({
-      subjectType: 'company', subjectRef: '101', companyId: 101, sanctionType: 'fine', reason: 'Late deliveries after warnings',
-      startsAt: day(-2), endsAt: day(30), fineAmount: 50000, fineCurrency: 'KES', complaintId: complaint.id,
+      subjectType: 'company',
+      subjectRef: '101',
+      companyId: 101,
+      sanctionType: 'fine',
+      reason: 'Late deliveries after warnings',
+      startsAt: day(-2),
+      endsAt: day(30),
+      fineAmount: 50000,
+      fineCurrency: 'KES',
+      complaintId: complaint.id,
     });
-    expect(r).toMatchObject({ sanctionType: 'fine', fineAmount: 50000, fineCurrency: 'KES', complaintId: complaint.id, active: true, recordedBy: { userId: testUsers.officer.userId } });
+    expect(r).toMatchObject({
+      sanctionType: 'fine',
+      fineAmount: 50000,
+      fineCurrency: 'KES',
+      complaintId: complaint.id,
+      active: true,
+      recordedBy: { userId: testUsers.officer.userId },
+    });
     const [entry] = await audit.forEntity(adapters.db.orm, 'disciplinary_record', r.id);
-    expect(entry).toMatchObject({ action: 'sanction.recorded', actorUserId: testUsers.officer.userId, companyId: 101, before: null, reason: 'Late deliveries after warnings' });
+    expect(entry).toMatchObject({
+      action: 'sanction.recorded',
+      actorUserId: testUsers.officer.userId,
+      companyId: 101,
+      before: null,
+      reason: 'Late deliveries after warnings',
+    });
     expect(entry?.after).toMatchObject({ id: r.id, sanctionType: 'fine' });
     const a = (await call(testUsers.companyA, 'GET', '/api/inbox?type=sanctionRecorded')).json<NotificationPage>();
     const notice = a.items.find((n) => n.entityId === String(r.id));
     // its parameters name the company (the reader's console words the notice from them, in their language)
-    expect(notice?.attributes).toMatchObject({ sanctionType: 'fine', subjectType: 'company', subjectRef: '101', subjectName: 'Pwani Freight Movers Ltd', companyName: 'Pwani Freight Movers Ltd', reason: 'Late deliveries after warnings' });
+    expect(notice?.attributes).toMatchObject({
+      sanctionType: 'fine',
+      subjectType: 'company',
+      subjectRef: '101',
+      subjectName: 'Pwani Freight Movers Ltd',
+      companyName: 'Pwani Freight Movers Ltd',
+      reason: 'Late deliveries after warnings',
+    });
     const b = (await call(testUsers.companyB, 'GET', '/api/inbox?type=sanctionRecorded')).json<NotificationPage>();
     expect(b.items.some((n) => n.entityId === String(r.id))).toBe(false);
   });
 
   it('records a sanction on a truck linked to a journey flag', async () => {
-    const r = await record({ ...warning, subjectType: 'truck', subjectRef: 'T 123 ABC', companyId: 202, journeyFlagId: 'flag-77', sanctionType: 'suspension', endsAt: day(14) });
+    const r = await record({
+      ...warning,
+      subjectType: 'truck',
+      subjectRef: 'T 123 ABC',
+      companyId: 202,
+      journeyFlagId: 'flag-77',
+      sanctionType: 'suspension',
+      endsAt: day(14),
+    });
     expect(r).toMatchObject({ journeyFlagId: 'flag-77', companyId: 202, active: true });
   });
 
@@ -101,15 +155,32 @@ describe('POST /disciplinary/admin', () => {
 describe('GET /disciplinary/admin/all', () => {
   it('filters by company, sanction, subject and activity, with pagination', async () => {
     const past = await record({ ...warning, companyId: 103, subjectRef: 'DL-1', startsAt: day(-60), endsAt: day(-30) });
-    const current = await record({ ...warning, companyId: 103, subjectRef: 'DL-2', sanctionType: 'probation', startsAt: day(-10), endsAt: day(10) });
+    const current = await record({
+      ...warning,
+      companyId: 103,
+      subjectRef: 'DL-2',
+      sanctionType: 'probation',
+      startsAt: day(-10),
+      endsAt: day(10),
+    });
     const all = (await call(testUsers.analyst, 'GET', '/api/disciplinary/admin/all?companyId=103')).json<DisciplinaryPage>();
     expect(all.items.map((r) => r.id)).toEqual([current.id, past.id]);
     expect(all.items.map((r) => r.active)).toEqual([true, false]);
-    const active = (await call(testUsers.analyst, 'GET', `/api/disciplinary/admin/all?companyId=103&activeAt=${encodeURIComponent(day(0))}`)).json<DisciplinaryPage>();
+    const active = (
+      await call(testUsers.analyst, 'GET', `/api/disciplinary/admin/all?companyId=103&activeAt=${encodeURIComponent(day(0))}`)
+    ).json<DisciplinaryPage>();
     expect(active.items.map((r) => r.id)).toEqual([current.id]);
-    const warnings = (await call(testUsers.analyst, 'GET', '/api/disciplinary/admin/all?companyId=103&sanctionType=warning&subjectType=driver&subjectRef=DL-1')).json<DisciplinaryPage>();
+    const warnings = (
+      await call(
+        testUsers.analyst,
+        'GET',
+        '/api/disciplinary/admin/all?companyId=103&sanctionType=warning&subjectType=driver&subjectRef=DL-1',
+      )
+    ).json<DisciplinaryPage>();
     expect(warnings.items.map((r) => r.id)).toEqual([past.id]);
-    const page = (await call(testUsers.analyst, 'GET', '/api/disciplinary/admin/all?companyId=103&limit=1&offset=1')).json<DisciplinaryPage>();
+    const page = (
+      await call(testUsers.analyst, 'GET', '/api/disciplinary/admin/all?companyId=103&limit=1&offset=1')
+    ).json<DisciplinaryPage>();
     expect(page).toMatchObject({ total: 2, limit: 1, offset: 1 });
     expect(page.items.map((r) => r.id)).toEqual([past.id]);
   });

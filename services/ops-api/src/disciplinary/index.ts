@@ -7,11 +7,20 @@ import { disciplinaryRoutes } from './routes';
 import { disciplinaryService } from './service';
 
 /** Sanctions decided on complaints: their service and routes. */
-export const disciplinaryModule: OpsModule<{ companies: CompaniesRepository; complaints: ComplaintsRepository; inbox: NotificationsService }, void> = (
-  app, { base, companies, complaints, inbox },
-) => {
-  disciplinaryRoutes(app, disciplinaryService({
-    db: base.db, repo: disciplinaryRepository(base.db), complaints, notifications: inbox, clock: base.clock,
-    companyExists: (id) => companies.exists(id), companyName: async (id) => (await companies.get(id))?.name,
-  }));
+export const disciplinaryModule: OpsModule<
+  { companies: CompaniesRepository; complaints: ComplaintsRepository; inbox: NotificationsService },
+  void
+> = (app, { base, companies, complaints, inbox }) => {
+  disciplinaryRoutes(
+    app,
+    disciplinaryService({
+      db: base.db,
+      repo: disciplinaryRepository(base.db),
+      complaints,
+      notifications: inbox,
+      clock: base.clock,
+      companyExists: (id) => companies.exists(id),
+      companyName: async (id) => (await companies.get(id))?.name,
+    }),
+  );
 };

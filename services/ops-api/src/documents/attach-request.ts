@@ -9,7 +9,10 @@ import type { DocumentsService } from './service';
  * multipart upload stored on the spot for the owner's company.
  */
 export async function documentToAttach(
-  req: FastifyRequest, svc: DocumentsService, by: Identity, owner: { companyId: number; ownerType: DocumentOwnerType; ownerId: number },
+  req: FastifyRequest,
+  svc: DocumentsService,
+  by: Identity,
+  owner: { companyId: number; ownerType: DocumentOwnerType; ownerId: number },
 ): Promise<string> {
   if (req.isMultipart()) {
     const stored: DocumentRecord = await storeUpload(svc, req, by, owner);

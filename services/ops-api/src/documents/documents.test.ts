@@ -25,7 +25,12 @@ let pdf: Uint8Array;
 beforeAll(async () => {
   adapters = await createTestAdapters(await primaryKind());
   dir = await mkdtemp(join(tmpdir(), 'ops-docs-'));
-  svc = await build({ ...adapters, logger: adapters.logger, identitySecret: TEST_IDENTITY_SECRET, documents: { storage: localStorage(dir), scanner: noScanner, maxBytes: MAX } });
+  svc = await build({
+    ...adapters,
+    logger: adapters.logger,
+    identitySecret: TEST_IDENTITY_SECRET,
+    documents: { storage: localStorage(dir), scanner: noScanner, maxBytes: MAX },
+  });
   pdf = await textPdf(['Bill of lading', 'B/L No: MSKU123']);
 });
 afterAll(async () => {
@@ -36,18 +41,36 @@ afterAll(async () => {
 
 const [upload, list, get] = documentsEndpoints;
 
-async function uploadAs(user: keyof typeof testUsers, fields: Record<string, string | number | undefined>, file?: Parameters<typeof multipart>[1]) {
+async function uploadAs(
+  user: keyof typeof testUsers,
+  fields: Record<string, string | number | undefined>,
+  file?: Parameters<typeof multipart>[1],
+) {
   const body = await multipart(fields, file);
-  return svc.app.inject({ method: 'POST', url: '/api/documents/upload', headers: { ...body.headers, ...(await asUser(testUsers[user])) }, payload: body.payload });
+  return svc.app.inject({
+    method: 'POST',
+    url: '/api/documents/upload',
+    headers: { ...body.headers, ...(await asUser(testUsers[user])) },
+    payload: body.payload,
+  });
 }
 const pdfFile = (bytes: Uint8Array = pdf, contentType = 'application/pdf') => ({ filename: 'bl.pdf', contentType, bytes });
 
 describe('POST /documents/upload', () => {
-  it('stores a PDF for the caller\'s company with checksum, scan status and a working signed link', async () => {
+  it("stores a PDF for the caller's company with checksum, scan status and a working signed link", async () => {
     const res = await uploadAs('companyA', { kind: 'bill_of_lading', ownerType: 'shipment', ownerId: '7' }, pdfFile());
     expect(res.statusCode).toBe(201);
     const doc = res.json<DocumentWithLink>();
-    expect(doc).toMatchObject({ companyId: 101, kind: 'bill_of_lading', contentType: 'application/pdf', sizeBytes: pdf.length, scanStatus: 'not_scanned', ownerType: 'shipment', ownerId: '7', filename: 'bl.pdf' });
+    expect(doc).toMatchObject({
+      companyId: 101,
+      kind: 'bill_of_lading',
+      contentType: 'application/pdf',
+      sizeBytes: pdf.length,
+      scanStatus: 'not_scanned',
+      ownerType: 'shipment',
+      ownerId: '7',
+      filename: 'bl.pdf',
+    });
     expect(doc.sha256).toBe(createHash('sha256').update(pdf).digest('hex'));
     const dl = await svc.app.inject({ method: 'GET', url: doc.download.url, headers: await asUser(testUsers.companyA) });
     expect(dl.statusCode).toBe(200);
@@ -56,15 +79,27 @@ describe('POST /documents/upload', () => {
   });
 
   it('takes the sniffed type when the client declares application/octet-stream', async () => {
-    const res = await uploadAs('companyA', { kind: 'photo' }, { filename: 'truck.png', contentType: 'application/octet-stream', bytes: png() });
+    const res = await uploadAs(
+      'companyA',
+      { kind: 'photo' },
+      { filename: 'truck.png', contentType: 'application/octet-stream', bytes: png() },
+    );
     expect(res.statusCode).toBe(201);
     expect(res.json<DocumentWithLink>().contentType).toBe('image/png');
   });
 
   it('accepts JSON and CSV exports as UTF-8 text', async () => {
-    const csv = await uploadAs('companyA', { kind: 'idf' }, { filename: 'idf.csv', contentType: 'text/csv', bytes: Buffer.from('idf_number,hs_code\n24NBOIM000000001,8704.21.90\n') });
+    const csv = await uploadAs(
+      'companyA',
+      { kind: 'idf' },
+      { filename: 'idf.csv', contentType: 'text/csv', bytes: Buffer.from('idf_number,hs_code\n24NBOIM000000001,8704.21.90\n') },
+    );
     expect(csv.statusCode).toBe(201);
-    const json = await uploadAs('companyA', { kind: 'idf' }, { filename: 'idf.json', contentType: 'application/json', bytes: Buffer.from('{"idfNumber":"X"}') });
+    const json = await uploadAs(
+      'companyA',
+      { kind: 'idf' },
+      { filename: 'idf.json', contentType: 'application/json', bytes: Buffer.from('{"idfNumber":"X"}') },
+    );
     expect(json.statusCode).toBe(201);
   });
 
@@ -73,9 +108,18 @@ describe('POST /documents/upload', () => {
     ['a PDF declared as a PNG', { filename: 'x.png', contentType: 'image/png', bytes: Buffer.from('%PDF-1.4\n%%EOF\n') }],
     ['binary declared as CSV', { filename: 'x.csv', contentType: 'text/csv', bytes: Buffer.from([0, 1, 2, 0xff, 0xfe]) }],
     ['broken JSON', { filename: 'x.json', contentType: 'application/json', bytes: Buffer.from('{"a":') }],
-    ['an accepted type the content does not prove', { filename: 'x.pdf', contentType: 'application/pdf', bytes: Buffer.from('just words') }],
-    ['a type that is not accepted', { filename: 'x.gif', contentType: 'image/gif', bytes: Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;') }],
-    ['an executable', { filename: 'x.pdf', contentType: 'application/octet-stream', bytes: Buffer.concat([Buffer.from('MZ'), Buffer.alloc(200)]) }],
+    [
+      'an accepted type the content does not prove',
+      { filename: 'x.pdf', contentType: 'application/pdf', bytes: Buffer.from('just words') },
+    ],
+    [
+      'a type that is not accepted',
+      { filename: 'x.gif', contentType: 'image/gif', bytes: Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;') },
+    ],
+    [
+      'an executable',
+      { filename: 'x.pdf', contentType: 'application/octet-stream', bytes: Buffer.concat([Buffer.from('MZ'), Buffer.alloc(200)]) },
+    ],
   ])('answers 415 to %s', async (_, file) => {
     const res = await uploadAs('companyA', { kind: 'other' }, file);
     expect(res.statusCode).toBe(415);
@@ -110,7 +154,12 @@ describe('POST /documents/upload', () => {
   });
 
   it('answers 415 to a body that is not multipart', async () => {
-    const res = await svc.app.inject({ method: 'POST', url: '/api/documents/upload', headers: await asUser(testUsers.companyA), payload: { kind: 'other' } });
+    const res = await svc.app.inject({
+      method: 'POST',
+      url: '/api/documents/upload',
+      headers: await asUser(testUsers.companyA),
+      payload: { kind: 'other' },
+    });
     expect(res.statusCode).toBe(415);
   });
 
@@ -123,16 +172,26 @@ describe('POST /documents/upload', () => {
     expect((await uploadAs('officer', { kind: 'other', companyId: '999' }, pdfFile())).statusCode).toBe(404);
   });
 
-  it('answers 400, not 500, to a multipart body without a boundary or cut short (the fuzzer\'s finding)', async () => {
+  it("answers 400, not 500, to a multipart body without a boundary or cut short (the fuzzer's finding)", async () => {
     const headers = await asUser(testUsers.companyA);
     for (const contentType of ['multipart/form-data', 'multipart/form-data; charset=utf-8']) {
-      const res = await svc.app.inject({ method: 'POST', url: '/api/documents/upload', headers: { ...headers, 'content-type': contentType }, payload: 'xx' });
+      const res = await svc.app.inject({
+        method: 'POST',
+        url: '/api/documents/upload',
+        headers: { ...headers, 'content-type': contentType },
+        payload: 'xx',
+      });
       expect(res.statusCode, res.body).toBe(400);
       expect(res.json<ErrorBody>().error).toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringMatching(/multipart/) });
     }
     const body = await multipart({ kind: 'permit' }, pdfFile());
     const cut = Buffer.from(body.payload).subarray(0, 120);
-    const res = await svc.app.inject({ method: 'POST', url: '/api/documents/upload', headers: { ...headers, ...body.headers }, payload: cut });
+    const res = await svc.app.inject({
+      method: 'POST',
+      url: '/api/documents/upload',
+      headers: { ...headers, ...body.headers },
+      payload: cut,
+    });
     expect(res.statusCode, res.body).toBeGreaterThanOrEqual(400);
     expect(res.statusCode, res.body).toBeLessThan(500);
   });
@@ -150,14 +209,20 @@ describe('GET /documents/{documentId} and downloads', () => {
     for (const user of ['companyB', 'officer', 'analyst'] as const) {
       const res = await svc.app.inject({ method: 'GET', url: `/api/documents/${doc.id}`, headers: await asUser(testUsers[user]) });
       expect(res.statusCode, user).toBe(200);
-      expect(res.json<DocumentWithLink>().download.url).toMatch(new RegExp(`^/api/documents/${doc.id}/download\\?user=${testUsers[user].userId}&expires=\\d+&signature=`));
+      expect(res.json<DocumentWithLink>().download.url).toMatch(
+        new RegExp(`^/api/documents/${doc.id}/download\\?user=${testUsers[user].userId}&expires=\\d+&signature=`),
+      );
     }
     const other = await svc.app.inject({ method: 'GET', url: `/api/documents/${doc.id}`, headers: await asUser(testUsers.companyA) });
     expect(other.statusCode).toBe(404);
   });
 
   it('answers 404 to an unknown id and 400 to a malformed one', async () => {
-    const missing = await svc.app.inject({ method: 'GET', url: '/api/documents/00000000-0000-4000-8000-000000000000', headers: await asUser(testUsers.officer) });
+    const missing = await svc.app.inject({
+      method: 'GET',
+      url: '/api/documents/00000000-0000-4000-8000-000000000000',
+      headers: await asUser(testUsers.officer),
+    });
     expect(missing.statusCode).toBe(404);
     const bad = await svc.app.inject({ method: 'GET', url: '/api/documents/not-a-uuid', headers: await asUser(testUsers.officer) });
     expect(bad.statusCode).toBe(400);
@@ -172,7 +237,7 @@ describe('GET /documents/{documentId} and downloads', () => {
     expect(expiresIn).toBeLessThanOrEqual(MAX_LINK_TTL_SECONDS * 1000);
   });
 
-  it('refuses an altered, a forged, an expired or another user\'s link with 403, and an anonymous caller with 401', async () => {
+  it("refuses an altered, a forged, an expired or another user's link with 403, and an anonymous caller with 401", async () => {
     const u = new URL(doc.download.url, 'http://x');
     const expires = u.searchParams.get('expires')!;
     const sig = u.searchParams.get('signature')!;
@@ -200,23 +265,53 @@ describe('GET /documents/{documentId} and downloads', () => {
     expect(expired.statusCode).toBe(403);
     expect(expired.json<ErrorBody>().error.message).toMatch(/expired/);
     // forged with the old scheme (the bare secret over "id.expires") or another key
-    expect((await get(`/api/documents/${doc.id}/download?user=${uid}&expires=${expires}&signature=${createHmac('sha256', TEST_IDENTITY_SECRET).update(`${doc.id}.${expires}`).digest('base64url')}`)).statusCode).toBe(403);
+    expect(
+      (
+        await get(
+          `/api/documents/${doc.id}/download?user=${uid}&expires=${expires}&signature=${createHmac('sha256', TEST_IDENTITY_SECRET).update(`${doc.id}.${expires}`).digest('base64url')}`,
+        )
+      ).statusCode,
+    ).toBe(403);
     const forged = createHmac('sha256', 'another-secret-0123456789').update(`${doc.id}.${uid}.${expires}`).digest('base64url');
     expect((await get(link({ signature: forged }))).statusCode).toBe(403);
   });
 
   it('keeps links signed with the previous secret working during a rotation', async () => {
     const next = 'the-next-internal-secret-0123456789';
-    const rotated = documentsService({ repo: documentsRepository(adapters.db.orm), storage: localStorage(dir), scanner: noScanner, linkSecret: { current: next, previous: TEST_IDENTITY_SECRET }, maxBytes: MAX, companyExists: async () => true, logger: adapters.logger });
+    const rotated = documentsService({
+      repo: documentsRepository(adapters.db.orm),
+      storage: localStorage(dir),
+      scanner: noScanner,
+      linkSecret: { current: next, previous: TEST_IDENTITY_SECRET },
+      maxBytes: MAX,
+      companyExists: async () => true,
+      logger: adapters.logger,
+    });
     const u = new URL(doc.download.url, 'http://x');
-    const q = { user: Number(u.searchParams.get('user')), expires: Number(u.searchParams.get('expires')), signature: u.searchParams.get('signature')! };
+    const q = {
+      user: Number(u.searchParams.get('user')),
+      expires: Number(u.searchParams.get('expires')),
+      signature: u.searchParams.get('signature')!,
+    };
     expect((await rotated.download(doc.id, q, testUsers.companyB.userId)).record.id).toBe(doc.id);
-    const after = documentsService({ repo: documentsRepository(adapters.db.orm), storage: localStorage(dir), scanner: noScanner, linkSecret: next, maxBytes: MAX, companyExists: async () => true, logger: adapters.logger });
+    const after = documentsService({
+      repo: documentsRepository(adapters.db.orm),
+      storage: localStorage(dir),
+      scanner: noScanner,
+      linkSecret: next,
+      maxBytes: MAX,
+      companyExists: async () => true,
+      logger: adapters.logger,
+    });
     await expect(after.download(doc.id, q, testUsers.companyB.userId)).rejects.toMatchObject({ code: 'FORBIDDEN' });
   });
 
   it('answers 400 to a download without its signature', async () => {
-    const res = await svc.app.inject({ method: 'GET', url: `/api/documents/${doc.id}/download`, headers: await asUser(testUsers.companyB) });
+    const res = await svc.app.inject({
+      method: 'GET',
+      url: `/api/documents/${doc.id}/download`,
+      headers: await asUser(testUsers.companyB),
+    });
     expect(res.statusCode).toBe(400);
   });
 
@@ -240,18 +335,26 @@ describe('GET /documents (association oversight)', () => {
     expect(page.total).toBeGreaterThan(4);
     expect(page.items[0]!.createdAt >= page.items[1]!.createdAt).toBe(true);
 
-    const b = (await svc.app.inject({ method: 'GET', url: '/api/documents?companyId=202', headers: h })).json<{ items: DocumentWithLink[] }>();
+    const b = (await svc.app.inject({ method: 'GET', url: '/api/documents?companyId=202', headers: h })).json<{
+      items: DocumentWithLink[];
+    }>();
     expect(b.items.length).toBeGreaterThan(0);
     expect(b.items.every((d) => d.companyId === 202)).toBe(true);
 
-    const owned = (await svc.app.inject({ method: 'GET', url: '/api/documents?ownerType=shipment&ownerId=7&kind=bill_of_lading', headers: h })).json<{ items: DocumentWithLink[] }>();
+    const owned = (
+      await svc.app.inject({ method: 'GET', url: '/api/documents?ownerType=shipment&ownerId=7&kind=bill_of_lading', headers: h })
+    ).json<{ items: DocumentWithLink[] }>();
     expect(owned.items.map((d) => d.ownerId)).toEqual(['7']);
 
     const future = new Date(Date.now() + 3600_000).toISOString();
-    const none = (await svc.app.inject({ method: 'GET', url: `/api/documents?from=${encodeURIComponent(future)}`, headers: h })).json<{ total: number }>();
+    const none = (await svc.app.inject({ method: 'GET', url: `/api/documents?from=${encodeURIComponent(future)}`, headers: h })).json<{
+      total: number;
+    }>();
     expect(none.total).toBe(0);
     const past = new Date(Date.now() - 3600_000).toISOString();
-    const before = (await svc.app.inject({ method: 'GET', url: `/api/documents?to=${encodeURIComponent(past)}`, headers: h })).json<{ total: number }>();
+    const before = (await svc.app.inject({ method: 'GET', url: `/api/documents?to=${encodeURIComponent(past)}`, headers: h })).json<{
+      total: number;
+    }>();
     expect(before.total).toBe(0);
   });
 
@@ -277,13 +380,33 @@ describe('virus-scan hook', () => {
 
   it('an infected upload is refused (422) and nothing is stored; a clean one is recorded as clean', async () => {
     const docs = documentsService({
-      repo: documentsRepository(adapters.db.orm), storage: localStorage(dir), scanner: commandScanner(['sh', '-c', script]), linkSecret: TEST_IDENTITY_SECRET,
-      maxBytes: MAX, companyExists: async () => true, logger: adapters.logger,
+      repo: documentsRepository(adapters.db.orm),
+      storage: localStorage(dir),
+      scanner: commandScanner(['sh', '-c', script]),
+      linkSecret: TEST_IDENTITY_SECRET,
+      maxBytes: MAX,
+      companyExists: async () => true,
+      logger: adapters.logger,
     });
     const eicar = Buffer.from('X5O!P%@AP[4\\PZX54(P^)7CC)7}$EICAR-STANDARD-ANTIVIRUS-TEST-FILE!$H+H*');
-    await expect(docs.store({ companyId: 101, kind: 'other', filename: 'e.txt', contentType: 'text/plain', bytes: eicar, uploadedBy: testUsers.companyA }))
-      .rejects.toMatchObject({ code: 'UNPROCESSABLE' });
-    const clean = await docs.store({ companyId: 101, kind: 'other', filename: 'c.txt', contentType: 'text/plain', bytes: Buffer.from('fine'), uploadedBy: testUsers.companyA });
+    await expect(
+      docs.store({
+        companyId: 101,
+        kind: 'other',
+        filename: 'e.txt',
+        contentType: 'text/plain',
+        bytes: eicar,
+        uploadedBy: testUsers.companyA,
+      }),
+    ).rejects.toMatchObject({ code: 'UNPROCESSABLE' });
+    const clean = await docs.store({
+      companyId: 101,
+      kind: 'other',
+      filename: 'c.txt',
+      contentType: 'text/plain',
+      bytes: Buffer.from('fine'),
+      uploadedBy: testUsers.companyA,
+    });
     expect(clean.scanStatus).toBe('clean');
   });
 
@@ -291,4 +414,3 @@ describe('virus-scan hook', () => {
     await expect(localStorage(dir).put('../escape', Buffer.from('x'), 'text/plain')).rejects.toThrow(/invalid storage key/);
   });
 });
-

@@ -7,12 +7,16 @@ import { documentsService, type DocumentsService } from './service';
 import type { DocumentsSettings } from './settings';
 
 /** The shared document store (uploads, generated PDFs, signed download links): its service and routes. */
-export const documentsModule: OpsModule<{ settings: DocumentsSettings; linkSecret: InternalKeys; companies: CompaniesRepository }, DocumentsService> = (
-  app, { base, settings, linkSecret, companies },
-) => {
+export const documentsModule: OpsModule<
+  { settings: DocumentsSettings; linkSecret: InternalKeys; companies: CompaniesRepository },
+  DocumentsService
+> = (app, { base, settings, linkSecret, companies }) => {
   const documents = documentsService({
-    ...settings, repo: documentsRepository(base.db), linkSecret,
-    companyExists: (id) => companies.exists(id), logger: base.logger.child({ module: 'documents' }),
+    ...settings,
+    repo: documentsRepository(base.db),
+    linkSecret,
+    companyExists: (id) => companies.exists(id),
+    logger: base.logger.child({ module: 'documents' }),
   });
   documentRoutes(app, documents);
   return documents;

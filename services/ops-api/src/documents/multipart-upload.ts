@@ -12,9 +12,15 @@ export interface UploadedFile {
  * @fastify/multipart) and its text fields. 415 when the request is not multipart; 400 when its
  * body is not well-formed multipart (no boundary, a part cut short, ...).
  */
-export async function readMultipart(req: FastifyRequest, maxBytes: number): Promise<{ file?: UploadedFile; fields: Record<string, string> }> {
+export async function readMultipart(
+  req: FastifyRequest,
+  maxBytes: number,
+): Promise<{ file?: UploadedFile; fields: Record<string, string> }> {
   if (!req.isMultipart()) {
-    throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the file as multipart/form-data', { expected: 'multipart/form-data', got: req.headers['content-type'] ?? null });
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the file as multipart/form-data', {
+      expected: 'multipart/form-data',
+      got: req.headers['content-type'] ?? null,
+    });
   }
   if (!/;\s*boundary=("[^"]+"|[^;\s]+)/i.test(req.headers['content-type'] ?? '')) throw malformed('the content type names no boundary');
   const fields: Record<string, string> = {};

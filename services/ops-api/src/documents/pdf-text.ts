@@ -26,7 +26,13 @@ const MAX_IMAGE_PIXELS = 16_000_000;
 /** Pages with less text than this count as having no text layer. */
 const MIN_TEXT_CHARS = 20;
 
-interface Item { str: string; x: number; y: number; w: number; size: number }
+interface Item {
+  str: string;
+  x: number;
+  y: number;
+  w: number;
+  size: number;
+}
 
 /** Groups text items into lines (same baseline) and cells (split at gaps wider than about two spaces). */
 export function layoutLines(items: Item[]): string[][] {
@@ -74,12 +80,18 @@ export function pdfTextReader(load: () => Promise<Unpdf> = () => import('unpdf')
       let doc;
       try {
         doc = await unpdf.getDocumentProxy(new Uint8Array(bytes), {
-          stopAtErrors: true, verbosity: 0, maxImageSize: MAX_IMAGE_PIXELS, disableFontFace: true, useSystemFonts: false,
+          stopAtErrors: true,
+          verbosity: 0,
+          maxImageSize: MAX_IMAGE_PIXELS,
+          disableFontFace: true,
+          useSystemFonts: false,
         });
       } catch (err) {
         throw new AppError('UNPROCESSABLE', 'The PDF could not be read: it is damaged, truncated or not a PDF', {
-          reason: 'unreadable_pdf', cause: err instanceof Error ? err.message : String(err),
-          check: 'Check the document quality: download the form again from the issuing portal and upload the original PDF, not a re-save or a partial file.',
+          reason: 'unreadable_pdf',
+          cause: err instanceof Error ? err.message : String(err),
+          check:
+            'Check the document quality: download the form again from the issuing portal and upload the original PDF, not a re-save or a partial file.',
         });
       }
       try {
@@ -104,15 +116,19 @@ export function pdfTextReader(load: () => Promise<Unpdf> = () => import('unpdf')
         }
         if (textChars < MIN_TEXT_CHARS) {
           throw new AppError('UNPROCESSABLE', 'The PDF has no text layer' + (images ? ': its pages are scanned images' : ''), {
-            reason: 'no_text_layer', pages: doc.numPages, images,
-            check: 'Check the document quality: an image-only scan has no text layer. Upload the PDF as exported from the portal (with text), its JSON/CSV export, or run OCR on the scan first.',
+            reason: 'no_text_layer',
+            pages: doc.numPages,
+            images,
+            check:
+              'Check the document quality: an image-only scan has no text layer. Upload the PDF as exported from the portal (with text), its JSON/CSV export, or run OCR on the scan first.',
           });
         }
         return { pages: doc.numPages, lines, textChars, images };
       } catch (err) {
         if (err instanceof AppError) throw err;
         throw new AppError('UNPROCESSABLE', 'The PDF could not be read: its content is damaged', {
-          reason: 'unreadable_pdf', cause: err instanceof Error ? err.message : String(err),
+          reason: 'unreadable_pdf',
+          cause: err instanceof Error ? err.message : String(err),
           check: 'Check the document quality: upload the original PDF again.',
         });
       } finally {

@@ -37,13 +37,23 @@ export function documentsRepository(db: Orm) {
     },
     async list(f: DocumentFilter): Promise<{ rows: DocumentRow[]; total: number }> {
       const w = where(f);
-      const rows = await db.select().from(documents).where(w).orderBy(desc(documents.createdAt), desc(documents.id)).limit(f.limit).offset(f.offset);
+      const rows = await db
+        .select()
+        .from(documents)
+        .where(w)
+        .orderBy(desc(documents.createdAt), desc(documents.id))
+        .limit(f.limit)
+        .offset(f.offset);
       const [c] = await db.select({ n: count() }).from(documents).where(w);
       return { rows, total: c?.n ?? 0 };
     },
     /** Links a document to an entity; false when it already was. */
     async link(tx: Orm, documentId: string, entityType: string, entityId: string, userId: number): Promise<boolean> {
-      const r = await tx.insert(documentLinks).values({ documentId, entityType, entityId, linkedByUserId: userId }).onConflictDoNothing().returning();
+      const r = await tx
+        .insert(documentLinks)
+        .values({ documentId, entityType, entityId, linkedByUserId: userId })
+        .onConflictDoNothing()
+        .returning();
       return r.length > 0;
     },
     async linkedTo(entityType: string, entityId: string): Promise<DocumentRow[]> {

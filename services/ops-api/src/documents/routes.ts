@@ -31,7 +31,9 @@ function uploadCompany(identity: Identity, requested: number | undefined): numbe
 
 /** Reads a multipart upload and stores it (shared by /documents/upload and the attach endpoints). */
 export async function storeUpload(
-  svc: DocumentsService, req: Parameters<typeof readMultipart>[0], identity: Identity,
+  svc: DocumentsService,
+  req: Parameters<typeof readMultipart>[0],
+  identity: Identity,
   defaults: Partial<Pick<StoreDocumentInput, 'ownerType' | 'ownerId' | 'companyId'>> = {},
   /** The ids the form names, checked as registerEndpoint checks a JSON body's (multipart bodies are parsed here). */
   checkForm?: (form: Record<string, unknown>) => Promise<void>,
@@ -42,24 +44,40 @@ export async function storeUpload(
   if (!file) throw formFieldError('file', 'a file part is required');
   const companyId = defaults.companyId ?? uploadCompany(identity, form.companyId);
   return svc.store({
-    companyId, kind: form.kind, filename: file.filename, contentType: file.mimetype, bytes: file.bytes,
-    ownerType: defaults.ownerType ?? form.ownerType ?? null, ownerId: defaults.ownerId ?? form.ownerId ?? null, uploadedBy: identity,
+    companyId,
+    kind: form.kind,
+    filename: file.filename,
+    contentType: file.mimetype,
+    bytes: file.bytes,
+    ownerType: defaults.ownerType ?? form.ownerType ?? null,
+    ownerId: defaults.ownerId ?? form.ownerId ?? null,
+    uploadedBy: identity,
   });
 }
 
 export function documentRoutes(app: App, svc: DocumentsService): void {
   registerEndpoint(app, upload, async (req, reply) => {
-    const record = await storeUpload(svc, req, req.identity!, {}, (form) => checkReferences(app, upload, { identity: req.identity, body: form }));
+    const record = await storeUpload(svc, req, req.identity!, {}, (form) =>
+      checkReferences(app, upload, { identity: req.identity, body: form }),
+    );
     return reply.code(201).send(svc.withLink(record, req.identity!.userId));
   });
   registerEndpoint(app, list, async (req) => {
     const q = req.query;
     return svc.list({
-      companyId: q.companyId, kind: q.kind, ownerType: q.ownerType, ownerId: q.ownerId,
-      from: q.from ? new Date(q.from) : undefined, to: q.to ? new Date(q.to) : undefined, limit: q.limit, offset: q.offset,
+      companyId: q.companyId,
+      kind: q.kind,
+      ownerType: q.ownerType,
+      ownerId: q.ownerId,
+      from: q.from ? new Date(q.from) : undefined,
+      to: q.to ? new Date(q.to) : undefined,
+      limit: q.limit,
+      offset: q.offset,
     });
   });
-  registerEndpoint(app, get, async (req) => svc.withLink(await svc.get(req.params.documentId, companyScope(req.identity!)), req.identity!.userId));
+  registerEndpoint(app, get, async (req) =>
+    svc.withLink(await svc.get(req.params.documentId, companyScope(req.identity!)), req.identity!.userId),
+  );
   registerEndpoint(app, download, async (req, reply) => {
     const { record, bytes } = await svc.download(req.params.documentId, req.query, req.identity!.userId);
     const ascii = record.filename.replace(/[^\x20-\x7e]/g, '_');

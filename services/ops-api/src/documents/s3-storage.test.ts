@@ -25,7 +25,9 @@ function fakeS3(): { server: Server; objects: Map<string, { body: Buffer; type: 
       } else if (req.method === 'GET') {
         const o = objects.get(path);
         if (!o) {
-          res.writeHead(404, { 'content-type': 'application/xml' }).end('<?xml version="1.0"?><Error><Code>NoSuchKey</Code><Message>The specified key does not exist.</Message></Error>');
+          res
+            .writeHead(404, { 'content-type': 'application/xml' })
+            .end('<?xml version="1.0"?><Error><Code>NoSuchKey</Code><Message>The specified key does not exist.</Message></Error>');
           return;
         }
         res.writeHead(200, { 'content-type': o.type, 'content-length': o.body.length }).end(o.body);
@@ -48,7 +50,15 @@ describe('S3-compatible storage', () => {
   afterAll(() => new Promise<void>((r) => s3.server.close(() => r())));
 
   it('puts, gets and deletes objects under the bucket and prefix, signing every request', async () => {
-    const storage = s3Storage({ endpoint, region: 'us-east-1', bucket: 'corridor-docs', accessKeyId: 'test', secretAccessKey: 'test-secret', forcePathStyle: true, prefix: 'ops/' });
+    const storage = s3Storage({
+      endpoint,
+      region: 'us-east-1',
+      bucket: 'corridor-docs',
+      accessKeyId: 'test',
+      secretAccessKey: 'test-secret',
+      forcePathStyle: true,
+      prefix: 'ops/',
+    });
     expect(storage.backend).toBe('s3');
     const bytes = Buffer.from('%PDF-1.7 fake bytes');
     await storage.put('101/abc', bytes, 'application/pdf');

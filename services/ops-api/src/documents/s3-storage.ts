@@ -26,7 +26,9 @@ export function s3Storage(s: S3Settings): ObjectStorage & { client: S3Client } {
     backend: 's3',
     client,
     async put(key, bytes, contentType) {
-      await client.send(new PutObjectCommand({ Bucket: s.bucket, Key: keyOf(key), Body: bytes, ContentType: contentType, ContentLength: bytes.length }));
+      await client.send(
+        new PutObjectCommand({ Bucket: s.bucket, Key: keyOf(key), Body: bytes, ContentType: contentType, ContentLength: bytes.length }),
+      );
     },
     async get(key) {
       try {

@@ -44,9 +44,18 @@ const DEFAULT_LINK_TTL_SECONDS = 900;
 
 function toDocumentRecord(r: DocumentRow): DocumentRecord {
   return {
-    id: r.id, companyId: r.companyId, kind: r.kind as DocumentKind, filename: r.filename, contentType: r.contentType,
-    sizeBytes: r.sizeBytes, sha256: r.sha256, scanStatus: r.scanStatus, ownerType: r.ownerType as DocumentOwnerType | null,
-    ownerId: r.ownerId, uploadedBy: { userId: r.uploadedByUserId, email: r.uploadedByEmail }, createdAt: r.createdAt.toISOString(),
+    id: r.id,
+    companyId: r.companyId,
+    kind: r.kind as DocumentKind,
+    filename: r.filename,
+    contentType: r.contentType,
+    sizeBytes: r.sizeBytes,
+    sha256: r.sha256,
+    scanStatus: r.scanStatus,
+    ownerType: r.ownerType as DocumentOwnerType | null,
+    ownerId: r.ownerId,
+    uploadedBy: { userId: r.uploadedByUserId, email: r.uploadedByEmail },
+    createdAt: r.createdAt.toISOString(),
   };
 }
 
@@ -87,10 +96,14 @@ export function documentsService(deps: DocumentsDeps) {
 
     /** Stores a document: size limit, content sniffing, checksum, virus scan, then storage and a row. */
     async store(input: StoreDocumentInput): Promise<DocumentRecord> {
-      if (input.bytes.length === 0) throw new AppError('VALIDATION_FAILED', 'file: the file is empty', [{ in: 'body', path: 'file', message: 'empty file' }]);
-      if (input.bytes.length > deps.maxBytes) throw new AppError('PAYLOAD_TOO_LARGE', `The file exceeds ${deps.maxBytes} bytes`, { limit: deps.maxBytes });
+      if (input.bytes.length === 0)
+        throw new AppError('VALIDATION_FAILED', 'file: the file is empty', [{ in: 'body', path: 'file', message: 'empty file' }]);
+      if (input.bytes.length > deps.maxBytes)
+        throw new AppError('PAYLOAD_TOO_LARGE', `The file exceeds ${deps.maxBytes} bytes`, { limit: deps.maxBytes });
       if (!(await deps.companyExists(input.companyId))) {
-        throw new AppError('VALIDATION_FAILED', `companyId: no company ${input.companyId}`, [{ in: 'body', path: 'companyId', message: 'unknown company' }]);
+        throw new AppError('VALIDATION_FAILED', `companyId: no company ${input.companyId}`, [
+          { in: 'body', path: 'companyId', message: 'unknown company' },
+        ]);
       }
       const contentType = await sniffContentType(input.bytes, input.contentType);
       let scan;
@@ -112,11 +125,21 @@ export function documentsService(deps: DocumentsDeps) {
       }
       try {
         const row = await repo.insert({
-          id, companyId: input.companyId, kind: input.kind, filename: cleanFilename(input.filename), contentType,
-          sizeBytes: input.bytes.length, sha256: createHash('sha256').update(input.bytes).digest('hex'),
-          storageBackend: storage.backend, storageKey: key, scanStatus: scan.status, scanDetail: scan.detail ?? null,
-          ownerType: input.ownerType ?? null, ownerId: input.ownerId == null ? null : String(input.ownerId),
-          uploadedByUserId: input.uploadedBy.userId, uploadedByEmail: input.uploadedBy.email,
+          id,
+          companyId: input.companyId,
+          kind: input.kind,
+          filename: cleanFilename(input.filename),
+          contentType,
+          sizeBytes: input.bytes.length,
+          sha256: createHash('sha256').update(input.bytes).digest('hex'),
+          storageBackend: storage.backend,
+          storageKey: key,
+          scanStatus: scan.status,
+          scanDetail: scan.detail ?? null,
+          ownerType: input.ownerType ?? null,
+          ownerId: input.ownerId == null ? null : String(input.ownerId),
+          uploadedByUserId: input.uploadedBy.userId,
+          uploadedByEmail: input.uploadedBy.email,
         });
         return toDocumentRecord(row);
       } catch (err) {
@@ -149,11 +172,18 @@ export function documentsService(deps: DocumentsDeps) {
     },
 
     /** Serves a signed link to the user it was issued to: 403 when altered, expired or someone else's, 404 when the document is gone. */
-    async download(id: string, link: { user: number; expires: number; signature: string }, callerId: number): Promise<{ record: DocumentRecord; bytes: Buffer }> {
+    async download(
+      id: string,
+      link: { user: number; expires: number; signature: string },
+      callerId: number,
+    ): Promise<{ record: DocumentRecord; bytes: Buffer }> {
       const verdict = links.check(id, link, callerId);
       if (verdict === 'bad_signature') throw new AppError('FORBIDDEN', 'The download link is not valid');
       if (verdict === 'other_user') throw new AppError('FORBIDDEN', 'The download link was issued to another user; ask for your own');
-      if (verdict === 'expired') throw new AppError('FORBIDDEN', 'The download link has expired; ask for a new one', { expiredAt: new Date(link.expires * 1000).toISOString() });
+      if (verdict === 'expired')
+        throw new AppError('FORBIDDEN', 'The download link has expired; ask for a new one', {
+          expiredAt: new Date(link.expires * 1000).toISOString(),
+        });
       const row = await repo.get(id);
       if (!row) throw notFound('Document', id);
       return { record: toDocumentRecord(row), bytes: await bytesOf(row) };

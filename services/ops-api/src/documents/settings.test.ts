@@ -13,9 +13,14 @@ describe('documents settings from the environment', () => {
   });
 
   it('uses S3 when S3_BUCKET is set and a scanner command when DOCUMENTS_SCAN_COMMAND is', () => {
-    const s = documentsSettingsFrom(parseConfig(OpsApiConfig, {
-      S3_BUCKET: 'corridor-docs', S3_ENDPOINT: 'http://127.0.0.1:9000', DOCUMENTS_SCAN_COMMAND: 'clamdscan --no-summary -', DOCUMENTS_MAX_BYTES: '2048',
-    }));
+    const s = documentsSettingsFrom(
+      parseConfig(OpsApiConfig, {
+        S3_BUCKET: 'corridor-docs',
+        S3_ENDPOINT: 'http://127.0.0.1:9000',
+        DOCUMENTS_SCAN_COMMAND: 'clamdscan --no-summary -',
+        DOCUMENTS_MAX_BYTES: '2048',
+      }),
+    );
     expect(s.storage.backend).toBe('s3');
     expect(s.scanner).not.toBe(noScanner);
     expect(s.maxBytes).toBe(2048);
@@ -29,6 +34,10 @@ describe('documents settings from the environment', () => {
       err = e;
     }
     expect(err).toBeInstanceOf(ConfigError);
-    expect((err as ConfigError).problems.map((p) => p.variable).sort()).toEqual(['DOCUMENTS_MAX_BYTES', 'S3_BUCKET', 'S3_FORCE_PATH_STYLE']);
+    expect((err as ConfigError).problems.map((p) => p.variable).sort()).toEqual([
+      'DOCUMENTS_MAX_BYTES',
+      'S3_BUCKET',
+      'S3_FORCE_PATH_STYLE',
+    ]);
   });
 });

@@ -29,8 +29,13 @@ export interface DocumentsEnv {
 export function documentsSettingsFrom(env: DocumentsEnv): DocumentsSettings {
   const storage = env.S3_BUCKET
     ? s3Storage({
-        bucket: env.S3_BUCKET, endpoint: env.S3_ENDPOINT, region: env.S3_REGION, accessKeyId: env.S3_ACCESS_KEY_ID,
-        secretAccessKey: env.S3_SECRET_ACCESS_KEY, forcePathStyle: env.S3_FORCE_PATH_STYLE, prefix: env.S3_PREFIX,
+        bucket: env.S3_BUCKET,
+        endpoint: env.S3_ENDPOINT,
+        region: env.S3_REGION,
+        accessKeyId: env.S3_ACCESS_KEY_ID,
+        secretAccessKey: env.S3_SECRET_ACCESS_KEY,
+        forcePathStyle: env.S3_FORCE_PATH_STYLE,
+        prefix: env.S3_PREFIX,
       })
     : localStorage(join(env.DATA_DIR, 'documents'));
   const scanner = env.DOCUMENTS_SCAN_COMMAND ? commandScanner(env.DOCUMENTS_SCAN_COMMAND.trim().split(/\s+/)) : noScanner;

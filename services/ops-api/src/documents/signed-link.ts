@@ -7,7 +7,8 @@ export const MAX_LINK_TTL_SECONDS = 4 * 3600;
 
 /** The links' own key, derived from an internal secret (identity tokens and links never share a key). */
 const linkKey = (secret: string): Buffer => createHmac('sha256', secret).update('corridor-document-links').digest();
-const secretsOf = (keys: InternalKeys): string[] => (typeof keys === 'string' ? [keys] : [keys.current, ...(keys.previous ? [keys.previous] : [])]);
+const secretsOf = (keys: InternalKeys): string[] =>
+  typeof keys === 'string' ? [keys] : [keys.current, ...(keys.previous ? [keys.previous] : [])];
 
 export type LinkVerdict = 'ok' | 'expired' | 'bad_signature' | 'other_user';
 
@@ -18,7 +19,8 @@ export type LinkVerdict = 'ok' | 'expired' | 'bad_signature' | 'other_user';
  */
 export function signedLinks(keys: InternalKeys, now: () => Date = () => new Date()) {
   const [signing, ...older] = secretsOf(keys).map(linkKey);
-  const sign = (key: Buffer, id: string, userId: number, expires: number): Buffer => createHmac('sha256', key).update(`${id}.${userId}.${expires}`).digest();
+  const sign = (key: Buffer, id: string, userId: number, expires: number): Buffer =>
+    createHmac('sha256', key).update(`${id}.${userId}.${expires}`).digest();
   return {
     create(id: string, userId: number, ttlSeconds: number): SignedLink {
       const ttl = Math.min(MAX_LINK_TTL_SECONDS, Math.max(1, Math.floor(ttlSeconds)));

@@ -26,8 +26,12 @@ export function commandScanner(argv: readonly string[], timeoutMs = 30_000): Vir
       return new Promise((resolvePromise, reject) => {
         const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'pipe'], timeout: timeoutMs });
         let out = '';
-        child.stdout.on('data', (d: Buffer) => { if (out.length < 4000) out += d.toString(); });
-        child.stderr.on('data', (d: Buffer) => { if (out.length < 4000) out += d.toString(); });
+        child.stdout.on('data', (d: Buffer) => {
+          if (out.length < 4000) out += d.toString();
+        });
+        child.stderr.on('data', (d: Buffer) => {
+          if (out.length < 4000) out += d.toString();
+        });
         child.on('error', reject);
         child.stdin.on('error', () => undefined); // a scanner that exits before reading everything
         child.on('close', (code, signal) => {

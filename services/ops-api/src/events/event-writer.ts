@@ -1,7 +1,9 @@
 import { Topics, type EventMessage } from '@corridor/contracts';
 import { counter, insertEvents, unavailable, type Analytics, type Bus } from '@corridor/platform';
 
-const written = counter('ops_device_events_total', 'Device events computed by ops-api (status, motion, overspeed, ignition, alarm, ...)', ['type']);
+const written = counter('ops_device_events_total', 'Device events computed by ops-api (status, motion, overspeed, ignition, alarm, ...)', [
+  'type',
+]);
 
 /**
  * Stores events in ClickHouse (where GET /events/{id}, the events report and the dashboards read
@@ -15,9 +17,14 @@ export function deviceEventWriter(deps: { analytics: Analytics; bus: Bus }) {
     await insert(events).catch((err: unknown) => {
       throw unavailable('ClickHouse', err);
     });
-    await deps.bus.publish(Topics.events, events.map((e) => ({ key: String(e.deviceId), value: e }))).catch((err: unknown) => {
-      throw unavailable('event bus', err);
-    });
+    await deps.bus
+      .publish(
+        Topics.events,
+        events.map((e) => ({ key: String(e.deviceId), value: e })),
+      )
+      .catch((err: unknown) => {
+        throw unavailable('event bus', err);
+      });
     for (const e of events) written.inc({ type: e.type });
   };
 }

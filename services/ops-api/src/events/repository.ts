@@ -4,8 +4,16 @@ import { eventIdSql, type Analytics } from '@corridor/platform';
 const isoTime = (ch: string): string => (ch.includes('T') ? ch : ch.replace(' ', 'T') + 'Z');
 
 interface EventRow {
-  id: string; type: string; event_time: string; device_id: number | string; position_id: number | string | null;
-  journey_id: string | null; geofence_id: string | null; latitude: number | null; longitude: number | null; attributes: string;
+  id: string;
+  type: string;
+  event_time: string;
+  device_id: number | string;
+  position_id: number | string | null;
+  journey_id: string | null;
+  geofence_id: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  attributes: string;
 }
 
 /**
@@ -24,8 +32,15 @@ export function eventById(ch: Analytics) {
     const [r] = await rs.json<EventRow>();
     if (!r) return undefined;
     return EventMessage.parse({
-      id: r.id, type: r.type, eventTime: isoTime(r.event_time), deviceId: Number(r.device_id), positionId: r.position_id === null ? null : Number(r.position_id),
-      journeyId: r.journey_id, geofenceId: r.geofence_id, latitude: r.latitude, longitude: r.longitude,
+      id: r.id,
+      type: r.type,
+      eventTime: isoTime(r.event_time),
+      deviceId: Number(r.device_id),
+      positionId: r.position_id === null ? null : Number(r.position_id),
+      journeyId: r.journey_id,
+      geofenceId: r.geofence_id,
+      latitude: r.latitude,
+      longitude: r.longitude,
       attributes: JSON.parse(r.attributes) as Record<string, unknown>,
     });
   };

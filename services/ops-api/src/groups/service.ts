@@ -7,7 +7,13 @@ import { invalidField } from '../resources/pg-errors';
 import { resourceService } from '../resources/resource-service';
 import { publishedToCache } from '../resources/cache-published';
 
-const toGroup = (r: GroupRow): Group => ({ id: r.id, name: r.name, groupId: r.groupId ?? 0, companyId: r.companyId, attributes: r.attributes });
+const toGroup = (r: GroupRow): Group => ({
+  id: r.id,
+  name: r.name,
+  groupId: r.groupId ?? 0,
+  companyId: r.companyId,
+  attributes: r.attributes,
+});
 
 /** Groups: a parent must exist in the same company and must not be the group itself or one of its descendants. */
 export function groupsService(deps: { db: Orm; cache: Cache; logger: Logger }) {
@@ -25,7 +31,12 @@ export function groupsService(deps: { db: Orm; cache: Cache; logger: Logger }) {
     }
   }
   const crud = resourceService<GroupRow, Group, GroupInput, z.output<typeof GroupsQuery>>(db, {
-    name: 'Group', entityType: 'group', table: groups, company: groups.companyId, shared: false, keywordColumns: [groups.name],
+    name: 'Group',
+    entityType: 'group',
+    table: groups,
+    company: groups.companyId,
+    shared: false,
+    keywordColumns: [groups.name],
     filters: (q) => [q.groupId !== undefined ? eq(groups.groupId, q.groupId) : undefined],
     toEntity: toGroup,
     toValues: (i, companyId) => ({ name: i.name, groupId: i.groupId, companyId, attributes: i.attributes }),
@@ -34,13 +45,17 @@ export function groupsService(deps: { db: Orm; cache: Cache; logger: Logger }) {
     },
     async beforeDelete(row) {
       const [c] = await db.select({ n: count() }).from(groups).where(eq(groups.groupId, row.id));
-      if ((c?.n ?? 0) > 0) throw new AppError('CONFLICT', `Group ${row.id} has ${c!.n} child group(s); move or delete them first`, { children: c!.n });
+      if ((c?.n ?? 0) > 0)
+        throw new AppError('CONFLICT', `Group ${row.id} has ${c!.n} child group(s); move or delete them first`, { children: c!.n });
     },
   });
   // every group's id and company, for the services that check group references (geofence links), with
   // its parent and attributes for the device events (speedLimit and the other settings a group gives its devices)
-  const load = async () => db.select({ id: groups.id, companyId: groups.companyId, groupId: groups.groupId, attributes: groups.attributes })
-    .from(groups).orderBy(asc(groups.id));
+  const load = async () =>
+    db
+      .select({ id: groups.id, companyId: groups.companyId, groupId: groups.groupId, attributes: groups.attributes })
+      .from(groups)
+      .orderBy(asc(groups.id));
   return publishedToCache(crud, { cache: deps.cache, key: cacheKeys.groups(), load, logger: deps.logger, what: 'groups' });
 }
 export type GroupsService = ReturnType<typeof groupsService>;

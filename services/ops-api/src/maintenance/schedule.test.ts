@@ -23,11 +23,22 @@ describe('next maintenance due', () => {
 
 describe('watched values', () => {
   const p = PositionMessage.parse({
-    id: positionId(1, '2026-01-01T00:00:00Z'), deviceId: 1, uniqueId: 'u', protocol: 'gt06', fixTime: '2026-01-01T00:00:00Z', serverTime: '2026-01-01T00:00:00Z',
-    valid: true, latitude: 0, longitude: 0, speed: 0, course: 0, odometer: 52_000, attributes: { totalDistance: 48_000, hours: 7_200_000, fuel: '33.5' },
+    id: positionId(1, '2026-01-01T00:00:00Z'),
+    deviceId: 1,
+    uniqueId: 'u',
+    protocol: 'gt06',
+    fixTime: '2026-01-01T00:00:00Z',
+    serverTime: '2026-01-01T00:00:00Z',
+    valid: true,
+    latitude: 0,
+    longitude: 0,
+    speed: 0,
+    course: 0,
+    odometer: 52_000,
+    attributes: { totalDistance: 48_000, hours: 7_200_000, fuel: '33.5' },
   });
 
-  it('reads the server accumulators, the device\'s own odometer (else totalDistance) and numeric attributes', () => {
+  it("reads the server accumulators, the device's own odometer (else totalDistance) and numeric attributes", () => {
     expect(watchedValue('totalDistance', p, undefined)).toBe(48_000);
     expect(watchedValue('odometer', p, undefined)).toBe(52_000);
     expect(watchedValue('odometer', { ...p, odometer: null, attributes: { totalDistance: 48_000 } }, undefined)).toBe(48_000);

@@ -25,15 +25,40 @@ const badChannel = (message: string) => new AppError('VALIDATION_FAILED', messag
  * webhook go through the rules' channels (the webhook's SSRF guard included). Nothing here is
  * deduplicated: each call sends once.
  */
-export function directSend(deps: { db: Orm; cache: Cache; dispatcher: NotificationDispatcher; inbox: InboxPort; channels: readonly Notificator[]; logger: Logger }) {
+export function directSend(deps: {
+  db: Orm;
+  cache: Cache;
+  dispatcher: NotificationDispatcher;
+  inbox: InboxPort;
+  channels: readonly Notificator[];
+  logger: Logger;
+}) {
   const { db, dispatcher, inbox, logger } = deps;
 
-  async function web(userId: number, type: 'notificationTest' | 'announcement', msg: NotificationMessage, ref: string): Promise<NotificationDelivery> {
-    await inbox.notify(db, { type, title: msg.subject, message: msg.body, entityType: type === 'announcement' ? 'announcement' : 'notification_test', entityId: ref, to: { userId } });
+  async function web(
+    userId: number,
+    type: 'notificationTest' | 'announcement',
+    msg: NotificationMessage,
+    ref: string,
+  ): Promise<NotificationDelivery> {
+    await inbox.notify(db, {
+      type,
+      title: msg.subject,
+      message: msg.body,
+      entityType: type === 'announcement' ? 'announcement' : 'notification_test',
+      entityId: ref,
+      to: { userId },
+    });
     return deliveryOf('web', String(userId), { ok: true, attempts: 1, error: null });
   }
 
-  async function external(channel: 'mail' | 'webhook', to: string, msg: NotificationMessage, payload: unknown, retry: boolean): Promise<NotificationDelivery> {
+  async function external(
+    channel: 'mail' | 'webhook',
+    to: string,
+    msg: NotificationMessage,
+    payload: unknown,
+    retry: boolean,
+  ): Promise<NotificationDelivery> {
     const r = await dispatcher.send(channel, to, msg, payload, retry);
     if (!r.ok) logger.warn({ channel, recipient: to, error: r.error }, 'message not delivered');
     return deliveryOf(channel, to, r);
@@ -45,7 +70,10 @@ export function directSend(deps: { db: Orm; cache: Cache; dispatcher: Notificati
       const who = actor.identity;
       if (only && !deps.channels.includes(only)) throw badChannel(`${only} is not available on this server`);
       const ref = `test-${randomUUID()}`;
-      const msg = { subject: 'Test notification', body: `This is a test notification for ${who.email}, sent through the channels it was asked for.` };
+      const msg = {
+        subject: 'Test notification',
+        body: `This is a test notification for ${who.email}, sent through the channels it was asked for.`,
+      };
       const address = await inbox.addressOf(who.userId);
       const out: NotificationDelivery[] = [];
       for (const channel of only ? [only] : deps.channels) {
@@ -53,9 +81,8 @@ export function directSend(deps: { db: Orm; cache: Cache; dispatcher: Notificati
         else if (channel === 'mail') out.push(await external('mail', address.email ?? who.email, msg, null, false));
         else if (channel === 'command') {
           // a saved command goes to the device of an event: a test of the caller has none
-          if (only) throw badChannel('the command channel sends a rule\'s saved command to the device of an event: nothing to send to you');
-        }
-        else if (address.webhookUrl) out.push(await external('webhook', address.webhookUrl, msg, { test: true, message: msg }, false));
+          if (only) throw badChannel("the command channel sends a rule's saved command to the device of an event: nothing to send to you");
+        } else if (address.webhookUrl) out.push(await external('webhook', address.webhookUrl, msg, { test: true, message: msg }, false));
         else if (only) throw badChannel('no webhookUrl in your notification settings (/settings/notification)');
       }
       return out;
@@ -63,7 +90,8 @@ export function directSend(deps: { db: Orm; cache: Cache; dispatcher: Notificati
 
     /** An administrator's message to users (every user when `userIds` is empty) through one announcement channel; audited. */
     async announce(actor: Actor, channel: Notificator, userIds: readonly number[], m: TraccarMessage): Promise<NotificationDelivery[]> {
-      if (!announcementChannels.includes(channel)) throw badChannel(`${channel} cannot carry an announcement (only ${announcementChannels.join(', ')})`);
+      if (!announcementChannels.includes(channel))
+        throw badChannel(`${channel} cannot carry an announcement (only ${announcementChannels.join(', ')})`);
       if (!deps.channels.includes(channel)) throw badChannel(`${channel} is not available on this server`);
       const directory = await readUserDirectory(deps.cache);
       const wanted = new Set(userIds);
@@ -80,8 +108,17 @@ export function directSend(deps: { db: Orm; cache: Cache; dispatcher: Notificati
         if (email) out.push(await external('mail', email, msg, null, true));
       }
       await audit.record(db, actor.identity, {
-        action: 'announcement.send', entityType: 'announcement', entityId: ref, companyId: null,
-        after: { channel, userIds: users.map((u) => u.id), subject: msg.subject, deliveries: out.length, failed: out.filter((d) => d.status === 'failed').length },
+        action: 'announcement.send',
+        entityType: 'announcement',
+        entityId: ref,
+        companyId: null,
+        after: {
+          channel,
+          userIds: users.map((u) => u.id),
+          subject: msg.subject,
+          deliveries: out.length,
+          failed: out.filter((d) => d.status === 'failed').length,
+        },
         requestId: actor.requestId,
       });
       return out;

@@ -63,7 +63,9 @@ interface LiveEvent {
  * before the record, and a failed send fails the batch, which is tried again).
  */
 export function notificationDispatcher(deps: {
-  db: Orm; channels: Channels; logger: Logger;
+  db: Orm;
+  channels: Channels;
+  logger: Logger;
   /** The inbox, where the web channel delivers (a notice per recipient). */
   inbox?: { notify(tx: Orm, n: Notice): Promise<number> };
   /** The live feed, where the web channel sends an event to the recipient's sockets. */
@@ -76,7 +78,13 @@ export function notificationDispatcher(deps: {
    * `retry` false tries a webhook once (a test send: how many retries a failure took would tell
    * refused from silent ports).
    */
-  async function send(channel: NotificationDelivery['channel'], recipient: string, msg: NotificationMessage, payload: unknown, retry: boolean): Promise<SendResult> {
+  async function send(
+    channel: NotificationDelivery['channel'],
+    recipient: string,
+    msg: NotificationMessage,
+    payload: unknown,
+    retry: boolean,
+  ): Promise<SendResult> {
     let result: SendResult;
     if (channel === 'web') result = { ok: true, attempts: 1, error: null };
     else if (channel === 'mail') {
@@ -106,14 +114,28 @@ export function notificationDispatcher(deps: {
   }
 
   async function deliverOne(
-    rule: NotificationRuleRow, eventId: string, channel: NotificationDelivery['channel'], recipient: string, userId: number | null,
-    msg: NotificationMessage, payload: unknown, dedupe: boolean, live?: LiveEvent,
+    rule: NotificationRuleRow,
+    eventId: string,
+    channel: NotificationDelivery['channel'],
+    recipient: string,
+    userId: number | null,
+    msg: NotificationMessage,
+    payload: unknown,
+    dedupe: boolean,
+    live?: LiveEvent,
   ): Promise<NotificationDelivery | undefined> {
     if (dedupe) {
-      const [done] = await db.select({ id: notificationDeliveries.id }).from(notificationDeliveries).where(and(
-        eq(notificationDeliveries.ruleId, rule.id), eq(notificationDeliveries.eventId, eventId),
-        eq(notificationDeliveries.channel, channel), eq(notificationDeliveries.recipient, recipient),
-      ));
+      const [done] = await db
+        .select({ id: notificationDeliveries.id })
+        .from(notificationDeliveries)
+        .where(
+          and(
+            eq(notificationDeliveries.ruleId, rule.id),
+            eq(notificationDeliveries.eventId, eventId),
+            eq(notificationDeliveries.channel, channel),
+            eq(notificationDeliveries.recipient, recipient),
+          ),
+        );
       if (done) return undefined;
     }
     if (channel === 'web' && userId !== null && live && deps.webPush) await deps.webPush(userId, rule.id, live.event, live.device);
@@ -121,14 +143,32 @@ export function notificationDispatcher(deps: {
     const status = result.ok ? 'sent' : 'failed';
     if (!result.ok) logger.warn({ ruleId: rule.id, eventId, channel, recipient, error: result.error }, 'notification not delivered');
     await db.transaction(async (tx) => {
-      const [row] = await tx.insert(notificationDeliveries).values({
-        ruleId: rule.id, eventId, channel, recipient, userId, status, attempts: result.attempts, error: result.error, subject: msg.subject, body: msg.body,
-      }).onConflictDoNothing().returning({ id: notificationDeliveries.id });
+      const [row] = await tx
+        .insert(notificationDeliveries)
+        .values({
+          ruleId: rule.id,
+          eventId,
+          channel,
+          recipient,
+          userId,
+          status,
+          attempts: result.attempts,
+          error: result.error,
+          subject: msg.subject,
+          body: msg.body,
+        })
+        .onConflictDoNothing()
+        .returning({ id: notificationDeliveries.id });
       // the web channel is the recipient's inbox: the notice commits with its delivery record, so once
       if (row && channel === 'web' && userId !== null && deps.inbox) {
         await deps.inbox.notify(tx, {
-          type: dedupe ? 'deviceEvent' : 'notificationTest', title: msg.subject, message: msg.body, entityType: 'event', entityId: eventId,
-          attributes: { ruleId: rule.id }, to: { userId },
+          type: dedupe ? 'deviceEvent' : 'notificationTest',
+          title: msg.subject,
+          message: msg.body,
+          entityType: 'event',
+          entityId: eventId,
+          attributes: { ruleId: rule.id },
+          to: { userId },
         });
       }
     });
@@ -140,11 +180,20 @@ export function notificationDispatcher(deps: {
    * webhooks tried once). The command channel sends the rule's saved command to the event's device
    * (recipient "commandId@deviceId"); a test has no device and sends none.
    */
-  async function deliver(rule: NotificationRuleRow, eventId: string, msg: NotificationMessage, payload: unknown, dedupe: boolean, deviceId?: number, live?: LiveEvent): Promise<NotificationDelivery[]> {
+  async function deliver(
+    rule: NotificationRuleRow,
+    eventId: string,
+    msg: NotificationMessage,
+    payload: unknown,
+    dedupe: boolean,
+    deviceId?: number,
+    live?: LiveEvent,
+  ): Promise<NotificationDelivery[]> {
     const out: (NotificationDelivery | undefined)[] = [];
     for (const channel of rule.notificators) {
       if (channel === 'command') {
-        if (rule.commandId !== null && deviceId !== undefined) out.push(await deliverOne(rule, eventId, channel, `${rule.commandId}@${deviceId}`, null, msg, payload, dedupe));
+        if (rule.commandId !== null && deviceId !== undefined)
+          out.push(await deliverOne(rule, eventId, channel, `${rule.commandId}@${deviceId}`, null, msg, payload, dedupe));
         continue;
       }
       if (channel === 'webhook') {
@@ -152,7 +201,9 @@ export function notificationDispatcher(deps: {
         continue;
       }
       for (const r of rule.recipients) {
-        out.push(await deliverOne(rule, eventId, channel, channel === 'mail' ? r.email : String(r.userId), r.userId, msg, payload, dedupe, live));
+        out.push(
+          await deliverOne(rule, eventId, channel, channel === 'mail' ? r.email : String(r.userId), r.userId, msg, payload, dedupe, live),
+        );
       }
     }
     return out.filter((d): d is NotificationDelivery => d !== undefined);
@@ -186,17 +237,22 @@ export function notificationDispatcher(deps: {
       if (!rules.length) return 0;
       const deviceIds = [...new Set(events.map((e) => e.deviceId))];
       const known = new Map((await db.select().from(devices).where(inArray(devices.id, deviceIds))).map((d) => [d.id, d]));
-      const chainOf = groupChains(rules.some((r) => r.groupIds.length) ? await db.select({ id: groups.id, groupId: groups.groupId }).from(groups) : []);
+      const chainOf = groupChains(
+        rules.some((r) => r.groupIds.length) ? await db.select({ id: groups.id, groupId: groups.groupId }).from(groups) : [],
+      );
       let n = 0;
       for (const event of events) {
         const device = known.get(event.deviceId);
         if (!device) continue;
         for (const rule of rules) {
-          if (!ruleMatches(rule, event, device, chainOf(device.groupId)) || !(await calendarAllows(rule, new Date(event.eventTime)))) continue;
+          if (!ruleMatches(rule, event, device, chainOf(device.groupId)) || !(await calendarAllows(rule, new Date(event.eventTime))))
+            continue;
           const msg = eventMessage(event, device);
           const payload = {
-            event, device: { id: device.id, name: device.name, uniqueId: device.uniqueId, companyId: device.companyId },
-            rule: { id: rule.id, type: rule.type }, message: msg,
+            event,
+            device: { id: device.id, name: device.name, uniqueId: device.uniqueId, companyId: device.companyId },
+            rule: { id: rule.id, type: rule.type },
+            message: msg,
           };
           n += (await deliver(rule, event.id, msg, payload, true, device.id, { event, device })).length;
         }

@@ -74,12 +74,22 @@ const sw: Texts = {
 
 const flagNames: Record<MessageLanguage, Record<JourneyFlagType, string>> = {
   en: {
-    offCorridor: 'off corridor', unauthorizedStop: 'unauthorized stop', overspeed: 'overspeed', signalLoss: 'signal loss',
-    backtracking: 'wrong direction', lateEta: 'late arrival', sealBreach: 'seal breach',
+    offCorridor: 'off corridor',
+    unauthorizedStop: 'unauthorized stop',
+    overspeed: 'overspeed',
+    signalLoss: 'signal loss',
+    backtracking: 'wrong direction',
+    lateEta: 'late arrival',
+    sealBreach: 'seal breach',
   },
   sw: {
-    offCorridor: 'nje ya ushoroba', unauthorizedStop: 'kusimama bila ruhusa', overspeed: 'mwendo kasi', signalLoss: 'kupotea kwa ishara',
-    backtracking: 'mwelekeo usio sahihi', lateEta: 'kuchelewa kufika', sealBreach: 'lakiri imevunjwa',
+    offCorridor: 'nje ya ushoroba',
+    unauthorizedStop: 'kusimama bila ruhusa',
+    overspeed: 'mwendo kasi',
+    signalLoss: 'kupotea kwa ishara',
+    backtracking: 'mwelekeo usio sahihi',
+    lateEta: 'kuchelewa kufika',
+    sealBreach: 'lakiri imevunjwa',
   },
 };
 
@@ -95,7 +105,8 @@ export function messageLanguage(...preferred: unknown[]): MessageLanguage {
   return 'en';
 }
 
-const text = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined);
+const text = (v: unknown): string | undefined =>
+  typeof v === 'string' && v.trim() ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined;
 
 /**
  * The sentence a web notification carries (Traccar's `attributes.message`): the event told in the

@@ -39,16 +39,33 @@ export interface NotificationRulesModule {
  * (certificates, complaints, sanctions) through the same channels.
  */
 export const notificationRulesModule: OpsModule<NotificationRulesOptions, NotificationRulesModule> = (
-  app, { base, life, settings, mail, inbox, commands, geofenceName, noticeDeliveryCheckMs },
+  app,
+  { base, life, settings, mail, inbox, commands, geofenceName, noticeDeliveryCheckMs },
 ) => {
   const { db, cache } = base;
   const log = base.logger.child({ module: 'notification-rules' });
-  const webhook = webhookChannel({ attempts: settings.webhookAttempts, timeoutMs: settings.webhookTimeoutMs, backoffMs: settings.webhookBackoffMs, policy: settings.webhookPolicy });
+  const webhook = webhookChannel({
+    attempts: settings.webhookAttempts,
+    timeoutMs: settings.webhookTimeoutMs,
+    backoffMs: settings.webhookBackoffMs,
+    policy: settings.webhookPolicy,
+  });
   const web = webPush({ bus: base.bus, cache, geofenceName });
-  const dispatcher = notificationDispatcher({ db, channels: { mail, webhook, command: commands.sendSaved }, logger: log, inbox, webPush: web });
+  const dispatcher = notificationDispatcher({
+    db,
+    channels: { mail, webhook, command: commands.sendSaved },
+    logger: log,
+    inbox,
+    webPush: web,
+  });
   const rules = notificationRulesService({ db, dispatcher, mailEnabled: !!mail, webhookPolicy: settings.webhookPolicy });
   const direct = directSend({
-    db, cache, dispatcher, inbox, channels: rules.notificators().map((n) => n.type as Notificator), logger: base.logger.child({ module: 'notifications' }),
+    db,
+    cache,
+    dispatcher,
+    inbox,
+    channels: rules.notificators().map((n) => n.type as Notificator),
+    logger: base.logger.child({ module: 'notifications' }),
   });
   notificationRuleRoutes(app, rules, direct, notificationLinks({ db, cache }));
   const notices = noticeDelivery({ db, cache, send: dispatcher.send, logger: base.logger.child({ module: 'notice-delivery' }) });

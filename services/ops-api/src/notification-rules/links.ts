@@ -8,7 +8,8 @@ import type { Actor } from '../resources/scope';
 import { toNotificationRule } from './traccar-shape';
 
 type Kind = 'userId' | 'deviceId' | 'groupId';
-const kindOf = (l: { userId?: number; deviceId?: number; groupId?: number }): Kind => (l.userId !== undefined ? 'userId' : l.deviceId !== undefined ? 'deviceId' : 'groupId');
+const kindOf = (l: { userId?: number; deviceId?: number; groupId?: number }): Kind =>
+  l.userId !== undefined ? 'userId' : l.deviceId !== undefined ? 'deviceId' : 'groupId';
 
 /** The ids a rule links for one kind (its recipients' users, deviceIds, groupIds). */
 function linkedIds(rule: NotificationRuleRow, kind: Kind): number[] {
@@ -39,17 +40,30 @@ export function notificationLinks(deps: { db: Orm; cache: Cache }) {
   async function list(q: z.output<typeof NotificationLinksQuery>, who: Identity): Promise<NotificationLink[]> {
     const kind = kindOf({ userId: q.userId, deviceId: q.deviceId, groupId: q.groupId });
     const id = q[kind] || undefined;
-    const column = { userId: notificationRules.recipients, deviceId: notificationRules.deviceIds, groupId: notificationRules.groupIds }[kind];
+    const column = { userId: notificationRules.recipients, deviceId: notificationRules.deviceIds, groupId: notificationRules.groupIds }[
+      kind
+    ];
     const contains = id === undefined ? undefined : sql`${column} @> ${JSON.stringify([kind === 'userId' ? { userId: id } : id])}::jsonb`;
-    const rows = await db.select().from(notificationRules)
+    const rows = await db
+      .select()
+      .from(notificationRules)
       .where(and(scoped(who), q.notificationId ? eq(notificationRules.id, q.notificationId) : undefined, contains))
       .orderBy(asc(notificationRules.id));
-    const out = rows.flatMap((r) => linkedIds(r, kind).filter((x) => id === undefined || x === id).map((x) => ({ notificationId: r.id, [kind]: x }) as NotificationLink));
+    const out = rows.flatMap((r) =>
+      linkedIds(r, kind)
+        .filter((x) => id === undefined || x === id)
+        .map((x) => ({ notificationId: r.id, [kind]: x }) as NotificationLink),
+    );
     return out.slice(q.offset, q.offset + q.limit);
   }
 
   /** Every item checked, then each changed rule written once; `change` edits a rule's copy for one link (or throws). */
-  async function apply(links: readonly NotificationLink[], actor: Actor, verb: 'link' | 'unlink', change: (rule: NotificationRuleRow, l: NotificationLink, i: number) => Promise<void> | void) {
+  async function apply(
+    links: readonly NotificationLink[],
+    actor: Actor,
+    verb: 'link' | 'unlink',
+    change: (rule: NotificationRuleRow, l: NotificationLink, i: number) => Promise<void> | void,
+  ) {
     const seen = new Map<string, number>();
     links.forEach((l, i) => {
       const earlier = seen.get(keyOf(l));
@@ -58,21 +72,34 @@ export function notificationLinks(deps: { db: Orm; cache: Cache }) {
     });
     await db.transaction(async (tx) => {
       const ids = [...new Set(links.map((l) => l.notificationId))];
-      const rows = await tx.select().from(notificationRules).where(and(inArray(notificationRules.id, ids), scoped(actor.identity))).for('update');
+      const rows = await tx
+        .select()
+        .from(notificationRules)
+        .where(and(inArray(notificationRules.id, ids), scoped(actor.identity)))
+        .for('update');
       const before = new Map(rows.map((r) => [r.id, r]));
-      const after = new Map(rows.map((r) => [r.id, { ...r, recipients: [...r.recipients], deviceIds: [...r.deviceIds], groupIds: [...r.groupIds] }]));
+      const after = new Map(
+        rows.map((r) => [r.id, { ...r, recipients: [...r.recipients], deviceIds: [...r.deviceIds], groupIds: [...r.groupIds] }]),
+      );
       for (const [i, l] of links.entries()) {
         const rule = after.get(l.notificationId);
         if (!rule) throw itemError('NOT_FOUND', i, l, `notification rule ${l.notificationId} not found`);
         await change(rule, l, i);
       }
       for (const [id, rule] of after) {
-        const [r] = await tx.update(notificationRules)
+        const [r] = await tx
+          .update(notificationRules)
           .set({ recipients: rule.recipients, deviceIds: rule.deviceIds, groupIds: rule.groupIds, updatedAt: new Date() })
-          .where(eq(notificationRules.id, id)).returning();
+          .where(eq(notificationRules.id, id))
+          .returning();
         await audit.record(tx, actor.identity, {
-          action: 'notification_rule.update', entityType: 'notification_rule', entityId: id, companyId: r!.companyId,
-          before: toNotificationRule(before.get(id)!), after: { ...toNotificationRule(r!), via: `permission.${verb}` }, requestId: actor.requestId,
+          action: 'notification_rule.update',
+          entityType: 'notification_rule',
+          entityId: id,
+          companyId: r!.companyId,
+          before: toNotificationRule(before.get(id)!),
+          after: { ...toNotificationRule(r!), via: `permission.${verb}` },
+          requestId: actor.requestId,
         });
       }
     });
@@ -82,8 +109,12 @@ export function notificationLinks(deps: { db: Orm; cache: Cache }) {
   async function ownersOf(links: readonly NotificationLink[]) {
     const deviceIds = links.flatMap((l) => (l.deviceId !== undefined ? [l.deviceId] : []));
     const groupIds = links.flatMap((l) => (l.groupId !== undefined ? [l.groupId] : []));
-    const d = deviceIds.length ? await db.select({ id: devices.id, companyId: devices.companyId }).from(devices).where(inArray(devices.id, deviceIds)) : [];
-    const g = groupIds.length ? await db.select({ id: groups.id, companyId: groups.companyId }).from(groups).where(inArray(groups.id, groupIds)) : [];
+    const d = deviceIds.length
+      ? await db.select({ id: devices.id, companyId: devices.companyId }).from(devices).where(inArray(devices.id, deviceIds))
+      : [];
+    const g = groupIds.length
+      ? await db.select({ id: groups.id, companyId: groups.companyId }).from(groups).where(inArray(groups.id, groupIds))
+      : [];
     return { deviceId: new Map(d.map((x) => [x.id, x.companyId])), groupId: new Map(g.map((x) => [x.id, x.companyId])) };
   }
 
@@ -91,7 +122,9 @@ export function notificationLinks(deps: { db: Orm; cache: Cache }) {
     list,
     async link(links: readonly NotificationLink[], actor: Actor): Promise<void> {
       const owners = await ownersOf(links);
-      const emails = links.some((l) => l.userId !== undefined) ? new Map((await readUserDirectory(deps.cache)).map((u) => [u.id, u.email])) : new Map<number, string | undefined>();
+      const emails = links.some((l) => l.userId !== undefined)
+        ? new Map((await readUserDirectory(deps.cache)).map((u) => [u.id, u.email]))
+        : new Map<number, string | undefined>();
       await apply(links, actor, 'link', (rule, l, i) => {
         const kind = kindOf(l);
         const id = l[kind]!;
@@ -105,7 +138,12 @@ export function notificationLinks(deps: { db: Orm; cache: Cache }) {
         const company = owners[kind].get(id);
         if (company === undefined) throw itemError('NOT_FOUND', i, l, `${kind === 'deviceId' ? 'device' : 'group'} ${id} not found`);
         if (rule.companyId !== null && company !== rule.companyId) {
-          throw itemError('VALIDATION_FAILED', i, l, `${kind === 'deviceId' ? 'device' : 'group'} ${id} is not of the rule's company ${rule.companyId}`);
+          throw itemError(
+            'VALIDATION_FAILED',
+            i,
+            l,
+            `${kind === 'deviceId' ? 'device' : 'group'} ${id} is not of the rule's company ${rule.companyId}`,
+          );
         }
         (kind === 'deviceId' ? rule.deviceIds : rule.groupIds).push(id);
       });

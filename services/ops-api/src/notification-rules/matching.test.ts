@@ -4,15 +4,30 @@ import type { NotificationRuleRow } from '../db/schema';
 import { ruleMatches } from './matching';
 
 const rule = (over: Partial<NotificationRuleRow>): NotificationRuleRow => ({
-  id: 1, type: 'alarm', description: null, always: true, deviceIds: [], groupIds: [], commandId: null, alarms: [], notificators: ['web'], recipients: [], webhookUrl: null,
-  calendarId: null, companyId: 101, attributes: {}, createdAt: new Date(), updatedAt: new Date(), ...over,
+  id: 1,
+  type: 'alarm',
+  description: null,
+  always: true,
+  deviceIds: [],
+  groupIds: [],
+  commandId: null,
+  alarms: [],
+  notificators: ['web'],
+  recipients: [],
+  webhookUrl: null,
+  calendarId: null,
+  companyId: 101,
+  attributes: {},
+  createdAt: new Date(),
+  updatedAt: new Date(),
+  ...over,
 });
 const event = (type: string, attributes: Record<string, unknown> = {}) =>
   EventMessage.parse({ id: 'e', type, eventTime: '2026-01-01T00:00:00Z', deviceId: 7, attributes });
 const device = { id: 7, companyId: 101 };
 
 describe('rule matching', () => {
-  it('needs the same type and a device of the rule\'s company (any company for a shared rule)', () => {
+  it("needs the same type and a device of the rule's company (any company for a shared rule)", () => {
     expect(ruleMatches(rule({}), event('alarm'), device)).toBe(true);
     expect(ruleMatches(rule({}), event('ignitionOn'), device)).toBe(false);
     expect(ruleMatches(rule({}), event('alarm'), { id: 7, companyId: 202 })).toBe(false);

@@ -8,7 +8,10 @@ import type { NotificationRuleRow } from '../db/schema';
  * for alarms, one of the rule's alarms (an event's alarm may be a comma-joined list).
  */
 export function ruleMatches(
-  rule: NotificationRuleRow, event: EventMessage, device: { id: number; companyId: number | null }, groupChain: readonly number[] = [],
+  rule: NotificationRuleRow,
+  event: EventMessage,
+  device: { id: number; companyId: number | null },
+  groupChain: readonly number[] = [],
 ): boolean {
   if (rule.type !== event.type) return false;
   if (rule.companyId !== null && rule.companyId !== device.companyId) return false;

@@ -12,7 +12,9 @@ export function eventMessage(event: EventMessage, device: { id: number; name: st
     `Event: ${event.type}${alarm}`,
     `Device: ${device.name} (${device.uniqueId})`,
     `Time: ${event.eventTime}`,
-    ...(event.latitude !== null && event.longitude !== null ? [`Position: ${event.latitude.toFixed(6)}, ${event.longitude.toFixed(6)}`] : []),
+    ...(event.latitude !== null && event.longitude !== null
+      ? [`Position: ${event.latitude.toFixed(6)}, ${event.longitude.toFixed(6)}`]
+      : []),
     ...(event.geofenceId ? [`Geofence: ${event.geofenceId}`] : []),
     ...(event.journeyId ? [`Journey: ${event.journeyId}`] : []),
     `Event id: ${event.id}`,

@@ -23,7 +23,10 @@ export const noInternalReceivers: OutboundPolicy = { hosts: [], ranges: [] };
 export function parseOutboundAllowList(spec: string): OutboundPolicy {
   const hosts: string[] = [];
   const ranges: [ipaddr.IPv4 | ipaddr.IPv6, number][] = [];
-  for (const entry of spec.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const entry of spec
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     if (entry.includes('/')) ranges.push(ipaddr.parseCIDR(entry));
     else if (ipaddr.isValid(entry)) ranges.push(ipaddr.parseCIDR(`${entry}/${ipaddr.parse(entry).kind() === 'ipv4' ? 32 : 128}`));
     else hosts.push(entry.toLowerCase());
@@ -32,7 +35,10 @@ export function parseOutboundAllowList(spec: string): OutboundPolicy {
 }
 
 export class OutboundRefused extends Error {
-  constructor(readonly target: string, readonly reason: string) {
+  constructor(
+    readonly target: string,
+    readonly reason: string,
+  ) {
     super(`refused to connect to ${target}: ${reason}`);
     this.name = 'OutboundRefused';
   }

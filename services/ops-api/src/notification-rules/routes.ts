@@ -6,13 +6,18 @@ import type { DirectSend } from './direct-send';
 import type { NotificationLinks } from './links';
 import type { NotificationRulesService } from './service';
 
-const [list, create, get, update, remove, types, notificators, test, testChannel, send, linksList, linksCreate, linksDelete] = notificationRulesEndpoints;
+const [list, create, get, update, remove, types, notificators, test, testChannel, send, linksList, linksCreate, linksDelete] =
+  notificationRulesEndpoints;
 
 /** Traccar's answer to a test or a message: nothing when every delivery went out, 400 when one failed (the deliveries in details). */
 function delivered(reply: FastifyReply, deliveries: NotificationDelivery[]): FastifyReply {
   const failed = deliveries.filter((d) => d.status === 'failed');
   if (failed.length) {
-    throw new AppError('NOT_DELIVERED', `Not delivered: ${failed.map((d) => `${d.channel} to ${d.recipient} (${d.error ?? 'failed'})`).join(', ')}`, { deliveries });
+    throw new AppError(
+      'NOT_DELIVERED',
+      `Not delivered: ${failed.map((d) => `${d.channel} to ${d.recipient} (${d.error ?? 'failed'})`).join(', ')}`,
+      { deliveries },
+    );
   }
   return reply.code(204).send();
 }
@@ -29,6 +34,8 @@ export function notificationRuleRoutes(app: App, svc: NotificationRulesService, 
     return delivered(reply, await svc.test(req.body.ruleId, actorOf(req)));
   });
   registerEndpoint(app, testChannel, async (req, reply) => delivered(reply, await direct.testCaller(actorOf(req), req.params.notificator)));
-  registerEndpoint(app, send, async (req, reply) => delivered(reply, await direct.announce(actorOf(req), req.params.notificator, req.query.userId ?? [], req.body)));
+  registerEndpoint(app, send, async (req, reply) =>
+    delivered(reply, await direct.announce(actorOf(req), req.params.notificator, req.query.userId ?? [], req.body)),
+  );
   linkRoutes(app, [linksList, linksCreate, linksDelete], links);
 }

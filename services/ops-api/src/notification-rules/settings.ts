@@ -18,14 +18,29 @@ export interface NotificationSettings {
 export const DEFAULT_EMAIL_VERIFY_URL = 'http://localhost:8082/verify-email';
 
 export const defaultNotificationSettings = (): NotificationSettings => ({
-  mailFrom: 'Corridor <notifications@corridor.local>', emailVerifyUrl: DEFAULT_EMAIL_VERIFY_URL, webhookAttempts: 3, webhookTimeoutMs: 5000, webhookBackoffMs: 500, webhookPolicy: noInternalReceivers,
+  mailFrom: 'Corridor <notifications@corridor.local>',
+  emailVerifyUrl: DEFAULT_EMAIL_VERIFY_URL,
+  webhookAttempts: 3,
+  webhookTimeoutMs: 5000,
+  webhookBackoffMs: 500,
+  webhookPolicy: noInternalReceivers,
 });
 
 export function notificationSettingsFrom(config: {
-  SMTP_URL?: string; SMTP_FROM: string; NOTIFICATION_EMAIL_VERIFY_URL: string; WEBHOOK_ATTEMPTS: number; WEBHOOK_TIMEOUT_MS: number; WEBHOOK_ALLOW: OutboundPolicy;
+  SMTP_URL?: string;
+  SMTP_FROM: string;
+  NOTIFICATION_EMAIL_VERIFY_URL: string;
+  WEBHOOK_ATTEMPTS: number;
+  WEBHOOK_TIMEOUT_MS: number;
+  WEBHOOK_ALLOW: OutboundPolicy;
 }): NotificationSettings {
   return {
-    ...defaultNotificationSettings(), smtpUrl: config.SMTP_URL, mailFrom: config.SMTP_FROM, emailVerifyUrl: config.NOTIFICATION_EMAIL_VERIFY_URL, webhookAttempts: config.WEBHOOK_ATTEMPTS, webhookTimeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    ...defaultNotificationSettings(),
+    smtpUrl: config.SMTP_URL,
+    mailFrom: config.SMTP_FROM,
+    emailVerifyUrl: config.NOTIFICATION_EMAIL_VERIFY_URL,
+    webhookAttempts: config.WEBHOOK_ATTEMPTS,
+    webhookTimeoutMs: config.WEBHOOK_TIMEOUT_MS,
     webhookPolicy: config.WEBHOOK_ALLOW,
   };
 }

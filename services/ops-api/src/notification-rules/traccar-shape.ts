@@ -5,9 +5,20 @@ import { invalidField } from '../resources/pg-errors';
 
 /** A rule as Traccar shows it (notificators "web,mail", alarms also in attributes.alarms), with Corridor's inline links. */
 export const toNotificationRule = (r: NotificationRuleRow): NotificationRule => ({
-  id: r.id, type: r.type as NotificationRule['type'], description: r.description, always: r.always, notificators: r.notificators.join(','),
-  calendarId: r.calendarId ?? 0, attributes: r.alarms.length ? { ...r.attributes, alarms: r.alarms.join(',') } : r.attributes,
-  deviceIds: r.deviceIds, groupIds: r.groupIds, commandId: r.commandId ?? 0, alarms: r.alarms as NotificationRule['alarms'], recipients: r.recipients, webhookUrl: r.webhookUrl, companyId: r.companyId,
+  id: r.id,
+  type: r.type as NotificationRule['type'],
+  description: r.description,
+  always: r.always,
+  notificators: r.notificators.join(','),
+  calendarId: r.calendarId ?? 0,
+  attributes: r.alarms.length ? { ...r.attributes, alarms: r.alarms.join(',') } : r.attributes,
+  deviceIds: r.deviceIds,
+  groupIds: r.groupIds,
+  commandId: r.commandId ?? 0,
+  alarms: r.alarms as NotificationRule['alarms'],
+  recipients: r.recipients,
+  webhookUrl: r.webhookUrl,
+  companyId: r.companyId,
 });
 
 /**
@@ -20,12 +31,20 @@ export function withTraccarDefaults(i: NotificationRuleInput, who: { userId: num
   let { alarms, recipients } = i;
   const { alarms: named, ...attributes } = i.attributes;
   if (named !== undefined && named !== null) {
-    const parsed = z.array(AlarmType).safeParse(typeof named === 'string' ? named.split(',').map((a) => a.trim()).filter(Boolean) : named);
+    const parsed = z.array(AlarmType).safeParse(
+      typeof named === 'string'
+        ? named
+            .split(',')
+            .map((a) => a.trim())
+            .filter(Boolean)
+        : named,
+    );
     if (!parsed.success) throw invalidField('attributes.alarms', `comma-separated alarms, each one of ${AlarmType.options.join(', ')}`);
     alarms = parsed.data;
   }
   if (!recipients.length && i.notificators.some((n) => n === 'web' || n === 'mail')) {
-    if (!z.email().safeParse(who.email).success) throw invalidField('recipients', 'name the recipients: your account has no email address to link the rule to');
+    if (!z.email().safeParse(who.email).success)
+      throw invalidField('recipients', 'name the recipients: your account has no email address to link the rule to');
     recipients = [{ userId: who.userId, email: who.email }];
   }
   return { ...i, alarms, recipients, attributes };

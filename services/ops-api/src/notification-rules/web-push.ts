@@ -20,10 +20,13 @@ export function webPush(deps: { bus: Bus; cache: Cache; geofenceName?: (id: numb
   async function languages() {
     if (read && now() - read.at < REREAD_MS) return read;
     const dir = await readUserDirectory(deps.cache);
-    const server = await deps.cache.get(cacheKeys.serverAttributes()).then((raw) => {
-      const list = raw ? (JSON.parse(raw) as { language?: unknown }[]) : [];
-      return list[0]?.language;
-    }, () => undefined);
+    const server = await deps.cache.get(cacheKeys.serverAttributes()).then(
+      (raw) => {
+        const list = raw ? (JSON.parse(raw) as { language?: unknown }[]) : [];
+        return list[0]?.language;
+      },
+      () => undefined,
+    );
     read = { at: now(), languages: new Map(dir.map((u) => [u.id, u.language])), server };
     return read;
   }

@@ -56,7 +56,14 @@ describe('webhook channel', () => {
     const publicOnly = webhookChannel({ attempts: 3, timeoutMs: 1000, backoffMs: 10 });
     bodies.length = 0;
     script = [200];
-    for (const target of [url, url.replace('127.0.0.1', 'localhost'), 'http://169.254.169.254/latest/meta-data/', 'http://[::ffff:127.0.0.1]:1/', 'http://10.0.0.1/', 'http://2130706433/']) {
+    for (const target of [
+      url,
+      url.replace('127.0.0.1', 'localhost'),
+      'http://169.254.169.254/latest/meta-data/',
+      'http://[::ffff:127.0.0.1]:1/',
+      'http://10.0.0.1/',
+      'http://2130706433/',
+    ]) {
       const res = await publicOnly(target, {});
       expect(res, target).toMatchObject({ ok: false, attempts: 1 });
       expect(res.error, target).toMatch(/refused to connect/);

@@ -6,5 +6,8 @@ const defaultChannels: ChannelPreference = { web: true, email: false, webhook: f
 
 /** Every type's channels for a user: what they saved over the defaults. */
 export function channelsOf(row: NotificationSettingsRow | undefined): Record<NotificationType, ChannelPreference> {
-  return Object.fromEntries(notificationTypes.map((t) => [t, { ...defaultChannels, ...row?.channels[t] }])) as Record<NotificationType, ChannelPreference>;
+  return Object.fromEntries(notificationTypes.map((t) => [t, { ...defaultChannels, ...row?.channels[t] }])) as Record<
+    NotificationType,
+    ChannelPreference
+  >;
 }

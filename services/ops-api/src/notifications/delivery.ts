@@ -9,7 +9,13 @@ import { channelsOf } from './channels';
 const failures = counter('notice_deliveries_failed_total', 'Inbox notices not delivered by mail or webhook, by channel', ['channel']);
 
 /** The rules' channels (NotificationDispatcher.send: the SMTP channel, the webhook channel with its SSRF guard). */
-export type SendPort = (channel: 'mail' | 'webhook', recipient: string, msg: NotificationMessage, payload: unknown, retry: boolean) => Promise<SendResult>;
+export type SendPort = (
+  channel: 'mail' | 'webhook',
+  recipient: string,
+  msg: NotificationMessage,
+  payload: unknown,
+  retry: boolean,
+) => Promise<SendResult>;
 
 /** The users a notice is addressed to, as the inbox reads it (repository.ts addressedTo): the user; else the role's holders; else the company's users. */
 function addresseesOf(n: Pick<NotificationRow, 'userId' | 'role' | 'companyId'>, directory: UserDirectory): UserDirectory {
@@ -32,31 +38,55 @@ function addresseesOf(n: Pick<NotificationRow, 'userId' | 'role' | 'companyId'>,
 export function noticeDelivery(deps: { db: Orm; cache: Cache; send: SendPort; logger: Logger; batch?: number }) {
   const { db, logger } = deps;
 
-  async function deliverOne(n: NotificationRow, userId: number, channel: 'mail' | 'webhook', recipient: string | undefined): Promise<boolean> {
-    const [claimed] = await db.insert(noticeDeliveries).values({ notificationId: n.id, userId, channel, recipient: recipient ?? '', status: 'sending' })
-      .onConflictDoNothing().returning({ id: noticeDeliveries.id });
+  async function deliverOne(
+    n: NotificationRow,
+    userId: number,
+    channel: 'mail' | 'webhook',
+    recipient: string | undefined,
+  ): Promise<boolean> {
+    const [claimed] = await db
+      .insert(noticeDeliveries)
+      .values({ notificationId: n.id, userId, channel, recipient: recipient ?? '', status: 'sending' })
+      .onConflictDoNothing()
+      .returning({ id: noticeDeliveries.id });
     if (!claimed) return false;
     const msg = { subject: n.title, body: n.message };
     const payload = {
       notification: {
-        id: n.id, type: n.type, title: n.title, message: n.message, entityType: n.entityType, entityId: n.entityId, companyId: n.companyId,
-        attributes: n.attributes, createdAt: n.createdAt.toISOString(),
+        id: n.id,
+        type: n.type,
+        title: n.title,
+        message: n.message,
+        entityType: n.entityType,
+        entityId: n.entityId,
+        companyId: n.companyId,
+        attributes: n.attributes,
+        createdAt: n.createdAt.toISOString(),
       },
       userId,
     };
-    const result: SendResult = recipient ? await deps.send(channel, recipient, msg, payload, true) : { ok: false, attempts: 0, error: 'no email address' };
+    const result: SendResult = recipient
+      ? await deps.send(channel, recipient, msg, payload, true)
+      : { ok: false, attempts: 0, error: 'no email address' };
     if (!result.ok) {
       failures.inc({ channel });
       logger.warn({ notificationId: n.id, userId, channel, error: result.error }, 'notice not delivered');
     }
-    await db.update(noticeDeliveries).set({ status: result.ok ? 'sent' : 'failed', attempts: result.attempts, error: result.error, at: new Date() })
+    await db
+      .update(noticeDeliveries)
+      .set({ status: result.ok ? 'sent' : 'failed', attempts: result.attempts, error: result.error, at: new Date() })
       .where(eq(noticeDeliveries.id, claimed.id));
     return true;
   }
 
   /** Delivers the pending notices (oldest first, `batch` at a time); returns how many deliveries were made or failed. */
   async function check(): Promise<number> {
-    const pending = await db.select().from(notifications).where(eq(notifications.deliveryPending, true)).orderBy(asc(notifications.id)).limit(deps.batch ?? 100);
+    const pending = await db
+      .select()
+      .from(notifications)
+      .where(eq(notifications.deliveryPending, true))
+      .orderBy(asc(notifications.id))
+      .limit(deps.batch ?? 100);
     if (!pending.length) return 0;
     let directory: UserDirectory;
     try {
@@ -68,7 +98,17 @@ export function noticeDelivery(deps: { db: Orm; cache: Cache; send: SendPort; lo
     let n = 0;
     for (const notice of pending) {
       const users = addresseesOf(notice, directory);
-      const saved = users.length ? await db.select().from(notificationSettings).where(inArray(notificationSettings.userId, users.map((u) => u.id))) : [];
+      const saved = users.length
+        ? await db
+            .select()
+            .from(notificationSettings)
+            .where(
+              inArray(
+                notificationSettings.userId,
+                users.map((u) => u.id),
+              ),
+            )
+        : [];
       const byUser = new Map(saved.map((s) => [s.userId, s]));
       for (const u of users) {
         const row = byUser.get(u.id);
@@ -76,7 +116,10 @@ export function noticeDelivery(deps: { db: Orm; cache: Cache; send: SendPort; lo
         if (wants.email && (await deliverOne(notice, u.id, 'mail', row?.email ?? u.email))) n++;
         if (wants.webhook && row?.webhookUrl && (await deliverOne(notice, u.id, 'webhook', row.webhookUrl))) n++;
       }
-      await db.update(notifications).set({ deliveryPending: false }).where(and(eq(notifications.id, notice.id), eq(notifications.deliveryPending, true)));
+      await db
+        .update(notifications)
+        .set({ deliveryPending: false })
+        .where(and(eq(notifications.id, notice.id), eq(notifications.deliveryPending, true)));
     }
     return n;
   }

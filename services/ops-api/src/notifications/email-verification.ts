@@ -2,7 +2,11 @@ import { createHash, randomBytes } from 'node:crypto';
 import { AppError, counter, type Cache, type Logger } from '@corridor/platform';
 import type { MailChannel } from '../notification-rules/mail-channel';
 
-const verifications = counter('notification_email_verifications_total', 'Notification email addresses: links mailed, verified, refused tokens, mails throttled or failed', ['step']);
+const verifications = counter(
+  'notification_email_verifications_total',
+  'Notification email addresses: links mailed, verified, refused tokens, mails throttled or failed',
+  ['step'],
+);
 
 /** How long a verification link holds. */
 const VERIFY_TTL_MS = 24 * 3600_000;
@@ -24,7 +28,9 @@ export interface PendingEmail {
 
 /** The refusal of a token that is unknown, expired, already used or replaced by a later change. */
 export const staleToken = (): AppError =>
-  new AppError('VALIDATION_FAILED', 'body.token: unknown, expired or already used', [{ in: 'body', path: 'token', message: 'unknown, expired or already used' }]);
+  new AppError('VALIDATION_FAILED', 'body.token: unknown, expired or already used', [
+    { in: 'body', path: 'token', message: 'unknown, expired or already used' },
+  ]);
 
 /**
  * A notification email address is used only once its owner opened the link mailed to it: `start`
@@ -37,7 +43,9 @@ export function emailVerification(deps: { mail: MailChannel; cache: Cache; url: 
     async start(userId: number, address: string): Promise<{ pending: PendingEmail; send: () => Promise<void> }> {
       if ((await deps.cache.incr(mailsKey(userId), 86_400)) > MAX_MAILS_PER_DAY) {
         verifications.inc({ step: 'throttled' });
-        throw new AppError('RATE_LIMITED', `At most ${MAX_MAILS_PER_DAY} verification mails a day; try again tomorrow`, { retryAfterSeconds: 86_400 });
+        throw new AppError('RATE_LIMITED', `At most ${MAX_MAILS_PER_DAY} verification mails a day; try again tomorrow`, {
+          retryAfterSeconds: 86_400,
+        });
       }
       const token = randomBytes(32).toString('base64url');
       const expiresAt = new Date(deps.now().getTime() + VERIFY_TTL_MS);
@@ -45,9 +53,12 @@ export function emailVerification(deps: { mail: MailChannel; cache: Cache; url: 
       link.searchParams.set('token', token);
       const send = async (): Promise<void> => {
         try {
-          await deps.mail.send(address, 'Confirm your notification address',
+          await deps.mail.send(
+            address,
+            'Confirm your notification address',
             `Hello,\n\nSomeone, probably you, asked Corridor to send notifications to this address. To confirm it, open this link before ${expiresAt.toISOString()}:\n${link.toString()}\n\n` +
-            'Until then nothing is sent here. If you did not ask for it, ignore this message.\n');
+              'Until then nothing is sent here. If you did not ask for it, ignore this message.\n',
+          );
           verifications.inc({ step: 'mailed' });
         } catch (err) {
           verifications.inc({ step: 'failed' });

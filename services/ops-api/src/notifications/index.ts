@@ -18,11 +18,19 @@ export const notificationsModule: OpsModule<{ settings: NotificationSettings }, 
   const mail = settings.smtpUrl ? mailChannel(settings.smtpUrl, settings.mailFrom) : undefined;
   if (mail) life.onClose(() => mail.close());
   const inbox = notificationsService({
-    repo: notificationsRepository(base.db), clock: base.clock, webhookPolicy: settings.webhookPolicy, mailEnabled: !!mail,
-    emailVerification: mail && emailVerification({
-      mail, cache: base.cache, url: settings.emailVerifyUrl ?? DEFAULT_EMAIL_VERIFY_URL,
-      logger: base.logger.child({ module: 'notifications' }), now: () => base.clock.now(),
-    }),
+    repo: notificationsRepository(base.db),
+    clock: base.clock,
+    webhookPolicy: settings.webhookPolicy,
+    mailEnabled: !!mail,
+    emailVerification:
+      mail &&
+      emailVerification({
+        mail,
+        cache: base.cache,
+        url: settings.emailVerifyUrl ?? DEFAULT_EMAIL_VERIFY_URL,
+        logger: base.logger.child({ module: 'notifications' }),
+        now: () => base.clock.now(),
+      }),
   });
   notificationRoutes(app, inbox);
   return { inbox, mail };

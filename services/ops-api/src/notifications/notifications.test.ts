@@ -31,7 +31,13 @@ const inboxOf = async (user: Identity, query = '') => {
   return res.json<NotificationPage>();
 };
 const notice = (to: Notice['to'], patch: Partial<Notice> = {}): Notice => ({
-  type: 'certificateApproved', title: 'Certificate approved', message: 'SUC-1 approved', entityType: 'single_use_certificate', entityId: 1, to, ...patch,
+  type: 'certificateApproved',
+  title: 'Certificate approved',
+  message: 'SUC-1 approved',
+  entityType: 'single_use_certificate',
+  entityId: 1,
+  to,
+  ...patch,
 });
 
 describe('GET /inbox', () => {
@@ -56,7 +62,8 @@ describe('GET /inbox', () => {
   it('filters by unread, type and period, newest first, with pagination', async () => {
     const user = userWith(['company_user'], 103, 501);
     const ids: number[] = [];
-    for (const type of ['certificateApproved', 'sanctionRecorded', 'certificateApproved'] as const) ids.push(await notify(notice({ userId: user.userId }, { type })));
+    for (const type of ['certificateApproved', 'sanctionRecorded', 'certificateApproved'] as const)
+      ids.push(await notify(notice({ userId: user.userId }, { type })));
     const all = await inboxOf(user);
     expect(all.items.map((n) => n.id)).toEqual([...ids].reverse());
     expect((await inboxOf(user, '?type=sanctionRecorded')).items.map((n) => n.id)).toEqual([ids[1]]);
@@ -93,7 +100,7 @@ describe('PUT /inbox/{id}/read', () => {
     expect(agent.items.find((x) => x.id === id)?.readAt).toBeNull();
   });
 
-  it('answers 404 to another company\'s notice and to an unknown one', async () => {
+  it("answers 404 to another company's notice and to an unknown one", async () => {
     const id = await notify(notice({ companyId: 202 }));
     expect((await call(testUsers.companyA, 'PUT', `/api/inbox/${id}/read`)).statusCode).toBe(404);
     expect((await call(testUsers.companyA, 'PUT', '/api/inbox/99999999/read')).statusCode).toBe(404);
@@ -117,11 +124,13 @@ describe('/settings/notification', () => {
 
   it('saves per-type channels; a type with web off leaves the inbox; other users keep theirs', async () => {
     const saved = await call(user, 'PUT', '/api/settings/notification', {
-      channels: { sanctionRecorded: { web: false, email: false, webhook: true } }, webhookUrl: 'https://hooks.example.test/corridor',
+      channels: { sanctionRecorded: { web: false, email: false, webhook: true } },
+      webhookUrl: 'https://hooks.example.test/corridor',
     });
     expect(saved.statusCode, saved.body).toBe(200);
     expect(saved.json<NotificationSettings>()).toMatchObject({
-      channels: { sanctionRecorded: { web: false, email: false, webhook: true }, certificateApproved: { web: true } }, webhookUrl: 'https://hooks.example.test/corridor',
+      channels: { sanctionRecorded: { web: false, email: false, webhook: true }, certificateApproved: { web: true } },
+      webhookUrl: 'https://hooks.example.test/corridor',
     });
     await notify(notice({ companyId: 103 }, { type: 'sanctionRecorded' }));
     const approved = await notify(notice({ companyId: 103 }, { type: 'certificateApproved' }));
@@ -131,12 +140,19 @@ describe('/settings/notification', () => {
     const colleague = await inboxOf(userWith(['company_user'], 103, 503));
     expect(colleague.items.map((n) => n.type).sort()).toEqual(['certificateApproved', 'sanctionRecorded']);
     // a later partial save keeps the other fields
-    const partial = await call(user, 'PUT', '/api/settings/notification', { channels: { certificateApproved: { web: true, email: false, webhook: true } } });
-    expect(partial.json<NotificationSettings>()).toMatchObject({ webhookUrl: 'https://hooks.example.test/corridor', channels: { sanctionRecorded: { web: false } } });
+    const partial = await call(user, 'PUT', '/api/settings/notification', {
+      channels: { certificateApproved: { web: true, email: false, webhook: true } },
+    });
+    expect(partial.json<NotificationSettings>()).toMatchObject({
+      webhookUrl: 'https://hooks.example.test/corridor',
+      channels: { sanctionRecorded: { web: false } },
+    });
   });
 
   it('answers 400 naming webhookUrl when a webhook channel is on without one', async () => {
-    const res = await call(userWith(['company_user'], 103, 504), 'PUT', '/api/settings/notification', { channels: { complaintFiled: { web: true, email: false, webhook: true } } });
+    const res = await call(userWith(['company_user'], 103, 504), 'PUT', '/api/settings/notification', {
+      channels: { complaintFiled: { web: true, email: false, webhook: true } },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json<{ error: { details: { path: string }[] } }>().error.details[0]?.path).toBe('webhookUrl');
   });
@@ -145,16 +161,25 @@ describe('/settings/notification', () => {
     const who = userWith(['company_user'], 103, 506);
     type Refusal = { error: { code: string; message: string; details: { in: string; path: string; message: string }[] } };
     const res = await call(who, 'PUT', '/api/settings/notification', {
-      channels: { certificateApproved: { web: true, email: false, webhook: true }, complaintStatusChanged: { web: true, email: true, webhook: false } }, webhookUrl: 'https://hooks.example.test/x',
+      channels: {
+        certificateApproved: { web: true, email: false, webhook: true },
+        complaintStatusChanged: { web: true, email: true, webhook: false },
+      },
+      webhookUrl: 'https://hooks.example.test/x',
     });
     expect(res.statusCode, res.body).toBe(400);
     const refusal = res.json<Refusal>().error;
     expect(refusal).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ in: 'body', path: 'channels.complaintStatusChanged.email' }] });
-    expect(refusal.message).toMatch(/^body\.channels\.complaintStatusChanged\.email: mail is not available: the server has no mail channel \(SMTP_URL\)$/);
+    expect(refusal.message).toMatch(
+      /^body\.channels\.complaintStatusChanged\.email: mail is not available: the server has no mail channel \(SMTP_URL\)$/,
+    );
     expect((await call(who, 'GET', '/api/settings/notification')).json<NotificationSettings>().updatedAt).toBeNull(); // nothing of it saved
     // the same refusal, word for word, as a notification rule asking for mail
     const rule = await svc.app.inject({
-      method: 'POST', url: '/api/notifications', headers: await asUser({ ...userWith(['dispatcher'], 103, 507), email: 'dispatch@company-c.test' }), payload: { type: 'alarm', always: true, notificators: 'mail' } as never,
+      method: 'POST',
+      url: '/api/notifications',
+      headers: await asUser({ ...userWith(['dispatcher'], 103, 507), email: 'dispatch@company-c.test' }),
+      payload: { type: 'alarm', always: true, notificators: 'mail' } as never,
     });
     expect(rule.statusCode, rule.body).toBe(400);
     expect(rule.json<Refusal>().error.details[0]!.message).toBe(refusal.details[0]!.message);
@@ -163,22 +188,45 @@ describe('/settings/notification', () => {
     expect(address.statusCode, address.body).toBe(400);
     expect(address.json<Refusal>().error.details).toEqual([{ in: 'body', path: 'email', message: refusal.details[0]!.message }]);
     // the webhook alone is allowed
-    const hook = await call(who, 'PUT', '/api/settings/notification', { channels: { complaintStatusChanged: { web: true, email: false, webhook: true } }, webhookUrl: 'https://hooks.example.test/x' });
+    const hook = await call(who, 'PUT', '/api/settings/notification', {
+      channels: { complaintStatusChanged: { web: true, email: false, webhook: true } },
+      webhookUrl: 'https://hooks.example.test/x',
+    });
     expect(hook.statusCode, hook.body).toBe(200);
     // a switch already on (saved while the server had mail) may stay on in a save, and be turned off
     await notificationsRepository(adapters.db.orm).saveSettings({
-      userId: who.userId, channels: { sanctionRecorded: { web: true, email: true, webhook: false } }, email: null, pendingEmail: null, pendingEmailToken: null, pendingEmailExpiresAt: null, webhookUrl: 'https://hooks.example.test/x', updatedAt: new Date(),
+      userId: who.userId,
+      channels: { sanctionRecorded: { web: true, email: true, webhook: false } },
+      email: null,
+      pendingEmail: null,
+      pendingEmailToken: null,
+      pendingEmailExpiresAt: null,
+      webhookUrl: 'https://hooks.example.test/x',
+      updatedAt: new Date(),
     });
-    const kept = await call(who, 'PUT', '/api/settings/notification', { channels: { sanctionRecorded: { web: false, email: true, webhook: false } } });
+    const kept = await call(who, 'PUT', '/api/settings/notification', {
+      channels: { sanctionRecorded: { web: false, email: true, webhook: false } },
+    });
     expect(kept.statusCode, kept.body).toBe(200);
-    const off = await call(who, 'PUT', '/api/settings/notification', { channels: { sanctionRecorded: { web: true, email: false, webhook: false } } });
+    const off = await call(who, 'PUT', '/api/settings/notification', {
+      channels: { sanctionRecorded: { web: true, email: false, webhook: false } },
+    });
     expect(off.json<NotificationSettings>().channels.sanctionRecorded).toEqual({ web: true, email: false, webhook: false });
-    expect((await call(who, 'PUT', '/api/settings/notification', { channels: { sanctionRecorded: { web: true, email: true, webhook: false } } })).statusCode).toBe(400);
+    expect(
+      (await call(who, 'PUT', '/api/settings/notification', { channels: { sanctionRecorded: { web: true, email: true, webhook: false } } }))
+        .statusCode,
+    ).toBe(400);
   });
 
   it('refuses a webhookUrl naming an internal address, as notification rules do (issue 11)', async () => {
     const who = userWith(['company_user'], 103, 505);
-    for (const url of ['http://169.254.169.254/latest/meta-data', 'http://127.0.0.1:6379/', 'http://10.0.0.5/hook', 'http://[::ffff:192.168.1.1]/', 'https://user:pw@hooks.example.test/']) {
+    for (const url of [
+      'http://169.254.169.254/latest/meta-data',
+      'http://127.0.0.1:6379/',
+      'http://10.0.0.5/hook',
+      'http://[::ffff:192.168.1.1]/',
+      'https://user:pw@hooks.example.test/',
+    ]) {
       const res = await call(who, 'PUT', '/api/settings/notification', { webhookUrl: url });
       expect(res.statusCode, url).toBe(400);
       expect(res.json<{ error: { details: { path: string }[] } }>().error.details[0]?.path).toBe('webhookUrl');

@@ -28,7 +28,11 @@ const addressedTo = (r: Recipient): SQL =>
   or(
     eq(notifications.userId, r.userId),
     and(isNull(notifications.userId), r.roles.length ? inArray(notifications.role, r.roles) : sql`false`),
-    and(isNull(notifications.userId), isNull(notifications.role), r.companyId === null ? sql`false` : eq(notifications.companyId, r.companyId)),
+    and(
+      isNull(notifications.userId),
+      isNull(notifications.role),
+      r.companyId === null ? sql`false` : eq(notifications.companyId, r.companyId),
+    ),
   )!;
 
 export function notificationsRepository(db: Orm) {
@@ -52,15 +56,27 @@ export function notificationsRepository(db: Orm) {
       return row!;
     },
     async inbox(r: Recipient, f: InboxFilter): Promise<{ rows: InboxRow[]; total: number; unread: number }> {
-      const rows = await db.select(selection).from(notifications).leftJoin(notificationReads, readJoin(r)).where(where(r, f))
-        .orderBy(desc(notifications.createdAt), desc(notifications.id)).limit(f.limit).offset(f.offset);
+      const rows = await db
+        .select(selection)
+        .from(notifications)
+        .leftJoin(notificationReads, readJoin(r))
+        .where(where(r, f))
+        .orderBy(desc(notifications.createdAt), desc(notifications.id))
+        .limit(f.limit)
+        .offset(f.offset);
       const [total] = await db.select({ n: count() }).from(notifications).leftJoin(notificationReads, readJoin(r)).where(where(r, f));
-      const [unread] = await db.select({ n: count() }).from(notifications).leftJoin(notificationReads, readJoin(r))
+      const [unread] = await db
+        .select({ n: count() })
+        .from(notifications)
+        .leftJoin(notificationReads, readJoin(r))
         .where(where(r, { hiddenTypes: f.hiddenTypes, unread: true }));
       return { rows: rows.map((x) => ({ ...x.n, readAt: x.readAt })), total: total?.n ?? 0, unread: unread?.n ?? 0 };
     },
     async visible(r: Recipient, id: number): Promise<InboxRow | undefined> {
-      const [x] = await db.select(selection).from(notifications).leftJoin(notificationReads, readJoin(r))
+      const [x] = await db
+        .select(selection)
+        .from(notifications)
+        .leftJoin(notificationReads, readJoin(r))
         .where(and(eq(notifications.id, id), addressedTo(r)));
       return x ? { ...x.n, readAt: x.readAt } : undefined;
     },
@@ -73,14 +89,27 @@ export function notificationsRepository(db: Orm) {
     },
     async saveSettings(row: Omit<NotificationSettingsRow, 'createdAt'>): Promise<NotificationSettingsRow> {
       const { channels, email, pendingEmail, pendingEmailToken, pendingEmailExpiresAt, webhookUrl, updatedAt } = row;
-      const [saved] = await db.insert(notificationSettings).values(row)
-        .onConflictDoUpdate({ target: notificationSettings.userId, set: { channels, email, pendingEmail, pendingEmailToken, pendingEmailExpiresAt, webhookUrl, updatedAt } }).returning();
+      const [saved] = await db
+        .insert(notificationSettings)
+        .values(row)
+        .onConflictDoUpdate({
+          target: notificationSettings.userId,
+          set: { channels, email, pendingEmail, pendingEmailToken, pendingEmailExpiresAt, webhookUrl, updatedAt },
+        })
+        .returning();
       return saved!;
     },
     /** The pending address of the token's digest becomes the one in use, if the token holds; one statement, so a token verifies once. */
     async verifyPending(tokenDigest: string, at: Date): Promise<{ userId: number; email: string } | undefined> {
-      const [row] = await db.update(notificationSettings)
-        .set({ email: sql`${notificationSettings.pendingEmail}`, pendingEmail: null, pendingEmailToken: null, pendingEmailExpiresAt: null, updatedAt: at })
+      const [row] = await db
+        .update(notificationSettings)
+        .set({
+          email: sql`${notificationSettings.pendingEmail}`,
+          pendingEmail: null,
+          pendingEmailToken: null,
+          pendingEmailExpiresAt: null,
+          updatedAt: at,
+        })
         .where(and(eq(notificationSettings.pendingEmailToken, tokenDigest), gt(notificationSettings.pendingEmailExpiresAt, at)))
         .returning({ userId: notificationSettings.userId, email: notificationSettings.email });
       return row?.email ? { userId: row.userId, email: row.email } : undefined;

@@ -1,6 +1,12 @@
 import {
-  deliveredNotificationTypes, notificationTypes, type Notification, type NotificationPage, type NotificationSettings,
-  type NotificationSettingsInput, type NotificationType, type Role,
+  deliveredNotificationTypes,
+  notificationTypes,
+  type Notification,
+  type NotificationPage,
+  type NotificationSettings,
+  type NotificationSettingsInput,
+  type NotificationType,
+  type Role,
 } from '@corridor/contracts';
 import { AppError, notFound, type Clock, type Identity, type Orm } from '@corridor/platform';
 import type { NotificationSettingsRow } from '../db/schema';
@@ -26,14 +32,26 @@ export interface Notice {
 }
 
 const toNotification = (r: InboxRow): Notification => ({
-  id: r.id, type: r.type, title: r.title, message: r.message, entityType: r.entityType, entityId: r.entityId,
-  companyId: r.companyId, attributes: r.attributes, createdAt: r.createdAt.toISOString(), readAt: r.readAt?.toISOString() ?? null,
+  id: r.id,
+  type: r.type,
+  title: r.title,
+  message: r.message,
+  entityType: r.entityType,
+  entityId: r.entityId,
+  companyId: r.companyId,
+  attributes: r.attributes,
+  createdAt: r.createdAt.toISOString(),
+  readAt: r.readAt?.toISOString() ?? null,
 });
 
 const recipient = (id: Identity): Recipient => ({ userId: id.userId, companyId: id.companyId, roles: id.roles });
 
 const toSettings = (row: NotificationSettingsRow | undefined): NotificationSettings => ({
-  channels: channelsOf(row), email: row?.email ?? null, pendingEmail: row?.pendingEmail ?? null, webhookUrl: row?.webhookUrl ?? null, updatedAt: row?.updatedAt.toISOString() ?? null,
+  channels: channelsOf(row),
+  email: row?.email ?? null,
+  pendingEmail: row?.pendingEmail ?? null,
+  webhookUrl: row?.webhookUrl ?? null,
+  updatedAt: row?.updatedAt.toISOString() ?? null,
 });
 
 /**
@@ -43,7 +61,8 @@ const toSettings = (row: NotificationSettingsRow | undefined): NotificationSetti
  * channels of the domain notices are delivered after the decision commits (delivery.ts).
  */
 export function notificationsService(deps: {
-  repo: NotificationsRepository; clock: Clock;
+  repo: NotificationsRepository;
+  clock: Clock;
   /** Internal receivers a saved webhookUrl may name (WEBHOOK_ALLOW); default: public addresses only. */
   webhookPolicy?: OutboundPolicy;
   /** Whether the server has a mail channel (SMTP_URL); without one no email switch may be turned on. */
@@ -64,17 +83,22 @@ export function notificationsService(deps: {
    * other address becomes pending, and its link is mailed once the row is saved (`send`).
    */
   async function addressChange(
-    id: Identity, current: NotificationSettingsRow | undefined, asked: string | null | undefined,
+    id: Identity,
+    current: NotificationSettingsRow | undefined,
+    asked: string | null | undefined,
   ): Promise<{ row: { email: string | null } & NullablePending; send?: () => Promise<void> }> {
     const email = current?.email ?? null;
     const kept: NullablePending = {
-      pendingEmail: current?.pendingEmail ?? null, pendingEmailToken: current?.pendingEmailToken ?? null, pendingEmailExpiresAt: current?.pendingEmailExpiresAt ?? null,
+      pendingEmail: current?.pendingEmail ?? null,
+      pendingEmailToken: current?.pendingEmailToken ?? null,
+      pendingEmailExpiresAt: current?.pendingEmailExpiresAt ?? null,
     };
     const none: NullablePending = { pendingEmail: null, pendingEmailToken: null, pendingEmailExpiresAt: null };
     if (asked === undefined) return { row: { email, ...kept } };
     if (asked === null) return { row: { email: null, ...none } };
     if (sameAddress(asked, email)) return { row: { email, ...none } };
-    if (sameAddress(asked, kept.pendingEmail) && kept.pendingEmailExpiresAt && kept.pendingEmailExpiresAt > clock.now()) return { row: { email, ...kept } };
+    if (sameAddress(asked, kept.pendingEmail) && kept.pendingEmailExpiresAt && kept.pendingEmailExpiresAt > clock.now())
+      return { row: { email, ...kept } };
     if (!deps.emailVerification) throw mailUnavailable('body', 'email');
     const { pending, send } = await deps.emailVerification.start(id.userId, asked.trim());
     return { row: { email, ...pending }, send };
@@ -83,7 +107,11 @@ export function notificationsService(deps: {
   return {
     async notify(tx: Orm, n: Notice): Promise<number> {
       const row = await repo.insert(tx, {
-        type: n.type, title: n.title, message: n.message, entityType: n.entityType, entityId: String(n.entityId),
+        type: n.type,
+        title: n.title,
+        message: n.message,
+        entityType: n.entityType,
+        entityId: String(n.entityId),
         userId: 'userId' in n.to ? n.to.userId : null,
         role: 'role' in n.to ? n.to.role : null,
         companyId: 'companyId' in n.to ? n.to.companyId : (n.companyId ?? null),
@@ -98,9 +126,16 @@ export function notificationsService(deps: {
     ): Promise<NotificationPage> {
       const from = q.from ? new Date(q.from) : undefined;
       const to = q.to ? new Date(q.to) : undefined;
-      if (from && to && from > to) throw new AppError('VALIDATION_FAILED', 'from must not be after to', [{ in: 'querystring', path: 'from', message: 'after to' }]);
+      if (from && to && from > to)
+        throw new AppError('VALIDATION_FAILED', 'from must not be after to', [{ in: 'querystring', path: 'from', message: 'after to' }]);
       const { rows, total, unread } = await repo.inbox(recipient(id), {
-        unread: q.unread, types: q.type, from, to, hiddenTypes: await hiddenTypes(id.userId), limit: q.limit, offset: q.offset,
+        unread: q.unread,
+        types: q.type,
+        from,
+        to,
+        hiddenTypes: await hiddenTypes(id.userId),
+        limit: q.limit,
+        offset: q.offset,
       });
       return { items: rows.map(toNotification), total, unreadCount: unread, limit: q.limit, offset: q.offset };
     },
@@ -133,15 +168,20 @@ export function notificationsService(deps: {
       const webhookUrl = input.webhookUrl === undefined ? (current?.webhookUrl ?? null) : input.webhookUrl;
       // the same guard as notification rules' webhooks: a literal internal address is refused on save
       const refused = input.webhookUrl ? savedUrlRefusal(input.webhookUrl, deps.webhookPolicy ?? noInternalReceivers) : undefined;
-      if (refused) throw new AppError('VALIDATION_FAILED', `webhookUrl: ${refused}`, [{ in: 'body', path: 'webhookUrl', message: refused }]);
-      const needsHook = Object.entries(channels).filter(([, c]) => c.webhook).map(([t]) => t);
+      if (refused)
+        throw new AppError('VALIDATION_FAILED', `webhookUrl: ${refused}`, [{ in: 'body', path: 'webhookUrl', message: refused }]);
+      const needsHook = Object.entries(channels)
+        .filter(([, c]) => c.webhook)
+        .map(([t]) => t);
       if (needsHook.length && !webhookUrl) {
         throw new AppError('VALIDATION_FAILED', `webhookUrl: required when the webhook channel is on (${needsHook.join(', ')})`, [
           { in: 'body', path: 'webhookUrl', message: 'required when a webhook channel is on' },
         ]);
       }
       const address = await addressChange(id, current, input.email);
-      const saved = toSettings(await repo.saveSettings({ userId: id.userId, channels, ...address.row, webhookUrl, updatedAt: clock.now() }));
+      const saved = toSettings(
+        await repo.saveSettings({ userId: id.userId, channels, ...address.row, webhookUrl, updatedAt: clock.now() }),
+      );
       await address.send?.();
       return saved;
     },

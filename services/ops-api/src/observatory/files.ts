@@ -1,5 +1,10 @@
 import {
-  REPORT_DIRECTION_WORDS, REPORT_SERIES_WORDS, type ObservatoryDwell, type ObservatoryStops, type ObservatoryTransit, type ReportLanguage,
+  REPORT_DIRECTION_WORDS,
+  REPORT_SERIES_WORDS,
+  type ObservatoryDwell,
+  type ObservatoryStops,
+  type ObservatoryTransit,
+  type ReportLanguage,
 } from '@corridor/contracts';
 import type { Column, ReportTable } from '../reports/formats/table';
 
@@ -11,12 +16,18 @@ import type { Column, ReportTable } from '../reports/formats/table';
 const KNOTS_PER_KMH = 1 / 1.852;
 const ms = (s: number | null): number | null => (s === null ? null : s * 1000);
 
-function common<T extends { periodStart?: string; series: ObservatoryTransit['series']; suppressed: boolean }>(lang: ReportLanguage, companyName: string | null) {
+function common<T extends { periodStart?: string; series: ObservatoryTransit['series']; suppressed: boolean }>(
+  lang: ReportLanguage,
+  companyName: string | null,
+) {
   const words = REPORT_SERIES_WORDS[lang];
   return {
     period: { key: 'periodStart', label: 'periodStart', kind: 'text', get: (r: T) => r.periodStart ?? '' } satisfies Column<T>,
     series: {
-      key: 'series', label: 'series', kind: 'text', get: (r: T) => (r.series === 'company' ? (companyName ?? '') : r.series === 'others' ? words.others : words.all),
+      key: 'series',
+      label: 'series',
+      kind: 'text',
+      get: (r: T) => (r.series === 'company' ? (companyName ?? '') : r.series === 'others' ? words.others : words.all),
     } satisfies Column<T>,
     withheld: { key: 'suppressed', label: 'withheld', kind: 'boolean', get: (r: T) => r.suppressed } satisfies Column<T>,
   };

@@ -18,6 +18,7 @@ export const observatoryModule: OpsModule<object, void> = (app, { base: deps }) 
     settings,
     openData: openData({ analytics: deps.analytics, settings, clock: deps.clock }),
     presentationFor: presentations(deps.cache),
-    companyName: async (id) => (await deps.db.select({ name: companies.name }).from(companies).where(eq(companies.id, id)))[0]?.name ?? null,
+    companyName: async (id) =>
+      (await deps.db.select({ name: companies.name }).from(companies).where(eq(companies.id, id)))[0]?.name ?? null,
   });
 };

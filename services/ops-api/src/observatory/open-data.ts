@@ -1,6 +1,10 @@
 import { stringify } from 'csv-stringify/sync';
 import {
-  OPEN_DATA_SCHEMA_VERSION, ObservatoryOpenDataRow, type ObservatoryDirection, type ObservatoryInterval, type ObservatoryOpenData,
+  OPEN_DATA_SCHEMA_VERSION,
+  ObservatoryOpenDataRow,
+  type ObservatoryDirection,
+  type ObservatoryInterval,
+  type ObservatoryOpenData,
 } from '@corridor/contracts';
 import type { Analytics, Clock } from '@corridor/platform';
 import { queryDwell, queryStops, queryTransit, type IndicatorQuery } from './indicator-queries';
@@ -28,8 +32,20 @@ function wholePeriods(p: Period, interval: ObservatoryInterval): Period {
 
 type Row = ObservatoryOpenDataRow;
 const blank = {
-  schemaVersion: OPEN_DATA_SCHEMA_VERSION, corridor: '', fromPlace: '', toPlace: '', place: '', placeKind: '', count: null, trucks: null, medianSeconds: null,
-  p90Seconds: null, overThresholdShare: null, thresholdSeconds: null, distanceKm: null, stopsPer1000Km: null,
+  schemaVersion: OPEN_DATA_SCHEMA_VERSION,
+  corridor: '',
+  fromPlace: '',
+  toPlace: '',
+  place: '',
+  placeKind: '',
+  count: null,
+  trucks: null,
+  medianSeconds: null,
+  p90Seconds: null,
+  overThresholdShare: null,
+  thresholdSeconds: null,
+  distanceKm: null,
+  stopsPer1000Km: null,
 } as const;
 const round = (v: number | null, digits = 0): number | null => (v === null ? null : Math.round(v * 10 ** digits) / 10 ** digits);
 
@@ -44,7 +60,13 @@ export function openData(deps: { analytics: Analytics; settings: ObservatorySett
     const p = wholePeriods(asked, q.interval);
     const settings = await deps.settings.get();
     const k = settings.minTrucks;
-    const base = { schemaVersion: OPEN_DATA_SCHEMA_VERSION, generatedAt: deps.clock.now().toISOString(), period: { from: p.from.toISOString(), to: p.to.toISOString() }, interval: q.interval, minTrucks: k } as const;
+    const base = {
+      schemaVersion: OPEN_DATA_SCHEMA_VERSION,
+      generatedAt: deps.clock.now().toISOString(),
+      period: { from: p.from.toISOString(), to: p.to.toISOString() },
+      interval: q.interval,
+      minTrucks: k,
+    } as const;
     if (p.from >= p.to) return { ...base, rows: [] };
     const iq = (direction: ObservatoryDirection): IndicatorQuery => ({ from: p.from, to: p.to, bucket: q.interval, direction });
     const ways: ObservatoryDirection[] = ['forward', 'reverse', 'both'];
@@ -58,8 +80,15 @@ export function openData(deps: { analytics: Analytics; settings: ObservatorySett
     for (const r of legs) {
       const hide = r.trucks < k; // the trucks behind the published times
       rows.push({
-        ...empty, indicator: r.kind === 'corridor' ? 'corridor_transit' : 'transit', periodStart: r.period, periodEnd: nextPeriod(r.period, q.interval),
-        corridor: r.corridor, fromPlace: r.from_name, toPlace: r.to_name, direction: r.direction > 0 ? 'forward' : 'reverse', suppressed: hide,
+        ...empty,
+        indicator: r.kind === 'corridor' ? 'corridor_transit' : 'transit',
+        periodStart: r.period,
+        periodEnd: nextPeriod(r.period, q.interval),
+        corridor: r.corridor,
+        fromPlace: r.from_name,
+        toPlace: r.to_name,
+        direction: r.direction > 0 ? 'forward' : 'reverse',
+        suppressed: hide,
         ...(hide ? {} : { count: r.trips, trucks: r.trucks, medianSeconds: round(r.p50), p90Seconds: round(r.p90) }),
       });
     }
@@ -67,9 +96,25 @@ export function openData(deps: { analytics: Analytics; settings: ObservatorySett
       for (const r of dwell) {
         const hide = r.trucks < k;
         rows.push({
-          ...empty, indicator: 'dwell', periodStart: r.period, periodEnd: nextPeriod(r.period, q.interval), corridor: r.corridor, place: r.place_name,
-          placeKind: r.place_kind, direction: w, thresholdSeconds: r.threshold, suppressed: hide,
-          ...(hide ? {} : { count: r.visits, trucks: r.trucks, medianSeconds: round(r.p50), p90Seconds: round(r.p90), overThresholdShare: round(r.over / r.visits, 3) }),
+          ...empty,
+          indicator: 'dwell',
+          periodStart: r.period,
+          periodEnd: nextPeriod(r.period, q.interval),
+          corridor: r.corridor,
+          place: r.place_name,
+          placeKind: r.place_kind,
+          direction: w,
+          thresholdSeconds: r.threshold,
+          suppressed: hide,
+          ...(hide
+            ? {}
+            : {
+                count: r.visits,
+                trucks: r.trucks,
+                medianSeconds: round(r.p50),
+                p90Seconds: round(r.p90),
+                overThresholdShare: round(r.over / r.visits, 3),
+              }),
         });
       }
     }
@@ -77,8 +122,21 @@ export function openData(deps: { analytics: Analytics; settings: ObservatorySett
       for (const r of st) {
         const hide = r.trucks < k;
         rows.push({
-          ...empty, indicator: 'stops', periodStart: r.period, periodEnd: nextPeriod(r.period, q.interval), corridor: r.corridor, direction: w, suppressed: hide,
-          ...(hide ? {} : { count: r.stops, trucks: r.trucks, distanceKm: round(r.km, 1), stopsPer1000Km: r.km > 0 ? round((r.stops / r.km) * 1000, 2) : null }),
+          ...empty,
+          indicator: 'stops',
+          periodStart: r.period,
+          periodEnd: nextPeriod(r.period, q.interval),
+          corridor: r.corridor,
+          direction: w,
+          suppressed: hide,
+          ...(hide
+            ? {}
+            : {
+                count: r.stops,
+                trucks: r.trucks,
+                distanceKm: round(r.km, 1),
+                stopsPer1000Km: r.km > 0 ? round((r.stops / r.km) * 1000, 2) : null,
+              }),
         });
       }
     }
@@ -89,5 +147,7 @@ export function openData(deps: { analytics: Analytics; settings: ObservatorySett
 /** The stable CSV: one header line of the row's keys in the contract's order, then the rows; empty cells for withheld or absent figures. */
 export function openDataCsv(data: ObservatoryOpenData): string {
   const keys = Object.keys(ObservatoryOpenDataRow.shape) as (keyof ObservatoryOpenDataRow)[];
-  return stringify([keys, ...data.rows.map((r) => keys.map((k) => (r[k] === null ? '' : r[k])))], { cast: { boolean: (b) => (b ? 'true' : 'false') } });
+  return stringify([keys, ...data.rows.map((r) => keys.map((k) => (r[k] === null ? '' : r[k])))], {
+    cast: { boolean: (b) => (b ? 'true' : 'false') },
+  });
 }

@@ -10,7 +10,8 @@ import { openDataCsv, type openData } from './open-data';
 import type { ObservatoryService } from './service';
 import type { ObservatorySettingsStore } from './settings';
 
-const [transitEndpoint, dwellEndpoint, stopsEndpoint, mapEndpoint, settingsEndpoint, updateSettingsEndpoint, openDataEndpoint] = observatoryEndpoints;
+const [transitEndpoint, dwellEndpoint, stopsEndpoint, mapEndpoint, settingsEndpoint, updateSettingsEndpoint, openDataEndpoint] =
+  observatoryEndpoints;
 
 export interface ObservatoryRouteDeps {
   service: ObservatoryService;
@@ -30,7 +31,8 @@ const fileName = (stem: string, period: { from: string; to: string }): string =>
  */
 export function observatoryRoutes(app: App, deps: ObservatoryRouteDeps): void {
   async function answer<T, R extends { period: { from: string; to: string }; companyId: number | null; items: T[] }>(
-    req: { headers: { accept?: string }; query: { format?: ReportFormat }; identity?: Identity }, reply: FastifyReply,
+    req: { headers: { accept?: string }; query: { format?: ReportFormat }; identity?: Identity },
+    reply: FastifyReply,
     report: R,
     table: (lang: ReportLanguage, companyName: string | null) => ReportTable<T>,
   ) {
@@ -38,12 +40,26 @@ export function observatoryRoutes(app: App, deps: ObservatoryRouteDeps): void {
     if (format === 'json') return report;
     const presentation = await deps.presentationFor(req.identity?.userId);
     const t = table(presentation.language, report.companyId === null ? null : await deps.companyName(report.companyId));
-    return sendReport(reply, { format, table: t, batches: (async function* () { yield report.items; })(), filename: fileName(t.name, report.period), presentation });
+    return sendReport(reply, {
+      format,
+      table: t,
+      batches: (async function* () {
+        yield report.items;
+      })(),
+      filename: fileName(t.name, report.period),
+      presentation,
+    });
   }
 
-  registerEndpoint(app, transitEndpoint, async (req, reply) => answer(req, reply, await deps.service.transit(req.query, req.identity!), transitTable));
-  registerEndpoint(app, dwellEndpoint, async (req, reply) => answer(req, reply, await deps.service.dwell(req.query, req.identity!), dwellTable));
-  registerEndpoint(app, stopsEndpoint, async (req, reply) => answer(req, reply, await deps.service.stops(req.query, req.identity!), stopsTable));
+  registerEndpoint(app, transitEndpoint, async (req, reply) =>
+    answer(req, reply, await deps.service.transit(req.query, req.identity!), transitTable),
+  );
+  registerEndpoint(app, dwellEndpoint, async (req, reply) =>
+    answer(req, reply, await deps.service.dwell(req.query, req.identity!), dwellTable),
+  );
+  registerEndpoint(app, stopsEndpoint, async (req, reply) =>
+    answer(req, reply, await deps.service.stops(req.query, req.identity!), stopsTable),
+  );
   registerEndpoint(app, mapEndpoint, async (req) => deps.service.overview(req.query, req.identity!));
   registerEndpoint(app, settingsEndpoint, async () => deps.settings.get());
   registerEndpoint(app, updateSettingsEndpoint, async (req) => deps.settings.set(req.body, req.identity!));

@@ -1,9 +1,25 @@
 import type {
-  ObservatoryDwell, ObservatoryDwellReport, ObservatoryOverview, ObservatoryPlaceKind, ObservatoryQuery, ObservatoryStops, ObservatoryStopsReport,
-  ObservatoryTransit, ObservatoryTransitReport,
+  ObservatoryDwell,
+  ObservatoryDwellReport,
+  ObservatoryOverview,
+  ObservatoryPlaceKind,
+  ObservatoryQuery,
+  ObservatoryStops,
+  ObservatoryStopsReport,
+  ObservatoryTransit,
+  ObservatoryTransitReport,
 } from '@corridor/contracts';
 import { AppError, companyScope, type Analytics, type Clock, type Identity } from '@corridor/platform';
-import { queryDwell, queryStops, queryTransit, type Bucket, type DwellRow, type IndicatorQuery, type StopsRow, type TransitRow } from './indicator-queries';
+import {
+  queryDwell,
+  queryStops,
+  queryTransit,
+  type Bucket,
+  type DwellRow,
+  type IndicatorQuery,
+  type StopsRow,
+  type TransitRow,
+} from './indicator-queries';
 import type { ObservatorySettingsStore } from './settings';
 
 const DAY_MS = 86_400_000;
@@ -22,9 +38,14 @@ export interface Period {
 export function observatoryPeriod(q: { from?: string; to?: string }, now: Date, defaultDays = DEFAULT_PERIOD_DAYS): Period {
   const to = q.to ? new Date(q.to) : now;
   const from = q.from ? new Date(q.from) : new Date(to.getTime() - defaultDays * DAY_MS);
-  if (from >= to) throw new AppError('VALIDATION_FAILED', 'The period must end after it begins', [{ in: 'querystring', path: 'from', message: 'not before to' }]);
+  if (from >= to)
+    throw new AppError('VALIDATION_FAILED', 'The period must end after it begins', [
+      { in: 'querystring', path: 'from', message: 'not before to' },
+    ]);
   if (to.getTime() - from.getTime() > MAX_PERIOD_DAYS * DAY_MS) {
-    throw new AppError('VALIDATION_FAILED', `The period may cover at most ${MAX_PERIOD_DAYS} days`, [{ in: 'querystring', path: 'from', message: 'period too long' }]);
+    throw new AppError('VALIDATION_FAILED', `The period may cover at most ${MAX_PERIOD_DAYS} days`, [
+      { in: 'querystring', path: 'from', message: 'period too long' },
+    ]);
   }
   // the indicators are kept per UTC day: the period is the whole days it touches
   return { from: new Date(Math.floor(from.getTime() / DAY_MS) * DAY_MS), to: new Date(Math.ceil(to.getTime() / DAY_MS) * DAY_MS) };
@@ -55,12 +76,25 @@ function transitItem(r: TransitRow, s: Scope, minTrucks: number): Omit<Observato
   const median = hide ? null : round(r.p50);
   const keep = <T>(v: T): T | null => (hide ? null : v);
   return {
-    periodStart: r.period, corridor: r.corridor as ObservatoryTransit['corridor'], kind: r.kind, fromPlaceId: r.from_place, fromName: r.from_name,
-    toPlaceId: r.to_place, toName: r.to_name, direction: wayOf(r.direction), lengthKm: round(lengthKm, 1)!,
-    series: r.series, companyId: r.series === 'company' ? (s.companyId ?? null) : null, suppressed: hide,
-    trips: keep(r.trips), trucks: keep(r.trucks), medianSeconds: median, p90Seconds: hide ? null : round(r.p90),
+    periodStart: r.period,
+    corridor: r.corridor as ObservatoryTransit['corridor'],
+    kind: r.kind,
+    fromPlaceId: r.from_place,
+    fromName: r.from_name,
+    toPlaceId: r.to_place,
+    toName: r.to_name,
+    direction: wayOf(r.direction),
+    lengthKm: round(lengthKm, 1)!,
+    series: r.series,
+    companyId: r.series === 'company' ? (s.companyId ?? null) : null,
+    suppressed: hide,
+    trips: keep(r.trips),
+    trucks: keep(r.trucks),
+    medianSeconds: median,
+    p90Seconds: hide ? null : round(r.p90),
     speedKmh: median && median > 0 ? round(lengthKm / (median / 3600), 1) : null,
-    excludedLeftCorridor: keep(r.left_corridor), excludedLongStop: keep(r.long_stop),
+    excludedLeftCorridor: keep(r.left_corridor),
+    excludedLongStop: keep(r.long_stop),
   };
 }
 
@@ -68,20 +102,37 @@ function dwellItem(r: DwellRow, s: Scope, minTrucks: number, direction: Observat
   const hide = s.anonymise && r.series === 'others' && r.trucks < minTrucks;
   const keep = <T>(v: T): T | null => (hide ? null : v);
   return {
-    periodStart: r.period, placeId: r.place_id, placeName: r.place_name, placeKind: r.place_kind,
-    corridor: (r.corridor || null) as ObservatoryDwell['corridor'], direction,
-    series: r.series, companyId: r.series === 'company' ? (s.companyId ?? null) : null, suppressed: hide,
-    visits: keep(r.visits), trucks: keep(r.trucks), medianSeconds: hide ? null : round(r.p50), p90Seconds: hide ? null : round(r.p90),
-    thresholdSeconds: r.threshold, overThreshold: keep(r.over), overThresholdShare: hide || r.visits === 0 ? null : round(r.over / r.visits, 3),
+    periodStart: r.period,
+    placeId: r.place_id,
+    placeName: r.place_name,
+    placeKind: r.place_kind,
+    corridor: (r.corridor || null) as ObservatoryDwell['corridor'],
+    direction,
+    series: r.series,
+    companyId: r.series === 'company' ? (s.companyId ?? null) : null,
+    suppressed: hide,
+    visits: keep(r.visits),
+    trucks: keep(r.trucks),
+    medianSeconds: hide ? null : round(r.p50),
+    p90Seconds: hide ? null : round(r.p90),
+    thresholdSeconds: r.threshold,
+    overThreshold: keep(r.over),
+    overThresholdShare: hide || r.visits === 0 ? null : round(r.over / r.visits, 3),
   };
 }
 
 function stopsItem(r: StopsRow, s: Scope, minTrucks: number, direction: ObservatoryQuery['direction']): ObservatoryStops {
   const hide = s.anonymise && r.series === 'others' && r.trucks < minTrucks;
   return {
-    periodStart: r.period, corridor: r.corridor as ObservatoryStops['corridor'], direction,
-    series: r.series, companyId: r.series === 'company' ? (s.companyId ?? null) : null, suppressed: hide,
-    stops: hide ? null : r.stops, distanceKm: hide ? null : round(r.km, 1), trucks: hide ? null : r.trucks,
+    periodStart: r.period,
+    corridor: r.corridor as ObservatoryStops['corridor'],
+    direction,
+    series: r.series,
+    companyId: r.series === 'company' ? (s.companyId ?? null) : null,
+    suppressed: hide,
+    stops: hide ? null : r.stops,
+    distanceKm: hide ? null : round(r.km, 1),
+    trucks: hide ? null : r.trucks,
     stopsPer1000Km: hide || r.km <= 0 ? null : round((r.stops / r.km) * 1000, 2),
   };
 }
@@ -89,11 +140,20 @@ function stopsItem(r: StopsRow, s: Scope, minTrucks: number, direction: Observat
 export function observatoryService(deps: { analytics: Analytics; settings: ObservatorySettingsStore; clock: Clock }) {
   const ch = deps.analytics;
   const indicatorQuery = (q: Pick<ObservatoryQuery, 'corridor' | 'direction'>, p: Period, bucket: Bucket, s: Scope): IndicatorQuery => ({
-    from: p.from, to: p.to, bucket, direction: q.direction, ...(q.corridor ? { corridor: q.corridor } : {}), ...(s.companyId !== undefined ? { companyId: s.companyId } : {}),
+    from: p.from,
+    to: p.to,
+    bucket,
+    direction: q.direction,
+    ...(q.corridor ? { corridor: q.corridor } : {}),
+    ...(s.companyId !== undefined ? { companyId: s.companyId } : {}),
   });
   const head = (q: ObservatoryQuery, p: Period, s: Scope, minTrucks: number) => ({
-    period: { from: p.from.toISOString(), to: p.to.toISOString() }, interval: q.interval, direction: q.direction, companyId: s.companyId ?? null,
-    minTrucks, generatedAt: deps.clock.now().toISOString(),
+    period: { from: p.from.toISOString(), to: p.to.toISOString() },
+    interval: q.interval,
+    direction: q.direction,
+    companyId: s.companyId ?? null,
+    minTrucks,
+    generatedAt: deps.clock.now().toISOString(),
   });
 
   return {
@@ -109,7 +169,11 @@ export function observatoryService(deps: { analytics: Analytics; settings: Obser
       const p = observatoryPeriod(q, deps.clock.now());
       const s = scopeOf(who, q.companyId);
       const settings = await deps.settings.get();
-      const rows = await queryDwell(ch, { ...indicatorQuery(q, p, q.interval, s), ...(q.kind ? { kinds: q.kind } : {}) }, settings.dwellThresholdMinutes);
+      const rows = await queryDwell(
+        ch,
+        { ...indicatorQuery(q, p, q.interval, s), ...(q.kind ? { kinds: q.kind } : {}) },
+        settings.dwellThresholdMinutes,
+      );
       return { ...head(q, p, s, settings.minTrucks), items: rows.map((r) => dwellItem(r, s, settings.minTrucks, q.direction)) };
     },
 
@@ -127,9 +191,14 @@ export function observatoryService(deps: { analytics: Analytics; settings: Obser
       const s = scopeOf(who, q.companyId);
       const settings = await deps.settings.get();
       const iq = indicatorQuery(q, p, 'total', s);
-      const [legs, visits] = await Promise.all([queryTransit(ch, { ...iq, kind: 'segment' }), queryDwell(ch, iq, settings.dwellThresholdMinutes)]);
+      const [legs, visits] = await Promise.all([
+        queryTransit(ch, { ...iq, kind: 'segment' }),
+        queryDwell(ch, iq, settings.dwellThresholdMinutes),
+      ]);
       return {
-        period: { from: p.from.toISOString(), to: p.to.toISOString() }, companyId: s.companyId ?? null, minTrucks: settings.minTrucks,
+        period: { from: p.from.toISOString(), to: p.to.toISOString() },
+        companyId: s.companyId ?? null,
+        minTrucks: settings.minTrucks,
         segments: legs.map((r) => {
           const { periodStart: _period, ...item } = transitItem(r, s, settings.minTrucks);
           return { ...item, fromAlongM: Math.round(r.from_along), toAlongM: Math.round(r.to_along) };

@@ -25,7 +25,11 @@ export function observatorySettingsStore(db: Orm) {
       if (!row) return { ...DEFAULT_OBSERVATORY_SETTINGS, updatedAt: null, updatedBy: null };
       // a stored row that a later version's schema no longer reads falls back to the defaults field by field
       const parsed = ObservatorySettingsInput.safeParse({ ...DEFAULT_OBSERVATORY_SETTINGS, ...row.settings });
-      return { ...(parsed.success ? parsed.data : DEFAULT_OBSERVATORY_SETTINGS), updatedAt: row.updatedAt.toISOString(), updatedBy: row.updatedBy };
+      return {
+        ...(parsed.success ? parsed.data : DEFAULT_OBSERVATORY_SETTINGS),
+        updatedAt: row.updatedAt.toISOString(),
+        updatedBy: row.updatedBy,
+      };
     },
 
     /** Sets them, with the audit entry in the same transaction. */
@@ -33,11 +37,21 @@ export function observatorySettingsStore(db: Orm) {
       const before = await this.get();
       const now = new Date();
       await db.transaction(async (tx) => {
-        await tx.insert(observatorySettings).values({ id: ROW_ID, settings: input, updatedBy: by.userId, updatedAt: now })
+        await tx
+          .insert(observatorySettings)
+          .values({ id: ROW_ID, settings: input, updatedBy: by.userId, updatedAt: now })
           .onConflictDoUpdate({ target: observatorySettings.id, set: { settings: input, updatedBy: by.userId, updatedAt: now } });
         await audit.record(tx, by, {
-          action: 'observatory.settings', entityType: 'observatory_settings', entityId: ROW_ID, companyId: null,
-          before: { dwellThresholdMinutes: before.dwellThresholdMinutes, minTrucks: before.minTrucks, minStopMinutes: before.minStopMinutes }, after: input,
+          action: 'observatory.settings',
+          entityType: 'observatory_settings',
+          entityId: ROW_ID,
+          companyId: null,
+          before: {
+            dwellThresholdMinutes: before.dwellThresholdMinutes,
+            minTrucks: before.minTrucks,
+            minStopMinutes: before.minStopMinutes,
+          },
+          after: input,
         });
       });
       return this.get();

@@ -7,7 +7,10 @@ import { defaultParserSettings, type ParserSettings } from './settings';
  * The readers of uploaded documents (PDF text, IDF exports): the parser processes, or the readers
  * a test hands in. Closed after the HTTP app, as the last uploads finish.
  */
-export const parsersModule: OpsModule<{ readers?: IdfReaders; settings?: ParserSettings }, IdfReaders> = (_app, { base, life, readers, settings }) => {
+export const parsersModule: OpsModule<{ readers?: IdfReaders; settings?: ParserSettings }, IdfReaders> = (
+  _app,
+  { base, life, readers, settings },
+) => {
   if (readers) return readers;
   const pool = new ParserPool(settings ?? defaultParserSettings(), base.logger.child({ module: 'parsers' }));
   life.onClose(() => pool.close(), { afterApp: true });

@@ -66,7 +66,10 @@ export function scanInflated(pdf: Uint8Array, cap: number): InflateScan {
       continue;
     }
     try {
-      const out = inflateSync(bytes.subarray(start, end), { maxOutputLength: cap - scan.inflated + 1, finishFlush: constants.Z_SYNC_FLUSH });
+      const out = inflateSync(bytes.subarray(start, end), {
+        maxOutputLength: cap - scan.inflated + 1,
+        finishFlush: constants.Z_SYNC_FLUSH,
+      });
       scan.inflated += out.length;
       scan.streams++;
     } catch (err) {

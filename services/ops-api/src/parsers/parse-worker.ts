@@ -17,7 +17,8 @@ const tasks: { [K in keyof TaskIO]: (input: TaskIO[K]['input'], limits: TaskMess
     if (scan.overCap) {
       const mib = Math.round(limits.inflatedBytes / 1048576);
       throw new AppError('UNPROCESSABLE', `The PDF expands past ${mib} MiB when its compressed content is unpacked, the reader's limit`, {
-        reason: 'inflated_limit', limitMiB: mib,
+        reason: 'inflated_limit',
+        limitMiB: mib,
         check: 'Upload the PDF as exported from the issuing portal; a form is a few hundred kilobytes unpacked.',
       });
     }
@@ -36,7 +37,13 @@ process.on('message', (raw) => {
   void run(m.input, m.limits).then(
     (result) => send({ id: m.id, ok: true, result }),
     (err: unknown) => {
-      const e = err instanceof AppError ? err : new AppError('UNPROCESSABLE', 'The document could not be read', { reason: 'unreadable', cause: err instanceof Error ? err.message : String(err) });
+      const e =
+        err instanceof AppError
+          ? err
+          : new AppError('UNPROCESSABLE', 'The document could not be read', {
+              reason: 'unreadable',
+              cause: err instanceof Error ? err.message : String(err),
+            });
       send({ id: m.id, ok: false, error: { code: e.code, message: e.message, details: e.details ?? null } });
     },
   );

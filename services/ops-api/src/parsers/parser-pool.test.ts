@@ -21,7 +21,10 @@ const poolWith = (over: Partial<ParserSettings> = {}): ParserPool => {
   return p;
 };
 const refusal = async (p: Promise<unknown>): Promise<AppError> => {
-  const err = await p.then(() => undefined, (e: unknown) => e);
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(AppError);
   return err as AppError;
 };
@@ -41,7 +44,11 @@ describe('inflate scan', () => {
     expect(bomb.length).toBeLessThan(1 * MiB);
     expect(scanInflated(bomb, 64 * MiB)).toMatchObject({ overCap: true, streams: 1 });
     expect(scanInflated(bomb, 256 * MiB)).toMatchObject({ overCap: false, inflated: 200 * MiB, streams: 1 });
-    expect(scanInflated(await deflateBombPdf(1 * MiB, { wrapped: true }), 64 * MiB)).toMatchObject({ overCap: false, streams: 0, unmeasured: 1 });
+    expect(scanInflated(await deflateBombPdf(1 * MiB, { wrapped: true }), 64 * MiB)).toMatchObject({
+      overCap: false,
+      streams: 0,
+      unmeasured: 1,
+    });
     expect(scanInflated(idf, 64 * MiB)).toMatchObject({ overCap: false, unmeasured: 0 });
   });
 });
@@ -50,8 +57,10 @@ describe('ParserPool', () => {
   it('reads a PDF in a reader process as this thread would', async () => {
     const pool = poolWith();
     expect(await pool.run('pdfText', idf)).toEqual(await pdfTextReader().read(idf));
-    const csv = Buffer.from('idf_number,importer_name,importer_pin,consignor,country_of_origin,port_of_discharge,currency,invoice_value,hs_code,description,quantity,unit,value\n' +
-      '24NBOIM000123456,Athi River Importers Ltd,P053456789Z,Guangzhou Auto Parts,China,Mombasa,USD,100,8708.30.00,Brake pads,1,PCS,100\n');
+    const csv = Buffer.from(
+      'idf_number,importer_name,importer_pin,consignor,country_of_origin,port_of_discharge,currency,invoice_value,hs_code,description,quantity,unit,value\n' +
+        '24NBOIM000123456,Athi River Importers Ltd,P053456789Z,Guangzhou Auto Parts,China,Mombasa,USD,100,8708.30.00,Brake pads,1,PCS,100\n',
+    );
     expect((await pool.run('idfExport', { format: 'csv', bytes: csv })).fields.idfNumber.value).toBe('24NBOIM000123456');
   }, 120_000);
 

@@ -7,7 +7,11 @@ import type { ParserSettings } from './settings';
 import type { TaskIO, TaskMessage, TaskName, WorkerMessage } from './tasks';
 
 const parses = counter('ops_document_parses_total', 'Documents read by the reader processes, by task and outcome', ['task', 'outcome']);
-const readers = counter('ops_document_readers_total', 'Reader processes started, and ended by the pool (killed past a limit, recycled, closed)', ['event']);
+const readers = counter(
+  'ops_document_readers_total',
+  'Reader processes started, and ended by the pool (killed past a limit, recycled, closed)',
+  ['event'],
+);
 
 /** How often a busy reader's resident memory is read. */
 const MEMORY_POLL_MS = 20;
@@ -25,7 +29,9 @@ interface Reader {
 const here = import.meta.url;
 /** The reader's entry beside this file: compiled JavaScript in production, TypeScript through tsx in development and tests. */
 const workerEntry = (): { file: string; execArgv: string[] } =>
-  here.endsWith('.js') ? { file: fileURLToPath(new URL('./parse-worker.js', here)), execArgv: [] } : { file: fileURLToPath(new URL('./parse-worker.ts', here)), execArgv: ['--import', 'tsx'] };
+  here.endsWith('.js')
+    ? { file: fileURLToPath(new URL('./parse-worker.js', here)), execArgv: [] }
+    : { file: fileURLToPath(new URL('./parse-worker.ts', here)), execArgv: ['--import', 'tsx'] };
 
 /**
  * Untrusted documents are read in child processes, never in the service's thread (issue 23: one
@@ -42,7 +48,10 @@ export class ParserPool {
   private readonly pool: Pool<Reader>;
   private nextId = 1;
 
-  constructor(private readonly settings: ParserSettings, private readonly logger: Logger) {
+  constructor(
+    private readonly settings: ParserSettings,
+    private readonly logger: Logger,
+  ) {
     const heapMb = Math.max(64, Math.floor((settings.memoryBytes / 1048576) * 0.6));
     // a document whose reader is still starting waits in generic-pool's queue too: `processes` more may wait
     this.pool = genericPool.createPool<Reader>(
@@ -57,7 +66,15 @@ export class ParserPool {
         },
         validate: async (r) => r.child.connected && !r.killed,
       },
-      { max: settings.processes, min: 0, maxWaitingClients: settings.queue + settings.processes, testOnBorrow: true, idleTimeoutMillis: 300_000, evictionRunIntervalMillis: 60_000, autostart: false },
+      {
+        max: settings.processes,
+        min: 0,
+        maxWaitingClients: settings.queue + settings.processes,
+        testOnBorrow: true,
+        idleTimeoutMillis: 300_000,
+        evictionRunIntervalMillis: 60_000,
+        autostart: false,
+      },
     );
   }
 
@@ -69,7 +86,12 @@ export class ParserPool {
     } catch (err) {
       parses.inc({ task, outcome: 'busy' });
       if (/max waitingClients/.test((err as Error).message)) {
-        throw new AppError('UNAVAILABLE', `Every document reader is busy and ${this.settings.queue} documents wait; try again shortly`, { retryAfterSeconds: Math.ceil(this.settings.timeoutMs / 1000) }, true);
+        throw new AppError(
+          'UNAVAILABLE',
+          `Every document reader is busy and ${this.settings.queue} documents wait; try again shortly`,
+          { retryAfterSeconds: Math.ceil(this.settings.timeoutMs / 1000) },
+          true,
+        );
       }
       throw new AppError('UNAVAILABLE', 'No document reader could be started', { cause: (err as Error).message }, true);
     }
@@ -85,7 +107,10 @@ export class ParserPool {
       } else {
         await this.giveBack(reader);
       }
-      parses.inc({ task, outcome: err instanceof AppError ? ((err.details as { reason?: string } | undefined)?.reason ?? err.code) : 'failed' });
+      parses.inc({
+        task,
+        outcome: err instanceof AppError ? ((err.details as { reason?: string } | undefined)?.reason ?? err.code) : 'failed',
+      });
       throw err;
     }
   }
@@ -182,19 +207,36 @@ export class ParserPool {
     const check = 'Upload the document as exported from the issuing portal (a form is a few hundred kilobytes), or its JSON/CSV export.';
     if (killed === 'time') {
       const seconds = Math.round(this.settings.timeoutMs / 1000);
-      return new AppError('UNPROCESSABLE', `Reading the document took longer than ${seconds} s, the reader's limit`, { reason: 'time_limit', limitSeconds: seconds, check });
+      return new AppError('UNPROCESSABLE', `Reading the document took longer than ${seconds} s, the reader's limit`, {
+        reason: 'time_limit',
+        limitSeconds: seconds,
+        check,
+      });
     }
     if (killed === 'memory') {
       const mib = Math.round(this.settings.memoryBytes / 1048576);
-      return new AppError('UNPROCESSABLE', `Reading the document needed more than ${mib} MiB of memory, the reader's limit`, { reason: 'memory_limit', limitMiB: mib, check });
+      return new AppError('UNPROCESSABLE', `Reading the document needed more than ${mib} MiB of memory, the reader's limit`, {
+        reason: 'memory_limit',
+        limitMiB: mib,
+        check,
+      });
     }
     this.logger.warn({ code, signal }, 'document reader ended while reading');
-    return new AppError('UNPROCESSABLE', 'The document could not be read: the reader stopped while reading it', { reason: 'reader_failed', check });
+    return new AppError('UNPROCESSABLE', 'The document could not be read: the reader stopped while reading it', {
+      reason: 'reader_failed',
+      check,
+    });
   }
 
   /** A reader that grew near its limit is replaced; the others wait for the next document. */
   private async giveBack(reader: Reader): Promise<void> {
-    const rss = reader.child.pid === undefined ? 0 : await pidusage(reader.child.pid).then((s) => s.memory, () => 0);
+    const rss =
+      reader.child.pid === undefined
+        ? 0
+        : await pidusage(reader.child.pid).then(
+            (s) => s.memory,
+            () => 0,
+          );
     if (rss > this.settings.memoryBytes * RECYCLE_SHARE) {
       readers.inc({ event: 'recycled' });
       await this.pool.destroy(reader);

@@ -11,7 +11,8 @@ import { positionDeletion, type PositionDeleteDeps } from './delete';
 import { positionsCsv, positionsGpx, positionsKml, within } from './export';
 
 const byId = Object.fromEntries(positionsEndpoints.map((e) => [e.id, e]));
-const ep = <K extends (typeof positionsEndpoints)[number]['id']>(id: K) => byId[id] as Extract<(typeof positionsEndpoints)[number], { id: K }>;
+const ep = <K extends (typeof positionsEndpoints)[number]['id']>(id: K) =>
+  byId[id] as Extract<(typeof positionsEndpoints)[number], { id: K }>;
 
 export type ExportFormat = 'csv' | 'gpx' | 'kml';
 const mediaTypes: Record<ExportFormat, string> = { csv: 'text/csv; charset=utf-8', gpx: GPX_MEDIA_TYPE, kml: KML_MEDIA_TYPE };
@@ -38,16 +39,26 @@ export function positionExporter(deps: PositionExportDeps) {
   const rows = streamRouteRows(deps.analytics);
   const keys = queryAttributeKeys(deps.analytics);
   const visits = queryGeofenceVisits(deps.analytics);
-  return async (reply: FastifyReply, format: ExportFormat, q: { deviceId: number; from: string; to: string; geofenceId?: number }, scope: number | undefined) => {
+  return async (
+    reply: FastifyReply,
+    format: ExportFormat,
+    q: { deviceId: number; from: string; to: string; geofenceId?: number },
+    scope: number | undefined,
+  ) => {
     const period = reportPeriod(q, deps.reports.maxPeriodDays);
     const [device] = await deps.devices.list({ ids: [q.deviceId], companyId: scope, limit: 1, offset: 0 });
     if (!device) throw new AppError('NOT_FOUND', `No device ${q.deviceId} visible to you`, { deviceId: [q.deviceId] });
     const signal = clientGone(reply);
     const source = { deviceIds: [device.id], ...period, signal };
-    const inside = q.geofenceId === undefined ? undefined : await visits({ deviceId: device.id, geofenceId: q.geofenceId, ...period }, signal);
+    const inside =
+      q.geofenceId === undefined ? undefined : await visits({ deviceId: device.id, geofenceId: q.geofenceId, ...period }, signal);
     const batches = inside ? within(rows(source), inside) : rows(source);
-    const body = format === 'csv' ? positionsCsv(batches, await keys({ deviceId: device.id, ...period }, signal), deps.geocoder.offline)
-      : format === 'gpx' ? positionsGpx(batches, device.name) : positionsKml(batches, device.name, period);
+    const body =
+      format === 'csv'
+        ? positionsCsv(batches, await keys({ deviceId: device.id, ...period }, signal), deps.geocoder.offline)
+        : format === 'gpx'
+          ? positionsGpx(batches, device.name)
+          : positionsKml(batches, device.name, period);
     const day = (d: Date) => d.toISOString().slice(0, 10);
     return reply
       .type(mediaTypes[format])

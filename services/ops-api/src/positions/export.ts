@@ -18,7 +18,13 @@ interface CsvRow {
 
 /** The stored fields Traccar keeps as position attributes, under its keys. */
 const asAttributes: [key: string, index: number][] = [
-  ['sat', 14], ['hdop', 15], ['ignition', 16], ['odometer', 17], ['power', 18], ['battery', 19], ['alarm', 20],
+  ['sat', 14],
+  ['hdop', 15],
+  ['ignition', 16],
+  ['odometer', 17],
+  ['power', 18],
+  ['battery', 19],
+  ['alarm', 20],
 ];
 
 /**
@@ -27,9 +33,17 @@ const asAttributes: [key: string, index: number][] = [
  * attributes, then one column per attribute key of the period (`attributeKeys`, read beforehand).
  * The address is the offline geocoder's (`addressOf`).
  */
-export function positionsCsv(batches: AsyncIterable<RouteRow[]>, attributeKeys: string[], addressOf: (latitude: number, longitude: number) => string | null): Readable {
+export function positionsCsv(
+  batches: AsyncIterable<RouteRow[]>,
+  attributeKeys: string[],
+  addressOf: (latitude: number, longitude: number) => string | null,
+): Readable {
   const time = [isoTimeFormatter(), isoTimeFormatter(), isoTimeFormatter()];
-  const col = (key: string, kind: ApiColumn<CsvRow>['kind'], get: (r: RouteRow) => unknown): ApiColumn<CsvRow> => ({ key, kind, get: (x) => get(x.r) });
+  const col = (key: string, kind: ApiColumn<CsvRow>['kind'], get: (r: RouteRow) => unknown): ApiColumn<CsvRow> => ({
+    key,
+    kind,
+    get: (x) => get(x.r),
+  });
   const own = new Set(asAttributes.map(([k]) => k));
   const columns: ApiColumn<CsvRow>[] = [
     col('id', 'integer', (r) => r[3]),
@@ -74,7 +88,8 @@ export function positionsGpx(batches: AsyncIterable<RouteRow[]>, deviceName: str
 export function positionsKml(batches: AsyncIterable<RouteRow[]>, deviceName: string, period: { from: Date; to: Date }): Readable {
   const minute = (d: Date): string => d.toISOString().slice(0, 16).replace('T', ' ');
   return textStream(batches, {
-    head: `<?xml version="1.0" encoding="UTF-8"?><kml xmlns="http://www.opengis.net/kml/2.2"><Document><name>${xml(deviceName)}</name>` +
+    head:
+      `<?xml version="1.0" encoding="UTF-8"?><kml xmlns="http://www.opengis.net/kml/2.2"><Document><name>${xml(deviceName)}</name>` +
       `<Placemark><name>${minute(period.from)} - ${minute(period.to)}</name><LineString><extrude>1</extrude><tessellate>1</tessellate>` +
       '<altitudeMode>absolute</altitudeMode><coordinates>',
     item: (r) => `${r[9]},${r[8]},${r[12] ?? 0}`,

@@ -8,10 +8,19 @@ import { positionExporter, positionExportRoutes } from './export-routes';
 import { positionQueryRoutes } from './routes';
 
 /** Positions: queries, exports and deletes (which move the devices' live state off deleted positions). */
-export const positionsModule: OpsModule<{ devices: DevicesRepository; deviceState: DeviceStateService; reports: ReportSettings; geocoder: Geocoder }, void> = (
-  app, { base, devices, deviceState, reports, geocoder },
-) => {
-  const deps = { analytics: base.analytics, cache: base.cache, db: base.db, devices, reports, liveLatest: liveLatestOf(deviceState), geocoder };
+export const positionsModule: OpsModule<
+  { devices: DevicesRepository; deviceState: DeviceStateService; reports: ReportSettings; geocoder: Geocoder },
+  void
+> = (app, { base, devices, deviceState, reports, geocoder }) => {
+  const deps = {
+    analytics: base.analytics,
+    cache: base.cache,
+    db: base.db,
+    devices,
+    reports,
+    liveLatest: liveLatestOf(deviceState),
+    geocoder,
+  };
   const exporter = positionExporter(deps);
   positionQueryRoutes(app, { ...deps, exporter });
   positionExportRoutes(app, deps, exporter);

@@ -1,7 +1,17 @@
 import { apiPosition, GPX_MEDIA_TYPE, parsePositionId, positionsEndpoints, type PositionMessage } from '@corridor/contracts';
 import {
-  addressedPosition, AppError, cacheKeys, companyScope, queryLatestPositions, queryPositionHistory, queryPositionsById, registerEndpoint,
-  type Analytics, type App, type Cache, type Geocoder,
+  addressedPosition,
+  AppError,
+  cacheKeys,
+  companyScope,
+  queryLatestPositions,
+  queryPositionHistory,
+  queryPositionsById,
+  registerEndpoint,
+  type Analytics,
+  type App,
+  type Cache,
+  type Geocoder,
 } from '@corridor/platform';
 import type { DevicesRepository } from '../devices/repository';
 import type { ExportFormat, PositionExporter } from './export-routes';
@@ -20,7 +30,10 @@ function exportAsked(accept: string | undefined): ExportFormat | undefined {
  * GET /api/positions: latest per device (cache first, ClickHouse for the rest) or a history (JSON, or
  * CSV/GPX by Accept), each position with its offline address (a day of 10 s fixes: 8,640 lookups, tens of ms).
  */
-export function positionQueryRoutes(app: App, deps: { analytics: Analytics; cache: Cache; devices: DevicesRepository; exporter: PositionExporter; geocoder: Geocoder }): void {
+export function positionQueryRoutes(
+  app: App,
+  deps: { analytics: Analytics; cache: Cache; devices: DevicesRepository; exporter: PositionExporter; geocoder: Geocoder },
+): void {
   const history = queryPositionHistory(deps.analytics);
   const latestFromStore = queryLatestPositions(deps.analytics);
   const byId = queryPositionsById(deps.analytics);
@@ -54,7 +67,8 @@ export function positionQueryRoutes(app: App, deps: { analytics: Analytics; cach
     const scope = companyScope(req.identity!);
     const asked = exportAsked(req.headers.accept);
     if (asked && q.from && q.to) {
-      if (q.deviceId?.length !== 1) throw new AppError('VALIDATION_FAILED', 'a CSV or GPX export is of one deviceId', { fields: ['deviceId'] });
+      if (q.deviceId?.length !== 1)
+        throw new AppError('VALIDATION_FAILED', 'a CSV or GPX export is of one deviceId', { fields: ['deviceId'] });
       return deps.exporter(reply, asked, { deviceId: q.deviceId[0]!, from: q.from, to: q.to }, scope);
     }
     if (q.id?.length) {

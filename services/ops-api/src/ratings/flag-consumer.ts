@@ -13,14 +13,20 @@ const RATINGS_CONSUMER_GROUP = 'ops-api-ratings';
 export async function startFlagConsumer(deps: { bus: Bus; db: Orm; logger: Logger }): Promise<Subscription> {
   const log = deps.logger.child({ module: 'ratings' });
   return consumeValidated({
-    bus: deps.bus, logger: log, groupId: RATINGS_CONSUMER_GROUP, topic: Topics.events, schema: EventMessage,
+    bus: deps.bus,
+    logger: log,
+    groupId: RATINGS_CONSUMER_GROUP,
+    topic: Topics.events,
+    schema: EventMessage,
     handle: async (events) => {
       const opened = events.filter((e) => e.type === 'journeyFlagOpened');
       if (!opened.length) return;
       try {
         const ids = [...new Set(opened.map((e) => e.deviceId))];
         const owners = new Map(
-          (await deps.db.select({ id: devices.id, companyId: devices.companyId }).from(devices).where(inArray(devices.id, ids))).map((d) => [d.id, d.companyId]),
+          (await deps.db.select({ id: devices.id, companyId: devices.companyId }).from(devices).where(inArray(devices.id, ids))).map(
+            (d) => [d.id, d.companyId],
+          ),
         );
         const rows = opened.flatMap((e) => {
           const companyId = owners.get(e.deviceId);
@@ -28,7 +34,8 @@ export async function startFlagConsumer(deps: { bus: Bus; db: Orm; logger: Logge
           const flagType = typeof e.attributes.flagType === 'string' && e.attributes.flagType ? e.attributes.flagType : 'unknown';
           return [{ eventId: e.id, companyId, deviceId: e.deviceId, journeyId: e.journeyId, flagType, openedAt: new Date(e.eventTime) }];
         });
-        if (rows.length < opened.length) log.debug({ skipped: opened.length - rows.length }, 'flags of devices without a company are not counted');
+        if (rows.length < opened.length)
+          log.debug({ skipped: opened.length - rows.length }, 'flags of devices without a company are not counted');
         if (rows.length) await deps.db.insert(companyFlags).values(rows).onConflictDoNothing();
       } catch (err) {
         throw unavailable('PostgreSQL (company flags)', err);

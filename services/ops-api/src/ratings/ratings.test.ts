@@ -1,7 +1,16 @@
 import { eventually } from '@corridor/platform/testing/eventually';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count } from 'drizzle-orm';
-import { ratingsEndpoints, Topics, type Complaint, type CompanyRating, type Device, type EventMessageInput, type RatingPage, type RatingStats } from '@corridor/contracts';
+import {
+  ratingsEndpoints,
+  Topics,
+  type Complaint,
+  type CompanyRating,
+  type Device,
+  type EventMessageInput,
+  type RatingPage,
+  type RatingStats,
+} from '@corridor/contracts';
 import { runCommonRouteTests } from '@corridor/platform/testing/common-route-tests';
 import { asUser, TEST_IDENTITY_SECRET, testUsers } from '@corridor/platform/testing/identity';
 import { createTestAdapters, primaryKind, type TestAdapters } from '@corridor/platform/testing/test-adapters';
@@ -26,12 +35,32 @@ async function device(uniqueId: string, companyId: number | null): Promise<Devic
   return res.json<Device>();
 }
 const flagEvent = (id: string, deviceId: number, type: EventMessageInput['type'] = 'journeyFlagOpened'): EventMessageInput => ({
-  id, type, deviceId, eventTime: iso(now - HOUR), journeyId: 'j-1', attributes: { flagType: 'offCorridor' },
+  id,
+  type,
+  deviceId,
+  eventTime: iso(now - HOUR),
+  journeyId: 'j-1',
+  attributes: { flagType: 'offCorridor' },
 });
-const shipment = (companyId: number, n: number, plannedArrival: number, actualArrival: number | null, status: 'delivered' | 'in_transit' = 'delivered') => ({
-  companyId, reference: `R-${companyId}-${n}`, originPlace: 'Mombasa', originCountry: 'KE', destinationPlace: 'Kampala', destinationCountry: 'UG',
-  transportMode: 'road' as const, status, plannedArrival: new Date(plannedArrival), actualArrival: actualArrival === null ? null : new Date(actualArrival),
-  createdByUserId: 1, createdByEmail: 'seed@test',
+const shipment = (
+  companyId: number,
+  n: number,
+  plannedArrival: number,
+  actualArrival: number | null,
+  status: 'delivered' | 'in_transit' = 'delivered',
+) => ({
+  companyId,
+  reference: `R-${companyId}-${n}`,
+  originPlace: 'Mombasa',
+  originCountry: 'KE',
+  destinationPlace: 'Kampala',
+  destinationCountry: 'UG',
+  transportMode: 'road' as const,
+  status,
+  plannedArrival: new Date(plannedArrival),
+  actualArrival: actualArrival === null ? null : new Date(actualArrival),
+  createdByUserId: 1,
+  createdByEmail: 'seed@test',
 });
 
 beforeAll(async () => {
@@ -60,15 +89,29 @@ beforeAll(async () => {
     shipment(202, 1, now - 10 * HOUR, now - 3 * HOUR),
     shipment(202, 2, now - 10 * HOUR, now - 4 * HOUR),
   ]);
-  const complaint = async (): Promise<Complaint> => (await call(testUsers.companyA, 'POST', '/api/complaints', {
-    subjectType: 'company', subjectRef: '202', companyId: 202, category: 'delay', title: 'Late again', description: 'Arrived a day after the planned date.',
-  })).json<Complaint>();
+  const complaint = async (): Promise<Complaint> =>
+    (
+      await call(testUsers.companyA, 'POST', '/api/complaints', {
+        subjectType: 'company',
+        subjectRef: '202',
+        companyId: 202,
+        category: 'delay',
+        title: 'Late again',
+        description: 'Arrived a day after the planned date.',
+      })
+    ).json<Complaint>();
   const upheld = await complaint();
   await complaint();
   await call(testUsers.officer, 'PUT', `/api/complaints/${upheld.id}/status`, { status: 'under_review' });
   await call(testUsers.officer, 'PUT', `/api/complaints/${upheld.id}/status`, { status: 'resolved', note: 'confirmed late' });
   const s = await call(testUsers.officer, 'POST', '/api/disciplinary/admin', {
-    subjectType: 'company', subjectRef: '202', companyId: 202, sanctionType: 'suspension', reason: 'Repeated late deliveries', startsAt: iso(now - 2 * HOUR), endsAt: iso(now + 240 * HOUR),
+    subjectType: 'company',
+    subjectRef: '202',
+    companyId: 202,
+    sanctionType: 'suspension',
+    reason: 'Repeated late deliveries',
+    startsAt: iso(now - 2 * HOUR),
+    endsAt: iso(now + 240 * HOUR),
   });
   expect(s.statusCode, s.body).toBe(201);
   await eventually('the three flags consumed', async () => ((await db.select({ n: count() }).from(companyFlags))[0]?.n ?? 0) >= 3);
@@ -87,14 +130,37 @@ const ratingsOf = async (user: Identity, query = '') => {
 
 describe('rate (score arithmetic)', () => {
   const p = { from: new Date(0), to: new Date(1) };
-  const base = { companyId: 1, name: 'X', delivered: 0, onTime: 0, flags: 0, trucks: 0, complaintsUpheld: 0, complaintsPending: 0, complaintsDismissed: 0, sanctions: [] };
+  const base = {
+    companyId: 1,
+    name: 'X',
+    delivered: 0,
+    onTime: 0,
+    flags: 0,
+    trucks: 0,
+    complaintsUpheld: 0,
+    complaintsPending: 0,
+    complaintsDismissed: 0,
+    sanctions: [],
+  };
   it('gives a clean company with no deliveries 100 and drops the on-time weight', () => {
     const r = rate(base, p);
     expect(r).toMatchObject({ score: 100, grade: 'A', components: { onTimeDelivery: { score: null, weight: 0 } } });
     expect(r.components.journeyFlags.weight + r.components.complaints.weight + r.components.sanctions.weight).toBeCloseTo(1, 3);
   });
   it('weighs each component as documented', () => {
-    const r = rate({ ...base, delivered: 4, onTime: 1, flags: 10, trucks: 2, complaintsUpheld: 2, complaintsPending: 2, sanctions: [{ sanctionType: 'blacklist' }] }, p);
+    const r = rate(
+      {
+        ...base,
+        delivered: 4,
+        onTime: 1,
+        flags: 10,
+        trucks: 2,
+        complaintsUpheld: 2,
+        complaintsPending: 2,
+        sanctions: [{ sanctionType: 'blacklist' }],
+      },
+      p,
+    );
     const expected = 100 * (0.4 * 0.25 + 0.25 * Math.exp(-1) + 0.2 * Math.exp(-3 / 4) + 0.15 * Math.exp(-8 / 6));
     expect(r.score).toBeCloseTo(expected, 1);
     expect(r.grade).toBe('E');

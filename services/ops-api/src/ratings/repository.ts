@@ -31,8 +31,11 @@ const int = (v: unknown): number => Number(v ?? 0);
 export function ratingsRepository(db: Orm) {
   return {
     async figures(p: Period, companyIds?: number[]): Promise<CompanyFigures[]> {
-      const rated = await db.select({ id: companies.id, name: companies.name }).from(companies)
-        .where(and(ne(companies.kind, 'association'), companyIds ? inArray(companies.id, companyIds) : undefined)).orderBy(companies.id);
+      const rated = await db
+        .select({ id: companies.id, name: companies.name })
+        .from(companies)
+        .where(and(ne(companies.kind, 'association'), companyIds ? inArray(companies.id, companyIds) : undefined))
+        .orderBy(companies.id);
       if (!rated.length) return [];
       const ids = rated.map((c) => c.id);
 
@@ -43,18 +46,28 @@ export function ratingsRepository(db: Orm) {
           onTime: sql<number>`count(*) filter (where ${shipments.actualArrival} <= ${shipments.plannedArrival})`,
         })
         .from(shipments)
-        .where(and(
-          inArray(shipments.companyId, ids), eq(shipments.status, 'delivered'), isNotNull(shipments.plannedArrival),
-          gte(shipments.actualArrival, p.from), lte(shipments.actualArrival, p.to),
-        ))
+        .where(
+          and(
+            inArray(shipments.companyId, ids),
+            eq(shipments.status, 'delivered'),
+            isNotNull(shipments.plannedArrival),
+            gte(shipments.actualArrival, p.from),
+            lte(shipments.actualArrival, p.to),
+          ),
+        )
         .groupBy(shipments.companyId);
 
-      const flags = await db.select({ companyId: companyFlags.companyId, n: count() }).from(companyFlags)
+      const flags = await db
+        .select({ companyId: companyFlags.companyId, n: count() })
+        .from(companyFlags)
         .where(and(inArray(companyFlags.companyId, ids), gte(companyFlags.openedAt, p.from), lte(companyFlags.openedAt, p.to)))
         .groupBy(companyFlags.companyId);
 
-      const trucks = await db.select({ companyId: devices.companyId, n: count() }).from(devices)
-        .where(inArray(devices.companyId, ids)).groupBy(devices.companyId);
+      const trucks = await db
+        .select({ companyId: devices.companyId, n: count() })
+        .from(devices)
+        .where(inArray(devices.companyId, ids))
+        .groupBy(devices.companyId);
 
       const filed = await db
         .select({
@@ -67,15 +80,22 @@ export function ratingsRepository(db: Orm) {
         .where(and(inArray(complaints.companyId, ids), gte(complaints.createdAt, p.from), lte(complaints.createdAt, p.to)))
         .groupBy(complaints.companyId);
 
-      const sanctions = await db.select({ companyId: disciplinaryRecords.companyId, sanctionType: disciplinaryRecords.sanctionType })
+      const sanctions = await db
+        .select({ companyId: disciplinaryRecords.companyId, sanctionType: disciplinaryRecords.sanctionType })
         .from(disciplinaryRecords)
-        .where(and(
-          inArray(disciplinaryRecords.companyId, ids), lte(disciplinaryRecords.startsAt, p.to),
-          or(isNull(disciplinaryRecords.endsAt), gte(disciplinaryRecords.endsAt, p.from)),
-        ));
+        .where(
+          and(
+            inArray(disciplinaryRecords.companyId, ids),
+            lte(disciplinaryRecords.startsAt, p.to),
+            or(isNull(disciplinaryRecords.endsAt), gte(disciplinaryRecords.endsAt, p.from)),
+          ),
+        );
 
       const by = <T extends { companyId: number | null }>(rows: T[]) => new Map(rows.map((r) => [r.companyId, r]));
-      const d = by(deliveries), f = by(flags), t = by(trucks), c = by(filed);
+      const d = by(deliveries),
+        f = by(flags),
+        t = by(trucks),
+        c = by(filed);
       return rated.map((co) => ({
         companyId: co.id,
         name: co.name,

@@ -26,7 +26,10 @@ export function rate(f: CompanyFigures, period: Period): CompanyRating {
   const sanctionsScore = Math.exp(-points / 6);
 
   const parts: [keyof typeof ratingWeights, number | null][] = [
-    ['onTimeDelivery', onTimeScore], ['journeyFlags', flagsScore], ['complaints', complaintsScore], ['sanctions', sanctionsScore],
+    ['onTimeDelivery', onTimeScore],
+    ['journeyFlags', flagsScore],
+    ['complaints', complaintsScore],
+    ['sanctions', sanctionsScore],
   ];
   const present = parts.filter((p): p is [keyof typeof ratingWeights, number] => p[1] !== null);
   const totalWeight = present.reduce((s, [k]) => s + ratingWeights[k], 0);
@@ -34,13 +37,28 @@ export function rate(f: CompanyFigures, period: Period): CompanyRating {
   const score = round((100 * present.reduce((s, [k, v]) => s + ratingWeights[k] * v, 0)) / totalWeight, 1);
 
   const components: RatingComponents = {
-    onTimeDelivery: { delivered: f.delivered, onTime: f.onTime, score: onTimeScore === null ? null : round(onTimeScore, 4), weight: weight('onTimeDelivery', onTimeScore) },
+    onTimeDelivery: {
+      delivered: f.delivered,
+      onTime: f.onTime,
+      score: onTimeScore === null ? null : round(onTimeScore, 4),
+      weight: weight('onTimeDelivery', onTimeScore),
+    },
     journeyFlags: { flags: f.flags, trucks: f.trucks, score: round(flagsScore, 4), weight: weight('journeyFlags', flagsScore) },
-    complaints: { upheld: f.complaintsUpheld, pending: f.complaintsPending, dismissed: f.complaintsDismissed, score: round(complaintsScore, 4), weight: weight('complaints', complaintsScore) },
+    complaints: {
+      upheld: f.complaintsUpheld,
+      pending: f.complaintsPending,
+      dismissed: f.complaintsDismissed,
+      score: round(complaintsScore, 4),
+      weight: weight('complaints', complaintsScore),
+    },
     sanctions: { total: f.sanctions.length, points, score: round(sanctionsScore, 4), weight: weight('sanctions', sanctionsScore) },
   };
   return {
-    companyId: f.companyId, companyName: f.name, score, grade: gradeOf(score), components,
+    companyId: f.companyId,
+    companyName: f.name,
+    score,
+    grade: gradeOf(score),
+    components,
     period: { from: period.from.toISOString(), to: period.to.toISOString() },
   };
 }

@@ -48,12 +48,20 @@ export function ratingsService(deps: { repo: RatingsRepository; clock: Clock }) 
         company: (a, b) => a.companyId - b.companyId,
       };
       items.sort(order[q.sort]);
-      return { items: items.slice(q.offset, q.offset + q.limit), total: items.length, limit: q.limit, offset: q.offset, period: periodJson(period) };
+      return {
+        items: items.slice(q.offset, q.offset + q.limit),
+        total: items.length,
+        limit: q.limit,
+        offset: q.offset,
+        period: periodJson(period),
+      };
     },
 
     async stats(q: { from?: string; to?: string }): Promise<RatingStats> {
       const period = resolvePeriod(q, clock.now());
-      const ratings = (await repo.figures(period)).map((f) => rate(f, period)).sort((a, b) => b.score - a.score || a.companyId - b.companyId);
+      const ratings = (await repo.figures(period))
+        .map((f) => rate(f, period))
+        .sort((a, b) => b.score - a.score || a.companyId - b.companyId);
       const scores = ratings.map((r) => r.score);
       const byGrade: Record<RatingGrade, number> = { A: 0, B: 0, C: 0, D: 0, E: 0 };
       for (const r of ratings) byGrade[r.grade] += 1;

@@ -9,10 +9,15 @@ import type { Geocoder } from '@corridor/platform';
 export function tripAddresses(geocoder: Geocoder) {
   return async function* (batches: AsyncIterable<ReportTrip[]>): AsyncGenerator<ReportTrip[]> {
     for await (const batch of batches) {
-      yield await Promise.all(batch.map(async (t) => {
-        const [startAddress, endAddress] = await Promise.all([geocoder.address(t.startLat, t.startLon), geocoder.address(t.endLat, t.endLon)]);
-        return { ...t, ...withoutNulls({ startAddress, endAddress }) };
-      }));
+      yield await Promise.all(
+        batch.map(async (t) => {
+          const [startAddress, endAddress] = await Promise.all([
+            geocoder.address(t.startLat, t.startLon),
+            geocoder.address(t.endLat, t.endLon),
+          ]);
+          return { ...t, ...withoutNulls({ startAddress, endAddress }) };
+        }),
+      );
     }
   };
 }
@@ -20,7 +25,9 @@ export function tripAddresses(geocoder: Geocoder) {
 export function stopAddresses(geocoder: Geocoder) {
   return async function* (batches: AsyncIterable<ReportStop[]>): AsyncGenerator<ReportStop[]> {
     for await (const batch of batches) {
-      yield await Promise.all(batch.map(async (s) => ({ ...s, ...withoutNulls({ address: await geocoder.address(s.latitude, s.longitude) }) })));
+      yield await Promise.all(
+        batch.map(async (s) => ({ ...s, ...withoutNulls({ address: await geocoder.address(s.latitude, s.longitude) }) })),
+      );
     }
   };
 }

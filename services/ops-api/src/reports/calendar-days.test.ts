@@ -6,8 +6,14 @@ const isos = (ms: number[]): string[] => ms.map((m) => new Date(m).toISOString()
 
 describe('calendar days in a time zone', () => {
   it('finds local midnights in UTC and in East Africa Time (UTC+3)', () => {
-    expect(isos(dayBoundaries(t('2026-03-01T10:00:00Z'), t('2026-03-03T10:00:00Z'), 'UTC'))).toEqual(['2026-03-02T00:00:00.000Z', '2026-03-03T00:00:00.000Z']);
-    expect(isos(dayBoundaries(t('2026-03-01T10:00:00Z'), t('2026-03-03T10:00:00Z'), 'Africa/Nairobi'))).toEqual(['2026-03-01T21:00:00.000Z', '2026-03-02T21:00:00.000Z']);
+    expect(isos(dayBoundaries(t('2026-03-01T10:00:00Z'), t('2026-03-03T10:00:00Z'), 'UTC'))).toEqual([
+      '2026-03-02T00:00:00.000Z',
+      '2026-03-03T00:00:00.000Z',
+    ]);
+    expect(isos(dayBoundaries(t('2026-03-01T10:00:00Z'), t('2026-03-03T10:00:00Z'), 'Africa/Nairobi'))).toEqual([
+      '2026-03-01T21:00:00.000Z',
+      '2026-03-02T21:00:00.000Z',
+    ]);
     expect(offsetAt(t('2026-03-01T10:00:00Z'), 'Africa/Nairobi')).toBe(3 * 3600_000);
   });
 

@@ -8,7 +8,10 @@ import type { ReportDevice } from './report-devices';
  * batch item turned into rows as it is read (`rowsOf`; a track chunk is valid only until the next
  * batch is asked for).
  */
-async function* perDeviceRows<B extends { deviceId: number }, T>(batches: AsyncIterable<B[]>, rowsOf: (item: B) => T[]): AsyncGenerator<{ deviceId: number; rows: T[] }> {
+async function* perDeviceRows<B extends { deviceId: number }, T>(
+  batches: AsyncIterable<B[]>,
+  rowsOf: (item: B) => T[],
+): AsyncGenerator<{ deviceId: number; rows: T[] }> {
   let current: { deviceId: number; rows: T[] } | undefined;
   for await (const batch of batches) {
     for (const item of batch) {
@@ -68,7 +71,14 @@ export async function* combinedItems(devices: ReportDevice[], s: CombinedSources
       const all = await events.take(d.id);
       const tied = [...new Set(all.map((e) => e.positionId).filter((id): id is number => id !== null && id > 0))];
       const positions = tied.length ? await s.positionsById(tied) : [];
-      yield [{ deviceId: d.id, route: lonLat, events: all.filter((e) => e.positionId !== null && e.positionId > 0 && e.type !== 'deviceMoving').map((e) => toApiEvent(e)), positions }];
+      yield [
+        {
+          deviceId: d.id,
+          route: lonLat,
+          events: all.filter((e) => e.positionId !== null && e.positionId > 0 && e.type !== 'deviceMoving').map((e) => toApiEvent(e)),
+          positions,
+        },
+      ];
     }
   } finally {
     await route.close();

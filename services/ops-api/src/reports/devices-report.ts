@@ -24,21 +24,36 @@ interface DeviceRow {
 const table: ReportTable<DeviceRow> = {
   name: 'devices',
   columns: [
-    field('id', 'integer', 'deviceId'), field('name', 'text', 'deviceName'), field('uniqueId', 'text'), field('status', 'text'),
-    field('lastUpdate', 'time'), field('latitude', 'coordinate'), field('longitude', 'coordinate'), field('address', 'text'),
+    field('id', 'integer', 'deviceId'),
+    field('name', 'text', 'deviceName'),
+    field('uniqueId', 'text'),
+    field('status', 'text'),
+    field('lastUpdate', 'time'),
+    field('latitude', 'coordinate'),
+    field('longitude', 'coordinate'),
+    field('address', 'text'),
   ],
 };
 
 const rowOf = (d: Device, p: PositionMessage | undefined): DeviceRow => ({
-  id: d.id, name: d.name, uniqueId: d.uniqueId, status: d.status, lastUpdate: d.lastUpdate,
-  latitude: p?.latitude ?? null, longitude: p?.longitude ?? null, address: p?.address ?? null,
+  id: d.id,
+  name: d.name,
+  uniqueId: d.uniqueId,
+  status: d.status,
+  lastUpdate: d.lastUpdate,
+  latitude: p?.latitude ?? null,
+  longitude: p?.longitude ?? null,
+  address: p?.address ?? null,
 });
 
 /**
  * GET /reports/devices/xlsx (Traccar's devices report): the caller's devices a page at a time, each
  * with the place of its latest position, streamed into the workbook.
  */
-export function devicesReportRoutes(app: App, deps: { devices: DevicesService; latest: LatestPositions; presentationFor(userId?: number): Promise<Presentation> }): void {
+export function devicesReportRoutes(
+  app: App,
+  deps: { devices: DevicesService; latest: LatestPositions; presentationFor(userId?: number): Promise<Presentation> },
+): void {
   registerEndpoint(app, devicesXlsx, async (req, reply) => {
     const scope = companyScope(req.identity!);
     async function* batches(): AsyncIterable<DeviceRow[]> {
@@ -50,6 +65,12 @@ export function devicesReportRoutes(app: App, deps: { devices: DevicesService; l
       }
     }
     const day = new Date().toISOString().slice(0, 10);
-    return sendReport(reply, { format: 'xlsx', table, batches: batches(), filename: `devices-${day}`, presentation: await deps.presentationFor(req.identity?.userId) });
+    return sendReport(reply, {
+      format: 'xlsx',
+      table,
+      batches: batches(),
+      filename: `devices-${day}`,
+      presentation: await deps.presentationFor(req.identity?.userId),
+    });
   });
 }

@@ -20,7 +20,10 @@ export function driverNamer(db: Orm) {
       const unknown = [...new Set(batch.map((t) => t.driverUniqueId).filter((id): id is string => id !== undefined && !byCard.has(id)))];
       if (unknown.length) {
         linked ??= await linkedDevices(db, 'driverId');
-        const rows = await db.select({ id: drivers.id, uniqueId: drivers.uniqueId, name: drivers.name }).from(drivers).where(inArray(drivers.uniqueId, unknown));
+        const rows = await db
+          .select({ id: drivers.id, uniqueId: drivers.uniqueId, name: drivers.name })
+          .from(drivers)
+          .where(inArray(drivers.uniqueId, unknown));
         for (const id of unknown) byCard.set(id, []);
         for (const r of rows) byCard.get(r.uniqueId)!.push({ id: r.id, name: r.name });
       }

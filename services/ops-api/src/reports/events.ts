@@ -21,7 +21,12 @@ export function eventsTable(deviceNames: ReadonlyMap<number, string>): ReportTab
       { key: 'deviceName', label: 'deviceName', kind: 'text', get: (e) => deviceNames.get(e.deviceId) ?? null },
       field('eventTime', 'time'),
       field('type', 'text'),
-      { key: 'alarm', label: 'alarm', kind: 'text', get: (e) => (typeof e.attributes['alarm'] === 'string' ? e.attributes['alarm'] : null) },
+      {
+        key: 'alarm',
+        label: 'alarm',
+        kind: 'text',
+        get: (e) => (typeof e.attributes['alarm'] === 'string' ? e.attributes['alarm'] : null),
+      },
       field('address', 'text'),
       field('latitude', 'coordinate'),
       field('longitude', 'coordinate'),

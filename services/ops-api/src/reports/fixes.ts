@@ -43,7 +43,11 @@ export const fixDistance = (a: { latitude: number; longitude: number }, b: { lat
  * row that already has the total fields keeps its shape.
  */
 /** `maxSpeed`: knots, the highest plausible speed (legs that would need more are jumps). `previous`: the fix before the first row, when the track goes on from one (device-state's motion). */
-export function fixTrack<R extends TrackRow = ReportFixRow>(speedThreshold: number, maxSpeed: number, previous?: R & FixTotals): (row: R) => R & FixTotals {
+export function fixTrack<R extends TrackRow = ReportFixRow>(
+  speedThreshold: number,
+  maxSpeed: number,
+  previous?: R & FixTotals,
+): (row: R) => R & FixTotals {
   let prev: (R & FixTotals) | undefined = previous;
   return (row) => {
     const fix = row as R & FixTotals;

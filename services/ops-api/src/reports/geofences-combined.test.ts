@@ -3,7 +3,15 @@ import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { z } from 'zod';
 import {
-  CombinedReportItem, DeviceInput, Event, EventMessage, PositionMessage, positionId, ReportGeofence, reportsEndpoints, XLSX_MEDIA_TYPE,
+  CombinedReportItem,
+  DeviceInput,
+  Event,
+  EventMessage,
+  PositionMessage,
+  positionId,
+  ReportGeofence,
+  reportsEndpoints,
+  XLSX_MEDIA_TYPE,
   type EventMessageInput,
 } from '@corridor/contracts';
 import { eventNumericId, insertEvents, insertPositions, type Identity } from '@corridor/platform';
@@ -22,17 +30,30 @@ const ids = { a: 0, a2: 0, b: 0 };
 const T0 = Date.parse('2026-06-01T08:00:00Z');
 const at = (s: number): string => new Date(T0 + s * 1000).toISOString();
 const period = `from=${encodeURIComponent('2026-06-01T00:00:00Z')}&to=${encodeURIComponent('2026-06-02T00:00:00Z')}`;
-const fixes = buildTrack({ start: new Date(T0), origin: [39.66, -4.05], everySeconds: 60, segments: [{ kind: 'drive', seconds: 3600, kmh: 40 }] });
+const fixes = buildTrack({
+  start: new Date(T0),
+  origin: [39.66, -4.05],
+  everySeconds: 60,
+  segments: [{ kind: 'drive', seconds: 3600, kmh: 40 }],
+});
 
 /** geofenceEnter/Exit of one device: [type, seconds, geofence]. */
-const visits = (deviceId: number, list: [('geofenceEnter' | 'geofenceExit'), number, string][]): EventMessageInput[] =>
-  list.map(([type, s, geofenceId], i) => ({ id: `gf-${deviceId}-${i}`, type, eventTime: at(s), deviceId, geofenceId, positionId: positionId(deviceId, T0 + s * 1000) }));
+const visits = (deviceId: number, list: ['geofenceEnter' | 'geofenceExit', number, string][]): EventMessageInput[] =>
+  list.map(([type, s, geofenceId], i) => ({
+    id: `gf-${deviceId}-${i}`,
+    type,
+    eventTime: at(s),
+    deviceId,
+    geofenceId,
+    positionId: positionId(deviceId, T0 + s * 1000),
+  }));
 
 beforeAll(async () => {
   adapters = await createTestAdapters(await primaryKind());
   fences = await geofenceOwner([7, 9]);
   svc = await build({ ...adapters, logger: adapters.logger, identitySecret: TEST_IDENTITY_SECRET, geofenceUrl: fences.url });
-  const device = (name: string, companyId: number) => svc.devices.create(DeviceInput.parse({ name, uniqueId: `gc-${name.replace(/\W/g, '')}`, companyId }));
+  const device = (name: string, companyId: number) =>
+    svc.devices.create(DeviceInput.parse({ name, uniqueId: `gc-${name.replace(/\W/g, '')}`, companyId }));
   ids.a = (await device('KDA 001A', 101)).id;
   ids.a2 = (await device('KDA 002A', 101)).id;
   ids.b = (await device('KDB 001B', 202)).id;
@@ -41,11 +62,27 @@ beforeAll(async () => {
   await put(trackPositions(ids.b, 'gc-KDB001B', fixes.slice(0, 10)).map((p) => PositionMessage.parse(p)));
   const events: EventMessageInput[] = [
     // a: port 7 from 10 to 20 min, border post 9 nested inside from 12 to 15 min; a second port visit still open at the end
-    ...visits(ids.a, [['geofenceEnter', 600, '7'], ['geofenceEnter', 720, '9'], ['geofenceExit', 900, '9'], ['geofenceExit', 1200, '7'], ['geofenceEnter', 3000, '7']]),
-    { id: 'gc-alarm', type: 'alarm', eventTime: at(300), deviceId: ids.a, positionId: positionId(ids.a, T0 + 300_000), attributes: { alarm: 'sos' } },
+    ...visits(ids.a, [
+      ['geofenceEnter', 600, '7'],
+      ['geofenceEnter', 720, '9'],
+      ['geofenceExit', 900, '9'],
+      ['geofenceExit', 1200, '7'],
+      ['geofenceEnter', 3000, '7'],
+    ]),
+    {
+      id: 'gc-alarm',
+      type: 'alarm',
+      eventTime: at(300),
+      deviceId: ids.a,
+      positionId: positionId(ids.a, T0 + 300_000),
+      attributes: { alarm: 'sos' },
+    },
     { id: 'gc-moving', type: 'deviceMoving', eventTime: at(60), deviceId: ids.a, positionId: positionId(ids.a, T0 + 60_000) },
     { id: 'gc-loose', type: 'alarm', eventTime: at(400), deviceId: ids.a, attributes: { alarm: 'general' } }, // tied to no position
-    ...visits(ids.b, [['geofenceEnter', 60, '7'], ['geofenceExit', 120, '7']]),
+    ...visits(ids.b, [
+      ['geofenceEnter', 60, '7'],
+      ['geofenceExit', 120, '7'],
+    ]),
   ];
   await insertEvents(adapters.analytics)(events.map((e) => EventMessage.parse(e)));
 });
@@ -73,12 +110,24 @@ describe('geofence visits (Traccar GeofenceReportProvider)', () => {
   };
 
   it('pairs an enter with the next exit of its geofence; a repeated enter replaces the open one; an open visit is left out', () => {
-    expect(run([e('geofenceEnter', 0, '1'), e('geofenceEnter', 10, '1'), e('geofenceExit', 20, '1'), e('geofenceEnter', 30, '1')])).toEqual([[1, at(10), at(20)]]);
+    expect(run([e('geofenceEnter', 0, '1'), e('geofenceEnter', 10, '1'), e('geofenceExit', 20, '1'), e('geofenceEnter', 30, '1')])).toEqual(
+      [[1, at(10), at(20)]],
+    );
   });
 
   it('ignores an exit without an enter, other geofences when asked for some, and events without a geofence', () => {
-    expect(run([e('geofenceExit', 5, '2'), e('geofenceEnter', 6, '2'), e('geofenceEnter', 7, '3'), e('geofenceExit', 8, '3'), e('geofenceExit', 9, '2')], [2]))
-      .toEqual([[2, at(6), at(9)]]);
+    expect(
+      run(
+        [
+          e('geofenceExit', 5, '2'),
+          e('geofenceEnter', 6, '2'),
+          e('geofenceEnter', 7, '3'),
+          e('geofenceExit', 8, '3'),
+          e('geofenceExit', 9, '2'),
+        ],
+        [2],
+      ),
+    ).toEqual([[2, at(6), at(9)]]);
     expect(run([e('geofenceEnter', 1, null), e('geofenceExit', 2, null)])).toEqual([]);
   });
 });
@@ -104,7 +153,10 @@ describe('GET /reports/geofences', () => {
     expect(csv.headers['content-disposition']).toBe('attachment; filename="geofences-2026-06-01-2026-06-02.csv"');
     // headed in words, times on the reader's clock (UTC here) as people write them
     const onClock = (iso: string) => iso.replace('T', ' ').slice(0, 19);
-    expect((parse(csv.body, { columns: true }) as Record<string, string>[]).map((r) => [r['Geofence id'], r['Entered (UTC)']])).toEqual([['7', onClock(at(600))], ['9', onClock(at(720))]]);
+    expect((parse(csv.body, { columns: true }) as Record<string, string>[]).map((r) => [r['Geofence id'], r['Entered (UTC)']])).toEqual([
+      ['7', onClock(at(600))],
+      ['9', onClock(at(720))],
+    ]);
     const xlsx = await get(testUsers.officer, `geofences?deviceId=${ids.a}&${period}`, { accept: XLSX_MEDIA_TYPE });
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(xlsx.rawPayload as never);
@@ -112,7 +164,7 @@ describe('GET /reports/geofences', () => {
   });
 
   it("keeps company users to their company's devices", async () => {
-    expect((await json(ReportGeofence, testUsers.companyA, `geofences?deviceId=${ids.a}&${period}`))).toHaveLength(2);
+    expect(await json(ReportGeofence, testUsers.companyA, `geofences?deviceId=${ids.a}&${period}`)).toHaveLength(2);
     const foreign = await get(testUsers.companyA, `geofences?deviceId=${ids.b}&${period}`);
     expect(foreign.statusCode).toBe(404);
     expect(foreign.json()).toMatchObject({ error: { code: 'NOT_FOUND' } });
@@ -144,7 +196,7 @@ describe('GET /reports/events with type=allEvents', () => {
   it("gives every type, as Traccar's web app asks for it", async () => {
     const all = await json(Event, testUsers.officer, `events?deviceId=${ids.a}&${period}&type=allEvents`);
     expect(all).toHaveLength(8);
-    expect((await json(Event, testUsers.officer, `events?deviceId=${ids.a}&${period}&type=allEvents&type=alarm`))).toHaveLength(8);
+    expect(await json(Event, testUsers.officer, `events?deviceId=${ids.a}&${period}&type=allEvents&type=alarm`)).toHaveLength(8);
   });
 });
 

@@ -25,7 +25,16 @@ export function geofenceVisits(device: ReportDevice, geofenceIds?: ReadonlySet<n
       const start = enter && Date.parse(enter.eventTime);
       const end = Date.parse(e.eventTime);
       if (start === undefined || end < start) return [];
-      return [{ deviceId: device.id, deviceName: device.name, geofenceId, startTime: enter!.eventTime, endTime: e.eventTime, duration: end - start }];
+      return [
+        {
+          deviceId: device.id,
+          deviceName: device.name,
+          geofenceId,
+          startTime: enter!.eventTime,
+          endTime: e.eventTime,
+          duration: end - start,
+        },
+      ];
     },
     finish: () => [],
   };

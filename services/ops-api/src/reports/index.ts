@@ -18,12 +18,18 @@ export interface ReportsModule {
 
 /** Reports (Traccar's and ours), as JSON, files or mail: their service and routes; mails still going out are sent before close. */
 export const reportsModule: OpsModule<
-  { devices: DevicesModule; settings: ReportSettings; geocoder: Geocoder; mail?: MailChannel; inbox: NotificationsService }, ReportsModule
+  { devices: DevicesModule; settings: ReportSettings; geocoder: Geocoder; mail?: MailChannel; inbox: NotificationsService },
+  ReportsModule
 > = (app, { base, life, devices, settings, geocoder, mail, inbox }) => {
   const reports = reportsService({ analytics: base.analytics, db: base.db, devices: devices.repo, settings, geocoder });
   // report files in their reader's language, units and time zone (the user directory, the server's attributes)
   const presentationFor = presentations(base.cache);
-  const mailer = reportMailer({ mail, logger: base.logger.child({ module: 'reports' }), addressOf: (userId) => inbox.addressOf(userId), presentationFor });
+  const mailer = reportMailer({
+    mail,
+    logger: base.logger.child({ module: 'reports' }),
+    addressOf: (userId) => inbox.addressOf(userId),
+    presentationFor,
+  });
   reportRoutes(app, reports, presentationFor, mailer);
   devicesReportRoutes(app, { devices: devices.service, latest: devices.latest, presentationFor });
   life.onClose(() => mailer.drain());

@@ -5,7 +5,19 @@ describe('isoTimeFormatter', () => {
   it('gives exactly what Date.toISOString gives, in and out of order, across hours, days and years', () => {
     const iso = isoTimeFormatter();
     const base = Date.UTC(2026, 0, 1);
-    const samples = [0, 1, 999, 59_999, 3_599_999, 3_600_000, base - 1, base, base + 30_000, Date.UTC(2028, 1, 29, 23, 59, 59, 999), 253_402_300_799_999];
+    const samples = [
+      0,
+      1,
+      999,
+      59_999,
+      3_599_999,
+      3_600_000,
+      base - 1,
+      base,
+      base + 30_000,
+      Date.UTC(2028, 1, 29, 23, 59, 59, 999),
+      253_402_300_799_999,
+    ];
     for (let i = 0; i < 20_000; i++) samples.push(base + Math.floor(Math.sin(i) * 4e10), base + i * 30_001);
     for (const ms of samples) expect(iso(ms), String(ms)).toBe(new Date(ms).toISOString());
   });

@@ -18,7 +18,9 @@ const mailed = counter('report_mails_total', 'Reports asked for by mail (/report
  * caller gets no mail.
  */
 export function reportMailer(deps: {
-  mail?: MailChannel; logger: Logger; addressOf: (userId: number) => Promise<{ email: string | null }>;
+  mail?: MailChannel;
+  logger: Logger;
+  addressOf: (userId: number) => Promise<{ email: string | null }>;
   /** The file in the caller's language, units and time zone. */
   presentationFor: (userId?: number) => Promise<Presentation>;
 }) {
@@ -27,16 +29,22 @@ export function reportMailer(deps: {
     async queue<T>(report: Report<T>, table: ReportTable<T>, format: string | undefined, who: Identity): Promise<void> {
       const mail = deps.mail;
       if (!mail) throw mailUnavailable('query', 'mail');
-      if (format === 'json') throw new AppError('VALIDATION_FAILED', 'A mailed report is a file: format xlsx (the default) or csv', [{ in: 'query', path: 'format', message: 'xlsx or csv' }]);
+      if (format === 'json')
+        throw new AppError('VALIDATION_FAILED', 'A mailed report is a file: format xlsx (the default) or csv', [
+          { in: 'query', path: 'format', message: 'xlsx or csv' },
+        ]);
       const to = (await deps.addressOf(who.userId)).email ?? who.email;
       const period = { from: report.period.from.getTime(), to: report.period.to.getTime() };
       const job = (async () => {
         try {
           const file = await fileOf(report, table, format === 'csv' ? 'csv' : 'xlsx', period, await deps.presentationFor(who.userId));
           const span = `${report.period.from.toISOString()} – ${report.period.to.toISOString()}`;
-          await mail.send(to, `Corridor ${table.name} report, ${span}`, `The ${table.name} report you asked for, ${span}: ${file.items} rows, attached.`, [
-            { filename: file.filename, content: file.content, contentType: file.contentType },
-          ]);
+          await mail.send(
+            to,
+            `Corridor ${table.name} report, ${span}`,
+            `The ${table.name} report you asked for, ${span}: ${file.items} rows, attached.`,
+            [{ filename: file.filename, content: file.content, contentType: file.contentType }],
+          );
           mailed.inc({ status: 'sent' });
         } catch (err) {
           mailed.inc({ status: 'failed' });

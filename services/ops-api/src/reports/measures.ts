@@ -1,7 +1,10 @@
 import { MPS_TO_KNOTS, type ReportFix } from './fixes';
 
 /** What the measures read of a fix: its time, its counters and the running totals. */
-export type Measured = Pick<ReportFix, 'time' | 'odometer' | 'hours' | 'fuelUsed' | 'fuel' | 'fuelLevel' | 'path' | 'gap' | 'ignitionMs' | 'ignitionFixes'>;
+export type Measured = Pick<
+  ReportFix,
+  'time' | 'odometer' | 'hours' | 'fuelUsed' | 'fuel' | 'fuelLevel' | 'path' | 'gap' | 'ignitionMs' | 'ignitionFixes'
+>;
 
 /**
  * What a report item measures between two fixes of one device, as Traccar does: distance from the
@@ -9,8 +12,7 @@ export type Measured = Pick<ReportFix, 'time' | 'odometer' | 'hours' | 'fuelUsed
  * engine hours from the `hours` attribute, else ignition-on time; fuel from `fuelUsed`, `fuel` or
  * `fuelLevel` × the device's `fuelCapacity`.
  */
-const usesOdometer = (a: Measured, b: Measured, ignoreOdometer: boolean): boolean =>
-  !ignoreOdometer && !!a.odometer && !!b.odometer;
+const usesOdometer = (a: Measured, b: Measured, ignoreOdometer: boolean): boolean => !ignoreOdometer && !!a.odometer && !!b.odometer;
 
 export function distanceBetween(a: Measured, b: Measured, ignoreOdometer: boolean): number {
   return usesOdometer(a, b, ignoreOdometer) ? b.odometer! - a.odometer! : b.path - a.path;
@@ -26,7 +28,9 @@ export function gapBetween(a: Measured, b: Measured, ignoreOdometer: boolean): n
 
 /** The device odometer at both ends when the distance comes from it, else nulls. */
 export function odometers(a: Measured, b: Measured, ignoreOdometer: boolean): { startOdometer: number | null; endOdometer: number | null } {
-  return usesOdometer(a, b, ignoreOdometer) ? { startOdometer: a.odometer, endOdometer: b.odometer } : { startOdometer: null, endOdometer: null };
+  return usesOdometer(a, b, ignoreOdometer)
+    ? { startOdometer: a.odometer, endOdometer: b.odometer }
+    : { startOdometer: null, endOdometer: null };
 }
 
 /** ms; null when the device reports neither engine hours nor ignition. */

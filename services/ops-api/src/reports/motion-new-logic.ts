@@ -28,7 +28,9 @@ export interface NewMotionSaved<F> {
  * The window holds the fixes of the last minDuration plus the latest one before it.
  */
 export function newMotionDetector<F extends MotionFix>(
-  t: Pick<TripThresholds, 'minDistance' | 'minDuration' | 'stopGap'>, first: F, saved?: NewMotionSaved<F>,
+  t: Pick<TripThresholds, 'minDistance' | 'minDuration' | 'stopGap'>,
+  first: F,
+  saved?: NewMotionSaved<F>,
 ): MotionDetector<F> & { save(): NewMotionSaved<F> } {
   const minSpeed = t.minDistance / t.minDuration; // metres per millisecond
   let moving = saved ? saved.moving : first.moving;
@@ -64,7 +66,8 @@ export function newMotionDetector<F extends MotionFix>(
   function remember(fix: F): void {
     window.push(fix);
     while (window.length - head > 1 && fix.time - window[head + 1]!.time >= t.minDuration) head++;
-    if (head > 64 && head * 2 > window.length) { // early, so few fixes outlive the young generation
+    if (head > 64 && head * 2 > window.length) {
+      // early, so few fixes outlive the young generation
       window = window.slice(head);
       head = 0;
     }

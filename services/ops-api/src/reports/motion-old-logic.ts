@@ -3,7 +3,8 @@ import type { MotionDetector, MotionEvent } from './motion';
 import type { TripThresholds } from './settings';
 
 type OldLogicThresholds = Pick<
-  TripThresholds, 'minimalTripDistance' | 'minimalTripDuration' | 'minimalParkingDuration' | 'minimalNoDataDuration' | 'useIgnition'
+  TripThresholds,
+  'minimalTripDistance' | 'minimalTripDuration' | 'minimalParkingDuration' | 'minimalNoDataDuration' | 'useIgnition'
 >;
 
 /** What the older model carries from one fix to the next (to keep it between batches: device-state motion-state.ts). */
@@ -23,7 +24,11 @@ export interface OldMotionSaved<F> {
  * Events are dated to the streak's first fix. A gap of minimalNoDataDuration while moving stops the
  * trip at the last fix before the gap (and the fix after the gap starts afresh).
  */
-export function oldMotionDetector<F extends MotionFix>(t: OldLogicThresholds, first: F, saved?: OldMotionSaved<F>): MotionDetector<F> & { save(): OldMotionSaved<F> } {
+export function oldMotionDetector<F extends MotionFix>(
+  t: OldLogicThresholds,
+  first: F,
+  saved?: OldMotionSaved<F>,
+): MotionDetector<F> & { save(): OldMotionSaved<F> } {
   let streak = saved ? saved.streak : first.moving; // the confirmed state (Traccar's motionStreak)
   let state = saved ? saved.state : first.moving; // the last fix's flag (motionState)
   let streakStart: F | undefined = saved?.streakStart; // first fix of an unconfirmed flip

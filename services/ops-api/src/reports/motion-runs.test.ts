@@ -31,9 +31,14 @@ function randomThresholds(seed: number): TripThresholds {
   const rnd = lcg(seed);
   const noData = Math.round(120 + rnd() * 7_200) * 1000;
   return {
-    ...defaults, newLogic: false, speedThreshold: rnd() < 0.5 ? 0.01 : Math.round(rnd() * 500) / 100,
-    minimalTripDuration: Math.round(1 + rnd() * (noData / 1000 - 1)) * 1000, minimalTripDistance: Math.round(rnd() * 3_000),
-    minimalParkingDuration: Math.round(1 + rnd() * 1_800) * 1000, minimalNoDataDuration: noData, useIgnition: rnd() < 0.5,
+    ...defaults,
+    newLogic: false,
+    speedThreshold: rnd() < 0.5 ? 0.01 : Math.round(rnd() * 500) / 100,
+    minimalTripDuration: Math.round(1 + rnd() * (noData / 1000 - 1)) * 1000,
+    minimalTripDistance: Math.round(rnd() * 3_000),
+    minimalParkingDuration: Math.round(1 + rnd() * 1_800) * 1000,
+    minimalNoDataDuration: noData,
+    useIgnition: rnd() < 0.5,
   };
 }
 
@@ -42,7 +47,9 @@ beforeAll(async () => {
   // redeliveries stay second rows of their keys (a merge would collapse them before the reads)
   await adapters.analytics.client.command({ query: `SYSTEM STOP MERGES ${adapters.analytics.database}.positions` });
   const put = (ps: PositionMessageInput[]) => insertPositions(adapters.analytics)(ps.map((p) => PositionMessage.parse(p)));
-  const tracks = DEVICES.map((id, i) => randomTrack({ deviceId: id, fixes: i === 0 ? 6_000 : 1_500, seed: 1_000 + id, start: T0, still: i % 2 ? 0.6 : 0 }));
+  const tracks = DEVICES.map((id, i) =>
+    randomTrack({ deviceId: id, fixes: i === 0 ? 6_000 : 1_500, seed: 1_000 + id, start: T0, still: i % 2 ? 0.6 : 0 }),
+  );
   for (const { fixes } of tracks) await put(fixes);
   for (const { again } of tracks) await put(again);
 }, 180_000);
@@ -61,21 +68,52 @@ async function all<T>(batches: AsyncIterable<T[]>): Promise<T[]> {
   return out;
 }
 
-const item = (kind: Kind, t: TripThresholds) => (id: number, iv: Parameters<typeof tripItem>[1]): Item =>
-  kind === 'trips' ? tripItem(device(id), iv, t) : stopItem(device(id), iv, t);
+const item =
+  (kind: Kind, t: TripThresholds) =>
+  (id: number, iv: Parameters<typeof tripItem>[1]): Item =>
+    kind === 'trips' ? tripItem(device(id), iv, t) : stopItem(device(id), iv, t);
 
 const oracle = (kind: Kind, thresholdsOf: (id: number) => TripThresholds) =>
-  all(perDevice(streamReportFixes(adapters.analytics)(period), (id) =>
-    (kind === 'trips' ? tripsRun(device(id), thresholdsOf(id)) : stopsRun(device(id), thresholdsOf(id))) as DeviceRun<ReportFixRow, Item>));
+  all(
+    perDevice(
+      streamReportFixes(adapters.analytics)(period),
+      (id) =>
+        (kind === 'trips' ? tripsRun(device(id), thresholdsOf(id)) : stopsRun(device(id), thresholdsOf(id))) as DeviceRun<
+          ReportFixRow,
+          Item
+        >,
+    ),
+  );
 
 const inStore = (kind: Kind, thresholdsOf: (id: number) => TripThresholds, pageRows?: number) =>
-  all(motionRunItems(streamMotionRuns(adapters.analytics)({
-    ...period, pageRows, radiusMetres: EARTH_RADIUS_M, maxSpeed: defaults.maxSpeed, thresholdsOf: (id) => runThresholds(thresholdsOf(id)),
-  }), { kind, thresholdsOf, lookup: (keys) => queryFixesAt(adapters.analytics)(keys), item: (id, iv) => item(kind, thresholdsOf(id))(id, iv) }));
+  all(
+    motionRunItems(
+      streamMotionRuns(adapters.analytics)({
+        ...period,
+        pageRows,
+        radiusMetres: EARTH_RADIUS_M,
+        maxSpeed: defaults.maxSpeed,
+        thresholdsOf: (id) => runThresholds(thresholdsOf(id)),
+      }),
+      {
+        kind,
+        thresholdsOf,
+        lookup: (keys) => queryFixesAt(adapters.analytics)(keys),
+        item: (id, iv) => item(kind, thresholdsOf(id))(id, iv),
+      },
+    ),
+  );
 
 /** Lengths (and what is divided from them) to 1e-9 relative; everything else as it is. */
-const lengthsRounded = (items: Item[]) => items.map((x) => Object.fromEntries(Object.entries(x).map(([k, v]) =>
-  [k, typeof v === 'number' && (k === 'distance' || k === 'gapDistance' || k === 'averageSpeed') ? Number(v.toPrecision(9)) : v])));
+const lengthsRounded = (items: Item[]) =>
+  items.map((x) =>
+    Object.fromEntries(
+      Object.entries(x).map(([k, v]) => [
+        k,
+        typeof v === 'number' && (k === 'distance' || k === 'gapDistance' || k === 'averageSpeed') ? Number(v.toPrecision(9)) : v,
+      ]),
+    ),
+  );
 
 describe('trips and stops computed in the store', () => {
   it('answer for the older model only, when a streak can span no more than a data gap', () => {
@@ -99,7 +137,7 @@ describe('trips and stops computed in the store', () => {
     expect(intervals, 'the tracks make trips and stops').toBeGreaterThan(200);
   }, 300_000);
 
-  it('with Traccar\'s default older-model thresholds (trips across long gaps closed by the no-data rule)', async () => {
+  it("with Traccar's default older-model thresholds (trips across long gaps closed by the no-data rule)", async () => {
     const t = { ...defaults, newLogic: false };
     for (const kind of ['trips', 'stops'] as const) {
       const expected = await oracle(kind, () => t);

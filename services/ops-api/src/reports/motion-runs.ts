@@ -20,17 +20,38 @@ import { completedItems } from './interval-items';
 export const runsAnswer = (t: TripThresholds): boolean => !t.newLogic && t.minimalTripDuration <= t.minimalNoDataDuration;
 
 export const runThresholds = (t: TripThresholds): MotionRunThresholds => ({
-  speedThreshold: t.speedThreshold, minimalTripDuration: t.minimalTripDuration, minimalTripDistance: t.minimalTripDistance,
-  minimalParkingDuration: t.minimalParkingDuration, minimalNoDataDuration: t.minimalNoDataDuration, useIgnition: t.useIgnition,
+  speedThreshold: t.speedThreshold,
+  minimalTripDuration: t.minimalTripDuration,
+  minimalTripDistance: t.minimalTripDistance,
+  minimalParkingDuration: t.minimalParkingDuration,
+  minimalNoDataDuration: t.minimalNoDataDuration,
+  useIgnition: t.useIgnition,
 });
 
 /** Where in a run an event is noticed: its first fix or a confirming fix. */
 type At = 'first' | RunConfirmation;
-interface RunEvent { moving: boolean; fix: RunFix; maxSpeed: number; at: At }
+interface RunEvent {
+  moving: boolean;
+  fix: RunFix;
+  maxSpeed: number;
+  at: At;
+}
 
 const motionFix = (f: RunFix, moving: boolean): MotionFix => ({
-  deviceId: f.deviceId, id: f.id, time: f.time, latitude: f.latitude, longitude: f.longitude, speed: f.speed, ignition: null, motion: null,
-  path: f.path, gap: f.gap, leg: 0, ignitionMs: f.ignitionMs, ignitionFixes: f.ignitionFixes, moving,
+  deviceId: f.deviceId,
+  id: f.id,
+  time: f.time,
+  latitude: f.latitude,
+  longitude: f.longitude,
+  speed: f.speed,
+  ignition: null,
+  motion: null,
+  path: f.path,
+  gap: f.gap,
+  leg: 0,
+  ignitionMs: f.ignitionMs,
+  ignitionFixes: f.ignitionFixes,
+  moving,
 });
 
 /** One device's intervals, fed its runs in order. */
@@ -75,7 +96,11 @@ function runIntervals(kind: IntervalKind, t: TripThresholds) {
     } else if (pending) {
       // a streak in motion carried over a data gap (no flip, and only a gap splits a run without one)
       const elapsed = run.first.time - pending.fix.time;
-      if (!run.afterGap || !run.moving || !(elapsed >= t.minimalTripDuration || run.first.path - pending.fix.path >= t.minimalTripDistance)) {
+      if (
+        !run.afterGap ||
+        !run.moving ||
+        !(elapsed >= t.minimalTripDuration || run.first.path - pending.fix.path >= t.minimalTripDistance)
+      ) {
         throw new Error(`motion runs: a streak spans runs unconfirmed (device ${run.deviceId} at ${run.first.time})`);
       }
       out.push({ moving: true, fix: pending.fix, maxSpeed: Math.max(pending.max, run.first.speed), at: 'first' });

@@ -27,7 +27,7 @@ export interface RandomTrackPlan {
 /** Park–Miller-style generator: the same seed gives the same track. */
 export function lcg(seed: number): () => number {
   let x = seed;
-  return () => ((x = (x * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+  return () => (x = (x * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
 }
 
 export function randomTrack(plan: RandomTrackPlan): { fixes: PositionMessageInput[]; again: PositionMessageInput[] } {
@@ -52,7 +52,10 @@ export function randomTrack(plan: RandomTrackPlan): { fixes: PositionMessageInpu
     hours += gap * 1000;
     if (!driving && previous && rnd() < still) {
       const p: PositionMessageInput = {
-        ...previous, id: positionId(deviceId, t), fixTime: new Date(t).toISOString(), serverTime: new Date(t + 1000).toISOString(),
+        ...previous,
+        id: positionId(deviceId, t),
+        fixTime: new Date(t).toISOString(),
+        serverTime: new Date(t + 1000).toISOString(),
         attributes: counters ? { ...previous.attributes, hours } : previous.attributes,
       };
       fixes.push(p);
@@ -64,21 +67,39 @@ export function randomTrack(plan: RandomTrackPlan): { fixes: PositionMessageInpu
     lat += (rnd() - 0.5) * step;
     lon += (rnd() - 0.3) * step;
     if (jumps() < 0.01) lat += (jumps() < 0.5 ? 1 : -1) * (0.2 + jumps() * 0.3); // a jump of 20 to 55 km
-    const speed = driving ? (gap > 300 && rnd() < 0.5 ? 90 : Math.round(rnd() * 6000) / 100) : rnd() < 0.85 ? 0 : Math.round(rnd() * 200) / 100; // fast after a gap now and then
+    const speed = driving
+      ? gap > 300 && rnd() < 0.5
+        ? 90
+        : Math.round(rnd() * 6000) / 100
+      : rnd() < 0.85
+        ? 0
+        : Math.round(rnd() * 200) / 100; // fast after a gap now and then
     odometer += speed * 8;
     const attributes: Record<string, number | boolean | string> = counters ? { hours, fuelUsed: Math.round(odometer / 10) / 100 } : {};
     if (rnd() < 0.08) attributes['motion'] = rnd() < 0.5;
     if (counters && rnd() < 0.05) attributes['driverUniqueId'] = `D${deviceId}`;
     const p: PositionMessageInput = {
-      id: positionId(deviceId, t), deviceId, uniqueId: `rnd-${deviceId}`, protocol: 'teltonika', fixTime: new Date(t).toISOString(),
-      serverTime: new Date(t + 1000).toISOString(), valid: true, latitude: lat, longitude: lon, speed, course: 0,
-      ignition: rnd() < 0.15 ? null : driving ? rnd() < 0.95 : rnd() < 0.2, odometer: counters ? odometer : null, attributes,
+      id: positionId(deviceId, t),
+      deviceId,
+      uniqueId: `rnd-${deviceId}`,
+      protocol: 'teltonika',
+      fixTime: new Date(t).toISOString(),
+      serverTime: new Date(t + 1000).toISOString(),
+      valid: true,
+      latitude: lat,
+      longitude: lon,
+      speed,
+      course: 0,
+      ignition: rnd() < 0.15 ? null : driving ? rnd() < 0.95 : rnd() < 0.2,
+      odometer: counters ? odometer : null,
+      attributes,
     };
     fixes.push(p);
     previous = p;
     // a state record of the same second (no fix: the last location, not valid): a row of its own
     if (rnd() < 0.02) fixes.push({ ...p, id: positionId(deviceId, t, 'state'), valid: false, speed: 0, attributes: { outdated: true } });
-    if (rnd() < 0.03) again.push({ ...p, speed: Math.round(rnd() * 4000) / 100, latitude: lat + 0.01, serverTime: new Date(t + 5000).toISOString() });
+    if (rnd() < 0.03)
+      again.push({ ...p, speed: Math.round(rnd() * 4000) / 100, latitude: lat + 0.01, serverTime: new Date(t + 5000).toISOString() });
   }
   return { fixes, again };
 }

@@ -25,7 +25,7 @@ export function reportDevices(db: Orm, repo: DevicesRepository) {
     const missing = groupIds.filter((id) => !visible.has(id));
     if (missing.length) throw new AppError('NOT_FOUND', `No group ${missing.join(', ')} visible to you`, { groupId: missing });
     const all = new Set(groupIds);
-    for (let frontier = groupIds; frontier.length; ) {
+    for (let frontier = groupIds; frontier.length;) {
       const children = await db.select({ id: groups.id }).from(groups).where(inArray(groups.groupId, frontier));
       frontier = children.map((c) => c.id).filter((id) => !all.has(id));
       for (const id of frontier) all.add(id);

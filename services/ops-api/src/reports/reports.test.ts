@@ -3,7 +3,16 @@ import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { z } from 'zod';
 import {
-  DeviceInput, Event, EventMessage, Position, PositionMessage, ReportStop, ReportSummary, ReportTrip, reportsEndpoints, XLSX_MEDIA_TYPE,
+  DeviceInput,
+  Event,
+  EventMessage,
+  Position,
+  PositionMessage,
+  ReportStop,
+  ReportSummary,
+  ReportTrip,
+  reportsEndpoints,
+  XLSX_MEDIA_TYPE,
 } from '@corridor/contracts';
 import { eventNumericId, insertEvents, insertPositions, publishUserDirectory, type Identity } from '@corridor/platform';
 import { runCommonRouteTests } from '@corridor/platform/testing/common-route-tests';
@@ -77,9 +86,18 @@ describe('GET /reports/trips and /reports/stops', () => {
       [at(10800), at(21810), 11_010_000, 180_000],
       [at(27000), at(34170), 7_170_000, 119_500],
     ]);
-    expect(trips[0]).toMatchObject({ deviceId: ids.a1, deviceName: 'KBX 101A', startOdometer: 1_000_000, endOdometer: 1_120_000, spentFuel: 42 });
+    expect(trips[0]).toMatchObject({
+      deviceId: ids.a1,
+      deviceName: 'KBX 101A',
+      startOdometer: 1_000_000,
+      endOdometer: 1_120_000,
+      spentFuel: 42,
+    });
     const stops = await json(ReportStop, testUsers.officer, `stops?deviceId=${ids.a1}&${period}`);
-    expect(stops.map((s) => [s.startTime, s.endTime, s.engineHours])).toEqual([[at(7410), at(10800), 390_000], [at(21810), at(27000), 390_000]]);
+    expect(stops.map((s) => [s.startTime, s.endTime, s.engineHours])).toEqual([
+      [at(7410), at(10800), 390_000],
+      [at(21810), at(27000), 390_000],
+    ]);
   });
 
   it('fills the start and end address of each trip and the address of each stop (the offline geocoder)', async () => {
@@ -95,7 +113,9 @@ describe('GET /reports/trips and /reports/stops', () => {
     const stops = await json(ReportStop, testUsers.officer, `stops?deviceId=${ids.a1}&${period}`);
     expect(stops.map((x) => x.address)).toEqual(stops.map((x) => addressOf(x.latitude, x.longitude)));
     expect(stops.map((x) => x.address)).toEqual(trips.slice(0, 2).map((t) => t.endAddress));
-    const csv = parse((await get(testUsers.officer, `trips?deviceId=${ids.a1}&${period}`, { accept: 'text/csv' })).body, { columns: true }) as Record<string, string>[];
+    const csv = parse((await get(testUsers.officer, `trips?deviceId=${ids.a1}&${period}`, { accept: 'text/csv' })).body, {
+      columns: true,
+    }) as Record<string, string>[];
     expect(csv.map((r) => [r['Start address'], r['End address']])).toEqual(trips.map((t) => [t.startAddress, t.endAddress]));
   });
 
@@ -108,7 +128,12 @@ describe('GET /reports/trips and /reports/stops', () => {
   });
 
   it('computes trips and stops in the store when asked to (motionInput store), with the same answers', async () => {
-    const stored = await build({ ...adapters, logger: adapters.logger, identitySecret: TEST_IDENTITY_SECRET, reports: { ...defaultReportSettings(), motionInput: 'store' } });
+    const stored = await build({
+      ...adapters,
+      logger: adapters.logger,
+      identitySecret: TEST_IDENTITY_SECRET,
+      reports: { ...defaultReportSettings(), motionInput: 'store' },
+    });
     try {
       const from = async (app: OpsApiService, url: string) => {
         const res = await app.app.inject({ method: 'GET', url: `/api/reports/${url}`, headers: await asUser(testUsers.officer) });
@@ -116,9 +141,17 @@ describe('GET /reports/trips and /reports/stops', () => {
         return res.json<Record<string, unknown>[]>();
       };
       // lengths to 9 digits: the store sums the same haversine legs with its own sin/cos
-      const rounded = (xs: Record<string, unknown>[]) => xs.map((x) => ({ ...x, distance: Number((x.distance as number).toPrecision(9)), averageSpeed: Number((x.averageSpeed as number).toPrecision(9)) }));
+      const rounded = (xs: Record<string, unknown>[]) =>
+        xs.map((x) => ({
+          ...x,
+          distance: Number((x.distance as number).toPrecision(9)),
+          averageSpeed: Number((x.averageSpeed as number).toPrecision(9)),
+        }));
       for (const kind of ['trips', 'stops']) {
-        for (const query of [`groupId=${ids.groupA}&deviceId=${ids.a2}&${period}&newLogic=false`, `deviceId=${ids.a1}&${period}&newLogic=false&useIgnition=true`]) {
+        for (const query of [
+          `groupId=${ids.groupA}&deviceId=${ids.a2}&${period}&newLogic=false`,
+          `deviceId=${ids.a1}&${period}&newLogic=false&useIgnition=true`,
+        ]) {
           const expected = await from(svc, `${kind}?${query}`);
           expect(expected.length, `${kind}?${query}`).toBeGreaterThan(0);
           expect(rounded(await from(stored, `${kind}?${query}`)), `${kind}?${query}`).toEqual(rounded(expected));
@@ -140,7 +173,9 @@ describe('GET /reports/trips and /reports/stops', () => {
     // headed in words, in the caller's units (km, km/h by default) and time zone (UTC here)
     const wall = (iso: string) => iso.slice(0, 19).replace('T', ' ');
     expect(rows.map((r) => [r['Start (UTC)'], r.Duration, r['Distance (km)']])).toEqual([
-      [wall(at(0)), '2:03:30', '120'], [wall(at(10800)), '3:03:30', '180'], [wall(at(27000)), '1:59:30', '119.5'],
+      [wall(at(0)), '2:03:30', '120'],
+      [wall(at(10800)), '3:03:30', '180'],
+      [wall(at(27000)), '1:59:30', '119.5'],
     ]);
   });
 
@@ -155,9 +190,14 @@ describe('GET /reports/trips and /reports/stops', () => {
     expect((sheet.getRow(2).getCell(2).value as Date).toISOString()).toBe(at(7410));
   });
 
-  it('writes files in the caller\'s language, units and time zone (their attributes, as the gateway publishes them)', async () => {
+  it("writes files in the caller's language, units and time zone (their attributes, as the gateway publishes them)", async () => {
     await publishUserDirectory(adapters.cache, [
-      { id: testUsers.analyst.userId, companyId: null, language: 'sw', preferences: { speedUnit: 'kn', distanceUnit: 'nmi', timezone: 'Africa/Nairobi' } },
+      {
+        id: testUsers.analyst.userId,
+        companyId: null,
+        language: 'sw',
+        preferences: { speedUnit: 'kn', distanceUnit: 'nmi', timezone: 'Africa/Nairobi' },
+      },
     ]);
     // the directory is read again at most every 2 s
     const first = await eventually('the file in Swahili', async () => {
@@ -165,7 +205,13 @@ describe('GET /reports/trips and /reports/stops', () => {
       const [row] = parse(res.body, { columns: true }) as Record<string, string>[];
       return row && 'Kifaa' in row && row;
     });
-    expect(first).toMatchObject({ 'Mwanzo (Africa/Nairobi)': at(3 * 3600).slice(0, 19).replace('T', ' '), 'Umbali (NM)': '64.79', 'Kasi ya juu (kn)': '32.4' });
+    expect(first).toMatchObject({
+      'Mwanzo (Africa/Nairobi)': at(3 * 3600)
+        .slice(0, 19)
+        .replace('T', ' '),
+      'Umbali (NM)': '64.79',
+      'Kasi ya juu (kn)': '32.4',
+    });
   });
 
   it("answers Traccar's path form /reports/{type}/xlsx with the same workbook, whatever Accept says", async () => {
@@ -182,7 +228,10 @@ describe('GET /reports/trips and /reports/stops', () => {
     const rows = async (b: Buffer) => {
       const wb = new ExcelJS.Workbook();
       await wb.xlsx.load(b as never);
-      return wb.getWorksheet('stops')!.getSheetValues().map((r) => JSON.stringify(r));
+      return wb
+        .getWorksheet('stops')!
+        .getSheetValues()
+        .map((r) => JSON.stringify(r));
     };
     expect(await rows(path.rawPayload)).toEqual(await rows(param.rawPayload));
   });
@@ -192,8 +241,18 @@ describe('GET /reports/summary, /reports/route, /reports/events', () => {
   it('sums each device, and per day when asked', async () => {
     const [s, ...rest] = await json(ReportSummary, testUsers.officer, `summary?deviceId=${ids.a1}&${period}`);
     expect(rest).toEqual([]);
-    expect(s).toMatchObject({ deviceId: ids.a1, distance: 419_500, startTime: at(0), endTime: at(34170), engineHours: (7 * 3600 - 30 + 1200) * 1000 });
-    const daily = await json(ReportSummary, testUsers.officer, `summary?deviceId=${ids.a1}&deviceId=${ids.a2}&${period}&daily=true&timezone=Africa/Nairobi`);
+    expect(s).toMatchObject({
+      deviceId: ids.a1,
+      distance: 419_500,
+      startTime: at(0),
+      endTime: at(34170),
+      engineHours: (7 * 3600 - 30 + 1200) * 1000,
+    });
+    const daily = await json(
+      ReportSummary,
+      testUsers.officer,
+      `summary?deviceId=${ids.a1}&deviceId=${ids.a2}&${period}&daily=true&timezone=Africa/Nairobi`,
+    );
     // Nairobi midnight is 21:00 UTC, after the day's last fix: one row per device
     expect(daily.map((d) => d.deviceId)).toEqual([ids.a1, ids.a2]);
     // a2 reports no counters: engine time from ignition, on at both ends of 259 legs before 07:59:30 and 39 after 09:00
@@ -209,7 +268,12 @@ describe('GET /reports/summary, /reports/route, /reports/events', () => {
     const csv = await get(testUsers.officer, `route?deviceId=${ids.a2}&${period}&format=csv`);
     const rows = parse(csv.body, { columns: true }) as Record<string, string>[];
     expect(rows).toHaveLength(400);
-    expect(rows[0]).toMatchObject({ Device: 'KBX 102A', 'Time (UTC)': at(0).slice(0, 19).replace('T', ' '), Ignition: 'yes', 'Odometer (km)': '' });
+    expect(rows[0]).toMatchObject({
+      Device: 'KBX 102A',
+      'Time (UTC)': at(0).slice(0, 19).replace('T', ' '),
+      Ignition: 'yes',
+      'Odometer (km)': '',
+    });
   });
 
   it('lists events, filtered by type and alarm', async () => {
@@ -218,7 +282,9 @@ describe('GET /reports/summary, /reports/route, /reports/events', () => {
     expect(all.map((e) => e.id)).toEqual([ev1, ev2]);
     expect(all[1]).toMatchObject({ type: 'geofenceEnter', geofenceId: 5, positionId: 0, maintenanceId: 0 });
     expect((await json(Event, testUsers.officer, `events?deviceId=${ids.a1}&${period}&type=%`)).map((e) => e.id)).toEqual([ev1, ev2]); // as Traccar's web app sends it
-    expect((await json(Event, testUsers.officer, `events?deviceId=${ids.a1}&${period}&type=geofenceEnter`)).map((e) => e.id)).toEqual([ev2]);
+    expect((await json(Event, testUsers.officer, `events?deviceId=${ids.a1}&${period}&type=geofenceEnter`)).map((e) => e.id)).toEqual([
+      ev2,
+    ]);
     expect((await json(Event, testUsers.officer, `events?groupId=${ids.groupB}&${period}&alarm=sos`)).map((e) => e.id)).toEqual([ev3]);
     expect((await get(testUsers.officer, `events?deviceId=${ids.a1}&${period}&type=teleported`)).statusCode).toBe(400);
   });
@@ -230,11 +296,15 @@ describe('report requests', () => {
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ error: { code: 'VALIDATION_FAILED', details: { maxPeriodDays: 92, periodDays: 104 } } });
     expect(res.json().error.message).toContain('at most 92 days');
-    expect((await get(testUsers.officer, `summary?deviceId=${ids.a1}&from=2026-01-01T00:00:00Z&to=2026-04-03T00:00:00Z`)).statusCode).toBe(200); // exactly 92 days
+    expect((await get(testUsers.officer, `summary?deviceId=${ids.a1}&from=2026-01-01T00:00:00Z&to=2026-04-03T00:00:00Z`)).statusCode).toBe(
+      200,
+    ); // exactly 92 days
   });
 
   it('refuses a reversed period, a missing date and a request without devices', async () => {
-    expect((await get(testUsers.officer, `trips?deviceId=${ids.a1}&from=2026-03-03T00:00:00Z&to=2026-03-02T00:00:00Z`)).statusCode).toBe(400);
+    expect((await get(testUsers.officer, `trips?deviceId=${ids.a1}&from=2026-03-03T00:00:00Z&to=2026-03-02T00:00:00Z`)).statusCode).toBe(
+      400,
+    );
     const noFrom = await get(testUsers.officer, `route?deviceId=${ids.a1}&to=2026-03-02T00:00:00Z`);
     expect(noFrom.statusCode).toBe(400);
     expect(noFrom.json()).toMatchObject({ error: { details: [{ path: 'from' }] } });
@@ -247,7 +317,11 @@ describe('report requests', () => {
   it("gives company users their own company's devices and groups only", async () => {
     const own = await json(ReportTrip, testUsers.companyA, `trips?deviceId=${ids.a1}&${period}`);
     expect(own).toHaveLength(3);
-    for (const url of [`trips?deviceId=${ids.b1}&${period}`, `route?deviceId=${ids.a1}&deviceId=${ids.b1}&${period}`, `summary?groupId=${ids.groupB}&${period}`]) {
+    for (const url of [
+      `trips?deviceId=${ids.b1}&${period}`,
+      `route?deviceId=${ids.a1}&deviceId=${ids.b1}&${period}`,
+      `summary?groupId=${ids.groupB}&${period}`,
+    ]) {
       const res = await get(testUsers.companyA, url);
       expect(res.statusCode, url).toBe(404);
       expect(res.json()).toMatchObject({ error: { code: 'NOT_FOUND' } });

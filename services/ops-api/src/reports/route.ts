@@ -9,7 +9,15 @@ export type AddressedRouteRow = [...RouteRow, address: string | null];
 const text = (v: string | null): string => (v === null ? 'null' : JSON.stringify(v));
 
 /** Columns the topic carries beside attributes, by their index in the row and Traccar's attribute key (ingest mirrors them already). */
-const MIRRORED: [index: 14 | 15 | 16 | 17 | 18 | 19 | 20, key: string][] = [[14, 'sat'], [15, 'hdop'], [16, 'ignition'], [17, 'odometer'], [18, 'power'], [19, 'battery'], [20, 'alarm']];
+const MIRRORED: [index: 14 | 15 | 16 | 17 | 18 | 19 | 20, key: string][] = [
+  [14, 'sat'],
+  [15, 'hdop'],
+  [16, 'ignition'],
+  [17, 'odometer'],
+  [18, 'power'],
+  [19, 'battery'],
+  [20, 'alarm'],
+];
 
 /**
  * The row's attributes as the API's Position has them (contracts apiAttributes), written onto the
@@ -46,7 +54,12 @@ export function routeTable(deviceNames: ReadonlyMap<number, string>): ReportTabl
   const fixTime = isoTimeFormatter();
   const deviceTime = isoTimeFormatter();
   const serverTime = isoTimeFormatter();
-  const col = (index: number, key: ReportColumnKey, kind: CellKind, label: ReportColumnKey = key) => ({ key, label, kind, get: (r: AddressedRouteRow) => r[index] });
+  const col = (index: number, key: ReportColumnKey, kind: CellKind, label: ReportColumnKey = key) => ({
+    key,
+    label,
+    kind,
+    get: (r: AddressedRouteRow) => r[index],
+  });
   return {
     name: 'route',
     columns: [

@@ -14,11 +14,29 @@ import { stopsTable } from './stops';
 import { summaryTable } from './summary';
 import { tripsTable } from './trips';
 
-const [routeEndpoint, eventsEndpoint, summaryEndpoint, tripsEndpoint, stopsEndpoint, geofencesEndpoint, combinedEndpoint,
-  routeMail, eventsMail, summaryMail, tripsMail, stopsMail, routeXlsx, eventsXlsx, summaryXlsx, tripsXlsx, stopsXlsx] = reportsEndpoints;
+const [
+  routeEndpoint,
+  eventsEndpoint,
+  summaryEndpoint,
+  tripsEndpoint,
+  stopsEndpoint,
+  geofencesEndpoint,
+  combinedEndpoint,
+  routeMail,
+  eventsMail,
+  summaryMail,
+  tripsMail,
+  stopsMail,
+  routeXlsx,
+  eventsXlsx,
+  summaryXlsx,
+  tripsXlsx,
+  stopsXlsx,
+] = reportsEndpoints;
 
 /** The request of a /reports/{type}/xlsx path: the report's query with format xlsx. */
-const asXlsx = <R extends Asked>(req: R): R => ({ identity: req.identity, headers: req.headers, query: { ...req.query, format: 'xlsx', mail: false } }) as R;
+const asXlsx = <R extends Asked>(req: R): R =>
+  ({ identity: req.identity, headers: req.headers, query: { ...req.query, format: 'xlsx', mail: false } }) as R;
 
 interface Asked {
   headers: { accept?: string };
@@ -36,7 +54,13 @@ type PresentationFor = (userId?: number) => Promise<Presentation>;
  * file (in the caller's language, units and time zone); mail=true (or a /mail path) mails it.
  */
 async function send<T>(
-  req: Asked, reply: FastifyReply, report: Report<T>, table: ReportTable<T>, presentationFor: PresentationFor, mailer?: ReportMailer, mail = req.query.mail,
+  req: Asked,
+  reply: FastifyReply,
+  report: Report<T>,
+  table: ReportTable<T>,
+  presentationFor: PresentationFor,
+  mailer?: ReportMailer,
+  mail = req.query.mail,
 ): Promise<FastifyReply> {
   if (mail) {
     if (!mailer) throw new Error('reports: no mailer');
@@ -67,7 +91,8 @@ function clientGone(reply: FastifyReply): AbortSignal {
  * mailed (mail=true); /reports/{route,events,summary,trips,stops}/mail: mailed; /reports/combined: JSON.
  */
 /** The signal a report's reads stop on: the client going away, unless the report is mailed (read after the answer). */
-const readFor = (req: Asked, reply: FastifyReply, mail?: boolean): AbortSignal | undefined => ((mail ?? req.query.mail) ? undefined : clientGone(reply));
+const readFor = (req: Asked, reply: FastifyReply, mail?: boolean): AbortSignal | undefined =>
+  (mail ?? req.query.mail) ? undefined : clientGone(reply);
 
 export function reportRoutes(app: App, reports: ReportsService, presentationFor: PresentationFor, mailer?: ReportMailer): void {
   const route = async (req: Asked & { query: Parameters<ReportsService['route']>[0] }, reply: FastifyReply, mail?: boolean) => {
@@ -79,11 +104,35 @@ export function reportRoutes(app: App, reports: ReportsService, presentationFor:
     return send(req, reply, r, eventsTable(namesOf(r)), presentationFor, mailer, mail ?? req.query.mail);
   };
   const summary = async (req: Asked & { query: Parameters<ReportsService['summary']>[0] }, reply: FastifyReply, mail?: boolean) =>
-    send(req, reply, await reports.summary(req.query, companyScope(req.identity!), readFor(req, reply, mail)), summaryTable, presentationFor, mailer, mail ?? req.query.mail);
+    send(
+      req,
+      reply,
+      await reports.summary(req.query, companyScope(req.identity!), readFor(req, reply, mail)),
+      summaryTable,
+      presentationFor,
+      mailer,
+      mail ?? req.query.mail,
+    );
   const trips = async (req: Asked & { query: Parameters<ReportsService['trips']>[0] }, reply: FastifyReply, mail?: boolean) =>
-    send(req, reply, await reports.trips(req.query, companyScope(req.identity!), readFor(req, reply, mail)), tripsTable, presentationFor, mailer, mail ?? req.query.mail);
+    send(
+      req,
+      reply,
+      await reports.trips(req.query, companyScope(req.identity!), readFor(req, reply, mail)),
+      tripsTable,
+      presentationFor,
+      mailer,
+      mail ?? req.query.mail,
+    );
   const stops = async (req: Asked & { query: Parameters<ReportsService['stops']>[0] }, reply: FastifyReply, mail?: boolean) =>
-    send(req, reply, await reports.stops(req.query, companyScope(req.identity!), readFor(req, reply, mail)), stopsTable, presentationFor, mailer, mail ?? req.query.mail);
+    send(
+      req,
+      reply,
+      await reports.stops(req.query, companyScope(req.identity!), readFor(req, reply, mail)),
+      stopsTable,
+      presentationFor,
+      mailer,
+      mail ?? req.query.mail,
+    );
 
   registerEndpoint(app, routeEndpoint, (req, reply) => route(req, reply));
   registerEndpoint(app, routeMail, (req, reply) => route(req, reply, true));
@@ -101,9 +150,23 @@ export function reportRoutes(app: App, reports: ReportsService, presentationFor:
   registerEndpoint(app, tripsXlsx, (req, reply) => trips(asXlsx(req), reply));
   registerEndpoint(app, stopsXlsx, (req, reply) => stops(asXlsx(req), reply));
   registerEndpoint(app, geofencesEndpoint, async (req, reply) =>
-    send(req, reply, await reports.geofences(req.query, companyScope(req.identity!), readFor(req, reply)), geofencesTable, presentationFor, mailer));
+    send(
+      req,
+      reply,
+      await reports.geofences(req.query, companyScope(req.identity!), readFor(req, reply)),
+      geofencesTable,
+      presentationFor,
+      mailer,
+    ),
+  );
   registerEndpoint(app, combinedEndpoint, async (req, reply) => {
     const r = await reports.combined(req.query, companyScope(req.identity!), clientGone(reply));
-    return sendReport(reply, { format: 'json', table: { name: 'combined', columns: [] }, batches: r.batches, filename: 'combined', presentation: DEFAULT_PRESENTATION });
+    return sendReport(reply, {
+      format: 'json',
+      table: { name: 'combined', columns: [] },
+      batches: r.batches,
+      filename: 'combined',
+      presentation: DEFAULT_PRESENTATION,
+    });
   });
 }

@@ -1,11 +1,29 @@
 import type { z } from 'zod';
 import { apiPosition } from '@corridor/contracts';
 import type {
-  CombinedReportItem, Event, ReportCombinedQuery, ReportEventsQuery, ReportGeofence, ReportGeofencesQuery, ReportRouteQuery,
-  ReportStop, ReportSummary, ReportSummaryQuery, ReportTrip, ReportTripsQuery,
+  CombinedReportItem,
+  Event,
+  ReportCombinedQuery,
+  ReportEventsQuery,
+  ReportGeofence,
+  ReportGeofencesQuery,
+  ReportRouteQuery,
+  ReportStop,
+  ReportSummary,
+  ReportSummaryQuery,
+  ReportTrip,
+  ReportTripsQuery,
 } from '@corridor/contracts';
 import { addressedEvent, addressedPosition, queryPositionsById, type Analytics, type Geocoder, type Orm } from '@corridor/platform';
-import { queryFixesAt, queryStoredAt, streamReportFixes, streamRouteRows, type FixKey, type ReportFixRow, type RouteRow } from '../clickhouse/report-positions';
+import {
+  queryFixesAt,
+  queryStoredAt,
+  streamReportFixes,
+  streamRouteRows,
+  type FixKey,
+  type ReportFixRow,
+  type RouteRow,
+} from '../clickhouse/report-positions';
 import { streamTracks } from '../clickhouse/report-track';
 import { streamMotionRuns } from '../clickhouse/report-motion-runs';
 import { streamEvents } from '../clickhouse/report-events';
@@ -88,8 +106,12 @@ export function reportsService(deps: ReportsDeps) {
    * than the track fold on chDB (bench/results/reports.json, `*_old_logic_*`), so they are not the default.
    */
   function intervalItems<T>(
-    kind: 'trips' | 'stops', q: z.output<typeof ReportTripsQuery>, devices: ReportDevice[], source: Source,
-    run: (id: number, t: TripThresholds) => DeviceRun<ReportFixRow, T>, item: (id: number, iv: Interval, t: TripThresholds) => T,
+    kind: 'trips' | 'stops',
+    q: z.output<typeof ReportTripsQuery>,
+    devices: ReportDevice[],
+    source: Source,
+    run: (id: number, t: TripThresholds) => DeviceRun<ReportFixRow, T>,
+    item: (id: number, iv: Interval, t: TripThresholds) => T,
   ): AsyncIterable<T[]> {
     const thresholds = new Map(devices.map((d) => [d.id, resolveThresholds(deps.settings.trips, d.attributes, q)]));
     const thresholdsOf = (id: number) => thresholds.get(id)!;
@@ -102,7 +124,15 @@ export function reportsService(deps: ReportsDeps) {
       return trackRuns(tracks({ ...source, stillRunSpan: (id) => stillRunSpan(thresholdsOf(id)) }), { ...o, lookup });
     }
     const lookup = (keys: FixKey[]) => fixesAt(keys, source.signal);
-    return motionRunItems(motionRuns({ ...source, thresholdsOf: (id) => runThresholds(thresholdsOf(id)), radiusMetres: EARTH_RADIUS_M, maxSpeed: deps.settings.trips.maxSpeed }), { ...o, lookup });
+    return motionRunItems(
+      motionRuns({
+        ...source,
+        thresholdsOf: (id) => runThresholds(thresholdsOf(id)),
+        radiusMetres: EARTH_RADIUS_M,
+        maxSpeed: deps.settings.trips.maxSpeed,
+      }),
+      { ...o, lookup },
+    );
   }
 
   return {
@@ -124,24 +154,48 @@ export function reportsService(deps: ReportsDeps) {
 
     async trips(q: z.output<typeof ReportTripsQuery>, scope: number | undefined, signal?: AbortSignal): Promise<Report<ReportTrip>> {
       const { period, devices, byId, source } = await prepare(q, scope, signal);
-      const runs = intervalItems('trips', q, devices, source, (id, t) => tripsRun(byId.get(id)!, t), (id, iv, t) => tripItem(byId.get(id)!, iv, t));
+      const runs = intervalItems(
+        'trips',
+        q,
+        devices,
+        source,
+        (id, t) => tripsRun(byId.get(id)!, t),
+        (id, iv, t) => tripItem(byId.get(id)!, iv, t),
+      );
       return { devices, period, batches: addTripAddresses(nameDrivers(runs)) };
     },
 
     async stops(q: z.output<typeof ReportTripsQuery>, scope: number | undefined, signal?: AbortSignal): Promise<Report<ReportStop>> {
       const { period, devices, byId, source } = await prepare(q, scope, signal);
-      const batches = intervalItems('stops', q, devices, source, (id, t) => stopsRun(byId.get(id)!, t), (id, iv, t) => stopItem(byId.get(id)!, iv, t));
+      const batches = intervalItems(
+        'stops',
+        q,
+        devices,
+        source,
+        (id, t) => stopsRun(byId.get(id)!, t),
+        (id, iv, t) => stopItem(byId.get(id)!, iv, t),
+      );
       return { devices, period, batches: addStopAddresses(batches) };
     },
 
-    async geofences(q: z.output<typeof ReportGeofencesQuery>, scope: number | undefined, signal?: AbortSignal): Promise<Report<ReportGeofence>> {
+    async geofences(
+      q: z.output<typeof ReportGeofencesQuery>,
+      scope: number | undefined,
+      signal?: AbortSignal,
+    ): Promise<Report<ReportGeofence>> {
       const { period, devices, byId, source } = await prepare(q, scope, signal);
       const wanted = q.geofenceId?.length ? new Set(q.geofenceId) : undefined;
-      const visits = perDevice(events({ ...source, types: ['geofenceEnter', 'geofenceExit'] }), (id) => geofenceVisits(byId.get(id)!, wanted));
+      const visits = perDevice(events({ ...source, types: ['geofenceEnter', 'geofenceExit'] }), (id) =>
+        geofenceVisits(byId.get(id)!, wanted),
+      );
       return { devices, period, batches: byStartTime(visits) };
     },
 
-    async combined(q: z.output<typeof ReportCombinedQuery>, scope: number | undefined, signal?: AbortSignal): Promise<Report<CombinedReportItem>> {
+    async combined(
+      q: z.output<typeof ReportCombinedQuery>,
+      scope: number | undefined,
+      signal?: AbortSignal,
+    ): Promise<Report<CombinedReportItem>> {
       const { period, devices, source } = await prepare(q, scope, signal);
       return { devices, period, batches: combinedItems(devices, { tracks: tracks(source), events: events(source), positionsById }) };
     },
@@ -153,10 +207,18 @@ export function reportsService(deps: ReportsDeps) {
       const base = resolveThresholds(deps.settings.trips, {}, overrides).speedThreshold;
       const thresholds = new Map(devices.map((d) => [d.id, resolveThresholds(deps.settings.trips, d.attributes, overrides)]));
       const parts = summaryParts({
-        ...source, boundaries, speedThreshold: base, radiusMetres: EARTH_RADIUS_M, maxSpeed: deps.settings.trips.maxSpeed,
-        deviceSpeedThresholds: new Map([...thresholds].filter(([, t]) => t.speedThreshold !== base).map(([id, t]) => [id, t.speedThreshold])),
+        ...source,
+        boundaries,
+        speedThreshold: base,
+        radiusMetres: EARTH_RADIUS_M,
+        maxSpeed: deps.settings.trips.maxSpeed,
+        deviceSpeedThresholds: new Map(
+          [...thresholds].filter(([, t]) => t.speedThreshold !== base).map(([id, t]) => [id, t.speedThreshold]),
+        ),
       });
-      const batches = perDevice(parts, (id) => summaryRun(byId.get(id)!, { ignoreOdometer: thresholds.get(id)!.ignoreOdometer, maxSpeed: deps.settings.trips.maxSpeed }));
+      const batches = perDevice(parts, (id) =>
+        summaryRun(byId.get(id)!, { ignoreOdometer: thresholds.get(id)!.ignoreOdometer, maxSpeed: deps.settings.trips.maxSpeed }),
+      );
       return { devices, period, batches };
     },
   };

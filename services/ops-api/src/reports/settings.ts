@@ -4,8 +4,18 @@ import { z } from 'zod';
  * Report settings from the environment, with Traccar's defaults (config/Keys.java). Durations in the
  * environment are seconds as in Traccar's configuration; `TripThresholds` holds them in milliseconds.
  */
-const flag = (fallback: boolean) => z.enum(['true', 'false']).default(fallback ? 'true' : 'false').transform((v) => v === 'true');
-const secs = (fallback: number) => z.coerce.number().int().min(1).max(7 * 86400).default(fallback);
+const flag = (fallback: boolean) =>
+  z
+    .enum(['true', 'false'])
+    .default(fallback ? 'true' : 'false')
+    .transform((v) => v === 'true');
+const secs = (fallback: number) =>
+  z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 86400)
+    .default(fallback);
 const metres = (fallback: number) => z.coerce.number().min(0).max(1_000_000).default(fallback);
 
 export const ReportEnv = z.object({

@@ -15,12 +15,21 @@ export function stopItem(device: ReportDevice, iv: Interval, t: TripThresholds):
   const gapDistance = gapBetween(start, end, t.ignoreOdometer);
   const duration = end.time - start.time;
   return {
-    deviceId: device.id, deviceName: device.name, positionId: start.id,
-    latitude: start.latitude, longitude: start.longitude,
-    startTime: iso(start.time), endTime: iso(end.time), duration,
-    engineHours: engineHoursBetween(start, end) ?? 0, spentFuel: spentFuel(start, end, device.attributes) ?? 0,
+    deviceId: device.id,
+    deviceName: device.name,
+    positionId: start.id,
+    latitude: start.latitude,
+    longitude: start.longitude,
+    startTime: iso(start.time),
+    endTime: iso(end.time),
+    duration,
+    engineHours: engineHoursBetween(start, end) ?? 0,
+    spentFuel: spentFuel(start, end, device.attributes) ?? 0,
     ...odometers(start, end, t.ignoreOdometer),
-    distance, gapDistance, averageSpeed: averageKnots(distance, duration), maxSpeed: iv.maxSpeed,
+    distance,
+    gapDistance,
+    averageSpeed: averageKnots(distance, duration),
+    maxSpeed: iv.maxSpeed,
   };
 }
 

@@ -13,7 +13,8 @@ import { eventually } from '@corridor/platform/testing/eventually';
 import { offlineGeocoder } from '@corridor/geodata/reverse-geocoder';
 
 /** The address the reports give a point (the gazetteer's, hand-checked in packages/geodata). */
-const addressOf = (latitude: number | null, longitude: number | null) => (latitude === null || longitude === null ? null : offlineGeocoder().reverse(latitude, longitude).address);
+const addressOf = (latitude: number | null, longitude: number | null) =>
+  latitude === null || longitude === null ? null : offlineGeocoder().reverse(latitude, longitude).address;
 
 /**
  * The reports stream: served over real HTTP (inject would buffer the whole body) from ClickHouse
@@ -62,10 +63,19 @@ function watched(ch: Analytics): Analytics {
 
 const fix = (deviceId: number, i: number, patch: Partial<PositionMessageInput> = {}): PositionMessage =>
   PositionMessage.parse({
-    id: positionId(deviceId, T0 + i * 10_000), deviceId, uniqueId: `strm-${deviceId}`, protocol: 'teltonika',
-    fixTime: new Date(T0 + i * 10_000).toISOString(), serverTime: new Date(T0 + i * 10_000 + 1500).toISOString(),
-    valid: true, latitude: -1.2921 + i * 1e-5, longitude: 36.8219 + i * 1.3e-5, speed: (i % 70) * 0.731, course: (i * 7) % 360,
-    ignition: i % 3 !== 0, attributes: { hours: i * 10_000, fuelUsed: i / 8 },
+    id: positionId(deviceId, T0 + i * 10_000),
+    deviceId,
+    uniqueId: `strm-${deviceId}`,
+    protocol: 'teltonika',
+    fixTime: new Date(T0 + i * 10_000).toISOString(),
+    serverTime: new Date(T0 + i * 10_000 + 1500).toISOString(),
+    valid: true,
+    latitude: -1.2921 + i * 1e-5,
+    longitude: 36.8219 + i * 1.3e-5,
+    speed: (i % 70) * 0.731,
+    course: (i * 7) % 360,
+    ignition: i % 3 !== 0,
+    attributes: { hours: i * 10_000, fuelUsed: i / 8 },
     ...patch,
   });
 
@@ -74,7 +84,10 @@ const get = async (path: string, opts: { signal?: AbortSignal } = {}) =>
 beforeAll(async () => {
   adapters = await createTestAdapters(await primaryKind());
   svc = await build({
-    ...adapters, analytics: watched(adapters.analytics), logger: adapters.logger, identitySecret: TEST_IDENTITY_SECRET,
+    ...adapters,
+    analytics: watched(adapters.analytics),
+    logger: adapters.logger,
+    identitySecret: TEST_IDENTITY_SECRET,
     reports: { ...defaultReportSettings(), pageRows: PAGE_ROWS },
   });
   svc.app.server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => responses.push(res));
@@ -88,17 +101,41 @@ beforeAll(async () => {
   }
   // one device with every kind of value the route report writes: nulls, quotes, commas, line breaks, unicode
   odd = (await svc.devices.create(DeviceInput.parse({ name: 'Odd, "quoted" truck', uniqueId: 'strm-odd' }))).id;
-  const oddAttributes = { note: 'line\nbreak, "quoted"', 'ünï': 'Mombasa–Malaba', flag: false, none: null, '7': 1.5e-7 };
+  const oddAttributes = { note: 'line\nbreak, "quoted"', ünï: 'Mombasa–Malaba', flag: false, none: null, '7': 1.5e-7 };
   await put([
-    fix(odd, 0, { altitude: 1661.5, accuracy: 4, satellites: 11, hdop: 0.8, odometer: 120_500.25, power: 27.9, battery: 4.1, alarm: 'sos', rawFrameId: 'raw-1' }),
+    fix(odd, 0, {
+      altitude: 1661.5,
+      accuracy: 4,
+      satellites: 11,
+      hdop: 0.8,
+      odometer: 120_500.25,
+      power: 27.9,
+      battery: 4.1,
+      alarm: 'sos',
+      rawFrameId: 'raw-1',
+    }),
     fix(odd, 1, { ignition: null, attributes: oddAttributes }),
     fix(odd, 2, { deviceTime: new Date(T0 + 5000).toISOString(), crcValid: false, alarm: 'overspeed,powerCut' }),
   ]);
   // the same position written twice: the first arrival (earliest server time) is the one kept
   await put([fix(odd, 1, { ignition: null, attributes: oddAttributes, speed: 9.5, serverTime: new Date(T0 + 10_500).toISOString() })]);
   await insertEvents(adapters.analytics)([
-    EventMessage.parse({ id: 'e1', type: 'alarm', eventTime: new Date(T0 + 1000).toISOString(), deviceId: odd, attributes: { alarm: 'sos', note: 'a "b", c' } }),
-    EventMessage.parse({ id: 'e2', type: 'geofenceEnter', eventTime: new Date(T0 + 2000).toISOString(), deviceId: odd, geofenceId: 'g-9', latitude: -1.3, longitude: 36.9 }),
+    EventMessage.parse({
+      id: 'e1',
+      type: 'alarm',
+      eventTime: new Date(T0 + 1000).toISOString(),
+      deviceId: odd,
+      attributes: { alarm: 'sos', note: 'a "b", c' },
+    }),
+    EventMessage.parse({
+      id: 'e2',
+      type: 'geofenceEnter',
+      eventTime: new Date(T0 + 2000).toISOString(),
+      deviceId: odd,
+      geofenceId: 'g-9',
+      latitude: -1.3,
+      longitude: 36.9,
+    }),
   ]);
 }, 180_000); // a ceiling: 100,000 positions into chDB took over 60 s at load 35
 afterAll(async () => {
@@ -107,31 +144,63 @@ afterAll(async () => {
 });
 
 describe('report output is the stored data, field for field, with the addresses of the points', () => {
-  it('route JSON is exactly the JSON of the stored positions as the API\'s Position (apiPosition of the zod-parsed read)', async () => {
+  it("route JSON is exactly the JSON of the stored positions as the API's Position (apiPosition of the zod-parsed read)", async () => {
     const res = await get(`route?deviceId=${odd}&${period}`);
     expect(res.statusCode).toBe(200);
-    const expected = await queryPositionHistory(adapters.analytics)({ deviceIds: [odd], from: new Date(T0), to: new Date(END), limit: 100 });
+    const expected = await queryPositionHistory(adapters.analytics)({
+      deviceIds: [odd],
+      from: new Date(T0),
+      to: new Date(END),
+      limit: 100,
+    });
     expect(expected).toHaveLength(3);
     expect(expected[1]!.speed).toBe(9.5);
-    expect(await res.body.text()).toBe(JSON.stringify(expected.map((p) => apiPosition({ ...p, address: addressOf(p.latitude, p.longitude) }))));
+    expect(await res.body.text()).toBe(
+      JSON.stringify(expected.map((p) => apiPosition({ ...p, address: addressOf(p.latitude, p.longitude) }))),
+    );
   });
 
   it('route CSV is what csv-stringify writes for those positions, as people read them (words, km/h, km, rounded, UTC here)', async () => {
     const res = await get(`route?deviceId=${odd}&${period}&format=csv`);
-    const positions = await queryPositionHistory(adapters.analytics)({ deviceIds: [odd], from: new Date(T0), to: new Date(END), limit: 100 });
-    const r = (v: number | null | undefined, digits: number) => (v === null || v === undefined ? null : Math.round(v * 10 ** digits) / 10 ** digits);
+    const positions = await queryPositionHistory(adapters.analytics)({
+      deviceIds: [odd],
+      from: new Date(T0),
+      to: new Date(END),
+      limit: 100,
+    });
+    const r = (v: number | null | undefined, digits: number) =>
+      v === null || v === undefined ? null : Math.round(v * 10 ** digits) / 10 ** digits;
     const yesNo = (v: boolean | null | undefined) => (v === null || v === undefined ? null : v ? 'yes' : 'no');
     const time = (iso: string) => new Date(Math.round(Date.parse(iso) / 1000) * 1000).toISOString().slice(0, 19).replace('T', ' ');
     const columns: [string, (p: PositionMessage) => unknown][] = [
-      ['Device', () => 'Odd, "quoted" truck'], ['Time (UTC)', (p) => time(p.fixTime)], ['Address', (p) => addressOf(p.latitude, p.longitude)],
-      ['Latitude', (p) => r(p.latitude, 6)], ['Longitude', (p) => r(p.longitude, 6)], ['Speed (km/h)', (p) => r(p.speed * 1.852, 1)],
-      ['Course (°)', (p) => r(p.course, 3)], ['Altitude (m)', (p) => r(p.altitude, 3)], ['Valid fix', (p) => yesNo(p.valid)],
-      ['Satellites', (p) => p.satellites], ['HDOP', (p) => r(p.hdop, 3)], ['Ignition', (p) => yesNo(p.ignition)],
-      ['Odometer (km)', (p) => r(p.odometer === null ? null : p.odometer / 1000, 2)], ['Power (V)', (p) => r(p.power, 3)], ['Battery', (p) => r(p.battery, 3)],
-      ['Alarm', (p) => p.alarm], ['Protocol', (p) => p.protocol], ['Received (UTC)', (p) => time(p.serverTime)], ['Device id', (p) => p.deviceId],
-      ['Position id', (p) => p.id], ['Other values', (p) => JSON.stringify(p.attributes)],
+      ['Device', () => 'Odd, "quoted" truck'],
+      ['Time (UTC)', (p) => time(p.fixTime)],
+      ['Address', (p) => addressOf(p.latitude, p.longitude)],
+      ['Latitude', (p) => r(p.latitude, 6)],
+      ['Longitude', (p) => r(p.longitude, 6)],
+      ['Speed (km/h)', (p) => r(p.speed * 1.852, 1)],
+      ['Course (°)', (p) => r(p.course, 3)],
+      ['Altitude (m)', (p) => r(p.altitude, 3)],
+      ['Valid fix', (p) => yesNo(p.valid)],
+      ['Satellites', (p) => p.satellites],
+      ['HDOP', (p) => r(p.hdop, 3)],
+      ['Ignition', (p) => yesNo(p.ignition)],
+      ['Odometer (km)', (p) => r(p.odometer === null ? null : p.odometer / 1000, 2)],
+      ['Power (V)', (p) => r(p.power, 3)],
+      ['Battery', (p) => r(p.battery, 3)],
+      ['Alarm', (p) => p.alarm],
+      ['Protocol', (p) => p.protocol],
+      ['Received (UTC)', (p) => time(p.serverTime)],
+      ['Device id', (p) => p.deviceId],
+      ['Position id', (p) => p.id],
+      ['Other values', (p) => JSON.stringify(p.attributes)],
     ];
-    expect(await res.body.text()).toBe(stringify(positions.map((p) => columns.map(([, get]) => get(p))), { header: true, columns: columns.map(([h]) => h) }));
+    expect(await res.body.text()).toBe(
+      stringify(
+        positions.map((p) => columns.map(([, get]) => get(p))),
+        { header: true, columns: columns.map(([h]) => h) },
+      ),
+    );
   });
 
   it('route xlsx holds the same rows', async () => {
@@ -146,14 +215,22 @@ describe('report output is the stored data, field for field, with the addresses 
     expect(row[2]).toBe(addressOf(-1.29209, 36.821913));
     expect(row[5]).toBe(17.6); // 9.5 kn
     expect(row[18]).toBe(odd);
-    expect(JSON.parse(row[20] as string)).toEqual({ note: 'line\nbreak, "quoted"', 'ünï': 'Mombasa–Malaba', flag: false, none: null, '7': 1.5e-7 });
+    expect(JSON.parse(row[20] as string)).toEqual({
+      note: 'line\nbreak, "quoted"',
+      ünï: 'Mombasa–Malaba',
+      flag: false,
+      none: null,
+      '7': 1.5e-7,
+    });
   });
 
   it("events JSON is exactly the JSON of the stored events in the API's (Traccar's) shape", async () => {
     const res = await get(`events?deviceId=${odd}&${period}`);
     const expected = await queryEvents(adapters.analytics)({ deviceIds: [odd], from: new Date(T0), to: new Date(END), limit: 100 });
     expect(expected.map((e) => e.latitude)).toEqual([null, -1.3]);
-    expect(await res.body.text()).toBe(JSON.stringify(expected.map((e) => ({ ...toApiEvent(e), address: addressOf(e.latitude, e.longitude) }))));
+    expect(await res.body.text()).toBe(
+      JSON.stringify(expected.map((e) => ({ ...toApiEvent(e), address: addressOf(e.latitude, e.longitude) }))),
+    );
   });
 });
 

@@ -41,12 +41,23 @@ const threshold = (a: Ask, d: ReportDevice): number => a.speedThreshold ?? Numbe
 /** The summary as the service computes it. */
 async function summary(a: Ask): Promise<ReportSummary[]> {
   const parts = streamSummaryParts(adapters.analytics)({
-    deviceIds: a.devices.map((d) => d.id), from: new Date(a.from), to: new Date(a.to), boundaries: a.boundaries ?? [],
-    speedThreshold: a.speedThreshold ?? 0.01, radiusMetres: EARTH_RADIUS_M, maxSpeed: MAX_SPEED, pageRows: a.pageRows,
+    deviceIds: a.devices.map((d) => d.id),
+    from: new Date(a.from),
+    to: new Date(a.to),
+    boundaries: a.boundaries ?? [],
+    speedThreshold: a.speedThreshold ?? 0.01,
+    radiusMetres: EARTH_RADIUS_M,
+    maxSpeed: MAX_SPEED,
+    pageRows: a.pageRows,
     deviceSpeedThresholds: new Map(a.devices.map((d) => [d.id, threshold(a, d)])),
   });
   const out: ReportSummary[] = [];
-  for await (const b of perDevice(parts, (id) => summaryRun(a.devices.find((d) => d.id === id)!, { ignoreOdometer: a.ignoreOdometer ?? false, maxSpeed: MAX_SPEED }))) {
+  for await (const b of perDevice(parts, (id) =>
+    summaryRun(
+      a.devices.find((d) => d.id === id)!,
+      { ignoreOdometer: a.ignoreOdometer ?? false, maxSpeed: MAX_SPEED },
+    ),
+  )) {
     out.push(...b.map((s) => ReportSummary.parse(s)));
   }
   return out;
@@ -60,7 +71,11 @@ async function perFix(a: Ask): Promise<ReportSummary[]> {
     const track = fixTrack(threshold(a, device), MAX_SPEED);
     let bucket: { first: ReportFix; last: ReportFix; maxSpeed: number; movingSpeedSum: number; movingFixes: number } | undefined;
     let day = 0;
-    for await (const batch of streamReportFixes(adapters.analytics)({ deviceIds: [device.id], from: new Date(a.from), to: new Date(a.to) })) {
+    for await (const batch of streamReportFixes(adapters.analytics)({
+      deviceIds: [device.id],
+      from: new Date(a.from),
+      to: new Date(a.to),
+    })) {
       for (const row of batch) {
         const fix = track(row);
         let d = day;
@@ -114,7 +129,7 @@ const dev = (id: number, attributes: Record<string, unknown> = {}): ReportDevice
 /** Irregular fixes: random speeds and ignition, `motion` sometimes, gaps, jumps, counters on some devices, redeliveries. */
 function irregular(deviceId: number, n: number, seed: number, counters: boolean): PositionMessageInput[] {
   let x = seed;
-  const rnd = () => ((x = (x * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+  const rnd = () => (x = (x * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
   const jumps = lcg(seed + 7_919);
   let t = T0 - 3 * 3_600_000;
   let [lat, lon, odometer, hours] = [-1.29, 36.82, 500_000, 1e9];
@@ -130,12 +145,24 @@ function irregular(deviceId: number, n: number, seed: number, counters: boolean)
     const attributes: Record<string, number | boolean> = counters ? { hours, fuelUsed: Math.round(odometer / 10) / 100 } : {};
     if (rnd() < 0.1) attributes['motion'] = rnd() < 0.5;
     const p: PositionMessageInput = {
-      id: positionId(deviceId, t), deviceId, uniqueId: `sum-${deviceId}`, protocol: 'osmand', fixTime: new Date(t).toISOString(),
-      serverTime: new Date(t + 1000).toISOString(), valid: true, latitude: lat, longitude: lon, speed, course: 0,
-      ignition: rnd() < 0.1 ? null : rnd() < 0.7, odometer: counters ? odometer : null, attributes,
+      id: positionId(deviceId, t),
+      deviceId,
+      uniqueId: `sum-${deviceId}`,
+      protocol: 'osmand',
+      fixTime: new Date(t).toISOString(),
+      serverTime: new Date(t + 1000).toISOString(),
+      valid: true,
+      latitude: lat,
+      longitude: lon,
+      speed,
+      course: 0,
+      ignition: rnd() < 0.1 ? null : rnd() < 0.7,
+      odometer: counters ? odometer : null,
+      attributes,
     };
     out.push(p);
-    if (rnd() < 0.03) out.push({ ...p, speed: Math.round(rnd() * 4000) / 100, ignition: !p.ignition, serverTime: new Date(t + 5000).toISOString() });
+    if (rnd() < 0.03)
+      out.push({ ...p, speed: Math.round(rnd() * 4000) / 100, ignition: !p.ignition, serverTime: new Date(t + 5000).toISOString() });
   }
   return out;
 }
@@ -143,24 +170,56 @@ function irregular(deviceId: number, n: number, seed: number, counters: boolean)
 /** A fix every minute for ten minutes eastwards, odometer and engine hours counting, ignition on. */
 const STEP = 0.001; // degrees of longitude per minute
 const located = (deviceId: number, i: number): PositionMessageInput => ({
-  id: positionId(deviceId, T0 + i * 60_000), deviceId, uniqueId: `sum-${deviceId}`, protocol: 'osmand', fixTime: at(i * 60),
-  serverTime: at(i * 60 + 2), valid: true, latitude: -1.29, longitude: 36.82 + i * STEP, speed: 20 + i, course: 90, ignition: true,
-  odometer: 1_000_000 + i * 1000, attributes: { hours: 1e9 + i * 60_000, motion: true },
+  id: positionId(deviceId, T0 + i * 60_000),
+  deviceId,
+  uniqueId: `sum-${deviceId}`,
+  protocol: 'osmand',
+  fixTime: at(i * 60),
+  serverTime: at(i * 60 + 2),
+  valid: true,
+  latitude: -1.29,
+  longitude: 36.82 + i * STEP,
+  speed: 20 + i,
+  course: 90,
+  ignition: true,
+  odometer: 1_000_000 + i * 1000,
+  attributes: { hours: 1e9 + i * 60_000, motion: true },
 });
 /**
  * A status-only record as ingest makes it (state-record.ts): at the last located fix ingest knew when it
  * came (the one a minute before, or (0, 0) before any), the message's own time, valid = false, outdated,
  * no odometer, the engine hours ingest carried. `arrivedFirst`: before the fix of its second.
  */
-const stateRecord = (deviceId: number, seconds: number, at_: [number, number], hours: number, arrivedFirst = true): PositionMessageInput => ({
-  id: positionId(deviceId, T0 + seconds * 1000, 'state'), deviceId, uniqueId: `sum-${deviceId}`, protocol: 'osmand', fixTime: at(seconds),
-  serverTime: at(seconds + (arrivedFirst ? 1 : 3)), valid: false, latitude: at_[1], longitude: at_[0], speed: 25, course: 90, ignition: true,
-  odometer: null, attributes: { outdated: true, hours, battery: 12.6, motion: true },
+const stateRecord = (
+  deviceId: number,
+  seconds: number,
+  at_: [number, number],
+  hours: number,
+  arrivedFirst = true,
+): PositionMessageInput => ({
+  id: positionId(deviceId, T0 + seconds * 1000, 'state'),
+  deviceId,
+  uniqueId: `sum-${deviceId}`,
+  protocol: 'osmand',
+  fixTime: at(seconds),
+  serverTime: at(seconds + (arrivedFirst ? 1 : 3)),
+  valid: false,
+  latitude: at_[1],
+  longitude: at_[0],
+  speed: 25,
+  course: 90,
+  ignition: true,
+  odometer: null,
+  attributes: { outdated: true, hours, battery: 12.6, motion: true },
 });
 /** Device `id`: the fixes, with status-only records at 5 and at 10 minutes (the same seconds as fixes), and one at (0, 0) a minute before the first fix. */
 function withStateRecords(id: number, beforeAnyFix = false): PositionMessageInput[] {
   const fixes = Array.from({ length: 11 }, (_, i) => located(id, i));
-  const out = [...fixes, stateRecord(id, 300, [36.82 + 4 * STEP, -1.29], 1e9 + 300_000), stateRecord(id, 600, [36.82 + 9 * STEP, -1.29], 1e9 + 600_000)];
+  const out = [
+    ...fixes,
+    stateRecord(id, 300, [36.82 + 4 * STEP, -1.29], 1e9 + 300_000),
+    stateRecord(id, 600, [36.82 + 9 * STEP, -1.29], 1e9 + 600_000),
+  ];
   if (beforeAnyFix) out.push({ ...stateRecord(id, -60, [0, 0], 1e9 - 60_000), ignition: false });
   return out;
 }
@@ -169,7 +228,12 @@ beforeAll(async () => {
   adapters = await createTestAdapters(await primaryKind());
   await put(trackPositions(7, 'sum-7', dayTrack));
   await put(trackPositions(8, 'sum-8', dayTrack, false).map((p) => ({ ...p, ignition: null })));
-  const night = buildTrack({ start: new Date('2026-03-02T18:00:00Z'), origin: [36.82, -1.29], everySeconds: 60, segments: [{ kind: 'drive', seconds: 12 * 3600, kmh: 60 }] });
+  const night = buildTrack({
+    start: new Date('2026-03-02T18:00:00Z'),
+    origin: [36.82, -1.29],
+    everySeconds: 60,
+    segments: [{ kind: 'drive', seconds: 12 * 3600, kmh: 60 }],
+  });
   await put(trackPositions(9, 'sum-9', night));
   await put([...irregular(11, 3000, 1, true), ...irregular(12, 1500, 2, false), ...irregular(13, 200, 3, true)]);
   await put([...withStateRecords(14), ...withStateRecords(15, true)]);
@@ -186,7 +250,7 @@ describe('summary', () => {
     expect(s!.maxSpeed).toBeCloseTo(32.397, 3);
     // engine on while driving (7 h − 30 s of the last leg) and 2 × 10 min idling
     expect(s!.engineHours).toBe((7 * 3600 - 30 + 1200) * 1000);
-    expect(s!.averageSpeed).toBeCloseTo((419_500 / (7 * 3600 - 30 + 1200)) * 3600 / 1852, 4);
+    expect(s!.averageSpeed).toBeCloseTo(((419_500 / (7 * 3600 - 30 + 1200)) * 3600) / 1852, 4);
     expect(s!.spentFuel).toBeCloseTo(419.5 * 0.35, 2);
   });
 
@@ -201,7 +265,8 @@ describe('summary', () => {
     // 18:00 UTC to 06:00 UTC next day is 21:00 → 09:00 in Nairobi: midnight local = 21:00 UTC
     const from = Date.parse('2026-03-02T18:00:00Z');
     const to = Date.parse('2026-03-03T06:00:00Z');
-    const daily = (tz: string, pageRows?: number) => summary({ devices: [dev(9)], from, to, boundaries: dayBoundaries(from, to, tz), pageRows });
+    const daily = (tz: string, pageRows?: number) =>
+      summary({ devices: [dev(9)], from, to, boundaries: dayBoundaries(from, to, tz), pageRows });
     expect((await daily('Africa/Nairobi')).map((s) => [s.startTime, s.endTime, s.distance])).toEqual([
       ['2026-03-02T18:00:00.000Z', '2026-03-02T20:59:00.000Z', 179 * 1000],
       ['2026-03-02T21:00:00.000Z', '2026-03-03T05:59:00.000Z', 539 * 1000],
@@ -217,23 +282,39 @@ describe('summary', () => {
     for (const boundaries of [[], dayBoundaries(from, to, 'Africa/Nairobi')]) {
       const expected = await perFix({ devices, from, to, boundaries });
       expect(expected.length).toBeGreaterThan(devices.length * (boundaries.length ? 2 : 1) - 1);
-      expect(expected.some((s) => s.gapDistance > 0), 'the data jumps (device 12, without an odometer)').toBe(true);
-      for (const pageRows of [40, 1000, Infinity]) { // pages of 120 fixes (every device alone), of 3,000 (two devices to a page), one query
+      expect(
+        expected.some((s) => s.gapDistance > 0),
+        'the data jumps (device 12, without an odometer)',
+      ).toBe(true);
+      for (const pageRows of [40, 1000, Infinity]) {
+        // pages of 120 fixes (every device alone), of 3,000 (two devices to a page), one query
         expectSame(await summary({ devices, from, to, boundaries, pageRows }), expected);
       }
-      expectSame(await summary({ devices, from, to, boundaries, ignoreOdometer: true, speedThreshold: 3 }), await perFix({ devices, from, to, boundaries, ignoreOdometer: true, speedThreshold: 3 }));
+      expectSame(
+        await summary({ devices, from, to, boundaries, ignoreOdometer: true, speedThreshold: 3 }),
+        await perFix({ devices, from, to, boundaries, ignoreOdometer: true, speedThreshold: 3 }),
+      );
     }
   }, 180_000); // a ceiling, not a measure: 16 summaries over chDB took 30 s at load 46 in CI
 
   describe('a status-only record and a fix of the same second', () => {
-    const pathOfFixes = Array.from({ length: 10 }, (_, i) => fixDistance(located(14, i) as never, located(14, i + 1) as never)).reduce((a, b) => a + b);
+    const pathOfFixes = Array.from({ length: 10 }, (_, i) => fixDistance(located(14, i) as never, located(14, i + 1) as never)).reduce(
+      (a, b) => a + b,
+    );
 
     it('make one instant: the distance counted once, start and end odometer and engine hours from the fixes and the records', async () => {
       const rows = await summary({ devices: [dev(14)], from: T0 - DAY, to: T0 + DAY });
       expect(rows).toHaveLength(1);
       expect(rows[0]).toMatchObject({
-        startTime: at(0), endTime: at(600), distance: 10_000, startOdometer: 1_000_000, endOdometer: 1_010_000,
-        startHours: 1e9, endHours: 1e9 + 600_000, engineHours: 600_000, maxSpeed: 30,
+        startTime: at(0),
+        endTime: at(600),
+        distance: 10_000,
+        startOdometer: 1_000_000,
+        endOdometer: 1_010_000,
+        startHours: 1e9,
+        endHours: 1e9 + 600_000,
+        engineHours: 600_000,
+        maxSpeed: 30,
       });
       const [byPath] = await summary({ devices: [dev(14)], from: T0 - DAY, to: T0 + DAY, ignoreOdometer: true });
       expect(byPath!.distance).toBeCloseTo(pathOfFixes, 6);
@@ -241,11 +322,18 @@ describe('summary', () => {
     });
 
     it('whichever arrived first, and in pages of any size', async () => {
-      await put([stateRecord(16, 300, [36.82 + 5 * STEP, -1.29], 1e9 + 300_000, false), ...Array.from({ length: 11 }, (_, i) => located(16, i))]);
+      await put([
+        stateRecord(16, 300, [36.82 + 5 * STEP, -1.29], 1e9 + 300_000, false),
+        ...Array.from({ length: 11 }, (_, i) => located(16, i)),
+      ]);
       const base = await summary({ devices: [dev(16)], from: T0 - DAY, to: T0 + DAY, ignoreOdometer: true });
       expect(base.map((s) => [s.startTime, s.endTime, s.engineHours])).toEqual([[at(0), at(600), 600_000]]);
       expect(base[0]!.distance).toBeCloseTo(pathOfFixes, 6);
-      for (const pageRows of [1, 2, 3]) expectSame(await summary({ devices: [dev(14)], from: T0 - DAY, to: T0 + DAY, pageRows, ignoreOdometer: true }), await summary({ devices: [dev(14)], from: T0 - DAY, to: T0 + DAY, ignoreOdometer: true }));
+      for (const pageRows of [1, 2, 3])
+        expectSame(
+          await summary({ devices: [dev(14)], from: T0 - DAY, to: T0 + DAY, pageRows, ignoreOdometer: true }),
+          await summary({ devices: [dev(14)], from: T0 - DAY, to: T0 + DAY, ignoreOdometer: true }),
+        );
     });
 
     it('a status-only record before any fix (at 0, 0) adds no distance, and its second is the start', async () => {
@@ -257,9 +345,14 @@ describe('summary', () => {
     it('split per day: the two days and the leg between them make the whole path', async () => {
       const midnight = T0 + 450_000; // a "day" boundary between the fixes of 7 and 8 minutes
       const rows = await summary({ devices: [dev(14)], from: T0 - DAY, to: T0 + DAY, boundaries: [midnight], ignoreOdometer: true });
-      expect(rows.map((s) => [s.startTime, s.endTime])).toEqual([[at(0), at(420)], [at(480), at(600)]]);
-      expect(rows[0]!.distance + rows[1]!.distance + fixDistance(located(14, 7) as never, located(14, 8) as never)).toBeCloseTo(pathOfFixes, 6);
+      expect(rows.map((s) => [s.startTime, s.endTime])).toEqual([
+        [at(0), at(420)],
+        [at(480), at(600)],
+      ]);
+      expect(rows[0]!.distance + rows[1]!.distance + fixDistance(located(14, 7) as never, located(14, 8) as never)).toBeCloseTo(
+        pathOfFixes,
+        6,
+      );
     });
   });
 });
-

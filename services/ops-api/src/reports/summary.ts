@@ -33,11 +33,19 @@ export function summaryItem(device: ReportDevice, b: Bucket, o: SummaryOptions):
   const engineHours = engineHoursBetween(first, last);
   const hoursKnown = first.hours !== null && last.hours !== null;
   return {
-    deviceId: device.id, deviceName: device.name, distance, gapDistance: gapBetween(first, last, o.ignoreOdometer),
+    deviceId: device.id,
+    deviceName: device.name,
+    distance,
+    gapDistance: gapBetween(first, last, o.ignoreOdometer),
     averageSpeed: engineHours ? averageKnots(distance, engineHours) : b.movingFixes ? b.movingSpeedSum / b.movingFixes : 0,
-    maxSpeed: b.maxSpeed, spentFuel: spentFuel(first, last, device.attributes) ?? 0, ...odometers(first, last, o.ignoreOdometer),
-    startTime: iso(first.time), endTime: iso(last.time),
-    startHours: hoursKnown ? Math.round(first.hours!) : null, endHours: hoursKnown ? Math.round(last.hours!) : null, engineHours: engineHours ?? 0,
+    maxSpeed: b.maxSpeed,
+    spentFuel: spentFuel(first, last, device.attributes) ?? 0,
+    ...odometers(first, last, o.ignoreOdometer),
+    startTime: iso(first.time),
+    endTime: iso(last.time),
+    startHours: hoursKnown ? Math.round(first.hours!) : null,
+    endHours: hoursKnown ? Math.round(last.hours!) : null,
+    engineHours: engineHours ?? 0,
   };
 }
 
@@ -63,11 +71,18 @@ export function summaryRun(device: ReportDevice, o: SummaryOptions): DeviceRun<S
       const ignitionLeg = prev?.end.ignition === true && part.first.ignition === true ? part.first.time - prev.end.time : 0;
       const before = prev?.at.ignitionFixes ?? 0;
       const first: Measured = {
-        ...part.first, path: (prev?.at.path ?? 0) + (jump ? 0 : leg), gap: (prev?.at.gap ?? 0) + (jump ? leg : 0), ignitionMs: (prev?.at.ignitionMs ?? 0) + ignitionLeg,
+        ...part.first,
+        path: (prev?.at.path ?? 0) + (jump ? 0 : leg),
+        gap: (prev?.at.gap ?? 0) + (jump ? leg : 0),
+        ignitionMs: (prev?.at.ignitionMs ?? 0) + ignitionLeg,
         ignitionFixes: before + (part.first.ignition === null ? 0 : 1),
       };
       const last: Measured = {
-        ...part.last, path: first.path + part.path, gap: first.gap + part.gap, ignitionMs: first.ignitionMs + part.ignitionMs, ignitionFixes: before + part.ignitionFixes,
+        ...part.last,
+        path: first.path + part.path,
+        gap: first.gap + part.gap,
+        ignitionMs: first.ignitionMs + part.ignitionMs,
+        ignitionFixes: before + part.ignitionFixes,
       };
       prev = { end: part.last, at: last };
       if (bucket && part.day === day) {

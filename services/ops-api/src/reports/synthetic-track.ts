@@ -79,11 +79,28 @@ export function buildTrack(plan: TrackPlan): TrackFix[] {
 /** As positions.v1 messages, every field set (for insertPositions). */
 export function trackPositions(deviceId: number, uniqueId: string, fixes: TrackFix[], counters = true): PositionMessage[] {
   return fixes.map((f) => ({
-    id: positionId(deviceId, new Date(f.time)), deviceId, uniqueId, protocol: 'osmand',
-    fixTime: new Date(f.time).toISOString(), serverTime: new Date(f.time + 2000).toISOString(), valid: true,
-    latitude: f.lonLat[1], longitude: f.lonLat[0], speed: (f.kmh / 3.6) * MPS_TO_KNOTS, course: 90, altitude: null, accuracy: null,
-    satellites: null, hdop: null, ignition: f.ignition, odometer: counters ? f.odometer : null, power: null, battery: null, alarm: null,
-    crcValid: true, rawFrameId: null,
+    id: positionId(deviceId, new Date(f.time)),
+    deviceId,
+    uniqueId,
+    protocol: 'osmand',
+    fixTime: new Date(f.time).toISOString(),
+    serverTime: new Date(f.time + 2000).toISOString(),
+    valid: true,
+    latitude: f.lonLat[1],
+    longitude: f.lonLat[0],
+    speed: (f.kmh / 3.6) * MPS_TO_KNOTS,
+    course: 90,
+    altitude: null,
+    accuracy: null,
+    satellites: null,
+    hdop: null,
+    ignition: f.ignition,
+    odometer: counters ? f.odometer : null,
+    power: null,
+    battery: null,
+    alarm: null,
+    crcValid: true,
+    rawFrameId: null,
     attributes: counters ? { hours: f.hours, fuelUsed: Math.round(f.fuelUsed * 1000) / 1000 } : ({} as Record<string, number>),
   }));
 }
@@ -91,9 +108,20 @@ export function trackPositions(deviceId: number, uniqueId: string, fixes: TrackF
 /** As the rows the report stream gives (for the pure report tests). */
 export function trackRows(deviceId: number, fixes: TrackFix[], counters = true): ReportFixRow[] {
   return fixes.map((f) => ({
-    deviceId, id: positionId(deviceId, new Date(f.time)), time: f.time, latitude: f.lonLat[1], longitude: f.lonLat[0],
-    speed: (f.kmh / 3.6) * MPS_TO_KNOTS, valid: true, ignition: f.ignition, odometer: counters ? f.odometer : null,
-    hours: counters ? f.hours : null, fuelUsed: counters ? Math.round(f.fuelUsed * 1000) / 1000 : null, fuel: null, fuelLevel: null,
-    driverUniqueId: null, motion: null,
+    deviceId,
+    id: positionId(deviceId, new Date(f.time)),
+    time: f.time,
+    latitude: f.lonLat[1],
+    longitude: f.lonLat[0],
+    speed: (f.kmh / 3.6) * MPS_TO_KNOTS,
+    valid: true,
+    ignition: f.ignition,
+    odometer: counters ? f.odometer : null,
+    hours: counters ? f.hours : null,
+    fuelUsed: counters ? Math.round(f.fuelUsed * 1000) / 1000 : null,
+    fuel: null,
+    fuelLevel: null,
+    driverUniqueId: null,
+    motion: null,
   }));
 }

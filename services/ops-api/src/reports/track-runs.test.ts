@@ -50,7 +50,14 @@ beforeAll(async () => {
   for (const { fixes } of tracks) await put(fixes);
   for (const { again } of tracks) await put(again);
   await put(trackPositions(24, 'trk-24', buildTrack({ start: new Date(T0), origin: [39.66, -4.05], everySeconds: 20, segments: workday })));
-  await put(trackPositions(25, 'trk-25', buildTrack({ start: new Date(T0), origin: [39.66, -4.05], everySeconds: 60, segments: [...workday, ...workday] }), false));
+  await put(
+    trackPositions(
+      25,
+      'trk-25',
+      buildTrack({ start: new Date(T0), origin: [39.66, -4.05], everySeconds: 60, segments: [...workday, ...workday] }),
+      false,
+    ),
+  );
 }, 120_000);
 afterAll(async () => {
   await adapters?.close();
@@ -60,13 +67,20 @@ type Kind = 'trips' | 'stops';
 const period = { from: new Date(T0), to: new Date(T0 + 40 * DAY) };
 const thresholds = (d: ReportDevice, over: Partial<TripThresholds>): TripThresholds => {
   const own = d.attributes['report.trip.minDistance'] === undefined ? {} : { minDistance: Number(d.attributes['report.trip.minDistance']) };
-  const speed = d.attributes['event.motion.speedThreshold'] === undefined ? {} : { speedThreshold: Number(d.attributes['event.motion.speedThreshold']) };
+  const speed =
+    d.attributes['event.motion.speedThreshold'] === undefined
+      ? {}
+      : { speedThreshold: Number(d.attributes['event.motion.speedThreshold']) };
   return { ...defaults, ...own, ...speed, ...over };
 };
 const byId = new Map(devices.map((d) => [d.id, d]));
 type Item = ReportTrip | ReportStop;
-const item = (kind: Kind, over: Partial<TripThresholds>) => (id: number, iv: Parameters<typeof tripItem>[1]): Item =>
-  kind === 'trips' ? tripItem(byId.get(id)!, iv, thresholds(byId.get(id)!, over)) : stopItem(byId.get(id)!, iv, thresholds(byId.get(id)!, over));
+const item =
+  (kind: Kind, over: Partial<TripThresholds>) =>
+  (id: number, iv: Parameters<typeof tripItem>[1]): Item =>
+    kind === 'trips'
+      ? tripItem(byId.get(id)!, iv, thresholds(byId.get(id)!, over))
+      : stopItem(byId.get(id)!, iv, thresholds(byId.get(id)!, over));
 
 async function all<T>(batches: AsyncIterable<T[]>): Promise<T[]> {
   const out: T[] = [];
@@ -76,27 +90,41 @@ async function all<T>(batches: AsyncIterable<T[]>): Promise<T[]> {
 
 /** The reference: every fix read whole, folded per device. */
 const fromRows = (kind: Kind, over: Partial<TripThresholds>) =>
-  all(perDevice(streamReportFixes(adapters.analytics)({ deviceIds: devices.map((d) => d.id), ...period }), (id) => {
-    const d = byId.get(id)!;
-    return (kind === 'trips' ? tripsRun(d, thresholds(d, over)) : stopsRun(d, thresholds(d, over))) as DeviceRun<ReportFixRow, Item>;
-  }));
+  all(
+    perDevice(streamReportFixes(adapters.analytics)({ deviceIds: devices.map((d) => d.id), ...period }), (id) => {
+      const d = byId.get(id)!;
+      return (kind === 'trips' ? tripsRun(d, thresholds(d, over)) : stopsRun(d, thresholds(d, over))) as DeviceRun<ReportFixRow, Item>;
+    }),
+  );
 
 /** As the service reads it: runs of identical fixes thinned where the device's thresholds allow (stillRunSpan). */
-const track = (over: Partial<TripThresholds>, pageRows?: number, whole = false) => streamTracks(adapters.analytics)({
-  deviceIds: devices.map((d) => d.id), ...period, pageRows, stillRunSpan: whole ? undefined : (id) => stillRunSpan(thresholds(byId.get(id)!, over)),
-});
+const track = (over: Partial<TripThresholds>, pageRows?: number, whole = false) =>
+  streamTracks(adapters.analytics)({
+    deviceIds: devices.map((d) => d.id),
+    ...period,
+    pageRows,
+    stillRunSpan: whole ? undefined : (id) => stillRunSpan(thresholds(byId.get(id)!, over)),
+  });
 
 const fromTrack = (kind: Kind, over: Partial<TripThresholds>, pageRows?: number) =>
-  all(trackRuns(track(over, pageRows), {
-    kind, thresholdsOf: (id) => thresholds(byId.get(id)!, over), lookup: (keys) => queryStoredAt(adapters.analytics)(keys), item: item(kind, over),
-  }));
+  all(
+    trackRuns(track(over, pageRows), {
+      kind,
+      thresholdsOf: (id) => thresholds(byId.get(id)!, over),
+      lookup: (keys) => queryStoredAt(adapters.analytics)(keys),
+      item: item(kind, over),
+    }),
+  );
 
 describe('trips and stops from the lean track', () => {
   const cases: [string, Partial<TripThresholds>][] = [
     ['new logic (default)', {}],
     ['new logic, short stops and gaps', { minDuration: 60_000, stopGap: 1_800_000, minDistance: 120 }],
     ['old logic', { newLogic: false }],
-    ['old logic with ignition, short parking', { newLogic: false, useIgnition: true, minimalParkingDuration: 120_000, minimalTripDistance: 300 }],
+    [
+      'old logic with ignition, short parking',
+      { newLogic: false, useIgnition: true, minimalParkingDuration: 120_000, minimalTripDistance: 300 },
+    ],
     ['odometer ignored', { ignoreOdometer: true }],
   ];
   for (const [name, over] of cases) {
@@ -104,20 +132,23 @@ describe('trips and stops from the lean track', () => {
       for (const kind of ['trips', 'stops'] as const) {
         const expected = await fromRows(kind, over);
         expect(new Set(expected.map((x) => x.deviceId)).size, `${kind}: every device has some`).toBe(devices.length);
-        for (const pageRows of [700, 5000, undefined]) { // several devices to a page, one device in keyset pages, the default
+        for (const pageRows of [700, 5000, undefined]) {
+          // several devices to a page, one device in keyset pages, the default
           expect(await fromTrack(kind, over, pageRows), `${kind}, pages of ${pageRows}`).toEqual(expected);
         }
       }
     }, 120_000);
   }
 
-
   /** Random newer-model thresholds, minDistance from 1 m (a parked jitter crosses it) to 1 km. */
   function randomNewLogic(seed: number): Partial<TripThresholds> {
     const rnd = lcg(seed);
     return {
-      newLogic: true, minDistance: Math.round(1 + rnd() * (rnd() < 0.5 ? 50 : 1_000)), minDuration: Math.round(1 + rnd() * 1_800) * 1000,
-      stopGap: Math.round(30 + rnd() * 7_200) * 1000, speedThreshold: rnd() < 0.5 ? 0.01 : Math.round(rnd() * 500) / 100,
+      newLogic: true,
+      minDistance: Math.round(1 + rnd() * (rnd() < 0.5 ? 50 : 1_000)),
+      minDuration: Math.round(1 + rnd() * 1_800) * 1000,
+      stopGap: Math.round(30 + rnd() * 7_200) * 1000,
+      speedThreshold: rnd() < 0.5 ? 0.01 : Math.round(rnd() * 500) / 100,
     };
   }
 
@@ -137,7 +168,9 @@ describe('trips and stops from the lean track', () => {
       for (const kind of ['trips', 'stops'] as const) {
         const expected = await fromRows(kind, over);
         intervals += expected.length;
-        expect(await fromTrack(kind, over, seed % 3 === 0 ? 2_000 : undefined), `${kind}, seed ${seed}: ${JSON.stringify(over)}`).toEqual(expected);
+        expect(await fromTrack(kind, over, seed % 3 === 0 ? 2_000 : undefined), `${kind}, seed ${seed}: ${JSON.stringify(over)}`).toEqual(
+          expected,
+        );
       }
     }
     expect(intervals, 'the tracks make trips and stops').toBeGreaterThan(200);

@@ -37,9 +37,20 @@ export interface TrackRunsOptions<T> {
 
 /** A fix of a track as the detectors read it (the totals are set by fixTrack; a fixed shape from the start). */
 const trackFix = (c: TrackChunk, i: number): MotionFix => ({
-  deviceId: c.deviceId, id: c.id[i]!, time: c.time[i]!, latitude: c.latitude[i]!, longitude: c.longitude[i]!, speed: c.speed[i]!,
-  ignition: c.ignition[i]! < 0 ? null : c.ignition[i] === 1, motion: c.motion[i]! < 0 ? null : c.motion[i] === 1,
-  path: 0, gap: 0, leg: 0, ignitionMs: 0, ignitionFixes: 0, moving: false,
+  deviceId: c.deviceId,
+  id: c.id[i]!,
+  time: c.time[i]!,
+  latitude: c.latitude[i]!,
+  longitude: c.longitude[i]!,
+  speed: c.speed[i]!,
+  ignition: c.ignition[i]! < 0 ? null : c.ignition[i] === 1,
+  motion: c.motion[i]! < 0 ? null : c.motion[i] === 1,
+  path: 0,
+  gap: 0,
+  leg: 0,
+  ignitionMs: 0,
+  ignitionFixes: 0,
+  moving: false,
 });
 
 /**

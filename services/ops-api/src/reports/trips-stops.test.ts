@@ -17,8 +17,10 @@ function run<T>(r: DeviceRun<ReportFixRow, T>, rows: ReportFixRow[]): T[] {
   for (const row of rows) out.push(...r.push(row));
   return [...out, ...r.finish()];
 }
-const trips = (rows: ReportFixRow[], t: Partial<TripThresholds> = {}) => run(tripsRun(device, { ...defaults, ...t }), rows).map((x) => ReportTrip.parse(x));
-const stops = (rows: ReportFixRow[], t: Partial<TripThresholds> = {}) => run(stopsRun(device, { ...defaults, ...t }), rows).map((x) => ReportStop.parse(x));
+const trips = (rows: ReportFixRow[], t: Partial<TripThresholds> = {}) =>
+  run(tripsRun(device, { ...defaults, ...t }), rows).map((x) => ReportTrip.parse(x));
+const stops = (rows: ReportFixRow[], t: Partial<TripThresholds> = {}) =>
+  run(stopsRun(device, { ...defaults, ...t }), rows).map((x) => ReportStop.parse(x));
 
 /**
  * A working day with known answers, a fix every 30 s, 60 km/h (500 m per fix) due east from
@@ -50,10 +52,12 @@ describe('trips and stops, new logic (Traccar default)', () => {
         [at(27000), at(34170), 7170 * 1000], // still driving at the end: closed at the last fix
       ]);
       const km = [120_000, 180_000, 119_500];
-      found.forEach((t, i) => expect(Math.abs(t.distance - km[i]!) / km[i]!, `trip ${i} ${counters ? 'odometer' : 'path'}`).toBeLessThan(0.01));
+      found.forEach((t, i) =>
+        expect(Math.abs(t.distance - km[i]!) / km[i]!, `trip ${i} ${counters ? 'odometer' : 'path'}`).toBeLessThan(0.01),
+      );
       if (counters) expect(found.map((t) => t.distance)).toEqual([120_000, 180_000, 119_500]); // odometer deltas, exact
       expect(found[0]!.maxSpeed).toBeCloseTo(60 / 1.852, 3);
-      expect(found[1]!.averageSpeed).toBeCloseTo((180_000 / 11_010) * 3600 / 1852, 2);
+      expect(found[1]!.averageSpeed).toBeCloseTo(((180_000 / 11_010) * 3600) / 1852, 2);
       expect(found[0]).toMatchObject({ deviceId: 7, deviceName: 'KBX 123A', startPositionId: positionId(7, T0) });
       expect(found[0]).not.toHaveProperty('startAddress'); // none without a geocoder: left out (Traccar's schema has a string)
       expect(found[0]!.startOdometer).toBe(counters ? 1_000_000 : null);
@@ -79,13 +83,20 @@ describe('trips and stops, new logic (Traccar default)', () => {
     expect(more).toEqual([]);
     expect(trip!.startTime).toBe(at(600));
     expect(trip!.endTime).toBe(at(2400 + 180)); // 125 m legs: the fix before arrival is within 200 m, so arrival + 180 s
-    expect(stops(trackRows(1, slow)).map((s) => [s.startTime, s.endTime])).toEqual([[at(0), at(600)], [at(2580), at(2970)]]);
+    expect(stops(trackRows(1, slow)).map((s) => [s.startTime, s.endTime])).toEqual([
+      [at(0), at(600)],
+      [at(2580), at(2970)],
+    ]);
   });
 
   it('honours minDistance and minDuration', () => {
     const rows = trackRows(1, dayTrack);
     expect(trips(rows, { minDuration: 600_000 }).map((t) => t.endTime)).toEqual([at(7200 + 630), at(21600 + 630), at(34170)]);
-    const shortHop = track([{ kind: 'stop', seconds: 600 }, { kind: 'drive', seconds: 30, kmh: 36 }, { kind: 'stop', seconds: 600 }]); // 300 m
+    const shortHop = track([
+      { kind: 'stop', seconds: 600 },
+      { kind: 'drive', seconds: 30, kmh: 36 },
+      { kind: 'stop', seconds: 600 },
+    ]); // 300 m
     expect(trips(trackRows(1, shortHop))).toHaveLength(1);
     expect(trips(trackRows(1, shortHop), { minDistance: 400 })).toHaveLength(0);
   });
@@ -95,9 +106,16 @@ describe('old logic (report.trip.newLogic=false, MotionProcessor)', () => {
   it('dates trips from the first moving fix to the first standing fix on the same day', () => {
     const rows = trackRows(device.id, dayTrack);
     const found = trips(rows, { newLogic: false });
-    expect(found.map((t) => [t.startTime, t.endTime])).toEqual([[at(0), at(7200)], [at(10800), at(21600)], [at(27000), at(34170)]]);
+    expect(found.map((t) => [t.startTime, t.endTime])).toEqual([
+      [at(0), at(7200)],
+      [at(10800), at(21600)],
+      [at(27000), at(34170)],
+    ]);
     expect(found.map((t) => t.distance)).toEqual([120_000, 180_000, 119_500]);
-    expect(stops(rows, { newLogic: false }).map((s) => [s.startTime, s.endTime])).toEqual([[at(7200), at(10800)], [at(21600), at(27000)]]);
+    expect(stops(rows, { newLogic: false }).map((s) => [s.startTime, s.endTime])).toEqual([
+      [at(7200), at(10800)],
+      [at(21600), at(27000)],
+    ]);
   });
 
   it('differs from the new logic on a 4-minute halt: a stop for the new logic, none for the old', () => {
@@ -107,14 +125,21 @@ describe('old logic (report.trip.newLogic=false, MotionProcessor)', () => {
       { kind: 'drive', seconds: 3600, kmh: 60 },
     ]);
     const rows = trackRows(1, halt);
-    expect(trips(rows).map((t) => [t.startTime, t.endTime])).toEqual([[at(0), at(3600 + 210)], [at(3840), at(7410)]]);
+    expect(trips(rows).map((t) => [t.startTime, t.endTime])).toEqual([
+      [at(0), at(3600 + 210)],
+      [at(3840), at(7410)],
+    ]);
     expect(stops(rows).map((s) => [s.startTime, s.endTime])).toEqual([[at(3810), at(3840)]]);
     expect(trips(rows, { newLogic: false }).map((t) => [t.startTime, t.endTime])).toEqual([[at(0), at(7410)]]);
     expect(stops(rows, { newLogic: false })).toEqual([]);
   });
 
   it('needs a streak of minimalTripDistance or minimalTripDuration to start a trip', () => {
-    const creep = track([{ kind: 'stop', seconds: 600 }, { kind: 'drive', seconds: 240, kmh: 5 }, { kind: 'stop', seconds: 900 }]); // 333 m in 4 min
+    const creep = track([
+      { kind: 'stop', seconds: 600 },
+      { kind: 'drive', seconds: 240, kmh: 5 },
+      { kind: 'stop', seconds: 900 },
+    ]); // 333 m in 4 min
     expect(trips(trackRows(1, creep), { newLogic: false })).toEqual([]);
     const [t] = trips(trackRows(1, creep), { newLogic: false, minimalTripDuration: 120_000 });
     expect([t!.startTime, t!.endTime]).toEqual([at(600), at(840)]);
@@ -122,7 +147,14 @@ describe('old logic (report.trip.newLogic=false, MotionProcessor)', () => {
   });
 
   it('ends a trip at once on ignition off with useIgnition', () => {
-    const rows = trackRows(1, track([{ kind: 'drive', seconds: 1800, kmh: 60 }, { kind: 'stop', seconds: 120 }, { kind: 'drive', seconds: 1800, kmh: 60 }]));
+    const rows = trackRows(
+      1,
+      track([
+        { kind: 'drive', seconds: 1800, kmh: 60 },
+        { kind: 'stop', seconds: 120 },
+        { kind: 'drive', seconds: 1800, kmh: 60 },
+      ]),
+    );
     expect(trips(rows, { newLogic: false })).toHaveLength(1); // a 2-minute halt is no parking
     expect(trips(rows, { newLogic: false, useIgnition: true }).map((t) => t.endTime)).toEqual([at(1800), at(3690)]);
   });
@@ -139,7 +171,11 @@ describe('data gaps', () => {
 
   it('new logic: a gap over stopGap that covered the distance is a trip of its own, split from the trips around it', () => {
     const found = trips(rows);
-    expect(found.map((t) => [t.startTime, t.endTime])).toEqual([[at(0), at(3570)], [at(3570), at(10800)], [at(10800), at(14370)]]);
+    expect(found.map((t) => [t.startTime, t.endTime])).toEqual([
+      [at(0), at(3570)],
+      [at(3570), at(10800)],
+      [at(10800), at(14370)],
+    ]);
     expect(found[1]!.distance).toBe(100_000 + 500); // odometer: the last 500 m leg before the gap and the gap itself
     expect(stops(rows).map((s) => s.duration)).toEqual([0, 0]); // Traccar's stop at the last fix and at the new fix
   });
@@ -150,7 +186,10 @@ describe('data gaps', () => {
 
   it('old logic: a gap of minimalNoDataDuration while moving stops the trip at the last fix before it', () => {
     const found = trips(rows, { newLogic: false });
-    expect(found.map((t) => [t.startTime, t.endTime])).toEqual([[at(0), at(3570)], [at(10830), at(14370)]]);
+    expect(found.map((t) => [t.startTime, t.endTime])).toEqual([
+      [at(0), at(3570)],
+      [at(10830), at(14370)],
+    ]);
   });
 });
 
@@ -177,11 +216,15 @@ describe('jumps (positions too far apart for the time between them)', () => {
   });
 
   it('a fast leg that a vehicle could drive is driven, and with the odometer there is no gap', () => {
-    const fast = trackRows(1, track([
-      { kind: 'drive', seconds: 600, kmh: 60 },
-      { kind: 'gap', seconds: 600, metres: 25_000 }, // 150 km/h: under the highest plausible speed
-      { kind: 'drive', seconds: 600, kmh: 60 },
-    ]), false);
+    const fast = trackRows(
+      1,
+      track([
+        { kind: 'drive', seconds: 600, kmh: 60 },
+        { kind: 'gap', seconds: 600, metres: 25_000 }, // 150 km/h: under the highest plausible speed
+        { kind: 'drive', seconds: 600, kmh: 60 },
+      ]),
+      false,
+    );
     const [trip] = trips(fast);
     expect(trip!.gapDistance).toBe(0);
     expect(trip!.distance).toBeGreaterThan(44_000);

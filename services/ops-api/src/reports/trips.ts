@@ -15,11 +15,22 @@ export function tripItem(device: ReportDevice, iv: Interval, t: TripThresholds):
   const gapDistance = gapBetween(start, end, t.ignoreOdometer);
   const duration = end.time - start.time;
   return {
-    deviceId: device.id, deviceName: device.name, distance, gapDistance,
-    averageSpeed: averageKnots(distance, duration), maxSpeed: iv.maxSpeed,
-    spentFuel: spentFuel(start, end, device.attributes) ?? 0, ...odometers(start, end, t.ignoreOdometer),
-    startTime: iso(start.time), endTime: iso(end.time), startPositionId: start.id, endPositionId: end.id,
-    startLat: start.latitude, startLon: start.longitude, endLat: end.latitude, endLon: end.longitude,
+    deviceId: device.id,
+    deviceName: device.name,
+    distance,
+    gapDistance,
+    averageSpeed: averageKnots(distance, duration),
+    maxSpeed: iv.maxSpeed,
+    spentFuel: spentFuel(start, end, device.attributes) ?? 0,
+    ...odometers(start, end, t.ignoreOdometer),
+    startTime: iso(start.time),
+    endTime: iso(end.time),
+    startPositionId: start.id,
+    endPositionId: end.id,
+    startLat: start.latitude,
+    startLon: start.longitude,
+    endLat: end.latitude,
+    endLon: end.longitude,
     duration,
     ...withoutNulls({ driverUniqueId: start.driverUniqueId ?? end.driverUniqueId }),
   };

@@ -28,11 +28,12 @@ export function publishedToCache<C extends ResourceWrites>(
     publishing = publishing.catch(() => 0).then(write);
     return publishing;
   }
-  const after =
-    <F extends (...args: never[]) => Promise<unknown>>(f: F): F =>
+  const after = <F extends (...args: never[]) => Promise<unknown>>(f: F): F =>
     (async (...args: Parameters<F>) => {
       const out = await f(...args);
-      await publish().catch((err: unknown) => opts.logger.warn({ err }, `${opts.what} not published to the cache; the next change or start publishes them`));
+      await publish().catch((err: unknown) =>
+        opts.logger.warn({ err }, `${opts.what} not published to the cache; the next change or start publishes them`),
+      );
       return out;
     }) as F;
   return { ...crud, publish, create: after(crud.create), update: after(crud.update), remove: after(crud.remove) };

@@ -2,14 +2,23 @@ import { AppError } from '@corridor/platform';
 
 /** The violated unique constraint's name, when err is a PostgreSQL unique violation (23505). */
 function uniqueViolation(err: unknown): string | undefined {
-  const e = err as { code?: string; constraint?: string; message?: string; cause?: { code?: string; constraint?: string; message?: string } };
+  const e = err as {
+    code?: string;
+    constraint?: string;
+    message?: string;
+    cause?: { code?: string; constraint?: string; message?: string };
+  };
   const hit = e?.code === '23505' ? e : e?.cause?.code === '23505' ? e.cause : undefined;
   if (!hit) return undefined;
   return hit.constraint ?? /constraint "([^"]+)"/.exec(hit.message ?? '')?.[1] ?? '';
 }
 
 /** Runs a write, turning a unique violation into 409 CONFLICT naming the field the constraint guards. */
-export async function conflictOnUnique<T>(write: () => Promise<T>, fields: Record<string, string>, message: (field: string) => string): Promise<T> {
+export async function conflictOnUnique<T>(
+  write: () => Promise<T>,
+  fields: Record<string, string>,
+  message: (field: string) => string,
+): Promise<T> {
   try {
     return await write();
   } catch (err) {

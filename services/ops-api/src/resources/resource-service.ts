@@ -54,18 +54,24 @@ export interface ResourceDef<Row extends BaseRow, Entity, Input, Query extends B
  * list with keyword, filters and pagination; get; create and replace with validation; delete.
  * Every write is audited in the same transaction.
  */
-export function resourceService<Row extends BaseRow, Entity, Input, Query extends BaseQuery>(db: Orm, def: ResourceDef<Row, Entity, Input, Query>) {
+export function resourceService<Row extends BaseRow, Entity, Input, Query extends BaseQuery>(
+  db: Orm,
+  def: ResourceDef<Row, Entity, Input, Query>,
+) {
   const t = def.table;
   const readable = (row: Row | undefined, who: Identity): row is Row =>
     !!row && (def.canRead ? def.canRead(row, who) : canSee(row.companyId ?? null, who, def.shared));
   const checkWritable: (row: Row | undefined, who: Identity, id: number) => asserts row is Row =
     def.assertWritable ?? ((row, who, id) => assertWritable(row && { companyId: row.companyId ?? null }, who, def.name, id));
-  const requested = def.requestedCompany ?? ((input: Input) => ((input as { companyId?: number | null }).companyId ?? null));
+  const requested = def.requestedCompany ?? ((input: Input) => (input as { companyId?: number | null }).companyId ?? null);
   const companyFor = (input: Input, who: Identity): number | null => (def.company ? ownerCompany(who, requested(input, who)) : null);
   const conflictMessage = (field: string) => `A ${def.name.toLowerCase()} with this ${field} already exists`;
 
   async function fetch(id: number): Promise<Row | undefined> {
-    const [row] = (await db.select().from(t as PgTable).where(eq(t.id, id))) as unknown as Row[];
+    const [row] = (await db
+      .select()
+      .from(t as PgTable)
+      .where(eq(t.id, id))) as unknown as Row[];
     return row;
   }
   async function getRow(id: number, who: Identity): Promise<Row> {
@@ -77,11 +83,21 @@ export function resourceService<Row extends BaseRow, Entity, Input, Query extend
   return {
     async list(q: Query, who: Identity): Promise<Entity[]> {
       const parts: (SQL | undefined)[] = [
-        def.readScope ? def.readScope(who, q) : def.company ? scopeCondition(def.company, who, { shared: def.shared, requested: q.companyId }) : undefined,
+        def.readScope
+          ? def.readScope(who, q)
+          : def.company
+            ? scopeCondition(def.company, who, { shared: def.shared, requested: q.companyId })
+            : undefined,
         ...(def.filters?.(q) ?? []),
       ];
       if (q.keyword && def.keywordColumns.length) parts.push(or(...def.keywordColumns.map((c) => ilike(c, likePattern(q.keyword!)))));
-      const rows = (await db.select().from(t as PgTable).where(and(...parts)).orderBy(t.id).limit(q.limit).offset(q.offset)) as unknown as Row[];
+      const rows = (await db
+        .select()
+        .from(t as PgTable)
+        .where(and(...parts))
+        .orderBy(t.id)
+        .limit(q.limit)
+        .offset(q.offset)) as unknown as Row[];
       return rows.map(def.toEntity);
     },
     /** The row when the caller may read it, else 404. */
@@ -93,13 +109,25 @@ export function resourceService<Row extends BaseRow, Entity, Input, Query extend
       const companyId = companyFor(input, actor.identity);
       await def.validate?.(input, companyId, actor);
       const row = await conflictOnUnique(
-        () => db.transaction(async (tx) => {
-          const [r] = (await tx.insert(t).values(def.toValues(input, companyId, actor) as never).returning()) as unknown as Row[];
-          await audit.record(tx, actor.identity, { action: `${def.entityType}.create`, entityType: def.entityType, entityId: r!.id, companyId, after: def.toEntity(r!), requestId: actor.requestId });
-          await def.onWrite?.(tx, 'create', r!, actor);
-          return r!;
-        }),
-        def.unique ?? {}, conflictMessage,
+        () =>
+          db.transaction(async (tx) => {
+            const [r] = (await tx
+              .insert(t)
+              .values(def.toValues(input, companyId, actor) as never)
+              .returning()) as unknown as Row[];
+            await audit.record(tx, actor.identity, {
+              action: `${def.entityType}.create`,
+              entityType: def.entityType,
+              entityId: r!.id,
+              companyId,
+              after: def.toEntity(r!),
+              requestId: actor.requestId,
+            });
+            await def.onWrite?.(tx, 'create', r!, actor);
+            return r!;
+          }),
+        def.unique ?? {},
+        conflictMessage,
       );
       return def.toEntity(row);
     },
@@ -109,16 +137,27 @@ export function resourceService<Row extends BaseRow, Entity, Input, Query extend
       const companyId = companyFor(input, actor.identity);
       await def.validate?.(input, companyId, actor, existing);
       const row = await conflictOnUnique(
-        () => db.transaction(async (tx) => {
-          const [r] = (await tx.update(t).set({ ...def.toValues(input, companyId, actor), updatedAt: new Date() } as never).where(eq(t.id, id)).returning()) as unknown as Row[];
-          await audit.record(tx, actor.identity, {
-            action: `${def.entityType}.update`, entityType: def.entityType, entityId: id, companyId,
-            before: def.toEntity(existing), after: def.toEntity(r!), requestId: actor.requestId,
-          });
-          await def.onWrite?.(tx, 'update', r!, actor);
-          return r!;
-        }),
-        def.unique ?? {}, conflictMessage,
+        () =>
+          db.transaction(async (tx) => {
+            const [r] = (await tx
+              .update(t)
+              .set({ ...def.toValues(input, companyId, actor), updatedAt: new Date() } as never)
+              .where(eq(t.id, id))
+              .returning()) as unknown as Row[];
+            await audit.record(tx, actor.identity, {
+              action: `${def.entityType}.update`,
+              entityType: def.entityType,
+              entityId: id,
+              companyId,
+              before: def.toEntity(existing),
+              after: def.toEntity(r!),
+              requestId: actor.requestId,
+            });
+            await def.onWrite?.(tx, 'update', r!, actor);
+            return r!;
+          }),
+        def.unique ?? {},
+        conflictMessage,
       );
       return def.toEntity(row);
     },
@@ -129,8 +168,12 @@ export function resourceService<Row extends BaseRow, Entity, Input, Query extend
       await db.transaction(async (tx) => {
         await tx.delete(t).where(eq(t.id, id));
         await audit.record(tx, actor.identity, {
-          action: `${def.entityType}.delete`, entityType: def.entityType, entityId: id, companyId: existing.companyId ?? null,
-          before: def.toEntity(existing), requestId: actor.requestId,
+          action: `${def.entityType}.delete`,
+          entityType: def.entityType,
+          entityId: id,
+          companyId: existing.companyId ?? null,
+          before: def.toEntity(existing),
+          requestId: actor.requestId,
         });
         await def.onWrite?.(tx, 'delete', existing, actor);
       });

@@ -7,7 +7,11 @@ import type { Actor } from './scope';
 type Five = readonly [EndpointDef, EndpointDef, EndpointDef, EndpointDef, EndpointDef];
 type BodyOf<D extends EndpointDef> = D['request'] extends { body: infer B } ? (B extends z.ZodTypeAny ? z.output<B> : never) : never;
 type QueryOf<D extends EndpointDef> = D['request'] extends { query: infer Q } ? (Q extends z.ZodTypeAny ? z.output<Q> : never) : never;
-type EntityOf<D extends EndpointDef> = D['responses'] extends { 200: { schema: infer S } } ? (S extends z.ZodTypeAny ? z.input<S> : never) : never;
+type EntityOf<D extends EndpointDef> = D['responses'] extends { 200: { schema: infer S } }
+  ? S extends z.ZodTypeAny
+    ? z.input<S>
+    : never
+  : never;
 
 /** The caller and request id of a request (routes pass it to services that audit). */
 export const actorOf = (req: { identity?: Actor['identity']; id: string }): Actor => ({ identity: req.identity!, requestId: req.id });

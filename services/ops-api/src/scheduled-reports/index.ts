@@ -18,10 +18,18 @@ export interface ScheduledReportsOptions {
 }
 
 /** Scheduled reports: their service and routes, and the runner that mails them on their calendars. */
-export const scheduledReportsModule: OpsModule<ScheduledReportsOptions, ScheduledReportRunner> = (app, { base, life, reports, mail, checkMs, leaseMs, instance }) => {
+export const scheduledReportsModule: OpsModule<ScheduledReportsOptions, ScheduledReportRunner> = (
+  app,
+  { base, life, reports, mail, checkMs, leaseMs, instance },
+) => {
   scheduledReportRoutes(app, scheduledReportsService(base.db), reportLinks(base.db));
   const runner = scheduledReportRunner({
-    db: base.db, reports: reports.reports, mail, logger: base.logger.child({ module: 'scheduled-reports' }), instance: instance ?? `ops-api-${process.pid}`, leaseMs,
+    db: base.db,
+    reports: reports.reports,
+    mail,
+    logger: base.logger.child({ module: 'scheduled-reports' }),
+    instance: instance ?? `ops-api-${process.pid}`,
+    leaseMs,
     presentation: () => reports.presentationFor(),
   });
   life.onStart(() => {

@@ -34,11 +34,25 @@ export function reportLinks(db: Orm) {
     const deviceIds = links.flatMap((l) => (l.deviceId !== undefined ? [l.deviceId] : []));
     const groupIds = links.flatMap((l) => (l.groupId !== undefined ? [l.groupId] : []));
     const owners = {
-      deviceId: new Map((deviceIds.length ? await db.select({ id: devices.id, c: devices.companyId }).from(devices).where(inArray(devices.id, deviceIds)) : []).map((x) => [x.id, x.c])),
-      groupId: new Map((groupIds.length ? await db.select({ id: groups.id, c: groups.companyId }).from(groups).where(inArray(groups.id, groupIds)) : []).map((x) => [x.id, x.c])),
+      deviceId: new Map(
+        (deviceIds.length
+          ? await db.select({ id: devices.id, c: devices.companyId }).from(devices).where(inArray(devices.id, deviceIds))
+          : []
+        ).map((x) => [x.id, x.c]),
+      ),
+      groupId: new Map(
+        (groupIds.length
+          ? await db.select({ id: groups.id, c: groups.companyId }).from(groups).where(inArray(groups.id, groupIds))
+          : []
+        ).map((x) => [x.id, x.c]),
+      ),
     };
     await db.transaction(async (tx) => {
-      const rows = await tx.select().from(scheduledReports).where(and(inArray(scheduledReports.id, [...new Set(links.map((l) => l.reportId))]), scoped(actor.identity))).for('update');
+      const rows = await tx
+        .select()
+        .from(scheduledReports)
+        .where(and(inArray(scheduledReports.id, [...new Set(links.map((l) => l.reportId))]), scoped(actor.identity)))
+        .for('update');
       const after = new Map(rows.map((r) => [r.id, { before: r, deviceIds: [...r.deviceIds], groupIds: [...r.groupIds] }]));
       for (const [i, l] of links.entries()) {
         const report = after.get(l.reportId);
@@ -51,7 +65,12 @@ export function reportLinks(db: Orm) {
           const company = owners[kind].get(id);
           if (company === undefined) throw itemError('NOT_FOUND', i, l, `${kind === 'deviceId' ? 'device' : 'group'} ${id} not found`);
           if (report.before.companyId !== null && company !== report.before.companyId) {
-            throw itemError('VALIDATION_FAILED', i, l, `${kind === 'deviceId' ? 'device' : 'group'} ${id} is not of the report's company ${report.before.companyId}`);
+            throw itemError(
+              'VALIDATION_FAILED',
+              i,
+              l,
+              `${kind === 'deviceId' ? 'device' : 'group'} ${id} is not of the report's company ${report.before.companyId}`,
+            );
           }
           list.push(id);
         } else {
@@ -60,10 +79,19 @@ export function reportLinks(db: Orm) {
         }
       }
       for (const [id, r] of after) {
-        const [row] = await tx.update(scheduledReports).set({ deviceIds: r.deviceIds, groupIds: r.groupIds, updatedAt: new Date() }).where(eq(scheduledReports.id, id)).returning();
+        const [row] = await tx
+          .update(scheduledReports)
+          .set({ deviceIds: r.deviceIds, groupIds: r.groupIds, updatedAt: new Date() })
+          .where(eq(scheduledReports.id, id))
+          .returning();
         await audit.record(tx, actor.identity, {
-          action: 'scheduled_report.update', entityType: 'scheduled_report', entityId: id, companyId: row!.companyId,
-          before: toScheduledReport(r.before), after: { ...toScheduledReport(row!), via: `permission.${verb}` }, requestId: actor.requestId,
+          action: 'scheduled_report.update',
+          entityType: 'scheduled_report',
+          entityId: id,
+          companyId: row!.companyId,
+          before: toScheduledReport(r.before),
+          after: { ...toScheduledReport(row!), via: `permission.${verb}` },
+          requestId: actor.requestId,
         });
       }
     });
@@ -74,10 +102,22 @@ export function reportLinks(db: Orm) {
       const kind: Kind = q.deviceId !== undefined ? 'deviceId' : 'groupId';
       const id = q[kind] || undefined;
       const column = kind === 'deviceId' ? scheduledReports.deviceIds : scheduledReports.groupIds;
-      const rows = await db.select().from(scheduledReports)
-        .where(and(scoped(who), q.reportId ? eq(scheduledReports.id, q.reportId) : undefined, id === undefined ? undefined : sql`${column} @> ${JSON.stringify([id])}::jsonb`))
+      const rows = await db
+        .select()
+        .from(scheduledReports)
+        .where(
+          and(
+            scoped(who),
+            q.reportId ? eq(scheduledReports.id, q.reportId) : undefined,
+            id === undefined ? undefined : sql`${column} @> ${JSON.stringify([id])}::jsonb`,
+          ),
+        )
         .orderBy(asc(scheduledReports.id));
-      const out = rows.flatMap((r) => (kind === 'deviceId' ? r.deviceIds : r.groupIds).filter((x) => id === undefined || x === id).map((x) => ({ reportId: r.id, [kind]: x }) as ReportLink));
+      const out = rows.flatMap((r) =>
+        (kind === 'deviceId' ? r.deviceIds : r.groupIds)
+          .filter((x) => id === undefined || x === id)
+          .map((x) => ({ reportId: r.id, [kind]: x }) as ReportLink),
+      );
       return out.slice(q.offset, q.offset + q.limit);
     },
     link: (links: readonly ReportLink[], actor: Actor) => apply(links, actor, 'link'),

@@ -1,5 +1,12 @@
 import { buffer } from 'node:stream/consumers';
-import { ReportEventsQuery, ReportRouteQuery, ReportSummaryQuery, ReportTripsQuery, XLSX_MEDIA_TYPE, type ScheduledReport } from '@corridor/contracts';
+import {
+  ReportEventsQuery,
+  ReportRouteQuery,
+  ReportSummaryQuery,
+  ReportTripsQuery,
+  XLSX_MEDIA_TYPE,
+  type ScheduledReport,
+} from '@corridor/contracts';
 import { eventsTable } from '../reports/events';
 import { csvStream } from '../reports/formats/csv';
 import type { Presentation } from '../reports/formats/presentation';
@@ -34,7 +41,11 @@ function counted<T>(batches: AsyncIterable<T[]>, into: { items: number }): Async
 
 /** A report's rows as a file (csv or xlsx) in memory, named `<report>-<from day>-<to day>.<format>`, with its row count. */
 export async function fileOf<T>(
-  report: Report<T>, table: ReportTable<T>, format: 'csv' | 'xlsx', period: { from: number; to: number }, presentation: Presentation,
+  report: Report<T>,
+  table: ReportTable<T>,
+  format: 'csv' | 'xlsx',
+  period: { from: number; to: number },
+  presentation: Presentation,
 ): Promise<ReportFile> {
   const into = { items: 0 };
   const batches = counted(report.batches, into);
@@ -42,7 +53,8 @@ export async function fileOf<T>(
   return {
     filename: `${table.name}-${day(period.from)}-${day(period.to)}.${format}`,
     contentType: format === 'csv' ? 'text/csv; charset=utf-8' : XLSX_MEDIA_TYPE,
-    content, items: into.items,
+    content,
+    items: into.items,
   };
 }
 
@@ -51,10 +63,19 @@ export async function fileOf<T>(
  * service and tables) for the report's company (`scope`, undefined for a staff report).
  */
 export async function reportFile(
-  reports: ReportsService, r: ScheduledReport, period: { from: number; to: number }, presentation: Presentation, signal?: AbortSignal,
+  reports: ReportsService,
+  r: ScheduledReport,
+  period: { from: number; to: number },
+  presentation: Presentation,
+  signal?: AbortSignal,
 ): Promise<ReportFile> {
   const scope = r.companyId ?? undefined;
-  const base = { deviceId: r.deviceIds, groupId: r.groupIds, from: new Date(period.from).toISOString(), to: new Date(period.to).toISOString() };
+  const base = {
+    deviceId: r.deviceIds,
+    groupId: r.groupIds,
+    from: new Date(period.from).toISOString(),
+    to: new Date(period.to).toISOString(),
+  };
   const file = <T>(report: Report<T>, table: ReportTable<T>): Promise<ReportFile> => fileOf(report, table, r.format, period, presentation);
   switch (r.type) {
     case 'route': {

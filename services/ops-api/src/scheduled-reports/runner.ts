@@ -69,34 +69,63 @@ export function scheduledReportRunner(deps: ScheduledReportRunnerDeps) {
   }
 
   /** Builds the report of the period and mails it; records the outcome unless the run was taken from this instance meanwhile. */
-  async function execute(runId: number, attempt: number, row: typeof scheduledReports.$inferSelect, period: { start: number; end: number }): Promise<void> {
+  async function execute(
+    runId: number,
+    attempt: number,
+    row: typeof scheduledReports.$inferSelect,
+    period: { start: number; end: number },
+  ): Promise<void> {
     const report = toScheduledReport(row);
     let outcome: { status: 'sent' | 'failed'; items: number | null; error: string | null };
     try {
       if (!deps.mail) throw new Error('no mail channel: the server has no SMTP_URL');
-      const file = await reportFile(deps.reports, report, { from: period.start, to: period.end }, (await deps.presentation?.()) ?? DEFAULT_PRESENTATION);
+      const file = await reportFile(
+        deps.reports,
+        report,
+        { from: period.start, to: period.end },
+        (await deps.presentation?.()) ?? DEFAULT_PRESENTATION,
+      );
       const what = `${report.type} report${report.description ? ` "${report.description}"` : ''}`;
       const span = `${new Date(period.start).toISOString()} – ${new Date(period.end).toISOString()}`;
-      await deps.mail.send(report.recipients.join(', '), `Corridor ${what}, ${span}`, `The ${what} for ${span}: ${file.items} rows, attached.`, [
-        { filename: file.filename, content: file.content, contentType: file.contentType },
-      ]);
+      await deps.mail.send(
+        report.recipients.join(', '),
+        `Corridor ${what}, ${span}`,
+        `The ${what} for ${span}: ${file.items} rows, attached.`,
+        [{ filename: file.filename, content: file.content, contentType: file.contentType }],
+      );
       outcome = { status: 'sent', items: file.items, error: null };
     } catch (err) {
       outcome = { status: 'failed', items: null, error: err instanceof Error ? err.message : String(err) };
       deps.logger.warn({ reportId: row.id, from: period.start, to: period.end, err: outcome.error }, 'scheduled report run failed');
     }
-    const [kept] = await deps.db.update(scheduledReportRuns).set({ ...outcome, finishedAt: new Date() })
-      .where(and(eq(scheduledReportRuns.id, runId), eq(scheduledReportRuns.instance, deps.instance), eq(scheduledReportRuns.attempts, attempt)))
+    const [kept] = await deps.db
+      .update(scheduledReportRuns)
+      .set({ ...outcome, finishedAt: new Date() })
+      .where(
+        and(eq(scheduledReportRuns.id, runId), eq(scheduledReportRuns.instance, deps.instance), eq(scheduledReportRuns.attempts, attempt)),
+      )
       .returning({ id: scheduledReportRuns.id });
-    if (!kept) deps.logger.warn({ reportId: row.id, runId }, 'scheduled report run was taken by another instance past its lease; its outcome stands');
+    if (!kept)
+      deps.logger.warn(
+        { reportId: row.id, runId },
+        'scheduled report run was taken by another instance past its lease; its outcome stands',
+      );
     runsTotal.inc({ status: outcome.status });
   }
 
   /** True when this instance claimed the run (and ran it). */
   async function runOne(row: typeof scheduledReports.$inferSelect, period: { start: number; end: number }): Promise<boolean> {
-    const [claimed] = await deps.db.insert(scheduledReportRuns)
-      .values({ reportId: row.id, periodStart: new Date(period.start), periodEnd: new Date(period.end), status: 'running', instance: deps.instance })
-      .onConflictDoNothing().returning({ id: scheduledReportRuns.id });
+    const [claimed] = await deps.db
+      .insert(scheduledReportRuns)
+      .values({
+        reportId: row.id,
+        periodStart: new Date(period.start),
+        periodEnd: new Date(period.end),
+        status: 'running',
+        instance: deps.instance,
+      })
+      .onConflictDoNothing()
+      .returning({ id: scheduledReportRuns.id });
     if (!claimed) return false; // another instance (or an earlier check) has it
     await execute(claimed.id, 1, row, period);
     return true;
@@ -108,12 +137,15 @@ export function scheduledReportRunner(deps: ScheduledReportRunnerDeps) {
    */
   async function reclaim(): Promise<number> {
     const cutoff = new Date(now() - lease);
-    const stale = await deps.db.select({ id: scheduledReportRuns.id }).from(scheduledReportRuns)
+    const stale = await deps.db
+      .select({ id: scheduledReportRuns.id })
+      .from(scheduledReportRuns)
       .where(and(eq(scheduledReportRuns.status, 'running'), lt(scheduledReportRuns.startedAt, cutoff)));
     let taken = 0;
     for (const { id } of stale) {
       // one instance wins this update; the others find the lease renewed and leave the run
-      const [run] = await deps.db.update(scheduledReportRuns)
+      const [run] = await deps.db
+        .update(scheduledReportRuns)
         .set({ instance: deps.instance, startedAt: new Date(), attempts: sql`${scheduledReportRuns.attempts} + 1` })
         .where(and(eq(scheduledReportRuns.id, id), eq(scheduledReportRuns.status, 'running'), lt(scheduledReportRuns.startedAt, cutoff)))
         .returning();
@@ -121,11 +153,20 @@ export function scheduledReportRunner(deps: ScheduledReportRunnerDeps) {
       taken++;
       reclaimed.inc();
       const [row] = await deps.db.select().from(scheduledReports).where(eq(scheduledReports.id, run.reportId));
-      const giveUp = !row ? 'the report was deleted while its run was unfinished'
-        : run.attempts > maxAttempts ? `abandoned: started ${maxAttempts} times and each time its instance stopped mid-run (no outcome within ${lease / 1000} s)` : undefined;
-      deps.logger.warn({ reportId: run.reportId, runId: run.id, attempts: run.attempts, giveUp }, 'scheduled report run left running past its lease: taken again');
+      const giveUp = !row
+        ? 'the report was deleted while its run was unfinished'
+        : run.attempts > maxAttempts
+          ? `abandoned: started ${maxAttempts} times and each time its instance stopped mid-run (no outcome within ${lease / 1000} s)`
+          : undefined;
+      deps.logger.warn(
+        { reportId: run.reportId, runId: run.id, attempts: run.attempts, giveUp },
+        'scheduled report run left running past its lease: taken again',
+      );
       if (giveUp) {
-        await deps.db.update(scheduledReportRuns).set({ status: 'failed', error: giveUp, finishedAt: new Date() }).where(eq(scheduledReportRuns.id, run.id));
+        await deps.db
+          .update(scheduledReportRuns)
+          .set({ status: 'failed', error: giveUp, finishedAt: new Date() })
+          .where(eq(scheduledReportRuns.id, run.id));
         runsTotal.inc({ status: 'failed' });
         continue;
       }
@@ -140,7 +181,10 @@ export function scheduledReportRunner(deps: ScheduledReportRunnerDeps) {
    */
   async function check(at = now()): Promise<number> {
     const retaken = await reclaim();
-    const rows = await deps.db.select().from(scheduledReports).where(lte(scheduledReports.createdAt, new Date(at)));
+    const rows = await deps.db
+      .select()
+      .from(scheduledReports)
+      .where(lte(scheduledReports.createdAt, new Date(at)));
     if (!rows.length) return retaken;
     const cals = await deps.db.select({ id: calendars.id, data: calendars.data, updatedAt: calendars.updatedAt }).from(calendars);
     const byId = new Map(cals.map((c) => [c.id, c]));

@@ -1,4 +1,12 @@
-import type { DocumentRecord, ProgressUpdate, ProgressUpdateInput, Shipment, ShipmentDetail, ShipmentInput, ShipmentStatus } from '@corridor/contracts';
+import type {
+  DocumentRecord,
+  ProgressUpdate,
+  ProgressUpdateInput,
+  Shipment,
+  ShipmentDetail,
+  ShipmentInput,
+  ShipmentStatus,
+} from '@corridor/contracts';
 import { AppError, notFound, type Identity, type Logger, type Orm } from '@corridor/platform';
 import { audit } from '../audit/audit';
 import type { ShipmentRow } from '../db/schema';
@@ -37,7 +45,8 @@ export function shipmentsService(deps: ShipmentsDeps) {
   };
 
   const ownCompany = (by: Identity): number => {
-    if (by.companyId === null) throw new AppError('FORBIDDEN', 'Only users of a company keep shipments here; association staff use /shipments/admin');
+    if (by.companyId === null)
+      throw new AppError('FORBIDDEN', 'Only users of a company keep shipments here; association staff use /shipments/admin');
     return by.companyId;
   };
 
@@ -46,7 +55,9 @@ export function shipmentsService(deps: ShipmentsDeps) {
     const found = new Set(await deps.cargoOf(companyId, ids));
     const missing = ids.filter((id) => !found.has(id));
     if (missing.length) {
-      throw new AppError('VALIDATION_FAILED', `body.cargoIds: no cargo ${missing.join(', ')} in your company`, [{ in: 'body', path: 'cargoIds', message: `unknown cargo ${missing.join(', ')}` }]);
+      throw new AppError('VALIDATION_FAILED', `body.cargoIds: no cargo ${missing.join(', ')} in your company`, [
+        { in: 'body', path: 'cargoIds', message: `unknown cargo ${missing.join(', ')}` },
+      ]);
     }
   }
 
@@ -72,7 +83,13 @@ export function shipmentsService(deps: ShipmentsDeps) {
       await checkCargo(companyId, input.cargoIds);
       try {
         return await db.transaction(async (tx) => {
-          const row = await repo.insert(tx, { ...shipmentValues(input), companyId, status: 'draft', createdByUserId: by.userId, createdByEmail: by.email });
+          const row = await repo.insert(tx, {
+            ...shipmentValues(input),
+            companyId,
+            status: 'draft',
+            createdByUserId: by.userId,
+            createdByEmail: by.email,
+          });
           await repo.addHistory(tx, { shipmentId: row.id, fromStatus: null, toStatus: 'draft', byUserId: by.userId, byEmail: by.email });
           const after = toShipment(row);
           await audit.record(tx, by, { action: 'shipment.create', entityType: 'shipment', entityId: row.id, companyId, after, requestId });
@@ -95,7 +112,15 @@ export function shipmentsService(deps: ShipmentsDeps) {
           }
           const row = await repo.update(tx, id, shipmentValues(input));
           const after = toShipment(row);
-          await audit.record(tx, by, { action: 'shipment.update', entityType: 'shipment', entityId: id, companyId: row.companyId, before: toShipment(before), after, requestId });
+          await audit.record(tx, by, {
+            action: 'shipment.update',
+            entityType: 'shipment',
+            entityId: id,
+            companyId: row.companyId,
+            before: toShipment(before),
+            after,
+            requestId,
+          });
           return after;
         });
       } catch (err) {
@@ -106,16 +131,30 @@ export function shipmentsService(deps: ShipmentsDeps) {
 
     async allowedTransitions(id: number, by: Identity, scope: number | undefined) {
       const row = visible(await repo.get(id), scope, id);
-      return { current: row.status, statusBeforeHold: row.statusBeforeHold, allowed: allowedShipmentMoves(row.status, by.roles, row.statusBeforeHold) };
+      return {
+        current: row.status,
+        statusBeforeHold: row.statusBeforeHold,
+        allowed: allowedShipmentMoves(row.status, by.roles, row.statusBeforeHold),
+      };
     },
 
     /** Moves a shipment along the transitions table; 409 INVALID_TRANSITION { current, allowed } otherwise. */
-    async changeStatus(id: number, change: { status: ShipmentStatus; reason: string | null }, by: Identity, scope: number | undefined, requestId?: string): Promise<Shipment> {
+    async changeStatus(
+      id: number,
+      change: { status: ShipmentStatus; reason: string | null },
+      by: Identity,
+      scope: number | undefined,
+      requestId?: string,
+    ): Promise<Shipment> {
       return db.transaction(async (tx) => {
         const before = visible(await repo.lock(tx, id), scope, id);
         const allowed = allowedShipmentMoves(before.status, by.roles, before.statusBeforeHold);
         if (!allowed.includes(change.status)) {
-          throw new AppError('INVALID_TRANSITION', `A shipment cannot move from ${before.status} to ${change.status}${allowed.length ? '' : ' (no move is open to you)'}`, { current: before.status, allowed });
+          throw new AppError(
+            'INVALID_TRANSITION',
+            `A shipment cannot move from ${before.status} to ${change.status}${allowed.length ? '' : ' (no move is open to you)'}`,
+            { current: before.status, allowed },
+          );
         }
         const at = now();
         const row = await repo.update(tx, id, {
@@ -124,11 +163,24 @@ export function shipmentsService(deps: ShipmentsDeps) {
           ...(change.status === 'in_transit' && !before.actualDeparture ? { actualDeparture: at } : {}),
           ...(change.status === 'delivered' ? { actualArrival: at } : {}),
         });
-        await repo.addHistory(tx, { shipmentId: id, fromStatus: before.status, toStatus: change.status, at, byUserId: by.userId, byEmail: by.email, reason: change.reason });
+        await repo.addHistory(tx, {
+          shipmentId: id,
+          fromStatus: before.status,
+          toStatus: change.status,
+          at,
+          byUserId: by.userId,
+          byEmail: by.email,
+          reason: change.reason,
+        });
         await audit.record(tx, by, {
-          action: 'shipment.status', entityType: 'shipment', entityId: id, companyId: row.companyId,
-          before: { status: before.status, statusBeforeHold: before.statusBeforeHold }, after: { status: row.status, statusBeforeHold: row.statusBeforeHold },
-          reason: change.reason, requestId,
+          action: 'shipment.status',
+          entityType: 'shipment',
+          entityId: id,
+          companyId: row.companyId,
+          before: { status: before.status, statusBeforeHold: before.statusBeforeHold },
+          after: { status: row.status, statusBeforeHold: row.statusBeforeHold },
+          reason: change.reason,
+          requestId,
         });
         return toShipment(row);
       });
@@ -144,20 +196,40 @@ export function shipmentsService(deps: ShipmentsDeps) {
         throw new AppError('VALIDATION_FAILED', 'body.at: is in the future', [{ in: 'body', path: 'at', message: 'in the future' }]);
       }
       const p = await repo.addProgress({
-        shipmentId: id, at, kind: input.kind, locationName: input.location.name, latitude: input.location.latitude, longitude: input.location.longitude,
-        note: input.note, recordedByUserId: by.userId, recordedByEmail: by.email,
+        shipmentId: id,
+        at,
+        kind: input.kind,
+        locationName: input.location.name,
+        latitude: input.location.latitude,
+        longitude: input.location.longitude,
+        note: input.note,
+        recordedByUserId: by.userId,
+        recordedByEmail: by.email,
       });
       return toProgress(p);
     },
 
     /** Links a document of the shipment's company to it (idempotent), audited. */
-    async attachDocument(id: number, documentId: string, by: Identity, scope: number | undefined, requestId?: string): Promise<DocumentRecord> {
+    async attachDocument(
+      id: number,
+      documentId: string,
+      by: Identity,
+      scope: number | undefined,
+      requestId?: string,
+    ): Promise<DocumentRecord> {
       const row = visible(await repo.get(id), scope, id);
       const doc = await documents.get(documentId, row.companyId);
       return db.transaction(async (tx) => {
         const added = await documents.attach(tx, doc.id, 'shipment', id, by);
         if (added) {
-          await audit.record(tx, by, { action: 'shipment.document_attached', entityType: 'shipment', entityId: id, companyId: row.companyId, after: { documentId: doc.id, kind: doc.kind }, requestId });
+          await audit.record(tx, by, {
+            action: 'shipment.document_attached',
+            entityType: 'shipment',
+            entityId: id,
+            companyId: row.companyId,
+            after: { documentId: doc.id, kind: doc.kind },
+            requestId,
+          });
         }
         return doc;
       });

@@ -4,8 +4,16 @@ import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  allRoles, shipmentsEndpoints, ShipmentStatus, type DocumentWithLink, type ErrorBody, type ProgressUpdate, type Role, type Shipment,
-  type ShipmentDetail, type TransportDocumentExtraction,
+  allRoles,
+  shipmentsEndpoints,
+  ShipmentStatus,
+  type DocumentWithLink,
+  type ErrorBody,
+  type ProgressUpdate,
+  type Role,
+  type Shipment,
+  type ShipmentDetail,
+  type TransportDocumentExtraction,
 } from '@corridor/contracts';
 import type { Identity } from '@corridor/platform';
 import { runCommonRouteTests } from '@corridor/platform/testing/common-route-tests';
@@ -28,7 +36,12 @@ let dir: string;
 beforeAll(async () => {
   adapters = await createTestAdapters(await primaryKind());
   dir = await mkdtemp(join(tmpdir(), 'ops-shipments-'));
-  svc = await build({ ...adapters, logger: adapters.logger, identitySecret: TEST_IDENTITY_SECRET, documents: { storage: localStorage(dir), scanner: noScanner, maxBytes: 1 << 20 } });
+  svc = await build({
+    ...adapters,
+    logger: adapters.logger,
+    identitySecret: TEST_IDENTITY_SECRET,
+    documents: { storage: localStorage(dir), scanner: noScanner, maxBytes: 1 << 20 },
+  });
 });
 afterAll(async () => {
   await svc?.close();
@@ -36,7 +49,8 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const [listCompany, create, update, changeStatus, allowed, addProgress, attachDocument, processTransportDocument, listAdmin, get] = shipmentsEndpoints;
+const [listCompany, create, update, changeStatus, allowed, addProgress, attachDocument, processTransportDocument, listAdmin, get] =
+  shipmentsEndpoints;
 type User = keyof typeof testUsers;
 const dispatcherA = userWith(['dispatcher'], 101, 40);
 
@@ -77,9 +91,17 @@ async function setState(id: number, status: ShipmentStatus, statusBeforeHold: Sh
 describe('POST /shipments/company', () => {
   it("creates a draft for the caller's company, normalized, with its first history entry and an audit row", async () => {
     const s = await newShipment();
-    expect(s).toMatchObject({ companyId: 101, status: 'draft', truckPlate: 'KDA 123A', containerNumbers: ['MSKU1234565'], createdBy: { userId: 5 } });
+    expect(s).toMatchObject({
+      companyId: 101,
+      status: 'draft',
+      truckPlate: 'KDA 123A',
+      containerNumbers: ['MSKU1234565'],
+      createdBy: { userId: 5 },
+    });
     const d = await call<ShipmentDetail>('companyA', 'GET', `/api/shipments/${s.id}`);
-    expect(d.body.statusHistory).toEqual([expect.objectContaining({ from: null, to: 'draft', by: { userId: 5, email: 'a@company-a.test' } })]);
+    expect(d.body.statusHistory).toEqual([
+      expect.objectContaining({ from: null, to: 'draft', by: { userId: 5, email: 'a@company-a.test' } }),
+    ]);
     const trail = await audit.forEntity(adapters.db.orm, 'shipment', s.id);
     expect(trail.map((a) => a.action)).toEqual(['shipment.create']);
   });
@@ -122,7 +144,11 @@ describe('GET /shipments/company and GET /shipments/admin', () => {
     expect(a.body.items.every((s) => s.companyId === 101)).toBe(true);
     const b = await call<{ items: Shipment[] }>('companyB', 'GET', '/api/shipments/company?containerNumber=tghu9876542&truckPlate=T%20123');
     expect(b.body.items.map((s) => s.reference)).toEqual(['B-ONLY']);
-    const page = await call<{ items: Shipment[]; total: number; limit: number }>('companyA', 'GET', '/api/shipments/company?limit=1&offset=1');
+    const page = await call<{ items: Shipment[]; total: number; limit: number }>(
+      'companyA',
+      'GET',
+      '/api/shipments/company?limit=1&offset=1',
+    );
     expect(page.body.items).toHaveLength(1);
     expect(page.body.total).toBe(a.body.total);
     const drafts = await call<{ items: Shipment[] }>('companyA', 'GET', '/api/shipments/company?status=draft&status=booked');
@@ -141,7 +167,15 @@ describe('GET /shipments/company and GET /shipments/admin', () => {
     const b = await call<{ items: Shipment[] }>('officer', 'GET', '/api/shipments/admin?companyId=202');
     expect(b.body.items.length).toBeGreaterThan(0);
     expect(b.body.items.every((s) => s.companyId === 202)).toBe(true);
-    expect((await call<{ total: number }>('officer', 'GET', `/api/shipments/admin?from=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)).body.total).toBe(0);
+    expect(
+      (
+        await call<{ total: number }>(
+          'officer',
+          'GET',
+          `/api/shipments/admin?from=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`,
+        )
+      ).body.total,
+    ).toBe(0);
   });
 
   runCommonRouteTests({ app: () => svc.app, endpoint: listCompany });
@@ -164,7 +198,11 @@ describe('GET /shipments/{shipmentId} and PUT /shipments/{shipmentId}', () => {
     expect(r.status).toBe(200);
     expect(r.body.truckPlate).toBe('KDB 999Z');
     const trail = await audit.forEntity(adapters.db.orm, 'shipment', s.id);
-    expect(trail[0]).toMatchObject({ action: 'shipment.update', before: expect.objectContaining({ truckPlate: 'KDA 123A' }), after: expect.objectContaining({ truckPlate: 'KDB 999Z' }) });
+    expect(trail[0]).toMatchObject({
+      action: 'shipment.update',
+      before: expect.objectContaining({ truckPlate: 'KDA 123A' }),
+      after: expect.objectContaining({ truckPlate: 'KDB 999Z' }),
+    });
     expect((await call('companyB', 'PUT', `/api/shipments/${s.id}`, input())).status).toBe(404);
     expect((await call('companyA', 'PUT', '/api/shipments/99999999', input())).status).toBe(404);
     await setState(s.id, 'delivered');
@@ -189,7 +227,12 @@ describe('PATCH /shipments/{shipmentId}/status', () => {
     expect(done.body).toMatchObject({ status: 'delivered', actualArrival: expect.any(String) });
     const d = await call<ShipmentDetail>('officer', 'GET', `/api/shipments/${s.id}`);
     expect(d.body.statusHistory.map((h) => `${h.from}>${h.to}:${h.by.userId}`)).toEqual([
-      'null>draft:5', 'draft>booked:5', 'booked>in_transit:40', 'in_transit>at_border:5', 'at_border>cleared:6', 'cleared>delivered:5',
+      'null>draft:5',
+      'draft>booked:5',
+      'booked>in_transit:40',
+      'in_transit>at_border:5',
+      'at_border>cleared:6',
+      'cleared>delivered:5',
     ]);
     const trail = await audit.forEntity(adapters.db.orm, 'shipment', s.id);
     expect(trail.filter((a) => a.action === 'shipment.status')).toHaveLength(5);
@@ -199,13 +242,23 @@ describe('PATCH /shipments/{shipmentId}/status', () => {
   it('holds and resumes to the state before the hold, through the allowed-transitions endpoint too', async () => {
     const s = await newShipment();
     await setState(s.id, 'at_border');
-    const held = await call<Shipment>('officer', 'PATCH', `/api/shipments/${s.id}/status`, { status: 'on_hold', reason: 'Seal mismatch at Malaba' });
+    const held = await call<Shipment>('officer', 'PATCH', `/api/shipments/${s.id}/status`, {
+      status: 'on_hold',
+      reason: 'Seal mismatch at Malaba',
+    });
     expect(held.body).toMatchObject({ status: 'on_hold', statusBeforeHold: 'at_border' });
-    const offer = await call<{ current: string; allowed: string[] }>('companyA', 'GET', `/api/shipments/${s.id}/allowed-status-transitions`);
+    const offer = await call<{ current: string; allowed: string[] }>(
+      'companyA',
+      'GET',
+      `/api/shipments/${s.id}/allowed-status-transitions`,
+    );
     expect(offer.body).toEqual({ current: 'on_hold', statusBeforeHold: 'at_border', allowed: ['at_border', 'cancelled'] });
     const wrong = await call<ErrorBody>('companyA', 'PATCH', `/api/shipments/${s.id}/status`, { status: 'in_transit' });
     expect(wrong.status).toBe(409);
-    expect(wrong.body.error).toMatchObject({ code: 'INVALID_TRANSITION', details: { current: 'on_hold', allowed: ['at_border', 'cancelled'] } });
+    expect(wrong.body.error).toMatchObject({
+      code: 'INVALID_TRANSITION',
+      details: { current: 'on_hold', allowed: ['at_border', 'cancelled'] },
+    });
     const resumed = await call<Shipment>('companyA', 'PATCH', `/api/shipments/${s.id}/status`, { status: 'at_border' });
     expect(resumed.body).toMatchObject({ status: 'at_border', statusBeforeHold: null });
   });
@@ -267,9 +320,18 @@ describe('POST /shipments/{shipmentId}/progress-updates', () => {
     const s = await newShipment();
     await setState(s.id, 'in_transit');
     const url = `/api/shipments/${s.id}/progress-updates`;
-    const later = await call<ProgressUpdate>('companyA', 'POST', url, { at: '2026-06-02T10:00:00Z', kind: 'border_arrival', location: { name: 'Malaba OSBP', latitude: 0.6353, longitude: 34.2759 }, note: 'Queue 3 km' });
+    const later = await call<ProgressUpdate>('companyA', 'POST', url, {
+      at: '2026-06-02T10:00:00Z',
+      kind: 'border_arrival',
+      location: { name: 'Malaba OSBP', latitude: 0.6353, longitude: 34.2759 },
+      note: 'Queue 3 km',
+    });
     expect(later.status).toBe(201);
-    expect(later.body).toMatchObject({ kind: 'border_arrival', location: { name: 'Malaba OSBP', latitude: 0.6353 }, recordedBy: { userId: 5 } });
+    expect(later.body).toMatchObject({
+      kind: 'border_arrival',
+      location: { name: 'Malaba OSBP', latitude: 0.6353 },
+      recordedBy: { userId: 5 },
+    });
     await call('companyA', 'POST', url, { at: '2026-06-01T18:00:00Z', location: { name: 'Nakuru weighbridge' } });
     const d = await call<ShipmentDetail>('companyA', 'GET', `/api/shipments/${s.id}`);
     expect(d.body.progress.map((p) => p.location.name)).toEqual(['Nakuru weighbridge', 'Malaba OSBP']);
@@ -283,11 +345,21 @@ describe('POST /shipments/{shipmentId}/progress-updates', () => {
     const noCoords = await call<ErrorBody>('companyA', 'POST', url, { at: '2026-06-01T18:00:00Z', location: { latitude: 1 } });
     expect(noCoords.status).toBe(400);
     expect(noCoords.body.error.message).toContain('location');
-    const future = await call<ErrorBody>('companyA', 'POST', url, { at: new Date(Date.now() + 3_600_000).toISOString(), location: { name: 'Voi' } });
+    const future = await call<ErrorBody>('companyA', 'POST', url, {
+      at: new Date(Date.now() + 3_600_000).toISOString(),
+      location: { name: 'Voi' },
+    });
     expect(future.status).toBe(400);
     expect(future.body.error.message).toContain('at');
     expect((await call('companyB', 'POST', url, { at: '2026-06-01T18:00:00Z', location: { name: 'Voi' } })).status).toBe(404);
-    expect((await call('companyA', 'POST', '/api/shipments/99999999/progress-updates', { at: '2026-06-01T18:00:00Z', location: { name: 'Voi' } })).status).toBe(404);
+    expect(
+      (
+        await call('companyA', 'POST', '/api/shipments/99999999/progress-updates', {
+          at: '2026-06-01T18:00:00Z',
+          location: { name: 'Voi' },
+        })
+      ).status,
+    ).toBe(404);
   });
 
   runCommonRouteTests({ app: () => svc.app, endpoint: addProgress, invalidBody: { at: 'yesterday' } });
@@ -296,7 +368,12 @@ describe('POST /shipments/{shipmentId}/progress-updates', () => {
 describe('POST /shipments/{shipmentId}/documents', () => {
   const upload = async (who: User, bytes: Uint8Array, kind = 'bill_of_lading', contentType = 'application/pdf') => {
     const body = await multipart({ kind }, { filename: 'doc.pdf', contentType, bytes });
-    const res = await svc.app.inject({ method: 'POST', url: '/api/documents/upload', headers: { ...body.headers, ...(await asUser(testUsers[who])) }, payload: body.payload });
+    const res = await svc.app.inject({
+      method: 'POST',
+      url: '/api/documents/upload',
+      headers: { ...body.headers, ...(await asUser(testUsers[who])) },
+      payload: body.payload,
+    });
     expect(res.statusCode).toBe(201);
     return res.json<DocumentWithLink>();
   };
@@ -308,10 +385,23 @@ describe('POST /shipments/{shipmentId}/documents', () => {
     expect(r.status).toBe(201);
     expect(r.body.download.url).toContain(doc.id);
     expect((await call('companyA', 'POST', `/api/shipments/${s.id}/documents`, { documentId: doc.id })).status).toBe(201);
-    const body = await multipart({ kind: 'delivery_note' }, { filename: 'pod.pdf', contentType: 'application/pdf', bytes: await textPdf(['Proof of delivery']) });
-    const one = await svc.app.inject({ method: 'POST', url: `/api/shipments/${s.id}/documents`, headers: { ...body.headers, ...(await asUser(testUsers.agentA)) }, payload: body.payload });
+    const body = await multipart(
+      { kind: 'delivery_note' },
+      { filename: 'pod.pdf', contentType: 'application/pdf', bytes: await textPdf(['Proof of delivery']) },
+    );
+    const one = await svc.app.inject({
+      method: 'POST',
+      url: `/api/shipments/${s.id}/documents`,
+      headers: { ...body.headers, ...(await asUser(testUsers.agentA)) },
+      payload: body.payload,
+    });
     expect(one.statusCode).toBe(201);
-    expect(one.json<DocumentWithLink>()).toMatchObject({ kind: 'delivery_note', ownerType: 'shipment', ownerId: String(s.id), companyId: 101 });
+    expect(one.json<DocumentWithLink>()).toMatchObject({
+      kind: 'delivery_note',
+      ownerType: 'shipment',
+      ownerId: String(s.id),
+      companyId: 101,
+    });
     const d = await call<ShipmentDetail>('companyA', 'GET', `/api/shipments/${s.id}`);
     expect(d.body.documents.map((x) => x.kind)).toEqual(['bill_of_lading', 'delivery_note']);
     const trail = await audit.forEntity(adapters.db.orm, 'shipment', s.id);
@@ -330,7 +420,9 @@ describe('POST /shipments/{shipmentId}/documents', () => {
   });
 
   it('answers 403 to the association (documents are attached by the company)', async () => {
-    expect((await call('officer', 'POST', '/api/shipments/1/documents', { documentId: '00000000-0000-4000-8000-000000000000' })).status).toBe(403);
+    expect(
+      (await call('officer', 'POST', '/api/shipments/1/documents', { documentId: '00000000-0000-4000-8000-000000000000' })).status,
+    ).toBe(403);
   });
 
   runCommonRouteTests({ app: () => svc.app, endpoint: attachDocument });
@@ -338,12 +430,16 @@ describe('POST /shipments/{shipmentId}/documents', () => {
   describe('POST /shipments/process-transport-document', () => {
     it('reads an uploaded bill of lading and a CMR', async () => {
       const bl = await upload('companyA', await billOfLadingPdf());
-      const r = await call<TransportDocumentExtraction>('companyA', 'POST', '/api/shipments/process-transport-document', { documentId: bl.id });
+      const r = await call<TransportDocumentExtraction>('companyA', 'POST', '/api/shipments/process-transport-document', {
+        documentId: bl.id,
+      });
       expect(r.status).toBe(200);
       expect(r.body.fields.billOfLadingNumber.value).toBe('MAEU240612345');
       expect(r.body.fields.containerNumbers.value).toEqual(['MSKU1234565', 'TGHU9876542']);
       const cmr = await upload('companyA', await cmrPdf(), 'cmr');
-      const c = await call<TransportDocumentExtraction>('agentA', 'POST', '/api/shipments/process-transport-document', { documentId: cmr.id });
+      const c = await call<TransportDocumentExtraction>('agentA', 'POST', '/api/shipments/process-transport-document', {
+        documentId: cmr.id,
+      });
       expect(c.body).toMatchObject({ documentType: 'cmr', fields: { cmrNumber: { value: 'KE-2406-00871' } } });
     });
 
@@ -365,5 +461,6 @@ describe('POST /shipments/{shipmentId}/documents', () => {
 });
 
 it('every role the contract lets change a status is covered by the transitions table or gets nothing', () => {
-  for (const role of allRoles) for (const s of ShipmentStatus.options) expect(Array.isArray(allowedShipmentMoves(s, [role], null))).toBe(true);
+  for (const role of allRoles)
+    for (const s of ShipmentStatus.options) expect(Array.isArray(allowedShipmentMoves(s, [role], null))).toBe(true);
 });

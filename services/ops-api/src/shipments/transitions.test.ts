@@ -9,8 +9,38 @@ const states = ShipmentStatus.options;
  * "on_hold>@" is the resume to the state before the hold.
  */
 const expected: Record<Role, string[]> = {
-  company_user: ['draft>booked', 'draft>cancelled', 'booked>in_transit', 'booked>cancelled', 'booked>on_hold', 'in_transit>at_border', 'in_transit>delivered', 'in_transit>on_hold', 'cleared>in_transit', 'cleared>delivered', 'cleared>on_hold', 'on_hold>@', 'on_hold>cancelled'],
-  dispatcher: ['draft>booked', 'draft>cancelled', 'booked>in_transit', 'booked>cancelled', 'booked>on_hold', 'in_transit>at_border', 'in_transit>delivered', 'in_transit>on_hold', 'at_border>cleared', 'at_border>on_hold', 'cleared>in_transit', 'cleared>delivered', 'cleared>on_hold', 'on_hold>@', 'on_hold>cancelled'],
+  company_user: [
+    'draft>booked',
+    'draft>cancelled',
+    'booked>in_transit',
+    'booked>cancelled',
+    'booked>on_hold',
+    'in_transit>at_border',
+    'in_transit>delivered',
+    'in_transit>on_hold',
+    'cleared>in_transit',
+    'cleared>delivered',
+    'cleared>on_hold',
+    'on_hold>@',
+    'on_hold>cancelled',
+  ],
+  dispatcher: [
+    'draft>booked',
+    'draft>cancelled',
+    'booked>in_transit',
+    'booked>cancelled',
+    'booked>on_hold',
+    'in_transit>at_border',
+    'in_transit>delivered',
+    'in_transit>on_hold',
+    'at_border>cleared',
+    'at_border>on_hold',
+    'cleared>in_transit',
+    'cleared>delivered',
+    'cleared>on_hold',
+    'on_hold>@',
+    'on_hold>cancelled',
+  ],
   clearing_agent: ['at_border>cleared', 'at_border>on_hold'],
   association_officer: ['booked>on_hold', 'in_transit>on_hold', 'at_border>on_hold', 'cleared>on_hold', 'on_hold>@', 'on_hold>cancelled'],
   association_analyst: [],
@@ -54,10 +84,16 @@ describe('shipment transitions table', () => {
     const reach = (start: string) => {
       const seen = new Set([start]);
       const todo = [start];
-      while (todo.length) for (const n of next(todo.pop()!)) if (!seen.has(n)) { seen.add(n); todo.push(n); }
+      while (todo.length)
+        for (const n of next(todo.pop()!))
+          if (!seen.has(n)) {
+            seen.add(n);
+            todo.push(n);
+          }
       return seen;
     };
     expect([...reach('draft')].sort()).toEqual([...states].sort());
-    for (const s of states) if (!terminalShipmentStates.includes(s)) expect(reach(s).has('delivered') || reach(s).has('cancelled'), s).toBe(true);
+    for (const s of states)
+      if (!terminalShipmentStates.includes(s)) expect(reach(s).has('delivered') || reach(s).has('cancelled'), s).toBe(true);
   });
 });

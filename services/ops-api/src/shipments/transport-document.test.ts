@@ -26,13 +26,26 @@ describe('bill of lading and CMR extraction', () => {
   });
 
   it('takes the B/L number from its label, not from the title "BILL OF LADING" and the word beside it', async () => {
-    for (const title of [[[50, 'BILL OF LADING'], [400, 'ORIGINAL']], [[50, 'BILL OF LADING'], [300, 'NON-NEGOTIABLE'], [450, 'COPY']]] as [number, string][][]) {
+    for (const title of [
+      [
+        [50, 'BILL OF LADING'],
+        [400, 'ORIGINAL'],
+      ],
+      [
+        [50, 'BILL OF LADING'],
+        [300, 'NON-NEGOTIABLE'],
+        [450, 'COPY'],
+      ],
+    ] as [number, string][][]) {
       const x = await read(await billOfLadingPdf(undefined, title));
       expect(x.fields.billOfLadingNumber, title.map(([, t]) => t).join(' ')).toMatchObject({ value: 'MAEU240612345', valid: true });
       expect(x.warnings).not.toContain('no B/L number was found');
     }
     // a document whose only candidate is the title word: no number, said so
-    const lines = [['BILL OF LADING', 'ORIGINAL'], ['Shipper', 'Guangzhou Auto Parts Co. Ltd']];
+    const lines = [
+      ['BILL OF LADING', 'ORIGINAL'],
+      ['Shipper', 'Guangzhou Auto Parts Co. Ltd'],
+    ];
     const x = extractTransportDocument(ID, lines);
     expect(x.fields.billOfLadingNumber.value).toBeNull();
     expect(x.warnings).toContain('no B/L number was found');
@@ -42,7 +55,11 @@ describe('bill of lading and CMR extraction', () => {
   it('flags a container number whose ISO 6346 check digit is wrong', async () => {
     expect(iso6346CheckDigitOk('MSKU1234566')).toBe(false);
     const x = await read(await billOfLadingPdf(['MSKU1234566']));
-    expect(x.fields.containerNumbers).toMatchObject({ value: ['MSKU1234566'], valid: false, issues: [expect.stringMatching(/check digit/)] });
+    expect(x.fields.containerNumbers).toMatchObject({
+      value: ['MSKU1234566'],
+      valid: false,
+      issues: [expect.stringMatching(/check digit/)],
+    });
   });
 
   it('reads a CMR: number, sender, consignee, places of taking over and delivery (values under their box labels)', async () => {

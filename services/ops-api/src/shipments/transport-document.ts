@@ -30,7 +30,8 @@ export function extractTransportDocument(documentId: string, lines: string[][]):
   if (!isCmr && !isBl) {
     throw new AppError('UNPROCESSABLE', 'The document reads as neither a bill of lading nor a CMR consignment note', {
       reason: 'unknown_document',
-      check: 'Check that the upload is the bill of lading or the CMR itself, complete and with its text layer (words "Bill of Lading" or "CMR" visible).',
+      check:
+        'Check that the upload is the bill of lading or the CMR itself, complete and with its text layer (words "Bill of Lading" or "CMR" visible).',
     });
   }
   const f = findLabelled(lines, labels, numberChecks);

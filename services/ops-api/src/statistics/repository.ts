@@ -23,11 +23,31 @@ export function statisticsRepository(ch: Analytics) {
   const range = `server_time >= {from:DateTime64(3, 'UTC')} AND server_time <= {to:DateTime64(3, 'UTC')}`;
   return async (from: Date, to: Date): Promise<Map<string, DayCounts>> => {
     const [written, stored, protocols, events] = await Promise.all([
-      rows(DayRow, `SELECT toString(toDate(server_time)) AS day, count() AS received FROM ${ch.database}.positions WHERE ${range} GROUP BY day`, from, to),
-      rows(DayRow, `SELECT toString(toDate(server_time)) AS day, count() AS received, uniqExact(device_id) AS devices FROM ${ch.database}.positions FINAL WHERE ${range} GROUP BY day`, from, to),
-      rows(ProtocolRow, `SELECT toString(toDate(server_time)) AS day, protocol, count() AS n FROM ${ch.database}.positions FINAL WHERE ${range} GROUP BY day, protocol`, from, to),
-      rows(DayRow, `SELECT toString(toDate(event_time)) AS day, count() AS received FROM ${ch.database}.events FINAL
-                    WHERE event_time >= {from:DateTime64(3, 'UTC')} AND event_time <= {to:DateTime64(3, 'UTC')} GROUP BY day`, from, to),
+      rows(
+        DayRow,
+        `SELECT toString(toDate(server_time)) AS day, count() AS received FROM ${ch.database}.positions WHERE ${range} GROUP BY day`,
+        from,
+        to,
+      ),
+      rows(
+        DayRow,
+        `SELECT toString(toDate(server_time)) AS day, count() AS received, uniqExact(device_id) AS devices FROM ${ch.database}.positions FINAL WHERE ${range} GROUP BY day`,
+        from,
+        to,
+      ),
+      rows(
+        ProtocolRow,
+        `SELECT toString(toDate(server_time)) AS day, protocol, count() AS n FROM ${ch.database}.positions FINAL WHERE ${range} GROUP BY day, protocol`,
+        from,
+        to,
+      ),
+      rows(
+        DayRow,
+        `SELECT toString(toDate(event_time)) AS day, count() AS received FROM ${ch.database}.events FINAL
+                    WHERE event_time >= {from:DateTime64(3, 'UTC')} AND event_time <= {to:DateTime64(3, 'UTC')} GROUP BY day`,
+        from,
+        to,
+      ),
     ]);
     const days = new Map<string, DayCounts>();
     const day = (d: string): DayCounts => {

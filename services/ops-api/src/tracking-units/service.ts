@@ -10,8 +10,18 @@ const iso = (d: Date | null): string | null => d?.toISOString() ?? null;
 const date = (s: string | null): Date | null => (s ? new Date(s) : null);
 
 const toTrackingUnit = (r: TrackingUnitRow): TrackingUnit => ({
-  id: r.id, deviceId: r.deviceId, truckId: r.truckId, simIccid: r.simIccid, simPhone: r.simPhone, simOperator: r.simOperator,
-  installedAt: iso(r.installedAt), installedBy: r.installedBy, removedAt: iso(r.removedAt), companyId: r.companyId, notes: r.notes, attributes: r.attributes,
+  id: r.id,
+  deviceId: r.deviceId,
+  truckId: r.truckId,
+  simIccid: r.simIccid,
+  simPhone: r.simPhone,
+  simOperator: r.simOperator,
+  installedAt: iso(r.installedAt),
+  installedBy: r.installedBy,
+  removedAt: iso(r.removedAt),
+  companyId: r.companyId,
+  notes: r.notes,
+  attributes: r.attributes,
 });
 
 /**
@@ -20,7 +30,11 @@ const toTrackingUnit = (r: TrackingUnitRow): TrackingUnit => ({
  */
 export function trackingUnitsService(db: Orm) {
   return resourceService<TrackingUnitRow, TrackingUnit, TrackingUnitInput, z.output<typeof TrackingUnitsQuery>>(db, {
-    name: 'Tracking unit', entityType: 'tracking_unit', table: trackingUnits, company: trackingUnits.companyId, shared: false,
+    name: 'Tracking unit',
+    entityType: 'tracking_unit',
+    table: trackingUnits,
+    company: trackingUnits.companyId,
+    shared: false,
     keywordColumns: [trackingUnits.simIccid, trackingUnits.simPhone, trackingUnits.simOperator, trackingUnits.installedBy],
     filters: (q) => [
       q.deviceId !== undefined ? eq(trackingUnits.deviceId, q.deviceId) : undefined,
@@ -29,19 +43,35 @@ export function trackingUnitsService(db: Orm) {
     ],
     toEntity: toTrackingUnit,
     toValues: (i, companyId) => ({
-      deviceId: i.deviceId, truckId: i.truckId, simIccid: i.simIccid, simPhone: i.simPhone, simOperator: i.simOperator,
-      installedAt: date(i.installedAt), installedBy: i.installedBy, removedAt: date(i.removedAt), companyId, notes: i.notes, attributes: i.attributes,
+      deviceId: i.deviceId,
+      truckId: i.truckId,
+      simIccid: i.simIccid,
+      simPhone: i.simPhone,
+      simOperator: i.simOperator,
+      installedAt: date(i.installedAt),
+      installedBy: i.installedBy,
+      removedAt: date(i.removedAt),
+      companyId,
+      notes: i.notes,
+      attributes: i.attributes,
     }),
     async validate(i, companyId) {
       const [d] = await db.select({ companyId: devices.companyId }).from(devices).where(eq(devices.id, i.deviceId));
       if (!d) throw invalidField('deviceId', `device ${i.deviceId} does not exist`);
-      if (companyId !== null && d.companyId !== companyId) throw invalidField('deviceId', `device ${i.deviceId} does not belong to company ${companyId}`);
+      if (companyId !== null && d.companyId !== companyId)
+        throw invalidField('deviceId', `device ${i.deviceId} does not belong to company ${companyId}`);
       if (i.truckId !== null) {
-        const [t] = await db.select({ companyId: truckOwners.companyId }).from(trucks).innerJoin(truckOwners, eq(trucks.ownerId, truckOwners.id)).where(eq(trucks.id, i.truckId));
+        const [t] = await db
+          .select({ companyId: truckOwners.companyId })
+          .from(trucks)
+          .innerJoin(truckOwners, eq(trucks.ownerId, truckOwners.id))
+          .where(eq(trucks.id, i.truckId));
         if (!t) throw invalidField('truckId', `truck ${i.truckId} does not exist`);
-        if (companyId !== null && t.companyId !== companyId) throw invalidField('truckId', `truck ${i.truckId} does not belong to company ${companyId}`);
+        if (companyId !== null && t.companyId !== companyId)
+          throw invalidField('truckId', `truck ${i.truckId} does not belong to company ${companyId}`);
       }
-      if (i.installedAt && i.removedAt && Date.parse(i.removedAt) < Date.parse(i.installedAt)) throw invalidField('removedAt', 'must not be before installedAt');
+      if (i.installedAt && i.removedAt && Date.parse(i.removedAt) < Date.parse(i.installedAt))
+        throw invalidField('removedAt', 'must not be before installedAt');
     },
     unique: { tracking_units_active_device_idx: 'deviceId' },
   });

@@ -28,20 +28,33 @@ export function truckOwnersRepository(db: Orm) {
     },
     async trucksWithOwners(f: TruckFilter): Promise<{ truck: TruckRow; owner: TruckOwnerRow }[]> {
       const k = f.keyword ? likePattern(f.keyword) : undefined;
-      return db.select({ truck: trucks, owner: truckOwners }).from(trucks).innerJoin(truckOwners, eq(trucks.ownerId, truckOwners.id))
-        .where(and(
-          f.scope,
-          f.ownerId !== undefined ? eq(trucks.ownerId, f.ownerId) : undefined,
-          f.deviceId !== undefined ? eq(trucks.deviceId, f.deviceId) : undefined,
-          k ? or(ilike(trucks.plateNumber, k), ilike(trucks.trailerPlate, k), ilike(truckOwners.name, k)) : undefined,
-        ))
-        .orderBy(asc(trucks.plateNumber)).limit(f.limit).offset(f.offset);
+      return db
+        .select({ truck: trucks, owner: truckOwners })
+        .from(trucks)
+        .innerJoin(truckOwners, eq(trucks.ownerId, truckOwners.id))
+        .where(
+          and(
+            f.scope,
+            f.ownerId !== undefined ? eq(trucks.ownerId, f.ownerId) : undefined,
+            f.deviceId !== undefined ? eq(trucks.deviceId, f.deviceId) : undefined,
+            k ? or(ilike(trucks.plateNumber, k), ilike(trucks.trailerPlate, k), ilike(truckOwners.name, k)) : undefined,
+          ),
+        )
+        .orderBy(asc(trucks.plateNumber))
+        .limit(f.limit)
+        .offset(f.offset);
     },
     /** Trucks of these ids still carrying an active tracking unit or an assigned inventory item. */
     async trucksInUse(truckIds: number[]): Promise<number[]> {
       if (!truckIds.length) return [];
-      const units = await db.select({ id: trackingUnits.truckId }).from(trackingUnits).where(and(inArray(trackingUnits.truckId, truckIds), isNull(trackingUnits.removedAt)));
-      const items = await db.select({ id: inventories.truckId }).from(inventories).where(and(inArray(inventories.truckId, truckIds), eq(inventories.status, 'assigned')));
+      const units = await db
+        .select({ id: trackingUnits.truckId })
+        .from(trackingUnits)
+        .where(and(inArray(trackingUnits.truckId, truckIds), isNull(trackingUnits.removedAt)));
+      const items = await db
+        .select({ id: inventories.truckId })
+        .from(inventories)
+        .where(and(inArray(inventories.truckId, truckIds), eq(inventories.status, 'assigned')));
       return [...new Set([...units, ...items].map((r) => r.id!))];
     },
   };

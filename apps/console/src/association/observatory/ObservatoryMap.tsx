@@ -6,12 +6,24 @@ import { useGeoJsonLayer, type SourceLayer } from '../../ui/map/useGeoJsonLayer'
 import { NO_SPEED_COLOUR, placeFeatures, segmentFeatures, SPEED_CLASSES } from './observatory';
 
 const SEGMENT_LAYERS: SourceLayer[] = [
-  { id: 'obs-segments', type: 'line', layout: { 'line-cap': 'round', 'line-join': 'round' }, paint: { 'line-color': ['get', 'colour'], 'line-width': 6, 'line-opacity': 0.9 } },
+  {
+    id: 'obs-segments',
+    type: 'line',
+    layout: { 'line-cap': 'round', 'line-join': 'round' },
+    paint: { 'line-color': ['get', 'colour'], 'line-width': 6, 'line-opacity': 0.9 },
+  },
 ];
 const PLACE_LAYERS: SourceLayer[] = [
   {
-    id: 'obs-places', type: 'circle',
-    paint: { 'circle-radius': ['get', 'radius'], 'circle-color': '#7c3aed', 'circle-opacity': 0.45, 'circle-stroke-color': '#4c1d95', 'circle-stroke-width': 1.5 },
+    id: 'obs-places',
+    type: 'circle',
+    paint: {
+      'circle-radius': ['get', 'radius'],
+      'circle-color': '#7c3aed',
+      'circle-opacity': 0.45,
+      'circle-stroke-color': '#4c1d95',
+      'circle-stroke-width': 1.5,
+    },
   },
 ];
 
@@ -40,7 +52,9 @@ export function ObservatoryMap({ overview }: { overview: ObservatoryOverview }) 
           {SPEED_CLASSES.map((c, i) => (
             <li key={c.min}>
               <span className="swatch" style={{ background: c.colour }} aria-hidden="true" />{' '}
-              {i + 1 < SPEED_CLASSES.length ? t('observatory.speedBetween', { from: c.min, to: SPEED_CLASSES[i + 1]!.min }) : t('observatory.speedOver', { from: c.min })}
+              {i + 1 < SPEED_CLASSES.length
+                ? t('observatory.speedBetween', { from: c.min, to: SPEED_CLASSES[i + 1]!.min })
+                : t('observatory.speedOver', { from: c.min })}
             </li>
           ))}
           <li>

@@ -2,9 +2,7 @@ import { useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { FormProvider } from 'react-hook-form';
-import {
-  ObservatoryQuery, type ObservatoryDwell, type ObservatoryStops, type ObservatoryTransit,
-} from '@corridor/contracts/observatory';
+import { ObservatoryQuery, type ObservatoryDwell, type ObservatoryStops, type ObservatoryTransit } from '@corridor/contracts/observatory';
 import { urlOf } from '../../api/client';
 import { useApiQuery } from '../../api/hooks';
 import { useFormat } from '../../i18n/format';
@@ -22,7 +20,14 @@ import { observatoryDwell, observatoryMap, observatoryStops, observatoryTransit 
 
 const DAY = 86_400_000;
 const Filters = ObservatoryQuery.pick({ from: true, to: true, interval: true, corridor: true, direction: true, companyId: true });
-type FilterValues = { from?: string; to?: string; interval: 'week' | 'month'; corridor?: 'northern' | 'central'; direction: 'forward' | 'reverse' | 'both'; companyId?: number };
+type FilterValues = {
+  from?: string;
+  to?: string;
+  interval: 'week' | 'month';
+  corridor?: 'northern' | 'central';
+  direction: 'forward' | 'reverse' | 'both';
+  companyId?: number;
+};
 type Indicator = 'transit' | 'dwell' | 'stops';
 
 /** The filters in the address (a view can be shared): a period of 12 weeks ending when the screen opened unless chosen. */
@@ -30,7 +35,10 @@ function filtersOf(params: URLSearchParams, now: string): FilterValues & { from:
   const to = params.get('to') ?? now;
   const parsed = Filters.safeParse(Object.fromEntries(params));
   const v = parsed.success ? parsed.data : Filters.parse({});
-  return { ...v, from: v.from ?? new Date(Date.parse(to) - 84 * DAY).toISOString(), to: v.to ?? to } as FilterValues & { from: string; to: string };
+  return { ...v, from: v.from ?? new Date(Date.parse(to) - 84 * DAY).toISOString(), to: v.to ?? to } as FilterValues & {
+    from: string;
+    to: string;
+  };
 }
 const monthOf = (iso: string) => iso.slice(0, 7);
 
@@ -48,7 +56,9 @@ export default function ObservatoryScreen() {
   const filters = filtersOf(params, openedAt);
   const [indicator, setIndicator] = useState<Indicator>((params.get('show') as Indicator | null) ?? 'dwell');
   const query = { ...filters };
-  const map = useApiQuery(observatoryMap, { query: { from: filters.from, to: filters.to, direction: filters.direction, corridor: filters.corridor, companyId: filters.companyId } });
+  const map = useApiQuery(observatoryMap, {
+    query: { from: filters.from, to: filters.to, direction: filters.direction, corridor: filters.corridor, companyId: filters.companyId },
+  });
   const apply = (v: FilterValues) => {
     const next = new URLSearchParams();
     for (const [k, val] of Object.entries(v)) if (val !== undefined && val !== '') next.set(k, String(val));
@@ -64,7 +74,13 @@ export default function ObservatoryScreen() {
       <FilterForm key={params.toString()} initial={filters} onSubmit={apply} />
       <section className="card stack mt" aria-labelledby="obs-map-title">
         <h2 id="obs-map-title">{t('observatory.mapTitle')}</h2>
-        {map.isPending ? <Loading /> : map.error || !map.data ? <ErrorState error={map.error} retry={() => void map.refetch()} /> : <ObservatoryMap overview={map.data} />}
+        {map.isPending ? (
+          <Loading />
+        ) : map.error || !map.data ? (
+          <ErrorState error={map.error} retry={() => void map.refetch()} />
+        ) : (
+          <ObservatoryMap overview={map.data} />
+        )}
       </section>
       <div className="mt">
         <Tabs
@@ -72,12 +88,19 @@ export default function ObservatoryScreen() {
           selected={indicator}
           onSelect={(k) => {
             setIndicator(k);
-            setParams((p) => {
-              p.set('show', k);
-              return p;
-            }, { replace: true });
+            setParams(
+              (p) => {
+                p.set('show', k);
+                return p;
+              },
+              { replace: true },
+            );
           }}
-          tabs={[{ key: 'dwell', label: t('observatory.dwellTab') }, { key: 'transit', label: t('observatory.transitTab') }, { key: 'stops', label: t('observatory.stopsTab') }]}
+          tabs={[
+            { key: 'dwell', label: t('observatory.dwellTab') },
+            { key: 'transit', label: t('observatory.transitTab') },
+            { key: 'stops', label: t('observatory.stopsTab') },
+          ]}
         />
         <div id={`panel-${indicator}`} role="tabpanel" aria-labelledby={`tab-${indicator}`} className="stack mt">
           {indicator === 'dwell' && <DwellPanel query={query} />}
@@ -95,7 +118,14 @@ function FilterForm({ initial, onSubmit }: { initial: FilterValues & { from: str
   const session = useSession();
   const companies = useCompanies();
   const ownCompany = session.user?.companyId ?? null;
-  const schema = useMemo(() => Filters.refine((q) => !q.from || !q.to || Date.parse(q.from) < Date.parse(q.to), { path: ['to'], message: t('observatory.toAfterFrom') }), [t]);
+  const schema = useMemo(
+    () =>
+      Filters.refine((q) => !q.from || !q.to || Date.parse(q.from) < Date.parse(q.to), {
+        path: ['to'],
+        message: t('observatory.toAfterFrom'),
+      }),
+    [t],
+  );
   const form = useZodForm(schema, { defaultValues: initial });
   const [month, setMonth] = useState(monthOf(initial.from));
   const chooseMonth = (m: string) => {
@@ -108,25 +138,50 @@ function FilterForm({ initial, onSubmit }: { initial: FilterValues & { from: str
   };
   return (
     <FormProvider {...form}>
-      <form className="card obs-filters" aria-label={t('observatory.filters')} onSubmit={form.handleSubmit((v) => onSubmit(v as FilterValues))} noValidate>
+      <form
+        className="card obs-filters"
+        aria-label={t('observatory.filters')}
+        onSubmit={form.handleSubmit((v) => onSubmit(v as FilterValues))}
+        noValidate
+      >
         <label className="field">
           <span>{t('observatory.month')}</span>
           <input type="month" value={month} onChange={(e) => chooseMonth(e.target.value)} data-testid="obs-month" />
         </label>
         <DateTimeField name="from" label={t('common.from')} required />
         <DateTimeField name="to" label={t('common.to')} required />
-        <SelectField name="interval" label={t('observatory.interval')} options={[{ value: 'week', label: t('observatory.byWeek') }, { value: 'month', label: t('observatory.byMonth') }]} />
         <SelectField
-          name="corridor" label={t('observatory.corridor')} empty={t('observatory.bothCorridors')}
-          options={[{ value: 'northern', label: t('corridor.northern') }, { value: 'central', label: t('corridor.central') }]}
+          name="interval"
+          label={t('observatory.interval')}
+          options={[
+            { value: 'week', label: t('observatory.byWeek') },
+            { value: 'month', label: t('observatory.byMonth') },
+          ]}
         />
         <SelectField
-          name="direction" label={t('observatory.direction')}
-          options={[{ value: 'both', label: t('observatory.way.both') }, { value: 'forward', label: t('observatory.way.forward') }, { value: 'reverse', label: t('observatory.way.reverse') }]}
+          name="corridor"
+          label={t('observatory.corridor')}
+          empty={t('observatory.bothCorridors')}
+          options={[
+            { value: 'northern', label: t('corridor.northern') },
+            { value: 'central', label: t('corridor.central') },
+          ]}
+        />
+        <SelectField
+          name="direction"
+          label={t('observatory.direction')}
+          options={[
+            { value: 'both', label: t('observatory.way.both') },
+            { value: 'forward', label: t('observatory.way.forward') },
+            { value: 'reverse', label: t('observatory.way.reverse') },
+          ]}
         />
         {ownCompany === null && (
           <SelectField
-            name="companyId" label={t('observatory.company')} numeric empty={t('observatory.allCompanies')}
+            name="companyId"
+            label={t('observatory.company')}
+            numeric
+            empty={t('observatory.allCompanies')}
             options={(companies.data?.items ?? []).filter((c) => c.kind === 'transporter').map((c) => ({ value: c.id, label: c.name }))}
           />
         )}
@@ -147,7 +202,13 @@ function useSeriesName(companyId: number | null) {
   const session = useSession();
   const own = session.user?.companyId ?? null;
   return (series: 'all' | 'company' | 'others') =>
-    series === 'all' ? t('observatory.series.all') : series === 'others' ? t('observatory.series.others') : own !== null ? t('observatory.series.own') : companies.name(companyId);
+    series === 'all'
+      ? t('observatory.series.all')
+      : series === 'others'
+        ? t('observatory.series.others')
+        : own !== null
+          ? t('observatory.series.own')
+          : companies.name(companyId);
 }
 
 function Downloads({ href, what }: { href: (format: 'csv' | 'xlsx') => string; what: string }) {
@@ -194,31 +255,71 @@ function DwellPanel({ query }: { query: Query }) {
   if (q.error || !q.data) return <ErrorState error={q.error} retry={() => void q.refetch()} />;
   const items = q.data.items;
   const label = (i: ObservatoryDwell) => (i.series === 'all' ? i.placeName : `${i.placeName} (${seriesName(i.series)})`);
-  const border = byPeriod(items.filter((i) => i.placeKind === 'border_post'), label, (i) => (i.medianSeconds === null ? null : Math.round(i.medianSeconds / 60)));
-  const others = byPeriod(items.filter((i) => i.placeKind !== 'border_post'), label, (i) => (i.medianSeconds === null ? null : Math.round(i.medianSeconds / 60)));
+  const border = byPeriod(
+    items.filter((i) => i.placeKind === 'border_post'),
+    label,
+    (i) => (i.medianSeconds === null ? null : Math.round(i.medianSeconds / 60)),
+  );
+  const others = byPeriod(
+    items.filter((i) => i.placeKind !== 'border_post'),
+    label,
+    (i) => (i.medianSeconds === null ? null : Math.round(i.medianSeconds / 60)),
+  );
   const columns: Column<ObservatoryDwell>[] = [
     { key: 'period', header: t('observatory.period'), cell: (i) => f.date(i.periodStart) },
     { key: 'place', header: t('observatory.place'), cell: (i) => i.placeName },
-    { key: 'kind', header: t('observatory.placeKind'), cell: (i) => t(`observatory.kind.${i.placeKind}` as 'observatory.kind.border_post', { defaultValue: i.placeKind }) },
+    {
+      key: 'kind',
+      header: t('observatory.placeKind'),
+      cell: (i) => t(`observatory.kind.${i.placeKind}` as 'observatory.kind.border_post', { defaultValue: i.placeKind }),
+    },
     { key: 'series', header: t('observatory.seriesHead'), cell: (i) => seriesName(i.series) },
     { key: 'visits', header: t('observatory.visits'), cell: (i) => f.number(i.visits), numeric: true },
     { key: 'trucks', header: t('observatory.trucks'), cell: (i) => f.number(i.trucks), numeric: true },
     { key: 'median', header: t('observatory.medianWait'), cell: (i) => f.duration(i.medianSeconds), numeric: true },
     { key: 'p90', header: t('observatory.p90Wait'), cell: (i) => f.duration(i.p90Seconds), numeric: true },
-    { key: 'over', header: t('observatory.overThreshold'), cell: (i) => (i.overThresholdShare === null ? '—' : `${f.number(i.overThresholdShare * 100, 0)} % (> ${f.duration(i.thresholdSeconds)})`), numeric: true },
+    {
+      key: 'over',
+      header: t('observatory.overThreshold'),
+      cell: (i) =>
+        i.overThresholdShare === null ? '—' : `${f.number(i.overThresholdShare * 100, 0)} % (> ${f.duration(i.thresholdSeconds)})`,
+      numeric: true,
+    },
   ];
   return (
     <>
       <div className="charts">
-        {border.rows.length > 0 && <BarChartCard title={t('observatory.borderWaitChart')} data={border.rows} x="period" series={border.names.map((n) => ({ key: n, label: n }))} xLabel={(v) => f.date(String(v))} />}
-        {others.rows.length > 0 && <BarChartCard title={t('observatory.otherWaitChart')} data={others.rows} x="period" series={others.names.map((n) => ({ key: n, label: n }))} xLabel={(v) => f.date(String(v))} />}
+        {border.rows.length > 0 && (
+          <BarChartCard
+            title={t('observatory.borderWaitChart')}
+            data={border.rows}
+            x="period"
+            series={border.names.map((n) => ({ key: n, label: n }))}
+            xLabel={(v) => f.date(String(v))}
+          />
+        )}
+        {others.rows.length > 0 && (
+          <BarChartCard
+            title={t('observatory.otherWaitChart')}
+            data={others.rows}
+            x="period"
+            series={others.names.map((n) => ({ key: n, label: n }))}
+            xLabel={(v) => f.date(String(v))}
+          />
+        )}
       </div>
       <div className="card stack">
         <div className="screen-head">
           <h2 id="obs-dwell-table">{t('observatory.dwellTable')}</h2>
           <Downloads href={(format) => urlOf(observatoryDwell, { query: { ...query, format } })} what={t('observatory.dwellTab')} />
         </div>
-        <DataTable caption={t('observatory.dwellTable')} columns={columns} rows={items} rowKey={(i) => `${i.periodStart}-${i.placeId}-${i.series}`} empty={{ title: t('observatory.none'), hint: t('observatory.noneHint') }} />
+        <DataTable
+          caption={t('observatory.dwellTable')}
+          columns={columns}
+          rows={items}
+          rowKey={(i) => `${i.periodStart}-${i.placeId}-${i.series}`}
+          empty={{ title: t('observatory.none'), hint: t('observatory.noneHint') }}
+        />
         <Withheld count={items.filter((i) => i.suppressed).length} minTrucks={q.data.minTrucks} />
       </div>
     </>
@@ -234,7 +335,11 @@ function TransitPanel({ query }: { query: Query }) {
   if (q.error || !q.data) return <ErrorState error={q.error} retry={() => void q.refetch()} />;
   const items = q.data.items;
   const name = (i: ObservatoryTransit) => `${i.fromName} → ${i.toName}${i.series === 'all' ? '' : ` (${seriesName(i.series)})`}`;
-  const ends = byPeriod(items.filter((i) => i.kind === 'corridor'), name, (i) => (i.medianSeconds === null ? null : Math.round(i.medianSeconds / 360) / 10));
+  const ends = byPeriod(
+    items.filter((i) => i.kind === 'corridor'),
+    name,
+    (i) => (i.medianSeconds === null ? null : Math.round(i.medianSeconds / 360) / 10),
+  );
   const columns: Column<ObservatoryTransit>[] = [
     { key: 'period', header: t('observatory.period'), cell: (i) => f.date(i.periodStart) },
     { key: 'corridor', header: t('observatory.corridor'), cell: (i) => t(`corridor.${i.corridor}`) },
@@ -245,19 +350,38 @@ function TransitPanel({ query }: { query: Query }) {
     { key: 'median', header: t('observatory.medianTransit'), cell: (i) => f.duration(i.medianSeconds), numeric: true },
     { key: 'p90', header: t('observatory.p90Transit'), cell: (i) => f.duration(i.p90Seconds), numeric: true },
     { key: 'speed', header: t('observatory.speed'), cell: (i) => f.speedKmh(i.speedKmh), numeric: true },
-    { key: 'apart', header: t('observatory.countedApart'), cell: (i) => (i.suppressed ? '—' : t('observatory.apart', { left: i.excludedLeftCorridor, long: i.excludedLongStop })), numeric: true },
+    {
+      key: 'apart',
+      header: t('observatory.countedApart'),
+      cell: (i) => (i.suppressed ? '—' : t('observatory.apart', { left: i.excludedLeftCorridor, long: i.excludedLongStop })),
+      numeric: true,
+    },
   ];
   return (
     <>
       <div className="charts">
-        {ends.rows.length > 0 && <BarChartCard title={t('observatory.corridorTransitChart')} data={ends.rows} x="period" series={ends.names.map((n) => ({ key: n, label: n }))} xLabel={(v) => f.date(String(v))} />}
+        {ends.rows.length > 0 && (
+          <BarChartCard
+            title={t('observatory.corridorTransitChart')}
+            data={ends.rows}
+            x="period"
+            series={ends.names.map((n) => ({ key: n, label: n }))}
+            xLabel={(v) => f.date(String(v))}
+          />
+        )}
       </div>
       <div className="card stack">
         <div className="screen-head">
           <h2 id="obs-transit-table">{t('observatory.transitTable')}</h2>
           <Downloads href={(format) => urlOf(observatoryTransit, { query: { ...query, format } })} what={t('observatory.transitTab')} />
         </div>
-        <DataTable caption={t('observatory.transitTable')} columns={columns} rows={items} rowKey={(i) => `${i.periodStart}-${i.kind}-${i.fromPlaceId}-${i.toPlaceId}-${i.series}`} empty={{ title: t('observatory.none'), hint: t('observatory.noneHint') }} />
+        <DataTable
+          caption={t('observatory.transitTable')}
+          columns={columns}
+          rows={items}
+          rowKey={(i) => `${i.periodStart}-${i.kind}-${i.fromPlaceId}-${i.toPlaceId}-${i.series}`}
+          empty={{ title: t('observatory.none'), hint: t('observatory.noneHint') }}
+        />
         <Withheld count={items.filter((i) => i.suppressed).length} minTrucks={q.data.minTrucks} />
       </div>
     </>
@@ -272,27 +396,50 @@ function StopsPanel({ query }: { query: Query }) {
   if (q.isPending) return <Loading />;
   if (q.error || !q.data) return <ErrorState error={q.error} retry={() => void q.refetch()} />;
   const items = q.data.items;
-  const chart = byPeriod(items, (i) => `${t(`corridor.${i.corridor}`)}${i.series === 'all' ? '' : ` (${seriesName(i.series)})`}`, (i) => i.stopsPer1000Km);
+  const chart = byPeriod(
+    items,
+    (i) => `${t(`corridor.${i.corridor}`)}${i.series === 'all' ? '' : ` (${seriesName(i.series)})`}`,
+    (i) => i.stopsPer1000Km,
+  );
   const columns: Column<ObservatoryStops>[] = [
     { key: 'period', header: t('observatory.period'), cell: (i) => f.date(i.periodStart) },
     { key: 'corridor', header: t('observatory.corridor'), cell: (i) => t(`corridor.${i.corridor}`) },
     { key: 'series', header: t('observatory.seriesHead'), cell: (i) => seriesName(i.series) },
     { key: 'stops', header: t('observatory.stops'), cell: (i) => f.number(i.stops), numeric: true },
-    { key: 'km', header: t('observatory.distance'), cell: (i) => f.distance(i.distanceKm === null ? null : i.distanceKm * 1000), numeric: true },
+    {
+      key: 'km',
+      header: t('observatory.distance'),
+      cell: (i) => f.distance(i.distanceKm === null ? null : i.distanceKm * 1000),
+      numeric: true,
+    },
     { key: 'rate', header: t('observatory.stopsPer1000'), cell: (i) => f.number(i.stopsPer1000Km, 2), numeric: true },
     { key: 'trucks', header: t('observatory.trucks'), cell: (i) => f.number(i.trucks), numeric: true },
   ];
   return (
     <>
       <div className="charts">
-        {chart.rows.length > 0 && <BarChartCard title={t('observatory.stopsChart')} data={chart.rows} x="period" series={chart.names.map((n) => ({ key: n, label: n }))} xLabel={(v) => f.date(String(v))} />}
+        {chart.rows.length > 0 && (
+          <BarChartCard
+            title={t('observatory.stopsChart')}
+            data={chart.rows}
+            x="period"
+            series={chart.names.map((n) => ({ key: n, label: n }))}
+            xLabel={(v) => f.date(String(v))}
+          />
+        )}
       </div>
       <div className="card stack">
         <div className="screen-head">
           <h2 id="obs-stops-table">{t('observatory.stopsTable')}</h2>
           <Downloads href={(format) => urlOf(observatoryStops, { query: { ...query, format } })} what={t('observatory.stopsTab')} />
         </div>
-        <DataTable caption={t('observatory.stopsTable')} columns={columns} rows={items} rowKey={(i) => `${i.periodStart}-${i.corridor}-${i.series}`} empty={{ title: t('observatory.none'), hint: t('observatory.noneHint') }} />
+        <DataTable
+          caption={t('observatory.stopsTable')}
+          columns={columns}
+          rows={items}
+          rowKey={(i) => `${i.periodStart}-${i.corridor}-${i.series}`}
+          empty={{ title: t('observatory.none'), hint: t('observatory.noneHint') }}
+        />
         <Withheld count={items.filter((i) => i.suppressed).length} minTrucks={q.data.minTrucks} />
       </div>
     </>

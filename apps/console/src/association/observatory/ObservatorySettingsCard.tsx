@@ -33,18 +33,42 @@ export function ObservatorySettingsCard() {
       <div className="screen-head">
         <h2 id="obs-settings-title">{t('observatory.settings.title')}</h2>
         {canSet && !editing && q.data && (
-          <button type="button" className="btn" onClick={() => { setEditing(true); setSaved(false); }} data-testid="obs-settings-edit">
+          <button
+            type="button"
+            className="btn"
+            onClick={() => {
+              setEditing(true);
+              setSaved(false);
+            }}
+            data-testid="obs-settings-edit"
+          >
             {t('observatory.settings.edit')}
           </button>
         )}
       </div>
-      {q.isPending ? <Loading /> : q.error || !q.data ? <ErrorState error={q.error} retry={() => void q.refetch()} /> : editing ? (
-        <SettingsForm current={q.data} onCancel={() => setEditing(false)} onSaved={() => { setEditing(false); setSaved(true); }} />
+      {q.isPending ? (
+        <Loading />
+      ) : q.error || !q.data ? (
+        <ErrorState error={q.error} retry={() => void q.refetch()} />
+      ) : editing ? (
+        <SettingsForm
+          current={q.data}
+          onCancel={() => setEditing(false)}
+          onSaved={() => {
+            setEditing(false);
+            setSaved(true);
+          }}
+        />
       ) : (
         <>
           <ul className="small" data-testid="obs-settings">
             {ObservatoryPlaceKind.options.map((k) => (
-              <li key={k}>{t('observatory.settings.thresholdOf', { kind: t(`observatory.kind.${k}`), wait: f.duration(q.data.dwellThresholdMinutes[k] * 60) })}</li>
+              <li key={k}>
+                {t('observatory.settings.thresholdOf', {
+                  kind: t(`observatory.kind.${k}`),
+                  wait: f.duration(q.data.dwellThresholdMinutes[k] * 60),
+                })}
+              </li>
             ))}
             <li>{t('observatory.settings.minTrucksIs', { count: q.data.minTrucks })}</li>
             <li>{t('observatory.settings.minStopIs', { count: q.data.minStopMinutes })}</li>
@@ -61,10 +85,19 @@ function SettingsForm({ current, onSaved, onCancel }: { current: ObservatorySett
   const { t } = useTranslation();
   const save = useApiMutation(observatoryUpdateSettings, { invalidates: ['observatory.'] });
   const form = useZodForm(ObservatorySettingsInput, {
-    defaultValues: { dwellThresholdMinutes: current.dwellThresholdMinutes, minTrucks: current.minTrucks, minStopMinutes: current.minStopMinutes },
+    defaultValues: {
+      dwellThresholdMinutes: current.dwellThresholdMinutes,
+      minTrucks: current.minTrucks,
+      minStopMinutes: current.minStopMinutes,
+    },
   });
   const labels: Record<string, string> = {
-    ...Object.fromEntries(ObservatoryPlaceKind.options.map((k) => [`dwellThresholdMinutes.${k}`, t('observatory.settings.thresholdField', { kind: t(`observatory.kind.${k}`) })])),
+    ...Object.fromEntries(
+      ObservatoryPlaceKind.options.map((k) => [
+        `dwellThresholdMinutes.${k}`,
+        t('observatory.settings.thresholdField', { kind: t(`observatory.kind.${k}`) }),
+      ]),
+    ),
     minTrucks: t('observatory.settings.minTrucks'),
     minStopMinutes: t('observatory.settings.minStop'),
   };
@@ -78,11 +111,41 @@ function SettingsForm({ current, onSaved, onCancel }: { current: ObservatorySett
       <form onSubmit={onSubmit} aria-label={t('observatory.settings.title')} noValidate>
         <div className="form-grid">
           {ObservatoryPlaceKind.options.map((k) => (
-            <TextField key={k} name={`dwellThresholdMinutes.${k}`} label={labels[`dwellThresholdMinutes.${k}`]} hint={t('observatory.settings.minutesHint')}
-              type="number" inputMode="numeric" min={1} max={10_080} valueAsNumber required />
+            <TextField
+              key={k}
+              name={`dwellThresholdMinutes.${k}`}
+              label={labels[`dwellThresholdMinutes.${k}`]}
+              hint={t('observatory.settings.minutesHint')}
+              type="number"
+              inputMode="numeric"
+              min={1}
+              max={10_080}
+              valueAsNumber
+              required
+            />
           ))}
-          <TextField name="minTrucks" label={labels.minTrucks} hint={t('observatory.settings.minTrucksHint')} type="number" inputMode="numeric" min={3} max={100} valueAsNumber required />
-          <TextField name="minStopMinutes" label={labels.minStopMinutes} hint={t('observatory.settings.minutesHint')} type="number" inputMode="numeric" min={5} max={1440} valueAsNumber required />
+          <TextField
+            name="minTrucks"
+            label={labels.minTrucks}
+            hint={t('observatory.settings.minTrucksHint')}
+            type="number"
+            inputMode="numeric"
+            min={3}
+            max={100}
+            valueAsNumber
+            required
+          />
+          <TextField
+            name="minStopMinutes"
+            label={labels.minStopMinutes}
+            hint={t('observatory.settings.minutesHint')}
+            type="number"
+            inputMode="numeric"
+            min={5}
+            max={1440}
+            valueAsNumber
+            required
+          />
         </div>
         <FormAlert message={problem} />
         <div className="form-actions">

@@ -12,14 +12,39 @@ import type { FleetRow } from '../truck-features';
  * applied to the cache as the socket would.
  */
 const row = { device: deviceFixture(7, 'Truck 07'), position: undefined, state: 'unknown', quiet: false } as unknown as FleetRow;
-const types = (list: string[]): Handler => get('/api/commands/types', list.map((type) => ({ type })));
+const types = (list: string[]): Handler =>
+  get(
+    '/api/commands/types',
+    list.map((type) => ({ type })),
+  );
 const noSaved = get('/api/commands/send', []);
 const queued = (body: { deviceId: number; type?: string; attributes?: object }) =>
-  json(202, { id: 1764324000000001, deviceId: body.deviceId, uniqueId: '357000000000007', type: body.type, textChannel: false, attributes: body.attributes ?? {}, requestedAt: '2026-03-01T10:00:00.000Z' });
-const sendWith = (answer: (body: { deviceId: number; type?: string; attributes?: object }) => Response): Handler => ({ method, url, body }) =>
-  method === 'POST' && url.pathname === '/api/commands/send' ? answer(body as { deviceId: number }) : undefined;
-const event = (id: number, type: 'queuedCommandSent' | 'commandResult', eventTime: string, attributes: Record<string, unknown>) =>
-  ({ id, type, eventTime, deviceId: 7, positionId: 0, geofenceId: 0, maintenanceId: 0, journeyId: null, latitude: null, longitude: null, attributes });
+  json(202, {
+    id: 1764324000000001,
+    deviceId: body.deviceId,
+    uniqueId: '357000000000007',
+    type: body.type,
+    textChannel: false,
+    attributes: body.attributes ?? {},
+    requestedAt: '2026-03-01T10:00:00.000Z',
+  });
+const sendWith =
+  (answer: (body: { deviceId: number; type?: string; attributes?: object }) => Response): Handler =>
+  ({ method, url, body }) =>
+    method === 'POST' && url.pathname === '/api/commands/send' ? answer(body as { deviceId: number }) : undefined;
+const event = (id: number, type: 'queuedCommandSent' | 'commandResult', eventTime: string, attributes: Record<string, unknown>) => ({
+  id,
+  type,
+  eventTime,
+  deviceId: 7,
+  positionId: 0,
+  geofenceId: 0,
+  maintenanceId: 0,
+  journeyId: null,
+  latitude: null,
+  longitude: null,
+  attributes,
+});
 
 /** What the live feed provider mounts: the server's events about the commands sent. */
 function CommandsFromServer() {
@@ -28,7 +53,10 @@ function CommandsFromServer() {
 }
 
 function open(user?: User) {
-  const view = renderAt(<TruckCard row={row} follow={false} onFollow={() => undefined} onClose={() => undefined} />, { path: '/map', user });
+  const view = renderAt(<TruckCard row={row} follow={false} onFollow={() => undefined} onClose={() => undefined} />, {
+    path: '/map',
+    user,
+  });
   return view;
 }
 
@@ -48,7 +76,11 @@ describe('commands to a truck', () => {
     const state = await within(dialog).findByTestId('command-state');
     expect(sent.get('POST /api/commands/send')).toEqual([{ deviceId: 7, type: 'engineStop', attributes: {} }]);
     expect(state.dataset.state).toBe('queued');
-    act(() => applyCommandEvents(client, [event(1, 'queuedCommandSent', '2026-03-01T10:00:05.000Z', { commandId: '1764324000000001', type: 'engineStop' })]));
+    act(() =>
+      applyCommandEvents(client, [
+        event(1, 'queuedCommandSent', '2026-03-01T10:00:05.000Z', { commandId: '1764324000000001', type: 'engineStop' }),
+      ]),
+    );
     await waitFor(() => expect(state.dataset.state).toBe('sent'));
     act(() => applyCommandEvents(client, [event(2, 'commandResult', '2026-03-01T10:00:09.000Z', { result: 'Relay,1 OK' })]));
     await waitFor(() => expect(state.dataset.state).toBe('answered'));
@@ -60,7 +92,10 @@ describe('commands to a truck', () => {
 
   it("moves the command on from the server's stored events when the socket says nothing (its frame came before the send's answer, or was lost)", async () => {
     const stored = [
-      { ...event(31, 'queuedCommandSent', '2026-03-01T10:00:01.000Z', { commandId: '1764324000000001', type: 'engineStop' }), address: null },
+      {
+        ...event(31, 'queuedCommandSent', '2026-03-01T10:00:01.000Z', { commandId: '1764324000000001', type: 'engineStop' }),
+        address: null,
+      },
       { ...event(32, 'commandResult', '2026-03-01T10:00:04.000Z', { result: 'Relay,1 OK' }), address: null },
     ];
     const { asked } = serveApi(types(['engineStop']), noSaved, sendWith(queued), get('/api/events', stored));
@@ -81,7 +116,11 @@ describe('commands to a truck', () => {
     expect(within(state).getByText('The tracker answered: Relay,1 OK')).toBeTruthy();
     // asked for the device's command events from just before the request
     const q = new URLSearchParams(asked.find((a) => a.startsWith('GET /api/events?'))!.split('?')[1]);
-    expect([q.get('deviceId'), q.getAll('type'), q.get('from')]).toEqual(['7', ['queuedCommandSent', 'commandResult'], '2026-03-01T09:59:55.000Z']);
+    expect([q.get('deviceId'), q.getAll('type'), q.get('from')]).toEqual([
+      '7',
+      ['queuedCommandSent', 'commandResult'],
+      '2026-03-01T09:59:55.000Z',
+    ]);
   });
 
   it('asks for the text of a custom command, under its field, before anything is sent', async () => {
@@ -102,8 +141,21 @@ describe('commands to a truck', () => {
   });
 
   it("puts the server's refusal under the field it names, and keeps an outage on the confirmation with its reason", async () => {
-    let answer: Response = apiError(400, 'VALIDATION_FAILED', 'body.type: gt06 devices do not support engineResume', [{ in: 'body', path: 'type', message: 'gt06 devices do not support engineResume', reason: 'commandUnsupported', protocol: 'gt06', type: 'engineResume' }]);
-    serveApi(types(['engineStop', 'engineResume']), noSaved, sendWith(() => answer.clone()));
+    let answer: Response = apiError(400, 'VALIDATION_FAILED', 'body.type: gt06 devices do not support engineResume', [
+      {
+        in: 'body',
+        path: 'type',
+        message: 'gt06 devices do not support engineResume',
+        reason: 'commandUnsupported',
+        protocol: 'gt06',
+        type: 'engineResume',
+      },
+    ]);
+    serveApi(
+      types(['engineStop', 'engineResume']),
+      noSaved,
+      sendWith(() => answer.clone()),
+    );
     open();
     fireEvent.click(screen.getByRole('button', { name: 'Send a command' }));
     const dialog = await screen.findByRole('dialog');
@@ -118,7 +170,9 @@ describe('commands to a truck', () => {
     answer = apiError(503, 'UNAVAILABLE', 'The command bus is not available; try again shortly');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Next' }));
     fireEvent.click(await within(dialog).findByRole('button', { name: 'Send Engine resume' }));
-    expect((await within(dialog).findByRole('alert')).textContent).toBe('The server is busy or a part of it is down. Try again in a moment.');
+    expect((await within(dialog).findByRole('alert')).textContent).toBe(
+      'The server is busy or a part of it is down. Try again in a moment.',
+    );
     expect(within(dialog).getByTestId('command-confirm')).toBeTruthy();
   });
 

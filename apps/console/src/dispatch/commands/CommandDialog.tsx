@@ -46,9 +46,11 @@ function CommandSteps({ device, onClose }: { device: Pick<Device, 'id' | 'name'>
   const types = useApiQuery(commandTypes, { query: { deviceId: device.id } });
   const saved = useApiQuery(sendableCommands, { query: { deviceId: device.id } });
   const schema = useMemo(
-    () => CommandSendInput.superRefine((c, ctx) => {
-      if (c.id === undefined && c.type === 'custom' && !String(c.attributes.data ?? '').trim()) ctx.addIssue({ code: 'custom', path: ['attributes', 'data'], message: 'data' });
-    }),
+    () =>
+      CommandSendInput.superRefine((c, ctx) => {
+        if (c.id === undefined && c.type === 'custom' && !String(c.attributes.data ?? '').trim())
+          ctx.addIssue({ code: 'custom', path: ['attributes', 'data'], message: 'data' });
+      }),
     [],
   );
   const form = useZodForm(schema, {
@@ -62,7 +64,8 @@ function CommandSteps({ device, onClose }: { device: Pick<Device, 'id' | 'name'>
   const id = form.watch('id');
 
   if (types.isPending || saved.isPending) return <Loading />;
-  if (types.error || saved.error) return <ErrorState error={types.error ?? saved.error} retry={() => void Promise.all([types.refetch(), saved.refetch()])} />;
+  if (types.error || saved.error)
+    return <ErrorState error={types.error ?? saved.error} retry={() => void Promise.all([types.refetch(), saved.refetch()])} />;
   if (!types.data.length) {
     return (
       <>
@@ -75,9 +78,14 @@ function CommandSteps({ device, onClose }: { device: Pick<Device, 'id' | 'name'>
       </>
     );
   }
-  const label = (v: Pick<Values, 'id' | 'type'>) => (v.id !== undefined ? (saved.data.find((s) => s.id === v.id)?.description ?? String(v.id)) : tt(`commands.types.${v.type}`, { defaultValue: v.type }));
+  const label = (v: Pick<Values, 'id' | 'type'>) =>
+    v.id !== undefined
+      ? (saved.data.find((s) => s.id === v.id)?.description ?? String(v.id))
+      : tt(`commands.types.${v.type}`, { defaultValue: v.type });
   const what = confirming ?? { type, id };
-  const grave = confirming ? GRAVE.has(confirming.id !== undefined ? (saved.data.find((s) => s.id === confirming.id)?.type ?? '') : (confirming.type ?? '')) : false;
+  const grave = confirming
+    ? GRAVE.has(confirming.id !== undefined ? (saved.data.find((s) => s.id === confirming.id)?.type ?? '') : (confirming.type ?? ''))
+    : false;
 
   if (sentId) {
     return (
@@ -110,7 +118,14 @@ function CommandSteps({ device, onClose }: { device: Pick<Device, 'id' | 'name'>
             autoFocus
             onClick={() =>
               void send
-                .mutateAsync({ body: { deviceId: device.id, ...(confirming.id !== undefined ? { id: confirming.id } : { type: confirming.type, attributes: confirming.type === 'custom' ? { data: confirming.attributes.data } : {} }) } })
+                .mutateAsync({
+                  body: {
+                    deviceId: device.id,
+                    ...(confirming.id !== undefined
+                      ? { id: confirming.id }
+                      : { type: confirming.type, attributes: confirming.type === 'custom' ? { data: confirming.attributes.data } : {} }),
+                  },
+                })
                 .catch((e: unknown) => {
                   // a refusal that names a field goes back to the form, under that field; any other stays here
                   if (!applyServerErrors(e, form.setError, ['type', 'id', 'attributes.data'])) setConfirming(null);
@@ -126,7 +141,11 @@ function CommandSteps({ device, onClose }: { device: Pick<Device, 'id' | 'name'>
 
   return (
     <FormProvider {...form}>
-      <form onSubmit={form.handleSubmit((v) => setConfirming(v as Values))} noValidate aria-label={t('commands.title', { name: device.name })}>
+      <form
+        onSubmit={form.handleSubmit((v) => setConfirming(v as Values))}
+        noValidate
+        aria-label={t('commands.title', { name: device.name })}
+      >
         {saved.data.length > 0 && (
           <SelectField
             name="id"
@@ -145,7 +164,16 @@ function CommandSteps({ device, onClose }: { device: Pick<Device, 'id' | 'name'>
           empty={t('common.choose')}
           options={types.data.map((x) => ({ value: x.type, label: tt(`commands.types.${x.type}`, { defaultValue: x.type }) }))}
         />
-        {type === 'custom' && id === undefined && <TextField name="attributes.data" label={t('commands.data')} hint={t('commands.dataHint')} maxLength={200} required autoComplete="off" />}
+        {type === 'custom' && id === undefined && (
+          <TextField
+            name="attributes.data"
+            label={t('commands.data')}
+            hint={t('commands.dataHint')}
+            maxLength={200}
+            required
+            autoComplete="off"
+          />
+        )}
         <div className="form-actions">
           <button type="button" className="btn" onClick={onClose}>
             {t('common.cancel')}

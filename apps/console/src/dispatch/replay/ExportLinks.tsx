@@ -17,7 +17,13 @@ export function ExportLinks({ deviceId, from, to }: { deviceId: number; from: st
       <h2 id="replay-export-title">{t('replay.export')}</h2>
       <p className="toolbar">
         {FORMATS.map(([name, def]) => (
-          <a key={name} className="btn btn-small" href={urlOf(def, { query: { deviceId, from, to } })} download data-testid={`export-${name}`}>
+          <a
+            key={name}
+            className="btn btn-small"
+            href={urlOf(def, { query: { deviceId, from, to } })}
+            download
+            data-testid={`export-${name}`}
+          >
             {t(`replay.exportAs.${name}`)}
           </a>
         ))}

@@ -45,7 +45,12 @@ export const FixPanel = memo(function FixPanel({ fix }: { fix: Position }) {
         {typeof alarm === 'string' && alarm !== '' && (
           <>
             <dt>{t('replay.alarm')}</dt>
-            <dd>{alarm.split(',').map((a) => t(`alarmType.${a}` as 'alarmType.sos', { defaultValue: a })).join(', ')}</dd>
+            <dd>
+              {alarm
+                .split(',')
+                .map((a) => t(`alarmType.${a}` as 'alarmType.sos', { defaultValue: a }))
+                .join(', ')}
+            </dd>
           </>
         )}
       </dl>

@@ -55,7 +55,15 @@ function Replay({ detail, flagId, title }: { detail: JourneyDetail; flagId: numb
         <>
           {data.truncated && <p className="form-note">{t('replay.truncated')}</p>}
           {data.partial && <p className="form-note">{t('replay.partial')}</p>}
-          <ReplayView track={data.track} marks={data.marks} deviceId={detail.journey.deviceId} from={from} to={to} planned={planned} startAt={flag ? Date.parse(flag.openedAt) : undefined} />
+          <ReplayView
+            track={data.track}
+            marks={data.marks}
+            deviceId={detail.journey.deviceId}
+            from={from}
+            to={to}
+            planned={planned}
+            startAt={flag ? Date.parse(flag.openedAt) : undefined}
+          />
         </>
       )}
     </div>

@@ -10,14 +10,27 @@ function useMarkLabel() {
   const tt = t as unknown as (key: string, o?: Record<string, unknown>) => string;
   return (m: ReplayMark): string => {
     if (m.kind === 'stop') return t('replay.stopFor', { duration: f.duration(((m.end ?? m.time) - m.time) / 1000) });
-    if (m.kind === 'flag') return `${tt(`flagType.${m.what}`, { defaultValue: m.what })}${m.detail ? ` · ${tt(`status.${m.detail}`, { defaultValue: m.detail })}` : ''}`;
-    if (m.kind === 'alarm' && m.detail) return `${t('eventType.alarm')}: ${m.detail.split(',').map((a) => tt(`alarmType.${a}`, { defaultValue: a })).join(', ')}`;
+    if (m.kind === 'flag')
+      return `${tt(`flagType.${m.what}`, { defaultValue: m.what })}${m.detail ? ` · ${tt(`status.${m.detail}`, { defaultValue: m.detail })}` : ''}`;
+    if (m.kind === 'alarm' && m.detail)
+      return `${t('eventType.alarm')}: ${m.detail
+        .split(',')
+        .map((a) => tt(`alarmType.${a}`, { defaultValue: a }))
+        .join(', ')}`;
     return tt(`eventType.${m.what}`, { defaultValue: m.what });
   };
 }
 
 /** The period's marks in order, each a button that moves the replay there; the ones already passed are dimmed. */
-export const MarkList = memo(function MarkList({ marks, now, onPick }: { marks: readonly ReplayMark[]; now: number; onPick(time: number): void }) {
+export const MarkList = memo(function MarkList({
+  marks,
+  now,
+  onPick,
+}: {
+  marks: readonly ReplayMark[];
+  now: number;
+  onPick(time: number): void;
+}) {
   const { t } = useTranslation();
   const f = useFormat();
   const label = useMarkLabel();

@@ -6,13 +6,28 @@ import type { ReplayMark } from './replay-model';
 import { SPEEDS, type ReplayClock, type Speed } from './useReplayClock';
 
 /** Play or pause, the speed, and the time slider with the period's marks along it. */
-export function ReplayControls({ clock, start, end, marks }: { clock: ReplayClock; start: number; end: number; marks: readonly ReplayMark[] }) {
+export function ReplayControls({
+  clock,
+  start,
+  end,
+  marks,
+}: {
+  clock: ReplayClock;
+  start: number;
+  end: number;
+  marks: readonly ReplayMark[];
+}) {
   const { t } = useTranslation();
   const f = useFormat();
   const span = Math.max(1, end - start);
   return (
     <div className="replay-controls" role="group" aria-label={t('replay.controls')}>
-      <button type="button" className="btn btn-primary replay-play" onClick={clock.playing ? clock.pause : clock.play} data-testid="replay-play">
+      <button
+        type="button"
+        className="btn btn-primary replay-play"
+        onClick={clock.playing ? clock.pause : clock.play}
+        data-testid="replay-play"
+      >
         {clock.playing ? t('replay.pause') : t('replay.play')}
       </button>
       <label className="replay-speed">
@@ -57,7 +72,13 @@ const TimelineMarks = memo(function TimelineMarks({ marks, start, span }: { mark
       {marks.map((m) => {
         const left = ((m.time - start) / span) * 100;
         const width = m.end !== undefined ? Math.max(0.4, ((m.end - m.time) / span) * 100) : undefined;
-        return <span key={m.id} className={`replay-mark replay-mark-${m.kind}`} style={{ left: `${left}%`, width: width === undefined ? undefined : `${width}%`, background: MARK_COLOURS[m.kind] }} />;
+        return (
+          <span
+            key={m.id}
+            className={`replay-mark replay-mark-${m.kind}`}
+            style={{ left: `${left}%`, width: width === undefined ? undefined : `${width}%`, background: MARK_COLOURS[m.kind] }}
+          />
+        );
       })}
     </div>
   );

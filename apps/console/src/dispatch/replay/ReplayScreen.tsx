@@ -55,11 +55,25 @@ export default function ReplayScreen() {
 const ReplayQuery = PositionsExportQuery.pick({ deviceId: true, from: true, to: true });
 type Query = { deviceId: number; from: string; to: string };
 
-function ReplayForm({ devices, initial, onSubmit }: { devices: readonly Device[]; initial: { deviceId: number | null; from: string; to: string }; onSubmit(v: Query): void }) {
+function ReplayForm({
+  devices,
+  initial,
+  onSubmit,
+}: {
+  devices: readonly Device[];
+  initial: { deviceId: number | null; from: string; to: string };
+  onSubmit(v: Query): void;
+}) {
   const { t } = useTranslation();
-  const schema = useMemo(() => ReplayQuery.refine((q) => Date.parse(q.from) < Date.parse(q.to), { path: ['to'], message: t('replay.toAfterFrom') }), [t]);
+  const schema = useMemo(
+    () => ReplayQuery.refine((q) => Date.parse(q.from) < Date.parse(q.to), { path: ['to'], message: t('replay.toAfterFrom') }),
+    [t],
+  );
   const form = useZodForm(schema, { defaultValues: { deviceId: initial.deviceId ?? undefined, from: initial.from, to: initial.to } });
-  const options = useMemo(() => devices.map((d) => ({ value: d.id, label: d.name })).sort((a, b) => a.label.localeCompare(b.label)), [devices]);
+  const options = useMemo(
+    () => devices.map((d) => ({ value: d.id, label: d.name })).sort((a, b) => a.label.localeCompare(b.label)),
+    [devices],
+  );
   const preset = (h: number) => {
     const p = lastHours(h);
     form.setValue('from', p.from, { shouldValidate: true });
@@ -67,7 +81,12 @@ function ReplayForm({ devices, initial, onSubmit }: { devices: readonly Device[]
   };
   return (
     <FormProvider {...form}>
-      <form className="card replay-form" aria-label={t('replay.choose')} onSubmit={form.handleSubmit((v) => onSubmit(v as Query))} noValidate>
+      <form
+        className="card replay-form"
+        aria-label={t('replay.choose')}
+        onSubmit={form.handleSubmit((v) => onSubmit(v as Query))}
+        noValidate
+      >
         <SelectField name="deviceId" label={t('replay.device')} options={options} numeric empty={t('common.choose')} required />
         <DateTimeField name="from" label={t('common.from')} required />
         <DateTimeField name="to" label={t('common.to')} required />

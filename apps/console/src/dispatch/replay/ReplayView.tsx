@@ -47,7 +47,13 @@ export function ReplayView({ track, marks, deviceId, from, to, planned, startAt 
   const markFc = useMemo(() => markFeatures(marks), [marks]);
   const cursor = cursorAt(track, clock.time);
   const cursorFc = useMemo<FeatureCollection | null>(
-    () => (cursor ? { type: 'FeatureCollection', features: [{ type: 'Feature', properties: {}, geometry: { type: 'Point', coordinates: [cursor.lon, cursor.lat] } }] } : null),
+    () =>
+      cursor
+        ? {
+            type: 'FeatureCollection',
+            features: [{ type: 'Feature', properties: {}, geometry: { type: 'Point', coordinates: [cursor.lon, cursor.lat] } }],
+          }
+        : null,
     [cursor?.lon, cursor?.lat], // eslint-disable-line react-hooks/exhaustive-deps -- the point, not its object
   );
   const { seek } = clock;
@@ -78,9 +84,20 @@ export function ReplayView({ track, marks, deviceId, from, to, planned, startAt 
 }
 
 /** The map's layers that do not change while playing: drawn once per replay, not re-rendered each frame. */
-const StillLayers = memo(function StillLayers({ line, planned, marks, bounds, onPick, onTrackPick }: {
-  line: FeatureCollection; planned: FeatureCollection | null; marks: FeatureCollection; bounds: ReturnType<typeof boundsOf>;
-  onPick(time: number): void; onTrackPick(p: [number, number]): void;
+const StillLayers = memo(function StillLayers({
+  line,
+  planned,
+  marks,
+  bounds,
+  onPick,
+  onTrackPick,
+}: {
+  line: FeatureCollection;
+  planned: FeatureCollection | null;
+  marks: FeatureCollection;
+  bounds: ReturnType<typeof boundsOf>;
+  onPick(time: number): void;
+  onTrackPick(p: [number, number]): void;
 }) {
   return (
     <>

@@ -34,14 +34,22 @@ const MAX_GLIDE_MS = 5 * 60_000;
 export function replayTrack(positions: readonly Position[]): ReplayTrack {
   // state records (a heartbeat kept at the last known place) say nothing of where the truck went
   const fixes = positions.filter((p) => p.attributes?.outdated !== true);
-  const sorted = fixes.every((p, i) => i === 0 || p.fixTime >= fixes[i - 1]!.fixTime) ? fixes : [...fixes].sort((a, b) => Date.parse(a.fixTime) - Date.parse(b.fixTime));
+  const sorted = fixes.every((p, i) => i === 0 || p.fixTime >= fixes[i - 1]!.fixTime)
+    ? fixes
+    : [...fixes].sort((a, b) => Date.parse(a.fixTime) - Date.parse(b.fixTime));
   return { fixes: sorted, index: new TimeIndex(sorted.map((p) => Date.parse(p.fixTime))) };
 }
 
 /** Events that say where the truck was and what happened; the rest (status and motion changes) the stops and the track already tell. */
 const NOT_MARKED: ReadonlySet<EventType> = new Set([
-  'deviceOnline', 'deviceOffline', 'deviceUnknown', 'deviceMoving', 'deviceStopped',
-  'journeyFlagCleared', 'journeyFlagAcknowledged', 'journeyFlagResolved',
+  'deviceOnline',
+  'deviceOffline',
+  'deviceUnknown',
+  'deviceMoving',
+  'deviceStopped',
+  'journeyFlagCleared',
+  'journeyFlagAcknowledged',
+  'journeyFlagResolved',
 ]);
 
 /** Where the truck was at `time` (the last fix by then) when an event does not say. */
@@ -55,10 +63,21 @@ function placeAt(track: ReplayTrack, time: number): [number, number] | null {
  * The marks of a replay: stops (from the stops report), events, and flags: a journey's own flags
  * with their review state when replaying a journey, else the flags the events tell of.
  */
-export function replayMarks(track: ReplayTrack, input: { stops?: readonly ReportStop[]; events?: readonly Event[]; flags?: readonly JourneyFlag[] }): ReplayMark[] {
+export function replayMarks(
+  track: ReplayTrack,
+  input: { stops?: readonly ReportStop[]; events?: readonly Event[]; flags?: readonly JourneyFlag[] },
+): ReplayMark[] {
   const marks: ReplayMark[] = [];
   for (const s of input.stops ?? []) {
-    marks.push({ id: `stop-${s.positionId}-${s.startTime}`, kind: 'stop', time: Date.parse(s.startTime), end: Date.parse(s.endTime), lon: s.longitude, lat: s.latitude, what: 'stop' });
+    marks.push({
+      id: `stop-${s.positionId}-${s.startTime}`,
+      kind: 'stop',
+      time: Date.parse(s.startTime),
+      end: Date.parse(s.endTime),
+      lon: s.longitude,
+      lat: s.latitude,
+      what: 'stop',
+    });
   }
   for (const e of input.events ?? []) {
     if (NOT_MARKED.has(e.type)) continue;
@@ -72,7 +91,16 @@ export function replayMarks(track: ReplayTrack, input: { stops?: readonly Report
     marks.push({ id: `event-${e.id}`, kind, time, lon: at[0], lat: at[1], what, detail });
   }
   for (const f of input.flags ?? []) {
-    marks.push({ id: `flag-${f.id}`, kind: 'flag', time: Date.parse(f.openedAt), end: f.clearedAt ? Date.parse(f.clearedAt) : undefined, lon: f.longitude, lat: f.latitude, what: f.type, detail: f.review });
+    marks.push({
+      id: `flag-${f.id}`,
+      kind: 'flag',
+      time: Date.parse(f.openedAt),
+      end: f.clearedAt ? Date.parse(f.clearedAt) : undefined,
+      lon: f.longitude,
+      lat: f.latitude,
+      what: f.type,
+      detail: f.review,
+    });
   }
   return marks.sort((a, b) => a.time - b.time);
 }
@@ -80,13 +108,20 @@ export function replayMarks(track: ReplayTrack, input: { stops?: readonly Report
 /** The whole track as one line (drawn once; the cursor moves over it). */
 export function trackLine(track: ReplayTrack): FeatureCollection<LineString> {
   const coordinates = track.fixes.map((p) => [p.longitude, p.latitude]);
-  return { type: 'FeatureCollection', features: coordinates.length > 1 ? [{ type: 'Feature', properties: {}, geometry: { type: 'LineString', coordinates } }] : [] };
+  return {
+    type: 'FeatureCollection',
+    features: coordinates.length > 1 ? [{ type: 'Feature', properties: {}, geometry: { type: 'LineString', coordinates } }] : [],
+  };
 }
 
 export function markFeatures(marks: readonly ReplayMark[]): FeatureCollection<Point> {
   return {
     type: 'FeatureCollection',
-    features: marks.map((m): Feature<Point> => ({ type: 'Feature', properties: { kind: m.kind, time: m.time, what: m.what }, geometry: { type: 'Point', coordinates: [m.lon, m.lat] } })),
+    features: marks.map((m): Feature<Point> => ({
+      type: 'Feature',
+      properties: { kind: m.kind, time: m.time, what: m.what },
+      geometry: { type: 'Point', coordinates: [m.lon, m.lat] },
+    })),
   };
 }
 

@@ -51,7 +51,9 @@ describe("replay's time index", () => {
     const day = Array.from({ length: 8640 }, (_, i) => i * 10_000);
     let reads = 0;
     const idx = new TimeIndex(day);
-    const counting = new Proxy(idx.times, { get: (target, key) => (typeof key === 'string' && /^\d+$/.test(key) && reads++, Reflect.get(target, key)) });
+    const counting = new Proxy(idx.times, {
+      get: (target, key) => (typeof key === 'string' && /^\d+$/.test(key) && reads++, Reflect.get(target, key)),
+    });
     Object.defineProperty(idx, 'times', { value: counting });
     for (const t of [0, 1, 43_199_999, 86_390_000, 50_000_005]) {
       reads = 0;

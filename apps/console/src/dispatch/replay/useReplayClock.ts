@@ -23,7 +23,10 @@ export interface ReplayClock {
 export function useReplayClock(
   start: number,
   end: number,
-  schedule: { request: (cb: (now: number) => void) => number; cancel: (id: number) => void } = { request: (cb) => requestAnimationFrame(cb), cancel: (id) => cancelAnimationFrame(id) },
+  schedule: { request: (cb: (now: number) => void) => number; cancel: (id: number) => void } = {
+    request: (cb) => requestAnimationFrame(cb),
+    cancel: (id) => cancelAnimationFrame(id),
+  },
 ): ReplayClock {
   const [time, setTime] = useState(start);
   const [playing, setPlaying] = useState(false);
@@ -54,10 +57,13 @@ export function useReplayClock(
     return () => sched.current.cancel(id);
   }, [playing, speed, end]);
 
-  const seek = useCallback((t: number) => {
-    at.current = Math.max(start, Math.min(end, t));
-    setTime(at.current);
-  }, [start, end]);
+  const seek = useCallback(
+    (t: number) => {
+      at.current = Math.max(start, Math.min(end, t));
+      setTime(at.current);
+    },
+    [start, end],
+  );
   const play = useCallback(() => {
     if (at.current >= end) at.current = start; // played to the end: from the beginning again
     setPlaying(true);

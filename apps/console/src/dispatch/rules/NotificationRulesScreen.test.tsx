@@ -8,16 +8,35 @@ import NotificationRulesScreen from './NotificationRulesScreen';
 
 /** The rules screen against a stand-in for the API keeping rules in memory, its answers varied by the test. */
 const rule = (id: number, over: Partial<NotificationRule> = {}): NotificationRule => ({
-  id, type: 'alarm', description: null, always: true, notificators: 'web', calendarId: 0, attributes: {}, deviceIds: [], groupIds: [], commandId: 0,
-  alarms: ['sos'], recipients: [{ userId: 12, email: 'neema@corridor.test' }], webhookUrl: null, companyId: null, ...over,
+  id,
+  type: 'alarm',
+  description: null,
+  always: true,
+  notificators: 'web',
+  calendarId: 0,
+  attributes: {},
+  deviceIds: [],
+  groupIds: [],
+  commandId: 0,
+  alarms: ['sos'],
+  recipients: [{ userId: 12, email: 'neema@corridor.test' }],
+  webhookUrl: null,
+  companyId: null,
+  ...over,
 });
 const common: Handler[] = [
   get('/api/devices', [deviceFixture(7, 'Truck 07'), deviceFixture(8, 'Truck 08')]),
   get('/api/groups', [{ id: 3, name: 'Mombasa fleet', groupId: 0, attributes: {}, companyId: 101 }]),
   get('/api/calendars', []),
   get('/api/commands', []),
-  get('/api/notifications/types', ['alarm', 'geofenceEnter', 'deviceOverspeed'].map((type) => ({ type }))),
-  get('/api/notifications/notificators', ['web', 'webhook'].map((type) => ({ type }))),
+  get(
+    '/api/notifications/types',
+    ['alarm', 'geofenceEnter', 'deviceOverspeed'].map((type) => ({ type })),
+  ),
+  get(
+    '/api/notifications/notificators',
+    ['web', 'webhook'].map((type) => ({ type })),
+  ),
 ];
 
 /** What the server stores of a written rule: its channels joined, no calendar or command as 0 (Traccar's none). */
@@ -42,7 +61,10 @@ function rulesApi(initial: NotificationRule[], onWrite?: (method: string, body: 
       const refused = onWrite?.(method, body);
       if (refused) return refused;
       rules = rules.map((r) => (r.id === Number(m[1]) ? { ...r, ...stored(body) } : r));
-      return json(200, rules.find((r) => r.id === Number(m[1])));
+      return json(
+        200,
+        rules.find((r) => r.id === Number(m[1])),
+      );
     }
     return undefined;
   };
@@ -64,7 +86,21 @@ describe('alert rules', () => {
     await screen.findByRole('cell', { name: 'Alarm: SOS' });
     expect(sent.get('POST /api/notifications')).toEqual([
       // checked by the contract's schema, its defaults filled in: no recipients means the author (the API's rule)
-      { type: 'alarm', alarms: ['sos'], always: true, deviceIds: [], groupIds: [], notificators: ['web'], webhookUrl: null, commandId: null, calendarId: null, description: null, recipients: [], companyId: null, attributes: {} },
+      {
+        type: 'alarm',
+        alarms: ['sos'],
+        always: true,
+        deviceIds: [],
+        groupIds: [],
+        notificators: ['web'],
+        webhookUrl: null,
+        commandId: null,
+        calendarId: null,
+        description: null,
+        recipients: [],
+        companyId: null,
+        attributes: {},
+      },
     ]);
     const row = screen.getByRole('cell', { name: 'Alarm: SOS' }).closest('tr')!;
     expect(within(row).getByText('Every truck')).toBeTruthy();
@@ -82,7 +118,9 @@ describe('alert rules', () => {
     fireEvent.click(within(form).getByRole('button', { name: 'Save the rule' }));
     const trucks = await within(form).findByLabelText('Trucks');
     await waitFor(() => expect(trucks.getAttribute('aria-invalid')).toBe('true'));
-    expect(document.getElementById(trucks.getAttribute('aria-describedby')!.split(' ').at(-1)!)?.textContent).toBe('Choose at least one truck or group, or every truck.');
+    expect(document.getElementById(trucks.getAttribute('aria-describedby')!.split(' ').at(-1)!)?.textContent).toBe(
+      'Choose at least one truck or group, or every truck.',
+    );
     const channels = within(form).getByRole('group', { name: 'Channels' });
     expect(within(channels).getByText('Choose at least one.')).toBeTruthy();
     expect(within(channels).getByRole('checkbox', { name: 'Webhook' }).getAttribute('aria-invalid')).toBe('true');
@@ -90,7 +128,19 @@ describe('alert rules', () => {
   });
 
   it("puts the server's refusal under the field it names (a webhook to a private address)", async () => {
-    serveApi(...common, rulesApi([], () => apiError(400, 'VALIDATION_FAILED', 'body.webhookUrl: not a public address', [{ in: 'body', path: 'webhookUrl', message: 'webhookUrl must reach a public address (10.0.0.5 is private)', reason: 'webhookNotPublic' }])));
+    serveApi(
+      ...common,
+      rulesApi([], () =>
+        apiError(400, 'VALIDATION_FAILED', 'body.webhookUrl: not a public address', [
+          {
+            in: 'body',
+            path: 'webhookUrl',
+            message: 'webhookUrl must reach a public address (10.0.0.5 is private)',
+            reason: 'webhookNotPublic',
+          },
+        ]),
+      ),
+    );
     show();
     fireEvent.click(await screen.findByRole('button', { name: 'New rule' }));
     const form = await screen.findByRole('form', { name: 'New rule' });
@@ -113,13 +163,23 @@ describe('alert rules', () => {
     expect([...trucks.options].filter((o) => o.selected).map((o) => o.textContent)).toEqual(['Truck 07']);
     await userEvent.selectOptions(trucks, ['8']);
     fireEvent.click(within(form).getByRole('button', { name: 'Save the rule' }));
-    await waitFor(() => expect(within(screen.getByRole('cell', { name: 'Overspeed' }).closest('tr')!).getByText('Truck 07, Truck 08')).toBeTruthy());
-    expect(sent.get('PUT /api/notifications/5')).toEqual([expect.objectContaining({ deviceIds: [7, 8], recipients: [{ userId: 12, email: 'neema@corridor.test' }], companyId: null })]);
+    await waitFor(() =>
+      expect(within(screen.getByRole('cell', { name: 'Overspeed' }).closest('tr')!).getByText('Truck 07, Truck 08')).toBeTruthy(),
+    );
+    expect(sent.get('PUT /api/notifications/5')).toEqual([
+      expect.objectContaining({ deviceIds: [7, 8], recipients: [{ userId: 12, email: 'neema@corridor.test' }], companyId: null }),
+    ]);
   });
 
   it('shows a failed list with a retry, and offers no changes to a role that may not make them', async () => {
     let fail = true;
-    serveApi(...common, ({ url, method }) => (url.pathname === '/api/notifications' && method === 'GET' ? (fail ? apiError(503, 'UNAVAILABLE', 'The database does not answer') : json(200, [rule(1)])) : undefined));
+    serveApi(...common, ({ url, method }) =>
+      url.pathname === '/api/notifications' && method === 'GET'
+        ? fail
+          ? apiError(503, 'UNAVAILABLE', 'The database does not answer')
+          : json(200, [rule(1)])
+        : undefined,
+    );
     show({ ...DISPATCHER, roles: ['company_user'], companyId: 101 } as User);
     await screen.findByText('The server is busy or a part of it is down. Try again in a moment.');
     fail = false;

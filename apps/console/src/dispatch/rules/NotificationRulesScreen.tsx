@@ -27,7 +27,11 @@ export default function NotificationRulesScreen() {
   const calendars = useApiQuery(calendarsList, { query: { limit: 1000 } });
   const remove = useApiMutation(ruleDelete, { invalidates: ['notifications.'] });
   const [editing, setEditing] = useState<Editing>(null);
-  const words = useRuleWords({ devices: devices.data ?? [], groups: (groups.data ?? []) as { id: number; name: string }[], calendars: (calendars.data ?? []) as { id: number; name: string }[] });
+  const words = useRuleWords({
+    devices: devices.data ?? [],
+    groups: (groups.data ?? []) as { id: number; name: string }[],
+    calendars: (calendars.data ?? []) as { id: number; name: string }[],
+  });
   const canWrite = may(user, ruleCreate);
   const data = (rules.data ?? []) as NotificationRule[];
 
@@ -38,25 +42,34 @@ export default function NotificationRulesScreen() {
     { key: 'calendar', header: t('rules.when'), cell: (r) => words.calendar(r) },
     { key: 'description', header: t('rules.description'), cell: (r) => r.description ?? '—' },
     ...(canWrite
-      ? [{
-          key: 'actions',
-          header: <span className="sr-only">{t('common.actions')}</span>,
-          cell: (r: NotificationRule) => (
-            <span className="toolbar">
-              <button type="button" className="btn btn-small" onClick={() => setEditing({ rule: r })} aria-label={t('rules.editOne', { what: words.event(r) })}>
-                {t('rules.edit')}
-              </button>
-              <button
-                type="button"
-                className="btn btn-small btn-danger"
-                aria-label={t('rules.deleteOne', { what: words.event(r) })}
-                onClick={() => window.confirm(t('rules.confirmDelete', { what: words.event(r) })) && remove.mutate({ params: { id: r.id } })}
-              >
-                {t('rules.delete')}
-              </button>
-            </span>
-          ),
-        } satisfies Column<NotificationRule>]
+      ? [
+          {
+            key: 'actions',
+            header: <span className="sr-only">{t('common.actions')}</span>,
+            cell: (r: NotificationRule) => (
+              <span className="toolbar">
+                <button
+                  type="button"
+                  className="btn btn-small"
+                  onClick={() => setEditing({ rule: r })}
+                  aria-label={t('rules.editOne', { what: words.event(r) })}
+                >
+                  {t('rules.edit')}
+                </button>
+                <button
+                  type="button"
+                  className="btn btn-small btn-danger"
+                  aria-label={t('rules.deleteOne', { what: words.event(r) })}
+                  onClick={() =>
+                    window.confirm(t('rules.confirmDelete', { what: words.event(r) })) && remove.mutate({ params: { id: r.id } })
+                  }
+                >
+                  {t('rules.delete')}
+                </button>
+              </span>
+            ),
+          } satisfies Column<NotificationRule>,
+        ]
       : []),
   ];
 

@@ -11,8 +11,18 @@ import { applyAlerts } from './alerts';
  * that counts the tones it is asked to play.
  */
 const sos = (id: number, over: Partial<Event> = {}): Event => ({
-  id, type: 'alarm', eventTime: '2026-03-01T10:20:00.000Z', deviceId: 7, positionId: 5, geofenceId: 0, maintenanceId: 0, journeyId: null,
-  latitude: -3.3961, longitude: 38.5561, attributes: { alarm: 'sos', message: 'Alarm on Truck 07: SOS' }, ...over,
+  id,
+  type: 'alarm',
+  eventTime: '2026-03-01T10:20:00.000Z',
+  deviceId: 7,
+  positionId: 5,
+  geofenceId: 0,
+  maintenanceId: 0,
+  journeyId: null,
+  latitude: -3.3961,
+  longitude: 38.5561,
+  attributes: { alarm: 'sos', message: 'Alarm on Truck 07: SOS' },
+  ...over,
 });
 const places: Handler = ({ url }) => (url.pathname === '/api/server/geocode' ? text(200, '2 km SE of Voi, KE') : undefined);
 let tones = 0;
@@ -57,7 +67,9 @@ describe('alerts', () => {
     await waitFor(() => expect(within(alert).getByText(/Truck 07/)).toBeTruthy());
     await waitFor(() => expect(within(alert).getByTestId('alert-address').textContent).toBe('2 km SE of Voi, KE'));
     expect(within(alert).getByRole('link', { name: 'Show on the map' }).getAttribute('href')).toBe('/map?device=7&at=-3.3961%2C38.5561');
-    expect(within(alert).getByRole('link', { name: 'Replay around it' }).getAttribute('href')).toMatch(/^\/replay\?device=7&from=2026-03-01T09%3A50%3A00.000Z&to=2026-03-01T10%3A25%3A00.000Z$/);
+    expect(within(alert).getByRole('link', { name: 'Replay around it' }).getAttribute('href')).toMatch(
+      /^\/replay\?device=7&from=2026-03-01T09%3A50%3A00.000Z&to=2026-03-01T10%3A25%3A00.000Z$/,
+    );
     expect(tones).toBe(2);
     // the same event again (a reconnect) does not pop up or ring twice
     act(() => void applyAlerts(client, [sos(1)]));
@@ -83,7 +95,15 @@ describe('alerts', () => {
 
   it('shows three at most, newest first, with the count of the others and a way to dismiss them all', async () => {
     const { client } = show();
-    act(() => void applyAlerts(client, [1, 2, 3, 4, 5].map((i) => sos(10 + i, { type: i === 5 ? 'geofenceEnter' : 'alarm', attributes: { alarm: 'sos' }, latitude: null, longitude: null }))));
+    act(
+      () =>
+        void applyAlerts(
+          client,
+          [1, 2, 3, 4, 5].map((i) =>
+            sos(10 + i, { type: i === 5 ? 'geofenceEnter' : 'alarm', attributes: { alarm: 'sos' }, latitude: null, longitude: null }),
+          ),
+        ),
+    );
     const shown = await screen.findAllByTestId('alert');
     expect(shown).toHaveLength(3);
     expect(within(shown[0]!).getByText('Entered geofence')).toBeTruthy();

@@ -20,8 +20,13 @@ function useEventTitle() {
   const tt = t as unknown as (key: string, o?: Record<string, unknown>) => string;
   return (e: Event): string => {
     const alarm = typeof e.attributes.alarm === 'string' ? e.attributes.alarm : '';
-    if (e.type === 'alarm' && alarm) return alarm.split(',').map((a) => tt(`alarmType.${a}`, { defaultValue: a })).join(', ');
-    if (e.type === 'journeyFlagOpened' && typeof e.attributes.flagType === 'string') return tt(`flagType.${e.attributes.flagType}`, { defaultValue: e.attributes.flagType });
+    if (e.type === 'alarm' && alarm)
+      return alarm
+        .split(',')
+        .map((a) => tt(`alarmType.${a}`, { defaultValue: a }))
+        .join(', ');
+    if (e.type === 'journeyFlagOpened' && typeof e.attributes.flagType === 'string')
+      return tt(`flagType.${e.attributes.flagType}`, { defaultValue: e.attributes.flagType });
     return tt(`eventType.${e.type}`, { defaultValue: e.type });
   };
 }
@@ -126,7 +131,17 @@ export function AlertSoundSwitch() {
       }}
       data-testid="alert-sound"
     >
-      <svg aria-hidden="true" width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+      <svg
+        aria-hidden="true"
+        width="18"
+        height="18"
+        viewBox="0 0 24 24"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      >
         <path d="M18 8a6 6 0 0 0-12 0c0 7-3 9-3 9h18s-3-2-3-9" />
         <path d="M13.7 21a2 2 0 0 1-3.4 0" />
         {muted && <path d="M3 3l18 18" />}

@@ -13,7 +13,23 @@ export interface Series {
  * A titled bar chart (recharts) with a table of the same numbers for screen readers: the figures
  * are the content, the bars only show them.
  */
-export function BarChartCard<T extends Record<string, unknown>>({ title, data, x, series, stacked, height = 260, xLabel }: { title: string; data: T[]; x: keyof T & string; series: Series[]; stacked?: boolean; height?: number; xLabel?: (v: unknown) => string }) {
+export function BarChartCard<T extends Record<string, unknown>>({
+  title,
+  data,
+  x,
+  series,
+  stacked,
+  height = 260,
+  xLabel,
+}: {
+  title: string;
+  data: T[];
+  x: keyof T & string;
+  series: Series[];
+  stacked?: boolean;
+  height?: number;
+  xLabel?: (v: unknown) => string;
+}) {
   const f = useFormat();
   const label = xLabel ?? ((v: unknown) => String(v));
   return (
@@ -29,7 +45,14 @@ export function BarChartCard<T extends Record<string, unknown>>({ title, data, x
             <Tooltip labelFormatter={label} formatter={(v) => f.number(Number(v), 1)} />
             {series.length > 1 && <Legend />}
             {series.map((s, i) => (
-              <Bar key={s.key} dataKey={s.key} name={s.label} fill={s.colour ?? SERIES_COLOURS[i % SERIES_COLOURS.length]} stackId={stacked ? 'a' : undefined} isAnimationActive={false} />
+              <Bar
+                key={s.key}
+                dataKey={s.key}
+                name={s.label}
+                fill={s.colour ?? SERIES_COLOURS[i % SERIES_COLOURS.length]}
+                stackId={stacked ? 'a' : undefined}
+                isAnimationActive={false}
+              />
             ))}
           </BarChart>
         </ResponsiveContainer>

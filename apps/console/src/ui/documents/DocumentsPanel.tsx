@@ -9,7 +9,15 @@ import { DocumentLink } from './DocumentLink';
  * The documents of a shipment, cargo or complaint: each downloadable, and (where the user may)
  * a file to upload and attach with its kind.
  */
-export function DocumentsPanel({ documents, onUpload, kinds = DocumentKind.options }: { documents: DocumentRecord[]; onUpload?: (form: FormData) => Promise<unknown>; kinds?: readonly string[] }) {
+export function DocumentsPanel({
+  documents,
+  onUpload,
+  kinds = DocumentKind.options,
+}: {
+  documents: DocumentRecord[];
+  onUpload?: (form: FormData) => Promise<unknown>;
+  kinds?: readonly string[];
+}) {
   const { t } = useTranslation();
   const f = useFormat();
   const fileRef = useRef<HTMLInputElement>(null);

@@ -27,7 +27,12 @@ export function useFieldIds(frame: Pick<FieldFrame, 'hint' | 'error' | 'required
   return {
     hintId,
     errorId,
-    a11y: { id, ...(described ? { 'aria-describedby': described } : {}), ...(frame.error ? { 'aria-invalid': true as const } : {}), ...(frame.required ? { 'aria-required': true as const } : {}) },
+    a11y: {
+      id,
+      ...(described ? { 'aria-describedby': described } : {}),
+      ...(frame.error ? { 'aria-invalid': true as const } : {}),
+      ...(frame.required ? { 'aria-required': true as const } : {}),
+    },
   };
 }
 
@@ -52,7 +57,14 @@ export function FieldNotes({ hint, error, hintId, errorId }: { hint?: ReactNode;
  * One form field: its label, the control (given the attributes that tie it to the label, hint and
  * error: id, aria-describedby, aria-invalid, aria-required), the hint under it and the error under that.
  */
-export function FormField({ label, hint, error, required, className, children }: FieldFrame & { children: (a11y: FieldA11y) => ReactNode }) {
+export function FormField({
+  label,
+  hint,
+  error,
+  required,
+  className,
+  children,
+}: FieldFrame & { children: (a11y: FieldA11y) => ReactNode }) {
   const { a11y, hintId, errorId } = useFieldIds({ hint, error, required });
   return (
     <div className={`field ${className ?? ''}`}>
@@ -67,7 +79,14 @@ export function FormField({ label, hint, error, required, className, children }:
  * A group of controls with one legend (checkboxes, radio buttons): the hint and error describe the
  * group, and each control gets aria-invalid.
  */
-export function FieldGroup({ label, hint, error, required, className, children }: FieldFrame & { children: (a11y: Omit<FieldA11y, 'id' | 'aria-describedby'>) => ReactNode }) {
+export function FieldGroup({
+  label,
+  hint,
+  error,
+  required,
+  className,
+  children,
+}: FieldFrame & { children: (a11y: Omit<FieldA11y, 'id' | 'aria-describedby'>) => ReactNode }) {
   const { a11y, hintId, errorId } = useFieldIds({ hint, error, required });
   return (
     <fieldset className={`field field-group ${className ?? ''}`} aria-describedby={a11y['aria-describedby']}>

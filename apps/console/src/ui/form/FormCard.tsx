@@ -8,7 +8,20 @@ import { FormAlert } from './FormAlert';
  * refusal said once (or the sentence that it went through), Cancel and the submit button, which
  * says it is working while the request runs. `actions` come before Cancel (Undo on a drawing).
  */
-export function FormCard<F extends FieldValues, O>({ form, title, heading, onSubmit, onCancel, submitLabel, danger, problem, done, actions, ready = true, children }: {
+export function FormCard<F extends FieldValues, O>({
+  form,
+  title,
+  heading,
+  onSubmit,
+  onCancel,
+  submitLabel,
+  danger,
+  problem,
+  done,
+  actions,
+  ready = true,
+  children,
+}: {
   form: UseFormReturn<F, unknown, O>;
   title: string;
   onSubmit(e?: React.BaseSyntheticEvent): Promise<void>;
@@ -52,7 +65,10 @@ export function FormCard<F extends FieldValues, O>({ form, title, heading, onSub
  * A form's submit: the checked values sent by `send`, and what the server refused kept for the form
  * to word (useServerProblems). `handleSubmit` is the form's; the refusal is cleared on each try.
  */
-export function useSending<V>(handleSubmit: (fn: (values: V) => Promise<void>) => (e?: React.BaseSyntheticEvent) => Promise<void>, send: (values: V) => Promise<unknown>) {
+export function useSending<V>(
+  handleSubmit: (fn: (values: V) => Promise<void>) => (e?: React.BaseSyntheticEvent) => Promise<void>,
+  send: (values: V) => Promise<unknown>,
+) {
   const [error, setError] = useState<unknown>(null);
   const submit = handleSubmit(async (values) => {
     setError(null);

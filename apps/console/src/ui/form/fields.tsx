@@ -32,7 +32,14 @@ function useError(name: string): string | undefined {
 type Controlled = ControllerRenderProps<FieldValues, string>;
 
 /** A field whose control keeps a value of its own shape (an array, an ISO time) through react-hook-form's Controller. */
-function ControlledField({ name, label, hint, required, className, control: render }: Common & { control: (field: Controlled, a11y: FieldA11y) => ReactNode }) {
+function ControlledField({
+  name,
+  label,
+  hint,
+  required,
+  className,
+  control: render,
+}: Common & { control: (field: Controlled, a11y: FieldA11y) => ReactNode }) {
   const { control } = useFormContext();
   const error = useError(name);
   return (
@@ -43,10 +50,23 @@ function ControlledField({ name, label, hint, required, className, control: rend
 }
 
 /** Text or a number; `valueAsNumber` makes it a number (empty: undefined), `emptyIsNull` an empty text null (a nullable field's "none"). */
-export function TextField({ name, label, hint, required, className, valueAsNumber, emptyIsNull, ...input }: Common & Omit<InputHTMLAttributes<HTMLInputElement>, 'name' | 'id'> & { valueAsNumber?: boolean; emptyIsNull?: boolean }) {
+export function TextField({
+  name,
+  label,
+  hint,
+  required,
+  className,
+  valueAsNumber,
+  emptyIsNull,
+  ...input
+}: Common & Omit<InputHTMLAttributes<HTMLInputElement>, 'name' | 'id'> & { valueAsNumber?: boolean; emptyIsNull?: boolean }) {
   const { register } = useFormContext();
   const error = useError(name);
-  const setValueAs = valueAsNumber ? (v: string) => (v === '' ? undefined : Number(v)) : emptyIsNull ? (v: string | null) => (v === '' || v === null ? null : v) : undefined;
+  const setValueAs = valueAsNumber
+    ? (v: string) => (v === '' ? undefined : Number(v))
+    : emptyIsNull
+      ? (v: string | null) => (v === '' || v === null ? null : v)
+      : undefined;
   return (
     <FormField label={label} hint={hint} error={error} required={required} className={className}>
       {(a11y) => <input {...input} {...a11y} {...register(name, setValueAs ? { setValueAs } : {})} />}
@@ -74,12 +94,28 @@ const Options = ({ options }: { options: readonly Option<string | number>[] }) =
  * stands for no choice: undefined in the form (a required field then says to fill it in), or null
  * with `emptyIsNull` (a nullable field's "none").
  */
-export function SelectField<V extends string | number>({ options, numeric, empty, emptyIsNull, ...rest }: Common & Omit<SelectHTMLAttributes<HTMLSelectElement>, 'name' | 'id'> & { options: readonly Option<V>[]; numeric?: boolean; empty?: ReactNode; emptyIsNull?: boolean }) {
+export function SelectField<V extends string | number>({
+  options,
+  numeric,
+  empty,
+  emptyIsNull,
+  ...rest
+}: Common &
+  Omit<SelectHTMLAttributes<HTMLSelectElement>, 'name' | 'id'> & {
+    options: readonly Option<V>[];
+    numeric?: boolean;
+    empty?: ReactNode;
+    emptyIsNull?: boolean;
+  }) {
   const { name, label, hint, required, className, ...select } = rest;
   const valueOf = (v: string) => (v === '' ? (emptyIsNull ? null : undefined) : numeric ? Number(v) : v);
   return (
     <ControlledField
-      name={name} label={label} hint={hint} required={required} className={className}
+      name={name}
+      label={label}
+      hint={hint}
+      required={required}
+      className={className}
       control={(field, a11y) => (
         <select
           {...select}
@@ -99,7 +135,12 @@ export function SelectField<V extends string | number>({ options, numeric, empty
 }
 
 /** Several choices of a list (ids): a native multiple select, its value an array of numbers. */
-export function MultiSelectField({ options, size = 6, disabled, ...frame }: Common & { options: readonly Option<number>[]; size?: number; disabled?: boolean }) {
+export function MultiSelectField({
+  options,
+  size = 6,
+  disabled,
+  ...frame
+}: Common & { options: readonly Option<number>[]; size?: number; disabled?: boolean }) {
   return (
     <ControlledField
       {...frame}
@@ -161,7 +202,12 @@ export function ListField({ placeholder, ...frame }: Common & { placeholder?: st
           value={text ?? ((field.value as string[] | undefined) ?? []).join(', ')}
           onChange={(e) => {
             setText(e.target.value);
-            field.onChange(e.target.value.split(/[,\n]/).map((x) => x.trim()).filter(Boolean));
+            field.onChange(
+              e.target.value
+                .split(/[,\n]/)
+                .map((x) => x.trim())
+                .filter(Boolean),
+            );
           }}
         />
       )}
@@ -170,7 +216,14 @@ export function ListField({ placeholder, ...frame }: Common & { placeholder?: st
 }
 
 /** Text of several lines (a reason, a description). */
-export function TextAreaField({ name, label, hint, required, className, ...area }: Common & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'name' | 'id'>) {
+export function TextAreaField({
+  name,
+  label,
+  hint,
+  required,
+  className,
+  ...area
+}: Common & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'name' | 'id'>) {
   const { register } = useFormContext();
   const error = useError(name);
   return (
@@ -181,7 +234,14 @@ export function TextAreaField({ name, label, hint, required, className, ...area 
 }
 
 /** Several choices shown at once (channels, alarms): checkboxes, the value an array of the chosen values. */
-export function CheckboxesField<V extends string>({ name, label, hint, required, className, options }: Common & { options: readonly Option<V>[] }) {
+export function CheckboxesField<V extends string>({
+  name,
+  label,
+  hint,
+  required,
+  className,
+  options,
+}: Common & { options: readonly Option<V>[] }) {
   const { control } = useFormContext();
   const error = useError(name);
   return (
@@ -201,7 +261,9 @@ export function CheckboxesField<V extends string>({ name, label, hint, required,
                       {...a11y}
                       checked={chosen.has(o.value)}
                       onBlur={field.onBlur}
-                      onChange={(e) => field.onChange(options.map((x) => x.value).filter((v) => (v === o.value ? e.target.checked : chosen.has(v))))}
+                      onChange={(e) =>
+                        field.onChange(options.map((x) => x.value).filter((v) => (v === o.value ? e.target.checked : chosen.has(v))))
+                      }
                     />
                     {o.label}
                   </label>

@@ -24,7 +24,16 @@ export function CompanyField({ empty, required, ...frame }: PickerField) {
   const { t } = useTranslation();
   const companies = useCompanies();
   const options = (companies.data?.items ?? []).map((c) => ({ value: c.id, label: c.name }));
-  return <SelectField {...frame} required={required} numeric emptyIsNull={!required} empty={empty ?? t(required ? 'common.choose' : 'common.none')} options={options} />;
+  return (
+    <SelectField
+      {...frame}
+      required={required}
+      numeric
+      emptyIsNull={!required}
+      empty={empty ?? t(required ? 'common.choose' : 'common.none')}
+      options={options}
+    />
+  );
 }
 
 /**
@@ -35,7 +44,16 @@ export function AnyCompanyField({ empty, required, excludeOwn, ...frame }: Picke
   const { t } = useTranslation();
   const names = useCompanyNames();
   const options = (names.data?.items ?? []).filter((c) => c.id !== excludeOwn).map((c) => ({ value: c.id, label: c.name }));
-  return <SelectField {...frame} required={required} numeric emptyIsNull={!required} empty={empty ?? t(required ? 'common.choose' : 'common.none')} options={options} />;
+  return (
+    <SelectField
+      {...frame}
+      required={required}
+      numeric
+      emptyIsNull={!required}
+      empty={empty ?? t(required ? 'common.choose' : 'common.none')}
+      options={options}
+    />
+  );
 }
 
 /** One of the device groups the user may see, as its id (none: null). */
@@ -43,7 +61,16 @@ export function GroupField({ empty, required, ...frame }: PickerField) {
   const { t } = useTranslation();
   const groups = useGroups();
   const options = groups.items.map((g) => ({ value: g.id, label: g.name }));
-  return <SelectField {...frame} required={required} numeric emptyIsNull={!required} empty={empty ?? t(required ? 'common.choose' : 'common.none')} options={options} />;
+  return (
+    <SelectField
+      {...frame}
+      required={required}
+      numeric
+      emptyIsNull={!required}
+      empty={empty ?? t(required ? 'common.choose' : 'common.none')}
+      options={options}
+    />
+  );
 }
 
 export interface DeviceChoice {
@@ -79,18 +106,38 @@ export function DevicesPicker({ label, value, onChange }: { label: ReactNode; va
         <label className="sr-only" htmlFor={`${id}-search`}>
           {t('pickers.search')}
         </label>
-        <input id={`${id}-search`} type="search" value={search} placeholder={t('pickers.searchHint')} onChange={(e) => setSearch(e.target.value)} />
-        <button type="button" className="btn btn-small" disabled={!shown.length} onClick={() => onChange({ ...value, deviceIds: [...new Set([...value.deviceIds, ...shown.map((d) => d.id)])] })}>
+        <input
+          id={`${id}-search`}
+          type="search"
+          value={search}
+          placeholder={t('pickers.searchHint')}
+          onChange={(e) => setSearch(e.target.value)}
+        />
+        <button
+          type="button"
+          className="btn btn-small"
+          disabled={!shown.length}
+          onClick={() => onChange({ ...value, deviceIds: [...new Set([...value.deviceIds, ...shown.map((d) => d.id)])] })}
+        >
           {t('pickers.selectShown', { count: shown.length })}
         </button>
-        <button type="button" className="btn btn-small" disabled={!value.deviceIds.length && !value.groupIds.length} onClick={() => onChange({ deviceIds: [], groupIds: [] })}>
+        <button
+          type="button"
+          className="btn btn-small"
+          disabled={!value.deviceIds.length && !value.groupIds.length}
+          onClick={() => onChange({ deviceIds: [], groupIds: [] })}
+        >
           {t('pickers.clear')}
         </button>
       </div>
       <div className="picker-list" role="group" aria-label={t('reports.devices')}>
         {shown.map((d) => (
           <label key={d.id} className="check">
-            <input type="checkbox" checked={chosen.has(d.id)} onChange={(e) => onChange({ ...value, deviceIds: toggle(chosen, d.id, e.target.checked) })} />
+            <input
+              type="checkbox"
+              checked={chosen.has(d.id)}
+              onChange={(e) => onChange({ ...value, deviceIds: toggle(chosen, d.id, e.target.checked) })}
+            />
             {d.name} <span className="muted mono small">{d.uniqueId}</span>
           </label>
         ))}
@@ -100,7 +147,11 @@ export function DevicesPicker({ label, value, onChange }: { label: ReactNode; va
         <span className="small">{t('pickers.groups')}</span>
         {groups.items.map((g) => (
           <label key={g.id} className="check">
-            <input type="checkbox" checked={chosenGroups.has(g.id)} onChange={(e) => onChange({ ...value, groupIds: toggle(chosenGroups, g.id, e.target.checked) })} />
+            <input
+              type="checkbox"
+              checked={chosenGroups.has(g.id)}
+              onChange={(e) => onChange({ ...value, groupIds: toggle(chosenGroups, g.id, e.target.checked) })}
+            />
             {g.name}
           </label>
         ))}

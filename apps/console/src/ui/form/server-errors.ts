@@ -30,7 +30,11 @@ export function useServerProblems<F extends FieldValues>(
 ): string | null {
   const explain = useExplainError();
   const explained = useMemo(() => {
-    const e = explain(error, { ...named, ...labels, ...Object.fromEntries(Object.entries(aliases).map(([api, field]) => [api, labels[field] ?? field])) });
+    const e = explain(error, {
+      ...named,
+      ...labels,
+      ...Object.fromEntries(Object.entries(aliases).map(([api, field]) => [api, labels[field] ?? field])),
+    });
     return { ...e, problems: e.problems.map((p) => ({ ...p, path: aliasOf(p.path, aliases) })) };
     // eslint-disable-next-line react-hooks/exhaustive-deps -- labels and aliases are the form's, read with each new error
   }, [error, explain]);

@@ -19,13 +19,19 @@ interface Issue {
 export function issueMessage(t: TFunction): (issue: Issue) => string | undefined {
   return (iss) => {
     // NaN: a coerced number of nothing (an id whose select was left on its empty option)
-    const empty = iss.input === undefined || iss.input === null || iss.input === '' || Number.isNaN(iss.input) || (Array.isArray(iss.input) && iss.input.length === 0);
+    const empty =
+      iss.input === undefined ||
+      iss.input === null ||
+      iss.input === '' ||
+      Number.isNaN(iss.input) ||
+      (Array.isArray(iss.input) && iss.input.length === 0);
     switch (iss.code) {
       case 'invalid_type':
         if (empty) return t('form.required');
         return iss.origin === 'number' || /number/.test(iss.message ?? '') ? t('form.number') : t('form.invalid');
       case 'too_small':
-        if (empty || (iss.origin === 'string' && Number(iss.minimum) === 1)) return iss.origin === 'array' ? t('form.chooseOne') : t('form.required');
+        if (empty || (iss.origin === 'string' && Number(iss.minimum) === 1))
+          return iss.origin === 'array' ? t('form.chooseOne') : t('form.required');
         if (iss.origin === 'string') return t('form.minLength', { count: Number(iss.minimum) });
         if (iss.origin === 'array') return t('form.minItems', { count: Number(iss.minimum) });
         return t('form.atLeast', { value: Number(iss.minimum) });

@@ -2,7 +2,19 @@ import { useTranslation } from 'react-i18next';
 import { useCompanies } from '../lookups';
 
 /** A filter offering "All" and each option; the value '' means all. */
-export function ChoiceFilter<T extends string>({ label, value, options, optionLabel, onChange }: { label: string; value: T | ''; options: readonly T[]; optionLabel?: (o: T) => string; onChange: (v: T | '') => void }) {
+export function ChoiceFilter<T extends string>({
+  label,
+  value,
+  options,
+  optionLabel,
+  onChange,
+}: {
+  label: string;
+  value: T | '';
+  options: readonly T[];
+  optionLabel?: (o: T) => string;
+  onChange: (v: T | '') => void;
+}) {
   const { t } = useTranslation();
   return (
     <label className="field">
@@ -20,7 +32,17 @@ export function ChoiceFilter<T extends string>({ label, value, options, optionLa
 }
 
 /** A search box filter. */
-export function SearchFilter({ label, value, placeholder, onChange }: { label?: string; value: string; placeholder?: string; onChange: (v: string) => void }) {
+export function SearchFilter({
+  label,
+  value,
+  placeholder,
+  onChange,
+}: {
+  label?: string;
+  value: string;
+  placeholder?: string;
+  onChange: (v: string) => void;
+}) {
   const { t } = useTranslation();
   return (
     <label className="field">
@@ -34,5 +56,13 @@ export function SearchFilter({ label, value, placeholder, onChange }: { label?: 
 export function CompanyFilter({ value, onChange }: { value: string; onChange: (v: string) => void }) {
   const { t } = useTranslation();
   const companies = useCompanies();
-  return <ChoiceFilter label={t('journeys.company')} value={value} options={(companies.data?.items ?? []).map((c) => String(c.id))} optionLabel={(id) => companies.name(Number(id))} onChange={onChange} />;
+  return (
+    <ChoiceFilter
+      label={t('journeys.company')}
+      value={value}
+      options={(companies.data?.items ?? []).map((c) => String(c.id))}
+      optionLabel={(id) => companies.name(Number(id))}
+      onChange={onChange}
+    />
+  );
 }

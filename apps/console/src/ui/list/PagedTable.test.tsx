@@ -14,15 +14,34 @@ function Screen({ answer }: { answer: (q: { offset: number; limit: number; statu
   const q = answer({ offset: list.offset, limit: list.limit, ...list.filters });
   return (
     <>
-      <ChoiceFilter label="Status" value={list.filters.status} options={['open', 'closed'] as const} optionLabel={(o) => o.toUpperCase()} onChange={(v) => list.set('status', v)} />
+      <ChoiceFilter
+        label="Status"
+        value={list.filters.status}
+        options={['open', 'closed'] as const}
+        optionLabel={(o) => o.toUpperCase()}
+        onChange={(v) => list.set('status', v)}
+      />
       <SearchFilter label="Name" value={list.filters.text} onChange={(v) => list.set('text', v)} />
       <output data-testid="asked">{`${list.offset}/${list.filters.status}/${list.filters.text}`}</output>
-      <PagedTable caption="Things" columns={[{ key: 'name', header: 'Name', cell: (r) => r.name }]} query={q} list={list} rowKey={(r) => r.id} noMatch="Nothing matches" empty={{ title: 'Nothing yet', hint: 'Add one' }} />
+      <PagedTable
+        caption="Things"
+        columns={[{ key: 'name', header: 'Name', cell: (r) => r.name }]}
+        query={q}
+        list={list}
+        rowKey={(r) => r.id}
+        noMatch="Nothing matches"
+        empty={{ title: 'Nothing yet', hint: 'Add one' }}
+      />
     </>
   );
 }
 
-const page = (items: Row[], total?: number): PageQuery<Row> => ({ data: total === undefined ? items : { items, total }, isPending: false, error: null, refetch: () => undefined });
+const page = (items: Row[], total?: number): PageQuery<Row> => ({
+  data: total === undefined ? items : { items, total },
+  isPending: false,
+  error: null,
+  refetch: () => undefined,
+});
 
 describe('paged list with filters', () => {
   it('pages forward and back, and a filter change goes back to the first page', async () => {

@@ -15,7 +15,13 @@ export interface PageQuery<T> {
  * is set and nothing matches it says so (`noMatch`) and suggests clearing the filters, rather than
  * the list's own empty state.
  */
-export function PagedTable<T>({ query, list, noMatch, empty, ...table }: Omit<DataTableProps<T>, 'rows' | 'loading' | 'error' | 'retry'> & { query: PageQuery<T>; list: PagedFilters; noMatch?: string }) {
+export function PagedTable<T>({
+  query,
+  list,
+  noMatch,
+  empty,
+  ...table
+}: Omit<DataTableProps<T>, 'rows' | 'loading' | 'error' | 'retry'> & { query: PageQuery<T>; list: PagedFilters; noMatch?: string }) {
   const { t } = useTranslation();
   const page = Array.isArray(query.data) ? { items: query.data, total: undefined } : query.data;
   return (

@@ -26,7 +26,10 @@ export interface CorridorMapProps {
 // MapLibre's worker is its own file; served as a hashed asset beside the console
 setWorkerUrl(workerUrl);
 
-const EAST_AFRICA: [[number, number], [number, number]] = [[28.5, -11], [42, 4.5]];
+const EAST_AFRICA: [[number, number], [number, number]] = [
+  [28.5, -11],
+  [42, 4.5],
+];
 
 /**
  * The one component that owns MapLibre. It draws the base (offline: sea, land, borders, trunk roads

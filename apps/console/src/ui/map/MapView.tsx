@@ -16,7 +16,19 @@ export function FitBounds({ bounds, maxZoom = 12 }: { bounds: LngLatBoundsLike |
  * least), and on every move of the point while `follow` is on. A person dragging the map calls
  * `onUserMove` (following stops; zooming keeps the point in the middle).
  */
-export function CentreOn({ at, target, follow = false, zoom, onUserMove }: { at: [number, number] | null; target: string | null; follow?: boolean; zoom?: number; onUserMove?: () => void }) {
+export function CentreOn({
+  at,
+  target,
+  follow = false,
+  zoom,
+  onUserMove,
+}: {
+  at: [number, number] | null;
+  target: string | null;
+  follow?: boolean;
+  zoom?: number;
+  onUserMove?: () => void;
+}) {
   const map = useMapInstance();
   const moved = useRef(onUserMove);
   moved.current = onUserMove;

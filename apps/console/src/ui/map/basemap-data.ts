@@ -18,6 +18,7 @@ function once<T>(url: string): () => Promise<T> {
 }
 
 /** Towns and cities (GeoNames, CC BY 4.0; packages/geodata/data/README.md): name, country, population, rank 1 (capitals, cities of a million) … 4. */
-export const loadTowns = once<FeatureCollection<Point, { name: string; country: string; population: number; rank: 1 | 2 | 3 | 4 }>>(townsUrl);
+export const loadTowns =
+  once<FeatureCollection<Point, { name: string; country: string; population: number; rank: 1 | 2 | 3 | 4 }>>(townsUrl);
 /** Trunk roads beyond the two corridors (schematic lines through the towns they link): ref, name, class. */
 export const loadRoads = once<FeatureCollection<LineString, { ref: string; name: string; class: string }>>(roadsUrl);

@@ -11,7 +11,10 @@ export function boundsOf(points: readonly Position[]): LngLatBoundsLike | null {
     s = Math.min(s, y!);
     n = Math.max(n, y!);
   }
-  return [[w, s], [e, n]];
+  return [
+    [w, s],
+    [e, n],
+  ];
 }
 
 /** Every position of a geometry, flattened. */

@@ -29,9 +29,7 @@ export function addInSlot(map: MapLibreMap, slot: Slot, layer: Parameters<MapLib
   let slots = slotOfLayer.get(map);
   if (!slots) slotOfLayer.set(map, (slots = new Map()));
   const rank = SLOTS.indexOf(slot);
-  const before = map
-    .getLayersOrder()
-    .find((id) => (slots.get(id) ?? -1) > rank);
+  const before = map.getLayersOrder().find((id) => (slots.get(id) ?? -1) > rank);
   map.addLayer(layer, before);
   slots.set(layer.id, rank);
 }

@@ -30,7 +30,8 @@ export const wktPairs = (s: string): [number, number][] =>
 export function wktToGeometry(area: string): { geometry: Geometry; widthM?: number } | null {
   const text = area.trim();
   const circle = /^CIRCLE\s*\(\s*([-\d.]+)\s+([-\d.]+)\s*,\s*([\d.]+)\s*\)$/i.exec(text);
-  if (circle) return { geometry: { type: 'Polygon', coordinates: [circleRing([Number(circle[2]), Number(circle[1])], Number(circle[3]))] } };
+  if (circle)
+    return { geometry: { type: 'Polygon', coordinates: [circleRing([Number(circle[2]), Number(circle[1])], Number(circle[3]))] } };
   const polygon = /^POLYGON\s*\(\s*\((.*)\)\s*\)$/i.exec(text);
   if (polygon) return { geometry: { type: 'Polygon', coordinates: polygon[1]!.split(/\)\s*,\s*\(/).map(wktPairs) } };
   const line = /^LINESTRING\s*\((.*)\)$/i.exec(text);
@@ -39,10 +40,18 @@ export function wktToGeometry(area: string): { geometry: Geometry; widthM?: numb
 }
 
 /** A geofence as a map feature; a corridor line carries its band width to scale. */
-export function fenceFeature(f: { id: number; name: string; area: string; attributes: { polylineDistance?: number } }, selected = false): Feature | null {
+export function fenceFeature(
+  f: { id: number; name: string; area: string; attributes: { polylineDistance?: number } },
+  selected = false,
+): Feature | null {
   const g = wktToGeometry(f.area);
   if (!g) return null;
   const first = g.geometry.type === 'LineString' ? g.geometry.coordinates[0] : undefined;
   const band = first ? bandWidth(f.attributes.polylineDistance ?? 25, first[1]!) : {};
-  return { type: 'Feature', id: f.id, properties: { id: f.id, name: f.name, selected, corridor: Boolean(first), ...band }, geometry: g.geometry };
+  return {
+    type: 'Feature',
+    id: f.id,
+    properties: { id: f.id, name: f.name, selected, corridor: Boolean(first), ...band },
+    geometry: g.geometry,
+  };
 }

@@ -47,21 +47,33 @@ export function CargoRef({ cargoId, detail = true }: { cargoId: number; detail?:
 function ShipmentRef({ shipmentId }: { shipmentId: number }) {
   const { t } = useTranslation();
   const q = useApiQuery(shipmentEndpoints.get, { params: { shipmentId } }, { staleTime: 60_000 });
-  return <Link to={`/shipments/${shipmentId}`}>{q.data ? `${t('shipments.shipment')} ${q.data.reference}` : t(q.isPending ? 'common.loadingRef' : 'shipments.unreadable')}</Link>;
+  return (
+    <Link to={`/shipments/${shipmentId}`}>
+      {q.data ? `${t('shipments.shipment')} ${q.data.reference}` : t(q.isPending ? 'common.loadingRef' : 'shipments.unreadable')}
+    </Link>
+  );
 }
 
 /** A certificate: its number (it opens in the approval queue). */
 function CertificateRef({ certificateId }: { certificateId: number }) {
   const { t } = useTranslation();
   const q = useApiQuery(certificateEndpoints.get, { params: { id: certificateId } }, { staleTime: 60_000 });
-  return <Link to={`/approvals?open=${certificateId}`}>{q.data ? `${t('certificates.certificate')} ${q.data.number}` : t(q.isPending ? 'common.loadingRef' : 'certificates.unreadable')}</Link>;
+  return (
+    <Link to={`/approvals?open=${certificateId}`}>
+      {q.data ? `${t('certificates.certificate')} ${q.data.number}` : t(q.isPending ? 'common.loadingRef' : 'certificates.unreadable')}
+    </Link>
+  );
 }
 
 /** A complaint: its title linking to it. */
 function ComplaintRef({ complaintId }: { complaintId: number }) {
   const { t } = useTranslation();
   const q = useApiQuery(complaintEndpoints.get, { params: { id: complaintId } }, { staleTime: 60_000 });
-  return <Link to={`/complaints/${complaintId}`}>{q.data ? `${t('oversight.ownerType.complaint')}: ${q.data.title}` : t(q.isPending ? 'common.loadingRef' : 'complaints.unreadable')}</Link>;
+  return (
+    <Link to={`/complaints/${complaintId}`}>
+      {q.data ? `${t('oversight.ownerType.complaint')}: ${q.data.title}` : t(q.isPending ? 'common.loadingRef' : 'complaints.unreadable')}
+    </Link>
+  );
 }
 
 /** What a document is attached to, named as that record's own screen names it. */

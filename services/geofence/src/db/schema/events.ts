@@ -23,6 +23,9 @@ export const geofenceEvents = geofenceSchema.table(
     companyId: integer('company_id'),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).defaultNow().notNull(),
   },
-  (t) => [index('geofence_events_fence_time_idx').on(t.geofenceId, t.eventTime), index('geofence_events_device_time_idx').on(t.deviceId, t.eventTime)],
+  (t) => [
+    index('geofence_events_fence_time_idx').on(t.geofenceId, t.eventTime),
+    index('geofence_events_device_time_idx').on(t.deviceId, t.eventTime),
+  ],
 );
 export type GeofenceEventRow = typeof geofenceEvents.$inferSelect;

@@ -23,7 +23,11 @@ export const geofences = geofenceSchema.table(
     companyId: integer('company_id'),
     ...timestamps,
   },
-  (t) => [uniqueIndex('geofences_seed_key_idx').on(t.seedKey), index('geofences_kind_idx').on(t.kind), index('geofences_company_idx').on(t.companyId)],
+  (t) => [
+    uniqueIndex('geofences_seed_key_idx').on(t.seedKey),
+    index('geofences_kind_idx').on(t.kind),
+    index('geofences_company_idx').on(t.companyId),
+  ],
 );
 export type GeofenceRow = typeof geofences.$inferSelect;
 export type NewGeofenceRow = typeof geofences.$inferInsert;

@@ -8,7 +8,9 @@ export const geofenceLinks = geofenceSchema.table(
   'geofence_links',
   {
     id: serial('id').primaryKey(),
-    geofenceId: integer('geofence_id').notNull().references(() => geofences.id, { onDelete: 'cascade' }),
+    geofenceId: integer('geofence_id')
+      .notNull()
+      .references(() => geofences.id, { onDelete: 'cascade' }),
     deviceId: integer('device_id'),
     groupId: integer('group_id'),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).defaultNow().notNull(),

@@ -17,7 +17,9 @@ describe('gps103 session and refusals', () => {
     expect(session.deviceId).toBe('359586015829802');
     decode('359586015829803;', session);
     expect(session.deviceId).toBe('359586015829803');
-    expect(decode('imei:359710045559474,tracker,151030080103,,F,000101.000,A,5443.3834,N,02512.9071,E,0.00,0;', session).positions[0]!.deviceId).toBe('359710045559474');
+    expect(
+      decode('imei:359710045559474,tracker,151030080103,,F,000101.000,A,5443.3834,N,02512.9071,E,0.00,0;', session).positions[0]!.deviceId,
+    ).toBe('359710045559474');
   });
 
   it('a report without imei is a DecodeError', () => {
@@ -25,7 +27,10 @@ describe('gps103 session and refusals', () => {
   });
 
   it('reports that do not hold are refused with the reason, not guessed', () => {
-    expect(decode('imei:359710045559474,tracker,151330080103,,F,000101.000,A,5443.3834,N,02512.9071,E,0.00,0;')).toMatchObject({ kind: 'ignored', type: 'F' });
+    expect(decode('imei:359710045559474,tracker,151330080103,,F,000101.000,A,5443.3834,N,02512.9071,E,0.00,0;')).toMatchObject({
+      kind: 'ignored',
+      type: 'F',
+    });
     expect(decode('imei:359710045559474,tracker,151030080103,,X,000101.000;')).toMatchObject({ kind: 'ignored', type: 'other' });
     expect(decode('imei:359710048977327,OBD,18030109;')).toMatchObject({ kind: 'ignored', type: 'OBD' });
     expect(decode('imei:861359038609986,Equipo 1,---,------,----,214734,241018,*')).toMatchObject({ kind: 'ignored', type: 'alt' });
@@ -45,12 +50,19 @@ describe('gps103 frame splitter', () => {
   const capture = Buffer.from(frames.join(''), 'latin1');
 
   it('a capture split at every byte offset, and byte by byte, yields the same frames', () => {
-    expectSplitInvariant(gps103Protocol.splitFrames, capture, frames.map((f) => Buffer.from(f, 'latin1').toString('hex')), MAX_FRAME);
+    expectSplitInvariant(
+      gps103Protocol.splitFrames,
+      capture,
+      frames.map((f) => Buffer.from(f, 'latin1').toString('hex')),
+      MAX_FRAME,
+    );
   });
 
   it('rejects binary garbage and frames without a delimiter', () => {
     expect(() => gps103Protocol.splitFrames(Buffer.from([0x78, 0x78, 0x0d, 0x01]), MAX_FRAME)).toThrow(DecodeError);
-    expect(() => gps103Protocol.splitFrames(Buffer.from('imei:1,'.padEnd(300, '0')), 256)).toThrowError(expect.objectContaining({ reason: 'frame_too_large' }));
+    expect(() => gps103Protocol.splitFrames(Buffer.from('imei:1,'.padEnd(300, '0')), 256)).toThrowError(
+      expect.objectContaining({ reason: 'frame_too_large' }),
+    );
   });
 
   it('random bytes throw nothing but DecodeError', () => {
@@ -59,9 +71,13 @@ describe('gps103 frame splitter', () => {
 
   it('random text after each kind of start throws nothing but DecodeError', () => {
     fc.assert(
-      fc.property(fc.string({ maxLength: 200 }), fc.constantFrom('', 'imei:', '##,imei:', '123', 'imei:1,OBD,', 'imei:1,x,1,,L,'), (text, prefix) => {
-        callAllowing(DecodeError, () => decode(prefix + text));
-      }),
+      fc.property(
+        fc.string({ maxLength: 200 }),
+        fc.constantFrom('', 'imei:', '##,imei:', '123', 'imei:1,OBD,', 'imei:1,x,1,,L,'),
+        (text, prefix) => {
+          callAllowing(DecodeError, () => decode(prefix + text));
+        },
+      ),
       { numRuns: 2000 },
     );
   });

@@ -38,7 +38,10 @@ export function decodeObd(f: string[]): ObdReport | null {
   set('throttle', num(f[10]));
   set('rpm', num(f[11]));
   set('battery', num(f[12]));
-  const dtcs = f.slice(13).map((v) => v.replace(/[;\s]/g, '')).filter((v) => v !== '');
+  const dtcs = f
+    .slice(13)
+    .map((v) => v.replace(/[;\s]/g, ''))
+    .filter((v) => v !== '');
   if (dtcs.length) a.dtcs = dtcs.join(' ');
   return { time, attributes: a };
 }

@@ -26,7 +26,8 @@ function commandText(cmd: Gt06Command): string {
     case 'engineResume':
       return alternative ? `HFYD,${password}#` : 'Relay,0#';
     case 'custom':
-      if (typeof attrs.data !== 'string' || attrs.data === '') throw new DecodeError('bad_command', 'gt06: custom command needs attributes.data');
+      if (typeof attrs.data !== 'string' || attrs.data === '')
+        throw new DecodeError('bad_command', 'gt06: custom command needs attributes.data');
       return attrs.data;
     default:
       throw new DecodeError('unsupported_command', `gt06: command ${cmd.type} is not supported`);

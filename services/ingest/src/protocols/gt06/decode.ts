@@ -59,7 +59,10 @@ function decodeLogin(m: Gt06Message): DecodeResult {
 function decodeHeartbeat(m: Gt06Message): DecodeResult {
   const { r } = m;
   const info = r.u8();
-  const attributes = { armed: (info & 0x01) !== 0, ignition: (info & 0x02) !== 0, charge: (info & 0x04) !== 0 } as Record<string, number | boolean>;
+  const attributes = { armed: (info & 0x01) !== 0, ignition: (info & 0x02) !== 0, charge: (info & 0x04) !== 0 } as Record<
+    string,
+    number | boolean
+  >;
   if (r.remaining >= 2) attributes.battery = r.u16() / 100;
   if (r.remaining >= 1) attributes.rssi = r.u8();
   const result = m.state(attributes, new Alarms());

@@ -101,7 +101,8 @@ export function parseGt06Envelope(frame: Buffer): Gt06Envelope {
   const declared = extended ? frame.readUInt16BE(2) : (frame[2] ?? 0);
   const payload = frame.subarray(typeIndex + 1, frame.length - 2);
   // No length, or a frame too short to hold a serial and CRC: the payload is all there is.
-  if (declared === 0 || frame.length < typeIndex + 1 + 6) return { extended, type, body: payload, payload, serial: 0, crcValid: false, bare: true, declared };
+  if (declared === 0 || frame.length < typeIndex + 1 + 6)
+    return { extended, type, body: payload, payload, serial: 0, crcValid: false, bare: true, declared };
   const end = frame.length;
   const crc = frame.readUInt16BE(end - 4);
   return {

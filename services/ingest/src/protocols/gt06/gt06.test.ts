@@ -106,7 +106,8 @@ describe('gt06 commands', () => {
 
   it('alternative engineStop/engineResume use DYD/HFYD with the password', () => {
     const stop = gt06Protocol.encodeCommand?.({ type: 'engineStop', attributes: { alternative: true } }, {}) ?? Buffer.alloc(0);
-    const resume = gt06Protocol.encodeCommand?.({ type: 'engineResume', attributes: { alternative: true, password: '654321' } }, {}) ?? Buffer.alloc(0);
+    const resume =
+      gt06Protocol.encodeCommand?.({ type: 'engineResume', attributes: { alternative: true, password: '654321' } }, {}) ?? Buffer.alloc(0);
     const stopEnv = parseGt06Envelope(stop);
     expect(stopEnv.type).toBe(0x80);
     expect(stopEnv.crcValid).toBe(true);
@@ -204,16 +205,21 @@ describe('gt06 robustness (fast-check)', () => {
 
   it('decode on random frames with a valid envelope throws nothing but DecodeError', () => {
     fc.assert(
-      fc.property(fc.constantFrom(0x7878, 0x7979), fc.integer({ min: 0, max: 255 }), fc.uint8Array({ maxLength: 120 }), (header, type, body) => {
-        const extended = header === 0x7979;
-        const length = 1 + body.length + 4;
-        const head = extended ? [0x79, 0x79, length >> 8, length & 0xff] : [0x78, 0x78, length & 0xff];
-        const frame = Buffer.from([...head, type, ...body, 0, 1, 0, 0, 0x0d, 0x0a]);
-        callAllowing(DecodeError, () => {
-          const r = decodeGt06(frame, {});
-          for (const p of r.positions) expect(p.fixTime.getTime()).not.toBeNaN();
-        });
-      }),
+      fc.property(
+        fc.constantFrom(0x7878, 0x7979),
+        fc.integer({ min: 0, max: 255 }),
+        fc.uint8Array({ maxLength: 120 }),
+        (header, type, body) => {
+          const extended = header === 0x7979;
+          const length = 1 + body.length + 4;
+          const head = extended ? [0x79, 0x79, length >> 8, length & 0xff] : [0x78, 0x78, length & 0xff];
+          const frame = Buffer.from([...head, type, ...body, 0, 1, 0, 0, 0x0d, 0x0a]);
+          callAllowing(DecodeError, () => {
+            const r = decodeGt06(frame, {});
+            for (const p of r.positions) expect(p.fixTime.getTime()).not.toBeNaN();
+          });
+        },
+      ),
       { numRuns: 3000 },
     );
   });

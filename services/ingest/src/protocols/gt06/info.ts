@@ -51,7 +51,12 @@ export function decodeStringInfo(m: Gt06Message): DecodeResult {
   r.skip(4); // server flag
   const encoding = r.u8();
   const raw = r.bytes(r.remaining);
-  const reply = encoding === 1 ? raw.toString('latin1') : Buffer.from(raw.subarray(0, raw.length & ~1)).swap16().toString('utf16le');
+  const reply =
+    encoding === 1
+      ? raw.toString('latin1')
+      : Buffer.from(raw.subarray(0, raw.length & ~1))
+          .swap16()
+          .toString('utf16le');
   const ack = m.env.extended ? null : m.ack();
   const p = CURRENT_POSITION.exec(reply);
   if (p) {

@@ -40,13 +40,28 @@ export class Gt06Message {
 
   /** A fix from the GPS block (state record when the block has no valid date), acknowledged. */
   /** `ack` null: the device expects no reply; omitted: the standard acknowledgement. */
-  located(gps: GpsBlock | null, attributes: Attributes, alarms: Alarms, ack: Buffer | null = this.ack(), deviceTime?: Date | null): DecodeResult {
+  located(
+    gps: GpsBlock | null,
+    attributes: Attributes,
+    alarms: Alarms,
+    ack: Buffer | null = this.ack(),
+    deviceTime?: Date | null,
+  ): DecodeResult {
     // No date, or the all-zero block firmwares send before their first fix: device state, not a position at 0,0.
-    if (!gps?.fixTime || (!gps.valid && gps.latitude === 0 && gps.longitude === 0)) return this.state(attributes, alarms, ack, deviceTime ?? gps?.fixTime);
+    if (!gps?.fixTime || (!gps.valid && gps.latitude === 0 && gps.longitude === 0))
+      return this.state(attributes, alarms, ack, deviceTime ?? gps?.fixTime);
     const attrs: Attributes = { ...attributes };
     if (gps.ignition !== null && attrs.ignition === undefined) attrs.ignition = gps.ignition;
     const position = positionOf(
-      { fixTime: gps.fixTime, valid: gps.valid, latitude: gps.latitude, longitude: gps.longitude, speed: gps.speed, course: gps.course, satellites: gps.satellites },
+      {
+        fixTime: gps.fixTime,
+        valid: gps.valid,
+        latitude: gps.latitude,
+        longitude: gps.longitude,
+        speed: gps.speed,
+        course: gps.course,
+        satellites: gps.satellites,
+      },
       attrs,
       alarms,
       this.session.deviceId,

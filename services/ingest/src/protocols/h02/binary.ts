@@ -36,7 +36,12 @@ export function decodeBinary(frame: Buffer): H02BinaryReport {
   const deviceId = idBytes === 8 ? hex.slice(0, 15) : hex;
   let at = 1 + idBytes;
   const [hh, mi, ss, dd, mo, yy] = Array.from({ length: 6 }, (_, i) => bcdDigits(frame, at + i, 2)) as [
-    number, number, number, number, number, number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
   ];
   at += 6;
   const latDeg = bcdDigits(frame, at, 2);

@@ -23,7 +23,7 @@ const KNOWN_BINARY_LENGTHS = [32, 42, 45, 46, 48];
 const MAX_BINARY = 64;
 
 function isBcd(byte: number | undefined): boolean {
-  return byte !== undefined && (byte >> 4) <= 9 && (byte & 0x0f) <= 9;
+  return byte !== undefined && byte >> 4 <= 9 && (byte & 0x0f) <= 9;
 }
 
 function isLetter(byte: number | undefined): boolean {

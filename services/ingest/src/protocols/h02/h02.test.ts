@@ -73,9 +73,7 @@ describe('h02 text reports', () => {
   });
 
   it('V1 with odometer, temperature, fuel, altitude, lac and cid', () => {
-    const p = only(
-      decode('*HQ,2130510938,V1,012632,A,0520.0663,N,10028.6324,E,0.286,023,100317,FFFFDFFF,69129336,0,100.0,18,5141,5A20#'),
-    );
+    const p = only(decode('*HQ,2130510938,V1,012632,A,0520.0663,N,10028.6324,E,0.286,023,100317,FFFFDFFF,69129336,0,100.0,18,5141,5A20#'));
     expect(p.fixTime.toISOString()).toBe('2017-03-10T01:26:32.000Z');
     expect(p.latitude).toBeCloseTo(5 + 20.0663 / 60, 6);
     expect(p.longitude).toBeCloseTo(100 + 28.6324 / 60, 6);
@@ -195,7 +193,9 @@ describe('h02 binary reports', () => {
   });
 
   it('invalid fix in the western hemisphere', () => {
-    const p = only(decode(Buffer.from('24702802061601234020031910125482600612695044000000ffffbbff000000000000000001760d04e2c9934d', 'hex')));
+    const p = only(
+      decode(Buffer.from('24702802061601234020031910125482600612695044000000ffffbbff000000000000000001760d04e2c9934d', 'hex')),
+    );
     expect(p.fixTime.toISOString()).toBe('2019-03-20T01:23:40.000Z');
     expect(p.valid).toBe(false);
     expect(p.latitude).toBeCloseTo(10 + 12.5482 / 60, 6);
@@ -238,7 +238,10 @@ describe('h02 frame splitter', () => {
     const expected = [...frames, ...frames].map((f) => f.toString('hex'));
     for (let at = 0; at <= twice.length; at++) {
       const got = feed([twice.subarray(0, at), twice.subarray(at)]);
-      expect(got.map((f) => f.toString('hex')), `split at ${at}`).toEqual(expected);
+      expect(
+        got.map((f) => f.toString('hex')),
+        `split at ${at}`,
+      ).toEqual(expected);
     }
   });
 

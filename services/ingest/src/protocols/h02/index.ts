@@ -23,7 +23,26 @@ import { decodePositionText, splitText, type TextFields } from './text';
 export const PROTOCOL = 'h02';
 export const H02_PORT = 5013;
 
-const KNOWN_TYPES = new Set(['V0', 'V1', 'V2', 'V3', 'V4', 'V5', 'V6', 'V8', 'V19', 'VI1', 'VP1', 'NBR', 'LINK', 'HTBT', 'SMS', 'XT', 'BS', 'BASE']);
+const KNOWN_TYPES = new Set([
+  'V0',
+  'V1',
+  'V2',
+  'V3',
+  'V4',
+  'V5',
+  'V6',
+  'V8',
+  'V19',
+  'VI1',
+  'VP1',
+  'NBR',
+  'LINK',
+  'HTBT',
+  'SMS',
+  'XT',
+  'BS',
+  'BASE',
+]);
 
 function withDevice(session: ProtocolSession, deviceId: string | undefined): string | undefined {
   if (deviceId) session.deviceId = deviceId;
@@ -37,7 +56,14 @@ function positionResult(position: DecodedPosition, deviceId: string | undefined,
 
 function stateFrom(state: H02State | null, deviceId: string | undefined, type: string, ack?: Buffer, heartbeat = false): DecodeResult {
   if (!state) return ignoredResult(`${type} report whose fields do not match its layout`, { type, crcValid: true, deviceId });
-  return stateResult(state.attributes, state.alarms, { type, crcValid: true, deviceId, ack, deviceTime: state.time, kind: heartbeat ? 'heartbeat' : 'state' });
+  return stateResult(state.attributes, state.alarms, {
+    type,
+    crcValid: true,
+    deviceId,
+    ack,
+    deviceTime: state.time,
+    kind: heartbeat ? 'heartbeat' : 'state',
+  });
 }
 
 function decodeText(frame: Buffer, session: ProtocolSession): DecodeResult {
@@ -60,7 +86,13 @@ function decodeText(frame: Buffer, session: ProtocolSession): DecodeResult {
     case 'V3':
       return stateFrom(decodeV3(text), deviceId, type);
     case 'SMS':
-      return commandResult(sentence.trim().replace(/^\*[^,]*,[^,]*,SMS,/, '').replace(/#$/, ''), o);
+      return commandResult(
+        sentence
+          .trim()
+          .replace(/^\*[^,]*,[^,]*,SMS,/, '')
+          .replace(/#$/, ''),
+        o,
+      );
     default:
   }
   if (text.type === 'VP1' && text.fields[3] === 'V') return stateFrom(decodeVp1Cells(text), deviceId, type);
@@ -79,7 +111,8 @@ export function decodeH02(frame: Buffer, session: ProtocolSession): DecodeResult
     if (!report.position) return ignoredResult('binary report without a valid time or fix', { type: 'binary', crcValid: true, deviceId });
     return positionResult(report.position, deviceId, 'binary');
   }
-  if (marker === 0x58) return ignoredResult('binary X report: layout not public', { type: 'X', crcValid: true, deviceId: session.deviceId });
+  if (marker === 0x58)
+    return ignoredResult('binary X report: layout not public', { type: 'X', crcValid: true, deviceId: session.deviceId });
   throw new DecodeError('bad_frame', `h02: unknown frame marker 0x${(marker ?? 0).toString(16)}`);
 }
 

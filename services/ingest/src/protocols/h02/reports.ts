@@ -51,7 +51,11 @@ export function decodeNbr({ fields }: TextFields): H02State | null {
   const triples = Array.from({ length: count }, (_, i) => fields.slice(8 + i * 3, 11 + i * 3));
   if (!triples.every((t) => t.every(integer))) return null;
   const after = 8 + count * 3;
-  const state = { attributes: cellList(Number(fields[4]), Number(fields[5]), triples), alarms: new Alarms(), time: utcFromText(fields[after] ?? '', fields[3] ?? '') };
+  const state = {
+    attributes: cellList(Number(fields[4]), Number(fields[5]), triples),
+    alarms: new Alarms(),
+    time: utcFromText(fields[after] ?? '', fields[3] ?? ''),
+  };
   return withStatus(state, fields[after + 1]);
 }
 
@@ -60,7 +64,11 @@ export function decodeLink({ fields }: TextFields): H02State | null {
   const numbers = fields.slice(4, 9).map(Number);
   if (numbers.some((n) => !Number.isInteger(n))) return null;
   const [rssi, satellites, batteryLevel, steps, turnovers] = numbers as [number, number, number, number, number];
-  const state = { attributes: { rssi, sat: satellites, batteryLevel, steps, turnovers }, alarms: new Alarms(), time: utcFromText(fields[9] ?? '', fields[3] ?? '') };
+  const state = {
+    attributes: { rssi, sat: satellites, batteryLevel, steps, turnovers },
+    alarms: new Alarms(),
+    time: utcFromText(fields[9] ?? '', fields[3] ?? ''),
+  };
   return withStatus(state, fields[10]);
 }
 
@@ -82,7 +90,11 @@ export function decodeV3({ fields }: TextFields): H02State | null {
 /** VP1 `V,<mcc>,<mnc>,<lac,cid,rssi>Y<lac,cid,rssi>...` (no fix). */
 export function decodeVp1Cells({ fields }: TextFields): H02State | null {
   if (fields[3] !== 'V' || !integer(fields[4]) || !integer(fields[5])) return null;
-  const cells = fields.slice(6).join(',').split('Y').map((c) => c.split(','));
+  const cells = fields
+    .slice(6)
+    .join(',')
+    .split('Y')
+    .map((c) => c.split(','));
   if (!cells.every((c) => c.length >= 3 && c.slice(0, 3).every(integer))) return null;
   return { attributes: cellList(Number(fields[4]), Number(fields[5]), cells), alarms: new Alarms(), time: null };
 }

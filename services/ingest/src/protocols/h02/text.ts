@@ -61,7 +61,8 @@ export function decodePositionText({ id, type, fields }: TextFields): DecodedPos
   const speed = Number(f(k + 5));
   const course = f(k + 6) === '' ? 0 : Number(f(k + 6));
   if (latitude === null || longitude === null || Math.abs(latitude) > 90 || Math.abs(longitude) > 180) return null;
-  if (!Number.isFinite(speed) || speed < 0 || speed > MAX_SPEED_KNOTS || !Number.isFinite(course) || course < 0 || course > 360) return null;
+  if (!Number.isFinite(speed) || speed < 0 || speed > MAX_SPEED_KNOTS || !Number.isFinite(course) || course < 0 || course > 360)
+    return null;
 
   const attributes: DecodedPosition['attributes'] = {};
   let dateAt = k + 7;

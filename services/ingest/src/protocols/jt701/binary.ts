@@ -51,6 +51,11 @@ export function decodeJt701Binary(frame: Buffer, session: SealSession & { device
   const fix = readJointechLocation(frame, 10, 'byte');
   if (!fix) return stateResult(attributes, alarms, options);
   // a cell (LBS) location, status bit 0, is not a fix
-  const position = positionOf({ ...fix, valid: fix.valid && (status & 1) === 0, satellites: frame.readUInt8(31) }, attributes, alarms, deviceId);
+  const position = positionOf(
+    { ...fix, valid: fix.valid && (status & 1) === 0, satellites: frame.readUInt8(31) },
+    attributes,
+    alarms,
+    deviceId,
+  );
   return positionsResult([position], options);
 }

@@ -14,7 +14,8 @@ export const JT701_PORT = 5014;
 function encodeJt701Command(cmd: { type: string; attributes?: Record<string, unknown> }): Buffer {
   if (cmd.type !== 'custom') throw new DecodeError('unsupported_command', `jt701: command ${cmd.type} is not supported`);
   const data = cmd.attributes?.data;
-  if (typeof data !== 'string' || !/^\([\x20-\x7e]+\)$/.test(data)) throw new DecodeError('bad_command', 'jt701: custom needs attributes.data as "(...)" in printable ASCII');
+  if (typeof data !== 'string' || !/^\([\x20-\x7e]+\)$/.test(data))
+    throw new DecodeError('bad_command', 'jt701: custom needs attributes.data as "(...)" in printable ASCII');
   return Buffer.from(data, 'latin1');
 }
 

@@ -21,12 +21,15 @@ const KNOTS_PER_KMH = 1 / 1.852;
 
 const U_REPORT =
   /^\((\d+),(U0[1236]),(?:\d+,)?(\d\d)(\d\d)(\d\d),(\d\d)(\d\d)(\d\d),([TF]),(\d+\.\d+),([NS]),(\d+\.\d+),([EW]),(\d+\.?\d*),(\d+),(\d+),(\d+)%,([01]+),(\d+),(\d+),(\d+),(\d+),(\d+)/;
-const W01 = /^\((\d+),W01,(\d{3})(\d\d\.\d+),([EW]),(\d\d)(\d\d\.\d+),([NS]),([AV]),(\d\d)(\d\d)(\d\d),(\d\d)(\d\d)(\d\d),(\d+),(\d+),(\d+),(\d+),(\d+),(\d+)/;
+const W01 =
+  /^\((\d+),W01,(\d{3})(\d\d\.\d+),([EW]),(\d\d)(\d\d\.\d+),([NS]),([AV]),(\d\d)(\d\d)(\d\d),(\d\d)(\d\d)(\d\d),(\d+),(\d+),(\d+),(\d+),(\d+),(\d+)/;
 
 function utc(d: string, mo: string, y: string, h: string, mi: string, s: string): Date | null {
   const t = Date.UTC(2000 + Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s));
   const date = new Date(t);
-  return Number(mo) >= 1 && Number(mo) <= 12 && date.getUTCDate() === Number(d) && Number(h) < 24 && Number(mi) < 60 && Number(s) < 60 ? date : null;
+  return Number(mo) >= 1 && Number(mo) <= 12 && date.getUTCDate() === Number(d) && Number(h) < 24 && Number(mi) < 60 && Number(s) < 60
+    ? date
+    : null;
 }
 
 function signed(value: number, hemisphere: string): number {
@@ -53,7 +56,17 @@ function p45(f: string[], deviceId: string, session: SealSession): DecodeResult 
   if (!fixTime || !/^\d{6}$/.test(date) || !/^\d{6}$/.test(time) || numbers.some((n) => !Number.isFinite(n))) {
     throw new DecodeError('malformed', 'jt701: P45 fields are not numbers');
   }
-  const [lat, lon, mph, course, source, unlock, password, wrongCount, serial] = numbers as [number, number, number, number, number, number, number, number, number];
+  const [lat, lon, mph, course, source, unlock, password, wrongCount, serial] = numbers as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const attributes: Attributes = { event: source, index: serial, wrongPasswords: wrongCount };
   if (f[13] && f[13] !== '0000000000') attributes.driverUniqueId = f[13];
   const alarms = new Alarms();
@@ -67,26 +80,48 @@ function p45(f: string[], deviceId: string, session: SealSession): DecodeResult 
       if (unlock >= 1 && unlock <= 10) attributes.geofenceId = unlock;
     }
   }
-  const fix: Fix = { fixTime, valid: f[8] === 'A', latitude: signed(lat, f[5] ?? 'N'), longitude: signed(lon, f[7] ?? 'E'), speed: mph * KNOTS_PER_MPH, course };
+  const fix: Fix = {
+    fixTime,
+    valid: f[8] === 'A',
+    latitude: signed(lat, f[5] ?? 'N'),
+    longitude: signed(lon, f[7] ?? 'E'),
+    speed: mph * KNOTS_PER_MPH,
+    course,
+  };
   const o = { type: 'P45', crcValid: true, deviceId, ack: Buffer.from(`(P69,0,${serial})`) };
   return positionsResult([positionOf(fix, attributes, alarms, deviceId)], o);
 }
 
 function uReport(m: RegExpExecArray, deviceId: string): DecodeResult {
-  const [, , type, d, mo, y, h, mi, s, validity, lat, ns, lon, ew, mph, course, sats, battery, status, cid, lac, gsm, odometer, serial] = m as unknown as string[];
+  const [, , type, d, mo, y, h, mi, s, validity, lat, ns, lon, ew, mph, course, sats, battery, status, cid, lac, gsm, odometer, serial] =
+    m as unknown as string[];
   const fixTime = utc(d!, mo!, y!, h!, mi!, s!);
   const o = { type: type!, crcValid: true, deviceId, ack: Buffer.from(type === 'U06' ? '(S20)' : '(S39)') };
   const attributes: Attributes = {
-    sat: Number(sats), batteryLevel: Number(battery), status: parseInt(status!, 2), cid: Number(cid), lac: Number(lac), rssi: Number(gsm),
-    odometer: Number(odometer) * 1000, index: Number(serial),
+    sat: Number(sats),
+    batteryLevel: Number(battery),
+    status: parseInt(status!, 2),
+    cid: Number(cid),
+    lac: Number(lac),
+    rssi: Number(gsm),
+    odometer: Number(odometer) * 1000,
+    index: Number(serial),
   };
   if (!fixTime) return ignoredResult('report without a valid date', o);
-  const fix: Fix = { fixTime, valid: validity === 'T', latitude: signed(Number(lat), ns!), longitude: signed(Number(lon), ew!), speed: Number(mph) * KNOTS_PER_MPH, course: Number(course) };
+  const fix: Fix = {
+    fixTime,
+    valid: validity === 'T',
+    latitude: signed(Number(lat), ns!),
+    longitude: signed(Number(lon), ew!),
+    speed: Number(mph) * KNOTS_PER_MPH,
+    course: Number(course),
+  };
   return positionsResult([positionOf(fix, attributes, new Alarms(), deviceId)], o);
 }
 
 function w01(m: RegExpExecArray, deviceId: string): DecodeResult {
-  const [, , lonDeg, lonMin, ew, latDeg, latMin, ns, validity, d, mo, y, h, mi, s, kmh, course, power, gps, gsm, alert] = m as unknown as string[];
+  const [, , lonDeg, lonMin, ew, latDeg, latMin, ns, validity, d, mo, y, h, mi, s, kmh, course, power, gps, gsm, alert] =
+    m as unknown as string[];
   const fixTime = utc(d!, mo!, y!, h!, mi!, s!);
   const o = { type: 'W01', crcValid: true, deviceId };
   if (!fixTime) return ignoredResult('report without a valid date', o);

@@ -43,9 +43,18 @@ export function encodeJt808VendorResponse(to: Jt808Header, platformSerial: numbe
 }
 
 /** 0x8100: the authentication code on success; a refusal (3 terminal already registered, 4 no such terminal) carries none. */
-export function encodeJt808RegisterResponse(to: Jt808Header, platformSerial: number, outcome: { code: string } | { refused: 'registered' | 'unknown' }): Buffer {
+export function encodeJt808RegisterResponse(
+  to: Jt808Header,
+  platformSerial: number,
+  outcome: { code: string } | { refused: 'registered' | 'unknown' },
+): Buffer {
   const code = 'code' in outcome ? Buffer.from(outcome.code, 'latin1') : Buffer.alloc(0);
-  const result = 'code' in outcome ? JT808_REGISTER_RESULT.ok : outcome.refused === 'registered' ? JT808_REGISTER_RESULT.terminalRegistered : JT808_REGISTER_RESULT.noTerminal;
+  const result =
+    'code' in outcome
+      ? JT808_REGISTER_RESULT.ok
+      : outcome.refused === 'registered'
+        ? JT808_REGISTER_RESULT.terminalRegistered
+        : JT808_REGISTER_RESULT.noTerminal;
   const body = Buffer.alloc(3 + code.length);
   body.writeUInt16BE(to.serial, 0);
   body.writeUInt8(result, 2);

@@ -34,7 +34,8 @@ export function encodeJt808Command(cmd: { type: string; attributes?: Record<stri
       return control(0x04);
     case 'message': {
       const text = cmd.attributes?.message;
-      if (typeof text !== 'string' || !/^[\x20-\x7e]+$/.test(text)) throw new DecodeError('bad_command', 'jt808: message needs attributes.message in printable ASCII');
+      if (typeof text !== 'string' || !/^[\x20-\x7e]+$/.test(text))
+        throw new DecodeError('bad_command', 'jt808: message needs attributes.message in printable ASCII');
       const encoded = Buffer.from(text, 'latin1');
       const head = to.v2019 ? Buffer.from([TEXT_FLAG_DISPLAY_AND_TTS, 0x01]) : Buffer.from([TEXT_FLAG_DISPLAY_AND_TTS]);
       return encodeJt808(JT808_TEXT_MESSAGE, to, nextJt808Serial(session), Buffer.concat([head, encoded]));

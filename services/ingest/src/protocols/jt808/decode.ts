@@ -52,7 +52,12 @@ function ignored(c: Context, reason: string, reply?: Buffer): DecodeResult {
 }
 
 /** Positions (an alarm on any makes it an alarm frame), or the state record of a report without a usable time. */
-function locationResult(c: Context, positions: DecodedPosition[], state: DecodedPosition['attributes'] | null, alarms: string[]): DecodeResult {
+function locationResult(
+  c: Context,
+  positions: DecodedPosition[],
+  state: DecodedPosition['attributes'] | null,
+  alarms: string[],
+): DecodeResult {
   const events = alarms.map((alarm) => ({ alarm }));
   const kind = events.length ? 'alarm' : positions.length ? 'position' : 'state';
   const result: DecodeResult = { ...c.base, kind, positions, ack: ack(c) };
@@ -77,7 +82,8 @@ function decodeBatch(c: Context): DecodeResult {
   for (let i = 0; i < count && at + 2 <= c.body.length; i++) {
     const length = c.body.readUInt16BE(at);
     const end = at + 2 + length;
-    if (length < JT808_BASIC_LENGTH || end > c.body.length) throw new DecodeError('truncated', `jt808: batch item ${i} of ${length} bytes does not fit`);
+    if (length < JT808_BASIC_LENGTH || end > c.body.length)
+      throw new DecodeError('truncated', `jt808: batch item ${i} of ${length} bytes does not fit`);
     const r = decodeJt808Location(c.body.subarray(at + 2, end), c.header.terminalId);
     if (r.position) {
       if (archive) r.position.attributes.archive = true;
@@ -104,7 +110,8 @@ function decodeTerminalResponse(c: Context): DecodeResult {
  */
 function authenticationCode(c: Context): string {
   const raw = c.header.v2019 ? c.body.subarray(1, 1 + c.body.readUInt8(0)) : c.body;
-  if (c.header.v2019 && raw.length < c.body.readUInt8(0)) throw new DecodeError('truncated', `jt808: authentication code of ${c.body.readUInt8(0)} bytes does not fit`);
+  if (c.header.v2019 && raw.length < c.body.readUInt8(0))
+    throw new DecodeError('truncated', `jt808: authentication code of ${c.body.readUInt8(0)} bytes does not fit`);
   return raw.toString('latin1').replace(/\0+$/, '');
 }
 
@@ -115,14 +122,25 @@ function decodeMessage(c: Context): DecodeResult {
   switch (header.msgId) {
     case JT808_MSG.register: {
       const serial = nextJt808Serial(c.session);
-      return { ...c.base, kind: 'login', positions: [], identity: { kind: 'register', answer: (outcome) => encodeJt808RegisterResponse(header, serial, outcome) } };
+      return {
+        ...c.base,
+        kind: 'login',
+        positions: [],
+        identity: { kind: 'register', answer: (outcome) => encodeJt808RegisterResponse(header, serial, outcome) },
+      };
     }
     case JT808_MSG.auth: {
       const serial = nextJt808Serial(c.session);
       const code = authenticationCode(c);
       return {
-        ...c.base, kind: 'login', positions: [],
-        identity: { kind: 'authenticate', code, answer: (accepted) => encodeJt808GeneralResponse(header, serial, accepted ? JT808_RESULT.ok : JT808_RESULT.failure) },
+        ...c.base,
+        kind: 'login',
+        positions: [],
+        identity: {
+          kind: 'authenticate',
+          code,
+          answer: (accepted) => encodeJt808GeneralResponse(header, serial, accepted ? JT808_RESULT.ok : JT808_RESULT.failure),
+        },
       };
     }
     case JT808_MSG.heartbeat:

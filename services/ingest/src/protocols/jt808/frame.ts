@@ -38,7 +38,8 @@ export function splitJt808Frames(buf: Buffer, maxFrame: number): FrameSplit {
         if (buf.length - offset >= maxFrame) throw new DecodeError('frame_too_large', `jt808: no ')' within ${maxFrame} bytes`);
         break;
       }
-      if (close + 1 - offset > maxFrame) throw new DecodeError('frame_too_large', `jt808: text of ${close + 1 - offset} bytes exceeds ${maxFrame}`);
+      if (close + 1 - offset > maxFrame)
+        throw new DecodeError('frame_too_large', `jt808: text of ${close + 1 - offset} bytes exceeds ${maxFrame}`);
       frames.push(buf.subarray(offset, close + 1));
       offset = close + 1;
       continue;
@@ -55,7 +56,8 @@ export function splitJt808Frames(buf: Buffer, maxFrame: number): FrameSplit {
       offset = end; // "7E 7E": the first flag closed nothing, the second opens the frame
       continue;
     }
-    if (end + 1 - offset > maxFrame) throw new DecodeError('frame_too_large', `jt808: frame of ${end + 1 - offset} bytes exceeds ${maxFrame}`);
+    if (end + 1 - offset > maxFrame)
+      throw new DecodeError('frame_too_large', `jt808: frame of ${end + 1 - offset} bytes exceeds ${maxFrame}`);
     frames.push(buf.subarray(offset, end + 1));
     offset = end + 1;
   }

@@ -129,7 +129,14 @@ export function decodeJt808Location(body: Buffer, deviceId: string | undefined):
   const course = body.readUInt16BE(20);
   const fixTime = bcdDateTime(body, 22, 'ymd', JT808_TIME_OFFSET_MINUTES);
 
-  const x: Extras = { attributes: { status, blocked: (status & 0x400) !== 0 }, odometer: null, satellites: null, power: null, battery: null, geofence: null };
+  const x: Extras = {
+    attributes: { status, blocked: (status & 0x400) !== 0 },
+    odometer: null,
+    satellites: null,
+    power: null,
+    battery: null,
+    geofence: null,
+  };
   if (alarmFlags) x.attributes.alarmFlags = alarmFlags;
   if (!readVendorTail(body, JT808_BASIC_LENGTH, x)) readItems(body, JT808_BASIC_LENGTH, x);
   const alarms = alarmsOf(alarmFlags, x.geofence);

@@ -84,13 +84,17 @@ export function waybill(body: Buffer, o: Options): DecodeResult {
 /** 0x0210: 7 bytes are a battery level and a time; otherwise locations of `length BYTE` each. */
 export function vendorBatch(body: Buffer, deviceId: string, o: Options): DecodeResult {
   if (body.length === 7) {
-    return stateResult({ batteryLevel: body.readUInt8(0) }, new Alarms(), { ...o, deviceTime: bcdDateTime(body, 1, 'ymd', JT808_TIME_OFFSET_MINUTES) });
+    return stateResult({ batteryLevel: body.readUInt8(0) }, new Alarms(), {
+      ...o,
+      deviceTime: bcdDateTime(body, 1, 'ymd', JT808_TIME_OFFSET_MINUTES),
+    });
   }
   const positions: DecodedPosition[] = [];
   const alarms = new Alarms();
-  for (let at = 0; at < body.length; ) {
+  for (let at = 0; at < body.length;) {
     const length = body.readUInt8(at);
-    if (length < JT808_BASIC_LENGTH || at + 1 + length > body.length) throw new RangeError(`batch item of ${length} bytes at ${at} does not fit`);
+    if (length < JT808_BASIC_LENGTH || at + 1 + length > body.length)
+      throw new RangeError(`batch item of ${length} bytes at ${at} does not fit`);
     const r = decodeJt808Location(body.subarray(at + 1, at + 1 + length), deviceId);
     if (r.position) {
       positions.push(r.position);

@@ -26,18 +26,49 @@ function coordinates(body: Buffer, at: number): { valid: boolean; latitude: numb
   const status = body.readUInt32BE(at);
   const lat = body.readUInt32BE(at + 4) / 1e6;
   const lon = body.readUInt32BE(at + 8) / 1e6;
-  return { valid: (status & 0x02) !== 0, latitude: status & 0x04 ? -lat : lat, longitude: status & 0x08 ? -lon : lon, ignition: (status & 0x01) !== 0 };
+  return {
+    valid: (status & 0x02) !== 0,
+    latitude: status & 0x04 ? -lat : lat,
+    longitude: status & 0x08 ? -lon : lon,
+    ignition: (status & 0x01) !== 0,
+  };
 }
 
-function located(fix: Fix | null, attributes: Attributes, alarms: Alarms, deviceId: string, o: Options, deviceTime: Date | null): DecodeResult {
+function located(
+  fix: Fix | null,
+  attributes: Attributes,
+  alarms: Alarms,
+  deviceId: string,
+  o: Options,
+  deviceTime: Date | null,
+): DecodeResult {
   // a terminal without a fix yet reports 0, 0: its values are a state record
-  const ok = fix && (fix.valid || fix.latitude !== 0 || fix.longitude !== 0) && Math.abs(fix.latitude) <= 90 && Math.abs(fix.longitude) <= 180 && fix.course <= 360 && fix.speed <= 869;
+  const ok =
+    fix &&
+    (fix.valid || fix.latitude !== 0 || fix.longitude !== 0) &&
+    Math.abs(fix.latitude) <= 90 &&
+    Math.abs(fix.longitude) <= 180 &&
+    fix.course <= 360 &&
+    fix.speed <= 869;
   if (ok) return positionsResult([positionOf(fix, attributes, alarms, deviceId)], o);
   return stateResult(attributes, alarms, { ...o, deviceTime });
 }
 
 /** 0x41 `$OBD-RT,...` fields, in Traccar's keys. */
-const OBD_RT: readonly (string | null)[] = ['power', 'rpm', 'obdSpeed', 'throttle', 'engineLoad', 'coolantTemp', 'fuelConsumption', 'fuelConsumption', 'tripOdometer', 'obdOdometer', 'tripFuelUsed', 'fuelUsed'];
+const OBD_RT: readonly (string | null)[] = [
+  'power',
+  'rpm',
+  'obdSpeed',
+  'throttle',
+  'engineLoad',
+  'coolantTemp',
+  'fuelConsumption',
+  'fuelConsumption',
+  'tripOdometer',
+  'obdOdometer',
+  'tripFuelUsed',
+  'fuelUsed',
+];
 
 /** The text from `from`, without the control bytes and spaces around it (Java's trim, as Traccar reads it). */
 function text(body: Buffer, from: number): string {
@@ -77,10 +108,30 @@ const STREAM: ReadonlyMap<number, [string, (v: Buffer) => number | string]> = ne
 ]);
 
 const F0_ALARMS: ReadonlyMap<number, string> = new Map([
-  [0x01, 'powerRestored'], [0x02, 'powerCut'], [0x0e, 'idle'], [0x1a, 'hardAcceleration'], [0x1b, 'hardBraking'], [0x1c, 'hardCornering'],
-  [0x1d, 'laneChange'], [0x1e, 'laneChange'], [0x1f, 'laneChange'], [0x23, 'fatigueDriving'], [0x25, 'overspeed'], [0x26, 'accident'], [0x27, 'accident'], [0x28, 'accident'], [0x31, 'door'], [0x32, 'door'],
+  [0x01, 'powerRestored'],
+  [0x02, 'powerCut'],
+  [0x0e, 'idle'],
+  [0x1a, 'hardAcceleration'],
+  [0x1b, 'hardBraking'],
+  [0x1c, 'hardCornering'],
+  [0x1d, 'laneChange'],
+  [0x1e, 'laneChange'],
+  [0x1f, 'laneChange'],
+  [0x23, 'fatigueDriving'],
+  [0x25, 'overspeed'],
+  [0x26, 'accident'],
+  [0x27, 'accident'],
+  [0x28, 'accident'],
+  [0x31, 'door'],
+  [0x32, 'door'],
 ]);
-const F0_EVENTS: ReadonlyMap<number, string> = new Map([[51, 'hardAcceleration'], [52, 'hardBraking'], [53, 'hardCornering'], [54, 'laneChange'], [56, 'accident']]);
+const F0_EVENTS: ReadonlyMap<number, string> = new Map([
+  [51, 'hardAcceleration'],
+  [52, 'hardBraking'],
+  [53, 'hardCornering'],
+  [54, 'laneChange'],
+  [56, 'accident'],
+]);
 
 function obdBox(body: Buffer, deviceId: string, o: Options): DecodeResult {
   const time = bcdDateTime(body, 1, 'ymd', JT808_TIME_OFFSET_MINUTES);
@@ -110,7 +161,12 @@ function obdBox(body: Buffer, deviceId: string, o: Options): DecodeResult {
       at += 6;
       for (let j = 0; j < count; j++) {
         const length = body.readUInt16BE(at + 8);
-        codes.push(body.toString('latin1', at + 10, at + 10 + length).replace(/\0/g, '').trim());
+        codes.push(
+          body
+            .toString('latin1', at + 10, at + 10 + length)
+            .replace(/\0/g, '')
+            .trim(),
+        );
         at += 10 + length;
       }
     }
@@ -126,7 +182,12 @@ function obdBox(body: Buffer, deviceId: string, o: Options): DecodeResult {
     attributes.tripNumber = body.readUInt32BE(at + 1);
     if (property === 0x02) {
       const t = at + 5 + 6 + 6 + 8 + 8 + 1;
-      Object.assign(attributes, { idlingCount: body.readUInt16BE(t), idlingTime: body.readUInt16BE(t + 2), tripOdometer: body.readUInt16BE(t + 4) * 100, tripFuel: body.readUInt16BE(t + 6) / 100 });
+      Object.assign(attributes, {
+        idlingCount: body.readUInt16BE(t),
+        idlingTime: body.readUInt16BE(t + 2),
+        tripOdometer: body.readUInt16BE(t + 4) * 100,
+        tripFuel: body.readUInt16BE(t + 6) / 100,
+      });
     }
     return stateResult(attributes, alarms, { ...o, deviceTime: time });
   } else if (subtype === 0x0b) {
@@ -143,7 +204,14 @@ function obdBox(body: Buffer, deviceId: string, o: Options): DecodeResult {
     return stateResult(attributes, alarms, { ...o, deviceTime: time });
   }
   const c = coordinates(body, at);
-  return located(time ? { fixTime: time, valid: c.valid, latitude: c.latitude, longitude: c.longitude, speed: 0, course: 0 } : null, attributes, alarms, deviceId, o, time);
+  return located(
+    time ? { fixTime: time, valid: c.valid, latitude: c.latitude, longitude: c.longitude, speed: 0, course: 0 } : null,
+    attributes,
+    alarms,
+    deviceId,
+    o,
+    time,
+  );
 }
 
 /** 0x53/0x54: a location block (status, latitude, longitude, altitude, speed, course, time), then tags or samples. */
@@ -190,7 +258,14 @@ function sensors(body: Buffer, deviceId: string, o: Options): DecodeResult {
     }
   }
   attributes.ignition = c.ignition;
-  return located(time ? { fixTime: time, valid: c.valid, latitude: c.latitude, longitude: c.longitude, speed, course, altitude } : null, attributes, new Alarms(), deviceId, o, time);
+  return located(
+    time ? { fixTime: time, valid: c.valid, latitude: c.latitude, longitude: c.longitude, speed, course, altitude } : null,
+    attributes,
+    new Alarms(),
+    deviceId,
+    o,
+    time,
+  );
 }
 
 export function decodeJt808Transparent(body: Buffer, deviceId: string, o: Options): DecodeResult {
@@ -218,13 +293,23 @@ export function decodeJt808Transparent(body: Buffer, deviceId: string, o: Option
       return obdBox(body, deviceId, label);
     case 0xff: {
       const time = bcdDateTime(body, 1, 'ymd', JT808_TIME_OFFSET_MINUTES);
-      const fix = time ? { fixTime: time, valid: true, latitude: body.readInt32BE(7) / 1e6, longitude: body.readInt32BE(11) / 1e6, altitude: body.readInt16BE(15), speed: (body.readUInt16BE(17) / 10) * KNOTS_PER_KMH, course: body.readUInt16BE(19) } : null;
+      const fix = time
+        ? {
+            fixTime: time,
+            valid: true,
+            latitude: body.readInt32BE(7) / 1e6,
+            longitude: body.readInt32BE(11) / 1e6,
+            altitude: body.readInt16BE(15),
+            speed: (body.readUInt16BE(17) / 10) * KNOTS_PER_KMH,
+            course: body.readUInt16BE(19),
+          }
+        : null;
       return located(fix, {}, new Alarms(), deviceId, label, time);
     }
     case 0xf3: {
       const attributes: Attributes = {};
       let deviceTime: Date | null = null;
-      for (let at = 1; at + 4 <= body.length; ) {
+      for (let at = 1; at + 4 <= body.length;) {
         const subtype = body.readUInt16BE(at);
         const length = body.readUInt16BE(at + 2);
         if (subtype === 0x0002 && length >= 2) attributes.collision = body.readUInt16BE(at + 4) / 256 / 100;
@@ -240,4 +325,3 @@ export function decodeJt808Transparent(body: Buffer, deviceId: string, o: Option
       return stateResult({ data: body.toString('hex') }, new Alarms(), label);
   }
 }
-

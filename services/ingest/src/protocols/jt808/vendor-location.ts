@@ -47,7 +47,12 @@ function readItems(body: Buffer, at: number, attributes: Attributes): void {
   }
 }
 
-export function decodeJt808VendorLocation(body: Buffer, blind: boolean, deviceId: string, o: { type: string; crcValid: boolean; deviceId: string; ack?: Buffer }): DecodeResult {
+export function decodeJt808VendorLocation(
+  body: Buffer,
+  blind: boolean,
+  deviceId: string,
+  o: { type: string; crcValid: boolean; deviceId: string; ack?: Buffer },
+): DecodeResult {
   if (body.length < BASE) throw new RangeError(`vendor location of ${body.length} bytes, at least ${BASE} needed`);
   const attributes: Attributes = {};
   const alarms = new Alarms();

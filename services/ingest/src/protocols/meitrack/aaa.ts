@@ -59,7 +59,7 @@ function readTemperatures(field: string | undefined, protocol: number, a: Attrib
   for (const t of field.split('|')) {
     const index = parseInt(t.slice(0, 2), 16);
     if (protocol >= 3) {
-      a[`temp${index}`] = Math.round(((parseInt(t.slice(2), 16) << 16) >> 16)) / 100;
+      a[`temp${index}`] = Math.round((parseInt(t.slice(2), 16) << 16) >> 16) / 100;
     } else {
       const whole = (parseInt(t.slice(2, 4), 16) << 24) >> 24;
       const hundredths = parseInt(t.slice(4), 16) / 100;

@@ -133,7 +133,18 @@ function readVariable(r: ByteReader, id: number, p: Packet): void {
 function readCcePacket(r: ByteReader, deviceId: string): DecodedPosition | { state: Attributes; alarms: Alarms; time: Date | null } {
   const body = new ByteReader(r.bytes(r.u16le()), 'meitrack');
   body.skip(2); // parameter count
-  const p: Packet = { a: {}, alarms: new Alarms(), latitude: null, longitude: null, time: null, valid: false, speed: 0, course: 0, cells: [], wifi: [] };
+  const p: Packet = {
+    a: {},
+    alarms: new Alarms(),
+    latitude: null,
+    longitude: null,
+    time: null,
+    valid: false,
+    speed: 0,
+    course: 0,
+    cells: [],
+    wifi: [],
+  };
   for (const width of [1, 2, 4] as const) {
     const count = body.u8();
     for (let i = 0; i < count; i++) readFixed(body, width, readId(body), p);
@@ -145,7 +156,12 @@ function readCcePacket(r: ByteReader, deviceId: string): DecodedPosition | { sta
   const course = typeof p.a.course === 'number' ? p.a.course : 0;
   delete p.a.course;
   if (p.latitude === null || p.longitude === null || !p.time) return { state: p.a, alarms: p.alarms, time: p.time };
-  return positionOf({ fixTime: p.time, valid: p.valid, latitude: p.latitude, longitude: p.longitude, speed: p.speed, course }, p.a, p.alarms, deviceId);
+  return positionOf(
+    { fixTime: p.time, valid: p.valid, latitude: p.latitude, longitude: p.longitude, speed: p.speed, course },
+    p.a,
+    p.alarms,
+    deviceId,
+  );
 }
 
 export interface BinaryReports {

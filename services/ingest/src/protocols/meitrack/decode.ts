@@ -51,7 +51,8 @@ export function decodeMeitrack(frame: Buffer, session: ProtocolSession): DecodeR
     if (!position) return { ...ignoredResult('AAA report without a usable fix or time', { type, crcValid }), deviceId };
     return positionsResult([position], { type, crcValid, deviceId });
   }
-  if (command === 'AAC') return { kind: 'heartbeat', positions: [], deviceId, crcValid, type, ack: encodeMeitrackCommand('z', deviceId, 'AAC,1') };
+  if (command === 'AAC')
+    return { kind: 'heartbeat', positions: [], deviceId, crcValid, type, ack: encodeMeitrackCommand('z', deviceId, 'AAC,1') };
   if (command === 'D00') return { ...ignoredResult('D00 photo data: photo transfer is not supported', { type, crcValid }), deviceId };
   // A command reply: `<command>,<reply>` as Traccar reports D82 replies.
   const text = frame.subarray(secondComma + 1, star).toString('latin1');

@@ -98,7 +98,14 @@ function readBlock(v: readonly string[], lon: number, model: Model, limit: numbe
     altitude: num(altitude),
   };
   const t = fix.fixTime.getTime();
-  const inRange = t >= YEAR_2000_MS && t <= Date.now() + FUTURE_SLACK_MS && Math.abs(fix.latitude) <= 90 && Math.abs(fix.longitude) <= 180 && fix.course >= 0 && fix.course <= 360 && fix.speed <= 869;
+  const inRange =
+    t >= YEAR_2000_MS &&
+    t <= Date.now() + FUTURE_SLACK_MS &&
+    Math.abs(fix.latitude) <= 90 &&
+    Math.abs(fix.longitude) <= 180 &&
+    fix.course >= 0 &&
+    fix.course <= 360 &&
+    fix.speed <= 869;
   return { start, end: Math.min(at, limit), fix: inRange ? fix : null, attributes };
 }
 
@@ -120,7 +127,12 @@ export function findBlocks(v: readonly string[], from: number, limit: number, mo
  */
 export function findCell(v: readonly string[], from: number, limit: number): Attributes {
   for (let i = from; i + 3 < limit; i++) {
-    if (/^\d{3,4}$/.test(v[i]!) && /^\d{2,4}$/.test(v[i + 1]!) && /^[0-9A-Fa-f]{4}$/.test(v[i + 2]!) && /^[0-9A-Fa-f]{4,8}$/.test(v[i + 3]!)) {
+    if (
+      /^\d{3,4}$/.test(v[i]!) &&
+      /^\d{2,4}$/.test(v[i + 1]!) &&
+      /^[0-9A-Fa-f]{4}$/.test(v[i + 2]!) &&
+      /^[0-9A-Fa-f]{4,8}$/.test(v[i + 3]!)
+    ) {
       const cell: Attributes = {};
       readCell(v, i, cell);
       return cell;

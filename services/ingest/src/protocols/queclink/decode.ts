@@ -65,7 +65,19 @@ function parseQueclink(frame: Buffer): Message {
   }
   const vinCandidate = v[imeiAt + 1] ?? '';
   const vin = m[2] !== 'OBD' && VIN.test(vinCandidate) ? vinCandidate : null;
-  return { v, kind: m[1] as Message['kind'], type: m[2]!, version, model: modelOf(version), imei, text, nameAt: imeiAt + (vin ? 2 : 1), vin, end: Math.max(end, imeiAt + 1), count };
+  return {
+    v,
+    kind: m[1] as Message['kind'],
+    type: m[2]!,
+    version,
+    model: modelOf(version),
+    imei,
+    text,
+    nameAt: imeiAt + (vin ? 2 : 1),
+    vin,
+    end: Math.max(end, imeiAt + 1),
+    count,
+  };
 }
 
 type Options = { type: string; crcValid: boolean; deviceId: string; ack?: Buffer };
@@ -81,7 +93,11 @@ function located(msg: Message, blocks: Block[], extra: Attributes, alarm: string
   const archive: Attributes = msg.kind === 'BUFF' ? { archive: true } : {};
   const fixes = blocks.filter((b) => b.fix);
   if (!fixes.length) {
-    const state: Attributes = { ...(blocks.length ? blocks[blocks.length - 1]!.attributes : findCell(msg.v, msg.nameAt + 1, msg.end)), ...extra, ...archive };
+    const state: Attributes = {
+      ...(blocks.length ? blocks[blocks.length - 1]!.attributes : findCell(msg.v, msg.nameAt + 1, msg.end)),
+      ...extra,
+      ...archive,
+    };
     delete state.hdop;
     return stateResult(state, alarms, { ...o, deviceTime: deviceTime(msg) });
   }

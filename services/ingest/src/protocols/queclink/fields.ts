@@ -30,7 +30,14 @@ export function readStatus(value: string | undefined, attributes: Attributes): b
   else if (state & 0x10) attributes.ignition = false;
   const input = (word >> 8) & 0xff;
   const output = word & 0xff;
-  Object.assign(attributes, { input, output, in1: (input & 0x02) !== 0, in2: (input & 0x04) !== 0, out1: (output & 0x01) !== 0, out2: (output & 0x02) !== 0 });
+  Object.assign(attributes, {
+    input,
+    output,
+    in1: (input & 0x02) !== 0,
+    in2: (input & 0x04) !== 0,
+    out1: (output & 0x01) !== 0,
+    out2: (output & 0x02) !== 0,
+  });
   return true;
 }
 

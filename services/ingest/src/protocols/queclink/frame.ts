@@ -22,7 +22,10 @@ function checkText(buf: Buffer, at: number): void {
   let i = at + 1;
   while (i < buf.length && i - at <= 5 && buf[i]! >= 0x41 && buf[i]! <= 0x5a) i++;
   if (i < buf.length && buf[i] !== COLON) {
-    throw new DecodeError('bad_frame', `queclink: binary @Track message (${buf.subarray(at, i).toString('latin1')}): only the text format is read`);
+    throw new DecodeError(
+      'bad_frame',
+      `queclink: binary @Track message (${buf.subarray(at, i).toString('latin1')}): only the text format is read`,
+    );
   }
 }
 
@@ -39,7 +42,8 @@ export function splitQueclinkFrames(buf: Buffer, maxFrame: number): FrameSplit {
       if (buf.length - offset >= maxFrame) throw new DecodeError('frame_too_large', `queclink: no '$' within ${maxFrame} bytes`);
       break;
     }
-    if (end + 1 - offset > maxFrame) throw new DecodeError('frame_too_large', `queclink: message of ${end + 1 - offset} bytes exceeds ${maxFrame}`);
+    if (end + 1 - offset > maxFrame)
+      throw new DecodeError('frame_too_large', `queclink: message of ${end + 1 - offset} bytes exceeds ${maxFrame}`);
     frames.push(buf.subarray(offset, end + 1));
     offset = end + 1;
   }

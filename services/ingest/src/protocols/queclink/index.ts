@@ -28,7 +28,8 @@ export function encodeQueclinkCommand(cmd: { type: string; attributes?: Record<s
       case 'engineResume':
         return `AT+GTOUT=${password},0,,,0,0,0,0,0,0,0,,,,,,,FFFF$`;
       case 'custom':
-        if (typeof attrs.data !== 'string' || !/^AT\+GT[\x20-\x7e]+\$$/.test(attrs.data)) throw new DecodeError('bad_command', 'queclink: custom needs attributes.data as "AT+GT...$"');
+        if (typeof attrs.data !== 'string' || !/^AT\+GT[\x20-\x7e]+\$$/.test(attrs.data))
+          throw new DecodeError('bad_command', 'queclink: custom needs attributes.data as "AT+GT...$"');
         return attrs.data;
       default:
         throw new DecodeError('unsupported_command', `queclink: command ${cmd.type} is not supported`);

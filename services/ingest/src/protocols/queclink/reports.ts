@@ -82,13 +82,36 @@ export const REPORT_TYPES: Readonly<Record<string, ReportType>> = {
   IGF: { head: ignitionHead(false) },
   VGN: { head: ignitionHead(true) }, // virtual ignition
   VGF: { head: ignitionHead(false) },
-  BPL: { alarm: 'lowBattery', head: (h, a) => { const v = num(h[0]); if (v !== null) a.battery = v; } }, // backup battery low: volts
-  STT: { head: (h, a) => { const s = h[0] && /^[0-9A-Fa-f]{2}$/.test(h[0]) ? MOTION_STATES[parseInt(h[0], 16)] : undefined; if (s) Object.assign(a, s); } },
-  ERI: { head: (h, a) => { const v = int(h[1]); if (v !== null && v > 0) a.power = v / 1000; } }, // mask, power mV, report type, count
+  BPL: {
+    alarm: 'lowBattery',
+    head: (h, a) => {
+      const v = num(h[0]);
+      if (v !== null) a.battery = v;
+    },
+  }, // backup battery low: volts
+  STT: {
+    head: (h, a) => {
+      const s = h[0] && /^[0-9A-Fa-f]{2}$/.test(h[0]) ? MOTION_STATES[parseInt(h[0], 16)] : undefined;
+      if (s) Object.assign(a, s);
+    },
+  },
+  ERI: {
+    head: (h, a) => {
+      const v = int(h[1]);
+      if (v !== null && v > 0) a.power = v / 1000;
+    },
+  }, // mask, power mV, report type, count
   IDA: { head: (h, a) => void (h[1] ? (a.driverUniqueId = h[1]) : undefined) }, // reserved, RFID, report type, count
   LSW: { head: (h, a) => void (a.in1 = h[1] === '1') }, // light sensor switch: type, state
   TSW: { head: (h, a) => void (a.in2 = h[1] === '1') }, // tamper switch
-  DAR: { alarm: (h) => (h[0] === '1' ? 'fatigueDriving' : null), head: (h, a) => { const w = int(h[0]); if (w !== null && w !== 1) a.warningType = w; else if (w === 1 && int(h[1]) !== null) a.fatigueDegree = int(h[1]); } },
+  DAR: {
+    alarm: (h) => (h[0] === '1' ? 'fatigueDriving' : null),
+    head: (h, a) => {
+      const w = int(h[0]);
+      if (w !== null && w !== 1) a.warningType = w;
+      else if (w === 1 && int(h[1]) !== null) a.fatigueDegree = int(h[1]);
+    },
+  },
   DAT: { head: (h, a) => void (h[3] ? (a.data = h[3]) : undefined) }, // report type, reserved, reserved, data
   GCR: { head: () => {} }, // geofence created by command
   LBC: { head: () => {} }, // location by call: the phone number
@@ -117,4 +140,3 @@ export function alarmOf(type: ReportType, head: readonly string[]): string | nul
 export function readHead(type: ReportType, head: readonly string[], attributes: Attributes): void {
   (type.head ?? fixedHead)(head, attributes);
 }
-

@@ -57,7 +57,14 @@ function cellsFrom(v: readonly string[], at: number, end: number, stride: number
   const cells: Cell[] = [];
   for (let i = at; i + 4 < end; i += stride) {
     const [mcc, mnc, lac, cid, rssi] = v.slice(i, i + 5);
-    if (!mcc || !/^\d{1,4}$/.test(mcc) || !/^\d{1,4}$/.test(mnc ?? '') || !/^[0-9A-Fa-f]{1,8}$/.test(lac ?? '') || !/^[0-9A-Fa-f]{1,8}$/.test(cid ?? '')) continue;
+    if (
+      !mcc ||
+      !/^\d{1,4}$/.test(mcc) ||
+      !/^\d{1,4}$/.test(mnc ?? '') ||
+      !/^[0-9A-Fa-f]{1,8}$/.test(lac ?? '') ||
+      !/^[0-9A-Fa-f]{1,8}$/.test(cid ?? '')
+    )
+      continue;
     cells.push({ mcc: Number(mcc), mnc: Number(mnc), lac: parseInt(lac!, 16), cid: parseInt(cid!, 16), rssi: int(rssi) ?? 0 });
   }
   return cells;

@@ -12,13 +12,15 @@ import { RUPTELA_MSG } from './decode';
  */
 function text(attrs: Record<string, unknown>, what: string): string {
   const data = attrs.data;
-  if (typeof data !== 'string' || !/^[\x20-\x7e]+$/.test(data)) throw new DecodeError('bad_command', `ruptela: ${what} needs attributes.data in printable ASCII`);
+  if (typeof data !== 'string' || !/^[\x20-\x7e]+$/.test(data))
+    throw new DecodeError('bad_command', `ruptela: ${what} needs attributes.data in printable ASCII`);
   return data;
 }
 
 function integer(value: unknown, what: string): number {
   const n = typeof value === 'string' ? Number(value) : value;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > 0xffffffff) throw new DecodeError('bad_command', `ruptela: ${what} must be an integer 0..2^32-1`);
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > 0xffffffff)
+    throw new DecodeError('bad_command', `ruptela: ${what} must be an integer 0..2^32-1`);
   return n;
 }
 

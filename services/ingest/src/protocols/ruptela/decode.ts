@@ -46,7 +46,12 @@ type Base = Pick<DecodeResult, 'crcValid' | 'deviceId' | 'type'>;
 function records(base: Base, data: Buffer, extended: boolean, imei: string): DecodeResult {
   const r = decodeRuptelaRecords(data, extended, imei);
   const events = r.alarms.map((alarm) => ({ alarm }));
-  const result: DecodeResult = { ...base, kind: events.length ? 'alarm' : r.positions.length ? 'position' : 'state', positions: r.positions, ack: encodeRuptelaAck(RUPTELA_MSG.records) };
+  const result: DecodeResult = {
+    ...base,
+    kind: events.length ? 'alarm' : r.positions.length ? 'position' : 'state',
+    positions: r.positions,
+    ack: encodeRuptelaAck(RUPTELA_MSG.records),
+  };
   if (events.length) result.events = events;
   if (!r.positions.length) result.attributes = { ...(r.state ?? {}), ...(r.alarms.length ? { alarm: r.alarms.join(',') } : {}) };
   if (!r.positions.length && r.stateTime) result.deviceTime = r.stateTime;
@@ -101,7 +106,8 @@ export function decodeRuptela(frame: Buffer, session: ProtocolSession): DecodeRe
       case RUPTELA_MSG.files:
         return { ...base, kind: 'ignored', positions: [], ignoredReason: 'file (photo) transfer not supported' };
       default:
-        if (TEXT_REPLIES.has(command)) return { ...base, kind: 'result', positions: [], attributes: { result: data.toString('latin1').trim() } };
+        if (TEXT_REPLIES.has(command))
+          return { ...base, kind: 'result', positions: [], attributes: { result: data.toString('latin1').trim() } };
         return { ...base, kind: 'ignored', positions: [], ignoredReason: 'message type not supported' };
     }
   } catch (err) {

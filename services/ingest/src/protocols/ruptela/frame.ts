@@ -31,7 +31,8 @@ export function splitRuptelaFrames(buf: Buffer, maxFrame: number): FrameSplit {
 export function ruptelaPayload(frame: Buffer): { payload: Buffer; crcValid: boolean } {
   if (frame.length < HEADER + CRC) throw new DecodeError('truncated', 'ruptela: frame shorter than its length and CRC');
   const length = frame.readUInt16BE(0);
-  if (frame.length !== HEADER + length + CRC) throw new DecodeError('bad_frame', `ruptela: length ${length} does not match a frame of ${frame.length} bytes`);
+  if (frame.length !== HEADER + length + CRC)
+    throw new DecodeError('bad_frame', `ruptela: length ${length} does not match a frame of ${frame.length} bytes`);
   const payload = frame.subarray(HEADER, HEADER + length);
   return { payload, crcValid: crc16Kermit(payload) === frame.readUInt16BE(HEADER + length) };
 }

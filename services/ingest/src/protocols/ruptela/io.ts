@@ -20,11 +20,19 @@ export interface IoOut {
 
 type IoReader = (v: IoValue, o: IoOut) => void;
 
-const set = (key: string, scale = 1, signed = false): IoReader => (v, o) => void (o.attributes[key] = Math.round((signed ? v.s : v.u) * scale * 1e6) / 1e6);
-const flag = (key: string): IoReader => (v, o) => void (o.attributes[key] = v.u > 0);
-const alarmWhen = (alarm: string, test: (u: number) => boolean): IoReader => (v, o) => {
-  if (test(v.u) && !o.alarms.includes(alarm)) o.alarms.push(alarm);
-};
+const set =
+  (key: string, scale = 1, signed = false): IoReader =>
+  (v, o) =>
+    void (o.attributes[key] = Math.round((signed ? v.s : v.u) * scale * 1e6) / 1e6);
+const flag =
+  (key: string): IoReader =>
+  (v, o) =>
+    void (o.attributes[key] = v.u > 0);
+const alarmWhen =
+  (alarm: string, test: (u: number) => boolean): IoReader =>
+  (v, o) => {
+    if (test(v.u) && !o.alarms.includes(alarm)) o.alarms.push(alarm);
+  };
 const positive = (u: number) => u > 0;
 
 export const RUPTELA_IO: ReadonlyMap<number, IoReader> = new Map<number, IoReader>([

@@ -90,7 +90,9 @@ export function decodeRuptelaRecords(data: Buffer, extended: boolean, deviceId: 
     at += 16;
     const event = extended ? data.readUInt16BE(at) : data.readUInt8(at);
     at += extended ? 2 : 1;
-    const out: IoOut = mergeInto ? { attributes: mergeInto.attributes, alarms: alarmsOf.get(mergeInto)! } : { attributes: { event }, alarms: [] };
+    const out: IoOut = mergeInto
+      ? { attributes: mergeInto.attributes, alarms: alarmsOf.get(mergeInto)! }
+      : { attributes: { event }, alarms: [] };
     at = readIo(data, at, extended, out);
     if (mergeInto) continue;
     const attributes = out.attributes;

@@ -16,7 +16,8 @@ const MAX_FRAME = 2048;
 const KNOTS = 1 / 1.852;
 
 const IDENTIFICATION = '002e000315bc70d3e2ff0f4f42443130302e30312e30382e30300000c2b30ea77e430000601b000001f40000003c00144aa0';
-const SMS_REPLY = '0044000313612d76c5cb0744494e313d312c44494e323d302c44494e333d302c44494e343d302c444f5554313d312c444f5554323d312c41494e313d31372c41494e323d3236ac80';
+const SMS_REPLY =
+  '0044000313612d76c5cb0744494e313d312c44494e323d302c44494e333d302c44494e343d302c444f5554313d312c444f5554323d312c41494e313d31372c41494e323d3236ac80';
 /** Command 1, one record near Tema, Ghana (operator 62002). */
 const RECORDS_GHANA =
   '0050000310f5615f419c0100015613d8ed0000fff5b37a035af37801e700000900000d07071b0c020003001c01202cad000500064302a81d33e61e100116317cd3ffff174ad60241000077fa960000f232003c2e';
@@ -45,7 +46,8 @@ function deviceFrame(payload: Buffer): Buffer {
 describe('ruptela framing', () => {
   it('CRC-16/KERMIT matches the catalogue check value and the captures', () => {
     expect(crc16Kermit(Buffer.from('123456789'))).toBe(0x2189);
-    for (const f of [IDENTIFICATION, RECORDS_GHANA, EXTENDED].map(hex)) expect(crc16Kermit(f.subarray(2, f.length - 2))).toBe(f.readUInt16BE(f.length - 2));
+    for (const f of [IDENTIFICATION, RECORDS_GHANA, EXTENDED].map(hex))
+      expect(crc16Kermit(f.subarray(2, f.length - 2))).toBe(f.readUInt16BE(f.length - 2));
   });
 
   it('splits a capture identically at every byte offset, twice over', () => {
@@ -81,8 +83,18 @@ describe('ruptela decoder', () => {
     expect(r.positions).toHaveLength(1);
     const p = r.positions[0]!;
     expect(p).toMatchObject({
-      fixTime: new Date('2015-10-06T14:21:33Z'), valid: true, latitude: 5.6292216, longitude: -0.067495, altitude: 48.7, course: 0,
-      satellites: 9, hdop: 1.3, speed: 0, power: 13.286, battery: 4.097, odometer: 30_714,
+      fixTime: new Date('2015-10-06T14:21:33Z'),
+      valid: true,
+      latitude: 5.6292216,
+      longitude: -0.067495,
+      altitude: 48.7,
+      course: 0,
+      satellites: 9,
+      hdop: 1.3,
+      speed: 0,
+      power: 13.286,
+      battery: 4.097,
+      odometer: 30_714,
     });
     expect(p.attributes).toMatchObject({ event: 7, deviceTemp: 44, operator: 62002, motion: false, adc1: 12668, in1: 0 });
     expect(r.ack?.toString('hex')).toBe('0002640113bc');
@@ -90,15 +102,32 @@ describe('ruptela decoder', () => {
 
   it('records (1): five fixes a minute apart', () => {
     const r = decode(RECORDS_FIVE);
-    expect(r.positions.map((p) => p.fixTime.toISOString())).toEqual(['05:04:02', '05:05:02', '05:06:02', '05:07:02', '05:08:02'].map((t) => `2014-01-19T${t}.000Z`));
-    expect(r.positions[0]).toMatchObject({ latitude: 44.972635, longitude: 41.0749733, altitude: 217.2, course: 11, satellites: 10, hdop: 0.9 });
+    expect(r.positions.map((p) => p.fixTime.toISOString())).toEqual(
+      ['05:04:02', '05:05:02', '05:06:02', '05:07:02', '05:08:02'].map((t) => `2014-01-19T${t}.000Z`),
+    );
+    expect(r.positions[0]).toMatchObject({
+      latitude: 44.972635,
+      longitude: 41.0749733,
+      altitude: 217.2,
+      course: 11,
+      satellites: 10,
+      hdop: 0.9,
+    });
   });
 
   it('extended records (68): the four merged records make one position with all their IO elements', () => {
     const r = decode(EXTENDED);
     expect(r.positions).toHaveLength(1);
     const p = r.positions[0]!;
-    expect(p).toMatchObject({ fixTime: new Date('2016-10-18T21:08:26Z'), latitude: 47.0555133, longitude: 21.923265, altitude: 138.1, course: 92.2, satellites: 11, hdop: 1 });
+    expect(p).toMatchObject({
+      fixTime: new Date('2016-10-18T21:08:26Z'),
+      latitude: 47.0555133,
+      longitude: 21.923265,
+      altitude: 138.1,
+      course: 92.2,
+      satellites: 11,
+      hdop: 1,
+    });
     expect(p.speed).toBeCloseTo(12 * KNOTS, 6);
     // IO of the first record (battery io30), the third (power io29, odometer io65), and the event id WORD
     expect(p).toMatchObject({ battery: 4.08, power: 13.94, odometer: 7_816_907 });
@@ -117,7 +146,27 @@ describe('ruptela decoder', () => {
 
   it('IO alarms (jamming 88, hard braking 134, tampering 758) become alarms and events', () => {
     // one record, extended: ids are WORDs; 1-byte group holds 88=1, 134=1 and 758=1
-    const record = hex('58068f4a' + '00' + '00' + '00' + '0d11398a' + '1c0c19fd' + '0565' + '2404' + '0b' + '000c' + '0a' + '0009' + '03' + '005801' + '008601' + '02f601' + '00' + '00' + '00');
+    const record = hex(
+      '58068f4a' +
+        '00' +
+        '00' +
+        '00' +
+        '0d11398a' +
+        '1c0c19fd' +
+        '0565' +
+        '2404' +
+        '0b' +
+        '000c' +
+        '0a' +
+        '0009' +
+        '03' +
+        '005801' +
+        '008601' +
+        '02f601' +
+        '00' +
+        '00' +
+        '00',
+    );
     const payload = Buffer.concat([hex('000315bc70f9b692' + '44' + '00' + '01'), record]);
     const r = decodeRuptela(deviceFrame(payload), {});
     expect(r.kind).toBe('alarm');
@@ -126,17 +175,30 @@ describe('ruptela decoder', () => {
   });
 
   it('SMS-via-GPRS reply (7): command result text', () => {
-    expect(decode(SMS_REPLY)).toMatchObject({ kind: 'result', attributes: { result: 'DIN1=1,DIN2=0,DIN3=0,DIN4=0,DOUT1=1,DOUT2=1,AIN1=17,AIN2=26' } });
+    expect(decode(SMS_REPLY)).toMatchObject({
+      kind: 'result',
+      attributes: { result: 'DIN1=1,DIN2=0,DIN3=0,DIN4=0,DOUT1=1,DOUT2=1,AIN1=17,AIN2=26' },
+    });
   });
 
   it('a wrong CRC still decodes with crcValid=false; unsupported commands are refused with a reason', () => {
     const frame = hex(RECORDS_GHANA);
     frame.writeUInt8(frame.readUInt8(frame.length - 1) ^ 0xff, frame.length - 1);
     expect(decodeRuptela(frame, {})).toMatchObject({ crcValid: false, kind: 'position' });
-    expect(decodeRuptela(deviceFrame(hex('000315bc70f9b692' + '25' + '0200')), {})).toMatchObject({ kind: 'ignored', type: '37', ignoredReason: 'file (photo) transfer not supported' });
-    expect(decodeRuptela(deviceFrame(hex('000315bc70f9b692' + '12' + '00')), {})).toMatchObject({ kind: 'ignored', type: '18', ignoredReason: 'message type not supported' });
+    expect(decodeRuptela(deviceFrame(hex('000315bc70f9b692' + '25' + '0200')), {})).toMatchObject({
+      kind: 'ignored',
+      type: '37',
+      ignoredReason: 'file (photo) transfer not supported',
+    });
+    expect(decodeRuptela(deviceFrame(hex('000315bc70f9b692' + '12' + '00')), {})).toMatchObject({
+      kind: 'ignored',
+      type: '18',
+      ignoredReason: 'message type not supported',
+    });
     // Traccar's message whose length field does not count its payload cannot be a frame
-    expect(() => decodeRuptela(hex('0011000315A07F440B1D07534554494f20636f6e66696775726174696f6e2064617461206f6b341C'), {})).toThrow(DecodeError);
+    expect(() => decodeRuptela(hex('0011000315A07F440B1D07534554494f20636f6e66696775726174696f6e2064617461206f6b341C'), {})).toThrow(
+      DecodeError,
+    );
   });
 });
 
@@ -171,23 +233,37 @@ describe('ruptela further messages', () => {
   });
 
   it('set-connection (5), set-odometer (6) and set-IO (17) replies: their status byte as the result', () => {
-    for (const [command, status] of [['05', '01'], ['06', '01'], ['11', '00']] as const) {
-      expect(decodeRuptela(deviceFrame(hex('000315bc70f9b692' + command + status)), {})).toMatchObject({ kind: 'result', type: String(parseInt(command, 16)), attributes: { result: String(Number(status)) } });
+    for (const [command, status] of [
+      ['05', '01'],
+      ['06', '01'],
+      ['11', '00'],
+    ] as const) {
+      expect(decodeRuptela(deviceFrame(hex('000315bc70f9b692' + command + status)), {})).toMatchObject({
+        kind: 'result',
+        type: String(parseInt(command, 16)),
+        attributes: { result: String(Number(status)) },
+      });
     }
   });
 });
 
 describe('ruptela commands', () => {
   it('custom is SMS-via-GPRS (108) carrying the text (Traccar RuptelaProtocolEncoderTest bytes)', () => {
-    expect(ruptelaProtocol.encodeCommand?.({ type: 'custom', attributes: { data: ' Setio 2,1' } }, {}).toString('hex')).toBe('000b6c20536574696f20322c31eb3e');
+    expect(ruptelaProtocol.encodeCommand?.({ type: 'custom', attributes: { data: ' Setio 2,1' } }, {}).toString('hex')).toBe(
+      '000b6c20536574696f20322c31eb3e',
+    );
   });
 
   it('getVersion, outputControl and setOdometer', () => {
     expect(encodeRuptelaCommand({ type: 'getVersion' }, {}).toString('hex')).toBe('00016717b9');
-    expect(encodeRuptelaCommand({ type: 'outputControl', attributes: { index: 2, data: '1' } }, {}).toString('hex')).toBe('00097500000002000000019bd7');
+    expect(encodeRuptelaCommand({ type: 'outputControl', attributes: { index: 2, data: '1' } }, {}).toString('hex')).toBe(
+      '00097500000002000000019bd7',
+    );
     expect(encodeRuptelaCommand({ type: 'setOdometer', attributes: { data: 1000 } }, {})).toEqual(encodeRuptela(106, hex('000003e8')));
     expect(() => encodeRuptelaCommand({ type: 'engineStop' }, {})).toThrow(expect.objectContaining({ reason: 'unsupported_command' }));
-    expect(() => encodeRuptelaCommand({ type: 'outputControl', attributes: { index: -1, data: 1 } }, {})).toThrow(expect.objectContaining({ reason: 'bad_command' }));
+    expect(() => encodeRuptelaCommand({ type: 'outputControl', attributes: { index: -1, data: 1 } }, {})).toThrow(
+      expect.objectContaining({ reason: 'bad_command' }),
+    );
   });
 });
 
@@ -197,6 +273,10 @@ describe('ruptela robustness (fast-check)', () => {
   });
 
   it('decode on mutated and truncated real frames throws nothing but DecodeError', () => {
-    fuzzMutations((f) => decodeRuptela(f, {}), splitRuptelaFrames, [IDENTIFICATION, SMS_REPLY, RECORDS_GHANA, RECORDS_FIVE, EXTENDED, DTCS, TEXT_REPLY_7].map(hex));
+    fuzzMutations(
+      (f) => decodeRuptela(f, {}),
+      splitRuptelaFrames,
+      [IDENTIFICATION, SMS_REPLY, RECORDS_GHANA, RECORDS_FIVE, EXTENDED, DTCS, TEXT_REPLY_7].map(hex),
+    );
   });
 });

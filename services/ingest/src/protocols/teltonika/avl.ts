@@ -65,21 +65,34 @@ function placeGh3000Records(records: Gh3000Record[], deviceId: string | undefine
       continue;
     }
     const nearest = fixes.reduce<Gh3000Record | null>(
-      (best, f) => (!best || Math.abs(f.time.getTime() - rec.time.getTime()) < Math.abs(best.time.getTime() - rec.time.getTime()) ? f : best),
+      (best, f) =>
+        !best || Math.abs(f.time.getTime() - rec.time.getTime()) < Math.abs(best.time.getTime() - rec.time.getTime()) ? f : best,
       null,
     );
     if (!nearest?.fix) {
       out.locationless.push(rec);
       continue;
     }
-    const place = { latitude: nearest.fix.latitude, longitude: nearest.fix.longitude, altitude: nearest.fix.altitude, course: 0, speed: 0, satellites: null };
+    const place = {
+      latitude: nearest.fix.latitude,
+      longitude: nearest.fix.longitude,
+      altitude: nearest.fix.altitude,
+      course: 0,
+      speed: 0,
+      satellites: null,
+    };
     const position = gh3000Position(rec, place, false, deviceId);
     position.attributes.outdated = true;
     out.positions.push(position);
   }
 }
 
-function gh3000Position(rec: Gh3000Record, fix: NonNullable<Gh3000Record['fix']>, valid: boolean, deviceId: string | undefined): DecodedPosition {
+function gh3000Position(
+  rec: Gh3000Record,
+  fix: NonNullable<Gh3000Record['fix']>,
+  valid: boolean,
+  deviceId: string | undefined,
+): DecodedPosition {
   const { hdop, battery, ...attributes } = rec.attributes;
   return {
     deviceId,

@@ -26,13 +26,27 @@ const BQ81: Record<string, string> = {
 
 /** ZC (GPS), DW3x (GPS) and DW5x (LBS + Wi-Fi) report types of the same event. */
 const EVENTS: Record<string, string> = {
-  ZC11: 'movement', DW31: 'movement', DW51: 'movement',
-  ZC12: 'lowBattery', DW32: 'lowBattery', DW52: 'lowBattery',
-  ZC13: 'powerCut', DW33: 'powerCut', DW53: 'powerCut',
-  ZC17: 'removing', DW37: 'removing', DW57: 'removing',
-  ZC25: 'sos', DW3E: 'sos', DW5E: 'sos',
-  ZC26: 'tampering', DW3F: 'tampering', DW5F: 'tampering',
-  ZC27: 'lowPower', DW40: 'lowPower', DW60: 'lowPower',
+  ZC11: 'movement',
+  DW31: 'movement',
+  DW51: 'movement',
+  ZC12: 'lowBattery',
+  DW32: 'lowBattery',
+  DW52: 'lowBattery',
+  ZC13: 'powerCut',
+  DW33: 'powerCut',
+  DW53: 'powerCut',
+  ZC17: 'removing',
+  DW37: 'removing',
+  DW57: 'removing',
+  ZC25: 'sos',
+  DW3E: 'sos',
+  DW5E: 'sos',
+  ZC26: 'tampering',
+  DW3F: 'tampering',
+  DW5F: 'tampering',
+  ZC27: 'lowPower',
+  DW40: 'lowPower',
+  DW60: 'lowPower',
 };
 const IGNITION_ON = new Set(['ZC15', 'DW35', 'DW55', 'ZC29', 'DW42', 'DW62']);
 const IGNITION_OFF = new Set(['ZC16', 'DW36', 'DW56']);

@@ -29,11 +29,19 @@ const COMMA_LON = /^(\d*)(\d\d\.\d+)([EW])$/;
 const IO = /^([01])([01])([0-9A-Fa-f])([0-9A-Fa-f])([0-9A-Fa-f])([0-9A-Fa-f]{3})$/;
 const DECIMAL = /^-?\d+(\.\d+)?$/;
 
-function fixOf(time: Date | null, validity: string, latitude: number | null, longitude: number | null, kmh: number, course: number): Fix | null {
+function fixOf(
+  time: Date | null,
+  validity: string,
+  latitude: number | null,
+  longitude: number | null,
+  kmh: number,
+  course: number,
+): Fix | null {
   const speed = kmh * KNOTS_PER_KMH;
   if (time === null || latitude === null || longitude === null || Math.abs(latitude) > 90 || Math.abs(longitude) > 180) return null;
   if (latitude === 0 && longitude === 0) return null;
-  if (!Number.isFinite(speed) || speed < 0 || speed > MAX_SPEED_KNOTS || !Number.isFinite(course) || course < 0 || course > 360) return null;
+  if (!Number.isFinite(speed) || speed < 0 || speed > MAX_SPEED_KNOTS || !Number.isFinite(course) || course < 0 || course > 360)
+    return null;
   return { fixTime: time, valid: validity === 'A', latitude, longitude, speed, course };
 }
 
@@ -62,7 +70,14 @@ export function decodeClassic(body: string): Tk103Report | null {
   const time = utcFromYmd(g(2), g(11));
   const courseText = (g(12) || g(20)).trim();
   const course = courseText === '' ? 0 : Number(courseText);
-  const fix = fixOf(time, g(3), degreesMinutes(g(4), g(5), g(6), 'S'), degreesMinutes(g(7), g(8), g(9), 'W'), Number(g(10).trim() || '0'), course);
+  const fix = fixOf(
+    time,
+    g(3),
+    degreesMinutes(g(4), g(5), g(6), 'S'),
+    degreesMinutes(g(7), g(8), g(9), 'W'),
+    Number(g(10).trim() || '0'),
+    course,
+  );
   let attributes: Attributes = {};
   if (g(13)) {
     const io = IO.exec(`${g(13)}${g(14)}${g(15)}${g(16)}${g(17)}${g(18)}`)!;
@@ -79,7 +94,14 @@ export function decodeComma(f: string[]): Tk103Report | null {
   if (!lat || !lon || !/^[AV]$/.test(f[1] ?? '') || !DECIMAL.test(f[4] ?? '') || !/^\d{6}$/.test(f[5] ?? '')) return null;
   const time = utcFromText(f[0] ?? '', f[5]!);
   const course = f[6] === undefined || f[6] === '' ? 0 : Number(f[6]);
-  const fix = fixOf(time, f[1]!, degreesMinutes(lat[1]!, lat[2]!, lat[3]!, 'S'), degreesMinutes(lon[1]!, lon[2]!, lon[3]!, 'W'), Number(f[4]), course);
+  const fix = fixOf(
+    time,
+    f[1]!,
+    degreesMinutes(lat[1]!, lat[2]!, lat[3]!, 'S'),
+    degreesMinutes(lon[1]!, lon[2]!, lon[3]!, 'W'),
+    Number(f[4]),
+    course,
+  );
   let attributes: Attributes = {};
   const io = IO.exec(f[7] ?? '');
   const odometer = /^L([0-9A-Fa-f]{1,8})$/.exec(f[8] ?? '');

@@ -53,13 +53,22 @@ describe('tk103 frame splitter', () => {
   const capture = Buffer.from(frames.join('\r\n'), 'latin1');
 
   it('a capture split at every byte offset, and byte by byte, yields the same frames (a reply text may hold parentheses)', () => {
-    expectSplitInvariant(tk103Protocol.splitFrames, capture, frames.map((f) => Buffer.from(f, 'latin1').toString('hex')), 1024);
+    expectSplitInvariant(
+      tk103Protocol.splitFrames,
+      capture,
+      frames.map((f) => Buffer.from(f, 'latin1').toString('hex')),
+      1024,
+    );
   });
 
   it('rejects garbage and oversized frames', () => {
     expect(() => tk103Protocol.splitFrames(Buffer.from('imei:123;'), 1024)).toThrow(DecodeError);
-    expect(() => tk103Protocol.splitFrames(Buffer.from('('.padEnd(300, '0')), 256)).toThrowError(expect.objectContaining({ reason: 'frame_too_large' }));
-    expect(() => tk103Protocol.splitFrames(Buffer.from('(1,ZC03,$'.padEnd(300, ')')), 256)).toThrowError(expect.objectContaining({ reason: 'frame_too_large' }));
+    expect(() => tk103Protocol.splitFrames(Buffer.from('('.padEnd(300, '0')), 256)).toThrowError(
+      expect.objectContaining({ reason: 'frame_too_large' }),
+    );
+    expect(() => tk103Protocol.splitFrames(Buffer.from('(1,ZC03,$'.padEnd(300, ')')), 256)).toThrowError(
+      expect.objectContaining({ reason: 'frame_too_large' }),
+    );
   });
 
   it('random bytes throw nothing but DecodeError', () => {

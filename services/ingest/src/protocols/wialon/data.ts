@@ -57,7 +57,8 @@ function timeOf(date: string, time: string): Date | null {
   const [h, mi, s] = [Number(t[1]), Number(t[2]), Number(t[3])];
   const ms = t[4] ? Math.floor(Number(`0.${t[4]}`) * 1000) : 0;
   const value = new Date(Date.UTC(year, month - 1, day, h, mi, s, ms));
-  if (month < 1 || month > 12 || value.getUTCDate() !== day || h > 23 || mi > 59 || s > 59) throw new DataError(0, `no such date and time (${date} ${time})`);
+  if (month < 1 || month > 12 || value.getUTCDate() !== day || h > 23 || mi > 59 || s > 59)
+    throw new DataError(0, `no such date and time (${date} ${time})`);
   if (value.getTime() > Date.now() + FUTURE_SLACK_MS) throw new DataError(0, `date ${date} is in the future`);
   return value;
 }
@@ -65,7 +66,8 @@ function timeOf(date: string, time: string): Date | null {
 function coordinate(value: string, hemisphere: string, negative: string, max: number): number | null {
   if (na(value)) return null;
   const m = COORDINATE.exec(value);
-  if (!m || (hemisphere !== negative && hemisphere !== (negative === 'S' ? 'N' : 'E'))) throw new DataError(10, `coordinate ${value};${hemisphere} is not DDMM.MM and a hemisphere`);
+  if (!m || (hemisphere !== negative && hemisphere !== (negative === 'S' ? 'N' : 'E')))
+    throw new DataError(10, `coordinate ${value};${hemisphere} is not DDMM.MM and a hemisphere`);
   // minutes of 60 and more are read as Traccar reads them (a real device sends 5364.0167 for 54.0669)
   const degrees = Number(m[1]) + Number(m[2]) / 60;
   if (degrees > max) throw new DataError(10, `coordinate ${value} out of range`);
@@ -75,17 +77,31 @@ function coordinate(value: string, hemisphere: string, negative: string, max: nu
 /** The fields of one SD or D packet (without the 2.0 checksum); `now` is the arrival time. */
 export function readData(fields: readonly string[], now: Date): WialonData {
   const extended = fields.length === EXTENDED_FIELDS;
-  if (!extended && fields.length !== SHORT_FIELDS) throw new DataError(-1, `${fields.length} fields (a short packet has ${SHORT_FIELDS}, an extended one ${EXTENDED_FIELDS})`);
-  const [date, time, lat1, lat2, lon1, lon2, speed, course, height, sats] = fields as [string, string, string, string, string, string, string, string, string, string];
+  if (!extended && fields.length !== SHORT_FIELDS)
+    throw new DataError(-1, `${fields.length} fields (a short packet has ${SHORT_FIELDS}, an extended one ${EXTENDED_FIELDS})`);
+  const [date, time, lat1, lat2, lon1, lon2, speed, course, height, sats] = fields as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
   const deviceTime = timeOf(date, time);
   const latitude = coordinate(lat1, lat2, 'S', 90);
   const longitude = coordinate(lon1, lon2, 'W', 180);
   const kmh = number(speed, 11, 'speed');
   const degrees = number(course, 11, 'course');
   const altitude = number(height, 11, 'height');
-  if ((kmh !== null && (kmh < 0 || kmh * KNOTS_PER_KMH > MAX_SPEED_KNOTS)) || (degrees !== null && (degrees < 0 || degrees > 360))) throw new DataError(11, `speed ${speed} or course ${course} out of range`);
+  if ((kmh !== null && (kmh < 0 || kmh * KNOTS_PER_KMH > MAX_SPEED_KNOTS)) || (degrees !== null && (degrees < 0 || degrees > 360)))
+    throw new DataError(11, `speed ${speed} or course ${course} out of range`);
   const satellites = number(sats, 12, 'satellites');
-  if (satellites !== null && (!Number.isInteger(satellites) || satellites < 0)) throw new DataError(12, `satellites ${sats} is not a count`);
+  if (satellites !== null && (!Number.isInteger(satellites) || satellites < 0))
+    throw new DataError(12, `satellites ${sats} is not a count`);
   const attributes: Attributes = {};
   if (satellites !== null) attributes.sat = satellites;
   if (extended) readExtended(fields.slice(SHORT_FIELDS), attributes);
@@ -111,7 +127,10 @@ function readExtended(fields: readonly string[], attributes: Attributes): void {
   const [hdop, inputs, outputs, adc, ibutton, params] = fields as [string, string, string, string, string, string];
   const h = number(hdop, 12, 'hdop');
   if (h !== null) attributes.hdop = h;
-  for (const [key, value] of [['input', inputs], ['output', outputs]] as const) {
+  for (const [key, value] of [
+    ['input', inputs],
+    ['output', outputs],
+  ] as const) {
     if (na(value)) continue;
     if (!/^\d+$/.test(value)) throw new DataError(13, `${key}s ${value} is not a bit field`);
     attributes[key] = Number(value);

@@ -137,7 +137,10 @@ function driverMessage(p: Packet, deviceId: string | undefined): DecodeResult {
 }
 
 export function decodeWialon(frame: Buffer, session: WialonSession): DecodeResult {
-  const text = frame.toString('utf8').replace(/\r?\n[\s\S]*$/, '').replace(/\r$/, '');
+  const text = frame
+    .toString('utf8')
+    .replace(/\r?\n[\s\S]*$/, '')
+    .replace(/\r$/, '');
   const m = PACKET.exec(text);
   if (!m) throw new DecodeError('malformed', `wialon: not a #type#message packet (${text.slice(0, 24)})`);
   const [, prefixVersion, prefixId = '', type = '', message = ''] = m;

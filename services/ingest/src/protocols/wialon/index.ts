@@ -13,10 +13,18 @@ export const WIALON_PORT = 5039;
  */
 export function encodeWialonCommand(cmd: { type: string; attributes?: Record<string, unknown> }, session: WialonSession): Buffer {
   const text = cmd.type === 'message' ? cmd.attributes?.message : cmd.type === 'custom' ? cmd.attributes?.data : undefined;
-  if (cmd.type !== 'message' && cmd.type !== 'custom') throw new DecodeError('unsupported_command', `wialon: command ${cmd.type} is not supported`);
-  if (typeof text !== 'string' || !/^[^#]+$/.test(text) || [...text].some((c) => c.charCodeAt(0) < 0x20)) throw new DecodeError('bad_command', `wialon: ${cmd.type} needs attributes.${cmd.type === 'message' ? 'message' : 'data'} as one line of text without '#'`);
+  if (cmd.type !== 'message' && cmd.type !== 'custom')
+    throw new DecodeError('unsupported_command', `wialon: command ${cmd.type} is not supported`);
+  if (typeof text !== 'string' || !/^[^#]+$/.test(text) || [...text].some((c) => c.charCodeAt(0) < 0x20))
+    throw new DecodeError(
+      'bad_command',
+      `wialon: ${cmd.type} needs attributes.${cmd.type === 'message' ? 'message' : 'data'} as one line of text without '#'`,
+    );
   if (session.wialonVersion !== '2.0') return Buffer.from(`#M#${text}\r\n`, 'utf8');
-  const crc = crc16Arc(Buffer.from(`${text};`, 'utf8')).toString(16).toUpperCase().padStart(4, '0');
+  const crc = crc16Arc(Buffer.from(`${text};`, 'utf8'))
+    .toString(16)
+    .toUpperCase()
+    .padStart(4, '0');
   return Buffer.from(`#M#${text};${crc}\r\n`, 'utf8');
 }
 

@@ -13,7 +13,9 @@ export const flags = journeySchema.table(
   'flags',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    journeyId: integer('journey_id').notNull().references(() => journeys.id, { onDelete: 'cascade' }),
+    journeyId: integer('journey_id')
+      .notNull()
+      .references(() => journeys.id, { onDelete: 'cascade' }),
     deviceId: integer('device_id').notNull(),
     type: text('type', { enum: flagTypes }).notNull(),
     openedAt: instant('opened_at').notNull(),

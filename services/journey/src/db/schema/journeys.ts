@@ -14,7 +14,9 @@ export const journeys = journeySchema.table(
     deviceId: integer('device_id').notNull(),
     truckPlate: text('truck_plate'),
     companyId: integer('company_id'),
-    routeId: integer('route_id').notNull().references(() => routes.id, { onDelete: 'restrict' }),
+    routeId: integer('route_id')
+      .notNull()
+      .references(() => routes.id, { onDelete: 'restrict' }),
     shipmentRef: text('shipment_ref'),
     cargoRef: text('cargo_ref'),
     plannedDeparture: instant('planned_departure'),

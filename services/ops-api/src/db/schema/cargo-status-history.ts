@@ -8,7 +8,9 @@ export const cargoStatusHistory = ops.table(
   'cargo_status_history',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    cargoId: integer('cargo_id').notNull().references(() => cargos.id, { onDelete: 'cascade' }),
+    cargoId: integer('cargo_id')
+      .notNull()
+      .references(() => cargos.id, { onDelete: 'cascade' }),
     ...statusChange,
   },
   (t) => [index('cargo_status_history_cargo_idx').on(t.cargoId, t.at)],

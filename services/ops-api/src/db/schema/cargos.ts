@@ -20,7 +20,9 @@ export const cargos = ops.table(
     lineItems: jsonb('line_items').$type<IdfLineItem[]>().notNull().default([]),
     extraction: jsonb('extraction').$type<IdfExtraction>().notNull(),
     sourceDocumentId: uuid('source_document_id'),
-    status: text('status', { enum: ['submitted', 'validated', 'rejected', 'released', 'delivered', 'cancelled'] }).notNull().default('submitted'),
+    status: text('status', { enum: ['submitted', 'validated', 'rejected', 'released', 'delivered', 'cancelled'] })
+      .notNull()
+      .default('submitted'),
     createdByUserId: integer('created_by_user_id').notNull(),
     createdByEmail: text('created_by_email').notNull(),
     ...timestamps,

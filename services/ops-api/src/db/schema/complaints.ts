@@ -11,13 +11,25 @@ export const complaints = ops.table(
     subjectRef: text('subject_ref').notNull(),
     companyId: integer('company_id').notNull(),
     category: text('category', {
-      enum: ['delay', 'cargo_damage', 'cargo_loss', 'route_deviation', 'unsafe_driving', 'overloading', 'misconduct', 'documentation', 'other'],
+      enum: [
+        'delay',
+        'cargo_damage',
+        'cargo_loss',
+        'route_deviation',
+        'unsafe_driving',
+        'overloading',
+        'misconduct',
+        'documentation',
+        'other',
+      ],
     }).notNull(),
     title: text('title').notNull(),
     description: text('description').notNull(),
     journeyId: text('journey_id'),
     occurredAt: timestamp('occurred_at', { withTimezone: true, mode: 'date' }),
-    status: text('status', { enum: ['open', 'under_review', 'resolved', 'dismissed', 'closed'] }).notNull().default('open'),
+    status: text('status', { enum: ['open', 'under_review', 'resolved', 'dismissed', 'closed'] })
+      .notNull()
+      .default('open'),
     resolution: text('resolution'),
     /** How the latest decision went (kept when closed, cleared on reopen): ratings count upheld complaints. */
     outcome: text('outcome', { enum: ['resolved', 'dismissed'] }),

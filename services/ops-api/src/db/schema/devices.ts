@@ -8,7 +8,9 @@ export const devices = ops.table(
     id: serial('id').primaryKey(),
     name: text('name').notNull(),
     uniqueId: text('unique_id').notNull(),
-    status: text('status', { enum: ['online', 'offline', 'unknown', 'pending'] }).notNull().default('unknown'),
+    status: text('status', { enum: ['online', 'offline', 'unknown', 'pending'] })
+      .notNull()
+      .default('unknown'),
     disabled: boolean('disabled').notNull().default(false),
     lastUpdate: timestamp('last_update', { withTimezone: true, mode: 'date' }),
     positionId: bigint('position_id', { mode: 'number' }),

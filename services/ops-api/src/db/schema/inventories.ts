@@ -9,7 +9,9 @@ export const inventories = ops.table(
     id: serial('id').primaryKey(),
     deviceId: integer('device_id').notNull(),
     serialNumber: text('serial_number'),
-    status: text('status', { enum: ['in_stock', 'assigned', 'revoked'] }).notNull().default('in_stock'),
+    status: text('status', { enum: ['in_stock', 'assigned', 'revoked'] })
+      .notNull()
+      .default('in_stock'),
     companyId: integer('company_id'),
     truckId: integer('truck_id'),
     assignedAt: timestamp('assigned_at', { withTimezone: true, mode: 'date' }),

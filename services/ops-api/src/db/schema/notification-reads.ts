@@ -6,7 +6,9 @@ import { ops } from './ops-schema';
 export const notificationReads = ops.table(
   'notification_reads',
   {
-    notificationId: bigint('notification_id', { mode: 'number' }).notNull().references(() => notifications.id, { onDelete: 'cascade' }),
+    notificationId: bigint('notification_id', { mode: 'number' })
+      .notNull()
+      .references(() => notifications.id, { onDelete: 'cascade' }),
     userId: integer('user_id').notNull(),
     readAt: timestamp('read_at', { withTimezone: true, mode: 'date' }).defaultNow().notNull(),
   },

@@ -14,8 +14,18 @@ export const notifications = ops.table(
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     type: text('type', {
-      enum: ['certificateApplied', 'certificateSubmitted', 'certificateApproved', 'certificateRejected', 'complaintFiled', 'complaintStatusChanged', 'sanctionRecorded',
-        'deviceEvent', 'notificationTest', 'announcement'],
+      enum: [
+        'certificateApplied',
+        'certificateSubmitted',
+        'certificateApproved',
+        'certificateRejected',
+        'complaintFiled',
+        'complaintStatusChanged',
+        'sanctionRecorded',
+        'deviceEvent',
+        'notificationTest',
+        'announcement',
+      ],
     }).notNull(),
     title: text('title').notNull(),
     message: text('message').notNull(),
@@ -32,7 +42,9 @@ export const notifications = ops.table(
     index('notifications_user_idx').on(t.userId, t.createdAt),
     index('notifications_company_idx').on(t.companyId, t.createdAt),
     index('notifications_role_idx').on(t.role, t.createdAt),
-    index('notifications_delivery_pending_idx').on(t.id).where(sql`${t.deliveryPending}`),
+    index('notifications_delivery_pending_idx')
+      .on(t.id)
+      .where(sql`${t.deliveryPending}`),
   ],
 );
 export type NotificationRow = typeof notifications.$inferSelect;

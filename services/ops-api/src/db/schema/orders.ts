@@ -16,6 +16,9 @@ export const orders = ops.table(
     attributes: jsonb('attributes').$type<Record<string, unknown>>().notNull().default({}),
     ...timestamps,
   },
-  (t) => [uniqueIndex('orders_company_unique_idx').on(sql`coalesce(${t.companyId}, 0)`, t.uniqueId), index('orders_company_idx').on(t.companyId)],
+  (t) => [
+    uniqueIndex('orders_company_unique_idx').on(sql`coalesce(${t.companyId}, 0)`, t.uniqueId),
+    index('orders_company_idx').on(t.companyId),
+  ],
 );
 export type OrderRow = typeof orders.$inferSelect;

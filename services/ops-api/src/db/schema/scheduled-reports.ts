@@ -13,7 +13,9 @@ export const scheduledReports = ops.table(
     deviceIds: jsonb('device_ids').$type<number[]>().notNull().default([]),
     groupIds: jsonb('group_ids').$type<number[]>().notNull().default([]),
     recipients: jsonb('recipients').$type<string[]>().notNull().default([]),
-    format: text('format', { enum: ['xlsx', 'csv'] }).notNull().default('xlsx'),
+    format: text('format', { enum: ['xlsx', 'csv'] })
+      .notNull()
+      .default('xlsx'),
     companyId: integer('company_id'),
     attributes: jsonb('attributes').$type<Record<string, unknown>>().notNull().default({}),
     ...timestamps,
@@ -42,6 +44,9 @@ export const scheduledReportRuns = ops.table(
     startedAt: timestamp('started_at', { withTimezone: true, mode: 'date' }).defaultNow().notNull(),
     finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
   },
-  (t) => [uniqueIndex('scheduled_report_runs_once_idx').on(t.reportId, t.periodStart), index('scheduled_report_runs_report_idx').on(t.reportId, t.startedAt)],
+  (t) => [
+    uniqueIndex('scheduled_report_runs_once_idx').on(t.reportId, t.periodStart),
+    index('scheduled_report_runs_report_idx').on(t.reportId, t.startedAt),
+  ],
 );
 export type ScheduledReportRunRow = typeof scheduledReportRuns.$inferSelect;

@@ -7,7 +7,9 @@ export const shipmentProgressUpdates = ops.table(
   'shipment_progress_updates',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    shipmentId: integer('shipment_id').notNull().references(() => shipments.id, { onDelete: 'cascade' }),
+    shipmentId: integer('shipment_id')
+      .notNull()
+      .references(() => shipments.id, { onDelete: 'cascade' }),
     at: timestamp('at', { withTimezone: true, mode: 'date' }).notNull(),
     kind: text('kind').notNull(),
     locationName: text('location_name'),

@@ -8,7 +8,9 @@ export const shipmentStatusHistory = ops.table(
   'shipment_status_history',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    shipmentId: integer('shipment_id').notNull().references(() => shipments.id, { onDelete: 'cascade' }),
+    shipmentId: integer('shipment_id')
+      .notNull()
+      .references(() => shipments.id, { onDelete: 'cascade' }),
     ...statusChange,
   },
   (t) => [index('shipment_status_history_shipment_idx').on(t.shipmentId, t.at)],

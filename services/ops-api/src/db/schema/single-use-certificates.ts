@@ -16,9 +16,13 @@ export const singleUseCertificates = ops.table(
   {
     id: serial('id').primaryKey(),
     number: text('number').generatedAlwaysAs(sql`'SUC-' || lpad(id::text, 6, '0')`),
-    cargoId: integer('cargo_id').notNull().references(() => cargos.id),
+    cargoId: integer('cargo_id')
+      .notNull()
+      .references(() => cargos.id),
     companyId: integer('company_id').notNull(),
-    status: text('status', { enum: ['applied', 'submitted', 'approved', 'rejected'] }).notNull().default('applied'),
+    status: text('status', { enum: ['applied', 'submitted', 'approved', 'rejected'] })
+      .notNull()
+      .default('applied'),
     verificationCode: text('verification_code').notNull(),
     applicantUserId: integer('applicant_user_id').notNull(),
     applicantEmail: text('applicant_email').notNull(),
@@ -42,7 +46,9 @@ export const singleUseCertificates = ops.table(
   },
   (t) => [
     uniqueIndex('suc_verification_code_idx').on(t.verificationCode),
-    uniqueIndex('suc_cargo_live_idx').on(t.cargoId).where(sql`status <> 'rejected'`),
+    uniqueIndex('suc_cargo_live_idx')
+      .on(t.cargoId)
+      .where(sql`status <> 'rejected'`),
     index('suc_company_created_idx').on(t.companyId, t.createdAt),
     index('suc_status_idx').on(t.status),
   ],

@@ -22,7 +22,9 @@ export const trackingUnits = ops.table(
     ...timestamps,
   },
   (t) => [
-    uniqueIndex('tracking_units_active_device_idx').on(t.deviceId).where(sql`${t.removedAt} is null`),
+    uniqueIndex('tracking_units_active_device_idx')
+      .on(t.deviceId)
+      .where(sql`${t.removedAt} is null`),
     index('tracking_units_company_idx').on(t.companyId),
     index('tracking_units_truck_idx').on(t.truckId),
   ],

@@ -8,7 +8,9 @@ export const trucks = ops.table(
   'trucks',
   {
     id: serial('id').primaryKey(),
-    ownerId: integer('owner_id').notNull().references(() => truckOwners.id, { onDelete: 'cascade' }),
+    ownerId: integer('owner_id')
+      .notNull()
+      .references(() => truckOwners.id, { onDelete: 'cascade' }),
     plateNumber: text('plate_number').notNull(),
     trailerPlate: text('trailer_plate'),
     make: text('make'),
@@ -18,6 +20,10 @@ export const trucks = ops.table(
     attributes: jsonb('attributes').$type<Record<string, unknown>>().notNull().default({}),
     ...timestamps,
   },
-  (t) => [uniqueIndex('trucks_plate_idx').on(t.plateNumber), index('trucks_owner_idx').on(t.ownerId), index('trucks_device_idx').on(t.deviceId)],
+  (t) => [
+    uniqueIndex('trucks_plate_idx').on(t.plateNumber),
+    index('trucks_owner_idx').on(t.ownerId),
+    index('trucks_device_idx').on(t.deviceId),
+  ],
 );
 export type TruckRow = typeof trucks.$inferSelect;

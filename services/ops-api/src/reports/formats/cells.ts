@@ -33,7 +33,17 @@ function durationText(ms: number): string {
 }
 
 const widths: Record<CellKind, number> = {
-  text: 18, number: 12, integer: 10, distance: 12, speed: 10, coordinate: 12, time: 20, duration: 12, boolean: 8, json: 40, jsonText: 40,
+  text: 18,
+  number: 12,
+  integer: 10,
+  distance: 12,
+  speed: 10,
+  coordinate: 12,
+  time: 20,
+  duration: 12,
+  boolean: 8,
+  json: 40,
+  jsonText: 40,
 };
 
 const numeric = (v: unknown): number | null => {
@@ -53,7 +63,13 @@ export function cellFormats<T>(columns: readonly Column<T>[], p: Presentation): 
   return columns.map((c) => {
     const label = REPORT_COLUMN_LABELS[c.label][p.language];
     const unit: string | undefined =
-      c.kind === 'distance' ? DISTANCE_SYMBOL[p.distanceUnit] : c.kind === 'speed' ? SPEED_SYMBOL[p.speedUnit] : c.kind === 'time' ? p.timeZone : undefined;
+      c.kind === 'distance'
+        ? DISTANCE_SYMBOL[p.distanceUnit]
+        : c.kind === 'speed'
+          ? SPEED_SYMBOL[p.speedUnit]
+          : c.kind === 'time'
+            ? p.timeZone
+            : undefined;
     const header = unit ? `${label} (${unit})` : label;
     const width = Math.max(widths[c.kind], Math.min(40, header.length + 2));
     const number = (convert: (n: number) => number, digits: number) => {
@@ -76,10 +92,16 @@ export function cellFormats<T>(columns: readonly Column<T>[], p: Presentation): 
         return { header, width, ...number((n) => n, 0) };
       case 'time':
         return {
-          header, width, numFmt: 'yyyy-mm-dd hh:mm:ss',
+          header,
+          width,
+          numFmt: 'yyyy-mm-dd hh:mm:ss',
           csv: (v) => {
             const ms = localMs(v);
-            return ms === null ? '' : iso(Math.round(ms / 1000) * 1000).slice(0, 19).replace('T', ' ');
+            return ms === null
+              ? ''
+              : iso(Math.round(ms / 1000) * 1000)
+                  .slice(0, 19)
+                  .replace('T', ' ');
           },
           // a spreadsheet date has no zone: the reader's wall clock, as the header says
           xlsx: (v) => {
@@ -89,7 +111,9 @@ export function cellFormats<T>(columns: readonly Column<T>[], p: Presentation): 
         };
       case 'duration':
         return {
-          header, width, numFmt: '[h]:mm:ss',
+          header,
+          width,
+          numFmt: '[h]:mm:ss',
           csv: (v) => {
             const ms = numeric(v);
             return ms === null ? '' : durationText(ms);
@@ -100,13 +124,24 @@ export function cellFormats<T>(columns: readonly Column<T>[], p: Presentation): 
           },
         };
       case 'boolean':
-        return { header, width, csv: (v) => (v === true ? yes : v === false ? no : ''), xlsx: (v) => (v === true ? yes : v === false ? no : null) };
+        return {
+          header,
+          width,
+          csv: (v) => (v === true ? yes : v === false ? no : ''),
+          xlsx: (v) => (v === true ? yes : v === false ? no : null),
+        };
       case 'json':
-        return { header, width, csv: (v) => (v === null || v === undefined ? '' : JSON.stringify(v)), xlsx: (v) => (v === null || v === undefined ? null : JSON.stringify(v)) };
+        return {
+          header,
+          width,
+          csv: (v) => (v === null || v === undefined ? '' : JSON.stringify(v)),
+          xlsx: (v) => (v === null || v === undefined ? null : JSON.stringify(v)),
+        };
       case 'jsonText':
       case 'text':
         return {
-          header, width,
+          header,
+          width,
           csv: (v) => (v === null || v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v)),
           xlsx: (v) => (v === null || v === undefined ? null : typeof v === 'string' ? v : JSON.stringify(v)),
         };

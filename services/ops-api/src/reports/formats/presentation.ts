@@ -17,7 +17,10 @@ export interface Presentation {
 export const DEFAULT_PRESENTATION: Presentation = { language: 'en', speedUnit: 'kmh', distanceUnit: 'km', timeZone: 'UTC' };
 
 /** A user's preferences (packages/contracts preferences.ts) as a file shows them. */
-export function presentationOf(user: { attributes?: Record<string, unknown> } | undefined, server?: { attributes?: Record<string, unknown> }): Presentation {
+export function presentationOf(
+  user: { attributes?: Record<string, unknown> } | undefined,
+  server?: { attributes?: Record<string, unknown> },
+): Presentation {
   const p = preferencesOf(user, server);
   return { language: p.language ?? 'en', speedUnit: p.speedUnit, distanceUnit: p.distanceUnit, timeZone: p.timezone ?? 'UTC' };
 }
@@ -39,7 +42,7 @@ export function presentations(cache: Cache, now: () => number = Date.now): (user
       () => new Map<number, Record<string, unknown>>(),
     );
     const server = await cache.get(cacheKeys.serverAttributes()).then(
-      (raw) => ((raw ? (JSON.parse(raw) as Record<string, unknown>[]) : [])[0] ?? {}),
+      (raw) => (raw ? (JSON.parse(raw) as Record<string, unknown>[]) : [])[0] ?? {},
       () => ({}),
     );
     read = { at: now(), users, server };

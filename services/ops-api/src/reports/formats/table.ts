@@ -7,7 +7,8 @@ import type { ReportColumnKey } from '@corridor/contracts';
  * 'distance' metres, 'speed' knots, 'coordinate' degrees, 'time' an ISO time or epoch ms,
  * 'duration' ms; a 'json' value is serialized when written, a 'jsonText' value is JSON text already.
  */
-export type CellKind = 'text' | 'number' | 'integer' | 'distance' | 'speed' | 'coordinate' | 'time' | 'duration' | 'boolean' | 'json' | 'jsonText';
+export type CellKind =
+  'text' | 'number' | 'integer' | 'distance' | 'speed' | 'coordinate' | 'time' | 'duration' | 'boolean' | 'json' | 'jsonText';
 
 export interface Column<T> {
   /** JSON field name. */

@@ -8,7 +8,14 @@ const QUARTER = 15 * 60_000;
 export function wallClock(timeZone: string): (ms: number) => number {
   if (timeZone === 'UTC') return (ms) => ms;
   const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
   });
   const offsets = new Map<number, number>();
   const offsetAt = (ms: number): number => {

@@ -5,7 +5,9 @@ import { useGeoJsonLayer, type SourceLayer } from '../useGeoJsonLayer';
 
 const LAYERS: SourceLayer[] = [
   {
-    id: 'roads', type: 'line', minzoom: 4.5,
+    id: 'roads',
+    type: 'line',
+    minzoom: 4.5,
     layout: { 'line-cap': 'round', 'line-join': 'round' },
     paint: { 'line-color': '#d9a85b', 'line-opacity': 0.75, 'line-width': ['interpolate', ['linear'], ['zoom'], 5, 1, 10, 2.5] },
   },

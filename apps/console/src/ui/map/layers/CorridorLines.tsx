@@ -4,7 +4,12 @@ import { corridorLines } from '../geodata-layers';
 import { useGeoJsonLayer, type SourceLayer } from '../useGeoJsonLayer';
 
 const LAYERS: SourceLayer[] = [
-  { id: 'corridors', type: 'line', layout: { 'line-cap': 'round', 'line-join': 'round' }, paint: { 'line-color': C.corridor, 'line-width': 2.5, 'line-opacity': 0.55 } },
+  {
+    id: 'corridors',
+    type: 'line',
+    layout: { 'line-cap': 'round', 'line-join': 'round' },
+    paint: { 'line-color': C.corridor, 'line-width': 2.5, 'line-opacity': 0.55 },
+  },
 ];
 
 /** The Northern and Central Corridors of packages/geodata. */

@@ -10,7 +10,15 @@ const STEP_PX = 4;
  * mouse or a finger (MapLibre's draggable markers), or focused and moved with the arrow keys, and
  * named for screen readers by `label(index)`. `onMove` gets the corner's index and where it now is.
  */
-export function DraftHandles({ points, label, onMove }: { points: readonly [number, number][]; label(index: number): string; onMove(index: number, at: [number, number]): void }) {
+export function DraftHandles({
+  points,
+  label,
+  onMove,
+}: {
+  points: readonly [number, number][];
+  label(index: number): string;
+  onMove(index: number, at: [number, number]): void;
+}) {
   const map = useMapInstance();
   const markers = useRef<Marker[]>([]);
   const handlers = useRef({ onMove, label });
@@ -37,7 +45,9 @@ export function DraftHandles({ points, label, onMove }: { points: readonly [numb
       marker.on('dragend', moved);
       el.addEventListener('keydown', (e) => {
         const step = e.shiftKey ? STEP_PX * 10 : STEP_PX;
-        const d = ({ ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, -step], ArrowDown: [0, step] } as Record<string, [number, number]>)[e.key];
+        const d = (
+          { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, -step], ArrowDown: [0, step] } as Record<string, [number, number]>
+        )[e.key];
         if (!d) return;
         e.preventDefault();
         e.stopPropagation(); // the map's own arrow keys would pan it

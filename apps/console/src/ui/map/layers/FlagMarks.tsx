@@ -4,7 +4,8 @@ import { useGeoJsonLayer, type SourceLayer } from '../useGeoJsonLayer';
 
 const LAYERS: SourceLayer[] = [
   {
-    id: 'flags', type: 'circle',
+    id: 'flags',
+    type: 'circle',
     paint: {
       'circle-radius': ['case', ['boolean', ['get', 'selected'], false], 11, 8],
       'circle-color': C.flag,
@@ -18,7 +19,10 @@ const LAYERS: SourceLayer[] = [
 /** Journey flags where they were raised; open ones stand out, the selected one is ringed. A click names the flag (properties.flagId). */
 export function FlagMarks({ data, onSelect }: { data: FeatureCollection | null; onSelect?: (flagId: number) => void }) {
   useGeoJsonLayer({
-    id: 'flags', slot: 'flags', layers: LAYERS, data,
+    id: 'flags',
+    slot: 'flags',
+    layers: LAYERS,
+    data,
     onClick: onSelect
       ? (e) => {
           const id = Number(e.features?.[0]?.properties?.flagId);

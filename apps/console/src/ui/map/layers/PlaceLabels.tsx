@@ -15,7 +15,10 @@ const LABEL_ZOOM: [PlaceKind[], number][] = [
 ];
 
 const marker = (id: string, filter: ExpressionSpecification, minzoom: number): SourceLayer => ({
-  id, type: 'circle', minzoom, filter,
+  id,
+  type: 'circle',
+  minzoom,
+  filter,
   paint: {
     'circle-radius': ['match', ['get', 'kind'], 'port', 6, 'border_post', 5, 'inland_depot', 5, 4],
     'circle-color': ['match', ['get', 'kind'], 'weighbridge', '#fde68a', 'parking', '#e2e8f0', '#ffffff'],
@@ -28,8 +31,16 @@ const LAYERS: SourceLayer[] = [
   marker('places', ['!', kindIn('parking')], 4),
   marker('places-parking', kindIn('parking'), 8),
   ...LABEL_ZOOM.map(([kinds, minzoom], i): SourceLayer => ({
-    id: `place-labels-${i}`, type: 'symbol', minzoom, filter: kindIn(...kinds),
-    layout: { 'icon-image': ['concat', 'label:', ['get', 'name']], 'icon-anchor': 'left', 'icon-offset': [8, 0], 'icon-allow-overlap': false },
+    id: `place-labels-${i}`,
+    type: 'symbol',
+    minzoom,
+    filter: kindIn(...kinds),
+    layout: {
+      'icon-image': ['concat', 'label:', ['get', 'name']],
+      'icon-anchor': 'left',
+      'icon-offset': [8, 0],
+      'icon-allow-overlap': false,
+    },
   })),
 ];
 

@@ -7,14 +7,28 @@ import { useGeoJsonLayer, type SourceLayer } from '../useGeoJsonLayer';
 import { useLoaded } from './BaseRoads';
 
 /** From which zoom the towns of each rank show: capitals and cities of a million first, villages last. */
-const RANK_ZOOM: [number, number][] = [[1, 3.5], [2, 5.5], [3, 7], [4, 8.5]];
+const RANK_ZOOM: [number, number][] = [
+  [1, 3.5],
+  [2, 5.5],
+  [3, 7],
+  [4, 8.5],
+];
 const rank = (r: number): ExpressionSpecification => ['==', ['get', 'rank'], r];
 
 // the villages' layers first: a layer drawn higher is placed first, so a city's name wins over a village's
 const LAYERS: SourceLayer[] = [...RANK_ZOOM].reverse().flatMap(([r, minzoom]): SourceLayer[] => [
-  { id: `towns-${r}`, type: 'circle', minzoom, filter: rank(r), paint: { 'circle-radius': r === 1 ? 3.5 : 2.5, 'circle-color': '#334155', 'circle-stroke-color': '#ffffff', 'circle-stroke-width': 1 } },
   {
-    id: `town-labels-${r}`, type: 'symbol', minzoom, filter: rank(r),
+    id: `towns-${r}`,
+    type: 'circle',
+    minzoom,
+    filter: rank(r),
+    paint: { 'circle-radius': r === 1 ? 3.5 : 2.5, 'circle-color': '#334155', 'circle-stroke-color': '#ffffff', 'circle-stroke-width': 1 },
+  },
+  {
+    id: `town-labels-${r}`,
+    type: 'symbol',
+    minzoom,
+    filter: rank(r),
     layout: {
       'icon-image': ['concat', `town:${r}:`, ['get', 'name']],
       'icon-anchor': 'bottom',
@@ -36,7 +50,8 @@ export function TownLabels() {
   // the names of the towns the opening zoom shows are drawn before the data goes in
   const data = useMemo(() => {
     if (!map || !loaded) return null;
-    for (const f of loaded.features) if (Number(f.properties?.rank) <= 2) ensureLabelImage(map, `town:${String(f.properties?.rank)}:${String(f.properties?.name)}`);
+    for (const f of loaded.features)
+      if (Number(f.properties?.rank) <= 2) ensureLabelImage(map, `town:${String(f.properties?.rank)}:${String(f.properties?.name)}`);
     return loaded;
   }, [map, loaded]);
   useGeoJsonLayer({ id: 'towns', slot: 'towns', layers: LAYERS, data });
@@ -62,7 +77,9 @@ function useShownNames(map: MapLibreMap | null): void {
     const write = () => {
       clearTimeout(timer);
       timer = undefined;
-      const names = new Set(map.queryRenderedFeatures({ layers: LABEL_LAYERS.filter((id) => map.getLayer(id)) }).map((f) => String(f.properties?.name)));
+      const names = new Set(
+        map.queryRenderedFeatures({ layers: LABEL_LAYERS.filter((id) => map.getLayer(id)) }).map((f) => String(f.properties?.name)),
+      );
       box?.setAttribute('data-town-labels', [...names].sort().join('|'));
     };
     const drawn = () => {

@@ -3,7 +3,17 @@ import type { FeatureCollection, Point } from 'geojson';
 import { MAP_COLOURS as C } from '../base-style';
 import { useGeoJsonLayer, type SourceLayer } from '../useGeoJsonLayer';
 
-const statusColour: ExpressionSpecification = ['match', ['get', 'state'], 'moving', C.moving, 'stopped', C.stopped, 'offline', C.offline, C.unknown];
+const statusColour: ExpressionSpecification = [
+  'match',
+  ['get', 'state'],
+  'moving',
+  C.moving,
+  'stopped',
+  C.stopped,
+  'offline',
+  C.offline,
+  C.unknown,
+];
 
 /**
  * Clusters: three trucks or more within 30 px, up to zoom 8. Pairs stay two trucks (a "2" bubble
@@ -14,15 +24,31 @@ const TRUCK_CLUSTERS = { cluster: true, clusterMaxZoom: 8, clusterRadius: 30, cl
 
 const LAYERS: SourceLayer[] = [
   {
-    id: 'truck-clusters', type: 'circle', filter: ['has', 'point_count'],
-    paint: { 'circle-color': C.cluster, 'circle-opacity': 0.85, 'circle-radius': ['step', ['get', 'point_count'], 12, 10, 16, 100, 22, 500, 28], 'circle-stroke-color': '#fff', 'circle-stroke-width': 2 },
+    id: 'truck-clusters',
+    type: 'circle',
+    filter: ['has', 'point_count'],
+    paint: {
+      'circle-color': C.cluster,
+      'circle-opacity': 0.85,
+      'circle-radius': ['step', ['get', 'point_count'], 12, 10, 16, 100, 22, 500, 28],
+      'circle-stroke-color': '#fff',
+      'circle-stroke-width': 2,
+    },
   },
   {
-    id: 'truck-cluster-count', type: 'symbol', filter: ['has', 'point_count'],
-    layout: { 'icon-image': ['concat', 'count:', ['get', 'point_count_abbreviated']], 'icon-allow-overlap': true, 'icon-ignore-placement': true },
+    id: 'truck-cluster-count',
+    type: 'symbol',
+    filter: ['has', 'point_count'],
+    layout: {
+      'icon-image': ['concat', 'count:', ['get', 'point_count_abbreviated']],
+      'icon-allow-overlap': true,
+      'icon-ignore-placement': true,
+    },
   },
   {
-    id: 'trucks', type: 'circle', filter: ['!', ['has', 'point_count']],
+    id: 'trucks',
+    type: 'circle',
+    filter: ['!', ['has', 'point_count']],
     paint: {
       'circle-radius': ['case', ['get', 'selected'], 9, 6],
       'circle-color': statusColour,
@@ -39,7 +65,12 @@ const CLICKABLE = ['trucks', 'truck-clusters'];
  */
 export function TruckMarkers({ data, onSelect }: { data: FeatureCollection<Point>; onSelect?: (deviceId: number) => void }) {
   useGeoJsonLayer({
-    id: 'trucks', slot: 'trucks', layers: LAYERS, source: TRUCK_CLUSTERS, data, clickLayers: CLICKABLE,
+    id: 'trucks',
+    slot: 'trucks',
+    layers: LAYERS,
+    source: TRUCK_CLUSTERS,
+    data,
+    clickLayers: CLICKABLE,
     onClick: (e, map) => {
       const f = e.features?.[0];
       if (!f) return;

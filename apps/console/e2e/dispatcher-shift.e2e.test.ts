@@ -184,7 +184,7 @@ describe.skipIf(!inject('chromium'))("a dispatcher's shift", () => {
         await expect.poll(() => dialog.getByTestId('command-confirm').textContent()).toMatch(/engine will not start again/);
         const queued = page.waitForResponse((r) => r.url().endsWith('/api/commands/send') && r.request().method() === 'POST');
         await dialog.getByRole('button', { name: 'Send Engine stop' }).click();
-        const command = (await (await queued).json()) as { id: string; deviceId: number; requestedAt: string };
+        const command = (await (await queued).json()) as { id: number; deviceId: number; requestedAt: string };
         const state = dialog.getByTestId('command-state');
         await state.waitFor();
         const received = await tracker.nextCommand();
@@ -199,10 +199,10 @@ describe.skipIf(!inject('chromium'))("a dispatcher's shift", () => {
           );
           return ((await res.json()) as { attributes: Record<string, unknown> }[]).map((e) => e.attributes);
         };
-        // the event names the command by its id as commands.v1 carries it, text (the console matches it so, live/commands.ts)
+        // the event names the command by the integer id POST /commands/send answered (the console matches either form, live/commands.ts)
         await expect
           .poll(() => stored('queuedCommandSent'), { timeout: 30_000 })
-          .toContainEqual(expect.objectContaining({ commandId: String(command.id) }));
+          .toContainEqual(expect.objectContaining({ commandId: command.id }));
         await expect.poll(() => state.getAttribute('data-state'), { timeout: 30_000 }).toBe('sent');
         await tracker.answer(received, 'Cut off the fuel supply: Success!');
         await expect

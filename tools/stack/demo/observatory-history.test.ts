@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { Analytics } from '@corridor/platform';
 import { testAnalytics } from '@corridor/platform/testing/test-adapters';
+import { distanceMetres } from '@corridor/geodata';
 import { planFleet } from '../../sim/fleet';
 import { seededRandom } from '../../sim/random';
 import { ensureObservatoryHistory, type ObservatoryHistoryOptions } from './observatory-history';
@@ -103,5 +104,29 @@ describe('the demo history', () => {
     // the simulator's trucks drive at most 100 km/h (54 knots)
     expect(r.fastest).toBeGreaterThan(0);
     expect(r.fastest).toBeLessThan(100 / 1.852 + 1e-6);
+  });
+
+  it('stores fixes whose speeds hold the legs between them: no trip of the past averages above its top speed', async () => {
+    const rows = z.array(z.object({ lat: z.number(), lon: z.number(), speed: z.number() })).parse(
+      await (
+        await ch.client.query({
+          query: `SELECT latitude AS lat, longitude AS lon, speed FROM ${ch.database}.positions WHERE device_id IN (101, 102, 103) ORDER BY device_id, fix_time`,
+          format: 'JSONEachRow',
+        })
+      ).json(),
+    );
+    let legs = 0;
+    let moving = 0;
+    for (let i = 1; i < rows.length; i++) {
+      const [a, b] = [rows[i - 1]!, rows[i]!];
+      const metres = distanceMetres([a.lon, a.lat], [b.lon, b.lat]);
+      if (metres > 50_000) continue; // the next truck's first fix
+      legs++;
+      if (metres > 10) moving++;
+      const fastestKph = Math.max(a.speed, b.speed) * 1.852;
+      expect(metres, `leg ${i}`).toBeLessThanOrEqual((fastestKph / 3.6) * 120 + 1);
+    }
+    expect(legs).toBeGreaterThan(2_000);
+    expect(moving).toBeGreaterThan(100);
   });
 });

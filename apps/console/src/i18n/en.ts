@@ -343,7 +343,15 @@ export const en = {
     incident: 'Incident',
     note: 'Note',
   },
-  documents: { title: 'Documents', none: 'No documents yet.', upload: 'Upload', uploading: 'Uploading…', kind: 'Kind', file: 'File' },
+  documents: {
+    title: 'Documents',
+    none: 'No documents yet.',
+    upload: 'Upload',
+    uploading: 'Uploading…',
+    chooseFile: 'Choose a file to upload.',
+    kind: 'Kind',
+    file: 'File',
+  },
   documentKind: {
     idf: 'IDF',
     bill_of_lading: 'Bill of lading',
@@ -488,6 +496,7 @@ export const en = {
       'We sent a link to {{pending}}. Notices are mailed there once you open it (within a day); until then they go to {{current}}.',
     webhookUrl: 'Webhook URL',
     webhookHint: 'Needed when a webhook switch is on: each notice is POSTed there as JSON.',
+    webhookNeeded: 'Give a webhook URL: a webhook switch is on.',
     save: 'Save settings',
     saved: 'Settings saved.',
     types: {

@@ -281,8 +281,16 @@ function DwellPanel({ query }: { query: Query }) {
     {
       key: 'over',
       header: t('observatory.overThreshold'),
+      // the threshold under the share: on one line the column widened the table past a 1,366 px window
       cell: (i) =>
-        i.overThresholdShare === null ? '—' : `${f.number(i.overThresholdShare * 100, 0)} % (> ${f.duration(i.thresholdSeconds)})`,
+        i.overThresholdShare === null ? (
+          '—'
+        ) : (
+          <>
+            {f.number(i.overThresholdShare * 100, 0)} %<br />
+            <span className="muted small">&gt; {f.duration(i.thresholdSeconds)}</span>
+          </>
+        ),
       numeric: true,
     },
   ];

@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import SpreadTurnsSequencer from './tools/test-sequencer.js';
 
 export default defineConfig({
   test: {
@@ -11,6 +12,8 @@ export default defineConfig({
     testTimeout: 30000,
     hookTimeout: 60000,
     reporters: ['default', './tools/test-summary-reporter.ts'],
+    // the browser files spread among the others, each in its turn on their shared stack (one pool for every project)
+    sequence: { sequencer: SpreadTurnsSequencer },
     projects: [
       {
         extends: true,

@@ -10,7 +10,7 @@ import type { Role } from './roles';
  * filtered like every other list.
  */
 
-/** The entity types each service audits (they match services/<svc>/src/audit/audit.ts). */
+/** The entity types each service audits (services/<svc>/src/audit/audit.ts builds its trail from these). */
 export const IdentityAuditEntity = z.enum(['user', 'permission', 'token', 'session', 'server']);
 export const JourneyAuditEntity = z.enum(['route', 'journey', 'flag']);
 export const GeofenceAuditEntity = z.enum(['geofence', 'geofence_link']);

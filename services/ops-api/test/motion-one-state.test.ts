@@ -3,7 +3,10 @@ import { EventMessage, positionId, ReportStop, ReportTrip, Topics, type Device, 
 import { insertPositions, type ConsumedMessage, type Subscription } from '@corridor/platform';
 import { eventually } from '@corridor/platform/testing/eventually';
 import { testUsers } from '@corridor/platform/testing/identity';
+import { eventConfigOf } from '../src/device-state/event-config';
+import { positionEvents, type PositionEventState } from '../src/device-state/position-events';
 import { deviceStateSettingsFrom } from '../src/device-state/settings';
+import { defaultReportSettings } from '../src/reports/settings';
 import { startHarness, type Harness } from './tracking-harness';
 
 /**
@@ -124,4 +127,53 @@ describe('one motion state behind the motion events and the trips and stops repo
       expect(stops.map((s) => iso(s.endTime))).toEqual(moving);
     });
   }
+
+  it('gives the same deviceMoving and deviceStopped when the device state restarts mid-track (the window read back from the stored positions)', async () => {
+    const made = await h.call(testUsers.admin, 'POST', '/api/devices', {
+      name: 'Motion restarts',
+      uniqueId: '865100000000003',
+      companyId: 101,
+    });
+    expect(made.statusCode, made.body).toBe(200);
+    const d = made.json<Device>();
+    const fixes = track().map((f) => position(d, f));
+    await insertPositions(h.adapters.analytics)(fixes);
+    // the uninterrupted motion state: the same steps with the window carried in the state
+    let state: PositionEventState | undefined;
+    const expected: string[] = [];
+    for (const p of fixes) {
+      const r = positionEvents(state, p, eventConfigOf(defaultReportSettings().trips, 0));
+      state = r.state;
+      expected.push(
+        ...r.events.filter((e) => e.type === 'deviceMoving' || e.type === 'deviceStopped').map((e) => `${e.type}@${e.eventTime}`),
+      );
+    }
+    expect(expected.length).toBe(5);
+    // restarts: in the creep before the drive (its start is back-dated over the window), twice while the stop settles, in the short hop
+    let from = 0;
+    for (const at of [12, 26, 27, 42, fixes.length]) {
+      await h.adapters.bus.publish(
+        Topics.positions,
+        fixes.slice(from, at).map((p) => ({ key: String(d.id), value: p })),
+      );
+      const last = fixes[at - 1]!;
+      await eventually(
+        `the device state at fix ${at - 1}`,
+        async () => (await h.call(testUsers.admin, 'GET', `/api/devices/${d.id}`)).json<Device>().positionId === last.id,
+      );
+      if (at < fixes.length) {
+        await h.svc.deviceState.stop(); // what the instance held in memory is gone; the cache keeps the thin state
+        await h.svc.deviceState.start();
+      }
+      from = at;
+    }
+    const seen = () =>
+      new Map(
+        events
+          .filter((e) => e.deviceId === d.id && (e.type === 'deviceMoving' || e.type === 'deviceStopped'))
+          .map((e) => [e.id, `${e.type}@${e.eventTime}`]),
+      );
+    await eventually('the motion events on events.v1', () => seen().size >= expected.length);
+    expect([...seen().values()]).toEqual(expected);
+  });
 });

@@ -28,7 +28,8 @@
  *   50/100/150 % of it.
  * KAFKA_CLIENTS_PARTS picks parts (default micro,stack; also rebalance, ingest), KAFKA_CLIENTS_ROUNDS
  * the rounds (default 2). Figures are keyed `<client>#<round>_...` per round, `<client>_..._mean`
- * over the rounds, and `ratio_<client>_to_<first client>_...`. The load average is recorded with
+ * and `_median` over the rounds, `ratio_<client>_to_<first client>_...` (of the means) and
+ * `ratio_median_<client>_to_<first client>_...` (of the medians, the one to quote). The load average is recorded with
  * each figure.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -40,7 +41,7 @@ import type { BusClient } from '../bench-bus';
 import { ownBrokers } from '../kafka-brokers';
 import { kafkajsDir, obtainKafkajs } from '../kafkajs/obtain-kafkajs';
 import { load1m } from '../parts';
-import { round } from '../stats';
+import { mean, median, round } from '../stats';
 
 const ALL_CLIENTS: BusClient[] = ['kafkajs', 'platformatic1', 'platformatic2'];
 
@@ -230,8 +231,8 @@ async function rounds(brokersOf: (v: Variant) => string[]): Promise<Record<strin
     ).join('; '),
   };
   const parts = (process.env.KAFKA_CLIENTS_PARTS ?? 'micro,stack').split(',');
-  /** Per client label, the sum of each figure over the rounds. */
-  const sums = new Map<string, Map<string, number>>(VARIANTS.map((v) => [v.label, new Map()]));
+  /** Per client label, each figure's value in every round. */
+  const values = new Map<string, Map<string, number[]>>(VARIANTS.map((v) => [v.label, new Map()]));
   for (let r = 1; r <= ROUNDS; r++) {
     const order = r % 2 ? VARIANTS : [...VARIANTS].reverse();
     for (const variant of order) {
@@ -242,8 +243,8 @@ async function rounds(brokersOf: (v: Variant) => string[]): Promise<Record<strin
         for (const [k, v] of Object.entries(figures)) {
           if (keys && !keys.includes(k)) continue;
           out[`${label}#${r}_${prefix}${k}`] = v;
-          const sum = sums.get(label)!;
-          if (typeof v === 'number') sum.set(`${prefix}${k}`, (sum.get(`${prefix}${k}`) ?? 0) + v);
+          const seen = values.get(label)!;
+          if (typeof v === 'number') seen.set(`${prefix}${k}`, [...(seen.get(`${prefix}${k}`) ?? []), v]);
         }
       };
       process.stdout.write(`  round ${r}: ${label} (load ${load1m()})\n`);
@@ -287,12 +288,21 @@ async function rounds(brokersOf: (v: Variant) => string[]): Promise<Record<strin
         );
     }
   }
-  for (const [label, sum] of sums) for (const [k, v] of sum) out[`${label}_${k}_mean`] = round(v / ROUNDS);
+  // Means and medians over the rounds, and each client's ratio to the first client for both. The
+  // median is the figure to quote: one round disturbed by the machine's load (its load_start says
+  // so) moves a mean of two or three rounds a long way, and a median hardly at all.
+  for (const [label, figures] of values)
+    for (const [k, vs] of figures) {
+      out[`${label}_${k}_mean`] = round(mean(vs));
+      out[`${label}_${k}_median`] = round(median(vs));
+    }
   const [base, ...others] = VARIANTS;
   for (const v of others) {
-    for (const [k, sum] of sums.get(v.label)!) {
-      const baseSum = sums.get(base!.label)!.get(k);
-      if (baseSum) out[`ratio_${v.label}_to_${base!.label}_${k}`] = round(sum / baseSum);
+    for (const [k, vs] of values.get(v.label)!) {
+      const baseVs = values.get(base!.label)!.get(k);
+      if (!baseVs) continue;
+      if (mean(baseVs)) out[`ratio_${v.label}_to_${base!.label}_${k}`] = round(mean(vs) / mean(baseVs));
+      if (median(baseVs)) out[`ratio_median_${v.label}_to_${base!.label}_${k}`] = round(median(vs) / median(baseVs));
     }
   }
   out.setup =

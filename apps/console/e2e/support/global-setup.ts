@@ -5,6 +5,7 @@ import type { TestProject } from 'vitest/node';
 import { CLIENT, startProvider } from '@corridor/gateway/test/oidc-provider';
 import { createLogger, parseConfig } from '@corridor/platform';
 import { freePort } from '@corridor/platform/testing/free-port';
+import { startTurns } from '@corridor/platform/testing/turns';
 import { StackConfig } from '@corridor/tools/stack/config';
 import { ensureConsoleBuilt } from '@corridor/tools/stack/console-build';
 import { startStack, type RunningStack } from '@corridor/tools/stack/stack';
@@ -21,6 +22,8 @@ declare module 'vitest' {
     devicePorts: { osmand: string; gt06: number } | null;
     /** A file written once the demo's observatory history is built ('ok', or what failed); null when the tests did not start the stack. */
     observatoryHistory: string | null;
+    /** Where a browser file takes its turn (e2e/support/browser-turn.ts): one browser file at a time on the stack. */
+    browserTurns: number;
   }
 }
 
@@ -30,6 +33,7 @@ const REAL_PARTS = ['DATABASE_URL', 'KAFKA_BROKERS', 'REDIS_URL', 'CLICKHOUSE_UR
 let stack: RunningStack | undefined;
 let dataDir: string | undefined;
 let provider: Awaited<ReturnType<typeof startProvider>> | undefined;
+let turns: Awaited<ReturnType<typeof startTurns>> | undefined;
 
 /**
  * Once per run: build the console if it is stale, start the whole stack on ephemeral ports with a
@@ -45,6 +49,8 @@ export async function setup(project: TestProject): Promise<void> {
   project.provide('openId', null);
   project.provide('devicePorts', null);
   project.provide('observatoryHistory', null);
+  turns = await startTurns();
+  project.provide('browserTurns', turns.port);
   if (!haveChromium) {
     project.provide('baseUrl', '');
     return;
@@ -94,8 +100,9 @@ export async function setup(project: TestProject): Promise<void> {
   };
   stack = await startStack(config, { loggerFor: (name) => createLogger(name, 'error'), gatewayEnv });
   // the observatory's figures are the demo's past, which the stack builds in the background. This
-  // setup runs before any project's tests, and the browser files run after the others: the history
-  // is built while those run, and each browser file waits for it first (history-ready.ts)
+  // setup runs before any project's tests, and the browser files are spread among the others
+  // (tools/test-sequencer.ts): the history is built while those run, and each browser file waits
+  // for it first (history-ready.ts)
   const history = join(dataDir, 'observatory-history.done');
   void stack.observatoryHistory.then(
     () => writeFileSync(history, 'ok'),
@@ -108,6 +115,7 @@ export async function setup(project: TestProject): Promise<void> {
 }
 
 export async function teardown(): Promise<void> {
+  await turns?.close();
   await stack?.close();
   await provider?.close();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });

@@ -87,6 +87,36 @@ describe('thread bridge', () => {
     await far.cache.ping();
   });
 
+  it('sends what one turn of the event loop issues as one message each way, in order', async () => {
+    const bus = new MemoryBus(2, 20);
+    const cache = new MemoryCache();
+    const { port1, port2 } = new MessageChannel();
+    const posted = { near: 0, far: 0 };
+    const count = (port: typeof port1, side: keyof typeof posted) => {
+      const post = port.postMessage.bind(port);
+      port.postMessage = (m: unknown) => {
+        posted[side]++;
+        post(m);
+      };
+    };
+    count(port1, 'near');
+    count(port2, 'far');
+    stop = serveBridge({ bus, cache }, port1);
+    const far = bridgedParts(port2, { bus: 'memory', cache: 'memory' });
+    const answers = await Promise.all([
+      ...Array.from({ length: 50 }, (_, i) => far.cache.set(`k${i}`, String(i))),
+      far.bus.publish('t.v1', [{ key: '1', value: { n: 1 } }]),
+      far.cache.get('k49'), // issued after the set of k49: reads it
+    ]);
+    expect(answers.at(-1)).toBe('49');
+    expect(posted).toEqual({ near: 1, far: 1 });
+    expect(bus.size('t.v1')).toBe(1);
+    // one at a time, each call still gets its own answer
+    expect(await far.cache.get('k3')).toBe('3');
+    expect(await far.cache.incr('n')).toBe(1);
+    expect(posted).toEqual({ near: 3, far: 3 });
+  });
+
   it('gives a thread without a relational store one that refuses every use', async () => {
     const db = absentDb('ingest thread 1');
     expect(() => db.orm).toThrow('no relational store in ingest thread 1');

@@ -22,8 +22,11 @@ import { liveConsumers } from './consumer-metrics';
  * decoding and intake use another core than the evaluators and stores.
  *
  * Messages travel as JSON text (what the bus stores anyway), so a publish costs one structured
- * clone of strings. A subscription's batches are handed to the worker and committed once its
- * handler resolved there (at least once, as on the bus itself). Not bridged: the relational and
+ * clone of strings. What one end sends in one turn of its event loop crosses as one postMessage
+ * (Outbox): an ingest thread issues a cache read, a publish and a cache write per device batch,
+ * and the owning thread answers each, so one message per call was thousands of clones and
+ * wake-ups a second on the thread that runs every consumer. A subscription's batches are handed
+ * to the worker and committed once its handler resolved there (at least once, as on the bus itself). Not bridged: the relational and
  * analytics stores (the stack serves chDB to its workers over the ClickHouse HTTP interface).
  */
 type Target = 'bus' | 'cache' | 'sub';
@@ -59,6 +62,36 @@ interface SerializedError {
   message: string;
 }
 
+/** How a bridge end sends: together once per event-loop turn (default), or each at once (`each`: the bridge of before, for benchmarks). */
+export type BridgeSending = 'turn' | 'each';
+
+/**
+ * The messages one end sends, in order, as arrays: queued and posted together once per turn of
+ * the event loop (setImmediate runs after the turn's I/O callbacks), so every call issued while
+ * the turn's sockets were read crosses in one structured clone and one wake-up of the other thread.
+ */
+class Outbox<T> {
+  private queue: T[] = [];
+  private scheduled = false;
+  constructor(
+    private readonly port: MessagePort,
+    private readonly sending: BridgeSending,
+  ) {}
+  send(m: T): void {
+    if (this.sending === 'each') return this.port.postMessage([m]);
+    this.queue.push(m);
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(this.flush);
+  }
+  private readonly flush = (): void => {
+    this.scheduled = false;
+    const q = this.queue;
+    this.queue = [];
+    if (q.length) this.port.postMessage(q);
+  };
+}
+
 const serializeError = (err: unknown): SerializedError =>
   err instanceof Error ? { name: err.name, message: err.message } : { name: 'Error', message: String(err) };
 function toError(e: SerializedError): Error {
@@ -91,14 +124,19 @@ const CACHE_METHODS = new Set([
  * Serves `bus` and `cache` to the worker thread at the other end of `port` (call in the thread that
  * owns them). Returns a function that stops the worker's subscriptions and closes the port.
  */
-export function serveBridge(parts: { bus: Bus & RawPublisher; cache: Cache }, port: MessagePort): () => Promise<void> {
+export function serveBridge(
+  parts: { bus: Bus & RawPublisher; cache: Cache },
+  port: MessagePort,
+  sending: BridgeSending = 'turn',
+): () => Promise<void> {
+  const out = new Outbox<Reply | Deliver>(port, sending);
   const subs = new Map<number, Subscription>();
   const deliveries = new Map<number, { resolve: () => void; reject: (e: Error) => void }>();
   let nextDelivery = 1;
   const reply = (id: number, p: Promise<unknown>): void => {
     p.then(
-      (value) => port.postMessage({ kind: 'reply', id, ok: true, value } satisfies Reply),
-      (err: unknown) => port.postMessage({ kind: 'reply', id, ok: false, error: serializeError(err) } satisfies Reply),
+      (value) => out.send({ kind: 'reply', id, ok: true, value }),
+      (err: unknown) => out.send({ kind: 'reply', id, ok: false, error: serializeError(err) }),
     );
   };
   const call = async (c: Call): Promise<unknown> => {
@@ -141,13 +179,13 @@ export function serveBridge(parts: { bus: Bus & RawPublisher; cache: Cache }, po
             new Promise<void>((resolve, reject) => {
               const id = nextDelivery++;
               deliveries.set(id, { resolve, reject });
-              port.postMessage({
+              out.send({
                 kind: 'deliver',
                 id,
                 subId,
                 messages,
                 status: own.sub?.status() ?? initialStatus(opts),
-              } satisfies Deliver);
+              });
             }),
         });
         own.sub = sub;
@@ -160,15 +198,17 @@ export function serveBridge(parts: { bus: Bus & RawPublisher; cache: Cache }, po
         throw new Error(`bus.${c.method} is not bridged`);
     }
   };
-  port.on('message', (m: Call | Delivered) => {
-    if (m.kind === 'delivered') {
-      const d = deliveries.get(m.id);
-      deliveries.delete(m.id);
-      if (m.error) d?.reject(toError(m.error));
-      else d?.resolve();
-      return;
+  port.on('message', (ms: (Call | Delivered)[]) => {
+    for (const m of ms) {
+      if (m.kind === 'delivered') {
+        const d = deliveries.get(m.id);
+        deliveries.delete(m.id);
+        if (m.error) d?.reject(toError(m.error));
+        else d?.resolve();
+        continue;
+      }
+      reply(m.id, call(m));
     }
-    reply(m.id, call(m));
   });
   return async () => {
     for (const d of deliveries.values()) d.reject(new Error('the worker thread is gone'));
@@ -193,26 +233,30 @@ class Channel {
   private nextId = 1;
   private readonly calls = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   readonly handlers = new Map<number, { opts: SubscribeOptions; status: ConsumerStatus }>();
+  private readonly out: Outbox<Call | Delivered>;
 
-  constructor(readonly port: MessagePort) {
-    port.on('message', (m: Reply | Deliver) => {
-      if (m.kind === 'reply') {
-        const c = this.calls.get(m.id);
-        this.calls.delete(m.id);
-        if (m.ok) c?.resolve(m.value);
-        else c?.reject(toError(m.error!));
-        return;
+  constructor(port: MessagePort, sending: BridgeSending) {
+    const out = (this.out = new Outbox<Call | Delivered>(port, sending));
+    port.on('message', (ms: (Reply | Deliver)[]) => {
+      for (const m of ms) {
+        if (m.kind === 'reply') {
+          const c = this.calls.get(m.id);
+          this.calls.delete(m.id);
+          if (m.ok) c?.resolve(m.value);
+          else c?.reject(toError(m.error!));
+          continue;
+        }
+        const h = this.handlers.get(m.subId);
+        if (!h) {
+          out.send({ kind: 'delivered', id: m.id, error: { name: 'Error', message: 'subscription stopped' } });
+          continue;
+        }
+        h.status = m.status;
+        h.opts.handler(m.messages).then(
+          () => out.send({ kind: 'delivered', id: m.id }),
+          (err: unknown) => out.send({ kind: 'delivered', id: m.id, error: serializeError(err) }),
+        );
       }
-      const h = this.handlers.get(m.subId);
-      if (!h) {
-        port.postMessage({ kind: 'delivered', id: m.id, error: { name: 'Error', message: 'subscription stopped' } } satisfies Delivered);
-        return;
-      }
-      h.status = m.status;
-      h.opts.handler(m.messages).then(
-        () => port.postMessage({ kind: 'delivered', id: m.id } satisfies Delivered),
-        (err: unknown) => port.postMessage({ kind: 'delivered', id: m.id, error: serializeError(err) } satisfies Delivered),
-      );
     });
   }
 
@@ -220,7 +264,7 @@ class Channel {
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
       this.calls.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      this.port.postMessage({ kind: 'call', id, target, method, args, ...(subId !== undefined ? { subId } : {}) } satisfies Call);
+      this.out.send({ kind: 'call', id, target, method, args, ...(subId !== undefined ? { subId } : {}) });
     });
   }
 
@@ -353,8 +397,9 @@ export class BridgedCache implements Cache {
 export function bridgedParts(
   port: MessagePort,
   kinds: { bus: Bus['kind']; cache: Cache['kind']; maxReadyLag?: number },
+  sending: BridgeSending = 'turn',
 ): { bus: BridgedBus; cache: BridgedCache; fail(reason: string): void } {
-  const channel = new Channel(port);
+  const channel = new Channel(port, sending);
   return {
     bus: new BridgedBus(channel, kinds.bus, kinds.maxReadyLag),
     cache: new BridgedCache(channel, kinds.cache),

@@ -123,7 +123,7 @@ FROM (
     FROM (
       SELECT *,
              lagInFrame(lat, 1, nan) OVER w AS prev_lat, lagInFrame(lon, 1, nan) OVER w AS prev_lon,
-             lagInFrame(t, 1, toInt64(0)) OVER w AS prev_t, lagInFrame(ign, 1, NULL) OVER w AS prev_ign,
+             lagInFrame(t, 1, toInt64(0)) OVER w AS prev_t, lagInFrame(ign, 1, NULL) OVER w AS prev_ign, lagInFrame(spd, 1, toFloat64(0)) OVER w AS prev_spd,
              lagInFrame(moving, 1, false) OVER w AS prev_moving, row_number() OVER w AS rn,
              rn > 1 AND t - prev_t >= no_data_ms AS after_gap,
              toUInt64(rn = 1 OR moving != prev_moving OR after_gap) AS breaks,
@@ -132,7 +132,7 @@ FROM (
              (lat - prev_lat) * ${RAD} AS d_lat, (lon - prev_lon) * ${RAD} AS d_lon,
              sin(d_lat / 2) * sin(d_lat / 2) + cos(prev_lat * ${RAD}) * cos(lat * ${RAD}) * sin(d_lon / 2) * sin(d_lon / 2) AS h,
              if(rn = 1, toFloat64(0), 2 * {radius:Float64} * asin(least(1, sqrt(h)))) AS raw_leg,
-             ${jumpSql('raw_leg', 't - prev_t')} AS jump,
+             ${jumpSql('raw_leg', 't - prev_t', 'prev_spd', 'spd')} AS jump,
              if(jump, toFloat64(0), raw_leg) AS leg, if(jump, raw_leg, toFloat64(0)) AS jumped
       FROM (
         SELECT device_id, toUnixTimestamp64Milli(fix_time) AS t, id, latitude AS lat, longitude AS lon, toFloat64(toString(speed)) AS spd, ignition AS ign,

@@ -40,8 +40,8 @@ export interface SummaryQuery {
 /** The instant at either end of a part (its time in epoch ms): a fix, a status-only record, or both of one second merged. */
 export type SummaryEnd = Pick<ReportFixRow, 'time' | 'ignition' | 'odometer' | 'hours' | 'fuelUsed' | 'fuel' | 'fuelLevel'>;
 
-/** Where and when a part's first or last located instant (one with a fix) is. */
-export type SummaryPlace = Pick<ReportFixRow, 'latitude' | 'longitude' | 'time'>;
+/** Where and when a part's first or last located instant (one with a fix) is, and its speed (the jump rule reads it). */
+export type SummaryPlace = Pick<ReportFixRow, 'latitude' | 'longitude' | 'time' | 'speed'>;
 
 export interface SummaryPart {
   deviceId: number;
@@ -97,7 +97,7 @@ const merged = (column: string): string => `coalesce(anyIf(${column}, st), anyIf
 const sumsOver = (fixes: string): string => `
 SELECT device_id, day, argMin(${END}, t), argMax(${END}, t), count(), max(spd),
        sumIf(spd64, moving), countIf(moving), sum(leg), sumIf(ignition_ms, prev_day = day),
-       countIf(ign IS NOT NULL), argMinIf(tuple(lat, lon, t), t, located), argMaxIf(tuple(lat, lon, t), t, located), countIf(located), sum(jumped)
+       countIf(ign IS NOT NULL), argMinIf(tuple(lat, lon, t, spd64), t, located), argMaxIf(tuple(lat, lon, t, spd64), t, located), countIf(located), sum(jumped)
 FROM (
   SELECT device_id, t, day, located, spd, spd64, ign, lat, lon, odo, hours, fuel_used, fuel, fuel_level, moving,
          lagInFrame(t, 1, toInt64(0)) OVER w AS prev_t, lagInFrame(day, 1, toInt64(-1)) OVER w AS prev_day,
@@ -107,10 +107,11 @@ FROM (
          ifNull(anyLast(if(located, lat, NULL)) OVER seen, nan) AS prev_lat, ifNull(anyLast(if(located, lon, NULL)) OVER seen, nan) AS prev_lon,
          ifNull(anyLast(if(located, day, NULL)) OVER seen, toInt64(-1)) AS prev_fix_day,
          ifNull(anyLast(if(located, t, NULL)) OVER seen, toInt64(0)) AS prev_fix_t,
+         ifNull(anyLast(if(located, spd64, NULL)) OVER seen, toFloat64(0)) AS prev_fix_spd,
          (lat - prev_lat) * ${RAD} AS d_lat, (lon - prev_lon) * ${RAD} AS d_lon,
          sin(d_lat / 2) * sin(d_lat / 2) + cos(prev_lat * ${RAD}) * cos(lat * ${RAD}) * sin(d_lon / 2) * sin(d_lon / 2) AS h,
          if(located AND prev_fix_day = day, 2 * {radius:Float64} * asin(least(1, sqrt(h))), 0) AS raw_leg,
-         ${jumpSql('raw_leg', 't - prev_fix_t')} AS jump,
+         ${jumpSql('raw_leg', 't - prev_fix_t', 'prev_fix_spd', 'spd64')} AS jump,
          if(jump, toFloat64(0), raw_leg) AS leg, if(jump, raw_leg, toFloat64(0)) AS jumped
   FROM (
     SELECT device_id, t, any(day) AS day, max(NOT st) AS located,
@@ -150,8 +151,8 @@ const end = (v: unknown): SummaryEnd => {
 };
 
 const place = (v: unknown): SummaryPlace => {
-  const [latitude, longitude, time] = v as number[];
-  return { latitude: latitude!, longitude: longitude!, time: Number(time) };
+  const [latitude, longitude, time, speed] = v as number[];
+  return { latitude: latitude!, longitude: longitude!, time: Number(time), speed: speed! };
 };
 
 /** The parts of the summary, devices in id order, days in order, a device's pages in time order. */

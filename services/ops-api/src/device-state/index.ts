@@ -1,4 +1,5 @@
 import type { DevicesService } from '../devices/service';
+import { streamReportFixes } from '../clickhouse/report-positions';
 import { deviceEventWriter } from '../events/event-writer';
 import type { OpsModule } from '../module';
 import type { TripThresholds } from '../reports/settings';
@@ -33,6 +34,7 @@ export const deviceStateModule: OpsModule<
     settings,
     registryEntries: (states) => devices.registryEntries(states),
     onSessions: (ms) => devices.bindProtocols(ms),
+    storedFixes: streamReportFixes(base.analytics),
     eventConfigs: eventSettingsReader({
       db: base.db,
       cache: base.cache,

@@ -20,11 +20,35 @@ type Kept = [
 /**
  * One device's motion state between positions: the report's detector (Traccar's newer or older
  * model, as the device's thresholds say) with what it carries, and the previous fix (for the leg
- * and path of the next). JSON, kept with the device's event state.
+ * and path of the next). JSON, kept with the device's event state. The newer model's window (the
+ * fixes of the last minDuration: 180 of them at a fix a second) is left out when the instance
+ * holds the detector in memory (MotionMemory, motion-memory.ts), and read back from the stored
+ * positions when it does not; a state with a window (kept before, or by a caller without memory)
+ * still carries it.
  */
 export type MotionState =
-  | { logic: 'new'; prev: Kept; moving: boolean; anchor: Kept; window: Kept[] }
-  | { logic: 'old'; prev: Kept; streak: boolean; state: boolean; streakStart: Kept | null; streakMax: number };
+  NewMotionState | { logic: 'old'; prev: Kept; streak: boolean; state: boolean; streakStart: Kept | null; streakMax: number };
+export interface NewMotionState {
+  logic: 'new';
+  prev: Kept;
+  moving: boolean;
+  anchor: Kept;
+  window?: Kept[];
+}
+
+/** A device's newer-model detector, held between batches by the instance that processed its last position. */
+export interface HeldMotion {
+  detector: ReturnType<typeof newMotionDetector<MotionFix>>;
+  prev: MotionFix;
+  t: TripThresholds;
+}
+
+/** Where the instance holds its devices' detectors (motion-memory.ts). */
+export interface MotionHolder {
+  /** The held detector of the device, if it went on from this stored state (the same previous fix). */
+  held(deviceId: number, s: NewMotionState): HeldMotion | undefined;
+  hold(deviceId: number, h: HeldMotion): void;
+}
 
 const keep = (f: MotionFix): Kept => [
   f.time,
@@ -36,7 +60,7 @@ const keep = (f: MotionFix): Kept => [
   f.moving ? 1 : 0,
   f.ignition === null ? -1 : f.ignition ? 1 : 0,
 ];
-const restore = (k: Kept, deviceId: number): MotionFix => ({
+export const restore = (k: Kept, deviceId: number): MotionFix => ({
   deviceId,
   id: k[1],
   time: k[0],
@@ -53,8 +77,12 @@ const restore = (k: Kept, deviceId: number): MotionFix => ({
   moving: k[6] === 1,
 });
 
+/** The newer model's thresholds (what its window and events depend on) are the same. */
+const sameWindowRule = (a: TripThresholds, b: TripThresholds): boolean =>
+  a === b || (a.minDistance === b.minDistance && a.minDuration === b.minDuration && a.stopGap === b.stopGap);
+
 /** The position as a report's track row. */
-const rowOf = (p: PositionMessage): MotionFix => ({
+export const rowOf = (p: PositionMessage): MotionFix => ({
   deviceId: p.deviceId,
   id: p.id,
   time: Date.parse(p.fixTime),
@@ -84,18 +112,31 @@ export function motionStep(
   saved: MotionState | undefined,
   p: PositionMessage,
   t: TripThresholds,
+  memory?: MotionHolder,
 ): { state: MotionState; events: MotionEvent<MotionFix>[] } {
   const logic = t.newLogic ? 'new' : 'old';
   const usable = saved?.logic === logic ? saved : undefined;
-  const fix = fixTrack<MotionFix>(t.speedThreshold, t.maxSpeed, usable ? restore(usable.prev, p.deviceId) : undefined)(rowOf(p));
   const from = (k: Kept): MotionFix => restore(k, p.deviceId);
   if (logic === 'new') {
     const s = usable?.logic === 'new' ? usable : undefined;
-    const d = newMotionDetector(t, fix, s ? { moving: s.moving, anchor: from(s.anchor), window: s.window.map(from) } : undefined);
+    const held = s && memory ? memory.held(p.deviceId, s) : undefined;
+    const fix = fixTrack<MotionFix>(t.speedThreshold, t.maxSpeed, held ? held.prev : s ? from(s.prev) : undefined)(rowOf(p));
+    let d: HeldMotion['detector'];
+    if (held && sameWindowRule(held.t, t)) d = held.detector;
+    else if (held) d = newMotionDetector(t, fix, held.detector.save());
+    // without a held detector nor a window (its recovery found nothing): the previous fix alone
+    else
+      d = newMotionDetector(t, fix, s ? { moving: s.moving, anchor: from(s.anchor), window: (s.window ?? [s.prev]).map(from) } : undefined);
     const events = d.update(fix);
+    if (memory) {
+      memory.hold(p.deviceId, { detector: d, prev: fix, t });
+      const now = d.now();
+      return { state: { logic, prev: keep(fix), moving: now.moving, anchor: keep(now.anchor) }, events };
+    }
     const now = d.save();
     return { state: { logic, prev: keep(fix), moving: now.moving, anchor: keep(now.anchor), window: now.window.map(keep) }, events };
   }
+  const fix = fixTrack<MotionFix>(t.speedThreshold, t.maxSpeed, usable ? from(usable.prev) : undefined)(rowOf(p));
   const s = usable?.logic === 'old' ? usable : undefined;
   const d = oldMotionDetector(
     t,

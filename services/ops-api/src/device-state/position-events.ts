@@ -1,6 +1,6 @@
 import type { EventMessage, PositionMessage } from '@corridor/contracts';
 import type { TripThresholds } from '../reports/settings';
-import { motionStep as motionOf, type MotionState } from './motion-state';
+import { motionStep as motionOf, type MotionHolder, type MotionState } from './motion-state';
 
 /**
  * Server-side device events from a device's positions, in order (Traccar's IgnitionEventHandler,
@@ -129,6 +129,7 @@ function event(
   };
 }
 
+const steps: Step[] = [overspeedStep, driverStep, fuelStep, maintenanceStep];
 type Step = (
   s: PositionEventState,
   p: PositionMessage,
@@ -140,10 +141,10 @@ type Step = (
 function motionStep(
   s: PositionEventState,
   p: PositionMessage,
-  _here: Mark,
   cfg: EventConfig,
+  memory: MotionHolder | undefined,
 ): { s: PositionEventState; e?: EventMessage[] } {
-  const r = motionOf(s.motionState, p, cfg.trips);
+  const r = motionOf(s.motionState, p, cfg.trips, memory);
   const e = r.events.map((m) =>
     event(p.deviceId, m.type === 'moving' ? 'deviceMoving' : 'deviceStopped', {
       time: m.fix.time,
@@ -247,13 +248,15 @@ function fuelStep(s: PositionEventState, p: PositionMessage, here: Mark, cfg: Ev
 
 /**
  * The events one position of the device gives, and the device's next event state. `fences`: the
- * geofences with a speed limit that contain the fix and apply to the device.
+ * geofences with a speed limit that contain the fix and apply to the device. `memory`: where the
+ * instance holds the motion detectors (the state then leaves the newer model's window out).
  */
 export function positionEvents(
   state: PositionEventState | undefined,
   p: PositionMessage,
   cfg: EventConfig,
   given?: readonly FenceLimit[],
+  memory?: MotionHolder,
 ): { state: PositionEventState; events: EventMessage[] } {
   let s = state ?? freshEventState();
   const time = Date.parse(p.fixTime);
@@ -265,7 +268,9 @@ export function positionEvents(
     s = { ...s, ignition: p.ignition };
   }
   const fences = given ?? (p.valid && p.attributes.outdated !== true ? cfg.fencesAt?.(p.longitude, p.latitude) : undefined) ?? [];
-  const steps: Step[] = [motionStep, overspeedStep, driverStep, fuelStep, maintenanceStep];
+  const motion = motionStep(s, p, cfg, memory);
+  s = motion.s;
+  if (motion.e) events.push(...motion.e);
   for (const step of steps) {
     const r = step(s, p, here, cfg, fences);
     s = r.s;

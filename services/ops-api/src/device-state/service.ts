@@ -16,6 +16,7 @@ import {
 import type { DeviceEventWriter } from '../events/event-writer';
 import type { EventConfigReader } from './event-settings';
 import { liveKeys, readLiveStates, saveLiveStates } from './live-state';
+import { MotionMemory, type MotionToRecover, type StoredFixes } from './motion-memory';
 import type { DeviceStateSettings } from './settings';
 import { positionEvents, type EventConfig } from './position-events';
 import { freshState, onPosition, onSession, onTimeout, type DeviceLiveState, type StatusChange, type Step } from './status';
@@ -40,6 +41,8 @@ export interface DeviceStateDeps {
   onSessions?: (messages: DeviceSessionMessage[]) => Promise<void>;
   /** The event settings (speed limit, trip thresholds) of these devices, for the ones that exist. */
   eventConfigs: EventConfigReader;
+  /** The stored positions, to read a motion window back (motion-memory.ts); without: the previous fix alone. */
+  storedFixes?: StoredFixes;
 }
 
 interface Input {
@@ -62,10 +65,10 @@ const statusEvent = (deviceId: number, c: StatusChange): EventMessage => ({
 });
 
 /** A position: the status step, and the ignition / motion / overspeed events of a device that exists. */
-function withPositionEvents(s: DeviceLiveState, p: PositionMessage, cfg: EventConfig | undefined): Step {
+function withPositionEvents(s: DeviceLiveState, p: PositionMessage, cfg: EventConfig | undefined, memory: MotionMemory): Step {
   const step = onPosition(s, p);
   if (!cfg) return step;
-  const r = positionEvents(s.events, p, cfg);
+  const r = positionEvents(s.events, p, cfg, undefined, memory);
   return { ...step, state: { ...step.state, events: r.state }, events: r.events };
 }
 
@@ -91,6 +94,25 @@ export function deviceStateService(deps: DeviceStateDeps) {
   const subs: Subscription[] = [];
   let timer: NodeJS.Timeout | undefined;
   let sweeping: Promise<void> | undefined;
+  const motion = new MotionMemory();
+
+  /** Reads back the motion windows of the batch's devices this instance does not hold (before their positions apply). */
+  async function recoverMotion(before: Map<number, DeviceLiveState>, configs: Map<number, EventConfig>): Promise<void> {
+    const candidates: MotionToRecover[] = [];
+    for (const [deviceId, s] of before) {
+      const m = s.events?.motionState;
+      const t = configs.get(deviceId)?.trips;
+      if (m?.logic === 'new' && t?.newLogic) candidates.push({ deviceId, state: m, t });
+    }
+    const due = motion.due(candidates);
+    if (!due.length || !deps.storedFixes) return;
+    try {
+      const r = await motion.recover(due, deps.storedFixes);
+      logger.info({ devices: due.length, ...r }, 'motion windows read back from the stored positions');
+    } catch (err) {
+      throw unavailable('analytics store', err);
+    }
+  }
 
   async function persist(states: [number, DeviceLiveState][]): Promise<void> {
     if (!states.length) return;
@@ -116,10 +138,11 @@ export function deviceStateService(deps: DeviceStateDeps) {
       });
   }
 
-  /** Applies inputs (in order) to the states of their devices, which the caller has locked. */
-  async function applyLocked(inputs: Input[]): Promise<void> {
+  /** Applies inputs (in order) to the states of their devices, which the caller has locked; `prepare` first sees the states read. */
+  async function applyLocked(inputs: Input[], prepare?: (before: Map<number, DeviceLiveState>) => Promise<void>): Promise<void> {
     const ids = [...new Set(inputs.map((i) => i.deviceId))];
     const before = await readLiveStates(cache, ids);
+    await prepare?.(before);
     const next = new Map<number, DeviceLiveState>();
     const changed = new Set<number>();
     const events: EventMessage[] = [];
@@ -147,12 +170,12 @@ export function deviceStateService(deps: DeviceStateDeps) {
     if (events.length) logger.debug({ events: events.map((e) => `${e.deviceId}:${e.type}`) }, 'device status changed');
   }
 
-  async function apply(inputs: Input[]): Promise<void> {
+  async function apply(inputs: Input[], prepare?: (before: Map<number, DeviceLiveState>) => Promise<void>): Promise<void> {
     if (!inputs.length) return;
     const ids = [...new Set(inputs.map((i) => i.deviceId))];
     await locks.lockAll(ids, LOCK_WAIT_MS);
     try {
-      await applyLocked(inputs);
+      await applyLocked(inputs, prepare);
     } finally {
       await locks.unlock(ids).catch(() => undefined);
     }
@@ -177,6 +200,7 @@ export function deviceStateService(deps: DeviceStateDeps) {
       await applyLocked(
         [...states].map(([id, s]) => ({ deviceId: id, uniqueId: s.uniqueId, apply: (st) => onTimeout(st, now, settings.timeoutMs) })),
       );
+      for (const id of held) motion.forget(id); // silent past the timeout: read back if it reports again
     } finally {
       await locks.unlock(held).catch(() => undefined);
     }
@@ -234,8 +258,9 @@ export function deviceStateService(deps: DeviceStateDeps) {
               ps.map((p) => ({
                 deviceId: p.deviceId,
                 uniqueId: p.uniqueId,
-                apply: (s) => withPositionEvents(s, p, configs.get(p.deviceId)),
+                apply: (s) => withPositionEvents(s, p, configs.get(p.deviceId), motion),
               })),
+              (before) => recoverMotion(before, configs),
             );
           },
         }),
@@ -271,6 +296,8 @@ export function deviceStateService(deps: DeviceStateDeps) {
       clearInterval(timer);
       await sweeping?.catch(() => undefined);
       await Promise.allSettled(subs.map((s) => s.stop()));
+      subs.length = 0;
+      motion.clear();
     },
   };
 }

@@ -11,7 +11,7 @@ export type TrackRow = Pick<ReportFixRow, 'deviceId' | 'id' | 'time' | 'latitude
  * hours accumulators), and what detection derives per fix.
  */
 export interface FixTotals {
-  /** Path driven since the first fix, metres: the great-circle legs, but jumps (platform report-jumps.ts). */
+  /** Path driven since the first fix, metres: the great-circle legs, but jumps (clickhouse/report-jumps.ts). */
   path: number;
   /** Jumps since the first fix, metres: legs too far for the time between their fixes, not driven. */
   gap: number;
@@ -54,7 +54,7 @@ export function fixTrack<R extends TrackRow = ReportFixRow>(
     fix.moving = row.motion ?? row.speed > speedThreshold;
     if (prev) {
       fix.leg = fixDistance(prev, row);
-      const jump = isJump(fix.leg, row.time - prev.time, maxSpeed);
+      const jump = isJump(fix.leg, row.time - prev.time, prev.speed, row.speed, maxSpeed);
       fix.path = prev.path + (jump ? 0 : fix.leg);
       fix.gap = prev.gap + (jump ? fix.leg : 0);
       fix.ignitionMs = prev.ignitionMs + (prev.ignition === true && row.ignition === true ? row.time - prev.time : 0);

@@ -45,7 +45,8 @@ export function oldMotionDetector<F extends MotionFix>(
         streak = false;
         state = false;
         streakStart = undefined;
-        events.push({ type: 'stopped', fix: previous, maxSpeed: 0 });
+        // the stop begins at the last fix before the gap: its speed is the stop's first (issue 26: a stop's top speed holds its legs)
+        events.push({ type: 'stopped', fix: previous, maxSpeed: previous.speed });
         return events;
       }
       const now = fix.moving;

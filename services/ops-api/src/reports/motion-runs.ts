@@ -69,7 +69,7 @@ function runIntervals(kind: IntervalKind, t: TripThresholds) {
     const out: RunEvent[] = [];
     if (run.afterGap && confirmed) {
       // no data for minimalNoDataDuration while in a trip: stopped at the fix before the gap
-      out.push({ moving: false, fix: previous!.last, maxSpeed: 0, at: 'first' });
+      out.push({ moving: false, fix: previous!.last, maxSpeed: previous!.last.speed, at: 'first' });
       confirmed = false;
       state = false;
       pending = undefined;

@@ -33,8 +33,8 @@ export const ReportEnv = z.object({
   REPORT_IGNORE_ODOMETER: flag(false),
   /**
    * knots (default 108, 200 km/h): the highest plausible speed. A leg between two fixes that would
-   * need more (allowing 100 m of position error) is a jump, a gap in the track: not driven, so not
-   * in a report's distance (reports/fixes.ts isJump).
+   * need more is a jump, a gap in the track: not driven, so not in a report's distance; between
+   * fixes seconds apart the speeds they report bound it more tightly (clickhouse/report-jumps.ts).
    */
   REPORT_MAX_SPEED: z.coerce.number().min(1).max(2000).default(108),
   /** knots: a fix without a `motion` attribute is in motion when faster than this. */

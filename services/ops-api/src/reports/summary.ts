@@ -66,7 +66,8 @@ export function summaryRun(device: ReportDevice, o: SummaryOptions): DeviceRun<S
     push(part) {
       const out: ReportSummary[] = [];
       const leg = place && part.firstPlace ? fixDistance(place, part.firstPlace) : 0;
-      const jump = place && part.firstPlace ? isJump(leg, part.firstPlace.time - place.time, o.maxSpeed) : false;
+      const jump =
+        place && part.firstPlace ? isJump(leg, part.firstPlace.time - place.time, place.speed, part.firstPlace.speed, o.maxSpeed) : false;
       place = part.lastPlace ?? place;
       const ignitionLeg = prev?.end.ignition === true && part.first.ignition === true ? part.first.time - prev.end.time : 0;
       const before = prev?.at.ignitionFixes ?? 0;

@@ -232,8 +232,11 @@ describe('jumps (positions too far apart for the time between them)', () => {
     expect(withOdometer!.gapDistance).toBe(0);
   });
 
-  it('count by the highest plausible speed of the settings (REPORT_MAX_SPEED)', () => {
-    const [trip] = trips(rows, { maxSpeed: 5000 });
+  it('count by the highest plausible speed of the settings (REPORT_MAX_SPEED) where the fixes report no speed', () => {
+    // without speeds at its ends a leg is bounded by the ceiling alone (clickhouse/report-jumps.ts)
+    const speedless = rows.map((r) => ({ ...r, speed: 0 }));
+    expect(trips(speedless)[0]!.gapDistance).toBeGreaterThan(20_000);
+    const [trip] = trips(speedless, { maxSpeed: 5000 });
     expect(trip!.gapDistance).toBe(0);
     expect(trip!.distance).toBeGreaterThan(139_000);
   });

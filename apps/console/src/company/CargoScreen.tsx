@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { FormProvider } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import type { z } from 'zod';
@@ -91,14 +92,20 @@ function IdfUpload() {
   const client = useQueryClient();
   const form = useZodForm(IdfValues, { refinements: { file: t('documents.chooseFile') } });
   const labels = { file: t('cargo.idfFile') };
+  // reading once the file is on its way (not while the form is only being checked)
+  const [busy, setBusy] = useState(false);
   const { submit, error } = useSending(form.handleSubmit, async ({ file }: z.output<typeof IdfValues>) => {
-    const doc = await call(documentUpload, { body: uploadBody({ kind: 'idf', file }) });
-    const cargo = await call(cargoEndpoints.processIdf, { body: { documentId: doc.id } });
-    await client.invalidateQueries({ queryKey: [cargoEndpoints.listCompany.id] });
-    void navigate(`/cargo/${cargo.id}`);
+    setBusy(true);
+    try {
+      const doc = await call(documentUpload, { body: uploadBody({ kind: 'idf', file }) });
+      const cargo = await call(cargoEndpoints.processIdf, { body: { documentId: doc.id } });
+      await client.invalidateQueries({ queryKey: [cargoEndpoints.listCompany.id] });
+      void navigate(`/cargo/${cargo.id}`);
+    } finally {
+      setBusy(false);
+    }
   });
   const problem = useServerProblems(form, error, labels);
-  const busy = form.formState.isSubmitting;
   return (
     <FormProvider {...form}>
       <form className="card" onSubmit={(e) => void submit(e)} aria-label={t('cargo.upload')} noValidate>

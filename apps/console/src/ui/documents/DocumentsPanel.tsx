@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormProvider } from 'react-hook-form';
 import { DocumentKind, type DocumentRecord } from '@corridor/contracts/documents';
@@ -56,13 +57,19 @@ function UploadForm({ kinds, onUpload }: { kinds: readonly string[]; onUpload: (
     refinements: { file: t('documents.chooseFile') },
   });
   const labels = { kind: t('documents.kind'), file: t('documents.file') };
+  // uploading once the file is on its way (not while the form is only being checked)
+  const [busy, setBusy] = useState(false);
   const { submit, error } = useSending(form.handleSubmit, async (v: DocumentUploadValues) => {
-    await onUpload(uploadBody(v));
+    setBusy(true);
+    try {
+      await onUpload(uploadBody(v));
+    } finally {
+      setBusy(false);
+    }
     // the file input emptied (react-hook-form resets the form's inputs when given no values)
     form.reset();
   });
   const problem = useServerProblems(form, error, labels);
-  const busy = form.formState.isSubmitting;
   return (
     <FormProvider {...form}>
       <form className="row" onSubmit={(e) => void submit(e)} aria-label={t('documents.upload')} noValidate>

@@ -125,8 +125,14 @@ export function explainError(t: TFunction, error: unknown, labels: FieldLabels =
     }
     case 'UNAUTHENTICATED':
       return one(t('errors.signedOut'));
-    case 'FORBIDDEN':
+    case 'FORBIDDEN': {
+      // a password that proves who asks (turning two-step sign-in off) was wrong: said under that field
+      if (str((details as Record<string, unknown> | undefined)?.field) === 'password') {
+        const problem = t('errors.wrongPassword');
+        return { summary: problem, problems: [{ path: 'password', label: labelOf(t, 'password', labels), problem }] };
+      }
       return one(t('errors.forbidden'));
+    }
     case 'NOT_FOUND':
       return one(t('errors.notFound'));
     case 'CONFLICT': {

@@ -92,7 +92,13 @@ function OversightTable({ kind, list, companyId, status }: { kind: Kind; list: P
     { query: { ...base, kind: (status || undefined) as DocumentKind | undefined } },
     { enabled: kind === 'documents' },
   );
-  const common = { caption: t(`oversight.${kind}`), list, empty: { title: t('oversight.empty'), hint: t('common.clearFilters') } };
+  // nothing recorded yet, or nothing under the filters chosen (PagedTable tells them apart)
+  const common = {
+    caption: t(`oversight.${kind}`),
+    list,
+    empty: { title: t('oversight.nothing'), hint: t('oversight.nothingHint') },
+    noMatch: t('oversight.empty'),
+  };
   const company = { key: 'company', header: t('journeys.company'), cell: (r: { companyId: number }) => companies.name(r.companyId) };
   if (kind === 'shipments')
     return (

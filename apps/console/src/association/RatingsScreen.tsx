@@ -9,6 +9,7 @@ import { PagedTable } from '../ui/list/PagedTable';
 import { usePagedFilters } from '../ui/list/usePagedFilters';
 import { useCompanies } from '../ui/lookups';
 import { PeriodPicker, usePeriod } from '../ui/PeriodPicker';
+import { ErrorState } from '../ui/states';
 import { ratingsList, ratingsStats } from './association';
 
 const pct = (s: number | null | undefined) => (s === null || s === undefined ? null : Math.round(s * 100));
@@ -48,6 +49,8 @@ export default function RatingsScreen() {
         <h1>{t('ratings.title')}</h1>
       </div>
       <PeriodPicker value={period} onChange={(p) => (ratings.setOffset(0), setPeriod(p))} />
+      {/* figures the server could not give are said (once: a refused list says it below) */}
+      {stats.error && !list.error && <ErrorState error={stats.error} retry={() => void stats.refetch()} />}
       {s && (
         <div className="stack">
           <div className="cards">

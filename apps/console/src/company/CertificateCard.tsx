@@ -124,7 +124,8 @@ function PayForm({ certificateId }: { certificateId: number }) {
           <input required value={reference} onChange={(e) => setReference(e.target.value)} placeholder="QK7310042X" />
         </Field>
       </div>
-      <FormError error={generate.error} />
+      {/* a refusal of the reference is said under it; the rest here, once */}
+      <FormError error={generate.error} labels={{ paymentReference: t('certificates.paymentReference') }} />
       <div className="form-actions">
         <button type="submit" className="btn btn-primary" disabled={generate.isPending}>
           {t('certificates.generate')}

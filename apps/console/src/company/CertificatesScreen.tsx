@@ -12,6 +12,7 @@ import { ChoiceFilter } from '../ui/list/Filters';
 import { PagedTable } from '../ui/list/PagedTable';
 import { oneOf, usePagedFilters } from '../ui/list/usePagedFilters';
 import { SelectField } from '../ui/form/fields';
+import { FormError } from '../ui/forms';
 import { FormAlert } from '../ui/form/FormAlert';
 import { useServerProblems } from '../ui/form/server-errors';
 import { useZodForm } from '../ui/form/useZodForm';
@@ -104,11 +105,15 @@ function ApplyForCargo() {
   const covered = new Set((certs.data?.items ?? []).filter((c) => c.status !== 'rejected').map((c) => c.cargoId));
   const eligible = (cargo.data?.items ?? []).filter((c) => !covered.has(c.id));
   if (cargo.isPending || certs.isPending) return null;
+  // what cannot be read is not "nothing to apply for": the certificates' failure is said by the list below
+  if (certs.error) return null;
   return (
     <FormProvider {...form}>
       <form className="card" aria-label={t('certificates.apply')} onSubmit={(e) => void submit(e)} noValidate>
         <h2>{t('certificates.apply')}</h2>
-        {eligible.length === 0 ? (
+        {cargo.error ? (
+          <FormError error={cargo.error} />
+        ) : eligible.length === 0 ? (
           <p className="muted">{t('certificates.noEligible')}</p>
         ) : (
           <div className="row">

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { i18n } from '../i18n/i18n';
 import { apiError, deviceFixture, DISPATCHER, get, renderAt, serveApi, type Handler } from '../test/api-stub';
+import { route } from '../test/fixtures';
 import CreateJourneyScreen from './CreateJourneyScreen';
 
 /**
@@ -14,32 +15,7 @@ const T = '2026-11-01T00:00:00.000Z';
 const devices = get('/api/devices', (q: URLSearchParams) =>
   q.get('offset') === '0' || !q.get('offset') ? [deviceFixture(7, 'Truck 07')] : [],
 );
-const routes = get('/api/routes', [
-  {
-    id: 1,
-    code: null,
-    name: 'Northern Corridor',
-    description: null,
-    line: [
-      [39.66, -4.05],
-      [34.1, 0.6],
-    ],
-    legs: null,
-    widthM: 2000,
-    speedLimitsKmh: [80],
-    stopAreas: [],
-    expectedDurationMinutes: 1800,
-    thresholds: {},
-    countries: ['KE'],
-    attributes: {},
-    lengthM: 900_000,
-    segmentCount: 1,
-    version: 1,
-    companyId: null,
-    createdAt: T,
-    updatedAt: T,
-  },
-]);
+const routes = get('/api/routes', [route(1, 'Northern Corridor', { countries: ['KE'], createdAt: T, updatedAt: T })]);
 const companies = get('/api/companies', { items: [], total: 0, limit: 1000, offset: 0 });
 const post =
   (reply: () => Response): Handler =>

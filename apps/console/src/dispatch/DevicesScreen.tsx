@@ -64,7 +64,7 @@ export default function DevicesScreen() {
           </select>
         </label>
         <p className="muted small" aria-live="polite">
-          {t('map.showing', { count: rows.length, total: fleet.rows.length })}
+          {t('map.showing', { shown: rows.length, count: fleet.rows.length })}
         </p>
       </div>
       <DataTable

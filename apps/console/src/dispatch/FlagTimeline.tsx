@@ -55,6 +55,8 @@ export function FlagTimeline({
                 {fl.clearedAt && ` · ${t('journey.clearedAt', { time: f.dateTime(fl.clearedAt) })}`}
                 {fl.distanceM !== null && ` · ${t('journey.offBy', { distance: f.distance(fl.distanceM) })}`}
               </div>
+              {/* where it opened, in words (the server's offline geocoder): the map alone does not say it */}
+              {fl.address && <div className="small">{fl.address}</div>}
               <FlagDetails flag={fl} />
               {fl.acknowledgedAt && (
                 <div className="small">

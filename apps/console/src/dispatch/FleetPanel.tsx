@@ -33,7 +33,7 @@ export function FleetPanel({ rows, total, counts, search, onSearch, states, onTo
         ))}
       </div>
       <p className="muted small" aria-live="polite">
-        {t('map.showing', { count: rows.length, total })}
+        {t('map.showing', { shown: rows.length, count: total })}
       </p>
       <ul className="fleet-list">
         {rows.map((r) => (

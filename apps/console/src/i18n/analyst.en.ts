@@ -8,6 +8,7 @@ export const analystEn = {
     network: 'The server could not be reached. Check your connection and try again.',
     signedOut: 'Your session has ended. Sign in again to continue.',
     forbidden: 'You are not allowed to do this.',
+    wrongPassword: 'The password is not right. Check it and try again.',
     notFound: 'This was not found. It may have been deleted, or it is not yours to see.',
     conflict: "This cannot be done in the record's current state. Reload it and try again.",
     conflictField: '{{field}}: this value is already in use, or cannot be used here.',

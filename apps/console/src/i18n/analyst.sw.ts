@@ -8,6 +8,7 @@ export const analystSw: Strings<typeof analystEn> = {
     network: 'Seva haikupatikana. Angalia muunganisho wako kisha ujaribu tena.',
     signedOut: 'Kipindi chako kimeisha. Ingia tena ili kuendelea.',
     forbidden: 'Huruhusiwi kufanya hivi.',
+    wrongPassword: 'Nenosiri si sahihi. Liangalie kisha ujaribu tena.',
     notFound: 'Hiki hakikupatikana. Huenda kimefutwa, au si chako kukiona.',
     conflict: 'Hili haliwezi kufanyika katika hali ya sasa ya rekodi. Ipakie upya kisha ujaribu tena.',
     conflictField: '{{field}}: thamani hii tayari inatumika, au haiwezi kutumika hapa.',

@@ -2,8 +2,13 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router';
-import { notificationTypes, type NotificationSettings } from '@corridor/contracts/notifications';
+import { notificationsEndpoints, notificationTypes, type NotificationSettings } from '@corridor/contracts/notifications';
 import type { User } from '@corridor/contracts/users';
+import { notificationRulesEndpoints } from '@corridor/contracts/notification-rules';
+import { endpoint } from '../api/endpoint';
+import { i18n } from '../i18n/i18n';
+import { renderAt, serveApi } from '../test/api-stub';
+import { answer, refuse, saidOnce, swahili } from '../test/contract-api';
 import NotificationSettingsScreen from './NotificationSettingsScreen';
 import { UserContext } from './user-context';
 
@@ -51,7 +56,10 @@ function serve(opts: { mail: boolean; emailOn: string[] }): { saved: Notificatio
 const box = (name: string) => screen.findByRole<HTMLInputElement>('checkbox', { name });
 const reason = /Email is not available: this server has no mail channel/;
 
-afterEach(() => vi.unstubAllGlobals());
+afterEach(async () => {
+  vi.unstubAllGlobals();
+  await i18n.changeLanguage('en');
+});
 
 describe('notification settings screen', () => {
   it('with a mail channel, every email switch can be turned on and is saved', async () => {
@@ -92,5 +100,19 @@ describe('notification settings screen', () => {
       'We sent a link to desk@athi.example. Notices are mailed there once you open it (within a day); until then they go to neema@corridor.test.',
     );
     expect(address.value).toBe('desk@athi.example');
+  });
+
+  it('settings the server cannot give are said once, in English and in Swahili', async () => {
+    const notificators = answer(endpoint(notificationRulesEndpoints, 'notifications.notificators'), [{ type: 'web' }]);
+    const down = refuse(endpoint(notificationsEndpoints, 'notificationSettings.get'), 'UNAVAILABLE');
+    serveApi(notificators, down);
+    const view = renderAt(<NotificationSettingsScreen />, { path: '/account/notifications', user });
+    await saidOnce('The server is busy or a part of it is down. Try again in a moment.');
+    view.unmount();
+    await i18n.changeLanguage('sw');
+    serveApi(notificators, down);
+    renderAt(<NotificationSettingsScreen />, { path: '/account/notifications', user });
+    await saidOnce(swahili('errors.unavailable'));
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe(swahili('noticeSettings.title'));
   });
 });

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { i18n } from '../i18n/i18n';
 import { apiError, renderAt, serveApi, type Handler } from '../test/api-stub';
+import { saidOnce, swahili } from '../test/contract-api';
 import SignInScreen from './SignInScreen';
 
 /**
@@ -59,5 +60,23 @@ describe('sign in', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
     expect((await screen.findByRole('alert')).textContent).toBe('Too many failed attempts. Wait a few minutes, then try again.');
     expect(sessions[1]).toEqual({ body: { email: 'amina@corridor.test', password: 'the-right-one', code: '012345' } });
+  });
+
+  it('in Swahili, a wrong password reads in Swahili; a server that is down is said once', async () => {
+    serveApi(login(() => apiError(401, 'UNAUTHENTICATED', 'bad credentials')));
+    await i18n.changeLanguage('sw');
+    const view = renderAt(<SignInScreen />, { path: '/sign-in' });
+    fireEvent.change(await screen.findByLabelText(new RegExp(`^${swahili('signIn.email')}`)), { target: { value: 'amina@corridor.test' } });
+    fireEvent.change(screen.getByLabelText(new RegExp(`^${swahili('signIn.password')}`)), { target: { value: 'not-it' } });
+    fireEvent.click(screen.getByRole('button', { name: swahili('signIn.submit') }));
+    await saidOnce(swahili('signIn.wrongPassword'));
+    view.unmount();
+    await i18n.changeLanguage('en');
+    serveApi(login(() => apiError(503, 'UNAVAILABLE', 'body.password: postgres is down')));
+    renderAt(<SignInScreen />, { path: '/sign-in' });
+    fireEvent.change(await screen.findByLabelText(/^Email or login/), { target: { value: 'amina@corridor.test' } });
+    fireEvent.change(screen.getByLabelText(/^Password/), { target: { value: 'the-right-one' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    await saidOnce('The server is busy or a part of it is down. Try again in a moment.');
   });
 });

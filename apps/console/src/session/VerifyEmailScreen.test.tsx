@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { render, screen } from '@testing-library/react';
+import { cleanup, render, screen } from '@testing-library/react';
+import { i18n } from '../i18n/i18n';
+import { saidOnce, swahili } from '../test/contract-api';
 import { MemoryRouter } from 'react-router';
 import VerifyEmailScreen from './VerifyEmailScreen';
 
@@ -27,7 +29,10 @@ function open(url: string, answer: (token: string) => Response): string[] {
   return sent;
 }
 
-afterEach(() => vi.unstubAllGlobals());
+afterEach(async () => {
+  vi.unstubAllGlobals();
+  await i18n.changeLanguage('en');
+});
 
 describe('verify email page', () => {
   it('sends the token once and says where notices now go', async () => {
@@ -56,5 +61,18 @@ describe('verify email page', () => {
       'This page needs the link from the confirmation email. Open the link from the email again.',
     );
     expect(sent).toEqual([]);
+  });
+
+  it('a server that is down is said once, in words; in Swahili the refused link reads in Swahili', async () => {
+    open('/verify-email?token=abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG', () =>
+      json(503, { error: { code: 'UNAVAILABLE', message: 'body.token: postgres is down' } }),
+    );
+    await saidOnce('The server is busy or a part of it is down. Try again in a moment.');
+    cleanup();
+    await i18n.changeLanguage('sw');
+    open('/verify-email?token=abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG', () =>
+      json(400, { error: { code: 'VALIDATION_FAILED', message: 'x', details: [{ in: 'body', path: 'token', message: 'unknown' }] } }),
+    );
+    await saidOnce(swahili('verifyEmail.failed'));
   });
 });

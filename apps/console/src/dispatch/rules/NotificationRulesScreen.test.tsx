@@ -4,6 +4,8 @@ import userEvent from '@testing-library/user-event';
 import type { NotificationRule } from '@corridor/contracts/notification-rules';
 import type { User } from '@corridor/contracts/users';
 import { apiError, deviceFixture, DISPATCHER, get, json, renderAt, serveApi, type Handler } from '../../test/api-stub';
+import { i18n } from '../../i18n/i18n';
+import { swahili } from '../../test/contract-api';
 import NotificationRulesScreen from './NotificationRulesScreen';
 
 /** The rules screen against a stand-in for the API keeping rules in memory, its answers varied by the test. */
@@ -71,7 +73,10 @@ function rulesApi(initial: NotificationRule[], onWrite?: (method: string, body: 
   return handler;
 }
 
-afterEach(() => vi.unstubAllGlobals());
+afterEach(async () => {
+  vi.unstubAllGlobals();
+  await i18n.changeLanguage('en');
+});
 const show = (user?: User) => renderAt(<NotificationRulesScreen />, { path: '/alert-rules', user });
 
 describe('alert rules', () => {
@@ -187,5 +192,17 @@ describe('alert rules', () => {
     await screen.findByRole('cell', { name: 'Alarm: SOS' });
     expect(screen.queryByRole('button', { name: 'New rule' })).toBeNull();
     expect(screen.queryByRole('button', { name: /Change the rule/ })).toBeNull();
+  });
+
+  it('in Swahili, the empty list and a rule read in Swahili', async () => {
+    serveApi(...common, rulesApi([]));
+    await i18n.changeLanguage('sw');
+    const view = show();
+    expect(await screen.findByText(swahili('rules.empty'))).toBeTruthy();
+    view.unmount();
+    serveApi(...common, rulesApi([rule(1)]));
+    show();
+    const cell = await screen.findByRole('cell', { name: `${swahili('eventType.alarm')}: ${swahili('alarmType.sos')}` });
+    expect(within(cell.closest('tr')!).getByText(swahili('rules.allTrucks'))).toBeTruthy();
   });
 });

@@ -3,14 +3,12 @@ import { distanceMetres, measureLine, NORTHERN_CORRIDOR, projectOnLine } from '@
 import { IncidentScript, type IncidentPlan } from './incidents';
 import { seededRandom } from './random';
 import { NO_NOISE, Truck, type Fix, type Sender } from './truck';
+import { truckReports } from './truck-reports';
 
 const acceptAll: Sender = { protocol: 'test', send: async () => true };
 const measured = measureLine(NORTHERN_CORRIDOR.line);
 
-/**
- * Drives one truck through a scripted incident as the simulator does (the script's step, then the
- * truck's advance over the same interval, then its fix), in simulated steps of `stepS`.
- */
+/** Drives one truck through a scripted incident as the simulator does (truck-reports.ts), a report every `stepS` seconds. */
 function drive(plan: IncidentPlan, seconds: number, stepS = 5, timeScale = 1): Fix[] {
   const truck = new Truck(
     {
@@ -25,14 +23,11 @@ function drive(plan: IncidentPlan, seconds: number, stepS = 5, timeScale = 1): F
     { sender: acceptAll, random: seededRandom(3), noise: NO_NOISE },
   );
   const t0 = Date.UTC(2026, 0, 5, 8);
-  const script = new IncidentScript(plan, 'northern', t0, timeScale);
+  const reports = truckReports(truck, new IncidentScript(plan, 'northern', t0, timeScale), timeScale, t0);
   const fixes: Fix[] = [];
   for (let s = 0; s <= seconds; s += stepS) {
-    const now = t0 + s * 1000;
-    const mode = script.step(truck, now);
-    if (s > 0) truck.advance(stepS * timeScale);
-    const f = truck.fix(new Date(now));
-    if (mode.send) fixes.push(mode.fix({ ...f, speedKph: f.speedKph * timeScale }));
+    const fix = reports(t0 + s * 1000, true);
+    if (fix) fixes.push(fix);
   }
   return fixes;
 }

@@ -5,6 +5,7 @@ import { Truck, type Fix, type Sender, type TruckPlan } from './truck';
 import { gt06Codec, teltonikaCodec } from './senders/device-codecs';
 import { TcpDeviceSender } from './senders/tcp-device-sender';
 import { IncidentScript, type IncidentPlan } from './incidents';
+import { truckReports } from './truck-reports';
 
 export { simDeviceIds, DEFAULT_TRUCKS };
 
@@ -38,7 +39,16 @@ export interface SimulatorOptions {
   tcpPorts?: Partial<Record<Exclude<SimProtocol, 'osmand'>, number>>;
   /** Scripted incidents by device id (the demo's deviations). */
   incidents?: ReadonlyMap<string, IncidentPlan>;
+  /** The trucks' plans (one per truck: `trucks` and `deviceIds` are then theirs); default: planned from the seed (simFleetPlans). */
+  plans?: readonly TruckPlan[];
 }
+
+/** The default seed of the fleet's layout and GPS noise. */
+const SIM_SEED = 20240501;
+
+/** The plans the simulator makes for a fleet when given none (the same seed, the same fleet). */
+export const simFleetPlans = (trucks: number, deviceIds = simDeviceIds(trucks), seed = SIM_SEED): TruckPlan[] =>
+  planFleet({ trucks, random: seededRandom(seed), deviceIds });
 
 export interface SimulatorHandle {
   /** Each truck's plan (device id, corridor, direction), in device order. */
@@ -57,8 +67,8 @@ export function startSimulator(opts: SimulatorOptions): SimulatorHandle {
   if (!(intervalMs > 0)) throw new RangeError('intervalMs must be positive');
   if (!(timeScale > 0)) throw new RangeError('timeScale must be positive');
 
-  const random = seededRandom(opts.seed ?? 20240501);
-  const plans = planFleet({ trucks: count, random, deviceIds: opts.deviceIds ?? simDeviceIds(count) });
+  const random = seededRandom(opts.seed ?? SIM_SEED);
+  const plans = opts.plans ?? planFleet({ trucks: count, random, deviceIds: opts.deviceIds ?? simDeviceIds(count) });
   const protocols = opts.protocols?.length ? opts.protocols : (['osmand'] as const);
   for (const p of protocols) if (!SIM_PROTOCOLS.includes(p)) throw new RangeError(`unknown protocol ${p}`);
   let failuresLogged = 0;
@@ -95,21 +105,16 @@ export function startSimulator(opts: SimulatorOptions): SimulatorHandle {
   let stopped = false;
 
   trucks.forEach((truck, i) => {
-    let last = performance.now();
     let busy = false;
     const plan = opts.incidents?.get(truck.deviceId);
     const script = plan ? new IncidentScript(plan, plans[i]!.corridor.id, Date.now(), timeScale) : undefined;
+    const reports = truckReports(truck, script, timeScale, Date.now());
     const tick = (): void => {
-      const now = performance.now();
-      const mode = script?.step(truck, Date.now());
-      truck.advance(((now - last) / 1000) * timeScale);
-      last = now;
-      if (busy || stopped || mode?.send === false) return; // the previous report is still retrying, or the truck is silent
+      // not while the previous report is still retrying; none while the truck is silent
+      const fix = reports(Date.now(), !busy && !stopped);
+      if (!fix) return;
       busy = true;
-      const time = new Date();
-      const fix = truck.fix(time);
-      const ground = timeScale === 1 ? fix : { ...fix, speedKph: fix.speedKph * timeScale };
-      const sending = truck.sender.send(mode ? mode.fix(ground) : ground, abort.signal);
+      const sending = truck.sender.send(fix, abort.signal);
       const p = sending.then(() => {
         busy = false;
         inFlight.delete(p);

@@ -16,12 +16,12 @@ import {
   type Logger,
 } from '@corridor/platform';
 import { startChdbHttp, type ChdbHttpServer } from '@corridor/platform/testing/chdb-http';
-import { simDeviceIds, startSimulator, type SimProtocol, type SimulatorHandle } from '../sim/simulator';
+import { simDeviceIds, simFleetPlans, startSimulator, type SimProtocol, type SimulatorHandle } from '../sim/simulator';
 import { StackConfig, statusTimeoutS } from './config';
 import { registerSimDevices } from './sim-devices';
 import { demoIncidents } from './demo/incidents';
 import { runDemo, type DemoResult } from './demo/scenario';
-import { ensureObservatoryHistory } from './demo/observatory-history';
+import { continuingHistory, ensureObservatoryHistory } from './demo/observatory-history';
 
 export interface RunningStack {
   adapters: Adapters;
@@ -153,9 +153,14 @@ export async function startStack(
 
   const uniqueIds = simDeviceIds(config.SIM_TRUCKS);
   const registered = await registerSimDevices(ops, uniqueIds);
+  // the demo's trucks have a past (stored in the background below): each live truck goes on where its past leaves it
+  const historyDays = config.DEMO ? config.DEMO_HISTORY_DAYS : 0;
+  const startedAt = new Date();
+  const planned = simFleetPlans(config.SIM_TRUCKS, uniqueIds);
   const sim = config.SIM_TRUCKS
     ? startSimulator({
         trucks: config.SIM_TRUCKS,
+        plans: planned.map((p) => continuingHistory(p, startedAt, historyDays)),
         ingestUrl: urls.osmand,
         intervalMs: config.SIM_INTERVAL_MS,
         timeScale: config.SIM_TIME_SCALE,
@@ -177,15 +182,15 @@ export async function startStack(
     : undefined;
   const stopHistory = new AbortController();
   const observatoryHistory =
-    config.DEMO && sim && config.DEMO_HISTORY_DAYS > 0
+    sim && historyDays > 0
       ? (async () => {
           const devices = new Map((await ops.devices.list({ uniqueIds, limit: 10_000, offset: 0 })).map((d) => [d.uniqueId, d.id]));
           return ensureObservatoryHistory({
             analytics: adapters.analytics,
-            plans: sim.plans,
+            plans: planned,
             devices,
             backfill: (o) => geofence.observatory.backfill(o),
-            now: new Date(),
+            now: startedAt,
             days: config.DEMO_HISTORY_DAYS,
             signal: stopHistory.signal,
             log: (m) => logger.warn(m),

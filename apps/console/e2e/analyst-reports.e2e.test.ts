@@ -72,6 +72,36 @@ describe.skipIf(!inject('chromium'))('analyst: reports', () => {
     expect(sheet.rowCount).toBeGreaterThan(1);
   });
 
+  // a trip of Truck 01 in the demo history once read 1.6 km in 8 min, average 12 km/h, top speed 0 km/h; and a live
+  // truck, started far from where its stored past left it, a trip of 143.9 km/h against 72.1 (the leg between them)
+  it('no trip of the demo is faster on average than at its top speed, on screen or in the file', async () => {
+    const analyst = await people.open(DEMO_ACCOUNTS.analyst);
+    await analyst.visit('/reports');
+    const form = await chooseAllTrucks(analyst, 'Trips');
+    await form.getByRole('button', { name: 'Last 90 days' }).click();
+    await form.getByRole('button', { name: 'Show report' }).click();
+    await analyst.page.getByText(/rows? in .* s\./).waitFor();
+    const rows = await tableSpeeds(analyst);
+    expect(rows.length).toBeGreaterThan(0);
+    for (const r of rows) expect(r.average, `average at most the top speed: ${r.row}`).toBeLessThanOrEqual(r.top);
+    const [download] = await Promise.all([
+      analyst.page.waitForEvent('download'),
+      form.getByRole('link', { name: 'Download Excel' }).click(),
+    ]);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.readFile((await download.path())!);
+    const sheet = book.worksheets[0]!;
+    const heads = (sheet.getRow(1).values as unknown[]).map(String);
+    const [avg, top] = [heads.indexOf('Average speed (km/h)'), heads.indexOf('Top speed (km/h)')];
+    expect(sheet.rowCount).toBeGreaterThan(1);
+    for (let i = 2; i <= sheet.rowCount; i++) {
+      const row = sheet.getRow(i);
+      expect(Number(row.getCell(avg).value), `row ${i}: ${(row.values as unknown[]).join(' | ')}`).toBeLessThanOrEqual(
+        Number(row.getCell(top).value),
+      );
+    }
+  });
+
   it('a period longer than the server allows is refused in words on the page, for the table and the download alike', async () => {
     const analyst = await people.open(DEMO_ACCOUNTS.analyst);
     await analyst.visit('/reports');

@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { Analytics } from '@corridor/platform';
 import { testAnalytics } from '@corridor/platform/testing/test-adapters';
-import { distanceMetres } from '@corridor/geodata';
+import { distanceMetres, measureLine, pointAlong } from '@corridor/geodata';
 import { planFleet } from '../../sim/fleet';
 import { seededRandom } from '../../sim/random';
-import { ensureObservatoryHistory, type ObservatoryHistoryOptions } from './observatory-history';
+import { continuingHistory, ensureObservatoryHistory, type ObservatoryHistoryOptions } from './observatory-history';
 
 /**
  * The demo's past is built a few trucks at a time, each step logged, and a start stopped half way
@@ -128,5 +128,26 @@ describe('the demo history', () => {
     }
     expect(legs).toBeGreaterThan(2_000);
     expect(moving).toBeGreaterThan(100);
+  });
+
+  it('leaves each truck where its live self starts (continuingHistory): no leg from the past to the live truck jumps', async () => {
+    const last = z.array(z.object({ d: z.coerce.number(), lat: z.number(), lon: z.number() })).parse(
+      await (
+        await ch.client.query({
+          query: `SELECT device_id AS d, argMax(latitude, fix_time) AS lat, argMax(longitude, fix_time) AS lon FROM ${ch.database}.positions GROUP BY d ORDER BY d`,
+          format: 'JSONEachRow',
+        })
+      ).json(),
+    );
+    expect(last.map((r) => r.d)).toEqual([101, 102, 103]);
+    for (const [i, plan] of plans.entries()) {
+      const live = continuingHistory(plan, now, 1);
+      const start = pointAlong(measureLine(plan.corridor.line), live.startAlong).coord;
+      // the last stored fix is the truck's place then, off by its GPS noise (metres); the plan's own start lies far from it
+      expect(distanceMetres(start, [last[i]!.lon, last[i]!.lat]), plan.deviceId).toBeLessThan(50);
+      expect(continuingHistory(plan, now, 0)).toBe(plan);
+    }
+    const moved = plans.filter((p) => continuingHistory(p, now, 1).startAlong !== p.startAlong);
+    expect(moved.length).toBe(plans.length);
   });
 });

@@ -649,6 +649,7 @@ export const en = {
     apply: 'Show',
     toAfterFrom: 'The period must end after it begins.',
     mapTitle: 'The corridors in this period',
+    mapNoPeriod: 'The map shows a period the figures below can show: see below why this one cannot.',
     mapLabel: 'Map of the corridors: {{segments}} segments coloured by transit speed, {{places}} places sized by their median wait',
     speedBetween: '{{from}}–{{to}} km/h',
     speedOver: 'over {{from}} km/h',

@@ -664,6 +664,8 @@ export const sw: Catalogue = {
     apply: 'Onyesha',
     toAfterFrom: 'Kipindi lazima kiishe baada ya kuanza.',
     mapTitle: 'Shoroba katika kipindi hiki',
+    mapNoPeriod:
+      'Ramani inaonyesha kipindi ambacho takwimu zilizo hapa chini zinaweza kuonyesha: tazama hapa chini kwa nini hiki hakiwezekani.',
     mapLabel:
       'Ramani ya shoroba: sehemu {{segments}} zenye rangi kwa kasi ya kupita, maeneo {{places}} yenye ukubwa kwa muda wa kati wa kusubiri',
     speedBetween: 'km/saa {{from}}–{{to}}',

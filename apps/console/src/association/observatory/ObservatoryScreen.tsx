@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { FormProvider } from 'react-hook-form';
 import { ObservatoryQuery, type ObservatoryDwell, type ObservatoryStops, type ObservatoryTransit } from '@corridor/contracts/observatory';
 import { urlOf } from '../../api/client';
+import { isApiError } from '../../api/errors';
 import { useApiQuery } from '../../api/hooks';
 import { useFormat } from '../../i18n/format';
 import { useSession } from '../../session/useSession';
@@ -76,6 +77,9 @@ export default function ObservatoryScreen() {
         <h2 id="obs-map-title">{t('observatory.mapTitle')}</h2>
         {map.isPending ? (
           <Loading />
+        ) : isApiError(map.error) && map.error.code === 'VALIDATION_FAILED' ? (
+          // the period (or a filter) refused: the figures below, asked with the same filters, say why, once
+          <p className="muted">{t('observatory.mapNoPeriod')}</p>
         ) : map.error || !map.data ? (
           <ErrorState error={map.error} retry={() => void map.refetch()} />
         ) : (

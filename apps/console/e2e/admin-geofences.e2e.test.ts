@@ -1,5 +1,6 @@
 import { describe, expect, inject, it } from 'vitest';
 import { accessibilityProblems } from './support/axe';
+import { DEMO_ACCOUNTS } from '@corridor/tools/stack/demo/accounts';
 import { browserPeople, STACK_ADMIN as ADMIN } from './support/people';
 
 const CONSOLE = { 'x-requested-with': 'corridor-console' };
@@ -146,5 +147,59 @@ describe.skipIf(!inject('chromium'))('administration: geofences', () => {
     await expect.poll(() => asked.length).toBe(1);
     expect(asked[0]).toContain(`Yard ${stamp} moved`);
     expect((await admin.context.request.get(`${admin.baseUrl}/api/geofences/${id}`, { headers: CONSOLE })).status()).toBe(200);
+  });
+
+  it('a dispatcher links a fence to a truck and sees it listed, the API applying it to that truck; then unlinks it', async () => {
+    const dispatcher = await people.open(DEMO_ACCOUNTS.dispatcher);
+    const { page, context, baseUrl } = dispatcher;
+    const stamp = Date.now();
+    const name = `Depot ${stamp}`;
+    // a fence of no place kind: it applies to no truck until one is linked (contracts geofenceAppliesTo)
+    const made = await context.request.post(`${baseUrl}/api/geofences`, {
+      headers: CONSOLE,
+      data: { name, kind: 'other', area: 'CIRCLE (-1.29 36.85, 400)' },
+    });
+    expect(made.status(), await made.text()).toBe(200);
+    const { id } = (await made.json()) as { id: number };
+    const devices = (await (await context.request.get(`${baseUrl}/api/devices?limit=1000`, { headers: CONSOLE })).json()) as {
+      id: number;
+      name: string;
+    }[];
+    const truck = devices.find((d) => d.name === 'Truck 03')!;
+    const fencesOf = async (deviceId: number) =>
+      (
+        (await (await context.request.get(`${baseUrl}/api/geofences?deviceId=${deviceId}`, { headers: CONSOLE })).json()) as {
+          id: number;
+        }[]
+      ).map((f) => f.id);
+
+    await dispatcher.visit('/admin/geofences');
+    await page.getByRole('button', { name, exact: true }).click();
+    const card = page.getByRole('region', { name: `${name} applies to` });
+    await card.getByText('No truck yet.').waitFor();
+
+    await card.getByRole('button', { name: 'Link trucks and groups' }).click();
+    const dialog = page.getByRole('dialog', { name: `Trucks and groups of ${name}` });
+    await dialog.getByRole('searchbox', { name: 'Search devices' }).fill('Truck 03');
+    await dialog.getByRole('checkbox', { name: /^Truck 03\b/ }).check();
+    await dialog.getByText(/^1 of \d+ devices and 0 groups chosen$/).waitFor();
+    expect(await accessibilityProblems(page), 'the links dialog').toEqual([]);
+    await dispatcher.screenshot('dispatcher-geofence-links-dialog');
+    await dialog.getByRole('button', { name: 'Save links' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await card
+      .getByRole('list', { name: `Trucks and groups ${name} applies to` })
+      .getByText('Truck 03', { exact: true })
+      .waitFor();
+    expect(await fencesOf(truck.id)).toContain(id);
+    await dispatcher.screenshot('dispatcher-geofence-linked');
+
+    // unlinked again: the card says it applies to no truck, and the API agrees
+    await card.getByRole('button', { name: 'Link trucks and groups' }).click();
+    await dialog.getByRole('checkbox', { name: /^Truck 03\b/ }).uncheck();
+    await dialog.getByRole('button', { name: 'Save links' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await card.getByText('No truck yet.').waitFor();
+    expect(await fencesOf(truck.id)).not.toContain(id);
   });
 });

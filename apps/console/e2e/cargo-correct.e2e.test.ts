@@ -42,6 +42,14 @@ describe.skipIf(!inject('chromium'))('company staff correct an IDF', () => {
     // correct the PIN in place: the issue goes away
     await pin.getByRole('button', { name: 'Correct Importer PIN' }).click();
     const pinForm = page.getByRole('form', { name: 'Correct Importer PIN' });
+    // checked by the contract before anything is sent: left empty, the field says so and nothing goes out
+    const writes: string[] = [];
+    page.on('request', (r) => void (r.method() !== 'GET' && r.url().includes('/api/cargo/') && writes.push(r.url())));
+    await pinForm.getByLabel('Importer PIN').fill('');
+    await pinForm.getByRole('button', { name: 'Save' }).click();
+    await pinForm.getByText('Fill this in.').waitFor();
+    expect(await pinForm.getByLabel('Importer PIN').getAttribute('aria-invalid')).toBe('true');
+    expect(writes).toEqual([]);
     await pinForm.getByLabel('Importer PIN').fill('P051234567X');
     await pinForm.getByRole('button', { name: 'Save' }).click();
     await pin.getByText('Valid', { exact: true }).waitFor();
@@ -52,6 +60,14 @@ describe.skipIf(!inject('chromium'))('company staff correct an IDF', () => {
     await page.getByRole('button', { name: 'Correct line items' }).click();
     const lines = page.getByRole('form', { name: 'Correct line items' });
     await lines.getByLabel('Line 1 HS code').fill('8708.30.00');
+    // a quantity that is not a number is refused under its cell before sending
+    const quantity = lines.getByLabel('Line 1 Quantity');
+    const typed = await quantity.inputValue();
+    await quantity.fill('twelve');
+    await lines.getByRole('button', { name: 'Save' }).click();
+    await lines.getByText('Enter a number.').waitFor();
+    expect(await quantity.getAttribute('aria-invalid')).toBe('true');
+    await quantity.fill(typed);
     await company.screenshot('cargo-correcting-lines');
     // the line editor's inputs scroll inside the table's own box, not the page
     expect(await company.overflow(), 'editing lines at tablet width').toMatchObject({ contentScrollsSideways: false });

@@ -55,6 +55,22 @@ describe.skipIf(!inject('chromium'))('company staff and the association at the c
     await items.getByText('8708.30.00').waitFor();
     await items.getByText('Radial tyres for lorries').waitFor();
     await company.screenshot('cargo-review');
+
+    // a packing list attached to the cargo: without a file the form says so before sending; with one it is listed
+    const docs = company.page.getByRole('region', { name: 'Documents' });
+    const attach = docs.getByRole('form', { name: 'Upload' });
+    await attach.getByRole('button', { name: 'Upload' }).click();
+    await attach.getByText('Choose a file to upload.').waitFor();
+    expect(await attach.getByLabel('File').getAttribute('aria-invalid')).toBe('true');
+    await attach.getByLabel('Kind').selectOption({ label: 'Packing list' });
+    await attach
+      .getByLabel('File')
+      .setInputFiles({ name: 'packing.csv', mimeType: 'text/csv', buffer: Buffer.from('item,quantity\nRadial tyres,12\n') });
+    await attach.getByRole('button', { name: 'Upload' }).click();
+    await docs.getByRole('link', { name: 'packing.csv' }).or(docs.getByText('packing.csv')).first().waitFor();
+    await docs.locator('li', { hasText: 'packing.csv' }).getByText('Packing list').waitFor();
+    // the form is empty again for the next file
+    expect(await attach.getByLabel('File').inputValue()).toBe('');
   });
 
   it('officer approves a waiting certificate, and the company finds the decision in its inbox', async () => {

@@ -14,7 +14,7 @@
  *   initdb's 128 MiB, and chDB with a server's cache sizes (engineArgs []), in the same run.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -98,8 +98,35 @@ function runProbe(part: string): Promise<NodeJS.MemoryUsage> {
   });
 }
 
-/** `pnpm start` with its defaults (24 trucks, the demo) on ports of this run; RSS SETTLE_S after it is running. */
-async function stackRss(threads: number | undefined, extra: Record<string, string> = {}): Promise<number> {
+/**
+ * Where a process's resident memory lies (/proc/<pid>/smaps): chDB's library (libchdb.so's pages),
+ * the node binary, other mapped files, and anonymous memory (V8's heaps of every thread, PGlite's
+ * WebAssembly memory, chDB's and Node's native allocations).
+ */
+function residentByMapping(pid: number): Record<string, number> {
+  const out: Record<string, number> = { chdb_library: 0, node_binary: 0, other_files: 0, anonymous: 0 };
+  let where = 'anonymous';
+  for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
+    const head = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \d+\s*(.*)$/.exec(line);
+    if (head) {
+      const path = head[1] ?? '';
+      where = path.includes('libchdb')
+        ? 'chdb_library'
+        : /\/node$/.test(path)
+          ? 'node_binary'
+          : path.startsWith('/')
+            ? 'other_files'
+            : 'anonymous';
+      continue;
+    }
+    const rss = /^Rss:\s+(\d+) kB/.exec(line);
+    if (rss) out[where]! += Number(rss[1]) * 1024;
+  }
+  return out;
+}
+
+/** `pnpm start` with its defaults (24 trucks, the demo) on ports of this run; RSS SETTLE_S after it is running (with `parts`: where it lies). */
+async function stackRss(threads: number | undefined, extra: Record<string, string> = {}, parts?: Record<string, number>): Promise<number> {
   const dataDir = mkdtempSync(join(tmpdir(), 'perf-mem-stack-'));
   const ports = {
     GATEWAY_PORT: 182,
@@ -146,6 +173,7 @@ async function stackRss(threads: number | undefined, extra: Record<string, strin
       await new Promise((r) => setTimeout(r, 1000));
     }
     await new Promise((r) => setTimeout(r, SETTLE_S * 1000));
+    if (parts) Object.assign(parts, residentByMapping(child.pid!));
     return rssOf(child.pid!);
   } finally {
     process.kill(-child.pid!, 'SIGTERM');
@@ -158,7 +186,14 @@ export default async function run(): Promise<Record<string, number | string>> {
   // imported here, not at the top: the probes' baseline must not load what parts.ts loads (the adapters, chDB's library among them)
   const { load1m } = await import('../parts');
   const out: Record<string, number | string> = { load_start: load1m() };
-  out.stack_rss_mib = mib(await stackRss(undefined));
+  const parts: Record<string, number> = {};
+  out.stack_rss_mib = mib(await stackRss(undefined, {}, parts));
+  for (const [k, v] of Object.entries(parts)) out[`stack_${k}_mib`] = mib(v);
+  if (process.env.STACK_MEMORY_ONLY === 'stack') {
+    out.load_end = load1m();
+    out.setup = `pnpm start with its defaults (24 trucks, the demo), RSS ${SETTLE_S} s after it is running, with its ingest thread (INGEST_THREADS default); where it lies from /proc/<pid>/smaps (chDB's library, the node binary, other files, anonymous)`;
+    return out;
+  }
   // before/after of PGlite's shared buffers in the same run: initdb's 128 MiB (the default until issue 28) against 16
   out.stack_rss_mib_pglite_128mb = mib(await stackRss(undefined, { PGLITE_SHARED_BUFFERS_MB: '128' }));
   out.stack_rss_mib_one_thread = mib(await stackRss(0));

@@ -7,8 +7,9 @@ import type { Page } from 'playwright-core';
  * the map's own label and the lists beside it.
  */
 export async function accessibilityProblems(page: Page): Promise<string[]> {
-  // evaluated through the browser's debugging protocol: the console's Content-Security-Policy stays as it is
-  await page.evaluate(axe.source);
+  // evaluated through the browser's debugging protocol: the console's Content-Security-Policy stays as it is;
+  // once per page load (a screen reached through the menu keeps the page, and axe with it)
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axe.source);
   return page.evaluate(async () => {
     const axe = (
       window as unknown as {

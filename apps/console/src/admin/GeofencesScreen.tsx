@@ -15,6 +15,7 @@ import { fenceFeature, wktToGeometry } from '../ui/map/wkt';
 import { Empty, ErrorState, Loading } from '../ui/states';
 import { draftFeatures, draftFromFence, moveCorner, type Draft, type Shape } from './geofence-draft';
 import { GeofenceForm } from './GeofenceForm';
+import { GeofenceAppliesTo } from './GeofenceLinks';
 
 const list = endpoint(geofencesEndpoints, 'geofences.list');
 const remove = endpoint(geofencesEndpoints, 'geofences.delete');
@@ -23,7 +24,8 @@ const SHAPES: Shape[] = ['polygon', 'circle', 'corridor'];
 /**
  * Geofences on the map: every fence drawn, new ones drawn by clicking (a polygon, a circle, or a
  * corridor buffer along a line), and any one edited: its name, kind, country and calendar, and its
- * shape by dragging its corners (or moving them with the arrow keys). A delete asks first.
+ * shape by dragging its corners (or moving them with the arrow keys). A delete asks first. The
+ * selected fence says which trucks it applies to, and its trucks and groups are linked there.
  */
 export default function GeofencesScreen() {
   const { t } = useTranslation();
@@ -180,6 +182,7 @@ export default function GeofencesScreen() {
             )}
             <FormError error={del.error} />
           </section>
+          {chosen && !drawing && <GeofenceAppliesTo key={chosen.id} fence={chosen} />}
         </div>
       </div>
     </div>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useRef } from 'react';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { Link, MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { Link, MemoryRouter, Route, Routes, useLocation, useNavigate } from 'react-router';
 import { useRouteFocus } from './useRouteFocus';
 
 /** The frame of the console in miniature: a main area whose screens change with the address. */
@@ -13,11 +13,14 @@ function Frame() {
     <>
       <nav>
         <Link to="/reports">Reports</Link>
+        <Link to="/tabs/one">Oversight</Link>
       </nav>
+      <output data-testid="where">{location.pathname}</output>
       <main ref={main}>
         <Routes>
           <Route path="/map" element={<h1>Live map</h1>} />
           <Route path="/reports" element={<Late />} />
+          <Route path="/tabs/:tab" element={<TabScreen />} />
         </Routes>
       </main>
     </>
@@ -27,6 +30,23 @@ function Frame() {
 /** A screen whose heading comes once its data has loaded. */
 function Late() {
   return <h1>Reports</h1>;
+}
+
+/** A screen whose tabs change the address (as the oversight's do): the screen stays, and so does its tab. */
+function TabScreen() {
+  const navigate = useNavigate();
+  return (
+    <>
+      <h1>Oversight</h1>
+      <div role="tablist">
+        {['one', 'two'].map((k) => (
+          <button key={k} type="button" role="tab" onClick={() => void navigate(`/tabs/${k}`, { replace: true })}>
+            {k}
+          </button>
+        ))}
+      </div>
+    </>
+  );
 }
 
 describe('focus and title on navigation', () => {
@@ -43,5 +63,25 @@ describe('focus and title on navigation', () => {
     await waitFor(() => expect(document.activeElement).toBe(heading));
     expect(document.title).toBe('Reports · Corridor');
     expect(heading.getAttribute('tabindex')).toBe('-1');
+  });
+
+  it('leaves the focus on a control of the screen that changed the address and is still there (a tab)', async () => {
+    render(
+      <MemoryRouter initialEntries={['/map']}>
+        <Frame />
+      </MemoryRouter>,
+    );
+    await waitFor(() => expect(document.title).toBe('Live map · Corridor'));
+    fireEvent.click(screen.getByRole('link', { name: 'Reports' }));
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Reports' })));
+    // to a screen with tabs, then a tab focused and chosen: the focus stays on it
+    fireEvent.click(screen.getByRole('link', { name: 'Oversight' }));
+    const heading = await screen.findByRole('heading', { name: 'Oversight' });
+    await waitFor(() => expect(document.activeElement).toBe(heading));
+    const second = screen.getByRole('tab', { name: 'two' });
+    second.focus();
+    fireEvent.click(second);
+    await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/tabs/two'));
+    expect(document.activeElement).toBe(second);
   });
 });

@@ -4,14 +4,18 @@ import { useEffect, useRef, type RefObject } from 'react';
  * On each navigation the page's title follows the screen's heading ("Reports · Corridor"), also
  * when the heading fills in later (a record's name once loaded), and after the first screen the
  * focus moves to that heading, so a screen reader says where the person now is and Tab goes on
- * from the top of the new screen rather than from a link that is gone.
+ * from the top of the new screen rather than from a link that is gone. A control of the screen that
+ * changes the address and stays (a tab of the oversight, a filter) keeps the focus: taking it away
+ * would lose the person's place (arrow keys through tabs would stop after one).
  */
 export function useRouteFocus(main: RefObject<HTMLElement | null>, pathname: string): void {
   const first = useRef(true);
   useEffect(() => {
     const root = main.current;
     if (!root) return;
-    const moveFocus = !first.current;
+    const active = document.activeElement;
+    const stayed = active !== null && active !== root && root.contains(active);
+    const moveFocus = !first.current && !stayed;
     first.current = false;
     let focused = false;
     const apply = () => {

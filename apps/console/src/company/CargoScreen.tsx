@@ -1,5 +1,7 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useState } from 'react';
+import { FormProvider } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
+import type { z } from 'zod';
 import { useTranslation } from 'react-i18next';
 import { CargoStatus, type Cargo } from '@corridor/contracts/cargo';
 import { call } from '../api/client';
@@ -12,8 +14,12 @@ import type { Column } from '../ui/DataTable';
 import { ChoiceFilter } from '../ui/list/Filters';
 import { PagedTable } from '../ui/list/PagedTable';
 import { oneOf, usePagedFilters } from '../ui/list/usePagedFilters';
-import { documentUpload } from '../ui/documents/documents';
-import { FormError } from '../ui/forms';
+import { DocumentUploadValues, documentUpload, uploadBody } from '../ui/documents/documents';
+import { TextField } from '../ui/form/fields';
+import { FormAlert } from '../ui/form/FormAlert';
+import { useSending } from '../ui/form/FormCard';
+import { useServerProblems } from '../ui/form/server-errors';
+import { useZodForm } from '../ui/form/useZodForm';
 import { StatusPill } from '../ui/StatusPill';
 import { cargoEndpoints } from './cargo';
 
@@ -76,48 +82,50 @@ export default function CargoScreen() {
   );
 }
 
+/** The IDF upload's form: the file only (its kind is idf). */
+const IdfValues = DocumentUploadValues.pick({ file: true });
+
 /** Upload an IDF (PDF with text, or the JSON/CSV export): it is read at once and opens for review. */
 function IdfUpload() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const client = useQueryClient();
-  const fileRef = useRef<HTMLInputElement>(null);
+  const form = useZodForm(IdfValues, { refinements: { file: t('documents.chooseFile') } });
+  const labels = { file: t('cargo.idfFile') };
+  // reading once the file is on its way (not while the form is only being checked)
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    const file = fileRef.current?.files?.[0];
-    if (!file) return;
+  const { submit, error } = useSending(form.handleSubmit, async ({ file }: z.output<typeof IdfValues>) => {
     setBusy(true);
-    setError(null);
     try {
-      const form = new FormData();
-      form.append('kind', 'idf');
-      form.append('file', file, file.name);
-      const doc = await call(documentUpload, { body: form });
+      const doc = await call(documentUpload, { body: uploadBody({ kind: 'idf', file }) });
       const cargo = await call(cargoEndpoints.processIdf, { body: { documentId: doc.id } });
       await client.invalidateQueries({ queryKey: [cargoEndpoints.listCompany.id] });
       void navigate(`/cargo/${cargo.id}`);
-    } catch (err) {
-      setError(err);
     } finally {
       setBusy(false);
     }
-  }
+  });
+  const problem = useServerProblems(form, error, labels);
   return (
-    <form className="card" onSubmit={submit} aria-label={t('cargo.upload')}>
-      <h2>{t('cargo.upload')}</h2>
-      <p className="muted small">{t('cargo.uploadHint')}</p>
-      <div className="row">
-        <label className="field grow">
-          <span>{t('cargo.idfFile')}</span>
-          <input ref={fileRef} type="file" required accept=".pdf,.json,.csv,application/pdf,application/json,text/csv" />
-        </label>
-        <button type="submit" className="btn btn-primary" disabled={busy}>
-          {busy ? t('cargo.reading') : t('cargo.read')}
-        </button>
-      </div>
-      <FormError error={error} />
-    </form>
+    <FormProvider {...form}>
+      <form className="card" onSubmit={(e) => void submit(e)} aria-label={t('cargo.upload')} noValidate>
+        <h2>{t('cargo.upload')}</h2>
+        <div className="row">
+          <TextField
+            name="file"
+            label={labels.file}
+            hint={t('cargo.uploadHint')}
+            className="grow"
+            type="file"
+            required
+            accept=".pdf,.json,.csv,application/pdf,application/json,text/csv"
+          />
+          <button type="submit" className="btn btn-primary" disabled={busy}>
+            {busy ? t('cargo.reading') : t('cargo.read')}
+          </button>
+        </div>
+        <FormAlert message={problem} />
+      </form>
+    </FormProvider>
   );
 }

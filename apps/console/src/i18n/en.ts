@@ -344,7 +344,15 @@ export const en = {
     incident: 'Incident',
     note: 'Note',
   },
-  documents: { title: 'Documents', none: 'No documents yet.', upload: 'Upload', uploading: 'Uploading…', kind: 'Kind', file: 'File' },
+  documents: {
+    title: 'Documents',
+    none: 'No documents yet.',
+    upload: 'Upload',
+    uploading: 'Uploading…',
+    chooseFile: 'Choose a file to upload.',
+    kind: 'Kind',
+    file: 'File',
+  },
   documentKind: {
     idf: 'IDF',
     bill_of_lading: 'Bill of lading',
@@ -489,6 +497,7 @@ export const en = {
       'We sent a link to {{pending}}. Notices are mailed there once you open it (within a day); until then they go to {{current}}.',
     webhookUrl: 'Webhook URL',
     webhookHint: 'Needed when a webhook switch is on: each notice is POSTed there as JSON.',
+    webhookNeeded: 'Give a webhook URL: a webhook switch is on.',
     save: 'Save settings',
     saved: 'Settings saved.',
     types: {
@@ -640,6 +649,7 @@ export const en = {
     apply: 'Show',
     toAfterFrom: 'The period must end after it begins.',
     mapTitle: 'The corridors in this period',
+    mapNoPeriod: 'The map shows a period the figures below can show: see below why this one cannot.',
     mapLabel: 'Map of the corridors: {{segments}} segments coloured by transit speed, {{places}} places sized by their median wait',
     speedBetween: '{{from}}–{{to}} km/h',
     speedOver: 'over {{from}} km/h',

@@ -349,7 +349,15 @@ export const sw: Catalogue = {
     incident: 'Tukio',
     note: 'Maelezo',
   },
-  documents: { title: 'Nyaraka', none: 'Bado hakuna nyaraka.', upload: 'Pakia', uploading: 'Inapakia…', kind: 'Aina', file: 'Faili' },
+  documents: {
+    title: 'Nyaraka',
+    none: 'Bado hakuna nyaraka.',
+    upload: 'Pakia',
+    uploading: 'Inapakia…',
+    chooseFile: 'Chagua faili la kupakia.',
+    kind: 'Aina',
+    file: 'Faili',
+  },
   documentKind: {
     idf: 'IDF',
     bill_of_lading: 'Hati ya shehena',
@@ -493,6 +501,7 @@ export const sw: Catalogue = {
       'Tumetuma kiungo kwa {{pending}}. Taarifa zitatumwa huko ukishakifungua (ndani ya siku moja); hadi hapo zinaenda kwa {{current}}.',
     webhookUrl: 'URL ya webhook',
     webhookHint: 'Inahitajika swichi ya webhook ikiwashwa: kila taarifa hutumwa huko kama JSON.',
+    webhookNeeded: 'Weka URL ya webhook: swichi ya webhook imewashwa.',
     save: 'Hifadhi mipangilio',
     saved: 'Mipangilio imehifadhiwa.',
     types: {
@@ -655,6 +664,8 @@ export const sw: Catalogue = {
     apply: 'Onyesha',
     toAfterFrom: 'Kipindi lazima kiishe baada ya kuanza.',
     mapTitle: 'Shoroba katika kipindi hiki',
+    mapNoPeriod:
+      'Ramani inaonyesha kipindi ambacho takwimu zilizo hapa chini zinaweza kuonyesha: tazama hapa chini kwa nini hiki hakiwezekani.',
     mapLabel:
       'Ramani ya shoroba: sehemu {{segments}} zenye rangi kwa kasi ya kupita, maeneo {{places}} yenye ukubwa kwa muda wa kati wa kusubiri',
     speedBetween: 'km/saa {{from}}–{{to}}',

@@ -1,18 +1,25 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
+import { FormProvider } from 'react-hook-form';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
+import { z } from 'zod';
 import {
+  ChannelPreference,
   deliveredNotificationTypes,
+  NotificationSettingsInput,
   notificationsEndpoints,
   notificationTypes,
-  type ChannelPreference,
+  NotificationType,
   type NotificationSettings,
-  type NotificationType,
 } from '@corridor/contracts/notifications';
 import { notificationRulesEndpoints } from '@corridor/contracts/notification-rules';
 import { endpoint } from '../api/endpoint';
 import { useApiMutation, useApiQuery } from '../api/hooks';
-import { Field, FormError, useFieldErrors } from '../ui/forms';
+import { TextField } from '../ui/form/fields';
+import { FormAlert } from '../ui/form/FormAlert';
+import { useServerProblems } from '../ui/form/server-errors';
+import { useZodForm } from '../ui/form/useZodForm';
 import { ErrorState, Loading } from '../ui/states';
 import { useUser } from './useUser';
 
@@ -20,7 +27,7 @@ const getSettings = endpoint(notificationsEndpoints, 'notificationSettings.get')
 const putSettings = endpoint(notificationsEndpoints, 'notificationSettings.update');
 const notificators = endpoint(notificationRulesEndpoints, 'notifications.notificators');
 
-type Channel = keyof ChannelPreference;
+type Channel = keyof z.infer<typeof ChannelPreference>;
 const delivered = (type: NotificationType) => (deliveredNotificationTypes as readonly NotificationType[]).includes(type);
 
 /**
@@ -55,136 +62,151 @@ export default function NotificationSettingsScreen() {
   );
 }
 
+/**
+ * The form's values: the contract's NotificationSettingsInput with every type's channels (the screen
+ * shows them all), and the rule the server enforces said before sending: a webhook switch on needs a URL.
+ */
+const Form = NotificationSettingsInput.extend({ channels: z.record(NotificationType, ChannelPreference) }).superRefine((v, ctx) => {
+  if (!v.webhookUrl && notificationTypes.some((type) => delivered(type) && v.channels[type].webhook))
+    ctx.addIssue({ code: 'custom', path: ['webhookUrl'], message: 'a webhook switch is on' });
+});
+type Values = z.input<typeof Form>;
+const valuesOf = (s: NotificationSettings): Values => ({
+  channels: s.channels,
+  // the address field shows the one waiting for its link, if any: saving it again mails no second link
+  email: s.pendingEmail ?? s.email ?? null,
+  webhookUrl: s.webhookUrl ?? null,
+});
+
 function SettingsForm({ saved, mailAvailable }: { saved: NotificationSettings; mailAvailable: boolean }) {
   const { t } = useTranslation();
   const user = useUser();
-  // the address field shows the one waiting for its link, if any: saving it again mails no second link
-  const [v, setV] = useState(() => ({
-    channels: saved.channels,
-    email: saved.pendingEmail ?? saved.email ?? '',
-    webhookUrl: saved.webhookUrl ?? '',
-  }));
   const [pending, setPending] = useState(() => ({ pendingEmail: saved.pendingEmail, email: saved.email }));
   // what the server holds: an email switch already on stays changeable (off) without a mail channel
   const [held, setHeld] = useState(saved.channels);
+  const form = useZodForm(Form, {
+    defaultValues: valuesOf(saved),
+    refinements: { webhookUrl: t('noticeSettings.webhookNeeded') },
+  });
   const save = useApiMutation(putSettings, {
     invalidates: ['notificationSettings.'],
     onSuccess: (s) => {
       setHeld(s.channels);
       setPending({ pendingEmail: s.pendingEmail, email: s.email });
-      setV({ channels: s.channels, email: s.pendingEmail ?? s.email ?? '', webhookUrl: s.webhookUrl ?? '' });
+      form.reset(valuesOf(s));
     },
   });
-  const errors = useFieldErrors(save.error);
-  const anyWebhook = notificationTypes.some((type) => delivered(type) && v.channels[type].webhook);
-
-  function toggle(type: NotificationType, channel: Channel, on: boolean) {
-    save.reset();
-    setV((s) => ({ ...s, channels: { ...s.channels, [type]: { ...s.channels[type], [channel]: on } } }));
-  }
-  async function submit(e: FormEvent) {
-    e.preventDefault();
+  const labels = { email: t('noticeSettings.emailAddress'), webhookUrl: t('noticeSettings.webhookUrl') };
+  // a refused switch (mail is not available) is named as the screen labels it
+  const switches = Object.fromEntries(
+    notificationTypes.flatMap((type) =>
+      (['web', 'email', 'webhook'] as const).map((c) => [`channels.${type}.${c}`, switchLabel(t, type, c)] as const),
+    ),
+  );
+  const problem = useServerProblems(form, save.error, labels, {}, switches);
+  const channels = form.watch('channels');
+  const email = form.watch('email');
+  const anyWebhook = notificationTypes.some((type) => delivered(type) && channels[type].webhook);
+  const submit = form.handleSubmit(async (v) => {
     await save
-      .mutateAsync({ body: { channels: v.channels, email: v.email.trim() || null, webhookUrl: v.webhookUrl.trim() || null } })
+      .mutateAsync({ body: { channels: v.channels, email: v.email?.trim() || null, webhookUrl: v.webhookUrl?.trim() || null } })
       .catch(() => undefined);
-  }
+  });
 
   const box = (type: NotificationType, channel: Channel) => {
     const locked = channel === 'email' && !mailAvailable && !held[type].email;
     return (
       <input
         type="checkbox"
-        aria-label={t('noticeSettings.switch', { type: t(`noticeSettings.types.${type}`), channel: t(`noticeSettings.${channel}`) })}
-        checked={v.channels[type][channel]}
+        aria-label={switchLabel(t, type, channel)}
+        checked={channels[type][channel]}
         disabled={locked}
         title={locked ? t('noticeSettings.mailUnavailable') : undefined}
         aria-describedby={locked ? 'mail-unavailable' : undefined}
-        onChange={(e) => toggle(type, channel, e.target.checked)}
+        onChange={(e) => {
+          save.reset();
+          form.setValue(`channels.${type}.${channel}`, e.target.checked, { shouldDirty: true, shouldValidate: form.formState.isSubmitted });
+        }}
       />
     );
   };
 
   return (
-    <form className="card narrow" onSubmit={submit} aria-label={t('noticeSettings.title')}>
-      <p className="muted mt-0">{t('noticeSettings.intro')}</p>
-      {!mailAvailable && (
-        <p className="form-note" id="mail-unavailable">
-          {t('noticeSettings.mailUnavailable')}
-        </p>
-      )}
-      <div className="table-wrap">
-        <table className="data notice-switches">
-          <thead>
-            <tr>
-              <th scope="col">{t('noticeSettings.notice')}</th>
-              <th scope="col">{t('noticeSettings.web')}</th>
-              <th scope="col">{t('noticeSettings.email')}</th>
-              <th scope="col">{t('noticeSettings.webhook')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {notificationTypes.map((type) => (
-              <tr key={type}>
-                <th scope="row">{t(`noticeSettings.types.${type}`)}</th>
-                <td>{box(type, 'web')}</td>
-                {delivered(type) ? (
-                  <>
-                    <td>{box(type, 'email')}</td>
-                    <td>{box(type, 'webhook')}</td>
-                  </>
-                ) : (
-                  <td colSpan={2} className="muted small">
-                    {t('noticeSettings.byRules')}
-                  </td>
-                )}
+    <FormProvider {...form}>
+      <form className="card narrow" onSubmit={(e) => void submit(e)} aria-label={t('noticeSettings.title')} noValidate>
+        <p className="muted mt-0">{t('noticeSettings.intro')}</p>
+        {!mailAvailable && (
+          <p className="form-note" id="mail-unavailable">
+            {t('noticeSettings.mailUnavailable')}
+          </p>
+        )}
+        <div className="table-wrap">
+          <table className="data notice-switches">
+            <thead>
+              <tr>
+                <th scope="col">{t('noticeSettings.notice')}</th>
+                <th scope="col">{t('noticeSettings.web')}</th>
+                <th scope="col">{t('noticeSettings.email')}</th>
+                <th scope="col">{t('noticeSettings.webhook')}</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      <div className="form-grid mt">
-        <Field
-          label={t('noticeSettings.emailAddress')}
-          name="email"
-          error={errors.email}
-          hint={t('noticeSettings.emailHint', { email: user.email })}
-        >
-          <input
+            </thead>
+            <tbody>
+              {notificationTypes.map((type) => (
+                <tr key={type}>
+                  <th scope="row">{t(`noticeSettings.types.${type}`)}</th>
+                  <td>{box(type, 'web')}</td>
+                  {delivered(type) ? (
+                    <>
+                      <td>{box(type, 'email')}</td>
+                      <td>{box(type, 'webhook')}</td>
+                    </>
+                  ) : (
+                    <td colSpan={2} className="muted small">
+                      {t('noticeSettings.byRules')}
+                    </td>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        <div className="form-grid mt">
+          <TextField
+            name="email"
+            label={labels.email}
+            hint={t('noticeSettings.emailHint', { email: user.email })}
             type="email"
             autoComplete="email"
             maxLength={254}
-            value={v.email}
-            disabled={!mailAvailable && !v.email}
-            onChange={(e) => (save.reset(), setV((s) => ({ ...s, email: e.target.value })))}
+            disabled={!mailAvailable && !email}
+            emptyIsNull
           />
-        </Field>
-        {pending.pendingEmail && (
-          <p className="form-note" role="status">
-            {t('noticeSettings.emailPending', { pending: pending.pendingEmail, current: pending.email ?? user.email })}
-          </p>
-        )}
-        <Field label={t('noticeSettings.webhookUrl')} name="webhookUrl" error={errors.webhookUrl} hint={t('noticeSettings.webhookHint')}>
-          <input
+          {pending.pendingEmail && (
+            <p className="form-note" role="status">
+              {t('noticeSettings.emailPending', { pending: pending.pendingEmail, current: pending.email ?? user.email })}
+            </p>
+          )}
+          <TextField
+            name="webhookUrl"
+            label={labels.webhookUrl}
+            hint={t('noticeSettings.webhookHint')}
             type="url"
             inputMode="url"
             maxLength={2000}
             required={anyWebhook}
-            value={v.webhookUrl}
-            onChange={(e) => (save.reset(), setV((s) => ({ ...s, webhookUrl: e.target.value })))}
+            emptyIsNull
           />
-        </Field>
-      </div>
-      {save.error && !errors.email && !errors.webhookUrl && <FormError error={save.error} />}
-      {save.isSuccess && (
-        <p className="form-ok" role="status">
-          {t('noticeSettings.saved')}
-        </p>
-      )}
-      <div className="form-actions">
-        <button type="submit" className="btn btn-primary" disabled={save.isPending}>
-          {save.isPending ? t('common.saving') : t('noticeSettings.save')}
-        </button>
-      </div>
-    </form>
+        </div>
+        <FormAlert message={problem} done={save.isSuccess && !form.formState.isDirty && t('noticeSettings.saved')} />
+        <div className="form-actions">
+          <button type="submit" className="btn btn-primary" disabled={save.isPending}>
+            {save.isPending ? t('common.saving') : t('noticeSettings.save')}
+          </button>
+        </div>
+      </form>
+    </FormProvider>
   );
 }
+
+const switchLabel = (t: TFunction, type: NotificationType, channel: Channel) =>
+  t('noticeSettings.switch', { type: t(`noticeSettings.types.${type}`), channel: t(`noticeSettings.${channel}`) });

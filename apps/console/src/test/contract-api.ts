@@ -73,7 +73,11 @@ export function refuse(def: EndpointDef, code: ErrorCode, details?: unknown, mes
  */
 export async function saidOnce(sentence: string | RegExp): Promise<void> {
   const text = typeof sentence === 'string' ? new RegExp(sentence.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) : sentence;
-  await waitFor(() => expect(screen.getAllByText(text).map((e) => e.textContent)).toHaveLength(1));
+  // counted once the page has settled (nothing loading): a second copy may come with a later answer
+  await waitFor(() => {
+    expect(document.querySelector('.spinner')).toBeNull();
+    expect(screen.getAllByText(text).map((e) => e.textContent)).toHaveLength(1);
+  });
   expect(document.body.textContent).not.toContain(RAW);
   expect(document.body.textContent).not.toMatch(/\bbody\.\w/);
 }

@@ -134,4 +134,17 @@ describe('corridor observatory', () => {
     open();
     await saidOnce('You are not allowed to do this.');
   });
+
+  it('a period the server refuses as too long is said once, not under the map and again under the figures', async () => {
+    const tooLong = { maxPeriodDays: 400, periodDays: 500 };
+    serveApi(
+      companies,
+      settings,
+      refuse(observatoryMap, 'VALIDATION_FAILED', tooLong),
+      refuse(observatoryDwell, 'VALIDATION_FAILED', tooLong),
+    );
+    open();
+    await saidOnce('A report covers at most 400 days, and this period spans 500. Choose a shorter period.');
+    expect(screen.getByText('The map shows a period the figures below can show: see below why this one cannot.')).toBeTruthy();
+  });
 });

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { FormProvider } from 'react-hook-form';
 import { ObservatoryQuery, type ObservatoryDwell, type ObservatoryStops, type ObservatoryTransit } from '@corridor/contracts/observatory';
 import { urlOf } from '../../api/client';
+import { isApiError } from '../../api/errors';
 import { useApiQuery } from '../../api/hooks';
 import { useFormat } from '../../i18n/format';
 import { useSession } from '../../session/useSession';
@@ -76,6 +77,9 @@ export default function ObservatoryScreen() {
         <h2 id="obs-map-title">{t('observatory.mapTitle')}</h2>
         {map.isPending ? (
           <Loading />
+        ) : isApiError(map.error) && map.error.code === 'VALIDATION_FAILED' ? (
+          // the period (or a filter) refused: the figures below, asked with the same filters, say why, once
+          <p className="muted">{t('observatory.mapNoPeriod')}</p>
         ) : map.error || !map.data ? (
           <ErrorState error={map.error} retry={() => void map.refetch()} />
         ) : (
@@ -281,8 +285,16 @@ function DwellPanel({ query }: { query: Query }) {
     {
       key: 'over',
       header: t('observatory.overThreshold'),
+      // the threshold under the share: on one line the column widened the table past a 1,366 px window
       cell: (i) =>
-        i.overThresholdShare === null ? '—' : `${f.number(i.overThresholdShare * 100, 0)} % (> ${f.duration(i.thresholdSeconds)})`,
+        i.overThresholdShare === null ? (
+          '—'
+        ) : (
+          <>
+            {f.number(i.overThresholdShare * 100, 0)} %<br />
+            <span className="muted small">&gt; {f.duration(i.thresholdSeconds)}</span>
+          </>
+        ),
       numeric: true,
     },
   ];

@@ -3,6 +3,8 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { Position } from '@corridor/contracts/positions';
 import type { ReportStop } from '@corridor/contracts/reports';
 import { apiError, deviceFixture, get, renderAt, serveApi, text, type Handler } from '../../test/api-stub';
+import { i18n } from '../../i18n/i18n';
+import { swahili } from '../../test/contract-api';
 import ReplayScreen from './ReplayScreen';
 
 const FROM = '2026-03-01T10:00:00.000Z';
@@ -146,6 +148,14 @@ describe('replay of a device', () => {
     renderAt(<ReplayScreen />, { path, route: '/replay' });
     await screen.findByText('No positions in this period');
     expect(screen.queryByTestId('replay-play')).toBeNull();
+  });
+
+  it('in Swahili, a period without positions reads in Swahili', async () => {
+    serveApi(devices, get('/api/positions', []), get('/api/events', []), get('/api/reports/stops', []));
+    await i18n.changeLanguage('sw');
+    renderAt(<ReplayScreen />, { path, route: '/replay' });
+    expect(await screen.findByText(swahili('replay.noFixes'))).toBeTruthy();
+    expect(screen.getByText(swahili('replay.noFixesHint'))).toBeTruthy();
   });
 
   it("shows the server's refusal (a period over the maximum) and its failure, with a retry that asks again", async () => {

@@ -57,29 +57,32 @@ export function BarChartCard<T extends Record<string, unknown>>({
           </BarChart>
         </ResponsiveContainer>
       </div>
-      <table className="sr-only">
-        <caption>{title}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{x}</th>
-            {series.map((s) => (
-              <th key={s.key} scope="col">
-                {s.label}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {data.map((row, i) => (
-            <tr key={i}>
-              <th scope="row">{label(row[x])}</th>
+      {/* hidden in a box that clips it: a table is as wide as its cells whatever its own width, and widened the page */}
+      <div className="sr-only">
+        <table>
+          <caption>{title}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{x}</th>
               {series.map((s) => (
-                <td key={s.key}>{f.number(Number(row[s.key] ?? 0), 1)}</td>
+                <th key={s.key} scope="col">
+                  {s.label}
+                </th>
               ))}
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {data.map((row, i) => (
+              <tr key={i}>
+                <th scope="row">{label(row[x])}</th>
+                {series.map((s) => (
+                  <td key={s.key}>{f.number(Number(row[s.key] ?? 0), 1)}</td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </figure>
   );
 }

@@ -1,9 +1,15 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FormProvider } from 'react-hook-form';
 import { DocumentKind, type DocumentRecord } from '@corridor/contracts/documents';
 import { useFormat } from '../../i18n/format';
-import { FormError } from '../forms';
+import { SelectField, TextField } from '../form/fields';
+import { FormAlert } from '../form/FormAlert';
+import { useSending } from '../form/FormCard';
+import { useServerProblems } from '../form/server-errors';
+import { useZodForm } from '../form/useZodForm';
 import { DocumentLink } from './DocumentLink';
+import { DocumentUploadValues, uploadBody } from './documents';
 
 /**
  * The documents of a shipment, cargo or complaint: each downloadable, and (where the user may)
@@ -20,29 +26,6 @@ export function DocumentsPanel({
 }) {
   const { t } = useTranslation();
   const f = useFormat();
-  const fileRef = useRef<HTMLInputElement>(null);
-  const [kind, setKind] = useState(kinds[0] ?? 'other');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    const file = fileRef.current?.files?.[0];
-    if (!file || !onUpload) return;
-    const form = new FormData();
-    form.append('kind', kind);
-    form.append('file', file, file.name);
-    setBusy(true);
-    setError(null);
-    try {
-      await onUpload(form);
-      if (fileRef.current) fileRef.current.value = '';
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  }
 
   return (
     <section className="card" aria-labelledby="docs-title">
@@ -61,28 +44,47 @@ export function DocumentsPanel({
           ))}
         </ul>
       )}
-      {onUpload && (
-        <form className="row" onSubmit={submit} aria-label={t('documents.upload')}>
-          <label className="field">
-            <span>{t('documents.kind')}</span>
-            <select value={kind} onChange={(e) => setKind(e.target.value)}>
-              {kinds.map((k) => (
-                <option key={k} value={k}>
-                  {t(`documentKind.${k as DocumentKind}`)}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="field">
-            <span>{t('documents.file')}</span>
-            <input ref={fileRef} type="file" required accept=".pdf,.png,.jpg,.jpeg,.tif,.tiff,.json,.csv,.txt,.xlsx" />
-          </label>
-          <button type="submit" className="btn" disabled={busy}>
-            {busy ? t('documents.uploading') : t('documents.upload')}
-          </button>
-        </form>
-      )}
-      <FormError error={error} />
+      {onUpload && <UploadForm kinds={kinds} onUpload={onUpload} />}
     </section>
+  );
+}
+
+/** A file and its kind, checked by the contract's upload form before anything is sent; the refusal said once. */
+function UploadForm({ kinds, onUpload }: { kinds: readonly string[]; onUpload: (form: FormData) => Promise<unknown> }) {
+  const { t } = useTranslation();
+  const form = useZodForm(DocumentUploadValues, {
+    defaultValues: { kind: (kinds[0] ?? 'other') as DocumentKind },
+    refinements: { file: t('documents.chooseFile') },
+  });
+  const labels = { kind: t('documents.kind'), file: t('documents.file') };
+  // uploading once the file is on its way (not while the form is only being checked)
+  const [busy, setBusy] = useState(false);
+  const { submit, error } = useSending(form.handleSubmit, async (v: DocumentUploadValues) => {
+    setBusy(true);
+    try {
+      await onUpload(uploadBody(v));
+    } finally {
+      setBusy(false);
+    }
+    // the file input emptied (react-hook-form resets the form's inputs when given no values)
+    form.reset();
+  });
+  const problem = useServerProblems(form, error, labels);
+  return (
+    <FormProvider {...form}>
+      <form className="row" onSubmit={(e) => void submit(e)} aria-label={t('documents.upload')} noValidate>
+        <SelectField
+          name="kind"
+          label={labels.kind}
+          required
+          options={kinds.map((k) => ({ value: k, label: t(`documentKind.${k as DocumentKind}`) }))}
+        />
+        <TextField name="file" label={labels.file} type="file" required accept=".pdf,.png,.jpg,.jpeg,.tif,.tiff,.json,.csv,.txt,.xlsx" />
+        <button type="submit" className="btn" disabled={busy}>
+          {busy ? t('documents.uploading') : t('documents.upload')}
+        </button>
+      </form>
+      <FormAlert message={problem} />
+    </FormProvider>
   );
 }

@@ -23,15 +23,25 @@ function goodsOf(lineItems: readonly { description: string }[], more: (n: number
   return rest.length ? `${first.description} ${more(rest.length)}` : first.description;
 }
 
-/** A cargo: its IDF number linking to it, what the goods are, and its status. */
-export function CargoRef({ cargoId, detail = true }: { cargoId: number; detail?: boolean }) {
+/**
+ * A cargo: its IDF number linking to it, what the goods are, and its status. `named`: the link says
+ * it is a cargo ("Cargo 26NBOIM…"), where the record could be of any kind (a document's owner), so a
+ * list of the page's links reads as the other records' do.
+ */
+export function CargoRef({ cargoId, detail = true, named = false }: { cargoId: number; detail?: boolean; named?: boolean }) {
   const { t } = useTranslation();
   const q = useApiQuery(cargoEndpoints.get, { params: { cargoId } }, { staleTime: 60_000 });
   const c = q.data;
   const goods = c ? goodsOf(c.lineItems, (n) => t('cargo.moreLines', { count: n })) : '';
   return (
     <span className="entity-ref">
-      <Link to={`/cargo/${cargoId}`}>{c ? c.idfNumber : t(q.isPending ? 'common.loadingRef' : 'cargo.unreadable')}</Link>
+      <Link to={`/cargo/${cargoId}`}>
+        {c
+          ? named
+            ? `${t('oversight.ownerType.cargo')} ${c.idfNumber}`
+            : c.idfNumber
+          : t(q.isPending ? 'common.loadingRef' : 'cargo.unreadable')}
+      </Link>
       {c && detail && goods && <span className="muted"> · {goods}</span>}
       {c && detail && (
         <>
@@ -87,11 +97,7 @@ export function DocumentOwner({ ownerType, ownerId }: { ownerType: DocumentOwner
     case 'shipment':
       return <ShipmentRef shipmentId={id} />;
     case 'cargo':
-      return (
-        <>
-          {t('oversight.ownerType.cargo')} <CargoRef cargoId={id} detail={false} />
-        </>
-      );
+      return <CargoRef cargoId={id} detail={false} named />;
     case 'certificate':
       return <CertificateRef certificateId={id} />;
     case 'complaint':

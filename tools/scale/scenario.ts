@@ -290,20 +290,28 @@ export async function runScenario(cluster: ScaleCluster, opts: ScenarioOptions):
   const reconnected = [...cutOff].filter((t) => t.sender.stats.reconnects >= 2 && t.acked.length === opts.fixes);
   if (reconnected.length !== cutOff.size)
     problems.push(`${cutOff.size - reconnected.length} trackers cut off by the kill did not reconnect`);
-  // the instances started again are members of their groups again
-  const groupMembers: Record<string, string[]> = {};
-  const described = await cluster.admin.describeGroups({ groups: [POSITION_WRITER_GROUP, JOURNEY_GROUP, GEOFENCE_GROUP] });
-  for (const g of described.values()) groupMembers[g.id] = [...g.members.values()].map((m) => m.clientId).sort();
+  // the instances started again are members of their groups again: a restarted member rejoins
+  // once the group has dropped the killed one (its session timeout) and rebalanced, which on a
+  // busy machine can come after the data has caught up; so wait for it (a ceiling, no timing)
   const expectMembers: [string, string][] = [
     [POSITION_WRITER_GROUP, 'ingest'],
     [JOURNEY_GROUP, 'journey'],
     [GEOFENCE_GROUP, 'geofence'],
   ];
-  for (const [group, service] of expectMembers) {
-    const names = cluster.processes
+  const wantMembers = (service: string): string[] =>
+    cluster.processes
       .filter((p) => p.service === service)
       .map((p) => p.name)
       .sort();
+  const groupMembers: Record<string, string[]> = {};
+  const readGroups = async (): Promise<boolean> => {
+    const described = await cluster.admin.describeGroups({ groups: [POSITION_WRITER_GROUP, JOURNEY_GROUP, GEOFENCE_GROUP] });
+    for (const g of described.values()) groupMembers[g.id] = [...g.members.values()].map((m) => m.clientId).sort();
+    return expectMembers.every(([group, service]) => JSON.stringify(groupMembers[group]) === JSON.stringify(wantMembers(service)));
+  };
+  await watch('every instance a member of its groups again', readGroups, 120_000).catch(() => undefined);
+  for (const [group, service] of expectMembers) {
+    const names = wantMembers(service);
     if (JSON.stringify(groupMembers[group]) !== JSON.stringify(names))
       problems.push(`group ${group}: members ${JSON.stringify(groupMembers[group])}, want ${JSON.stringify(names)}`);
   }

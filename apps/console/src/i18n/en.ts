@@ -110,7 +110,7 @@ export const en = {
     admin: 'Administration',
     users: 'Users and roles',
     companies: 'Companies',
-    adminDevices: 'Device register',
+    adminDevices: 'Device registry',
     inventories: 'Inventories',
     routes: 'Routes',
     geofences: 'Geofences',

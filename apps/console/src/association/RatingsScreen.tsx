@@ -52,7 +52,7 @@ export default function RatingsScreen() {
       {/* figures the server could not give are said (once: a refused list says it below) */}
       {stats.error && !list.error && <ErrorState error={stats.error} retry={() => void stats.refetch()} />}
       {s && (
-        <div className="stack">
+        <div className="stack mt">
           <div className="cards">
             <div className="stat">
               <strong>{f.number(s.averageScore, 1)}</strong>
@@ -76,6 +76,7 @@ export default function RatingsScreen() {
               title={t('ratings.byGrade')}
               data={RatingGrade.options.map((g) => ({ grade: g, n: s.byGrade[g] ?? 0 }))}
               x="grade"
+              xTitle={t('chart.grade')}
               series={[{ key: 'n', label: t('dashboards.companies') }]}
             />
             <BarChartCard
@@ -85,6 +86,7 @@ export default function RatingsScreen() {
                 score: pct(s.averageComponentScores[k]) ?? 0,
               }))}
               x="c"
+              xTitle={t('chart.component')}
               series={[{ key: 'score', label: t('ratings.score') }]}
             />
           </div>

@@ -17,6 +17,7 @@ export * from './geofence-links';
 export * from './complaints';
 export * from './disciplinary';
 export * from './ratings';
+export * from './notice-text';
 export * from './notifications';
 export * from './dashboards';
 export * from './observatory';

@@ -38,6 +38,14 @@ const planner = {
   roles: ['company_user'],
   companyId: 101,
 } satisfies Identity;
+/** A user of company 101 who reads Swahili (their account's language, as the gateway's directory publishes it). */
+const mwajuma = {
+  userId: 12,
+  email: 'mwajuma@company-a.test',
+  name: 'Mwajuma',
+  roles: ['company_user'],
+  companyId: 101,
+} satisfies Identity;
 const clerkB = {
   userId: 10,
   email: 'clerk@company-b.test',
@@ -68,11 +76,12 @@ beforeAll(async () => {
   // the directory as the gateway publishes it, with roles (a notice to a role reaches its holders)
   await publishUsers(
     h.adapters.cache,
-    [...Object.values(testUsers), night, clerkB, planner].map((u) => ({
+    [...Object.values(testUsers), night, clerkB, planner, mwajuma].map((u) => ({
       id: u.userId,
       companyId: u.companyId,
       email: u.email,
       roles: u.roles,
+      ...(u === mwajuma ? { language: 'sw' } : {}),
     })),
   );
 });
@@ -148,9 +157,12 @@ const hooksAbout = (type: NotificationType, entityId: number) =>
     const n = x.notification as { type?: string; entityId?: string };
     return n.type === type && n.entityId === String(entityId);
   });
-const mailsTitled = (title: string) =>
+/** The text of a mail with its quoted-printable soft line breaks undone. */
+const unwrapped = (raw: string) => raw.replace(/=\r?\n/g, '');
+/** Who was mailed a notice with this subject whose body names `about` (a complaint's title: the notice names no id). */
+const mailsTitled = (title: string, about: string) =>
   mails
-    .filter((m) => m.raw.includes(`Subject: ${title}`))
+    .filter((m) => m.raw.includes(`Subject: ${title}`) && unwrapped(m.raw).includes(about))
     .map((m) => m.to)
     .sort();
 
@@ -231,36 +243,36 @@ describe('inbox notices by mail and webhook', () => {
     await settings(clerkB, { channels: { complaintStatusChanged: on(true, false) } });
     await settings(clerkB, { channels: { complaintStatusChanged: on(false, false) } }); // turned it off again
     await settings(testUsers.companyA, { channels: { complaintFiled: on(true, true), complaintStatusChanged: on(true, true) } }); // the company complained against
-    const file = async (by: Identity): Promise<Complaint> => {
+    const file = async (by: Identity, title: string): Promise<Complaint> => {
       const res = await h.call(by, 'POST', '/api/complaints', {
         subjectType: 'company',
         subjectRef: '101',
         companyId: 101,
         category: 'delay',
-        title: 'Late delivery',
+        title,
         description: 'Delivered four days after the agreed date.',
       });
       expect(res.statusCode, res.body).toBe(201);
       return res.json<Complaint>();
     };
-    const byB = await file(testUsers.companyB);
-    const byClerk = await file(clerkB);
+    const byB = await file(testUsers.companyB, 'Late delivery at Malaba');
+    const byClerk = await file(clerkB, 'Seal broken before Busia');
     for (const c of [byB, byClerk]) {
       const res = await h.call(testUsers.officer, 'PUT', `/api/complaints/${c.id}/status`, { status: 'under_review' });
       expect(res.statusCode, res.body).toBe(200);
     }
-    expect(mailsTitled(`Complaint #${byB.id} is under review`)).toEqual([]); // not in the decision's request
+    expect(mailsTitled('Your complaint is now: Under review', byB.title)).toEqual([]); // not in the decision's request
     await h.svc.tracking.notices.check();
 
     // filed: to the association officers (role), by mail as the officer asked; not the analyst, not the company complained against
-    expect(mailsTitled(`Complaint #${byB.id} filed`)).toEqual([testUsers.officer.email]);
-    expect(mailsTitled(`Complaint #${byClerk.id} filed`)).toEqual([testUsers.officer.email]);
+    expect(mailsTitled('A complaint was filed', `Delay: ${byB.title}`)).toEqual([testUsers.officer.email]);
+    expect(mailsTitled('A complaint was filed', `Delay: ${byClerk.title}`)).toEqual([testUsers.officer.email]);
     expect(await recordsOf((await noticeAbout('complaintFiled', byB.id)).id)).toEqual([
       { userId: testUsers.officer.userId, channel: 'mail', status: 'sent' },
     ]);
     expect(hooksAbout('complaintFiled', byB.id)).toEqual([]);
     // the decision: to its filer only; company B's user asked for mail and webhook, the clerk turned both off
-    expect(mailsTitled(`Complaint #${byB.id} is under review`)).toEqual([testUsers.companyB.email]);
+    expect(mailsTitled('Your complaint is now: Under review', byB.title)).toEqual([testUsers.companyB.email]);
     expect(hooksAbout('complaintStatusChanged', byB.id)).toEqual([
       expect.objectContaining({
         userId: testUsers.companyB.userId,
@@ -271,7 +283,7 @@ describe('inbox notices by mail and webhook', () => {
       { userId: testUsers.companyB.userId, channel: 'mail', status: 'sent' },
       { userId: testUsers.companyB.userId, channel: 'webhook', status: 'sent' },
     ]);
-    expect(mailsTitled(`Complaint #${byClerk.id} is under review`)).toEqual([]);
+    expect(mailsTitled('Your complaint is now: Under review', byClerk.title)).toEqual([]);
     expect(hooksAbout('complaintStatusChanged', byClerk.id)).toEqual([]);
     expect(await recordsOf((await noticeAbout('complaintStatusChanged', byClerk.id)).id)).toEqual([]);
   });
@@ -298,7 +310,7 @@ describe('inbox notices by mail and webhook', () => {
     const notice = await noticeAbout('sanctionRecorded', r.id);
     expect(
       mails
-        .filter((m) => m.raw.includes(`company 101: Late deliveries after warnings`))
+        .filter((m) => unwrapped(m.raw).includes('Pwani Freight Movers Ltd: Late deliveries after warnings'))
         .map((m) => m.to)
         .sort(),
     ).toEqual([testUsers.companyA.email, 'night-desk@company-a.test'].sort());
@@ -313,6 +325,52 @@ describe('inbox notices by mail and webhook', () => {
       { userId: testUsers.companyA.userId, channel: 'webhook', status: 'sent' },
       { userId: night.userId, channel: 'mail', status: 'sent' }, // mail only: night's webhook is off for sanctions
     ]);
+  });
+
+  it("each user reads the same notice in their own language, with the company's name and no id: mail and webhook (a Swahili and an English reader)", async () => {
+    await settings(testUsers.companyA, { channels: { sanctionRecorded: on(true, true) }, webhookUrl: hookUrl });
+    await settings(mwajuma, { channels: { sanctionRecorded: on(true, true) }, webhookUrl: hookUrl });
+    const res = await h.call(testUsers.officer, 'POST', '/api/disciplinary/admin', {
+      subjectType: 'company',
+      subjectRef: '101',
+      companyId: 101,
+      sanctionType: 'suspension',
+      reason: 'Tracker switched off on the Northern Corridor',
+      startsAt: new Date().toISOString(),
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const r = res.json<DisciplinaryRecord>();
+    await h.svc.tracking.notices.check();
+    const about = (m: Mail) => unwrapped(m.raw).includes('Tracker switched off on the Northern Corridor');
+    const mailTo = (address: string) => {
+      const found = mails.filter((m) => m.to === address && about(m));
+      expect(found).toHaveLength(1);
+      return unwrapped(found[0]!.raw);
+    };
+
+    const sw = mailTo(mwajuma.email);
+    expect(sw).toContain('Subject: Adhabu imerekodiwa: Kusimamishwa');
+    expect(sw).toContain('Pwani Freight Movers Ltd: Tracker switched off on the Northern Corridor');
+    const en = mailTo(testUsers.companyA.email);
+    expect(en).toContain('Subject: Sanction recorded: Suspension');
+    expect(en).toContain('Pwani Freight Movers Ltd: Tracker switched off on the Northern Corridor');
+    for (const text of [sw, en]) expect(text).not.toMatch(/company 101|Sanction recorded: suspension\b/);
+
+    const posted = hooksAbout('sanctionRecorded', r.id);
+    const hookOf = (userId: number) => posted.find((x) => x.userId === userId)?.notification;
+    expect(hookOf(mwajuma.userId)).toMatchObject({
+      type: 'sanctionRecorded',
+      title: 'Adhabu imerekodiwa: Kusimamishwa',
+      message: 'Pwani Freight Movers Ltd: Tracker switched off on the Northern Corridor',
+      companyId: 101,
+    });
+    expect(hookOf(testUsers.companyA.userId)).toMatchObject({
+      title: 'Sanction recorded: Suspension',
+      message: 'Pwani Freight Movers Ltd: Tracker switched off on the Northern Corridor',
+    });
+    // the inbox keeps the stored text and parameters: the console words it from them in its reader's language
+    const notice = await noticeAbout('sanctionRecorded', r.id);
+    expect(notice.attributes).toMatchObject({ sanctionType: 'suspension', subjectName: 'Pwani Freight Movers Ltd' });
   });
 
   it('a notification address is used only once verified by its link: a pending one gets nothing, a new save of it mails no second link, the verified address cancels it, a stale link is refused (issue 23)', async () => {

@@ -2,12 +2,12 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { Notification } from '@corridor/contracts/notifications';
+import { noticeText } from '@corridor/contracts/notice-text';
 import { useApiMutation, useApiQuery } from '../api/hooks';
 import { useFormat } from '../i18n/format';
 import { Empty, ErrorState, Loading } from '../ui/states';
 import { Pager } from '../ui/DataTable';
 import { inbox, markRead } from './inbox';
-import { noticeText } from './notice-text';
 
 const LIMIT = 20;
 
@@ -25,7 +25,7 @@ function linkOf(n: Notification): string | null {
 
 /** The user's notifications, newest first: unread ones stand out and are marked read when opened. */
 export default function InboxScreen() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const f = useFormat();
   const [unreadOnly, setUnreadOnly] = useState(false);
   const [offset, setOffset] = useState(0);
@@ -54,7 +54,7 @@ export default function InboxScreen() {
         <ul className="inbox mt" aria-label={t('inboxScreen.title')}>
           {q.data.items.map((n) => {
             const to = linkOf(n);
-            const { title, message } = noticeText(t, n);
+            const { title, message } = noticeText(n, i18n.resolvedLanguage ?? i18n.language); // the wording shared with mail and webhook (contracts notice-text)
             const open = () => {
               if (!n.readAt) read.mutate({ params: { id: n.id } });
             };

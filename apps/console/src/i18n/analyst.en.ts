@@ -51,21 +51,6 @@ export const analystEn = {
   },
   /** The head of a chart's figures (its first column, read by screen readers): what each bar stands for. */
   chart: { period: 'Period', week: 'Week', grade: 'Grade', component: 'Part of the score', status: 'Status', border: 'Border crossing' },
-  notices: {
-    sanctionRecorded: 'Sanction recorded: {{sanction}}',
-    sanctionMessage: '{{subject}}: {{reason}}',
-    certificateApplied: 'Certificate {{number}} applied for',
-    certificateSubmitted: 'Certificate {{number}} awaits approval',
-    certificateFor: '{{company}}: IDF {{idf}}',
-    certificateApproved: 'Certificate {{number}} approved',
-    certificateRejected: 'Certificate {{number}} rejected',
-    certificateApprovedMessage: 'Certificate {{number}} was approved by the association.',
-    certificateRejectedMessage: 'Certificate {{number}} was rejected by the association.',
-    note: 'Note: {{text}}',
-    reason: 'Reason: {{text}}',
-    complaintFiled: 'A complaint was filed',
-    complaintStatusChanged: 'Your complaint is now: {{status}}',
-  },
   preferences: {
     title: 'Preferences',
     hint: 'How the console and the files of your reports show speeds, distances, times and places.',

@@ -1,5 +1,4 @@
-import type { User } from '@corridor/contracts';
-import type { SignInRefusal } from '@corridor/contracts/session';
+import type { SignInRefusal, User } from '@corridor/contracts';
 import { AppError, counter, notFound, type Cache, type Orm } from '@corridor/platform';
 import { audit, type AuditActor } from '../audit/audit';
 import type { LoginThrottle } from '../auth/login-throttle';

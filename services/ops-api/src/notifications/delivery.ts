@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
+import { noticeText } from '@corridor/contracts';
 import { counter, readUserDirectory, type Cache, type Logger, type Orm, type UserDirectory } from '@corridor/platform';
 import { noticeDeliveries, notifications, notificationSettings, type NotificationRow } from '../db/schema';
 import type { SendResult } from '../notification-rules/dispatcher';
@@ -33,30 +34,33 @@ function addresseesOf(n: Pick<NotificationRow, 'userId' | 'role' | 'companyId'>,
  * at twice (two instances, a crash before the notice is marked done) reaches a user once per
  * channel; a failed send is logged, counted and recorded there, not retried beyond the channel's own
  * retries. Recipients come from the user directory the gateway publishes (ids, companies, roles,
- * account emails); while it is unavailable the notices wait for the next check.
+ * account emails, languages: each user's mail and webhook carry the notice worded in their language); while it is unavailable the notices wait for the next check.
  */
 export function noticeDelivery(deps: { db: Orm; cache: Cache; send: SendPort; logger: Logger; batch?: number }) {
   const { db, logger } = deps;
 
   async function deliverOne(
     n: NotificationRow,
-    userId: number,
+    user: UserDirectory[number],
     channel: 'mail' | 'webhook',
     recipient: string | undefined,
   ): Promise<boolean> {
+    const userId = user.id;
     const [claimed] = await db
       .insert(noticeDeliveries)
       .values({ notificationId: n.id, userId, channel, recipient: recipient ?? '', status: 'sending' })
       .onConflictDoNothing()
       .returning({ id: noticeDeliveries.id });
     if (!claimed) return false;
-    const msg = { subject: n.title, body: n.message };
+    // worded in the user's language (the directory's, else English) from the notice's type and parameters, as the console's inbox words it
+    const { title, message } = noticeText(n, user.language);
+    const msg = { subject: title, body: message };
     const payload = {
       notification: {
         id: n.id,
         type: n.type,
-        title: n.title,
-        message: n.message,
+        title,
+        message,
         entityType: n.entityType,
         entityId: n.entityId,
         companyId: n.companyId,
@@ -113,8 +117,8 @@ export function noticeDelivery(deps: { db: Orm; cache: Cache; send: SendPort; lo
       for (const u of users) {
         const row = byUser.get(u.id);
         const wants = channelsOf(row)[notice.type];
-        if (wants.email && (await deliverOne(notice, u.id, 'mail', row?.email ?? u.email))) n++;
-        if (wants.webhook && row?.webhookUrl && (await deliverOne(notice, u.id, 'webhook', row.webhookUrl))) n++;
+        if (wants.email && (await deliverOne(notice, u, 'mail', row?.email ?? u.email))) n++;
+        if (wants.webhook && row?.webhookUrl && (await deliverOne(notice, u, 'webhook', row.webhookUrl))) n++;
       }
       await db
         .update(notifications)

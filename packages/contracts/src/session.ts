@@ -14,6 +14,14 @@ export const LoginInput = z
   .meta({ id: 'LoginInput' });
 export type LoginInput = z.infer<typeof LoginInput>;
 
+/**
+ * Why a sign-in (or a code proving who asks) was refused: `details.reason` of POST /session's 401,
+ * and of a 400 on a one-time code (the account screen's TOTP enrolment and turning it off), so a
+ * client can word it without reading the server's English.
+ */
+export const SignInRefusal = z.enum(['credentialsWrong', 'accountInactive', 'codeRequired', 'codeWrong', 'codeUsed']);
+export type SignInRefusal = z.infer<typeof SignInRefusal>;
+
 export const SessionQuery = z.object({
   token: z.string().min(1).max(512).optional().describe('A bearer token: signs in with it and sets the session cookie (Traccar)'),
 });
@@ -69,7 +77,10 @@ export const sessionEndpoints = [
       'Sets an HttpOnly, Secure, SameSite=Lax signed cookie `corridor_session`. A wrong password answers 401; too many ' +
       'failures (wrong passwords and wrong TOTP codes) lock the address: see below. For a user with a TOTP second factor, ' +
       'a request without `code` answers 401 with the header `WWW-Authenticate: TOTP` (as Traccar); a wrong code, or a ' +
-      'code already used (replay), answers 401. Codes of the previous and next 30 s step are accepted. Too many ' +
+      'code already used (replay), answers 401. Codes of the previous and next 30 s step are accepted. Every 401 names ' +
+      'its reason in `details.reason` (SignInRefusal): credentialsWrong (email or password), accountInactive (disabled or ' +
+      'expired), codeRequired (no code sent), ' +
+      'codeWrong (not a code of this 90 s window), codeUsed (a code of a step used already). Too many ' +
       'failures for an address or from an address answer 429 until the lockout ends. Cross-site protection by origin: ' +
       'sign-in and state-changing requests made with the cookie are refused (403) when their Origin (or Sec-Fetch-Site) ' +
       'names another site than the gateway or CONSOLE_ORIGIN; clients that send no such header (Traccar apps, curl) need ' +

@@ -92,6 +92,67 @@ describe.each(variants)('Analytics contract: $name', ({ create }) => {
     ]);
   });
 
+  it('stores every field of a position the same in the compact rows as in the row objects of before', async () => {
+    // edge cases of the text: quotes, tabs, newlines and non-ASCII in strings, an offset time, sub-second
+    // device and server times, no deviceTime (stored as the fix time), nulls and zeros, a failed checksum
+    const full = (deviceId: number): PositionMessage => ({
+      ...pos(deviceId, '2026-03-01T15:00:09.999+03:00', -89.999999),
+      uniqueId: `imei"\t\n\\${deviceId}é`,
+      protocol: 'gt06',
+      deviceTime: '2026-03-01T11:59:58.123Z',
+      serverTime: '2026-03-01T12:00:10.456Z',
+      valid: false,
+      longitude: 179.123456789,
+      speed: 868.5,
+      course: 359.9,
+      altitude: -12.5,
+      accuracy: 0,
+      satellites: 0,
+      hdop: null,
+      ignition: false,
+      odometer: 123456789.25,
+      power: null,
+      battery: 3.7,
+      alarm: 'sos "now"',
+      crcValid: false,
+      rawFrameId: 'gt06:2026-03-01:42',
+      attributes: { text: 'line\n"quoted"\ttab \u{1F69A}', n: 1.5, flag: true, clockAhead: 0 },
+    });
+    const bare = (deviceId: number): PositionMessage => {
+      const { deviceTime: _unused, ...p } = {
+        ...pos(deviceId, '2026-03-01T12:00:00Z'),
+        serverTime: '2026-03-01T12:00:01Z',
+        altitude: null,
+        accuracy: null,
+        satellites: null,
+        ignition: null,
+        odometer: null,
+        alarm: null,
+        attributes: {},
+      };
+      return p;
+    };
+    const read = (ids: number[]) =>
+      queryPositionHistory(ch)({ deviceIds: ids, from: new Date('2026-03-01T00:00:00Z'), to: new Date('2026-03-02T00:00:00Z'), limit: 10 });
+    await insertPositions(ch, 'objects')([full(11), bare(12)]);
+    await insertPositions(ch, 'compact')([full(13), bare(14)]);
+    const before = await read([11, 12]);
+    const after = await read([13, 14]);
+    expect(before).toHaveLength(2);
+    // the same rows but for the device (its id, its unique id and the position id that holds it)
+    const withoutDevice = ({ id: _id, deviceId: _d, uniqueId: _u, ...rest }: PositionMessage) => rest;
+    expect(after.map(withoutDevice)).toEqual(before.map(withoutDevice));
+    expect(after.map((p) => p.id)).toEqual([full(13).id, bare(14).id]);
+    // every field as written: the fix time to the second in UTC, a missing device time as the fix time
+    expect(after[0]).toEqual({ ...full(13), fixTime: '2026-03-01T12:00:09.000Z' });
+    expect(after[1]).toEqual({
+      ...bare(14),
+      fixTime: '2026-03-01T12:00:00.000Z',
+      deviceTime: '2026-03-01T12:00:00.000Z',
+      serverTime: '2026-03-01T12:00:01.000Z',
+    });
+  });
+
   it('stores events and filters them by type and period', async () => {
     await insertEvents(ch)([
       {

@@ -325,6 +325,7 @@ describe('cookie sessions', () => {
     const again = await inject({ method: 'POST', url: '/api/session', payload: { email: u.email, password: u.plainPassword } });
     expect(again.statusCode).toBe(401);
     expect(again.json<{ error: { message: string } }>().error.message).toMatch(/disabled/);
+    expect(again.json()).toMatchObject({ error: { code: 'UNAUTHENTICATED', details: { reason: 'accountInactive' } } });
   });
 });
 

@@ -70,7 +70,9 @@ describe('TOTP enrolment', () => {
     const step = atStep(0);
     const wrong = await inject({ method: 'POST', url: '/api/users/totp/confirm', headers, payload: { code: codeAt(secret, step - 3) } });
     expect(wrong.statusCode).toBe(400);
-    expect(wrong.json()).toMatchObject({ error: { code: 'VALIDATION_FAILED', details: [{ in: 'body', path: 'code' }] } });
+    expect(wrong.json()).toMatchObject({
+      error: { code: 'VALIDATION_FAILED', details: [{ in: 'body', path: 'code', reason: 'codeWrong' }] },
+    });
     const malformed = await inject({ method: 'POST', url: '/api/users/totp/confirm', headers, payload: { code: 'abcdef' } });
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json<{ error: { message: string } }>().error.message).toMatch(/code/);
@@ -135,15 +137,19 @@ describe('sign-in with a second factor', () => {
     const missing = await signIn(u.email, u.plainPassword);
     expect(missing.statusCode).toBe(401);
     expect(missing.headers['www-authenticate']).toBe('TOTP');
-    expect(missing.json()).toMatchObject({ error: { code: 'UNAUTHENTICATED' } });
+    // each 401 names its reason (contracts SignInRefusal), which clients word themselves
+    expect(missing.json()).toMatchObject({ error: { code: 'UNAUTHENTICATED', details: { reason: 'codeRequired' } } });
     expect(missing.headers['set-cookie']).toBeUndefined();
 
     const wrong = await signIn(u.email, u.plainPassword, codeAt(secret, step + 5));
     expect(wrong.statusCode).toBe(401);
     expect(wrong.headers['www-authenticate']).toBeUndefined();
     expect(wrong.json<{ error: { message: string } }>().error.message).toMatch(/one-time code/);
+    expect(wrong.json()).toMatchObject({ error: { code: 'UNAUTHENTICATED', details: { reason: 'codeWrong' } } });
     // a right code does not rescue a wrong password
-    expect((await signIn(u.email, 'not-the-password', codeAt(secret, step))).statusCode).toBe(401);
+    const wrongPassword = await signIn(u.email, 'not-the-password', codeAt(secret, step));
+    expect(wrongPassword.statusCode).toBe(401);
+    expect(wrongPassword.json()).toMatchObject({ error: { details: { reason: 'credentialsWrong' } } });
 
     const ok = await inject({
       method: 'POST',
@@ -169,6 +175,7 @@ describe('sign-in with a second factor', () => {
     const replay = await signIn(u.email, u.plainPassword, codeAt(secret, now - 1));
     expect(replay.statusCode).toBe(401);
     expect(replay.json<{ error: { message: string } }>().error.message).toMatch(/used already/);
+    expect(replay.json()).toMatchObject({ error: { code: 'UNAUTHENTICATED', details: { reason: 'codeUsed' } } });
     expect((await signIn(u.email, u.plainPassword, codeAt(secret, now + 1))).statusCode).toBe(200);
     // once a later step was used, the current step's code is refused too (RFC 6238 §5.2)
     expect((await signIn(u.email, u.plainPassword, codeAt(secret, now))).statusCode).toBe(401);
@@ -284,8 +291,12 @@ describe('turning it off oneself', () => {
     // the confirming code was used already; a code two steps on is not current
     const used = await disable(auth, { code: codeAt(secret, confirmedAt) });
     expect(used.statusCode, used.body).toBe(400);
-    expect(used.json()).toMatchObject({ error: { code: 'VALIDATION_FAILED', details: [{ in: 'body', path: 'code' }] } });
-    expect((await disable(auth, { code: codeAt(secret, confirmedAt + 3) })).statusCode).toBe(400);
+    expect(used.json()).toMatchObject({
+      error: { code: 'VALIDATION_FAILED', details: [{ in: 'body', path: 'code', reason: 'codeUsed' }] },
+    });
+    const notCurrent = await disable(auth, { code: codeAt(secret, confirmedAt + 3) });
+    expect(notCurrent.statusCode).toBe(400);
+    expect(notCurrent.json()).toMatchObject({ error: { details: [{ path: 'code', reason: 'codeWrong' }] } });
     expect((await inject({ method: 'GET', url: `/api/users/${u.id}`, headers: auth })).json<User>().totpEnabled).toBe(true);
 
     const step = setStep(confirmedAt + 1);

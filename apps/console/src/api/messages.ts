@@ -1,6 +1,7 @@
 import type { TFunction } from 'i18next';
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
+import { SignInRefusal } from '@corridor/contracts/session';
 import { issueMessage } from '../ui/form/zod-messages';
 import { isApiError, type ApiError } from './errors';
 
@@ -49,6 +50,13 @@ interface Detail {
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
+const signInReasons: ReadonlySet<string> = new Set(SignInRefusal.options);
+/** A sign-in refusal's reason (a 401's details.reason), when the console knows it. */
+function signInReason(details: unknown): SignInRefusal | undefined {
+  const reason = str((details as Record<string, unknown> | undefined)?.reason);
+  return reason && signInReasons.has(reason) ? (reason as SignInRefusal) : undefined;
+}
+
 /** A field's path as the form knows it: the request part dropped ('body.reason' → 'reason'). */
 const fieldPath = (path: string): string => path.replace(/^(body|querystring|params)\.?/, '');
 
@@ -70,6 +78,7 @@ function labelOf(t: TFunction, path: string, labels: FieldLabels): string {
 function problemOf(t: TFunction, d: Detail): string {
   const message = str(d.message) ?? '';
   const reason = str(d.reason);
+  if (reason && signInReasons.has(reason)) return t(`errors.signIn.${reason as SignInRefusal}`);
   if (reason) {
     const key = `errors.reasons.${reason}` as never;
     const commandType = str(d.type) ?? '';
@@ -123,8 +132,15 @@ export function explainError(t: TFunction, error: unknown, labels: FieldLabels =
       if (!problems.length) return one(t('errors.invalid'));
       return { summary: problems.map((p) => t('errors.fieldProblem', { field: p.label, problem: p.problem })).join(' '), problems };
     }
-    case 'UNAUTHENTICATED':
-      return one(t('errors.signedOut'));
+    case 'UNAUTHENTICATED': {
+      // a sign-in's refusal by its reason (contracts SignInRefusal); a wrong one-time code is said under the code
+      const reason = signInReason(details);
+      if (reason === 'codeWrong' || reason === 'codeUsed') {
+        const problem = t(`errors.signIn.${reason}`);
+        return { summary: problem, problems: [{ path: 'code', label: labelOf(t, 'code', labels), problem }] };
+      }
+      return one(reason ? t(`errors.signIn.${reason}`) : t('errors.signedOut'));
+    }
     case 'FORBIDDEN': {
       // a password that proves who asks (turning two-step sign-in off) was wrong: said under that field
       if (str((details as Record<string, unknown> | undefined)?.field) === 'password') {

@@ -80,6 +80,9 @@ export default function ApprovalQueueScreen() {
       ),
     },
   ];
+  // beside an open certificate (whose card shows its IDF) the table drops the IDF column, so that
+  // Approve and Reject stay in view at 1,366 px instead of scrolling out of the table's box
+  const shown = open ? columns.filter((c) => c.key !== 'idf') : columns;
   const sorted = [...(q.data?.items ?? [])].sort((a, b) => Date.parse(a.updatedAt) - Date.parse(b.updatedAt));
   return (
     <div className="screen">
@@ -93,7 +96,7 @@ export default function ApprovalQueueScreen() {
         <div>
           <PagedTable
             caption={t('approvals.title')}
-            columns={columns}
+            columns={shown}
             query={{ ...q, data: q.data ? { items: sorted, total: q.data.total } : undefined }}
             list={list}
             rowKey={(c) => c.id}

@@ -96,6 +96,7 @@ function Dashboard({ d }: { d: ComplianceDashboard }) {
             title={t('dashboards.flagsByWeek')}
             data={weeks}
             x="week"
+            xTitle={t('chart.week')}
             stacked
             series={flagTypes.map((k) => ({ key: k, label: t(`flagType.${k}` as 'flagType.overspeed', { defaultValue: k }) }))}
             xLabel={(v) => f.date(String(v))}
@@ -111,6 +112,7 @@ function Dashboard({ d }: { d: ComplianceDashboard }) {
             { k: t('status.rejected'), n: d.certificates.rejected },
           ]}
           x="k"
+          xTitle={t('chart.status')}
           series={[{ key: 'n', label: t('common.total') }]}
         />
         {d.borderDwell.items.length > 0 && (
@@ -122,6 +124,7 @@ function Dashboard({ d }: { d: ComplianceDashboard }) {
               median: Math.round(b.medianDwellSeconds / 60),
             }))}
             x="name"
+            xTitle={t('chart.border')}
             series={[
               { key: 'avg', label: t('dashboards.averageMinutes') },
               { key: 'median', label: t('dashboards.medianMinutes') },

@@ -76,6 +76,7 @@ export default function RatingsScreen() {
               title={t('ratings.byGrade')}
               data={RatingGrade.options.map((g) => ({ grade: g, n: s.byGrade[g] ?? 0 }))}
               x="grade"
+              xTitle={t('chart.grade')}
               series={[{ key: 'n', label: t('dashboards.companies') }]}
             />
             <BarChartCard
@@ -85,6 +86,7 @@ export default function RatingsScreen() {
                 score: pct(s.averageComponentScores[k]) ?? 0,
               }))}
               x="c"
+              xTitle={t('chart.component')}
               series={[{ key: 'score', label: t('ratings.score') }]}
             />
           </div>

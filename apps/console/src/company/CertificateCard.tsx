@@ -1,13 +1,16 @@
-import type { z } from 'zod';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
+import { FormProvider } from 'react-hook-form';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { PaymentMethod, type Certificate } from '@corridor/contracts/certificates';
+import { CertificateGenerateInput, PaymentMethod, type Certificate } from '@corridor/contracts/certificates';
 import { useApiMutation, useApiQuery } from '../api/hooks';
 import { useFormat } from '../i18n/format';
 import { may } from '../session/access';
 import { useUser } from '../session/useUser';
-import { Field, FormError, useFieldErrors } from '../ui/forms';
+import { SelectField, TextField } from '../ui/form/fields';
+import { FormAlert } from '../ui/form/FormAlert';
+import { useServerProblems } from '../ui/form/server-errors';
+import { useZodForm } from '../ui/form/useZodForm';
 import { StatusPill } from '../ui/StatusPill';
 import { certificateEndpoints } from './certificates';
 
@@ -97,40 +100,35 @@ export function CertificateCard({ certificate: c, onClose }: { certificate: Cert
 function PayForm({ certificateId }: { certificateId: number }) {
   const { t } = useTranslation();
   const generate = useApiMutation(certificateEndpoints.generate, { invalidates: ['certificates.'] });
-  const [reference, setReference] = useState('');
-  const [method, setMethod] = useState<z.infer<typeof PaymentMethod>>('mpesa');
-  const errors = useFieldErrors(generate.error);
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    await generate
-      .mutateAsync({ params: { id: certificateId }, body: { paymentReference: reference.trim(), paymentMethod: method } })
-      .catch(() => undefined);
-  }
+  const [error, setError] = useState<unknown>(null);
+  const form = useZodForm(CertificateGenerateInput, { defaultValues: { paymentMethod: 'mpesa', paymentReference: '' } });
+  const labels = { paymentMethod: t('certificates.paymentMethod'), paymentReference: t('certificates.paymentReference') };
+  // a refusal of the reference is said under it; the rest in the form's alert, once
+  const problem = useServerProblems(form, error, labels);
+  const submit = form.handleSubmit(async (body) => {
+    setError(null);
+    await generate.mutateAsync({ params: { id: certificateId }, body }).catch(setError);
+  });
   return (
-    <form onSubmit={submit} aria-label={t('certificates.pay')}>
-      <h3>{t('certificates.pay')}</h3>
-      <p className="small muted">{t('certificates.payHint')}</p>
-      <div className="form-grid">
-        <Field label={t('certificates.paymentMethod')} name="paymentMethod">
-          <select value={method} onChange={(e) => setMethod(e.target.value as z.infer<typeof PaymentMethod>)}>
-            {PaymentMethod.options.map((m) => (
-              <option key={m} value={m}>
-                {t(`paymentMethod.${m}`)}
-              </option>
-            ))}
-          </select>
-        </Field>
-        <Field label={t('certificates.paymentReference')} name="paymentReference" error={errors.paymentReference}>
-          <input required value={reference} onChange={(e) => setReference(e.target.value)} placeholder="QK7310042X" />
-        </Field>
-      </div>
-      {/* a refusal of the reference is said under it; the rest here, once */}
-      <FormError error={generate.error} labels={{ paymentReference: t('certificates.paymentReference') }} />
-      <div className="form-actions">
-        <button type="submit" className="btn btn-primary" disabled={generate.isPending}>
-          {t('certificates.generate')}
-        </button>
-      </div>
-    </form>
+    <FormProvider {...form}>
+      <form onSubmit={(e) => void submit(e)} aria-label={t('certificates.pay')} noValidate>
+        <h3>{t('certificates.pay')}</h3>
+        <p className="small muted">{t('certificates.payHint')}</p>
+        <div className="form-grid">
+          <SelectField
+            name="paymentMethod"
+            label={labels.paymentMethod}
+            options={PaymentMethod.options.map((m) => ({ value: m, label: t(`paymentMethod.${m}`) }))}
+          />
+          <TextField name="paymentReference" label={labels.paymentReference} required placeholder="QK7310042X" />
+        </div>
+        <FormAlert message={problem} />
+        <div className="form-actions">
+          <button type="submit" className="btn btn-primary" disabled={form.formState.isSubmitting}>
+            {t('certificates.generate')}
+          </button>
+        </div>
+      </form>
+    </FormProvider>
   );
 }

@@ -84,7 +84,7 @@ describe('certificates', () => {
 
   it('a payment reference the server refuses is said once, under its field', async () => {
     const applied = certificate(2, { status: 'applied', allowedActions: ['generate'], payment: null, generatedAt: null });
-    serveApi(
+    const served = serveApi(
       validatedCargo(),
       certs(applied),
       answer(certificateEndpoints.get, applied),
@@ -100,8 +100,20 @@ describe('certificates', () => {
     );
     open(AGENT, '/certificates?open=2');
     const pay = await screen.findByRole('form', { name: 'Pay the fee and generate' });
-    fireEvent.change(within(pay).getByLabelText('Payment reference'), { target: { value: 'QK7!' } });
+    // the contract's CertificateGenerateInput refuses it before anything is sent
+    const reference = within(pay).getByLabelText(/^Payment reference/);
+    fireEvent.change(reference, { target: { value: 'QK7!' } });
     fireEvent.click(within(pay).getByRole('button', { name: /Generate/ }));
+    await saidOnce('This value is not valid.');
+    expect(served.asked.filter((a) => a.startsWith('POST'))).toEqual([]);
+    // one the server refuses all the same: said once, under the field
+    fireEvent.change(reference, { target: { value: 'QK7310042X' } });
+    fireEvent.click(within(pay).getByRole('button', { name: /Generate/ }));
+    await waitFor(() =>
+      expect(served.sent.get('POST /api/single-use-certificates/2/generate-and-upload')).toEqual([
+        { paymentMethod: 'mpesa', paymentReference: 'QK7310042X' },
+      ]),
+    );
     await saidOnce('This value is not valid.');
     expect(screen.queryByText(/paymentReference/)).toBeNull();
   });

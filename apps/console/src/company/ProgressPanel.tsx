@@ -1,43 +1,50 @@
-import type { z } from 'zod';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
+import { FormProvider } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { ProgressKind, type ProgressUpdate } from '@corridor/contracts/shipments';
+import { z } from 'zod';
+import { ProgressKind, ProgressUpdateInput, type ProgressUpdate } from '@corridor/contracts/shipments';
 import { useApiMutation } from '../api/hooks';
 import { useFormat } from '../i18n/format';
-import { Field, FormError, useFieldErrors, fromLocalInput, localInput } from '../ui/forms';
+import { DateTimeField, SelectField, TextField } from '../ui/form/fields';
+import { FormAlert } from '../ui/form/FormAlert';
+import { useServerProblems } from '../ui/form/server-errors';
+import { useZodForm } from '../ui/form/useZodForm';
 import { shipmentEndpoints } from './shipments';
+
+/** The form's values: the contract's ProgressUpdateInput, its place named (the form has no coordinates), the note optional. */
+const Form = ProgressUpdateInput.extend({
+  location: z.object({ name: ProgressUpdateInput.shape.location.shape.name.unwrap().unwrap() }),
+  note: z.string().trim().max(1000),
+});
 
 /** The shipment's track details, oldest first, and a form to record the next one. */
 export function ProgressPanel({ shipmentId, progress, canAdd }: { shipmentId: number; progress: ProgressUpdate[]; canAdd: boolean }) {
   const { t } = useTranslation();
   const f = useFormat();
   const add = useApiMutation(shipmentEndpoints.addProgress, { invalidates: ['shipments.get'] });
-  const [form, setForm] = useState({
-    at: localInput(new Date().toISOString()),
-    kind: 'checkpoint' as z.infer<typeof ProgressKind>,
-    place: '',
-    note: '',
+  const [error, setError] = useState<unknown>(null);
+  const form = useZodForm(Form, {
+    defaultValues: { at: new Date().toISOString(), kind: 'checkpoint', location: { name: '' }, note: '' },
   });
-  const errors = useFieldErrors(add.error);
-
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    const ok = await add
-      .mutateAsync({
+  const labels = {
+    at: t('shipments.when'),
+    kind: t('shipments.kind'),
+    'location.name': t('shipments.place'),
+    note: t('shipments.note'),
+  };
+  const problem = useServerProblems(form, error, labels);
+  const submit = form.handleSubmit(async (v) => {
+    setError(null);
+    try {
+      await add.mutateAsync({
         params: { shipmentId },
-        body: {
-          at: fromLocalInput(form.at) ?? new Date().toISOString(),
-          kind: form.kind,
-          location: { name: form.place.trim() || null },
-          note: form.note.trim() || null,
-        },
-      })
-      .then(
-        () => true,
-        () => false,
-      );
-    if (ok) setForm((s) => ({ ...s, place: '', note: '' }));
-  }
+        body: { at: v.at, kind: v.kind, location: { name: v.location.name }, note: v.note || null },
+      });
+      form.reset({ ...v, location: { name: '' }, note: '' });
+    } catch (e) {
+      setError(e);
+    }
+  });
 
   return (
     <section className="card" aria-labelledby="progress-title">
@@ -48,8 +55,7 @@ export function ProgressPanel({ shipmentId, progress, canAdd }: { shipmentId: nu
         <ol className="timeline">
           {progress.map((p) => (
             <li key={p.id}>
-              <strong>{t(`progressKind.${p.kind}`)}</strong> ·{' '}
-              {p.location.name ?? `${p.location.latitude?.toFixed(4)}, ${p.location.longitude?.toFixed(4)}`}
+              <strong>{t(`progressKind.${p.kind}`)}</strong> · {p.location.name ?? f.coordinates(p.location.latitude, p.location.longitude)}
               <div className="small muted">
                 {f.dateTime(p.at)} · {p.recordedBy.email}
               </div>
@@ -59,40 +65,26 @@ export function ProgressPanel({ shipmentId, progress, canAdd }: { shipmentId: nu
         </ol>
       )}
       {canAdd && (
-        <form onSubmit={submit} aria-label={t('shipments.addProgress')}>
-          <div className="form-grid">
-            <Field label={t('shipments.when')} name="at" error={errors.at}>
-              <input type="datetime-local" required value={form.at} onChange={(e) => setForm({ ...form, at: e.target.value })} />
-            </Field>
-            <Field label={t('shipments.kind')} name="kind" error={errors.kind}>
-              <select value={form.kind} onChange={(e) => setForm({ ...form, kind: e.target.value as z.infer<typeof ProgressKind> })}>
-                {ProgressKind.options.map((k) => (
-                  <option key={k} value={k}>
-                    {t(`progressKind.${k}`)}
-                  </option>
-                ))}
-              </select>
-            </Field>
-            <Field label={t('shipments.place')} name="place" error={errors['location.name']}>
-              <input
-                required
-                value={form.place}
-                maxLength={120}
-                onChange={(e) => setForm({ ...form, place: e.target.value })}
-                placeholder="Malaba OSBP"
+        <FormProvider {...form}>
+          <form onSubmit={(e) => void submit(e)} aria-label={t('shipments.addProgress')} noValidate>
+            <div className="form-grid">
+              <DateTimeField name="at" label={labels.at} required />
+              <SelectField
+                name="kind"
+                label={labels.kind}
+                options={ProgressKind.options.map((k) => ({ value: k, label: t(`progressKind.${k}`) }))}
               />
-            </Field>
-            <Field label={t('shipments.note')} name="note" error={errors.note}>
-              <input value={form.note} maxLength={1000} onChange={(e) => setForm({ ...form, note: e.target.value })} />
-            </Field>
-          </div>
-          <FormError error={add.error} />
-          <div className="form-actions">
-            <button type="submit" className="btn" disabled={add.isPending}>
-              {t('shipments.addProgress')}
-            </button>
-          </div>
-        </form>
+              <TextField name="location.name" label={labels['location.name']} required maxLength={120} placeholder="Malaba OSBP" />
+              <TextField name="note" label={labels.note} maxLength={1000} />
+            </div>
+            <FormAlert message={problem} />
+            <div className="form-actions">
+              <button type="submit" className="btn" disabled={form.formState.isSubmitting}>
+                {t('shipments.addProgress')}
+              </button>
+            </div>
+          </form>
+        </FormProvider>
       )}
     </section>
   );

@@ -83,4 +83,24 @@ describe('shipment detail', () => {
     serveApi(companies, refuse(shipmentEndpoints.allowed, 'NOT_FOUND'), refuse(shipmentEndpoints.get, 'NOT_FOUND'));
     await saidOnceInEnglishAndSwahili(open, 'errors.notFound');
   });
+
+  it('a progress update is checked by the contract before sending; sent, its place and note go as typed; a refusal is said once', async () => {
+    const served = serveApi(
+      companies,
+      answer(shipmentEndpoints.allowed, { current: 'in_transit', statusBeforeHold: null, allowed: ['at_border'] }),
+      answer(shipmentEndpoints.get, shipment(9, { status: 'in_transit' })),
+      refuse(shipmentEndpoints.addProgress, 'INVALID_TRANSITION', { current: 'delivered', allowed: [] }),
+    );
+    open();
+    const form = await screen.findByRole('form', { name: 'Add progress update' });
+    fireEvent.click(within(form).getByRole('button', { name: 'Add progress update' }));
+    const place = within(form).getByLabelText(/^Place/);
+    await waitFor(() => expect(place.getAttribute('aria-invalid')).toBe('true'));
+    expect(served.asked.filter((a) => a.startsWith('POST'))).toEqual([]);
+    fireEvent.change(place, { target: { value: 'Malaba OSBP' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Add progress update' }));
+    await saidOnce('This cannot be done now: it is Delivered.');
+    const [body] = served.sent.get('POST /api/shipments/9/progress-updates') as [Record<string, unknown>];
+    expect(body).toMatchObject({ kind: 'checkpoint', location: { name: 'Malaba OSBP' }, note: null });
+  });
 });

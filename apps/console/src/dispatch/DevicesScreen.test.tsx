@@ -40,7 +40,11 @@ describe('devices', () => {
     expect(row.textContent).toContain('GT06N');
     await waitFor(() => expect(row.textContent).toContain('Pwani Freight Movers Ltd'));
     expect(within(row).getByRole('link', { name: 'Show on map' }).getAttribute('href')).toBe('/map?device=7');
-    expect(within(table).getByText('Truck 08').closest('tr')!.textContent).toContain('Offline');
+    const offline = within(table).getByText('Truck 08').closest('tr')!;
+    expect(offline.textContent).toContain('Offline');
+    // its last speed is not its speed now
+    expect(offline.textContent).not.toContain('km/h');
+    expect(row.textContent).toContain('56 km/h');
     const silent = within(table).getByText('Truck 09').closest('tr')!;
     expect(silent.textContent).toContain('No signal');
     expect(within(silent).queryByRole('link')).toBeNull();

@@ -28,7 +28,13 @@ export default function DevicesScreen() {
         </span>
       ),
     },
-    { key: 'speed', header: t('map.speed'), numeric: true, cell: (r) => f.speedKnots(r.position?.speed) },
+    {
+      key: 'speed',
+      header: t('map.speed'),
+      numeric: true,
+      // a silent or offline truck's last speed is not its speed now (as on the truck's card)
+      cell: (r) => (r.state === 'moving' || r.state === 'stopped' ? f.speedKnots(r.position?.speed) : '—'),
+    },
     {
       key: 'lastFix',
       header: t('map.lastFix'),

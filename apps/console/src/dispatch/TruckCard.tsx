@@ -49,7 +49,7 @@ export function TruckCard({
         <dt>{t('map.lastFix')}</dt>
         <dd title={f.dateTime(p?.fixTime)}>{f.relative(p?.fixTime)}</dd>
         <dt>{t('map.position')}</dt>
-        <dd data-testid="truck-position">{p ? `${p.latitude.toFixed(5)}, ${p.longitude.toFixed(5)}` : '—'}</dd>
+        <dd data-testid="truck-position">{f.coordinates(p?.latitude, p?.longitude)}</dd>
         <dt>{t('replay.address')}</dt>
         <dd data-testid="truck-address" aria-busy={pending}>
           {address ?? (pending ? t('replay.addressLoading') : '—')}

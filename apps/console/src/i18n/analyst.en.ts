@@ -31,6 +31,14 @@ export const analystEn = {
     periodReversed: 'The period ends before it starts.',
     mailUnavailable: 'The server cannot send email (it has no mail channel).',
     unknown: 'An unexpected error occurred.',
+    /** Why a sign-in or a one-time code was refused (contracts SignInRefusal, a 401's or a code's details.reason). */
+    signIn: {
+      credentialsWrong: 'The email or password is not right.',
+      accountInactive: 'This account is disabled or has expired. Ask your administrator.',
+      codeRequired: 'Enter the code your authenticator app shows.',
+      codeWrong: 'The code is wrong or has expired. Enter the code your authenticator app shows now.',
+      codeUsed: 'This code was used already. Wait for the next code, then enter it.',
+    },
     /** A server's check beyond the schema, by the reason code it gives (ops-api invalidField). */
     reasons: {
       commandUnsupported: 'This truck\'s tracker ({{protocol}}) does not take the command "{{type}}".',
@@ -41,6 +49,8 @@ export const analystEn = {
       savedCommandNeeded: 'Choose a saved command: the command channel needs one.',
     },
   },
+  /** The head of a chart's figures (its first column, read by screen readers): what each bar stands for. */
+  chart: { period: 'Period', week: 'Week', grade: 'Grade', component: 'Part of the score', status: 'Status', border: 'Border crossing' },
   notices: {
     sanctionRecorded: 'Sanction recorded: {{sanction}}',
     sanctionMessage: '{{subject}}: {{reason}}',

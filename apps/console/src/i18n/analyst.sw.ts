@@ -31,6 +31,13 @@ export const analystSw: Strings<typeof analystEn> = {
     periodReversed: 'Kipindi kinaisha kabla hakijaanza.',
     mailUnavailable: 'Seva haiwezi kutuma barua pepe (haina njia ya barua).',
     unknown: 'Hitilafu isiyotarajiwa imetokea.',
+    signIn: {
+      credentialsWrong: 'Barua pepe au nenosiri si sahihi.',
+      accountInactive: 'Akaunti hii imezimwa au muda wake umeisha. Muulize msimamizi wako.',
+      codeRequired: 'Weka msimbo unaoonyeshwa na programu yako ya uthibitishaji.',
+      codeWrong: 'Msimbo si sahihi au muda wake umeisha. Weka msimbo unaoonyeshwa sasa na programu yako ya uthibitishaji.',
+      codeUsed: 'Msimbo huu umeshatumika. Subiri msimbo unaofuata, kisha uuweke.',
+    },
     reasons: {
       commandUnsupported: 'Kifaa cha kufuatilia cha lori hili ({{protocol}}) hakipokei amri "{{type}}".',
       recipientsNeeded: 'Chagua angalau mtu mmoja wa kuarifiwa: njia za wavuti na barua pepe zinahitaji mmoja.',
@@ -40,6 +47,7 @@ export const analystSw: Strings<typeof analystEn> = {
       savedCommandNeeded: 'Chagua amri iliyohifadhiwa: njia ya amri inaihitaji.',
     },
   },
+  chart: { period: 'Kipindi', week: 'Wiki', grade: 'Daraja', component: 'Sehemu ya alama', status: 'Hali', border: 'Kivuko cha mpaka' },
   notices: {
     sanctionRecorded: 'Adhabu imerekodiwa: {{sanction}}',
     sanctionMessage: '{{subject}}: {{reason}}',

@@ -80,8 +80,6 @@ export const en = {
     submit: 'Sign in',
     verify: 'Verify',
     signingIn: 'Signing in…',
-    wrongPassword: 'The email or password is not right.',
-    wrongCode: 'That code is not right or was already used. Wait for the next one and try again.',
     locked: 'Too many failed attempts. Wait a few minutes, then try again.',
     openId: 'Sign in with your organisation',
     openIdFailed: 'Signing in with your organisation did not work. Try again or use your password.',
@@ -787,9 +785,9 @@ export const en = {
     emptyHint: 'Choose a longer period, or other devices.',
     device: 'Device',
     chart: {
-      distance: 'Distance (km) per device',
+      distance: 'Distance ({{distance}}) per device',
       stopHours: 'Hours stopped per device',
-      fixes: 'Mean speed (km/h) per device',
+      fixes: 'Mean speed ({{speed}}) per device',
       events: 'Events by type',
     },
     col: {

@@ -82,8 +82,6 @@ export const sw: Catalogue = {
     submit: 'Ingia',
     verify: 'Thibitisha',
     signingIn: 'Inaingia…',
-    wrongPassword: 'Barua pepe au nenosiri si sahihi.',
-    wrongCode: 'Msimbo huo si sahihi au umeshatumika. Subiri unaofuata kisha ujaribu tena.',
     locked: 'Majaribio mengi yameshindwa. Subiri dakika chache, kisha ujaribu tena.',
     openId: 'Ingia kupitia shirika lako',
     openIdFailed: 'Kuingia kupitia shirika lako hakukufaulu. Jaribu tena au tumia nenosiri.',
@@ -808,9 +806,9 @@ export const sw: Catalogue = {
     emptyHint: 'Chagua kipindi kirefu zaidi, au vifaa vingine.',
     device: 'Kifaa',
     chart: {
-      distance: 'Umbali (km) kwa kila kifaa',
+      distance: 'Umbali ({{distance}}) kwa kila kifaa',
       stopHours: 'Saa za kusimama kwa kila kifaa',
-      fixes: 'Kasi ya wastani (km/h) kwa kila kifaa',
+      fixes: 'Kasi ya wastani ({{speed}}) kwa kila kifaa',
       events: 'Matukio kwa aina',
     },
     col: {

@@ -11,7 +11,6 @@ import type { ReportKind } from './reports';
 
 const PAGE = 100;
 type Row = Record<string, unknown>;
-const KMH = 1.852;
 
 function columnsFor(kind: ReportKind, t: (k: string) => string, f: Formatters, device: (id: number) => string): Column<Row>[] {
   const name = { key: 'device', header: t('reports.device'), cell: (r: Row) => String(r.deviceName ?? device(Number(r.deviceId))) };
@@ -91,15 +90,24 @@ function cols<T>(t: (k: string) => string, f: Formatters, spec: [keyof T & strin
   }));
 }
 
-/** One bar per device (or per event type): what the report adds up to. */
-function chartOf(kind: ReportKind, rows: Row[], t: (k: string) => string, device: (id: number) => string) {
-  const per = new Map<string, number>();
-  const add = (k: string, n: number) => per.set(k, (per.get(k) ?? 0) + n);
+/** One bar per device (or per event type): what the report adds up to, in the user's units. */
+function chartOf(
+  kind: ReportKind,
+  rows: Row[],
+  t: (k: string, o?: Record<string, unknown>) => string,
+  f: Formatters,
+  device: (id: number) => string,
+) {
+  const per = new Map<string, { sum: number; n: number }>();
+  const add = (k: string, v: number) => {
+    const cur = per.get(k) ?? { sum: 0, n: 0 };
+    per.set(k, { sum: cur.sum + v, n: cur.n + 1 });
+  };
   for (const r of rows) {
     const who = String(r.deviceName ?? device(Number(r.deviceId)));
-    if (kind === 'summary' || kind === 'trips') add(who, Number(r.distance ?? 0) / 1000);
+    if (kind === 'summary' || kind === 'trips') add(who, f.distanceValue(Number(r.distance ?? 0)));
     else if (kind === 'stops') add(who, Number(r.duration ?? 0) / 3_600_000);
-    else if (kind === 'route') add(who, (Number(r.speed ?? 0) * KMH) / rows.length);
+    else if (kind === 'route') add(who, f.speedValue(Number(r.speed ?? 0)));
     else add(t(`eventType.${String(r.type)}`), 1);
   }
   const label = {
@@ -109,22 +117,31 @@ function chartOf(kind: ReportKind, rows: Row[], t: (k: string) => string, device
     route: 'reports.chart.fixes',
     events: 'reports.chart.events',
   }[kind];
-  const data = [...per.entries()].map(([k, v]) => ({ k, v: Math.round(v * 10) / 10 })).slice(0, 40);
-  return { title: t(label), data };
+  // a route's bar is each device's mean speed over its own fixes; the others add up
+  const data = [...per.entries()]
+    .map(([k, { sum, n }]) => ({ k, v: Math.round((kind === 'route' ? sum / n : sum) * 10) / 10 }))
+    .slice(0, 40);
+  return {
+    title: t(label, { distance: f.units.distanceSymbol, speed: f.units.speedSymbol }),
+    xTitle: t(kind === 'events' ? 'reports.col.type' : 'reports.device'),
+    data,
+  };
 }
 
 /** The report as a chart and a paged table. */
 export function ReportResults({ kind, rows }: { kind: ReportKind; rows: Row[] }) {
   const { t: tt } = useTranslation();
-  const t = tt as unknown as (k: string) => string;
+  const t = tt as unknown as (k: string, o?: Record<string, unknown>) => string;
   const f = useFormat();
   const device = useDeviceNames();
   const [offset, setOffset] = useState(0);
   const columns = useMemo(() => columnsFor(kind, t, f, device), [kind, t, f, device]);
-  const chart = useMemo(() => chartOf(kind, rows, t, device), [kind, rows, t, device]);
+  const chart = useMemo(() => chartOf(kind, rows, t, f, device), [kind, rows, t, f, device]);
   return (
     <div className="stack">
-      {rows.length > 0 && <BarChartCard title={chart.title} data={chart.data} x="k" series={[{ key: 'v', label: chart.title }]} />}
+      {rows.length > 0 && (
+        <BarChartCard title={chart.title} data={chart.data} x="k" xTitle={chart.xTitle} series={[{ key: 'v', label: chart.title }]} />
+      )}
       <DataTable
         caption={t(`reports.kind.${kind}`)}
         columns={columns}

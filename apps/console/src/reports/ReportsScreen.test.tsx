@@ -3,6 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { User } from '@corridor/contracts/users';
 import { i18n } from '../i18n/i18n';
 import { apiError, deviceFixture, get, renderAt, serveApi } from '../test/api-stub';
+import { swahili } from '../test/contract-api';
 import ReportsScreen from './ReportsScreen';
 
 /**
@@ -124,5 +125,74 @@ describe('reports: choosing devices', () => {
     await waitFor(() => expect(clicked).toEqual(['summary-2026-11-01-2026-11-29.csv']));
     expect(made).toHaveBeenCalledTimes(1);
     expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it("a trips report reads in the user's units, its chart too (miles and mph here), in English and Swahili", async () => {
+    const trip = (deviceId: number, name: string, metres: number, avgKnots: number, topKnots: number) => ({
+      deviceId,
+      deviceName: name,
+      distance: metres,
+      gapDistance: 0,
+      averageSpeed: avgKnots,
+      maxSpeed: topKnots,
+      spentFuel: 0,
+      startOdometer: null,
+      endOdometer: null,
+      startTime: '2026-11-20T08:00:00.000Z',
+      endTime: '2026-11-20T09:00:00.000Z',
+      startPositionId: 1,
+      endPositionId: 2,
+      startLat: -3.4,
+      startLon: 38.5,
+      endLat: -3.2,
+      endLon: 38.9,
+      duration: 3_600_000,
+    });
+    serveApi(devices, get('/api/groups', []), ({ url }) =>
+      // 80,467 m = 50 mi at 43.45 kn = 50 mph, top 52.14 kn = 60 mph; two trips of Truck 02 add up to 10 mi
+      url.pathname === '/api/reports/trips'
+        ? new Response(
+            JSON.stringify([
+              trip(1, 'Truck 01', 80_467, 43.45, 52.14),
+              trip(2, 'Truck 02', 8_046.7, 20, 30),
+              { ...trip(2, 'Truck 02', 8_046.7, 20, 30), startTime: '2026-11-20T10:00:00.000Z', endTime: '2026-11-20T11:00:00.000Z' },
+            ]),
+            { status: 200, headers: { 'content-type': 'application/json' } },
+          )
+        : undefined,
+    );
+    const inMiles = { ...ANALYST, attributes: { speedUnit: 'mph', distanceUnit: 'mi' } } as unknown as User;
+    const open = async () => {
+      const view = renderAt(<ReportsScreen />, { path: '/reports', user: inMiles });
+      fireEvent.change(await screen.findByRole('combobox', { name: /^(Report|Ripoti)/ }), { target: { value: 'trips' } });
+      fireEvent.click(await screen.findByRole('checkbox', { name: /Truck 01/ }));
+      fireEvent.click(screen.getByRole('checkbox', { name: /Truck 02/ }));
+      fireEvent.click(screen.getByRole('button', { name: /^(Show report|Onyesha ripoti)$/ }));
+      return view;
+    };
+    const view = await open();
+    const table = await screen.findByRole('table', { name: 'Trips' });
+    const first = within(table).getAllByRole('row')[1]!;
+    expect(first.textContent).toContain('50 mi');
+    expect(first.textContent).toContain('50 mph');
+    expect(first.textContent).toContain('60 mph');
+    expect(table.textContent).not.toMatch(/km/);
+    // the chart's figures (its table for screen readers): miles per device, headed in words
+    const chart = screen.getByRole('figure', { name: 'Distance (mi) per device' });
+    const figures = within(chart).getByRole('table', { name: 'Distance (mi) per device' });
+    expect(
+      within(figures)
+        .getAllByRole('row')
+        .map((r) => [...r.children].map((c) => c.textContent)),
+    ).toEqual([
+      ['Device', 'Distance (mi) per device'],
+      ['Truck 01', '50'],
+      ['Truck 02', '10'],
+    ]);
+    view.unmount();
+    await i18n.changeLanguage('sw');
+    await open();
+    const sw = await screen.findByRole('figure', { name: 'Umbali (mi) kwa kila kifaa' });
+    expect(within(sw).getAllByRole('columnheader')[0]!.textContent).toBe(swahili('reports.device'));
   });
 });

@@ -24,7 +24,9 @@ describe('account: two-step sign-in', () => {
   it('sets up with a new secret; the code is checked before sending, and a wrong one is said once under its field', async () => {
     const served = serveApi(
       answer(generate, SECRET),
-      refuse(confirm, 'VALIDATION_FAILED', [{ in: 'body', path: 'code', message: 'is not a current code of the pending secret' }]),
+      refuse(confirm, 'VALIDATION_FAILED', [
+        { in: 'body', path: 'code', message: 'is not a current code of the pending secret', reason: 'codeWrong' },
+      ]),
     );
     open();
     expect(screen.getByText(/^Signing in needs only your password/)).toBeTruthy();
@@ -40,7 +42,7 @@ describe('account: two-step sign-in', () => {
     fireEvent.change(code, { target: { value: '123456' } });
     fireEvent.click(within(form).getByRole('button', { name: 'Turn on two-step sign-in' }));
     await waitFor(() => expect(served.sent.get('POST /api/users/totp/confirm')).toEqual([{ code: '123456' }]));
-    await saidOnce('This value is not valid.');
+    await saidOnce('The code is wrong or has expired. Enter the code your authenticator app shows now.');
     expect(document.body.textContent).not.toContain('pending secret');
   });
 

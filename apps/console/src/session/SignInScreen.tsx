@@ -8,6 +8,7 @@ import { isApiError } from '../api/errors';
 import { useExplainError } from '../api/messages';
 import { TextField } from '../ui/form/fields';
 import { FormAlert } from '../ui/form/FormAlert';
+import { applyServerErrors } from '../ui/form/server-errors';
 import { useZodForm } from '../ui/form/useZodForm';
 import { PublicCard } from './PublicCard';
 import { setSessionHint } from './session-hint';
@@ -39,11 +40,10 @@ export default function SignInScreen() {
     } catch (err) {
       if (isApiError(err) && err.status === 401 && err.authenticate === 'TOTP' && !needCode) {
         setNeedCode(true);
-      } else if (isApiError(err) && err.status === 401) {
-        setFailure(needCode ? t('signIn.wrongCode') : t('signIn.wrongPassword'));
       } else if (isApiError(err) && err.status === 429) {
         setFailure(t('signIn.locked'));
-      } else {
+      } else if (!needCode || applyServerErrors(err, form.setError, ['code'])) {
+        // worded by the refusal's reason (a wrong or used code is said under the code field, focused)
         setFailure(explain(err).summary);
       }
     }

@@ -53,6 +53,11 @@ export class MemoryBus implements Bus {
   private closed = false;
   /** Tests flip this to simulate a broker outage. */
   available = true;
+  /**
+   * Whether a member lets the event loop turn after each batch (see deliverOnce); `pnpm bench
+   * bus-turns` clears it to measure the bus of before.
+   */
+  turnBetweenBatches = true;
   private failingSince: string | undefined;
 
   constructor(
@@ -234,6 +239,10 @@ export class MemoryBus implements Bus {
         // commit only if this member still owns the partition (a rebalance may have moved it)
         if (member.assigned.has(tp)) g.committed.set(tp, from + batch.length);
         any = true;
+        // let the event loop turn between batches: a handler on memory parts resolves in microtasks,
+        // so a member with a backlog would otherwise hold every socket, timer and worker message (an
+        // ingest thread's publish, whose ack waits on it) until all its partitions were drained
+        if (this.turnBetweenBatches) await yieldToEventLoop();
       } catch {
         await new Promise((r) => setTimeout(r, this.retryDelayMs));
         any = true; // retry soon rather than waiting for new messages
@@ -293,6 +302,8 @@ export class MemoryBus implements Bus {
     );
   }
 }
+
+const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 function splitTp(tp: string): [string, number] {
   const i = tp.lastIndexOf('/');

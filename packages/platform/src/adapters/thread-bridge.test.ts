@@ -117,6 +117,36 @@ describe('thread bridge', () => {
     expect(posted).toEqual({ near: 3, far: 3 });
   });
 
+  it("answers a far publish between the owning thread's consumer batches, not after its whole backlog", async () => {
+    const { bus, far } = bridged();
+    // a backlog of 2 partitions x 2,000 messages: 8 batches of 500 for a consumer whose handler
+    // resolves in microtasks (memory parts), as the one-process stack's consumers mostly do
+    await bus.publish(
+      'backlog.v1',
+      Array.from({ length: 4000 }, (_, i) => ({ key: String(i % 2), value: i })),
+    );
+    let batches = 0;
+    let answeredAfter: number | undefined;
+    let published: Promise<void> | undefined;
+    const sub = await bus.subscribe({
+      groupId: 'busy',
+      topics: ['backlog.v1'],
+      fromBeginning: true,
+      handler: async () => {
+        batches++;
+        published ??= far.bus.publish('t.v1', [{ key: '1', value: 'fix' }]).then(() => {
+          answeredAfter = batches;
+        });
+      },
+    });
+    await eventually('the backlog handled', () => expect(batches).toBe(8));
+    await published;
+    await sub.stop();
+    // the publish crossed, was stored and answered while the consumer still had batches to handle
+    expect(answeredAfter).toBeLessThan(8);
+    expect(bus.size('t.v1')).toBe(1);
+  });
+
   it('gives a thread without a relational store one that refuses every use', async () => {
     const db = absentDb('ingest thread 1');
     expect(() => db.orm).toThrow('no relational store in ingest thread 1');

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TokenScope } from '@corridor/contracts';
 import { AppError, counter, type Identity } from '@corridor/platform';
 import type { UserRow } from '../db/schema';
-import { TotpRequired } from '../totp/service';
+import { refused, TotpRequired } from '../totp/service';
 import type { UsersRepository } from '../users/repository';
 import { identityOf, inactiveReason } from '../users/user-model';
 import { SignInRefused, type LoginThrottle } from './login-throttle';
@@ -53,7 +53,7 @@ export function authenticator(deps: {
   function active(user: UserRow | undefined): UserRow {
     if (!user) throw new AppError('UNAUTHENTICATED', 'Invalid credentials');
     const reason = inactiveReason(user, now());
-    if (reason) throw new AppError('UNAUTHENTICATED', reason);
+    if (reason) throw new AppError('UNAUTHENTICATED', reason, refused('accountInactive'));
     return user;
   }
 
@@ -82,7 +82,7 @@ export function authenticator(deps: {
     if (!user || !ok) {
       signIns.inc({ outcome: 'wrong' });
       await throttle.failed(account, ip);
-      throw new AppError('UNAUTHENTICATED', 'Wrong email or password');
+      throw new AppError('UNAUTHENTICATED', 'Wrong email or password', refused('credentialsWrong'));
     }
     active(user);
     try {

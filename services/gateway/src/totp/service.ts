@@ -1,4 +1,5 @@
 import type { User } from '@corridor/contracts';
+import type { SignInRefusal } from '@corridor/contracts/session';
 import { AppError, counter, notFound, type Cache, type Orm } from '@corridor/platform';
 import { audit, type AuditActor } from '../audit/audit';
 import type { LoginThrottle } from '../auth/login-throttle';
@@ -12,13 +13,15 @@ import type { TotpRepository } from './repository';
 
 const checks = counter('gateway_totp_checks_total', 'TOTP second-factor checks at sign-in', ['outcome']);
 const pendingKey = (userId: number): string => `gw:totp-pending:${userId}`;
+/** A refusal's details: its reason as the contract names it (clients word it themselves). */
+export const refused = (reason: SignInRefusal): { reason: SignInRefusal } => ({ reason });
 /** How long a generated secret waits for its confirming code. */
 const TOTP_PENDING_SECONDS = 600;
 
 /** 401 for a user with a second factor who sent no code: POST /session answers it with `WWW-Authenticate: TOTP`. */
 export class TotpRequired extends AppError {
   constructor() {
-    super('UNAUTHENTICATED', 'A one-time code (TOTP) is required for this account', { totp: 'required' });
+    super('UNAUTHENTICATED', 'A one-time code (TOTP) is required for this account', { totp: 'required', reason: 'codeRequired' });
   }
 }
 
@@ -46,7 +49,9 @@ export function totpService(deps: {
       const step = totpStepOf(user.totpKey, proof.code, now());
       if (step === undefined || !(await repo.claimStep(user.id, user.totpKey, step))) {
         await throttle.failed(user.email, ip);
-        throw invalidField('body', 'code', step === undefined ? 'is not a current code' : 'was used already; wait for the next one');
+        throw step === undefined
+          ? invalidField('body', 'code', 'is not a current code', refused('codeWrong'))
+          : invalidField('body', 'code', 'was used already; wait for the next one', refused('codeUsed'));
       }
     } else if (!(await hasher.verify(proof.password ?? '', user.passwordHash))) {
       await throttle.failed(user.email, ip);
@@ -74,7 +79,7 @@ export function totpService(deps: {
       const secret = await cache.get(pendingKey(userId));
       if (!secret) throw new AppError('CONFLICT', 'No TOTP enrolment is pending (start with POST /users/totp; a secret waits 10 minutes)');
       const step = totpStepOf(secret, code, now());
-      if (step === undefined) throw invalidField('body', 'code', 'is not a current code of the pending secret');
+      if (step === undefined) throw invalidField('body', 'code', 'is not a current code of the pending secret', refused('codeWrong'));
       const row = await db.transaction(async (tx) => {
         const r = await repo.activate(userId, secret, step, tx);
         if (!r) throw new AppError('CONFLICT', 'A TOTP second factor is active already', { totpEnabled: true });
@@ -139,11 +144,11 @@ export function totpService(deps: {
       const step = totpStepOf(key, code, now());
       if (step === undefined) {
         checks.inc({ outcome: 'wrong' });
-        throw new AppError('UNAUTHENTICATED', 'Wrong one-time code');
+        throw new AppError('UNAUTHENTICATED', 'Wrong one-time code', refused('codeWrong'));
       }
       if (!(await repo.claimStep(user.id, key, step))) {
         checks.inc({ outcome: 'replayed' });
-        throw new AppError('UNAUTHENTICATED', 'This one-time code was used already; wait for the next one');
+        throw new AppError('UNAUTHENTICATED', 'This one-time code was used already; wait for the next one', refused('codeUsed'));
       }
       checks.inc({ outcome: 'ok' });
     },

@@ -306,6 +306,7 @@ function DwellPanel({ query }: { query: Query }) {
             title={t('observatory.borderWaitChart')}
             data={border.rows}
             x="period"
+            xTitle={t('chart.period')}
             series={border.names.map((n) => ({ key: n, label: n }))}
             xLabel={(v) => f.date(String(v))}
           />
@@ -315,6 +316,7 @@ function DwellPanel({ query }: { query: Query }) {
             title={t('observatory.otherWaitChart')}
             data={others.rows}
             x="period"
+            xTitle={t('chart.period')}
             series={others.names.map((n) => ({ key: n, label: n }))}
             xLabel={(v) => f.date(String(v))}
           />
@@ -377,6 +379,7 @@ function TransitPanel({ query }: { query: Query }) {
             title={t('observatory.corridorTransitChart')}
             data={ends.rows}
             x="period"
+            xTitle={t('chart.period')}
             series={ends.names.map((n) => ({ key: n, label: n }))}
             xLabel={(v) => f.date(String(v))}
           />
@@ -435,6 +438,7 @@ function StopsPanel({ query }: { query: Query }) {
             title={t('observatory.stopsChart')}
             data={chart.rows}
             x="period"
+            xTitle={t('chart.period')}
             series={chart.names.map((n) => ({ key: n, label: n }))}
             xLabel={(v) => f.date(String(v))}
           />

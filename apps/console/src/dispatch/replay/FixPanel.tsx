@@ -27,7 +27,7 @@ export const FixPanel = memo(function FixPanel({ fix }: { fix: Position }) {
           {address ?? (pending ? t('replay.addressLoading') : '—')}
         </dd>
         <dt>{t('map.position')}</dt>
-        <dd>{`${fix.latitude.toFixed(5)}, ${fix.longitude.toFixed(5)}`}</dd>
+        <dd data-testid="fix-position">{f.coordinates(fix.latitude, fix.longitude)}</dd>
         <dt>{t('replay.course')}</dt>
         <dd>{f.number(fix.course)}°</dd>
         {typeof ignition === 'boolean' && (

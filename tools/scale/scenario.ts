@@ -6,7 +6,7 @@ import { EVALUATOR_GROUP as GEOFENCE_GROUP } from '@corridor/geofence/evaluator/
 import { checkSessionsAcross, openLiveAcross, verifyLive, type LiveReport } from './across-gateways';
 import type { ScaleCluster } from './cluster';
 import { expectedFlagChanges, fixOf, imeiOf, routeGeometry, trackerSender, CYCLE, type Truck } from './trackers';
-import { until } from './until';
+import { CeilingPassed, until } from './until';
 import { committedOffsets } from '@corridor/platform';
 import { endOffsets } from './bus-tally';
 
@@ -309,7 +309,11 @@ export async function runScenario(cluster: ScaleCluster, opts: ScenarioOptions):
     for (const g of described.values()) groupMembers[g.id] = [...g.members.values()].map((m) => m.clientId).sort();
     return expectMembers.every(([group, service]) => JSON.stringify(groupMembers[group]) === JSON.stringify(wantMembers(service)));
   };
-  await watch('every instance a member of its groups again', readGroups, 120_000).catch(() => undefined);
+  // past the ceiling the groups as last read become problems below; a failure of the cluster (or of
+  // reading the groups) thrown inside the wait is not the ceiling, and ends the run with its reason
+  await watch('every instance a member of its groups again', readGroups, 120_000).catch((err: unknown) => {
+    if (!(err instanceof CeilingPassed)) throw err;
+  });
   for (const [group, service] of expectMembers) {
     const names = wantMembers(service);
     if (JSON.stringify(groupMembers[group]) !== JSON.stringify(names))

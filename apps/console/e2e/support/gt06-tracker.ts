@@ -1,6 +1,6 @@
 import { connect, type Socket } from 'node:net';
 import { once } from 'node:events';
-import { expect } from 'vitest';
+import { eventually } from '@corridor/platform/testing/eventually';
 import { gt06Location, gt06Login, gt06Packet, splitGt06Replies } from '@corridor/tools/sim/senders/gt06-encoder';
 
 /** GT06's server command packet (0x80) and the tracker's text answer to it (0x15), from the Concox GT06 document. */
@@ -16,7 +16,9 @@ export interface ReceivedCommand {
 /**
  * A GT06 tracker a browser test drives itself over TCP, as the device would: it logs in, reports
  * fixes, receives the server's commands and answers them, and goes away (its connection closes).
- * Frames from tools/sim's GT06 encoder; every wait is for what the server wrote back.
+ * Frames from tools/sim's GT06 encoder; every wait is for what the server wrote back, through
+ * platform's eventually() and never vitest's global expect.poll, which belongs to one running test
+ * (a test running beside another one lost it: "expect.poll() must be called inside a test").
  */
 export class Gt06Tracker {
   private serial = 0;
@@ -58,7 +60,7 @@ export class Gt06Tracker {
 
   /** Waits for the server's next command (not answered yet: `answer` does). */
   async nextCommand(): Promise<ReceivedCommand> {
-    await expect.poll(() => this.commands.length, { timeout: 60_000, message: 'a command written to the tracker' }).toBeGreaterThan(0);
+    await eventually('a command written to the tracker', () => this.commands.length > 0, { ceilingMs: 60_000, everyMs: 100 });
     return this.commands.shift()!;
   }
 
@@ -87,6 +89,6 @@ export class Gt06Tracker {
     const serial = frame.readUInt16BE(frame.length - 6);
     const acked = () => this.frames.some((f) => f[3] === type && f.length >= 10 && f.readUInt16BE(f.length - 6) === serial);
     this.socket.write(frame);
-    await expect.poll(acked, { timeout: 30_000, message: `the server's acknowledgement of 0x${type.toString(16)} #${serial}` }).toBe(true);
+    await eventually(`the server's acknowledgement of 0x${type.toString(16)} #${serial}`, acked, { ceilingMs: 30_000, everyMs: 50 });
   }
 }

@@ -18,32 +18,44 @@ export interface BrowserOptions {
  * credentials are given). After each test every person's page is closed and the test fails on
  * anything their browser console reported (a test that expects a red line removes it from
  * `person.problems` itself).
+ *
+ * `openForFile(who, opts)`: a person whose page stays open from the test that opens it to the end
+ * of the block, for a later test to see what that page hears meanwhile (the live feed while the
+ * other tests run). What their console reports is checked after each test all the same.
  */
-export function browserPeople(browserOpts: BrowserOptions = {}): { open(who?: Credentials, opts?: PersonOptions): Promise<Person> } {
+export function browserPeople(browserOpts: BrowserOptions = {}): {
+  open(who?: Credentials, opts?: PersonOptions): Promise<Person>;
+  openForFile(who?: Credentials, opts?: PersonOptions): Promise<Person>;
+} {
   let browser: Browser;
   const people: Person[] = [];
+  const kept: Person[] = [];
   beforeAll(async () => {
     browser = await launchChromium(browserOpts.args);
   });
   afterAll(async () => {
+    await Promise.all(kept.splice(0).map((p) => p.close()));
     await browser?.close();
   });
   afterEach(async ({ task }) => {
+    const everyone = [...people, ...kept];
     // a failed test leaves a picture of each person's screen as it was (e2e/.screenshots/failed-*)
     if (task.result?.state === 'fail') {
       const slug = task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60);
-      await Promise.all(people.map((p, i) => p.screenshot(`failed-${slug}-${i}`, { settle: false }).catch(() => undefined)));
+      await Promise.all(everyone.map((p, i) => p.screenshot(`failed-${slug}-${i}`, { settle: false }).catch(() => undefined)));
     }
-    const problems = people.flatMap((p) => p.problems);
+    const problems = everyone.flatMap((p) => p.problems.splice(0));
     await Promise.all(people.splice(0).map((p) => p.close()));
     expect(problems, 'the browser console stayed clean').toEqual([]);
   });
+  const open = async (list: Person[], who?: Credentials, opts?: PersonOptions): Promise<Person> => {
+    const p = await Person.open(browser, opts);
+    list.push(p);
+    if (who) await signInAs(p, who);
+    return p;
+  };
   return {
-    async open(who, opts) {
-      const p = await Person.open(browser, opts);
-      people.push(p);
-      if (who) await signInAs(p, who);
-      return p;
-    },
+    open: (who, opts) => open(people, who, opts),
+    openForFile: (who, opts) => open(kept, who, opts),
   };
 }

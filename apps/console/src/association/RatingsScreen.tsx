@@ -52,7 +52,7 @@ export default function RatingsScreen() {
       {/* figures the server could not give are said (once: a refused list says it below) */}
       {stats.error && !list.error && <ErrorState error={stats.error} retry={() => void stats.refetch()} />}
       {s && (
-        <div className="stack">
+        <div className="stack mt">
           <div className="cards">
             <div className="stat">
               <strong>{f.number(s.averageScore, 1)}</strong>

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { JourneyFlag } from '@corridor/contracts/journeys';
 import { useApiMutation } from '../api/hooks';
 import { useFormat } from '../i18n/format';
+import { wordAddress } from '../live/useAddress';
 import { NoteDialog } from '../ui/NoteDialog';
 import { StatusPill } from '../ui/StatusPill';
 import { journeyEndpoints } from './journeys';
@@ -56,7 +57,8 @@ export function FlagTimeline({
                 {fl.distanceM !== null && ` · ${t('journey.offBy', { distance: f.distance(fl.distanceM) })}`}
               </div>
               {/* where it opened, in words (the server's offline geocoder): the map alone does not say it */}
-              {fl.address && <div className="small">{fl.address}</div>}
+              {/* the server's English address, worded in the reader's language */}
+              {fl.address && <div className="small">{wordAddress(fl.address, t, f)}</div>}
               <FlagDetails flag={fl} />
               {fl.acknowledgedAt && (
                 <div className="small">

@@ -3,7 +3,8 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { devicesEndpoints } from '@corridor/contracts/devices';
 import { endpoint } from '../api/endpoint';
 import { DISPATCHER, deviceFixture, renderAt, serveApi } from '../test/api-stub';
-import { answer, noteAskedFirst, refuse, saidOnce, saidOnceInEnglishAndSwahili } from '../test/contract-api';
+import { answer, noteAskedFirst, refuse, saidOnce, saidOnceInEnglishAndSwahili, swahili } from '../test/contract-api';
+import { i18n } from '../i18n/i18n';
 import { journey, journeyDetail, journeyFlag, page, PWANI, userAs } from '../test/fixtures';
 import { companiesList } from '../ui/lookups';
 import JourneyDetailScreen from './JourneyDetailScreen';
@@ -68,5 +69,15 @@ describe('journey detail', () => {
   it('a journey that is not there (404) is said once, in English and in Swahili', async () => {
     serveApi(devices, companies, refuse(journeyEndpoints.get, 'NOT_FOUND'));
     await saidOnceInEnglishAndSwahili(open, 'errors.notFound');
+  });
+
+  it("in Swahili, a flag's place and its figures read in Swahili (the server stores English)", async () => {
+    serveApi(devices, companies, answer(journeyEndpoints.get, journeyDetail(journey(4), { flags: [flag] })));
+    await i18n.changeLanguage('sw');
+    open();
+    const flags = await screen.findByRole('list', { name: swahili('journey.flags') });
+    expect(within(flags).getByText(swahili('flagType.overspeed'))).toBeTruthy();
+    expect(within(flags).getByText(/^km 14 kaskazini-magharibi mwa Voi/)).toBeTruthy();
+    expect(flags.textContent).not.toMatch(/ of Voi/);
   });
 });

@@ -172,6 +172,7 @@ describe('reports: choosing devices', () => {
     };
     const view = await open();
     const table = await screen.findByRole('table', { name: 'Trips' });
+    expect(screen.getByText(/^3 rows in [\d.]+ s\.$/)).toBeTruthy();
     const first = within(table).getAllByRole('row')[1]!;
     expect(first.textContent).toContain('50 mi');
     expect(first.textContent).toContain('50 mph');

@@ -102,7 +102,9 @@ export default function ReportsScreen() {
         {state.phase === 'failed' && <ErrorState error={state.error} retry={() => void run(request)} />}
         {state.phase === 'done' && (
           <>
-            <p className="muted small">{t('reports.rows', { count: state.rows.length, seconds: f.number(state.ms / 1000, 1) })}</p>
+            <p className="muted small">
+              {t('reports.rows', { count: state.rows.length, shown: f.number(state.rows.length), seconds: f.number(state.ms / 1000, 1) })}
+            </p>
             {state.request.kind === 'route' && (
               <RouteReportMap rows={state.rows as unknown as Position[]} from={state.request.from} to={state.request.to} />
             )}

@@ -10,7 +10,7 @@ import { startChdbHttp, type ChdbHttpServer } from '@corridor/platform/testing/c
 import { eventually } from '@corridor/platform/testing/eventually';
 import { freePort } from '@corridor/platform/testing/free-port';
 import { realPart } from '@corridor/platform/testing/real-parts';
-import { MODULE_GUARD, stage, START_COMMAND, type Staged } from './stage';
+import { MODULE_GUARD, stageAll, START_COMMAND, type Staged } from './stage';
 
 /**
  * What the images run, run here: the gateway and ops-api staged by the script the Dockerfile calls
@@ -125,9 +125,13 @@ beforeAll(async () => {
     };
   }
   chdb = await startChdbHttp({ path: join(work, 'chdb') });
-  // one after the other: both compile the shared packages into the same dist/ folders
-  gateway = await stage('gateway', join(work, 'gateway'));
-  opsApi = await stage('ops-api', join(work, 'ops-api'));
+  // the shared packages compiled once for both, then both images laid out side by side
+  const [g, o] = await stageAll([
+    { service: 'gateway', out: join(work, 'gateway') },
+    { service: 'ops-api', out: join(work, 'ops-api') },
+  ]);
+  gateway = g!;
+  opsApi = o!;
 }, 600_000);
 
 afterAll(async () => {

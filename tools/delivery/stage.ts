@@ -48,15 +48,39 @@ export interface Staged {
 }
 
 export async function stage(service: ServiceName, out: string, opts: StageOptions = {}): Promise<Staged> {
-  if (!SERVICES.includes(service)) throw new Error(`unknown service ${String(service)} (one of ${SERVICES.join(', ')})`);
-  const log = opts.log ?? (() => undefined);
   const started = performance.now();
+  await compile([service], opts.log ?? (() => undefined));
+  return layOut(service, out, opts, started);
+}
+
+/**
+ * Several services' images at once (the production-layout test stages two): the shared packages
+ * compiled once, not once per service, then every image laid out side by side. Each staged folder
+ * is what `stage` alone writes.
+ */
+export async function stageAll(services: readonly { service: ServiceName; out: string }[], opts: StageOptions = {}): Promise<Staged[]> {
+  const started = performance.now();
+  await compile(
+    services.map((s) => s.service),
+    opts.log ?? (() => undefined),
+  );
+  return Promise.all(services.map(({ service, out }) => layOut(service, out, opts, started)));
+}
+
+/** Compiles the shared packages, then each service (in that order: one writer per dist/ folder), and builds the console for the gateway. */
+async function compile(services: readonly ServiceName[], log: (line: string) => void): Promise<void> {
+  for (const service of services)
+    if (!SERVICES.includes(service)) throw new Error(`unknown service ${String(service)} (one of ${SERVICES.join(', ')})`);
+  const packages = [...SHARED, ...services.map((s) => `services/${s}`)];
+  log(`compiling ${packages.join(', ')}`);
+  for (const pkg of packages) await buildPackage(join(REPO, pkg));
+  if (services.includes('gateway')) await ensureConsoleBuilt(log);
+}
+
+/** One image's folder from the compiled packages: production dependencies, the console for the gateway, chDB only where needed. */
+async function layOut(service: ServiceName, out: string, opts: StageOptions, started: number): Promise<Staged> {
+  const log = opts.log ?? (() => undefined);
   const dir = resolve(out);
-
-  log(`compiling ${[...SHARED, `services/${service}`].join(', ')}`);
-  for (const pkg of [...SHARED, `services/${service}`]) await buildPackage(join(REPO, pkg));
-  if (service === 'gateway') await ensureConsoleBuilt(log);
-
   rmSync(dir, { recursive: true, force: true });
   log(`pnpm deploy --prod @corridor/${service} -> ${dir}`);
   // --legacy: pnpm 10's deploy for a workspace without inject-workspace-packages; --offline: from

@@ -92,50 +92,70 @@ export async function startScaleCluster(opts: ClusterOptions): Promise<ScaleClus
   };
 
   try {
-    const broker = await DedicatedKafka.create(kafkaLibsDir());
-    cleanups.push(() => broker.cleanup());
-    // the topics as the contracts lay them out, before any service starts (services create only missing ones)
-    const bus = new KafkaBus({ brokers: broker.brokers, clientId: `${id}-setup`, logger: createLogger('scale', 'error') });
-    await bus.ensureTopics(
-      topicPlan.map((t) => ({ name: t.name, partitions: t.partitions, compacted: t.compacted, retentionMs: t.retentionMs })),
-    );
-    await bus.close();
-    admin = new Admin({ clientId: `${id}-observer`, bootstrapBrokers: broker.brokers, retries: 3 });
-    // a created topic is served once every partition has a leader: a service subscribing before
-    // that fails its start ("This server does not host this topic-partition")
-    const observer = admin;
-    await until(
-      'every planned topic served with a leader for each partition',
-      async () => {
-        const meta = await observer.metadata({ topics: topicPlan.map((t) => t.name), forceUpdate: true }).catch(() => undefined);
-        return (
-          !!meta &&
-          topicPlan.every((t) => {
-            const parts = meta.topics.get(t.name)?.partitions ?? [];
-            return parts.length === t.partitions && parts.every((p) => p.leader >= 0);
-          })
+    // the broker (a JVM start, the longest step) and the stores (chDB, PostgreSQL, their migrations)
+    // are made side by side; every part made is cleaned up, even when the other side failed
+    const [brokerMade, storesMade] = await Promise.allSettled([
+      (async () => {
+        const broker = await DedicatedKafka.create(kafkaLibsDir());
+        cleanups.push(() => broker.cleanup());
+        // the topics as the contracts lay them out, before any service starts (services create only missing ones)
+        const bus = new KafkaBus({ brokers: broker.brokers, clientId: `${id}-setup`, logger: createLogger('scale', 'error') });
+        await bus.ensureTopics(
+          topicPlan.map((t) => ({ name: t.name, partitions: t.partitions, compacted: t.compacted, retentionMs: t.retentionMs })),
         );
-      },
-      300_000,
-      250,
-    );
-
-    const chdb: ChdbHttpServer = await startChdbHttp({ path: join(dir, 'chdb') });
-    cleanups.push(() => chdb.close());
-    const databaseUrl = await createDatabase(DATABASE_URL, id);
-    cleanups.push(() => dropDatabase(DATABASE_URL, id));
-    cleanups.push(() => deleteKeys(REDIS_URL, `${id}:`));
-    analytics = await createClickHouseAnalytics({ url: chdb.url, username: 'default', password: '', database: id, createDatabase: true });
-    // the migrate step, before any service starts: the services run with NODE_ENV=production, so they
-    // refuse a ClickHouse or PostgreSQL schema behind theirs and never change it themselves
-    await migrateAnalytics(analytics);
-    const migrator = createPgDb(databaseUrl, { max: 2 }); // the advisory lock holds one connection, the migrations run on another
-    try {
-      for (const service of ['gateway', 'journey', 'geofence', 'ops-api'] as const)
-        await migrator.migrate(join(REPO, 'services', service, 'drizzle'), service);
-    } finally {
-      await migrator.close();
-    }
+        await bus.close();
+        admin = new Admin({ clientId: `${id}-observer`, bootstrapBrokers: broker.brokers, retries: 3 });
+        // a created topic is served once every partition has a leader: a service subscribing before
+        // that fails its start ("This server does not host this topic-partition")
+        const observer = admin;
+        await until(
+          'every planned topic served with a leader for each partition',
+          async () => {
+            const meta = await observer.metadata({ topics: topicPlan.map((t) => t.name), forceUpdate: true }).catch(() => undefined);
+            return (
+              !!meta &&
+              topicPlan.every((t) => {
+                const parts = meta.topics.get(t.name)?.partitions ?? [];
+                return parts.length === t.partitions && parts.every((p) => p.leader >= 0);
+              })
+            );
+          },
+          300_000,
+          250,
+        );
+        return { broker, admin: observer };
+      })(),
+      (async () => {
+        const chdb: ChdbHttpServer = await startChdbHttp({ path: join(dir, 'chdb') });
+        cleanups.push(() => chdb.close());
+        const databaseUrl = await createDatabase(DATABASE_URL, id);
+        cleanups.push(() => dropDatabase(DATABASE_URL, id));
+        cleanups.push(() => deleteKeys(REDIS_URL, `${id}:`));
+        const store = await createClickHouseAnalytics({
+          url: chdb.url,
+          username: 'default',
+          password: '',
+          database: id,
+          createDatabase: true,
+        });
+        analytics = store;
+        // the migrate step, before any service starts: the services run with NODE_ENV=production, so they
+        // refuse a ClickHouse or PostgreSQL schema behind theirs and never change it themselves
+        await migrateAnalytics(store);
+        const migrator = createPgDb(databaseUrl, { max: 2 }); // the advisory lock holds one connection, the migrations run on another
+        try {
+          for (const service of ['gateway', 'journey', 'geofence', 'ops-api'] as const)
+            await migrator.migrate(join(REPO, 'services', service, 'drizzle'), service);
+        } finally {
+          await migrator.close();
+        }
+        return { chdb, databaseUrl, analytics: store };
+      })(),
+    ]);
+    if (brokerMade.status === 'rejected') throw brokerMade.reason;
+    if (storesMade.status === 'rejected') throw storesMade.reason;
+    const { broker, admin: observer } = brokerMade.value;
+    const { chdb, databaseUrl, analytics: store } = storesMade.value;
 
     const adminPassword = randomBytes(18).toString('base64url');
     const common: Record<string, string> = {
@@ -209,8 +229,8 @@ export async function startScaleCluster(opts: ClusterOptions): Promise<ScaleClus
     const cluster: ScaleCluster = {
       dir,
       broker,
-      admin,
-      analytics,
+      admin: observer,
+      analytics: store,
       processes,
       gateway,
       gateways,

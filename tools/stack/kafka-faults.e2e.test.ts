@@ -144,19 +144,23 @@ function faultSuite(): void {
   let port = 0;
 
   beforeAll(async () => {
-    broker = await DedicatedKafka.create(libs);
-    adapters = await createTestAdapters('embedded');
+    // the broker (JVMs: format, start) and the embedded stores start side by side; afterAll closes whichever was made
+    const made = await Promise.allSettled([
+      DedicatedKafka.create(libs).then((b) => (broker = b)),
+      createTestAdapters('embedded').then((a) => (adapters = a)),
+    ]);
+    for (const m of made) if (m.status === 'rejected') throw m.reason;
     bus = new KafkaBus({
-      brokers: broker.brokers,
-      clientId: `${adapters.namespace}-faults`,
-      logger: adapters.logger,
+      brokers: broker!.brokers,
+      clientId: `${adapters!.namespace}-faults`,
+      logger: adapters!.logger,
       publishTimeoutMs: 3000,
       consumerRestart: { initialMs: 250, maxMs: 2000 },
       producerRetry: { initialMs: 250, maxMs: 2000 },
     });
     await bus.ensureTopics(allTopics.map((name) => ({ name, compacted: compactedTopics.includes(name) })));
-    admin = new Admin({ clientId: 'faults-observer', bootstrapBrokers: broker.brokers, retries: 2 });
-    const deps = { ...adapters, bus, logger: adapters.logger, identitySecret: TEST_IDENTITY_SECRET };
+    admin = new Admin({ clientId: 'faults-observer', bootstrapBrokers: broker!.brokers, retries: 2 });
+    const deps = { ...adapters!, bus, logger: adapters!.logger, identitySecret: TEST_IDENTITY_SECRET };
     ingest = await buildIngest({ ...deps, tuning: { retry: { initialMs: 50, maxMs: 500 } } });
     geofence = await buildGeofence(deps);
     journey = await buildJourney(deps);

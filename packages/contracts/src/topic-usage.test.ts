@@ -8,7 +8,8 @@ import { topicsOf, topicsReadBy, topicsWrittenBy, topicUsage, type ConsumerGroup
 import type { ServiceName } from './endpoint';
 
 /**
- * The map against the services' code (read as syntax, not text): every `bus.publish(Topics.x, …)` and every subscription
+ * The map against the services' code (read as syntax, not text): every `bus.publish(Topics.x, …)` (or
+ * `publishValidated(bus, Topics.x, …)`) and every subscription
  * (an object with `groupId:` and `topic: Topics.x`) in services/<name>/src must be in the map, and
  * every entry of the map in the code. A new publish or consumer group not added to the map (and so
  * missing from its KafkaUser's ACLs) fails here.
@@ -62,7 +63,12 @@ function usageInCode(service: ServiceName): { produces: string[]; consumes: stri
       if (ts.isCallExpression(node)) {
         const callee = node.expression;
         if (ts.isIdentifier(callee) && callee.text === 'consumeValidated') consumers++;
-        const published = ts.isPropertyAccessExpression(callee) && callee.name.text === 'publish' ? topicKey(node.arguments[0]) : undefined;
+        const published =
+          ts.isPropertyAccessExpression(callee) && callee.name.text === 'publish'
+            ? topicKey(node.arguments[0])
+            : ts.isIdentifier(callee) && callee.text === 'publishValidated' // publishValidated(bus, Topics.x, schema, …)
+              ? topicKey(node.arguments[1])
+              : undefined;
         if (published) produces.add(topicOfKey(published));
       }
       // platform's view of devices.v1 (DeviceRegistryView) is one subscription per instance of the service that builds it

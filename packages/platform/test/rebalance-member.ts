@@ -11,9 +11,9 @@ import { consumerCommitsChannel } from '@platformatic/kafka';
 import { createLogger } from '../src/logger';
 import { KafkaBus } from '../src/adapters/bus-kafka';
 
-const { REBALANCE_BROKERS, REBALANCE_TOPIC, REBALANCE_GROUP, REBALANCE_MEMBER } = process.env;
-if (!REBALANCE_BROKERS || !REBALANCE_TOPIC || !REBALANCE_GROUP || !REBALANCE_MEMBER)
-  throw new Error('REBALANCE_BROKERS, REBALANCE_TOPIC, REBALANCE_GROUP and REBALANCE_MEMBER are required');
+const { REBALANCE_BROKERS, REBALANCE_TOPIC, REBALANCE_GROUP, REBALANCE_MEMBER, REBALANCE_SESSION_TIMEOUT_MS } = process.env;
+if (!REBALANCE_BROKERS || !REBALANCE_TOPIC || !REBALANCE_GROUP || !REBALANCE_MEMBER || !REBALANCE_SESSION_TIMEOUT_MS)
+  throw new Error('REBALANCE_BROKERS, REBALANCE_TOPIC, REBALANCE_GROUP, REBALANCE_MEMBER and REBALANCE_SESSION_TIMEOUT_MS are required');
 
 /** How long handling a batch takes. */
 const WORK_MS = 25;
@@ -36,6 +36,8 @@ const bus = new KafkaBus({
   brokers: REBALANCE_BROKERS.split(','),
   clientId: REBALANCE_MEMBER,
   logger: createLogger('rebalance-member', 'warn'),
+  // the test's (REBALANCE_SESSION_TIMEOUT_MS): how long the group waits for the member it SIGKILLs
+  sessionTimeoutMs: Number(REBALANCE_SESSION_TIMEOUT_MS),
 });
 const sub = await bus.subscribe({
   groupId: REBALANCE_GROUP,

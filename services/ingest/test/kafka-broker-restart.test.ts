@@ -145,18 +145,22 @@ function brokerRestartSuite(): void {
   let port = 0;
 
   beforeAll(async () => {
-    // in CI missing jars fail here, with the reason
-    broker = await DedicatedKafka.create(libs);
-    adapters = await createTestAdapters('embedded');
+    // in CI missing jars fail here, with the reason. The broker (JVMs: format, start) and the
+    // embedded stores start side by side; afterAll closes whichever was made
+    const made = await Promise.allSettled([
+      DedicatedKafka.create(libs).then((b) => (broker = b)),
+      createTestAdapters('embedded').then((a) => (adapters = a)),
+    ]);
+    for (const m of made) if (m.status === 'rejected') throw m.reason;
     bus = new KafkaBus({
-      brokers: broker.brokers,
-      clientId: `${adapters.namespace}-restart`,
-      logger: adapters.logger,
+      brokers: broker!.brokers,
+      clientId: `${adapters!.namespace}-restart`,
+      logger: adapters!.logger,
       publishTimeoutMs: 3000,
     });
     await bus.ensureTopics(allTopics.map((name) => ({ name, compacted: compactedTopics.includes(name) })));
     ({ svc, port } = await startGt06Ingest(
-      { ...adapters, bus, identitySecret: 'kafka-broker-restart-secret-0123456789', tuning: { retry: { initialMs: 50, maxMs: 250 } } },
+      { ...adapters!, bus, identitySecret: 'kafka-broker-restart-secret-0123456789', tuning: { retry: { initialMs: 50, maxMs: 250 } } },
       IMEIS.map((uniqueId, i) => ({ id: FIRST_DEVICE + i, uniqueId })),
     ));
   }, 420_000); // ceiling: the broker's JVMs (format, start) can take minutes on a busy machine

@@ -27,6 +27,12 @@ export interface KafkaBusOptions {
   consumerRestart?: RestartBackoff;
   /** Backoff of the producer reconnecting after failed publishes (default 500 ms doubling to 10 s). */
   producerRetry?: RestartBackoff;
+  /**
+   * How long a consumer group waits for a member that stopped heartbeating (a killed process)
+   * before its partitions go to the others: default 15 s; the broker accepts 6 s to 300 s
+   * (group.min/max.session.timeout.ms).
+   */
+  sessionTimeoutMs?: number;
 }
 
 type JsonProducer = Producer<string, string, string, string>;
@@ -207,7 +213,7 @@ export class KafkaBus implements Bus {
       ns: this.ns,
       opts,
       config: {
-        sessionTimeout: 15000,
+        sessionTimeout: this.opts.sessionTimeoutMs ?? 15000,
         heartbeatInterval: 1000,
         rebalanceTimeout: 20000,
         // a short fetch wait keeps flag latency low and lets a consumer stop in well under a second

@@ -7,6 +7,7 @@ import type {
   ConsumerLag,
   ConsumerStatus,
   ProducerStatus,
+  SerializedMessage,
   SubscribeOptions,
   Subscription,
   TopicSpec,
@@ -86,12 +87,17 @@ export class MemoryBus implements Bus {
   async publish(topicName: string, messages: BusMessage[]): Promise<void> {
     return this.publishSerialized(
       topicName,
-      messages.map((m) => ({ key: m.key, value: JSON.stringify(m.value), ...(m.headers ? { headers: m.headers } : {}) })),
+      messages.map((m) => ({
+        key: m.key,
+        value: JSON.stringify(m.value),
+        ...(m.headers ? { headers: m.headers } : {}),
+        ...(m.validatedAs ? { validatedAs: m.validatedAs } : {}),
+      })),
     );
   }
 
   /** Publishes values already serialized as JSON text (a worker thread's publishes, thread-bridge.ts). */
-  async publishSerialized(topicName: string, messages: { key: string; value: string; headers?: Record<string, string> }[]): Promise<void> {
+  async publishSerialized(topicName: string, messages: SerializedMessage[]): Promise<void> {
     if (this.closed || !this.available) {
       this.failingSince ??= new Date().toISOString();
       throw new Error(this.closed ? 'bus closed' : 'bus unavailable');
@@ -110,6 +116,7 @@ export class MemoryBus implements Bus {
         value: m.value,
         headers: m.headers ?? {},
         timestamp: now,
+        ...(m.validatedAs ? { validatedAs: m.validatedAs } : {}),
       });
     }
     // only the members reading this topic look for new messages (every member scanned its partitions on every publish)

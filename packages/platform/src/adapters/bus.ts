@@ -5,6 +5,17 @@ export interface BusMessage {
   /** Serialized as JSON. */
   value: unknown;
   headers?: Record<string, string>;
+  /**
+   * The id of the contract schema `value` was parsed with in this process (publishValidated sets
+   * it). Only the in-process bus carries it, to the consumers of this process (its threads
+   * included); Kafka never does, so whatever comes from outside the process is validated.
+   */
+  validatedAs?: string;
+}
+
+/** A message whose value is already JSON text (the in-process bus's publishSerialized, the thread bridge). */
+export interface SerializedMessage extends Omit<BusMessage, 'value'> {
+  value: string;
 }
 
 export interface ConsumedMessage {
@@ -16,6 +27,8 @@ export interface ConsumedMessage {
   value: string;
   headers: Record<string, string>;
   timestamp: number;
+  /** In-process bus only: the schema a producer of this process parsed the value with (BusMessage.validatedAs). */
+  validatedAs?: string;
 }
 
 export interface TopicSpec {

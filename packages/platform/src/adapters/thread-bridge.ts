@@ -6,6 +6,7 @@ import type {
   ConsumerLag,
   ConsumerStatus,
   ProducerStatus,
+  SerializedMessage,
   SubscribeOptions,
   Subscription,
   TopicSpec,
@@ -102,7 +103,7 @@ function toError(e: SerializedError): Error {
 
 /** What a bus may offer beyond the interface: publishing text already serialized (MemoryBus). */
 interface RawPublisher {
-  publishSerialized?(topic: string, messages: { key: string; value: string; headers?: Record<string, string> }[]): Promise<void>;
+  publishSerialized?(topic: string, messages: SerializedMessage[]): Promise<void>;
 }
 
 const CACHE_METHODS = new Set([
@@ -157,7 +158,7 @@ export function serveBridge(
     }
     switch (c.method) {
       case 'publish': {
-        const [topic, messages] = c.args as [string, { key: string; value: string; headers?: Record<string, string> }[]];
+        const [topic, messages] = c.args as [string, SerializedMessage[]];
         if (parts.bus.publishSerialized) return parts.bus.publishSerialized(topic, messages);
         return parts.bus.publish(
           topic,
@@ -293,7 +294,12 @@ export class BridgedBus implements Bus {
   }
 
   async publish(topic: string, messages: BusMessage[]): Promise<void> {
-    const texts = messages.map((m) => ({ key: m.key, value: JSON.stringify(m.value), ...(m.headers ? { headers: m.headers } : {}) }));
+    const texts: SerializedMessage[] = messages.map((m) => ({
+      key: m.key,
+      value: JSON.stringify(m.value),
+      ...(m.headers ? { headers: m.headers } : {}),
+      ...(m.validatedAs ? { validatedAs: m.validatedAs } : {}),
+    }));
     try {
       await this.channel.call('bus', 'publish', [topic, texts]);
       this.producer = { state: 'ok', restarts: 0 };

@@ -1,5 +1,5 @@
-import { EventMessage, Topics, type PositionMessage } from '@corridor/contracts';
-import { AppError, counter, histogram, type Bus } from '@corridor/platform';
+import { EventMessage, PositionMessage, Topics } from '@corridor/contracts';
+import { AppError, counter, histogram, publishValidated, type Bus } from '@corridor/platform';
 
 const published = counter('ingest_positions_published_total', 'Positions confirmed by the bus', ['protocol']);
 const publishFailures = counter('ingest_publish_failures_total', 'Publishes the bus refused or timed out', ['topic']);
@@ -13,14 +13,19 @@ export async function publishPositions(bus: Bus, positions: PositionMessage[]): 
   if (!positions.length) return;
   const end = publishLatency.startTimer({ topic: Topics.positions });
   try {
-    await bus.publish(
+    // checked here on the in-process bus (in an ingest thread of the one-process stack), not by each consumer on the main thread
+    await publishValidated(
+      bus,
       Topics.positions,
+      PositionMessage,
       positions.map((p) => ({ key: String(p.deviceId), value: p })),
     );
     const events = reportedEvents(positions);
     if (events.length)
-      await bus.publish(
+      await publishValidated(
+        bus,
         Topics.events,
+        EventMessage,
         events.map((e) => ({ key: String(e.deviceId), value: e })),
       );
   } catch (err) {

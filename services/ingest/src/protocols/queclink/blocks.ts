@@ -67,7 +67,9 @@ function readBlock(v: readonly string[], lon: number, model: Model, limit: numbe
   const [accuracy, kmh, course, altitude] = v.slice(start, lon);
   const attributes: Attributes = {};
   const hdop = num(accuracy);
-  if (hdop !== null) attributes.hdop = hdop;
+  // 0 means no fix (Queclink's @Track manuals); a negative accuracy is garbage: no HDOP, and the fix
+  // is not valid (below), never an hdop the positions contract (>= 0) would refuse
+  if (hdop !== null && hdop >= 0) attributes.hdop = hdop;
   let at = lon + 3;
   at += readWifi(v, at, attributes);
   readCell(v, at, attributes);

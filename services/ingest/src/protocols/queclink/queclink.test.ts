@@ -979,6 +979,18 @@ describe('queclink models', () => {
     );
   });
 
+  it('a negative accuracy (HDOP) is no HDOP, and its fix is not valid', () => {
+    // the capture of GV350M GTBAA above with its accuracy field made "-065": the text fuzz found it
+    // (seed -1309042566) decoding to hdop -65, which the positions contract (hdop >= 0) refuses
+    const text =
+      '+RESP:GTBAA,F1040C,862599050497393,GV350M,FF,3,0,04,000A,780541256AE9,3065,-065,0.0,213,2908.3,-78.691944,-0.951426,20230511173150,,,,,,20230511175001,0159$';
+    const { positions } = decode(text);
+    expect(positions).toHaveLength(1);
+    expect(positions[0]!.hdop ?? null).toBeNull();
+    expect(positions[0]!.attributes).not.toHaveProperty('hdop');
+    expect(positions[0]!.valid).toBe(false);
+  });
+
   it('refuses what is not a message of a device with an IMEI', () => {
     expect(() => decode('+RESP:GTFRI,060228,not-an-imei,,1,10,1$')).toThrow(DecodeError);
     expect(() => decode('+RESP,GTFRI$')).toThrow(expect.objectContaining({ reason: 'malformed' }));

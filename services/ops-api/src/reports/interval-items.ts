@@ -56,5 +56,7 @@ export async function completedItems<T>(
 ): Promise<T[]> {
   if (!found.length) return [];
   const rows = await o.lookup(found.flatMap(([, iv]) => [iv.start, iv.end]));
-  return found.map(([id, iv]) => o.item(id, { start: stored(iv.start, rows), end: stored(iv.end, rows), maxSpeed: iv.maxSpeed }));
+  return found.map(([id, iv]) =>
+    o.item(id, { start: stored(iv.start, rows), end: stored(iv.end, rows), maxSpeed: iv.maxSpeed, topFromTrack: iv.topFromTrack }),
+  );
 }

@@ -188,3 +188,52 @@ describe('property: with fixes that move as fast as they report, jumps are gaps 
     }
   });
 });
+
+describe('a device that reports no speed (issue 28: its speed always 0, or absent, which the store holds as 0)', () => {
+  // 10 min parked, 20 min at 72 km/h due east (a fix every 5 s: 100 m legs), 10 min parked, with every speed 0
+  const speedless: ReportFixRow[] = [];
+  let here: LonLat = [36.82, -1.29];
+  for (let s = 0; s <= 2400; s += 5) {
+    speedless.push(row(T0 + s * 1000, here, 0));
+    if (s >= 600 && s < 1800) here = offsetMetres(here, 100, 90);
+  }
+
+  it('takes its trips’ top speed from the track (the fastest driven leg), never under their average', () => {
+    for (const thresholds of [{}, { minDistance: 50, minDuration: 60_000 }]) {
+      const found = trips(speedless, thresholds);
+      expect(found.length).toBe(1);
+      const [trip] = found;
+      // the legs: 100 m in 5 s, 72 km/h (not the average, a little lower: the trip begins at a parked fix)
+      expect(trip!.maxSpeed).toBeCloseTo(kn(72), 6);
+      expect(trip!.averageSpeed).toBeGreaterThan(0);
+      expect(trip!.averageSpeed).toBeLessThanOrEqual(trip!.maxSpeed);
+    }
+    // the same track with its speeds reported: the reported top speed, as before
+    const reported = speedless.map((r, i) => (i > 0 && r.longitude !== speedless[i - 1]!.longitude ? { ...r, speed: kn(70) } : r));
+    expect(trips(reported)[0]!.maxSpeed).toBe(kn(70));
+  });
+
+  it('leaves a jump out of the top speed as out of the distance', () => {
+    // a leg of 5 km in 5 s (3,600 km/h: past the ceiling, a jump) halfway through the drive
+    const jumped = speedless.map((r) =>
+      r.time >= T0 + 1200_000 ? { ...r, longitude: offsetMetres([r.longitude, r.latitude], 5_000, 90)[0] } : r,
+    );
+    const [trip] = trips(jumped);
+    expect(trip!.gapDistance).toBeGreaterThan(5_000);
+    expect(trip!.maxSpeed).toBeCloseTo(kn(72), 6);
+  });
+
+  const seeds = Array.from({ length: 40 }, (_, i) => 101 + i * 7);
+  it.each(seeds)('no trip averages above its top speed, random track without speeds, seed %i', (seed) => {
+    const rows = jumpyTrack(seed, 1_500).rows.map((r) => ({ ...r, speed: 0 }));
+    for (const thresholds of [{}, { minDistance: 50, minDuration: 60_000 }]) {
+      const found = trips(rows, thresholds);
+      expect(found.length, 'the track has trips').toBeGreaterThan(0);
+      for (const trip of found) {
+        // (a trip of a data gap whose leg is a jump drove nothing: 0 and 0)
+        if (trip.distance > 0) expect(trip.maxSpeed, `trip ${trip.startTime}`).toBeGreaterThan(0);
+        expect(trip.averageSpeed, `trip ${trip.startTime}: ${trip.distance} m`).toBeLessThanOrEqual(trip.maxSpeed);
+      }
+    }
+  });
+});

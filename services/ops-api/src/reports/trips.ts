@@ -14,13 +14,16 @@ export function tripItem(device: ReportDevice, iv: Interval, t: TripThresholds):
   const distance = distanceBetween(start, end, t.ignoreOdometer);
   const gapDistance = gapBetween(start, end, t.ignoreOdometer);
   const duration = end.time - start.time;
+  const averageSpeed = averageKnots(distance, duration);
   return {
     deviceId: device.id,
     deviceName: device.name,
     distance,
     gapDistance,
-    averageSpeed: averageKnots(distance, duration),
-    maxSpeed: iv.maxSpeed,
+    averageSpeed,
+    // from the track when the device reports no speed: its fastest leg, and never under the average
+    // (which the odometer's distance, when it has one, may put above the legs measured by position)
+    maxSpeed: iv.topFromTrack ? Math.max(iv.maxSpeed, averageSpeed) : iv.maxSpeed,
     spentFuel: spentFuel(start, end, device.attributes) ?? 0,
     ...odometers(start, end, t.ignoreOdometer),
     startTime: iso(start.time),

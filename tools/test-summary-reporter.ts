@@ -18,5 +18,15 @@ export default class SummaryReporter implements Reporter {
       failed += m.state() === 'failed' && failedHere === 0 ? 1 : failedHere;
     }
     process.stdout.write(`\nTests: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
+    // in CI nothing may skip quietly: a suite whose real part is missing fails there, and a file
+    // picked up by the wrong project (its tests skipped for want of that project's setup) fails too
+    if (process.env.CI === 'true' && skipped > 0) {
+      for (const m of modules) {
+        const names = [...m.children.allTests()].filter((t) => t.result().state === 'skipped').map((t) => t.fullName);
+        if (names.length) process.stdout.write(`skipped in CI: ${m.moduleId} (${names.length}: ${names.slice(0, 3).join('; ')})\n`);
+      }
+      process.stdout.write(`${skipped} tests skipped in CI (CI=true), where a skipped test is a failure\n`);
+      process.exitCode = 1;
+    }
   }
 }

@@ -14,6 +14,7 @@ import {
 import { build } from './app';
 import { IngestConfig } from './config';
 import type { ThreadData, ThreadReport } from './threads/thread-data';
+import { MIRRORED_KEYS } from './threads/mirrored-keys';
 
 /**
  * An ingest worker thread (threads/ingest-threads.ts starts it): a whole ingest instance whose
@@ -29,7 +30,12 @@ try {
   const logger = createLogger('ingest', config.LOG_LEVEL).child({ thread: data.index });
   let adapters: Adapters;
   if (data.bridged) {
-    const parts = bridgedParts(data.bridged.port, data.bridged.kinds);
+    // what a fix's ack would wait for on the main thread: its publish (posted within a window) and
+    // the cache keys read per fix or device (mirrored here, told of other writers' changes)
+    const parts = bridgedParts(data.bridged.port, data.bridged.kinds, {
+      postedWindow: data.bridged.postedWindow,
+      mirrored: data.bridged.kinds.cache === 'memory' ? MIRRORED_KEYS : [],
+    });
     const analytics = await createClickHouseAnalytics({
       url: data.bridged.clickhouseUrl,
       username: 'default',

@@ -75,8 +75,9 @@ describe('ingest threads', () => {
         await d.waitReceived(20);
       }),
     );
-    // acknowledged only once durable: every fix is on the bus of this thread
-    expect(bus.size(Topics.positions) - before).toBe(TRACKERS.length);
+    // acknowledged once posted to this thread's bus (the port's queue is part of the in-process bus):
+    // every acked fix reaches it, once
+    await eventually('every acked fix on the bus', () => expect(bus.size(Topics.positions) - before).toBe(TRACKERS.length));
     // the threads' counters reach this thread's /metrics
     await eventually("the threads' metrics aggregated", async () =>
       expect(await processMetrics()).toMatch(/ingest_positions_published_total\{protocol="gt06"\} 6/),

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import type { Certificate, Complaint, DisciplinaryRecord, IdfExtraction, NotificationType } from '@corridor/contracts';
+import type { Certificate, Complaint, DisciplinaryRecord, IdfExtraction, NotificationType, SanctionType } from '@corridor/contracts';
 import { testUsers } from '@corridor/platform/testing/identity';
 import { publishUsers } from '@corridor/platform/testing/registry';
 import { eventually } from '@corridor/platform/testing/eventually';
@@ -132,6 +132,20 @@ async function submittedCertificate(): Promise<Certificate> {
   await h.adapters.db.orm.update(singleUseCertificates).set({ status: 'submitted' }).where(eq(singleUseCertificates.id, c.id));
   return c;
 }
+/** An officer records a sanction against company 101 (Pwani Freight Movers Ltd) for `reason`; the notices it makes are then delivered. */
+async function sanctionDelivered(sanctionType: SanctionType, reason: string): Promise<DisciplinaryRecord> {
+  const res = await h.call(testUsers.officer, 'POST', '/api/disciplinary/admin', {
+    subjectType: 'company',
+    subjectRef: '101',
+    companyId: 101,
+    sanctionType,
+    reason,
+    startsAt: new Date().toISOString(),
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  await h.svc.tracking.notices.check();
+  return res.json<DisciplinaryRecord>();
+}
 const mailsAbout = (number: string, to?: string) => mails.filter((m) => m.raw.includes(number) && (to === undefined || m.to === to));
 const deliveriesOf = async (notificationId: number) =>
   h.adapters.db.orm.select().from(noticeDeliveries).where(eq(noticeDeliveries.notificationId, notificationId));
@@ -159,10 +173,12 @@ const hooksAbout = (type: NotificationType, entityId: number) =>
   });
 /** The text of a mail with its quoted-printable soft line breaks undone. */
 const unwrapped = (raw: string) => raw.replace(/=\r?\n/g, '');
+/** The mails whose text names `about` (a sanction's reason, a complaint's title: the notices name no id). */
+const mailsNaming = (about: string) => mails.filter((m) => unwrapped(m.raw).includes(about));
 /** Who was mailed a notice with this subject whose body names `about` (a complaint's title: the notice names no id). */
 const mailsTitled = (title: string, about: string) =>
-  mails
-    .filter((m) => m.raw.includes(`Subject: ${title}`) && unwrapped(m.raw).includes(about))
+  mailsNaming(about)
+    .filter((m) => m.raw.includes(`Subject: ${title}`))
     .map((m) => m.to)
     .sort();
 
@@ -185,7 +201,7 @@ describe('inbox notices by mail and webhook', () => {
     expect(toA).toHaveLength(1);
     expect(toA[0]!.raw).toMatch(new RegExp(`Subject: Certificate ${c.number} approved`));
     expect(toA[0]!.raw).toContain('From: Corridor <alerts@corridor.test>');
-    const posted = hooks.filter((x) => (x.notification as { entityId?: string }).entityId === String(c.id));
+    const posted = hooksAbout('certificateApproved', c.id);
     expect(posted).toHaveLength(1);
     expect(posted[0]).toMatchObject({
       userId: testUsers.companyA.userId,
@@ -212,7 +228,7 @@ describe('inbox notices by mail and webhook', () => {
     await h.svc.tracking.notices.check();
     await h.svc.tracking.notices.check();
     expect(mailsAbout(c.number, testUsers.companyA.email)).toHaveLength(1);
-    expect(hooks.filter((x) => (x.notification as { entityId?: string }).entityId === String(c.id))).toHaveLength(1);
+    expect(hooksAbout('certificateApproved', c.id)).toHaveLength(1);
     expect(await deliveriesOf(notice.id)).toHaveLength(4);
   });
 
@@ -295,22 +311,11 @@ describe('inbox notices by mail and webhook', () => {
     await settings(testUsers.agentA, { channels: { sanctionRecorded: on(true, false) } }); // turned it off again
     await settings(testUsers.agentA, { channels: { sanctionRecorded: on(false, false) } });
     await settings(testUsers.companyB, { channels: { sanctionRecorded: on(true, true) } });
-    const res = await h.call(testUsers.officer, 'POST', '/api/disciplinary/admin', {
-      subjectType: 'company',
-      subjectRef: '101',
-      companyId: 101,
-      sanctionType: 'warning',
-      reason: 'Late deliveries after warnings',
-      startsAt: new Date().toISOString(),
-    });
-    expect(res.statusCode, res.body).toBe(201);
-    const r = res.json<DisciplinaryRecord>();
-    await h.svc.tracking.notices.check();
+    const r = await sanctionDelivered('warning', 'Late deliveries after warnings');
 
     const notice = await noticeAbout('sanctionRecorded', r.id);
     expect(
-      mails
-        .filter((m) => unwrapped(m.raw).includes('Pwani Freight Movers Ltd: Late deliveries after warnings'))
+      mailsNaming('Pwani Freight Movers Ltd: Late deliveries after warnings')
         .map((m) => m.to)
         .sort(),
     ).toEqual([testUsers.companyA.email, 'night-desk@company-a.test'].sort());
@@ -330,20 +335,9 @@ describe('inbox notices by mail and webhook', () => {
   it("each user reads the same notice in their own language, with the company's name and no id: mail and webhook (a Swahili and an English reader)", async () => {
     await settings(testUsers.companyA, { channels: { sanctionRecorded: on(true, true) }, webhookUrl: hookUrl });
     await settings(mwajuma, { channels: { sanctionRecorded: on(true, true) }, webhookUrl: hookUrl });
-    const res = await h.call(testUsers.officer, 'POST', '/api/disciplinary/admin', {
-      subjectType: 'company',
-      subjectRef: '101',
-      companyId: 101,
-      sanctionType: 'suspension',
-      reason: 'Tracker switched off on the Northern Corridor',
-      startsAt: new Date().toISOString(),
-    });
-    expect(res.statusCode, res.body).toBe(201);
-    const r = res.json<DisciplinaryRecord>();
-    await h.svc.tracking.notices.check();
-    const about = (m: Mail) => unwrapped(m.raw).includes('Tracker switched off on the Northern Corridor');
+    const r = await sanctionDelivered('suspension', 'Tracker switched off on the Northern Corridor');
     const mailTo = (address: string) => {
-      const found = mails.filter((m) => m.to === address && about(m));
+      const found = mailsNaming('Tracker switched off on the Northern Corridor').filter((m) => m.to === address);
       expect(found).toHaveLength(1);
       return unwrapped(found[0]!.raw);
     };
@@ -383,17 +377,8 @@ describe('inbox notices by mail and webhook', () => {
     await settings(who, { email: 'planner-desk@company-a.test' }); // saved again, its link still valid: no second mail
     expect(linksTo('planner-desk@company-a.test')).toHaveLength(1);
     // a sanction of their company meanwhile: mailed to their account email, not to the address waiting for its link
-    const res = await h.call(testUsers.officer, 'POST', '/api/disciplinary/admin', {
-      subjectType: 'company',
-      subjectRef: '101',
-      companyId: 101,
-      sanctionType: 'warning',
-      reason: 'Seal left open at Malaba',
-      startsAt: new Date().toISOString(),
-    });
-    expect(res.statusCode, res.body).toBe(201);
-    await h.svc.tracking.notices.check();
-    const sanctionMails = mails.filter((m) => m.raw.includes('Seal left open at Malaba')).map((m) => m.to);
+    await sanctionDelivered('warning', 'Seal left open at Malaba');
+    const sanctionMails = mailsNaming('Seal left open at Malaba').map((m) => m.to);
     expect(sanctionMails).toContain(who.email);
     expect(sanctionMails).not.toContain('planner-desk@company-a.test');
     // the verified address (none yet: the account's) again, or null, cancels the pending one: its link is refused

@@ -363,6 +363,11 @@ export class LoadFleet {
     };
   }
 
+  /** The load processes' pids (their CPU is the generator's). */
+  pids(): number[] {
+    return this.children.map((c) => c.proc.pid!).filter((p) => p !== undefined);
+  }
+
   async stop(): Promise<void> {
     await Promise.all(
       this.children.map(async (c) => {

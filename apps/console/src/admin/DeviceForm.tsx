@@ -8,7 +8,7 @@ import { endpoint } from '../api/endpoint';
 import { useApiMutation } from '../api/hooks';
 import { useFormat } from '../i18n/format';
 import { TextField } from '../ui/form/fields';
-import { FormAlert } from '../ui/form/FormAlert';
+import { FormFooter } from '../ui/form/FormFooter';
 import { CompanyField, GroupField } from '../ui/form/pickers';
 import { useServerProblems } from '../ui/form/server-errors';
 import { useZodForm } from '../ui/form/useZodForm';
@@ -119,15 +119,7 @@ export function DeviceForm({ device, onDone }: { device: Device | null; onDone()
               valueAsNumber
             />
           </div>
-          <FormAlert message={problem} />
-          <div className="form-actions">
-            <button type="button" className="btn" onClick={onDone}>
-              {t('common.cancel')}
-            </button>
-            <button type="submit" className="btn btn-primary" disabled={form.formState.isSubmitting}>
-              {form.formState.isSubmitting ? t('common.saving') : t('common.save')}
-            </button>
-          </div>
+          <FormFooter problem={problem} submitLabel={t('common.save')} busyLabel={t('common.saving')} onCancel={onDone} />
         </form>
       </FormProvider>
       {device && <CountersForm device={device} />}
@@ -175,12 +167,12 @@ function CountersForm({ device }: { device: Device }) {
           <TextField name="odometer" label={labels.odometer} type="number" inputMode="decimal" min={0} step="any" valueAsNumber />
           <TextField name="hours" label={labels.hours} type="number" inputMode="decimal" min={0} step="any" valueAsNumber />
         </div>
-        <FormAlert message={problem} done={saved && t('deviceEdit.countersSaved')} />
-        <div className="form-actions">
-          <button type="submit" className="btn" disabled={form.formState.isSubmitting}>
-            {t('deviceEdit.setCounters')}
-          </button>
-        </div>
+        <FormFooter
+          problem={problem}
+          done={saved && t('deviceEdit.countersSaved')}
+          submitLabel={t('deviceEdit.setCounters')}
+          tone="plain"
+        />
       </form>
     </FormProvider>
   );

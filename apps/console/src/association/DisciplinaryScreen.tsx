@@ -11,7 +11,7 @@ import { CompanyFilter } from '../ui/list/Filters';
 import { PagedTable } from '../ui/list/PagedTable';
 import { chosenId, usePagedFilters } from '../ui/list/usePagedFilters';
 import { DateTimeField, SelectField, TextAreaField, TextField } from '../ui/form/fields';
-import { FormAlert } from '../ui/form/FormAlert';
+import { FormFooter } from '../ui/form/FormFooter';
 import { CompanyField } from '../ui/form/pickers';
 import { useServerProblems } from '../ui/form/server-errors';
 import { useZodForm } from '../ui/form/useZodForm';
@@ -172,12 +172,7 @@ function RecordSanction() {
             <TextField name="complaintId" label={labels.complaintId} type="number" min={1} step={1} inputMode="numeric" valueAsNumber />
           </div>
           <TextAreaField name="reason" label={labels.reason} required maxLength={2000} />
-          <FormAlert message={problem} />
-          <div className="form-actions">
-            <button type="submit" className="btn btn-primary" disabled={form.formState.isSubmitting}>
-              {t('disciplinary.recordSubmit')}
-            </button>
-          </div>
+          <FormFooter problem={problem} submitLabel={t('disciplinary.recordSubmit')} />
         </form>
       </FormProvider>
     </details>

@@ -8,7 +8,7 @@ import { useApiMutation } from '../api/hooks';
 import { may } from '../session/access';
 import { useUser } from '../session/useUser';
 import { DateTimeField, SelectField, TextAreaField, TextField } from '../ui/form/fields';
-import { FormAlert } from '../ui/form/FormAlert';
+import { FormFooter } from '../ui/form/FormFooter';
 import { AnyCompanyField } from '../ui/form/pickers';
 import { useServerProblems } from '../ui/form/server-errors';
 import { useZodForm } from '../ui/form/useZodForm';
@@ -91,12 +91,7 @@ export default function FileComplaintScreen() {
           </div>
           <TextField name="title" label={labels.title} required maxLength={200} />
           <TextAreaField name="description" label={labels.description} required maxLength={5000} />
-          <FormAlert message={problem} />
-          <div className="form-actions">
-            <button type="submit" className="btn btn-primary" disabled={form.formState.isSubmitting}>
-              {t('complaints.fileSubmit')}
-            </button>
-          </div>
+          <FormFooter problem={problem} submitLabel={t('complaints.fileSubmit')} />
         </form>
       </FormProvider>
     </div>

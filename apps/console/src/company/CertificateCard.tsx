@@ -8,7 +8,7 @@ import { useFormat } from '../i18n/format';
 import { may } from '../session/access';
 import { useUser } from '../session/useUser';
 import { SelectField, TextField } from '../ui/form/fields';
-import { FormAlert } from '../ui/form/FormAlert';
+import { FormFooter } from '../ui/form/FormFooter';
 import { useServerProblems } from '../ui/form/server-errors';
 import { useZodForm } from '../ui/form/useZodForm';
 import { StatusPill } from '../ui/StatusPill';
@@ -122,12 +122,7 @@ function PayForm({ certificateId }: { certificateId: number }) {
           />
           <TextField name="paymentReference" label={labels.paymentReference} required placeholder="QK7310042X" />
         </div>
-        <FormAlert message={problem} />
-        <div className="form-actions">
-          <button type="submit" className="btn btn-primary" disabled={form.formState.isSubmitting}>
-            {t('certificates.generate')}
-          </button>
-        </div>
+        <FormFooter problem={problem} submitLabel={t('certificates.generate')} />
       </form>
     </FormProvider>
   );

@@ -7,7 +7,7 @@ import { CountryCode } from '@corridor/contracts/companies';
 import { Corridor, ShipmentInput } from '@corridor/contracts/shipments';
 import { useApiMutation, useApiQuery } from '../api/hooks';
 import { DateTimeField, ListField, MultiSelectField, SelectField, TextAreaField, TextField } from '../ui/form/fields';
-import { FormAlert } from '../ui/form/FormAlert';
+import { FormFooter } from '../ui/form/FormFooter';
 import { useServerProblems } from '../ui/form/server-errors';
 import { useZodForm } from '../ui/form/useZodForm';
 import { cargoEndpoints } from './cargo';
@@ -139,15 +139,7 @@ export default function CreateShipmentScreen() {
               <TextAreaField name="notes" label={labels.notes} maxLength={2000} />
             </div>
           </fieldset>
-          <FormAlert message={problem} />
-          <div className="form-actions">
-            <Link className="btn" to="/shipments">
-              {t('common.cancel')}
-            </Link>
-            <button type="submit" className="btn btn-primary" disabled={form.formState.isSubmitting}>
-              {t('shipments.createSubmit')}
-            </button>
-          </div>
+          <FormFooter problem={problem} submitLabel={t('shipments.createSubmit')} cancelTo="/shipments" />
         </form>
       </FormProvider>
     </div>

@@ -6,7 +6,7 @@ import { ProgressKind, ProgressUpdateInput, type ProgressUpdate } from '@corrido
 import { useApiMutation } from '../api/hooks';
 import { useFormat } from '../i18n/format';
 import { DateTimeField, SelectField, TextField } from '../ui/form/fields';
-import { FormAlert } from '../ui/form/FormAlert';
+import { FormFooter } from '../ui/form/FormFooter';
 import { useServerProblems } from '../ui/form/server-errors';
 import { useZodForm } from '../ui/form/useZodForm';
 import { shipmentEndpoints } from './shipments';
@@ -77,12 +77,7 @@ export function ProgressPanel({ shipmentId, progress, canAdd }: { shipmentId: nu
               <TextField name="location.name" label={labels['location.name']} required maxLength={120} placeholder="Malaba OSBP" />
               <TextField name="note" label={labels.note} maxLength={1000} />
             </div>
-            <FormAlert message={problem} />
-            <div className="form-actions">
-              <button type="submit" className="btn" disabled={form.formState.isSubmitting}>
-                {t('shipments.addProgress')}
-              </button>
-            </div>
+            <FormFooter problem={problem} submitLabel={t('shipments.addProgress')} tone="plain" />
           </form>
         </FormProvider>
       )}

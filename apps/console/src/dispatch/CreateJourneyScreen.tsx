@@ -7,7 +7,7 @@ import { useApiMutation } from '../api/hooks';
 import { useFleetDevices } from '../live/queries';
 import { useUser } from '../session/useUser';
 import { DateTimeField, SelectField, TextField } from '../ui/form/fields';
-import { FormAlert } from '../ui/form/FormAlert';
+import { FormFooter } from '../ui/form/FormFooter';
 import { CompanyField } from '../ui/form/pickers';
 import { useServerProblems } from '../ui/form/server-errors';
 import { useZodForm } from '../ui/form/useZodForm';
@@ -90,15 +90,7 @@ export default function CreateJourneyScreen() {
             <DateTimeField name="plannedDeparture" label={labels.plannedDeparture} emptyIsNull />
             <DateTimeField name="plannedArrival" label={labels.plannedArrival} emptyIsNull />
           </div>
-          <FormAlert message={problem} />
-          <div className="form-actions">
-            <Link className="btn" to="/journeys">
-              {t('common.cancel')}
-            </Link>
-            <button type="submit" className="btn btn-primary" disabled={form.formState.isSubmitting}>
-              {t('journeys.createSubmit')}
-            </button>
-          </div>
+          <FormFooter problem={problem} submitLabel={t('journeys.createSubmit')} cancelTo="/journeys" />
         </form>
       </FormProvider>
     </div>

@@ -8,7 +8,7 @@ import { endpoint } from '../api/endpoint';
 import { useApiMutation } from '../api/hooks';
 import { FormError } from '../ui/forms';
 import { TextField } from '../ui/form/fields';
-import { FormAlert } from '../ui/form/FormAlert';
+import { FormFooter } from '../ui/form/FormFooter';
 import { useServerProblems } from '../ui/form/server-errors';
 import { useZodForm } from '../ui/form/useZodForm';
 import { PreferencesForm } from './PreferencesForm';
@@ -77,10 +77,7 @@ export default function AccountScreen() {
                 </code>
               </p>
               <TextField name="code" label={t('signIn.code')} inputMode="numeric" autoComplete="one-time-code" maxLength={6} required />
-              <FormAlert message={problem} />
-              <button type="submit" className="btn btn-primary" disabled={form.formState.isSubmitting}>
-                {t('account.totpConfirm')}
-              </button>
+              <FormFooter problem={problem} submitLabel={t('account.totpConfirm')} />
             </form>
           </FormProvider>
         )}
@@ -155,15 +152,16 @@ function TotpOff() {
               required
             />
           )}
-          <FormAlert message={problem} />
-          <div className="form-actions">
-            <button type="submit" className="btn btn-danger" disabled={form.formState.isSubmitting}>
-              {t('account.totpDisable')}
-            </button>
-            <button type="button" className="btn" onClick={switchProof}>
-              {withPassword ? t('account.totpUseCode') : t('account.totpUsePassword')}
-            </button>
-          </div>
+          <FormFooter
+            problem={problem}
+            submitLabel={t('account.totpDisable')}
+            tone="danger"
+            actions={
+              <button type="button" className="btn" onClick={switchProof}>
+                {withPassword ? t('account.totpUseCode') : t('account.totpUsePassword')}
+              </button>
+            }
+          />
         </form>
       </FormProvider>
     </>

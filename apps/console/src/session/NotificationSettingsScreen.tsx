@@ -17,7 +17,7 @@ import { notificationRulesEndpoints } from '@corridor/contracts/notification-rul
 import { endpoint } from '../api/endpoint';
 import { useApiMutation, useApiQuery } from '../api/hooks';
 import { TextField } from '../ui/form/fields';
-import { FormAlert } from '../ui/form/FormAlert';
+import { FormFooter } from '../ui/form/FormFooter';
 import { useServerProblems } from '../ui/form/server-errors';
 import { useZodForm } from '../ui/form/useZodForm';
 import { ErrorState, Loading } from '../ui/states';
@@ -197,12 +197,13 @@ function SettingsForm({ saved, mailAvailable }: { saved: NotificationSettings; m
             emptyIsNull
           />
         </div>
-        <FormAlert message={problem} done={save.isSuccess && !form.formState.isDirty && t('noticeSettings.saved')} />
-        <div className="form-actions">
-          <button type="submit" className="btn btn-primary" disabled={save.isPending}>
-            {save.isPending ? t('common.saving') : t('noticeSettings.save')}
-          </button>
-        </div>
+        <FormFooter
+          problem={problem}
+          done={save.isSuccess && !form.formState.isDirty && t('noticeSettings.saved')}
+          submitLabel={t('noticeSettings.save')}
+          busyLabel={t('common.saving')}
+          busy={save.isPending}
+        />
       </form>
     </FormProvider>
   );

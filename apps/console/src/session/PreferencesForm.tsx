@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { CoordinateFormat, DistanceUnit, PreferencesInput, SpeedUnit } from '@corridor/contracts/preferences';
 import { SelectField } from '../ui/form/fields';
-import { FormAlert } from '../ui/form/FormAlert';
+import { FormFooter } from '../ui/form/FormFooter';
 import { useServerProblems } from '../ui/form/server-errors';
 import { useZodForm } from '../ui/form/useZodForm';
 import { usePreferences, useSavePreferences } from './preferences';
@@ -106,12 +106,7 @@ export function PreferencesForm() {
           />
           <SelectField name="theme" label={labels.theme} options={THEMES.map(option('themes'))} />
         </div>
-        <FormAlert message={problem} done={saved && !form.formState.isDirty && t('preferences.saved')} />
-        <div className="form-actions">
-          <button type="submit" className="btn btn-primary" disabled={form.formState.isSubmitting}>
-            {t('common.save')}
-          </button>
-        </div>
+        <FormFooter problem={problem} done={saved && !form.formState.isDirty && t('preferences.saved')} submitLabel={t('common.save')} />
       </form>
     </FormProvider>
   );

@@ -3,7 +3,7 @@ import { FormProvider } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { TextAreaField } from './form/fields';
-import { FormAlert } from './form/FormAlert';
+import { FormFooter } from './form/FormFooter';
 import { useServerProblems } from './form/server-errors';
 import { useZodForm } from './form/useZodForm';
 
@@ -64,15 +64,7 @@ export function NoteDialog({ open, title, noteLabel, noteRequired, note, confirm
         <form onSubmit={(e) => void submit(e)} noValidate>
           <h2 id="note-dialog-title">{title}</h2>
           <TextAreaField name="note" label={label} required={noteRequired} maxLength={2000} autoFocus />
-          <FormAlert message={problem} />
-          <div className="form-actions">
-            <button type="button" className="btn" onClick={onClose}>
-              {t('common.cancel')}
-            </button>
-            <button type="submit" className={danger ? 'btn btn-danger' : 'btn btn-primary'} disabled={form.formState.isSubmitting}>
-              {confirm}
-            </button>
-          </div>
+          <FormFooter problem={problem} submitLabel={confirm} tone={danger ? 'danger' : 'primary'} onCancel={onClose} />
         </form>
       </FormProvider>
     </dialog>

@@ -20,8 +20,28 @@ function storedRank(stored: string | null, field: string): number {
 export class MemoryCache implements Cache {
   readonly kind = 'memory' as const;
   private readonly store = new Map<string, Entry>();
+  private readonly writeWatchers = new Set<(key: string) => void>();
 
   constructor(private readonly now: () => number = Date.now) {}
+
+  /**
+   * Calls `listener` with each key a write changed (set, del, incr, a hash's fields), synchronously
+   * inside the write: how the thread bridge tells a worker thread that a key it mirrors changed.
+   * Returns the function that stops it.
+   */
+  watchWrites(listener: (key: string) => void): () => void {
+    this.writeWatchers.add(listener);
+    return () => this.writeWatchers.delete(listener);
+  }
+
+  /** When each key expires (ms since the epoch), undefined for none or no key: a mirror's copy expires with it. */
+  expiries(keys: string[]): (number | undefined)[] {
+    return keys.map((k) => this.live(k)?.expiresAt);
+  }
+
+  private wrote(key: string): void {
+    for (const w of this.writeWatchers) w(key);
+  }
 
   private live(key: string): Entry | undefined {
     const e = this.store.get(key);
@@ -61,20 +81,27 @@ export class MemoryCache implements Cache {
   }
   async set(key: string, value: string, ttlSeconds?: number) {
     this.store.set(key, { value, expiresAt: this.expiry(ttlSeconds) });
+    this.wrote(key);
   }
   async setIfAbsent(key: string, value: string, ttlSeconds?: number) {
     if (this.live(key)) return false;
     this.store.set(key, { value, expiresAt: this.expiry(ttlSeconds) });
+    this.wrote(key);
     return true;
   }
   async setJsonIfHigher(key: string, value: string, rankField: string, rank: number) {
     if (storedRank(this.str(key), rankField) >= rank) return false;
     this.store.set(key, { value, expiresAt: undefined });
+    this.wrote(key);
     return true;
   }
   async del(...keys: string[]) {
     let n = 0;
-    for (const k of keys) if (this.live(k) && this.store.delete(k)) n++;
+    for (const k of keys)
+      if (this.live(k) && this.store.delete(k)) {
+        n++;
+        this.wrote(k);
+      }
     return n;
   }
   async incr(key: string, ttlSeconds?: number) {
@@ -83,11 +110,13 @@ export class MemoryCache implements Cache {
     if (Number.isNaN(next)) throw new Error(`ERR value at ${key} is not an integer`);
     const e = this.live(key);
     this.store.set(key, { value: String(next), expiresAt: e?.expiresAt ?? this.expiry(ttlSeconds) });
+    this.wrote(key);
     return next;
   }
   async hset(key: string, values: Record<string, string>) {
     const h = this.hash(key, true)!;
     for (const [f, v] of Object.entries(values)) h.set(f, v);
+    this.wrote(key);
   }
   async hget(key: string, field: string) {
     return this.hash(key, false)?.get(field) ?? null;
@@ -101,10 +130,12 @@ export class MemoryCache implements Cache {
     let n = 0;
     for (const f of fields) if (h.delete(f)) n++;
     if (h.size === 0) this.store.delete(key);
+    if (n) this.wrote(key);
     return n;
   }
   async ping() {}
   async close() {
     this.store.clear();
+    this.writeWatchers.clear();
   }
 }

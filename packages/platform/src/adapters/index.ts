@@ -21,7 +21,7 @@ export * from './bus';
 export * from './cache';
 export * from './db';
 export { MemoryBus, MemoryCache };
-export { serveBridge, bridgedParts, absentDb, BridgedBus, BridgedCache, type BridgeSending } from './thread-bridge';
+export { serveBridge, bridgedParts, absentDb, BridgedBus, BridgedCache, type BridgeSending, type BridgeOptions } from './thread-bridge';
 
 export interface Clock {
   now(): Date;

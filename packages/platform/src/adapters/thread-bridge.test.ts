@@ -1,4 +1,4 @@
-import { MessageChannel } from 'node:worker_threads';
+import { MessageChannel, Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventually } from '../testing/eventually';
 import { MemoryBus } from './bus-memory';
@@ -145,6 +145,120 @@ describe('thread bridge', () => {
     // the publish crossed, was stored and answered while the consumer still had batches to handle
     expect(answeredAfter).toBeLessThan(8);
     expect(bus.size('t.v1')).toBe(1);
+  });
+
+  it('keeps mirrored keys in the worker, told when another writer changes them', async () => {
+    const bus = new MemoryBus(2, 20);
+    const cache = new MemoryCache();
+    const { port1, port2 } = new MessageChannel();
+    let calls = 0;
+    const post = port2.postMessage.bind(port2);
+    port2.postMessage = (m: unknown) => {
+      calls += (m as unknown[]).length;
+      post(m);
+    };
+    stop = serveBridge({ bus, cache }, port1);
+    const far = bridgedParts(port2, { bus: 'memory', cache: 'memory' }, { mirrored: ['m:'] });
+    await cache.set('m:1', 'one');
+    expect(await far.cache.mget(['m:1', 'm:2', 'other'])).toEqual(['one', null, null]);
+    const after = calls;
+    expect(await far.cache.mget(['m:1', 'm:2'])).toEqual(['one', null]); // answered in the worker
+    expect(await far.cache.get('m:1')).toBe('one');
+    expect(calls).toBe(after);
+    await cache.set('m:2', 'two'); // another writer: the worker is told
+    await eventually('the worker reads the new value', async () => expect(await far.cache.get('m:2')).toBe('two'));
+    await far.cache.set('m:1', 'mine', 60); // its own write: kept at once, and at the owner
+    expect(await far.cache.get('m:1')).toBe('mine');
+    await eventually('the write at the owner', async () => expect(await cache.get('m:1')).toBe('mine'));
+    await cache.del('m:1');
+    await eventually('the delete told', async () => expect(await far.cache.get('m:1')).toBeNull());
+    await cache.set('m:3', 'short', 1); // expires with the owner's copy
+    expect(await far.cache.get('m:3')).toBe('short');
+    await eventually('expired in the worker too', async () => expect(await far.cache.get('m:3')).toBeNull(), { ceilingMs: 5000 });
+  });
+
+  it("acks a worker's publishes while the owning thread is blocked, within its window, and the bus gets each once", async () => {
+    const bus = new MemoryBus(2, 20);
+    const cache = new MemoryCache();
+    await cache.set('m:track', 'state');
+    const { port1, port2 } = new MessageChannel();
+    stop = serveBridge({ bus, cache }, port1);
+    // the worker (thread-bridge.worker-fixture.ts): reads a mirrored key once, then on `go` publishes
+    // a window's worth one by one and 10 more beyond it, noting when each publish and read resolved
+    const worker = new Worker(new URL('./thread-bridge.worker-fixture.ts', import.meta.url), {
+      workerData: { port: port2, window: 50 },
+      transferList: [port2],
+      execArgv: [...process.execArgv, '--import', 'tsx'],
+    });
+    const messages: Record<string, unknown>[] = [];
+    worker.on('message', (m: Record<string, unknown>) => messages.push(m));
+    try {
+      await eventually('the worker ready', () => expect(messages).toContainEqual({ ready: true }));
+      worker.postMessage('go');
+      // the owning thread busy for 1.5 s (a consumer's long batch): nothing of the bridge runs here meanwhile
+      const blockedUntil = Date.now() + 1500;
+      while (Date.now() < blockedUntil);
+      await eventually('the window acked', () => expect(messages.some((m) => 'acked' in m)).toBe(true));
+      const within = messages.find((m) => 'acked' in m) as { acked: number[]; reads: [string, number][]; pending: number };
+      expect(within.acked).toHaveLength(50);
+      // every publish of the window and every mirrored read answered while this thread was blocked
+      expect(Math.max(...within.acked)).toBeLessThan(blockedUntil);
+      expect(within.reads.every(([v, at]) => v === 'state' && at < blockedUntil)).toBe(true);
+      expect(within.pending).toBe(50);
+      // beyond the window a publish waited for this thread to take the posted ones
+      await eventually('the ones beyond the window acked', () => expect(messages.some((m) => 'beyond' in m)).toBe(true));
+      const beyond = (messages.find((m) => 'beyond' in m) as { beyond: number[] }).beyond;
+      expect(Math.min(...beyond)).toBeGreaterThanOrEqual(blockedUntil);
+      // every acked message reached the bus once, in order per key
+      const seen: number[] = [];
+      const sub = await bus.subscribe({
+        groupId: 'check',
+        topics: ['fixes.v1'],
+        fromBeginning: true,
+        handler: async (ms) => void seen.push(...ms.map((m) => (JSON.parse(m.value) as { i: number }).i)),
+      });
+      await eventually('all 60 consumed', () => expect(seen).toHaveLength(60));
+      await sub.stop();
+      expect([...seen].sort((a, b) => a - b)).toEqual(Array.from({ length: 60 }, (_, i) => i));
+      for (const key of [0, 1, 2, 3, 4, 5, 6]) {
+        const ofKey = seen.filter((i) => (i < 50 ? i % 7 : (i - 50) % 7) === key);
+        expect(ofKey).toEqual([...ofKey].sort((a, b) => a - b));
+      }
+      worker.postMessage('close');
+      await eventually('the worker closed', () => expect(messages.some((m) => 'closed' in m)).toBe(true));
+      expect(messages.find((m) => 'closed' in m)).toMatchObject({ pending: 0 });
+    } finally {
+      await worker.terminate();
+    }
+  });
+
+  it('holds a posted publish the bus refused and publishes it, in order, once the bus is back', async () => {
+    const bus = new MemoryBus(1, 20);
+    const cache = new MemoryCache();
+    const { port1, port2 } = new MessageChannel();
+    stop = serveBridge({ bus, cache }, port1);
+    const far = bridgedParts(port2, { bus: 'memory', cache: 'memory' }, { postedWindow: 100 });
+    bus.available = false;
+    await far.bus.publish('t.v1', [{ key: '1', value: 1 }]); // posted: acked, held by the owner
+    await eventually('the worker told', () => expect(far.bus.producerStatus().state).toBe('failing'));
+    // while one is held, a publish waits for the bus's answer, and is refused (not overtaking it)
+    await expect(far.bus.publish('t.v1', [{ key: '1', value: 2 }])).rejects.toThrow('bus unavailable');
+    expect(far.bus.postedPending).toBe(1);
+    bus.available = true;
+    await eventually('the held one published', () => expect(bus.size('t.v1')).toBe(1));
+    await far.bus.drained();
+    expect(far.bus.producerStatus().state).toBe('ok');
+    await far.bus.publish('t.v1', [{ key: '1', value: 3 }]);
+    await far.bus.drained();
+    const values: string[] = [];
+    const sub = await bus.subscribe({
+      groupId: 'g',
+      topics: ['t.v1'],
+      fromBeginning: true,
+      handler: async (ms) => void values.push(...ms.map((m) => m.value)),
+    });
+    await eventually('both consumed', () => expect(values).toEqual(['1', '3']));
+    await sub.stop();
   });
 
   it('gives a thread without a relational store one that refuses every use', async () => {

@@ -29,6 +29,19 @@ import { liveConsumers } from './consumer-metrics';
  * wake-ups a second on the thread that runs every consumer. A subscription's batches are handed
  * to the worker and committed once its handler resolved there (at least once, as on the bus itself). Not bridged: the relational and
  * analytics stores (the stack serves chDB to its workers over the ClickHouse HTTP interface).
+ *
+ * So that a worker's ack never waits for the owning thread's event loop (busy with every consumer
+ * of the one-process stack), a worker may (BridgeOptions):
+ * - post its publishes (`postedWindow`): a publish resolves once its message is posted to the
+ *   owning thread's port, whose queue is part of the in-process bus (one process: what is posted is
+ *   taken by the owner as long as the process lives). At most `postedWindow` messages are posted and
+ *   not yet taken; above it a publish waits for room (back-pressure reaches the intake gate). The
+ *   owner publishes each as it takes it; a posted publish the bus refuses is held by the owner and
+ *   retried in order (never lost), and the worker publishes the confirmed way until the owner has
+ *   caught up again. BridgedBus.close() waits until every posted message was taken.
+ * - mirror cache keys (`mirrored`, by prefix): their values are kept in the worker after a read or
+ *   its own write, and the owner tells the worker when any other writer changes one (the memory
+ *   cache's watchWrites), so a read of a mirrored key is answered in the worker.
  */
 type Target = 'bus' | 'cache' | 'sub';
 interface Call {
@@ -38,6 +51,27 @@ interface Call {
   method: string;
   args: unknown[];
   subId?: number;
+  /** A posted publish: answered once the bus took it (the worker did not wait for the answer). */
+  posted?: true;
+  /** A read or write of keys the worker mirrors: the owner tells it when another writer changes them. */
+  watch?: true;
+}
+/** Keys a worker mirrors were changed by another writer (or expired there). */
+interface Invalidate {
+  kind: 'invalidate';
+  key: string;
+}
+/** The bus refused a posted publish: the owner holds it and retries, in order. */
+interface Held {
+  kind: 'held';
+  id: number;
+  error: SerializedError;
+}
+/** What a mirrored read answers: the values, when each expires, and whether the owner watches them (a memory cache) */
+interface MirrorRead {
+  values: (string | null)[];
+  expiries: (number | undefined)[];
+  watched: boolean;
 }
 interface Reply {
   kind: 'reply';
@@ -65,6 +99,15 @@ interface SerializedError {
 
 /** How a bridge end sends: together once per event-loop turn (default), or each at once (`each`: the bridge of before, for benchmarks). */
 export type BridgeSending = 'turn' | 'each';
+
+/** What a worker's end of the bridge does without waiting for the owning thread (see the comment at the top). */
+export interface BridgeOptions {
+  sending?: BridgeSending;
+  /** Messages posted and not yet taken by the owner, at most; 0 (default): each publish waits for the owner's answer. */
+  postedWindow?: number;
+  /** Cache key prefixes whose values the worker keeps, told by the owner when another writer changes them. */
+  mirrored?: string[];
+}
 
 /**
  * The messages one end sends, in order, as arrays: queued and posted together once per turn of
@@ -105,6 +148,14 @@ function toError(e: SerializedError): Error {
 interface RawPublisher {
   publishSerialized?(topic: string, messages: SerializedMessage[]): Promise<void>;
 }
+/** What a cache may offer beyond the interface: telling who mirrors its keys about writes (MemoryCache). */
+interface WatchedCache {
+  watchWrites?(listener: (key: string) => void): () => void;
+  expiries?(keys: string[]): (number | undefined)[];
+}
+
+/** How long the owner waits before publishing a held posted publish again. */
+const HELD_RETRY_MS = 200;
 
 const CACHE_METHODS = new Set([
   'get',
@@ -126,25 +177,92 @@ const CACHE_METHODS = new Set([
  * owns them). Returns a function that stops the worker's subscriptions and closes the port.
  */
 export function serveBridge(
-  parts: { bus: Bus & RawPublisher; cache: Cache },
+  parts: { bus: Bus & RawPublisher; cache: Cache & WatchedCache },
   port: MessagePort,
   sending: BridgeSending = 'turn',
 ): () => Promise<void> {
-  const out = new Outbox<Reply | Deliver>(port, sending);
+  const out = new Outbox<Reply | Deliver | Invalidate | Held>(port, sending);
   const subs = new Map<number, Subscription>();
   const deliveries = new Map<number, { resolve: () => void; reject: (e: Error) => void }>();
   let nextDelivery = 1;
+  let stopped = false;
   const reply = (id: number, p: Promise<unknown>): void => {
     p.then(
       (value) => out.send({ kind: 'reply', id, ok: true, value }),
       (err: unknown) => out.send({ kind: 'reply', id, ok: false, error: serializeError(err) }),
     );
   };
-  const call = async (c: Call): Promise<unknown> => {
-    if (c.target === 'cache') {
-      if (!CACHE_METHODS.has(c.method)) throw new Error(`cache.${c.method} is not bridged`);
-      return (parts.cache[c.method as 'get'] as (...a: unknown[]) => Promise<unknown>).apply(parts.cache, c.args);
+  const publish = (c: Call): Promise<void> => {
+    const [topic, messages] = c.args as [string, SerializedMessage[]];
+    if (parts.bus.publishSerialized) return parts.bus.publishSerialized(topic, messages);
+    return parts.bus.publish(
+      topic,
+      messages.map((m) => ({ ...m, value: JSON.parse(m.value) as unknown })),
+    );
+  };
+  // posted publishes the bus refused, oldest first: retried in order, and every later posted
+  // publish waits behind them (a device's fixes stay in order)
+  const held: Call[] = [];
+  const retryHeld = async (): Promise<void> => {
+    while (held.length && !stopped) {
+      const next = held[0]!;
+      const ok = await publish(next).then(
+        () => true,
+        () => false,
+      );
+      if (!ok) {
+        await new Promise((r) => setTimeout(r, HELD_RETRY_MS));
+        continue;
+      }
+      held.shift();
+      out.send({ kind: 'reply', id: next.id, ok: true });
     }
+  };
+  const hold = (c: Call, err: unknown): void => {
+    held.push(c);
+    out.send({ kind: 'held', id: c.id, error: serializeError(err) });
+    if (held.length === 1) setTimeout(() => void retryHeld(), HELD_RETRY_MS);
+  };
+  const takePosted = (c: Call): void => {
+    if (held.length) return hold(c, new Error('earlier publishes are held'));
+    publish(c).then(
+      () => out.send({ kind: 'reply', id: c.id, ok: true }),
+      (err: unknown) => hold(c, err),
+    );
+  };
+  // the keys the worker mirrors: a write by anyone else tells it, once (it reads the key again)
+  const watched = new Set<string>();
+  let serving = false;
+  const stopWatching = parts.cache.watchWrites?.((key) => {
+    if (serving || !watched.delete(key)) return;
+    out.send({ kind: 'invalidate', key });
+  });
+  const cacheCall = (c: Call): Promise<unknown> => {
+    if (c.method === 'mirror') {
+      const keys = c.args[0] as string[];
+      if (stopWatching) for (const k of keys) watched.add(k);
+      const read: MirrorRead = {
+        values: [],
+        expiries: parts.cache.expiries?.(keys) ?? [],
+        watched: stopWatching !== undefined,
+      };
+      return parts.cache.mget(keys).then((values) => ({ ...read, values }));
+    }
+    if (!CACHE_METHODS.has(c.method)) throw new Error(`cache.${c.method} is not bridged`);
+    if (c.watch && stopWatching) {
+      if (c.method === 'del') for (const k of c.args as string[]) watched.add(k);
+      else watched.add(c.args[0] as string);
+    }
+    // a write of this worker's own is not told back to it (it applied it already)
+    serving = true;
+    try {
+      return (parts.cache[c.method as 'get'] as (...a: unknown[]) => Promise<unknown>).apply(parts.cache, c.args);
+    } finally {
+      serving = false;
+    }
+  };
+  const call = async (c: Call): Promise<unknown> => {
+    if (c.target === 'cache') return cacheCall(c);
     if (c.target === 'sub') {
       const sub = subs.get(c.subId!);
       if (!sub) throw new Error(`no subscription ${c.subId}`);
@@ -157,14 +275,10 @@ export function serveBridge(
       throw new Error(`subscription.${c.method} is not bridged`);
     }
     switch (c.method) {
-      case 'publish': {
-        const [topic, messages] = c.args as [string, SerializedMessage[]];
-        if (parts.bus.publishSerialized) return parts.bus.publishSerialized(topic, messages);
-        return parts.bus.publish(
-          topic,
-          messages.map((m) => ({ ...m, value: JSON.parse(m.value) as unknown })),
-        );
-      }
+      case 'publish':
+        // behind held posted publishes, a confirmed one is refused (the worker retries it): it must not overtake them
+        if (held.length) throw new Error('bus unavailable: earlier publishes are held');
+        return publish(c);
       case 'ensureTopics':
         return parts.bus.ensureTopics(c.args[0] as TopicSpec[]);
       case 'ping':
@@ -208,10 +322,13 @@ export function serveBridge(
         else d?.resolve();
         continue;
       }
-      reply(m.id, call(m));
+      if (m.posted) takePosted(m);
+      else reply(m.id, call(m));
     }
   });
   return async () => {
+    stopped = true;
+    stopWatching?.();
     for (const d of deliveries.values()) d.reject(new Error('the worker thread is gone'));
     deliveries.clear();
     await Promise.allSettled([...subs.values()].map((s) => s.stop()));
@@ -235,11 +352,23 @@ class Channel {
   private readonly calls = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   readonly handlers = new Map<number, { opts: SubscribeOptions; status: ConsumerStatus }>();
   private readonly out: Outbox<Call | Delivered>;
+  /** A mirrored key changed at the owner (BridgedCache). */
+  onInvalidate: (key: string) => void = () => undefined;
+  /** A posted publish is held by the owner: the bus refused it (BridgedBus). */
+  onHeld: (id: number, error: Error) => void = () => undefined;
 
   constructor(port: MessagePort, sending: BridgeSending) {
     const out = (this.out = new Outbox<Call | Delivered>(port, sending));
-    port.on('message', (ms: (Reply | Deliver)[]) => {
+    port.on('message', (ms: (Reply | Deliver | Invalidate | Held)[]) => {
       for (const m of ms) {
+        if (m.kind === 'invalidate') {
+          this.onInvalidate(m.key);
+          continue;
+        }
+        if (m.kind === 'held') {
+          this.onHeld(m.id, toError(m.error));
+          continue;
+        }
         if (m.kind === 'reply') {
           const c = this.calls.get(m.id);
           this.calls.delete(m.id);
@@ -261,12 +390,24 @@ class Channel {
     });
   }
 
-  call<T>(target: Target, method: string, args: unknown[], subId?: number): Promise<T> {
+  call<T>(target: Target, method: string, args: unknown[], subId?: number, flags: Pick<Call, 'posted' | 'watch'> = {}): Promise<T> {
+    return this.issue<T>(target, method, args, subId, flags).answer;
+  }
+
+  /** A call and its id (a posted publish is known by it when the owner holds it). */
+  issue<T>(
+    target: Target,
+    method: string,
+    args: unknown[],
+    subId?: number,
+    flags: Pick<Call, 'posted' | 'watch'> = {},
+  ): { id: number; answer: Promise<T> } {
     const id = this.nextId++;
-    return new Promise<T>((resolve, reject) => {
+    const answer = new Promise<T>((resolve, reject) => {
       this.calls.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      this.out.send({ kind: 'call', id, target, method, args, ...(subId !== undefined ? { subId } : {}) });
+      this.out.send({ kind: 'call', id, target, method, args, ...(subId !== undefined ? { subId } : {}), ...flags });
     });
+    return { id, answer };
   }
 
   fail(reason: string): void {
@@ -280,13 +421,33 @@ export class BridgedBus implements Bus {
   readonly kind: Bus['kind'];
   private nextSub = 1;
   private producer: ProducerStatus = { state: 'idle', restarts: 0 };
+  /** Messages posted and not yet taken by the owner (postedWindow). */
+  private posted = 0;
+  /** Posted publishes the owner holds (its bus refused them): publishes wait for confirmation meanwhile. */
+  private readonly held = new Set<number>();
+  private readonly roomWaiters: (() => void)[] = [];
 
   constructor(
     private readonly channel: Channel,
     kind: Bus['kind'],
     readonly maxReadyLag?: number,
+    private readonly postedWindow = 0,
   ) {
     this.kind = kind;
+    channel.onHeld = (id, err) => {
+      this.held.add(id);
+      this.failing(err);
+    };
+  }
+
+  /** Messages posted to the owner and not yet taken (tests, metrics). */
+  get postedPending(): number {
+    return this.posted;
+  }
+
+  private failing(err: Error): void {
+    if (this.producer.state !== 'failing')
+      this.producer = { state: 'failing', failingSince: new Date().toISOString(), lastError: err.message, restarts: 0 };
   }
 
   ensureTopics(topics: TopicSpec[]): Promise<void> {
@@ -300,14 +461,43 @@ export class BridgedBus implements Bus {
       ...(m.headers ? { headers: m.headers } : {}),
       ...(m.validatedAs ? { validatedAs: m.validatedAs } : {}),
     }));
+    if (this.postedWindow > 0) {
+      // within the window: posted, resolved without the owner's answer (a publish larger than the window goes alone)
+      while (this.held.size === 0 && this.posted > 0 && this.posted + texts.length > this.postedWindow)
+        await new Promise<void>((r) => this.roomWaiters.push(r));
+      if (this.held.size === 0) return this.post(topic, texts);
+    }
     try {
       await this.channel.call('bus', 'publish', [topic, texts]);
       this.producer = { state: 'ok', restarts: 0 };
     } catch (err) {
-      if (this.producer.state !== 'failing')
-        this.producer = { state: 'failing', failingSince: new Date().toISOString(), lastError: (err as Error).message, restarts: 0 };
+      this.failing(err as Error);
       throw err;
     }
+  }
+
+  /** Posts the messages to the owner; its answer (the bus took them) frees their room in the window. */
+  private post(topic: string, texts: SerializedMessage[]): void {
+    const n = texts.length;
+    this.posted += n;
+    const { id, answer } = this.channel.issue('bus', 'publish', [topic, texts], undefined, { posted: true });
+    const taken = (): void => {
+      this.posted -= n;
+      this.held.delete(id);
+      for (const wake of this.roomWaiters.splice(0)) wake();
+    };
+    answer.then(
+      () => {
+        taken();
+        if (this.held.size === 0) this.producer = { state: 'ok', restarts: 0 };
+      },
+      taken, // the channel failed: the owning thread is gone
+    );
+  }
+
+  /** Every posted message was taken by the owner (its bus holds it), or the channel failed. */
+  async drained(): Promise<void> {
+    while (this.posted > 0) await new Promise<void>((r) => this.roomWaiters.push(r));
   }
 
   async subscribe(opts: SubscribeOptions): Promise<Subscription> {
@@ -340,8 +530,9 @@ export class BridgedBus implements Bus {
     return this.channel.call('bus', 'ping', []);
   }
 
-  /** The bus itself belongs to the other thread: closing here stops this thread's subscriptions only. */
+  /** The bus itself belongs to the other thread: closing here waits for the posted messages to be taken and stops this thread's subscriptions. */
   async close(): Promise<void> {
+    await this.drained();
     await Promise.allSettled([...this.channel.handlers.keys()].map((subId) => this.channel.call('sub', 'stop', [], subId)));
     this.channel.handlers.clear();
   }
@@ -350,34 +541,84 @@ export class BridgedBus implements Bus {
 /** The cache of the thread at the other end of the port, as this worker thread's Cache. */
 export class BridgedCache implements Cache {
   readonly kind: Cache['kind'];
+  /** Mirrored keys' values (null: absent), each until its expiry or until the owner says it changed. */
+  private readonly copies = new Map<string, { value: string | null; expiresAt: number | undefined }>();
+  /** Per mirrored key, how often it changed here or was invalidated: a read answered after a change is not kept. */
+  private readonly changes = new Map<string, number>();
+
   constructor(
     private readonly channel: Channel,
     kind: Cache['kind'],
+    private readonly mirrored: readonly string[] = [],
   ) {
     this.kind = kind;
+    channel.onInvalidate = (key) => this.changed(key);
   }
   private c<T>(method: string, args: unknown[]): Promise<T> {
     return this.channel.call<T>('cache', method, args);
   }
-  get(key: string) {
-    return this.c<string | null>('get', [key]);
+  private mirrors(key: string): boolean {
+    return this.mirrored.length > 0 && this.mirrored.some((p) => key.startsWith(p));
   }
-  mget(keys: string[]) {
-    return this.c<(string | null)[]>('mget', [keys]);
+  private changed(key: string): void {
+    this.copies.delete(key);
+    this.changes.set(key, (this.changes.get(key) ?? 0) + 1);
+  }
+  /** A write of a mirrored key: kept here at once, sent for the owner to watch. */
+  private wrote(key: string, value: string | null, ttlSeconds?: number): void {
+    this.changed(key);
+    this.copies.set(key, { value, expiresAt: ttlSeconds ? Date.now() + ttlSeconds * 1000 : undefined });
+  }
+  async get(key: string) {
+    return (await this.mget([key]))[0]!;
+  }
+  async mget(keys: string[]) {
+    if (!this.mirrored.length) return this.c<(string | null)[]>('mget', [keys]);
+    const now = Date.now();
+    const out: (string | null)[] = new Array<string | null>(keys.length);
+    const far: number[] = [];
+    const mirror: number[] = [];
+    keys.forEach((k, i) => {
+      if (!this.mirrors(k)) return far.push(i);
+      const copy = this.copies.get(k);
+      if (copy && (copy.expiresAt === undefined || copy.expiresAt > now)) out[i] = copy.value;
+      else mirror.push(i);
+    });
+    const farRead = far.length ? this.c<(string | null)[]>('mget', [far.map((i) => keys[i]!)]) : undefined;
+    if (mirror.length) {
+      const wanted = mirror.map((i) => keys[i]!);
+      const before = wanted.map((k) => this.changes.get(k) ?? 0);
+      const read = await this.channel.call<MirrorRead>('cache', 'mirror', [wanted], undefined, { watch: true });
+      wanted.forEach((k, j) => {
+        out[mirror[j]!] = read.values[j]!;
+        // kept unless it changed since the read was sent (the answer may predate that change)
+        if (read.watched && (this.changes.get(k) ?? 0) === before[j])
+          this.copies.set(k, { value: read.values[j]!, expiresAt: read.expiries[j] });
+      });
+    }
+    if (farRead) (await farRead).forEach((v, j) => (out[far[j]!] = v));
+    return out;
   }
   set(key: string, value: string, ttlSeconds?: number) {
-    return this.c<void>('set', [key, value, ttlSeconds]);
+    if (!this.mirrors(key)) return this.c<void>('set', [key, value, ttlSeconds]);
+    this.wrote(key, value, ttlSeconds);
+    return this.channel.call<void>('cache', 'set', [key, value, ttlSeconds], undefined, { watch: true });
   }
   setIfAbsent(key: string, value: string, ttlSeconds?: number) {
+    if (this.mirrors(key)) this.changed(key);
     return this.c<boolean>('setIfAbsent', [key, value, ttlSeconds]);
   }
   setJsonIfHigher(key: string, value: string, rankField: string, rank: number) {
+    if (this.mirrors(key)) this.changed(key);
     return this.c<boolean>('setJsonIfHigher', [key, value, rankField, rank]);
   }
   del(...keys: string[]) {
+    if (!keys.some((k) => this.mirrors(k))) return this.c<number>('del', keys);
+    for (const k of keys) if (this.mirrors(k)) this.changed(k);
     return this.c<number>('del', keys);
   }
   incr(key: string, ttlSeconds?: number) {
+    if (this.mirrors(key)) this.changed(key);
     return this.c<number>('incr', [key, ttlSeconds]);
   }
   hset(key: string, values: Record<string, string>) {
@@ -403,12 +644,12 @@ export class BridgedCache implements Cache {
 export function bridgedParts(
   port: MessagePort,
   kinds: { bus: Bus['kind']; cache: Cache['kind']; maxReadyLag?: number },
-  sending: BridgeSending = 'turn',
+  options: BridgeOptions = {},
 ): { bus: BridgedBus; cache: BridgedCache; fail(reason: string): void } {
-  const channel = new Channel(port, sending);
+  const channel = new Channel(port, options.sending ?? 'turn');
   return {
-    bus: new BridgedBus(channel, kinds.bus, kinds.maxReadyLag),
-    cache: new BridgedCache(channel, kinds.cache),
+    bus: new BridgedBus(channel, kinds.bus, kinds.maxReadyLag, options.postedWindow),
+    cache: new BridgedCache(channel, kinds.cache, options.mirrored),
     fail: (reason) => channel.fail(reason),
   };
 }

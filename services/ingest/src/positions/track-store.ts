@@ -9,7 +9,8 @@ const cacheFailures = counter(
 );
 
 /** Cache key of a device's track state (ingest's own: written and read by ingest instances). */
-const trackStateKey = (deviceId: number): string => `ingest:track:${deviceId}`;
+export const TRACK_STATE_PREFIX = 'ingest:track:';
+const trackStateKey = (deviceId: number): string => `${TRACK_STATE_PREFIX}${deviceId}`;
 /** A device's track state outlives a month of silence. */
 const TTL_SECONDS = 90 * 86_400;
 

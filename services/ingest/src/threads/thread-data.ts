@@ -9,6 +9,8 @@ export interface ThreadData {
   bridged?: {
     port: MessagePort;
     kinds: { bus: Bus['kind']; cache: Cache['kind']; maxReadyLag?: number };
+    /** Messages a thread posts to this thread's bus without waiting for it, at most (thread-bridge.ts postedWindow). */
+    postedWindow: number;
     clickhouseUrl: string;
     clickhouseDatabase: string;
   };

@@ -8,6 +8,7 @@ import { may } from '../../session/access';
 import { useSession } from '../../session/useSession';
 import { TextField } from '../../ui/form/fields';
 import { FormAlert } from '../../ui/form/FormAlert';
+import { FormFooter } from '../../ui/form/FormFooter';
 import { useServerProblems } from '../../ui/form/server-errors';
 import { useZodForm } from '../../ui/form/useZodForm';
 import { ErrorState, Loading } from '../../ui/states';
@@ -147,15 +148,13 @@ function SettingsForm({ current, onSaved, onCancel }: { current: ObservatorySett
             required
           />
         </div>
-        <FormAlert message={problem} />
-        <div className="form-actions">
-          <button type="submit" className="btn btn-primary" disabled={save.isPending} data-testid="obs-settings-save">
-            {t('common.save')}
-          </button>
-          <button type="button" className="btn" onClick={onCancel}>
-            {t('common.cancel')}
-          </button>
-        </div>
+        <FormFooter
+          problem={problem}
+          submitLabel={t('common.save')}
+          busy={save.isPending}
+          onCancel={onCancel}
+          submitTestId="obs-settings-save"
+        />
       </form>
     </FormProvider>
   );

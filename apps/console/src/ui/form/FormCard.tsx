@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { FormProvider, type FieldValues, type UseFormReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { FormAlert } from './FormAlert';
+import { FormFooter } from './FormFooter';
 
 /**
  * A react-hook-form form in its card: the title (also the form's accessible name), its fields, the
@@ -38,24 +38,21 @@ export function FormCard<F extends FieldValues, O>({
   children: ReactNode;
 }) {
   const { t } = useTranslation();
-  const busy = form.formState.isSubmitting;
   return (
     <FormProvider {...form}>
       <form className="card" onSubmit={(e) => void onSubmit(e)} aria-label={title} noValidate>
         <h2>{heading ?? title}</h2>
         {children}
-        <FormAlert message={problem} done={done} />
-        <div className="form-actions">
-          {actions}
-          {onCancel && (
-            <button type="button" className="btn" onClick={onCancel}>
-              {t('common.cancel')}
-            </button>
-          )}
-          <button type="submit" className={danger ? 'btn btn-danger' : 'btn btn-primary'} disabled={busy || !ready}>
-            {busy && !submitLabel ? t('common.saving') : (submitLabel ?? t('common.save'))}
-          </button>
-        </div>
+        <FormFooter
+          problem={problem}
+          done={done}
+          submitLabel={submitLabel ?? t('common.save')}
+          busyLabel={submitLabel ? undefined : t('common.saving')}
+          ready={ready}
+          tone={danger ? 'danger' : 'primary'}
+          onCancel={onCancel}
+          actions={actions}
+        />
       </form>
     </FormProvider>
   );

@@ -3,7 +3,7 @@ import { defineProject } from 'vitest/config';
 /**
  * Browser tests: Debian's Chromium driven by playwright-core against the whole stack on its
  * embedded defaults, started once for the run (globalSetup) on ephemeral ports, once per browser
- * lane (CONSOLE_E2E_LANES, default 2). Files run one after another on each lane's stack (each takes
+ * lane (CONSOLE_E2E_LANES, by default one per two cores). Files run one after another on each lane's stack (each takes
  * its turn on a free lane first: e2e/support/browser-turn.ts), in the same worker pool
  * as the other projects' files, among which tools/test-sequencer.ts spreads them: with
  * `fileParallelism: false` vitest ran them in a group of their own after every other file, all of

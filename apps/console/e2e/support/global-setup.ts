@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { CLIENT, startProvider } from '@corridor/gateway/test/oidc-provider';
@@ -20,11 +21,12 @@ declare module 'vitest' {
 }
 
 /**
- * How many stacks the browser files run on, each file on one at a time (CONSOLE_E2E_LANES, default
- * 2: docs/design-changes.md "Two browser lanes" says what one and two cost). The first lane's stack
- * runs in this process, each other lane's in a process of its own (lane-main.ts).
+ * How many stacks the browser files run on, each file on one at a time (CONSOLE_E2E_LANES; by
+ * default one per two cores: a lane is a stack and a Chromium, and on two cores two lanes did not
+ * pay, docs/design-changes.md "Browser lanes"). The first lane's stack runs in this process, each
+ * other lane's in a process of its own (lane-main.ts).
  */
-const LANES = Number(process.env.CONSOLE_E2E_LANES ?? '2');
+const LANES = Number(process.env.CONSOLE_E2E_LANES ?? String(Math.max(1, Math.floor(availableParallelism() / 2))));
 
 const closers: (() => Promise<void>)[] = [];
 

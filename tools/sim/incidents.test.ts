@@ -2,14 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { distanceMetres, measureLine, NORTHERN_CORRIDOR, projectOnLine } from '@corridor/geodata';
 import { IncidentScript, type IncidentPlan } from './incidents';
 import { seededRandom } from './random';
-import { NO_NOISE, Truck, type Fix, type Sender } from './truck';
+import { NO_NOISE, Truck, type Fix, type PlannedStop, type Sender } from './truck';
 import { truckReports } from './truck-reports';
 
 const acceptAll: Sender = { protocol: 'test', send: async () => true };
 const measured = measureLine(NORTHERN_CORRIDOR.line);
 
 /** Drives one truck through a scripted incident as the simulator does (truck-reports.ts), a report every `stepS` seconds. */
-function drive(plan: IncidentPlan, seconds: number, stepS = 5, timeScale = 1): Fix[] {
+function drive(plan: IncidentPlan, seconds: number, stepS = 5, timeScale = 1, stops: readonly PlannedStop[] = []): Fix[] {
   const truck = new Truck(
     {
       deviceId: '356000000000001',
@@ -17,7 +17,7 @@ function drive(plan: IncidentPlan, seconds: number, stepS = 5, timeScale = 1): F
       direction: 'forward',
       startAlong: 150_000,
       cruiseKph: 72,
-      stops: [],
+      stops,
       terminalDwellSeconds: 600,
     },
     { sender: acceptAll, random: seededRandom(3), noise: NO_NOISE },
@@ -76,5 +76,43 @@ describe('an off-corridor incident', () => {
     // the speeds are the ground speeds, not the quarter of them the truck drives at in simulated time
     // (legs are chords, and the side road inside a bend is shorter than the corridor)
     expect(path / bySpeed).toBeGreaterThan(0.9);
+  });
+});
+
+describe('a truck that must drive to show its incident', () => {
+  // a weighbridge 100 m ahead (the truck waits there from its second fix) and a parking place 20 km on, each a 15-minute wait
+  const stops: PlannedStop[] = [
+    { placeId: 'ke-wb-test', along: 150_100, dwellSeconds: 900 },
+    { placeId: 'ke-pk-test', along: 170_000, dwellSeconds: 900 },
+  ];
+  const standing = (fixes: Fix[], fromS: number, toS: number) =>
+    fixes.filter(
+      (f) =>
+        f.speedKph === 0 &&
+        f.time.getTime() - fixes[0]!.time.getTime() >= fromS * 1000 &&
+        f.time.getTime() - fixes[0]!.time.getTime() < toS * 1000,
+    );
+
+  it('leaves the stop it waits at when its round is due and makes no other while it lasts: speeding, it never reads 0 km/h (its overspeed would clear)', () => {
+    const fixes = drive({ kind: 'speed', startAfterS: 60, durationS: 30 * 60 }, 50 * 60, 5, 1, stops);
+    expect(standing(fixes, 0, 55).length, 'waiting at the weighbridge before the round').toBeGreaterThan(0);
+    expect(standing(fixes, 65, 60 + 30 * 60)).toEqual([]);
+    expect(fixes.filter((f) => f.speedKph > 80 + 30).length).toBeGreaterThan(300);
+  });
+
+  it('drives off its corridor from the weighbridge it waited at, and is 6 km off it within ten minutes', () => {
+    const fixes = drive({ kind: 'offCorridor', startAfterS: 60, durationS: 30 * 60, offsetM: 6_000 }, 20 * 60, 5, 1, stops);
+    expect(standing(fixes, 65, 20 * 60)).toEqual([]);
+    expect(offset(fixes.at(-1)!)).toBeCloseTo(6_000, -2);
+  });
+
+  it('makes its planned stops again once the round is over, and a truck without an incident makes them all', () => {
+    const after = drive({ kind: 'speed', startAfterS: 60, durationS: 60 }, 30 * 60, 5, 1, [
+      ...stops,
+      { placeId: 'ke-wb-later', along: 190_000, dwellSeconds: 300 },
+    ]);
+    expect(standing(after, 3 * 60, 30 * 60).length).toBeGreaterThan(0);
+    const plain = drive({ kind: 'silent', startAfterS: 10 * 3600, durationS: 60 }, 20 * 60, 5, 1, stops);
+    expect(standing(plain, 0, 14 * 60).length).toBeGreaterThan(100); // the weighbridge's 15 minutes
   });
 });

@@ -6,7 +6,10 @@ import type { Fix, Truck } from './truck';
  * (drives to a parallel road `offsetM` to the side and along it), stops where no stop is approved,
  * goes silent, or speeds. Each starts `startAfterS` after the simulator starts (a stop waits until
  * the truck is clear of every place on its corridor), lasts `durationS`, and comes back every
- * `everyS` when given.
+ * `everyS` when given. From the moment a round is due until it ends, a truck that must drive to
+ * show it (off its corridor, speeding, on its way to a stop) makes none of its planned stops: one
+ * waiting 10 to 20 minutes at a border post or a parking place reads 0 km/h, and its overspeed
+ * cleared, so the flagged board missed that kind for as long (the console's browser test, issue 29).
  */
 type IncidentKind = 'offCorridor' | 'stop' | 'silent' | 'speed';
 
@@ -51,20 +54,19 @@ export class IncidentScript {
     this.t0 = now;
   }
 
-  /** Whether the incident is under way at `now` (ms), starting it when due. */
-  private active(now: number, truck: Truck): boolean {
+  /** Whether the incident is under way at `now` (ms), starting it when due; `due` also while it waits to start. */
+  private active(now: number, truck: Truck): { on: boolean; due: boolean } {
     const { startAfterS, durationS, everyS } = this.plan;
     if (this.startedAt !== null) {
       const into = (now - this.startedAt) / 1000;
-      if (into < durationS) return true;
-      if (!everyS) return false;
-      if (into < everyS) return false;
+      if (into < durationS) return { on: true, due: true };
+      if (!everyS || into < everyS) return { on: false, due: false };
       this.startedAt = null; // the next round
     }
-    if ((now - this.t0) / 1000 < startAfterS) return false;
-    if (this.plan.kind === 'stop' && !this.clearOfPlaces(truck)) return false;
+    if ((now - this.t0) / 1000 < startAfterS) return { on: false, due: false };
+    if (this.plan.kind === 'stop' && !this.clearOfPlaces(truck)) return { on: false, due: true };
     this.startedAt = now;
-    return true;
+    return { on: true, due: true };
   }
 
   private clearOfPlaces(truck: Truck): boolean {
@@ -78,10 +80,11 @@ export class IncidentScript {
    * back at an angle, at its own speed).
    */
   step(truck: Truck, now: number): { send: boolean; fix: (f: Fix) => Fix } {
-    const on = this.active(now, truck);
+    const { on, due } = this.active(now, truck);
     const kind = this.plan.kind;
+    truck.setKeepDriving(due && kind !== 'silent');
     truck.setHeld(on && kind === 'stop');
-    truck.setSpeedOverride(on && kind === 'speed' ? truck.currentLimitKph() + (this.plan.overLimitKph ?? 35) : null);
+    truck.setOverLimit(on && kind === 'speed' ? (this.plan.overLimitKph ?? 35) : null);
     if (on && kind === 'silent') return { send: false, fix: (f) => f };
     if (kind === 'offCorridor') return this.offCorridor(truck, now, on);
     return { send: true, fix: (f) => f };

@@ -103,9 +103,10 @@ export class Truck {
   private dwellLeft = 0;
   private dwellAt: string | undefined;
   private lastCourse: number;
-  /** Scripted behaviour (the demo's incidents): held in place, or driven at a set speed. */
+  /** Scripted behaviour (the demo's incidents): held in place, or driven at a set speed, or kept driving past its stops. */
   private held = false;
-  private speedOverrideKph: number | null = null;
+  private overLimitKph: number | null = null;
+  private keepDriving = false;
   /** The share of the speed that carries the truck along its corridor (1; less while it drives off at an angle). */
   private alongFactor = 1;
 
@@ -142,9 +143,13 @@ export class Truck {
     return this.plan.corridor.speedLimitsKph[segment] ?? 80;
   }
 
-  /** Current driving speed before noise: the cruise speed capped by the segment's limit (or the scripted speed). */
+  /** Current driving speed before noise: the cruise speed capped by the segment's limit (or the scripted speed over it). */
   private targetKph(): number {
-    return this.speedOverrideKph ?? Math.min(this.plan.cruiseKph, this.speedLimitKph(this.segment()));
+    const seg = this.segment();
+    if (this.overLimitKph === null) return Math.min(this.plan.cruiseKph, this.speedLimitKph(seg));
+    // over the highest limit about it: a fix just past a change of limit is matched to either segment
+    const around = [seg - 1, seg, seg + 1].filter((s) => s >= 0 && s < this.plan.corridor.speedLimitsKph.length);
+    return Math.max(...around.map((s) => this.speedLimitKph(s))) + this.overLimitKph;
   }
 
   /** Holds the truck where it is (speed 0, no progress) until released. */
@@ -152,9 +157,22 @@ export class Truck {
     this.held = held;
   }
 
-  /** Drives at this speed whatever the limit (null: back to the plan). */
-  setSpeedOverride(kph: number | null): void {
-    this.speedOverrideKph = kph;
+  /**
+   * Keeps the truck on the road (a scripted incident that needs it driving): it leaves a planned
+   * stop it waits at and passes the others until released. The ends of its corridor stay as they are.
+   */
+  setKeepDriving(on: boolean): void {
+    this.keepDriving = on;
+    if (on && this.dwellLeft > 0 && this.dwellAt !== 'terminal') this.leaveStop();
+  }
+
+  /**
+   * Drives this many km/h over the limit wherever it is (null: back to the plan). Over the limit of
+   * the moment it was told, the truck read under the next segment's higher limit for a fix, and its
+   * overspeed flag cleared (issue 29).
+   */
+  setOverLimit(kph: number | null): void {
+    this.overLimitKph = kph;
   }
 
   /**
@@ -176,7 +194,7 @@ export class Truck {
     const boundary = this.dir === 1 ? this.measured.cumulative[seg + 1] : this.measured.cumulative[seg];
     let at = boundary ?? (this.dir === 1 ? this.measured.lengthMetres : 0);
     let stop: { placeId: string; dwellSeconds: number } | undefined;
-    for (const s of this.plan.stops) {
+    for (const s of this.keepDriving ? [] : this.plan.stops) {
       const ahead = this.dir === 1 ? s.along > this.along + EPS : s.along < this.along - EPS;
       const sooner = this.dir === 1 ? s.along <= at : s.along >= at;
       if (ahead && sooner) {

@@ -17,9 +17,10 @@ import {
 } from '@corridor/platform';
 import { startChdbHttp, type ChdbHttpServer } from '@corridor/platform/testing/chdb-http';
 import { simDeviceIds, simFleetPlans, startSimulator, type SimProtocol, type SimulatorHandle } from '../sim/simulator';
+import type { TruckPlan } from '../sim/truck';
 import { StackConfig, statusTimeoutS } from './config';
 import { registerSimDevices } from './sim-devices';
-import { demoIncidents } from './demo/incidents';
+import { demoIncidents, placedForIncidents } from './demo/incidents';
 import { runDemo, type DemoResult } from './demo/scenario';
 import { continuingHistory, ensureObservatoryHistory } from './demo/observatory-history';
 
@@ -156,11 +157,14 @@ export async function startStack(
   // the demo's trucks have a past (stored in the background below): each live truck goes on where its past leaves it
   const historyDays = config.DEMO ? config.DEMO_HISTORY_DAYS : 0;
   const startedAt = new Date();
-  const planned = simFleetPlans(config.SIM_TRUCKS, uniqueIds);
+  const live = (p: TruckPlan) => continuingHistory(p, startedAt, historyDays);
+  // the demo's incident trucks where their past leaves them room for a round of their incident (demo/incidents.ts)
+  const fleet = simFleetPlans(config.SIM_TRUCKS, uniqueIds);
+  const planned = config.DEMO ? placedForIncidents(fleet, live) : fleet;
   const sim = config.SIM_TRUCKS
     ? startSimulator({
         trucks: config.SIM_TRUCKS,
-        plans: planned.map((p) => continuingHistory(p, startedAt, historyDays)),
+        plans: planned.map(live),
         ingestUrl: urls.osmand,
         intervalMs: config.SIM_INTERVAL_MS,
         timeScale: config.SIM_TIME_SCALE,

@@ -11,7 +11,7 @@ const create = routesEndpoints.find((e) => e.id === 'routes.create')!;
 export const DEMO_SIGNAL_LOSS_MINUTES = 1;
 
 /**
- * Deviation thresholds short enough that every kind of flag shows within three minutes of a start
+ * Deviation thresholds short enough that every kind of flag shows within minutes of a start
  * (the service defaults are minutes to hours, as on a real road).
  */
 const DEMO_THRESHOLDS = {

@@ -171,7 +171,9 @@ export function explainError(t: TFunction, error: unknown, labels: FieldLabels =
         const key = `status.${s}` as never;
         const w = t(key);
         if (w !== key) return w;
-        return ComplaintStatus.safeParse(s).success ? noticeWord('complaintStatus', s, i18n.resolvedLanguage ?? i18n.language) : s;
+        // the language of `t` (a fixed t carries it; the console's own follows the reader's)
+        const language = (t as unknown as { lng?: string }).lng ?? i18n.resolvedLanguage ?? i18n.language;
+        return ComplaintStatus.safeParse(s).success ? noticeWord('complaintStatus', s, language) : s;
       };
       const allowed = e.allowed.map(word);
       return one(

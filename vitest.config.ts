@@ -42,7 +42,7 @@ export default defineConfig({
     hookTimeout: 60000,
     reporters: ['default', './tools/test-summary-reporter.ts'],
     // the files that need a fork of their own first, then those that share a worker, with the
-    // browser files spread among them, each in its turn on their shared stack (one pool for every project)
+    // browser files spread among them, each in its turn on one of the browser lanes' stacks (one pool for every project)
     sequence: { sequencer: RunLayoutSequencer },
     projects: [
       // Most files share a worker (`isolate: false`): a worker runs one file after another without a

@@ -1,7 +1,7 @@
 import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
-/** The project whose files take turns on one shared stack (apps/console/vitest.e2e.config.ts). */
+/** The project whose files take turns on the browser lanes' stacks (apps/console/vitest.e2e.config.ts). */
 const TURN_TAKING_PROJECT = 'console-browser';
 /** How far into the others' estimated time the first turn-taking file starts: the stack builds the demo's history meanwhile. */
 const FIRST_AT = 0.25;
@@ -22,7 +22,7 @@ const SECONDS_PER_BYTE: Record<string, number> = {
 };
 const DEFAULT_SECONDS_PER_BYTE = 0.0005;
 
-/** Where a file runs: in a turn on the shared stack, in a fork of its own, or in a worker it shares with the files before it. */
+/** Where a file runs: in a turn on a lane's stack, in a fork of its own, or in a worker it shares with the files before it. */
 export type Placement = 'turn' | 'own-process' | 'shared';
 
 /**
@@ -34,9 +34,9 @@ export type Placement = 'turn' | 'own-process' | 'shared';
  *   worker only when the next file in the queue is of the same project), and the run ends on short
  *   files instead of a long tail on one worker;
  * - the browser files are spread among the others by the others' estimated time, each followed by
- *   others worth about its own time: they take turns on one stack
- *   (apps/console/e2e/support/browser-turn.ts), and a worker that picks a browser file while
- *   another holds the turn waits and runs nothing else.
+ *   others worth about its own time: they take turns on the lanes' stacks (one file at a time on
+ *   each; apps/console/e2e/support/browser-turn.ts), and a worker that picks a browser file while
+ *   every lane is held waits and runs nothing else (never with as many lanes as workers).
  */
 export default class RunLayoutSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {

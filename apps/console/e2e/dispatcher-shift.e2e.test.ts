@@ -5,6 +5,7 @@ import { osmandUrl } from '@corridor/tools/sim/osmand-client';
 import { DEMO_ACCOUNTS } from '@corridor/tools/stack/demo/accounts';
 import { accessibilityProblems } from './support/axe';
 import { Gt06Tracker } from './support/gt06-tracker';
+import { stackLane } from './support/lane';
 import { browserPeople, STACK_ADMIN } from './support/people';
 import type { Person } from './support/session';
 import { LiveMapPage } from './pages/LiveMapPage';
@@ -62,11 +63,11 @@ async function expectAccessible(page: Page, what: string): Promise<void> {
  */
 describe.skipIf(!inject('chromium'))("a dispatcher's shift", () => {
   const people = browserPeople();
-  const ports = inject('devicePorts');
   /** The truck of the file's own that reports once and falls silent, and the dispatcher's map open on it since. */
   let silent: { person: Person; name: string } | undefined;
 
   it("a truck of the dispatcher's company reports once, moving, and the map open since it was registered shows it moving", async () => {
+    const ports = stackLane().devicePorts;
     expect(ports, 'the stack tells where OsmAnd listens').not.toBeNull();
     const person = await people.openForFile(DEMO_ACCOUNTS.dispatcher);
     const { page } = person;
@@ -169,6 +170,7 @@ describe.skipIf(!inject('chromium'))("a dispatcher's shift", () => {
     'follows its own GT06 tracker to Voi, sees the town named on the map and the address, sends it a command, and sees it go offline',
     { timeout: 300_000 },
     async () => {
+      const ports = stackLane().devicePorts;
       expect(ports, 'the stack opens a GT06 port for this test').not.toBeNull();
       const admin = await people.open(STACK_ADMIN);
       const imei = `35790${String(randomInt(10 ** 9, 10 ** 10))}`;
@@ -260,6 +262,7 @@ describe.skipIf(!inject('chromium'))("a dispatcher's shift", () => {
     "sets an alert rule for every SOS, and a truck's SOS sent over OsmAnd pops up with where it happened",
     { timeout: 300_000 },
     async () => {
+      const ports = stackLane().devicePorts;
       expect(ports, 'the stack tells where OsmAnd listens').not.toBeNull();
       const person = await people.open(DEMO_ACCOUNTS.dispatcher);
       const { page } = person;

@@ -44,6 +44,32 @@ describe('publishValidated and consumeValidated', () => {
     expect(checks).toBe(2); // the producer's check of 5, one consumer-side check of 6
   });
 
+  it('hands every group the one value read, and a group reading with another schema its own', async () => {
+    const bus = new MemoryBus(2, 20);
+    const Other = z.object({ n: z.number().transform((n) => n * 10) });
+    const [a, b] = [await consume(bus, 'a', 'r.v1', Reading), await consume(bus, 'b', 'r.v1', Reading)];
+    const [c, d] = [await consume(bus, 'c', 'r.v1', Other), await consume(bus, 'd', 'r.v1', Other)];
+    checks = 0;
+    await bus.publish('r.v1', [
+      { key: '1', value: { n: 1 } },
+      { key: '1', value: { n: 2, unit: 'km' } },
+    ]);
+    await eventually('every group handled both', () => expect([a, b, c, d].map((x) => x.length)).toEqual([2, 2, 2, 2]));
+    expect(a).toEqual([
+      { n: 1, unit: 'm' },
+      { n: 2, unit: 'km' },
+    ]);
+    expect(b[0]).toBe(a[0]); // the same object, read once
+    expect(b[1]).toBe(a[1]);
+    expect(checks).toBe(2);
+    expect(c).toEqual([{ n: 10 }, { n: 20 }]); // whichever schema read a message first, the other gets its own output
+    expect(d).toEqual(c);
+    await bus.publish('r.v1', [{ key: '1', value: { n: 3 } }]);
+    await eventually('read again', () => expect([a.length, c.length]).toEqual([3, 3]));
+    expect(c[2]).toEqual({ n: 30 });
+    expect(Object.isFrozen(a[2])).toBe(true);
+  });
+
   it('publishes a value the schema refuses unmarked, so the consumer sends it to the dead-letter topic', async () => {
     const bus = new MemoryBus(2, 20);
     const seen = await consume(bus, 'a', 'r.v1', Reading);

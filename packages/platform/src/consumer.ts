@@ -12,13 +12,26 @@ const consumed = counter('bus_messages_consumed_total', 'Messages handled by con
  * for all of them: in the one-process stack five consumers read each position, and JSON.parse with
  * the zod check cost each of them about 50 µs a message (bench/results/bus-encoding.json). The
  * value they share is deeply frozen, so that no handler can change what another one reads.
+ *
+ * The value read is kept on the message itself, in two symbol-keyed slots (the schema and its
+ * output), not in a WeakMap of WeakMaps keyed by the message: the bus keeps its messages for the
+ * life of the process, and a WeakMap entry per message (two tables, an ephemeron each) was 7.8 % of
+ * the embedded stack's main thread at saturation, setting them and the collector walking them
+ * (issue 28, bench/results/profiles/traccar-embedded-saturation-mainthread-before.txt). A message
+ * holds one schema's output: read with another schema (no consumer does), it is checked each time.
  */
-const validatedOnce = new WeakMap<ConsumedMessage, WeakMap<z.ZodTypeAny, unknown>>();
+const READ_AS = Symbol('corridor.consumer.readAs');
+const READ_VALUE = Symbol('corridor.consumer.readValue');
+interface ReadMessage extends ConsumedMessage {
+  [READ_AS]?: z.ZodTypeAny;
+  [READ_VALUE]?: unknown;
+}
 
+/** Freezes a JSON value and everything in it (for…in: a parsed object has only its own enumerable keys). */
 function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
+    for (const k in value) deepFreeze(value[k]);
   }
   return value;
 }
@@ -29,8 +42,7 @@ type Checked<T> = { ok: true; data: T } | { ok: false; dead: { reason: string } 
 const schemaId = (schema: z.ZodTypeAny): string | undefined => z.globalRegistry.get(schema)?.id;
 
 function check<S extends z.ZodTypeAny>(m: ConsumedMessage, schema: S, shared: boolean): Checked<z.output<S>> {
-  const memo = shared ? validatedOnce.get(m)?.get(schema) : undefined;
-  if (memo !== undefined) return { ok: true, data: memo as z.output<S> };
+  if (shared && (m as ReadMessage)[READ_AS] === schema) return { ok: true, data: (m as ReadMessage)[READ_VALUE] as z.output<S> };
   let parsed: unknown;
   try {
     parsed = JSON.parse(m.value);
@@ -51,9 +63,11 @@ function check<S extends z.ZodTypeAny>(m: ConsumedMessage, schema: S, shared: bo
 }
 
 function memoize<T>(m: ConsumedMessage, schema: z.ZodTypeAny, data: T): T {
-  let bySchema = validatedOnce.get(m);
-  if (!bySchema) validatedOnce.set(m, (bySchema = new WeakMap()));
-  bySchema.set(schema, deepFreeze(data));
+  const r = m as ReadMessage;
+  if (r[READ_AS] === undefined) {
+    r[READ_VALUE] = deepFreeze(data);
+    r[READ_AS] = schema;
+  }
   return data;
 }
 

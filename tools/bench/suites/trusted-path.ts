@@ -9,47 +9,24 @@
  * Figures: CPU µs per position of the producer's publish calls and of the consumers' side (the main
  * thread of the stack), process.threadCpuUsage, medians of ROUNDS rounds of POSITIONS per way.
  */
-import { PositionMessage, Topics, positionId } from '@corridor/contracts';
-import { MemoryBus, consumeValidated, createLogger, publishValidated, type Bus } from '@corridor/platform';
+import { PositionMessage, Topics } from '@corridor/contracts';
+import { MemoryBus, publishValidated, type Bus } from '@corridor/platform';
 import { load1m } from '../parts';
+import { readAllPositions } from '../position-readers';
+import { gt06Position } from '../samples/gt06-positions';
 import { median, round } from '../stats';
 
 const GROUPS = Number(process.env.TRUSTED_PATH_GROUPS ?? 5);
 const POSITIONS = Number(process.env.TRUSTED_PATH_POSITIONS ?? 12_000);
 const BATCH = 4;
 const ROUNDS = Number(process.env.TRUSTED_PATH_ROUNDS ?? 6);
-const T0 = Date.UTC(2026, 0, 5, 6);
-
-const fix = (i: number) => {
-  const device = 1 + (i % 200);
-  const t = new Date(T0 + Math.floor(i / 200) * 1000).toISOString();
-  return {
-    id: positionId(device, t),
-    deviceId: device,
-    uniqueId: String(358_200_000_000_000 + device),
-    protocol: 'gt06',
-    fixTime: t,
-    deviceTime: t,
-    serverTime: t,
-    valid: true,
-    latitude: -1.3 - device / 1000,
-    longitude: 36.8 + i / 1e6,
-    speed: 29.15,
-    course: 87,
-    satellites: 9,
-    ignition: true,
-    odometer: i * 15,
-    rawFrameId: `gt06:${device}:${i}`,
-    attributes: { sat: 9, ignition: true, motion: true, distance: 15, totalDistance: i * 15, rssi: 4 },
-  };
-};
 
 type Way = 'checked' | 'trusted';
 
 async function once(way: Way): Promise<{ producer: number; consumers: number }> {
   const bus = new MemoryBus(12);
   await bus.ensureTopics([{ name: Topics.positions, partitions: 12 }]);
-  const positions = Array.from({ length: POSITIONS }, (_, i) => fix(i));
+  const positions = Array.from({ length: POSITIONS }, (_, i) => gt06Position(i));
   const cpu = process.threadCpuUsage();
   for (let i = 0; i < POSITIONS; i += BATCH) {
     const messages = positions.slice(i, i + BATCH).map((p) => ({ key: String(p.deviceId), value: p }));
@@ -57,26 +34,9 @@ async function once(way: Way): Promise<{ producer: number; consumers: number }> 
     else await bus.publish(Topics.positions, messages);
   }
   const produced = process.threadCpuUsage(cpu);
-  const logger = createLogger('bench', 'silent');
-  let handled = 0;
-  const start = process.threadCpuUsage();
-  const subs = await Promise.all(
-    Array.from({ length: GROUPS }, (_, g) =>
-      consumeValidated({
-        bus,
-        logger,
-        groupId: `g${g}`,
-        topic: Topics.positions,
-        schema: PositionMessage,
-        handle: async (ms) => void (handled += ms.length),
-      }),
-    ),
-  );
-  while (handled < POSITIONS * GROUPS) await new Promise((r) => setImmediate(r));
-  const consumed = process.threadCpuUsage(start);
-  await Promise.all(subs.map((s) => s.stop()));
+  const consumers = await readAllPositions(bus, GROUPS, POSITIONS);
   await bus.close();
-  return { producer: (produced.user + produced.system) / POSITIONS, consumers: (consumed.user + consumed.system) / POSITIONS };
+  return { producer: (produced.user + produced.system) / POSITIONS, consumers };
 }
 
 export default async function run(): Promise<Record<string, number | string>> {

@@ -8,8 +8,8 @@ import { signInAs, type Credentials } from '../pages/SignInPage';
 export const STACK_ADMIN: Credentials = { email: 'admin@corridor.local', password: 'corridor-admin' };
 
 export interface BrowserOptions {
-  /** Chromium flags added for this block's browser (e.g. a host name mapped to the gateway). */
-  args?: readonly string[];
+  /** Chromium flags added for this block's browser (e.g. a host name mapped to the gateway), read when it starts (after the file has its lane). */
+  args?: () => readonly string[];
 }
 
 /**
@@ -31,7 +31,7 @@ export function browserPeople(browserOpts: BrowserOptions = {}): {
   const people: Person[] = [];
   const kept: Person[] = [];
   beforeAll(async () => {
-    browser = await launchChromium(browserOpts.args);
+    browser = await launchChromium(browserOpts.args?.());
   });
   afterAll(async () => {
     await Promise.all(kept.splice(0).map((p) => p.close()));

@@ -1,14 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { inject } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { stackLane } from './lane';
 
 const SCREENSHOTS = join(import.meta.dirname, '..', '.screenshots');
 
 export interface PersonOptions {
   viewport?: { width: number; height: number };
   locale?: string;
-  /** Where this person opens the console (the stack's gateway unless set: e.g. the gateway under a host name). */
+  /** Where this person opens the console (the gateway of the file's lane unless set: e.g. the gateway under a host name). */
   baseUrl?: string;
 }
 
@@ -27,7 +27,7 @@ export class Person {
   }
 
   static async open(browser: Browser, opts: PersonOptions = {}): Promise<Person> {
-    const baseUrl = opts.baseUrl ?? inject('baseUrl');
+    const baseUrl = opts.baseUrl ?? stackLane().baseUrl;
     const context = await browser.newContext({
       viewport: opts.viewport ?? { width: 1366, height: 850 },
       locale: opts.locale ?? 'en-GB',

@@ -31,6 +31,59 @@ describe('turns across workers', () => {
     expect(order).toEqual(['first', 'second', 'third', 'marker']);
   });
 
+  it('with two lanes, grants two turns at once, each on a lane no one else holds, and the next waits for the first lane given back', async () => {
+    const turns = await startTurns(2);
+    close = turns.close;
+    const a = await takeTurn(turns.port);
+    const b = await takeTurn(turns.port);
+    expect([a.lane, b.lane].sort()).toEqual([0, 1]);
+    let third: Awaited<ReturnType<typeof takeTurn>> | undefined;
+    const thirdAsked = takeTurn(turns.port).then((t) => (third = t));
+    // the marker: asked after the third, granted after it
+    let marker: Awaited<ReturnType<typeof takeTurn>> | undefined;
+    const markerAsked = takeTurn(turns.port).then((t) => (marker = t));
+    await expect.poll(() => turns.queued()).toBe(4);
+    expect(turns.holding()).toBe(2);
+    expect(third).toBeUndefined();
+    await b.release();
+    await thirdAsked;
+    // the third gets the lane the second gave back, the first keeps its own
+    expect(third!.lane).toBe(b.lane);
+    expect(marker).toBeUndefined();
+    await a.release();
+    await markerAsked;
+    expect(marker!.lane).toBe(a.lane);
+    await third!.release();
+    await marker!.release();
+    await expect.poll(() => turns.holding()).toBe(0);
+  });
+
+  it('a file that gives up while waiting is never granted a lane, and the one after it is', async () => {
+    const turns = await startTurns(1);
+    close = turns.close;
+    const held = await takeTurn(turns.port);
+    // a worker that asks and dies while it waits
+    const child = spawn(
+      process.execPath,
+      ['-e', `require('node:net').connect(${turns.port}, '127.0.0.1').on('connect', () => process.send('asked'));`],
+      { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] },
+    );
+    await once(child, 'message');
+    await expect.poll(() => turns.queued()).toBe(2);
+    child.kill('SIGKILL');
+    await expect.poll(() => turns.queued()).toBe(1);
+    const next = takeTurn(turns.port);
+    await held.release();
+    const t = await next;
+    expect(t.lane).toBe(0);
+    await t.release();
+  });
+
+  it('refuses a number of lanes it cannot number in one byte', async () => {
+    await expect(startTurns(0)).rejects.toThrow(/1 to 255 lanes/);
+    await expect(startTurns(256)).rejects.toThrow(/1 to 255 lanes/);
+  });
+
   it('gives the turn on when the process holding it dies without giving it back', async () => {
     const turns = await startTurns();
     close = turns.close;

@@ -58,6 +58,9 @@ export interface StepResult {
   events: FenceEvent[];
 }
 
+/** Events of one fix in fence id order (a module function: a named closure per call costs its name under tsx, issue 28). */
+const byId = (a: FenceEvent, b: FenceEvent): number => (a.fenceId < b.fenceId ? -1 : a.fenceId > b.fenceId ? 1 : 0);
+
 export function step(
   state: DeviceFenceState | undefined,
   fix: FenceFix,
@@ -103,7 +106,6 @@ export function step(
     }
   }
 
-  const byId = (a: FenceEvent, b: FenceEvent): number => (a.fenceId < b.fenceId ? -1 : a.fenceId > b.fenceId ? 1 : 0);
   return {
     state: { v: 1, lastFixTime: t, lon: fix.lon, lat: fix.lat, fences: next },
     events: [...exits.sort(byId), ...enters.sort(byId)],

@@ -34,6 +34,8 @@ export const observatoryStateKey = (deviceId: number): string => `observatory:de
 
 /** A fix ahead of its server time by more than this would freeze the device's state (as for the geofence evaluator). */
 const MAX_FUTURE_MS = 24 * 3600_000;
+/** A held state not used for this long (server time) is dropped; the cache still has it. */
+const HELD_IDLE_MS = 3600_000;
 const KMH_PER_KNOT = 1.852;
 
 const trackFixOf = (p: PositionMessage): TrackFix => ({
@@ -74,6 +76,17 @@ export interface ObservatoryTrackerDeps {
  * places are the catalog's shared fences of the place kinds, rebuilt when the catalog changes.
  */
 export class ObservatoryTracker {
+  /**
+   * Each device's state as this instance last saved it, with the text it saved: a batch whose
+   * cached text is that text goes on from the held object instead of parsing it (parsing and
+   * writing every device's state per batch was 9 % of the embedded stack's main thread at
+   * saturation, issue 28). Any other text (another instance processed the device since: a
+   * rebalance; a restart) is parsed as before. A device's entry is taken out while its batch runs
+   * and put back only once its state is saved, so a batch that fails leaves nothing half-advanced.
+   * Bounded by the devices this instance processes; a device not seen for HELD_IDLE_MS is dropped.
+   */
+  private readonly held = new Map<number, { state: TrackerState; text: string; at: number }>();
+  private lastSweep = 0;
   private map: ObservatoryMap | undefined;
   private mapVersion = -1;
   private readonly lines = corridorLines();
@@ -114,9 +127,11 @@ export class ObservatoryTracker {
     const infos = await this.deps.directory.lookup(deviceIds.map((id) => ({ deviceId: id, uniqueId: byDevice.get(id)![0]!.uniqueId })));
     const map = this.currentMap();
     const facts: ObservatoryFact[] = [];
-    const saved: [string, string][] = [];
+    const saved: [number, TrackerState, string][] = [];
     deviceIds.forEach((deviceId, i) => {
-      let state = parseState(raw[i], logger, deviceId);
+      const h = this.held.get(deviceId);
+      this.held.delete(deviceId);
+      let state = h && raw[i] === h.text ? h.state : parseState(raw[i], logger, deviceId);
       for (const p of byDevice.get(deviceId)!) {
         const fix = trackFixOf(p);
         fixesTracked.inc({ outcome: state && fix.t <= state.t ? 'stale' : 'tracked' });
@@ -125,7 +140,7 @@ export class ObservatoryTracker {
         state = r.state;
         facts.push(...r.facts);
       }
-      if (state) saved.push([observatoryStateKey(deviceId), JSON.stringify(state)]);
+      if (state) saved.push([deviceId, state, JSON.stringify(state)]);
     });
     try {
       await this.deps.write(facts, (id) => infos.get(id)?.companyId);
@@ -133,13 +148,18 @@ export class ObservatoryTracker {
       throw unavailable('ClickHouse', err);
     }
     try {
-      await Promise.all(saved.map(([k, v]) => cache.set(k, v)));
+      await Promise.all(saved.map(([id, , text]) => cache.set(observatoryStateKey(id), text)));
     } catch (err) {
       throw unavailable('cache', err);
     }
+    const at = this.deps.clock.now().getTime();
+    for (const [id, state, text] of saved) this.held.set(id, { state, text, at });
+    if (at - this.lastSweep >= HELD_IDLE_MS) {
+      this.lastSweep = at;
+      for (const [id, h] of this.held) if (at - h.at >= HELD_IDLE_MS) this.held.delete(id);
+    }
     for (const f of facts) factsWritten.inc({ kind: f.kind });
-    const now = this.deps.clock.now().getTime();
-    for (const p of positions) if (byDevice.has(p.deviceId)) trackLag.observe(Math.max(0, now - Date.parse(p.serverTime)) / 1000);
+    for (const p of positions) if (byDevice.has(p.deviceId)) trackLag.observe(Math.max(0, at - Date.parse(p.serverTime)) / 1000);
     return facts;
   }
 
@@ -160,5 +180,6 @@ export class ObservatoryTracker {
   async stop(): Promise<void> {
     await this.sub?.stop();
     this.sub = undefined;
+    this.held.clear();
   }
 }

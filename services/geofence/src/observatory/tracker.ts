@@ -119,46 +119,28 @@ function arrivalDirection(p: ObservatoryPlace, prior: TrackerState['prior']): Di
 }
 
 /**
- * One fix through the tracker. `state` (undefined for a truck never seen) is updated in place and
- * returned; a fix not newer than the last one changes nothing (redelivery is harmless).
+ * What one fix does to a truck's passes and trips (track's steps), as methods rather than closures
+ * made per fix: under tsx (`pnpm start`) every named closure costs an Object.defineProperty of its
+ * name each time it is made (esbuild's keepNames), 3.4 % of the embedded stack's main thread at
+ * saturation for track's four (issue 28).
  */
-export function track(
-  state: TrackerState | undefined,
-  deviceId: number,
-  fix: TrackFix,
-  map: ObservatoryMap,
-  settings: TrackerSettings = DEFAULT_TRACKER_SETTINGS,
-): TrackResult {
-  if (!Number.isFinite(fix.t)) throw new RangeError('fix time is not a number');
-  if (state && fix.t <= state.t) return { state, facts: [], skipped: 0 };
-  const facts: ObservatoryFact[] = [];
-  let skipped = 0;
-  const s: TrackerState = state ?? {
-    v: 1,
-    t: fix.t,
-    lon: fix.lon,
-    lat: fix.lat,
-    on: null,
-    fences: {},
-    arr: {},
-    prior: null,
-    heading: 0,
-    ha: null,
-    pass: null,
-    trip: null,
-    off: null,
-    stop: null,
-    dist: null,
-  };
-  const prev = state ? { t: state.t, lon: state.lon, lat: state.lat, on: state.on } : undefined;
-  const match = map.match(fix.lon, fix.lat);
-  const on = match && match.offset <= settings.widthM + settings.offMarginM ? match : undefined;
+class Step {
+  skipped = 0;
+  constructor(
+    private readonly s: TrackerState,
+    private readonly deviceId: number,
+    private readonly map: ObservatoryMap,
+    private readonly facts: ObservatoryFact[],
+  ) {}
 
-  const flag = (f: number): void => {
+  flag(f: number): void {
+    const s = this.s;
     if (s.pass && s.pass.dep !== null) s.pass.flags |= f;
     if (s.trip) s.trip.flags |= f;
-  };
-  const arrive = (p: ObservatoryPlace, at: number): void => {
+  }
+
+  arrive(p: ObservatoryPlace, at: number): void {
+    const { s, map, facts, deviceId } = this;
     if (p.corridor === null || p.along === null) {
       s.pass = null; // a place off the corridors: no leg runs through it
       return;
@@ -166,7 +148,7 @@ export function track(
     const c = p.corridor;
     const from = s.pass && s.pass.c === c && s.pass.p !== p.id && s.pass.dep !== null ? map.byId.get(s.pass.p) : undefined;
     if (from && from.along !== null && s.pass?.dep != null && s.pass.dep <= at) {
-      if (map.placesBetween(c, from.along, p.along).length) skipped++;
+      if (map.placesBetween(c, from.along, p.along).length) this.skipped++;
       else {
         facts.push({
           kind: 'leg',
@@ -203,21 +185,71 @@ export function track(
       s.trip = null;
     }
     s.pass = { c, p: p.id, dep: null, flags: 0 };
-  };
-  const depart = (p: ObservatoryPlace, at: number, carry: number): void => {
+  }
+
+  depart(p: ObservatoryPlace, at: number, carry: number): void {
+    const s = this.s;
     if (p.corridor === null) return;
     if (s.pass?.p === p.id) Object.assign(s.pass, { dep: at, flags: carry });
     else s.pass = { c: p.corridor, p: p.id, dep: at, flags: carry };
     if (p.end) s.trip = { c: p.corridor, p: p.id, dir: p.end === 'start' ? 1 : -1, dep: at, flags: carry };
-  };
+  }
+}
 
+/** A stop beginning at this fix. */
+const stopFrom = (fix: TrackFix, on: { corridor: CorridorId } | undefined, s: TrackerState, map: ObservatoryMap): TrackerState['stop'] => ({
+  s: fix.t,
+  lon: fix.lon,
+  lat: fix.lat,
+  area: map.authorizedAt(fix.lon, fix.lat),
+  c: on?.corridor ?? null,
+  d: on ? s.heading : 0,
+  long: false,
+});
+
+/**
+ * One fix through the tracker. `state` (undefined for a truck never seen) is updated in place and
+ * returned; a fix not newer than the last one changes nothing (redelivery is harmless).
+ */
+export function track(
+  state: TrackerState | undefined,
+  deviceId: number,
+  fix: TrackFix,
+  map: ObservatoryMap,
+  settings: TrackerSettings = DEFAULT_TRACKER_SETTINGS,
+): TrackResult {
+  if (!Number.isFinite(fix.t)) throw new RangeError('fix time is not a number');
+  if (state && fix.t <= state.t) return { state, facts: [], skipped: 0 };
+  const facts: ObservatoryFact[] = [];
+  const s: TrackerState = state ?? {
+    v: 1,
+    t: fix.t,
+    lon: fix.lon,
+    lat: fix.lat,
+    on: null,
+    fences: {},
+    arr: {},
+    prior: null,
+    heading: 0,
+    ha: null,
+    pass: null,
+    trip: null,
+    off: null,
+    stop: null,
+    dist: null,
+  };
+  const prev = state ? { t: state.t, lon: state.lon, lat: state.lat, on: state.on } : undefined;
+  const match = map.match(fix.lon, fix.lat);
+  const on = match && match.offset <= settings.widthM + settings.offMarginM ? match : undefined;
+
+  const k = new Step(s, deviceId, map, facts);
   // a silence of more than a day counts as a long stop of whatever trip is under way
   const silent = prev !== undefined && fix.t - prev.t > settings.longStopMs;
-  if (silent) flag(LONG);
+  if (silent) k.flag(LONG);
 
   if (!on) {
     if (s.off === null) s.off = fix.t;
-    else if (fix.t - s.off >= settings.offMinMs) flag(OFF);
+    else if (fix.t - s.off >= settings.offMinMs) k.flag(OFF);
     s.prior = 'off';
   } else s.off = null;
 
@@ -231,8 +263,8 @@ export function track(
       passed.sort((a, b) => (dx > 0 ? a.along! - b.along! : b.along! - a.along!));
       for (const p of passed) {
         const at = Math.round(prev.t + ((p.along! - prev.on.x) / dx) * dt);
-        arrive(p, at);
-        depart(p, at, silent ? LONG : 0);
+        k.arrive(p, at);
+        k.depart(p, at, silent ? LONG : 0);
       }
     }
   }
@@ -272,17 +304,17 @@ export function track(
       enteredAt: fix.t - Math.round((e.dwellSeconds ?? 0) * 1000),
       exitedAt: fix.t,
     });
-    depart(p, fix.t, 0);
+    k.depart(p, fix.t, 0);
   }
   for (const [id, m] of Object.entries(s.fences)) {
     const p = map.byId.get(id);
     if (m.phase !== 'pending' || id in r.state.fences || entered.has(id) || !p) continue;
-    arrive(p, m.since); // through without stopping long enough for a visit
-    depart(p, fix.t, 0);
+    k.arrive(p, m.since); // through without stopping long enough for a visit
+    k.depart(p, fix.t, 0);
   }
   for (const e of r.events) {
     const p = e.type === 'geofenceEnter' ? map.byId.get(e.fenceId) : undefined;
-    if (p) arrive(p, e.time.getTime());
+    if (p) k.arrive(p, e.time.getTime());
   }
   s.fences = r.state.fences;
   for (const id of Object.keys(s.arr)) if (!(id in s.fences)) delete s.arr[id];
@@ -301,15 +333,6 @@ export function track(
 
   // stops
   const slow = fix.speedKmh < settings.stopSpeedKmh;
-  const startStop = (): TrackerState['stop'] => ({
-    s: fix.t,
-    lon: fix.lon,
-    lat: fix.lat,
-    area: map.authorizedAt(fix.lon, fix.lat),
-    c: on?.corridor ?? null,
-    d: on ? s.heading : 0,
-    long: false,
-  });
   if (s.stop) {
     const moved = haversineMeters(s.stop.lon, s.stop.lat, fix.lon, fix.lat) > settings.stopRadiusM;
     if (!slow || moved) {
@@ -327,12 +350,12 @@ export function track(
           area: st.area,
         });
       }
-      s.stop = slow ? startStop() : null;
+      s.stop = slow ? stopFrom(fix, on, s, map) : null;
     } else if (!s.stop.long && fix.t - s.stop.s > settings.longStopMs) {
-      flag(LONG);
+      k.flag(LONG);
       s.stop.long = true;
     }
-  } else if (slow) s.stop = startStop();
+  } else if (slow) s.stop = stopFrom(fix, on, s, map);
 
   // distance of the day
   if (prev) {
@@ -358,7 +381,7 @@ export function track(
   s.lon = fix.lon;
   s.lat = fix.lat;
   s.on = on ? { c: on.corridor, x: on.alongExt } : null;
-  return { state: s, facts, skipped };
+  return { state: s, facts, skipped: k.skipped };
 }
 
 function distanceFacts(deviceId: number, d: NonNullable<TrackerState['dist']>, version: number): ObservatoryFact[] {

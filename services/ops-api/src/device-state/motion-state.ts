@@ -116,17 +116,23 @@ export function motionStep(
 ): { state: MotionState; events: MotionEvent<MotionFix>[] } {
   const logic = t.newLogic ? 'new' : 'old';
   const usable = saved?.logic === logic ? saved : undefined;
-  const from = (k: Kept): MotionFix => restore(k, p.deviceId);
+  // restore(k, p.deviceId) written out, not a closure made per position (a named one costs its name under tsx, issue 28)
   if (logic === 'new') {
     const s = usable?.logic === 'new' ? usable : undefined;
     const held = s && memory ? memory.held(p.deviceId, s) : undefined;
-    const fix = fixTrack<MotionFix>(t.speedThreshold, t.maxSpeed, held ? held.prev : s ? from(s.prev) : undefined)(rowOf(p));
+    const fix = fixTrack<MotionFix>(t.speedThreshold, t.maxSpeed, held ? held.prev : s ? restore(s.prev, p.deviceId) : undefined)(rowOf(p));
     let d: HeldMotion['detector'];
     if (held && sameWindowRule(held.t, t)) d = held.detector;
     else if (held) d = newMotionDetector(t, fix, held.detector.save());
     // without a held detector nor a window (its recovery found nothing): the previous fix alone
     else
-      d = newMotionDetector(t, fix, s ? { moving: s.moving, anchor: from(s.anchor), window: (s.window ?? [s.prev]).map(from) } : undefined);
+      d = newMotionDetector(
+        t,
+        fix,
+        s
+          ? { moving: s.moving, anchor: restore(s.anchor, p.deviceId), window: (s.window ?? [s.prev]).map((k) => restore(k, p.deviceId)) }
+          : undefined,
+      );
     const events = d.update(fix);
     if (memory) {
       memory.hold(p.deviceId, { detector: d, prev: fix, t });
@@ -136,7 +142,7 @@ export function motionStep(
     const now = d.save();
     return { state: { logic, prev: keep(fix), moving: now.moving, anchor: keep(now.anchor), window: now.window.map(keep) }, events };
   }
-  const fix = fixTrack<MotionFix>(t.speedThreshold, t.maxSpeed, usable ? from(usable.prev) : undefined)(rowOf(p));
+  const fix = fixTrack<MotionFix>(t.speedThreshold, t.maxSpeed, usable ? restore(usable.prev, p.deviceId) : undefined)(rowOf(p));
   const s = usable?.logic === 'old' ? usable : undefined;
   const d = oldMotionDetector(
     t,
@@ -145,9 +151,9 @@ export function motionStep(
       ? {
           streak: s.streak,
           state: s.state,
-          streakStart: s.streakStart ? from(s.streakStart) : undefined,
+          streakStart: s.streakStart ? restore(s.streakStart, p.deviceId) : undefined,
           streakMax: s.streakMax,
-          last: from(s.prev),
+          last: restore(s.prev, p.deviceId),
         }
       : undefined,
   );

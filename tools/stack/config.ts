@@ -36,6 +36,13 @@ export const StackConfig = BaseEnv.extend({
     .min(0)
     .max(64)
     .default(Math.max(0, availableParallelism() - 1)),
+  /**
+   * What an ingest thread's ack waits for on the embedded bus and cache: `posted` (default), its
+   * publishes posted to this thread's bus within a window and its per-fix cache keys mirrored in
+   * the thread, so the ack never waits for this thread's event loop; `confirmed`, every read and
+   * publish answered by this thread (the bridge of before, for `pnpm bench traccar`'s comparison).
+   */
+  INGEST_THREAD_ACK: z.enum(['posted', 'confirmed']).default('posted'),
   /** Protocols the simulated trucks speak, round-robin (osmand over HTTP, gt06 and teltonika over TCP). */
   SIM_PROTOCOLS: z
     .string()

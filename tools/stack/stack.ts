@@ -116,6 +116,7 @@ export async function startStack(
               cache: adapters.cache,
               clickhouseUrl: analytics.url,
               clickhouseDatabase: adapters.analytics.database,
+              ...(config.INGEST_THREAD_ACK === 'confirmed' ? { postedWindow: 0, mirrored: false } : {}),
             },
           }
         : {}),

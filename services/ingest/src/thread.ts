@@ -34,7 +34,7 @@ try {
     // the cache keys read per fix or device (mirrored here, told of other writers' changes)
     const parts = bridgedParts(data.bridged.port, data.bridged.kinds, {
       postedWindow: data.bridged.postedWindow,
-      mirrored: data.bridged.kinds.cache === 'memory' ? MIRRORED_KEYS : [],
+      mirrored: data.bridged.mirrored ? MIRRORED_KEYS : [],
     });
     const analytics = await createClickHouseAnalytics({
       url: data.bridged.clickhouseUrl,

@@ -61,7 +61,8 @@ const givenAnchor: Record<string, number> = Object.fromEntries(
     .map(([k, v]) => [k!.trim(), Number(v)]),
 );
 
-type SystemName = 'traccar-h2' | 'corridor-embedded' | 'traccar-pg' | 'corridor-real' | 'corridor-ingest';
+/** corridor-embedded-confirmed: the embedded stack whose ingest threads wait for the main thread's answers (INGEST_THREAD_ACK=confirmed), only when named in BENCH_TRACCAR_SYSTEMS. */
+type SystemName = 'traccar-h2' | 'corridor-embedded' | 'corridor-embedded-confirmed' | 'traccar-pg' | 'corridor-real' | 'corridor-ingest';
 const REAL_PARTS: SystemName[] = ['traccar-pg', 'corridor-real', 'corridor-ingest'];
 
 /** CPU seconds of each of the system's processes now (server and stores apart). */
@@ -94,8 +95,8 @@ export default async function run(): Promise<Record<string, number | string>> {
   const real = Boolean(process.env.DATABASE_URL && process.env.KAFKA_BROKERS && process.env.REDIS_URL);
   const wanted = process.env.BENCH_TRACCAR_SYSTEMS?.split(',');
   const order: SystemName[] = (
-    ['traccar-h2', 'corridor-embedded', 'traccar-pg', 'corridor-real', 'corridor-ingest'] as SystemName[]
-  ).filter((s) => (real || !REAL_PARTS.includes(s)) && (!wanted || wanted.includes(s)));
+    ['traccar-h2', 'corridor-embedded', 'corridor-embedded-confirmed', 'traccar-pg', 'corridor-real', 'corridor-ingest'] as SystemName[]
+  ).filter((s) => (real || !REAL_PARTS.includes(s)) && (wanted ? wanted.includes(s) : s !== 'corridor-embedded-confirmed'));
   const out: Record<string, number | string> = {
     setup: `${TRACKERS} GT06 trackers over TCP from ${PROCESSES} load processes, at most ${WINDOW} fixes unacknowledged each; ${WARMUP_S} s warm-up, ${SATURATION_S} s saturation, ${RATE_S} s at each of ${PCTS.join('/')} % of Traccar's saturation (same round and parts) with ${LOGINS_PER_PHASE} new trackers logging in during each; systems alone, alternated: ${order.join(', ')}; ${ROUNDS} rounds`,
     cpu_note:
@@ -121,6 +122,7 @@ export default async function run(): Promise<Record<string, number | string>> {
           ? await startCorridorIngest({ base: BASE })
           : await startCorridor({
               kind: name === 'corridor-real' ? 'real' : 'embedded',
+              ...(name === 'corridor-embedded-confirmed' ? { env: { INGEST_THREAD_ACK: 'confirmed' } } : {}),
               base: BASE,
               ...(process.env.CPU_PROFILE_DIR ? { cpuProfileDir: join(process.env.CPU_PROFILE_DIR, key) } : {}),
             });
@@ -175,7 +177,7 @@ export default async function run(): Promise<Record<string, number | string>> {
           return res;
         };
         const sat = await phase('saturation', { cmd: 'closed', seconds: SATURATION_S, window: WINDOW });
-        const parts = name.endsWith('h2') || name.endsWith('embedded') ? 'embedded' : 'real';
+        const parts = name.endsWith('h2') || name.includes('embedded') ? 'embedded' : 'real';
         if (name.startsWith('traccar')) traccarSaturation[`${r}.${parts}`] = sat.acked / sat.seconds;
         const anchor = traccarSaturation[`${r}.${parts}`] ?? givenAnchor[parts] ?? sat.acked / sat.seconds;
         out[`${key}.anchor_per_s`] = Math.round(anchor);
@@ -195,6 +197,7 @@ export default async function run(): Promise<Record<string, number | string>> {
   for (let r = 1; r <= ROUNDS; r++) {
     for (const [c, t] of [
       ['corridor-embedded', 'traccar-h2'],
+      ['corridor-embedded', 'corridor-embedded-confirmed'],
       ['corridor-real', 'traccar-pg'],
       ['corridor-ingest', 'traccar-pg'],
     ] as const) {

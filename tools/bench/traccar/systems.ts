@@ -209,6 +209,8 @@ export async function startCorridor(opts: {
   base: number;
   threads?: number;
   cpuProfileDir?: string;
+  /** Stack settings beyond the bench's (INGEST_THREAD_ACK). */
+  env?: Record<string, string>;
 }): Promise<RunningSystem> {
   const dataDir = mkdtempSync(join(tmpdir(), 'perf-bench-corridor-'));
   const dbName = 'perf_bench_corridor';
@@ -228,6 +230,7 @@ export async function startCorridor(opts: {
     METRICS_PORT: String(opts.base + 92),
     ...Object.fromEntries(DEVICE_PORTS.map((p) => [`${p}_PORT`, p === 'GT06' ? String(opts.base + 23) : '0'])),
     ...(opts.threads !== undefined ? { INGEST_THREADS: String(opts.threads) } : {}),
+    ...opts.env,
   };
   for (const k of ['DATABASE_URL', 'KAFKA_BROKERS', 'REDIS_URL', 'CLICKHOUSE_URL']) if (opts.kind === 'embedded') delete env[k];
   if (opts.kind === 'real') {

@@ -27,6 +27,8 @@ export interface IngestThreadsOptions {
     clickhouseDatabase: string;
     /** Messages each thread posts without waiting for this thread's bus (default POSTED_WINDOW; 0: every publish waits for it). */
     postedWindow?: number;
+    /** Whether the threads mirror their per-fix cache keys (default true; false: every read answered by this thread). */
+    mirrored?: boolean;
   };
 }
 
@@ -79,6 +81,7 @@ export async function startIngestThreads(opts: IngestThreadsOptions): Promise<In
           clickhouseDatabase: opts.bridged.clickhouseDatabase,
           // posting needs a bus of this process (a Kafka publish is confirmed by the broker)
           postedWindow: opts.bridged.bus.kind === 'memory' ? (opts.bridged.postedWindow ?? POSTED_WINDOW) : 0,
+          mirrored: opts.bridged.cache.kind === 'memory' && opts.bridged.mirrored !== false,
           kinds: {
             bus: opts.bridged.bus.kind,
             cache: opts.bridged.cache.kind,

@@ -11,6 +11,8 @@ export interface ThreadData {
     kinds: { bus: Bus['kind']; cache: Cache['kind']; maxReadyLag?: number };
     /** Messages a thread posts to this thread's bus without waiting for it, at most (thread-bridge.ts postedWindow). */
     postedWindow: number;
+    /** Whether the thread mirrors its per-fix cache keys (MIRRORED_KEYS). */
+    mirrored: boolean;
     clickhouseUrl: string;
     clickhouseDatabase: string;
   };

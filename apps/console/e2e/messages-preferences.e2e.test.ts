@@ -1,4 +1,6 @@
 import { describe, expect, inject, it } from 'vitest';
+import { ComplaintCategory } from '@corridor/contracts/complaints';
+import { noticeWord } from '@corridor/contracts/notice-text';
 import { DEMO_ACCOUNTS } from '@corridor/tools/stack/demo/accounts';
 import { accessibilityProblems } from './support/axe';
 import { browserPeople } from './support/people';
@@ -128,7 +130,8 @@ describe.skipIf(!inject('chromium'))('messages for people and preferences', () =
     const sw = company.page.getByRole('form', { name: 'Wasilisha lalamiko' });
     await sw.getByRole('option', { name: 'Msasani Corridor Logistics Ltd' }).waitFor({ state: 'attached' });
     await sw.getByLabel('Kampuni inayolalamikiwa').selectOption({ label: 'Msasani Corridor Logistics Ltd' });
-    await sw.getByLabel('Kichwa').fill(`Lori lilichelewa ${Date.now()}`);
+    const title = `Lori lilichelewa ${Date.now()}`;
+    await sw.getByLabel('Kichwa').fill(title);
     await sw.getByLabel('Kilichotokea').fill('Lori lilifika siku mbili baadaye bila taarifa.');
     await company.screenshot('complaint-form-sw');
     await sw.getByRole('button', { name: 'Wasilisha' }).click();
@@ -144,5 +147,15 @@ describe.skipIf(!inject('chromium'))('messages for people and preferences', () =
     await expect.poll(() => sanction.locator('[aria-invalid="true"]').count()).toBeGreaterThanOrEqual(2);
     expect(await accessibilityProblems(officer.page)).toEqual([]);
     await officer.screenshot('sanction-form-refused');
+
+    // the complaint on the officer's list in Swahili: its category and state in the words its notices use (contracts notice-text)
+    await officer.page.evaluate(() => localStorage.setItem('corridor.lang', 'sw'));
+    await officer.visit('/complaints');
+    const row = officer.page.getByRole('row').filter({ hasText: title });
+    await row.waitFor();
+    expect(await row.textContent()).toContain(noticeWord('complaintStatus', 'open', 'sw'));
+    expect(await row.textContent()).toMatch(new RegExp(ComplaintCategory.options.map((c) => noticeWord('categories', c, 'sw')).join('|')));
+    await officer.screenshot('complaints-sw');
+    await officer.page.evaluate(() => localStorage.removeItem('corridor.lang'));
   });
 });

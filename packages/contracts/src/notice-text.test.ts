@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { deliveredNotificationTypes, type Notification } from './notifications';
-import { noticeLanguage, noticeText } from './notice-text';
+import { ComplaintCategory, ComplaintStatus } from './complaints';
+import { SanctionType } from './disciplinary';
+import { noticeLanguage, noticeText, noticeWord } from './notice-text';
 
 const stored = { title: 'stored title', message: 'stored message' };
 const notice = (type: Notification['type'], attributes: Record<string, unknown>) => ({ type, ...stored, attributes });
@@ -51,6 +53,23 @@ describe('noticeText: the wording of delivered notices, shared by the console an
   it('keeps the stored text without the parameters, and for types worded elsewhere', () => {
     expect(noticeText(notice('sanctionRecorded', {}), 'sw')).toEqual(stored);
     expect(noticeText(notice('announcement', { number: 'x' }), 'sw')).toEqual(stored);
+  });
+
+  it('words every sanction, complaint category and complaint state in both languages, as the notices name them (the console reads the same)', () => {
+    const tables = [
+      ['sanctions', SanctionType.options],
+      ['categories', ComplaintCategory.options],
+      ['complaintStatus', ComplaintStatus.options],
+    ] as const;
+    for (const [table, values] of tables)
+      for (const value of values) {
+        const [en, sw] = [noticeWord(table, value, 'en'), noticeWord(table, value, 'sw-TZ')];
+        expect(en, `${table}.${value}`).not.toBe(value);
+        expect(sw, `${table}.${value}`).not.toBe(en);
+      }
+    expect(noticeWord('sanctions', 'suspension', 'sw')).toBe('Kusimamishwa');
+    expect(noticeText(notice('sanctionRecorded', params.sanctionRecorded), 'en').title).toContain(noticeWord('sanctions', 'fine', 'en'));
+    expect(noticeWord('categories', 'added_since', 'sw')).toBe('added_since');
   });
 
   it('reads sw and its regional tags as Swahili, anything else (none included) as English', () => {

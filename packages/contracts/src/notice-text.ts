@@ -113,6 +113,17 @@ const text = (v: unknown): string | undefined => (typeof v === 'string' && v ? v
 /** The word for a value (a sanction, a category, a status), else the value itself (one added since). */
 const wordOf = (table: Record<string, string>, value: string): string => (Object.hasOwn(table, value) ? table[value]! : value);
 
+/** The tables of words a notice names values with: sanctions, complaint categories, complaint states. */
+export type NoticeWordTable = 'sanctions' | 'categories' | 'complaintStatus';
+
+/**
+ * A sanction's, a complaint category's or a complaint state's word in a language, as the notices
+ * say it (the value itself for one added since): the console shows the same words on its screens.
+ */
+export function noticeWord(table: NoticeWordTable, value: string, language: string | null | undefined): string {
+  return wordOf(words[noticeLanguage(language)][table], value);
+}
+
 /**
  * A notice in a language: from its type and parameters, with names. A notice without the
  * parameters (written before they were stored), or of a type worded elsewhere (a rule's event, a

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { User } from '@corridor/contracts/users';
 import { i18n } from '../i18n/i18n';
 import { apiError, get, json, renderAt, serveApi, type Handler } from '../test/api-stub';
 import CompaniesScreen from './CompaniesScreen';
+import { ADMIN } from '../test/fixtures';
 
 /**
  * The companies screen against a stand-in for the API (ops-api's companies.test proves the API
@@ -11,16 +11,6 @@ import CompaniesScreen from './CompaniesScreen';
  * form checked by the contract's CompanyInput; a refusal is worded under its field; an empty
  * result and a server down say so.
  */
-const ADMIN = {
-  id: 1,
-  name: 'Admin',
-  email: 'admin@corridor.test',
-  roles: ['admin'],
-  companyId: null,
-  disabled: false,
-  readonly: false,
-  attributes: {},
-} as unknown as User;
 const pwani = {
   id: 101,
   name: 'Pwani Freight Movers Ltd',

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { User } from '@corridor/contracts/users';
 import { i18n } from '../i18n/i18n';
 import { apiError, deviceFixture, get, json, renderAt, serveApi, type Handler } from '../test/api-stub';
 import DevicesAdminScreen from './DevicesAdminScreen';
+import { ADMIN } from '../test/fixtures';
 
 /**
  * The device registry against a stand-in for the API (ops-api's device-writes and devices-extras
@@ -11,16 +11,6 @@ import DevicesAdminScreen from './DevicesAdminScreen';
  * sends the speed limit in knots; the contract refuses before sending; the server's refusal goes
  * under its field, worded; the odometer goes in metres; an empty registry and a server down say so.
  */
-const ADMIN = {
-  id: 1,
-  name: 'Admin',
-  email: 'admin@corridor.test',
-  roles: ['admin'],
-  companyId: null,
-  disabled: false,
-  readonly: false,
-  attributes: {},
-} as unknown as User;
 const truck = deviceFixture(7, 'Truck 07', {
   groupId: 0,
   model: 'FMB920',

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { User } from '@corridor/contracts/users';
 import { i18n } from '../i18n/i18n';
 import { apiError, get, json, renderAt, serveApi, type Handler } from '../test/api-stub';
 import GeofencesScreen from './GeofencesScreen';
+import { ADMIN } from '../test/fixtures';
 
 /**
  * The geofences screen against a stand-in for the API (the geofence service's tests prove what it
@@ -12,16 +12,6 @@ import GeofencesScreen from './GeofencesScreen';
  * country, calendar, attributes and owner kept; a shape with a hole is kept as stored; a refusal is
  * worded under its field in Swahili; a delete asks first; an empty list and a server down say so.
  */
-const ADMIN = {
-  id: 1,
-  name: 'Admin',
-  email: 'admin@corridor.test',
-  roles: ['admin'],
-  companyId: null,
-  disabled: false,
-  readonly: false,
-  attributes: {},
-} as unknown as User;
 const fence = (id: number, name: string, area: string, extra: Record<string, unknown> = {}) => ({
   id,
   name,

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { User } from '@corridor/contracts/users';
 import { i18n } from '../i18n/i18n';
 import { apiError, deviceFixture, get, json, renderAt, serveApi, type Handler } from '../test/api-stub';
 import InventoriesScreen from './InventoriesScreen';
+import { ADMIN } from '../test/fixtures';
 
 /**
  * The inventory of tracking units against a stand-in for the API (ops-api's inventories tests prove
@@ -11,16 +11,6 @@ import InventoriesScreen from './InventoriesScreen';
  * checked by the contract before sending; the server's refusal is worded in Swahili; an empty
  * inventory and a server down say so.
  */
-const ADMIN = {
-  id: 1,
-  name: 'Admin',
-  email: 'admin@corridor.test',
-  roles: ['admin'],
-  companyId: null,
-  disabled: false,
-  readonly: false,
-  attributes: {},
-} as unknown as User;
 const T = '2026-11-01T00:00:00.000Z';
 const unit = (id: number, deviceId: number, status: string, companyId: number | null) => ({
   id,

@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { User } from '@corridor/contracts/users';
 import { i18n } from '../i18n/i18n';
 import { apiError, get, json, renderAt, serveApi, type Handler } from '../test/api-stub';
 import ComputedAttributesScreen from './ComputedAttributesScreen';
 import DriversScreen from './DriversScreen';
 import GroupsScreen from './GroupsScreen';
 import MaintenanceScreen from './MaintenanceScreen';
+import { ADMIN } from '../test/fixtures';
 
 /**
  * Groups, drivers, maintenance and computed attributes against a stand-in for the API (ops-api's
@@ -15,16 +15,6 @@ import MaintenanceScreen from './MaintenanceScreen';
  * under its field in the reader's language, asks before deleting, and says when the list is empty
  * or the server is down.
  */
-const ADMIN = {
-  id: 1,
-  name: 'Admin',
-  email: 'admin@corridor.test',
-  roles: ['admin'],
-  companyId: null,
-  disabled: false,
-  readonly: false,
-  attributes: {},
-} as unknown as User;
 const pwani = {
   id: 101,
   name: 'Pwani Freight Movers Ltd',

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { User } from '@corridor/contracts/users';
 import { i18n } from '../i18n/i18n';
 import { apiError, get, json, renderAt, serveApi, type Handler } from '../test/api-stub';
 import RoutesScreen from './RoutesScreen';
+import { ADMIN } from '../test/fixtures';
 
 /**
  * Corridor routes against a stand-in for the API (the journey service's route tests prove what it
@@ -12,16 +12,6 @@ import RoutesScreen from './RoutesScreen';
  * segment keeps them unless one is given; the contract refuses a width out of range before
  * sending; a route still followed by a journey is refused in words, in Swahili; a delete asks first.
  */
-const ADMIN = {
-  id: 1,
-  name: 'Admin',
-  email: 'admin@corridor.test',
-  roles: ['admin'],
-  companyId: null,
-  disabled: false,
-  readonly: false,
-  attributes: {},
-} as unknown as User;
 const T = '2026-11-01T00:00:00.000Z';
 const route = (id: number, name: string, extra: Record<string, unknown> = {}) => ({
   id,

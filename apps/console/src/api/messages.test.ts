@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { noticeWord } from '@corridor/contracts/notice-text';
 import { i18n } from '../i18n/i18n';
 import { explainError } from './messages';
 import { ApiError } from './errors';
@@ -71,6 +72,12 @@ describe('explainError', () => {
   it('words a refused move with the states in words, and the other codes by code', () => {
     const moved = new ApiError(409, 'INVALID_TRANSITION', 'x', { current: 'approved', allowed: ['revoked'] });
     expect(explainError(en, moved).summary).toMatch(/^This cannot be done now: it is Approved\. What can be done: Revoked\.$/);
+    // a complaint's states as its notices word them (contracts notice-text), in the reader's language
+    const complaintMove = new ApiError(409, 'INVALID_TRANSITION', 'x', { current: 'dismissed', allowed: ['open', 'closed'] });
+    expect(explainError(en, complaintMove).summary).toContain('Dismissed');
+    expect(explainError(en, complaintMove).summary).toContain('Open, Closed');
+    expect(explainError(sw, complaintMove).summary).toContain(noticeWord('complaintStatus', 'dismissed', 'sw'));
+    expect(explainError(sw, complaintMove).summary).toContain('Wazi, Limefungwa');
     expect(
       explainError(
         en,

@@ -1,7 +1,10 @@
 import type { TFunction } from 'i18next';
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ComplaintStatus } from '@corridor/contracts/complaints';
+import { noticeWord } from '@corridor/contracts/notice-text';
 import { SignInRefusal } from '@corridor/contracts/session';
+import { i18n } from '../i18n/i18n';
 import { issueMessage } from '../ui/form/zod-messages';
 import { isApiError, type ApiError } from './errors';
 
@@ -163,10 +166,14 @@ export function explainError(t: TFunction, error: unknown, labels: FieldLabels =
     case 'INVALID_TRANSITION': {
       const d = (details ?? {}) as { current?: unknown; from?: unknown };
       const state = str(d.current) ?? str(d.from) ?? '';
+      // a complaint's states are worded as the notices word them (contracts notice-text), the others by the catalogue
       const word = (s: string) => {
         const key = `status.${s}` as never;
         const w = t(key);
-        return w === key ? s : w;
+        if (w !== key) return w;
+        // the language of `t` (a fixed t carries it; the console's own follows the reader's)
+        const language = (t as unknown as { lng?: string }).lng ?? i18n.resolvedLanguage ?? i18n.language;
+        return ComplaintStatus.safeParse(s).success ? noticeWord('complaintStatus', s, language) : s;
       };
       const allowed = e.allowed.map(word);
       return one(

@@ -12,12 +12,14 @@ import { ErrorState, Loading } from '../ui/states';
 import { StatusHistory } from '../ui/StatusHistory';
 import { StatusPill } from '../ui/StatusPill';
 import { complaintEndpoints } from './association';
+import { useNoticeWord } from '../i18n/notice-words';
 
 const NOTE_REQUIRED: readonly ComplaintStatus[] = ['resolved', 'dismissed', 'open'];
 
 /** One complaint through its workflow: the moves the server allows now, each with its note, and the history. */
 export default function ComplaintDetailScreen() {
   const { t } = useTranslation();
+  const word = useNoticeWord();
   const f = useFormat();
   const user = useUser();
   const id = Number(useParams().id);
@@ -36,7 +38,7 @@ export default function ComplaintDetailScreen() {
       </p>
       <div className="screen-head">
         <h1>{c.title}</h1>
-        <StatusPill value={c.status} />
+        <StatusPill value={c.status} label={word('complaintStatus', c.status)} />
       </div>
       {canMove && (
         <section className="card toolbar" aria-label={t('shipments.moves')}>
@@ -57,7 +59,7 @@ export default function ComplaintDetailScreen() {
               {companies.name(c.companyId)} · {t(`complaints.subject.${c.subjectType}`)} {c.subjectRef}
             </dd>
             <dt>{t('complaints.category')}</dt>
-            <dd>{t(`complaints.categories.${c.category}`)}</dd>
+            <dd>{word('categories', c.category)}</dd>
             <dt>{t('complaints.occurred')}</dt>
             <dd>{f.dateTime(c.occurredAt)}</dd>
             {c.journeyId && (
@@ -79,7 +81,11 @@ export default function ComplaintDetailScreen() {
           </dl>
           <p>{c.description}</p>
         </section>
-        <StatusHistory id="complaint-history" history={c.history.map((h) => ({ ...h, by: { email: h.actorEmail }, reason: h.note }))} />
+        <StatusHistory
+          id="complaint-history"
+          history={c.history.map((h) => ({ ...h, by: { email: h.actorEmail }, reason: h.note }))}
+          word={(s) => word('complaintStatus', s)}
+        />
       </div>
       <NoteDialog
         open={asking !== null}

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { ComplaintStatus } from '@corridor/contracts/complaints';
+import { noticeWord } from '@corridor/contracts/notice-text';
 import { i18n } from '../i18n/i18n';
 import { renderAt, serveApi } from '../test/api-stub';
 import { answer, refuse, saidOnce, swahili } from '../test/contract-api';
@@ -52,6 +54,21 @@ describe('complaints', () => {
     expect(await screen.findByText('No complaint matches')).toBeTruthy();
     expect(screen.getByText('Clear the filters to see everything.')).toBeTruthy();
     expect(served.asked.some((a) => a.includes('category=cargo_loss'))).toBe(true);
+  });
+
+  it('in Swahili, the categories and states read as the notices word them (contracts notice-text)', async () => {
+    serveApi(companies, answer(complaintEndpoints.list, page([item(2, { category: 'unsafe_driving', status: 'under_review' })])));
+    await i18n.changeLanguage('sw');
+    open();
+    const table = await screen.findByRole('table', { name: swahili('complaints.title') });
+    const row = (await within(table).findByRole('link', { name: 'Truck late at Malaba (2)' })).closest('tr')!;
+    expect(row.textContent).toContain(noticeWord('categories', 'unsafe_driving', 'sw'));
+    expect(row.textContent).toContain('Uendeshaji hatari');
+    expect(within(row).getByText(noticeWord('complaintStatus', 'under_review', 'sw')).className).toContain('pill');
+    const states = within(screen.getByLabelText(swahili('shipments.status')))
+      .getAllByRole('option')
+      .map((o) => o.textContent);
+    expect(states).toEqual(expect.arrayContaining(ComplaintStatus.options.map((s) => noticeWord('complaintStatus', s, 'sw'))));
   });
 
   it('in Swahili, the empty list reads in Swahili', async () => {

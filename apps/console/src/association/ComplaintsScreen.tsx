@@ -10,10 +10,12 @@ import { oneOf, searchText, usePagedFilters } from '../ui/list/usePagedFilters';
 import { useCompanies } from '../ui/lookups';
 import { StatusPill } from '../ui/StatusPill';
 import { complaintEndpoints } from './association';
+import { useNoticeWord } from '../i18n/notice-words';
 
 /** Complaints filed against companies, drivers, trucks and journey flags, by state and category. */
 export default function ComplaintsScreen() {
   const { t } = useTranslation();
+  const word = useNoticeWord();
   const f = useFormat();
   const companies = useCompanies();
   const list = usePagedFilters({ status: '' as ComplaintStatus | '', category: '' as ComplaintCategory | '', keyword: '' });
@@ -29,8 +31,12 @@ export default function ComplaintsScreen() {
       cell: (c) =>
         `${companies.name(c.companyId)} · ${t(`complaints.subject.${c.subjectType}`)} ${c.subjectType === 'company' ? '' : c.subjectRef}`,
     },
-    { key: 'category', header: t('complaints.category'), cell: (c) => t(`complaints.categories.${c.category}`) },
-    { key: 'status', header: t('shipments.status'), cell: (c) => <StatusPill value={c.status} /> },
+    { key: 'category', header: t('complaints.category'), cell: (c) => word('categories', c.category) },
+    {
+      key: 'status',
+      header: t('shipments.status'),
+      cell: (c) => <StatusPill value={c.status} label={word('complaintStatus', c.status)} />,
+    },
     { key: 'filed', header: t('complaints.filed'), cell: (c) => f.dateTime(c.createdAt) },
   ];
   return (
@@ -46,14 +52,14 @@ export default function ComplaintsScreen() {
           label={t('shipments.status')}
           value={status}
           options={ComplaintStatus.options}
-          optionLabel={(o) => t(`status.${o}`)}
+          optionLabel={(o) => word('complaintStatus', o)}
           onChange={(v) => list.set('status', v)}
         />
         <ChoiceFilter
           label={t('complaints.category')}
           value={category}
           options={ComplaintCategory.options}
-          optionLabel={(o) => t(`complaints.categories.${o}`)}
+          optionLabel={(o) => word('categories', o)}
           onChange={(v) => list.set('category', v)}
         />
         <SearchFilter value={keyword} onChange={(v) => list.set('keyword', v)} />

@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { SanctionType } from '@corridor/contracts/disciplinary';
+import { noticeWord } from '@corridor/contracts/notice-text';
 import type { User } from '@corridor/contracts/users';
 import { i18n } from '../i18n/i18n';
 import { apiError, get, json, renderAt, serveApi, type Handler } from '../test/api-stub';
@@ -114,6 +116,27 @@ describe('disciplinary records', () => {
     await saidOnce(swahili('errors.notFound'));
     expect(within(form).getByRole('alert').textContent).toBe(swahili('errors.notFound'));
     expect(document.body.textContent).not.toMatch(/complaint 77 not found/);
+  });
+
+  it("names the sanctions with the notices' words (contracts notice-text), in English and in Swahili", async () => {
+    serveApi(companies, none);
+    const view = await openForm();
+    const sanctions = () =>
+      within(view)
+        .getAllByRole('option')
+        .map((o) => o.textContent);
+    expect(sanctions()).toEqual(expect.arrayContaining(SanctionType.options.map((s) => noticeWord('sanctions', s, 'en'))));
+    expect(sanctions()).toContain('Suspension');
+    cleanup();
+    await i18n.changeLanguage('sw');
+    renderAt(<DisciplinaryScreen />, { path: '/disciplinary', user: OFFICER });
+    fireEvent.click(await screen.findByText(swahili('disciplinary.record')));
+    const fomu = screen.getByRole('form', { name: swahili('disciplinary.record') });
+    const adhabu = within(fomu)
+      .getAllByRole('option')
+      .map((o) => o.textContent);
+    expect(adhabu).toEqual(expect.arrayContaining(SanctionType.options.map((s) => noticeWord('sanctions', s, 'sw'))));
+    expect(adhabu).toContain('Kusimamishwa');
   });
 
   it('says when there are no records, and when the server is down', async () => {

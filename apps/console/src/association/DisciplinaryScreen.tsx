@@ -18,10 +18,12 @@ import { useZodForm } from '../ui/form/useZodForm';
 import { useCompanies } from '../ui/lookups';
 import { disciplinaryCreate, disciplinaryList } from './association';
 import { subjectNamed, SubjectText } from './subject';
+import { useNoticeWord } from '../i18n/notice-words';
 
 /** Sanctions against companies, drivers and trucks: who, what, how long, in force or not; officers record new ones. */
 export default function DisciplinaryScreen() {
   const { t } = useTranslation();
+  const word = useNoticeWord();
   const f = useFormat();
   const user = useUser();
   const companies = useCompanies();
@@ -40,7 +42,7 @@ export default function DisciplinaryScreen() {
       key: 'sanction',
       header: t('disciplinary.sanction'),
       cell: (r) =>
-        `${t(`disciplinary.sanctions.${r.sanctionType}`)}${r.fineAmount && r.fineCurrency ? ` · ${f.money(r.fineAmount, r.fineCurrency)}` : ''}`,
+        `${word('sanctions', r.sanctionType)}${r.fineAmount && r.fineCurrency ? ` · ${f.money(r.fineAmount, r.fineCurrency)}` : ''}`,
     },
     { key: 'reason', header: t('disciplinary.reason'), cell: (r) => r.reason },
     {
@@ -86,6 +88,7 @@ const CURRENCIES = ['KES', 'TZS', 'UGX', 'RWF', 'USD'] as const;
 /** An officer records a sanction: checked by the contract before it is sent, a refusal said under its field. */
 function RecordSanction() {
   const { t } = useTranslation();
+  const word = useNoticeWord();
   const create = useApiMutation(disciplinaryCreate, { invalidates: ['disciplinary.', 'ratings.'] });
   const [error, setError] = useState<unknown>(null);
   const blank = () => ({
@@ -150,7 +153,7 @@ function RecordSanction() {
             <SelectField
               name="sanctionType"
               label={labels.sanctionType}
-              options={SanctionType.options.map((s) => ({ value: s, label: t(`disciplinary.sanctions.${s}`) }))}
+              options={SanctionType.options.map((s) => ({ value: s, label: word('sanctions', s) }))}
             />
             {sanctionType === 'fine' && (
               <>

@@ -14,6 +14,7 @@ import { useServerProblems } from '../ui/form/server-errors';
 import { useZodForm } from '../ui/form/useZodForm';
 import { subjectNamed, SubjectText } from './subject';
 import { complaintEndpoints } from './association';
+import { useNoticeWord } from '../i18n/notice-words';
 
 /** The form's values: the contract's ComplaintInput, the subject named only when it is not the company itself. */
 const Form = ComplaintInput.extend({ subjectRef: SubjectText, journeyId: z.string().trim().max(64) }).superRefine(subjectNamed);
@@ -21,6 +22,7 @@ const Form = ComplaintInput.extend({ subjectRef: SubjectText, journeyId: z.strin
 /** File a complaint against a company, one of its drivers or trucks, or a journey flag (any signed-in user). */
 export default function FileComplaintScreen() {
   const { t } = useTranslation();
+  const word = useNoticeWord();
   const user = useUser();
   const navigate = useNavigate();
   const create = useApiMutation(complaintEndpoints.create, { invalidates: ['complaints.'] });
@@ -84,7 +86,7 @@ export default function FileComplaintScreen() {
             <SelectField
               name="category"
               label={labels.category}
-              options={ComplaintCategory.options.map((c) => ({ value: c, label: t(`complaints.categories.${c}`) }))}
+              options={ComplaintCategory.options.map((c) => ({ value: c, label: word('categories', c) }))}
             />
             <DateTimeField name="occurredAt" label={labels.occurredAt} emptyIsNull />
             <TextField name="journeyId" label={labels.journeyId} maxLength={64} />

@@ -26,6 +26,7 @@ const checked = <S extends z.ZodType>(schema: S, value: unknown): z.output<S> =>
 
 export const userAs = (id: number, name: string, roles: Role[], companyId: number | null = null) =>
   userFixture(id, name, { roles, companyId });
+export const ADMIN = userFixture(1, 'Admin', { email: 'admin@corridor.test', roles: ['admin'] });
 export const OFFICER = userAs(5, 'Officer Halima', ['association_officer']);
 export const ANALYST = userAs(6, 'Analyst Baraka', ['association_analyst']);
 export const COMPANY_USER = userAs(40, 'Amani', ['company_user'], 101);

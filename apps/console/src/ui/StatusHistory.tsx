@@ -9,11 +9,11 @@ export interface StatusChange {
   reason?: string | null;
 }
 
-/** A record's moves from state to state, oldest first: who, when, and why where a reason was given. */
-export function StatusHistory({ id, history }: { id: string; history: readonly StatusChange[] }) {
+/** A record's moves from state to state, oldest first: who, when, and why where a reason was given; `word` names a state (default: the `status` catalogue). */
+export function StatusHistory({ id, history, word }: { id: string; history: readonly StatusChange[]; word?: (state: string) => string }) {
   const { t } = useTranslation();
   const f = useFormat();
-  const label = (s: string) => t(`status.${s}` as 'status.draft', { defaultValue: s });
+  const label = word ?? ((s: string) => t(`status.${s}` as 'status.draft', { defaultValue: s }));
   return (
     <section className="card" aria-labelledby={id}>
       <h2 id={id}>{t('shipments.history')}</h2>

@@ -2,11 +2,11 @@ import { useTranslation } from 'react-i18next';
 
 type Tone = 'ok' | 'warn' | 'bad' | 'info' | 'plain';
 
-/** A state as a coloured pill; the label comes from the `status` catalogue (status.<value>). */
-export function StatusPill({ value, tone }: { value: string; tone?: Tone }) {
+/** A state as a coloured pill; the label comes from the `status` catalogue (status.<value>) unless given (a complaint's, useNoticeWord). */
+export function StatusPill({ value, tone, label }: { value: string; tone?: Tone; label?: string }) {
   const { t } = useTranslation();
-  const label = t(`status.${value}` as 'status.draft', { defaultValue: value });
-  return <span className={`pill pill-${tone ?? toneOf(value)}`}>{label}</span>;
+  const text = label ?? t(`status.${value}` as 'status.draft', { defaultValue: value });
+  return <span className={`pill pill-${tone ?? toneOf(value)}`}>{text}</span>;
 }
 
 const OK = /^(approved|completed|delivered|finalized|verified|resolved|closed|active|assigned|online|issued|cleared|paid|used)$/;

@@ -11,8 +11,8 @@ describe.skipIf(!inject('chromium'))('administration and the account at the cons
   const people = browserPeople();
 
   it('admin draws a polygon geofence on the map and it is saved with that shape', async () => {
-    const admin = await people.open(ADMIN);
-    await admin.visit('/admin/geofences');
+    const admin = await people.open(ADMIN, { at: '/admin/geofences' });
+    await admin.settled();
     await admin.page.getByRole('group', { name: 'Draw a geofence' }).getByRole('button', { name: 'Draw a polygon' }).click();
     const form = admin.page.getByRole('form', { name: 'New geofence' });
     const box = (await admin.page.locator('.map canvas').first().boundingBox())!;
@@ -41,8 +41,8 @@ describe.skipIf(!inject('chromium'))('administration and the account at the cons
   });
 
   it("admin edits a device's speed limit and odometer, the API holds them, and the form has no serious accessibility problem", async () => {
-    const admin = await people.open(ADMIN);
-    await admin.visit('/admin/devices');
+    const admin = await people.open(ADMIN, { at: '/admin/devices' });
+    await admin.settled();
     const { page } = admin;
     const first = page.getByRole('button', { name: /^Edit / }).first();
     const label = (await first.getAttribute('aria-label'))!;
@@ -64,9 +64,8 @@ describe.skipIf(!inject('chromium'))('administration and the account at the cons
     expect(device.attributes.speedLimit).toBeCloseTo(72 / 1.852, 6);
 
     // in Swahili, the same form reads in Swahili
-    const sw = await people.open(ADMIN);
-    await sw.page.evaluate(() => localStorage.setItem('corridor.lang', 'sw'));
-    await sw.visit('/admin/devices');
+    const sw = await people.open(ADMIN, { lang: 'sw', at: '/admin/devices' });
+    await sw.settled();
     await sw.page.getByRole('button', { name: `Hariri ${name}` }).click();
     await sw.page
       .getByRole('form', { name: `Hariri ${name}` })
@@ -76,8 +75,8 @@ describe.skipIf(!inject('chromium'))('administration and the account at the cons
   });
 
   it("admin lifts a user's sign-in lock and is told the user can sign in again", async () => {
-    const admin = await people.open(ADMIN);
-    await admin.visit('/admin/users');
+    const admin = await people.open(ADMIN, { at: '/admin/users' });
+    await admin.settled();
     const { page } = admin;
     await page.getByRole('searchbox').fill(DEMO_ACCOUNTS.dispatcher.email);
     const row = page.getByRole('row').filter({ hasText: DEMO_ACCOUNTS.dispatcher.email });

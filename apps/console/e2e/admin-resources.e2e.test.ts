@@ -130,9 +130,8 @@ describe.skipIf(!inject('chromium'))('administration: groups, drivers, maintenan
       expect.objectContaining({ name, country: 'RW', kind: 'shipper', registrationNumber: 'RDB-2026-77', taxPin: null }),
     ]);
 
-    const sw = await people.open(ADMIN);
-    await sw.page.evaluate(() => localStorage.setItem('corridor.lang', 'sw'));
-    await sw.visit('/admin/companies');
+    const sw = await people.open(ADMIN, { lang: 'sw', at: '/admin/companies' });
+    await sw.settled();
     await sw.page.getByRole('button', { name: 'Sajili kampuni' }).click();
     await sw.page.getByRole('form', { name: 'Sajili kampuni' }).getByRole('button', { name: 'Hifadhi' }).click();
     await expect

@@ -35,8 +35,8 @@ describe.skipIf(!inject('chromium'))('analyst: reports', () => {
   }
 
   it("the 90-day trips report and its Excel file work, the file headed in words and the user's units", async () => {
-    const analyst = await people.open(DEMO_ACCOUNTS.analyst);
-    await analyst.visit('/reports');
+    const analyst = await people.open(DEMO_ACCOUNTS.analyst, { at: '/reports' });
+    await analyst.settled();
     const form = await chooseAllTrucks(analyst, 'Trips');
     await form.getByRole('button', { name: 'Last 90 days' }).click();
     // the demo's past is stored behind the live trucks: asked again until trips are there
@@ -75,8 +75,8 @@ describe.skipIf(!inject('chromium'))('analyst: reports', () => {
   // a trip of Truck 01 in the demo history once read 1.6 km in 8 min, average 12 km/h, top speed 0 km/h; and a live
   // truck, started far from where its stored past left it, a trip of 143.9 km/h against 72.1 (the leg between them)
   it('no trip of the demo is faster on average than at its top speed, on screen or in the file', async () => {
-    const analyst = await people.open(DEMO_ACCOUNTS.analyst);
-    await analyst.visit('/reports');
+    const analyst = await people.open(DEMO_ACCOUNTS.analyst, { at: '/reports' });
+    await analyst.settled();
     const form = await chooseAllTrucks(analyst, 'Trips');
     await form.getByRole('button', { name: 'Last 90 days' }).click();
     await form.getByRole('button', { name: 'Show report' }).click();
@@ -103,8 +103,8 @@ describe.skipIf(!inject('chromium'))('analyst: reports', () => {
   });
 
   it('a period longer than the server allows is refused in words on the page, for the table and the download alike', async () => {
-    const analyst = await people.open(DEMO_ACCOUNTS.analyst);
-    await analyst.visit('/reports');
+    const analyst = await people.open(DEMO_ACCOUNTS.analyst, { at: '/reports' });
+    await analyst.settled();
     const form = await chooseAllTrucks(analyst, 'Summary');
     // 120 days back from now
     const from = new Date(Date.now() - 120 * 86_400_000);

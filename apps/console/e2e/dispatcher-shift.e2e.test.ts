@@ -33,16 +33,15 @@ async function deviceNamed(person: Person, name: string): Promise<DeviceRow> {
 }
 
 /**
- * The person reads the console in Swahili on this browser only (signed in in English: the sign-in
- * page object reads English labels). Not through the top bar's switch: it keeps the language with
- * the user, and every later sign-in of the shared demo dispatcher, in this file or another on the
- * same stack, would open in Swahili.
+ * The dispatcher reading the console in Swahili on this browser only (`lang`, set in the browser's
+ * storage before the first page). Not through the top bar's switch: it keeps the language with the
+ * user, and every later sign-in of the shared demo dispatcher, in this file or another on the same
+ * stack, would open in Swahili.
  */
-async function inSwahili(person: Person): Promise<Person> {
-  await person.page.evaluate(() => localStorage.setItem('corridor.lang', 'sw'));
-  await person.page.reload();
-  await person.page.locator('html[lang="sw"]').waitFor({ state: 'attached' });
-  return person;
+async function mtumaji(people: ReturnType<typeof browserPeople>, at: string): Promise<Person> {
+  const mtu = await people.open(DEMO_ACCOUNTS.dispatcher, { lang: 'sw', at });
+  await mtu.page.locator('html[lang="sw"]').waitFor({ state: 'attached' });
+  return mtu;
 }
 
 async function expectAccessible(page: Page, what: string): Promise<void> {
@@ -53,13 +52,17 @@ async function expectAccessible(page: Page, what: string): Promise<void> {
  * A dispatcher's shift in one file (the stack is started once for the browser tests; CI's budget is
  * 25 minutes): a truck falling silent, a replay, the base map's towns by a truck and its address, an
  * SOS alert raised by a tracker over its own protocol, a command answered by the tracker, and the
- * tracker going offline. Screenshots in English and Swahili for a person to look at (e2e/.screenshots).
+ * tracker going offline. Screenshots in English and Swahili for a person to look at (e2e/.screenshots,
+ * with CONSOLE_E2E_SCREENSHOTS=1).
  *
  * The silent truck's minute passes while the other tests run: its one and last fix is the file's
  * first test, on a map that stays open (people.openForFile) until the last test, which sees that
  * map call the truck without signal once the demo stack's status timeout (a minute) has passed. The
  * tests run one after another, as before (with the minute waited inside one test the file took
- * 133 s in CI, 88 s of it that test; a concurrent describe was tried and failed in CI).
+ * 133 s in CI, 88 s of it that test; a concurrent describe was tried and failed in CI). The replay
+ * comes after the tracker's and the SOS tests for the same reason: it waits for the demo's first
+ * flag (Truck 01 off its corridor, a few minutes after the stack starts), which a file run first on a
+ * fresh stack waited for inside the replay (187 s of the file's 391 s here at load 27; 75 s in CI).
  */
 describe.skipIf(!inject('chromium'))("a dispatcher's shift", () => {
   const people = browserPeople();
@@ -69,13 +72,13 @@ describe.skipIf(!inject('chromium'))("a dispatcher's shift", () => {
   it("a truck of the dispatcher's company reports once, moving, and the map open since it was registered shows it moving", async () => {
     const ports = stackLane().devicePorts;
     expect(ports, 'the stack tells where OsmAnd listens').not.toBeNull();
-    const person = await people.openForFile(DEMO_ACCOUNTS.dispatcher);
+    const person = await people.openForFile(DEMO_ACCOUNTS.dispatcher, { at: '/map' });
     const { page } = person;
-    await new LiveMapPage(person).open();
+    await new LiveMapPage(person).mapLoaded();
     // a truck of the test's own over OsmAnd (HTTP: no connection to close) reports once, moving, then falls silent
     const silentId = `86${String(randomInt(10 ** 9, 10 ** 10))}`;
     const name = `Truck 8${silentId.slice(-1)}`;
-    const admin = await people.open(STACK_ADMIN);
+    const admin = await people.open(STACK_ADMIN, { at: null });
     const created = await admin.context.request.post(`${admin.baseUrl}/api/devices`, {
       headers: CONSOLE,
       data: { name, uniqueId: silentId, companyId: 101, category: 'truck' },
@@ -103,76 +106,13 @@ describe.skipIf(!inject('chromium'))("a dispatcher's shift", () => {
     silent = { person, name };
   });
 
-  it("replays a truck's last hour, jumps to its flag on the timeline and reads where it was", { timeout: 300_000 }, async () => {
-    const person = await people.open(DEMO_ACCOUNTS.dispatcher);
-    const { page } = person;
-    // Truck 01 leaves its corridor 40 s after the stack starts (tools/stack/demo/incidents.ts): its
-    // replay of the last hour shows that flag once the journey service has opened it
-    const truck = await deviceNamed(person, 'Truck 01');
-    const flag = page.getByTestId('mark-flag').first();
-    await expect
-      .poll(
-        async () => {
-          await person.goto(`/replay?device=${truck.id}`);
-          await page.getByRole('button', { name: 'Show replay' }).click();
-          await page.getByTestId('replay-fix').waitFor();
-          return flag.count();
-        },
-        { timeout: 240_000, interval: 5_000 },
-      )
-      .toBeGreaterThan(0);
-    const panel = page.getByTestId('replay-fix');
-    // it plays from the start of the period (the flag may be the last thing that happened)
-    const start = await panel.getByTestId('fix-time').textContent();
-    await page.getByTestId('replay-play').click();
-    await expect.poll(() => panel.getByTestId('fix-time').textContent(), { timeout: 30_000 }).not.toBe(start);
-    await page.getByTestId('replay-play').click();
-    // the mark gives its minute; the fix under the cursor after the jump is of that minute (fixes every second)
-    const minute = (await flag.locator('.mark-time').textContent())!;
-    await flag.click();
-    await expect.poll(() => panel.getByTestId('fix-time').textContent(), { timeout: 30_000 }).toContain(minute);
-    // the fix at the flag's moment is told in words
-    await expect.poll(() => panel.getByTestId('fix-address').textContent(), { timeout: 30_000 }).toMatch(ADDRESS);
-    await expectAccessible(page, 'replay');
-    await person.screenshot('shift-replay-en');
-    // the period as a file for map tools: the GPX link answers the replayed fixes
-    const gpx = await person.context.request.get(`${person.baseUrl}${(await page.getByTestId('export-gpx').getAttribute('href'))!}`);
-    expect(gpx.status()).toBe(200);
-    expect((await gpx.text()).match(/<trkpt /g)?.length ?? 0).toBeGreaterThan(10);
-
-    // the same flag from its journey: the journey's replay opens at it
-    const flaggedRes = await person.context.request.get(`${person.baseUrl}/api/journey/flagged`, { headers: CONSOLE });
-    const journey = ((await flaggedRes.json()) as { id: number; deviceId: number }[]).find((j) => j.deviceId === truck.id)!;
-    const detail = (await (
-      await person.context.request.get(`${person.baseUrl}/api/journey/${journey.id}`, { headers: CONSOLE })
-    ).json()) as { flags: { id: number; type: string }[] };
-    const offCorridor = detail.flags.find((f) => f.type === 'offCorridor')!;
-    await person.goto(`/journeys/${journey.id}/replay?flag=${offCorridor.id}`);
-    await page.getByTestId('replay-fix').waitFor();
-    const minutes = await page.getByTestId('mark-flag').locator('.mark-time').allTextContents();
-    const at = (await panel.getByTestId('fix-time').textContent())!;
-    expect(
-      minutes.some((m) => at.includes(m)),
-      `${at} is at one of the flags (${minutes.join(', ')})`,
-    ).toBe(true);
-    await person.screenshot('shift-journey-replay-en');
-
-    const mtu = await inSwahili(await people.open(DEMO_ACCOUNTS.dispatcher));
-    await mtu.goto(`/replay?device=${truck.id}`);
-    await mtu.page.getByRole('button', { name: 'Onyesha marudio' }).click();
-    await mtu.page.getByTestId('replay-fix').waitFor();
-    await mtu.page.getByTestId('mark-flag').first().click();
-    await expect.poll(() => mtu.page.getByTestId('fix-address').textContent(), { timeout: 30_000 }).toMatch(ANWANI);
-    await mtu.screenshot('shift-replay-sw');
-  });
-
   it(
     'follows its own GT06 tracker to Voi, sees the town named on the map and the address, sends it a command, and sees it go offline',
     { timeout: 300_000 },
     async () => {
       const ports = stackLane().devicePorts;
       expect(ports, 'the stack opens a GT06 port for this test').not.toBeNull();
-      const admin = await people.open(STACK_ADMIN);
+      const admin = await people.open(STACK_ADMIN, { at: null });
       const imei = `35790${String(randomInt(10 ** 9, 10 ** 10))}`;
       const name = `Truck 9${imei.slice(-1)}`;
       const created = await admin.context.request.post(`${admin.baseUrl}/api/devices`, {
@@ -184,9 +124,10 @@ describe.skipIf(!inject('chromium'))("a dispatcher's shift", () => {
       try {
         await tracker.report(NEAR_VOI.lat, NEAR_VOI.lon, 40);
 
-        const person = await people.open(DEMO_ACCOUNTS.dispatcher);
+        const person = await people.open(DEMO_ACCOUNTS.dispatcher, { at: '/map' });
         const { page } = person;
-        const map = await new LiveMapPage(person).open();
+        const map = new LiveMapPage(person);
+        await map.mapLoaded();
         await map.selectTruck(name);
         const card = page.getByTestId('truck-card');
         await card.getByRole('button', { name: 'Follow' }).click();
@@ -244,8 +185,8 @@ describe.skipIf(!inject('chromium'))("a dispatcher's shift", () => {
         expect(Number(await page.locator('.chip-offline .chip-count').textContent())).toBeGreaterThan(0);
         await expectAccessible(page, 'live map');
 
-        const mtu = await inSwahili(await people.open(DEMO_ACCOUNTS.dispatcher));
-        await new LiveMapPage(mtu).open();
+        const mtu = await mtumaji(people, '/map');
+        await new LiveMapPage(mtu).mapLoaded();
         await mtu.page.getByRole('button', { name: new RegExp(`^${name}\\b`) }).click();
         // 3 km north-east of Voi, in Swahili
         await expect
@@ -264,9 +205,9 @@ describe.skipIf(!inject('chromium'))("a dispatcher's shift", () => {
     async () => {
       const ports = stackLane().devicePorts;
       expect(ports, 'the stack tells where OsmAnd listens').not.toBeNull();
-      const person = await people.open(DEMO_ACCOUNTS.dispatcher);
+      const person = await people.open(DEMO_ACCOUNTS.dispatcher, { at: '/alert-rules' });
       const { page } = person;
-      await person.visit('/alert-rules');
+      await person.settled();
       await page.getByRole('button', { name: 'New rule' }).click();
       const form = page.getByRole('form', { name: 'New rule' });
       await form.getByRole('checkbox', { name: 'SOS', exact: true }).check();
@@ -274,8 +215,8 @@ describe.skipIf(!inject('chromium'))("a dispatcher's shift", () => {
       await page.getByRole('cell', { name: 'Alarm: SOS' }).first().waitFor();
       await expectAccessible(page, 'alert rules');
 
-      const mtu = await inSwahili(await people.open(DEMO_ACCOUNTS.dispatcher));
-      await new LiveMapPage(mtu).open();
+      const mtu = await mtumaji(people, '/map');
+      await new LiveMapPage(mtu).mapLoaded();
       await new LiveMapPage(person).open();
       // Truck 06 (a demo truck reporting over OsmAnd) presses its SOS button where it is now
       const truck = await deviceNamed(person, 'Truck 06');
@@ -318,6 +259,69 @@ describe.skipIf(!inject('chromium'))("a dispatcher's shift", () => {
       await page.getByTestId('truck-card').filter({ hasText: 'Truck 06' }).waitFor();
     },
   );
+
+  it("replays a truck's last hour, jumps to its flag on the timeline and reads where it was", { timeout: 300_000 }, async () => {
+    // the poll below opens the replay
+    const person = await people.open(DEMO_ACCOUNTS.dispatcher, { at: null });
+    const { page } = person;
+    // Truck 01 leaves its corridor 40 s after the stack starts (tools/stack/demo/incidents.ts): its
+    // replay of the last hour shows that flag once the journey service has opened it
+    const truck = await deviceNamed(person, 'Truck 01');
+    const flag = page.getByTestId('mark-flag').first();
+    await expect
+      .poll(
+        async () => {
+          await person.goto(`/replay?device=${truck.id}`);
+          await page.getByRole('button', { name: 'Show replay' }).click();
+          await page.getByTestId('replay-fix').waitFor();
+          return flag.count();
+        },
+        { timeout: 240_000, interval: 5_000 },
+      )
+      .toBeGreaterThan(0);
+    const panel = page.getByTestId('replay-fix');
+    // it plays from the start of the period (the flag may be the last thing that happened)
+    const start = await panel.getByTestId('fix-time').textContent();
+    await page.getByTestId('replay-play').click();
+    await expect.poll(() => panel.getByTestId('fix-time').textContent(), { timeout: 30_000 }).not.toBe(start);
+    await page.getByTestId('replay-play').click();
+    // the mark gives its minute; the fix under the cursor after the jump is of that minute (fixes every second)
+    const minute = (await flag.locator('.mark-time').textContent())!;
+    await flag.click();
+    await expect.poll(() => panel.getByTestId('fix-time').textContent(), { timeout: 30_000 }).toContain(minute);
+    // the fix at the flag's moment is told in words
+    await expect.poll(() => panel.getByTestId('fix-address').textContent(), { timeout: 30_000 }).toMatch(ADDRESS);
+    await expectAccessible(page, 'replay');
+    await person.screenshot('shift-replay-en');
+    // the period as a file for map tools: the GPX link answers the replayed fixes
+    const gpx = await person.context.request.get(`${person.baseUrl}${(await page.getByTestId('export-gpx').getAttribute('href'))!}`);
+    expect(gpx.status()).toBe(200);
+    expect((await gpx.text()).match(/<trkpt /g)?.length ?? 0).toBeGreaterThan(10);
+
+    // the same flag from its journey: the journey's replay opens at it
+    const flaggedRes = await person.context.request.get(`${person.baseUrl}/api/journey/flagged`, { headers: CONSOLE });
+    const journey = ((await flaggedRes.json()) as { id: number; deviceId: number }[]).find((j) => j.deviceId === truck.id)!;
+    const detail = (await (
+      await person.context.request.get(`${person.baseUrl}/api/journey/${journey.id}`, { headers: CONSOLE })
+    ).json()) as { flags: { id: number; type: string }[] };
+    const offCorridor = detail.flags.find((f) => f.type === 'offCorridor')!;
+    await person.goto(`/journeys/${journey.id}/replay?flag=${offCorridor.id}`);
+    await page.getByTestId('replay-fix').waitFor();
+    const minutes = await page.getByTestId('mark-flag').locator('.mark-time').allTextContents();
+    const at = (await panel.getByTestId('fix-time').textContent())!;
+    expect(
+      minutes.some((m) => at.includes(m)),
+      `${at} is at one of the flags (${minutes.join(', ')})`,
+    ).toBe(true);
+    await person.screenshot('shift-journey-replay-en');
+
+    const mtu = await mtumaji(people, `/replay?device=${truck.id}`);
+    await mtu.page.getByRole('button', { name: 'Onyesha marudio' }).click();
+    await mtu.page.getByTestId('replay-fix').waitFor();
+    await mtu.page.getByTestId('mark-flag').first().click();
+    await expect.poll(() => mtu.page.getByTestId('fix-address').textContent(), { timeout: 30_000 }).toMatch(ANWANI);
+    await mtu.screenshot('shift-replay-sw');
+  });
 
   it(
     "the truck's last fix was a minute ago and more: the map open since calls it without signal, and so does GET /api/devices; the demo's silent truck too",

@@ -110,8 +110,9 @@ describe.skipIf(!inject('chromium'))('a dispatcher at the console', () => {
   });
 
   it('watches trucks move on the live map', async () => {
-    const person = await people.open(DEMO_ACCOUNTS.dispatcher);
-    const map = await new LiveMapPage(person).open();
+    const person = await people.open(DEMO_ACCOUNTS.dispatcher, { at: '/map' });
+    const map = new LiveMapPage(person);
+    await map.mapLoaded();
     await expect.poll(() => map.trucksOnMap(), { timeout: 30_000 }).toBeGreaterThan(0);
     await map.selectTruck('Truck 01');
     const first = await map.selectedTruckPosition();
@@ -179,8 +180,8 @@ describe.skipIf(!inject('chromium'))('a dispatcher at the console', () => {
   );
 
   it('lists the devices and the active journeys', async () => {
-    const person = await people.open(DEMO_ACCOUNTS.dispatcher);
-    await person.visit('/devices');
+    const person = await people.open(DEMO_ACCOUNTS.dispatcher, { at: '/devices' });
+    await person.settled();
     await person.page.getByRole('row').filter({ hasText: 'Truck 01' }).first().waitFor();
     await person.screenshot('devices');
     await new JourneyPages(person).board('active');

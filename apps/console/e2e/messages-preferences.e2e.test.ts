@@ -16,8 +16,8 @@ describe.skipIf(!inject('chromium'))('messages for people and preferences', () =
   const people = browserPeople();
 
   it('officer: rejecting with a short reason is refused before sending, in one translated sentence under the field', async () => {
-    const officer = await people.open(DEMO_ACCOUNTS.officer);
-    await officer.visit('/approvals');
+    const officer = await people.open(DEMO_ACCOUNTS.officer, { at: '/approvals' });
+    await officer.settled();
     const row = officer.page.getByRole('table', { name: 'Approval queue' }).getByRole('row').nth(1);
     await row.getByRole('button', { name: 'Reject' }).click();
     const dialog = officer.page.getByRole('dialog');
@@ -71,8 +71,8 @@ describe.skipIf(!inject('chromium'))('messages for people and preferences', () =
   });
 
   it('analyst: preferences are kept by the API and shown in English, Swahili and dark', async () => {
-    const analyst = await people.open(DEMO_ACCOUNTS.analyst, { viewport: { width: 1366, height: 1200 } });
-    await analyst.visit('/account');
+    const analyst = await people.open(DEMO_ACCOUNTS.analyst, { at: '/account', viewport: { width: 1366, height: 1200 } });
+    await analyst.settled();
     const form = analyst.page.getByRole('form', { name: 'Preferences' });
     await form.getByLabel('Speed').selectOption('mph');
     await form.getByLabel('Coordinates').selectOption('dms');
@@ -113,8 +113,8 @@ describe.skipIf(!inject('chromium'))('messages for people and preferences', () =
   });
 
   it("company user files a complaint on a form checked by the contract, in English and Swahili; the officer's sanction form too; axe finds nothing serious", async () => {
-    const company = await people.open(DEMO_ACCOUNTS.company);
-    await company.visit('/complaints/new');
+    const company = await people.open(DEMO_ACCOUNTS.company, { at: '/complaints/new' });
+    await company.settled();
     const form = company.page.getByRole('form', { name: 'File a complaint' });
     // every other company by name (GET /companies/names), not the user's own
     await form.getByRole('option', { name: 'Msasani Corridor Logistics Ltd' }).waitFor({ state: 'attached' });
@@ -138,8 +138,8 @@ describe.skipIf(!inject('chromium'))('messages for people and preferences', () =
     await company.page.locator('.form-ok').waitFor();
     await company.page.evaluate(() => localStorage.removeItem('corridor.lang'));
 
-    const officer = await people.open(DEMO_ACCOUNTS.officer);
-    await officer.visit('/disciplinary');
+    const officer = await people.open(DEMO_ACCOUNTS.officer, { at: '/disciplinary' });
+    await officer.settled();
     await officer.page.getByText('Record a sanction').click();
     const sanction = officer.page.getByRole('form', { name: 'Record a sanction' });
     await sanction.getByLabel('Sanction').selectOption({ label: 'Fine' });

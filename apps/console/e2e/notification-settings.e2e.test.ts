@@ -98,8 +98,8 @@ describe.skipIf(!inject('chromium'))('notification settings at the console', () 
       data: { name: 'Baraka Simu', email: who.email, password: who.password, roles: ['dispatcher'] },
     });
     expect(created.status(), await created.text()).toBe(200);
-    const user = await people.open(who, { viewport: { width: 390, height: 844 } });
-    await user.visit('/devices');
+    const user = await people.open(who, { at: '/devices', viewport: { width: 390, height: 844 } });
+    await user.settled();
     // the name is not in the top bar at this width: the account opens from the menu
     await user.page.getByRole('button', { name: 'Menu' }).click();
     await user.page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Your account' }).click();

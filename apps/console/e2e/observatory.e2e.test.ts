@@ -23,8 +23,8 @@ describe.skipIf(!inject('chromium'))('the corridor observatory', () => {
   const people = browserPeople();
 
   it('an analyst opens the observatory, chooses a month, and downloads the waiting times it shows', async () => {
-    const analyst = await people.open(DEMO_ACCOUNTS.analyst);
-    await analyst.visit('/observatory');
+    const analyst = await people.open(DEMO_ACCOUNTS.analyst, { at: '/observatory' });
+    await analyst.settled();
     const table = analyst.page.getByRole('table', { name: 'Waiting times by place' });
     await table
       .getByRole('row', { name: /Malaba OSBP/ })
@@ -67,8 +67,8 @@ describe.skipIf(!inject('chromium'))('the corridor observatory', () => {
   });
 
   it('an officer sets the long wait at border posts, and the waiting times are counted by it', async () => {
-    const officer = await people.open(DEMO_ACCOUNTS.officer);
-    await officer.visit('/observatory');
+    const officer = await people.open(DEMO_ACCOUNTS.officer, { at: '/observatory' });
+    await officer.settled();
     const table = officer.page.getByRole('table', { name: 'Waiting times by place' });
     const malaba = table.getByRole('row', { name: /Malaba OSBP/ }).first();
     await malaba.waitFor();
@@ -102,8 +102,8 @@ describe.skipIf(!inject('chromium'))('the corridor observatory', () => {
   });
 
   it("an officer sees each corridor's transit times by week, and the map, in English and Swahili", async () => {
-    const officer = await people.open(DEMO_ACCOUNTS.officer);
-    await officer.visit('/observatory?show=transit');
+    const officer = await people.open(DEMO_ACCOUNTS.officer, { at: '/observatory?show=transit' });
+    await officer.settled();
     await officer.page
       .getByRole('table', { name: 'Transit times by segment' })
       .getByRole('row', { name: /Malaba OSBP/ })
@@ -126,8 +126,8 @@ describe.skipIf(!inject('chromium'))('the corridor observatory', () => {
   });
 
   it('a company sees its own trucks against the other companies together, never another company by name', async () => {
-    const company = await people.open(DEMO_ACCOUNTS.company);
-    await company.visit('/observatory');
+    const company = await people.open(DEMO_ACCOUNTS.company, { at: '/observatory' });
+    await company.settled();
     const table = company.page.getByRole('table', { name: 'Waiting times by place' });
     await table
       .getByRole('row', { name: /Your company/ })

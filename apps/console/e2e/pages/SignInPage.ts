@@ -37,8 +37,3 @@ export class SignInPage {
     await this.person.page.getByLabel('Email or login').waitFor();
   }
 }
-
-/** Signs a person in and lands on their start screen. */
-export async function signInAs(person: Person, who: Credentials): Promise<void> {
-  await (await new SignInPage(person).open()).signIn(who);
-}

@@ -4,12 +4,26 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { stackLane } from './lane';
 
 const SCREENSHOTS = join(import.meta.dirname, '..', '.screenshots');
+/**
+ * Pictures for a person to look at are taken with CONSOLE_E2E_SCREENSHOTS=1 (`screenshot`); a failed
+ * test's pictures always (people.ts). Nothing is asserted on them, and on a map screen each took
+ * 4-17 s on this machine (the wait for a map that never idles while the trucks move, then the full
+ * page): a quarter of dispatcher-shift's time (issue 29, browserfiles).
+ */
+const PICTURES = process.env.CONSOLE_E2E_SCREENSHOTS === '1';
 
 export interface PersonOptions {
   viewport?: { width: number; height: number };
   locale?: string;
   /** Where this person opens the console (the gateway of the file's lane unless set: e.g. the gateway under a host name). */
   baseUrl?: string;
+  /**
+   * The console's language on this browser only ('corridor.lang', read when the console starts), set
+   * before the first page: the shared demo users keep theirs (the top bar's switch saves it with the user).
+   */
+  lang?: 'en' | 'sw';
+  /** Set when the person is signed in through the API (people.ts): the console's hint that this browser has a session (session-hint.ts). */
+  sessionHint?: boolean;
 }
 
 /** One person at the console: a browser context of their own, with what went wrong in the page collected. */
@@ -28,10 +42,16 @@ export class Person {
 
   static async open(browser: Browser, opts: PersonOptions = {}): Promise<Person> {
     const baseUrl = opts.baseUrl ?? stackLane().baseUrl;
+    // set once in the new context's storage, not on every page load: a sign-out later clears them as it would
+    const stored = [
+      ...(opts.lang ? [{ name: 'corridor.lang', value: opts.lang }] : []),
+      ...(opts.sessionHint ? [{ name: 'corridor.session', value: '1' }] : []),
+    ];
     const context = await browser.newContext({
       viewport: opts.viewport ?? { width: 1366, height: 850 },
       locale: opts.locale ?? 'en-GB',
       acceptDownloads: true,
+      ...(stored.length ? { storageState: { cookies: [], origins: [{ origin: baseUrl, localStorage: stored }] } } : {}),
     });
     // the console checks every API response against packages/contracts when this is set
     await context.addInitScript(() => localStorage.setItem('corridor.checkResponses', '1'));
@@ -39,6 +59,15 @@ export class Person {
     context.setDefaultTimeout(60_000);
     const page = await context.newPage();
     return new Person(context, page, baseUrl);
+  }
+
+  /** Signs in through the API as the sign-in screen does (POST /api/session): the session cookie is this person's browser's. */
+  async signIn(who: { email: string; password: string }): Promise<void> {
+    const res = await this.context.request.post(`${this.baseUrl}/api/session`, {
+      data: { email: who.email, password: who.password },
+      headers: { 'x-requested-with': 'corridor-console', origin: this.baseUrl },
+    });
+    if (res.status() !== 200) throw new Error(`sign-in of ${who.email} answered ${res.status()}: ${await res.text()}`);
   }
 
   async goto(path: string): Promise<void> {
@@ -83,8 +112,12 @@ export class Person {
     });
   }
 
-  /** A full-page picture of what the person sees, for a human to look at (git-ignored folder). */
-  async screenshot(name: string, opts: { settle?: boolean } = {}): Promise<void> {
+  /**
+   * A full-page picture of what the person sees, for a human to look at (git-ignored folder), taken
+   * with CONSOLE_E2E_SCREENSHOTS=1; `always` for a failed test's picture.
+   */
+  async screenshot(name: string, opts: { settle?: boolean; always?: boolean } = {}): Promise<void> {
+    if (!PICTURES && !opts.always) return;
     mkdirSync(SCREENSHOTS, { recursive: true });
     // for the picture only (nothing is asserted): let a map finish drawing its tiles and layers
     if (opts.settle !== false)

@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Device, Position } from '@corridor/contracts';
-import { appliedMigrations, countPositions, createLogger, parseConfig, readMigrations, type Analytics } from '@corridor/platform';
+import { appliedMigrations, countPositions, createLogger, readMigrations, type Analytics } from '@corridor/platform';
 import { createChdbAnalytics } from '@corridor/platform/adapters/clickhouse-chdb';
 import { eventually } from '@corridor/platform/testing/eventually';
 import { mainSingleNodeDdl } from '../../packages/platform/test/fixtures/clickhouse-main-schema';
-import { StackConfig } from './config';
+import { embeddedStackConfig } from './embedded-stack-config';
 import { startStack, type RunningStack } from './stack';
 
 /**
@@ -17,7 +17,6 @@ import { startStack, type RunningStack } from './stack';
  * serve the old rows and store new ones; on an empty database of the same folder it applies them
  * all. (One chDB data folder per process: this file has its own.)
  */
-const REAL_PARTS = ['DATABASE_URL', 'KAFKA_BROKERS', 'REDIS_URL', 'CLICKHOUSE_URL', 'REDIS_SENTINELS'];
 const dataDir = mkdtempSync(join(tmpdir(), 'corridor-upgrade-'));
 const ADMIN = 'Basic ' + Buffer.from('admin@corridor.local:corridor-admin').toString('base64');
 let stack: RunningStack | undefined;
@@ -64,17 +63,9 @@ beforeAll(async () => {
 
 /** `pnpm start` on the embedded parts, on every port any free one, with one simulated truck, its ClickHouse database named. */
 function startEmbedded(database: string): Promise<RunningStack> {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !REAL_PARTS.includes(k)));
-  const config = parseConfig(StackConfig, {
-    ...env,
+  const config = embeddedStackConfig({
     DATA_DIR: dataDir,
     CLICKHOUSE_DATABASE: database,
-    LOG_LEVEL: 'error',
-    ...Object.fromEntries(
-      Object.keys(StackConfig.shape)
-        .filter((k) => k.endsWith('_PORT'))
-        .map((k) => [k, '0']),
-    ),
     SIM_PROTOCOLS: 'osmand',
     SIM_TRUCKS: '1',
     SIM_INTERVAL_MS: '500',

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Device } from '@corridor/contracts';
-import { countPositions, createLogger, parseConfig } from '@corridor/platform';
+import { countPositions, createLogger } from '@corridor/platform';
 import { eventually } from '@corridor/platform/testing/eventually';
 import { freePort } from '@corridor/platform/testing/free-port';
-import { StackConfig } from './config';
+import { embeddedStackConfig } from './embedded-stack-config';
 import { startStack, type RunningStack } from './stack';
 
 /**
@@ -15,24 +15,15 @@ import { startStack, type RunningStack } from './stack';
  * their settings from the stack's: a setting ingest has and the stack does not (METRICS_PORT once
  * reached the thread as the text "undefined", and `pnpm start` did not start) must not break them.
  */
-const REAL_PARTS = ['DATABASE_URL', 'KAFKA_BROKERS', 'REDIS_URL', 'CLICKHOUSE_URL', 'REDIS_SENTINELS'];
 const dataDir = mkdtempSync(join(tmpdir(), 'corridor-threads-'));
 const ADMIN = 'Basic ' + Buffer.from('admin@corridor.local:corridor-admin').toString('base64');
 let stack: RunningStack | undefined;
 let gt06: number;
 
 beforeAll(async () => {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !REAL_PARTS.includes(k)));
   gt06 = await freePort();
-  const config = parseConfig(StackConfig, {
-    ...env,
+  const config = embeddedStackConfig({
     DATA_DIR: dataDir,
-    LOG_LEVEL: 'error',
-    ...Object.fromEntries(
-      Object.keys(StackConfig.shape)
-        .filter((k) => k.endsWith('_PORT'))
-        .map((k) => [k, '0']),
-    ),
     GT06_PORT: String(gt06),
     METRICS_PORT: String(await freePort()),
     INGEST_THREADS: '1',

@@ -14,7 +14,7 @@ import {
 import { build } from './app';
 import { IngestConfig } from './config';
 import type { ThreadData, ThreadReport } from './threads/thread-data';
-import { MIRRORED_KEYS } from './threads/mirrored-keys';
+import { MIRRORED_KEYS, MIRRORED_WHOLE } from './threads/mirrored-keys';
 
 /**
  * An ingest worker thread (threads/ingest-threads.ts starts it): a whole ingest instance whose
@@ -35,6 +35,7 @@ try {
     const parts = bridgedParts(data.bridged.port, data.bridged.kinds, {
       postedWindow: data.bridged.postedWindow,
       mirrored: data.bridged.mirrored ? MIRRORED_KEYS : [],
+      mirroredWhole: data.bridged.mirrored ? MIRRORED_WHOLE : [],
     });
     const analytics = await createClickHouseAnalytics({
       url: data.bridged.clickhouseUrl,

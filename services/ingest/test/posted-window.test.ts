@@ -1,12 +1,12 @@
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Topics } from '@corridor/contracts';
-import { bridgedParts, serveBridge, type MemoryBus } from '@corridor/platform';
+import { bridgedParts, cacheKeys, serveBridge, type MemoryBus } from '@corridor/platform';
 import { eventually } from '@corridor/platform/testing/eventually';
 import { TEST_IDENTITY_SECRET } from '@corridor/platform/testing/identity';
 import { createTestAdapters, type TestAdapters } from '@corridor/platform/testing/test-adapters';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build, type IngestService } from '../src/app';
-import { MIRRORED_KEYS } from '../src/threads/mirrored-keys';
+import { MIRRORED_KEYS, MIRRORED_WHOLE } from '../src/threads/mirrored-keys';
 import { gt06, registryEntry, TestDevice } from './test-device';
 
 /**
@@ -14,12 +14,15 @@ import { gt06, registryEntry, TestDevice } from './test-device';
  * (issue 28), not once the main thread answered: here the ingest runs on the far end of the thread
  * bridge, and a relay between the two ends holds everything the far end sends, as a main thread busy
  * with its consumers does not read its port. Within the posted window fixes are acked meanwhile;
- * beyond it they wait; a login does not; every acked fix reaches the bus once; closing waits for
- * what was posted.
+ * beyond it they wait; a login does not, not even a never-seen device's first (its protocol claim
+ * is written without waiting; its fixes wait for the claim's answer); every acked fix reaches the
+ * bus once; closing waits for what was posted.
  */
 const WINDOW = 4;
 const STREAMER = { id: 4401, imei: '359710049077701' };
 const RETURNER = { id: 4402, imei: '359710049077702' };
+const NEWCOMER = { id: 4403, imei: '359710049077703' };
+const RIVAL = { id: 4404, imei: '359710049077704' };
 const t0 = Date.UTC(2025, 6, 1, 8, 0, 0);
 const ACK = 10; // bytes of a GT06 ack
 
@@ -46,7 +49,15 @@ beforeAll(async () => {
   const farSide = new MessageChannel();
   relayed(farSide.port1, owner.port2);
   stopBridge = serveBridge({ bus: adapters.bus, cache: adapters.cache }, owner.port1);
-  far = bridgedParts(farSide.port2, { bus: 'memory', cache: 'memory' }, { postedWindow: WINDOW, mirrored: MIRRORED_KEYS });
+  far = bridgedParts(
+    farSide.port2,
+    { bus: 'memory', cache: 'memory' },
+    {
+      postedWindow: WINDOW,
+      mirrored: MIRRORED_KEYS,
+      mirroredWhole: MIRRORED_WHOLE,
+    },
+  );
   svc = await build({
     ...adapters,
     bus: far.bus,
@@ -55,7 +66,7 @@ beforeAll(async () => {
     threading: { positionStore: false },
   });
   await svc.start();
-  for (const d of [STREAMER, RETURNER]) svc.registry.apply(registryEntry(d.id, d.imei));
+  for (const d of [STREAMER, RETURNER, NEWCOMER, RIVAL]) svc.registry.apply(registryEntry(d.id, d.imei));
   port = await svc.ports.tcp.gt06.listen(0, '127.0.0.1');
 }, 60_000);
 
@@ -118,6 +129,55 @@ describe('posted publishes of an ingest thread', () => {
     expect(positions()).toBe(2 + WINDOW);
     streamer.close();
     back.close();
+  });
+
+  it("acks a never-seen device's first login while the main thread takes nothing, and stores its fixes only once its claim is granted", async () => {
+    const streamer = await TestDevice.open(port);
+    await streamer.write(gt06.login(STREAMER.imei, 1));
+    await streamer.waitReceived(ACK);
+    await eventually('nothing posted', () => far.bus.postedPending === 0);
+    const before = positions();
+    // the main thread busy behind a full window of posted fixes: nothing the thread sends is taken
+    relay.holding = true;
+    for (let i = 1; i <= WINDOW; i++) {
+      await streamer.write(gt06.location(new Date(t0 + 200_000 + i * 1000), -1.3, 36.8, 2 + i));
+      await streamer.waitReceived((1 + i) * ACK);
+    }
+    expect(far.bus.postedPending).toBe(WINDOW);
+    // two devices no instance has seen log in: both acked, their claims written and not answered
+    const newcomer = await TestDevice.open(port);
+    await newcomer.write(gt06.login(NEWCOMER.imei, 1));
+    await newcomer.waitReceived(ACK);
+    const rival = await TestDevice.open(port);
+    await rival.write(gt06.login(RIVAL.imei, 1));
+    await rival.waitReceived(ACK);
+    expect(relay.holding).toBe(true);
+    expect(positions()).toBe(before);
+    expect(await adapters.cache.get(cacheKeys.deviceProtocol(NEWCOMER.id))).toBeNull(); // the claim has not reached the main thread
+    // meanwhile another instance binds the rival to another protocol (its claim reaches the main thread first)
+    await adapters.cache.setIfAbsent(cacheKeys.deviceProtocol(RIVAL.id), 'h02');
+    // their fixes wait for the claims' answers (the window is full too)
+    await newcomer.write(gt06.location(new Date(t0 + 300_000), -1.2, 36.7, 2));
+    await rival.write(gt06.location(new Date(t0 + 300_000), -1.1, 36.6, 2));
+    // the marker: a login after those fixes, acked at once while they still wait
+    const marker = await TestDevice.open(port);
+    await marker.write(gt06.login(RETURNER.imei, 3));
+    await marker.waitReceived(ACK);
+    marker.close();
+    expect(newcomer.received.length).toBe(ACK);
+    expect(rival.received.length).toBe(ACK);
+
+    // the main thread takes what was posted: the newcomer's claim is granted and its fix stored; the
+    // rival's claim is refused and its fix with it, the connection closed unacknowledged
+    relay.release();
+    await newcomer.waitReceived(2 * ACK);
+    await rival.waitClosed();
+    expect(rival.received.length).toBe(ACK);
+    expect(await adapters.cache.get(cacheKeys.deviceProtocol(NEWCOMER.id))).toBe('gt06');
+    expect(await adapters.cache.get(cacheKeys.deviceProtocol(RIVAL.id))).toBe('h02');
+    await eventually('every acked fix on the bus', () => positions() === before + WINDOW + 1 && far.bus.postedPending === 0);
+    streamer.close();
+    newcomer.close();
   });
 
   it('closes only once every posted fix was taken by the main thread', async () => {

@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createLogger, parseConfig } from '@corridor/platform';
+import { createLogger } from '@corridor/platform';
 import { freePort } from '@corridor/platform/testing/free-port';
-import { StackConfig } from '@corridor/tools/stack/config';
+import { embeddedStackConfig } from '@corridor/tools/stack/embedded-stack-config';
 import { startStack } from '@corridor/tools/stack/stack';
 import type { OpenIdStack } from './openid';
 
@@ -18,9 +18,6 @@ export interface StackLane {
   observatoryHistory: string | null;
 }
 
-/** Real parts' URLs are left out: the browser tests run the stack on its embedded defaults. */
-const REAL_PARTS = ['DATABASE_URL', 'KAFKA_BROKERS', 'REDIS_URL', 'CLICKHOUSE_URL'];
-
 /**
  * One lane's stack in this process: the whole stack on ephemeral ports with a fresh data folder
  * and the demo scenario, signing in through the OpenID provider `gatewayEnv` names. The demo's
@@ -31,17 +28,9 @@ export async function startLaneStack(
   openId: OpenIdStack,
 ): Promise<{ lane: StackLane; close(): Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'corridor-console-e2e-'));
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !REAL_PARTS.includes(k)));
-  const config = parseConfig(StackConfig, {
-    ...env,
+  // the browser tests run the stack on its embedded parts, every port ephemeral (device ports not opened)
+  const config = embeddedStackConfig({
     DATA_DIR: dataDir,
-    LOG_LEVEL: 'error',
-    // every port ephemeral: the services' and each device protocol's (0 = any free one; device ports 0 = not opened)
-    ...Object.fromEntries(
-      Object.keys(StackConfig.shape)
-        .filter((k) => k.endsWith('_PORT'))
-        .map((k) => [k, '0']),
-    ),
     SIM_PROTOCOLS: 'osmand',
     SIM_TRUCKS: '12',
     SIM_INTERVAL_MS: '1000',

@@ -39,6 +39,17 @@ export class MemoryCache implements Cache {
     return keys.map((k) => this.live(k)?.expiresAt);
   }
 
+  /** Every live string value whose key starts with `prefix`, and when it expires: a thread's whole copy of those keys (thread-bridge.ts). */
+  entriesWithPrefix(prefix: string): { key: string; value: string; expiresAt: number | undefined }[] {
+    const out: { key: string; value: string; expiresAt: number | undefined }[] = [];
+    for (const key of this.store.keys()) {
+      if (!key.startsWith(prefix)) continue;
+      const e = this.live(key);
+      if (e && typeof e.value === 'string') out.push({ key, value: e.value, expiresAt: e.expiresAt });
+    }
+    return out;
+  }
+
   private wrote(key: string): void {
     for (const w of this.writeWatchers) w(key);
   }

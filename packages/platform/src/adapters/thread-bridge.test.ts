@@ -4,7 +4,7 @@ import { eventually } from '../testing/eventually';
 import { MemoryBus } from './bus-memory';
 import { MemoryCache } from './cache-memory';
 import type { ConsumedMessage } from './bus';
-import { absentDb, bridgedParts, serveBridge } from './thread-bridge';
+import { absentDb, bridgedParts, serveBridge, type BridgeOptions } from './thread-bridge';
 
 /**
  * The bridge between a thread that owns the embedded bus and cache and a worker thread that uses
@@ -24,6 +24,19 @@ function bridged() {
   stop = serveBridge({ bus, cache }, port1);
   const far = bridgedParts(port2, { bus: 'memory', cache: 'memory' });
   return { bus, cache, far };
+}
+
+/** A bridge whose worker end counts the calls it sends (a read answered in the worker sends none). */
+function counted(options: BridgeOptions, cache = new MemoryCache()) {
+  const { port1, port2 } = new MessageChannel();
+  const calls = { n: 0 };
+  const post = port2.postMessage.bind(port2);
+  port2.postMessage = (m: unknown) => {
+    calls.n += (m as unknown[]).length;
+    post(m);
+  };
+  stop = serveBridge({ bus: new MemoryBus(2, 20), cache }, port1);
+  return { cache, calls, far: bridgedParts(port2, { bus: 'memory', cache: 'memory' }, options) };
 }
 
 describe('thread bridge', () => {
@@ -148,23 +161,13 @@ describe('thread bridge', () => {
   });
 
   it('keeps mirrored keys in the worker, told when another writer changes them', async () => {
-    const bus = new MemoryBus(2, 20);
-    const cache = new MemoryCache();
-    const { port1, port2 } = new MessageChannel();
-    let calls = 0;
-    const post = port2.postMessage.bind(port2);
-    port2.postMessage = (m: unknown) => {
-      calls += (m as unknown[]).length;
-      post(m);
-    };
-    stop = serveBridge({ bus, cache }, port1);
-    const far = bridgedParts(port2, { bus: 'memory', cache: 'memory' }, { mirrored: ['m:'] });
+    const { cache, far, calls } = counted({ mirrored: ['m:'] });
     await cache.set('m:1', 'one');
     expect(await far.cache.mget(['m:1', 'm:2', 'other'])).toEqual(['one', null, null]);
-    const after = calls;
+    const after = calls.n;
     expect(await far.cache.mget(['m:1', 'm:2'])).toEqual(['one', null]); // answered in the worker
     expect(await far.cache.get('m:1')).toBe('one');
-    expect(calls).toBe(after);
+    expect(calls.n).toBe(after);
     await cache.set('m:2', 'two'); // another writer: the worker is told
     await eventually('the worker reads the new value', async () => expect(await far.cache.get('m:2')).toBe('two'));
     await far.cache.set('m:1', 'mine', 60); // its own write: kept at once, and at the owner
@@ -175,6 +178,30 @@ describe('thread bridge', () => {
     await cache.set('m:3', 'short', 1); // expires with the owner's copy
     expect(await far.cache.get('m:3')).toBe('short');
     await eventually('expired in the worker too', async () => expect(await far.cache.get('m:3')).toBeNull(), { ceilingMs: 5000 });
+  });
+
+  it('mirrors a prefix whole: an absent key answered in the worker, every other writer told, its own claim kept', async () => {
+    const cache = new MemoryCache();
+    await cache.set('w:1', 'one');
+    await cache.set('other:1', 'x');
+    const { far, calls } = counted({ mirroredWhole: ['w:'] }, cache);
+    await far.cache.ping(); // answered after the prefix's keys (in order)
+    const after = calls.n;
+    // keys never read: the one set before the worker started, and one nobody set
+    expect(await far.cache.mget(['w:1', 'w:2'])).toEqual(['one', null]);
+    expect(calls.n).toBe(after);
+    await cache.set('w:2', 'two'); // another writer, on a key the worker never read: told
+    await eventually('the worker reads the new value', async () => expect(await far.cache.get('w:2')).toBe('two'));
+    await cache.del('w:1');
+    await eventually('the delete told', async () => expect(await far.cache.get('w:1')).toBeNull());
+    // its own claim: granted, then answered in the worker; a refused one reads the winner
+    expect(await far.cache.setIfAbsent('w:3', 'mine')).toBe(true);
+    expect(await far.cache.setIfAbsent('w:2', 'mine')).toBe(false);
+    const before = calls.n;
+    expect(await far.cache.mget(['w:3', 'w:4'])).toEqual(['mine', null]);
+    expect(calls.n).toBe(before);
+    expect(await far.cache.get('w:2')).toBe('two');
+    expect(await cache.get('w:3')).toBe('mine');
   });
 
   it("acks a worker's publishes while the owning thread is blocked, within its window, and the bus gets each once", async () => {

@@ -42,6 +42,9 @@ import { liveConsumers } from './consumer-metrics';
  * - mirror cache keys (`mirrored`, by prefix): their values are kept in the worker after a read or
  *   its own write, and the owner tells the worker when any other writer changes one (the memory
  *   cache's watchWrites), so a read of a mirrored key is answered in the worker.
+ * - mirror every key of a prefix (`mirroredWhole`): the owner sends all of them once and tells the
+ *   worker of every other writer's change to any key of the prefix, so the worker also answers that
+ *   a key it holds no copy of is absent (a device's protocol binding before its first login).
  */
 type Target = 'bus' | 'cache' | 'sub';
 interface Call {
@@ -72,6 +75,10 @@ interface MirrorRead {
   values: (string | null)[];
   expiries: (number | undefined)[];
   watched: boolean;
+}
+/** What a whole prefix's mirror answers: every key of the prefixes, and whether the owner watches them (else the worker reads them one by one). */
+interface WholeRead extends MirrorRead {
+  keys: string[];
 }
 interface Reply {
   kind: 'reply';
@@ -107,6 +114,8 @@ export interface BridgeOptions {
   postedWindow?: number;
   /** Cache key prefixes whose values the worker keeps, told by the owner when another writer changes them. */
   mirrored?: string[];
+  /** Cache key prefixes mirrored whole: the worker holds every key of them (a key it has no copy of is absent). */
+  mirroredWhole?: string[];
 }
 
 /**
@@ -152,6 +161,7 @@ interface RawPublisher {
 interface WatchedCache {
   watchWrites?(listener: (key: string) => void): () => void;
   expiries?(keys: string[]): (number | undefined)[];
+  entriesWithPrefix?(prefix: string): { key: string; value: string; expiresAt: number | undefined }[];
 }
 
 /** How long the owner waits before publishing a held posted publish again. */
@@ -230,14 +240,32 @@ export function serveBridge(
       (err: unknown) => hold(c, err),
     );
   };
-  // the keys the worker mirrors: a write by anyone else tells it, once (it reads the key again)
+  // the keys the worker mirrors: a write by anyone else tells it, once (it reads the key again);
+  // a key of a prefix it mirrors whole, every time
   const watched = new Set<string>();
+  const wholePrefixes: string[] = [];
   let serving = false;
   const stopWatching = parts.cache.watchWrites?.((key) => {
-    if (serving || !watched.delete(key)) return;
+    if (serving) return;
+    if (!watched.delete(key) && !wholePrefixes.some((p) => key.startsWith(p))) return;
     out.send({ kind: 'invalidate', key });
   });
   const cacheCall = (c: Call): Promise<unknown> => {
+    if (c.method === 'mirrorWhole') {
+      const entries = parts.cache.entriesWithPrefix;
+      if (!stopWatching || !entries) return Promise.resolve({ keys: [], values: [], expiries: [], watched: false } satisfies WholeRead);
+      // read at once with the watch starting: every later change is told after this answer
+      const read: WholeRead = { keys: [], values: [], expiries: [], watched: true };
+      for (const prefix of c.args[0] as string[]) {
+        wholePrefixes.push(prefix);
+        for (const e of entries.call(parts.cache, prefix)) {
+          read.keys.push(e.key);
+          read.values.push(e.value);
+          read.expiries.push(e.expiresAt);
+        }
+      }
+      return Promise.resolve(read);
+    }
     if (c.method === 'mirror') {
       const keys = c.args[0] as string[];
       if (stopWatching) for (const k of keys) watched.add(k);
@@ -545,14 +573,47 @@ export class BridgedCache implements Cache {
   private readonly copies = new Map<string, { value: string | null; expiresAt: number | undefined }>();
   /** Per mirrored key, how often it changed here or was invalidated: a read answered after a change is not kept. */
   private readonly changes = new Map<string, number>();
+  /**
+   * The prefixes mirrored whole, once the owner sent their keys: a key of them with no copy here is
+   * absent, unless it is `unsure` (changed since, and not read again yet).
+   */
+  private wholeKnown = false;
+  private readonly unsure = new Set<string>();
+  /** Keys of a whole prefix changed while the owner's list was on its way (that list may predate the change). */
+  private inFlight: Set<string> | undefined;
 
   constructor(
     private readonly channel: Channel,
     kind: Cache['kind'],
     private readonly mirrored: readonly string[] = [],
+    private readonly whole: readonly string[] = [],
   ) {
     this.kind = kind;
     channel.onInvalidate = (key) => this.changed(key);
+    if (whole.length) this.mirrorWhole();
+  }
+  /** Asks the owner for every key of the whole prefixes (once, at start). */
+  private mirrorWhole(): void {
+    const inFlight = (this.inFlight = new Set());
+    void this.channel.call<WholeRead>('cache', 'mirrorWhole', [this.whole], undefined, { watch: true }).then(
+      (read) => {
+        this.inFlight = undefined;
+        if (!read.watched) return;
+        read.keys.forEach((k, j) => {
+          if (!inFlight.has(k)) this.copies.set(k, { value: read.values[j]!, expiresAt: read.expiries[j] });
+        });
+        for (const k of inFlight) if (!this.copies.has(k)) this.unsure.add(k);
+        this.wholeKnown = true;
+      },
+      () => (this.inFlight = undefined), // the channel failed: keys are read one by one
+    );
+  }
+  private inWhole(key: string): boolean {
+    return this.whole.length > 0 && this.whole.some((p) => key.startsWith(p));
+  }
+  /** A key of a whole prefix that no writer has set: absent, known without asking the owner. */
+  private knownAbsent(key: string): boolean {
+    return this.wholeKnown && !this.unsure.has(key) && this.inWhole(key);
   }
   private c<T>(method: string, args: unknown[]): Promise<T> {
     return this.channel.call<T>('cache', method, args);
@@ -563,6 +624,10 @@ export class BridgedCache implements Cache {
   private changed(key: string): void {
     this.copies.delete(key);
     this.changes.set(key, (this.changes.get(key) ?? 0) + 1);
+    if (this.inWhole(key)) {
+      this.inFlight?.add(key);
+      this.unsure.add(key);
+    }
   }
   /** A write of a mirrored key: kept here at once, sent for the owner to watch. */
   private wrote(key: string, value: string | null, ttlSeconds?: number): void {
@@ -582,6 +647,7 @@ export class BridgedCache implements Cache {
       if (!this.mirrors(k)) return far.push(i);
       const copy = this.copies.get(k);
       if (copy && (copy.expiresAt === undefined || copy.expiresAt > now)) out[i] = copy.value;
+      else if (!copy && this.knownAbsent(k)) out[i] = null;
       else mirror.push(i);
     });
     const farRead = far.length ? this.c<(string | null)[]>('mget', [far.map((i) => keys[i]!)]) : undefined;
@@ -592,8 +658,10 @@ export class BridgedCache implements Cache {
       wanted.forEach((k, j) => {
         out[mirror[j]!] = read.values[j]!;
         // kept unless it changed since the read was sent (the answer may predate that change)
-        if (read.watched && (this.changes.get(k) ?? 0) === before[j])
+        if (read.watched && (this.changes.get(k) ?? 0) === before[j]) {
           this.copies.set(k, { value: read.values[j]!, expiresAt: read.expiries[j] });
+          this.unsure.delete(k);
+        }
       });
     }
     if (farRead) (await farRead).forEach((v, j) => (out[far[j]!] = v));
@@ -604,9 +672,18 @@ export class BridgedCache implements Cache {
     this.wrote(key, value, ttlSeconds);
     return this.channel.call<void>('cache', 'set', [key, value, ttlSeconds], undefined, { watch: true });
   }
-  setIfAbsent(key: string, value: string, ttlSeconds?: number) {
-    if (this.mirrors(key)) this.changed(key);
-    return this.c<boolean>('setIfAbsent', [key, value, ttlSeconds]);
+  async setIfAbsent(key: string, value: string, ttlSeconds?: number) {
+    if (!this.mirrors(key)) return this.c<boolean>('setIfAbsent', [key, value, ttlSeconds]);
+    this.changed(key);
+    const before = this.changes.get(key);
+    const expiresAt = ttlSeconds ? Date.now() + ttlSeconds * 1000 : undefined;
+    const set = await this.channel.call<boolean>('cache', 'setIfAbsent', [key, value, ttlSeconds], undefined, { watch: true });
+    // the value is known here when this write set it and nothing changed it since (else it is read again)
+    if (set && this.changes.get(key) === before) {
+      this.copies.set(key, { value, expiresAt });
+      this.unsure.delete(key);
+    }
+    return set;
   }
   setJsonIfHigher(key: string, value: string, rankField: string, rank: number) {
     if (this.mirrors(key)) this.changed(key);
@@ -649,7 +726,7 @@ export function bridgedParts(
   const channel = new Channel(port, options.sending ?? 'turn');
   return {
     bus: new BridgedBus(channel, kinds.bus, kinds.maxReadyLag, options.postedWindow),
-    cache: new BridgedCache(channel, kinds.cache, options.mirrored),
+    cache: new BridgedCache(channel, kinds.cache, [...(options.mirrored ?? []), ...(options.mirroredWhole ?? [])], options.mirroredWhole),
     fail: (reason) => channel.fail(reason),
   };
 }

@@ -191,7 +191,9 @@ export class FrameHandler implements FrameSink {
         : undefined;
       if (verdict && !verdict.accepted) return verdict;
     }
-    return this.deps.identity.check(frame, device, result);
+    // a frame that stores nothing (a login, a bare heartbeat) does not wait for an unbound device's claim
+    const stores = result.positions.length > 0 || stateOf(result) !== undefined;
+    return this.deps.identity.check(frame, device, result, { stores });
   }
 
   /**

@@ -142,6 +142,51 @@ describe('DeviceIdentity: the protocol a device is bound to', () => {
   });
 });
 
+describe('DeviceIdentity: a claim not answered yet', () => {
+  it('accepts a frame that stores nothing at once, holds one that stores until the claim is answered, and refuses both once another protocol won', async () => {
+    // the cache's claims wait until released (its owner busy elsewhere)
+    const held: (() => void)[] = [];
+    const slow = new Proxy(cache, {
+      get: (target, prop, receiver) => {
+        const v = Reflect.get(target, prop, receiver) as unknown;
+        if (prop !== 'setIfAbsent' || typeof v !== 'function') return v;
+        return (key: string, ...rest: unknown[]) =>
+          key.startsWith('device:protocol:')
+            ? new Promise((r) => held.push(() => r(target.setIfAbsent(key, ...(rest as [string])))))
+            : target.setIfAbsent(key, ...(rest as [string]));
+      },
+    });
+    const id = identity(slow);
+    const login: DecodeResult = { kind: 'login', positions: [], crcValid: true };
+    const device = await known(GT06.uniqueId);
+    expect(await id.check({ protocol: 'gt06', remote: null }, device, login, { stores: false })).toEqual({ accepted: true });
+    expect(held).toHaveLength(1); // the claim written, not answered
+    let stored: unknown;
+    const fix = id.check({ protocol: 'gt06', remote: null }, device, position).then((v) => (stored = v));
+    // a heartbeat meanwhile: accepted on the claim this instance made
+    expect(await id.check({ protocol: 'gt06', remote: null }, device, login, { stores: false })).toEqual({ accepted: true });
+    expect(stored).toBeUndefined();
+    held.shift()!();
+    await fix;
+    expect(stored).toEqual({ accepted: true });
+    expect(await cache.get(cacheKeys.deviceProtocol(GT06.id))).toBe('gt06');
+
+    // another device, bound by another instance while its login's claim was on its way
+    registry.apply(entry({ id: 8, uniqueId: '861230043000008' }));
+    const other = await known('861230043000008');
+    expect(await id.check({ protocol: 'gt06', remote: null }, other, login, { stores: false })).toEqual({ accepted: true });
+    await cache.set(cacheKeys.deviceProtocol(8), 'h02');
+    const refused = id.check({ protocol: 'gt06', remote: null }, other, position);
+    held.shift()!();
+    expect(await refused).toMatchObject({ accepted: false, reason: 'protocol' });
+    expect(await id.check({ protocol: 'gt06', remote: null }, other, login, { stores: false })).toMatchObject({
+      accepted: false,
+      reason: 'protocol',
+    });
+    expect(events.map((e) => e.attributes)).toEqual([expect.objectContaining({ reason: 'protocol', boundProtocol: 'h02' })]);
+  });
+});
+
 describe('DeviceIdentity: JT/T 808 registration and authentication codes', () => {
   it('issues a code at the first registration, keeps only its hash, and answers a second registration with result 3', async () => {
     const id = identity();

@@ -39,6 +39,15 @@ const digest = (code: string): Buffer => createHash('sha256').update(code, 'lati
  *   present that code; a connection sends data only after one of the two succeeded on it.
  * Each refusal closes the connection unacknowledged, is counted and raises a deviceIdentityConflict
  * event for the device (identity-events.ts). What each protocol can and cannot prove: the README.
+ *
+ * A frame that stores nothing (a login, a heartbeat without state) of an unbound device does not
+ * wait for its claim (`stores: false`): the claim is written and the frame accepted, so that a
+ * login never waits for the cache's owner (on the one-process stack, the main thread busy with
+ * positions). Every frame that would store something for the device waits until the claim is
+ * answered, and is refused if another protocol won it meanwhile; so nothing a device sends on a
+ * protocol it is not bound to is stored, as before. What an unconfirmed claim may cost: a login
+ * acknowledged on the losing protocol of two claims racing, whose connection is closed at its first
+ * frame after the answer.
  */
 export class DeviceIdentity {
   /**
@@ -47,6 +56,8 @@ export class DeviceIdentity {
    * administrator cleared a binding ops-api had not stored yet (the registry then did not change).
    */
   private readonly claimed = new Map<number, { protocol: string; at: number }>();
+  /** Claims written and not answered yet: the protocol claimed, and whether it was granted. */
+  private readonly pending = new Map<number, { protocol: string; granted: Promise<boolean> }>();
 
   constructor(private readonly deps: { cache: Cache; registry: DeviceRegistry; events: IdentityEvents; logger: Logger }) {
     deps.registry.onProtocolChange((id) => this.claimed.delete(id));
@@ -62,9 +73,10 @@ export class DeviceIdentity {
     frame: { protocol: string; remote: string | null; connection?: ConnectionIdentity | undefined },
     device: KnownDevice,
     result: DecodeResult,
+    { stores = true }: { stores?: boolean } = {},
   ): Promise<IdentityVerdict> {
     try {
-      return await this.decide(frame, device, result);
+      return await this.decide(frame, device, result, stores);
     } catch (err) {
       if (!(err instanceof CacheUnavailable)) throw err;
       this.deps.logger.warn(
@@ -79,6 +91,7 @@ export class DeviceIdentity {
     frame: { protocol: string; remote: string | null; connection?: ConnectionIdentity | undefined },
     device: KnownDevice,
     result: DecodeResult,
+    stores: boolean,
   ): Promise<IdentityVerdict> {
     const conn = frame.connection;
     const refuse = async (
@@ -90,7 +103,7 @@ export class DeviceIdentity {
       return { accepted: false, reason, ...(reply ? { reply } : {}) };
     };
     const claim = result.identity;
-    const bound = await this.boundProtocol(device);
+    const bound = await this.boundProtocol(device, stores);
     if (bound !== undefined && bound !== frame.protocol) return refuse('protocol', claimRefusal(result), { boundProtocol: bound });
 
     let ack: Buffer | undefined;
@@ -112,8 +125,11 @@ export class DeviceIdentity {
       }
       if (conn) (conn.authenticated ??= new Set()).add(device.uniqueId);
     }
-    if (bound === undefined && !(await this.bind(device, frame.protocol))) {
-      return refuse('protocol', claimRefusal(result), { boundProtocol: this.claimed.get(device.id)?.protocol ?? null });
+    if (bound === undefined) {
+      const granted = this.claim(device, frame.protocol);
+      if (!stores && !CODE_PROTOCOLS.has(frame.protocol)) return { accepted: true, ...(ack ? { ack } : {}) };
+      if (!(await granted))
+        return refuse('protocol', claimRefusal(result), { boundProtocol: this.claimed.get(device.id)?.protocol ?? null });
     }
     return { accepted: true, ...(ack ? { ack } : {}) };
   }
@@ -136,14 +152,32 @@ export class DeviceIdentity {
     }
   }
 
-  /** The administrator's protocol, else the one claimed first; undefined while the device is unbound (or the cache does not answer). */
-  private async boundProtocol(device: KnownDevice): Promise<string | undefined> {
+  /**
+   * The administrator's protocol, else the one claimed first; undefined while the device is unbound
+   * (or the cache does not answer). A claim of this instance not answered yet counts for a frame
+   * that stores nothing; one that stores waits for the answer.
+   */
+  private async boundProtocol(device: KnownDevice, stores: boolean): Promise<string | undefined> {
     if (device.protocol) return device.protocol;
+    const waiting = this.pending.get(device.id);
+    if (waiting && !stores) return waiting.protocol;
+    if (waiting) await waiting.granted;
     const known = this.claimed.get(device.id);
     if (known && performance.now() - known.at < CLAIM_MEMORY_MS) return known.protocol;
     const stored = await this.deps.cache.get(cacheKeys.deviceProtocol(device.id)).catch(() => known?.protocol ?? null);
     this.remember(device.id, stored);
     return stored ?? undefined;
+  }
+
+  /** Writes the claim, known to this instance's frames until it is answered (whether it was granted). */
+  private claim(device: KnownDevice, protocol: string): Promise<boolean> {
+    const current = this.pending.get(device.id);
+    if (current?.protocol === protocol) return current.granted;
+    const granted = this.bind(device, protocol).finally(() => {
+      if (this.pending.get(device.id)?.granted === granted) this.pending.delete(device.id);
+    });
+    this.pending.set(device.id, { protocol, granted });
+    return granted;
   }
 
   /** Claims the device for `protocol`; false when another protocol claimed it meanwhile. Without the cache the claim waits for a later frame. */

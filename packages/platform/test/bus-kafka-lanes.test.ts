@@ -36,12 +36,13 @@ function suite(): void {
   const brokers = kafka!.url.split(',');
   const logger = createLogger('test', 'silent');
   const buses: KafkaBus[] = [];
-  const newBus = (sendsInFlight: number): KafkaBus => {
+  /** A bus with `sendsInFlight` lanes; undefined: the default. */
+  const newBus = (sendsInFlight: number | undefined): KafkaBus => {
     const bus = new KafkaBus({
       brokers,
       clientId: uniqueName('lanes'),
       logger,
-      sendsInFlight,
+      ...(sendsInFlight ? { sendsInFlight } : {}),
       producerRetry: { initialMs: 50, maxMs: 200 },
     });
     buses.push(bus);

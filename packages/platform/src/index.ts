@@ -27,6 +27,7 @@ export { closeForced } from './adapters/kafka-consumer';
 export { committedOffsets, topicOffsets, type PartitionOffsets } from './adapters/kafka-lag';
 export { RedisCache } from './adapters/cache-redis';
 export * from './clickhouse/positions';
+export { touchTrackDays } from './clickhouse/track-touched';
 export * from './clickhouse/events';
 export * from './clickhouse/migration-render';
 export * from './clickhouse/migration-files';

@@ -23,7 +23,7 @@ import { legacyDdl, mainSingleNodeDdl } from './fixtures/clickhouse-main-schema'
  * in chDB, and on CLICKHOUSE_URL's server when set. Each test has a database of its own.
  */
 const files = readMigrations();
-/** The tables the files after 0001 and 0002 add (the observatory's facts, 0003, and its daily indicators, 0004), in name order. */
+/** The tables the files after 0001 and 0002 add (the observatory's facts, 0003, its daily indicators, 0004, and the reports' track runs, 0005), in name order. */
 const LATER_TABLES = [
   'obs_distance',
   'obs_distance_daily',
@@ -33,6 +33,8 @@ const LATER_TABLES = [
   'obs_stops_daily',
   'obs_visits',
   'obs_visits_daily',
+  'track_runs',
+  'track_touched',
 ];
 const names = files.map((f) => f.name);
 const real = await realPart('clickhouse');
@@ -173,10 +175,13 @@ describe.each(variants)('ClickHouse migrations: $name', ({ open }) => {
     expect(before.positions?.n).toBe('1810');
 
     const progress: string[] = [];
-    const result = await migrateAnalytics(ch, { onProgress: (p) => void progress.push(p.kind) });
+    const result = await migrateAnalytics(ch, {
+      onProgress: (p) => void progress.push(p.kind === 'partition' ? `${p.name} ${p.source}` : p.kind),
+    });
     expect(result.applied).toEqual(names);
     expect(progress).not.toContain('adopted'); // nothing set aside
-    expect(progress).not.toContain('partition'); // and nothing copied
+    // nothing copied but the reports' track runs computed from the positions (0005)
+    expect(new Set(progress.filter((p) => p.includes(' ')))).toEqual(new Set(['0005_track_runs positions']));
     expect({
       positions: await content(ch, 'positions'),
       events: await content(ch, 'events'),
@@ -185,14 +190,9 @@ describe.each(variants)('ClickHouse migrations: $name', ({ open }) => {
     // the very same tables (same UUIDs, same definitions): 0001 created nothing, and nothing else appeared but the migrations' own tables
     const after = await tablesOf(ch);
     expect(after.filter((t) => tables.some((b) => b.name === t.name))).toEqual(tables);
-    expect(after.map((t) => t.name)).toEqual([
-      'events',
-      ...LATER_TABLES,
-      'positions',
-      'raw_frames',
-      'schema_migration_steps',
-      'schema_migrations',
-    ]);
+    expect(after.map((t) => t.name)).toEqual(
+      ['events', ...LATER_TABLES, 'positions', 'raw_frames', 'schema_migration_steps', 'schema_migrations'].sort(),
+    );
     await expect(requireAnalyticsSchema(ch, quiet)).resolves.toBeUndefined();
     expect(
       await queryPositionHistory(ch)({
@@ -269,10 +269,13 @@ describe.each(variants)('ClickHouse migrations: $name', ({ open }) => {
         },
       ],
     });
-    const progress: { kind: string; setAside?: string[]; partition?: string }[] = [];
+    const progress: { kind: string; setAside?: string[]; partition?: string; name?: string }[] = [];
     await migrateAnalytics(ch, { onProgress: (p) => void progress.push(p) });
     expect(progress.find((p) => p.kind === 'adopted')).toEqual({ kind: 'adopted', setAside: ['positions', 'events'] });
-    expect(progress.filter((p) => p.kind === 'partition').map((p) => p.partition)).toEqual(['202602', '202603', '202602']);
+    const copied = (file: string) => progress.filter((p) => p.kind === 'partition' && p.name?.startsWith(file)).map((p) => p.partition);
+    expect(copied('0002_')).toEqual(['202602', '202603', '202602']);
+    // and the converted positions' track runs, from the positions 0002 filled
+    expect(copied('0005_')).toEqual(['202602', '202603']);
     const history = await queryPositionHistory(ch)({
       deviceIds: [5],
       from: new Date(t - 1000),
@@ -289,14 +292,9 @@ describe.each(variants)('ClickHouse migrations: $name', ({ open }) => {
       ['a1', null],
       ['g1', positionId(5, t)],
     ]);
-    expect((await tablesOf(ch)).map((x) => x.name)).toEqual([
-      'events',
-      ...LATER_TABLES,
-      'positions',
-      'raw_frames',
-      'schema_migration_steps',
-      'schema_migrations',
-    ]);
+    expect((await tablesOf(ch)).map((x) => x.name)).toEqual(
+      ['events', ...LATER_TABLES, 'positions', 'raw_frames', 'schema_migration_steps', 'schema_migrations'].sort(),
+    );
   });
 
   it('sets raw_frames TTL to RAW_FRAME_TTL_DAYS only when it differs', async () => {

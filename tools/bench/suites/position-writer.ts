@@ -10,6 +10,9 @@
  * inserts per way, the order swapped every round. Figures: CPU µs per position of the main thread
  * (process.threadCpuUsage: the JavaScript side, what the stack's main thread pays) and of the
  * process (chDB's own threads parsing and writing included), wall µs per position; medians.
+ * The fixes are today's (live traffic); `compact_late` inserts fixes of a day long over, for which
+ * the writer also marks the reports' stored runs stale (platform clickhouse/track-touched.ts, issue
+ * 28): a second statement per insert, what a late batch costs over a live one (`late_over_live`).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,11 +26,13 @@ import { median, round } from '../stats';
 const BATCH = Number(process.env.POSITION_WRITER_BATCH ?? 200);
 const BATCHES = Number(process.env.POSITION_WRITER_BATCHES ?? 25);
 const ROUNDS = Number(process.env.POSITION_WRITER_ROUNDS ?? 8);
-const T0 = Date.UTC(2026, 0, 5, 6, 0, 0);
+/** Live traffic: fixes of today (a minute after midnight on), as trackers send them; `compact_late` sends fixes of a day long over. */
+const T0 = Math.floor(Date.now() / 86_400_000) * 86_400_000 + 60_000;
+const LATE = Date.UTC(2026, 0, 5, 6, 0, 0) - T0;
 
 /** A GT06 fix as ingest publishes it (normalize.ts: the mirrored attributes, a raw frame id). */
-function fix(device: number, s: number): PositionMessage {
-  const t = T0 + s * 1000;
+function fix(device: number, s: number, late = false): PositionMessage {
+  const t = T0 + s * 1000 + (late ? LATE : 0);
   return {
     id: positionId(device, t),
     deviceId: device,
@@ -57,7 +62,9 @@ function fix(device: number, s: number): PositionMessage {
 }
 
 interface Way {
+  name: string;
   encoding: PositionEncoding;
+  late: boolean;
   main: number[];
   process: number[];
   wall: number[];
@@ -69,18 +76,22 @@ export default async function run(): Promise<Record<string, number | string>> {
   const out: Record<string, number | string> = { load_start: load1m() };
   try {
     await migrateAnalytics(ch);
-    const ways: Way[] = (['objects', 'compact'] as const).map((encoding) => ({ encoding, main: [], process: [], wall: [] }));
+    const ways: Way[] = [
+      { name: 'objects', encoding: 'objects' as const, late: false },
+      { name: 'compact', encoding: 'compact' as const, late: false },
+      { name: 'compact_late', encoding: 'compact' as const, late: true },
+    ].map((w) => ({ ...w, main: [], process: [], wall: [] }));
     let second = 0;
-    const batchOf = (): PositionMessage[] => {
-      const ps = Array.from({ length: BATCH }, (_, i) => fix(1 + (i % 50), second + Math.floor(i / 50)));
+    const batchOf = (late = false): PositionMessage[] => {
+      const ps = Array.from({ length: BATCH }, (_, i) => fix(1 + (i % 50), second + Math.floor(i / 50), late));
       second += Math.ceil(BATCH / 50);
       return ps;
     };
-    for (const w of ways) for (let b = 0; b < 3; b++) await insertPositions(ch, w.encoding)(batchOf()); // warm-up
+    for (const w of ways) for (let b = 0; b < 3; b++) await insertPositions(ch, w.encoding)(batchOf(w.late)); // warm-up
     for (let r = 0; r < ROUNDS; r++) {
       for (const w of r % 2 ? [...ways].reverse() : ways) {
         const insert = insertPositions(ch, w.encoding);
-        const batches = Array.from({ length: BATCHES }, batchOf);
+        const batches = Array.from({ length: BATCHES }, () => batchOf(w.late));
         const main = process.threadCpuUsage();
         const all = process.cpuUsage();
         const t = process.hrtime.bigint();
@@ -95,11 +106,13 @@ export default async function run(): Promise<Record<string, number | string>> {
       }
     }
     for (const w of ways) {
-      out[`${w.encoding}.main_cpu_us_per_position`] = round(median(w.main));
-      out[`${w.encoding}.process_cpu_us_per_position`] = round(median(w.process));
-      out[`${w.encoding}.wall_us_per_position`] = round(median(w.wall));
+      out[`${w.name}.main_cpu_us_per_position`] = round(median(w.main));
+      out[`${w.name}.process_cpu_us_per_position`] = round(median(w.process));
+      out[`${w.name}.wall_us_per_position`] = round(median(w.wall));
     }
-    const [objects, compact] = ways as [Way, Way];
+    const [objects, compact, late] = ways as [Way, Way, Way];
+    out['late_over_live.process_cpu'] = round(median(late.process) / median(compact.process));
+    out['late_over_live.wall'] = round(median(late.wall) / median(compact.wall));
     out['compact_over_objects.main_cpu'] = round(median(compact.main) / median(objects.main));
     out['compact_over_objects.process_cpu'] = round(median(compact.process) / median(objects.process));
     out['compact_over_objects.wall'] = round(median(compact.wall) / median(objects.wall));

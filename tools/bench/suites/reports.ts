@@ -32,8 +32,9 @@ import { groups } from '@corridor/ops-api/db/schema/groups';
 import { defaultReportSettings } from '@corridor/ops-api/reports/settings';
 import { buildTrack, trackPositions, type Segment } from '@corridor/ops-api/reports/synthetic-track';
 import { stillRunSpan } from '@corridor/ops-api/reports/track-runs';
-import { countPositions, insertPositions } from '@corridor/platform';
+import { countPositions, insertPositions, touchTrackDays } from '@corridor/platform';
 import { streamTracks } from '@corridor/ops-api/clickhouse/report-track';
+import { computeTrackRuns } from '@corridor/ops-api/clickhouse/report-track-runs';
 import { benchAdapters, load1m, partsOf, primaryBenchKind } from '../parts';
 import { TEST_IDENTITY_SECRET, asUser, testUsers } from '@corridor/platform/testing/identity';
 
@@ -74,6 +75,15 @@ export default async function run(): Promise<Record<string, number | string>> {
   });
   await before.app.listen({ host: '127.0.0.1', port: 0 });
   const baseBefore = `http://127.0.0.1:${(before.app.server.address() as { port: number }).port}/api/reports`;
+  // the same service reading every day's track from the positions (the default before the stored runs, issue 28)
+  const trackOnly = await buildOpsApi({
+    ...adapters,
+    identitySecret: TEST_IDENTITY_SECRET,
+    logger: adapters.logger,
+    reports: { ...defaultReportSettings(), storedRuns: false },
+  });
+  await trackOnly.app.listen({ host: '127.0.0.1', port: 0 });
+  const baseTrack = `http://127.0.0.1:${(trackOnly.app.server.address() as { port: number }).port}/api/reports`;
   // and computing them in the store with window functions (older motion model)
   const stored = await buildOpsApi({
     ...adapters,
@@ -124,6 +134,16 @@ export default async function run(): Promise<Record<string, number | string>> {
     out['fleet.fixes'] = await countPositions(adapters.analytics)(fleet);
     out['fleet.insert_s'] = Math.round((performance.now() - t1) / 100) / 10;
     process.stdout.write(`  stored ${monthFixes.length} + ${out['fleet.fixes']} fixes\n`);
+    // the copies are late fixes the writer did not see: marked as the writer marks them
+    await touchTrackDays(adapters.analytics)(others, [new Date(START).toISOString().slice(0, 10)]);
+    // the stored runs of every day (what ops-api's background look does, REPORT_TRACK_RUNS_S)
+    const t2 = performance.now();
+    const cpu2 = process.cpuUsage();
+    let computed = 0;
+    for (let n = 2_000; n >= 2_000; computed += n) n = await computeTrackRuns(adapters.analytics)({ settledMs: 0, limit: 2_000 });
+    out['runs.device_days_computed'] = computed;
+    out['runs.compute_s'] = Math.round((performance.now() - t2) / 100) / 10;
+    out['runs.compute_cpu_s'] = Math.round(cpuMs(process.cpuUsage(cpu2)) / 100) / 10;
 
     async function timed(
       path: string,
@@ -162,9 +182,8 @@ export default async function run(): Promise<Record<string, number | string>> {
         if (res.statusCode !== 200) throw new Error(`${path} answered ${res.statusCode}: ${Buffer.concat(chunks).toString()}`);
         if (keep) body = Buffer.concat(chunks).toString();
       }
-      process.stdout.write(
-        `  ${at === base ? '' : at === baseBefore ? '(rows) ' : '(store) '}${path}?${query.slice(0, 60)}… ${accept ?? ''} ${times.map(Math.round).join(', ')} ms\n`,
-      );
+      const how = at === base ? '' : at === baseBefore ? '(rows) ' : at === baseTrack ? '(track) ' : '(store) ';
+      process.stdout.write(`  ${how}${path}?${query.slice(0, 60)}… ${accept ?? ''} ${times.map(Math.round).join(', ')} ms\n`);
       return {
         ms: Math.round(median(times)),
         firstByteMs: Math.round(median(firstBytes)),
@@ -195,17 +214,27 @@ export default async function run(): Promise<Record<string, number | string>> {
     const load = load1m;
 
     /**
-     * The report from the lean track and from every fix read whole, alternately (so a change of the
-     * machine's load weighs on both): same answer, the ratio of their medians.
+     * The report from the stored runs (the default: whole days' runs, the lean track of the rest),
+     * from the lean track of every day read from the positions (`_track_`: the default before the
+     * stored runs) and from every fix read whole (`_rows_`), alternately (so a change of the
+     * machine's load weighs on all): same answer, the ratios of their medians.
      */
     async function beforeAfter(name: string, path: string, query: string, runs: number) {
       const loadBefore = load();
       const afters: Awaited<ReturnType<typeof timed>>[] = [];
+      const tracks: Awaited<ReturnType<typeof timed>>[] = [];
       const olds: Awaited<ReturnType<typeof timed>>[] = [];
       for (let r = 0; r < runs; r++) {
         afters.push(await timed(path, query, 1));
+        tracks.push(await timed(path, query, 1, undefined, baseTrack));
         olds.push(await timed(path, query, 1, undefined, baseBefore));
       }
+      if (tracks.some((x) => x.body !== afters[0]!.body))
+        throw new Error(`${name}: the stored runs and the positions' track answer differently`);
+      out[`${name}_track_json_ms`] = median(tracks.map((x) => x.ms));
+      out[`${name}_track_cpu_ms_main_thread`] = median(tracks.map((x) => x.cpuMain));
+      out[`${name}_track_cpu_ms_process`] = median(tracks.map((x) => x.cpuProcess));
+      out[`${name}_stored_runs_vs_track`] = Math.round((median(tracks.map((x) => x.ms)) / median(afters.map((x) => x.ms))) * 100) / 100;
       const after = { ...afters[0]!, ms: median(afters.map((x) => x.ms)), peakRssMiB: Math.max(...afters.map((x) => x.peakRssMiB)) };
       // CPU of the report, less bent by the machine's load than its wall time: the main thread's
       // (decoding, the fold, the answer) and the whole process's (chDB's threads added)
@@ -216,7 +245,8 @@ export default async function run(): Promise<Record<string, number | string>> {
       if (afters.some((x) => x.body !== old.body)) throw new Error(`${name}: the lean track and the whole fixes answer differently`);
       out[`${name}_json_ms`] = after.ms;
       out[`${name}_rows_json_ms`] = old.ms;
-      out[`${name}_runs_ms`] = `track ${afters.map((x) => x.ms).join(', ')}; every fix ${olds.map((x) => x.ms).join(', ')}`;
+      out[`${name}_runs_ms`] =
+        `stored runs ${afters.map((x) => x.ms).join(', ')}; track ${tracks.map((x) => x.ms).join(', ')}; every fix ${olds.map((x) => x.ms).join(', ')}`;
       out[`${name}_speedup`] = Math.round((old.ms / after.ms) * 10) / 10;
       out[`${name}_load_average_1m`] = `${loadBefore} -> ${load()}`;
       return after;
@@ -324,6 +354,7 @@ export default async function run(): Promise<Record<string, number | string>> {
   } finally {
     await ops.close();
     await before.close();
+    await trackOnly.close();
     await stored.close();
     await adapters.close();
   }

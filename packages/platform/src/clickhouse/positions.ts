@@ -1,5 +1,6 @@
 import { PositionMessage, positionTime, parsePositionId, POSITION_ID_DEVICE_BITS, POSITION_ID_EPOCH_MS } from '@corridor/contracts';
 import type { Analytics } from '../adapters/analytics';
+import { lateDays, touchTrackDays } from './track-touched';
 
 /*
  * ClickHouse positions (the table: migrations/clickhouse/0001_baseline.sql). ReplacingMergeTree keyed
@@ -177,20 +178,28 @@ export type PositionEncoding = 'compact' | 'objects';
  * those measured (bench/results/position-writer.json): the client's JSON encoder, chDB's reading
  * of the body stream back into a string and the three ISO conversions per fix were a sixth of the
  * embedded stack's main thread at saturation. Sent as one statement (`command`: over HTTP the
- * body of the request, in chDB the query text), the same rows either way.
+ * body of the request, in chDB the query text), the same rows either way. The days of late fixes
+ * are marked for the reports' stored runs (track-touched.ts), after the rows are stored.
  */
 export function insertPositions(ch: Analytics, encoding: PositionEncoding = 'compact') {
   const table = `${ch.database}.positions`;
   const head = `INSERT INTO ${table} (${COLUMNS.join(', ')}) FORMAT JSONCompactEachRow\n`;
+  const touch = touchTrackDays(ch);
+  /** Late fixes (of a day already over) make their days' stored runs stale; after the insert, so a runs computation between the two sees the rows. */
+  const touchLate = async (positions: PositionMessage[]): Promise<void> => {
+    for (const [day, devices] of lateDays(positions)) await touch([...devices], [day]);
+  };
   return async (positions: PositionMessage[]): Promise<void> => {
     if (!positions.length) return;
     if (encoding === 'objects') {
       await ch.client.insert({ table, values: positions.map(toRow), format: 'JSONEachRow' });
+      await touchLate(positions);
       return;
     }
     let body = head;
     for (const p of positions) body += rowText(p) + '\n';
     await ch.client.command({ query: body });
+    await touchLate(positions);
   };
 }
 

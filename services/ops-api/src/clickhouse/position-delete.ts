@@ -1,4 +1,5 @@
-import type { Analytics } from '@corridor/platform';
+import { touchTrackDays, type Analytics } from '@corridor/platform';
+import { dayOfPositionId, daysBetween } from './report-track-runs';
 
 /** Positions of one device to delete: over a period, or these ids. */
 export type PositionsToDelete = { deviceId: number; from: Date; to: Date } | { deviceId: number; ids: number[] };
@@ -17,9 +18,11 @@ const where = (ch: Analytics, q: PositionsToDelete): { sql: string; params: Reco
 
 /**
  * Deletes stored positions with a lightweight DELETE (the rows disappear from every read at once;
- * the parts are rewritten by later merges). Returns how many distinct positions there were.
+ * the parts are rewritten by later merges), and marks their days' stored runs stale. Returns how
+ * many distinct positions there were.
  */
 export function deletePositions(ch: Analytics) {
+  const touch = touchTrackDays(ch);
   return async (q: PositionsToDelete): Promise<number> => {
     const w = where(ch, q);
     const rs = await ch.client.query({
@@ -29,7 +32,12 @@ export function deletePositions(ch: Analytics) {
     });
     const [row] = await rs.json<{ n: string | number }>();
     const n = Number(row?.n ?? 0);
-    if (n > 0) await ch.client.command({ query: `DELETE ${w.sql}`, query_params: w.params });
+    if (n > 0) {
+      await ch.client.command({ query: `DELETE ${w.sql}`, query_params: w.params });
+      // the reports' stored runs of those days no longer hold (report-track-runs.ts)
+      const days = 'ids' in q ? [...new Set(q.ids.map(dayOfPositionId))] : daysBetween(q.from.getTime(), q.to.getTime());
+      await touch([q.deviceId], days);
+    }
     return n;
   };
 }

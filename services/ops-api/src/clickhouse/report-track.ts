@@ -4,6 +4,7 @@ import { NativeBlockReader, type NativeBlock } from './native-blocks';
 import { positionIdSql } from '@corridor/platform';
 import { pageRowsFor, pagesByDevice, start, type Answer } from './report-pages';
 import { afterKeySql, attributeSql, positionsSource, type ReportPositionsQuery } from './report-positions';
+import { trackRunsSource, type RunDay } from './report-track-runs';
 
 /**
  * The track a motion detector runs on: per device, oldest first, only what the detection reads of
@@ -381,17 +382,29 @@ async function* decode(answer: Answer, into: TrackDecoder): AsyncGenerator<Track
   return into.rows - first;
 }
 
+/**
+ * Days read from the stored runs (report-track-runs.ts) instead of the positions: the fresh
+ * device-days (freshRunDays) of devices whose still-run span is `spanSeconds` (the same span the
+ * reader thins their runs by, in seconds; a device without one is read from its positions).
+ */
+export interface StoredRuns {
+  fresh: RunDay[];
+  spanSeconds: Map<number, number>;
+}
+
 /** The devices' tracks over the period, devices in id order, each oldest first, in chunks. */
 export function streamTracks(ch: Analytics) {
-  return async function* (q: ReportPositionsQuery & { stillRunSpan?: StillRunSpan }): AsyncGenerator<TrackChunk[]> {
+  return async function* (q: ReportPositionsQuery & { stillRunSpan?: StillRunSpan; runs?: StoredRuns }): AsyncGenerator<TrackChunk[]> {
     if (!q.deviceIds.length) return;
     const ids = [...new Set(q.deviceIds)].sort((a, b) => a - b);
-    const source = positionsSource(ch, q);
+    const withRuns = q.runs?.fresh.length ? q.runs : undefined;
+    const source = withRuns ? trackRunsSource(ch, q, COLUMNS, withRuns.fresh, withRuns.spanSeconds) : positionsSource(ch, q);
+    const select = withRuns ? 'd, t, s, k, la, lo, v, i, m' : COLUMNS;
     const pageRows = q.pageRows ?? (ch.kind === 'chdb' ? DEFAULT_CHDB_TRACK_ROWS : pageRowsFor(ch));
     const ask = (pageIds: number[], after?: { time: number; id: number }, limit = false): Answer =>
       start(
         ch,
-        `SELECT ${COLUMNS} ${source.sql} ${after ? afterKeySql : ''} ORDER BY device_id, fix_time, id ${limit ? 'LIMIT {pageRows:UInt32} WITH TIES' : ''}`,
+        `SELECT ${select} ${source.sql} ${after ? afterKeySql : ''} ORDER BY device_id, fix_time, id ${limit ? 'LIMIT {pageRows:UInt32} WITH TIES' : ''}`,
         { ...source.params, ids: pageIds, afterTime: after?.time, afterId: after?.id, pageRows: limit ? pageRows : undefined },
         q.signal,
         'Native',

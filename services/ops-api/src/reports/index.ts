@@ -8,6 +8,7 @@ import { presentations, type Presentation } from './formats/presentation';
 import { reportMailer } from './mail';
 import { reportRoutes } from './routes';
 import { reportsService, type ReportsService } from './service';
+import { trackRunsComputer } from './track-runs-computer';
 import type { ReportSettings } from './settings';
 
 export interface ReportsModule {
@@ -33,5 +34,10 @@ export const reportsModule: OpsModule<
   reportRoutes(app, reports, presentationFor, mailer);
   devicesReportRoutes(app, { devices: devices.service, latest: devices.latest, presentationFor });
   life.onClose(() => mailer.drain());
+  if (settings.trackRunsEveryMs) {
+    const computing = trackRunsComputer(base.analytics, base.logger.child({ module: 'reports' }));
+    computing.start(settings.trackRunsEveryMs);
+    life.onClose(() => computing.stop());
+  }
   return { reports, presentationFor };
 };

@@ -22,6 +22,7 @@ import { eventually } from '@corridor/platform/testing/eventually';
 import { build, type OpsApiService } from '../app';
 import { groups } from '../db/schema';
 import { defaultReportSettings } from './settings';
+import { computeTrackRuns, freshRunDays } from '../clickhouse/report-track-runs';
 import { buildTrack, trackPositions, type Segment } from './synthetic-track';
 import { offlineGeocoder } from '@corridor/geodata/reverse-geocoder';
 
@@ -161,6 +162,41 @@ describe('GET /reports/trips and /reports/stops', () => {
       }
     } finally {
       await stored.close();
+    }
+  });
+
+  it('reads whole days from the stored runs once computed, with the same answers as from every fix (issue 28)', async () => {
+    const everyFix = await build({
+      ...adapters,
+      logger: adapters.logger,
+      identitySecret: TEST_IDENTITY_SECRET,
+      reports: { ...defaultReportSettings(), storedRuns: false },
+    });
+    try {
+      const from = async (app: OpsApiService, url: string) => {
+        const res = await app.app.inject({ method: 'GET', url: `/api/reports/${url}`, headers: await asUser(testUsers.officer) });
+        expect(res.statusCode, res.body).toBe(200);
+        return res.body;
+      };
+      expect(await computeTrackRuns(adapters.analytics)({ settledMs: 0 })).toBeGreaterThanOrEqual(3);
+      const fresh = await freshRunDays(adapters.analytics)(
+        [ids.a1, ids.a2, ids.b1],
+        new Date('2026-03-02T00:00:00Z'),
+        new Date('2026-03-03T00:00:00Z'),
+      );
+      expect(fresh.map((f) => f.day)).toEqual(['2026-03-02', '2026-03-02', '2026-03-02']);
+      for (const kind of ['trips', 'stops']) {
+        for (const query of [
+          `groupId=${ids.groupA}&deviceId=${ids.b1}&${period}`,
+          `deviceId=${ids.a1}&${period}&minDuration=60&minDistance=50`,
+        ]) {
+          const expected = await from(everyFix, `${kind}?${query}`);
+          expect(JSON.parse(expected).length, `${kind}?${query}`).toBeGreaterThan(0);
+          expect(await from(svc, `${kind}?${query}`), `${kind}?${query}`).toBe(expected);
+        }
+      }
+    } finally {
+      await everyFix.close();
     }
   });
 

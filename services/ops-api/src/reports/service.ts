@@ -25,6 +25,7 @@ import {
   type RouteRow,
 } from '../clickhouse/report-positions';
 import { streamTracks } from '../clickhouse/report-track';
+import { freshRunDays } from '../clickhouse/report-track-runs';
 import { streamMotionRuns } from '../clickhouse/report-motion-runs';
 import { streamEvents } from '../clickhouse/report-events';
 import { streamSummaryParts } from '../clickhouse/report-summary';
@@ -77,6 +78,7 @@ export function reportsService(deps: ReportsDeps) {
   const resolveDevices = reportDevices(deps.db, deps.devices);
   const fixes = streamReportFixes(deps.analytics);
   const tracks = streamTracks(deps.analytics);
+  const freshDays = freshRunDays(deps.analytics);
   const motionRuns = streamMotionRuns(deps.analytics);
   const fixesAt = queryFixesAt(deps.analytics);
   const storedAt = queryStoredAt(deps.analytics);
@@ -121,7 +123,19 @@ export function reportsService(deps: ReportsDeps) {
     const o = { kind, thresholdsOf, item: (id: number, iv: Interval) => item(id, iv, thresholdsOf(id)) };
     if (input === 'track') {
       const lookup = (keys: FixKey[]) => storedAt(keys, source.signal);
-      return trackRuns(tracks({ ...source, stillRunSpan: (id) => stillRunSpan(thresholdsOf(id)) }), { ...o, lookup });
+      const spans = new Map<number, number>();
+      for (const [id, t] of thresholds) {
+        const span = stillRunSpan(t);
+        if (span !== undefined) spans.set(id, span / 1000);
+      }
+      const useRuns = deps.settings.storedRuns !== false && spans.size > 0;
+      return (async function* () {
+        // the whole days of the period whose stored runs are fresh are read as runs (report-track-runs.ts)
+        const runs = useRuns
+          ? { fresh: await freshDays([...spans.keys()], source.from, source.to, source.signal), spanSeconds: spans }
+          : undefined;
+        yield* trackRuns(tracks({ ...source, stillRunSpan: (id) => stillRunSpan(thresholdsOf(id)), runs }), { ...o, lookup });
+      })();
     }
     const lookup = (keys: FixKey[]) => fixesAt(keys, source.signal);
     return motionRunItems(

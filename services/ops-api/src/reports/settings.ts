@@ -44,6 +44,11 @@ export const ReportEnv = z.object({
    * answer in memory; default 20,000). Unset on ClickHouse: one streamed query per report.
    */
   REPORT_PAGE_ROWS: z.coerce.number().int().min(100).max(1_000_000).optional(),
+  /**
+   * Seconds between two looks for days whose stored runs are missing or stale (clickhouse/report-track-runs.ts;
+   * each look computes them all, 2,000 device-days a query); 0: never (reports read those days' positions).
+   */
+  REPORT_TRACK_RUNS_S: z.coerce.number().int().min(0).max(86_400).default(300),
 });
 export type ReportEnv = z.output<typeof ReportEnv>;
 
@@ -76,14 +81,23 @@ export interface ReportSettings {
    * and benchmarked against.
    */
   motionInput?: 'store' | 'track' | 'rows';
+  /**
+   * With 'track': whether the whole days whose runs the store keeps (clickhouse/report-track-runs.ts)
+   * are read as runs instead of every fix (default true; false: every fix, the path before, which
+   * the bench and the equality tests compare against).
+   */
+  storedRuns?: boolean;
   /** Rows per analytics query page (REPORT_PAGE_ROWS); default: the analytics store's (see report-pages.ts). */
   pageRows?: number;
+  /** REPORT_TRACK_RUNS_S × 1000: how often the stored runs of stale days are computed; 0 or unset: not by the service. */
+  trackRunsEveryMs?: number;
 }
 
 export function reportSettingsFrom(env: ReportEnv): ReportSettings {
   return {
     maxPeriodDays: env.REPORT_MAX_PERIOD_DAYS,
     pageRows: env.REPORT_PAGE_ROWS,
+    trackRunsEveryMs: env.REPORT_TRACK_RUNS_S * 1000,
     trips: {
       newLogic: env.REPORT_TRIP_NEW_LOGIC,
       minDistance: env.REPORT_TRIP_MIN_DISTANCE,

@@ -16,7 +16,9 @@ import { inCI } from '@corridor/platform/testing/real-parts';
  * The script runs here on a state directory and ports of this file's own, so the shared parts the
  * other test files use are never stopped. The broker's jars are copied from the shared state
  * directory (with their `.complete` marker, so Maven is skipped); everything else is the script's
- * own work: initdb, pg_ctl, redis-server, the storage format and kafka.Kafka.
+ * own work: initdb, pg_ctl, redis-server, the storage format and kafka.Kafka. Maven runs once, for
+ * the earlier checkout's jars: the script puts a pom's jars aside when another pom's replace them,
+ * and puts them back when that pom comes back.
  */
 const run = promisify(execFile);
 const SCRIPT = join(import.meta.dirname, 'dev-services');
@@ -157,10 +159,14 @@ function devServicesSuite(): void {
     return join(dir, 'tools', 'dev-services');
   }
 
-  async function runEarlier(script: string, ...args: string[]): Promise<void> {
-    await run(script, args, { env, timeout: 600_000, maxBuffer: 16 * 1024 * 1024 }).catch((err: Error & { stderr?: string }) => {
-      throw new Error(`the earlier checkout's dev-services ${args.join(' ')} failed: ${err.message}\n${err.stderr ?? ''}`);
-    });
+  /** Runs the earlier checkout's script; its progress lines (stderr). */
+  async function runEarlier(script: string, ...args: string[]): Promise<string> {
+    return run(script, args, { env, timeout: 600_000, maxBuffer: 16 * 1024 * 1024 }).then(
+      (r) => r.stderr,
+      (err: Error & { stderr?: string }) => {
+        throw new Error(`the earlier checkout's dev-services ${args.join(' ')} failed: ${err.message}\n${err.stderr ?? ''}`);
+      },
+    );
   }
 
   it(`stops a broker an earlier checkout started on Kafka ${EARLIER_VERSION} and starts this checkout's version: on the same data, or empty with --wipe-kafka (CI)`, async () => {
@@ -170,18 +176,22 @@ function devServicesSuite(): void {
     const earlier = earlierCheckout();
 
     // a developer's machine: a plain `up` keeps the data
-    await runEarlier(earlier, 'up');
+    expect(await runEarlier(earlier, 'up')).toMatch(
+      new RegExp(`kafka ${EARLIER_VERSION} jars (copied from the local Maven repository|downloaded from Maven Central)`),
+    );
     expect(await runningVersion()).toBe(EARLIER_VERSION);
     await writeTopic();
     const up = await run(SCRIPT, ['up'], { env, timeout: 600_000 });
     expect(up.stderr).toContain(`ran kafka ${EARLIER_VERSION}`);
+    // this checkout's jars were put aside when the earlier one's replaced them: no Maven run to get them back
+    expect(up.stderr).toContain(`kafka ${POM_VERSION} jars put back`);
     expect(await runningVersion()).toBe(POM_VERSION);
     expect(await stored()).toMatchObject({ committed: 2, end: 3 });
 
     // CI on a clean clone: `up --wipe-kafka` while the earlier checkout's broker still runs
     await script('down');
     rmSync(join(state, 'kafka', 'data'), { recursive: true, force: true });
-    await runEarlier(earlier, 'up');
+    expect(await runEarlier(earlier, 'up')).toContain(`kafka ${EARLIER_VERSION} jars put back`);
     expect(await runningVersion()).toBe(EARLIER_VERSION);
     await writeTopic();
     await script('up', '--wipe-kafka');

@@ -152,6 +152,9 @@ export async function startStack(
   const gateway = await buildGateway({ ...adapters, logger: log('gateway'), config: gatewayConfig });
   await gateway.start();
   await gateway.app.listen({ host: h, port: config.GATEWAY_PORT });
+  // the process's /metrics (ingest threads' added) on METRICS_PORT when one is given (a benchmark reads
+  // where acks wait); none by default, so stacks side by side in tests never share a port
+  if (process.env.METRICS_PORT) await gateway.metricsApp.listen({ host: h, port: gatewayConfig.METRICS_PORT });
 
   const uniqueIds = simDeviceIds(config.SIM_TRUCKS);
   const registered = await registerSimDevices(ops, uniqueIds);

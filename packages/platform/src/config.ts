@@ -41,6 +41,8 @@ export const BaseEnv = z.object({
   KAFKA_SASL_PASSWORD: z.string().min(1).optional(),
   /** TLS to the brokers (the system's CAs). */
   KAFKA_TLS: z.stringbool().default(false),
+  /** Producer sends in flight at once per process (KafkaBus sendsInFlight: that many idempotent producers, a key always through the same one); default 1, one send at a time (docs/design-changes.md says why). */
+  KAFKA_SENDS_IN_FLIGHT: z.coerce.number().int().min(1).max(16).default(1),
   /** A consumer group this many messages behind on a topic makes its service not ready (/readyz). */
   CONSUMER_MAX_READY_LAG: z.coerce.number().int().min(1).default(100_000),
   CLICKHOUSE_URL: z.url({ protocol: /^https?$/ }).optional(),

@@ -28,7 +28,7 @@ import { TEST_IDENTITY_SECRET } from '@corridor/platform/testing/identity';
 import { caughtUp } from '../caught-up';
 import { fleetImei, LoadFleet, type FleetResult } from '../traccar/load-fleet';
 import { benchAdapters, load1m, partsOf, primaryBenchKind } from '../parts';
-import { round } from '../stats';
+import { bucketQuantile, round } from '../stats';
 
 const DEVICES = 400;
 const WINDOW = 4;
@@ -46,27 +46,6 @@ async function ackBuckets(): Promise<Map<number, number>> {
     out.set(v.labels.le === '+Inf' ? Infinity : Number(v.labels.le), v.value);
   }
   return out;
-}
-
-/** The q-quantile (ms) of the observations between two snapshots, interpolated within its bucket. */
-function bucketQuantile(before: Map<number, number>, after: Map<number, number>, q: number): number {
-  const bounds = [...after.keys()].sort((a, b) => a - b);
-  const count = (le: number): number => (after.get(le) ?? 0) - (before.get(le) ?? 0);
-  const total = count(Infinity);
-  if (!total) return NaN;
-  const rank = q * total;
-  let prevLe = 0;
-  let prevCount = 0;
-  for (const le of bounds) {
-    const c = count(le);
-    if (c >= rank) {
-      if (le === Infinity) return prevLe * 1000;
-      return (prevLe + ((rank - prevCount) / Math.max(1, c - prevCount)) * (le - prevLe)) * 1000;
-    }
-    prevLe = le;
-    prevCount = c;
-  }
-  return NaN;
 }
 
 type Ingest = Awaited<ReturnType<typeof buildIngest>>;

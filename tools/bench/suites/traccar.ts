@@ -27,6 +27,7 @@ import { tmpdir } from 'node:os';
 import { load1m } from '../parts';
 import { round } from '../stats';
 import { fleetImei, LoadFleet, type FleetResult } from '../traccar/load-fleet';
+import { phaseFigures, scrapeHistograms, type Snapshot } from '../traccar/scraped-histograms';
 import {
   buildTraccar,
   cpuSecondsOf,
@@ -62,8 +63,23 @@ const givenAnchor: Record<string, number> = Object.fromEntries(
 );
 
 /** corridor-embedded-confirmed: the embedded stack whose ingest threads wait for the main thread's answers (INGEST_THREAD_ACK=confirmed), only when named in BENCH_TRACCAR_SYSTEMS. */
-type SystemName = 'traccar-h2' | 'corridor-embedded' | 'corridor-embedded-confirmed' | 'traccar-pg' | 'corridor-real' | 'corridor-ingest';
-const REAL_PARTS: SystemName[] = ['traccar-pg', 'corridor-real', 'corridor-ingest'];
+/** corridor-real-lanes: the real-parts stack with four Kafka sends in flight per process (KAFKA_SENDS_IN_FLIGHT=4: producer lanes, off by default), only when named. */
+type SystemName =
+  | 'traccar-h2'
+  | 'corridor-embedded'
+  | 'corridor-embedded-confirmed'
+  | 'traccar-pg'
+  | 'corridor-real'
+  | 'corridor-real-lanes'
+  | 'corridor-ingest';
+const REAL_PARTS: SystemName[] = ['traccar-pg', 'corridor-real', 'corridor-real-lanes', 'corridor-ingest'];
+/** Systems run only when BENCH_TRACCAR_SYSTEMS names them: the A/B variants of an earlier behaviour. */
+const ONLY_WHEN_NAMED: SystemName[] = ['corridor-embedded-confirmed', 'corridor-real-lanes'];
+/** Stack settings of the A/B variants. */
+const VARIANT_ENV: Partial<Record<SystemName, Record<string, string>>> = {
+  'corridor-embedded-confirmed': { INGEST_THREAD_ACK: 'confirmed' },
+  'corridor-real-lanes': { KAFKA_SENDS_IN_FLIGHT: '4' },
+};
 
 /** CPU seconds of each of the system's processes now (server and stores apart). */
 interface Cpu {
@@ -89,14 +105,40 @@ function cpuSpent(before: Map<number, number>, after: Map<number, number>): numb
   return spent;
 }
 
+/**
+ * Where Corridor's acks waited in a phase (issue 28): ingest's ack latency (frame read to ack
+ * written), a connection batch's time in the durable path (the rest is the wait for the batch
+ * before), its publish (both topics), and on Kafka the bus's wait for a send, the send's round trip
+ * (acks=all) and its size.
+ */
+const WAIT_HISTOGRAMS = [
+  'ingest_ack_latency_seconds',
+  'ingest_batch_seconds',
+  'ingest_publish_seconds',
+  'bus_publish_wait_seconds',
+  'bus_send_seconds',
+  'bus_send_messages',
+] as const;
+const histograms = (sys: RunningSystem): Promise<Snapshot> =>
+  sys.metricsUrl ? scrapeHistograms(sys.metricsUrl, WAIT_HISTOGRAMS) : Promise.resolve(new Map());
+
 export default async function run(): Promise<Record<string, number | string>> {
   const home = process.env.TRACCAR_HOME ?? join(tmpdir(), 'corridor-bench-traccar');
-  buildTraccar(home, (m) => process.stdout.write(`  ${m}\n`));
   const real = Boolean(process.env.DATABASE_URL && process.env.KAFKA_BROKERS && process.env.REDIS_URL);
   const wanted = process.env.BENCH_TRACCAR_SYSTEMS?.split(',');
   const order: SystemName[] = (
-    ['traccar-h2', 'corridor-embedded', 'corridor-embedded-confirmed', 'traccar-pg', 'corridor-real', 'corridor-ingest'] as SystemName[]
-  ).filter((s) => (real || !REAL_PARTS.includes(s)) && (wanted ? wanted.includes(s) : s !== 'corridor-embedded-confirmed'));
+    [
+      'traccar-h2',
+      'corridor-embedded',
+      'corridor-embedded-confirmed',
+      'traccar-pg',
+      'corridor-real',
+      'corridor-real-lanes',
+      'corridor-ingest',
+    ] as SystemName[]
+  ).filter((s) => (real || !REAL_PARTS.includes(s)) && (wanted ? wanted.includes(s) : !ONLY_WHEN_NAMED.includes(s)));
+  // Traccar is built only when it runs (a Corridor system alone takes its 100 % from TRACCAR_SATURATION)
+  if (order.some((s) => s.startsWith('traccar'))) buildTraccar(home, (m) => process.stdout.write(`  ${m}\n`));
   const out: Record<string, number | string> = {
     setup: `${TRACKERS} GT06 trackers over TCP from ${PROCESSES} load processes, at most ${WINDOW} fixes unacknowledged each; ${WARMUP_S} s warm-up, ${SATURATION_S} s saturation, ${RATE_S} s at each of ${PCTS.join('/')} % of Traccar's saturation (same round and parts) with ${LOGINS_PER_PHASE} new trackers logging in during each; systems alone, alternated: ${order.join(', ')}; ${ROUNDS} rounds`,
     cpu_note:
@@ -121,8 +163,8 @@ export default async function run(): Promise<Record<string, number | string>> {
         : name === 'corridor-ingest'
           ? await startCorridorIngest({ base: BASE })
           : await startCorridor({
-              kind: name === 'corridor-real' ? 'real' : 'embedded',
-              ...(name === 'corridor-embedded-confirmed' ? { env: { INGEST_THREAD_ACK: 'confirmed' } } : {}),
+              kind: name.startsWith('corridor-real') ? 'real' : 'embedded',
+              ...(VARIANT_ENV[name] ? { env: VARIANT_ENV[name] } : {}),
               base: BASE,
               ...(process.env.CPU_PROFILE_DIR ? { cpuProfileDir: join(process.env.CPU_PROFILE_DIR, key) } : {}),
             });
@@ -146,11 +188,14 @@ export default async function run(): Promise<Record<string, number | string>> {
         await fleet.run({ cmd: 'closed', seconds: WARMUP_S, window: WINDOW });
         const phase = async (label: string, command: Parameters<LoadFleet['run']>[0]): Promise<FleetResult> => {
           out[`${key}.${label}.load_start`] = load1m();
+          const h0 = await histograms(sys);
           const c0 = cpuNow(sys);
           const mono0 = process.hrtime.bigint() / 1000n;
           const res = await fleet!.run(command);
           const mono1 = process.hrtime.bigint() / 1000n;
           const c1 = cpuNow(sys);
+          const waits = phaseFigures(h0, await histograms(sys));
+          for (const [k, v] of Object.entries(waits)) out[`${key}.${label}.${k}`] = v;
           // the phase on the monotonic clock V8's CPU profiles use (profile-summary.ts --window)
           out[`${key}.${label}.monotonic_us`] = `${mono0}-${mono1}`;
           const server = cpuSpent(c0.server, c1.server);
@@ -172,7 +217,11 @@ export default async function run(): Promise<Record<string, number | string>> {
             out[`${key}.${label}.login_max_ms`] = res.logins.maxMs;
           }
           process.stdout.write(
-            `  ${key}.${label}: ${Math.round(res.acked / res.seconds)} acked/s, p99 ${res.p99Ms} ms, ${Math.round(res.acked / Math.max(0.01, server))} per server CPU-s (load ${load1m()})\n`,
+            `  ${key}.${label}: ${Math.round(res.acked / res.seconds)} acked/s, p99 ${res.p99Ms} ms, ${Math.round(res.acked / Math.max(0.01, server))} per server CPU-s (load ${load1m()})${
+              sys.metricsUrl
+                ? `; p50/p99 ms: ingest ack ${waits['ingest_ack_latency_seconds.p50_ms']}/${waits['ingest_ack_latency_seconds.p99_ms']}, batch ${waits['ingest_batch_seconds.p50_ms']}/${waits['ingest_batch_seconds.p99_ms']}, publish ${waits['ingest_publish_seconds.p50_ms']}/${waits['ingest_publish_seconds.p99_ms']}, bus wait ${waits['bus_publish_wait_seconds.p50_ms']}/${waits['bus_publish_wait_seconds.p99_ms']}, send ${waits['bus_send_seconds.p50_ms']}/${waits['bus_send_seconds.p99_ms']}, messages per send ${waits['bus_send_messages.p50']}/${waits['bus_send_messages.p99']}`
+                : ''
+            }\n`,
           );
           return res;
         };
@@ -199,6 +248,7 @@ export default async function run(): Promise<Record<string, number | string>> {
       ['corridor-embedded', 'traccar-h2'],
       ['corridor-embedded', 'corridor-embedded-confirmed'],
       ['corridor-real', 'traccar-pg'],
+      ['corridor-real-lanes', 'corridor-real'],
       ['corridor-ingest', 'traccar-pg'],
     ] as const) {
       const a = (k: string): number => Number(out[`r${r}.${c}.${k}`]);

@@ -66,6 +66,8 @@ export interface RunningSystem {
   storePids(): number[];
   registerDevices(imeis: string[]): Promise<void>;
   stop(): Promise<void>;
+  /** Corridor's /metrics (its threads' histograms added up), read around each phase. */
+  metricsUrl?: string;
 }
 
 async function waitFor(what: string, check: () => Promise<boolean>, ms: number): Promise<void> {
@@ -274,6 +276,7 @@ export async function startCorridor(opts: {
   return {
     name: `corridor-${opts.kind}`,
     gt06Port: opts.base + 23,
+    metricsUrl: `http://127.0.0.1:${opts.base + 92}/metrics`,
     serverPids: () => [pid],
     storePids: opts.kind === 'real' ? () => [...postgresBackendsOf(dbName)(), ...shared] : () => [],
     async registerDevices(imeis) {
@@ -364,6 +367,7 @@ export async function startCorridorIngest(opts: { base: number }): Promise<Runni
   return {
     name: 'corridor-ingest',
     gt06Port: opts.base + 23,
+    metricsUrl: `http://127.0.0.1:${opts.base + 92}/metrics`,
     serverPids: () => [pid],
     storePids: () => [...postgresBackendsOf(dbName)(), ...shared, ...(store.pid ? [store.pid] : [])],
     async registerDevices(imeis) {

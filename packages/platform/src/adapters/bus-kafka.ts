@@ -1,6 +1,6 @@
 import { Admin, compatibilityPartitioner, ProduceAcks, Producer, stringSerializers, type BaseOptions } from '@platformatic/kafka';
 import type { Logger } from '../logger';
-import { counter } from '../metrics';
+import { counter, histogram } from '../metrics';
 import type { Bus, BusMessage, ProducerStatus, SubscribeOptions, Subscription, TopicSpec } from './bus';
 import { consumerLag } from './kafka-lag';
 import { closeForced, retriable, SupervisedKafkaConsumer, type RestartBackoff } from './kafka-consumer';
@@ -9,6 +9,21 @@ import type { KafkaSecurity } from './store-connections';
 /** Failed publishes in a row after which the producer is replaced. */
 const REPLACE_AFTER_FAILURES = 3;
 const producerRestarts = counter('bus_producer_restarts_total', 'Producers replaced after failed publishes', []);
+/** Where a publish's time goes (issue 28, the ack latency on real parts): waiting for a send, then the send. */
+const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+const publishWait = histogram(
+  'bus_publish_wait_seconds',
+  'Time from a publish to the start of the send that carries it (gathered while earlier sends were in flight)',
+  [],
+  LATENCY_BUCKETS,
+);
+const sendSeconds = histogram(
+  'bus_send_seconds',
+  "A producer send's round trip, until every in-sync replica has it (acks=all)",
+  [],
+  LATENCY_BUCKETS,
+);
+const sendMessages = histogram('bus_send_messages', 'Messages per producer send', [], [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000]);
 
 export interface KafkaBusOptions {
   brokers: string[];
@@ -33,6 +48,31 @@ export interface KafkaBusOptions {
    * (group.min/max.session.timeout.ms).
    */
   sessionTimeoutMs?: number;
+  /**
+   * Sends in flight at once (KAFKA_SENDS_IN_FLIGHT, default 1): that many idempotent producers
+   * ("lanes"), each with one send in flight as the client allows an idempotent producer; a key
+   * always takes the same lane (its murmur2 hash, as its partition), so a key's messages go out in
+   * publish order through one producer. See publish().
+   */
+  sendsInFlight?: number;
+}
+
+interface PendingPublish {
+  topic: string;
+  messages: BusMessage[];
+  /** performance.now() at publish: the wait before its send (bus_publish_wait_seconds) */
+  at: number;
+  settle: (err?: Error) => void;
+}
+
+/** One idempotent producer with the publishes gathered for its next send. */
+class Lane {
+  producer: JsonProducer | undefined;
+  producerReady: Promise<JsonProducer> | undefined;
+  pending: PendingPublish[] = [];
+  flushing = false;
+  /** this lane's failed sends in a row (its producer is replaced after REPLACE_AFTER_FAILURES) */
+  failuresInRow = 0;
 }
 
 type JsonProducer = Producer<string, string, string, string>;
@@ -48,21 +88,18 @@ export class KafkaBus implements Bus {
   readonly client = '@platformatic/kafka';
   readonly maxReadyLag: number | undefined;
   private readonly base: BaseOptions;
-  private producer: JsonProducer | undefined;
-  private producerReady: Promise<JsonProducer> | undefined;
+  private readonly lanes: Lane[];
   private admin: Admin | undefined;
   private readonly consumers = new Set<SupervisedKafkaConsumer>();
   private producerState: ProducerStatus = { state: 'idle', restarts: 0 };
-  private failuresInRow = 0;
   private probing = false;
   private closed = false;
   private readonly ns: string;
-  private pending: { topic: string; messages: BusMessage[]; resolve: () => void; reject: (err: Error) => void }[] = [];
-  private flushing = false;
 
   constructor(private readonly opts: KafkaBusOptions) {
     this.ns = opts.namespace ? `${opts.namespace}.` : '';
     this.maxReadyLag = opts.maxReadyLag;
+    this.lanes = Array.from({ length: Math.max(1, Math.floor(opts.sendsInFlight ?? 1)) }, () => new Lane());
     this.base = {
       clientId: opts.clientId,
       bootstrapBrokers: opts.brokers,
@@ -118,8 +155,8 @@ export class KafkaBus implements Bus {
     }
   }
 
-  private getProducer(): Promise<JsonProducer> {
-    if (!this.producerReady) {
+  private getProducer(lane: Lane): Promise<JsonProducer> {
+    if (!lane.producerReady) {
       const producer: JsonProducer = new Producer({
         ...this.base,
         idempotent: true,
@@ -132,77 +169,100 @@ export class KafkaBus implements Bus {
       const ready: Promise<JsonProducer> = producer.connectToBrokers(null).then(
         () => {
           // replaced while connecting (replaceProducer): this one is not used
-          if (this.producerReady !== ready) {
+          if (lane.producerReady !== ready) {
             void producer.close().catch(() => undefined);
             throw new Error('producer replaced while connecting');
           }
-          this.producer = producer;
+          lane.producer = producer;
           return producer;
         },
         (err: unknown) => {
-          if (this.producerReady === ready) this.producerReady = undefined;
+          if (lane.producerReady === ready) lane.producerReady = undefined;
           void producer.close().catch(() => undefined);
           throw err;
         },
       );
-      this.producerReady = ready;
+      lane.producerReady = ready;
     }
-    return this.producerReady;
+    return lane.producerReady;
   }
 
   /**
    * Publishes are gathered while a send is in flight and go out together in one send (sending each
    * call alone would serialize every device's ack behind the previous one). Each caller resolves
-   * when its own messages are acknowledged by all in-sync replicas, and rejects if the send failed
-   * or its deadline passed.
+   * when its own messages are acknowledged by all in-sync replicas, and rejects if a send failed or
+   * its deadline passed. With several lanes (sendsInFlight) a publish's messages go to their keys'
+   * lanes, whose sends are in flight side by side: a fix no longer waits for a send of other
+   * devices' fixes and the one after it; the publish resolves once every lane it used confirmed.
    */
   publish(topic: string, messages: BusMessage[]): Promise<void> {
     if (!messages.length) return Promise.resolve();
     const timeout = this.opts.publishTimeoutMs ?? 15000;
     return new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`publish to ${topic} timed out after ${timeout} ms`)), timeout);
-      this.pending.push({
-        topic,
-        messages,
-        resolve: () => {
+      const byLane = this.splitByLane(messages);
+      let outstanding = byLane.size;
+      let done = false;
+      const finish = (err?: Error): void => {
+        if (done) return;
+        if (err || --outstanding === 0) {
+          done = true;
           clearTimeout(timer);
-          resolve();
-        },
-        reject: (err) => {
-          clearTimeout(timer);
-          reject(err);
-        },
-      });
-      if (!this.flushing) {
-        this.flushing = true;
-        setImmediate(() => void this.flush());
+          if (err) reject(err);
+          else resolve();
+        }
+      };
+      const timer = setTimeout(() => finish(new Error(`publish to ${topic} timed out after ${timeout} ms`)), timeout);
+      const at = performance.now();
+      for (const [lane, part] of byLane) {
+        lane.pending.push({ topic, messages: part, at, settle: finish });
+        if (!lane.flushing) {
+          lane.flushing = true;
+          setImmediate(() => void this.flush(lane));
+        }
       }
     });
   }
 
-  private async flush(): Promise<void> {
+  /** Each lane's share of the messages, in their order; a key always maps to the same lane. */
+  private splitByLane(messages: BusMessage[]): Map<Lane, BusMessage[]> {
+    if (this.lanes.length === 1) return new Map([[this.lanes[0]!, messages]]);
+    const byLane = new Map<Lane, BusMessage[]>();
+    for (const m of messages) {
+      const lane = this.lanes[compatibilityPartitioner(undefined as never, Buffer.from(m.key)) % this.lanes.length]!;
+      const part = byLane.get(lane);
+      if (part) part.push(m);
+      else byLane.set(lane, [m]);
+    }
+    return byLane;
+  }
+
+  private async flush(lane: Lane): Promise<void> {
     const timeout = this.opts.publishTimeoutMs ?? 15000;
     try {
-      while (this.pending.length) {
-        const batch = this.pending.splice(0, this.pending.length);
+      while (lane.pending.length) {
+        const batch = lane.pending.splice(0, lane.pending.length);
         try {
-          const producer = await this.getProducer();
+          const producer = await this.getProducer(lane);
           const messages = batch.flatMap((p) =>
             p.messages.map((m) => ({ topic: this.ns + p.topic, key: m.key, value: JSON.stringify(m.value), headers: m.headers })),
           );
+          const start = performance.now();
+          for (const p of batch) publishWait.observe((start - p.at) / 1000);
+          sendMessages.observe(messages.length);
           // a send the client keeps retrying past the callers' deadline fails here, so the next
           // batch goes to a new producer instead of queueing behind it
           await withDeadline(producer.send({ messages }), timeout, 'send');
-          this.published();
-          for (const p of batch) p.resolve();
+          sendSeconds.observe((performance.now() - start) / 1000);
+          this.published(lane);
+          for (const p of batch) p.settle();
         } catch (err) {
           const error = err instanceof Error ? err : new Error(String(err));
-          this.publishFailed(error);
-          for (const p of batch) p.reject(error);
+          this.publishFailed(lane, error);
+          for (const p of batch) p.settle(error);
         }
       }
     } finally {
-      this.flushing = false;
+      lane.flushing = false;
     }
   }
 
@@ -245,13 +305,15 @@ export class KafkaBus implements Bus {
     return { ...this.producerState };
   }
 
-  private published(): void {
-    this.failuresInRow = 0;
-    if (this.producerState.state !== 'ok') this.producerState = { state: 'ok', restarts: this.producerState.restarts };
+  private published(lane: Lane): void {
+    lane.failuresInRow = 0;
+    // ok once no lane's last send failed (a broker that is down fails every lane)
+    if (this.producerState.state !== 'ok' && this.lanes.every((l) => l.failuresInRow === 0))
+      this.producerState = { state: 'ok', restarts: this.producerState.restarts };
   }
 
-  private publishFailed(err: Error): void {
-    this.failuresInRow++;
+  private publishFailed(lane: Lane, err: Error): void {
+    lane.failuresInRow++;
     const since = this.producerState.state === 'failing' ? this.producerState.failingSince : new Date().toISOString();
     this.producerState = {
       state: 'failing',
@@ -259,18 +321,18 @@ export class KafkaBus implements Bus {
       lastError: `${err.name}: ${err.message}`,
       restarts: this.producerState.restarts,
     };
-    if (this.failuresInRow === 1 || this.failuresInRow % 20 === 0)
-      this.opts.logger.warn({ err, failuresInRow: this.failuresInRow }, 'publish failed');
+    if (lane.failuresInRow === 1 || lane.failuresInRow % 20 === 0)
+      this.opts.logger.warn({ err, failuresInRow: lane.failuresInRow, lane: this.lanes.indexOf(lane) }, 'publish failed');
     // a producer that keeps failing, failed for good (its idempotence state lost when the broker was
     // killed) or still has a send in flight past the deadline is replaced: the next batch gets a new one
-    if (this.failuresInRow % REPLACE_AFTER_FAILURES === 0 || !retriable(err) || err instanceof DeadlineError) this.replaceProducer();
+    if (lane.failuresInRow % REPLACE_AFTER_FAILURES === 0 || !retriable(err) || err instanceof DeadlineError) this.replaceProducer(lane);
     this.probeProducer();
   }
 
-  private replaceProducer(): void {
-    const old = this.producer;
-    this.producer = undefined;
-    this.producerReady = undefined;
+  private replaceProducer(lane: Lane): void {
+    const old = lane.producer;
+    lane.producer = undefined;
+    lane.producerReady = undefined;
     if (old) {
       void closeForced(old).catch(() => undefined);
       producerRestarts.inc();
@@ -279,8 +341,8 @@ export class KafkaBus implements Bus {
   }
 
   /**
-   * While publishes fail, a probe replaces the producer with a new one and connects it, with
-   * backoff, whenever no publish is in flight. A connected new producer ends the failing state even
+   * While publishes fail, a probe replaces the producer of each lane whose last send failed with a
+   * new one and connects it, with backoff, whenever that lane has no send in flight. A connected new producer ends the failing state even
    * when nothing is being published: a service that publishes rarely must not stay unready for
    * want of a publish to prove the bus is back (the next publish that fails makes it failing again).
    */
@@ -291,10 +353,12 @@ export class KafkaBus implements Bus {
     void (async () => {
       for (let attempt = 0; !this.closed && this.producerState.state === 'failing'; attempt++) {
         await new Promise((r) => setTimeout(r, Math.min(maxMs, initialMs * 2 ** attempt)).unref());
-        if (this.closed || this.producerState.state !== 'failing' || this.flushing) continue;
-        this.replaceProducer();
+        // the lanes whose last send failed and that have none in flight
+        const failed = this.lanes.filter((l) => l.failuresInRow > 0 && !l.flushing);
+        if (this.closed || this.producerState.state !== 'failing' || !failed.length) continue;
+        for (const lane of failed) this.replaceProducer(lane);
         try {
-          await this.getProducer();
+          await Promise.all(failed.map((lane) => this.getProducer(lane)));
         } catch (err) {
           this.opts.logger.debug({ err, attempt }, 'producer reconnect failed; trying again');
           continue;
@@ -303,8 +367,9 @@ export class KafkaBus implements Bus {
           { failingSince: this.producerState.failingSince },
           'producer replaced and reconnected after failed publishes',
         );
-        this.failuresInRow = 0;
-        if (this.producerState.state === 'failing') this.producerState = { state: 'ok', restarts: this.producerState.restarts };
+        for (const lane of failed) lane.failuresInRow = 0;
+        if (this.producerState.state === 'failing' && this.lanes.every((l) => l.failuresInRow === 0))
+          this.producerState = { state: 'ok', restarts: this.producerState.restarts };
       }
     })().finally(() => {
       this.probing = false;
@@ -319,7 +384,7 @@ export class KafkaBus implements Bus {
     this.closed = true;
     await Promise.allSettled([...this.consumers].map((c) => c.stop()));
     this.consumers.clear();
-    if (this.producer) await closeForced(this.producer).catch(() => undefined);
+    await Promise.allSettled(this.lanes.map((lane) => (lane.producer ? closeForced(lane.producer) : undefined)));
     if (this.admin) await this.admin.close().catch(() => undefined);
   }
 }

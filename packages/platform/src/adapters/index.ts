@@ -67,6 +67,7 @@ export async function createAdapters(env: BaseEnv, logger: Logger, choice: Adapt
         clientId: env.KAFKA_CLIENT_ID,
         logger,
         maxReadyLag: env.CONSUMER_MAX_READY_LAG,
+        sendsInFlight: env.KAFKA_SENDS_IN_FLIGHT,
         security: kafkaSecurity(env),
         ...(env.KAFKA_NAMESPACE ? { namespace: env.KAFKA_NAMESPACE } : {}),
       })

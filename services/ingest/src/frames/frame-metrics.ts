@@ -35,6 +35,12 @@ export const frameMetrics = {
     ['protocol'],
     [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 15, 60],
   ),
+  batchLatency: histogram(
+    'ingest_batch_seconds',
+    "Time a connection's batch of frames spends in the durable path (identity, archive, intake, publish), the part of the ack latency after the frames waited for the connection's batch before",
+    ['protocol'],
+    [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 15, 60],
+  ),
   acks: counter('ingest_acks_total', 'Acknowledgements written to devices', ['protocol']),
   publishRetries: counter('ingest_publish_retries_total', 'Publishes retried while the bus was unavailable (the ack is held)', [
     'protocol',

@@ -319,8 +319,10 @@ export class DeviceConnection implements DeviceLink {
         const batch = this.queue.slice(0, this.deps.limits.maxBatchFrames ?? MAX_ADMITTED_FRAMES);
         const frames = batch.map((q) => q.frame);
         let verdicts: FrameVerdict[];
+        const started = performance.now();
         try {
           verdicts = await this.deps.handler.handleBatch(frames, () => this.alive);
+          m.batchLatency.observe({ protocol: this.protocol.name }, (performance.now() - started) / 1000);
         } catch (err) {
           this.log.error({ err }, 'frame handling failed; closing the connection');
           verdicts = frames.map(() => ({ action: 'close', reason: 'internal_error' }));

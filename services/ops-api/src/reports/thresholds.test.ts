@@ -6,6 +6,7 @@ describe('report settings and thresholds', () => {
   it("default to Traccar's values", () => {
     expect(defaultReportSettings()).toEqual({
       maxPeriodDays: 92,
+      trackRunsEveryMs: 300_000, // the reports' stored runs computed every 5 minutes (REPORT_TRACK_RUNS_S)
       trips: {
         newLogic: true,
         minDistance: 200,
@@ -35,6 +36,7 @@ describe('report settings and thresholds', () => {
     expect(reportSettingsFrom(ReportEnv.parse({ REPORT_PAGE_ROWS: '5000' })).pageRows).toBe(5000);
     expect(reportSettingsFrom(ReportEnv.parse({})).pageRows).toBeUndefined(); // the analytics store's default
     expect(ReportEnv.safeParse({ REPORT_PAGE_ROWS: '10' }).success).toBe(false);
+    expect(reportSettingsFrom(ReportEnv.parse({ REPORT_TRACK_RUNS_S: '60' })).trackRunsEveryMs).toBe(60_000);
   });
 
   it('take the request first, then the device attribute of the Traccar key, then the setting; bad attributes are ignored', () => {

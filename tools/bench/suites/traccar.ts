@@ -33,6 +33,7 @@ import {
   cpuSecondsOf,
   rssOf,
   startCorridor,
+  threadCpuOf,
   startCorridorIngest,
   startTraccar,
   type RunningSystem,
@@ -85,6 +86,13 @@ const VARIANT_ENV: Partial<Record<SystemName, Record<string, string>>> = {
 interface Cpu {
   server: Map<number, number>;
   stores: Map<number, number>;
+}
+
+/** CPU seconds by kind of thread of the server's processes (systems.ts threadCpuOf). */
+function threadCpus(sys: RunningSystem): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const pid of sys.serverPids()) for (const [k, v] of Object.entries(threadCpuOf(pid))) out[k] = (out[k] ?? 0) + v;
+  return out;
 }
 
 function cpuNow(sys: RunningSystem): Cpu {
@@ -190,10 +198,12 @@ export default async function run(): Promise<Record<string, number | string>> {
           out[`${key}.${label}.load_start`] = load1m();
           const h0 = await histograms(sys);
           const c0 = cpuNow(sys);
+          const t0 = threadCpus(sys);
           const mono0 = process.hrtime.bigint() / 1000n;
           const res = await fleet!.run(command);
           const mono1 = process.hrtime.bigint() / 1000n;
           const c1 = cpuNow(sys);
+          const t1 = threadCpus(sys);
           const waits = phaseFigures(h0, await histograms(sys));
           for (const [k, v] of Object.entries(waits)) out[`${key}.${label}.${k}`] = v;
           // the phase on the monotonic clock V8's CPU profiles use (profile-summary.ts --window)
@@ -208,6 +218,9 @@ export default async function run(): Promise<Record<string, number | string>> {
           out[`${key}.${label}.cpu_s_stores`] = round(stores);
           out[`${key}.${label}.acked_per_cpu_s_server`] = Math.round(res.acked / Math.max(0.01, server));
           out[`${key}.${label}.acked_per_cpu_s_with_stores`] = Math.round(res.acked / Math.max(0.01, server + stores));
+          // per kind of thread: CPU µs per acked fix (Corridor's main thread, ingest threads, V8's helpers, ...)
+          for (const [kind, cpu] of Object.entries(t1))
+            out[`${key}.${label}.cpu_us_per_acked.${kind}`] = round((1e6 * (cpu - (t0[kind] ?? 0))) / Math.max(1, res.acked));
           if (command.cmd === 'rate') {
             out[`${key}.${label}.backlog_at_end`] = res.backlog;
             out[`${key}.${label}.logins_acked`] = `${res.logins.acked}/${res.logins.tried}`;

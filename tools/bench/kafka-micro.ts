@@ -17,6 +17,7 @@
 import { createLogger, type ConsumedMessage } from '@corridor/platform';
 import { benchBus } from './bench-bus';
 import { load1m } from './parts';
+import { samplePosition } from './sample-position';
 import { quantile, round } from './stats';
 
 const MESSAGES = 40_000;
@@ -27,24 +28,8 @@ const PARTITIONS = 12;
 const { MICRO_BROKERS, MICRO_NAMESPACE } = process.env;
 if (!MICRO_BROKERS || !MICRO_NAMESPACE) throw new Error('MICRO_BROKERS and MICRO_NAMESPACE are required');
 
-/** A fix as ingest publishes it (about 330 bytes of JSON). */
-const fix = (i: number): object => ({
-  id: 1_000_000_000 + i,
-  deviceId: 50_001 + (i % 1000),
-  protocol: 'gt06',
-  serverTime: new Date().toISOString(),
-  fixTime: new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString(),
-  valid: true,
-  latitude: -1.29 - i / 1e6,
-  longitude: 36.82 + i / 1e6,
-  altitude: 1600,
-  speed: 27.5,
-  course: 90,
-  accuracy: 5,
-  satellites: 9,
-  attributes: { ignition: true, odometer: 1000 + i, batteryLevel: 90, motion: true },
-  rawFrameId: `f${i}`,
-});
+/** The i-th fix, keyed over 1,000 devices. */
+const fix = (i: number): object => samplePosition(50_001 + (i % 1000), i);
 
 const cpuSeconds = (u: NodeJS.CpuUsage): number => (u.user + u.system) / 1e6;
 

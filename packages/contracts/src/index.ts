@@ -6,6 +6,7 @@ export * from './endpoint';
 export * from './topics';
 export * from './topic-usage';
 export * from './positions';
+export * from './position-check';
 export * from './events';
 export * from './commands';
 export * from './devices-pending';

@@ -82,6 +82,33 @@ describe('publishValidated and consumeValidated', () => {
     await eventually('the good one handled', () => expect(seen).toEqual([{ n: 1, unit: 'm' }]));
   });
 
+  it("marks a value the producer's own check accepts without the schema's parse, and parses the rest", async () => {
+    const bus = new MemoryBus(2, 20);
+    const seen = await consume(bus, 'a', 'r.v1', Reading);
+    const dead = await consume(bus, 'dlq', dlqTopic('r.v1'), z.object({ reason: z.string() }).loose());
+    checks = 0;
+    const whole = (v: unknown): boolean => typeof (v as { unit?: unknown }).unit === 'string';
+    await publishValidated(
+      bus,
+      'r.v1',
+      Reading,
+      [
+        { key: '1', value: { n: 1, unit: 'km' } }, // accepted by the check: not parsed, marked
+        { key: '1', value: { n: 2 } }, // not accepted: parsed (its default filled), marked
+        { key: '1', value: { n: -3 } }, // refused by the schema: unmarked, dead-lettered
+      ],
+      whole,
+    );
+    await eventually('the good ones handled', () =>
+      expect(seen).toEqual([
+        { n: 1, unit: 'km' },
+        { n: 2, unit: 'm' },
+      ]),
+    );
+    await eventually('the bad one dead-lettered', () => expect(dead.map((d) => d.reason)).toEqual(['schema']));
+    expect(checks).toBe(3); // the producer's parses of 2 and -3, the consumer's check of -3: never 1's
+  });
+
   it('checks a message marked with another schema', async () => {
     const bus = new MemoryBus(2, 20);
     const seen = await consume(bus, 'a', 'r.v1', Reading);

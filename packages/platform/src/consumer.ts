@@ -85,12 +85,18 @@ export async function publishValidated<S extends z.ZodTypeAny>(
   topic: string,
   schema: S,
   messages: (Omit<BusMessage, 'value' | 'validatedAs'> & { value: z.input<S> })[],
+  /**
+   * A check that accepts only values the schema returns as they are (contracts' isParsedPositionMessage):
+   * what it accepts is marked without the schema's parse and its copy; the rest are parsed.
+   */
+  parsed?: (value: unknown) => boolean,
 ): Promise<void> {
   const id = bus.kind === 'memory' ? schemaId(schema) : undefined;
   if (id === undefined) return bus.publish(topic, messages);
   return bus.publish(
     topic,
     messages.map((m) => {
+      if (parsed?.(m.value)) return { ...m, validatedAs: id };
       const r = schema.safeParse(m.value);
       return r.success ? { ...m, value: r.data, validatedAs: id } : m;
     }),

@@ -11,6 +11,7 @@
  */
 import { createLogger, KafkaBus, registry } from '@corridor/platform';
 import { load1m } from '../parts';
+import { samplePosition } from '../sample-position';
 import { quantile, round } from '../stats';
 import { parseHistograms, phaseFigures } from '../traccar/scraped-histograms';
 
@@ -21,23 +22,7 @@ const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const LANES_B = Number(process.env.KAFKA_SENDS_IN_FLIGHT_B ?? 4);
 const HISTOGRAMS = ['bus_publish_wait_seconds', 'bus_send_seconds', 'bus_send_messages'] as const;
 
-const fix = (device: number, i: number): object => ({
-  id: 1_000_000_000 + i,
-  deviceId: 50_001 + device,
-  protocol: 'gt06',
-  serverTime: new Date().toISOString(),
-  fixTime: new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString(),
-  valid: true,
-  latitude: -1.29 - i / 1e6,
-  longitude: 36.82 + i / 1e6,
-  altitude: 1600,
-  speed: 27.5,
-  course: 90,
-  accuracy: 5,
-  satellites: 9,
-  attributes: { ignition: true, odometer: 1000 + i, batteryLevel: 90, motion: true },
-  rawFrameId: `f${i}`,
-});
+const fix = (device: number, i: number): object => samplePosition(50_001 + device, i);
 
 async function runOnce(lanes: number, label: string): Promise<Record<string, number>> {
   const brokers = process.env.KAFKA_BROKERS!.split(',');

@@ -94,17 +94,10 @@ export class DeviceIdentity {
     stores: boolean,
   ): Promise<IdentityVerdict> {
     const conn = frame.connection;
-    const refuse = async (
-      reason: IdentityConflict,
-      reply?: Buffer,
-      extra: Record<string, string | null> = {},
-    ): Promise<IdentityVerdict> => {
-      await this.deps.events.raise(device, reason, { protocol: frame.protocol, remote: frame.remote, ...extra });
-      return { accepted: false, reason, ...(reply ? { reply } : {}) };
-    };
     const claim = result.identity;
     const bound = await this.boundProtocol(device, stores);
-    if (bound !== undefined && bound !== frame.protocol) return refuse('protocol', claimRefusal(result), { boundProtocol: bound });
+    if (bound !== undefined && bound !== frame.protocol)
+      return this.refuse(device, frame, 'protocol', claimRefusal(result), { boundProtocol: bound });
 
     let ack: Buffer | undefined;
     if (CODE_PROTOCOLS.has(frame.protocol)) {
@@ -112,16 +105,16 @@ export class DeviceIdentity {
       if (claim?.kind === 'register') {
         const code = newCode();
         if (!(await this.codes(() => this.deps.cache.setIfAbsent(key, digest(code).toString('base64'))))) {
-          return refuse('jt808_registered', claim.answer({ refused: 'registered' }));
+          return this.refuse(device, frame, 'jt808_registered', claim.answer({ refused: 'registered' }));
         }
         ack = claim.answer({ code });
       } else if (claim?.kind === 'authenticate') {
         const stored = await this.codes(() => this.deps.cache.get(key));
         const ok = stored !== null && timingSafeEqual(Buffer.from(stored, 'base64'), digest(claim.code));
-        if (!ok) return refuse('jt808_code', claim.answer(false), { registered: stored === null ? 'no' : 'yes' });
+        if (!ok) return this.refuse(device, frame, 'jt808_code', claim.answer(false), { registered: stored === null ? 'no' : 'yes' });
         ack = claim.answer(true);
       } else if (!conn?.authenticated?.has(device.uniqueId)) {
-        return refuse('jt808_unauthenticated');
+        return this.refuse(device, frame, 'jt808_unauthenticated');
       }
       if (conn) (conn.authenticated ??= new Set()).add(device.uniqueId);
     }
@@ -129,9 +122,23 @@ export class DeviceIdentity {
       const granted = this.claim(device, frame.protocol);
       if (!stores && !CODE_PROTOCOLS.has(frame.protocol)) return { accepted: true, ...(ack ? { ack } : {}) };
       if (!(await granted))
-        return refuse('protocol', claimRefusal(result), { boundProtocol: this.claimed.get(device.id)?.protocol ?? null });
+        return this.refuse(device, frame, 'protocol', claimRefusal(result), {
+          boundProtocol: this.claimed.get(device.id)?.protocol ?? null,
+        });
     }
     return { accepted: true, ...(ack ? { ack } : {}) };
+  }
+
+  /** A refused claim: raised as an identity event, answered with `reply` (a method, not a closure made per frame: issue 28). */
+  private async refuse(
+    device: KnownDevice,
+    frame: { protocol: string; remote: string | null },
+    reason: IdentityConflict,
+    reply?: Buffer,
+    extra: Record<string, string | null> = {},
+  ): Promise<IdentityVerdict> {
+    await this.deps.events.raise(device, reason, { protocol: frame.protocol, remote: frame.remote, ...extra });
+    return { accepted: false, reason, ...(reply ? { reply } : {}) };
   }
 
   /** The HTTP device ports (OsmAnd) have no connection state: only the protocol binding applies. */

@@ -42,19 +42,29 @@ function mirrored(
 }
 
 function traccarAttributes(attributes: Attributes, m: ReturnType<typeof mirrored>, stateRecord: boolean): Attributes {
+  // no closure per fix (under tsx each named one costs a defineProperty of its name, issue 28)
   const out: Attributes = { ...attributes };
-  const put = (key: string, v: Value): void => {
-    if (v !== null && v !== undefined) out[key] = v;
-  };
-  put('sat', m.satellites);
-  put('hdop', m.hdop);
-  put('ignition', m.ignition);
-  put('odometer', m.odometer);
-  put('power', m.power);
-  put('battery', m.battery);
-  put('alarm', m.alarm);
+  if (m.satellites !== null) out.sat = m.satellites;
+  if (m.hdop !== null) out.hdop = m.hdop;
+  if (m.ignition !== null) out.ignition = m.ignition;
+  if (m.odometer !== null) out.odometer = m.odometer;
+  if (m.power !== null) out.power = m.power;
+  if (m.battery !== null) out.battery = m.battery;
+  if (m.alarm !== null) out.alarm = m.alarm;
   if (stateRecord) out.outdated = true;
   return out;
+}
+
+/** The server time's ISO text, made once for the fixes of one intake call (they share the instant). */
+let serverTimeMs = NaN;
+let serverTimeIso = '';
+function isoOf(d: Date): string {
+  const ms = d.getTime();
+  if (ms !== serverTimeMs) {
+    serverTimeIso = d.toISOString();
+    serverTimeMs = ms;
+  }
+  return serverTimeIso;
 }
 
 /**
@@ -78,7 +88,7 @@ export function toPositionMessage(
     protocol: meta.protocol,
     fixTime,
     deviceTime: fixTime,
-    serverTime: meta.serverTime.toISOString(),
+    serverTime: isoOf(meta.serverTime),
     valid: stateRecord ? false : p.valid,
     latitude: p.latitude,
     longitude: p.longitude,

@@ -1,4 +1,4 @@
-import { EventMessage, PositionMessage, Topics } from '@corridor/contracts';
+import { EventMessage, PositionMessage, Topics, isParsedPositionMessage } from '@corridor/contracts';
 import { AppError, counter, histogram, publishValidated, type Bus } from '@corridor/platform';
 
 const published = counter('ingest_positions_published_total', 'Positions confirmed by the bus', ['protocol']);
@@ -19,6 +19,7 @@ export async function publishPositions(bus: Bus, positions: PositionMessage[]): 
       Topics.positions,
       PositionMessage,
       positions.map((p) => ({ key: String(p.deviceId), value: p })),
+      isParsedPositionMessage,
     );
     const events = reportedEvents(positions);
     if (events.length)

@@ -30,21 +30,23 @@ function numberOrNull(value: unknown): number | null {
   return typeof value === 'number' && Number.isFinite(value) ? value : null;
 }
 
+/** Removes `key` from `rest` and returns its value (a function, not a closure made per fix: issue 28). */
+function take(rest: Attributes, key: string): unknown {
+  const v = rest[key];
+  delete rest[key];
+  return v;
+}
+
 /** A fix with the attributes; ignition, power, battery, odometer, hdop, satellites and altitude become fields. */
 export function positionOf(fix: Fix, attributes: Attributes, alarms: Alarms, deviceId: string | undefined): DecodedPosition {
   const rest: Attributes = { ...attributes };
-  const take = (key: string): unknown => {
-    const v = rest[key];
-    delete rest[key];
-    return v;
-  };
-  const ignition = take('ignition');
-  const power = numberOrNull(take('power'));
-  const battery = numberOrNull(take('battery'));
-  const odometer = numberOrNull(take('odometer'));
-  const hdop = numberOrNull(take('hdop'));
-  const satellites = numberOrNull(take('sat')) ?? fix.satellites ?? null;
-  const altitude = numberOrNull(take('altitude')) ?? fix.altitude ?? null;
+  const ignition = take(rest, 'ignition');
+  const power = numberOrNull(take(rest, 'power'));
+  const battery = numberOrNull(take(rest, 'battery'));
+  const odometer = numberOrNull(take(rest, 'odometer'));
+  const hdop = numberOrNull(take(rest, 'hdop'));
+  const satellites = numberOrNull(take(rest, 'sat')) ?? fix.satellites ?? null;
+  const altitude = numberOrNull(take(rest, 'altitude')) ?? fix.altitude ?? null;
   delete rest.alarm;
   return {
     deviceId,

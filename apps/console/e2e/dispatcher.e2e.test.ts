@@ -1,13 +1,17 @@
 import { describe, expect, inject, it } from 'vitest';
 import type { Route } from 'playwright-core';
 import { DEMO_ACCOUNTS } from '@corridor/tools/stack/demo/accounts';
-import { browserPeople } from './support/people';
+import { stackLane } from './support/lane';
+import { registerOwnTruck, reportFrom } from './support/off-corridor-truck';
+import { browserPeople, STACK_ADMIN } from './support/people';
 import type { Person } from './support/session';
 import { SignInPage } from './pages/SignInPage';
 import { LiveMapPage } from './pages/LiveMapPage';
 import { JourneyPages } from './pages/JourneyPages';
 
 const CONSOLE = { 'x-requested-with': 'corridor-console' };
+/** 3 km north-east of Voi, Kenya, on the Northern Corridor. */
+const NEAR_VOI = { lat: -3.375, lon: 38.575 };
 /** The kinds the demo scripts, on the board's pills, and the truck of each (tools/stack/demo/incidents.ts). */
 const DEMO_KINDS = [
   { label: 'Off corridor', truck: 'Truck 01' },
@@ -121,17 +125,17 @@ describe.skipIf(!inject('chromium'))('a dispatcher at the console', () => {
   });
 
   it('declares a journey, sees its flag arrive live, acknowledges and resolves it, and cancels the journey', async () => {
+    const ports = stackLane().devicePorts;
+    expect(ports, 'the stack tells where OsmAnd listens').not.toBeNull();
+    // a truck of the test's own, declared on a Central Corridor route, then reporting from near Voi on
+    // the Northern Corridor, far off that corridor (support/off-corridor-truck.ts): its flag opens as
+    // soon as its fixes are in, where a demo truck's fixes took the demo thresholds' 20 s to open one
+    const admin = await people.open(STACK_ADMIN, { at: null });
+    const truck = await registerOwnTruck(admin, 'Declared truck');
     const person = await people.open(DEMO_ACCOUNTS.dispatcher);
     const journeys = new JourneyPages(person);
-    // Truck 05 drives the Northern Corridor with no scripted incident: its demo journey is cancelled,
-    // and a new one declares it on a Central Corridor route, so its next fixes are far off that corridor
-    // (CONSOLE_E2E_TRUCK: another such truck, when rerunning against a stack kept from an earlier run)
-    const TRUCK = process.env.CONSOLE_E2E_TRUCK ?? 'Truck 05';
-    if (await journeys.openActiveOf(TRUCK)) {
-      await journeys.cancel('Reassigned to another route');
-      await person.page.locator('.screen-head').getByText('Cancelled').waitFor();
-    }
-    await journeys.create(TRUCK, (name) => /central/i.test(name) && name.endsWith('(demo)') && !/return/i.test(name));
+    await journeys.create(truck.name, (name) => /central/i.test(name) && name.endsWith('(demo)') && !/return/i.test(name));
+    await reportFrom(ports!.osmand, truck, NEAR_VOI);
     // the flag arrives over the socket: the top bar's cue, and the timeline marks it as new
     await person.page.getByTestId('flag-cue').waitFor({ timeout: 90_000 });
     const flag = journeys.flag('offCorridor');

@@ -14,20 +14,6 @@ export class JourneyPages {
     return this.page.getByRole('tabpanel');
   }
 
-  /** Opens the journey of a truck from the active tab; false when the truck has none. */
-  async openActiveOf(truck: string): Promise<boolean> {
-    const panel = await this.board('active');
-    await panel.getByRole('row').nth(1).waitFor();
-    const link = panel
-      .getByRole('row')
-      .filter({ hasText: `${truck} ·` })
-      .getByRole('link');
-    if (!(await link.count())) return false;
-    await link.first().click();
-    await this.person.settled();
-    return true;
-  }
-
   /** Declares a journey from the form; lands on its detail. Options are chosen by the start of their text. */
   async create(truck: string, route: (name: string) => boolean): Promise<number> {
     await this.person.visit('/journeys/new');

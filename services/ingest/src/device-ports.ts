@@ -15,6 +15,7 @@ import type { PositionIntake } from './positions/intake';
 import { IntakeGate } from './positions/intake-gate';
 import { ConnectionBudget } from './tcp/connection-budget';
 import { DeviceTcpServer } from './tcp/tcp-server';
+import { TurnScheduler } from './tcp/turn-scheduler';
 import { tcpProtocols, type TcpProtocolEntry, type TcpProtocolName } from './tcp/tcp-protocols';
 import { TeltonikaUdpServer } from './udp/teltonika-udp-server';
 
@@ -68,6 +69,8 @@ export class DevicePorts {
   readonly connections = new ConnectionRegistry();
   /** Fixes read and not yet published, across every port and the HTTP APIs (intake-gate.ts). */
   readonly gate: IntakeGate;
+  /** The slices every TCP port's batches run in, identities first (turn-scheduler.ts). */
+  readonly turns: TurnScheduler;
   /** Device connections the open-file limit leaves room for, across every device port (connection-budget.ts). */
   readonly fdBudget: ConnectionBudget;
   readonly handler: FrameHandler;
@@ -91,6 +94,7 @@ export class DevicePorts {
       minPending: Math.min(MIN_PENDING_FIXES, s.MAX_PENDING_FIXES),
       targetDelayMs: s.ACK_DELAY_TARGET_MS,
     });
+    this.turns = new TurnScheduler();
     this.archive = new RawFrameArchive(deps.analytics, {
       maxFrameBytes: s.MAX_FRAME_BYTES,
       logger: logger.child({ component: 'raw-frame-archive' }),
@@ -153,6 +157,7 @@ export class DevicePorts {
           protocol: e.protocol,
           handler: this.handler,
           gate: this.gate,
+          turns: this.turns,
           fdBudget: this.fdBudget,
           connections: this.connections,
           sessions: this.sessions,

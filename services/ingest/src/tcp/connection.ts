@@ -9,6 +9,7 @@ import type { FrameSink, FrameVerdict, ReceivedFrame } from '../frames/received-
 import type { IntakeGate } from '../positions/intake-gate';
 import type { InflightBudget } from './inflight-budget';
 import { splitStream } from './split-stream';
+import type { TurnScheduler, TurnWork } from './turn-scheduler';
 
 export interface ConnectionLimits {
   idleTimeoutMs: number;
@@ -26,6 +27,8 @@ export interface ConnectionDeps {
   budget: InflightBudget;
   /** The service-wide budget of fixes waiting for the bus (every port and the HTTP APIs). */
   gate: IntakeGate;
+  /** Runs the connections' batches in bounded slices per event-loop turn, identities first (turn-scheduler.ts). */
+  turns: TurnScheduler;
   connections: ConnectionRegistry;
   /** Tells the device state (device-status.v1) when a device is identified here, seen, and gone. */
   sessions?: DeviceSessions;
@@ -66,9 +69,11 @@ const isControl = (q: Queued): boolean => q.frame.result !== undefined && q.fram
  * the bus, reading stops (socket.pause) when the gate has no room (frames already read are decoded
  * and held until it has: oldest connection first), when the queue holds MAX_BUFFERED_BYTES, or when
  * the server's budget is full. A frame without a fix (login, heartbeat, status) is never held by
- * the gate: identities go through while positions wait.
+ * the gate: identities go through while positions wait. Batches are started by the instance's
+ * TurnScheduler, a bounded number of frames per turn of the event loop and logins first, so no
+ * connection's positions keep the thread from accepting and reading a new tracker.
  */
-export class DeviceConnection implements DeviceLink {
+export class DeviceConnection implements DeviceLink, TurnWork {
   readonly session: ProtocolSession = {};
   /** What this connection has established about its device (frames/identity.ts). */
   private readonly identity: ConnectionIdentity = {};
@@ -96,7 +101,7 @@ export class DeviceConnection implements DeviceLink {
   private readonly gateWake = (): void => {
     this.waitingForGate = false;
     this.admitHeld();
-    void this.drain();
+    this.scheduleDrain();
     this.tryResume();
   };
 
@@ -220,17 +225,25 @@ export class DeviceConnection implements DeviceLink {
   }
 
   /**
-   * Starts the queue's next batch after the reads of this turn of the event loop (setImmediate runs
-   * after the poll phase that delivered them), so frames a device wrote together go as one batch
-   * even when they arrived in several reads. A connection closing meanwhile starts it at once (onClose).
+   * Queues the connection's next batch with the scheduler (turn-scheduler.ts), which starts it in a
+   * slice after the reads of this turn of the event loop (setImmediate runs after the poll phase
+   * that delivered them), so frames a device wrote together go as one batch even when they arrived
+   * in several reads; a batch whose first frame carries no fix (a login, a heartbeat) is started
+   * before every position batch waiting. A connection closing meanwhile starts it at once (onClose).
    */
   private scheduleDrain(): void {
-    if (this.working || this.drainScheduled) return;
+    if (this.working || this.drainScheduled || !this.queue.length) return;
     this.drainScheduled = true;
-    setImmediate(() => {
-      this.drainScheduled = false;
-      void this.drain();
-    });
+    this.deps.turns.schedule(this, isControl(this.queue[0]!));
+  }
+
+  /** The scheduler's call: starts the next batch; returns its frames. */
+  runTurn(): number {
+    if (!this.drainScheduled) return 0; // started meanwhile (the connection closed)
+    this.drainScheduled = false;
+    if (this.working || !this.queue.length) return 0;
+    void this.drain();
+    return Math.min(this.queue.length, this.deps.limits.maxBatchFrames ?? MAX_ADMITTED_FRAMES);
   }
 
   /**
@@ -308,8 +321,9 @@ export class DeviceConnection implements DeviceLink {
 
   /**
    * Hands the queued frames over as one batch (at most `maxBatchFrames`), applies their verdicts in
-   * order and writes the batch's acknowledgements in one socket write; then the next batch. Only
-   * this loop writes acknowledgements.
+   * order and writes the batch's acknowledgements in one socket write; the next batch goes back to
+   * the scheduler, so one connection's queue never takes a whole turn (a closed connection's are
+   * handled at once: they are at most what it had read). Only this loop writes acknowledgements.
    */
   private async drain(): Promise<void> {
     if (this.working) return;
@@ -348,10 +362,12 @@ export class DeviceConnection implements DeviceLink {
         this.writeAcks(acks, ackBytes);
         this.admitHeld();
         this.tryResume();
+        if (this.alive) break; // the next batch waits for its slice; a closed connection's go now
       }
     } finally {
       this.working = false;
     }
+    this.scheduleDrain();
   }
 
   /** The acknowledgements of handled frames, in order, in one socket write. */

@@ -8,6 +8,7 @@ import { gt06, ioTurn, sleep, TestDevice, waitFor } from '../../test/test-device
 import { IntakeGate } from '../positions/intake-gate';
 import { ConnectionBudget } from './connection-budget';
 import { DeviceTcpServer, type TcpServerLimits } from './tcp-server';
+import { TurnScheduler } from './turn-scheduler';
 
 /** Connection mechanics with a stand-in for the durable path: ordering, limits, idle, budget. */
 const logger = createLogger('test', 'silent');
@@ -57,11 +58,13 @@ async function start(
   overrides: Partial<TcpServerLimits> = {},
   gate = roomy(),
   fdBudget = new ConnectionBudget({ limit: undefined, logger }),
+  turns?: TurnScheduler,
 ): Promise<number> {
   server = new DeviceTcpServer({
     protocol: gt06Protocol,
     handler: sink,
     gate,
+    ...(turns ? { turns } : {}),
     fdBudget,
     connections: new ConnectionRegistry(),
     limits: { ...limits, ...overrides },
@@ -113,6 +116,45 @@ describe('DeviceTcpServer', () => {
     await device.waitReceived(30);
     expect(sink.batches).toEqual([1, 1, 1]);
     device.close();
+  });
+
+  it('serves a new tracker’s login between slices of other connections’ positions, not after all of them (no login waits behind positions)', async () => {
+    // the durable path answers at once, as an ingest thread's posted publishes do: before slices,
+    // every connection's whole queue was worked through in the turn that read it, a login read in
+    // that turn was handed over after every position, and its ack went out with all of theirs
+    const sink = new ControlledSink(true);
+    const turns = new TurnScheduler(16);
+    const port = await start(sink, {}, roomy(), undefined, turns);
+    const STREAMERS = 20;
+    const FIXES = 40;
+    const streamers = await Promise.all(Array.from({ length: STREAMERS }, () => TestDevice.open(port)));
+    for (const [i, d] of streamers.entries()) await d.write(gt06.login(`3597100490${String(i).padStart(5, '0')}`, 1));
+    await Promise.all(streamers.map((d) => d.waitReceived(10)));
+    const latecomer = await TestDevice.open(port);
+    await waitFor(() => server!.connectionCount === STREAMERS + 1, 5000, 'the latecomer accepted');
+    const streamerAcks = (): number => streamers.reduce((n, d) => n + (d.received.length - 10) / 10, 0);
+    let streamerAcksAtLogin: number | undefined;
+    latecomer.onData = () => (streamerAcksAtLogin ??= streamerAcks());
+    const handedBefore = sink.frames.length;
+    // every streamer's backlog, then the login, all in the server's socket before its next read
+    const writes = streamers.map((d) =>
+      d.write(Buffer.concat(Array.from({ length: FIXES }, (_, k) => gt06.location(new Date(t.getTime() + k * 1000), 1, 36, 2 + k)))),
+    );
+    writes.push(latecomer.write(gt06.login(IMEI, 1)));
+    await Promise.all(writes);
+    await latecomer.waitReceived(10);
+    expect(latecomer.received.toString('hex')).toBe(gt06.ack(0x01, 1).toString('hex'));
+    const handed = sink.frames.slice(handedBefore);
+    const positionsBeforeLogin = handed.findIndex((f) => f.uniqueId === IMEI);
+    expect(positionsBeforeLogin).toBeGreaterThanOrEqual(0);
+    expect(positionsBeforeLogin).toBeLessThan((STREAMERS * FIXES) / 4);
+    expect(streamerAcksAtLogin).toBeLessThan((STREAMERS * FIXES) / 4);
+    // and no position lost or out of order: every streamer's acks, in order, one per fix
+    const expected = Buffer.concat([gt06.ack(0x01, 1), ...Array.from({ length: FIXES }, (_, k) => gt06.ack(0x12, 2 + k))]).toString('hex');
+    await Promise.all(streamers.map((d) => d.waitReceived(10 + FIXES * 10)));
+    for (const d of streamers) expect(d.received.toString('hex')).toBe(expected);
+    expect(turns.slices).toBeGreaterThan((STREAMERS * FIXES) / 16);
+    for (const d of [...streamers, latecomer]) d.close();
   });
 
   it('refuses connections beyond MAX_CONNECTIONS and counts them', async () => {

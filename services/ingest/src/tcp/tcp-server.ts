@@ -9,6 +9,7 @@ import type { IntakeGate } from '../positions/intake-gate';
 import { DeviceConnection, type ConnectionLimits } from './connection';
 import type { ConnectionBudget } from './connection-budget';
 import { InflightBudget } from './inflight-budget';
+import { TurnScheduler } from './turn-scheduler';
 
 export interface TcpServerLimits extends ConnectionLimits {
   maxConnections: number;
@@ -20,6 +21,8 @@ export interface DeviceTcpServerOptions {
   protocol: Protocol;
   handler: FrameSink;
   gate: IntakeGate;
+  /** The slices the connections' batches run in (one per ingest instance, shared by its ports; default: this port's own). */
+  turns?: TurnScheduler;
   /** The process's device-connection budget from its open-file limit (shared by every device port). */
   fdBudget: ConnectionBudget;
   connections: ConnectionRegistry;
@@ -33,6 +36,7 @@ export interface DeviceTcpServerOptions {
 export class DeviceTcpServer {
   readonly protocol: Protocol;
   readonly budget: InflightBudget;
+  readonly turns: TurnScheduler;
   private readonly server: Server;
   private readonly open = new Set<DeviceConnection>();
   private readonly log: Logger;
@@ -40,6 +44,7 @@ export class DeviceTcpServer {
   constructor(private readonly opts: DeviceTcpServerOptions) {
     this.protocol = opts.protocol;
     this.budget = new InflightBudget(opts.limits.maxServerBufferedBytes);
+    this.turns = opts.turns ?? new TurnScheduler();
     this.log = opts.logger.child({ protocol: opts.protocol.name, transport: 'tcp' });
     this.server = createServer({ pauseOnConnect: false, noDelay: true }, (socket) => {
       if (!opts.fdBudget.take(opts.protocol.name)) {
@@ -51,6 +56,7 @@ export class DeviceTcpServer {
         handler: opts.handler,
         budget: this.budget,
         gate: opts.gate,
+        turns: this.turns,
         connections: opts.connections,
         ...(opts.sessions ? { sessions: opts.sessions } : {}),
         limits: opts.limits,

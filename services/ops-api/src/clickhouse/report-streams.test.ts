@@ -9,6 +9,7 @@ import { streamEvents } from './report-events';
 import { printedFloat32, streamTracks, type TrackChunk } from './report-track';
 import { emptyTestAnalytics } from '@corridor/platform/testing/test-adapters';
 import { eventually } from '@corridor/platform/testing/eventually';
+import { allItems } from '../../test/batches';
 
 // CLICKHOUSE_URL's server when set, else this process's chDB (a database of its own)
 const variants = [
@@ -31,11 +32,6 @@ const pos = (deviceId: number, s: number, patch: Partial<PositionMessageInput> =
     course: 90,
     ...patch,
   });
-const all = async <T>(batches: AsyncIterable<T[]>): Promise<T[]> => {
-  const out: T[] = [];
-  for await (const b of batches) out.push(...b);
-  return out;
-};
 const period = { from: new Date(T0), to: new Date(T0 + 3600_000) };
 
 describe.each(variants)('report streams: $name', ({ create }) => {
@@ -61,14 +57,14 @@ describe.each(variants)('report streams: $name', ({ create }) => {
     ]);
 
     for (const pageRows of [2, 3, 1000, undefined]) {
-      const rows = await all(streamReportFixes(ch)({ deviceIds: [1, 2], ...period, pageRows }));
+      const rows = await allItems(streamReportFixes(ch)({ deviceIds: [1, 2], ...period, pageRows }));
       expect(
         rows.map((r) => `${r.deviceId}@${(r.time - T0) / 1000}`),
         `pageRows ${pageRows}`,
       ).toEqual(['1@0', '1@10', '1@20', '1@30', '1@40', '2@0', '2@10', '2@20', '2@30', '2@40', '2@50']);
       expect(rows[2]!.speed).toBe(20);
     }
-    const rows = await all(streamReportFixes(ch)({ deviceIds: [2], ...period }));
+    const rows = await allItems(streamReportFixes(ch)({ deviceIds: [2], ...period }));
     expect(rows[0]).toMatchObject({
       id: positionId(2, T0),
       ignition: null,
@@ -88,12 +84,12 @@ describe.each(variants)('report streams: $name', ({ create }) => {
       driverUniqueId: 'D1',
       motion: true,
     });
-    expect(await all(streamReportFixes(ch)({ deviceIds: [], ...period }))).toEqual([]);
+    expect(await allItems(streamReportFixes(ch)({ deviceIds: [], ...period }))).toEqual([]);
   });
 
   it('streams whole positions for the route report, as tuples in column order', async () => {
     for (const pageRows of [4, 5, 7, undefined]) {
-      const rows = await all(streamRouteRows(ch)({ deviceIds: [3, 1], ...period, pageRows, batchRows: 3 }));
+      const rows = await allItems(streamRouteRows(ch)({ deviceIds: [3, 1], ...period, pageRows, batchRows: 3 }));
       expect(
         rows.map((r) => `${r[0]}@${(r[1] - T0) / 1000}`),
         `pageRows ${pageRows}`,
@@ -125,7 +121,7 @@ describe.each(variants)('report streams: $name', ({ create }) => {
         '{}',
       ]);
     }
-    const [withCounters] = await all(streamRouteRows(ch)({ deviceIds: [2], from: new Date(T0 + 50_000), to: period.to }));
+    const [withCounters] = await allItems(streamRouteRows(ch)({ deviceIds: [2], from: new Date(T0 + 50_000), to: period.to }));
     expect(withCounters).toEqual([
       2,
       T0 + 50_000,
@@ -163,12 +159,12 @@ describe.each(variants)('report streams: $name', ({ create }) => {
         exec: (p: Parameters<Analytics['client']['exec']>[0]) => (queries.push(p.query), ch.client.exec(p)),
       } as Analytics['client'],
     };
-    await all(streamReportFixes(spy)({ deviceIds: [1, 2, 3], ...period, pageRows: 5 })); // 5, 6 and 5 rows (device 1 has a duplicate)
+    await allItems(streamReportFixes(spy)({ deviceIds: [1, 2, 3], ...period, pageRows: 5 })); // 5, 6 and 5 rows (device 1 has a duplicate)
     const pages = queries.filter((q) => !q.includes('count()'));
     expect(queries.filter((q) => q.includes('count()'))).toHaveLength(1);
     expect(pages.filter((q) => q.includes('LIMIT')).length).toBeGreaterThanOrEqual(2); // device 1 (6 stored rows) and device 2 alone
     queries.length = 0;
-    await all(streamReportFixes(spy)({ deviceIds: [1, 2, 3], ...period, pageRows: 1000 }));
+    await allItems(streamReportFixes(spy)({ deviceIds: [1, 2, 3], ...period, pageRows: 1000 }));
     expect(queries.filter((q) => !q.includes('count()'))).toHaveLength(1);
     expect(queries.some((q) => q.includes('LIMIT'))).toBe(false);
   });
@@ -230,7 +226,7 @@ describe.each(variants)('report streams: $name', ({ create }) => {
     ]);
     await insertEvents(ch)([ev('b', 1, 9, 'alarm', { alarm: 'overspeed,powerCut' })]); // redelivered
     const read = (q: { types?: string[]; alarms?: string[]; pageRows?: number }) =>
-      all(streamEvents(ch)({ deviceIds: [1, 2], ...period, ...q })).then((es) => es.map((e) => e.id));
+      allItems(streamEvents(ch)({ deviceIds: [1, 2], ...period, ...q })).then((es) => es.map((e) => e.id));
     expect(await read({ pageRows: 1 })).toEqual(['c', 'b', 'd', 'a']);
     expect(await read({})).toEqual(['c', 'b', 'd', 'a']);
     expect(await read({ types: ['alarm'] })).toEqual(['b', 'a']);
@@ -262,7 +258,7 @@ describe.each(variants)('report streams: $name', ({ create }) => {
     // a row whose id names another second (written around insertPositions, which derives ids): the read fails loudly
     await put([pos(5, 7200, { id: positionId(5, T1 + 1000) })]);
     const bad = streamTracks(ch)({ deviceIds: [5], from: new Date(T1), to: new Date(T1 + 60_000) });
-    await expect(all(bad)).rejects.toThrow(/whose id is not its device, whole-second fix time and kind/);
+    await expect(allItems(bad)).rejects.toThrow(/whose id is not its device, whole-second fix time and kind/);
   });
 
   it("reads the track's Float32 speeds as the store prints them, the value every other report path reads", async () => {

@@ -186,7 +186,7 @@ export function trackRunsSource(
   columns: string,
   fresh: RunDay[],
   spanSeconds: Map<number, number>,
-): { sql: string; params: Record<string, unknown> } {
+): { sql: string; countSql: string; params: Record<string, unknown> } {
   const db = ch.database;
   const freshKeys = fresh.map((f) => dayKey(f.deviceId, f.day));
   // days fresh for every device of the read: left out of the positions' time ranges, so their
@@ -210,28 +210,40 @@ export function trackRunsSource(
         )
         .join(' OR ')
     : '0';
+  const positions = `FROM ${db}.positions
+    WHERE device_id IN {ids:Array(UInt64)} AND (${timeRanges}) AND ${DAY_KEY_SQL('toDate(fix_time)')} NOT IN {freshKeys:Array(UInt64)}`;
+  /** The fresh days' runs, with `lim` the time before which a run's fixes are all kept (the rest: two more and its last). */
+  const runs = (arrays: string, names: string): string => `SELECT device_id, ${names},
+          ts[1] + transform(device_id, {spanIds:Array(UInt64)}, {spanSeconds:Array(Float64)}, toFloat64(0)) AS lim
+        FROM ${db}.track_runs FINAL
+        ARRAY JOIN ${arrays}
+        WHERE device_id IN {ids:Array(UInt64)} AND ${DAY_KEY_SQL('day')} IN {freshKeys:Array(UInt64)}`;
+  const kept = 'least(arrayCount(x -> x < lim, ts) + 2, length(ts))';
   const sql = `FROM (
-    SELECT device_id, fix_time, id, ${columns} FROM ${db}.positions
-    WHERE device_id IN {ids:Array(UInt64)} AND (${timeRanges}) AND ${DAY_KEY_SQL('toDate(fix_time)')} NOT IN {freshKeys:Array(UInt64)}
+    SELECT device_id, fix_time, id, ${columns} ${positions}
     UNION ALL
     SELECT device_id, toDateTime64(t, 3, 'UTC') AS fix_time, toUInt64(((t - ${EPOCH_S}) * 2 + k) * ${SPAN} + device_id) AS id,
       toUInt32(device_id) AS d, t, toFloat64(0) AS s, k, la, lo, v, i, m
     FROM (
-      SELECT device_id, la, lo, v, i, m, ts, ks, least(arrayCount(x -> x < lim, ts) + 2, length(ts)) AS n
+      SELECT device_id, la, lo, v, i, m, ts, ks, ${kept} AS n
       FROM (
-        SELECT device_id, la, lo, v, i, m, ts, ks,
-          ts[1] + transform(device_id, {spanIds:Array(UInt64)}, {spanSeconds:Array(Float64)}, toFloat64(0)) AS lim
-        FROM ${db}.track_runs FINAL
-        ARRAY JOIN latitude AS la, longitude AS lo, speed AS v, ignition AS i, motion AS m, times AS ts, kinds AS ks
-        WHERE device_id IN {ids:Array(UInt64)} AND ${DAY_KEY_SQL('day')} IN {freshKeys:Array(UInt64)}
+        ${runs('latitude AS la, longitude AS lo, speed AS v, ignition AS i, motion AS m, times AS ts, kinds AS ks', 'la, lo, v, i, m, ts, ks')}
       )
     )
     ARRAY JOIN
       arrayConcat(arraySlice(ts, 1, n), arraySlice(ts, -1, toUInt64(length(ts) > n))) AS t,
       arrayConcat(arraySlice(ks, 1, n), arraySlice(ks, -1, toUInt64(length(ks) > n))) AS k
   ) WHERE device_id IN {ids:Array(UInt64)}`;
+  // the rows each device's read holds, for chDB's page plan (report-pages.ts deviceWindows): a run's
+  // fixes counted from its times, not expanded (counting the read's rows computed the expansion twice)
+  const countSql = `SELECT device_id, sum(c) FROM (
+      SELECT device_id, count() AS c ${positions} GROUP BY device_id
+      UNION ALL
+      SELECT device_id, sum(n + (length(ts) > n)) AS c FROM (SELECT device_id, ts, ${kept} AS n FROM (${runs('times AS ts', 'ts')})) GROUP BY device_id
+    ) GROUP BY device_id ORDER BY device_id`;
   return {
     sql,
+    countSql,
     params: { freshKeys, spanIds: [...spanSeconds.keys()], spanSeconds: [...spanSeconds.values()] },
   };
 }

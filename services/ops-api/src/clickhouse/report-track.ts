@@ -68,7 +68,8 @@ const TRACK = {
   m: 'Int8',
 } as const;
 const kindBit = `bitTest(id, ${POSITION_ID_DEVICE_BITS})`;
-const COLUMNS = `toUInt32(device_id) AS d, toUInt32(toUnixTimestamp(fix_time)) AS t, toFloat64(toUnixTimestamp64Milli(server_time)) AS s,
+/** The track's columns selected from the positions (TRACK's names). */
+export const TRACK_COLUMNS = `toUInt32(device_id) AS d, toUInt32(toUnixTimestamp(fix_time)) AS t, toFloat64(toUnixTimestamp64Milli(server_time)) AS s,
   toUInt8(${kindBit} + throwIf(id != ${positionIdSql('device_id', 'fix_time', kindBit)} OR toUnixTimestamp64Milli(fix_time) % 1000 != 0,
     'a stored position whose id is not its device, whole-second fix time and kind')) AS k,
   latitude AS la, longitude AS lo, speed AS v, toInt8(ifNull(toInt8(ignition), -1)) AS i,
@@ -398,8 +399,8 @@ export function streamTracks(ch: Analytics) {
     if (!q.deviceIds.length) return;
     const ids = [...new Set(q.deviceIds)].sort((a, b) => a - b);
     const withRuns = q.runs?.fresh.length ? q.runs : undefined;
-    const source = withRuns ? trackRunsSource(ch, q, COLUMNS, withRuns.fresh, withRuns.spanSeconds) : positionsSource(ch, q);
-    const select = withRuns ? 'd, t, s, k, la, lo, v, i, m' : COLUMNS;
+    const source = withRuns ? trackRunsSource(ch, q, TRACK_COLUMNS, withRuns.fresh, withRuns.spanSeconds) : positionsSource(ch, q);
+    const select = withRuns ? 'd, t, s, k, la, lo, v, i, m' : TRACK_COLUMNS;
     const pageRows = q.pageRows ?? (ch.kind === 'chdb' ? DEFAULT_CHDB_TRACK_ROWS : pageRowsFor(ch));
     const ask = (pageIds: number[], after?: { time: number; id: number }, limit = false): Answer =>
       start(

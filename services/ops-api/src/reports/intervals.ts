@@ -119,6 +119,20 @@ export function intervalBuilder<F extends MotionFix = ReportFix>(kind: IntervalK
       last = fix;
       return out;
     },
+    /**
+     * Whether the fixes of a moving stretch may pass (moving-stretch.ts): the newer model moving and,
+     * for trips, a speed reported by the device (else every leg is kept for the top speed).
+     */
+    passable(): boolean {
+      return detector?.moving?.() === true && (legs === undefined || legs.reported);
+    },
+    /** The fix a moving stretch's passed fixes end at (their totals in it), and their top speed. */
+    pass(fix: F, topSpeed: number): void {
+      legs?.push(fix);
+      detector!.pass!(fix);
+      if (start) maxSpeed = Math.max(maxSpeed, topSpeed);
+      last = fix;
+    },
     finish(): Interval<F>[] {
       if (!start || !last) return [];
       const open = interval(start, last, maxSpeed);

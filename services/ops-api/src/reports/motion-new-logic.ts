@@ -31,7 +31,7 @@ export function newMotionDetector<F extends MotionFix>(
   t: Pick<TripThresholds, 'minDistance' | 'minDuration' | 'stopGap'>,
   first: F,
   saved?: NewMotionSaved<F>,
-): MotionDetector<F> & { save(): NewMotionSaved<F>; now(): { moving: boolean; anchor: F } } {
+): Required<MotionDetector<F>> & { save(): NewMotionSaved<F>; now(): { moving: boolean; anchor: F } } {
   const minSpeed = t.minDistance / t.minDuration; // metres per millisecond
   let moving = saved ? saved.moving : first.moving;
   let anchor: F = saved ? saved.anchor : first;
@@ -77,6 +77,8 @@ export function newMotionDetector<F extends MotionFix>(
     save: () => ({ moving, anchor, window: window.slice(head) }),
     /** the state without its window (what device-state keeps in the cache while it holds the detector) */
     now: () => ({ moving, anchor }),
+    moving: () => moving,
+    pass: remember,
     update(fix) {
       let events: MotionEvent<F>[] = none; // most fixes settle nothing: no array for them
       const last = window[window.length - 1];

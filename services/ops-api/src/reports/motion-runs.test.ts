@@ -12,6 +12,7 @@ import type { ReportDevice } from './report-devices';
 import { defaultReportSettings, type TripThresholds } from './settings';
 import { stopItem, stopsRun } from './stops';
 import { tripItem, tripsRun } from './trips';
+import { allItems } from '../../test/batches';
 
 /**
  * Property test: trips and stops computed in the store (window functions, motion-runs.ts) say what
@@ -62,19 +63,13 @@ type Item = ReportTrip | ReportStop;
 const device = (id: number): ReportDevice => ({ id, name: `P ${id}`, attributes: {} });
 const period = { deviceIds: DEVICES, from: new Date(T0), to: new Date(T0 + 60 * 86_400_000) };
 
-async function all<T>(batches: AsyncIterable<T[]>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const b of batches) out.push(...b);
-  return out;
-}
-
 const item =
   (kind: Kind, t: TripThresholds) =>
   (id: number, iv: Parameters<typeof tripItem>[1]): Item =>
     kind === 'trips' ? tripItem(device(id), iv, t) : stopItem(device(id), iv, t);
 
 const oracle = (kind: Kind, thresholdsOf: (id: number) => TripThresholds) =>
-  all(
+  allItems(
     perDevice(
       streamReportFixes(adapters.analytics)(period),
       (id) =>
@@ -86,7 +81,7 @@ const oracle = (kind: Kind, thresholdsOf: (id: number) => TripThresholds) =>
   );
 
 const inStore = (kind: Kind, thresholdsOf: (id: number) => TripThresholds, pageRows?: number) =>
-  all(
+  allItems(
     motionRunItems(
       streamMotionRuns(adapters.analytics)({
         ...period,

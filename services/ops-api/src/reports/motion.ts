@@ -12,4 +12,8 @@ export interface MotionEvent<F extends MotionFix = MotionFix> {
 export interface MotionDetector<F extends MotionFix = MotionFix> {
   /** Events this fix settles, in order (possibly dated to earlier fixes). */
   update(fix: F): MotionEvent<F>[];
+  /** The newer model: whether it is moving (a moving stretch then settles nothing: moving-stretch.ts). */
+  moving?(): boolean;
+  /** The newer model: takes a fix of a moving stretch into its window, as `update` would, without looking. */
+  pass?(fix: F): void;
 }

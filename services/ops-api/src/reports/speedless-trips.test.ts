@@ -11,6 +11,7 @@ import { defaultReportSettings, type TripThresholds } from './settings';
 import { buildTrack, trackPositions, type Segment } from './synthetic-track';
 import { stillRunSpan, trackRuns } from './track-runs';
 import { tripItem, tripsRun } from './trips';
+import { allItems } from '../../test/batches';
 
 /**
  * Issue 28: trips of devices that report no speed, read from the store (chDB, or ClickHouse where
@@ -62,15 +63,11 @@ afterAll(async () => {
   await adapters?.close();
 });
 
-async function all<T>(batches: AsyncIterable<T[]>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const b of batches) out.push(...b);
-  return out;
-}
 const source = { deviceIds: devices.map((d) => d.id), ...period };
-const fromRows = (t: TripThresholds) => all(perDevice(streamReportFixes(adapters.analytics)(source), (id) => tripsRun(byId.get(id)!, t)));
+const fromRows = (t: TripThresholds) =>
+  allItems(perDevice(streamReportFixes(adapters.analytics)(source), (id) => tripsRun(byId.get(id)!, t)));
 const fromTrack = (t: TripThresholds) =>
-  all(
+  allItems(
     trackRuns(streamTracks(adapters.analytics)({ ...source, stillRunSpan: () => stillRunSpan(t) }), {
       kind: 'trips',
       thresholdsOf: () => t,

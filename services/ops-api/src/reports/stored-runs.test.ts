@@ -5,8 +5,8 @@ import { PositionMessage, positionId, type PositionMessageInput, type ReportStop
 import { insertPositions, migrationsFolder, touchTrackDays } from '@corridor/platform';
 import { createTestAdapters, primaryKind, type TestAdapters } from '@corridor/platform/testing/test-adapters';
 import { queryStoredAt, streamReportFixes, type ReportFixRow } from '../clickhouse/report-positions';
-import { streamTracks, type StoredRuns, type TrackChunk } from '../clickhouse/report-track';
-import { computeTrackRuns, freshRunDays, trackRunsSql } from '../clickhouse/report-track-runs';
+import { TRACK_COLUMNS, streamTracks, type StoredRuns, type TrackChunk } from '../clickhouse/report-track';
+import { computeTrackRuns, freshRunDays, trackRunsSource, trackRunsSql } from '../clickhouse/report-track-runs';
 import { deletePositions } from '../clickhouse/position-delete';
 import { perDevice } from './device-runs';
 import { lcg, randomTrack } from './random-track';
@@ -16,6 +16,7 @@ import { stillRunSpan, trackRuns } from './track-runs';
 import { buildTrack, trackPositions } from './synthetic-track';
 import { stopItem, stopsRun } from './stops';
 import { tripItem, tripsRun } from './trips';
+import { allItems } from '../../test/batches';
 
 /**
  * Issue 28: trips and stops read from the stored runs (track_runs, migration 0005) give the same
@@ -56,24 +57,18 @@ afterAll(async () => {
   await adapters?.close();
 });
 
-async function all<T>(batches: AsyncIterable<T[]>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const b of batches) out.push(...b);
-  return out;
-}
-
 const spansOf = (t: TripThresholds) => new Map(IDS.map((id) => [id, stillRunSpan(t)! / 1000]));
 async function runsFor(t: TripThresholds): Promise<StoredRuns> {
   return { fresh: await freshRunDays(adapters.analytics)(IDS, period.from, period.to), spanSeconds: spansOf(t) };
 }
 const reference = (kind: 'trips' | 'stops', t: TripThresholds) =>
-  all(
+  allItems(
     perDevice<ReportFixRow, ReportTrip | ReportStop>(streamReportFixes(adapters.analytics)(source), (id) =>
       kind === 'trips' ? tripsRun(byId.get(id)!, t) : stopsRun(byId.get(id)!, t),
     ),
   );
 const fromTrack = async (kind: 'trips' | 'stops', t: TripThresholds, runs?: StoredRuns) =>
-  all(
+  allItems(
     trackRuns(streamTracks(adapters.analytics)({ ...source, stillRunSpan: () => stillRunSpan(t), runs, pageRows: 3_000 }), {
       kind,
       thresholdsOf: () => t,
@@ -107,9 +102,22 @@ function thresholdCases(): TripThresholds[] {
   return cases;
 }
 
+/** The page plan's count of each device's rows (countSql, the runs not expanded) against the rows the read holds. */
+async function expectCountsOfTheRead(label: string, runs: StoredRuns): Promise<void> {
+  const source = trackRunsSource(adapters.analytics, period, TRACK_COLUMNS, runs.fresh, runs.spanSeconds);
+  const counts = async (query: string) => {
+    const rs = await adapters.analytics.client.query({ query, query_params: { ...source.params, ids: IDS }, format: 'JSONCompactEachRow' });
+    return (await rs.json<[string | number, string | number]>()).map(([id, n]) => [Number(id), Number(n)]);
+  };
+  const read = await counts(`SELECT device_id, count() ${source.sql} GROUP BY device_id ORDER BY device_id`);
+  expect(read.length, label).toBe(IDS.length);
+  expect(await counts(source.countSql), label).toEqual(read);
+}
+
 async function expectSameAsEveryFix(label: string): Promise<void> {
   for (const t of thresholdCases()) {
     const runs = await runsFor(t);
+    await expectCountsOfTheRead(`${label}: the page plan's counts, ${JSON.stringify(t)}`, runs);
     expect(await track(t, runs), `${label}: the lean track, ${JSON.stringify(t)}`).toEqual(await track(t));
     for (const kind of ['trips', 'stops'] as const) {
       const expected = await reference(kind, t);
@@ -196,6 +204,65 @@ describe('trips and stops from the stored runs', () => {
     expect(await freshRunDays(adapters.analytics)([45], whole.from, whole.to)).toEqual([]);
     expect(await computeTrackRuns(adapters.analytics)({ settledMs: 0 })).toBe(1);
     expect(await freshRunDays(adapters.analytics)([45], whole.from, whole.to)).toEqual([{ deviceId: 45, day }]);
+  });
+
+  it("passes a drive from a stored day into today's unstored fixes in pieces, one trip as from every fix; a late fix that splits the drive too", async () => {
+    const today = Math.floor(Date.now() / DAY) * DAY;
+    const fixes = buildTrack({
+      start: new Date(today - 2 * 3_600_000),
+      origin: [36.7, -1.1],
+      everySeconds: 30,
+      segments: [
+        { kind: 'stop', seconds: 3600 },
+        { kind: 'drive', seconds: 3 * 3600, kmh: 60 },
+        { kind: 'stop', seconds: 1800 },
+      ],
+    });
+    await put(trackPositions(46, 'trk-46', fixes, false)); // no odometer: a trip's distance is the fold's path
+    await adapters.analytics.client.command({ query: `DELETE FROM ${adapters.analytics.database}.track_touched WHERE device_id = 46` });
+    expect(await computeTrackRuns(adapters.analytics)({ settledMs: 0 })).toBeGreaterThanOrEqual(1);
+    const device: ReportDevice = { id: 46, name: 'KCB 46', attributes: {} };
+    const q = { deviceIds: [46], from: new Date(today - DAY), to: new Date(today + 2 * 3_600_000) };
+    const span = stillRunSpan(defaults)!;
+    const items = async (kind: 'trips' | 'stops', runs?: StoredRuns) =>
+      allItems(
+        trackRuns(streamTracks(adapters.analytics)({ ...q, stillRunSpan: () => span, runs, pageRows: 97 }), {
+          kind,
+          thresholdsOf: () => defaults,
+          lookup: (keys) => queryStoredAt(adapters.analytics)(keys),
+          item: (_, iv) => (kind === 'trips' ? tripItem(device, iv, defaults) : stopItem(device, iv, defaults)),
+        }),
+      );
+    const everyFix = (kind: 'trips' | 'stops') =>
+      allItems(
+        perDevice<ReportFixRow, ReportTrip | ReportStop>(streamReportFixes(adapters.analytics)(q), () =>
+          kind === 'trips' ? tripsRun(device, defaults) : stopsRun(device, defaults),
+        ),
+      );
+    const expectAsEveryFix = async (label: string, fresh: number) => {
+      const runs = { fresh: await freshRunDays(adapters.analytics)([46], q.from, q.to), spanSeconds: new Map([[46, span / 1000]]) };
+      expect(runs.fresh, label).toHaveLength(fresh);
+      const trips = (await everyFix('trips')) as ReportTrip[];
+      expect(trips, label).toHaveLength(1);
+      expect(Date.parse(trips[0]!.startTime), label).toBeLessThan(today);
+      expect(Date.parse(trips[0]!.endTime), label).toBeGreaterThan(today);
+      expect(await items('trips', runs), label).toEqual(trips);
+      expect(await items('trips'), label).toEqual(trips);
+      expect(await items('stops', runs), label).toEqual(await everyFix('stops'));
+    };
+    await expectAsEveryFix('stored day and today', 1);
+    // a late fix 10 s after a fix of yesterday's drive, 20 m on: a leg under minDistance splits the drive
+    const at = fixes.findIndex((f) => f.time >= today - 1_800_000 && f.kmh > 0);
+    const split = trackPositions(
+      46,
+      'trk-46',
+      [{ ...fixes[at]!, time: fixes[at]!.time + 10_000, lonLat: [fixes[at]!.lonLat[0] + 0.0002, fixes[at]!.lonLat[1]] }],
+      false,
+    );
+    await put(split);
+    await expectAsEveryFix('late fix', 0);
+    expect(await computeTrackRuns(adapters.analytics)({ settledMs: 0 })).toBeGreaterThanOrEqual(1);
+    await expectAsEveryFix('late fix, computed again', 1);
   });
 
   it('touching days by hand makes exactly those stale', async () => {

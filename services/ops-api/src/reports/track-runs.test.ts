@@ -12,6 +12,7 @@ import { buildTrack, trackPositions, type Segment } from './synthetic-track';
 import { stillRunSpan, trackRuns } from './track-runs';
 import { lcg, randomTrack } from './random-track';
 import { tripItem, tripsRun } from './trips';
+import { allItems } from '../../test/batches';
 
 /**
  * Trips and stops folded from the store's lean track (the default) say exactly what the fold over
@@ -82,15 +83,9 @@ const item =
       ? tripItem(byId.get(id)!, iv, thresholds(byId.get(id)!, over))
       : stopItem(byId.get(id)!, iv, thresholds(byId.get(id)!, over));
 
-async function all<T>(batches: AsyncIterable<T[]>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const b of batches) out.push(...b);
-  return out;
-}
-
 /** The reference: every fix read whole, folded per device. */
 const fromRows = (kind: Kind, over: Partial<TripThresholds>) =>
-  all(
+  allItems(
     perDevice(streamReportFixes(adapters.analytics)({ deviceIds: devices.map((d) => d.id), ...period }), (id) => {
       const d = byId.get(id)!;
       return (kind === 'trips' ? tripsRun(d, thresholds(d, over)) : stopsRun(d, thresholds(d, over))) as DeviceRun<ReportFixRow, Item>;
@@ -107,7 +102,7 @@ const track = (over: Partial<TripThresholds>, pageRows?: number, whole = false) 
   });
 
 const fromTrack = (kind: Kind, over: Partial<TripThresholds>, pageRows?: number) =>
-  all(
+  allItems(
     trackRuns(track(over, pageRows), {
       kind,
       thresholdsOf: (id) => thresholds(byId.get(id)!, over),

@@ -3,6 +3,7 @@ import type { TrackChunk } from '../clickhouse/report-track';
 import { fixTrack, type MotionFix } from './fixes';
 import { completedItems } from './interval-items';
 import { intervalBuilder, type Interval, type IntervalKind } from './intervals';
+import { movingStretch } from './moving-stretch';
 import type { TripThresholds } from './settings';
 
 /**
@@ -66,7 +67,9 @@ const LOOKUP_INTERVALS = 1_000;
  * device's state at a time. Intervals are completed with their two ends' stored fields (one query
  * per LOOKUP_INTERVALS intervals found, and one at the end) and yielded in the order found. A
  * lookup runs while the fold goes on with the next batches (one at a time: its items are yielded
- * before the next lookup starts), so the store's work and the fold's overlap.
+ * before the next lookup starts), so the store's work and the fold's overlap. With the newer model,
+ * a moving stretch (legs of minDistance or more, no gap) is summed into the running totals without
+ * a fix object or a detector step for each fix (moving-stretch.ts: the same totals, the same window).
  */
 export async function* trackRuns<T>(batches: AsyncIterable<TrackChunk[]>, o: TrackRunsOptions<T>): AsyncGenerator<T[]> {
   let deviceId: number | undefined;
@@ -85,17 +88,34 @@ export async function* trackRuns<T>(batches: AsyncIterable<TrackChunk[]>, o: Tra
     return previous ? await previous : [];
   }
 
+  let t: TripThresholds | undefined;
   for await (const batch of batches) {
     for (const c of batch) {
       if (c.deviceId !== deviceId) {
         if (intervals) for (const iv of intervals.finish()) found.push([deviceId!, iv]);
         deviceId = c.deviceId;
-        const t = o.thresholdsOf(deviceId);
+        t = o.thresholdsOf(deviceId);
         track = fixTrack<MotionFix>(t.speedThreshold, t.maxSpeed);
         intervals = intervalBuilder<MotionFix>(o.kind, t);
       }
+      // a moving stretch of the newer model is passed through (moving-stretch.ts); `scanned`: the
+      // last fix of the stretch scanned, before which no other one begins
+      let fix: MotionFix | undefined;
+      let scanned = 0;
       for (let i = 0; i < c.length; i++) {
-        for (const iv of intervals!.push(track!(trackFix(c, i)))) found.push([deviceId, iv]);
+        if (fix && i > scanned && t!.newLogic && intervals!.passable()) {
+          const { last, stretch } = movingStretch(c, i, fix, t!);
+          scanned = last;
+          if (stretch) {
+            intervals!.pass(stretch.fix, stretch.topSpeed);
+            track = fixTrack<MotionFix>(t!.speedThreshold, t!.maxSpeed, stretch.fix);
+            fix = stretch.fix;
+            i = stretch.index;
+            continue;
+          }
+        }
+        fix = track!(trackFix(c, i));
+        for (const iv of intervals!.push(fix)) found.push([deviceId, iv]);
       }
     }
     if (found.length < LOOKUP_INTERVALS) continue;

@@ -83,10 +83,14 @@ async function layOut(service: ServiceName, out: string, opts: StageOptions, sta
   const dir = resolve(out);
   rmSync(dir, { recursive: true, force: true });
   log(`pnpm deploy --prod @corridor/${service} -> ${dir}`);
-  // --legacy: pnpm 10's deploy for a workspace without inject-workspace-packages; --offline: from
-  // the lockfile and the store that `pnpm install` filled (without it, deploy asks the registry
-  // about every package again); --ignore-scripts: no production dependency builds anything
-  const deploy = ['deploy', '--legacy', '--prod', '--offline', '--ignore-scripts', '--config.reporter=silent'];
+  // --legacy: pnpm 10's deploy for a workspace without inject-workspace-packages; --prefer-offline:
+  // the versions are the lockfile's and the files come from the store that `pnpm install` filled,
+  // but deploy also reads each package's registry metadata, which `pnpm install --frozen-lockfile`
+  // never caches: --offline failed on a fresh machine (ERR_PNPM_NO_OFFLINE_META), so the registry is
+  // asked once for what the metadata cache lacks (~45 s the first time, nothing after); without
+  // either flag it would ask about every package each time; --ignore-scripts: no production
+  // dependency builds anything
+  const deploy = ['deploy', '--legacy', '--prod', '--prefer-offline', '--ignore-scripts', '--config.reporter=silent'];
   await run('pnpm', [...deploy, '--filter', `@corridor/${service}`, ...(opts.deployArgs ?? []), dir], REPO);
 
   dropNodeBinary(dir);
